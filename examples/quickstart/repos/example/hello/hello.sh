@@ -1,0 +1,3 @@
+#!/bin/sh
+# The program under test.
+echo "Hello, ${1:-world}!"

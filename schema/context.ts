@@ -1,0 +1,31 @@
+/**
+ * The GraphQL context: what every resolver may use. It is built per request (and per
+ * subscription event) by `createContext`; the long-lived parts live in `Services`.
+ */
+import type { Knex } from 'knex';
+import type { ServiceConfig } from '../src/config/service';
+
+/** Long-lived dependencies shared by every request. */
+export interface Services {
+  config: ServiceConfig;
+  knex: Knex;
+  version: string;
+  /** Injected clock so tests can control time. */
+  now(): Date;
+}
+
+/** Who is calling. Filled in by the authentication layer (Security issue); anonymous until then. */
+export interface Principal {
+  subject: string;
+  claims: Record<string, unknown>;
+}
+
+export interface GraphQLContext {
+  services: Services;
+  principal: Principal | null;
+  requestId: string;
+}
+
+export function createContext(services: Services, requestId: string, principal: Principal | null = null): GraphQLContext {
+  return { services, principal, requestId };
+}

@@ -1,0 +1,200 @@
+/**
+ * The service configuration: one YAML file parsed once at start into a typed, validated object.
+ * Every key is documented in docs/configuration.md. Relative paths are resolved against the
+ * directory of the configuration file, so a deployment directory can be moved as a whole.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
+import { z } from 'zod';
+
+const reservedSection = (name: string) =>
+  z
+    .object({}, { error: () => `the "${name}" section must be a mapping` })
+    .strict();
+
+const gitConnection = z
+  .object({
+    driver: z.literal('git'),
+    /** A directory holding one bare or non-bare repository per project, or a URL prefix git can clone. */
+    baseurl: z.string().min(1),
+    /** Seconds between polls for branch and change updates. */
+    pollInterval: z.number().positive().default(60),
+    /** Host name used in canonical project names (`<canonicalHostname>/<project>`). */
+    canonicalHostname: z.string().min(1).optional(),
+    /**
+     * A directory of plain project directories; at start, each one that has no repository under
+     * `baseurl` yet becomes a git repository there (used by the quickstart).
+     */
+    seedFrom: z.string().min(1).optional(),
+  })
+  .strict();
+
+const timerConnection = z.object({ driver: z.literal('timer') }).strict();
+
+const connection = z.discriminatedUnion('driver', [gitConnection, timerConnection], {
+  error: (issue) =>
+    issue.code === 'invalid_union' ? 'unknown connection driver (supported: git, timer)' : undefined,
+});
+
+export const serviceConfigSchema = z
+  .object({
+    listen: z
+      .object({
+        host: z.string().min(1).default('0.0.0.0'),
+        port: z.number().int().min(0).max(65535).default(9000),
+      })
+      .strict()
+      .default({ host: '0.0.0.0', port: 9000 }),
+    database: z
+      .object({
+        /** PostgreSQL URL; when absent the embedded PGlite store in `dataDir` is used. */
+        url: z.string().min(1).optional(),
+      })
+      .strict()
+      .default({}),
+    dataDir: z.string().min(1).default('data'),
+    tenantConfig: z.string().min(1).optional(),
+    connections: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'connection names use letters, digits, _ . -'), connection).default({}),
+    api: z
+      .object({
+        restShape: z.enum(['current', 'earlier']).default('current'),
+        /** Public base URL of this service, used in links the API hands out. */
+        publicUrl: z.string().url().optional(),
+      })
+      .strict()
+      .default({ restShape: 'current' }),
+    logs: z
+      .object({
+        /** Directory that receives one log directory per build. */
+        dir: z.string().min(1).optional(),
+        /** Public URL prefix of `dir`; when it points at this service, Sluice serves the logs itself. */
+        url: z.string().min(1).optional(),
+      })
+      .strict()
+      .default({}),
+    shutdownTimeout: z.number().positive().default(10),
+    auth: reservedSection('auth').optional(),
+    executor: reservedSection('executor').optional(),
+    redis: reservedSection('redis').optional(),
+  })
+  .strict();
+
+export type ServiceConfig = z.infer<typeof serviceConfigSchema> & {
+  /** Absolute path of the file the configuration came from (undefined for built-in defaults). */
+  source?: string;
+};
+
+/** A configuration problem; `message` names the file and the key. */
+export class ServiceConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ServiceConfigError';
+  }
+}
+
+export interface ConfigEnvironment {
+  PORT?: string;
+  DATABASE_URL?: string;
+}
+
+/** Parse the YAML text of a service configuration file; `file` is used in messages and for relative paths. */
+export function parseServiceConfig(text: string, file: string, env: ConfigEnvironment = {}): ServiceConfig {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter });
+  if (doc.errors.length > 0) {
+    throw new ServiceConfigError(doc.errors.map((e) => `${file}: YAML error: ${e.message.split('\n')[0]}`));
+  }
+  const raw: unknown = doc.toJS() ?? {};
+  const result = serviceConfigSchema.safeParse(raw);
+  if (!result.success) {
+    throw new ServiceConfigError(result.error.issues.map((issue) => describeIssue(file, issue, (p) => lineOf(doc, lineCounter, p))));
+  }
+  const config: ServiceConfig = { ...result.data, source: path.resolve(file) };
+  applyEnvironment(config, env);
+  resolvePaths(config, path.dirname(path.resolve(file)));
+  return config;
+}
+
+/** Read and parse a configuration file. */
+export function loadServiceConfig(file: string, env: ConfigEnvironment = {}): ServiceConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ServiceConfigError([`${file}: cannot read the configuration file (${(err as NodeJS.ErrnoException).code ?? String(err)})`]);
+  }
+  return parseServiceConfig(text, file, env);
+}
+
+/** The configuration used when no file is given: everything at its default, paths relative to `cwd`. */
+export function defaultServiceConfig(cwd: string, env: ConfigEnvironment = {}): ServiceConfig {
+  const config: ServiceConfig = serviceConfigSchema.parse({});
+  applyEnvironment(config, env);
+  resolvePaths(config, cwd);
+  return config;
+}
+
+function applyEnvironment(config: ServiceConfig, env: ConfigEnvironment): void {
+  if (env.PORT !== undefined && env.PORT !== '') {
+    const port = Number(env.PORT);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new ServiceConfigError([`environment: PORT must be an integer between 0 and 65535, got "${env.PORT}"`]);
+    }
+    config.listen.port = port;
+  }
+  if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') {
+    config.database.url = env.DATABASE_URL;
+  }
+}
+
+function resolvePaths(config: ServiceConfig, base: string): void {
+  config.dataDir = path.resolve(base, config.dataDir);
+  if (config.tenantConfig !== undefined) {
+    config.tenantConfig = path.resolve(base, config.tenantConfig);
+  }
+  config.logs.dir = path.resolve(base, config.logs.dir ?? path.join(config.dataDir, 'logs'));
+  for (const conn of Object.values(config.connections)) {
+    if (conn.driver === 'git' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(conn.baseurl)) {
+      conn.baseurl = path.resolve(base, conn.baseurl);
+    }
+    if (conn.driver === 'git' && conn.seedFrom !== undefined) {
+      conn.seedFrom = path.resolve(base, conn.seedFrom);
+    }
+  }
+}
+
+const RESERVED_SECTIONS = new Set(['auth', 'executor', 'redis']);
+
+function describeIssue(file: string, issue: z.core.$ZodIssue, line: (p: PropertyKey[]) => number | undefined): string {
+  const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => (where === '(top level)' ? k : `${where}.${k}`));
+    const at = locate(line([...issue.path, issue.keys[0]]));
+    if (issue.path.length === 1 && RESERVED_SECTIONS.has(String(issue.path[0]))) {
+      return `${file}${at}: ${where}: the section is reserved for a later release and accepts no keys yet (found ${keys.map((k) => `"${k}"`).join(', ')})`;
+    }
+    return `${file}${at}: unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`;
+  }
+  const message = issue.message.endsWith('received undefined') ? 'is required' : issue.message;
+  return `${file}${locate(line(issue.path))}: ${where}: ${message}`;
+}
+
+function locate(line: number | undefined): string {
+  return line === undefined ? '' : `:${line}`;
+}
+
+/** The 1-based line of the key at `keyPath`, or of its closest existing parent. */
+function lineOf(doc: Document, counter: LineCounter, keyPath: PropertyKey[]): number | undefined {
+  for (let n = keyPath.length; n > 0; n--) {
+    const parent = n === 1 ? doc.contents : doc.getIn(keyPath.slice(0, n - 1), true);
+    if (isMap(parent)) {
+      const pair = parent.items.find((item) => String((item.key as { value?: unknown })?.value ?? item.key) === String(keyPath[n - 1]));
+      const range = (pair?.key as { range?: [number, number, number] } | undefined)?.range;
+      if (range) {
+        return counter.linePos(range[0]).line;
+      }
+    }
+  }
+  return undefined;
+}

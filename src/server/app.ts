@@ -1,0 +1,212 @@
+/**
+ * Assembles the Sluice service: Koa with GraphQL (HTTP and WebSocket on `/graphql`), the REST
+ * compatibility layer on `/api`, health endpoints, request ids, access logs and graceful
+ * shutdown. `buildApp()` returns an unstarted server so tests can boot it on port 0.
+ */
+import http from 'node:http';
+import os from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import type { ServiceConfig } from '../config/service';
+import { SLUICE_VERSION } from '../model/version';
+import { openDatabase, type Database } from '../store/database';
+import { migrateLatest } from '../store/migrate';
+import { ComponentRepository } from '../store/repositories/components';
+import type { Services } from '../../schema/context';
+import { REST_ROUTES } from '../../rest-compat';
+import { createOperationRunner } from '../../rest-compat/operation-runner';
+import { restRouter } from '../../rest-compat/router';
+import { attachGraphQLWebSocket, type GraphQLWebSocketServer } from '../../subscriptions/ws-server';
+import { buildYoga, type SluiceYoga } from './yoga';
+import { createLogger, type Logger } from './logger';
+import { healthRoutes, type Readiness } from './health';
+import { requestContext } from './request-context';
+
+export interface AppOptions {
+  config: ServiceConfig;
+  /** An already-open database (tests); otherwise one is opened from the configuration. */
+  database?: Database;
+  logger?: Logger;
+  now?: () => Date;
+  /** Heartbeat period of this process's component record, in ms. */
+  heartbeatInterval?: number;
+}
+
+/** Background work that must stop on shutdown. */
+export interface BackgroundTask {
+  name: string;
+  stop(): Promise<void>;
+}
+
+export interface SluiceApp {
+  koa: Koa;
+  httpServer: http.Server;
+  yoga: SluiceYoga;
+  services: Services;
+  database: Database;
+  logger: Logger;
+  /** Run migrations, start background work and listen; resolves with the bound address. */
+  start(port?: number, host?: string): Promise<AddressInfo>;
+  /** Graceful shutdown: stop accepting, finish in-flight requests, close sockets and the database. */
+  stop(): Promise<void>;
+  addBackgroundTask(task: BackgroundTask): void;
+  url(): string;
+}
+
+export function databaseFor(config: ServiceConfig): Database {
+  return config.database.url
+    ? openDatabase({ kind: 'postgres', url: config.database.url })
+    : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata` });
+}
+
+export function buildApp(options: AppOptions): SluiceApp {
+  const { config } = options;
+  const logger = options.logger ?? createLogger();
+  const database = options.database ?? databaseFor(config);
+  const now = options.now ?? (() => new Date());
+  const services: Services = { config, knex: database.knex, version: SLUICE_VERSION, now };
+  const yoga = buildYoga(services, logger);
+  const readiness: Readiness = { migrated: false, shuttingDown: false };
+  const tasks: BackgroundTask[] = [];
+  const componentId = randomUUID();
+  const components = new ComponentRepository(database.knex);
+
+  const koa = new Koa({ proxy: false });
+  koa.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') {
+      return; // a client went away mid-response
+    }
+    logger.error({ err }, 'unhandled request error');
+  });
+  const inFlight = { count: 0, drained: new Set<() => void>() };
+  koa.use(requestContext(logger, inFlight));
+  koa.use(healthRoutes(database, readiness));
+  koa.use(async (ctx, next) => {
+    if (ctx.path !== yoga.graphqlEndpoint) {
+      return next();
+    }
+    const response = await yoga.handleNodeRequestAndResponse(ctx.request, ctx.res, { koa: ctx, requestId: ctx.state.requestId });
+    ctx.status = response.status;
+    response.headers.forEach((value, key) => {
+      ctx.append(key, value);
+    });
+    ctx.body = response.body;
+  });
+  koa.use(
+    restRouter({
+      routes: REST_ROUTES,
+      run: createOperationRunner(yoga),
+      defaultShape: config.api.restShape,
+      serverContext: (ctx) => ({ koa: ctx, requestId: ctx.state.requestId }),
+    }),
+  );
+
+  const httpServer = http.createServer(koa.callback());
+  let ws: GraphQLWebSocketServer | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let address: AddressInfo | undefined;
+  let stopping: Promise<void> | undefined;
+
+  const app: SluiceApp = {
+    koa,
+    httpServer,
+    yoga,
+    services,
+    database,
+    logger,
+    addBackgroundTask: (task) => {
+      tasks.push(task);
+    },
+    url: () => {
+      if (!address) {
+        throw new Error('server is not listening');
+      }
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+    },
+    start: async (port = config.listen.port, host = config.listen.host) => {
+      const applied = await migrateLatest(database.knex);
+      if (applied.length > 0) {
+        logger.info({ migrations: applied, database: database.describe }, 'migrations applied');
+      }
+      readiness.migrated = true;
+      const started = now();
+      await components.register({
+        id: componentId,
+        kind: 'api',
+        hostname: os.hostname(),
+        pid: process.pid,
+        state: 'running',
+        version: SLUICE_VERSION,
+        started,
+        heartbeat: started,
+      });
+      heartbeat = setInterval(() => {
+        components.heartbeat(componentId, now()).catch((err: unknown) => logger.warn({ err }, 'component heartbeat failed'));
+      }, options.heartbeatInterval ?? 30_000);
+      heartbeat.unref();
+      ws = attachGraphQLWebSocket(httpServer, yoga);
+      await new Promise<void>((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          httpServer.off('error', reject);
+          resolve();
+        });
+      });
+      address = httpServer.address() as AddressInfo;
+      logger.info({ address: app.url(), database: database.describe }, 'sluice listening');
+      return address;
+    },
+    stop: () => {
+      stopping ??= shutdown();
+      return stopping;
+    },
+  };
+
+  async function shutdown(): Promise<void> {
+    readiness.shuttingDown = true;
+    const deadline = Date.now() + config.shutdownTimeout * 1000;
+    logger.info('shutting down');
+    const closed = new Promise<void>((resolve) => {
+      if (!httpServer.listening) {
+        resolve();
+        return;
+      }
+      httpServer.close(() => resolve());
+    });
+    httpServer.closeIdleConnections();
+    await ws?.close();
+    await waitForDrain(inFlight, deadline);
+    httpServer.closeAllConnections();
+    await closed;
+    if (heartbeat) {
+      clearInterval(heartbeat);
+    }
+    for (const task of tasks.reverse()) {
+      await task.stop().catch((err: unknown) => logger.error({ err, task: task.name }, 'background task failed to stop'));
+    }
+    if (readiness.migrated) {
+      await components.heartbeat(componentId, now(), 'stopped').catch(() => undefined);
+    }
+    await database.close();
+    logger.info('stopped');
+  }
+
+  return app;
+}
+
+function waitForDrain(inFlight: { count: number; drained: Set<() => void> }, deadline: number): Promise<void> {
+  if (inFlight.count === 0) {
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
+    function finish(): void {
+      clearTimeout(timer);
+      inFlight.drained.delete(finish);
+      resolve();
+    }
+    inFlight.drained.add(finish);
+  });
+}

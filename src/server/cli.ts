@@ -1,0 +1,149 @@
+/**
+ * The `sluice` command line: serve, migrate, validate-config, version.
+ * Exit codes: 0 success, 1 a problem was found or the command failed, 2 usage error.
+ */
+import { parseArgs } from 'node:util';
+import { loadServiceConfig, defaultServiceConfig, ServiceConfigError, type ServiceConfig } from '../config/service';
+import { SLUICE_VERSION } from '../model/version';
+import { migrateLatest } from '../store/migrate';
+import { seedRepositories } from '../sources/git-seed';
+import { buildApp, databaseFor } from './app';
+import { createLogger } from './logger';
+import { validateDeployment } from './validate';
+
+const USAGE = `Usage: sluice <command> [options]
+
+Commands:
+  serve             run the service (all roles in one process)
+  migrate           apply pending database migrations and exit
+  validate-config   check the service, tenant and project configuration; non-zero exit on errors
+  version           print the version
+
+Options:
+  -c, --config FILE   service configuration file (default: $SLUICE_CONFIG, else built-in defaults)
+  -h, --help          show this help
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (err) {
+    process.stderr.write(`sluice: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.values.help || command === undefined || command === 'help') {
+    process.stdout.write(USAGE);
+    return command === undefined && !parsed.values.help ? 2 : 0;
+  }
+  if (rest.length > 0) {
+    process.stderr.write(`sluice: unexpected argument "${rest[0]}"\n\n${USAGE}`);
+    return 2;
+  }
+  if (command === 'version') {
+    process.stdout.write(`sluice ${SLUICE_VERSION}\n`);
+    return 0;
+  }
+  let config: ServiceConfig;
+  try {
+    config = readConfig(parsed.values.config);
+  } catch (err) {
+    if (err instanceof ServiceConfigError) {
+      process.stderr.write(`sluice: invalid configuration:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate':
+      return migrate(config);
+    case 'validate-config':
+      return validate(config);
+    default:
+      process.stderr.write(`sluice: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+function readConfig(file: string | undefined): ServiceConfig {
+  const env = { PORT: process.env.PORT, DATABASE_URL: process.env.DATABASE_URL };
+  const path = file ?? process.env.SLUICE_CONFIG;
+  return path ? loadServiceConfig(path, env) : defaultServiceConfig(process.cwd(), env);
+}
+
+async function serve(config: ServiceConfig): Promise<number> {
+  const logger = createLogger();
+  for (const [name, conn] of Object.entries(config.connections)) {
+    if (conn.driver === 'git' && conn.seedFrom) {
+      const seeded = await seedRepositories(conn.seedFrom, conn.baseurl);
+      for (const repo of seeded) {
+        logger.info({ connection: name, project: repo.project, path: repo.path }, 'created repository from seed');
+      }
+    }
+  }
+  const app = buildApp({ config, logger });
+  await app.start();
+  const base = app.url();
+  process.stdout.write(
+    [
+      '',
+      `Sluice ${SLUICE_VERSION} is running.`,
+      `  GraphQL (and GraphiQL in a browser): ${base}/graphql`,
+      `  REST API:                            ${base}/api/info`,
+      `  Health:                              ${base}/health/ready`,
+      '  Docs: README.md and docs/ in the source tree',
+      '',
+    ].join('\n') + '\n',
+  );
+  await new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      logger.info({ signal }, 'signal received');
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      resolve();
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+  await app.stop();
+  return 0;
+}
+
+async function migrate(config: ServiceConfig): Promise<number> {
+  const database = databaseFor(config);
+  try {
+    const applied = await migrateLatest(database.knex);
+    process.stdout.write(applied.length === 0 ? 'Database is up to date.\n' : `Applied: ${applied.join(', ')}\n`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+async function validate(config: ServiceConfig): Promise<number> {
+  const report = await validateDeployment(config);
+  for (const line of report.lines) {
+    process.stdout.write(`${line}\n`);
+  }
+  process.stdout.write(`${report.errors} error(s), ${report.warnings} warning(s)\n`);
+  return report.errors > 0 ? 1 : 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`sluice: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,50 @@
+/** A thin promise wrapper around the git command line (git is on every machine Sluice runs on). */
+import { execFile } from 'node:child_process';
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+}
+
+export class GitError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly stderr: string,
+    readonly exitCode: number | null,
+  ) {
+    super(`git ${args.join(' ')} failed (${exitCode ?? 'signal'}): ${stderr.trim()}`);
+    this.name = 'GitError';
+  }
+}
+
+/** A fixed identity and no user/system config, so results do not depend on the host's git setup. */
+const GIT_ENV = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_AUTHOR_NAME: 'Sluice',
+  GIT_AUTHOR_EMAIL: 'sluice@localhost',
+  GIT_COMMITTER_NAME: 'Sluice',
+  GIT_COMMITTER_EMAIL: 'sluice@localhost',
+};
+
+export function git(cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      args,
+      {
+        cwd,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV, ...extraEnv },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (err, stdout, stderr) => {
+        if (err) {
+          reject(new GitError(args, stderr, typeof err.code === 'number' ? err.code : null));
+          return;
+        }
+        resolve({ stdout, stderr });
+      },
+    );
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * Migrations are listed here explicitly (not discovered on disk) so they run the same under
+ * tsx, jest and a compiled build.
+ */
+import type { Knex } from 'knex';
+import * as initial from './migrations/0001-initial';
+
+interface Migration {
+  name: string;
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+const MIGRATIONS: Migration[] = [initial];
+
+class ListedMigrationSource implements Knex.MigrationSource<Migration> {
+  getMigrations(): Promise<Migration[]> {
+    return Promise.resolve(MIGRATIONS);
+  }
+  getMigrationName(migration: Migration): string {
+    return migration.name;
+  }
+  getMigration(migration: Migration): Promise<Knex.Migration> {
+    return Promise.resolve(migration);
+  }
+}
+
+const MIGRATION_CONFIG: Knex.MigratorConfig = {
+  migrationSource: new ListedMigrationSource(),
+  tableName: 'sluice_migrations',
+};
+
+/** Apply every pending migration; returns the names applied. */
+export async function migrateLatest(knex: Knex): Promise<string[]> {
+  const [, applied] = (await knex.migrate.latest(MIGRATION_CONFIG)) as [number, string[]];
+  return applied;
+}
+
+/** True when no migration is pending. */
+export async function migrationsComplete(knex: Knex): Promise<boolean> {
+  const [, pending] = (await knex.migrate.list(MIGRATION_CONFIG)) as [unknown[], unknown[]];
+  return pending.length === 0;
+}

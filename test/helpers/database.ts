@@ -1,0 +1,74 @@
+/**
+ * Test databases. Each test file gets its own: a fresh PostgreSQL database on the server named
+ * by DATABASE_URL (created here, dropped by `destroy`), or an in-memory PGlite store when
+ * DATABASE_URL is unset. `backends()` lists what to run store tests against: PGlite always,
+ * PostgreSQL too when DATABASE_URL is set.
+ */
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
+import { openDatabase, type Database } from '../../src/store/database';
+import { migrateLatest } from '../../src/store/migrate';
+import { pgTypeParsers } from '../../src/store/type-parsers';
+
+export type Backend = 'pglite' | 'postgres';
+
+export interface TestDatabase extends Database {
+  /** URL of the PostgreSQL test database (undefined for PGlite). */
+  url?: string;
+  destroy(): Promise<void>;
+}
+
+export function backends(): Backend[] {
+  return process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export function defaultBackend(): Backend {
+  return process.env.DATABASE_URL ? 'postgres' : 'pglite';
+}
+
+/** A new, empty database; `migrate: true` (the default) applies all migrations. */
+export async function createTestDatabase(options: { backend?: Backend; migrate?: boolean } = {}): Promise<TestDatabase> {
+  const backend = options.backend ?? defaultBackend();
+  let database: TestDatabase;
+  if (backend === 'pglite') {
+    const db = openDatabase({ kind: 'pglite' });
+    database = { ...db, destroy: () => db.close() };
+  } else {
+    const adminUrl = process.env.DATABASE_URL;
+    if (!adminUrl) {
+      throw new Error('DATABASE_URL is required for the postgres backend');
+    }
+    pgTypeParsers();
+    const name = `sluice_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
+    await admin.raw(`CREATE DATABASE ${name}`);
+    await admin.destroy();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const db = openDatabase({ kind: 'postgres', url: url.toString(), poolMax: 5 });
+    let closed = false;
+    database = {
+      ...db,
+      url: url.toString(),
+      close: async () => {
+        if (!closed) {
+          closed = true;
+          await db.close();
+        }
+      },
+      destroy: async () => {
+        if (!closed) {
+          closed = true;
+          await db.close();
+        }
+        const cleanup = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
+        await cleanup.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await cleanup.destroy();
+      },
+    };
+  }
+  if (options.migrate ?? true) {
+    await migrateLatest(database.knex);
+  }
+  return database;
+}

@@ -1,0 +1,45 @@
+/** Boots the real Sluice server on an ephemeral port against a fresh test database. */
+import { buildApp, type SluiceApp } from '../../src/server/app';
+import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
+import { silentLogger } from '../../src/server/logger';
+import { createTestDatabase, type Backend, type TestDatabase } from './database';
+
+export interface TestServer {
+  app: SluiceApp;
+  database: TestDatabase;
+  url: string;
+  /** POST a GraphQL operation; returns the parsed JSON response. */
+  graphql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
+  stop(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  backend?: Backend;
+  config?: Partial<ServiceConfig>;
+  now?: () => Date;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const database = await createTestDatabase({ backend: options.backend, migrate: false });
+  const config: ServiceConfig = { ...defaultServiceConfig(process.cwd()), ...options.config };
+  const app = buildApp({ config, database, logger: silentLogger(), now: options.now });
+  await app.start(0, '127.0.0.1');
+  const url = app.url();
+  return {
+    app,
+    database,
+    url,
+    graphql: async (query, variables, headers) => {
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await res.json()) as never;
+    },
+    stop: async () => {
+      await app.stop();
+      await database.destroy();
+    },
+  };
+}
