@@ -1,0 +1,95 @@
+/** System events: tenant-level happenings shown by `T/system-events` and GraphQL `systemEvents`. */
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+
+/** Every event type Sluice records (compat.md A4); docs/events.md describes each. */
+export const SYSTEM_EVENT_TYPES = [
+  'reconfigured',
+  'config-errors-changed',
+  'tenant-state-changed',
+  'pipeline-state-changed',
+  'enqueued',
+  'dequeued',
+  'promoted',
+  'autohold-created',
+  'autohold-deleted',
+  'autohold-exhausted',
+  'node-held',
+  'node-released',
+  'nodeset-request-canceled',
+  'image-build-requested',
+  'image-artifact-deleted',
+  'image-upload-deleted',
+  'image-upload-validated',
+  'component-started',
+  'component-stopped',
+] as const;
+export type SystemEventType = (typeof SYSTEM_EVENT_TYPES)[number];
+
+export interface SystemEventRecord {
+  id: number;
+  eventId: string;
+  tenant: string | null;
+  eventType: SystemEventType;
+  eventTime: Date;
+  description: string;
+  data: Record<string, unknown> | null;
+}
+
+export interface NewSystemEvent {
+  tenant: string | null;
+  eventType: SystemEventType;
+  description: string;
+  eventTime: Date;
+  data?: Record<string, unknown>;
+}
+
+interface SystemEventRow {
+  id: number;
+  event_id: string;
+  tenant: string | null;
+  event_type: SystemEventType;
+  event_time: Date;
+  description: string;
+  data: Record<string, unknown> | null;
+}
+
+export class SystemEventRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async record(event: NewSystemEvent, trx: Knex = this.knex): Promise<SystemEventRecord> {
+    const [row] = await trx<SystemEventRow>('system_events')
+      .insert({
+        event_id: randomUUID().replace(/-/g, ''),
+        tenant: event.tenant,
+        event_type: event.eventType,
+        event_time: event.eventTime,
+        description: event.description,
+        data: event.data ?? null,
+      })
+      .returning('*');
+    return toRecord(row);
+  }
+
+  /** Newest first; `types` filters by event type (OR). */
+  async list(tenant: string, options: { types?: string[]; limit: number; offset: number }): Promise<SystemEventRecord[]> {
+    const query = this.knex<SystemEventRow>('system_events').where({ tenant });
+    if (options.types && options.types.length > 0) {
+      query.whereIn('event_type', options.types);
+    }
+    const rows = await query.orderBy('id', 'desc').limit(options.limit).offset(options.offset);
+    return rows.map(toRecord);
+  }
+}
+
+function toRecord(row: SystemEventRow): SystemEventRecord {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    tenant: row.tenant,
+    eventType: row.event_type,
+    eventTime: row.event_time,
+    description: row.description,
+    data: row.data,
+  };
+}
