@@ -68,6 +68,7 @@ export interface BuildFilter {
   /** Drops these results and, as in the reference, builds still running. */
   excludeResult?: BuildResult[];
   voting?: boolean;
+  /** true: final builds; false: completed builds that were retried (running builds never match). */
   final?: boolean;
   held?: boolean;
   /** true: finished builds only; false: running only. */
@@ -428,7 +429,7 @@ export class BuildRepository {
     whereAnyOf(query, 'builds.nodeset', filter.nodeset);
     whereResult(query, 'builds.result', filter);
     whereFlag(query, 'builds.voting', filter.voting);
-    whereFlag(query, 'builds.final', filter.final);
+    whereFinal(query, filter.final);
     whereFlag(query, 'builds.held', filter.held);
     whereIdRange(query, 'builds.id', filter);
     return query;
@@ -455,6 +456,17 @@ export class BuildRepository {
       query.where('builds.end_time', '<=', filter.endTimeMax);
     }
     return query;
+  }
+}
+
+/**
+ * `final` is only decided when a build completes; like the reference (where it is null until
+ * then), asking for non-final builds means retried ones, not running ones.
+ */
+function whereFinal(query: Knex.QueryBuilder, value: boolean | undefined): void {
+  whereFlag(query, 'builds.final', value);
+  if (value === false) {
+    query.whereNotNull('builds.result');
   }
 }
 
