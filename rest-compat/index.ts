@@ -1,5 +1,27 @@
 /** The REST route table: one entry per documented path, in matching order. */
 import type { RestRoute } from './route';
-import { infoRoute } from './routes/info';
+import { apiIndexRoute } from './routes/api-index';
+import { badgeRoute } from './routes/badge';
+import { buildTimesRoute } from './routes/build-times';
+import { buildRoute, buildsRoute } from './routes/builds';
+import { buildsetRoute, buildsetsRoute } from './routes/buildsets';
+import { infoRoute, tenantInfoRoute } from './routes/info';
+import { openApiRoute } from './routes/openapi';
+import { systemEventsRoute } from './routes/system-events';
+import { tenantsRoute } from './routes/tenants';
 
-export const REST_ROUTES: RestRoute[] = [infoRoute];
+export const REST_ROUTES: RestRoute[] = [
+  apiIndexRoute,
+  infoRoute,
+  tenantsRoute,
+  tenantInfoRoute,
+  buildsRoute,
+  buildRoute,
+  buildTimesRoute,
+  buildsetsRoute,
+  buildsetRoute,
+  badgeRoute,
+  systemEventsRoute,
+];
+
+REST_ROUTES.push(openApiRoute(() => REST_ROUTES));
