@@ -159,6 +159,8 @@ export interface JobVariant {
   branchMatcher?: BranchMatcher;
   /** True for variants written inline in a project/template pipeline job list. */
   projectPipelineVariant: boolean;
+  /** True for built-in jobs (`noop`); their source context is synthetic and shown as null. */
+  builtin?: boolean;
   attributes: Readonly<JobAttributes>;
   /** Attributes written with `!override` / `!inherit`. */
   overrideControl: Readonly<Partial<Record<JobAttributeName, 'override' | 'inherit'>>>;
