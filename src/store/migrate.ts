@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import * as initial from './migrations/0001-initial';
+import * as configErrorContext from './migrations/0002-config-error-context';
 
 interface Migration {
   name: string;
@@ -11,7 +12,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial];
+const MIGRATIONS: Migration[] = [initial, configErrorContext];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {
