@@ -184,7 +184,7 @@ class LayoutBuilder {
       const parsed = parseConfigFile(file.text);
       for (const problem of parsed.problems) {
         const mark = problem.mark ?? { line: problem.line ?? 1, endLine: problem.line ?? 1, snippet: file.text.split('\n')[(problem.line ?? 1) - 1] ?? '' };
-        this.errors.report({ context, mark, stanza: { kind: 'configuration' } }, problem.message, ErrorName.syntax);
+        this.errors.report({ context, mark, stanza: { kind: 'configuration' }, attributeLine: problem.line }, problem.message, ErrorName.syntax);
       }
       let pragma: FilePragma = {};
       for (const item of parsed.items.filter((i) => i.key === 'pragma')) {
@@ -305,9 +305,11 @@ class LayoutBuilder {
       case 'flavor':
         this.addUnique('Flavor', this.flavors, parseFlavor(item.body, ctx), ctx, (a, b) => a.description === b.description);
         return;
-      case 'label':
-        this.addUnique('Label', this.labels, parseLabel(item.body, ctx), ctx, (a, b) => JSON.stringify({ ...a, sourceContext: null }) === JSON.stringify({ ...b, sourceContext: null }));
+      case 'label': {
+        const label = this.remember(parseLabel(item.body, ctx), item, ctx, 'label');
+        this.addUnique('Label', this.labels, label, ctx, (a, b) => JSON.stringify({ ...a, sourceContext: null }) === JSON.stringify({ ...b, sourceContext: null }));
         return;
+      }
       case 'section':
         this.addUnique('Section', this.sections, parseSection(item.body, ctx), ctx, (a, b) => JSON.stringify(a.config) === JSON.stringify(b.config));
         return;
@@ -371,6 +373,18 @@ class LayoutBuilder {
   }
 
   private flattenProviders(): Map<string, Provider> {
+    for (const label of [...this.labels.values()]) {
+      if (!this.images.has(label.image) || !this.flavors.has(label.flavor)) {
+        const missing = !this.images.has(label.image) ? `image "${label.image}"` : `flavor "${label.flavor}"`;
+        const origin = this.origins.get(label);
+        this.errors.report(
+          { context: label.sourceContext, mark: origin?.mark, stanza: { kind: 'label', name: label.name }, attribute: !this.images.has(label.image) ? 'image' : 'flavor', attributeLine: origin?.keyLines[!this.images.has(label.image) ? 'image' : 'flavor'] },
+          `The label "${label.name}" references an unknown ${missing}`,
+          ErrorName.unknown,
+        );
+        this.labels.delete(label.name);
+      }
+    }
     const providers = new Map<string, Provider>();
     for (const def of this.providerDefs.values()) {
       const origin = this.origins.get(def);
@@ -378,12 +392,6 @@ class LayoutBuilder {
         providers.set(def.name, flattenProvider(def, { sections: this.sections, images: this.images, flavors: this.flavors, labels: this.labels }));
       } catch (err) {
         this.errors.reportException({ context: origin?.context, mark: origin?.mark, stanza: { kind: 'provider', name: def.name } }, err, origin?.keyLines);
-      }
-    }
-    for (const label of this.labels.values()) {
-      if (!this.images.has(label.image) || !this.flavors.has(label.flavor)) {
-        const missing = !this.images.has(label.image) ? `image "${label.image}"` : `flavor "${label.flavor}"`;
-        this.errors.report({ context: label.sourceContext, stanza: { kind: 'label', name: label.name } }, `The label "${label.name}" references an unknown ${missing}`, ErrorName.unknown);
       }
     }
     return providers;

@@ -101,13 +101,17 @@ export function validateLayout(input: ValidationInput): ValidatedLayoutParts {
 type Report = (object: object, err: unknown, kind: string, name?: string) => void;
 
 function validateNodesets(input: ValidationInput, report: Report): void {
-  for (const [name, nodeset] of [...input.nodesets]) {
+  const broken: string[] = [];
+  for (const [name, nodeset] of input.nodesets) {
     try {
       flattenNodeset(nodeset, input.nodesets, [name], 'alternatives');
     } catch (err) {
       report(nodeset, err, 'nodeset', name);
-      input.nodesets.delete(name);
+      broken.push(name);
     }
+  }
+  for (const name of broken) {
+    input.nodesets.delete(name);
   }
 }
 
