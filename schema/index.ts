@@ -4,5 +4,13 @@ import './scalars';
 import './errors';
 import './info';
 import './tenant';
+import './tenant-info';
+import './pipeline';
+import './project';
+import './job';
+import './freeze';
+import './config-error';
+import './semaphore';
+import './launcher';
 
 export const schema = builder.toSchema();
