@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import * as initial from './migrations/0001-initial';
 import * as historyIndexes from './migrations/0004-history-indexes';
+import * as configErrorContext from './migrations/0002-config-error-context';
 
 interface Migration {
   name: string;
@@ -12,7 +13,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial, historyIndexes];
+const MIGRATIONS: Migration[] = [initial, configErrorContext, historyIndexes];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {
