@@ -8,8 +8,8 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/rest-overhead.ts [--iterations 300]
  *
- * Reuses the `sluice_bench_history` database of bench/build-history.ts (filled by its generator
- * when missing).
+ * Data: the database `sluice_bench_rest`, filled once with the history branch's generator
+ * (bench/history-data.ts) and reused while it holds enough builds.
  */
 import knexFactory from 'knex';
 import { print } from 'graphql';
@@ -27,7 +27,8 @@ import { countTenantBuilds, fillBuildHistory } from './history-data';
 import { formatReport, measureLatency, type LatencyReport } from './latency';
 
 const TENANT = 'bench';
-const DATABASE = 'sluice_bench_history';
+// Its own database: other branches migrate sluice_bench_history with their own migration lists.
+const DATABASE = 'sluice_bench_rest';
 const BUILDS = 1_000_000;
 
 async function databaseUrl(adminUrl: string): Promise<string> {

@@ -8,6 +8,8 @@ import { buildsetRoute, buildsetsRoute } from './routes/buildsets';
 import { infoRoute, tenantInfoRoute } from './routes/info';
 import { openApiRoute } from './routes/openapi';
 import { systemEventsRoute } from './routes/system-events';
+import { flavorsRoute, imagesRoute, labelsRoute, providersRoute } from './routes/launcher-config';
+import { configErrorsRoute, jobsRoute, pipelinesRoute, projectsRoute, semaphoresRoute, tenantStatusRoute } from './routes/tenant-config';
 import { tenantsRoute } from './routes/tenants';
 
 export const REST_ROUTES: RestRoute[] = [
@@ -22,6 +24,16 @@ export const REST_ROUTES: RestRoute[] = [
   buildsetRoute,
   badgeRoute,
   systemEventsRoute,
+  tenantStatusRoute,
+  pipelinesRoute,
+  projectsRoute,
+  jobsRoute,
+  semaphoresRoute,
+  configErrorsRoute,
+  labelsRoute,
+  flavorsRoute,
+  providersRoute,
+  imagesRoute,
 ];
 
 REST_ROUTES.push(openApiRoute(() => REST_ROUTES));

@@ -12,7 +12,7 @@ const statsSchema = object({ url: nullable(str()), prefix: nullable(str()), type
 const sluiceSchema = object({ version: str(), rest_shape: str('Deployment default REST shape: current or earlier') });
 const authSchema = object(
   { realms: freeObject('Realm name -> {authority, client_id, type, driver, scope?}'), default_realm: nullable(str()) },
-  { read_protected: bool(), auth_log_file_requests: bool() },
+  { read_protected: bool(), auth_log_file_requests: bool(), niz: bool('Tenant info only: the tenant has launcher providers') },
 );
 
 function infoSchema(shape: RestShape, tenant: boolean): JsonSchema {
@@ -82,9 +82,20 @@ export const tenantInfoRoute: RestRoute = {
       headers: INFO_CACHE,
       handler: async (req) => {
         const data = await req.run(RestTenantInfoDocument, { tenant: req.params.tenant_name });
-        const known = data.tenant?.__typename === 'Tenant';
-        const { info } = mapInfo(data.info, req.shape, known);
-        return { body: { info: { ...info, tenant: req.params.tenant_name } } };
+        const tenant = data.tenant?.__typename === 'Tenant' ? data.tenant.info : null;
+        const { info } = mapInfo(data.info, req.shape, tenant !== null);
+        if (tenant === null || req.shape === 'earlier') {
+          return { body: { info: { ...info, tenant: req.params.tenant_name } } };
+        }
+        // compat.md §2.7: the tenant's realm, read protection and launcher flag replace the root values.
+        const capabilities = info.capabilities as { job_history: boolean; auth: Record<string, unknown> };
+        const auth = {
+          ...capabilities.auth,
+          default_realm: tenant.authenticationRealm ?? capabilities.auth.default_realm,
+          read_protected: tenant.readProtected,
+          niz: tenant.niz,
+        };
+        return { body: { info: { ...info, capabilities: { ...capabilities, auth }, tenant: req.params.tenant_name } } };
       },
     },
   },

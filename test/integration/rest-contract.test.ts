@@ -4,11 +4,13 @@
  * publishes for that shape; the schemas also accept the example records of compat.md. Then the
  * behavioural cases of compat.md §8 that build history can reproduce, and every error path.
  */
+import path from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { REST_ROUTES } from '../../rest-compat';
 import { openApiPath } from '../../rest-compat/openapi';
 import type { HttpMethod } from '../../rest-compat/route';
 import type { RestShape } from '../../rest-compat/shape';
+import { buildFixtureRepos, type FixtureRepos } from '../helpers/config-fixtures';
 import { historyFactory, defaultRef } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -18,6 +20,7 @@ const SHAPES: RestShape[] = ['current', 'earlier'];
 
 describe('REST contract', () => {
   let server: TestServer;
+  let repos: FixtureRepos;
   const documents = new Map<RestShape, Json>();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   const uuids: { buildOne: string; buildsetOne: string; buildsetTwo: string; minBuildId: number; maxBuildId: number } = {
@@ -29,7 +32,15 @@ describe('REST contract', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ tenants: ['tenant-one', 'tenant-two'] });
+    // tenant-one of the basic configuration fixture (common-config, org/project1, org/project2).
+    const fixture = path.join(__dirname, '../fixtures/config/basic');
+    repos = await buildFixtureRepos(fixture);
+    server = await startTestServer({
+      config: {
+        tenantConfig: path.join(fixture, 'main.yaml'),
+        connections: { gerrit: { driver: 'git', baseurl: repos.baseDir, pollInterval: 3600, canonicalHostname: 'review.example.com' }, timer: { driver: 'timer' } },
+      },
+    });
     const history = historyFactory(server.database.knex);
     // compat.md §8 "add_base_changes": 1,1 on org/project and 2,1 on org/project1, three builds each.
     const one = await history.buildset({ refs: [defaultRef()], triggeredBy: 'Triggered by GerritChange org/project 1,1' });
@@ -68,6 +79,7 @@ describe('REST contract', () => {
 
   afterAll(async () => {
     await server.stop();
+    repos.cleanup();
   });
 
   const get = (path: string, shape: RestShape = 'current', init: RequestInit = {}): Promise<Response> =>
@@ -322,12 +334,12 @@ describe('REST contract', () => {
       expect((detail.builds as Json[])[0]).not.toHaveProperty('pipeline');
       expect(detail.events).toEqual([{ event_type: 'triggered', description: 'Triggered by GerritChange org/project 1,1', event_time: expect.any(String) }]);
       const history = historyFactory(server.database.knex);
-      const empty = await history.buildset({ tenant: 'tenant-two', triggeredBy: 'x' });
+      const empty = await history.buildset({ pipeline: 'post', refs: [defaultRef({ project: 'org/other' })], triggeredBy: 'x' });
       await server.database.knex('buildset_events').where({ buildset_id: empty.buildset.id }).delete();
-      const bare = await getJson<Json>(`/api/tenant/tenant-two/buildset/${empty.buildset.uuid}`);
+      const bare = await getJson<Json>(`/api/tenant/tenant-one/buildset/${empty.buildset.uuid}`);
       expect(bare).not.toHaveProperty('builds');
       expect(bare).not.toHaveProperty('events');
-      const earlier = await getJson<Json>(`/api/tenant/tenant-two/buildset/${empty.buildset.uuid}`, 'earlier');
+      const earlier = await getJson<Json>(`/api/tenant/tenant-one/buildset/${empty.buildset.uuid}`, 'earlier');
       expect(earlier).not.toHaveProperty('builds');
     });
 
@@ -355,8 +367,8 @@ describe('REST contract', () => {
 
     it('system events: newest first, lower-case dashed types, filter (A4)', async () => {
       const events = await getJson<Json[]>('/api/tenant/tenant-one/system-events');
-      expect(events.map((event) => event.event_type)).toEqual(['config-errors-changed', 'reconfigured']);
-      const filtered = await getJson<Json[]>('/api/tenant/tenant-one/system-events?event_type=reconfigured');
+      expect(events.slice(0, 2).map((event) => event.event_type)).toEqual(['config-errors-changed', 'reconfigured']);
+      const filtered = await getJson<Json[]>('/api/tenant/tenant-one/system-events?event_type=reconfigured&limit=1');
       expect(filtered).toEqual([{ event_id: expect.stringMatching(/^[0-9a-f]{32}$/), event_time: expect.any(String), event_type: 'reconfigured', description: 'Tenant reconfigured' }]);
     });
 
@@ -383,10 +395,10 @@ describe('REST contract', () => {
     it('tenants sorted with Cache-Control; info and tenant info (§8.1 #2, #7, #8)', async () => {
       const res = await get('/api/tenants');
       expect(res.headers.get('cache-control')).toBe('public, max-age=1');
-      expect(await res.json()).toEqual([{ name: 'tenant-one' }, { name: 'tenant-two' }]);
+      expect(await res.json()).toEqual([{ name: 'tenant-one' }]);
       const info = await getJson<{ info: Json }>('/api/tenant/tenant-one/info');
       expect(info.info.tenant).toBe('tenant-one');
-      expect((info.info.capabilities as Json).auth).toEqual({ realms: {}, default_realm: null, read_protected: false, auth_log_file_requests: false });
+      expect((info.info.capabilities as Json).auth).toEqual({ realms: {}, default_realm: null, read_protected: false, auth_log_file_requests: false, niz: false });
       const unknown = await getJson<{ info: Json }>('/api/tenant/nobody/info');
       expect(unknown.info.tenant).toBe('nobody');
       expect((unknown.info.capabilities as Json).auth).toEqual({ realms: {}, default_realm: null });
@@ -394,8 +406,56 @@ describe('REST contract', () => {
     });
   });
 
+  describe('tenant configuration (basic fixture)', () => {
+    it('pipelines in layout order with triggers; earlier names only (§8.1 #25, §8.2 #8)', async () => {
+      expect(await getJson('/api/tenant/tenant-one/pipelines')).toEqual([
+        { name: 'check', triggers: [{ name: 'gerrit', driver: 'git' }] },
+        { name: 'gate', triggers: [] },
+      ]);
+      expect(await getJson('/api/tenant/tenant-one/pipelines', 'earlier')).toEqual([{ name: 'check' }, { name: 'gate' }]);
+    });
+
+    it('projects sorted with types (§8.1 #26)', async () => {
+      const projects = await getJson<Json[]>('/api/tenant/tenant-one/projects');
+      expect(projects.map((project) => [project.name, project.type, project.canonical_name])).toEqual([
+        ['common-config', 'config', 'review.example.com/common-config'],
+        ['org/project1', 'untrusted', 'review.example.com/org/project1'],
+        ['org/project2', 'untrusted', 'review.example.com/org/project2'],
+      ]);
+    });
+
+    it('jobs: absent keys when empty, variants with parents; earlier name/description (§8.1 #18, A3)', async () => {
+      const jobs = await getJson<Json[]>('/api/tenant/tenant-one/jobs');
+      expect(jobs[0]).toEqual({ name: 'base' });
+      expect(jobs.find((job) => job.name === 'p1-unit')).toEqual({ name: 'p1-unit', variants: [{ parent: 'project-test' }] });
+      const earlier = await getJson<Json[]>('/api/tenant/tenant-one/jobs', 'earlier');
+      expect(earlier.find((job) => job.name === 'p1-unit')).toEqual({ name: 'p1-unit' });
+      expect(earlier.find((job) => job.name === 'noop')).toEqual({ name: 'noop', description: expect.any(String) });
+    });
+
+    it('tenant-status and config-errors with filters and paging (§8.1 #35)', async () => {
+      expect(await getJson('/api/tenant/tenant-one/tenant-status')).toEqual({ config_error_count: 1 });
+      const [error] = await getJson<Json[]>('/api/tenant/tenant-one/config-errors');
+      expect(error).toMatchObject({ source_context: { project: 'org/project2', branch: 'master', path: 'zuul.yaml' }, severity: 'error', name: 'Job Not Found' });
+      expect(await getJson('/api/tenant/tenant-one/config-errors?project=org/project2')).toHaveLength(1);
+      expect(await getJson('/api/tenant/tenant-one/config-errors?project=org/project1')).toHaveLength(0);
+      expect(await getJson('/api/tenant/tenant-one/config-errors?severity=warning')).toHaveLength(0);
+      expect(await getJson('/api/tenant/tenant-one/config-errors?name=Job%20Not%20Found&skip=1&limit=1')).toHaveLength(0);
+      expect(Object.keys((await getJson<Json[]>('/api/tenant/tenant-one/config-errors', 'earlier'))[0])).toEqual(['source_context', 'error']);
+    });
+
+    it('launcher objects and semaphores are empty lists for a layout without them', async () => {
+      for (const name of ['semaphores', 'labels', 'flavors', 'providers', 'images']) {
+        expect(await getJson(`/api/tenant/tenant-one/${name}`)).toEqual([]);
+      }
+    });
+  });
+
   describe('errors', () => {
-    const tenantPaths = ['builds', 'build/x', 'buildsets', 'buildset/x', 'build-times', 'system-events', 'badge'];
+    const tenantPaths = [
+      'builds', 'build/x', 'buildsets', 'buildset/x', 'build-times', 'system-events', 'badge', 'tenant-status', 'pipelines', 'projects',
+      'jobs', 'semaphores', 'config-errors', 'labels', 'flavors', 'providers', 'images',
+    ];
 
     it.each(tenantPaths)('unknown tenant on %s -> 404 Tenant not found', async (path) => {
       for (const shape of SHAPES) {
@@ -425,6 +485,7 @@ describe('REST contract', () => {
       ['system-events?event_type=party', 'Query parameter event_type: unknown event type "PARTY"'],
       ['badge?limit=1', 'Unknown query parameter: limit'],
       ['build/x?x=1', 'Unknown query parameter: x'],
+      ['config-errors?severity=fatal', 'Query parameter severity must be error or warning'],
     ])('GET T/%s -> 400 %s', async (path, description) => {
       const res = await get(`/api/tenant/tenant-one/${path}`);
       expect(res.status).toBe(400);
