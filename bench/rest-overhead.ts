@@ -24,7 +24,7 @@ import { BuildsetRepository } from '../src/store/repositories/buildsets';
 import { RefRepository, type RefRecord } from '../src/store/repositories/refs';
 import { RestBuildsDocument } from '../rest-compat/generated/graphql';
 import { countTenantBuilds, fillBuildHistory } from './history-data';
-import { formatReport, measureLatency, type LatencyReport } from './latency';
+import { formatReport, type LatencyReport } from './latency';
 
 const TENANT = 'bench';
 // Its own database: other branches migrate sluice_bench_history with their own migration lists.
@@ -109,6 +109,28 @@ function sqlScenario(knex: ReturnType<typeof openDatabase>['knex']): () => Promi
   };
 }
 
+/**
+ * Measures the scenarios round-robin (one request of each in turn) so that load from other
+ * processes on the machine affects all of them alike; reports the same figures as latency.ts.
+ */
+async function measureInterleaved(scenarios: [string, () => Promise<void>][], iterations: number, warmup = 20): Promise<LatencyReport[]> {
+  const samples = scenarios.map((): number[] => []);
+  for (let round = 0; round < warmup + iterations; round += 1) {
+    for (const [index, [, run]] of scenarios.entries()) {
+      const started = process.hrtime.bigint();
+      await run();
+      if (round >= warmup) {
+        samples[index].push(Number(process.hrtime.bigint() - started) / 1e6);
+      }
+    }
+  }
+  return scenarios.map(([name], index) => {
+    const sorted = [...samples[index]].sort((a, b) => a - b);
+    const at = (fraction: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+    return { name, iterations, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1], mean: sorted.reduce((sum, x) => sum + x, 0) / sorted.length };
+  });
+}
+
 function ratio(a: LatencyReport, b: LatencyReport): string {
   return `p50 ${(a.p50 / b.p50).toFixed(2)}x, p99 ${(a.p99 / b.p99).toFixed(2)}x`;
 }
@@ -136,25 +158,36 @@ async function main(): Promise<void> {
   try {
     console.log(`store: ${await countTenantBuilds(database.knex, TENANT)} builds of tenant "${TENANT}" on ${database.describe}`);
     const restUrl = `${app.url()}/api/tenant/${TENANT}/builds?limit=50`;
-    const rest = await measureLatency('REST GET T/builds?limit=50', async () => {
-      const res = await fetch(restUrl);
-      if (res.status !== 200 || (await res.text()).length === 0) {
-        throw new Error(`REST answered ${res.status}`);
-      }
-    }, iterations);
     const query = print(RestBuildsDocument);
-    const graphql = await measureLatency('GraphQL RestBuilds (first: 50) over HTTP', async () => {
-      const res = await fetch(`${app.url()}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables: { tenant: TENANT, first: 50, offset: 0, filter: {} } }),
-      });
-      const body = (await res.json()) as { errors?: unknown };
-      if (body.errors) {
-        throw new Error(JSON.stringify(body.errors));
-      }
-    }, iterations);
-    const sql = await measureLatency('store SQL + mapping + JSON (no HTTP)', sqlScenario(database.knex), iterations);
+    const [rest, graphql, sql] = await measureInterleaved(
+      [
+        [
+          'REST GET T/builds?limit=50',
+          async () => {
+            const res = await fetch(restUrl);
+            if (res.status !== 200 || (await res.text()).length === 0) {
+              throw new Error(`REST answered ${res.status}`);
+            }
+          },
+        ],
+        [
+          'GraphQL RestBuilds (first: 50) over HTTP',
+          async () => {
+            const res = await fetch(`${app.url()}/graphql`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ query, variables: { tenant: TENANT, first: 50, offset: 0, filter: {} } }),
+            });
+            const body = (await res.json()) as { errors?: unknown };
+            if (body.errors) {
+              throw new Error(JSON.stringify(body.errors));
+            }
+          },
+        ],
+        ['store SQL + mapping + JSON (no HTTP)', sqlScenario(database.knex)],
+      ],
+      iterations,
+    );
     for (const report of [rest, graphql, sql]) {
       console.log(formatReport(report));
     }
