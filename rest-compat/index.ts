@@ -6,6 +6,7 @@ import { buildTimesRoute } from './routes/build-times';
 import { buildRoute, buildsRoute } from './routes/builds';
 import { buildsetRoute, buildsetsRoute } from './routes/buildsets';
 import { infoRoute, tenantInfoRoute } from './routes/info';
+import { freezeJobRoute, freezeJobsRoute, jobRoute, projectRoute } from './routes/job-graph';
 import { openApiRoute } from './routes/openapi';
 import { systemEventsRoute } from './routes/system-events';
 import { flavorsRoute, imagesRoute, labelsRoute, providersRoute } from './routes/launcher-config';
@@ -34,6 +35,11 @@ export const REST_ROUTES: RestRoute[] = [
   flavorsRoute,
   providersRoute,
   imagesRoute,
+  jobRoute,
+  freezeJobsRoute,
+  freezeJobRoute,
+  // Greedy project names: keep after every other `project/{p}/...` route.
+  projectRoute,
 ];
 
 REST_ROUTES.push(openApiRoute(() => REST_ROUTES));

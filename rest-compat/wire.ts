@@ -1,5 +1,5 @@
 /** Small conversions shared by the shape mappers. */
-import { notFound } from './errors';
+import { RestError, badRequest, notFound } from './errors';
 
 /** GraphQL DateTime (ISO-8601 UTC) -> the reference's ISO-naive `YYYY-MM-DDTHH:MM:SS` (compat.md §0). */
 export function isoNaive(value: string | null): string | null {
@@ -37,4 +37,26 @@ export function orNotFound<T extends TypedResult, E extends { __typename: 'NotFo
 
 function isNotFound(result: TypedResult): result is { __typename: 'NotFoundError'; errorMessage: string } {
   return result.__typename === 'NotFoundError';
+}
+
+/**
+ * The success member of a union that may also hold NotFoundError (404), InvalidInputError (400)
+ * or JobGraphError (422: the configuration cannot be frozen; the reference answers 500).
+ */
+export function orTypedError<T extends TypedResult>(result: T | null, fallback: string): Exclude<T, { __typename: 'NotFoundError' | 'InvalidInputError' | 'JobGraphError' }> {
+  if (result === null) {
+    throw notFound(fallback);
+  }
+  const failure = result as TypedResult & { errorMessage?: string };
+  const message = failure.errorMessage ?? fallback;
+  switch (result.__typename) {
+    case 'NotFoundError':
+      throw notFound(message);
+    case 'InvalidInputError':
+      throw badRequest(message);
+    case 'JobGraphError':
+      throw new RestError(422, 'JobGraphError', message);
+    default:
+      return result as Exclude<T, { __typename: 'NotFoundError' | 'InvalidInputError' | 'JobGraphError' }>;
+  }
 }

@@ -103,7 +103,13 @@ describe('REST contract', () => {
 
   /** Concrete URL for a route pattern with the fixture's values. */
   function concretePath(pattern: string): string {
-    const values: Record<string, string> = { tenant_name: 'tenant-one', uuid: '' };
+    const values: Record<string, string> = {
+      tenant_name: 'tenant-one',
+      pipeline_name: 'check',
+      project_name: 'org/project1',
+      branch_name: 'master',
+      job_name: 'p1-unit',
+    };
     const path = pattern.replace(/\{([a-z_]+)(?::\.\*)?\}/g, (_all, name: string) => {
       if (name === 'uuid') {
         return pattern.includes('buildset/') ? uuids.buildsetOne : uuids.buildOne;
@@ -444,6 +450,56 @@ describe('REST contract', () => {
       expect(Object.keys((await getJson<Json[]>('/api/tenant/tenant-one/config-errors', 'earlier'))[0])).toEqual(['source_context', 'error']);
     });
 
+    it('job variants: current and earlier keys, nodeset rules, unknown job 404 (§8.1 #19, #23; §4.3)', async () => {
+      const [variant] = await getJson<Json[]>('/api/tenant/tenant-one/job/p1-unit');
+      expect(variant).toMatchObject({
+        name: 'p1-unit', parent: 'project-test', branches: null, variables: { b: 2 }, voting: true, deduplicate: 'auto',
+        source_context: { project: 'org/project1', branch: 'master', path: '.zuul.yaml' },
+      });
+      expect((variant.run as Json[])[0]).toMatchObject({ path: 'unit.sh', cleanup: false, secrets: [], semaphores: [] });
+      const [earlier] = await getJson<Json[]>('/api/tenant/tenant-one/job/p1-unit', 'earlier');
+      expect(earlier).toMatchObject({ branches: [], implied_branch: null, semaphore: null });
+      expect(earlier).not.toHaveProperty('workspace_scheme');
+      expect((await getJson<Json[]>('/api/tenant/tenant-one/job/noop'))[0].name).toBe('noop');
+      const res = await get('/api/tenant/tenant-one/job/nopenopenope');
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: 'NotFound', description: 'Job not found' });
+    });
+
+    it('project detail with metadata and configs; unknown and %2F-encoded names 404 (§8.1 #27, §1.1)', async () => {
+      const project = await getJson<Json>('/api/tenant/tenant-one/project/org/project1');
+      expect(project).toMatchObject({ name: 'org/project1', canonical_name: 'review.example.com/org/project1', connection_name: 'gerrit' });
+      const [config] = project.configs as Json[];
+      expect((config.pipelines as Json[]).map((pipeline) => pipeline.name)).toEqual(['check']);
+      const jobs = (config.pipelines as Json[])[0].jobs as Json[][];
+      expect(jobs.map((variants) => variants[0].name)).toEqual(['p1-unit', 'project-test']);
+      expect(await getJson<Json>('/api/tenant/tenant-one/project/review.example.com/org/project1')).toMatchObject({ name: 'org/project1' });
+      for (const path of ['project/org/nope', 'project/org%2Fproject1']) {
+        const res = await get(`/api/tenant/tenant-one/${path}`);
+        expect(res.status).toBe(404);
+        expect(await res.json()).toEqual({ error: 'NotFound', description: 'Unknown project' });
+      }
+      const earlier = await getJson<Json>('/api/tenant/tenant-one/project/org/project1', 'earlier');
+      expect(earlier).not.toHaveProperty('metadata');
+    });
+
+    it('freeze-jobs and freeze-job; unknown pipeline/project/job 404 (§8.1 #32, #33)', async () => {
+      const graph = await getJson<Json[]>('/api/tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-jobs');
+      expect(graph.map((job) => job.name).sort()).toEqual(['p1-unit', 'project-test']);
+      const frozen = await getJson<Json>('/api/tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-job/p1-unit');
+      expect(frozen).toHaveProperty('job', 'p1-unit');
+      const cases: [string, string][] = [
+        ['pipeline/nope/project/org/project1/branch/master/freeze-jobs', 'Unknown pipeline'],
+        ['pipeline/check/project/org/nope/branch/master/freeze-jobs', 'Unknown project'],
+        ['pipeline/check/project/org/project1/branch/master/freeze-job/nope', 'Job not found'],
+      ];
+      for (const [path, description] of cases) {
+        const res = await get(`/api/tenant/tenant-one/${path}`);
+        expect(res.status).toBe(404);
+        expect(await res.json()).toEqual({ error: 'NotFound', description });
+      }
+    });
+
     it('launcher objects and semaphores are empty lists for a layout without them', async () => {
       for (const name of ['semaphores', 'labels', 'flavors', 'providers', 'images']) {
         expect(await getJson(`/api/tenant/tenant-one/${name}`)).toEqual([]);
@@ -454,7 +510,8 @@ describe('REST contract', () => {
   describe('errors', () => {
     const tenantPaths = [
       'builds', 'build/x', 'buildsets', 'buildset/x', 'build-times', 'system-events', 'badge', 'tenant-status', 'pipelines', 'projects',
-      'jobs', 'semaphores', 'config-errors', 'labels', 'flavors', 'providers', 'images',
+      'jobs', 'semaphores', 'config-errors', 'labels', 'flavors', 'providers', 'images', 'job/x', 'project/org/project1',
+      'pipeline/check/project/org/project1/branch/master/freeze-jobs', 'pipeline/check/project/org/project1/branch/master/freeze-job/x',
     ];
 
     it.each(tenantPaths)('unknown tenant on %s -> 404 Tenant not found', async (path) => {
