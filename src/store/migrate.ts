@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import * as initial from './migrations/0001-initial';
-import * as historyIndexes from './migrations/0004-history-indexes';
+import * as historyReadPaths from './migrations/0004-history-read-paths';
 
 interface Migration {
   name: string;
@@ -12,7 +12,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial, historyIndexes];
+const MIGRATIONS: Migration[] = [initial, historyReadPaths];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {
