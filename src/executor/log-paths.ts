@@ -20,7 +20,7 @@ export class UnsafePathError extends Error {
  * The check is lexical; `log-files` additionally resolves symbolic links before serving.
  */
 export function resolveInside(root: string, relative: string): string {
-  if (relative.startsWith('/') || relative.includes('\\') || /[\x00-\x1f]/.test(relative)) {
+  if (relative.startsWith('/') || relative.includes('\\') || hasControlCharacter(relative)) {
     throw new UnsafePathError(`unsafe path "${relative}"`);
   }
   const segments = relative.split('/').filter((s) => s !== '' && s !== '.');
@@ -58,4 +58,15 @@ export function buildLogUrl(logsUrl: string | undefined, tenant: string, buildUu
   }
   const base = logsUrl.endsWith('/') ? logsUrl : `${logsUrl}/`;
   return `${base}${buildLogRelativePath(tenant, buildUuid)}`;
+}
+
+/** True when `text` contains a control character (C0 range or DEL). */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) {
+      return true;
+    }
+  }
+  return false;
 }

@@ -26,7 +26,7 @@ export function assertSafeProjectName(project: string): void {
     project === '' ||
     project.startsWith('/') ||
     project.includes('\\') ||
-    /[\x00-\x1f]/.test(project) ||
+    hasControlCharacter(project) ||
     segments.some((s) => s === '' || s === '.' || s === '..');
   if (bad) {
     throw new Error(`invalid project name "${project}"`);
@@ -108,4 +108,15 @@ async function syncHead(mirror: string, origin: string): Promise<void> {
   if (match) {
     await git(mirror, ['symbolic-ref', 'HEAD', match[1]]);
   }
+}
+
+/** True when `text` contains a control character (C0 range or DEL). */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) {
+      return true;
+    }
+  }
+  return false;
 }

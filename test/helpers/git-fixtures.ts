@@ -61,7 +61,7 @@ export function createGitFixture(): GitFixture {
     await git(work, ['add', '--all']);
     const author = options.author ?? 'Test Author <author@example.com>';
     const match = /^(.*) <(.*)>$/.exec(author);
-    const env = match ? { GIT_AUTHOR_NAME: match[1], GIT_AUTHOR_EMAIL: match[2] } : {};
+    const env: Record<string, string> = match ? { GIT_AUTHOR_NAME: match[1], GIT_AUTHOR_EMAIL: match[2] } : {};
     await git(work, ['commit', '--quiet', '--allow-empty', '-m', options.message ?? `Commit ${counter}`], env);
     const sha = (await git(work, ['rev-parse', 'HEAD'])).stdout.trim();
     if (options.parent === null) {
