@@ -176,7 +176,8 @@ function describeIssue(file: string, issue: z.core.$ZodIssue, line: (p: Property
     }
     return `${file}${at}: unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`;
   }
-  const message = issue.message.endsWith('received undefined') ? 'is required' : issue.message;
+  const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+  const message = inner ?? (issue.message.endsWith('received undefined') ? 'is required' : issue.message);
   return `${file}${locate(line(issue.path))}: ${where}: ${message}`;
 }
 
