@@ -3,7 +3,7 @@ import { parseServiceConfig } from '../../../src/config/service';
 import { createExecutorServices } from '../../../src/executor/executor-services';
 import { gitConnectionsFromConfig } from '../../../src/executor/repo-cache';
 import { createGitPollers } from '../../../src/sources/git-pollers';
-import { BuildRequestRepository } from '../../../src/store/repositories/build-requests';
+import { type BuildRequestRepository } from '../../../src/store/repositories/build-requests';
 
 const CONFIG = `
 dataDir: /srv/sluice
