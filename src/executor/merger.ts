@@ -202,7 +202,12 @@ export class Merger {
     const repos = new Map<string, ProjectRepo>();
     const usedPaths = new Map<string, string>();
     for (const { connection, project } of wanted) {
-      const relativePath = workspacePath(request.scheme, this.cache.connection(connection).canonicalHostname, project);
+      let relativePath: string;
+      try {
+        relativePath = workspacePath(request.scheme, this.cache.connection(connection).canonicalHostname, project);
+      } catch (err) {
+        throw new PrepareFailure('ERROR', err instanceof Error ? err.message : String(err));
+      }
       const clash = usedPaths.get(relativePath);
       if (clash !== undefined) {
         throw new PrepareFailure('ERROR', `Projects ${clash} and ${project} share the workspace path ${relativePath} (workspace scheme ${request.scheme})`);

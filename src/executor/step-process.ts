@@ -29,6 +29,8 @@ export type StepExit =
   | { kind: 'spawn-error'; message: string };
 
 const DEFAULT_KILL_GRACE_MS = 500;
+/** Node timers fire at once beyond this (about 24.8 days); longer timeouts are capped to it. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Run a step to completion (or until it is stopped) and describe how it ended. */
 export function runStepProcess(options: StepProcessOptions): Promise<StepExit> {
@@ -67,7 +69,7 @@ export function runStepProcess(options: StepProcessOptions): Promise<StepExit> {
       killGroup('SIGTERM');
       killTimer = setTimeout(() => killGroup('SIGKILL'), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
     };
-    const timeout = options.timeoutMs === null ? undefined : setTimeout(() => stop('timed-out'), Math.max(0, options.timeoutMs));
+    const timeout = options.timeoutMs === null ? undefined : setTimeout(() => stop('timed-out'), Math.min(MAX_TIMER_MS, Math.max(0, options.timeoutMs)));
     const onAbort = (): void => stop('aborted');
     options.signal?.addEventListener('abort', onAbort, { once: true });
 

@@ -250,3 +250,25 @@ describe('workspacePath', () => {
     expect(() => workspacePath('golang', 'h', '/abs')).toThrow('invalid project name');
   });
 });
+
+describe('Merger errors', () => {
+  it('gives ERROR for an unknown connection and for projects sharing a flat path', async () => {
+    const fixture = createGitFixture();
+    const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-merger-errors-'));
+    try {
+      await fixture.createProject('one/app', { a: '1\n' });
+      await fixture.createProject('two/app', { b: '1\n' });
+      const merger = new Merger(new RepoCache(path.join(root, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: 'h' } }), path.join(root, 'scratch'));
+      const unknown = await merger.prepareWorkspace({ items: [], projects: [{ connection: 'nope', project: 'one/app', overrideCheckout: null }], scheme: 'golang', item: null, overrideCheckout: null }, path.join(root, 'ws1'));
+      expect(unknown).toEqual({ ok: false, result: 'ERROR', detail: 'unknown git connection "nope"' });
+      const clash = await merger.prepareWorkspace(
+        { items: [], projects: ['one/app', 'two/app'].map((project) => ({ connection: 'local', project, overrideCheckout: null })), scheme: 'flat', item: null, overrideCheckout: null },
+        path.join(root, 'ws2'),
+      );
+      expect(clash).toEqual({ ok: false, result: 'ERROR', detail: 'Projects one/app and two/app share the workspace path app (workspace scheme flat)' });
+    } finally {
+      fixture.cleanup();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
