@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import * as initial from './migrations/0001-initial';
 import * as historyReadPaths from './migrations/0004-history-read-paths';
+import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycle';
 
 interface Migration {
   name: string;
@@ -12,7 +13,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial, historyReadPaths];
+const MIGRATIONS: Migration[] = [initial, historyReadPaths, buildRequestLifecycle];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {
