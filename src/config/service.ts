@@ -144,6 +144,38 @@ const authSection = z
   });
 
 export type AuthConfig = z.infer<typeof authSection>;
+
+/** Limits of the GraphQL endpoint (HTTP and WebSocket); docs/security.md explains each. */
+const graphqlSection = z
+  .object({
+    /** Schema introspection (GraphiQL, codegen); operators may switch it off. */
+    introspection: z.boolean().default(true),
+    /** Deepest selection nesting (fragments do not count as a level). */
+    maxDepth: z.number().int().positive().default(12),
+    /** Estimated cost: 2 per object, 1 per scalar, growing 1.5x with depth. */
+    maxCost: z.number().int().positive().default(5000),
+    maxAliases: z.number().int().min(0).default(15),
+    maxDirectives: z.number().int().min(0).default(50),
+    /** Lexical tokens in one document. */
+    maxTokens: z.number().int().positive().default(2000),
+    /** Bytes of a request body (HTTP) or of one WebSocket message. */
+    maxBodyBytes: z.number().int().positive().default(1024 * 1024),
+    /** Refuse "simple" browser requests (GET or form posts without a preflight-forcing header). */
+    csrfPrevention: z.boolean().default(true),
+    /** Control operations (enqueue, dequeue, ...) per token and tenant: a token bucket. */
+    controlRateLimit: z
+      .object({
+        /** Operations allowed at once. */
+        burst: z.number().int().positive().default(30),
+        /** Sustained rate. */
+        perMinute: z.number().positive().default(60),
+      })
+      .strict()
+      .default({ burst: 30, perMinute: 60 }),
+  })
+  .strict();
+
+export type GraphQLHardeningConfig = z.infer<typeof graphqlSection>;
 export type AuthenticatorConfig = AuthConfig['authenticators'][number];
 
 const timerConnection = z.object({ driver: z.literal('timer') }).strict();
@@ -191,6 +223,7 @@ export const serviceConfigSchema = z
       .default({}),
     shutdownTimeout: z.number().positive().default(10),
     auth: authSection.default({ authenticators: [] }),
+    graphql: graphqlSection.default(graphqlSection.parse({})),
     executor: reservedSection('executor').optional(),
     redis: reservedSection('redis').optional(),
   })
