@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { AuthConfig, AuthenticatorConfig } from '../config/service';
+import { defaultRealm } from './capabilities';
 import { AuthFailure, tokenFailure } from './errors';
 import { decodeJwt, isSupportedAlgorithm, verifySignature, type DecodedJwt, type JsonObject } from './jwt';
 import { JwksKeySource, readPublicKeyFile, StaticKeySource, type AuthLogger, type JsonFetcher, type KeySource } from './key-sources';
@@ -161,8 +162,7 @@ export class TokenAuthenticator {
    * (compat.md §2.2); null when none is configured.
    */
   get defaultRealm(): string | null {
-    const chosen = this.authenticators.find((a) => a.config.default) ?? this.authenticators[0];
-    return chosen?.info.realm ?? null;
+    return defaultRealm({ authenticators: this.authenticators.map((a) => a.config) });
   }
 
   /** Verify a raw JWT. */
