@@ -70,7 +70,7 @@ graphql:
       '/etc/sluice/sluice.yaml:2: auth.authenticators.0.publicKeyFile: give exactly one of "publicKeyFile" and "jwksFile"',
     ]);
     expect(problems('auth:\n  authenticators:\n    - { name: a, driver: HS256, issuer: x, secret: s }\n')).toEqual([
-      '/etc/sluice/sluice.yaml:3: auth.authenticators.0.clientId: is required',
+      '/etc/sluice/sluice.yaml:2: auth.authenticators.0.clientId: is required',
     ]);
     expect(problems('auth:\n  authenticators:\n    - { name: a, driver: HS256, issuer: x, clientId: y, secret: s, skew: 3 }\n')).toEqual([
       '/etc/sluice/sluice.yaml:3: unknown key "auth.authenticators.0.skew"',
