@@ -4,7 +4,7 @@
  * request serves GraphQL scopes, REST routes and WebSocket subscriptions alike.
  */
 import { authFailureBody, wwwAuthenticateHeader, type AuthFailure, type AuthFailureBody } from './errors';
-import type { AuthOutcome } from './authenticator';
+import type { AuthOutcome, TokenAuthenticator } from './authenticator';
 import type { Principal } from './principal';
 import { decideAccess, ROOT_SCOPE, type AccessDecision, type AuthorizationRule } from './rules';
 
@@ -141,4 +141,24 @@ export function openPolicies(tenantNames: () => readonly string[]): AccessPolicy
     tenantPolicy: (tenant) => (tenantNames().includes(tenant) ? open : undefined),
     rootPolicy: () => open,
   };
+}
+
+/** A `RequestAuth` for an HTTP request, from its `Authorization` header. */
+export async function requestAuthFromHeader(
+  authenticator: TokenAuthenticator,
+  header: string | string[] | null | undefined,
+  policies: AccessPolicySource,
+  onUnknownRule?: (name: string) => void,
+): Promise<RequestAuth> {
+  return new RequestAuth(await authenticator.authenticateHeader(header), policies, onUnknownRule);
+}
+
+/** A `RequestAuth` for a graphql-ws connection, from its `connectionParams`. */
+export async function requestAuthFromConnectionParams(
+  authenticator: TokenAuthenticator,
+  params: Readonly<Record<string, unknown>> | null | undefined,
+  policies: AccessPolicySource,
+  onUnknownRule?: (name: string) => void,
+): Promise<RequestAuth> {
+  return new RequestAuth(await authenticator.authenticateConnectionParams(params), policies, onUnknownRule);
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseServiceConfig, type AuthConfig } from '../../../src/config/service';
 import { createTokenAuthenticator, type AuthOutcome, type TokenAuthenticator } from '../../../src/auth/authenticator';
 import { authFailureBody, wwwAuthenticateHeader } from '../../../src/auth/errors';
+import { openPolicies, requestAuthFromConnectionParams, requestAuthFromHeader } from '../../../src/auth/gate';
 import { base64UrlEncode, signJwt, type JsonObject } from '../../../src/auth/jwt';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -241,5 +242,28 @@ describe('bearer headers and the 401 response', () => {
     expect(none.defaultRealm).toBeNull();
     expect(failure(await none.authenticateHeader(undefined)).realm).toBeNull();
     expect(failure(await none.authenticateHeader(`Bearer ${hs(valid())}`))).toEqual({ error: 'IssuerUnknownError', description: 'Issuer unknown', realm: 'None' });
+  });
+});
+
+describe('RequestAuth from a request', () => {
+  const policies = openPolicies(() => ['tenant-one', 'tenant-two']);
+
+  it('gives an admin token admin on its tenant only, over headers and connectionParams', async () => {
+    const token = hs(valid());
+    const http = await requestAuthFromHeader(auth, `Bearer ${token}`, policies);
+    expect(http.check('admin', 'tenant-one').allowed).toBe(true);
+    expect(http.check('admin', 'tenant-two')).toEqual({ allowed: false, status: 403 });
+    const ws = await requestAuthFromConnectionParams(auth, { token }, policies);
+    expect(ws.principal?.subject).toBe('testuser');
+    expect(ws.check('admin', 'tenant-one').allowed).toBe(true);
+  });
+
+  it('treats a missing or bad token as anonymous for reads and 401 for control', async () => {
+    const anonymous = await requestAuthFromHeader(auth, undefined, policies);
+    expect(anonymous.check('public', 'tenant-one').allowed).toBe(true);
+    expect(anonymous.check('admin', 'tenant-one')).toMatchObject({ allowed: false, status: 401, failure: { errorName: 'MissingAuthError' } });
+    const forged = await requestAuthFromHeader(auth, `Bearer ${hs(valid(), 'OnlyZuulNoDana')}`, policies);
+    expect(forged.principal).toBeNull();
+    expect(forged.check('admin', 'tenant-one')).toMatchObject({ allowed: false, status: 401, failure: { errorName: 'AuthTokenInvalidSignatureException' } });
   });
 });
