@@ -80,6 +80,8 @@ export interface JwksSourceOptions {
 
 /** Never refetch more often than this when a token names an unknown `kid`. */
 const MIN_REFRESH_MS = 30_000;
+/** After a failed fetch, answer with the same failure for this long instead of fetching again. */
+const FAILURE_BACKOFF_MS = 5_000;
 
 interface CachedKeys {
   keys: Map<string, ResolvedKey>;
@@ -90,6 +92,7 @@ interface CachedKeys {
 export class JwksKeySource implements KeySource {
   private cache: CachedKeys | undefined;
   private inFlight: Promise<CachedKeys> | undefined;
+  private lastFailure: { at: number; error: unknown } | undefined;
   private readonly fetcher: JsonFetcher;
   private readonly now: () => Date;
 
@@ -120,11 +123,22 @@ export class JwksKeySource implements KeySource {
     if (this.cache !== undefined && fresh && !forceRefresh) {
       return this.cache;
     }
+    const now = this.now().getTime();
+    if (this.lastFailure !== undefined && now - this.lastFailure.at < FAILURE_BACKOFF_MS) {
+      // A broken identity provider must not be hammered once per incoming request.
+      throw this.lastFailure.error;
+    }
     // One fetch at a time; concurrent requests share it.
     this.inFlight ??= this.load().finally(() => {
       this.inFlight = undefined;
     });
-    this.cache = await this.inFlight;
+    try {
+      this.cache = await this.inFlight;
+      this.lastFailure = undefined;
+    } catch (err) {
+      this.lastFailure = { at: now, error: err };
+      throw err;
+    }
     return this.cache;
   }
 

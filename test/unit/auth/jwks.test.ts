@@ -94,3 +94,24 @@ describe('OpenIDConnect authenticator', () => {
     expect(description(await auth.verifyToken(signJwt(base, 'ES256', { kind: 'private', key: ec.privateKey }, { kid: 'b' })))).toBe('No key found for key ID "b"');
   });
 });
+
+describe('JWKS fetch failures', () => {
+  it('does not refetch for every request while the identity provider is failing', async () => {
+    let calls = 0;
+    let up = false;
+    const rsa2 = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const fetcher = () => {
+      calls++;
+      return up ? Promise.resolve({ keys: [jwk(rsa2.publicKey, 'k')] }) : Promise.reject(new Error('down'));
+    };
+    const auth = await createTokenAuthenticator(oidc('      keysUrl: https://idp.example.com/certs\n'), { fetcher, now });
+    const token = () => signJwt(claims(), 'RS256', { kind: 'private', key: rsa2.privateKey }, { kid: 'k' });
+    await auth.verifyToken(token());
+    await auth.verifyToken(token());
+    expect(calls).toBe(1);
+    up = true;
+    clock = new Date(clock.getTime() + 6_000);
+    expect(description(await auth.verifyToken(token()))).toBe('ok');
+    expect(calls).toBe(2);
+  });
+});
