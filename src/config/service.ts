@@ -124,7 +124,7 @@ const authSection = z
      */
     keyEncryptionKey: z.string().min(16, 'must be at least 16 characters').optional(),
     keyEncryptionKeyFile: z.string().min(1).optional(),
-  })
+  }, { error: (issue) => (issue.code === 'invalid_type' ? 'the "auth" section must be a mapping' : undefined) })
   .strict()
   .superRefine((auth, ctx) => {
     if (auth.keyEncryptionKey !== undefined && auth.keyEncryptionKeyFile !== undefined) {
@@ -172,7 +172,7 @@ const graphqlSection = z
       })
       .strict()
       .default({ burst: 30, perMinute: 60 }),
-  })
+  }, { error: (issue) => (issue.code === 'invalid_type' ? 'the "graphql" section must be a mapping' : undefined) })
   .strict();
 
 export type GraphQLHardeningConfig = z.infer<typeof graphqlSection>;
@@ -225,7 +225,13 @@ export const serviceConfigSchema = z
     auth: authSection.default({ authenticators: [] }),
     graphql: graphqlSection.default(graphqlSection.parse({})),
     executor: reservedSection('executor').optional(),
-    redis: reservedSection('redis').optional(),
+    redis: z
+      .object({
+        /** Redis URL; when set, the event bus fans out through Redis pub/sub. */
+        url: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -331,7 +337,7 @@ function resolveAuthPaths(auth: AuthConfig, base: string): void {
   }
 }
 
-const RESERVED_SECTIONS = new Set(['executor', 'redis']);
+const RESERVED_SECTIONS = new Set(['executor']);
 
 function describeIssue(file: string, issue: z.core.$ZodIssue, line: (p: PropertyKey[]) => number | undefined): string {
   const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
@@ -343,7 +349,8 @@ function describeIssue(file: string, issue: z.core.$ZodIssue, line: (p: Property
     }
     return `${file}${at}: unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`;
   }
-  const message = issue.message.endsWith('received undefined') ? 'is required' : issue.message;
+  const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+  const message = inner ?? (issue.message.endsWith('received undefined') ? 'is required' : issue.message);
   return `${file}${locate(line(issue.path))}: ${where}: ${message}`;
 }
 

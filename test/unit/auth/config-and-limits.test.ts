@@ -87,6 +87,7 @@ graphql:
       '/etc/sluice/sluice.yaml:5: auth.authenticators.1.name: duplicate authenticator name "a"',
       '/etc/sluice/sluice.yaml:3: auth.authenticators: at most one authenticator may set "default: true"',
     ]);
+    expect(problems('graphql: 3\n')).toEqual(['/etc/sluice/sluice.yaml:1: graphql: the "graphql" section must be a mapping']);
     expect(problems('graphql:\n  maxDepth: 0\n')).toEqual(['/etc/sluice/sluice.yaml:2: graphql.maxDepth: Too small: expected number to be >0']);
   });
 });
