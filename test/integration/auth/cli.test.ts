@@ -11,6 +11,7 @@ import { KeyEncryptor, resolveKeyEncryptionSecret } from '../../../src/auth/keys
 import { KeyManager } from '../../../src/auth/keys/key-manager';
 import { decryptSecret } from '../../../src/auth/secrets';
 import { openDatabase } from '../../../src/store/database';
+import { migrateLatest } from '../../../src/store/migrate';
 import { KeyRepository } from '../../../src/store/repositories/keys';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 
@@ -162,24 +163,23 @@ describe('sluice encrypt', () => {
 });
 
 describe('the sluice binary', () => {
-  it('runs encrypt end to end on an embedded database with a 4096-bit project key', async () => {
-    const env = { ...process.env, SLUICE_FROM_SOURCE: '1', DATABASE_URL: '' };
+  it('runs encrypt end to end on an embedded database', async () => {
+    const dataDir = path.join(dir, 'data', 'pgdata');
+    const { secret } = await resolveKeyEncryptionSecret(loadServiceConfig(configFile).auth, dir);
+    const encryptor = await KeyEncryptor.fromSecret(secret);
+    // Create the project key beforehand with a small size: 4096-bit generation would dominate
+    // the test's run time (the default sizes are checked in keys.test.ts).
+    const before = openDatabase({ kind: 'pglite', dataDir });
+    await migrateLatest(before.knex);
+    const created = await new KeyManager({ repository: new KeyRepository(before.knex), encryptor, sizes: { secrets: 1024 } }).secretsKey('git.example.com/sluice-config');
+    await before.close();
 
     const secretFile = path.join(dir, 'bin-secret.txt');
     writeFileSync(secretFile, 'binary secret');
+    const env = { ...process.env, SLUICE_FROM_SOURCE: '1', DATABASE_URL: '' };
     const encrypted = await run('node', [path.join(root, 'bin/sluice.js'), 'encrypt', '-c', configFile, '--tenant', 'tenant-one', '--project', 'sluice-config', '--infile', secretFile], { env });
     expect(encrypted.stdout.startsWith('- secret:\n    name: <name>\n')).toBe(true);
-
-    const embedded = openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'data', 'pgdata') });
-    try {
-      const { secret } = await resolveKeyEncryptionSecret(loadServiceConfig(configFile).auth, dir);
-      const keys = new KeyManager({ repository: new KeyRepository(embedded.knex), encryptor: await KeyEncryptor.fromSecret(secret) });
-      const key = await keys.secretsKey('git.example.com/sluice-config');
-      expect(key.publicKey().asymmetricKeyDetails?.modulusLength).toBe(4096);
-      const chunk = encrypted.stdout.split('\n').slice(4).join('').replace(/^\s*- /, '');
-      expect(decryptSecret(chunk, key.privateKey())).toBe('binary secret');
-    } finally {
-      await embedded.close();
-    }
+    const chunk = encrypted.stdout.split('\n').slice(4).join('').replace(/^\s*- /, '');
+    expect(decryptSecret(chunk, created.privateKey())).toBe('binary secret');
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { KeyRepository } from '../../../src/store/repositories/keys';
 import { KeyDecryptionError, KeyEncryptor, resolveKeyEncryptionSecret } from '../../../src/auth/keys/key-encryption';
-import { KeyManager } from '../../../src/auth/keys/key-manager';
+import { DEFAULT_KEY_SIZES, KeyManager } from '../../../src/auth/keys/key-manager';
 import { decryptSecret } from '../../../src/auth/secrets';
 
 const SIZES = { secrets: 1024, projectSsh: 1024, tenantSsh: 1024 };
@@ -99,6 +99,12 @@ describe.each(backends())('keys on %s', (backend) => {
     await manager().tenantSshKey('tenant-locked');
     const other = manager({ encryptor: await KeyEncryptor.fromSecret('a-different-secret-value') });
     await expect(other.tenantSshKey('tenant-locked')).rejects.toBeInstanceOf(KeyDecryptionError);
+  });
+});
+
+describe('key sizes', () => {
+  it('defaults to the reference sizes: RSA 4096 for secrets, 2048 for SSH keys', () => {
+    expect(DEFAULT_KEY_SIZES).toEqual({ secrets: 4096, projectSsh: 2048, tenantSsh: 2048 });
   });
 });
 
