@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import * as initial from './migrations/0001-initial';
+import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycle';
 
 interface Migration {
   name: string;
@@ -11,7 +12,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial];
+const MIGRATIONS: Migration[] = [initial, buildRequestLifecycle];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {
