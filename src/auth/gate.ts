@@ -54,6 +54,11 @@ export class RequestAuth {
     return this.outcome.ok ? this.outcome.principal : null;
   }
 
+  /** True for the root (`*`) and for tenants the policy source knows. */
+  knowsTenant(tenant: string): boolean {
+    return tenant === ROOT_SCOPE || this.policies.tenantPolicy(tenant) !== undefined;
+  }
+
   /** Read and admin rights for a tenant (`*` for the root) as the caller. */
   decision(tenant: string): AccessDecision {
     const cached = this.decisions.get(tenant);
