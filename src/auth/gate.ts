@@ -167,3 +167,27 @@ export async function requestAuthFromConnectionParams(
 ): Promise<RequestAuth> {
   return new RequestAuth(await authenticator.authenticateConnectionParams(params), policies, onUnknownRule);
 }
+
+/** A tenant's authorization options as the tenant file gives them. */
+export interface TenantAccessSettings {
+  name: string;
+  accessRules?: readonly string[];
+  adminRules?: readonly string[];
+}
+
+/**
+ * A policy source over one loaded tenant file (rebuild it on reconfiguration): its
+ * `authorization-rule` objects, tenants and optional `api-root`.
+ */
+export function tenantFilePolicies(input: {
+  rules: readonly AuthorizationRule[];
+  tenants: readonly TenantAccessSettings[];
+  apiRoot?: { accessRules?: readonly string[] } | null;
+}): AccessPolicySource {
+  const rules = new Map(input.rules.map((rule) => [rule.name, rule]));
+  const tenants = new Map(
+    input.tenants.map((t): [string, AccessPolicy] => [t.name, { accessRules: t.accessRules ?? [], adminRules: t.adminRules ?? [] }]),
+  );
+  const root: AccessPolicy = { accessRules: input.apiRoot?.accessRules ?? [], adminRules: [] };
+  return { rules: () => rules, tenantPolicy: (name) => tenants.get(name), rootPolicy: () => root };
+}

@@ -1,5 +1,5 @@
 import { authorizationsBody, decideAccess, ruleMatches, type AuthorizationRule } from '../../../src/auth/rules';
-import { deniedResponse, RequestAuth, type AccessPolicySource } from '../../../src/auth/gate';
+import { deniedResponse, RequestAuth, tenantFilePolicies, type AccessPolicySource } from '../../../src/auth/gate';
 import { AuthFailure } from '../../../src/auth/errors';
 import type { Principal } from '../../../src/auth/principal';
 
@@ -206,5 +206,26 @@ describe('RequestAuth gates', () => {
       throw new Error('expected refusal');
     }
     expect(deniedResponse(forbidden)).toMatchObject({ status: 403, body: null, extensions: { code: 'FORBIDDEN' } });
+  });
+});
+
+describe('tenantFilePolicies', () => {
+  const policies = tenantFilePolicies({
+    rules: RULES,
+    tenants: [{ name: 'tenant-one', adminRules: ['venkman_rule'] }, { name: 'private', accessRules: ['readers'] }],
+    apiRoot: { accessRules: ['readers'] },
+  });
+
+  it('serves the tenant file rules, tenant options and api-root access rules', () => {
+    expect(policies.tenantPolicy('tenant-one')).toEqual({ accessRules: [], adminRules: ['venkman_rule'] });
+    expect(policies.tenantPolicy('unknown')).toBeUndefined();
+    expect(policies.rootPolicy()).toEqual({ accessRules: ['readers'], adminRules: [] });
+    const venkman = new RequestAuth({ ok: true, principal: principal({ sub: 'venkman' }) }, policies);
+    expect(venkman.check('admin', 'tenant-one').allowed).toBe(true);
+    expect(venkman.check('public', 'private')).toEqual({ allowed: false, status: 403 });
+    expect(venkman.check('public', '*')).toEqual({ allowed: false, status: 403 });
+    const anonymous = new RequestAuth({ ok: false, failure: new AuthFailure('MissingAuthError', null) }, policies);
+    expect(anonymous.check('public', '*')).toMatchObject({ allowed: false, status: 401 });
+    expect(anonymous.check('public', 'tenant-one').allowed).toBe(true);
   });
 });
