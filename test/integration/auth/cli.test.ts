@@ -181,5 +181,5 @@ describe('the sluice binary', () => {
     expect(encrypted.stdout.startsWith('- secret:\n    name: <name>\n')).toBe(true);
     const chunk = encrypted.stdout.split('\n').slice(4).join('').replace(/^\s*- /, '');
     expect(decryptSecret(chunk, created.privateKey())).toBe('binary secret');
-  }, 60_000);
+  }, 120_000);
 });
