@@ -3,6 +3,9 @@
  * `INSERT ... SELECT generate_series` statements (minutes, not hours, for 1,000,000 builds).
  * Reusable by any benchmark (GraphQL, REST): `fillBuildHistory(knex, { tenant, builds })`.
  *
+ * Writes the same columns as the store's repositories (including the project, branch and
+ * pipeline copies on builds of migration 0004); keep the two in step.
+ *
  * Shape of the data: every buildset has `buildsPerBuildset` builds and one change ref; projects,
  * pipelines, jobs, nodesets and results rotate so filters select realistic fractions; every
  * fifth build has an artifact; the newest buildsets are still running.
@@ -85,7 +88,7 @@ export async function fillBuildHistory(knex: Knex, options: HistoryDataOptions):
     const bounds = { ...params, from, to, running: options.builds - 20 * perSet };
     await knex.raw(
       `INSERT INTO builds (buildset_id, tenant, uuid, job_name, result, start_time, end_time, voting, log_url,
-                           error_detail, final, held, nodeset, ref_id, attempt)
+                           error_detail, final, held, nodeset, ref_id, attempt, project, branch, pipeline)
        SELECT bs.id, :tenant, md5(:tenant || ':b:' || h), 'job-' || (h % :jobs),
               CASE WHEN h > :running THEN NULL WHEN h % 50 = 7 THEN 'SKIPPED' WHEN h % 10 = 3 THEN 'FAILURE'
                    WHEN h % 97 = 5 THEN 'RETRY' ELSE 'SUCCESS' END,
@@ -93,10 +96,12 @@ export async function fillBuildHistory(knex: Knex, options: HistoryDataOptions):
               CASE WHEN h > :running THEN NULL ELSE :start::timestamptz + make_interval(secs => h * 30 + 60 + h % 600) END,
               h % 17 <> 0, 'https://logs.example.com/' || h || '/',
               CASE WHEN h % 50 = 7 THEN 'Skipped due to failed job job-0' END,
-              h <= :running AND h % 97 <> 5, h % 997 = 0, 'nodeset-' || (h % 4), br.ref_id, 1
+              h <= :running AND h % 97 <> 5, h % 997 = 0, 'nodeset-' || (h % 4), br.ref_id, 1,
+              r.project, r.branch, bs.pipeline
        FROM generate_series(:from::bigint, :to::bigint) AS h
        JOIN buildsets bs ON bs.uuid = md5(:tenant || ':bs:' || ((h - 1) / :perSet + 1))
        JOIN buildset_refs br ON br.buildset_id = bs.id
+       JOIN refs r ON r.id = br.ref_id
        ORDER BY h`,
       bounds,
     );

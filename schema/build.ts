@@ -5,6 +5,7 @@
 import type { ArtifactRecord, BuildEventRecord, BuildFilter as BuildFilterValue, BuildRecord } from '../src/store/repositories/builds';
 import type { BuildsetRecord } from '../src/store/repositories/buildsets';
 import { builder } from './builder';
+import type { GraphQLContext } from './context';
 import { Buildset } from './buildset';
 import { NotFoundError } from './errors';
 import { groupBy } from './group-by';
@@ -39,7 +40,7 @@ const BuildEvent = builder.objectRef<BuildEventRecord>('BuildEvent').implement({
 });
 
 /** The buildset of a build through the per-request Buildset loader (one query per request). */
-function buildsetOf(build: BuildRecord, ctx: Parameters<typeof historyStore>[0]): Promise<BuildsetRecord> {
+function buildsetOf(build: BuildRecord, ctx: GraphQLContext): Promise<BuildsetRecord> {
   return Buildset.getDataloader(ctx).load(build.buildsetId);
 }
 
