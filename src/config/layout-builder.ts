@@ -19,7 +19,7 @@ import { ProjectResolver } from './project-resolver';
 import { flattenProvider } from './provider-flatten';
 import type { Abide, ConfigClass, TenantConfig, TenantProjectConfig } from './tenant-file';
 import { validateLayout, type OriginOf } from './layout-validation';
-import { keyLines, parseConfigFile, type ConfigItem } from './yaml-source';
+import { keyLines, parseConfigFile, type ConfigItem, type ParsedConfigFile } from './yaml-source';
 import { BUILTIN_NOOP } from './builtin-jobs';
 
 /** A project of the tenant with the files read from each of its loaded branches. */
@@ -90,6 +90,7 @@ class LayoutBuilder {
   private readonly labels = new Map<string, Label>();
   private readonly sections = new Map<string, Section>();
   private readonly providerDefs = new Map<string, ProviderDefinition>();
+  private readonly parsedFiles = new Map<string, ParsedConfigFile>();
 
   constructor(private readonly input: BuildLayoutInput) {
     for (const e of input.initialErrors) {
@@ -162,6 +163,16 @@ class LayoutBuilder {
     return Object.freeze(layout);
   }
 
+  /** Identical files (typically the same file on several branches) are parsed once. */
+  private parse(text: string): ParsedConfigFile {
+    let parsed = this.parsedFiles.get(text);
+    if (parsed === undefined) {
+      parsed = parseConfigFile(text);
+      this.parsedFiles.set(text, parsed);
+    }
+    return parsed;
+  }
+
   private contextFor(project: LoadedProject, branch: string, path: string): SourceContext {
     return {
       projectCanonicalName: project.canonicalName,
@@ -181,7 +192,7 @@ class LayoutBuilder {
     }
     for (const file of files) {
       const context = this.contextFor(project, branch, file.path);
-      const parsed = parseConfigFile(file.text);
+      const parsed = this.parse(file.text);
       for (const problem of parsed.problems) {
         const mark = problem.mark ?? { line: problem.line ?? 1, endLine: problem.line ?? 1, snippet: file.text.split('\n')[(problem.line ?? 1) - 1] ?? '' };
         this.errors.report({ context, mark, stanza: { kind: 'configuration' }, attributeLine: problem.line }, problem.message, ErrorName.syntax);
