@@ -6,7 +6,7 @@
 import { buildRepositoryError, type ConfigError } from './config-error';
 import type { LoadedProject } from './layout-builder';
 import { branchesToLoad, type TenantConfig, type TenantProjectConfig } from './tenant-file';
-import { GitConnection, mapConcurrent, RepositoryNotFoundError, type ConfigSnapshot, type RepositoryFile } from '../sources/git-connection';
+import { mapConcurrent, RepositoryNotFoundError, type ConfigSnapshot, type GitConnection, type RepositoryFile } from '../sources/git-connection';
 
 /** The connections configuration is read through. */
 export interface ConnectionSet {
