@@ -4,7 +4,7 @@
  * only map requests to GraphQL operations and results to the wire shapes.
  */
 import type Koa from 'koa';
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import { RestError, methodNotAllowed, notFound } from './errors';
 import type { OperationRunner } from './operation-runner';
 import type { BoundOperationRunner, HttpMethod, RestRoute } from './route';

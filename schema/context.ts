@@ -5,10 +5,16 @@
 import type { Knex } from 'knex';
 import type { ServiceConfig } from '../src/config/service';
 
+/** Which tenants exist; implemented by the layout manager once configuration is loaded. */
+export interface TenantCatalog {
+  tenantNames(): readonly string[];
+}
+
 /** Long-lived dependencies shared by every request. */
 export interface Services {
   config: ServiceConfig;
   knex: Knex;
+  tenants: TenantCatalog;
   version: string;
   /** Injected clock so tests can control time. */
   now(): Date;

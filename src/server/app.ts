@@ -13,7 +13,8 @@ import { SLUICE_VERSION } from '../model/version';
 import { openDatabase, type Database } from '../store/database';
 import { migrateLatest } from '../store/migrate';
 import { ComponentRepository } from '../store/repositories/components';
-import type { Services } from '../../schema/context';
+import type { Services, TenantCatalog } from '../../schema/context';
+import { readTenantNames } from '../config/tenant-names';
 import { REST_ROUTES } from '../../rest-compat';
 import { createOperationRunner } from '../../rest-compat/operation-runner';
 import { restRouter } from '../../rest-compat/router';
@@ -31,6 +32,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Heartbeat period of this process's component record, in ms. */
   heartbeatInterval?: number;
+  /** Which tenants exist; defaults to the names in the tenant file. */
+  tenants?: TenantCatalog;
 }
 
 /** Background work that must stop on shutdown. */
@@ -65,7 +68,9 @@ export function buildApp(options: AppOptions): SluiceApp {
   const logger = options.logger ?? createLogger();
   const database = options.database ?? databaseFor(config);
   const now = options.now ?? (() => new Date());
-  const services: Services = { config, knex: database.knex, version: SLUICE_VERSION, now };
+  const tenantNames = options.tenants ? [] : readTenantNames(config.tenantConfig);
+  const tenants: TenantCatalog = options.tenants ?? { tenantNames: () => tenantNames };
+  const services: Services = { config, knex: database.knex, tenants, version: SLUICE_VERSION, now };
   const yoga = buildYoga(services, logger);
   const readiness: Readiness = { migrated: false, shuttingDown: false };
   const tasks: BackgroundTask[] = [];

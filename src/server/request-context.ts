@@ -35,8 +35,8 @@ export function requestContext(logger: Logger, inFlight: { count: number; draine
         );
       };
       // Streaming bodies (SSE) finish after the middleware returns.
-      if (ctx.res.writableFinished || ctx.body === null || ctx.body === undefined || typeof ctx.body === 'string') {
-        ctx.res.writableFinished ? done() : ctx.res.once('close', done);
+      if (ctx.res.writableFinished) {
+        done();
       } else {
         ctx.res.once('close', done);
       }

@@ -17,12 +17,15 @@ export interface TestServerOptions {
   backend?: Backend;
   config?: Partial<ServiceConfig>;
   now?: () => Date;
+  /** Tenant names the server knows (default: none). */
+  tenants?: string[];
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase({ backend: options.backend, migrate: false });
   const config: ServiceConfig = { ...defaultServiceConfig(process.cwd()), ...options.config };
-  const app = buildApp({ config, database, logger: silentLogger(), now: options.now });
+  const tenantNames = options.tenants ?? [];
+  const app = buildApp({ config, database, logger: silentLogger(), now: options.now, tenants: { tenantNames: () => tenantNames } });
   await app.start(0, '127.0.0.1');
   const url = app.url();
   return {

@@ -1,0 +1,85 @@
+/**
+ * Typed errors (errors plugin): expected failures are data in the result, not thrown strings.
+ * Domain code throws these classes; fields list the ones they can return with
+ * `errors: { types: [...] }` and the plugin turns them into union members.
+ */
+import { builder } from './builder';
+
+/** A requested object does not exist (unknown tenant, project, build uuid...). */
+export class NotFoundError extends Error {
+  constructor(
+    readonly resource: string,
+    readonly key: string,
+    message = `${resource} not found`,
+  ) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** Input was well-typed but invalid. */
+export class InvalidInputError extends Error {
+  constructor(
+    message: string,
+    readonly field: string | null = null,
+  ) {
+    super(message);
+    this.name = 'InvalidInputError';
+  }
+}
+
+/** The caller may not do this (authenticated but without the needed right). */
+export class PermissionDeniedError extends Error {
+  constructor(message = 'Permission denied') {
+    super(message);
+    this.name = 'PermissionDeniedError';
+  }
+}
+
+/** The request conflicts with the current state (for example validating an upload that is not ready). */
+export class ConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}
+
+export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
+  description: 'An expected failure returned as data.',
+  fields: (t) => ({
+    message: t.exposeString('message', { nullable: false, description: 'Human-readable description of the failure.' }),
+  }),
+});
+
+builder.objectType(NotFoundError, {
+  name: 'NotFoundError',
+  description: 'The requested object does not exist.',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    resource: t.exposeString('resource', { nullable: false, description: 'Kind of object that was looked up (Tenant, Project, Build...).' }),
+    key: t.exposeString('key', { nullable: false, description: 'The name or id that was not found.' }),
+  }),
+});
+
+builder.objectType(InvalidInputError, {
+  name: 'InvalidInputError',
+  description: 'The input was rejected; `field` names the offending input field when there is one.',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    field: t.exposeString('field', { description: 'Name of the offending input field, if any.' }),
+  }),
+});
+
+builder.objectType(PermissionDeniedError, {
+  name: 'PermissionDeniedError',
+  description: 'The caller is authenticated but lacks the right for this operation.',
+  interfaces: [ErrorInterface],
+  fields: () => ({}),
+});
+
+builder.objectType(ConflictError, {
+  name: 'ConflictError',
+  description: 'The operation conflicts with the current state of the object.',
+  interfaces: [ErrorInterface],
+  fields: () => ({}),
+});

@@ -1,0 +1,40 @@
+/** Tenants: the root scope of everything else. Other modules add fields to `Tenant`. */
+import { builder } from './builder';
+import { NotFoundError } from './errors';
+
+/** The parent value of every Tenant field: just its name; fields load what they need. */
+export interface TenantRef {
+  name: string;
+}
+
+export const Tenant = builder.objectRef<TenantRef>('Tenant').implement({
+  description: 'A tenant: an isolated set of projects, pipelines and their history.',
+  fields: (t) => ({
+    name: t.exposeString('name', { nullable: false, description: 'Name of the tenant (URL-safe).' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  tenants: t.field({
+    type: [Tenant],
+    nullable: false,
+    description: 'Every tenant of this deployment, sorted by name.',
+    resolve: (_root, _args, ctx) =>
+      [...ctx.services.tenants.tenantNames()].sort((a, b) => a.localeCompare(b)).map((name) => ({ name })),
+  }),
+  tenant: t.field({
+    type: Tenant,
+    description: 'One tenant by name; a NotFoundError when no tenant has that name.',
+    args: { name: t.arg.string({ required: true, description: 'Name of the tenant.' }) },
+    errors: { types: [NotFoundError], directResult: true },
+    resolve: (_root, { name }, ctx) => requireTenant(ctx.services.tenants.tenantNames(), name),
+  }),
+}));
+
+/** The tenant with this name, or a NotFoundError (`Tenant not found`). */
+export function requireTenant(names: readonly string[], name: string): TenantRef {
+  if (!names.includes(name)) {
+    throw new NotFoundError('Tenant', name, 'Tenant not found');
+  }
+  return { name };
+}

@@ -1,0 +1,86 @@
+/** The `sluice` command line: version, usage errors, migrate, validate-config exit codes. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+function sluice(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'sluice.js'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// Each test spawns the CLI (tsx compile + PGlite start): allow for a loaded machine.
+jest.setTimeout(120_000);
+
+describe('sluice CLI', () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-cli-'));
+  });
+
+  it('prints its version', async () => {
+    const result = await sluice(['version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^sluice \d+\.\d+\.\d+\n$/);
+  });
+
+  it('exits 2 with usage on unknown commands and options', async () => {
+    expect((await sluice(['frobnicate'])).code).toBe(2);
+    expect((await sluice(['--nope'])).code).toBe(2);
+    const noCommand = await sluice([]);
+    expect(noCommand.code).toBe(2);
+    expect(noCommand.stdout).toContain('Usage: sluice <command>');
+  });
+
+  it('validate-config accepts the quickstart deployment', async () => {
+    const result = await sluice(['validate-config', '--config', 'examples/quickstart/sluice.yaml']);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/\n0 error\(s\), \d+ warning\(s\)\n$/);
+    expect(result.code).toBe(0);
+  });
+
+  it('validate-config exits 1 on an unreadable tenant file', async () => {
+    writeFileSync(path.join(dir, 'missing-tenants.yaml'), 'tenantConfig: nowhere.yaml\n');
+    const result = await sluice(['validate-config', '--config', path.join(dir, 'missing-tenants.yaml')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('nowhere.yaml: cannot read the tenant file (ENOENT)');
+  });
+
+  it('validate-config exits 1 on a tenant file with a YAML error', async () => {
+    writeFileSync(path.join(dir, 'broken-main.yaml'), '- tenant:\n    name: [unclosed\n');
+    writeFileSync(path.join(dir, 'broken.yaml'), 'tenantConfig: broken-main.yaml\n');
+    const result = await sluice(['validate-config', '--config', path.join(dir, 'broken.yaml')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/error: .*broken-main\.yaml/);
+  });
+
+  it('validate-config exits 1 on an invalid service configuration', async () => {
+    writeFileSync(path.join(dir, 'invalid.yaml'), 'api: {restShape: sideways}\n');
+    const result = await sluice(['validate-config', '--config', path.join(dir, 'invalid.yaml')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('invalid.yaml:1: api.restShape');
+  });
+
+  it('migrate applies migrations to the embedded store and is idempotent', async () => {
+    writeFileSync(path.join(dir, 'migrate.yaml'), 'dataDir: migrate-data\n');
+    const env = { DATABASE_URL: '' };
+    const first = await sluice(['migrate', '--config', path.join(dir, 'migrate.yaml')], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Applied: 0001-initial');
+    const second = await sluice(['migrate', '--config', path.join(dir, 'migrate.yaml')], env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe('Database is up to date.\n');
+  });
+});

@@ -1,0 +1,70 @@
+import { backends, createTestDatabase } from '../helpers/database';
+import { migrateLatest, migrationsComplete } from '../../src/store/migrate';
+import { SystemEventRepository } from '../../src/store/repositories/system-events';
+
+const EXPECTED_TABLES = [
+  'artifacts', 'autohold_requests', 'build_events', 'build_requests', 'builds', 'buildset_events', 'buildset_refs',
+  'buildsets', 'change_queues', 'components', 'config_errors', 'engine_events', 'image_build_artifacts',
+  'image_uploads', 'keys', 'nodes', 'nodeset_requests', 'pipeline_state', 'provides', 'queue_item_jobs',
+  'queue_items', 'refs', 'semaphore_holders', 'system_events', 'tenant_state',
+];
+
+describe.each(backends())('store on %s', (backend) => {
+  it('applies every migration on an empty database, then nothing more', async () => {
+    const db = await createTestDatabase({ backend, migrate: false });
+    try {
+      expect(await migrationsComplete(db.knex)).toBe(false);
+      const applied = await migrateLatest(db.knex);
+      expect(applied[0]).toBe('0001-initial');
+      expect(await migrationsComplete(db.knex)).toBe(true);
+      expect(await migrateLatest(db.knex)).toEqual([]);
+      const rows = await db.knex('information_schema.tables')
+        .where({ table_schema: 'public' })
+        .whereNotIn('table_name', ['sluice_migrations', 'sluice_migrations_lock'])
+        .pluck('table_name');
+      expect(rows.sort()).toEqual(expect.arrayContaining(EXPECTED_TABLES));
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('indexes every documented build filter column', async () => {
+    const db = await createTestDatabase({ backend });
+    try {
+      const indexes: string[] = await db.knex('pg_indexes').where({ schemaname: 'public' }).pluck('indexdef');
+      const covered = (table: string, column: string) =>
+        indexes.some((def) => def.includes(` ON public.${table} `) && new RegExp(`\\(${column}[,)]|, ${column}[,)]`).test(def));
+      for (const column of ['project', 'ref', 'change', 'patchset', 'newrev', 'branch']) {
+        expect([column, covered('refs', column)]).toEqual([column, true]);
+      }
+      for (const column of ['uuid', 'job_name', 'buildset_id', 'ref_id', 'end_time', 'tenant']) {
+        expect([column, covered('builds', column)]).toEqual([column, true]);
+      }
+      for (const column of ['tenant', 'pipeline', 'result']) {
+        expect([column, covered('buildsets', column)]).toEqual([column, true]);
+      }
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('round-trips a system event with timestamptz and jsonb columns', async () => {
+    const db = await createTestDatabase({ backend });
+    try {
+      const repo = new SystemEventRepository(db.knex);
+      const at = new Date('2026-05-01T10:20:30.000Z');
+      await repo.record({ tenant: 't1', eventType: 'reconfigured', description: 'first', eventTime: at, data: { a: [1] } });
+      await repo.record({ tenant: 't1', eventType: 'enqueued', description: 'second', eventTime: at });
+      await repo.record({ tenant: 't2', eventType: 'reconfigured', description: 'other tenant', eventTime: at });
+      const all = await repo.list('t1', { limit: 10, offset: 0 });
+      expect(all.map((e) => e.description)).toEqual(['second', 'first']);
+      expect(all[1].eventTime.toISOString()).toBe(at.toISOString());
+      expect(all[1].data).toEqual({ a: [1] });
+      expect(all[1].eventId).toMatch(/^[0-9a-f]{32}$/);
+      const filtered = await repo.list('t1', { types: ['reconfigured'], limit: 10, offset: 0 });
+      expect(filtered.map((e) => e.description)).toEqual(['first']);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
