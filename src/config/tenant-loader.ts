@@ -6,7 +6,7 @@
 import { buildRepositoryError, type ConfigError } from './config-error';
 import type { LoadedProject } from './layout-builder';
 import { branchesToLoad, type TenantConfig, type TenantProjectConfig } from './tenant-file';
-import { GitConnection, mapConcurrent, RepositoryNotFoundError, type RepositoryFile } from '../sources/git-connection';
+import { mapConcurrent, RepositoryNotFoundError, type ConfigSnapshot, type GitConnection, type RepositoryFile } from '../sources/git-connection';
 
 /** The connections configuration is read through. */
 export interface ConnectionSet {
@@ -16,10 +16,7 @@ export interface ConnectionSet {
 }
 
 /** Files read at one commit, reused while the branch tip does not move. */
-export interface FileSnapshot {
-  files: RepositoryFile[];
-  ignoredLocations: string[];
-}
+export type FileSnapshot = ConfigSnapshot;
 
 export type FileCache = Map<string, FileSnapshot>;
 
@@ -70,14 +67,16 @@ async function readProject(tpc: TenantProjectConfig, connections: ConnectionSet,
     const files = new Map<string, RepositoryFile[]>();
     const ignored = new Map<string, string[]>();
     if (tpc.include.size > 0) {
+      const keyOf = (branch: string) => JSON.stringify([tpc.connectionName, name, shas[branch], tpc.extraConfigPaths]);
+      const missing = [...new Set(branches.filter((b) => cache?.get(keyOf(b)) === undefined).map((b) => shas[b]))];
+      const read = await connection.readConfigFilesAt(name, missing, tpc.extraConfigPaths);
+      const fresh = new Map(missing.map((sha, i) => [sha, read[i]]));
       for (const branch of branches) {
-        const sha = shas[branch];
-        const key = JSON.stringify([tpc.connectionName, name, sha, tpc.extraConfigPaths]);
-        let snapshot = cache?.get(key);
+        const snapshot = cache?.get(keyOf(branch)) ?? fresh.get(shas[branch]);
         if (snapshot === undefined) {
-          snapshot = await connection.readConfigFiles(name, sha, tpc.extraConfigPaths);
-          cache?.set(key, snapshot);
+          continue;
         }
+        cache?.set(keyOf(branch), snapshot);
         files.set(branch, snapshot.files);
         ignored.set(branch, snapshot.ignoredLocations);
       }

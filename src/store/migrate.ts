@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import * as initial from './migrations/0001-initial';
 import * as configErrorContext from './migrations/0002-config-error-context';
+import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycle';
 
 interface Migration {
   name: string;
@@ -12,7 +13,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial, configErrorContext];
+const MIGRATIONS: Migration[] = [initial, configErrorContext, buildRequestLifecycle];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {
