@@ -165,6 +165,9 @@ describe('projects', () => {
       ['project1-unit', 1],
       ['project-test1', 2],
     ]);
+    expect(ownCheck.jobs[0].variants).toEqual([
+      { name: 'project1-unit', parent: 'base', voting: true, variables: {}, sourceContext: { project: 'org/project1', branch: 'master' }, impliedBranches: null },
+    ]);
     const [withVars, nonVoting] = ownCheck.jobs[1].variants;
     expect(withVars).toEqual({
       name: 'project-test1',
