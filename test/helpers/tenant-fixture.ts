@@ -12,6 +12,8 @@ import { buildFixtureRepos } from './config-fixtures';
 export interface TenantFixture {
   /** Merge into the test server's configuration. */
   config: Pick<ServiceConfig, 'tenantConfig' | 'dataDir' | 'connections'>;
+  /** Directory holding the bare repositories (`<project>.git`), for tests that push changes. */
+  reposDir: string;
   cleanup(): void;
 }
 
@@ -28,6 +30,7 @@ export async function tenantFixture(fixtureDir: string): Promise<TenantFixture> 
         timer: { driver: 'timer' },
       },
     },
+    reposDir: repos.baseDir,
     cleanup: () => {
       repos.cleanup();
       rmSync(dataDir, { recursive: true, force: true });

@@ -2,7 +2,10 @@
  * The configuration side of a tenant in GraphQL, through a real server whose LayoutManager loads
  * a fixture tenant from real git repositories (test/fixtures/config/schema-tenant).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { git } from '../../src/sources/git-cli';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { tenantFixture, type TenantFixture } from '../helpers/tenant-fixture';
 
@@ -660,5 +663,38 @@ describe('secrets', () => {
       expect(body).not.toContain('pkcs1');
       expect(body).not.toContain('encrypted');
     }
+  });
+});
+
+describe('reconfiguration', () => {
+  it('serves the new layout once the LayoutManager reloads the tenant', async () => {
+    const work = mkdtempSync(path.join(os.tmpdir(), 'sluice-schema-push-'));
+    try {
+      await git(work, ['clone', '--quiet', path.join(fixture.reposDir, 'common-config.git'), '.']);
+      writeFileSync(
+        path.join(work, 'zuul.d', '60-post.yaml'),
+        '- pipeline:\n    name: post\n    manager: supercedent\n    trigger:\n      gerrit:\n        - event: ref-updated\n',
+      );
+      await git(work, ['add', '--all']);
+      await git(work, ['commit', '--quiet', '-m', 'Add a post pipeline']);
+      await git(work, ['push', '--quiet', 'origin', 'HEAD:master']);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+    const manager = server.app.layoutManager;
+    if (manager === undefined) {
+      throw new Error('the test server has no LayoutManager');
+    }
+    await manager.reconfigure(['acme']);
+    const acmePipelines = await acme<{ pipelines: { name: string; manager: string }[] }>('pipelines { name manager }');
+    expect(acmePipelines.pipelines).toEqual([
+      { name: 'check', manager: 'INDEPENDENT' },
+      { name: 'gate', manager: 'DEPENDENT' },
+      { name: 'periodic', manager: 'INDEPENDENT' },
+      { name: 'post', manager: 'SUPERCEDENT' },
+    ]);
+    // Only acme was reloaded; the other tenant keeps its layout until its own reconfiguration.
+    const other = await acme<{ pipelines: { name: string }[] }>('pipelines { name }', undefined, 'other');
+    expect(other.pipelines.map((p) => p.name)).toEqual(['check', 'gate', 'periodic']);
   });
 });
