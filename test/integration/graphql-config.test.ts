@@ -33,8 +33,8 @@ async function query(document: string, variables?: Record<string, unknown>): Pro
   return JSON.parse(text) as GraphQLResponse;
 }
 
-/** `tenant(name) { ... on Tenant { <selection> } }` of tenant acme; fails on GraphQL errors. */
-async function acme<T>(selection: string, variables?: Record<string, unknown>, tenant = 'acme'): Promise<T> {
+/** `tenant(name) { ... on Tenant { <selection> } }` (tenant acme by default); fails on GraphQL errors. */
+async function tenantQuery<T>(selection: string, variables?: Record<string, unknown>, tenant = 'acme'): Promise<T> {
   const params = variables ? `(${Object.keys(variables).map((k) => `$${k}: ${variableType(k)}`).join(', ')})` : '';
   const body = await query(/* GraphQL */ `query Q${params} { tenant(name: "${tenant}") { __typename ... on Tenant { ${selection} } } }`, variables);
   expect(body.errors).toBeUndefined();
@@ -64,16 +64,16 @@ describe('tenants from the LayoutManager', () => {
   });
 
   it('answers tenant-level capabilities: `niz` when the tenant has providers', async () => {
-    const tenant = await acme<{ info: unknown }>('info { authenticationRealm readProtected niz }');
+    const tenant = await tenantQuery<{ info: unknown }>('info { authenticationRealm readProtected niz }');
     expect(tenant.info).toEqual({ authenticationRealm: null, readProtected: false, niz: true });
-    const bare = await acme<{ info: unknown; providers: unknown[]; images: unknown[] }>('info { niz } providers { name } images { name }', undefined, 'bare');
+    const bare = await tenantQuery<{ info: unknown; providers: unknown[]; images: unknown[] }>('info { niz } providers { name } images { name }', undefined, 'bare');
     expect(bare).toEqual({ __typename: 'Tenant', info: { niz: false }, providers: [], images: [] });
   });
 });
 
 describe('pipelines', () => {
   it('lists pipelines in layout order with manager, precedence, triggers and window', async () => {
-    const tenant = await acme<{ pipelines: unknown[] }>(
+    const tenant = await tenantQuery<{ pipelines: unknown[] }>(
       'pipelines { name description manager precedence postReview triggers { name driver } window { initial floor ceiling increaseType increaseFactor decreaseType decreaseFactor } }',
     );
     expect(tenant.pipelines).toEqual([
@@ -110,7 +110,7 @@ describe('pipelines', () => {
 
 describe('projects', () => {
   it('lists projects sorted by name with type and canonical name', async () => {
-    const tenant = await acme<{ projects: unknown[] }>('projects { name canonicalName connectionName type branches }');
+    const tenant = await tenantQuery<{ projects: unknown[] }>('projects { name canonicalName connectionName type branches }');
     expect(tenant.projects).toEqual([
       { name: 'common-config', canonicalName: 'review.example.com/common-config', connectionName: 'gerrit', type: 'CONFIG', branches: ['master'] },
       { name: 'launcher-config', canonicalName: 'review.example.com/launcher-config', connectionName: 'gerrit', type: 'CONFIG', branches: ['master'] },
@@ -133,7 +133,7 @@ describe('projects', () => {
     ... on Error { message }`;
 
   it('finds a project by short name (with a slash) and by canonical name alike', async () => {
-    const tenant = await acme<{ short: unknown; canonical: unknown }>(
+    const tenant = await tenantQuery<{ short: unknown; canonical: unknown }>(
       `short: project(name: "org/project1") { ${PROJECT} } canonical: project(name: "review.example.com/org/project1") { ${PROJECT} }`,
     );
     expect(tenant.canonical).toEqual(tenant.short);
@@ -150,7 +150,7 @@ describe('projects', () => {
       queueName: string | null;
       pipelines: { name: string; jobs: { name: string; variants: Variant[] }[] }[];
     };
-    const tenant = await acme<{ project: { name: string; metadata: unknown; configs: Config[] } }>(`project(name: "org/project1") { ${PROJECT} }`);
+    const tenant = await tenantQuery<{ project: { name: string; metadata: unknown; configs: Config[] } }>(`project(name: "org/project1") { ${PROJECT} }`);
     const { project } = tenant;
     expect(project.metadata).toEqual({ mergeMode: 'SQUASH_MERGE', defaultBranch: 'master', queueName: 'integrated' });
     expect(project.configs.map((c) => [c.sourceContext, c.isTemplate, c.templates, c.defaultBranch, c.mergeMode, c.queueName])).toEqual([
@@ -185,14 +185,14 @@ describe('projects', () => {
   });
 
   it('returns a NotFoundError for an unknown project', async () => {
-    const tenant = await acme<{ project: unknown }>('project(name: "org/nope") { __typename ... on NotFoundError { message resource key } }');
+    const tenant = await tenantQuery<{ project: unknown }>('project(name: "org/nope") { __typename ... on NotFoundError { message resource key } }');
     expect(tenant.project).toEqual({ __typename: 'NotFoundError', message: 'Unknown project', resource: 'Project', key: 'org/nope' });
   });
 });
 
 describe('jobs', () => {
   it('summarizes every job sorted by name, with first description line, variants and tags', async () => {
-    const tenant = await acme<{ jobs: unknown[] }>('jobs { name description tags variants { parent branches } }');
+    const tenant = await tenantQuery<{ jobs: unknown[] }>('jobs { name description tags variants { parent branches } }');
     expect(tenant.jobs).toEqual([
       { name: 'base', description: 'The base job.', tags: [], variants: [{ parent: null, branches: null }] },
       { name: 'image-build-debian', description: null, tags: [], variants: [{ parent: 'base', branches: null }] },
@@ -230,7 +230,7 @@ describe('jobs', () => {
     ansibleSplitStreams ansibleVersion workspaceScheme workspaceCheckout`;
 
   it('returns every attribute of each variant of a job', async () => {
-    const tenant = await acme<{ job: { variants: Record<string, unknown>[] } }>(`job(name: "project-test2") { ... on Job { variants { ${VARIANT} } } }`);
+    const tenant = await tenantQuery<{ job: { variants: Record<string, unknown>[] } }>(`job(name: "project-test2") { ... on Job { variants { ${VARIANT} } } }`);
     expect(tenant.job.variants).toEqual([
       {
         name: 'project-test2',
@@ -297,7 +297,7 @@ describe('jobs', () => {
 
   it('shows a single nodeset, script secrets by name only, and branch variants', async () => {
     type Variants = { variants: Record<string, unknown>[] };
-    const tenant = await acme<{ base: Variants; test1: Variants; noop: Variants; unit: Variants }>(
+    const tenant = await tenantQuery<{ base: Variants; test1: Variants; noop: Variants; unit: Variants }>(
       `base: job(name: "base") { ... on Job { variants { ${VARIANT} } } }
        test1: job(name: "project-test1") { ... on Job { variants { name branches variantDescription voting description } } }
        noop: job(name: "noop") { ... on Job { variants { name parent sourceContext { project } } } }
@@ -321,7 +321,7 @@ describe('jobs', () => {
   });
 
   it('returns `Job not found` for an unknown job', async () => {
-    const tenant = await acme<{ job: unknown }>('job(name: "nope") { __typename ... on NotFoundError { message resource } }');
+    const tenant = await tenantQuery<{ job: unknown }>('job(name: "nope") { __typename ... on NotFoundError { message resource } }');
     expect(tenant.job).toEqual({ __typename: 'NotFoundError', message: 'Job not found', resource: 'Job' });
   });
 });
@@ -330,7 +330,7 @@ describe('frozen job graphs', () => {
   const GRAPH = '__typename ... on JobGraph { jobs { name voting dependencies { name soft } childJobs } } ... on Error { message }';
 
   it('freezes the graph of a project branch in graph order with dependencies', async () => {
-    const tenant = await acme<{ byShort: unknown; byCanonical: unknown }>(
+    const tenant = await tenantQuery<{ byShort: unknown; byCanonical: unknown }>(
       `byShort: freezeJobs(pipeline: "check", project: "org/project1", branch: "master") { ${GRAPH} }
        byCanonical: freezeJobs(pipeline: "check", project: "review.example.com/org/project1") { ${GRAPH} }`,
     );
@@ -347,7 +347,7 @@ describe('frozen job graphs', () => {
   });
 
   it('applies branch variants and gives an empty graph to a project without jobs in the pipeline', async () => {
-    const tenant = await acme<{ stable: { jobs: { name: string; voting: boolean }[] }; none: unknown }>(
+    const tenant = await tenantQuery<{ stable: { jobs: { name: string; voting: boolean }[] }; none: unknown }>(
       `stable: freezeJobs(pipeline: "check", project: "org/project1", branch: "stable") { ... on JobGraph { jobs { name voting } } }
        none: freezeJobs(pipeline: "periodic", project: "org/project1", branch: "master") { ... on JobGraph { jobs { name } } }`,
     );
@@ -360,7 +360,7 @@ describe('frozen job graphs', () => {
   });
 
   it('returns typed errors for an unknown project, pipeline or job', async () => {
-    const tenant = await acme<Record<string, unknown>>(
+    const tenant = await tenantQuery<Record<string, unknown>>(
       `project: freezeJobs(pipeline: "check", project: "org/nope") { ${GRAPH} }
        pipeline: freezeJobs(pipeline: "nope", project: "org/project1") { ${GRAPH} }
        jobProject: freezeJob(pipeline: "check", project: "org/nope", job: "project-merge") { __typename ... on Error { message } }
@@ -378,7 +378,7 @@ describe('frozen job graphs', () => {
   });
 
   it('returns the frozen parameters of one job with secrets and keys redacted', async () => {
-    const tenant = await acme<{ freezeJob: { name: string; parent: string; inheritancePath: string[]; parameters: Record<string, unknown> } }>(
+    const tenant = await tenantQuery<{ freezeJob: { name: string; parent: string; inheritancePath: string[]; parameters: Record<string, unknown> } }>(
       'freezeJob(pipeline: "check", project: "org/project1", job: "project-test1") { __typename ... on FrozenJob { name parent inheritancePath parameters } }',
     );
     const { freezeJob } = tenant;
@@ -415,7 +415,7 @@ describe('config errors', () => {
   const summary = (page: Page) => page.nodes.map((n) => `${n.severity} ${n.name} ${n.sourceContext?.project ?? '-'}@${n.sourceContext?.branch ?? '-'}`);
 
   it('counts and lists every error and warning in layout order', async () => {
-    const tenant = await acme<{ configErrorCount: number; configErrors: Page }>(`configErrorCount configErrors { ${PAGE} }`);
+    const tenant = await tenantQuery<{ configErrorCount: number; configErrors: Page }>(`configErrorCount configErrors { ${PAGE} }`);
     expect(tenant.configErrorCount).toBe(4);
     expect(tenant.configErrors.totalCount).toBe(4);
     expect(summary(tenant.configErrors)).toEqual([
@@ -436,36 +436,36 @@ describe('config errors', () => {
     [{ project: 'org/project2', branch: 'master', name: 'Job Not Found', severity: 'ERROR' }, ['ERROR Job Not Found org/project2@master', 'ERROR Job Not Found org/project2@master']],
     [{ project: 'common-config' }, []],
   ])('filters by %j', async (filter, expected) => {
-    const tenant = await acme<{ configErrors: Page }>(`configErrors(filter: $filter) { ${PAGE} }`, { filter });
+    const tenant = await tenantQuery<{ configErrors: Page }>(`configErrors(filter: $filter) { ${PAGE} }`, { filter });
     expect(summary(tenant.configErrors)).toEqual(expected);
     expect(tenant.configErrors.totalCount).toBe(expected.length);
   });
 
   it('pages forwards with cursors and offset, and backwards', async () => {
-    const first = (await acme<{ configErrors: Page }>(`configErrors(first: 1) { ${PAGE} }`)).configErrors;
+    const first = (await tenantQuery<{ configErrors: Page }>(`configErrors(first: 1) { ${PAGE} }`)).configErrors;
     expect(summary(first)).toEqual(['WARNING Cleanup Run Deprecation org/project1@master']);
     expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
     expect(first.totalCount).toBe(4);
 
-    const middle = (await acme<{ configErrors: Page }>(`configErrors(first: 2, after: $after) { ${PAGE} }`, { after: first.pageInfo.endCursor })).configErrors;
+    const middle = (await tenantQuery<{ configErrors: Page }>(`configErrors(first: 2, after: $after) { ${PAGE} }`, { after: first.pageInfo.endCursor })).configErrors;
     expect(summary(middle)).toEqual(['ERROR Nodeset Not Found org/project1@stable', 'ERROR Job Not Found org/project2@master']);
     expect(middle.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
 
-    const end = (await acme<{ configErrors: Page }>(`configErrors(first: 5, after: $after) { ${PAGE} }`, { after: middle.pageInfo.endCursor })).configErrors;
+    const end = (await tenantQuery<{ configErrors: Page }>(`configErrors(first: 5, after: $after) { ${PAGE} }`, { after: middle.pageInfo.endCursor })).configErrors;
     expect(summary(end)).toEqual(['ERROR Job Not Found org/project2@master']);
     expect(end.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
 
-    const past = (await acme<{ configErrors: Page }>(`configErrors(first: 5, after: $after) { ${PAGE} }`, { after: end.pageInfo.endCursor })).configErrors;
+    const past = (await tenantQuery<{ configErrors: Page }>(`configErrors(first: 5, after: $after) { ${PAGE} }`, { after: end.pageInfo.endCursor })).configErrors;
     expect(past.nodes).toEqual([]);
     expect(past.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: null, endCursor: null });
 
-    const skipped = (await acme<{ configErrors: Page }>(`configErrors(offset: 2, first: 1) { ${PAGE} }`)).configErrors;
+    const skipped = (await tenantQuery<{ configErrors: Page }>(`configErrors(offset: 2, first: 1) { ${PAGE} }`)).configErrors;
     expect(summary(skipped)).toEqual(['ERROR Job Not Found org/project2@master']);
     expect(skipped.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
 
-    const last = (await acme<{ configErrors: Page }>(`configErrors(last: 2) { ${PAGE} }`)).configErrors;
+    const last = (await tenantQuery<{ configErrors: Page }>(`configErrors(last: 2) { ${PAGE} }`)).configErrors;
     expect(summary(last)).toEqual(['ERROR Job Not Found org/project2@master', 'ERROR Job Not Found org/project2@master']);
-    const before = (await acme<{ configErrors: Page }>(`configErrors(last: 5, before: $before) { ${PAGE} }`, { before: last.pageInfo.startCursor })).configErrors;
+    const before = (await tenantQuery<{ configErrors: Page }>(`configErrors(last: 5, before: $before) { ${PAGE} }`, { before: last.pageInfo.startCursor })).configErrors;
     expect(summary(before)).toEqual(['WARNING Cleanup Run Deprecation org/project1@master', 'ERROR Nodeset Not Found org/project1@stable']);
     expect(before.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
   });
@@ -492,7 +492,7 @@ describe('semaphores', () => {
   });
 
   it('lists local and global semaphores sorted by name with their holders', async () => {
-    const tenant = await acme<{ semaphores: unknown[] }>('semaphores { name global max holders { count thisTenant { buildsetUuid jobName acquired } otherTenants } }');
+    const tenant = await tenantQuery<{ semaphores: unknown[] }>('semaphores { name global max holders { count thisTenant { buildsetUuid jobName acquired } otherTenants } }');
     expect(tenant.semaphores).toEqual([
       {
         name: 'global-lock',
@@ -512,7 +512,7 @@ describe('semaphores', () => {
   });
 
   it('shows other tenants only as a count', async () => {
-    const tenant = await acme<{ semaphores: unknown[] }>('semaphores { name holders { count thisTenant { buildsetUuid } otherTenants } }', undefined, 'other');
+    const tenant = await tenantQuery<{ semaphores: unknown[] }>('semaphores { name holders { count thisTenant { buildsetUuid } otherTenants } }', undefined, 'other');
     expect(tenant.semaphores).toEqual([
       { name: 'global-lock', holders: { count: 3, thisTenant: [{ buildsetUuid: 'b3' }], otherTenants: 2 } },
       { name: 'test-lock', holders: { count: 1, thisTenant: [{ buildsetUuid: 'b4' }], otherTenants: 0 } },
@@ -556,7 +556,7 @@ describe('launcher objects', () => {
   });
 
   it('lists labels and flavors in configuration order', async () => {
-    const tenant = await acme<{ labels: unknown; flavors: unknown }>('labels { name canonicalName description image flavor minReady maxReadyAge } flavors { name canonicalName description }');
+    const tenant = await tenantQuery<{ labels: unknown; flavors: unknown }>('labels { name canonicalName description image flavor minReady maxReadyAge } flavors { name canonicalName description }');
     expect(tenant.labels).toEqual([
       { name: 'debian-normal', canonicalName: 'review.example.com%2Flauncher-config/debian-normal', description: null, image: 'debian', flavor: 'normal', minReady: 1, maxReadyAge: 0 },
     ]);
@@ -568,7 +568,7 @@ describe('launcher objects', () => {
       uploads { uuid canonicalName artifactUuid endpointName externalId timestamp validated state stateTime isLocked lockHolder } }`;
 
   it('lists images with their build artifacts and uploads', async () => {
-    const tenant = await acme<{ images: unknown[] }>(`images { ${IMAGE} }`);
+    const tenant = await tenantQuery<{ images: unknown[] }>(`images { ${IMAGE} }`);
     expect(tenant.images).toEqual([
       {
         name: 'debian',
@@ -624,7 +624,7 @@ describe('launcher objects', () => {
   });
 
   it('marks artifacts built by another tenant', async () => {
-    const tenant = await acme<{ images: { name: string; buildArtifacts: { uuid: string; buildTenant: boolean }[] }[] }>('images { name buildArtifacts { uuid buildTenant } }', undefined, 'other');
+    const tenant = await tenantQuery<{ images: { name: string; buildArtifacts: { uuid: string; buildTenant: boolean }[] }[] }>('images { name buildArtifacts { uuid buildTenant } }', undefined, 'other');
     expect(tenant.images).toEqual([
       { name: 'debian', buildArtifacts: [] },
       { name: 'debian-local', buildArtifacts: [{ uuid: 'a1', buildTenant: false }] },
@@ -632,7 +632,7 @@ describe('launcher objects', () => {
   });
 
   it('lists providers with their images, labels and flavors', async () => {
-    const tenant = await acme<{ providers: unknown[] }>('providers { name canonicalName section images { name type buildArtifacts { uuid } } labels { name canonicalName } flavors { name canonicalName } }');
+    const tenant = await tenantQuery<{ providers: unknown[] }>('providers { name canonicalName section images { name type buildArtifacts { uuid } } labels { name canonicalName } flavors { name canonicalName } }');
     expect(tenant.providers).toEqual([
       {
         name: 'aws-main',
@@ -652,7 +652,7 @@ describe('launcher objects', () => {
 describe('secrets', () => {
   it('never appear in any response', async () => {
     // Touch every entry point that could carry job data once more, then check every body seen.
-    await acme<unknown>(
+    await tenantQuery<unknown>(
       `jobs { variants { variables extraVariables hostVariables groupVariables preRun { secrets { name alias } } postRun { secrets { name } } } }
        projects { configs { variables pipelines { jobs { variants { variables } } } } }
        all: freezeJobs(pipeline: "check", project: "org/project1") { ... on JobGraph { jobs { parameters } } }`,
@@ -686,7 +686,7 @@ describe('reconfiguration', () => {
       throw new Error('the test server has no LayoutManager');
     }
     await manager.reconfigure(['acme']);
-    const acmePipelines = await acme<{ pipelines: { name: string; manager: string }[] }>('pipelines { name manager }');
+    const acmePipelines = await tenantQuery<{ pipelines: { name: string; manager: string }[] }>('pipelines { name manager }');
     expect(acmePipelines.pipelines).toEqual([
       { name: 'check', manager: 'INDEPENDENT' },
       { name: 'gate', manager: 'DEPENDENT' },
@@ -694,7 +694,7 @@ describe('reconfiguration', () => {
       { name: 'post', manager: 'SUPERCEDENT' },
     ]);
     // Only acme was reloaded; the other tenant keeps its layout until its own reconfiguration.
-    const other = await acme<{ pipelines: { name: string }[] }>('pipelines { name }', undefined, 'other');
+    const other = await tenantQuery<{ pipelines: { name: string }[] }>('pipelines { name }', undefined, 'other');
     expect(other.pipelines.map((p) => p.name)).toEqual(['check', 'gate', 'periodic']);
   });
 });
