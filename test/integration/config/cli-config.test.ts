@@ -1,35 +1,47 @@
 /** `sluice validate-config` over tenant and project configuration, and `sluice reconfigure`. */
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { main } from '../../../src/server/cli';
 import { openDatabase } from '../../../src/store/database';
 import { ReconfigureRequestRepository } from '../../../src/store/repositories/reconfigure-requests';
 import { buildFixtureRepos, type FixtureRepos } from '../../helpers/config-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
+const savedDatabaseUrl = process.env.DATABASE_URL;
 
-function sluice(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'sluice.js'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+/** Run the CLI in-process, capturing what it writes. */
+async function sluice(args: string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return true;
   });
+  try {
+    const code = await main(args);
+    return { code, stdout };
+  } finally {
+    spy.mockRestore();
+  }
 }
 
-// Each test spawns the CLI (tsx compile, git, PGlite): allow for a loaded machine.
-jest.setTimeout(120_000);
+// git and PGlite work on a loaded machine.
+jest.setTimeout(60_000);
 
 let dir: string;
 let repos: FixtureRepos;
+let postgres: TestDatabase | undefined;
 
 beforeAll(async () => {
+  // The reconfigure request goes to a fresh PostgreSQL test database when one is available
+  // (the CLI reads DATABASE_URL), otherwise to the embedded store of the test deployment.
+  postgres = savedDatabaseUrl ? await createTestDatabase({ backend: 'postgres', migrate: false }) : undefined;
+  if (postgres?.url !== undefined) {
+    process.env.DATABASE_URL = postgres.url;
+  } else {
+    delete process.env.DATABASE_URL;
+  }
   dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-cli-config-'));
   repos = await buildFixtureRepos(path.join(__dirname, '../../fixtures/config/basic'));
   cpSync(path.join(__dirname, '../../fixtures/config/basic/main.yaml'), path.join(dir, 'main.yaml'));
@@ -39,7 +51,11 @@ beforeAll(async () => {
   );
 });
 
-afterAll(() => {
+afterAll(async () => {
+  if (savedDatabaseUrl !== undefined) {
+    process.env.DATABASE_URL = savedDatabaseUrl;
+  }
+  await postgres?.destroy();
   repos.cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -68,7 +84,7 @@ describe('sluice validate-config and reconfigure', () => {
     const result = await sluice(['reconfigure', '--config', path.join(dir, 'sluice.yaml'), '--tenant', 'tenant-one']);
     expect(result.stdout).toMatch(/Reconfiguration of tenant tenant-one requested \(request \d+\)\./);
     expect(result.code).toBe(0);
-    const database = openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'data', 'pgdata') });
+    const database = postgres?.url !== undefined ? openDatabase({ kind: 'postgres', url: postgres.url }) : openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'data', 'pgdata') });
     try {
       const claimed = await new ReconfigureRequestRepository(database.knex).claimPending(new Date());
       expect(claimed.map((r) => r.tenant)).toEqual(['tenant-one']);
