@@ -106,7 +106,7 @@ interface PageArgs {
 }
 
 /** The [start, end) window of positions a page covers, given the number of matching errors. */
-export function pageWindow(args: PageArgs, total: number): { start: number; end: number } {
+function pageWindow(args: PageArgs, total: number): { start: number; end: number } {
   const first = pageSize(args.first, 'first');
   const last = pageSize(args.last, 'last');
   const offset = args.offset ?? 0;

@@ -161,11 +161,11 @@ function pipelineJobs(p: ProjectPipelineView): ProjectPipelineJobView[] {
   const byName = new Map<string, ProjectPipelineJobView>();
   for (const entry of p.config.jobs) {
     const variant = entry.variant ?? {
-      // An entry without attributes still stands for a (plain) variant of the job.
+      // An entry without attributes still stands for a (plain) variant of the job; like written
+      // inline variants it has no branch matcher of its own (the stanza's applies).
       name: entry.name,
       sourceContext: p.stanza.sourceContext,
       line: p.stanza.line,
-      branchMatcher: p.stanza.branchMatcher,
       projectPipelineVariant: true,
       attributes: {},
       overrideControl: {},
