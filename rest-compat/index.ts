@@ -5,6 +5,7 @@ import { badgeRoute } from './routes/badge';
 import { buildTimesRoute } from './routes/build-times';
 import { buildRoute, buildsRoute } from './routes/builds';
 import { buildsetRoute, buildsetsRoute } from './routes/buildsets';
+import { componentsRoute, connectionsRoute } from './routes/deployment';
 import { infoRoute, tenantInfoRoute } from './routes/info';
 import { freezeJobRoute, freezeJobsRoute, jobRoute, projectRoute } from './routes/job-graph';
 import { openApiRoute } from './routes/openapi';
@@ -16,6 +17,8 @@ import { tenantsRoute } from './routes/tenants';
 export const REST_ROUTES: RestRoute[] = [
   apiIndexRoute,
   infoRoute,
+  componentsRoute,
+  connectionsRoute,
   tenantsRoute,
   tenantInfoRoute,
   buildsRoute,

@@ -9,6 +9,7 @@ import './buildset';
 import './build';
 import './build-time';
 import './system-event';
+import './deployment';
 import './tenant-info';
 import './pipeline';
 import './project';

@@ -398,6 +398,13 @@ describe('REST contract', () => {
       expect(detail).not.toHaveProperty('events');
     });
 
+    it('components by reference kind and source connections (§8.1 #4, #5)', async () => {
+      const components = await getJson<Record<string, Json[]>>('/api/components');
+      expect(Object.keys(components)).toEqual(['web']);
+      expect(components.web[0]).toEqual({ hostname: expect.any(String), state: 'running', version: expect.any(String) });
+      expect(await getJson('/api/connections')).toEqual([{ name: 'gerrit', driver: 'git', baseurl: repos.baseDir, canonical_hostname: 'review.example.com' }]);
+    });
+
     it('tenants sorted with Cache-Control; info and tenant info (§8.1 #2, #7, #8)', async () => {
       const res = await get('/api/tenants');
       expect(res.headers.get('cache-control')).toBe('public, max-age=1');
