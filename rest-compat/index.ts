@@ -15,7 +15,7 @@ import { configErrorsRoute, jobsRoute, pipelinesRoute, projectsRoute, semaphores
 import { tenantsRoute } from './routes/tenants';
 
 export const REST_ROUTES: RestRoute[] = [
-  apiIndexRoute,
+  apiIndexRoute(() => REST_ROUTES),
   infoRoute,
   componentsRoute,
   connectionsRoute,

@@ -49,14 +49,22 @@ const EARLIER_KEYS = [
   'buildsets', 'buildset', 'config_errors',
 ];
 
-const EARLIER = Object.fromEntries(EARLIER_KEYS.map((key) => [key, CURRENT[key]]));
+/** Index keys whose route has another name in the table. */
+const ROUTE_NAMES: Record<string, string> = { project_freeze_jobs: 'freeze_jobs', autohold_delete: 'autohold_by_request_id' };
 
-export const apiIndexRoute: RestRoute = {
+/** Only templates of routes that are served: the index never points at a path that answers 404. */
+function served(index: Record<string, string>, routes: readonly RestRoute[]): Record<string, string> {
+  const names = new Set(routes.map((route) => route.name));
+  return Object.fromEntries(Object.entries(index).filter(([key]) => names.has(ROUTE_NAMES[key] ?? key)));
+}
+
+/** The `/api` index route over `routes` (the table it belongs to). */
+export const apiIndexRoute = (routes: () => readonly RestRoute[]): RestRoute => ({
   name: 'index',
   pattern: '',
   endpoints: {
     GET: {
-      summary: 'Index of the API: symbolic names and URL templates (the reference\'s list, as clients expect it)',
+      summary: 'Index of the API: symbolic names and URL templates of the served routes (the reference\'s names)',
       auth: 'public',
       operations: [],
       responses: {
@@ -64,7 +72,10 @@ export const apiIndexRoute: RestRoute = {
         earlier: { status: 200, schema: freeObject('name -> URL template'), description: 'Index' },
       },
       errors: {},
-      handler: async (req) => ({ body: req.shape === 'earlier' ? EARLIER : CURRENT }),
+      handler: async (req) => {
+        const index = req.shape === 'earlier' ? Object.fromEntries(EARLIER_KEYS.map((key) => [key, CURRENT[key]])) : CURRENT;
+        return { body: served(index, routes()) };
+      },
     },
   },
-};
+});

@@ -415,7 +415,11 @@ describe('REST contract', () => {
       const unknown = await getJson<{ info: Json }>('/api/tenant/nobody/info');
       expect(unknown.info.tenant).toBe('nobody');
       expect((unknown.info.capabilities as Json).auth).toEqual({ realms: {}, default_realm: null });
-      expect(await getJson<Json>('/api')).toHaveProperty('info');
+      const index = await getJson<Json>('/api');
+      expect(index).toMatchObject({ info: '/api/info', builds: '/api/tenant/{tenant}/builds', project_freeze_jobs: expect.stringContaining('freeze-jobs') });
+      // Only served routes are listed (status is not served yet).
+      expect(index).not.toHaveProperty('status');
+      expect(Object.keys(await getJson<Json>('/api', 'earlier'))).not.toContain('tenant_status');
     });
   });
 
