@@ -3,7 +3,8 @@
  *   1. REST (HTTP -> route table -> in-process GraphQL -> current-shape mapper -> JSON),
  *   2. the same GraphQL operation (RestBuilds) over HTTP,
  *   3. the store directly: the repositories' SQL (builds page, then refs, buildsets, artifacts
- *      and provides by id, as the loaders batch them) + mapping + JSON encoding, no HTTP.
+ *      and provides by id, as the loaders batch them) + mapping + JSON encoding, no HTTP,
+ *   4. an HTTP round trip that does nothing (`/health/live`), to show what HTTP alone costs.
  * Reports p50/p99 and the ratios REST/GraphQL and REST/SQL (targets 1.3x and 2x).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/rest-overhead.ts [--iterations 300]
@@ -159,7 +160,7 @@ async function main(): Promise<void> {
     console.log(`store: ${await countTenantBuilds(database.knex, TENANT)} builds of tenant "${TENANT}" on ${database.describe}`);
     const restUrl = `${app.url()}/api/tenant/${TENANT}/builds?limit=50`;
     const query = print(RestBuildsDocument);
-    const [rest, graphql, sql] = await measureInterleaved(
+    const [rest, graphql, sql, httpFloor] = await measureInterleaved(
       [
         [
           'REST GET T/builds?limit=50',
@@ -185,14 +186,24 @@ async function main(): Promise<void> {
           },
         ],
         ['store SQL + mapping + JSON (no HTTP)', sqlScenario(database.knex)],
+        [
+          // What any HTTP round trip costs on this machine (no database, no GraphQL).
+          'HTTP floor: GET /health/live',
+          async () => {
+            const res = await fetch(`${app.url()}/health/live`);
+            await res.text();
+          },
+        ],
       ],
       iterations,
     );
-    for (const report of [rest, graphql, sql]) {
+    for (const report of [rest, graphql, sql, httpFloor]) {
       console.log(formatReport(report));
     }
     console.log(`REST / GraphQL: ${ratio(rest, graphql)} (target <= 1.3x)`);
     console.log(`REST / SQL:     ${ratio(rest, sql)} (target <= 2x)`);
+    const withoutHttp = { ...rest, p50: rest.p50 - httpFloor.p50, p99: rest.p99 - httpFloor.p99 };
+    console.log(`(REST - HTTP floor) / SQL: ${ratio(withoutHttp, sql)}`);
   } finally {
     await app.stop();
   }
