@@ -1,11 +1,16 @@
 /**
- * `sluice validate-config`: the service configuration has already been parsed; this checks the
- * tenant file and reports every problem with its location. The Configuration issue extends it
- * to every project configuration reachable through the connections.
+ * `sluice validate-config`: the service configuration has already been parsed; this loads the
+ * tenant file and every tenant's project configuration reachable through the connections and
+ * reports each problem with its severity, error name and location.
  */
-import { readFileSync } from 'node:fs';
-import { parseAllDocuments } from 'yaml';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
+import type { ConfigError } from '../config/config-error';
+import { connectionsFromConfig, loadTenantLayout, readTenantFile } from '../config/load-tenants';
+import type { ConnectionSet } from '../config/tenant-loader';
+import { seedRepositories } from '../sources/git-seed';
 
 export interface ValidationReport {
   lines: string[];
@@ -28,16 +33,82 @@ export async function validateDeployment(config: ServiceConfig): Promise<Validat
     report.errors++;
     return report;
   }
-  for (const doc of parseAllDocuments(text)) {
-    if ('errors' in doc) {
-      for (const e of doc.errors) {
-        report.lines.push(`error: ${config.tenantConfig}: ${e.message.split('\n')[0]}`);
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'sluice-validate-'));
+  try {
+    const connections = connectionsFromConfig({ ...config, connections: await withSeededRepositories(config, scratch) });
+    await validateTenants(config, text, connections, report);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return report;
+}
+
+/**
+ * Connections whose `seedFrom` projects have no repository yet are pointed at a scratch
+ * directory holding links to the existing repositories plus freshly seeded ones, so validation
+ * sees what `serve` would see without creating anything under `baseurl`.
+ */
+async function withSeededRepositories(config: ServiceConfig, scratch: string): Promise<ServiceConfig['connections']> {
+  const out: ServiceConfig['connections'] = {};
+  for (const [name, conn] of Object.entries(config.connections)) {
+    if (conn.driver !== 'git' || conn.seedFrom === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(conn.baseurl)) {
+      out[name] = conn;
+      continue;
+    }
+    const base = path.join(scratch, name);
+    mkdirSync(base, { recursive: true });
+    linkRepositories(conn.baseurl, base, 2);
+    await seedRepositories(conn.seedFrom, base);
+    out[name] = { ...conn, baseurl: base };
+  }
+  return out;
+}
+
+/** Link every repository under `from` (projects may have one organisation level) into `to`. */
+function linkRepositories(from: string, to: string, depth: number): void {
+  if (!existsSync(from)) {
+    return;
+  }
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const isRepository = entry.name.endsWith('.git') || existsSync(path.join(source, '.git')) || existsSync(path.join(source, 'HEAD'));
+    if (isRepository) {
+      symlinkSync(source, path.join(to, entry.name));
+    } else if (entry.isDirectory() && depth > 1) {
+      mkdirSync(path.join(to, entry.name), { recursive: true });
+      linkRepositories(source, path.join(to, entry.name), depth - 1);
+    }
+  }
+}
+
+async function validateTenants(config: ServiceConfig, text: string, connections: ConnectionSet, report: ValidationReport): Promise<void> {
+  const { abide, problems } = readTenantFile(text, connections);
+  for (const p of problems.filter((x) => x.tenant === undefined)) {
+    report.lines.push(`error: ${config.tenantConfig}${p.line !== undefined ? `:${p.line}` : ''}: ${p.message}`);
+    report.errors++;
+  }
+  if (problems.length === 0) {
+    report.lines.push(`tenant file ${config.tenantConfig}: ok`);
+  }
+  for (const tenant of abide.tenants) {
+    const layout = await loadTenantLayout(tenant, abide, problems, connections);
+    const errors = layout.errors.filter((e) => e.severity === 'error').length;
+    report.lines.push(
+      `tenant ${tenant.name}: ${layout.projects.size} project(s), ${layout.pipelines.size} pipeline(s), ${layout.jobs.size} job(s), ${errors} error(s), ${layout.errors.length - errors} warning(s)`,
+    );
+    for (const e of layout.errors) {
+      report.lines.push(describeError(tenant.name, e));
+      if (e.severity === 'error') {
         report.errors++;
+      } else {
+        report.warnings++;
       }
     }
   }
-  if (report.errors === 0) {
-    report.lines.push(`tenant file ${config.tenantConfig}: ok`);
-  }
-  return report;
+}
+
+function describeError(tenant: string, e: ConfigError): string {
+  const c = e.sourceContext;
+  const where = c === undefined ? `tenant ${tenant}` : `${c.projectName}${c.branch !== undefined ? `@${c.branch}` : ''}${c.path !== undefined ? ` ${c.path}` : ''}${e.line !== undefined ? `:${e.line}` : ''}`;
+  return `${e.severity}: [${e.name}] ${where}: ${e.shortError}`;
 }

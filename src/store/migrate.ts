@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import * as initial from './migrations/0001-initial';
+import * as configErrorContext from './migrations/0002-config-error-context';
 import * as historyReadPaths from './migrations/0004-history-read-paths';
 import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycle';
 
@@ -13,7 +14,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial, historyReadPaths, buildRequestLifecycle];
+const MIGRATIONS: Migration[] = [initial, configErrorContext, historyReadPaths, buildRequestLifecycle];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {
