@@ -6,14 +6,17 @@ import { parseTenantFile } from '../../src/config/tenant-file';
 export interface MemoryProject {
   name: string;
   trusted?: boolean;
+  /** Tenant-file options of the project, as a YAML flow mapping (e.g. `{shadow: config}`). */
+  options?: string;
   /** branch -> file path -> text; the first branch is the default branch. */
   branches: Record<string, Record<string, string>>;
 }
 
 /** A tenant named `t` on connection `gerrit` (host review.example.com) with the given projects. */
 export function memoryLayout(projects: MemoryProject[], tenantOptions = ''): Layout {
-  const config = projects.filter((p) => p.trusted).map((p) => `          - ${p.name}`);
-  const untrusted = projects.filter((p) => !p.trusted).map((p) => `          - ${p.name}`);
+  const entry = (p: MemoryProject) => (p.options === undefined ? `          - ${p.name}` : `          - ${p.name}: ${p.options}`);
+  const config = projects.filter((p) => p.trusted).map(entry);
+  const untrusted = projects.filter((p) => !p.trusted).map(entry);
   const text = `- tenant:\n    name: t\n${tenantOptions}    source:\n      gerrit:\n        config-projects:\n${config.join('\n')}\n        untrusted-projects:\n${untrusted.join('\n')}\n`;
   const { abide, problems } = parseTenantFile(text, { gerrit: { driver: 'git' } });
   if (problems.length > 0) {

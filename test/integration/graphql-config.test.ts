@@ -194,6 +194,7 @@ describe('jobs', () => {
   it('summarizes every job sorted by name, with first description line, variants and tags', async () => {
     const tenant = await tenantQuery<{ jobs: unknown[] }>('jobs { name description tags variants { parent branches } }');
     expect(tenant.jobs).toEqual([
+      { name: 'abstract-job', description: null, tags: [], variants: [{ parent: 'base', branches: null }] },
       { name: 'base', description: 'The base job.', tags: [], variants: [{ parent: null, branches: null }] },
       { name: 'image-build-debian', description: null, tags: [], variants: [{ parent: 'base', branches: null }] },
       { name: 'noop', description: 'A job that will always succeed, no nodes or executor are used.', tags: [], variants: [{ parent: null, branches: null }] },
@@ -374,6 +375,19 @@ describe('frozen job graphs', () => {
       jobProject: { __typename: 'NotFoundError', message: 'Unknown project' },
       jobPipeline: { __typename: 'NotFoundError', message: 'Unknown pipeline' },
       job: { __typename: 'NotFoundError', message: 'Job not found' },
+    });
+  });
+
+  it('returns a JobGraphError when the graph has configuration errors', async () => {
+    const tenant = await tenantQuery<Record<string, unknown>>(
+      `graph: freezeJobs(pipeline: "periodic", project: "common-config") { __typename ... on JobGraphError { message problems { job message } } }
+       job: freezeJob(pipeline: "periodic", project: "common-config", job: "abstract-job") { __typename ... on Error { message } }`,
+    );
+    const problem = 'Job abstract-job is abstract and may not be directly run';
+    expect(tenant).toEqual({
+      __typename: 'Tenant',
+      graph: { __typename: 'JobGraphError', message: `The job graph has configuration errors: ${problem}`, problems: [{ job: 'abstract-job', message: problem }] },
+      job: { __typename: 'JobGraphError', message: `The job graph has configuration errors: ${problem}` },
     });
   });
 
