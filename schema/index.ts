@@ -4,5 +4,10 @@ import './scalars';
 import './errors';
 import './info';
 import './tenant';
+import './ref';
+import './buildset';
+import './build';
+import './build-time';
+import './system-event';
 
 export const schema = builder.toSchema();

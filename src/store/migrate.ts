@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import * as initial from './migrations/0001-initial';
+import * as historyIndexes from './migrations/0004-history-indexes';
 
 interface Migration {
   name: string;
@@ -11,7 +12,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial];
+const MIGRATIONS: Migration[] = [initial, historyIndexes];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {

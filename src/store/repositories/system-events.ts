@@ -1,6 +1,7 @@
 /** System events: tenant-level happenings shown by `T/system-events` and GraphQL `systemEvents`. */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { countRows, fetchIdPage, whereAnyOf, type KeysetPage } from './history-query';
 
 /** Every event type Sluice records (compat.md A4); docs/events.md describes each. */
 export const SYSTEM_EVENT_TYPES = [
@@ -36,6 +37,12 @@ export interface SystemEventRecord {
   data: Record<string, unknown> | null;
 }
 
+/** Filters of `T/system-events`. */
+export interface SystemEventFilter {
+  /** Event types, OR'ed. */
+  eventTypes?: SystemEventType[];
+}
+
 export interface NewSystemEvent {
   tenant: string | null;
   eventType: SystemEventType;
@@ -69,6 +76,32 @@ export class SystemEventRepository {
       })
       .returning('*');
     return toRecord(row);
+  }
+
+  /** One page of a tenant's events, newest first; `eventTypes` filters by type (OR). */
+  async listPage(tenant: string, filter: SystemEventFilter, page: KeysetPage<number>): Promise<SystemEventRecord[]> {
+    const rows = await fetchIdPage<SystemEventRow>(this.filtered(tenant, filter).select('*'), 'id', page);
+    return rows.map(toRecord);
+  }
+
+  /** How many of a tenant's events match `filter`. */
+  async count(tenant: string, filter: SystemEventFilter): Promise<number> {
+    return countRows(this.filtered(tenant, filter));
+  }
+
+  /** System events by id, in no particular order (missing ids are absent). */
+  async findByIds(ids: readonly number[]): Promise<SystemEventRecord[]> {
+    if (ids.length === 0) {
+      return [];
+    }
+    const rows: SystemEventRow[] = await this.knex('system_events').whereIn('id', ids);
+    return rows.map(toRecord);
+  }
+
+  private filtered(tenant: string, filter: SystemEventFilter): Knex.QueryBuilder {
+    const query = this.knex('system_events').where('tenant', tenant);
+    whereAnyOf(query, 'event_type', filter.eventTypes);
+    return query;
   }
 
   /** Newest first; `types` filters by event type (OR). */

@@ -1,0 +1,236 @@
+/**
+ * Builds: one run (or retry) of a job for a buildset, with artifacts, provides and events.
+ * Tenant entry points: `builds` and `build(uuid)`; also `Buildset.builds`.
+ */
+import type { ArtifactRecord, BuildEventRecord, BuildFilter as BuildFilterValue, BuildRecord } from '../src/store/repositories/builds';
+import type { BuildsetRecord } from '../src/store/repositories/buildsets';
+import { builder } from './builder';
+import { Buildset } from './buildset';
+import { NotFoundError } from './errors';
+import { groupBy } from './group-by';
+import { historyStore } from './history-store';
+import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './pagination';
+import { Ref } from './ref';
+import { buildStatus, BuildResult, BuildStatus } from './results';
+import { Tenant } from './tenant';
+
+export const Build = builder.loadableNodeRef('Build', {
+  load: (ids: number[], ctx) => historyStore(ctx).builds.findByIds(ids),
+  sort: (build: BuildRecord) => build.id,
+  id: { resolve: (build) => build.id, parse: parseDatabaseId },
+});
+
+const Artifact = builder.objectRef<ArtifactRecord>('Artifact').implement({
+  description: 'A file or URL a build produced (logs, docs, packages), listed by name.',
+  fields: (t) => ({
+    name: t.exposeString('name', { nullable: false, description: 'Name of the artifact, unique within the build.' }),
+    url: t.exposeString('url', { nullable: false, description: 'Absolute URL of the artifact.' }),
+    metadata: t.expose('metadata', { type: 'JSON', description: 'Free-form metadata the job attached; null when none.' }),
+  }),
+});
+
+const BuildEvent = builder.objectRef<BuildEventRecord>('BuildEvent').implement({
+  description: 'Something that happened while a build ran: it paused (waiting for child jobs) or resumed.',
+  fields: (t) => ({
+    eventTime: t.expose('eventTime', { type: 'DateTime', nullable: false, description: 'When it happened.' }),
+    eventType: t.exposeString('eventType', { nullable: false, description: 'Kind of event: `paused` or `resumed`.' }),
+    description: t.exposeString('description', { description: 'Human-readable description; null when none.' }),
+  }),
+});
+
+/** The buildset of a build through the per-request Buildset loader (one query per request). */
+function buildsetOf(build: BuildRecord, ctx: Parameters<typeof historyStore>[0]): Promise<BuildsetRecord> {
+  return Buildset.getDataloader(ctx).load(build.buildsetId);
+}
+
+Build.implement({
+  description: 'One run of a job for a buildset. A retried job has one build per attempt; only the last is final.',
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { nullable: false, description: 'Database id (the REST `_id`); usable with the `idxMin`/`idxMax` filters.' }),
+    uuid: t.exposeString('uuid', { nullable: false, description: 'Build uuid (32 hex characters), as used by `build(uuid)`, log URLs and REST paths.' }),
+    tenant: t.exposeString('tenant', { nullable: false, description: 'Name of the tenant the build belongs to.' }),
+    jobName: t.exposeString('jobName', { nullable: false, description: 'Name of the job.' }),
+    status: t.field({ type: BuildStatus, nullable: false, description: 'Where the build is in its life.', resolve: (build) => buildStatus(build) }),
+    result: t.expose('result', { type: BuildResult, description: 'How the build ended; null until it completes.' }),
+    startTime: t.expose('startTime', { type: 'DateTime', description: 'When the build started (recording time for builds that never ran).' }),
+    endTime: t.expose('endTime', { type: 'DateTime', description: 'When the build ended; null while it runs.' }),
+    duration: t.float({
+      description: 'Seconds from start to end; null unless both are known.',
+      resolve: (build) => (build.startTime && build.endTime ? (build.endTime.getTime() - build.startTime.getTime()) / 1000 : null),
+    }),
+    voting: t.exposeBoolean('voting', { nullable: false, description: 'Whether the result counts towards the buildset result.' }),
+    final: t.exposeBoolean('final', { nullable: false, description: 'False for a build that was (or will be) retried.' }),
+    held: t.exposeBoolean('held', { nullable: false, description: 'Whether its nodes were held by an autohold request.' }),
+    attempt: t.exposeInt('attempt', { nullable: false, description: 'Attempt number of this job in its buildset, starting at 1.' }),
+    logUrl: t.exposeString('logUrl', { description: 'URL of the build log directory (ends with `/`); null when not known.' }),
+    nodeset: t.exposeString('nodeset', { description: 'Name of the nodeset used ("" for an anonymous one); null when none was used.' }),
+    errorDetail: t.exposeString('errorDetail', { description: 'Why the build failed or was skipped, when known.' }),
+    ref: t.field({
+      type: Ref,
+      description: 'The ref (change) this build tested; in a cycle, one of the buildset refs.',
+      resolve: (build) => build.refId,
+    }),
+    buildset: t.field({
+      type: Buildset,
+      nullable: false,
+      description: 'The buildset the build belongs to.',
+      resolve: (build) => build.buildsetId,
+    }),
+    pipeline: t.string({
+      nullable: false,
+      description: 'Pipeline of the buildset.',
+      resolve: async (build, _args, ctx) => (await buildsetOf(build, ctx)).pipeline,
+    }),
+    eventId: t.string({
+      description: 'Id of the trigger event of the buildset.',
+      resolve: async (build, _args, ctx) => (await buildsetOf(build, ctx)).eventId,
+    }),
+    eventTimestamp: t.field({
+      type: 'DateTime',
+      description: 'When the trigger event of the buildset happened.',
+      resolve: async (build, _args, ctx) => (await buildsetOf(build, ctx)).eventTimestamp,
+    }),
+    artifacts: t.loadableList({
+      type: Artifact,
+      nullable: false,
+      description: 'Artifacts of the build, by name.',
+      load: async (ids: number[], ctx) => groupBy(ids, await historyStore(ctx).builds.listArtifacts(ids), (row) => row.buildId, (row) => row),
+      resolve: (build) => build.id,
+    }),
+    provides: t.loadableList({
+      type: 'String',
+      nullable: false,
+      description: 'Names the job provides to jobs that require them, sorted.',
+      load: async (ids: number[], ctx) => groupBy(ids, await historyStore(ctx).builds.listProvides(ids), (row) => row.buildId, (row) => row.name),
+      resolve: (build) => build.id,
+    }),
+    events: t.loadableList({
+      type: BuildEvent,
+      nullable: false,
+      description: 'Pause and resume events, oldest first.',
+      load: async (ids: number[], ctx) => groupBy(ids, await historyStore(ctx).builds.listEvents(ids), (row) => row.buildId, (row) => row),
+      resolve: (build) => build.id,
+    }),
+  }),
+});
+
+builder.objectField(Buildset, 'builds', (t) =>
+  t.loadableList({
+    type: Build,
+    nullable: false,
+    description: 'Builds of the buildset, oldest first (by database id), retries included.',
+    load: async (ids: number[], ctx) =>
+      groupBy(ids, await historyStore(ctx).builds.listForBuildsets(ids), (build) => build.buildsetId, (build) => build),
+    resolve: (buildset) => buildset.id,
+  }),
+);
+
+export const BuildFilter = builder.inputType('BuildFilter', {
+  description: "Filters of a build list; every field is optional. Values of one field are OR'ed, fields are AND'ed.",
+  fields: (t) => ({
+    project: t.stringList({ description: "Project of the build's ref; `*` is a wildcard (`org/*`)." }),
+    pipeline: t.stringList({ description: 'Pipeline of the buildset; `*` is a wildcard (`gat*`).' }),
+    branch: t.stringList({ description: "Branch of the build's ref; `*` is a wildcard (`*ster`)." }),
+    jobName: t.stringList({ description: 'Job names; `*` is a wildcard (`*-merge`).' }),
+    change: t.intList({ description: "Change number of the build's ref." }),
+    patchset: t.stringList({ description: "Patchset of the build's ref." }),
+    ref: t.stringList({ description: "Exact git ref of the build's ref, e.g. `refs/heads/master`." }),
+    newrev: t.stringList({ description: "New revision of the build's ref." }),
+    uuid: t.stringList({ description: 'Build uuids.' }),
+    nodeset: t.stringList({ description: 'Nodeset names.' }),
+    result: t.field({ type: [BuildResult], description: 'Only these results.' }),
+    excludeResult: t.field({
+      type: [BuildResult],
+      description: 'Not these results; as in the REST API this also drops builds still running.',
+    }),
+    voting: t.boolean({ description: 'Only voting (true) or non-voting (false) builds.' }),
+    final: t.boolean({ description: 'Only final builds (true) or only builds that were retried (false).' }),
+    held: t.boolean({ description: 'Only builds whose nodes were held (true) or not held (false).' }),
+    complete: t.boolean({ description: 'true: finished builds only; false: running builds only.' }),
+    idxMin: t.int({ description: 'Smallest database id to include (inclusive).' }),
+    idxMax: t.int({ description: 'Largest database id to include (inclusive).' }),
+  }),
+});
+
+/** The repository filter for a GraphQL build filter (nulls mean "no condition"). */
+export function toBuildFilter(input: typeof BuildFilter.$inferInput | null | undefined): BuildFilterValue {
+  if (!input) {
+    return {};
+  }
+  return {
+    project: input.project ?? undefined,
+    pipeline: input.pipeline ?? undefined,
+    branch: input.branch ?? undefined,
+    jobName: input.jobName ?? undefined,
+    change: input.change ?? undefined,
+    patchset: input.patchset ?? undefined,
+    ref: input.ref ?? undefined,
+    newrev: input.newrev ?? undefined,
+    uuid: input.uuid ?? undefined,
+    nodeset: input.nodeset ?? undefined,
+    result: input.result ?? undefined,
+    excludeResult: input.excludeResult ?? undefined,
+    voting: input.voting ?? undefined,
+    final: input.final ?? undefined,
+    held: input.held ?? undefined,
+    complete: input.complete ?? undefined,
+    idxMin: input.idxMin ?? undefined,
+    idxMax: input.idxMax ?? undefined,
+  };
+}
+
+builder.objectFields(Tenant, (t) => ({
+  builds: t.connection(
+    {
+      type: Build,
+      nullable: false,
+      edgesNullable: { list: false, items: false },
+      nodeNullable: false,
+      description: `Builds of the tenant matching \`filter\`. ${PAGINATION_DESCRIPTION}`,
+      args: {
+        filter: t.arg({ type: BuildFilter, description: 'Which builds to list; all when absent.' }),
+        offset: t.arg.int({ description: 'Rows to skip after the cursor position (REST `skip`); prefer cursors.' }),
+      },
+      resolve: (tenant, args, ctx) => {
+        const filter = toBuildFilter(args.filter);
+        const { builds } = historyStore(ctx);
+        return resolveKeysetConnection({
+          args,
+          codec: idCursor,
+          cursorOf: (build: BuildRecord) => build.id,
+          fetch: (page) => builds.list(tenant.name, filter, page),
+          count: () => builds.count(tenant.name, filter),
+        });
+      },
+    },
+    {
+      name: 'BuildConnection',
+      description: 'A page of builds, newest first.',
+      fields: (tc) => ({
+        totalCount: tc.int({
+          nullable: false,
+          description: 'Number of builds matching the filter, on all pages (counted only when selected).',
+          resolve: (connection) => connection.totalCount(),
+        }),
+      }),
+    },
+    { name: 'BuildEdge', description: 'A build and its cursor.' },
+  ),
+  build: t.field({
+    type: Build,
+    description: 'The build with this uuid; a NotFoundError ("Build not found") when the tenant has none.',
+    args: { uuid: t.arg.string({ required: true, description: 'Build uuid.' }) },
+    errors: {
+      types: [NotFoundError],
+      directResult: true,
+      union: { name: 'TenantBuildResult', description: 'The build, or a NotFoundError when the tenant has no build with that uuid.' },
+    },
+    resolve: async (tenant, { uuid }, ctx) => {
+      const build = await historyStore(ctx).builds.findByUuid(tenant.name, uuid);
+      if (!build) {
+        throw new NotFoundError('Build', uuid, 'Build not found');
+      }
+      return build;
+    },
+  }),
+}));

@@ -1,0 +1,500 @@
+/**
+ * Builds with their artifacts, provides and events (spec/engine.md §4.1–§4.3). Writes follow
+ * §4.2 steps 2–3; lists follow compat.md §2.37 (builds) and §2.39 (build times).
+ */
+import type { Knex } from 'knex';
+import type { BuildResult } from '../../model/results';
+import { countRows, fetchIdPage, whereAnyOf, whereIdRange, whereResult, type KeysetPage } from './history-query';
+
+export interface BuildRecord {
+  id: number;
+  buildsetId: number;
+  tenant: string;
+  uuid: string;
+  jobName: string;
+  result: BuildResult | null;
+  startTime: Date | null;
+  endTime: Date | null;
+  voting: boolean;
+  logUrl: string | null;
+  errorDetail: string | null;
+  final: boolean;
+  held: boolean;
+  nodeset: string | null;
+  refId: number | null;
+  attempt: number;
+}
+
+export interface ArtifactRecord {
+  id: number;
+  buildId: number;
+  name: string;
+  url: string;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface ProvideRecord {
+  id: number;
+  buildId: number;
+  name: string;
+}
+
+export interface BuildEventRecord {
+  id: number;
+  buildId: number;
+  eventTime: Date;
+  eventType: string;
+  description: string | null;
+}
+
+/** Every filter of `T/builds`; list-valued fields are OR'ed, fields are AND'ed. */
+export interface BuildFilter {
+  /** Wildcard-capable; the build's own ref. */
+  project?: string[];
+  /** Wildcard-capable; the buildset's pipeline. */
+  pipeline?: string[];
+  /** Wildcard-capable; the build's own ref. */
+  branch?: string[];
+  /** Wildcard-capable. */
+  jobName?: string[];
+  change?: number[];
+  patchset?: string[];
+  ref?: string[];
+  newrev?: string[];
+  /** Build uuids. */
+  uuid?: string[];
+  nodeset?: string[];
+  result?: BuildResult[];
+  /** Drops these results and, as in the reference, builds still running. */
+  excludeResult?: BuildResult[];
+  voting?: boolean;
+  final?: boolean;
+  held?: boolean;
+  /** true: finished builds only; false: running only. */
+  complete?: boolean;
+  idxMin?: number;
+  idxMax?: number;
+}
+
+/** Every filter of `T/build-times` (exact values, OR'ed); only finished builds are listed. */
+export interface BuildTimeFilter {
+  project?: string[];
+  pipeline?: string[];
+  branch?: string[];
+  ref?: string[];
+  jobName?: string[];
+  result?: BuildResult[];
+  excludeResult?: BuildResult[];
+  final?: boolean;
+  /** Inclusive lower bound on the end time (REST `start_time`). */
+  endTimeMin?: Date;
+  /** Inclusive upper bound on the end time (REST `end_time`). */
+  endTimeMax?: Date;
+}
+
+/** A finished build with the flat ref and pipeline columns the runtime charts need. */
+export interface BuildTimeRecord {
+  id: number;
+  uuid: string;
+  jobName: string;
+  result: BuildResult;
+  startTime: Date | null;
+  endTime: Date;
+  final: boolean;
+  project: string | null;
+  branch: string | null;
+  ref: string | null;
+  pipeline: string;
+}
+
+/** Keyset of the build-times order (end time, then id, both descending). */
+export interface BuildTimeCursor {
+  endTime: Date;
+  id: number;
+}
+
+export interface StartBuild {
+  buildsetId: number;
+  uuid: string;
+  jobName: string;
+  startTime: Date;
+  voting?: boolean;
+  /** Name of the nodeset alternative used ("" for an anonymous nodeset). */
+  nodeset?: string | null;
+  /** The ref of the change this job ran for. */
+  refId?: number | null;
+  attempt?: number;
+}
+
+export interface NewArtifact {
+  name: string;
+  url: string;
+  metadata?: Record<string, unknown> | null;
+}
+
+export interface CompleteBuild {
+  result: BuildResult;
+  endTime: Date;
+  errorDetail?: string | null;
+  logUrl?: string | null;
+  /** False for builds that will be retried. */
+  final?: boolean;
+  held?: boolean;
+  artifacts?: NewArtifact[];
+  provides?: string[];
+  events?: NewBuildEvent[];
+}
+
+export interface NewBuildEvent {
+  eventTime: Date;
+  /** `paused` or `resumed`. */
+  eventType: string;
+  description?: string | null;
+}
+
+interface BuildRow {
+  id: number;
+  buildset_id: number;
+  tenant: string;
+  uuid: string;
+  job_name: string;
+  result: BuildResult | null;
+  start_time: Date | null;
+  end_time: Date | null;
+  voting: boolean;
+  log_url: string | null;
+  error_detail: string | null;
+  final: boolean;
+  held: boolean;
+  nodeset: string | null;
+  ref_id: number | null;
+  attempt: number;
+}
+
+interface ArtifactRow {
+  id: number;
+  build_id: number;
+  name: string;
+  url: string;
+  metadata: Record<string, unknown> | null;
+}
+
+interface ProvideRow {
+  id: number;
+  build_id: number;
+  name: string;
+}
+
+interface BuildEventRow {
+  id: number;
+  build_id: number;
+  event_time: Date;
+  event_type: string;
+  description: string | null;
+}
+
+interface BuildTimeRow {
+  id: number;
+  uuid: string;
+  job_name: string;
+  result: BuildResult;
+  start_time: Date | null;
+  end_time: Date;
+  final: boolean;
+  project: string | null;
+  branch: string | null;
+  ref: string | null;
+  pipeline: string;
+}
+
+export class BuildRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /** Build start (§4.2 step 2): inserts the build and sets the buildset's first build start time. */
+  async start(input: StartBuild, trx?: Knex.Transaction): Promise<BuildRecord> {
+    if (!trx) {
+      return this.knex.transaction((inner) => this.start(input, inner));
+    }
+    const [row]: BuildRow[] = await trx('builds')
+      .insert({
+        buildset_id: input.buildsetId,
+        tenant: trx('buildsets').select('tenant').where('id', input.buildsetId),
+        uuid: input.uuid,
+        job_name: input.jobName,
+        start_time: input.startTime,
+        voting: input.voting ?? true,
+        nodeset: input.nodeset ?? null,
+        ref_id: input.refId ?? null,
+        attempt: input.attempt ?? 1,
+      })
+      .returning('*');
+    await trx('buildsets')
+      .where('id', input.buildsetId)
+      .whereNull('first_build_start_time')
+      .update({ first_build_start_time: input.startTime });
+    return toBuildRecord(row);
+  }
+
+  /**
+   * Build end (§4.2 step 3): records result, end time, details, artifacts, provides and events in
+   * one transaction.
+   */
+  async complete(buildId: number, input: CompleteBuild, trx?: Knex.Transaction): Promise<BuildRecord> {
+    if (!trx) {
+      return this.knex.transaction((inner) => this.complete(buildId, input, inner));
+    }
+    const [row]: BuildRow[] = await trx('builds')
+      .where('id', buildId)
+      .update({
+        result: input.result,
+        end_time: input.endTime,
+        error_detail: input.errorDetail ?? null,
+        log_url: input.logUrl ?? null,
+        final: input.final ?? true,
+        held: input.held ?? false,
+      })
+      .returning('*');
+    if (!row) {
+      throw new Error(`build ${buildId} does not exist`);
+    }
+    const artifacts = input.artifacts ?? [];
+    if (artifacts.length > 0) {
+      await trx('artifacts').insert(
+        artifacts.map((artifact) => ({ build_id: buildId, name: artifact.name, url: artifact.url, metadata: artifact.metadata ?? null })),
+      );
+    }
+    const provides = input.provides ?? [];
+    if (provides.length > 0) {
+      await trx('provides').insert(provides.map((name) => ({ build_id: buildId, name })));
+    }
+    const events = input.events ?? [];
+    if (events.length > 0) {
+      await trx('build_events').insert(events.map((event) => toBuildEventRow(buildId, event)));
+    }
+    return toBuildRecord(row);
+  }
+
+  /**
+   * A build that never started (SKIPPED, CANCELED, NODE_FAILURE placeholders, §4.2 step 3):
+   * inserted and completed at once; its start time is the time of recording.
+   */
+  async recordPlaceholder(input: Omit<StartBuild, 'startTime'> & CompleteBuild): Promise<BuildRecord> {
+    return this.knex.transaction(async (trx) => {
+      const started = await this.start({ ...input, startTime: input.endTime }, trx);
+      return this.complete(started.id, input, trx);
+    });
+  }
+
+  /** Records a pause or resume while the build runs. */
+  async addEvent(buildId: number, event: NewBuildEvent): Promise<BuildEventRecord> {
+    const [row]: BuildEventRow[] = await this.knex('build_events').insert(toBuildEventRow(buildId, event)).returning('*');
+    return toBuildEventRecord(row);
+  }
+
+  /** Builds by id, in no particular order (missing ids are absent). */
+  async findByIds(ids: readonly number[]): Promise<BuildRecord[]> {
+    if (ids.length === 0) {
+      return [];
+    }
+    const rows: BuildRow[] = await this.knex('builds').whereIn('id', ids);
+    return rows.map(toBuildRecord);
+  }
+
+  /** The newest build of a tenant with this uuid, or null. */
+  async findByUuid(tenant: string, uuid: string): Promise<BuildRecord | null> {
+    const row: BuildRow | undefined = await this.knex('builds').where({ tenant, uuid }).orderBy('id', 'desc').first();
+    return row ? toBuildRecord(row) : null;
+  }
+
+  /** One page of a tenant's builds matching `filter`, newest first. */
+  async list(tenant: string, filter: BuildFilter, page: KeysetPage<number>): Promise<BuildRecord[]> {
+    const rows = await fetchIdPage<BuildRow>(this.filtered(tenant, filter).select('builds.*'), 'builds.id', page);
+    return rows.map(toBuildRecord);
+  }
+
+  /** How many of a tenant's builds match `filter`. */
+  async count(tenant: string, filter: BuildFilter): Promise<number> {
+    return countRows(this.filtered(tenant, filter));
+  }
+
+  /** Builds of each buildset, oldest first; one query for all buildsets. */
+  async listForBuildsets(buildsetIds: readonly number[]): Promise<BuildRecord[]> {
+    if (buildsetIds.length === 0) {
+      return [];
+    }
+    const rows: BuildRow[] = await this.knex('builds').whereIn('buildset_id', buildsetIds).orderBy('id', 'asc');
+    return rows.map(toBuildRecord);
+  }
+
+  /** Artifacts of each build, by name; one query for all builds. */
+  async listArtifacts(buildIds: readonly number[]): Promise<ArtifactRecord[]> {
+    if (buildIds.length === 0) {
+      return [];
+    }
+    const rows: ArtifactRow[] = await this.knex('artifacts')
+      .whereIn('build_id', buildIds)
+      .orderBy([{ column: 'build_id' }, { column: 'name' }, { column: 'id' }]);
+    return rows.map((row) => ({ id: row.id, buildId: row.build_id, name: row.name, url: row.url, metadata: row.metadata }));
+  }
+
+  /** Provides of each build, by name; one query for all builds. */
+  async listProvides(buildIds: readonly number[]): Promise<ProvideRecord[]> {
+    if (buildIds.length === 0) {
+      return [];
+    }
+    const rows: ProvideRow[] = await this.knex('provides')
+      .whereIn('build_id', buildIds)
+      .orderBy([{ column: 'build_id' }, { column: 'name' }, { column: 'id' }]);
+    return rows.map((row) => ({ id: row.id, buildId: row.build_id, name: row.name }));
+  }
+
+  /** Events of each build, oldest first; one query for all builds. */
+  async listEvents(buildIds: readonly number[]): Promise<BuildEventRecord[]> {
+    if (buildIds.length === 0) {
+      return [];
+    }
+    const rows: BuildEventRow[] = await this.knex('build_events')
+      .whereIn('build_id', buildIds)
+      .orderBy([{ column: 'build_id' }, { column: 'event_time' }, { column: 'id' }]);
+    return rows.map(toBuildEventRecord);
+  }
+
+  /** One page of a tenant's finished builds for runtime charts, newest end time first. */
+  async listBuildTimes(tenant: string, filter: BuildTimeFilter, page: KeysetPage<BuildTimeCursor>): Promise<BuildTimeRecord[]> {
+    const query = this.buildTimesFiltered(tenant, filter).select(
+      'builds.id',
+      'builds.uuid',
+      'builds.job_name',
+      'builds.result',
+      'builds.start_time',
+      'builds.end_time',
+      'builds.final',
+      'refs.project',
+      'refs.branch',
+      'refs.ref',
+      'buildsets.pipeline',
+    );
+    if (page.after !== undefined) {
+      query.whereRaw('(builds.end_time, builds.id) < (?, ?)', [page.after.endTime, page.after.id]);
+    }
+    if (page.before !== undefined) {
+      query.whereRaw('(builds.end_time, builds.id) > (?, ?)', [page.before.endTime, page.before.id]);
+    }
+    const direction = page.fromEnd ? 'asc' : 'desc';
+    query
+      .orderBy([{ column: 'builds.end_time', order: direction }, { column: 'builds.id', order: direction }])
+      .limit(page.limit)
+      .offset(page.offset);
+    const rows: BuildTimeRow[] = await query;
+    const ordered = page.fromEnd ? rows.reverse() : rows;
+    return ordered.map((row) => ({
+      id: row.id,
+      uuid: row.uuid,
+      jobName: row.job_name,
+      result: row.result,
+      startTime: row.start_time,
+      endTime: row.end_time,
+      final: row.final,
+      project: row.project,
+      branch: row.branch,
+      ref: row.ref,
+      pipeline: row.pipeline,
+    }));
+  }
+
+  /** How many finished builds of a tenant match a build-times filter. */
+  async countBuildTimes(tenant: string, filter: BuildTimeFilter): Promise<number> {
+    return countRows(this.buildTimesFiltered(tenant, filter));
+  }
+
+  private filtered(tenant: string, filter: BuildFilter): Knex.QueryBuilder {
+    const query = this.knex('builds').where('builds.tenant', tenant);
+    if (filter.pipeline !== undefined && filter.pipeline.length > 0) {
+      query.join('buildsets', 'buildsets.id', 'builds.buildset_id');
+      whereAnyOf(query, 'buildsets.pipeline', filter.pipeline, true);
+    }
+    const refFilters = [filter.project, filter.branch, filter.change, filter.patchset, filter.ref, filter.newrev];
+    if (refFilters.some((values) => values !== undefined && values.length > 0)) {
+      query.join('refs', 'refs.id', 'builds.ref_id');
+      whereAnyOf(query, 'refs.project', filter.project, true);
+      whereAnyOf(query, 'refs.branch', filter.branch, true);
+      whereAnyOf(query, 'refs.change', filter.change);
+      whereAnyOf(query, 'refs.patchset', filter.patchset);
+      whereAnyOf(query, 'refs.ref', filter.ref);
+      whereAnyOf(query, 'refs.newrev', filter.newrev);
+    }
+    whereAnyOf(query, 'builds.job_name', filter.jobName, true);
+    whereAnyOf(query, 'builds.uuid', filter.uuid);
+    whereAnyOf(query, 'builds.nodeset', filter.nodeset);
+    whereResult(query, 'builds.result', filter);
+    whereFlag(query, 'builds.voting', filter.voting);
+    whereFlag(query, 'builds.final', filter.final);
+    whereFlag(query, 'builds.held', filter.held);
+    whereIdRange(query, 'builds.id', filter);
+    return query;
+  }
+
+  private buildTimesFiltered(tenant: string, filter: BuildTimeFilter): Knex.QueryBuilder {
+    const query = this.knex('builds')
+      .join('buildsets', 'buildsets.id', 'builds.buildset_id')
+      .leftJoin('refs', 'refs.id', 'builds.ref_id')
+      .where('builds.tenant', tenant)
+      .whereNotNull('builds.result')
+      .whereNotNull('builds.end_time');
+    whereAnyOf(query, 'refs.project', filter.project);
+    whereAnyOf(query, 'buildsets.pipeline', filter.pipeline);
+    whereAnyOf(query, 'refs.branch', filter.branch);
+    whereAnyOf(query, 'refs.ref', filter.ref);
+    whereAnyOf(query, 'builds.job_name', filter.jobName);
+    whereResult(query, 'builds.result', filter);
+    whereFlag(query, 'builds.final', filter.final);
+    if (filter.endTimeMin !== undefined) {
+      query.where('builds.end_time', '>=', filter.endTimeMin);
+    }
+    if (filter.endTimeMax !== undefined) {
+      query.where('builds.end_time', '<=', filter.endTimeMax);
+    }
+    return query;
+  }
+}
+
+function whereFlag(query: Knex.QueryBuilder, column: string, value: boolean | undefined): void {
+  if (value !== undefined) {
+    query.where(column, value);
+  }
+}
+
+function toBuildEventRow(buildId: number, event: NewBuildEvent): Omit<BuildEventRow, 'id'> {
+  return { build_id: buildId, event_time: event.eventTime, event_type: event.eventType, description: event.description ?? null };
+}
+
+function toBuildRecord(row: BuildRow): BuildRecord {
+  return {
+    id: row.id,
+    buildsetId: row.buildset_id,
+    tenant: row.tenant,
+    uuid: row.uuid,
+    jobName: row.job_name,
+    result: row.result,
+    startTime: row.start_time,
+    endTime: row.end_time,
+    voting: row.voting,
+    logUrl: row.log_url,
+    errorDetail: row.error_detail,
+    final: row.final,
+    held: row.held,
+    nodeset: row.nodeset,
+    refId: row.ref_id,
+    attempt: row.attempt,
+  };
+}
+
+function toBuildEventRecord(row: BuildEventRow): BuildEventRecord {
+  return {
+    id: row.id,
+    buildId: row.build_id,
+    eventTime: row.event_time,
+    eventType: row.event_type,
+    description: row.description,
+  };
+}

@@ -1,0 +1,275 @@
+/**
+ * Buildsets: one row per attempt to test a queue item (a gate reset makes a new one), with their
+ * refs and events (spec/engine.md §4.1–§4.3). Writes follow §4.2; lists follow compat.md §2.40.
+ */
+import type { Knex } from 'knex';
+import type { BuildsetResult } from '../../model/results';
+import { countRows, fetchIdPage, whereAnyOf, whereIdRange, whereResult, type KeysetPage } from './history-query';
+import { RefRepository, type NewRef, type RefRecord } from './refs';
+
+export interface BuildsetRecord {
+  id: number;
+  uuid: string;
+  tenant: string;
+  pipeline: string;
+  result: BuildsetResult | null;
+  message: string | null;
+  eventId: string | null;
+  eventTimestamp: Date | null;
+  firstBuildStartTime: Date | null;
+  lastBuildEndTime: Date | null;
+  created: Date;
+  updated: Date;
+}
+
+export interface BuildsetEventRecord {
+  id: number;
+  buildsetId: number;
+  eventTime: Date;
+  eventType: string;
+  description: string | null;
+}
+
+/** Every filter of `T/buildsets`; list-valued fields are OR'ed, fields are AND'ed. */
+export interface BuildsetFilter {
+  /** Wildcard-capable; matches when any ref of the buildset matches. */
+  project?: string[];
+  /** Wildcard-capable. */
+  pipeline?: string[];
+  /** Wildcard-capable; matches when any ref of the buildset matches. */
+  branch?: string[];
+  change?: number[];
+  patchset?: string[];
+  ref?: string[];
+  newrev?: string[];
+  /** Buildset uuids. */
+  uuid?: string[];
+  result?: BuildsetResult[];
+  /** Drops these results and, as in the reference, buildsets still running. */
+  excludeResult?: BuildsetResult[];
+  /** true: finished buildsets only; false: running only. */
+  complete?: boolean;
+  idxMin?: number;
+  idxMax?: number;
+}
+
+export interface NewBuildset {
+  uuid: string;
+  tenant: string;
+  pipeline: string;
+  eventId?: string | null;
+  eventTimestamp?: Date | null;
+  /** The changes of the item; get-or-created and linked. */
+  refs: NewRef[];
+  /** Description of the `triggered` event (e.g. "Triggered by change org/project 1,1"). */
+  triggeredBy: string;
+  /** When the buildset starts (also the `triggered` event time). */
+  at: Date;
+}
+
+export interface FinishBuildset {
+  result: BuildsetResult;
+  /** The report text; null for non-final ends (dequeue, reset). */
+  message: string | null;
+  at: Date;
+}
+
+interface BuildsetRow {
+  id: number;
+  uuid: string;
+  tenant: string;
+  pipeline: string;
+  result: BuildsetResult | null;
+  message: string | null;
+  event_id: string | null;
+  event_timestamp: Date | null;
+  first_build_start_time: Date | null;
+  last_build_end_time: Date | null;
+  created: Date;
+  updated: Date;
+}
+
+interface BuildsetEventRow {
+  id: number;
+  buildset_id: number;
+  event_time: Date;
+  event_type: string;
+  description: string | null;
+}
+
+export class BuildsetRepository {
+  private readonly refs: RefRepository;
+
+  constructor(private readonly knex: Knex) {
+    this.refs = new RefRepository(knex);
+  }
+
+  /**
+   * Buildset start (§4.2 step 1): inserts the buildset, get-or-creates and links its refs and
+   * records the `triggered` event, in one transaction.
+   */
+  async create(input: NewBuildset): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> {
+    return this.knex.transaction(async (trx) => {
+      const [row]: BuildsetRow[] = await trx('buildsets')
+        .insert({
+          uuid: input.uuid,
+          tenant: input.tenant,
+          pipeline: input.pipeline,
+          event_id: input.eventId ?? null,
+          event_timestamp: input.eventTimestamp ?? null,
+          created: input.at,
+          updated: input.at,
+        })
+        .returning('*');
+      const refs: RefRecord[] = [];
+      for (const ref of input.refs) {
+        refs.push(await this.refs.getOrCreate(ref, trx));
+      }
+      const uniqueRefIds = [...new Set(refs.map((ref) => ref.id))];
+      if (uniqueRefIds.length > 0) {
+        await trx('buildset_refs').insert(uniqueRefIds.map((refId) => ({ buildset_id: row.id, ref_id: refId })));
+      }
+      await trx('buildset_events').insert({
+        buildset_id: row.id,
+        event_time: input.at,
+        event_type: 'triggered',
+        description: input.triggeredBy,
+      });
+      return { buildset: toBuildsetRecord(row), refs };
+    });
+  }
+
+  /**
+   * Buildset end (§4.2 step 4): sets result and message, `last_build_end_time` (the latest of
+   * the first build start and every build end) and `updated`.
+   */
+  async finish(buildsetId: number, input: FinishBuildset): Promise<BuildsetRecord> {
+    const [row]: BuildsetRow[] = await this.knex('buildsets')
+      .where('id', buildsetId)
+      .update({
+        result: input.result,
+        message: input.message,
+        updated: input.at,
+        last_build_end_time: this.knex.raw(
+          'GREATEST(first_build_start_time, (SELECT max(end_time) FROM builds WHERE builds.buildset_id = buildsets.id))',
+        ),
+      })
+      .returning('*');
+    if (!row) {
+      throw new Error(`buildset ${buildsetId} does not exist`);
+    }
+    return toBuildsetRecord(row);
+  }
+
+  /** Adds an event to a buildset's history. */
+  async addEvent(buildsetId: number, event: { eventTime: Date; eventType: string; description: string | null }): Promise<BuildsetEventRecord> {
+    const [row]: BuildsetEventRow[] = await this.knex('buildset_events')
+      .insert({ buildset_id: buildsetId, event_time: event.eventTime, event_type: event.eventType, description: event.description })
+      .returning('*');
+    return toBuildsetEventRecord(row);
+  }
+
+  /** Buildsets by id, in no particular order (missing ids are absent). */
+  async findByIds(ids: readonly number[]): Promise<BuildsetRecord[]> {
+    if (ids.length === 0) {
+      return [];
+    }
+    const rows: BuildsetRow[] = await this.knex('buildsets').whereIn('id', ids);
+    return rows.map(toBuildsetRecord);
+  }
+
+  /** The buildset of a tenant with this uuid, or null. */
+  async findByUuid(tenant: string, uuid: string): Promise<BuildsetRecord | null> {
+    const row: BuildsetRow | undefined = await this.knex('buildsets').where({ tenant, uuid }).first();
+    return row ? toBuildsetRecord(row) : null;
+  }
+
+  /** One page of a tenant's buildsets matching `filter`, newest first. */
+  async list(tenant: string, filter: BuildsetFilter, page: KeysetPage<number>): Promise<BuildsetRecord[]> {
+    const rows = await fetchIdPage<BuildsetRow>(this.filtered(tenant, filter).select('buildsets.*'), 'buildsets.id', page);
+    return rows.map(toBuildsetRecord);
+  }
+
+  /** How many of a tenant's buildsets match `filter`. */
+  async count(tenant: string, filter: BuildsetFilter): Promise<number> {
+    return countRows(this.filtered(tenant, filter));
+  }
+
+  /** The newest finished buildset matching a badge query (compat.md §2.36), or null. */
+  async newestComplete(tenant: string, filter: Pick<BuildsetFilter, 'project' | 'pipeline' | 'branch'>): Promise<BuildsetRecord | null> {
+    const [row]: BuildsetRow[] = await this.filtered(tenant, { ...filter, complete: true })
+      .select('buildsets.*')
+      .orderBy('buildsets.id', 'desc')
+      .limit(1);
+    return row ? toBuildsetRecord(row) : null;
+  }
+
+  /** Events of each buildset, oldest first; one query for all buildsets. */
+  async listEvents(buildsetIds: readonly number[]): Promise<BuildsetEventRecord[]> {
+    if (buildsetIds.length === 0) {
+      return [];
+    }
+    const rows: BuildsetEventRow[] = await this.knex('buildset_events')
+      .whereIn('buildset_id', buildsetIds)
+      .orderBy([{ column: 'buildset_id' }, { column: 'event_time' }, { column: 'id' }]);
+    return rows.map(toBuildsetEventRecord);
+  }
+
+  private filtered(tenant: string, filter: BuildsetFilter): Knex.QueryBuilder {
+    const query = this.knex('buildsets').where('buildsets.tenant', tenant);
+    whereAnyOf(query, 'buildsets.pipeline', filter.pipeline, true);
+    whereAnyOf(query, 'buildsets.uuid', filter.uuid);
+    whereResult(query, 'buildsets.result', filter);
+    whereIdRange(query, 'buildsets.id', filter);
+    if (hasRefFilter(filter)) {
+      // All ref conditions must hold for one and the same ref of the buildset.
+      query.whereExists((refs) => {
+        refs
+          .select(this.knex.raw('1'))
+          .from('buildset_refs')
+          .join('refs', 'refs.id', 'buildset_refs.ref_id')
+          .whereRaw('buildset_refs.buildset_id = buildsets.id');
+        whereAnyOf(refs, 'refs.project', filter.project, true);
+        whereAnyOf(refs, 'refs.branch', filter.branch, true);
+        whereAnyOf(refs, 'refs.change', filter.change);
+        whereAnyOf(refs, 'refs.patchset', filter.patchset);
+        whereAnyOf(refs, 'refs.ref', filter.ref);
+        whereAnyOf(refs, 'refs.newrev', filter.newrev);
+      });
+    }
+    return query;
+  }
+}
+
+function hasRefFilter(filter: BuildsetFilter): boolean {
+  return [filter.project, filter.branch, filter.change, filter.patchset, filter.ref, filter.newrev].some(
+    (values) => values !== undefined && values.length > 0,
+  );
+}
+
+function toBuildsetRecord(row: BuildsetRow): BuildsetRecord {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    tenant: row.tenant,
+    pipeline: row.pipeline,
+    result: row.result,
+    message: row.message,
+    eventId: row.event_id,
+    eventTimestamp: row.event_timestamp,
+    firstBuildStartTime: row.first_build_start_time,
+    lastBuildEndTime: row.last_build_end_time,
+    created: row.created,
+    updated: row.updated,
+  };
+}
+
+function toBuildsetEventRecord(row: BuildsetEventRow): BuildsetEventRecord {
+  return {
+    id: row.id,
+    buildsetId: row.buildset_id,
+    eventTime: row.event_time,
+    eventType: row.event_type,
+    description: row.description,
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Refs: one row per distinct ref that was tested (a change patchset, a branch head, a tag),
+ * shared by buildsets and builds and never deleted (spec/engine.md §4.1 `zuul_ref`).
+ */
+import type { Knex } from 'knex';
+
+export interface RefRecord {
+  id: number;
+  project: string;
+  ref: string;
+  refUrl: string | null;
+  change: number | null;
+  patchset: string | null;
+  oldrev: string | null;
+  newrev: string | null;
+  branch: string | null;
+}
+
+/** What identifies a ref (the unique columns) plus `refUrl` and `branch`, kept from the first insert. */
+export interface NewRef {
+  project: string;
+  ref: string;
+  refUrl?: string | null;
+  change?: number | null;
+  patchset?: string | null;
+  oldrev?: string | null;
+  newrev?: string | null;
+  branch?: string | null;
+}
+
+export interface RefRow {
+  id: number;
+  project: string;
+  ref: string;
+  ref_url: string | null;
+  change: number | null;
+  patchset: string | null;
+  oldrev: string | null;
+  newrev: string | null;
+  branch: string | null;
+}
+
+/** A ref together with the buildset it is linked to (one buildset may cover several refs). */
+export interface BuildsetRefRecord {
+  buildsetId: number;
+  ref: RefRecord;
+}
+
+export class RefRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /**
+   * The ref with these unique columns, inserted first when missing. `refUrl` and `branch` of an
+   * existing row are left alone, as in the reference. Safe under concurrent inserts.
+   */
+  async getOrCreate(ref: NewRef, trx: Knex = this.knex): Promise<RefRecord> {
+    const row = {
+      project: ref.project,
+      ref: ref.ref,
+      ref_url: ref.refUrl ?? null,
+      change: ref.change ?? null,
+      patchset: ref.patchset ?? null,
+      oldrev: ref.oldrev ?? null,
+      newrev: ref.newrev ?? null,
+      branch: ref.branch ?? null,
+    };
+    const inserted: RefRow[] = await trx('refs').insert(row).onConflict().ignore().returning('*');
+    if (inserted.length > 0) {
+      return toRefRecord(inserted[0]);
+    }
+    // NULLS NOT DISTINCT unique key: compare with IS NOT DISTINCT FROM so null columns match.
+    const existing: RefRow | undefined = await trx('refs')
+      .where('project', row.project)
+      .where('ref', row.ref)
+      .whereRaw('change IS NOT DISTINCT FROM ?::integer', [row.change])
+      .whereRaw('patchset IS NOT DISTINCT FROM ?::text', [row.patchset])
+      .whereRaw('oldrev IS NOT DISTINCT FROM ?::text', [row.oldrev])
+      .whereRaw('newrev IS NOT DISTINCT FROM ?::text', [row.newrev])
+      .first();
+    if (!existing) {
+      throw new Error(`ref ${row.project} ${row.ref} vanished after a conflicting insert`);
+    }
+    return toRefRecord(existing);
+  }
+
+  /** Refs by id, in no particular order (missing ids are absent). */
+  async findByIds(ids: readonly number[]): Promise<RefRecord[]> {
+    if (ids.length === 0) {
+      return [];
+    }
+    const rows: RefRow[] = await this.knex('refs').whereIn('id', ids);
+    return rows.map(toRefRecord);
+  }
+
+  /** The refs of each buildset, ordered by ref id; one query for all buildsets. */
+  async listForBuildsets(buildsetIds: readonly number[]): Promise<BuildsetRefRecord[]> {
+    if (buildsetIds.length === 0) {
+      return [];
+    }
+    const rows: (RefRow & { buildset_id: number })[] = await this.knex('buildset_refs')
+      .join('refs', 'refs.id', 'buildset_refs.ref_id')
+      .whereIn('buildset_refs.buildset_id', buildsetIds)
+      .orderBy([{ column: 'buildset_refs.buildset_id' }, { column: 'refs.id' }])
+      .select('refs.*', 'buildset_refs.buildset_id');
+    return rows.map((row) => ({ buildsetId: row.buildset_id, ref: toRefRecord(row) }));
+  }
+}
+
+/** Maps a `refs` row to its record. */
+export function toRefRecord(row: RefRow): RefRecord {
+  return {
+    id: row.id,
+    project: row.project,
+    ref: row.ref,
+    refUrl: row.ref_url,
+    change: row.change,
+    patchset: row.patchset,
+    oldrev: row.oldrev,
+    newrev: row.newrev,
+    branch: row.branch,
+  };
+}
