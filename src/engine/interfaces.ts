@@ -256,6 +256,8 @@ export interface ExecutorGateway {
 }
 
 export interface NodeRequest {
+  /** Chosen by the engine so that a request can be re-sent idempotently after a restart. */
+  id: string;
   tenant: string;
   pipeline: string;
   buildsetUuid: string;
@@ -265,8 +267,8 @@ export interface NodeRequest {
 }
 
 export interface NodeGateway {
-  /** Request nodes; fulfilment arrives later as a `nodes-provisioned` result event. Returns the request id. */
-  requestNodes(request: NodeRequest): Promise<string>;
+  /** Request nodes (idempotent by request id); fulfilment arrives later as a `nodes-provisioned` result event. */
+  requestNodes(request: NodeRequest): Promise<void>;
   cancelRequest(tenant: string, requestId: string): Promise<void>;
   returnNodes(tenant: string, nodes: NodeInfo[]): Promise<void>;
   /** Hold nodes for an autohold request. */

@@ -164,7 +164,7 @@ export class EngineStateRepository {
   }
 
   /** Insert or update an item row and replace its job rows. */
-  async saveItem(tenant: string, queue: QueueState, position: number, item: ItemState, trx: Knex): Promise<void> {
+  async saveItem(tenant: string, queueId: number | null, position: number, item: ItemState, trx: Knex): Promise<void> {
     const { buildset, ...rest } = item;
     const { jobs, ...buildsetRest } = buildset;
     const data = { ...rest, buildset: buildsetRest };
@@ -172,7 +172,7 @@ export class EngineStateRepository {
       uuid: item.uuid,
       tenant,
       pipeline: item.pipeline,
-      queue_id: queue.id,
+      queue_id: queueId === 0 ? null : queueId,
       position,
       item_ahead_uuid: item.itemAhead,
       changes: JSON.stringify(item.changes),
@@ -225,8 +225,9 @@ export class EngineStateRepository {
   }
 
   /** Tenant-level engine record (created with defaults when missing). */
-  async loadTenant(tenant: string, trx: Knex = this.knex): Promise<TenantEngineRecord> {
-    const row: TenantStateRow | undefined = await trx('tenant_state').where({ tenant }).first();
+  async loadTenant(tenant: string, trx: Knex = this.knex, forUpdate = false): Promise<TenantEngineRecord> {
+    const query = trx('tenant_state').where({ tenant }).first();
+    const row: TenantStateRow | undefined = await (forUpdate ? query.forUpdate() : query);
     if (!row) {
       return {
         eventQueues: { triggerQueueDiscarding: false, triggerQueuePaused: false, resultQueuePaused: false, reason: null },
