@@ -4,6 +4,8 @@
  */
 import type { Knex } from 'knex';
 import type { ServiceConfig } from '../src/config/service';
+import type { Engine } from '../src/engine/engine';
+import type { LiveFeeds } from './live-feeds';
 
 /** Which tenants exist; implemented by the layout manager once configuration is loaded. */
 export interface TenantCatalog {
@@ -18,7 +20,16 @@ export interface Services {
   version: string;
   /** Injected clock so tests can control time. */
   now(): Date;
+  /** The gating engine's API (status, control operations); null when this process has none. */
+  engine: Engine | null;
+  /** Live feeds for subscriptions; null when subscriptions are not served. */
+  live: LiveFeeds | null;
+  /** Verifies a bearer token (HTTP `Authorization`, or graphql-ws `connectionParams`); null = anonymous. */
+  authenticate: Authenticate | null;
 }
+
+/** Turns a bearer token into a principal, or null when it is not valid. */
+export type Authenticate = (token: string) => Promise<Principal | null>;
 
 /** Who is calling. Filled in by the authentication layer (Security issue); anonymous until then. */
 export interface Principal {
