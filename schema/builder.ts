@@ -47,3 +47,5 @@ export const builder = new SchemaBuilder<SchemaTypes>({
 });
 
 builder.queryType({ description: 'Read entry points of Sluice.' });
+builder.mutationType({ description: 'Control operations (tenant admin).' });
+builder.subscriptionType({ description: 'Live feeds over graphql-ws (or SSE): status, queue deltas, builds, events.' });

@@ -9,5 +9,10 @@ import './buildset';
 import './build';
 import './build-time';
 import './system-event';
+import './status';
+import './queue-events';
+import './autohold';
+import './control';
+import './subscriptions';
 
 export const schema = builder.toSchema();
