@@ -620,8 +620,14 @@ export class PipelineManager {
     }
   }
 
-  /** Cancel an item's jobs, record DEQUEUED and take it out (spec §2.12 removeItem). */
+  /**
+   * Cancel an item's jobs, record DEQUEUED and take it out (spec §2.12 removeItem). Items
+   * behind it were tested with it merged underneath, so they are reset (spec §2.9.6 prime).
+   */
   async removeItem(ctx: PassContext, queue: QueueState, item: ItemState, reason: DequeueReason): Promise<void> {
+    for (const behind of allItemsBehind(queue, item)) {
+      await this.resetItem(ctx, behind);
+    }
     await cancelJobs(ctx, item, true);
     if (item.live && item.buildset.result === null) {
       item.buildset.result = 'DEQUEUED';
