@@ -76,6 +76,7 @@ export class TenantScheduler {
     if (!(await this.acquireLeadership())) {
       return false;
     }
+    await this.stateRepo.ensureTenant(this.tenant, this.options.clock.now());
     await this.loadState();
     await this.resubmitOutstandingWork();
     this.running = true;

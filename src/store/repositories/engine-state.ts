@@ -251,6 +251,11 @@ export class EngineStateRepository {
     };
   }
 
+  /** Create the tenant's row when missing, so that passes and operations can lock it. */
+  async ensureTenant(tenant: string, at: Date, trx: Knex = this.knex): Promise<void> {
+    await trx('tenant_state').insert({ tenant, updated: at }).onConflict('tenant').ignore();
+  }
+
   /** Save the tenant-level record. */
   async saveTenant(tenant: string, record: TenantEngineRecord, at: Date, trx: Knex = this.knex): Promise<void> {
     await trx('tenant_state')
