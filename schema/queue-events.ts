@@ -220,7 +220,7 @@ export const ResnapshotRequired = builder.objectRef<ResnapshotValue>('Resnapshot
   description: 'Deltas were lost for this subscriber: query `status` again and apply deltas with a higher sequence than its `sequence`.',
   fields: (t) => ({
     tenant: t.exposeString('tenant', { nullable: false, description: 'Tenant name.' }),
-    reason: t.field({ type: ResnapshotReason, nullable: false, description: 'Why.', resolve: (value) => value.reason }),
+    cause: t.field({ type: ResnapshotReason, nullable: false, description: 'Why deltas were lost.', resolve: (value) => value.reason }),
     sequence: t.exposeInt('sequence', { nullable: false, description: 'Deltas up to this sequence may be missing.' }),
   }),
 });

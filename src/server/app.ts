@@ -182,6 +182,10 @@ export function buildApp(options: AppOptions): SluiceApp {
         components.heartbeat(componentId, now()).catch((err: unknown) => logger.warn({ err }, 'component heartbeat failed'));
       }, options.heartbeatInterval ?? 30_000);
       heartbeat.unref();
+      for (const tenant of tenants.tenantNames()) {
+        live.watch(tenant); // resumable feeds: buffer deltas even before anyone subscribes
+      }
+      await bus.ready();
       ws = attachGraphQLWebSocket(httpServer, yoga, yoga.graphqlEndpoint, options.webSocket);
       await new Promise<void>((resolve, reject) => {
         httpServer.once('error', reject);

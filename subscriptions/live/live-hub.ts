@@ -70,6 +70,11 @@ export class LiveHub implements LiveFeeds {
     this.options = { ...DEFAULT_LIVE_HUB_OPTIONS, ...options };
   }
 
+  /** Start listening to a tenant now, so its replay buffer fills before the first subscriber. */
+  watch(tenant: string): void {
+    this.channel(tenant);
+  }
+
   async queueEvents(tenant: string, afterSeq: number | null): Promise<AsyncIterableIterator<QueueFeedEvent>> {
     const channel = this.channel(tenant);
     const subscriber: DeltaSubscriber = {
