@@ -64,6 +64,21 @@ export async function startLiveServer(database: Database, options: Partial<AppOp
   };
 }
 
+/** Resolves once the server's hub has at least this many live subscribers (subscriptions are active then). */
+export async function subscribersActive(server: LiveServer, want: { delta?: number; status?: number }, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const stats = server.app.live.stats();
+    if (stats.deltaSubscribers >= (want.delta ?? 0) && stats.statusSubscribers >= (want.status ?? 0)) {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`subscribers not active: ${JSON.stringify(stats)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** A graphql-ws client without retries. */
 export function wsClient(server: LiveServer, token?: string): Client {
   return createClient({ url: server.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, connectionParams: token ? { authToken: token } : {} });
