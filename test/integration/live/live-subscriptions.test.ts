@@ -8,6 +8,7 @@ import { startLiveServer, Subscription, wsClient, type LiveServer } from '../../
 import { EngineHarness, nextTenant } from '../../engine/harness';
 import { job, makeLayout, pipeline } from '../../engine/scripted';
 import { EngineStateRepository } from '../../../src/store/repositories/engine-state';
+import { engineEventBusOver } from '../../../subscriptions/live/engine-bridge';
 import { applyQueueEvent, QUEUE_EVENT_FIELDS, STATUS_FIELDS, type QueueEventView, type StatusView } from './status-fields';
 
 const layoutSpec = () => ({
@@ -204,7 +205,6 @@ describe('live subscriptions', () => {
     const readable = new Set([h.tenant, other.tenant]);
     const shared = await startLiveServer(db, { harness: h, tenants: { tenantNames: () => [...readable] } });
     try {
-      const { engineEventBusOver } = await import('../../../subscriptions/live/engine-bridge');
       const forward = engineEventBusOver(shared.app.bus, () => undefined);
       const stopOther = other.bus.subscribe(other.tenant, (delta) => forward.publish(delta));
       const sharedClient = wsClient(shared);
