@@ -143,7 +143,8 @@ async function main(): Promise<void> {
     engine,
     bus,
     tenants: { tenantNames: () => [TENANT] },
-    webSocket: { keepAliveMs: 60_000 },
+    // The clients share one overloaded process: give them time to send connection_init.
+    webSocket: { keepAliveMs: 60_000, connectionInitWaitTimeoutMs: 60_000 },
   });
   await app.start(0, '127.0.0.1');
   const statusStart = now();

@@ -11,6 +11,13 @@ export type QueueFeedEvent =
   | { kind: 'delta'; delta: EngineDelta }
   | { kind: 'resnapshot'; reason: ResnapshotReason; tenant: string; sequence: number };
 
+/** A status change of a tenant: one object per tenant state version, shared by every subscriber (its execution result may be shared too). */
+export interface StatusTick {
+  readonly shared: true;
+  readonly tenant: string;
+  readonly version: number;
+}
+
 export interface LiveFeeds {
   /**
    * Queue deltas of a tenant. With `afterSeq`, first the deltas after it (from the replay
@@ -21,7 +28,7 @@ export interface LiveFeeds {
    * Coalesced "the status changed" ticks: one at once, then at most one per interval while
    * changes happen. A slow consumer only ever has the latest tick pending.
    */
-  statusChanges(tenant: string): AsyncIterableIterator<number>;
+  statusChanges(tenant: string): AsyncIterableIterator<StatusTick>;
   /** Load a value once per tenant state version and share it between all subscribers. */
   shared<T>(tenant: string, key: string, load: () => Promise<T>): Promise<T>;
   /** Tell every process that a tenant's status changed outside a scheduler pass. */

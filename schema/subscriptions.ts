@@ -13,7 +13,7 @@ import { Build, BuildFilter, toBuildFilter } from './build';
 import { Buildset, BuildsetFilter, toBuildsetFilter } from './buildset';
 import type { GraphQLContext } from './context';
 import { historyStore } from './history-store';
-import type { LiveFeeds, QueueFeedEvent } from './live-feeds';
+import type { LiveFeeds, QueueFeedEvent, StatusTick } from './live-feeds';
 import { LiveIterator } from './live-iterator';
 import { QueueEventOrResnapshot, withState, type QueueEventItem } from './queue-events';
 import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './status-snapshot';
@@ -87,11 +87,11 @@ builder.subscriptionFields((t) => ({
     },
     authScopes: (_root, { tenant }) => ({ tenantReader: tenant }),
     subscribe: (_root, { tenant }, ctx) =>
-      new LiveIterator(requireLive(ctx).statusChanges(tenant), (version: number) => {
+      new LiveIterator(requireLive(ctx).statusChanges(tenant), (tick: StatusTick) => {
         assertStillReadable(ctx, tenant);
-        return [version];
+        return [tick];
       }),
-    resolve: async (_version, { tenant, pipeline }, ctx) => {
+    resolve: async (_tick, { tenant, pipeline }, ctx) => {
       const snapshot = await sharedSnapshot(ctx, tenant);
       if (!snapshot) {
         throw new GraphQLError('Tenant not loaded', { extensions: { code: 'NOT_FOUND' } });

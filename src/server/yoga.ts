@@ -1,9 +1,9 @@
 /** graphql-yoga over the Pothos schema; the context is built from Koa (HTTP) or graphql-ws (WebSocket). */
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { useExtendContextValuePerExecuteSubscriptionEvent } from '@envelop/execute-subscription-event';
 import { initContextCache } from '@pothos/core';
 import type Koa from 'koa';
 import { schema } from '../../schema';
+import { useLiveSubscriptionEvents } from '../../subscriptions/live/shared-event-execution';
 import { createContext, type GraphQLContext, type Principal, type Services } from '../../schema/context';
 import type { Logger } from './logger';
 
@@ -51,8 +51,9 @@ export function buildYoga(services: Services, logger: Logger): SluiceYoga {
     },
     context: async (initial) => createContext(services, initial.requestId ?? initial.koa?.state.requestId ?? 'ws', await principalOf(services, initial)),
     plugins: [
-      // A subscription keeps its context; give every event fresh Pothos caches (loaders, auth).
-      useExtendContextValuePerExecuteSubscriptionEvent(() => ({ contextPartial: initContextCache() })),
+      // A subscription keeps its context; every event gets fresh Pothos caches (loaders, auth),
+      // and identical operations share the result of a shared live event.
+      useLiveSubscriptionEvents(() => initContextCache()),
     ],
   });
 }

@@ -5,7 +5,7 @@
  * the other subscribers never wait for it.
  */
 import type { EngineDelta } from '../../src/engine/event-bus';
-import type { LiveFeeds, QueueFeedEvent } from '../../schema/live-feeds';
+import type { LiveFeeds, QueueFeedEvent, StatusTick } from '../../schema/live-feeds';
 import { tenantTopic, type BusMessage, type EventBus } from '../bus/event-bus';
 import { BoundedQueue } from './bounded-queue';
 import { LIVE_MESSAGE_KINDS, isEngineDelta } from './messages';
@@ -35,7 +35,7 @@ interface DeltaSubscriber {
 }
 
 interface StatusSubscriber {
-  queue: BoundedQueue<number>;
+  queue: BoundedQueue<StatusTick>;
   lastEmit: number;
   timer: NodeJS.Timeout | null;
 }
@@ -46,11 +46,17 @@ class TenantChannel {
   readonly statusSubscribers = new Set<StatusSubscriber>();
   /** Bumped on every change that can alter the status. */
   version = 0;
+  /** The tick of the current version, shared by all status subscribers. */
+  tick: StatusTick;
   readonly sharedValues = new Map<string, { version: number; value: Promise<unknown> }>();
   unsubscribe: () => void = () => undefined;
 
-  constructor(replayCapacity: number) {
+  constructor(
+    readonly tenant: string,
+    replayCapacity: number,
+  ) {
     this.replay = new ReplayBuffer(replayCapacity);
+    this.tick = { shared: true, tenant, version: 0 };
   }
 }
 
@@ -109,12 +115,12 @@ export class LiveHub implements LiveFeeds {
     return subscriber.queue;
   }
 
-  statusChanges(tenant: string): AsyncIterableIterator<number> {
+  statusChanges(tenant: string): AsyncIterableIterator<StatusTick> {
     const channel = this.channel(tenant);
     const subscriber: StatusSubscriber = {
       lastEmit: this.now(),
       timer: null,
-      queue: new BoundedQueue<number>({
+      queue: new BoundedQueue<StatusTick>({
         capacity: 1,
         onOverflow: (_backlog, incoming) => [incoming],
         onClose: () => {
@@ -126,7 +132,7 @@ export class LiveHub implements LiveFeeds {
       }),
     };
     channel.statusSubscribers.add(subscriber);
-    subscriber.queue.push(channel.version);
+    subscriber.queue.push(channel.tick);
     return subscriber.queue;
   }
 
@@ -178,7 +184,7 @@ export class LiveHub implements LiveFeeds {
     if (existing) {
       return existing;
     }
-    const channel = new TenantChannel(this.options.replayCapacity);
+    const channel = new TenantChannel(tenant, this.options.replayCapacity);
     if (!this.closed) {
       channel.unsubscribe = this.bus.subscribe(tenantTopic(tenant), (message) => this.receive(tenant, channel, message));
     }
@@ -229,6 +235,7 @@ export class LiveHub implements LiveFeeds {
   /** A status-relevant change: bump the version and schedule coalesced status ticks. */
   private changed(channel: TenantChannel): void {
     channel.version += 1;
+    channel.tick = { shared: true, tenant: channel.tenant, version: channel.version };
     const now = this.now();
     for (const subscriber of channel.statusSubscribers) {
       if (subscriber.timer) {
@@ -246,6 +253,6 @@ export class LiveHub implements LiveFeeds {
   private tick(channel: TenantChannel, subscriber: StatusSubscriber): void {
     subscriber.timer = null;
     subscriber.lastEmit = this.now();
-    subscriber.queue.replace(channel.version);
+    subscriber.queue.replace(channel.tick);
   }
 }

@@ -121,7 +121,7 @@ describe('LiveHub', () => {
       let now = 0;
       const timedHub = new LiveHub(bus, async () => committed, { statusIntervalMs: 250 }, () => now);
       const ticks = timedHub.statusChanges('t1');
-      expect(await take(ticks, 1)).toEqual([0]);
+      expect((await take(ticks, 1)).map((tick) => tick.version)).toEqual([0]);
       publish(delta(1), delta(2), delta(3));
       await flush();
       now = 100;
@@ -129,7 +129,7 @@ describe('LiveHub', () => {
       const pending = ticks.next();
       now = 250;
       jest.advanceTimersByTime(150);
-      expect(await pending).toEqual({ value: 3, done: false });
+      expect((await pending).value).toEqual({ shared: true, tenant: 't1', version: 3 });
       timedHub.close();
     } finally {
       jest.useRealTimers();
