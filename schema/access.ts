@@ -1,26 +1,25 @@
 /**
- * Tenant access decisions used by the scope-auth scopes. Until the Security issue's rule
- * engine is merged: every known tenant is readable by anyone, and a caller is tenant admin
- * when its verified token's `zuul.admin` claim names the tenant (compat.md §6.3 override).
+ * Tenant access decisions used by the scope-auth scopes, through the Security issue's
+ * `decideAccess`. No tenant policy source is wired into the services yet, so every known tenant
+ * is treated as having no access or admin rules: anyone may read, and a caller is tenant admin
+ * through the `zuul.admin` claim override (compat.md §6.3) of an authenticator that allows it.
  */
-import type { GraphQLContext, Principal } from './context';
+import { decideAccess } from '../src/auth/rules';
+import type { GraphQLContext } from './context';
 
-/** Tenant names a principal's `zuul.admin` claim lists (empty when absent or malformed). */
-export function adminTenantsOf(principal: Principal): string[] {
-  const zuul = principal.claims.zuul;
-  if (typeof zuul !== 'object' || zuul === null || Array.isArray(zuul)) {
-    return [];
+function decision(ctx: GraphQLContext, tenant: string): { canRead: boolean; isAdmin: boolean } {
+  if (!ctx.services.tenants.tenantNames().includes(tenant)) {
+    return { canRead: false, isAdmin: false };
   }
-  const admin: unknown = (zuul as Record<string, unknown>).admin;
-  return Array.isArray(admin) ? admin.filter((item): item is string => typeof item === 'string') : [];
+  return decideAccess({ tenant, principal: ctx.principal, rules: [], accessRules: [], adminRules: [] });
 }
 
 /** Whether the caller may administer (enqueue, dequeue, pause...) the tenant. */
 export function isTenantAdmin(ctx: GraphQLContext, tenant: string): boolean {
-  return ctx.principal !== null && ctx.services.tenants.tenantNames().includes(tenant) && adminTenantsOf(ctx.principal).includes(tenant);
+  return decision(ctx, tenant).isAdmin;
 }
 
 /** Whether the caller may read the tenant (status, history, live feeds). */
 export function canReadTenant(ctx: GraphQLContext, tenant: string): boolean {
-  return ctx.services.tenants.tenantNames().includes(tenant);
+  return decision(ctx, tenant).canRead;
 }

@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { ServiceConfig } from '../src/config/service';
+import type { Principal } from '../src/auth/principal';
 import type { Engine } from '../src/engine/engine';
 import type { LiveFeeds } from './live-feeds';
 
@@ -31,11 +32,8 @@ export interface Services {
 /** Turns a bearer token into a principal, or null when it is not valid. */
 export type Authenticate = (token: string) => Promise<Principal | null>;
 
-/** Who is calling. Filled in by the authentication layer (Security issue); anonymous until then. */
-export interface Principal {
-  subject: string;
-  claims: Record<string, unknown>;
-}
+/** Who is calling: a verified token's subject, claims and authenticator (see src/auth/principal.ts). */
+export type { Principal } from '../src/auth/principal';
 
 export interface GraphQLContext {
   services: Services;

@@ -15,7 +15,9 @@ import type { EngineHarness } from '../engine/harness';
 /** Tokens the test authenticator knows: `admin:<tenant>` is admin of that tenant. */
 export async function testAuthenticate(token: string): Promise<Principal | null> {
   const match = /^admin:(.+)$/.exec(token);
-  return match ? { subject: `admin-of-${match[1]}`, claims: { zuul: { admin: [match[1]] } } } : null;
+  return match
+    ? { subject: `admin-of-${match[1]}`, claims: { zuul: { admin: [match[1]] } }, authenticator: { name: 'test', realm: 'test', uidClaim: 'sub', allowAuthzOverride: true } }
+    : null;
 }
 
 export interface LiveServer {
