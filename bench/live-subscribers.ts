@@ -54,6 +54,12 @@ async function runClients(url: string, count: number): Promise<void> {
   let initial = 0;
   let failed = 0;
   const disposers: Array<() => Promise<void>> = [];
+  let settled: () => void = () => undefined;
+  const answered = (): void => {
+    if (initial + failed === disposers.length) {
+      settled();
+    }
+  };
   for (let index = 0; index < count; index += 1) {
     const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false });
     disposers.push(async () => {
@@ -66,6 +72,7 @@ async function runClients(url: string, count: number): Promise<void> {
           const at = now();
           if (!armed) {
             initial += 1;
+            answered();
             if (initial + failed === count) {
               send({ type: 'ready', failed });
             }
@@ -81,12 +88,20 @@ async function runClients(url: string, count: number): Promise<void> {
         },
         error: () => {
           failed += 1;
+          answered();
+          if (initial + failed === count) {
+            send({ type: 'ready', failed });
+          }
         },
         complete: () => undefined,
       },
     );
-    if (index % 200 === 199) {
-      await new Promise((resolve) => setImmediate(resolve));
+    // Connect in batches of 100 (each batch subscribed before the next) so the listen backlog never overflows.
+    if (index % 100 === 99) {
+      await new Promise<void>((resolve) => {
+        settled = resolve;
+        answered();
+      });
     }
   }
   process.on('message', (message: ToClients) => {
@@ -201,8 +216,8 @@ async function main(): Promise<void> {
   console.log(`all rounds: p50 ${percentile(all, 50).toFixed(1)} ms, p99 ${percentile(all, 99).toFixed(1)} ms, last ${all[all.length - 1]?.toFixed(1)} ms (${all.length} deliveries)`);
   child.send({ type: 'stop' } satisfies ToClients);
   await new Promise((resolve) => child.once('exit', resolve));
-  await app.stop();
   await engine.stop();
+  await app.stop();
 }
 
 if (process.argv[2] === '--clients') {
