@@ -18,6 +18,34 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown; }
 };
 
+/** An autohold request; `change` and `ref` are mutually exclusive (neither = every ref). */
+export type AutoholdCreateInput = {
+  /** Change number whose refs to match. */
+  change?: InputMaybe<Scalars['String']['input']>;
+  /** Number of failed builds to hold (0 or more). */
+  count: Scalars['Int']['input'];
+  /** Job name. */
+  job: Scalars['String']['input'];
+  /** Seconds to keep held nodes; the deployment default when null. */
+  nodeHoldExpiration?: InputMaybe<Scalars['Int']['input']>;
+  /** Project (short or canonical name). */
+  project: Scalars['String']['input'];
+  /** Why the nodes are held. */
+  reason: Scalars['String']['input'];
+  /** Regular expression of refs to match. */
+  ref?: InputMaybe<Scalars['String']['input']>;
+  /** Tenant name. */
+  tenant: Scalars['String']['input'];
+};
+
+/** The autohold request to delete. */
+export type AutoholdDeleteInput = {
+  /** Request id; zero padding is optional. */
+  id: Scalars['String']['input'];
+  /** Tenant name. */
+  tenant: Scalars['String']['input'];
+};
+
 /** Filters of a build list; every field is optional. Values of one field are OR'ed, fields are AND'ed. */
 export type BuildFilter = {
   /** Branch of the build's ref; `*` is a wildcard (`*ster`). */
@@ -178,6 +206,120 @@ export type BuildsetStatus =
   /** Its builds are running or waiting; no result has been reported. */
   | 'RUNNING';
 
+/** A live change (`change`) or ref (`ref`) to remove from a pipeline; exactly one of them. */
+export type DequeueInput = {
+  /** `<number>,<patchset>`. */
+  change?: InputMaybe<Scalars['String']['input']>;
+  /** Pipeline to dequeue from. */
+  pipeline: Scalars['String']['input'];
+  /** Project (short or canonical name). */
+  project: Scalars['String']['input'];
+  /** Ref of a ref item. */
+  ref?: InputMaybe<Scalars['String']['input']>;
+  /** Tenant name. */
+  tenant: Scalars['String']['input'];
+};
+
+/** Why an item left its pipeline. */
+export type DequeueReasonKind =
+  /** A change it needs left the pipeline. */
+  | 'DEPENDENCY_DEQUEUED'
+  /** An administrator dequeued it. */
+  | 'DEQUEUED_BY_ADMIN'
+  /** A new patchset of its change was uploaded. */
+  | 'NEW_PATCHSET'
+  /** A non-live item without items behind it. */
+  | 'NON_LIVE_NO_ITEMS_BEHIND'
+  /** It was re-enqueued by a promote. */
+  | 'PROMOTED'
+  /** A reconfiguration removed it. */
+  | 'RECONFIGURATION'
+  /** It completed and was reported. */
+  | 'REPORTED'
+  /** A newer item replaced it. */
+  | 'SUPERSEDED';
+
+/** A change (`change`) or a ref update (`ref`, `oldrev`, `newrev`) to enqueue; `change` wins when both are given. */
+export type EnqueueInput = {
+  /** `<number>,<patchset>`. */
+  change?: InputMaybe<Scalars['String']['input']>;
+  /** New revision of a ref update. */
+  newrev?: InputMaybe<Scalars['String']['input']>;
+  /** Old revision of a ref update. */
+  oldrev?: InputMaybe<Scalars['String']['input']>;
+  /** Pipeline to enqueue into. */
+  pipeline: Scalars['String']['input'];
+  /** Project (short or canonical name). */
+  project: Scalars['String']['input'];
+  /** Ref of a ref update. */
+  ref?: InputMaybe<Scalars['String']['input']>;
+  /** Tenant name. */
+  tenant: Scalars['String']['input'];
+};
+
+/** Why an item does not run jobs yet. */
+export type ItemWaitReason =
+  /** Its speculative merge is being prepared. */
+  | 'MERGE'
+  /** It is outside the active window of its queue. */
+  | 'WINDOW';
+
+/** What a job that has not started yet is waiting for. */
+export type JobWaitReason =
+  /** Jobs it depends on have not finished. */
+  | 'DEPENDENCIES'
+  /** It is waiting for an executor to start it. */
+  | 'EXECUTOR'
+  /** A job ahead holds following changes until it finishes. */
+  | 'HOLD_FOLLOWING_CHANGES'
+  /** The speculative merge of its item is being prepared. */
+  | 'MERGE'
+  /** Its nodes are being provisioned. */
+  | 'NODES'
+  /** Artifacts it requires are not provided yet. */
+  | 'REQUIREMENTS'
+  /** A semaphore it needs is held by other builds. */
+  | 'SEMAPHORES'
+  /** Its item is outside the active window of the queue. */
+  | 'WINDOW';
+
+/** State of a pipeline. */
+export type PipelineHealth =
+  /** The pipeline has a configuration error. */
+  | 'ERROR'
+  /** The pipeline works normally. */
+  | 'NORMAL';
+
+/** How a pipeline orders and gates its items. */
+export type PipelineManagerKind =
+  /** Changes are tested speculatively on top of the ones ahead (gating). */
+  | 'DEPENDENT'
+  /** Each change is tested on its own. */
+  | 'INDEPENDENT'
+  /** One item at a time per queue. */
+  | 'SERIAL'
+  /** A newer item replaces a waiting older one of the same ref. */
+  | 'SUPERCEDENT';
+
+/** Changes to move to the head of their queue, in this order. */
+export type PromoteInput = {
+  /** Changes as `<number>,<patchset>`. */
+  changes: Array<Scalars['String']['input']>;
+  /** Pipeline of the changes. */
+  pipeline: Scalars['String']['input'];
+  /** Tenant name. */
+  tenant: Scalars['String']['input'];
+};
+
+/** Why the client must take a new status snapshot. */
+export type ResnapshotReason =
+  /** The deltas after `afterSeq` are no longer in the replay buffer. */
+  | 'REPLAY_UNAVAILABLE'
+  /** This server missed deltas (event bus interruption). */
+  | 'SEQUENCE_GAP'
+  /** The client did not keep up; its backlog was dropped. */
+  | 'SLOW_CONSUMER';
+
 /** Filters of system events; every field is optional. */
 export type SystemEventFilter = {
   /** Only these kinds of event (OR'ed). */
@@ -224,6 +366,20 @@ export type SystemEventType =
   | 'RECONFIGURED'
   /** The tenant event queues were paused, resumed or set to discard. */
   | 'TENANT_STATE_CHANGED';
+
+/** New event-queue state; omitted flags keep their value, the reason is replaced (cleared when omitted). */
+export type TenantStateSetInput = {
+  /** Free text (at most 4096 characters are kept). */
+  reason?: InputMaybe<Scalars['String']['input']>;
+  /** Stop processing result events. */
+  resultQueuePaused?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Tenant name. */
+  tenant: Scalars['String']['input'];
+  /** Discard incoming trigger events. */
+  triggerQueueDiscarding?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Stop processing trigger events. */
+  triggerQueuePaused?: InputMaybe<Scalars['Boolean']['input']>;
+};
 
 export type RestInfoQueryVariables = Exact<{ [key: string]: never; }>;
 
