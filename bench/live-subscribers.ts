@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     logger: silentLogger(),
     engine,
     bus,
-    tenants: { tenantNames: () => [TENANT] },
+    tenants: { tenantNames: () => [TENANT], layout: () => undefined },
     // The clients share one overloaded process: give them time to send connection_init.
     webSocket: { keepAliveMs: 60_000, connectionInitWaitTimeoutMs: 60_000 },
   });

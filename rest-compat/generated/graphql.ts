@@ -206,6 +206,25 @@ export type BuildsetStatus =
   /** Its builds are running or waiting; no result has been reported. */
   | 'RUNNING';
 
+/** Exact-match filters of configuration errors; every field is optional and they combine with AND. */
+export type ConfigErrorFilter = {
+  /** Branch of the error's source context. */
+  branch?: InputMaybe<Scalars['String']['input']>;
+  /** Kind of problem, e.g. `Job Not Found`. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** Short project name of the error's source context. */
+  project?: InputMaybe<Scalars['String']['input']>;
+  /** Only errors or only warnings. */
+  severity?: InputMaybe<ConfigErrorSeverity>;
+};
+
+/** How serious a configuration problem is; the REST API spells them in lower case. */
+export type ConfigErrorSeverity =
+  /** The object was not loaded. */
+  | 'ERROR'
+  /** The object was loaded but something about it is questionable or deprecated. */
+  | 'WARNING';
+
 /** A live change (`change`) or ref (`ref`) to remove from a pipeline; exactly one of them. */
 export type DequeueInput = {
   /** `<number>,<patchset>`. */
@@ -257,12 +276,53 @@ export type EnqueueInput = {
   tenant: Scalars['String']['input'];
 };
 
+/** Life of an image build artifact. */
+export type ImageBuildArtifactState =
+  /** Being deleted. */
+  | 'DELETING'
+  /** Usable; uploads may be made from it. */
+  | 'READY';
+
+/** Where an image comes from. */
+export type ImageType =
+  /** Provided by the cloud itself. */
+  | 'CLOUD'
+  /** Built by an image-build job of the tenant and uploaded to provider endpoints. */
+  | 'ZUUL';
+
+/** Life of an upload of an image build artifact to a provider endpoint. */
+export type ImageUploadState =
+  /** Being deleted. */
+  | 'DELETING'
+  /** Waiting to be uploaded. */
+  | 'PENDING'
+  /** Uploaded and usable by the provider. */
+  | 'READY'
+  /** Being uploaded. */
+  | 'UPLOADING';
+
 /** Why an item does not run jobs yet. */
 export type ItemWaitReason =
   /** Its speculative merge is being prepared. */
   | 'MERGE'
   /** It is outside the active window of its queue. */
   | 'WINDOW';
+
+/** Whether identical builds of this job are shared between items of a dependency cycle. */
+export type JobDeduplication =
+  /** Always deduplicate. */
+  | 'ALWAYS'
+  /** Deduplicate when the frozen jobs are identical (the default). */
+  | 'AUTO'
+  /** Never deduplicate. */
+  | 'NEVER';
+
+/** Where a role comes from. */
+export type JobRoleType =
+  /** A role from an external role registry. */
+  | 'GALAXY'
+  /** A role from a project known to the tenant. */
+  | 'ZUUL';
 
 /** What a job that has not started yet is waiting for. */
 export type JobWaitReason =
@@ -283,12 +343,40 @@ export type JobWaitReason =
   /** Its item is outside the active window of the queue. */
   | 'WINDOW';
 
+/** How changes of a project are merged for testing and submission; the REST API spells them in lower case with dashes. */
+export type MergeMode =
+  /** Each commit is cherry-picked onto the branch. */
+  | 'CHERRY_PICK'
+  /** A merge commit (fast-forward when possible is not attempted). */
+  | 'MERGE'
+  /** A merge with the "ort" strategy. */
+  | 'MERGE_ORT'
+  /** A merge with the "recursive" strategy. */
+  | 'MERGE_RECURSIVE'
+  /** A merge with the "resolve" strategy. */
+  | 'MERGE_RESOLVE'
+  /** The commits are rebased onto the branch. */
+  | 'REBASE'
+  /** All commits are squashed into one on the branch. */
+  | 'SQUASH_MERGE';
+
 /** State of a pipeline. */
 export type PipelineHealth =
   /** The pipeline has a configuration error. */
   | 'ERROR'
   /** The pipeline works normally. */
   | 'NORMAL';
+
+/** How a pipeline queues and tests items (spec/engine.md §2). */
+export type PipelineManager =
+  /** Items of a shared queue are tested speculatively on top of the items ahead (gating). */
+  | 'DEPENDENT'
+  /** Every item is tested on its own, in parallel. */
+  | 'INDEPENDENT'
+  /** One item of a queue at a time, in order. */
+  | 'SERIAL'
+  /** Only the newest item per project and branch runs; older waiting ones are superseded. */
+  | 'SUPERCEDENT';
 
 /** How a pipeline orders and gates its items. */
 export type PipelineManagerKind =
@@ -300,6 +388,22 @@ export type PipelineManagerKind =
   | 'SERIAL'
   /** A newer item replaces a waiting older one of the same ref. */
   | 'SUPERCEDENT';
+
+/** Priority of the pipeline's node requests relative to other pipelines. */
+export type PipelinePrecedence =
+  /** Served before normal and low. */
+  | 'HIGH'
+  /** Served after high and normal. */
+  | 'LOW'
+  /** The default. */
+  | 'NORMAL';
+
+/** Trust level of a project in the tenant. */
+export type ProjectType =
+  /** A config (trusted) project: its configuration is applied only after merge. */
+  | 'CONFIG'
+  /** An untrusted project: proposed configuration is tested speculatively. */
+  | 'UNTRUSTED';
 
 /** Changes to move to the head of their queue, in this order. */
 export type PromoteInput = {
@@ -380,6 +484,31 @@ export type TenantStateSetInput = {
   /** Stop processing trigger events. */
   triggerQueuePaused?: InputMaybe<Scalars['Boolean']['input']>;
 };
+
+/** How a dependent pipeline's window grows on success or shrinks on failure. */
+export type WindowAdjustment =
+  /** Multiply or divide by the factor. */
+  | 'EXPONENTIAL'
+  /** Add or subtract the factor. */
+  | 'LINEAR';
+
+/** Whether project repositories are checked out in the workspace. */
+export type WorkspaceCheckout =
+  /** Check out every project (the default). */
+  | 'ALWAYS'
+  /** Check out only when the nodes need it. */
+  | 'AUTO'
+  /** Prepare repositories without a checkout. */
+  | 'NEVER';
+
+/** How project repositories are laid out in the job workspace. */
+export type WorkspaceScheme =
+  /** `src/<project short name>`. */
+  | 'FLAT'
+  /** `src/<canonical hostname>/<project name>` (the default). */
+  | 'GOLANG'
+  /** A unique directory per project, safe for names that collide. */
+  | 'UNIQUE';
 
 export type RestInfoQueryVariables = Exact<{ [key: string]: never; }>;
 

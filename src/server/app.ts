@@ -19,7 +19,7 @@ import { EngineStateRepository } from '../store/repositories/engine-state';
 import { createEventBus } from '../../subscriptions/bus';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import { LiveHub, type LiveHubOptions } from '../../subscriptions/live/live-hub';
-import { readTenantNames } from '../config/tenant-names';
+import { LayoutManager } from '../config/layout-manager';
 import { REST_ROUTES } from '../../rest-compat';
 import { createOperationRunner } from '../../rest-compat/operation-runner';
 import { restRouter } from '../../rest-compat/router';
@@ -37,7 +37,7 @@ export interface AppOptions {
   now?: () => Date;
   /** Heartbeat period of this process's component record, in ms. */
   heartbeatInterval?: number;
-  /** Which tenants exist; defaults to the names in the tenant file. */
+  /** Which tenants exist (tests); by default a LayoutManager loads the tenant file, if one is configured. */
   tenants?: TenantCatalog;
   /** The event bus (owned and closed by the app); defaults to `createEventBus(config)`. */
   bus?: EventBus;
@@ -66,6 +66,8 @@ export interface SluiceApp {
   live: LiveHub;
   database: Database;
   logger: Logger;
+  /** Loads and reloads tenant layouts; undefined when `options.tenants` was given or no tenant file is configured. */
+  layoutManager: LayoutManager | undefined;
   /** Run migrations, start background work and listen; resolves with the bound address. */
   start(port?: number, host?: string): Promise<AddressInfo>;
   /** Graceful shutdown: stop accepting, finish in-flight requests, close sockets and the database. */
@@ -73,6 +75,8 @@ export interface SluiceApp {
   addBackgroundTask(task: BackgroundTask): void;
   url(): string;
 }
+
+const NO_TENANTS: TenantCatalog = { tenantNames: () => [], layout: () => undefined };
 
 export function databaseFor(config: ServiceConfig): Database {
   return config.database.url
@@ -85,8 +89,9 @@ export function buildApp(options: AppOptions): SluiceApp {
   const logger = options.logger ?? createLogger();
   const database = options.database ?? databaseFor(config);
   const now = options.now ?? (() => new Date());
-  const tenantNames = options.tenants ? [] : readTenantNames(config.tenantConfig);
-  const tenants: TenantCatalog = options.tenants ?? { tenantNames: () => tenantNames };
+  const layoutManager =
+    options.tenants === undefined && config.tenantConfig !== undefined ? new LayoutManager({ config, knex: database.knex, logger, now }) : undefined;
+  const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
   const bus = options.bus ?? createEventBus(config);
   const engineState = new EngineStateRepository(database.knex);
   const live = new LiveHub(bus, async (tenant) => (await engineState.loadTenant(tenant)).busSequence, options.live);
@@ -151,6 +156,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     live,
     database,
     logger,
+    layoutManager,
     addBackgroundTask: (task) => {
       tasks.push(task);
     },
@@ -167,6 +173,11 @@ export function buildApp(options: AppOptions): SluiceApp {
         logger.info({ migrations: applied, database: database.describe }, 'migrations applied');
       }
       readiness.migrated = true;
+      if (layoutManager) {
+        // Layouts load before listening so the first request already sees every tenant.
+        await layoutManager.start();
+        tasks.push({ name: 'layout-manager', stop: () => layoutManager.stop() });
+      }
       const started = now();
       await components.register({
         id: componentId,

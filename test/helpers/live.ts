@@ -37,7 +37,7 @@ export async function startLiveServer(database: Database, options: Partial<AppOp
     logger: silentLogger(),
     authenticate: testAuthenticate,
     engine: harness?.engine,
-    tenants: { tenantNames: () => (harness ? [harness.tenant] : []) },
+    tenants: { tenantNames: () => (harness ? [harness.tenant] : []), layout: () => undefined },
     ...appOptions,
   });
   let stopForwarding = (): void => undefined;

@@ -203,7 +203,7 @@ describe('live subscriptions', () => {
     const other = new EngineHarness(db, makeLayout(layoutSpec()));
     await other.start();
     const readable = new Set([h.tenant, other.tenant]);
-    const shared = await startLiveServer(db, { harness: h, tenants: { tenantNames: () => [...readable] } });
+    const shared = await startLiveServer(db, { harness: h, tenants: { tenantNames: () => [...readable], layout: () => undefined } });
     try {
       const forward = engineEventBusOver(shared.app.bus, () => undefined);
       const stopOther = other.bus.subscribe(other.tenant, (delta) => forward.publish(delta));

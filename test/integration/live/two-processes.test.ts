@@ -47,7 +47,7 @@ withPostgres('two servers on PostgreSQL and Redis', () => {
       clock: h.clock,
     });
     first = await startLiveServer(db, { harness: h, bus: new RedisBus(REDIS_URL) });
-    second = await startLiveServer(db, { engine: reader, bus: new RedisBus(REDIS_URL), tenants: { tenantNames: () => [h.tenant] } });
+    second = await startLiveServer(db, { engine: reader, bus: new RedisBus(REDIS_URL), tenants: { tenantNames: () => [h.tenant], layout: () => undefined } });
   });
 
   afterAll(async () => {
