@@ -18,5 +18,10 @@ import './freeze';
 import './config-error';
 import './semaphore';
 import './launcher';
+import './status';
+import './queue-events';
+import './autohold';
+import './control';
+import './subscriptions';
 
 export const schema = builder.toSchema();

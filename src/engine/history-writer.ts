@@ -1,0 +1,91 @@
+/**
+ * The engine's build-history writes (spec/engine.md §4.2) through the store repositories. One
+ * writer is created per scheduler pass on the pass's transaction, so history rows commit
+ * together with the queue state that caused them (nothing is reported twice after a restart).
+ */
+import type { Knex } from 'knex';
+import { BuildRepository } from '../store/repositories/builds';
+import { BuildsetRepository } from '../store/repositories/buildsets';
+import { RefRepository } from '../store/repositories/refs';
+import type { BuildHistoryWriter, HistoryRef } from './interfaces';
+
+/** Number of recent successful builds averaged for `estimated_time`. */
+const ESTIMATE_SAMPLE = 10;
+
+export class StoreHistoryWriter implements BuildHistoryWriter {
+  private readonly buildsets: BuildsetRepository;
+  private readonly builds: BuildRepository;
+  private readonly refs: RefRepository;
+
+  constructor(private readonly knex: Knex) {
+    this.buildsets = new BuildsetRepository(knex);
+    this.builds = new BuildRepository(knex);
+    this.refs = new RefRepository(knex);
+  }
+
+  async createBuildset(input: Parameters<BuildHistoryWriter['createBuildset']>[0]): Promise<number> {
+    const { buildset } = await this.buildsets.create({
+      uuid: input.uuid,
+      tenant: input.tenant,
+      pipeline: input.pipeline,
+      eventId: input.eventId,
+      eventTimestamp: input.eventTimestamp,
+      refs: input.refs,
+      triggeredBy: input.triggeredBy,
+      at: input.at,
+    });
+    return buildset.id;
+  }
+
+  async finishBuildset(buildsetId: number, input: Parameters<BuildHistoryWriter['finishBuildset']>[1]): Promise<void> {
+    await this.buildsets.finish(buildsetId, input);
+  }
+
+  async startBuild(input: Parameters<BuildHistoryWriter['startBuild']>[0]): Promise<number> {
+    const ref = await this.refs.getOrCreate(toNewRef(input.ref), this.knex);
+    const record = await this.inTransaction((trx) =>
+      this.builds.start(
+        {
+          buildsetId: input.buildsetId,
+          uuid: input.uuid,
+          jobName: input.jobName,
+          startTime: input.startTime,
+          voting: input.voting,
+          nodeset: input.nodeset,
+          refId: ref.id,
+          attempt: input.attempt,
+        },
+        trx,
+      ),
+    );
+    return record.id;
+  }
+
+  async completeBuild(buildId: number, input: Parameters<BuildHistoryWriter['completeBuild']>[1]): Promise<void> {
+    await this.inTransaction((trx) => this.builds.complete(buildId, input, trx));
+  }
+
+  async estimatedTime(tenant: string, project: string, branch: string | null, jobName: string): Promise<number | null> {
+    const rows = await this.builds.listBuildTimes(
+      tenant,
+      { project: [project], branch: branch === null ? undefined : [branch], jobName: [jobName], result: ['SUCCESS'], final: true },
+      { limit: ESTIMATE_SAMPLE, offset: 0, fromEnd: false },
+    );
+    const durations = rows.filter((row) => row.startTime !== null).map((row) => (row.endTime.getTime() - (row.startTime?.getTime() ?? 0)) / 1000);
+    if (durations.length === 0) {
+      return null;
+    }
+    return durations.reduce((sum, value) => sum + value, 0) / durations.length;
+  }
+
+  private inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    if (this.knex.isTransaction) {
+      return work(this.knex as Knex.Transaction);
+    }
+    return this.knex.transaction(work);
+  }
+}
+
+function toNewRef(ref: HistoryRef): HistoryRef {
+  return { ...ref };
+}

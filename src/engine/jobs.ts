@@ -1,0 +1,558 @@
+/**
+ * Running the jobs of one item (spec/engine.md §2.9–§2.10): which jobs may request nodes and
+ * start, semaphores, node requests, build submission, cancel, and build results (retries,
+ * skipping dependents, fail-fast, autohold).
+ */
+import type { BuildResult } from '../model/results';
+import type { BuildParams, EnginePipeline, HistoryRef, NodeInfo, ResultEvent } from './interfaces';
+import { itemsAhead, jobFailed } from './item-predicates';
+import type { BuildState, ItemState, JobState, JobWaitReason, QueueState } from './model';
+import type { PassContext } from './pass';
+
+const PRECEDENCE: Record<EnginePipeline['precedence'], number> = { high: 100, normal: 200, low: 300 };
+const RETRYABLE: ReadonlySet<BuildResult | null> = new Set<BuildResult | null>([null, 'ABORTED', 'RETRY', 'MERGE_CONFLICT', 'MERGER_FAILURE']);
+const AUTOHOLD_RESULTS: ReadonlySet<BuildResult> = new Set<BuildResult>(['FAILURE', 'RETRY_LIMIT', 'POST_FAILURE', 'TIMED_OUT']);
+
+/** The precedence number of a pipeline (lower runs sooner). */
+export function precedenceOf(pipeline: EnginePipeline): number {
+  return PRECEDENCE[pipeline.precedence];
+}
+
+/** The history ref of an item's (first) change. */
+export function historyRef(item: ItemState): HistoryRef {
+  const change = item.changes[0];
+  return {
+    project: change.project,
+    ref: change.ref,
+    refUrl: change.url,
+    change: change.number,
+    patchset: change.patchset,
+    oldrev: change.oldrev,
+    newrev: change.newrev,
+    branch: change.branch,
+  };
+}
+
+function setWaiting(ctx: PassContext, item: ItemState, job: JobState, reason: JobWaitReason | null, status: string | null): boolean {
+  if (job.waitReason === reason && job.waitingStatus === status) {
+    return false;
+  }
+  job.waitReason = reason;
+  job.waitingStatus = status;
+  ctx.touch(item);
+  if (reason !== null) {
+    ctx.publish({ type: 'job-waiting', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, reason, status });
+  }
+  return true;
+}
+
+function newBuild(ctx: PassContext, attempt: number): BuildState {
+  return {
+    uuid: ctx.uuid(),
+    historyId: null,
+    attempt,
+    executeTime: ctx.nowIso(),
+    startTime: null,
+    endTime: null,
+    result: null,
+    errorDetail: null,
+    logUrl: null,
+    estimatedTime: null,
+    canceled: false,
+    retry: false,
+    held: false,
+    data: {},
+    artifacts: [],
+    submitted: false,
+  };
+}
+
+/** Whether a job ahead in the queue holds following changes (hold-following-changes without success). */
+function heldByItemsAhead(queue: QueueState, item: ItemState): boolean {
+  return itemsAhead(queue, item).some(
+    (ahead) => ahead.live && ahead.buildset.jobs.some((job) => job.job.holdFollowingChanges && job.build?.result !== 'SUCCESS'),
+  );
+}
+
+function transitiveDependencies(item: ItemState, job: JobState): JobState[] {
+  const byName = new Map(item.buildset.jobs.map((candidate) => [candidate.job.name, candidate]));
+  const result: JobState[] = [];
+  const seen = new Set<string>();
+  const stack = [...job.job.dependencies];
+  while (stack.length > 0) {
+    const dependency = stack.pop();
+    if (!dependency || seen.has(dependency.name)) {
+      continue;
+    }
+    seen.add(dependency.name);
+    const found = byName.get(dependency.name);
+    if (found) {
+      result.push(found);
+      stack.push(...found.job.dependencies);
+    }
+  }
+  return result;
+}
+
+/** Names of dependencies that have not (yet) succeeded; a failed one makes the job never runnable. */
+function unmetDependencies(item: ItemState, job: JobState): string[] {
+  const byName = new Map(item.buildset.jobs.map((candidate) => [candidate.job.name, candidate]));
+  const unmet: string[] = [];
+  for (const dependency of job.job.dependencies) {
+    const found = byName.get(dependency.name);
+    if (!found) {
+      continue; // A soft dependency that is not in the graph.
+    }
+    const result = found.build?.result ?? null;
+    if (result === 'SUCCESS' || (result === 'SKIPPED' && dependency.soft)) {
+      continue;
+    }
+    unmet.push(dependency.name);
+  }
+  return unmet;
+}
+
+/**
+ * Requirements (`requires`) against jobs of live items ahead that `provides` them. Returns the
+ * names still awaited, or a failure text when a provider failed.
+ */
+function checkRequirements(queue: QueueState, item: ItemState, job: JobState): { waiting: string[]; failure: string | null } {
+  if (job.job.requires.length === 0) {
+    return { waiting: [], failure: null };
+  }
+  const waiting = new Set<string>();
+  const artifacts: JobState['artifacts'] = [];
+  for (const ahead of itemsAhead(queue, item)) {
+    if (!ahead.live) {
+      continue;
+    }
+    for (const provider of ahead.buildset.jobs) {
+      const provided = provider.job.provides.filter((name) => job.job.requires.includes(name));
+      if (provided.length === 0) {
+        continue;
+      }
+      const result = provider.build?.result ?? null;
+      if (result === null || result === 'RETRY') {
+        provided.forEach((name) => waiting.add(name));
+        continue;
+      }
+      if (result !== 'SUCCESS') {
+        const change = ahead.changes[0];
+        return {
+          waiting: [],
+          failure: `Job ${job.job.name} requires artifact(s) ${provided.join(', ')} provided by build ${provider.build?.uuid ?? ''} (triggered by change ${change.number ?? change.ref} on project ${change.project}), but that build failed with result "${result}"`,
+        };
+      }
+      for (const artifact of provider.build?.artifacts ?? []) {
+        artifacts.push({
+          name: artifact.name,
+          url: artifact.url,
+          project: ahead.changes[0].project,
+          change: ahead.changes[0].number,
+          patchset: ahead.changes[0].patchset,
+          job: provider.job.name,
+          metadata: artifact.metadata,
+        });
+      }
+    }
+  }
+  job.artifacts = artifacts;
+  return { waiting: [...waiting], failure: null };
+}
+
+function semaphoreClaims(ctx: PassContext, job: JobState, resourcesFirst: boolean): Array<{ name: string; max: number; global: boolean }> {
+  return job.job.semaphores
+    .filter((semaphore) => semaphore.resourcesFirst === resourcesFirst)
+    .map((semaphore) => {
+      const defined = ctx.layout.semaphores.get(semaphore.name);
+      return { name: semaphore.name, max: defined?.max ?? 1, global: defined?.global ?? false };
+    });
+}
+
+async function acquireSemaphores(ctx: PassContext, item: ItemState, job: JobState, resourcesFirst: boolean): Promise<string[]> {
+  const claims = semaphoreClaims(ctx, job, resourcesFirst);
+  if (claims.length === 0) {
+    return [];
+  }
+  const unavailable = await ctx.semaphores.acquireAll(ctx.tenant, { buildsetUuid: item.buildset.uuid, jobName: job.job.name }, claims, ctx.now, ctx.trx);
+  if (unavailable.length === 0) {
+    const names = claims.map((claim) => claim.name);
+    job.semaphoresHeld = [...new Set([...job.semaphoresHeld, ...names])];
+  }
+  return unavailable;
+}
+
+async function releaseSemaphores(ctx: PassContext, item: ItemState, job: JobState): Promise<void> {
+  if (job.semaphoresHeld.length === 0) {
+    return;
+  }
+  await ctx.semaphores.releaseAll(ctx.tenant, { buildsetUuid: item.buildset.uuid, jobName: job.job.name }, ctx.trx);
+  job.semaphoresHeld = [];
+  ctx.semaphoreReleased = true;
+}
+
+/**
+ * Request nodes and start builds for every runnable job of an active, prepared item.
+ * Returns true when anything changed.
+ */
+export async function executeJobs(ctx: PassContext, pipeline: EnginePipeline, queue: QueueState, item: ItemState): Promise<boolean> {
+  if (!item.live || !item.buildset.jobGraphFrozen) {
+    return false;
+  }
+  let changed = false;
+  const held = heldByItemsAhead(queue, item);
+  for (const job of item.buildset.jobs) {
+    if (job.build !== null) {
+      continue;
+    }
+    if (held) {
+      changed = setWaiting(ctx, item, job, 'hold-following-changes', 'hold-following-changes') || changed;
+      continue;
+    }
+    if (job.nodeRequestId === null && !job.nodesReady) {
+      const requirements = checkRequirements(queue, item, job);
+      if (requirements.failure !== null) {
+        await completeWithoutBuild(ctx, item, job, 'FAILURE', requirements.failure);
+        changed = true;
+        continue;
+      }
+      if (requirements.waiting.length > 0) {
+        changed = setWaiting(ctx, item, job, 'requirements', `requirements: ${requirements.waiting.join(', ')}`) || changed;
+        continue;
+      }
+      const unmet = unmetDependencies(item, job);
+      if (unmet.length > 0) {
+        changed = setWaiting(ctx, item, job, 'dependencies', `dependencies: ${unmet.join(', ')}`) || changed;
+        continue;
+      }
+      const unavailable = await acquireSemaphores(ctx, item, job, false);
+      if (unavailable.length > 0) {
+        changed = setWaiting(ctx, item, job, 'semaphores', `semaphores: ${unavailable.join(',')}`) || changed;
+        continue;
+      }
+      changed = requestNodes(ctx, pipeline, item, job) || changed;
+    }
+    if (!job.nodesReady) {
+      continue;
+    }
+    const unavailable = await acquireSemaphores(ctx, item, job, true);
+    if (unavailable.length > 0) {
+      changed = setWaiting(ctx, item, job, 'semaphores', `semaphores: ${unavailable.join(',')}`) || changed;
+      continue;
+    }
+    startBuild(ctx, pipeline, item, job);
+    changed = true;
+  }
+  return changed;
+}
+
+function requestNodes(ctx: PassContext, pipeline: EnginePipeline, item: ItemState, job: JobState): boolean {
+  if (job.job.nodeset.labels.length === 0) {
+    // Empty nodesets are fulfilled at once, as in the reference.
+    job.nodesReady = true;
+    job.nodes = [];
+    ctx.touch(item);
+    return true;
+  }
+  const requestId = ctx.uuid();
+  job.nodeRequestId = requestId;
+  ctx.touch(item);
+  setWaiting(ctx, item, job, 'nodes', `node request: ${requestId}`);
+  const request = { id: requestId, tenant: ctx.tenant, pipeline: pipeline.name, buildsetUuid: item.buildset.uuid, jobName: job.job.name, labels: job.job.nodeset.labels, priority: precedenceOf(pipeline) };
+  ctx.after(() => ctx.gateways.nodes.requestNodes(request));
+  return true;
+}
+
+function startBuild(ctx: PassContext, pipeline: EnginePipeline, item: ItemState, job: JobState): void {
+  job.tries += 1;
+  const build = newBuild(ctx, job.tries);
+  build.submitted = true;
+  job.build = build;
+  setWaiting(ctx, item, job, 'executor', 'executor');
+  ctx.touch(item);
+  const params = buildParams(ctx.tenant, pipeline, item, job);
+  ctx.after(() => ctx.gateways.executor.startBuild(params));
+}
+
+/** Everything the executor needs for a job's current build. */
+export function buildParams(tenant: string, pipeline: EnginePipeline, item: ItemState, job: JobState): BuildParams {
+  const parentData: Record<string, unknown> = {};
+  const artifacts = [...job.artifacts];
+  for (const dependency of transitiveDependencies(item, job).reverse()) {
+    const data = { ...(dependency.build?.data ?? {}) };
+    delete data.zuul;
+    Object.assign(parentData, data);
+    for (const artifact of dependency.build?.artifacts ?? []) {
+      const change = item.changes[0];
+      artifacts.push({ name: artifact.name, url: artifact.url, project: change.project, change: change.number, patchset: change.patchset, job: dependency.job.name, metadata: artifact.metadata });
+    }
+  }
+  return {
+    tenant,
+    pipeline: pipeline.name,
+    buildUuid: job.build?.uuid ?? '',
+    buildsetUuid: item.buildset.uuid,
+    itemUuid: item.uuid,
+    job: job.job,
+    attempt: job.tries,
+    precedence: precedenceOf(pipeline),
+    changes: item.changes,
+    mergeItems: item.buildset.mergeItems,
+    parentData,
+    artifacts,
+    nodes: job.nodes,
+    timeout: job.job.timeout,
+  };
+}
+
+/** Record a build that never ran (SKIPPED, CANCELED, NODE_FAILURE, FAILURE placeholders). */
+export async function completeWithoutBuild(ctx: PassContext, item: ItemState, job: JobState, result: BuildResult, errorDetail: string | null): Promise<void> {
+  const build = newBuild(ctx, Math.max(job.tries, 1));
+  build.result = result;
+  build.errorDetail = errorDetail;
+  build.startTime = null;
+  build.endTime = ctx.nowIso();
+  job.build = build;
+  job.waitReason = null;
+  job.waitingStatus = null;
+  ctx.touch(item);
+  if (item.buildset.historyId !== null) {
+    const id = await ctx.history.startBuild({ buildsetId: item.buildset.historyId, uuid: build.uuid, jobName: job.job.name, startTime: ctx.now, voting: job.job.voting, nodeset: job.job.nodeset.name, ref: historyRef(item), attempt: build.attempt });
+    build.historyId = id;
+    await ctx.history.completeBuild(id, { result, endTime: ctx.now, errorDetail, logUrl: null, final: true, held: false, artifacts: [], provides: [] });
+  }
+  ctx.publish({ type: 'job-completed', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid, result });
+  await releaseSemaphores(ctx, item, job);
+}
+
+/** Skip every dependent (soft or hard, transitively) of a failed job that has no build yet. */
+async function skipDependents(ctx: PassContext, item: ItemState, failed: JobState): Promise<void> {
+  const names = new Set<string>([failed.job.name]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const job of item.buildset.jobs) {
+      if (!names.has(job.job.name) && job.job.dependencies.some((dependency) => names.has(dependency.name))) {
+        names.add(job.job.name);
+        grew = true;
+      }
+    }
+  }
+  for (const job of item.buildset.jobs) {
+    if (job !== failed && names.has(job.job.name) && job.build === null) {
+      await cancelNodeRequest(ctx, job);
+      await completeWithoutBuild(ctx, item, job, 'SKIPPED', `Skipped due to failed job ${failed.job.name}`);
+    }
+  }
+}
+
+async function cancelNodeRequest(ctx: PassContext, job: JobState): Promise<void> {
+  if (job.nodeRequestId !== null) {
+    const requestId = job.nodeRequestId;
+    ctx.after(() => ctx.gateways.nodes.cancelRequest(ctx.tenant, requestId));
+    job.nodeRequestId = null;
+  }
+  if (job.nodes.length > 0) {
+    const nodes = job.nodes;
+    ctx.after(() => ctx.gateways.nodes.returnNodes(ctx.tenant, nodes));
+  }
+  job.nodes = [];
+  job.nodesReady = false;
+}
+
+/**
+ * Cancel every unfinished job of an item. `final` jobs get a CANCELED result so they do not
+ * restart; otherwise (a reset) running builds are recorded as ABORTED and unstarted ones as
+ * CANCELED in history while the item moves on to a new buildset.
+ */
+export async function cancelJobs(ctx: PassContext, item: ItemState, final: boolean): Promise<void> {
+  for (const job of item.buildset.jobs) {
+    await cancelNodeRequest(ctx, job);
+    const build = job.build;
+    if (build && build.result === null) {
+      const buildUuid = build.uuid;
+      ctx.after(() => ctx.gateways.executor.cancelBuild(ctx.tenant, buildUuid));
+      const result: BuildResult = build.startTime !== null && !final ? 'ABORTED' : 'CANCELED';
+      build.result = result;
+      build.canceled = true;
+      build.endTime = ctx.nowIso();
+      if (item.buildset.historyId !== null) {
+        const id = build.historyId ?? (await ctx.history.startBuild({ buildsetId: item.buildset.historyId, uuid: build.uuid, jobName: job.job.name, startTime: ctx.now, voting: job.job.voting, nodeset: job.job.nodeset.name, ref: historyRef(item), attempt: build.attempt }));
+        build.historyId = id;
+        await ctx.history.completeBuild(id, { result, endTime: ctx.now, errorDetail: null, logUrl: build.logUrl, final: true, held: false, artifacts: [], provides: [] });
+      }
+      ctx.publish({ type: 'job-completed', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid, result });
+    } else if (!build && final && item.buildset.jobGraphFrozen) {
+      await completeWithoutBuild(ctx, item, job, 'CANCELED', null);
+    }
+    await releaseSemaphores(ctx, item, job);
+  }
+  ctx.touch(item);
+}
+
+/** Locate the job of a build or node request among a tenant's live items. */
+export interface JobLocation {
+  pipeline: string;
+  queue: QueueState;
+  item: ItemState;
+  job: JobState;
+}
+
+/** Apply a result event to its job. Returns true when the job was found in a current buildset. */
+export async function applyResult(ctx: PassContext, pipeline: EnginePipeline, location: JobLocation, event: ResultEvent): Promise<void> {
+  const { item, job } = location;
+  ctx.touch(item);
+  if (event.type === 'nodes-provisioned') {
+    job.nodeRequestId = null;
+    if (!event.fulfilled) {
+      await completeWithoutBuild(ctx, item, job, 'NODE_FAILURE', `Node(set) request ${event.requestId} failed`);
+      await skipDependents(ctx, item, job);
+      await failFastIfNeeded(ctx, item, job);
+      return;
+    }
+    job.nodes = event.nodes;
+    job.nodesReady = true;
+    return;
+  }
+  const build = job.build;
+  if (!build) {
+    return;
+  }
+  if (event.type === 'build-started') {
+    build.startTime = event.startTime;
+    build.logUrl = event.logUrl ?? build.logUrl;
+    job.waitReason = null;
+    job.waitingStatus = null;
+    const change = item.changes[0];
+    build.estimatedTime = await ctx.history.estimatedTime(ctx.tenant, change.project, change.branch, job.job.name);
+    if (item.buildset.historyId !== null) {
+      build.historyId = await ctx.history.startBuild({ buildsetId: item.buildset.historyId, uuid: build.uuid, jobName: job.job.name, startTime: new Date(event.startTime), voting: job.job.voting, nodeset: job.job.nodeset.name, ref: historyRef(item), attempt: build.attempt });
+    }
+    item.firstJobStartTime = item.firstJobStartTime ?? event.startTime;
+    ctx.publish({ type: 'job-started', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid });
+    return;
+  }
+  await completeBuild(ctx, pipeline, location, build, event);
+}
+
+async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, location: JobLocation, build: BuildState, event: Extract<ResultEvent, { type: 'build-completed' }>): Promise<void> {
+  const { item, job } = location;
+  let result: BuildResult;
+  let retry = false;
+  if (build.canceled) {
+    result = 'CANCELED';
+  } else if (RETRYABLE.has(event.result)) {
+    if (job.tries < job.job.attempts) {
+      result = 'RETRY';
+      retry = true;
+    } else {
+      result = event.result === 'MERGE_CONFLICT' || event.result === 'MERGER_FAILURE' ? 'MERGE_CONFLICT' : 'RETRY_LIMIT';
+    }
+  } else {
+    result = event.result ?? 'RETRY_LIMIT';
+  }
+  build.result = result;
+  build.retry = retry;
+  build.endTime = event.endTime;
+  build.errorDetail = event.errorDetail ?? null;
+  build.logUrl = event.logUrl ?? build.logUrl;
+  build.data = event.data ?? {};
+  build.artifacts = (event.artifacts ?? []).map((artifact) => ({ name: artifact.name, url: artifact.url, metadata: artifact.metadata ?? null }));
+  if (!retry && AUTOHOLD_RESULTS.has(result)) {
+    build.held = await autoholdMatch(ctx, item, job, build);
+  }
+  if (item.buildset.historyId !== null) {
+    const id = build.historyId ?? (await ctx.history.startBuild({ buildsetId: item.buildset.historyId, uuid: build.uuid, jobName: job.job.name, startTime: new Date(event.endTime), voting: job.job.voting, nodeset: job.job.nodeset.name, ref: historyRef(item), attempt: build.attempt }));
+    build.historyId = id;
+    await ctx.history.completeBuild(id, {
+      result,
+      endTime: new Date(event.endTime),
+      errorDetail: build.errorDetail,
+      logUrl: build.logUrl,
+      final: !retry,
+      held: build.held,
+      artifacts: build.artifacts,
+      provides: result === 'SUCCESS' ? job.job.provides : [],
+    });
+  }
+  await releaseSemaphores(ctx, item, job);
+  if (job.nodes.length > 0 && !build.held) {
+    const nodes = job.nodes;
+    ctx.after(() => ctx.gateways.nodes.returnNodes(ctx.tenant, nodes));
+  }
+  job.nodes = [];
+  job.nodesReady = false;
+  ctx.publish({ type: 'job-completed', pipeline: pipeline.name, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid, result });
+  if (retry) {
+    job.retryBuilds.push(build);
+    job.build = null;
+    return;
+  }
+  if (jobFailed(job)) {
+    await skipDependents(ctx, item, job);
+    await failFastIfNeeded(ctx, item, job);
+  } else {
+    await skipByChildJobs(ctx, item, job);
+  }
+}
+
+/** `zuul.child_jobs` in result data prunes dependents (spec §2.10 step 5). */
+async function skipByChildJobs(ctx: PassContext, item: ItemState, job: JobState): Promise<void> {
+  const zuul = job.build?.data.zuul;
+  if (typeof zuul !== 'object' || zuul === null || !('child_jobs' in zuul)) {
+    return;
+  }
+  const childJobs = (zuul as { child_jobs: unknown }).child_jobs;
+  if (!Array.isArray(childJobs)) {
+    return;
+  }
+  const keep = new Set(childJobs.filter((name): name is string => typeof name === 'string'));
+  for (const candidate of item.buildset.jobs) {
+    const direct = candidate.job.dependencies.some((dependency) => dependency.name === job.job.name);
+    if (direct && !keep.has(candidate.job.name) && candidate.build === null) {
+      await completeWithoutBuild(ctx, item, candidate, 'SKIPPED', `Skipped due to child_jobs return value in job ${job.job.name}`);
+    }
+  }
+}
+
+async function failFastIfNeeded(ctx: PassContext, item: ItemState, job: JobState): Promise<void> {
+  if (!item.buildset.failFast || !job.job.voting || !jobFailed(job)) {
+    return;
+  }
+  await cancelJobs(ctx, item, true);
+}
+
+/** Autohold (spec §3.8): the most specific matching request holds the build's nodes. */
+async function autoholdMatch(ctx: PassContext, item: ItemState, job: JobState, build: BuildState): Promise<boolean> {
+  const change = item.changes[0];
+  const candidates = await ctx.autohold.candidates(ctx.tenant, change.project, job.job.name, ctx.trx);
+  let best: { id: string; rank: number; reason: string; nodeExpiration: number } | null = null;
+  for (const request of candidates) {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(request.refFilter);
+    } catch {
+      continue;
+    }
+    if (!pattern.test(change.ref)) {
+      continue;
+    }
+    const rank = request.refFilter === change.ref ? 3 : request.refFilter === '.*' ? 1 : 2;
+    if (!best || rank >= best.rank) {
+      best = { id: request.id, rank, reason: request.reason, nodeExpiration: request.nodeExpiration };
+    }
+  }
+  if (!best) {
+    return false;
+  }
+  const nodes: NodeInfo[] = job.nodes;
+  const updated = await ctx.autohold.recordHold(Number(best.id), { build: build.uuid, nodes: nodes.map((node) => node.id) }, ctx.now, ctx.trx);
+  if (nodes.length > 0) {
+    const { reason, nodeExpiration } = best;
+    ctx.after(() => ctx.gateways.nodes.holdNodes(ctx.tenant, nodes, reason, nodeExpiration));
+  }
+  if (updated.expired !== null) {
+    await ctx.systemEvent({ eventType: 'autohold-exhausted', description: `Autohold request ${updated.id} for ${updated.project} ${updated.job} held ${updated.currentCount} build(s) and is exhausted`, data: { requestId: updated.id } });
+  }
+  return true;
+}

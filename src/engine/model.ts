@@ -1,0 +1,155 @@
+/**
+ * Runtime state of a tenant's pipelines (spec/engine.md §2.1), as plain JSON-serialisable
+ * records so that it can be saved to and loaded from the store unchanged.
+ */
+import type { BuildResult, BuildsetResult } from '../model/results';
+import type { ArtifactInfo, ChangeInfo, EngineJob, MergeItem, NodeInfo, WindowParams } from './interfaces';
+
+/** Why an item left its pipeline (visible in status history and system events). */
+export type DequeueReason =
+  | { kind: 'reported'; result: BuildsetResult }
+  | { kind: 'dequeued-by-admin'; by: string | null }
+  | { kind: 'superseded'; by: string }
+  | { kind: 'new-patchset'; patchset: string }
+  | { kind: 'dependency-dequeued'; message: string }
+  | { kind: 'non-live-no-items-behind' }
+  | { kind: 'reconfiguration'; message: string }
+  | { kind: 'promoted' };
+
+/** What a job is waiting for before it can start (compat.md §5 `waiting_status`). */
+export type JobWaitReason = 'window' | 'merge' | 'hold-following-changes' | 'requirements' | 'dependencies' | 'semaphores' | 'nodes' | 'executor';
+
+export interface BuildState {
+  uuid: string;
+  /** History row id once the build started. */
+  historyId: number | null;
+  attempt: number;
+  executeTime: string;
+  startTime: string | null;
+  endTime: string | null;
+  result: BuildResult | null;
+  errorDetail: string | null;
+  logUrl: string | null;
+  estimatedTime: number | null;
+  canceled: boolean;
+  retry: boolean;
+  held: boolean;
+  data: Record<string, unknown>;
+  artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
+  /** Set once the executor was asked to run it (re-sent after a restart while the build has no result). */
+  submitted: boolean;
+}
+
+export interface JobState {
+  job: EngineJob;
+  tries: number;
+  build: BuildState | null;
+  retryBuilds: BuildState[];
+  waitReason: JobWaitReason | null;
+  waitingStatus: string | null;
+  nodeRequestId: string | null;
+  nodesReady: boolean;
+  nodes: NodeInfo[];
+  semaphoresHeld: string[];
+  artifacts: ArtifactInfo[];
+}
+
+export interface BuildsetState {
+  uuid: string;
+  historyId: number | null;
+  configured: boolean;
+  mergeItems: MergeItem[];
+  mergeState: 'new' | 'complete';
+  files: string[] | null;
+  unableToMerge: boolean;
+  mergeError: string | null;
+  configError: string | null;
+  /** The project has no configuration for this pipeline. */
+  notInPipeline: boolean;
+  jobGraphFrozen: boolean;
+  jobs: JobState[];
+  failFast: boolean;
+  result: BuildsetResult | null;
+  startTime: string | null;
+}
+
+export interface ItemState {
+  uuid: string;
+  pipeline: string;
+  queueName: string;
+  changes: ChangeInfo[];
+  live: boolean;
+  active: boolean;
+  quiet: boolean;
+  itemAhead: string | null;
+  enqueueTime: string;
+  eventId: string | null;
+  eventTimestamp: string | null;
+  /** One-line description of the triggering ref for the buildset `triggered` event. */
+  triggeredBy: string;
+  reportedStart: boolean;
+  reported: boolean;
+  dequeuedNeedingChange: string | null;
+  failingReasons: string[];
+  firstJobStartTime: string | null;
+  buildset: BuildsetState;
+  dequeueTime: string | null;
+  dequeueReason: DequeueReason | null;
+}
+
+export interface QueueState {
+  /** Store id (0 until first saved). */
+  id: number;
+  name: string;
+  branch: string | null;
+  /** Canonical project names served. */
+  projects: string[];
+  dynamic: boolean;
+  window: number;
+  params: WindowParams;
+  /** Items in queue order (head first); the `itemAhead` links form the tree. */
+  items: ItemState[];
+}
+
+export interface PipelineState {
+  name: string;
+  state: 'normal' | 'error';
+  disabled: boolean;
+  consecutiveFailures: number;
+  queues: QueueState[];
+}
+
+export interface TenantEventQueueState {
+  triggerQueueDiscarding: boolean;
+  triggerQueuePaused: boolean;
+  resultQueuePaused: boolean;
+  reason: string | null;
+}
+
+/** A display identifier for a change: `N,P` for changes, the new revision for refs. */
+export function changeId(change: ChangeInfo): string {
+  if (change.kind === 'change' && change.number !== null) {
+    return `${change.number},${change.patchset ?? ''}`;
+  }
+  return change.newrev ?? change.ref;
+}
+
+/** True when two change records denote the same change patchset or ref update. */
+export function sameChange(a: ChangeInfo, b: ChangeInfo): boolean {
+  if (a.project !== b.project) {
+    return false;
+  }
+  if (a.kind === 'change' && b.kind === 'change') {
+    return a.number === b.number && a.patchset === b.patchset;
+  }
+  return a.kind === b.kind && a.ref === b.ref && a.newrev === b.newrev;
+}
+
+/** "Triggered by" description of a change (spec §3.9 buildset events). */
+export function describeTrigger(change: ChangeInfo): string {
+  if (change.kind === 'change') {
+    return `GitChange ${change.project} ${change.number ?? ''},${change.patchset ?? ''}`;
+  }
+  const kind = change.kind === 'branch' ? 'Branch' : change.kind === 'tag' ? 'Tag' : 'Ref';
+  return `${kind} ${change.project} ${change.ref} updated ${change.oldrev ?? ''}..${change.newrev ?? ''}`;
+}

@@ -1,0 +1,89 @@
+/**
+ * One scheduler pass: everything the pipeline managers need while handling a batch of events,
+ * bound to the pass's database transaction. Actions on the outside world (executor, launcher)
+ * are collected and run only after the transaction commits.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { AutoholdRepository } from '../store/repositories/autohold';
+import { EngineEventRepository } from '../store/repositories/engine-events';
+import { SemaphoreRepository } from '../store/repositories/semaphores';
+import { SystemEventRepository, type NewSystemEvent } from '../store/repositories/system-events';
+import type { EngineDeltaBody } from './event-bus';
+import { StoreHistoryWriter } from './history-writer';
+import type { BuildHistoryWriter, ChangeSource, EngineLayout, ExecutorGateway, MergerGateway, NodeGateway } from './interfaces';
+import type { ItemState } from './model';
+
+export interface EngineGateways {
+  changes: ChangeSource;
+  merger: MergerGateway;
+  executor: ExecutorGateway;
+  nodes: NodeGateway;
+}
+
+export class PassContext {
+  readonly history: BuildHistoryWriter;
+  readonly semaphores: SemaphoreRepository;
+  readonly autohold: AutoholdRepository;
+  readonly systemEvents: SystemEventRepository;
+  readonly engineEvents: EngineEventRepository;
+  /** Run after commit, in order. */
+  readonly afterCommit: Array<() => Promise<void>> = [];
+  readonly deltas: EngineDeltaBody[] = [];
+  /** Items whose stored row may need rewriting. */
+  readonly touched = new Set<ItemState>();
+  /** Items that left their pipeline in this pass (saved once with their dequeue time). */
+  readonly dequeued: Array<{ item: ItemState; queueId: number }> = [];
+  readonly deletedQueueIds: number[] = [];
+  /** A semaphore was released: other tenants sharing global semaphores should look again. */
+  semaphoreReleased = false;
+  /** New events for this tenant were written in this pass (process another pass). */
+  eventsEmitted = false;
+
+  constructor(
+    readonly tenant: string,
+    readonly now: Date,
+    readonly layout: EngineLayout,
+    readonly trx: Knex.Transaction,
+    readonly gateways: EngineGateways,
+    private readonly uuidSource: () => string = () => randomUUID().replace(/-/g, ''),
+  ) {
+    this.history = new StoreHistoryWriter(trx);
+    this.semaphores = new SemaphoreRepository(trx);
+    this.autohold = new AutoholdRepository(trx);
+    this.systemEvents = new SystemEventRepository(trx);
+    this.engineEvents = new EngineEventRepository(trx);
+  }
+
+  /** A new hex uuid. */
+  uuid(): string {
+    return this.uuidSource();
+  }
+
+  /** ISO text of the pass time. */
+  nowIso(): string {
+    return this.now.toISOString();
+  }
+
+  touch(item: ItemState): void {
+    this.touched.add(item);
+  }
+
+  publish(delta: EngineDeltaBody): void {
+    this.deltas.push(delta);
+  }
+
+  after(action: () => Promise<void>): void {
+    this.afterCommit.push(action);
+  }
+
+  async systemEvent(event: Omit<NewSystemEvent, 'tenant' | 'eventTime'>): Promise<void> {
+    await this.systemEvents.record({ ...event, tenant: this.tenant, eventTime: this.now }, this.trx);
+  }
+
+  /** Queue a follow-up event for this tenant (processed in a later pass of the same run). */
+  async emit(category: 'trigger' | 'management', eventType: string, payload: Record<string, unknown>): Promise<void> {
+    await this.engineEvents.append({ tenant: this.tenant, category, eventType, payload, created: this.now }, this.trx);
+    this.eventsEmitted = true;
+  }
+}

@@ -1,0 +1,77 @@
+/** Report texts (spec/engine.md §2.11 `_formatItemReport`): messages and job lines. */
+import type { EnginePipeline } from './interfaces';
+import type { ItemState } from './model';
+
+/** Elapsed time as `Xh MMm SSs`, `Mm SSs` or `Ss`. */
+export function formatElapsed(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const secs = total % 60;
+  if (hours > 0) {
+    return `${hours}h ${String(minutes).padStart(2, '0')}m ${String(secs).padStart(2, '0')}s`;
+  }
+  if (minutes > 0) {
+    return `${minutes}m ${String(secs).padStart(2, '0')}s`;
+  }
+  return `${secs}s`;
+}
+
+/** One line per job: `- <name> <url> : <RESULT> <detail> in <elapsed> (non-voting)`. */
+export function jobLines(item: ItemState): string[] {
+  const lines: string[] = [];
+  let skippedByChildJobs = 0;
+  for (const job of item.buildset.jobs) {
+    const build = job.build;
+    if (build?.result === 'SKIPPED' && (build.errorDetail ?? '').startsWith('Skipped due to child_jobs')) {
+      skippedByChildJobs += 1;
+      continue;
+    }
+    const parts = [`- ${job.job.name}`];
+    if (build?.logUrl) {
+      parts.push(build.logUrl);
+    }
+    let text = `${parts.join(' ')} : ${build?.result ?? 'NOT RUN'}`;
+    if (build?.errorDetail) {
+      text += ` ${build.errorDetail}`;
+    }
+    if (build?.startTime && build.endTime) {
+      text += ` in ${formatElapsed((Date.parse(build.endTime) - Date.parse(build.startTime)) / 1000)}`;
+    }
+    if (!job.job.voting) {
+      text += ' (non-voting)';
+    }
+    lines.push(text);
+  }
+  if (skippedByChildJobs > 0) {
+    lines.push(`Skipped ${skippedByChildJobs} job${skippedByChildJobs === 1 ? '' : 's'}`);
+  }
+  return lines;
+}
+
+function withFooter(pipeline: EnginePipeline, text: string): string {
+  return pipeline.messages.footer ? `${text}\n\n${pipeline.messages.footer}` : text;
+}
+
+export type ReportAction = 'success' | 'failure' | 'merge-conflict' | 'config-error' | 'no-jobs' | 'dequeue';
+
+/** The report message of an item for the chosen action. */
+export function formatReport(pipeline: EnginePipeline, item: ItemState, action: ReportAction): string {
+  switch (action) {
+    case 'success':
+      return withFooter(pipeline, [pipeline.messages.success, '', ...jobLines(item)].join('\n'));
+    case 'merge-conflict':
+      return withFooter(pipeline, pipeline.messages.mergeConflict);
+    case 'config-error':
+      return withFooter(pipeline, item.buildset.configError ?? 'Unknown configuration error');
+    case 'no-jobs':
+      return withFooter(pipeline, pipeline.messages.noJobs);
+    case 'dequeue':
+      return withFooter(pipeline, [pipeline.messages.dequeue, '', ...jobLines(item)].join('\n'));
+    case 'failure':
+      if (item.dequeuedNeedingChange !== null) {
+        return withFooter(pipeline, `This change depends on a change that failed to merge.\n\n${item.dequeuedNeedingChange}`);
+      }
+      return withFooter(pipeline, [pipeline.messages.failure, '', ...jobLines(item)].join('\n'));
+  }
+}

@@ -1,0 +1,673 @@
+/**
+ * The scheduler of one tenant (spec/engine.md §2.2). It owns the tenant's pipeline state while
+ * it holds the tenant's advisory lock. Each pass, in one transaction: management events,
+ * result events (before triggers, they stop builds), trigger events, timers, queue passes
+ * until stable, then the changed state is saved and the events are marked processed. Executor
+ * and launcher calls and bus deltas happen after the commit.
+ */
+import type { Knex } from 'knex';
+import type { Database } from '../store/database';
+import { EngineEventRepository, type EngineEventRecord } from '../store/repositories/engine-events';
+import { EngineStateRepository, type TenantEngineRecord } from '../store/repositories/engine-state';
+import { cronFireTimes, parseCron } from './cron';
+import type { EngineEventBus } from './event-bus';
+import type { ChangeInfo, Clock, EngineLayout, EnginePipeline, ResultEvent } from './interfaces';
+import { applyResult, buildParams, type JobLocation } from './jobs';
+import { changeId, type ItemState, type PipelineState, type QueueState } from './model';
+import { PassContext, type EngineGateways } from './pass';
+import { PipelineManager } from './pipeline-manager';
+import { pipelineMatches, type TriggerEventPayload } from './triggers';
+
+export interface SchedulerLogger {
+  error(message: string, error?: unknown): void;
+}
+
+export interface TenantSchedulerOptions {
+  database: Database;
+  tenant: string;
+  /** The tenant's current layout (null while it is not loaded). */
+  layout: () => EngineLayout | null;
+  gateways: EngineGateways;
+  bus: EngineEventBus;
+  clock: Clock;
+  /** Poll fallback when no wake-up arrives. */
+  pollIntervalMs: number;
+  /** Events handled per pass. */
+  batchSize?: number;
+  uuid?: () => string;
+  logger?: SchedulerLogger;
+  /** Called when a semaphore was released (global semaphores span tenants). */
+  onSemaphoreReleased?: () => void;
+}
+
+/** Result of an enqueue/dequeue/promote management event, stored as the event's outcome. */
+export type ManagementOutcome = { ok: true; detail: string } | { ok: false; error: string };
+
+const MAX_EVENT_FAILURES = 3;
+
+export class TenantScheduler {
+  private readonly events: EngineEventRepository;
+  private readonly stateRepo: EngineStateRepository;
+  private pipelines = new Map<string, PipelineState>();
+  private record: TenantEngineRecord | null = null;
+  private readonly itemFingerprints = new Map<string, string>();
+  private readonly pipelineFingerprints = new Map<string, string>();
+  private running = false;
+  private stopped = false;
+  private wakeRequested = false;
+  private wakeResolve: (() => void) | null = null;
+  private loopPromise: Promise<void> | null = null;
+  private leaderConnection: unknown = null;
+  private idleWaiters: Array<() => void> = [];
+  private idle = false;
+  private readonly failures = new Map<number, number>();
+
+  constructor(private readonly options: TenantSchedulerOptions) {
+    this.events = new EngineEventRepository(options.database.knex);
+    this.stateRepo = new EngineStateRepository(options.database.knex);
+  }
+
+  get tenant(): string {
+    return this.options.tenant;
+  }
+
+  /** Try to become the tenant's scheduler; false when another process holds the lock. */
+  async start(): Promise<boolean> {
+    if (!(await this.acquireLeadership())) {
+      return false;
+    }
+    await this.stateRepo.ensureTenant(this.tenant, this.options.clock.now());
+    await this.loadState();
+    await this.resubmitOutstandingWork();
+    this.running = true;
+    this.loopPromise = this.loop();
+    return true;
+  }
+
+  /** Stop after the current pass; releases the leadership lock. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    if (this.loopPromise) {
+      await this.loopPromise;
+    }
+    this.running = false;
+    await this.releaseLeadership();
+  }
+
+  /** Ask for a pass soon (new events). */
+  wake(): void {
+    this.wakeRequested = true;
+    this.idle = false;
+    if (this.wakeResolve) {
+      this.wakeResolve();
+      this.wakeResolve = null;
+    }
+  }
+
+  /** Resolves once the scheduler has nothing left to do (no pending events, queues stable). */
+  whenIdle(): Promise<void> {
+    if (this.idle && !this.wakeRequested) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+    });
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      this.wakeRequested = false;
+      let didWork = false;
+      try {
+        didWork = await this.runPass();
+      } catch (error) {
+        this.options.logger?.error(`scheduler pass failed for tenant ${this.tenant}`, error);
+        await this.loadState();
+        didWork = true;
+        await delay(Math.min(this.options.pollIntervalMs, 200));
+      }
+      if (didWork || this.wakeRequested) {
+        continue;
+      }
+      this.idle = true;
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      waiters.forEach((resolve) => resolve());
+      await new Promise<void>((resolve) => {
+        this.wakeResolve = resolve;
+        const timer = setTimeout(resolve, this.options.pollIntervalMs);
+        timer.unref?.();
+      });
+      this.wakeResolve = null;
+    }
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    waiters.forEach((resolve) => resolve());
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Leadership and state
+  // -------------------------------------------------------------------------------------------
+
+  private async acquireLeadership(): Promise<boolean> {
+    const { knex, kind } = this.options.database;
+    if (kind === 'pglite') {
+      // One embedded session: the lock marks leadership for inspection and other tools.
+      return this.stateRepo.tryLeadership(this.tenant, knex);
+    }
+    const connection: unknown = await knex.client.acquireConnection();
+    const locked: { rows: Array<{ locked: boolean }> } = await knex
+      .raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [`sluice-scheduler:${this.tenant}`])
+      .connection(connection);
+    if (locked.rows[0]?.locked !== true) {
+      await knex.client.releaseConnection(connection);
+      return false;
+    }
+    this.leaderConnection = connection;
+    return true;
+  }
+
+  private async releaseLeadership(): Promise<void> {
+    const { knex, kind } = this.options.database;
+    if (kind === 'pglite') {
+      await this.stateRepo.releaseLeadership(this.tenant, knex);
+      return;
+    }
+    if (this.leaderConnection !== null) {
+      await knex.raw('SELECT pg_advisory_unlock(hashtext(?))', [`sluice-scheduler:${this.tenant}`]).connection(this.leaderConnection);
+      await knex.client.releaseConnection(this.leaderConnection);
+      this.leaderConnection = null;
+    }
+  }
+
+  private async loadState(): Promise<void> {
+    const pipelines = await this.stateRepo.loadPipelines(this.tenant);
+    this.pipelines = new Map(pipelines.map((pipeline) => [pipeline.name, pipeline]));
+    this.record = await this.stateRepo.loadTenant(this.tenant);
+    this.itemFingerprints.clear();
+    this.pipelineFingerprints.clear();
+    for (const pipeline of pipelines) {
+      this.pipelineFingerprints.set(pipeline.name, pipelineFingerprint(pipeline));
+      for (const queue of pipeline.queues) {
+        for (const item of queue.items) {
+          this.itemFingerprints.set(item.uuid, JSON.stringify(item));
+        }
+      }
+    }
+  }
+
+  /** After a restart: builds without a result and open node requests are sent again (idempotent). */
+  private async resubmitOutstandingWork(): Promise<void> {
+    const layout = this.options.layout();
+    if (!layout) {
+      return;
+    }
+    for (const pipelineConfig of layout.pipelines) {
+      const state = this.pipelines.get(pipelineConfig.name);
+      for (const queue of state?.queues ?? []) {
+        for (const item of queue.items) {
+          for (const job of item.buildset.jobs) {
+            if (job.build && job.build.result === null) {
+              await this.options.gateways.executor.startBuild(buildParams(this.tenant, pipelineConfig, item, job));
+            } else if (!job.build && job.nodeRequestId !== null) {
+              await this.options.gateways.nodes.requestNodes({
+                id: job.nodeRequestId,
+                tenant: this.tenant,
+                pipeline: pipelineConfig.name,
+                buildsetUuid: item.buildset.uuid,
+                jobName: job.job.name,
+                labels: job.job.nodeset.labels,
+                priority: pipelineConfig.precedence === 'high' ? 100 : pipelineConfig.precedence === 'low' ? 300 : 200,
+              });
+            }
+          }
+        }
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // One pass
+  // -------------------------------------------------------------------------------------------
+
+  private async runPass(): Promise<boolean> {
+    const layout = this.options.layout();
+    const record = this.record;
+    if (!layout || !record) {
+      return false;
+    }
+    const knex = this.options.database.knex;
+    const now = this.options.clock.now();
+    let handled: EngineEventRecord[] = [];
+    let ctxOut: PassContext | null = null;
+    let didWork = false;
+    await knex.transaction(async (trx) => {
+      const ctx = new PassContext(this.tenant, now, layout, trx, this.options.gateways, this.options.uuid);
+      ctxOut = ctx;
+      // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
+      record.eventQueues = (await this.stateRepo.loadTenant(this.tenant, trx, true)).eventQueues;
+      const managers = this.managers(layout);
+      const reconfigured = await this.reconcileLayout(ctx, layout, managers, record);
+      await this.fireTimers(ctx, layout, record);
+      const pending = await this.events.pending(this.tenant, this.options.batchSize ?? 100, trx);
+      const outcomes = new Map<number, string>();
+      for (const event of pending.filter((candidate) => candidate.category === 'management')) {
+        outcomes.set(event.id, await this.guard(event, () => this.handleManagement(ctx, managers, event)));
+      }
+      if (!record.eventQueues.resultQueuePaused) {
+        const locations = this.locateJobs(managers);
+        for (const event of pending.filter((candidate) => candidate.category === 'result')) {
+          outcomes.set(event.id, await this.guard(event, () => this.handleResult(ctx, managers, locations, event)));
+        }
+      }
+      if (record.eventQueues.triggerQueueDiscarding) {
+        for (const event of pending.filter((candidate) => candidate.category === 'trigger')) {
+          outcomes.set(event.id, 'discarded');
+        }
+      } else if (!record.eventQueues.triggerQueuePaused) {
+        for (const event of pending.filter((candidate) => candidate.category === 'trigger')) {
+          outcomes.set(event.id, await this.guard(event, () => this.handleTrigger(ctx, managers, event)));
+        }
+      }
+      let changed = false;
+      for (const manager of managers.values()) {
+        changed = (await manager.processQueues(ctx)) || changed;
+      }
+      handled = pending.filter((event) => outcomes.has(event.id));
+      for (const event of handled) {
+        await this.events.markProcessed([event.id], outcomes.get(event.id) ?? 'ok', now, trx);
+      }
+      await this.save(trx, ctx, managers, record);
+      didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted;
+    });
+    const ctx = ctxOut as PassContext | null;
+    if (!ctx) {
+      return false;
+    }
+    for (const event of handled) {
+      this.failures.delete(event.id);
+    }
+    await this.afterCommit(ctx);
+    return didWork;
+  }
+
+  /** Run an event handler; an event failing repeatedly is marked with its error instead of blocking the tenant. */
+  private async guard(event: EngineEventRecord, handler: () => Promise<string>): Promise<string> {
+    const failures = this.failures.get(event.id) ?? 0;
+    if (failures >= MAX_EVENT_FAILURES) {
+      return `error: gave up after ${failures} failures`;
+    }
+    try {
+      return await handler();
+    } catch (error) {
+      this.failures.set(event.id, failures + 1);
+      throw error;
+    }
+  }
+
+  private managers(layout: EngineLayout): Map<string, PipelineManager> {
+    const managers = new Map<string, PipelineManager>();
+    for (const config of layout.pipelines) {
+      let state = this.pipelines.get(config.name);
+      if (!state) {
+        state = { name: config.name, state: 'normal', disabled: false, consecutiveFailures: 0, queues: [] };
+        this.pipelines.set(config.name, state);
+      }
+      managers.set(config.name, new PipelineManager(config, state, layout));
+    }
+    return managers;
+  }
+
+  private async afterCommit(ctx: PassContext): Promise<void> {
+    for (const action of ctx.afterCommit) {
+      try {
+        await action();
+      } catch (error) {
+        this.options.logger?.error(`engine side effect failed for tenant ${this.tenant}`, error);
+      }
+    }
+    const record = this.record;
+    if (record) {
+      let sequence = record.busSequence - ctx.deltas.length;
+      for (const delta of ctx.deltas) {
+        sequence += 1;
+        this.options.bus.publish({ ...delta, tenant: this.tenant, sequence, at: ctx.nowIso() });
+      }
+    }
+    if (ctx.semaphoreReleased) {
+      this.options.onSemaphoreReleased?.();
+    }
+  }
+
+  private async save(trx: Knex.Transaction, ctx: PassContext, managers: Map<string, PipelineManager>, record: TenantEngineRecord): Promise<void> {
+    for (const manager of managers.values()) {
+      const fingerprint = pipelineFingerprint(manager.state);
+      if (fingerprint !== this.pipelineFingerprints.get(manager.name) || manager.state.queues.some((queue) => queue.id === 0)) {
+        await this.stateRepo.savePipeline(this.tenant, manager.state, trx);
+        this.pipelineFingerprints.set(manager.name, pipelineFingerprint(manager.state));
+      }
+    }
+    for (const { item, queueId } of ctx.dequeued) {
+      await this.stateRepo.saveItem(this.tenant, queueId, 0, item, trx);
+      this.itemFingerprints.delete(item.uuid);
+    }
+    await this.stateRepo.deleteQueues(ctx.deletedQueueIds, trx);
+    for (const manager of managers.values()) {
+      for (const queue of manager.state.queues) {
+        for (const [position, item] of queue.items.entries()) {
+          if (!ctx.touched.has(item) && this.itemFingerprints.has(item.uuid)) {
+            continue;
+          }
+          const fingerprint = JSON.stringify(item);
+          if (fingerprint === this.itemFingerprints.get(item.uuid)) {
+            continue;
+          }
+          await this.stateRepo.saveItem(this.tenant, queue.id, position, item, trx);
+          this.itemFingerprints.set(item.uuid, fingerprint);
+        }
+      }
+    }
+    record.busSequence += ctx.deltas.length;
+    await this.stateRepo.saveTenant(this.tenant, record, ctx.now, trx);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reconfiguration and timers
+  // -------------------------------------------------------------------------------------------
+
+  /** A new layout: drop pipelines and projects that vanished, refresh window parameters (spec §2.13). */
+  private async reconcileLayout(ctx: PassContext, layout: EngineLayout, managers: Map<string, PipelineManager>, record: TenantEngineRecord): Promise<boolean> {
+    if (record.layoutUuid === layout.uuid) {
+      return false;
+    }
+    for (const [name, state] of this.pipelines) {
+      if (managers.has(name)) {
+        continue;
+      }
+      // A removed pipeline: cancel everything and forget its queues.
+      const orphan = new PipelineManager(removedPipelineConfig(name), state, layout);
+      for (const { queue, item } of orphan.allItems()) {
+        await orphan.removeItem(ctx, queue, item, { kind: 'reconfiguration', message: `Pipeline ${name} was removed` });
+      }
+      await this.stateRepo.deleteQueues(state.queues.map((queue) => queue.id).filter((id) => id !== 0), ctx.trx);
+      this.pipelines.delete(name);
+    }
+    for (const manager of managers.values()) {
+      for (const queue of manager.state.queues) {
+        if (manager.config.manager === 'dependent') {
+          queue.params = manager.config.window;
+          queue.window = queue.window === 0 ? 0 : Math.max(queue.window, manager.config.window.floor);
+        }
+      }
+      for (const { queue, item } of manager.allItems()) {
+        if (!layout.projects.has(item.changes[0].project)) {
+          await manager.removeItem(ctx, queue, item, { kind: 'reconfiguration', message: `Project ${item.changes[0].project} is no longer in the tenant` });
+        }
+      }
+    }
+    record.layoutUuid = layout.uuid;
+    record.lastReconfigured = layout.loadedAt;
+    return true;
+  }
+
+  /** Timer pipelines: write one `timer` trigger event per project and fire time that passed. */
+  private async fireTimers(ctx: PassContext, layout: EngineLayout, record: TenantEngineRecord): Promise<void> {
+    for (const pipeline of layout.pipelines) {
+      for (const trigger of pipeline.triggers) {
+        if (trigger.driver !== 'timer') {
+          continue;
+        }
+        const key = `${pipeline.name} ${trigger.time}`;
+        const last = record.timerState[key];
+        if (last === undefined) {
+          record.timerState[key] = ctx.nowIso();
+          continue;
+        }
+        const fired = cronFireTimes(parseCron(trigger.time), new Date(last), ctx.now, 1000);
+        if (fired.length === 0) {
+          continue;
+        }
+        record.timerState[key] = fired[fired.length - 1].toISOString();
+        for (const project of layout.projects.values()) {
+          if (!layout.projectInPipeline(pipeline.name, project.canonicalName)) {
+            continue;
+          }
+          await ctx.emit('trigger', 'timer', { type: 'timer', project: project.canonicalName, pipeline: pipeline.name, branch: project.defaultBranch, ref: `refs/heads/${project.defaultBranch}`, timestamp: fired[fired.length - 1].toISOString() });
+        }
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Event handlers
+  // -------------------------------------------------------------------------------------------
+
+  private locateJobs(managers: Map<string, PipelineManager>): Map<string, JobLocation> {
+    const locations = new Map<string, JobLocation>();
+    for (const manager of managers.values()) {
+      for (const { queue, item } of manager.allItems()) {
+        for (const job of item.buildset.jobs) {
+          const location = { pipeline: manager.name, queue, item, job };
+          if (job.build) {
+            locations.set(`build:${job.build.uuid}`, location);
+          }
+          if (job.nodeRequestId !== null) {
+            locations.set(`nodes:${job.nodeRequestId}`, location);
+          }
+        }
+      }
+    }
+    return locations;
+  }
+
+  private async handleResult(ctx: PassContext, managers: Map<string, PipelineManager>, locations: Map<string, JobLocation>, event: EngineEventRecord): Promise<string> {
+    const result = event.payload as unknown as ResultEvent;
+    const key = result.type === 'nodes-provisioned' ? `nodes:${result.requestId}` : `build:${result.buildUuid}`;
+    const location = locations.get(key);
+    if (!location || location.item.dequeueTime !== null) {
+      return 'stale';
+    }
+    const manager = managers.get(location.pipeline);
+    if (!manager) {
+      return 'stale';
+    }
+    if (result.type !== 'nodes-provisioned' && location.job.build?.uuid !== result.buildUuid) {
+      return 'stale';
+    }
+    await applyResult(ctx, manager.config, location, result);
+    return 'ok';
+  }
+
+  private async handleTrigger(ctx: PassContext, managers: Map<string, PipelineManager>, event: EngineEventRecord): Promise<string> {
+    const payload = event.payload as unknown as TriggerEventPayload;
+    const layout = ctx.layout;
+    const project = resolveProject(layout, payload.project);
+    if (!project) {
+      return 'dropped: unknown project';
+    }
+    if (payload.type === 'project-change-merged') {
+      const open = await ctx.gateways.changes.openChanges(project);
+      let entered = 0;
+      for (const change of open) {
+        entered += await this.enterPipelines(ctx, managers, payload, change);
+      }
+      return `entered ${entered}`;
+    }
+    const change = await this.resolveChange(ctx, project, payload);
+    if (!change) {
+      return 'dropped: unknown change';
+    }
+    if (payload.type === 'patchset-created') {
+      for (const manager of managers.values()) {
+        await manager.removeOldPatchsets(ctx, change);
+      }
+    }
+    const entered = await this.enterPipelines(ctx, managers, payload, change);
+    return `entered ${entered}`;
+  }
+
+  private async enterPipelines(ctx: PassContext, managers: Map<string, PipelineManager>, payload: TriggerEventPayload, change: ChangeInfo): Promise<number> {
+    let entered = 0;
+    for (const manager of managers.values()) {
+      if (!pipelineMatches(manager.config, payload, change)) {
+        continue;
+      }
+      const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: payload.timestamp ?? ctx.nowIso() });
+      if (result.enqueued) {
+        entered += 1;
+      }
+    }
+    return entered;
+  }
+
+  private async resolveChange(ctx: PassContext, project: string, payload: { change?: number | null; patchset?: string | null; ref?: string; branch?: string; oldrev?: string | null; newrev?: string | null }): Promise<ChangeInfo | null> {
+    if (payload.change !== undefined && payload.change !== null) {
+      return ctx.gateways.changes.getChange(project, payload.change, payload.patchset ?? undefined);
+    }
+    const ref = payload.ref ?? (payload.branch ? `refs/heads/${payload.branch}` : null);
+    if (ref === null) {
+      return null;
+    }
+    return ctx.gateways.changes.getRef(project, ref, payload.oldrev ?? null, payload.newrev ?? null);
+  }
+
+  private async handleManagement(ctx: PassContext, managers: Map<string, PipelineManager>, event: EngineEventRecord): Promise<string> {
+    const payload = event.payload;
+    const manager = typeof payload.pipeline === 'string' ? managers.get(payload.pipeline) : undefined;
+    if (event.eventType === 'reconfigure') {
+      return 'ok';
+    }
+    if (!manager) {
+      return 'error: unknown pipeline';
+    }
+    const by = typeof payload.by === 'string' ? payload.by : null;
+    switch (event.eventType) {
+      case 'enqueue':
+        return this.handleEnqueue(ctx, manager, payload, by);
+      case 'dequeue':
+        return this.handleDequeue(ctx, manager, payload, by);
+      case 'promote':
+        return this.handlePromote(ctx, manager, payload, by);
+      case 'supercede': {
+        const change = payload.change as { project: string; number: number | null; patchset: string | null; ref: string; newrev: string | null };
+        const found = manager.allItems().find(({ item }) =>
+          item.live && item.changes.some((candidate) => candidate.project === change.project && (change.number !== null ? candidate.number === change.number && candidate.patchset === change.patchset : candidate.ref === change.ref && candidate.newrev === change.newrev)),
+        );
+        if (!found) {
+          return 'ok: nothing to supersede';
+        }
+        await manager.removeItem(ctx, found.queue, found.item, { kind: 'superseded', by: String(payload.by) });
+        return 'ok';
+      }
+      default:
+        return `error: unknown management event ${event.eventType}`;
+    }
+  }
+
+  private async handleEnqueue(ctx: PassContext, manager: PipelineManager, payload: Record<string, unknown>, by: string | null): Promise<string> {
+    const project = resolveProject(ctx.layout, String(payload.project));
+    if (!project) {
+      return 'error: unknown project';
+    }
+    const change = await this.resolveChange(ctx, project, {
+      change: typeof payload.change === 'number' ? payload.change : undefined,
+      patchset: typeof payload.patchset === 'string' ? payload.patchset : undefined,
+      ref: typeof payload.ref === 'string' ? payload.ref : undefined,
+      oldrev: typeof payload.oldrev === 'string' ? payload.oldrev : null,
+      newrev: typeof payload.newrev === 'string' ? payload.newrev : null,
+    });
+    if (!change) {
+      return 'error: unknown change';
+    }
+    const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: ctx.nowIso() });
+    if (!result.enqueued) {
+      return `error: ${result.reason}`;
+    }
+    await ctx.systemEvent({ eventType: 'enqueued', description: `${changeId(change)} of ${change.project} enqueued into ${manager.name}${by ? ` by ${by}` : ''}`, data: { pipeline: manager.name, project: change.project, change: changeId(change), by } });
+    return 'ok';
+  }
+
+  private async handleDequeue(ctx: PassContext, manager: PipelineManager, payload: Record<string, unknown>, by: string | null): Promise<string> {
+    const project = resolveProject(ctx.layout, String(payload.project));
+    const found = manager.allItems().find(({ item }) => item.live && item.changes.some((change) => change.project === project && matchesChangeSpec(change, payload)));
+    if (!found) {
+      return 'error: change not in pipeline';
+    }
+    await manager.removeItem(ctx, found.queue, found.item, { kind: 'dequeued-by-admin', by });
+    await ctx.systemEvent({ eventType: 'dequeued', description: `${found.item.changes.map(changeId).join(' ')} of ${project ?? ''} dequeued from ${manager.name}${by ? ` by ${by}` : ''}`, data: { pipeline: manager.name, project, by } });
+    return 'ok';
+  }
+
+  private async handlePromote(ctx: PassContext, manager: PipelineManager, payload: Record<string, unknown>, by: string | null): Promise<string> {
+    const ids = Array.isArray(payload.changes) ? payload.changes.filter((id): id is string => typeof id === 'string') : [];
+    const entries: Array<{ queue: QueueState; item: ItemState }> = [];
+    for (const id of ids) {
+      const found = manager.allItems().find(({ item }) => item.live && item.changes.some((change) => changeId(change) === id));
+      if (!found) {
+        return `error: change ${id} not in pipeline`;
+      }
+      entries.push(found);
+    }
+    const restarted = await manager.promote(ctx, entries);
+    await ctx.systemEvent({ eventType: 'promoted', description: `${ids.join(' ')} promoted in ${manager.name}${by ? ` by ${by}` : ''}`, data: { pipeline: manager.name, changes: ids, by, restarted } });
+    return `ok: ${restarted} restarted`;
+  }
+
+  isRunning(): boolean {
+    return this.running && !this.stopped;
+  }
+}
+
+function matchesChangeSpec(change: ChangeInfo, payload: Record<string, unknown>): boolean {
+  if (typeof payload.change === 'number') {
+    return change.number === payload.change && (typeof payload.patchset !== 'string' || change.patchset === payload.patchset);
+  }
+  return typeof payload.ref === 'string' && change.ref === payload.ref;
+}
+
+function resolveProject(layout: EngineLayout, name: string): string | null {
+  if (layout.projects.has(name)) {
+    return name;
+  }
+  for (const project of layout.projects.values()) {
+    if (project.name === name) {
+      return project.canonicalName;
+    }
+  }
+  return null;
+}
+
+function pipelineFingerprint(pipeline: PipelineState): string {
+  return JSON.stringify({
+    state: pipeline.state,
+    disabled: pipeline.disabled,
+    failures: pipeline.consecutiveFailures,
+    queues: pipeline.queues.map((queue) => [queue.id, queue.name, queue.branch, queue.window, queue.projects, queue.params]),
+  });
+}
+
+/** A stand-in configuration for a pipeline that left the layout (only used to cancel its items). */
+function removedPipelineConfig(name: string): EnginePipeline {
+  const none = { connections: [], submit: false };
+  return {
+    name,
+    description: null,
+    manager: 'independent',
+    precedence: 'normal',
+    triggers: [],
+    window: { window: 0, floor: 1, ceiling: null, increaseType: 'linear', increaseFactor: 1, decreaseType: 'exponential', decreaseFactor: 2 },
+    supercedes: [],
+    dequeueOnNewPatchset: false,
+    ignoreDependencies: true,
+    disableAfterConsecutiveFailures: null,
+    reporters: { enqueue: none, start: none, success: none, failure: none, 'merge-conflict': none, 'config-error': none, 'no-jobs': none, disabled: none, dequeue: none },
+    messages: { success: '', failure: '', start: '', mergeConflict: '', dequeue: 'Build canceled.', noJobs: '', footer: '' },
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
+}

@@ -1,0 +1,352 @@
+/**
+ * The tenant status model (compat.md §5) computed by a pure function from stored engine state:
+ * pipelines -> change queues -> heads -> items -> jobs, with every field of the current (2025)
+ * document plus Sluice's explanations (why an item waits, why a job waits). `toCurrentShape`
+ * and `toEarlierShape` render the two REST documents.
+ */
+import type { EnginePipeline } from './interfaces';
+import type { ItemState, JobState, JobWaitReason, PipelineState, QueueState, TenantEventQueueState } from './model';
+import { changeId } from './model';
+
+export interface JobStatus {
+  name: string;
+  dependencies: string[];
+  elapsedTime: number | null;
+  remainingTime: number | null;
+  url: string | null;
+  fingerUrl: string | null;
+  reportUrl: string | null;
+  result: string | null;
+  voting: boolean;
+  uuid: string | null;
+  executeTime: number | null;
+  startTime: number | null;
+  endTime: number | null;
+  estimatedTime: number | null;
+  pipeline: string | null;
+  canceled: boolean | null;
+  paused: boolean | null;
+  preFail: boolean | null;
+  retry: boolean | null;
+  tries: number;
+  queued: boolean;
+  waitingStatus: string | null;
+  /** Sluice: what the job waits for, as an enum. */
+  waitingFor: JobWaitReason | null;
+  nodeLabels: string[];
+}
+
+export interface RefStatus {
+  url: string | null;
+  ref: string | null;
+  project: string;
+  projectCanonical: string;
+  owner: string | null;
+  id: string;
+}
+
+export interface ItemStatus {
+  id: string;
+  active: boolean;
+  live: boolean;
+  refs: RefStatus[];
+  itemAhead: string | null;
+  itemsBehind: string[];
+  failingReasons: string[];
+  zuulRef: string | null;
+  enqueueTime: number;
+  jobs: JobStatus[];
+  remainingTime: number | null;
+  /** Sluice: why the item does not run jobs yet ('window' outside the active window, 'merge' while merging). */
+  waitingFor: 'window' | 'merge' | null;
+}
+
+export interface ChangeQueueStatus {
+  name: string;
+  window: number;
+  branch: string | null;
+  heads: ItemStatus[][];
+}
+
+export interface PipelineStatus {
+  name: string;
+  description: string | null;
+  state: 'normal' | 'error';
+  manager: string;
+  triggers: Array<{ driver: string }>;
+  disabled: boolean;
+  consecutiveFailures: number;
+  changeQueues: ChangeQueueStatus[];
+  triggerEvents: number;
+  resultEvents: number;
+  managementEvents: number;
+}
+
+export interface TenantStatus {
+  tenant: string;
+  zuulVersion: string;
+  triggerEventQueue: { length: number };
+  managementEventQueue: { length: number };
+  resultEventQueue: { length: number };
+  state: TenantEventQueueState;
+  lastReconfigured: number | null;
+  pipelines: PipelineStatus[];
+}
+
+export interface StatusInput {
+  tenant: string;
+  version: string;
+  now: Date;
+  /** Tenant web root ending in '/', for `report_url` (relative when null). */
+  webRoot: string | null;
+  pipelines: readonly EnginePipeline[];
+  states: readonly PipelineState[];
+  eventQueues: TenantEventQueueState;
+  pendingEvents: { trigger: number; management: number; result: number };
+  lastReconfigured: Date | null;
+}
+
+function seconds(iso: string | null): number | null {
+  return iso === null ? null : Date.parse(iso) / 1000;
+}
+
+function jobStatus(job: JobState, pipeline: string, now: Date, webRoot: string | null): JobStatus {
+  const build = job.build;
+  const startMs = build?.startTime ? Date.parse(build.startTime) : null;
+  const endMs = build?.endTime ? Date.parse(build.endTime) : null;
+  const elapsed = startMs === null ? null : (endMs ?? now.getTime()) - startMs;
+  let remaining: number | null = null;
+  if (build?.result) {
+    remaining = 0;
+  } else if (elapsed !== null && build?.estimatedTime !== null && build?.estimatedTime !== undefined) {
+    remaining = Math.max(build.estimatedTime * 1000 - elapsed, 0);
+  }
+  const started = elapsed !== null;
+  return {
+    name: job.job.name,
+    dependencies: job.job.dependencies.map((dependency) => dependency.name),
+    elapsedTime: elapsed,
+    remainingTime: remaining,
+    url: build ? `stream/${build.uuid}?logfile=console.log` : null,
+    fingerUrl: build ? (build.logUrl ?? null) : null,
+    reportUrl: build ? `${webRoot ?? ''}build/${build.uuid}` : null,
+    result: build?.result ?? null,
+    voting: job.job.voting,
+    uuid: build?.uuid ?? null,
+    executeTime: build ? seconds(build.executeTime) : null,
+    startTime: build ? seconds(build.startTime) : null,
+    endTime: build ? seconds(build.endTime) : null,
+    estimatedTime: build?.estimatedTime ?? null,
+    pipeline: build ? pipeline : null,
+    canceled: build ? build.canceled : null,
+    paused: build ? false : null,
+    preFail: build ? false : null,
+    retry: build ? build.retry : null,
+    tries: job.tries,
+    queued: job.nodeRequestId !== null || job.nodesReady || build !== null,
+    waitingStatus: started ? null : job.waitingStatus,
+    waitingFor: started ? null : job.waitReason,
+    nodeLabels: job.job.nodeset.labels,
+  };
+}
+
+function itemStatus(item: ItemState, queue: QueueState, now: Date, webRoot: string | null): ItemStatus {
+  const jobs = item.live ? item.buildset.jobs.map((job) => jobStatus(job, item.pipeline, now, webRoot)) : [];
+  const allStarted = jobs.length > 0 && jobs.every((job) => job.remainingTime !== null);
+  const uuids = new Set(queue.items.map((candidate) => candidate.uuid));
+  return {
+    id: item.uuid,
+    active: item.active,
+    live: item.live,
+    refs: item.changes.map((change) => ({
+      url: change.url,
+      ref: change.ref,
+      project: change.project.split('/').slice(1).join('/') || change.project,
+      projectCanonical: change.project,
+      owner: change.owner,
+      id: changeId(change),
+    })),
+    itemAhead: item.itemAhead,
+    itemsBehind: queue.items.filter((candidate) => candidate.itemAhead === item.uuid && uuids.has(candidate.uuid)).map((candidate) => candidate.uuid),
+    failingReasons: item.failingReasons,
+    zuulRef: item.buildset.configured ? `Z${item.buildset.uuid}` : null,
+    enqueueTime: Date.parse(item.enqueueTime),
+    jobs,
+    remainingTime: allStarted ? Math.max(...jobs.map((job) => job.remainingTime ?? 0)) : null,
+    waitingFor: !item.active ? 'window' : item.buildset.mergeState === 'new' ? 'merge' : null,
+  };
+}
+
+/** Split a queue into chains: a new chain starts at each item without an item ahead. */
+function heads(queue: QueueState, now: Date, webRoot: string | null): ItemStatus[][] {
+  const chains: ItemStatus[][] = [];
+  const chainOf = new Map<string, ItemStatus[]>();
+  for (const item of queue.items) {
+    const status = itemStatus(item, queue, now, webRoot);
+    const parentChain = item.itemAhead === null ? undefined : chainOf.get(item.itemAhead);
+    const chain = parentChain ?? [];
+    if (!parentChain) {
+      chains.push(chain);
+    }
+    const previous = chain[chain.length - 1];
+    if (previous && previous.remainingTime !== null && status.remainingTime !== null) {
+      status.remainingTime = Math.max(status.remainingTime, previous.remainingTime);
+    }
+    chain.push(status);
+    chainOf.set(item.uuid, chain);
+  }
+  return chains;
+}
+
+/** Compute the tenant status model (pure). */
+export function computeTenantStatus(input: StatusInput): TenantStatus {
+  const states = new Map(input.states.map((state) => [state.name, state]));
+  return {
+    tenant: input.tenant,
+    zuulVersion: input.version,
+    triggerEventQueue: { length: input.pendingEvents.trigger },
+    managementEventQueue: { length: input.pendingEvents.management },
+    resultEventQueue: { length: input.pendingEvents.result },
+    state: input.eventQueues,
+    lastReconfigured: input.lastReconfigured === null ? null : input.lastReconfigured.getTime(),
+    pipelines: input.pipelines.map((pipeline) => {
+      const state = states.get(pipeline.name);
+      return {
+        name: pipeline.name,
+        description: pipeline.description,
+        state: state?.state ?? 'normal',
+        manager: pipeline.manager,
+        triggers: pipeline.triggers.map((trigger) => ({ driver: trigger.driver })),
+        disabled: state?.disabled ?? false,
+        consecutiveFailures: state?.consecutiveFailures ?? 0,
+        changeQueues: (state?.queues ?? []).map((queue) => ({ name: queue.name, window: queue.window, branch: queue.branch, heads: heads(queue, input.now, input.webRoot) })),
+        triggerEvents: 0,
+        resultEvents: 0,
+        managementEvents: 0,
+      };
+    }),
+  };
+}
+
+function currentJob(job: JobStatus): Record<string, unknown> {
+  return {
+    name: job.name,
+    dependencies: job.dependencies,
+    elapsed_time: job.elapsedTime,
+    remaining_time: job.remainingTime,
+    url: job.url,
+    finger_url: job.fingerUrl,
+    report_url: job.reportUrl,
+    result: job.result,
+    voting: job.voting,
+    uuid: job.uuid,
+    execute_time: job.executeTime,
+    start_time: job.startTime,
+    end_time: job.endTime,
+    estimated_time: job.estimatedTime,
+    pipeline: job.pipeline,
+    canceled: job.canceled,
+    paused: job.paused,
+    pre_fail: job.preFail,
+    retry: job.retry,
+    tries: job.tries,
+    queued: job.queued,
+    waiting_status: job.waitingStatus,
+  };
+}
+
+/** The current (2025) REST status document. */
+export function toCurrentShape(status: TenantStatus): Record<string, unknown> {
+  return {
+    zuul_version: status.zuulVersion,
+    trigger_event_queue: status.triggerEventQueue,
+    state: {
+      trigger_queue_discarding: status.state.triggerQueueDiscarding,
+      trigger_queue_paused: status.state.triggerQueuePaused,
+      result_queue_paused: status.state.resultQueuePaused,
+      reason: status.state.reason,
+    },
+    management_event_queue: status.managementEventQueue,
+    connection_event_queues: {},
+    last_reconfigured: status.lastReconfigured,
+    pipelines: status.pipelines.map((pipeline) => ({
+      name: pipeline.name,
+      description: pipeline.description,
+      state: pipeline.state,
+      manager: pipeline.manager,
+      triggers: pipeline.triggers,
+      change_queues: pipeline.changeQueues
+        .filter((queue) => queue.heads.length > 0)
+        .map((queue) => ({
+          name: queue.name,
+          window: queue.window,
+          branch: queue.branch,
+          heads: queue.heads.map((chain) =>
+            chain.map((item) => ({
+              active: item.active,
+              live: item.live,
+              refs: item.refs.map((ref) => ({ url: ref.url, ref: ref.ref, project: ref.project, project_canonical: ref.projectCanonical, owner: ref.owner, id: ref.id })),
+              id: item.id,
+              item_ahead: item.itemAhead,
+              items_behind: item.itemsBehind,
+              failing_reasons: item.failingReasons,
+              zuul_ref: item.zuulRef,
+              enqueue_time: item.enqueueTime,
+              jobs: item.jobs.map(currentJob),
+              remaining_time: item.remainingTime,
+            })),
+          ),
+        })),
+      trigger_events: pipeline.triggerEvents,
+      result_events: pipeline.resultEvents,
+      management_events: pipeline.managementEvents,
+    })),
+  };
+}
+
+/** The earlier (2019) REST status document: one change per item, change ids as links. */
+export function toEarlierShape(status: TenantStatus): Record<string, unknown> {
+  return {
+    zuul_version: status.zuulVersion,
+    trigger_event_queue: status.triggerEventQueue,
+    result_event_queue: status.resultEventQueue,
+    management_event_queue: status.managementEventQueue,
+    ...(status.lastReconfigured === null ? {} : { last_reconfigured: status.lastReconfigured }),
+    pipelines: status.pipelines.map((pipeline) => ({
+      name: pipeline.name,
+      description: pipeline.description,
+      change_queues: pipeline.changeQueues.map((queue) => {
+        const idOf = new Map(queue.heads.flat().map((item) => [item.id, item.refs[0]?.id ?? item.id]));
+        return {
+          name: queue.name,
+          window: queue.window,
+          heads: queue.heads.map((chain) =>
+            chain.map((item) => {
+              const ref = item.refs[0];
+              return {
+                active: item.active,
+                live: item.live,
+                url: ref?.url ?? null,
+                ref: ref?.ref ?? null,
+                id: ref?.id ?? item.id,
+                item_ahead: item.itemAhead === null ? null : (idOf.get(item.itemAhead) ?? null),
+                items_behind: item.itemsBehind.map((uuid) => idOf.get(uuid) ?? uuid),
+                failing_reasons: item.failingReasons,
+                zuul_ref: item.zuulRef ?? `Z${item.id}`,
+                project: ref?.project ?? 'Unknown Project',
+                project_canonical: ref?.projectCanonical ?? 'Unknown Project',
+                enqueue_time: item.enqueueTime,
+                owner: ref?.owner ?? null,
+                jobs: item.jobs.map((job) => {
+                  const { pre_fail: _preFail, tries: _tries, queued: _queued, waiting_status: _waiting, ...rest } = currentJob(job);
+                  return { ...rest, report_url: job.fingerUrl ?? job.reportUrl, node_labels: job.uuid ? job.nodeLabels : [], node_name: null, worker: job.uuid ? { name: 'Unknown', hostname: null } : null };
+                }),
+                remaining_time: item.remainingTime,
+              };
+            }),
+          ),
+        };
+      }),
+    })),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Trigger events (durable payloads) and the pipeline trigger filters that decide which
+ * pipelines an event enters (spec/engine.md §2.2.1, §1.14; Part A for the git driver).
+ */
+import type { ChangeInfo, EnginePipeline, RefFilter } from './interfaces';
+
+export const TRIGGER_EVENT_TYPES = ['patchset-created', 'ref-updated', 'timer', 'parent-change-enqueued', 'project-change-merged'] as const;
+export type TriggerEventType = (typeof TRIGGER_EVENT_TYPES)[number];
+
+/** A trigger event as stored in `engine_events.payload`. */
+export interface TriggerEventPayload {
+  type: TriggerEventType;
+  /** Short or canonical project name. */
+  project: string;
+  change?: number;
+  patchset?: string;
+  ref?: string;
+  branch?: string;
+  oldrev?: string | null;
+  newrev?: string | null;
+  /** timer: the pipeline that fired; parent-change-enqueued: the parent's pipeline. */
+  pipeline?: string;
+  parentPipeline?: string;
+  /** project-change-merged: the change that merged. */
+  mergedChange?: number | null;
+  /** A branch update made by Sluice's own merge (emitted once by the git connection, spec Part A). */
+  own?: boolean;
+  timestamp?: string;
+}
+
+function filtersMatch(filters: readonly RefFilter[], value: string | null): boolean {
+  if (filters.length === 0) {
+    return true;
+  }
+  if (value === null) {
+    return false;
+  }
+  const positive = filters.filter((filter) => !filter.negate);
+  const negative = filters.filter((filter) => filter.negate);
+  if (negative.some((filter) => filter.pattern.test(value))) {
+    return false;
+  }
+  return positive.length === 0 || positive.some((filter) => filter.pattern.test(value));
+}
+
+/** Whether an event (with its resolved change) matches one of the pipeline's triggers. */
+export function pipelineMatches(pipeline: EnginePipeline, event: TriggerEventPayload, change: ChangeInfo): boolean {
+  return pipeline.triggers.some((trigger) => {
+    switch (trigger.driver) {
+      case 'git':
+        if (!trigger.events.includes(event.type)) {
+          return false;
+        }
+        if (event.type === 'ref-updated') {
+          return filtersMatch(trigger.refs, change.ref) && filtersMatch(trigger.branches, change.branch);
+        }
+        return filtersMatch(trigger.branches, change.branch);
+      case 'timer':
+        return event.type === 'timer' && event.pipeline === pipeline.name;
+      case 'zuul':
+        if (event.type !== 'parent-change-enqueued' && event.type !== 'project-change-merged') {
+          return false;
+        }
+        if (!trigger.events.includes(event.type)) {
+          return false;
+        }
+        if (event.type === 'parent-change-enqueued' && trigger.pipelines.length > 0) {
+          return event.parentPipeline !== undefined && trigger.pipelines.includes(event.parentPipeline);
+        }
+        return true;
+    }
+  });
+}

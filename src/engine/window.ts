@@ -1,0 +1,25 @@
+/** Window arithmetic of dependent queues (spec/engine.md §2.6). */
+import type { WindowParams } from './interfaces';
+
+/** The window after an item merged: linear adds the factor, exponential multiplies; capped by the ceiling. */
+export function increasedWindow(current: number, params: WindowParams): number {
+  if (current === 0) {
+    return 0;
+  }
+  const next = params.increaseType === 'linear' ? current + params.increaseFactor : current * params.increaseFactor;
+  return params.ceiling === null ? next : Math.min(params.ceiling, next);
+}
+
+/** The window after an item failed its jobs: linear subtracts, exponential divides; never below the floor. */
+export function decreasedWindow(current: number, params: WindowParams): number {
+  if (current === 0) {
+    return 0;
+  }
+  const next = params.decreaseType === 'linear' ? current - params.decreaseFactor : Math.floor(current / params.decreaseFactor);
+  return Math.max(params.floor, next);
+}
+
+/** Whether the item at `index` (0 = head, counting non-live items) is inside the window. */
+export function insideWindow(index: number, window: number): boolean {
+  return window === 0 || index < window;
+}

@@ -1,0 +1,127 @@
+/** Autohold requests (spec/engine.md §3.8; compat.md §2.42–§2.44). */
+import type { Knex } from 'knex';
+
+export interface AutoholdRecord {
+  /** 10-digit zero-padded id. */
+  id: string;
+  tenant: string;
+  project: string;
+  job: string;
+  refFilter: string;
+  reason: string;
+  maxCount: number;
+  currentCount: number;
+  nodeExpiration: number;
+  expired: Date | null;
+  nodes: Array<{ build: string; nodes: string[] }>;
+  created: Date;
+}
+
+interface AutoholdRow {
+  id: number;
+  tenant: string;
+  project: string;
+  job: string;
+  ref_filter: string;
+  reason: string;
+  max_count: number;
+  current_count: number;
+  node_expiration: number;
+  expired: Date | null;
+  nodes: Array<{ build: string; nodes: string[] }>;
+  created: Date;
+}
+
+export interface NewAutohold {
+  tenant: string;
+  project: string;
+  job: string;
+  refFilter: string;
+  reason: string;
+  maxCount: number;
+  nodeExpiration: number;
+  created: Date;
+}
+
+/** Zero-pad a request id to the 10 digits of the API. */
+export function formatAutoholdId(id: number): string {
+  return String(id).padStart(10, '0');
+}
+
+export class AutoholdRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async create(input: NewAutohold, trx: Knex = this.knex): Promise<AutoholdRecord> {
+    const [row]: AutoholdRow[] = await trx('autohold_requests')
+      .insert({
+        tenant: input.tenant,
+        project: input.project,
+        job: input.job,
+        ref_filter: input.refFilter,
+        reason: input.reason,
+        max_count: input.maxCount,
+        node_expiration: input.nodeExpiration,
+        created: input.created,
+      })
+      .returning('*');
+    return toRecord(row);
+  }
+
+  /** Requests of a tenant in creation order; `projectSuffix` keeps those whose project ends with it. */
+  async list(tenant: string, projectSuffix?: string, trx: Knex = this.knex): Promise<AutoholdRecord[]> {
+    const rows: AutoholdRow[] = await trx('autohold_requests').where({ tenant }).orderBy('id');
+    const records = rows.map(toRecord);
+    return projectSuffix === undefined ? records : records.filter((record) => record.project.endsWith(projectSuffix));
+  }
+
+  async find(id: number, trx: Knex = this.knex): Promise<AutoholdRecord | null> {
+    const row: AutoholdRow | undefined = await trx('autohold_requests').where({ id }).first();
+    return row ? toRecord(row) : null;
+  }
+
+  /** Requests that could match a build: same tenant, project and job, not exhausted. */
+  async candidates(tenant: string, project: string, job: string, trx: Knex = this.knex): Promise<AutoholdRecord[]> {
+    const rows: AutoholdRow[] = await trx('autohold_requests').where({ tenant, project, job }).whereNull('expired').orderBy('id').forUpdate();
+    return rows.map(toRecord);
+  }
+
+  /** Record one held build; sets `expired` when the count is used up. */
+  async recordHold(id: number, entry: { build: string; nodes: string[] }, at: Date, trx: Knex = this.knex): Promise<AutoholdRecord> {
+    const current: AutoholdRow | undefined = await trx('autohold_requests').where({ id }).forUpdate().first();
+    if (!current) {
+      throw new Error(`autohold request ${id} does not exist`);
+    }
+    const currentCount = current.current_count + 1;
+    const [row]: AutoholdRow[] = await trx('autohold_requests')
+      .where({ id })
+      .update({
+        current_count: currentCount,
+        nodes: JSON.stringify([...current.nodes, entry]),
+        expired: currentCount >= current.max_count ? at : null,
+      })
+      .returning('*');
+    return toRecord(row);
+  }
+
+  async delete(id: number, trx: Knex = this.knex): Promise<boolean> {
+    const count = await trx('autohold_requests').where({ id }).delete();
+    return count > 0;
+  }
+}
+
+function toRecord(row: AutoholdRow): AutoholdRecord {
+  return {
+    id: formatAutoholdId(Number(row.id)),
+    tenant: row.tenant,
+    project: row.project,
+    job: row.job,
+    refFilter: row.ref_filter,
+    reason: row.reason,
+    maxCount: row.max_count,
+    currentCount: row.current_count,
+    nodeExpiration: row.node_expiration,
+    expired: row.expired,
+    nodes: row.nodes,
+    created: row.created,
+  };
+}

@@ -1,0 +1,314 @@
+/**
+ * Persisted pipeline state of a tenant: change queues, queue items (with their buildset) and
+ * the job states of each item, plus pipeline counters and the tenant event-queue state. The
+ * scheduler saves what a pass changed in the pass's transaction and loads it all on start.
+ */
+import type { Knex } from 'knex';
+import type { WindowParams } from '../../engine/interfaces';
+import type { DequeueReason, ItemState, JobState, PipelineState, QueueState, TenantEventQueueState } from '../../engine/model';
+
+interface QueueRow {
+  id: number;
+  tenant: string;
+  pipeline: string;
+  name: string;
+  window: number;
+  window_floor: number;
+  window_ceiling: number | null;
+  projects: string[];
+  position: number;
+  branch: string | null;
+  dynamic: boolean;
+  window_params: WindowParams;
+}
+
+interface ItemRow {
+  id: number;
+  uuid: string;
+  queue_id: number;
+  position: number;
+  data: Omit<ItemState, 'buildset'> & { buildset: Omit<ItemState['buildset'], 'jobs'> };
+}
+
+interface JobRow {
+  item_id: number;
+  job_name: string;
+  frozen: JobState;
+}
+
+interface PipelineRow {
+  pipeline: string;
+  state: 'normal' | 'error';
+  disabled: boolean;
+  consecutive_failures: number;
+}
+
+interface TenantStateRow {
+  tenant: string;
+  trigger_queue_discarding: boolean;
+  trigger_queue_paused: boolean;
+  result_queue_paused: boolean;
+  reason: string | null;
+  layout_uuid: string | null;
+  last_reconfigured: Date | null;
+  bus_sequence: number | string;
+  timer_state: Record<string, string>;
+}
+
+export interface TenantEngineRecord {
+  eventQueues: TenantEventQueueState;
+  layoutUuid: string | null;
+  lastReconfigured: Date | null;
+  busSequence: number;
+  /** Last fire time (ISO) per timer pipeline. */
+  timerState: Record<string, string>;
+}
+
+/** A dequeued item as kept for "why did my change leave" questions. */
+export interface DequeuedItemRecord {
+  uuid: string;
+  pipeline: string;
+  dequeueTime: Date;
+  reason: DequeueReason | null;
+  item: Omit<ItemState, 'buildset'>;
+}
+
+export class EngineStateRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /** Every pipeline's live state for a tenant (queues in order, items in order, jobs attached). */
+  async loadPipelines(tenant: string, trx: Knex = this.knex): Promise<PipelineState[]> {
+    const pipelineRows: PipelineRow[] = await trx('pipeline_state').where({ tenant });
+    const queueRows: QueueRow[] = await trx('change_queues').where({ tenant }).orderBy([{ column: 'pipeline' }, { column: 'position' }, { column: 'id' }]);
+    const itemRows: ItemRow[] = await trx('queue_items')
+      .where({ tenant })
+      .whereNull('dequeue_time')
+      .orderBy([{ column: 'queue_id' }, { column: 'position' }])
+      .select('id', 'uuid', 'queue_id', 'position', 'data');
+    const jobRows: JobRow[] = itemRows.length === 0
+      ? []
+      : await trx('queue_item_jobs').whereIn('item_id', trx('queue_items').select('id').where({ tenant }).whereNull('dequeue_time')).orderBy('id').select('item_id', 'job_name', 'frozen');
+    const jobsByItem = new Map<number, JobState[]>();
+    for (const row of jobRows) {
+      const list = jobsByItem.get(row.item_id) ?? [];
+      list.push(row.frozen);
+      jobsByItem.set(row.item_id, list);
+    }
+    const itemsByQueue = new Map<number, ItemState[]>();
+    for (const row of itemRows) {
+      const item: ItemState = { ...row.data, buildset: { ...row.data.buildset, jobs: jobsByItem.get(row.id) ?? [] } };
+      const list = itemsByQueue.get(row.queue_id) ?? [];
+      list.push(item);
+      itemsByQueue.set(row.queue_id, list);
+    }
+    const pipelines = new Map<string, PipelineState>();
+    for (const row of pipelineRows) {
+      pipelines.set(row.pipeline, { name: row.pipeline, state: row.state, disabled: row.disabled, consecutiveFailures: row.consecutive_failures, queues: [] });
+    }
+    for (const row of queueRows) {
+      let pipeline = pipelines.get(row.pipeline);
+      if (!pipeline) {
+        pipeline = { name: row.pipeline, state: 'normal', disabled: false, consecutiveFailures: 0, queues: [] };
+        pipelines.set(row.pipeline, pipeline);
+      }
+      const queue: QueueState = {
+        id: row.id,
+        name: row.name,
+        branch: row.branch,
+        projects: row.projects,
+        dynamic: row.dynamic,
+        window: row.window,
+        params: row.window_params,
+        items: itemsByQueue.get(row.id) ?? [],
+      };
+      pipeline.queues.push(queue);
+    }
+    return [...pipelines.values()];
+  }
+
+  /** Save a pipeline's counters and the order and windows of its queues (assigning ids to new queues). */
+  async savePipeline(tenant: string, pipeline: PipelineState, trx: Knex): Promise<void> {
+    await trx('pipeline_state')
+      .insert({ tenant, pipeline: pipeline.name, state: pipeline.state, disabled: pipeline.disabled, consecutive_failures: pipeline.consecutiveFailures })
+      .onConflict(['tenant', 'pipeline'])
+      .merge();
+    for (const [position, queue] of pipeline.queues.entries()) {
+      const row = {
+        tenant,
+        pipeline: pipeline.name,
+        name: queue.name,
+        window: queue.window,
+        window_floor: queue.params.floor,
+        window_ceiling: queue.params.ceiling,
+        projects: JSON.stringify(queue.projects),
+        position,
+        branch: queue.branch,
+        dynamic: queue.dynamic,
+        window_params: queue.params,
+      };
+      if (queue.id === 0) {
+        const [inserted] = await trx('change_queues').insert(row).returning('id');
+        queue.id = Number((inserted as { id: number }).id);
+      } else {
+        await trx('change_queues').where({ id: queue.id }).update(row);
+      }
+    }
+  }
+
+  /** Delete queues (emptied dynamic queues); their dequeued items keep their history rows. */
+  async deleteQueues(queueIds: readonly number[], trx: Knex): Promise<void> {
+    if (queueIds.length === 0) {
+      return;
+    }
+    await trx('change_queues').whereIn('id', queueIds).delete();
+  }
+
+  /** Insert or update an item row and replace its job rows. */
+  async saveItem(tenant: string, queueId: number | null, position: number, item: ItemState, trx: Knex): Promise<void> {
+    const { buildset, ...rest } = item;
+    const { jobs, ...buildsetRest } = buildset;
+    const data = { ...rest, buildset: buildsetRest };
+    const row = {
+      uuid: item.uuid,
+      tenant,
+      pipeline: item.pipeline,
+      queue_id: queueId === 0 ? null : queueId,
+      position,
+      item_ahead_uuid: item.itemAhead,
+      changes: JSON.stringify(item.changes),
+      live: item.live,
+      active: item.active,
+      state: itemStateName(item),
+      buildset_uuid: buildset.uuid,
+      failing_reasons: JSON.stringify(item.failingReasons),
+      job_graph: buildset.jobGraphFrozen ? JSON.stringify(jobs.map((job) => job.job.name)) : null,
+      event_id: item.eventId,
+      enqueue_time: item.enqueueTime,
+      dequeue_time: item.dequeueTime,
+      dequeue_reason: item.dequeueReason?.kind ?? null,
+      data: JSON.stringify(data),
+    };
+    const [saved] = await trx('queue_items').insert(row).onConflict('uuid').merge().returning('id');
+    const itemId = Number((saved as { id: number }).id);
+    await trx('queue_item_jobs').where({ item_id: itemId }).delete();
+    if (jobs.length > 0) {
+      await trx('queue_item_jobs').insert(
+        jobs.map((job) => ({
+          item_id: itemId,
+          job_name: job.job.name,
+          state: jobStateName(job),
+          waiting_status: job.waitingStatus,
+          build_uuid: job.build?.uuid ?? null,
+          tries: job.tries,
+          result: job.build?.result ?? null,
+          nodeset_request_uuid: job.nodeRequestId,
+          frozen: JSON.stringify(job),
+        })),
+      );
+    }
+  }
+
+  /** Items that left a pipeline, newest first (why a change was dropped). */
+  async listDequeued(tenant: string, options: { pipeline?: string; limit: number }): Promise<DequeuedItemRecord[]> {
+    const query = this.knex('queue_items').where({ tenant }).whereNotNull('dequeue_time');
+    if (options.pipeline !== undefined) {
+      query.andWhere({ pipeline: options.pipeline });
+    }
+    const rows: Array<{ uuid: string; pipeline: string; dequeue_time: Date; data: ItemRow['data'] }> = await query
+      .orderBy('dequeue_time', 'desc')
+      .limit(options.limit)
+      .select('uuid', 'pipeline', 'dequeue_time', 'data');
+    return rows.map((row) => {
+      const { buildset: _buildset, ...item } = row.data;
+      return { uuid: row.uuid, pipeline: row.pipeline, dequeueTime: row.dequeue_time, reason: row.data.dequeueReason, item };
+    });
+  }
+
+  /** Tenant-level engine record (created with defaults when missing). */
+  async loadTenant(tenant: string, trx: Knex = this.knex, forUpdate = false): Promise<TenantEngineRecord> {
+    const query = trx('tenant_state').where({ tenant }).first();
+    const row: TenantStateRow | undefined = await (forUpdate ? query.forUpdate() : query);
+    if (!row) {
+      return {
+        eventQueues: { triggerQueueDiscarding: false, triggerQueuePaused: false, resultQueuePaused: false, reason: null },
+        layoutUuid: null,
+        lastReconfigured: null,
+        busSequence: 0,
+        timerState: {},
+      };
+    }
+    return {
+      eventQueues: {
+        triggerQueueDiscarding: row.trigger_queue_discarding,
+        triggerQueuePaused: row.trigger_queue_paused,
+        resultQueuePaused: row.result_queue_paused,
+        reason: row.reason,
+      },
+      layoutUuid: row.layout_uuid,
+      lastReconfigured: row.last_reconfigured,
+      busSequence: Number(row.bus_sequence),
+      timerState: row.timer_state,
+    };
+  }
+
+  /** Create the tenant's row when missing, so that passes and operations can lock it. */
+  async ensureTenant(tenant: string, at: Date, trx: Knex = this.knex): Promise<void> {
+    await trx('tenant_state').insert({ tenant, updated: at }).onConflict('tenant').ignore();
+  }
+
+  /** Save the tenant-level record. */
+  async saveTenant(tenant: string, record: TenantEngineRecord, at: Date, trx: Knex = this.knex): Promise<void> {
+    await trx('tenant_state')
+      .insert({
+        tenant,
+        trigger_queue_discarding: record.eventQueues.triggerQueueDiscarding,
+        trigger_queue_paused: record.eventQueues.triggerQueuePaused,
+        result_queue_paused: record.eventQueues.resultQueuePaused,
+        reason: record.eventQueues.reason,
+        layout_uuid: record.layoutUuid,
+        last_reconfigured: record.lastReconfigured,
+        bus_sequence: record.busSequence,
+        timer_state: JSON.stringify(record.timerState),
+        updated: at,
+      })
+      .onConflict('tenant')
+      .merge();
+  }
+
+  /** Session-level advisory lock naming the tenant's scheduler leadership (held on `connection`). */
+  async tryLeadership(tenant: string, trx: Knex): Promise<boolean> {
+    const result: { rows: Array<{ locked: boolean }> } = await trx.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [`sluice-scheduler:${tenant}`]);
+    return result.rows[0]?.locked === true;
+  }
+
+  /** Release the leadership lock taken by `tryLeadership` on the same connection. */
+  async releaseLeadership(tenant: string, trx: Knex): Promise<void> {
+    await trx.raw('SELECT pg_advisory_unlock(hashtext(?))', [`sluice-scheduler:${tenant}`]);
+  }
+}
+
+function itemStateName(item: ItemState): string {
+  if (item.dequeueTime !== null) {
+    return 'dequeued';
+  }
+  if (!item.active) {
+    return 'waiting';
+  }
+  if (item.buildset.mergeState === 'new') {
+    return 'merging';
+  }
+  if (!item.buildset.jobGraphFrozen) {
+    return 'configuring';
+  }
+  return item.buildset.jobs.every((job) => job.build?.result) ? 'complete' : 'running';
+}
+
+function jobStateName(job: JobState): string {
+  if (!job.build) {
+    return job.nodeRequestId !== null ? 'queued' : 'waiting';
+  }
+  if (job.build.result !== null) {
+    return 'completed';
+  }
+  return job.build.startTime !== null ? 'running' : 'requested';
+}
