@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { FakeChanges, FakeClock, job, makeLayout, pipeline, ScriptedMerger, type LayoutSpec } from '../../engine/scripted';
+import { type FakeChanges, type FakeClock, job, makeLayout, pipeline, type ScriptedMerger, type LayoutSpec } from '../../engine/scripted';
 
 describe('engine: restart, merge conflicts, configuration errors and event-queue state', () => {
   let db: TestDatabase;
