@@ -487,7 +487,7 @@ export class PipelineManager {
     if (item.buildset.historyId !== null) {
       return item.buildset.historyId;
     }
-    item.buildset.historyId = await ctx.history.createBuildset({
+    const created = await ctx.history.createBuildset({
       uuid: item.buildset.uuid,
       tenant: ctx.tenant,
       pipeline: this.name,
@@ -497,9 +497,11 @@ export class PipelineManager {
       triggeredBy: item.triggeredBy,
       at: ctx.now,
     });
+    item.buildset.historyId = created.id;
+    item.buildset.historyRefId = created.refIds[0] ?? null;
     item.buildset.startTime = ctx.nowIso();
     ctx.touch(item);
-    return item.buildset.historyId;
+    return created.id;
   }
 
   /** Cancel the jobs of an item and give it a new buildset (spec §2.9.6 with prime). */

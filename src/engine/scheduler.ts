@@ -14,7 +14,7 @@ import type { EngineEventBus } from './event-bus';
 import type { ChangeInfo, Clock, EngineLayout, EnginePipeline, ResultEvent } from './interfaces';
 import { applyResult, buildParams, type JobLocation } from './jobs';
 import { changeId, type ItemState, type PipelineState, type QueueState } from './model';
-import { PassContext, type EngineGateways } from './pass';
+import { PassContext, type EngineGateways, type EstimateCache } from './pass';
 import { PipelineManager } from './pipeline-manager';
 import { pipelineMatches, type TriggerEventPayload } from './triggers';
 
@@ -61,6 +61,7 @@ export class TenantScheduler {
   private idleWaiters: Array<() => void> = [];
   private idle = false;
   private readonly failures = new Map<number, number>();
+  private readonly estimates: EstimateCache = new Map();
 
   constructor(private readonly options: TenantSchedulerOptions) {
     this.events = new EngineEventRepository(options.database.knex);
@@ -243,7 +244,7 @@ export class TenantScheduler {
     let ctxOut: PassContext | null = null;
     let didWork = false;
     await knex.transaction(async (trx) => {
-      const ctx = new PassContext(this.tenant, now, layout, trx, this.options.gateways, this.options.uuid);
+      const ctx = new PassContext(this.tenant, now, layout, trx, this.options.gateways, this.options.uuid, this.estimates);
       ctxOut = ctx;
       // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
       record.eventQueues = (await this.stateRepo.loadTenant(this.tenant, trx, true)).eventQueues;
@@ -275,8 +276,13 @@ export class TenantScheduler {
         changed = (await manager.processQueues(ctx)) || changed;
       }
       handled = pending.filter((event) => outcomes.has(event.id));
+      const byOutcome = new Map<string, number[]>();
       for (const event of handled) {
-        await this.events.markProcessed([event.id], outcomes.get(event.id) ?? 'ok', now, trx);
+        const outcome = outcomes.get(event.id) ?? 'ok';
+        byOutcome.set(outcome, [...(byOutcome.get(outcome) ?? []), event.id]);
+      }
+      for (const [outcome, ids] of byOutcome) {
+        await this.events.markProcessed(ids, outcome, now, trx);
       }
       await this.save(trx, ctx, managers, record);
       didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted;
@@ -348,11 +354,11 @@ export class TenantScheduler {
         this.pipelineFingerprints.set(manager.name, pipelineFingerprint(manager.state));
       }
     }
+    const entries: Array<{ queueId: number | null; position: number; item: ItemState }> = [];
     for (const { item, queueId } of ctx.dequeued) {
-      await this.stateRepo.saveItem(this.tenant, queueId, 0, item, trx);
+      entries.push({ queueId, position: 0, item });
       this.itemFingerprints.delete(item.uuid);
     }
-    await this.stateRepo.deleteQueues(ctx.deletedQueueIds, trx);
     for (const manager of managers.values()) {
       for (const queue of manager.state.queues) {
         for (const [position, item] of queue.items.entries()) {
@@ -363,11 +369,14 @@ export class TenantScheduler {
           if (fingerprint === this.itemFingerprints.get(item.uuid)) {
             continue;
           }
-          await this.stateRepo.saveItem(this.tenant, queue.id, position, item, trx);
+          entries.push({ queueId: queue.id, position, item });
           this.itemFingerprints.set(item.uuid, fingerprint);
         }
       }
     }
+    // Dequeued rows are written before their (dynamic) queue rows are deleted.
+    await this.stateRepo.saveItems(this.tenant, entries, trx);
+    await this.stateRepo.deleteQueues(ctx.deletedQueueIds, trx);
     record.busSequence += ctx.deltas.length;
     await this.stateRepo.saveTenant(this.tenant, record, ctx.now, trx);
   }
