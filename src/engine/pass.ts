@@ -101,7 +101,7 @@ export class PassContext {
 
   /** Queue a follow-up event for this tenant (processed in a later pass of the same run). */
   async emit(category: 'trigger' | 'management', eventType: string, payload: Record<string, unknown>): Promise<void> {
-    await this.engineEvents.append({ tenant: this.tenant, category, eventType, payload, created: this.now }, this.trx);
+    await this.engineEvents.append({ tenant: this.tenant, category, eventType, payload: { type: eventType, ...payload }, created: this.now }, this.trx);
     this.eventsEmitted = true;
   }
 }
