@@ -292,6 +292,8 @@ export type ResultEvent =
       artifacts?: Array<{ name: string; url: string; metadata?: Record<string, unknown> | null }>;
       /** Result data returned by the job (passed to dependent jobs). */
       data?: Record<string, unknown>;
+      /** `child_jobs` returned by the job: null when absent, else the dependents to keep. */
+      childJobs?: string[] | null;
     }
   | { type: 'nodes-provisioned'; requestId: string; fulfilled: boolean; nodes: NodeInfo[] };
 

@@ -506,17 +506,15 @@ async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, locatio
     await skipDependents(ctx, item, job);
     await failFastIfNeeded(ctx, item, job);
   } else {
-    await skipByChildJobs(ctx, item, job);
+    await skipByChildJobs(ctx, item, job, event.childJobs);
   }
 }
 
-/** `zuul.child_jobs` in result data prunes dependents (spec §2.10 step 5). */
-async function skipByChildJobs(ctx: PassContext, item: ItemState, job: JobState): Promise<void> {
+/** `child_jobs` returned by a build (or `zuul.child_jobs` in its data) prunes dependents (spec §2.10 step 5). */
+async function skipByChildJobs(ctx: PassContext, item: ItemState, job: JobState, returned: string[] | null | undefined): Promise<void> {
   const zuul = job.build?.data.zuul;
-  if (typeof zuul !== 'object' || zuul === null || !('child_jobs' in zuul)) {
-    return;
-  }
-  const childJobs = (zuul as { child_jobs: unknown }).child_jobs;
+  const fromData = typeof zuul === 'object' && zuul !== null && 'child_jobs' in zuul ? (zuul as { child_jobs: unknown }).child_jobs : undefined;
+  const childJobs: unknown = returned ?? fromData;
   if (!Array.isArray(childJobs)) {
     return;
   }

@@ -471,7 +471,9 @@ export class TenantScheduler {
   }
 
   private async handleResult(ctx: PassContext, managers: Map<string, PipelineManager>, locations: Map<string, JobLocation>, event: EngineEventRecord): Promise<string> {
-    const result = event.payload as unknown as ResultEvent;
+    // The event type is the row's; payloads written by executors (src/model/build-request.ts)
+    // carry the same fields without repeating it.
+    const result = { ...event.payload, type: event.eventType } as unknown as ResultEvent;
     const key = result.type === 'nodes-provisioned' ? `nodes:${result.requestId}` : `build:${result.buildUuid}`;
     const location = locations.get(key);
     if (!location || location.item.dequeueTime !== null) {

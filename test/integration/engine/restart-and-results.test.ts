@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { FakeChanges, FakeClock, job, makeLayout, pipeline, ScriptedMerger, type LayoutSpec } from '../../engine/scripted';
+import { job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted';
 
 describe('engine: restart, merge conflicts, configuration errors and event-queue state', () => {
   let db: TestDatabase;
@@ -63,7 +63,7 @@ describe('engine: restart, merge conflicts, configuration errors and event-queue
       await h.stop();
       harnesses.splice(harnesses.indexOf(h), 1);
       // A new process: same store and git state, a fresh executor that lost every running build.
-      const next = new EngineHarness(db, h.layout, { clock: h.clock as FakeClock, changes: h.changes as FakeChanges, merger: h.merger as ScriptedMerger });
+      const next = new EngineHarness(db, h.layout, { clock: h.clock, changes: h.changes, merger: h.merger });
       harnesses.push(next);
       await next.start();
       await next.settle();
