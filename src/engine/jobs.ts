@@ -439,7 +439,8 @@ export async function applyResult(ctx: PassContext, pipeline: EnginePipeline, lo
     job.waitingStatus = null;
     const change = item.changes[0];
     build.estimatedTime = await ctx.estimatedTime(change.project, change.branch, job.job.name);
-    if (item.buildset.historyId !== null) {
+    // A build re-run by an executor after a restart keeps its first history row.
+    if (item.buildset.historyId !== null && build.historyId === null) {
       build.historyId = await recordBuildStart(ctx, item.buildset.historyId, item, job, build, new Date(event.startTime));
     }
     item.firstJobStartTime = item.firstJobStartTime ?? event.startTime;

@@ -54,6 +54,26 @@ describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, aut
     expect(await db.knex('semaphore_holders').where({ holder_tenant: h.tenant })).toEqual([]);
   });
 
+  it('shares a global semaphore between tenants', async () => {
+    const spec = {
+      pipelines: [pipeline('check', 'independent', { triggers: [] })],
+      projects: [{ name: 'org/project' }],
+      jobs: { 'org/project': { check: [job('publish', { semaphores: [{ name: 'registry', resourcesFirst: false }] })] } },
+      semaphores: [{ name: 'registry', max: 1, global: true }],
+    };
+    const first = await harness(spec);
+    const second = await harness(spec);
+    first.changes.add('org/project', 1);
+    second.changes.add('org/project', 1);
+    await first.enqueue('check', 'org/project', '1,1');
+    await second.enqueue('check', 'org/project', '1,1');
+    expect([first.executor.started.length, second.executor.started.length]).toEqual([1, 0]);
+    await first.executor.finishAll();
+    await first.settle();
+    await second.settle();
+    expect(second.executor.started).toHaveLength(1);
+  });
+
   it('promotes changes to the head of a dependent queue, restarting the jobs that moved', async () => {
     const h = await harness({ pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true })], projects: [{ name: 'org/project' }], jobs: { 'org/project': { gate: [job('unit')] } } });
     for (const number of [1, 2, 3]) {
