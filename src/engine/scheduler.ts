@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { Database } from '../store/database';
-import { EngineEventRepository, type EngineEventRecord } from '../store/repositories/engine-events';
+import { EngineEventRepository, type EngineEventCategory, type EngineEventRecord } from '../store/repositories/engine-events';
 import { EngineStateRepository, type TenantEngineRecord } from '../store/repositories/engine-state';
 import { cronFireTimes, parseCron } from './cron';
 import type { EngineEventBus } from './event-bus';
@@ -124,9 +124,14 @@ export class TenantScheduler {
         didWork = await this.runPass();
       } catch (error) {
         this.options.logger?.error(`scheduler pass failed for tenant ${this.tenant}`, error);
-        await this.loadState();
-        didWork = true;
         await delay(Math.min(this.options.pollIntervalMs, 200));
+        // The pass was rolled back: continue from what the store holds.
+        try {
+          await this.loadState();
+        } catch (reloadError) {
+          this.options.logger?.error(`reloading the state of tenant ${this.tenant} failed`, reloadError);
+        }
+        didWork = true;
       }
       if (didWork || this.wakeRequested) {
         continue;
@@ -251,7 +256,15 @@ export class TenantScheduler {
       const managers = this.managers(layout);
       const reconfigured = await this.reconcileLayout(ctx, layout, managers, record);
       await this.fireTimers(ctx, layout, record);
-      const pending = await this.events.pending(this.tenant, this.options.batchSize ?? 100, trx);
+      // Paused queues keep their events pending without taking room in the batch.
+      const categories: EngineEventCategory[] = ['management'];
+      if (!record.eventQueues.resultQueuePaused) {
+        categories.push('result');
+      }
+      if (!record.eventQueues.triggerQueuePaused) {
+        categories.push('trigger');
+      }
+      const pending = await this.events.pending(this.tenant, this.options.batchSize ?? 100, categories, trx);
       const outcomes = new Map<number, string>();
       for (const event of pending.filter((candidate) => candidate.category === 'management')) {
         outcomes.set(event.id, await this.guard(event, () => this.handleManagement(ctx, managers, event)));
