@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { readTenantFile } from '../src/config/load-tenants';
+import { readTenantFile, tenantProblemErrors } from '../src/config/load-tenants';
 import { buildLayout } from '../src/config/layout-builder';
 import { readTenantProjects } from '../src/config/tenant-loader';
 import { freezeJobGraph } from '../src/config/freeze';
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       const { abide, problems } = readTenantFile(tenantFile, connections);
       const read = await readTenantProjects(abide.tenants[0], connections);
       const readMs = performance.now() - start;
-      const layout = buildLayout({ uuid: `run-${run}`, now: new Date(), tenant: abide.tenants[0], abide, connections: connections.drivers, projects: read.projects, initialErrors: read.errors });
+      const layout = buildLayout({ uuid: `run-${run}`, now: new Date(), tenant: abide.tenants[0], abide, connections: connections.drivers, projects: read.projects, initialErrors: [...tenantProblemErrors('bench', problems), ...read.errors] });
       const elapsed = performance.now() - start;
       const cpu = process.cpuUsage(cpuStart);
       timings.push(elapsed);

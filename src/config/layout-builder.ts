@@ -56,7 +56,8 @@ export interface Origin {
   mark: SourceMark;
   kind: string;
   name?: string;
-  keyLines: Record<string, number>;
+  /** The object's YAML body; `keyLines(body)` gives attribute lines when an error needs them. */
+  body: unknown;
 }
 
 const CLASS_ORDER = ['pipeline', 'image', 'flavor', 'label', 'section', 'provider', 'nodeset', 'secret', 'job', 'semaphore', 'queue', 'project-template', 'project'] as const;
@@ -233,21 +234,20 @@ class LayoutBuilder {
   }
 
   private addItem(cls: ItemClass, { item, ctx }: PendingItem): void {
-    const lines = keyLines(item.body);
     const name = typeof (item.body as { name?: unknown } | null)?.name === 'string' ? String((item.body as { name: string }).name) : undefined;
     const location: ErrorLocation = { context: ctx.sourceContext, mark: item.mark, stanza: { kind: cls, name } };
     try {
       this.addParsed(cls, item, ctx, location);
     } catch (err) {
-      this.errors.reportException(location, err, lines);
+      this.errors.reportException(location, err, keyLines(item.body));
     }
     for (const warning of ctx.warnings) {
-      this.errors.reportException(location, warning, lines);
+      this.errors.reportException(location, warning, keyLines(item.body));
     }
   }
 
   private remember<T extends object>(obj: T, item: ConfigItem, ctx: ParseContext, kind: string, name?: string): T {
-    this.origins.set(obj, { context: ctx.sourceContext, mark: item.mark, kind, name, keyLines: keyLines(item.body) });
+    this.origins.set(obj, { context: ctx.sourceContext, mark: item.mark, kind, name, body: item.body });
     return obj;
   }
 
@@ -389,7 +389,7 @@ class LayoutBuilder {
         const missing = !this.images.has(label.image) ? `image "${label.image}"` : `flavor "${label.flavor}"`;
         const origin = this.origins.get(label);
         this.errors.report(
-          { context: label.sourceContext, mark: origin?.mark, stanza: { kind: 'label', name: label.name }, attribute: !this.images.has(label.image) ? 'image' : 'flavor', attributeLine: origin?.keyLines[!this.images.has(label.image) ? 'image' : 'flavor'] },
+          { context: label.sourceContext, mark: origin?.mark, stanza: { kind: 'label', name: label.name }, attribute: !this.images.has(label.image) ? 'image' : 'flavor', attributeLine: keyLines(origin?.body)[!this.images.has(label.image) ? 'image' : 'flavor'] },
           `The label "${label.name}" references an unknown ${missing}`,
           ErrorName.unknown,
         );
@@ -402,7 +402,7 @@ class LayoutBuilder {
       try {
         providers.set(def.name, flattenProvider(def, { sections: this.sections, images: this.images, flavors: this.flavors, labels: this.labels }));
       } catch (err) {
-        this.errors.reportException({ context: origin?.context, mark: origin?.mark, stanza: { kind: 'provider', name: def.name } }, err, origin?.keyLines);
+        this.errors.reportException({ context: origin?.context, mark: origin?.mark, stanza: { kind: 'provider', name: def.name } }, err, keyLines(origin?.body));
       }
     }
     return providers;

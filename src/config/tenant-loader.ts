@@ -6,7 +6,7 @@
 import { buildRepositoryError, type ConfigError } from './config-error';
 import type { LoadedProject } from './layout-builder';
 import { branchesToLoad, type TenantConfig, type TenantProjectConfig } from './tenant-file';
-import { GitConnection, mapConcurrent, RepositoryNotFoundError, type ConfigSnapshot, type RepositoryFile } from '../sources/git-connection';
+import { mapConcurrent, RepositoryNotFoundError, type ConfigSnapshot, type GitConnection, type RepositoryFile } from '../sources/git-connection';
 
 /** The connections configuration is read through. */
 export interface ConnectionSet {
@@ -18,7 +18,45 @@ export interface ConnectionSet {
 /** Files read at one commit, reused while the branch tip does not move. */
 export type FileSnapshot = ConfigSnapshot;
 
-export type FileCache = Map<string, FileSnapshot>;
+/** Where snapshots are kept between loads (a Map works; the LayoutManager uses a generational cache). */
+export interface FileCache {
+  get(key: string): FileSnapshot | undefined;
+  set(key: string, snapshot: FileSnapshot): unknown;
+}
+
+/**
+ * Two generations of snapshots: lookups fall back to the previous generation and promote what
+ * they find; `rotate()` (after a full reload) drops everything the last generation did not use.
+ */
+export class GenerationalFileCache implements FileCache {
+  private previous = new Map<string, FileSnapshot>();
+  private current = new Map<string, FileSnapshot>();
+
+  get(key: string): FileSnapshot | undefined {
+    const hit = this.current.get(key);
+    if (hit !== undefined) {
+      return hit;
+    }
+    const old = this.previous.get(key);
+    if (old !== undefined) {
+      this.current.set(key, old);
+    }
+    return old;
+  }
+
+  set(key: string, snapshot: FileSnapshot): void {
+    this.current.set(key, snapshot);
+  }
+
+  rotate(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
+
+  get size(): number {
+    return new Set([...this.previous.keys(), ...this.current.keys()]).size;
+  }
+}
 
 export interface TenantProjects {
   projects: LoadedProject[];
