@@ -546,6 +546,8 @@ export class PipelineManager {
       action = 'failure';
       result = 'FAILURE';
     }
+    // A disabled pipeline reports through its `disabled` reporters instead (spec §2.11).
+    const wasDisabled = this.state.disabled;
     if (action === 'success') {
       this.state.consecutiveFailures = 0;
     } else if (action === 'failure') {
@@ -559,7 +561,8 @@ export class PipelineManager {
     }
     let message = formatReport(this.config, item, action);
     let mergeFailed = false;
-    if (action === 'success' && this.config.reporters.success.submit) {
+    const submit = wasDisabled ? this.config.reporters.disabled.submit : this.config.reporters.success.submit;
+    if (action === 'success' && submit) {
       const merged = await this.mergeChanges(ctx, item);
       if (!merged) {
         result = 'MERGE_FAILURE';

@@ -416,6 +416,12 @@ export class TenantScheduler {
       this.pipelines.delete(name);
     }
     for (const manager of managers.values()) {
+      // A new layout re-enables a pipeline disabled after consecutive failures (spec §2.1).
+      if (record.layoutUuid !== null && (manager.state.disabled || manager.state.consecutiveFailures > 0)) {
+        manager.state.disabled = false;
+        manager.state.consecutiveFailures = 0;
+        ctx.publish({ type: 'pipeline-state-changed', pipeline: manager.name, disabled: false });
+      }
       for (const queue of manager.state.queues) {
         if (manager.config.manager === 'dependent') {
           queue.params = manager.config.window;

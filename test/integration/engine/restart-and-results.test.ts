@@ -141,8 +141,14 @@ describe('engine: restart, merge conflicts, configuration errors and event-queue
       await h.executor.finishAll({ result: 'FAILURE' });
       await h.settle();
     }
-    const status = await h.engine.status(h.tenant);
+    let status = await h.engine.status(h.tenant);
     expect([status?.pipelines[0].disabled, status?.pipelines[0].consecutiveFailures]).toEqual([true, 2]);
+    // A new layout re-enables it.
+    h.layout = { ...h.layout, uuid: 'layout-2' };
+    await h.engine.reconfigure(h.tenant);
+    await h.settle();
+    status = await h.engine.status(h.tenant);
+    expect([status?.pipelines[0].disabled, status?.pipelines[0].consecutiveFailures]).toEqual([false, 0]);
   });
 
   it('pauses and discards trigger events and pauses result events by tenant state', async () => {
