@@ -8,7 +8,7 @@
 import type { Knex } from 'knex';
 import type { Database } from '../store/database';
 import { EngineEventRepository, type EngineEventCategory, type EngineEventRecord } from '../store/repositories/engine-events';
-import { EngineStateRepository, type TenantEngineRecord } from '../store/repositories/engine-state';
+import { EngineStateRepository, type LeadershipLock, type TenantEngineRecord } from '../store/repositories/engine-state';
 import { cronFireTimes, parseCron } from './cron';
 import type { EngineEventBus } from './event-bus';
 import type { ChangeInfo, Clock, EngineLayout, EnginePipeline, ResultEvent } from './interfaces';
@@ -57,7 +57,7 @@ export class TenantScheduler {
   private wakeRequested = false;
   private wakeResolve: (() => void) | null = null;
   private loopPromise: Promise<void> | null = null;
-  private leaderConnection: unknown = null;
+  private leadership: LeadershipLock | null = null;
   private idleWaiters: Array<() => void> = [];
   private idle = false;
   private readonly failures = new Map<number, number>();
@@ -157,34 +157,14 @@ export class TenantScheduler {
   // -------------------------------------------------------------------------------------------
 
   private async acquireLeadership(): Promise<boolean> {
-    const { knex, kind } = this.options.database;
-    if (kind === 'pglite') {
-      // One embedded session: the lock marks leadership for inspection and other tools.
-      return this.stateRepo.tryLeadership(this.tenant, knex);
-    }
-    const connection: unknown = await knex.client.acquireConnection();
-    const locked: { rows: Array<{ locked: boolean }> } = await knex
-      .raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [`sluice-scheduler:${this.tenant}`])
-      .connection(connection);
-    if (locked.rows[0]?.locked !== true) {
-      await knex.client.releaseConnection(connection);
-      return false;
-    }
-    this.leaderConnection = connection;
-    return true;
+    this.leadership = await this.stateRepo.acquireLeadership(this.tenant, this.options.database.kind);
+    return this.leadership !== null;
   }
 
   private async releaseLeadership(): Promise<void> {
-    const { knex, kind } = this.options.database;
-    if (kind === 'pglite') {
-      await this.stateRepo.releaseLeadership(this.tenant, knex);
-      return;
-    }
-    if (this.leaderConnection !== null) {
-      await knex.raw('SELECT pg_advisory_unlock(hashtext(?))', [`sluice-scheduler:${this.tenant}`]).connection(this.leaderConnection);
-      await knex.client.releaseConnection(this.leaderConnection);
-      this.leaderConnection = null;
-    }
+    const leadership = this.leadership;
+    this.leadership = null;
+    await leadership?.release();
   }
 
   private async loadState(): Promise<void> {

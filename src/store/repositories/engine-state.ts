@@ -256,16 +256,43 @@ export class EngineStateRepository {
       .merge();
   }
 
-  /** Session-level advisory lock naming the tenant's scheduler leadership (held on `connection`). */
-  async tryLeadership(tenant: string, trx: Knex): Promise<boolean> {
-    const result: { rows: Array<{ locked: boolean }> } = await trx.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [`sluice-scheduler:${tenant}`]);
-    return result.rows[0]?.locked === true;
+  /**
+   * Take the tenant's scheduler leadership: a session-level advisory lock held on a connection
+   * reserved for it (PostgreSQL), or on the single embedded session (PGlite, where leadership is
+   * per process). Null when another session holds it.
+   */
+  async acquireLeadership(tenant: string, kind: 'postgres' | 'pglite'): Promise<LeadershipLock | null> {
+    const key = `sluice-scheduler:${tenant}`;
+    if (kind === 'pglite') {
+      const locked = await tryAdvisoryLock(this.knex.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [key]));
+      return locked ? { release: async () => void (await this.knex.raw('SELECT pg_advisory_unlock(hashtext(?))', [key])) } : null;
+    }
+    const connection: unknown = await this.knex.client.acquireConnection();
+    const locked = await tryAdvisoryLock(this.knex.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [key]).connection(connection));
+    if (!locked) {
+      await this.knex.client.releaseConnection(connection);
+      return null;
+    }
+    return {
+      release: async () => {
+        try {
+          await this.knex.raw('SELECT pg_advisory_unlock(hashtext(?))', [key]).connection(connection);
+        } finally {
+          await this.knex.client.releaseConnection(connection);
+        }
+      },
+    };
   }
+}
 
-  /** Release the leadership lock taken by `tryLeadership` on the same connection. */
-  async releaseLeadership(tenant: string, trx: Knex): Promise<void> {
-    await trx.raw('SELECT pg_advisory_unlock(hashtext(?))', [`sluice-scheduler:${tenant}`]);
-  }
+/** A held scheduler leadership. */
+export interface LeadershipLock {
+  release(): Promise<void>;
+}
+
+async function tryAdvisoryLock(query: Knex.Raw): Promise<boolean> {
+  const result = (await query) as { rows: Array<{ locked: boolean }> };
+  return result.rows[0]?.locked === true;
 }
 
 /** Rows per multi-row statement when saving items. */
