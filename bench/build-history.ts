@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   const [{ max }] = (await database.knex.raw('SELECT max(id) AS max FROM builds WHERE tenant = ?', [TENANT])).rows as { max: number }[];
   const [{ uuid }] = (await database.knex.raw('SELECT uuid FROM builds WHERE tenant = ? AND id = ?', [TENANT, Math.floor(max / 3)])).rows as { uuid: string }[];
 
-  const app = buildApp({ config: defaultServiceConfig(process.cwd()), database, logger: silentLogger(), tenants: { tenantNames: () => [TENANT] } });
+  const app = buildApp({ config: defaultServiceConfig(process.cwd()), database, logger: silentLogger(), tenants: { tenantNames: () => [TENANT], layout: () => undefined } });
   await app.start(0, '127.0.0.1');
   const endpoint = `${app.url()}/graphql`;
   try {

@@ -9,5 +9,14 @@ import './buildset';
 import './build';
 import './build-time';
 import './system-event';
+import './deployment';
+import './tenant-info';
+import './pipeline';
+import './project';
+import './job';
+import './freeze';
+import './config-error';
+import './semaphore';
+import './launcher';
 
 export const schema = builder.toSchema();

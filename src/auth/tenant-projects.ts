@@ -5,26 +5,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import type { ServiceConfig } from '../config/service';
+import { canonicalHostnameOf, type ServiceConfig } from '../config/service';
 
 /** Maps a tenant and a project name (short or canonical) to the canonical name, or undefined. */
 export type ProjectResolver = (tenant: string, project: string) => Promise<string | undefined>;
 
-/** Host part of canonical names for a connection: `canonicalHostname`, else the base URL's host, else `localhost`. */
-export function canonicalHostnameOf(config: ServiceConfig, connection: string): string {
-  const conn = config.connections[connection];
-  if (conn === undefined || conn.driver !== 'git') {
-    return 'localhost';
-  }
-  if (conn.canonicalHostname !== undefined) {
-    return conn.canonicalHostname;
-  }
-  try {
-    return new URL(conn.baseurl).hostname || 'localhost';
-  } catch {
-    return 'localhost';
-  }
-}
 
 /** A resolver over the service configuration's tenant file. */
 export function tenantFileProjectResolver(config: ServiceConfig): ProjectResolver {
@@ -40,7 +25,7 @@ export function tenantFileProjectResolver(config: ServiceConfig): ProjectResolve
       return undefined;
     }
     for (const [connection, spec] of Object.entries(entry.source as Record<string, unknown>)) {
-      const hostname = canonicalHostnameOf(config, connection);
+      const hostname = canonicalHostnameOf(connection, config.connections[connection] as { canonicalHostname?: string } | undefined);
       const lists = spec as { 'config-projects'?: unknown; 'untrusted-projects'?: unknown } | null;
       for (const name of [...projectNames(lists?.['config-projects']), ...projectNames(lists?.['untrusted-projects'])]) {
         const canonical = `${hostname}/${name}`;

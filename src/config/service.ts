@@ -372,3 +372,11 @@ function lineOf(doc: Document, counter: LineCounter, keyPath: PropertyKey[]): nu
   }
   return undefined;
 }
+
+/**
+ * Host part of canonical project names (`<host>/<project>`) for a git connection: its
+ * `canonicalHostname`, else the connection's name. Every component derives names through this.
+ */
+export function canonicalHostnameOf(connectionName: string, connection: { canonicalHostname?: string } | undefined): string {
+  return connection?.canonicalHostname ?? connectionName;
+}
