@@ -143,11 +143,20 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     return adapted;
   };
 
-  const submitTrigger = async (event: GitTriggerEvent): Promise<void> => {
+  const deliver = async (event: GitTriggerEvent): Promise<void> => {
     const canonicalName = directory.canonicalName(event.connection, event.project);
     for (const tenant of directory.tenantsOf(canonicalName)) {
       await engine.submitTrigger(tenant, triggerPayload(event, canonicalName));
     }
+  };
+  // Trigger rows are written one at a time, in the order the pollers report them.
+  let submissions: Promise<void> = Promise.resolve();
+  const submitTrigger = (event: GitTriggerEvent): Promise<void> => {
+    const submitted = submissions.then(() => deliver(event));
+    submissions = submitted.catch((err: unknown) => logger.error({ err, connection: event.connection, project: event.project }, 'trigger event not recorded'));
+    // Sluice's own merge is announced from inside a scheduler pass, which holds a database
+    // connection (PGlite has only one): the pass must not wait for this event's row.
+    return event.type === 'ref-updated' && event.own ? Promise.resolve() : submitted;
   };
   const pollers = createGitPollers(config, {
     projects: (connection) => directory.projectsOf(connection),
@@ -196,6 +205,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
           await engine.stop();
         },
       });
+      tasks.push({ name: 'trigger-submissions', stop: () => submissions });
       executor.worker.start();
       tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
       for (const [connection, poller] of pollers) {
