@@ -76,7 +76,13 @@ export const serviceConfigSchema = z
     shutdownTimeout: z.number().positive().default(10),
     auth: reservedSection('auth').optional(),
     executor: reservedSection('executor').optional(),
-    redis: reservedSection('redis').optional(),
+    redis: z
+      .object({
+        /** Redis URL; when set, the event bus fans out through Redis pub/sub. */
+        url: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -164,7 +170,7 @@ function resolvePaths(config: ServiceConfig, base: string): void {
   }
 }
 
-const RESERVED_SECTIONS = new Set(['auth', 'executor', 'redis']);
+const RESERVED_SECTIONS = new Set(['auth', 'executor']);
 
 function describeIssue(file: string, issue: z.core.$ZodIssue, line: (p: PropertyKey[]) => number | undefined): string {
   const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';

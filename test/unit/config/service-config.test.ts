@@ -52,7 +52,7 @@ logs: {dir: /srv/logs, url: "https://ci.example.org/logs/"}
 shutdownTimeout: 3
 auth: {}
 executor: {}
-redis: {}
+redis: {url: "redis://127.0.0.1:6379"}
 `,
       '/etc/sluice/sluice.yaml',
     );
@@ -72,6 +72,7 @@ redis: {}
     expect(config.api).toEqual({ restShape: 'earlier', publicUrl: 'https://ci.example.org' });
     expect(config.logs).toEqual({ dir: '/srv/logs', url: 'https://ci.example.org/logs/' });
     expect(config.shutdownTimeout).toBe(3);
+    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379' });
   });
 
   it('lets PORT and DATABASE_URL override the file', () => {
@@ -100,7 +101,8 @@ redis: {}
     ['shutdownTimeout: -1', '/etc/sluice/sluice.yaml:1: shutdownTimeout: Too small: expected number to be >0'],
     ['dataDir: ""', '/etc/sluice/sluice.yaml:1: dataDir: Too small: expected string to have >=1 characters'],
     ['tenantConfig: [a]', '/etc/sluice/sluice.yaml:1: tenantConfig: Invalid input: expected string, received array'],
-    ['redis:\n  url: redis://x', '/etc/sluice/sluice.yaml:2: redis: the section is reserved for a later release and accepts no keys yet (found "redis.url")'],
+    ['redis:\n  url: http://x', '/etc/sluice/sluice.yaml:2: redis.url: must be a redis:// or rediss:// URL'],
+    ['redis:\n  host: x', '/etc/sluice/sluice.yaml:2: unknown key "redis.host"'],
     ['executor:\n  slots: 2', '/etc/sluice/sluice.yaml:2: executor: the section is reserved for a later release and accepts no keys yet (found "executor.slots")'],
     ['auth: 3', '/etc/sluice/sluice.yaml:1: auth: the "auth" section must be a mapping'],
   ])('reports %j as a readable error naming the key and file', (text, expected) => {

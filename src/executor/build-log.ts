@@ -1,0 +1,167 @@
+/**
+ * The output of one build: every line gets a timestamp and is written synchronously to
+ * `job-output.txt` (so the file always holds every line announced so far), and subscribers
+ * follow it live. Subscribers pull: a slow one falls behind and catches up from a window of
+ * recent lines or, further back, from the file, so a slow reader never holds the build up and
+ * memory stays bounded. Line numbers (`seq`) start at 1 and equal line numbers in the file.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface ConsoleLine {
+  seq: number;
+  /** The line as written to the file (timestamp prefix included), without the newline. */
+  text: string;
+}
+
+/** How many recent lines are kept in memory for subscribers that are a little behind. */
+const RECENT_LINES = 2000;
+
+/** `2026-11-22 01:55:12.123 | text`: the timestamped form of one output line (UTC). */
+export function formatLogLine(at: Date, text: string): string {
+  const iso = at.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 23)} | ${text}`;
+}
+
+export class BuildLog {
+  private fd: number | null;
+  private count = 0;
+  private readonly recent: string[] = [];
+  private finished = false;
+  private wake: { promise: Promise<void>; resolve: () => void } | null = null;
+
+  constructor(
+    readonly file: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    this.fd = openSync(file, 'a');
+  }
+
+  /** Number of lines written so far. */
+  get lineCount(): number {
+    return this.count;
+  }
+
+  get isFinished(): boolean {
+    return this.finished;
+  }
+
+  /** Append one line (newlines inside `text` start new lines, each with its own timestamp). */
+  write(text: string): void {
+    if (this.fd === null) {
+      return;
+    }
+    const at = this.now();
+    for (const part of text.split('\n')) {
+      const line = formatLogLine(at, part);
+      writeSync(this.fd, `${line}\n`);
+      this.count += 1;
+      this.recent.push(line);
+      if (this.recent.length > RECENT_LINES) {
+        this.recent.shift();
+      }
+    }
+    this.notify();
+  }
+
+  /** No more lines: close the file and end every subscription once it has read everything. */
+  finish(): void {
+    if (this.fd === null) {
+      return;
+    }
+    closeSync(this.fd);
+    this.fd = null;
+    this.finished = true;
+    this.notify();
+  }
+
+  /** Lines from `fromSeq` (1-based) on, live until the build finishes or `signal` aborts. */
+  async *lines(fromSeq = 1, signal?: AbortSignal): AsyncGenerator<ConsoleLine[]> {
+    let next = Math.max(1, fromSeq);
+    while (!signal?.aborted) {
+      if (next <= this.count) {
+        const batch = this.read(next);
+        next += batch.length;
+        yield batch;
+        continue;
+      }
+      if (this.finished) {
+        return;
+      }
+      await this.changed(signal);
+    }
+  }
+
+  /** Every line from `fromSeq` up to the current end, from memory when recent enough. */
+  private read(fromSeq: number): ConsoleLine[] {
+    const firstRecent = this.count - this.recent.length + 1;
+    const texts = fromSeq >= firstRecent ? this.recent.slice(fromSeq - firstRecent) : fileLines(readFileSync(this.file, 'utf8')).slice(fromSeq - 1, this.count);
+    return texts.map((text, index) => ({ seq: fromSeq + index, text }));
+  }
+
+  private changed(signal?: AbortSignal): Promise<void> {
+    if (!this.wake) {
+      let resolve: () => void = () => undefined;
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      this.wake = { promise, resolve };
+    }
+    const woken = this.wake.promise;
+    if (!signal) {
+      return woken;
+    }
+    return new Promise<void>((resolve) => {
+      const onAbort = (): void => resolve();
+      signal.addEventListener('abort', onAbort, { once: true });
+      void woken.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.resolve();
+  }
+}
+
+/** Lines of a finished build's log file from `fromSeq` on. */
+export async function* replayLogFile(file: string, fromSeq = 1): AsyncGenerator<ConsoleLine[]> {
+  const lines = fileLines(await readFile(file, 'utf8'));
+  const start = Math.max(1, fromSeq);
+  if (start <= lines.length) {
+    yield lines.slice(start - 1).map((text, index) => ({ seq: start + index, text }));
+  }
+}
+
+function fileLines(content: string): string[] {
+  const lines = content.split('\n');
+  if (lines[lines.length - 1] === '') {
+    lines.pop();
+  }
+  return lines;
+}
+
+/** Running builds' logs by build uuid, for live consoles. */
+export class ConsoleRegistry {
+  private readonly logs = new Map<string, BuildLog>();
+
+  register(buildUuid: string, log: BuildLog): void {
+    this.logs.set(buildUuid, log);
+  }
+
+  unregister(buildUuid: string, log: BuildLog): void {
+    if (this.logs.get(buildUuid) === log) {
+      this.logs.delete(buildUuid);
+    }
+  }
+
+  get(buildUuid: string): BuildLog | undefined {
+    return this.logs.get(buildUuid);
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Assembles the executor of one process from the service configuration: the repository cache,
+ * the merger, the worker and the console resolver, with their working directories under
+ * `<dataDir>/executor/` (`cache/` mirrors, `builds/` workspaces, `scratch/` merges).
+ */
+import path from 'node:path';
+import type { ServiceConfig } from '../config/service';
+import type { BuildRequestRepository } from '../store/repositories/build-requests';
+import { ConsoleRegistry } from './build-log';
+import { createConsoleResolver, type ConsoleTarget } from './console-resolver';
+import { Merger } from './merger';
+import { gitConnectionsFromConfig, RepoCache } from './repo-cache';
+import { allowedHostEnvironment } from './step-environment';
+import { ExecutorWorker, type WorkerLogger } from './worker';
+
+export interface ExecutorServices {
+  cache: RepoCache;
+  merger: Merger;
+  worker: ExecutorWorker;
+  consoles: ConsoleRegistry;
+  /** `resolveBuild` for `attachConsoleStream`. */
+  resolveConsole: (tenant: string, buildUuid: string) => Promise<ConsoleTarget>;
+}
+
+export interface ExecutorServicesOptions {
+  repository: BuildRequestRepository;
+  /** The process environment; only allow-listed variables reach job steps. */
+  environment: Record<string, string | undefined>;
+  concurrency?: number;
+  logger?: WorkerLogger;
+  now?: () => Date;
+}
+
+/** Build (but do not start) the executor services; call `worker.start()` / `worker.stop()`. */
+export function createExecutorServices(config: ServiceConfig, options: ExecutorServicesOptions): ExecutorServices {
+  const root = path.join(config.dataDir, 'executor');
+  const logsDir = config.logs.dir ?? path.join(config.dataDir, 'logs');
+  const cache = new RepoCache(path.join(root, 'cache'), gitConnectionsFromConfig(config));
+  const merger = new Merger(cache, path.join(root, 'scratch'));
+  const consoles = new ConsoleRegistry();
+  const worker = new ExecutorWorker({
+    repository: options.repository,
+    merger,
+    workRoot: path.join(root, 'builds'),
+    logsDir,
+    logsUrl: config.logs.url,
+    concurrency: options.concurrency,
+    hostEnv: allowedHostEnvironment(options.environment),
+    consoles,
+    logger: options.logger,
+    now: options.now,
+  });
+  return { cache, merger, worker, consoles, resolveConsole: createConsoleResolver({ repository: options.repository, consoles, logsDir }) };
+}

@@ -1,0 +1,118 @@
+/**
+ * Applying one change commit on top of a speculative branch head with a merge mode
+ * (engine.md §3.11). The repository's HEAD must be detached at the head; on success HEAD is the
+ * new head. What each mode runs (see docs/executor.md):
+ * - `merge`, `merge-ort`: `git merge --no-ff` (git's default strategy, ort);
+ * - `merge-resolve`: `git merge --no-ff -s resolve` (the conservative strategy closest to Gerrit);
+ * - `merge-recursive`: `git merge --no-ff -s recursive`;
+ * - `cherry-pick`: `git cherry-pick` of the change's commit (`-m 1` for a merge commit);
+ * - `squash-merge`: `git merge --squash`, committed with the change's message and author;
+ * - `rebase`: the change's commits not yet in the head are rebased onto it (fast-forward result).
+ */
+import type { MergeMode } from '../model/build-request';
+import { git, GitError } from '../sources/git-cli';
+
+export class MergeConflictError extends Error {
+  constructor(
+    message: string,
+    readonly files: string[],
+  ) {
+    super(message);
+    this.name = 'MergeConflictError';
+  }
+}
+
+const STRATEGY: Partial<Record<MergeMode, string>> = {
+  merge: 'ort',
+  'merge-ort': 'ort',
+  'merge-resolve': 'resolve',
+  'merge-recursive': 'recursive',
+};
+
+/** Apply `commit` onto the detached HEAD of `repo` with `mode`; resolves with the new HEAD. */
+export async function applyWithMode(repo: string, commit: string, mode: MergeMode, message: string): Promise<string> {
+  try {
+    await runMode(repo, commit, mode, message);
+  } catch (err) {
+    if (!(err instanceof GitError)) {
+      throw err;
+    }
+    const files = await conflictingFiles(repo);
+    await abortEverything(repo);
+    throw new MergeConflictError(summarize(err), files);
+  }
+  return revParse(repo, 'HEAD');
+}
+
+async function runMode(repo: string, commit: string, mode: MergeMode, message: string): Promise<void> {
+  const strategy = STRATEGY[mode];
+  if (strategy !== undefined) {
+    await git(repo, ['merge', '--quiet', '--no-ff', '--no-edit', '-s', strategy, '-m', message, commit]);
+    return;
+  }
+  switch (mode) {
+    case 'cherry-pick': {
+      if (await isAncestor(repo, commit, 'HEAD')) {
+        return;
+      }
+      const parents = (await git(repo, ['rev-list', '--parents', '-n', '1', commit])).stdout.trim().split(' ').length - 1;
+      await git(repo, ['cherry-pick', '--allow-empty', '--keep-redundant-commits', ...(parents > 1 ? ['-m', '1'] : []), commit]);
+      return;
+    }
+    case 'squash-merge': {
+      await git(repo, ['merge', '--quiet', '--squash', commit]);
+      const staged = await git(repo, ['diff', '--cached', '--name-only']);
+      if (staged.stdout.trim() === '') {
+        return; // nothing new: the change is already contained in the head
+      }
+      await git(repo, ['commit', '--quiet', '--no-verify', '-C', commit]);
+      return;
+    }
+    case 'rebase': {
+      const head = await revParse(repo, 'HEAD');
+      const base = (await git(repo, ['merge-base', head, commit])).stdout.trim();
+      await git(repo, ['rebase', '--quiet', '--onto', head, base, commit]);
+      return;
+    }
+    default:
+      throw new Error(`unsupported merge mode ${mode}`);
+  }
+}
+
+/** Files git reports as unmerged in the index. */
+async function conflictingFiles(repo: string): Promise<string[]> {
+  try {
+    const { stdout } = await git(repo, ['diff', '--name-only', '--diff-filter=U']);
+    return stdout.split('\n').filter((f) => f !== '');
+  } catch {
+    return [];
+  }
+}
+
+async function abortEverything(repo: string): Promise<void> {
+  for (const args of [['merge', '--abort'], ['cherry-pick', '--abort'], ['rebase', '--abort']]) {
+    await git(repo, args).catch(() => undefined);
+  }
+  await git(repo, ['reset', '--quiet', '--hard']).catch(() => undefined);
+}
+
+function summarize(err: GitError): string {
+  const lines = err.stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('hint:'));
+  return lines.slice(0, 5).join('; ') || err.message;
+}
+
+export async function revParse(repo: string, rev: string): Promise<string> {
+  return (await git(repo, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).stdout.trim();
+}
+
+export async function isAncestor(repo: string, ancestor: string, descendant: string): Promise<boolean> {
+  try {
+    await git(repo, ['merge-base', '--is-ancestor', ancestor, descendant]);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,414 @@
+/**
+ * The speculative state of an item (engine.md §2.7): every project involved is cloned from the
+ * repository cache, the merger items are applied in queue order (item ahead first) with each
+ * project's merge mode, and each project is checked out on the right branch. A change that
+ * does not apply gives a MERGE_CONFLICT outcome naming it. The same code prepares a build's
+ * workspace (`prepareWorkspace`) and answers "does this item merge, and which files does it
+ * change" for the engine (`speculate`). `mergeToBranch` merges a gated change for real.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { BuildItemRef, MergeMode, MergerItem, ProjectCheckout, WorkspaceScheme } from '../model/build-request';
+import { git, GitError } from '../sources/git-cli';
+import { parseChangeRef } from '../sources/git-changes';
+import { isRemoteBaseUrl } from '../sources/git-mirror';
+import { ZERO_SHA } from '../sources/git-poller';
+import { applyWithMode, isAncestor, MergeConflictError, revParse } from './merge-modes';
+import type { RepoCache } from './repo-cache';
+import { workspacePath } from './workspace-scheme';
+
+/** One project of a prepared workspace. */
+export interface WorkspaceProject {
+  connection: string;
+  project: string;
+  /** Absolute path of the checkout. */
+  path: string;
+  /** Path relative to the workspace's `src/` directory. */
+  relativePath: string;
+  /** What is checked out: a branch name, or a commit for tags. */
+  checkout: string;
+  /** Commit of the checkout. */
+  head: string;
+  /** Speculative head of every branch the items changed in this project. */
+  speculativeBranches: Record<string, string>;
+}
+
+export interface PrepareRequest {
+  items: MergerItem[];
+  /** Additional projects to check out (required-projects). */
+  projects: ProjectCheckout[];
+  scheme: WorkspaceScheme;
+  /** The ref under test: its branch (or tag) decides what other projects check out. */
+  item: Pick<BuildItemRef, 'connection' | 'project' | 'branch' | 'ref' | 'newrev'> | null;
+  /** Job-level override-checkout. */
+  overrideCheckout: string | null;
+}
+
+export type PrepareOutcome =
+  | {
+      ok: true;
+      projects: WorkspaceProject[];
+      /** Files changed by each merger item (same order as the items). */
+      itemFiles: string[][];
+      /** Files changed by the last item (the item under test). */
+      changedFiles: string[];
+    }
+  | { ok: false; result: 'MERGE_CONFLICT' | 'ERROR'; detail: string };
+
+export interface MergeToBranchRequest {
+  connection: string;
+  project: string;
+  /** The change ref to merge (`refs/changes/NN/N/P`). */
+  ref: string;
+  targetBranch: string;
+  mergeMode: MergeMode;
+}
+
+export type MergeToBranchOutcome = { ok: true; oldrev: string; newrev: string } | { ok: false; detail: string };
+
+class PrepareFailure extends Error {
+  constructor(
+    readonly result: 'MERGE_CONFLICT' | 'ERROR',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface ProjectRepo {
+  connection: string;
+  project: string;
+  dir: string;
+  relativePath: string;
+  heads: Map<string, string>;
+  tagCheckout: string | null;
+}
+
+const PUSH_ATTEMPTS = 3;
+
+export class Merger {
+  constructor(
+    private readonly cache: RepoCache,
+    /** Directory for scratch clones (speculate, mergeToBranch). */
+    private readonly scratchRoot: string,
+  ) {}
+
+  /** Prepare every project of a build under `srcRoot` at the speculative state. */
+  async prepareWorkspace(request: PrepareRequest, srcRoot: string): Promise<PrepareOutcome> {
+    try {
+      return await this.prepare(request, srcRoot);
+    } catch (err) {
+      if (err instanceof PrepareFailure) {
+        return { ok: false, result: err.result, detail: err.message };
+      }
+      if (err instanceof GitError || err instanceof Error) {
+        return { ok: false, result: 'MERGE_CONFLICT', detail: `Unable to prepare the repositories: ${err.message}` };
+      }
+      throw err;
+    }
+  }
+
+  /** Merge the items in a scratch area and report conflicts and changed files; nothing is kept. */
+  async speculate(items: MergerItem[]): Promise<PrepareOutcome> {
+    mkdirSync(this.scratchRoot, { recursive: true });
+    const dir = mkdtempSync(path.join(this.scratchRoot, 'speculate-'));
+    try {
+      const last = items[items.length - 1];
+      const item = last ? { connection: last.connection, project: last.project, branch: last.branch, ref: last.ref, newrev: last.newrev } : null;
+      return await this.prepareWorkspace({ items, projects: [], scheme: 'unique', item, overrideCheckout: null }, dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Merge a change into its target branch in the origin repository (gate success) and return
+   * the branch's previous and new commit. A change already contained in the branch gives
+   * `oldrev === newrev`. A concurrent push is retried on the new tip.
+   */
+  async mergeToBranch(request: MergeToBranchRequest): Promise<MergeToBranchOutcome> {
+    if (!parseChangeRef(request.ref)) {
+      return { ok: false, detail: `"${request.ref}" is not a change ref` };
+    }
+    let lastError = '';
+    for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
+      mkdirSync(this.scratchRoot, { recursive: true });
+      const dir = mkdtempSync(path.join(this.scratchRoot, 'submit-'));
+      try {
+        const mirror = await this.cache.update(request.connection, request.project);
+        await git(this.scratchRoot, ['clone', '--quiet', '--no-checkout', mirror, dir]);
+        const oldrev = await revParse(dir, `refs/remotes/origin/${request.targetBranch}`).catch(() => '');
+        if (oldrev === '') {
+          return { ok: false, detail: `Branch ${request.targetBranch} does not exist in ${request.project}` };
+        }
+        const commit = await fetchCommit(dir, request.ref);
+        if (commit === null) {
+          return { ok: false, detail: `Change ref ${request.ref} not found in ${request.project}` };
+        }
+        await git(dir, ['checkout', '--quiet', '--force', '--detach', oldrev]);
+        const newrev = await applyWithMode(dir, commit, request.mergeMode, mergeMessage(request.ref, request.targetBranch));
+        if (newrev === oldrev) {
+          return { ok: true, oldrev, newrev };
+        }
+        const origin = this.cache.origin(request.connection, request.project);
+        try {
+          await git(dir, ['push', '--quiet', ...receivePackFor(origin), origin, `${newrev}:refs/heads/${request.targetBranch}`]);
+        } catch (err) {
+          lastError = err instanceof GitError ? err.stderr.trim() : String(err);
+          continue; // the branch moved meanwhile: merge again on the new tip
+        }
+        await this.cache.update(request.connection, request.project);
+        return { ok: true, oldrev, newrev };
+      } catch (err) {
+        if (err instanceof MergeConflictError) {
+          return { ok: false, detail: conflictDetail(request.project, request.ref, request.targetBranch, err) };
+        }
+        lastError = err instanceof Error ? err.message : String(err);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    return { ok: false, detail: `Unable to merge ${request.ref} into ${request.targetBranch}: ${lastError}` };
+  }
+
+  private async prepare(request: PrepareRequest, srcRoot: string): Promise<PrepareOutcome> {
+    const repos = await this.cloneProjects(request, srcRoot);
+    const itemFiles: string[][] = [];
+    for (const item of request.items) {
+      const repo = repos.get(projectKey(item.connection, item.project));
+      if (!repo) {
+        throw new PrepareFailure('ERROR', `project ${item.project} was not prepared`);
+      }
+      itemFiles.push(await applyItem(repo, item));
+    }
+    const projects: WorkspaceProject[] = [];
+    const overrides = new Map(request.projects.map((p) => [projectKey(p.connection, p.project), p.overrideCheckout]));
+    for (const repo of repos.values()) {
+      projects.push(await checkoutProject(repo, request, overrides.get(projectKey(repo.connection, repo.project)) ?? null));
+    }
+    return { ok: true, projects, itemFiles, changedFiles: itemFiles[itemFiles.length - 1] ?? [] };
+  }
+
+  private async cloneProjects(request: PrepareRequest, srcRoot: string): Promise<Map<string, ProjectRepo>> {
+    const wanted: { connection: string; project: string }[] = [];
+    const seen = new Set<string>();
+    for (const p of [...request.items, ...request.projects, ...(request.item ? [request.item] : [])]) {
+      const key = projectKey(p.connection, p.project);
+      if (!seen.has(key)) {
+        seen.add(key);
+        wanted.push({ connection: p.connection, project: p.project });
+      }
+    }
+    const repos = new Map<string, ProjectRepo>();
+    const usedPaths = new Map<string, string>();
+    for (const { connection, project } of wanted) {
+      let relativePath: string;
+      try {
+        relativePath = workspacePath(request.scheme, this.cache.connection(connection).canonicalHostname, project);
+      } catch (err) {
+        throw new PrepareFailure('ERROR', err instanceof Error ? err.message : String(err));
+      }
+      const clash = usedPaths.get(relativePath);
+      if (clash !== undefined) {
+        throw new PrepareFailure('ERROR', `Projects ${clash} and ${project} share the workspace path ${relativePath} (workspace scheme ${request.scheme})`);
+      }
+      usedPaths.set(relativePath, project);
+      let mirror: string;
+      try {
+        mirror = await this.cache.update(connection, project);
+      } catch (err) {
+        throw new PrepareFailure('MERGE_CONFLICT', `Unable to update repository ${project}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const dir = path.join(srcRoot, relativePath);
+      if (existsSync(dir)) {
+        throw new PrepareFailure('ERROR', `Workspace path ${relativePath} already exists`);
+      }
+      mkdirSync(path.dirname(dir), { recursive: true });
+      await git(srcRoot, ['clone', '--quiet', '--no-checkout', mirror, dir]);
+      repos.set(projectKey(connection, project), { connection, project, dir, relativePath, heads: new Map(), tagCheckout: null });
+    }
+    return repos;
+  }
+}
+
+/** Apply one merger item to its project's speculative state; resolves with the files it changes. */
+async function applyItem(repo: ProjectRepo, item: MergerItem): Promise<string[]> {
+  if (item.change === null) {
+    return applyRefItem(repo, item);
+  }
+  const branch = item.branch ?? (await defaultBranchOf(repo.dir));
+  const head = await branchHead(repo, branch);
+  if (head === null) {
+    throw new PrepareFailure('MERGE_CONFLICT', `Branch ${branch} does not exist in ${item.project} (change ${describeItem(item)})`);
+  }
+  const commit = await fetchCommit(repo.dir, item.ref);
+  if (commit === null) {
+    throw new PrepareFailure('MERGE_CONFLICT', `Change ref ${item.ref} not found in ${item.project}`);
+  }
+  if (item.newrev !== null && item.newrev !== commit) {
+    throw new PrepareFailure('MERGE_CONFLICT', `Change ${describeItem(item)} of ${item.project} points at ${commit}, expected ${item.newrev}`);
+  }
+  const base = (await git(repo.dir, ['merge-base', head, commit])).stdout.trim();
+  const files = await diffNames(repo.dir, base, commit);
+  await git(repo.dir, ['checkout', '--quiet', '--force', '--detach', head]);
+  try {
+    const merged = await applyWithMode(repo.dir, commit, item.mergeMode, mergeMessage(item.ref, branch));
+    repo.heads.set(branch, merged);
+  } catch (err) {
+    if (err instanceof MergeConflictError) {
+      throw new PrepareFailure('MERGE_CONFLICT', conflictDetail(item.project, describeItem(item), branch, err));
+    }
+    throw err;
+  }
+  return files;
+}
+
+async function applyRefItem(repo: ProjectRepo, item: MergerItem): Promise<string[]> {
+  const current = await revParse(repo.dir, item.ref.startsWith('refs/heads/') ? `refs/remotes/origin/${item.ref.slice(11)}` : item.ref).catch(() => '');
+  const newrev = item.newrev !== null && item.newrev !== ZERO_SHA ? item.newrev : current;
+  if (newrev === '') {
+    throw new PrepareFailure('MERGE_CONFLICT', `Ref ${item.ref} not found in ${item.project}`);
+  }
+  if (!(await hasCommit(repo.dir, newrev))) {
+    throw new PrepareFailure('MERGE_CONFLICT', `Commit ${newrev} of ${item.ref} not found in ${item.project}`);
+  }
+  if (item.ref.startsWith('refs/heads/')) {
+    repo.heads.set(item.ref.slice('refs/heads/'.length), newrev);
+  } else {
+    repo.tagCheckout = newrev;
+  }
+  if (item.oldrev !== null && item.oldrev !== ZERO_SHA && (await hasCommit(repo.dir, item.oldrev))) {
+    return diffNames(repo.dir, item.oldrev, newrev);
+  }
+  return [];
+}
+
+/**
+ * Check a project out: the project's override-checkout, else the job's, else the branch of the
+ * ref under test, else the default branch; a name that is neither a branch nor a tag of the
+ * project is skipped. Every branch becomes a local branch at its speculative head and the
+ * connection to the executor's cache is removed.
+ */
+async function checkoutProject(repo: ProjectRepo, request: PrepareRequest, projectOverride: string | null): Promise<WorkspaceProject> {
+  const originBranches = await listOriginBranches(repo.dir);
+  const branches = new Map(originBranches);
+  for (const [branch, sha] of repo.heads) {
+    branches.set(branch, sha);
+  }
+  for (const [branch, sha] of branches) {
+    await git(repo.dir, ['update-ref', `refs/heads/${branch}`, sha]);
+  }
+  const isItemProject = request.item !== null && request.item.connection === repo.connection && request.item.project === repo.project;
+  let checkout: string | null = null;
+  if (isItemProject && repo.tagCheckout !== null && projectOverride === null) {
+    checkout = repo.tagCheckout;
+  }
+  for (const candidate of [projectOverride, request.overrideCheckout, request.item?.branch ?? null]) {
+    if (checkout !== null || candidate === null) {
+      continue;
+    }
+    if (branches.has(candidate)) {
+      checkout = candidate;
+    } else if (await hasCommit(repo.dir, `refs/tags/${candidate}`)) {
+      checkout = await revParse(repo.dir, `refs/tags/${candidate}`);
+    }
+  }
+  checkout ??= await defaultBranchOf(repo.dir);
+  if (checkout === '' || (!branches.has(checkout) && !(await hasCommit(repo.dir, checkout)))) {
+    throw new PrepareFailure('ERROR', `No branch to check out in ${repo.project}`);
+  }
+  await git(repo.dir, ['checkout', '--quiet', '--force', checkout]);
+  await git(repo.dir, ['remote', 'remove', 'origin']);
+  return {
+    connection: repo.connection,
+    project: repo.project,
+    path: repo.dir,
+    relativePath: repo.relativePath,
+    checkout,
+    head: await revParse(repo.dir, 'HEAD'),
+    speculativeBranches: Object.fromEntries(repo.heads),
+  };
+}
+
+async function listOriginBranches(dir: string): Promise<Map<string, string>> {
+  const { stdout } = await git(dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/remotes/origin/']);
+  const branches = new Map<string, string>();
+  for (const line of stdout.split('\n')) {
+    const [ref, sha] = line.split(' ');
+    if (ref && sha && ref !== 'refs/remotes/origin/HEAD') {
+      branches.set(ref.slice('refs/remotes/origin/'.length), sha);
+    }
+  }
+  return branches;
+}
+
+async function branchHead(repo: ProjectRepo, branch: string): Promise<string | null> {
+  const speculative = repo.heads.get(branch);
+  if (speculative !== undefined) {
+    return speculative;
+  }
+  const sha = await revParse(repo.dir, `refs/remotes/origin/${branch}`).catch(() => '');
+  return sha === '' ? null : sha;
+}
+
+async function defaultBranchOf(dir: string): Promise<string> {
+  const origin = await git(dir, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']).catch(() => null);
+  if (origin) {
+    return origin.stdout.trim().replace(/^refs\/remotes\/origin\//, '');
+  }
+  const head = await git(dir, ['symbolic-ref', '--quiet', 'HEAD']).catch(() => null);
+  return head ? head.stdout.trim().replace(/^refs\/heads\//, '') : '';
+}
+
+/** Fetch a ref from the clone's origin (the cache mirror); null when it does not exist. */
+async function fetchCommit(dir: string, ref: string): Promise<string | null> {
+  try {
+    await git(dir, ['fetch', '--quiet', '--no-tags', 'origin', ref]);
+    return await revParse(dir, 'FETCH_HEAD');
+  } catch {
+    return null;
+  }
+}
+
+async function hasCommit(dir: string, rev: string): Promise<boolean> {
+  try {
+    await git(dir, ['cat-file', '-e', `${rev}^{commit}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function diffNames(dir: string, from: string, to: string): Promise<string[]> {
+  if (from === to || (await isAncestor(dir, to, from))) {
+    return [];
+  }
+  const { stdout } = await git(dir, ['diff', '--name-only', '--no-renames', from, to]);
+  return stdout.split('\n').filter((f) => f !== '');
+}
+
+/** Pushing to a local non-bare origin updates its checked-out branch and working tree when clean. */
+function receivePackFor(origin: string): string[] {
+  if (isRemoteBaseUrl(origin) || !existsSync(path.join(origin, '.git'))) {
+    return [];
+  }
+  return ['--receive-pack=git -c receive.denyCurrentBranch=updateInstead receive-pack'];
+}
+
+function mergeMessage(ref: string, branch: string): string {
+  const id = parseChangeRef(ref);
+  return id ? `Merge change ${id.number},${id.patchset} into ${branch}` : `Merge ${ref} into ${branch}`;
+}
+
+function describeItem(item: MergerItem): string {
+  return item.change !== null ? `${item.change},${item.patchset ?? ''}` : item.ref;
+}
+
+function conflictDetail(project: string, what: string, branch: string, err: MergeConflictError): string {
+  const files = err.files.length > 0 ? ` (conflicting files: ${err.files.join(', ')})` : '';
+  return `Merge conflict in ${project}: ${what} does not apply to ${branch}${files}: ${err.message}`;
+}
+
+function projectKey(connection: string, project: string): string {
+  return `${connection}\u0000${project}`;
+}

@@ -1,0 +1,249 @@
+/**
+ * The contract between the engine and executors. The engine inserts a build request (a row of
+ * `build_requests` whose `params` is a `BuildRequestParams`); an executor claims it, runs it and
+ * reports through `engine_events` rows of category `result`: one `build-started`
+ * (`BuildStartedPayload`) and one `build-completed` (`BuildCompletedPayload`).
+ * docs/executor.md describes the behaviour behind each field.
+ */
+import { z } from 'zod';
+import type { BuildResult } from './results';
+
+/** Merge modes (engine.md §3.11); docs/executor.md says which git command each one runs. */
+export const MERGE_MODES = ['merge', 'merge-resolve', 'merge-recursive', 'merge-ort', 'cherry-pick', 'squash-merge', 'rebase'] as const;
+export type MergeMode = (typeof MERGE_MODES)[number];
+
+/** Workspace schemes (engine.md §3.11): where a project is checked out inside `src/`. */
+export const WORKSPACE_SCHEMES = ['golang', 'flat', 'unique'] as const;
+export type WorkspaceScheme = (typeof WORKSPACE_SCHEMES)[number];
+
+/**
+ * One change or ref of the speculative state. A build's `mergerItems` list the item ahead
+ * first and the item under test last (engine.md §2.5.1 `merger_items`).
+ */
+export interface MergerItem {
+  /** Name of the git connection (service configuration `connections.<name>`). */
+  connection: string;
+  project: string;
+  /** Branch the change targets (or the branch a ref item updates); null for tags and other refs. */
+  branch: string | null;
+  /** `refs/changes/NN/N/P` for a change, `refs/heads/...`/`refs/tags/...` for a ref item. */
+  ref: string;
+  /** Change number, null for ref items. */
+  change: number | null;
+  patchset: string | null;
+  oldrev: string | null;
+  /** For ref items: the commit to test. For changes: the expected commit of the change ref (checked when given). */
+  newrev: string | null;
+  mergeMode: MergeMode;
+}
+
+/** A project the job needs checked out besides those of the merger items (required-projects). */
+export interface ProjectCheckout {
+  connection: string;
+  project: string;
+  /** Branch or tag to check out instead of the item's branch (`override-checkout`). */
+  overrideCheckout: string | null;
+}
+
+/** One `pre-run`, `run` or `post-run` entry: a script path inside the defining project's checkout. */
+export interface BuildStep {
+  connection: string;
+  /** The project whose repository holds the script (the project that defined the job variant). */
+  project: string;
+  /** Path of the script relative to the project's checkout. */
+  path: string;
+}
+
+/** An artifact returned by a build (results file) or handed to a child job. */
+export interface BuildArtifact {
+  name: string;
+  url: string;
+  metadata: Record<string, unknown> | null;
+}
+
+/** An artifact of a parent (or required provider) build given to a job as input. */
+export interface ParentArtifact extends BuildArtifact {
+  project: string;
+  change: number | null;
+  patchset: string | null;
+  job: string;
+}
+
+/** The frozen job as the executor needs it. */
+export interface BuildJob {
+  name: string;
+  /** Seconds for pre-run + run together; null = no limit. */
+  timeout: number | null;
+  /** Seconds for each post-run step; null = no limit. */
+  postTimeout: number | null;
+  /** Tries allowed for retryable failures (pre-run failure, repository preparation failure). */
+  attempts: number;
+  workspaceScheme: WorkspaceScheme;
+  /** Job-level `override-checkout`. */
+  overrideCheckout: string | null;
+  vars: Record<string, unknown>;
+  extraVars: Record<string, unknown>;
+  preRun: BuildStep[];
+  run: BuildStep[];
+  postRun: BuildStep[];
+}
+
+/** The ref being tested, as exposed to steps in the environment. */
+export interface BuildItemRef {
+  connection: string;
+  project: string;
+  branch: string | null;
+  ref: string;
+  change: number | null;
+  patchset: string | null;
+  oldrev: string | null;
+  newrev: string | null;
+}
+
+/** `build_requests.params`: everything an executor needs to run one build. */
+export interface BuildRequestParams {
+  buildUuid: string;
+  buildsetUuid: string;
+  tenant: string;
+  pipeline: string;
+  /** 1-based number of this try (the reference's `tries`). */
+  attempt: number;
+  job: BuildJob;
+  item: BuildItemRef;
+  /** Speculative state: item ahead first, the item under test last. */
+  mergerItems: MergerItem[];
+  /** Extra projects to check out (required-projects); projects of merger items and steps are added automatically. */
+  projects: ProjectCheckout[];
+  /** Result data of parent jobs, merged in job-graph order; exported as variables. */
+  parentData: Record<string, unknown>;
+  /** Artifacts of parent and required builds; written to the inputs file. */
+  artifacts: ParentArtifact[];
+  /** Triggering event id, for log correlation. */
+  eventId: string | null;
+}
+
+const nullableString = z.string().nullable();
+const stepSchema = z.object({ connection: z.string().min(1), project: z.string().min(1), path: z.string().min(1) }).strict();
+const recordSchema = z.record(z.string(), z.unknown());
+
+/** Validates `params` read back from the store (jsonb) before a build runs. */
+export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
+  .object({
+    buildUuid: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'build uuid: letters, digits and "-" only'),
+    buildsetUuid: z.string().min(1),
+    tenant: z.string().regex(/^[A-Za-z0-9_.-]+$/).refine((t) => t !== '.' && t !== '..', 'invalid tenant name'),
+    pipeline: z.string().min(1),
+    attempt: z.number().int().min(1),
+    job: z
+      .object({
+        name: z.string().min(1),
+        timeout: z.number().positive().nullable(),
+        postTimeout: z.number().positive().nullable(),
+        attempts: z.number().int().min(1),
+        workspaceScheme: z.enum(WORKSPACE_SCHEMES),
+        overrideCheckout: nullableString,
+        vars: recordSchema,
+        extraVars: recordSchema,
+        preRun: z.array(stepSchema),
+        run: z.array(stepSchema),
+        postRun: z.array(stepSchema),
+      })
+      .strict(),
+    item: z
+      .object({
+        connection: z.string().min(1),
+        project: z.string().min(1),
+        branch: nullableString,
+        ref: z.string().min(1),
+        change: z.number().int().nullable(),
+        patchset: nullableString,
+        oldrev: nullableString,
+        newrev: nullableString,
+      })
+      .strict(),
+    mergerItems: z.array(
+      z
+        .object({
+          connection: z.string().min(1),
+          project: z.string().min(1),
+          branch: nullableString,
+          ref: z.string().min(1),
+          change: z.number().int().nullable(),
+          patchset: nullableString,
+          oldrev: nullableString,
+          newrev: nullableString,
+          mergeMode: z.enum(MERGE_MODES),
+        })
+        .strict(),
+    ),
+    projects: z.array(z.object({ connection: z.string().min(1), project: z.string().min(1), overrideCheckout: nullableString }).strict()),
+    parentData: recordSchema,
+    artifacts: z.array(
+      z
+        .object({
+          name: z.string(),
+          url: z.string(),
+          metadata: recordSchema.nullable(),
+          project: z.string(),
+          change: z.number().int().nullable(),
+          patchset: nullableString,
+          job: z.string(),
+        })
+        .strict(),
+    ),
+    eventId: nullableString,
+  })
+  .strict();
+
+/** Event types of the result events an executor writes to `engine_events` (category `result`). */
+export const BUILD_RESULT_EVENT_TYPES = ['build-started', 'build-completed'] as const;
+export type BuildResultEventType = (typeof BUILD_RESULT_EVENT_TYPES)[number];
+
+/** Payload of a `build-started` result event. */
+export interface BuildStartedPayload {
+  buildUuid: string;
+  buildsetUuid: string;
+  tenant: string;
+  pipeline: string;
+  jobName: string;
+  attempt: number;
+  /** ISO time the executor started the build. */
+  startTime: string;
+  /** Executor identity (hostname:pid:id). */
+  worker: string;
+  /** Where the build's logs are (and will be) published; null when `logs.url` is not configured. */
+  logUrl: string | null;
+}
+
+/**
+ * Payload of a `build-completed` result event. `result` follows engine.md §3.1 from the
+ * executor's point of view: `RETRY` means "retryable failure with tries left" (the engine
+ * re-requests the build), `RETRY_LIMIT` the same failure on the last allowed attempt.
+ */
+export interface BuildCompletedPayload {
+  buildUuid: string;
+  buildsetUuid: string;
+  tenant: string;
+  pipeline: string;
+  jobName: string;
+  attempt: number;
+  result: BuildResult;
+  /** ISO times; startTime is null when the build was canceled before it started. */
+  startTime: string | null;
+  endTime: string;
+  errorDetail: string | null;
+  logUrl: string | null;
+  /** Artifacts from the results file (relative URLs resolved against `logUrl`). */
+  artifacts: BuildArtifact[];
+  /** Data (variables) for child jobs from the results file. */
+  data: Record<string, unknown>;
+  /** `child_jobs` from the results file: null when absent, else the child jobs to keep running. */
+  childJobs: string[] | null;
+  warnings: string[];
+  worker: string | null;
+  /** Files changed by the item's own changes (from the speculative merge); null when not computed. */
+  changedFiles: string[] | null;
+}
+
+/** Result a caller may choose for a canceled build (engine.md §3.1). */
+export type CancelResult = Extract<BuildResult, 'CANCELED' | 'ABORTED'>;

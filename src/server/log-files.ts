@@ -1,0 +1,165 @@
+/**
+ * Serves the build log directory (`logs.dir`) read-only under the path of `logs.url` when that
+ * URL points at this service. Nothing outside the directory can be reached: `..` segments (raw
+ * or percent-encoded), encoded slashes, control characters and symbolic links leading out are
+ * refused. Files get a content type by extension, `nosniff`, and a sandboxing CSP so HTML
+ * written by a job cannot run scripts on the service's origin. No directory listings; missing
+ * files and directories are 404 JSON.
+ */
+import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type Koa from 'koa';
+import type { ServiceConfig } from '../config/service';
+import { resolveInside, UnsafePathError } from '../executor/log-paths';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.txt': 'text/plain; charset=utf-8',
+  '.log': 'text/plain; charset=utf-8',
+  '.yaml': 'text/plain; charset=utf-8',
+  '.yml': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.xml': 'application/xml',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.gz': 'application/gzip',
+  '.tar': 'application/x-tar',
+  '.zip': 'application/zip',
+};
+
+/** Content type of a log file by its extension (unknown extensions: application/octet-stream). */
+export function contentTypeFor(file: string): string {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * The path under which this service serves `logs.dir`, or null when `logs.url` points
+ * elsewhere. A relative `logs.url` (starting with "/") is always served; an absolute one is
+ * served when it has the origin of `api.publicUrl`, or names a loopback host on the port the
+ * service listens on.
+ */
+export function logsMountPath(config: Pick<ServiceConfig, 'logs' | 'api' | 'listen'>): string | null {
+  const logsUrl = config.logs.url;
+  if (logsUrl === undefined) {
+    return null;
+  }
+  if (logsUrl.startsWith('/')) {
+    return withTrailingSlash(logsUrl);
+  }
+  let url: URL;
+  try {
+    url = new URL(logsUrl);
+  } catch {
+    return null;
+  }
+  const publicOrigin = config.api.publicUrl ? new URL(config.api.publicUrl).origin : null;
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (url.origin === publicOrigin || (loopback && port === config.listen.port)) {
+    return withTrailingSlash(url.pathname);
+  }
+  return null;
+}
+
+export interface LogFilesOptions {
+  /** The log directory (`logs.dir`). */
+  dir: string;
+  /** URL path prefix, e.g. `/logs/`. */
+  mountPath: string;
+}
+
+/** Koa middleware serving `dir` read-only under `mountPath`. */
+export function logFiles(options: LogFilesOptions): Koa.Middleware {
+  const mount = withTrailingSlash(options.mountPath);
+  const mountWithoutSlash = mount.slice(0, -1);
+  return async (ctx, next) => {
+    if (ctx.path !== mountWithoutSlash && !ctx.path.startsWith(mount)) {
+      return next();
+    }
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.set('Allow', 'GET, HEAD');
+      fail(ctx, 405, 'MethodNotAllowed', 'Specified method is invalid for this resource');
+      return;
+    }
+    const relative = decodeRelativePath(ctx.path.slice(mount.length));
+    if (relative === null) {
+      fail(ctx, 400, 'BadRequest', 'Invalid log path');
+      return;
+    }
+    const file = await locate(options.dir, relative);
+    if (file === null) {
+      fail(ctx, 404, 'NotFound', 'Log file not found');
+      return;
+    }
+    ctx.status = 200;
+    ctx.set('Content-Type', contentTypeFor(file.path));
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Content-Security-Policy', 'sandbox');
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Last-Modified', file.modified.toUTCString());
+    if (ctx.method === 'GET') {
+      ctx.body = createReadStream(file.path);
+    }
+    // After the body: Koa drops the length of a stream body it cannot measure.
+    ctx.length = file.size;
+  };
+}
+
+/** Decode each segment; null when a segment is undecodable or decodes to a separator or `..`. */
+function decodeRelativePath(raw: string): string | null {
+  const segments: string[] = [];
+  for (const part of raw.split('/')) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(part);
+    } catch {
+      return null;
+    }
+    if (segment.includes('/') || segment.includes('\\') || segment === '..') {
+      return null;
+    }
+    segments.push(segment);
+  }
+  return segments.join('/');
+}
+
+/** The regular file at `relative` inside `dir`, following symbolic links only within `dir`. */
+async function locate(dir: string, relative: string): Promise<{ path: string; size: number; modified: Date } | null> {
+  let candidate: string;
+  try {
+    candidate = resolveInside(dir, relative);
+  } catch (err) {
+    if (err instanceof UnsafePathError) {
+      return null;
+    }
+    throw err;
+  }
+  try {
+    const [root, real] = await Promise.all([realpath(dir), realpath(candidate)]);
+    if (real !== root && !real.startsWith(root + path.sep)) {
+      return null;
+    }
+    const info = await stat(real);
+    return info.isFile() ? { path: real, size: info.size, modified: info.mtime } : null;
+  } catch {
+    return null;
+  }
+}
+
+function fail(ctx: Koa.Context, status: number, error: string, description: string): void {
+  ctx.status = status;
+  ctx.set('Access-Control-Allow-Origin', '*');
+  ctx.body = { error, description };
+}
+
+function withTrailingSlash(value: string): string {
+  return value.endsWith('/') ? value : `${value}/`;
+}

@@ -1,0 +1,122 @@
+/**
+ * Local bare mirrors of the repositories of git connections. The poller and the executor's
+ * repository cache each keep their own mirrors and update them with `git fetch`; a mirror is
+ * cloned once and never again. Mirrors carry branches, tags and change refs.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { git } from './git-cli';
+import { KeyedMutex } from './keyed-mutex';
+
+/** The refs a mirror copies from its origin (forced, pruned). */
+export const MIRROR_REFSPECS = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*', '+refs/changes/*:refs/changes/*'];
+
+/** True when a connection's `baseurl` is a URL prefix rather than a local directory. */
+export function isRemoteBaseUrl(baseurl: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(baseurl) || /^[^/]+@[^/]+:/.test(baseurl);
+}
+
+/**
+ * Refuse project names that could escape a directory when used as a path: absolute names,
+ * empty segments, `.` and `..` segments, backslashes and control characters.
+ */
+export function assertSafeProjectName(project: string): void {
+  const segments = project.split('/');
+  const bad =
+    project === '' ||
+    project.startsWith('/') ||
+    project.includes('\\') ||
+    hasControlCharacter(project) ||
+    segments.some((s) => s === '' || s === '.' || s === '..');
+  if (bad) {
+    throw new Error(`invalid project name "${project}"`);
+  }
+}
+
+/**
+ * Where git finds a project of a connection: for a local directory `<baseurl>/<project>.git`
+ * (bare) when it exists, else `<baseurl>/<project>` (non-bare) when it exists, else the bare
+ * form; for a URL prefix `<baseurl>/<project>`.
+ */
+export function repositoryLocation(baseurl: string, project: string): string {
+  assertSafeProjectName(project);
+  if (isRemoteBaseUrl(baseurl)) {
+    return `${baseurl.replace(/\/+$/, '')}/${project}`;
+  }
+  const bare = path.join(baseurl, `${project}.git`);
+  if (existsSync(bare)) {
+    return bare;
+  }
+  const plain = path.join(baseurl, project);
+  return existsSync(plain) ? plain : bare;
+}
+
+/** A set of mirrors under one directory, keyed by connection and project. */
+export class GitMirrors {
+  private readonly mutex = new KeyedMutex();
+  /** Number of clones made so far (a mirror is cloned once, then only fetched). */
+  cloneCount = 0;
+  fetchCount = 0;
+
+  constructor(
+    readonly root: string,
+    private readonly baseUrls: (connection: string) => string,
+  ) {}
+
+  /** Path of the mirror of `project` of `connection` (it may not exist yet). */
+  mirrorPath(connection: string, project: string): string {
+    assertSafeProjectName(project);
+    if (!/^[A-Za-z0-9_.-]+$/.test(connection) || connection === '.' || connection === '..') {
+      throw new Error(`invalid connection name "${connection}"`);
+    }
+    return path.join(this.root, connection, `${project}.git`);
+  }
+
+  /** Origin location of a project. */
+  originOf(connection: string, project: string): string {
+    return repositoryLocation(this.baseUrls(connection), project);
+  }
+
+  /** Create the mirror when missing, then fetch; resolves with the mirror path. */
+  update(connection: string, project: string): Promise<string> {
+    const mirror = this.mirrorPath(connection, project);
+    return this.mutex.run(mirror, async () => {
+      const origin = this.originOf(connection, project);
+      if (!existsSync(path.join(mirror, 'HEAD'))) {
+        mkdirSync(mirror, { recursive: true });
+        await git(mirror, ['init', '--quiet', '--bare']);
+        this.cloneCount += 1;
+      }
+      await git(mirror, ['fetch', '--quiet', '--prune', '--no-tags', origin, ...MIRROR_REFSPECS]);
+      this.fetchCount += 1;
+      await syncHead(mirror, origin);
+      return mirror;
+    });
+  }
+
+  /** Run `task` while no other operation touches the mirror. */
+  withMirror<T>(connection: string, project: string, task: (mirror: string) => Promise<T>): Promise<T> {
+    const mirror = this.mirrorPath(connection, project);
+    return this.mutex.run(mirror, () => task(mirror));
+  }
+}
+
+/** Point the mirror's HEAD at the origin's default branch so "default branch" means the same. */
+async function syncHead(mirror: string, origin: string): Promise<void> {
+  const { stdout } = await git(mirror, ['ls-remote', '--symref', origin, 'HEAD']);
+  const match = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(stdout);
+  if (match) {
+    await git(mirror, ['symbolic-ref', 'HEAD', match[1]]);
+  }
+}
+
+/** True when `text` contains a control character (C0 range or DEL). */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) {
+      return true;
+    }
+  }
+  return false;
+}

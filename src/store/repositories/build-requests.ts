@@ -1,0 +1,228 @@
+/**
+ * Build requests: the executors' work queue (`build_requests`) and the result events executors
+ * send back to the engine (`engine_events`, category `result`). Requests are claimed with
+ * `FOR UPDATE SKIP LOCKED`, so several executor processes share the queue without blocking
+ * each other; a request's completion and its `build-completed` event are written in one
+ * transaction, exactly once.
+ */
+import type { Knex } from 'knex';
+import type { BuildCompletedPayload, BuildRequestParams, BuildResultEventType, BuildStartedPayload, CancelResult } from '../../model/build-request';
+import type { BuildResult } from '../../model/results';
+
+export type BuildRequestState = 'requested' | 'running' | 'completed';
+
+export interface BuildRequestRecord {
+  id: number;
+  buildUuid: string;
+  tenant: string;
+  state: BuildRequestState;
+  precedence: number;
+  /** As stored; validate with `buildRequestParamsSchema` before use. */
+  params: unknown;
+  worker: string | null;
+  cancelRequested: boolean;
+  cancelResult: CancelResult | null;
+  result: BuildResult | null;
+  logUrl: string | null;
+  created: Date;
+  started: Date | null;
+  completed: Date | null;
+}
+
+interface BuildRequestRow {
+  id: number;
+  build_uuid: string;
+  tenant: string;
+  state: BuildRequestState;
+  precedence: number;
+  params: unknown;
+  worker: string | null;
+  cancel_requested: boolean;
+  cancel_result: CancelResult | null;
+  result: BuildResult | null;
+  log_url: string | null;
+  created: Date;
+  updated: Date;
+  started: Date | null;
+  completed: Date | null;
+}
+
+/** What `requestCancel` did. */
+export type CancelOutcome =
+  /** The request was not claimed yet: it is completed now with CANCELED (event written). */
+  | 'canceled-unclaimed'
+  /** An executor runs it: it will stop the build and report the chosen result. */
+  | 'cancel-requested'
+  /** Already completed, or unknown. */
+  | 'not-cancelable';
+
+const RESULT_CATEGORY = 'result';
+
+export class BuildRequestRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /** Queue a build for executors (used by the engine). Lower precedence values are served first. */
+  async create(params: BuildRequestParams, options: { precedence?: number; now?: Date } = {}, trx: Knex = this.knex): Promise<BuildRequestRecord> {
+    const now = options.now ?? new Date();
+    const [row] = await trx<BuildRequestRow>('build_requests')
+      .insert({
+        build_uuid: params.buildUuid,
+        tenant: params.tenant,
+        state: 'requested',
+        precedence: options.precedence ?? 200,
+        params: JSON.stringify(params) as unknown,
+        created: now,
+        updated: now,
+      })
+      .returning('*');
+    return toRecord(row);
+  }
+
+  async get(buildUuid: string): Promise<BuildRequestRecord | null> {
+    const row = await this.knex<BuildRequestRow>('build_requests').where({ build_uuid: buildUuid }).first();
+    return row ? toRecord(row) : null;
+  }
+
+  /**
+   * Claim the next requested build (lowest precedence value, then oldest) for `worker`: it
+   * becomes `running` with its start time. Requests locked by another claimer are skipped.
+   */
+  async claimNext(worker: string, now: Date): Promise<BuildRequestRecord | null> {
+    return this.knex.transaction(async (trx) => {
+      const candidate = await trx<BuildRequestRow>('build_requests')
+        .select('id')
+        .where({ state: 'requested', cancel_requested: false })
+        .orderBy([{ column: 'precedence' }, { column: 'id' }])
+        .limit(1)
+        .forUpdate()
+        .skipLocked()
+        .first();
+      if (!candidate) {
+        return null;
+      }
+      const [row] = await trx<BuildRequestRow>('build_requests')
+        .where({ id: candidate.id })
+        .update({ state: 'running', worker, started: now, updated: now })
+        .returning('*');
+      return toRecord(row);
+    });
+  }
+
+  /** Record where the build's log is and tell the engine the build started. */
+  async recordStarted(payload: BuildStartedPayload, now: Date): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      await trx<BuildRequestRow>('build_requests').where({ build_uuid: payload.buildUuid }).update({ log_url: payload.logUrl, updated: now });
+      await insertResultEvent(trx, payload.tenant, 'build-started', payload, now);
+    });
+  }
+
+  /**
+   * Complete a request and emit its `build-completed` event, unless it is already completed
+   * (then nothing is written). Resolves with whether this call completed it.
+   */
+  async complete(payload: BuildCompletedPayload, now: Date): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      const updated = await trx<BuildRequestRow>('build_requests')
+        .where({ build_uuid: payload.buildUuid })
+        .whereNot({ state: 'completed' })
+        .update({ state: 'completed', result: payload.result, completed: now, updated: now, log_url: payload.logUrl })
+        .returning('id');
+      if (updated.length === 0) {
+        return false;
+      }
+      await insertResultEvent(trx, payload.tenant, 'build-completed', payload, now);
+      return true;
+    });
+  }
+
+  /**
+   * Cancel a build (engine.md §2.9.6): an unclaimed request is completed at once with CANCELED
+   * (and its event written); a running one is flagged, and its executor stops it and reports
+   * `result` (CANCELED or ABORTED).
+   */
+  async requestCancel(buildUuid: string, result: CancelResult, now: Date): Promise<CancelOutcome> {
+    return this.knex.transaction(async (trx) => {
+      const row = await trx<BuildRequestRow>('build_requests').where({ build_uuid: buildUuid }).forUpdate().first();
+      if (!row || row.state === 'completed') {
+        return 'not-cancelable';
+      }
+      if (row.state === 'requested') {
+        await trx<BuildRequestRow>('build_requests')
+          .where({ id: row.id })
+          .update({ state: 'completed', result: 'CANCELED', cancel_requested: true, cancel_result: result, completed: now, updated: now });
+        await insertResultEvent(trx, row.tenant, 'build-completed', unclaimedCancelPayload(row, now), now);
+        return 'canceled-unclaimed';
+      }
+      await trx<BuildRequestRow>('build_requests').where({ id: row.id }).update({ cancel_requested: true, cancel_result: result, updated: now });
+      return 'cancel-requested';
+    });
+  }
+
+  /** Builds among `buildUuids` (running on `worker`) whose cancel was requested, with the result to record. */
+  async cancelsRequested(worker: string, buildUuids: string[]): Promise<Map<string, CancelResult>> {
+    if (buildUuids.length === 0) {
+      return new Map();
+    }
+    const rows = await this.knex<BuildRequestRow>('build_requests')
+      .select('build_uuid', 'cancel_result')
+      .where({ worker, state: 'running', cancel_requested: true })
+      .whereIn('build_uuid', buildUuids);
+    return new Map(rows.map((r) => [r.build_uuid, r.cancel_result ?? 'CANCELED']));
+  }
+
+  /** Result events (oldest first) for a tenant; the engine consumes them, tests read them. */
+  async resultEvents(tenant: string): Promise<{ id: number; eventType: BuildResultEventType; payload: BuildStartedPayload | BuildCompletedPayload }[]> {
+    const rows = await this.knex('engine_events')
+      .select<{ id: number; event_type: BuildResultEventType; payload: BuildStartedPayload | BuildCompletedPayload }[]>('id', 'event_type', 'payload')
+      .where({ tenant, category: RESULT_CATEGORY })
+      .orderBy('id');
+    return rows.map((r) => ({ id: r.id, eventType: r.event_type, payload: r.payload }));
+  }
+}
+
+async function insertResultEvent(trx: Knex, tenant: string, eventType: BuildResultEventType, payload: BuildStartedPayload | BuildCompletedPayload, now: Date): Promise<void> {
+  await trx('engine_events').insert({ tenant, category: RESULT_CATEGORY, event_type: eventType, payload: JSON.stringify(payload), created: now });
+}
+
+/** The completion event of a request canceled before any executor claimed it. */
+function unclaimedCancelPayload(row: BuildRequestRow, now: Date): BuildCompletedPayload {
+  const params = (row.params ?? {}) as Partial<BuildRequestParams>;
+  return {
+    buildUuid: row.build_uuid,
+    buildsetUuid: typeof params.buildsetUuid === 'string' ? params.buildsetUuid : '',
+    tenant: row.tenant,
+    pipeline: typeof params.pipeline === 'string' ? params.pipeline : '',
+    jobName: typeof params.job?.name === 'string' ? params.job.name : '',
+    attempt: typeof params.attempt === 'number' ? params.attempt : 1,
+    result: 'CANCELED',
+    startTime: null,
+    endTime: now.toISOString(),
+    errorDetail: null,
+    logUrl: null,
+    artifacts: [],
+    data: {},
+    childJobs: null,
+    warnings: [],
+    worker: null,
+    changedFiles: null,
+  };
+}
+
+function toRecord(row: BuildRequestRow): BuildRequestRecord {
+  return {
+    id: row.id,
+    buildUuid: row.build_uuid,
+    tenant: row.tenant,
+    state: row.state,
+    precedence: row.precedence,
+    params: row.params,
+    worker: row.worker,
+    cancelRequested: row.cancel_requested,
+    cancelResult: row.cancel_result,
+    result: row.result,
+    logUrl: row.log_url,
+    created: row.created,
+    started: row.started,
+    completed: row.completed,
+  };
+}

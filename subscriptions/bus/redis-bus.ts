@@ -1,0 +1,57 @@
+/**
+ * Redis pub/sub bus for several processes. Two connections: a subscriber connection cannot
+ * publish. One Redis channel per topic, subscribed while at least one local listener needs it.
+ */
+import Redis from 'ioredis';
+import { ListenerSet, decodeMessage, encodeMessage, type BusListener, type BusMessage, type EventBus } from './event-bus';
+
+const CHANNEL_PREFIX = 'sluice:';
+
+export class RedisBus implements EventBus {
+  readonly kind = 'redis';
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private readonly listeners = new ListenerSet();
+  private pending: Promise<unknown> = Promise.resolve();
+
+  constructor(url: string) {
+    const options = { lazyConnect: false, maxRetriesPerRequest: 3 };
+    this.publisher = new Redis(url, options);
+    this.subscriber = new Redis(url, options);
+    this.subscriber.on('message', (channel: string, text: string) => {
+      const decoded = decodeMessage(text);
+      if (decoded && channel === CHANNEL_PREFIX + decoded.topic) {
+        this.listeners.deliver(decoded.topic, decoded.message);
+      }
+    });
+    // Connection errors are retried by ioredis; keep them from crashing the process.
+    this.publisher.on('error', () => undefined);
+    this.subscriber.on('error', () => undefined);
+  }
+
+  async publish(topic: string, message: BusMessage): Promise<void> {
+    await this.publisher.publish(CHANNEL_PREFIX + topic, encodeMessage(topic, message));
+  }
+
+  subscribe(topic: string, listener: BusListener): () => void {
+    const { first, remove } = this.listeners.add(topic, listener);
+    if (first) {
+      this.pending = this.pending.then(() => this.subscriber.subscribe(CHANNEL_PREFIX + topic)).catch(() => undefined);
+    }
+    return () => {
+      if (remove()) {
+        this.pending = this.pending.then(() => this.subscriber.unsubscribe(CHANNEL_PREFIX + topic)).catch(() => undefined);
+      }
+    };
+  }
+
+  async ready(): Promise<void> {
+    await this.pending;
+  }
+
+  async close(): Promise<void> {
+    await this.pending;
+    this.subscriber.disconnect();
+    this.publisher.disconnect();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * An executor for tests: a fresh database, real git repositories (project `org/app` holding
+ * the scripts given), a repository cache, a merger and a worker whose builds are queued with
+ * `enqueue`. `completion(uuid)` resolves when the worker has stored the build's completion.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BuildCompletedPayload, BuildJob, BuildRequestParams } from '../../src/model/build-request';
+import { Merger } from '../../src/executor/merger';
+import { RepoCache } from '../../src/executor/repo-cache';
+import { allowedHostEnvironment } from '../../src/executor/step-environment';
+import { ExecutorWorker, type ExecutorWorkerOptions } from '../../src/executor/worker';
+import { BuildRequestRepository } from '../../src/store/repositories/build-requests';
+import { buildParams } from './build-params';
+import { createTestDatabase, type TestDatabase } from './database';
+import { createGitFixture, type FileSpec, type GitFixture } from './git-fixtures';
+
+export interface ExecutorHarness {
+  fixture: GitFixture;
+  database: TestDatabase;
+  repository: BuildRequestRepository;
+  worker: ExecutorWorker;
+  root: string;
+  logsDir: string;
+  /** Queue a build of change 1,1 of org/app with the given job fields. */
+  enqueue(uuid: string, job: Partial<BuildJob>, params?: Partial<BuildRequestParams>): Promise<void>;
+  completion(uuid: string): Promise<BuildCompletedPayload>;
+  close(): Promise<void>;
+}
+
+export async function createExecutorHarness(scripts: FileSpec, options: Partial<ExecutorWorkerOptions> = {}): Promise<ExecutorHarness> {
+  const fixture = createGitFixture();
+  await fixture.createProject('org/app', { 'README': 'app\n' });
+  await fixture.pushChange('org/app', 1, 1, { parent: 'master', files: scripts, message: 'Add scripts' });
+  const database = await createTestDatabase();
+  const repository = new BuildRequestRepository(database.knex);
+  const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-executor-'));
+  const logsDir = path.join(root, 'logs');
+  const cache = new RepoCache(path.join(root, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: 'git.example.com' } });
+  const worker = new ExecutorWorker({
+    repository,
+    merger: new Merger(cache, path.join(root, 'scratch')),
+    workRoot: path.join(root, 'builds'),
+    logsDir,
+    logsUrl: 'http://localhost:9000/logs/',
+    concurrency: 2,
+    pollIntervalMs: 50,
+    cancelPollIntervalMs: 100,
+    hostEnv: allowedHostEnvironment({ PATH: process.env.PATH }),
+    killGraceMs: 200,
+    ...options,
+  });
+  const completed = new Map<string, BuildCompletedPayload>();
+  const waiters = new Map<string, ((p: BuildCompletedPayload) => void)[]>();
+  worker.events.on('completed', (payload: BuildCompletedPayload) => {
+    completed.set(payload.buildUuid, payload);
+    for (const resolve of waiters.get(payload.buildUuid) ?? []) {
+      resolve(payload);
+    }
+    waiters.delete(payload.buildUuid);
+  });
+  return {
+    fixture,
+    database,
+    repository,
+    worker,
+    root,
+    logsDir,
+    enqueue: async (uuid, job, params) => {
+      const item = { connection: 'local', project: 'org/app', branch: 'master', ref: 'refs/changes/01/1/1', change: 1, patchset: '1', oldrev: null, newrev: null };
+      await repository.create(
+        buildParams({
+          job,
+          params: { buildUuid: uuid, item, mergerItems: [{ ...item, mergeMode: 'merge-resolve' }], ...params },
+        }),
+      );
+      worker.wake();
+    },
+    completion: (uuid) => {
+      const done = completed.get(uuid);
+      if (done) {
+        return Promise.resolve(done);
+      }
+      return new Promise((resolve) => {
+        waiters.set(uuid, [...(waiters.get(uuid) ?? []), resolve]);
+      });
+    },
+    close: async () => {
+      await worker.stop();
+      await database.destroy();
+      fixture.cleanup();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

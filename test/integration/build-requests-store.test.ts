@@ -1,0 +1,60 @@
+import { BuildRequestRepository } from '../../src/store/repositories/build-requests';
+import { buildParams } from '../helpers/build-params';
+import { backends, createTestDatabase, type TestDatabase } from '../helpers/database';
+
+describe.each(backends())('build requests on %s', (backend) => {
+  let db: TestDatabase;
+  let repository: BuildRequestRepository;
+
+  // One database per backend: each test claims everything it queued.
+  beforeAll(async () => {
+    db = await createTestDatabase({ backend });
+    repository = new BuildRequestRepository(db.knex);
+  });
+
+  afterAll(() => db.destroy());
+
+  it('serves requests by precedence, then age, and gives each to exactly one concurrent claimer', async () => {
+    const uuids = ['c0000001', 'c0000002', 'c0000003', 'c0000004', 'c0000005'];
+    for (const [index, uuid] of uuids.entries()) {
+      await repository.create(buildParams({ params: { buildUuid: uuid } }), { precedence: index === 3 ? 100 : 200 });
+    }
+    const claimed: string[] = [];
+    const claimer = async (worker: string) => {
+      for (;;) {
+        const record = await repository.claimNext(worker, new Date());
+        if (!record) {
+          return;
+        }
+        expect(record).toMatchObject({ state: 'running', worker });
+        claimed.push(record.buildUuid);
+      }
+    };
+    await Promise.all([claimer('w1'), claimer('w2'), claimer('w3')]);
+    expect([...claimed].sort()).toEqual(uuids);
+    expect(claimed[0]).toBe('c0000004');
+  });
+
+  it('writes a completion and its event once', async () => {
+    await repository.create(buildParams({ params: { buildUuid: 'd0000001' } }));
+    await repository.claimNext('w1', new Date());
+    const payload = {
+      buildUuid: 'd0000001', buildsetUuid: 'bs', tenant: 'example', pipeline: 'check', jobName: 'unit', attempt: 1,
+      result: 'SUCCESS' as const, startTime: null, endTime: '2026-01-01T00:00:00.000Z', errorDetail: null, logUrl: null,
+      artifacts: [], data: {}, childJobs: null, warnings: [], worker: 'w1', changedFiles: null,
+    };
+    expect(await repository.complete(payload, new Date())).toBe(true);
+    expect(await repository.complete(payload, new Date())).toBe(false);
+    const events = await repository.resultEvents('example');
+    expect(events.map((e) => [e.eventType, e.payload.buildUuid])).toEqual([['build-completed', 'd0000001']]);
+    expect(await repository.requestCancel('d0000001', 'CANCELED', new Date())).toBe('not-cancelable');
+  });
+
+  it('flags a running build for cancel with the chosen result', async () => {
+    await repository.create(buildParams({ params: { buildUuid: 'e0000001' } }));
+    await repository.claimNext('w1', new Date());
+    expect(await repository.requestCancel('e0000001', 'CANCELED', new Date())).toBe('cancel-requested');
+    expect(await repository.cancelsRequested('w1', ['e0000001'])).toEqual(new Map([['e0000001', 'CANCELED']]));
+    expect(await repository.cancelsRequested('w2', ['e0000001'])).toEqual(new Map());
+  });
+});

@@ -1,0 +1,125 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Koa from 'koa';
+import { logFiles, logsMountPath } from '../../src/server/log-files';
+
+/** A raw GET that sends the path exactly as given (fetch would normalise `..`). */
+function rawGet(port: number, rawPath: string, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: rawPath, method }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('log files', () => {
+  let root: string;
+  let server: http.Server;
+  let port: number;
+
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'sluice-logfiles-'));
+    const logs = path.join(root, 'logs');
+    mkdirSync(path.join(logs, 'example/ab/ab12/docs'), { recursive: true });
+    writeFileSync(path.join(logs, 'example/ab/ab12/job-output.txt'), 'line 1\nline 2\n');
+    writeFileSync(path.join(logs, 'example/ab/ab12/docs/index.html'), '<h1>docs</h1>');
+    writeFileSync(path.join(logs, 'example/ab/ab12/result.json'), '{"a":1}');
+    writeFileSync(path.join(logs, 'example/ab/ab12/file with space.txt'), 'spaced');
+    writeFileSync(path.join(root, 'secret.txt'), 'top secret');
+    symlinkSync(path.join(root, 'secret.txt'), path.join(logs, 'example/ab/ab12/escape.txt'));
+    symlinkSync(path.join(logs, 'example/ab/ab12/result.json'), path.join(logs, 'example/ab/ab12/inside.json'));
+    const app = new Koa();
+    app.use(logFiles({ dir: logs, mountPath: '/logs/' }));
+    app.use((ctx) => {
+      ctx.body = { fallthrough: ctx.path };
+    });
+    server = http.createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('serves a log file with its content type and safety headers', async () => {
+    const res = await rawGet(port, '/logs/example/ab/ab12/job-output.txt');
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('line 1\nline 2\n');
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.headers['content-length']).toBe('14');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toBe('sandbox');
+    expect((await rawGet(port, '/logs/example/ab/ab12/docs/index.html')).headers['content-type']).toBe('text/html; charset=utf-8');
+    expect((await rawGet(port, '/logs/example/ab/ab12/result.json')).headers['content-type']).toBe('application/json; charset=utf-8');
+    expect((await rawGet(port, '/logs/example/ab/ab12/file%20with%20space.txt')).body).toBe('spaced');
+  });
+
+  it('answers HEAD with the length and no body', async () => {
+    const res = await rawGet(port, '/logs/example/ab/ab12/job-output.txt', 'HEAD');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-length']).toBe('14');
+    expect(res.body).toBe('');
+  });
+
+  it('returns 404 JSON for missing files and directories', async () => {
+    const missing = await rawGet(port, '/logs/example/ab/ab12/nope.txt');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body)).toEqual({ error: 'NotFound', description: 'Log file not found' });
+    expect((await rawGet(port, '/logs/example/ab/ab12/')).status).toBe(404);
+  });
+
+  it.each([
+    '/logs/../secret.txt',
+    '/logs/example/../../secret.txt',
+    '/logs/%2e%2e/secret.txt',
+    '/logs/%2E%2E/%2e%2e/secret.txt',
+    '/logs/example%2F..%2F..%2Fsecret.txt',
+    '/logs/..%5csecret.txt',
+    '/logs/%00',
+  ])('refuses the traversal %s', async (rawPath) => {
+    const res = await rawGet(port, rawPath);
+    expect([400, 404]).toContain(res.status);
+    expect(res.body).not.toContain('top secret');
+  });
+
+  it('does not follow a symbolic link out of the log directory, but follows one inside', async () => {
+    const escape = await rawGet(port, '/logs/example/ab/ab12/escape.txt');
+    expect(escape.status).toBe(404);
+    expect(escape.body).not.toContain('top secret');
+    expect((await rawGet(port, '/logs/example/ab/ab12/inside.json')).body).toBe('{"a":1}');
+  });
+
+  it('refuses writes and leaves other paths alone', async () => {
+    const put = await rawGet(port, '/logs/example/ab/ab12/job-output.txt', 'PUT');
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toBe('GET, HEAD');
+    expect(JSON.parse((await rawGet(port, '/api/tenants')).body)).toEqual({ fallthrough: '/api/tenants' });
+    expect(JSON.parse((await rawGet(port, '/logsx/a')).body)).toEqual({ fallthrough: '/logsx/a' });
+  });
+});
+
+describe('logsMountPath', () => {
+  const base = { api: { restShape: 'current' as const }, listen: { host: '0.0.0.0', port: 9000 } };
+
+  it('serves a relative URL, this service\'s public origin and a loopback URL on the listen port', () => {
+    expect(logsMountPath({ ...base, logs: { url: '/logs' } })).toBe('/logs/');
+    expect(logsMountPath({ ...base, logs: { url: 'http://localhost:9000/logs/' } })).toBe('/logs/');
+    expect(logsMountPath({ api: { restShape: 'current', publicUrl: 'https://ci.example.com' }, listen: base.listen, logs: { url: 'https://ci.example.com/build-logs' } })).toBe('/build-logs/');
+  });
+
+  it('does not serve logs published elsewhere', () => {
+    expect(logsMountPath({ ...base, logs: { url: 'https://logs.example.com/' } })).toBeNull();
+    expect(logsMountPath({ ...base, logs: { url: 'http://localhost:8080/logs/' } })).toBeNull();
+    expect(logsMountPath({ ...base, logs: {} })).toBeNull();
+  });
+});
