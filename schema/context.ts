@@ -3,11 +3,17 @@
  * subscription event) by `createContext`; the long-lived parts live in `Services`.
  */
 import type { Knex } from 'knex';
+import type { Layout } from '../src/config/layout';
 import type { ServiceConfig } from '../src/config/service';
 
-/** Which tenants exist; implemented by the layout manager once configuration is loaded. */
+/**
+ * Which tenants exist and their current layouts. The LayoutManager implements it; tests that
+ * only need tenant names may pass a catalog whose `layout()` returns undefined.
+ */
 export interface TenantCatalog {
   tenantNames(): readonly string[];
+  /** The tenant's current layout; undefined for unknown tenants and for name-only catalogs. */
+  layout(tenant: string): Layout | undefined;
 }
 
 /** Long-lived dependencies shared by every request. */

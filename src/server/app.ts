@@ -14,7 +14,7 @@ import { openDatabase, type Database } from '../store/database';
 import { migrateLatest } from '../store/migrate';
 import { ComponentRepository } from '../store/repositories/components';
 import type { Services, TenantCatalog } from '../../schema/context';
-import { readTenantNames } from '../config/tenant-names';
+import { LayoutManager } from '../config/layout-manager';
 import { REST_ROUTES } from '../../rest-compat';
 import { createOperationRunner } from '../../rest-compat/operation-runner';
 import { restRouter } from '../../rest-compat/router';
@@ -32,7 +32,7 @@ export interface AppOptions {
   now?: () => Date;
   /** Heartbeat period of this process's component record, in ms. */
   heartbeatInterval?: number;
-  /** Which tenants exist; defaults to the names in the tenant file. */
+  /** Which tenants exist (tests); by default a LayoutManager loads the tenant file, if one is configured. */
   tenants?: TenantCatalog;
 }
 
@@ -49,6 +49,8 @@ export interface SluiceApp {
   services: Services;
   database: Database;
   logger: Logger;
+  /** Loads and reloads tenant layouts; undefined when `options.tenants` was given or no tenant file is configured. */
+  layoutManager: LayoutManager | undefined;
   /** Run migrations, start background work and listen; resolves with the bound address. */
   start(port?: number, host?: string): Promise<AddressInfo>;
   /** Graceful shutdown: stop accepting, finish in-flight requests, close sockets and the database. */
@@ -56,6 +58,8 @@ export interface SluiceApp {
   addBackgroundTask(task: BackgroundTask): void;
   url(): string;
 }
+
+const NO_TENANTS: TenantCatalog = { tenantNames: () => [], layout: () => undefined };
 
 export function databaseFor(config: ServiceConfig): Database {
   return config.database.url
@@ -68,8 +72,9 @@ export function buildApp(options: AppOptions): SluiceApp {
   const logger = options.logger ?? createLogger();
   const database = options.database ?? databaseFor(config);
   const now = options.now ?? (() => new Date());
-  const tenantNames = options.tenants ? [] : readTenantNames(config.tenantConfig);
-  const tenants: TenantCatalog = options.tenants ?? { tenantNames: () => tenantNames };
+  const layoutManager =
+    options.tenants === undefined && config.tenantConfig !== undefined ? new LayoutManager({ config, knex: database.knex, logger, now }) : undefined;
+  const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
   const services: Services = { config, knex: database.knex, tenants, version: SLUICE_VERSION, now };
   const yoga = buildYoga(services, logger);
   const readiness: Readiness = { migrated: false, shuttingDown: false };
@@ -120,6 +125,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     services,
     database,
     logger,
+    layoutManager,
     addBackgroundTask: (task) => {
       tasks.push(task);
     },
@@ -136,6 +142,11 @@ export function buildApp(options: AppOptions): SluiceApp {
         logger.info({ migrations: applied, database: database.describe }, 'migrations applied');
       }
       readiness.migrated = true;
+      if (layoutManager) {
+        // Layouts load before listening so the first request already sees every tenant.
+        await layoutManager.start();
+        tasks.push({ name: 'layout-manager', stop: () => layoutManager.stop() });
+      }
       const started = now();
       await components.register({
         id: componentId,

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { loadServiceConfig, defaultServiceConfig, ServiceConfigError, type ServiceConfig } from '../config/service';
 import { SLUICE_VERSION } from '../model/version';
 import { migrateLatest } from '../store/migrate';
+import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
 import { seedRepositories } from '../sources/git-seed';
 import { buildApp, databaseFor } from './app';
 import { createLogger } from './logger';
@@ -17,10 +18,12 @@ Commands:
   serve             run the service (all roles in one process)
   migrate           apply pending database migrations and exit
   validate-config   check the service, tenant and project configuration; non-zero exit on errors
+  reconfigure       ask the running service to reload tenant configuration (--tenant T for one tenant)
   version           print the version
 
 Options:
   -c, --config FILE   service configuration file (default: $SLUICE_CONFIG, else built-in defaults)
+  -t, --tenant NAME   (reconfigure) only this tenant
   -h, --help          show this help
 `;
 
@@ -30,7 +33,7 @@ export async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } },
+      options: { config: { type: 'string', short: 'c' }, tenant: { type: 'string', short: 't' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (err) {
     process.stderr.write(`sluice: ${(err as Error).message}\n\n${USAGE}`);
@@ -66,6 +69,8 @@ export async function main(argv: string[]): Promise<number> {
       return migrate(config);
     case 'validate-config':
       return validate(config);
+    case 'reconfigure':
+      return reconfigure(config, parsed.values.tenant);
     default:
       process.stderr.write(`sluice: unknown command "${command}"\n\n${USAGE}`);
       return 2;
@@ -121,6 +126,18 @@ async function migrate(config: ServiceConfig): Promise<number> {
   try {
     const applied = await migrateLatest(database.knex);
     process.stdout.write(applied.length === 0 ? 'Database is up to date.\n' : `Applied: ${applied.join(', ')}\n`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+async function reconfigure(config: ServiceConfig, tenant: string | undefined): Promise<number> {
+  const database = databaseFor(config);
+  try {
+    await migrateLatest(database.knex);
+    const id = await new ReconfigureRequestRepository(database.knex).request(tenant, new Date());
+    process.stdout.write(`Reconfiguration of ${tenant === undefined ? 'all tenants' : `tenant ${tenant}`} requested (request ${id}).\n`);
     return 0;
   } finally {
     await database.close();

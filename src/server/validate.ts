@@ -1,11 +1,13 @@
 /**
- * `sluice validate-config`: the service configuration has already been parsed; this checks the
- * tenant file and reports every problem with its location. The Configuration issue extends it
- * to every project configuration reachable through the connections.
+ * `sluice validate-config`: the service configuration has already been parsed; this loads the
+ * tenant file and every tenant's project configuration reachable through the connections and
+ * reports each problem with its severity, error name and location.
  */
 import { readFileSync } from 'node:fs';
-import { parseAllDocuments } from 'yaml';
 import type { ServiceConfig } from '../config/service';
+import type { ConfigError } from '../config/config-error';
+import { connectionsFromConfig, loadTenantLayout, readTenantFile } from '../config/load-tenants';
+import { seedRepositories } from '../sources/git-seed';
 
 export interface ValidationReport {
   lines: string[];
@@ -28,16 +30,41 @@ export async function validateDeployment(config: ServiceConfig): Promise<Validat
     report.errors++;
     return report;
   }
-  for (const doc of parseAllDocuments(text)) {
-    if ('errors' in doc) {
-      for (const e of doc.errors) {
-        report.lines.push(`error: ${config.tenantConfig}: ${e.message.split('\n')[0]}`);
+  // Seeded repositories are what the service would read, so create them as `serve` does.
+  for (const conn of Object.values(config.connections)) {
+    if (conn.driver === 'git' && conn.seedFrom !== undefined) {
+      await seedRepositories(conn.seedFrom, conn.baseurl);
+    }
+  }
+  const connections = connectionsFromConfig(config);
+  const { abide, problems } = readTenantFile(text, connections);
+  for (const p of problems.filter((x) => x.tenant === undefined)) {
+    report.lines.push(`error: ${config.tenantConfig}${p.line !== undefined ? `:${p.line}` : ''}: ${p.message}`);
+    report.errors++;
+  }
+  if (problems.length === 0) {
+    report.lines.push(`tenant file ${config.tenantConfig}: ok`);
+  }
+  for (const tenant of abide.tenants) {
+    const layout = await loadTenantLayout(tenant, abide, problems, connections);
+    const errors = layout.errors.filter((e) => e.severity === 'error').length;
+    report.lines.push(
+      `tenant ${tenant.name}: ${layout.projects.size} project(s), ${layout.pipelines.size} pipeline(s), ${layout.jobs.size} job(s), ${errors} error(s), ${layout.errors.length - errors} warning(s)`,
+    );
+    for (const e of layout.errors) {
+      report.lines.push(describeError(tenant.name, e));
+      if (e.severity === 'error') {
         report.errors++;
+      } else {
+        report.warnings++;
       }
     }
   }
-  if (report.errors === 0) {
-    report.lines.push(`tenant file ${config.tenantConfig}: ok`);
-  }
   return report;
+}
+
+function describeError(tenant: string, e: ConfigError): string {
+  const c = e.sourceContext;
+  const where = c === undefined ? `tenant ${tenant}` : `${c.projectName}${c.branch !== undefined ? `@${c.branch}` : ''}${c.path !== undefined ? ` ${c.path}` : ''}${e.line !== undefined ? `:${e.line}` : ''}`;
+  return `${e.severity}: [${e.name}] ${where}: ${e.shortError}`;
 }

@@ -1,5 +1,5 @@
 /** A thin promise wrapper around the git command line (git is on every machine Sluice runs on). */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 
 export interface GitResult {
   stdout: string;
@@ -46,5 +46,29 @@ export function git(cwd: string, args: string[], extraEnv: Record<string, string
         resolve({ stdout, stderr });
       },
     );
+  });
+}
+
+/** Run git with `input` on standard input and return raw standard output (for `cat-file --batch`). */
+export function gitWithInput(cwd: string, args: string[], input: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) {
+        reject(new GitError(args, Buffer.concat(err).toString('utf8'), code));
+        return;
+      }
+      resolve(Buffer.concat(out));
+    });
+    child.stdin.end(input);
   });
 }

@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import * as initial from './migrations/0001-initial';
+import * as configErrorContext from './migrations/0002-config-error-context';
 import * as historyIndexes from './migrations/0004-history-indexes';
 import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycle';
 import * as engineState from './migrations/0006-engine-state';
@@ -14,7 +15,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial, historyIndexes, buildRequestLifecycle, engineState];
+const MIGRATIONS: Migration[] = [initial, configErrorContext, historyIndexes, buildRequestLifecycle, engineState];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {

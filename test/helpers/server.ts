@@ -17,15 +17,19 @@ export interface TestServerOptions {
   backend?: Backend;
   config?: Partial<ServiceConfig>;
   now?: () => Date;
-  /** Tenant names the server knows (default: none). */
+  /**
+   * Tenant names the server knows, without layouts. When absent, the server loads
+   * `config.tenantConfig` with a real LayoutManager (no tenants without a tenant file).
+   */
   tenants?: string[];
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase({ backend: options.backend, migrate: false });
   const config: ServiceConfig = { ...defaultServiceConfig(process.cwd()), ...options.config };
-  const tenantNames = options.tenants ?? [];
-  const app = buildApp({ config, database, logger: silentLogger(), now: options.now, tenants: { tenantNames: () => tenantNames } });
+  const tenantNames = options.tenants;
+  const tenants = tenantNames === undefined ? undefined : { tenantNames: () => tenantNames, layout: () => undefined };
+  const app = buildApp({ config, database, logger: silentLogger(), now: options.now, tenants });
   await app.start(0, '127.0.0.1');
   const url = app.url();
   return {

@@ -1,0 +1,137 @@
+/**
+ * Trigger, reporter and requirement options per driver (engine.md §1.14, Part A). The `git`,
+ * `timer` and `zuul` drivers are validated in full; options of the code-review drivers
+ * (gerrit, github, gitlab) are parsed structurally only, since Sluice has no such connections yet.
+ */
+import { ConfigObjectError, ErrorName } from './config-error';
+import { compileRegex, readRegexList } from './regex';
+import { checkKeys, optBool, optStrList, requireMap, strList, toPlainData, type ConfigMap } from './schema-helpers';
+import { isPlainObject } from './yaml-source';
+
+/** Connection-less drivers that may be named directly as trigger/reporter keys. */
+const IMPLICIT_DRIVERS = new Set(['timer', 'zuul']);
+const GIT_EVENTS = ['ref-updated', 'patchset-created'];
+const ZUUL_EVENTS = ['parent-change-enqueued', 'project-change-merged', 'image-build', 'image-validate'];
+
+/** Resolve a trigger/reporter key to its driver, or throw "Unknown Connection". */
+export function driverFor(key: string, connections: Readonly<Record<string, string>>, attribute: string): string {
+  const driver = connections[key] ?? (IMPLICIT_DRIVERS.has(key) ? key : undefined);
+  if (driver === undefined) {
+    throw new ConfigObjectError(`Unknown connection named "${key}".`, ErrorName.unknownConnection, attribute);
+  }
+  return driver;
+}
+
+function filters(value: unknown, attribute: string): ConfigMap[] {
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((entry) => {
+    if (!isPlainObject(entry)) {
+      throw new ConfigObjectError(`expected a dictionary for dictionary value @ data['${attribute}']`, ErrorName.syntax, attribute);
+    }
+    return entry;
+  });
+}
+
+/** Validate the trigger filters of one connection; returns them as plain data. */
+export function validateTrigger(driver: string, value: unknown, attribute: string): Array<Record<string, unknown>> {
+  const list = filters(value, attribute);
+  for (const f of list) {
+    switch (driver) {
+      case 'git': {
+        checkKeys(f, new Set(['event', 'ref', 'ignore-deletes', 'debug']), ['event'], `data['${attribute}']`);
+        for (const event of strList(f.event, attribute)) {
+          if (!GIT_EVENTS.includes(event)) {
+            throw new ConfigObjectError(`Unknown git event "${event}" (expected one of ${GIT_EVENTS.join(', ')})`, ErrorName.syntax, attribute);
+          }
+        }
+        if (f.ref !== undefined) {
+          readRegexList(f.ref, attribute).forEach((r) => compileRegex(r, attribute));
+        }
+        optBool(f, 'ignore-deletes');
+        optBool(f, 'debug');
+        break;
+      }
+      case 'timer': {
+        checkKeys(f, new Set(['time', 'dereference', 'debug']), ['time'], `data['${attribute}']`);
+        const time = f.time;
+        if (typeof time !== 'string' || !validCron(time)) {
+          throw new ConfigObjectError(`Invalid timer specification "${String(time)}"`, ErrorName.syntax, attribute);
+        }
+        optBool(f, 'dereference');
+        optBool(f, 'debug');
+        break;
+      }
+      case 'zuul': {
+        checkKeys(f, new Set(['event', 'pipeline', 'debug']), ['event'], `data['${attribute}']`);
+        for (const event of strList(f.event, attribute)) {
+          if (!ZUUL_EVENTS.includes(event)) {
+            throw new ConfigObjectError(`Unknown zuul event "${event}"`, ErrorName.syntax, attribute);
+          }
+        }
+        if (f.pipeline !== undefined) {
+          readRegexList(f.pipeline, attribute).forEach((r) => compileRegex(r, attribute));
+        }
+        optBool(f, 'debug');
+        break;
+      }
+      default:
+        // Code-review drivers: keep the options; they are validated once such connections exist.
+        if (f.event === undefined) {
+          throw new ConfigObjectError(`required key not provided @ data['${attribute}']['event']`, ErrorName.syntax, attribute);
+        }
+    }
+  }
+  return list.map((f) => toPlainData(f) as Record<string, unknown>);
+}
+
+/** Validate a reporter's options for one connection. */
+export function validateReporter(driver: string, value: unknown, attribute: string): Record<string, unknown> {
+  const options = value === null || value === undefined ? {} : requireMap(value, attribute);
+  switch (driver) {
+    case 'git':
+      checkKeys(options, new Set(['submit', 'comment']), [], `data['${attribute}']`);
+      optBool(options, 'submit');
+      optBool(options, 'comment');
+      break;
+    case 'zuul':
+      checkKeys(options, new Set(['image-built', 'image-validated']), [], `data['${attribute}']`);
+      optBool(options, 'image-built');
+      optBool(options, 'image-validated');
+      break;
+    case 'timer':
+      throw new ConfigObjectError('The timer driver has no reporter', ErrorName.syntax, attribute);
+    default:
+      break;
+  }
+  return toPlainData(options) as Record<string, unknown>;
+}
+
+/** Validate pipeline `require`/`reject` options for one connection. */
+export function validateRequirement(driver: string, value: unknown, attribute: string): Record<string, unknown> {
+  const options = value === null || value === undefined ? {} : requireMap(value, attribute);
+  switch (driver) {
+    case 'git':
+      checkKeys(options, new Set(['open', 'current-patchset']), [], `data['${attribute}']`);
+      optBool(options, 'open');
+      optBool(options, 'current-patchset');
+      break;
+    case 'timer':
+    case 'zuul':
+      throw new ConfigObjectError(`The ${driver} driver has no pipeline requirements`, ErrorName.syntax, attribute);
+    default:
+      optStrList(options, 'status');
+      break;
+  }
+  return toPlainData(options) as Record<string, unknown>;
+}
+
+const CRON_FIELD = /^(\*|\?|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/[0-9]+)?(,(\*|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/[0-9]+)?)*$/;
+
+/** 5 cron fields, an optional 6th (seconds) and an optional 7th (jitter seconds). */
+function validCron(spec: string): boolean {
+  const fields = spec.trim().split(/\s+/);
+  if (fields.length < 5 || fields.length > 7) {
+    return false;
+  }
+  return fields.every((f) => CRON_FIELD.test(f));
+}

@@ -1,0 +1,487 @@
+/**
+ * Job graph freezing (engine.md §2.8): for a pipeline, project and branch (and optionally the
+ * files a change touches) compute the jobs that run, each with every attribute resolved through
+ * its parents, variants and project-pipeline variants, and their dependencies. User errors are
+ * returned, never thrown.
+ */
+import { applyVariant, deepMerge, InheritanceError, startJob, type JobUnderConstruction } from './apply-variant';
+import type {
+  IncludeVars, JobDependency, JobRole, JobSecret, JobSemaphore, JobVariant, Layout, LayoutProject, Nodeset, Playbook, ProjectStanza, RequiredProject, SourceContext,
+} from './layout';
+import { ConfigObjectError } from './config-error';
+import { resolveJobNodeset } from './nodeset-resolution';
+import { cachedRegex, matchesBranch, type RegexSpec } from './regex';
+
+export interface FreezeRequest {
+  pipeline: string;
+  /** Short or canonical project name. */
+  project: string;
+  branch: string;
+  /**
+   * Files the change modifies. Undefined = file matchers are not evaluated (every job matches),
+   * as for the `freeze-jobs` endpoint.
+   */
+  files?: readonly string[];
+}
+
+/** A job with every attribute resolved (the "FrozenJob"). */
+export interface FrozenJob {
+  name: string;
+  /** Context of the first variant of this job name that applied. */
+  sourceContext: SourceContext;
+  parent: string | null;
+  description: string | null;
+  abstract: boolean;
+  intermediate: boolean;
+  final: boolean;
+  protected: boolean | null;
+  voting: boolean;
+  holdFollowingChanges: boolean;
+  successMessage: string | null;
+  failureMessage: string | null;
+  semaphores: JobSemaphore[];
+  tags: string[];
+  provides: string[];
+  requires: string[];
+  files: RegexSpec[];
+  irrelevantFiles: RegexSpec[];
+  matchOnConfigUpdates: boolean;
+  /** The first alternative (empty nodeset when none). */
+  nodeset: Nodeset;
+  /** All concrete alternatives in order (one entry for a plain nodeset, none when the job has no nodeset). */
+  nodesetAlternatives: Nodeset[];
+  preTimeout: number | null;
+  timeout: number | null;
+  postTimeout: number | null;
+  attempts: number;
+  preRun: Playbook[];
+  run: Playbook[];
+  postRun: Playbook[];
+  cleanupRun: Playbook[];
+  ansibleSplitStreams: boolean | null;
+  ansibleVersion: string | null;
+  roles: JobRole[];
+  requiredProjects: RequiredProject[];
+  vars: Record<string, unknown>;
+  extraVars: Record<string, unknown>;
+  hostVars: Record<string, unknown>;
+  groupVars: Record<string, unknown>;
+  includeVars: IncludeVars[];
+  dependencies: JobDependency[];
+  /** Canonical names; null = unrestricted. */
+  allowedProjects: string[] | null;
+  overrideCheckout: string | null;
+  postReview: boolean;
+  workspaceScheme: 'golang' | 'flat' | 'unique';
+  workspaceCheckout: boolean | 'auto';
+  deduplicate: boolean | 'auto';
+  failureOutput: string[];
+  imageBuildName: string | null;
+  /** Secrets used by the job (names and aliases; values stay encrypted in the layout). */
+  secrets: JobSecret[];
+  inheritancePath: string[];
+  /** Whether the job matched the change's files (or was forced in by a dependent job). */
+  matchesChange: boolean;
+}
+
+export interface FreezeError {
+  message: string;
+  job?: string;
+}
+
+export type FreezeResult =
+  | { status: 'ok'; jobs: FrozenJob[]; debug: boolean; failFast: boolean }
+  | { status: 'unknown-project' }
+  | { status: 'unknown-pipeline' }
+  /** The project has no configuration for this pipeline (an item would leave with no jobs). */
+  | { status: 'not-in-pipeline' }
+  | { status: 'error'; errors: FreezeError[]; jobs: FrozenJob[] };
+
+interface PpcEntry {
+  name: string;
+  variants: Array<{ variant: JobVariant; trusted: boolean; stanza: ProjectStanza }>;
+}
+
+interface ProjectPipelineConfigResult {
+  jobs: PpcEntry[];
+  vars: Record<string, unknown>;
+  debug: boolean;
+  failFast?: boolean;
+}
+
+/** Find a project of the layout by short or canonical name (undefined when unknown or ambiguous). */
+export function findLayoutProject(layout: Layout, name: string): LayoutProject | undefined {
+  const direct = layout.projects.get(name);
+  if (direct) {
+    return direct;
+  }
+  const matches = [...layout.projects.values()].filter((p) => p.name === name);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** Freeze the job graph of a project-branch in a pipeline. */
+export function freezeJobGraph(layout: Layout, request: FreezeRequest): FreezeResult {
+  const project = findLayoutProject(layout, request.project);
+  if (project === undefined) {
+    return { status: 'unknown-project' };
+  }
+  const pipeline = layout.pipelines.get(request.pipeline);
+  if (pipeline === undefined) {
+    return { status: 'unknown-pipeline' };
+  }
+  const ppc = projectPipelineConfig(layout, project, request.pipeline, request.branch);
+  if (ppc === undefined) {
+    return { status: 'not-in-pipeline' };
+  }
+  const errors: FreezeError[] = [];
+  const pending = new Map<string, string[]>();
+  const frozen: FrozenJob[] = [];
+  for (const entry of ppc.jobs) {
+    try {
+      const job = freezeOne(layout, project, request, ppc, entry);
+      if (job === undefined) {
+        continue;
+      }
+      frozen.push(job.frozen);
+      pending.set(job.frozen.name, job.pendingErrors(pipeline.postReview));
+    } catch (err) {
+      if (err instanceof InheritanceError || err instanceof ConfigObjectError) {
+        errors.push({ message: err.message, job: entry.name });
+        continue;
+      }
+      throw err;
+    }
+  }
+  const graph = completeGraph(frozen, errors);
+  for (const job of graph) {
+    for (const message of pending.get(job.name) ?? []) {
+      errors.push({ message, job: job.name });
+    }
+  }
+  if (errors.length > 0) {
+    return { status: 'error', errors, jobs: graph };
+  }
+  return { status: 'ok', jobs: graph, debug: ppc.debug, failFast: ppc.failFast ?? false };
+}
+
+/** Freeze one job of the graph by name (the graph is computed first, as `freeze-job` does). */
+export function freezeJob(layout: Layout, request: FreezeRequest, jobName: string): FreezeResult | { status: 'job-not-in-graph' } {
+  const graph = freezeJobGraph(layout, request);
+  if (graph.status !== 'ok') {
+    return graph;
+  }
+  const job = graph.jobs.find((j) => j.name === jobName);
+  return job === undefined ? { status: 'job-not-in-graph' } : { ...graph, jobs: [job] };
+}
+
+/** §2.8.1: the project's stanzas and templates that apply to the branch, merged for one pipeline. */
+export function projectPipelineConfig(layout: Layout, project: LayoutProject, pipeline: string, branch: string): ProjectPipelineConfigResult | undefined {
+  const stanzas = layout.projectConfigs.get(project.canonicalName) ?? [];
+  const order: string[] = [];
+  const entries = new Map<string, PpcEntry>();
+  let vars: Record<string, unknown> = {};
+  let debug = false;
+  let failFast: boolean | undefined;
+  let contributed = false;
+  const addEntry = (stanza: ProjectStanza, config: NonNullable<ReturnType<ProjectStanza['pipelines']['get']>>): void => {
+    contributed = true;
+    debug = debug || config.debug === true;
+    failFast = failFast ?? config.failFast;
+    for (const job of config.jobs) {
+      let entry = entries.get(job.name);
+      if (entry === undefined) {
+        entry = { name: job.name, variants: [] };
+        entries.set(job.name, entry);
+        order.push(job.name);
+      }
+      const variant: JobVariant = job.variant ?? {
+        name: job.name,
+        sourceContext: stanza.sourceContext,
+        line: stanza.line,
+        projectPipelineVariant: true,
+        attributes: {},
+        overrideControl: {},
+      };
+      if (!entry.variants.some((v) => v.variant === variant)) {
+        entry.variants.push({ variant, trusted: stanza.sourceContext.trusted, stanza });
+      }
+    }
+  };
+  for (const stanza of stanzas) {
+    if (!matchesBranch(stanza.branchMatcher, branch)) {
+      continue;
+    }
+    for (const templateName of stanza.templates) {
+      for (const template of layout.projectTemplates.get(templateName) ?? []) {
+        if (!matchesBranch(template.branchMatcher, branch)) {
+          continue;
+        }
+        vars = deepMerge(vars, template.vars);
+        const config = template.pipelines.get(pipeline);
+        if (config !== undefined) {
+          addEntry(template, config);
+        }
+      }
+    }
+    vars = deepMerge(vars, stanza.vars);
+    const own = stanza.pipelines.get(pipeline);
+    if (own !== undefined) {
+      addEntry(stanza, own);
+    }
+  }
+  if (!contributed) {
+    return undefined;
+  }
+  return { jobs: order.map((n) => entries.get(n)).filter((e): e is PpcEntry => e !== undefined), vars, debug, failFast };
+}
+
+/** §2.8.2 step 2: variants of a job and its ancestors that match, base-most first. */
+function collectVariants(layout: Layout, name: string, branchFor: (v: JobVariant) => string): JobVariant[] | undefined {
+  const collected: JobVariant[] = [];
+  const visited = new Set<string>([name]);
+  const walk = (jobName: string, stack: string[]): boolean => {
+    const variants = layout.jobs.get(jobName);
+    if (variants === undefined) {
+      throw new InheritanceError(`Job ${jobName} not defined`);
+    }
+    let matched = false;
+    for (const v of variants) {
+      if (!matchesBranch(v.branchMatcher, branchFor(v))) {
+        continue;
+      }
+      let parent: string | null | undefined = v.attributes.parent;
+      if (parent === undefined) {
+        parent = collected.length === 0 ? layout.tenant.defaultParent : null;
+      }
+      if (parent !== null && !visited.has(parent)) {
+        if (stack.includes(parent)) {
+          throw new InheritanceError(`Dependency cycle in jobs: ${[...stack, parent].join(' -> ')}`);
+        }
+        visited.add(parent);
+        if (!walk(parent, [...stack, parent])) {
+          return false;
+        }
+      } else if (parent !== null && stack.includes(parent)) {
+        throw new InheritanceError(`Dependency cycle in jobs: ${[...stack, parent].join(' -> ')}`);
+      }
+      collected.push(v);
+      matched = true;
+    }
+    return matched;
+  };
+  return walk(name, [name]) ? collected : undefined;
+}
+
+interface FrozenWithErrors {
+  frozen: FrozenJob;
+  pendingErrors(postReviewPipeline: boolean): string[];
+}
+
+function freezeOne(layout: Layout, project: LayoutProject, request: FreezeRequest, ppc: ProjectPipelineConfigResult, entry: PpcEntry): FrozenWithErrors | undefined {
+  const inline = entry.variants.filter((v) => matchesBranch(v.variant.branchMatcher, request.branch));
+  // §2.8.2 step 1: override checkouts from matching project-pipeline variants.
+  let overrideCheckout: string | undefined;
+  const perProject = new Map<string, string>();
+  for (const { variant } of inline) {
+    overrideCheckout = variant.attributes.overrideCheckout ?? overrideCheckout;
+    for (const rp of variant.attributes.requiredProjects ?? []) {
+      if (rp.overrideCheckout !== undefined) {
+        perProject.set(rp.projectCanonicalName, rp.overrideCheckout);
+      }
+    }
+  }
+  const branchFor = (v: JobVariant): string => {
+    const candidate = perProject.get(v.sourceContext.projectCanonicalName) ?? overrideCheckout;
+    if (candidate !== undefined && layout.projects.get(v.sourceContext.projectCanonicalName)?.branches.includes(candidate)) {
+      return candidate;
+    }
+    return request.branch;
+  };
+  if (inline.length === 0) {
+    return undefined;
+  }
+  const variants = collectVariants(layout, entry.name, branchFor);
+  if (variants === undefined || variants.length === 0) {
+    return undefined;
+  }
+  const chain = [...new Set(variants.map((v) => v.name))];
+  const levelOf = (v: JobVariant): number => chain.length - 1 - chain.indexOf(v.name);
+  const own = variants.find((v) => v.name === entry.name) ?? variants[variants.length - 1];
+  const job = startJob(entry.name, variants[0], own.sourceContext);
+  for (const v of variants.slice(1)) {
+    applyVariant(job, v, levelOf(v));
+  }
+  job.attributes.vars = deepMerge(ppc.vars, job.attributes.vars ?? {});
+  let ignoreAllowedProjects = false;
+  for (const { variant, trusted, stanza } of inline) {
+    applyVariant(job, variant, 0);
+    if (trusted) {
+      ignoreAllowedProjects = true;
+    }
+    if (variant.attributes.imageBuildName !== undefined || job.attributes.imageBuildName !== undefined) {
+      const image = layout.images.get(job.attributes.imageBuildName ?? '');
+      if (image === undefined || image.sourceContext.projectCanonicalName !== stanza.sourceContext.projectCanonicalName) {
+        throw new InheritanceError(`The image build job ${entry.name} must reference an image defined in the same project as the project stanza`);
+      }
+    }
+  }
+  const frozen = toFrozen(layout, job, variants, request);
+  return {
+    frozen,
+    pendingErrors: (postReviewPipeline: boolean) => {
+      const problems: string[] = [];
+      if (frozen.abstract) {
+        problems.push(`Job ${frozen.name} is abstract and may not be directly run`);
+      }
+      if (!ignoreAllowedProjects && frozen.allowedProjects !== null && !frozen.allowedProjects.includes(project.canonicalName)) {
+        problems.push(`Project ${project.name} is not allowed to run job ${frozen.name}`);
+      }
+      if (frozen.postReview && !postReviewPipeline) {
+        problems.push(`Pre-review pipeline ${request.pipeline} does not allow post-review job ${frozen.name}`);
+      }
+      if (frozen.run.length === 0 && frozen.name !== 'noop') {
+        problems.push(`Job ${frozen.name} does not specify a run playbook`);
+      }
+      return problems;
+    },
+  };
+}
+
+const EMPTY_NODESET: Nodeset = { name: '', nodes: [], groups: [], alternatives: [] };
+
+function toFrozen(layout: Layout, job: JobUnderConstruction, variants: JobVariant[], request: FreezeRequest): FrozenJob {
+  const a = job.attributes;
+  const alternatives = a.nodeset === undefined ? [] : resolveJobNodeset(a.nodeset, layout.nodesets);
+  const preTimeout = a.preTimeout !== undefined && a.timeout !== undefined ? Math.min(a.preTimeout, a.timeout) : (a.preTimeout ?? null);
+  const files = a.files ?? [];
+  const irrelevant = a.irrelevantFiles ?? [];
+  const parentVariant = variants.find((v) => v.name === job.name);
+  const parent = parentVariant?.attributes.parent === undefined ? (job.name === layout.tenant.defaultParent ? null : layout.tenant.defaultParent) : parentVariant.attributes.parent;
+  return {
+    name: job.name,
+    sourceContext: job.sourceContext,
+    parent,
+    description: a.description ?? null,
+    abstract: job.abstract,
+    intermediate: job.intermediate,
+    final: job.final,
+    protected: job.protected,
+    voting: a.voting ?? true,
+    holdFollowingChanges: a.holdFollowingChanges ?? false,
+    successMessage: a.successMessage ?? null,
+    failureMessage: a.failureMessage ?? null,
+    semaphores: a.semaphores ?? [],
+    tags: a.tags ?? [],
+    provides: a.provides ?? [],
+    requires: a.requires ?? [],
+    files,
+    irrelevantFiles: irrelevant,
+    matchOnConfigUpdates: a.matchOnConfigUpdates ?? true,
+    nodeset: alternatives[0] ?? EMPTY_NODESET,
+    nodesetAlternatives: alternatives,
+    preTimeout,
+    timeout: a.timeout ?? null,
+    postTimeout: a.postTimeout ?? null,
+    attempts: a.attempts ?? 3,
+    preRun: a.preRun ?? [],
+    run: a.run ?? [],
+    postRun: a.postRun ?? [],
+    cleanupRun: a.cleanupRun ?? [],
+    ansibleSplitStreams: a.ansibleSplitStreams ?? null,
+    ansibleVersion: a.ansibleVersion ?? layout.tenant.defaultAnsibleVersion ?? null,
+    roles: a.roles ?? [],
+    requiredProjects: a.requiredProjects ?? [],
+    vars: a.vars ?? {},
+    extraVars: a.extraVars ?? {},
+    hostVars: a.hostVars ?? {},
+    groupVars: a.groupVars ?? {},
+    includeVars: a.includeVars ?? [],
+    dependencies: a.dependencies ?? [],
+    allowedProjects: job.allowedProjects === undefined ? null : [...job.allowedProjects].sort(),
+    overrideCheckout: a.overrideCheckout ?? null,
+    postReview: job.postReview,
+    workspaceScheme: a.workspaceScheme ?? 'golang',
+    workspaceCheckout: a.workspaceCheckout ?? true,
+    deduplicate: a.deduplicate ?? 'auto',
+    failureOutput: a.failureOutput ?? [],
+    imageBuildName: a.imageBuildName ?? null,
+    secrets: a.secrets ?? [],
+    inheritancePath: job.inheritancePath,
+    matchesChange: request.files === undefined ? true : matchesFiles(files, irrelevant, request.files),
+  };
+}
+
+/**
+ * §2.8.2 step 8: `files` needs any changed file to match; `irrelevant-files` excludes the job
+ * when every changed file matches. A change without files (besides /COMMIT_MSG) always
+ * matches `files` and never matches `irrelevant-files`.
+ */
+export function matchesFiles(files: readonly RegexSpec[], irrelevant: readonly RegexSpec[], changed: readonly string[]): boolean {
+  const real = changed.filter((f) => f !== '/COMMIT_MSG');
+  if (real.length === 0) {
+    return true;
+  }
+  if (files.length > 0 && !real.some((f) => files.some((r) => cachedRegex(r).test(f)))) {
+    return false;
+  }
+  if (irrelevant.length > 0 && real.every((f) => irrelevant.some((r) => cachedRegex(r).test(f)))) {
+    return false;
+  }
+  return true;
+}
+
+/** §2.8.4: force hard dependencies of matching jobs, drop non-matching jobs, check dependencies and cycles. */
+function completeGraph(jobs: FrozenJob[], errors: FreezeError[]): FrozenJob[] {
+  const byName = new Map(jobs.map((j) => [j.name, j]));
+  const force = (job: FrozenJob, seen: Set<string>): void => {
+    for (const dep of job.dependencies) {
+      const target = byName.get(dep.name);
+      if (dep.soft || target === undefined || seen.has(dep.name)) {
+        continue;
+      }
+      seen.add(dep.name);
+      target.matchesChange = true;
+      force(target, seen);
+    }
+  };
+  for (const job of jobs.filter((j) => j.matchesChange)) {
+    force(job, new Set([job.name]));
+  }
+  const graph = jobs.filter((j) => j.matchesChange);
+  const present = new Set(graph.map((j) => j.name));
+  for (const job of graph) {
+    for (const dep of job.dependencies) {
+      if (!present.has(dep.name) && !dep.soft) {
+        errors.push({ message: `Job ${job.name} depends on ${dep.name} which was not run.`, job: job.name });
+      }
+    }
+  }
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (name: string): boolean => {
+    const s = state.get(name);
+    if (s === 'done') {
+      return true;
+    }
+    if (s === 'visiting') {
+      return false;
+    }
+    state.set(name, 'visiting');
+    const job = byName.get(name);
+    for (const dep of job?.dependencies ?? []) {
+      if (present.has(dep.name) && !visit(dep.name)) {
+        return false;
+      }
+    }
+    state.set(name, 'done');
+    return true;
+  };
+  for (const job of graph) {
+    state.clear();
+    if (!visit(job.name)) {
+      errors.push({ message: `Dependency cycle detected in job ${job.name}`, job: job.name });
+      break;
+    }
+  }
+  // Soft dependencies that did not run are dropped from the frozen record.
+  return graph.map((j) => ({ ...j, dependencies: j.dependencies.filter((d) => present.has(d.name)) }));
+}

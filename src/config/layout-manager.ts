@@ -1,0 +1,317 @@
+/**
+ * Holds the current layout of every tenant. Layouts are built completely and then swapped in
+ * with one assignment, so readers never see a half-built layout. Reconfiguration happens on
+ * demand (`reconfigure()`, or a `reconfigure` request row written by `sluice reconfigure`) and
+ * when polling finds that a configuration file changed on a loaded branch.
+ */
+import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { ConfigError } from './config-error';
+import type { Layout } from './layout';
+import { connectionsFromConfig, loadTenantLayout, readTenantFile } from './load-tenants';
+import type { ServiceConfig } from './service';
+import { branchesToLoad, type Abide, type TenantFileProblem } from './tenant-file';
+import type { ConnectionSet, FileCache } from './tenant-loader';
+import { ConfigErrorRepository, type NewConfigError } from '../store/repositories/config-errors';
+import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
+import { SystemEventRepository } from '../store/repositories/system-events';
+
+/** Timer functions, injectable so tests drive polling themselves. */
+export interface PollTimer {
+  set(callback: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const REAL_TIMER: PollTimer = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface LayoutManagerOptions {
+  config: Pick<ServiceConfig, 'connections' | 'dataDir' | 'tenantConfig'>;
+  knex: Knex;
+  logger: Logger;
+  now?: () => Date;
+  uuid?: () => string;
+  timer?: PollTimer;
+  /** Seconds between polls; default: the smallest pollInterval of the git connections (60 without any). */
+  pollInterval?: number;
+}
+
+export interface ReconfigureOutcome {
+  tenants: string[];
+  problems: TenantFileProblem[];
+}
+
+type LayoutListener = (layout: Layout) => void;
+
+export class LayoutManager {
+  private layouts: ReadonlyMap<string, Layout> = new Map();
+  private currentAbide: Abide | undefined;
+  private problems: TenantFileProblem[] = [];
+  private readonly connections: ConnectionSet;
+  private readonly cache: FileCache = new Map();
+  /** Branch tips seen by polling that moved without changing configuration (per layout). */
+  private readonly knownTips = new Map<string, string>();
+  private readonly now: () => Date;
+  private readonly uuid: () => string;
+  private readonly timer: PollTimer;
+  private readonly pollMs: number;
+  private readonly configErrors: ConfigErrorRepository;
+  private readonly requests: ReconfigureRequestRepository;
+  private readonly events: SystemEventRepository;
+  private readonly listeners = new Set<LayoutListener>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private handle: unknown;
+  private running = false;
+
+  constructor(private readonly options: LayoutManagerOptions) {
+    this.connections = connectionsFromConfig(options.config);
+    this.now = options.now ?? (() => new Date());
+    this.uuid = options.uuid ?? randomUUID;
+    this.timer = options.timer ?? REAL_TIMER;
+    const intervals = Object.values(options.config.connections).flatMap((c) => (c.driver === 'git' ? [c.pollInterval] : []));
+    this.pollMs = 1000 * (options.pollInterval ?? (intervals.length > 0 ? Math.min(...intervals) : 60));
+    this.configErrors = new ConfigErrorRepository(options.knex);
+    this.requests = new ReconfigureRequestRepository(options.knex);
+    this.events = new SystemEventRepository(options.knex);
+  }
+
+  /** Names of the loaded tenants, in tenant-file order. */
+  tenantNames(): string[] {
+    return [...this.layouts.keys()];
+  }
+
+  /** The current layout of a tenant. */
+  layout(tenant: string): Layout | undefined {
+    return this.layouts.get(tenant);
+  }
+
+  /** The tenant file's global objects (authorization rules, global semaphores, api-root). */
+  abide(): Abide | undefined {
+    return this.currentAbide;
+  }
+
+  /** Problems found in the tenant file by the last full load. */
+  tenantFileProblems(): readonly TenantFileProblem[] {
+    return this.problems;
+  }
+
+  /** Call `listener` with every new layout; returns an unsubscribe function. */
+  onLayout(listener: LayoutListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Load every tenant, then poll for changes until `stop()`. */
+  async start(): Promise<void> {
+    await this.reconfigure();
+    this.running = true;
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.handle !== undefined) {
+      this.timer.clear(this.handle);
+      this.handle = undefined;
+    }
+    await this.queue.catch(() => undefined);
+  }
+
+  /**
+   * Reload tenants. Without `tenants` the tenant file is re-read and every tenant reloaded
+   * (tenants gone from the file are dropped); with names, only those tenants are reloaded.
+   * Calls are serialized.
+   */
+  reconfigure(tenants?: readonly string[]): Promise<ReconfigureOutcome> {
+    const work = this.queue.then(() => this.doReconfigure(tenants));
+    this.queue = work.catch(() => undefined);
+    return work;
+  }
+
+  /** One polling pass: pending reconfigure requests, then changed configuration files. */
+  pollOnce(): Promise<void> {
+    const work = this.queue.then(async () => {
+      const requests = await this.requests.claimPending(this.now());
+      if (requests.some((r) => r.tenant === undefined)) {
+        await this.doReconfigure(undefined);
+      } else if (requests.length > 0) {
+        await this.doReconfigure([...new Set(requests.map((r) => r.tenant ?? ''))]);
+      }
+      const changed = await this.tenantsWithChangedConfig();
+      if (changed.length > 0) {
+        await this.doReconfigure(changed);
+      }
+    });
+    this.queue = work.catch(() => undefined);
+    return work;
+  }
+
+  private schedule(): void {
+    if (!this.running) {
+      return;
+    }
+    this.handle = this.timer.set(() => {
+      this.pollOnce()
+        .catch((err: unknown) => this.options.logger.error({ err }, 'configuration poll failed'))
+        .finally(() => this.schedule());
+    }, this.pollMs);
+  }
+
+  private async doReconfigure(tenants: readonly string[] | undefined): Promise<ReconfigureOutcome> {
+    let abide = this.currentAbide;
+    if (tenants === undefined || abide === undefined) {
+      const parsed = await this.readTenantFile();
+      abide = parsed.abide;
+      this.problems = parsed.problems;
+      for (const p of parsed.problems.filter((x) => x.tenant === undefined)) {
+        this.options.logger.error({ line: p.line }, `tenant file: ${p.message}`);
+      }
+    }
+    const wanted = abide.tenants.filter((t) => tenants === undefined || tenants.includes(t.name));
+    const built: Layout[] = [];
+    for (const tenant of wanted) {
+      const layout = await loadTenantLayout(tenant, abide, this.problems, this.connections, { uuid: this.uuid, now: this.now, cache: this.cache });
+      built.push(layout);
+    }
+    const next = new Map<string, Layout>();
+    for (const tenant of abide.tenants) {
+      const fresh = built.find((l) => l.tenantName === tenant.name);
+      const old = this.layouts.get(tenant.name);
+      if (fresh) {
+        next.set(tenant.name, fresh);
+      } else if (old) {
+        next.set(tenant.name, old);
+      }
+    }
+    // The swap: one assignment of a fully built map.
+    this.layouts = next;
+    this.currentAbide = abide;
+    if (tenants === undefined) {
+      await this.configErrors.deleteTenantsExcept([...next.keys()]);
+    }
+    for (const layout of built) {
+      await this.persist(layout);
+      for (const listener of this.listeners) {
+        listener(layout);
+      }
+    }
+    return { tenants: built.map((l) => l.tenantName), problems: this.problems };
+  }
+
+  private async readTenantFile(): Promise<ReturnType<typeof readTenantFile>> {
+    const file = this.options.config.tenantConfig;
+    if (file === undefined) {
+      return { abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map() }, problems: [] };
+    }
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      this.options.logger.error({ err, file }, 'cannot read the tenant file');
+      if (this.currentAbide !== undefined) {
+        return { abide: this.currentAbide, problems: this.problems };
+      }
+      return { abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map() }, problems: [{ message: `cannot read the tenant file ${file}` }] };
+    }
+    return readTenantFile(text, this.connections);
+  }
+
+  private async persist(layout: Layout): Promise<void> {
+    const { changed } = await this.configErrors.replace(layout.tenantName, layout.errors.map(toRow));
+    const at = this.now();
+    const errors = layout.errors.filter((e) => e.severity === 'error').length;
+    const warnings = layout.errors.length - errors;
+    await this.events.record({
+      tenant: layout.tenantName,
+      eventType: 'reconfigured',
+      eventTime: at,
+      description: `Tenant ${layout.tenantName} reconfigured (layout ${layout.uuid})`,
+      data: { layout_uuid: layout.uuid, errors, warnings },
+    });
+    if (changed) {
+      await this.events.record({
+        tenant: layout.tenantName,
+        eventType: 'config-errors-changed',
+        eventTime: at,
+        description: `Configuration errors of tenant ${layout.tenantName} changed: ${errors} error(s), ${warnings} warning(s)`,
+        data: { errors, warnings },
+      });
+    }
+    this.options.logger.info({ tenant: layout.tenantName, layout: layout.uuid, errors, warnings }, 'tenant layout loaded');
+  }
+
+  /** Tenants where a loaded branch moved (or appeared/disappeared) and its configuration files differ. */
+  private async tenantsWithChangedConfig(): Promise<string[]> {
+    const changed: string[] = [];
+    for (const [tenantName, layout] of this.layouts) {
+      if (await this.layoutIsStale(layout)) {
+        changed.push(tenantName);
+      }
+    }
+    return changed;
+  }
+
+  private async layoutIsStale(layout: Layout): Promise<boolean> {
+    for (const tpc of layout.tenant.projects) {
+      const connection = this.connections.git.get(tpc.connectionName);
+      if (connection === undefined) {
+        continue;
+      }
+      const project = [...layout.projects.values()].find((p) => p.connectionName === tpc.connectionName && (p.name === tpc.name || p.canonicalName === tpc.name));
+      if (project === undefined) {
+        continue;
+      }
+      try {
+        await connection.refresh(project.name);
+        const refs = await connection.refs(project.name);
+        const tips = new Map(refs.branches.map((b) => [b.name, b.sha]));
+        for (const branch of project.branches) {
+          const tipKey = `${layout.uuid}\u0000${project.canonicalName}\u0000${branch}`;
+          const oldSha = this.knownTips.get(tipKey) ?? project.branchShas[branch];
+          const newSha = tips.get(branch);
+          if (newSha === undefined) {
+            return true;
+          }
+          if (newSha !== oldSha && tpc.include.size > 0) {
+            const before = await connection.readConfigFiles(project.name, oldSha, tpc.extraConfigPaths).catch(() => undefined);
+            const after = await connection.readConfigFiles(project.name, newSha, tpc.extraConfigPaths);
+            if (before === undefined || JSON.stringify(before) !== JSON.stringify(after)) {
+              return true;
+            }
+            // Same configuration: remember the new tip so the next poll compares against it.
+            this.knownTips.set(tipKey, newSha);
+          }
+        }
+        if (!tpc.trusted && refs.branches.some((b) => !project.branches.includes(b.name))) {
+          const loadable = branchesToLoad(tpc, refs.branches.map((b) => b.name));
+          if (loadable.some((b) => !project.branches.includes(b))) {
+            return true;
+          }
+        }
+      } catch (err) {
+        this.options.logger.warn({ err, project: project.name }, 'cannot poll project for configuration changes');
+      }
+    }
+    return false;
+  }
+}
+
+function toRow(e: ConfigError): NewConfigError {
+  return {
+    keyHash: e.keyHash,
+    project: e.sourceContext?.projectName ?? null,
+    projectCanonicalName: e.sourceContext?.projectCanonicalName ?? null,
+    connectionName: e.sourceContext?.connectionName ?? null,
+    branch: e.sourceContext?.branch ?? null,
+    path: e.sourceContext?.path ?? null,
+    line: e.line ?? null,
+    severity: e.severity,
+    name: e.name,
+    error: e.error,
+    shortError: e.shortError,
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Loading layouts: the tenant file and each tenant's projects, through the configured
+ * connections. Used by the LayoutManager and by `sluice validate-config`.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { buildConfigError, ErrorName, type ConfigError } from './config-error';
+import type { Layout } from './layout';
+import { buildLayout } from './layout-builder';
+import type { ServiceConfig } from './service';
+import { parseTenantFile, type Abide, type TenantConfig, type TenantFileProblem } from './tenant-file';
+import { readTenantProjects, type ConnectionSet, type FileCache } from './tenant-loader';
+import { GitConnection } from '../sources/git-connection';
+
+/** Build the connection set of a service configuration. */
+export function connectionsFromConfig(config: Pick<ServiceConfig, 'connections' | 'dataDir'>): ConnectionSet {
+  const drivers: Record<string, string> = {};
+  const gitConnections = new Map<string, GitConnection>();
+  for (const [name, conn] of Object.entries(config.connections)) {
+    drivers[name] = conn.driver;
+    if (conn.driver === 'git') {
+      gitConnections.set(name, new GitConnection(name, conn, path.join(config.dataDir, 'git-cache')));
+    }
+  }
+  return { drivers, git: gitConnections };
+}
+
+/** Tenant-file problems that belong to a tenant become its config errors (no source context). */
+export function tenantProblemErrors(tenant: string, problems: readonly TenantFileProblem[]): ConfigError[] {
+  return problems
+    .filter((p) => p.tenant === tenant)
+    .map((p) => buildConfigError({ shortError: p.line !== undefined ? `${p.message} (tenant file line ${p.line})` : p.message, name: ErrorName.syntax, severity: 'error', location: {} }));
+}
+
+export interface LoadTenantOptions {
+  uuid?: () => string;
+  now?: () => Date;
+  cache?: FileCache;
+}
+
+/** Load one tenant's layout. */
+export async function loadTenantLayout(
+  tenant: TenantConfig,
+  abide: Pick<Abide, 'globalSemaphores'>,
+  problems: readonly TenantFileProblem[],
+  connections: ConnectionSet,
+  options: LoadTenantOptions = {},
+): Promise<Layout> {
+  const read = await readTenantProjects(tenant, connections, options.cache);
+  return buildLayout({
+    uuid: (options.uuid ?? randomUUID)(),
+    now: (options.now ?? (() => new Date()))(),
+    tenant,
+    abide,
+    connections: connections.drivers,
+    projects: read.projects,
+    initialErrors: [...tenantProblemErrors(tenant.name, problems), ...read.errors],
+  });
+}
+
+/** Parse a tenant file text against the configured connections. */
+export function readTenantFile(text: string, connections: ConnectionSet): ReturnType<typeof parseTenantFile> {
+  const drivers = Object.fromEntries(Object.entries(connections.drivers).map(([k, v]) => [k, { driver: v }]));
+  return parseTenantFile(text, drivers);
+}

@@ -1,0 +1,101 @@
+/**
+ * Reads what a tenant needs from its connections: for each project of the tenant file, its
+ * branches and the configuration files on each loaded branch. Unreadable repositories become
+ * config errors; they never stop the other projects from loading.
+ */
+import { buildRepositoryError, type ConfigError } from './config-error';
+import type { LoadedProject } from './layout-builder';
+import { branchesToLoad, type TenantConfig, type TenantProjectConfig } from './tenant-file';
+import { GitConnection, mapConcurrent, RepositoryNotFoundError, type RepositoryFile } from '../sources/git-connection';
+
+/** The connections configuration is read through. */
+export interface ConnectionSet {
+  /** Connection name -> driver, for trigger/reporter validation. */
+  drivers: Readonly<Record<string, string>>;
+  git: ReadonlyMap<string, GitConnection>;
+}
+
+/** Files read at one commit, reused while the branch tip does not move. */
+export interface FileSnapshot {
+  files: RepositoryFile[];
+  ignoredLocations: string[];
+}
+
+export type FileCache = Map<string, FileSnapshot>;
+
+export interface TenantProjects {
+  projects: LoadedProject[];
+  errors: ConfigError[];
+}
+
+const PROJECT_CONCURRENCY = 8;
+
+/** Read every project of `tenant`; `cache` (keyed by connection, project, sha, extra paths) avoids re-reading unchanged branches. */
+export async function readTenantProjects(tenant: TenantConfig, connections: ConnectionSet, cache?: FileCache): Promise<TenantProjects> {
+  const results = await mapConcurrent(tenant.projects, PROJECT_CONCURRENCY, (tpc) => readProject(tpc, connections, cache));
+  const projects: LoadedProject[] = [];
+  const errors: ConfigError[] = [];
+  for (const r of results) {
+    if (r.project) {
+      projects.push(r.project);
+    }
+    if (r.error) {
+      errors.push(r.error);
+    }
+  }
+  return { projects, errors };
+}
+
+/** The project name within its connection (a canonical name given in the tenant file is shortened). */
+export function shortProjectName(name: string, connection: GitConnection): string {
+  const prefix = `${connection.canonicalHostname}/`;
+  return name.startsWith(prefix) ? name.slice(prefix.length) : name;
+}
+
+async function readProject(tpc: TenantProjectConfig, connections: ConnectionSet, cache: FileCache | undefined): Promise<{ project?: LoadedProject; error?: ConfigError }> {
+  const connection = connections.git.get(tpc.connectionName);
+  const fallback = { canonicalName: `${tpc.connectionName}/${tpc.name}`, name: tpc.name, connectionName: tpc.connectionName };
+  if (connection === undefined) {
+    return { error: buildRepositoryError(fallback, `The connection "${tpc.connectionName}" (driver ${connections.drivers[tpc.connectionName] ?? 'unknown'}) can not serve projects.`) };
+  }
+  const name = shortProjectName(tpc.name, connection);
+  const identity = { canonicalName: connection.canonicalName(name), name, connectionName: tpc.connectionName };
+  try {
+    const refs = await connection.refs(name);
+    const shas = Object.fromEntries(refs.branches.map((b) => [b.name, b.sha]));
+    let branches = branchesToLoad(tpc, refs.branches.map((b) => b.name));
+    if (!tpc.trusted) {
+      branches = [...branches.filter((b) => b === refs.defaultBranch), ...branches.filter((b) => b !== refs.defaultBranch)];
+    }
+    const files = new Map<string, RepositoryFile[]>();
+    const ignored = new Map<string, string[]>();
+    if (tpc.include.size > 0) {
+      for (const branch of branches) {
+        const sha = shas[branch];
+        const key = JSON.stringify([tpc.connectionName, name, sha, tpc.extraConfigPaths]);
+        let snapshot = cache?.get(key);
+        if (snapshot === undefined) {
+          snapshot = await connection.readConfigFiles(name, sha, tpc.extraConfigPaths);
+          cache?.set(key, snapshot);
+        }
+        files.set(branch, snapshot.files);
+        ignored.set(branch, snapshot.ignoredLocations);
+      }
+    }
+    return {
+      project: {
+        tpc,
+        ...identity,
+        trusted: tpc.trusted,
+        defaultBranch: refs.defaultBranch,
+        branches,
+        branchShas: Object.fromEntries(branches.map((b) => [b, shas[b]])),
+        files,
+        ignoredLocations: ignored,
+      },
+    };
+  } catch (err) {
+    const text = err instanceof RepositoryNotFoundError ? `Project ${name} not found in connection ${tpc.connectionName}` : err instanceof Error ? err.message : String(err);
+    return { error: buildRepositoryError(identity, text) };
+  }
+}
