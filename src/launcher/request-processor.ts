@@ -130,7 +130,7 @@ async function failRequest(ctx: LauncherContext, trx: Knex, request: NodesetRequ
     return;
   }
   ctx.logger.info({ request: request.uuid, reason }, 'nodeset request failed');
-  await ctx.repos.requests.update(request.uuid, { state: 'failed', failureReason: reason }, ctx.now(), trx);
+  await ctx.repos.requests.update(request.uuid, { state: 'failed', failureReason: reason, providerNodeData: request.providerNodeData }, ctx.now(), trx);
   await notifyEngine(ctx, trx, request, false, []);
 }
 
