@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
+import { nodeHold, nodeRelease, nodesetRequestCancel, setNodeState } from '../../src/launcher/operations';
 import type { NodeInfo } from '../../src/engine/interfaces';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/database';
 import { launcherLayout, TestClock, TestLayouts, type LauncherLayoutSpec } from '../helpers/launcher-layout';
@@ -239,5 +240,70 @@ describe.each(backends())('launcher (%s)', (backend) => {
     const priorities = await Promise.all(['a1', 'a2', 'b1'].map(async (id) => (await launcher.context.repos.requests.get(id))?.relativePriority));
     expect(priorities).toEqual([0, 1, 0]);
     expect(await launcher.context.repos.requests.openUuids(10)).toEqual(['a1', 'b1', 'a2']);
+  });
+
+  it('holds and releases nodes by admin request, with every error path', async () => {
+    start(spec('acme'));
+    await request('r1', ['small']);
+    await launcher.runOnce();
+    const id = String((await provisioned('r1'))?.nodes[0].id);
+    const { context } = launcher;
+
+    expect(await nodeHold(context, { tenant: 'acme', nodeId: 'missing' })).toMatchObject({ ok: false, error: { kind: 'not-found', message: 'Node not found' } });
+    expect(await nodeHold(context, { tenant: 'other', nodeId: id })).toMatchObject({ ok: false, error: { kind: 'not-found', message: 'Node not found' } });
+    expect(await nodeRelease(context, { tenant: 'other', nodeId: id })).toMatchObject({ ok: false, error: { kind: 'not-found' } });
+    expect(await setNodeState(context, { tenant: 'acme', nodeId: id, state: 'ready' })).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: 'Invalid request body' } });
+
+    const held = await nodeHold(context, { tenant: 'acme', nodeId: id, comment: 'look at it', actor: 'alice' });
+    expect(held).toMatchObject({ ok: true, value: { state: 'hold', comment: 'look at it', holdExpiration: null } });
+    // An admin hold has no expiry.
+    clock.advance(10 * 86400);
+    await launcher.runOnce();
+    expect((await context.repos.nodes.get(id))?.state).toBe('hold');
+
+    expect(await nodeRelease(context, { tenant: 'acme', nodeId: id, actor: 'alice' })).toMatchObject({ ok: true, value: { state: 'used' } });
+    await launcher.runOnce();
+    expect(await context.repos.nodes.get(id)).toBeNull();
+    const events = await database.knex('system_events').orderBy('id');
+    expect(events.map((e) => [e.event_type, e.description])).toEqual([
+      ['node-held', `Node ${id} (small) held by alice: look at it`],
+      ['node-released', `Node ${id} (small) released by alice`],
+    ]);
+  });
+
+  it('cancels nodeset requests by admin request; the waiting job gets a failed provisioning', async () => {
+    start(spec('acme', { instances: 1 }));
+    const { context } = launcher;
+    expect(await nodesetRequestCancel(context, { tenant: 'acme', requestId: 'missing' })).toMatchObject({ ok: false, error: { kind: 'not-found', message: 'Request not found' } });
+    await request('r1', ['small']);
+    await request('r2', ['small']);
+    await launcher.runOnce();
+    expect(await nodesetRequestCancel(context, { tenant: 'other', requestId: 'r2' })).toMatchObject({ ok: false, error: { kind: 'not-found' } });
+    expect(await nodesetRequestCancel(context, { tenant: 'acme', requestId: 'r2', actor: 'alice' })).toEqual({ ok: true, value: null });
+    expect(await provisioned('r2')).toEqual({ type: 'nodes-provisioned', requestId: 'r2', fulfilled: false, nodes: [] });
+    expect(await context.repos.requests.get('r2')).toBeNull();
+    const [event] = await database.knex('system_events');
+    expect(event).toMatchObject({ event_type: 'nodeset-request-canceled', description: 'Nodeset request r2 canceled by alice' });
+  });
+
+  it('never gives one node to two requests when two launchers run at once', async () => {
+    start(spec('acme', { minReady: 3 }));
+    const first = launcher;
+    await first.runOnce();
+    await first.runOnce();
+    expect(await first.context.repos.nodes.listByStates(['ready'])).toHaveLength(3);
+    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = { dataDir: root, connections: { local: { driver: 'local' } } };
+    const second = createLauncher({ config, knex: database.knex, layouts, now: clock.now, uuid: () => `v${String((counter += 1)).padStart(6, '0')}`, id: 'launcher-two' });
+    for (const id of ['c1', 'c2', 'c3', 'c4']) {
+      await request(id, ['small']);
+    }
+    for (let pass = 0; pass < 4; pass += 1) {
+      await Promise.all([first.runOnce(), second.runOnce()]);
+    }
+    const results = await Promise.all(['c1', 'c2', 'c3', 'c4'].map((id) => provisioned(id)));
+    expect(results.every((r) => r?.fulfilled === true)).toBe(true);
+    const nodeIds = results.flatMap((r) => r?.nodes.map((n) => n.id) ?? []);
+    expect(new Set(nodeIds).size).toBe(4);
+    await second.stop();
   });
 });
