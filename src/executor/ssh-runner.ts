@@ -17,7 +17,7 @@ export interface RemoteSteps {
   prepare(): Promise<void>;
   /** The local process that runs one step remotely. */
   command(step: { script: string; cwd: string; env: Record<string, string>; executable: boolean }): { command: string; args: string[]; env: Record<string, string> };
-  /** Copy the results file back (called after the last step). */
+  /** Copy the results file back and remove the remote workspace (called after the last step). */
   collect(): Promise<void>;
 }
 
@@ -27,7 +27,7 @@ export interface SshStepsOptions {
   keyFile: string;
   /** The build's local workspace root. */
   localRoot: string;
-  /** Workspace root on the node; default `~/sluice-builds/<basename of localRoot>`. */
+  /** Workspace root on the node; default `sluice-builds/<basename of localRoot>` in the login directory. */
   remoteRoot?: string;
   /** Directory for the generated known_hosts file. */
   stateDir: string;
@@ -68,7 +68,8 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
   if (node.host === null) {
     throw new Error(`Node ${node.id} has no host`);
   }
-  const remoteRoot = options.remoteRoot ?? `sluice-builds/${path.basename(options.localRoot)}`;
+  // Relative to the login directory until `prepare` resolves it to an absolute path.
+  let remoteRoot = options.remoteRoot ?? `sluice-builds/${path.basename(options.localRoot)}`;
   mkdirSync(options.stateDir, { recursive: true });
   const knownHosts = path.join(options.stateDir, `known_hosts-${node.id}`);
   writeFileSync(knownHosts, node.hostKeys.map((line) => `${line}\n`).join(''), { mode: 0o600 });
@@ -95,11 +96,12 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
   return {
     async prepare() {
       const tar = spawn('tar', ['-C', options.localRoot, '-cf', '-', 'src', 'work'], { env: options.env, stdio: ['ignore', 'pipe', 'inherit'] });
-      const remote = `rm -rf ${shellQuote(remoteRoot)} && mkdir -p ${shellQuote(remoteRoot)} && tar -C ${shellQuote(remoteRoot)} -xf -`;
+      const remote = `rm -rf ${shellQuote(remoteRoot)} && mkdir -p ${shellQuote(remoteRoot)} && tar -C ${shellQuote(remoteRoot)} -xf - && cd ${shellQuote(remoteRoot)} && pwd`;
       const result = await runCommand('ssh', [...sshArgs, remote], options.env, { input: tar.stdout });
       if (result.code !== 0) {
         throw new Error(`Copying the workspace to ${destination} failed: ${result.stderr.trim()}`);
       }
+      remoteRoot = result.stdout.toString('utf8').trim();
     },
     command(step) {
       const toRemote = (value: string): string => rewrite(value, options.localRoot, remoteRoot);
@@ -119,6 +121,8 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
       } else {
         rmSync(localResults, { force: true });
       }
+      // The node keeps nothing of the build.
+      await runCommand('ssh', [...sshArgs, `rm -rf ${shellQuote(remoteRoot)}`], options.env);
     },
   };
 }
