@@ -38,3 +38,4 @@ export const builder = new SchemaBuilder<SchemaTypes>({
 });
 
 builder.queryType({ description: 'Read entry points of Sluice.' });
+builder.mutationType({ description: 'Control operations (tenant admin).' });

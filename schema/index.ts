@@ -9,5 +9,6 @@ import './buildset';
 import './build';
 import './build-time';
 import './system-event';
+import './launcher';
 
 export const schema = builder.toSchema();

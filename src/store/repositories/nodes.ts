@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { NodeRecord, NodeState } from '../../model/launcher';
+import { fetchIdPage, type KeysetPage } from './history-query';
 
 interface NodeRow {
   id: number | string;
@@ -297,8 +298,8 @@ export class NodeRepository {
     return Number(row.count);
   }
 
-  /** Nodes of a tenant's providers (or assigned to the tenant), newest first. */
-  async list(tenant: string, providers: readonly string[], filter: NodeFilter, limit: number, offset: number): Promise<NodeRecord[]> {
+  /** Nodes assigned to a tenant or unassigned on one of its providers, newest first (keyset page on id). */
+  async list(tenant: string, providers: readonly string[], filter: NodeFilter, page: KeysetPage<number>): Promise<NodeRecord[]> {
     const query = this.knex('nodes').where((q) => {
       q.where({ tenant });
       if (providers.length > 0) {
@@ -306,7 +307,7 @@ export class NodeRepository {
       }
     });
     applyFilter(query, filter);
-    const rows: NodeRow[] = await query.orderBy('id', 'desc').limit(limit).offset(offset);
+    const rows = await fetchIdPage<NodeRow & { id: number }>(query, 'id', page);
     return rows.map(toRecord);
   }
 

@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { NodesetRequestRecord, NodesetRequestState, ProviderNodeData } from '../../model/launcher';
+import { fetchIdPage, type KeysetPage } from './history-query';
 
 interface NodesetRequestRow {
   id: number | string;
@@ -193,13 +194,13 @@ export class NodesetRequestRepository {
     return Number(count) > 0;
   }
 
-  /** Requests of a tenant, newest first. */
-  async list(tenant: string, filter: NodesetRequestFilter, limit: number, offset: number): Promise<NodesetRequestRecord[]> {
+  /** Requests of a tenant, newest first (keyset page on id). */
+  async list(tenant: string, filter: NodesetRequestFilter, page: KeysetPage<number>): Promise<NodesetRequestRecord[]> {
     const query = this.knex('nodeset_requests').where({ tenant });
     if (filter.states && filter.states.length > 0) {
       query.whereIn('state', filter.states);
     }
-    const rows: NodesetRequestRow[] = await query.orderBy('id', 'desc').limit(limit).offset(offset);
+    const rows = await fetchIdPage<NodesetRequestRow & { id: number }>(query, 'id', page);
     return rows.map(toRecord);
   }
 
