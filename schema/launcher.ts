@@ -15,7 +15,7 @@ import {
   imageBuildArtifactDelete,
   imageUploadDelete,
   imageUploadValidate,
-  LauncherOperationError,
+  type LauncherOperationError,
   nodeHold,
   nodeRelease,
   nodesetRequestCancel,

@@ -63,7 +63,7 @@ describe('image builds and uploads', () => {
     clock = new TestClock();
     const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = { dataDir: path.join(harness.root, 'data'), connections: { local: { driver: 'local' } } };
     launcher = createLauncher({ config, knex: harness.database.knex, layouts: new TestLayouts(layout('acme'), layout('other')), now: clock.now, uuid: () => `u${String((counter += 1)).padStart(6, '0')}`, id: 'launcher-images' });
-   }, 120_000);
+  }, 120_000);
 
   afterAll(async () => {
     await launcher.stop();

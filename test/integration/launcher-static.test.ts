@@ -54,7 +54,7 @@ describeWithSshd('static provider over SSH', () => {
     );
     const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = { dataDir: path.join(harness.root, 'data'), connections: { static: { driver: 'static' } } };
     launcher = createLauncher({ config, knex: harness.database.knex, layouts, now: new TestClock().now, uuid: () => `s${String((counter += 1)).padStart(6, '0')}`, id: 'launcher-static' });
-   }, 120_000);
+  }, 120_000);
 
   afterAll(async () => {
     await launcher?.stop();

@@ -63,7 +63,7 @@ describe.each(backends())('launcher (%s)', (backend) => {
 
   beforeAll(async () => {
     database = await createTestDatabase({ backend });
-   }, 120_000);
+  }, 120_000);
 
   afterAll(async () => {
     await database.destroy();
