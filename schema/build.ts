@@ -5,6 +5,7 @@
 import type { ArtifactRecord, BuildEventRecord, BuildFilter as BuildFilterValue, BuildRecord } from '../src/store/repositories/builds';
 import type { BuildsetRecord } from '../src/store/repositories/buildsets';
 import { builder } from './builder';
+import type { GraphQLContext } from './context';
 import { Buildset } from './buildset';
 import { NotFoundError } from './errors';
 import { groupBy } from './group-by';
@@ -39,7 +40,7 @@ const BuildEvent = builder.objectRef<BuildEventRecord>('BuildEvent').implement({
 });
 
 /** The buildset of a build through the per-request Buildset loader (one query per request). */
-function buildsetOf(build: BuildRecord, ctx: Parameters<typeof historyStore>[0]): Promise<BuildsetRecord> {
+function buildsetOf(build: BuildRecord, ctx: GraphQLContext): Promise<BuildsetRecord> {
   return Buildset.getDataloader(ctx).load(build.buildsetId);
 }
 
@@ -59,7 +60,7 @@ Build.implement({
       resolve: (build) => (build.startTime && build.endTime ? (build.endTime.getTime() - build.startTime.getTime()) / 1000 : null),
     }),
     voting: t.exposeBoolean('voting', { nullable: false, description: 'Whether the result counts towards the buildset result.' }),
-    final: t.exposeBoolean('final', { nullable: false, description: 'False for a build that was (or will be) retried.' }),
+    final: t.exposeBoolean('final', { nullable: false, description: 'True once the build completed for good; false while it runs and for a build that was retried.' }),
     held: t.exposeBoolean('held', { nullable: false, description: 'Whether its nodes were held by an autohold request.' }),
     attempt: t.exposeInt('attempt', { nullable: false, description: 'Attempt number of this job in its buildset, starting at 1.' }),
     logUrl: t.exposeString('logUrl', { description: 'URL of the build log directory (ends with `/`); null when not known.' }),
@@ -144,7 +145,7 @@ export const BuildFilter = builder.inputType('BuildFilter', {
       description: 'Not these results; as in the REST API this also drops builds still running.',
     }),
     voting: t.boolean({ description: 'Only voting (true) or non-voting (false) builds.' }),
-    final: t.boolean({ description: 'Only final builds (true) or only builds that were retried (false).' }),
+    final: t.boolean({ description: 'Only final builds (true) or only completed builds that were retried (false).' }),
     held: t.boolean({ description: 'Only builds whose nodes were held (true) or not held (false).' }),
     complete: t.boolean({ description: 'true: finished builds only; false: running builds only.' }),
     idxMin: t.int({ description: 'Smallest database id to include (inclusive).' }),

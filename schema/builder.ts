@@ -26,7 +26,31 @@ export const builder = new SchemaBuilder<SchemaTypes>({
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
-    nodesOnConnection: true,
+    nodesOnConnection: { description: 'The records of this page, in order (the nodes of `edges`).' },
+    // Descriptions of the relay-generated types, fields and arguments (see docs/graphql.md, IDs).
+    nodeTypeOptions: { description: 'An object with a global id that `node(id)` can fetch again.' },
+    idFieldOptions: { description: 'Global id: opaque, stable, usable with `node(id)`.' },
+    nodeQueryOptions: {
+      description: 'The object with this global id; null when it does not exist.',
+      args: { id: { description: 'A global id (the `id` field of any Node).' } },
+    },
+    nodesQueryOptions: {
+      description: 'The objects with these global ids, in order; null where one does not exist.',
+      args: { ids: { description: 'Global ids (the `id` fields of Nodes).' } },
+    },
+    pageInfoTypeOptions: { description: 'Where a page sits in its connection.' },
+    hasNextPageFieldOptions: { description: 'Whether more records follow this page (towards older records).' },
+    hasPreviousPageFieldOptions: { description: 'Whether records precede this page (towards newer records).' },
+    startCursorFieldOptions: { description: 'Cursor of the first record of the page; null when the page is empty.' },
+    endCursorFieldOptions: { description: 'Cursor of the last record of the page; null when the page is empty.' },
+    edgesFieldOptions: { description: 'The records of this page with their cursors.' },
+    pageInfoFieldOptions: { description: 'Position of this page in the connection.' },
+    cursorFieldOptions: { description: 'Opaque cursor of this record, for `after` / `before`.' },
+    nodeFieldOptions: { description: 'The record.' },
+    firstArgOptions: { description: 'Page size from the start (default 50, at most 1000).' },
+    lastArgOptions: { description: 'Page size from the end (at most 1000).' },
+    afterArgOptions: { description: 'Return records after this cursor (`pageInfo.endCursor`).' },
+    beforeArgOptions: { description: 'Return records before this cursor (`pageInfo.startCursor`).' },
   },
   scopeAuth: {
     authorizeOnSubscribe: true,

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { Layout } from '../src/config/layout';
 import type { ServiceConfig } from '../src/config/service';
+import type { Principal } from '../src/auth/principal';
 
 /**
  * Which tenants exist and their current layouts. The LayoutManager implements it; tests that
@@ -26,11 +27,8 @@ export interface Services {
   now(): Date;
 }
 
-/** Who is calling. Filled in by the authentication layer (Security issue); anonymous until then. */
-export interface Principal {
-  subject: string;
-  claims: Record<string, unknown>;
-}
+/** Who is calling: a verified token's subject, claims and authenticator (see src/auth/principal.ts). */
+export type { Principal } from '../src/auth/principal';
 
 export interface GraphQLContext {
   services: Services;

@@ -9,6 +9,14 @@ import './buildset';
 import './build';
 import './build-time';
 import './system-event';
+import './tenant-info';
+import './pipeline';
+import './project';
+import './job';
+import './freeze';
+import './config-error';
+import './semaphore';
 import './launcher';
+import './launcher-runtime';
 
 export const schema = builder.toSchema();

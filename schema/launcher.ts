@@ -1,581 +1,220 @@
 /**
- * Launcher records and operations (compat.md §2.21–§2.31, A4): the tenant's labels, flavors,
- * providers and images from its layout; nodes and nodeset requests (connections with filters);
- * image build artifacts with their uploads; and the admin mutations (hold/release a node, cancel
- * a nodeset request, build an image, delete artifacts and uploads, validate an upload). Each
- * mutation takes one `input` and returns its payload or a typed error.
+ * Launcher objects of a tenant's layout: labels, flavors, images (with their build artifacts and
+ * uploads from the store) and providers.
  */
-import { randomUUID } from 'node:crypto';
-import type { ImageBuildArtifactRecord, ImageUploadRecord, NodeRecord, NodesetRequestRecord } from '../src/model/launcher';
-import { IMAGE_UPLOAD_STATES, NODE_STATES, NODESET_REQUEST_STATES } from '../src/model/launcher';
-import type { Image as LayoutImage } from '../src/config/layout';
-import { createRepositories, defaultDrivers, providersOf, type LauncherContext } from '../src/launcher/context';
-import {
-  imageBuild,
-  imageBuildArtifactDelete,
-  imageUploadDelete,
-  imageUploadValidate,
-  type LauncherOperationError,
-  nodeHold,
-  nodeRelease,
-  nodesetRequestCancel,
-  type OperationResult,
-} from '../src/launcher/operations';
-import type { RuntimeProvider } from '../src/launcher/providers';
+import type { Flavor as FlavorValue, Image as ImageValue, Label as LabelValue, Layout, Provider as ProviderValue } from '../src/config/layout';
+import type { ImageBuildArtifactRecord, ImageUploadRecord } from '../src/store/repositories/image-artifacts';
 import { builder } from './builder';
-import type { GraphQLContext } from './context';
-import { ConflictError, InvalidInputError, NotFoundError } from './errors';
-import { idCursor, PAGINATION_DESCRIPTION, resolveKeysetConnection } from './pagination';
-import { requireTenant, Tenant } from './tenant';
-
-/**
- * The scopes every launcher mutation requires. This is the one place to attach tenant admin:
- * once the builder has the `tenantAdmin` scope (branch `live`), return `{ tenantAdmin: tenant }`.
- */
-function launcherAdminScopes(tenant: string): { public: boolean } {
-  return { public: tenant.length > 0 };
-}
-
-const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
-/** A launcher context for API requests (store and layouts; no loop). */
-function launcherContext(ctx: GraphQLContext): LauncherContext {
-  return {
-    knex: ctx.services.knex,
-    config: ctx.services.config,
-    layouts: ctx.services.tenants,
-    holder: `api-${ctx.requestId}`,
-    now: () => ctx.services.now(),
-    uuid: () => randomUUID().replace(/-/g, ''),
-    logger: silentLogger,
-    repos: createRepositories(ctx.services.knex),
-    drivers: defaultDrivers(),
-  };
-}
-
-function actor(ctx: GraphQLContext): string | null {
-  return ctx.principal?.subject ?? null;
-}
-
-/** The value of a successful operation, or its failure thrown as the matching typed GraphQL error. */
-function unwrap<T>(result: OperationResult<T>): T {
-  if (result.ok) {
-    return result.value;
-  }
-  const error: LauncherOperationError = result.error;
-  switch (error.kind) {
-    case 'not-found':
-      throw new NotFoundError(error.resource ?? 'Object', error.key ?? '', error.message);
-    case 'invalid-input':
-      throw new InvalidInputError(error.message);
-    case 'conflict':
-      throw new ConflictError(error.message);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Enums and records
-// ---------------------------------------------------------------------------------------------
-
-const enumName = (value: string): string => value.toUpperCase().replace(/-/g, '_');
-
-const NODE_STATE_TEXT: Record<(typeof NODE_STATES)[number], string> = {
-  requested: 'Created, not launched yet (waiting for quota or a free host).',
-  building: 'Being launched; counts toward quota.',
-  ready: 'Up and scanned; reusable when unassigned.',
-  failed: 'Launch failed permanently (counts toward the provider’s launch attempts).',
-  tempfailed: 'Launch failed for lack of quota; retried without counting.',
-  'in-use': 'Used by a build.',
-  used: 'Returned after a build; to be deleted.',
-  outdated: 'Unassigned and past its max-ready-age (or its label configuration is gone); to be deleted.',
-  hold: 'Held for an autohold request or by an administrator.',
-};
-
-const REQUEST_STATE_TEXT: Record<(typeof NODESET_REQUEST_STATES)[number], string> = {
-  requested: 'Waiting for a launcher (or for quota).',
-  accepted: 'Nodes are being provided.',
-  fulfilled: 'Every node is ready and handed to the job.',
-  failed: 'No provider could provide the nodes; the job gets NODE_FAILURE.',
-};
-
-const UPLOAD_STATE_TEXT: Record<(typeof IMAGE_UPLOAD_STATES)[number], string> = {
-  pending: 'Waiting for a launcher to upload it.',
-  uploading: 'Being uploaded.',
-  ready: 'Uploaded; nodes may boot from it once validated.',
-  deleting: 'Superseded, failed or deleted by an administrator; removed once no node uses it.',
-};
-
-export const NodeStateEnum = builder.enumType('NodeState', {
-  description: 'States of a provider node (engine.md §3.5); REST spells them in lower case with dashes.',
-  values: Object.fromEntries(NODE_STATES.map((state) => [enumName(state), { value: state, description: NODE_STATE_TEXT[state] }])),
-});
-
-export const NodesetRequestStateEnum = builder.enumType('NodesetRequestState', {
-  description: 'States of a nodeset request: requested -> accepted -> fulfilled | failed.',
-  values: Object.fromEntries(NODESET_REQUEST_STATES.map((state) => [enumName(state), { value: state, description: REQUEST_STATE_TEXT[state] }])),
-});
-
-export const ImageUploadStateEnum = builder.enumType('ImageUploadState', {
-  description: 'States of an image upload: pending -> uploading -> ready; deleting.',
-  values: Object.fromEntries(IMAGE_UPLOAD_STATES.map((state) => [enumName(state), { value: state, description: UPLOAD_STATE_TEXT[state] }])),
-});
-
-export const ProviderNode = builder.objectRef<NodeRecord>('ProviderNode').implement({
-  description: 'A node from a launcher provider (REST `T/nodes`).',
-  fields: (t) => ({
-    uuid: t.exposeString('uuid', { nullable: false, description: 'Node id (REST `id` and `uuid`).' }),
-    label: t.exposeString('label', { nullable: false, description: 'Label the node was launched for.' }),
-    state: t.field({ type: NodeStateEnum, nullable: false, description: 'Current state.', resolve: (node) => node.state }),
-    stateTime: t.expose('stateTime', { type: 'DateTime', nullable: false, description: 'When the node entered its state.' }),
-    provider: t.exposeString('provider', { description: 'Canonical name of the provider; null for a pool node not yet placed.' }),
-    tenant: t.exposeString('tenant', { description: 'Tenant the node is assigned to; null while unassigned.' }),
-    requestUuid: t.exposeString('requestUuid', { description: 'Nodeset request the node serves, if any.' }),
-    connectionType: t.exposeString('connectionType', { description: '`local` (a directory on the executor host) or `ssh`.' }),
-    externalId: t.exposeString('externalId', { description: 'Driver id: the static host name, or the local node id.' }),
-    interfaceIp: t.exposeString('interfaceIp', { description: 'Address the executor connects to.' }),
-    host: t.exposeString('host', { description: 'Host name.' }),
-    port: t.exposeInt('port', { description: 'Connection port.' }),
-    username: t.exposeString('username', { description: 'Login user.' }),
-    comment: t.exposeString('comment', { description: 'Hold reason, or the reason a launch failed.' }),
-    holdExpiration: t.exposeInt('holdExpiration', { description: 'Seconds a held node is kept (null or 0: until released).' }),
-    maxReadyAge: t.exposeInt('maxReadyAge', { description: 'Seconds an unassigned ready node is kept.' }),
-    imageUploadUuid: t.exposeString('imageUploadUuid', { description: 'Image upload the node booted from.' }),
-    isLocked: t.boolean({ nullable: false, description: 'Whether a launcher holds the node.', resolve: (node) => node.lockHolder !== null }),
-    lockHolder: t.exposeString('lockHolder', { description: 'Launcher holding the node, if any.' }),
-  }),
-});
-
-const ProviderNodeData = builder.simpleObject('ProviderNodeData', {
-  description: 'Per label index of a nodeset request: its node and the providers that failed it.',
-  fields: (t) => ({
-    uuid: t.string({ description: 'Node serving this label index.' }),
-    executorZone: t.string({ description: 'Executor zone of the node.' }),
-    failedProviders: t.stringList({ nullable: false, description: 'Providers whose launches failed for this index.' }),
-  }),
-});
-
-export const NodesetRequest = builder.objectRef<NodesetRequestRecord>('NodesetRequest').implement({
-  description: 'A request for the nodes of one job (REST `T/nodeset-requests`).',
-  fields: (t) => ({
-    uuid: t.exposeString('uuid', { nullable: false, description: 'Request id.' }),
-    state: t.field({ type: NodesetRequestStateEnum, nullable: false, description: 'Current state.', resolve: (r) => r.state }),
-    stateTime: t.expose('stateTime', { type: 'DateTime', nullable: false, description: 'When the request entered its state.' }),
-    pipelineName: t.exposeString('pipelineName', { description: 'Pipeline of the job.' }),
-    buildsetUuid: t.exposeString('buildsetUuid', { description: 'Buildset of the job.' }),
-    jobName: t.exposeString('jobName', { description: 'Job the nodes are for.' }),
-    project: t.exposeString('project', { description: 'Project of the item (relative priority is per project).' }),
-    labels: t.exposeStringList('labels', { nullable: false, description: 'One label per node of the current alternative.' }),
-    alternatives: t.field({ type: ['String'], nullable: false, description: 'Every nodeset alternative as comma-separated labels, in order.', resolve: (r) => r.alternatives.map((a) => a.join(',')) }),
-    alternativeIndex: t.exposeInt('alternativeIndex', { nullable: false, description: 'Index of the alternative being tried.' }),
-    priority: t.exposeInt('priority', { nullable: false, description: 'Pipeline precedence priority (100 high, 200 normal, 300 low).' }),
-    relativePriority: t.exposeInt('relativePriority', { nullable: false, description: 'Position among the queued work of the same project (quantized).' }),
-    requestTime: t.expose('requestTime', { type: 'DateTime', nullable: false, description: 'When the request was made.' }),
-    zuulEventId: t.exposeString('zuulEventId', { description: 'Triggering event id.' }),
-    imageNames: t.exposeStringList('imageNames', { description: 'Images of an image build or validation item.' }),
-    imageUploadUuid: t.exposeString('imageUploadUuid', { description: 'Upload the nodes must boot from (image validation).' }),
-    preferredProvider: t.exposeString('preferredProvider', { description: 'Provider of a paused parent job’s nodes.' }),
-    failureReason: t.exposeString('failureReason', { description: 'Why the request (or an earlier alternative) failed.' }),
-    providerNodeData: t.field({
-      type: [ProviderNodeData],
-      nullable: false,
-      description: 'Per label index: node and failed providers.',
-      resolve: (r) => r.providerNodeData.map((d) => ({ uuid: d.uuid, executorZone: d.executor_zone, failedProviders: d.failed_providers })),
-    }),
-    isLocked: t.boolean({ nullable: false, description: 'Whether a launcher holds the request.', resolve: (r) => r.lockHolder !== null }),
-    lockHolder: t.exposeString('lockHolder', { description: 'Launcher that last worked on the request.' }),
-  }),
-});
-
-export const ImageUpload = builder.objectRef<ImageUploadRecord>('ImageUpload').implement({
-  description: 'An image build artifact uploaded to one provider endpoint.',
-  fields: (t) => ({
-    uuid: t.exposeString('uuid', { nullable: false, description: 'Upload id.' }),
-    canonicalName: t.exposeString('canonicalName', { nullable: false, description: 'Image canonical name.' }),
-    artifactUuid: t.exposeString('artifactUuid', { nullable: false, description: 'The image build artifact uploaded.' }),
-    endpointName: t.exposeString('endpointName', { nullable: false, description: 'Endpoint (`<connection>/<region or provider>`).' }),
-    providers: t.exposeStringList('providers', { nullable: false, description: 'Providers that may boot from the upload.' }),
-    externalId: t.exposeString('externalId', { description: 'Id of the image on the endpoint; null until uploaded.' }),
-    timestamp: t.expose('timestamp', { type: 'DateTime', nullable: false, description: 'When the upload was created.' }),
-    validated: t.exposeBoolean('validated', { nullable: false, description: 'Whether the upload was validated; only validated uploads boot nodes.' }),
-    state: t.field({ type: ImageUploadStateEnum, nullable: false, description: 'Current state.', resolve: (u) => u.state }),
-    stateTime: t.expose('stateTime', { type: 'DateTime', nullable: false, description: 'When the upload entered its state.' }),
-    isLocked: t.boolean({ nullable: false, description: 'Whether a launcher holds the upload.', resolve: (u) => u.lockHolder !== null }),
-    lockHolder: t.exposeString('lockHolder', { description: 'Launcher uploading it.' }),
-  }),
-});
-
-interface ArtifactWithUploads extends ImageBuildArtifactRecord {
-  uploads: ImageUploadRecord[];
-  /** The tenant asking (for `buildTenant`). */
-  viewer: string;
-}
-
-export const ImageBuildArtifact = builder.objectRef<ArtifactWithUploads>('ImageBuildArtifact').implement({
-  description: 'One image file produced by an image build job.',
-  fields: (t) => ({
-    uuid: t.exposeString('uuid', { nullable: false, description: 'Artifact id.' }),
-    canonicalName: t.exposeString('canonicalName', { nullable: false, description: 'Image canonical name.' }),
-    imageName: t.exposeString('name', { description: 'Image name.' }),
-    buildTenant: t.boolean({ nullable: false, description: 'Whether this tenant built it (only the build tenant may delete it).', resolve: (a) => a.tenant === a.viewer }),
-    buildUuid: t.exposeString('buildUuid', { description: 'Build that produced it.' }),
-    format: t.exposeString('format', { nullable: false, description: 'Image format (tar, raw, qcow2...).' }),
-    md5sum: t.exposeString('md5sum', { description: 'MD5 of the file.' }),
-    sha256: t.exposeString('sha256', { description: 'SHA-256 of the file.' }),
-    url: t.exposeString('url', { description: 'Where the file is.' }),
-    timestamp: t.expose('timestamp', { type: 'DateTime', nullable: false, description: 'End time of the build.' }),
-    validated: t.exposeBoolean('validated', { nullable: false, description: 'Whether the build already validated the image.' }),
-    state: t.exposeString('state', { description: '`ready` or `deleting`; null while uploads are being created.' }),
-    stateTime: t.expose('stateTime', { type: 'DateTime', nullable: false, description: 'When the artifact entered its state.' }),
-    uploads: t.field({ type: [ImageUpload], nullable: false, description: 'Its uploads, newest first.', resolve: (a) => a.uploads }),
-  }),
-});
-
-// ---------------------------------------------------------------------------------------------
-// Layout objects: labels, flavors, providers, images
-// ---------------------------------------------------------------------------------------------
-
-interface NamedObject {
-  name: string;
-  canonicalName: string | null;
-  description: string | null;
-}
-
-const LauncherObject = builder.objectRef<NamedObject>('LauncherObject').implement({
-  description: 'A label or flavor of the tenant layout (REST `T/labels`, `T/flavors`).',
-  fields: (t) => ({
-    name: t.exposeString('name', { nullable: false, description: 'Name.' }),
-    canonicalName: t.exposeString('canonicalName', { description: '`<url-quoted project>/<url-quoted name>`.' }),
-    description: t.exposeString('description', { description: 'Description.' }),
-  }),
-});
+import { layoutStore, tenantLayout } from './layout-store';
+import { SourceContext } from './source-context';
+import { Tenant } from './tenant';
 
 interface ImageView {
-  image: LayoutImage;
-  artifacts: ArtifactWithUploads[];
+  image: ImageValue;
+  tenant: string;
 }
 
-const LayoutImageRef = builder.objectRef<ImageView>('LauncherImage').implement({
-  description: 'An image of the tenant layout (REST `T/images`).',
-  fields: (t) => ({
-    name: t.string({ nullable: false, description: 'Name.', resolve: (v) => v.image.name }),
-    canonicalName: t.string({ nullable: false, description: 'Canonical name.', resolve: (v) => v.image.canonicalName }),
-    projectCanonicalName: t.string({ nullable: false, description: 'Project defining the image.', resolve: (v) => v.image.sourceContext.projectCanonicalName }),
-    branch: t.string({ nullable: false, description: 'Branch defining the image.', resolve: (v) => v.image.sourceContext.branch }),
-    type: t.string({ nullable: false, description: '`zuul` (built by a job) or `cloud`.', resolve: (v) => v.image.type }),
-    description: t.string({ description: 'Description.', resolve: (v) => v.image.description ?? null }),
-    buildArtifacts: t.field({ type: [ImageBuildArtifact], nullable: false, description: 'Build artifacts with uploads used by this tenant’s providers (zuul images).', resolve: (v) => v.artifacts }),
-  }),
-});
+interface ArtifactView {
+  record: ImageBuildArtifactRecord;
+  tenant: string;
+}
 
 interface ProviderView {
-  provider: RuntimeProvider;
+  provider: ProviderValue;
+  layout: Layout;
 }
 
-const LauncherProvider = builder.objectRef<ProviderView>('LauncherProvider').implement({
-  description: 'A provider of the tenant with a launcher driver (REST `T/providers`).',
+const ARTIFACT_STATES = ['ready', 'deleting'] as const;
+const UPLOAD_STATES = ['pending', 'uploading', 'ready', 'deleting'] as const;
+
+/** A stored state as one of the closed set of values; an unknown value is a data error. */
+function knownState<S extends string>(states: readonly S[], value: string, what: string): S {
+  const state = states.find((s) => s === value);
+  if (state === undefined) {
+    throw new Error(`Unknown ${what} state "${value}"`);
+  }
+  return state;
+}
+
+export const ImageType = builder.enumType('ImageType', {
+  description: 'Where an image comes from.',
+  values: {
+    ZUUL: { value: 'zuul', description: 'Built by an image-build job of the tenant and uploaded to provider endpoints.' },
+    CLOUD: { value: 'cloud', description: 'Provided by the cloud itself.' },
+  } as const,
+});
+
+export const ImageBuildArtifactState = builder.enumType('ImageBuildArtifactState', {
+  description: 'Life of an image build artifact.',
+  values: {
+    READY: { value: 'ready', description: 'Usable; uploads may be made from it.' },
+    DELETING: { value: 'deleting', description: 'Being deleted.' },
+  } as const,
+});
+
+export const ImageUploadState = builder.enumType('ImageUploadState', {
+  description: 'Life of an upload of an image build artifact to a provider endpoint.',
+  values: {
+    PENDING: { value: 'pending', description: 'Waiting to be uploaded.' },
+    UPLOADING: { value: 'uploading', description: 'Being uploaded.' },
+    READY: { value: 'ready', description: 'Uploaded and usable by the provider.' },
+    DELETING: { value: 'deleting', description: 'Being deleted.' },
+  } as const,
+});
+
+const ImageUpload = builder.objectRef<ImageUploadRecord>('ImageUpload').implement({
+  description: 'An image build artifact uploaded to one provider endpoint.',
   fields: (t) => ({
-    name: t.string({ nullable: false, description: 'Name.', resolve: (v) => v.provider.name }),
-    canonicalName: t.string({ nullable: false, description: 'Canonical name.', resolve: (v) => v.provider.canonicalName }),
-    driver: t.string({ nullable: false, description: '`local` or `static`.', resolve: (v) => v.provider.driver }),
-    endpoint: t.string({ nullable: false, description: 'Endpoint the provider uploads images to.', resolve: (v) => v.provider.endpoint }),
-    instances: t.int({ description: 'Quota: nodes at once (null: unlimited).', resolve: (v) => v.provider.instances }),
-    labels: t.field({ type: [LauncherObject], nullable: false, description: 'Labels.', resolve: (v) => [...v.provider.labels.values()].map((l) => ({ name: l.name, canonicalName: l.canonicalName, description: null })) }),
-    images: t.field({ type: [LauncherObject], nullable: false, description: 'Images.', resolve: (v) => [...v.provider.images.values()].map((i) => ({ name: i.name, canonicalName: i.canonicalName, description: null })) }),
+    uuid: t.exposeString('uuid', { nullable: false, description: 'Uuid of the upload.' }),
+    canonicalName: t.exposeString('canonicalName', { nullable: false, description: 'Canonical name of the image.' }),
+    artifactUuid: t.exposeString('artifactUuid', { nullable: false, description: 'Uuid of the uploaded artifact.' }),
+    endpointName: t.exposeString('endpointName', { nullable: false, description: 'Provider endpoint the artifact is uploaded to.' }),
+    externalId: t.string({ description: 'Id of the image at the provider (e.g. an AMI id); null until known.', resolve: (u) => u.externalId }),
+    timestamp: t.expose('timestamp', { type: 'DateTime', nullable: false, description: 'When the upload was created.' }),
+    validated: t.exposeBoolean('validated', { nullable: false, description: 'True once the upload was validated.' }),
+    state: t.field({ type: ImageUploadState, nullable: false, description: 'Where the upload is in its life.', resolve: (u) => knownState(UPLOAD_STATES, u.state, 'image upload') }),
+    stateTime: t.expose('stateTime', { type: 'DateTime', nullable: false, description: 'When the state last changed.' }),
+    isLocked: t.boolean({ nullable: false, description: 'True while a component works on the upload.', resolve: (u) => u.lockHolder !== null }),
+    lockHolder: t.string({ description: 'Component holding the lock; null when unlocked.', resolve: (u) => u.lockHolder }),
   }),
 });
 
-async function artifactsFor(ctx: GraphQLContext, tenant: string, canonicalNames: readonly string[]): Promise<ArtifactWithUploads[]> {
-  const repos = createRepositories(ctx.services.knex);
-  const artifacts = await repos.images.listArtifacts({ canonicalNames });
-  const uploads = await repos.images.uploadsOfArtifacts(artifacts.map((a) => a.uuid));
-  return artifacts.map((a) => ({ ...a, viewer: tenant, uploads: uploads.filter((u) => u.artifactUuid === a.uuid) }));
-}
-
-const NodeFilter = builder.inputType('NodeFilter', {
-  description: 'Filters of nodes; every field is optional and values are OR’ed.',
+const ImageBuildArtifact = builder.objectRef<ArtifactView>('ImageBuildArtifact').implement({
+  description: 'A disk image produced by an image-build job.',
   fields: (t) => ({
-    states: t.field({ type: [NodeStateEnum], description: 'Only nodes in these states.' }),
-    labels: t.stringList({ description: 'Only nodes of these labels.' }),
-    providers: t.stringList({ description: 'Only nodes of these providers (canonical names).' }),
+    uuid: t.string({ nullable: false, description: 'Uuid of the artifact.', resolve: (a) => a.record.uuid }),
+    canonicalName: t.string({ nullable: false, description: 'Canonical name of the image.', resolve: (a) => a.record.canonicalName }),
+    buildTenant: t.boolean({
+      nullable: false,
+      description: 'True when this tenant\'s image-build job produced the artifact (only that tenant may delete it).',
+      resolve: (a) => a.record.tenant === a.tenant,
+    }),
+    buildUuid: t.string({ description: 'Uuid of the build that produced it.', resolve: (a) => a.record.buildUuid }),
+    format: t.string({ nullable: false, description: 'Disk format (qcow2, raw...).', resolve: (a) => a.record.format }),
+    md5sum: t.string({ description: 'MD5 checksum of the file.', resolve: (a) => a.record.md5sum }),
+    sha256: t.string({ description: 'SHA-256 checksum of the file.', resolve: (a) => a.record.sha256 }),
+    url: t.string({ description: 'Where the file can be downloaded.', resolve: (a) => a.record.url }),
+    timestamp: t.field({ type: 'DateTime', nullable: false, description: 'When the artifact was created.', resolve: (a) => a.record.timestamp }),
+    validated: t.boolean({ nullable: false, description: 'True once the artifact was validated.', resolve: (a) => a.record.validated }),
+    state: t.field({ type: ImageBuildArtifactState, description: 'Where the artifact is in its life.', resolve: (a) => (a.record.state === null ? null : knownState(ARTIFACT_STATES, a.record.state, 'image build artifact')) }),
+    stateTime: t.field({ type: 'DateTime', nullable: false, description: 'When the state last changed.', resolve: (a) => a.record.stateTime }),
+    isLocked: t.boolean({ nullable: false, description: 'True while a component works on the artifact.', resolve: (a) => a.record.lockHolder !== null }),
+    lockHolder: t.string({ description: 'Component holding the lock; null when unlocked.', resolve: (a) => a.record.lockHolder }),
+    uploads: t.field({ type: [ImageUpload], nullable: false, description: 'Uploads of the artifact, oldest first.', resolve: (a) => a.record.uploads }),
   }),
 });
 
-const NodesetRequestFilter = builder.inputType('NodesetRequestFilter', {
-  description: 'Filters of nodeset requests.',
+/** Loader key of an image's artifacts: they are listed per tenant to compute `buildTenant`. */
+function artifactKey(view: ImageView): string {
+  return `${view.tenant}\u0000${view.image.canonicalName}`;
+}
+
+function parseArtifactKey(key: string): { tenant: string; name: string } {
+  const at = key.indexOf('\u0000');
+  return { tenant: key.slice(0, at), name: key.slice(at + 1) };
+}
+
+export const Image = builder.objectRef<ImageView>('Image').implement({
+  description: 'An image labels are built from.',
   fields: (t) => ({
-    states: t.field({ type: [NodesetRequestStateEnum], description: 'Only requests in these states.' }),
+    name: t.string({ nullable: false, description: 'Name of the image.', resolve: (i) => i.image.name }),
+    canonicalName: t.string({ nullable: false, description: '`<url-quoted project canonical name>/<url-quoted image name>`.', resolve: (i) => i.image.canonicalName }),
+    projectCanonicalName: t.string({ nullable: false, description: 'Canonical name of the defining project.', resolve: (i) => i.image.sourceContext.projectCanonicalName }),
+    branch: t.string({ nullable: false, description: 'Branch of the definition.', resolve: (i) => i.image.sourceContext.branch }),
+    type: t.field({ type: ImageType, nullable: false, description: 'Where the image comes from.', resolve: (i) => i.image.type }),
+    description: t.string({ description: 'Description written in configuration.', resolve: (i) => i.image.description ?? null }),
+    sourceContext: t.field({ type: SourceContext, nullable: false, description: 'Where the image is defined.', resolve: (i) => i.image.sourceContext }),
+    buildArtifacts: t.loadableList({
+      type: ImageBuildArtifact,
+      nullable: false,
+      description: 'Build artifacts of the image (any tenant\'s builds), oldest first, each with its uploads; empty for cloud images.',
+      load: async (keys: string[], ctx): Promise<ArtifactView[][]> => {
+        const parsed = keys.map(parseArtifactKey);
+        const byImage = await layoutStore(ctx).imageArtifacts.byImage([...new Set(parsed.map((key) => key.name))]);
+        return parsed.map(({ tenant, name }) => (byImage.get(name) ?? []).map((record) => ({ record, tenant })));
+      },
+      resolve: artifactKey,
+    }),
+  }),
+});
+
+export const Flavor = builder.objectRef<FlavorValue>('Flavor').implement({
+  description: 'A size of node (CPU, memory) providers offer.',
+  fields: (t) => ({
+    name: t.exposeString('name', { nullable: false, description: 'Name of the flavor.' }),
+    canonicalName: t.exposeString('canonicalName', { nullable: false, description: '`<url-quoted project canonical name>/<url-quoted flavor name>`.' }),
+    description: t.string({ description: 'Description written in configuration.', resolve: (f) => f.description ?? null }),
+    sourceContext: t.field({ type: SourceContext, nullable: false, description: 'Where the flavor is defined.', resolve: (f) => f.sourceContext }),
+  }),
+});
+
+export const Label = builder.objectRef<LabelValue>('Label').implement({
+  description: 'A kind of node jobs can ask for: an image on a flavor.',
+  fields: (t) => ({
+    name: t.exposeString('name', { nullable: false, description: 'Name of the label.' }),
+    canonicalName: t.exposeString('canonicalName', { nullable: false, description: '`<url-quoted project canonical name>/<url-quoted label name>`.' }),
+    description: t.string({ description: 'Description written in configuration.', resolve: (l) => l.description ?? null }),
+    image: t.exposeString('image', { nullable: false, description: 'Name of the image.' }),
+    flavor: t.exposeString('flavor', { nullable: false, description: 'Name of the flavor.' }),
+    minReady: t.int({ nullable: false, description: 'Nodes kept ready in advance (0 = none).', resolve: (l) => l.minReady ?? 0 }),
+    maxReadyAge: t.int({ nullable: false, description: 'Seconds a ready node may wait before being replaced (0 = forever).', resolve: (l) => l.maxReadyAge ?? 0 }),
+    sourceContext: t.field({ type: SourceContext, nullable: false, description: 'Where the label is defined.', resolve: (l) => l.sourceContext }),
+  }),
+});
+
+/** Layout objects a provider's flattened entries refer to by name, in the provider's order. */
+function referenced<T>(entries: ReadonlyArray<{ name: string }>, objects: ReadonlyMap<string, T>): T[] {
+  return entries.flatMap((entry) => {
+    const object = objects.get(entry.name);
+    return object === undefined ? [] : [object];
+  });
+}
+
+const Provider = builder.objectRef<ProviderView>('Provider').implement({
+  description: 'A provider of nodes (a cloud region or a static pool), flattened over its sections.',
+  fields: (t) => ({
+    name: t.string({ nullable: false, description: 'Name of the provider.', resolve: (p) => p.provider.name }),
+    canonicalName: t.string({ nullable: false, description: '`<url-quoted project canonical name>/<url-quoted provider name>`.', resolve: (p) => p.provider.canonicalName }),
+    section: t.string({ nullable: false, description: 'Section the provider is based on.', resolve: (p) => p.provider.section }),
+    connection: t.string({ description: 'Connection of the provider, when set.', resolve: (p) => p.provider.connection ?? null }),
+    images: t.field({
+      type: [Image],
+      nullable: false,
+      description: 'Images the provider offers (their build artifacts are not yet narrowed to this provider\'s uploads).',
+      resolve: (p) => referenced(p.provider.images, p.layout.images).map((image) => ({ image, tenant: p.layout.tenantName })),
+    }),
+    labels: t.field({ type: [Label], nullable: false, description: 'Labels the provider offers.', resolve: (p) => referenced(p.provider.labels, p.layout.labels) }),
+    flavors: t.field({ type: [Flavor], nullable: false, description: 'Flavors the provider offers.', resolve: (p) => referenced(p.provider.flavors, p.layout.flavors) }),
+    sourceContext: t.field({ type: SourceContext, nullable: false, description: 'Where the provider is defined.', resolve: (p) => p.provider.sourceContext }),
   }),
 });
 
 builder.objectFields(Tenant, (t) => ({
   labels: t.field({
-    type: [LauncherObject],
+    type: [Label],
     nullable: false,
     description: 'Labels of the tenant layout, in configuration order.',
-    resolve: (tenant, _args, ctx) => [...(ctx.services.tenants.layout(tenant.name)?.labels.values() ?? [])].map((l) => ({ name: l.name, canonicalName: l.canonicalName, description: l.description ?? null })),
+    resolve: (tenant, _args, ctx) => [...tenantLayout(ctx, tenant.name).labels.values()],
   }),
   flavors: t.field({
-    type: [LauncherObject],
+    type: [Flavor],
     nullable: false,
     description: 'Flavors of the tenant layout, in configuration order.',
-    resolve: (tenant, _args, ctx) => [...(ctx.services.tenants.layout(tenant.name)?.flavors.values() ?? [])].map((f) => ({ name: f.name, canonicalName: f.canonicalName, description: f.description ?? null })),
-  }),
-  providers: t.field({
-    type: [LauncherProvider],
-    nullable: false,
-    description: 'Providers of the tenant with a launcher driver (`local`, `static`).',
-    resolve: (tenant, _args, ctx) => providersOf({ layouts: ctx.services.tenants, config: ctx.services.config }, tenant.name).map((provider) => ({ provider })),
+    resolve: (tenant, _args, ctx) => [...tenantLayout(ctx, tenant.name).flavors.values()],
   }),
   images: t.field({
-    type: [LayoutImageRef],
+    type: [Image],
     nullable: false,
-    description: 'Images of the tenant layout with their build artifacts (zuul images).',
-    resolve: async (tenant, _args, ctx) => {
-      const images = [...(ctx.services.tenants.layout(tenant.name)?.images.values() ?? [])];
-      const artifacts = await artifactsFor(ctx, tenant.name, images.filter((i) => i.type === 'zuul').map((i) => i.canonicalName));
-      return images.map((image) => ({ image, artifacts: artifacts.filter((a) => a.canonicalName === image.canonicalName && a.uploads.length > 0) }));
-    },
+    description: 'Images of the tenant layout, in configuration order.',
+    resolve: (tenant, _args, ctx) => [...tenantLayout(ctx, tenant.name).images.values()].map((image) => ({ image, tenant: tenant.name })),
   }),
-  nodes: t.connection(
-    {
-      type: ProviderNode,
-      nullable: false,
-      edgesNullable: { list: false, items: false },
-      nodeNullable: false,
-      description: `Nodes assigned to the tenant or unassigned on its providers. ${PAGINATION_DESCRIPTION}`,
-      args: {
-        filter: t.arg({ type: NodeFilter, description: 'Which nodes; all when absent.' }),
-        offset: t.arg.int({ description: 'Rows to skip after the cursor position.' }),
-      },
-      resolve: (tenant, args, ctx) => {
-        const repos = createRepositories(ctx.services.knex);
-        const providers = providersOf({ layouts: ctx.services.tenants, config: ctx.services.config }, tenant.name).map((p) => p.canonicalName);
-        const filter = { states: args.filter?.states ?? undefined, labels: args.filter?.labels ?? undefined, providers: args.filter?.providers ?? undefined };
-        return resolveKeysetConnection({
-          args,
-          codec: idCursor,
-          cursorOf: (node: NodeRecord) => node.id,
-          fetch: (page) => repos.nodes.list(tenant.name, providers, filter, page),
-          count: () => repos.nodes.count(tenant.name, providers, filter),
-        });
-      },
-    },
-    {
-      name: 'ProviderNodeConnection',
-      description: 'A page of nodes, newest first.',
-      fields: (tc) => ({
-        totalCount: tc.int({ nullable: false, description: 'Nodes matching the filter on all pages.', resolve: (connection) => connection.totalCount() }),
-      }),
-    },
-    { name: 'ProviderNodeEdge', description: 'A node and its cursor.' },
-  ),
-  nodesetRequests: t.connection(
-    {
-      type: NodesetRequest,
-      nullable: false,
-      edgesNullable: { list: false, items: false },
-      nodeNullable: false,
-      description: `Nodeset requests of the tenant. ${PAGINATION_DESCRIPTION}`,
-      args: {
-        filter: t.arg({ type: NodesetRequestFilter, description: 'Which requests; all when absent.' }),
-        offset: t.arg.int({ description: 'Rows to skip after the cursor position.' }),
-      },
-      resolve: (tenant, args, ctx) => {
-        const repos = createRepositories(ctx.services.knex);
-        const filter = { states: args.filter?.states ?? undefined };
-        return resolveKeysetConnection({
-          args,
-          codec: idCursor,
-          cursorOf: (request: NodesetRequestRecord) => request.id,
-          fetch: (page) => repos.requests.list(tenant.name, filter, page),
-          count: () => repos.requests.count(tenant.name, filter),
-        });
-      },
-    },
-    {
-      name: 'NodesetRequestConnection',
-      description: 'A page of nodeset requests, newest first.',
-      fields: (tc) => ({
-        totalCount: tc.int({ nullable: false, description: 'Requests matching the filter on all pages.', resolve: (connection) => connection.totalCount() }),
-      }),
-    },
-    { name: 'NodesetRequestEdge', description: 'A nodeset request and its cursor.' },
-  ),
-  imageBuildArtifacts: t.field({
-    type: [ImageBuildArtifact],
+  providers: t.field({
+    type: [Provider],
     nullable: false,
-    description: 'Build artifacts of the tenant’s zuul images (any state), newest first, with their uploads.',
-    args: { imageName: t.arg.string({ description: 'Only artifacts of this image.' }) },
-    resolve: (tenant, args, ctx) => {
-      const images = [...(ctx.services.tenants.layout(tenant.name)?.images.values() ?? [])].filter((i) => i.type === 'zuul' && (args.imageName == null || i.name === args.imageName));
-      return artifactsFor(ctx, tenant.name, images.map((i) => i.canonicalName));
-    },
-  }),
-}));
-
-// ---------------------------------------------------------------------------------------------
-// Mutations
-// ---------------------------------------------------------------------------------------------
-
-const LAUNCHER_ERRORS = [NotFoundError, InvalidInputError, ConflictError];
-
-const NodeInput = builder.inputType('NodeHoldInput', {
-  description: 'A node to hold (`PUT T/nodes/{id}` with state `hold`).',
-  fields: (t) => ({
-    tenant: t.string({ required: true, description: 'Tenant name.' }),
-    nodeId: t.string({ required: true, description: 'Node id.' }),
-    comment: t.string({ description: 'Why the node is held.' }),
-  }),
-});
-
-const NodeReleaseInput = builder.inputType('NodeReleaseInput', {
-  description: 'A node to release (`PUT T/nodes/{id}` with state `used`); it is then deleted.',
-  fields: (t) => ({
-    tenant: t.string({ required: true, description: 'Tenant name.' }),
-    nodeId: t.string({ required: true, description: 'Node id.' }),
-  }),
-});
-
-const RequestCancelInput = builder.inputType('NodesetRequestCancelInput', {
-  description: 'A nodeset request to cancel (`DELETE T/nodeset-requests/{id}`).',
-  fields: (t) => ({
-    tenant: t.string({ required: true, description: 'Tenant name.' }),
-    requestId: t.string({ required: true, description: 'Request id.' }),
-  }),
-});
-
-const ImageBuildInput = builder.inputType('ImageBuildInput', {
-  description: 'A zuul image to build (`POST T/image/{name}/build`).',
-  fields: (t) => ({
-    tenant: t.string({ required: true, description: 'Tenant name.' }),
-    imageName: t.string({ required: true, description: 'Image name.' }),
-  }),
-});
-
-const ArtifactInput = builder.inputType('ImageBuildArtifactDeleteInput', {
-  description: 'An image build artifact to delete (`DELETE T/image-build-artifact/{id}`).',
-  fields: (t) => ({
-    tenant: t.string({ required: true, description: 'Tenant name (the build tenant).' }),
-    artifactId: t.string({ required: true, description: 'Artifact id.' }),
-  }),
-});
-
-const UploadInput = builder.inputType('ImageUploadInput', {
-  description: 'An image upload (`DELETE T/image-upload/{id}`, `POST T/image-upload/{id}/validate`).',
-  fields: (t) => ({
-    tenant: t.string({ required: true, description: 'Tenant name (the build tenant).' }),
-    uploadId: t.string({ required: true, description: 'Upload id.' }),
-  }),
-});
-
-const Done = builder.simpleObject('LauncherOperationDone', {
-  description: 'The operation was carried out.',
-  fields: (t) => ({
-    tenant: t.string({ nullable: false, description: 'Tenant name.' }),
-    id: t.string({ nullable: false, description: 'Id of the object acted on.' }),
-  }),
-});
-
-const ImageBuildRequested = builder.simpleObject('ImageBuildRequested', {
-  description: 'An image-build trigger event was queued.',
-  fields: (t) => ({
-    tenant: t.string({ nullable: false, description: 'Tenant name.' }),
-    eventId: t.int({ nullable: false, description: 'Id of the queued trigger event.' }),
-  }),
-});
-
-function known(ctx: GraphQLContext, tenant: string): void {
-  requireTenant(ctx.services.tenants.tenantNames(), tenant);
-}
-
-builder.mutationFields((t) => ({
-  nodeHold: t.field({
-    type: ProviderNode,
-    nullable: false,
-    description: 'Hold a node until it is released (no expiry).',
-    args: { input: t.arg({ type: NodeInput, required: true, description: 'The node.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
-    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeHoldResult' } },
-    resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      return unwrap(await nodeHold(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, comment: input.comment ?? null, actor: actor(ctx) }));
-    },
-  }),
-  nodeRelease: t.field({
-    type: ProviderNode,
-    nullable: false,
-    description: 'Release a node (state `used`); the launcher deletes it.',
-    args: { input: t.arg({ type: NodeReleaseInput, required: true, description: 'The node.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
-    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeReleaseResult' } },
-    resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      return unwrap(await nodeRelease(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, actor: actor(ctx) }));
-    },
-  }),
-  nodesetRequestCancel: t.field({
-    type: Done,
-    nullable: false,
-    description: 'Cancel a nodeset request; a job waiting for it gets NODE_FAILURE.',
-    args: { input: t.arg({ type: RequestCancelInput, required: true, description: 'The request.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
-    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodesetRequestCancelResult' } },
-    resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      unwrap(await nodesetRequestCancel(launcherContext(ctx), { tenant: input.tenant, requestId: input.requestId, actor: actor(ctx) }));
-      return { tenant: input.tenant, id: input.requestId };
-    },
-  }),
-  imageBuild: t.field({
-    type: ImageBuildRequested,
-    nullable: false,
-    description: 'Request a build of a zuul image (an `image-build` trigger event).',
-    args: { input: t.arg({ type: ImageBuildInput, required: true, description: 'The image.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
-    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildResult' } },
-    resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      const { eventId } = unwrap(await imageBuild(launcherContext(ctx), { tenant: input.tenant, imageName: input.imageName, actor: actor(ctx) }));
-      return { tenant: input.tenant, eventId };
-    },
-  }),
-  imageBuildArtifactDelete: t.field({
-    type: Done,
-    nullable: false,
-    description: 'Delete an image build artifact and its uploads; refused (ConflictError) while a node uses one of them.',
-    args: { input: t.arg({ type: ArtifactInput, required: true, description: 'The artifact.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
-    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildArtifactDeleteResult' } },
-    resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      unwrap(await imageBuildArtifactDelete(launcherContext(ctx), { tenant: input.tenant, artifactId: input.artifactId, actor: actor(ctx) }));
-      return { tenant: input.tenant, id: input.artifactId };
-    },
-  }),
-  imageUploadDelete: t.field({
-    type: Done,
-    nullable: false,
-    description: 'Delete an image upload; refused (ConflictError) while a node uses it.',
-    args: { input: t.arg({ type: UploadInput, required: true, description: 'The upload.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
-    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadDeleteResult' } },
-    resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      unwrap(await imageUploadDelete(launcherContext(ctx), { tenant: input.tenant, uploadId: input.uploadId, actor: actor(ctx) }));
-      return { tenant: input.tenant, id: input.uploadId };
-    },
-  }),
-  imageUploadValidate: t.field({
-    type: Done,
-    nullable: false,
-    description: 'Mark a ready upload validated (operator attestation); ConflictError when it is not ready.',
-    args: { input: t.arg({ type: UploadInput, required: true, description: 'The upload.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
-    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadValidateResult' } },
-    resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      unwrap(await imageUploadValidate(launcherContext(ctx), { tenant: input.tenant, uploadId: input.uploadId, actor: actor(ctx) }));
-      return { tenant: input.tenant, id: input.uploadId };
+    description: 'Providers of the tenant layout, in configuration order.',
+    resolve: (tenant, _args, ctx) => {
+      const layout = tenantLayout(ctx, tenant.name);
+      return [...layout.providers.values()].map((provider) => ({ provider, layout }));
     },
   }),
 }));

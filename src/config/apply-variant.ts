@@ -49,7 +49,7 @@ function describe(v: JobVariant): string {
 }
 
 /** Start a job from its base-most variant. */
-export function startJob(name: string, first: JobVariant, requestedContext: SourceContext): JobUnderConstruction {
+export function startJob(name: string, first: JobVariant, requestedContext: SourceContext, level: number): JobUnderConstruction {
   const job: JobUnderConstruction = {
     name,
     attributes: {},
@@ -62,7 +62,7 @@ export function startJob(name: string, first: JobVariant, requestedContext: Sour
     inheritancePath: [],
     sourceContext: requestedContext,
   };
-  applyVariant(job, first, 0);
+  applyVariant(job, first, level);
   return job;
 }
 
@@ -118,7 +118,7 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
       continue;
     }
     if (job.final) {
-      throw new InheritanceError(`Unable to modify final job ${job.name} attribute ${attr}=${JSON.stringify(a[attr])} with variant ${describe(other)}`);
+      throw new InheritanceError(`Unable to modify final job ${job.name} attribute ${attr} with variant ${describe(other)}`);
     }
     if (job.protected === true && job.protectedOrigin !== undefined && job.protectedOrigin !== project) {
       throw new InheritanceError(`Unable to modify protected job ${job.name} attribute ${attr} with variant ${describe(other)} from another project`);

@@ -307,7 +307,7 @@ function freezeOne(layout: Layout, project: LayoutProject, request: FreezeReques
   const chain = [...new Set(variants.map((v) => v.name))];
   const levelOf = (v: JobVariant): number => chain.length - 1 - chain.indexOf(v.name);
   const own = variants.find((v) => v.name === entry.name) ?? variants[variants.length - 1];
-  const job = startJob(entry.name, variants[0], own.sourceContext);
+  const job = startJob(entry.name, variants[0], own.sourceContext, levelOf(variants[0]));
   for (const v of variants.slice(1)) {
     applyVariant(job, v, levelOf(v));
   }

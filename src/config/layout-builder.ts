@@ -19,7 +19,7 @@ import { ProjectResolver } from './project-resolver';
 import { flattenProvider } from './provider-flatten';
 import type { Abide, ConfigClass, TenantConfig, TenantProjectConfig } from './tenant-file';
 import { validateLayout, type OriginOf } from './layout-validation';
-import { keyLines, parseConfigFile, type ConfigItem } from './yaml-source';
+import { keyLines, parseConfigFile, type ConfigItem, type ParsedConfigFile } from './yaml-source';
 import { BUILTIN_NOOP } from './builtin-jobs';
 
 /** A project of the tenant with the files read from each of its loaded branches. */
@@ -56,7 +56,8 @@ export interface Origin {
   mark: SourceMark;
   kind: string;
   name?: string;
-  keyLines: Record<string, number>;
+  /** The object's YAML body; `keyLines(body)` gives attribute lines when an error needs them. */
+  body: unknown;
 }
 
 const CLASS_ORDER = ['pipeline', 'image', 'flavor', 'label', 'section', 'provider', 'nodeset', 'secret', 'job', 'semaphore', 'queue', 'project-template', 'project'] as const;
@@ -90,6 +91,7 @@ class LayoutBuilder {
   private readonly labels = new Map<string, Label>();
   private readonly sections = new Map<string, Section>();
   private readonly providerDefs = new Map<string, ProviderDefinition>();
+  private readonly parsedFiles = new Map<string, ParsedConfigFile>();
 
   constructor(private readonly input: BuildLayoutInput) {
     for (const e of input.initialErrors) {
@@ -162,6 +164,16 @@ class LayoutBuilder {
     return Object.freeze(layout);
   }
 
+  /** Identical files (typically the same file on several branches) are parsed once. */
+  private parse(text: string): ParsedConfigFile {
+    let parsed = this.parsedFiles.get(text);
+    if (parsed === undefined) {
+      parsed = parseConfigFile(text);
+      this.parsedFiles.set(text, parsed);
+    }
+    return parsed;
+  }
+
   private contextFor(project: LoadedProject, branch: string, path: string): SourceContext {
     return {
       projectCanonicalName: project.canonicalName,
@@ -181,7 +193,7 @@ class LayoutBuilder {
     }
     for (const file of files) {
       const context = this.contextFor(project, branch, file.path);
-      const parsed = parseConfigFile(file.text);
+      const parsed = this.parse(file.text);
       for (const problem of parsed.problems) {
         const mark = problem.mark ?? { line: problem.line ?? 1, endLine: problem.line ?? 1, snippet: file.text.split('\n')[(problem.line ?? 1) - 1] ?? '' };
         this.errors.report({ context, mark, stanza: { kind: 'configuration' }, attributeLine: problem.line }, problem.message, ErrorName.syntax);
@@ -222,21 +234,20 @@ class LayoutBuilder {
   }
 
   private addItem(cls: ItemClass, { item, ctx }: PendingItem): void {
-    const lines = keyLines(item.body);
     const name = typeof (item.body as { name?: unknown } | null)?.name === 'string' ? String((item.body as { name: string }).name) : undefined;
     const location: ErrorLocation = { context: ctx.sourceContext, mark: item.mark, stanza: { kind: cls, name } };
     try {
       this.addParsed(cls, item, ctx, location);
     } catch (err) {
-      this.errors.reportException(location, err, lines);
+      this.errors.reportException(location, err, keyLines(item.body));
     }
     for (const warning of ctx.warnings) {
-      this.errors.reportException(location, warning, lines);
+      this.errors.reportException(location, warning, keyLines(item.body));
     }
   }
 
   private remember<T extends object>(obj: T, item: ConfigItem, ctx: ParseContext, kind: string, name?: string): T {
-    this.origins.set(obj, { context: ctx.sourceContext, mark: item.mark, kind, name, keyLines: keyLines(item.body) });
+    this.origins.set(obj, { context: ctx.sourceContext, mark: item.mark, kind, name, body: item.body });
     return obj;
   }
 
@@ -378,7 +389,7 @@ class LayoutBuilder {
         const missing = !this.images.has(label.image) ? `image "${label.image}"` : `flavor "${label.flavor}"`;
         const origin = this.origins.get(label);
         this.errors.report(
-          { context: label.sourceContext, mark: origin?.mark, stanza: { kind: 'label', name: label.name }, attribute: !this.images.has(label.image) ? 'image' : 'flavor', attributeLine: origin?.keyLines[!this.images.has(label.image) ? 'image' : 'flavor'] },
+          { context: label.sourceContext, mark: origin?.mark, stanza: { kind: 'label', name: label.name }, attribute: !this.images.has(label.image) ? 'image' : 'flavor', attributeLine: keyLines(origin?.body)[!this.images.has(label.image) ? 'image' : 'flavor'] },
           `The label "${label.name}" references an unknown ${missing}`,
           ErrorName.unknown,
         );
@@ -391,7 +402,7 @@ class LayoutBuilder {
       try {
         providers.set(def.name, flattenProvider(def, { sections: this.sections, images: this.images, flavors: this.flavors, labels: this.labels }));
       } catch (err) {
-        this.errors.reportException({ context: origin?.context, mark: origin?.mark, stanza: { kind: 'provider', name: def.name } }, err, origin?.keyLines);
+        this.errors.reportException({ context: origin?.context, mark: origin?.mark, stanza: { kind: 'provider', name: def.name } }, err, keyLines(origin?.body));
       }
     }
     return providers;

@@ -13,7 +13,7 @@ import type { Layout } from './layout';
 import { connectionsFromConfig, loadTenantLayout, readTenantFile } from './load-tenants';
 import type { ServiceConfig } from './service';
 import { branchesToLoad, type Abide, type TenantFileProblem } from './tenant-file';
-import type { ConnectionSet, FileCache } from './tenant-loader';
+import { GenerationalFileCache, type ConnectionSet } from './tenant-loader';
 import { ConfigErrorRepository, type NewConfigError } from '../store/repositories/config-errors';
 import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
 import { SystemEventRepository } from '../store/repositories/system-events';
@@ -52,7 +52,7 @@ export class LayoutManager {
   private currentAbide: Abide | undefined;
   private problems: TenantFileProblem[] = [];
   private readonly connections: ConnectionSet;
-  private readonly cache: FileCache = new Map();
+  private readonly cache = new GenerationalFileCache();
   /** Branch tips seen by polling that moved without changing configuration (per layout). */
   private readonly knownTips = new Map<string, string>();
   private readonly now: () => Date;
@@ -172,6 +172,10 @@ export class LayoutManager {
       }
     }
     const wanted = abide.tenants.filter((t) => tenants === undefined || tenants.includes(t.name));
+    if (tenants === undefined) {
+      // A full reload touches every loaded branch: snapshots it does not use are dropped.
+      this.cache.rotate();
+    }
     const built: Layout[] = [];
     for (const tenant of wanted) {
       const layout = await loadTenantLayout(tenant, abide, this.problems, this.connections, { uuid: this.uuid, now: this.now, cache: this.cache });

@@ -11,6 +11,7 @@ import { flattenNodeset, resolveJobNodeset } from './nodeset-resolution';
 import type { ProjectResolver } from './project-resolver';
 import { cachedRegex } from './regex';
 import { BUILTIN_NOOP } from './builtin-jobs';
+import { keyLines } from './yaml-source';
 
 export type OriginOf = (object: object) => Origin | undefined;
 
@@ -48,7 +49,7 @@ export function validateLayout(input: ValidationInput): ValidatedLayoutParts {
       mark: origin?.mark,
       stanza: { kind: origin?.kind ?? fallbackKind, name: origin?.name ?? fallbackName },
     };
-    input.errors.reportException(location, err, origin?.keyLines);
+    input.errors.reportException(location, err, keyLines(origin?.body));
   };
   validateNodesets(input, report);
   const pipelines = validatePipelines(input, report);

@@ -7,7 +7,7 @@ import { impliedBranchMatcher, type ParseContext } from './parse-context';
 import { parseNodeset } from './parse-nodeset';
 import { compileRegex, isDeprecatedRegex, readRegexList, type BranchMatcher, type RegexSpec } from './regex';
 import {
-  checkKeys, optBool, optEnum, optInt, optString, requireMap, strList, toPlainData, unwrapControl, type ConfigMap,
+  checkKeys, optBool, optEnum, optInt, optString, requireMap, strList, toPlainData, type ConfigMap,
 } from './schema-helpers';
 import { isPlainObject, OverrideControl } from './yaml-source';
 
@@ -419,4 +419,3 @@ function readDependencies(value: unknown): JobDependency[] {
   });
 }
 
-export { unwrapControl };

@@ -6,7 +6,7 @@
 import { buildRepositoryError, type ConfigError } from './config-error';
 import type { LoadedProject } from './layout-builder';
 import { branchesToLoad, type TenantConfig, type TenantProjectConfig } from './tenant-file';
-import { GitConnection, mapConcurrent, RepositoryNotFoundError, type RepositoryFile } from '../sources/git-connection';
+import { mapConcurrent, RepositoryNotFoundError, type ConfigSnapshot, type GitConnection, type RepositoryFile } from '../sources/git-connection';
 
 /** The connections configuration is read through. */
 export interface ConnectionSet {
@@ -16,12 +16,47 @@ export interface ConnectionSet {
 }
 
 /** Files read at one commit, reused while the branch tip does not move. */
-export interface FileSnapshot {
-  files: RepositoryFile[];
-  ignoredLocations: string[];
+export type FileSnapshot = ConfigSnapshot;
+
+/** Where snapshots are kept between loads (a Map works; the LayoutManager uses a generational cache). */
+export interface FileCache {
+  get(key: string): FileSnapshot | undefined;
+  set(key: string, snapshot: FileSnapshot): unknown;
 }
 
-export type FileCache = Map<string, FileSnapshot>;
+/**
+ * Two generations of snapshots: lookups fall back to the previous generation and promote what
+ * they find; `rotate()` (after a full reload) drops everything the last generation did not use.
+ */
+export class GenerationalFileCache implements FileCache {
+  private previous = new Map<string, FileSnapshot>();
+  private current = new Map<string, FileSnapshot>();
+
+  get(key: string): FileSnapshot | undefined {
+    const hit = this.current.get(key);
+    if (hit !== undefined) {
+      return hit;
+    }
+    const old = this.previous.get(key);
+    if (old !== undefined) {
+      this.current.set(key, old);
+    }
+    return old;
+  }
+
+  set(key: string, snapshot: FileSnapshot): void {
+    this.current.set(key, snapshot);
+  }
+
+  rotate(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
+
+  get size(): number {
+    return new Set([...this.previous.keys(), ...this.current.keys()]).size;
+  }
+}
 
 export interface TenantProjects {
   projects: LoadedProject[];
@@ -70,14 +105,16 @@ async function readProject(tpc: TenantProjectConfig, connections: ConnectionSet,
     const files = new Map<string, RepositoryFile[]>();
     const ignored = new Map<string, string[]>();
     if (tpc.include.size > 0) {
+      const keyOf = (branch: string) => JSON.stringify([tpc.connectionName, name, shas[branch], tpc.extraConfigPaths]);
+      const missing = [...new Set(branches.filter((b) => cache?.get(keyOf(b)) === undefined).map((b) => shas[b]))];
+      const read = await connection.readConfigFilesAt(name, missing, tpc.extraConfigPaths);
+      const fresh = new Map(missing.map((sha, i) => [sha, read[i]]));
       for (const branch of branches) {
-        const sha = shas[branch];
-        const key = JSON.stringify([tpc.connectionName, name, sha, tpc.extraConfigPaths]);
-        let snapshot = cache?.get(key);
+        const snapshot = cache?.get(keyOf(branch)) ?? fresh.get(shas[branch]);
         if (snapshot === undefined) {
-          snapshot = await connection.readConfigFiles(name, sha, tpc.extraConfigPaths);
-          cache?.set(key, snapshot);
+          continue;
         }
+        cache?.set(keyOf(branch), snapshot);
         files.set(branch, snapshot.files);
         ignored.set(branch, snapshot.ignoredLocations);
       }

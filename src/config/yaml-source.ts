@@ -33,17 +33,30 @@ export interface ParsedConfigFile {
   problems: Array<{ message: string; line?: number; mark?: SourceMark }>;
 }
 
-/** Line numbers of keys of every mapping produced by the reader (for attribute-level marks). */
-const keyLineTable = new WeakMap<object, Record<string, number>>();
+/**
+ * Offsets of the keys of every mapping produced by the reader; turned into line numbers only
+ * when an error needs one (most objects never do).
+ */
+const keyOffsetTable = new WeakMap<object, { counter: LineCounter; offsets: Map<string, number> }>();
 
 /** The 1-based line of `key` inside `map`, when the map came from a configuration file. */
 export function keyLine(map: unknown, key: string): number | undefined {
-  return typeof map === 'object' && map !== null ? keyLineTable.get(map)?.[key] : undefined;
+  const entry = typeof map === 'object' && map !== null ? keyOffsetTable.get(map) : undefined;
+  const offset = entry?.offsets.get(key);
+  return entry === undefined || offset === undefined ? undefined : entry.counter.linePos(offset).line;
 }
 
 /** All key lines of a map read from a file. */
 export function keyLines(map: unknown): Record<string, number> {
-  return (typeof map === 'object' && map !== null ? keyLineTable.get(map) : undefined) ?? {};
+  const entry = typeof map === 'object' && map !== null ? keyOffsetTable.get(map) : undefined;
+  if (entry === undefined) {
+    return {};
+  }
+  const out: Record<string, number> = {};
+  for (const [key, offset] of entry.offsets) {
+    out[key] = entry.counter.linePos(offset).line;
+  }
+  return out;
 }
 
 class ReaderError extends Error {
@@ -171,7 +184,7 @@ class NodeReader {
     }
     if (isMap(node)) {
       const out: Record<string, unknown> = {};
-      const lines: Record<string, number> = {};
+      const offsets = new Map<string, number>();
       const merged: Array<Record<string, unknown>> = [];
       for (const pair of node.items) {
         if (!isPair(pair)) {
@@ -187,9 +200,9 @@ class NodeReader {
           throw new ReaderError(`The key "${key}" appears more than once; duplicate keys are not permitted.`, lineOf(this.counter, keyNode));
         }
         out[key] = this.read(pair.value);
-        const line = lineOf(this.counter, keyNode);
-        if (line !== undefined) {
-          lines[key] = line;
+        const offset = keyNode?.range?.[0];
+        if (offset !== undefined) {
+          offsets.set(key, offset);
         }
       }
       for (const source of merged) {
@@ -199,7 +212,7 @@ class NodeReader {
           }
         }
       }
-      keyLineTable.set(out, lines);
+      keyOffsetTable.set(out, { counter: this.counter, offsets });
       return out;
     }
     return null;

@@ -4,7 +4,7 @@
  * again per build. Workspaces are cloned from these mirrors (local clones share objects through
  * hard links, so they are cheap).
  */
-import type { ServiceConfig } from '../config/service';
+import { canonicalHostnameOf, type ServiceConfig } from '../config/service';
 import { GitMirrors, isRemoteBaseUrl } from '../sources/git-mirror';
 
 /** What the executor needs to know about a git connection. */
@@ -24,21 +24,11 @@ export function gitConnectionsFromConfig(config: Pick<ServiceConfig, 'connection
     if (connection.driver !== 'git') {
       continue;
     }
-    result[name] = { baseurl: connection.baseurl, canonicalHostname: connection.canonicalHostname ?? defaultHostname(name, connection.baseurl) };
+    result[name] = { baseurl: connection.baseurl, canonicalHostname: canonicalHostnameOf(name, connection) };
   }
   return result;
 }
 
-function defaultHostname(connection: string, baseurl: string): string {
-  if (isRemoteBaseUrl(baseurl)) {
-    try {
-      return new URL(baseurl).hostname || connection;
-    } catch {
-      return connection;
-    }
-  }
-  return connection;
-}
 
 export class UnknownConnectionError extends Error {
   constructor(readonly connection: string) {

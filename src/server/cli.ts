@@ -1,8 +1,9 @@
 /**
- * The `sluice` command line: serve, migrate, validate-config, version.
+ * The `sluice` command line: serve, migrate, validate-config, token, encrypt, version.
  * Exit codes: 0 success, 1 a problem was found or the command failed, 2 usage error.
  */
 import { parseArgs } from 'node:util';
+import { encryptCommand, tokenCommand, type AuthCommandDeps } from '../auth/cli-commands';
 import { loadServiceConfig, defaultServiceConfig, ServiceConfigError, type ServiceConfig } from '../config/service';
 import { SLUICE_VERSION } from '../model/version';
 import { migrateLatest } from '../store/migrate';
@@ -19,6 +20,8 @@ Commands:
   migrate           apply pending database migrations and exit
   validate-config   check the service, tenant and project configuration; non-zero exit on errors
   reconfigure       ask the running service to reload tenant configuration (--tenant T for one tenant)
+  token create      mint an HS256 admin token (sluice token --help)
+  encrypt           encrypt a secret for a project (sluice encrypt --help)
   version           print the version
 
 Options:
@@ -27,7 +30,16 @@ Options:
   -h, --help          show this help
 `;
 
+const AUTH_COMMANDS: Record<string, (argv: string[], deps: AuthCommandDeps) => Promise<number>> = {
+  token: tokenCommand,
+  encrypt: encryptCommand,
+};
+
 export async function main(argv: string[]): Promise<number> {
+  const authCommand = AUTH_COMMANDS[argv[0] ?? ''];
+  if (authCommand !== undefined) {
+    return runAuthCommand(authCommand, argv.slice(1));
+  }
   let parsed;
   try {
     parsed = parseArgs({
@@ -74,6 +86,29 @@ export async function main(argv: string[]): Promise<number> {
     default:
       process.stderr.write(`sluice: unknown command "${command}"\n\n${USAGE}`);
       return 2;
+  }
+}
+
+async function runAuthCommand(command: (argv: string[], deps: AuthCommandDeps) => Promise<number>, argv: string[]): Promise<number> {
+  const io = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) {
+        chunks.push(Buffer.from(chunk as Buffer));
+      }
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+  try {
+    return await command(argv, { io, loadConfig: readConfig, openDatabase: databaseFor });
+  } catch (err) {
+    if (err instanceof ServiceConfigError) {
+      process.stderr.write(`sluice: invalid configuration:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
+      return 1;
+    }
+    throw err;
   }
 }
 

@@ -3,10 +3,13 @@
  * tenant file and every tenant's project configuration reachable through the connections and
  * reports each problem with its severity, error name and location.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
 import type { ConfigError } from '../config/config-error';
 import { connectionsFromConfig, loadTenantLayout, readTenantFile } from '../config/load-tenants';
+import type { ConnectionSet } from '../config/tenant-loader';
 import { seedRepositories } from '../sources/git-seed';
 
 export interface ValidationReport {
@@ -30,13 +33,55 @@ export async function validateDeployment(config: ServiceConfig): Promise<Validat
     report.errors++;
     return report;
   }
-  // Seeded repositories are what the service would read, so create them as `serve` does.
-  for (const conn of Object.values(config.connections)) {
-    if (conn.driver === 'git' && conn.seedFrom !== undefined) {
-      await seedRepositories(conn.seedFrom, conn.baseurl);
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'sluice-validate-'));
+  try {
+    const connections = connectionsFromConfig({ ...config, connections: await withSeededRepositories(config, scratch) });
+    await validateTenants(config, text, connections, report);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return report;
+}
+
+/**
+ * Connections whose `seedFrom` projects have no repository yet are pointed at a scratch
+ * directory holding links to the existing repositories plus freshly seeded ones, so validation
+ * sees what `serve` would see without creating anything under `baseurl`.
+ */
+async function withSeededRepositories(config: ServiceConfig, scratch: string): Promise<ServiceConfig['connections']> {
+  const out: ServiceConfig['connections'] = {};
+  for (const [name, conn] of Object.entries(config.connections)) {
+    if (conn.driver !== 'git' || conn.seedFrom === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(conn.baseurl)) {
+      out[name] = conn;
+      continue;
+    }
+    const base = path.join(scratch, name);
+    mkdirSync(base, { recursive: true });
+    linkRepositories(conn.baseurl, base, 2);
+    await seedRepositories(conn.seedFrom, base);
+    out[name] = { ...conn, baseurl: base };
+  }
+  return out;
+}
+
+/** Link every repository under `from` (projects may have one organisation level) into `to`. */
+function linkRepositories(from: string, to: string, depth: number): void {
+  if (!existsSync(from)) {
+    return;
+  }
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const isRepository = entry.name.endsWith('.git') || existsSync(path.join(source, '.git')) || existsSync(path.join(source, 'HEAD'));
+    if (isRepository) {
+      symlinkSync(source, path.join(to, entry.name));
+    } else if (entry.isDirectory() && depth > 1) {
+      mkdirSync(path.join(to, entry.name), { recursive: true });
+      linkRepositories(source, path.join(to, entry.name), depth - 1);
     }
   }
-  const connections = connectionsFromConfig(config);
+}
+
+async function validateTenants(config: ServiceConfig, text: string, connections: ConnectionSet, report: ValidationReport): Promise<void> {
   const { abide, problems } = readTenantFile(text, connections);
   for (const p of problems.filter((x) => x.tenant === undefined)) {
     report.lines.push(`error: ${config.tenantConfig}${p.line !== undefined ? `:${p.line}` : ''}: ${p.message}`);
@@ -60,7 +105,6 @@ export async function validateDeployment(config: ServiceConfig): Promise<Validat
       }
     }
   }
-  return report;
 }
 
 function describeError(tenant: string, e: ConfigError): string {

@@ -5,6 +5,7 @@
  * into a cache directory first. Polling, change refs and merging live in other modules.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitWithInput } from './git-cli';
 
@@ -29,6 +30,12 @@ export interface ProjectRefs {
 export interface RepositoryFile {
   path: string;
   text: string;
+}
+
+/** The configuration files of one commit and the default locations ignored there. */
+export interface ConfigSnapshot {
+  files: RepositoryFile[];
+  ignoredLocations: string[];
 }
 
 /** Where configuration is looked for, in load order (engine.md §1.1). */
@@ -93,19 +100,9 @@ export class GitConnection {
   /** Branches with their tip SHAs, and the default branch (the repository HEAD). */
   async refs(project: string): Promise<ProjectRefs> {
     const repo = await this.repositoryPath(project);
-    const [refs, head] = await Promise.all([
-      git(repo, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/']),
-      git(repo, ['symbolic-ref', '--quiet', 'HEAD']).catch(() => ({ stdout: 'refs/heads/master\n', stderr: '' })),
-    ]);
-    const branches: BranchTip[] = [];
-    for (const line of refs.stdout.split('\n')) {
-      const space = line.indexOf(' ');
-      if (space > 0) {
-        branches.push({ sha: line.slice(0, space), name: line.slice(space + 1).replace(/^refs\/heads\//, '') });
-      }
-    }
+    const [branches, head] = await Promise.all([readBranches(repo), readHead(repo)]);
     branches.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const defaultBranch = head.stdout.trim().replace(/^refs\/heads\//, '') || 'master';
+    const defaultBranch = head.replace(/^refs\/heads\//, '') || 'master';
     return { defaultBranch, branches };
   }
 
@@ -115,65 +112,75 @@ export class GitConnection {
    * Directories are walked recursively (`.yaml` files, sorted); a directory containing
    * `.zuul.ignore` is pruned.
    */
-  async readConfigFiles(project: string, sha: string, extraConfigPaths: readonly string[] = []): Promise<{ files: RepositoryFile[]; ignoredLocations: string[] }> {
-    const repo = await this.repositoryPath(project);
-    const roots = [...CONFIG_LOCATIONS.map((l) => l.replace(/\/$/, '')), ...extraConfigPaths.map((p) => p.replace(/\/$/, ''))];
-    const listing = await git(repo, ['ls-tree', '-r', '--name-only', '-z', sha, '--', ...roots]);
-    const all = listing.stdout.split('\0').filter((p) => p.length > 0);
-    const ignoredDirs = all.filter((p) => path.posix.basename(p) === '.zuul.ignore').map((p) => `${path.posix.dirname(p)}/`);
-    const visible = all.filter((p) => !ignoredDirs.some((d) => p.startsWith(d)));
-    const present = (location: string): string[] => {
-      if (location.endsWith('/')) {
-        return visible.filter((p) => p.startsWith(location) && p.endsWith('.yaml')).sort();
-      }
-      return visible.includes(location) ? [location] : [];
-    };
-    const ordered: string[] = [];
-    const ignoredLocations: string[] = [];
-    for (const location of CONFIG_LOCATIONS) {
-      const files = present(location);
-      if (files.length === 0) {
-        continue;
-      }
-      if (ordered.length === 0) {
-        ordered.push(...files);
-      } else {
-        ignoredLocations.push(location);
-      }
-    }
-    const extras = extraConfigPaths.filter((p) => !p.endsWith('/'));
-    const extraDirs = extraConfigPaths.filter((p) => p.endsWith('/'));
-    for (const p of extras) {
-      ordered.push(...present(p));
-    }
-    for (const d of extraDirs) {
-      ordered.push(...present(d));
-    }
-    const unique = [...new Set(ordered)];
-    if (unique.length === 0) {
-      return { files: [], ignoredLocations };
-    }
-    const texts = await this.catFiles(repo, unique.map((p) => `${sha}:${p}`));
-    return { files: unique.map((p, i) => ({ path: p, text: texts[i] })), ignoredLocations };
+  async readConfigFiles(project: string, sha: string, extraConfigPaths: readonly string[] = []): Promise<ConfigSnapshot> {
+    const [snapshot] = await this.readConfigFilesAt(project, [sha], extraConfigPaths);
+    return snapshot;
   }
 
-  /** Read many blobs with one `git cat-file --batch`. */
-  private async catFiles(repo: string, specs: string[]): Promise<string[]> {
+  /**
+   * `readConfigFiles` for several commits at once, with a fixed number of git processes: one
+   * `cat-file --batch-check` for every location of every commit, one `ls-tree` per distinct
+   * configuration directory, one `cat-file --batch` for every distinct file.
+   */
+  async readConfigFilesAt(project: string, shas: readonly string[], extraConfigPaths: readonly string[] = []): Promise<ConfigSnapshot[]> {
+    if (shas.length === 0) {
+      return [];
+    }
+    const repo = await this.repositoryPath(project);
+    const roots = [...new Set([...CONFIG_LOCATIONS.map((l) => l.replace(/\/$/, '')), ...extraConfigPaths.map((p) => p.replace(/\/$/, ''))])];
+    const specs = shas.flatMap((sha) => roots.map((root) => `${sha}:${root}`));
+    // One pass returns every root file's content directly and tells which roots are directories.
+    const objects = new Map<string, { oid: string; type: string }>();
+    const texts = new Map<string, string>();
+    for (const entry of await this.catObjects(repo, specs)) {
+      if (entry.type === 'blob' || entry.type === 'tree') {
+        objects.set(entry.spec, { oid: entry.oid, type: entry.type });
+      }
+      if (entry.type === 'blob') {
+        texts.set(entry.spec, entry.content.toString('utf8'));
+      }
+    }
+    const treeListings = new Map<string, string[]>();
+    for (const { oid, type } of objects.values()) {
+      if (type === 'tree' && !treeListings.has(oid)) {
+        const listing = await git(repo, ['ls-tree', '-r', '--name-only', '-z', oid]);
+        treeListings.set(oid, listing.stdout.split('\0').filter((p) => p.length > 0));
+      }
+    }
+    const plans = shas.map((sha) => planSnapshot(sha, objects, treeListings, extraConfigPaths));
+    const unread = [...new Set(plans.flatMap((plan) => plan.files.map((f) => f.spec)))].filter((spec) => !texts.has(spec));
+    for (const entry of unread.length > 0 ? await this.catObjects(repo, unread) : []) {
+      if (entry.type !== 'blob') {
+        throw new Error(`cannot read ${entry.spec}`);
+      }
+      texts.set(entry.spec, entry.content.toString('utf8'));
+    }
+    return plans.map((plan) => ({
+      files: plan.files.map((f) => ({ path: f.path, text: texts.get(f.spec) ?? '' })),
+      ignoredLocations: plan.ignoredLocations,
+    }));
+  }
+
+  /** `git cat-file --batch` over `specs`: type, oid and content of each (type `missing` when absent). */
+  private async catObjects(repo: string, specs: readonly string[]): Promise<Array<{ spec: string; oid: string; type: string; content: Buffer }>> {
     const output = await gitWithInput(repo, ['cat-file', '--batch'], `${specs.join('\n')}\n`);
-    const texts: string[] = [];
+    const out: Array<{ spec: string; oid: string; type: string; content: Buffer }> = [];
     let offset = 0;
     for (const spec of specs) {
       const newline = output.indexOf(0x0a, offset);
       const header = output.subarray(offset, newline).toString('utf8');
-      if (header.endsWith(' missing')) {
-        throw new Error(`cannot read ${spec}`);
+      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+        out.push({ spec, oid: '', type: 'missing', content: Buffer.alloc(0) });
+        offset = newline + 1;
+        continue;
       }
-      const size = Number(header.split(' ')[2]);
+      const [oid, type, sizeText] = header.split(' ');
+      const size = Number(sizeText);
       const start = newline + 1;
-      texts.push(output.subarray(start, start + size).toString('utf8'));
+      out.push({ spec, oid, type, content: output.subarray(start, start + size) });
       offset = start + size + 1;
     }
-    return texts;
+    return out;
   }
 
   private mirror(project: string, refresh: boolean): Promise<string> {
@@ -202,6 +209,131 @@ export class GitConnection {
     this.mirrored.set(project, work);
     return work;
   }
+}
+
+/** Decide which files of one commit are loaded, in load order. */
+function planSnapshot(
+  sha: string,
+  objects: ReadonlyMap<string, { oid: string; type: string }>,
+  treeListings: ReadonlyMap<string, string[]>,
+  extraConfigPaths: readonly string[],
+): { files: Array<{ path: string; spec: string }>; ignoredLocations: string[] } {
+  const present = (location: string): Array<{ path: string; spec: string }> => {
+    const root = location.replace(/\/$/, '');
+    const object = objects.get(`${sha}:${root}`);
+    if (object === undefined) {
+      return [];
+    }
+    if (!location.endsWith('/')) {
+      return object.type === 'blob' ? [{ path: root, spec: `${sha}:${root}` }] : [];
+    }
+    if (object.type !== 'tree') {
+      return [];
+    }
+    const entries = treeListings.get(object.oid) ?? [];
+    const ignoredDirs = entries.filter((p) => path.posix.basename(p) === '.zuul.ignore').map((p) => `${path.posix.dirname(p)}/`);
+    return entries
+      .filter((p) => p.endsWith('.yaml') && !ignoredDirs.some((d) => d === './' || p.startsWith(d)))
+      .sort()
+      .map((p) => ({ path: `${root}/${p}`, spec: `${sha}:${root}/${p}` }));
+  };
+  const files: Array<{ path: string; spec: string }> = [];
+  const ignoredLocations: string[] = [];
+  for (const location of CONFIG_LOCATIONS) {
+    const found = present(location);
+    if (found.length === 0) {
+      continue;
+    }
+    if (files.length === 0) {
+      files.push(...found);
+    } else {
+      ignoredLocations.push(location);
+    }
+  }
+  for (const p of extraConfigPaths.filter((x) => !x.endsWith('/'))) {
+    files.push(...present(p));
+  }
+  for (const d of extraConfigPaths.filter((x) => x.endsWith('/'))) {
+    files.push(...present(d));
+  }
+  const seen = new Set<string>();
+  return { files: files.filter((f) => (seen.has(f.path) ? false : (seen.add(f.path), true))), ignoredLocations };
+}
+
+/**
+ * Branch tips. For plain files-backend repositories they are read from `packed-refs` and the
+ * loose refs (a loose ref wins), which saves a git process per project; anything else
+ * (reftable, symbolic branch refs) goes through `git for-each-ref`.
+ */
+async function readBranches(repo: string): Promise<BranchTip[]> {
+  const gitDir = existsSync(path.join(repo, '.git')) ? path.join(repo, '.git') : repo;
+  const fromFiles = await readBranchFiles(gitDir).catch(() => undefined);
+  if (fromFiles !== undefined) {
+    return fromFiles;
+  }
+  const refs = await git(repo, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/']);
+  const branches: BranchTip[] = [];
+  for (const line of refs.stdout.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) {
+      branches.push({ sha: line.slice(0, space), name: line.slice(space + 1).replace(/^refs\/heads\//, '') });
+    }
+  }
+  return branches;
+}
+
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+async function readBranchFiles(gitDir: string): Promise<BranchTip[] | undefined> {
+  if (existsSync(path.join(gitDir, 'reftable'))) {
+    return undefined;
+  }
+  const tips = new Map<string, string>();
+  const packed = await readFile(path.join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
+  for (const line of packed.split('\n')) {
+    const match = /^([0-9a-f]{40,64}) refs\/heads\/(.+)$/.exec(line);
+    if (match) {
+      tips.set(match[2], match[1]);
+    }
+  }
+  const walk = async (dir: string, prefix: string): Promise<boolean> => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const name = `${prefix}${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!(await walk(path.join(dir, entry.name), `${name}/`))) {
+          return false;
+        }
+        continue;
+      }
+      const text = (await readFile(path.join(dir, entry.name), 'utf8')).trim();
+      if (!SHA.test(text)) {
+        return false;
+      }
+      tips.set(name, text);
+    }
+    return true;
+  };
+  if (!(await walk(path.join(gitDir, 'refs', 'heads'), ''))) {
+    return undefined;
+  }
+  return [...tips].map(([name, sha]) => ({ name, sha }));
+}
+
+/** The branch HEAD points to, read from the HEAD file (saves a git process per project). */
+async function readHead(repo: string): Promise<string> {
+  for (const file of [path.join(repo, 'HEAD'), path.join(repo, '.git', 'HEAD')]) {
+    try {
+      const text = (await readFile(file, 'utf8')).trim();
+      if (text.startsWith('ref: ')) {
+        return text.slice(5);
+      }
+    } catch {
+      // not this layout; try the next
+    }
+  }
+  const result = await git(repo, ['symbolic-ref', '--quiet', 'HEAD']).catch(() => ({ stdout: 'refs/heads/master' }));
+  return result.stdout.trim();
 }
 
 /** Run `task` over `items` with at most `limit` at a time, keeping result order. */

@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import * as initial from './migrations/0001-initial';
 import * as configErrorContext from './migrations/0002-config-error-context';
-import * as historyIndexes from './migrations/0004-history-indexes';
+import * as historyReadPaths from './migrations/0004-history-read-paths';
 import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycle';
 import * as engineState from './migrations/0006-engine-state';
 import * as launcher from './migrations/0009-launcher';
@@ -16,7 +16,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial, configErrorContext, historyIndexes, buildRequestLifecycle, engineState, launcher];
+const MIGRATIONS: Migration[] = [initial, configErrorContext, historyReadPaths, buildRequestLifecycle, engineState, launcher];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {

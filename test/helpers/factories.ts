@@ -51,20 +51,22 @@ export interface HistoryFactory {
   tick(seconds?: number): Date;
 }
 
+/** Shared by every factory of the process so uuids stay unique across factories. */
+let uuidSequence = 0;
+
 /** A factory writing to `knex`; its clock starts at `start` and moves forward with every record. */
 export function historyFactory(knex: Knex, start = new Date('2026-01-01T00:00:00Z')): HistoryFactory {
   const builds = new BuildRepository(knex);
   const buildsets = new BuildsetRepository(knex);
   const systemEvents = new SystemEventRepository(knex);
   let clock = start.getTime();
-  let sequence = 0;
   const tick = (seconds = 1): Date => {
     clock += seconds * 1000;
     return new Date(clock);
   };
   const nextUuid = (prefix: string): string => {
-    sequence += 1;
-    return `${prefix}${sequence.toString(16).padStart(32 - prefix.length, '0')}`;
+    uuidSequence += 1;
+    return `${prefix}${uuidSequence.toString(16).padStart(32 - prefix.length, '0')}`;
   };
 
   return {

@@ -20,6 +20,9 @@ function sluice(args: string[], env: Record<string, string> = {}): Promise<{ cod
   });
 }
 
+// Each test spawns the CLI (tsx compile + PGlite start): allow for a loaded machine.
+jest.setTimeout(120_000);
+
 describe('sluice CLI', () => {
   let dir: string;
 

@@ -68,7 +68,7 @@ describe('launcher GraphQL', () => {
   it('lists labels, flavors, providers and images of the layout', async () => {
     const result = await graphql(`{ tenant(name: "acme") { ... on Tenant {
       labels { name canonicalName } flavors { name }
-      providers { name driver endpoint instances labels { name } images { name } }
+      providers { name connection labels { name } images { name } }
       images { name type projectCanonicalName branch buildArtifacts { uuid } } } } }`);
     expect(result.errors).toBeUndefined();
     expect(result.data?.tenant).toEqual({
@@ -77,10 +77,10 @@ describe('launcher GraphQL', () => {
         { name: 'custom', canonicalName: 'git.example.com%2Forg%2Fconfig/custom' },
       ],
       flavors: [{ name: 'normal' }],
-      providers: [{ name: 'local-main', driver: 'local', endpoint: 'local/local-main', instances: 4, labels: [{ name: 'small' }, { name: 'custom' }], images: [{ name: 'debian' }, { name: 'built' }] }],
+      providers: [{ name: 'local-main', connection: 'local', labels: [{ name: 'small' }, { name: 'custom' }], images: [{ name: 'debian' }, { name: 'built' }] }],
       images: [
-        { name: 'debian', type: 'cloud', projectCanonicalName: 'git.example.com/org/config', branch: 'master', buildArtifacts: [] },
-        { name: 'built', type: 'zuul', projectCanonicalName: 'git.example.com/org/config', branch: 'master', buildArtifacts: [] },
+        { name: 'debian', type: 'CLOUD', projectCanonicalName: 'git.example.com/org/config', branch: 'master', buildArtifacts: [] },
+        { name: 'built', type: 'ZUUL', projectCanonicalName: 'git.example.com/org/config', branch: 'master', buildArtifacts: [] },
       ],
     });
   });

@@ -43,6 +43,8 @@ async function startService(env: Record<string, string>, configFile: string): Pr
   return { child, base, exited, output: () => output };
 }
 
+jest.setTimeout(120_000);
+
 describe('sluice serve', () => {
   let dir: string;
   // The process runs on the embedded PGlite store (the quickstart's default), whatever DATABASE_URL says,

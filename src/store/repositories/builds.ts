@@ -68,6 +68,7 @@ export interface BuildFilter {
   /** Drops these results and, as in the reference, builds still running. */
   excludeResult?: BuildResult[];
   voting?: boolean;
+  /** true: final builds; false: completed builds that were retried (running builds never match). */
   final?: boolean;
   held?: boolean;
   /** true: finished builds only; false: running only. */
@@ -169,6 +170,10 @@ interface BuildRow {
   nodeset: string | null;
   ref_id: number | null;
   attempt: number;
+  /** Copies of the ref's project and branch and the buildset's pipeline, for filtering (migration 0004). */
+  project: string | null;
+  branch: string | null;
+  pipeline: string | null;
 }
 
 interface ArtifactRow {
@@ -210,7 +215,10 @@ interface BuildTimeRow {
 export class BuildRepository {
   constructor(private readonly knex: Knex) {}
 
-  /** Build start (§4.2 step 2): inserts the build and sets the buildset's first build start time. */
+  /**
+   * Build start (§4.2 step 2): inserts the build (with copies of its ref's project and branch and
+   * its buildset's tenant and pipeline) and sets the buildset's first build start time.
+   */
   async start(input: StartBuild, trx?: Knex.Transaction): Promise<BuildRecord> {
     if (!trx) {
       return this.knex.transaction((inner) => this.start(input, inner));
@@ -219,6 +227,9 @@ export class BuildRepository {
       .insert({
         buildset_id: input.buildsetId,
         tenant: trx('buildsets').select('tenant').where('id', input.buildsetId),
+        pipeline: trx('buildsets').select('pipeline').where('id', input.buildsetId),
+        project: input.refId == null ? null : trx('refs').select('project').where('id', input.refId),
+        branch: input.refId == null ? null : trx('refs').select('branch').where('id', input.refId),
         uuid: input.uuid,
         job_name: input.jobName,
         start_time: input.startTime,
@@ -369,10 +380,10 @@ export class BuildRepository {
       'builds.start_time',
       'builds.end_time',
       'builds.final',
-      'refs.project',
-      'refs.branch',
+      'builds.project',
+      'builds.branch',
       'refs.ref',
-      'buildsets.pipeline',
+      'builds.pipeline',
     );
     if (page.after !== undefined) {
       query.whereRaw('(builds.end_time, builds.id) < (?, ?)', [page.after.endTime, page.after.id]);
@@ -409,15 +420,12 @@ export class BuildRepository {
 
   private filtered(tenant: string, filter: BuildFilter): Knex.QueryBuilder {
     const query = this.knex('builds').where('builds.tenant', tenant);
-    if (filter.pipeline !== undefined && filter.pipeline.length > 0) {
-      query.join('buildsets', 'buildsets.id', 'builds.buildset_id');
-      whereAnyOf(query, 'buildsets.pipeline', filter.pipeline, true);
-    }
-    const refFilters = [filter.project, filter.branch, filter.change, filter.patchset, filter.ref, filter.newrev];
+    whereAnyOf(query, 'builds.pipeline', filter.pipeline, true);
+    whereAnyOf(query, 'builds.project', filter.project, true);
+    whereAnyOf(query, 'builds.branch', filter.branch, true);
+    const refFilters = [filter.change, filter.patchset, filter.ref, filter.newrev];
     if (refFilters.some((values) => values !== undefined && values.length > 0)) {
       query.join('refs', 'refs.id', 'builds.ref_id');
-      whereAnyOf(query, 'refs.project', filter.project, true);
-      whereAnyOf(query, 'refs.branch', filter.branch, true);
       whereAnyOf(query, 'refs.change', filter.change);
       whereAnyOf(query, 'refs.patchset', filter.patchset);
       whereAnyOf(query, 'refs.ref', filter.ref);
@@ -428,7 +436,7 @@ export class BuildRepository {
     whereAnyOf(query, 'builds.nodeset', filter.nodeset);
     whereResult(query, 'builds.result', filter);
     whereFlag(query, 'builds.voting', filter.voting);
-    whereFlag(query, 'builds.final', filter.final);
+    whereFinal(query, filter.final);
     whereFlag(query, 'builds.held', filter.held);
     whereIdRange(query, 'builds.id', filter);
     return query;
@@ -436,14 +444,13 @@ export class BuildRepository {
 
   private buildTimesFiltered(tenant: string, filter: BuildTimeFilter): Knex.QueryBuilder {
     const query = this.knex('builds')
-      .join('buildsets', 'buildsets.id', 'builds.buildset_id')
       .leftJoin('refs', 'refs.id', 'builds.ref_id')
       .where('builds.tenant', tenant)
       .whereNotNull('builds.result')
       .whereNotNull('builds.end_time');
-    whereAnyOf(query, 'refs.project', filter.project);
-    whereAnyOf(query, 'buildsets.pipeline', filter.pipeline);
-    whereAnyOf(query, 'refs.branch', filter.branch);
+    whereAnyOf(query, 'builds.project', filter.project);
+    whereAnyOf(query, 'builds.pipeline', filter.pipeline);
+    whereAnyOf(query, 'builds.branch', filter.branch);
     whereAnyOf(query, 'refs.ref', filter.ref);
     whereAnyOf(query, 'builds.job_name', filter.jobName);
     whereResult(query, 'builds.result', filter);
@@ -455,6 +462,17 @@ export class BuildRepository {
       query.where('builds.end_time', '<=', filter.endTimeMax);
     }
     return query;
+  }
+}
+
+/**
+ * `final` is only decided when a build completes; like the reference (where it is null until
+ * then), asking for non-final builds means retried ones, not running ones.
+ */
+function whereFinal(query: Knex.QueryBuilder, value: boolean | undefined): void {
+  whereFlag(query, 'builds.final', value);
+  if (value === false) {
+    query.whereNotNull('builds.result');
   }
 }
 

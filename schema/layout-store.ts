@@ -1,0 +1,43 @@
+/** Access to a tenant's current layout and to the repositories of the configuration side. */
+import type { Layout } from '../src/config/layout';
+import { ConfigErrorRepository } from '../src/store/repositories/config-errors';
+import { ImageArtifactRepository } from '../src/store/repositories/image-artifacts';
+import { SemaphoreHolderRepository } from '../src/store/repositories/semaphore-holders';
+import type { GraphQLContext, Services } from './context';
+
+export interface LayoutStore {
+  configErrors: ConfigErrorRepository;
+  semaphoreHolders: SemaphoreHolderRepository;
+  imageArtifacts: ImageArtifactRepository;
+}
+
+const stores = new WeakMap<Services, LayoutStore>();
+
+/** Repositories over the request's database; they hold no per-request state. */
+export function layoutStore(ctx: GraphQLContext): LayoutStore {
+  const existing = stores.get(ctx.services);
+  if (existing) {
+    return existing;
+  }
+  const { knex } = ctx.services;
+  const store: LayoutStore = {
+    configErrors: new ConfigErrorRepository(knex),
+    semaphoreHolders: new SemaphoreHolderRepository(knex),
+    imageArtifacts: new ImageArtifactRepository(knex),
+  };
+  stores.set(ctx.services, store);
+  return store;
+}
+
+/**
+ * The current layout of a tenant that the catalog lists. Tenant values are only created for
+ * listed tenants, so a missing layout means a name-only catalog (tests) or a tenant dropped by a
+ * reconfiguration during the request: an internal error, not a user one.
+ */
+export function tenantLayout(ctx: GraphQLContext, tenant: string): Layout {
+  const layout = ctx.services.tenants.layout(tenant);
+  if (layout === undefined) {
+    throw new Error(`Tenant ${tenant} has no loaded layout`);
+  }
+  return layout;
+}

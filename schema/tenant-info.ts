@@ -1,0 +1,34 @@
+/** Tenant-level capabilities (REST `T/info` adds them to the service information). */
+import type { Layout } from '../src/config/layout';
+import { builder } from './builder';
+import { tenantLayout } from './layout-store';
+import { Tenant } from './tenant';
+
+const TenantCapabilities = builder.objectRef<Layout>('TenantCapabilities').implement({
+  description: 'What a dashboard needs to know about one tenant before showing it.',
+  fields: (t) => ({
+    authenticationRealm: t.string({
+      description: 'The tenant\'s authentication realm, replacing the deployment default; null when the tenant sets none.',
+      resolve: (layout) => layout.tenant.authenticationRealm ?? null,
+    }),
+    readProtected: t.boolean({
+      nullable: false,
+      description: 'True when reading the tenant requires a token. Always false until access rules are enforced (Security).',
+      resolve: () => false,
+    }),
+    niz: t.boolean({
+      nullable: false,
+      description: 'True when the tenant has providers (dashboards then show providers, images and flavors).',
+      resolve: (layout) => layout.providers.size > 0,
+    }),
+  }),
+});
+
+builder.objectField(Tenant, 'info', (t) =>
+  t.field({
+    type: TenantCapabilities,
+    nullable: false,
+    description: 'Tenant-level capabilities.',
+    resolve: (tenant, _args, ctx) => tenantLayout(ctx, tenant.name),
+  }),
+);

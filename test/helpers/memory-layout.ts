@@ -1,0 +1,46 @@
+/** Builds a layout from in-memory files (no git), for small focused configuration tests. */
+import { buildLayout, type LoadedProject } from '../../src/config/layout-builder';
+import type { Layout } from '../../src/config/layout';
+import { parseTenantFile } from '../../src/config/tenant-file';
+
+export interface MemoryProject {
+  name: string;
+  trusted?: boolean;
+  /** Tenant-file options of the project, as a YAML flow mapping (e.g. `{shadow: config}`). */
+  options?: string;
+  /** branch -> file path -> text; the first branch is the default branch. */
+  branches: Record<string, Record<string, string>>;
+}
+
+/** A tenant named `t` on connection `gerrit` (host review.example.com) with the given projects. */
+export function memoryLayout(projects: MemoryProject[], tenantOptions = ''): Layout {
+  const entry = (p: MemoryProject) => (p.options === undefined ? `          - ${p.name}` : `          - ${p.name}: ${p.options}`);
+  const config = projects.filter((p) => p.trusted).map(entry);
+  const untrusted = projects.filter((p) => !p.trusted).map(entry);
+  const text = `- tenant:\n    name: t\n${tenantOptions}    source:\n      gerrit:\n        config-projects:\n${config.join('\n')}\n        untrusted-projects:\n${untrusted.join('\n')}\n`;
+  const { abide, problems } = parseTenantFile(text, { gerrit: { driver: 'git' } });
+  if (problems.length > 0) {
+    throw new Error(problems.map((p) => p.message).join('; '));
+  }
+  const tenant = abide.tenants[0];
+  const loaded: LoadedProject[] = tenant.projects.map((tpc) => {
+    const spec = projects.find((p) => p.name === tpc.name);
+    if (spec === undefined) {
+      throw new Error(`no project ${tpc.name}`);
+    }
+    const branches = tpc.trusted ? [Object.keys(spec.branches)[0]] : Object.keys(spec.branches);
+    return {
+      tpc,
+      name: spec.name,
+      canonicalName: `review.example.com/${spec.name}`,
+      connectionName: 'gerrit',
+      trusted: tpc.trusted,
+      defaultBranch: Object.keys(spec.branches)[0],
+      branches,
+      branchShas: Object.fromEntries(branches.map((b) => [b, `${b}-sha`])),
+      files: new Map(branches.map((b) => [b, Object.entries(spec.branches[b]).map(([path, text]) => ({ path, text }))])),
+      ignoredLocations: new Map(),
+    };
+  });
+  return buildLayout({ uuid: 'memory', now: new Date(0), tenant, abide, connections: { gerrit: 'git' }, projects: loaded, initialErrors: [] });
+}

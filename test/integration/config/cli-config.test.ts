@@ -1,0 +1,95 @@
+/** `sluice validate-config` over tenant and project configuration, and `sluice reconfigure`. */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from '../../../src/server/cli';
+import { openDatabase } from '../../../src/store/database';
+import { ReconfigureRequestRepository } from '../../../src/store/repositories/reconfigure-requests';
+import { buildFixtureRepos, type FixtureRepos } from '../../helpers/config-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const savedDatabaseUrl = process.env.DATABASE_URL;
+
+/** Run the CLI in-process, capturing what it writes. */
+async function sluice(args: string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return true;
+  });
+  try {
+    const code = await main(args);
+    return { code, stdout };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+// git and PGlite work on a loaded machine.
+jest.setTimeout(60_000);
+
+let dir: string;
+let repos: FixtureRepos;
+let postgres: TestDatabase | undefined;
+
+beforeAll(async () => {
+  // The reconfigure request goes to a fresh PostgreSQL test database when one is available
+  // (the CLI reads DATABASE_URL), otherwise to the embedded store of the test deployment.
+  postgres = savedDatabaseUrl ? await createTestDatabase({ backend: 'postgres', migrate: false }) : undefined;
+  if (postgres?.url !== undefined) {
+    process.env.DATABASE_URL = postgres.url;
+  } else {
+    delete process.env.DATABASE_URL;
+  }
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-cli-config-'));
+  repos = await buildFixtureRepos(path.join(__dirname, '../../fixtures/config/basic'));
+  cpSync(path.join(__dirname, '../../fixtures/config/basic/main.yaml'), path.join(dir, 'main.yaml'));
+  writeFileSync(
+    path.join(dir, 'sluice.yaml'),
+    `dataDir: data\ntenantConfig: main.yaml\nconnections:\n  gerrit:\n    driver: git\n    baseurl: ${repos.baseDir}\n    canonicalHostname: review.example.com\n`,
+  );
+});
+
+afterAll(async () => {
+  if (savedDatabaseUrl !== undefined) {
+    process.env.DATABASE_URL = savedDatabaseUrl;
+  }
+  await postgres?.destroy();
+  repos.cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('sluice validate-config and reconfigure', () => {
+  it('prints every config error with its name and location and exits 1', async () => {
+    const result = await sluice(['validate-config', '--config', path.join(dir, 'sluice.yaml')]);
+    expect(result.stdout).toContain('tenant tenant-one: 3 project(s), 2 pipeline(s), 4 job(s), 1 error(s), 0 warning(s)');
+    expect(result.stdout).toContain('error: [Job Not Found] org/project2@master zuul.yaml:3: Job does-not-exist not defined');
+    expect(result.stdout).toMatch(/\n1 error\(s\), 0 warning\(s\)\n$/);
+    expect(result.code).toBe(1);
+  });
+
+  it('validates the quickstart without creating repositories under its baseurl', async () => {
+    const copy = path.join(dir, 'quickstart');
+    cpSync(path.join(ROOT, 'examples', 'quickstart'), copy, { recursive: true });
+    const config = path.join(copy, 'sluice.yaml');
+    writeFileSync(config, readFileSync(config, 'utf8').replace(/\.\.\/\.\.\/data/g, 'data'));
+    const result = await sluice(['validate-config', '--config', path.join(copy, 'sluice.yaml')]);
+    expect(result.stdout).toContain('tenant example: 2 project(s), 4 pipeline(s), 5 job(s), 0 error(s), 0 warning(s)');
+    expect(result.code).toBe(0);
+    expect(existsSync(path.join(copy, 'data', 'repos'))).toBe(false);
+  });
+
+  it('queues a reconfigure request for the running service', async () => {
+    const result = await sluice(['reconfigure', '--config', path.join(dir, 'sluice.yaml'), '--tenant', 'tenant-one']);
+    expect(result.stdout).toMatch(/Reconfiguration of tenant tenant-one requested \(request \d+\)\./);
+    expect(result.code).toBe(0);
+    const database = postgres?.url !== undefined ? openDatabase({ kind: 'postgres', url: postgres.url }) : openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'data', 'pgdata') });
+    try {
+      const claimed = await new ReconfigureRequestRepository(database.knex).claimPending(new Date());
+      expect(claimed.map((r) => r.tenant)).toEqual(['tenant-one']);
+    } finally {
+      await database.close();
+    }
+  });
+});
