@@ -5,7 +5,7 @@
  * hard links, so they are cheap).
  */
 import { canonicalHostnameOf, type ServiceConfig } from '../config/service';
-import { GitMirrors, isRemoteBaseUrl } from '../sources/git-mirror';
+import { GitMirrors } from '../sources/git-mirror';
 
 /** What the executor needs to know about a git connection. */
 export interface GitConnectionInfo {
