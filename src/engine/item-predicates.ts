@@ -54,12 +54,16 @@ export function itemsBehind(queue: QueueState, item: ItemState): ItemState[] {
 /** The chain of items ahead, nearest first. */
 export function itemsAhead(queue: QueueState, item: ItemState): ItemState[] {
   const chain: ItemState[] = [];
+  if (item.itemAhead === null) {
+    return chain;
+  }
+  const byUuid = new Map(queue.items.map((candidate) => [candidate.uuid, candidate]));
   const seen = new Set<string>();
-  let current = findItem(queue, item.itemAhead);
+  let current = byUuid.get(item.itemAhead);
   while (current && !seen.has(current.uuid)) {
     chain.push(current);
     seen.add(current.uuid);
-    current = findItem(queue, current.itemAhead);
+    current = current.itemAhead === null ? undefined : byUuid.get(current.itemAhead);
   }
   return chain;
 }

@@ -272,17 +272,18 @@ export class EngineOperations {
   /** Pause/discard tenant event queues (compat.md §2.12): missing flags keep their value, the reason is replaced. */
   async setTenantState(tenant: string, input: TenantStateInput): Promise<OperationResult<TenantEventQueueState>> {
     const now = this.now();
-    const record = await this.state.loadTenant(tenant);
-    const next: TenantEventQueueState = {
-      triggerQueueDiscarding: input.triggerQueueDiscarding ?? record.eventQueues.triggerQueueDiscarding,
-      triggerQueuePaused: input.triggerQueuePaused ?? record.eventQueues.triggerQueuePaused,
-      resultQueuePaused: input.resultQueuePaused ?? record.eventQueues.resultQueuePaused,
-      reason: input.reason ? String(input.reason).slice(0, 4096) : null,
-    };
-    await this.knex.transaction(async (trx) => {
+    const next = await this.knex.transaction(async (trx) => {
+      await this.state.ensureTenant(tenant, now, trx);
       const current = await this.state.loadTenant(tenant, trx, true);
-      await this.state.saveTenant(tenant, { ...current, eventQueues: next }, now, trx);
-      await new SystemEventRepository(trx).record({ tenant, eventType: 'tenant-state-changed', eventTime: now, description: `Tenant event queues: ${describeQueues(next)}`, data: { ...next } });
+      const state: TenantEventQueueState = {
+        triggerQueueDiscarding: input.triggerQueueDiscarding ?? current.eventQueues.triggerQueueDiscarding,
+        triggerQueuePaused: input.triggerQueuePaused ?? current.eventQueues.triggerQueuePaused,
+        resultQueuePaused: input.resultQueuePaused ?? current.eventQueues.resultQueuePaused,
+        reason: input.reason ? String(input.reason).slice(0, 4096) : null,
+      };
+      await this.state.saveTenant(tenant, { ...current, eventQueues: state }, now, trx);
+      await new SystemEventRepository(trx).record({ tenant, eventType: 'tenant-state-changed', eventTime: now, description: `Tenant event queues: ${describeQueues(state)}`, data: { ...state } });
+      return state;
     });
     this.wake(tenant);
     return { ok: true, value: next };

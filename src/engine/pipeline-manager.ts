@@ -252,21 +252,36 @@ export class PipelineManager {
   private async processQueue(ctx: PassContext, queue: QueueState): Promise<boolean> {
     let nnfi: ItemState | null = null;
     let changed = false;
+    // Lookups by uuid and the queue position are kept incrementally: long queues (hundreds of
+    // items) are walked on every pass, so per-item linear scans would make a pass quadratic.
+    const byUuid = new Map(queue.items.map((item) => [item.uuid, item]));
+    let index = 0;
     for (const item of [...queue.items]) {
       if (item.dequeueTime !== null) {
         continue;
       }
-      const outcome = await this.processOneItem(ctx, queue, item, nnfi);
+      const outcome = await this.processOneItem(ctx, queue, item, nnfi, index, byUuid);
       changed = changed || outcome.changed;
       nnfi = outcome.nnfi;
+      if (item.dequeueTime === null) {
+        index += 1;
+      }
     }
     return changed;
   }
 
-  private async processOneItem(ctx: PassContext, queue: QueueState, item: ItemState, nnfi: ItemState | null): Promise<{ changed: boolean; nnfi: ItemState | null }> {
+  private async processOneItem(
+    ctx: PassContext,
+    queue: QueueState,
+    item: ItemState,
+    nnfi: ItemState | null,
+    index: number,
+    byUuid: ReadonlyMap<string, ItemState>,
+  ): Promise<{ changed: boolean; nnfi: ItemState | null }> {
     let changed = false;
     const reasons: string[] = [];
-    let ahead = findItem(queue, item.itemAhead);
+    const parent = item.itemAhead === null ? undefined : byUuid.get(item.itemAhead);
+    let ahead = parent && parent.dequeueTime === null ? parent : findItem(queue, item.itemAhead);
     if (ahead && !ahead.live) {
       ahead = null;
     }
@@ -282,7 +297,6 @@ export class PipelineManager {
         return { changed: true, nnfi };
       }
     }
-    const index = queue.items.indexOf(item);
     const active = insideWindow(index, queue.window);
     if (item.active !== active) {
       item.active = active;
@@ -326,7 +340,7 @@ export class PipelineManager {
     if (hasAnyJobFailed(item.buildset)) {
       reasons.push('at least one job failed');
     }
-    if (!item.live && itemsBehind(queue, item).length === 0) {
+    if (!item.live && !queue.items.some((other) => other.itemAhead === item.uuid)) {
       this.dequeueItem(ctx, queue, item, { kind: 'non-live-no-items-behind' });
       return { changed: true, nnfi };
     }
@@ -473,7 +487,7 @@ export class PipelineManager {
     if (item.buildset.historyId !== null) {
       return item.buildset.historyId;
     }
-    item.buildset.historyId = await ctx.history.createBuildset({
+    const created = await ctx.history.createBuildset({
       uuid: item.buildset.uuid,
       tenant: ctx.tenant,
       pipeline: this.name,
@@ -483,9 +497,11 @@ export class PipelineManager {
       triggeredBy: item.triggeredBy,
       at: ctx.now,
     });
+    item.buildset.historyId = created.id;
+    item.buildset.historyRefId = created.refIds[0] ?? null;
     item.buildset.startTime = ctx.nowIso();
     ctx.touch(item);
-    return item.buildset.historyId;
+    return created.id;
   }
 
   /** Cancel the jobs of an item and give it a new buildset (spec §2.9.6 with prime). */
@@ -530,6 +546,8 @@ export class PipelineManager {
       action = 'failure';
       result = 'FAILURE';
     }
+    // A disabled pipeline reports through its `disabled` reporters instead (spec §2.11).
+    const wasDisabled = this.state.disabled;
     if (action === 'success') {
       this.state.consecutiveFailures = 0;
     } else if (action === 'failure') {
@@ -543,7 +561,8 @@ export class PipelineManager {
     }
     let message = formatReport(this.config, item, action);
     let mergeFailed = false;
-    if (action === 'success' && this.config.reporters.success.submit) {
+    const submit = wasDisabled ? this.config.reporters.disabled.submit : this.config.reporters.success.submit;
+    if (action === 'success' && submit) {
       const merged = await this.mergeChanges(ctx, item);
       if (!merged) {
         result = 'MERGE_FAILURE';
@@ -577,7 +596,7 @@ export class PipelineManager {
     }
   }
 
-  /** Merge each change of a successful item into its branch; emits the resulting events. */
+  /** Merge each change of a successful item into its branch; emits `project-change-merged` when listened to. */
   private async mergeChanges(ctx: PassContext, item: ItemState): Promise<boolean> {
     for (const change of item.changes) {
       if (change.kind !== 'change') {
@@ -587,8 +606,8 @@ export class PipelineManager {
       if (!outcome.merged) {
         return false;
       }
-      const branch = change.branch ?? 'master';
-      await ctx.emit('trigger', 'ref-updated', { project: change.project, ref: `refs/heads/${branch}`, branch, oldrev: outcome.oldrev, newrev: outcome.newrev, ownMerge: true });
+      // The branch update itself is announced once as `ref-updated` by the git connection
+      // (the merger gateway tells the poller to expect Sluice's own update).
       if (pipelinesListen(this.layout, 'project-change-merged')) {
         await ctx.emit('trigger', 'project-change-merged', { project: change.project, mergedChange: change.number });
       }
@@ -620,8 +639,14 @@ export class PipelineManager {
     }
   }
 
-  /** Cancel an item's jobs, record DEQUEUED and take it out (spec §2.12 removeItem). */
+  /**
+   * Cancel an item's jobs, record DEQUEUED and take it out (spec §2.12 removeItem). Items
+   * behind it were tested with it merged underneath, so they are reset (spec §2.9.6 prime).
+   */
   async removeItem(ctx: PassContext, queue: QueueState, item: ItemState, reason: DequeueReason): Promise<void> {
+    for (const behind of allItemsBehind(queue, item)) {
+      await this.resetItem(ctx, behind);
+    }
     await cancelJobs(ctx, item, true);
     if (item.live && item.buildset.result === null) {
       item.buildset.result = 'DEQUEUED';

@@ -23,8 +23,8 @@ export interface TriggerEventPayload {
   parentPipeline?: string;
   /** project-change-merged: the change that merged. */
   mergedChange?: number | null;
-  /** A branch update made by Sluice's own merge (emitted once, spec Part A). */
-  ownMerge?: boolean;
+  /** A branch update made by Sluice's own merge (emitted once by the git connection, spec Part A). */
+  own?: boolean;
   timestamp?: string;
 }
 

@@ -1,0 +1,125 @@
+/**
+ * Engine benchmark: N changes (default 1,000) through a dependent gate pipeline with window 20
+ * and instant jobs (two per change; the scripted executor answers at once). Reports items per
+ * second and the process CPU time per item (process.cpuUsage, user + system; with the embedded
+ * store this includes PGlite, which runs in the same process).
+ *
+ *   npx tsx bench/engine-gate.ts [changes]              # embedded PGlite (in memory)
+ *   DATABASE_URL=postgres://... npx tsx bench/engine-gate.ts
+ */
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
+import { Engine } from '../src/engine/engine';
+import { InProcessEventBus } from '../src/engine/event-bus';
+import { openDatabase, type Database } from '../src/store/database';
+import { migrateLatest } from '../src/store/migrate';
+import { FakeChanges, InstantNodes, job, makeLayout, pipeline, ScriptedExecutor, ScriptedMerger } from '../test/engine/scripted';
+
+async function openBenchDatabase(): Promise<{ database: Database; cleanup: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = openDatabase({ kind: 'pglite' });
+    return { database, cleanup: () => database.close() };
+  }
+  const name = `sluice_bench_${randomBytes(4).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  await admin.raw(`CREATE DATABASE ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = openDatabase({ kind: 'postgres', url: target.toString(), poolMax: 5 });
+  return {
+    database,
+    cleanup: async () => {
+      await database.close();
+      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.destroy();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const total = Number(process.argv[2] ?? 1000);
+  const { database, cleanup } = await openBenchDatabase();
+  await migrateLatest(database.knex);
+  const queryCounts = new Map<string, number>();
+  let queries = 0;
+  database.knex.on('query', (query: { sql: string }) => {
+    queries += 1;
+    const key = query.sql.slice(0, 60);
+    queryCounts.set(key, (queryCounts.get(key) ?? 0) + 1);
+  });
+  const layout = makeLayout({
+    tenant: 'bench',
+    pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true, window: { window: 20, floor: 3, ceiling: 20, increaseType: 'linear', increaseFactor: 1, decreaseType: 'exponential', decreaseFactor: 2 } })],
+    projects: [{ name: 'org/project' }],
+    jobs: { 'org/project': { gate: [job('unit'), job('lint')] } },
+  });
+  const changes = new FakeChanges();
+  const executor = new ScriptedExecutor({ now: () => new Date() });
+  const nodes = new InstantNodes();
+  executor.auto = () => ({ result: 'SUCCESS', durationMs: 0 });
+  let reported = 0;
+  const bus = new InProcessEventBus();
+  let resolveDone: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    resolveDone = resolve;
+  });
+  bus.subscribe('bench', (delta) => {
+    if (delta.type === 'item-reported') {
+      reported += 1;
+      if (reported === total) {
+        resolveDone();
+      }
+    }
+  });
+  const engine = new Engine({
+    database,
+    layouts: (tenant) => (tenant === 'bench' ? layout : null),
+    gateways: { changes, merger: new ScriptedMerger(changes), executor, nodes },
+    bus,
+    clock: { now: () => new Date() },
+    pollIntervalMs: 1000,
+    batchSize: 200,
+    logger: { error: (message, error) => console.error(message, error) },
+  });
+  executor.sink = (tenant, event) => engine.submitResult(tenant, event);
+  nodes.sink = (tenant, event) => engine.submitResult(tenant, event);
+  await engine.startTenant('bench');
+
+  for (let number = 1; number <= total; number += 1) {
+    changes.add('org/project', number);
+  }
+  const cpuStart = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  for (let number = 1; number <= total; number += 1) {
+    const result = await engine.enqueue('bench', { pipeline: 'gate', project: 'org/project', change: `${number},1` });
+    if (!result.ok) {
+      throw new Error(result.error.message);
+    }
+  }
+  await done;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuMsPerItem = (cpu.user + cpu.system) / 1000 / total;
+  await engine.stop();
+  const merged = await database.knex('buildsets').where({ tenant: 'bench', result: 'SUCCESS' }).count<Array<{ count: string | number }>>({ count: '*' });
+  console.log(JSON.stringify({
+    store: database.kind,
+    changes: total,
+    window: 20,
+    jobsPerChange: 2,
+    mergedBuildsets: Number(merged[0].count),
+    seconds: Number(seconds.toFixed(2)),
+    itemsPerSecond: Number((total / seconds).toFixed(1)),
+    cpuMsPerItem: Number(cpuMsPerItem.toFixed(2)),
+  }));
+  if (process.env.BENCH_QUERIES) {
+    console.log(queries, [...queryCounts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25));
+  }
+  await cleanup();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

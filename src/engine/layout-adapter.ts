@@ -1,0 +1,163 @@
+/**
+ * Adapts the configuration loader's Layout to the engine's narrow EngineLayout view: pipeline
+ * triggers compiled into filters, reporter actions reduced to what the engine acts on (which
+ * phases have reporters, `submit: true`), projects with their queue names, and job freezing
+ * through `freezeJobGraph` of the config package.
+ */
+import { freezeJobGraph, findLayoutProject, projectPipelineConfig, type FrozenJob } from '../config/freeze';
+import type { Layout, Pipeline, ReporterConfig, TriggerConfig } from '../config/layout';
+import type { EngineJob, EngineLayout, EnginePipeline, EngineProject, FreezeOutcome, PipelineTrigger, RefFilter, ReporterActions, ReporterPhase } from './interfaces';
+
+const PHASES: ReporterPhase[] = ['enqueue', 'start', 'success', 'failure', 'merge-conflict', 'config-error', 'no-jobs', 'disabled', 'dequeue'];
+
+function asList(value: unknown): unknown[] {
+  if (value === undefined || value === null) {
+    return [];
+  }
+  return Array.isArray(value) ? value : [value];
+}
+
+/** `str`, `{regex, negate}` or a list of either, prefix-anchored as in the reference. */
+function refFilters(value: unknown): RefFilter[] {
+  return asList(value).flatMap((entry): RefFilter[] => {
+    if (typeof entry === 'string') {
+      return [{ pattern: new RegExp(`^(?:${entry})`), negate: false }];
+    }
+    if (typeof entry === 'object' && entry !== null && typeof (entry as { regex?: unknown }).regex === 'string') {
+      const spec = entry as { regex: string; negate?: unknown };
+      return [{ pattern: new RegExp(`^(?:${spec.regex})`), negate: spec.negate === true }];
+    }
+    return [];
+  });
+}
+
+function strings(value: unknown): string[] {
+  return asList(value).filter((entry): entry is string => typeof entry === 'string');
+}
+
+function triggersOf(trigger: TriggerConfig): PipelineTrigger[] {
+  return trigger.filters.flatMap((filter): PipelineTrigger[] => {
+    if (trigger.driver === 'timer') {
+      const time = filter.time;
+      return typeof time === 'string' ? [{ driver: 'timer', connection: trigger.connection, time }] : [];
+    }
+    if (trigger.driver === 'zuul') {
+      const events = strings(filter.event).filter((event): event is 'parent-change-enqueued' | 'project-change-merged' => event === 'parent-change-enqueued' || event === 'project-change-merged');
+      return events.length === 0 ? [] : [{ driver: 'zuul', connection: trigger.connection, events, pipelines: strings(filter.pipeline) }];
+    }
+    // The git driver (and, until their drivers exist, review systems' events by name).
+    return [{ driver: 'git', connection: trigger.connection, events: strings(filter.event), refs: refFilters(filter.ref), branches: refFilters(filter.branch) }];
+  });
+}
+
+function reporterActions(reporters: ReporterConfig[]): ReporterActions {
+  return {
+    connections: reporters.map((reporter) => reporter.connection),
+    submit: reporters.some((reporter) => reporter.options.submit === true),
+  };
+}
+
+/** The engine's view of one configured pipeline. */
+export function enginePipeline(pipeline: Pipeline): EnginePipeline {
+  const reporters = {} as Record<ReporterPhase, ReporterActions>;
+  for (const phase of PHASES) {
+    const configured = pipeline.reporters[phase] ?? [];
+    // merge-conflict and config-error fall back to the failure reporters (spec §1.4).
+    const effective = configured.length === 0 && (phase === 'merge-conflict' || phase === 'config-error') ? (pipeline.reporters.failure ?? []) : configured;
+    reporters[phase] = reporterActions(effective);
+  }
+  return {
+    name: pipeline.name,
+    description: pipeline.description ?? null,
+    manager: pipeline.manager,
+    precedence: pipeline.precedence,
+    triggers: pipeline.triggers.flatMap(triggersOf),
+    window: {
+      window: pipeline.window,
+      floor: pipeline.windowFloor,
+      ceiling: pipeline.windowCeiling,
+      increaseType: pipeline.windowIncreaseType,
+      increaseFactor: pipeline.windowIncreaseFactor,
+      decreaseType: pipeline.windowDecreaseType,
+      decreaseFactor: pipeline.windowDecreaseFactor,
+    },
+    supercedes: pipeline.supercedes,
+    dequeueOnNewPatchset: pipeline.dequeueOnNewPatchset,
+    ignoreDependencies: pipeline.ignoreDependencies,
+    disableAfterConsecutiveFailures: pipeline.disableAfterConsecutiveFailures ?? null,
+    reporters,
+    messages: {
+      success: pipeline.messages.success,
+      failure: pipeline.messages.failure,
+      start: pipeline.messages.start,
+      mergeConflict: pipeline.messages.mergeConflict,
+      dequeue: pipeline.messages.dequeue,
+      noJobs: pipeline.messages.noJobs,
+      footer: pipeline.messages.footer,
+    },
+  };
+}
+
+/** The engine's view of a frozen job; everything else travels to the executor in `params`. */
+export function engineJob(job: FrozenJob): EngineJob {
+  return {
+    name: job.name,
+    dependencies: job.dependencies.map((dependency) => ({ name: dependency.name, soft: dependency.soft })),
+    voting: job.voting,
+    attempts: job.attempts,
+    timeout: job.timeout,
+    semaphores: job.semaphores.map((semaphore) => ({ name: semaphore.name, resourcesFirst: semaphore.resourcesFirst })),
+    nodeset: { name: job.nodeset.name, labels: job.nodeset.nodes.map((node) => node.label) },
+    provides: job.provides,
+    requires: job.requires,
+    holdFollowingChanges: job.holdFollowingChanges,
+    vars: job.vars,
+    params: JSON.parse(JSON.stringify(job)) as Record<string, unknown>,
+  };
+}
+
+/** Wrap a configuration Layout as an EngineLayout. */
+export function toEngineLayout(layout: Layout): EngineLayout {
+  const projects = new Map<string, EngineProject>();
+  for (const project of layout.projects.values()) {
+    const queueName = project.metadata.queueName ?? null;
+    projects.set(project.canonicalName, {
+      name: project.name,
+      canonicalName: project.canonicalName,
+      connection: project.connectionName,
+      defaultBranch: project.metadata.defaultBranch,
+      mergeMode: project.metadata.mergeMode,
+      queueName,
+      queuePerBranch: queueName !== null && (layout.queues.get(queueName)?.perBranch ?? false),
+    });
+  }
+  const semaphores = new Map([...layout.semaphores.values()].map((semaphore) => [semaphore.name, { name: semaphore.name, max: semaphore.max, global: semaphore.global }]));
+  return {
+    uuid: layout.uuid,
+    tenant: layout.tenantName,
+    loadedAt: layout.loadedAt,
+    pipelines: [...layout.pipelines.values()].map(enginePipeline),
+    projects,
+    semaphores,
+    freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined): FreezeOutcome {
+      const result = freezeJobGraph(layout, { pipeline, project, branch, files });
+      switch (result.status) {
+        case 'ok':
+          return { status: 'ok', jobs: result.jobs.map(engineJob), failFast: result.failFast };
+        case 'error':
+          return { status: 'error', message: result.errors.map((error) => error.message).join('\n') };
+        case 'unknown-pipeline':
+          return { status: 'error', message: `Unknown pipeline ${pipeline}` };
+        default:
+          return { status: 'not-in-pipeline' };
+      }
+    },
+    projectInPipeline(pipeline: string, project: string): boolean {
+      const found = findLayoutProject(layout, project);
+      if (!found) {
+        return false;
+      }
+      return found.branches.some((branch) => projectPipelineConfig(layout, found, pipeline, branch) !== undefined);
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/** Wires an Engine to a test database and the scripted neighbours; one per scenario. */
+import { Engine } from '../../src/engine/engine';
+import { InProcessEventBus, type EngineDelta } from '../../src/engine/event-bus';
+import type { EngineLayout } from '../../src/engine/interfaces';
+import type { TriggerEventPayload } from '../../src/engine/triggers';
+import type { Database } from '../../src/store/database';
+import { BuildRepository, type BuildRecord } from '../../src/store/repositories/builds';
+import { BuildsetRepository, type BuildsetRecord } from '../../src/store/repositories/buildsets';
+import { canonical, FakeChanges, FakeClock, InstantNodes, ScriptedExecutor, ScriptedMerger } from './scripted';
+
+
+let tenantCounter = 0;
+
+/** A tenant name unique within the test process (scenarios share one database per file). */
+export function nextTenant(): string {
+  tenantCounter += 1;
+  return `tenant-${tenantCounter}`;
+}
+
+export class EngineHarness {
+  readonly clock: FakeClock;
+  readonly changes: FakeChanges;
+  readonly merger: ScriptedMerger;
+  readonly executor: ScriptedExecutor;
+  readonly nodes: InstantNodes;
+  readonly bus = new InProcessEventBus();
+  readonly deltas: EngineDelta[] = [];
+  /** Errors the scheduler logged (scenarios expect none). */
+  readonly errors: string[] = [];
+  engine: Engine;
+  private uuidCounter = 0;
+
+  readonly tenant: string;
+
+  constructor(
+    readonly database: Database,
+    public layout: EngineLayout,
+    shared?: { clock: FakeClock; changes: FakeChanges; merger?: ScriptedMerger },
+  ) {
+    this.tenant = layout.tenant;
+    this.clock = shared?.clock ?? new FakeClock();
+    this.changes = shared?.changes ?? new FakeChanges();
+    this.merger = shared?.merger ?? new ScriptedMerger(this.changes);
+    this.executor = new ScriptedExecutor(this.clock);
+    this.nodes = new InstantNodes();
+    this.bus.subscribe(this.tenant, (delta) => this.deltas.push(delta));
+    this.engine = this.createEngine();
+  }
+
+  private createEngine(): Engine {
+    const engine = new Engine({
+      database: this.database,
+      layouts: (tenant) => (tenant === this.layout.tenant ? this.layout : null),
+      gateways: { changes: this.changes, merger: this.merger, executor: this.executor, nodes: this.nodes },
+      bus: this.bus,
+      clock: this.clock,
+      pollIntervalMs: 50,
+      logger: {
+        error: (message, error) => {
+          this.errors.push(`${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        },
+      },
+      uuid: () => {
+        this.uuidCounter += 1;
+        return `${this.tenant.replace(/\D/g, '').padStart(4, '0')}${String(this.uuidCounter).padStart(28, '0')}`;
+      },
+    });
+    this.executor.sink = (tenant, event) => engine.submitResult(tenant, event);
+    this.nodes.sink = (tenant, event) => engine.submitResult(tenant, event);
+    return engine;
+  }
+
+  async start(): Promise<void> {
+    const started = await this.engine.startTenant(this.tenant);
+    if (!started) {
+      throw new Error('scheduler did not start');
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.engine.stop();
+  }
+
+  /** Wait until the scheduler is idle. */
+  async settle(): Promise<void> {
+    await this.engine.settle(this.tenant);
+  }
+
+  /** A new patchset event for a change (as the git poller emits it). */
+  async patchsetCreated(project: string, number: number, patchset?: string): Promise<void> {
+    const change = await this.changes.getChange(canonical(project), number, patchset);
+    const event: TriggerEventPayload = { type: 'patchset-created', project: canonical(project), change: number, patchset: change?.patchset ?? '1' };
+    await this.engine.submitTrigger(this.tenant, event);
+  }
+
+  /** Enqueue through the admin operation and wait for it to be processed; returns its outcome. */
+  async enqueue(pipeline: string, project: string, change: string): Promise<string | null> {
+    const result = await this.engine.enqueue(this.tenant, { pipeline, project, change, by: 'admin' });
+    if (!result.ok) {
+      throw new Error(result.error.message);
+    }
+    await this.settle();
+    return this.engine.eventOutcome(result.value.eventId);
+  }
+
+  /** Reports in the order they happened: `<change id> <pipeline> <result>`. */
+  reports(): string[] {
+    const changeOf = new Map<string, string>();
+    const lines: string[] = [];
+    for (const delta of this.deltas) {
+      if (delta.type === 'item-enqueued') {
+        changeOf.set(delta.itemUuid, delta.changeIds.join(' '));
+      } else if (delta.type === 'item-reported') {
+        lines.push(`${changeOf.get(delta.itemUuid) ?? delta.itemUuid} ${delta.pipeline} ${delta.result}`);
+      }
+    }
+    return lines;
+  }
+
+  /** The tenant's buildsets, oldest first. */
+  async buildsets(): Promise<BuildsetRecord[]> {
+    const rows = await new BuildsetRepository(this.database.knex).list(this.tenant, {}, { limit: 1000, offset: 0, fromEnd: false });
+    return rows.sort((a, b) => a.id - b.id);
+  }
+
+  /** The tenant's builds, oldest first. */
+  async builds(): Promise<BuildRecord[]> {
+    const rows = await new BuildRepository(this.database.knex).list(this.tenant, {}, { limit: 1000, offset: 0, fromEnd: false });
+    return rows.sort((a, b) => a.id - b.id);
+  }
+}
