@@ -10,7 +10,7 @@ const config: CodegenConfig = {
   documents: ['rest-compat/operations/**/*.graphql'],
   generates: {
     './rest-compat/generated/graphql.ts': {
-      plugins: ['typescript', 'typescript-operations', 'typed-document-node'],
+      plugins: ['typescript-operations', 'typed-document-node'],
       config: {
         scalars: { DateTime: 'string', JSON: 'unknown', ID: 'string' },
         enumsAsTypes: true,

@@ -10,8 +10,26 @@ export class RestError extends Error {
     this.name = 'RestError';
   }
 
-  body(): { error: string; description: string } {
+  body(): Record<string, unknown> {
     return { error: this.errorName, description: this.message };
+  }
+}
+
+/** A 401: the reference's exact JSON body `{description, error, realm}` plus `WWW-Authenticate` (compat.md §6.2). */
+export class RestAuthError extends RestError {
+  constructor(
+    errorName: string,
+    message: string,
+    readonly realm: string | null,
+  ) {
+    super(401, errorName, message, {
+      'WWW-Authenticate': `Bearer realm="${realm ?? 'None'}" error="${errorName}" error_description="${message.replace(/"/g, '\\"')}"`,
+    });
+    this.name = 'RestAuthError';
+  }
+
+  override body(): Record<string, unknown> {
+    return { description: this.message, error: this.errorName, realm: this.realm };
   }
 }
 

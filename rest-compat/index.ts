@@ -1,5 +1,48 @@
 /** The REST route table: one entry per documented path, in matching order. */
 import type { RestRoute } from './route';
-import { infoRoute } from './routes/info';
+import { apiIndexRoute } from './routes/api-index';
+import { badgeRoute } from './routes/badge';
+import { buildTimesRoute } from './routes/build-times';
+import { buildRoute, buildsRoute } from './routes/builds';
+import { buildsetRoute, buildsetsRoute } from './routes/buildsets';
+import { componentsRoute, connectionsRoute } from './routes/deployment';
+import { infoRoute, tenantInfoRoute } from './routes/info';
+import { freezeJobRoute, freezeJobsRoute, jobRoute, projectRoute } from './routes/job-graph';
+import { openApiRoute } from './routes/openapi';
+import { systemEventsRoute } from './routes/system-events';
+import { flavorsRoute, imagesRoute, labelsRoute, providersRoute } from './routes/launcher-config';
+import { configErrorsRoute, jobsRoute, pipelinesRoute, projectsRoute, semaphoresRoute, tenantStatusRoute } from './routes/tenant-config';
+import { tenantsRoute } from './routes/tenants';
 
-export const REST_ROUTES: RestRoute[] = [infoRoute];
+export const REST_ROUTES: RestRoute[] = [
+  apiIndexRoute(() => REST_ROUTES),
+  infoRoute,
+  componentsRoute,
+  connectionsRoute,
+  tenantsRoute,
+  tenantInfoRoute,
+  buildsRoute,
+  buildRoute,
+  buildTimesRoute,
+  buildsetsRoute,
+  buildsetRoute,
+  badgeRoute,
+  systemEventsRoute,
+  tenantStatusRoute,
+  pipelinesRoute,
+  projectsRoute,
+  jobsRoute,
+  semaphoresRoute,
+  configErrorsRoute,
+  labelsRoute,
+  flavorsRoute,
+  providersRoute,
+  imagesRoute,
+  jobRoute,
+  freezeJobsRoute,
+  freezeJobRoute,
+  // Greedy project names: keep after every other `project/{p}/...` route.
+  projectRoute,
+];
+
+REST_ROUTES.push(openApiRoute(() => REST_ROUTES));

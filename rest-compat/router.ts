@@ -1,13 +1,17 @@
 /**
  * Generic HTTP handling for the REST route table: path matching (greedy segments, repeated
- * slashes), CORS and preflight, method checks, shape selection, JSON errors. Route handlers
- * only map requests to GraphQL operations and results to the wire shapes.
+ * slashes), CORS and preflight, method checks, shape selection, auth requirement, query and
+ * body validation, content types and JSON errors. Route handlers only map requests to GraphQL
+ * operations and results to the wire shapes.
  */
 import type Koa from 'koa';
 import type { GraphQLError } from 'graphql';
-import { RestError, methodNotAllowed, notFound } from './errors';
+import { RestAuthError, RestError, methodNotAllowed, notFound } from './errors';
+import { RestTenantExistsDocument } from './generated/graphql';
 import type { OperationRunner } from './operation-runner';
-import type { BoundOperationRunner, HttpMethod, RestRoute } from './route';
+import { parseQuery } from './query-params';
+import { readJsonBody } from './request-body';
+import type { BoundOperationRunner, HttpMethod, RestEndpoint, RestRoute } from './route';
 import { SHAPE_HEADER, isRestShape, type RestShape } from './shape';
 
 const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, X-Requested-With';
@@ -24,6 +28,8 @@ export interface RestRouterOptions {
   defaultShape: RestShape;
   /** Builds the yoga server context for in-process operations from the Koa context. */
   serverContext: (ctx: Koa.Context) => Record<string, unknown>;
+  /** Realm named in 401 answers the REST layer gives itself (missing header); null when none. */
+  defaultRealm?: () => string | null;
 }
 
 /** Koa middleware serving every route of the table below `/api`. */
@@ -34,62 +40,8 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
       return next();
     }
     ctx.set('Access-Control-Allow-Origin', '*');
-    const requested = headerValue(ctx.get(SHAPE_HEADER));
     try {
-      if (requested !== '' && !isRestShape(requested)) {
-        throw new RestError(400, 'BadRequest', `${SHAPE_HEADER} must be "current" or "earlier"`);
-      }
-      const subPath = ctx.path.replace(/\/{2,}/g, '/').replace(/^\/api\/?/, '').replace(/\/$/, '');
-      const match = findRoute(compiled, subPath);
-      if (!match) {
-        throw notFound(`No API endpoint at ${ctx.path}`);
-      }
-      const { route, params } = match;
-      const shape = route.shapes && !route.shapes.includes(requested || options.defaultShape) ? 'current' : (requested || options.defaultShape) as RestShape;
-      ctx.set(SHAPE_HEADER, shape);
-      const methods = Object.keys(route.handlers) as HttpMethod[];
-      if (ctx.method === 'OPTIONS') {
-        ctx.status = 204;
-        ctx.set('Access-Control-Allow-Methods', [...methods, 'OPTIONS'].join(', '));
-        ctx.set('Access-Control-Allow-Headers', ALLOWED_REQUEST_HEADERS);
-        ctx.set('Access-Control-Max-Age', '86400');
-        return;
-      }
-      const method = (ctx.method === 'HEAD' ? 'GET' : ctx.method) as HttpMethod;
-      const handler = route.handlers[method];
-      if (!handler) {
-        throw methodNotAllowed([...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS']);
-      }
-      const serverContext = options.serverContext(ctx);
-      const run: BoundOperationRunner = async (document, variables) => {
-        const result = await options.run(document, variables, serverContext);
-        if (result.errors && result.errors.length > 0) {
-          throw restErrorFromGraphQL(result.errors[0]);
-        }
-        if (!result.data) {
-          throw new RestError(500, 'InternalError', 'The operation returned no data');
-        }
-        return result.data;
-      };
-      const response = await handler({
-        method,
-        params,
-        query: new URLSearchParams(ctx.querystring),
-        shape,
-        headers: ctx.headers,
-        run,
-      });
-      ctx.status = response.status ?? 200;
-      for (const [key, value] of Object.entries(response.headers ?? {})) {
-        ctx.set(key, value);
-      }
-      if (response.contentType && response.contentType !== 'application/json') {
-        ctx.type = response.contentType;
-        ctx.body = response.body;
-      } else if (ctx.status !== 204) {
-        ctx.type = 'application/json; charset=utf-8';
-        ctx.body = JSON.stringify(response.body);
-      }
+      await serve(ctx, compiled, options);
     } catch (err) {
       const restError = err instanceof RestError ? err : internalError(ctx, err);
       ctx.status = restError.status;
@@ -102,8 +54,109 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
   };
 }
 
-function headerValue(value: string): string {
-  return value.trim().toLowerCase();
+async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestRouterOptions): Promise<void> {
+  const requested = ctx.get(SHAPE_HEADER).trim().toLowerCase();
+  if (requested !== '' && !isRestShape(requested)) {
+    throw new RestError(400, 'BadRequest', `${SHAPE_HEADER} must be "current" or "earlier"`);
+  }
+  const selected: RestShape = isRestShape(requested) ? requested : options.defaultShape;
+  // Paths keep `%2F` encoded (compat.md §1.1): only the route's own segments are decoded.
+  const subPath = ctx.path.replace(/\/{2,}/g, '/').replace(/^\/api\/?/, '').replace(/\/$/, '');
+  const match = findRoute(compiled, subPath);
+  if (!match) {
+    throw notFound(`No API endpoint at ${ctx.path}`);
+  }
+  const { route, params } = match;
+  const methods = Object.keys(route.endpoints) as HttpMethod[];
+  if (ctx.method === 'OPTIONS') {
+    ctx.set(SHAPE_HEADER, selected);
+    ctx.status = 204;
+    ctx.set('Access-Control-Allow-Methods', [...methods, 'OPTIONS'].join(', '));
+    ctx.set('Access-Control-Allow-Headers', ALLOWED_REQUEST_HEADERS);
+    ctx.set('Access-Control-Max-Age', '86400');
+    return;
+  }
+  const method = (ctx.method === 'HEAD' ? 'GET' : ctx.method) as HttpMethod;
+  const endpoint = route.endpoints[method];
+  if (!endpoint) {
+    ctx.set(SHAPE_HEADER, selected);
+    throw methodNotAllowed([...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS']);
+  }
+  const shape = endpointShape(endpoint, selected);
+  ctx.set(SHAPE_HEADER, shape);
+  const response = endpoint.responses[shape];
+  if (!response) {
+    throw new RestError(500, 'InternalError', 'Unexpected error.');
+  }
+  const serverContext = options.serverContext(ctx);
+  const run = boundRunner(options.run, serverContext);
+
+  // Order as in the reference (compat.md §1.5): tenant, then auth, then query and body.
+  if (endpoint.auth === 'token' || endpoint.auth === 'admin') {
+    if (params.tenant_name !== undefined) {
+      await requireTenant(run, params.tenant_name);
+    }
+    requireBearerHeader(ctx, options.defaultRealm?.() ?? null);
+  }
+  const query = parseQuery(new URLSearchParams(ctx.querystring), endpoint.query?.[shape] ?? {});
+  const body = await readJsonBody(ctx, endpoint.body);
+  const result = await endpoint.handler({ method, params, query, body, shape, headers: ctx.headers, run });
+
+  ctx.status = result.status ?? response.status;
+  for (const [key, value] of Object.entries({ ...endpoint.headers, ...result.headers })) {
+    ctx.set(key, value);
+  }
+  if (ctx.status === 204) {
+    ctx.body = null;
+    return;
+  }
+  const contentType = response.contentType ?? 'application/json';
+  if (contentType === 'application/json') {
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = JSON.stringify(result.body);
+  } else {
+    ctx.type = `${contentType}; charset=utf-8`;
+    ctx.body = String(result.body);
+  }
+}
+
+/** The requested shape when the endpoint has it; otherwise the one shape it exists in (A3). */
+function endpointShape(endpoint: RestEndpoint, selected: RestShape): RestShape {
+  if (endpoint.responses[selected]) {
+    return selected;
+  }
+  return endpoint.responses.current ? 'current' : 'earlier';
+}
+
+function boundRunner(run: OperationRunner, serverContext: Record<string, unknown>): BoundOperationRunner {
+  return async (document, variables) => {
+    const result = await run(document, variables, serverContext);
+    if (result.errors && result.errors.length > 0) {
+      throw restErrorFromGraphQL(result.errors[0]);
+    }
+    if (!result.data) {
+      throw new RestError(500, 'InternalError', 'The operation returned no data');
+    }
+    return result.data;
+  };
+}
+
+async function requireTenant(run: BoundOperationRunner, tenant: string): Promise<void> {
+  const data = await run(RestTenantExistsDocument, { tenant });
+  if (data.tenant?.__typename === 'NotFoundError') {
+    throw notFound(data.tenant.errorMessage);
+  }
+}
+
+/** The REST layer's own part of auth: a bearer header must be present; the schema checks the token. */
+function requireBearerHeader(ctx: Koa.Context, realm: string | null): void {
+  const header = ctx.get('Authorization');
+  if (header === '') {
+    throw new RestAuthError('MissingAuthError', 'Missing "Authorization" header', realm);
+  }
+  if (!/^bearer /i.test(header)) {
+    throw new RestAuthError('InvalidAuthFormat', '"Authorization" header must start with "Bearer"', realm);
+  }
 }
 
 function compileRoute(route: RestRoute): CompiledRoute {
@@ -128,7 +181,7 @@ function findRoute(routes: CompiledRoute[], subPath: string): { route: RestRoute
     if (m) {
       const params: Record<string, string> = {};
       names.forEach((name, i) => {
-        params[name] = m[i + 1];
+        params[name] = decodePathSegment(m[i + 1]);
       });
       return { route, params };
     }
@@ -136,13 +189,29 @@ function findRoute(routes: CompiledRoute[], subPath: string): { route: RestRoute
   return undefined;
 }
 
-/** Map a GraphQL error to a REST error by its `extensions.code`. */
+/** Decodes `%XX` except `%2F`, which stays literal as in the reference (compat.md §1.1). */
+function decodePathSegment(value: string): string {
+  return value.replace(/(%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run).replace(/\//g, '%2F');
+    } catch {
+      return run;
+    }
+  });
+}
+
+/** Map a GraphQL error to a REST error by its `extensions.code` (auth errors keep their names). */
 export function restErrorFromGraphQL(error: GraphQLError | { message: string; extensions?: Record<string, unknown> }): RestError {
-  const code = typeof error.extensions?.code === 'string' ? error.extensions.code : '';
+  const extensions = error.extensions ?? {};
+  const code = typeof extensions.code === 'string' ? extensions.code : '';
+  if (code === 'UNAUTHENTICATED') {
+    const name = typeof extensions.authError === 'string' ? extensions.authError : 'AuthTokenUnauthorizedException';
+    const realm = typeof extensions.realm === 'string' ? extensions.realm : null;
+    return new RestAuthError(name, error.message, realm);
+  }
   const status: Record<string, [number, string]> = {
     NOT_FOUND: [404, 'NotFound'],
     BAD_USER_INPUT: [400, 'BadRequest'],
-    UNAUTHENTICATED: [401, 'Unauthorized'],
     FORBIDDEN: [403, 'Forbidden'],
     CONFLICT: [409, 'Conflict'],
   };

@@ -6,6 +6,7 @@ import ErrorsPlugin from '@pothos/plugin-errors';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ValidationPlugin from '@pothos/plugin-validation';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
+import { canReadTenant, isTenantAdmin } from './access';
 import type { GraphQLContext } from './context';
 
 export interface SchemaTypes {
@@ -13,6 +14,10 @@ export interface SchemaTypes {
   AuthScopes: {
     /** Anyone may read; access rules of restricted tenants are applied by the Security issue. */
     public: boolean;
+    /** Administer the named tenant (control mutations). */
+    tenantAdmin: string;
+    /** Read the named tenant (status and live feeds). */
+    tenantReader: string;
   };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
@@ -54,7 +59,11 @@ export const builder = new SchemaBuilder<SchemaTypes>({
   },
   scopeAuth: {
     authorizeOnSubscribe: true,
-    authScopes: () => ({ public: true }),
+    authScopes: (ctx) => ({
+      public: true,
+      tenantAdmin: (tenant) => isTenantAdmin(ctx, tenant),
+      tenantReader: (tenant) => canReadTenant(ctx, tenant),
+    }),
   },
   errors: {
     defaultTypes: [],
@@ -63,3 +72,4 @@ export const builder = new SchemaBuilder<SchemaTypes>({
 
 builder.queryType({ description: 'Read entry points of Sluice.' });
 builder.mutationType({ description: 'Control operations (tenant admin).' });
+builder.subscriptionType({ description: 'Live feeds over graphql-ws (or SSE): status, queue deltas, builds, events.' });

@@ -6,6 +6,8 @@ import type { Knex } from 'knex';
 import type { Layout } from '../src/config/layout';
 import type { ServiceConfig } from '../src/config/service';
 import type { Principal } from '../src/auth/principal';
+import type { Engine } from '../src/engine/engine';
+import type { LiveFeeds } from './live-feeds';
 
 /**
  * Which tenants exist and their current layouts. The LayoutManager implements it; tests that
@@ -25,7 +27,16 @@ export interface Services {
   version: string;
   /** Injected clock so tests can control time. */
   now(): Date;
+  /** The gating engine's API (status, control operations); null when this process has none. */
+  engine: Engine | null;
+  /** Live feeds for subscriptions; null when subscriptions are not served. */
+  live: LiveFeeds | null;
+  /** Verifies a bearer token (HTTP `Authorization`, or graphql-ws `connectionParams`); null = anonymous. */
+  authenticate: Authenticate | null;
 }
+
+/** Turns a bearer token into a principal, or null when it is not valid. */
+export type Authenticate = (token: string) => Promise<Principal | null>;
 
 /** Who is calling: a verified token's subject, claims and authenticator (see src/auth/principal.ts). */
 export type { Principal } from '../src/auth/principal';

@@ -26,12 +26,9 @@ import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { idCursor, PAGINATION_DESCRIPTION, resolveKeysetConnection } from './pagination';
 import { requireTenant, Tenant } from './tenant';
 
-/**
- * The scopes every launcher mutation requires. This is the one place to attach tenant admin:
- * once the builder has the `tenantAdmin` scope (branch `live`), return `{ tenantAdmin: tenant }`.
- */
-function launcherAdminScopes(tenant: string): { public: boolean } {
-  return { public: tenant.length > 0 };
+/** The scopes every launcher mutation requires: tenant admin (compat.md A2: the reference forgot it for nodes and requests). */
+function launcherAdminScopes(tenant: string): { tenantAdmin: string } {
+  return { tenantAdmin: tenant };
 }
 
 const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -1,6 +1,8 @@
 /**
- * graphql-ws on the same HTTP server and path as HTTP GraphQL. Parse and validate errors are
- * returned to the one operation instead of closing the socket (see the style guide, A2).
+ * graphql-ws on the same HTTP server and path as HTTP GraphQL. Protocol hygiene: keep-alive
+ * pings, a deadline for `connection_init` (which carries the auth token in its payload), a cap
+ * on message size and on concurrent subscriptions per connection. Parse, validate and limit
+ * errors answer the one operation instead of closing the socket (style guide A2).
  */
 import type http from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +14,24 @@ import type { YogaServerInstance } from 'graphql-yoga';
 /** Close code sent to clients when the server shuts down ("going away"). */
 export const SHUTDOWN_CLOSE_CODE = 1001;
 
+export interface WebSocketLimits {
+  /** Interval of server pings; a client that does not answer is disconnected. */
+  keepAliveMs: number;
+  /** Time a client has to send `connection_init` after connecting. */
+  connectionInitWaitTimeoutMs: number;
+  /** Concurrent operations per connection. */
+  maxSubscriptionsPerConnection: number;
+  /** Largest message a client may send (bytes). */
+  maxPayloadBytes: number;
+}
+
+export const DEFAULT_WEB_SOCKET_LIMITS: WebSocketLimits = {
+  keepAliveMs: 12_000,
+  connectionInitWaitTimeoutMs: 3_000,
+  maxSubscriptionsPerConnection: 100,
+  maxPayloadBytes: 64 * 1024,
+};
+
 export interface GraphQLWebSocketServer {
   wss: WebSocketServer;
   /** Close every socket with `SHUTDOWN_CLOSE_CODE` and stop accepting new ones. */
@@ -21,13 +41,19 @@ export interface GraphQLWebSocketServer {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the server context type of any yoga instance
 type AnyYoga = YogaServerInstance<any, any>;
 
-export function attachGraphQLWebSocket(server: http.Server, yoga: AnyYoga, path = '/graphql'): GraphQLWebSocketServer {
-  const wss = new WebSocketServer({ server, path });
+export function attachGraphQLWebSocket(server: http.Server, yoga: AnyYoga, path = '/graphql', limits: Partial<WebSocketLimits> = {}): GraphQLWebSocketServer {
+  const settings = { ...DEFAULT_WEB_SOCKET_LIMITS, ...limits };
+  const wss = new WebSocketServer({ server, path, maxPayload: settings.maxPayloadBytes });
   const disposable = useServer(
     {
+      connectionInitWaitTimeout: settings.connectionInitWaitTimeoutMs,
       execute: (args) => (args as ExecutionArgs & { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args) => (args as ExecutionArgs & { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (ctx, _id, params) => {
+        // graphql-ws has already reserved this operation's id, hence `>`.
+        if (Object.keys(ctx.subscriptions).length > settings.maxSubscriptionsPerConnection) {
+          return [new GraphQLError(`Too many operations on this connection (at most ${settings.maxSubscriptionsPerConnection})`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+        }
         const env = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,
@@ -57,6 +83,7 @@ export function attachGraphQLWebSocket(server: http.Server, yoga: AnyYoga, path 
       },
     },
     wss,
+    settings.keepAliveMs,
   );
   return {
     wss,

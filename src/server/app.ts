@@ -13,12 +13,17 @@ import { SLUICE_VERSION } from '../model/version';
 import { openDatabase, type Database } from '../store/database';
 import { migrateLatest } from '../store/migrate';
 import { ComponentRepository } from '../store/repositories/components';
-import type { Services, TenantCatalog } from '../../schema/context';
+import type { Authenticate, Services, TenantCatalog } from '../../schema/context';
+import type { Engine } from '../engine/engine';
+import { EngineStateRepository } from '../store/repositories/engine-state';
+import { createEventBus } from '../../subscriptions/bus';
+import type { EventBus } from '../../subscriptions/bus/event-bus';
+import { LiveHub, type LiveHubOptions } from '../../subscriptions/live/live-hub';
 import { LayoutManager } from '../config/layout-manager';
 import { REST_ROUTES } from '../../rest-compat';
 import { createOperationRunner } from '../../rest-compat/operation-runner';
 import { restRouter } from '../../rest-compat/router';
-import { attachGraphQLWebSocket, type GraphQLWebSocketServer } from '../../subscriptions/ws-server';
+import { attachGraphQLWebSocket, type GraphQLWebSocketServer, type WebSocketLimits } from '../../subscriptions/ws-server';
 import { buildYoga, type SluiceYoga } from './yoga';
 import { createLogger, type Logger } from './logger';
 import { healthRoutes, type Readiness } from './health';
@@ -34,6 +39,16 @@ export interface AppOptions {
   heartbeatInterval?: number;
   /** Which tenants exist (tests); by default a LayoutManager loads the tenant file, if one is configured. */
   tenants?: TenantCatalog;
+  /** The event bus (owned and closed by the app); defaults to `createEventBus(config)`. */
+  bus?: EventBus;
+  /** The gating engine, publishing its deltas to `engineEventBusOver(bus)`; without it there is no status. */
+  engine?: Engine;
+  /** Token verification; without it every caller is anonymous. */
+  authenticate?: Authenticate;
+  /** Live fan-out tuning (status coalescing interval, replay and per-subscriber buffers). */
+  live?: Partial<LiveHubOptions>;
+  /** graphql-ws limits (keep-alive, init timeout, operations per connection, message size). */
+  webSocket?: Partial<WebSocketLimits>;
 }
 
 /** Background work that must stop on shutdown. */
@@ -47,6 +62,8 @@ export interface SluiceApp {
   httpServer: http.Server;
   yoga: SluiceYoga;
   services: Services;
+  bus: EventBus;
+  live: LiveHub;
   database: Database;
   logger: Logger;
   /** Loads and reloads tenant layouts; undefined when `options.tenants` was given or no tenant file is configured. */
@@ -75,7 +92,19 @@ export function buildApp(options: AppOptions): SluiceApp {
   const layoutManager =
     options.tenants === undefined && config.tenantConfig !== undefined ? new LayoutManager({ config, knex: database.knex, logger, now }) : undefined;
   const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
-  const services: Services = { config, knex: database.knex, tenants, version: SLUICE_VERSION, now };
+  const bus = options.bus ?? createEventBus(config);
+  const engineState = new EngineStateRepository(database.knex);
+  const live = new LiveHub(bus, async (tenant) => (await engineState.loadTenant(tenant)).busSequence, options.live);
+  const services: Services = {
+    config,
+    knex: database.knex,
+    tenants,
+    version: SLUICE_VERSION,
+    now,
+    engine: options.engine ?? null,
+    live,
+    authenticate: options.authenticate ?? null,
+  };
   const yoga = buildYoga(services, logger);
   const readiness: Readiness = { migrated: false, shuttingDown: false };
   const tasks: BackgroundTask[] = [];
@@ -123,6 +152,8 @@ export function buildApp(options: AppOptions): SluiceApp {
     httpServer,
     yoga,
     services,
+    bus,
+    live,
     database,
     logger,
     layoutManager,
@@ -162,7 +193,11 @@ export function buildApp(options: AppOptions): SluiceApp {
         components.heartbeat(componentId, now()).catch((err: unknown) => logger.warn({ err }, 'component heartbeat failed'));
       }, options.heartbeatInterval ?? 30_000);
       heartbeat.unref();
-      ws = attachGraphQLWebSocket(httpServer, yoga);
+      for (const tenant of tenants.tenantNames()) {
+        live.watch(tenant); // resumable feeds: buffer deltas even before anyone subscribes
+      }
+      await bus.ready();
+      ws = attachGraphQLWebSocket(httpServer, yoga, yoga.graphqlEndpoint, options.webSocket);
       await new Promise<void>((resolve, reject) => {
         httpServer.once('error', reject);
         httpServer.listen(port, host, () => {
@@ -192,6 +227,7 @@ export function buildApp(options: AppOptions): SluiceApp {
       httpServer.close(() => resolve());
     });
     httpServer.closeIdleConnections();
+    live.close(); // completes every subscription before the sockets close
     await ws?.close();
     await waitForDrain(inFlight, deadline);
     httpServer.closeAllConnections();
@@ -202,6 +238,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     for (const task of tasks.reverse()) {
       await task.stop().catch((err: unknown) => logger.error({ err, task: task.name }, 'background task failed to stop'));
     }
+    await bus.close().catch((err: unknown) => logger.warn({ err }, 'event bus failed to close'));
     if (readiness.migrated) {
       await components.heartbeat(componentId, now(), 'stopped').catch(() => undefined);
     }

@@ -12,6 +12,7 @@ import { buildApp, type SluiceApp } from '../../src/server/app';
 import { silentLogger } from '../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { launcherLayout, TestClock, TestLayouts, type LauncherLayoutSpec } from '../helpers/launcher-layout';
+import { testAuthenticate } from '../helpers/live';
 
 function spec(tenant: string): LauncherLayoutSpec {
   return {
@@ -38,8 +39,10 @@ describe('launcher GraphQL', () => {
   let launcher: Launcher;
   let dataDir: string;
 
-  async function graphql(query: string, variables: Record<string, unknown> = {}): Promise<GraphQLResponse> {
-    const res = await fetch(`${app.url()}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  /** POST an operation; mutations run as admin of `acme` unless another token (or none) is given. */
+  async function graphql(query: string, variables: Record<string, unknown> = {}, token: string | null = 'admin:acme'): Promise<GraphQLResponse> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...(token === null ? {} : { authorization: `Bearer ${token}` }) };
+    const res = await fetch(`${app.url()}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
     return (await res.json()) as GraphQLResponse;
   }
 
@@ -49,7 +52,7 @@ describe('launcher GraphQL', () => {
     const config: ServiceConfig = { ...defaultServiceConfig(process.cwd()), dataDir, connections: { local: { driver: 'local' } } };
     const layouts = new TestLayouts(launcherLayout(spec('acme')), launcherLayout({ tenant: 'other' }));
     const clock = new TestClock();
-    app = buildApp({ config, database, logger: silentLogger(), now: clock.now, tenants: layouts });
+    app = buildApp({ config, database, logger: silentLogger(), now: clock.now, tenants: layouts, authenticate: testAuthenticate });
     await app.start(0, '127.0.0.1');
     launcher = createLauncher({ config, knex: database.knex, layouts, now: clock.now });
     await launcher.gateway.requestNodes({ id: 'req-1', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs1', jobName: 'unit', labels: ['small'], priority: 200 });
@@ -113,14 +116,18 @@ describe('launcher GraphQL', () => {
     const hold = `mutation($input: NodeHoldInput!) { nodeHold(input: $input) { __typename ... on ProviderNode { uuid state comment } ... on Error { message } } }`;
     expect((await graphql(hold, { input: { tenant: 'acme', nodeId: node.uuid, comment: 'keep' } })).data).toEqual({ nodeHold: { __typename: 'ProviderNode', uuid: node.uuid, state: 'HOLD', comment: 'keep' } });
     expect((await graphql(hold, { input: { tenant: 'acme', nodeId: 'nope' } })).data).toEqual({ nodeHold: { __typename: 'NotFoundError', message: 'Node not found' } });
-    expect((await graphql(hold, { input: { tenant: 'other', nodeId: node.uuid } })).data).toEqual({ nodeHold: { __typename: 'NotFoundError', message: 'Node not found' } });
-    expect((await graphql(hold, { input: { tenant: 'ghost', nodeId: node.uuid } })).data).toEqual({ nodeHold: { __typename: 'NotFoundError', message: 'Tenant not found' } });
+    expect((await graphql(hold, { input: { tenant: 'other', nodeId: node.uuid } }, 'admin:other')).data).toEqual({ nodeHold: { __typename: 'NotFoundError', message: 'Node not found' } });
+    // Tenant admin is required: anonymous callers, admins of other tenants and unknown tenants are refused.
+    expect((await graphql(hold, { input: { tenant: 'acme', nodeId: node.uuid } }, null)).errors?.[0]?.message).toMatch(/Not authorized/);
+    expect((await graphql(hold, { input: { tenant: 'acme', nodeId: node.uuid } }, 'admin:other')).errors?.[0]?.message).toMatch(/Not authorized/);
+    expect((await graphql(hold, { input: { tenant: 'ghost', nodeId: node.uuid } }, 'admin:ghost')).errors?.[0]?.message).toMatch(/Not authorized/);
     const release = `mutation($input: NodeReleaseInput!) { nodeRelease(input: $input) { __typename ... on ProviderNode { state } ... on Error { message } } }`;
     expect((await graphql(release, { input: { tenant: 'acme', nodeId: node.uuid } })).data).toEqual({ nodeRelease: { __typename: 'ProviderNode', state: 'USED' } });
   });
 
   it('cancels requests, builds images and validates or deletes uploads, with typed errors', async () => {
     const cancel = `mutation($input: NodesetRequestCancelInput!) { nodesetRequestCancel(input: $input) { __typename ... on LauncherOperationDone { id } ... on Error { message } } }`;
+    expect((await graphql(cancel, { input: { tenant: 'acme', requestId: 'req-2' } }, null)).errors?.[0]?.message).toMatch(/Not authorized/);
     expect((await graphql(cancel, { input: { tenant: 'acme', requestId: 'nope' } })).data).toEqual({ nodesetRequestCancel: { __typename: 'NotFoundError', message: 'Request not found' } });
     expect((await graphql(cancel, { input: { tenant: 'acme', requestId: 'req-2' } })).data).toEqual({ nodesetRequestCancel: { __typename: 'LauncherOperationDone', id: 'req-2' } });
 

@@ -28,7 +28,7 @@ describe('executor wiring from the service configuration', () => {
   it('knows every git connection with its canonical host name', () => {
     expect(gitConnectionsFromConfig(config)).toEqual({
       local: { baseurl: '/etc/sluice/repos', canonicalHostname: 'git.example.local' },
-      remote: { baseurl: 'https://git.example.com/mirror/', canonicalHostname: 'git.example.com' },
+      remote: { baseurl: 'https://git.example.com/mirror/', canonicalHostname: 'remote' },
     });
   });
 

@@ -1,0 +1,36 @@
+/**
+ * The port through which subscription fields reach live data. `subscriptions/live` implements
+ * it over the event bus; the schema only sees these feeds.
+ */
+import type { EngineDelta } from '../src/engine/event-bus';
+
+/** Why a queue-event stream asks the client to take a new snapshot. */
+export type ResnapshotReason = 'REPLAY_UNAVAILABLE' | 'SLOW_CONSUMER' | 'SEQUENCE_GAP';
+
+export type QueueFeedEvent =
+  | { kind: 'delta'; delta: EngineDelta }
+  | { kind: 'resnapshot'; reason: ResnapshotReason; tenant: string; sequence: number };
+
+/** A status change of a tenant: one object per tenant state version, shared by every subscriber (its execution result may be shared too). */
+export interface StatusTick {
+  readonly shared: true;
+  readonly tenant: string;
+  readonly version: number;
+}
+
+export interface LiveFeeds {
+  /**
+   * Queue deltas of a tenant. With `afterSeq`, first the deltas after it (from the replay
+   * buffer) or a resnapshot event when they are no longer available, then live deltas.
+   */
+  queueEvents(tenant: string, afterSeq: number | null): Promise<AsyncIterableIterator<QueueFeedEvent>>;
+  /**
+   * Coalesced "the status changed" ticks: one at once, then at most one per interval while
+   * changes happen. A slow consumer only ever has the latest tick pending.
+   */
+  statusChanges(tenant: string): AsyncIterableIterator<StatusTick>;
+  /** Load a value once per tenant state version and share it between all subscribers. */
+  shared<T>(tenant: string, key: string, load: () => Promise<T>): Promise<T>;
+  /** Tell every process that a tenant's status changed outside a scheduler pass. */
+  statusChanged(tenant: string): Promise<void>;
+}

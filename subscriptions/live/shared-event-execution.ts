@@ -1,0 +1,60 @@
+/**
+ * Executes subscription events with a fresh context per event (new Pothos caches and loaders,
+ * style guide A2) and, for events the live hub marks as shared, only once per distinct
+ * operation: every subscriber of the same document and variables receives the same result for
+ * the same shared event. Authorization happens before an event is yielded (per subscriber), and
+ * a shared event's result does not depend on who asked, so 5,000 identical status subscribers
+ * cost one execution per change instead of 5,000.
+ */
+import { createSourceEventStream, execute, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { isAsyncIterable, makeSubscribe, mapAsyncIterator, type Plugin } from '@envelop/core';
+
+/** An event value whose execution result may be shared between subscribers. */
+export interface SharedLiveEvent {
+  readonly shared: true;
+}
+
+export function isSharedLiveEvent(value: unknown): value is SharedLiveEvent {
+  return typeof value === 'object' && value !== null && (value as Partial<SharedLiveEvent>).shared === true;
+}
+
+type EventResult = ExecutionResult | Promise<ExecutionResult>;
+
+/** Results per shared event, then per operation key; entries go when the event object does. */
+const sharedResults = new WeakMap<object, Map<string, EventResult>>();
+
+/** The envelop plugin; `freshContext` returns the context fields to replace for every event. */
+export function useLiveSubscriptionEvents(freshContext: () => Record<PropertyKey, unknown>): Plugin {
+  return {
+    onSubscribe({ setSubscribeFn }) {
+      setSubscribeFn(
+        makeSubscribe(async (args: ExecutionArgs) => {
+          const stream = await createSourceEventStream(args.schema, args.document, args.rootValue, args.contextValue, args.variableValues ?? undefined, args.operationName, args.subscribeFieldResolver);
+          if (!isAsyncIterable(stream)) {
+            return stream;
+          }
+          const operationKey = `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}\n${print(args.document)}`;
+          const run = (payload: unknown): EventResult =>
+            execute({ ...args, rootValue: payload, contextValue: { ...(args.contextValue as Record<PropertyKey, unknown>), ...freshContext() } });
+          return mapAsyncIterator(stream, (payload: unknown) => {
+            if (!isSharedLiveEvent(payload)) {
+              return run(payload);
+            }
+            let results = sharedResults.get(payload);
+            if (!results) {
+              results = new Map();
+              sharedResults.set(payload, results);
+            }
+            const cached = results.get(operationKey);
+            if (cached) {
+              return cached;
+            }
+            const result = run(payload);
+            results.set(operationKey, result);
+            return result;
+          });
+        }),
+      );
+    },
+  };
+}
