@@ -23,5 +23,6 @@ import './queue-events';
 import './autohold';
 import './control';
 import './subscriptions';
+import './console-log';
 
 export const schema = builder.toSchema();
