@@ -375,18 +375,24 @@ async function cancelNodeRequest(ctx: PassContext, job: JobState): Promise<void>
 }
 
 /**
- * Cancel every unfinished job of an item. `final` jobs get a CANCELED result so they do not
- * restart; otherwise (a reset) running builds are recorded as ABORTED and unstarted ones as
- * CANCELED in history while the item moves on to a new buildset.
+ * How jobs are canceled: `reset` (the item gets a new buildset; jobs run again), `dequeue` (the
+ * item leaves) or `stay-current` (fail-fast, a needed change failing: the buildset stays and
+ * reports). Started builds end ABORTED unless their buildset stays current (then CANCELED, as
+ * in spec §3.1); builds no executor started end CANCELED; with `dequeue` and `stay-current`
+ * jobs without a build get a CANCELED placeholder so they do not start.
  */
-export async function cancelJobs(ctx: PassContext, item: ItemState, final: boolean): Promise<void> {
+export type CancelMode = 'reset' | 'dequeue' | 'stay-current';
+
+/** Cancel every unfinished job of an item (spec §2.9.6). */
+export async function cancelJobs(ctx: PassContext, item: ItemState, mode: CancelMode): Promise<void> {
+  const final = mode !== 'reset';
   for (const job of item.buildset.jobs) {
     await cancelNodeRequest(ctx, job);
     const build = job.build;
     if (build && build.result === null) {
       const buildUuid = build.uuid;
       ctx.after(() => ctx.gateways.executor.cancelBuild(ctx.tenant, buildUuid));
-      const result: BuildResult = build.startTime !== null && !final ? 'ABORTED' : 'CANCELED';
+      const result: BuildResult = build.startTime !== null && mode !== 'stay-current' ? 'ABORTED' : 'CANCELED';
       build.result = result;
       build.canceled = true;
       build.endTime = ctx.nowIso();
@@ -532,7 +538,7 @@ async function failFastIfNeeded(ctx: PassContext, item: ItemState, job: JobState
   if (!item.buildset.failFast || !job.job.voting || !jobFailed(job)) {
     return;
   }
-  await cancelJobs(ctx, item, true);
+  await cancelJobs(ctx, item, 'stay-current');
 }
 
 /** Autohold (spec §3.8): the most specific matching request holds the build's nodes. */

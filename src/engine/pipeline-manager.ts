@@ -291,7 +291,7 @@ export class PipelineManager {
       if (missing.length > 0) {
         const urls = missing.map((change) => change.url ?? changeId(change));
         item.dequeuedNeedingChange = missing.length === 1 ? `Change ${urls[0]} is needed.` : `Changes ${urls.join(', ')} are needed.`;
-        await cancelJobs(ctx, item, true);
+        await cancelJobs(ctx, item, 'dequeue');
         await this.reportItem(ctx, queue, item);
         this.dequeueItem(ctx, queue, item, { kind: 'dependency-dequeued', message: item.dequeuedNeedingChange });
         return { changed: true, nnfi };
@@ -307,7 +307,7 @@ export class PipelineManager {
     if (failingNeeded) {
       reasons.push('a needed change is failing');
       if (item.buildset.jobs.some((job) => job.build === null || job.build.result === null)) {
-        await cancelJobs(ctx, item, true);
+        await cancelJobs(ctx, item, 'stay-current');
         changed = true;
       }
     } else {
@@ -506,7 +506,7 @@ export class PipelineManager {
 
   /** Cancel the jobs of an item and give it a new buildset (spec §2.9.6 with prime). */
   async resetItem(ctx: PassContext, item: ItemState): Promise<void> {
-    await cancelJobs(ctx, item, false);
+    await cancelJobs(ctx, item, 'reset');
     if (item.buildset.historyId !== null && item.buildset.result === null) {
       await ctx.history.finishBuildset(item.buildset.historyId, { result: 'DEQUEUED', message: null, at: ctx.now });
     }
@@ -647,7 +647,7 @@ export class PipelineManager {
     for (const behind of allItemsBehind(queue, item)) {
       await this.resetItem(ctx, behind);
     }
-    await cancelJobs(ctx, item, true);
+    await cancelJobs(ctx, item, 'dequeue');
     if (item.live && item.buildset.result === null) {
       item.buildset.result = 'DEQUEUED';
       if (item.buildset.historyId !== null) {

@@ -150,6 +150,25 @@ describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, aut
     expect((await h.engine.dequeuedItems(h.tenant, { limit: 5 })).map((item) => item.reason)).toEqual([{ kind: 'new-patchset', patchset: '2' }]);
   });
 
+  it('enqueues and dequeues a ref update by admin request', async () => {
+    const h = await harness({ pipelines: [pipeline('post', 'independent', { triggers: [] })], projects: [{ name: 'org/project' }], jobs: { 'org/project': { post: [job('publish')] } } });
+    const enqueued = await h.engine.enqueue(h.tenant, { pipeline: 'post', project: 'org/project', ref: 'refs/heads/stable', oldrev: 'aaa', newrev: 'bbb', by: 'admin' });
+    expect(enqueued.ok).toBe(true);
+    await h.settle();
+    expect(h.executor.started.map((build) => [build.changes[0].kind, build.changes[0].ref, build.changes[0].newrev])).toEqual([['branch', 'refs/heads/stable', 'bbb']]);
+    // Refs skip the speculative merge.
+    expect(h.merger.prepared).toEqual([]);
+    // The build is running when the ref is dequeued: it ends ABORTED (compat.md §2.46).
+    await h.engine.submitResult(h.tenant, { type: 'build-started', buildUuid: h.executor.started[0].buildUuid, startTime: h.clock.now().toISOString() });
+    await h.settle();
+    const dequeued = await h.engine.dequeue(h.tenant, { pipeline: 'post', project: 'org/project', ref: 'refs/heads/stable', by: 'admin' });
+    expect(dequeued.ok).toBe(true);
+    await h.settle();
+    expect((await h.builds()).map((build) => build.result)).toEqual(['ABORTED']);
+    expect(h.executor.canceled).toEqual([h.executor.started[0].buildUuid]);
+    expect(await h.engine.dequeue(h.tenant, { pipeline: 'post', project: 'org/project', ref: 'refs/heads/stable' })).toMatchObject({ ok: false, error: { code: 'CHANGE_NOT_IN_PIPELINE' } });
+  });
+
   it('keeps only the newest item waiting per branch in a supercedent pipeline', async () => {
     const post = pipeline('post', 'supercedent', { triggers: [gitTrigger(['ref-updated'], { refs: [{ pattern: /^refs\/heads\//, negate: false }] })] });
     const h = await harness({ pipelines: [post], projects: [{ name: 'org/project' }], jobs: { 'org/project': { post: [job('publish')] } } });
