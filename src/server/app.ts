@@ -14,6 +14,7 @@ import { openDatabase, type Database } from '../store/database';
 import { migrateLatest } from '../store/migrate';
 import { ComponentRepository } from '../store/repositories/components';
 import type { Authenticate, Services, TenantCatalog } from '../../schema/context';
+import type { ConsoleSource } from '../../schema/console-log';
 import type { Engine } from '../engine/engine';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { createEventBus } from '../../subscriptions/bus';
@@ -45,6 +46,8 @@ export interface AppOptions {
   tenants?: TenantCatalog;
   /** The event bus (owned and closed by the app); defaults to `createEventBus(config)`. */
   bus?: EventBus;
+  /** Where `consoleLog` finds build output (the executor's console resolver); defaults to this process's executor. */
+  console?: ConsoleSource;
   /**
    * The gating engine, publishing its deltas to `engineEventBusOver(bus)`. When absent and a
    * tenant file is loaded, the app runs its own engine, executor worker and git pollers (roles.ts).
@@ -127,6 +130,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     engine: options.engine ?? roles?.engine ?? null,
     live,
     authenticate: options.authenticate ?? null,
+    console: options.console ?? roles?.executor.resolveConsole ?? null,
   };
   const yoga = buildYoga(services, logger);
   const readiness: Readiness = { migrated: false, shuttingDown: false };
