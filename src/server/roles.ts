@@ -154,9 +154,10 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const submitTrigger = (event: GitTriggerEvent): Promise<void> => {
     const submitted = submissions.then(() => deliver(event));
     submissions = submitted.catch((err: unknown) => logger.error({ err, connection: event.connection, project: event.project }, 'trigger event not recorded'));
-    // Sluice's own merge is announced from inside a scheduler pass, which holds a database
-    // connection (PGlite has only one): the pass must not wait for this event's row.
-    return event.type === 'ref-updated' && event.own ? Promise.resolve() : submitted;
+    // The poller does not wait for the row: Sluice's own merge is announced from inside a
+    // scheduler pass, which holds a database connection (PGlite has only one), and the poll
+    // it triggers may report other events too. Shutdown drains the queue.
+    return Promise.resolve();
   };
   const pollers = createGitPollers(config, {
     projects: (connection) => directory.projectsOf(connection),
