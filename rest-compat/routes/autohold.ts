@@ -62,7 +62,7 @@ function listEndpoint(summary: string, projectOf: (params: Record<string, string
 }
 
 export const autoholdsRoute: RestRoute = {
-  name: 'autoholds',
+  name: 'autohold_list',
   pattern: 'tenant/{tenant_name}/autohold',
   endpoints: {
     GET: {
@@ -83,7 +83,7 @@ function textOrNull(value: unknown): string | null {
 }
 
 export const projectAutoholdRoute: RestRoute = {
-  name: 'project_autohold',
+  name: 'autohold',
   pattern: 'tenant/{tenant_name}/project/{project_name:.*}/autohold',
   endpoints: {
     GET: listEndpoint('Autohold requests of one project (suffix match on the canonical name)', (params) => params.project_name),
@@ -147,7 +147,7 @@ export const projectAutoholdRoute: RestRoute = {
 };
 
 export const autoholdRoute: RestRoute = {
-  name: 'autohold',
+  name: 'autohold_by_request_id',
   pattern: 'tenant/{tenant_name}/autohold/{request_id}',
   endpoints: {
     GET: {
