@@ -9,5 +9,5 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   },
   testTimeout: 30000,
-  maxWorkers: process.env.JEST_MAX_WORKERS ?? '50%',
+  maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
 };

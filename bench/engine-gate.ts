@@ -41,6 +41,13 @@ async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 1000);
   const { database, cleanup } = await openBenchDatabase();
   await migrateLatest(database.knex);
+  const queryCounts = new Map<string, number>();
+  let queries = 0;
+  database.knex.on('query', (query: { sql: string }) => {
+    queries += 1;
+    const key = query.sql.slice(0, 60);
+    queryCounts.set(key, (queryCounts.get(key) ?? 0) + 1);
+  });
   const layout = makeLayout({
     tenant: 'bench',
     pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true, window: { window: 20, floor: 3, ceiling: 20, increaseType: 'linear', increaseFactor: 1, decreaseType: 'exponential', decreaseFactor: 2 } })],
@@ -106,6 +113,9 @@ async function main(): Promise<void> {
     itemsPerSecond: Number((total / seconds).toFixed(1)),
     cpuMsPerItem: Number(cpuMsPerItem.toFixed(2)),
   }));
+  if (process.env.BENCH_QUERIES) {
+    console.log(queries, [...queryCounts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25));
+  }
   await cleanup();
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { Layout } from '../src/config/layout';
+import type { ConsoleSource } from './console-log';
 import type { ServiceConfig } from '../src/config/service';
 import type { Principal } from '../src/auth/principal';
 import type { Engine } from '../src/engine/engine';
@@ -33,6 +34,8 @@ export interface Services {
   live: LiveFeeds | null;
   /** Verifies a bearer token (HTTP `Authorization`, or graphql-ws `connectionParams`); null = anonymous. */
   authenticate: Authenticate | null;
+  /** Build output for `consoleLog`; null when this process runs no executor. */
+  console: ConsoleSource | null;
 }
 
 /** Turns a bearer token into a principal, or null when it is not valid. */

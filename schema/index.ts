@@ -23,5 +23,7 @@ import './queue-events';
 import './autohold';
 import './control';
 import './subscriptions';
+import './console-log';
+import './launcher-runtime';
 
 export const schema = builder.toSchema();

@@ -180,9 +180,21 @@ export type AuthenticatorConfig = AuthConfig['authenticators'][number];
 
 const timerConnection = z.object({ driver: z.literal('timer') }).strict();
 
-const connection = z.discriminatedUnion('driver', [gitConnection, timerConnection], {
+/** Launcher connection whose nodes are workspace directories on the executor host (docs/launcher.md). */
+const localConnection = z
+  .object({
+    driver: z.literal('local'),
+    /** Directory holding node workspaces and uploaded images; default `<dataDir>/launcher/<connection>`. */
+    root: z.string().min(1).optional(),
+  })
+  .strict();
+
+/** Launcher connection whose nodes are hosts listed in the provider configuration, reached over SSH. */
+const staticConnection = z.object({ driver: z.literal('static') }).strict();
+
+const connection = z.discriminatedUnion('driver', [gitConnection, timerConnection, localConnection, staticConnection], {
   error: (issue) =>
-    issue.code === 'invalid_union' ? 'unknown connection driver (supported: git, timer)' : undefined,
+    issue.code === 'invalid_union' ? 'unknown connection driver (supported: git, timer, local, static)' : undefined,
 });
 
 export const serviceConfigSchema = z
@@ -316,6 +328,9 @@ function resolvePaths(config: ServiceConfig, base: string): void {
     }
     if (conn.driver === 'git' && conn.seedFrom !== undefined) {
       conn.seedFrom = path.resolve(base, conn.seedFrom);
+    }
+    if (conn.driver === 'local' && conn.root !== undefined) {
+      conn.root = path.resolve(base, conn.root);
     }
   }
 }

@@ -6,8 +6,7 @@
 import type { Knex } from 'knex';
 import { BuildRepository } from '../store/repositories/builds';
 import { BuildsetRepository } from '../store/repositories/buildsets';
-import { RefRepository } from '../store/repositories/refs';
-import type { BuildHistoryWriter, HistoryRef } from './interfaces';
+import type { BuildHistoryWriter } from './interfaces';
 
 /** Number of recent successful builds averaged for `estimated_time`. */
 const ESTIMATE_SAMPLE = 10;
@@ -15,16 +14,14 @@ const ESTIMATE_SAMPLE = 10;
 export class StoreHistoryWriter implements BuildHistoryWriter {
   private readonly buildsets: BuildsetRepository;
   private readonly builds: BuildRepository;
-  private readonly refs: RefRepository;
 
   constructor(private readonly knex: Knex) {
     this.buildsets = new BuildsetRepository(knex);
     this.builds = new BuildRepository(knex);
-    this.refs = new RefRepository(knex);
   }
 
-  async createBuildset(input: Parameters<BuildHistoryWriter['createBuildset']>[0]): Promise<number> {
-    const { buildset } = await this.buildsets.create({
+  async createBuildset(input: Parameters<BuildHistoryWriter['createBuildset']>[0]): Promise<{ id: number; refIds: number[] }> {
+    const { buildset, refs } = await this.buildsets.create({
       uuid: input.uuid,
       tenant: input.tenant,
       pipeline: input.pipeline,
@@ -34,7 +31,7 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
       triggeredBy: input.triggeredBy,
       at: input.at,
     });
-    return buildset.id;
+    return { id: buildset.id, refIds: refs.map((ref) => ref.id) };
   }
 
   async finishBuildset(buildsetId: number, input: Parameters<BuildHistoryWriter['finishBuildset']>[1]): Promise<void> {
@@ -42,7 +39,6 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   }
 
   async startBuild(input: Parameters<BuildHistoryWriter['startBuild']>[0]): Promise<number> {
-    const ref = await this.refs.getOrCreate(toNewRef(input.ref), this.knex);
     const record = await this.inTransaction((trx) =>
       this.builds.start(
         {
@@ -52,7 +48,7 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
           startTime: input.startTime,
           voting: input.voting,
           nodeset: input.nodeset,
-          refId: ref.id,
+          refId: input.refId,
           attempt: input.attempt,
         },
         trx,
@@ -84,8 +80,4 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
     }
     return this.knex.transaction(work);
   }
-}
-
-function toNewRef(ref: HistoryRef): HistoryRef {
-  return { ...ref };
 }

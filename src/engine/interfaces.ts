@@ -292,6 +292,8 @@ export type ResultEvent =
       artifacts?: Array<{ name: string; url: string; metadata?: Record<string, unknown> | null }>;
       /** Result data returned by the job (passed to dependent jobs). */
       data?: Record<string, unknown>;
+      /** `child_jobs` returned by the job: null when absent, else the dependents to keep. */
+      childJobs?: string[] | null;
     }
   | { type: 'nodes-provisioned'; requestId: string; fulfilled: boolean; nodes: NodeInfo[] };
 
@@ -311,10 +313,10 @@ export interface HistoryRef {
 }
 
 export interface BuildHistoryWriter {
-  /** Buildset start: returns the row id. */
-  createBuildset(input: { uuid: string; tenant: string; pipeline: string; eventId: string | null; eventTimestamp: Date | null; refs: HistoryRef[]; triggeredBy: string; at: Date }): Promise<number>;
+  /** Buildset start: returns the row id and the ids of its refs (in the order given). */
+  createBuildset(input: { uuid: string; tenant: string; pipeline: string; eventId: string | null; eventTimestamp: Date | null; refs: HistoryRef[]; triggeredBy: string; at: Date }): Promise<{ id: number; refIds: number[] }>;
   finishBuildset(buildsetId: number, input: { result: BuildsetResult; message: string | null; at: Date }): Promise<void>;
-  startBuild(input: { buildsetId: number; uuid: string; jobName: string; startTime: Date; voting: boolean; nodeset: string | null; ref: HistoryRef; attempt: number }): Promise<number>;
+  startBuild(input: { buildsetId: number; uuid: string; jobName: string; startTime: Date; voting: boolean; nodeset: string | null; refId: number | null; attempt: number }): Promise<number>;
   completeBuild(buildId: number, input: { result: BuildResult; endTime: Date; errorDetail: string | null; logUrl: string | null; final: boolean; held: boolean; artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>; provides: string[] }): Promise<void>;
   /** Average duration in seconds of the last 10 final SUCCESS builds, or null. */
   estimatedTime(tenant: string, project: string, branch: string | null, jobName: string): Promise<number | null>;

@@ -305,6 +305,20 @@ export function buildParams(tenant: string, pipeline: EnginePipeline, item: Item
   };
 }
 
+/** Insert the history row of a build (its buildset row must exist). */
+function recordBuildStart(ctx: PassContext, buildsetId: number, item: ItemState, job: JobState, build: BuildState, startTime: Date): Promise<number> {
+  return ctx.history.startBuild({
+    buildsetId,
+    uuid: build.uuid,
+    jobName: job.job.name,
+    startTime,
+    voting: job.job.voting,
+    nodeset: job.job.nodeset.name,
+    refId: item.buildset.historyRefId ?? null,
+    attempt: build.attempt,
+  });
+}
+
 /** Record a build that never ran (SKIPPED, CANCELED, NODE_FAILURE, FAILURE placeholders). */
 export async function completeWithoutBuild(ctx: PassContext, item: ItemState, job: JobState, result: BuildResult, errorDetail: string | null): Promise<void> {
   const build = newBuild(ctx, Math.max(job.tries, 1));
@@ -317,7 +331,7 @@ export async function completeWithoutBuild(ctx: PassContext, item: ItemState, jo
   job.waitingStatus = null;
   ctx.touch(item);
   if (item.buildset.historyId !== null) {
-    const id = await ctx.history.startBuild({ buildsetId: item.buildset.historyId, uuid: build.uuid, jobName: job.job.name, startTime: ctx.now, voting: job.job.voting, nodeset: job.job.nodeset.name, ref: historyRef(item), attempt: build.attempt });
+    const id = await recordBuildStart(ctx, item.buildset.historyId, item, job, build, ctx.now);
     build.historyId = id;
     await ctx.history.completeBuild(id, { result, endTime: ctx.now, errorDetail, logUrl: null, final: true, held: false, artifacts: [], provides: [] });
   }
@@ -361,23 +375,29 @@ async function cancelNodeRequest(ctx: PassContext, job: JobState): Promise<void>
 }
 
 /**
- * Cancel every unfinished job of an item. `final` jobs get a CANCELED result so they do not
- * restart; otherwise (a reset) running builds are recorded as ABORTED and unstarted ones as
- * CANCELED in history while the item moves on to a new buildset.
+ * How jobs are canceled: `reset` (the item gets a new buildset; jobs run again), `dequeue` (the
+ * item leaves) or `stay-current` (fail-fast, a needed change failing: the buildset stays and
+ * reports). Started builds end ABORTED unless their buildset stays current (then CANCELED, as
+ * in spec §3.1); builds no executor started end CANCELED; with `dequeue` and `stay-current`
+ * jobs without a build get a CANCELED placeholder so they do not start.
  */
-export async function cancelJobs(ctx: PassContext, item: ItemState, final: boolean): Promise<void> {
+export type CancelMode = 'reset' | 'dequeue' | 'stay-current';
+
+/** Cancel every unfinished job of an item (spec §2.9.6). */
+export async function cancelJobs(ctx: PassContext, item: ItemState, mode: CancelMode): Promise<void> {
+  const final = mode !== 'reset';
   for (const job of item.buildset.jobs) {
     await cancelNodeRequest(ctx, job);
     const build = job.build;
     if (build && build.result === null) {
       const buildUuid = build.uuid;
       ctx.after(() => ctx.gateways.executor.cancelBuild(ctx.tenant, buildUuid));
-      const result: BuildResult = build.startTime !== null && !final ? 'ABORTED' : 'CANCELED';
+      const result: BuildResult = build.startTime !== null && mode !== 'stay-current' ? 'ABORTED' : 'CANCELED';
       build.result = result;
       build.canceled = true;
       build.endTime = ctx.nowIso();
       if (item.buildset.historyId !== null) {
-        const id = build.historyId ?? (await ctx.history.startBuild({ buildsetId: item.buildset.historyId, uuid: build.uuid, jobName: job.job.name, startTime: ctx.now, voting: job.job.voting, nodeset: job.job.nodeset.name, ref: historyRef(item), attempt: build.attempt }));
+        const id = build.historyId ?? (await recordBuildStart(ctx, item.buildset.historyId, item, job, build, ctx.now));
         build.historyId = id;
         await ctx.history.completeBuild(id, { result, endTime: ctx.now, errorDetail: null, logUrl: build.logUrl, final: true, held: false, artifacts: [], provides: [] });
       }
@@ -424,9 +444,10 @@ export async function applyResult(ctx: PassContext, pipeline: EnginePipeline, lo
     job.waitReason = null;
     job.waitingStatus = null;
     const change = item.changes[0];
-    build.estimatedTime = await ctx.history.estimatedTime(ctx.tenant, change.project, change.branch, job.job.name);
-    if (item.buildset.historyId !== null) {
-      build.historyId = await ctx.history.startBuild({ buildsetId: item.buildset.historyId, uuid: build.uuid, jobName: job.job.name, startTime: new Date(event.startTime), voting: job.job.voting, nodeset: job.job.nodeset.name, ref: historyRef(item), attempt: build.attempt });
+    build.estimatedTime = await ctx.estimatedTime(change.project, change.branch, job.job.name);
+    // A build re-run by an executor after a restart keeps its first history row.
+    if (item.buildset.historyId !== null && build.historyId === null) {
+      build.historyId = await recordBuildStart(ctx, item.buildset.historyId, item, job, build, new Date(event.startTime));
     }
     item.firstJobStartTime = item.firstJobStartTime ?? event.startTime;
     ctx.publish({ type: 'job-started', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid });
@@ -462,7 +483,7 @@ async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, locatio
     build.held = await autoholdMatch(ctx, item, job, build);
   }
   if (item.buildset.historyId !== null) {
-    const id = build.historyId ?? (await ctx.history.startBuild({ buildsetId: item.buildset.historyId, uuid: build.uuid, jobName: job.job.name, startTime: new Date(event.endTime), voting: job.job.voting, nodeset: job.job.nodeset.name, ref: historyRef(item), attempt: build.attempt }));
+    const id = build.historyId ?? (await recordBuildStart(ctx, item.buildset.historyId, item, job, build, new Date(event.endTime)));
     build.historyId = id;
     await ctx.history.completeBuild(id, {
       result,
@@ -492,17 +513,15 @@ async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, locatio
     await skipDependents(ctx, item, job);
     await failFastIfNeeded(ctx, item, job);
   } else {
-    await skipByChildJobs(ctx, item, job);
+    await skipByChildJobs(ctx, item, job, event.childJobs);
   }
 }
 
-/** `zuul.child_jobs` in result data prunes dependents (spec §2.10 step 5). */
-async function skipByChildJobs(ctx: PassContext, item: ItemState, job: JobState): Promise<void> {
+/** `child_jobs` returned by a build (or `zuul.child_jobs` in its data) prunes dependents (spec §2.10 step 5). */
+async function skipByChildJobs(ctx: PassContext, item: ItemState, job: JobState, returned: string[] | null | undefined): Promise<void> {
   const zuul = job.build?.data.zuul;
-  if (typeof zuul !== 'object' || zuul === null || !('child_jobs' in zuul)) {
-    return;
-  }
-  const childJobs = (zuul as { child_jobs: unknown }).child_jobs;
+  const fromData = typeof zuul === 'object' && zuul !== null && 'child_jobs' in zuul ? (zuul as { child_jobs: unknown }).child_jobs : undefined;
+  const childJobs: unknown = returned ?? fromData;
   if (!Array.isArray(childJobs)) {
     return;
   }
@@ -519,7 +538,7 @@ async function failFastIfNeeded(ctx: PassContext, item: ItemState, job: JobState
   if (!item.buildset.failFast || !job.job.voting || !jobFailed(job)) {
     return;
   }
-  await cancelJobs(ctx, item, true);
+  await cancelJobs(ctx, item, 'stay-current');
 }
 
 /** Autohold (spec §3.8): the most specific matching request holds the build's nodes. */

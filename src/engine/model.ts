@@ -57,6 +57,8 @@ export interface JobState {
 export interface BuildsetState {
   uuid: string;
   historyId: number | null;
+  /** History id of the item's (first) ref, known once the buildset row exists. */
+  historyRefId?: number | null;
   configured: boolean;
   mergeItems: MergeItem[];
   mergeState: 'new' | 'complete';

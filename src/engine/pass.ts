@@ -21,6 +21,11 @@ export interface EngineGateways {
   nodes: NodeGateway;
 }
 
+/** Cached build-time estimates (the reference caches them for an hour). */
+export type EstimateCache = Map<string, { value: number | null; expires: number }>;
+
+const ESTIMATE_TTL_MS = 3600_000;
+
 export class PassContext {
   readonly history: BuildHistoryWriter;
   readonly semaphores: SemaphoreRepository;
@@ -47,6 +52,7 @@ export class PassContext {
     readonly trx: Knex.Transaction,
     readonly gateways: EngineGateways,
     private readonly uuidSource: () => string = () => randomUUID().replace(/-/g, ''),
+    private readonly estimates: EstimateCache = new Map(),
   ) {
     this.history = new StoreHistoryWriter(trx);
     this.semaphores = new SemaphoreRepository(trx);
@@ -63,6 +69,18 @@ export class PassContext {
   /** ISO text of the pass time. */
   nowIso(): string {
     return this.now.toISOString();
+  }
+
+  /** Average duration (seconds) of the job's last successful builds, cached for an hour. */
+  async estimatedTime(project: string, branch: string | null, jobName: string): Promise<number | null> {
+    const key = `${project}\n${branch ?? ''}\n${jobName}`;
+    const cached = this.estimates.get(key);
+    if (cached && cached.expires > this.now.getTime()) {
+      return cached.value;
+    }
+    const value = await this.history.estimatedTime(this.tenant, project, branch, jobName);
+    this.estimates.set(key, { value, expires: this.now.getTime() + ESTIMATE_TTL_MS });
+    return value;
   }
 
   touch(item: ItemState): void {
@@ -83,7 +101,7 @@ export class PassContext {
 
   /** Queue a follow-up event for this tenant (processed in a later pass of the same run). */
   async emit(category: 'trigger' | 'management', eventType: string, payload: Record<string, unknown>): Promise<void> {
-    await this.engineEvents.append({ tenant: this.tenant, category, eventType, payload, created: this.now }, this.trx);
+    await this.engineEvents.append({ tenant: this.tenant, category, eventType, payload: { type: eventType, ...payload }, created: this.now }, this.trx);
     this.eventsEmitted = true;
   }
 }

@@ -291,7 +291,7 @@ export class PipelineManager {
       if (missing.length > 0) {
         const urls = missing.map((change) => change.url ?? changeId(change));
         item.dequeuedNeedingChange = missing.length === 1 ? `Change ${urls[0]} is needed.` : `Changes ${urls.join(', ')} are needed.`;
-        await cancelJobs(ctx, item, true);
+        await cancelJobs(ctx, item, 'dequeue');
         await this.reportItem(ctx, queue, item);
         this.dequeueItem(ctx, queue, item, { kind: 'dependency-dequeued', message: item.dequeuedNeedingChange });
         return { changed: true, nnfi };
@@ -307,7 +307,7 @@ export class PipelineManager {
     if (failingNeeded) {
       reasons.push('a needed change is failing');
       if (item.buildset.jobs.some((job) => job.build === null || job.build.result === null)) {
-        await cancelJobs(ctx, item, true);
+        await cancelJobs(ctx, item, 'stay-current');
         changed = true;
       }
     } else {
@@ -487,7 +487,7 @@ export class PipelineManager {
     if (item.buildset.historyId !== null) {
       return item.buildset.historyId;
     }
-    item.buildset.historyId = await ctx.history.createBuildset({
+    const created = await ctx.history.createBuildset({
       uuid: item.buildset.uuid,
       tenant: ctx.tenant,
       pipeline: this.name,
@@ -497,14 +497,16 @@ export class PipelineManager {
       triggeredBy: item.triggeredBy,
       at: ctx.now,
     });
+    item.buildset.historyId = created.id;
+    item.buildset.historyRefId = created.refIds[0] ?? null;
     item.buildset.startTime = ctx.nowIso();
     ctx.touch(item);
-    return item.buildset.historyId;
+    return created.id;
   }
 
   /** Cancel the jobs of an item and give it a new buildset (spec §2.9.6 with prime). */
   async resetItem(ctx: PassContext, item: ItemState): Promise<void> {
-    await cancelJobs(ctx, item, false);
+    await cancelJobs(ctx, item, 'reset');
     if (item.buildset.historyId !== null && item.buildset.result === null) {
       await ctx.history.finishBuildset(item.buildset.historyId, { result: 'DEQUEUED', message: null, at: ctx.now });
     }
@@ -544,6 +546,8 @@ export class PipelineManager {
       action = 'failure';
       result = 'FAILURE';
     }
+    // A disabled pipeline reports through its `disabled` reporters instead (spec §2.11).
+    const wasDisabled = this.state.disabled;
     if (action === 'success') {
       this.state.consecutiveFailures = 0;
     } else if (action === 'failure') {
@@ -557,7 +561,8 @@ export class PipelineManager {
     }
     let message = formatReport(this.config, item, action);
     let mergeFailed = false;
-    if (action === 'success' && this.config.reporters.success.submit) {
+    const submit = wasDisabled ? this.config.reporters.disabled.submit : this.config.reporters.success.submit;
+    if (action === 'success' && submit) {
       const merged = await this.mergeChanges(ctx, item);
       if (!merged) {
         result = 'MERGE_FAILURE';
@@ -642,7 +647,7 @@ export class PipelineManager {
     for (const behind of allItemsBehind(queue, item)) {
       await this.resetItem(ctx, behind);
     }
-    await cancelJobs(ctx, item, true);
+    await cancelJobs(ctx, item, 'dequeue');
     if (item.live && item.buildset.result === null) {
       item.buildset.result = 'DEQUEUED';
       if (item.buildset.historyId !== null) {

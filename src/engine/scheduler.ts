@@ -7,14 +7,14 @@
  */
 import type { Knex } from 'knex';
 import type { Database } from '../store/database';
-import { EngineEventRepository, type EngineEventRecord } from '../store/repositories/engine-events';
-import { EngineStateRepository, type TenantEngineRecord } from '../store/repositories/engine-state';
+import { EngineEventRepository, type EngineEventCategory, type EngineEventRecord } from '../store/repositories/engine-events';
+import { EngineStateRepository, type LeadershipLock, type TenantEngineRecord } from '../store/repositories/engine-state';
 import { cronFireTimes, parseCron } from './cron';
 import type { EngineEventBus } from './event-bus';
 import type { ChangeInfo, Clock, EngineLayout, EnginePipeline, ResultEvent } from './interfaces';
 import { applyResult, buildParams, type JobLocation } from './jobs';
 import { changeId, type ItemState, type PipelineState, type QueueState } from './model';
-import { PassContext, type EngineGateways } from './pass';
+import { PassContext, type EngineGateways, type EstimateCache } from './pass';
 import { PipelineManager } from './pipeline-manager';
 import { pipelineMatches, type TriggerEventPayload } from './triggers';
 
@@ -57,10 +57,11 @@ export class TenantScheduler {
   private wakeRequested = false;
   private wakeResolve: (() => void) | null = null;
   private loopPromise: Promise<void> | null = null;
-  private leaderConnection: unknown = null;
+  private leadership: LeadershipLock | null = null;
   private idleWaiters: Array<() => void> = [];
   private idle = false;
   private readonly failures = new Map<number, number>();
+  private readonly estimates: EstimateCache = new Map();
 
   constructor(private readonly options: TenantSchedulerOptions) {
     this.events = new EngineEventRepository(options.database.knex);
@@ -123,9 +124,14 @@ export class TenantScheduler {
         didWork = await this.runPass();
       } catch (error) {
         this.options.logger?.error(`scheduler pass failed for tenant ${this.tenant}`, error);
-        await this.loadState();
-        didWork = true;
         await delay(Math.min(this.options.pollIntervalMs, 200));
+        // The pass was rolled back: continue from what the store holds.
+        try {
+          await this.loadState();
+        } catch (reloadError) {
+          this.options.logger?.error(`reloading the state of tenant ${this.tenant} failed`, reloadError);
+        }
+        didWork = true;
       }
       if (didWork || this.wakeRequested) {
         continue;
@@ -151,34 +157,14 @@ export class TenantScheduler {
   // -------------------------------------------------------------------------------------------
 
   private async acquireLeadership(): Promise<boolean> {
-    const { knex, kind } = this.options.database;
-    if (kind === 'pglite') {
-      // One embedded session: the lock marks leadership for inspection and other tools.
-      return this.stateRepo.tryLeadership(this.tenant, knex);
-    }
-    const connection: unknown = await knex.client.acquireConnection();
-    const locked: { rows: Array<{ locked: boolean }> } = await knex
-      .raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [`sluice-scheduler:${this.tenant}`])
-      .connection(connection);
-    if (locked.rows[0]?.locked !== true) {
-      await knex.client.releaseConnection(connection);
-      return false;
-    }
-    this.leaderConnection = connection;
-    return true;
+    this.leadership = await this.stateRepo.acquireLeadership(this.tenant, this.options.database.kind);
+    return this.leadership !== null;
   }
 
   private async releaseLeadership(): Promise<void> {
-    const { knex, kind } = this.options.database;
-    if (kind === 'pglite') {
-      await this.stateRepo.releaseLeadership(this.tenant, knex);
-      return;
-    }
-    if (this.leaderConnection !== null) {
-      await knex.raw('SELECT pg_advisory_unlock(hashtext(?))', [`sluice-scheduler:${this.tenant}`]).connection(this.leaderConnection);
-      await knex.client.releaseConnection(this.leaderConnection);
-      this.leaderConnection = null;
-    }
+    const leadership = this.leadership;
+    this.leadership = null;
+    await leadership?.release();
   }
 
   private async loadState(): Promise<void> {
@@ -243,14 +229,22 @@ export class TenantScheduler {
     let ctxOut: PassContext | null = null;
     let didWork = false;
     await knex.transaction(async (trx) => {
-      const ctx = new PassContext(this.tenant, now, layout, trx, this.options.gateways, this.options.uuid);
+      const ctx = new PassContext(this.tenant, now, layout, trx, this.options.gateways, this.options.uuid, this.estimates);
       ctxOut = ctx;
       // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
       record.eventQueues = (await this.stateRepo.loadTenant(this.tenant, trx, true)).eventQueues;
       const managers = this.managers(layout);
       const reconfigured = await this.reconcileLayout(ctx, layout, managers, record);
       await this.fireTimers(ctx, layout, record);
-      const pending = await this.events.pending(this.tenant, this.options.batchSize ?? 100, trx);
+      // Paused queues keep their events pending without taking room in the batch.
+      const categories: EngineEventCategory[] = ['management'];
+      if (!record.eventQueues.resultQueuePaused) {
+        categories.push('result');
+      }
+      if (!record.eventQueues.triggerQueuePaused) {
+        categories.push('trigger');
+      }
+      const pending = await this.events.pending(this.tenant, this.options.batchSize ?? 100, categories, trx);
       const outcomes = new Map<number, string>();
       for (const event of pending.filter((candidate) => candidate.category === 'management')) {
         outcomes.set(event.id, await this.guard(event, () => this.handleManagement(ctx, managers, event)));
@@ -275,8 +269,13 @@ export class TenantScheduler {
         changed = (await manager.processQueues(ctx)) || changed;
       }
       handled = pending.filter((event) => outcomes.has(event.id));
+      const byOutcome = new Map<string, number[]>();
       for (const event of handled) {
-        await this.events.markProcessed([event.id], outcomes.get(event.id) ?? 'ok', now, trx);
+        const outcome = outcomes.get(event.id) ?? 'ok';
+        byOutcome.set(outcome, [...(byOutcome.get(outcome) ?? []), event.id]);
+      }
+      for (const [outcome, ids] of byOutcome) {
+        await this.events.markProcessed(ids, outcome, now, trx);
       }
       await this.save(trx, ctx, managers, record);
       didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted;
@@ -348,11 +347,11 @@ export class TenantScheduler {
         this.pipelineFingerprints.set(manager.name, pipelineFingerprint(manager.state));
       }
     }
+    const entries: Array<{ queueId: number | null; position: number; item: ItemState }> = [];
     for (const { item, queueId } of ctx.dequeued) {
-      await this.stateRepo.saveItem(this.tenant, queueId, 0, item, trx);
+      entries.push({ queueId, position: 0, item });
       this.itemFingerprints.delete(item.uuid);
     }
-    await this.stateRepo.deleteQueues(ctx.deletedQueueIds, trx);
     for (const manager of managers.values()) {
       for (const queue of manager.state.queues) {
         for (const [position, item] of queue.items.entries()) {
@@ -363,11 +362,14 @@ export class TenantScheduler {
           if (fingerprint === this.itemFingerprints.get(item.uuid)) {
             continue;
           }
-          await this.stateRepo.saveItem(this.tenant, queue.id, position, item, trx);
+          entries.push({ queueId: queue.id, position, item });
           this.itemFingerprints.set(item.uuid, fingerprint);
         }
       }
     }
+    // Dequeued rows are written before their (dynamic) queue rows are deleted.
+    await this.stateRepo.saveItems(this.tenant, entries, trx);
+    await this.stateRepo.deleteQueues(ctx.deletedQueueIds, trx);
     record.busSequence += ctx.deltas.length;
     await this.stateRepo.saveTenant(this.tenant, record, ctx.now, trx);
   }
@@ -394,6 +396,12 @@ export class TenantScheduler {
       this.pipelines.delete(name);
     }
     for (const manager of managers.values()) {
+      // A new layout re-enables a pipeline disabled after consecutive failures (spec §2.1).
+      if (record.layoutUuid !== null && (manager.state.disabled || manager.state.consecutiveFailures > 0)) {
+        manager.state.disabled = false;
+        manager.state.consecutiveFailures = 0;
+        ctx.publish({ type: 'pipeline-state-changed', pipeline: manager.name, disabled: false });
+      }
       for (const queue of manager.state.queues) {
         if (manager.config.manager === 'dependent') {
           queue.params = manager.config.window;
@@ -462,7 +470,9 @@ export class TenantScheduler {
   }
 
   private async handleResult(ctx: PassContext, managers: Map<string, PipelineManager>, locations: Map<string, JobLocation>, event: EngineEventRecord): Promise<string> {
-    const result = event.payload as unknown as ResultEvent;
+    // The event type is the row's; payloads written by executors (src/model/build-request.ts)
+    // carry the same fields without repeating it.
+    const result = { ...event.payload, type: event.eventType } as unknown as ResultEvent;
     const key = result.type === 'nodes-provisioned' ? `nodes:${result.requestId}` : `build:${result.buildUuid}`;
     const location = locations.get(key);
     if (!location || location.item.dequeueTime !== null) {

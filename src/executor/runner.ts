@@ -19,6 +19,7 @@ import { resolveInside, UnsafePathError } from './log-paths';
 import type { WorkspaceProject } from './merger';
 import { EMPTY_RESULTS, readResultsFile, type BuildResults } from './results-file';
 import { flattenVariables, InvalidVariableError, mergeVariables } from './step-environment';
+import type { RemoteSteps } from './ssh-runner';
 import { runStepProcess, type StepExit } from './step-process';
 
 export type StepPhase = 'pre-run' | 'run' | 'post-run';
@@ -41,6 +42,8 @@ export interface RunBuildInput {
   /** Milliseconds clock for timeouts (injectable). */
   clock?: () => number;
   killGraceMs?: number;
+  /** Run the steps on a node instead of locally (static nodes over SSH, see ssh-runner.ts). */
+  remote?: RemoteSteps;
 }
 
 export interface RunOutcome {
@@ -96,6 +99,16 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
     return { result, errorDetail: null, results: EMPTY_RESULTS, warnings };
   };
 
+  if (input.remote) {
+    try {
+      await input.remote.prepare();
+    } catch (err) {
+      const detail = err instanceof Error ? err.message : String(err);
+      log.write(`ERROR: ${detail}`);
+      return { result: 'NODE_FAILURE', errorDetail: detail, results: EMPTY_RESULTS, warnings };
+    }
+  }
+
   const deadline = params.job.timeout === null ? null : clock() + params.job.timeout * 1000;
   let mainResult: BuildResult | 'PRE_FAILED' = 'SUCCESS';
   let errorDetail: string | null = null;
@@ -147,6 +160,7 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
   }
 
   const files = workFiles(input.workspaceRoot);
+  await input.remote?.collect();
   const read = await readResultsFile(files.results, input.logUrl);
   let results = EMPTY_RESULTS;
   if (read.ok) {
@@ -165,11 +179,15 @@ async function runOneStep(step: ResolvedStep, env: Record<string, string>, timeo
   const { log } = input;
   log.write(`=== ${step.phase}: ${step.step.path} (${step.step.project}) ===`);
   const started = Date.now();
+  const stepEnv = { ...env, SLUICE_STEP: step.phase, SLUICE_STEP_SCRIPT: step.step.path };
+  const spawnSpec = input.remote
+    ? input.remote.command({ script: step.script, cwd: step.cwd, env: stepEnv, executable: step.executable })
+    : { command: step.executable ? step.script : 'bash', args: step.executable ? [] : [step.script], env: stepEnv };
   const exit = await runStepProcess({
-    command: step.executable ? step.script : 'bash',
-    args: step.executable ? [] : [step.script],
+    command: spawnSpec.command,
+    args: spawnSpec.args,
     cwd: step.cwd,
-    env: { ...env, SLUICE_STEP: step.phase, SLUICE_STEP_SCRIPT: step.step.path },
+    env: spawnSpec.env,
     timeoutMs,
     signal: input.signal,
     onLine: (_stream, text) => log.write(text),
@@ -294,5 +312,6 @@ function prepareEnvironment(input: RunBuildInput, warnings: string[]): Record<st
     SLUICE_RESULTS_FILE: files.results,
     SLUICE_VARS_FILE: files.vars,
     SLUICE_INPUTS_FILE: files.inputs,
+    SLUICE_NODE_DIR: params.nodes?.find((node) => node.connectionType === 'local')?.path ?? '',
   };
 }

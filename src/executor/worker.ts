@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import {
   buildRequestParamsSchema,
   type BuildCompletedPayload,
+  type BuildNode,
   type BuildRequestParams,
   type CancelResult,
   type ProjectCheckout,
@@ -22,6 +23,7 @@ import { BuildLog, ConsoleRegistry } from './build-log';
 import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
 import type { Merger } from './merger';
 import { runBuild, type RunOutcome } from './runner';
+import { sshRemoteSteps, type RemoteSteps } from './ssh-runner';
 
 /** The subset of a pino logger the worker uses. */
 export interface WorkerLogger {
@@ -51,6 +53,8 @@ export interface ExecutorWorkerOptions {
   workerId?: string;
   now?: () => Date;
   logger?: WorkerLogger;
+  /** Private key file used to reach SSH nodes (the tenant SSH key); builds on SSH nodes fail without it. */
+  sshKeyFile?: string;
   /** Keep workspaces after builds (debugging); default false. */
   keepWorkspaces?: boolean;
   killGraceMs?: number;
@@ -230,7 +234,9 @@ export class ExecutorWorker {
         for (const project of prepared.projects) {
           log.write(`Checked out ${project.project} at ${project.checkout} (${project.head}) in src/${project.relativePath}`);
         }
+        const sshNode = params.nodes?.find((node) => node.connectionType === 'ssh');
         outcome = await runBuild({
+          remote: sshNode ? this.remoteSteps(sshNode, workspaceRoot) : undefined,
           params,
           workspaceRoot,
           projects: prepared.projects,
@@ -279,6 +285,19 @@ export class ExecutorWorker {
       // Unregistered only now, so a console client always finds the build live or finished.
       this.consoles.unregister(params.buildUuid, log);
     }
+  }
+
+  private remoteSteps(node: BuildNode, workspaceRoot: string): RemoteSteps {
+    if (this.options.sshKeyFile === undefined) {
+      throw new Error(`Node ${node.id} is reached over SSH but this executor has no SSH key`);
+    }
+    return sshRemoteSteps({
+      node,
+      keyFile: this.options.sshKeyFile,
+      localRoot: workspaceRoot,
+      stateDir: path.join(workspaceRoot, '.ssh'),
+      env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
+    });
   }
 
   private async complete(payload: BuildCompletedPayload): Promise<void> {

@@ -100,6 +100,23 @@ export interface BuildItemRef {
   newrev: string | null;
 }
 
+/**
+ * A node the launcher gave the build (docs/launcher.md). `local` nodes are directories on the
+ * executor host; `ssh` nodes are hosts the steps run on over SSH.
+ */
+export interface BuildNode {
+  id: string;
+  label: string;
+  connectionType: 'local' | 'ssh';
+  host: string | null;
+  port: number | null;
+  username: string | null;
+  /** Local nodes: the node's directory. */
+  path: string | null;
+  /** SSH nodes: `known_hosts` lines collected by the launcher's node scan (empty = no host key checking). */
+  hostKeys: string[];
+}
+
 /** `build_requests.params`: everything an executor needs to run one build. */
 export interface BuildRequestParams {
   buildUuid: string;
@@ -120,6 +137,8 @@ export interface BuildRequestParams {
   artifacts: ParentArtifact[];
   /** Triggering event id, for log correlation. */
   eventId: string | null;
+  /** Nodes from the launcher; absent or empty = steps run in the executor's workspace. */
+  nodes?: BuildNode[];
 }
 
 const nullableString = z.string().nullable();
@@ -192,6 +211,22 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
         .strict(),
     ),
     eventId: nullableString,
+    nodes: z
+      .array(
+        z
+          .object({
+            id: z.string().min(1),
+            label: z.string(),
+            connectionType: z.enum(['local', 'ssh']),
+            host: nullableString,
+            port: z.number().int().min(1).max(65535).nullable(),
+            username: nullableString,
+            path: nullableString,
+            hostKeys: z.array(z.string()),
+          })
+          .strict(),
+      )
+      .optional(),
   })
   .strict();
 

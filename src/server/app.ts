@@ -14,6 +14,7 @@ import { openDatabase, type Database } from '../store/database';
 import { migrateLatest } from '../store/migrate';
 import { ComponentRepository } from '../store/repositories/components';
 import type { Authenticate, Services, TenantCatalog } from '../../schema/context';
+import type { ConsoleSource } from '../../schema/console-log';
 import type { Engine } from '../engine/engine';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { createEventBus } from '../../subscriptions/bus';
@@ -41,6 +42,8 @@ export interface AppOptions {
   tenants?: TenantCatalog;
   /** The event bus (owned and closed by the app); defaults to `createEventBus(config)`. */
   bus?: EventBus;
+  /** Where `consoleLog` finds build output (the executor's console resolver). */
+  console?: ConsoleSource;
   /** The gating engine, publishing its deltas to `engineEventBusOver(bus)`; without it there is no status. */
   engine?: Engine;
   /** Token verification; without it every caller is anonymous. */
@@ -104,6 +107,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     engine: options.engine ?? null,
     live,
     authenticate: options.authenticate ?? null,
+    console: options.console ?? null,
   };
   const yoga = buildYoga(services, logger);
   const readiness: Readiness = { migrated: false, shuttingDown: false };

@@ -8,6 +8,7 @@ import * as configErrorContext from './migrations/0002-config-error-context';
 import * as historyReadPaths from './migrations/0004-history-read-paths';
 import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycle';
 import * as engineState from './migrations/0006-engine-state';
+import * as launcher from './migrations/0009-launcher';
 
 interface Migration {
   name: string;
@@ -15,7 +16,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial, configErrorContext, historyReadPaths, buildRequestLifecycle, engineState];
+const MIGRATIONS: Migration[] = [initial, configErrorContext, historyReadPaths, buildRequestLifecycle, engineState, launcher];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {

@@ -110,6 +110,8 @@ export interface LayoutSpec {
   jobs: Record<string, Record<string, EngineJob[] | { error: string }>>;
   semaphores?: EngineSemaphore[];
   failFast?: boolean;
+  /** Connection of every project (default `git`). */
+  connection?: string;
 }
 
 export const HOST = 'git.example.com';
@@ -126,7 +128,7 @@ export function makeLayout(spec: LayoutSpec, uuid = 'layout-1'): EngineLayout {
     projects.set(canonical(project.name), {
       name: project.name,
       canonicalName: canonical(project.name),
-      connection: 'git',
+      connection: spec.connection ?? 'git',
       defaultBranch: 'master',
       mergeMode: 'merge',
       queueName: project.queue ?? null,

@@ -47,9 +47,12 @@ export class EngineEventRepository {
     return Number(row.id);
   }
 
-  /** Unprocessed events of a tenant, oldest first. */
-  async pending(tenant: string, limit: number, trx: Knex = this.knex): Promise<EngineEventRecord[]> {
-    const rows: EngineEventRow[] = await trx('engine_events').where({ tenant }).whereNull('processed').orderBy('id').limit(limit);
+  /** Unprocessed events of a tenant in the given categories, oldest first. */
+  async pending(tenant: string, limit: number, categories: readonly EngineEventCategory[] = ENGINE_EVENT_CATEGORIES, trx: Knex = this.knex): Promise<EngineEventRecord[]> {
+    if (categories.length === 0) {
+      return [];
+    }
+    const rows: EngineEventRow[] = await trx('engine_events').where({ tenant }).whereIn('category', categories).whereNull('processed').orderBy('id').limit(limit);
     return rows.map(toRecord);
   }
 

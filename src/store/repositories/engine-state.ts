@@ -165,46 +165,27 @@ export class EngineStateRepository {
 
   /** Insert or update an item row and replace its job rows. */
   async saveItem(tenant: string, queueId: number | null, position: number, item: ItemState, trx: Knex): Promise<void> {
-    const { buildset, ...rest } = item;
-    const { jobs, ...buildsetRest } = buildset;
-    const data = { ...rest, buildset: buildsetRest };
-    const row = {
-      uuid: item.uuid,
-      tenant,
-      pipeline: item.pipeline,
-      queue_id: queueId === 0 ? null : queueId,
-      position,
-      item_ahead_uuid: item.itemAhead,
-      changes: JSON.stringify(item.changes),
-      live: item.live,
-      active: item.active,
-      state: itemStateName(item),
-      buildset_uuid: buildset.uuid,
-      failing_reasons: JSON.stringify(item.failingReasons),
-      job_graph: buildset.jobGraphFrozen ? JSON.stringify(jobs.map((job) => job.job.name)) : null,
-      event_id: item.eventId,
-      enqueue_time: item.enqueueTime,
-      dequeue_time: item.dequeueTime,
-      dequeue_reason: item.dequeueReason?.kind ?? null,
-      data: JSON.stringify(data),
-    };
-    const [saved] = await trx('queue_items').insert(row).onConflict('uuid').merge().returning('id');
-    const itemId = Number((saved as { id: number }).id);
-    await trx('queue_item_jobs').where({ item_id: itemId }).delete();
-    if (jobs.length > 0) {
-      await trx('queue_item_jobs').insert(
-        jobs.map((job) => ({
-          item_id: itemId,
-          job_name: job.job.name,
-          state: jobStateName(job),
-          waiting_status: job.waitingStatus,
-          build_uuid: job.build?.uuid ?? null,
-          tries: job.tries,
-          result: job.build?.result ?? null,
-          nodeset_request_uuid: job.nodeRequestId,
-          frozen: JSON.stringify(job),
-        })),
-      );
+    await this.saveItems(tenant, [{ queueId, position, item }], trx);
+  }
+
+  /** Insert or update many item rows and replace their job rows, in a few statements. */
+  async saveItems(tenant: string, entries: ReadonlyArray<{ queueId: number | null; position: number; item: ItemState }>, trx: Knex): Promise<void> {
+    for (let start = 0; start < entries.length; start += SAVE_CHUNK) {
+      const chunk = entries.slice(start, start + SAVE_CHUNK);
+      const saved: Array<{ id: number; uuid: string }> = await trx('queue_items')
+        .insert(chunk.map(({ queueId, position, item }) => itemRow(tenant, queueId, position, item)))
+        .onConflict('uuid')
+        .merge()
+        .returning(['id', 'uuid']);
+      const idByUuid = new Map(saved.map((row) => [row.uuid, Number(row.id)]));
+      await trx('queue_item_jobs').whereIn('item_id', [...idByUuid.values()]).delete();
+      const jobRows = chunk.flatMap(({ item }) => {
+        const itemId = idByUuid.get(item.uuid);
+        return itemId === undefined ? [] : item.buildset.jobs.map((job) => jobRow(itemId, job));
+      });
+      if (jobRows.length > 0) {
+        await trx('queue_item_jobs').insert(jobRows);
+      }
     }
   }
 
@@ -275,16 +256,85 @@ export class EngineStateRepository {
       .merge();
   }
 
-  /** Session-level advisory lock naming the tenant's scheduler leadership (held on `connection`). */
-  async tryLeadership(tenant: string, trx: Knex): Promise<boolean> {
-    const result: { rows: Array<{ locked: boolean }> } = await trx.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [`sluice-scheduler:${tenant}`]);
-    return result.rows[0]?.locked === true;
+  /**
+   * Take the tenant's scheduler leadership: a session-level advisory lock held on a connection
+   * reserved for it (PostgreSQL), or on the single embedded session (PGlite, where leadership is
+   * per process). Null when another session holds it.
+   */
+  async acquireLeadership(tenant: string, kind: 'postgres' | 'pglite'): Promise<LeadershipLock | null> {
+    const key = `sluice-scheduler:${tenant}`;
+    if (kind === 'pglite') {
+      const locked = await tryAdvisoryLock(this.knex.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [key]));
+      return locked ? { release: async () => void (await this.knex.raw('SELECT pg_advisory_unlock(hashtext(?))', [key])) } : null;
+    }
+    const connection: unknown = await this.knex.client.acquireConnection();
+    const locked = await tryAdvisoryLock(this.knex.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [key]).connection(connection));
+    if (!locked) {
+      await this.knex.client.releaseConnection(connection);
+      return null;
+    }
+    return {
+      release: async () => {
+        try {
+          await this.knex.raw('SELECT pg_advisory_unlock(hashtext(?))', [key]).connection(connection);
+        } finally {
+          await this.knex.client.releaseConnection(connection);
+        }
+      },
+    };
   }
+}
 
-  /** Release the leadership lock taken by `tryLeadership` on the same connection. */
-  async releaseLeadership(tenant: string, trx: Knex): Promise<void> {
-    await trx.raw('SELECT pg_advisory_unlock(hashtext(?))', [`sluice-scheduler:${tenant}`]);
-  }
+/** A held scheduler leadership. */
+export interface LeadershipLock {
+  release(): Promise<void>;
+}
+
+async function tryAdvisoryLock(query: Knex.Raw): Promise<boolean> {
+  const result = (await query) as { rows: Array<{ locked: boolean }> };
+  return result.rows[0]?.locked === true;
+}
+
+/** Rows per multi-row statement when saving items. */
+const SAVE_CHUNK = 200;
+
+function itemRow(tenant: string, queueId: number | null, position: number, item: ItemState): Record<string, unknown> {
+  const { buildset, ...rest } = item;
+  const { jobs, ...buildsetRest } = buildset;
+  return {
+    uuid: item.uuid,
+    tenant,
+    pipeline: item.pipeline,
+    queue_id: queueId === 0 ? null : queueId,
+    position,
+    item_ahead_uuid: item.itemAhead,
+    changes: JSON.stringify(item.changes),
+    live: item.live,
+    active: item.active,
+    state: itemStateName(item),
+    buildset_uuid: buildset.uuid,
+    failing_reasons: JSON.stringify(item.failingReasons),
+    job_graph: buildset.jobGraphFrozen ? JSON.stringify(jobs.map((job) => job.job.name)) : null,
+    event_id: item.eventId,
+    enqueue_time: item.enqueueTime,
+    dequeue_time: item.dequeueTime,
+    dequeue_reason: item.dequeueReason?.kind ?? null,
+    data: JSON.stringify({ ...rest, buildset: buildsetRest }),
+  };
+}
+
+function jobRow(itemId: number, job: JobState): Record<string, unknown> {
+  return {
+    item_id: itemId,
+    job_name: job.job.name,
+    state: jobStateName(job),
+    waiting_status: job.waitingStatus,
+    build_uuid: job.build?.uuid ?? null,
+    tries: job.tries,
+    result: job.build?.result ?? null,
+    nodeset_request_uuid: job.nodeRequestId,
+    frozen: JSON.stringify(job),
+  };
 }
 
 function itemStateName(item: ItemState): string {

@@ -54,6 +54,26 @@ describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, aut
     expect(await db.knex('semaphore_holders').where({ holder_tenant: h.tenant })).toEqual([]);
   });
 
+  it('shares a global semaphore between tenants', async () => {
+    const spec = {
+      pipelines: [pipeline('check', 'independent', { triggers: [] })],
+      projects: [{ name: 'org/project' }],
+      jobs: { 'org/project': { check: [job('publish', { semaphores: [{ name: 'registry', resourcesFirst: false }] })] } },
+      semaphores: [{ name: 'registry', max: 1, global: true }],
+    };
+    const first = await harness(spec);
+    const second = await harness(spec);
+    first.changes.add('org/project', 1);
+    second.changes.add('org/project', 1);
+    await first.enqueue('check', 'org/project', '1,1');
+    await second.enqueue('check', 'org/project', '1,1');
+    expect([first.executor.started.length, second.executor.started.length]).toEqual([1, 0]);
+    await first.executor.finishAll();
+    await first.settle();
+    await second.settle();
+    expect(second.executor.started).toHaveLength(1);
+  });
+
   it('promotes changes to the head of a dependent queue, restarting the jobs that moved', async () => {
     const h = await harness({ pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true })], projects: [{ name: 'org/project' }], jobs: { 'org/project': { gate: [job('unit')] } } });
     for (const number of [1, 2, 3]) {
@@ -128,6 +148,25 @@ describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, aut
     const status = await h.engine.status(h.tenant);
     expect(status?.pipelines[0].changeQueues.map((queue) => queue.heads[0][0].refs[0].id)).toEqual(['5,2']);
     expect((await h.engine.dequeuedItems(h.tenant, { limit: 5 })).map((item) => item.reason)).toEqual([{ kind: 'new-patchset', patchset: '2' }]);
+  });
+
+  it('enqueues and dequeues a ref update by admin request', async () => {
+    const h = await harness({ pipelines: [pipeline('post', 'independent', { triggers: [] })], projects: [{ name: 'org/project' }], jobs: { 'org/project': { post: [job('publish')] } } });
+    const enqueued = await h.engine.enqueue(h.tenant, { pipeline: 'post', project: 'org/project', ref: 'refs/heads/stable', oldrev: 'aaa', newrev: 'bbb', by: 'admin' });
+    expect(enqueued.ok).toBe(true);
+    await h.settle();
+    expect(h.executor.started.map((build) => [build.changes[0].kind, build.changes[0].ref, build.changes[0].newrev])).toEqual([['branch', 'refs/heads/stable', 'bbb']]);
+    // Refs skip the speculative merge.
+    expect(h.merger.prepared).toEqual([]);
+    // The build is running when the ref is dequeued: it ends ABORTED (compat.md §2.46).
+    await h.engine.submitResult(h.tenant, { type: 'build-started', buildUuid: h.executor.started[0].buildUuid, startTime: h.clock.now().toISOString() });
+    await h.settle();
+    const dequeued = await h.engine.dequeue(h.tenant, { pipeline: 'post', project: 'org/project', ref: 'refs/heads/stable', by: 'admin' });
+    expect(dequeued.ok).toBe(true);
+    await h.settle();
+    expect((await h.builds()).map((build) => build.result)).toEqual(['ABORTED']);
+    expect(h.executor.canceled).toEqual([h.executor.started[0].buildUuid]);
+    expect(await h.engine.dequeue(h.tenant, { pipeline: 'post', project: 'org/project', ref: 'refs/heads/stable' })).toMatchObject({ ok: false, error: { code: 'CHANGE_NOT_IN_PIPELINE' } });
   });
 
   it('keeps only the newest item waiting per branch in a supercedent pipeline', async () => {

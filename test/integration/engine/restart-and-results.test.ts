@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { type FakeChanges, type FakeClock, job, makeLayout, pipeline, type ScriptedMerger, type LayoutSpec } from '../../engine/scripted';
+import { job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted';
 
 describe('engine: restart, merge conflicts, configuration errors and event-queue state', () => {
   let db: TestDatabase;
@@ -63,7 +63,7 @@ describe('engine: restart, merge conflicts, configuration errors and event-queue
       await h.stop();
       harnesses.splice(harnesses.indexOf(h), 1);
       // A new process: same store and git state, a fresh executor that lost every running build.
-      const next = new EngineHarness(db, h.layout, { clock: h.clock as FakeClock, changes: h.changes as FakeChanges, merger: h.merger as ScriptedMerger });
+      const next = new EngineHarness(db, h.layout, { clock: h.clock, changes: h.changes, merger: h.merger });
       harnesses.push(next);
       await next.start();
       await next.settle();
@@ -141,8 +141,14 @@ describe('engine: restart, merge conflicts, configuration errors and event-queue
       await h.executor.finishAll({ result: 'FAILURE' });
       await h.settle();
     }
-    const status = await h.engine.status(h.tenant);
+    let status = await h.engine.status(h.tenant);
     expect([status?.pipelines[0].disabled, status?.pipelines[0].consecutiveFailures]).toEqual([true, 2]);
+    // A new layout re-enables it.
+    h.layout = { ...h.layout, uuid: 'layout-2' };
+    await h.engine.reconfigure(h.tenant);
+    await h.settle();
+    status = await h.engine.status(h.tenant);
+    expect([status?.pipelines[0].disabled, status?.pipelines[0].consecutiveFailures]).toEqual([false, 0]);
   });
 
   it('pauses and discards trigger events and pauses result events by tenant state', async () => {

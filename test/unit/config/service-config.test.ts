@@ -91,7 +91,7 @@ redis: {url: "redis://127.0.0.1:6379"}
     ['listen:\n  hots: a', '/etc/sluice/sluice.yaml:2: unknown key "listen.hots"'],
     ['listen: [1]', '/etc/sluice/sluice.yaml:1: listen: Invalid input: expected object, received array'],
     ['database: {url: 5}', '/etc/sluice/sluice.yaml:1: database.url: Invalid input: expected string, received number'],
-    ['connections:\n  a:\n    driver: gerrit', '/etc/sluice/sluice.yaml:3: connections.a.driver: unknown connection driver (supported: git, timer)'],
+    ['connections:\n  a:\n    driver: gerrit', '/etc/sluice/sluice.yaml:3: connections.a.driver: unknown connection driver (supported: git, timer, local, static)'],
     ['connections:\n  a:\n    driver: git', '/etc/sluice/sluice.yaml:2: connections.a.baseurl: is required'],
     ['connections:\n  a:\n    driver: git\n    baseurl: r\n    extra: 1', '/etc/sluice/sluice.yaml:5: unknown key "connections.a.extra"'],
     ['connections:\n  "bad name":\n    driver: timer', '/etc/sluice/sluice.yaml:2: connections.bad name: connection names use letters, digits, _ . -'],

@@ -1,0 +1,422 @@
+/**
+ * Launcher runtime records and operations (compat.md §2.22–§2.31, A4): nodes and nodeset
+ * requests of a tenant (connections with filters) and the admin mutations (hold/release a node,
+ * cancel a nodeset request, build an image, delete artifacts and uploads, validate an upload).
+ * Each mutation takes one `input` and returns its payload or a typed error. Labels, flavors,
+ * providers, images and image artifacts are in `launcher.ts`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { NodeRecord, NodesetRequestRecord } from '../src/model/launcher';
+import { NODE_STATES, NODESET_REQUEST_STATES } from '../src/model/launcher';
+import { createRepositories, defaultDrivers, providersOf, type LauncherContext } from '../src/launcher/context';
+import {
+  imageBuild,
+  imageBuildArtifactDelete,
+  imageUploadDelete,
+  imageUploadValidate,
+  type LauncherOperationError,
+  nodeHold,
+  nodeRelease,
+  nodesetRequestCancel,
+  type OperationResult,
+} from '../src/launcher/operations';
+import { builder } from './builder';
+import type { GraphQLContext } from './context';
+import { ConflictError, InvalidInputError, NotFoundError } from './errors';
+import { idCursor, PAGINATION_DESCRIPTION, resolveKeysetConnection } from './pagination';
+import { requireTenant, Tenant } from './tenant';
+
+/** The scopes every launcher mutation requires: tenant admin (compat.md A2: the reference forgot it for nodes and requests). */
+function launcherAdminScopes(tenant: string): { tenantAdmin: string } {
+  return { tenantAdmin: tenant };
+}
+
+const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** A launcher context for API requests (store and layouts; no loop). */
+function launcherContext(ctx: GraphQLContext): LauncherContext {
+  return {
+    knex: ctx.services.knex,
+    config: ctx.services.config,
+    layouts: ctx.services.tenants,
+    holder: `api-${ctx.requestId}`,
+    now: () => ctx.services.now(),
+    uuid: () => randomUUID().replace(/-/g, ''),
+    logger: silentLogger,
+    repos: createRepositories(ctx.services.knex),
+    drivers: defaultDrivers(),
+  };
+}
+
+function actor(ctx: GraphQLContext): string | null {
+  return ctx.principal?.subject ?? null;
+}
+
+/** The value of a successful operation, or its failure thrown as the matching typed GraphQL error. */
+function unwrap<T>(result: OperationResult<T>): T {
+  if (result.ok) {
+    return result.value;
+  }
+  const error: LauncherOperationError = result.error;
+  switch (error.kind) {
+    case 'not-found':
+      throw new NotFoundError(error.resource ?? 'Object', error.key ?? '', error.message);
+    case 'invalid-input':
+      throw new InvalidInputError(error.message);
+    case 'conflict':
+      throw new ConflictError(error.message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Enums and records
+// ---------------------------------------------------------------------------------------------
+
+const enumName = (value: string): string => value.toUpperCase().replace(/-/g, '_');
+
+const NODE_STATE_TEXT: Record<(typeof NODE_STATES)[number], string> = {
+  requested: 'Created, not launched yet (waiting for quota or a free host).',
+  building: 'Being launched; counts toward quota.',
+  ready: 'Up and scanned; reusable when unassigned.',
+  failed: 'Launch failed permanently (counts toward the provider’s launch attempts).',
+  tempfailed: 'Launch failed for lack of quota; retried without counting.',
+  'in-use': 'Used by a build.',
+  used: 'Returned after a build; to be deleted.',
+  outdated: 'Unassigned and past its max-ready-age (or its label configuration is gone); to be deleted.',
+  hold: 'Held for an autohold request or by an administrator.',
+};
+
+const REQUEST_STATE_TEXT: Record<(typeof NODESET_REQUEST_STATES)[number], string> = {
+  requested: 'Waiting for a launcher (or for quota).',
+  accepted: 'Nodes are being provided.',
+  fulfilled: 'Every node is ready and handed to the job.',
+  failed: 'No provider could provide the nodes; the job gets NODE_FAILURE.',
+};
+
+
+export const NodeStateEnum = builder.enumType('NodeState', {
+  description: 'States of a provider node (engine.md §3.5); REST spells them in lower case with dashes.',
+  values: Object.fromEntries(NODE_STATES.map((state) => [enumName(state), { value: state, description: NODE_STATE_TEXT[state] }])),
+});
+
+export const NodesetRequestStateEnum = builder.enumType('NodesetRequestState', {
+  description: 'States of a nodeset request: requested -> accepted -> fulfilled | failed.',
+  values: Object.fromEntries(NODESET_REQUEST_STATES.map((state) => [enumName(state), { value: state, description: REQUEST_STATE_TEXT[state] }])),
+});
+
+export const ProviderNode = builder.objectRef<NodeRecord>('ProviderNode').implement({
+  description: 'A node from a launcher provider (REST `T/nodes`).',
+  fields: (t) => ({
+    uuid: t.exposeString('uuid', { nullable: false, description: 'Node id (REST `id` and `uuid`).' }),
+    label: t.exposeString('label', { nullable: false, description: 'Label the node was launched for.' }),
+    state: t.field({ type: NodeStateEnum, nullable: false, description: 'Current state.', resolve: (node) => node.state }),
+    stateTime: t.expose('stateTime', { type: 'DateTime', nullable: false, description: 'When the node entered its state.' }),
+    provider: t.exposeString('provider', { description: 'Canonical name of the provider; null for a pool node not yet placed.' }),
+    tenant: t.exposeString('tenant', { description: 'Tenant the node is assigned to; null while unassigned.' }),
+    requestUuid: t.exposeString('requestUuid', { description: 'Nodeset request the node serves, if any.' }),
+    connectionType: t.exposeString('connectionType', { description: '`local` (a directory on the executor host) or `ssh`.' }),
+    externalId: t.exposeString('externalId', { description: 'Driver id: the static host name, or the local node id.' }),
+    interfaceIp: t.exposeString('interfaceIp', { description: 'Address the executor connects to.' }),
+    host: t.exposeString('host', { description: 'Host name.' }),
+    port: t.exposeInt('port', { description: 'Connection port.' }),
+    username: t.exposeString('username', { description: 'Login user.' }),
+    comment: t.exposeString('comment', { description: 'Hold reason, or the reason a launch failed.' }),
+    holdExpiration: t.exposeInt('holdExpiration', { description: 'Seconds a held node is kept (null or 0: until released).' }),
+    maxReadyAge: t.exposeInt('maxReadyAge', { description: 'Seconds an unassigned ready node is kept.' }),
+    imageUploadUuid: t.exposeString('imageUploadUuid', { description: 'Image upload the node booted from.' }),
+    isLocked: t.boolean({ nullable: false, description: 'Whether a launcher holds the node.', resolve: (node) => node.lockHolder !== null }),
+    lockHolder: t.exposeString('lockHolder', { description: 'Launcher holding the node, if any.' }),
+  }),
+});
+
+const ProviderNodeData = builder.simpleObject('ProviderNodeData', {
+  description: 'Per label index of a nodeset request: its node and the providers that failed it.',
+  fields: (t) => ({
+    uuid: t.string({ description: 'Node serving this label index.' }),
+    executorZone: t.string({ description: 'Executor zone of the node.' }),
+    failedProviders: t.stringList({ nullable: false, description: 'Providers whose launches failed for this index.' }),
+  }),
+});
+
+export const NodesetRequest = builder.objectRef<NodesetRequestRecord>('NodesetRequest').implement({
+  description: 'A request for the nodes of one job (REST `T/nodeset-requests`).',
+  fields: (t) => ({
+    uuid: t.exposeString('uuid', { nullable: false, description: 'Request id.' }),
+    state: t.field({ type: NodesetRequestStateEnum, nullable: false, description: 'Current state.', resolve: (r) => r.state }),
+    stateTime: t.expose('stateTime', { type: 'DateTime', nullable: false, description: 'When the request entered its state.' }),
+    pipelineName: t.exposeString('pipelineName', { description: 'Pipeline of the job.' }),
+    buildsetUuid: t.exposeString('buildsetUuid', { description: 'Buildset of the job.' }),
+    jobName: t.exposeString('jobName', { description: 'Job the nodes are for.' }),
+    project: t.exposeString('project', { description: 'Project of the item (relative priority is per project).' }),
+    labels: t.exposeStringList('labels', { nullable: false, description: 'One label per node of the current alternative.' }),
+    alternatives: t.field({ type: ['String'], nullable: false, description: 'Every nodeset alternative as comma-separated labels, in order.', resolve: (r) => r.alternatives.map((a) => a.join(',')) }),
+    alternativeIndex: t.exposeInt('alternativeIndex', { nullable: false, description: 'Index of the alternative being tried.' }),
+    priority: t.exposeInt('priority', { nullable: false, description: 'Pipeline precedence priority (100 high, 200 normal, 300 low).' }),
+    relativePriority: t.exposeInt('relativePriority', { nullable: false, description: 'Position among the queued work of the same project (quantized).' }),
+    requestTime: t.expose('requestTime', { type: 'DateTime', nullable: false, description: 'When the request was made.' }),
+    zuulEventId: t.exposeString('zuulEventId', { description: 'Triggering event id.' }),
+    imageNames: t.exposeStringList('imageNames', { description: 'Images of an image build or validation item.' }),
+    imageUploadUuid: t.exposeString('imageUploadUuid', { description: 'Upload the nodes must boot from (image validation).' }),
+    preferredProvider: t.exposeString('preferredProvider', { description: 'Provider of a paused parent job’s nodes.' }),
+    failureReason: t.exposeString('failureReason', { description: 'Why the request (or an earlier alternative) failed.' }),
+    providerNodeData: t.field({
+      type: [ProviderNodeData],
+      nullable: false,
+      description: 'Per label index: node and failed providers.',
+      resolve: (r) => r.providerNodeData.map((d) => ({ uuid: d.uuid, executorZone: d.executor_zone, failedProviders: d.failed_providers })),
+    }),
+    isLocked: t.boolean({ nullable: false, description: 'Whether a launcher holds the request.', resolve: (r) => r.lockHolder !== null }),
+    lockHolder: t.exposeString('lockHolder', { description: 'Launcher that last worked on the request.' }),
+  }),
+});
+
+const NodeFilter = builder.inputType('NodeFilter', {
+  description: 'Filters of nodes; every field is optional and values are OR’ed.',
+  fields: (t) => ({
+    states: t.field({ type: [NodeStateEnum], description: 'Only nodes in these states.' }),
+    labels: t.stringList({ description: 'Only nodes of these labels.' }),
+    providers: t.stringList({ description: 'Only nodes of these providers (canonical names).' }),
+  }),
+});
+
+const NodesetRequestFilter = builder.inputType('NodesetRequestFilter', {
+  description: 'Filters of nodeset requests.',
+  fields: (t) => ({
+    states: t.field({ type: [NodesetRequestStateEnum], description: 'Only requests in these states.' }),
+  }),
+});
+
+builder.objectFields(Tenant, (t) => ({
+  nodes: t.connection(
+    {
+      type: ProviderNode,
+      nullable: false,
+      edgesNullable: { list: false, items: false },
+      nodeNullable: false,
+      description: `Nodes assigned to the tenant or unassigned on its providers. ${PAGINATION_DESCRIPTION}`,
+      args: {
+        filter: t.arg({ type: NodeFilter, description: 'Which nodes; all when absent.' }),
+        offset: t.arg.int({ description: 'Rows to skip after the cursor position.' }),
+      },
+      resolve: (tenant, args, ctx) => {
+        const repos = createRepositories(ctx.services.knex);
+        const providers = providersOf({ layouts: ctx.services.tenants, config: ctx.services.config }, tenant.name).map((p) => p.canonicalName);
+        const filter = { states: args.filter?.states ?? undefined, labels: args.filter?.labels ?? undefined, providers: args.filter?.providers ?? undefined };
+        return resolveKeysetConnection({
+          args,
+          codec: idCursor,
+          cursorOf: (node: NodeRecord) => node.id,
+          fetch: (page) => repos.nodes.list(tenant.name, providers, filter, page),
+          count: () => repos.nodes.count(tenant.name, providers, filter),
+        });
+      },
+    },
+    {
+      name: 'ProviderNodeConnection',
+      description: 'A page of nodes, newest first.',
+      fields: (tc) => ({
+        totalCount: tc.int({ nullable: false, description: 'Nodes matching the filter on all pages.', resolve: (connection) => connection.totalCount() }),
+      }),
+    },
+    { name: 'ProviderNodeEdge', description: 'A node and its cursor.' },
+  ),
+  nodesetRequests: t.connection(
+    {
+      type: NodesetRequest,
+      nullable: false,
+      edgesNullable: { list: false, items: false },
+      nodeNullable: false,
+      description: `Nodeset requests of the tenant. ${PAGINATION_DESCRIPTION}`,
+      args: {
+        filter: t.arg({ type: NodesetRequestFilter, description: 'Which requests; all when absent.' }),
+        offset: t.arg.int({ description: 'Rows to skip after the cursor position.' }),
+      },
+      resolve: (tenant, args, ctx) => {
+        const repos = createRepositories(ctx.services.knex);
+        const filter = { states: args.filter?.states ?? undefined };
+        return resolveKeysetConnection({
+          args,
+          codec: idCursor,
+          cursorOf: (request: NodesetRequestRecord) => request.id,
+          fetch: (page) => repos.requests.list(tenant.name, filter, page),
+          count: () => repos.requests.count(tenant.name, filter),
+        });
+      },
+    },
+    {
+      name: 'NodesetRequestConnection',
+      description: 'A page of nodeset requests, newest first.',
+      fields: (tc) => ({
+        totalCount: tc.int({ nullable: false, description: 'Requests matching the filter on all pages.', resolve: (connection) => connection.totalCount() }),
+      }),
+    },
+    { name: 'NodesetRequestEdge', description: 'A nodeset request and its cursor.' },
+  ),
+}));
+
+// ---------------------------------------------------------------------------------------------
+// Mutations
+// ---------------------------------------------------------------------------------------------
+
+const LAUNCHER_ERRORS = [NotFoundError, InvalidInputError, ConflictError];
+
+const NodeInput = builder.inputType('NodeHoldInput', {
+  description: 'A node to hold (`PUT T/nodes/{id}` with state `hold`).',
+  fields: (t) => ({
+    tenant: t.string({ required: true, description: 'Tenant name.' }),
+    nodeId: t.string({ required: true, description: 'Node id.' }),
+    comment: t.string({ description: 'Why the node is held.' }),
+  }),
+});
+
+const NodeReleaseInput = builder.inputType('NodeReleaseInput', {
+  description: 'A node to release (`PUT T/nodes/{id}` with state `used`); it is then deleted.',
+  fields: (t) => ({
+    tenant: t.string({ required: true, description: 'Tenant name.' }),
+    nodeId: t.string({ required: true, description: 'Node id.' }),
+  }),
+});
+
+const RequestCancelInput = builder.inputType('NodesetRequestCancelInput', {
+  description: 'A nodeset request to cancel (`DELETE T/nodeset-requests/{id}`).',
+  fields: (t) => ({
+    tenant: t.string({ required: true, description: 'Tenant name.' }),
+    requestId: t.string({ required: true, description: 'Request id.' }),
+  }),
+});
+
+const ImageBuildInput = builder.inputType('ImageBuildInput', {
+  description: 'A zuul image to build (`POST T/image/{name}/build`).',
+  fields: (t) => ({
+    tenant: t.string({ required: true, description: 'Tenant name.' }),
+    imageName: t.string({ required: true, description: 'Image name.' }),
+  }),
+});
+
+const ArtifactInput = builder.inputType('ImageBuildArtifactDeleteInput', {
+  description: 'An image build artifact to delete (`DELETE T/image-build-artifact/{id}`).',
+  fields: (t) => ({
+    tenant: t.string({ required: true, description: 'Tenant name (the build tenant).' }),
+    artifactId: t.string({ required: true, description: 'Artifact id.' }),
+  }),
+});
+
+const UploadInput = builder.inputType('ImageUploadInput', {
+  description: 'An image upload (`DELETE T/image-upload/{id}`, `POST T/image-upload/{id}/validate`).',
+  fields: (t) => ({
+    tenant: t.string({ required: true, description: 'Tenant name (the build tenant).' }),
+    uploadId: t.string({ required: true, description: 'Upload id.' }),
+  }),
+});
+
+const Done = builder.simpleObject('LauncherOperationDone', {
+  description: 'The operation was carried out.',
+  fields: (t) => ({
+    tenant: t.string({ nullable: false, description: 'Tenant name.' }),
+    id: t.string({ nullable: false, description: 'Id of the object acted on.' }),
+  }),
+});
+
+const ImageBuildRequested = builder.simpleObject('ImageBuildRequested', {
+  description: 'An image-build trigger event was queued.',
+  fields: (t) => ({
+    tenant: t.string({ nullable: false, description: 'Tenant name.' }),
+    eventId: t.int({ nullable: false, description: 'Id of the queued trigger event.' }),
+  }),
+});
+
+function known(ctx: GraphQLContext, tenant: string): void {
+  requireTenant(ctx.services.tenants.tenantNames(), tenant);
+}
+
+builder.mutationFields((t) => ({
+  nodeHold: t.field({
+    type: ProviderNode,
+    nullable: false,
+    description: 'Hold a node until it is released (no expiry).',
+    args: { input: t.arg({ type: NodeInput, required: true, description: 'The node.' }) },
+    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeHoldResult' } },
+    resolve: async (_root, { input }, ctx) => {
+      known(ctx, input.tenant);
+      return unwrap(await nodeHold(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, comment: input.comment ?? null, actor: actor(ctx) }));
+    },
+  }),
+  nodeRelease: t.field({
+    type: ProviderNode,
+    nullable: false,
+    description: 'Release a node (state `used`); the launcher deletes it.',
+    args: { input: t.arg({ type: NodeReleaseInput, required: true, description: 'The node.' }) },
+    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeReleaseResult' } },
+    resolve: async (_root, { input }, ctx) => {
+      known(ctx, input.tenant);
+      return unwrap(await nodeRelease(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, actor: actor(ctx) }));
+    },
+  }),
+  nodesetRequestCancel: t.field({
+    type: Done,
+    nullable: false,
+    description: 'Cancel a nodeset request; a job waiting for it gets NODE_FAILURE.',
+    args: { input: t.arg({ type: RequestCancelInput, required: true, description: 'The request.' }) },
+    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodesetRequestCancelResult' } },
+    resolve: async (_root, { input }, ctx) => {
+      known(ctx, input.tenant);
+      unwrap(await nodesetRequestCancel(launcherContext(ctx), { tenant: input.tenant, requestId: input.requestId, actor: actor(ctx) }));
+      return { tenant: input.tenant, id: input.requestId };
+    },
+  }),
+  imageBuild: t.field({
+    type: ImageBuildRequested,
+    nullable: false,
+    description: 'Request a build of a zuul image (an `image-build` trigger event).',
+    args: { input: t.arg({ type: ImageBuildInput, required: true, description: 'The image.' }) },
+    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildResult' } },
+    resolve: async (_root, { input }, ctx) => {
+      known(ctx, input.tenant);
+      const { eventId } = unwrap(await imageBuild(launcherContext(ctx), { tenant: input.tenant, imageName: input.imageName, actor: actor(ctx) }));
+      return { tenant: input.tenant, eventId };
+    },
+  }),
+  imageBuildArtifactDelete: t.field({
+    type: Done,
+    nullable: false,
+    description: 'Delete an image build artifact and its uploads; refused (ConflictError) while a node uses one of them.',
+    args: { input: t.arg({ type: ArtifactInput, required: true, description: 'The artifact.' }) },
+    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildArtifactDeleteResult' } },
+    resolve: async (_root, { input }, ctx) => {
+      known(ctx, input.tenant);
+      unwrap(await imageBuildArtifactDelete(launcherContext(ctx), { tenant: input.tenant, artifactId: input.artifactId, actor: actor(ctx) }));
+      return { tenant: input.tenant, id: input.artifactId };
+    },
+  }),
+  imageUploadDelete: t.field({
+    type: Done,
+    nullable: false,
+    description: 'Delete an image upload; refused (ConflictError) while a node uses it.',
+    args: { input: t.arg({ type: UploadInput, required: true, description: 'The upload.' }) },
+    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadDeleteResult' } },
+    resolve: async (_root, { input }, ctx) => {
+      known(ctx, input.tenant);
+      unwrap(await imageUploadDelete(launcherContext(ctx), { tenant: input.tenant, uploadId: input.uploadId, actor: actor(ctx) }));
+      return { tenant: input.tenant, id: input.uploadId };
+    },
+  }),
+  imageUploadValidate: t.field({
+    type: Done,
+    nullable: false,
+    description: 'Mark a ready upload validated (operator attestation); ConflictError when it is not ready.',
+    args: { input: t.arg({ type: UploadInput, required: true, description: 'The upload.' }) },
+    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadValidateResult' } },
+    resolve: async (_root, { input }, ctx) => {
+      known(ctx, input.tenant);
+      unwrap(await imageUploadValidate(launcherContext(ctx), { tenant: input.tenant, uploadId: input.uploadId, actor: actor(ctx) }));
+      return { tenant: input.tenant, id: input.uploadId };
+    },
+  }),
+}));

@@ -1,0 +1,136 @@
+/**
+ * The production ExecutorGateway: builds become rows of `build_requests` that executor workers
+ * claim (src/executor/worker.ts); their `build-started` / `build-completed` result events come
+ * back through `engine_events`. Job details are taken from the frozen job that the layout
+ * adapter passes along in `EngineJob.params`.
+ */
+import type { Knex } from 'knex';
+import type { BuildRequestParams, BuildStep, MergeMode, WorkspaceScheme } from '../model/build-request';
+import { MERGE_MODES } from '../model/build-request';
+import { BuildRequestRepository } from '../store/repositories/build-requests';
+import type { BuildParams, ExecutorGateway, MergeItem } from './interfaces';
+
+/** Maps a canonical project name to the name its connection uses for the repository. */
+export type ProjectNameResolver = (tenant: string, canonicalName: string) => string;
+
+interface FrozenPlaybook {
+  path?: unknown;
+  sourceContext?: { connectionName?: unknown; projectName?: unknown };
+}
+
+interface FrozenJobFields {
+  postTimeout?: unknown;
+  workspaceScheme?: unknown;
+  overrideCheckout?: unknown;
+  extraVars?: unknown;
+  preRun?: unknown;
+  run?: unknown;
+  postRun?: unknown;
+  requiredProjects?: unknown;
+}
+
+function steps(value: unknown): BuildStep[] {
+  if (!Array.isArray(value)) {
+    return [];
+  }
+  return value.flatMap((entry: FrozenPlaybook): BuildStep[] => {
+    const connection = entry.sourceContext?.connectionName;
+    const project = entry.sourceContext?.projectName;
+    return typeof entry.path === 'string' && typeof connection === 'string' && typeof project === 'string' ? [{ connection, project, path: entry.path }] : [];
+  });
+}
+
+function mergeMode(value: string): MergeMode {
+  return (MERGE_MODES as readonly string[]).includes(value) ? (value as MergeMode) : 'merge';
+}
+
+function workspaceScheme(value: unknown): WorkspaceScheme {
+  return value === 'flat' || value === 'unique' ? value : 'golang';
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** Translate the engine's build parameters into the executor contract (src/model/build-request.ts). */
+export function toBuildRequestParams(params: BuildParams, projectName: ProjectNameResolver): BuildRequestParams {
+  const frozen = params.job.params as FrozenJobFields;
+  const change = params.changes[0];
+  const mergeItem = (item: MergeItem) => ({
+    connection: item.connection,
+    project: projectName(params.tenant, item.project),
+    branch: item.branch,
+    ref: item.ref,
+    change: item.number,
+    patchset: item.patchset,
+    oldrev: item.oldrev,
+    newrev: item.newrev,
+    mergeMode: mergeMode(item.mergeMode),
+  });
+  const last = params.mergeItems[params.mergeItems.length - 1];
+  const requiredProjects = Array.isArray(frozen.requiredProjects) ? (frozen.requiredProjects as Array<{ projectCanonicalName?: unknown; overrideCheckout?: unknown }>) : [];
+  return {
+    buildUuid: params.buildUuid,
+    buildsetUuid: params.buildsetUuid,
+    tenant: params.tenant,
+    pipeline: params.pipeline,
+    attempt: params.attempt,
+    job: {
+      name: params.job.name,
+      timeout: params.job.timeout,
+      postTimeout: typeof frozen.postTimeout === 'number' ? frozen.postTimeout : null,
+      attempts: params.job.attempts,
+      workspaceScheme: workspaceScheme(frozen.workspaceScheme),
+      overrideCheckout: typeof frozen.overrideCheckout === 'string' ? frozen.overrideCheckout : null,
+      vars: params.job.vars,
+      extraVars: record(frozen.extraVars),
+      preRun: steps(frozen.preRun),
+      run: steps(frozen.run),
+      postRun: steps(frozen.postRun),
+    },
+    item: {
+      connection: last?.connection ?? '',
+      project: projectName(params.tenant, change.project),
+      branch: change.branch,
+      ref: change.ref,
+      change: change.number,
+      patchset: change.patchset,
+      oldrev: change.oldrev,
+      newrev: change.newrev,
+    },
+    mergerItems: params.mergeItems.map(mergeItem),
+    projects: requiredProjects.flatMap((required) =>
+      typeof required.projectCanonicalName === 'string'
+        ? [{ connection: last?.connection ?? '', project: projectName(params.tenant, required.projectCanonicalName), overrideCheckout: typeof required.overrideCheckout === 'string' ? required.overrideCheckout : null }]
+        : [],
+    ),
+    parentData: params.parentData,
+    artifacts: params.artifacts.map((artifact) => ({ ...artifact, project: projectName(params.tenant, artifact.project) })),
+    eventId: null,
+  };
+}
+
+export class BuildRequestExecutor implements ExecutorGateway {
+  private readonly requests: BuildRequestRepository;
+
+  constructor(
+    knex: Knex,
+    private readonly projectName: ProjectNameResolver,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.requests = new BuildRequestRepository(knex);
+  }
+
+  /** Insert the build request unless it exists (a restart re-submits builds without a result). */
+  async startBuild(params: BuildParams): Promise<void> {
+    if (await this.requests.get(params.buildUuid)) {
+      return;
+    }
+    await this.requests.create(toBuildRequestParams(params, this.projectName), { precedence: params.precedence, now: this.now() });
+  }
+
+  /** Unclaimed requests complete at once as CANCELED; running ones are stopped and end ABORTED. */
+  async cancelBuild(_tenant: string, buildUuid: string): Promise<void> {
+    await this.requests.requestCancel(buildUuid, 'ABORTED', this.now());
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The git driver behind the engine's ChangeSource and MergerGateway: changes are read from
+ * Gerrit-style change refs in the project mirrors (src/sources/git-changes.ts), speculative
+ * merges and gate merges are done by the executor's Merger, and a gate merge is announced to
+ * the connection's poller so it is emitted exactly once as Sluice's own `ref-updated`.
+ */
+import { git } from '../sources/git-cli';
+import { describeChange, listChanges, type ChangeDependency } from '../sources/git-changes';
+import type { GitMirrors } from '../sources/git-mirror';
+import type { Merger } from '../executor/merger';
+import { MERGE_MODES, type MergeMode, type MergerItem } from '../model/build-request';
+import type { ChangeInfo, ChangeSource, MergeItem, MergeOutcome, MergerGateway } from './interfaces';
+
+/** Where a project lives: its connection, the repository name there and its default branch. */
+export interface GitProjectLocation {
+  connection: string;
+  name: string;
+  defaultBranch: string;
+}
+
+export interface GitProjects {
+  /** Location of a project by canonical name (null when unknown). */
+  locate(canonicalName: string): GitProjectLocation | null;
+  /** Canonical name of a repository of a connection. */
+  canonicalName(connection: string, name: string): string;
+}
+
+async function isAncestor(repo: string, ancestor: string, descendant: string): Promise<boolean> {
+  try {
+    await git(repo, ['merge-base', '--is-ancestor', ancestor, descendant]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export class GitChangeSource implements ChangeSource {
+  constructor(
+    private readonly mirrors: GitMirrors,
+    private readonly projects: GitProjects,
+  ) {}
+
+  async getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {
+    const location = this.projects.locate(project);
+    if (!location) {
+      return null;
+    }
+    const repo = await this.mirrors.update(location.connection, location.name);
+    const patchsets = (await listChanges(repo)).filter((candidate) => candidate.number === number);
+    const found = patchset === undefined ? patchsets[patchsets.length - 1] : patchsets.find((candidate) => String(candidate.patchset) === patchset);
+    if (!found) {
+      return null;
+    }
+    return this.describe(repo, project, location, found.ref);
+  }
+
+  async getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
+    const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+    let revision = newrev;
+    const location = this.projects.locate(project);
+    if (revision === null && location) {
+      const repo = await this.mirrors.update(location.connection, location.name);
+      revision = (await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => ({ stdout: '' }))).stdout.trim() || null;
+    }
+    return {
+      kind: branch !== null ? 'branch' : ref.startsWith('refs/tags/') ? 'tag' : 'ref',
+      project,
+      ref,
+      branch,
+      number: null,
+      patchset: null,
+      oldrev,
+      newrev: revision,
+      url: null,
+      owner: null,
+      dependsOn: [],
+      merged: true,
+    };
+  }
+
+  async openChanges(project: string): Promise<ChangeInfo[]> {
+    const location = this.projects.locate(project);
+    if (!location) {
+      return [];
+    }
+    const repo = await this.mirrors.update(location.connection, location.name);
+    const latest = new Map<number, string>();
+    for (const change of await listChanges(repo)) {
+      latest.set(change.number, change.ref);
+    }
+    const open: ChangeInfo[] = [];
+    for (const ref of latest.values()) {
+      const change = await this.describe(repo, project, location, ref);
+      if (!change.merged) {
+        open.push(change);
+      }
+    }
+    return open;
+  }
+
+  async changesDependingOn(change: ChangeInfo, projects: readonly string[]): Promise<ChangeInfo[]> {
+    const children: ChangeInfo[] = [];
+    for (const project of projects) {
+      for (const candidate of await this.openChanges(project)) {
+        if (candidate.dependsOn.some((dependency) => dependency.project === change.project && dependency.number === change.number)) {
+          children.push(candidate);
+        }
+      }
+    }
+    return children;
+  }
+
+  private async describe(repo: string, project: string, location: GitProjectLocation, ref: string): Promise<ChangeInfo> {
+    const details = await describeChange(repo, location.name, ref, location.defaultBranch);
+    const merged = await isAncestor(repo, details.sha, `refs/heads/${details.targetBranch}`);
+    return {
+      kind: 'change',
+      project,
+      ref,
+      branch: details.targetBranch,
+      number: details.number,
+      patchset: String(details.patchset),
+      oldrev: null,
+      newrev: details.sha,
+      url: null,
+      owner: details.owner.name,
+      dependsOn: details.dependsOn.map((dependency) => this.dependency(project, location.connection, dependency)),
+      merged,
+    };
+  }
+
+  private dependency(project: string, connection: string, dependency: ChangeDependency): { project: string; number: number } {
+    if (dependency.kind === 'ref') {
+      return { project, number: dependency.number };
+    }
+    return { project: this.projects.canonicalName(connection, dependency.project), number: dependency.number };
+  }
+}
+
+/** Announces Sluice's own branch update to the poller of the connection (emitted once as ref-updated). */
+export type OwnUpdateAnnouncer = (connection: string, project: string, branch: string, newrev: string, oldrev: string) => Promise<void>;
+
+function mergeMode(value: string): MergeMode {
+  return (MERGE_MODES as readonly string[]).includes(value) ? (value as MergeMode) : 'merge';
+}
+
+export class GitMergerGateway implements MergerGateway {
+  constructor(
+    private readonly merger: Merger,
+    private readonly projects: GitProjects,
+    private readonly announce: OwnUpdateAnnouncer,
+  ) {}
+
+  async prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
+    const outcome = await this.merger.speculate(items.map((item) => this.mergerItem(item)));
+    if (!outcome.ok) {
+      return { merged: false, error: outcome.detail };
+    }
+    return { merged: true, files: outcome.changedFiles, repoState: {} };
+  }
+
+  async mergeToBranch(item: MergeItem): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }> {
+    const mergerItem = this.mergerItem(item);
+    const branch = item.branch ?? this.projects.locate(item.project)?.defaultBranch ?? 'master';
+    const outcome = await this.merger.mergeToBranch({ connection: mergerItem.connection, project: mergerItem.project, ref: item.ref, targetBranch: branch, mergeMode: mergerItem.mergeMode });
+    if (!outcome.ok) {
+      return { merged: false, error: outcome.detail };
+    }
+    if (outcome.oldrev !== outcome.newrev) {
+      await this.announce(mergerItem.connection, mergerItem.project, branch, outcome.newrev, outcome.oldrev);
+    }
+    return { merged: true, oldrev: outcome.oldrev, newrev: outcome.newrev };
+  }
+
+  private mergerItem(item: MergeItem): MergerItem {
+    const location = this.projects.locate(item.project);
+    return {
+      connection: location?.connection ?? item.connection,
+      project: location?.name ?? item.project,
+      branch: item.branch,
+      ref: item.ref,
+      change: item.number,
+      patchset: item.patchset,
+      oldrev: item.oldrev,
+      newrev: item.newrev,
+      mergeMode: mergeMode(item.mergeMode),
+    };
+  }
+}

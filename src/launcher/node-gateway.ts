@@ -1,0 +1,114 @@
+/**
+ * The engine's NodeGateway backed by the launcher's store: requests become nodeset requests,
+ * fulfilment arrives as `nodes-provisioned` result events written by the launcher loop.
+ */
+import type { NodeGateway, NodeInfo, NodeRequest } from '../engine/interfaces';
+import { quantizeRelativePriority } from '../model/launcher';
+import type { LauncherContext } from './context';
+import { releaseRequestNodes } from './request-processor';
+
+/**
+ * A node request with the launcher extensions the engine may fill in: the other nodeset
+ * alternatives (tried in order when one fails), the project (relative priority per project), the
+ * provider of a paused parent's nodes, and for image validation jobs the upload to boot from.
+ */
+export interface LauncherNodeRequest extends NodeRequest {
+  /** Every alternative, first choice first; defaults to `[labels]`. */
+  alternatives?: string[][];
+  project?: string | null;
+  preferredProvider?: string | null;
+  imageUploadUuid?: string | null;
+  imageNames?: string[] | null;
+  eventId?: string | null;
+}
+
+export class LauncherNodeGateway implements NodeGateway {
+  constructor(private readonly ctx: LauncherContext) {}
+
+  async requestNodes(request: LauncherNodeRequest): Promise<void> {
+    const { ctx } = this;
+    const alternatives = request.alternatives && request.alternatives.length > 0 ? request.alternatives : [request.labels];
+    const requestTime = ctx.now();
+    const project = request.project ?? null;
+    const ahead =
+      project === null ? 0 : await ctx.repos.requests.buildsetsAhead({ tenant: request.tenant, pipelineName: request.pipeline, project, buildsetUuid: request.buildsetUuid, requestTime });
+    const stored = await ctx.repos.requests.create({
+      uuid: request.id,
+      tenant: request.tenant,
+      pipelineName: request.pipeline,
+      buildsetUuid: request.buildsetUuid,
+      jobName: request.jobName,
+      project,
+      alternatives,
+      priority: request.priority,
+      relativePriority: quantizeRelativePriority(ahead),
+      zuulEventId: request.eventId ?? null,
+      imageNames: request.imageNames ?? null,
+      imageUploadUuid: request.imageUploadUuid ?? null,
+      preferredProvider: request.preferredProvider ?? null,
+      requestTime,
+    });
+    if (stored.state === 'fulfilled' && stored.labels.length === 0 && stored.requestTime.getTime() === requestTime.getTime()) {
+      await ctx.repos.events.append({ tenant: request.tenant, category: 'result', eventType: 'nodes-provisioned', payload: { type: 'nodes-provisioned', requestId: request.id, fulfilled: true, nodes: [] }, created: requestTime });
+    }
+  }
+
+  async cancelRequest(tenant: string, requestId: string): Promise<void> {
+    await cancelNodesetRequest(this.ctx, tenant, requestId);
+  }
+
+  async returnNodes(tenant: string, nodes: NodeInfo[]): Promise<void> {
+    const { ctx } = this;
+    await ctx.knex.transaction(async (trx) => {
+      const requests = new Set<string>();
+      for (const info of nodes) {
+        const node = await ctx.repos.nodes.lock(info.id, trx);
+        if (!node || node.tenant !== tenant) {
+          continue;
+        }
+        if (node.requestUuid !== null) {
+          requests.add(node.requestUuid);
+        }
+        if (node.state === 'in-use' || node.state === 'ready') {
+          await ctx.repos.nodes.update(node.uuid, { state: 'used', requestUuid: null }, ctx.now(), trx);
+        }
+      }
+      // The request is done once its nodes come back (the reference's executor deletes it after locking them).
+      for (const uuid of requests) {
+        await ctx.repos.requests.delete(uuid, trx);
+      }
+    });
+  }
+
+  async holdNodes(tenant: string, nodes: NodeInfo[], reason: string, expirationSeconds: number): Promise<void> {
+    const { ctx } = this;
+    await ctx.knex.transaction(async (trx) => {
+      for (const info of nodes) {
+        const node = await ctx.repos.nodes.lock(info.id, trx);
+        if (!node || node.tenant !== tenant || (node.state !== 'in-use' && node.state !== 'ready')) {
+          continue;
+        }
+        if (node.requestUuid !== null) {
+          await ctx.repos.requests.delete(node.requestUuid, trx);
+        }
+        await ctx.repos.nodes.update(node.uuid, { state: 'hold', comment: reason, holdExpiration: expirationSeconds, holdTime: ctx.now(), requestUuid: null }, ctx.now(), trx);
+      }
+    });
+  }
+}
+
+/**
+ * Cancel (delete) a request and let go of its nodes. Returns the request's state before the
+ * cancel, or null when the tenant has no such request.
+ */
+export async function cancelNodesetRequest(ctx: LauncherContext, tenant: string, requestId: string): Promise<string | null> {
+  return ctx.knex.transaction(async (trx) => {
+    const request = await ctx.repos.requests.lockForTenant(tenant, requestId, trx);
+    if (!request) {
+      return null;
+    }
+    await releaseRequestNodes(ctx, trx, request.uuid);
+    await ctx.repos.requests.delete(request.uuid, trx);
+    return request.state;
+  });
+}

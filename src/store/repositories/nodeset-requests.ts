@@ -1,0 +1,238 @@
+/**
+ * Nodeset requests (engine.md §6.2, §3.5). Launchers work on a request inside a transaction that
+ * holds its row lock (`FOR UPDATE SKIP LOCKED`), so several launcher processes never handle the
+ * same request at once.
+ */
+import type { Knex } from 'knex';
+import type { NodesetRequestRecord, NodesetRequestState, ProviderNodeData } from '../../model/launcher';
+import { fetchIdPage, type KeysetPage } from './history-query';
+
+interface NodesetRequestRow {
+  id: number | string;
+  uuid: string;
+  tenant: string;
+  state: NodesetRequestState;
+  pipeline_name: string | null;
+  buildset_uuid: string | null;
+  job_name: string | null;
+  project: string | null;
+  labels: string[];
+  alternatives: string[][];
+  alternative_index: number;
+  priority: number;
+  relative_priority: number;
+  zuul_event_id: string | null;
+  image_names: string[] | null;
+  image_upload_uuid: string | null;
+  preferred_provider: string | null;
+  provider_node_data: ProviderNodeData[];
+  failure_reason: string | null;
+  lock_holder: string | null;
+  request_time: Date;
+  state_time: Date;
+}
+
+export interface NewNodesetRequest {
+  uuid: string;
+  tenant: string;
+  pipelineName: string | null;
+  buildsetUuid: string | null;
+  jobName: string | null;
+  project: string | null;
+  /** Nodeset alternatives, first choice first; each a list of labels. */
+  alternatives: string[][];
+  priority: number;
+  relativePriority: number;
+  zuulEventId: string | null;
+  imageNames: string[] | null;
+  imageUploadUuid: string | null;
+  preferredProvider: string | null;
+  requestTime: Date;
+}
+
+export interface NodesetRequestFilter {
+  states?: NodesetRequestState[];
+}
+
+const OPEN_STATES: NodesetRequestState[] = ['requested', 'accepted'];
+
+function toRecord(row: NodesetRequestRow): NodesetRequestRecord {
+  return {
+    id: Number(row.id),
+    uuid: row.uuid,
+    tenant: row.tenant,
+    state: row.state,
+    pipelineName: row.pipeline_name,
+    buildsetUuid: row.buildset_uuid,
+    jobName: row.job_name,
+    project: row.project,
+    labels: row.labels,
+    alternatives: row.alternatives,
+    alternativeIndex: row.alternative_index,
+    priority: row.priority,
+    relativePriority: row.relative_priority,
+    zuulEventId: row.zuul_event_id,
+    imageNames: row.image_names,
+    imageUploadUuid: row.image_upload_uuid,
+    preferredProvider: row.preferred_provider,
+    providerNodeData: row.provider_node_data,
+    failureReason: row.failure_reason,
+    lockHolder: row.lock_holder,
+    requestTime: row.request_time,
+    stateTime: row.state_time,
+  };
+}
+
+export class NodesetRequestRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /** Create a request; idempotent by uuid (a re-sent request returns the stored one). */
+  async create(input: NewNodesetRequest, trx: Knex = this.knex): Promise<NodesetRequestRecord> {
+    const labels = input.alternatives[0] ?? [];
+    const empty = labels.length === 0;
+    await trx('nodeset_requests')
+      .insert({
+        uuid: input.uuid,
+        tenant: input.tenant,
+        state: empty ? 'fulfilled' : 'requested',
+        pipeline_name: input.pipelineName,
+        buildset_uuid: input.buildsetUuid,
+        job_name: input.jobName,
+        project: input.project,
+        labels: JSON.stringify(labels),
+        alternatives: JSON.stringify(input.alternatives),
+        alternative_index: 0,
+        priority: input.priority,
+        relative_priority: input.relativePriority,
+        zuul_event_id: input.zuulEventId,
+        image_names: input.imageNames === null ? null : JSON.stringify(input.imageNames),
+        image_upload_uuid: input.imageUploadUuid,
+        preferred_provider: input.preferredProvider,
+        provider_node_data: JSON.stringify(labels.map(() => ({ uuid: null, executor_zone: null, failed_providers: [] }))),
+        request_time: input.requestTime,
+        state_time: input.requestTime,
+      })
+      .onConflict('uuid')
+      .ignore();
+    const stored = await this.get(input.uuid, trx);
+    if (!stored) {
+      throw new Error(`nodeset request ${input.uuid} vanished after insert`);
+    }
+    return stored;
+  }
+
+  async get(uuid: string, trx: Knex = this.knex): Promise<NodesetRequestRecord | null> {
+    const row: NodesetRequestRow | undefined = await trx('nodeset_requests').where({ uuid }).first();
+    return row ? toRecord(row) : null;
+  }
+
+  /** Open requests (requested, accepted) in processing order: priority, relative priority, age. */
+  async openUuids(limit: number): Promise<string[]> {
+    const rows: Array<{ uuid: string }> = await this.knex('nodeset_requests')
+      .whereIn('state', OPEN_STATES)
+      .orderBy([{ column: 'priority' }, { column: 'relative_priority' }, { column: 'request_time' }, { column: 'id' }])
+      .limit(limit)
+      .select('uuid');
+    return rows.map((r) => r.uuid);
+  }
+
+  /** Lock an open request for this transaction; null when another launcher holds it or it is closed. */
+  async lockOpen(uuid: string, holder: string, trx: Knex.Transaction): Promise<NodesetRequestRecord | null> {
+    const row: NodesetRequestRow | undefined = await trx('nodeset_requests')
+      .where({ uuid })
+      .whereIn('state', OPEN_STATES)
+      .forUpdate()
+      .skipLocked()
+      .first();
+    if (!row) {
+      return null;
+    }
+    await trx('nodeset_requests').where({ uuid }).update({ lock_holder: holder });
+    return toRecord({ ...row, lock_holder: holder });
+  }
+
+  /** Lock any request of a tenant (admin operations); waits for a launcher holding it. */
+  async lockForTenant(tenant: string, uuid: string, trx: Knex.Transaction): Promise<NodesetRequestRecord | null> {
+    const row: NodesetRequestRow | undefined = await trx('nodeset_requests').where({ tenant, uuid }).forUpdate().first();
+    return row ? toRecord(row) : null;
+  }
+
+  async update(
+    uuid: string,
+    changes: Partial<Pick<NodesetRequestRecord, 'state' | 'providerNodeData' | 'failureReason' | 'relativePriority' | 'labels' | 'alternativeIndex' | 'lockHolder'>>,
+    now: Date,
+    trx: Knex = this.knex,
+  ): Promise<void> {
+    const row: Record<string, unknown> = {};
+    if (changes.state !== undefined) {
+      row.state = changes.state;
+      row.state_time = now;
+    }
+    if (changes.providerNodeData !== undefined) {
+      row.provider_node_data = JSON.stringify(changes.providerNodeData);
+    }
+    if (changes.failureReason !== undefined) {
+      row.failure_reason = changes.failureReason;
+    }
+    if (changes.relativePriority !== undefined) {
+      row.relative_priority = changes.relativePriority;
+    }
+    if (changes.labels !== undefined) {
+      row.labels = JSON.stringify(changes.labels);
+    }
+    if (changes.alternativeIndex !== undefined) {
+      row.alternative_index = changes.alternativeIndex;
+    }
+    if (changes.lockHolder !== undefined) {
+      row.lock_holder = changes.lockHolder;
+    }
+    await trx('nodeset_requests').where({ uuid }).update(row);
+  }
+
+  async delete(uuid: string, trx: Knex = this.knex): Promise<boolean> {
+    const count = await trx('nodeset_requests').where({ uuid }).delete();
+    return Number(count) > 0;
+  }
+
+  /** Requests of a tenant, newest first (keyset page on id). */
+  async list(tenant: string, filter: NodesetRequestFilter, page: KeysetPage<number>): Promise<NodesetRequestRecord[]> {
+    const query = this.knex('nodeset_requests').where({ tenant });
+    if (filter.states && filter.states.length > 0) {
+      query.whereIn('state', filter.states);
+    }
+    const rows = await fetchIdPage<NodesetRequestRow & { id: number }>(query, 'id', page);
+    return rows.map(toRecord);
+  }
+
+  async count(tenant: string, filter: NodesetRequestFilter): Promise<number> {
+    const query = this.knex('nodeset_requests').where({ tenant });
+    if (filter.states && filter.states.length > 0) {
+      query.whereIn('state', filter.states);
+    }
+    const [row] = (await query.count({ count: '*' })) as Array<{ count: string | number }>;
+    return Number(row.count);
+  }
+
+  /**
+   * Open requests of the same tenant, pipeline and project that are older than `before`, counted by
+   * buildset: the request's position among its project's queued work (relative priority, §2.9.2).
+   */
+  async buildsetsAhead(request: Pick<NodesetRequestRecord, 'tenant' | 'pipelineName' | 'project' | 'buildsetUuid' | 'requestTime'>, trx: Knex = this.knex): Promise<number> {
+    if (request.project === null || request.pipelineName === null) {
+      return 0;
+    }
+    const [row] = (await trx('nodeset_requests')
+      .where({ tenant: request.tenant, pipeline_name: request.pipelineName, project: request.project })
+      .whereIn('state', OPEN_STATES)
+      .where('request_time', '<', request.requestTime)
+      .whereNot('buildset_uuid', request.buildsetUuid ?? '')
+      .countDistinct({ count: 'buildset_uuid' })) as Array<{ count: string | number }>;
+    return Number(row.count);
+  }
+
+  /** Every open request (relative priority revision). */
+  async listOpen(trx: Knex = this.knex): Promise<NodesetRequestRecord[]> {
+    const rows: NodesetRequestRow[] = await trx('nodeset_requests').whereIn('state', OPEN_STATES).orderBy('id');
+    return rows.map(toRecord);
+  }
+}

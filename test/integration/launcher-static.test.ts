@@ -1,0 +1,106 @@
+/**
+ * The static driver over SSH: a host of a static provider (a real sshd on 127.0.0.1 started
+ * here) serves one build at a time; the launcher scans its host key; the executor runs a real job
+ * step on it over SSH with the host key pinned.
+ */
+import path from 'node:path';
+import type { ServiceConfig } from '../../src/config/service';
+import type { NodeInfo } from '../../src/engine/interfaces';
+import { toBuildNode } from '../../src/launcher/build-nodes';
+import { createLauncher, type Launcher } from '../../src/launcher/launcher';
+import type { BuildNode } from '../../src/model/build-request';
+import { step } from '../helpers/build-params';
+import { createExecutorHarness, type ExecutorHarness } from '../helpers/executor';
+import { launcherLayout, TestClock, TestLayouts } from '../helpers/launcher-layout';
+import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd';
+
+const REMOTE_STEP = `#!/bin/bash
+set -eu
+echo "running on $(hostname) via $SSH_CONNECTION"
+printf '{"data": {"ssh": "%s", "pwd": "%s", "project": "%s"}}\\n' "$SSH_CONNECTION" "$PWD" "$SLUICE_PROJECT" > "$SLUICE_RESULTS_FILE"
+`;
+
+const describeWithSshd = sshdAvailable() ? describe : describe.skip;
+if (!sshdAvailable()) {
+  // Stated once so a skipped run says why.
+  process.stderr.write('launcher-static: /usr/sbin/sshd is not installed; the SSH tests are skipped\n');
+}
+
+describeWithSshd('static provider over SSH', () => {
+  let sshd: TestSshd;
+  let harness: ExecutorHarness;
+  let launcher: Launcher;
+  let counter = 0;
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    harness = await createExecutorHarness({ 'remote.sh': { content: REMOTE_STEP, executable: true } }, { sshKeyFile: sshd.clientKey });
+    harness.worker.start();
+    const layouts = new TestLayouts(
+      launcherLayout({
+        tenant: 'acme',
+        images: [{ name: 'host-os', type: 'cloud' }],
+        flavors: ['host'],
+        labels: [{ name: 'static-host', image: 'host-os', flavor: 'host' }],
+        sections: [{ name: 'static-section', connection: 'static' }],
+        providers: [
+          {
+            name: 'lab',
+            section: 'static-section',
+            config: { labels: ['static-host'], images: ['host-os'], flavors: ['host'], nodes: [{ name: '127.0.0.1', labels: ['static-host'], 'connection-port': sshd.port, username: sshd.user }] },
+          },
+        ],
+      }),
+    );
+    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = { dataDir: path.join(harness.root, 'data'), connections: { static: { driver: 'static' } } };
+    launcher = createLauncher({ config, knex: harness.database.knex, layouts, now: new TestClock().now, uuid: () => `s${String((counter += 1)).padStart(6, '0')}`, id: 'launcher-static' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await launcher?.stop();
+    await harness?.close();
+    await sshd?.stop();
+  });
+
+  async function provisioned(requestId: string): Promise<{ fulfilled: boolean; nodes: NodeInfo[] } | undefined> {
+    const rows: Array<{ payload: { requestId: string; fulfilled: boolean; nodes: NodeInfo[] } }> = await harness.database.knex('engine_events').where({ event_type: 'nodes-provisioned' });
+    return rows.map((r) => r.payload).find((p) => p.requestId === requestId);
+  }
+
+  it('gives the host to one build at a time and runs a job step on it over SSH', async () => {
+    await launcher.gateway.requestNodes({ id: 'r1', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs1', jobName: 'remote', labels: ['static-host'], priority: 200 });
+    await launcher.gateway.requestNodes({ id: 'r2', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs2', jobName: 'remote', labels: ['static-host'], priority: 200 });
+    await launcher.runOnce();
+    const first = await provisioned('r1');
+    expect(first?.fulfilled).toBe(true);
+    const info = first?.nodes[0];
+    expect(info).toMatchObject({ connectionType: 'ssh', host: '127.0.0.1', port: sshd.port, username: sshd.user });
+    expect((info?.hostKeys as string[]).some((line) => line.startsWith(`[127.0.0.1]:${sshd.port} ssh-ed25519 `))).toBe(true);
+    // The only host is busy: the second request waits.
+    await launcher.runOnce();
+    expect(await provisioned('r2')).toBeUndefined();
+
+    const node = toBuildNode(info as NodeInfo) as BuildNode;
+    await harness.enqueue('remote00build0001', { name: 'remote', run: [step('remote.sh')] }, { nodes: [node] });
+    const completed = await harness.completion('remote00build0001');
+    expect(completed.errorDetail).toBeNull();
+    expect(completed.result).toBe('SUCCESS');
+    expect(String(completed.data.ssh)).toMatch(/^127\.0\.0\.1 \d+ 127\.0\.0\.1 \d+$/);
+    expect(String(completed.data.pwd)).toContain('/sluice-builds/remote00build0001/src/');
+    expect(completed.data.project).toBe('org/app');
+
+    await launcher.gateway.returnNodes('acme', first?.nodes ?? []);
+    for (let pass = 0; pass < 3 && !(await provisioned('r2')); pass += 1) {
+      await launcher.runOnce();
+    }
+    expect((await provisioned('r2'))?.fulfilled).toBe(true);
+  });
+
+  it('fails a build on an SSH node whose host key does not match', async () => {
+    const wrongKey: BuildNode = { id: 'n-wrong', label: 'static-host', connectionType: 'ssh', host: '127.0.0.1', port: sshd.port, username: sshd.user, path: null, hostKeys: [`[127.0.0.1]:${sshd.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMKmJUcMdQaeqVnH5TQUrjBvGQc8uJzY0WDbkYp0hJ0x`] };
+    await harness.enqueue('remote00build0002', { name: 'remote', run: [step('remote.sh')] }, { nodes: [wrongKey] });
+    const completed = await harness.completion('remote00build0002');
+    expect(completed.result).toBe('NODE_FAILURE');
+    expect(completed.errorDetail).toMatch(/^Copying the workspace to .* failed: [\s\S]*Host key verification failed/);
+  });
+});

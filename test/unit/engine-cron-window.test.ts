@@ -1,0 +1,53 @@
+import { cronFireTimes, cronMatches, parseCron } from '../../src/engine/cron';
+import { decreasedWindow, increasedWindow, insideWindow } from '../../src/engine/window';
+import type { WindowParams } from '../../src/engine/interfaces';
+
+describe('cron schedules of timer pipelines', () => {
+  it('matches five- and six-field expressions in UTC', () => {
+    const sixHourly = parseCron('0 */6 * * *');
+    expect(cronMatches(sixHourly, new Date('2026-01-01T06:00:00Z'))).toBe(true);
+    expect(cronMatches(sixHourly, new Date('2026-01-01T07:00:00Z'))).toBe(false);
+    const weekdays = parseCron('30 2 * * 1-5');
+    expect(cronMatches(weekdays, new Date('2026-01-05T02:30:00Z'))).toBe(true); // Monday
+    expect(cronMatches(weekdays, new Date('2026-01-04T02:30:00Z'))).toBe(false); // Sunday
+    const seconds = parseCron('15 * * * * *');
+    expect(cronMatches(seconds, new Date('2026-01-01T00:00:15Z'))).toBe(true);
+  });
+
+  it('combines day of month and day of week with OR when both are restricted', () => {
+    const schedule = parseCron('0 0 1 * 0');
+    expect(cronMatches(schedule, new Date('2026-01-01T00:00:00Z'))).toBe(true); // 1st (Thursday)
+    expect(cronMatches(schedule, new Date('2026-01-04T00:00:00Z'))).toBe(true); // Sunday
+    expect(cronMatches(schedule, new Date('2026-01-05T00:00:00Z'))).toBe(false);
+  });
+
+  it('lists fire times in an interval and rejects malformed expressions', () => {
+    const times = cronFireTimes(parseCron('0 */6 * * *'), new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T13:00:00Z'), 10);
+    expect(times.map((time) => time.toISOString())).toEqual(['2026-01-01T06:00:00.000Z', '2026-01-01T12:00:00.000Z']);
+    expect(() => parseCron('* * *')).toThrow('cron expression must have 5 or 6 fields');
+    expect(() => parseCron('61 * * * *')).toThrow('invalid cron field "61"');
+  });
+});
+
+describe('window arithmetic', () => {
+  const params = (overrides: Partial<WindowParams> = {}): WindowParams => ({ window: 20, floor: 3, ceiling: null, increaseType: 'linear', increaseFactor: 1, decreaseType: 'exponential', decreaseFactor: 2, ...overrides });
+
+  it('grows linearly or exponentially up to the ceiling', () => {
+    expect(increasedWindow(5, params())).toBe(6);
+    expect(increasedWindow(5, params({ ceiling: 5 }))).toBe(5);
+    expect(increasedWindow(5, params({ increaseType: 'exponential', increaseFactor: 2, ceiling: 8 }))).toBe(8);
+  });
+
+  it('shrinks exponentially or linearly down to the floor', () => {
+    expect(decreasedWindow(20, params())).toBe(10);
+    expect(decreasedWindow(5, params())).toBe(3);
+    expect(decreasedWindow(7, params({ decreaseType: 'linear', decreaseFactor: 3 }))).toBe(4);
+  });
+
+  it('treats window 0 as unlimited', () => {
+    expect(increasedWindow(0, params())).toBe(0);
+    expect(decreasedWindow(0, params())).toBe(0);
+    expect(insideWindow(1000, 0)).toBe(true);
+    expect(insideWindow(3, 3)).toBe(false);
+  });
+});
