@@ -1,14 +1,17 @@
 /** The REST route table: one entry per documented path, in matching order. */
 import type { RestRoute } from './route';
 import { apiIndexRoute } from './routes/api-index';
+import { autoholdRoute, autoholdsRoute, projectAutoholdRoute } from './routes/autohold';
 import { badgeRoute } from './routes/badge';
 import { buildTimesRoute } from './routes/build-times';
 import { buildRoute, buildsRoute } from './routes/builds';
 import { buildsetRoute, buildsetsRoute } from './routes/buildsets';
+import { dequeueRoute, enqueueRoute, promoteRoute } from './routes/control';
 import { componentsRoute, connectionsRoute } from './routes/deployment';
 import { infoRoute, tenantInfoRoute } from './routes/info';
 import { freezeJobRoute, freezeJobsRoute, jobRoute, projectRoute } from './routes/job-graph';
 import { openApiRoute } from './routes/openapi';
+import { stateRoute, statusChangeRoute, statusRoute } from './routes/status';
 import { systemEventsRoute } from './routes/system-events';
 import { flavorsRoute, imagesRoute, labelsRoute, providersRoute } from './routes/launcher-config';
 import { configErrorsRoute, jobsRoute, pipelinesRoute, projectsRoute, semaphoresRoute, tenantStatusRoute } from './routes/tenant-config';
@@ -28,7 +31,13 @@ export const REST_ROUTES: RestRoute[] = [
   buildsetRoute,
   badgeRoute,
   systemEventsRoute,
+  statusRoute,
+  statusChangeRoute,
   tenantStatusRoute,
+  stateRoute,
+  promoteRoute,
+  autoholdsRoute,
+  autoholdRoute,
   pipelinesRoute,
   projectsRoute,
   jobsRoute,
@@ -41,6 +50,9 @@ export const REST_ROUTES: RestRoute[] = [
   jobRoute,
   freezeJobsRoute,
   freezeJobRoute,
+  enqueueRoute,
+  dequeueRoute,
+  projectAutoholdRoute,
   // Greedy project names: keep after every other `project/{p}/...` route.
   projectRoute,
 ];

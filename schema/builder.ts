@@ -1,5 +1,6 @@
 /** The Pothos schema builder: plugins, scalars and root types. Domain modules add to it. */
 import SchemaBuilder from '@pothos/core';
+import { GraphQLError } from 'graphql';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ErrorsPlugin from '@pothos/plugin-errors';
@@ -59,6 +60,9 @@ export const builder = new SchemaBuilder<SchemaTypes>({
   },
   scopeAuth: {
     authorizeOnSubscribe: true,
+    // A code on the refusal lets the REST layer answer 401 (no principal) or 403 (not allowed).
+    unauthorizedError: (_parent, ctx, _info, result) =>
+      new GraphQLError(result.message, { extensions: { code: ctx.principal ? 'FORBIDDEN' : 'UNAUTHENTICATED' } }),
     authScopes: (ctx) => ({
       public: true,
       tenantAdmin: (tenant) => isTenantAdmin(ctx, tenant),

@@ -1,8 +1,20 @@
-/** `GET /api/tenants` (compat.md §2.6; earlier shape §3). */
-import { RestTenantsDocument } from '../generated/graphql';
-import { RestError } from '../errors';
+/** `GET /api/tenants` (compat.md §2.6; earlier shape §3, A3). */
+import { RestTenantCountsDocument, RestTenantsDocument, type RestTenantCountsQuery } from '../generated/graphql';
 import { arrayOf, int, object, str } from '../json-schema';
 import type { RestRoute } from '../route';
+
+type TenantCounts = RestTenantCountsQuery['tenants'][number];
+
+/** Live items of the tenant (the earlier `queue`); 0 while the engine has not loaded the tenant. */
+function liveItems(tenant: TenantCounts): number {
+  if (tenant.status?.__typename !== 'TenantStatus') {
+    return 0;
+  }
+  return tenant.status.pipelines
+    .flatMap((pipeline) => pipeline.changeQueues)
+    .flatMap((queue) => queue.heads.flat())
+    .filter((item) => item.live).length;
+}
 
 export const tenantsRoute: RestRoute = {
   name: 'tenants',
@@ -11,7 +23,7 @@ export const tenantsRoute: RestRoute = {
     GET: {
       summary: 'Tenants, sorted by name',
       auth: 'public',
-      operations: ['RestTenants'],
+      operations: ['RestTenants', 'RestTenantCounts'],
       responses: {
         current: { status: 200, schema: arrayOf(object({ name: str() })), description: 'Tenant names' },
         earlier: {
@@ -24,8 +36,14 @@ export const tenantsRoute: RestRoute = {
       headers: { 'Cache-Control': 'public, max-age=1' },
       handler: async (req) => {
         if (req.shape === 'earlier') {
-          // The counts come from the tenant layout and the engine, which GraphQL does not expose yet.
-          throw new RestError(501, 'NotImplemented', 'The earlier tenant list (project and queue counts) is not served yet');
+          const { tenants } = await req.run(RestTenantCountsDocument, {});
+          return {
+            body: tenants.map((tenant) => ({
+              name: tenant.name,
+              projects: tenant.projects.filter((project) => project.type === 'UNTRUSTED').length,
+              queue: liveItems(tenant),
+            })),
+          };
         }
         const { tenants } = await req.run(RestTenantsDocument, {});
         return { body: tenants.map((tenant) => ({ name: tenant.name })) };
