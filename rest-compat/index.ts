@@ -10,6 +10,16 @@ import { infoRoute, tenantInfoRoute } from './routes/info';
 import { freezeJobRoute, freezeJobsRoute, jobRoute, projectRoute } from './routes/job-graph';
 import { openApiRoute } from './routes/openapi';
 import { systemEventsRoute } from './routes/system-events';
+import {
+  imageBuildArtifactRoute,
+  imageBuildRoute,
+  imageUploadRoute,
+  imageUploadValidateRoute,
+  nodeRoute,
+  nodesetRequestRoute,
+  nodesetRequestsRoute,
+  nodesRoute,
+} from './routes/launcher-runtime';
 import { flavorsRoute, imagesRoute, labelsRoute, providersRoute } from './routes/launcher-config';
 import { configErrorsRoute, jobsRoute, pipelinesRoute, projectsRoute, semaphoresRoute, tenantStatusRoute } from './routes/tenant-config';
 import { tenantsRoute } from './routes/tenants';
@@ -38,6 +48,14 @@ export const REST_ROUTES: RestRoute[] = [
   flavorsRoute,
   providersRoute,
   imagesRoute,
+  nodesRoute,
+  nodeRoute,
+  nodesetRequestsRoute,
+  nodesetRequestRoute,
+  imageBuildRoute,
+  imageBuildArtifactRoute,
+  imageUploadRoute,
+  imageUploadValidateRoute,
   jobRoute,
   freezeJobsRoute,
   freezeJobRoute,
