@@ -20,6 +20,8 @@ import { EngineStateRepository } from '../store/repositories/engine-state';
 import { createEventBus } from '../../subscriptions/bus';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import { LiveHub, type LiveHubOptions } from '../../subscriptions/live/live-hub';
+import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
+import { attachConsoleStream, type ConsoleStreamServer } from '../../subscriptions/console-websocket';
 import { LayoutManager } from '../config/layout-manager';
 import { REST_ROUTES } from '../../rest-compat';
 import { createOperationRunner } from '../../rest-compat/operation-runner';
@@ -29,6 +31,8 @@ import { buildYoga, type SluiceYoga } from './yoga';
 import { createLogger, type Logger } from './logger';
 import { healthRoutes, type Readiness } from './health';
 import { requestContext } from './request-context';
+import { logFiles, logsMountPath } from './log-files';
+import { createServiceRoles, type ServiceRoles } from './roles';
 
 export interface AppOptions {
   config: ServiceConfig;
@@ -42,10 +46,15 @@ export interface AppOptions {
   tenants?: TenantCatalog;
   /** The event bus (owned and closed by the app); defaults to `createEventBus(config)`. */
   bus?: EventBus;
-  /** Where `consoleLog` finds build output (the executor's console resolver). */
+  /** Where `consoleLog` finds build output (the executor's console resolver); defaults to this process's executor. */
   console?: ConsoleSource;
-  /** The gating engine, publishing its deltas to `engineEventBusOver(bus)`; without it there is no status. */
+  /**
+   * The gating engine, publishing its deltas to `engineEventBusOver(bus)`. When absent and a
+   * tenant file is loaded, the app runs its own engine, executor worker and git pollers (roles.ts).
+   */
   engine?: Engine;
+  /** Environment passed (allow-listed) to job steps of the built-in executor; defaults to `process.env`. */
+  environment?: Record<string, string | undefined>;
   /** Token verification; without it every caller is anonymous. */
   authenticate?: Authenticate;
   /** Live fan-out tuning (status coalescing interval, replay and per-subscriber buffers). */
@@ -71,6 +80,8 @@ export interface SluiceApp {
   logger: Logger;
   /** Loads and reloads tenant layouts; undefined when `options.tenants` was given or no tenant file is configured. */
   layoutManager: LayoutManager | undefined;
+  /** The engine, executor and pollers this process runs; undefined when `options.engine` was given or there is no tenant file. */
+  roles: ServiceRoles | undefined;
   /** Run migrations, start background work and listen; resolves with the bound address. */
   start(port?: number, host?: string): Promise<AddressInfo>;
   /** Graceful shutdown: stop accepting, finish in-flight requests, close sockets and the database. */
@@ -97,6 +108,18 @@ export function buildApp(options: AppOptions): SluiceApp {
   const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
   const bus = options.bus ?? createEventBus(config);
   const engineState = new EngineStateRepository(database.knex);
+  const roles =
+    layoutManager && options.engine === undefined
+      ? createServiceRoles({
+          config,
+          database,
+          layoutManager,
+          engineBus: engineEventBusOver(bus, (err, delta) => logger.warn({ err, tenant: delta.tenant }, 'engine delta not published')),
+          logger,
+          now,
+          environment: options.environment ?? process.env,
+        })
+      : undefined;
   const live = new LiveHub(bus, async (tenant) => (await engineState.loadTenant(tenant)).busSequence, options.live);
   const services: Services = {
     config,
@@ -104,10 +127,10 @@ export function buildApp(options: AppOptions): SluiceApp {
     tenants,
     version: SLUICE_VERSION,
     now,
-    engine: options.engine ?? null,
+    engine: options.engine ?? roles?.engine ?? null,
     live,
     authenticate: options.authenticate ?? null,
-    console: options.console ?? null,
+    console: options.console ?? roles?.executor.resolveConsole ?? null,
   };
   const yoga = buildYoga(services, logger);
   const readiness: Readiness = { migrated: false, shuttingDown: false };
@@ -125,6 +148,10 @@ export function buildApp(options: AppOptions): SluiceApp {
   const inFlight = { count: 0, drained: new Set<() => void>() };
   koa.use(requestContext(logger, inFlight));
   koa.use(healthRoutes(database, readiness));
+  const logsMount = logsMountPath(config);
+  if (logsMount !== null && config.logs.dir !== undefined) {
+    koa.use(logFiles({ dir: config.logs.dir, mountPath: logsMount }));
+  }
   koa.use(async (ctx, next) => {
     if (ctx.path !== yoga.graphqlEndpoint) {
       return next();
@@ -147,6 +174,7 @@ export function buildApp(options: AppOptions): SluiceApp {
 
   const httpServer = http.createServer(koa.callback());
   let ws: GraphQLWebSocketServer | undefined;
+  let consoleStream: ConsoleStreamServer | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let address: AddressInfo | undefined;
   let stopping: Promise<void> | undefined;
@@ -161,6 +189,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     database,
     logger,
     layoutManager,
+    roles,
     addBackgroundTask: (task) => {
       tasks.push(task);
     },
@@ -201,7 +230,13 @@ export function buildApp(options: AppOptions): SluiceApp {
         live.watch(tenant); // resumable feeds: buffer deltas even before anyone subscribes
       }
       await bus.ready();
+      if (roles) {
+        tasks.push(...(await roles.start()));
+      }
       ws = attachGraphQLWebSocket(httpServer, yoga, yoga.graphqlEndpoint, options.webSocket);
+      if (roles) {
+        consoleStream = attachConsoleStream(httpServer, { resolveBuild: roles.executor.resolveConsole });
+      }
       await new Promise<void>((resolve, reject) => {
         httpServer.once('error', reject);
         httpServer.listen(port, host, () => {
@@ -233,6 +268,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     httpServer.closeIdleConnections();
     live.close(); // completes every subscription before the sockets close
     await ws?.close();
+    await consoleStream?.close();
     await waitForDrain(inFlight, deadline);
     httpServer.closeAllConnections();
     await closed;

@@ -1,0 +1,219 @@
+/**
+ * The gating roles of `sluice serve` in one process: the engine over the LayoutManager's
+ * layouts, the git driver (change source, merger gateway, pollers feeding trigger events), the
+ * executor worker claiming `build_requests`, and the built-in local node gateway. Built next to
+ * the API in `buildApp()` when a tenant file is configured; `start()` runs the background work.
+ */
+import path from 'node:path';
+import type { ServiceConfig } from '../config/service';
+import { canonicalHostnameOf } from '../config/service';
+import type { LayoutManager } from '../config/layout-manager';
+import type { Layout } from '../config/layout';
+import type { Database } from '../store/database';
+import { BuildRequestRepository } from '../store/repositories/build-requests';
+import { Engine } from '../engine/engine';
+import { BuildRequestExecutor } from '../engine/build-request-executor';
+import type { EngineEventBus } from '../engine/event-bus';
+import { GitChangeSource, GitMergerGateway, type GitProjectLocation, type GitProjects } from '../engine/git-gateways';
+import type { EngineLayout } from '../engine/interfaces';
+import { toEngineLayout } from '../engine/layout-adapter';
+import { LocalNodeGateway } from '../engine/local-node-gateway';
+import type { TriggerEventPayload } from '../engine/triggers';
+import { createExecutorServices, type ExecutorServices } from '../executor/executor-services';
+import { GitMirrors } from '../sources/git-mirror';
+import type { GitPoller, GitTriggerEvent } from '../sources/git-poller';
+import { createGitPollers } from '../sources/git-pollers';
+import type { Logger } from './logger';
+
+export interface RolesOptions {
+  config: ServiceConfig;
+  database: Database;
+  layoutManager: LayoutManager;
+  /** Where the engine publishes its deltas (`engineEventBusOver(bus)`). */
+  engineBus: EngineEventBus;
+  logger: Logger;
+  now: () => Date;
+  /** The process environment; only allow-listed variables reach job steps. */
+  environment: Record<string, string | undefined>;
+}
+
+/** Background work of the roles, stopped in reverse order on shutdown. */
+export interface RoleTask {
+  name: string;
+  stop(): Promise<void>;
+}
+
+export interface ServiceRoles {
+  engine: Engine;
+  executor: ExecutorServices;
+  pollers: ReadonlyMap<string, GitPoller>;
+  /** Start the tenant schedulers, the executor worker and the pollers. */
+  start(): Promise<RoleTask[]>;
+}
+
+/** Canonical names and repository locations of the projects of every loaded tenant. */
+function projectDirectory(config: ServiceConfig, layoutManager: LayoutManager): GitProjects & { projectsOf(connection: string): string[]; tenantsOf(canonicalName: string): string[] } {
+  const layouts = (): Layout[] => layoutManager.tenantNames().flatMap((tenant) => layoutManager.layout(tenant) ?? []);
+  return {
+    locate(canonicalName: string): GitProjectLocation | null {
+      for (const layout of layouts()) {
+        const project = layout.projects.get(canonicalName);
+        if (project) {
+          return { connection: project.connectionName, name: project.name, defaultBranch: project.metadata.defaultBranch };
+        }
+      }
+      return null;
+    },
+    canonicalName(connection: string, name: string): string {
+      const settings = config.connections[connection];
+      return `${canonicalHostnameOf(connection, settings?.driver === 'git' ? settings : undefined)}/${name}`;
+    },
+    projectsOf(connection: string): string[] {
+      const names = new Set<string>();
+      for (const layout of layouts()) {
+        for (const project of layout.projects.values()) {
+          if (project.connectionName === connection) {
+            names.add(project.name);
+          }
+        }
+      }
+      return [...names];
+    },
+    tenantsOf(canonicalName: string): string[] {
+      return layouts()
+        .filter((layout) => layout.projects.has(canonicalName))
+        .map((layout) => layout.tenantName);
+    },
+  };
+}
+
+/** The engine's trigger payload for a git poller event. */
+export function triggerPayload(event: GitTriggerEvent, canonicalName: string): TriggerEventPayload {
+  if (event.type === 'patchset-created') {
+    return {
+      type: 'patchset-created',
+      project: canonicalName,
+      change: event.change,
+      patchset: String(event.patchset),
+      ref: event.ref,
+      branch: event.branch,
+      newrev: event.newrev,
+      timestamp: event.timestamp.toISOString(),
+    };
+  }
+  return {
+    type: 'ref-updated',
+    project: canonicalName,
+    ref: event.ref,
+    branch: event.branch ?? undefined,
+    oldrev: event.oldrev,
+    newrev: event.newrev,
+    own: event.own,
+    timestamp: event.timestamp.toISOString(),
+  };
+}
+
+/** Build (but do not start) the gating roles of this process. */
+export function createServiceRoles(options: RolesOptions): ServiceRoles {
+  const { config, database, layoutManager, logger } = options;
+  const directory = projectDirectory(config, layoutManager);
+  const repository = new BuildRequestRepository(database.knex);
+  const executor = createExecutorServices(config, { repository, environment: options.environment, logger, now: options.now });
+  const baseUrls = (connection: string): string => {
+    const settings = config.connections[connection];
+    if (settings?.driver !== 'git') {
+      throw new Error(`connection ${connection} is not a git connection`);
+    }
+    return settings.baseurl;
+  };
+
+  // The engine reads layouts on every pass, so a reloaded tenant is seen without a restart.
+  const engineLayouts = new Map<string, { source: Layout; adapted: EngineLayout }>();
+  const layouts = (tenant: string): EngineLayout | null => {
+    const layout = layoutManager.layout(tenant);
+    if (!layout) {
+      return null;
+    }
+    const cached = engineLayouts.get(tenant);
+    if (cached?.source === layout) {
+      return cached.adapted;
+    }
+    const adapted = toEngineLayout(layout);
+    engineLayouts.set(tenant, { source: layout, adapted });
+    return adapted;
+  };
+
+  const deliver = async (event: GitTriggerEvent): Promise<void> => {
+    const canonicalName = directory.canonicalName(event.connection, event.project);
+    for (const tenant of directory.tenantsOf(canonicalName)) {
+      await engine.submitTrigger(tenant, triggerPayload(event, canonicalName));
+    }
+  };
+  // Trigger rows are written one at a time, in the order the pollers report them.
+  let submissions: Promise<void> = Promise.resolve();
+  const submitTrigger = (event: GitTriggerEvent): Promise<void> => {
+    const submitted = submissions.then(() => deliver(event));
+    submissions = submitted.catch((err: unknown) => logger.error({ err, connection: event.connection, project: event.project }, 'trigger event not recorded'));
+    // The poller does not wait for the row: Sluice's own merge is announced from inside a
+    // scheduler pass, which holds a database connection (PGlite has only one), and the poll
+    // it triggers may report other events too. Shutdown drains the queue.
+    return Promise.resolve();
+  };
+  const pollers = createGitPollers(config, {
+    projects: (connection) => directory.projectsOf(connection),
+    onEvent: submitTrigger,
+    onError: (err, connection, project) => logger.warn({ err, connection, project }, 'git poll failed'),
+  });
+
+  const engine: Engine = new Engine({
+    database,
+    layouts,
+    gateways: {
+      changes: new GitChangeSource(new GitMirrors(path.join(config.dataDir, 'engine', 'mirrors'), baseUrls), directory),
+      merger: new GitMergerGateway(executor.merger, directory, async (connection, project, branch, newrev, oldrev) => {
+        // Announced so the poller reports the merge once, as Sluice's own ref-updated.
+        await pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
+      }),
+      executor: new BuildRequestExecutor(database.knex, (_tenant, canonicalName) => directory.locate(canonicalName)?.name ?? canonicalName, options.now),
+      nodes: new LocalNodeGateway((tenant, event) => engine.submitResult(tenant, event)),
+    },
+    bus: options.engineBus,
+    clock: { now: options.now },
+    logger: { error: (message, err) => logger.error({ err }, message) },
+  });
+
+  return {
+    engine,
+    executor,
+    pollers,
+    start: async () => {
+      const tasks: RoleTask[] = [];
+      for (const tenant of layoutManager.tenantNames()) {
+        if (!(await engine.startTenant(tenant))) {
+          logger.info({ tenant }, 'another process leads this tenant');
+        }
+      }
+      const unsubscribe = layoutManager.onLayout((layout) => {
+        engine
+          .startTenant(layout.tenantName)
+          .then(() => engine.reconfigure(layout.tenantName))
+          .catch((err: unknown) => logger.error({ err, tenant: layout.tenantName }, 'engine reconfiguration failed'));
+      });
+      tasks.push({
+        name: 'engine',
+        stop: async () => {
+          unsubscribe();
+          await engine.stop();
+        },
+      });
+      tasks.push({ name: 'trigger-submissions', stop: () => submissions });
+      executor.worker.start();
+      tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
+      for (const [connection, poller] of pollers) {
+        poller.start();
+        tasks.push({ name: `git-poller:${connection}`, stop: () => poller.stop() });
+      }
+      return tasks;
+    },
+  };
+}
