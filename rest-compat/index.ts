@@ -13,6 +13,16 @@ import { freezeJobRoute, freezeJobsRoute, jobRoute, projectRoute } from './route
 import { openApiRoute } from './routes/openapi';
 import { stateRoute, statusChangeRoute, statusRoute } from './routes/status';
 import { systemEventsRoute } from './routes/system-events';
+import {
+  imageBuildArtifactRoute,
+  imageBuildRoute,
+  imageUploadRoute,
+  imageUploadValidateRoute,
+  nodeRoute,
+  nodesetRequestRoute,
+  nodesetRequestsRoute,
+  nodesRoute,
+} from './routes/launcher-runtime';
 import { flavorsRoute, imagesRoute, labelsRoute, providersRoute } from './routes/launcher-config';
 import { configErrorsRoute, jobsRoute, pipelinesRoute, projectsRoute, semaphoresRoute, tenantStatusRoute } from './routes/tenant-config';
 import { tenantsRoute } from './routes/tenants';
@@ -47,6 +57,14 @@ export const REST_ROUTES: RestRoute[] = [
   flavorsRoute,
   providersRoute,
   imagesRoute,
+  nodesRoute,
+  nodeRoute,
+  nodesetRequestsRoute,
+  nodesetRequestRoute,
+  imageBuildRoute,
+  imageBuildArtifactRoute,
+  imageUploadRoute,
+  imageUploadValidateRoute,
   jobRoute,
   freezeJobsRoute,
   freezeJobRoute,

@@ -203,7 +203,7 @@ function decodePathSegment(value: string): string {
 /** Map a GraphQL error to a REST error by its `extensions.code` (auth errors keep their names). */
 export function restErrorFromGraphQL(error: GraphQLError | { message: string; extensions?: Record<string, unknown> }): RestError {
   const extensions = error.extensions ?? {};
-  const code = typeof extensions.code === 'string' ? extensions.code : '';
+  const code = typeof extensions.code === 'string' ? extensions.code : scopeAuthCode(error);
   if (code === 'UNAUTHENTICATED') {
     const name = typeof extensions.authError === 'string' ? extensions.authError : 'AuthTokenUnauthorizedException';
     const realm = typeof extensions.realm === 'string' ? extensions.realm : null;
@@ -217,6 +217,13 @@ export function restErrorFromGraphQL(error: GraphQLError | { message: string; ex
   };
   const [httpStatus, name] = status[code] ?? [500, 'InternalError'];
   return new RestError(httpStatus, name, httpStatus === 500 ? 'Unexpected error.' : error.message);
+}
+
+/** Pothos scope-auth refusals carry their code on the original error (`code: 'FORBIDDEN'`), not in `extensions`. */
+function scopeAuthCode(error: GraphQLError | { message: string }): string {
+  const original = 'originalError' in error ? error.originalError : undefined;
+  const code = original !== null && typeof original === 'object' && 'code' in original ? original.code : undefined;
+  return code === 'FORBIDDEN' ? code : '';
 }
 
 function internalError(ctx: Koa.Context, err: unknown): RestError {
