@@ -20,16 +20,13 @@ import {
   nodesetRequestCancel,
   type OperationResult,
 } from '../src/launcher/operations';
+import { adminScope, takeControlToken } from './access';
 import { builder } from './builder';
 import type { GraphQLContext } from './context';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { idCursor, PAGINATION_DESCRIPTION, resolveKeysetConnection } from './pagination';
 import { requireTenant, Tenant } from './tenant';
 
-/** The scopes every launcher mutation requires: tenant admin (compat.md A2: the reference forgot it for nodes and requests). */
-function launcherAdminScopes(tenant: string): { tenantAdmin: string } {
-  return { tenantAdmin: tenant };
-}
 
 const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -335,10 +332,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Hold a node until it is released (no expiry).',
     args: { input: t.arg({ type: NodeInput, required: true, description: 'The node.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeHoldResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       return unwrap(await nodeHold(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, comment: input.comment ?? null, actor: actor(ctx) }));
     },
   }),
@@ -347,10 +345,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Release a node (state `used`); the launcher deletes it.',
     args: { input: t.arg({ type: NodeReleaseInput, required: true, description: 'The node.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeReleaseResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       return unwrap(await nodeRelease(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, actor: actor(ctx) }));
     },
   }),
@@ -359,10 +358,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Cancel a nodeset request; a job waiting for it gets NODE_FAILURE.',
     args: { input: t.arg({ type: RequestCancelInput, required: true, description: 'The request.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodesetRequestCancelResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       unwrap(await nodesetRequestCancel(launcherContext(ctx), { tenant: input.tenant, requestId: input.requestId, actor: actor(ctx) }));
       return { tenant: input.tenant, id: input.requestId };
     },
@@ -372,10 +372,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Request a build of a zuul image (an `image-build` trigger event).',
     args: { input: t.arg({ type: ImageBuildInput, required: true, description: 'The image.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       const { eventId } = unwrap(await imageBuild(launcherContext(ctx), { tenant: input.tenant, imageName: input.imageName, actor: actor(ctx) }));
       return { tenant: input.tenant, eventId };
     },
@@ -385,10 +386,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Delete an image build artifact and its uploads; refused (ConflictError) while a node uses one of them.',
     args: { input: t.arg({ type: ArtifactInput, required: true, description: 'The artifact.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildArtifactDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       unwrap(await imageBuildArtifactDelete(launcherContext(ctx), { tenant: input.tenant, artifactId: input.artifactId, actor: actor(ctx) }));
       return { tenant: input.tenant, id: input.artifactId };
     },
@@ -398,10 +400,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Delete an image upload; refused (ConflictError) while a node uses it.',
     args: { input: t.arg({ type: UploadInput, required: true, description: 'The upload.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       unwrap(await imageUploadDelete(launcherContext(ctx), { tenant: input.tenant, uploadId: input.uploadId, actor: actor(ctx) }));
       return { tenant: input.tenant, id: input.uploadId };
     },
@@ -411,10 +414,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Mark a ready upload validated (operator attestation); ConflictError when it is not ready.',
     args: { input: t.arg({ type: UploadInput, required: true, description: 'The upload.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadValidateResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       unwrap(await imageUploadValidate(launcherContext(ctx), { tenant: input.tenant, uploadId: input.uploadId, actor: actor(ctx) }));
       return { tenant: input.tenant, id: input.uploadId };
     },
