@@ -24,6 +24,8 @@ import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
 import type { Merger } from './merger';
 import { runBuild, type RunOutcome } from './runner';
 import { sshRemoteSteps, type RemoteSteps } from './ssh-runner';
+import type { SecretsKeySource } from '../auth/secret-data';
+import { BuildSecretError, decryptBuildSecrets, NO_SECRETS, redactLogDirectory, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
 
 /** The subset of a pino logger the worker uses. */
 export interface WorkerLogger {
@@ -58,6 +60,8 @@ export interface ExecutorWorkerOptions {
   /** Keep workspaces after builds (debugging); default false. */
   keepWorkspaces?: boolean;
   killGraceMs?: number;
+  /** Projects' secrets keys (the KeyManager); builds carrying secrets fail with ERROR without it. */
+  secretKeys?: () => Promise<SecretsKeySource>;
 }
 
 interface ActiveBuild {
@@ -195,6 +199,7 @@ export class ExecutorWorker {
     const startTime = this.now();
     let outcome: RunOutcome | null = null;
     let changedFiles: string[] | null = null;
+    let secrets: DecryptedBuildSecrets = NO_SECRETS;
     try {
       await this.options.repository.recordStarted(
         {
@@ -211,6 +216,9 @@ export class ExecutorWorker {
         startTime,
       );
       log.write(`Job ${params.job.name} (build ${params.buildUuid}, attempt ${params.attempt} of ${params.job.attempts}) on executor ${this.id}`);
+      // Decrypted first, so everything logged from here on is masked.
+      secrets = await decryptBuildSecrets(params.job.secrets ?? [], this.options.secretKeys);
+      log.setRedactor(secrets.redactor);
       rmSync(workspaceRoot, { recursive: true, force: true });
       mkdirSync(workspaceRoot, { recursive: true });
       log.write('Preparing the workspace at the speculative state');
@@ -247,11 +255,17 @@ export class ExecutorWorker {
           signal: build.controller.signal,
           cancelResult: () => build.cancelResult,
           killGraceMs: this.options.killGraceMs,
+          secrets,
         });
       }
     } catch (err) {
-      this.logger.error({ err, build: params.buildUuid }, 'executor error');
-      const detail = `Executor error: ${err instanceof Error ? err.message : String(err)}`;
+      let detail: string;
+      if (err instanceof BuildSecretError) {
+        detail = err.message;
+      } else {
+        this.logger.error({ err, build: params.buildUuid }, 'executor error');
+        detail = secrets.redactor.redact(`Executor error: ${err instanceof Error ? err.message : String(err)}`);
+      }
       log.write(detail);
       outcome = { result: 'ERROR', errorDetail: detail, results: { artifacts: [], data: {}, childJobs: null, warnings: [] }, warnings: [] };
     } finally {
@@ -260,6 +274,10 @@ export class ExecutorWorker {
         rmSync(workspaceRoot, { recursive: true, force: true });
       }
     }
+    outcome = redactOutcome(outcome, secrets.redactor);
+    await redactLogDirectory(logDir, secrets.redactor, [path.join(logDir, JOB_OUTPUT_FILE)]).catch((err: unknown) =>
+      this.logger.error({ err, build: params.buildUuid }, 'masking secrets in the log directory failed'),
+    );
     const endTime = this.now();
     try {
       await this.complete({

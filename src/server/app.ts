@@ -18,7 +18,8 @@ import type { TokenAuthenticator } from '../auth/authenticator';
 import type { AccessPolicySource } from '../auth/gate';
 import { defaultRealm } from '../auth/capabilities';
 import { requestAuthFromHeader } from '../auth/gate';
-import { assembleAuthServices } from './auth-services';
+import { assembleAuthServices, lazyKeyManager } from './auth-services';
+import type { KeySizes } from '../auth/keys/key-manager';
 import { parseAndValidateForSubscription, webSocketMaxPayload } from './graphql-hardening';
 import type { ConsoleSource } from '../../schema/console-log';
 import type { Engine } from '../engine/engine';
@@ -69,6 +70,8 @@ export interface AppOptions {
   live?: Partial<LiveHubOptions>;
   /** graphql-ws limits (keep-alive, init timeout, operations per connection, message size). */
   webSocket?: Partial<WebSocketLimits>;
+  /** RSA sizes of keys created by this process (tests; default: the reference's sizes). */
+  keySizes?: Partial<KeySizes>;
 }
 
 /** Background work that must stop on shutdown. */
@@ -111,8 +114,10 @@ export function buildApp(options: AppOptions): SluiceApp {
   const logger = options.logger ?? createLogger();
   const database = options.database ?? databaseFor(config);
   const now = options.now ?? (() => new Date());
+  // One key manager for the key endpoints, secret decryption at layout load and the executor.
+  const keys = lazyKeyManager(config, database.knex, logger, options.keySizes);
   const layoutManager =
-    options.tenants === undefined && config.tenantConfig !== undefined ? new LayoutManager({ config, knex: database.knex, logger, now }) : undefined;
+    options.tenants === undefined && config.tenantConfig !== undefined ? new LayoutManager({ config, knex: database.knex, logger, now, secretKeys: keys }) : undefined;
   const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
   const bus = options.bus ?? createEventBus(config);
   const engineState = new EngineStateRepository(database.knex);
@@ -126,6 +131,7 @@ export function buildApp(options: AppOptions): SluiceApp {
           logger,
           now,
           environment: options.environment ?? process.env,
+          secretKeys: keys,
         })
       : undefined;
   const live = new LiveHub(bus, async (tenant) => (await engineState.loadTenant(tenant)).busSequence, options.live);
@@ -138,6 +144,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     authenticator: options.authenticator,
     abide: () => layoutManager?.abide(),
     policies: options.policies,
+    keys,
   });
   const services: Services = {
     config,

@@ -24,6 +24,7 @@ import { GitMirrors } from '../sources/git-mirror';
 import type { GitPoller, GitTriggerEvent } from '../sources/git-poller';
 import { createGitPollers } from '../sources/git-pollers';
 import type { Logger } from './logger';
+import type { SecretsKeySource } from '../auth/secret-data';
 
 export interface RolesOptions {
   config: ServiceConfig;
@@ -35,6 +36,8 @@ export interface RolesOptions {
   now: () => Date;
   /** The process environment; only allow-listed variables reach job steps. */
   environment: Record<string, string | undefined>;
+  /** Projects' secrets keys, for the executor to decrypt the secrets of builds. */
+  secretKeys?: () => Promise<SecretsKeySource>;
 }
 
 /** Background work of the roles, stopped in reverse order on shutdown. */
@@ -118,7 +121,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const { config, database, layoutManager, logger } = options;
   const directory = projectDirectory(config, layoutManager);
   const repository = new BuildRequestRepository(database.knex);
-  const executor = createExecutorServices(config, { repository, environment: options.environment, logger, now: options.now });
+  const executor = createExecutorServices(config, { repository, environment: options.environment, logger, now: options.now, secretKeys: options.secretKeys });
   const baseUrls = (connection: string): string => {
     const settings = config.connections[connection];
     if (settings?.driver !== 'git') {

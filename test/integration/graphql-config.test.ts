@@ -2,15 +2,19 @@
  * The configuration side of a tenant in GraphQL, through a real server whose LayoutManager loads
  * a fixture tenant from real git repositories (test/fixtures/config/schema-tenant).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { git } from '../../src/sources/git-cli';
+import { encryptSecret } from '../../src/auth/secrets';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { tenantFixture, type TenantFixture } from '../helpers/tenant-fixture';
 
-/** The ciphertext of the fixture's only secret: it must never leave the server. */
-const SECRET_CIPHERTEXT = 'U0VDUkVULVZBTFVFLU1BUktFUi1kbzFub3RMZWFrVGhpc0NoaXBoZXJ0ZXh0QW55d2hlcmUK';
+/** The placeholder ciphertext of the fixture's only secret, replaced by a real one before the tests. */
+const PLACEHOLDER_CIPHERTEXT = 'U0VDUkVULVZBTFVFLU1BUktFUi1kbzFub3RMZWFrVGhpc0NoaXBoZXJ0ZXh0QW55d2hlcmUK';
+/** The secret's value; it and its ciphertext must never leave the server. */
+const SECRET_VALUE = 'fixture-site-password-0451';
+let secretCiphertext: string;
 
 let fixture: TenantFixture;
 let server: TestServer;
@@ -50,7 +54,36 @@ function variableType(name: string): string {
 beforeAll(async () => {
   fixture = await tenantFixture(path.join(__dirname, '..', 'fixtures', 'config', 'schema-tenant'));
   server = await startTestServer({ config: fixture.config });
+  // Secrets are decrypted at load, so the fixture's secret is encrypted with the project's real key.
+  const key = await (await server.app.services.auth.keys()).secretsKey('review.example.com/common-config');
+  [secretCiphertext] = encryptSecret(SECRET_VALUE, key.publicKey());
+  await pushToCommonConfig('Encrypt the site secret with the project key', (work) => {
+    const file = path.join(work, 'zuul.d', '20-objects.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(PLACEHOLDER_CIPHERTEXT, secretCiphertext));
+  });
+  await layoutManager().reconfigure();
 }, 120_000);
+
+async function pushToCommonConfig(message: string, edit: (work: string) => void): Promise<void> {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'sluice-schema-push-'));
+  try {
+    await git(work, ['clone', '--quiet', path.join(fixture.reposDir, 'common-config.git'), '.']);
+    edit(work);
+    await git(work, ['add', '--all']);
+    await git(work, ['commit', '--quiet', '-m', message]);
+    await git(work, ['push', '--quiet', 'origin', 'HEAD:master']);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function layoutManager(): NonNullable<TestServer['app']['layoutManager']> {
+  const manager = server.app.layoutManager;
+  if (manager === undefined) {
+    throw new Error('the test server has no LayoutManager');
+  }
+  return manager;
+}
 
 afterAll(async () => {
   await server.stop();
@@ -673,7 +706,8 @@ describe('secrets', () => {
     );
     expect(bodies.length).toBeGreaterThan(10);
     for (const body of bodies) {
-      expect(body).not.toContain(SECRET_CIPHERTEXT);
+      expect(body).not.toContain(SECRET_VALUE);
+      expect(body).not.toContain(secretCiphertext);
       expect(body).not.toContain('pkcs1');
       expect(body).not.toContain('encrypted');
     }
@@ -682,24 +716,13 @@ describe('secrets', () => {
 
 describe('reconfiguration', () => {
   it('serves the new layout once the LayoutManager reloads the tenant', async () => {
-    const work = mkdtempSync(path.join(os.tmpdir(), 'sluice-schema-push-'));
-    try {
-      await git(work, ['clone', '--quiet', path.join(fixture.reposDir, 'common-config.git'), '.']);
+    await pushToCommonConfig('Add a post pipeline', (work) => {
       writeFileSync(
         path.join(work, 'zuul.d', '60-post.yaml'),
         '- pipeline:\n    name: post\n    manager: supercedent\n    trigger:\n      gerrit:\n        - event: ref-updated\n',
       );
-      await git(work, ['add', '--all']);
-      await git(work, ['commit', '--quiet', '-m', 'Add a post pipeline']);
-      await git(work, ['push', '--quiet', 'origin', 'HEAD:master']);
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
-    const manager = server.app.layoutManager;
-    if (manager === undefined) {
-      throw new Error('the test server has no LayoutManager');
-    }
-    await manager.reconfigure(['acme']);
+    });
+    await layoutManager().reconfigure(['acme']);
     const acmePipelines = await tenantQuery<{ pipelines: { name: string; manager: string }[] }>('pipelines { name manager }');
     expect(acmePipelines.pipelines).toEqual([
       { name: 'check', manager: 'INDEPENDENT' },
