@@ -13,6 +13,7 @@ import type { KeyManager } from '../src/auth/keys/key-manager';
 import type { Principal } from '../src/auth/principal';
 import type { TokenBucketLimiter } from '../src/auth/rate-limit';
 import type { LiveFeeds } from './live-feeds';
+import type { Redactor } from '../src/auth/redact';
 
 /**
  * Which tenants exist and their current layouts. The LayoutManager implements it; tests that
@@ -51,6 +52,8 @@ export interface Services {
   auth: AuthServices;
   /** Build output for `consoleLog`; null when this process runs no executor. */
   console: ConsoleSource | null;
+  /** Masks the decrypted values of the loaded secrets in every result (absent: nothing to mask). */
+  secretRedactor?: () => Redactor;
 }
 
 /** Who is calling: a verified token's subject, claims and authenticator (see src/auth/principal.ts). */

@@ -40,6 +40,8 @@ import { healthRoutes, type Readiness } from './health';
 import { requestContext } from './request-context';
 import { logFiles, logsMountPath } from './log-files';
 import { createServiceRoles, type ServiceRoles } from './roles';
+import { NO_REDACTION } from './secret-redaction';
+import type { Redactor } from '../auth/redact';
 
 export interface AppOptions {
   config: ServiceConfig;
@@ -146,6 +148,8 @@ export function buildApp(options: AppOptions): SluiceApp {
     policies: options.policies,
     keys,
   });
+  // Masks the decrypted values of every loaded tenant's secrets in whatever leaves the process.
+  const secretRedactor = (): Redactor => layoutManager?.secretRedactor() ?? NO_REDACTION;
   const services: Services = {
     config,
     knex: database.knex,
@@ -156,6 +160,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     live,
     auth: auth.services,
     console: options.console ?? roles?.executor.resolveConsole ?? null,
+    secretRedactor,
   };
   const yoga = buildYoga(services, logger);
   const readiness: Readiness = { migrated: false, shuttingDown: false };
@@ -196,6 +201,7 @@ export function buildApp(options: AppOptions): SluiceApp {
       serverContext: (ctx) => ({ koa: ctx, requestId: ctx.state.requestId }),
       defaultRealm: () => defaultRealm(config.auth),
       requestAuth: async (ctx) => requestAuthFromHeader(await services.auth.authenticator(), ctx.get('authorization'), services.auth.policies()),
+      redactor: secretRedactor,
     }),
   );
 
@@ -269,7 +275,7 @@ export function buildApp(options: AppOptions): SluiceApp {
         (env, query) => parseAndValidateForSubscription(env, query, config.graphql),
       );
       if (roles) {
-        consoleStream = attachConsoleStream(httpServer, { resolveBuild: roles.executor.resolveConsole });
+        consoleStream = attachConsoleStream(httpServer, { resolveBuild: roles.executor.resolveConsole, redact: () => secretRedactor().redact });
       }
       await new Promise<void>((resolve, reject) => {
         httpServer.once('error', reject);

@@ -7,6 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { git } from '../../src/sources/git-cli';
 import { encryptSecret } from '../../src/auth/secrets';
+import { REDACTED } from '../../src/auth/redact';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { tenantFixture, type TenantFixture } from '../helpers/tenant-fixture';
 
@@ -711,6 +714,42 @@ describe('secrets', () => {
       expect(body).not.toContain('pkcs1');
       expect(body).not.toContain('encrypted');
     }
+  });
+});
+
+describe('secret values', () => {
+  it('are masked in GraphQL (HTTP and WebSocket) and REST responses, errors included', async () => {
+    // A careless job puts the secret's value into its variables in clear text.
+    await pushToCommonConfig('Add a careless job', (work) => {
+      writeFileSync(path.join(work, 'zuul.d', '70-leaky.yaml'), `- job:\n    name: leaky\n    vars:\n      token: ${SECRET_VALUE}\n      note: before ${SECRET_VALUE} after\n`);
+    });
+    await layoutManager().reconfigure(['acme']);
+    expect(layoutManager().secretRedactor().active).toBe(true);
+    const selection = 'job(name: "leaky") { ... on Job { variants { variables } } }';
+    const http = await tenantQuery<{ job: { variants: Array<{ variables: unknown }> } }>(selection);
+    expect(http.job.variants[0].variables).toEqual({ token: REDACTED, note: `before ${REDACTED} after` });
+
+    const rest = await fetch(`${server.url}/api/tenant/acme/job/leaky`);
+    const restText = await rest.text();
+    expect(rest.status).toBe(200);
+    expect(restText).toContain(REDACTED);
+    expect(restText).not.toContain(SECRET_VALUE);
+
+    const client = createClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const ws = await new Promise<unknown>((resolve, reject) => {
+        client.subscribe({ query: `{ tenant(name: "acme") { ... on Tenant { ${selection} } } }` }, { next: (value) => resolve(value), error: reject, complete: () => undefined });
+      });
+      expect(JSON.stringify(ws)).toContain(REDACTED);
+      expect(JSON.stringify(ws)).not.toContain(SECRET_VALUE);
+    } finally {
+      await client.dispose();
+    }
+
+    // Error messages too (here graphql-js merely echoes a bad variable value back).
+    const coerced = await query('query Q($flag: Boolean!) { __typename @include(if: $flag) }', { flag: SECRET_VALUE });
+    expect(coerced.errors?.[0].message).toContain(`got invalid value "${REDACTED}"`);
+    expect(JSON.stringify(coerced)).not.toContain(SECRET_VALUE);
   });
 });
 
