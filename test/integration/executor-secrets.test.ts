@@ -36,6 +36,9 @@ cat > "$SLUICE_RESULTS_FILE" <<JSON
  "artifacts": [{"name": "a-$password", "url": "a.txt", "metadata": {"k": "$password"}}]}
 JSON
 `,
+  'bad-results.sh': `password=$(node -e 'console.log(require(process.env.SLUICE_SECRETS_FILE).creds.password)')
+printf '{"data": %s}' "$password" > "$SLUICE_RESULTS_FILE"
+`,
   'no-secret.sh': `out="$SLUICE_VAR_out/$SLUICE_VAR_tag"
 cp "$SLUICE_SECRETS_FILE" "$out/post-secrets.json"
 `,
@@ -107,6 +110,15 @@ describe('build secrets on the executor', () => {
       expect(payload).not.toContain(PASSWORD);
     }
     expect(existsSync(path.join(harness.root, 'builds', uuid))).toBe(false);
+  });
+
+  it('never quotes a cut-off value from an invalid results file in the error detail', async () => {
+    const uuid = 'se000000000000000000000000000005';
+    await harness.enqueue(uuid, { run: [withSecret('bad-results.sh')], secrets: [secret] });
+    const done = await harness.completion(uuid);
+    expect(done.result).toBe('SUCCESS');
+    expect(done.errorDetail).toBe("Invalid results file: Unexpected token 'c' (not valid JSON)");
+    expect(JSON.stringify(done)).not.toContain(PASSWORD.slice(0, 6));
   });
 
   it('fails the build with ERROR, naming the secret but not its content, when a value does not decrypt', async () => {
