@@ -10,6 +10,7 @@ import type { Engine } from '../src/engine/engine';
 import type { TokenAuthenticator } from '../src/auth/authenticator';
 import type { AccessPolicySource, RequestAuth } from '../src/auth/gate';
 import type { KeyManager } from '../src/auth/keys/key-manager';
+import type { ChangeSignal } from '../src/auth/change-signal';
 import type { Principal } from '../src/auth/principal';
 import type { TokenBucketLimiter } from '../src/auth/rate-limit';
 import type { LiveFeeds } from './live-feeds';
@@ -35,6 +36,8 @@ export interface AuthServices {
   controlLimiter: TokenBucketLimiter;
   /** Project and tenant keys (opened on first use: it may create the key-encryption secret). */
   keys(): Promise<KeyManager>;
+  /** Fires when reconfiguration reloads the policies: open subscriptions re-check read access. */
+  policyChanges?: ChangeSignal;
 }
 
 /** Long-lived dependencies shared by every request. */

@@ -22,7 +22,7 @@ const AuthCapabilities = builder.simpleObject('AuthCapabilities', {
   description: 'How a client should authenticate with this deployment.',
   fields: (t) => ({
     realms: t.field({ type: [AuthRealm], nullable: false, description: 'Configured authentication realms.' }),
-    defaultRealm: t.string({ description: 'The realm a dashboard should use by default; null when none is configured.' }),
+    defaultRealm: t.string({ description: "The realm a dashboard should use by default: the api-root's authentication-realm when set, else the default authenticator's; null when none is configured." }),
     readProtected: t.boolean({ nullable: false, description: 'True when reading the API itself requires a token.' }),
   }),
 });
@@ -54,12 +54,14 @@ const Info = builder.objectRef<InfoShape>('Info').implement({
       description: 'Optional features of this deployment.',
       resolve: (_info, _args, ctx) => {
         const { auth } = ctx.services.config;
+        const root = ctx.services.auth.policies().rootPolicy();
         return {
           jobHistory: true,
           auth: {
             realms: authRealms(auth),
-            defaultRealm: defaultRealm(auth),
-            readProtected: ctx.services.auth.policies().rootPolicy().accessRules.length > 0,
+            // compat.md §2.2: the api-root's `authentication-realm` overrides the default.
+            defaultRealm: defaultRealm(auth, root.authenticationRealm),
+            readProtected: root.accessRules.length > 0,
           },
         };
       },

@@ -7,7 +7,7 @@ import { GraphQLError } from 'graphql';
 import type { EngineDelta } from '../src/engine/event-bus';
 import type { BuildRecord } from '../src/store/repositories/builds';
 import type { SystemEventRecord } from '../src/store/repositories/system-events';
-import { canReadTenant } from './access';
+import { assertStillReadable, readAccessRecheck } from './access';
 import { builder } from './builder';
 import { Build, BuildFilter, toBuildFilter } from './build';
 import { Buildset, BuildsetFilter, toBuildsetFilter } from './buildset';
@@ -28,13 +28,6 @@ function requireLive(ctx: GraphQLContext): LiveFeeds {
     throw new GraphQLError('Live feeds are not available in this process', { extensions: { code: 'SERVICE_UNAVAILABLE' } });
   }
   return ctx.services.live;
-}
-
-/** Per-event authorization: access may have been revoked since the subscription started. */
-function assertStillReadable(ctx: GraphQLContext, tenant: string): void {
-  if (!canReadTenant(ctx, tenant)) {
-    throw new GraphQLError(`Not authorized to read tenant ${tenant}`, { extensions: { code: 'FORBIDDEN' } });
-  }
 }
 
 /** The current status, loaded once per tenant state version for all subscribers of this process. */
@@ -87,10 +80,14 @@ builder.subscriptionFields((t) => ({
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: (_root, { tenant }, ctx) =>
-      new LiveIterator(requireLive(ctx).statusChanges(tenant), (tick: StatusTick) => {
-        assertStillReadable(ctx, tenant);
-        return [tick];
-      }),
+      new LiveIterator(
+        requireLive(ctx).statusChanges(tenant),
+        (tick: StatusTick) => {
+          assertStillReadable(ctx, tenant);
+          return [tick];
+        },
+        readAccessRecheck(ctx, tenant),
+      ),
     resolve: async (_tick, { tenant, pipeline }, ctx) => {
       const snapshot = await sharedSnapshot(ctx, tenant);
       if (!snapshot) {
@@ -129,7 +126,7 @@ builder.subscriptionFields((t) => ({
           return [];
         }
         return [await withCurrentState(ctx, delta)];
-      });
+      }, readAccessRecheck(ctx, tenant));
     },
     resolve: (event) => event.value,
   }),
@@ -154,7 +151,7 @@ builder.subscriptionFields((t) => ({
         const { builds } = historyStore(ctx);
         const matches = await builds.count(tenant, { ...wanted, uuid: [build.uuid] });
         return matches > 0 ? [build.id] : [];
-      });
+      }, readAccessRecheck(ctx, tenant));
     },
     resolve: (buildId) => buildId,
   }),
@@ -190,7 +187,7 @@ builder.subscriptionFields((t) => ({
         const { buildsets } = historyStore(ctx);
         const matches = await buildsets.count(tenant, { ...wanted, idxMin: Math.max(buildsetId, wanted.idxMin ?? 0), idxMax: Math.min(buildsetId, wanted.idxMax ?? buildsetId) });
         return matches > 0 ? [buildsetId] : [];
-      });
+      }, readAccessRecheck(ctx, tenant));
     },
     resolve: (buildsetId) => buildsetId,
   }),
@@ -214,7 +211,7 @@ builder.subscriptionFields((t) => ({
         const fresh = recent.filter((event: SystemEventRecord) => event.id > cursor).sort((a, b) => a.id - b.id);
         cursor = Math.max(cursor, ...fresh.map((event) => event.id));
         return fresh.filter((event) => !types || types.includes(event.eventType)).map((event) => event.id);
-      });
+      }, readAccessRecheck(ctx, tenant));
     },
     resolve: (eventId) => eventId,
   }),

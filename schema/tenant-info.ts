@@ -13,8 +13,8 @@ const TenantCapabilities = builder.objectRef<Layout>('TenantCapabilities').imple
     }),
     readProtected: t.boolean({
       nullable: false,
-      description: 'True when reading the tenant requires a token. Always false until access rules are enforced (Security).',
-      resolve: () => false,
+      description: 'True when reading the tenant requires a token (the tenant has `access-rules`).',
+      resolve: (layout, _args, ctx) => (ctx.services.auth.policies().tenantPolicy(layout.tenantName)?.accessRules.length ?? 0) > 0,
     }),
     niz: t.boolean({
       nullable: false,
@@ -28,7 +28,10 @@ builder.objectField(Tenant, 'info', (t) =>
   t.field({
     type: TenantCapabilities,
     nullable: false,
-    description: 'Tenant-level capabilities.',
+    description: 'Tenant-level capabilities; readable without read access (REST `T/info` is never checked, compat.md §6).',
+    // A dashboard must learn that the tenant is read-protected, and its realm, before it has a token.
+    skipTypeScopes: true,
+    authScopes: { public: true },
     resolve: (tenant, _args, ctx) => tenantLayout(ctx, tenant.name),
   }),
 );

@@ -18,6 +18,8 @@ export type Gate = 'public' | 'token' | 'admin';
 export interface AccessPolicy {
   accessRules: readonly string[];
   adminRules: readonly string[];
+  /** The api-root's `authentication-realm`: the default realm `/api/info` announces (root policy only). */
+  authenticationRealm?: string;
 }
 
 /** Where policies come from; implemented over the loaded tenant configuration. */
@@ -28,6 +30,11 @@ export interface AccessPolicySource {
   tenantPolicy(tenant: string): AccessPolicy | undefined;
   /** The api-root's policy (no access rules when there is no `api-root`). */
   rootPolicy(): AccessPolicy;
+  /**
+   * Changes (by identity) whenever the policies are reloaded; decisions cached for a request
+   * or a WebSocket connection are dropped then. Absent for fixed policies.
+   */
+  version?(): unknown;
 }
 
 /** The result of a gate check. */
@@ -39,6 +46,8 @@ export type GateResult =
 /** The request's authentication and lazily computed per-tenant decisions. */
 export class RequestAuth {
   private readonly decisions = new Map<string, AccessDecision>();
+  /** The policies' version the cached decisions were made with. */
+  private decidedWith: unknown;
 
   /**
    * @param outcome how the request authenticated; a `MissingAuthError` outcome is an anonymous request
@@ -61,6 +70,12 @@ export class RequestAuth {
 
   /** Read and admin rights for a tenant (`*` for the root) as the caller. */
   decision(tenant: string): AccessDecision {
+    const version = this.policies.version?.();
+    if (version !== this.decidedWith) {
+      // Rules were reloaded: a long-lived connection must not keep yesterday's rights.
+      this.decisions.clear();
+      this.decidedWith = version;
+    }
     const cached = this.decisions.get(tenant);
     if (cached !== undefined) {
       return cached;
@@ -182,12 +197,12 @@ export interface TenantAccessSettings {
 export function tenantFilePolicies(input: {
   rules: readonly AuthorizationRule[];
   tenants: readonly TenantAccessSettings[];
-  apiRoot?: { accessRules?: readonly string[] } | null;
+  apiRoot?: { accessRules?: readonly string[]; authenticationRealm?: string } | null;
 }): AccessPolicySource {
   const rules = new Map(input.rules.map((rule) => [rule.name, rule]));
   const tenants = new Map(
     input.tenants.map((t): [string, AccessPolicy] => [t.name, { accessRules: t.accessRules ?? [], adminRules: t.adminRules ?? [] }]),
   );
-  const root: AccessPolicy = { accessRules: input.apiRoot?.accessRules ?? [], adminRules: [] };
+  const root: AccessPolicy = { accessRules: input.apiRoot?.accessRules ?? [], adminRules: [], authenticationRealm: input.apiRoot?.authenticationRealm };
   return { rules: () => rules, tenantPolicy: (name) => tenants.get(name), rootPolicy: () => root };
 }

@@ -41,6 +41,7 @@ import { requestContext } from './request-context';
 import { logFiles, logsMountPath } from './log-files';
 import { createServiceRoles, type ServiceRoles } from './roles';
 import { NO_REDACTION } from './secret-redaction';
+import { ChangeSignal } from '../auth/change-signal';
 import type { Redactor } from '../auth/redact';
 
 export interface AppOptions {
@@ -136,6 +137,9 @@ export function buildApp(options: AppOptions): SluiceApp {
           secretKeys: keys,
         })
       : undefined;
+  // Open subscriptions re-check read access whenever a reconfiguration loads new rules.
+  const policyChanges = new ChangeSignal();
+  layoutManager?.onLayout(() => policyChanges.fire());
   const live = new LiveHub(bus, async (tenant) => (await engineState.loadTenant(tenant)).busSequence, options.live);
   const auth = assembleAuthServices({
     config,
@@ -147,6 +151,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     abide: () => layoutManager?.abide(),
     policies: options.policies,
     keys,
+    policyChanges,
   });
   // Masks the decrypted values of every loaded tenant's secrets in whatever leaves the process.
   const secretRedactor = (): Redactor => layoutManager?.secretRedactor() ?? NO_REDACTION;
@@ -199,7 +204,7 @@ export function buildApp(options: AppOptions): SluiceApp {
       run: createOperationRunner(yoga),
       defaultShape: config.api.restShape,
       serverContext: (ctx) => ({ koa: ctx, requestId: ctx.state.requestId }),
-      defaultRealm: () => defaultRealm(config.auth),
+      defaultRealm: () => defaultRealm(config.auth, services.auth.policies().rootPolicy().authenticationRealm),
       requestAuth: async (ctx) => requestAuthFromHeader(await services.auth.authenticator(), ctx.get('authorization'), services.auth.policies()),
       redactor: secretRedactor,
     }),
@@ -275,7 +280,22 @@ export function buildApp(options: AppOptions): SluiceApp {
         (env, query) => parseAndValidateForSubscription(env, query, config.graphql),
       );
       if (roles) {
-        consoleStream = attachConsoleStream(httpServer, { resolveBuild: roles.executor.resolveConsole, redact: () => secretRedactor().redact });
+        consoleStream = attachConsoleStream(httpServer, {
+          resolveBuild: roles.executor.resolveConsole,
+          // compat.md §2.35: the token of the first message, checked when the tenant restricts reading.
+          authorize: async (tenant, token) => {
+            const auth = await requestAuthFromHeader(await services.auth.authenticator(), token === undefined ? undefined : `Bearer ${token}`, services.auth.policies());
+            if (!auth.knowsTenant(tenant)) {
+              return { ok: true }; // answered "Build not found"
+            }
+            const result = auth.check('public', tenant);
+            if (result.allowed) {
+              return { ok: true };
+            }
+            return { ok: false, reason: result.status === 401 ? result.failure.errorName : 'Authorization error' };
+          },
+          redact: () => secretRedactor().redact,
+        });
       }
       await new Promise<void>((resolve, reject) => {
         httpServer.once('error', reject);

@@ -9,6 +9,7 @@ import { tenantFilePolicies, type AccessPolicy, type AccessPolicySource } from '
 import { KeyEncryptor, resolveKeyEncryptionSecret } from '../auth/keys/key-encryption';
 import { KeyManager, type KeySizes } from '../auth/keys/key-manager';
 import { TokenBucketLimiter } from '../auth/rate-limit';
+import type { ChangeSignal } from '../auth/change-signal';
 import type { ServiceConfig } from '../config/service';
 import type { Abide } from '../config/tenant-file';
 import { KeyRepository } from '../store/repositories/keys';
@@ -28,6 +29,8 @@ export interface AuthServicesOptions {
   policies?: () => AccessPolicySource;
   /** The process's key manager (shared with the layout manager and the executor); default: `lazyKeyManager`. */
   keys?: () => Promise<KeyManager>;
+  /** Fired by the layout manager after each reconfiguration. */
+  policyChanges?: ChangeSignal;
 }
 
 /** The assembled services and a promise that settles once the authenticators are ready. */
@@ -53,6 +56,7 @@ export function assembleAuthServices(options: AuthServicesOptions): AssembledAut
       policies,
       controlLimiter: new TokenBucketLimiter({ ...config.graphql.controlRateLimit, now }),
       keys: options.keys ?? lazyKeyManager(config, knex, logger),
+      policyChanges: options.policyChanges,
     },
   };
 }
@@ -102,6 +106,7 @@ export function abidePolicySource(abide: () => Abide | undefined, tenants: Tenan
   const source: AccessPolicySource = {
     rules: () => current().rules(),
     rootPolicy: () => current().rootPolicy(),
+    version: () => abide(),
     tenantPolicy: (tenant) => (tenants.tenantNames().includes(tenant) ? (current().tenantPolicy(tenant) ?? OPEN) : undefined),
   };
   return () => source;
