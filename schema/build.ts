@@ -5,6 +5,7 @@
 import type { ArtifactRecord, BuildEventRecord, BuildFilter as BuildFilterValue, BuildRecord } from '../src/store/repositories/builds';
 import type { BuildsetRecord } from '../src/store/repositories/buildsets';
 import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
+import { readableRows } from './access';
 import { builder } from './builder';
 import type { GraphQLContext } from './context';
 import { Buildset } from './buildset';
@@ -17,7 +18,7 @@ import { buildStatus, BuildResult, BuildStatus } from './results';
 import { Tenant } from './tenant';
 
 export const Build = builder.loadableNodeRef('Build', {
-  load: (ids: number[], ctx) => historyStore(ctx).builds.findByIds(ids),
+  load: async (ids: number[], ctx) => readableRows(ctx, await historyStore(ctx).builds.findByIds(ids), (row) => row.tenant),
   sort: (build: BuildRecord) => build.id,
   id: { resolve: (build) => build.id, parse: parseDatabaseId },
 });

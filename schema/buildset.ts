@@ -6,6 +6,7 @@ import type { BuildsetResult as BuildsetResultValue } from '../src/model/results
 import type { BuildsetEventRecord, BuildsetFilter as BuildsetFilterValue, BuildsetRecord } from '../src/store/repositories/buildsets';
 import type { RefRecord } from '../src/store/repositories/refs';
 import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
+import { readableRows } from './access';
 import { builder } from './builder';
 import { NotFoundError } from './errors';
 import { groupBy } from './group-by';
@@ -16,7 +17,7 @@ import { buildsetStatus, BuildsetResult, BuildsetStatus } from './results';
 import { Tenant } from './tenant';
 
 export const Buildset = builder.loadableNodeRef('Buildset', {
-  load: (ids: number[], ctx) => historyStore(ctx).buildsets.findByIds(ids),
+  load: async (ids: number[], ctx) => readableRows(ctx, await historyStore(ctx).buildsets.findByIds(ids), (row) => row.tenant),
   sort: (buildset: BuildsetRecord) => buildset.id,
   id: { resolve: (buildset) => buildset.id, parse: parseDatabaseId },
 });

@@ -1,6 +1,7 @@
 /** System events: tenant-level happenings (reconfigurations, admin actions, node holds...). */
 import { SYSTEM_EVENT_TYPES, type SystemEventRecord, type SystemEventType as SystemEventTypeValue } from '../src/store/repositories/system-events';
 import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
+import { readableRows } from './access';
 import { builder } from './builder';
 import { historyStore } from './history-store';
 import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './pagination';
@@ -42,7 +43,7 @@ export const SystemEventType = builder.enumType('SystemEventType', {
 });
 
 export const SystemEvent = builder.loadableNodeRef('SystemEvent', {
-  load: (ids: number[], ctx) => historyStore(ctx).systemEvents.findByIds(ids),
+  load: async (ids: number[], ctx) => readableRows(ctx, await historyStore(ctx).systemEvents.findByIds(ids), (row) => row.tenant),
   sort: (event: SystemEventRecord) => event.id,
   id: { resolve: (event) => event.id, parse: parseDatabaseId },
 });

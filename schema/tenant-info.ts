@@ -37,3 +37,15 @@ builder.objectField(Tenant, 'info', (t) =>
     resolve: (tenant, _args, ctx) => ({ tenant: tenant.name, layout: tenantLayout(ctx, tenant.name) }),
   }),
 );
+
+// Dashboards read a tenant's realm before they can log in, so this answer is public even for
+// read-protected tenants (as in the reference, where `T/info` is never protected).
+builder.queryField('tenantInfo', (t) =>
+  t.field({
+    type: TenantCapabilities,
+    description: 'The capabilities of one tenant, readable without a token; null when no tenant has that name.',
+    args: { name: t.arg.string({ required: true, description: 'Name of the tenant.' }) },
+    resolve: (_root, { name }, ctx) =>
+      ctx.services.tenants.tenantNames().includes(name) ? { tenant: name, layout: tenantLayout(ctx, name) } : null,
+  }),
+);

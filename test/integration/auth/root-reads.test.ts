@@ -4,6 +4,7 @@
  */
 import { tenantFilePolicies } from '../../../src/auth/gate';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { defaultRef, historyFactory } from '../../helpers/factories';
 import { adminToken, startLiveServer, type LiveServer } from '../../helpers/live';
 import { memoryLayout } from '../../helpers/memory-layout';
 
@@ -68,5 +69,35 @@ describe('root reads and read protection over GraphQL', () => {
     const query = (tenant: string) => `{ tenant(name: "${tenant}") { ... on Tenant { info { readProtected } } } }`;
     expect((await post(query(RESTRICTED), reader())).body.data).toEqual({ tenant: { info: { readProtected: true } } });
     expect((await post(query(OPEN))).body.data).toEqual({ tenant: { info: { readProtected: false } } });
+  });
+
+  it('hides records of a read-protected tenant from node(id) and nodes(ids) (global ids are guessable)', async () => {
+    const history = historyFactory(db.knex);
+    const ids = async (tenant: string) => {
+      const set = await history.buildset({ tenant, pipeline: 'check', refs: [defaultRef({ project: `org/${tenant}-only` })] });
+      const build = await history.build(set, { result: 'SUCCESS' });
+      const event = await history.systemEvent(tenant, 'reconfigured');
+      const global = (type: string, id: number) => Buffer.from(`${type}:${id}`).toString('base64');
+      return [global('Build', build.id), global('Buildset', set.buildset.id), global('Ref', set.refs[0].id), global('SystemEvent', event.id)];
+    };
+    const hidden = await ids(RESTRICTED);
+    const visible = await ids(OPEN);
+    const query = (list: string[]) => `{ nodes(ids: ${JSON.stringify(list)}) { id } }`;
+    const shown = (answer: Answer) => (answer.body.data?.nodes as Array<{ id: string } | null>).map((node) => node?.id ?? null);
+
+    expect(shown(await post(query([...hidden, ...visible])))).toEqual([null, null, null, null, ...visible]);
+    expect(shown(await post(query(hidden), stranger()))).toEqual([null, null, null, null]);
+    expect(shown(await post(query(hidden), reader()))).toEqual(hidden);
+    const single = await post(`{ node(id: "${hidden[0]}") { id } }`);
+    expect(single.body.data).toEqual({ node: null });
+  });
+
+  it('answers tenantInfo and REST T/info without a token, even for a read-protected tenant (dashboards need the realm to log in)', async () => {
+    const answer = await post(`{ tenantInfo(name: "${RESTRICTED}") { readProtected } missing: tenantInfo(name: "nope") { readProtected } }`);
+    expect(answer).toEqual({ status: 200, body: { data: { tenantInfo: { readProtected: true }, missing: null } } });
+    const rest = await fetch(`${server.url}/api/tenant/${RESTRICTED}/info`);
+    expect(rest.status).toBe(200);
+    const body = (await rest.json()) as { info: { tenant: string; capabilities: { auth: { read_protected: boolean } } } };
+    expect({ tenant: body.info.tenant, readProtected: body.info.capabilities.auth.read_protected }).toEqual({ tenant: RESTRICTED, readProtected: true });
   });
 });
