@@ -51,7 +51,7 @@ export class GitChangeSource implements ChangeSource {
     if (!found) {
       return null;
     }
-    return this.describe(repo, project, location, found.ref);
+    return this.describe(repo, project, location, found.ref, found === patchsets[patchsets.length - 1]);
   }
 
   async getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
@@ -90,7 +90,7 @@ export class GitChangeSource implements ChangeSource {
     }
     const open: ChangeInfo[] = [];
     for (const ref of latest.values()) {
-      const change = await this.describe(repo, project, location, ref);
+      const change = await this.describe(repo, project, location, ref, true);
       if (!change.merged) {
         open.push(change);
       }
@@ -110,7 +110,7 @@ export class GitChangeSource implements ChangeSource {
     return children;
   }
 
-  private async describe(repo: string, project: string, location: GitProjectLocation, ref: string): Promise<ChangeInfo> {
+  private async describe(repo: string, project: string, location: GitProjectLocation, ref: string, currentPatchset: boolean): Promise<ChangeInfo> {
     const details = await describeChange(repo, location.name, ref, location.defaultBranch);
     const merged = await isAncestor(repo, details.sha, `refs/heads/${details.targetBranch}`);
     return {
@@ -126,6 +126,7 @@ export class GitChangeSource implements ChangeSource {
       owner: details.owner.name,
       dependsOn: details.dependsOn.map((dependency) => this.dependency(project, location.connection, dependency)),
       merged,
+      currentPatchset,
     };
   }
 

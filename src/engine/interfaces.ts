@@ -43,6 +43,20 @@ export interface WindowParams {
   decreaseFactor: number;
 }
 
+/**
+ * One pipeline `require` or `reject` entry for a connection (spec §1.4, §1.14): each option
+ * that is set must hold (require) or, for reject, any option that holds refuses the change.
+ */
+export interface ChangeRequirement {
+  connection: string;
+  /** The change is not merged into its branch yet. */
+  open?: boolean;
+  /** The change is at its newest patchset. */
+  currentPatchset?: boolean;
+  /** Gerrit-style status names: `NEW` (open) or `MERGED`. */
+  status?: string[];
+}
+
 export interface EnginePipeline {
   name: string;
   description: string | null;
@@ -54,6 +68,9 @@ export interface EnginePipeline {
   dequeueOnNewPatchset: boolean;
   ignoreDependencies: boolean;
   disableAfterConsecutiveFailures: number | null;
+  /** Preconditions on a change entering the pipeline (checked per the change's connection). */
+  require: ChangeRequirement[];
+  reject: ChangeRequirement[];
   reporters: Record<ReporterPhase, ReporterActions>;
   messages: { success: string; failure: string; start: string; mergeConflict: string; dequeue: string; noJobs: string; footer: string };
 }
@@ -164,6 +181,8 @@ export interface ChangeInfo {
   dependsOn: Array<{ project: string; number: number }>;
   /** Whether the change is already merged into its branch. */
   merged: boolean;
+  /** False when a newer patchset of the change exists (absent: not known, taken as current). */
+  currentPatchset?: boolean;
 }
 
 /** Answers questions about changes and refs (the git connection implements it). */

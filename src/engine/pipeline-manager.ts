@@ -11,6 +11,7 @@ import { cancelJobs, executeJobs, historyRef } from './jobs';
 import { changeId, describeTrigger, sameChange, type BuildsetState, type DequeueReason, type ItemState, type PipelineState, type QueueState } from './model';
 import type { PassContext } from './pass';
 import { formatReport, type ReportAction } from './report-text';
+import { hasRequirements, unmetRequirement } from './requirements';
 import { decreasedWindow, increasedWindow, insideWindow } from './window';
 
 export interface AddChangeOptions {
@@ -21,6 +22,8 @@ export interface AddChangeOptions {
   enqueueTime?: string;
   /** Changes already being enqueued in this recursion (cycle guard). */
   history?: ChangeInfo[];
+  /** Admin enqueue: the pipeline's require/reject do not apply (spec §2.12). */
+  ignoreRequirements?: boolean;
   forcedQueue?: QueueState;
 }
 
@@ -68,6 +71,13 @@ export class PipelineManager {
       return { enqueued: false, reason: `Dependency cycle detected and project ${project.name} doesn't allow circular dependencies` };
     }
     const needs = await this.neededChanges(ctx, change);
+    if (!options.ignoreRequirements) {
+      // Requirements apply to dependencies too: an unready dependency blocks the change (spec §2.4).
+      const unmet = unmetRequirement(this.config, project.connection, change);
+      if (unmet !== null) {
+        return { enqueued: false, reason: unmet };
+      }
+    }
     const queue = options.forcedQueue ?? this.getChangeQueue(change, project);
     for (const needed of needs) {
       if (queue.items.some((item) => item.changes.some((candidate) => sameChange(candidate, needed)))) {
@@ -126,6 +136,8 @@ export class PipelineManager {
       reportedStart: false,
       reported: false,
       dequeuedNeedingChange: null,
+      dequeuedMissingRequirements: null,
+      ...(options.ignoreRequirements ? { requirementsIgnored: true } : {}),
       failingReasons: [],
       firstJobStartTime: null,
       buildset: newBuildset(ctx),
@@ -349,6 +361,14 @@ export class PipelineManager {
       ctx.touch(item);
     }
     const canReport = ahead === null && item.live && allJobsComplete(item);
+    if (canReport && dependent && didAllJobsSucceed(item.buildset)) {
+      // The last look before merging: the change may have moved on since it was enqueued.
+      const unmet = await this.recheckRequirements(ctx, item);
+      if (unmet !== null) {
+        await this.dequeueMissingRequirements(ctx, queue, item, unmet);
+        return { changed: true, nnfi };
+      }
+    }
     if (canReport) {
       const behind = allItemsBehind(queue, item);
       const outcome = await this.reportItem(ctx, queue, item);
@@ -365,6 +385,43 @@ export class PipelineManager {
       return { changed, nnfi: item };
     }
     return { changed, nnfi };
+  }
+
+  /**
+   * Re-check the pipeline's requirements against the current state of the item's changes
+   * (Sluice's stand-in for the reference's per-pass "can merge" check of dependent pipelines,
+   * done once before merging). Items enqueued with requirements ignored are not re-checked.
+   */
+  private async recheckRequirements(ctx: PassContext, item: ItemState): Promise<string | null> {
+    if (item.requirementsIgnored) {
+      return null;
+    }
+    for (const change of item.changes) {
+      const connection = this.layout.projects.get(change.project)?.connection;
+      if (connection === undefined || !hasRequirements(this.config, connection) || change.kind !== 'change' || change.number === null) {
+        continue;
+      }
+      const current = await ctx.gateways.changes.getChange(change.project, change.number, change.patchset ?? undefined);
+      if (!current) {
+        return `Change ${changeId(change)} of ${change.project} no longer exists`;
+      }
+      const unmet = unmetRequirement(this.config, connection, current);
+      if (unmet !== null) {
+        return unmet;
+      }
+    }
+    return null;
+  }
+
+  /** Report an item that no longer meets the requirements as failed and take it out; items behind were tested with it. */
+  private async dequeueMissingRequirements(ctx: PassContext, queue: QueueState, item: ItemState, reason: string): Promise<void> {
+    item.dequeuedMissingRequirements = reason;
+    const behind = allItemsBehind(queue, item);
+    await this.reportItem(ctx, queue, item);
+    this.dequeueItem(ctx, queue, item, { kind: 'requirements-not-met', message: reason });
+    for (const other of behind) {
+      await this.resetItem(ctx, other);
+    }
   }
 
   /** Depends-On changes of an item that are neither merged nor in an item ahead. */
@@ -533,7 +590,7 @@ export class PipelineManager {
     } else if (buildset.unableToMerge) {
       action = 'merge-conflict';
       result = 'MERGE_CONFLICT';
-    } else if (item.dequeuedNeedingChange !== null) {
+    } else if (item.dequeuedNeedingChange !== null || item.dequeuedMissingRequirements) {
       action = 'failure';
       result = 'FAILURE';
     } else if (buildset.jobs.length === 0) {
@@ -579,7 +636,7 @@ export class PipelineManager {
     }
     buildset.result = result;
     item.reported = true;
-    const writeRow = buildset.jobs.length > 0 || buildset.configError !== null || buildset.unableToMerge || item.dequeuedNeedingChange !== null;
+    const writeRow = buildset.jobs.length > 0 || buildset.configError !== null || buildset.unableToMerge || item.dequeuedNeedingChange !== null || Boolean(item.dequeuedMissingRequirements);
     if (writeRow && !buildset.notInPipeline) {
       const historyId = await this.ensureHistoryBuildset(ctx, item);
       await ctx.history.finishBuildset(historyId, { result, message, at: ctx.now });

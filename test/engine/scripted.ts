@@ -55,6 +55,8 @@ export function pipeline(name: string, manager: EnginePipeline['manager'], overr
     dequeueOnNewPatchset: true,
     ignoreDependencies: false,
     disableAfterConsecutiveFailures: null,
+    require: [],
+    reject: [],
     reporters: {
       enqueue: NO_REPORTER,
       start: reporter,
@@ -218,7 +220,7 @@ export class FakeChanges implements ChangeSource {
   getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {
     const patchsets = this.changes.get(this.key(project, number)) ?? [];
     const found = patchset === undefined ? patchsets[patchsets.length - 1] : patchsets.find((candidate) => candidate.patchset === patchset);
-    return Promise.resolve(found ? { ...found } : null);
+    return Promise.resolve(found ? { ...found, currentPatchset: found === patchsets[patchsets.length - 1] } : null);
   }
 
   getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {

@@ -33,6 +33,8 @@ describe('engine layout adapter', () => {
     const gate = engine.pipelines[1];
     expect([gate.window.window, gate.window.floor, gate.reporters.success.submit, gate.reporters['merge-conflict'].connections]).toEqual([5, 2, true, ['gerrit']]);
     expect(engine.pipelines[0].reporters.success.submit).toBe(false);
+    expect([gate.require, gate.reject]).toEqual([[{ connection: 'gerrit', open: true, currentPatchset: true }], [{ connection: 'gerrit', status: ['MERGED'] }]]);
+    expect([engine.pipelines[0].require, engine.pipelines[0].reject]).toEqual([[], []]);
     const post = engine.pipelines[2].triggers[0];
     expect(post.driver === 'git' && [post.events, post.refs.map((filter) => filter.pattern.test('refs/heads/master')), post.refs.map((filter) => filter.pattern.test('refs/tags/v1'))]).toEqual([['ref-updated'], [true], [false]]);
     expect(engine.pipelines[3].triggers).toEqual([{ driver: 'timer', connection: 'timer', time: '0 0 * * *' }]);

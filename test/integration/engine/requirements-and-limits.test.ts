@@ -1,0 +1,106 @@
+import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { EngineHarness, nextTenant } from '../../engine/harness';
+import { canonical, gitTrigger, job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted';
+
+const PROJECT = canonical('org/project');
+
+describe.each(backends())('engine: pipeline requirements and limits (%s)', (backend) => {
+  let db: TestDatabase;
+  const harnesses: EngineHarness[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ backend });
+  });
+
+  afterEach(async () => {
+    for (const h of harnesses.splice(0)) {
+      await h.stop();
+      expect(h.errors).toEqual([]);
+    }
+  });
+
+  afterAll(async () => {
+    await db.destroy();
+  });
+
+  async function harness(spec: Omit<LayoutSpec, 'tenant'>): Promise<EngineHarness> {
+    const h = new EngineHarness(db, makeLayout({ ...spec, tenant: nextTenant() }));
+    harnesses.push(h);
+    await h.start();
+    return h;
+  }
+
+  describe('require / reject', () => {
+    const gateSpec = (overrides: Parameters<typeof pipeline>[2] = {}): Omit<LayoutSpec, 'tenant'> => ({
+      pipelines: [
+        pipeline('gate', 'dependent', {
+          triggers: [gitTrigger(['patchset-created'])],
+          submit: true,
+          require: [{ connection: 'git', open: true, currentPatchset: true }],
+          ...overrides,
+        }),
+      ],
+      projects: [{ name: 'org/project' }],
+      jobs: { 'org/project': { gate: [job('unit')] } },
+    });
+
+    it('refuses a triggered change that is not the current patchset and says why in the event outcome', async () => {
+      const h = await harness(gateSpec());
+      h.changes.add('org/project', 1);
+      h.changes.add('org/project', 1);
+      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 1, patchset: '1' })).toBe(
+        `entered 0; refused by gate: Change 1,1 of ${PROJECT} does not meet the requirements of pipeline gate: it is not the current patchset (require current-patchset: true)`,
+      );
+      expect(h.executor.started).toEqual([]);
+      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 1, patchset: '2' })).toBe('entered 1');
+      expect(h.executor.started.map((build) => build.changes[0].patchset)).toEqual(['2']);
+    });
+
+    it('refuses a change matching a reject entry', async () => {
+      const h = await harness(gateSpec({ require: [], reject: [{ connection: 'git', currentPatchset: false }] }));
+      h.changes.add('org/project', 1);
+      h.changes.add('org/project', 1);
+      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 1, patchset: '1' })).toMatch(
+        /^entered 0; refused by gate: Change 1,1 of .* is rejected by pipeline gate: it is not the current patchset \(reject current-patchset: false\)$/,
+      );
+    });
+
+    it('lets an admin enqueue ignore the requirements, and does not re-check them before merging', async () => {
+      const h = await harness(gateSpec({ dequeueOnNewPatchset: false }));
+      h.changes.add('org/project', 1);
+      h.changes.add('org/project', 1);
+      expect(await h.enqueue('gate', 'org/project', '1,1')).toBe('ok');
+      await h.executor.finishAll();
+      await h.settle();
+      expect(h.reports()).toEqual(['1,1 gate SUCCESS']);
+      expect(h.merger.mergedOrder).toEqual([1]);
+    });
+
+    it('re-checks the requirements before merging: a change that moved on is reported failed, dequeued with its reason, and the items behind are retested', async () => {
+      const h = await harness(gateSpec({ dequeueOnNewPatchset: false }));
+      h.changes.add('org/project', 1);
+      h.changes.add('org/project', 2);
+      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 1, patchset: '1' })).toBe('entered 1');
+      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 2, patchset: '1' })).toBe('entered 1');
+      expect(h.merger.prepared).toEqual([['1,1'], ['1,1', '2,1']]);
+      // A new patchset appears while 1,1 is being tested (no event: the gate does not dequeue on it anyway).
+      h.changes.add('org/project', 1);
+      await h.executor.finishAll();
+      await h.settle();
+      expect(h.reports()).toEqual(['1,1 gate FAILURE']);
+      const [dequeued] = await h.engine.dequeuedItems(h.tenant, { limit: 10 });
+      const reason = `Change 1,1 of ${PROJECT} does not meet the requirements of pipeline gate: it is not the current patchset (require current-patchset: true)`;
+      expect(dequeued.reason).toEqual({ kind: 'requirements-not-met', message: reason });
+      const buildsets = await h.buildsets();
+      // 1,1 FAILURE; the first buildset of 2,1 closed by its reset, its new one running.
+      expect(buildsets.map((buildset) => buildset.result)).toEqual(['FAILURE', 'DEQUEUED', null]);
+      expect(buildsets[0].message).toBe(`This change is unable to merge due to a missing merge requirement.\n\n${reason}`);
+      // 2,1 was tested with 1,1 under it: it is retested alone and merges.
+      expect(h.merger.prepared[h.merger.prepared.length - 1]).toEqual(['2,1']);
+      await h.executor.finishAll();
+      await h.settle();
+      expect(h.reports()).toEqual(['1,1 gate FAILURE', '2,1 gate SUCCESS']);
+      expect(h.merger.mergedOrder).toEqual([2]);
+    });
+  });
+});
