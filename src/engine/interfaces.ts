@@ -71,6 +71,8 @@ export interface EnginePipeline {
   /** Preconditions on a change entering the pipeline (checked per the change's connection). */
   require: ChangeRequirement[];
   reject: ChangeRequirement[];
+  /** False: only changes of projects on a connection the pipeline names (see `pipelineConnections`). */
+  allowOtherConnections: boolean;
   reporters: Record<ReporterPhase, ReporterActions>;
   messages: { success: string; failure: string; start: string; mergeConflict: string; dequeue: string; noJobs: string; footer: string };
 }

@@ -103,6 +103,7 @@ export function enginePipeline(pipeline: Pipeline): EnginePipeline {
     disableAfterConsecutiveFailures: pipeline.disableAfterConsecutiveFailures ?? null,
     require: pipeline.require.map(requirementOf),
     reject: pipeline.reject.map(requirementOf),
+    allowOtherConnections: pipeline.allowOtherConnections,
     reporters,
     messages: {
       success: pipeline.messages.success,

@@ -11,7 +11,7 @@ import { cancelJobs, executeJobs, historyRef } from './jobs';
 import { changeId, describeTrigger, sameChange, type BuildsetState, type DequeueReason, type ItemState, type PipelineState, type QueueState } from './model';
 import type { PassContext } from './pass';
 import { formatReport, type ReportAction } from './report-text';
-import { hasRequirements, unmetRequirement } from './requirements';
+import { foreignConnection, hasRequirements, unmetRequirement } from './requirements';
 import { decreasedWindow, increasedWindow, insideWindow } from './window';
 
 export interface AddChangeOptions {
@@ -65,6 +65,11 @@ export class PipelineManager {
     const project = this.layout.projects.get(change.project);
     if (!project) {
       return { enqueued: false, reason: `Unknown project ${change.project}` };
+    }
+    // Applies to dependencies and admin enqueues alike (spec §2.4 step 2).
+    const foreign = foreignConnection(this.config, project.connection, change);
+    if (foreign !== null) {
+      return { enqueued: false, reason: foreign };
     }
     const history = options.history ?? [];
     if (history.some((seen) => sameChange(seen, change))) {

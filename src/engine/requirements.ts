@@ -1,6 +1,6 @@
 /**
- * Pipeline `require` / `reject` (spec/engine.md §1.4, §1.14): preconditions on a change that
- * wants to enter a pipeline. Only the entries for the change's own connection apply. The
+ * Pipeline `require` / `reject` and `allow-other-connections` (spec/engine.md §1.4, §1.14,
+ * §2.4): preconditions on a change that wants to enter a pipeline. Only the entries for the change's own connection apply. The
  * options follow the reference's Gerrit filters as far as they mean something for plain git
  * changes: `open`, `current-patchset` and `status` (`NEW` or `MERGED`). As in the reference, a
  * ref update (branch, tag) is not a change and fails every one of them.
@@ -68,6 +68,26 @@ function matchesReject(requirement: ChangeRequirement, change: ChangeInfo): stri
     return `its status is ${statusOf(change)} (reject status)`;
   }
   return null;
+}
+
+/** Every connection a pipeline names: in its triggers, requirements and reporters (spec §1.4). */
+export function pipelineConnections(pipeline: EnginePipeline): Set<string> {
+  const connections = new Set<string>();
+  pipeline.triggers.forEach((trigger) => connections.add(trigger.connection));
+  [...pipeline.require, ...pipeline.reject].forEach((requirement) => connections.add(requirement.connection));
+  Object.values(pipeline.reporters).forEach((actions) => actions.connections.forEach((connection) => connections.add(connection)));
+  return connections;
+}
+
+/**
+ * With `allow-other-connections: false`, why a change of a project on `connection` may not
+ * enter the pipeline (null when it may).
+ */
+export function foreignConnection(pipeline: EnginePipeline, connection: string, change: ChangeInfo): string | null {
+  if (pipeline.allowOtherConnections || pipelineConnections(pipeline).has(connection)) {
+    return null;
+  }
+  return `${describe(change)} is from connection ${connection}, which pipeline ${pipeline.name} does not use (allow-other-connections: false)`;
 }
 
 /** Whether the pipeline has any requirement for changes of this connection. */

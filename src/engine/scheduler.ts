@@ -521,8 +521,9 @@ export class TenantScheduler {
   /** Offer a change to every pipeline whose triggers match; refusals are kept for the event's outcome. */
   private async enterPipelines(ctx: PassContext, managers: Map<string, PipelineManager>, payload: TriggerEventPayload, change: ChangeInfo): Promise<EntryOutcome> {
     const outcome: EntryOutcome = { entered: 0, refused: [] };
+    const connection = ctx.layout.projects.get(change.project)?.connection ?? '';
     for (const manager of managers.values()) {
-      if (!pipelineMatches(manager.config, payload, change)) {
+      if (!pipelineMatches(manager.config, payload, change, connection)) {
         continue;
       }
       const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: payload.timestamp ?? ctx.nowIso() });
@@ -688,6 +689,7 @@ function removedPipelineConfig(name: string): EnginePipeline {
     disableAfterConsecutiveFailures: null,
     require: [],
     reject: [],
+    allowOtherConnections: true,
     reporters: { enqueue: none, start: none, success: none, failure: none, 'merge-conflict': none, 'config-error': none, 'no-jobs': none, disabled: none, dequeue: none },
     messages: { success: '', failure: '', start: '', mergeConflict: '', dequeue: 'Build canceled.', noJobs: '', footer: '' },
   };

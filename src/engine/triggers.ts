@@ -43,12 +43,15 @@ function filtersMatch(filters: readonly RefFilter[], value: string | null): bool
   return positive.length === 0 || positive.some((filter) => filter.pattern.test(value));
 }
 
-/** Whether an event (with its resolved change) matches one of the pipeline's triggers. */
-export function pipelineMatches(pipeline: EnginePipeline, event: TriggerEventPayload, change: ChangeInfo): boolean {
+/**
+ * Whether an event (with its resolved change) matches one of the pipeline's triggers. A git
+ * event comes from the connection of its project and only that connection's triggers see it.
+ */
+export function pipelineMatches(pipeline: EnginePipeline, event: TriggerEventPayload, change: ChangeInfo, connection: string): boolean {
   return pipeline.triggers.some((trigger) => {
     switch (trigger.driver) {
       case 'git':
-        if (!trigger.events.includes(event.type)) {
+        if (trigger.connection !== connection || !trigger.events.includes(event.type)) {
           return false;
         }
         if (event.type === 'ref-updated') {

@@ -57,6 +57,7 @@ export function pipeline(name: string, manager: EnginePipeline['manager'], overr
     disableAfterConsecutiveFailures: null,
     require: [],
     reject: [],
+    allowOtherConnections: true,
     reporters: {
       enqueue: NO_REPORTER,
       start: reporter,
@@ -107,7 +108,7 @@ export function job(name: string, overrides: Partial<EngineJob> = {}): EngineJob
 export interface LayoutSpec {
   tenant?: string;
   pipelines: EnginePipeline[];
-  projects: Array<{ name: string; queue?: string; perBranch?: boolean }>;
+  projects: Array<{ name: string; queue?: string; perBranch?: boolean; connection?: string }>;
   /** project short name -> pipeline -> jobs (a missing pipeline = project not in pipeline). */
   jobs: Record<string, Record<string, EngineJob[] | { error: string }>>;
   semaphores?: EngineSemaphore[];
@@ -130,7 +131,7 @@ export function makeLayout(spec: LayoutSpec, uuid = 'layout-1'): EngineLayout {
     projects.set(canonical(project.name), {
       name: project.name,
       canonicalName: canonical(project.name),
-      connection: spec.connection ?? 'git',
+      connection: project.connection ?? spec.connection ?? 'git',
       defaultBranch: 'master',
       mergeMode: 'merge',
       queueName: project.queue ?? null,

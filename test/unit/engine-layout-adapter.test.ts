@@ -35,6 +35,7 @@ describe('engine layout adapter', () => {
     expect(engine.pipelines[0].reporters.success.submit).toBe(false);
     expect([gate.require, gate.reject]).toEqual([[{ connection: 'gerrit', open: true, currentPatchset: true }], [{ connection: 'gerrit', status: ['MERGED'] }]]);
     expect([engine.pipelines[0].require, engine.pipelines[0].reject]).toEqual([[], []]);
+    expect([gate.allowOtherConnections, engine.pipelines[0].allowOtherConnections]).toEqual([false, true]);
     const post = engine.pipelines[2].triggers[0];
     expect(post.driver === 'git' && [post.events, post.refs.map((filter) => filter.pattern.test('refs/heads/master')), post.refs.map((filter) => filter.pattern.test('refs/tags/v1'))]).toEqual([['ref-updated'], [true], [false]]);
     expect(engine.pipelines[3].triggers).toEqual([{ driver: 'timer', connection: 'timer', time: '0 0 * * *' }]);

@@ -103,4 +103,38 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       expect(h.merger.mergedOrder).toEqual([2]);
     });
   });
+
+  describe('allow-other-connections', () => {
+    const MIRROR = canonical('org/mirror');
+    const spec = (): Omit<LayoutSpec, 'tenant'> => ({
+      pipelines: [
+        pipeline('gate', 'dependent', { triggers: [gitTrigger(['patchset-created'])], submit: true, allowOtherConnections: false }),
+        pipeline('check', 'independent', { triggers: [gitTrigger(['patchset-created'])] }),
+      ],
+      projects: [{ name: 'org/project', queue: 'shared' }, { name: 'org/mirror', queue: 'shared', connection: 'mirror' }],
+      jobs: { 'org/project': { gate: [job('unit')], check: [job('unit')] }, 'org/mirror': { gate: [job('unit')], check: [job('unit')] } },
+    });
+
+    it('refuses changes of another connection, also as a dependency and from an admin, when false', async () => {
+      const h = await harness(spec());
+      h.changes.add('org/mirror', 5);
+      h.changes.add('org/project', 1, { dependsOn: [{ project: 'org/mirror', number: 5 }] });
+      const refusal = `Change 5,1 of ${MIRROR} is from connection mirror, which pipeline gate does not use (allow-other-connections: false)`;
+      expect(await h.enqueue('gate', 'org/mirror', '5,1')).toBe(`error: ${refusal}`);
+      // The dependency keeps 1,1 out of the gate; check (allow-other-connections: true) takes it with 5,1 ahead.
+      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 1, patchset: '1' })).toBe(`entered 1; refused by gate: ${refusal}`);
+      const status = await h.engine.status(h.tenant);
+      expect(status?.pipelines.map((entry) => [entry.name, entry.changeQueues.flatMap((queue) => queue.heads.flat().map((item) => item.refs[0].id))])).toEqual([
+        ['gate', []],
+        ['check', ['5,1', '1,1']],
+      ]);
+      expect(await h.enqueue('check', 'org/mirror', '5,1')).toBe('ok');
+    });
+
+    it('lets only the connection of a git trigger see its events', async () => {
+      const h = await harness(spec());
+      h.changes.add('org/mirror', 5);
+      expect(await h.trigger({ type: 'patchset-created', project: MIRROR, change: 5, patchset: '1' })).toBe('entered 0');
+    });
+  });
 });
