@@ -130,6 +130,13 @@ export interface EngineSemaphore {
   global: boolean;
 }
 
+export interface TenantLimits {
+  /** `max-changes-per-pipeline`: changes (not items) across all queues of one pipeline. */
+  maxChangesPerPipeline: number | null;
+  /** `max-dependencies`: unmerged changes a change may depend on, transitively. */
+  maxDependencies: number | null;
+}
+
 /** The part of a tenant layout the engine uses. */
 export interface EngineLayout {
   uuid: string;
@@ -140,6 +147,8 @@ export interface EngineLayout {
   /** Keyed by canonical name. */
   projects: ReadonlyMap<string, EngineProject>;
   semaphores: ReadonlyMap<string, EngineSemaphore>;
+  /** Tenant limits (spec §1.3.1); null = no limit. */
+  limits: TenantLimits;
   /** Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches). */
   freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined): FreezeOutcome;
   /** Whether the project has any configuration for the pipeline. */

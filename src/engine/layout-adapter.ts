@@ -158,6 +158,7 @@ export function toEngineLayout(layout: Layout): EngineLayout {
     pipelines: [...layout.pipelines.values()].map(enginePipeline),
     projects,
     semaphores,
+    limits: { maxChangesPerPipeline: layout.tenant.maxChangesPerPipeline ?? null, maxDependencies: layout.tenant.maxDependencies ?? null },
     freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined): FreezeOutcome {
       const result = freezeJobGraph(layout, { pipeline, project, branch, files });
       switch (result.status) {

@@ -13,6 +13,7 @@ export type DequeueReason =
   | { kind: 'new-patchset'; patchset: string }
   | { kind: 'dependency-dequeued'; message: string }
   | { kind: 'requirements-not-met'; message: string }
+  | { kind: 'too-many-dependencies'; message: string }
   | { kind: 'non-live-no-items-behind' }
   | { kind: 'reconfiguration'; message: string }
   | { kind: 'promoted' };

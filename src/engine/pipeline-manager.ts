@@ -6,11 +6,12 @@
  */
 import type { BuildsetResult } from '../model/results';
 import type { ChangeInfo, EngineLayout, EnginePipeline, EngineProject, MergeItem } from './interfaces';
+import { countDependencies, pipelineLimitExceeded, tooManyDependencies } from './dependencies';
 import { allItemsBehind, allJobsComplete, didAllJobsSucceed, findItem, hasAnyJobFailed, itemsAhead, itemsBehind } from './item-predicates';
-import { cancelJobs, executeJobs, historyRef } from './jobs';
+import { cancelJobs, executeJobs, historyRef, historyRefOf } from './jobs';
 import { changeId, describeTrigger, sameChange, type BuildsetState, type DequeueReason, type ItemState, type PipelineState, type QueueState } from './model';
 import type { PassContext } from './pass';
-import { formatReport, type ReportAction } from './report-text';
+import { formatNonEnqueuedReport, formatReport, type ReportAction } from './report-text';
 import { foreignConnection, hasRequirements, unmetRequirement } from './requirements';
 import { decreasedWindow, increasedWindow, insideWindow } from './window';
 
@@ -83,6 +84,20 @@ export class PipelineManager {
         return { enqueued: false, reason: unmet };
       }
     }
+    const limits = this.layout.limits;
+    if (limits.maxDependencies !== null && history.length === 0 && needs.length > 0) {
+      // Dependencies enqueued below see a part of this graph: counting it once at the top is enough.
+      const tooMany = tooManyDependencies(change, await countDependencies(ctx.gateways.changes, change, limits.maxDependencies), limits.maxDependencies);
+      if (tooMany !== null) {
+        return { enqueued: false, reason: tooMany };
+      }
+    }
+    // The changes whose enqueue is in progress above this one count too (spec §2.4 step 9).
+    const overLimit = pipelineLimitExceeded(this.name, this.state, 1 + history.length, limits.maxChangesPerPipeline);
+    if (overLimit !== null) {
+      await this.reportNonEnqueued(ctx, change, options, overLimit);
+      return { enqueued: false, reason: overLimit };
+    }
     const queue = options.forcedQueue ?? this.getChangeQueue(change, project);
     for (const needed of needs) {
       if (queue.items.some((item) => item.changes.some((candidate) => sameChange(candidate, needed)))) {
@@ -121,6 +136,28 @@ export class PipelineManager {
     ctx.publish({ type: 'item-enqueued', pipeline: this.name, queue: queue.name, itemUuid: item.uuid, changeIds: item.changes.map(changeId), live: item.live });
     await this.afterEnqueue(ctx, change);
     return { enqueued: true, item };
+  }
+
+  /**
+   * A change that could not be enqueued is reported failed with the reason as a warning
+   * (spec §2.4 `_reportNonEnqueuedItem`): a FAILURE buildset row without builds, written only
+   * when the project takes part in the pipeline so that unrelated pipelines do not spam it.
+   */
+  private async reportNonEnqueued(ctx: PassContext, change: ChangeInfo, options: AddChangeOptions, reason: string): Promise<void> {
+    if (!options.live || !this.layout.projectInPipeline(this.name, change.project)) {
+      return;
+    }
+    const created = await ctx.history.createBuildset({
+      uuid: ctx.uuid(),
+      tenant: ctx.tenant,
+      pipeline: this.name,
+      eventId: options.eventId,
+      eventTimestamp: options.eventTimestamp === null ? null : new Date(options.eventTimestamp),
+      refs: [historyRefOf(change)],
+      triggeredBy: `Triggered by ${describeTrigger(change)}`,
+      at: ctx.now,
+    });
+    await ctx.history.finishBuildset(created.id, { result: 'FAILURE', message: formatNonEnqueuedReport(this.config, reason), at: ctx.now });
   }
 
   private createItem(ctx: PassContext, queue: QueueState, change: ChangeInfo, options: AddChangeOptions): ItemState {
@@ -717,6 +754,28 @@ export class PipelineManager {
       }
     }
     this.dequeueItem(ctx, queue, item, reason);
+  }
+
+  /**
+   * After a new layout: live items whose dependencies now exceed the tenant's `max-dependencies`
+   * leave the pipeline (spec §2.5 step 2; the reference re-counts on every pass, Sluice when the
+   * limit can have changed).
+   */
+  async enforceDependencyLimit(ctx: PassContext): Promise<void> {
+    const limit = this.layout.limits.maxDependencies;
+    if (limit === null || this.config.ignoreDependencies) {
+      return;
+    }
+    for (const { queue, item } of this.allItems()) {
+      const change = item.changes[0];
+      if (!item.live || item.dequeueTime !== null || change.kind !== 'change' || change.dependsOn.length === 0) {
+        continue;
+      }
+      const tooMany = tooManyDependencies(change, await countDependencies(ctx.gateways.changes, change, limit), limit);
+      if (tooMany !== null) {
+        await this.removeItem(ctx, queue, item, { kind: 'too-many-dependencies', message: tooMany });
+      }
+    }
   }
 
   /** Remove live items holding an older patchset of the change (dequeue-on-new-patchset). */

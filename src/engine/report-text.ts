@@ -53,6 +53,11 @@ function withFooter(pipeline: EnginePipeline, text: string): string {
   return pipeline.messages.footer ? `${text}\n\n${pipeline.messages.footer}` : text;
 }
 
+/** The report of a change that could not be enqueued: a failure with the reason as a warning. */
+export function formatNonEnqueuedReport(pipeline: EnginePipeline, reason: string): string {
+  return withFooter(pipeline, `${pipeline.messages.failure}\n\nWarning:\n  ${reason}`);
+}
+
 export type ReportAction = 'success' | 'failure' | 'merge-conflict' | 'config-error' | 'no-jobs' | 'dequeue';
 
 /** The report message of an item for the chosen action. */

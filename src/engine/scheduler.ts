@@ -413,6 +413,7 @@ export class TenantScheduler {
           await manager.removeItem(ctx, queue, item, { kind: 'reconfiguration', message: `Project ${item.changes[0].project} is no longer in the tenant` });
         }
       }
+      await manager.enforceDependencyLimit(ctx);
     }
     record.layoutUuid = layout.uuid;
     record.lastReconfigured = layout.loadedAt;

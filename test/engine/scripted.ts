@@ -113,6 +113,7 @@ export interface LayoutSpec {
   jobs: Record<string, Record<string, EngineJob[] | { error: string }>>;
   semaphores?: EngineSemaphore[];
   failFast?: boolean;
+  limits?: { maxChangesPerPipeline?: number; maxDependencies?: number };
   /** Connection of every project (default `git`). */
   connection?: string;
 }
@@ -146,6 +147,7 @@ export function makeLayout(spec: LayoutSpec, uuid = 'layout-1'): EngineLayout {
     pipelines: spec.pipelines,
     projects,
     semaphores: new Map((spec.semaphores ?? []).map((semaphore) => [semaphore.name, semaphore])),
+    limits: { maxChangesPerPipeline: spec.limits?.maxChangesPerPipeline ?? null, maxDependencies: spec.limits?.maxDependencies ?? null },
     freezeJobGraph(pipelineName: string, project: string): FreezeOutcome {
       const entry = spec.jobs[shortName(project)]?.[pipelineName];
       if (entry === undefined) {

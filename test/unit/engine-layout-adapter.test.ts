@@ -58,6 +58,7 @@ describe('engine layout adapter', () => {
     expect(engine.freezeJobGraph('periodic', 'org/project', 'master', undefined)).toEqual({ status: 'not-in-pipeline' });
     expect(engine.projectInPipeline('gate', 'org/project')).toBe(true);
     expect(engine.projectInPipeline('post', 'org/project')).toBe(false);
+    expect(engine.limits).toEqual({ maxChangesPerPipeline: 50, maxDependencies: 10 });
     expect(engine.semaphores.get('deploy')).toEqual({ name: 'deploy', max: 1, global: false });
   });
 });

@@ -137,4 +137,63 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       expect(await h.trigger({ type: 'patchset-created', project: MIRROR, change: 5, patchset: '1' })).toBe('entered 0');
     });
   });
+
+  describe('tenant limits', () => {
+    it('refuses an enqueue past max-changes-per-pipeline with a reported reason, counting the dependencies it would bring', async () => {
+      const h = await harness({
+        pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true })],
+        projects: [{ name: 'org/project' }],
+        jobs: { 'org/project': { gate: [job('unit')] } },
+        limits: { maxChangesPerPipeline: 2 },
+      });
+      for (const number of [1, 2, 3, 4]) {
+        h.changes.add('org/project', number);
+      }
+      h.changes.add('org/project', 5, { dependsOn: [{ project: 'org/project', number: 4 }] });
+      expect(await h.enqueue('gate', 'org/project', '1,1')).toBe('ok');
+      expect(await h.enqueue('gate', 'org/project', '2,1')).toBe('ok');
+      const refusal = 'Unable to enqueue change: pipeline gate would hold more than 2 changes (tenant max-changes-per-pipeline is 2)';
+      expect(await h.enqueue('gate', 'org/project', '3,1')).toBe(`error: ${refusal}`);
+      const buildsets = await h.buildsets();
+      expect(buildsets.map((buildset) => buildset.result)).toEqual([null, null, 'FAILURE']);
+      expect(buildsets[2].message).toBe(`Build failed.\n\nWarning:\n  ${refusal}`);
+      // 1 merges and leaves: one change fits again, but not 5 with its dependency 4.
+      await h.executor.finish('unit', 1, { result: 'SUCCESS' });
+      await h.settle();
+      expect(await h.enqueue('gate', 'org/project', '5,1')).toBe(`error: ${refusal}`);
+      expect(await h.enqueue('gate', 'org/project', '3,1')).toBe('ok');
+      const status = await h.engine.status(h.tenant);
+      expect(status?.pipelines[0].changeQueues[0].heads.flat().map((item) => item.refs[0].id)).toEqual(['2,1', '3,1']);
+    });
+
+    it('refuses a change with too many dependencies, and dequeues one when a new layout lowers max-dependencies', async () => {
+      const spec = (maxDependencies: number): Omit<LayoutSpec, 'tenant'> => ({
+        pipelines: [pipeline('check', 'independent', { triggers: [] })],
+        projects: [{ name: 'org/project' }],
+        jobs: { 'org/project': { check: [job('unit')] } },
+        limits: { maxDependencies },
+      });
+      const h = await harness(spec(1));
+      h.changes.add('org/project', 1);
+      h.changes.add('org/project', 2, { dependsOn: [{ project: 'org/project', number: 1 }] });
+      h.changes.add('org/project', 3, { dependsOn: [{ project: 'org/project', number: 2 }] });
+      expect(await h.enqueue('check', 'org/project', '3,1')).toBe(`error: Change 3,1 of ${PROJECT} depends on more than 1 changes (tenant max-dependencies is 1)`);
+      expect(await h.enqueue('check', 'org/project', '2,1')).toBe('ok');
+      let status = await h.engine.status(h.tenant);
+      expect(status?.pipelines[0].changeQueues[0].heads[0].map((item) => [item.refs[0].id, item.live])).toEqual([['1,1', false], ['2,1', true]]);
+
+      h.layout = makeLayout({ ...spec(0), tenant: h.tenant }, 'layout-2');
+      await h.engine.reconfigure(h.tenant);
+      await h.settle();
+      status = await h.engine.status(h.tenant);
+      expect(status?.pipelines[0].changeQueues).toEqual([]);
+      const dequeued = await h.engine.dequeuedItems(h.tenant, { limit: 10 });
+      // Both left in the same pass (same dequeue time): compare in a fixed order.
+      expect(dequeued.map((entry) => entry.reason).sort((a, b) => (a?.kind ?? '').localeCompare(b?.kind ?? ''))).toEqual([
+        { kind: 'non-live-no-items-behind' },
+        { kind: 'too-many-dependencies', message: `Change 2,1 of ${PROJECT} depends on more than 0 changes (tenant max-dependencies is 0)` },
+      ]);
+      expect(h.executor.canceled).toHaveLength(1);
+    });
+  });
 });
