@@ -89,6 +89,8 @@ export interface EngineProject {
   queueName: string | null;
   /** Whether the named queue is per branch. */
   queuePerBranch: boolean;
+  /** The named queue says `allow-circular-dependencies: true` (Sluice still refuses cycles). */
+  queueAllowsCycles: boolean;
 }
 
 export interface JobDependencySpec {

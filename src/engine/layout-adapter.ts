@@ -148,6 +148,7 @@ export function toEngineLayout(layout: Layout): EngineLayout {
       mergeMode: project.metadata.mergeMode,
       queueName,
       queuePerBranch: queueName !== null && (layout.queues.get(queueName)?.perBranch ?? false),
+      queueAllowsCycles: queueName !== null && (layout.queues.get(queueName)?.allowCircularDependencies ?? false),
     });
   }
   const semaphores = new Map([...layout.semaphores.values()].map((semaphore) => [semaphore.name, { name: semaphore.name, max: semaphore.max, global: semaphore.global }]));

@@ -73,8 +73,10 @@ export class PipelineManager {
       return { enqueued: false, reason: foreign };
     }
     const history = options.history ?? [];
-    if (history.some((seen) => sameChange(seen, change))) {
-      return { enqueued: false, reason: `Dependency cycle detected and project ${project.name} doesn't allow circular dependencies` };
+    const cycleStart = history.findIndex((seen) => sameChange(seen, change));
+    if (cycleStart >= 0) {
+      const cycle = await this.refuseCycle(ctx, history.slice(cycleStart), options);
+      return { enqueued: false, reason: cycle };
     }
     const needs = await this.neededChanges(ctx, change);
     if (!options.ignoreRequirements) {
@@ -134,8 +136,59 @@ export class PipelineManager {
     queue.items.push(item);
     ctx.touch(item);
     ctx.publish({ type: 'item-enqueued', pipeline: this.name, queue: queue.name, itemUuid: item.uuid, changeIds: item.changes.map(changeId), live: item.live });
+    if (this.config.manager === 'dependent') {
+      await this.enqueueChangesBehind(ctx, change, queue, options, history);
+    }
     await this.afterEnqueue(ctx, change);
     return { enqueued: true, item };
+  }
+
+  /**
+   * A dependency cycle (the change was reached again while its own dependencies were being
+   * enqueued). The reference enqueues a cycle as one item when every member's queue allows
+   * circular dependencies; Sluice does not implement cycles and refuses them either way, with
+   * the reference's message when the queue does not allow them. The refusal is reported like
+   * any non-enqueued change.
+   */
+  private async refuseCycle(ctx: PassContext, cycle: ChangeInfo[], options: AddChangeOptions): Promise<string> {
+    const members = cycle.map((member) => `${changeId(member)} of ${member.project}`).join(', ');
+    const forbidding = cycle.map((member) => this.layout.projects.get(member.project)).find((project) => project !== undefined && !project.queueAllowsCycles);
+    const reason = forbidding
+      ? `Dependency cycle detected and project ${forbidding.name} doesn't allow circular dependencies (cycle: ${members})`
+      : `Dependency cycle detected (cycle: ${members}); Sluice does not support dependency cycles yet, although the queue allows circular dependencies`;
+    // The first member is the change whose enqueue was asked for.
+    await this.reportNonEnqueued(ctx, cycle[0], { ...options, live: true }, reason);
+    return reason;
+  }
+
+  /**
+   * Dependent pipelines: open changes that depend (Depends-On) on a change just enqueued, in
+   * projects that would share its queue, enter right behind it (spec §2.4 step 13). Changes
+   * whose enqueue is already in progress further up (they brought this one in) are skipped; a
+   * refusal of one of them does not affect the change itself.
+   */
+  private async enqueueChangesBehind(ctx: PassContext, change: ChangeInfo, queue: QueueState, options: AddChangeOptions, history: ChangeInfo[]): Promise<void> {
+    if (change.kind !== 'change') {
+      return;
+    }
+    const projects = [...this.layout.projects.values()].filter((project) => this.wouldShareQueue(queue, project, queue.branch ?? change.branch));
+    const children = await ctx.gateways.changes.changesDependingOn(change, projects.map((project) => project.canonicalName));
+    for (const child of children) {
+      const project = this.layout.projects.get(child.project);
+      if (!project || child.merged || history.some((seen) => sameChange(seen, child)) || !this.wouldShareQueue(queue, project, child.branch)) {
+        continue;
+      }
+      await this.addChange(ctx, child, {
+        live: true,
+        quiet: options.quiet,
+        eventId: options.eventId,
+        eventTimestamp: options.eventTimestamp,
+        enqueueTime: options.enqueueTime,
+        ignoreRequirements: options.ignoreRequirements,
+        history,
+        forcedQueue: queue,
+      });
+    }
   }
 
   /**

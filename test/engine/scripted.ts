@@ -108,7 +108,7 @@ export function job(name: string, overrides: Partial<EngineJob> = {}): EngineJob
 export interface LayoutSpec {
   tenant?: string;
   pipelines: EnginePipeline[];
-  projects: Array<{ name: string; queue?: string; perBranch?: boolean; connection?: string }>;
+  projects: Array<{ name: string; queue?: string; perBranch?: boolean; allowCycles?: boolean; connection?: string }>;
   /** project short name -> pipeline -> jobs (a missing pipeline = project not in pipeline). */
   jobs: Record<string, Record<string, EngineJob[] | { error: string }>>;
   semaphores?: EngineSemaphore[];
@@ -137,6 +137,7 @@ export function makeLayout(spec: LayoutSpec, uuid = 'layout-1'): EngineLayout {
       mergeMode: 'merge',
       queueName: project.queue ?? null,
       queuePerBranch: project.perBranch ?? false,
+      queueAllowsCycles: project.allowCycles ?? false,
     });
   }
   const shortName = (name: string): string => projects.get(name)?.name ?? name;

@@ -44,7 +44,7 @@ describe('engine layout adapter', () => {
   it('maps projects with their queue and freezes job graphs for the engine', () => {
     const engine = toEngineLayout(layout);
     const project = engine.projects.get('review.example.com/org/project');
-    expect([project?.name, project?.queueName, project?.queuePerBranch, project?.defaultBranch]).toEqual(['org/project', 'integrated', true, 'master']);
+    expect([project?.name, project?.queueName, project?.queuePerBranch, project?.queueAllowsCycles, project?.defaultBranch]).toEqual(['org/project', 'integrated', true, true, 'master']);
     const frozen = engine.freezeJobGraph('gate', 'org/project', 'master', ['README']);
     expect(frozen.status).toBe('ok');
     if (frozen.status !== 'ok') {

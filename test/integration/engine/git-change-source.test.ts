@@ -40,4 +40,22 @@ describe('GitChangeSource', () => {
     expect(named?.currentPatchset).toBe(true);
     expect((await source.openChanges(CANONICAL)).map((change) => [change.number, change.patchset, change.currentPatchset])).toEqual([[7, '2', true]]);
   });
+
+  it('finds the open changes that name a change in Depends-On (by project:number or by change ref)', async () => {
+    await fixture.pushChange(PROJECT, 8, 1, { parent: 'master', files: { 'b.txt': 'b\n' }, message: 'Needs 7\n\nDepends-On: org/app:7\n' });
+    await fixture.pushChange(PROJECT, 9, 1, { parent: 'master', files: { 'c.txt': 'c\n' }, message: 'Needs 7 too\n\nDepends-On: refs/changes/07/7/1\n' });
+    await fixture.pushChange(PROJECT, 10, 1, { parent: 'master', files: { 'd.txt': 'd\n' }, message: 'Unrelated' });
+    const seven = await source.getChange(CANONICAL, 7);
+    if (!seven) {
+      throw new Error('change 7 not found');
+    }
+    const children = await source.changesDependingOn(seven, [CANONICAL]);
+    expect(children.map((child) => [child.number, child.dependsOn])).toEqual([
+      [8, [{ project: CANONICAL, number: 7 }]],
+      [9, [{ project: CANONICAL, number: 7 }]],
+    ]);
+    // A new patchset of 8 without the trailer is no longer a child (the cache is keyed by commit).
+    await fixture.pushChange(PROJECT, 8, 2, { parent: 'master', files: { 'b.txt': 'b2\n' }, message: 'Stands alone now' });
+    expect((await source.changesDependingOn(seven, [CANONICAL])).map((child) => child.number)).toEqual([9]);
+  });
 });

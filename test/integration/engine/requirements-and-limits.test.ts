@@ -196,4 +196,65 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       expect(h.executor.canceled).toHaveLength(1);
     });
   });
+
+  describe('changes behind and cycles', () => {
+    const spec = (allowCycles = false): Omit<LayoutSpec, 'tenant'> => ({
+      pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true }), pipeline('check', 'independent', { triggers: [] })],
+      projects: [{ name: 'org/server', queue: 'integrated', allowCycles }, { name: 'org/client', queue: 'integrated', allowCycles }, { name: 'org/other' }],
+      jobs: {
+        'org/server': { gate: [job('unit')], check: [job('unit')] },
+        'org/client': { gate: [job('unit')], check: [job('unit')] },
+        'org/other': { gate: [job('unit')], check: [job('unit')] },
+      },
+    });
+    const heads = async (h: EngineHarness, name: string) =>
+      (await h.engine.status(h.tenant))?.pipelines.find((entry) => entry.name === name)?.changeQueues.map((queue) => queue.heads.flat().map((item) => `${item.refs[0].id}${item.live ? '' : ' (non-live)'}`));
+
+    it('enqueues the open changes that depend on a change entering a dependent pipeline right behind it, in projects sharing its queue', async () => {
+      const h = await harness(spec());
+      h.changes.add('org/server', 10);
+      h.changes.add('org/client', 20, { dependsOn: [{ project: 'org/server', number: 10 }] });
+      h.changes.add('org/client', 21, { dependsOn: [{ project: 'org/client', number: 20 }] });
+      h.changes.add('org/other', 30, { dependsOn: [{ project: 'org/server', number: 10 }] });
+      h.changes.add('org/server', 11, { dependsOn: [{ project: 'org/server', number: 10 }] });
+      h.changes.markMerged('org/server', 11);
+      expect(await h.enqueue('gate', 'org/server', '10,1')).toBe('ok');
+      // 20 follows 10, 21 follows 20; 30 is in a queue of its own project, 11 is merged already.
+      expect(await heads(h, 'gate')).toEqual([['10,1', '20,1', '21,1']]);
+      expect(h.merger.prepared).toEqual([['10,1'], ['10,1', '20,1'], ['10,1', '20,1', '21,1']]);
+      await h.executor.finishAll();
+      await h.settle();
+      expect(h.reports()).toEqual(['10,1 gate SUCCESS', '20,1 gate SUCCESS', '21,1 gate SUCCESS']);
+      expect(h.merger.mergedOrder).toEqual([10, 20, 21]);
+    });
+
+    it('does not enqueue dependent changes behind in an independent pipeline', async () => {
+      const h = await harness(spec());
+      h.changes.add('org/server', 10);
+      h.changes.add('org/client', 20, { dependsOn: [{ project: 'org/server', number: 10 }] });
+      expect(await h.enqueue('check', 'org/server', '10,1')).toBe('ok');
+      expect(await heads(h, 'check')).toEqual([['10,1']]);
+    });
+
+    it('refuses a dependency cycle with the reference\'s message, reported as a non-enqueued change', async () => {
+      const h = await harness(spec());
+      h.changes.add('org/server', 1, { dependsOn: [{ project: 'org/client', number: 2 }] });
+      h.changes.add('org/client', 2, { dependsOn: [{ project: 'org/server', number: 1 }] });
+      const reason = `Dependency cycle detected and project org/server doesn't allow circular dependencies (cycle: 1,1 of ${canonical('org/server')}, 2,1 of ${canonical('org/client')})`;
+      expect(await h.enqueue('gate', 'org/server', '1,1')).toBe(`error: ${reason}`);
+      expect(await heads(h, 'gate')).toEqual([]);
+      const buildsets = await h.buildsets();
+      expect(buildsets.map((buildset) => [buildset.result, buildset.message])).toEqual([['FAILURE', `Build failed.\n\nWarning:\n  ${reason}`]]);
+      expect(h.executor.started).toEqual([]);
+    });
+
+    it('still refuses a cycle when the queue allows circular dependencies, and says that Sluice does not support them', async () => {
+      const h = await harness(spec(true));
+      h.changes.add('org/server', 1, { dependsOn: [{ project: 'org/client', number: 2 }] });
+      h.changes.add('org/client', 2, { dependsOn: [{ project: 'org/server', number: 1 }] });
+      expect(await h.enqueue('gate', 'org/server', '1,1')).toBe(
+        `error: Dependency cycle detected (cycle: 1,1 of ${canonical('org/server')}, 2,1 of ${canonical('org/client')}); Sluice does not support dependency cycles yet, although the queue allows circular dependencies`,
+      );
+    });
+  });
 });
