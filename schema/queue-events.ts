@@ -107,6 +107,8 @@ const DequeueReasonKind = builder.enumType('DequeueReasonKind', {
     SUPERSEDED: { value: 'superseded', description: 'A newer item replaced it.' },
     NEW_PATCHSET: { value: 'new-patchset', description: 'A new patchset of its change was uploaded.' },
     DEPENDENCY_DEQUEUED: { value: 'dependency-dequeued', description: 'A change it needs left the pipeline.' },
+    REQUIREMENTS_NOT_MET: { value: 'requirements-not-met', description: 'Before merging, its change no longer met the pipeline\'s require/reject conditions.' },
+    TOO_MANY_DEPENDENCIES: { value: 'too-many-dependencies', description: 'Its change depends on more changes than the tenant\'s max-dependencies allows.' },
     NON_LIVE_NO_ITEMS_BEHIND: { value: 'non-live-no-items-behind', description: 'A non-live item without items behind it.' },
     RECONFIGURATION: { value: 'reconfiguration', description: 'A reconfiguration removed it.' },
     PROMOTED: { value: 'promoted', description: 'It was re-enqueued by a promote.' },
@@ -124,8 +126,8 @@ const DequeueReason = builder.objectRef<DequeueReasonValue>('DequeueReason').imp
     }),
     patchset: t.string({ description: 'The new patchset (NEW_PATCHSET).', resolve: (reason) => (reason.kind === 'new-patchset' ? reason.patchset : null) }),
     message: t.string({
-      description: 'Explanation (DEPENDENCY_DEQUEUED, RECONFIGURATION).',
-      resolve: (reason) => (reason.kind === 'dependency-dequeued' || reason.kind === 'reconfiguration' ? reason.message : null),
+      description: 'Explanation (DEPENDENCY_DEQUEUED, REQUIREMENTS_NOT_MET, TOO_MANY_DEPENDENCIES, RECONFIGURATION).',
+      resolve: (reason) => ('message' in reason ? reason.message : null),
     }),
   }),
 });

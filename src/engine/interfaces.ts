@@ -43,6 +43,20 @@ export interface WindowParams {
   decreaseFactor: number;
 }
 
+/**
+ * One pipeline `require` or `reject` entry for a connection (spec §1.4, §1.14): each option
+ * that is set must hold (require) or, for reject, any option that holds refuses the change.
+ */
+export interface ChangeRequirement {
+  connection: string;
+  /** The change is not merged into its branch yet. */
+  open?: boolean;
+  /** The change is at its newest patchset. */
+  currentPatchset?: boolean;
+  /** Gerrit-style status names: `NEW` (open) or `MERGED`. */
+  status?: string[];
+}
+
 export interface EnginePipeline {
   name: string;
   description: string | null;
@@ -54,6 +68,11 @@ export interface EnginePipeline {
   dequeueOnNewPatchset: boolean;
   ignoreDependencies: boolean;
   disableAfterConsecutiveFailures: number | null;
+  /** Preconditions on a change entering the pipeline (checked per the change's connection). */
+  require: ChangeRequirement[];
+  reject: ChangeRequirement[];
+  /** False: only changes of projects on a connection the pipeline names (see `pipelineConnections`). */
+  allowOtherConnections: boolean;
   reporters: Record<ReporterPhase, ReporterActions>;
   messages: { success: string; failure: string; start: string; mergeConflict: string; dequeue: string; noJobs: string; footer: string };
 }
@@ -70,6 +89,8 @@ export interface EngineProject {
   queueName: string | null;
   /** Whether the named queue is per branch. */
   queuePerBranch: boolean;
+  /** The named queue says `allow-circular-dependencies: true` (Sluice still refuses cycles). */
+  queueAllowsCycles: boolean;
 }
 
 export interface JobDependencySpec {
@@ -111,6 +132,13 @@ export interface EngineSemaphore {
   global: boolean;
 }
 
+export interface TenantLimits {
+  /** `max-changes-per-pipeline`: changes (not items) across all queues of one pipeline. */
+  maxChangesPerPipeline: number | null;
+  /** `max-dependencies`: unmerged changes a change may depend on, transitively. */
+  maxDependencies: number | null;
+}
+
 /** The part of a tenant layout the engine uses. */
 export interface EngineLayout {
   uuid: string;
@@ -121,6 +149,8 @@ export interface EngineLayout {
   /** Keyed by canonical name. */
   projects: ReadonlyMap<string, EngineProject>;
   semaphores: ReadonlyMap<string, EngineSemaphore>;
+  /** Tenant limits (spec §1.3.1); null = no limit. */
+  limits: TenantLimits;
   /** Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches). */
   freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined): FreezeOutcome;
   /** Whether the project has any configuration for the pipeline. */
@@ -164,6 +194,8 @@ export interface ChangeInfo {
   dependsOn: Array<{ project: string; number: number }>;
   /** Whether the change is already merged into its branch. */
   merged: boolean;
+  /** False when a newer patchset of the change exists (absent: not known, taken as current). */
+  currentPatchset?: boolean;
 }
 
 /** Answers questions about changes and refs (the git connection implements it). */

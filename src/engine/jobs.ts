@@ -4,7 +4,7 @@
  * skipping dependents, fail-fast, autohold).
  */
 import type { BuildResult } from '../model/results';
-import type { BuildParams, EnginePipeline, HistoryRef, NodeInfo, ResultEvent } from './interfaces';
+import type { BuildParams, ChangeInfo, EnginePipeline, HistoryRef, NodeInfo, ResultEvent } from './interfaces';
 import { itemsAhead, jobFailed } from './item-predicates';
 import type { BuildState, ItemState, JobState, JobWaitReason, QueueState } from './model';
 import type { PassContext } from './pass';
@@ -20,7 +20,11 @@ export function precedenceOf(pipeline: EnginePipeline): number {
 
 /** The history ref of an item's (first) change. */
 export function historyRef(item: ItemState): HistoryRef {
-  const change = item.changes[0];
+  return historyRefOf(item.changes[0]);
+}
+
+/** The history ref of one change. */
+export function historyRefOf(change: ChangeInfo): HistoryRef {
   return {
     project: change.project,
     ref: change.ref,

@@ -6,7 +6,7 @@
  */
 import { freezeJobGraph, findLayoutProject, projectPipelineConfig, type FrozenJob } from '../config/freeze';
 import type { Layout, Pipeline, ReporterConfig, TriggerConfig } from '../config/layout';
-import type { EngineJob, EngineLayout, EnginePipeline, EngineProject, FreezeOutcome, PipelineTrigger, RefFilter, ReporterActions, ReporterPhase } from './interfaces';
+import type { ChangeRequirement, EngineJob, EngineLayout, EnginePipeline, EngineProject, FreezeOutcome, PipelineTrigger, RefFilter, ReporterActions, ReporterPhase } from './interfaces';
 
 const PHASES: ReporterPhase[] = ['enqueue', 'start', 'success', 'failure', 'merge-conflict', 'config-error', 'no-jobs', 'disabled', 'dequeue'];
 
@@ -50,6 +50,22 @@ function triggersOf(trigger: TriggerConfig): PipelineTrigger[] {
   });
 }
 
+/** `require`/`reject` options of one connection; options other drivers may have (approvals) never apply to git changes. */
+function requirementOf(entry: Pipeline['require'][number]): ChangeRequirement {
+  const requirement: ChangeRequirement = { connection: entry.connection };
+  if (typeof entry.options.open === 'boolean') {
+    requirement.open = entry.options.open;
+  }
+  if (typeof entry.options['current-patchset'] === 'boolean') {
+    requirement.currentPatchset = entry.options['current-patchset'];
+  }
+  const status = strings(entry.options.status);
+  if (status.length > 0) {
+    requirement.status = status;
+  }
+  return requirement;
+}
+
 function reporterActions(reporters: ReporterConfig[]): ReporterActions {
   return {
     connections: reporters.map((reporter) => reporter.connection),
@@ -85,6 +101,9 @@ export function enginePipeline(pipeline: Pipeline): EnginePipeline {
     dequeueOnNewPatchset: pipeline.dequeueOnNewPatchset,
     ignoreDependencies: pipeline.ignoreDependencies,
     disableAfterConsecutiveFailures: pipeline.disableAfterConsecutiveFailures ?? null,
+    require: pipeline.require.map(requirementOf),
+    reject: pipeline.reject.map(requirementOf),
+    allowOtherConnections: pipeline.allowOtherConnections,
     reporters,
     messages: {
       success: pipeline.messages.success,
@@ -129,6 +148,7 @@ export function toEngineLayout(layout: Layout): EngineLayout {
       mergeMode: project.metadata.mergeMode,
       queueName,
       queuePerBranch: queueName !== null && (layout.queues.get(queueName)?.perBranch ?? false),
+      queueAllowsCycles: queueName !== null && (layout.queues.get(queueName)?.allowCircularDependencies ?? false),
     });
   }
   const semaphores = new Map([...layout.semaphores.values()].map((semaphore) => [semaphore.name, { name: semaphore.name, max: semaphore.max, global: semaphore.global }]));
@@ -139,6 +159,7 @@ export function toEngineLayout(layout: Layout): EngineLayout {
     pipelines: [...layout.pipelines.values()].map(enginePipeline),
     projects,
     semaphores,
+    limits: { maxChangesPerPipeline: layout.tenant.maxChangesPerPipeline ?? null, maxDependencies: layout.tenant.maxDependencies ?? null },
     freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined): FreezeOutcome {
       const result = freezeJobGraph(layout, { pipeline, project, branch, files });
       switch (result.status) {

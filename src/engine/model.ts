@@ -12,6 +12,8 @@ export type DequeueReason =
   | { kind: 'superseded'; by: string }
   | { kind: 'new-patchset'; patchset: string }
   | { kind: 'dependency-dequeued'; message: string }
+  | { kind: 'requirements-not-met'; message: string }
+  | { kind: 'too-many-dependencies'; message: string }
   | { kind: 'non-live-no-items-behind' }
   | { kind: 'reconfiguration'; message: string }
   | { kind: 'promoted' };
@@ -92,6 +94,10 @@ export interface ItemState {
   reportedStart: boolean;
   reported: boolean;
   dequeuedNeedingChange: string | null;
+  /** Why the item no longer meets the pipeline's requirements (set when it is dequeued for that). */
+  dequeuedMissingRequirements?: string | null;
+  /** Enqueued with requirements ignored (admin enqueue): they are not re-checked before merging. */
+  requirementsIgnored?: boolean;
   failingReasons: string[];
   firstJobStartTime: string | null;
   buildset: BuildsetState;

@@ -103,6 +103,8 @@ export interface StatusInput {
   states: readonly PipelineState[];
   eventQueues: TenantEventQueueState;
   pendingEvents: { trigger: number; management: number; result: number };
+  /** Pending events per pipeline (see event-counts.ts); pipelines missing here count 0. */
+  pipelineEvents: ReadonlyMap<string, { trigger: number; management: number; result: number }>;
   lastReconfigured: Date | null;
 }
 
@@ -220,9 +222,9 @@ export function computeTenantStatus(input: StatusInput): TenantStatus {
         disabled: state?.disabled ?? false,
         consecutiveFailures: state?.consecutiveFailures ?? 0,
         changeQueues: (state?.queues ?? []).map((queue) => ({ name: queue.name, window: queue.window, branch: queue.branch, heads: heads(queue, input.now, input.webRoot) })),
-        triggerEvents: 0,
-        resultEvents: 0,
-        managementEvents: 0,
+        triggerEvents: input.pipelineEvents.get(pipeline.name)?.trigger ?? 0,
+        resultEvents: input.pipelineEvents.get(pipeline.name)?.result ?? 0,
+        managementEvents: input.pipelineEvents.get(pipeline.name)?.management ?? 0,
       };
     }),
   };

@@ -74,6 +74,7 @@ const input = {
   states: [state],
   eventQueues: { triggerQueueDiscarding: false, triggerQueuePaused: true, resultQueuePaused: false, reason: 'upgrade' },
   pendingEvents: { trigger: 2, management: 1, result: 0 },
+  pipelineEvents: new Map([['gate', { trigger: 1, management: 1, result: 0 }]]),
   lastReconfigured: new Date('2026-01-01T00:00:00Z'),
 };
 
@@ -98,7 +99,7 @@ describe('tenant status model', () => {
     expect(Object.keys(document)).toEqual(['zuul_version', 'trigger_event_queue', 'state', 'management_event_queue', 'connection_event_queues', 'last_reconfigured', 'pipelines']);
     expect(document.state).toEqual({ trigger_queue_discarding: false, trigger_queue_paused: true, result_queue_paused: false, reason: 'upgrade' });
     const pipelines = document.pipelines as Array<Record<string, unknown>>;
-    expect(pipelines[0]).toMatchObject({ name: 'gate', description: 'Gate', state: 'normal', manager: 'dependent', triggers: [{ driver: 'git' }] });
+    expect(pipelines[0]).toMatchObject({ name: 'gate', description: 'Gate', state: 'normal', manager: 'dependent', triggers: [{ driver: 'git' }], trigger_events: 1, management_events: 1, result_events: 0 });
     const queues = pipelines[0].change_queues as Array<{ heads: Array<Array<Record<string, unknown>>> }>;
     const firstItem = queues[0].heads[0][0];
     expect(Object.keys(firstItem)).toEqual(['active', 'live', 'refs', 'id', 'item_ahead', 'items_behind', 'failing_reasons', 'zuul_ref', 'enqueue_time', 'jobs', 'remaining_time']);
