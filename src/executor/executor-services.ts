@@ -1,7 +1,8 @@
 /**
  * Assembles the executor of one process from the service configuration: the repository cache,
  * the merger, the worker and the console resolver, with their working directories under
- * `<dataDir>/executor/` (`cache/` mirrors, `builds/` workspaces, `scratch/` merges).
+ * `<dataDir>/executor/` (`cache/` mirrors, `builds/` workspaces, `scratch/` merges), and the SSH
+ * keys of static launcher connections.
  */
 import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
@@ -38,6 +39,12 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
   const cache = new RepoCache(path.join(root, 'cache'), gitConnectionsFromConfig(config));
   const merger = new Merger(cache, path.join(root, 'scratch'));
   const consoles = new ConsoleRegistry();
+  const sshKeyFiles: Record<string, string> = {};
+  for (const [name, connection] of Object.entries(config.connections)) {
+    if (connection.driver === 'static' && connection.sshKeyFile !== undefined) {
+      sshKeyFiles[name] = connection.sshKeyFile;
+    }
+  }
   const worker = new ExecutorWorker({
     repository: options.repository,
     merger,
@@ -46,6 +53,7 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
     logsUrl: config.logs.url,
     concurrency: options.concurrency,
     hostEnv: allowedHostEnvironment(options.environment),
+    sshKeyFiles,
     consoles,
     logger: options.logger,
     now: options.now,

@@ -23,7 +23,11 @@ export interface LauncherNodeRequest extends NodeRequest {
 }
 
 export class LauncherNodeGateway implements NodeGateway {
-  constructor(private readonly ctx: LauncherContext) {}
+  /** `changed` is called after every change the launcher loop should act on soon (its wake-up). */
+  constructor(
+    private readonly ctx: LauncherContext,
+    private readonly changed: () => void = () => undefined,
+  ) {}
 
   async requestNodes(request: LauncherNodeRequest): Promise<void> {
     const { ctx } = this;
@@ -51,10 +55,13 @@ export class LauncherNodeGateway implements NodeGateway {
     if (stored.state === 'fulfilled' && stored.labels.length === 0 && stored.requestTime.getTime() === requestTime.getTime()) {
       await ctx.repos.events.append({ tenant: request.tenant, category: 'result', eventType: 'nodes-provisioned', payload: { type: 'nodes-provisioned', requestId: request.id, fulfilled: true, nodes: [] }, created: requestTime });
     }
+    this.changed();
   }
 
   async cancelRequest(tenant: string, requestId: string): Promise<void> {
-    await cancelNodesetRequest(this.ctx, tenant, requestId);
+    if ((await cancelNodesetRequest(this.ctx, tenant, requestId)) !== null) {
+      this.changed();
+    }
   }
 
   async returnNodes(tenant: string, nodes: NodeInfo[]): Promise<void> {
@@ -78,6 +85,8 @@ export class LauncherNodeGateway implements NodeGateway {
         await ctx.repos.requests.delete(uuid, trx);
       }
     });
+    // Used nodes are deleted by the next pass, which frees their quota.
+    this.changed();
   }
 
   async holdNodes(tenant: string, nodes: NodeInfo[], reason: string, expirationSeconds: number): Promise<void> {
