@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
 import type { NodeInfo } from '../../src/engine/interfaces';
-import { toBuildNode } from '../../src/launcher/build-nodes';
+import { toBuildNode } from '../../src/engine/build-request-executor';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
 import type { BuildNode } from '../../src/model/build-request';
 import { step } from '../helpers/build-params';
