@@ -90,8 +90,11 @@ export interface EngineJob {
   attempts: number;
   timeout: number | null;
   semaphores: JobSemaphoreSpec[];
-  /** Name of the nodeset ('' when anonymous) and its node labels; no labels = no nodes needed. */
-  nodeset: { name: string; labels: string[] };
+  /**
+   * Name of the nodeset ('' when anonymous) and its node labels; no labels = no nodes needed.
+   * `alternatives`: the labels of every nodeset alternative in order (the first is `labels`).
+   */
+  nodeset: { name: string; labels: string[]; alternatives?: string[][] };
   provides: string[];
   requires: string[];
   holdFollowingChanges: boolean;
@@ -263,7 +266,14 @@ export interface NodeRequest {
   buildsetUuid: string;
   jobName: string;
   labels: string[];
+  /** Pipeline precedence: 100 high, 200 normal, 300 low. */
   priority: number;
+  /** Every nodeset alternative, first choice (`labels`) first; the launcher moves on to the next one when one fails. */
+  alternatives?: string[][];
+  /** Canonical name of the item's project: the launcher lowers the relative priority of a project with many requests queued. */
+  project?: string | null;
+  /** The triggering event, for log correlation. */
+  eventId?: string | null;
 }
 
 export interface NodeGateway {

@@ -107,7 +107,11 @@ export function engineJob(job: FrozenJob): EngineJob {
     attempts: job.attempts,
     timeout: job.timeout,
     semaphores: job.semaphores.map((semaphore) => ({ name: semaphore.name, resourcesFirst: semaphore.resourcesFirst })),
-    nodeset: { name: job.nodeset.name, labels: job.nodeset.nodes.map((node) => node.label) },
+    nodeset: {
+      name: job.nodeset.name,
+      labels: job.nodeset.nodes.map((node) => node.label),
+      alternatives: job.nodesetAlternatives.map((alternative) => alternative.nodes.map((node) => node.label)),
+    },
     provides: job.provides,
     requires: job.requires,
     holdFollowingChanges: job.holdFollowingChanges,

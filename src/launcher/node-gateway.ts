@@ -8,18 +8,14 @@ import type { LauncherContext } from './context';
 import { releaseRequestNodes } from './request-processor';
 
 /**
- * A node request with the launcher extensions the engine may fill in: the other nodeset
- * alternatives (tried in order when one fails), the project (relative priority per project), the
- * provider of a paused parent's nodes, and for image validation jobs the upload to boot from.
+ * A node request with the launcher extensions beyond the engine's (alternatives, project,
+ * eventId): the provider of a paused parent's nodes, and for image validation jobs the upload to
+ * boot from and the images.
  */
 export interface LauncherNodeRequest extends NodeRequest {
-  /** Every alternative, first choice first; defaults to `[labels]`. */
-  alternatives?: string[][];
-  project?: string | null;
   preferredProvider?: string | null;
   imageUploadUuid?: string | null;
   imageNames?: string[] | null;
-  eventId?: string | null;
 }
 
 export class LauncherNodeGateway implements NodeGateway {
