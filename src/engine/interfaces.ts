@@ -21,7 +21,10 @@ export interface RefFilter {
 export type PipelineTrigger =
   | { driver: 'git'; connection: string; events: string[]; refs: RefFilter[]; branches: RefFilter[] }
   | { driver: 'timer'; connection: string; time: string }
-  | { driver: 'zuul'; connection: string; events: Array<'parent-change-enqueued' | 'project-change-merged'>; pipelines: string[] };
+  | { driver: 'zuul'; connection: string; events: ZuulTriggerEvent[]; pipelines: string[] };
+
+/** Events of the zuul trigger driver the engine acts on (`image-build` comes from the launcher, engine.md §6.8). */
+export type ZuulTriggerEvent = 'parent-change-enqueued' | 'project-change-merged' | 'image-build';
 
 /** The reporter actions of one phase that the engine itself acts on. */
 export interface ReporterActions {
@@ -124,8 +127,11 @@ export interface EngineLayout {
   /** Keyed by canonical name. */
   projects: ReadonlyMap<string, EngineProject>;
   semaphores: ReadonlyMap<string, EngineSemaphore>;
-  /** Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches). */
-  freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined): FreezeOutcome;
+  /**
+   * Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches);
+   * `imageNames`: the images an `image-build` event asks for (jobs building other images are left out).
+   */
+  freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined, options?: { imageNames?: readonly string[] }): FreezeOutcome;
   /** Whether the project has any configuration for the pipeline. */
   projectInPipeline(pipeline: string, project: string): boolean;
 }

@@ -515,7 +515,8 @@ export class TenantScheduler {
       if (!pipelineMatches(manager.config, payload, change)) {
         continue;
       }
-      const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: payload.timestamp ?? ctx.nowIso() });
+      const imageNames = payload.type === 'image-build' ? (payload.imageNames ?? []) : null;
+      const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: payload.timestamp ?? ctx.nowIso(), imageNames });
       if (result.enqueued) {
         entered += 1;
       }

@@ -3,7 +3,9 @@
  * a tenant with a local provider runs its job in a launcher node's directory; REST shows the node
  * in use and its nodeset request fulfilled while the job runs, and the node gone afterwards; the
  * job whose label no provider serves ends NODE_FAILURE. A tenant without providers keeps the
- * built-in local node gateway: the same jobs run in the executor's own workspace.
+ * built-in local node gateway: the same jobs run in the executor's own workspace. A zuul image
+ * that no provider has yet is built by its image build job (the launcher's image-build trigger
+ * event enters the image-build pipeline), uploaded, and a job's node boots from it.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -60,7 +62,7 @@ describe('launcher in sluice serve', () => {
     app = buildApp({ config, database, logger: silentLogger(), authenticate: testAuthenticate, environment: { PATH: process.env.PATH } });
     await app.start(0, '127.0.0.1');
     const bus = engineEventBusOver(app.bus, () => undefined);
-    for (const tenant of ['nodes', 'plain']) {
+    for (const tenant of ['nodes', 'plain', 'images']) {
       deltas.set(tenant, []);
       bus.subscribe(tenant, (delta) => {
         deltas.get(tenant)?.push(delta);
@@ -76,6 +78,20 @@ describe('launcher in sluice serve', () => {
     rmSync(nodeRoot, { recursive: true, force: true });
   });
 
+  /** Resolves with what `check` finds, checking again after every delta of any tenant. */
+  async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
+    for (;;) {
+      const seen = [...deltas.values()].reduce((sum, list) => sum + list.length, 0);
+      const found = await check();
+      if (found !== undefined) {
+        return found;
+      }
+      if ([...deltas.values()].reduce((sum, list) => sum + list.length, 0) === seen) {
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    }
+  }
+
   /** Resolves with the first delta of the tenant matching `predicate` (already seen or still to come). */
   async function delta<T extends EngineDelta>(tenant: string, predicate: (delta: EngineDelta) => delta is T): Promise<T> {
     for (;;) {
@@ -88,12 +104,13 @@ describe('launcher in sluice serve', () => {
   }
 
   const jobStarted = (job: string) => (d: EngineDelta): d is Extract<EngineDelta, { type: 'job-started' }> => d.type === 'job-started' && d.job === job;
-  const reported = (d: EngineDelta): d is Extract<EngineDelta, { type: 'item-reported' }> => d.type === 'item-reported';
+  /** An item reported in check (tenant `images` also reports its image-build item). */
+  const reported = (d: EngineDelta): d is Extract<EngineDelta, { type: 'item-reported' }> => d.type === 'item-reported' && d.pipeline === 'check';
 
-  async function pushChange(number: number): Promise<void> {
+  async function pushChange(number: number, project = PROJECT): Promise<void> {
     const work = mkdtempSync(path.join(os.tmpdir(), 'sluice-launcher-serve-work-'));
     try {
-      await git(os.tmpdir(), ['clone', '--quiet', path.join(fixture.reposDir, `${PROJECT}.git`), work]);
+      await git(os.tmpdir(), ['clone', '--quiet', path.join(fixture.reposDir, `${project}.git`), work]);
       writeFileSync(path.join(work, `change-${number}.txt`), `change ${number}\n`);
       await git(work, ['add', '--all']);
       await git(work, ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', 'commit', '--quiet', '-m', `Change ${number}`]);
@@ -103,11 +120,11 @@ describe('launcher in sluice serve', () => {
     }
   }
 
-  async function enqueue(tenant: string, number: number): Promise<void> {
+  async function enqueue(tenant: string, number: number, project = PROJECT): Promise<void> {
     const response = await fetch(`${app.url()}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer admin:${tenant}` },
-      body: JSON.stringify({ query: ENQUEUE, variables: { input: { tenant, pipeline: 'check', project: PROJECT, change: `${number},1` } } }),
+      body: JSON.stringify({ query: ENQUEUE, variables: { input: { tenant, pipeline: 'check', project, change: `${number},1` } } }),
     });
     const body = (await response.json()) as { data?: { enqueue: { __typename: string } }; errors?: unknown };
     expect(body.errors).toBeUndefined();
@@ -120,11 +137,11 @@ describe('launcher in sluice serve', () => {
     return (await response.json()) as Json[];
   }
 
-  async function builds(tenant: string): Promise<BuildRow[]> {
+  async function builds(tenant: string, pipeline = 'check'): Promise<BuildRow[]> {
     return database
       .knex('builds')
       .join('buildsets', 'buildsets.id', 'builds.buildset_id')
-      .where({ 'buildsets.tenant': tenant })
+      .where({ 'buildsets.tenant': tenant, 'buildsets.pipeline': pipeline })
       .orderBy('builds.job_name')
       .select('builds.uuid', 'builds.job_name', 'builds.result', 'builds.error_detail');
   }
@@ -185,5 +202,37 @@ describe('launcher in sluice serve', () => {
     expect(output).toContain(`workspace=${path.join(config.dataDir, 'executor', 'builds', rows[1].uuid)} node=\n`);
     expect(await rest('plain', 'nodes')).toEqual([]);
     expect(await rest('plain', 'nodeset-requests')).toEqual([]);
+  }, 120_000);
+
+  it('builds a missing zuul image with its image build job, uploads it and boots nodes from it', async () => {
+    // The launcher saw that label `custom` needs image `built`, which has no artifact: its
+    // image-build event put the image-config branch into the image-build pipeline.
+    const imageBuild = await until(async () => {
+      const rows = await builds('images', 'image-build');
+      return rows.length > 0 && rows.every((row) => row.result !== null) ? rows : undefined;
+    });
+    expect(imageBuild.map((row) => [row.job_name, row.result])).toEqual([['build-image', 'SUCCESS']]);
+    // The job got zuul.image_build_name and zuul.image_formats.
+    expect(jobOutput('images', imageBuild[0].uuid)).toContain('building image built in format tar');
+
+    // The launcher records the artifact and uploads it to the provider.
+    await app.roles?.engine.settle('images');
+    await app.roles?.launcher.runOnce();
+    const images = await rest('images', 'images');
+    expect(images).toEqual([
+      expect.objectContaining({
+        name: 'built',
+        type: 'zuul',
+        build_artifacts: [expect.objectContaining({ format: 'tar', state: 'ready', validated: true, uploads: [expect.objectContaining({ state: 'ready', validated: true })] })],
+      }),
+    ]);
+
+    await pushChange(3, 'org/app');
+    await enqueue('images', 3, 'org/app');
+    const report = await delta('images', reported);
+    expect(report.result).toBe('SUCCESS');
+    const [onImage] = await builds('images');
+    expect([onImage.job_name, onImage.result]).toEqual(['on-image', 'SUCCESS']);
+    expect(jobOutput('images', onImage.uuid)).toContain('built by build-image');
   }, 120_000);
 });
