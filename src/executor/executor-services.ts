@@ -12,7 +12,7 @@ import { createConsoleResolver, type ConsoleTarget } from './console-resolver';
 import { Merger } from './merger';
 import { gitConnectionsFromConfig, RepoCache } from './repo-cache';
 import { allowedHostEnvironment } from './step-environment';
-import { ExecutorWorker, type WorkerLogger } from './worker';
+import { ExecutorWorker, type NodeLocker, type WorkerLogger } from './worker';
 
 export interface ExecutorServices {
   cache: RepoCache;
@@ -28,6 +28,8 @@ export interface ExecutorServicesOptions {
   /** The process environment; only allow-listed variables reach job steps. */
   environment: Record<string, string | undefined>;
   concurrency?: number;
+  /** Locks launcher nodes when a build starts (the launcher's StoreNodeLocker). */
+  nodeLocker?: NodeLocker;
   logger?: WorkerLogger;
   now?: () => Date;
 }
@@ -54,6 +56,7 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
     concurrency: options.concurrency,
     hostEnv: allowedHostEnvironment(options.environment),
     sshKeyFiles,
+    nodeLocker: options.nodeLocker,
     consoles,
     logger: options.logger,
     now: options.now,

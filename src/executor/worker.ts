@@ -25,6 +25,11 @@ import type { Merger } from './merger';
 import { runBuild, type RunOutcome } from './runner';
 import { sshRemoteSteps, type RemoteSteps } from './ssh-runner';
 
+/** Locks a build's launcher nodes when it starts (src/launcher/node-lock.ts); null = locked, else why not. */
+export interface NodeLocker {
+  lock(nodeIds: readonly string[], holder: string): Promise<string | null>;
+}
+
 /** The subset of a pino logger the worker uses. */
 export interface WorkerLogger {
   info(obj: object, msg: string): void;
@@ -57,6 +62,8 @@ export interface ExecutorWorkerOptions {
   sshKeyFile?: string;
   /** Private key file per launcher connection (`connections.<name>.sshKeyFile`). */
   sshKeyFiles?: Readonly<Record<string, string>>;
+  /** Locks the build's launcher nodes before it starts (they become in-use); without it nodes are used as given. */
+  nodeLocker?: NodeLocker;
   /** Keep workspaces after builds (debugging); default false. */
   keepWorkspaces?: boolean;
   killGraceMs?: number;
@@ -207,6 +214,9 @@ export class ExecutorWorker {
     let outcome: RunOutcome | null = null;
     let changedFiles: string[] | null = null;
     try {
+      // Locked before the start is recorded, so the nodes are in use once the build is seen running.
+      const nodeIds = (params.nodes ?? []).map((node) => node.id);
+      const lockRefusal = this.options.nodeLocker && nodeIds.length > 0 ? await this.options.nodeLocker.lock(nodeIds, this.id) : null;
       await this.options.repository.recordStarted(
         {
           buildUuid: params.buildUuid,
@@ -222,6 +232,9 @@ export class ExecutorWorker {
         startTime,
       );
       log.write(`Job ${params.job.name} (build ${params.buildUuid}, attempt ${params.attempt} of ${params.job.attempts}) on executor ${this.id}`);
+      if (lockRefusal !== null) {
+        throw new NodeFailure(lockRefusal);
+      }
       if (!placement.ok) {
         throw new NodeFailure(placement.detail);
       }

@@ -104,9 +104,16 @@ export function createLauncher(options: LauncherOptions): Launcher {
     }
   }
 
+  let recovered = false;
+
   /** One pass; true when it changed node or request states. */
   async function pass(): Promise<boolean> {
     const before = await stateSummary(context.knex);
+    if (!recovered) {
+      // The first pass of this launcher picks up what a crashed one left behind.
+      await images.recoverAbandonedUploads();
+      recovered = true;
+    }
     await images.recordReportedArtifacts();
     await images.performUploads();
     await images.requestMissingImages();

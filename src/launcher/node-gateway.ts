@@ -73,7 +73,7 @@ export class LauncherNodeGateway implements NodeGateway {
           requests.add(node.requestUuid);
         }
         if (node.state === 'in-use' || node.state === 'ready') {
-          await ctx.repos.nodes.update(node.uuid, { state: 'used', requestUuid: null }, ctx.now(), trx);
+          await ctx.repos.nodes.update(node.uuid, { state: 'used', requestUuid: null, lockHolder: null }, ctx.now(), trx);
         }
       }
       // The request is done once its nodes come back (the reference's executor deletes it after locking them).
@@ -96,7 +96,7 @@ export class LauncherNodeGateway implements NodeGateway {
         if (node.requestUuid !== null) {
           await ctx.repos.requests.delete(node.requestUuid, trx);
         }
-        await ctx.repos.nodes.update(node.uuid, { state: 'hold', comment: reason, holdExpiration: expirationSeconds, holdTime: ctx.now(), requestUuid: null }, ctx.now(), trx);
+        await ctx.repos.nodes.update(node.uuid, { state: 'hold', comment: reason, holdExpiration: expirationSeconds, holdTime: ctx.now(), requestUuid: null, lockHolder: null }, ctx.now(), trx);
       }
     });
   }

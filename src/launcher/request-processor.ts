@@ -106,7 +106,7 @@ export async function releaseRequestNodes(ctx: LauncherContext, trx: Knex, reque
         break;
       case 'building':
       case 'in-use':
-        await ctx.repos.nodes.update(node.uuid, { state: 'used', requestUuid: null }, now, trx);
+        await ctx.repos.nodes.update(node.uuid, { state: 'used', requestUuid: null, lockHolder: null }, now, trx);
         break;
       case 'hold':
         break;
@@ -235,12 +235,9 @@ async function checkFulfilment(ctx: LauncherContext, trx: Knex.Transaction, requ
   }
   const all = data.map((entry) => (entry.uuid === null ? undefined : nodes.get(entry.uuid)));
   if (all.every((node): node is NodeRecord => node !== undefined && node.state === 'ready')) {
-    // The engine starts the build as soon as it sees the fulfilment; the nodes are in use from now on.
-    for (const node of all) {
-      await ctx.repos.nodes.update(node.uuid, { state: 'in-use' }, ctx.now(), trx, 'ready');
-    }
+    // The nodes stay `ready` (assigned to the request) until the executor locks them for the build.
     await ctx.repos.requests.update(request.uuid, { state: 'fulfilled' }, ctx.now(), trx);
-    await notifyEngine(ctx, trx, request, true, all.map((node) => nodeInfo({ ...node, state: 'in-use' })));
+    await notifyEngine(ctx, trx, request, true, all.map(nodeInfo));
     return true;
   }
   return false;

@@ -25,6 +25,7 @@ import { GitMirrors } from '../sources/git-mirror';
 import type { GitPoller, GitTriggerEvent } from '../sources/git-poller';
 import { createGitPollers } from '../sources/git-pollers';
 import { createLauncher, type Launcher } from '../launcher/launcher';
+import { StoreNodeLocker } from '../launcher/node-lock';
 import { layoutUsesLauncher, TenantNodeGateway } from '../launcher/tenant-node-gateway';
 import type { Logger } from './logger';
 
@@ -129,7 +130,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const { config, database, layoutManager, logger } = options;
   const directory = projectDirectory(config, layoutManager);
   const repository = new BuildRequestRepository(database.knex);
-  const executor = createExecutorServices(config, { repository, environment: options.environment, logger, now: options.now });
+  const executor = createExecutorServices(config, { repository, environment: options.environment, logger, now: options.now, nodeLocker: new StoreNodeLocker(database.knex, options.now) });
   const baseUrls = (connection: string): string => {
     const settings = config.connections[connection];
     if (settings?.driver !== 'git') {

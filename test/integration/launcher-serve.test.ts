@@ -157,7 +157,8 @@ describe('launcher in sluice serve', () => {
     const started = await delta('nodes', jobStarted('on-node'));
     // The job waits for the test: the node is in use and its request fulfilled.
     const nodes = await rest('nodes', 'nodes');
-    expect(nodes).toEqual([expect.objectContaining({ label: 'small', state: 'in-use', connection_type: 'local', provider: expect.stringContaining('local-nodes') })]);
+    // The executor locked the node when the build started.
+    expect(nodes).toEqual([expect.objectContaining({ label: 'small', state: 'in-use', is_locked: true, connection_type: 'local', provider: expect.stringContaining('local-nodes') })]);
     const nodeId = String(nodes[0].id);
     const nodeDir = path.join(nodeRoot, 'nodes', nodeId);
     expect(existsSync(nodeDir)).toBe(true);
