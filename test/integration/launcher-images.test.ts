@@ -201,7 +201,7 @@ describe('image builds and uploads', () => {
     writeFileSync(file, 'an image\n');
     const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
     await context.repos.images.createArtifact(
-      { uuid: 'art-crash', tenant: 'acme', canonicalName: 'git.example.com%2Forg%2Fconfig/built', name: 'built', projectCanonicalName: null, projectBranch: null, buildUuid: 'b-crash', artifactName: 'img', format: 'tar', md5sum: null, sha256, url: `file://${file}`, timestamp: clock.now(), validated: true },
+      { uuid: 'art-crash', tenant: 'acme', canonicalName: 'git.example.com%2Forg%2Fconfig/built', name: 'built', projectCanonicalName: null, projectBranch: null, buildUuid: 'b-crash', artifactName: 'img', format: 'tar', md5sum: createHash('md5').update(readFileSync(file)).digest('hex'), sha256, url: `file://${file}`, timestamp: clock.now(), validated: true },
       clock.now(),
     );
     const crashedPid = spawnSync('true').pid;

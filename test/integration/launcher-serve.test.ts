@@ -10,7 +10,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
+import type { ServiceConfig } from '../../src/config/service';
 import type { EngineDelta } from '../../src/engine/event-bus';
 import { buildLogDir, JOB_OUTPUT_FILE } from '../../src/executor/log-paths';
 import { buildApp, type SluiceApp } from '../../src/server/app';
@@ -18,7 +18,7 @@ import { silentLogger } from '../../src/server/logger';
 import { git } from '../../src/sources/git-cli';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { testAuthenticate } from '../helpers/live';
+import { adminToken, liveTestConfig } from '../helpers/live';
 import { tenantFixture, type TenantFixture } from '../helpers/tenant-fixture';
 
 const FIXTURE = path.join(__dirname, '../fixtures/config/launcher-serve');
@@ -54,12 +54,12 @@ describe('launcher in sluice serve', () => {
     fixture = await tenantFixture(FIXTURE);
     nodeRoot = mkdtempSync(path.join(os.tmpdir(), 'sluice-launcher-serve-'));
     config = {
-      ...defaultServiceConfig(process.cwd()),
+      ...liveTestConfig(),
       ...fixture.config,
       connections: { ...fixture.config.connections, local: { driver: 'local', root: nodeRoot } },
     };
     database = await createTestDatabase({ migrate: false });
-    app = buildApp({ config, database, logger: silentLogger(), authenticate: testAuthenticate, environment: { PATH: process.env.PATH } });
+    app = buildApp({ config, database, logger: silentLogger(), environment: { PATH: process.env.PATH } });
     await app.start(0, '127.0.0.1');
     const bus = engineEventBusOver(app.bus, () => undefined);
     for (const tenant of ['nodes', 'plain', 'images']) {
@@ -123,7 +123,7 @@ describe('launcher in sluice serve', () => {
   async function enqueue(tenant: string, number: number, project = PROJECT): Promise<void> {
     const response = await fetch(`${app.url()}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer admin:${tenant}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken(tenant)}` },
       body: JSON.stringify({ query: ENQUEUE, variables: { input: { tenant, pipeline: 'check', project, change: `${number},1` } } }),
     });
     const body = (await response.json()) as { data?: { enqueue: { __typename: string } }; errors?: unknown };
