@@ -4,22 +4,27 @@ import { builder } from './builder';
 import { tenantLayout } from './layout-store';
 import { Tenant } from './tenant';
 
-const TenantCapabilities = builder.objectRef<Layout>('TenantCapabilities').implement({
+interface TenantCapabilitiesSource {
+  tenant: string;
+  layout: Layout;
+}
+
+const TenantCapabilities = builder.objectRef<TenantCapabilitiesSource>('TenantCapabilities').implement({
   description: 'What a dashboard needs to know about one tenant before showing it.',
   fields: (t) => ({
     authenticationRealm: t.string({
       description: 'The tenant\'s authentication realm, replacing the deployment default; null when the tenant sets none.',
-      resolve: (layout) => layout.tenant.authenticationRealm ?? null,
+      resolve: ({ layout }) => layout.tenant.authenticationRealm ?? null,
     }),
     readProtected: t.boolean({
       nullable: false,
-      description: 'True when reading the tenant requires a token. Always false until access rules are enforced (Security).',
-      resolve: () => false,
+      description: 'True when reading the tenant requires a token (the tenant has access rules).',
+      resolve: ({ tenant }, _args, ctx) => (ctx.services.auth.policies().tenantPolicy(tenant)?.accessRules.length ?? 0) > 0,
     }),
     niz: t.boolean({
       nullable: false,
       description: 'True when the tenant has providers (dashboards then show providers, images and flavors).',
-      resolve: (layout) => layout.providers.size > 0,
+      resolve: ({ layout }) => layout.providers.size > 0,
     }),
   }),
 });
@@ -29,6 +34,6 @@ builder.objectField(Tenant, 'info', (t) =>
     type: TenantCapabilities,
     nullable: false,
     description: 'Tenant-level capabilities.',
-    resolve: (tenant, _args, ctx) => tenantLayout(ctx, tenant.name),
+    resolve: (tenant, _args, ctx) => ({ tenant: tenant.name, layout: tenantLayout(ctx, tenant.name) }),
   }),
 );
