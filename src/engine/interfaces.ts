@@ -21,7 +21,10 @@ export interface RefFilter {
 export type PipelineTrigger =
   | { driver: 'git'; connection: string; events: string[]; refs: RefFilter[]; branches: RefFilter[] }
   | { driver: 'timer'; connection: string; time: string }
-  | { driver: 'zuul'; connection: string; events: Array<'parent-change-enqueued' | 'project-change-merged'>; pipelines: string[] };
+  | { driver: 'zuul'; connection: string; events: ZuulTriggerEvent[]; pipelines: string[] };
+
+/** Events of the zuul trigger driver the engine acts on (`image-build` comes from the launcher, engine.md §6.8). */
+export type ZuulTriggerEvent = 'parent-change-enqueued' | 'project-change-merged' | 'image-build';
 
 /** The reporter actions of one phase that the engine itself acts on. */
 export interface ReporterActions {
@@ -111,8 +114,11 @@ export interface EngineJob {
   attempts: number;
   timeout: number | null;
   semaphores: JobSemaphoreSpec[];
-  /** Name of the nodeset ('' when anonymous) and its node labels; no labels = no nodes needed. */
-  nodeset: { name: string; labels: string[] };
+  /**
+   * Name of the nodeset ('' when anonymous) and its node labels; no labels = no nodes needed.
+   * `alternatives`: the labels of every nodeset alternative in order (the first is `labels`).
+   */
+  nodeset: { name: string; labels: string[]; alternatives?: string[][] };
   provides: string[];
   requires: string[];
   holdFollowingChanges: boolean;
@@ -151,8 +157,11 @@ export interface EngineLayout {
   semaphores: ReadonlyMap<string, EngineSemaphore>;
   /** Tenant limits (spec §1.3.1); null = no limit. */
   limits: TenantLimits;
-  /** Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches). */
-  freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined): FreezeOutcome;
+  /**
+   * Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches);
+   * `imageNames`: the images an `image-build` event asks for (jobs building other images are left out).
+   */
+  freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined, options?: { imageNames?: readonly string[] }): FreezeOutcome;
   /** Whether the project has any configuration for the pipeline. */
   projectInPipeline(pipeline: string, project: string): boolean;
 }
@@ -295,7 +304,14 @@ export interface NodeRequest {
   buildsetUuid: string;
   jobName: string;
   labels: string[];
+  /** Pipeline precedence: 100 high, 200 normal, 300 low. */
   priority: number;
+  /** Every nodeset alternative, first choice (`labels`) first; the launcher moves on to the next one when one fails. */
+  alternatives?: string[][];
+  /** Canonical name of the item's project: the launcher lowers the relative priority of a project with many requests queued. */
+  project?: string | null;
+  /** The triggering event, for log correlation. */
+  eventId?: string | null;
 }
 
 export interface NodeGateway {

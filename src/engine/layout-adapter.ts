@@ -6,7 +6,10 @@
  */
 import { freezeJobGraph, findLayoutProject, projectPipelineConfig, type FrozenJob } from '../config/freeze';
 import type { Layout, Pipeline, ReporterConfig, TriggerConfig } from '../config/layout';
-import type { ChangeRequirement, EngineJob, EngineLayout, EnginePipeline, EngineProject, FreezeOutcome, PipelineTrigger, RefFilter, ReporterActions, ReporterPhase } from './interfaces';
+import { providerImageFormat } from '../config/provider-flatten';
+import type { ChangeRequirement, EngineJob, EngineLayout, EnginePipeline, EngineProject, FreezeOutcome, PipelineTrigger, RefFilter, ReporterActions, ReporterPhase, ZuulTriggerEvent } from './interfaces';
+
+const ZUUL_EVENTS: readonly string[] = ['parent-change-enqueued', 'project-change-merged', 'image-build'] satisfies ZuulTriggerEvent[];
 
 const PHASES: ReporterPhase[] = ['enqueue', 'start', 'success', 'failure', 'merge-conflict', 'config-error', 'no-jobs', 'disabled', 'dequeue'];
 
@@ -42,7 +45,7 @@ function triggersOf(trigger: TriggerConfig): PipelineTrigger[] {
       return typeof time === 'string' ? [{ driver: 'timer', connection: trigger.connection, time }] : [];
     }
     if (trigger.driver === 'zuul') {
-      const events = strings(filter.event).filter((event): event is 'parent-change-enqueued' | 'project-change-merged' => event === 'parent-change-enqueued' || event === 'project-change-merged');
+      const events = strings(filter.event).filter((event): event is ZuulTriggerEvent => ZUUL_EVENTS.includes(event));
       return events.length === 0 ? [] : [{ driver: 'zuul', connection: trigger.connection, events, pipelines: strings(filter.pipeline) }];
     }
     // The git driver (and, until their drivers exist, review systems' events by name).
@@ -126,13 +129,45 @@ export function engineJob(job: FrozenJob): EngineJob {
     attempts: job.attempts,
     timeout: job.timeout,
     semaphores: job.semaphores.map((semaphore) => ({ name: semaphore.name, resourcesFirst: semaphore.resourcesFirst })),
-    nodeset: { name: job.nodeset.name, labels: job.nodeset.nodes.map((node) => node.label) },
+    nodeset: {
+      name: job.nodeset.name,
+      labels: job.nodeset.nodes.map((node) => node.label),
+      alternatives: job.nodesetAlternatives.map((alternative) => alternative.nodes.map((node) => node.label)),
+    },
     provides: job.provides,
     requires: job.requires,
     holdFollowingChanges: job.holdFollowingChanges,
     vars: job.vars,
     params: JSON.parse(JSON.stringify(job)) as Record<string, unknown>,
   };
+}
+
+/** Formats the tenant's providers want of a zuul image, sorted (`zuul.image_formats`). */
+export function imageFormats(layout: Layout, image: string): string[] {
+  const formats = new Set<string>();
+  if (layout.images.get(image)?.type !== 'zuul') {
+    return [];
+  }
+  for (const provider of layout.providers.values()) {
+    // The provider's own entry comes after its sections' (and wins, as in the launcher).
+    const entry = provider.images.findLast((candidate) => candidate.name === image);
+    if (entry) {
+      formats.add(providerImageFormat(provider, entry));
+    }
+  }
+  return [...formats].sort();
+}
+
+/**
+ * An image build job gets `zuul.image_build_name` and `zuul.image_formats` (engine.md §6.8 step 2)
+ * among its variables.
+ */
+function withImageVariables(layout: Layout, frozen: FrozenJob, job: EngineJob): EngineJob {
+  if (frozen.imageBuildName === null) {
+    return job;
+  }
+  const zuul = typeof job.vars.zuul === 'object' && job.vars.zuul !== null && !Array.isArray(job.vars.zuul) ? (job.vars.zuul as Record<string, unknown>) : {};
+  return { ...job, vars: { ...job.vars, zuul: { ...zuul, image_build_name: frozen.imageBuildName, image_formats: imageFormats(layout, frozen.imageBuildName) } } };
 }
 
 /** Wrap a configuration Layout as an EngineLayout. */
@@ -160,11 +195,11 @@ export function toEngineLayout(layout: Layout): EngineLayout {
     projects,
     semaphores,
     limits: { maxChangesPerPipeline: layout.tenant.maxChangesPerPipeline ?? null, maxDependencies: layout.tenant.maxDependencies ?? null },
-    freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined): FreezeOutcome {
-      const result = freezeJobGraph(layout, { pipeline, project, branch, files });
+    freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined, options: { imageNames?: readonly string[] } = {}): FreezeOutcome {
+      const result = freezeJobGraph(layout, { pipeline, project, branch, files, imageNames: options.imageNames });
       switch (result.status) {
         case 'ok':
-          return { status: 'ok', jobs: result.jobs.map(engineJob), failFast: result.failFast };
+          return { status: 'ok', jobs: result.jobs.map((job) => withImageVariables(layout, job, engineJob(job))), failFast: result.failFast };
         case 'error':
           return { status: 'error', message: result.errors.map((error) => error.message).join('\n') };
         case 'unknown-pipeline':

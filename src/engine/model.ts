@@ -89,6 +89,8 @@ export interface ItemState {
   enqueueTime: string;
   eventId: string | null;
   eventTimestamp: string | null;
+  /** Images named by the triggering `image-build` event (absent in items saved before it existed). */
+  imageNames?: string[] | null;
   /** One-line description of the triggering ref for the buildset `triggered` event. */
   triggeredBy: string;
   reportedStart: boolean;

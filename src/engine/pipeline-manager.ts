@@ -20,6 +20,8 @@ export interface AddChangeOptions {
   quiet: boolean;
   eventId: string | null;
   eventTimestamp: string | null;
+  /** Images an `image-build` trigger event asks for (only their build jobs run). */
+  imageNames?: string[] | null;
   enqueueTime?: string;
   /** Changes already being enqueued in this recursion (cycle guard). */
   history?: ChangeInfo[];
@@ -227,6 +229,7 @@ export class PipelineManager {
       enqueueTime: options.enqueueTime ?? ctx.nowIso(),
       eventId: options.eventId,
       eventTimestamp: options.eventTimestamp,
+      imageNames: options.imageNames ?? null,
       triggeredBy: `Triggered by ${describeTrigger(change)}`,
       reportedStart: false,
       reported: false,
@@ -588,7 +591,7 @@ export class PipelineManager {
       const change = item.changes[0];
       const project = this.layout.projects.get(change.project);
       const branch = change.branch ?? project?.defaultBranch ?? 'master';
-      const frozen = this.layout.freezeJobGraph(this.name, change.project, branch, buildset.files ?? undefined);
+      const frozen = this.layout.freezeJobGraph(this.name, change.project, branch, buildset.files ?? undefined, { imageNames: item.imageNames ?? undefined });
       buildset.jobGraphFrozen = true;
       changed = true;
       if (frozen.status === 'not-in-pipeline') {

@@ -12,7 +12,7 @@ import { EngineStateRepository, type LeadershipLock, type TenantEngineRecord } f
 import { cronFireTimes, parseCron } from './cron';
 import type { EngineEventBus } from './event-bus';
 import type { ChangeInfo, Clock, EngineLayout, EnginePipeline, ResultEvent } from './interfaces';
-import { applyResult, buildParams, type JobLocation } from './jobs';
+import { applyResult, buildParams, nodeRequest, type JobLocation } from './jobs';
 import { changeId, type ItemState, type PipelineState, type QueueState } from './model';
 import { PassContext, type EngineGateways, type EstimateCache } from './pass';
 import { PipelineManager } from './pipeline-manager';
@@ -197,15 +197,7 @@ export class TenantScheduler {
             if (job.build && job.build.result === null) {
               await this.options.gateways.executor.startBuild(buildParams(this.tenant, pipelineConfig, item, job));
             } else if (!job.build && job.nodeRequestId !== null) {
-              await this.options.gateways.nodes.requestNodes({
-                id: job.nodeRequestId,
-                tenant: this.tenant,
-                pipeline: pipelineConfig.name,
-                buildsetUuid: item.buildset.uuid,
-                jobName: job.job.name,
-                labels: job.job.nodeset.labels,
-                priority: pipelineConfig.precedence === 'high' ? 100 : pipelineConfig.precedence === 'low' ? 300 : 200,
-              });
+              await this.options.gateways.nodes.requestNodes(nodeRequest(this.tenant, pipelineConfig, item, job, job.nodeRequestId));
             }
           }
         }
@@ -527,7 +519,8 @@ export class TenantScheduler {
       if (!pipelineMatches(manager.config, payload, change, connection)) {
         continue;
       }
-      const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: payload.timestamp ?? ctx.nowIso() });
+      const imageNames = payload.type === 'image-build' ? (payload.imageNames ?? []) : null;
+      const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: payload.timestamp ?? ctx.nowIso(), imageNames });
       if (result.enqueued) {
         outcome.entered += 1;
       } else {

@@ -4,7 +4,7 @@
  */
 import type { ChangeInfo, EnginePipeline, RefFilter } from './interfaces';
 
-export const TRIGGER_EVENT_TYPES = ['patchset-created', 'ref-updated', 'timer', 'parent-change-enqueued', 'project-change-merged'] as const;
+export const TRIGGER_EVENT_TYPES = ['patchset-created', 'ref-updated', 'timer', 'parent-change-enqueued', 'project-change-merged', 'image-build'] as const;
 export type TriggerEventType = (typeof TRIGGER_EVENT_TYPES)[number];
 
 /** A trigger event as stored in `engine_events.payload`. */
@@ -25,6 +25,8 @@ export interface TriggerEventPayload {
   mergedChange?: number | null;
   /** A branch update made by Sluice's own merge (emitted once by the git connection, spec Part A). */
   own?: boolean;
+  /** image-build: the images to build (the launcher or an admin asked for them). */
+  imageNames?: string[];
   timestamp?: string;
 }
 
@@ -77,7 +79,7 @@ function triggersMatch(pipeline: EnginePipeline, event: TriggerEventPayload, con
       case 'timer':
         return event.type === 'timer' && event.pipeline === pipeline.name;
       case 'zuul':
-        if (event.type !== 'parent-change-enqueued' && event.type !== 'project-change-merged') {
+        if (event.type !== 'parent-change-enqueued' && event.type !== 'project-change-merged' && event.type !== 'image-build') {
           return false;
         }
         if (!trigger.events.includes(event.type)) {

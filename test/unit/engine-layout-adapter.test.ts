@@ -51,9 +51,9 @@ describe('engine layout adapter', () => {
       return;
     }
     expect(frozen.failFast).toBe(true);
-    expect(frozen.jobs.map((job) => [job.name, job.attempts, job.dependencies, job.semaphores, job.nodeset.labels, job.provides])).toEqual([
-      ['unit', 2, [], [], [], []],
-      ['integration', 3, [{ name: 'unit', soft: false }], [{ name: 'deploy', resourcesFirst: false }], ['ubuntu'], ['tarball']],
+    expect(frozen.jobs.map((job) => [job.name, job.attempts, job.dependencies, job.semaphores, job.nodeset.labels, job.nodeset.alternatives, job.provides])).toEqual([
+      ['unit', 2, [], [], [], [], []],
+      ['integration', 3, [{ name: 'unit', soft: false }], [{ name: 'deploy', resourcesFirst: false }], ['ubuntu'], [['ubuntu']], ['tarball']],
     ]);
     expect(engine.freezeJobGraph('periodic', 'org/project', 'master', undefined)).toEqual({ status: 'not-in-pipeline' });
     expect(engine.projectInPipeline('gate', 'org/project')).toBe(true);
