@@ -49,6 +49,8 @@ class TenantChannel {
   /** The tick of the current version, shared by all status subscribers. */
   tick: StatusTick;
   readonly sharedValues = new Map<string, { version: number; value: Promise<unknown> }>();
+  /** Set while status ticks wait for the current burst of changes to end. */
+  ticksPending: NodeJS.Immediate | null = null;
   unsubscribe: () => void = () => undefined;
 
   constructor(
@@ -168,6 +170,9 @@ export class LiveHub implements LiveFeeds {
     this.closed = true;
     for (const channel of this.channels.values()) {
       channel.unsubscribe();
+      if (channel.ticksPending) {
+        clearImmediate(channel.ticksPending);
+      }
       for (const subscriber of [...channel.deltaSubscribers]) {
         subscriber.queue.close();
       }
@@ -232,10 +237,25 @@ export class LiveHub implements LiveFeeds {
     subscriber.queue.push({ kind: 'delta', delta });
   }
 
-  /** A status-relevant change: bump the version and schedule coalesced status ticks. */
+  /**
+   * A status-relevant change: bump the version, and schedule the status ticks once the burst
+   * of messages it belongs to is in (a scheduler pass publishes several deltas back to back;
+   * ticking on the first would send every subscriber the same status twice).
+   */
   private changed(channel: TenantChannel): void {
     channel.version += 1;
     channel.tick = { shared: true, tenant: channel.tenant, version: channel.version };
+    if (channel.ticksPending) {
+      return;
+    }
+    channel.ticksPending = setImmediate(() => {
+      channel.ticksPending = null;
+      this.scheduleTicks(channel);
+    });
+  }
+
+  /** Emit to each status subscriber now, or when its coalescing interval has passed. */
+  private scheduleTicks(channel: TenantChannel): void {
     const now = this.now();
     for (const subscriber of channel.statusSubscribers) {
       if (subscriber.timer) {

@@ -136,6 +136,32 @@ describe('LiveHub', () => {
     }
   });
 
+  it('sends one status tick for a burst of changes, carrying the last of them', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    try {
+      let now = 0;
+      const timedHub = new LiveHub(bus, async () => committed, { statusIntervalMs: 250 }, () => now);
+      const ticks = timedHub.statusChanges('t1');
+      expect((await take(ticks, 1)).map((tick) => tick.version)).toEqual([0]);
+      now = 1000; // well past the interval: the burst is sent at once, but only once
+      const emitted: number[] = [];
+      const reading = (async () => {
+        for await (const tick of ticks) {
+          emitted.push(tick.version);
+        }
+      })();
+      publish(delta(1), delta(2), delta(3));
+      await flush();
+      jest.advanceTimersByTime(1000);
+      await flush();
+      expect(emitted).toEqual([3]);
+      timedHub.close();
+      await reading;
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('shares one load per state version', async () => {
     let loads = 0;
     const load = async (): Promise<number> => {
