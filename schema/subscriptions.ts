@@ -6,22 +6,18 @@
 import { GraphQLError } from 'graphql';
 import type { EngineDelta } from '../src/engine/event-bus';
 import type { BuildRecord } from '../src/store/repositories/builds';
-import type { SystemEventRecord } from '../src/store/repositories/system-events';
 import { canReadTenant } from './access';
 import { builder } from './builder';
 import { Build, BuildFilter, toBuildFilter } from './build';
 import { Buildset, BuildsetFilter, toBuildsetFilter } from './buildset';
 import type { GraphQLContext } from './context';
 import { historyStore } from './history-store';
-import type { LiveFeeds, QueueFeedEvent, StatusTick } from './live-feeds';
+import type { LiveFeeds, QueueFeedEvent, StatusTick, SystemEventItem, SystemEventTick } from './live-feeds';
 import { LiveIterator } from './live-iterator';
 import { QueueEventOrResnapshot, withState, type QueueEventItem } from './queue-events';
 import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './status-snapshot';
 import { TenantStatus } from './status';
 import { SystemEvent, SystemEventType } from './system-event';
-
-/** System events fetched per change tick; more than this between two ticks are not pushed. */
-const SYSTEM_EVENT_WINDOW = 200;
 
 function requireLive(ctx: GraphQLContext): LiveFeeds {
   if (!ctx.services.live) {
@@ -197,26 +193,24 @@ builder.subscriptionFields((t) => ({
   systemEvents: t.field({
     type: SystemEvent,
     nullable: false,
-    description: 'System events of the tenant as they are recorded (optionally only some types).',
+    description:
+      'Every system event of the tenant recorded from now on (optionally only some types), once each, in the order they become visible. A subscriber too slow to keep up gets a `SLOW_CONSUMER` error rather than a gap.',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       types: t.arg({ type: [SystemEventType], description: 'Only these kinds of event.' }),
     },
     authScopes: (_root, { tenant }) => ({ tenantReader: tenant }),
-    subscribe: async (_root, { tenant, types }, ctx) => {
-      const live = requireLive(ctx);
-      const { systemEvents } = historyStore(ctx);
-      const latest = await systemEvents.listPage(tenant, {}, { limit: 1, offset: 0, fromEnd: false });
-      let cursor = latest[0]?.id ?? 0;
-      return new LiveIterator(live.statusChanges(tenant), async (): Promise<number[]> => {
+    subscribe: async (_root, { tenant, types }, ctx) =>
+      new LiveIterator(await requireLive(ctx).systemEvents(tenant), (item: SystemEventItem): SystemEventTick[] => {
         assertStillReadable(ctx, tenant);
-        const recent = await live.shared(tenant, 'system-events', () => systemEvents.listPage(tenant, {}, { limit: SYSTEM_EVENT_WINDOW, offset: 0, fromEnd: false }));
-        const fresh = recent.filter((event: SystemEventRecord) => event.id > cursor).sort((a, b) => a.id - b.id);
-        cursor = Math.max(cursor, ...fresh.map((event) => event.id));
-        return fresh.filter((event) => !types || types.includes(event.eventType)).map((event) => event.id);
-      });
-    },
-    resolve: (eventId) => eventId,
+        if (item.kind === 'overflow') {
+          throw new GraphQLError('This subscription fell too far behind and lost system events; subscribe again and read the missed ones from `Tenant.systemEvents`', {
+            extensions: { code: 'SLOW_CONSUMER' },
+          });
+        }
+        return !types || types.includes(item.tick.record.eventType) ? [item.tick] : [];
+      }),
+    resolve: (tick: SystemEventTick) => tick.record,
   }),
 }));
 

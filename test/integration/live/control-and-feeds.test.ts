@@ -127,7 +127,7 @@ describe('control mutations and live feeds', () => {
       /* GraphQL */ `subscription ($t: String!) { systemEvents(tenant: $t, types: [AUTOHOLD_CREATED, AUTOHOLD_DELETED]) { eventType description } }`,
       { t: h.tenant },
     );
-    await subscribersActive(server, { status: 2 });
+    await subscribersActive(server, { status: 1, systemEvents: 1 });
     const created = await server.graphql<{ autoholdCreate: { __typename: string; id: string; refFilter: string } }>(
       /* GraphQL */ `mutation ($input: AutoholdCreateInput!) { autoholdCreate(input: $input) { __typename ... on Autohold { id refFilter } ... on Error { message } } }`,
       { input: { tenant: h.tenant, project: 'org/project', job: 'unit', count: 1, reason: 'debug', change: '1' } },

@@ -56,7 +56,7 @@ describe('LiveHub', () => {
   beforeEach(() => {
     bus = new InProcessBus();
     committed = 0;
-    hub = new LiveHub(bus, async () => committed, { replayCapacity: 100, subscriberCapacity: 10, statusIntervalMs: 250 });
+    hub = new LiveHub(bus, { committedSequence: async () => committed, systemEvents: null }, { replayCapacity: 100, subscriberCapacity: 10, statusIntervalMs: 250 });
     hub.watch('t1');
   });
 
@@ -119,7 +119,7 @@ describe('LiveHub', () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate'] });
     try {
       let now = 0;
-      const timedHub = new LiveHub(bus, async () => committed, { statusIntervalMs: 250 }, () => now);
+      const timedHub = new LiveHub(bus, { committedSequence: async () => committed, systemEvents: null }, { statusIntervalMs: 250 }, () => now);
       const ticks = timedHub.statusChanges('t1');
       expect((await take(ticks, 1)).map((tick) => tick.version)).toEqual([0]);
       publish(delta(1), delta(2), delta(3));
@@ -140,7 +140,7 @@ describe('LiveHub', () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate'] });
     try {
       let now = 0;
-      const timedHub = new LiveHub(bus, async () => committed, { statusIntervalMs: 250 }, () => now);
+      const timedHub = new LiveHub(bus, { committedSequence: async () => committed, systemEvents: null }, { statusIntervalMs: 250 }, () => now);
       const ticks = timedHub.statusChanges('t1');
       expect((await take(ticks, 1)).map((tick) => tick.version)).toEqual([0]);
       now = 1000; // well past the interval: the burst is sent at once, but only once
