@@ -157,7 +157,7 @@ builder.subscriptionFields((t) => ({
   buildsetUpdated: t.field({
     type: Buildset,
     nullable: false,
-    description: 'Buildsets of the tenant matching the filter, each time one of their builds starts or completes, or they are reported or dequeued.',
+    description: 'Buildsets of the tenant matching the filter, each time one is recorded (its job graph is frozen), one of its builds starts or completes, or it gets its result (reported, dequeued, merge conflict, configuration error...).',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       filter: t.arg({ type: BuildsetFilter, description: 'Which buildsets; all when absent.' }),
@@ -165,25 +165,17 @@ builder.subscriptionFields((t) => ({
     authScopes: (_root, { tenant }) => ({ tenantReader: tenant }),
     subscribe: async (_root, { tenant, filter }, ctx) => {
       const wanted = toBuildsetFilter(filter);
-      const buildsetOfItem = new Map<string, number>();
       const source = await requireLive(ctx).queueEvents(tenant, null);
       return new LiveIterator(source, async (event: QueueFeedEvent): Promise<number[]> => {
         assertStillReadable(ctx, tenant);
-        if (event.kind !== 'delta' || !('itemUuid' in event.delta)) {
-          return [];
-        }
-        const build = await buildOf(ctx, tenant, event);
-        if (build) {
-          buildsetOfItem.set(event.delta.itemUuid, build.buildsetId);
-        }
-        const buildsetId = buildsetOfItem.get(event.delta.itemUuid);
+        const buildsetId = event.kind === 'delta' && event.delta.type === 'buildset-changed' ? event.delta.buildsetId : (await buildOf(ctx, tenant, event))?.buildsetId;
         if (buildsetId === undefined) {
           return [];
         }
-        if (event.delta.type === 'item-dequeued') {
-          buildsetOfItem.delete(event.delta.itemUuid);
-        }
         const { buildsets } = historyStore(ctx);
+        if (event.kind === 'delta' && event.delta.type === 'buildset-changed' && event.delta.result === null && (await supersededCreation(ctx, buildsetId))) {
+          return [];
+        }
         const matches = await buildsets.count(tenant, { ...wanted, idxMin: Math.max(buildsetId, wanted.idxMin ?? 0), idxMax: Math.min(buildsetId, wanted.idxMax ?? buildsetId) });
         return matches > 0 ? [buildsetId] : [];
       });
@@ -213,6 +205,17 @@ builder.subscriptionFields((t) => ({
     resolve: (tick: SystemEventTick) => tick.record,
   }),
 }));
+
+/**
+ * Whether a "buildset recorded" delta is followed by another about the same buildset: by the
+ * time the delta is delivered its first build started or it has its result (often in the same
+ * scheduler pass), and that later delta pushes the buildset; pushing it for both would
+ * deliver the same state twice.
+ */
+async function supersededCreation(ctx: GraphQLContext, buildsetId: number): Promise<boolean> {
+  const [buildset] = await historyStore(ctx).buildsets.findByIds([buildsetId]);
+  return buildset !== undefined && (buildset.result !== null || buildset.firstBuildStartTime !== null);
+}
 
 /** The history row of the build a job delta is about, if any. */
 async function buildOf(ctx: GraphQLContext, tenant: string, event: QueueFeedEvent): Promise<BuildRecord | null> {

@@ -184,6 +184,33 @@ describe('control mutations and live feeds', () => {
     await buildsets.until(() => buildsets.results.some((result) => result.data?.buildsetUpdated.result === 'SUCCESS'));
   });
 
+  it('buildsetUpdated pushes a buildset that reports before any of its builds started', async () => {
+    const buildsets = new Subscription<{ buildsetUpdated: { uuid: string; result: string | null; builds: Array<{ uuid: string }> } }>(
+      client(),
+      /* GraphQL */ `subscription ($t: String!) { buildsetUpdated(tenant: $t, filter: { complete: true }) { uuid result builds { uuid } } }`,
+      { t: h.tenant },
+    );
+    await subscribersActive(server, { delta: 1 });
+    h.changes.add('org/project', 1);
+    h.merger.conflicts.add(1);
+    await h.enqueue('gate', 'org/project', '1,1');
+    await h.settle();
+    const [pushed] = await buildsets.waitFor(1);
+    expect(pushed?.data?.buildsetUpdated).toMatchObject({ result: 'MERGE_CONFLICT', builds: [] });
+    expect(h.executor.started).toEqual([]);
+    // Recorded and reported in one pass: two deltas, one push (the state after the pass).
+    expect(h.deltas.filter((delta) => delta.type === 'buildset-changed').map((delta) => delta.type === 'buildset-changed' && delta.result)).toEqual([null, 'MERGE_CONFLICT']);
+    // Deltas reach the subscription in order: once the next buildset is pushed, no second push of the first can follow.
+    h.changes.add('org/project', 2);
+    h.merger.conflicts.add(2);
+    await h.enqueue('gate', 'org/project', '2,1');
+    await h.settle();
+    await buildsets.waitFor(2);
+    const uuids = buildsets.results.map((result) => result.data?.buildsetUpdated.uuid);
+    expect(uuids).toHaveLength(2);
+    expect(new Set(uuids).size).toBe(2);
+  });
+
   it('limits operations per connection and answers bad operations without closing the socket', async () => {
     const shared = client();
     const query = /* GraphQL */ `subscription ($t: String!) { tenantStatus(tenant: $t) { sequence } }`;
