@@ -1,4 +1,6 @@
 /** REST errors are JSON `{"error": name, "description": message}` with an HTTP status (compat.md A2). */
+import type { DeniedResponse } from '../src/auth/gate';
+
 export class RestError extends Error {
   constructor(
     readonly status: number,
@@ -10,8 +12,24 @@ export class RestError extends Error {
     this.name = 'RestError';
   }
 
-  body(): Record<string, unknown> {
+  /** The JSON body; null for an empty body. */
+  body(): Record<string, unknown> | null {
     return { error: this.errorName, description: this.message };
+  }
+}
+
+/**
+ * A refusal of the security core (src/auth/gate.ts): 401 with the reference's JSON and
+ * `WWW-Authenticate`, or 403 with an empty body.
+ */
+export class RestDeniedError extends RestError {
+  constructor(readonly denied: DeniedResponse) {
+    super(denied.status, denied.status === 401 ? (denied.body?.error ?? 'Unauthorized') : 'Forbidden', denied.message, denied.headers);
+    this.name = 'RestDeniedError';
+  }
+
+  override body(): Record<string, unknown> | null {
+    return this.denied.body === null ? null : { ...this.denied.body };
   }
 }
 

@@ -12,6 +12,13 @@ import { infoRoute, tenantInfoRoute } from './routes/info';
 import { freezeJobRoute, freezeJobsRoute, jobRoute, projectRoute } from './routes/job-graph';
 import { openApiRoute } from './routes/openapi';
 import { stateRoute, statusChangeRoute, statusRoute } from './routes/status';
+import {
+  projectSecretsKeyRoute,
+  projectSshKeyRoute,
+  rootAuthorizationsRoute,
+  tenantAuthorizationsRoute,
+  tenantSshKeyRoute,
+} from './routes/security';
 import { systemEventsRoute } from './routes/system-events';
 import {
   imageBuildArtifactRoute,
@@ -71,6 +78,11 @@ export const REST_ROUTES: RestRoute[] = [
   enqueueRoute,
   dequeueRoute,
   projectAutoholdRoute,
+  rootAuthorizationsRoute,
+  tenantAuthorizationsRoute,
+  projectSecretsKeyRoute,
+  projectSshKeyRoute,
+  tenantSshKeyRoute,
   // Greedy project names: keep after every other `project/{p}/...` route.
   projectRoute,
 ];

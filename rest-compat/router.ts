@@ -6,7 +6,9 @@
  */
 import type Koa from 'koa';
 import type { GraphQLError } from 'graphql';
-import { RestAuthError, RestError, methodNotAllowed, notFound } from './errors';
+import { deniedResponse, type DeniedResponse, type RequestAuth } from '../src/auth/gate';
+import { ROOT_SCOPE } from '../src/auth/rules';
+import { RestAuthError, RestDeniedError, RestError, methodNotAllowed, notFound } from './errors';
 import { RestTenantExistsDocument } from './generated/graphql';
 import type { OperationRunner } from './operation-runner';
 import { parseQuery } from './query-params';
@@ -30,6 +32,11 @@ export interface RestRouterOptions {
   serverContext: (ctx: Koa.Context) => Record<string, unknown>;
   /** Realm named in 401 answers the REST layer gives itself (missing header); null when none. */
   defaultRealm?: () => string | null;
+  /**
+   * How the request authenticated (docs/security.md §2); with it every endpoint's `auth`
+   * requirement is checked here, after the tenant exists and before query and body.
+   */
+  requestAuth?: (ctx: Koa.Context) => Promise<RequestAuth>;
 }
 
 /** Koa middleware serving every route of the table below `/api`. */
@@ -48,8 +55,13 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
       for (const [key, value] of Object.entries(restError.headers)) {
         ctx.set(key, value);
       }
+      const body = restError.body();
+      if (body === null) {
+        ctx.body = ''; // a 403 has an empty body (compat.md §6.3)
+        return;
+      }
       ctx.type = 'application/json; charset=utf-8';
-      ctx.body = JSON.stringify(restError.body());
+      ctx.body = JSON.stringify(body);
     }
   };
 }
@@ -92,7 +104,9 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
   const run = boundRunner(options.run, serverContext);
 
   // Order as in the reference (compat.md §1.5): tenant, then auth, then query and body.
-  if (endpoint.auth === 'token' || endpoint.auth === 'admin') {
+  if (options.requestAuth !== undefined) {
+    await checkAuth(ctx, endpoint, params, run, options.requestAuth);
+  } else if (endpoint.auth === 'token' || endpoint.auth === 'admin') {
     if (params.tenant_name !== undefined) {
       await requireTenant(run, params.tenant_name);
     }
@@ -139,6 +153,29 @@ function boundRunner(run: OperationRunner, serverContext: Record<string, unknown
     }
     return result.data;
   };
+}
+
+/** 404 for an unknown tenant, then the endpoint's gate on its tenant (`*` for root endpoints). */
+async function checkAuth(
+  ctx: Koa.Context,
+  endpoint: RestEndpoint,
+  params: Record<string, string>,
+  run: BoundOperationRunner,
+  requestAuth: (ctx: Koa.Context) => Promise<RequestAuth>,
+): Promise<void> {
+  if (endpoint.auth === 'none') {
+    return;
+  }
+  const auth = await requestAuth(ctx);
+  const tenant = params.tenant_name ?? ROOT_SCOPE;
+  if (!auth.knowsTenant(tenant)) {
+    await requireTenant(run, tenant);
+    throw notFound('Tenant not found');
+  }
+  const result = auth.check(endpoint.auth, tenant);
+  if (!result.allowed) {
+    throw new RestDeniedError(deniedResponse(result));
+  }
 }
 
 async function requireTenant(run: BoundOperationRunner, tenant: string): Promise<void> {
@@ -203,7 +240,15 @@ function decodePathSegment(value: string): string {
 /** Map a GraphQL error to a REST error by its `extensions.code` (auth errors keep their names). */
 export function restErrorFromGraphQL(error: GraphQLError | { message: string; extensions?: Record<string, unknown> }): RestError {
   const extensions = error.extensions ?? {};
-  const code = typeof extensions.code === 'string' ? extensions.code : scopeAuthCode(error);
+  const code = typeof extensions.code === 'string' ? extensions.code : '';
+  const denied = deniedFromExtensions(error.message, extensions);
+  if (denied !== null) {
+    return new RestDeniedError(denied);
+  }
+  if (code === 'RATE_LIMITED') {
+    const retryAfter = typeof extensions.retryAfter === 'number' ? String(extensions.retryAfter) : '60';
+    return new RestError(429, 'TooManyRequests', error.message, { 'Retry-After': retryAfter });
+  }
   if (code === 'UNAUTHENTICATED') {
     const name = typeof extensions.authError === 'string' ? extensions.authError : 'AuthTokenUnauthorizedException';
     const realm = typeof extensions.realm === 'string' ? extensions.realm : null;
@@ -219,11 +264,24 @@ export function restErrorFromGraphQL(error: GraphQLError | { message: string; ex
   return new RestError(httpStatus, name, httpStatus === 500 ? 'Unexpected error.' : error.message);
 }
 
-/** Pothos scope-auth refusals carry their code on the original error (`code: 'FORBIDDEN'`), not in `extensions`. */
-function scopeAuthCode(error: GraphQLError | { message: string }): string {
-  const original = 'originalError' in error ? error.originalError : undefined;
-  const code = original !== null && typeof original === 'object' && 'code' in original ? original.code : undefined;
-  return code === 'FORBIDDEN' ? code : '';
+/** The security core's refusal carried by a GraphQL error (UNAUTHENTICATED with `auth`, or FORBIDDEN). */
+function deniedFromExtensions(message: string, extensions: Record<string, unknown>): DeniedResponse | null {
+  if (extensions.code === 'FORBIDDEN') {
+    return deniedResponse({ allowed: false, status: 403 });
+  }
+  const auth = extensions.auth;
+  if (extensions.code !== 'UNAUTHENTICATED' || typeof auth !== 'object' || auth === null) {
+    return null;
+  }
+  const http = extensions.http as { headers?: Record<string, string> } | undefined;
+  const body = auth as DeniedResponse['body'];
+  return {
+    status: 401,
+    message,
+    extensions: { code: 'UNAUTHENTICATED', http: { status: 401, headers: http?.headers ?? {} } },
+    headers: http?.headers ?? {},
+    body,
+  };
 }
 
 function internalError(ctx: Koa.Context, err: unknown): RestError {

@@ -1,25 +1,30 @@
 /**
- * Tenant access decisions used by the scope-auth scopes, through the Security issue's
- * `decideAccess`. No tenant policy source is wired into the services yet, so every known tenant
- * is treated as having no access or admin rules: anyone may read, and a caller is tenant admin
- * through the `zuul.admin` claim override (compat.md §6.3) of an authenticator that allows it.
+ * Tenant access decisions for resolvers that check outside scope-auth (per-event checks of
+ * subscriptions, filtered tenant lists). They use the request's `RequestAuth` (src/auth/gate.ts).
  */
-import { decideAccess } from '../src/auth/rules';
+import { controlRateLimitKey, rateLimitedError } from '../src/auth/rate-limit';
 import type { GraphQLContext } from './context';
 
-function decision(ctx: GraphQLContext, tenant: string): { canRead: boolean; isAdmin: boolean } {
-  if (!ctx.services.tenants.tenantNames().includes(tenant)) {
-    return { canRead: false, isAdmin: false };
-  }
-  return decideAccess({ tenant, principal: ctx.principal, rules: [], accessRules: [], adminRules: [] });
-}
-
-/** Whether the caller may administer (enqueue, dequeue, pause...) the tenant. */
-export function isTenantAdmin(ctx: GraphQLContext, tenant: string): boolean {
-  return decision(ctx, tenant).isAdmin;
-}
-
-/** Whether the caller may read the tenant (status, history, live feeds). */
+/** Whether the caller may read the tenant (status, history, live feeds); false for unknown tenants. */
 export function canReadTenant(ctx: GraphQLContext, tenant: string): boolean {
-  return decision(ctx, tenant).canRead;
+  return ctx.services.tenants.tenantNames().includes(tenant) && ctx.auth.knowsTenant(tenant) && ctx.auth.check('public', tenant).allowed;
+}
+
+/**
+ * The scope of a control operation on `tenant`: admin of a known tenant; unknown tenants pass
+ * so that the resolver answers NotFound first (compat.md §6.3: 404 before 401/403).
+ */
+export function adminScope(ctx: GraphQLContext, tenant: string): { tenantAdmin: string } | { public: true } {
+  return ctx.auth.knowsTenant(tenant) ? { tenantAdmin: tenant } : { public: true };
+}
+
+/** Spend one control operation of the caller on the tenant, or refuse with RATE_LIMITED (HTTP 429). */
+export function takeControlToken(ctx: GraphQLContext, tenant: string): void {
+  if (ctx.principal === null) {
+    return; // scope-auth admitted no anonymous caller; nothing to key the bucket on
+  }
+  const decision = ctx.services.auth.controlLimiter.take(controlRateLimitKey(ctx.principal, tenant));
+  if (!decision.allowed) {
+    throw rateLimitedError(decision.retryAfterSeconds);
+  }
 }

@@ -7,18 +7,25 @@ import ErrorsPlugin from '@pothos/plugin-errors';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ValidationPlugin from '@pothos/plugin-validation';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
-import { canReadTenant, isTenantAdmin } from './access';
+import { denialForFailure, scopeLoaders } from '../src/auth/scopes';
 import type { GraphQLContext } from './context';
 
 export interface SchemaTypes {
   Context: GraphQLContext;
+  /** Scopes of docs/security.md §2, evaluated by `scopeLoaders` (src/auth/scopes.ts). */
   AuthScopes: {
-    /** Anyone may read; access rules of restricted tenants are applied by the Security issue. */
+    /** Anyone. */
     public: boolean;
+    /** A valid token was presented. */
+    authenticated: boolean;
+    /** Root-level reads (api-root access rules). */
+    rootRead: boolean;
+    /** Read the named tenant (public unless it has access rules). */
+    tenantRead: string;
+    /** A valid token with read access to the named tenant (`authorizations`). */
+    tenantToken: string;
     /** Administer the named tenant (control mutations). */
     tenantAdmin: string;
-    /** Read the named tenant (status and live feeds). */
-    tenantReader: string;
   };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
@@ -60,14 +67,12 @@ export const builder = new SchemaBuilder<SchemaTypes>({
   },
   scopeAuth: {
     authorizeOnSubscribe: true,
-    // A code on the refusal lets the REST layer answer 401 (no principal) or 403 (not allowed).
-    unauthorizedError: (_parent, ctx, _info, result) =>
-      new GraphQLError(result.message, { extensions: { code: ctx.principal ? 'FORBIDDEN' : 'UNAUTHENTICATED' } }),
-    authScopes: (ctx) => ({
-      public: true,
-      tenantAdmin: (tenant) => isTenantAdmin(ctx, tenant),
-      tenantReader: (tenant) => canReadTenant(ctx, tenant),
-    }),
+    authScopes: (ctx) => scopeLoaders(ctx.auth),
+    // 401 with WWW-Authenticate (no or bad token where one is needed) or 403; yoga maps extensions.http.
+    unauthorizedError: (_parent, ctx, _info, result) => {
+      const denied = denialForFailure(ctx.auth, result.failure);
+      return new GraphQLError(denied.message, { extensions: denied.extensions });
+    },
   },
   errors: {
     defaultTypes: [],

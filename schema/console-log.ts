@@ -71,7 +71,7 @@ builder.subscriptionField('consoleLog', (t) =>
         description: 'Sequence number of the last line already received; the stream starts after it (default 0: from the first line).',
       }),
     },
-    authScopes: (_root, args) => ({ tenantReader: args.tenant }),
+    authScopes: (_root, args) => ({ tenantRead: args.tenant }),
     subscribe: async (_root, args, ctx) => {
       const source = ctx.services.console;
       if (!source) {

@@ -6,8 +6,12 @@ import type { Knex } from 'knex';
 import type { Layout } from '../src/config/layout';
 import type { ConsoleSource } from './console-log';
 import type { ServiceConfig } from '../src/config/service';
-import type { Principal } from '../src/auth/principal';
 import type { Engine } from '../src/engine/engine';
+import type { TokenAuthenticator } from '../src/auth/authenticator';
+import type { AccessPolicySource, RequestAuth } from '../src/auth/gate';
+import type { KeyManager } from '../src/auth/keys/key-manager';
+import type { Principal } from '../src/auth/principal';
+import type { TokenBucketLimiter } from '../src/auth/rate-limit';
 import type { LiveFeeds } from './live-feeds';
 
 /**
@@ -18,6 +22,18 @@ export interface TenantCatalog {
   tenantNames(): readonly string[];
   /** The tenant's current layout; undefined for unknown tenants and for name-only catalogs. */
   layout(tenant: string): Layout | undefined;
+}
+
+/** Authentication and authorization services (docs/security.md). */
+export interface AuthServices {
+  /** Verifies bearer tokens; built once at start-up from `config.auth`. */
+  authenticator(): Promise<TokenAuthenticator>;
+  /** The current tenants' access and admin rules (replaced on reconfiguration). */
+  policies(): AccessPolicySource;
+  /** Control operations per caller and tenant (`config.graphql.controlRateLimit`). */
+  controlLimiter: TokenBucketLimiter;
+  /** Project and tenant keys (opened on first use: it may create the key-encryption secret). */
+  keys(): Promise<KeyManager>;
 }
 
 /** Long-lived dependencies shared by every request. */
@@ -32,24 +48,24 @@ export interface Services {
   engine: Engine | null;
   /** Live feeds for subscriptions; null when subscriptions are not served. */
   live: LiveFeeds | null;
-  /** Verifies a bearer token (HTTP `Authorization`, or graphql-ws `connectionParams`); null = anonymous. */
-  authenticate: Authenticate | null;
+  auth: AuthServices;
   /** Build output for `consoleLog`; null when this process runs no executor. */
   console: ConsoleSource | null;
 }
-
-/** Turns a bearer token into a principal, or null when it is not valid. */
-export type Authenticate = (token: string) => Promise<Principal | null>;
 
 /** Who is calling: a verified token's subject, claims and authenticator (see src/auth/principal.ts). */
 export type { Principal } from '../src/auth/principal';
 
 export interface GraphQLContext {
   services: Services;
+  /** How this request (or WebSocket connection) authenticated, and its per-tenant decisions. */
+  auth: RequestAuth;
+  /** The verified caller, or null (anonymous, or a token that failed). */
   principal: Principal | null;
   requestId: string;
 }
 
-export function createContext(services: Services, requestId: string, principal: Principal | null = null): GraphQLContext {
-  return { services, principal, requestId };
+/** The context of one request (or one graphql-ws operation). */
+export function createContext(services: Services, requestId: string, auth: RequestAuth): GraphQLContext {
+  return { services, auth, principal: auth.principal, requestId };
 }

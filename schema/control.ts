@@ -5,6 +5,7 @@
  * unknown pipeline, change not in the pipeline: InvalidInputError).
  */
 import type { GraphQLContext } from './context';
+import { adminScope, takeControlToken } from './access';
 import { builder } from './builder';
 import { Autohold } from './autohold';
 import { requireEngine, unwrap } from './control-errors';
@@ -109,9 +110,10 @@ builder.mutationFields((t) => ({
     type: EventAccepted,
     description: 'Enqueue a change or ref update into a pipeline (REST `project/{p}/enqueue`).',
     args: { input: t.arg({ type: EnqueueInput, required: true, description: 'What to enqueue.' }) },
-    authScopes: (_root, { input }) => ({ tenantAdmin: input.tenant }),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'EnqueueResult' } },
     resolve: async (_root, { input }, ctx) => {
+      takeControlToken(ctx, input.tenant);
       const result = await requireEngine(ctx).enqueue(input.tenant, {
         pipeline: input.pipeline,
         project: input.project,
@@ -128,9 +130,10 @@ builder.mutationFields((t) => ({
     type: EventAccepted,
     description: 'Remove a live change or ref from a pipeline (REST `project/{p}/dequeue`).',
     args: { input: t.arg({ type: DequeueInput, required: true, description: 'What to dequeue.' }) },
-    authScopes: (_root, { input }) => ({ tenantAdmin: input.tenant }),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'DequeueResult' } },
     resolve: async (_root, { input }, ctx) => {
+      takeControlToken(ctx, input.tenant);
       const result = await requireEngine(ctx).dequeue(input.tenant, {
         pipeline: input.pipeline,
         project: input.project,
@@ -145,9 +148,10 @@ builder.mutationFields((t) => ({
     type: EventAccepted,
     description: 'Move changes to the head of their queue in the given order (REST `promote`).',
     args: { input: t.arg({ type: PromoteInput, required: true, description: 'What to promote.' }) },
-    authScopes: (_root, { input }) => ({ tenantAdmin: input.tenant }),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'PromoteResult' } },
     resolve: async (_root, { input }, ctx) => {
+      takeControlToken(ctx, input.tenant);
       const result = await requireEngine(ctx).promote(input.tenant, { pipeline: input.pipeline, changes: input.changes, by: actor(ctx) });
       return { eventId: unwrap(result, input.pipeline).eventId, tenant: input.tenant };
     },
@@ -156,9 +160,10 @@ builder.mutationFields((t) => ({
     type: Autohold,
     description: 'Create an autohold request (REST `project/{p}/autohold` POST).',
     args: { input: t.arg({ type: AutoholdCreateInput, required: true, description: 'The request.' }) },
-    authScopes: (_root, { input }) => ({ tenantAdmin: input.tenant }),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'AutoholdCreateResult' } },
     resolve: async (_root, { input }, ctx) => {
+      takeControlToken(ctx, input.tenant);
       const result = await requireEngine(ctx).createAutohold(input.tenant, {
         project: input.project,
         job: input.job,
@@ -177,9 +182,10 @@ builder.mutationFields((t) => ({
     type: AutoholdDeleted,
     description: 'Delete an autohold request (REST `autohold/{id}` DELETE).',
     args: { input: t.arg({ type: AutoholdDeleteInput, required: true, description: 'The request to delete.' }) },
-    authScopes: (_root, { input }) => ({ tenantAdmin: input.tenant }),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'AutoholdDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
+      takeControlToken(ctx, input.tenant);
       unwrap(await requireEngine(ctx).deleteAutohold(input.tenant, input.id), input.id);
       await notifyLive(ctx, input.tenant);
       return { id: input.id };
@@ -189,9 +195,10 @@ builder.mutationFields((t) => ({
     type: TenantEventQueueState,
     description: 'Pause, resume or discard the tenant event queues, with a reason (REST `state` POST).',
     args: { input: t.arg({ type: TenantStateSetInput, required: true, description: 'The new state.' }) },
-    authScopes: (_root, { input }) => ({ tenantAdmin: input.tenant }),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'TenantStateSetResult' } },
     resolve: async (_root, { input }, ctx) => {
+      takeControlToken(ctx, input.tenant);
       const result = await requireEngine(ctx).setTenantState(input.tenant, {
         triggerQueueDiscarding: input.triggerQueueDiscarding ?? undefined,
         triggerQueuePaused: input.triggerQueuePaused ?? undefined,

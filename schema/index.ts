@@ -22,6 +22,8 @@ import './status';
 import './queue-events';
 import './autohold';
 import './control';
+import './authorizations';
+import './keys';
 import './subscriptions';
 import './console-log';
 import './launcher-runtime';

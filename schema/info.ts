@@ -1,4 +1,5 @@
 /** Service information: version, capabilities, and how clients should authenticate. */
+import { authRealms, defaultRealm } from '../src/auth/capabilities';
 import { builder } from './builder';
 
 interface InfoShape {
@@ -13,6 +14,7 @@ const AuthRealm = builder.simpleObject('AuthRealm', {
     clientId: t.string({ description: 'Client id to use when asking the authority for a token.' }),
     driver: t.string({ nullable: false, description: 'Token verification driver: HS256, RS256, ES256 or OpenIDConnect.' }),
     scope: t.string({ description: 'OpenID Connect scope to request, when the driver is OpenIDConnect.' }),
+    loadUserInfo: t.boolean({ description: 'Whether dashboards should load the OpenID Connect user info; null for other drivers.' }),
   }),
 });
 
@@ -50,8 +52,17 @@ const Info = builder.objectRef<InfoShape>('Info').implement({
       type: Capabilities,
       nullable: false,
       description: 'Optional features of this deployment.',
-      // Authenticators arrive with the Security issue; until then no realm is configured.
-      resolve: () => ({ jobHistory: true, auth: { realms: [], defaultRealm: null, readProtected: false } }),
+      resolve: (_info, _args, ctx) => {
+        const { auth } = ctx.services.config;
+        return {
+          jobHistory: true,
+          auth: {
+            realms: authRealms(auth),
+            defaultRealm: defaultRealm(auth),
+            readProtected: ctx.services.auth.policies().rootPolicy().accessRules.length > 0,
+          },
+        };
+      },
     }),
   }),
 });

@@ -20,16 +20,14 @@ import {
   nodesetRequestCancel,
   type OperationResult,
 } from '../src/launcher/operations';
+import { adminScope, takeControlToken } from './access';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
 import { builder } from './builder';
 import type { GraphQLContext } from './context';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { idCursor, PAGINATION_DESCRIPTION, resolveKeysetConnection } from './pagination';
 import { requireTenant, Tenant } from './tenant';
 
-/** The scopes every launcher mutation requires: tenant admin (compat.md A2: the reference forgot it for nodes and requests). */
-function launcherAdminScopes(tenant: string): { tenantAdmin: string } {
-  return { tenantAdmin: tenant };
-}
 
 const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -189,14 +187,12 @@ const NodesetRequestFilter = builder.inputType('NodesetRequestFilter', {
 builder.objectFields(Tenant, (t) => ({
   nodes: t.connection(
     {
+      ...NON_NULL_CONNECTION,
       type: ProviderNode,
-      nullable: false,
-      edgesNullable: { list: false, items: false },
-      nodeNullable: false,
       description: `Nodes assigned to the tenant or unassigned on its providers. ${PAGINATION_DESCRIPTION}`,
       args: {
         filter: t.arg({ type: NodeFilter, description: 'Which nodes; all when absent.' }),
-        offset: t.arg.int({ description: 'Rows to skip after the cursor position.' }),
+        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx) => {
         const repos = createRepositories(ctx.services.knex);
@@ -211,25 +207,20 @@ builder.objectFields(Tenant, (t) => ({
         });
       },
     },
-    {
-      name: 'ProviderNodeConnection',
-      description: 'A page of nodes, newest first.',
-      fields: (tc) => ({
-        totalCount: tc.int({ nullable: false, description: 'Nodes matching the filter on all pages.', resolve: (connection) => connection.totalCount() }),
-      }),
-    },
-    { name: 'ProviderNodeEdge', description: 'A node and its cursor.' },
+    ...countedConnectionTypes('ProviderNode', {
+      page: 'A page of nodes, newest first.',
+      item: 'A node',
+      totalCount: 'Nodes matching the filter on all pages.',
+    }),
   ),
   nodesetRequests: t.connection(
     {
+      ...NON_NULL_CONNECTION,
       type: NodesetRequest,
-      nullable: false,
-      edgesNullable: { list: false, items: false },
-      nodeNullable: false,
       description: `Nodeset requests of the tenant. ${PAGINATION_DESCRIPTION}`,
       args: {
         filter: t.arg({ type: NodesetRequestFilter, description: 'Which requests; all when absent.' }),
-        offset: t.arg.int({ description: 'Rows to skip after the cursor position.' }),
+        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx) => {
         const repos = createRepositories(ctx.services.knex);
@@ -243,14 +234,11 @@ builder.objectFields(Tenant, (t) => ({
         });
       },
     },
-    {
-      name: 'NodesetRequestConnection',
-      description: 'A page of nodeset requests, newest first.',
-      fields: (tc) => ({
-        totalCount: tc.int({ nullable: false, description: 'Requests matching the filter on all pages.', resolve: (connection) => connection.totalCount() }),
-      }),
-    },
-    { name: 'NodesetRequestEdge', description: 'A nodeset request and its cursor.' },
+    ...countedConnectionTypes('NodesetRequest', {
+      page: 'A page of nodeset requests, newest first.',
+      item: 'A nodeset request',
+      totalCount: 'Requests matching the filter on all pages.',
+    }),
   ),
 }));
 
@@ -335,10 +323,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Hold a node until it is released (no expiry).',
     args: { input: t.arg({ type: NodeInput, required: true, description: 'The node.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeHoldResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       return unwrap(await nodeHold(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, comment: input.comment ?? null, actor: actor(ctx) }));
     },
   }),
@@ -347,10 +336,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Release a node (state `used`); the launcher deletes it.',
     args: { input: t.arg({ type: NodeReleaseInput, required: true, description: 'The node.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeReleaseResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       return unwrap(await nodeRelease(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, actor: actor(ctx) }));
     },
   }),
@@ -359,10 +349,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Cancel a nodeset request; a job waiting for it gets NODE_FAILURE.',
     args: { input: t.arg({ type: RequestCancelInput, required: true, description: 'The request.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodesetRequestCancelResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       unwrap(await nodesetRequestCancel(launcherContext(ctx), { tenant: input.tenant, requestId: input.requestId, actor: actor(ctx) }));
       return { tenant: input.tenant, id: input.requestId };
     },
@@ -372,10 +363,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Request a build of a zuul image (an `image-build` trigger event).',
     args: { input: t.arg({ type: ImageBuildInput, required: true, description: 'The image.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       const { eventId } = unwrap(await imageBuild(launcherContext(ctx), { tenant: input.tenant, imageName: input.imageName, actor: actor(ctx) }));
       return { tenant: input.tenant, eventId };
     },
@@ -385,10 +377,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Delete an image build artifact and its uploads; refused (ConflictError) while a node uses one of them.',
     args: { input: t.arg({ type: ArtifactInput, required: true, description: 'The artifact.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildArtifactDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       unwrap(await imageBuildArtifactDelete(launcherContext(ctx), { tenant: input.tenant, artifactId: input.artifactId, actor: actor(ctx) }));
       return { tenant: input.tenant, id: input.artifactId };
     },
@@ -398,10 +391,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Delete an image upload; refused (ConflictError) while a node uses it.',
     args: { input: t.arg({ type: UploadInput, required: true, description: 'The upload.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       unwrap(await imageUploadDelete(launcherContext(ctx), { tenant: input.tenant, uploadId: input.uploadId, actor: actor(ctx) }));
       return { tenant: input.tenant, id: input.uploadId };
     },
@@ -411,10 +405,11 @@ builder.mutationFields((t) => ({
     nullable: false,
     description: 'Mark a ready upload validated (operator attestation); ConflictError when it is not ready.',
     args: { input: t.arg({ type: UploadInput, required: true, description: 'The upload.' }) },
-    authScopes: (_root, { input }) => launcherAdminScopes(input.tenant),
+    authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadValidateResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
+      takeControlToken(ctx, input.tenant);
       unwrap(await imageUploadValidate(launcherContext(ctx), { tenant: input.tenant, uploadId: input.uploadId, actor: actor(ctx) }));
       return { tenant: input.tenant, id: input.uploadId };
     },

@@ -1,5 +1,5 @@
 /**
- * Subscription fields. Each is authorised when it starts (scope `tenantReader`) and again for
+ * Subscription fields. Each is authorised when it starts (scope `tenantRead`) and again for
  * every event, reads only its tenant's bus topic, and resolves every event with a fresh context
  * (per-event Pothos caches), so objects are loaded as they are when the event is delivered.
  */
@@ -81,7 +81,7 @@ builder.subscriptionFields((t) => ({
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       pipeline: t.arg.string({ description: 'Only this pipeline.' }),
     },
-    authScopes: (_root, { tenant }) => ({ tenantReader: tenant }),
+    authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: (_root, { tenant }, ctx) =>
       new LiveIterator(requireLive(ctx).statusChanges(tenant), (tick: StatusTick) => {
         assertStillReadable(ctx, tenant);
@@ -106,7 +106,7 @@ builder.subscriptionFields((t) => ({
       change: t.arg.string({ description: 'Only deltas of items carrying this change (`N,P` or new revision).' }),
       afterSeq: t.arg.int({ description: 'Replay the deltas after this sequence first (from a bounded buffer).' }),
     },
-    authScopes: (_root, { tenant }) => ({ tenantReader: tenant }),
+    authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: async (_root, { tenant, pipeline, change, afterSeq }, ctx) => {
       const live = requireLive(ctx);
       const changeFilter = change ? new ChangeFilter(change) : null;
@@ -137,7 +137,7 @@ builder.subscriptionFields((t) => ({
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       filter: t.arg({ type: BuildFilter, description: 'Which builds; all when absent.' }),
     },
-    authScopes: (_root, { tenant }) => ({ tenantReader: tenant }),
+    authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: async (_root, { tenant, filter }, ctx) => {
       const wanted = toBuildFilter(filter);
       const source = await requireLive(ctx).queueEvents(tenant, null);
@@ -162,7 +162,7 @@ builder.subscriptionFields((t) => ({
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       filter: t.arg({ type: BuildsetFilter, description: 'Which buildsets; all when absent.' }),
     },
-    authScopes: (_root, { tenant }) => ({ tenantReader: tenant }),
+    authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: async (_root, { tenant, filter }, ctx) => {
       const wanted = toBuildsetFilter(filter);
       const source = await requireLive(ctx).queueEvents(tenant, null);
@@ -191,7 +191,7 @@ builder.subscriptionFields((t) => ({
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       types: t.arg({ type: [SystemEventType], description: 'Only these kinds of event.' }),
     },
-    authScopes: (_root, { tenant }) => ({ tenantReader: tenant }),
+    authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: async (_root, { tenant, types }, ctx) =>
       new LiveIterator(await requireLive(ctx).systemEvents(tenant), (item: SystemEventItem): SystemEventTick[] => {
         assertStillReadable(ctx, tenant);

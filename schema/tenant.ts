@@ -1,4 +1,5 @@
 /** Tenants: the root scope of everything else. Other modules add fields to `Tenant`. */
+import { canReadTenant } from './access';
 import { builder } from './builder';
 import { NotFoundError } from './errors';
 
@@ -9,6 +10,8 @@ export interface TenantRef {
 
 export const Tenant = builder.objectRef<TenantRef>('Tenant').implement({
   description: 'A tenant: an isolated set of projects, pipelines and their history.',
+  // Everything about a tenant hangs below this type, so reading it is checked here (access-rules).
+  authScopes: (tenant) => ({ tenantRead: tenant.name }),
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: 'Name of the tenant (URL-safe).' }),
   }),
@@ -18,9 +21,13 @@ builder.queryFields((t) => ({
   tenants: t.field({
     type: [Tenant],
     nullable: false,
-    description: 'Every tenant of this deployment, sorted by name.',
+    description: 'Every tenant of this deployment the caller may read, sorted by name (api-root access rules apply).',
+    authScopes: { rootRead: true },
     resolve: (_root, _args, ctx) =>
-      [...ctx.services.tenants.tenantNames()].sort((a, b) => a.localeCompare(b)).map((name) => ({ name })),
+      [...ctx.services.tenants.tenantNames()]
+        .filter((name) => canReadTenant(ctx, name))
+        .sort((a, b) => a.localeCompare(b))
+        .map((name) => ({ name })),
   }),
   tenant: t.field({
     type: Tenant,

@@ -6,7 +6,7 @@
  */
 import type http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
@@ -33,6 +33,29 @@ export const DEFAULT_WEB_SOCKET_LIMITS: WebSocketLimits = {
   maxPayloadBytes: 64 * 1024,
 };
 
+/** The parse and validate functions of an enveloped yoga instance. */
+export interface OperationParsing {
+  schema: GraphQLSchema;
+  parse(source: string): DocumentNode;
+  validate(schema: GraphQLSchema, document: DocumentNode, rules?: readonly ValidationRule[]): readonly GraphQLError[];
+}
+
+/**
+ * Parses and validates one operation with the deployment's limits (depth, cost, size,
+ * introspection); returns errors for that operation instead of throwing.
+ */
+export type OperationChecker = (env: OperationParsing, query: string | undefined) => { document: DocumentNode } | { errors: GraphQLError[] };
+
+const defaultChecker: OperationChecker = (env, query) => {
+  try {
+    const document = env.parse(query ?? '');
+    const errors = env.validate(env.schema, document);
+    return errors.length > 0 ? { errors: [...errors] } : { document };
+  } catch (err) {
+    return { errors: [err instanceof GraphQLError ? err : new GraphQLError('Invalid operation')] };
+  }
+};
+
 export interface GraphQLWebSocketServer {
   wss: WebSocketServer;
   /** Close every socket with `SHUTDOWN_CLOSE_CODE` and stop accepting new ones. */
@@ -42,7 +65,13 @@ export interface GraphQLWebSocketServer {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the server context type of any yoga instance
 type AnyYoga = YogaServerInstance<any, any>;
 
-export function attachGraphQLWebSocket(server: http.Server, yoga: AnyYoga, path = '/graphql', limits: Partial<WebSocketLimits> = {}): GraphQLWebSocketServer {
+export function attachGraphQLWebSocket(
+  server: http.Server,
+  yoga: AnyYoga,
+  path = '/graphql',
+  limits: Partial<WebSocketLimits> = {},
+  checkOperation: OperationChecker = defaultChecker,
+): GraphQLWebSocketServer {
   const settings = { ...DEFAULT_WEB_SOCKET_LIMITS, ...limits };
   const wss = new WebSocketServer({ server, path, maxPayload: settings.maxPayloadBytes });
   wss.on('connection', (socket) => {
@@ -68,22 +97,20 @@ export function attachGraphQLWebSocket(server: http.Server, yoga: AnyYoga, path 
           params,
           requestId: `ws-${randomUUID()}`,
         });
+        const checked = checkOperation(env, params.query);
+        if ('errors' in checked) {
+          return checked.errors;
+        }
         try {
-          const document = env.parse(params.query);
-          const errors = env.validate(env.schema, document);
-          if (errors.length > 0) {
-            return errors;
-          }
-          const args = {
+          return {
             schema: env.schema,
             operationName: params.operationName,
-            document,
+            document: checked.document,
             variableValues: params.variables,
             contextValue: await env.contextFactory(),
             execute: env.execute,
             subscribe: env.subscribe,
           };
-          return args;
         } catch (err) {
           return [err instanceof GraphQLError ? err : new GraphQLError('Invalid operation')];
         }

@@ -129,7 +129,7 @@ async function follow(client: Client): Promise<void> {
 const client = createClient({
   url: `${httpUrl.replace(/^http/, 'ws')}/graphql`,
   webSocketImpl: WebSocket,
-  connectionParams: token ? { authToken: token } : {},
+  connectionParams: token ? { authorization: `Bearer ${token}` } : {},
   retryAttempts: Infinity,
   shouldRetry: () => true,
 });

@@ -2,6 +2,7 @@
  * Rate limiting of control operations (enqueue, dequeue, promote, ...) per caller and tenant:
  * a token bucket per key, refilled continuously, with an injectable clock.
  */
+import { GraphQLError } from 'graphql';
 import type { Principal } from './principal';
 
 export interface TokenBucketOptions {
@@ -69,4 +70,15 @@ export class TokenBucketLimiter {
 /** The bucket key of a caller's control operations on a tenant. */
 export function controlRateLimitKey(principal: Principal, tenant: string): string {
   return JSON.stringify([principal.authenticator.name, principal.subject, tenant]);
+}
+
+/** The error for a refused control operation: HTTP 429 with Retry-After, GraphQL code RATE_LIMITED. */
+export function rateLimitedError(retryAfterSeconds: number): GraphQLError {
+  return new GraphQLError(`Too many control operations; retry in ${retryAfterSeconds} s`, {
+    extensions: {
+      code: 'RATE_LIMITED',
+      retryAfter: retryAfterSeconds,
+      http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } },
+    },
+  });
 }

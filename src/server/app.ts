@@ -13,7 +13,13 @@ import { SLUICE_VERSION } from '../model/version';
 import { openDatabase, type Database } from '../store/database';
 import { migrateLatest } from '../store/migrate';
 import { ComponentRepository } from '../store/repositories/components';
-import type { Authenticate, Services, TenantCatalog } from '../../schema/context';
+import type { Services, TenantCatalog } from '../../schema/context';
+import type { TokenAuthenticator } from '../auth/authenticator';
+import type { AccessPolicySource } from '../auth/gate';
+import { defaultRealm } from '../auth/capabilities';
+import { requestAuthFromHeader } from '../auth/gate';
+import { assembleAuthServices } from './auth-services';
+import { parseAndValidateForSubscription, webSocketMaxPayload } from './graphql-hardening';
 import type { ConsoleSource } from '../../schema/console-log';
 import type { Engine } from '../engine/engine';
 import { EngineStateRepository } from '../store/repositories/engine-state';
@@ -56,8 +62,10 @@ export interface AppOptions {
   engine?: Engine;
   /** Environment passed (allow-listed) to job steps of the built-in executor; defaults to `process.env`. */
   environment?: Record<string, string | undefined>;
-  /** Token verification; without it every caller is anonymous. */
-  authenticate?: Authenticate;
+  /** Token verification; defaults to the authenticators of `config.auth`. */
+  authenticator?: TokenAuthenticator;
+  /** Access policies; default: the tenant file's rules (a reloading layout manager passes its own). */
+  policies?: () => AccessPolicySource;
   /** Live fan-out tuning (status coalescing interval, replay and per-subscriber buffers). */
   live?: Partial<LiveHubOptions>;
   /** graphql-ws limits (keep-alive, init timeout, operations per connection, message size). */
@@ -128,6 +136,16 @@ export function buildApp(options: AppOptions): SluiceApp {
     Date.now,
     (err) => logger.warn({ err }, 'reading system events for live subscribers failed'),
   );
+  const auth = assembleAuthServices({
+    config,
+    knex: database.knex,
+    tenants,
+    logger,
+    now,
+    authenticator: options.authenticator,
+    abide: () => layoutManager?.abide(),
+    policies: options.policies,
+  });
   const services: Services = {
     config,
     knex: database.knex,
@@ -136,7 +154,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     now,
     engine: options.engine ?? roles?.engine ?? null,
     live,
-    authenticate: options.authenticate ?? null,
+    auth: auth.services,
     console: options.console ?? roles?.executor.resolveConsole ?? null,
   };
   const yoga = buildYoga(services, logger);
@@ -176,6 +194,8 @@ export function buildApp(options: AppOptions): SluiceApp {
       run: createOperationRunner(yoga),
       defaultShape: config.api.restShape,
       serverContext: (ctx) => ({ koa: ctx, requestId: ctx.state.requestId }),
+      defaultRealm: () => defaultRealm(config.auth),
+      requestAuth: async (ctx) => requestAuthFromHeader(await services.auth.authenticator(), ctx.get('authorization'), services.auth.policies()),
     }),
   );
 
@@ -208,6 +228,7 @@ export function buildApp(options: AppOptions): SluiceApp {
       return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
     },
     start: async (port = config.listen.port, host = config.listen.host) => {
+      await auth.ready; // a missing authenticator key file fails the start, not the first request
       const applied = await migrateLatest(database.knex);
       if (applied.length > 0) {
         logger.info({ migrations: applied, database: database.describe }, 'migrations applied');
@@ -240,7 +261,13 @@ export function buildApp(options: AppOptions): SluiceApp {
       if (roles) {
         tasks.push(...(await roles.start()));
       }
-      ws = attachGraphQLWebSocket(httpServer, yoga, yoga.graphqlEndpoint, options.webSocket);
+      ws = attachGraphQLWebSocket(
+        httpServer,
+        yoga,
+        yoga.graphqlEndpoint,
+        { maxPayloadBytes: webSocketMaxPayload(config.graphql), ...options.webSocket },
+        (env, query) => parseAndValidateForSubscription(env, query, config.graphql),
+      );
       if (roles) {
         consoleStream = attachConsoleStream(httpServer, { resolveBuild: roles.executor.resolveConsole });
       }

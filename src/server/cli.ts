@@ -3,9 +3,7 @@
  * Exit codes: 0 success, 1 a problem was found or the command failed, 2 usage error.
  */
 import { parseArgs } from 'node:util';
-import { createTokenAuthenticator } from '../auth/authenticator';
 import { encryptCommand, tokenCommand, type AuthCommandDeps } from '../auth/cli-commands';
-import type { Authenticate } from '../../schema/context';
 import { loadServiceConfig, defaultServiceConfig, ServiceConfigError, type ServiceConfig } from '../config/service';
 import { SLUICE_VERSION } from '../model/version';
 import { migrateLatest } from '../store/migrate';
@@ -130,7 +128,7 @@ async function serve(config: ServiceConfig): Promise<number> {
       }
     }
   }
-  const app = buildApp({ config, logger, authenticate: await authenticateFrom(config) });
+  const app = buildApp({ config, logger }); // authenticators come from config.auth
   await app.start();
   const base = app.url();
   process.stdout.write(
@@ -156,18 +154,6 @@ async function serve(config: ServiceConfig): Promise<number> {
   });
   await app.stop();
   return 0;
-}
-
-/** Bearer-token verification with the configured authenticators; none configured = every caller is anonymous. */
-async function authenticateFrom(config: ServiceConfig): Promise<Authenticate | undefined> {
-  if (config.auth.authenticators.length === 0) {
-    return undefined;
-  }
-  const authenticator = await createTokenAuthenticator(config.auth);
-  return async (token) => {
-    const outcome = await authenticator.verifyToken(token);
-    return outcome.ok ? outcome.principal : null;
-  };
 }
 
 async function migrate(config: ServiceConfig): Promise<number> {

@@ -164,13 +164,5 @@ export function parseAndValidateForSubscription(
   }
 }
 
-/** The error for a refused control operation: HTTP 429 with Retry-After. */
-export function rateLimitedError(retryAfterSeconds: number): GraphQLError {
-  return createGraphQLError(`Too many control operations; retry in ${retryAfterSeconds} s`, {
-    extensions: {
-      code: 'RATE_LIMITED',
-      retryAfter: retryAfterSeconds,
-      http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } },
-    },
-  });
-}
+/** The error for a refused control operation (lives with the limiter so the schema can raise it). */
+export { rateLimitedError } from '../auth/rate-limit';

@@ -3,8 +3,10 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { initContextCache } from '@pothos/core';
 import type Koa from 'koa';
 import { schema } from '../../schema';
+import { createContext, type GraphQLContext, type Services } from '../../schema/context';
+import { requestAuthFromConnectionParams, requestAuthFromHeader, type RequestAuth } from '../auth/gate';
+import { hardeningPlugins } from './graphql-hardening';
 import { useLiveSubscriptionEvents } from '../../subscriptions/live/shared-event-execution';
-import { createContext, type GraphQLContext, type Principal, type Services } from '../../schema/context';
 import type { Logger } from './logger';
 
 /** What yoga receives as its server context: the Koa context on HTTP, or the graphql-ws context on WebSocket. */
@@ -15,24 +17,17 @@ export interface SluiceServerContext {
   connectionParams?: Readonly<Record<string, unknown>>;
 }
 
-/** The bearer token of a request: `Authorization: Bearer ...` on HTTP, `connectionParams` on WebSocket. */
-export function bearerToken(initial: SluiceServerContext): string | null {
-  const params = initial.connectionParams;
-  const fromParams = params?.authToken ?? params?.Authorization ?? params?.authorization;
-  const header = typeof fromParams === 'string' ? fromParams : (initial.koa?.get('authorization') ?? '');
-  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
-  if (match) {
-    return match[1] ?? null;
+/**
+ * How the request authenticated: the `Authorization` header on HTTP (REST runs through here
+ * too), `connectionParams` on WebSocket (docs/security.md §1).
+ */
+async function requestAuthOf(services: Services, initial: SluiceServerContext): Promise<RequestAuth> {
+  const authenticator = await services.auth.authenticator();
+  const policies = services.auth.policies();
+  if (initial.connectionParams !== undefined || initial.koa === undefined) {
+    return requestAuthFromConnectionParams(authenticator, initial.connectionParams ?? null, policies);
   }
-  return typeof fromParams === 'string' && fromParams.length > 0 ? fromParams : null;
-}
-
-async function principalOf(services: Services, initial: SluiceServerContext): Promise<Principal | null> {
-  const token = bearerToken(initial);
-  if (token === null || !services.authenticate) {
-    return null;
-  }
-  return services.authenticate(token);
+  return requestAuthFromHeader(authenticator, initial.koa.get('authorization'), policies);
 }
 
 export type SluiceYoga = YogaServerInstance<SluiceServerContext, GraphQLContext>;
@@ -49,8 +44,9 @@ export function buildYoga(services: Services, logger: Logger): SluiceYoga {
       warn: (...args) => logger.warn({ args }, 'graphql'),
       error: (...args) => logger.error({ args }, 'graphql'),
     },
-    context: async (initial) => createContext(services, initial.requestId ?? initial.koa?.state.requestId ?? 'ws', await principalOf(services, initial)),
+    context: async (initial) => createContext(services, initial.requestId ?? initial.koa?.state.requestId ?? 'ws', await requestAuthOf(services, initial)),
     plugins: [
+      ...hardeningPlugins(services.config.graphql),
       // A subscription keeps its context; every event gets fresh Pothos caches (loaders, auth),
       // and identical operations share the result of a shared live event.
       useLiveSubscriptionEvents(() => initContextCache()),

@@ -8,16 +8,36 @@ import { buildApp, type AppOptions, type SluiceApp } from '../../src/server/app'
 import { defaultServiceConfig } from '../../src/config/service';
 import { silentLogger } from '../../src/server/logger';
 import type { Database } from '../../src/store/database';
-import type { Principal } from '../../schema/context';
+import { signJwt } from '../../src/auth/jwt';
+import type { ServiceConfig } from '../../src/config/service';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import type { EngineHarness } from '../engine/harness';
 
-/** Tokens the test authenticator knows: `admin:<tenant>` is admin of that tenant. */
-export async function testAuthenticate(token: string): Promise<Principal | null> {
-  const match = /^admin:(.+)$/.exec(token);
-  return match
-    ? { subject: `admin-of-${match[1]}`, claims: { zuul: { admin: [match[1]] } }, authenticator: { name: 'test', realm: 'test', uidClaim: 'sub', allowAuthzOverride: true } }
-    : null;
+const TEST_ISSUER = 'sluice-test';
+const TEST_SECRET = 'live-test-secret-of-some-length';
+
+/** The service configuration of live tests: one HS256 authenticator that allows `zuul.admin`. */
+export function liveTestConfig(): ServiceConfig {
+  const config = defaultServiceConfig(process.cwd());
+  return {
+    ...config,
+    auth: {
+      ...config.auth,
+      authenticators: [
+        { name: TEST_ISSUER, driver: 'HS256', realm: 'sluice', issuer: TEST_ISSUER, clientId: 'sluice', secret: TEST_SECRET, uidClaim: 'sub', clockSkew: 0, allowAuthzOverride: true, default: true },
+      ],
+    },
+  };
+}
+
+/** A valid token (an hour) of the live-test authenticator, admin of `tenant`. */
+export function adminToken(tenant: string, claims: Record<string, unknown> = {}): string {
+  const now = Math.floor(Date.now() / 1000);
+  return signJwt(
+    { iss: TEST_ISSUER, aud: 'sluice', sub: `admin-of-${tenant}`, iat: now, exp: now + 3600, zuul: { admin: [tenant] }, ...claims },
+    'HS256',
+    { kind: 'secret', secret: Buffer.from(TEST_SECRET) },
+  );
 }
 
 export interface LiveServer {
@@ -32,10 +52,9 @@ export interface LiveServer {
 export async function startLiveServer(database: Database, options: Partial<AppOptions> & { harness?: EngineHarness } = {}): Promise<LiveServer> {
   const { harness, ...appOptions } = options;
   const app = buildApp({
-    config: defaultServiceConfig(process.cwd()),
+    config: liveTestConfig(),
     database: { ...database, close: async () => undefined },
     logger: silentLogger(),
-    authenticate: testAuthenticate,
     engine: harness?.engine,
     tenants: { tenantNames: () => (harness ? [harness.tenant] : []), layout: () => undefined },
     ...appOptions,
@@ -83,7 +102,7 @@ export async function subscribersActive(server: LiveServer, want: { delta?: numb
 
 /** A graphql-ws client without retries. */
 export function wsClient(server: LiveServer, token?: string): Client {
-  return createClient({ url: server.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, connectionParams: token ? { authToken: token } : {} });
+  return createClient({ url: server.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, connectionParams: token ? { authorization: `Bearer ${token}` } : {} });
 }
 
 export interface EventResult<T> {

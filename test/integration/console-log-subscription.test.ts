@@ -113,7 +113,7 @@ describe('consoleLog subscription', () => {
 
   it('answers unknown builds, other tenants and bad offsets with errors on that operation only', async () => {
     expect(await follow(client, { tenant: 'example', uuid: 'ffff0000000000000000000000000000' }).done).toEqual({ error: 'Build not found' });
-    expect(await follow(client, { tenant: 'other', uuid }).done).toEqual({ error: expect.stringMatching(/Not authorized|Build not found/) });
+    expect(await follow(client, { tenant: 'other', uuid }).done).toEqual({ error: expect.stringMatching(/Permission denied|Build not found/) });
     expect(await follow(client, { tenant: 'example', uuid, offset: -1 }).done).toEqual({ error: 'offset must be 0 or more' });
     // The socket still serves new operations afterwards.
     expect(await follow(client, { tenant: 'example', uuid, offset: 1000 }).done).toEqual({});

@@ -6,13 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
+import type { ServiceConfig } from '../../src/config/service';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
+import { adminToken, liveTestConfig } from '../helpers/live';
 import { buildApp, type SluiceApp } from '../../src/server/app';
 import { silentLogger } from '../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { launcherLayout, TestClock, TestLayouts, type LauncherLayoutSpec } from '../helpers/launcher-layout';
-import { testAuthenticate } from '../helpers/live';
 
 function spec(tenant: string): LauncherLayoutSpec {
   return {
@@ -31,7 +31,12 @@ function spec(tenant: string): LauncherLayoutSpec {
   };
 }
 
-type GraphQLResponse = { data?: Record<string, unknown>; errors?: Array<{ message: string }> };
+type GraphQLResponse = { data?: Record<string, unknown>; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+
+/** Tokens are checked against the test clock (2026-01-01), so they are issued then. */
+const CLOCK_SECONDS = Date.parse('2026-01-01T00:00:00Z') / 1000;
+const tokenAt = (tenants: string[]) => adminToken(tenants[0] ?? '', { iat: CLOCK_SECONDS, exp: CLOCK_SECONDS + 86_400, zuul: { admin: tenants } });
+const ADMIN = tokenAt(['acme', 'other']);
 
 describe('launcher GraphQL', () => {
   let database: TestDatabase;
@@ -39,9 +44,9 @@ describe('launcher GraphQL', () => {
   let launcher: Launcher;
   let dataDir: string;
 
-  /** POST an operation; mutations run as admin of `acme` unless another token (or none) is given. */
-  async function graphql(query: string, variables: Record<string, unknown> = {}, token: string | null = 'admin:acme'): Promise<GraphQLResponse> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...(token === null ? {} : { authorization: `Bearer ${token}` }) };
+  /** Runs an operation as an admin of both tenants (launcher mutations require tenant admin), or anonymously. */
+  async function graphql(query: string, variables: Record<string, unknown> = {}, token: string | null = ADMIN): Promise<GraphQLResponse> {
+    const headers = { 'content-type': 'application/json', ...(token === null ? {} : { authorization: `Bearer ${token}` }) };
     const res = await fetch(`${app.url()}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
     return (await res.json()) as GraphQLResponse;
   }
@@ -49,10 +54,10 @@ describe('launcher GraphQL', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'sluice-launcher-gql-'));
     database = await createTestDatabase({ migrate: false });
-    const config: ServiceConfig = { ...defaultServiceConfig(process.cwd()), dataDir, connections: { local: { driver: 'local' } } };
+    const config: ServiceConfig = { ...liveTestConfig(), dataDir, connections: { local: { driver: 'local' } } };
     const layouts = new TestLayouts(launcherLayout(spec('acme')), launcherLayout({ tenant: 'other' }));
     const clock = new TestClock();
-    app = buildApp({ config, database, logger: silentLogger(), now: clock.now, tenants: layouts, authenticate: testAuthenticate });
+    app = buildApp({ config, database, logger: silentLogger(), now: clock.now, tenants: layouts });
     await app.start(0, '127.0.0.1');
     launcher = createLauncher({ config, knex: database.knex, layouts, now: clock.now });
     await launcher.gateway.requestNodes({ id: 'req-1', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs1', jobName: 'unit', labels: ['small'], priority: 200 });
@@ -114,20 +119,22 @@ describe('launcher GraphQL', () => {
   it('holds and releases a node, with typed errors', async () => {
     const [node] = await launcher.context.repos.nodes.listByRequest('req-1');
     const hold = `mutation($input: NodeHoldInput!) { nodeHold(input: $input) { __typename ... on ProviderNode { uuid state comment } ... on Error { message } } }`;
+    const anonymous = await graphql(hold, { input: { tenant: 'acme', nodeId: node.uuid } }, null);
+    expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const otherAdmin = await graphql(hold, { input: { tenant: 'acme', nodeId: node.uuid } }, tokenAt(['other']));
+    expect(otherAdmin.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect((await graphql(hold, { input: { tenant: 'acme', nodeId: node.uuid, comment: 'keep' } })).data).toEqual({ nodeHold: { __typename: 'ProviderNode', uuid: node.uuid, state: 'HOLD', comment: 'keep' } });
     expect((await graphql(hold, { input: { tenant: 'acme', nodeId: 'nope' } })).data).toEqual({ nodeHold: { __typename: 'NotFoundError', message: 'Node not found' } });
-    expect((await graphql(hold, { input: { tenant: 'other', nodeId: node.uuid } }, 'admin:other')).data).toEqual({ nodeHold: { __typename: 'NotFoundError', message: 'Node not found' } });
-    // Tenant admin is required: anonymous callers, admins of other tenants and unknown tenants are refused.
-    expect((await graphql(hold, { input: { tenant: 'acme', nodeId: node.uuid } }, null)).errors?.[0]?.message).toMatch(/Not authorized/);
-    expect((await graphql(hold, { input: { tenant: 'acme', nodeId: node.uuid } }, 'admin:other')).errors?.[0]?.message).toMatch(/Not authorized/);
-    expect((await graphql(hold, { input: { tenant: 'ghost', nodeId: node.uuid } }, 'admin:ghost')).errors?.[0]?.message).toMatch(/Not authorized/);
+    expect((await graphql(hold, { input: { tenant: 'other', nodeId: node.uuid } }, tokenAt(['other']))).data).toEqual({ nodeHold: { __typename: 'NotFoundError', message: 'Node not found' } });
+    // Unknown tenants answer NotFound before any auth check (compat.md §6.3).
+    expect((await graphql(hold, { input: { tenant: 'ghost', nodeId: node.uuid } }, tokenAt(['ghost']))).data).toEqual({ nodeHold: { __typename: 'NotFoundError', message: 'Tenant not found' } });
     const release = `mutation($input: NodeReleaseInput!) { nodeRelease(input: $input) { __typename ... on ProviderNode { state } ... on Error { message } } }`;
     expect((await graphql(release, { input: { tenant: 'acme', nodeId: node.uuid } })).data).toEqual({ nodeRelease: { __typename: 'ProviderNode', state: 'USED' } });
   });
 
   it('cancels requests, builds images and validates or deletes uploads, with typed errors', async () => {
     const cancel = `mutation($input: NodesetRequestCancelInput!) { nodesetRequestCancel(input: $input) { __typename ... on LauncherOperationDone { id } ... on Error { message } } }`;
-    expect((await graphql(cancel, { input: { tenant: 'acme', requestId: 'req-2' } }, null)).errors?.[0]?.message).toMatch(/Not authorized/);
+    expect((await graphql(cancel, { input: { tenant: 'acme', requestId: 'req-2' } }, null)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect((await graphql(cancel, { input: { tenant: 'acme', requestId: 'nope' } })).data).toEqual({ nodesetRequestCancel: { __typename: 'NotFoundError', message: 'Request not found' } });
     expect((await graphql(cancel, { input: { tenant: 'acme', requestId: 'req-2' } })).data).toEqual({ nodesetRequestCancel: { __typename: 'LauncherOperationDone', id: 'req-2' } });
 

@@ -16,7 +16,7 @@ import { git } from '../../src/sources/git-cli';
 import { seedRepositories } from '../../src/sources/git-seed';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { testAuthenticate } from '../helpers/live';
+import { adminToken, liveTestConfig } from '../helpers/live';
 
 const TENANT = 'example';
 const PROJECT = 'example/hello';
@@ -58,7 +58,7 @@ describe('quickstart end to end (serve: engine, executor, git driver, logs)', ()
     await seedRepositories(connection.seedFrom, connection.baseurl);
     bareRepo = path.join(connection.baseurl, `${PROJECT}.git`);
     database = await createTestDatabase({ migrate: false });
-    app = buildApp({ config, database, logger: silentLogger(), authenticate: testAuthenticate, environment: { PATH: process.env.PATH } });
+    app = buildApp({ config: { ...config, auth: liveTestConfig().auth }, database, logger: silentLogger(), environment: { PATH: process.env.PATH } });
     await app.start(0, '127.0.0.1');
     reports = [];
     reported = [];
@@ -96,7 +96,7 @@ describe('quickstart end to end (serve: engine, executor, git driver, logs)', ()
     const done = new Promise<void>((resolve) => reported.push(resolve));
     const response = await fetch(`${app.url()}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer admin:${TENANT}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken(TENANT)}` },
       body: JSON.stringify({ query: ENQUEUE, variables: { input: { tenant: TENANT, pipeline: 'gate', project: PROJECT, change: `${number},1` } } }),
     });
     const body = (await response.json()) as { data?: { enqueue: { __typename: string } }; errors?: unknown };

@@ -150,6 +150,12 @@ describe('REST contract', () => {
         expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
         return;
       }
+      if (endpoint.auth === 'token') {
+        // The fixture configures no authenticator: a token can never be valid (tests/integration/auth cover 200).
+        expect(res.status).toBe(401);
+        expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
+        return;
+      }
       for (const [header, value] of Object.entries(endpoint.headers ?? {})) {
         expect(res.headers.get(header)).toBe(value);
       }
@@ -157,7 +163,7 @@ describe('REST contract', () => {
       const contentType = spec.contentType ?? 'application/json';
       expect(res.headers.get('content-type')).toBe(`${contentType}; charset=utf-8`);
       if (contentType !== 'application/json') {
-        expect(await res.text()).toMatch(/^<svg /);
+        expect(await res.text()).toMatch(name.endsWith('_key') ? /^(-----BEGIN PUBLIC KEY-----\n|ssh-rsa AAAA)/ : /^<svg /);
         return;
       }
       const body: unknown = await res.json();

@@ -3,7 +3,7 @@
  * A4): every path x method x shape answers with the declared status and headers and a body that
  * validates against the served OpenAPI document; then the §8 cases for status, enqueue,
  * dequeue, promote and autohold, and the error paths. The engine runs with a scripted executor
- * (builds stay running until a test finishes them); tokens `admin:<tenant>` are tenant admins.
+ * (builds stay running until a test finishes them); `adminToken(tenant)` mints tenant admin tokens.
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { REST_ROUTES } from '../../rest-compat';
@@ -13,7 +13,7 @@ import type { RestShape } from '../../rest-compat/shape';
 import { EngineHarness, nextTenant } from '../engine/harness';
 import { job, makeLayout, pipeline } from '../engine/scripted';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { startLiveServer, type LiveServer } from '../helpers/live';
+import { adminToken, liveTestConfig, startLiveServer, type LiveServer } from '../helpers/live';
 import { ENGINE_ROUTES } from '../helpers/rest-engine-routes';
 
 type Json = Record<string, unknown>;
@@ -46,8 +46,10 @@ describe('REST contract over the engine', () => {
       }),
     );
     await h.start();
-    admin = `admin:${h.tenant}`;
-    server = await startLiveServer(db, { harness: h });
+    admin = adminToken(h.tenant);
+    // Many control calls in a row: lift the per-token rate limit (its own test is in auth/wiring-graphql).
+    const config = liveTestConfig();
+    server = await startLiveServer(db, { harness: h, config: { ...config, graphql: { ...config.graphql, controlRateLimit: { burst: 10_000, perMinute: 10_000 } } } });
     for (const number of [1, 2]) {
       h.changes.add('org/project', number);
       await h.enqueue('gate', 'org/project', `${number},1`);
@@ -315,7 +317,7 @@ describe('REST contract over the engine', () => {
       const deleteAnonymous = await request(`${T()}/autohold/12345`, 'current', { method: 'DELETE' });
       expect(deleteAnonymous.status).toBe(401);
       for (const path of ['state', 'promote', 'project/org/project/dequeue', 'project/org/project/autohold']) {
-        const res = await post(`${T()}/${path}`, { pipeline: 'gate', changes: [], change: '1,1', job: 'unit', count: 1, reason: 'x', node_hold_expiration: null }, 'admin:other-tenant');
+        const res = await post(`${T()}/${path}`, { pipeline: 'gate', changes: [], change: '1,1', job: 'unit', count: 1, reason: 'x', node_hold_expiration: null }, adminToken('other-tenant'));
         expect({ path, status: res.status }).toEqual({ path, status: 403 });
       }
     });

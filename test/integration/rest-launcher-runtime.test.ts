@@ -9,13 +9,13 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { REST_ROUTES } from '../../rest-compat';
 import { openApiPath } from '../../rest-compat/openapi';
-import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
+import { type ServiceConfig } from '../../src/config/service';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
 import { buildApp, type SluiceApp } from '../../src/server/app';
 import { silentLogger } from '../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { launcherLayout, TestClock, TestLayouts } from '../helpers/launcher-layout';
-import { testAuthenticate } from '../helpers/live';
+import { adminToken as liveAdminToken, liveTestConfig } from '../helpers/live';
 
 type Json = Record<string, unknown>;
 
@@ -28,9 +28,15 @@ describe('REST launcher runtime', () => {
   let openapi: Json;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
 
+  /** An admin token of `tenant`, valid at the test clock's time (which starts in the past). */
+  function adminToken(tenant: string): string {
+    const issuedAt = Math.floor(clock.now().getTime() / 1000);
+    return liveAdminToken(tenant, { iat: issuedAt, exp: issuedAt + 30 * 86_400 });
+  }
+
   /** A request as admin of `acme` unless another token (or none) is given. */
   async function call(method: string, apiPath: string, options: { token?: string | null; body?: unknown } = {}): Promise<Response> {
-    const token = options.token === undefined ? 'admin:acme' : options.token;
+    const token = options.token === undefined ? adminToken('acme') : options.token;
     const headers: Record<string, string> = {
       ...(token === null ? {} : { authorization: `Bearer ${token}` }),
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -54,7 +60,7 @@ describe('REST launcher runtime', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'sluice-rest-launcher-'));
     database = await createTestDatabase({ migrate: false });
-    const config: ServiceConfig = { ...defaultServiceConfig(process.cwd()), dataDir, connections: { local: { driver: 'local' } } };
+    const config: ServiceConfig = { ...liveTestConfig(), dataDir, connections: { local: { driver: 'local' } } };
     const layouts = new TestLayouts(
       launcherLayout({
         tenant: 'acme',
@@ -70,7 +76,7 @@ describe('REST launcher runtime', () => {
       launcherLayout({ tenant: 'other' }),
     );
     clock = new TestClock();
-    app = buildApp({ config, database, logger: silentLogger(), now: clock.now, tenants: layouts, authenticate: testAuthenticate });
+    app = buildApp({ config, database, logger: silentLogger(), now: clock.now, tenants: layouts });
     await app.start(0, '127.0.0.1');
     launcher = createLauncher({ config, knex: database.knex, layouts, now: clock.now });
     await launcher.gateway.requestNodes({ id: 'req-1', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs1', jobName: 'unit', labels: ['small'], priority: 200 });
@@ -114,7 +120,7 @@ describe('REST launcher runtime', () => {
     const [node] = (await (await call('GET', 'acme/nodes')).json()) as Json[];
     const nodePath = `acme/nodes/${String(node.uuid)}`;
     expect((await call('PUT', nodePath, { token: null, body: { state: 'hold' } })).status).toBe(401);
-    expect((await call('PUT', nodePath, { token: 'admin:other', body: { state: 'hold' } })).status).toBe(403);
+    expect((await call('PUT', nodePath, { token: adminToken('other'), body: { state: 'hold' } })).status).toBe(403);
     await expectError(await call('PUT', nodePath, { body: { state: 'ready' } }), 400, 'Invalid request body');
     await expectError(await call('PUT', nodePath), 400, 'Invalid request body');
     await expectError(await call('PUT', 'acme/nodes/nope', { body: { state: 'hold' } }), 404, 'Node not found');
@@ -178,11 +184,11 @@ describe('REST launcher runtime', () => {
     expect(validated.status).toBe(200);
     expect(await validated.json()).toBeNull();
 
-    await expectError(await call('DELETE', 'other/image-upload/up-1', { token: 'admin:other' }), 404, 'Image upload not found in tenant');
+    await expectError(await call('DELETE', 'other/image-upload/up-1', { token: adminToken('other') }), 404, 'Image upload not found in tenant');
     expect((await call('DELETE', 'acme/image-upload/up-1', { token: null })).status).toBe(401);
     expect((await call('DELETE', 'acme/image-upload/up-1')).status).toBe(204);
 
-    await expectError(await call('DELETE', 'other/image-build-artifact/art-1', { token: 'admin:other' }), 404, 'Image build artifact not found in tenant');
+    await expectError(await call('DELETE', 'other/image-build-artifact/art-1', { token: adminToken('other') }), 404, 'Image build artifact not found in tenant');
     expect((await call('DELETE', 'acme/image-build-artifact/art-1', { token: null })).status).toBe(401);
     expect((await call('DELETE', 'acme/image-build-artifact/art-1')).status).toBe(204);
   });

@@ -2,7 +2,7 @@
 import type { Client } from 'graphql-ws';
 import { SystemEventRepository } from '../../../src/store/repositories/system-events';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { startLiveServer, subscribersActive, Subscription, wsClient, type LiveServer } from '../../helpers/live';
+import { adminToken, startLiveServer, subscribersActive, Subscription, wsClient, type LiveServer } from '../../helpers/live';
 import { EngineHarness, nextTenant } from '../../engine/harness';
 import { job, makeLayout, pipeline } from '../../engine/scripted';
 
@@ -62,7 +62,7 @@ describe('systemEvents subscription', () => {
 
   it('pushes all of more than 200 events recorded between two changes, in order', async () => {
     await start(60_000); // no polling during the test: only the two changes wake the reader
-    const admin = `admin:${h.tenant}`;
+    const admin = adminToken(h.tenant);
     const other = `${h.tenant}-other`;
     const sub = new Subscription<Received>(client, SYSTEM_EVENTS, { t: h.tenant });
     await subscribersActive(server, { systemEvents: 1 });

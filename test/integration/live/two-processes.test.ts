@@ -10,7 +10,7 @@ import { InProcessEventBus } from '../../../src/engine/event-bus';
 import { EngineStateRepository } from '../../../src/store/repositories/engine-state';
 import { RedisBus } from '../../../subscriptions/bus/redis-bus';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { startLiveServer, Subscription, wsClient, type LiveServer } from '../../helpers/live';
+import { adminToken, startLiveServer, Subscription, wsClient, type LiveServer } from '../../helpers/live';
 import { EngineHarness, nextTenant } from '../../engine/harness';
 import { job, makeLayout, pipeline } from '../../engine/scripted';
 import { QUEUE_EVENT_FIELDS, type QueueEventView } from './status-fields';
@@ -76,7 +76,7 @@ withPostgres('two servers on PostgreSQL and Redis', () => {
     const enqueued = await first.graphql(
       /* GraphQL */ `mutation ($input: EnqueueInput!) { enqueue(input: $input) { __typename } }`,
       { input: { tenant: h.tenant, pipeline: 'gate', project: 'org/project', change: '1,1' } },
-      `admin:${h.tenant}`,
+      adminToken(h.tenant),
     );
     expect(enqueued.data).toEqual({ enqueue: { __typename: 'ManagementEventAccepted' } });
     await h.settle();
