@@ -46,6 +46,8 @@ export function withState(delta: EngineDelta, state: CurrentState): QueueEventVa
       return { ...state, delta };
     case 'pipeline-state-changed':
       return { ...state, delta };
+    case 'buildset-changed':
+      return { ...state, delta };
   }
 }
 
@@ -209,6 +211,15 @@ const PipelineStateChangedEvent = builder.objectRef<DeltaOf<'pipeline-state-chan
   }),
 });
 
+const BuildsetChangedEvent = builder.objectRef<DeltaOf<'buildset-changed'>>('BuildsetChanged').implement({
+  description: 'A buildset was recorded in the build history, or recorded with its result.',
+  interfaces: [QueueEvent],
+  fields: (t) => ({
+    buildsetUuid: t.string({ nullable: false, description: 'Buildset uuid (`Buildset.uuid`).', resolve: (event) => event.delta.buildsetUuid }),
+    result: t.string({ description: 'Buildset result (SUCCESS, MERGE_CONFLICT...); null when it was just created.', resolve: (event) => event.delta.result }),
+  }),
+});
+
 const ResnapshotReason = builder.enumType('ResnapshotReason', {
   description: 'Why the client must take a new status snapshot.',
   values: {
@@ -229,7 +240,7 @@ export const ResnapshotRequired = builder.objectRef<ResnapshotValue>('Resnapshot
 
 export const QueueEventOrResnapshot = builder.unionType('QueueEventOrResnapshot', {
   description: 'A queue delta, or a request to take a new snapshot.',
-  types: [ItemEnqueuedEvent, ItemMovedEvent, ItemDequeuedEvent, ItemReportedEvent, JobWaitingEvent, JobStartedEvent, JobCompletedEvent, WindowChangedEvent, TenantStateChangedEvent, PipelineStateChangedEvent, ResnapshotRequired],
+  types: [ItemEnqueuedEvent, ItemMovedEvent, ItemDequeuedEvent, ItemReportedEvent, JobWaitingEvent, JobStartedEvent, JobCompletedEvent, WindowChangedEvent, TenantStateChangedEvent, PipelineStateChangedEvent, BuildsetChangedEvent, ResnapshotRequired],
   resolveType: (value) => ('delta' in value ? deltaTypeName(value.delta.type) : 'ResnapshotRequired'),
 });
 
