@@ -4,6 +4,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { controlRateLimitKey, rateLimitedError } from '../src/auth/rate-limit';
+import { ROOT_SCOPE } from '../src/auth/rules';
 import type { GraphQLContext } from './context';
 import type { AccessRecheck } from './live-iterator';
 
@@ -45,4 +46,23 @@ export function takeControlToken(ctx: GraphQLContext, tenant: string): void {
   if (!decision.allowed) {
     throw rateLimitedError(decision.retryAfterSeconds);
   }
+}
+
+/**
+ * Rows of a node loader that the caller may see: global ids are guessable (base64 of a
+ * database id), so `node(id)`/`nodes(ids)` must not bypass tenant read rules. Hidden rows
+ * load as missing (null), which does not reveal that they exist. Rows without a tenant
+ * (instance-level system events) follow the api-root access rules.
+ */
+export function readableRows<Row>(ctx: GraphQLContext, rows: Row[], tenantOf: (row: Row) => string | null): Row[] {
+  const verdicts = new Map<string | null, boolean>();
+  const readable = (tenant: string | null): boolean => {
+    let verdict = verdicts.get(tenant);
+    if (verdict === undefined) {
+      verdict = tenant === null ? ctx.auth.check('public', ROOT_SCOPE).allowed : canReadTenant(ctx, tenant);
+      verdicts.set(tenant, verdict);
+    }
+    return verdict;
+  };
+  return rows.filter((row) => readable(tenantOf(row)));
 }

@@ -4,22 +4,27 @@ import { builder } from './builder';
 import { tenantLayout } from './layout-store';
 import { Tenant } from './tenant';
 
-const TenantCapabilities = builder.objectRef<Layout>('TenantCapabilities').implement({
+interface TenantCapabilitiesSource {
+  tenant: string;
+  layout: Layout;
+}
+
+const TenantCapabilities = builder.objectRef<TenantCapabilitiesSource>('TenantCapabilities').implement({
   description: 'What a dashboard needs to know about one tenant before showing it.',
   fields: (t) => ({
     authenticationRealm: t.string({
       description: 'The tenant\'s authentication realm, replacing the deployment default; null when the tenant sets none.',
-      resolve: (layout) => layout.tenant.authenticationRealm ?? null,
+      resolve: ({ layout }) => layout.tenant.authenticationRealm ?? null,
     }),
     readProtected: t.boolean({
       nullable: false,
-      description: 'True when reading the tenant requires a token (the tenant has `access-rules`).',
-      resolve: (layout, _args, ctx) => (ctx.services.auth.policies().tenantPolicy(layout.tenantName)?.accessRules.length ?? 0) > 0,
+      description: 'True when reading the tenant requires a token (the tenant has access rules).',
+      resolve: ({ tenant }, _args, ctx) => (ctx.services.auth.policies().tenantPolicy(tenant)?.accessRules.length ?? 0) > 0,
     }),
     niz: t.boolean({
       nullable: false,
       description: 'True when the tenant has providers (dashboards then show providers, images and flavors).',
-      resolve: (layout) => layout.providers.size > 0,
+      resolve: ({ layout }) => layout.providers.size > 0,
     }),
   }),
 });
@@ -28,10 +33,19 @@ builder.objectField(Tenant, 'info', (t) =>
   t.field({
     type: TenantCapabilities,
     nullable: false,
-    description: 'Tenant-level capabilities; readable without read access (REST `T/info` is never checked, compat.md §6).',
-    // A dashboard must learn that the tenant is read-protected, and its realm, before it has a token.
-    skipTypeScopes: true,
-    authScopes: { public: true },
-    resolve: (tenant, _args, ctx) => tenantLayout(ctx, tenant.name),
+    description: 'Tenant-level capabilities.',
+    resolve: (tenant, _args, ctx) => ({ tenant: tenant.name, layout: tenantLayout(ctx, tenant.name) }),
+  }),
+);
+
+// Dashboards read a tenant's realm before they can log in, so this answer is public even for
+// read-protected tenants (as in the reference, where `T/info` is never protected).
+builder.queryField('tenantInfo', (t) =>
+  t.field({
+    type: TenantCapabilities,
+    description: 'The capabilities of one tenant, readable without a token; null when no tenant has that name.',
+    args: { name: t.arg.string({ required: true, description: 'Name of the tenant.' }) },
+    resolve: (_root, { name }, ctx) =>
+      ctx.services.tenants.tenantNames().includes(name) ? { tenant: name, layout: tenantLayout(ctx, name) } : null,
   }),
 );

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
 import type { NodeInfo } from '../../src/engine/interfaces';
-import { toBuildNode } from '../../src/launcher/build-nodes';
+import { toBuildNode } from '../../src/engine/build-request-executor';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
 import type { BuildNode } from '../../src/model/build-request';
 import { step } from '../helpers/build-params';
@@ -53,7 +53,7 @@ describeWithSshd('static provider over SSH', () => {
     sshd = await startSshd();
     harness = await createExecutorHarness(
       { 'remote.sh': { content: REMOTE_STEP, executable: true }, 'remote-secret.sh': { content: REMOTE_SECRET_STEP, executable: true } },
-      { sshKeyFile: sshd.clientKey, secretKeys: async () => keys },
+      { sshKeyFiles: { static: sshd.clientKey }, secretKeys: async () => keys },
     );
     keys = new KeyManager({ repository: new KeyRepository(harness.database.knex), encryptor: await KeyEncryptor.fromSecret('test-secret'), sizes: { secrets: 1024 } });
     harness.worker.start();
@@ -102,6 +102,8 @@ describeWithSshd('static provider over SSH', () => {
     expect(await provisioned('r2')).toBeUndefined();
 
     const node = toBuildNode(info as NodeInfo) as BuildNode;
+    // The key is the one of the node's connection (connections.static.sshKeyFile).
+    expect(node.connection).toBe('static');
     await harness.enqueue('remote00build0001', { name: 'remote', run: [step('remote.sh')] }, { nodes: [node] });
     const completed = await harness.completion('remote00build0001');
     expect(completed.errorDetail).toBeNull();
@@ -118,11 +120,19 @@ describeWithSshd('static provider over SSH', () => {
   });
 
   it('fails a build on an SSH node whose host key does not match', async () => {
-    const wrongKey: BuildNode = { id: 'n-wrong', label: 'static-host', connectionType: 'ssh', host: '127.0.0.1', port: sshd.port, username: sshd.user, path: null, hostKeys: [`[127.0.0.1]:${sshd.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMKmJUcMdQaeqVnH5TQUrjBvGQc8uJzY0WDbkYp0hJ0x`] };
+    const wrongKey: BuildNode = { id: 'n-wrong', label: 'static-host', connectionType: 'ssh', connection: 'static', host: '127.0.0.1', port: sshd.port, username: sshd.user, path: null, hostKeys: [`[127.0.0.1]:${sshd.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMKmJUcMdQaeqVnH5TQUrjBvGQc8uJzY0WDbkYp0hJ0x`] };
     await harness.enqueue('remote00build0002', { name: 'remote', run: [step('remote.sh')] }, { nodes: [wrongKey] });
     const completed = await harness.completion('remote00build0002');
     expect(completed.result).toBe('NODE_FAILURE');
     expect(completed.errorDetail).toMatch(/^Copying the workspace to .* failed: [\s\S]*Host key verification failed/);
+  });
+
+  it('fails a build on an SSH node of a connection the executor has no key for', async () => {
+    const keyless: BuildNode = { id: 'n-keyless', label: 'static-host', connectionType: 'ssh', connection: 'other-lab', host: '127.0.0.1', port: sshd.port, username: sshd.user, path: null, hostKeys: [] };
+    await harness.enqueue('remote00build0003', { name: 'remote', run: [step('remote.sh')] }, { nodes: [keyless] });
+    const completed = await harness.completion('remote00build0003');
+    expect(completed.result).toBe('NODE_FAILURE');
+    expect(completed.errorDetail).toBe('Node n-keyless is reached over SSH but this executor has no SSH key for it');
   });
 
   it('creates the secrets file of a step on the node only while the step runs, from standard input', async () => {
@@ -130,6 +140,7 @@ describeWithSshd('static provider over SSH', () => {
       id: 'n-secret',
       label: 'static-host',
       connectionType: 'ssh',
+      connection: 'static',
       host: '127.0.0.1',
       port: sshd.port,
       username: sshd.user,
@@ -141,7 +152,7 @@ describeWithSshd('static provider over SSH', () => {
       const project = 'git.example.com/org/app';
       const chunks = encryptSecret('remote-password-value', (await keys.secretsKey(project)).publicKey());
       await harness.enqueue(
-        'remote00build0003',
+        'remote00build0004',
         {
           name: 'remote',
           run: [{ ...step('remote-secret.sh'), secrets: [{ alias: 'creds', secret: 0 }] }],
@@ -151,14 +162,14 @@ describeWithSshd('static provider over SSH', () => {
         },
         { nodes: [node] },
       );
-      const completed = await harness.completion('remote00build0003');
+      const completed = await harness.completion('remote00build0004');
       expect(completed.errorDetail).toBeNull();
       expect(completed.result).toBe('SUCCESS');
       expect(JSON.parse(readFileSync(path.join(out, 'run-secrets.json'), 'utf8'))).toEqual({ creds: { password: 'remote-password-value' } });
       expect(readFileSync(path.join(out, 'run-mode'), 'utf8').trim()).toBe('600');
       expect(readFileSync(path.join(out, 'run-where'), 'utf8').trim()).toBe('remote');
       expect(JSON.parse(readFileSync(path.join(out, 'post-run-secrets.json'), 'utf8'))).toEqual({});
-      const log = readFileSync(path.join(harness.logsDir, 'example', 're', 'remote00build0003', 'job-output.txt'), 'utf8');
+      const log = readFileSync(path.join(harness.logsDir, 'example', 're', 'remote00build0004', 'job-output.txt'), 'utf8');
       expect(log).toContain(`"password": "${REDACTED}"`);
       expect(log).not.toContain('remote-password-value');
     } finally {
