@@ -1,7 +1,7 @@
 /**
  * The production ExecutorGateway: builds become rows of `build_requests` that executor workers
- * claim (src/executor/worker.ts); their `build-started` / `build-completed` result events come
- * back through `engine_events`. Job details are taken from the frozen job that the layout
+ * claim (src/executor/worker.ts); their `build-started` / `build-paused` / `build-completed`
+ * result events come back through `engine_events`. Job details are taken from the frozen job that the layout
  * adapter passes along in `EngineJob.params`.
  */
 import type { Knex } from 'knex';
@@ -160,5 +160,10 @@ export class BuildRequestExecutor implements ExecutorGateway {
   /** Unclaimed requests complete at once as CANCELED; running ones are stopped and end ABORTED. */
   async cancelBuild(_tenant: string, buildUuid: string): Promise<void> {
     await this.requests.requestCancel(buildUuid, 'ABORTED', this.now());
+  }
+
+  /** A paused request is flagged; an executor holding its workspace continues it. */
+  async resumeBuild(_tenant: string, buildUuid: string): Promise<void> {
+    await this.requests.requestResume(buildUuid, this.now());
   }
 }

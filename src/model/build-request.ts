@@ -2,7 +2,8 @@
  * The contract between the engine and executors. The engine inserts a build request (a row of
  * `build_requests` whose `params` is a `BuildRequestParams`); an executor claims it, runs it and
  * reports through `engine_events` rows of category `result`: one `build-started`
- * (`BuildStartedPayload`) and one `build-completed` (`BuildCompletedPayload`).
+ * (`BuildStartedPayload`), a `build-paused` (`BuildPausedPayload`) when the run phase asks to
+ * pause, and one `build-completed` (`BuildCompletedPayload`).
  * docs/executor.md describes the behaviour behind each field.
  */
 import { z } from 'zod';
@@ -234,7 +235,7 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
   .strict();
 
 /** Event types of the result events an executor writes to `engine_events` (category `result`). */
-export const BUILD_RESULT_EVENT_TYPES = ['build-started', 'build-completed'] as const;
+export const BUILD_RESULT_EVENT_TYPES = ['build-started', 'build-paused', 'build-completed'] as const;
 export type BuildResultEventType = (typeof BUILD_RESULT_EVENT_TYPES)[number];
 
 /** Payload of a `build-started` result event. */
@@ -251,6 +252,27 @@ export interface BuildStartedPayload {
   worker: string;
   /** Where the build's logs are (and will be) published; null when `logs.url` is not configured. */
   logUrl: string | null;
+}
+
+/**
+ * Payload of a `build-paused` result event: the pre-run and run steps succeeded and the results
+ * file asked to pause. The build keeps its workspace and nodes until the engine resumes it (its
+ * post-run steps run then) or cancels it.
+ */
+export interface BuildPausedPayload {
+  buildUuid: string;
+  buildsetUuid: string;
+  tenant: string;
+  pipeline: string;
+  jobName: string;
+  attempt: number;
+  /** ISO time the build paused. */
+  pauseTime: string;
+  /** Artifacts and data for the dependent jobs, from the results file as it was when pausing. */
+  artifacts: BuildArtifact[];
+  data: Record<string, unknown>;
+  childJobs: string[] | null;
+  worker: string;
 }
 
 /**
