@@ -17,8 +17,13 @@ export interface RemoteSteps {
   prepare(): Promise<void>;
   /** The local process that runs one step remotely. */
   command(step: { script: string; cwd: string; env: Record<string, string>; executable: boolean }): { command: string; args: string[]; env: Record<string, string> };
-  /** Copy the results file back and remove the remote workspace (called after the last step). */
-  collect(): Promise<void>;
+  /**
+   * Copy the results file back and remove the remote workspace (called after the last step);
+   * `keep` leaves the remote workspace in place (a paused build continues there later).
+   */
+  collect(options?: { keep?: boolean }): Promise<void>;
+  /** The workspace root on the node (absolute once `prepare` ran); a resumed build is given it back. */
+  remoteRoot(): string;
 }
 
 export interface SshStepsOptions {
@@ -113,7 +118,7 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
       const remote = `cd ${shellQuote(toRemote(step.cwd))} && env ${assignments.join(' ')} ${run}`;
       return { command: 'ssh', args: [...sshArgs, remote], env: options.env };
     },
-    async collect() {
+    async collect(collectOptions = {}) {
       const remoteResults = `${remoteRoot}/work/results.json`;
       const result = await runCommand('ssh', [...sshArgs, `test -f ${shellQuote(remoteResults)} && cat ${shellQuote(remoteResults)}`], options.env);
       if (result.code === 0) {
@@ -121,8 +126,11 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
       } else {
         rmSync(localResults, { force: true });
       }
-      // The node keeps nothing of the build.
-      await runCommand('ssh', [...sshArgs, `rm -rf ${shellQuote(remoteRoot)}`], options.env);
+      if (collectOptions.keep !== true) {
+        // The node keeps nothing of the build.
+        await runCommand('ssh', [...sshArgs, `rm -rf ${shellQuote(remoteRoot)}`], options.env);
+      }
     },
+    remoteRoot: () => remoteRoot,
   };
 }
