@@ -74,7 +74,7 @@ function newBuild(ctx: PassContext, attempt: number): BuildState {
 }
 
 /** A build that paused after its run phase and has not completed yet. */
-export function isPaused(build: BuildState | null): boolean {
+function isPaused(build: BuildState | null): boolean {
   return build !== null && build.paused === true && build.result === null;
 }
 

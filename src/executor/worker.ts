@@ -350,8 +350,14 @@ export class ExecutorWorker {
         }
       }
     }
-    if (pauseState !== null && (await this.pause(params, log, outcome, pauseState))) {
-      return;
+    if (pauseState !== null) {
+      if (await this.pause(params, log, outcome, pauseState)) {
+        return;
+      }
+      log.finish();
+      if (ownsWorkspace && !this.options.keepWorkspaces) {
+        rmSync(workspaceRoot, { recursive: true, force: true });
+      }
     }
     await this.finish(params, log, outcome, { startTime, logUrl: logPlace.url, changedFiles });
   }
@@ -381,7 +387,6 @@ export class ExecutorWorker {
       return true;
     }
     this.pausedLogs.delete(params.buildUuid);
-    log.finish();
     return false;
   }
 
