@@ -5,12 +5,14 @@ describe('toBuildNode', () => {
   it('keeps what the executor needs of launcher nodes', () => {
     expect(
       toBuildNode({ id: 'n1', label: 'small', provider: 'p', connection: 'local', connectionType: 'local', host: 'localhost', interfaceIp: '127.0.0.1', port: null, username: null, path: '/nodes/n1', hostKeys: [] }),
-    ).toEqual({ id: 'n1', label: 'small', connectionType: 'local', connection: 'local', host: 'localhost', port: null, username: null, path: '/nodes/n1', hostKeys: [] });
+    ).toEqual({ id: 'n1', label: 'small', connectionType: 'local', connection: 'local', provider: 'p', interfaceIp: '127.0.0.1', host: 'localhost', port: null, username: null, path: '/nodes/n1', hostKeys: [] });
     expect(toBuildNode({ id: 'n2', label: 'lab', connection: 'lab', connectionType: 'ssh', host: '10.0.0.1', port: 2222, username: 'ci', path: null, hostKeys: ['k1', 3] })).toEqual({
       id: 'n2',
       label: 'lab',
       connectionType: 'ssh',
       connection: 'lab',
+      provider: null,
+      interfaceIp: null,
       host: '10.0.0.1',
       port: 2222,
       username: 'ci',
