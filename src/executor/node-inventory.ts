@@ -5,7 +5,8 @@
  * host variables (`ansible_host`, `ansible_user`, `nodepool.label`, ...) and the nodeset's groups
  * as `all.children`; the same shape is under `all`, next to a flat `nodes` list for scripts.
  * When the build has SSH nodes, `work/ssh/config` and `work/ssh/known_hosts` let a step run
- * `ssh -F "$SLUICE_SSH_CONFIG" <node name> ...` with the executor's key and the scanned host keys.
+ * `ssh -F "$SLUICE_SSH_CONFIG" <node name> ...` with the scanned host keys and the executor's key
+ * (steps on the executor) or the build's forwarded agent (steps on an SSH primary node).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -65,6 +66,8 @@ export interface NodeFilesInput {
   workspaceRoot: string;
   /** The private key file the executor reaches an SSH node with (undefined: none). */
   sshKeyFor(node: BuildNode): string | undefined;
+  /** The steps run on an SSH primary node: its sessions forward the build's agent instead of naming key files. */
+  remoteSteps?: boolean;
 }
 
 /** Files under `<workspace>/work/` for the node inventory. */
@@ -114,7 +117,7 @@ export function buildInventory(input: NodeFilesInput): NodeInventory {
   const hosts: Record<string, InventoryHostVars> = {};
   nodes.forEach((node, index) => {
     const launchedNode = launched?.[index];
-    const keyFile = launchedNode?.connectionType === 'ssh' ? input.sshKeyFor(launchedNode) : undefined;
+    const keyFile = launchedNode?.connectionType === 'ssh' && !input.remoteSteps ? input.sshKeyFor(launchedNode) : undefined;
     const vars: InventoryHostVars = {
       ansible_connection: node.connection_type,
       ansible_host: node.host ?? 'localhost',

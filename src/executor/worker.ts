@@ -22,10 +22,9 @@ import type { BuildRequestRecord, BuildRequestRepository } from '../store/reposi
 import { BuildLog, ConsoleRegistry } from './build-log';
 import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
 import type { Merger } from './merger';
-import { writeNodeFiles } from './node-inventory';
+import { NodeAccessError, openNodeAccess } from './node-access';
 import { placeBuild } from './node-placement';
 import { runBuild, type RunOutcome } from './runner';
-import { sshRemoteSteps, type RemoteSteps } from './ssh-runner';
 
 /** Locks a build's launcher nodes when it starts (src/launcher/node-lock.ts); null = locked, else why not. */
 export interface NodeLocker {
@@ -264,24 +263,34 @@ export class ExecutorWorker {
         for (const project of prepared.projects) {
           log.write(`Checked out ${project.project} at ${project.checkout} (${project.head}) in src/${project.relativePath}`);
         }
-        const nodeEnv = writeNodeFiles({ params, workspaceRoot, sshKeyFor: (node) => this.sshKeyFor(node) });
-        outcome = await runBuild({
-          remote: placement.sshNode ? this.remoteSteps(placement.sshNode, workspaceRoot) : undefined,
-          nodeEnv,
+        const access = await openNodeAccess({
           params,
           workspaceRoot,
-          projects: prepared.projects,
-          log,
-          logDir,
-          logUrl,
-          hostEnv: this.options.hostEnv,
-          signal: build.controller.signal,
-          cancelResult: () => build.cancelResult,
-          killGraceMs: this.options.killGraceMs,
+          sshPrimary: placement.sshNode,
+          sshKeyFor: (node) => this.sshKeyFor(node),
+          env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
         });
+        try {
+          outcome = await runBuild({
+            remote: access.remote,
+            nodeEnv: access.env,
+            params,
+            workspaceRoot,
+            projects: prepared.projects,
+            log,
+            logDir,
+            logUrl,
+            hostEnv: this.options.hostEnv,
+            signal: build.controller.signal,
+            cancelResult: () => build.cancelResult,
+            killGraceMs: this.options.killGraceMs,
+          });
+        } finally {
+          await access.close();
+        }
       }
     } catch (err) {
-      if (err instanceof NodeFailure) {
+      if (err instanceof NodeFailure || err instanceof NodeAccessError) {
         log.write(`NODE_FAILURE: ${err.message}`);
         outcome = { result: 'NODE_FAILURE', errorDetail: err.message, results: { artifacts: [], data: {}, childJobs: null, warnings: [] }, warnings: [] };
       } else {
@@ -325,20 +334,6 @@ export class ExecutorWorker {
 
   private sshKeyFor(node: BuildNode): string | undefined {
     return (node.connection ? this.options.sshKeyFiles?.[node.connection] : undefined) ?? this.options.sshKeyFile;
-  }
-
-  private remoteSteps(node: BuildNode, workspaceRoot: string): RemoteSteps {
-    const keyFile = this.sshKeyFor(node);
-    if (keyFile === undefined) {
-      throw new NodeFailure(`Node ${node.id} is reached over SSH but this executor has no SSH key for it`);
-    }
-    return sshRemoteSteps({
-      node,
-      keyFile,
-      localRoot: workspaceRoot,
-      stateDir: path.join(workspaceRoot, '.ssh'),
-      env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
-    });
   }
 
   private async complete(payload: BuildCompletedPayload): Promise<void> {
