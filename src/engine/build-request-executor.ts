@@ -23,6 +23,8 @@ interface FrozenJobFields {
   workspaceScheme?: unknown;
   overrideCheckout?: unknown;
   extraVars?: unknown;
+  hostVars?: unknown;
+  groupVars?: unknown;
   preRun?: unknown;
   run?: unknown;
   postRun?: unknown;
@@ -79,6 +81,16 @@ export function toBuildNode(info: NodeInfo): BuildNode | null {
     path: text(info.path),
     hostKeys: Array.isArray(info.hostKeys) ? info.hostKeys.filter((line): line is string => typeof line === 'string') : [],
   };
+}
+
+/** `host-vars` / `group-vars`: name -> mapping of variables (other entries are dropped). */
+function variablesByName(value: unknown): Record<string, Record<string, unknown>> | undefined {
+  const entries = Object.entries(record(value)).filter(([, vars]) => typeof vars === 'object' && vars !== null && !Array.isArray(vars));
+  return entries.length === 0 ? undefined : (Object.fromEntries(entries) as Record<string, Record<string, unknown>>);
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
 function strings(value: unknown): string[] {
@@ -150,6 +162,8 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
       overrideCheckout: typeof frozen.overrideCheckout === 'string' ? frozen.overrideCheckout : null,
       vars: params.job.vars,
       extraVars: record(frozen.extraVars),
+      ...optional('hostVars', variablesByName(frozen.hostVars)),
+      ...optional('groupVars', variablesByName(frozen.groupVars)),
       preRun: steps(frozen.preRun),
       run: steps(frozen.run),
       postRun: steps(frozen.postRun),

@@ -35,8 +35,9 @@ export interface InventoryNode {
   host_keys: string[];
 }
 
-/** Host variables of `all.hosts.<name>`, named as in the reference's inventory. */
+/** Host variables of `all.hosts.<name>`, named as in the reference's inventory (plus the job's `host-vars` of the name). */
 export interface InventoryHostVars {
+  [name: string]: unknown;
   ansible_connection: 'local' | 'ssh';
   ansible_host: string;
   ansible_port: number | null;
@@ -57,7 +58,7 @@ export interface NodeInventory {
   ssh: { config_file: string; known_hosts_file: string } | null;
   all: {
     hosts: Record<string, InventoryHostVars>;
-    children: Record<string, { hosts: Record<string, null> }>;
+    children: Record<string, { hosts: Record<string, null>; vars?: Record<string, unknown> }>;
   };
 }
 
@@ -129,14 +130,15 @@ export function buildInventory(input: NodeFilesInput): NodeInventory {
       sluice_node_dir: node.directory,
     };
     for (const name of [node.name, ...node.aliases]) {
-      hosts[name] = vars;
+      hosts[name] = { ...params.job.hostVars?.[name], ...vars };
     }
   });
   const children: NodeInventory['all']['children'] = {};
   const groups: Record<string, string[]> = {};
   for (const group of nodeset.groups) {
     groups[group.name] = [...group.nodes];
-    children[group.name] = { hosts: Object.fromEntries(group.nodes.map((name) => [name, null])) };
+    const groupVars = params.job.groupVars?.[group.name];
+    children[group.name] = { hosts: Object.fromEntries(group.nodes.map((name) => [name, null])), ...(groupVars ? { vars: groupVars } : {}) };
   }
   const hasSsh = nodes.some((node) => node.connection_type === 'ssh');
   return {

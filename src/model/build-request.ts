@@ -83,6 +83,9 @@ export interface BuildJob {
   overrideCheckout: string | null;
   vars: Record<string, unknown>;
   extraVars: Record<string, unknown>;
+  /** `host-vars` / `group-vars`: variables per node name / nodeset group, in the node inventory. */
+  hostVars?: Record<string, Record<string, unknown>>;
+  groupVars?: Record<string, Record<string, unknown>>;
   preRun: BuildStep[];
   run: BuildStep[];
   postRun: BuildStep[];
@@ -189,6 +192,8 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
         overrideCheckout: nullableString,
         vars: recordSchema,
         extraVars: recordSchema,
+        hostVars: z.record(z.string(), recordSchema).optional(),
+        groupVars: z.record(z.string(), recordSchema).optional(),
         preRun: z.array(stepSchema),
         run: z.array(stepSchema),
         postRun: z.array(stepSchema),

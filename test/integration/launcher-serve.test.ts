@@ -228,10 +228,11 @@ describe('launcher in sluice serve', () => {
       all: {
         hosts: {
           controller: { ansible_connection: 'local', ansible_host: 'localhost', nodepool: { label: 'small' }, sluice_node_dir: controllerDir },
-          peer: { ansible_connection: 'local', sluice_node_id: peerId, sluice_node_dir: peerDir },
+          // The job's host-vars and group-vars.
+          peer: { ansible_connection: 'local', sluice_node_id: peerId, sluice_node_dir: peerDir, role: 'secondary' },
           'peer-alias': { sluice_node_id: peerId },
         },
-        children: { peers: { hosts: { 'peer-alias': null } }, everyone: { hosts: { controller: null, peer: null } } },
+        children: { peers: { hosts: { 'peer-alias': null }, vars: { service_port: 8080 } }, everyone: { hosts: { controller: null, peer: null } } },
       },
     });
 

@@ -148,6 +148,15 @@ describe('node inventory', () => {
     );
   });
 
+  it('adds the job’s host-vars to the hosts of that name and group-vars to the groups', () => {
+    const params = buildParams({ job: { hostVars: { 'peer-alias': { role: 'db', ansible_host: 'ignored' }, absent: { x: 1 } }, groupVars: { peers: { port: 5432 } } }, params: { nodes: [LOCAL, SSH], nodeset: PAIR } });
+    const { all } = buildInventory({ params, workspaceRoot: '/nodes/n1', sshKeyFor: keys });
+    expect(all.hosts['peer-alias']).toMatchObject({ role: 'db', ansible_host: '10.0.0.2' });
+    expect(all.hosts.peer).not.toHaveProperty('role');
+    expect(all.hosts).not.toHaveProperty('absent');
+    expect(all.children).toEqual({ peers: { hosts: { 'peer-alias': null }, vars: { port: 5432 } }, everyone: { hosts: { controller: null, peer: null } } });
+  });
+
   it('makes every node the executor host itself without launcher nodes (built-in local gateway)', () => {
     const inventory = buildInventory({ params: buildParams({ params: { nodeset: PAIR } }), workspaceRoot: '/work/b1', sshKeyFor: keys });
     expect(inventory.nodes.map((node) => [node.name, node.connection_type, node.id, node.directory, node.primary])).toEqual([
