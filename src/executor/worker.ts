@@ -26,10 +26,12 @@ import type { BuildRequestRecord, BuildRequestRepository } from '../store/reposi
 import { BuildLog, ConsoleRegistry } from './build-log';
 import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
 import type { Merger } from './merger';
+import { NodeAccessError, openNodeAccess } from './node-access';
+import { placeBuild } from './node-placement';
 import { parsePauseState, type PauseState } from './pause-state';
 import { EMPTY_RESULTS } from './results-file';
 import { runBuild, type RunOutcome } from './runner';
-import { sshRemoteSteps, type RemoteSteps } from './ssh-runner';
+import { sshRemoteSteps } from './ssh-runner';
 
 /** Locks a build's launcher nodes when it starts (src/launcher/node-lock.ts); null = locked, else why not. */
 export interface NodeLocker {
@@ -74,13 +76,6 @@ export interface ExecutorWorkerOptions {
   keepWorkspaces?: boolean;
   killGraceMs?: number;
 }
-
-/**
- * Where a build runs: a local node's directory is its workspace root (kept afterwards: the
- * launcher removes it with the node, and a held node keeps it for inspection); otherwise the
- * executor's own per-build workspace, whose steps an SSH node runs remotely.
- */
-type Placement = { ok: true; root: string; owned: boolean; sshNode: BuildNode | null } | { ok: false; detail: string };
 
 interface ActiveBuild {
   controller: AbortController;
@@ -213,7 +208,7 @@ export class ExecutorWorker {
     if (!parsed.success) {
       return false;
     }
-    const placement = this.placement(parsed.data);
+    const placement = placeBuild(parsed.data, this.options.workRoot, (node) => this.sshKeyFor(node));
     return placement.ok && existsSync(placement.root);
   }
 
@@ -258,7 +253,7 @@ export class ExecutorWorker {
     const logPlace = this.logPlace(params);
     const log = new BuildLog(path.join(logPlace.dir, JOB_OUTPUT_FILE), this.now);
     this.consoles.register(params.buildUuid, log);
-    const placement = this.placement(params);
+    const placement = placeBuild(params, this.options.workRoot, (node) => this.sshKeyFor(node));
     const workspaceRoot = placement.ok ? placement.root : path.join(this.options.workRoot, params.buildUuid);
     const ownsWorkspace = placement.ok && placement.owned;
     const startTime = this.now();
@@ -321,22 +316,33 @@ export class ExecutorWorker {
         for (const project of prepared.projects) {
           log.write(`Checked out ${project.project} at ${project.checkout} (${project.head}) in src/${project.relativePath}`);
         }
-        const remote = placement.sshNode ? this.remoteSteps(placement.sshNode, workspaceRoot) : undefined;
-        outcome = await runBuild({
-          remote,
+        const access = await openNodeAccess({
           params,
           workspaceRoot,
-          projects: prepared.projects,
-          log,
-          logDir: logPlace.dir,
-          logUrl: logPlace.url,
-          hostEnv: this.options.hostEnv,
-          signal: build.controller.signal,
-          cancelResult: () => build.cancelResult,
-          killGraceMs: this.options.killGraceMs,
+          sshPrimary: placement.sshNode,
+          sshKeyFor: (node) => this.sshKeyFor(node),
+          env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
         });
+        try {
+          outcome = await runBuild({
+            remote: access.remote,
+            nodeEnv: access.env,
+            params,
+            workspaceRoot,
+            projects: prepared.projects,
+            log,
+            logDir: logPlace.dir,
+            logUrl: logPlace.url,
+            hostEnv: this.options.hostEnv,
+            signal: build.controller.signal,
+            cancelResult: () => build.cancelResult,
+            killGraceMs: this.options.killGraceMs,
+          });
+        } finally {
+          await access.close();
+        }
         if (outcome.paused === true) {
-          pauseState = { startTime: startTime.toISOString(), projects: prepared.projects, changedFiles, remoteRoot: remote ? remote.remoteRoot() : null };
+          pauseState = { startTime: startTime.toISOString(), projects: prepared.projects, changedFiles, remoteRoot: access.remote ? access.remote.remoteRoot() : null };
         }
       }
     } catch (err) {
@@ -403,7 +409,7 @@ export class ExecutorWorker {
     const log = this.pausedLogs.get(params.buildUuid) ?? new BuildLog(path.join(logPlace.dir, JOB_OUTPUT_FILE), this.now);
     this.pausedLogs.delete(params.buildUuid);
     this.consoles.register(params.buildUuid, log);
-    const placement = this.placement(params);
+    const placement = placeBuild(params, this.options.workRoot, (node) => this.sshKeyFor(node));
     const workspaceRoot = placement.ok ? placement.root : path.join(this.options.workRoot, params.buildUuid);
     const sshNode = placement.ok ? placement.sshNode : null;
     let outcome: RunOutcome;
@@ -425,20 +431,33 @@ export class ExecutorWorker {
           throw new NodeFailure(placement.detail);
         }
         log.write(`Resumed on executor ${this.id}: every dependent job has completed`);
-        outcome = await runBuild({
-          remote: sshNode ? this.remoteSteps(sshNode, workspaceRoot, state.remoteRoot ?? undefined) : undefined,
+        const access = await openNodeAccess({
           params,
           workspaceRoot,
-          projects: state.projects,
-          log,
-          logDir: logPlace.dir,
-          logUrl: logPlace.url,
-          hostEnv: this.options.hostEnv,
-          signal: build.controller.signal,
-          cancelResult: () => build.cancelResult,
-          killGraceMs: this.options.killGraceMs,
-          resume: true,
+          sshPrimary: sshNode,
+          sshKeyFor: (node) => this.sshKeyFor(node),
+          env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
+          remoteRoot: state.remoteRoot ?? undefined,
         });
+        try {
+          outcome = await runBuild({
+            remote: access.remote,
+            nodeEnv: access.env,
+            params,
+            workspaceRoot,
+            projects: state.projects,
+            log,
+            logDir: logPlace.dir,
+            logUrl: logPlace.url,
+            hostEnv: this.options.hostEnv,
+            signal: build.controller.signal,
+            cancelResult: () => build.cancelResult,
+            killGraceMs: this.options.killGraceMs,
+            resume: true,
+          });
+        } finally {
+          await access.close();
+        }
       }
     } catch (err) {
       outcome = this.failureOutcome(err, params, log);
@@ -453,8 +472,13 @@ export class ExecutorWorker {
 
   /** The node keeps nothing of a canceled paused build (best effort: the cancel stands either way). */
   private async removeRemoteWorkspace(node: BuildNode, workspaceRoot: string, remoteRoot: string, log: BuildLog): Promise<void> {
+    const keyFile = this.sshKeyFor(node);
     try {
-      await this.remoteSteps(node, workspaceRoot, remoteRoot).collect();
+      if (keyFile === undefined) {
+        throw new Error('this executor has no SSH key for it');
+      }
+      const env = { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' };
+      await sshRemoteSteps({ node, keyFile, localRoot: workspaceRoot, remoteRoot, stateDir: path.join(workspaceRoot, '.ssh'), env }).collect();
     } catch (err) {
       log.write(`Removing the workspace from node ${node.id} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -466,7 +490,7 @@ export class ExecutorWorker {
 
   /** The outcome of a build that threw: NODE_FAILURE for node problems, else ERROR. */
   private failureOutcome(err: unknown, params: BuildRequestParams, log: BuildLog): RunOutcome {
-    if (err instanceof NodeFailure) {
+    if (err instanceof NodeFailure || err instanceof NodeAccessError) {
       log.write(`NODE_FAILURE: ${err.message}`);
       return { result: 'NODE_FAILURE', errorDetail: err.message, results: EMPTY_RESULTS, warnings: [] };
     }
@@ -505,41 +529,8 @@ export class ExecutorWorker {
     }
   }
 
-  /** The first local node's directory, else the executor's workspace (with the first SSH node, if any, running the steps). */
-  private placement(params: BuildRequestParams): Placement {
-    const own = path.join(this.options.workRoot, params.buildUuid);
-    const localNode = params.nodes?.find((node) => node.connectionType === 'local');
-    if (localNode) {
-      if (localNode.path === null || !path.isAbsolute(localNode.path) || !existsSync(localNode.path)) {
-        return { ok: false, detail: `Node ${localNode.id} has no workspace directory on this executor` };
-      }
-      return { ok: true, root: localNode.path, owned: false, sshNode: null };
-    }
-    const sshNode = params.nodes?.find((node) => node.connectionType === 'ssh') ?? null;
-    if (sshNode && this.sshKeyFor(sshNode) === undefined) {
-      return { ok: false, detail: `Node ${sshNode.id} is reached over SSH but this executor has no SSH key for it` };
-    }
-    return { ok: true, root: own, owned: true, sshNode };
-  }
-
   private sshKeyFor(node: BuildNode): string | undefined {
     return (node.connection ? this.options.sshKeyFiles?.[node.connection] : undefined) ?? this.options.sshKeyFile;
-  }
-
-  /** `remoteRoot`: where a paused build's workspace already is on the node. */
-  private remoteSteps(node: BuildNode, workspaceRoot: string, remoteRoot?: string): RemoteSteps {
-    const keyFile = this.sshKeyFor(node);
-    if (keyFile === undefined) {
-      throw new NodeFailure(`Node ${node.id} is reached over SSH but this executor has no SSH key for it`);
-    }
-    return sshRemoteSteps({
-      node,
-      keyFile,
-      localRoot: workspaceRoot,
-      remoteRoot,
-      stateDir: path.join(workspaceRoot, '.ssh'),
-      env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
-    });
   }
 
   private async complete(payload: BuildCompletedPayload): Promise<void> {
