@@ -39,11 +39,15 @@ function isNotFound(result: TypedResult): result is { __typename: 'NotFoundError
   return result.__typename === 'NotFoundError';
 }
 
+/** Typed errors the REST layer maps to a status (the `__typename` of a GraphQL error member). */
+type TypedErrorName = 'NotFoundError' | 'InvalidInputError' | 'JobGraphError' | 'ConflictError';
+
 /**
- * The success member of a union that may also hold NotFoundError (404), InvalidInputError (400)
- * or JobGraphError (422: the configuration cannot be frozen; the reference answers 500).
+ * The success member of a union that may also hold NotFoundError (404), InvalidInputError (400),
+ * ConflictError (409) or JobGraphError (422: the configuration cannot be frozen; the reference
+ * answers 500).
  */
-export function orTypedError<T extends TypedResult>(result: T | null, fallback: string): Exclude<T, { __typename: 'NotFoundError' | 'InvalidInputError' | 'JobGraphError' }> {
+export function orTypedError<T extends TypedResult>(result: T | null, fallback: string): Exclude<T, { __typename: TypedErrorName }> {
   if (result === null) {
     throw notFound(fallback);
   }
@@ -54,9 +58,11 @@ export function orTypedError<T extends TypedResult>(result: T | null, fallback: 
       throw notFound(message);
     case 'InvalidInputError':
       throw badRequest(message);
+    case 'ConflictError':
+      throw new RestError(409, 'Conflict', message);
     case 'JobGraphError':
       throw new RestError(422, 'JobGraphError', message);
     default:
-      return result as Exclude<T, { __typename: 'NotFoundError' | 'InvalidInputError' | 'JobGraphError' }>;
+      return result as Exclude<T, { __typename: TypedErrorName }>;
   }
 }

@@ -120,6 +120,9 @@ describe('REST contract', () => {
     return path === '' ? '/api' : `/api/${path}`;
   }
 
+  /** Bodies of the non-admin endpoints that require one. */
+  const REQUEST_BODIES: Record<string, unknown> = { freeze_pipeline: { ref: 'master', pipeline: 'check' } };
+
   describe('every path x method x shape', () => {
     const cases: [string, HttpMethod, RestShape][] = [];
     for (const route of REST_ROUTES.filter((candidate) => !ENGINE_ROUTES.has(candidate.name))) {
@@ -141,7 +144,9 @@ describe('REST contract', () => {
       if (!spec) {
         throw new Error('endpoint without a response');
       }
-      const res = await get(concretePath(route.pattern), shape, { method });
+      const requestBody = REQUEST_BODIES[name];
+      const init: RequestInit = requestBody === undefined ? { method } : { method, body: JSON.stringify(requestBody), headers: { 'Content-Type': 'application/json' } };
+      const res = await get(concretePath(route.pattern), shape, init);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('x-sluice-api-shape')).toBe(served);
       if (endpoint.auth === 'admin') {
