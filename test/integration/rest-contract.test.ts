@@ -509,6 +509,16 @@ describe('REST contract', () => {
       expect(earlier).not.toHaveProperty('metadata');
     });
 
+    it('a project without a project stanza has empty configs and metadata (§8.1 #28)', async () => {
+      expect(await getJson<Json>('/api/tenant/tenant-one/project/common-config')).toEqual({
+        name: 'common-config',
+        canonical_name: 'review.example.com/common-config',
+        connection_name: 'gerrit',
+        metadata: {},
+        configs: [],
+      });
+    });
+
     it('freeze-jobs and freeze-job; unknown pipeline/project/job 404 (§8.1 #32, #33)', async () => {
       const graph = await getJson<Json[]>('/api/tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-jobs');
       expect(graph.map((job) => job.name).sort()).toEqual(['p1-unit', 'project-test']);
