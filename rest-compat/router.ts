@@ -105,7 +105,9 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
 
   // Order as in the reference (compat.md §1.5): tenant, then auth, then query and body.
   if (options.requestAuth !== undefined) {
-    await checkAuth(ctx, endpoint, params, run, options.requestAuth);
+    const auth = await checkAuth(ctx, endpoint, params, run, options.requestAuth);
+    // The operations reuse it instead of authenticating the header again.
+    serverContext.requestAuth = auth;
   } else if (endpoint.auth === 'token' || endpoint.auth === 'admin') {
     if (params.tenant_name !== undefined) {
       await requireTenant(run, params.tenant_name);
@@ -155,16 +157,19 @@ function boundRunner(run: OperationRunner, serverContext: Record<string, unknown
   };
 }
 
-/** 404 for an unknown tenant, then the endpoint's gate on its tenant (`*` for root endpoints). */
+/**
+ * 404 for an unknown tenant, then the endpoint's gate on its tenant (`*` for root endpoints);
+ * resolves with how the request authenticated (undefined for endpoints that never check).
+ */
 async function checkAuth(
   ctx: Koa.Context,
   endpoint: RestEndpoint,
   params: Record<string, string>,
   run: BoundOperationRunner,
   requestAuth: (ctx: Koa.Context) => Promise<RequestAuth>,
-): Promise<void> {
+): Promise<RequestAuth | undefined> {
   if (endpoint.auth === 'none') {
-    return;
+    return undefined;
   }
   const auth = await requestAuth(ctx);
   const tenant = params.tenant_name ?? ROOT_SCOPE;
@@ -176,6 +181,7 @@ async function checkAuth(
   if (!result.allowed) {
     throw new RestDeniedError(deniedResponse(result));
   }
+  return auth;
 }
 
 async function requireTenant(run: BoundOperationRunner, tenant: string): Promise<void> {

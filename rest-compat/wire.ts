@@ -6,8 +6,12 @@ export function isoNaive(value: string | null): string | null {
   if (value === null) {
     return null;
   }
-  return new Date(value).toISOString().slice(0, 19);
+  // The DateTime scalar serializes with toISOString (UTC, `Z`): its first 19 characters already
+  // are the answer; anything else is normalized through Date.
+  return CANONICAL_UTC.test(value) ? value.slice(0, 19) : new Date(value).toISOString().slice(0, 19);
 }
+
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** An integer parsed from a string such as a patchset; null when it is not one. */
 export function integerOrNull(value: string | null): number | null {
