@@ -101,7 +101,8 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
     throw new RestError(500, 'InternalError', 'Unexpected error.');
   }
   const serverContext = options.serverContext(ctx);
-  const run = boundRunner(options.run, serverContext);
+  // Unexpected GraphQL errors answer 500 `Unexpected error.`; the original goes to the log.
+  const run = boundRunner(options.run, serverContext, (err) => ctx.app.emit('error', err, ctx));
 
   // Order as in the reference (compat.md §1.5): tenant, then auth, then query and body.
   if (options.requestAuth !== undefined) {
@@ -144,11 +145,16 @@ function endpointShape(endpoint: RestEndpoint, selected: RestShape): RestShape {
   return endpoint.responses.current ? 'current' : 'earlier';
 }
 
-function boundRunner(run: OperationRunner, serverContext: Record<string, unknown>): BoundOperationRunner {
+function boundRunner(run: OperationRunner, serverContext: Record<string, unknown>, logInternal: (err: unknown) => void): BoundOperationRunner {
   return async (document, variables) => {
     const result = await run(document, variables, serverContext);
     if (result.errors && result.errors.length > 0) {
-      throw restErrorFromGraphQL(result.errors[0]);
+      const [first] = result.errors;
+      const restError = restErrorFromGraphQL(first);
+      if (restError.status === 500) {
+        logInternal(first.originalError ?? first);
+      }
+      throw restError;
     }
     if (!result.data) {
       throw new RestError(500, 'InternalError', 'The operation returned no data');
