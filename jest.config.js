@@ -8,6 +8,7 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   },
-  testTimeout: 30000,
+  // Generous: PGlite start-up and RSA key generation take tens of seconds on a loaded 2-core machine.
+  testTimeout: 60000,
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
 };

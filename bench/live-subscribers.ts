@@ -3,12 +3,17 @@
  * WebSocket connection each, on one server process. The clients run in a child process so the
  * server's memory is measured alone. Reports:
  *   - memory per idle subscriber (server heap and RSS growth after GC, divided by N);
- *   - for each of R state changes (an enqueue), the time from the engine publishing the first
- *     delta to each subscriber receiving the new status: p50, p99 and the last subscriber.
+ *   - for each of R state changes (an enqueue), the time from the engine publishing the change's
+ *     delta to each subscriber receiving a status whose `sequence` includes it: p50, p95, p99
+ *     and the last subscriber, per round and over all rounds. An emission with an older
+ *     sequence (a coalesced tick scheduled before the change) is not the change's delivery.
  *
  *   NODE_OPTIONS=--expose-gc npx tsx bench/live-subscribers.ts [subscribers] [rounds]
+ *   (LIVE_BENCH_PROFILE=/tmp/live.cpuprofile also writes a CPU profile of the server during the rounds)
  */
 import { fork } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -26,8 +31,11 @@ import { FakeChanges, InstantNodes, job, makeLayout, pipeline, ScriptedExecutor,
 const TENANT = 'bench';
 const SUBSCRIPTION = /* GraphQL */ `subscription { tenantStatus(tenant: "${TENANT}") { sequence pipelines { name changeQueues { name window heads { id active refs { id } jobs { name uuid result waitingStatus } } } } } }`;
 
-type ToClients = { type: 'arm' } | { type: 'stop' };
-type FromClients = { type: 'ready'; failed: number } | { type: 'armed' } | { type: 'received'; times: number[] };
+/** A round gives up on subscribers that have not received its change after this long. */
+const ROUND_TIMEOUT_MS = 60_000;
+
+type ToClients = { type: 'arm' } | { type: 'await'; sequence: number; timeoutMs: number } | { type: 'stop' };
+type FromClients = { type: 'ready'; failed: number } | { type: 'armed' } | { type: 'received'; times: number[]; missing: number; cpuMs: number };
 
 function now(): number {
   return performance.timeOrigin + performance.now();
@@ -43,21 +51,103 @@ function collectGarbage(): void {
   gc?.();
 }
 
+/** The `sequence` of a tenantStatus emission, or null when it carries none (an error). */
+function sequenceOf(result: { data?: unknown }): number | null {
+  const status = (result.data as { tenantStatus?: { sequence?: unknown } } | null | undefined)?.tenantStatus;
+  return typeof status?.sequence === 'number' ? status.sequence : null;
+}
+
+/**
+ * Per-round bookkeeping of the clients: every emission since `arm` is kept as (sequence, time),
+ * because the emission carrying the change may arrive before the server has said which
+ * sequence the change produced. A subscriber has the change once it receives a status whose
+ * sequence is at least that number; older emissions (coalesced ticks scheduled before the
+ * change) do not count.
+ */
+class RoundLog {
+  private early: Array<Array<[number, number]>>;
+  private firstAt: Array<number | null>;
+  private threshold: number | null = null;
+  private delivered = 0;
+
+  constructor(
+    private readonly count: number,
+    private readonly isActive: (index: number) => boolean,
+    private readonly onComplete: (times: number[]) => void,
+  ) {
+    this.early = Array.from({ length: count }, () => []);
+    this.firstAt = new Array<number | null>(count).fill(null);
+  }
+
+  record(index: number, sequence: number, at: number): void {
+    if (this.threshold === null) {
+      this.early[index]?.push([sequence, at]);
+    } else if (sequence >= this.threshold) {
+      this.mark(index, at);
+    }
+  }
+
+  /** The change produced `sequence`: count deliveries from it on. */
+  expect(sequence: number): void {
+    this.threshold = sequence;
+    this.early.forEach((log, index) => {
+      const hit = log.find(([seq]) => seq >= sequence);
+      if (hit) {
+        this.mark(index, hit[1]);
+      }
+    });
+    this.early = [];
+    this.checkComplete();
+  }
+
+  /** Delivery times so far, and how many active subscribers have not received the change. */
+  report(): { times: number[]; missing: number } {
+    const times = this.firstAt.filter((at): at is number => at !== null);
+    return { times, missing: this.activeCount() - times.length };
+  }
+
+  private mark(index: number, at: number): void {
+    if (this.firstAt[index] === null) {
+      this.firstAt[index] = at;
+      this.delivered += 1;
+      this.checkComplete();
+    }
+  }
+
+  private activeCount(): number {
+    let active = 0;
+    for (let index = 0; index < this.count; index += 1) {
+      active += this.isActive(index) ? 1 : 0;
+    }
+    return active;
+  }
+
+  private checkComplete(): void {
+    if (this.threshold !== null && this.delivered === this.activeCount()) {
+      this.onComplete(this.report().times);
+    }
+  }
+}
+
 /** Child process: N graphql-ws clients, each with one tenantStatus subscription. */
 async function runClients(url: string, count: number): Promise<void> {
   const send = (message: FromClients): void => {
     process.send?.(message);
   };
-  let armed = false;
-  let received: number[] = [];
-  const seenSinceArm = new Set<number>();
+  const failedIndexes = new Set<number>();
+  let round: RoundLog | null = null;
+  let roundTimer: NodeJS.Timeout | null = null;
   let initial = 0;
-  let failed = 0;
+  let readySent = false;
   const disposers: Array<() => Promise<void>> = [];
   let settled: () => void = () => undefined;
   const answered = (): void => {
-    if (initial + failed === disposers.length) {
+    if (initial + failedIndexes.size === disposers.length) {
       settled();
+    }
+    if (!readySent && initial + failedIndexes.size === count) {
+      readySent = true;
+      send({ type: 'ready', failed: failedIndexes.size });
     }
   };
   for (let index = 0; index < count; index += 1) {
@@ -65,33 +155,26 @@ async function runClients(url: string, count: number): Promise<void> {
     disposers.push(async () => {
       await client.dispose();
     });
+    let first = true;
     client.subscribe(
       { query: SUBSCRIPTION },
       {
-        next: () => {
+        next: (result) => {
           const at = now();
-          if (!armed) {
+          if (first) {
+            first = false;
             initial += 1;
             answered();
-            if (initial + failed === count) {
-              send({ type: 'ready', failed });
-            }
             return;
           }
-          if (!seenSinceArm.has(index)) {
-            seenSinceArm.add(index);
-            received.push(at);
-            if (seenSinceArm.size === count - failed) {
-              send({ type: 'received', times: received });
-            }
+          const sequence = sequenceOf(result);
+          if (round !== null && sequence !== null) {
+            round.record(index, sequence, at);
           }
         },
         error: () => {
-          failed += 1;
+          failedIndexes.add(index);
           answered();
-          if (initial + failed === count) {
-            send({ type: 'ready', failed });
-          }
         },
         complete: () => undefined,
       },
@@ -104,16 +187,57 @@ async function runClients(url: string, count: number): Promise<void> {
       });
     }
   }
+  let armedCpu = process.cpuUsage();
+  const finish = (times: number[], missing: number): void => {
+    const cpu = process.cpuUsage(armedCpu);
+    if (roundTimer) {
+      clearTimeout(roundTimer);
+      roundTimer = null;
+    }
+    round = null; // later emissions of this round are not measured
+    send({ type: 'received', times, missing, cpuMs: (cpu.user + cpu.system) / 1000 });
+  };
   process.on('message', (message: ToClients) => {
     if (message.type === 'arm') {
-      armed = true;
-      received = [];
-      seenSinceArm.clear();
+      armedCpu = process.cpuUsage();
+      round = new RoundLog(count, (index) => !failedIndexes.has(index), (times) => finish(times, 0));
       send({ type: 'armed' });
+    } else if (message.type === 'await') {
+      const current = round;
+      roundTimer = setTimeout(() => {
+        const { times, missing } = current?.report() ?? { times: [], missing: count };
+        finish(times, missing);
+      }, message.timeoutMs);
+      current?.expect(message.sequence);
     } else {
       void Promise.all(disposers.map((dispose) => dispose())).then(() => process.exit(0));
     }
   });
+}
+
+/** CPU profile of this (server) process, for LIVE_BENCH_PROFILE=<file.cpuprofile>. */
+async function startProfiler(): Promise<{ stop: () => Promise<object> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      session.post(method, (error, result) => (error ? reject(error) : resolve(result)));
+    });
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = (await post('Profiler.stop')) as { profile: object };
+      session.disconnect();
+      return profile;
+    },
+  };
+}
+
+/** One latency line: percentiles of delivery times after the change, in ms. */
+function summary(label: string, sorted: number[], extra = ''): string {
+  const ms = (value: number): string => `${value.toFixed(1)} ms`;
+  return `${label}: p50 ${ms(percentile(sorted, 50))}, p95 ${ms(percentile(sorted, 95))}, p99 ${ms(percentile(sorted, 99))}, last ${ms(sorted[sorted.length - 1] ?? NaN)} (${sorted.length} deliveries${extra})`;
 }
 
 async function main(): Promise<void> {
@@ -132,10 +256,15 @@ async function main(): Promise<void> {
   const nodes = new InstantNodes();
   const bus = new InProcessBus();
   const forward = engineEventBusOver(bus, (error) => console.error('publish failed', error));
-  let firstPublish: number | null = null;
+  // The change of a round is the enqueue of its change: note when the engine published that
+  // delta and its sequence (deltas of earlier rounds' builds may be published in between).
+  let awaitedChange: { id: string; found: (change: { at: number; sequence: number }) => void } | null = null;
   const timedBus: EngineEventBus = {
     publish: (delta) => {
-      firstPublish ??= now();
+      if (awaitedChange && delta.type === 'item-enqueued' && delta.changeIds.includes(awaitedChange.id)) {
+        awaitedChange.found({ at: now(), sequence: delta.sequence });
+        awaitedChange = null;
+      }
       forward.publish(delta);
     },
     subscribe: (tenant, listener) => forward.subscribe(tenant, listener),
@@ -193,27 +322,44 @@ async function main(): Promise<void> {
   console.log(`subscribers: ${active} active (${failed} failed), connected and initial status received in ${connectSeconds.toFixed(1)} s; hub: ${JSON.stringify(stats)}`);
   console.log(`memory per idle subscriber: heap ${((after.heapUsed - before.heapUsed) / active / 1024).toFixed(1)} KiB, rss ${((after.rss - before.rss) / active / 1024).toFixed(1)} KiB`);
 
+  const profiler = process.env.LIVE_BENCH_PROFILE ? await startProfiler() : null;
   const all: number[] = [];
+  let missingTotal = 0;
   for (let round = 1; round <= rounds; round += 1) {
     child.send({ type: 'arm' } satisfies ToClients);
     await next('armed');
     // Let the coalescing interval of the previous round pass so this round measures delivery, not throttling.
     await new Promise((resolve) => setTimeout(resolve, 400));
-    firstPublish = null;
+    const changeId = `${round},1`;
+    const changed = new Promise<{ at: number; sequence: number }>((found) => {
+      awaitedChange = { id: changeId, found };
+    });
     changes.add('org/project', round);
     const received = next('received');
-    const result = await engine.enqueue(TENANT, { pipeline: 'gate', project: 'org/project', change: `${round},1`, by: 'bench' });
+    const roundCpu = process.cpuUsage();
+    const result = await engine.enqueue(TENANT, { pipeline: 'gate', project: 'org/project', change: changeId, by: 'bench' });
     if (!result.ok) {
       throw new Error(result.error.message);
     }
+    const change = await changed;
+    child.send({ type: 'await', sequence: change.sequence, timeoutMs: ROUND_TIMEOUT_MS } satisfies ToClients);
     const message = await received;
-    const start = firstPublish ?? now();
-    const latencies = (message.type === 'received' ? message.times : []).map((at) => at - start).sort((a, b) => a - b);
+    const cpuUsed = process.cpuUsage(roundCpu);
+    const times = message.type === 'received' ? message.times : [];
+    const missing = message.type === 'received' ? message.missing : active;
+    const latencies = times.map((at) => at - change.at).sort((a, b) => a - b);
     all.push(...latencies);
-    console.log(`round ${round}: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, last ${latencies[latencies.length - 1]?.toFixed(1)} ms`);
+    missingTotal += missing;
+    const clientCpu = message.type === 'received' ? message.cpuMs : NaN;
+    const serverCpu = `; CPU: server ${((cpuUsed.user + cpuUsed.system) / 1000).toFixed(0)} ms, clients ${clientCpu.toFixed(0)} ms`;
+    console.log(summary(`round ${round} (sequence ${change.sequence})`, latencies, `${serverCpu}${missing > 0 ? `, ${missing} missing after ${ROUND_TIMEOUT_MS / 1000} s` : ''}`));
   }
   all.sort((a, b) => a - b);
-  console.log(`all rounds: p50 ${percentile(all, 50).toFixed(1)} ms, p99 ${percentile(all, 99).toFixed(1)} ms, last ${all[all.length - 1]?.toFixed(1)} ms (${all.length} deliveries)`);
+  console.log(summary('all rounds', all, missingTotal > 0 ? `, ${missingTotal} missing` : ''));
+  if (profiler && process.env.LIVE_BENCH_PROFILE) {
+    await writeFile(process.env.LIVE_BENCH_PROFILE, JSON.stringify(await profiler.stop()));
+    console.log(`server CPU profile of the rounds: ${process.env.LIVE_BENCH_PROFILE}`);
+  }
   child.send({ type: 'stop' } satisfies ToClients);
   await new Promise((resolve) => child.once('exit', resolve));
   await engine.stop();

@@ -3,6 +3,7 @@
  * subscriptions, filtered tenant lists). They use the request's `RequestAuth` (src/auth/gate.ts).
  */
 import { controlRateLimitKey, rateLimitedError } from '../src/auth/rate-limit';
+import { ROOT_SCOPE } from '../src/auth/rules';
 import type { GraphQLContext } from './context';
 
 /** Whether the caller may read the tenant (status, history, live feeds); false for unknown tenants. */
@@ -27,4 +28,23 @@ export function takeControlToken(ctx: GraphQLContext, tenant: string): void {
   if (!decision.allowed) {
     throw rateLimitedError(decision.retryAfterSeconds);
   }
+}
+
+/**
+ * Rows of a node loader that the caller may see: global ids are guessable (base64 of a
+ * database id), so `node(id)`/`nodes(ids)` must not bypass tenant read rules. Hidden rows
+ * load as missing (null), which does not reveal that they exist. Rows without a tenant
+ * (instance-level system events) follow the api-root access rules.
+ */
+export function readableRows<Row>(ctx: GraphQLContext, rows: Row[], tenantOf: (row: Row) => string | null): Row[] {
+  const verdicts = new Map<string | null, boolean>();
+  const readable = (tenant: string | null): boolean => {
+    let verdict = verdicts.get(tenant);
+    if (verdict === undefined) {
+      verdict = tenant === null ? ctx.auth.check('public', ROOT_SCOPE).allowed : canReadTenant(ctx, tenant);
+      verdicts.set(tenant, verdict);
+    }
+    return verdict;
+  };
+  return rows.filter((row) => readable(tenantOf(row)));
 }

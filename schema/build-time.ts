@@ -1,5 +1,6 @@
 /** Build times: finished builds with flat ref columns, for runtime charts (`T/build-times`). */
 import type { BuildTimeFilter as BuildTimeFilterValue, BuildTimeRecord } from '../src/store/repositories/builds';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
 import { builder } from './builder';
 import { Build } from './build';
 import { historyStore } from './history-store';
@@ -67,17 +68,15 @@ function toBuildTimeFilter(input: typeof BuildTimeFilter.$inferInput | null | un
 builder.objectField(Tenant, 'buildTimes', (t) =>
   t.connection(
     {
+      ...NON_NULL_CONNECTION,
       type: BuildTime,
-      nullable: false,
-      edgesNullable: { list: false, items: false },
-      nodeNullable: false,
       description:
         'Finished builds of the tenant with their durations, latest end time first. ' +
         `Pages hold ${DEFAULT_PAGE_SIZE} records by default and at most ${MAX_PAGE_SIZE} (larger \`first\`/\`last\` are clamped). ` +
         'Prefer the keyset cursors (`after`/`before`); `offset` is for REST-style paging.',
       args: {
         filter: t.arg({ type: BuildTimeFilter, description: 'Which builds to list; all finished builds when absent.' }),
-        offset: t.arg.int({ description: 'Rows to skip after the cursor position (REST `skip`); prefer cursors.' }),
+        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx) => {
         const filter = toBuildTimeFilter(args.filter);
@@ -91,17 +90,10 @@ builder.objectField(Tenant, 'buildTimes', (t) =>
         });
       },
     },
-    {
-      name: 'BuildTimeConnection',
-      description: 'A page of build times, latest end time first.',
-      fields: (tc) => ({
-        totalCount: tc.int({
-          nullable: false,
-          description: 'Number of finished builds matching the filter, on all pages (counted only when selected).',
-          resolve: (connection) => connection.totalCount(),
-        }),
-      }),
-    },
-    { name: 'BuildTimeEdge', description: 'A build time and its cursor.' },
+    ...countedConnectionTypes('BuildTime', {
+      page: 'A page of build times, latest end time first.',
+      item: 'A build time',
+      totalCount: 'Number of finished builds matching the filter, on all pages (counted only when selected).',
+    }),
   ),
 );

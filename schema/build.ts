@@ -4,6 +4,8 @@
  */
 import type { ArtifactRecord, BuildEventRecord, BuildFilter as BuildFilterValue, BuildRecord } from '../src/store/repositories/builds';
 import type { BuildsetRecord } from '../src/store/repositories/buildsets';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
+import { readableRows } from './access';
 import { builder } from './builder';
 import type { GraphQLContext } from './context';
 import { Buildset } from './buildset';
@@ -16,7 +18,7 @@ import { buildStatus, BuildResult, BuildStatus } from './results';
 import { Tenant } from './tenant';
 
 export const Build = builder.loadableNodeRef('Build', {
-  load: (ids: number[], ctx) => historyStore(ctx).builds.findByIds(ids),
+  load: async (ids: number[], ctx) => readableRows(ctx, await historyStore(ctx).builds.findByIds(ids), (row) => row.tenant),
   sort: (build: BuildRecord) => build.id,
   id: { resolve: (build) => build.id, parse: parseDatabaseId },
 });
@@ -183,14 +185,12 @@ export function toBuildFilter(input: typeof BuildFilter.$inferInput | null | und
 builder.objectFields(Tenant, (t) => ({
   builds: t.connection(
     {
+      ...NON_NULL_CONNECTION,
       type: Build,
-      nullable: false,
-      edgesNullable: { list: false, items: false },
-      nodeNullable: false,
       description: `Builds of the tenant matching \`filter\`. ${PAGINATION_DESCRIPTION}`,
       args: {
         filter: t.arg({ type: BuildFilter, description: 'Which builds to list; all when absent.' }),
-        offset: t.arg.int({ description: 'Rows to skip after the cursor position (REST `skip`); prefer cursors.' }),
+        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx) => {
         const filter = toBuildFilter(args.filter);
@@ -204,18 +204,11 @@ builder.objectFields(Tenant, (t) => ({
         });
       },
     },
-    {
-      name: 'BuildConnection',
-      description: 'A page of builds, newest first.',
-      fields: (tc) => ({
-        totalCount: tc.int({
-          nullable: false,
-          description: 'Number of builds matching the filter, on all pages (counted only when selected).',
-          resolve: (connection) => connection.totalCount(),
-        }),
-      }),
-    },
-    { name: 'BuildEdge', description: 'A build and its cursor.' },
+    ...countedConnectionTypes('Build', {
+      page: 'A page of builds, newest first.',
+      item: 'A build',
+      totalCount: 'Number of builds matching the filter, on all pages (counted only when selected).',
+    }),
   ),
   build: t.field({
     type: Build,

@@ -5,6 +5,8 @@
 import type { BuildsetResult as BuildsetResultValue } from '../src/model/results';
 import type { BuildsetEventRecord, BuildsetFilter as BuildsetFilterValue, BuildsetRecord } from '../src/store/repositories/buildsets';
 import type { RefRecord } from '../src/store/repositories/refs';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
+import { readableRows } from './access';
 import { builder } from './builder';
 import { NotFoundError } from './errors';
 import { groupBy } from './group-by';
@@ -15,7 +17,7 @@ import { buildsetStatus, BuildsetResult, BuildsetStatus } from './results';
 import { Tenant } from './tenant';
 
 export const Buildset = builder.loadableNodeRef('Buildset', {
-  load: (ids: number[], ctx) => historyStore(ctx).buildsets.findByIds(ids),
+  load: async (ids: number[], ctx) => readableRows(ctx, await historyStore(ctx).buildsets.findByIds(ids), (row) => row.tenant),
   sort: (buildset: BuildsetRecord) => buildset.id,
   id: { resolve: (buildset) => buildset.id, parse: parseDatabaseId },
 });
@@ -132,14 +134,12 @@ export function toBuildsetFilter(input: typeof BuildsetFilter.$inferInput | null
 builder.objectFields(Tenant, (t) => ({
   buildsets: t.connection(
     {
+      ...NON_NULL_CONNECTION,
       type: Buildset,
-      nullable: false,
-      edgesNullable: { list: false, items: false },
-      nodeNullable: false,
       description: `Buildsets of the tenant matching \`filter\`. ${PAGINATION_DESCRIPTION}`,
       args: {
         filter: t.arg({ type: BuildsetFilter, description: 'Which buildsets to list; all when absent.' }),
-        offset: t.arg.int({ description: 'Rows to skip after the cursor position (REST `skip`); prefer cursors.' }),
+        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx) => {
         const filter = toBuildsetFilter(args.filter);
@@ -153,18 +153,11 @@ builder.objectFields(Tenant, (t) => ({
         });
       },
     },
-    {
-      name: 'BuildsetConnection',
-      description: 'A page of buildsets, newest first.',
-      fields: (tc) => ({
-        totalCount: tc.int({
-          nullable: false,
-          description: 'Number of buildsets matching the filter, on all pages (counted only when selected).',
-          resolve: (connection) => connection.totalCount(),
-        }),
-      }),
-    },
-    { name: 'BuildsetEdge', description: 'A buildset and its cursor.' },
+    ...countedConnectionTypes('Buildset', {
+      page: 'A page of buildsets, newest first.',
+      item: 'A buildset',
+      totalCount: 'Number of buildsets matching the filter, on all pages (counted only when selected).',
+    }),
   ),
   buildset: t.field({
     type: Buildset,

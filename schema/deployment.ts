@@ -42,13 +42,15 @@ builder.queryFields((t) => ({
   components: t.field({
     type: [Component],
     nullable: false,
-    description: 'Sluice processes alive now (heartbeat within 90 seconds), by kind then start time.',
+    description: 'Sluice processes alive now (heartbeat within 90 seconds), by kind then start time (api-root access rules apply).',
+    authScopes: { rootRead: true },
     resolve: (_root, _args, ctx) => new ComponentRepository(ctx.services.knex).listAlive(new Date(ctx.services.now().getTime() - ALIVE_WINDOW_MS)),
   }),
   connections: t.field({
     type: [Connection],
     nullable: false,
-    description: 'Source connections in configuration order (connections without a source, such as timer, are not listed).',
+    description: 'Source connections in configuration order (connections without a source, such as timer, are not listed; api-root access rules apply).',
+    authScopes: { rootRead: true },
     resolve: (_root, _args, ctx) =>
       Object.entries(ctx.services.config.connections).flatMap(([name, connection]) =>
         connection.driver === 'git' ? [{ name, driver: connection.driver, baseurl: connection.baseurl, canonicalHostname: connection.canonicalHostname ?? name }] : [],

@@ -21,6 +21,7 @@ import {
   type OperationResult,
 } from '../src/launcher/operations';
 import { adminScope, takeControlToken } from './access';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
 import { builder } from './builder';
 import type { GraphQLContext } from './context';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
@@ -186,14 +187,12 @@ const NodesetRequestFilter = builder.inputType('NodesetRequestFilter', {
 builder.objectFields(Tenant, (t) => ({
   nodes: t.connection(
     {
+      ...NON_NULL_CONNECTION,
       type: ProviderNode,
-      nullable: false,
-      edgesNullable: { list: false, items: false },
-      nodeNullable: false,
       description: `Nodes assigned to the tenant or unassigned on its providers. ${PAGINATION_DESCRIPTION}`,
       args: {
         filter: t.arg({ type: NodeFilter, description: 'Which nodes; all when absent.' }),
-        offset: t.arg.int({ description: 'Rows to skip after the cursor position.' }),
+        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx) => {
         const repos = createRepositories(ctx.services.knex);
@@ -208,25 +207,20 @@ builder.objectFields(Tenant, (t) => ({
         });
       },
     },
-    {
-      name: 'ProviderNodeConnection',
-      description: 'A page of nodes, newest first.',
-      fields: (tc) => ({
-        totalCount: tc.int({ nullable: false, description: 'Nodes matching the filter on all pages.', resolve: (connection) => connection.totalCount() }),
-      }),
-    },
-    { name: 'ProviderNodeEdge', description: 'A node and its cursor.' },
+    ...countedConnectionTypes('ProviderNode', {
+      page: 'A page of nodes, newest first.',
+      item: 'A node',
+      totalCount: 'Nodes matching the filter on all pages.',
+    }),
   ),
   nodesetRequests: t.connection(
     {
+      ...NON_NULL_CONNECTION,
       type: NodesetRequest,
-      nullable: false,
-      edgesNullable: { list: false, items: false },
-      nodeNullable: false,
       description: `Nodeset requests of the tenant. ${PAGINATION_DESCRIPTION}`,
       args: {
         filter: t.arg({ type: NodesetRequestFilter, description: 'Which requests; all when absent.' }),
-        offset: t.arg.int({ description: 'Rows to skip after the cursor position.' }),
+        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx) => {
         const repos = createRepositories(ctx.services.knex);
@@ -240,14 +234,11 @@ builder.objectFields(Tenant, (t) => ({
         });
       },
     },
-    {
-      name: 'NodesetRequestConnection',
-      description: 'A page of nodeset requests, newest first.',
-      fields: (tc) => ({
-        totalCount: tc.int({ nullable: false, description: 'Requests matching the filter on all pages.', resolve: (connection) => connection.totalCount() }),
-      }),
-    },
-    { name: 'NodesetRequestEdge', description: 'A nodeset request and its cursor.' },
+    ...countedConnectionTypes('NodesetRequest', {
+      page: 'A page of nodeset requests, newest first.',
+      item: 'A nodeset request',
+      totalCount: 'Requests matching the filter on all pages.',
+    }),
   ),
 }));
 

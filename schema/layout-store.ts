@@ -2,12 +2,12 @@
 import type { Layout } from '../src/config/layout';
 import { ConfigErrorRepository } from '../src/store/repositories/config-errors';
 import { ImageArtifactRepository } from '../src/store/repositories/image-artifacts';
-import { SemaphoreHolderRepository } from '../src/store/repositories/semaphore-holders';
+import { SemaphoreRepository } from '../src/store/repositories/semaphores';
 import type { GraphQLContext, Services } from './context';
 
 export interface LayoutStore {
   configErrors: ConfigErrorRepository;
-  semaphoreHolders: SemaphoreHolderRepository;
+  semaphores: SemaphoreRepository;
   imageArtifacts: ImageArtifactRepository;
 }
 
@@ -22,7 +22,7 @@ export function layoutStore(ctx: GraphQLContext): LayoutStore {
   const { knex } = ctx.services;
   const store: LayoutStore = {
     configErrors: new ConfigErrorRepository(knex),
-    semaphoreHolders: new SemaphoreHolderRepository(knex),
+    semaphores: new SemaphoreRepository(knex),
     imageArtifacts: new ImageArtifactRepository(knex),
   };
   stores.set(ctx.services, store);

@@ -3,6 +3,7 @@
  * it over the event bus; the schema only sees these feeds.
  */
 import type { EngineDelta } from '../src/engine/event-bus';
+import type { SystemEventRecord } from '../src/store/repositories/system-events';
 
 /** Why a queue-event stream asks the client to take a new snapshot. */
 export type ResnapshotReason = 'REPLAY_UNAVAILABLE' | 'SLOW_CONSUMER' | 'SEQUENCE_GAP';
@@ -18,6 +19,15 @@ export interface StatusTick {
   readonly version: number;
 }
 
+/** A system event as delivered: one object per event, shared by every subscriber of its tenant. */
+export interface SystemEventTick {
+  readonly shared: true;
+  readonly record: SystemEventRecord;
+}
+
+/** An event, or the sign that this subscriber fell too far behind and lost events. */
+export type SystemEventItem = { kind: 'event'; tick: SystemEventTick } | { kind: 'overflow'; tenant: string };
+
 export interface LiveFeeds {
   /**
    * Queue deltas of a tenant. With `afterSeq`, first the deltas after it (from the replay
@@ -29,6 +39,8 @@ export interface LiveFeeds {
    * changes happen. A slow consumer only ever has the latest tick pending.
    */
   statusChanges(tenant: string): AsyncIterableIterator<StatusTick>;
+  /** Every system event of a tenant recorded from now on, once each, in the order they become visible. */
+  systemEvents(tenant: string): Promise<AsyncIterableIterator<SystemEventItem>>;
   /** Load a value once per tenant state version and share it between all subscribers. */
   shared<T>(tenant: string, key: string, load: () => Promise<T>): Promise<T>;
   /** Tell every process that a tenant's status changed outside a scheduler pass. */

@@ -46,6 +46,8 @@ export function withState(delta: EngineDelta, state: CurrentState): QueueEventVa
       return { ...state, delta };
     case 'pipeline-state-changed':
       return { ...state, delta };
+    case 'buildset-changed':
+      return { ...state, delta };
   }
 }
 
@@ -107,6 +109,8 @@ const DequeueReasonKind = builder.enumType('DequeueReasonKind', {
     SUPERSEDED: { value: 'superseded', description: 'A newer item replaced it.' },
     NEW_PATCHSET: { value: 'new-patchset', description: 'A new patchset of its change was uploaded.' },
     DEPENDENCY_DEQUEUED: { value: 'dependency-dequeued', description: 'A change it needs left the pipeline.' },
+    REQUIREMENTS_NOT_MET: { value: 'requirements-not-met', description: 'Before merging, its change no longer met the pipeline\'s require/reject conditions.' },
+    TOO_MANY_DEPENDENCIES: { value: 'too-many-dependencies', description: 'Its change depends on more changes than the tenant\'s max-dependencies allows.' },
     NON_LIVE_NO_ITEMS_BEHIND: { value: 'non-live-no-items-behind', description: 'A non-live item without items behind it.' },
     RECONFIGURATION: { value: 'reconfiguration', description: 'A reconfiguration removed it.' },
     PROMOTED: { value: 'promoted', description: 'It was re-enqueued by a promote.' },
@@ -124,8 +128,8 @@ const DequeueReason = builder.objectRef<DequeueReasonValue>('DequeueReason').imp
     }),
     patchset: t.string({ description: 'The new patchset (NEW_PATCHSET).', resolve: (reason) => (reason.kind === 'new-patchset' ? reason.patchset : null) }),
     message: t.string({
-      description: 'Explanation (DEPENDENCY_DEQUEUED, RECONFIGURATION).',
-      resolve: (reason) => (reason.kind === 'dependency-dequeued' || reason.kind === 'reconfiguration' ? reason.message : null),
+      description: 'Explanation (DEPENDENCY_DEQUEUED, REQUIREMENTS_NOT_MET, TOO_MANY_DEPENDENCIES, RECONFIGURATION).',
+      resolve: (reason) => ('message' in reason ? reason.message : null),
     }),
   }),
 });
@@ -207,6 +211,15 @@ const PipelineStateChangedEvent = builder.objectRef<DeltaOf<'pipeline-state-chan
   }),
 });
 
+const BuildsetChangedEvent = builder.objectRef<DeltaOf<'buildset-changed'>>('BuildsetChanged').implement({
+  description: 'A buildset was recorded in the build history, or recorded with its result.',
+  interfaces: [QueueEvent],
+  fields: (t) => ({
+    buildsetUuid: t.string({ nullable: false, description: 'Buildset uuid (`Buildset.uuid`).', resolve: (event) => event.delta.buildsetUuid }),
+    result: t.string({ description: 'Buildset result (SUCCESS, MERGE_CONFLICT...); null when it was just created.', resolve: (event) => event.delta.result }),
+  }),
+});
+
 const ResnapshotReason = builder.enumType('ResnapshotReason', {
   description: 'Why the client must take a new status snapshot.',
   values: {
@@ -227,7 +240,7 @@ export const ResnapshotRequired = builder.objectRef<ResnapshotValue>('Resnapshot
 
 export const QueueEventOrResnapshot = builder.unionType('QueueEventOrResnapshot', {
   description: 'A queue delta, or a request to take a new snapshot.',
-  types: [ItemEnqueuedEvent, ItemMovedEvent, ItemDequeuedEvent, ItemReportedEvent, JobWaitingEvent, JobStartedEvent, JobCompletedEvent, WindowChangedEvent, TenantStateChangedEvent, PipelineStateChangedEvent, ResnapshotRequired],
+  types: [ItemEnqueuedEvent, ItemMovedEvent, ItemDequeuedEvent, ItemReportedEvent, JobWaitingEvent, JobStartedEvent, JobCompletedEvent, WindowChangedEvent, TenantStateChangedEvent, PipelineStateChangedEvent, BuildsetChangedEvent, ResnapshotRequired],
   resolveType: (value) => ('delta' in value ? deltaTypeName(value.delta.type) : 'ResnapshotRequired'),
 });
 

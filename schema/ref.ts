@@ -1,11 +1,17 @@
 /** Ref: a tested change, branch head or tag, shared by buildsets and builds. */
 import type { RefRecord } from '../src/store/repositories/refs';
+import { canReadTenant } from './access';
 import { builder } from './builder';
 import { historyStore } from './history-store';
 import { parseDatabaseId } from './pagination';
 
 export const Ref = builder.loadableNodeRef('Ref', {
-  load: (ids: number[], ctx) => historyStore(ctx).refs.findByIds(ids),
+  // A ref is visible when a buildset of a tenant the caller may read uses it.
+  load: async (ids: number[], ctx) => {
+    const { refs } = historyStore(ctx);
+    const [rows, tenants] = await Promise.all([refs.findByIds(ids), refs.tenantsOf(ids)]);
+    return rows.filter((ref) => (tenants.get(ref.id) ?? []).some((tenant) => canReadTenant(ctx, tenant)));
+  },
   sort: (ref: RefRecord) => ref.id,
   id: { resolve: (ref) => ref.id, parse: parseDatabaseId },
 });

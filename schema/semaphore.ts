@@ -1,6 +1,6 @@
 /** Semaphores visible to a tenant (its own and the global ones it may use), with their holders. */
 import type { Semaphore as SemaphoreValue } from '../src/config/layout';
-import type { SemaphoreHolder as SemaphoreHolderRecord } from '../src/store/repositories/semaphore-holders';
+import type { SemaphoreHolderRecord } from '../src/store/repositories/semaphores';
 import { builder } from './builder';
 import { layoutStore, tenantLayout } from './layout-store';
 import { Tenant } from './tenant';
@@ -52,7 +52,7 @@ builder.objectField(Tenant, 'semaphores', (t) =>
     description: 'Semaphores of the tenant and the global semaphores it may use, sorted by name.',
     resolve: async (tenant, _args, ctx) => {
       const layout = tenantLayout(ctx, tenant.name);
-      const holders = await layoutStore(ctx).semaphoreHolders.visibleTo(tenant.name);
+      const holders = await layoutStore(ctx).semaphores.listForTenant(tenant.name);
       return [...layout.semaphores.values()]
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
         .map((semaphore) => ({

@@ -164,9 +164,12 @@ export const StatusPipeline = builder.objectRef<PipelineStatus>('StatusPipeline'
       description: 'Every change queue, including empty ones (the current REST shape lists only non-empty queues).',
       resolve: (pipeline) => pipeline.changeQueues,
     }),
-    triggerEvents: t.exposeInt('triggerEvents', { nullable: false, description: 'Pending trigger events of the pipeline.' }),
-    resultEvents: t.exposeInt('resultEvents', { nullable: false, description: 'Pending result events of the pipeline.' }),
-    managementEvents: t.exposeInt('managementEvents', { nullable: false, description: 'Pending management events of the pipeline.' }),
+    triggerEvents: t.exposeInt('triggerEvents', {
+      nullable: false,
+      description: 'Pending trigger events whose type, connection and (when the event names them) ref and branch match a trigger of the pipeline.',
+    }),
+    resultEvents: t.exposeInt('resultEvents', { nullable: false, description: 'Pending result events for builds and node requests of the pipeline\'s items.' }),
+    managementEvents: t.exposeInt('managementEvents', { nullable: false, description: 'Pending management events (enqueue, dequeue, promote, supersede) naming the pipeline.' }),
   }),
 });
 

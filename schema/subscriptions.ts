@@ -6,22 +6,18 @@
 import { GraphQLError } from 'graphql';
 import type { EngineDelta } from '../src/engine/event-bus';
 import type { BuildRecord } from '../src/store/repositories/builds';
-import type { SystemEventRecord } from '../src/store/repositories/system-events';
 import { canReadTenant } from './access';
 import { builder } from './builder';
 import { Build, BuildFilter, toBuildFilter } from './build';
 import { Buildset, BuildsetFilter, toBuildsetFilter } from './buildset';
 import type { GraphQLContext } from './context';
 import { historyStore } from './history-store';
-import type { LiveFeeds, QueueFeedEvent, StatusTick } from './live-feeds';
+import type { LiveFeeds, QueueFeedEvent, StatusTick, SystemEventItem, SystemEventTick } from './live-feeds';
 import { LiveIterator } from './live-iterator';
 import { QueueEventOrResnapshot, withState, type QueueEventItem } from './queue-events';
 import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './status-snapshot';
 import { TenantStatus } from './status';
 import { SystemEvent, SystemEventType } from './system-event';
-
-/** System events fetched per change tick; more than this between two ticks are not pushed. */
-const SYSTEM_EVENT_WINDOW = 200;
 
 function requireLive(ctx: GraphQLContext): LiveFeeds {
   if (!ctx.services.live) {
@@ -161,7 +157,7 @@ builder.subscriptionFields((t) => ({
   buildsetUpdated: t.field({
     type: Buildset,
     nullable: false,
-    description: 'Buildsets of the tenant matching the filter, each time one of their builds starts or completes, or they are reported or dequeued.',
+    description: 'Buildsets of the tenant matching the filter, each time one is recorded (its job graph is frozen), one of its builds starts or completes, or it gets its result (reported, dequeued, merge conflict, configuration error...).',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       filter: t.arg({ type: BuildsetFilter, description: 'Which buildsets; all when absent.' }),
@@ -169,25 +165,17 @@ builder.subscriptionFields((t) => ({
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: async (_root, { tenant, filter }, ctx) => {
       const wanted = toBuildsetFilter(filter);
-      const buildsetOfItem = new Map<string, number>();
       const source = await requireLive(ctx).queueEvents(tenant, null);
       return new LiveIterator(source, async (event: QueueFeedEvent): Promise<number[]> => {
         assertStillReadable(ctx, tenant);
-        if (event.kind !== 'delta' || !('itemUuid' in event.delta)) {
-          return [];
-        }
-        const build = await buildOf(ctx, tenant, event);
-        if (build) {
-          buildsetOfItem.set(event.delta.itemUuid, build.buildsetId);
-        }
-        const buildsetId = buildsetOfItem.get(event.delta.itemUuid);
+        const buildsetId = event.kind === 'delta' && event.delta.type === 'buildset-changed' ? event.delta.buildsetId : (await buildOf(ctx, tenant, event))?.buildsetId;
         if (buildsetId === undefined) {
           return [];
         }
-        if (event.delta.type === 'item-dequeued') {
-          buildsetOfItem.delete(event.delta.itemUuid);
-        }
         const { buildsets } = historyStore(ctx);
+        if (event.kind === 'delta' && event.delta.type === 'buildset-changed' && event.delta.result === null && (await supersededCreation(ctx, buildsetId))) {
+          return [];
+        }
         const matches = await buildsets.count(tenant, { ...wanted, idxMin: Math.max(buildsetId, wanted.idxMin ?? 0), idxMax: Math.min(buildsetId, wanted.idxMax ?? buildsetId) });
         return matches > 0 ? [buildsetId] : [];
       });
@@ -197,28 +185,37 @@ builder.subscriptionFields((t) => ({
   systemEvents: t.field({
     type: SystemEvent,
     nullable: false,
-    description: 'System events of the tenant as they are recorded (optionally only some types).',
+    description:
+      'Every system event of the tenant recorded from now on (optionally only some types), once each, in the order they become visible. A subscriber too slow to keep up gets a `SLOW_CONSUMER` error rather than a gap.',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       types: t.arg({ type: [SystemEventType], description: 'Only these kinds of event.' }),
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
-    subscribe: async (_root, { tenant, types }, ctx) => {
-      const live = requireLive(ctx);
-      const { systemEvents } = historyStore(ctx);
-      const latest = await systemEvents.listPage(tenant, {}, { limit: 1, offset: 0, fromEnd: false });
-      let cursor = latest[0]?.id ?? 0;
-      return new LiveIterator(live.statusChanges(tenant), async (): Promise<number[]> => {
+    subscribe: async (_root, { tenant, types }, ctx) =>
+      new LiveIterator(await requireLive(ctx).systemEvents(tenant), (item: SystemEventItem): SystemEventTick[] => {
         assertStillReadable(ctx, tenant);
-        const recent = await live.shared(tenant, 'system-events', () => systemEvents.listPage(tenant, {}, { limit: SYSTEM_EVENT_WINDOW, offset: 0, fromEnd: false }));
-        const fresh = recent.filter((event: SystemEventRecord) => event.id > cursor).sort((a, b) => a.id - b.id);
-        cursor = Math.max(cursor, ...fresh.map((event) => event.id));
-        return fresh.filter((event) => !types || types.includes(event.eventType)).map((event) => event.id);
-      });
-    },
-    resolve: (eventId) => eventId,
+        if (item.kind === 'overflow') {
+          throw new GraphQLError('This subscription fell too far behind and lost system events; subscribe again and read the missed ones from `Tenant.systemEvents`', {
+            extensions: { code: 'SLOW_CONSUMER' },
+          });
+        }
+        return !types || types.includes(item.tick.record.eventType) ? [item.tick] : [];
+      }),
+    resolve: (tick: SystemEventTick) => tick.record,
   }),
 }));
+
+/**
+ * Whether a "buildset recorded" delta is followed by another about the same buildset: by the
+ * time the delta is delivered its first build started or it has its result (often in the same
+ * scheduler pass), and that later delta pushes the buildset; pushing it for both would
+ * deliver the same state twice.
+ */
+async function supersededCreation(ctx: GraphQLContext, buildsetId: number): Promise<boolean> {
+  const [buildset] = await historyStore(ctx).buildsets.findByIds([buildsetId]);
+  return buildset !== undefined && (buildset.result !== null || buildset.firstBuildStartTime !== null);
+}
 
 /** The history row of the build a job delta is about, if any. */
 async function buildOf(ctx: GraphQLContext, tenant: string, event: QueueFeedEvent): Promise<BuildRecord | null> {

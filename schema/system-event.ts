@@ -1,5 +1,7 @@
 /** System events: tenant-level happenings (reconfigurations, admin actions, node holds...). */
 import { SYSTEM_EVENT_TYPES, type SystemEventRecord, type SystemEventType as SystemEventTypeValue } from '../src/store/repositories/system-events';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
+import { readableRows } from './access';
 import { builder } from './builder';
 import { historyStore } from './history-store';
 import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './pagination';
@@ -41,7 +43,7 @@ export const SystemEventType = builder.enumType('SystemEventType', {
 });
 
 export const SystemEvent = builder.loadableNodeRef('SystemEvent', {
-  load: (ids: number[], ctx) => historyStore(ctx).systemEvents.findByIds(ids),
+  load: async (ids: number[], ctx) => readableRows(ctx, await historyStore(ctx).systemEvents.findByIds(ids), (row) => row.tenant),
   sort: (event: SystemEventRecord) => event.id,
   id: { resolve: (event) => event.id, parse: parseDatabaseId },
 });
@@ -73,14 +75,12 @@ const SystemEventFilter = builder.inputType('SystemEventFilter', {
 builder.objectField(Tenant, 'systemEvents', (t) =>
   t.connection(
     {
+      ...NON_NULL_CONNECTION,
       type: SystemEvent,
-      nullable: false,
-      edgesNullable: { list: false, items: false },
-      nodeNullable: false,
       description: `System events of the tenant. ${PAGINATION_DESCRIPTION}`,
       args: {
         filter: t.arg({ type: SystemEventFilter, description: 'Which events to list; all when absent.' }),
-        offset: t.arg.int({ description: 'Rows to skip after the cursor position (REST `skip`); prefer cursors.' }),
+        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx) => {
         const filter = { eventTypes: args.filter?.eventTypes ?? undefined };
@@ -94,17 +94,10 @@ builder.objectField(Tenant, 'systemEvents', (t) =>
         });
       },
     },
-    {
-      name: 'SystemEventConnection',
-      description: 'A page of system events, newest first.',
-      fields: (tc) => ({
-        totalCount: tc.int({
-          nullable: false,
-          description: 'Number of events matching the filter, on all pages (counted only when selected).',
-          resolve: (connection) => connection.totalCount(),
-        }),
-      }),
-    },
-    { name: 'SystemEventEdge', description: 'A system event and its cursor.' },
+    ...countedConnectionTypes('SystemEvent', {
+      page: 'A page of system events, newest first.',
+      item: 'A system event',
+      totalCount: 'Number of events matching the filter, on all pages (counted only when selected).',
+    }),
   ),
 );

@@ -1,46 +1,42 @@
-/**
- * Tenant-level capabilities (REST `T/info` adds them to the service information). Dashboards
- * read them before logging in, so `Query.tenantCapabilities` is never protected (compat.md
- * §2.7, §6.3); `Tenant.info` gives the same object to callers who may read the tenant.
- */
+/** Tenant-level capabilities (REST `T/info` adds them to the service information). */
 import { defaultRealm } from '../src/auth/capabilities';
 import type { Layout } from '../src/config/layout';
 import { builder } from './builder';
 import type { GraphQLContext } from './context';
 import { Tenant } from './tenant';
 
-interface CapabilitiesView {
-  name: string;
-  /** Undefined for catalogs that know tenant names only. */
+interface TenantCapabilitiesSource {
+  tenant: string;
+  /** Undefined for catalogs that know tenant names only (tests). */
   layout: Layout | undefined;
 }
 
-const TenantCapabilities = builder.objectRef<CapabilitiesView>('TenantCapabilities').implement({
+const TenantCapabilities = builder.objectRef<TenantCapabilitiesSource>('TenantCapabilities').implement({
   description: 'What a dashboard needs to know about one tenant before showing it.',
   fields: (t) => ({
     authenticationRealm: t.string({
       description: 'The tenant\'s authentication realm, replacing the deployment default; null when the tenant sets none.',
-      resolve: (view) => view.layout?.tenant.authenticationRealm ?? null,
+      resolve: ({ layout }) => layout?.tenant.authenticationRealm ?? null,
     }),
     defaultRealm: t.string({
       description:
         'The realm dashboards should use for this tenant: its authentication realm, else the default authenticator\'s (the api-root\'s realm applies to the root only); null without authenticators.',
-      resolve: (view, _args, ctx) => defaultRealm(ctx.services.config.auth, view.layout?.tenant.authenticationRealm),
+      resolve: ({ layout }, _args, ctx) => defaultRealm(ctx.services.config.auth, layout?.tenant.authenticationRealm),
     }),
     readProtected: t.boolean({
       nullable: false,
       description: 'True when reading the tenant requires a token (the tenant has access rules).',
-      resolve: (view, _args, ctx) => (ctx.services.auth.policies().tenantPolicy(view.name)?.accessRules.length ?? 0) > 0,
+      resolve: ({ tenant }, _args, ctx) => (ctx.services.auth.policies().tenantPolicy(tenant)?.accessRules.length ?? 0) > 0,
     }),
     niz: t.boolean({
       nullable: false,
       description: 'True when the tenant has providers (dashboards then show providers, images and flavors).',
-      resolve: (view) => (view.layout?.providers.size ?? 0) > 0,
+      resolve: ({ layout }) => (layout?.providers.size ?? 0) > 0,
     }),
   }),
 });
 
-const capabilitiesOf = (ctx: GraphQLContext, name: string): CapabilitiesView => ({ name, layout: ctx.services.tenants.layout(name) });
+const capabilitiesOf = (ctx: GraphQLContext, tenant: string): TenantCapabilitiesSource => ({ tenant, layout: ctx.services.tenants.layout(tenant) });
 
 builder.objectField(Tenant, 'info', (t) =>
   t.field({
@@ -51,11 +47,13 @@ builder.objectField(Tenant, 'info', (t) =>
   }),
 );
 
-builder.queryField('tenantCapabilities', (t) =>
+// Dashboards read a tenant's realm before they can log in, so this answer is public even for
+// read-protected tenants (as in the reference, where `T/info` is never protected).
+builder.queryField('tenantInfo', (t) =>
   t.field({
     type: TenantCapabilities,
-    description: 'Capabilities of one tenant, readable without a token even when the tenant restricts reading (dashboards need them to log in); null for an unknown tenant.',
-    args: { tenant: t.arg.string({ required: true, description: 'Name of the tenant.' }) },
-    resolve: (_root, args, ctx) => (ctx.services.tenants.tenantNames().includes(args.tenant) ? capabilitiesOf(ctx, args.tenant) : null),
+    description: 'The capabilities of one tenant, readable without a token; null when no tenant has that name.',
+    args: { name: t.arg.string({ required: true, description: 'Name of the tenant.' }) },
+    resolve: (_root, { name }, ctx) => (ctx.services.tenants.tenantNames().includes(name) ? capabilitiesOf(ctx, name) : null),
   }),
 );

@@ -10,6 +10,7 @@ import { GraphQLError, type DocumentNode, type ExecutionArgs, type GraphQLSchema
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
+import { sharedResultPlaceholder, spliceSharedResult } from './live/shared-serialisation';
 
 /** Close code sent to clients when the server shuts down ("going away"). */
 export const SHUTDOWN_CLOSE_CODE = 1001;
@@ -73,11 +74,17 @@ export function attachGraphQLWebSocket(
 ): GraphQLWebSocketServer {
   const settings = { ...DEFAULT_WEB_SOCKET_LIMITS, ...limits };
   const wss = new WebSocketServer({ server, path, maxPayload: settings.maxPayloadBytes });
+  wss.on('connection', (socket) => {
+    const send = socket.send.bind(socket) as (data: unknown, ...rest: unknown[]) => void;
+    socket.send = ((data: unknown, ...rest: unknown[]) => send(typeof data === 'string' ? spliceSharedResult(data) : data, ...rest)) as typeof socket.send;
+  });
   const disposable = useServer(
     {
       connectionInitWaitTimeout: settings.connectionInitWaitTimeoutMs,
       execute: (args) => (args as ExecutionArgs & { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
       subscribe: (args) => (args as ExecutionArgs & { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+      // A result shared by every subscriber of an operation is stringified once (see the `connection` handler above).
+      onNext: (_ctx, _id, _payload, _args, result) => sharedResultPlaceholder(result) as never,
       onSubscribe: async (ctx, _id, params) => {
         // graphql-ws has already reserved this operation's id, hence `>`.
         if (Object.keys(ctx.subscriptions).length > settings.maxSubscriptionsPerConnection) {

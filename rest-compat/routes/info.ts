@@ -89,7 +89,7 @@ export const tenantInfoRoute: RestRoute = {
       headers: INFO_CACHE,
       handler: async (req) => {
         const data = await req.run(RestTenantInfoDocument, { tenant: req.params.tenant_name });
-        const tenant = data.tenantCapabilities;
+        const tenant = data.tenantInfo ?? null;
         const { info } = mapInfo(data.info, req.shape, tenant !== null);
         if (tenant === null || req.shape === 'earlier') {
           return { body: { info: { ...info, tenant: req.params.tenant_name } } };

@@ -11,6 +11,8 @@ import { isPlainObject } from './yaml-source';
 /** Connection-less drivers that may be named directly as trigger/reporter keys. */
 const IMPLICIT_DRIVERS = new Set(['timer', 'zuul']);
 const GIT_EVENTS = ['ref-updated', 'patchset-created'];
+/** Statuses a git change can have (Gerrit's names; the git driver has no abandoned changes). */
+const GIT_CHANGE_STATUSES = ['NEW', 'MERGED'];
 const ZUUL_EVENTS = ['parent-change-enqueued', 'project-change-merged', 'image-build', 'image-validate'];
 
 /** Resolve a trigger/reporter key to its driver, or throw "Unknown Connection". */
@@ -110,11 +112,17 @@ export function validateReporter(driver: string, value: unknown, attribute: stri
 export function validateRequirement(driver: string, value: unknown, attribute: string): Record<string, unknown> {
   const options = value === null || value === undefined ? {} : requireMap(value, attribute);
   switch (driver) {
-    case 'git':
-      checkKeys(options, new Set(['open', 'current-patchset']), [], `data['${attribute}']`);
+    case 'git': {
+      checkKeys(options, new Set(['open', 'current-patchset', 'status']), [], `data['${attribute}']`);
       optBool(options, 'open');
       optBool(options, 'current-patchset');
+      for (const status of optStrList(options, 'status') ?? []) {
+        if (!GIT_CHANGE_STATUSES.includes(status)) {
+          throw new ConfigObjectError(`Unknown git change status "${status}" (expected one of ${GIT_CHANGE_STATUSES.join(', ')})`, ErrorName.syntax, attribute);
+        }
+      }
       break;
+    }
     case 'timer':
     case 'zuul':
       throw new ConfigObjectError(`The ${driver} driver has no pipeline requirements`, ErrorName.syntax, attribute);

@@ -22,6 +22,11 @@ export interface FreezeRequest {
    * as for the `freeze-jobs` endpoint.
    */
   files?: readonly string[];
+  /**
+   * Images named by the item's event (an `image-build` trigger): a job with `image-build-name`
+   * runs only for those (§2.8.2 step 7). Undefined = no image filter.
+   */
+  imageNames?: readonly string[];
 }
 
 /** A job with every attribute resolved (the "FrozenJob"). */
@@ -324,6 +329,10 @@ function freezeOne(layout: Layout, project: LayoutProject, request: FreezeReques
         throw new InheritanceError(`The image build job ${entry.name} must reference an image defined in the same project as the project stanza`);
       }
     }
+  }
+  const imageBuildName = job.attributes.imageBuildName;
+  if (request.imageNames !== undefined && imageBuildName !== undefined && !request.imageNames.includes(imageBuildName)) {
+    return undefined;
   }
   const frozen = toFrozen(layout, job, variants, request);
   return {

@@ -152,3 +152,9 @@ export function flattenProvider(def: ProviderDefinition, objects: LauncherObject
     sourceContext: def.sourceContext,
   };
 }
+
+/** Image file format a provider wants for one of its images: `image-format` of the image entry, else of the provider (default `tar`). */
+export function providerImageFormat(provider: Pick<Provider, 'config'>, image: Record<string, unknown>): string {
+  const format = image['image-format'] ?? provider.config['image-format'];
+  return typeof format === 'string' && format !== '' ? format : 'tar';
+}

@@ -190,7 +190,13 @@ const localConnection = z
   .strict();
 
 /** Launcher connection whose nodes are hosts listed in the provider configuration, reached over SSH. */
-const staticConnection = z.object({ driver: z.literal('static') }).strict();
+const staticConnection = z
+  .object({
+    driver: z.literal('static'),
+    /** Private key (file, mode 0600) the executor logs in to this connection's hosts with. */
+    sshKeyFile: z.string().min(1).optional(),
+  })
+  .strict();
 
 const connection = z.discriminatedUnion('driver', [gitConnection, timerConnection, localConnection, staticConnection], {
   error: (issue) =>
@@ -331,6 +337,9 @@ function resolvePaths(config: ServiceConfig, base: string): void {
     }
     if (conn.driver === 'local' && conn.root !== undefined) {
       conn.root = path.resolve(base, conn.root);
+    }
+    if (conn.driver === 'static' && conn.sshKeyFile !== undefined) {
+      conn.sshKeyFile = path.resolve(base, conn.sshKeyFile);
     }
   }
 }

@@ -5,10 +5,10 @@
  * adapter passes along in `EngineJob.params`.
  */
 import type { Knex } from 'knex';
-import type { BuildRequestParams, BuildStep, MergeMode, WorkspaceScheme } from '../model/build-request';
+import type { BuildNode, BuildRequestParams, BuildStep, MergeMode, WorkspaceScheme } from '../model/build-request';
 import { MERGE_MODES } from '../model/build-request';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
-import type { BuildParams, ExecutorGateway, MergeItem } from './interfaces';
+import type { BuildParams, ExecutorGateway, MergeItem, NodeInfo } from './interfaces';
 
 /** Maps a canonical project name to the name its connection uses for the repository. */
 export type ProjectNameResolver = (tenant: string, canonicalName: string) => string;
@@ -52,6 +52,32 @@ function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/**
+ * The executor's view of a node the launcher provided (docs/launcher.md), or null for nodes the
+ * executor has nothing to do with (the built-in local gateway's: steps run in its own workspace).
+ */
+export function toBuildNode(info: NodeInfo): BuildNode | null {
+  const connectionType = info.connectionType;
+  if (connectionType !== 'local' && connectionType !== 'ssh') {
+    return null;
+  }
+  return {
+    id: info.id,
+    label: info.label,
+    connectionType,
+    connection: text(info.connection),
+    host: text(info.host),
+    port: typeof info.port === 'number' ? info.port : null,
+    username: text(info.username),
+    path: text(info.path),
+    hostKeys: Array.isArray(info.hostKeys) ? info.hostKeys.filter((line): line is string => typeof line === 'string') : [],
+  };
+}
+
 /** Translate the engine's build parameters into the executor contract (src/model/build-request.ts). */
 export function toBuildRequestParams(params: BuildParams, projectName: ProjectNameResolver): BuildRequestParams {
   const frozen = params.job.params as FrozenJobFields;
@@ -69,6 +95,7 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
   });
   const last = params.mergeItems[params.mergeItems.length - 1];
   const requiredProjects = Array.isArray(frozen.requiredProjects) ? (frozen.requiredProjects as Array<{ projectCanonicalName?: unknown; overrideCheckout?: unknown }>) : [];
+  const nodes = params.nodes.flatMap((info) => toBuildNode(info) ?? []);
   return {
     buildUuid: params.buildUuid,
     buildsetUuid: params.buildsetUuid,
@@ -107,6 +134,7 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
     parentData: params.parentData,
     artifacts: params.artifacts.map((artifact) => ({ ...artifact, project: projectName(params.tenant, artifact.project) })),
     eventId: null,
+    ...(nodes.length > 0 ? { nodes } : {}),
   };
 }
 

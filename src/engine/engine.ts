@@ -8,6 +8,7 @@ import { EngineEventRepository } from '../store/repositories/engine-events';
 import { EngineStateRepository, type DequeuedItemRecord } from '../store/repositories/engine-state';
 import { SLUICE_VERSION } from '../model/version';
 import type { EngineEventBus } from './event-bus';
+import { countPendingEvents } from './event-counts';
 import type { Clock, EngineLayout, ResultEvent } from './interfaces';
 import { EngineOperations, type AutoholdInput, type DequeueInput, type EnqueueInput, type LiveItemLookup, type OperationResult, type PromoteInput, type TenantStateInput } from './operations';
 import type { EngineGateways } from './pass';
@@ -169,7 +170,8 @@ export class Engine {
     if (!layout) {
       return null;
     }
-    const [states, record, pending] = await Promise.all([this.state.loadPipelines(tenant), this.state.loadTenant(tenant), this.events.pendingCounts(tenant)]);
+    const [states, record, pending] = await Promise.all([this.state.loadPipelines(tenant), this.state.loadTenant(tenant), this.events.pendingRouting(tenant)]);
+    const counts = countPendingEvents(layout, states, pending);
     return computeTenantStatus({
       tenant,
       version: SLUICE_VERSION,
@@ -178,7 +180,8 @@ export class Engine {
       pipelines: layout.pipelines,
       states,
       eventQueues: record.eventQueues,
-      pendingEvents: pending,
+      pendingEvents: counts.tenant,
+      pipelineEvents: counts.pipelines,
       lastReconfigured: record.lastReconfigured,
     });
   }

@@ -16,7 +16,9 @@ export type EngineDeltaBody =
   | { type: 'job-completed'; pipeline: string; itemUuid: string; job: string; buildUuid: string | null; result: BuildResult }
   | { type: 'window-changed'; pipeline: string; queue: string; window: number }
   | { type: 'tenant-state-changed' }
-  | { type: 'pipeline-state-changed'; pipeline: string; disabled: boolean };
+  | { type: 'pipeline-state-changed'; pipeline: string; disabled: boolean }
+  /** A buildset's history row was created (result null) or given its result. */
+  | { type: 'buildset-changed'; pipeline: string; buildsetId: number; buildsetUuid: string; result: BuildsetResult | null };
 
 export type EngineDelta = EngineDeltaBody & { tenant: string; sequence: number; at: string };
 

@@ -5,7 +5,7 @@
  * the connection's poller so it is emitted exactly once as Sluice's own `ref-updated`.
  */
 import { git } from '../sources/git-cli';
-import { describeChange, listChanges, type ChangeDependency } from '../sources/git-changes';
+import { describeChange, listChanges, type ChangeDependency, type ChangeDetails, type ChangeRef } from '../sources/git-changes';
 import type { GitMirrors } from '../sources/git-mirror';
 import type { Merger } from '../executor/merger';
 import { MERGE_MODES, type MergeMode, type MergerItem } from '../model/build-request';
@@ -34,7 +34,12 @@ async function isAncestor(repo: string, ancestor: string, descendant: string): P
   }
 }
 
+/** Parsed commits kept by GitChangeSource (a commit never changes, so entries never go stale). */
+const DETAILS_CACHE_LIMIT = 10_000;
+
 export class GitChangeSource implements ChangeSource {
+  private readonly detailsCache = new Map<string, ChangeDetails>();
+
   constructor(
     private readonly mirrors: GitMirrors,
     private readonly projects: GitProjects,
@@ -51,7 +56,7 @@ export class GitChangeSource implements ChangeSource {
     if (!found) {
       return null;
     }
-    return this.describe(repo, project, location, found.ref);
+    return this.describe(repo, project, location, found.ref, found === patchsets[patchsets.length - 1]);
   }
 
   async getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
@@ -90,7 +95,7 @@ export class GitChangeSource implements ChangeSource {
     }
     const open: ChangeInfo[] = [];
     for (const ref of latest.values()) {
-      const change = await this.describe(repo, project, location, ref);
+      const change = await this.describe(repo, project, location, ref, true);
       if (!change.merged) {
         open.push(change);
       }
@@ -98,19 +103,57 @@ export class GitChangeSource implements ChangeSource {
     return open;
   }
 
+  /**
+   * Open changes (their current patchsets) naming this one in `Depends-On:`. Called on every
+   * enqueue into a dependent pipeline, so only the candidates' parsed commits are read (cached
+   * by sha) and the merged check runs for the few that name the change.
+   */
   async changesDependingOn(change: ChangeInfo, projects: readonly string[]): Promise<ChangeInfo[]> {
     const children: ChangeInfo[] = [];
     for (const project of projects) {
-      for (const candidate of await this.openChanges(project)) {
-        if (candidate.dependsOn.some((dependency) => dependency.project === change.project && dependency.number === change.number)) {
-          children.push(candidate);
+      const location = this.projects.locate(project);
+      if (!location) {
+        continue;
+      }
+      const repo = await this.mirrors.update(location.connection, location.name);
+      const latest = new Map<number, ChangeRef>();
+      for (const candidate of await listChanges(repo)) {
+        latest.set(candidate.number, candidate);
+      }
+      for (const candidate of latest.values()) {
+        const details = await this.details(repo, location, candidate);
+        const names = details.dependsOn.some((dependency) => {
+          const named = this.dependency(project, location.connection, dependency);
+          return named.project === change.project && named.number === change.number;
+        });
+        if (!names) {
+          continue;
+        }
+        const described = await this.describe(repo, project, location, candidate.ref, true);
+        if (!described.merged) {
+          children.push(described);
         }
       }
     }
     return children;
   }
 
-  private async describe(repo: string, project: string, location: GitProjectLocation, ref: string): Promise<ChangeInfo> {
+  private async details(repo: string, location: GitProjectLocation, ref: Pick<ChangeRef, 'ref' | 'sha'>): Promise<ChangeDetails> {
+    const key = `${location.connection}\n${location.name}\n${ref.ref}\n${ref.sha}`;
+    const cached = this.detailsCache.get(key);
+    if (cached) {
+      return cached;
+    }
+    const details = await describeChange(repo, location.name, ref.ref, location.defaultBranch);
+    if (this.detailsCache.size >= DETAILS_CACHE_LIMIT) {
+      this.detailsCache.clear();
+    }
+    // Keyed by the sha the ref pointed at when listed; a ref moved since then is read again next time.
+    this.detailsCache.set(`${location.connection}\n${location.name}\n${ref.ref}\n${details.sha}`, details);
+    return details;
+  }
+
+  private async describe(repo: string, project: string, location: GitProjectLocation, ref: string, currentPatchset: boolean): Promise<ChangeInfo> {
     const details = await describeChange(repo, location.name, ref, location.defaultBranch);
     const merged = await isAncestor(repo, details.sha, `refs/heads/${details.targetBranch}`);
     return {
@@ -126,6 +169,7 @@ export class GitChangeSource implements ChangeSource {
       owner: details.owner.name,
       dependsOn: details.dependsOn.map((dependency) => this.dependency(project, location.connection, dependency)),
       merged,
+      currentPatchset,
     };
   }
 

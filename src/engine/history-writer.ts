@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { BuildRepository } from '../store/repositories/builds';
-import { BuildsetRepository } from '../store/repositories/buildsets';
+import { BuildsetRepository, type BuildsetRecord } from '../store/repositories/buildsets';
 import type { BuildHistoryWriter } from './interfaces';
 
 /** Number of recent successful builds averaged for `estimated_time`. */
@@ -15,7 +15,11 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   private readonly buildsets: BuildsetRepository;
   private readonly builds: BuildRepository;
 
-  constructor(private readonly knex: Knex) {
+  constructor(
+    private readonly knex: Knex,
+    /** Told of every buildset row written (created, or finished with its result). */
+    private readonly onBuildsetChanged: (buildset: BuildsetRecord) => void = () => undefined,
+  ) {
     this.buildsets = new BuildsetRepository(knex);
     this.builds = new BuildRepository(knex);
   }
@@ -31,11 +35,12 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
       triggeredBy: input.triggeredBy,
       at: input.at,
     });
+    this.onBuildsetChanged(buildset);
     return { id: buildset.id, refIds: refs.map((ref) => ref.id) };
   }
 
   async finishBuildset(buildsetId: number, input: Parameters<BuildHistoryWriter['finishBuildset']>[1]): Promise<void> {
-    await this.buildsets.finish(buildsetId, input);
+    this.onBuildsetChanged(await this.buildsets.finish(buildsetId, input));
   }
 
   async startBuild(input: Parameters<BuildHistoryWriter['startBuild']>[0]): Promise<number> {

@@ -21,7 +21,10 @@ export interface RefFilter {
 export type PipelineTrigger =
   | { driver: 'git'; connection: string; events: string[]; refs: RefFilter[]; branches: RefFilter[] }
   | { driver: 'timer'; connection: string; time: string }
-  | { driver: 'zuul'; connection: string; events: Array<'parent-change-enqueued' | 'project-change-merged'>; pipelines: string[] };
+  | { driver: 'zuul'; connection: string; events: ZuulTriggerEvent[]; pipelines: string[] };
+
+/** Events of the zuul trigger driver the engine acts on (`image-build` comes from the launcher, engine.md §6.8). */
+export type ZuulTriggerEvent = 'parent-change-enqueued' | 'project-change-merged' | 'image-build';
 
 /** The reporter actions of one phase that the engine itself acts on. */
 export interface ReporterActions {
@@ -43,6 +46,20 @@ export interface WindowParams {
   decreaseFactor: number;
 }
 
+/**
+ * One pipeline `require` or `reject` entry for a connection (spec §1.4, §1.14): each option
+ * that is set must hold (require) or, for reject, any option that holds refuses the change.
+ */
+export interface ChangeRequirement {
+  connection: string;
+  /** The change is not merged into its branch yet. */
+  open?: boolean;
+  /** The change is at its newest patchset. */
+  currentPatchset?: boolean;
+  /** Gerrit-style status names: `NEW` (open) or `MERGED`. */
+  status?: string[];
+}
+
 export interface EnginePipeline {
   name: string;
   description: string | null;
@@ -54,6 +71,11 @@ export interface EnginePipeline {
   dequeueOnNewPatchset: boolean;
   ignoreDependencies: boolean;
   disableAfterConsecutiveFailures: number | null;
+  /** Preconditions on a change entering the pipeline (checked per the change's connection). */
+  require: ChangeRequirement[];
+  reject: ChangeRequirement[];
+  /** False: only changes of projects on a connection the pipeline names (see `pipelineConnections`). */
+  allowOtherConnections: boolean;
   reporters: Record<ReporterPhase, ReporterActions>;
   messages: { success: string; failure: string; start: string; mergeConflict: string; dequeue: string; noJobs: string; footer: string };
 }
@@ -70,6 +92,8 @@ export interface EngineProject {
   queueName: string | null;
   /** Whether the named queue is per branch. */
   queuePerBranch: boolean;
+  /** The named queue says `allow-circular-dependencies: true` (Sluice still refuses cycles). */
+  queueAllowsCycles: boolean;
 }
 
 export interface JobDependencySpec {
@@ -90,8 +114,11 @@ export interface EngineJob {
   attempts: number;
   timeout: number | null;
   semaphores: JobSemaphoreSpec[];
-  /** Name of the nodeset ('' when anonymous) and its node labels; no labels = no nodes needed. */
-  nodeset: { name: string; labels: string[] };
+  /**
+   * Name of the nodeset ('' when anonymous) and its node labels; no labels = no nodes needed.
+   * `alternatives`: the labels of every nodeset alternative in order (the first is `labels`).
+   */
+  nodeset: { name: string; labels: string[]; alternatives?: string[][] };
   provides: string[];
   requires: string[];
   holdFollowingChanges: boolean;
@@ -111,6 +138,13 @@ export interface EngineSemaphore {
   global: boolean;
 }
 
+export interface TenantLimits {
+  /** `max-changes-per-pipeline`: changes (not items) across all queues of one pipeline. */
+  maxChangesPerPipeline: number | null;
+  /** `max-dependencies`: unmerged changes a change may depend on, transitively. */
+  maxDependencies: number | null;
+}
+
 /** The part of a tenant layout the engine uses. */
 export interface EngineLayout {
   uuid: string;
@@ -121,8 +155,13 @@ export interface EngineLayout {
   /** Keyed by canonical name. */
   projects: ReadonlyMap<string, EngineProject>;
   semaphores: ReadonlyMap<string, EngineSemaphore>;
-  /** Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches). */
-  freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined): FreezeOutcome;
+  /** Tenant limits (spec §1.3.1); null = no limit. */
+  limits: TenantLimits;
+  /**
+   * Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches);
+   * `imageNames`: the images an `image-build` event asks for (jobs building other images are left out).
+   */
+  freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined, options?: { imageNames?: readonly string[] }): FreezeOutcome;
   /** Whether the project has any configuration for the pipeline. */
   projectInPipeline(pipeline: string, project: string): boolean;
 }
@@ -164,6 +203,8 @@ export interface ChangeInfo {
   dependsOn: Array<{ project: string; number: number }>;
   /** Whether the change is already merged into its branch. */
   merged: boolean;
+  /** False when a newer patchset of the change exists (absent: not known, taken as current). */
+  currentPatchset?: boolean;
 }
 
 /** Answers questions about changes and refs (the git connection implements it). */
@@ -263,7 +304,14 @@ export interface NodeRequest {
   buildsetUuid: string;
   jobName: string;
   labels: string[];
+  /** Pipeline precedence: 100 high, 200 normal, 300 low. */
   priority: number;
+  /** Every nodeset alternative, first choice (`labels`) first; the launcher moves on to the next one when one fails. */
+  alternatives?: string[][];
+  /** Canonical name of the item's project: the launcher lowers the relative priority of a project with many requests queued. */
+  project?: string | null;
+  /** The triggering event, for log correlation. */
+  eventId?: string | null;
 }
 
 export interface NodeGateway {

@@ -4,7 +4,7 @@
  * skipping dependents, fail-fast, autohold).
  */
 import type { BuildResult } from '../model/results';
-import type { BuildParams, EnginePipeline, HistoryRef, NodeInfo, ResultEvent } from './interfaces';
+import type { BuildParams, ChangeInfo, EnginePipeline, HistoryRef, NodeInfo, NodeRequest, ResultEvent } from './interfaces';
 import { itemsAhead, jobFailed } from './item-predicates';
 import type { BuildState, ItemState, JobState, JobWaitReason, QueueState } from './model';
 import type { PassContext } from './pass';
@@ -20,7 +20,11 @@ export function precedenceOf(pipeline: EnginePipeline): number {
 
 /** The history ref of an item's (first) change. */
 export function historyRef(item: ItemState): HistoryRef {
-  const change = item.changes[0];
+  return historyRefOf(item.changes[0]);
+}
+
+/** The history ref of one change. */
+export function historyRefOf(change: ChangeInfo): HistoryRef {
   return {
     project: change.project,
     ref: change.ref,
@@ -258,9 +262,31 @@ function requestNodes(ctx: PassContext, pipeline: EnginePipeline, item: ItemStat
   job.nodeRequestId = requestId;
   ctx.touch(item);
   setWaiting(ctx, item, job, 'nodes', `node request: ${requestId}`);
-  const request = { id: requestId, tenant: ctx.tenant, pipeline: pipeline.name, buildsetUuid: item.buildset.uuid, jobName: job.job.name, labels: job.job.nodeset.labels, priority: precedenceOf(pipeline) };
+  const request = nodeRequest(ctx.tenant, pipeline, item, job, requestId);
   ctx.after(() => ctx.gateways.nodes.requestNodes(request));
   return true;
+}
+
+/**
+ * A job's node request (engine.md §2.10): its nodeset alternatives in order, the pipeline
+ * precedence as priority, and the item's project, by which the launcher ranks requests of one
+ * project behind each other (relative priority).
+ */
+export function nodeRequest(tenant: string, pipeline: EnginePipeline, item: ItemState, job: JobState, requestId: string): NodeRequest {
+  const labels = job.job.nodeset.labels;
+  const alternatives = job.job.nodeset.alternatives;
+  return {
+    id: requestId,
+    tenant,
+    pipeline: pipeline.name,
+    buildsetUuid: item.buildset.uuid,
+    jobName: job.job.name,
+    labels,
+    priority: precedenceOf(pipeline),
+    alternatives: alternatives && alternatives.length > 0 ? alternatives : [labels],
+    project: item.changes[0]?.project ?? null,
+    eventId: item.eventId,
+  };
 }
 
 function startBuild(ctx: PassContext, pipeline: EnginePipeline, item: ItemState, job: JobState): void {
@@ -425,6 +451,8 @@ export async function applyResult(ctx: PassContext, pipeline: EnginePipeline, lo
   if (event.type === 'nodes-provisioned') {
     job.nodeRequestId = null;
     if (!event.fulfilled) {
+      // Failed requests are the scheduler's to delete (engine.md §6.2).
+      ctx.after(() => ctx.gateways.nodes.cancelRequest(ctx.tenant, event.requestId));
       await completeWithoutBuild(ctx, item, job, 'NODE_FAILURE', `Node(set) request ${event.requestId} failed`);
       await skipDependents(ctx, item, job);
       await failFastIfNeeded(ctx, item, job);

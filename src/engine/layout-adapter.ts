@@ -6,7 +6,10 @@
  */
 import { freezeJobGraph, findLayoutProject, projectPipelineConfig, type FrozenJob } from '../config/freeze';
 import type { Layout, Pipeline, ReporterConfig, TriggerConfig } from '../config/layout';
-import type { EngineJob, EngineLayout, EnginePipeline, EngineProject, FreezeOutcome, PipelineTrigger, RefFilter, ReporterActions, ReporterPhase } from './interfaces';
+import { providerImageFormat } from '../config/provider-flatten';
+import type { ChangeRequirement, EngineJob, EngineLayout, EnginePipeline, EngineProject, FreezeOutcome, PipelineTrigger, RefFilter, ReporterActions, ReporterPhase, ZuulTriggerEvent } from './interfaces';
+
+const ZUUL_EVENTS: readonly string[] = ['parent-change-enqueued', 'project-change-merged', 'image-build'] satisfies ZuulTriggerEvent[];
 
 const PHASES: ReporterPhase[] = ['enqueue', 'start', 'success', 'failure', 'merge-conflict', 'config-error', 'no-jobs', 'disabled', 'dequeue'];
 
@@ -42,12 +45,28 @@ function triggersOf(trigger: TriggerConfig): PipelineTrigger[] {
       return typeof time === 'string' ? [{ driver: 'timer', connection: trigger.connection, time }] : [];
     }
     if (trigger.driver === 'zuul') {
-      const events = strings(filter.event).filter((event): event is 'parent-change-enqueued' | 'project-change-merged' => event === 'parent-change-enqueued' || event === 'project-change-merged');
+      const events = strings(filter.event).filter((event): event is ZuulTriggerEvent => ZUUL_EVENTS.includes(event));
       return events.length === 0 ? [] : [{ driver: 'zuul', connection: trigger.connection, events, pipelines: strings(filter.pipeline) }];
     }
     // The git driver (and, until their drivers exist, review systems' events by name).
     return [{ driver: 'git', connection: trigger.connection, events: strings(filter.event), refs: refFilters(filter.ref), branches: refFilters(filter.branch) }];
   });
+}
+
+/** `require`/`reject` options of one connection; options other drivers may have (approvals) never apply to git changes. */
+function requirementOf(entry: Pipeline['require'][number]): ChangeRequirement {
+  const requirement: ChangeRequirement = { connection: entry.connection };
+  if (typeof entry.options.open === 'boolean') {
+    requirement.open = entry.options.open;
+  }
+  if (typeof entry.options['current-patchset'] === 'boolean') {
+    requirement.currentPatchset = entry.options['current-patchset'];
+  }
+  const status = strings(entry.options.status);
+  if (status.length > 0) {
+    requirement.status = status;
+  }
+  return requirement;
 }
 
 function reporterActions(reporters: ReporterConfig[]): ReporterActions {
@@ -85,6 +104,9 @@ export function enginePipeline(pipeline: Pipeline): EnginePipeline {
     dequeueOnNewPatchset: pipeline.dequeueOnNewPatchset,
     ignoreDependencies: pipeline.ignoreDependencies,
     disableAfterConsecutiveFailures: pipeline.disableAfterConsecutiveFailures ?? null,
+    require: pipeline.require.map(requirementOf),
+    reject: pipeline.reject.map(requirementOf),
+    allowOtherConnections: pipeline.allowOtherConnections,
     reporters,
     messages: {
       success: pipeline.messages.success,
@@ -107,13 +129,45 @@ export function engineJob(job: FrozenJob): EngineJob {
     attempts: job.attempts,
     timeout: job.timeout,
     semaphores: job.semaphores.map((semaphore) => ({ name: semaphore.name, resourcesFirst: semaphore.resourcesFirst })),
-    nodeset: { name: job.nodeset.name, labels: job.nodeset.nodes.map((node) => node.label) },
+    nodeset: {
+      name: job.nodeset.name,
+      labels: job.nodeset.nodes.map((node) => node.label),
+      alternatives: job.nodesetAlternatives.map((alternative) => alternative.nodes.map((node) => node.label)),
+    },
     provides: job.provides,
     requires: job.requires,
     holdFollowingChanges: job.holdFollowingChanges,
     vars: job.vars,
     params: JSON.parse(JSON.stringify(job)) as Record<string, unknown>,
   };
+}
+
+/** Formats the tenant's providers want of a zuul image, sorted (`zuul.image_formats`). */
+export function imageFormats(layout: Layout, image: string): string[] {
+  const formats = new Set<string>();
+  if (layout.images.get(image)?.type !== 'zuul') {
+    return [];
+  }
+  for (const provider of layout.providers.values()) {
+    // The provider's own entry comes after its sections' (and wins, as in the launcher).
+    const entry = provider.images.findLast((candidate) => candidate.name === image);
+    if (entry) {
+      formats.add(providerImageFormat(provider, entry));
+    }
+  }
+  return [...formats].sort();
+}
+
+/**
+ * An image build job gets `zuul.image_build_name` and `zuul.image_formats` (engine.md §6.8 step 2)
+ * among its variables.
+ */
+function withImageVariables(layout: Layout, frozen: FrozenJob, job: EngineJob): EngineJob {
+  if (frozen.imageBuildName === null) {
+    return job;
+  }
+  const zuul = typeof job.vars.zuul === 'object' && job.vars.zuul !== null && !Array.isArray(job.vars.zuul) ? (job.vars.zuul as Record<string, unknown>) : {};
+  return { ...job, vars: { ...job.vars, zuul: { ...zuul, image_build_name: frozen.imageBuildName, image_formats: imageFormats(layout, frozen.imageBuildName) } } };
 }
 
 /** Wrap a configuration Layout as an EngineLayout. */
@@ -129,6 +183,7 @@ export function toEngineLayout(layout: Layout): EngineLayout {
       mergeMode: project.metadata.mergeMode,
       queueName,
       queuePerBranch: queueName !== null && (layout.queues.get(queueName)?.perBranch ?? false),
+      queueAllowsCycles: queueName !== null && (layout.queues.get(queueName)?.allowCircularDependencies ?? false),
     });
   }
   const semaphores = new Map([...layout.semaphores.values()].map((semaphore) => [semaphore.name, { name: semaphore.name, max: semaphore.max, global: semaphore.global }]));
@@ -139,11 +194,12 @@ export function toEngineLayout(layout: Layout): EngineLayout {
     pipelines: [...layout.pipelines.values()].map(enginePipeline),
     projects,
     semaphores,
-    freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined): FreezeOutcome {
-      const result = freezeJobGraph(layout, { pipeline, project, branch, files });
+    limits: { maxChangesPerPipeline: layout.tenant.maxChangesPerPipeline ?? null, maxDependencies: layout.tenant.maxDependencies ?? null },
+    freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined, options: { imageNames?: readonly string[] } = {}): FreezeOutcome {
+      const result = freezeJobGraph(layout, { pipeline, project, branch, files, imageNames: options.imageNames });
       switch (result.status) {
         case 'ok':
-          return { status: 'ok', jobs: result.jobs.map(engineJob), failFast: result.failFast };
+          return { status: 'ok', jobs: result.jobs.map((job) => withImageVariables(layout, job, engineJob(job))), failFast: result.failFast };
         case 'error':
           return { status: 'error', message: result.errors.map((error) => error.message).join('\n') };
         case 'unknown-pipeline':

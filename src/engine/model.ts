@@ -12,6 +12,8 @@ export type DequeueReason =
   | { kind: 'superseded'; by: string }
   | { kind: 'new-patchset'; patchset: string }
   | { kind: 'dependency-dequeued'; message: string }
+  | { kind: 'requirements-not-met'; message: string }
+  | { kind: 'too-many-dependencies'; message: string }
   | { kind: 'non-live-no-items-behind' }
   | { kind: 'reconfiguration'; message: string }
   | { kind: 'promoted' };
@@ -87,11 +89,17 @@ export interface ItemState {
   enqueueTime: string;
   eventId: string | null;
   eventTimestamp: string | null;
+  /** Images named by the triggering `image-build` event (absent in items saved before it existed). */
+  imageNames?: string[] | null;
   /** One-line description of the triggering ref for the buildset `triggered` event. */
   triggeredBy: string;
   reportedStart: boolean;
   reported: boolean;
   dequeuedNeedingChange: string | null;
+  /** Why the item no longer meets the pipeline's requirements (set when it is dequeued for that). */
+  dequeuedMissingRequirements?: string | null;
+  /** Enqueued with requirements ignored (admin enqueue): they are not re-checked before merging. */
+  requirementsIgnored?: boolean;
   failingReasons: string[];
   firstJobStartTime: string | null;
   buildset: BuildsetState;

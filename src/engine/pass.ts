@@ -54,7 +54,11 @@ export class PassContext {
     private readonly uuidSource: () => string = () => randomUUID().replace(/-/g, ''),
     private readonly estimates: EstimateCache = new Map(),
   ) {
-    this.history = new StoreHistoryWriter(trx);
+    // Buildset rows are announced themselves: a buildset can be created and finished without
+    // any build (merge conflict, config error), so no job delta would name it.
+    this.history = new StoreHistoryWriter(trx, (buildset) =>
+      this.publish({ type: 'buildset-changed', pipeline: buildset.pipeline, buildsetId: buildset.id, buildsetUuid: buildset.uuid, result: buildset.result }),
+    );
     this.semaphores = new SemaphoreRepository(trx);
     this.autohold = new AutoholdRepository(trx);
     this.systemEvents = new SystemEventRepository(trx);

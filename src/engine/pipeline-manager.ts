@@ -6,11 +6,13 @@
  */
 import type { BuildsetResult } from '../model/results';
 import type { ChangeInfo, EngineLayout, EnginePipeline, EngineProject, MergeItem } from './interfaces';
+import { countDependencies, pipelineLimitExceeded, tooManyDependencies } from './dependencies';
 import { allItemsBehind, allJobsComplete, didAllJobsSucceed, findItem, hasAnyJobFailed, itemsAhead, itemsBehind } from './item-predicates';
-import { cancelJobs, executeJobs, historyRef } from './jobs';
+import { cancelJobs, executeJobs, historyRef, historyRefOf } from './jobs';
 import { changeId, describeTrigger, sameChange, type BuildsetState, type DequeueReason, type ItemState, type PipelineState, type QueueState } from './model';
 import type { PassContext } from './pass';
-import { formatReport, type ReportAction } from './report-text';
+import { formatNonEnqueuedReport, formatReport, type ReportAction } from './report-text';
+import { foreignConnection, hasRequirements, unmetRequirement } from './requirements';
 import { decreasedWindow, increasedWindow, insideWindow } from './window';
 
 export interface AddChangeOptions {
@@ -18,9 +20,13 @@ export interface AddChangeOptions {
   quiet: boolean;
   eventId: string | null;
   eventTimestamp: string | null;
+  /** Images an `image-build` trigger event asks for (only their build jobs run). */
+  imageNames?: string[] | null;
   enqueueTime?: string;
   /** Changes already being enqueued in this recursion (cycle guard). */
   history?: ChangeInfo[];
+  /** Admin enqueue: the pipeline's require/reject do not apply (spec §2.12). */
+  ignoreRequirements?: boolean;
   forcedQueue?: QueueState;
 }
 
@@ -63,11 +69,39 @@ export class PipelineManager {
     if (!project) {
       return { enqueued: false, reason: `Unknown project ${change.project}` };
     }
+    // Applies to dependencies and admin enqueues alike (spec §2.4 step 2).
+    const foreign = foreignConnection(this.config, project.connection, change);
+    if (foreign !== null) {
+      return { enqueued: false, reason: foreign };
+    }
     const history = options.history ?? [];
-    if (history.some((seen) => sameChange(seen, change))) {
-      return { enqueued: false, reason: `Dependency cycle detected and project ${project.name} doesn't allow circular dependencies` };
+    const cycleStart = history.findIndex((seen) => sameChange(seen, change));
+    if (cycleStart >= 0) {
+      const cycle = await this.refuseCycle(ctx, history.slice(cycleStart), options);
+      return { enqueued: false, reason: cycle };
     }
     const needs = await this.neededChanges(ctx, change);
+    if (!options.ignoreRequirements) {
+      // Requirements apply to dependencies too: an unready dependency blocks the change (spec §2.4).
+      const unmet = unmetRequirement(this.config, project.connection, change);
+      if (unmet !== null) {
+        return { enqueued: false, reason: unmet };
+      }
+    }
+    const limits = this.layout.limits;
+    if (limits.maxDependencies !== null && history.length === 0 && needs.length > 0) {
+      // Dependencies enqueued below see a part of this graph: counting it once at the top is enough.
+      const tooMany = tooManyDependencies(change, await countDependencies(ctx.gateways.changes, change, limits.maxDependencies), limits.maxDependencies);
+      if (tooMany !== null) {
+        return { enqueued: false, reason: tooMany };
+      }
+    }
+    // The changes whose enqueue is in progress above this one count too (spec §2.4 step 9).
+    const overLimit = pipelineLimitExceeded(this.name, this.state, 1 + history.length, limits.maxChangesPerPipeline);
+    if (overLimit !== null) {
+      await this.reportNonEnqueued(ctx, change, options, overLimit);
+      return { enqueued: false, reason: overLimit };
+    }
     const queue = options.forcedQueue ?? this.getChangeQueue(change, project);
     for (const needed of needs) {
       if (queue.items.some((item) => item.changes.some((candidate) => sameChange(candidate, needed)))) {
@@ -104,8 +138,81 @@ export class PipelineManager {
     queue.items.push(item);
     ctx.touch(item);
     ctx.publish({ type: 'item-enqueued', pipeline: this.name, queue: queue.name, itemUuid: item.uuid, changeIds: item.changes.map(changeId), live: item.live });
+    if (this.config.manager === 'dependent') {
+      await this.enqueueChangesBehind(ctx, change, queue, options, history);
+    }
     await this.afterEnqueue(ctx, change);
     return { enqueued: true, item };
+  }
+
+  /**
+   * A dependency cycle (the change was reached again while its own dependencies were being
+   * enqueued). The reference enqueues a cycle as one item when every member's queue allows
+   * circular dependencies; Sluice does not implement cycles and refuses them either way, with
+   * the reference's message when the queue does not allow them. The refusal is reported like
+   * any non-enqueued change.
+   */
+  private async refuseCycle(ctx: PassContext, cycle: ChangeInfo[], options: AddChangeOptions): Promise<string> {
+    const members = cycle.map((member) => `${changeId(member)} of ${member.project}`).join(', ');
+    const forbidding = cycle.map((member) => this.layout.projects.get(member.project)).find((project) => project !== undefined && !project.queueAllowsCycles);
+    const reason = forbidding
+      ? `Dependency cycle detected and project ${forbidding.name} doesn't allow circular dependencies (cycle: ${members})`
+      : `Dependency cycle detected (cycle: ${members}); Sluice does not support dependency cycles yet, although the queue allows circular dependencies`;
+    // The first member is the change whose enqueue was asked for.
+    await this.reportNonEnqueued(ctx, cycle[0], { ...options, live: true }, reason);
+    return reason;
+  }
+
+  /**
+   * Dependent pipelines: open changes that depend (Depends-On) on a change just enqueued, in
+   * projects that would share its queue, enter right behind it (spec §2.4 step 13). Changes
+   * whose enqueue is already in progress further up (they brought this one in) are skipped; a
+   * refusal of one of them does not affect the change itself.
+   */
+  private async enqueueChangesBehind(ctx: PassContext, change: ChangeInfo, queue: QueueState, options: AddChangeOptions, history: ChangeInfo[]): Promise<void> {
+    if (change.kind !== 'change') {
+      return;
+    }
+    const projects = [...this.layout.projects.values()].filter((project) => this.wouldShareQueue(queue, project, queue.branch ?? change.branch));
+    const children = await ctx.gateways.changes.changesDependingOn(change, projects.map((project) => project.canonicalName));
+    for (const child of children) {
+      const project = this.layout.projects.get(child.project);
+      if (!project || child.merged || history.some((seen) => sameChange(seen, child)) || !this.wouldShareQueue(queue, project, child.branch)) {
+        continue;
+      }
+      await this.addChange(ctx, child, {
+        live: true,
+        quiet: options.quiet,
+        eventId: options.eventId,
+        eventTimestamp: options.eventTimestamp,
+        enqueueTime: options.enqueueTime,
+        ignoreRequirements: options.ignoreRequirements,
+        history,
+        forcedQueue: queue,
+      });
+    }
+  }
+
+  /**
+   * A change that could not be enqueued is reported failed with the reason as a warning
+   * (spec §2.4 `_reportNonEnqueuedItem`): a FAILURE buildset row without builds, written only
+   * when the project takes part in the pipeline so that unrelated pipelines do not spam it.
+   */
+  private async reportNonEnqueued(ctx: PassContext, change: ChangeInfo, options: AddChangeOptions, reason: string): Promise<void> {
+    if (!options.live || !this.layout.projectInPipeline(this.name, change.project)) {
+      return;
+    }
+    const created = await ctx.history.createBuildset({
+      uuid: ctx.uuid(),
+      tenant: ctx.tenant,
+      pipeline: this.name,
+      eventId: options.eventId,
+      eventTimestamp: options.eventTimestamp === null ? null : new Date(options.eventTimestamp),
+      refs: [historyRefOf(change)],
+      triggeredBy: `Triggered by ${describeTrigger(change)}`,
+      at: ctx.now,
+    });
+    await ctx.history.finishBuildset(created.id, { result: 'FAILURE', message: formatNonEnqueuedReport(this.config, reason), at: ctx.now });
   }
 
   private createItem(ctx: PassContext, queue: QueueState, change: ChangeInfo, options: AddChangeOptions): ItemState {
@@ -122,10 +229,13 @@ export class PipelineManager {
       enqueueTime: options.enqueueTime ?? ctx.nowIso(),
       eventId: options.eventId,
       eventTimestamp: options.eventTimestamp,
+      imageNames: options.imageNames ?? null,
       triggeredBy: `Triggered by ${describeTrigger(change)}`,
       reportedStart: false,
       reported: false,
       dequeuedNeedingChange: null,
+      dequeuedMissingRequirements: null,
+      ...(options.ignoreRequirements ? { requirementsIgnored: true } : {}),
       failingReasons: [],
       firstJobStartTime: null,
       buildset: newBuildset(ctx),
@@ -349,6 +459,14 @@ export class PipelineManager {
       ctx.touch(item);
     }
     const canReport = ahead === null && item.live && allJobsComplete(item);
+    if (canReport && dependent && didAllJobsSucceed(item.buildset)) {
+      // The last look before merging: the change may have moved on since it was enqueued.
+      const unmet = await this.recheckRequirements(ctx, item);
+      if (unmet !== null) {
+        await this.dequeueMissingRequirements(ctx, queue, item, unmet);
+        return { changed: true, nnfi };
+      }
+    }
     if (canReport) {
       const behind = allItemsBehind(queue, item);
       const outcome = await this.reportItem(ctx, queue, item);
@@ -365,6 +483,43 @@ export class PipelineManager {
       return { changed, nnfi: item };
     }
     return { changed, nnfi };
+  }
+
+  /**
+   * Re-check the pipeline's requirements against the current state of the item's changes
+   * (Sluice's stand-in for the reference's per-pass "can merge" check of dependent pipelines,
+   * done once before merging). Items enqueued with requirements ignored are not re-checked.
+   */
+  private async recheckRequirements(ctx: PassContext, item: ItemState): Promise<string | null> {
+    if (item.requirementsIgnored) {
+      return null;
+    }
+    for (const change of item.changes) {
+      const connection = this.layout.projects.get(change.project)?.connection;
+      if (connection === undefined || !hasRequirements(this.config, connection) || change.kind !== 'change' || change.number === null) {
+        continue;
+      }
+      const current = await ctx.gateways.changes.getChange(change.project, change.number, change.patchset ?? undefined);
+      if (!current) {
+        return `Change ${changeId(change)} of ${change.project} no longer exists`;
+      }
+      const unmet = unmetRequirement(this.config, connection, current);
+      if (unmet !== null) {
+        return unmet;
+      }
+    }
+    return null;
+  }
+
+  /** Report an item that no longer meets the requirements as failed and take it out; items behind were tested with it. */
+  private async dequeueMissingRequirements(ctx: PassContext, queue: QueueState, item: ItemState, reason: string): Promise<void> {
+    item.dequeuedMissingRequirements = reason;
+    const behind = allItemsBehind(queue, item);
+    await this.reportItem(ctx, queue, item);
+    this.dequeueItem(ctx, queue, item, { kind: 'requirements-not-met', message: reason });
+    for (const other of behind) {
+      await this.resetItem(ctx, other);
+    }
   }
 
   /** Depends-On changes of an item that are neither merged nor in an item ahead. */
@@ -436,7 +591,7 @@ export class PipelineManager {
       const change = item.changes[0];
       const project = this.layout.projects.get(change.project);
       const branch = change.branch ?? project?.defaultBranch ?? 'master';
-      const frozen = this.layout.freezeJobGraph(this.name, change.project, branch, buildset.files ?? undefined);
+      const frozen = this.layout.freezeJobGraph(this.name, change.project, branch, buildset.files ?? undefined, { imageNames: item.imageNames ?? undefined });
       buildset.jobGraphFrozen = true;
       changed = true;
       if (frozen.status === 'not-in-pipeline') {
@@ -533,7 +688,7 @@ export class PipelineManager {
     } else if (buildset.unableToMerge) {
       action = 'merge-conflict';
       result = 'MERGE_CONFLICT';
-    } else if (item.dequeuedNeedingChange !== null) {
+    } else if (item.dequeuedNeedingChange !== null || item.dequeuedMissingRequirements) {
       action = 'failure';
       result = 'FAILURE';
     } else if (buildset.jobs.length === 0) {
@@ -579,7 +734,7 @@ export class PipelineManager {
     }
     buildset.result = result;
     item.reported = true;
-    const writeRow = buildset.jobs.length > 0 || buildset.configError !== null || buildset.unableToMerge || item.dequeuedNeedingChange !== null;
+    const writeRow = buildset.jobs.length > 0 || buildset.configError !== null || buildset.unableToMerge || item.dequeuedNeedingChange !== null || Boolean(item.dequeuedMissingRequirements);
     if (writeRow && !buildset.notInPipeline) {
       const historyId = await this.ensureHistoryBuildset(ctx, item);
       await ctx.history.finishBuildset(historyId, { result, message, at: ctx.now });
@@ -655,6 +810,28 @@ export class PipelineManager {
       }
     }
     this.dequeueItem(ctx, queue, item, reason);
+  }
+
+  /**
+   * After a new layout: live items whose dependencies now exceed the tenant's `max-dependencies`
+   * leave the pipeline (spec §2.5 step 2; the reference re-counts on every pass, Sluice when the
+   * limit can have changed).
+   */
+  async enforceDependencyLimit(ctx: PassContext): Promise<void> {
+    const limit = this.layout.limits.maxDependencies;
+    if (limit === null || this.config.ignoreDependencies) {
+      return;
+    }
+    for (const { queue, item } of this.allItems()) {
+      const change = item.changes[0];
+      if (!item.live || item.dequeueTime !== null || change.kind !== 'change' || change.dependsOn.length === 0) {
+        continue;
+      }
+      const tooMany = tooManyDependencies(change, await countDependencies(ctx.gateways.changes, change, limit), limit);
+      if (tooMany !== null) {
+        await this.removeItem(ctx, queue, item, { kind: 'too-many-dependencies', message: tooMany });
+      }
+    }
   }
 
   /** Remove live items holding an older patchset of the change (dequeue-on-new-patchset). */

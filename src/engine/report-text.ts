@@ -53,6 +53,11 @@ function withFooter(pipeline: EnginePipeline, text: string): string {
   return pipeline.messages.footer ? `${text}\n\n${pipeline.messages.footer}` : text;
 }
 
+/** The report of a change that could not be enqueued: a failure with the reason as a warning. */
+export function formatNonEnqueuedReport(pipeline: EnginePipeline, reason: string): string {
+  return withFooter(pipeline, `${pipeline.messages.failure}\n\nWarning:\n  ${reason}`);
+}
+
 export type ReportAction = 'success' | 'failure' | 'merge-conflict' | 'config-error' | 'no-jobs' | 'dequeue';
 
 /** The report message of an item for the chosen action. */
@@ -69,6 +74,9 @@ export function formatReport(pipeline: EnginePipeline, item: ItemState, action: 
     case 'dequeue':
       return withFooter(pipeline, [pipeline.messages.dequeue, '', ...jobLines(item)].join('\n'));
     case 'failure':
+      if (item.dequeuedMissingRequirements) {
+        return withFooter(pipeline, `This change is unable to merge due to a missing merge requirement.\n\n${item.dequeuedMissingRequirements}`);
+      }
       if (item.dequeuedNeedingChange !== null) {
         return withFooter(pipeline, `This change depends on a change that failed to merge.\n\n${item.dequeuedNeedingChange}`);
       }

@@ -12,7 +12,7 @@ import { EngineStateRepository, type LeadershipLock, type TenantEngineRecord } f
 import { cronFireTimes, parseCron } from './cron';
 import type { EngineEventBus } from './event-bus';
 import type { ChangeInfo, Clock, EngineLayout, EnginePipeline, ResultEvent } from './interfaces';
-import { applyResult, buildParams, type JobLocation } from './jobs';
+import { applyResult, buildParams, nodeRequest, type JobLocation } from './jobs';
 import { changeId, type ItemState, type PipelineState, type QueueState } from './model';
 import { PassContext, type EngineGateways, type EstimateCache } from './pass';
 import { PipelineManager } from './pipeline-manager';
@@ -197,15 +197,7 @@ export class TenantScheduler {
             if (job.build && job.build.result === null) {
               await this.options.gateways.executor.startBuild(buildParams(this.tenant, pipelineConfig, item, job));
             } else if (!job.build && job.nodeRequestId !== null) {
-              await this.options.gateways.nodes.requestNodes({
-                id: job.nodeRequestId,
-                tenant: this.tenant,
-                pipeline: pipelineConfig.name,
-                buildsetUuid: item.buildset.uuid,
-                jobName: job.job.name,
-                labels: job.job.nodeset.labels,
-                priority: pipelineConfig.precedence === 'high' ? 100 : pipelineConfig.precedence === 'low' ? 300 : 200,
-              });
+              await this.options.gateways.nodes.requestNodes(nodeRequest(this.tenant, pipelineConfig, item, job, job.nodeRequestId));
             }
           }
         }
@@ -413,6 +405,7 @@ export class TenantScheduler {
           await manager.removeItem(ctx, queue, item, { kind: 'reconfiguration', message: `Project ${item.changes[0].project} is no longer in the tenant` });
         }
       }
+      await manager.enforceDependencyLimit(ctx);
     }
     record.layoutUuid = layout.uuid;
     record.lastReconfigured = layout.loadedAt;
@@ -498,11 +491,13 @@ export class TenantScheduler {
     }
     if (payload.type === 'project-change-merged') {
       const open = await ctx.gateways.changes.openChanges(project);
-      let entered = 0;
+      const outcome: EntryOutcome = { entered: 0, refused: [] };
       for (const change of open) {
-        entered += await this.enterPipelines(ctx, managers, payload, change);
+        const one = await this.enterPipelines(ctx, managers, payload, change);
+        outcome.entered += one.entered;
+        outcome.refused.push(...one.refused);
       }
-      return `entered ${entered}`;
+      return describeEntry(outcome);
     }
     const change = await this.resolveChange(ctx, project, payload);
     if (!change) {
@@ -513,22 +508,26 @@ export class TenantScheduler {
         await manager.removeOldPatchsets(ctx, change);
       }
     }
-    const entered = await this.enterPipelines(ctx, managers, payload, change);
-    return `entered ${entered}`;
+    return describeEntry(await this.enterPipelines(ctx, managers, payload, change));
   }
 
-  private async enterPipelines(ctx: PassContext, managers: Map<string, PipelineManager>, payload: TriggerEventPayload, change: ChangeInfo): Promise<number> {
-    let entered = 0;
+  /** Offer a change to every pipeline whose triggers match; refusals are kept for the event's outcome. */
+  private async enterPipelines(ctx: PassContext, managers: Map<string, PipelineManager>, payload: TriggerEventPayload, change: ChangeInfo): Promise<EntryOutcome> {
+    const outcome: EntryOutcome = { entered: 0, refused: [] };
+    const connection = ctx.layout.projects.get(change.project)?.connection ?? '';
     for (const manager of managers.values()) {
-      if (!pipelineMatches(manager.config, payload, change)) {
+      if (!pipelineMatches(manager.config, payload, change, connection)) {
         continue;
       }
-      const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: payload.timestamp ?? ctx.nowIso() });
+      const imageNames = payload.type === 'image-build' ? (payload.imageNames ?? []) : null;
+      const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: payload.timestamp ?? ctx.nowIso(), imageNames });
       if (result.enqueued) {
-        entered += 1;
+        outcome.entered += 1;
+      } else {
+        outcome.refused.push(`${manager.name}: ${result.reason}`);
       }
     }
-    return entered;
+    return outcome;
   }
 
   private async resolveChange(ctx: PassContext, project: string, payload: { change?: number | null; patchset?: string | null; ref?: string; branch?: string; oldrev?: string | null; newrev?: string | null }): Promise<ChangeInfo | null> {
@@ -590,7 +589,7 @@ export class TenantScheduler {
     if (!change) {
       return 'error: unknown change';
     }
-    const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: ctx.nowIso() });
+    const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: ctx.nowIso(), ignoreRequirements: true });
     if (!result.enqueued) {
       return `error: ${result.reason}`;
     }
@@ -627,6 +626,17 @@ export class TenantScheduler {
   isRunning(): boolean {
     return this.running && !this.stopped;
   }
+}
+
+interface EntryOutcome {
+  entered: number;
+  /** `<pipeline>: <reason>` for each matching pipeline that refused the change. */
+  refused: string[];
+}
+
+/** A trigger event's outcome text: how many pipelines it entered, and why others refused it. */
+function describeEntry(outcome: EntryOutcome): string {
+  return outcome.refused.length === 0 ? `entered ${outcome.entered}` : `entered ${outcome.entered}; refused by ${outcome.refused.join('; ')}`;
 }
 
 function matchesChangeSpec(change: ChangeInfo, payload: Record<string, unknown>): boolean {
@@ -671,6 +681,9 @@ function removedPipelineConfig(name: string): EnginePipeline {
     dequeueOnNewPatchset: false,
     ignoreDependencies: true,
     disableAfterConsecutiveFailures: null,
+    require: [],
+    reject: [],
+    allowOtherConnections: true,
     reporters: { enqueue: none, start: none, success: none, failure: none, 'merge-conflict': none, 'config-error': none, 'no-jobs': none, disabled: none, dequeue: none },
     messages: { success: '', failure: '', start: '', mergeConflict: '', dequeue: 'Build canceled.', noJobs: '', footer: '' },
   };

@@ -103,6 +103,8 @@ export interface StatusInput {
   states: readonly PipelineState[];
   eventQueues: TenantEventQueueState;
   pendingEvents: { trigger: number; management: number; result: number };
+  /** Pending events per pipeline (see event-counts.ts); pipelines missing here count 0. */
+  pipelineEvents: ReadonlyMap<string, { trigger: number; management: number; result: number }>;
   lastReconfigured: Date | null;
 }
 
@@ -220,133 +222,10 @@ export function computeTenantStatus(input: StatusInput): TenantStatus {
         disabled: state?.disabled ?? false,
         consecutiveFailures: state?.consecutiveFailures ?? 0,
         changeQueues: (state?.queues ?? []).map((queue) => ({ name: queue.name, window: queue.window, branch: queue.branch, heads: heads(queue, input.now, input.webRoot) })),
-        triggerEvents: 0,
-        resultEvents: 0,
-        managementEvents: 0,
+        triggerEvents: input.pipelineEvents.get(pipeline.name)?.trigger ?? 0,
+        resultEvents: input.pipelineEvents.get(pipeline.name)?.result ?? 0,
+        managementEvents: input.pipelineEvents.get(pipeline.name)?.management ?? 0,
       };
     }),
-  };
-}
-
-function currentJob(job: JobStatus): Record<string, unknown> {
-  return {
-    name: job.name,
-    dependencies: job.dependencies,
-    elapsed_time: job.elapsedTime,
-    remaining_time: job.remainingTime,
-    url: job.url,
-    finger_url: job.fingerUrl,
-    report_url: job.reportUrl,
-    result: job.result,
-    voting: job.voting,
-    uuid: job.uuid,
-    execute_time: job.executeTime,
-    start_time: job.startTime,
-    end_time: job.endTime,
-    estimated_time: job.estimatedTime,
-    pipeline: job.pipeline,
-    canceled: job.canceled,
-    paused: job.paused,
-    pre_fail: job.preFail,
-    retry: job.retry,
-    tries: job.tries,
-    queued: job.queued,
-    waiting_status: job.waitingStatus,
-  };
-}
-
-/** The current (2025) REST status document. */
-export function toCurrentShape(status: TenantStatus): Record<string, unknown> {
-  return {
-    zuul_version: status.zuulVersion,
-    trigger_event_queue: status.triggerEventQueue,
-    state: {
-      trigger_queue_discarding: status.state.triggerQueueDiscarding,
-      trigger_queue_paused: status.state.triggerQueuePaused,
-      result_queue_paused: status.state.resultQueuePaused,
-      reason: status.state.reason,
-    },
-    management_event_queue: status.managementEventQueue,
-    connection_event_queues: {},
-    last_reconfigured: status.lastReconfigured,
-    pipelines: status.pipelines.map((pipeline) => ({
-      name: pipeline.name,
-      description: pipeline.description,
-      state: pipeline.state,
-      manager: pipeline.manager,
-      triggers: pipeline.triggers,
-      change_queues: pipeline.changeQueues
-        .filter((queue) => queue.heads.length > 0)
-        .map((queue) => ({
-          name: queue.name,
-          window: queue.window,
-          branch: queue.branch,
-          heads: queue.heads.map((chain) =>
-            chain.map((item) => ({
-              active: item.active,
-              live: item.live,
-              refs: item.refs.map((ref) => ({ url: ref.url, ref: ref.ref, project: ref.project, project_canonical: ref.projectCanonical, owner: ref.owner, id: ref.id })),
-              id: item.id,
-              item_ahead: item.itemAhead,
-              items_behind: item.itemsBehind,
-              failing_reasons: item.failingReasons,
-              zuul_ref: item.zuulRef,
-              enqueue_time: item.enqueueTime,
-              jobs: item.jobs.map(currentJob),
-              remaining_time: item.remainingTime,
-            })),
-          ),
-        })),
-      trigger_events: pipeline.triggerEvents,
-      result_events: pipeline.resultEvents,
-      management_events: pipeline.managementEvents,
-    })),
-  };
-}
-
-/** The earlier (2019) REST status document: one change per item, change ids as links. */
-export function toEarlierShape(status: TenantStatus): Record<string, unknown> {
-  return {
-    zuul_version: status.zuulVersion,
-    trigger_event_queue: status.triggerEventQueue,
-    result_event_queue: status.resultEventQueue,
-    management_event_queue: status.managementEventQueue,
-    ...(status.lastReconfigured === null ? {} : { last_reconfigured: status.lastReconfigured }),
-    pipelines: status.pipelines.map((pipeline) => ({
-      name: pipeline.name,
-      description: pipeline.description,
-      change_queues: pipeline.changeQueues.map((queue) => {
-        const idOf = new Map(queue.heads.flat().map((item) => [item.id, item.refs[0]?.id ?? item.id]));
-        return {
-          name: queue.name,
-          window: queue.window,
-          heads: queue.heads.map((chain) =>
-            chain.map((item) => {
-              const ref = item.refs[0];
-              return {
-                active: item.active,
-                live: item.live,
-                url: ref?.url ?? null,
-                ref: ref?.ref ?? null,
-                id: ref?.id ?? item.id,
-                item_ahead: item.itemAhead === null ? null : (idOf.get(item.itemAhead) ?? null),
-                items_behind: item.itemsBehind.map((uuid) => idOf.get(uuid) ?? uuid),
-                failing_reasons: item.failingReasons,
-                zuul_ref: item.zuulRef ?? `Z${item.id}`,
-                project: ref?.project ?? 'Unknown Project',
-                project_canonical: ref?.projectCanonical ?? 'Unknown Project',
-                enqueue_time: item.enqueueTime,
-                owner: ref?.owner ?? null,
-                jobs: item.jobs.map((job) => {
-                  const { pre_fail: _preFail, tries: _tries, queued: _queued, waiting_status: _waiting, ...rest } = currentJob(job);
-                  return { ...rest, report_url: job.fingerUrl ?? job.reportUrl, node_labels: job.uuid ? job.nodeLabels : [], node_name: null, worker: job.uuid ? { name: 'Unknown', hostname: null } : null };
-                }),
-                remaining_time: item.remainingTime,
-              };
-            }),
-          ),
-        };
-      }),
-    })),
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { ChangeInfo, EnginePipeline, RefFilter } from './interfaces';
 
-export const TRIGGER_EVENT_TYPES = ['patchset-created', 'ref-updated', 'timer', 'parent-change-enqueued', 'project-change-merged'] as const;
+export const TRIGGER_EVENT_TYPES = ['patchset-created', 'ref-updated', 'timer', 'parent-change-enqueued', 'project-change-merged', 'image-build'] as const;
 export type TriggerEventType = (typeof TRIGGER_EVENT_TYPES)[number];
 
 /** A trigger event as stored in `engine_events.payload`. */
@@ -25,11 +25,14 @@ export interface TriggerEventPayload {
   mergedChange?: number | null;
   /** A branch update made by Sluice's own merge (emitted once by the git connection, spec Part A). */
   own?: boolean;
+  /** image-build: the images to build (the launcher or an admin asked for them). */
+  imageNames?: string[];
   timestamp?: string;
 }
 
-function filtersMatch(filters: readonly RefFilter[], value: string | null): boolean {
-  if (filters.length === 0) {
+/** `undefined` = not known yet (the event's change is not resolved): any filter may match. */
+function filtersMatch(filters: readonly RefFilter[], value: string | null | undefined): boolean {
+  if (filters.length === 0 || value === undefined) {
     return true;
   }
   if (value === null) {
@@ -43,22 +46,40 @@ function filtersMatch(filters: readonly RefFilter[], value: string | null): bool
   return positive.length === 0 || positive.some((filter) => filter.pattern.test(value));
 }
 
-/** Whether an event (with its resolved change) matches one of the pipeline's triggers. */
-export function pipelineMatches(pipeline: EnginePipeline, event: TriggerEventPayload, change: ChangeInfo): boolean {
+/**
+ * Whether an event (with its resolved change) matches one of the pipeline's triggers. A git
+ * event comes from the connection of its project and only that connection's triggers see it.
+ */
+export function pipelineMatches(pipeline: EnginePipeline, event: TriggerEventPayload, change: ChangeInfo, connection: string): boolean {
+  return triggersMatch(pipeline, event, connection, change.ref, change.branch);
+}
+
+/**
+ * Whether a pending event may enter a pipeline, judged from its payload alone: the ref and
+ * branch are taken from the event when it names them and count as matching otherwise (a new
+ * patchset's target branch is only known once the change is read).
+ */
+export function mayEnterPipeline(pipeline: EnginePipeline, event: TriggerEventPayload, connection: string): boolean {
+  const ref = event.ref ?? (event.branch !== undefined ? `refs/heads/${event.branch}` : undefined);
+  const branch = event.branch ?? (ref === undefined ? undefined : ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null);
+  return triggersMatch(pipeline, event, connection, ref, branch);
+}
+
+function triggersMatch(pipeline: EnginePipeline, event: TriggerEventPayload, connection: string, ref: string | undefined, branch: string | null | undefined): boolean {
   return pipeline.triggers.some((trigger) => {
     switch (trigger.driver) {
       case 'git':
-        if (!trigger.events.includes(event.type)) {
+        if (trigger.connection !== connection || !trigger.events.includes(event.type)) {
           return false;
         }
         if (event.type === 'ref-updated') {
-          return filtersMatch(trigger.refs, change.ref) && filtersMatch(trigger.branches, change.branch);
+          return filtersMatch(trigger.refs, ref) && filtersMatch(trigger.branches, branch);
         }
-        return filtersMatch(trigger.branches, change.branch);
+        return filtersMatch(trigger.branches, branch);
       case 'timer':
         return event.type === 'timer' && event.pipeline === pipeline.name;
       case 'zuul':
-        if (event.type !== 'parent-change-enqueued' && event.type !== 'project-change-merged') {
+        if (event.type !== 'parent-change-enqueued' && event.type !== 'project-change-merged' && event.type !== 'image-build') {
           return false;
         }
         if (!trigger.events.includes(event.type)) {

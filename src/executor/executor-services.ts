@@ -1,7 +1,8 @@
 /**
  * Assembles the executor of one process from the service configuration: the repository cache,
  * the merger, the worker and the console resolver, with their working directories under
- * `<dataDir>/executor/` (`cache/` mirrors, `builds/` workspaces, `scratch/` merges).
+ * `<dataDir>/executor/` (`cache/` mirrors, `builds/` workspaces, `scratch/` merges), and the SSH
+ * keys of static launcher connections.
  */
 import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
@@ -11,7 +12,7 @@ import { createConsoleResolver, type ConsoleTarget } from './console-resolver';
 import { Merger } from './merger';
 import { gitConnectionsFromConfig, RepoCache } from './repo-cache';
 import { allowedHostEnvironment } from './step-environment';
-import { ExecutorWorker, type WorkerLogger } from './worker';
+import { ExecutorWorker, type NodeLocker, type WorkerLogger } from './worker';
 
 export interface ExecutorServices {
   cache: RepoCache;
@@ -27,6 +28,8 @@ export interface ExecutorServicesOptions {
   /** The process environment; only allow-listed variables reach job steps. */
   environment: Record<string, string | undefined>;
   concurrency?: number;
+  /** Locks launcher nodes when a build starts (the launcher's StoreNodeLocker). */
+  nodeLocker?: NodeLocker;
   logger?: WorkerLogger;
   now?: () => Date;
 }
@@ -38,6 +41,12 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
   const cache = new RepoCache(path.join(root, 'cache'), gitConnectionsFromConfig(config));
   const merger = new Merger(cache, path.join(root, 'scratch'));
   const consoles = new ConsoleRegistry();
+  const sshKeyFiles: Record<string, string> = {};
+  for (const [name, connection] of Object.entries(config.connections)) {
+    if (connection.driver === 'static' && connection.sshKeyFile !== undefined) {
+      sshKeyFiles[name] = connection.sshKeyFile;
+    }
+  }
   const worker = new ExecutorWorker({
     repository: options.repository,
     merger,
@@ -46,6 +55,8 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
     logsUrl: config.logs.url,
     concurrency: options.concurrency,
     hostEnv: allowedHostEnvironment(options.environment),
+    sshKeyFiles,
+    nodeLocker: options.nodeLocker,
     consoles,
     logger: options.logger,
     now: options.now,

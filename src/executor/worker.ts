@@ -6,7 +6,7 @@
  * the poll interval plus the kill grace; stopping the worker aborts running builds (ABORTED).
  */
 import { EventEmitter } from 'node:events';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +24,11 @@ import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
 import type { Merger } from './merger';
 import { runBuild, type RunOutcome } from './runner';
 import { sshRemoteSteps, type RemoteSteps } from './ssh-runner';
+
+/** Locks a build's launcher nodes when it starts (src/launcher/node-lock.ts); null = locked, else why not. */
+export interface NodeLocker {
+  lock(nodeIds: readonly string[], holder: string): Promise<string | null>;
+}
 
 /** The subset of a pino logger the worker uses. */
 export interface WorkerLogger {
@@ -53,12 +58,23 @@ export interface ExecutorWorkerOptions {
   workerId?: string;
   now?: () => Date;
   logger?: WorkerLogger;
-  /** Private key file used to reach SSH nodes (the tenant SSH key); builds on SSH nodes fail without it. */
+  /** Private key file used to reach SSH nodes of any connection not in `sshKeyFiles`; builds on SSH nodes without a key end NODE_FAILURE. */
   sshKeyFile?: string;
+  /** Private key file per launcher connection (`connections.<name>.sshKeyFile`). */
+  sshKeyFiles?: Readonly<Record<string, string>>;
+  /** Locks the build's launcher nodes before it starts (they become in-use); without it nodes are used as given. */
+  nodeLocker?: NodeLocker;
   /** Keep workspaces after builds (debugging); default false. */
   keepWorkspaces?: boolean;
   killGraceMs?: number;
 }
+
+/**
+ * Where a build runs: a local node's directory is its workspace root (kept afterwards: the
+ * launcher removes it with the node, and a held node keeps it for inspection); otherwise the
+ * executor's own per-build workspace, whose steps an SSH node runs remotely.
+ */
+type Placement = { ok: true; root: string; owned: boolean; sshNode: BuildNode | null } | { ok: false; detail: string };
 
 interface ActiveBuild {
   controller: AbortController;
@@ -191,11 +207,16 @@ export class ExecutorWorker {
     const logUrl = buildLogUrl(this.options.logsUrl, params.tenant, params.buildUuid);
     const log = new BuildLog(path.join(logDir, JOB_OUTPUT_FILE), this.now);
     this.consoles.register(params.buildUuid, log);
-    const workspaceRoot = path.join(this.options.workRoot, params.buildUuid);
+    const placement = this.placement(params);
+    const workspaceRoot = placement.ok ? placement.root : path.join(this.options.workRoot, params.buildUuid);
+    const ownsWorkspace = placement.ok && placement.owned;
     const startTime = this.now();
     let outcome: RunOutcome | null = null;
     let changedFiles: string[] | null = null;
     try {
+      // Locked before the start is recorded, so the nodes are in use once the build is seen running.
+      const nodeIds = (params.nodes ?? []).map((node) => node.id);
+      const lockRefusal = this.options.nodeLocker && nodeIds.length > 0 ? await this.options.nodeLocker.lock(nodeIds, this.id) : null;
       await this.options.repository.recordStarted(
         {
           buildUuid: params.buildUuid,
@@ -211,7 +232,21 @@ export class ExecutorWorker {
         startTime,
       );
       log.write(`Job ${params.job.name} (build ${params.buildUuid}, attempt ${params.attempt} of ${params.job.attempts}) on executor ${this.id}`);
-      rmSync(workspaceRoot, { recursive: true, force: true });
+      if (lockRefusal !== null) {
+        throw new NodeFailure(lockRefusal);
+      }
+      if (!placement.ok) {
+        throw new NodeFailure(placement.detail);
+      }
+      if (ownsWorkspace) {
+        rmSync(workspaceRoot, { recursive: true, force: true });
+      } else {
+        log.write(`Workspace: the node directory ${workspaceRoot}`);
+        // The node's directory may hold its image; only the workspace parts are replaced.
+        for (const part of ['src', 'work']) {
+          rmSync(path.join(workspaceRoot, part), { recursive: true, force: true });
+        }
+      }
       mkdirSync(workspaceRoot, { recursive: true });
       log.write('Preparing the workspace at the speculative state');
       const prepared = await this.options.merger.prepareWorkspace(
@@ -234,9 +269,8 @@ export class ExecutorWorker {
         for (const project of prepared.projects) {
           log.write(`Checked out ${project.project} at ${project.checkout} (${project.head}) in src/${project.relativePath}`);
         }
-        const sshNode = params.nodes?.find((node) => node.connectionType === 'ssh');
         outcome = await runBuild({
-          remote: sshNode ? this.remoteSteps(sshNode, workspaceRoot) : undefined,
+          remote: placement.sshNode ? this.remoteSteps(placement.sshNode, workspaceRoot) : undefined,
           params,
           workspaceRoot,
           projects: prepared.projects,
@@ -250,13 +284,18 @@ export class ExecutorWorker {
         });
       }
     } catch (err) {
-      this.logger.error({ err, build: params.buildUuid }, 'executor error');
-      const detail = `Executor error: ${err instanceof Error ? err.message : String(err)}`;
-      log.write(detail);
-      outcome = { result: 'ERROR', errorDetail: detail, results: { artifacts: [], data: {}, childJobs: null, warnings: [] }, warnings: [] };
+      if (err instanceof NodeFailure) {
+        log.write(`NODE_FAILURE: ${err.message}`);
+        outcome = { result: 'NODE_FAILURE', errorDetail: err.message, results: { artifacts: [], data: {}, childJobs: null, warnings: [] }, warnings: [] };
+      } else {
+        this.logger.error({ err, build: params.buildUuid }, 'executor error');
+        const detail = `Executor error: ${err instanceof Error ? err.message : String(err)}`;
+        log.write(detail);
+        outcome = { result: 'ERROR', errorDetail: detail, results: { artifacts: [], data: {}, childJobs: null, warnings: [] }, warnings: [] };
+      }
     } finally {
       log.finish();
-      if (!this.options.keepWorkspaces) {
+      if (ownsWorkspace && !this.options.keepWorkspaces) {
         rmSync(workspaceRoot, { recursive: true, force: true });
       }
     }
@@ -287,13 +326,35 @@ export class ExecutorWorker {
     }
   }
 
+  /** The first local node's directory, else the executor's workspace (with the first SSH node, if any, running the steps). */
+  private placement(params: BuildRequestParams): Placement {
+    const own = path.join(this.options.workRoot, params.buildUuid);
+    const localNode = params.nodes?.find((node) => node.connectionType === 'local');
+    if (localNode) {
+      if (localNode.path === null || !path.isAbsolute(localNode.path) || !existsSync(localNode.path)) {
+        return { ok: false, detail: `Node ${localNode.id} has no workspace directory on this executor` };
+      }
+      return { ok: true, root: localNode.path, owned: false, sshNode: null };
+    }
+    const sshNode = params.nodes?.find((node) => node.connectionType === 'ssh') ?? null;
+    if (sshNode && this.sshKeyFor(sshNode) === undefined) {
+      return { ok: false, detail: `Node ${sshNode.id} is reached over SSH but this executor has no SSH key for it` };
+    }
+    return { ok: true, root: own, owned: true, sshNode };
+  }
+
+  private sshKeyFor(node: BuildNode): string | undefined {
+    return (node.connection ? this.options.sshKeyFiles?.[node.connection] : undefined) ?? this.options.sshKeyFile;
+  }
+
   private remoteSteps(node: BuildNode, workspaceRoot: string): RemoteSteps {
-    if (this.options.sshKeyFile === undefined) {
-      throw new Error(`Node ${node.id} is reached over SSH but this executor has no SSH key`);
+    const keyFile = this.sshKeyFor(node);
+    if (keyFile === undefined) {
+      throw new NodeFailure(`Node ${node.id} is reached over SSH but this executor has no SSH key for it`);
     }
     return sshRemoteSteps({
       node,
-      keyFile: this.options.sshKeyFile,
+      keyFile,
       localRoot: workspaceRoot,
       stateDir: path.join(workspaceRoot, '.ssh'),
       env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
@@ -307,6 +368,9 @@ export class ExecutorWorker {
     }
   }
 }
+
+/** The build cannot use its node: it ends NODE_FAILURE. */
+class NodeFailure extends Error {}
 
 /** Required projects plus the projects holding the job's scripts (checked out like any other). */
 function checkoutsOf(params: BuildRequestParams): ProjectCheckout[] {

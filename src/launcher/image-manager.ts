@@ -10,6 +10,7 @@
  *    gets one `image-build` trigger event.
  */
 import { rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { ImageBuildArtifactRecord, ImageUploadRecord } from '../model/launcher';
 import type { LauncherContext } from './context';
@@ -125,6 +126,26 @@ export class ImageManager {
           );
         }
         await ctx.repos.images.setArtifactState(artifact.uuid, 'ready', ctx.now(), trx);
+      });
+    }
+  }
+
+  /**
+   * An upload left `uploading` by a launcher that crashed mid-copy goes back to `pending`
+   * (engine.md §6.8 step 4); run when a launcher starts. Only holders known to be gone count.
+   */
+  async recoverAbandonedUploads(): Promise<void> {
+    const { ctx } = this;
+    for (const stale of await ctx.repos.images.uploadsInStates(['uploading'])) {
+      if (!launcherIsGone(stale.lockHolder)) {
+        continue;
+      }
+      await ctx.knex.transaction(async (trx) => {
+        const upload = await ctx.repos.images.lockUpload(stale.uuid, trx, { skipLocked: true });
+        if (upload && upload.state === 'uploading' && upload.lockHolder === stale.lockHolder) {
+          ctx.logger.warn({ upload: upload.uuid, holder: upload.lockHolder }, 'upload abandoned by a crashed launcher; queued again');
+          await ctx.repos.images.updateUpload(upload.uuid, { state: 'pending', lockHolder: null }, ctx.now(), trx);
+        }
       });
     }
   }
@@ -290,6 +311,27 @@ export class ImageManager {
         }
       }
     }
+  }
+}
+
+/**
+ * Whether the launcher holding a lock is gone: no holder at all, or a default holder id
+ * (`<hostname>-<pid>-<8 hex digits>`) of this host whose process no longer exists. Holders on
+ * other hosts (and custom ids) cannot be checked and count as alive.
+ */
+export function launcherIsGone(holder: string | null): boolean {
+  if (holder === null) {
+    return true;
+  }
+  const match = /^(.+)-(\d+)-[0-9a-f]{8}$/.exec(holder);
+  if (!match || match[1] !== os.hostname()) {
+    return false;
+  }
+  try {
+    process.kill(Number(match[2]), 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

@@ -26,8 +26,10 @@ export interface LauncherOptions {
   /** Injectable clock. */
   now?: () => Date;
   uuid?: () => string;
-  /** Milliseconds between passes while running. */
+  /** Milliseconds between passes while idle (wake-ups and passes that changed something run sooner). */
   intervalMs?: number;
+  /** Called after a pass committed a nodes-provisioned result event for a tenant (wake its scheduler). */
+  onResult?: (tenant: string) => void;
   /** Identifies this launcher in lock holders; default `<hostname>-<pid>-<random>`. */
   id?: string;
   drivers?: Partial<Record<LauncherDriver, NodeDriver>>;
@@ -40,12 +42,25 @@ export interface Launcher {
   readonly gateway: LauncherNodeGateway;
   start(): void;
   stop(): Promise<void>;
+  /** Ask for a pass soon (a request arrived, nodes came back); the gateway calls it. */
+  wake(): void;
   /** Run one complete pass now (tests drive the launcher with it). */
   runOnce(): Promise<void>;
 }
 
 const silent: LauncherLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const BATCH = 100;
+/** Passes run back to back while each changes something (a returned node freeing quota needs two). */
+const MAX_FOLLOW_UPS = 5;
+
+/** Node and request counts by state: a pass that changes them may have unblocked more work. */
+async function stateSummary(knex: Knex): Promise<string> {
+  const counts = async (table: string): Promise<Array<[string, number]>> => {
+    const rows = (await knex(table).select('state').count({ n: '*' }).groupBy('state').orderBy('state')) as Array<{ state: string; n: string | number }>;
+    return rows.map((row) => [row.state, Number(row.n)]);
+  };
+  return JSON.stringify([await counts('nodes'), await counts('nodeset_requests')]);
+}
 
 /** Build a launcher; `start()` runs passes every `intervalMs` until `stop()`. */
 export function createLauncher(options: LauncherOptions): Launcher {
@@ -62,11 +77,14 @@ export function createLauncher(options: LauncherOptions): Launcher {
     drivers: { ...defaultDrivers(), ...options.drivers },
   };
   const images = new ImageManager(context);
-  const gateway = new LauncherNodeGateway(context);
+  const gateway = new LauncherNodeGateway(context, () => wake());
   const intervalMs = options.intervalMs ?? 1000;
+  /** Set while waiting for the next pass; undefined while a pass runs. */
   let timer: NodeJS.Timeout | undefined;
   let running = false;
-  let current: Promise<void> = Promise.resolve();
+  let woken = false;
+  let followUps = 0;
+  let current: Promise<boolean> = Promise.resolve(false);
 
   async function revisePriorities(): Promise<void> {
     for (const request of await context.repos.requests.listOpen()) {
@@ -77,21 +95,35 @@ export function createLauncher(options: LauncherOptions): Launcher {
     }
   }
 
-  async function pass(): Promise<void> {
+  async function processRequests(): Promise<void> {
+    for (const uuid of await context.repos.requests.openUuids(BATCH)) {
+      const settled = await processRequest(context, uuid);
+      if (settled !== null) {
+        options.onResult?.(settled);
+      }
+    }
+  }
+
+  let recovered = false;
+
+  /** One pass; true when it changed node or request states. */
+  async function pass(): Promise<boolean> {
+    const before = await stateSummary(context.knex);
+    if (!recovered) {
+      // The first pass of this launcher picks up what a crashed one left behind.
+      await images.recoverAbandonedUploads();
+      recovered = true;
+    }
     await images.recordReportedArtifacts();
     await images.performUploads();
     await images.requestMissingImages();
     await revisePriorities();
     // Requests first (they create nodes), then nodes, then requests again to notice ready nodes.
-    for (const uuid of await context.repos.requests.openUuids(BATCH)) {
-      await processRequest(context, uuid);
-    }
+    await processRequests();
     for (const uuid of await context.repos.nodes.actionableUuids(['requested'], BATCH)) {
       await launchNode(context, uuid);
     }
-    for (const uuid of await context.repos.requests.openUuids(BATCH)) {
-      await processRequest(context, uuid);
-    }
+    await processRequests();
     await reclaimOrphans(context);
     await ageNodes(context);
     for (const uuid of await context.repos.nodes.actionableUuids(['failed', 'tempfailed', 'used', 'outdated'], BATCH)) {
@@ -100,22 +132,42 @@ export function createLauncher(options: LauncherOptions): Launcher {
     await maintainMinReady(context);
     await images.applyRetention();
     await images.removeDeleted();
+    return (await stateSummary(context.knex)) !== before;
   }
 
-  function runOnce(): Promise<void> {
+  function runPass(): Promise<boolean> {
     current = current.then(pass, pass);
     return current;
   }
 
-  function schedule(): void {
-    if (!running) {
-      return;
+  function schedule(delayMs: number): void {
+    clearTimeout(timer);
+    timer = setTimeout(tick, delayMs);
+  }
+
+  function tick(): void {
+    timer = undefined;
+    woken = false;
+    runPass()
+      .catch((err: unknown) => {
+        context.logger.error({ err }, 'launcher pass failed');
+        return false;
+      })
+      .then((changed) => {
+        if (!running) {
+          return;
+        }
+        // Another pass at once when woken meanwhile or when this one made progress (bounded).
+        followUps = changed && followUps < MAX_FOLLOW_UPS ? followUps + 1 : 0;
+        schedule(woken || followUps > 0 ? 0 : intervalMs);
+      });
+  }
+
+  function wake(): void {
+    woken = true;
+    if (running && timer !== undefined) {
+      schedule(0);
     }
-    timer = setTimeout(() => {
-      runOnce()
-        .catch((err: unknown) => context.logger.error({ err }, 'launcher pass failed'))
-        .finally(schedule);
-    }, intervalMs);
   }
 
   return {
@@ -128,14 +180,18 @@ export function createLauncher(options: LauncherOptions): Launcher {
       }
       running = true;
       context.logger.info({ launcher: id }, 'launcher started');
-      schedule();
+      schedule(0);
     },
     stop: async () => {
       running = false;
       clearTimeout(timer);
+      timer = undefined;
       await current.catch(() => undefined);
       context.logger.info({ launcher: id }, 'launcher stopped');
     },
-    runOnce,
+    wake,
+    runOnce: async () => {
+      await runPass();
+    },
   };
 }

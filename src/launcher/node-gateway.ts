@@ -8,22 +8,22 @@ import type { LauncherContext } from './context';
 import { releaseRequestNodes } from './request-processor';
 
 /**
- * A node request with the launcher extensions the engine may fill in: the other nodeset
- * alternatives (tried in order when one fails), the project (relative priority per project), the
- * provider of a paused parent's nodes, and for image validation jobs the upload to boot from.
+ * A node request with the launcher extensions beyond the engine's (alternatives, project,
+ * eventId): the provider of a paused parent's nodes, and for image validation jobs the upload to
+ * boot from and the images.
  */
 export interface LauncherNodeRequest extends NodeRequest {
-  /** Every alternative, first choice first; defaults to `[labels]`. */
-  alternatives?: string[][];
-  project?: string | null;
   preferredProvider?: string | null;
   imageUploadUuid?: string | null;
   imageNames?: string[] | null;
-  eventId?: string | null;
 }
 
 export class LauncherNodeGateway implements NodeGateway {
-  constructor(private readonly ctx: LauncherContext) {}
+  /** `changed` is called after every change the launcher loop should act on soon (its wake-up). */
+  constructor(
+    private readonly ctx: LauncherContext,
+    private readonly changed: () => void = () => undefined,
+  ) {}
 
   async requestNodes(request: LauncherNodeRequest): Promise<void> {
     const { ctx } = this;
@@ -51,10 +51,13 @@ export class LauncherNodeGateway implements NodeGateway {
     if (stored.state === 'fulfilled' && stored.labels.length === 0 && stored.requestTime.getTime() === requestTime.getTime()) {
       await ctx.repos.events.append({ tenant: request.tenant, category: 'result', eventType: 'nodes-provisioned', payload: { type: 'nodes-provisioned', requestId: request.id, fulfilled: true, nodes: [] }, created: requestTime });
     }
+    this.changed();
   }
 
   async cancelRequest(tenant: string, requestId: string): Promise<void> {
-    await cancelNodesetRequest(this.ctx, tenant, requestId);
+    if ((await cancelNodesetRequest(this.ctx, tenant, requestId)) !== null) {
+      this.changed();
+    }
   }
 
   async returnNodes(tenant: string, nodes: NodeInfo[]): Promise<void> {
@@ -70,7 +73,7 @@ export class LauncherNodeGateway implements NodeGateway {
           requests.add(node.requestUuid);
         }
         if (node.state === 'in-use' || node.state === 'ready') {
-          await ctx.repos.nodes.update(node.uuid, { state: 'used', requestUuid: null }, ctx.now(), trx);
+          await ctx.repos.nodes.update(node.uuid, { state: 'used', requestUuid: null, lockHolder: null }, ctx.now(), trx);
         }
       }
       // The request is done once its nodes come back (the reference's executor deletes it after locking them).
@@ -78,6 +81,8 @@ export class LauncherNodeGateway implements NodeGateway {
         await ctx.repos.requests.delete(uuid, trx);
       }
     });
+    // Used nodes are deleted by the next pass, which frees their quota.
+    this.changed();
   }
 
   async holdNodes(tenant: string, nodes: NodeInfo[], reason: string, expirationSeconds: number): Promise<void> {
@@ -91,7 +96,7 @@ export class LauncherNodeGateway implements NodeGateway {
         if (node.requestUuid !== null) {
           await ctx.repos.requests.delete(node.requestUuid, trx);
         }
-        await ctx.repos.nodes.update(node.uuid, { state: 'hold', comment: reason, holdExpiration: expirationSeconds, holdTime: ctx.now(), requestUuid: null }, ctx.now(), trx);
+        await ctx.repos.nodes.update(node.uuid, { state: 'hold', comment: reason, holdExpiration: expirationSeconds, holdTime: ctx.now(), requestUuid: null, lockHolder: null }, ctx.now(), trx);
       }
     });
   }

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { Layout, Provider } from '../config/layout';
+import { providerImageFormat } from '../config/provider-flatten';
 import type { ServiceConfig } from '../config/service';
 
 export type LauncherDriver = 'local' | 'static';
@@ -130,7 +131,7 @@ export function runtimeProvider(tenant: string, provider: Provider, layout: Layo
       name: entry.name,
       canonicalName: layout.images.get(entry.name)?.canonicalName ?? null,
       type: entry.type === 'zuul' ? 'zuul' : 'cloud',
-      format: stringOr(entry['image-format'] ?? flat['image-format'], 'tar') ?? 'tar',
+      format: providerImageFormat(provider, entry),
       configHash: entry.config_hash,
       projectCanonicalName: stringOr(entry.project_canonical_name, null),
       branch: stringOr(entry.branch, null),

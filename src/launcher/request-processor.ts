@@ -22,6 +22,7 @@ export function nodeInfo(node: NodeRecord): NodeInfo {
     id: node.uuid,
     label: node.label,
     provider: node.provider,
+    connection: node.connection,
     connectionType: node.connectionType,
     host: node.host,
     interfaceIp: node.interfaceIp,
@@ -105,7 +106,7 @@ export async function releaseRequestNodes(ctx: LauncherContext, trx: Knex, reque
         break;
       case 'building':
       case 'in-use':
-        await ctx.repos.nodes.update(node.uuid, { state: 'used', requestUuid: null }, now, trx);
+        await ctx.repos.nodes.update(node.uuid, { state: 'used', requestUuid: null, lockHolder: null }, now, trx);
         break;
       case 'hold':
         break;
@@ -115,7 +116,8 @@ export async function releaseRequestNodes(ctx: LauncherContext, trx: Knex, reque
   }
 }
 
-async function failRequest(ctx: LauncherContext, trx: Knex, request: NodesetRequestRecord, reason: string): Promise<void> {
+/** Fail the current alternative: move on to the next one, or fail the request. True when the request failed (the engine was told). */
+async function failRequest(ctx: LauncherContext, trx: Knex, request: NodesetRequestRecord, reason: string): Promise<boolean> {
   await releaseRequestNodes(ctx, trx, request.uuid);
   const next = request.alternativeIndex + 1;
   const alternative = request.alternatives[next];
@@ -127,11 +129,12 @@ async function failRequest(ctx: LauncherContext, trx: Knex, request: NodesetRequ
       ctx.now(),
       trx,
     );
-    return;
+    return false;
   }
   ctx.logger.info({ request: request.uuid, reason }, 'nodeset request failed');
   await ctx.repos.requests.update(request.uuid, { state: 'failed', failureReason: reason, providerNodeData: request.providerNodeData }, ctx.now(), trx);
   await notifyEngine(ctx, trx, request, false, []);
+  return true;
 }
 
 async function createNode(ctx: LauncherContext, trx: Knex, request: NodesetRequestRecord, provider: RuntimeProvider, label: string): Promise<NodeRecord> {
@@ -161,12 +164,12 @@ function hasCapacity(provider: RuntimeProvider, usage: ReadonlyMap<string, numbe
   return provider.instances === null || (usage.get(provider.canonicalName) ?? 0) < provider.instances;
 }
 
-async function accept(ctx: LauncherContext, trx: Knex.Transaction, request: NodesetRequestRecord, providers: RuntimeProvider[]): Promise<void> {
+/** Accept a `requested` request; true when it also reached a final state (the engine was told). */
+async function accept(ctx: LauncherContext, trx: Knex.Transaction, request: NodesetRequestRecord, providers: RuntimeProvider[]): Promise<boolean> {
   const usage = await ctx.repos.nodes.countByProvider(QUOTA_STATES, trx);
   const selection = selectProviders(request, request.providerNodeData, providers, usage);
   if (!selection.ok) {
-    await failRequest(ctx, trx, request, selection.reason);
-    return;
+    return failRequest(ctx, trx, request, selection.reason);
   }
   const data = request.labels.map((_, index) => request.providerNodeData[index] ?? { uuid: null, executor_zone: null, failed_providers: [] });
   let placed = 0;
@@ -192,10 +195,11 @@ async function accept(ctx: LauncherContext, trx: Knex.Transaction, request: Node
     placed += 1;
   }
   await ctx.repos.requests.update(request.uuid, { state: 'accepted', providerNodeData: data }, ctx.now(), trx);
-  await checkFulfilment(ctx, trx, { ...request, state: 'accepted', providerNodeData: data }, providers);
+  return checkFulfilment(ctx, trx, { ...request, state: 'accepted', providerNodeData: data }, providers);
 }
 
-async function checkFulfilment(ctx: LauncherContext, trx: Knex.Transaction, request: NodesetRequestRecord, providers: RuntimeProvider[]): Promise<void> {
+/** Replace failed nodes, fulfil when all are ready; true when the request reached a final state (the engine was told). */
+async function checkFulfilment(ctx: LauncherContext, trx: Knex.Transaction, request: NodesetRequestRecord, providers: RuntimeProvider[]): Promise<boolean> {
   const data = request.providerNodeData.map((entry) => ({ ...entry, failed_providers: [...entry.failed_providers] }));
   const nodes = new Map((await ctx.repos.nodes.getMany(data.flatMap((d) => (d.uuid === null ? [] : [d.uuid])), trx)).map((n) => [n.uuid, n]));
   const replace: number[] = [];
@@ -219,8 +223,7 @@ async function checkFulfilment(ctx: LauncherContext, trx: Knex.Transaction, requ
     const current = data.map((entry) => (entry.uuid === null ? null : (nodes.get(entry.uuid)?.provider ?? null)));
     const selection = selectProviders(request, data, providers, usage, current);
     if (!selection.ok) {
-      await failRequest(ctx, trx, { ...request, providerNodeData: data }, selection.reason);
-      return;
+      return failRequest(ctx, trx, { ...request, providerNodeData: data }, selection.reason);
     }
     for (const index of replace) {
       const node = await createNode(ctx, trx, request, selection.providers[index], request.labels[index]);
@@ -228,37 +231,37 @@ async function checkFulfilment(ctx: LauncherContext, trx: Knex.Transaction, requ
       nodes.set(node.uuid, node);
     }
     await ctx.repos.requests.update(request.uuid, { providerNodeData: data }, ctx.now(), trx);
-    return;
+    return false;
   }
   const all = data.map((entry) => (entry.uuid === null ? undefined : nodes.get(entry.uuid)));
   if (all.every((node): node is NodeRecord => node !== undefined && node.state === 'ready')) {
-    // The engine starts the build as soon as it sees the fulfilment; the nodes are in use from now on.
-    for (const node of all) {
-      await ctx.repos.nodes.update(node.uuid, { state: 'in-use' }, ctx.now(), trx, 'ready');
-    }
+    // The nodes stay `ready` (assigned to the request) until the executor locks them for the build.
     await ctx.repos.requests.update(request.uuid, { state: 'fulfilled' }, ctx.now(), trx);
-    await notifyEngine(ctx, trx, request, true, all.map((node) => nodeInfo({ ...node, state: 'in-use' })));
+    await notifyEngine(ctx, trx, request, true, all.map(nodeInfo));
+    return true;
   }
+  return false;
 }
 
-/** Handle one open request if no other launcher holds it. */
-export async function processRequest(ctx: LauncherContext, uuid: string): Promise<void> {
+/**
+ * Handle one open request if no other launcher holds it. Resolves with the request's tenant
+ * when the request was fulfilled or failed (a nodes-provisioned event is committed), else null.
+ */
+export async function processRequest(ctx: LauncherContext, uuid: string): Promise<string | null> {
   try {
-    await ctx.knex.transaction(async (trx) => {
+    return await ctx.knex.transaction(async (trx) => {
       const request = await ctx.repos.requests.lockOpen(uuid, ctx.holder, trx);
       if (!request) {
-        return;
+        return null;
       }
       const providers = providersOf(ctx, request.tenant);
-      if (request.state === 'requested') {
-        await accept(ctx, trx, request, providers);
-      } else {
-        await checkFulfilment(ctx, trx, request, providers);
-      }
+      const settled = request.state === 'requested' ? await accept(ctx, trx, request, providers) : await checkFulfilment(ctx, trx, request, providers);
+      return settled ? request.tenant : null;
     });
   } catch (err) {
     if (!(err instanceof DeferRequest)) {
       throw err;
     }
+    return null;
   }
 }

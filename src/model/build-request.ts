@@ -108,6 +108,8 @@ export interface BuildNode {
   id: string;
   label: string;
   connectionType: 'local' | 'ssh';
+  /** The launcher connection (service configuration) the node belongs to; picks the SSH key. */
+  connection?: string | null;
   host: string | null;
   port: number | null;
   username: string | null;
@@ -218,6 +220,7 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
             id: z.string().min(1),
             label: z.string(),
             connectionType: z.enum(['local', 'ssh']),
+            connection: nullableString.optional(),
             host: nullableString,
             port: z.number().int().min(1).max(65535).nullable(),
             username: nullableString,

@@ -23,6 +23,7 @@ import { parseAndValidateForSubscription, webSocketMaxPayload } from './graphql-
 import type { ConsoleSource } from '../../schema/console-log';
 import type { Engine } from '../engine/engine';
 import { EngineStateRepository } from '../store/repositories/engine-state';
+import { SystemEventRepository } from '../store/repositories/system-events';
 import { createEventBus } from '../../subscriptions/bus';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import { LiveHub, type LiveHubOptions } from '../../subscriptions/live/live-hub';
@@ -129,7 +130,13 @@ export function buildApp(options: AppOptions): SluiceApp {
           environment: options.environment ?? process.env,
         })
       : undefined;
-  const live = new LiveHub(bus, async (tenant) => (await engineState.loadTenant(tenant)).busSequence, options.live);
+  const live = new LiveHub(
+    bus,
+    { committedSequence: async (tenant) => (await engineState.loadTenant(tenant)).busSequence, systemEvents: new SystemEventRepository(database.knex) },
+    options.live,
+    Date.now,
+    (err) => logger.warn({ err }, 'reading system events for live subscribers failed'),
+  );
   const auth = assembleAuthServices({
     config,
     knex: database.knex,

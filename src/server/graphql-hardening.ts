@@ -10,7 +10,6 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import {
   GraphQLError,
   NoSchemaIntrospectionCustomRule,
-  specifiedRules,
   type DocumentNode,
   type GraphQLSchema,
   type ValidationContext,
@@ -127,11 +126,6 @@ export function webSocketMaxPayload(config: GraphQLHardeningConfig): number {
   return config.maxBodyBytes;
 }
 
-/** Validation rules for a WebSocket operation (armor rules arrive through the envelop plugins). */
-export function subscriptionValidationRules(config: GraphQLHardeningConfig): ValidationRule[] {
-  return config.introspection ? [...specifiedRules] : [...specifiedRules, NoSchemaIntrospectionCustomRule];
-}
-
 /** The parse and validate functions of `yoga.getEnveloped(...)`. */
 export interface EnvelopedParsing {
   schema: GraphQLSchema;
@@ -157,7 +151,9 @@ export function parseAndValidateForSubscription(
   }
   try {
     const document = env.parse(query);
-    const errors = env.validate(env.schema, document, subscriptionValidationRules(config));
+    // No rules argument: yoga's engine plugin adds graphql's specified rules and the hardening
+    // plugins add theirs (introspection switch, armor); passing them again reports errors twice.
+    const errors = env.validate(env.schema, document);
     return errors.length > 0 ? { errors: [...errors] } : { document };
   } catch (err) {
     return { errors: [err instanceof GraphQLError ? err : new GraphQLError('Invalid operation')] };

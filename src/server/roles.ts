@@ -1,8 +1,9 @@
 /**
  * The gating roles of `sluice serve` in one process: the engine over the LayoutManager's
  * layouts, the git driver (change source, merger gateway, pollers feeding trigger events), the
- * executor worker claiming `build_requests`, and the built-in local node gateway. Built next to
- * the API in `buildApp()` when a tenant file is configured; `start()` runs the background work.
+ * executor worker claiming `build_requests`, and the node side: the launcher loop for tenants
+ * whose layout has providers, the built-in local node gateway for the others. Built next to the
+ * API in `buildApp()` when a tenant file is configured; `start()` runs the background work.
  */
 import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
@@ -23,6 +24,9 @@ import { createExecutorServices, type ExecutorServices } from '../executor/execu
 import { GitMirrors } from '../sources/git-mirror';
 import type { GitPoller, GitTriggerEvent } from '../sources/git-poller';
 import { createGitPollers } from '../sources/git-pollers';
+import { createLauncher, type Launcher } from '../launcher/launcher';
+import { StoreNodeLocker } from '../launcher/node-lock';
+import { layoutUsesLauncher, TenantNodeGateway } from '../launcher/tenant-node-gateway';
 import type { Logger } from './logger';
 
 export interface RolesOptions {
@@ -46,10 +50,18 @@ export interface RoleTask {
 export interface ServiceRoles {
   engine: Engine;
   executor: ExecutorServices;
+  /** Serves the node requests of tenants with providers (docs/launcher.md). */
+  launcher: Launcher;
   pollers: ReadonlyMap<string, GitPoller>;
-  /** Start the tenant schedulers, the executor worker and the pollers. */
+  /** Start the tenant schedulers, the executor worker, the launcher loop and the pollers. */
   start(): Promise<RoleTask[]>;
 }
+
+/**
+ * Milliseconds between launcher passes while nothing wakes it: new requests, returned nodes and
+ * cancels wake it at once; the interval covers min-ready, ageing, images and other processes.
+ */
+const LAUNCHER_IDLE_INTERVAL_MS = 5000;
 
 /** Canonical names and repository locations of the projects of every loaded tenant. */
 function projectDirectory(config: ServiceConfig, layoutManager: LayoutManager): GitProjects & { projectsOf(connection: string): string[]; tenantsOf(canonicalName: string): string[] } {
@@ -118,7 +130,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const { config, database, layoutManager, logger } = options;
   const directory = projectDirectory(config, layoutManager);
   const repository = new BuildRequestRepository(database.knex);
-  const executor = createExecutorServices(config, { repository, environment: options.environment, logger, now: options.now });
+  const executor = createExecutorServices(config, { repository, environment: options.environment, logger, now: options.now, nodeLocker: new StoreNodeLocker(database.knex, options.now) });
   const baseUrls = (connection: string): string => {
     const settings = config.connections[connection];
     if (settings?.driver !== 'git') {
@@ -165,6 +177,21 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     onError: (err, connection, project) => logger.warn({ err, connection, project }, 'git poll failed'),
   });
 
+  const launcher = createLauncher({
+    config,
+    knex: database.knex,
+    layouts: layoutManager,
+    logger: logger.child({ component: 'launcher' }),
+    now: options.now,
+    intervalMs: LAUNCHER_IDLE_INTERVAL_MS,
+    onResult: (tenant) => engine.wake(tenant),
+  });
+  const nodes = new TenantNodeGateway(
+    launcher.gateway,
+    new LocalNodeGateway((tenant, event) => engine.submitResult(tenant, event)),
+    (tenant) => layoutUsesLauncher(layoutManager.layout(tenant)),
+  );
+
   const engine: Engine = new Engine({
     database,
     layouts,
@@ -175,7 +202,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
         await pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
       }),
       executor: new BuildRequestExecutor(database.knex, (_tenant, canonicalName) => directory.locate(canonicalName)?.name ?? canonicalName, options.now),
-      nodes: new LocalNodeGateway((tenant, event) => engine.submitResult(tenant, event)),
+      nodes,
     },
     bus: options.engineBus,
     clock: { now: options.now },
@@ -185,6 +212,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   return {
     engine,
     executor,
+    launcher,
     pollers,
     start: async () => {
       const tasks: RoleTask[] = [];
@@ -209,6 +237,8 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       tasks.push({ name: 'trigger-submissions', stop: () => submissions });
       executor.worker.start();
       tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
+      launcher.start();
+      tasks.push({ name: 'launcher', stop: () => launcher.stop() });
       for (const [connection, poller] of pollers) {
         poller.start();
         tasks.push({ name: `git-poller:${connection}`, stop: () => poller.stop() });

@@ -5,11 +5,12 @@
  * the other subscribers never wait for it.
  */
 import type { EngineDelta } from '../../src/engine/event-bus';
-import type { LiveFeeds, QueueFeedEvent, StatusTick } from '../../schema/live-feeds';
+import type { LiveFeeds, QueueFeedEvent, StatusTick, SystemEventItem } from '../../schema/live-feeds';
 import { tenantTopic, type BusMessage, type EventBus } from '../bus/event-bus';
 import { BoundedQueue } from './bounded-queue';
 import { LIVE_MESSAGE_KINDS, isEngineDelta } from './messages';
 import { ReplayBuffer } from './replay-buffer';
+import { SystemEventFeed, type SystemEventStore } from './system-event-feed';
 
 export interface LiveHubOptions {
   /** Deltas kept per tenant for `afterSeq` resumption. */
@@ -18,12 +19,23 @@ export interface LiveHubOptions {
   subscriberCapacity: number;
   /** Minimum time between two status emissions to one subscriber, in ms. */
   statusIntervalMs: number;
+  /** How often system events are looked for while someone subscribes to them (changes wake the reader sooner). */
+  systemEventPollMs: number;
+}
+
+/** What the hub reads from the store. */
+export interface LiveStore {
+  /** The highest delta sequence the store has committed for a tenant. */
+  committedSequence(tenant: string): Promise<number>;
+  /** The system events table; without it `systemEvents` is not served. */
+  systemEvents: SystemEventStore | null;
 }
 
 export const DEFAULT_LIVE_HUB_OPTIONS: LiveHubOptions = {
   replayCapacity: 10_000,
   subscriberCapacity: 1_000,
   statusIntervalMs: 250,
+  systemEventPollMs: 1000,
 };
 
 interface DeltaSubscriber {
@@ -49,6 +61,8 @@ class TenantChannel {
   /** The tick of the current version, shared by all status subscribers. */
   tick: StatusTick;
   readonly sharedValues = new Map<string, { version: number; value: Promise<unknown> }>();
+  /** Set while status ticks wait for the current burst of changes to end. */
+  ticksPending: NodeJS.Immediate | null = null;
   unsubscribe: () => void = () => undefined;
 
   constructor(
@@ -64,16 +78,18 @@ class TenantChannel {
 export class LiveHub implements LiveFeeds {
   private readonly channels = new Map<string, TenantChannel>();
   private readonly options: LiveHubOptions;
+  private readonly systemEventFeed: SystemEventFeed | null;
   private closed = false;
 
   constructor(
     private readonly bus: EventBus,
-    /** The highest delta sequence the store has committed for a tenant. */
-    private readonly committedSequence: (tenant: string) => Promise<number>,
+    private readonly store: LiveStore,
     options: Partial<LiveHubOptions> = {},
     private readonly now: () => number = Date.now,
+    onError: (error: unknown) => void = () => undefined,
   ) {
     this.options = { ...DEFAULT_LIVE_HUB_OPTIONS, ...options };
+    this.systemEventFeed = store.systemEvents ? new SystemEventFeed(store.systemEvents, { pollIntervalMs: this.options.systemEventPollMs }, now, onError) : null;
   }
 
   /** Start listening to a tenant now, so its replay buffer fills before the first subscriber. */
@@ -98,7 +114,7 @@ export class LiveHub implements LiveFeeds {
     }
     // Listen first, then read what the store committed: nothing can fall between the two.
     await this.bus.ready();
-    const committed = await this.committedSequence(tenant);
+    const committed = await this.store.committedSequence(tenant);
     const missed = channel.replay.since(afterSeq, committed);
     if (missed === null) {
       subscriber.queue.push({ kind: 'resnapshot', reason: 'REPLAY_UNAVAILABLE', tenant, sequence: committed });
@@ -136,6 +152,14 @@ export class LiveHub implements LiveFeeds {
     return subscriber.queue;
   }
 
+  systemEvents(tenant: string): Promise<AsyncIterableIterator<SystemEventItem>> {
+    if (!this.systemEventFeed) {
+      return Promise.reject(new Error('System events are not available in this process'));
+    }
+    this.channel(tenant); // the tenant's changes wake the reader
+    return this.systemEventFeed.subscribe(tenant);
+  }
+
   shared<T>(tenant: string, key: string, load: () => Promise<T>): Promise<T> {
     const channel = this.channel(tenant);
     const cached = channel.sharedValues.get(key);
@@ -153,21 +177,25 @@ export class LiveHub implements LiveFeeds {
   }
 
   /** Subscriber counts (benchmarks, diagnostics). */
-  stats(): { tenants: number; deltaSubscribers: number; statusSubscribers: number } {
+  stats(): { tenants: number; deltaSubscribers: number; statusSubscribers: number; systemEventSubscribers: number } {
     let deltaSubscribers = 0;
     let statusSubscribers = 0;
     for (const channel of this.channels.values()) {
       deltaSubscribers += channel.deltaSubscribers.size;
       statusSubscribers += channel.statusSubscribers.size;
     }
-    return { tenants: this.channels.size, deltaSubscribers, statusSubscribers };
+    return { tenants: this.channels.size, deltaSubscribers, statusSubscribers, systemEventSubscribers: this.systemEventFeed?.subscriberTotal() ?? 0 };
   }
 
   /** End every subscription and stop listening to the bus. */
   close(): void {
     this.closed = true;
+    this.systemEventFeed?.close();
     for (const channel of this.channels.values()) {
       channel.unsubscribe();
+      if (channel.ticksPending) {
+        clearImmediate(channel.ticksPending);
+      }
       for (const subscriber of [...channel.deltaSubscribers]) {
         subscriber.queue.close();
       }
@@ -232,10 +260,26 @@ export class LiveHub implements LiveFeeds {
     subscriber.queue.push({ kind: 'delta', delta });
   }
 
-  /** A status-relevant change: bump the version and schedule coalesced status ticks. */
+  /**
+   * A status-relevant change: bump the version, and schedule the status ticks once the burst
+   * of messages it belongs to is in (a scheduler pass publishes several deltas back to back;
+   * ticking on the first would send every subscriber the same status twice).
+   */
   private changed(channel: TenantChannel): void {
+    void this.systemEventFeed?.nudge(); // a change often comes with system events
     channel.version += 1;
     channel.tick = { shared: true, tenant: channel.tenant, version: channel.version };
+    if (channel.ticksPending) {
+      return;
+    }
+    channel.ticksPending = setImmediate(() => {
+      channel.ticksPending = null;
+      this.scheduleTicks(channel);
+    });
+  }
+
+  /** Emit to each status subscriber now, or when its coalescing interval has passed. */
+  private scheduleTicks(channel: TenantChannel): void {
     const now = this.now();
     for (const subscriber of channel.statusSubscribers) {
       if (subscriber.timer) {

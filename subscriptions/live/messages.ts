@@ -25,6 +25,7 @@ const DELTA_TYPES: ReadonlySet<string> = new Set<EngineDelta['type']>([
   'window-changed',
   'tenant-state-changed',
   'pipeline-state-changed',
+  'buildset-changed',
 ]);
 
 function isRecord(value: JsonValue): value is { [key: string]: JsonValue } {

@@ -4,10 +4,12 @@
  * operation: every subscriber of the same document and variables receives the same result for
  * the same shared event. Authorization happens before an event is yielded (per subscriber), and
  * a shared event's result does not depend on who asked, so 5,000 identical status subscribers
- * cost one execution per change instead of 5,000.
+ * cost one execution per change instead of 5,000 (and one serialisation, see
+ * `shared-serialisation.ts`).
  */
 import { createSourceEventStream, execute, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, makeSubscribe, mapAsyncIterator, type Plugin } from '@envelop/core';
+import { markSharedResult } from './shared-serialisation';
 
 /** An event value whose execution result may be shared between subscribers. */
 export interface SharedLiveEvent {
@@ -49,7 +51,8 @@ export function useLiveSubscriptionEvents(freshContext: () => Record<PropertyKey
             if (cached) {
               return cached;
             }
-            const result = run(payload);
+            const executed = run(payload);
+            const result = executed instanceof Promise ? executed.then(markSharedResult) : markSharedResult(executed);
             results.set(operationKey, result);
             return result;
           });

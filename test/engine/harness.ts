@@ -93,6 +93,13 @@ export class EngineHarness {
     await this.engine.submitTrigger(this.tenant, event);
   }
 
+  /** Submit a trigger event and wait for it to be processed; returns its outcome. */
+  async trigger(event: TriggerEventPayload): Promise<string | null> {
+    const id = await this.engine.submitTrigger(this.tenant, event);
+    await this.settle();
+    return this.engine.eventOutcome(id);
+  }
+
   /** Enqueue through the admin operation and wait for it to be processed; returns its outcome. */
   async enqueue(pipeline: string, project: string, change: string): Promise<string | null> {
     const result = await this.engine.enqueue(this.tenant, { pipeline, project, change, by: 'admin' });

@@ -55,6 +55,9 @@ export function pipeline(name: string, manager: EnginePipeline['manager'], overr
     dequeueOnNewPatchset: true,
     ignoreDependencies: false,
     disableAfterConsecutiveFailures: null,
+    require: [],
+    reject: [],
+    allowOtherConnections: true,
     reporters: {
       enqueue: NO_REPORTER,
       start: reporter,
@@ -105,11 +108,12 @@ export function job(name: string, overrides: Partial<EngineJob> = {}): EngineJob
 export interface LayoutSpec {
   tenant?: string;
   pipelines: EnginePipeline[];
-  projects: Array<{ name: string; queue?: string; perBranch?: boolean }>;
+  projects: Array<{ name: string; queue?: string; perBranch?: boolean; allowCycles?: boolean; connection?: string }>;
   /** project short name -> pipeline -> jobs (a missing pipeline = project not in pipeline). */
   jobs: Record<string, Record<string, EngineJob[] | { error: string }>>;
   semaphores?: EngineSemaphore[];
   failFast?: boolean;
+  limits?: { maxChangesPerPipeline?: number; maxDependencies?: number };
   /** Connection of every project (default `git`). */
   connection?: string;
 }
@@ -128,11 +132,12 @@ export function makeLayout(spec: LayoutSpec, uuid = 'layout-1'): EngineLayout {
     projects.set(canonical(project.name), {
       name: project.name,
       canonicalName: canonical(project.name),
-      connection: spec.connection ?? 'git',
+      connection: project.connection ?? spec.connection ?? 'git',
       defaultBranch: 'master',
       mergeMode: 'merge',
       queueName: project.queue ?? null,
       queuePerBranch: project.perBranch ?? false,
+      queueAllowsCycles: project.allowCycles ?? false,
     });
   }
   const shortName = (name: string): string => projects.get(name)?.name ?? name;
@@ -143,6 +148,7 @@ export function makeLayout(spec: LayoutSpec, uuid = 'layout-1'): EngineLayout {
     pipelines: spec.pipelines,
     projects,
     semaphores: new Map((spec.semaphores ?? []).map((semaphore) => [semaphore.name, semaphore])),
+    limits: { maxChangesPerPipeline: spec.limits?.maxChangesPerPipeline ?? null, maxDependencies: spec.limits?.maxDependencies ?? null },
     freezeJobGraph(pipelineName: string, project: string): FreezeOutcome {
       const entry = spec.jobs[shortName(project)]?.[pipelineName];
       if (entry === undefined) {
@@ -218,7 +224,7 @@ export class FakeChanges implements ChangeSource {
   getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {
     const patchsets = this.changes.get(this.key(project, number)) ?? [];
     const found = patchset === undefined ? patchsets[patchsets.length - 1] : patchsets.find((candidate) => candidate.patchset === patchset);
-    return Promise.resolve(found ? { ...found } : null);
+    return Promise.resolve(found ? { ...found, currentPatchset: found === patchsets[patchsets.length - 1] } : null);
   }
 
   getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {

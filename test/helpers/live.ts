@@ -86,11 +86,11 @@ export async function startLiveServer(database: Database, options: Partial<AppOp
 }
 
 /** Resolves once the server's hub has at least this many live subscribers (subscriptions are active then). */
-export async function subscribersActive(server: LiveServer, want: { delta?: number; status?: number }, timeoutMs = 5000): Promise<void> {
+export async function subscribersActive(server: LiveServer, want: { delta?: number; status?: number; systemEvents?: number }, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const stats = server.app.live.stats();
-    if (stats.deltaSubscribers >= (want.delta ?? 0) && stats.statusSubscribers >= (want.status ?? 0)) {
+    if (stats.deltaSubscribers >= (want.delta ?? 0) && stats.statusSubscribers >= (want.status ?? 0) && stats.systemEventSubscribers >= (want.systemEvents ?? 0)) {
       return;
     }
     if (Date.now() > deadline) {

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { allowedHostEnvironment } from '../../src/executor/step-environment';
-import type { BuildRequestParams } from '../../src/model/build-request';
+import type { BuildNode, BuildRequestParams } from '../../src/model/build-request';
 import { buildParams, step } from '../helpers/build-params';
 import { createExecutorHarness, type ExecutorHarness } from '../helpers/executor';
 
@@ -15,7 +15,12 @@ echo '<p>report</p>' > "$SLUICE_LOG_DIR/report.html"
   'env.sh': 'env\n',
   'wait.sh': 'echo waiting\nwhile [ ! -f "$SLUICE_VAR_flag" ]; do sleep 0.05; done\necho released\n',
   'long.sh': 'echo long\nsleep 30\n',
+  'where.sh': 'echo "workspace=$SLUICE_WORKSPACE node=$SLUICE_NODE_DIR home=$HOME"\ncat "$SLUICE_WORKSPACE/from-image"\n',
 };
+
+function localNode(id: string, dir: string): BuildNode {
+  return { id, label: 'small', connectionType: 'local', connection: 'local', host: 'localhost', port: null, username: null, path: dir, hostKeys: [] };
+}
 
 describe('ExecutorWorker', () => {
   let harness: ExecutorHarness;
@@ -45,7 +50,7 @@ describe('ExecutorWorker', () => {
       data: { version: '1.0' },
       childJobs: null,
       worker: harness.worker.id,
-      changedFiles: ['env.sh', 'long.sh', 'run.sh', 'wait.sh'],
+      changedFiles: ['env.sh', 'long.sh', 'run.sh', 'wait.sh', 'where.sh'],
     });
     const events = await harness.repository.resultEvents('example');
     const mine = events.filter((e) => e.payload.buildUuid === 'aa000000000000000000000000000001');
@@ -115,6 +120,27 @@ describe('ExecutorWorker', () => {
     } finally {
       harness.worker.start();
     }
+  });
+
+  it('runs a build on a local node in the node directory and leaves the directory to the launcher', async () => {
+    const dir = path.join(harness.root, 'node-n1');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'from-image'), 'seeded by the image\n');
+    await harness.enqueue('b1000000000000000000000000000010', { run: [step('where.sh')] }, { nodes: [localNode('n1', dir)] });
+    const done = await harness.completion('b1000000000000000000000000000010');
+    expect(done.result).toBe('SUCCESS');
+    const log = readLog(harness, 'b1000000000000000000000000000010');
+    expect(log).toContain(`workspace=${dir} node=${dir} home=${dir}`);
+    expect(log).toContain('seeded by the image');
+    expect(existsSync(path.join(dir, 'src'))).toBe(true);
+    expect(existsSync(path.join(dir, 'from-image'))).toBe(true);
+  });
+
+  it('reports NODE_FAILURE when a local node has no directory on this executor', async () => {
+    await harness.enqueue('b1000000000000000000000000000011', { run: [step('where.sh')] }, { nodes: [localNode('n2', path.join(harness.root, 'gone'))] });
+    const done = await harness.completion('b1000000000000000000000000000011');
+    expect(done.result).toBe('NODE_FAILURE');
+    expect(done.errorDetail).toBe('Node n2 has no workspace directory on this executor');
   });
 
   it('reports ERROR for a request whose parameters are invalid', async () => {

@@ -1,16 +1,18 @@
 /**
  * The real engine with the launcher as its node gateway: one job gets local nodes and runs, the
  * other needs an image no provider has and, after the provider's launch attempts, ends with
- * NODE_FAILURE; the returned nodes are deleted.
+ * NODE_FAILURE; the returned nodes are deleted. Node requests carry the nodeset alternatives
+ * (the launcher falls back to the next one), the project (relative priority) and the pipeline
+ * precedence.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
-import type { NodeGateway } from '../../src/engine/interfaces';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
+import type { EngineJob, NodeGateway } from '../../src/engine/interfaces';
 import { EngineHarness, nextTenant } from '../engine/harness';
-import { gitTrigger, job, makeLayout, pipeline } from '../engine/scripted';
+import { canonical, gitTrigger, job, makeLayout, pipeline } from '../engine/scripted';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { launcherLayout, TestLayouts } from '../helpers/launcher-layout';
 
@@ -28,19 +30,18 @@ describe('engine with the launcher', () => {
     await db.destroy();
   });
 
-  beforeEach(async () => {
-    const tenant = nextTenant();
+  let tenant: string;
+
+  /** Engine and launcher for one tenant whose projects run `jobs` in check. */
+  async function setup(jobs: EngineJob[], projects = ['org/project']): Promise<void> {
+    tenant = nextTenant();
     h = new EngineHarness(
       db,
       makeLayout({
         tenant,
         pipelines: [pipeline('check', 'independent', { triggers: [gitTrigger(['patchset-created'])] })],
-        projects: [{ name: 'org/project' }],
-        jobs: {
-          'org/project': {
-            check: [job('lint', { nodeset: { name: '', labels: ['small'] } }), job('unit', { nodeset: { name: 'custom-set', labels: ['custom'] } })],
-          },
-        },
+        projects: projects.map((name) => ({ name })),
+        jobs: Object.fromEntries(projects.map((name) => [name, { check: jobs }])),
       }),
     );
     root = mkdtempSync(path.join(os.tmpdir(), 'sluice-launcher-engine-'));
@@ -71,7 +72,16 @@ describe('engine with the launcher', () => {
       holdNodes: gateway.holdNodes.bind(gateway),
     });
     await h.start();
-  });
+  }
+
+  /** Launcher passes and engine passes until both are quiet. */
+  async function run(passes = 4): Promise<void> {
+    await h.settle();
+    for (let pass = 0; pass < passes; pass += 1) {
+      await launcher.runOnce();
+      await h.settle();
+    }
+  }
 
   afterEach(async () => {
     await h.stop();
@@ -81,13 +91,10 @@ describe('engine with the launcher', () => {
   });
 
   it('runs a job on launcher nodes and fails the job whose nodes cannot be launched with NODE_FAILURE', async () => {
+    await setup([job('lint', { nodeset: { name: '', labels: ['small'] } }), job('unit', { nodeset: { name: 'custom-set', labels: ['custom'] } })]);
     h.changes.add('org/project', 1);
     await h.patchsetCreated('org/project', 1);
-    await h.settle();
-    for (let pass = 0; pass < 4; pass += 1) {
-      await launcher.runOnce();
-      await h.settle();
-    }
+    await run();
     const running = [...h.executor.running.values()];
     expect(running.map((build) => build.job.name)).toEqual(['lint']);
     expect(running[0].nodes).toEqual([expect.objectContaining({ label: 'small', connectionType: 'local' })]);
@@ -104,8 +111,46 @@ describe('engine with the launcher', () => {
     );
     expect(builds.find((build) => build.jobName === 'unit')?.errorDetail).toMatch(/^Node\(set\) request \S+ failed$/);
 
-    // The returned nodes are deleted and nothing is left over.
+    // The returned nodes are deleted, the failed request too (the engine deletes it), and nothing is left over.
     await launcher.runOnce();
     expect(await launcher.context.repos.nodes.listByStates(['requested', 'building', 'ready', 'in-use', 'used', 'failed'])).toEqual([]);
+    expect(await launcher.context.repos.requests.listOpen()).toEqual([]);
+    expect(await db.knex('nodeset_requests').where({ tenant })).toEqual([]);
+  });
+
+  it('falls back to the next nodeset alternative when the first cannot be launched', async () => {
+    await setup([job('unit', { nodeset: { name: 'any', labels: ['custom'], alternatives: [['custom'], ['small']] } })]);
+    h.changes.add('org/project', 1);
+    await h.patchsetCreated('org/project', 1);
+    await run(6);
+    const running = [...h.executor.running.values()];
+    expect(running.map((build) => build.job.name)).toEqual(['unit']);
+    expect(running[0].nodes).toEqual([expect.objectContaining({ label: 'small', connectionType: 'local' })]);
+    const [request] = await db.knex('nodeset_requests').where({ tenant });
+    expect(request).toMatchObject({ alternatives: [['custom'], ['small']], alternative_index: 1, labels: ['small'], state: 'fulfilled' });
+  });
+
+  it('sends the project and the pipeline precedence; a project with more requests queued gets a lower relative priority', async () => {
+    await setup([job('lint', { nodeset: { name: '', labels: ['small'] } })], ['org/project', 'org/other']);
+    for (const [project, number] of [
+      ['org/project', 1],
+      ['org/project', 2],
+      ['org/project', 3],
+      ['org/other', 4],
+    ] as const) {
+      h.changes.add(project, number);
+      await h.patchsetCreated(project, number);
+      await h.settle();
+    }
+    const requests: Array<{ project: string; priority: number; relative_priority: number; alternatives: string[][] }> = await db
+      .knex('nodeset_requests')
+      .where({ tenant })
+      .orderBy('id');
+    expect(requests.map((r) => [r.project, r.priority, r.relative_priority, r.alternatives])).toEqual([
+      [canonical('org/project'), 200, 0, [['small']]],
+      [canonical('org/project'), 200, 1, [['small']]],
+      [canonical('org/project'), 200, 2, [['small']]],
+      [canonical('org/other'), 200, 0, [['small']]],
+    ]);
   });
 });

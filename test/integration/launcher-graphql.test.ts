@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
+import { StoreNodeLocker } from '../../src/launcher/node-lock';
 import { adminToken, liveTestConfig } from '../helpers/live';
 import { buildApp, type SluiceApp } from '../../src/server/app';
 import { silentLogger } from '../../src/server/logger';
@@ -63,6 +64,9 @@ describe('launcher GraphQL', () => {
     await launcher.gateway.requestNodes({ id: 'req-1', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs1', jobName: 'unit', labels: ['small'], priority: 200 });
     await launcher.gateway.requestNodes({ id: 'req-2', tenant: 'acme', pipeline: 'gate', buildsetUuid: 'bs2', jobName: 'lint', labels: ['unknown'], priority: 100 });
     await launcher.runOnce();
+    // The executor locks the fulfilled request's node: it is in use.
+    const [node] = await launcher.context.repos.nodes.listByRequest('req-1');
+    expect(await new StoreNodeLocker(database.knex, clock.now).lock([node.uuid], 'executor-1')).toBeNull();
     // Creating and migrating the embedded database is slow on a busy machine.
   }, 120_000);
 

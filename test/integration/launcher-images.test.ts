@@ -5,8 +5,10 @@
  * each provider endpoint, a node boots from the validated upload, deletion is refused while the
  * node uses it and allowed afterwards. Also every error path of the image admin operations.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
 import type { NodeInfo } from '../../src/engine/interfaces';
@@ -191,5 +193,35 @@ describe('image builds and uploads', () => {
     expect(await imageUploadValidate(context, { tenant: 'other', uploadId: upload.uuid })).toMatchObject({ ok: false, error: { kind: 'not-found' } });
     // Validating an upload that is not ready is a conflict.
     expect(await imageUploadValidate(context, { tenant: 'acme', uploadId: upload.uuid })).toMatchObject({ ok: false, error: { kind: 'conflict', message: 'Image upload up-1 is pending, not ready' } });
+  });
+
+  it('puts an upload abandoned by a crashed launcher of this host back in the queue on start', async () => {
+    const { context } = launcher;
+    const file = path.join(harness.root, 'abandoned.tar');
+    writeFileSync(file, 'an image\n');
+    const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+    await context.repos.images.createArtifact(
+      { uuid: 'art-crash', tenant: 'acme', canonicalName: 'git.example.com%2Forg%2Fconfig/built', name: 'built', projectCanonicalName: null, projectBranch: null, buildUuid: 'b-crash', artifactName: 'img', format: 'tar', md5sum: createHash('md5').update(readFileSync(file)).digest('hex'), sha256, url: `file://${file}`, timestamp: clock.now(), validated: true },
+      clock.now(),
+    );
+    const crashedPid = spawnSync('true').pid;
+    const holders: Record<string, string | null> = {
+      crashed: `${os.hostname()}-${crashedPid}-0badf00d`,
+      nobody: null,
+      alive: `${os.hostname()}-${process.pid}-00c0ffee`,
+      remote: 'another-host-4242-0badf00d',
+    };
+    for (const [name, holder] of Object.entries(holders)) {
+      await context.repos.images.createUpload({ uuid: `up-${name}`, artifactUuid: 'art-crash', canonicalName: 'git.example.com%2Forg%2Fconfig/built', endpointName: 'local/local-a', providers: [], configHash: null, validated: true }, clock.now());
+      await context.repos.images.updateUpload(`up-${name}`, { state: 'uploading', lockHolder: holder }, clock.now());
+    }
+
+    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = { dataDir: path.join(harness.root, 'data'), connections: { local: { driver: 'local' } } };
+    const restarted = createLauncher({ config, knex: harness.database.knex, layouts: new TestLayouts(layout('acme'), layout('other')), now: clock.now, id: 'launcher-restarted' });
+    await restarted.runOnce();
+    const state = async (name: string) => (await context.repos.images.getUpload(`up-${name}`))?.state;
+    // Abandoned ones were queued again and uploaded; a live launcher's and another host's are left alone.
+    expect([await state('crashed'), await state('nobody'), await state('alive'), await state('remote')]).toEqual(['ready', 'ready', 'uploading', 'uploading']);
+    await restarted.stop();
   });
 });

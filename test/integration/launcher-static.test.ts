@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
 import type { NodeInfo } from '../../src/engine/interfaces';
-import { toBuildNode } from '../../src/launcher/build-nodes';
+import { toBuildNode } from '../../src/engine/build-request-executor';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
 import type { BuildNode } from '../../src/model/build-request';
 import { step } from '../helpers/build-params';
@@ -34,7 +34,7 @@ describeWithSshd('static provider over SSH', () => {
 
   beforeAll(async () => {
     sshd = await startSshd();
-    harness = await createExecutorHarness({ 'remote.sh': { content: REMOTE_STEP, executable: true } }, { sshKeyFile: sshd.clientKey });
+    harness = await createExecutorHarness({ 'remote.sh': { content: REMOTE_STEP, executable: true } }, { sshKeyFiles: { static: sshd.clientKey } });
     harness.worker.start();
     const layouts = new TestLayouts(
       launcherLayout({
@@ -81,6 +81,8 @@ describeWithSshd('static provider over SSH', () => {
     expect(await provisioned('r2')).toBeUndefined();
 
     const node = toBuildNode(info as NodeInfo) as BuildNode;
+    // The key is the one of the node's connection (connections.static.sshKeyFile).
+    expect(node.connection).toBe('static');
     await harness.enqueue('remote00build0001', { name: 'remote', run: [step('remote.sh')] }, { nodes: [node] });
     const completed = await harness.completion('remote00build0001');
     expect(completed.errorDetail).toBeNull();
@@ -97,10 +99,18 @@ describeWithSshd('static provider over SSH', () => {
   });
 
   it('fails a build on an SSH node whose host key does not match', async () => {
-    const wrongKey: BuildNode = { id: 'n-wrong', label: 'static-host', connectionType: 'ssh', host: '127.0.0.1', port: sshd.port, username: sshd.user, path: null, hostKeys: [`[127.0.0.1]:${sshd.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMKmJUcMdQaeqVnH5TQUrjBvGQc8uJzY0WDbkYp0hJ0x`] };
+    const wrongKey: BuildNode = { id: 'n-wrong', label: 'static-host', connectionType: 'ssh', connection: 'static', host: '127.0.0.1', port: sshd.port, username: sshd.user, path: null, hostKeys: [`[127.0.0.1]:${sshd.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMKmJUcMdQaeqVnH5TQUrjBvGQc8uJzY0WDbkYp0hJ0x`] };
     await harness.enqueue('remote00build0002', { name: 'remote', run: [step('remote.sh')] }, { nodes: [wrongKey] });
     const completed = await harness.completion('remote00build0002');
     expect(completed.result).toBe('NODE_FAILURE');
     expect(completed.errorDetail).toMatch(/^Copying the workspace to .* failed: [\s\S]*Host key verification failed/);
+  });
+
+  it('fails a build on an SSH node of a connection the executor has no key for', async () => {
+    const keyless: BuildNode = { id: 'n-keyless', label: 'static-host', connectionType: 'ssh', connection: 'other-lab', host: '127.0.0.1', port: sshd.port, username: sshd.user, path: null, hostKeys: [] };
+    await harness.enqueue('remote00build0003', { name: 'remote', run: [step('remote.sh')] }, { nodes: [keyless] });
+    const completed = await harness.completion('remote00build0003');
+    expect(completed.result).toBe('NODE_FAILURE');
+    expect(completed.errorDetail).toBe('Node n-keyless is reached over SSH but this executor has no SSH key for it');
   });
 });

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
+import { StoreNodeLocker } from '../../src/launcher/node-lock';
 import { nodeHold, nodeRelease, nodesetRequestCancel, setNodeState } from '../../src/launcher/operations';
 import type { NodeInfo } from '../../src/engine/interfaces';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -93,12 +94,21 @@ describe.each(backends())('launcher (%s)', (backend) => {
     const node = result?.nodes[0];
     expect(node).toMatchObject({ label: 'small', connectionType: 'local' });
     expect(typeof node?.path === 'string' && existsSync(node.path)).toBe(true);
-    const stored = await launcher.context.repos.nodes.get(String(node?.id));
-    expect(stored?.state).toBe('in-use');
+    // Fulfilled nodes stay ready for the request until the executor locks them for the build.
+    const nodeId = String(node?.id);
+    expect(await launcher.context.repos.nodes.get(nodeId)).toMatchObject({ state: 'ready', requestUuid: 'r1', lockHolder: null });
     expect((await launcher.context.repos.requests.get('r1'))?.state).toBe('fulfilled');
+    const locker = new StoreNodeLocker(database.knex, clock.now);
+    expect(await locker.lock([nodeId], 'executor-a')).toBeNull();
+    expect(await launcher.context.repos.nodes.get(nodeId)).toMatchObject({ state: 'in-use', lockHolder: 'executor-a' });
+    // Locking again (the build re-run by another executor) keeps it in use.
+    expect(await locker.lock([nodeId], 'executor-b')).toBeNull();
+    expect(await locker.lock([nodeId, 'missing-node'], 'executor-b')).toBe('Node missing-node no longer exists');
 
     await launcher.gateway.returnNodes('acme', result?.nodes ?? []);
-    expect((await launcher.context.repos.nodes.get(String(node?.id)))?.state).toBe('used');
+    expect(await launcher.context.repos.nodes.get(nodeId)).toMatchObject({ state: 'used', lockHolder: null });
+    // A returned node cannot be locked again.
+    expect(await locker.lock([nodeId], 'executor-c')).toBe(`Node ${nodeId} is used and assigned to no request; it cannot be locked for the build`);
     await launcher.runOnce();
     expect(await launcher.context.repos.nodes.get(String(node?.id))).toBeNull();
     expect(existsSync(String(node?.path))).toBe(false);

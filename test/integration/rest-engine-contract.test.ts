@@ -207,6 +207,14 @@ describe('REST contract over the engine', () => {
       const items = gate?.change_queues.flatMap((queue) => queue.heads.flat()) ?? [];
       const first = items.find((item) => (item.refs as Array<{ id: string }>)[0]?.id === '1,1');
       expect(first).toMatchObject({ live: true, active: true, item_ahead: null, refs: [{ id: '1,1', project: 'org/project' }] });
+      // Key order of the reference's example document (compat.md §5.1); some clients diff raw documents.
+      expect(Object.keys(current)).toEqual(['zuul_version', 'trigger_event_queue', 'state', 'management_event_queue', 'connection_event_queues', 'last_reconfigured', 'pipelines']);
+      expect(Object.keys(first ?? {})).toEqual(['active', 'live', 'refs', 'id', 'item_ahead', 'items_behind', 'failing_reasons', 'zuul_ref', 'enqueue_time', 'jobs', 'remaining_time']);
+      expect(Object.keys((first?.refs as Json[])[0])).toEqual(['url', 'ref', 'project', 'project_canonical', 'owner', 'id']);
+      expect(Object.keys((first?.jobs as Json[])[0])).toEqual([
+        'name', 'dependencies', 'elapsed_time', 'remaining_time', 'url', 'finger_url', 'report_url', 'result', 'voting', 'uuid', 'execute_time',
+        'start_time', 'end_time', 'estimated_time', 'pipeline', 'canceled', 'paused', 'pre_fail', 'retry', 'tries', 'queued', 'waiting_status',
+      ]);
       expect((first?.jobs as Array<{ name: string; dependencies: string[]; waiting_status: string | null }>).map((entry) => [entry.name, entry.dependencies])).toEqual([
         ['unit', []],
         ['integration', ['unit']],

@@ -1,4 +1,4 @@
-import { computeTenantStatus, toCurrentShape, toEarlierShape } from '../../src/engine/status';
+import { computeTenantStatus } from '../../src/engine/status';
 import type { BuildState, ItemState, JobState, PipelineState } from '../../src/engine/model';
 import type { BuildResult } from '../../src/model/results';
 import { job, pipeline } from '../engine/scripted';
@@ -74,6 +74,7 @@ const input = {
   states: [state],
   eventQueues: { triggerQueueDiscarding: false, triggerQueuePaused: true, resultQueuePaused: false, reason: 'upgrade' },
   pendingEvents: { trigger: 2, management: 1, result: 0 },
+  pipelineEvents: new Map([['gate', { trigger: 1, management: 1, result: 0 }]]),
   lastReconfigured: new Date('2026-01-01T00:00:00Z'),
 };
 
@@ -93,31 +94,10 @@ describe('tenant status model', () => {
     expect(status.triggerEventQueue.length).toBe(2);
   });
 
-  it('renders the current (2025) REST shape', () => {
-    const document = toCurrentShape(computeTenantStatus(input));
-    expect(Object.keys(document)).toEqual(['zuul_version', 'trigger_event_queue', 'state', 'management_event_queue', 'connection_event_queues', 'last_reconfigured', 'pipelines']);
-    expect(document.state).toEqual({ trigger_queue_discarding: false, trigger_queue_paused: true, result_queue_paused: false, reason: 'upgrade' });
-    const pipelines = document.pipelines as Array<Record<string, unknown>>;
-    expect(pipelines[0]).toMatchObject({ name: 'gate', description: 'Gate', state: 'normal', manager: 'dependent', triggers: [{ driver: 'git' }] });
-    const queues = pipelines[0].change_queues as Array<{ heads: Array<Array<Record<string, unknown>>> }>;
-    const firstItem = queues[0].heads[0][0];
-    expect(Object.keys(firstItem)).toEqual(['active', 'live', 'refs', 'id', 'item_ahead', 'items_behind', 'failing_reasons', 'zuul_ref', 'enqueue_time', 'jobs', 'remaining_time']);
-    expect(firstItem.refs).toEqual([{ url: 'https://git.example.com/c/1', ref: 'refs/changes/01/1/1', project: 'org/project', project_canonical: 'git.example.com/org/project', owner: 'alice', id: '1,1' }]);
-    const jobs = firstItem.jobs as Array<Record<string, unknown>>;
-    expect(Object.keys(jobs[0])).toEqual(['name', 'dependencies', 'elapsed_time', 'remaining_time', 'url', 'finger_url', 'report_url', 'result', 'voting', 'uuid', 'execute_time', 'start_time', 'end_time', 'estimated_time', 'pipeline', 'canceled', 'paused', 'pre_fail', 'retry', 'tries', 'queued', 'waiting_status']);
-    expect(jobs[0].start_time).toBe(Date.parse('2026-01-01T00:05:00Z') / 1000);
-  });
-
-  it('renders the earlier (2019) REST shape with change ids as links', () => {
-    const document = toEarlierShape(computeTenantStatus(input));
-    const pipelines = document.pipelines as Array<{ change_queues: Array<{ heads: Array<Array<Record<string, unknown>>> }> }>;
-    const [first, second] = pipelines[0].change_queues[0].heads[0];
-    expect([first.id, first.item_ahead, first.items_behind, second.item_ahead, first.project, first.url]).toEqual(['1,1', null, ['2,1'], '1,1', 'org/project', 'https://git.example.com/c/1']);
-    const jobs = first.jobs as Array<Record<string, unknown>>;
-    expect(jobs[0]).not.toHaveProperty('waiting_status');
-    expect(jobs[0]).not.toHaveProperty('tries');
-    expect(jobs[0].report_url).toBe('finger://executor/b1');
-    expect(jobs[0].worker).toEqual({ name: 'Unknown', hostname: null });
-    expect(document).toHaveProperty('result_event_queue');
+  it('counts pending events per pipeline and for the tenant', () => {
+    const status = computeTenantStatus(input);
+    expect([status.pipelines[0].triggerEvents, status.pipelines[0].managementEvents, status.pipelines[0].resultEvents]).toEqual([1, 1, 0]);
+    expect([status.triggerEventQueue.length, status.managementEventQueue.length, status.resultEventQueue.length]).toEqual([2, 1, 0]);
+    expect(status.lastReconfigured).toBe(Date.parse('2026-01-01T00:00:00Z'));
   });
 });

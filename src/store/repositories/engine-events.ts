@@ -28,6 +28,13 @@ interface EngineEventRow {
   outcome: string | null;
 }
 
+/** Payload fields that tell which pipeline an event concerns. */
+const ROUTING_FIELDS = ['pipeline', 'parentPipeline', 'project', 'ref', 'branch', 'buildUuid', 'requestId'] as const;
+type RoutingField = (typeof ROUTING_FIELDS)[number];
+
+/** An unprocessed event reduced to its routing fields (null when the payload lacks one). */
+export type PendingEventRouting = { category: EngineEventCategory; eventType: string } & Record<RoutingField, string | null>;
+
 export interface NewEngineEvent {
   tenant: string;
   category: EngineEventCategory;
@@ -64,19 +71,22 @@ export class EngineEventRepository {
     await trx('engine_events').whereIn('id', ids).update({ processed: at, outcome });
   }
 
-  /** Pending event counts per category (status document queue lengths). */
-  async pendingCounts(tenant: string, trx: Knex = this.knex): Promise<Record<EngineEventCategory, number>> {
-    const rows: Array<{ category: EngineEventCategory; count: string | number }> = await trx('engine_events')
+  /**
+   * The routing fields of every unprocessed event of a tenant, oldest first: enough to tell
+   * which pipeline each one concerns (status document counters) without loading payloads.
+   */
+  async pendingRouting(tenant: string, trx: Knex = this.knex): Promise<PendingEventRouting[]> {
+    const field = (name: string) => trx.raw('payload->>? as ??', [name, name]);
+    const rows: Array<{ category: EngineEventCategory; event_type: string } & Record<RoutingField, string | null>> = await trx('engine_events')
       .where({ tenant })
       .whereNull('processed')
-      .groupBy('category')
-      .select('category')
-      .count({ count: '*' });
-    const counts: Record<EngineEventCategory, number> = { trigger: 0, management: 0, result: 0 };
-    for (const row of rows) {
-      counts[row.category] = Number(row.count);
-    }
-    return counts;
+      .orderBy('id')
+      .select('category', 'event_type', ...ROUTING_FIELDS.map(field));
+    return rows.map((row) => ({
+      category: row.category,
+      eventType: row.event_type,
+      ...(Object.fromEntries(ROUTING_FIELDS.map((name) => [name, row[name] ?? null])) as Record<RoutingField, string | null>),
+    }));
   }
 
   /** The outcome of one event, or null while it is pending (or unknown). */

@@ -214,17 +214,29 @@ export class NodesetRequestRepository {
   }
 
   /**
-   * Open requests of the same tenant, pipeline and project that are older than `before`, counted by
-   * buildset: the request's position among its project's queued work (relative priority, §2.9.2).
+   * Open requests of the same tenant, pipeline and project that are older than this one, counted
+   * by buildset: the request's position among its project's queued work (relative priority, §2.9.2).
    */
-  async buildsetsAhead(request: Pick<NodesetRequestRecord, 'tenant' | 'pipelineName' | 'project' | 'buildsetUuid' | 'requestTime'>, trx: Knex = this.knex): Promise<number> {
+  async buildsetsAhead(
+    request: Pick<NodesetRequestRecord, 'tenant' | 'pipelineName' | 'project' | 'buildsetUuid' | 'requestTime'> & { id?: number },
+    trx: Knex = this.knex,
+  ): Promise<number> {
     if (request.project === null || request.pipelineName === null) {
       return 0;
     }
+    const id = request.id;
     const [row] = (await trx('nodeset_requests')
       .where({ tenant: request.tenant, pipeline_name: request.pipelineName, project: request.project })
       .whereIn('state', OPEN_STATES)
-      .where('request_time', '<', request.requestTime)
+      // Of requests made at one instant the lower id is older (a request not stored yet is the newest).
+      .where((older) =>
+        older.where('request_time', '<', request.requestTime).orWhere((same) => {
+          same.where('request_time', request.requestTime);
+          if (id !== undefined) {
+            same.where('id', '<', id);
+          }
+        }),
+      )
       .whereNot('buildset_uuid', request.buildsetUuid ?? '')
       .countDistinct({ count: 'buildset_uuid' })) as Array<{ count: string | number }>;
     return Number(row.count);

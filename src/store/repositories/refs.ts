@@ -92,6 +92,22 @@ export class RefRepository {
     return rows.map(toRefRecord);
   }
 
+  /** The tenants whose buildsets use each ref (refs are shared across tenants); one query. */
+  async tenantsOf(refIds: readonly number[]): Promise<Map<number, string[]>> {
+    const tenants = new Map<number, string[]>();
+    if (refIds.length === 0) {
+      return tenants;
+    }
+    const rows: { ref_id: number; tenant: string }[] = await this.knex('buildset_refs')
+      .join('buildsets', 'buildsets.id', 'buildset_refs.buildset_id')
+      .whereIn('buildset_refs.ref_id', refIds)
+      .distinct('buildset_refs.ref_id', 'buildsets.tenant');
+    for (const row of rows) {
+      tenants.set(row.ref_id, [...(tenants.get(row.ref_id) ?? []), row.tenant]);
+    }
+    return tenants;
+  }
+
   /** The refs of each buildset, ordered by ref id; one query for all buildsets. */
   async listForBuildsets(buildsetIds: readonly number[]): Promise<BuildsetRefRecord[]> {
     if (buildsetIds.length === 0) {

@@ -84,6 +84,18 @@ export class SystemEventRepository {
     return rows.map(toRecord);
   }
 
+  /** Events of every tenant with an id above `afterId`, oldest first (the live feed's reader). */
+  async listAfter(afterId: number, limit: number): Promise<SystemEventRecord[]> {
+    const rows: SystemEventRow[] = await this.knex('system_events').where('id', '>', afterId).orderBy('id', 'asc').limit(limit);
+    return rows.map(toRecord);
+  }
+
+  /** The highest event id, or 0 when there is none. */
+  async latestId(): Promise<number> {
+    const row = (await this.knex('system_events').max('id as id').first()) as { id: number | string | null } | undefined;
+    return Number(row?.id ?? 0);
+  }
+
   /** How many of a tenant's events match `filter`. */
   async count(tenant: string, filter: SystemEventFilter): Promise<number> {
     return countRows(this.filtered(tenant, filter));

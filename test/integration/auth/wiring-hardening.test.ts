@@ -48,6 +48,9 @@ describe('GraphQL limits of the running server', () => {
     expect(await firstError(TOO_DEEP)).toMatch(/Query depth limit of 3 exceeded, found 5/);
     expect(await firstError(TOO_COSTLY)).toMatch(/Query Cost limit of 25 exceeded/);
     expect(await firstError(TOO_MANY_ALIASES)).toMatch(/Aliases limit of 3 exceeded/);
+    // Each validation error once (graphql's own rules are not applied twice).
+    const unknownField = await new Subscription(client, '{ info { noSuchField } }').waitFor(1);
+    expect(unknownField[0]?.errors?.map((e) => e.message)).toEqual(['Cannot query field "noSuchField" on type "Info".']);
     // The socket carries on.
     const fine = new Subscription<{ info: { version: string } }>(client, '{ info { version } }');
     expect((await fine.waitFor(1))[0]?.data?.info.version).toEqual(expect.any(String));

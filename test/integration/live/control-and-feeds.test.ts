@@ -127,7 +127,7 @@ describe('control mutations and live feeds', () => {
       /* GraphQL */ `subscription ($t: String!) { systemEvents(tenant: $t, types: [AUTOHOLD_CREATED, AUTOHOLD_DELETED]) { eventType description } }`,
       { t: h.tenant },
     );
-    await subscribersActive(server, { status: 2 });
+    await subscribersActive(server, { status: 1, systemEvents: 1 });
     const created = await server.graphql<{ autoholdCreate: { __typename: string; id: string; refFilter: string } }>(
       /* GraphQL */ `mutation ($input: AutoholdCreateInput!) { autoholdCreate(input: $input) { __typename ... on Autohold { id refFilter } ... on Error { message } } }`,
       { input: { tenant: h.tenant, project: 'org/project', job: 'unit', count: 1, reason: 'debug', change: '1' } },
@@ -182,6 +182,33 @@ describe('control mutations and live feeds', () => {
     await builds.until(() => builds.results.some((result) => result.data?.buildUpdated.result === 'SUCCESS'));
     expect(builds.results.every((result) => result.data?.buildUpdated.jobName === 'unit')).toBe(true);
     await buildsets.until(() => buildsets.results.some((result) => result.data?.buildsetUpdated.result === 'SUCCESS'));
+  });
+
+  it('buildsetUpdated pushes a buildset that reports before any of its builds started', async () => {
+    const buildsets = new Subscription<{ buildsetUpdated: { uuid: string; result: string | null; builds: Array<{ uuid: string }> } }>(
+      client(),
+      /* GraphQL */ `subscription ($t: String!) { buildsetUpdated(tenant: $t, filter: { complete: true }) { uuid result builds { uuid } } }`,
+      { t: h.tenant },
+    );
+    await subscribersActive(server, { delta: 1 });
+    h.changes.add('org/project', 1);
+    h.merger.conflicts.add(1);
+    await h.enqueue('gate', 'org/project', '1,1');
+    await h.settle();
+    const [pushed] = await buildsets.waitFor(1);
+    expect(pushed?.data?.buildsetUpdated).toMatchObject({ result: 'MERGE_CONFLICT', builds: [] });
+    expect(h.executor.started).toEqual([]);
+    // Recorded and reported in one pass: two deltas, one push (the state after the pass).
+    expect(h.deltas.filter((delta) => delta.type === 'buildset-changed').map((delta) => delta.type === 'buildset-changed' && delta.result)).toEqual([null, 'MERGE_CONFLICT']);
+    // Deltas reach the subscription in order: once the next buildset is pushed, no second push of the first can follow.
+    h.changes.add('org/project', 2);
+    h.merger.conflicts.add(2);
+    await h.enqueue('gate', 'org/project', '2,1');
+    await h.settle();
+    await buildsets.waitFor(2);
+    const uuids = buildsets.results.map((result) => result.data?.buildsetUpdated.uuid);
+    expect(uuids).toHaveLength(2);
+    expect(new Set(uuids).size).toBe(2);
   });
 
   it('limits operations per connection and answers bad operations without closing the socket', async () => {

@@ -1,5 +1,6 @@
 /** Focused job-freezing rules on small in-memory layouts. */
 import { freezeJobGraph } from '../../../src/config/freeze';
+import { toEngineLayout } from '../../../src/engine/layout-adapter';
 import { memoryLayout } from '../../helpers/memory-layout';
 
 const COMMON = `
@@ -122,5 +123,43 @@ describe('freezeJobGraph rules', () => {
     ]);
     const [job] = jobsOf(freezeJobGraph(layout, { pipeline: 'check', project: 'org/a', branch: 'master' }));
     expect([job.preTimeout, job.timeout]).toEqual([100, 100]);
+  });
+});
+
+describe('image build jobs', () => {
+  const CONFIG = `${COMMON}
+- pipeline: {name: image-build, manager: independent, trigger: {}}
+- image: {name: disk-a, type: zuul}
+- image: {name: disk-b, type: zuul}
+- section: {name: cloud, images: [disk-a, disk-b]}
+- provider:
+    name: cloud-1
+    section: cloud
+    image-format: qcow2
+    images:
+      - name: disk-b
+        image-format: raw
+- provider: {name: cloud-2, section: cloud}
+- job: {name: build-a, image-build-name: disk-a}
+- job: {name: build-b, image-build-name: disk-b}
+- job: {name: publish}
+- project: {name: config, image-build: {jobs: [build-a, build-b, publish]}}
+`;
+  const layout = memoryLayout([{ name: 'config', trusted: true, options: '{include: [pipeline, job, project, image, flavor, label, section, provider]}', branches: { master: { 'zuul.yaml': CONFIG } } }]);
+
+  it('runs only the build jobs of the images an image-build event names (other jobs run as usual)', () => {
+    const names = (imageNames?: string[]) => jobsOf(freezeJobGraph(layout, { pipeline: 'image-build', project: 'config', branch: 'master', imageNames })).map((job) => job.name);
+    expect(names()).toEqual(['build-a', 'build-b', 'publish']);
+    expect(names(['disk-b'])).toEqual(['build-b', 'publish']);
+    expect(names([])).toEqual(['publish']);
+  });
+
+  it('gives image build jobs zuul.image_build_name and the formats the providers want', () => {
+    const frozen = toEngineLayout(layout).freezeJobGraph('image-build', 'config', 'master', undefined, { imageNames: ['disk-a', 'disk-b'] });
+    expect(frozen.status === 'ok' ? frozen.jobs.map((job) => [job.name, job.vars.zuul]) : frozen).toEqual([
+      ['build-a', { image_build_name: 'disk-a', image_formats: ['qcow2', 'tar'] }],
+      ['build-b', { image_build_name: 'disk-b', image_formats: ['raw', 'tar'] }],
+      ['publish', undefined],
+    ]);
   });
 });

@@ -56,7 +56,7 @@ describe('LiveHub', () => {
   beforeEach(() => {
     bus = new InProcessBus();
     committed = 0;
-    hub = new LiveHub(bus, async () => committed, { replayCapacity: 100, subscriberCapacity: 10, statusIntervalMs: 250 });
+    hub = new LiveHub(bus, { committedSequence: async () => committed, systemEvents: null }, { replayCapacity: 100, subscriberCapacity: 10, statusIntervalMs: 250 });
     hub.watch('t1');
   });
 
@@ -119,7 +119,7 @@ describe('LiveHub', () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate'] });
     try {
       let now = 0;
-      const timedHub = new LiveHub(bus, async () => committed, { statusIntervalMs: 250 }, () => now);
+      const timedHub = new LiveHub(bus, { committedSequence: async () => committed, systemEvents: null }, { statusIntervalMs: 250 }, () => now);
       const ticks = timedHub.statusChanges('t1');
       expect((await take(ticks, 1)).map((tick) => tick.version)).toEqual([0]);
       publish(delta(1), delta(2), delta(3));
@@ -131,6 +131,32 @@ describe('LiveHub', () => {
       jest.advanceTimersByTime(150);
       expect((await pending).value).toEqual({ shared: true, tenant: 't1', version: 3 });
       timedHub.close();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('sends one status tick for a burst of changes, carrying the last of them', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    try {
+      let now = 0;
+      const timedHub = new LiveHub(bus, { committedSequence: async () => committed, systemEvents: null }, { statusIntervalMs: 250 }, () => now);
+      const ticks = timedHub.statusChanges('t1');
+      expect((await take(ticks, 1)).map((tick) => tick.version)).toEqual([0]);
+      now = 1000; // well past the interval: the burst is sent at once, but only once
+      const emitted: number[] = [];
+      const reading = (async () => {
+        for await (const tick of ticks) {
+          emitted.push(tick.version);
+        }
+      })();
+      publish(delta(1), delta(2), delta(3));
+      await flush();
+      jest.advanceTimersByTime(1000);
+      await flush();
+      expect(emitted).toEqual([3]);
+      timedHub.close();
+      await reading;
     } finally {
       jest.useRealTimers();
     }
