@@ -44,6 +44,8 @@ export interface RunBuildInput {
   killGraceMs?: number;
   /** Run the steps on a node instead of locally (static nodes over SSH, see ssh-runner.ts). */
   remote?: RemoteSteps;
+  /** Node inventory variables (`SLUICE_INVENTORY_FILE`, `SLUICE_NODE_DIR`, ...; node-inventory.ts). */
+  nodeEnv?: Record<string, string>;
 }
 
 export interface RunOutcome {
@@ -312,6 +314,7 @@ function prepareEnvironment(input: RunBuildInput, warnings: string[]): Record<st
     SLUICE_RESULTS_FILE: files.results,
     SLUICE_VARS_FILE: files.vars,
     SLUICE_INPUTS_FILE: files.inputs,
-    SLUICE_NODE_DIR: params.nodes?.find((node) => node.connectionType === 'local')?.path ?? '',
+    SLUICE_NODE_DIR: '',
+    ...input.nodeEnv,
   };
 }

@@ -4,11 +4,14 @@
  * ssh); each step then runs there (`cd <checkout> && env VARS... bash <script>`) with paths under
  * the local workspace rewritten to the remote one; after the last step the results file is copied
  * back so the runner reads it as usual. Host keys from the launcher's node scan are the only keys
- * accepted (`StrictHostKeyChecking=yes`); without any, host key checking is off.
+ * accepted (`StrictHostKeyChecking=yes`); without any, host key checking is off. Files naming
+ * workspace paths (the node inventory, the SSH config) get the same rewriting; with a build agent
+ * the step sessions forward it, so steps reach the build's other SSH nodes (ssh-agent.ts).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { BuildNode } from '../model/build-request';
 
 /** How the runner runs steps somewhere else than in the local workspace. */
@@ -33,6 +36,10 @@ export interface SshStepsOptions {
   stateDir: string;
   /** Environment of the local `ssh` processes (PATH). */
   env: Record<string, string>;
+  /** Workspace-relative files whose local workspace paths are rewritten to the remote ones on the node. */
+  rewriteFiles?: readonly string[];
+  /** Socket of the build's ssh-agent, forwarded to the step sessions. */
+  agentSocket?: string;
 }
 
 /** Quote a string for a POSIX shell. */
@@ -92,6 +99,8 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
     destination,
   ];
   const localResults = path.join(options.localRoot, 'work', 'results.json');
+  const stepArgs = options.agentSocket === undefined ? sshArgs : ['-o', 'ForwardAgent=yes', ...sshArgs];
+  const stepEnv = options.agentSocket === undefined ? options.env : { ...options.env, SSH_AUTH_SOCK: options.agentSocket };
 
   return {
     async prepare() {
@@ -102,6 +111,17 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
         throw new Error(`Copying the workspace to ${destination} failed: ${result.stderr.trim()}`);
       }
       remoteRoot = result.stdout.toString('utf8').trim();
+      for (const file of options.rewriteFiles ?? []) {
+        const local = path.join(options.localRoot, file);
+        if (!existsSync(local)) {
+          continue;
+        }
+        const content = rewrite(readFileSync(local, 'utf8'), options.localRoot, remoteRoot);
+        const copied = await runCommand('ssh', [...sshArgs, `cat > ${shellQuote(`${remoteRoot}/${file}`)}`], options.env, { input: Readable.from([content]) });
+        if (copied.code !== 0) {
+          throw new Error(`Copying ${file} to ${destination} failed: ${copied.stderr.trim()}`);
+        }
+      }
     },
     command(step) {
       const toRemote = (value: string): string => rewrite(value, options.localRoot, remoteRoot);
@@ -111,7 +131,7 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
       const script = toRemote(step.script);
       const run = step.executable ? shellQuote(script) : `bash ${shellQuote(script)}`;
       const remote = `cd ${shellQuote(toRemote(step.cwd))} && env ${assignments.join(' ')} ${run}`;
-      return { command: 'ssh', args: [...sshArgs, remote], env: options.env };
+      return { command: 'ssh', args: [...stepArgs, remote], env: stepEnv };
     },
     async collect() {
       const remoteResults = `${remoteRoot}/work/results.json`;

@@ -6,7 +6,7 @@
  * the poll interval plus the kill grace; stopping the worker aborts running builds (ABORTED).
  */
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -22,8 +22,9 @@ import type { BuildRequestRecord, BuildRequestRepository } from '../store/reposi
 import { BuildLog, ConsoleRegistry } from './build-log';
 import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
 import type { Merger } from './merger';
+import { NodeAccessError, openNodeAccess } from './node-access';
+import { placeBuild } from './node-placement';
 import { runBuild, type RunOutcome } from './runner';
-import { sshRemoteSteps, type RemoteSteps } from './ssh-runner';
 
 /** Locks a build's launcher nodes when it starts (src/launcher/node-lock.ts); null = locked, else why not. */
 export interface NodeLocker {
@@ -68,13 +69,6 @@ export interface ExecutorWorkerOptions {
   keepWorkspaces?: boolean;
   killGraceMs?: number;
 }
-
-/**
- * Where a build runs: a local node's directory is its workspace root (kept afterwards: the
- * launcher removes it with the node, and a held node keeps it for inspection); otherwise the
- * executor's own per-build workspace, whose steps an SSH node runs remotely.
- */
-type Placement = { ok: true; root: string; owned: boolean; sshNode: BuildNode | null } | { ok: false; detail: string };
 
 interface ActiveBuild {
   controller: AbortController;
@@ -207,7 +201,7 @@ export class ExecutorWorker {
     const logUrl = buildLogUrl(this.options.logsUrl, params.tenant, params.buildUuid);
     const log = new BuildLog(path.join(logDir, JOB_OUTPUT_FILE), this.now);
     this.consoles.register(params.buildUuid, log);
-    const placement = this.placement(params);
+    const placement = placeBuild(params, this.options.workRoot, (node) => this.sshKeyFor(node));
     const workspaceRoot = placement.ok ? placement.root : path.join(this.options.workRoot, params.buildUuid);
     const ownsWorkspace = placement.ok && placement.owned;
     const startTime = this.now();
@@ -269,22 +263,34 @@ export class ExecutorWorker {
         for (const project of prepared.projects) {
           log.write(`Checked out ${project.project} at ${project.checkout} (${project.head}) in src/${project.relativePath}`);
         }
-        outcome = await runBuild({
-          remote: placement.sshNode ? this.remoteSteps(placement.sshNode, workspaceRoot) : undefined,
+        const access = await openNodeAccess({
           params,
           workspaceRoot,
-          projects: prepared.projects,
-          log,
-          logDir,
-          logUrl,
-          hostEnv: this.options.hostEnv,
-          signal: build.controller.signal,
-          cancelResult: () => build.cancelResult,
-          killGraceMs: this.options.killGraceMs,
+          sshPrimary: placement.sshNode,
+          sshKeyFor: (node) => this.sshKeyFor(node),
+          env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
         });
+        try {
+          outcome = await runBuild({
+            remote: access.remote,
+            nodeEnv: access.env,
+            params,
+            workspaceRoot,
+            projects: prepared.projects,
+            log,
+            logDir,
+            logUrl,
+            hostEnv: this.options.hostEnv,
+            signal: build.controller.signal,
+            cancelResult: () => build.cancelResult,
+            killGraceMs: this.options.killGraceMs,
+          });
+        } finally {
+          await access.close();
+        }
       }
     } catch (err) {
-      if (err instanceof NodeFailure) {
+      if (err instanceof NodeFailure || err instanceof NodeAccessError) {
         log.write(`NODE_FAILURE: ${err.message}`);
         outcome = { result: 'NODE_FAILURE', errorDetail: err.message, results: { artifacts: [], data: {}, childJobs: null, warnings: [] }, warnings: [] };
       } else {
@@ -326,39 +332,8 @@ export class ExecutorWorker {
     }
   }
 
-  /** The first local node's directory, else the executor's workspace (with the first SSH node, if any, running the steps). */
-  private placement(params: BuildRequestParams): Placement {
-    const own = path.join(this.options.workRoot, params.buildUuid);
-    const localNode = params.nodes?.find((node) => node.connectionType === 'local');
-    if (localNode) {
-      if (localNode.path === null || !path.isAbsolute(localNode.path) || !existsSync(localNode.path)) {
-        return { ok: false, detail: `Node ${localNode.id} has no workspace directory on this executor` };
-      }
-      return { ok: true, root: localNode.path, owned: false, sshNode: null };
-    }
-    const sshNode = params.nodes?.find((node) => node.connectionType === 'ssh') ?? null;
-    if (sshNode && this.sshKeyFor(sshNode) === undefined) {
-      return { ok: false, detail: `Node ${sshNode.id} is reached over SSH but this executor has no SSH key for it` };
-    }
-    return { ok: true, root: own, owned: true, sshNode };
-  }
-
   private sshKeyFor(node: BuildNode): string | undefined {
     return (node.connection ? this.options.sshKeyFiles?.[node.connection] : undefined) ?? this.options.sshKeyFile;
-  }
-
-  private remoteSteps(node: BuildNode, workspaceRoot: string): RemoteSteps {
-    const keyFile = this.sshKeyFor(node);
-    if (keyFile === undefined) {
-      throw new NodeFailure(`Node ${node.id} is reached over SSH but this executor has no SSH key for it`);
-    }
-    return sshRemoteSteps({
-      node,
-      keyFile,
-      localRoot: workspaceRoot,
-      stateDir: path.join(workspaceRoot, '.ssh'),
-      env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
-    });
   }
 
   private async complete(payload: BuildCompletedPayload): Promise<void> {

@@ -83,6 +83,9 @@ export interface BuildJob {
   overrideCheckout: string | null;
   vars: Record<string, unknown>;
   extraVars: Record<string, unknown>;
+  /** `host-vars` / `group-vars`: variables per node name / nodeset group, in the node inventory. */
+  hostVars?: Record<string, Record<string, unknown>>;
+  groupVars?: Record<string, Record<string, unknown>>;
   preRun: BuildStep[];
   run: BuildStep[];
   postRun: BuildStep[];
@@ -110,6 +113,10 @@ export interface BuildNode {
   connectionType: 'local' | 'ssh';
   /** The launcher connection (service configuration) the node belongs to; picks the SSH key. */
   connection?: string | null;
+  /** The provider that launched the node (inventory `nodepool.provider`). */
+  provider?: string | null;
+  /** The address other nodes reach it at (inventory `nodepool.interface_ip`). */
+  interfaceIp?: string | null;
   host: string | null;
   port: number | null;
   username: string | null;
@@ -117,6 +124,24 @@ export interface BuildNode {
   path: string | null;
   /** SSH nodes: `known_hosts` lines collected by the launcher's node scan (empty = no host key checking). */
   hostKeys: string[];
+}
+
+/** A node of the build's nodeset: its first name, the other names of the same host, its label. */
+export interface BuildNodesetNode {
+  name: string;
+  aliases: string[];
+  label: string;
+}
+
+/**
+ * The nodeset alternative the build's nodes were provided for (engine.md §1.7): node names and
+ * groups, in the order of `BuildRequestParams.nodes` (node i of the nodeset is `nodes[i]`).
+ */
+export interface BuildNodeset {
+  /** '' for an anonymous nodeset. */
+  name: string;
+  nodes: BuildNodesetNode[];
+  groups: Array<{ name: string; nodes: string[] }>;
 }
 
 /** `build_requests.params`: everything an executor needs to run one build. */
@@ -141,6 +166,8 @@ export interface BuildRequestParams {
   eventId: string | null;
   /** Nodes from the launcher; absent or empty = steps run in the executor's workspace. */
   nodes?: BuildNode[];
+  /** Names and groups of the nodes (the node inventory, docs/executor.md "Nodes"); absent = no nodeset. */
+  nodeset?: BuildNodeset;
 }
 
 const nullableString = z.string().nullable();
@@ -165,6 +192,8 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
         overrideCheckout: nullableString,
         vars: recordSchema,
         extraVars: recordSchema,
+        hostVars: z.record(z.string(), recordSchema).optional(),
+        groupVars: z.record(z.string(), recordSchema).optional(),
         preRun: z.array(stepSchema),
         run: z.array(stepSchema),
         postRun: z.array(stepSchema),
@@ -221,6 +250,8 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
             label: z.string(),
             connectionType: z.enum(['local', 'ssh']),
             connection: nullableString.optional(),
+            provider: nullableString.optional(),
+            interfaceIp: nullableString.optional(),
             host: nullableString,
             port: z.number().int().min(1).max(65535).nullable(),
             username: nullableString,
@@ -229,6 +260,14 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
           })
           .strict(),
       )
+      .optional(),
+    nodeset: z
+      .object({
+        name: z.string(),
+        nodes: z.array(z.object({ name: z.string().min(1), aliases: z.array(z.string().min(1)), label: z.string() }).strict()),
+        groups: z.array(z.object({ name: z.string().min(1), nodes: z.array(z.string().min(1)) }).strict()),
+      })
+      .strict()
       .optional(),
   })
   .strict();
