@@ -54,12 +54,14 @@ const Info = builder.objectRef<InfoShape>('Info').implement({
       description: 'Optional features of this deployment.',
       resolve: (_info, _args, ctx) => {
         const { auth } = ctx.services.config;
+        const root = ctx.services.auth.policies().rootPolicy();
         return {
           jobHistory: true,
           auth: {
             realms: authRealms(auth),
-            defaultRealm: defaultRealm(auth),
-            readProtected: ctx.services.auth.policies().rootPolicy().accessRules.length > 0,
+            // compat.md §2.2: the api-root's authentication-realm overrides the default.
+            defaultRealm: defaultRealm(auth, root.authenticationRealm),
+            readProtected: root.accessRules.length > 0,
           },
         };
       },

@@ -18,6 +18,8 @@ export type Gate = 'public' | 'token' | 'admin';
 export interface AccessPolicy {
   accessRules: readonly string[];
   adminRules: readonly string[];
+  /** The realm dashboards should log in with (`authentication-realm`), when set. */
+  authenticationRealm?: string;
 }
 
 /** Where policies come from; implemented over the loaded tenant configuration. */
@@ -182,12 +184,12 @@ export interface TenantAccessSettings {
 export function tenantFilePolicies(input: {
   rules: readonly AuthorizationRule[];
   tenants: readonly TenantAccessSettings[];
-  apiRoot?: { accessRules?: readonly string[] } | null;
+  apiRoot?: { accessRules?: readonly string[]; authenticationRealm?: string } | null;
 }): AccessPolicySource {
   const rules = new Map(input.rules.map((rule) => [rule.name, rule]));
   const tenants = new Map(
     input.tenants.map((t): [string, AccessPolicy] => [t.name, { accessRules: t.accessRules ?? [], adminRules: t.adminRules ?? [] }]),
   );
-  const root: AccessPolicy = { accessRules: input.apiRoot?.accessRules ?? [], adminRules: [] };
+  const root: AccessPolicy = { accessRules: input.apiRoot?.accessRules ?? [], adminRules: [], authenticationRealm: input.apiRoot?.authenticationRealm };
   return { rules: () => rules, tenantPolicy: (name) => tenants.get(name), rootPolicy: () => root };
 }

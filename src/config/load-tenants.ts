@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { buildConfigError, ErrorName, type ConfigError } from './config-error';
 import type { Layout } from './layout';
-import { buildLayout } from './layout-builder';
+import { buildLayout, type BuildLayoutInput } from './layout-builder';
 import type { ServiceConfig } from './service';
 import { parseTenantFile, type Abide, type TenantConfig, type TenantFileProblem } from './tenant-file';
 import { readTenantProjects, type ConnectionSet, type FileCache } from './tenant-loader';
@@ -38,6 +38,26 @@ export interface LoadTenantOptions {
   cache?: FileCache;
 }
 
+/** Read what one tenant's layout is built from (its projects' files, errors found on the way). */
+export async function readTenantLayoutInput(
+  tenant: TenantConfig,
+  abide: Pick<Abide, 'globalSemaphores'>,
+  problems: readonly TenantFileProblem[],
+  connections: ConnectionSet,
+  options: LoadTenantOptions = {},
+): Promise<BuildLayoutInput> {
+  const read = await readTenantProjects(tenant, connections, options.cache);
+  return {
+    uuid: (options.uuid ?? randomUUID)(),
+    now: (options.now ?? (() => new Date()))(),
+    tenant,
+    abide,
+    connections: connections.drivers,
+    projects: read.projects,
+    initialErrors: [...tenantProblemErrors(tenant.name, problems), ...read.errors],
+  };
+}
+
 /** Load one tenant's layout. */
 export async function loadTenantLayout(
   tenant: TenantConfig,
@@ -46,16 +66,7 @@ export async function loadTenantLayout(
   connections: ConnectionSet,
   options: LoadTenantOptions = {},
 ): Promise<Layout> {
-  const read = await readTenantProjects(tenant, connections, options.cache);
-  return buildLayout({
-    uuid: (options.uuid ?? randomUUID)(),
-    now: (options.now ?? (() => new Date()))(),
-    tenant,
-    abide,
-    connections: connections.drivers,
-    projects: read.projects,
-    initialErrors: [...tenantProblemErrors(tenant.name, problems), ...read.errors],
-  });
+  return buildLayout(await readTenantLayoutInput(tenant, abide, problems, connections, options));
 }
 
 /** Parse a tenant file text against the configured connections. */

@@ -40,6 +40,7 @@ import { healthRoutes, type Readiness } from './health';
 import { requestContext } from './request-context';
 import { logFiles, logsMountPath } from './log-files';
 import { createServiceRoles, type ServiceRoles } from './roles';
+import { consoleStreamAuthorizer } from './console-auth';
 
 export interface AppOptions {
   config: ServiceConfig;
@@ -269,7 +270,7 @@ export function buildApp(options: AppOptions): SluiceApp {
         (env, query) => parseAndValidateForSubscription(env, query, config.graphql),
       );
       if (roles) {
-        consoleStream = attachConsoleStream(httpServer, { resolveBuild: roles.executor.resolveConsole });
+        consoleStream = attachConsoleStream(httpServer, { resolveBuild: roles.executor.resolveConsole, authorize: consoleStreamAuthorizer(services.auth) });
       }
       await new Promise<void>((resolve, reject) => {
         httpServer.once('error', reject);
