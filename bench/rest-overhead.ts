@@ -7,10 +7,11 @@
  *   4. an HTTP round trip that does nothing (`/health/live`), to show what HTTP alone costs.
  * Reports p50/p99 and the ratios REST/GraphQL and REST/SQL (targets 1.3x and 2x).
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/rest-overhead.ts [--iterations 300]
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/rest-overhead.ts [--iterations 300] [--builds 1000000]
  *
  * Data: the database `sluice_bench_rest`, filled once with the history branch's generator
- * (bench/history-data.ts) and reused while it holds enough builds.
+ * (bench/history-data.ts) and reused while it holds enough builds; a store size other than the
+ * default 1,000,000 (`--builds`) gets its own tenant (`bench-<builds>`).
  */
 import knexFactory from 'knex';
 import { print } from 'graphql';
@@ -27,10 +28,17 @@ import { RestBuildsDocument } from '../rest-compat/generated/graphql';
 import { countTenantBuilds, fillBuildHistory } from './history-data';
 import { formatReport, type LatencyReport } from './latency';
 
-const TENANT = 'bench';
 // Its own database: other branches migrate sluice_bench_history with their own migration lists.
 const DATABASE = 'sluice_bench_rest';
-const BUILDS = 1_000_000;
+const DEFAULT_BUILDS = 1_000_000;
+
+function option(name: string): number | undefined {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? Number(process.argv[index + 1]) : undefined;
+}
+
+const BUILDS = option('--builds') ?? DEFAULT_BUILDS;
+const TENANT = BUILDS === DEFAULT_BUILDS ? 'bench' : `bench-${BUILDS}`;
 
 async function databaseUrl(adminUrl: string): Promise<string> {
   const admin = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
@@ -141,8 +149,7 @@ async function main(): Promise<void> {
   if (!adminUrl) {
     throw new Error('DATABASE_URL must point at a PostgreSQL server');
   }
-  const index = process.argv.indexOf('--iterations');
-  const iterations = index >= 0 ? Number(process.argv[index + 1]) : 300;
+  const iterations = option('--iterations') ?? 300;
   pgTypeParsers();
   const database = openDatabase({ kind: 'postgres', url: await databaseUrl(adminUrl), poolMax: 10 });
   await migrateLatest(database.knex);

@@ -9,7 +9,7 @@ import { buildsetRoute, buildsetsRoute } from './routes/buildsets';
 import { dequeueRoute, enqueueRoute, promoteRoute } from './routes/control';
 import { componentsRoute, connectionsRoute } from './routes/deployment';
 import { infoRoute, tenantInfoRoute } from './routes/info';
-import { freezeJobRoute, freezeJobsRoute, jobRoute, projectRoute } from './routes/job-graph';
+import { freezeJobRoute, freezeJobsRoute, freezePipelineRoute, jobRoute, projectRoute } from './routes/job-graph';
 import { openApiRoute } from './routes/openapi';
 import { stateRoute, statusChangeRoute, statusRoute } from './routes/status';
 import {
@@ -75,6 +75,7 @@ export const REST_ROUTES: RestRoute[] = [
   jobRoute,
   freezeJobsRoute,
   freezeJobRoute,
+  freezePipelineRoute,
   enqueueRoute,
   dequeueRoute,
   projectAutoholdRoute,

@@ -16,6 +16,7 @@ const ERROR_TEXTS: Record<number, string> = {
   405: 'Method not allowed (see the Allow header)',
   409: 'Conflict with the current state',
   415: 'Body is not application/json',
+  422: 'The job graph cannot be frozen (configuration errors)',
 };
 
 /** Path parameter names differ in the earlier shape's documentation (rest-api.md). */

@@ -54,7 +54,7 @@ export interface ResponseSpec {
 }
 
 /** Error statuses an endpoint can answer, with the texts it uses (for the OpenAPI document). */
-export type ErrorSpec = Partial<Record<400 | 401 | 403 | 404 | 409 | 415, string>>;
+export type ErrorSpec = Partial<Record<400 | 401 | 403 | 404 | 409 | 415 | 422, string>>;
 
 export interface RestRequest {
   method: HttpMethod;

@@ -104,11 +104,14 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
     throw new RestError(500, 'InternalError', 'Unexpected error.');
   }
   const serverContext = options.serverContext(ctx);
-  const run = boundRunner(options.run, serverContext);
+  // Unexpected GraphQL errors answer 500 `Unexpected error.`; the original goes to the log.
+  const run = boundRunner(options.run, serverContext, (err) => ctx.app.emit('error', err, ctx));
 
   // Order as in the reference (compat.md §1.5): tenant, then auth, then query and body.
   if (options.requestAuth !== undefined) {
-    await checkAuth(ctx, endpoint, params, run, options.requestAuth);
+    const auth = await checkAuth(ctx, endpoint, params, run, options.requestAuth);
+    // The operations reuse it instead of authenticating the header again.
+    serverContext.requestAuth = auth;
   } else if (endpoint.auth === 'token' || endpoint.auth === 'admin') {
     if (params.tenant_name !== undefined) {
       await requireTenant(run, params.tenant_name);
@@ -146,11 +149,16 @@ function endpointShape(endpoint: RestEndpoint, selected: RestShape): RestShape {
   return endpoint.responses.current ? 'current' : 'earlier';
 }
 
-function boundRunner(run: OperationRunner, serverContext: Record<string, unknown>): BoundOperationRunner {
+function boundRunner(run: OperationRunner, serverContext: Record<string, unknown>, logInternal: (err: unknown) => void): BoundOperationRunner {
   return async (document, variables) => {
     const result = await run(document, variables, serverContext);
     if (result.errors && result.errors.length > 0) {
-      throw restErrorFromGraphQL(result.errors[0]);
+      const [first] = result.errors;
+      const restError = restErrorFromGraphQL(first);
+      if (restError.status === 500) {
+        logInternal(first.originalError ?? first);
+      }
+      throw restError;
     }
     if (!result.data) {
       throw new RestError(500, 'InternalError', 'The operation returned no data');
@@ -159,16 +167,19 @@ function boundRunner(run: OperationRunner, serverContext: Record<string, unknown
   };
 }
 
-/** 404 for an unknown tenant, then the endpoint's gate on its tenant (`*` for root endpoints). */
+/**
+ * 404 for an unknown tenant, then the endpoint's gate on its tenant (`*` for root endpoints);
+ * resolves with how the request authenticated (undefined for endpoints that never check).
+ */
 async function checkAuth(
   ctx: Koa.Context,
   endpoint: RestEndpoint,
   params: Record<string, string>,
   run: BoundOperationRunner,
   requestAuth: (ctx: Koa.Context) => Promise<RequestAuth>,
-): Promise<void> {
+): Promise<RequestAuth | undefined> {
   if (endpoint.auth === 'none') {
-    return;
+    return undefined;
   }
   const auth = await requestAuth(ctx);
   const tenant = params.tenant_name ?? ROOT_SCOPE;
@@ -180,6 +191,7 @@ async function checkAuth(
   if (!result.allowed) {
     throw new RestDeniedError(deniedResponse(result));
   }
+  return auth;
 }
 
 async function requireTenant(run: BoundOperationRunner, tenant: string): Promise<void> {

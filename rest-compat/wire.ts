@@ -6,8 +6,12 @@ export function isoNaive(value: string | null): string | null {
   if (value === null) {
     return null;
   }
-  return new Date(value).toISOString().slice(0, 19);
+  // The DateTime scalar serializes with toISOString (UTC, `Z`): its first 19 characters already
+  // are the answer; anything else is normalized through Date.
+  return CANONICAL_UTC.test(value) ? value.slice(0, 19) : new Date(value).toISOString().slice(0, 19);
 }
+
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** An integer parsed from a string such as a patchset; null when it is not one. */
 export function integerOrNull(value: string | null): number | null {
@@ -39,11 +43,15 @@ function isNotFound(result: TypedResult): result is { __typename: 'NotFoundError
   return result.__typename === 'NotFoundError';
 }
 
+/** Typed errors the REST layer maps to a status (the `__typename` of a GraphQL error member). */
+type TypedErrorName = 'NotFoundError' | 'InvalidInputError' | 'JobGraphError' | 'ConflictError';
+
 /**
- * The success member of a union that may also hold NotFoundError (404), InvalidInputError (400)
- * or JobGraphError (422: the configuration cannot be frozen; the reference answers 500).
+ * The success member of a union that may also hold NotFoundError (404), InvalidInputError (400),
+ * ConflictError (409) or JobGraphError (422: the configuration cannot be frozen; the reference
+ * answers 500).
  */
-export function orTypedError<T extends TypedResult>(result: T | null, fallback: string): Exclude<T, { __typename: 'NotFoundError' | 'InvalidInputError' | 'JobGraphError' }> {
+export function orTypedError<T extends TypedResult>(result: T | null, fallback: string): Exclude<T, { __typename: TypedErrorName }> {
   if (result === null) {
     throw notFound(fallback);
   }
@@ -54,9 +62,11 @@ export function orTypedError<T extends TypedResult>(result: T | null, fallback: 
       throw notFound(message);
     case 'InvalidInputError':
       throw badRequest(message);
+    case 'ConflictError':
+      throw new RestError(409, 'Conflict', message);
     case 'JobGraphError':
       throw new RestError(422, 'JobGraphError', message);
     default:
-      return result as Exclude<T, { __typename: 'NotFoundError' | 'InvalidInputError' | 'JobGraphError' }>;
+      return result as Exclude<T, { __typename: TypedErrorName }>;
   }
 }

@@ -3,7 +3,8 @@
  * subscription event) by `createContext`; the long-lived parts live in `Services`.
  */
 import type { Knex } from 'knex';
-import type { Layout } from '../src/config/layout';
+import type { Layout, LayoutProject } from '../src/config/layout';
+import type { ProposedLayout } from '../src/config/proposed-layout';
 import type { ConsoleSource } from './console-log';
 import type { ServiceConfig } from '../src/config/service';
 import type { Engine } from '../src/engine/engine';
@@ -24,6 +25,11 @@ export interface TenantCatalog {
   tenantNames(): readonly string[];
   /** The tenant's current layout; undefined for unknown tenants and for name-only catalogs. */
   layout(tenant: string): Layout | undefined;
+  /**
+   * The layout a branch or change ref of `project` would run with, the ref's proposed
+   * configuration applied (`Tenant.freezePipeline`); absent in catalogs that read no repositories.
+   */
+  proposedLayout?(layout: Layout, project: LayoutProject, ref: string): Promise<ProposedLayout>;
 }
 
 /** Authentication and authorization services (docs/security.md). */

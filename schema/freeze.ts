@@ -3,9 +3,9 @@
  * every attribute resolved (file matchers are not evaluated: every job is included).
  */
 import { freezeJobGraph, type FreezeError, type FrozenJob as FrozenJobValue } from '../src/config/freeze';
-import type { Layout, LayoutProject } from '../src/config/layout';
+import type { ConfigError, Layout, LayoutProject } from '../src/config/layout';
 import { builder } from './builder';
-import { ErrorInterface, InvalidInputError, NotFoundError } from './errors';
+import { ConflictError, ErrorInterface, InvalidInputError, NotFoundError } from './errors';
 import { frozenJobParameters } from './frozen-job-parameters';
 import { JobDependencyRef, JobSemaphoreUse } from './job-variant';
 import { tenantLayout } from './layout-store';
@@ -17,8 +17,11 @@ import type { GraphQLContext } from './context';
 
 /** The job graph cannot be frozen because of configuration errors. */
 export class JobGraphError extends Error {
-  constructor(readonly problems: readonly FreezeError[]) {
-    super(`The job graph has configuration errors: ${problems.map((p) => p.message).join('; ')}`);
+  constructor(
+    readonly problems: readonly FreezeError[],
+    summary = 'The job graph has configuration errors',
+  ) {
+    super(`${summary}: ${problems.map((p) => p.message).join('; ')}`);
     this.name = 'JobGraphError';
   }
 }
@@ -113,12 +116,21 @@ interface FreezeArgs {
 function freezeGraph(tenant: TenantRef, args: FreezeArgs, ctx: GraphQLContext): GraphView {
   const layout = tenantLayout(ctx, tenant.name);
   const project = requireProject(layout, args.project);
-  if (!layout.pipelines.has(args.pipeline)) {
-    throw new NotFoundError('Pipeline', args.pipeline, 'Unknown pipeline');
-  }
+  requirePipeline(layout, args.pipeline);
   const branch = args.branch != null && args.branch !== '' ? args.branch : project.metadata.defaultBranch;
-  const base = { layout, project, pipeline: args.pipeline, branch };
-  const result = freezeJobGraph(layout, { pipeline: args.pipeline, project: project.canonicalName, branch });
+  return freezeIn(layout, project, { pipeline: args.pipeline, branch, projectArg: args.project });
+}
+
+function requirePipeline(layout: Layout, pipeline: string): void {
+  if (!layout.pipelines.has(pipeline)) {
+    throw new NotFoundError('Pipeline', pipeline, 'Unknown pipeline');
+  }
+}
+
+/** Freeze in `layout` (the current one, or a speculative one); `files` undefined = file matchers not evaluated. */
+function freezeIn(layout: Layout, project: LayoutProject, args: { pipeline: string; branch: string; projectArg: string; files?: readonly string[] }): GraphView {
+  const base = { layout, project, pipeline: args.pipeline, branch: args.branch };
+  const result = freezeJobGraph(layout, { pipeline: args.pipeline, project: project.canonicalName, branch: args.branch, files: args.files });
   switch (result.status) {
     case 'ok':
       return { ...base, jobs: result.jobs, debug: result.debug, failFast: result.failFast };
@@ -127,13 +139,70 @@ function freezeGraph(tenant: TenantRef, args: FreezeArgs, ctx: GraphQLContext): 
     case 'error':
       throw new JobGraphError(result.errors);
     case 'unknown-project':
-      throw new NotFoundError('Project', args.project, 'Unknown project');
+      throw new NotFoundError('Project', args.projectArg, 'Unknown project');
     case 'unknown-pipeline':
       throw new NotFoundError('Pipeline', args.pipeline, 'Unknown pipeline');
   }
 }
 
+/** `org/project1 master .zuul.yaml line 3: ` for an error with a location. */
+function whereOf(error: ConfigError): string {
+  const context = error.sourceContext;
+  if (context === undefined) {
+    return '';
+  }
+  const parts = [context.projectName, context.branch, context.path, error.line === undefined ? undefined : `line ${error.line}`].filter((p) => p !== undefined);
+  return `${parts.join(' ')}: `;
+}
+
+interface FreezePipelineArgs {
+  project: string;
+  pipeline: string;
+  ref: string;
+}
+
+/** The graph `ref` would get: its proposed configuration applied, file matchers against its changed files. */
+async function freezePipeline(tenant: TenantRef, args: FreezePipelineArgs, ctx: GraphQLContext): Promise<GraphView> {
+  const layout = tenantLayout(ctx, tenant.name);
+  const project = requireProject(layout, args.project);
+  requirePipeline(layout, args.pipeline);
+  const catalog = ctx.services.tenants;
+  if (catalog.proposedLayout === undefined) {
+    throw new InvalidInputError('This server reads no repositories: refs cannot be resolved', 'ref');
+  }
+  const proposed = await catalog.proposedLayout(layout, project, args.ref);
+  switch (proposed.status) {
+    case 'invalid-ref':
+      throw new InvalidInputError(proposed.message, 'ref');
+    case 'unknown-ref':
+      throw new NotFoundError('Ref', args.ref, proposed.message);
+    case 'conflict':
+      throw new ConflictError(proposed.message);
+    case 'ok':
+      break;
+  }
+  if (proposed.newErrors.length > 0) {
+    const problems = proposed.newErrors.map((e) => ({ message: `${whereOf(e)}${e.shortError}` }));
+    throw new JobGraphError(problems, `The configuration proposed by ${args.ref} has errors`);
+  }
+  const speculativeProject = proposed.layout.projects.get(project.canonicalName) ?? project;
+  const files = proposed.ref.kind === 'change' ? proposed.ref.files : undefined;
+  return freezeIn(proposed.layout, speculativeProject, { pipeline: args.pipeline, branch: proposed.ref.branch, projectArg: args.project, files });
+}
+
 builder.objectFields(Tenant, (t) => ({
+  freezePipeline: t.field({
+    type: JobGraph,
+    description:
+      'The job graph a branch or change ref of a project would get in a pipeline: for a change of an untrusted project, the configuration it proposes is applied speculatively and file matchers are evaluated against its changed files; a branch gets the current configuration with file matchers not evaluated.',
+    args: {
+      project: t.arg.string({ required: true, description: 'Short or canonical project name.' }),
+      pipeline: t.arg.string({ required: true, description: 'Name of the pipeline.' }),
+      ref: t.arg.string({ required: true, description: 'A branch (`master` or `refs/heads/master`) or a change ref `refs/changes/NN/N/P`.' }),
+    },
+    errors: { types: [NotFoundError, InvalidInputError, JobGraphError, ConflictError], directResult: true },
+    resolve: (tenant, args, ctx) => freezePipeline(tenant, args, ctx),
+  }),
   freezeJobs: t.field({
     type: JobGraph,
     description: 'The job graph a change to a project branch would get in a pipeline (file matchers ignored, secrets redacted).',

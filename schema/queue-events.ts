@@ -38,6 +38,10 @@ export function withState(delta: EngineDelta, state: CurrentState): QueueEventVa
       return { ...state, delta };
     case 'job-started':
       return { ...state, delta };
+    case 'job-paused':
+      return { ...state, delta };
+    case 'job-resumed':
+      return { ...state, delta };
     case 'job-completed':
       return { ...state, delta };
     case 'window-changed':
@@ -175,6 +179,26 @@ const JobStartedEvent = builder.objectRef<DeltaOf<'job-started'>>('JobStarted').
   }),
 });
 
+const JobPausedEvent = builder.objectRef<DeltaOf<'job-paused'>>('JobPaused').implement({
+  description: 'A build paused after its run phase (it returned `pause`): its dependent jobs may start now, it keeps its nodes and resumes when they have all completed.',
+  interfaces: [QueueEvent],
+  fields: (t) => ({
+    itemId: t.string({ nullable: false, description: 'Item uuid.', resolve: (event) => event.delta.itemUuid }),
+    job: t.string({ nullable: false, description: 'Job name.', resolve: (event) => event.delta.job }),
+    buildUuid: t.string({ nullable: false, description: 'Build uuid.', resolve: (event) => event.delta.buildUuid }),
+  }),
+});
+
+const JobResumedEvent = builder.objectRef<DeltaOf<'job-resumed'>>('JobResumed').implement({
+  description: 'A paused build resumed (its post-run steps run next): every job depending on it has completed.',
+  interfaces: [QueueEvent],
+  fields: (t) => ({
+    itemId: t.string({ nullable: false, description: 'Item uuid.', resolve: (event) => event.delta.itemUuid }),
+    job: t.string({ nullable: false, description: 'Job name.', resolve: (event) => event.delta.job }),
+    buildUuid: t.string({ nullable: false, description: 'Build uuid.', resolve: (event) => event.delta.buildUuid }),
+  }),
+});
+
 const JobCompletedEvent = builder.objectRef<DeltaOf<'job-completed'>>('JobCompleted').implement({
   description: 'A job completed (with or without a build).',
   interfaces: [QueueEvent],
@@ -240,7 +264,7 @@ export const ResnapshotRequired = builder.objectRef<ResnapshotValue>('Resnapshot
 
 export const QueueEventOrResnapshot = builder.unionType('QueueEventOrResnapshot', {
   description: 'A queue delta, or a request to take a new snapshot.',
-  types: [ItemEnqueuedEvent, ItemMovedEvent, ItemDequeuedEvent, ItemReportedEvent, JobWaitingEvent, JobStartedEvent, JobCompletedEvent, WindowChangedEvent, TenantStateChangedEvent, PipelineStateChangedEvent, BuildsetChangedEvent, ResnapshotRequired],
+  types: [ItemEnqueuedEvent, ItemMovedEvent, ItemDequeuedEvent, ItemReportedEvent, JobWaitingEvent, JobStartedEvent, JobPausedEvent, JobResumedEvent, JobCompletedEvent, WindowChangedEvent, TenantStateChangedEvent, PipelineStateChangedEvent, BuildsetChangedEvent, ResnapshotRequired],
   resolveType: (value) => ('delta' in value ? deltaTypeName(value.delta.type) : 'ResnapshotRequired'),
 });
 

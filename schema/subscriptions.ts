@@ -125,7 +125,7 @@ builder.subscriptionFields((t) => ({
   buildUpdated: t.field({
     type: Build,
     nullable: false,
-    description: 'Builds of the tenant matching the filter, each time one starts or completes (same filter as `Tenant.builds`).',
+    description: 'Builds of the tenant matching the filter, each time one starts, pauses, resumes or completes (same filter as `Tenant.builds`).',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       filter: t.arg({ type: BuildFilter, description: 'Which builds; all when absent.' }),
@@ -150,7 +150,7 @@ builder.subscriptionFields((t) => ({
   buildsetUpdated: t.field({
     type: Buildset,
     nullable: false,
-    description: 'Buildsets of the tenant matching the filter, each time one is recorded (its job graph is frozen), one of its builds starts or completes, or it gets its result (reported, dequeued, merge conflict, configuration error...).',
+    description: 'Buildsets of the tenant matching the filter, each time one is recorded (its job graph is frozen), one of its builds starts, pauses, resumes or completes, or it gets its result (reported, dequeued, merge conflict, configuration error...).',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       filter: t.arg({ type: BuildsetFilter, description: 'Which buildsets; all when absent.' }),
@@ -216,7 +216,7 @@ async function buildOf(ctx: GraphQLContext, tenant: string, event: QueueFeedEven
     return null;
   }
   const { delta } = event;
-  if ((delta.type !== 'job-started' && delta.type !== 'job-completed') || delta.buildUuid === null) {
+  if ((delta.type !== 'job-started' && delta.type !== 'job-paused' && delta.type !== 'job-resumed' && delta.type !== 'job-completed') || delta.buildUuid === null) {
     return null;
   }
   return historyStore(ctx).builds.findByUuid(tenant, delta.buildUuid);

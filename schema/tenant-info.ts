@@ -1,12 +1,14 @@
 /** Tenant-level capabilities (REST `T/info` adds them to the service information). */
+import { defaultRealm } from '../src/auth/capabilities';
 import type { Layout } from '../src/config/layout';
 import { builder } from './builder';
-import { tenantLayout } from './layout-store';
+import type { GraphQLContext } from './context';
 import { Tenant } from './tenant';
 
 interface TenantCapabilitiesSource {
   tenant: string;
-  layout: Layout;
+  /** Undefined for catalogs that know tenant names only (tests). */
+  layout: Layout | undefined;
 }
 
 const TenantCapabilities = builder.objectRef<TenantCapabilitiesSource>('TenantCapabilities').implement({
@@ -14,7 +16,12 @@ const TenantCapabilities = builder.objectRef<TenantCapabilitiesSource>('TenantCa
   fields: (t) => ({
     authenticationRealm: t.string({
       description: 'The tenant\'s authentication realm, replacing the deployment default; null when the tenant sets none.',
-      resolve: ({ layout }) => layout.tenant.authenticationRealm ?? null,
+      resolve: ({ layout }) => layout?.tenant.authenticationRealm ?? null,
+    }),
+    defaultRealm: t.string({
+      description:
+        'The realm dashboards should use for this tenant: its authentication realm, else the default authenticator\'s (the api-root\'s realm applies to the root only); null without authenticators.',
+      resolve: ({ layout }, _args, ctx) => defaultRealm(ctx.services.config.auth, layout?.tenant.authenticationRealm),
     }),
     readProtected: t.boolean({
       nullable: false,
@@ -24,17 +31,19 @@ const TenantCapabilities = builder.objectRef<TenantCapabilitiesSource>('TenantCa
     niz: t.boolean({
       nullable: false,
       description: 'True when the tenant has providers (dashboards then show providers, images and flavors).',
-      resolve: ({ layout }) => layout.providers.size > 0,
+      resolve: ({ layout }) => (layout?.providers.size ?? 0) > 0,
     }),
   }),
 });
+
+const capabilitiesOf = (ctx: GraphQLContext, tenant: string): TenantCapabilitiesSource => ({ tenant, layout: ctx.services.tenants.layout(tenant) });
 
 builder.objectField(Tenant, 'info', (t) =>
   t.field({
     type: TenantCapabilities,
     nullable: false,
     description: 'Tenant-level capabilities.',
-    resolve: (tenant, _args, ctx) => ({ tenant: tenant.name, layout: tenantLayout(ctx, tenant.name) }),
+    resolve: (tenant, _args, ctx) => capabilitiesOf(ctx, tenant.name),
   }),
 );
 
@@ -45,7 +54,6 @@ builder.queryField('tenantInfo', (t) =>
     type: TenantCapabilities,
     description: 'The capabilities of one tenant, readable without a token; null when no tenant has that name.',
     args: { name: t.arg.string({ required: true, description: 'Name of the tenant.' }) },
-    resolve: (_root, { name }, ctx) =>
-      ctx.services.tenants.tenantNames().includes(name) ? { tenant: name, layout: tenantLayout(ctx, name) } : null,
+    resolve: (_root, { name }, ctx) => (ctx.services.tenants.tenantNames().includes(name) ? capabilitiesOf(ctx, name) : null),
   }),
 );

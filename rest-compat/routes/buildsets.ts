@@ -117,25 +117,26 @@ export const buildsetRoute: RestRoute = {
         const data = await req.run(RestBuildsetDocument, { tenant: req.params.tenant_name, uuid: req.params.uuid });
         const buildset = orNotFound(orNotFound(data.tenant, 'Tenant not found').buildset, 'Buildset not found');
         if (req.shape === 'earlier') {
-          return {
-            body: {
-              ...mapEarlierBuildset(buildset),
-              ...(buildset.builds.length > 0 ? { builds: buildset.builds.map(mapEarlierBuildCore) } : {}),
-            },
-          };
+          const body = mapEarlierBuildset(buildset);
+          if (buildset.builds.length > 0) {
+            body.builds = buildset.builds.map(mapEarlierBuildCore);
+          }
+          return { body };
         }
         const events = buildset.events.map((event) => ({
           event_time: isoNaive(event.eventTime),
           event_type: event.eventType,
           description: event.description,
         }));
-        return {
-          body: {
-            ...mapBuildset(buildset),
-            ...(buildset.builds.length > 0 ? { builds: buildset.builds.map(mapBuildCore) } : {}),
-            ...(events.length > 0 ? { events } : {}),
-          },
-        };
+        // Assigned rather than spread (see mapBuild); `builds`/`events` are absent when empty.
+        const body = mapBuildset(buildset);
+        if (buildset.builds.length > 0) {
+          body.builds = buildset.builds.map(mapBuildCore);
+        }
+        if (events.length > 0) {
+          body.events = events;
+        }
+        return { body };
       },
     },
   },

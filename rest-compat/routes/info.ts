@@ -11,7 +11,7 @@ const INFO_CACHE = { 'Cache-Control': 'public, max-age=3600' };
 const statsSchema = object({ url: nullable(str()), prefix: nullable(str()), type: str() });
 const sluiceSchema = object({ version: str(), rest_shape: str('Deployment default REST shape: current or earlier') });
 const authSchema = object(
-  { realms: freeObject('Realm name -> {authority, client_id, type, driver, scope?}'), default_realm: nullable(str()) },
+  { realms: freeObject('Realm name -> {authority, client_id, type, driver, scope?, load_user_info?} (the last two for OpenIDConnect)'), default_realm: nullable(str()) },
   { read_protected: bool(), auth_log_file_requests: bool(), niz: bool('Tenant info only: the tenant has launcher providers') },
 );
 
@@ -32,7 +32,14 @@ export function mapInfo(info: Info, shape: RestShape, tenantKnown = true): { inf
   const realms = Object.fromEntries(
     auth.realms.map((r) => [
       r.name,
-      { authority: r.authority, client_id: r.clientId, type: 'JWT', driver: r.driver, ...(r.scope !== null ? { scope: r.scope } : {}) },
+      {
+        authority: r.authority,
+        client_id: r.clientId,
+        type: 'JWT',
+        driver: r.driver,
+        ...(r.scope !== null ? { scope: r.scope } : {}),
+        ...(r.loadUserInfo !== null ? { load_user_info: r.loadUserInfo } : {}),
+      },
     ]),
   );
   const tenantAuth = tenantKnown ? { read_protected: auth.readProtected, auth_log_file_requests: false } : {};
@@ -87,11 +94,12 @@ export const tenantInfoRoute: RestRoute = {
         if (tenant === null || req.shape === 'earlier') {
           return { body: { info: { ...info, tenant: req.params.tenant_name } } };
         }
-        // compat.md §2.7: the tenant's realm, read protection and launcher flag replace the root values.
+        // compat.md §2.7: the tenant's realm, read protection and launcher flag replace the root values
+        // (an api-root realm does not apply to tenants).
         const capabilities = info.capabilities as { job_history: boolean; auth: Record<string, unknown> };
         const auth = {
           ...capabilities.auth,
-          default_realm: tenant.authenticationRealm ?? capabilities.auth.default_realm,
+          default_realm: tenant.defaultRealm,
           read_protected: tenant.readProtected,
           niz: tenant.niz,
         };

@@ -1,8 +1,10 @@
 /**
- * Job and project configuration detail and frozen job graphs (compat.md §2.15, §2.17–§2.19;
- * earlier shape §3, §4.3): `T/job/{name}`, `T/project/{name}`, freeze-jobs, freeze-job.
+ * Job and project configuration detail and frozen job graphs (compat.md §2.15, §2.17–§2.19, A4;
+ * earlier shape §3, §4.3): `T/job/{name}`, `T/project/{name}`, freeze-jobs, freeze-job,
+ * freeze-pipeline.
  */
-import { RestFreezeJobDocument, RestFreezeJobsDocument, RestJobDocument, RestProjectDocument, type MergeMode } from '../generated/graphql';
+import { RestFreezeJobDocument, RestFreezeJobsDocument, RestFreezePipelineDocument, RestJobDocument, RestProjectDocument, type MergeMode } from '../generated/graphql';
+import { badRequest } from '../errors';
 import { arrayOf, bool, freeObject, nullable, object, str } from '../json-schema';
 import { jobVariantSchema, mapJobVariant } from '../records/job-variant';
 import type { RestRoute } from '../route';
@@ -127,6 +129,16 @@ export const projectRoute: RestRoute = {
 
 const GRAPH_ERRORS = { 400: 'Invalid input', 404: 'Tenant not found | Unknown project | Unknown pipeline | Job not found', 422: 'The job graph cannot be frozen' } as const;
 
+/** A job graph record of freeze-jobs and freeze-pipeline (compat.md §2.18). */
+const graphRecordSchema = arrayOf(object({ name: str(), dependencies: arrayOf(object({ name: str(), soft: bool() })) }));
+
+interface GraphJob {
+  name: string;
+  dependencies: ReadonlyArray<{ name: string; soft: boolean }>;
+}
+
+const graphRecords = (jobs: readonly GraphJob[]) => jobs.map((job) => ({ name: job.name, dependencies: job.dependencies.map((d) => ({ name: d.name, soft: d.soft })) }));
+
 const freezeBase = 'tenant/{tenant_name}/pipeline/{pipeline_name}/project/{project_name:.*}/branch/{branch_name:.*}';
 
 export const freezeJobsRoute: RestRoute = {
@@ -138,10 +150,10 @@ export const freezeJobsRoute: RestRoute = {
       auth: 'public',
       operations: ['RestFreezeJobs'],
       responses: {
-        current: { status: 200, schema: arrayOf(object({ name: str(), dependencies: arrayOf(object({ name: str(), soft: bool() })) })), description: 'Jobs in graph order' },
-        earlier: { status: 200, schema: arrayOf(object({ name: str(), dependencies: arrayOf(object({ name: str(), soft: bool() })) })), description: 'Jobs in graph order' },
+        current: { status: 200, schema: graphRecordSchema, description: 'Jobs in graph order' },
+        earlier: { status: 200, schema: graphRecordSchema, description: 'Jobs in graph order' },
       },
-      errors: { 400: GRAPH_ERRORS[400], 404: GRAPH_ERRORS[404] },
+      errors: { 400: GRAPH_ERRORS[400], 404: GRAPH_ERRORS[404], 422: GRAPH_ERRORS[422] },
       handler: async (req) => {
         const data = await req.run(RestFreezeJobsDocument, {
           tenant: req.params.tenant_name,
@@ -150,7 +162,7 @@ export const freezeJobsRoute: RestRoute = {
           branch: req.params.branch_name,
         });
         const graph = orTypedError(orNotFound(data.tenant, 'Tenant not found').freezeJobs, 'Unknown project');
-        return { body: graph.jobs.map((job) => ({ name: job.name, dependencies: job.dependencies.map((d) => ({ name: d.name, soft: d.soft })) })) };
+        return { body: graphRecords(graph.jobs) };
       },
     },
   },
@@ -165,7 +177,7 @@ export const freezeJobRoute: RestRoute = {
       auth: 'public',
       operations: ['RestFreezeJob'],
       responses: { current: { status: 200, schema: freeObject('Frozen job parameters (job, timeout, nodeset, playbooks, vars, zuul, ...)'), description: 'Frozen job' } },
-      errors: { 400: GRAPH_ERRORS[400], 404: GRAPH_ERRORS[404] },
+      errors: { 400: GRAPH_ERRORS[400], 404: GRAPH_ERRORS[404], 422: GRAPH_ERRORS[422] },
       handler: async (req) => {
         const data = await req.run(RestFreezeJobDocument, {
           tenant: req.params.tenant_name,
@@ -176,6 +188,40 @@ export const freezeJobRoute: RestRoute = {
         });
         const frozen = orTypedError(orNotFound(data.tenant, 'Tenant not found').freezeJob, 'Job not found');
         return { body: frozen.parameters };
+      },
+    },
+  },
+};
+
+export const freezePipelineRoute: RestRoute = {
+  name: 'freeze_pipeline',
+  pattern: 'tenant/{tenant_name}/project/{project_name:.*}/freeze-pipeline',
+  endpoints: {
+    POST: {
+      summary:
+        'The job graph a branch or change ref would get in the pipeline: a change of an untrusted project with its proposed configuration applied and file matchers evaluated against its changed files (Sluice, A4)',
+      auth: 'public',
+      operations: ['RestFreezePipeline'],
+      body: { required: true, schema: object({ ref: str('A branch, refs/heads/<branch> or refs/changes/NN/N/P'), pipeline: str() }) },
+      responses: {
+        current: { status: 200, schema: graphRecordSchema, description: 'Jobs in graph order' },
+        earlier: { status: 200, schema: graphRecordSchema, description: 'Jobs in graph order' },
+      },
+      errors: {
+        400: 'Invalid request body | Invalid ref',
+        404: 'Tenant not found | Unknown project | Unknown pipeline | Unknown ref',
+        409: 'The change does not merge into its branch',
+        415: 'Not JSON',
+        422: 'The proposed configuration has errors, or the job graph cannot be frozen',
+      },
+      handler: async (req) => {
+        const { ref, pipeline } = req.body;
+        if (typeof ref !== 'string' || typeof pipeline !== 'string') {
+          throw badRequest('Invalid request body: ref and pipeline must be strings');
+        }
+        const data = await req.run(RestFreezePipelineDocument, { tenant: req.params.tenant_name, project: req.params.project_name, pipeline, ref });
+        const graph = orTypedError(orNotFound(data.tenant, 'Tenant not found').freezePipeline, 'Unknown project');
+        return { body: graphRecords(graph.jobs) };
       },
     },
   },

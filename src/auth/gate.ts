@@ -18,7 +18,7 @@ export type Gate = 'public' | 'token' | 'admin';
 export interface AccessPolicy {
   accessRules: readonly string[];
   adminRules: readonly string[];
-  /** The api-root's `authentication-realm`: the default realm `/api/info` announces (root policy only). */
+  /** The realm dashboards should log in with (`authentication-realm`), when set. */
   authenticationRealm?: string;
 }
 

@@ -6,11 +6,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { ConfigError } from './config-error';
-import type { Layout } from './layout';
-import { connectionsFromConfig, loadTenantLayout, readTenantFile } from './load-tenants';
+import type { Layout, LayoutProject } from './layout';
+import { buildLayout, type BuildLayoutInput } from './layout-builder';
+import { connectionsFromConfig, readTenantFile, readTenantLayoutInput } from './load-tenants';
+import { proposedLayout, type ProposedLayout } from './proposed-layout';
 import type { ServiceConfig } from './service';
 import { branchesToLoad, type Abide, type TenantFileProblem } from './tenant-file';
 import { GenerationalFileCache, type ConnectionSet } from './tenant-loader';
@@ -53,6 +56,8 @@ type LayoutListener = (layout: Layout) => void;
 
 export class LayoutManager {
   private layouts: ReadonlyMap<string, Layout> = new Map();
+  /** What each layout was built from, for speculative layouts (`proposedLayout`). */
+  private readonly inputs = new WeakMap<Layout, BuildLayoutInput>();
   private currentAbide: Abide | undefined;
   private problems: TenantFileProblem[] = [];
   private readonly connections: ConnectionSet;
@@ -92,6 +97,28 @@ export class LayoutManager {
   /** The current layout of a tenant. */
   layout(tenant: string): Layout | undefined {
     return this.layouts.get(tenant);
+  }
+
+  /**
+   * The layout `ref` (a branch or change ref of `project`) would run with, built from the same
+   * inputs as `layout` (a layout this manager built) with the ref's proposed configuration.
+   */
+  async proposedLayout(layout: Layout, project: LayoutProject, ref: string): Promise<ProposedLayout> {
+    const input = this.inputs.get(layout);
+    const connection = this.connections.git.get(project.connectionName);
+    if (input === undefined || connection === undefined) {
+      throw new Error(`layout ${layout.uuid} of tenant ${layout.tenantName} has no git inputs for ${project.canonicalName}`);
+    }
+    return proposedLayout({
+      layout,
+      input,
+      project,
+      connection,
+      ref,
+      scratchDir: path.join(this.options.config.dataDir, 'proposed-config'),
+      uuid: this.uuid(),
+      now: this.now(),
+    });
   }
 
   /** The tenant file's global objects (authorization rules, global semaphores, api-root). */
@@ -195,12 +222,14 @@ export class LayoutManager {
     }
     const built: Layout[] = [];
     for (const tenant of wanted) {
-      const layout = await loadTenantLayout(tenant, abide, this.problems, this.connections, {
+      const input = await readTenantLayoutInput(tenant, abide, this.problems, this.connections, {
         uuid: this.uuid,
         now: this.now,
         cache: this.cache,
         secretKeys: this.options.secretKeys,
       });
+      const layout = buildLayout(input);
+      this.inputs.set(layout, input);
       built.push(layout);
     }
     const next = new Map<string, Layout>();

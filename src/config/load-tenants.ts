@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { buildConfigError, ErrorName, type ConfigError } from './config-error';
 import type { Layout } from './layout';
-import { buildLayout } from './layout-builder';
+import { buildLayout, type BuildLayoutInput } from './layout-builder';
 import type { ServiceConfig } from './service';
 import { parseTenantFile, type Abide, type TenantConfig, type TenantFileProblem } from './tenant-file';
 import { readTenantProjects, type ConnectionSet, type FileCache } from './tenant-loader';
@@ -42,17 +42,17 @@ export interface LoadTenantOptions {
   secretKeys?: () => Promise<SecretsKeySource>;
 }
 
-/** Load one tenant's layout. */
-export async function loadTenantLayout(
+/** Read what one tenant's layout is built from (its projects' files, errors found on the way). */
+export async function readTenantLayoutInput(
   tenant: TenantConfig,
   abide: Pick<Abide, 'globalSemaphores'>,
   problems: readonly TenantFileProblem[],
   connections: ConnectionSet,
   options: LoadTenantOptions = {},
-): Promise<Layout> {
+): Promise<BuildLayoutInput> {
   const read = await readTenantProjects(tenant, connections, options.cache);
   const secretKeys = options.secretKeys === undefined ? undefined : await loadSecretKeys(read.projects, lazySource(options.secretKeys));
-  return buildLayout({
+  return {
     uuid: (options.uuid ?? randomUUID)(),
     now: (options.now ?? (() => new Date()))(),
     tenant,
@@ -61,7 +61,18 @@ export async function loadTenantLayout(
     projects: read.projects,
     initialErrors: [...tenantProblemErrors(tenant.name, problems), ...read.errors],
     secretKeys,
-  });
+  };
+}
+
+/** Load one tenant's layout. */
+export async function loadTenantLayout(
+  tenant: TenantConfig,
+  abide: Pick<Abide, 'globalSemaphores'>,
+  problems: readonly TenantFileProblem[],
+  connections: ConnectionSet,
+  options: LoadTenantOptions = {},
+): Promise<Layout> {
+  return buildLayout(await readTenantLayoutInput(tenant, abide, problems, connections, options));
 }
 
 /** Opens the key source only when a project has encrypted values (it may create files or keys). */

@@ -1,11 +1,11 @@
 /**
  * The production ExecutorGateway: builds become rows of `build_requests` that executor workers
- * claim (src/executor/worker.ts); their `build-started` / `build-completed` result events come
- * back through `engine_events`. Job details are taken from the frozen job that the layout
+ * claim (src/executor/worker.ts); their `build-started` / `build-paused` / `build-completed`
+ * result events come back through `engine_events`. Job details are taken from the frozen job that the layout
  * adapter passes along in `EngineJob.params`.
  */
 import type { Knex } from 'knex';
-import type { BuildNode, BuildRequestParams, BuildSecret, BuildStep, MergeMode, WorkspaceScheme } from '../model/build-request';
+import type { BuildNode, BuildNodeset, BuildRequestParams, BuildSecret, BuildStep, MergeMode, WorkspaceScheme } from '../model/build-request';
 import { MERGE_MODES } from '../model/build-request';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
 import type { BuildParams, ExecutorGateway, MergeItem, NodeInfo } from './interfaces';
@@ -30,11 +30,14 @@ interface FrozenJobFields {
   workspaceScheme?: unknown;
   overrideCheckout?: unknown;
   extraVars?: unknown;
+  hostVars?: unknown;
+  groupVars?: unknown;
   preRun?: unknown;
   run?: unknown;
   postRun?: unknown;
   requiredProjects?: unknown;
   frozenSecrets?: unknown;
+  nodesetAlternatives?: unknown;
 }
 
 /**
@@ -101,12 +104,59 @@ export function toBuildNode(info: NodeInfo): BuildNode | null {
     label: info.label,
     connectionType,
     connection: text(info.connection),
+    provider: text(info.provider),
+    interfaceIp: text(info.interfaceIp),
     host: text(info.host),
     port: typeof info.port === 'number' ? info.port : null,
     username: text(info.username),
     path: text(info.path),
     hostKeys: Array.isArray(info.hostKeys) ? info.hostKeys.filter((line): line is string => typeof line === 'string') : [],
   };
+}
+
+/** `host-vars` / `group-vars`: name -> mapping of variables (other entries are dropped). */
+function variablesByName(value: unknown): Record<string, Record<string, unknown>> | undefined {
+  const entries = Object.entries(record(value)).filter(([, vars]) => typeof vars === 'object' && vars !== null && !Array.isArray(vars));
+  return entries.length === 0 ? undefined : (Object.fromEntries(entries) as Record<string, Record<string, unknown>>);
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string' && entry !== '') : [];
+}
+
+/** A frozen nodeset alternative (src/config/layout.ts `Nodeset`) as the executor sees it. */
+function toBuildNodeset(value: unknown): BuildNodeset {
+  const nodeset = record(value);
+  const nodes = Array.isArray(nodeset.nodes) ? nodeset.nodes.map(record) : [];
+  const groups = Array.isArray(nodeset.groups) ? nodeset.groups.map(record) : [];
+  return {
+    name: typeof nodeset.name === 'string' ? nodeset.name : '',
+    nodes: nodes.map((node, index) => ({ name: text(node.name) ?? `node${index + 1}`, aliases: strings(node.aliases), label: typeof node.label === 'string' ? node.label : '' })),
+    groups: groups.flatMap((group) => (text(group.name) === null ? [] : [{ name: String(group.name), nodes: strings(group.nodes) }])),
+  };
+}
+
+/**
+ * The nodeset alternative the nodes were provided for: the one the launcher names
+ * (`nodesetIndex` of its node infos) when its labels match, else the first alternative with the
+ * nodes' labels in order; nodes without one are named `node1`, `node2`, ...
+ */
+export function nodesetOfNodes(alternatives: unknown, nodes: readonly NodeInfo[]): BuildNodeset | undefined {
+  if (nodes.length === 0) {
+    return undefined;
+  }
+  const labels = nodes.map((node) => node.label);
+  const candidates = (Array.isArray(alternatives) ? alternatives : []).map(toBuildNodeset);
+  const matches = (nodeset: BuildNodeset | undefined): nodeset is BuildNodeset =>
+    nodeset !== undefined && nodeset.nodes.length === labels.length && nodeset.nodes.every((node, index) => node.label === labels[index]);
+  const index = nodes[0].nodesetIndex;
+  const named = typeof index === 'number' ? candidates[index] : undefined;
+  const chosen = matches(named) ? named : candidates.find(matches);
+  return chosen ?? { name: '', nodes: labels.map((label, index) => ({ name: `node${index + 1}`, aliases: [], label })), groups: [] };
 }
 
 /** Translate the engine's build parameters into the executor contract (src/model/build-request.ts). */
@@ -132,6 +182,7 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
   const postRun = steps(frozen.postRun, available, secrets);
   const requiredProjects = Array.isArray(frozen.requiredProjects) ? (frozen.requiredProjects as Array<{ projectCanonicalName?: unknown; overrideCheckout?: unknown }>) : [];
   const nodes = params.nodes.flatMap((info) => toBuildNode(info) ?? []);
+  const nodeset = nodesetOfNodes(frozen.nodesetAlternatives, params.nodes);
   return {
     buildUuid: params.buildUuid,
     buildsetUuid: params.buildsetUuid,
@@ -147,6 +198,8 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
       overrideCheckout: typeof frozen.overrideCheckout === 'string' ? frozen.overrideCheckout : null,
       vars: params.job.vars,
       extraVars: record(frozen.extraVars),
+      ...optional('hostVars', variablesByName(frozen.hostVars)),
+      ...optional('groupVars', variablesByName(frozen.groupVars)),
       preRun,
       run,
       postRun,
@@ -172,6 +225,7 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
     artifacts: params.artifacts.map((artifact) => ({ ...artifact, project: projectName(params.tenant, artifact.project) })),
     eventId: null,
     ...(nodes.length > 0 ? { nodes } : {}),
+    ...(nodeset ? { nodeset } : {}),
   };
 }
 
@@ -197,5 +251,10 @@ export class BuildRequestExecutor implements ExecutorGateway {
   /** Unclaimed requests complete at once as CANCELED; running ones are stopped and end ABORTED. */
   async cancelBuild(_tenant: string, buildUuid: string): Promise<void> {
     await this.requests.requestCancel(buildUuid, 'ABORTED', this.now());
+  }
+
+  /** A paused request is flagged; an executor holding its workspace continues it. */
+  async resumeBuild(_tenant: string, buildUuid: string): Promise<void> {
+    await this.requests.requestResume(buildUuid, this.now());
   }
 }

@@ -13,6 +13,10 @@ export type EngineDeltaBody =
   | { type: 'item-reported'; pipeline: string; itemUuid: string; result: BuildsetResult; message: string }
   | { type: 'job-waiting'; pipeline: string; itemUuid: string; job: string; reason: JobWaitReason; status: string | null }
   | { type: 'job-started'; pipeline: string; itemUuid: string; job: string; buildUuid: string }
+  /** A build paused after its run phase, waiting for its dependent jobs. */
+  | { type: 'job-paused'; pipeline: string; itemUuid: string; job: string; buildUuid: string }
+  /** A paused build resumed: every dependent job has completed. */
+  | { type: 'job-resumed'; pipeline: string; itemUuid: string; job: string; buildUuid: string }
   | { type: 'job-completed'; pipeline: string; itemUuid: string; job: string; buildUuid: string | null; result: BuildResult }
   | { type: 'window-changed'; pipeline: string; queue: string; window: number }
   | { type: 'tenant-state-changed' }

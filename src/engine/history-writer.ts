@@ -66,6 +66,10 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
     await this.inTransaction((trx) => this.builds.complete(buildId, input, trx));
   }
 
+  async buildEvent(buildId: number, input: Parameters<BuildHistoryWriter['buildEvent']>[1]): Promise<void> {
+    await this.builds.addEvent(buildId, { eventType: input.eventType, eventTime: input.eventTime });
+  }
+
   async estimatedTime(tenant: string, project: string, branch: string | null, jobName: string): Promise<number | null> {
     const rows = await this.builds.listBuildTimes(
       tenant,

@@ -294,6 +294,11 @@ export interface ExecutorGateway {
   startBuild(params: BuildParams): Promise<void>;
   /** Stop a build; a completed-event may still arrive and is then ignored. */
   cancelBuild(tenant: string, buildUuid: string): Promise<void>;
+  /**
+   * Let a paused build continue (its post-run steps run, then it completes). Idempotent: asking
+   * again, or for a build that is no longer paused, changes nothing.
+   */
+  resumeBuild(tenant: string, buildUuid: string): Promise<void>;
 }
 
 export interface NodeRequest {
@@ -343,6 +348,15 @@ export type ResultEvent =
       /** `child_jobs` returned by the job: null when absent, else the dependents to keep. */
       childJobs?: string[] | null;
     }
+  | {
+      /** The run phase succeeded and asked to pause (`zuul.pause`): the build waits for its dependents (spec §2.2.2). */
+      type: 'build-paused';
+      buildUuid: string;
+      /** Result data returned so far (given to the dependents). */
+      data?: Record<string, unknown>;
+      artifacts?: Array<{ name: string; url: string; metadata?: Record<string, unknown> | null }>;
+      childJobs?: string[] | null;
+    }
   | { type: 'nodes-provisioned'; requestId: string; fulfilled: boolean; nodes: NodeInfo[] };
 
 // ---------------------------------------------------------------------------------------------
@@ -366,6 +380,8 @@ export interface BuildHistoryWriter {
   finishBuildset(buildsetId: number, input: { result: BuildsetResult; message: string | null; at: Date }): Promise<void>;
   startBuild(input: { buildsetId: number; uuid: string; jobName: string; startTime: Date; voting: boolean; nodeset: string | null; refId: number | null; attempt: number }): Promise<number>;
   completeBuild(buildId: number, input: { result: BuildResult; endTime: Date; errorDetail: string | null; logUrl: string | null; final: boolean; held: boolean; artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>; provides: string[] }): Promise<void>;
+  /** A `paused` or `resumed` event of a started build (spec §3.9 `zuul_build_event`). */
+  buildEvent(buildId: number, input: { eventType: 'paused' | 'resumed'; eventTime: Date }): Promise<void>;
   /** Average duration in seconds of the last 10 final SUCCESS builds, or null. */
   estimatedTime(tenant: string, project: string, branch: string | null, jobName: string): Promise<number | null>;
 }

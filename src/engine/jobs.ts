@@ -68,7 +68,14 @@ function newBuild(ctx: PassContext, attempt: number): BuildState {
     data: {},
     artifacts: [],
     submitted: false,
+    paused: false,
+    resumeRequested: false,
   };
+}
+
+/** A build that paused after its run phase and has not completed yet. */
+function isPaused(build: BuildState | null): boolean {
+  return build !== null && build.paused === true && build.result === null;
 }
 
 /** Whether a job ahead in the queue holds following changes (hold-following-changes without success). */
@@ -108,7 +115,8 @@ function unmetDependencies(item: ItemState, job: JobState): string[] {
       continue; // A soft dependency that is not in the graph.
     }
     const result = found.build?.result ?? null;
-    if (result === 'SUCCESS' || (result === 'SKIPPED' && dependency.soft)) {
+    // A paused parent has returned its data: its dependents may run (spec §2.9 step 2).
+    if (result === 'SUCCESS' || (result === 'SKIPPED' && dependency.soft) || isPaused(found.build)) {
       continue;
     }
     unmet.push(dependency.name);
@@ -136,11 +144,11 @@ function checkRequirements(queue: QueueState, item: ItemState, job: JobState): {
         continue;
       }
       const result = provider.build?.result ?? null;
-      if (result === null || result === 'RETRY') {
+      if ((result === null && !isPaused(provider.build)) || result === 'RETRY') {
         provided.forEach((name) => waiting.add(name));
         continue;
       }
-      if (result !== 'SUCCESS') {
+      if (result !== 'SUCCESS' && result !== null) {
         const change = ahead.changes[0];
         return {
           waiting: [],
@@ -275,6 +283,8 @@ function requestNodes(ctx: PassContext, pipeline: EnginePipeline, item: ItemStat
 export function nodeRequest(tenant: string, pipeline: EnginePipeline, item: ItemState, job: JobState, requestId: string): NodeRequest {
   const labels = job.job.nodeset.labels;
   const alternatives = job.job.nodeset.alternatives;
+  // Children of a paused parent go first: the parent holds its nodes until they are done.
+  const parentPaused = job.job.dependencies.some((dependency) => isPaused(item.buildset.jobs.find((candidate) => candidate.job.name === dependency.name)?.build ?? null));
   return {
     id: requestId,
     tenant,
@@ -282,7 +292,7 @@ export function nodeRequest(tenant: string, pipeline: EnginePipeline, item: Item
     buildsetUuid: item.buildset.uuid,
     jobName: job.job.name,
     labels,
-    priority: precedenceOf(pipeline),
+    priority: Math.max(precedenceOf(pipeline) - (parentPaused ? 1 : 0), 0),
     alternatives: alternatives && alternatives.length > 0 ? alternatives : [labels],
     project: item.changes[0]?.project ?? null,
     eventId: item.eventId,
@@ -365,19 +375,30 @@ export async function completeWithoutBuild(ctx: PassContext, item: ItemState, jo
   await releaseSemaphores(ctx, item, job);
 }
 
-/** Skip every dependent (soft or hard, transitively) of a failed job that has no build yet. */
-async function skipDependents(ctx: PassContext, item: ItemState, failed: JobState): Promise<void> {
-  const names = new Set<string>([failed.job.name]);
+/**
+ * Jobs depending on any of `roots`, transitively (the roots themselves excluded); `hardOnly`
+ * follows hard dependencies only.
+ */
+function dependentsOf(item: ItemState, roots: readonly JobState[], hardOnly: boolean): JobState[] {
+  const names = new Set<string>(roots.map((root) => root.job.name));
+  const found: JobState[] = [];
   let grew = true;
   while (grew) {
     grew = false;
     for (const job of item.buildset.jobs) {
-      if (!names.has(job.job.name) && job.job.dependencies.some((dependency) => names.has(dependency.name))) {
+      if (!names.has(job.job.name) && job.job.dependencies.some((dependency) => names.has(dependency.name) && !(hardOnly && dependency.soft))) {
         names.add(job.job.name);
+        found.push(job);
         grew = true;
       }
     }
   }
+  return found;
+}
+
+/** Skip every dependent (soft or hard, transitively) of a failed job that has no build yet. */
+async function skipDependents(ctx: PassContext, item: ItemState, failed: JobState): Promise<void> {
+  const names = new Set(dependentsOf(item, [failed], false).map((job) => job.job.name));
   for (const job of item.buildset.jobs) {
     if (job !== failed && names.has(job.job.name) && job.build === null) {
       await cancelNodeRequest(ctx, job);
@@ -411,29 +432,35 @@ export type CancelMode = 'reset' | 'dequeue' | 'stay-current';
 
 /** Cancel every unfinished job of an item (spec §2.9.6). */
 export async function cancelJobs(ctx: PassContext, item: ItemState, mode: CancelMode): Promise<void> {
-  const final = mode !== 'reset';
   for (const job of item.buildset.jobs) {
-    await cancelNodeRequest(ctx, job);
-    const build = job.build;
-    if (build && build.result === null) {
-      const buildUuid = build.uuid;
-      ctx.after(() => ctx.gateways.executor.cancelBuild(ctx.tenant, buildUuid));
-      const result: BuildResult = build.startTime !== null && mode !== 'stay-current' ? 'ABORTED' : 'CANCELED';
-      build.result = result;
-      build.canceled = true;
-      build.endTime = ctx.nowIso();
-      if (item.buildset.historyId !== null) {
-        const id = build.historyId ?? (await recordBuildStart(ctx, item.buildset.historyId, item, job, build, ctx.now));
-        build.historyId = id;
-        await ctx.history.completeBuild(id, { result, endTime: ctx.now, errorDetail: null, logUrl: build.logUrl, final: true, held: false, artifacts: [], provides: [] });
-      }
-      ctx.publish({ type: 'job-completed', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid, result });
-    } else if (!build && final && item.buildset.jobGraphFrozen) {
-      await completeWithoutBuild(ctx, item, job, 'CANCELED', null);
-    }
-    await releaseSemaphores(ctx, item, job);
+    await cancelJob(ctx, item, job, mode);
   }
   ctx.touch(item);
+}
+
+/** Cancel one job: its node request, its unfinished build (paused ones too) and its semaphores. */
+async function cancelJob(ctx: PassContext, item: ItemState, job: JobState, mode: CancelMode): Promise<void> {
+  const final = mode !== 'reset';
+  await cancelNodeRequest(ctx, job);
+  const build = job.build;
+  if (build && build.result === null) {
+    const buildUuid = build.uuid;
+    ctx.after(() => ctx.gateways.executor.cancelBuild(ctx.tenant, buildUuid));
+    const result: BuildResult = build.startTime !== null && mode !== 'stay-current' ? 'ABORTED' : 'CANCELED';
+    build.result = result;
+    build.canceled = true;
+    build.paused = false;
+    build.endTime = ctx.nowIso();
+    if (item.buildset.historyId !== null) {
+      const id = build.historyId ?? (await recordBuildStart(ctx, item.buildset.historyId, item, job, build, ctx.now));
+      build.historyId = id;
+      await ctx.history.completeBuild(id, { result, endTime: ctx.now, errorDetail: null, logUrl: build.logUrl, final: true, held: false, artifacts: [], provides: [] });
+    }
+    ctx.publish({ type: 'job-completed', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid, result });
+  } else if (!build && final && item.buildset.jobGraphFrozen) {
+    await completeWithoutBuild(ctx, item, job, 'CANCELED', null);
+  }
+  await releaseSemaphores(ctx, item, job);
 }
 
 /** Locate the job of a build or node request among a tenant's live items. */
@@ -481,7 +508,63 @@ export async function applyResult(ctx: PassContext, pipeline: EnginePipeline, lo
     ctx.publish({ type: 'job-started', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid });
     return;
   }
+  if (event.type === 'build-paused') {
+    await pauseBuild(ctx, location, build, event);
+    return;
+  }
   await completeBuild(ctx, pipeline, location, build, event);
+}
+
+/**
+ * BuildPaused (spec §2.2.2): the build keeps its nodes and waits; its data goes to its
+ * dependents, which may start now. `child_jobs` prunes them as on completion. The resume
+ * happens in `resumePausedBuilds` once every dependent has a result.
+ */
+async function pauseBuild(ctx: PassContext, location: JobLocation, build: BuildState, event: Extract<ResultEvent, { type: 'build-paused' }>): Promise<void> {
+  const { item, job } = location;
+  if (build.result !== null || build.paused === true || build.resumeRequested === true) {
+    return; // Repeated or late: the build already moved on.
+  }
+  build.paused = true;
+  build.data = event.data ?? {};
+  build.artifacts = (event.artifacts ?? []).map((artifact) => ({ name: artifact.name, url: artifact.url, metadata: artifact.metadata ?? null }));
+  job.waitReason = null;
+  job.waitingStatus = null;
+  if (item.buildset.historyId !== null) {
+    const id = build.historyId ?? (await recordBuildStart(ctx, item.buildset.historyId, item, job, build, build.startTime ? new Date(build.startTime) : ctx.now));
+    build.historyId = id;
+    await ctx.history.buildEvent(id, { eventType: 'paused', eventTime: ctx.now });
+  }
+  ctx.publish({ type: 'job-paused', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid });
+  await skipByChildJobs(ctx, item, job, event.childJobs);
+}
+
+/**
+ * Resume every paused build of an item whose dependents (transitively) all have a result
+ * (spec §2.10 step 6). Returns true when one was resumed.
+ */
+export async function resumePausedBuilds(ctx: PassContext, item: ItemState): Promise<boolean> {
+  let resumed = false;
+  for (const job of item.buildset.jobs) {
+    const build = job.build;
+    if (build === null || !isPaused(build)) {
+      continue;
+    }
+    if (dependentsOf(item, [job], false).some((dependent) => (dependent.build?.result ?? null) === null)) {
+      continue;
+    }
+    build.paused = false;
+    build.resumeRequested = true;
+    if (build.historyId !== null) {
+      await ctx.history.buildEvent(build.historyId, { eventType: 'resumed', eventTime: ctx.now });
+    }
+    const buildUuid = build.uuid;
+    ctx.after(() => ctx.gateways.executor.resumeBuild(ctx.tenant, buildUuid));
+    ctx.publish({ type: 'job-resumed', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid });
+    ctx.touch(item);
+    resumed = true;
+  }
+  return resumed;
 }
 
 async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, location: JobLocation, build: BuildState, event: Extract<ResultEvent, { type: 'build-completed' }>): Promise<void> {
@@ -502,6 +585,7 @@ async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, locatio
   }
   build.result = result;
   build.retry = retry;
+  build.paused = false;
   build.endTime = event.endTime;
   build.errorDetail = event.errorDetail ?? null;
   build.logUrl = event.logUrl ?? build.logUrl;
@@ -535,6 +619,8 @@ async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, locatio
   if (retry) {
     job.retryBuilds.push(build);
     job.build = null;
+    // Dependents may have run on the data of a build that paused: they run again after the retry.
+    await resetDependents(ctx, item, job);
     return;
   }
   if (jobFailed(job)) {
@@ -545,7 +631,11 @@ async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, locatio
   }
 }
 
-/** `child_jobs` returned by a build (or `zuul.child_jobs` in its data) prunes dependents (spec §2.10 step 5). */
+/**
+ * `child_jobs` returned by a build (or `zuul.child_jobs` in its data) prunes dependents (spec
+ * §2.10 step 5): an empty list skips every hard dependent, transitively; otherwise the direct
+ * dependents not listed are skipped, with their hard dependents.
+ */
 async function skipByChildJobs(ctx: PassContext, item: ItemState, job: JobState, returned: string[] | null | undefined): Promise<void> {
   const zuul = job.build?.data.zuul;
   const fromData = typeof zuul === 'object' && zuul !== null && 'child_jobs' in zuul ? (zuul as { child_jobs: unknown }).child_jobs : undefined;
@@ -554,10 +644,29 @@ async function skipByChildJobs(ctx: PassContext, item: ItemState, job: JobState,
     return;
   }
   const keep = new Set(childJobs.filter((name): name is string => typeof name === 'string'));
-  for (const candidate of item.buildset.jobs) {
-    const direct = candidate.job.dependencies.some((dependency) => dependency.name === job.job.name);
-    if (direct && !keep.has(candidate.job.name) && candidate.build === null) {
+  let skipped: JobState[];
+  if (keep.size === 0) {
+    skipped = dependentsOf(item, [job], true);
+  } else {
+    const direct = item.buildset.jobs.filter((candidate) => !keep.has(candidate.job.name) && candidate.job.dependencies.some((dependency) => dependency.name === job.job.name));
+    skipped = [...direct, ...dependentsOf(item, direct, true)];
+  }
+  for (const candidate of new Set(skipped)) {
+    if (candidate.build === null) {
+      await cancelNodeRequest(ctx, candidate);
       await completeWithoutBuild(ctx, item, candidate, 'SKIPPED', `Skipped due to child_jobs return value in job ${job.job.name}`);
+    }
+  }
+}
+
+/** A retried job's dependents lose their builds (unfinished ones are canceled) and run again later. */
+async function resetDependents(ctx: PassContext, item: ItemState, job: JobState): Promise<void> {
+  for (const dependent of dependentsOf(item, [job], false)) {
+    await cancelJob(ctx, item, dependent, 'reset');
+    if (dependent.build !== null) {
+      dependent.build = null;
+      dependent.waitReason = null;
+      dependent.waitingStatus = null;
     }
   }
 }

@@ -40,6 +40,13 @@ export interface BuildState {
   artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
   /** Set once the executor was asked to run it (re-sent after a restart while the build has no result). */
   submitted: boolean;
+  /**
+   * The build paused after its run phase (`zuul.pause`) and waits for its dependents; its data
+   * is already given to them. Absent in builds saved before pausing existed.
+   */
+  paused?: boolean;
+  /** The engine asked the executor to resume the paused build (asked again after a restart until it completes). */
+  resumeRequested?: boolean;
 }
 
 export interface JobState {

@@ -8,7 +8,7 @@ import type { BuildsetResult } from '../model/results';
 import type { ChangeInfo, EngineLayout, EnginePipeline, EngineProject, MergeItem } from './interfaces';
 import { countDependencies, pipelineLimitExceeded, tooManyDependencies } from './dependencies';
 import { allItemsBehind, allJobsComplete, didAllJobsSucceed, findItem, hasAnyJobFailed, itemsAhead, itemsBehind } from './item-predicates';
-import { cancelJobs, executeJobs, historyRef, historyRefOf } from './jobs';
+import { cancelJobs, executeJobs, historyRef, historyRefOf, resumePausedBuilds } from './jobs';
 import { changeId, describeTrigger, sameChange, type BuildsetState, type DequeueReason, type ItemState, type PipelineState, type QueueState } from './model';
 import type { PassContext } from './pass';
 import { formatNonEnqueuedReport, formatReport, type ReportAction } from './report-text';
@@ -446,6 +446,9 @@ export class PipelineManager {
           changed = (await executeJobs(ctx, this.config, queue, item)) || changed;
         }
       }
+    }
+    if (item.live && (await resumePausedBuilds(ctx, item))) {
+      changed = true;
     }
     if (hasAnyJobFailed(item.buildset)) {
       reasons.push('at least one job failed');

@@ -196,6 +196,10 @@ export class TenantScheduler {
           for (const job of item.buildset.jobs) {
             if (job.build && job.build.result === null) {
               await this.options.gateways.executor.startBuild(buildParams(this.tenant, pipelineConfig, item, job));
+              if (job.build.resumeRequested === true) {
+                // The resume may not have reached the executor before the restart.
+                await this.options.gateways.executor.resumeBuild(this.tenant, job.build.uuid);
+              }
             } else if (!job.build && job.nodeRequestId !== null) {
               await this.options.gateways.nodes.requestNodes(nodeRequest(this.tenant, pipelineConfig, item, job, job.nodeRequestId));
             }

@@ -141,7 +141,7 @@ function jobStatus(job: JobState, pipeline: string, now: Date, webRoot: string |
     estimatedTime: build?.estimatedTime ?? null,
     pipeline: build ? pipeline : null,
     canceled: build ? build.canceled : null,
-    paused: build ? false : null,
+    paused: build ? build.paused === true && build.result === null : null,
     preFail: build ? false : null,
     retry: build ? build.retry : null,
     tries: job.tries,

@@ -5,7 +5,7 @@
  * recent lines or, further back, from the file, so a slow reader never holds the build up and
  * memory stays bounded. Line numbers (`seq`) start at 1 and equal line numbers in the file.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Redactor } from '../auth/redact';
@@ -38,6 +38,9 @@ export class BuildLog {
     private readonly now: () => Date = () => new Date(),
   ) {
     mkdirSync(path.dirname(file), { recursive: true });
+    // A resumed build (paused, then continued by another process) appends to its log: line
+    // numbers go on from the lines already there.
+    this.count = existsSync(file) ? fileLines(readFileSync(file, 'utf8')).length : 0;
     this.fd = openSync(file, 'a');
   }
 

@@ -45,7 +45,8 @@ export function createConsoleResolver(options: ConsoleResolverOptions): (tenant:
       return { kind: 'live', log: live };
     }
     const file = path.join(buildLogDir(options.logsDir, request.tenant, buildUuid), JOB_OUTPUT_FILE);
-    if (request.state === 'completed') {
+    // A paused build whose worker is gone (restarted) has its log so far on disk.
+    if (request.state === 'completed' || request.state === 'paused') {
       return existsSync(file) ? { kind: 'finished', file } : { kind: 'not-found' };
     }
     return { kind: 'unavailable' };

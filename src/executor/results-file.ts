@@ -1,6 +1,7 @@
 /**
  * The results file a step may write (path in `SLUICE_RESULTS_FILE`): JSON returning artifacts,
- * data for child jobs, the child jobs to keep and warnings (docs/executor.md, "Results file").
+ * data for child jobs, the child jobs to keep, whether to pause and warnings (docs/executor.md,
+ * "Results file").
  * A malformed file never crashes a build: it is reported in `error_detail`.
  */
 import { readFile } from 'node:fs/promises';
@@ -22,6 +23,7 @@ const resultsSchema = z
       .default([]),
     data: z.record(z.string(), z.unknown()).default({}),
     child_jobs: z.array(z.string()).optional(),
+    pause: z.boolean().default(false),
     warnings: z.array(z.string()).default([]),
   })
   .strict();
@@ -30,12 +32,14 @@ export interface BuildResults {
   artifacts: BuildArtifact[];
   data: Record<string, unknown>;
   childJobs: string[] | null;
+  /** Pause after the run phase until the dependent jobs have completed (the reference's `zuul.pause`). */
+  pause: boolean;
   warnings: string[];
 }
 
 export type ResultsFileOutcome = { ok: true; results: BuildResults } | { ok: false; error: string };
 
-export const EMPTY_RESULTS: BuildResults = { artifacts: [], data: {}, childJobs: null, warnings: [] };
+export const EMPTY_RESULTS: BuildResults = { artifacts: [], data: {}, childJobs: null, pause: false, warnings: [] };
 
 /**
  * Read and validate the results file; a missing file means "nothing returned". Relative
@@ -63,13 +67,14 @@ export async function readResultsFile(file: string, logUrl: string | null): Prom
     const where = issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
     return { ok: false, error: `Invalid results file: ${where}${issue.message}` };
   }
-  const { artifacts, data, child_jobs: childJobs, warnings } = parsed.data;
+  const { artifacts, data, child_jobs: childJobs, pause, warnings } = parsed.data;
   return {
     ok: true,
     results: {
       artifacts: artifacts.map((a) => ({ name: a.name, url: resolveArtifactUrl(a.url, logUrl), metadata: a.metadata ?? null })),
       data,
       childJobs: childJobs ?? null,
+      pause,
       warnings,
     },
   };

@@ -9,6 +9,8 @@
  * - cancel (the signal aborts) -> the result the caller chooses (`ABORTED` by default); the
  *   running step's process group is killed at once and no further step runs.
  * `post-run` steps run after pre-run or run failures too (to collect logs), never after a cancel.
+ * A build whose run phase succeeded and whose results file says `pause` stops before its
+ * post-run steps (`paused`); the caller keeps the workspace and continues it later with `resume`.
  */
 import { constants, accessSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -47,6 +49,13 @@ export interface RunBuildInput {
   remote?: RemoteSteps;
   /** The build's decrypted secrets; each step gets those bound to it in its secrets file. */
   secrets?: DecryptedBuildSecrets;
+  /** Node inventory variables (`SLUICE_INVENTORY_FILE`, `SLUICE_NODE_DIR`, ...; node-inventory.ts). */
+  nodeEnv?: Record<string, string>;
+  /**
+   * Continue a paused build: only its post-run steps run, in the kept workspace (and, with
+   * `remote`, the kept remote workspace); the results file is kept for them.
+   */
+  resume?: boolean;
 }
 
 export interface RunOutcome {
@@ -54,6 +63,11 @@ export interface RunOutcome {
   errorDetail: string | null;
   results: BuildResults;
   warnings: string[];
+  /**
+   * The run phase succeeded and the results file asked to pause: the post-run steps did not run
+   * yet (`result` is the result so far, SUCCESS). Run again with `resume` to finish the build.
+   */
+  paused?: boolean;
 }
 
 interface ResolvedStep {
@@ -103,7 +117,7 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
     return { result, errorDetail: null, results: EMPTY_RESULTS, warnings };
   };
 
-  if (input.remote) {
+  if (input.remote && input.resume !== true) {
     try {
       await input.remote.prepare();
     } catch (err) {
@@ -116,7 +130,8 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
   const deadline = params.job.timeout === null ? null : clock() + params.job.timeout * 1000;
   let mainResult: BuildResult | 'PRE_FAILED' = 'SUCCESS';
   let errorDetail: string | null = null;
-  for (const phase of ['pre-run', 'run'] as const) {
+  // A resumed build ran its pre-run and run steps before it paused.
+  for (const phase of input.resume === true ? [] : (['pre-run', 'run'] as const)) {
     for (const step of steps.filter((s) => s.phase === phase)) {
       const remaining = deadline === null ? null : deadline - clock();
       const exit = remaining !== null && remaining <= 0 ? ({ kind: 'timed-out' } as const) : await runOneStep(step, env, remaining, input);
@@ -137,6 +152,14 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
     }
     if (mainResult !== 'SUCCESS') {
       break;
+    }
+  }
+
+  if (mainResult === 'SUCCESS' && input.resume !== true) {
+    const pausing = await pauseRequested(input);
+    if (pausing) {
+      log.write('Paused: the run steps asked to pause; the post-run steps run once the dependent jobs have completed');
+      return { result: 'SUCCESS', errorDetail: null, results: pausing, warnings: [...warnings, ...pausing.warnings], paused: true };
     }
   }
 
@@ -177,6 +200,13 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
   }
   log.write(`Build result: ${result}`);
   return { result, errorDetail, results, warnings };
+}
+
+/** The results file after the run phase, when it asks to pause (an invalid file never pauses). */
+async function pauseRequested(input: RunBuildInput): Promise<BuildResults | null> {
+  await input.remote?.collect({ keep: true });
+  const read = await readResultsFile(workFiles(input.workspaceRoot).results, input.logUrl);
+  return read.ok && read.results.pause ? read.results : null;
 }
 
 async function runOneStep(step: ResolvedStep, env: Record<string, string>, timeoutMs: number | null, input: RunBuildInput): Promise<StepExit> {
@@ -291,7 +321,9 @@ function prepareEnvironment(input: RunBuildInput, warnings: string[]): Record<st
   const { params } = input;
   const files = workFiles(input.workspaceRoot);
   mkdirSync(files.tmp, { recursive: true });
-  rmSync(files.results, { force: true });
+  if (input.resume !== true) {
+    rmSync(files.results, { force: true });
+  }
   const vars = mergeVariables(params.job.vars, params.parentData, params.job.extraVars);
   const flattened = flattenVariables(vars);
   if (flattened.skipped.length > 0) {
@@ -330,6 +362,7 @@ function prepareEnvironment(input: RunBuildInput, warnings: string[]): Record<st
     SLUICE_VARS_FILE: files.vars,
     SLUICE_INPUTS_FILE: files.inputs,
     SLUICE_SECRETS_FILE: files.secrets,
-    SLUICE_NODE_DIR: params.nodes?.find((node) => node.connectionType === 'local')?.path ?? '',
+    SLUICE_NODE_DIR: '',
+    ...input.nodeEnv,
   };
 }

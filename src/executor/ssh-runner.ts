@@ -4,11 +4,14 @@
  * ssh); each step then runs there (`cd <checkout> && env VARS... bash <script>`) with paths under
  * the local workspace rewritten to the remote one; after the last step the results file is copied
  * back so the runner reads it as usual. Host keys from the launcher's node scan are the only keys
- * accepted (`StrictHostKeyChecking=yes`); without any, host key checking is off.
+ * accepted (`StrictHostKeyChecking=yes`); without any, host key checking is off. Files naming
+ * workspace paths (the node inventory, the SSH config) get the same rewriting; with a build agent
+ * the step sessions forward it, so steps reach the build's other SSH nodes (ssh-agent.ts).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { BuildNode } from '../model/build-request';
 
 /** How the runner runs steps somewhere else than in the local workspace. */
@@ -26,8 +29,13 @@ export interface RemoteSteps {
     env: Record<string, string>;
     input?: string;
   };
-  /** Copy the results file back and remove the remote workspace (called after the last step). */
-  collect(): Promise<void>;
+  /**
+   * Copy the results file back and remove the remote workspace (called after the last step);
+   * `keep` leaves the remote workspace in place (a paused build continues there later).
+   */
+  collect(options?: { keep?: boolean }): Promise<void>;
+  /** The workspace root on the node (absolute once `prepare` ran); a resumed build is given it back. */
+  remoteRoot(): string;
 }
 
 export interface SshStepsOptions {
@@ -42,6 +50,10 @@ export interface SshStepsOptions {
   stateDir: string;
   /** Environment of the local `ssh` processes (PATH). */
   env: Record<string, string>;
+  /** Workspace-relative files whose local workspace paths are rewritten to the remote ones on the node. */
+  rewriteFiles?: readonly string[];
+  /** Socket of the build's ssh-agent, forwarded to the step sessions. */
+  agentSocket?: string;
 }
 
 /** Quote a string for a POSIX shell. */
@@ -101,6 +113,8 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
     destination,
   ];
   const localResults = path.join(options.localRoot, 'work', 'results.json');
+  const stepArgs = options.agentSocket === undefined ? sshArgs : ['-o', 'ForwardAgent=yes', ...sshArgs];
+  const stepEnv = options.agentSocket === undefined ? options.env : { ...options.env, SSH_AUTH_SOCK: options.agentSocket };
 
   return {
     async prepare() {
@@ -111,6 +125,17 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
         throw new Error(`Copying the workspace to ${destination} failed: ${result.stderr.trim()}`);
       }
       remoteRoot = result.stdout.toString('utf8').trim();
+      for (const file of options.rewriteFiles ?? []) {
+        const local = path.join(options.localRoot, file);
+        if (!existsSync(local)) {
+          continue;
+        }
+        const content = rewrite(readFileSync(local, 'utf8'), options.localRoot, remoteRoot);
+        const copied = await runCommand('ssh', [...sshArgs, `cat > ${shellQuote(`${remoteRoot}/${file}`)}`], options.env, { input: Readable.from([content]) });
+        if (copied.code !== 0) {
+          throw new Error(`Copying ${file} to ${destination} failed: ${copied.stderr.trim()}`);
+        }
+      }
     },
     command(step) {
       const toRemote = (value: string): string => rewrite(value, options.localRoot, remoteRoot);
@@ -121,13 +146,13 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
       const run = step.executable ? shellQuote(script) : `bash ${shellQuote(script)}`;
       const command = `cd ${shellQuote(toRemote(step.cwd))} && env ${assignments.join(' ')} ${run} < /dev/null`;
       if (step.secretsFile === undefined) {
-        return { command: 'ssh', args: [...sshArgs, command], env: options.env };
+        return { command: 'ssh', args: [...stepArgs, command], env: stepEnv };
       }
       const file = shellQuote(toRemote(step.secretsFile.path));
       const remote = `(umask 077 && rm -f ${file} && cat > ${file}) && { ${command}; }; rc=$?; rm -f ${file}; exit $rc`;
-      return { command: 'ssh', args: [...sshArgs, remote], env: options.env, input: step.secretsFile.content };
+      return { command: 'ssh', args: [...stepArgs, remote], env: stepEnv, input: step.secretsFile.content };
     },
-    async collect() {
+    async collect(collectOptions = {}) {
       const remoteResults = `${remoteRoot}/work/results.json`;
       const result = await runCommand('ssh', [...sshArgs, `test -f ${shellQuote(remoteResults)} && cat ${shellQuote(remoteResults)}`], options.env);
       if (result.code === 0) {
@@ -135,8 +160,11 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
       } else {
         rmSync(localResults, { force: true });
       }
-      // The node keeps nothing of the build.
-      await runCommand('ssh', [...sshArgs, `rm -rf ${shellQuote(remoteRoot)}`], options.env);
+      if (collectOptions.keep !== true) {
+        // The node keeps nothing of the build.
+        await runCommand('ssh', [...sshArgs, `rm -rf ${shellQuote(remoteRoot)}`], options.env);
+      }
     },
+    remoteRoot: () => remoteRoot,
   };
 }

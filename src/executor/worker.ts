@@ -4,6 +4,9 @@
  * and reports `build-started` / `build-completed` result events for the engine. Cancels
  * requested in the store (`cancel_requested`) are noticed by a poll and stop the build within
  * the poll interval plus the kill grace; stopping the worker aborts running builds (ABORTED).
+ * A build that pauses after its run phase (`build-paused`) leaves the worker with its workspace
+ * kept; once the engine asks for its resume (or cancel), the worker that finds its workspace on
+ * this host claims it again and runs its post-run steps (or just completes it canceled).
  */
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -14,6 +17,7 @@ import {
   buildRequestParamsSchema,
   type BuildCompletedPayload,
   type BuildNode,
+  type BuildPausedPayload,
   type BuildRequestParams,
   type CancelResult,
   type ProjectCheckout,
@@ -22,8 +26,12 @@ import type { BuildRequestRecord, BuildRequestRepository } from '../store/reposi
 import { BuildLog, ConsoleRegistry } from './build-log';
 import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
 import type { Merger } from './merger';
+import { NodeAccessError, openNodeAccess } from './node-access';
+import { placeBuild } from './node-placement';
+import { parsePauseState, type PauseState } from './pause-state';
+import { EMPTY_RESULTS } from './results-file';
 import { runBuild, type RunOutcome } from './runner';
-import { sshRemoteSteps, type RemoteSteps } from './ssh-runner';
+import { sshRemoteSteps } from './ssh-runner';
 import type { SecretsKeySource } from '../auth/secret-data';
 import { BuildSecretError, decryptBuildSecrets, NO_SECRETS, redactLogDirectory, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
 
@@ -73,13 +81,6 @@ export interface ExecutorWorkerOptions {
   secretKeys?: () => Promise<SecretsKeySource>;
 }
 
-/**
- * Where a build runs: a local node's directory is its workspace root (kept afterwards: the
- * launcher removes it with the node, and a held node keeps it for inspection); otherwise the
- * executor's own per-build workspace, whose steps an SSH node runs remotely.
- */
-type Placement = { ok: true; root: string; owned: boolean; sshNode: BuildNode | null } | { ok: false; detail: string };
-
 interface ActiveBuild {
   controller: AbortController;
   cancelResult: CancelResult;
@@ -88,12 +89,23 @@ interface ActiveBuild {
 
 const silent: WorkerLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
+/** Paused builds looked at per claim attempt for a requested resume or cancel. */
+const CONTINUE_BATCH = 20;
+
+/** A build's log location. */
+interface LogPlace {
+  dir: string;
+  url: string | null;
+}
+
 export class ExecutorWorker {
   readonly id: string;
   readonly consoles: ConsoleRegistry;
-  /** Emits `completed` (BuildCompletedPayload) after a build's completion is stored. */
+  /** Emits `paused` (BuildPausedPayload) and `completed` (BuildCompletedPayload) once stored. */
   readonly events = new EventEmitter();
   private readonly active = new Map<string, ActiveBuild>();
+  /** Logs of builds this worker paused: still followed live until the build continues. */
+  private readonly pausedLogs = new Map<string, BuildLog>();
   private readonly now: () => Date;
   private readonly logger: WorkerLogger;
   private running = false;
@@ -156,24 +168,59 @@ export class ExecutorWorker {
       build.controller.abort();
     }
     await Promise.all([...this.active.values()].map((b) => b.done));
+    // Paused builds stay paused in the store; the worker that continues them reopens their log.
+    for (const [uuid, log] of this.pausedLogs) {
+      log.finish();
+      this.consoles.unregister(uuid, log);
+    }
+    this.pausedLogs.clear();
   }
 
   private async claimAvailable(): Promise<void> {
     const limit = this.options.concurrency ?? 2;
     while (this.running && this.active.size < limit) {
+      // Paused builds to continue come first: they hold nodes and their dependents are done.
+      const paused = await this.claimContinuable();
+      if (paused) {
+        this.launch(paused, 'continue');
+        continue;
+      }
       const record = await this.options.repository.claimNext(this.id, this.now());
       if (!record) {
         return;
       }
-      this.launch(record);
+      this.launch(record, 'start');
     }
   }
 
-  private launch(record: BuildRequestRecord): void {
+  /** Claim a paused build whose resume or cancel was requested and whose workspace is on this host. */
+  private async claimContinuable(): Promise<BuildRequestRecord | null> {
+    for (const candidate of await this.options.repository.listContinuable(CONTINUE_BATCH)) {
+      if (this.active.has(candidate.buildUuid) || !this.holdsWorkspace(candidate)) {
+        continue;
+      }
+      const claimed = await this.options.repository.claimPaused(candidate.buildUuid, this.id, this.now());
+      if (claimed) {
+        return claimed;
+      }
+    }
+    return null;
+  }
+
+  private holdsWorkspace(record: BuildRequestRecord): boolean {
+    const parsed = buildRequestParamsSchema.safeParse(record.params);
+    if (!parsed.success) {
+      return false;
+    }
+    const placement = placeBuild(parsed.data, this.options.workRoot, (node) => this.sshKeyFor(node));
+    return placement.ok && existsSync(placement.root);
+  }
+
+  private launch(record: BuildRequestRecord, mode: 'start' | 'continue'): void {
     const controller = new AbortController();
     const build: ActiveBuild = { controller, cancelResult: 'ABORTED', done: Promise.resolve() };
     this.active.set(record.buildUuid, build);
-    build.done = this.execute(record, build)
+    build.done = (mode === 'start' ? this.execute(record, build) : this.continuePaused(record, build))
       .catch((err: unknown) => this.logger.error({ err, build: record.buildUuid }, 'build failed unexpectedly'))
       .finally(() => {
         this.active.delete(record.buildUuid);
@@ -207,16 +254,16 @@ export class ExecutorWorker {
       return;
     }
     const params = parsed.data;
-    const logDir = buildLogDir(this.options.logsDir, params.tenant, params.buildUuid);
-    const logUrl = buildLogUrl(this.options.logsUrl, params.tenant, params.buildUuid);
-    const log = new BuildLog(path.join(logDir, JOB_OUTPUT_FILE), this.now);
+    const logPlace = this.logPlace(params);
+    const log = new BuildLog(path.join(logPlace.dir, JOB_OUTPUT_FILE), this.now);
     this.consoles.register(params.buildUuid, log);
-    const placement = this.placement(params);
+    const placement = placeBuild(params, this.options.workRoot, (node) => this.sshKeyFor(node));
     const workspaceRoot = placement.ok ? placement.root : path.join(this.options.workRoot, params.buildUuid);
     const ownsWorkspace = placement.ok && placement.owned;
     const startTime = this.now();
-    let outcome: RunOutcome | null = null;
+    let outcome: RunOutcome;
     let changedFiles: string[] | null = null;
+    let pauseState: PauseState | null = null;
     let secrets: DecryptedBuildSecrets = NO_SECRETS;
     try {
       // Locked before the start is recorded, so the nodes are in use once the build is seen running.
@@ -232,7 +279,7 @@ export class ExecutorWorker {
           attempt: params.attempt,
           startTime: startTime.toISOString(),
           worker: this.id,
-          logUrl,
+          logUrl: logPlace.url,
         },
         startTime,
       );
@@ -269,51 +316,220 @@ export class ExecutorWorker {
       );
       if (!prepared.ok) {
         log.write(`${prepared.result}: ${prepared.detail}`);
-        outcome = { result: prepared.result, errorDetail: prepared.detail, results: { artifacts: [], data: {}, childJobs: null, warnings: [] }, warnings: [] };
+        outcome = { result: prepared.result, errorDetail: prepared.detail, results: EMPTY_RESULTS, warnings: [] };
       } else if (build.controller.signal.aborted) {
-        outcome = { result: build.cancelResult, errorDetail: null, results: { artifacts: [], data: {}, childJobs: null, warnings: [] }, warnings: [] };
+        outcome = { result: build.cancelResult, errorDetail: null, results: EMPTY_RESULTS, warnings: [] };
       } else {
         changedFiles = prepared.changedFiles;
         for (const project of prepared.projects) {
           log.write(`Checked out ${project.project} at ${project.checkout} (${project.head}) in src/${project.relativePath}`);
         }
-        outcome = await runBuild({
-          remote: placement.sshNode ? this.remoteSteps(placement.sshNode, workspaceRoot) : undefined,
+        const access = await openNodeAccess({
           params,
           workspaceRoot,
-          projects: prepared.projects,
-          log,
-          logDir,
-          logUrl,
-          hostEnv: this.options.hostEnv,
-          signal: build.controller.signal,
-          cancelResult: () => build.cancelResult,
-          killGraceMs: this.options.killGraceMs,
-          secrets,
+          sshPrimary: placement.sshNode,
+          sshKeyFor: (node) => this.sshKeyFor(node),
+          env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
         });
+        try {
+          outcome = await runBuild({
+            remote: access.remote,
+            nodeEnv: access.env,
+            params,
+            workspaceRoot,
+            projects: prepared.projects,
+            log,
+            logDir: logPlace.dir,
+            logUrl: logPlace.url,
+            hostEnv: this.options.hostEnv,
+            signal: build.controller.signal,
+            cancelResult: () => build.cancelResult,
+            killGraceMs: this.options.killGraceMs,
+            secrets,
+          });
+        } finally {
+          await access.close();
+        }
+        if (outcome.paused === true) {
+          pauseState = { startTime: startTime.toISOString(), projects: prepared.projects, changedFiles, remoteRoot: access.remote ? access.remote.remoteRoot() : null };
+        }
       }
     } catch (err) {
-      if (err instanceof NodeFailure) {
-        log.write(`NODE_FAILURE: ${err.message}`);
-        outcome = { result: 'NODE_FAILURE', errorDetail: err.message, results: { artifacts: [], data: {}, childJobs: null, warnings: [] }, warnings: [] };
-      } else {
-        let detail: string;
-        if (err instanceof BuildSecretError) {
-          detail = err.message;
-        } else {
-          this.logger.error({ err, build: params.buildUuid }, 'executor error');
-          detail = `Executor error: ${err instanceof Error ? err.message : String(err)}`;
-        }
-        log.write(detail);
-        outcome = { result: 'ERROR', errorDetail: detail, results: { artifacts: [], data: {}, childJobs: null, warnings: [] }, warnings: [] };
-      }
+      outcome = this.failureOutcome(err, params, log);
     } finally {
+      // A paused build keeps its workspace and its (live) log for the post-run steps.
+      if (pauseState === null) {
+        log.finish();
+        if (ownsWorkspace && !this.options.keepWorkspaces) {
+          rmSync(workspaceRoot, { recursive: true, force: true });
+        }
+      }
+    }
+    // Masked before anything leaves: a pause hands data and artifacts to dependent jobs.
+    outcome = redactOutcome(outcome, secrets.redactor);
+    if (pauseState !== null) {
+      if (await this.pause(params, log, outcome, pauseState)) {
+        return;
+      }
       log.finish();
       if (ownsWorkspace && !this.options.keepWorkspaces) {
         rmSync(workspaceRoot, { recursive: true, force: true });
       }
     }
-    outcome = redactOutcome(outcome, secrets.redactor);
+    await this.finish(params, log, outcome, { startTime, logUrl: logPlace.url, changedFiles }, secrets);
+  }
+
+  /**
+   * Record the pause (the engine gets `build-paused`); the build leaves this worker. False when
+   * the request is no longer running here: the build then completes as it is.
+   */
+  private async pause(params: BuildRequestParams, log: BuildLog, outcome: RunOutcome, state: PauseState): Promise<boolean> {
+    const pauseTime = this.now();
+    const payload: BuildPausedPayload = {
+      buildUuid: params.buildUuid,
+      buildsetUuid: params.buildsetUuid,
+      tenant: params.tenant,
+      pipeline: params.pipeline,
+      jobName: params.job.name,
+      attempt: params.attempt,
+      pauseTime: pauseTime.toISOString(),
+      artifacts: outcome.results.artifacts,
+      data: outcome.results.data,
+      childJobs: outcome.results.childJobs,
+      worker: this.id,
+    };
+    this.pausedLogs.set(params.buildUuid, log);
+    if (await this.options.repository.recordPaused(payload, state, pauseTime)) {
+      this.events.emit('paused', payload);
+      return true;
+    }
+    this.pausedLogs.delete(params.buildUuid);
+    return false;
+  }
+
+  /** Finish a paused build claimed again: run its post-run steps, or complete it canceled. */
+  private async continuePaused(record: BuildRequestRecord, build: ActiveBuild): Promise<void> {
+    const parsed = buildRequestParamsSchema.safeParse(record.params);
+    const state = parsePauseState(record.pauseState);
+    if (!parsed.success || state === null) {
+      await this.complete(invalidRequestPayload(record, 'Invalid build request: the state of the paused build cannot be read', this.now(), this.id));
+      return;
+    }
+    const params = parsed.data;
+    const logPlace = this.logPlace(params);
+    const log = this.pausedLogs.get(params.buildUuid) ?? new BuildLog(path.join(logPlace.dir, JOB_OUTPUT_FILE), this.now);
+    this.pausedLogs.delete(params.buildUuid);
+    this.consoles.register(params.buildUuid, log);
+    const placement = placeBuild(params, this.options.workRoot, (node) => this.sshKeyFor(node));
+    const workspaceRoot = placement.ok ? placement.root : path.join(this.options.workRoot, params.buildUuid);
+    const sshNode = placement.ok ? placement.sshNode : null;
+    let outcome: RunOutcome;
+    let secrets: DecryptedBuildSecrets = NO_SECRETS;
+    try {
+      if (record.cancelRequested) {
+        const result = record.cancelResult ?? 'CANCELED';
+        log.write(`Build canceled while paused (${result})`);
+        outcome = { result, errorDetail: null, results: EMPTY_RESULTS, warnings: [] };
+        if (sshNode && state.remoteRoot !== null) {
+          await this.removeRemoteWorkspace(sshNode, workspaceRoot, state.remoteRoot, log);
+        }
+      } else {
+        const nodeIds = (params.nodes ?? []).map((node) => node.id);
+        const lockRefusal = this.options.nodeLocker && nodeIds.length > 0 ? await this.options.nodeLocker.lock(nodeIds, this.id) : null;
+        if (lockRefusal !== null) {
+          throw new NodeFailure(lockRefusal);
+        }
+        if (!placement.ok) {
+          throw new NodeFailure(placement.detail);
+        }
+        log.write(`Resumed on executor ${this.id}: every dependent job has completed`);
+        // The post-run steps get their secrets again (a restarted executor has none in memory).
+        secrets = await decryptBuildSecrets(params.job.secrets ?? [], this.options.secretKeys);
+        log.setRedactor(secrets.redactor);
+        const access = await openNodeAccess({
+          params,
+          workspaceRoot,
+          sshPrimary: sshNode,
+          sshKeyFor: (node) => this.sshKeyFor(node),
+          env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
+          remoteRoot: state.remoteRoot ?? undefined,
+        });
+        try {
+          outcome = await runBuild({
+            remote: access.remote,
+            nodeEnv: access.env,
+            params,
+            workspaceRoot,
+            projects: state.projects,
+            log,
+            logDir: logPlace.dir,
+            logUrl: logPlace.url,
+            hostEnv: this.options.hostEnv,
+            signal: build.controller.signal,
+            cancelResult: () => build.cancelResult,
+            killGraceMs: this.options.killGraceMs,
+            resume: true,
+            secrets,
+          });
+        } finally {
+          await access.close();
+        }
+      }
+    } catch (err) {
+      outcome = this.failureOutcome(err, params, log);
+    } finally {
+      log.finish();
+      if (placement.ok && placement.owned && !this.options.keepWorkspaces) {
+        rmSync(workspaceRoot, { recursive: true, force: true });
+      }
+    }
+    await this.finish(params, log, outcome, { startTime: new Date(state.startTime), logUrl: logPlace.url, changedFiles: state.changedFiles }, secrets);
+  }
+
+  /** The node keeps nothing of a canceled paused build (best effort: the cancel stands either way). */
+  private async removeRemoteWorkspace(node: BuildNode, workspaceRoot: string, remoteRoot: string, log: BuildLog): Promise<void> {
+    const keyFile = this.sshKeyFor(node);
+    try {
+      if (keyFile === undefined) {
+        throw new Error('this executor has no SSH key for it');
+      }
+      const env = { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' };
+      await sshRemoteSteps({ node, keyFile, localRoot: workspaceRoot, remoteRoot, stateDir: path.join(workspaceRoot, '.ssh'), env }).collect();
+    } catch (err) {
+      log.write(`Removing the workspace from node ${node.id} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private logPlace(params: BuildRequestParams): LogPlace {
+    return { dir: buildLogDir(this.options.logsDir, params.tenant, params.buildUuid), url: buildLogUrl(this.options.logsUrl, params.tenant, params.buildUuid) };
+  }
+
+  /** The outcome of a build that threw: NODE_FAILURE for node problems, else ERROR. */
+  private failureOutcome(err: unknown, params: BuildRequestParams, log: BuildLog): RunOutcome {
+    if (err instanceof NodeFailure || err instanceof NodeAccessError) {
+      log.write(`NODE_FAILURE: ${err.message}`);
+      return { result: 'NODE_FAILURE', errorDetail: err.message, results: EMPTY_RESULTS, warnings: [] };
+    }
+    if (err instanceof BuildSecretError) {
+      log.write(err.message);
+      return { result: 'ERROR', errorDetail: err.message, results: EMPTY_RESULTS, warnings: [] };
+    }
+    this.logger.error({ err, build: params.buildUuid }, 'executor error');
+    const detail = `Executor error: ${err instanceof Error ? err.message : String(err)}`;
+    log.write(detail);
+    return { result: 'ERROR', errorDetail: detail, results: EMPTY_RESULTS, warnings: [] };
+  }
+
+  /** Store the completion (the engine gets `build-completed`) and stop serving the live log. */
+  private async finish(
+    params: BuildRequestParams,
+    log: BuildLog,
+    unmasked: RunOutcome,
+    times: { startTime: Date; logUrl: string | null; changedFiles: string[] | null },
+    secrets: DecryptedBuildSecrets,
+  ): Promise<void> {
+    const outcome = redactOutcome(unmasked, secrets.redactor);
+    const logDir = this.logPlace(params).dir;
     await redactLogDirectory(logDir, secrets.redactor, [path.join(logDir, JOB_OUTPUT_FILE)]).catch((err: unknown) =>
       this.logger.error({ err, build: params.buildUuid }, 'masking secrets in the log directory failed'),
     );
@@ -327,16 +543,16 @@ export class ExecutorWorker {
         jobName: params.job.name,
         attempt: params.attempt,
         result: outcome.result,
-        startTime: startTime.toISOString(),
+        startTime: times.startTime.toISOString(),
         endTime: endTime.toISOString(),
         errorDetail: outcome.errorDetail,
-        logUrl,
+        logUrl: times.logUrl,
         artifacts: outcome.results.artifacts,
         data: outcome.results.data,
         childJobs: outcome.results.childJobs,
         warnings: outcome.warnings,
         worker: this.id,
-        changedFiles,
+        changedFiles: times.changedFiles,
       });
     } finally {
       // Unregistered only now, so a console client always finds the build live or finished.
@@ -344,39 +560,8 @@ export class ExecutorWorker {
     }
   }
 
-  /** The first local node's directory, else the executor's workspace (with the first SSH node, if any, running the steps). */
-  private placement(params: BuildRequestParams): Placement {
-    const own = path.join(this.options.workRoot, params.buildUuid);
-    const localNode = params.nodes?.find((node) => node.connectionType === 'local');
-    if (localNode) {
-      if (localNode.path === null || !path.isAbsolute(localNode.path) || !existsSync(localNode.path)) {
-        return { ok: false, detail: `Node ${localNode.id} has no workspace directory on this executor` };
-      }
-      return { ok: true, root: localNode.path, owned: false, sshNode: null };
-    }
-    const sshNode = params.nodes?.find((node) => node.connectionType === 'ssh') ?? null;
-    if (sshNode && this.sshKeyFor(sshNode) === undefined) {
-      return { ok: false, detail: `Node ${sshNode.id} is reached over SSH but this executor has no SSH key for it` };
-    }
-    return { ok: true, root: own, owned: true, sshNode };
-  }
-
   private sshKeyFor(node: BuildNode): string | undefined {
     return (node.connection ? this.options.sshKeyFiles?.[node.connection] : undefined) ?? this.options.sshKeyFile;
-  }
-
-  private remoteSteps(node: BuildNode, workspaceRoot: string): RemoteSteps {
-    const keyFile = this.sshKeyFor(node);
-    if (keyFile === undefined) {
-      throw new NodeFailure(`Node ${node.id} is reached over SSH but this executor has no SSH key for it`);
-    }
-    return sshRemoteSteps({
-      node,
-      keyFile,
-      localRoot: workspaceRoot,
-      stateDir: path.join(workspaceRoot, '.ssh'),
-      env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
-    });
   }
 
   private async complete(payload: BuildCompletedPayload): Promise<void> {

@@ -237,7 +237,8 @@ async function checkFulfilment(ctx: LauncherContext, trx: Knex.Transaction, requ
   if (all.every((node): node is NodeRecord => node !== undefined && node.state === 'ready')) {
     // The nodes stay `ready` (assigned to the request) until the executor locks them for the build.
     await ctx.repos.requests.update(request.uuid, { state: 'fulfilled' }, ctx.now(), trx);
-    await notifyEngine(ctx, trx, request, true, all.map(nodeInfo));
+    // The alternative's index tells the executor the nodes' names and groups (toBuildRequestParams).
+    await notifyEngine(ctx, trx, request, true, all.map((node) => ({ ...nodeInfo(node), nodesetIndex: request.alternativeIndex })));
     return true;
   }
   return false;

@@ -2,7 +2,8 @@
  * The contract between the engine and executors. The engine inserts a build request (a row of
  * `build_requests` whose `params` is a `BuildRequestParams`); an executor claims it, runs it and
  * reports through `engine_events` rows of category `result`: one `build-started`
- * (`BuildStartedPayload`) and one `build-completed` (`BuildCompletedPayload`).
+ * (`BuildStartedPayload`), a `build-paused` (`BuildPausedPayload`) when the run phase asks to
+ * pause, and one `build-completed` (`BuildCompletedPayload`).
  * docs/executor.md describes the behaviour behind each field.
  */
 import { z } from 'zod';
@@ -105,6 +106,9 @@ export interface BuildJob {
   overrideCheckout: string | null;
   vars: Record<string, unknown>;
   extraVars: Record<string, unknown>;
+  /** `host-vars` / `group-vars`: variables per node name / nodeset group, in the node inventory. */
+  hostVars?: Record<string, Record<string, unknown>>;
+  groupVars?: Record<string, Record<string, unknown>>;
   preRun: BuildStep[];
   run: BuildStep[];
   postRun: BuildStep[];
@@ -134,6 +138,10 @@ export interface BuildNode {
   connectionType: 'local' | 'ssh';
   /** The launcher connection (service configuration) the node belongs to; picks the SSH key. */
   connection?: string | null;
+  /** The provider that launched the node (inventory `nodepool.provider`). */
+  provider?: string | null;
+  /** The address other nodes reach it at (inventory `nodepool.interface_ip`). */
+  interfaceIp?: string | null;
   host: string | null;
   port: number | null;
   username: string | null;
@@ -141,6 +149,24 @@ export interface BuildNode {
   path: string | null;
   /** SSH nodes: `known_hosts` lines collected by the launcher's node scan (empty = no host key checking). */
   hostKeys: string[];
+}
+
+/** A node of the build's nodeset: its first name, the other names of the same host, its label. */
+export interface BuildNodesetNode {
+  name: string;
+  aliases: string[];
+  label: string;
+}
+
+/**
+ * The nodeset alternative the build's nodes were provided for (engine.md §1.7): node names and
+ * groups, in the order of `BuildRequestParams.nodes` (node i of the nodeset is `nodes[i]`).
+ */
+export interface BuildNodeset {
+  /** '' for an anonymous nodeset. */
+  name: string;
+  nodes: BuildNodesetNode[];
+  groups: Array<{ name: string; nodes: string[] }>;
 }
 
 /** `build_requests.params`: everything an executor needs to run one build. */
@@ -165,6 +191,8 @@ export interface BuildRequestParams {
   eventId: string | null;
   /** Nodes from the launcher; absent or empty = steps run in the executor's workspace. */
   nodes?: BuildNode[];
+  /** Names and groups of the nodes (the node inventory, docs/executor.md "Nodes"); absent = no nodeset. */
+  nodeset?: BuildNodeset;
 }
 
 const nullableString = z.string().nullable();
@@ -196,6 +224,8 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
         overrideCheckout: nullableString,
         vars: recordSchema,
         extraVars: recordSchema,
+        hostVars: z.record(z.string(), recordSchema).optional(),
+        groupVars: z.record(z.string(), recordSchema).optional(),
         preRun: z.array(stepSchema),
         run: z.array(stepSchema),
         postRun: z.array(stepSchema),
@@ -256,6 +286,8 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
             label: z.string(),
             connectionType: z.enum(['local', 'ssh']),
             connection: nullableString.optional(),
+            provider: nullableString.optional(),
+            interfaceIp: nullableString.optional(),
             host: nullableString,
             port: z.number().int().min(1).max(65535).nullable(),
             username: nullableString,
@@ -265,11 +297,19 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
           .strict(),
       )
       .optional(),
+    nodeset: z
+      .object({
+        name: z.string(),
+        nodes: z.array(z.object({ name: z.string().min(1), aliases: z.array(z.string().min(1)), label: z.string() }).strict()),
+        groups: z.array(z.object({ name: z.string().min(1), nodes: z.array(z.string().min(1)) }).strict()),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
 /** Event types of the result events an executor writes to `engine_events` (category `result`). */
-export const BUILD_RESULT_EVENT_TYPES = ['build-started', 'build-completed'] as const;
+export const BUILD_RESULT_EVENT_TYPES = ['build-started', 'build-paused', 'build-completed'] as const;
 export type BuildResultEventType = (typeof BUILD_RESULT_EVENT_TYPES)[number];
 
 /** Payload of a `build-started` result event. */
@@ -286,6 +326,27 @@ export interface BuildStartedPayload {
   worker: string;
   /** Where the build's logs are (and will be) published; null when `logs.url` is not configured. */
   logUrl: string | null;
+}
+
+/**
+ * Payload of a `build-paused` result event: the pre-run and run steps succeeded and the results
+ * file asked to pause. The build keeps its workspace and nodes until the engine resumes it (its
+ * post-run steps run then) or cancels it.
+ */
+export interface BuildPausedPayload {
+  buildUuid: string;
+  buildsetUuid: string;
+  tenant: string;
+  pipeline: string;
+  jobName: string;
+  attempt: number;
+  /** ISO time the build paused. */
+  pauseTime: string;
+  /** Artifacts and data for the dependent jobs, from the results file as it was when pausing. */
+  artifacts: BuildArtifact[];
+  data: Record<string, unknown>;
+  childJobs: string[] | null;
+  worker: string;
 }
 
 /**

@@ -44,6 +44,7 @@ import { createServiceRoles, type ServiceRoles } from './roles';
 import { NO_REDACTION } from './secret-redaction';
 import { ChangeSignal } from '../auth/change-signal';
 import type { Redactor } from '../auth/redact';
+import { consoleStreamAuthorizer } from './console-auth';
 
 export interface AppOptions {
   config: ServiceConfig;
@@ -289,18 +290,7 @@ export function buildApp(options: AppOptions): SluiceApp {
       if (roles) {
         consoleStream = attachConsoleStream(httpServer, {
           resolveBuild: roles.executor.resolveConsole,
-          // compat.md §2.35: the token of the first message, checked when the tenant restricts reading.
-          authorize: async (tenant, token) => {
-            const auth = await requestAuthFromHeader(await services.auth.authenticator(), token === undefined ? undefined : `Bearer ${token}`, services.auth.policies());
-            if (!auth.knowsTenant(tenant)) {
-              return { ok: true }; // answered "Build not found"
-            }
-            const result = auth.check('public', tenant);
-            if (result.allowed) {
-              return { ok: true };
-            }
-            return { ok: false, reason: result.status === 401 ? result.failure.errorName : 'Authorization error' };
-          },
+          authorize: consoleStreamAuthorizer(services.auth),
           redact: () => secretRedactor().redact,
         });
       }

@@ -16,6 +16,8 @@ export interface SluiceServerContext {
   requestId?: string;
   /** graphql-ws `connection_init` payload (WebSocket only). */
   connectionParams?: Readonly<Record<string, unknown>>;
+  /** Set by the REST router, which has authenticated the request already. */
+  requestAuth?: RequestAuth;
 }
 
 /**
@@ -23,6 +25,9 @@ export interface SluiceServerContext {
  * too), `connectionParams` on WebSocket (docs/security.md §1).
  */
 async function requestAuthOf(services: Services, initial: SluiceServerContext): Promise<RequestAuth> {
+  if (initial.requestAuth !== undefined) {
+    return initial.requestAuth;
+  }
   const authenticator = await services.auth.authenticator();
   const policies = services.auth.policies();
   if (initial.connectionParams !== undefined || initial.koa === undefined) {

@@ -11,6 +11,8 @@ export class GitError extends Error {
     readonly args: string[],
     readonly stderr: string,
     readonly exitCode: number | null,
+    /** What git printed before failing (some commands report details there, e.g. merge-tree). */
+    readonly stdout = '',
   ) {
     super(`git ${args.join(' ')} failed (${exitCode ?? 'signal'}): ${stderr.trim()}`);
     this.name = 'GitError';
@@ -40,7 +42,7 @@ export function git(cwd: string, args: string[], extraEnv: Record<string, string
       },
       (err, stdout, stderr) => {
         if (err) {
-          reject(new GitError(args, stderr, typeof err.code === 'number' ? err.code : null));
+          reject(new GitError(args, stderr, typeof err.code === 'number' ? err.code : null, stdout));
           return;
         }
         resolve({ stdout, stderr });
@@ -50,11 +52,11 @@ export function git(cwd: string, args: string[], extraEnv: Record<string, string
 }
 
 /** Run git with `input` on standard input and return raw standard output (for `cat-file --batch`). */
-export function gitWithInput(cwd: string, args: string[], input: string): Promise<Buffer> {
+export function gitWithInput(cwd: string, args: string[], input: string, extraEnv: Record<string, string> = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
       cwd,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV, ...extraEnv },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];

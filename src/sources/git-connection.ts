@@ -117,70 +117,12 @@ export class GitConnection {
     return snapshot;
   }
 
-  /**
-   * `readConfigFiles` for several commits at once, with a fixed number of git processes: one
-   * `cat-file --batch-check` for every location of every commit, one `ls-tree` per distinct
-   * configuration directory, one `cat-file --batch` for every distinct file.
-   */
+  /** `readConfigFiles` for several commits at once (see `readConfigSnapshots`). */
   async readConfigFilesAt(project: string, shas: readonly string[], extraConfigPaths: readonly string[] = []): Promise<ConfigSnapshot[]> {
     if (shas.length === 0) {
       return [];
     }
-    const repo = await this.repositoryPath(project);
-    const roots = [...new Set([...CONFIG_LOCATIONS.map((l) => l.replace(/\/$/, '')), ...extraConfigPaths.map((p) => p.replace(/\/$/, ''))])];
-    const specs = shas.flatMap((sha) => roots.map((root) => `${sha}:${root}`));
-    // One pass returns every root file's content directly and tells which roots are directories.
-    const objects = new Map<string, { oid: string; type: string }>();
-    const texts = new Map<string, string>();
-    for (const entry of await this.catObjects(repo, specs)) {
-      if (entry.type === 'blob' || entry.type === 'tree') {
-        objects.set(entry.spec, { oid: entry.oid, type: entry.type });
-      }
-      if (entry.type === 'blob') {
-        texts.set(entry.spec, entry.content.toString('utf8'));
-      }
-    }
-    const treeListings = new Map<string, string[]>();
-    for (const { oid, type } of objects.values()) {
-      if (type === 'tree' && !treeListings.has(oid)) {
-        const listing = await git(repo, ['ls-tree', '-r', '--name-only', '-z', oid]);
-        treeListings.set(oid, listing.stdout.split('\0').filter((p) => p.length > 0));
-      }
-    }
-    const plans = shas.map((sha) => planSnapshot(sha, objects, treeListings, extraConfigPaths));
-    const unread = [...new Set(plans.flatMap((plan) => plan.files.map((f) => f.spec)))].filter((spec) => !texts.has(spec));
-    for (const entry of unread.length > 0 ? await this.catObjects(repo, unread) : []) {
-      if (entry.type !== 'blob') {
-        throw new Error(`cannot read ${entry.spec}`);
-      }
-      texts.set(entry.spec, entry.content.toString('utf8'));
-    }
-    return plans.map((plan) => ({
-      files: plan.files.map((f) => ({ path: f.path, text: texts.get(f.spec) ?? '' })),
-      ignoredLocations: plan.ignoredLocations,
-    }));
-  }
-
-  /** `git cat-file --batch` over `specs`: type, oid and content of each (type `missing` when absent). */
-  private async catObjects(repo: string, specs: readonly string[]): Promise<Array<{ spec: string; oid: string; type: string; content: Buffer }>> {
-    const output = await gitWithInput(repo, ['cat-file', '--batch'], `${specs.join('\n')}\n`);
-    const out: Array<{ spec: string; oid: string; type: string; content: Buffer }> = [];
-    let offset = 0;
-    for (const spec of specs) {
-      const newline = output.indexOf(0x0a, offset);
-      const header = output.subarray(offset, newline).toString('utf8');
-      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-        out.push({ spec, oid: '', type: 'missing', content: Buffer.alloc(0) });
-        offset = newline + 1;
-        continue;
-      }
-      const [oid, type, sizeText] = header.split(' ');
-      const size = Number(sizeText);
-      const start = newline + 1;
-      out.push({ spec, oid, type, content: output.subarray(start, start + size) });
-      offset = start + size + 1;
-    }
-    return out;
+    return readConfigSnapshots(await this.repositoryPath(project), shas, extraConfigPaths);
   }
 
   private mirror(project: string, refresh: boolean): Promise<string> {
@@ -209,6 +151,69 @@ export class GitConnection {
     this.mirrored.set(project, work);
     return work;
   }
+}
+
+/**
+ * The configuration files of commits (or trees) of the repository `repo`, with a fixed number of
+ * git processes: one `cat-file --batch` for every location of every commit, one `ls-tree` per
+ * distinct configuration directory, one `cat-file --batch` for every distinct file. `env` is
+ * passed to git (e.g. a scratch object directory holding a speculative merge).
+ */
+export async function readConfigSnapshots(repo: string, shas: readonly string[], extraConfigPaths: readonly string[] = [], env: Record<string, string> = {}): Promise<ConfigSnapshot[]> {
+  const roots = [...new Set([...CONFIG_LOCATIONS.map((l) => l.replace(/\/$/, '')), ...extraConfigPaths.map((p) => p.replace(/\/$/, ''))])];
+  const specs = shas.flatMap((sha) => roots.map((root) => `${sha}:${root}`));
+  // One pass returns every root file's content directly and tells which roots are directories.
+  const objects = new Map<string, { oid: string; type: string }>();
+  const texts = new Map<string, string>();
+  for (const entry of await catObjects(repo, specs, env)) {
+    if (entry.type === 'blob' || entry.type === 'tree') {
+      objects.set(entry.spec, { oid: entry.oid, type: entry.type });
+    }
+    if (entry.type === 'blob') {
+      texts.set(entry.spec, entry.content.toString('utf8'));
+    }
+  }
+  const treeListings = new Map<string, string[]>();
+  for (const { oid, type } of objects.values()) {
+    if (type === 'tree' && !treeListings.has(oid)) {
+      const listing = await git(repo, ['ls-tree', '-r', '--name-only', '-z', oid], env);
+      treeListings.set(oid, listing.stdout.split('\0').filter((p) => p.length > 0));
+    }
+  }
+  const plans = shas.map((sha) => planSnapshot(sha, objects, treeListings, extraConfigPaths));
+  const unread = [...new Set(plans.flatMap((plan) => plan.files.map((f) => f.spec)))].filter((spec) => !texts.has(spec));
+  for (const entry of unread.length > 0 ? await catObjects(repo, unread, env) : []) {
+    if (entry.type !== 'blob') {
+      throw new Error(`cannot read ${entry.spec}`);
+    }
+    texts.set(entry.spec, entry.content.toString('utf8'));
+  }
+  return plans.map((plan) => ({
+    files: plan.files.map((f) => ({ path: f.path, text: texts.get(f.spec) ?? '' })),
+    ignoredLocations: plan.ignoredLocations,
+  }));
+}
+
+/** `git cat-file --batch` over `specs`: type, oid and content of each (type `missing` when absent). */
+async function catObjects(repo: string, specs: readonly string[], env: Record<string, string>): Promise<Array<{ spec: string; oid: string; type: string; content: Buffer }>> {
+  const output = await gitWithInput(repo, ['cat-file', '--batch'], `${specs.join('\n')}\n`, env);
+  const out: Array<{ spec: string; oid: string; type: string; content: Buffer }> = [];
+  let offset = 0;
+  for (const spec of specs) {
+    const newline = output.indexOf(0x0a, offset);
+    const header = output.subarray(offset, newline).toString('utf8');
+    if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+      out.push({ spec, oid: '', type: 'missing', content: Buffer.alloc(0) });
+      offset = newline + 1;
+      continue;
+    }
+    const [oid, type, sizeText] = header.split(' ');
+    const size = Number(sizeText);
+    const start = newline + 1;
+    out.push({ spec, oid, type, content: output.subarray(start, start + size) });
+    offset = start + size + 1;
+  }
+  return out;
 }
 
 /** Decide which files of one commit are loaded, in load order. */

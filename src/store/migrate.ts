@@ -9,6 +9,7 @@ import * as historyReadPaths from './migrations/0004-history-read-paths';
 import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycle';
 import * as engineState from './migrations/0006-engine-state';
 import * as launcher from './migrations/0009-launcher';
+import * as buildRequestPause from './migrations/0010-build-request-pause';
 
 interface Migration {
   name: string;
@@ -16,7 +17,7 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial, configErrorContext, historyReadPaths, buildRequestLifecycle, engineState, launcher];
+const MIGRATIONS: Migration[] = [initial, configErrorContext, historyReadPaths, buildRequestLifecycle, engineState, launcher, buildRequestPause];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {

@@ -21,6 +21,8 @@ const DELTA_TYPES: ReadonlySet<string> = new Set<EngineDelta['type']>([
   'item-reported',
   'job-waiting',
   'job-started',
+  'job-paused',
+  'job-resumed',
   'job-completed',
   'window-changed',
   'tenant-state-changed',

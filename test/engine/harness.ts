@@ -35,13 +35,14 @@ export class EngineHarness {
   constructor(
     readonly database: Database,
     public layout: EngineLayout,
-    shared?: { clock: FakeClock; changes: FakeChanges; merger?: ScriptedMerger },
+    /** State kept across a simulated restart; `executor`: an executor that outlives the engine (its builds keep running). */
+    shared?: { clock: FakeClock; changes: FakeChanges; merger?: ScriptedMerger; executor?: ScriptedExecutor },
   ) {
     this.tenant = layout.tenant;
     this.clock = shared?.clock ?? new FakeClock();
     this.changes = shared?.changes ?? new FakeChanges();
     this.merger = shared?.merger ?? new ScriptedMerger(this.changes);
-    this.executor = new ScriptedExecutor(this.clock);
+    this.executor = shared?.executor ?? new ScriptedExecutor(this.clock);
     this.nodes = new InstantNodes();
     this.bus.subscribe(this.tenant, (delta) => this.deltas.push(delta));
     this.engine = this.createEngine();

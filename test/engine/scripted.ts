@@ -304,17 +304,30 @@ export interface BuildOutcome {
   artifacts?: Array<{ name: string; url: string }>;
 }
 
+/** What a pausing build returns (`pause`). */
+export interface PauseOutcome {
+  data?: Record<string, unknown>;
+  artifacts?: Array<{ name: string; url: string }>;
+  childJobs?: string[] | null;
+}
+
 /**
  * The executor of engine tests. Builds wait until the test finishes them (`finish`), unless an
  * `auto` policy answers at once. Start requests repeated for a known build (after a restart) are
- * ignored, as a real executor does.
+ * ignored, as a real executor does. A build the test pauses (`pause`) can only be finished
+ * after the engine resumed it, as with a real executor.
  */
 export class ScriptedExecutor implements ExecutorGateway {
   readonly started: BuildParams[] = [];
   readonly running = new Map<string, BuildParams>();
   readonly canceled: string[] = [];
+  /** Builds paused and not resumed yet. */
+  readonly paused = new Set<string>();
+  /** Resume requests in the order they arrived (build uuids; repeats included). */
+  readonly resumed: string[] = [];
   auto: ((params: BuildParams) => BuildOutcome) | null = null;
   sink: ResultSink | null = null;
+  private readonly startReported = new Set<string>();
 
   constructor(private readonly clock: FakeClock | Clock) {}
 
@@ -332,7 +345,26 @@ export class ScriptedExecutor implements ExecutorGateway {
   async cancelBuild(_tenant: string, buildUuid: string): Promise<void> {
     this.canceled.push(buildUuid);
     this.running.delete(buildUuid);
+    this.paused.delete(buildUuid);
     return Promise.resolve();
+  }
+
+  resumeBuild(_tenant: string, buildUuid: string): Promise<void> {
+    this.resumed.push(buildUuid);
+    this.paused.delete(buildUuid);
+    return Promise.resolve();
+  }
+
+  /** Pause the running build(s) of a job after their run phase. Returns how many paused. */
+  async pause(jobName: string, change: number | undefined, outcome: PauseOutcome = {}): Promise<number> {
+    const builds = this.find(jobName, change).filter((params) => !this.paused.has(params.buildUuid) && !this.resumed.includes(params.buildUuid));
+    for (const params of builds) {
+      const sink = this.requireSink();
+      await this.reportStarted(params);
+      this.paused.add(params.buildUuid);
+      await sink(params.tenant, { type: 'build-paused', buildUuid: params.buildUuid, data: outcome.data, artifacts: outcome.artifacts, childJobs: outcome.childJobs ?? null });
+    }
+    return builds.length;
   }
 
   /** Running builds of a job (optionally for one change number), oldest first. */
@@ -349,24 +381,40 @@ export class ScriptedExecutor implements ExecutorGateway {
     return builds.length;
   }
 
-  /** Finish every running build with SUCCESS. */
+  /** Finish every running build (paused ones excepted) with SUCCESS. */
   async finishAll(outcome: BuildOutcome = { result: 'SUCCESS' }): Promise<number> {
-    const builds = [...this.running.values()];
+    const builds = [...this.running.values()].filter((params) => !this.paused.has(params.buildUuid));
     for (const params of builds) {
       await this.report(params, outcome);
     }
     return builds.length;
   }
 
-  private async report(params: BuildParams, outcome: BuildOutcome): Promise<void> {
+  private requireSink(): ResultSink {
     if (!this.sink) {
       throw new Error('ScriptedExecutor has no result sink');
+    }
+    return this.sink;
+  }
+
+  private async reportStarted(params: BuildParams): Promise<void> {
+    if (this.startReported.has(params.buildUuid)) {
+      return;
+    }
+    this.startReported.add(params.buildUuid);
+    await this.requireSink()(params.tenant, { type: 'build-started', buildUuid: params.buildUuid, startTime: this.clock.now().toISOString(), logUrl: `https://logs.example.com/${params.buildUuid}` });
+  }
+
+  private async report(params: BuildParams, outcome: BuildOutcome): Promise<void> {
+    const sink = this.requireSink();
+    if (this.paused.has(params.buildUuid)) {
+      throw new Error(`build ${params.buildUuid} (${params.job.name}) is paused: the engine has not resumed it`);
     }
     this.running.delete(params.buildUuid);
     const start = this.clock.now();
     const end = new Date(start.getTime() + (outcome.durationMs ?? 1000));
-    await this.sink(params.tenant, { type: 'build-started', buildUuid: params.buildUuid, startTime: start.toISOString(), logUrl: `https://logs.example.com/${params.buildUuid}` });
-    await this.sink(params.tenant, {
+    await this.reportStarted(params);
+    await sink(params.tenant, {
       type: 'build-completed',
       buildUuid: params.buildUuid,
       result: outcome.result,

@@ -1,12 +1,14 @@
 /**
  * An executor for tests: a fresh database, real git repositories (project `org/app` holding
  * the scripts given), a repository cache, a merger and a worker whose builds are queued with
- * `enqueue`. `completion(uuid)` resolves when the worker has stored the build's completion.
+ * `enqueue`. `completion(uuid)` resolves when the worker has stored the build's completion,
+ * `pause(uuid)` when it has stored its pause; `spawnWorker()` makes another worker on the same
+ * store and directories (another executor process on the host, or the same after a restart).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BuildCompletedPayload, BuildJob, BuildRequestParams } from '../../src/model/build-request';
+import type { BuildCompletedPayload, BuildJob, BuildPausedPayload, BuildRequestParams } from '../../src/model/build-request';
 import { Merger } from '../../src/executor/merger';
 import { RepoCache } from '../../src/executor/repo-cache';
 import { allowedHostEnvironment } from '../../src/executor/step-environment';
@@ -26,7 +28,34 @@ export interface ExecutorHarness {
   /** Queue a build of change 1,1 of org/app with the given job fields. */
   enqueue(uuid: string, job: Partial<BuildJob>, params?: Partial<BuildRequestParams>): Promise<void>;
   completion(uuid: string): Promise<BuildCompletedPayload>;
+  pause(uuid: string): Promise<BuildPausedPayload>;
+  /** Another worker with the same options (a new id); stop it before `close`. */
+  spawnWorker(): ExecutorWorker;
   close(): Promise<void>;
+}
+
+/** Resolves per key once a value for it was seen (before or after the call). */
+class Arrivals<T> {
+  private readonly seen = new Map<string, T>();
+  private readonly waiters = new Map<string, Array<(value: T) => void>>();
+
+  add(key: string, value: T): void {
+    this.seen.set(key, value);
+    for (const resolve of this.waiters.get(key) ?? []) {
+      resolve(value);
+    }
+    this.waiters.delete(key);
+  }
+
+  wait(key: string): Promise<T> {
+    const value = this.seen.get(key);
+    if (value !== undefined) {
+      return Promise.resolve(value);
+    }
+    return new Promise((resolve) => {
+      this.waiters.set(key, [...(this.waiters.get(key) ?? []), resolve]);
+    });
+  }
 }
 
 export async function createExecutorHarness(scripts: FileSpec, options: Partial<ExecutorWorkerOptions> = {}): Promise<ExecutorHarness> {
@@ -38,28 +67,28 @@ export async function createExecutorHarness(scripts: FileSpec, options: Partial<
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-executor-'));
   const logsDir = path.join(root, 'logs');
   const cache = new RepoCache(path.join(root, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: 'git.example.com' } });
-  const worker = new ExecutorWorker({
-    repository,
-    merger: new Merger(cache, path.join(root, 'scratch')),
-    workRoot: path.join(root, 'builds'),
-    logsDir,
-    logsUrl: 'http://localhost:9000/logs/',
-    concurrency: 2,
-    pollIntervalMs: 50,
-    cancelPollIntervalMs: 100,
-    hostEnv: allowedHostEnvironment({ PATH: process.env.PATH }),
-    killGraceMs: 200,
-    ...options,
-  });
-  const completed = new Map<string, BuildCompletedPayload>();
-  const waiters = new Map<string, ((p: BuildCompletedPayload) => void)[]>();
-  worker.events.on('completed', (payload: BuildCompletedPayload) => {
-    completed.set(payload.buildUuid, payload);
-    for (const resolve of waiters.get(payload.buildUuid) ?? []) {
-      resolve(payload);
-    }
-    waiters.delete(payload.buildUuid);
-  });
+  const merger = new Merger(cache, path.join(root, 'scratch'));
+  const completed = new Arrivals<BuildCompletedPayload>();
+  const paused = new Arrivals<BuildPausedPayload>();
+  const spawnWorker = (): ExecutorWorker => {
+    const spawned = new ExecutorWorker({
+      repository,
+      merger,
+      workRoot: path.join(root, 'builds'),
+      logsDir,
+      logsUrl: 'http://localhost:9000/logs/',
+      concurrency: 2,
+      pollIntervalMs: 50,
+      cancelPollIntervalMs: 100,
+      hostEnv: allowedHostEnvironment({ PATH: process.env.PATH }),
+      killGraceMs: 200,
+      ...options,
+    });
+    spawned.events.on('completed', (payload: BuildCompletedPayload) => completed.add(payload.buildUuid, payload));
+    spawned.events.on('paused', (payload: BuildPausedPayload) => paused.add(payload.buildUuid, payload));
+    return spawned;
+  };
+  const worker = spawnWorker();
   return {
     fixture,
     database,
@@ -77,15 +106,9 @@ export async function createExecutorHarness(scripts: FileSpec, options: Partial<
       );
       worker.wake();
     },
-    completion: (uuid) => {
-      const done = completed.get(uuid);
-      if (done) {
-        return Promise.resolve(done);
-      }
-      return new Promise((resolve) => {
-        waiters.set(uuid, [...(waiters.get(uuid) ?? []), resolve]);
-      });
-    },
+    completion: (uuid) => completed.wait(uuid),
+    pause: (uuid) => paused.wait(uuid),
+    spawnWorker,
     close: async () => {
       await worker.stop();
       await database.destroy();

@@ -1,6 +1,7 @@
 /**
  * A throw-away sshd for tests: listens on 127.0.0.1 on a free port with a temporary host key and
- * an authorized_keys file holding a client key made here. `sshdAvailable()` says whether the
+ * an authorized_keys file holding a client key made here (and on further loopback addresses such
+ * as 127.0.0.2 when asked, so one server stands in for several hosts). `sshdAvailable()` says whether the
  * machine has `/usr/sbin/sshd` (tests skip with that reason otherwise).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -46,7 +47,7 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-export async function startSshd(): Promise<TestSshd> {
+export async function startSshd(options: { extraAddresses?: readonly string[] } = {}): Promise<TestSshd> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-sshd-'));
   const hostKey = path.join(dir, 'host_ed25519');
   const clientKey = path.join(dir, 'client_ed25519');
@@ -58,7 +59,7 @@ export async function startSshd(): Promise<TestSshd> {
   writeFileSync(
     config,
     [
-      `ListenAddress 127.0.0.1:${port}`,
+      ...['127.0.0.1', ...(options.extraAddresses ?? [])].map((address) => `ListenAddress ${address}:${port}`),
       `HostKey ${hostKey}`,
       `AuthorizedKeysFile ${path.join(dir, 'authorized_keys')}`,
       `PidFile ${path.join(dir, 'sshd.pid')}`,

@@ -143,6 +143,15 @@ describe('ExecutorWorker', () => {
     expect(done.errorDetail).toBe('Node n2 has no workspace directory on this executor');
   });
 
+  it('reports NODE_FAILURE when the second local node of the build has no directory', async () => {
+    const dir = path.join(harness.root, 'node-n3');
+    mkdirSync(dir);
+    await harness.enqueue('b1000000000000000000000000000012', { run: [step('where.sh')] }, { nodes: [localNode('n3', dir), localNode('n4', path.join(harness.root, 'gone'))] });
+    const done = await harness.completion('b1000000000000000000000000000012');
+    expect(done.result).toBe('NODE_FAILURE');
+    expect(done.errorDetail).toBe('Node n4 has no workspace directory on this executor');
+  });
+
   it('reports ERROR for a request whose parameters are invalid', async () => {
     const params = paramsFor('b0000000000000000000000000000009');
     await harness.repository.create({ ...params, job: { ...params.job, workspaceScheme: 'nested' as never } });

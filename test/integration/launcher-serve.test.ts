@@ -5,7 +5,8 @@
  * job whose label no provider serves ends NODE_FAILURE. A tenant without providers keeps the
  * built-in local node gateway: the same jobs run in the executor's own workspace. A zuul image
  * that no provider has yet is built by its image build job (the launcher's image-build trigger
- * event enters the image-build pipeline), uploaded, and a job's node boots from it.
+ * event enters the image-build pipeline), uploaded, and a job's node boots from it. A job on a
+ * two-node nodeset locks both nodes and reaches the second one through the node inventory.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -186,6 +187,60 @@ describe('launcher in sluice serve', () => {
     expect(await rest('nodes', 'nodes')).toEqual([]);
     expect(existsSync(nodeDir)).toBe(false);
     expect((await rest('nodes', 'nodeset-requests')).filter((request) => request.job_name === 'on-node')).toEqual([]);
+  }, 120_000);
+
+  it('locks every node of a two-node nodeset and gives the step an inventory reaching the second node', async () => {
+    await pushChange(4, 'org/multi');
+    await enqueue('nodes', 4, 'org/multi');
+    const started = await delta('nodes', jobStarted('two-nodes'));
+
+    // Both nodes are in use while the build runs; the request lists them in nodeset order.
+    const nodes = await rest('nodes', 'nodes');
+    expect(nodes).toEqual([
+      expect.objectContaining({ label: 'small', state: 'in-use', is_locked: true, connection_type: 'local' }),
+      expect.objectContaining({ label: 'small', state: 'in-use', is_locked: true, connection_type: 'local' }),
+    ]);
+    const [request] = (await rest('nodes', 'nodeset-requests')).filter((r) => r.job_name === 'two-nodes');
+    expect(request).toMatchObject({ state: 'fulfilled', labels: ['small', 'small'] });
+    const [controllerId, peerId] = (request.provider_node_data as Array<{ uuid: string }>).map((entry) => entry.uuid);
+    expect(nodes.map((node) => node.id).sort()).toEqual([controllerId, peerId].sort());
+    const controllerDir = path.join(nodeRoot, 'nodes', controllerId);
+    const peerDir = path.join(nodeRoot, 'nodes', peerId);
+
+    // The step waits for this file in the directory the inventory gives for node "peer".
+    writeFileSync(path.join(peerDir, 'release'), '');
+    const report = await delta('nodes', (d): d is Extract<EngineDelta, { type: 'item-reported' }> => d.type === 'item-reported' && d.itemUuid === started.itemUuid);
+    expect(report.result).toBe('SUCCESS');
+    const output = jobOutput('nodes', started.buildUuid);
+    expect(output).toContain(`node=controller dir=${controllerDir} peer=${peerDir}\n`);
+    expect(output).toContain('| written by controller\n');
+
+    const inventory = JSON.parse(readFileSync(path.join(buildLogDir(config.logs.dir ?? path.join(config.dataDir, 'logs'), 'nodes', started.buildUuid), 'inventory.json'), 'utf8')) as Json;
+    const local = { connection_type: 'local', connection: 'local', provider: expect.stringContaining('local-nodes'), host: 'localhost', interface_ip: '127.0.0.1', host_keys: [] };
+    expect(inventory).toMatchObject({
+      primary: 'controller',
+      nodes: [
+        { name: 'controller', aliases: [], label: 'small', groups: ['everyone'], primary: true, id: controllerId, directory: controllerDir, ...local },
+        { name: 'peer', aliases: ['peer-alias'], label: 'small', groups: ['peers', 'everyone'], primary: false, id: peerId, directory: peerDir, ...local },
+      ],
+      groups: { peers: ['peer-alias'], everyone: ['controller', 'peer'] },
+      ssh: null,
+      all: {
+        hosts: {
+          controller: { ansible_connection: 'local', ansible_host: 'localhost', nodepool: { label: 'small' }, sluice_node_dir: controllerDir },
+          // The job's host-vars and group-vars.
+          peer: { ansible_connection: 'local', sluice_node_id: peerId, sluice_node_dir: peerDir, role: 'secondary' },
+          'peer-alias': { sluice_node_id: peerId },
+        },
+        children: { peers: { hosts: { 'peer-alias': null }, vars: { service_port: 8080 } }, everyone: { hosts: { controller: null, peer: null } } },
+      },
+    });
+
+    // Both nodes are returned and deleted after the build.
+    await app.roles?.engine.settle('nodes');
+    await app.roles?.launcher.runOnce();
+    expect(await rest('nodes', 'nodes')).toEqual([]);
+    expect(existsSync(controllerDir) || existsSync(peerDir)).toBe(false);
   }, 120_000);
 
   it('keeps the built-in local node gateway for a tenant without providers', async () => {

@@ -1,25 +1,22 @@
 /**
  * The static driver over SSH: a host of a static provider (a real sshd on 127.0.0.1 started
  * here) serves one build at a time; the launcher scans its host key; the executor runs a real job
- * step on it over SSH with the host key pinned.
+ * step on it over SSH with the host key pinned. Two-node nodesets (the same sshd on 127.0.0.2 and
+ * 127.0.0.3 stands in for two more hosts): a step on the first node reaches the second with
+ * `ssh -F "$SLUICE_SSH_CONFIG"` through the forwarded build agent, and a step on a local first
+ * node reaches an SSH second node with the executor's key.
  */
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
 import type { NodeInfo } from '../../src/engine/interfaces';
 import { toBuildNode } from '../../src/engine/build-request-executor';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
-import type { BuildNode } from '../../src/model/build-request';
+import type { BuildNode, BuildNodeset } from '../../src/model/build-request';
 import { step } from '../helpers/build-params';
 import { createExecutorHarness, type ExecutorHarness } from '../helpers/executor';
 import { launcherLayout, TestClock, TestLayouts } from '../helpers/launcher-layout';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import { KeyEncryptor } from '../../src/auth/keys/key-encryption';
-import { KeyManager } from '../../src/auth/keys/key-manager';
-import { REDACTED } from '../../src/auth/redact';
-import { encryptSecret } from '../../src/auth/secrets';
-import { KeyRepository } from '../../src/store/repositories/keys';
 
 const REMOTE_STEP = `#!/bin/bash
 set -eu
@@ -27,14 +24,23 @@ echo "running on $(hostname) via $SSH_CONNECTION"
 printf '{"data": {"ssh": "%s", "pwd": "%s", "project": "%s"}}\\n' "$SSH_CONNECTION" "$PWD" "$SLUICE_PROJECT" > "$SLUICE_RESULTS_FILE"
 `;
 
-/** Copies its secrets file (and its mode) to the directory named by the job's `out` variable. */
-const REMOTE_SECRET_STEP = `#!/bin/bash
+// Runs on the primary node: asks the node "peer" (by its alias) over SSH where it is.
+const PAIR_STEP = `#!/bin/bash
 set -eu
-cp "$SLUICE_SECRETS_FILE" "$SLUICE_VAR_out/$SLUICE_STEP-secrets.json"
-stat -c %a "$SLUICE_SECRETS_FILE" > "$SLUICE_VAR_out/$SLUICE_STEP-mode"
-case "$SLUICE_SECRETS_FILE" in "$HOME"/sluice-builds/*) echo remote > "$SLUICE_VAR_out/$SLUICE_STEP-where" ;; esac
-cat "$SLUICE_SECRETS_FILE"
+peer=$(ssh -F "$SLUICE_SSH_CONFIG" peer-alias 'echo "$SSH_CONNECTION"')
+known_hosts=$(sed -n 's/^ *UserKnownHostsFile "\\(.*\\)"$/\\1/p' "$SLUICE_SSH_CONFIG" | head -n 1)
+grep -q '"primary": "controller"' "$SLUICE_INVENTORY_FILE"
+printf '{"data": {"primary": "%s", "peer": "%s", "node": "%s", "known_hosts": "%s", "workspace": "%s"}}\\n' "\${SSH_CONNECTION:-executor}" "$peer" "$SLUICE_NODE_NAME" "$known_hosts" "$SLUICE_WORKSPACE" > "$SLUICE_RESULTS_FILE"
 `;
+
+const PAIR: BuildNodeset = {
+  name: 'pair',
+  nodes: [
+    { name: 'controller', aliases: [], label: 'pair-host' },
+    { name: 'peer', aliases: ['peer-alias'], label: 'pair-host' },
+  ],
+  groups: [{ name: 'peers', nodes: ['peer'] }],
+};
 
 const describeWithSshd = sshdAvailable() ? describe : describe.skip;
 if (!sshdAvailable()) {
@@ -46,29 +52,37 @@ describeWithSshd('static provider over SSH', () => {
   let sshd: TestSshd;
   let harness: ExecutorHarness;
   let launcher: Launcher;
-  let keys: KeyManager;
   let counter = 0;
 
   beforeAll(async () => {
-    sshd = await startSshd();
-    harness = await createExecutorHarness(
-      { 'remote.sh': { content: REMOTE_STEP, executable: true }, 'remote-secret.sh': { content: REMOTE_SECRET_STEP, executable: true } },
-      { sshKeyFiles: { static: sshd.clientKey }, secretKeys: async () => keys },
-    );
-    keys = new KeyManager({ repository: new KeyRepository(harness.database.knex), encryptor: await KeyEncryptor.fromSecret('test-secret'), sizes: { secrets: 1024 } });
+    sshd = await startSshd({ extraAddresses: ['127.0.0.2', '127.0.0.3'] });
+    harness = await createExecutorHarness({ 'remote.sh': { content: REMOTE_STEP, executable: true }, 'pair.sh': { content: PAIR_STEP, executable: true } }, { sshKeyFiles: { static: sshd.clientKey } });
     harness.worker.start();
     const layouts = new TestLayouts(
       launcherLayout({
         tenant: 'acme',
         images: [{ name: 'host-os', type: 'cloud' }],
         flavors: ['host'],
-        labels: [{ name: 'static-host', image: 'host-os', flavor: 'host' }],
+        labels: [
+          { name: 'static-host', image: 'host-os', flavor: 'host' },
+          { name: 'pair-host', image: 'host-os', flavor: 'host' },
+        ],
         sections: [{ name: 'static-section', connection: 'static' }],
         providers: [
           {
             name: 'lab',
             section: 'static-section',
             config: { labels: ['static-host'], images: ['host-os'], flavors: ['host'], nodes: [{ name: '127.0.0.1', labels: ['static-host'], 'connection-port': sshd.port, username: sshd.user }] },
+          },
+          {
+            name: 'pair-lab',
+            section: 'static-section',
+            config: {
+              labels: ['pair-host'],
+              images: ['host-os'],
+              flavors: ['host'],
+              nodes: ['127.0.0.2', '127.0.0.3'].map((name) => ({ name, labels: ['pair-host'], 'connection-port': sshd.port, username: sshd.user })),
+            },
           },
         ],
       }),
@@ -119,6 +133,47 @@ describeWithSshd('static provider over SSH', () => {
     expect((await provisioned('r2'))?.fulfilled).toBe(true);
   });
 
+  it('runs the steps on the first of two SSH nodes, which reaches the second through the inventory and the forwarded build agent', async () => {
+    await launcher.gateway.requestNodes({ id: 'p1', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs3', jobName: 'pair', labels: ['pair-host', 'pair-host'], priority: 200 });
+    await launcher.runOnce();
+    const pair = await provisioned('p1');
+    expect(pair?.fulfilled).toBe(true);
+    const nodes = (pair?.nodes ?? []).map((info) => toBuildNode(info) as BuildNode);
+    expect(nodes.map((node) => node.host)).toEqual(['127.0.0.2', '127.0.0.3']);
+
+    await harness.enqueue('pair0000build0001', { name: 'pair', run: [step('pair.sh')] }, { nodes, nodeset: PAIR });
+    const completed = await harness.completion('pair0000build0001');
+    expect(completed.errorDetail).toBeNull();
+    expect(completed.result).toBe('SUCCESS');
+    // The step ran on 127.0.0.2 and its ssh to "peer" landed on 127.0.0.3.
+    expect(String(completed.data.primary)).toMatch(/ 127\.0\.0\.2 \d+$/);
+    expect(String(completed.data.peer)).toMatch(/ 127\.0\.0\.3 \d+$/);
+    expect(completed.data.node).toBe('controller');
+    // The SSH config on the node names the node's copy of the known_hosts file.
+    const remoteWorkspace = String(completed.data.workspace);
+    expect(remoteWorkspace).toMatch(/\/sluice-builds\/pair0000build0001$/);
+    expect(completed.data.known_hosts).toBe(`${remoteWorkspace}/work/ssh/known_hosts`);
+    await launcher.gateway.returnNodes('acme', pair?.nodes ?? []);
+  });
+
+  it('reaches an SSH second node from a local first node with the executor key', async () => {
+    await launcher.gateway.requestNodes({ id: 'p2', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs4', jobName: 'pair', labels: ['pair-host'], priority: 200 });
+    for (let pass = 0; pass < 3 && !(await provisioned('p2')); pass += 1) {
+      await launcher.runOnce();
+    }
+    const peer = toBuildNode((await provisioned('p2'))?.nodes[0] as NodeInfo) as BuildNode;
+    const dir = path.join(harness.root, 'node-controller');
+    mkdirSync(dir, { recursive: true });
+    const controller: BuildNode = { id: 'n-local', label: 'pair-host', connectionType: 'local', connection: 'local', host: 'localhost', port: null, username: null, path: dir, hostKeys: [] };
+
+    await harness.enqueue('pair0000build0002', { name: 'pair', run: [step('pair.sh')] }, { nodes: [controller, peer], nodeset: PAIR });
+    const completed = await harness.completion('pair0000build0002');
+    expect(completed.errorDetail).toBeNull();
+    expect(completed.result).toBe('SUCCESS');
+    expect(completed.data).toMatchObject({ primary: 'executor', node: 'controller', workspace: dir, known_hosts: path.join(dir, 'work/ssh/known_hosts') });
+    expect(String(completed.data.peer)).toMatch(new RegExp(` ${peer.host?.replace(/\./g, '\\.') ?? ''} \\d+$`));
+  });
+
   it('fails a build on an SSH node whose host key does not match', async () => {
     const wrongKey: BuildNode = { id: 'n-wrong', label: 'static-host', connectionType: 'ssh', connection: 'static', host: '127.0.0.1', port: sshd.port, username: sshd.user, path: null, hostKeys: [`[127.0.0.1]:${sshd.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMKmJUcMdQaeqVnH5TQUrjBvGQc8uJzY0WDbkYp0hJ0x`] };
     await harness.enqueue('remote00build0002', { name: 'remote', run: [step('remote.sh')] }, { nodes: [wrongKey] });
@@ -133,47 +188,5 @@ describeWithSshd('static provider over SSH', () => {
     const completed = await harness.completion('remote00build0003');
     expect(completed.result).toBe('NODE_FAILURE');
     expect(completed.errorDetail).toBe('Node n-keyless is reached over SSH but this executor has no SSH key for it');
-  });
-
-  it('creates the secrets file of a step on the node only while the step runs, from standard input', async () => {
-    const node: BuildNode = {
-      id: 'n-secret',
-      label: 'static-host',
-      connectionType: 'ssh',
-      connection: 'static',
-      host: '127.0.0.1',
-      port: sshd.port,
-      username: sshd.user,
-      path: null,
-      hostKeys: [],
-    };
-    const out = mkdtempSync(path.join(os.tmpdir(), 'sluice-remote-secrets-'));
-    try {
-      const project = 'git.example.com/org/app';
-      const chunks = encryptSecret('remote-password-value', (await keys.secretsKey(project)).publicKey());
-      await harness.enqueue(
-        'remote00build0004',
-        {
-          name: 'remote',
-          run: [{ ...step('remote-secret.sh'), secrets: [{ alias: 'creds', secret: 0 }] }],
-          postRun: [step('remote-secret.sh')],
-          secrets: [{ name: 'deploy', project, data: { password: { encrypted: 'pkcs1-oaep', chunks } } }],
-          vars: { out },
-        },
-        { nodes: [node] },
-      );
-      const completed = await harness.completion('remote00build0004');
-      expect(completed.errorDetail).toBeNull();
-      expect(completed.result).toBe('SUCCESS');
-      expect(JSON.parse(readFileSync(path.join(out, 'run-secrets.json'), 'utf8'))).toEqual({ creds: { password: 'remote-password-value' } });
-      expect(readFileSync(path.join(out, 'run-mode'), 'utf8').trim()).toBe('600');
-      expect(readFileSync(path.join(out, 'run-where'), 'utf8').trim()).toBe('remote');
-      expect(JSON.parse(readFileSync(path.join(out, 'post-run-secrets.json'), 'utf8'))).toEqual({});
-      const log = readFileSync(path.join(harness.logsDir, 'example', 're', 'remote00build0004', 'job-output.txt'), 'utf8');
-      expect(log).toContain(`"password": "${REDACTED}"`);
-      expect(log).not.toContain('remote-password-value');
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
   });
 });

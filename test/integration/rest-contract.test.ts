@@ -120,6 +120,9 @@ describe('REST contract', () => {
     return path === '' ? '/api' : `/api/${path}`;
   }
 
+  /** Bodies of the non-admin endpoints that require one. */
+  const REQUEST_BODIES: Record<string, unknown> = { freeze_pipeline: { ref: 'master', pipeline: 'check' } };
+
   describe('every path x method x shape', () => {
     const cases: [string, HttpMethod, RestShape][] = [];
     for (const route of REST_ROUTES.filter((candidate) => !ENGINE_ROUTES.has(candidate.name))) {
@@ -141,7 +144,9 @@ describe('REST contract', () => {
       if (!spec) {
         throw new Error('endpoint without a response');
       }
-      const res = await get(concretePath(route.pattern), shape, { method });
+      const requestBody = REQUEST_BODIES[name];
+      const init: RequestInit = requestBody === undefined ? { method } : { method, body: JSON.stringify(requestBody), headers: { 'Content-Type': 'application/json' } };
+      const res = await get(concretePath(route.pattern), shape, init);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('x-sluice-api-shape')).toBe(served);
       if (endpoint.auth === 'admin') {
@@ -502,6 +507,16 @@ describe('REST contract', () => {
       }
       const earlier = await getJson<Json>('/api/tenant/tenant-one/project/org/project1', 'earlier');
       expect(earlier).not.toHaveProperty('metadata');
+    });
+
+    it('a project without a project stanza has empty configs and metadata (§8.1 #28)', async () => {
+      expect(await getJson<Json>('/api/tenant/tenant-one/project/common-config')).toEqual({
+        name: 'common-config',
+        canonical_name: 'review.example.com/common-config',
+        connection_name: 'gerrit',
+        metadata: {},
+        configs: [],
+      });
     });
 
     it('freeze-jobs and freeze-job; unknown pipeline/project/job 404 (§8.1 #32, #33)', async () => {

@@ -197,7 +197,7 @@ describe('REST contract over the engine', () => {
     });
   });
   describe('compat.md §8 behaviour', () => {
-    it('status: headers, current items with refs, earlier per-change items (§8.1 #9, §5, A3)', async () => {
+    it('status: headers, current items with refs, earlier per-change items (§8.1 #11–#13, §8.2 #2, §5, A3)', async () => {
       const res = await request(`${T()}/status`);
       expect(res.headers.get('cache-control')).toBe('public, max-age=1');
       expect(res.headers.get('last-modified')).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
@@ -231,7 +231,7 @@ describe('REST contract over the engine', () => {
       expect(earlierItems.find((item) => item.id === '1,1')?.items_behind).toEqual(expect.arrayContaining(['2,1']));
     });
 
-    it('status/change returns the items of the change; unknown change -> [] (§2.10, §8.1 #10)', async () => {
+    it('status/change returns the items of the change; unknown change -> [] (§2.10, §8.1 #16)', async () => {
       const items = await json<Array<{ refs: Array<{ id: string; project: string }> }>>(await request(`${T()}/status/change/1,1`));
       expect(items).toHaveLength(1);
       expect(items[0]?.refs[0]).toMatchObject({ id: '1,1', project: 'org/project' });
@@ -261,7 +261,7 @@ describe('REST contract over the engine', () => {
       }
     });
 
-    it('dequeue removes the item; promote of the current order answers true (§2.46, §2.47, §8.1)', async () => {
+    it('dequeue removes the item; promote of the current order answers true (§2.46, §2.47, §8.1 #51, #52)', async () => {
       const change = await enqueuedChange();
       expect(await json(await post(`${T()}/project/org/project/dequeue`, { pipeline: 'gate', change }))).toBe(true);
       await h.settle();
@@ -270,7 +270,7 @@ describe('REST contract over the engine', () => {
       await h.settle();
     });
 
-    it('autohold: create (default, change, ref), list with project suffix filter, get, delete (§2.42–§2.44, §8.1)', async () => {
+    it('autohold: create (default, change, ref), list with project suffix filter, get, delete (§2.42–§2.44, §8.1 #49, #50)', async () => {
       const before = (await json<unknown[]>(await request(`${T()}/autohold`))).length;
       const plain = await createAutohold({ reason: 'reason text', node_hold_expiration: 600 });
       const record = await json<Json>(await request(`${T()}/autohold/${plain}`));

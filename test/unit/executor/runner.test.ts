@@ -43,7 +43,7 @@ describe('runBuild', () => {
     logFile: string;
     logDir: string;
     log: BuildLog;
-    run(job: Partial<BuildJob>, extra?: { params?: Partial<BuildRequestParams>; signal?: AbortSignal; cancelResult?: () => 'CANCELED' | 'ABORTED'; hostEnv?: Record<string, string> }): Promise<RunOutcome>;
+    run(job: Partial<BuildJob>, extra?: { params?: Partial<BuildRequestParams>; signal?: AbortSignal; cancelResult?: () => 'CANCELED' | 'ABORTED'; hostEnv?: Record<string, string>; resume?: boolean }): Promise<RunOutcome>;
   }
 
   /** A workspace with the given scripts in the checkout of org/app. */
@@ -72,19 +72,22 @@ describe('runBuild', () => {
       logDir,
       log,
       run: async (job, extra = {}) => {
+        // A resumed build appends to the log its first run finished.
+        const runLog = extra.resume === true ? new BuildLog(logFile) : log;
         const outcome = await runBuild({
           params: buildParams({ job, params: extra.params }),
           workspaceRoot: workspace,
           projects,
-          log,
+          log: runLog,
           logDir,
           logUrl: 'https://logs.example.com/example/ab/ab12cd34ef5600000000000000000001/',
           hostEnv: extra.hostEnv ?? allowedHostEnvironment({ PATH: process.env.PATH }),
           signal: extra.signal,
           cancelResult: extra.cancelResult,
           killGraceMs: 200,
+          resume: extra.resume,
         });
-        log.finish();
+        runLog.finish();
         return outcome;
       },
     };
@@ -93,7 +96,7 @@ describe('runBuild', () => {
   it('succeeds when every step exits 0, running non-executable scripts with bash in the checkout', async () => {
     const s = setup({ 'pre.sh': 'echo pre in $(pwd)\n', 'run.sh': '#!/bin/sh\necho hello from run\necho to stderr >&2\n', 'post.sh': 'echo post\n' });
     const outcome = await s.run({ preRun: [step('pre.sh')], run: [step('run.sh')], postRun: [step('post.sh')] });
-    expect(outcome).toEqual({ result: 'SUCCESS', errorDetail: null, results: { artifacts: [], data: {}, childJobs: null, warnings: [] }, warnings: [] });
+    expect(outcome).toEqual({ result: 'SUCCESS', errorDetail: null, results: { artifacts: [], data: {}, childJobs: null, pause: false, warnings: [] }, warnings: [] });
     const log = readFileSync(s.logFile, 'utf8');
     expect(log).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} \| === pre-run: pre\.sh \(org\/app\) ===$/m);
     expect(log).toContain(`| pre in ${s.checkout}\n`);
@@ -178,10 +181,41 @@ JSON
         ],
         data: { image_tag: '1.2.3', nested: { a: 1 } },
         childJobs: ['deploy'],
+        pause: false,
         warnings: ['be careful'],
       },
       warnings: ['be careful'],
     });
+  });
+
+  it('pauses after a successful run phase that asks to, and runs only the post-run steps when resumed', async () => {
+    const s = setup({
+      'pre.sh': 'echo pre >> "$SLUICE_WORKSPACE/order"\n',
+      'run.sh': 'echo run >> "$SLUICE_WORKSPACE/order"\necho \'{"pause": true, "data": {"url": "http://registry"}}\' > "$SLUICE_RESULTS_FILE"\n',
+      // The results file of the run phase is still there for the post-run steps.
+      'post.sh': 'echo "post $(cat "$SLUICE_RESULTS_FILE")" >> "$SLUICE_WORKSPACE/order"\n',
+    });
+    const job = { preRun: [step('pre.sh')], run: [step('run.sh')], postRun: [step('post.sh')] };
+    const paused = await s.run(job);
+    expect(paused).toEqual({ result: 'SUCCESS', errorDetail: null, paused: true, results: { artifacts: [], data: { url: 'http://registry' }, childJobs: null, pause: true, warnings: [] }, warnings: [] });
+    expect(readFileSync(path.join(s.workspace, 'order'), 'utf8')).toBe('pre\nrun\n');
+    const linesWhenPaused = readFileSync(s.logFile, 'utf8').trimEnd().split('\n').length;
+
+    const resumed = await s.run(job, { resume: true });
+    expect(resumed).toEqual({ result: 'SUCCESS', errorDetail: null, results: { artifacts: [], data: { url: 'http://registry' }, childJobs: null, pause: true, warnings: [] }, warnings: [] });
+    expect(readFileSync(path.join(s.workspace, 'order'), 'utf8')).toBe('pre\nrun\npost {"pause": true, "data": {"url": "http://registry"}}\n');
+    const log = readFileSync(s.logFile, 'utf8');
+    expect(log).toContain('| Paused: the run steps asked to pause');
+    expect(log.trimEnd().split('\n').length).toBeGreaterThan(linesWhenPaused);
+    expect(log).toContain('| Build result: SUCCESS\n');
+  });
+
+  it('does not pause when the run phase failed', async () => {
+    const s = setup({ 'run.sh': 'echo \'{"pause": true}\' > "$SLUICE_RESULTS_FILE"\nexit 1\n', 'post.sh': 'echo post ran\n' });
+    const outcome = await s.run({ run: [step('run.sh')], postRun: [step('post.sh')] });
+    expect(outcome.result).toBe('FAILURE');
+    expect(outcome.paused).toBeUndefined();
+    expect(readFileSync(s.logFile, 'utf8')).toContain('| post ran\n');
   });
 
   it('reports an invalid results file in error_detail without crashing', async () => {
