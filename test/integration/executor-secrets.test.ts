@@ -39,6 +39,14 @@ JSON
   'bad-results.sh': `password=$(node -e 'console.log(require(process.env.SLUICE_SECRETS_FILE).creds.password)')
 printf '{"data": %s}' "$password" > "$SLUICE_RESULTS_FILE"
 `,
+  'pause-with-secret.sh': `password=$(node -e 'console.log(require(process.env.SLUICE_SECRETS_FILE).creds.password)')
+cat > "$SLUICE_RESULTS_FILE" <<JSON
+{"pause": true, "data": {"handed_over": "$password"}}
+JSON
+`,
+  'post-with-secret.sh': `cp "$SLUICE_SECRETS_FILE" "$SLUICE_VAR_out/$SLUICE_VAR_tag/post-secrets.json"
+echo "tearing down with $(node -e 'console.log(require(process.env.SLUICE_SECRETS_FILE).creds.password)')"
+`,
   'no-secret.sh': `out="$SLUICE_VAR_out/$SLUICE_VAR_tag"
 cp "$SLUICE_SECRETS_FILE" "$out/post-secrets.json"
 `,
@@ -119,6 +127,22 @@ describe('build secrets on the executor', () => {
     expect(done.result).toBe('SUCCESS');
     expect(done.errorDetail).toBe("Invalid results file: Unexpected token 'c' (not valid JSON)");
     expect(JSON.stringify(done)).not.toContain(PASSWORD.slice(0, 6));
+  });
+
+  it('gives a paused build its secrets again when it resumes, and hands masked data to dependents', async () => {
+    const uuid = 'se000000000000000000000000000006';
+    mkdirSync(path.join(out(), 'six'), { recursive: true });
+    await harness.enqueue(uuid, { run: [withSecret('pause-with-secret.sh')], postRun: [withSecret('post-with-secret.sh')], secrets: [secret], vars: { out: out(), tag: 'six' } });
+    const paused = await harness.pause(uuid);
+    expect(paused.data).toEqual({ handed_over: REDACTED });
+    expect(await harness.repository.requestResume(uuid, new Date())).toBe(true);
+    harness.worker.wake();
+    const done = await harness.completion(uuid);
+    expect(done.result).toBe('SUCCESS');
+    expect(JSON.parse(readFileSync(path.join(out(), 'six', 'post-secrets.json'), 'utf8'))).toEqual({ creds: { user: 'ci-bot', password: PASSWORD, cert: MULTILINE } });
+    const log = readFileSync(path.join(harness.logsDir, 'example', 'se', uuid, 'job-output.txt'), 'utf8');
+    expect(log).toContain(`| tearing down with ${REDACTED}\n`);
+    expect(log).not.toContain(PASSWORD);
   });
 
   it('fails the build with ERROR, naming the secret but not its content, when a value does not decrypt', async () => {
