@@ -1,33 +1,10 @@
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { EngineHarness, nextTenant } from '../../engine/harness';
-import { gitTrigger, job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted';
+import { engineScenarios } from '../../engine/scenarios';
+import { gitTrigger, job, pipeline } from '../../engine/scripted';
 import { SystemEventRepository } from '../../../src/store/repositories/system-events';
 
 describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, autohold', () => {
-  let db: TestDatabase;
-  const harnesses: EngineHarness[] = [];
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-
-  afterEach(async () => {
-    for (const h of harnesses.splice(0)) {
-      await h.stop();
-      expect(h.errors).toEqual([]);
-    }
-  });
-
-  afterAll(async () => {
-    await db.destroy();
-  });
-
-  async function harness(spec: Omit<LayoutSpec, 'tenant'>): Promise<EngineHarness> {
-    const h = new EngineHarness(db, makeLayout({ ...spec, tenant: nextTenant() }));
-    harnesses.push(h);
-    await h.start();
-    return h;
-  }
+  const scenarios = engineScenarios();
+  const { harness } = scenarios;
 
   it('lets one job at a time hold a semaphore across pipelines', async () => {
     const h = await harness({
@@ -43,7 +20,7 @@ describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, aut
     const status = await h.engine.status(h.tenant);
     const deployJob = status?.pipelines[1].changeQueues[0].heads[0][0].jobs[0];
     expect([deployJob?.waitingStatus, deployJob?.waitingFor]).toEqual(['semaphores: staging-env', 'semaphores']);
-    const holders = await db.knex('semaphore_holders').where({ holder_tenant: h.tenant }).select('semaphore', 'job_name');
+    const holders = await scenarios.db.knex('semaphore_holders').where({ holder_tenant: h.tenant }).select('semaphore', 'job_name');
     expect(holders).toEqual([{ semaphore: 'staging-env', job_name: 'staging' }]);
     await h.executor.finishAll();
     await h.settle();
@@ -51,7 +28,7 @@ describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, aut
     await h.executor.finishAll();
     await h.settle();
     expect(h.reports()).toEqual(['1,1 check SUCCESS', '1,1 deploy SUCCESS']);
-    expect(await db.knex('semaphore_holders').where({ holder_tenant: h.tenant })).toEqual([]);
+    expect(await scenarios.db.knex('semaphore_holders').where({ holder_tenant: h.tenant })).toEqual([]);
   });
 
   it('shares a global semaphore between tenants', async () => {
@@ -95,7 +72,7 @@ describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, aut
     await h.executor.finishAll();
     await h.settle();
     expect(h.reports()).toEqual(['3,1 gate SUCCESS', '1,1 gate SUCCESS', '2,1 gate SUCCESS']);
-    const events = await new SystemEventRepository(db.knex).list(h.tenant, { types: ['promoted'], limit: 10, offset: 0 });
+    const events = await new SystemEventRepository(scenarios.db.knex).list(h.tenant, { types: ['promoted'], limit: 10, offset: 0 });
     expect(events.map((event) => event.description)).toEqual(['3,1 promoted in gate by admin', '1,1 2,1 3,1 promoted in gate by admin']);
   });
 
@@ -263,7 +240,7 @@ describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, aut
     await h.executor.finish('integration', 7, { result: 'FAILURE' });
     await h.settle();
     expect((await h.builds()).filter((build) => build.held)).toHaveLength(1);
-    const events = await new SystemEventRepository(db.knex).list(h.tenant, { types: ['autohold-created', 'autohold-exhausted'], limit: 10, offset: 0 });
+    const events = await new SystemEventRepository(scenarios.db.knex).list(h.tenant, { types: ['autohold-created', 'autohold-exhausted'], limit: 10, offset: 0 });
     expect(events.map((event) => event.eventType)).toEqual(['autohold-exhausted', 'autohold-created']);
     const deleted = await h.engine.deleteAutohold(h.tenant, String(Number(requests[0].id)));
     expect(deleted.ok).toBe(true);

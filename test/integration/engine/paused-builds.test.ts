@@ -5,35 +5,14 @@
  */
 import { BuildRepository } from '../../../src/store/repositories/builds';
 import type { JobStatus } from '../../../src/engine/status';
-import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { EngineHarness, nextTenant } from '../../engine/harness';
-import { gitTrigger, job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted';
+import { backends } from '../../helpers/database';
+import { type EngineHarness } from '../../engine/harness';
+import { engineScenarios } from '../../engine/scenarios';
+import { gitTrigger, job, pipeline, type LayoutSpec } from '../../engine/scripted';
 
 describe.each(backends())('engine: paused builds (%s)', (backend) => {
-  let db: TestDatabase;
-  const harnesses: EngineHarness[] = [];
-
-  beforeAll(async () => {
-    db = await createTestDatabase({ backend });
-  });
-
-  afterEach(async () => {
-    for (const h of harnesses.splice(0)) {
-      await h.stop();
-      expect(h.errors).toEqual([]);
-    }
-  });
-
-  afterAll(async () => {
-    await db.destroy();
-  });
-
-  async function harness(spec: Omit<LayoutSpec, 'tenant'>): Promise<EngineHarness> {
-    const h = new EngineHarness(db, makeLayout({ ...spec, tenant: nextTenant() }));
-    harnesses.push(h);
-    await h.start();
-    return h;
-  }
+  const scenarios = engineScenarios(backend);
+  const { harness } = scenarios;
 
   /** check: `registry` (one node) -> `consumer` -> `late`; `lint` stands alone. */
   const registrySpec = (): Omit<LayoutSpec, 'tenant'> => ({
@@ -60,7 +39,7 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     if (!build) {
       return [];
     }
-    return (await new BuildRepository(db.knex).listEvents([build.id])).map((event) => event.eventType);
+    return (await new BuildRepository(scenarios.db.knex).listEvents([build.id])).map((event) => event.eventType);
   }
 
   /** Job deltas in order, as `<type> <job>`. */
@@ -199,16 +178,8 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     await first.executor.pause('registry', 1, { data: { registry_url: 'http://registry:5000' } });
     await first.settle();
 
-    const restart = async (previous: EngineHarness): Promise<EngineHarness> => {
-      await previous.stop();
-      harnesses.splice(harnesses.indexOf(previous), 1);
-      // The executor outlives the scheduler (its build requests are rows in the store).
-      const next = new EngineHarness(db, previous.layout, { clock: previous.clock, changes: previous.changes, merger: previous.merger, executor: previous.executor });
-      harnesses.push(next);
-      await next.start();
-      await next.settle();
-      return next;
-    };
+    // The executor outlives the scheduler (its build requests are rows in the store).
+    const restart = (previous: EngineHarness): Promise<EngineHarness> => scenarios.restart(previous, { keepExecutor: true });
     const second = await restart(first);
     expect(await jobStatus(second, 'registry')).toMatchObject({ paused: true });
     expect(second.executor.started.filter((params) => params.job.name === 'registry')).toHaveLength(1);

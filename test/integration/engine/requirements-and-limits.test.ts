@@ -1,34 +1,13 @@
-import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { EngineHarness, nextTenant } from '../../engine/harness';
+import { backends } from '../../helpers/database';
+import { type EngineHarness } from '../../engine/harness';
+import { engineScenarios } from '../../engine/scenarios';
 import { canonical, gitTrigger, job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted';
 
 const PROJECT = canonical('org/project');
 
 describe.each(backends())('engine: pipeline requirements and limits (%s)', (backend) => {
-  let db: TestDatabase;
-  const harnesses: EngineHarness[] = [];
-
-  beforeAll(async () => {
-    db = await createTestDatabase({ backend });
-  });
-
-  afterEach(async () => {
-    for (const h of harnesses.splice(0)) {
-      await h.stop();
-      expect(h.errors).toEqual([]);
-    }
-  });
-
-  afterAll(async () => {
-    await db.destroy();
-  });
-
-  async function harness(spec: Omit<LayoutSpec, 'tenant'>): Promise<EngineHarness> {
-    const h = new EngineHarness(db, makeLayout({ ...spec, tenant: nextTenant() }));
-    harnesses.push(h);
-    await h.start();
-    return h;
-  }
+  const scenarios = engineScenarios(backend);
+  const { harness } = scenarios;
 
   describe('require / reject', () => {
     const gateSpec = (overrides: Parameters<typeof pipeline>[2] = {}): Omit<LayoutSpec, 'tenant'> => ({

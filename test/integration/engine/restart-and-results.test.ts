@@ -1,32 +1,10 @@
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { EngineHarness, nextTenant } from '../../engine/harness';
-import { job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted';
+import { type EngineHarness } from '../../engine/harness';
+import { engineScenarios } from '../../engine/scenarios';
+import { job, pipeline, type LayoutSpec } from '../../engine/scripted';
 
 describe('engine: restart, merge conflicts, configuration errors and event-queue state', () => {
-  let db: TestDatabase;
-  const harnesses: EngineHarness[] = [];
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-
-  afterEach(async () => {
-    for (const h of harnesses.splice(0)) {
-      await h.stop();
-      expect(h.errors).toEqual([]);
-    }
-  });
-
-  afterAll(async () => {
-    await db.destroy();
-  });
-
-  async function harness(spec: Omit<LayoutSpec, 'tenant'>): Promise<EngineHarness> {
-    const h = new EngineHarness(db, makeLayout({ ...spec, tenant: nextTenant() }));
-    harnesses.push(h);
-    await h.start();
-    return h;
-  }
+  const scenarios = engineScenarios();
+  const { harness } = scenarios;
 
   const gateSpec = (): Omit<LayoutSpec, 'tenant'> => ({
     pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true })],
@@ -60,13 +38,8 @@ describe('engine: restart, merge conflicts, configuration errors and event-queue
 
     const first = await harness(gateSpec());
     const resumed = await gateRun(first, async (h) => {
-      await h.stop();
-      harnesses.splice(harnesses.indexOf(h), 1);
       // A new process: same store and git state, a fresh executor that lost every running build.
-      const next = new EngineHarness(db, h.layout, { clock: h.clock, changes: h.changes, merger: h.merger });
-      harnesses.push(next);
-      await next.start();
-      await next.settle();
+      const next = await scenarios.restart(h, { keepExecutor: false });
       // Builds without a result were submitted again; the lost ones run anew.
       expect(next.executor.started.length).toBeGreaterThan(0);
       return next;

@@ -1,32 +1,9 @@
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { EngineHarness, nextTenant } from '../../engine/harness';
-import { job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted';
+import { engineScenarios } from '../../engine/scenarios';
+import { job, pipeline } from '../../engine/scripted';
 
 describe('engine: windows, Depends-On and job dependencies', () => {
-  let db: TestDatabase;
-  const harnesses: EngineHarness[] = [];
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-
-  afterEach(async () => {
-    for (const h of harnesses.splice(0)) {
-      await h.stop();
-      expect(h.errors).toEqual([]);
-    }
-  });
-
-  afterAll(async () => {
-    await db.destroy();
-  });
-
-  async function harness(spec: Omit<LayoutSpec, 'tenant'>): Promise<EngineHarness> {
-    const h = new EngineHarness(db, makeLayout({ ...spec, tenant: nextTenant() }));
-    harnesses.push(h);
-    await h.start();
-    return h;
-  }
+  const scenarios = engineScenarios();
+  const { harness } = scenarios;
 
   it('shrinks the window on a failure and grows it on a merge; items outside it wait', async () => {
     const gate = pipeline('gate', 'dependent', {
@@ -168,7 +145,7 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     await h.executor.finishAll();
     await h.settle();
     expect(h.reports()).toEqual(['1,1 gate SUCCESS', '2,1 gate FAILURE']);
-    const provides = await db.knex('provides').join('builds', 'builds.id', 'provides.build_id').where('builds.tenant', h.tenant).select('provides.name', 'builds.job_name');
+    const provides = await scenarios.db.knex('provides').join('builds', 'builds.id', 'provides.build_id').where('builds.tenant', h.tenant).select('provides.name', 'builds.job_name');
     expect(provides).toEqual([{ name: 'lib-tarball', job_name: 'build-lib' }]);
     const skipped = (await h.builds()).find((build) => build.jobName === 'test-app');
     expect([skipped?.result, skipped?.errorDetail]).toEqual(['SKIPPED', 'Skipped due to failed job build-app']);
