@@ -22,6 +22,8 @@ export interface AddChangeOptions {
   eventTimestamp: string | null;
   /** Images an `image-build` trigger event asks for (only their build jobs run). */
   imageNames?: string[] | null;
+  /** The upload an `image-validate` trigger event asks to validate. */
+  imageUploadUuid?: string | null;
   enqueueTime?: string;
   /** Changes already being enqueued in this recursion (cycle guard). */
   history?: ChangeInfo[];
@@ -62,7 +64,9 @@ export class PipelineManager {
 
   /** Enqueue a change and, unless ignored, the changes it needs (spec §2.4). */
   async addChange(ctx: PassContext, change: ChangeInfo, options: AddChangeOptions): Promise<AddChangeResult> {
-    if (options.live && this.findLiveItem(change)) {
+    const live = options.live ? this.findLiveItem(change) : null;
+    // Each upload is validated by its own item, even while another upload of the image is queued.
+    if (live && (live.item.imageUploadUuid ?? null) === (options.imageUploadUuid ?? null)) {
       return { enqueued: true, item: null };
     }
     const project = this.layout.projects.get(change.project);
@@ -230,6 +234,7 @@ export class PipelineManager {
       eventId: options.eventId,
       eventTimestamp: options.eventTimestamp,
       imageNames: options.imageNames ?? null,
+      imageUploadUuid: options.imageUploadUuid ?? null,
       triggeredBy: `Triggered by ${describeTrigger(change)}`,
       reportedStart: false,
       reported: false,
@@ -720,6 +725,9 @@ export class PipelineManager {
     let message = formatReport(this.config, item, action);
     let mergeFailed = false;
     const submit = wasDisabled ? this.config.reporters.disabled.submit : this.config.reporters.success.submit;
+    if (action === 'success' && !wasDisabled && this.config.reporters.success.imageValidated && item.imageUploadUuid) {
+      await ctx.gateways.nodes.markUploadValidated?.(ctx.tenant, item.imageUploadUuid);
+    }
     if (action === 'success' && submit) {
       const merged = await this.mergeChanges(ctx, item);
       if (!merged) {
