@@ -65,8 +65,8 @@ export class PipelineManager {
   /** Enqueue a change and, unless ignored, the changes it needs (spec §2.4). */
   async addChange(ctx: PassContext, change: ChangeInfo, options: AddChangeOptions): Promise<AddChangeResult> {
     const live = options.live ? this.findLiveItem(change) : null;
-    // Each upload is validated by its own item, even while another upload of the image is queued.
-    if (live && (live.item.imageUploadUuid ?? null) === (options.imageUploadUuid ?? null)) {
+    // Image events for other images or uploads get their own item, even while one for the branch is queued.
+    if (live && imageRequestKey(live.item) === imageRequestKey(options)) {
       return { enqueued: true, item: null };
     }
     const project = this.layout.projects.get(change.project);
@@ -725,8 +725,10 @@ export class PipelineManager {
     let message = formatReport(this.config, item, action);
     let mergeFailed = false;
     const submit = wasDisabled ? this.config.reporters.disabled.submit : this.config.reporters.success.submit;
-    if (action === 'success' && !wasDisabled && this.config.reporters.success.imageValidated && item.imageUploadUuid) {
-      await ctx.gateways.nodes.markUploadValidated?.(ctx.tenant, item.imageUploadUuid);
+    const uploadUuid = item.imageUploadUuid;
+    if (action === 'success' && !wasDisabled && this.config.reporters.success.imageValidated && uploadUuid) {
+      // After the pass commits, like every gateway call (the pass holds a database connection).
+      ctx.after(() => ctx.gateways.nodes.markUploadValidated?.(ctx.tenant, uploadUuid) ?? Promise.resolve());
     }
     if (action === 'success' && submit) {
       const merged = await this.mergeChanges(ctx, item);
@@ -936,4 +938,9 @@ export function pipelinesListen(layout: EngineLayout, eventType: 'parent-change-
 /** The JSON form of a change used in follow-up events. */
 export function serialChange(change: ChangeInfo): Record<string, unknown> {
   return { project: change.project, number: change.number, patchset: change.patchset, ref: change.ref, oldrev: change.oldrev, newrev: change.newrev };
+}
+
+/** What an image event asks of an item (none for other events): the images and the upload to validate. */
+function imageRequestKey(source: { imageNames?: string[] | null; imageUploadUuid?: string | null }): string {
+  return JSON.stringify([source.imageNames ?? null, source.imageUploadUuid ?? null]);
 }
