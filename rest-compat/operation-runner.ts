@@ -2,9 +2,9 @@
  * Runs GraphQL operations in-process for REST handlers: the context comes from yoga's context
  * factory (auth in the schema as for any request), but HTTP encoding, parsing and validation are
  * skipped (our own documents are parsed once and validated by the codegen/test pipeline), and
- * the operation runs on graphql-js's executor rather than yoga's: none of the plugins hooks
- * execution for queries and mutations (they guard parsing, validation and subscriptions), errors
- * are mapped by the REST layer itself (rest-compat/router.ts), and graphql-js's executor
+ * the operation runs on graphql-js's executor rather than yoga's: the plugins that hook execution
+ * are not needed here (secret masking is done on the response body by rest-compat/router.ts),
+ * errors are mapped by the REST layer itself (rest-compat/router.ts), and graphql-js's executor
  * resolves a 50-record page measurably faster (docs/rest.md, Overhead).
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';

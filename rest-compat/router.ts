@@ -15,6 +15,7 @@ import { parseQuery } from './query-params';
 import { readJsonBody } from './request-body';
 import type { BoundOperationRunner, HttpMethod, RestEndpoint, RestRoute } from './route';
 import { SHAPE_HEADER, isRestShape, type RestShape } from './shape';
+import type { Redactor } from '../src/auth/redact';
 
 const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, X-Requested-With';
 
@@ -37,6 +38,8 @@ export interface RestRouterOptions {
    * requirement is checked here, after the tenant exists and before query and body.
    */
   requestAuth?: (ctx: Koa.Context) => Promise<RequestAuth>;
+  /** Masks secret values in every response body, errors included (docs/security.md §4). */
+  redactor?: () => Redactor;
 }
 
 /** Koa middleware serving every route of the table below `/api`. */
@@ -61,7 +64,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
         return;
       }
       ctx.type = 'application/json; charset=utf-8';
-      ctx.body = JSON.stringify(body);
+      ctx.body = JSON.stringify(options.redactor?.().redactJson(body) ?? body);
     }
   };
 }
@@ -128,12 +131,13 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
     return;
   }
   const contentType = response.contentType ?? 'application/json';
+  const redactor = options.redactor?.();
   if (contentType === 'application/json') {
     ctx.type = 'application/json; charset=utf-8';
-    ctx.body = JSON.stringify(result.body);
+    ctx.body = JSON.stringify(redactor?.redactJson(result.body) ?? result.body);
   } else {
     ctx.type = `${contentType}; charset=utf-8`;
-    ctx.body = String(result.body);
+    ctx.body = redactor?.redact(String(result.body)) ?? String(result.body);
   }
 }
 

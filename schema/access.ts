@@ -2,13 +2,31 @@
  * Tenant access decisions for resolvers that check outside scope-auth (per-event checks of
  * subscriptions, filtered tenant lists). They use the request's `RequestAuth` (src/auth/gate.ts).
  */
+import { GraphQLError } from 'graphql';
 import { controlRateLimitKey, rateLimitedError } from '../src/auth/rate-limit';
 import { ROOT_SCOPE } from '../src/auth/rules';
 import type { GraphQLContext } from './context';
+import type { AccessRecheck } from './live-iterator';
 
 /** Whether the caller may read the tenant (status, history, live feeds); false for unknown tenants. */
 export function canReadTenant(ctx: GraphQLContext, tenant: string): boolean {
   return ctx.services.tenants.tenantNames().includes(tenant) && ctx.auth.knowsTenant(tenant) && ctx.auth.check('public', tenant).allowed;
+}
+
+/** Per-event authorization of subscriptions: access may have been revoked since they started. */
+export function assertStillReadable(ctx: GraphQLContext, tenant: string): void {
+  if (!canReadTenant(ctx, tenant)) {
+    throw new GraphQLError(`Not authorized to read tenant ${tenant}`, { extensions: { code: 'FORBIDDEN' } });
+  }
+}
+
+/**
+ * Re-checks read access of a subscription whenever a reconfiguration reloads the rules, so a
+ * subscriber that lost access is ended with an error even if no event arrives.
+ */
+export function readAccessRecheck(ctx: GraphQLContext, tenant: string): AccessRecheck | undefined {
+  const changes = ctx.services.auth.policyChanges;
+  return changes === undefined ? undefined : { changed: () => changes.next(), check: () => assertStillReadable(ctx, tenant) };
 }
 
 /**

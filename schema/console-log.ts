@@ -8,6 +8,8 @@ import { GraphQLError } from 'graphql';
 import { replayLogFile, type ConsoleLine } from '../src/executor/build-log';
 import type { ConsoleTarget } from '../src/executor/console-resolver';
 import { builder } from './builder';
+import { assertStillReadable, readAccessRecheck } from './access';
+import { LiveIterator } from './live-iterator';
 
 /** Finds what can be streamed for a build of a tenant (the executor's console resolver). */
 export type ConsoleSource = (tenant: string, buildUuid: string) => Promise<ConsoleTarget>;
@@ -35,7 +37,7 @@ function unavailable(message: string, code: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code } });
 }
 
-async function* streamTarget(target: ConsoleTarget, fromSeq: number): AsyncGenerator<ConsoleChunk> {
+async function* streamTarget(target: ConsoleTarget, fromSeq: number, signal: AbortSignal): AsyncGenerator<ConsoleChunk> {
   switch (target.kind) {
     case 'not-found':
       throw unavailable('Build not found', 'NOT_FOUND');
@@ -44,7 +46,7 @@ async function* streamTarget(target: ConsoleTarget, fromSeq: number): AsyncGener
     case 'unavailable':
       throw unavailable('Error with log streaming', 'SERVICE_UNAVAILABLE');
     case 'live':
-      for await (const lines of target.log.lines(fromSeq)) {
+      for await (const lines of target.log.lines(fromSeq, signal)) {
         yield { lines };
       }
       return;
@@ -81,7 +83,24 @@ builder.subscriptionField('consoleLog', (t) =>
         throw new GraphQLError('offset must be 0 or more', { extensions: { code: 'BAD_USER_INPUT' } });
       }
       const target = await source(args.tenant, args.uuid);
-      return streamTarget(target, (args.offset ?? 0) + 1);
+      // Abortable, so ending the subscription never waits for the build's next line.
+      const stop = new AbortController();
+      const lines = streamTarget(target, (args.offset ?? 0) + 1, stop.signal);
+      const abortable: AsyncIterator<ConsoleChunk> = {
+        next: () => lines.next(),
+        return: () => {
+          stop.abort();
+          return lines.return(undefined);
+        },
+      };
+      return new LiveIterator(
+        abortable,
+        (chunk: ConsoleChunk) => {
+          assertStillReadable(ctx, args.tenant);
+          return [chunk];
+        },
+        readAccessRecheck(ctx, args.tenant),
+      );
     },
     resolve: (chunk) => chunk,
   }),

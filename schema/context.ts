@@ -11,9 +11,11 @@ import type { Engine } from '../src/engine/engine';
 import type { TokenAuthenticator } from '../src/auth/authenticator';
 import type { AccessPolicySource, RequestAuth } from '../src/auth/gate';
 import type { KeyManager } from '../src/auth/keys/key-manager';
+import type { ChangeSignal } from '../src/auth/change-signal';
 import type { Principal } from '../src/auth/principal';
 import type { TokenBucketLimiter } from '../src/auth/rate-limit';
 import type { LiveFeeds } from './live-feeds';
+import type { Redactor } from '../src/auth/redact';
 
 /**
  * Which tenants exist and their current layouts. The LayoutManager implements it; tests that
@@ -40,6 +42,8 @@ export interface AuthServices {
   controlLimiter: TokenBucketLimiter;
   /** Project and tenant keys (opened on first use: it may create the key-encryption secret). */
   keys(): Promise<KeyManager>;
+  /** Fires when reconfiguration reloads the policies: open subscriptions re-check read access. */
+  policyChanges?: ChangeSignal;
 }
 
 /** Long-lived dependencies shared by every request. */
@@ -57,6 +61,8 @@ export interface Services {
   auth: AuthServices;
   /** Build output for `consoleLog`; null when this process runs no executor. */
   console: ConsoleSource | null;
+  /** Masks the decrypted values of the loaded secrets in every result (absent: nothing to mask). */
+  secretRedactor?: () => Redactor;
 }
 
 /** Who is calling: a verified token's subject, claims and authenticator (see src/auth/principal.ts). */

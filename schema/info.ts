@@ -22,7 +22,7 @@ const AuthCapabilities = builder.simpleObject('AuthCapabilities', {
   description: 'How a client should authenticate with this deployment.',
   fields: (t) => ({
     realms: t.field({ type: [AuthRealm], nullable: false, description: 'Configured authentication realms.' }),
-    defaultRealm: t.string({ description: 'The realm a dashboard should use by default; null when none is configured.' }),
+    defaultRealm: t.string({ description: "The realm a dashboard should use by default: the api-root's authentication-realm when set, else the default authenticator's; null when none is configured." }),
     readProtected: t.boolean({ nullable: false, description: 'True when reading the API itself requires a token.' }),
   }),
 });

@@ -6,7 +6,7 @@
 import { GraphQLError } from 'graphql';
 import type { EngineDelta } from '../src/engine/event-bus';
 import type { BuildRecord } from '../src/store/repositories/builds';
-import { canReadTenant } from './access';
+import { assertStillReadable, readAccessRecheck } from './access';
 import { builder } from './builder';
 import { Build, BuildFilter, toBuildFilter } from './build';
 import { Buildset, BuildsetFilter, toBuildsetFilter } from './buildset';
@@ -24,13 +24,6 @@ function requireLive(ctx: GraphQLContext): LiveFeeds {
     throw new GraphQLError('Live feeds are not available in this process', { extensions: { code: 'SERVICE_UNAVAILABLE' } });
   }
   return ctx.services.live;
-}
-
-/** Per-event authorization: access may have been revoked since the subscription started. */
-function assertStillReadable(ctx: GraphQLContext, tenant: string): void {
-  if (!canReadTenant(ctx, tenant)) {
-    throw new GraphQLError(`Not authorized to read tenant ${tenant}`, { extensions: { code: 'FORBIDDEN' } });
-  }
 }
 
 /** The current status, loaded once per tenant state version for all subscribers of this process. */
@@ -86,7 +79,7 @@ builder.subscriptionFields((t) => ({
       new LiveIterator(requireLive(ctx).statusChanges(tenant), (tick: StatusTick) => {
         assertStillReadable(ctx, tenant);
         return [tick];
-      }),
+      }, readAccessRecheck(ctx, tenant)),
     resolve: async (_tick, { tenant, pipeline }, ctx) => {
       const snapshot = await sharedSnapshot(ctx, tenant);
       if (!snapshot) {
@@ -125,7 +118,7 @@ builder.subscriptionFields((t) => ({
           return [];
         }
         return [await withCurrentState(ctx, delta)];
-      });
+      }, readAccessRecheck(ctx, tenant));
     },
     resolve: (event) => event.value,
   }),
@@ -150,7 +143,7 @@ builder.subscriptionFields((t) => ({
         const { builds } = historyStore(ctx);
         const matches = await builds.count(tenant, { ...wanted, uuid: [build.uuid] });
         return matches > 0 ? [build.id] : [];
-      });
+      }, readAccessRecheck(ctx, tenant));
     },
     resolve: (buildId) => buildId,
   }),
@@ -178,7 +171,7 @@ builder.subscriptionFields((t) => ({
         }
         const matches = await buildsets.count(tenant, { ...wanted, idxMin: Math.max(buildsetId, wanted.idxMin ?? 0), idxMax: Math.min(buildsetId, wanted.idxMax ?? buildsetId) });
         return matches > 0 ? [buildsetId] : [];
-      });
+      }, readAccessRecheck(ctx, tenant));
     },
     resolve: (buildsetId) => buildsetId,
   }),
@@ -201,7 +194,7 @@ builder.subscriptionFields((t) => ({
           });
         }
         return !types || types.includes(item.tick.record.eventType) ? [item.tick] : [];
-      }),
+      }, readAccessRecheck(ctx, tenant)),
     resolve: (tick: SystemEventTick) => tick.record,
   }),
 }));

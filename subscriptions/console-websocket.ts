@@ -34,6 +34,8 @@ export interface ConsoleStreamOptions {
   /** Path pattern whose first group is the (URL-encoded) tenant name. */
   path?: RegExp;
   pingIntervalMs?: number;
+  /** Masks secret values in every line sent (they are masked when written too; this is defence in depth). */
+  redact?: () => (text: string) => string;
 }
 
 export interface ConsoleStreamServer {
@@ -132,10 +134,10 @@ async function handleRequest(ws: WebSocket, tenant: string, text: string | null,
       close(ws, CONSOLE_CLOSE.STREAM, 'Error with log streaming');
       return;
     case 'live':
-      await stream(ws, target.log.lines(1, signal), signal);
+      await stream(ws, target.log.lines(1, signal), signal, options.redact);
       break;
     case 'finished':
-      await stream(ws, replayLogFile(target.file), signal);
+      await stream(ws, replayLogFile(target.file), signal, options.redact);
       break;
   }
   if (!signal.aborted) {
@@ -156,9 +158,10 @@ function parseRequest(text: string | null): Record<string, unknown> | null {
 }
 
 /** Send batches of lines as text frames, waiting for each send so a slow client paces the reading. */
-async function stream(ws: WebSocket, batches: AsyncIterable<ConsoleLine[]>, signal: AbortSignal): Promise<void> {
+async function stream(ws: WebSocket, batches: AsyncIterable<ConsoleLine[]>, signal: AbortSignal, redact?: () => (text: string) => string): Promise<void> {
   for await (const batch of batches) {
-    for (const frame of frames(batch)) {
+    const mask = redact?.();
+    for (const frame of frames(mask === undefined ? batch : batch.map((line) => ({ ...line, text: mask(line.text) })))) {
       if (signal.aborted) {
         return;
       }

@@ -30,6 +30,11 @@ export interface AccessPolicySource {
   tenantPolicy(tenant: string): AccessPolicy | undefined;
   /** The api-root's policy (no access rules when there is no `api-root`). */
   rootPolicy(): AccessPolicy;
+  /**
+   * Changes (by identity) whenever the policies are reloaded; decisions cached for a request
+   * or a WebSocket connection are dropped then. Absent for fixed policies.
+   */
+  version?(): unknown;
 }
 
 /** The result of a gate check. */
@@ -41,6 +46,8 @@ export type GateResult =
 /** The request's authentication and lazily computed per-tenant decisions. */
 export class RequestAuth {
   private readonly decisions = new Map<string, AccessDecision>();
+  /** The policies' version the cached decisions were made with. */
+  private decidedWith: unknown;
 
   /**
    * @param outcome how the request authenticated; a `MissingAuthError` outcome is an anonymous request
@@ -63,6 +70,12 @@ export class RequestAuth {
 
   /** Read and admin rights for a tenant (`*` for the root) as the caller. */
   decision(tenant: string): AccessDecision {
+    const version = this.policies.version?.();
+    if (version !== this.decidedWith) {
+      // Rules were reloaded: a long-lived connection must not keep yesterday's rights.
+      this.decisions.clear();
+      this.decidedWith = version;
+    }
     const cached = this.decisions.get(tenant);
     if (cached !== undefined) {
       return cached;

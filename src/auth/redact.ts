@@ -36,12 +36,32 @@ export function createRedactor(secrets: Iterable<string>): Redactor {
       }
     }
   }
+  return redactorOf(needles);
+}
+
+/** The values a redactor masks, kept out of the object itself (it may end up in a log). */
+const needlesOf = new WeakMap<Redactor, ReadonlySet<string>>();
+
+function redactorOf(needles: ReadonlySet<string>): Redactor {
   // Longest first, so a value containing another is replaced whole.
   const ordered = [...needles].sort((a, b) => b.length - a.length);
   const pattern = ordered.length === 0 ? undefined : new RegExp(ordered.map(escapeRegExp).join('|'), 'g');
   const redact = (text: string): string => (pattern === undefined ? text : text.replace(pattern, REDACTED));
-  const redactJson = <T>(value: T): T => walk(value, redact) as T;
-  return { redact, redactJson, active: pattern !== undefined };
+  const redactJson = <T>(value: T): T => (pattern === undefined ? value : (walk(value, redact) as T));
+  const redactor: Redactor = { redact, redactJson, active: pattern !== undefined };
+  needlesOf.set(redactor, needles);
+  return redactor;
+}
+
+/** One redactor masking everything the given ones mask (longest value first, across all of them). */
+export function combineRedactors(redactors: Iterable<Redactor>): Redactor {
+  const needles = new Set<string>();
+  for (const redactor of redactors) {
+    for (const needle of needlesOf.get(redactor) ?? []) {
+      needles.add(needle);
+    }
+  }
+  return redactorOf(needles);
 }
 
 function addNeedle(needles: Set<string>, value: string): void {

@@ -84,9 +84,23 @@ export interface FrozenJob {
   imageBuildName: string | null;
   /** Secrets used by the job (names and aliases; values stay encrypted in the layout). */
   secrets: JobSecret[];
+  /**
+   * The secrets the job's scripts use, still encrypted, as frozen with the job (engine.md §5.2
+   * "frozen secrets"): the executor decrypts them with the key of the defining project.
+   */
+  frozenSecrets: FrozenSecret[];
   inheritancePath: string[];
   /** Whether the job matched the change's files (or was forced in by a dependent job). */
   matchesChange: boolean;
+}
+
+/** A secret as a job carries it to the executor: never decrypted here. */
+export interface FrozenSecret {
+  name: string;
+  /** The project that defines the secret; its key decrypts the data. */
+  projectCanonicalName: string;
+  /** The data with encrypted values as `{encrypted, chunks}`; null for OIDC secrets (not delivered). */
+  data: Record<string, unknown> | null;
 }
 
 export interface FreezeError {
@@ -415,9 +429,24 @@ function toFrozen(layout: Layout, job: JobUnderConstruction, variants: JobVarian
     failureOutput: a.failureOutput ?? [],
     imageBuildName: a.imageBuildName ?? null,
     secrets: a.secrets ?? [],
+    frozenSecrets: frozenSecrets(layout, [a.preRun, a.run, a.postRun, a.cleanupRun]),
     inheritancePath: job.inheritancePath,
     matchesChange: request.files === undefined ? true : matchesFiles(files, irrelevant, request.files),
   };
+}
+
+/** The secrets bound to any of the playbooks, each once, in first-use order. */
+function frozenSecrets(layout: Layout, playbookLists: ReadonlyArray<readonly Playbook[] | undefined>): FrozenSecret[] {
+  const out: FrozenSecret[] = [];
+  for (const playbook of playbookLists.flatMap((list) => list ?? [])) {
+    for (const used of playbook.secrets) {
+      const secret = layout.secrets.get(used.secretName);
+      if (secret !== undefined && !out.some((s) => s.name === secret.name)) {
+        out.push({ name: secret.name, projectCanonicalName: secret.sourceContext.projectCanonicalName, data: secret.data ?? null });
+      }
+    }
+  }
+  return out;
 }
 
 /**

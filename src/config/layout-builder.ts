@@ -21,6 +21,8 @@ import type { Abide, ConfigClass, TenantConfig, TenantProjectConfig } from './te
 import { validateLayout, type OriginOf } from './layout-validation';
 import { keyLines, parseConfigFile, type ConfigItem, type ParsedConfigFile } from './yaml-source';
 import { BUILTIN_NOOP } from './builtin-jobs';
+import { checkSecretDecrypts, type SecretKeys } from './secret-check';
+import { createRedactor, secretStrings } from '../auth/redact';
 
 /** A project of the tenant with the files read from each of its loaded branches. */
 export interface LoadedProject {
@@ -48,6 +50,12 @@ export interface BuildLayoutInput {
   projects: LoadedProject[];
   /** Errors found before parsing (unreadable repositories, tenant-file problems). */
   initialErrors: ConfigError[];
+  /**
+   * Private secrets keys of the projects whose files hold encrypted values (see
+   * `loadSecretKeys`). Without it encrypted secrets are not checked (`validate-config`
+   * without a database).
+   */
+  secretKeys?: SecretKeys;
 }
 
 /** Where a parsed object came from, for later error messages. */
@@ -85,6 +93,10 @@ class LayoutBuilder {
   private readonly nodesets = new Map<string, Nodeset>();
   private readonly semaphores = new Map<string, Semaphore>();
   private readonly secrets = new Map<string, Secret>();
+  /** Secrets dropped because a value did not decrypt (jobs using them get their own error). */
+  private readonly undecryptableSecrets = new Set<string>();
+  /** Every decrypted string value, for the layout's redactor. */
+  private readonly secretValues: string[] = [];
   private readonly queues = new Map<string, Queue>();
   private readonly images = new Map<string, Image>();
   private readonly flavors = new Map<string, Flavor>();
@@ -126,6 +138,7 @@ class LayoutBuilder {
       nodesets: this.nodesets,
       semaphores: this.semaphores,
       secrets: this.secrets,
+      undecryptableSecrets: this.undecryptableSecrets,
       labels: this.labels,
       images: this.images,
       flavors: this.flavors,
@@ -160,6 +173,7 @@ class LayoutBuilder {
       sections: this.sections,
       providers,
       errors: this.errors.list(),
+      secretRedactor: this.input.secretKeys === undefined ? undefined : createRedactor(this.secretValues),
     };
     return Object.freeze(layout);
   }
@@ -235,7 +249,11 @@ class LayoutBuilder {
 
   private addItem(cls: ItemClass, { item, ctx }: PendingItem): void {
     const name = typeof (item.body as { name?: unknown } | null)?.name === 'string' ? String((item.body as { name: string }).name) : undefined;
-    const location: ErrorLocation = { context: ctx.sourceContext, mark: item.mark, stanza: { kind: cls, name } };
+    // Errors about secrets name the line but never quote the stanza (its ciphertext).
+    const location: ErrorLocation =
+      cls === 'secret'
+        ? { context: ctx.sourceContext, stanza: { kind: cls, name }, attributeLine: item.mark.line }
+        : { context: ctx.sourceContext, mark: item.mark, stanza: { kind: cls, name } };
     try {
       this.addParsed(cls, item, ctx, location);
     } catch (err) {
@@ -294,6 +312,14 @@ class LayoutBuilder {
       }
       case 'secret': {
         const secret = parseSecret(item.body, ctx);
+        if (this.input.secretKeys !== undefined) {
+          try {
+            this.secretValues.push(...secretStrings(checkSecretDecrypts(secret, this.input.secretKeys)));
+          } catch (err) {
+            this.undecryptableSecrets.add(secret.name);
+            throw err;
+          }
+        }
         this.addUnique('Secret', this.secrets, secret, ctx, (a, b) => JSON.stringify([a.data, a.oidc]) === JSON.stringify([b.data, b.oidc]));
         return;
       }

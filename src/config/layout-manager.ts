@@ -20,6 +20,8 @@ import { GenerationalFileCache, type ConnectionSet } from './tenant-loader';
 import { ConfigErrorRepository, type NewConfigError } from '../store/repositories/config-errors';
 import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
 import { SystemEventRepository } from '../store/repositories/system-events';
+import type { SecretsKeySource } from '../auth/secret-data';
+import { combineRedactors, type Redactor } from '../auth/redact';
 
 /** Timer functions, injectable so tests drive polling themselves. */
 export interface PollTimer {
@@ -41,6 +43,8 @@ export interface LayoutManagerOptions {
   timer?: PollTimer;
   /** Seconds between polls; default: the smallest pollInterval of the git connections (60 without any). */
   pollInterval?: number;
+  /** Projects' secrets keys (the KeyManager): secrets are decrypted at load; without it they are not checked. */
+  secretKeys?: () => Promise<SecretsKeySource>;
 }
 
 export interface ReconfigureOutcome {
@@ -71,6 +75,7 @@ export class LayoutManager {
   private queue: Promise<unknown> = Promise.resolve();
   private handle: unknown;
   private running = false;
+  private redactor: { from: ReadonlyMap<string, Layout>; redactor: Redactor } | undefined;
 
   constructor(private readonly options: LayoutManagerOptions) {
     this.connections = connectionsFromConfig(options.config);
@@ -124,6 +129,18 @@ export class LayoutManager {
   /** Problems found in the tenant file by the last full load. */
   tenantFileProblems(): readonly TenantFileProblem[] {
     return this.problems;
+  }
+
+  /**
+   * Masks the decrypted secret values of every loaded tenant (API responses, events). Rebuilt
+   * when a layout changes; inactive while no secret is loaded.
+   */
+  secretRedactor(): Redactor {
+    if (this.redactor === undefined || this.redactor.from !== this.layouts) {
+      const layouts = [...this.layouts.values()];
+      this.redactor = { from: this.layouts, redactor: combineRedactors(layouts.flatMap((l) => l.secretRedactor ?? [])) };
+    }
+    return this.redactor.redactor;
   }
 
   /** Call `listener` with every new layout; returns an unsubscribe function. */
@@ -205,7 +222,12 @@ export class LayoutManager {
     }
     const built: Layout[] = [];
     for (const tenant of wanted) {
-      const input = await readTenantLayoutInput(tenant, abide, this.problems, this.connections, { uuid: this.uuid, now: this.now, cache: this.cache });
+      const input = await readTenantLayoutInput(tenant, abide, this.problems, this.connections, {
+        uuid: this.uuid,
+        now: this.now,
+        cache: this.cache,
+        secretKeys: this.options.secretKeys,
+      });
       const layout = buildLayout(input);
       this.inputs.set(layout, input);
       built.push(layout);

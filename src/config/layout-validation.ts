@@ -25,6 +25,8 @@ export interface ValidationInput {
   nodesets: Map<string, Nodeset>;
   semaphores: Map<string, Semaphore>;
   secrets: Map<string, Secret>;
+  /** Secrets dropped because a value did not decrypt. */
+  undecryptableSecrets?: ReadonlySet<string>;
   labels: Map<string, Label>;
   images: Map<string, Image>;
   flavors: Map<string, Flavor>;
@@ -160,6 +162,9 @@ function checkVariant(variant: JobVariant, input: ValidationInput, jobExists: (n
   }
   for (const secret of a.secrets ?? []) {
     const found = input.secrets.get(secret.secretName);
+    if (found === undefined && input.undecryptableSecrets?.has(secret.secretName)) {
+      throw new ConfigObjectError(`Unable to use secret ${secret.secretName}: it could not be decrypted (see the error reported for the secret).`, ErrorName.unknown, 'secrets');
+    }
     if (found === undefined) {
       throw new ConfigObjectError(`The secret "${secret.secretName}" was not found.`, ErrorName.unknown, 'secrets');
     }

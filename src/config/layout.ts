@@ -6,6 +6,7 @@
 import type { ConfigError, SourceContext } from './config-error';
 import type { BranchMatcher, RegexSpec } from './regex';
 import type { TenantConfig } from './tenant-file';
+import type { Redactor } from '../auth/redact';
 
 export type { ConfigError, SourceContext } from './config-error';
 export type { BranchMatcher, RegexSpec } from './regex';
@@ -370,4 +371,9 @@ export interface Layout {
   sections: ReadonlyMap<string, Section>;
   providers: ReadonlyMap<string, Provider>;
   errors: readonly ConfigError[];
+  /**
+   * Masks the decrypted values of this layout's secrets (absent when secrets were not
+   * decrypted, as in `validate-config`). The values themselves are kept nowhere else.
+   */
+  secretRedactor?: Redactor;
 }

@@ -11,6 +11,8 @@ import type { ServiceConfig } from './service';
 import { parseTenantFile, type Abide, type TenantConfig, type TenantFileProblem } from './tenant-file';
 import { readTenantProjects, type ConnectionSet, type FileCache } from './tenant-loader';
 import { GitConnection } from '../sources/git-connection';
+import type { SecretsKeySource } from '../auth/secret-data';
+import { loadSecretKeys } from './secret-check';
 
 /** Build the connection set of a service configuration. */
 export function connectionsFromConfig(config: Pick<ServiceConfig, 'connections' | 'dataDir'>): ConnectionSet {
@@ -36,6 +38,8 @@ export interface LoadTenantOptions {
   uuid?: () => string;
   now?: () => Date;
   cache?: FileCache;
+  /** Projects' secrets keys; with it encrypted secrets are decrypted (and checked) at load. */
+  secretKeys?: () => Promise<SecretsKeySource>;
 }
 
 /** Read what one tenant's layout is built from (its projects' files, errors found on the way). */
@@ -47,6 +51,7 @@ export async function readTenantLayoutInput(
   options: LoadTenantOptions = {},
 ): Promise<BuildLayoutInput> {
   const read = await readTenantProjects(tenant, connections, options.cache);
+  const secretKeys = options.secretKeys === undefined ? undefined : await loadSecretKeys(read.projects, lazySource(options.secretKeys));
   return {
     uuid: (options.uuid ?? randomUUID)(),
     now: (options.now ?? (() => new Date()))(),
@@ -55,6 +60,7 @@ export async function readTenantLayoutInput(
     connections: connections.drivers,
     projects: read.projects,
     initialErrors: [...tenantProblemErrors(tenant.name, problems), ...read.errors],
+    secretKeys,
   };
 }
 
@@ -67,6 +73,11 @@ export async function loadTenantLayout(
   options: LoadTenantOptions = {},
 ): Promise<Layout> {
   return buildLayout(await readTenantLayoutInput(tenant, abide, problems, connections, options));
+}
+
+/** Opens the key source only when a project has encrypted values (it may create files or keys). */
+function lazySource(open: () => Promise<SecretsKeySource>): SecretsKeySource {
+  return { secretsKey: async (project) => (await open()).secretsKey(project) };
 }
 
 /** Parse a tenant file text against the configured connections. */

@@ -5,7 +5,7 @@
  * adapter passes along in `EngineJob.params`.
  */
 import type { Knex } from 'knex';
-import type { BuildNode, BuildNodeset, BuildRequestParams, BuildStep, MergeMode, WorkspaceScheme } from '../model/build-request';
+import type { BuildNode, BuildNodeset, BuildRequestParams, BuildSecret, BuildStep, MergeMode, WorkspaceScheme } from '../model/build-request';
 import { MERGE_MODES } from '../model/build-request';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
 import type { BuildParams, ExecutorGateway, MergeItem, NodeInfo } from './interfaces';
@@ -16,6 +16,13 @@ export type ProjectNameResolver = (tenant: string, canonicalName: string) => str
 interface FrozenPlaybook {
   path?: unknown;
   sourceContext?: { connectionName?: unknown; projectName?: unknown };
+  secrets?: Array<{ alias?: unknown; secretName?: unknown }>;
+}
+
+interface FrozenSecretFields {
+  name?: unknown;
+  projectCanonicalName?: unknown;
+  data?: unknown;
 }
 
 interface FrozenJobFields {
@@ -29,18 +36,42 @@ interface FrozenJobFields {
   run?: unknown;
   postRun?: unknown;
   requiredProjects?: unknown;
+  frozenSecrets?: unknown;
   nodesetAlternatives?: unknown;
 }
 
-function steps(value: unknown): BuildStep[] {
+/**
+ * The job's steps; each step lists the secrets bound to its playbook, added to `secrets` (the
+ * job's still-encrypted secrets, each once) as they are first used.
+ */
+function steps(value: unknown, available: FrozenSecretFields[], secrets: BuildSecret[]): BuildStep[] {
   if (!Array.isArray(value)) {
     return [];
   }
   return value.flatMap((entry: FrozenPlaybook): BuildStep[] => {
     const connection = entry.sourceContext?.connectionName;
     const project = entry.sourceContext?.projectName;
-    return typeof entry.path === 'string' && typeof connection === 'string' && typeof project === 'string' ? [{ connection, project, path: entry.path }] : [];
+    if (typeof entry.path !== 'string' || typeof connection !== 'string' || typeof project !== 'string') {
+      return [];
+    }
+    const stepSecrets = (entry.secrets ?? []).flatMap((used) => {
+      const frozen = available.find((s) => s.name === used.secretName);
+      // OIDC secrets (data null) are not delivered.
+      if (typeof used.alias !== 'string' || typeof frozen?.name !== 'string' || typeof frozen.projectCanonicalName !== 'string' || !isRecord(frozen.data)) {
+        return [];
+      }
+      let index = secrets.findIndex((s) => s.name === frozen.name);
+      if (index < 0) {
+        index = secrets.push({ name: frozen.name, project: frozen.projectCanonicalName, data: frozen.data }) - 1;
+      }
+      return [{ alias: used.alias, secret: index }];
+    });
+    return [stepSecrets.length > 0 ? { connection, project, path: entry.path, secrets: stepSecrets } : { connection, project, path: entry.path }];
   });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function mergeMode(value: string): MergeMode {
@@ -52,7 +83,7 @@ function workspaceScheme(value: unknown): WorkspaceScheme {
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }
 
 function text(value: unknown): string | null {
@@ -144,6 +175,11 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
     mergeMode: mergeMode(item.mergeMode),
   });
   const last = params.mergeItems[params.mergeItems.length - 1];
+  const available = Array.isArray(frozen.frozenSecrets) ? (frozen.frozenSecrets as FrozenSecretFields[]) : [];
+  const secrets: BuildSecret[] = [];
+  const preRun = steps(frozen.preRun, available, secrets);
+  const run = steps(frozen.run, available, secrets);
+  const postRun = steps(frozen.postRun, available, secrets);
   const requiredProjects = Array.isArray(frozen.requiredProjects) ? (frozen.requiredProjects as Array<{ projectCanonicalName?: unknown; overrideCheckout?: unknown }>) : [];
   const nodes = params.nodes.flatMap((info) => toBuildNode(info) ?? []);
   const nodeset = nodesetOfNodes(frozen.nodesetAlternatives, params.nodes);
@@ -164,9 +200,10 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
       extraVars: record(frozen.extraVars),
       ...optional('hostVars', variablesByName(frozen.hostVars)),
       ...optional('groupVars', variablesByName(frozen.groupVars)),
-      preRun: steps(frozen.preRun),
-      run: steps(frozen.run),
-      postRun: steps(frozen.postRun),
+      preRun,
+      run,
+      postRun,
+      ...(secrets.length > 0 ? { secrets } : {}),
     },
     item: {
       connection: last?.connection ?? '',

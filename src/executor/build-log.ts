@@ -8,6 +8,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Redactor } from '../auth/redact';
 
 export interface ConsoleLine {
   seq: number;
@@ -30,6 +31,7 @@ export class BuildLog {
   private readonly recent: string[] = [];
   private finished = false;
   private wake: { promise: Promise<void>; resolve: () => void } | null = null;
+  private redactor: Redactor | null = null;
 
   constructor(
     readonly file: string,
@@ -51,13 +53,19 @@ export class BuildLog {
     return this.finished;
   }
 
+  /** Mask these secrets in every line written from now on (file and live subscribers alike). */
+  setRedactor(redactor: Redactor): void {
+    this.redactor = redactor.active ? redactor : null;
+  }
+
   /** Append one line (newlines inside `text` start new lines, each with its own timestamp). */
   write(text: string): void {
     if (this.fd === null) {
       return;
     }
     const at = this.now();
-    for (const part of text.split('\n')) {
+    const masked = this.redactor === null ? text : this.redactor.redact(text);
+    for (const part of masked.split('\n')) {
       const line = formatLogLine(at, part);
       writeSync(this.fd, `${line}\n`);
       this.count += 1;

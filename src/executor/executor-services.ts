@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
+import type { SecretsKeySource } from '../auth/secret-data';
 import type { BuildRequestRepository } from '../store/repositories/build-requests';
 import { ConsoleRegistry } from './build-log';
 import { createConsoleResolver, type ConsoleTarget } from './console-resolver';
@@ -32,6 +33,8 @@ export interface ExecutorServicesOptions {
   nodeLocker?: NodeLocker;
   logger?: WorkerLogger;
   now?: () => Date;
+  /** Projects' secrets keys (the KeyManager), to decrypt builds' secrets. */
+  secretKeys?: () => Promise<SecretsKeySource>;
 }
 
 /** Build (but do not start) the executor services; call `worker.start()` / `worker.stop()`. */
@@ -60,6 +63,7 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
     consoles,
     logger: options.logger,
     now: options.now,
+    secretKeys: options.secretKeys,
   });
   return { cache, merger, worker, consoles, resolveConsole: createConsoleResolver({ repository: options.repository, consoles, logsDir }) };
 }

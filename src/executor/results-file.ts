@@ -59,7 +59,7 @@ export async function readResultsFile(file: string, logUrl: string | null): Prom
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    return { ok: false, error: `Invalid results file: ${(err as Error).message}` };
+    return { ok: false, error: `Invalid results file: ${withoutQuotedText((err as Error).message)}` };
   }
   const parsed = resultsSchema.safeParse(raw);
   if (!parsed.success) {
@@ -78,6 +78,14 @@ export async function readResultsFile(file: string, logUrl: string | null): Prom
       warnings,
     },
   };
+}
+
+/**
+ * V8 quotes the start of the text in some JSON errors (`Unexpected token 'c', "{"a": correct-ho"...
+ * is not valid JSON`); a cut-off secret there could not be masked, so the quote is dropped.
+ */
+function withoutQuotedText(message: string): string {
+  return message.replace(/, ".*$/s, ' (not valid JSON)');
 }
 
 function resolveArtifactUrl(url: string, logUrl: string | null): string {

@@ -23,6 +23,7 @@ import { EMPTY_RESULTS, readResultsFile, type BuildResults } from './results-fil
 import { flattenVariables, InvalidVariableError, mergeVariables } from './step-environment';
 import type { RemoteSteps } from './ssh-runner';
 import { runStepProcess, type StepExit } from './step-process';
+import { NO_SECRETS, stepSecretsDocument, type DecryptedBuildSecrets } from './build-secrets';
 
 export type StepPhase = 'pre-run' | 'run' | 'post-run';
 
@@ -46,6 +47,8 @@ export interface RunBuildInput {
   killGraceMs?: number;
   /** Run the steps on a node instead of locally (static nodes over SSH, see ssh-runner.ts). */
   remote?: RemoteSteps;
+  /** The build's decrypted secrets; each step gets those bound to it in its secrets file. */
+  secrets?: DecryptedBuildSecrets;
   /** Node inventory variables (`SLUICE_INVENTORY_FILE`, `SLUICE_NODE_DIR`, ...; node-inventory.ts). */
   nodeEnv?: Record<string, string>;
   /**
@@ -78,13 +81,14 @@ interface ResolvedStep {
 class StepSetupError extends Error {}
 
 /** Files the runner creates for the steps, inside `<workspace>/work/`. */
-export function workFiles(workspaceRoot: string): { dir: string; vars: string; inputs: string; results: string; tmp: string } {
+export function workFiles(workspaceRoot: string): { dir: string; vars: string; inputs: string; results: string; secrets: string; tmp: string } {
   const dir = path.join(workspaceRoot, 'work');
   return {
     dir,
     vars: path.join(dir, 'vars.json'),
     inputs: path.join(dir, 'inputs.json'),
     results: path.join(dir, 'results.json'),
+    secrets: path.join(dir, 'secrets.json'),
     tmp: path.join(dir, 'tmp'),
   };
 }
@@ -210,19 +214,32 @@ async function runOneStep(step: ResolvedStep, env: Record<string, string>, timeo
   log.write(`=== ${step.phase}: ${step.step.path} (${step.step.project}) ===`);
   const started = Date.now();
   const stepEnv = { ...env, SLUICE_STEP: step.phase, SLUICE_STEP_SCRIPT: step.step.path };
+  // The secrets file exists only while its step runs and holds only that step's secrets.
+  const secretsFile = workFiles(input.workspaceRoot).secrets;
+  const secrets = `${JSON.stringify(stepSecretsDocument(step.step, input.secrets ?? NO_SECRETS), null, 2)}\n`;
+  rmSync(secretsFile, { force: true });
+  if (!input.remote) {
+    writeFileSync(secretsFile, secrets, { mode: 0o600 });
+  }
   const spawnSpec = input.remote
-    ? input.remote.command({ script: step.script, cwd: step.cwd, env: stepEnv, executable: step.executable })
-    : { command: step.executable ? step.script : 'bash', args: step.executable ? [] : [step.script], env: stepEnv };
-  const exit = await runStepProcess({
-    command: spawnSpec.command,
-    args: spawnSpec.args,
-    cwd: step.cwd,
-    env: spawnSpec.env,
-    timeoutMs,
-    signal: input.signal,
-    onLine: (_stream, text) => log.write(text),
-    killGraceMs: input.killGraceMs,
-  });
+    ? input.remote.command({ script: step.script, cwd: step.cwd, env: stepEnv, executable: step.executable, secretsFile: { path: secretsFile, content: secrets } })
+    : { command: step.executable ? step.script : 'bash', args: step.executable ? [] : [step.script], env: stepEnv, input: undefined };
+  let exit: StepExit;
+  try {
+    exit = await runStepProcess({
+      command: spawnSpec.command,
+      args: spawnSpec.args,
+      cwd: step.cwd,
+      env: spawnSpec.env,
+      input: spawnSpec.input,
+      timeoutMs,
+      signal: input.signal,
+      onLine: (_stream, text) => log.write(text),
+      killGraceMs: input.killGraceMs,
+    });
+  } finally {
+    rmSync(secretsFile, { force: true });
+  }
   const elapsed = ((Date.now() - started) / 1000).toFixed(1);
   switch (exit.kind) {
     case 'exited':
@@ -344,6 +361,7 @@ function prepareEnvironment(input: RunBuildInput, warnings: string[]): Record<st
     SLUICE_RESULTS_FILE: files.results,
     SLUICE_VARS_FILE: files.vars,
     SLUICE_INPUTS_FILE: files.inputs,
+    SLUICE_SECRETS_FILE: files.secrets,
     SLUICE_NODE_DIR: '',
     ...input.nodeEnv,
   };

@@ -18,8 +18,17 @@ import type { BuildNode } from '../model/build-request';
 export interface RemoteSteps {
   /** Copy the workspace to the node (called once, after the vars and inputs files exist). */
   prepare(): Promise<void>;
-  /** The local process that runs one step remotely. */
-  command(step: { script: string; cwd: string; env: Record<string, string>; executable: boolean }): { command: string; args: string[]; env: Record<string, string> };
+  /**
+   * The local process that runs one step remotely. `secretsFile` (a path in the local
+   * workspace) is created on the node for the step's duration from the process's standard
+   * input (never the command line), mode 0600, and removed when the step ends.
+   */
+  command(step: { script: string; cwd: string; env: Record<string, string>; executable: boolean; secretsFile?: { path: string; content: string } }): {
+    command: string;
+    args: string[];
+    env: Record<string, string>;
+    input?: string;
+  };
   /**
    * Copy the results file back and remove the remote workspace (called after the last step);
    * `keep` leaves the remote workspace in place (a paused build continues there later).
@@ -135,8 +144,13 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
         .map(([key, value]) => `${key}=${shellQuote(toRemote(value))}`);
       const script = toRemote(step.script);
       const run = step.executable ? shellQuote(script) : `bash ${shellQuote(script)}`;
-      const remote = `cd ${shellQuote(toRemote(step.cwd))} && env ${assignments.join(' ')} ${run}`;
-      return { command: 'ssh', args: [...stepArgs, remote], env: stepEnv };
+      const command = `cd ${shellQuote(toRemote(step.cwd))} && env ${assignments.join(' ')} ${run} < /dev/null`;
+      if (step.secretsFile === undefined) {
+        return { command: 'ssh', args: [...stepArgs, command], env: stepEnv };
+      }
+      const file = shellQuote(toRemote(step.secretsFile.path));
+      const remote = `(umask 077 && rm -f ${file} && cat > ${file}) && { ${command}; }; rc=$?; rm -f ${file}; exit $rc`;
+      return { command: 'ssh', args: [...stepArgs, remote], env: stepEnv, input: step.secretsFile.content };
     },
     async collect(collectOptions = {}) {
       const remoteResults = `${remoteRoot}/work/results.json`;

@@ -13,6 +13,8 @@ export interface StepProcessOptions {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** Written to the process's standard input, which is then closed; without it stdin is /dev/null. */
+  input?: string;
   /** Milliseconds before the step is killed and reported as timed out; null = no limit. */
   timeoutMs: number | null;
   signal?: AbortSignal;
@@ -43,8 +45,12 @@ export function runStepProcess(options: StepProcessOptions): Promise<StepExit> {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (options.input !== undefined && child.stdin) {
+      child.stdin.on('error', () => undefined); // the process may exit without reading it
+      child.stdin.end(options.input);
+    }
     let stopReason: 'timed-out' | 'aborted' | null = null;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     let spawnError: string | null = null;
@@ -91,6 +97,9 @@ export function runStepProcess(options: StepProcessOptions): Promise<StepExit> {
 
     for (const name of ['stdout', 'stderr'] as const) {
       const stream = child[name];
+      if (stream === null) {
+        continue; // not reached: both are pipes
+      }
       let pending = '';
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => {

@@ -32,6 +32,8 @@ import { parsePauseState, type PauseState } from './pause-state';
 import { EMPTY_RESULTS } from './results-file';
 import { runBuild, type RunOutcome } from './runner';
 import { sshRemoteSteps } from './ssh-runner';
+import type { SecretsKeySource } from '../auth/secret-data';
+import { BuildSecretError, decryptBuildSecrets, NO_SECRETS, redactLogDirectory, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
 
 /** Locks a build's launcher nodes when it starts (src/launcher/node-lock.ts); null = locked, else why not. */
 export interface NodeLocker {
@@ -75,6 +77,8 @@ export interface ExecutorWorkerOptions {
   /** Keep workspaces after builds (debugging); default false. */
   keepWorkspaces?: boolean;
   killGraceMs?: number;
+  /** Projects' secrets keys (the KeyManager); builds carrying secrets fail with ERROR without it. */
+  secretKeys?: () => Promise<SecretsKeySource>;
 }
 
 interface ActiveBuild {
@@ -260,6 +264,7 @@ export class ExecutorWorker {
     let outcome: RunOutcome;
     let changedFiles: string[] | null = null;
     let pauseState: PauseState | null = null;
+    let secrets: DecryptedBuildSecrets = NO_SECRETS;
     try {
       // Locked before the start is recorded, so the nodes are in use once the build is seen running.
       const nodeIds = (params.nodes ?? []).map((node) => node.id);
@@ -279,6 +284,9 @@ export class ExecutorWorker {
         startTime,
       );
       log.write(`Job ${params.job.name} (build ${params.buildUuid}, attempt ${params.attempt} of ${params.job.attempts}) on executor ${this.id}`);
+      // Decrypted first, so everything logged from here on is masked.
+      secrets = await decryptBuildSecrets(params.job.secrets ?? [], this.options.secretKeys);
+      log.setRedactor(secrets.redactor);
       if (lockRefusal !== null) {
         throw new NodeFailure(lockRefusal);
       }
@@ -337,6 +345,7 @@ export class ExecutorWorker {
             signal: build.controller.signal,
             cancelResult: () => build.cancelResult,
             killGraceMs: this.options.killGraceMs,
+            secrets,
           });
         } finally {
           await access.close();
@@ -356,6 +365,8 @@ export class ExecutorWorker {
         }
       }
     }
+    // Masked before anything leaves: a pause hands data and artifacts to dependent jobs.
+    outcome = redactOutcome(outcome, secrets.redactor);
     if (pauseState !== null) {
       if (await this.pause(params, log, outcome, pauseState)) {
         return;
@@ -365,7 +376,7 @@ export class ExecutorWorker {
         rmSync(workspaceRoot, { recursive: true, force: true });
       }
     }
-    await this.finish(params, log, outcome, { startTime, logUrl: logPlace.url, changedFiles });
+    await this.finish(params, log, outcome, { startTime, logUrl: logPlace.url, changedFiles }, secrets);
   }
 
   /**
@@ -413,6 +424,7 @@ export class ExecutorWorker {
     const workspaceRoot = placement.ok ? placement.root : path.join(this.options.workRoot, params.buildUuid);
     const sshNode = placement.ok ? placement.sshNode : null;
     let outcome: RunOutcome;
+    let secrets: DecryptedBuildSecrets = NO_SECRETS;
     try {
       if (record.cancelRequested) {
         const result = record.cancelResult ?? 'CANCELED';
@@ -431,6 +443,9 @@ export class ExecutorWorker {
           throw new NodeFailure(placement.detail);
         }
         log.write(`Resumed on executor ${this.id}: every dependent job has completed`);
+        // The post-run steps get their secrets again (a restarted executor has none in memory).
+        secrets = await decryptBuildSecrets(params.job.secrets ?? [], this.options.secretKeys);
+        log.setRedactor(secrets.redactor);
         const access = await openNodeAccess({
           params,
           workspaceRoot,
@@ -454,6 +469,7 @@ export class ExecutorWorker {
             cancelResult: () => build.cancelResult,
             killGraceMs: this.options.killGraceMs,
             resume: true,
+            secrets,
           });
         } finally {
           await access.close();
@@ -467,7 +483,7 @@ export class ExecutorWorker {
         rmSync(workspaceRoot, { recursive: true, force: true });
       }
     }
-    await this.finish(params, log, outcome, { startTime: new Date(state.startTime), logUrl: logPlace.url, changedFiles: state.changedFiles });
+    await this.finish(params, log, outcome, { startTime: new Date(state.startTime), logUrl: logPlace.url, changedFiles: state.changedFiles }, secrets);
   }
 
   /** The node keeps nothing of a canceled paused build (best effort: the cancel stands either way). */
@@ -494,6 +510,10 @@ export class ExecutorWorker {
       log.write(`NODE_FAILURE: ${err.message}`);
       return { result: 'NODE_FAILURE', errorDetail: err.message, results: EMPTY_RESULTS, warnings: [] };
     }
+    if (err instanceof BuildSecretError) {
+      log.write(err.message);
+      return { result: 'ERROR', errorDetail: err.message, results: EMPTY_RESULTS, warnings: [] };
+    }
     this.logger.error({ err, build: params.buildUuid }, 'executor error');
     const detail = `Executor error: ${err instanceof Error ? err.message : String(err)}`;
     log.write(detail);
@@ -501,7 +521,18 @@ export class ExecutorWorker {
   }
 
   /** Store the completion (the engine gets `build-completed`) and stop serving the live log. */
-  private async finish(params: BuildRequestParams, log: BuildLog, outcome: RunOutcome, times: { startTime: Date; logUrl: string | null; changedFiles: string[] | null }): Promise<void> {
+  private async finish(
+    params: BuildRequestParams,
+    log: BuildLog,
+    unmasked: RunOutcome,
+    times: { startTime: Date; logUrl: string | null; changedFiles: string[] | null },
+    secrets: DecryptedBuildSecrets,
+  ): Promise<void> {
+    const outcome = redactOutcome(unmasked, secrets.redactor);
+    const logDir = this.logPlace(params).dir;
+    await redactLogDirectory(logDir, secrets.redactor, [path.join(logDir, JOB_OUTPUT_FILE)]).catch((err: unknown) =>
+      this.logger.error({ err, build: params.buildUuid }, 'masking secrets in the log directory failed'),
+    );
     const endTime = this.now();
     try {
       await this.complete({

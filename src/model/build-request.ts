@@ -53,6 +53,28 @@ export interface BuildStep {
   project: string;
   /** Path of the script relative to the project's checkout. */
   path: string;
+  /** Secrets this step sees in its secrets file: alias -> index into `BuildJob.secrets`. */
+  secrets?: BuildStepSecret[];
+}
+
+export interface BuildStepSecret {
+  /** Key of the secret in the step's secrets file (the job's `secrets: name`). */
+  alias: string;
+  /** Index into `BuildJob.secrets`. */
+  secret: number;
+}
+
+/**
+ * A secret the build's steps use, still encrypted as written in the project's configuration
+ * (engine.md §5.2): the executor decrypts it with `project`'s secrets key, so the row never
+ * holds a decrypted value.
+ */
+export interface BuildSecret {
+  name: string;
+  /** Canonical name of the project that defines the secret (whose key decrypts it). */
+  project: string;
+  /** Secret data; encrypted values are `{encrypted: 'pkcs1-oaep', chunks: [...]}`. */
+  data: Record<string, unknown>;
 }
 
 /** An artifact returned by a build (results file) or handed to a child job. */
@@ -90,6 +112,8 @@ export interface BuildJob {
   preRun: BuildStep[];
   run: BuildStep[];
   postRun: BuildStep[];
+  /** Secrets of the steps (absent = none). */
+  secrets?: BuildSecret[];
 }
 
 /** The ref being tested, as exposed to steps in the environment. */
@@ -172,7 +196,14 @@ export interface BuildRequestParams {
 }
 
 const nullableString = z.string().nullable();
-const stepSchema = z.object({ connection: z.string().min(1), project: z.string().min(1), path: z.string().min(1) }).strict();
+const stepSchema = z
+  .object({
+    connection: z.string().min(1),
+    project: z.string().min(1),
+    path: z.string().min(1),
+    secrets: z.array(z.object({ alias: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/), secret: z.number().int().min(0) }).strict()).optional(),
+  })
+  .strict();
 const recordSchema = z.record(z.string(), z.unknown());
 
 /** Validates `params` read back from the store (jsonb) before a build runs. */
@@ -198,8 +229,12 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
         preRun: z.array(stepSchema),
         run: z.array(stepSchema),
         postRun: z.array(stepSchema),
+        secrets: z.array(z.object({ name: z.string().min(1), project: z.string().min(1), data: recordSchema }).strict()).optional(),
       })
-      .strict(),
+      .strict()
+      .refine((job) => [...job.preRun, ...job.run, ...job.postRun].every((step) => (step.secrets ?? []).every((s) => s.secret < (job.secrets ?? []).length)), {
+        message: 'a step refers to a secret the job does not carry',
+      }),
     item: z
       .object({
         connection: z.string().min(1),

@@ -18,7 +18,8 @@ import type { TokenAuthenticator } from '../auth/authenticator';
 import type { AccessPolicySource } from '../auth/gate';
 import { defaultRealm } from '../auth/capabilities';
 import { requestAuthFromHeader } from '../auth/gate';
-import { assembleAuthServices } from './auth-services';
+import { assembleAuthServices, lazyKeyManager } from './auth-services';
+import type { KeySizes } from '../auth/keys/key-manager';
 import { parseAndValidateForSubscription, webSocketMaxPayload } from './graphql-hardening';
 import type { ConsoleSource } from '../../schema/console-log';
 import type { Engine } from '../engine/engine';
@@ -40,6 +41,9 @@ import { healthRoutes, type Readiness } from './health';
 import { requestContext } from './request-context';
 import { logFiles, logsMountPath } from './log-files';
 import { createServiceRoles, type ServiceRoles } from './roles';
+import { NO_REDACTION } from './secret-redaction';
+import { ChangeSignal } from '../auth/change-signal';
+import type { Redactor } from '../auth/redact';
 import { consoleStreamAuthorizer } from './console-auth';
 
 export interface AppOptions {
@@ -71,6 +75,8 @@ export interface AppOptions {
   live?: Partial<LiveHubOptions>;
   /** graphql-ws limits (keep-alive, init timeout, operations per connection, message size). */
   webSocket?: Partial<WebSocketLimits>;
+  /** RSA sizes of keys created by this process (tests; default: the reference's sizes). */
+  keySizes?: Partial<KeySizes>;
 }
 
 /** Background work that must stop on shutdown. */
@@ -113,8 +119,10 @@ export function buildApp(options: AppOptions): SluiceApp {
   const logger = options.logger ?? createLogger();
   const database = options.database ?? databaseFor(config);
   const now = options.now ?? (() => new Date());
+  // One key manager for the key endpoints, secret decryption at layout load and the executor.
+  const keys = lazyKeyManager(config, database.knex, logger, options.keySizes);
   const layoutManager =
-    options.tenants === undefined && config.tenantConfig !== undefined ? new LayoutManager({ config, knex: database.knex, logger, now }) : undefined;
+    options.tenants === undefined && config.tenantConfig !== undefined ? new LayoutManager({ config, knex: database.knex, logger, now, secretKeys: keys }) : undefined;
   const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
   const bus = options.bus ?? createEventBus(config);
   const engineState = new EngineStateRepository(database.knex);
@@ -128,8 +136,12 @@ export function buildApp(options: AppOptions): SluiceApp {
           logger,
           now,
           environment: options.environment ?? process.env,
+          secretKeys: keys,
         })
       : undefined;
+  // Open subscriptions re-check read access whenever a reconfiguration loads new rules.
+  const policyChanges = new ChangeSignal();
+  layoutManager?.onLayout(() => policyChanges.fire());
   const live = new LiveHub(
     bus,
     { committedSequence: async (tenant) => (await engineState.loadTenant(tenant)).busSequence, systemEvents: new SystemEventRepository(database.knex) },
@@ -146,7 +158,11 @@ export function buildApp(options: AppOptions): SluiceApp {
     authenticator: options.authenticator,
     abide: () => layoutManager?.abide(),
     policies: options.policies,
+    keys,
+    policyChanges,
   });
+  // Masks the decrypted values of every loaded tenant's secrets in whatever leaves the process.
+  const secretRedactor = (): Redactor => layoutManager?.secretRedactor() ?? NO_REDACTION;
   const services: Services = {
     config,
     knex: database.knex,
@@ -157,6 +173,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     live,
     auth: auth.services,
     console: options.console ?? roles?.executor.resolveConsole ?? null,
+    secretRedactor,
   };
   const yoga = buildYoga(services, logger);
   const readiness: Readiness = { migrated: false, shuttingDown: false };
@@ -195,8 +212,9 @@ export function buildApp(options: AppOptions): SluiceApp {
       run: createOperationRunner(yoga),
       defaultShape: config.api.restShape,
       serverContext: (ctx) => ({ koa: ctx, requestId: ctx.state.requestId }),
-      defaultRealm: () => defaultRealm(config.auth),
+      defaultRealm: () => defaultRealm(config.auth, services.auth.policies().rootPolicy().authenticationRealm),
       requestAuth: async (ctx) => requestAuthFromHeader(await services.auth.authenticator(), ctx.get('authorization'), services.auth.policies()),
+      redactor: secretRedactor,
     }),
   );
 
@@ -270,7 +288,11 @@ export function buildApp(options: AppOptions): SluiceApp {
         (env, query) => parseAndValidateForSubscription(env, query, config.graphql),
       );
       if (roles) {
-        consoleStream = attachConsoleStream(httpServer, { resolveBuild: roles.executor.resolveConsole, authorize: consoleStreamAuthorizer(services.auth) });
+        consoleStream = attachConsoleStream(httpServer, {
+          resolveBuild: roles.executor.resolveConsole,
+          authorize: consoleStreamAuthorizer(services.auth),
+          redact: () => secretRedactor().redact,
+        });
       }
       await new Promise<void>((resolve, reject) => {
         httpServer.once('error', reject);

@@ -7,8 +7,9 @@ import type { AuthServices, TenantCatalog } from '../../schema/context';
 import { createTokenAuthenticator, type TokenAuthenticator } from '../auth/authenticator';
 import { tenantFilePolicies, type AccessPolicy, type AccessPolicySource } from '../auth/gate';
 import { KeyEncryptor, resolveKeyEncryptionSecret } from '../auth/keys/key-encryption';
-import { KeyManager } from '../auth/keys/key-manager';
+import { KeyManager, type KeySizes } from '../auth/keys/key-manager';
 import { TokenBucketLimiter } from '../auth/rate-limit';
+import type { ChangeSignal } from '../auth/change-signal';
 import type { ServiceConfig } from '../config/service';
 import type { Abide } from '../config/tenant-file';
 import { KeyRepository } from '../store/repositories/keys';
@@ -26,6 +27,10 @@ export interface AuthServicesOptions {
   abide?: () => Abide | undefined;
   /** Replaces the policies of the tenant file (tests). */
   policies?: () => AccessPolicySource;
+  /** The process's key manager (shared with the layout manager and the executor); default: `lazyKeyManager`. */
+  keys?: () => Promise<KeyManager>;
+  /** Fired by the layout manager after each reconfiguration. */
+  policyChanges?: ChangeSignal;
 }
 
 /** The assembled services and a promise that settles once the authenticators are ready. */
@@ -44,28 +49,42 @@ export function assembleAuthServices(options: AuthServicesOptions): AssembledAut
   const ready = authenticator.then(() => undefined);
   ready.catch(() => undefined); // reported by start(); requests fail on their own
   const policies = options.policies ?? abidePolicySource(options.abide ?? (() => undefined), options.tenants);
-  let keys: Promise<KeyManager> | undefined;
   return {
     ready,
     services: {
       authenticator: () => authenticator,
       policies,
       controlLimiter: new TokenBucketLimiter({ ...config.graphql.controlRateLimit, now }),
-      keys: () => {
-        keys ??= openKeyManager(config, knex, logger);
-        keys.catch(() => {
-          keys = undefined; // retry on the next use (a transient file or database error)
-        });
-        return keys;
-      },
+      keys: options.keys ?? lazyKeyManager(config, knex, logger),
+      policyChanges: options.policyChanges,
     },
   };
 }
 
-async function openKeyManager(config: ServiceConfig, knex: Knex, logger: Logger): Promise<KeyManager> {
+/**
+ * The key manager of a process, opened on first use (opening may create the key-encryption
+ * secret file); a failed open is retried on the next use (a transient file or database error).
+ */
+export function lazyKeyManager(config: ServiceConfig, knex: Knex, logger: Logger, sizes?: Partial<KeySizes>): () => Promise<KeyManager> {
+  let keys: Promise<KeyManager> | undefined;
+  return () => {
+    if (keys === undefined) {
+      const opening = openKeyManager(config, knex, logger, sizes);
+      keys = opening;
+      opening.catch(() => {
+        if (keys === opening) {
+          keys = undefined;
+        }
+      });
+    }
+    return keys;
+  };
+}
+
+async function openKeyManager(config: ServiceConfig, knex: Knex, logger: Logger, sizes: Partial<KeySizes> | undefined): Promise<KeyManager> {
   const secret = await resolveKeyEncryptionSecret(config.auth, config.dataDir);
   logger.info({ source: secret.source, file: secret.file }, 'key-encryption secret loaded');
-  return new KeyManager({ repository: new KeyRepository(knex), encryptor: await KeyEncryptor.fromSecret(secret.secret) });
+  return new KeyManager({ repository: new KeyRepository(knex), encryptor: await KeyEncryptor.fromSecret(secret.secret), sizes });
 }
 
 const OPEN: AccessPolicy = { accessRules: [], adminRules: [] };
@@ -87,6 +106,7 @@ export function abidePolicySource(abide: () => Abide | undefined, tenants: Tenan
   const source: AccessPolicySource = {
     rules: () => current().rules(),
     rootPolicy: () => current().rootPolicy(),
+    version: () => abide(),
     tenantPolicy: (tenant) => (tenants.tenantNames().includes(tenant) ? (current().tenantPolicy(tenant) ?? OPEN) : undefined),
   };
   return () => source;

@@ -28,6 +28,7 @@ import { createLauncher, type Launcher } from '../launcher/launcher';
 import { StoreNodeLocker } from '../launcher/node-lock';
 import { layoutUsesLauncher, TenantNodeGateway } from '../launcher/tenant-node-gateway';
 import type { Logger } from './logger';
+import type { SecretsKeySource } from '../auth/secret-data';
 
 export interface RolesOptions {
   config: ServiceConfig;
@@ -39,6 +40,8 @@ export interface RolesOptions {
   now: () => Date;
   /** The process environment; only allow-listed variables reach job steps. */
   environment: Record<string, string | undefined>;
+  /** Projects' secrets keys, for the executor to decrypt the secrets of builds. */
+  secretKeys?: () => Promise<SecretsKeySource>;
 }
 
 /** Background work of the roles, stopped in reverse order on shutdown. */
@@ -130,7 +133,14 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const { config, database, layoutManager, logger } = options;
   const directory = projectDirectory(config, layoutManager);
   const repository = new BuildRequestRepository(database.knex);
-  const executor = createExecutorServices(config, { repository, environment: options.environment, logger, now: options.now, nodeLocker: new StoreNodeLocker(database.knex, options.now) });
+  const executor = createExecutorServices(config, {
+    repository,
+    environment: options.environment,
+    logger,
+    now: options.now,
+    nodeLocker: new StoreNodeLocker(database.knex, options.now),
+    secretKeys: options.secretKeys,
+  });
   const baseUrls = (connection: string): string => {
     const settings = config.connections[connection];
     if (settings?.driver !== 'git') {

@@ -8,6 +8,7 @@ import { requestAuthFromConnectionParams, requestAuthFromHeader, type RequestAut
 import { hardeningPlugins } from './graphql-hardening';
 import { useLiveSubscriptionEvents } from '../../subscriptions/live/shared-event-execution';
 import type { Logger } from './logger';
+import { NO_REDACTION, useSecretRedaction } from './secret-redaction';
 
 /** What yoga receives as its server context: the Koa context on HTTP, or the graphql-ws context on WebSocket. */
 export interface SluiceServerContext {
@@ -55,6 +56,7 @@ export function buildYoga(services: Services, logger: Logger): SluiceYoga {
       // A subscription keeps its context; every event gets fresh Pothos caches (loaders, auth),
       // and identical operations share the result of a shared live event.
       useLiveSubscriptionEvents(() => initContextCache()),
+      useSecretRedaction(services.secretRedactor ?? (() => NO_REDACTION)),
     ],
   });
 }

@@ -2,6 +2,7 @@
 import { buildLayout, type LoadedProject } from '../../src/config/layout-builder';
 import type { Layout } from '../../src/config/layout';
 import { parseTenantFile } from '../../src/config/tenant-file';
+import type { SecretKeys } from '../../src/config/secret-check';
 
 export interface MemoryProject {
   name: string;
@@ -12,8 +13,11 @@ export interface MemoryProject {
   branches: Record<string, Record<string, string>>;
 }
 
-/** A tenant named `t` on connection `gerrit` (host review.example.com) with the given projects. */
-export function memoryLayout(projects: MemoryProject[], tenantOptions = ''): Layout {
+/**
+ * A tenant named `t` on connection `gerrit` (host review.example.com) with the given projects.
+ * With `secretKeys` (canonical name -> private key) encrypted secrets are decrypted at load.
+ */
+export function memoryLayout(projects: MemoryProject[], tenantOptions = '', secretKeys?: SecretKeys): Layout {
   const entry = (p: MemoryProject) => (p.options === undefined ? `          - ${p.name}` : `          - ${p.name}: ${p.options}`);
   const config = projects.filter((p) => p.trusted).map(entry);
   const untrusted = projects.filter((p) => !p.trusted).map(entry);
@@ -42,5 +46,5 @@ export function memoryLayout(projects: MemoryProject[], tenantOptions = ''): Lay
       ignoredLocations: new Map(),
     };
   });
-  return buildLayout({ uuid: 'memory', now: new Date(0), tenant, abide, connections: { gerrit: 'git' }, projects: loaded, initialErrors: [] });
+  return buildLayout({ uuid: 'memory', now: new Date(0), tenant, abide, connections: { gerrit: 'git' }, projects: loaded, initialErrors: [], secretKeys });
 }

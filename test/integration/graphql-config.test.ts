@@ -2,15 +2,22 @@
  * The configuration side of a tenant in GraphQL, through a real server whose LayoutManager loads
  * a fixture tenant from real git repositories (test/fixtures/config/schema-tenant).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { git } from '../../src/sources/git-cli';
+import { encryptSecret } from '../../src/auth/secrets';
+import { REDACTED } from '../../src/auth/redact';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { tenantFixture, type TenantFixture } from '../helpers/tenant-fixture';
 
-/** The ciphertext of the fixture's only secret: it must never leave the server. */
-const SECRET_CIPHERTEXT = 'U0VDUkVULVZBTFVFLU1BUktFUi1kbzFub3RMZWFrVGhpc0NoaXBoZXJ0ZXh0QW55d2hlcmUK';
+/** The placeholder ciphertext of the fixture's only secret, replaced by a real one before the tests. */
+const PLACEHOLDER_CIPHERTEXT = 'U0VDUkVULVZBTFVFLU1BUktFUi1kbzFub3RMZWFrVGhpc0NoaXBoZXJ0ZXh0QW55d2hlcmUK';
+/** The secret's value; it and its ciphertext must never leave the server. */
+const SECRET_VALUE = 'fixture-site-password-0451';
+let secretCiphertext: string;
 
 let fixture: TenantFixture;
 let server: TestServer;
@@ -50,7 +57,36 @@ function variableType(name: string): string {
 beforeAll(async () => {
   fixture = await tenantFixture(path.join(__dirname, '..', 'fixtures', 'config', 'schema-tenant'));
   server = await startTestServer({ config: fixture.config });
+  // Secrets are decrypted at load, so the fixture's secret is encrypted with the project's real key.
+  const key = await (await server.app.services.auth.keys()).secretsKey('review.example.com/common-config');
+  [secretCiphertext] = encryptSecret(SECRET_VALUE, key.publicKey());
+  await pushToCommonConfig('Encrypt the site secret with the project key', (work) => {
+    const file = path.join(work, 'zuul.d', '20-objects.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(PLACEHOLDER_CIPHERTEXT, secretCiphertext));
+  });
+  await layoutManager().reconfigure();
 }, 120_000);
+
+async function pushToCommonConfig(message: string, edit: (work: string) => void): Promise<void> {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'sluice-schema-push-'));
+  try {
+    await git(work, ['clone', '--quiet', path.join(fixture.reposDir, 'common-config.git'), '.']);
+    edit(work);
+    await git(work, ['add', '--all']);
+    await git(work, ['commit', '--quiet', '-m', message]);
+    await git(work, ['push', '--quiet', 'origin', 'HEAD:master']);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function layoutManager(): NonNullable<TestServer['app']['layoutManager']> {
+  const manager = server.app.layoutManager;
+  if (manager === undefined) {
+    throw new Error('the test server has no LayoutManager');
+  }
+  return manager;
+}
 
 afterAll(async () => {
   await server.stop();
@@ -673,33 +709,59 @@ describe('secrets', () => {
     );
     expect(bodies.length).toBeGreaterThan(10);
     for (const body of bodies) {
-      expect(body).not.toContain(SECRET_CIPHERTEXT);
+      expect(body).not.toContain(SECRET_VALUE);
+      expect(body).not.toContain(secretCiphertext);
       expect(body).not.toContain('pkcs1');
       expect(body).not.toContain('encrypted');
     }
   });
 });
 
+describe('secret values', () => {
+  it('are masked in GraphQL (HTTP and WebSocket) and REST responses, errors included', async () => {
+    // A careless job puts the secret's value into its variables in clear text.
+    await pushToCommonConfig('Add a careless job', (work) => {
+      writeFileSync(path.join(work, 'zuul.d', '70-leaky.yaml'), `- job:\n    name: leaky\n    vars:\n      token: ${SECRET_VALUE}\n      note: before ${SECRET_VALUE} after\n`);
+    });
+    await layoutManager().reconfigure(['acme']);
+    expect(layoutManager().secretRedactor().active).toBe(true);
+    const selection = 'job(name: "leaky") { ... on Job { variants { variables } } }';
+    const http = await tenantQuery<{ job: { variants: Array<{ variables: unknown }> } }>(selection);
+    expect(http.job.variants[0].variables).toEqual({ token: REDACTED, note: `before ${REDACTED} after` });
+
+    const rest = await fetch(`${server.url}/api/tenant/acme/job/leaky`);
+    const restText = await rest.text();
+    expect(rest.status).toBe(200);
+    expect(restText).toContain(REDACTED);
+    expect(restText).not.toContain(SECRET_VALUE);
+
+    const client = createClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const ws = await new Promise<unknown>((resolve, reject) => {
+        client.subscribe({ query: `{ tenant(name: "acme") { ... on Tenant { ${selection} } } }` }, { next: (value) => resolve(value), error: reject, complete: () => undefined });
+      });
+      expect(JSON.stringify(ws)).toContain(REDACTED);
+      expect(JSON.stringify(ws)).not.toContain(SECRET_VALUE);
+    } finally {
+      await client.dispose();
+    }
+
+    // Error messages too (here graphql-js merely echoes a bad variable value back).
+    const coerced = await query('query Q($flag: Boolean!) { __typename @include(if: $flag) }', { flag: SECRET_VALUE });
+    expect(coerced.errors?.[0].message).toContain(`got invalid value "${REDACTED}"`);
+    expect(JSON.stringify(coerced)).not.toContain(SECRET_VALUE);
+  });
+});
+
 describe('reconfiguration', () => {
   it('serves the new layout once the LayoutManager reloads the tenant', async () => {
-    const work = mkdtempSync(path.join(os.tmpdir(), 'sluice-schema-push-'));
-    try {
-      await git(work, ['clone', '--quiet', path.join(fixture.reposDir, 'common-config.git'), '.']);
+    await pushToCommonConfig('Add a post pipeline', (work) => {
       writeFileSync(
         path.join(work, 'zuul.d', '60-post.yaml'),
         '- pipeline:\n    name: post\n    manager: supercedent\n    trigger:\n      gerrit:\n        - event: ref-updated\n',
       );
-      await git(work, ['add', '--all']);
-      await git(work, ['commit', '--quiet', '-m', 'Add a post pipeline']);
-      await git(work, ['push', '--quiet', 'origin', 'HEAD:master']);
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
-    const manager = server.app.layoutManager;
-    if (manager === undefined) {
-      throw new Error('the test server has no LayoutManager');
-    }
-    await manager.reconfigure(['acme']);
+    });
+    await layoutManager().reconfigure(['acme']);
     const acmePipelines = await tenantQuery<{ pipelines: { name: string; manager: string }[] }>('pipelines { name manager }');
     expect(acmePipelines.pipelines).toEqual([
       { name: 'check', manager: 'INDEPENDENT' },

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { decryptSecret, encryptSecret, maxChunkBytes, secretStanza, SecretDecryptionError, splitUtf8 } from '../../../src/auth/secrets';
-import { createRedactor, REDACTED, secretStrings } from '../../../src/auth/redact';
+import { combineRedactors, createRedactor, REDACTED, secretStrings } from '../../../src/auth/redact';
+import { GraphQLError } from 'graphql';
+import { redactExecutionResult } from '../../../src/server/secret-redaction';
 
 // 4096 bits as in production: the chunk size (470 bytes) and ciphertext length (684 base64
 // characters) are part of the format.
@@ -109,5 +111,38 @@ describe('redactor', () => {
 
   it('collects the string leaves of decrypted secret data', () => {
     expect(secretStrings({ user: 'bot', password: 'pw1234', nested: [{ token: 'tok-567' }], port: 2222 })).toEqual(['bot', 'pw1234', 'tok-567', '2222']);
+  });
+
+  it('combines redactors so the longest value of any of them wins', () => {
+    const combined = combineRedactors([createRedactor(['abcdef']), createRedactor(['abcdefgh-longer'])]);
+    expect(combined.redact('x abcdefgh-longer y abcdef')).toBe(`x ${REDACTED} y ${REDACTED}`);
+    expect(combineRedactors([]).active).toBe(false);
+    // The values are not reachable through the object (it may be logged).
+    expect(JSON.stringify(combined)).toBe('{"active":true}');
+  });
+});
+
+describe('GraphQL result masking', () => {
+  const redactor = createRedactor(['s3cret-value']);
+
+  it('masks data, extensions and error messages, keeping errors GraphQLErrors with their extensions', () => {
+    const error = new GraphQLError('bad s3cret-value here', { path: ['a'], extensions: { code: 'X', http: { status: 401 } } });
+    const untouched = new GraphQLError('fine', { extensions: { code: 'Y' } });
+    const result = { data: { a: 's3cret-value', b: [{ c: 'x s3cret-value' }] }, errors: [error, untouched], extensions: { note: 's3cret-value' } };
+    const masked = redactExecutionResult(result, redactor);
+    expect(masked.data).toEqual({ a: REDACTED, b: [{ c: `x ${REDACTED}` }] });
+    expect(masked.extensions).toEqual({ note: REDACTED });
+    expect(masked.errors?.[0]).toBeInstanceOf(GraphQLError);
+    expect(masked.errors?.[0].message).toBe(`bad ${REDACTED} here`);
+    expect(masked.errors?.[0].path).toEqual(['a']);
+    expect(masked.errors?.[0].extensions).toEqual({ code: 'X', http: { status: 401 } });
+    expect(masked.errors?.[1]).toBe(untouched);
+    // A shared subscription result is masked once.
+    expect(redactExecutionResult(result, redactor)).toBe(masked);
+  });
+
+  it('returns the result itself while no secret is loaded', () => {
+    const result = { data: { a: 's3cret-value' } };
+    expect(redactExecutionResult(result, createRedactor([]))).toBe(result);
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * Decrypting secrets at layout load (engine.md §5.2 "Validation"): every encrypted value of a
+ * `secret` must decrypt with the private key of the project that defines it, else the secret
+ * is dropped with a configuration error. The error names the secret, the value's path and the
+ * chunk, never the ciphertext or the plaintext. Keys are loaded before the (synchronous)
+ * layout build, only for projects whose files hold encrypted values.
+ */
+import type { KeyObject } from 'node:crypto';
+import { decryptSecretData, hasEncryptedData, SecretDataError, type SecretsKeySource } from '../auth/secret-data';
+import { ConfigObjectError, ErrorName } from './config-error';
+import type { Secret } from './layout';
+
+/** Project canonical name -> its private secrets key, or why it could not be loaded. */
+export type SecretKeys = ReadonlyMap<string, KeyObject | Error>;
+
+/** The tag that marks encrypted values; a file without it needs no key. */
+const ENCRYPTED_TAG = '!encrypted/';
+
+/** Load the secrets keys of the projects whose configuration files contain encrypted values. */
+export async function loadSecretKeys(
+  projects: ReadonlyArray<{ canonicalName: string; files: ReadonlyMap<string, ReadonlyArray<{ text: string }>> }>,
+  source: SecretsKeySource,
+): Promise<SecretKeys> {
+  const keys = new Map<string, KeyObject | Error>();
+  for (const project of projects) {
+    const encrypted = [...project.files.values()].some((files) => files.some((file) => file.text.includes(ENCRYPTED_TAG)));
+    if (!encrypted || keys.has(project.canonicalName)) {
+      continue;
+    }
+    try {
+      keys.set(project.canonicalName, (await source.secretsKey(project.canonicalName)).privateKey());
+    } catch (err) {
+      keys.set(project.canonicalName, err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+  return keys;
+}
+
+/**
+ * Decrypt a secret's data with its project's key.
+ * @returns the decrypted data (undefined for OIDC secrets)
+ * @throws ConfigObjectError when a value does not decrypt or the key is missing
+ */
+export function checkSecretDecrypts(secret: Secret, keys: SecretKeys): unknown {
+  if (secret.data === undefined || !hasEncryptedData(secret.data)) {
+    return secret.data;
+  }
+  const project = secret.sourceContext.projectName;
+  const key = keys.get(secret.sourceContext.projectCanonicalName);
+  if (key === undefined || key instanceof Error) {
+    throw new ConfigObjectError(`Unable to decrypt secret ${secret.name}: the secrets key of project ${project} is not available.`, ErrorName.unknown, 'data');
+  }
+  try {
+    return decryptSecretData(secret.data, key);
+  } catch (err) {
+    if (err instanceof SecretDataError) {
+      throw new ConfigObjectError(
+        `Unable to decrypt secret ${secret.name}: ${err.message} of project ${project}. Encrypt values with this project's public key (the tenant's key/<project>.pub endpoint or \`sluice encrypt\`).`,
+        ErrorName.unknown,
+        'data',
+      );
+    }
+    throw err;
+  }
+}
