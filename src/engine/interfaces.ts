@@ -24,7 +24,7 @@ export type PipelineTrigger =
   | { driver: 'zuul'; connection: string; events: ZuulTriggerEvent[]; pipelines: string[] };
 
 /** Events of the zuul trigger driver the engine acts on (`image-build` comes from the launcher, engine.md §6.8). */
-export type ZuulTriggerEvent = 'parent-change-enqueued' | 'project-change-merged' | 'image-build';
+export type ZuulTriggerEvent = 'parent-change-enqueued' | 'project-change-merged' | 'image-build' | 'image-validate';
 
 /** The reporter actions of one phase that the engine itself acts on. */
 export interface ReporterActions {
@@ -32,6 +32,8 @@ export interface ReporterActions {
   connections: string[];
   /** A git reporter with `submit: true` (merge the change into its branch). */
   submit: boolean;
+  /** A zuul reporter with `image-validated: true` (the item's image upload passed validation). */
+  imageValidated?: boolean;
 }
 
 export type ReporterPhase = 'enqueue' | 'start' | 'success' | 'failure' | 'merge-conflict' | 'config-error' | 'no-jobs' | 'disabled' | 'dequeue';
@@ -317,6 +319,9 @@ export interface NodeRequest {
   project?: string | null;
   /** The triggering event, for log correlation. */
   eventId?: string | null;
+  /** image-validate items: the images and the upload whose nodes must boot from exactly that upload. */
+  imageNames?: string[] | null;
+  imageUploadUuid?: string | null;
 }
 
 export interface NodeGateway {
@@ -326,6 +331,8 @@ export interface NodeGateway {
   returnNodes(tenant: string, nodes: NodeInfo[]): Promise<void>;
   /** Hold nodes for an autohold request. */
   holdNodes(tenant: string, nodes: NodeInfo[], reason: string, expirationSeconds: number): Promise<void>;
+  /** Mark an image upload validated (a zuul reporter `image-validated: true` on success); unknown uploads are ignored. */
+  markUploadValidated?(tenant: string, uploadUuid: string): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------

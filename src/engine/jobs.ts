@@ -296,6 +296,8 @@ export function nodeRequest(tenant: string, pipeline: EnginePipeline, item: Item
     alternatives: alternatives && alternatives.length > 0 ? alternatives : [labels],
     project: item.changes[0]?.project ?? null,
     eventId: item.eventId,
+    imageNames: item.imageNames ?? null,
+    imageUploadUuid: item.imageUploadUuid ?? null,
   };
 }
 

@@ -9,7 +9,7 @@ import type { Layout, Pipeline, ReporterConfig, TriggerConfig } from '../config/
 import { providerImageFormat } from '../config/provider-flatten';
 import type { ChangeRequirement, EngineJob, EngineLayout, EnginePipeline, EngineProject, FreezeOutcome, PipelineTrigger, RefFilter, ReporterActions, ReporterPhase, ZuulTriggerEvent } from './interfaces';
 
-const ZUUL_EVENTS: readonly string[] = ['parent-change-enqueued', 'project-change-merged', 'image-build'] satisfies ZuulTriggerEvent[];
+const ZUUL_EVENTS: readonly string[] = ['parent-change-enqueued', 'project-change-merged', 'image-build', 'image-validate'] satisfies ZuulTriggerEvent[];
 
 const PHASES: ReporterPhase[] = ['enqueue', 'start', 'success', 'failure', 'merge-conflict', 'config-error', 'no-jobs', 'disabled', 'dequeue'];
 
@@ -73,6 +73,7 @@ function reporterActions(reporters: ReporterConfig[]): ReporterActions {
   return {
     connections: reporters.map((reporter) => reporter.connection),
     submit: reporters.some((reporter) => reporter.options.submit === true),
+    imageValidated: reporters.some((reporter) => reporter.driver === 'zuul' && reporter.options['image-validated'] === true),
   };
 }
 

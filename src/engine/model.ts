@@ -98,6 +98,8 @@ export interface ItemState {
   eventTimestamp: string | null;
   /** Images named by the triggering `image-build` event (absent in items saved before it existed). */
   imageNames?: string[] | null;
+  /** The upload an `image-validate` event asks to validate (absent in items saved before it existed). */
+  imageUploadUuid?: string | null;
   /** One-line description of the triggering ref for the buildset `triggered` event. */
   triggeredBy: string;
   reportedStart: boolean;

@@ -22,6 +22,8 @@ export interface AddChangeOptions {
   eventTimestamp: string | null;
   /** Images an `image-build` trigger event asks for (only their build jobs run). */
   imageNames?: string[] | null;
+  /** The upload an `image-validate` trigger event asks to validate. */
+  imageUploadUuid?: string | null;
   enqueueTime?: string;
   /** Changes already being enqueued in this recursion (cycle guard). */
   history?: ChangeInfo[];
@@ -62,7 +64,9 @@ export class PipelineManager {
 
   /** Enqueue a change and, unless ignored, the changes it needs (spec §2.4). */
   async addChange(ctx: PassContext, change: ChangeInfo, options: AddChangeOptions): Promise<AddChangeResult> {
-    if (options.live && this.findLiveItem(change)) {
+    const live = options.live ? this.findLiveItem(change) : null;
+    // Image events for other images or uploads get their own item, even while one for the branch is queued.
+    if (live && imageRequestKey(live.item) === imageRequestKey(options)) {
       return { enqueued: true, item: null };
     }
     const project = this.layout.projects.get(change.project);
@@ -230,6 +234,7 @@ export class PipelineManager {
       eventId: options.eventId,
       eventTimestamp: options.eventTimestamp,
       imageNames: options.imageNames ?? null,
+      imageUploadUuid: options.imageUploadUuid ?? null,
       triggeredBy: `Triggered by ${describeTrigger(change)}`,
       reportedStart: false,
       reported: false,
@@ -720,6 +725,11 @@ export class PipelineManager {
     let message = formatReport(this.config, item, action);
     let mergeFailed = false;
     const submit = wasDisabled ? this.config.reporters.disabled.submit : this.config.reporters.success.submit;
+    const uploadUuid = item.imageUploadUuid;
+    if (action === 'success' && !wasDisabled && this.config.reporters.success.imageValidated && uploadUuid) {
+      // After the pass commits, like every gateway call (the pass holds a database connection).
+      ctx.after(() => ctx.gateways.nodes.markUploadValidated?.(ctx.tenant, uploadUuid) ?? Promise.resolve());
+    }
     if (action === 'success' && submit) {
       const merged = await this.mergeChanges(ctx, item);
       if (!merged) {
@@ -928,4 +938,9 @@ export function pipelinesListen(layout: EngineLayout, eventType: 'parent-change-
 /** The JSON form of a change used in follow-up events. */
 export function serialChange(change: ChangeInfo): Record<string, unknown> {
   return { project: change.project, number: change.number, patchset: change.patchset, ref: change.ref, oldrev: change.oldrev, newrev: change.newrev };
+}
+
+/** What an image event asks of an item (none for other events): the images and the upload to validate. */
+function imageRequestKey(source: { imageNames?: string[] | null; imageUploadUuid?: string | null }): string {
+  return JSON.stringify([source.imageNames ?? null, source.imageUploadUuid ?? null]);
 }

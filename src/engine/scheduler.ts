@@ -523,8 +523,10 @@ export class TenantScheduler {
       if (!pipelineMatches(manager.config, payload, change, connection)) {
         continue;
       }
-      const imageNames = payload.type === 'image-build' ? (payload.imageNames ?? []) : null;
-      const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: payload.timestamp ?? ctx.nowIso(), imageNames });
+      const imageEvent = payload.type === 'image-build' || payload.type === 'image-validate';
+      const imageNames = imageEvent ? (payload.imageNames ?? []) : null;
+      const imageUploadUuid = payload.type === 'image-validate' ? (payload.imageUploadUuid ?? null) : null;
+      const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: payload.timestamp ?? ctx.nowIso(), imageNames, imageUploadUuid });
       if (result.enqueued) {
         outcome.entered += 1;
       } else {
@@ -673,7 +675,7 @@ function pipelineFingerprint(pipeline: PipelineState): string {
 
 /** A stand-in configuration for a pipeline that left the layout (only used to cancel its items). */
 function removedPipelineConfig(name: string): EnginePipeline {
-  const none = { connections: [], submit: false };
+  const none = { connections: [], submit: false, imageValidated: false };
   return {
     name,
     description: null,

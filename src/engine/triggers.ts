@@ -4,7 +4,7 @@
  */
 import type { ChangeInfo, EnginePipeline, RefFilter } from './interfaces';
 
-export const TRIGGER_EVENT_TYPES = ['patchset-created', 'ref-updated', 'timer', 'parent-change-enqueued', 'project-change-merged', 'image-build'] as const;
+export const TRIGGER_EVENT_TYPES = ['patchset-created', 'ref-updated', 'timer', 'parent-change-enqueued', 'project-change-merged', 'image-build', 'image-validate'] as const;
 export type TriggerEventType = (typeof TRIGGER_EVENT_TYPES)[number];
 
 /** A trigger event as stored in `engine_events.payload`. */
@@ -25,8 +25,10 @@ export interface TriggerEventPayload {
   mergedChange?: number | null;
   /** A branch update made by Sluice's own merge (emitted once by the git connection, spec Part A). */
   own?: boolean;
-  /** image-build: the images to build (the launcher or an admin asked for them). */
+  /** image-build: the images to build (the launcher or an admin asked for them); image-validate: the image of the upload. */
   imageNames?: string[];
+  /** image-validate: the upload to validate (its jobs' nodes boot from exactly this upload). */
+  imageUploadUuid?: string;
   timestamp?: string;
 }
 
@@ -79,7 +81,7 @@ function triggersMatch(pipeline: EnginePipeline, event: TriggerEventPayload, con
       case 'timer':
         return event.type === 'timer' && event.pipeline === pipeline.name;
       case 'zuul':
-        if (event.type !== 'parent-change-enqueued' && event.type !== 'project-change-merged' && event.type !== 'image-build') {
+        if (event.type !== 'parent-change-enqueued' && event.type !== 'project-change-merged' && event.type !== 'image-build' && event.type !== 'image-validate') {
           return false;
         }
         if (!trigger.events.includes(event.type)) {

@@ -7,11 +7,14 @@
  * 3. retention and deletion: superseded uploads and those marked `deleting` are removed once no
  *    node uses them; artifacts without uploads that are `deleting` go too;
  * 4. missing images: a zuul image that a provider needs and that has no artifact in its format
- *    gets one `image-build` trigger event.
+ *    gets one `image-build` trigger event;
+ * 5. validation: an upload that becomes ready unvalidated gets one `image-validate` trigger event
+ *    in its artifact's build tenant.
  */
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Knex } from 'knex';
 import type { ImageBuildArtifactRecord, ImageUploadRecord } from '../model/launcher';
 import type { LauncherContext } from './context';
 import { allTenantProviders } from './context';
@@ -196,7 +199,13 @@ export class ImageManager {
         await rm(destination, { force: true });
         throw new Error('the downloaded file does not match the artifact sha256');
       }
-      await ctx.repos.images.updateUpload(upload.uuid, { state: 'ready', externalId: `${artifact.name ?? 'image'}-${upload.uuid}`, path: destination, lockHolder: null }, ctx.now());
+      await ctx.knex.transaction(async (trx) => {
+        await ctx.repos.images.updateUpload(upload.uuid, { state: 'ready', externalId: `${artifact.name ?? 'image'}-${upload.uuid}`, path: destination, lockHolder: null }, ctx.now(), trx);
+        // An unvalidated upload boots no normal node until a validation pipeline passes it (§6.8 step 5).
+        if (!upload.validated && artifact.name !== null && artifact.projectCanonicalName !== null && artifact.projectBranch !== null) {
+          await emitImageValidate(ctx, artifact.tenant, artifact.projectCanonicalName, artifact.projectBranch, artifact.name, upload.uuid, trx);
+        }
+      });
     } catch (err) {
       ctx.logger.warn({ upload: upload.uuid, err }, 'image upload failed; a new upload is queued');
       await ctx.knex.transaction(async (trx) => {
@@ -344,4 +353,26 @@ export async function emitImageBuild(ctx: LauncherContext, tenant: string, proje
     payload: { type: 'image-build', project, ref: `refs/heads/${branch}`, branch, imageNames, timestamp: ctx.now().toISOString() },
     created: ctx.now(),
   });
+}
+
+/** Append a zuul-driver `image-validate` trigger event for a ready, unvalidated upload (engine.md §6.8 step 4). */
+export async function emitImageValidate(
+  ctx: LauncherContext,
+  tenant: string,
+  project: string,
+  branch: string,
+  imageName: string,
+  uploadUuid: string,
+  trx?: Knex,
+): Promise<number> {
+  return ctx.repos.events.append(
+    {
+      tenant,
+      category: 'trigger',
+      eventType: 'image-validate',
+      payload: { type: 'image-validate', project, ref: `refs/heads/${branch}`, branch, imageNames: [imageName], imageUploadUuid: uploadUuid, timestamp: ctx.now().toISOString() },
+      created: ctx.now(),
+    },
+    trx,
+  );
 }

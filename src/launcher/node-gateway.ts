@@ -85,6 +85,26 @@ export class LauncherNodeGateway implements NodeGateway {
     this.changed();
   }
 
+  /** A validation pipeline passed the upload: normal nodes may boot from it now (engine.md §6.8 step 5). */
+  async markUploadValidated(tenant: string, uploadUuid: string): Promise<void> {
+    const { ctx } = this;
+    const marked = await ctx.knex.transaction(async (trx) => {
+      const upload = await ctx.repos.images.lockUpload(uploadUuid, trx);
+      if (!upload || upload.state !== 'ready' || upload.validated) {
+        return false;
+      }
+      await ctx.repos.images.updateUpload(upload.uuid, { validated: true }, ctx.now(), trx);
+      await ctx.repos.systemEvents.record(
+        { tenant, eventType: 'image-upload-validated', description: `Image upload ${upload.uuid} validated by a validation pipeline`, eventTime: ctx.now(), data: { uploadId: upload.uuid } },
+        trx,
+      );
+      return true;
+    });
+    if (marked) {
+      this.changed();
+    }
+  }
+
   async holdNodes(tenant: string, nodes: NodeInfo[], reason: string, expirationSeconds: number): Promise<void> {
     const { ctx } = this;
     await ctx.knex.transaction(async (trx) => {

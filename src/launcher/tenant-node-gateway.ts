@@ -38,6 +38,11 @@ export class TenantNodeGateway implements NodeGateway {
     return launcherNodes(nodes) ? this.launcher.returnNodes(tenant, nodes) : this.local.returnNodes(tenant, nodes);
   }
 
+  /** Uploads exist only in the launcher's store. */
+  async markUploadValidated(tenant: string, uploadUuid: string): Promise<void> {
+    await this.launcher.markUploadValidated?.(tenant, uploadUuid);
+  }
+
   holdNodes(tenant: string, nodes: NodeInfo[], reason: string, expirationSeconds: number): Promise<void> {
     return launcherNodes(nodes) ? this.launcher.holdNodes(tenant, nodes, reason, expirationSeconds) : this.local.holdNodes(tenant, nodes, reason, expirationSeconds);
   }

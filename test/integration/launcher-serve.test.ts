@@ -6,7 +6,9 @@
  * built-in local node gateway: the same jobs run in the executor's own workspace. A zuul image
  * that no provider has yet is built by its image build job (the launcher's image-build trigger
  * event enters the image-build pipeline), uploaded, and a job's node boots from it. A job on a
- * two-node nodeset locks both nodes and reaches the second one through the node inventory.
+ * two-node nodeset locks both nodes and reaches the second one through the node inventory. An
+ * unvalidated upload (two-stage image build) is validated by its image's validation job on a node
+ * booted from exactly that upload; a failing validation leaves it unvalidated.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,6 +16,7 @@ import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
 import type { EngineDelta } from '../../src/engine/event-bus';
 import { buildLogDir, JOB_OUTPUT_FILE } from '../../src/executor/log-paths';
+import { LauncherNodeGateway, type LauncherNodeRequest } from '../../src/launcher/node-gateway';
 import { buildApp, type SluiceApp } from '../../src/server/app';
 import { silentLogger } from '../../src/server/logger';
 import { git } from '../../src/sources/git-cli';
@@ -50,6 +53,8 @@ describe('launcher in sluice serve', () => {
   /** Engine deltas per tenant, and waiters for the next one. */
   const deltas = new Map<string, EngineDelta[]>();
   const waiters: Array<() => void> = [];
+  /** Every node request the engine gives the launcher (the real method still runs). */
+  const requestNodes = jest.spyOn(LauncherNodeGateway.prototype, 'requestNodes');
 
   beforeAll(async () => {
     fixture = await tenantFixture(FIXTURE);
@@ -63,7 +68,7 @@ describe('launcher in sluice serve', () => {
     app = buildApp({ config, database, logger: silentLogger(), environment: { PATH: process.env.PATH } });
     await app.start(0, '127.0.0.1');
     const bus = engineEventBusOver(app.bus, () => undefined);
-    for (const tenant of ['nodes', 'plain', 'images']) {
+    for (const tenant of ['nodes', 'plain', 'images', 'validate']) {
       deltas.set(tenant, []);
       bus.subscribe(tenant, (delta) => {
         deltas.get(tenant)?.push(delta);
@@ -73,6 +78,7 @@ describe('launcher in sluice serve', () => {
   }, 120_000);
 
   afterAll(async () => {
+    requestNodes.mockRestore();
     await app?.stop();
     await database?.destroy();
     fixture?.cleanup();
@@ -290,5 +296,45 @@ describe('launcher in sluice serve', () => {
     const [onImage] = await builds('images');
     expect([onImage.job_name, onImage.result]).toEqual(['on-image', 'SUCCESS']);
     expect(jobOutput('images', onImage.uuid)).toContain('built by build-image');
+  }, 120_000);
+
+  it('validates a ready unvalidated upload with its image validation job on a node booted from that upload', async () => {
+    // The launcher requested builds of `good` and `bad`; their artifacts are not validated, so
+    // each ready upload got an image-validate event, which ran only that image's validation job.
+    const validation = await until(async () => {
+      const rows = await builds('validate', 'image-validate');
+      return rows.length === 2 && rows.every((row) => row.result !== null) ? rows : undefined;
+    });
+    expect(validation.map((row) => [row.job_name, row.result])).toEqual([
+      ['validate-bad', 'FAILURE'],
+      ['validate-good', 'SUCCESS'],
+    ]);
+    expect(jobOutput('validate', validation[1].uuid)).toContain('validating image good');
+    expect(jobOutput('validate', validation[0].uuid)).toContain('validating image bad');
+    await app.roles?.engine.settle('validate');
+
+    // The events and the node requests named the upload; the validation node booted from it.
+    const images = await rest('validate', 'images');
+    const upload = (name: string): Json => {
+      const image = images.find((candidate) => candidate.name === name) as { build_artifacts: Array<{ validated: boolean; uploads: Json[] }> };
+      expect(image.build_artifacts).toHaveLength(1);
+      expect(image.build_artifacts[0].validated).toBe(false);
+      expect(image.build_artifacts[0].uploads).toHaveLength(1);
+      return image.build_artifacts[0].uploads[0];
+    };
+    const good = upload('good');
+    const bad = upload('bad');
+    expect(good).toMatchObject({ state: 'ready', validated: true });
+    expect(bad).toMatchObject({ state: 'ready', validated: false });
+    const events = await database.knex('engine_events').where({ tenant: 'validate', event_type: 'image-validate' }).select('payload');
+    expect(events.map((event: { payload: Json }) => [event.payload.imageNames, event.payload.imageUploadUuid]).sort()).toEqual([
+      [['bad'], bad.uuid],
+      [['good'], good.uuid],
+    ]);
+    const validationRequests = requestNodes.mock.calls.map(([request]) => request as LauncherNodeRequest).filter((request) => request.pipeline === 'image-validate');
+    expect(validationRequests.map((request) => [request.jobName, request.imageNames, request.imageUploadUuid]).sort()).toEqual([
+      ['validate-bad', ['bad'], bad.uuid],
+      ['validate-good', ['good'], good.uuid],
+    ]);
   }, 120_000);
 });
