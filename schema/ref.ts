@@ -8,9 +8,8 @@ import { parseDatabaseId } from './pagination';
 export const Ref = builder.loadableNodeRef('Ref', {
   // A ref is visible when a buildset of a tenant the caller may read uses it.
   load: async (ids: number[], ctx) => {
-    const { refs } = historyStore(ctx);
-    const [rows, tenants] = await Promise.all([refs.findByIds(ids), refs.tenantsOf(ids)]);
-    return rows.filter((ref) => (tenants.get(ref.id) ?? []).some((tenant) => canReadTenant(ctx, tenant)));
+    const rows = await historyStore(ctx).refs.findByIdsWithTenants(ids);
+    return rows.filter(({ tenants }) => tenants.some((tenant) => canReadTenant(ctx, tenant))).map(({ ref }) => ref);
   },
   sort: (ref: RefRecord) => ref.id,
   id: { resolve: (ref) => ref.id, parse: parseDatabaseId },

@@ -92,20 +92,23 @@ export class RefRepository {
     return rows.map(toRefRecord);
   }
 
-  /** The tenants whose buildsets use each ref (refs are shared across tenants); one query. */
-  async tenantsOf(refIds: readonly number[]): Promise<Map<number, string[]>> {
-    const tenants = new Map<number, string[]>();
-    if (refIds.length === 0) {
-      return tenants;
+  /**
+   * Refs by id with the tenants whose buildsets use each (refs are shared across tenants), for
+   * access checks; one query. Missing ids are absent.
+   */
+  async findByIdsWithTenants(ids: readonly number[]): Promise<Array<{ ref: RefRecord; tenants: string[] }>> {
+    if (ids.length === 0) {
+      return [];
     }
-    const rows: { ref_id: number; tenant: string }[] = await this.knex('buildset_refs')
-      .join('buildsets', 'buildsets.id', 'buildset_refs.buildset_id')
-      .whereIn('buildset_refs.ref_id', refIds)
-      .distinct('buildset_refs.ref_id', 'buildsets.tenant');
-    for (const row of rows) {
-      tenants.set(row.ref_id, [...(tenants.get(row.ref_id) ?? []), row.tenant]);
-    }
-    return tenants;
+    const rows: (RefRow & { tenants: string[] })[] = await this.knex('refs')
+      .whereIn('refs.id', ids)
+      .select('refs.*')
+      .select(
+        this.knex.raw(
+          'ARRAY(SELECT DISTINCT bs.tenant FROM buildset_refs br JOIN buildsets bs ON bs.id = br.buildset_id WHERE br.ref_id = refs.id) AS tenants',
+        ),
+      );
+    return rows.map((row) => ({ ref: toRefRecord(row), tenants: row.tenants }));
   }
 
   /** The refs of each buildset, ordered by ref id; one query for all buildsets. */
