@@ -13,6 +13,7 @@
  * (bench/history-data.ts) and reused while it holds enough builds; a store size other than the
  * default 1,000,000 (`--builds`) gets its own tenant (`bench-<builds>`).
  */
+import './production-mode';
 import knexFactory from 'knex';
 import { print } from 'graphql';
 import { buildApp } from '../src/server/app';

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Entry point of the `sluice` command. Runs the TypeScript sources through tsx, or the compiled
 // build in dist/ when present (`npm run build`).
+// Deployed as in production unless told otherwise: graphql-js leaves out its development-only
+// checks then (it reads NODE_ENV when first loaded). Tests set NODE_ENV=test.
+process.env.NODE_ENV ??= 'production';
 const path = require('node:path');
 const fs = require('node:fs');
 

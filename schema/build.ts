@@ -4,6 +4,7 @@
  */
 import type { ArtifactRecord, BuildEventRecord, BuildFilter as BuildFilterValue, BuildRecord } from '../src/store/repositories/builds';
 import type { BuildsetRecord } from '../src/store/repositories/buildsets';
+import type { RefRecord } from '../src/store/repositories/refs';
 import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
 import { readableRows } from './access';
 import { builder } from './builder';
@@ -13,6 +14,8 @@ import { NotFoundError } from './errors';
 import { groupBy } from './group-by';
 import { historyStore } from './history-store';
 import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './pagination';
+import { prefetchRelations, type RelationPrefetch } from './prefetch';
+import { requestLoader } from './request-loader';
 import { Ref } from './ref';
 import { buildStatus, BuildResult, BuildStatus } from './results';
 import { Tenant } from './tenant';
@@ -41,10 +44,67 @@ const BuildEvent = builder.objectRef<BuildEventRecord>('BuildEvent').implement({
   }),
 });
 
-/** The buildset of a build through the per-request Buildset loader (one query per request). */
-function buildsetOf(build: BuildRecord, ctx: GraphQLContext): Promise<BuildsetRecord> {
-  return Buildset.getDataloader(ctx).load(build.buildsetId);
+/**
+ * The buildset of a build: the caller may read the build, hence its buildset (the tenant
+ * check of `readableRows` stays, as for any buildset row loaded by id).
+ */
+const buildBuildset = requestLoader<number, BuildsetRecord | null>(async (ids, ctx) => {
+  const rows = readableRows(ctx, await historyStore(ctx).buildsets.findByIds(ids), (row) => row.tenant);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
+});
+
+/** A build's buildset, or an error when it is gone (a build always has one). */
+function buildsetOf(build: BuildRecord, ctx: GraphQLContext): BuildsetRecord | Promise<BuildsetRecord> {
+  const buildset = buildBuildset(ctx).load(build.buildsetId);
+  return buildset instanceof Promise ? buildset.then((row) => existingBuildset(build, row)) : existingBuildset(build, buildset);
 }
+
+function existingBuildset(build: BuildRecord, buildset: BuildsetRecord | null): BuildsetRecord {
+  if (buildset === null) {
+    throw new Error(`buildset ${build.buildsetId} of build ${build.uuid} is missing`);
+  }
+  return buildset;
+}
+
+/** A field of a build's buildset, synchronously once the buildset is loaded. */
+function fromBuildset<T>(build: BuildRecord, ctx: GraphQLContext, pick: (buildset: BuildsetRecord) => T): T | Promise<T> {
+  const buildset = buildsetOf(build, ctx);
+  return buildset instanceof Promise ? buildset.then(pick) : pick(buildset);
+}
+
+/**
+ * The ref of a build. The caller may read the build, so its ref needs no further check; the
+ * tenant-filtered Ref loader is for `node(id)`, and its access query would cost every page.
+ */
+const buildRef = requestLoader<number, RefRecord | null>(async (ids, ctx) => {
+  const byId = new Map((await historyStore(ctx).refs.findByIds(ids)).map((ref) => [ref.id, ref]));
+  return ids.map((id) => byId.get(id) ?? null);
+});
+const buildArtifacts = requestLoader<number, ArtifactRecord[]>(async (ids, ctx) =>
+  groupBy(ids, await historyStore(ctx).builds.listArtifacts(ids), (row) => row.buildId, (row) => row),
+);
+const buildProvides = requestLoader<number, string[]>(async (ids, ctx) =>
+  groupBy(ids, await historyStore(ctx).builds.listProvides(ids), (row) => row.buildId, (row) => row.name),
+);
+const buildEvents = requestLoader<number, BuildEventRecord[]>(async (ids, ctx) =>
+  groupBy(ids, await historyStore(ctx).builds.listEvents(ids), (row) => row.buildId, (row) => row),
+);
+
+const buildIds = (builds: readonly BuildRecord[]): number[] => builds.map((build) => build.id);
+const prefetchBuildset: RelationPrefetch<BuildRecord> = (ctx, builds) => buildBuildset(ctx).prefetch(builds.map((build) => build.buildsetId));
+
+/** What a page of builds prefetches, by the Build field that needs it (schema/prefetch.ts). */
+const BUILD_RELATIONS: Record<string, RelationPrefetch<BuildRecord>> = {
+  ref: (ctx, builds) => buildRef(ctx).prefetch(builds.flatMap((build) => (build.refId === null ? [] : [build.refId]))),
+  buildset: prefetchBuildset,
+  pipeline: prefetchBuildset,
+  eventId: prefetchBuildset,
+  eventTimestamp: prefetchBuildset,
+  artifacts: (ctx, builds) => buildArtifacts(ctx).prefetch(buildIds(builds)),
+  provides: (ctx, builds) => buildProvides(ctx).prefetch(buildIds(builds)),
+  events: (ctx, builds) => buildEvents(ctx).prefetch(buildIds(builds)),
+};
 
 Build.implement({
   description: 'One run of a job for a buildset. A retried job has one build per attempt; only the last is final.',
@@ -71,48 +131,44 @@ Build.implement({
     ref: t.field({
       type: Ref,
       description: 'The ref (change) this build tested; in a cycle, one of the buildset refs.',
-      resolve: (build) => build.refId,
+      resolve: (build, _args, ctx) => (build.refId === null ? null : buildRef(ctx).load(build.refId)),
     }),
     buildset: t.field({
       type: Buildset,
       nullable: false,
       description: 'The buildset the build belongs to.',
-      resolve: (build) => build.buildsetId,
+      resolve: (build, _args, ctx) => buildsetOf(build, ctx),
     }),
     pipeline: t.string({
       nullable: false,
       description: 'Pipeline of the buildset.',
-      resolve: async (build, _args, ctx) => (await buildsetOf(build, ctx)).pipeline,
+      resolve: (build, _args, ctx) => fromBuildset(build, ctx, (buildset) => buildset.pipeline),
     }),
     eventId: t.string({
       description: 'Id of the trigger event of the buildset.',
-      resolve: async (build, _args, ctx) => (await buildsetOf(build, ctx)).eventId,
+      resolve: (build, _args, ctx) => fromBuildset(build, ctx, (buildset) => buildset.eventId),
     }),
     eventTimestamp: t.field({
       type: 'DateTime',
       description: 'When the trigger event of the buildset happened.',
-      resolve: async (build, _args, ctx) => (await buildsetOf(build, ctx)).eventTimestamp,
+      resolve: (build, _args, ctx) => fromBuildset(build, ctx, (buildset) => buildset.eventTimestamp),
     }),
-    artifacts: t.loadableList({
-      type: Artifact,
+    artifacts: t.field({
+      type: [Artifact],
       nullable: false,
       description: 'Artifacts of the build, by name.',
-      load: async (ids: number[], ctx) => groupBy(ids, await historyStore(ctx).builds.listArtifacts(ids), (row) => row.buildId, (row) => row),
-      resolve: (build) => build.id,
+      resolve: (build, _args, ctx) => buildArtifacts(ctx).load(build.id),
     }),
-    provides: t.loadableList({
-      type: 'String',
+    provides: t.stringList({
       nullable: false,
       description: 'Names the job provides to jobs that require them, sorted.',
-      load: async (ids: number[], ctx) => groupBy(ids, await historyStore(ctx).builds.listProvides(ids), (row) => row.buildId, (row) => row.name),
-      resolve: (build) => build.id,
+      resolve: (build, _args, ctx) => buildProvides(ctx).load(build.id),
     }),
-    events: t.loadableList({
-      type: BuildEvent,
+    events: t.field({
+      type: [BuildEvent],
       nullable: false,
       description: 'Pause and resume events, oldest first.',
-      load: async (ids: number[], ctx) => groupBy(ids, await historyStore(ctx).builds.listEvents(ids), (row) => row.buildId, (row) => row),
-      resolve: (build) => build.id,
+      resolve: (build, _args, ctx) => buildEvents(ctx).load(build.id),
     }),
   }),
 });
@@ -192,7 +248,7 @@ builder.objectFields(Tenant, (t) => ({
         filter: t.arg({ type: BuildFilter, description: 'Which builds to list; all when absent.' }),
         offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
-      resolve: (tenant, args, ctx) => {
+      resolve: (tenant, args, ctx, info) => {
         const filter = toBuildFilter(args.filter);
         const { builds } = historyStore(ctx);
         return resolveKeysetConnection({
@@ -201,6 +257,7 @@ builder.objectFields(Tenant, (t) => ({
           cursorOf: (build: BuildRecord) => build.id,
           fetch: (page) => builds.list(tenant.name, filter, page),
           count: () => builds.count(tenant.name, filter),
+          prefetch: (page) => prefetchRelations(ctx, info, page, BUILD_RELATIONS),
         });
       },
     },

@@ -12,6 +12,8 @@ import { NotFoundError } from './errors';
 import { groupBy } from './group-by';
 import { historyStore } from './history-store';
 import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './pagination';
+import { prefetchRelations, type RelationPrefetch } from './prefetch';
+import { requestLoader } from './request-loader';
 import { Ref } from './ref';
 import { buildsetStatus, BuildsetResult, BuildsetStatus } from './results';
 import { Tenant } from './tenant';
@@ -30,6 +32,21 @@ export const BuildsetEvent = builder.objectRef<BuildsetEventRecord>('BuildsetEve
     description: t.exposeString('description', { description: 'Human-readable description, e.g. "Triggered by change org/project 1,1".' }),
   }),
 });
+
+const buildsetRefs = requestLoader<number, RefRecord[]>(async (ids, ctx) =>
+  groupBy(ids, await historyStore(ctx).refs.listForBuildsets(ids), (link) => link.buildsetId, (link) => link.ref),
+);
+const buildsetEvents = requestLoader<number, BuildsetEventRecord[]>(async (ids, ctx) =>
+  groupBy(ids, await historyStore(ctx).buildsets.listEvents(ids), (event) => event.buildsetId, (event) => event),
+);
+
+const buildsetIds = (buildsets: readonly BuildsetRecord[]): number[] => buildsets.map((buildset) => buildset.id);
+
+/** What a page of buildsets prefetches, by the Buildset field that needs it (schema/prefetch.ts). */
+const BUILDSET_RELATIONS: Record<string, RelationPrefetch<BuildsetRecord>> = {
+  refs: (ctx, buildsets) => buildsetRefs(ctx).prefetch(buildsetIds(buildsets)),
+  events: (ctx, buildsets) => buildsetEvents(ctx).prefetch(buildsetIds(buildsets)),
+};
 
 Buildset.implement({
   description: 'One attempt to test a queue item: its refs, its builds and how it ended. A gate reset starts a new buildset.',
@@ -55,19 +72,17 @@ Buildset.implement({
     }),
     createdAt: t.expose('created', { type: 'DateTime', nullable: false, description: 'When the buildset was recorded.' }),
     updatedAt: t.expose('updated', { type: 'DateTime', nullable: false, description: 'When the buildset was last written.' }),
-    refs: t.loadableList({
-      type: Ref,
+    refs: t.field({
+      type: [Ref],
       nullable: false,
       description: 'The refs (changes) the buildset tested; several for a dependency cycle. Ordered by ref id.',
-      load: async (ids: number[], ctx) => groupBy(ids, await historyStore(ctx).refs.listForBuildsets(ids), (link) => link.buildsetId, (link): RefRecord => link.ref),
-      resolve: (buildset) => buildset.id,
+      resolve: (buildset, _args, ctx) => buildsetRefs(ctx).load(buildset.id),
     }),
-    events: t.loadableList({
-      type: BuildsetEvent,
+    events: t.field({
+      type: [BuildsetEvent],
       nullable: false,
       description: 'Events of the buildset, oldest first.',
-      load: async (ids: number[], ctx) => groupBy(ids, await historyStore(ctx).buildsets.listEvents(ids), (event) => event.buildsetId, (event) => event),
-      resolve: (buildset) => buildset.id,
+      resolve: (buildset, _args, ctx) => buildsetEvents(ctx).load(buildset.id),
     }),
   }),
 });
@@ -141,7 +156,7 @@ builder.objectFields(Tenant, (t) => ({
         filter: t.arg({ type: BuildsetFilter, description: 'Which buildsets to list; all when absent.' }),
         offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
-      resolve: (tenant, args, ctx) => {
+      resolve: (tenant, args, ctx, info) => {
         const filter = toBuildsetFilter(args.filter);
         const { buildsets } = historyStore(ctx);
         return resolveKeysetConnection({
@@ -150,6 +165,7 @@ builder.objectFields(Tenant, (t) => ({
           cursorOf: (buildset: BuildsetRecord) => buildset.id,
           fetch: (page) => buildsets.list(tenant.name, filter, page),
           count: () => buildsets.count(tenant.name, filter),
+          prefetch: (page) => prefetchRelations(ctx, info, page, BUILDSET_RELATIONS),
         });
       },
     },

@@ -96,12 +96,15 @@ export async function resolveKeysetConnection<Node, Cursor>(options: {
   cursorOf: (node: Node) => Cursor;
   fetch: (page: KeysetPage<Cursor>) => Promise<Node[]>;
   count: () => Promise<number>;
+  /** Starts loading the page's relations before GraphQL walks it (schema/prefetch.ts). */
+  prefetch?: (nodes: readonly Node[]) => Promise<void>;
 }): Promise<KeysetConnection<Node>> {
   const { page, size } = keysetPageFromArgs(options.args, options.codec);
   const rows = await options.fetch(page);
   const more = rows.length > size;
   // Rows come newest first; the surplus row sits at the far end of the direction of travel.
   const nodes = more ? (page.fromEnd ? rows.slice(rows.length - size) : rows.slice(0, size)) : rows;
+  await options.prefetch?.(nodes);
   const edges = nodes.map((node) => ({ cursor: options.codec.encode(options.cursorOf(node)), node }));
   let counted: Promise<number> | undefined;
   return {
