@@ -5,12 +5,15 @@
  * failures (#47, #48, #50), preflights (#53), authorizations (#54, #55), rule-based admins (#55)
  * and token age limits (#56). Token texts and the 401 layout: docs/security.md.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { REST_ROUTES } from '../../rest-compat';
 import type { HttpMethod } from '../../rest-compat/route';
 import { signJwt } from '../../src/auth/jwt';
+import { buildLogDir, JOB_OUTPUT_FILE } from '../../src/executor/log-paths';
+import { BuildRequestRepository } from '../../src/store/repositories/build-requests';
+import { buildParams } from '../helpers/build-params';
 import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { createGitFixture, type GitFixture } from '../helpers/git-fixtures';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -103,6 +106,7 @@ async function startServer(tenantFileText: string, authenticators: Authenticator
       tenantConfig: tenantFile,
       connections: { gerrit: { driver: 'git', baseurl: git.baseDir, pollInterval: 3600, canonicalHostname: 'review.example.com' } },
       auth: { ...defaults.auth, authenticators },
+      logs: { dir: path.join(git.root, 'logs') },
     },
   });
   return { git, server, tenantFile };
@@ -348,6 +352,10 @@ describe('REST auth contract (compat.md §8.1): read-protected api-root and tena
     name: tenant-one
     access-rules:
       - users-rule${SOURCE}
+- tenant:
+    name: tenant-two
+    access-rules:
+      - users-rule
 `,
       [OPERATOR],
     );
@@ -382,7 +390,7 @@ describe('REST auth contract (compat.md §8.1): read-protected api-root and tena
       expect(info.info.capabilities.auth.read_protected).toBe(true);
     }
     const reader = token(OPERATOR, READER);
-    expect(await json(await call(server, 'tenants', { token: reader }))).toEqual([{ name: 'tenant-one' }]);
+    expect(await json(await call(server, 'tenants', { token: reader }))).toEqual([{ name: 'tenant-one' }, { name: 'tenant-two' }]);
     expect(await json(await call(server, 'tenant/tenant-one/builds', { token: reader }))).toEqual([]);
     await expect403(await call(server, 'tenant/tenant-one/builds', { token: token(OPERATOR) }));
   });
@@ -406,5 +414,31 @@ describe('REST auth contract (compat.md §8.1): read-protected api-root and tena
     expect(await consoleClose({ ...build, token: token(OPERATOR) })).toEqual({ code: 4000, reason: 'Authorization error' });
     // Allowed to read: the build lookup answers (this build does not exist).
     expect(await consoleClose({ ...build, token: token(OPERATOR, READER) })).toEqual({ code: 4011, reason: 'Build not found' });
+  });
+
+  it('#66: a valid token streams the whole log of a finished build; on another tenant\'s path the build is not found', async () => {
+    const uuid = 'ca000000000000000000000000000066';
+    const log = 'first line\nsecond line: héllo\nlast line\n';
+    const { knex } = server.app.services;
+    // Recorded as completed in one transaction, so no executor of this server claims it.
+    await knex.transaction(async (trx) => {
+      await new BuildRequestRepository(knex).create(buildParams({ params: { tenant: 'tenant-one', buildUuid: uuid } }), {}, trx);
+      await trx('build_requests').where({ build_uuid: uuid }).update({ state: 'completed', result: 'SUCCESS' });
+    });
+    const dir = buildLogDir(server.app.services.config.logs.dir as string, 'tenant-one', uuid);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, JOB_OUTPUT_FILE), log);
+
+    const stream = (tenant: string): Promise<{ text: string; code: number; reason: string }> =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/tenant/${tenant}/console-stream`);
+        const received: string[] = [];
+        ws.on('open', () => ws.send(JSON.stringify({ uuid, logfile: 'console.log', token: token(OPERATOR, READER) })));
+        ws.on('message', (data) => received.push(data.toString()));
+        ws.on('close', (code, reason) => resolve({ text: received.join(''), code, reason: reason.toString() }));
+        ws.on('error', reject);
+      });
+    expect(await stream('tenant-one')).toEqual({ text: log, code: 1000, reason: 'No more data' });
+    expect(await stream('tenant-two')).toEqual({ text: '', code: 4011, reason: 'Build not found' });
   });
 });
