@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { GraphQLHardeningConfig } from '../config/service';
+import { useVariablePageSizeCost } from './variable-page-cost';
 
 /** Headers that make a browser send a CORS preflight, so their presence proves it happened. */
 export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'x-requested-with', 'authorization', 'apollo-require-preflight'];
@@ -118,6 +119,7 @@ export function hardeningPlugins(config: GraphQLHardeningConfig): Plugin[] {
     useRequestSizeLimit(config.maxBodyBytes),
     useIntrospectionSwitch(config.introspection),
     ...armorPlugins(config),
+    useVariablePageSizeCost(config.maxCost),
   ];
 }
 

@@ -21,6 +21,7 @@ const schema = createSchema({
       boom: String
       node: Node
       nodes: [Node]
+      page(first: Int, last: Int): [Node]
     }
     type Node {
       id: ID
@@ -30,6 +31,7 @@ const schema = createSchema({
     }
     type Subscription {
       ticks: Int
+      pages(first: Int): [Node]
     }
   `,
   resolvers: {
@@ -40,6 +42,7 @@ const schema = createSchema({
       },
       node: (): TreeNode => ({ id: '1' }),
       nodes: (): TreeNode[] => [{ id: '1' }, { id: '2' }],
+      page: (): TreeNode[] => [{ id: '1' }],
     },
     Node: {
       name: (node: TreeNode) => `node ${node.id}`,
@@ -51,6 +54,11 @@ const schema = createSchema({
         subscribe: async function* () {
           yield { ticks: 1 };
           yield { ticks: 2 };
+        },
+      },
+      pages: {
+        subscribe: async function* () {
+          yield { pages: [{ id: '1' }] };
         },
       },
     },
@@ -102,8 +110,12 @@ describe('GraphQL hardening', () => {
     await new Promise<void>((resolve) => built.server.close(() => resolve()));
   });
 
-  async function post(query: string, headers: Record<string, string> = {}): Promise<{ status: number; body: { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } }> {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  async function post(
+    query: string,
+    headers: Record<string, string> = {},
+    variables?: Record<string, unknown>,
+  ): Promise<{ status: number; body: { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } }> {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
     return { status: response.status, body: (await response.json()) as never };
   }
 
@@ -131,6 +143,26 @@ describe('GraphQL hardening', () => {
     const spreads = 'children { ...F ...F ...F ...F ...F ...F ...F ...F }';
     const costly = await post(`{ nodes { ${spreads} children { ${spreads} } } } ${fragment}`);
     expect(messages(costly)).toEqual([expect.stringMatching(/^Syntax Error: Query Cost limit of 5000 exceeded, found \d+/)]);
+  });
+
+  it('multiplies the cost by page sizes passed as variables, as by literal ones', async () => {
+    // 2 + 1.5 x (2 + 1.5 x 16 scalars) = 41 per node of the page.
+    const fields = Array.from({ length: 16 }, () => 'name').join(' ');
+    const literal = (size: number) => post(`{ page(first: ${size}) { child { ${fields} } } }`);
+    const variable = (size: unknown) => post(`query ($n: Int) { page(first: $n) { child { ${fields} } } }`, {}, { n: size });
+    const over = /^Syntax Error: Query Cost limit of 5000 exceeded, found \d+/;
+    expect((await literal(100)).body.errors).toBeUndefined();
+    expect(messages(await literal(200))).toEqual([expect.stringMatching(over)]);
+    expect((await variable(100)).body.errors).toBeUndefined();
+    const refused = await variable(200);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ errors: [expect.objectContaining({ message: expect.stringMatching(over), extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })] });
+    // The same figure as for the literal: one rule judges both.
+    expect(messages(refused)).toEqual(messages(await literal(200)));
+    // A declared default counts when the variable is not given; `last` counts as `first` does.
+    expect(messages(await post(`query ($n: Int = 200) { page(last: $n) { child { ${fields} } } }`))).toEqual([expect.stringMatching(over)]);
+    // Null or a non-integer leaves the size to the resolver's coercion (no multiplier).
+    expect((await variable(null)).body.errors).toBeUndefined();
   });
 
   it('refuses too many aliases', async () => {
@@ -212,6 +244,19 @@ describe('GraphQL hardening', () => {
         errors: [expect.objectContaining({ message: 'Syntax Error: Aliases limit of 15 exceeded, found 16.' })],
       });
       expect(await run('subscription { ticks }')).toEqual({ data: [{ data: { ticks: 1 } }, { data: { ticks: 2 } }] });
+      const pages = (size: number) => run(`subscription { pages(first: ${size}) { ${'child { name name name name name name name name } '.repeat(4)} } }`);
+      expect(await pages(10)).toEqual({ data: [{ data: { pages: [expect.any(Object)] } }] });
+      const variablePages = (size: number) =>
+        new Promise<{ data?: unknown; errors?: unknown[] }>((resolve) => {
+          const results: unknown[] = [];
+          client.subscribe(
+            { query: `subscription ($n: Int) { pages(first: $n) { ${'child { name name name name name name name name } '.repeat(4)} } }`, variables: { n: size } },
+            { next: (value) => results.push(value), error: (errors) => resolve({ errors: Array.isArray(errors) ? errors : [errors] }), complete: () => resolve({ data: results }) },
+          );
+        });
+      expect(await variablePages(10)).toEqual({ data: [{ data: { pages: [expect.any(Object)] } }] });
+      const refused = await variablePages(1000);
+      expect(JSON.stringify(refused)).toMatch(/Query Cost limit of 5000 exceeded/);
       // Every refusal came back on the one socket: none of them closed it.
       expect(connections).toBe(1);
     } finally {

@@ -2,6 +2,7 @@
  * Build history over GraphQL through a real server: builds, buildsets, build times, badge and
  * system events with every filter, pagination edges, typed errors and node(id) round trips.
  */
+import { defaultServiceConfig } from '../../src/config/service';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { defaultRef, historyFactory } from '../helpers/factories';
 import type { BuildRecord } from '../../src/store/repositories/builds';
@@ -60,7 +61,8 @@ async function jobsOf(filter: Record<string, unknown>): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ tenants: ['tenant-one', 'tenant-two'] });
+  // Pages of up to 5,000 rows with every field are far over the default cost limit.
+  server = await startTestServer({ tenants: ['tenant-one', 'tenant-two'], config: { graphql: { ...defaultServiceConfig(process.cwd()).graphql, maxCost: 10_000_000 } } });
   const factory = historyFactory(server.database.knex);
   const created: BuildRecord[] = [];
   const record = async (...args: Parameters<typeof factory.build>): Promise<BuildRecord> => {
