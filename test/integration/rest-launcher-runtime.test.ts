@@ -74,6 +74,15 @@ describe('REST launcher runtime', () => {
         providers: [{ name: 'local-main', section: 'local-section', config: { labels: ['small'], images: ['debian', 'built'], flavors: ['normal'], 'resource-limits': { instances: 4 } } }],
       }),
       launcherLayout({ tenant: 'other' }),
+      // The reference fixture's names for §8.1 #31: provider test-provider serving label label1.
+      launcherLayout({
+        tenant: 'tenant-one',
+        images: [{ name: 'image1', type: 'cloud' }],
+        flavors: ['flavor1'],
+        labels: [{ name: 'label1', image: 'image1', flavor: 'flavor1' }],
+        sections: [{ name: 'test-section', connection: 'local' }],
+        providers: [{ name: 'test-provider', section: 'test-section', config: { labels: ['label1'], images: ['image1'], flavors: ['flavor1'] } }],
+      }),
     );
     clock = new TestClock();
     app = buildApp({ config, database, logger: silentLogger(), now: clock.now, tenants: layouts });
@@ -81,6 +90,7 @@ describe('REST launcher runtime', () => {
     launcher = createLauncher({ config, knex: database.knex, layouts, now: clock.now });
     await launcher.gateway.requestNodes({ id: 'req-1', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs1', jobName: 'unit', labels: ['small'], priority: 200 });
     await launcher.gateway.requestNodes({ id: 'req-2', tenant: 'acme', pipeline: 'gate', buildsetUuid: 'bs2', jobName: 'lint', labels: ['unknown'], priority: 100 });
+    await launcher.gateway.requestNodes({ id: 'req-3', tenant: 'tenant-one', pipeline: 'check', buildsetUuid: 'bs3', jobName: 'project-test1', labels: ['label1'], priority: 200 });
     await launcher.runOnce();
     openapi = (await (await fetch(`${app.url()}/api/openapi.json?shape=current`)).json()) as Json;
     // Creating and migrating the embedded database is slow on a busy machine.
@@ -114,6 +124,20 @@ describe('REST launcher runtime', () => {
     expect(first?.request_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
 
     await expectError(await call('GET', 'ghost/nodes'), 404, 'Tenant not found');
+  });
+
+  it('lists the node of label label1 from test-provider (§8.1 #31, current node record §2.22)', async () => {
+    const res = await call('GET', 'tenant-one/nodes', { token: null });
+    expect(res.status).toBe(200);
+    const nodes = (await res.json()) as Json[];
+    expect(ajv.validate(listSchema('nodes'), nodes)).toBe(true);
+    expect(nodes.length).toBeGreaterThan(0);
+    // Sluice has only launcher nodes: `type` is the label list and `provider` the provider's canonical
+    // name (the reference's legacy Nodepool record, with the short name, has no source here).
+    expect(nodes[0]).toMatchObject({ type: ['label1'], label: 'label1', provider: 'git.example.com%2Forg%2Fconfig/test-provider' });
+    // Nodes are listed per tenant: the other tenants' lists do not hold it.
+    const acme = (await (await call('GET', 'acme/nodes', { token: null })).json()) as Json[];
+    expect(acme.map((node) => node.label)).toEqual(['small']);
   });
 
   it('holds and releases nodes as tenant admin only', async () => {
