@@ -17,17 +17,25 @@ export const Tenant = builder.objectRef<TenantRef>('Tenant').implement({
   }),
 });
 
+const TenantOrder = builder.enumType('TenantOrder', {
+  description: 'How a list of tenants is ordered.',
+  values: {
+    NAME: { value: 'name', description: 'Sorted by name.' },
+    CONFIG: { value: 'config', description: 'In the order of the tenant file (the earlier REST shape lists tenants so).' },
+  } as const,
+});
+
 builder.queryFields((t) => ({
   tenants: t.field({
     type: [Tenant],
     nullable: false,
-    description: 'Every tenant of this deployment the caller may read, sorted by name (api-root access rules apply).',
+    description: 'Every tenant of this deployment the caller may read (api-root access rules apply).',
     authScopes: { rootRead: true },
-    resolve: (_root, _args, ctx) =>
-      [...ctx.services.tenants.tenantNames()]
-        .filter((name) => canReadTenant(ctx, name))
-        .sort((a, b) => a.localeCompare(b))
-        .map((name) => ({ name })),
+    args: { order: t.arg({ type: TenantOrder, required: true, defaultValue: 'name', description: 'Order of the list; by name unless asked otherwise.' }) },
+    resolve: (_root, { order }, ctx) => {
+      const names = [...ctx.services.tenants.tenantNames()].filter((name) => canReadTenant(ctx, name));
+      return (order === 'name' ? names.sort((a, b) => a.localeCompare(b)) : names).map((name) => ({ name }));
+    },
   }),
   tenant: t.field({
     type: Tenant,

@@ -186,7 +186,9 @@ export function mapJobVariant(variant: Variant, shape: RestShape): Record<string
     intermediate: variant.intermediate,
     pre_timeout: variant.preTimeout,
     post_timeout: variant.postTimeout,
-    cleanup_run: plays(variant.cleanupRun),
+    // The reference's `cleanup` flag is the `cleanup` attribute of a post-run entry; scripts of
+    // the deprecated cleanup-run phase show false there (compat.md §8.1 #22).
+    cleanup_run: plays(variant.cleanupRun).map((play) => ({ ...play, cleanup: false })),
     match_on_config_updates: variant.matchOnConfigUpdates,
     deduplicate: autoOrFlag(variant.deduplicate),
     failure_output: variant.failureOutput,

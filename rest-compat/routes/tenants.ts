@@ -21,7 +21,7 @@ export const tenantsRoute: RestRoute = {
   pattern: 'tenants',
   endpoints: {
     GET: {
-      summary: 'Tenants, sorted by name',
+      summary: 'Tenants: sorted by name (current shape), in tenant-file order (earlier shape)',
       auth: 'public',
       operations: ['RestTenants', 'RestTenantCounts'],
       responses: {
@@ -29,7 +29,7 @@ export const tenantsRoute: RestRoute = {
         earlier: {
           status: 200,
           schema: arrayOf(object({ name: str(), projects: int('Untrusted projects'), queue: int('Live queue items') })),
-          description: 'Tenants with project and queue counts',
+          description: 'Tenants with project and queue counts, in tenant-file order',
         },
       },
       errors: {},

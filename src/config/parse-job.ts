@@ -133,7 +133,10 @@ export function parseJob(body: unknown, ctx: ParseContext, inlineName?: string):
   a.postTimeout = optInt(map, 'post-timeout', 1);
   checkTimeouts(a, ctx);
   a.attempts = optInt(map, 'attempts', 1);
-  const playbookContext = { sourceContext: ctx.sourceContext, secrets: a.secrets ?? [] };
+  // Each script carries the roles of the definition that adds it, as the reference shows them
+  // on job variants (compat.md §2.17); inheritance re-binds them per level (apply-variant).
+  a.roles = readRoles(map.roles, ctx);
+  const playbookContext = { sourceContext: ctx.sourceContext, secrets: a.secrets ?? [], roles: a.roles };
   if (map['pre-run'] !== undefined && map['pre-run'] !== null) {
     a.preRun = readPlaybooks(map['pre-run'], 'pre-run', false, playbookContext);
   }
@@ -154,7 +157,6 @@ export function parseJob(body: unknown, ctx: ParseContext, inlineName?: string):
     }
     a.ansibleVersion = String(map['ansible-version']);
   }
-  a.roles = readRoles(map.roles, ctx);
   if (map['required-projects'] !== undefined && map['required-projects'] !== null) {
     a.requiredProjects = readRequiredProjects(map['required-projects'], ctx);
   }
@@ -320,10 +322,10 @@ function readPlaybooks(
   value: unknown,
   key: string,
   cleanupAllowed: boolean,
-  context: { sourceContext: ParseContext['sourceContext']; secrets: JobSecret[] },
+  context: { sourceContext: ParseContext['sourceContext']; secrets: JobSecret[]; roles: JobRole[] },
 ): Playbook[] {
   return listOf(value).map((entry): Playbook => {
-    const base = { sourceContext: context.sourceContext, secrets: context.secrets, roles: [] as JobRole[] };
+    const base = { sourceContext: context.sourceContext, secrets: context.secrets, roles: context.roles };
     if (typeof entry === 'string') {
       return { ...base, path: entry, semaphores: [], cleanup: false };
     }

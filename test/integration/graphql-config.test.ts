@@ -346,7 +346,7 @@ describe('jobs', () => {
     expect(base.nodeset).toEqual({ name: 'single', nodes: [{ name: 'worker', aliases: [], label: 'debian-normal' }], groups: [{ name: 'workers', nodes: ['worker'] }], alternatives: [] });
     expect(base.nodesetAlternatives).toEqual([]);
     expect(base.preRun).toEqual([
-      { path: 'base/pre.sh', cleanup: false, semaphores: [], secrets: [{ name: 'site-secret', alias: 'site_password', passToParent: false }], roles: [], sourceContext: { project: 'common-config' } },
+      { path: 'base/pre.sh', cleanup: false, semaphores: [], secrets: [{ name: 'site-secret', alias: 'site_password', passToParent: false }], roles: [{ targetName: 'common-config' }], sourceContext: { project: 'common-config' } },
     ]);
     expect(tenant.test1.variants).toEqual([
       { name: 'project-test1', branches: null, variantDescription: '', voting: true, description: 'First line of the first variant description.\nSecond line.\n' },
