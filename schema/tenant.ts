@@ -34,7 +34,8 @@ builder.queryFields((t) => ({
     args: { order: t.arg({ type: TenantOrder, required: true, defaultValue: 'name', description: 'Order of the list; by name unless asked otherwise.' }) },
     resolve: (_root, { order }, ctx) => {
       const names = [...ctx.services.tenants.tenantNames()].filter((name) => canReadTenant(ctx, name));
-      return (order === 'name' ? names.sort((a, b) => a.localeCompare(b)) : names).map((name) => ({ name }));
+      // By code point, as the reference sorts (compat.md §8.1 #3): `B` before `a`.
+      return (order === 'name' ? names.sort() : names).map((name) => ({ name }));
     },
   }),
   tenant: t.field({

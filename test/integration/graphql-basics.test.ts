@@ -4,7 +4,7 @@ describe('GraphQL endpoint', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer({ tenants: ['beta', 'alpha'] });
+    server = await startTestServer({ tenants: ['beta', 'alpha', 'Gamma'] });
   });
 
   afterAll(async () => {
@@ -16,9 +16,11 @@ describe('GraphQL endpoint', () => {
     expect(result).toEqual({ data: { __typename: 'Query' } });
   });
 
-  it('lists tenants sorted by name', async () => {
+  it('lists tenants sorted by name (by code point, as the reference), or in configuration order', async () => {
     const result = await server.graphql('{ tenants { name } }');
-    expect(result.data).toEqual({ tenants: [{ name: 'alpha' }, { name: 'beta' }] });
+    expect(result.data).toEqual({ tenants: [{ name: 'Gamma' }, { name: 'alpha' }, { name: 'beta' }] });
+    const configured = await server.graphql('{ tenants(order: CONFIG) { name } }');
+    expect(configured.data).toEqual({ tenants: [{ name: 'beta' }, { name: 'alpha' }, { name: 'Gamma' }] });
   });
 
   it('returns a typed NotFoundError for an unknown tenant', async () => {
