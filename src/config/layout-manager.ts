@@ -13,7 +13,8 @@ import type { ConfigError } from './config-error';
 import type { Layout, LayoutProject } from './layout';
 import { buildLayout, type BuildLayoutInput } from './layout-builder';
 import { connectionsFromConfig, readTenantFile, readTenantLayoutInput } from './load-tenants';
-import { proposedLayout, type ProposedLayout } from './proposed-layout';
+import { BoundedMemo } from './bounded-memo';
+import { proposedLayout, type ProposedLayout, type SpeculativeLayout } from './proposed-layout';
 import type { ServiceConfig } from './service';
 import { branchesToLoad, type Abide, type TenantFileProblem } from './tenant-file';
 import { GenerationalFileCache, type ConnectionSet } from './tenant-loader';
@@ -62,6 +63,8 @@ export class LayoutManager {
   private problems: TenantFileProblem[] = [];
   private readonly connections: ConnectionSet;
   private readonly cache = new GenerationalFileCache();
+  /** Speculative layouts of `proposedLayout`: each holds a whole tenant layout, so few are kept. */
+  private readonly speculative = new BoundedMemo<SpeculativeLayout>(16);
   /** Branch tips seen by polling that moved without changing configuration (per layout). */
   private readonly knownTips = new Map<string, string>();
   private readonly now: () => Date;
@@ -118,6 +121,7 @@ export class LayoutManager {
       scratchDir: path.join(this.options.config.dataDir, 'proposed-config'),
       uuid: this.uuid(),
       now: this.now(),
+      memo: (key, build) => this.speculative.get(key, build),
     });
   }
 

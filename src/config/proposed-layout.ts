@@ -42,6 +42,16 @@ export type ProposedLayout =
   /** The change does not merge into its branch. */
   | { status: 'conflict'; message: string };
 
+/** What the speculative part of a request produced: the merged layout, or why there is none. */
+export type SpeculativeLayout = { status: 'ok'; layout: Layout; newErrors: ConfigError[] } | { status: 'conflict'; message: string };
+
+/**
+ * Remembers speculative layouts by what determines them: the current layout, the project, the
+ * branch tip and the change's commit. A public read must not rebuild a whole tenant layout on
+ * every call for the same change.
+ */
+export type SpeculativeMemo = (key: string, build: () => Promise<SpeculativeLayout>) => Promise<SpeculativeLayout>;
+
 export interface ProposedLayoutRequest {
   /** The layout the request was answered from, and what it was built from. */
   layout: Layout;
@@ -53,6 +63,8 @@ export interface ProposedLayoutRequest {
   scratchDir: string;
   uuid: string;
   now: Date;
+  /** Reuses speculative layouts; without it each request builds its own. */
+  memo?: SpeculativeMemo;
 }
 
 type ParsedRef = { kind: 'branch'; branch: string } | { kind: 'change'; id: ChangeId } | { kind: 'invalid' };
@@ -118,23 +130,27 @@ export async function proposedLayout(request: ProposedLayoutRequest): Promise<Pr
   if (project.trusted || loaded === undefined || !loaded.branches.includes(branch) || !files.some((f) => isConfigPath(f, extraPaths))) {
     return { status: 'ok', ref: proposed, layout, speculative: false, newErrors: [] };
   }
-  const snapshot = await mergedConfig(repo, { tip, base, sha, extraPaths, scratchDir: request.scratchDir });
-  if (snapshot.status === 'conflict') {
-    return { status: 'conflict', message: `${describe} does not merge into branch ${branch}: ${snapshot.detail}` };
-  }
-  const speculative = buildLayout({
-    ...request.input,
-    uuid: request.uuid,
-    now: request.now,
-    projects: request.input.projects.map((p) =>
-      p !== loaded
-        ? p
-        : { ...p, files: new Map(p.files).set(branch, snapshot.files), ignoredLocations: new Map(p.ignoredLocations).set(branch, snapshot.ignoredLocations) },
-    ),
-  });
-  const known = new Set(layout.errors.map((e) => e.keyHash));
-  const newErrors = speculative.errors.filter((e) => e.severity === 'error' && !known.has(e.keyHash));
-  return { status: 'ok', ref: proposed, layout: speculative, speculative: true, newErrors };
+  const build = async (): Promise<SpeculativeLayout> => {
+    const snapshot = await mergedConfig(repo, { tip, base, sha, extraPaths, scratchDir: request.scratchDir });
+    if (snapshot.status === 'conflict') {
+      return { status: 'conflict', message: `${describe} does not merge into branch ${branch}: ${snapshot.detail}` };
+    }
+    const speculative = buildLayout({
+      ...request.input,
+      uuid: request.uuid,
+      now: request.now,
+      projects: request.input.projects.map((p) =>
+        p !== loaded
+          ? p
+          : { ...p, files: new Map(p.files).set(branch, snapshot.files), ignoredLocations: new Map(p.ignoredLocations).set(branch, snapshot.ignoredLocations) },
+      ),
+    });
+    const known = new Set(layout.errors.map((e) => e.keyHash));
+    return { status: 'ok', layout: speculative, newErrors: speculative.errors.filter((e) => e.severity === 'error' && !known.has(e.keyHash)) };
+  };
+  const key = [layout.uuid, project.canonicalName, branch, tip, sha].join('\0');
+  const result = request.memo ? await request.memo(key, build) : await build();
+  return result.status === 'conflict' ? result : { status: 'ok', ref: proposed, layout: result.layout, speculative: true, newErrors: result.newErrors };
 }
 
 /** Whether a changed file is one the configuration is read from (engine.md §1.1 locations and extra paths). */

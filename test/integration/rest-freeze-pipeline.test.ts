@@ -153,6 +153,27 @@ describe('REST freeze-pipeline', () => {
     expect(names(await graph('master'))).toEqual(['unit', 'docs']);
   });
 
+  it('repeated requests for one change reuse its speculative layout', async () => {
+    const manager = server.app.layoutManager;
+    const layout = manager?.layout('tenant-one');
+    const project = layout === undefined ? undefined : [...layout.projects.values()].find((p) => p.name === 'org/project');
+    if (manager === undefined || layout === undefined || project === undefined) {
+      throw new Error('tenant-one is not loaded');
+    }
+    const speculative = async (ref: string) => {
+      const proposed = await manager.proposedLayout(layout, project, ref);
+      if (proposed.status !== 'ok' || !proposed.speculative) {
+        throw new Error(`${ref}: expected a speculative layout, got ${JSON.stringify(proposed)}`);
+      }
+      return proposed.layout;
+    };
+    const first = await speculative('refs/changes/03/3/1');
+    expect(await speculative('refs/changes/03/3/1')).toBe(first);
+    await git.pushChange('org/project', 5, 1, { parent: 'master', files: { '.zuul.yaml': projectConfig('\n- job:\n    name: five\n    run: five.sh\n') } });
+    expect(await speculative('refs/changes/05/5/1')).not.toBe(first);
+    expect(await speculative('refs/changes/03/3/1')).toBe(first);
+  });
+
   it('the proposed configuration is merged into the branch tip, which may have moved since', async () => {
     // The change is based on the first master commit; master then gains the `extra` job.
     const change = projectConfig('', '\n        - extra');
