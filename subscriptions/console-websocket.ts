@@ -9,6 +9,8 @@
  *   `Error with log streaming` (running in another process), `Unknown error`;
  * - 1000 `No more data` when the log has ended: a running build at its end, a finished build
  *   right after its log was replayed (Sluice Part A).
+ * With `accessChanges`, a stream whose reader loses access at a reconfiguration is closed with
+ * 4000 and the authorization error, as if it had asked then.
  * Pings every 20 s keep idle connections open. Only upgrades on the console-stream path are
  * handled; everything else (graphql-ws on `/graphql`) is left alone.
  */
@@ -31,6 +33,11 @@ export interface ConsoleStreamOptions {
   resolveBuild(tenant: string, buildUuid: string): Promise<ConsoleTarget>;
   /** Checks the token of the first message (when the tenant requires authentication). */
   authorize?(tenant: string, token: string | undefined): Promise<ConsoleAuthorization>;
+  /**
+   * Resolves when the access rules change (a reconfiguration): open streams are authorized
+   * again with their token and closed like a refused request when no longer allowed.
+   */
+  accessChanges?(): Promise<void>;
   /** Path pattern whose first group is the (URL-encoded) tenant name. */
   path?: RegExp;
   pingIntervalMs?: number;
@@ -113,6 +120,9 @@ async function handleRequest(ws: WebSocket, tenant: string, text: string | null,
       close(ws, CONSOLE_CLOSE.PROTOCOL, auth.reason);
       return;
     }
+    if (options.accessChanges) {
+      void recheckOnAccessChanges(ws, signal, options.accessChanges, () => options.authorize?.(tenant, token) ?? Promise.resolve({ ok: true }));
+    }
   }
   if (!('uuid' in request)) {
     close(ws, CONSOLE_CLOSE.PROTOCOL, "'uuid' missing from request payload");
@@ -142,6 +152,30 @@ async function handleRequest(ws: WebSocket, tenant: string, text: string | null,
   }
   if (!signal.aborted) {
     close(ws, CONSOLE_CLOSE.DONE, 'No more data');
+  }
+}
+
+/** Authorizes the stream again at every access change until it ends; closes it when refused. */
+async function recheckOnAccessChanges(
+  ws: WebSocket,
+  signal: AbortSignal,
+  accessChanges: () => Promise<void>,
+  authorize: () => Promise<ConsoleAuthorization>,
+): Promise<void> {
+  const ended = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  let changed = accessChanges();
+  while (!signal.aborted) {
+    await Promise.race([changed, ended]);
+    if (signal.aborted) {
+      return;
+    }
+    // Waits for the next change before checking: one made while the check runs is not missed.
+    changed = accessChanges();
+    const auth = await authorize().catch((): ConsoleAuthorization => ({ ok: false, reason: 'Authorization error' }));
+    if (!auth.ok && !signal.aborted) {
+      close(ws, CONSOLE_CLOSE.PROTOCOL, auth.reason);
+      return;
+    }
   }
 }
 

@@ -291,6 +291,7 @@ export function buildApp(options: AppOptions): SluiceApp {
         consoleStream = attachConsoleStream(httpServer, {
           resolveBuild: roles.executor.resolveConsole,
           authorize: consoleStreamAuthorizer(services.auth),
+          accessChanges: auth.services.policyChanges === undefined ? undefined : () => auth.services.policyChanges?.next() ?? Promise.resolve(),
           redact: () => secretRedactor().redact,
         });
       }

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket, { WebSocketServer } from 'ws';
+import { ChangeSignal } from '../../src/auth/change-signal';
 import { createConsoleResolver } from '../../src/executor/console-resolver';
 import { attachConsoleStream, type ConsoleStreamServer } from '../../subscriptions/console-websocket';
 import { step } from '../helpers/build-params';
@@ -112,6 +113,53 @@ describe('console stream WebSocket', () => {
       await harness.repository.requestCancel('cb000000000000000000000000000002', 'CANCELED', new Date());
     } finally {
       harness.worker.start();
+    }
+  });
+
+  it('authorizes an open stream again when access changes, and closes it once refused', async () => {
+    const changes = new ChangeSignal();
+    let allowed = true;
+    const checked: Array<string | undefined> = [];
+    let onCheck: (() => void) | undefined;
+    // Its own HTTP server: the app's upgrade handling answers other paths itself.
+    const guardedServer = http.createServer();
+    const guarded = attachConsoleStream(guardedServer, {
+      resolveBuild: createConsoleResolver({ repository: harness.repository, consoles: harness.worker.consoles, logsDir: harness.logsDir }),
+      authorize: async (_tenant, token) => {
+        checked.push(token);
+        onCheck?.();
+        return allowed ? { ok: true } : { ok: false, reason: 'Authorization error' };
+      },
+      accessChanges: () => changes.next(),
+    });
+    await new Promise<void>((resolve) => guardedServer.listen(0, '127.0.0.1', resolve));
+    const guardedPort = (guardedServer.address() as AddressInfo).port;
+    const flag = path.join(harness.root, 'release-guarded');
+    try {
+      await harness.enqueue('cc000000000000000000000000000003', { run: [step('talk.sh')], vars: { flag } });
+      await waitForState(harness, 'cc000000000000000000000000000003', 'running');
+      const session = openConsole(`ws://127.0.0.1:${guardedPort}/api/tenant/example/console-stream`, {
+        uuid: 'cc000000000000000000000000000003',
+        logfile: 'console.log',
+        token: 'reader-token',
+      });
+      await session.waitFor('| héllo wörld\n');
+      // Still allowed: the stream goes on.
+      const rechecked = new Promise<void>((resolve) => {
+        onCheck = resolve;
+      });
+      changes.fire();
+      await rechecked;
+      allowed = false;
+      changes.fire();
+      expect(await session.closed).toEqual({ code: 4000, reason: 'Authorization error' });
+      expect(checked).toEqual(['reader-token', 'reader-token', 'reader-token']);
+      expect(session.text()).not.toContain('last line');
+    } finally {
+      writeFileSync(flag, '');
+      await harness.completion('cc000000000000000000000000000003');
+      await guarded.close();
+      await new Promise<void>((resolve) => guardedServer.close(() => resolve()));
     }
   });
 
