@@ -28,14 +28,6 @@ export class InvalidInputError extends Error {
   }
 }
 
-/** The caller may not do this (authenticated but without the needed right). */
-export class PermissionDeniedError extends Error {
-  constructor(message = 'Permission denied') {
-    super(message);
-    this.name = 'PermissionDeniedError';
-  }
-}
-
 /** The request conflicts with the current state (for example validating an upload that is not ready). */
 export class ConflictError extends Error {
   constructor(message: string) {
@@ -68,13 +60,6 @@ builder.objectType(InvalidInputError, {
   fields: (t) => ({
     field: t.exposeString('field', { description: 'Name of the offending input field, if any.' }),
   }),
-});
-
-builder.objectType(PermissionDeniedError, {
-  name: 'PermissionDeniedError',
-  description: 'The caller is authenticated but lacks the right for this operation.',
-  interfaces: [ErrorInterface],
-  fields: () => ({}),
 });
 
 builder.objectType(ConflictError, {

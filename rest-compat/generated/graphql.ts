@@ -688,14 +688,11 @@ type RestErrorFields_JobGraphError_Fragment = { errorMessage: string };
 
 type RestErrorFields_NotFoundError_Fragment = { errorMessage: string };
 
-type RestErrorFields_PermissionDeniedError_Fragment = { errorMessage: string };
-
 export type RestErrorFieldsFragment =
   | RestErrorFields_ConflictError_Fragment
   | RestErrorFields_InvalidInputError_Fragment
   | RestErrorFields_JobGraphError_Fragment
   | RestErrorFields_NotFoundError_Fragment
-  | RestErrorFields_PermissionDeniedError_Fragment
 ;
 
 export type RestRefFieldsFragment = { project: string, branch: string | null, change: number | null, patchset: string | null, ref: string, oldrev: string | null, newrev: string | null, refUrl: string | null };
