@@ -152,8 +152,11 @@ const graphqlSection = z
     introspection: z.boolean().default(true),
     /** Deepest selection nesting (fragments do not count as a level). */
     maxDepth: z.number().int().positive().default(12),
-    /** Estimated cost: 2 per object, 1 per scalar, growing 1.5x with depth. */
-    maxCost: z.number().int().positive().default(5000),
+    /**
+     * Estimated cost: 2 per object, 1 per scalar, growing 1.5x with depth, times page sizes. The
+     * default admits a dashboard's 50 builds with every REST field (about 39,000).
+     */
+    maxCost: z.number().int().positive().default(50_000),
     maxAliases: z.number().int().min(0).default(15),
     maxDirectives: z.number().int().min(0).default(50),
     /** Lexical tokens in one document. */

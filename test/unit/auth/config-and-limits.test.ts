@@ -25,7 +25,7 @@ describe('auth configuration section', () => {
     expect(config.graphql).toEqual({
       introspection: true,
       maxDepth: 12,
-      maxCost: 5000,
+      maxCost: 50_000,
       maxAliases: 15,
       maxDirectives: 50,
       maxTokens: 2000,
@@ -56,7 +56,7 @@ graphql:
     expect(config.auth.authenticators[1]).toMatchObject({ publicKeyFile: '/etc/sluice/keys/rs.pem' });
     expect(config.auth.authenticators[2]).toMatchObject({ jwksFile: path.join('/etc/sluice', 'keys/es.json') });
     expect(config.auth.authenticators[3]).toMatchObject({ scope: 'openid profile', loadUserInfo: true, keysCacheTtl: 600, uidClaim: 'email', maxTokenAge: 3600 });
-    expect(config.graphql).toMatchObject({ introspection: false, maxDepth: 10, maxCost: 5000 });
+    expect(config.graphql).toMatchObject({ introspection: false, maxDepth: 10, maxCost: 50_000 });
   });
 
   it('reports problems with file, line and key', () => {
