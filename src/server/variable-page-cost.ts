@@ -6,7 +6,7 @@
  * literals and applies the same rule, with the same options, again.
  */
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
-import { GraphQLError, Kind, validate, visit, type DocumentNode, type ExecutionArgs, type ValueNode } from 'graphql';
+import { GraphQLError, Kind, validate, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type ValueNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 const PAGE_SIZE_ARGUMENTS = new Set(['first', 'last']);
@@ -87,18 +87,11 @@ export function useVariablePageSizeCost(maxCost: number): Plugin {
     validate(args.schema, document, [rule]);
     return refusals.splice(0).map((error) => new GraphQLError(error.message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } }));
   };
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const errors = check(args);
-      if (errors.length > 0) {
-        setResultAndStopExecution({ errors });
-      }
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      const errors = check(args);
-      if (errors.length > 0) {
-        setResultAndStopExecution({ errors });
-      }
-    },
+  const refuseOverCost = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }): void => {
+    const errors = check(args);
+    if (errors.length > 0) {
+      setResultAndStopExecution({ errors });
+    }
   };
+  return { onExecute: refuseOverCost, onSubscribe: refuseOverCost };
 }
