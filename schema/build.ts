@@ -9,7 +9,7 @@ import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } f
 import { readableRows } from './access';
 import { builder } from './builder';
 import type { GraphQLContext } from './context';
-import { Buildset } from './buildset';
+import { Buildset, readableBuildsets } from './buildset';
 import { NotFoundError } from './errors';
 import { groupBy } from './group-by';
 import { historyStore } from './history-store';
@@ -49,8 +49,7 @@ const BuildEvent = builder.objectRef<BuildEventRecord>('BuildEvent').implement({
  * check of `readableRows` stays, as for any buildset row loaded by id).
  */
 const buildBuildset = requestLoader<number, BuildsetRecord | null>(async (ids, ctx) => {
-  const rows = readableRows(ctx, await historyStore(ctx).buildsets.findByIds(ids), (row) => row.tenant);
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const byId = new Map((await readableBuildsets(ctx, ids)).map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id) ?? null);
 });
 

@@ -8,6 +8,7 @@ import type { RefRecord } from '../src/store/repositories/refs';
 import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
 import { readableRows } from './access';
 import { builder } from './builder';
+import type { GraphQLContext } from './context';
 import { NotFoundError } from './errors';
 import { groupBy } from './group-by';
 import { historyStore } from './history-store';
@@ -18,8 +19,13 @@ import { Ref } from './ref';
 import { buildsetStatus, BuildsetResult, BuildsetStatus } from './results';
 import { Tenant } from './tenant';
 
+/** Buildsets by id that the caller may read (others are left out, as if missing). */
+export async function readableBuildsets(ctx: GraphQLContext, ids: readonly number[]): Promise<BuildsetRecord[]> {
+  return readableRows(ctx, await historyStore(ctx).buildsets.findByIds(ids), (row) => row.tenant);
+}
+
 export const Buildset = builder.loadableNodeRef('Buildset', {
-  load: async (ids: number[], ctx) => readableRows(ctx, await historyStore(ctx).buildsets.findByIds(ids), (row) => row.tenant),
+  load: (ids: number[], ctx) => readableBuildsets(ctx, ids),
   sort: (buildset: BuildsetRecord) => buildset.id,
   id: { resolve: (buildset) => buildset.id, parse: parseDatabaseId },
 });

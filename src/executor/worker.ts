@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
+  buildEventSubject,
   buildRequestParamsSchema,
   type BuildCompletedPayload,
   type BuildNode,
@@ -25,7 +26,7 @@ import {
 import type { BuildRequestRecord, BuildRequestRepository } from '../store/repositories/build-requests';
 import { BuildLog, ConsoleRegistry } from './build-log';
 import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
-import type { Merger } from './merger';
+import type { Merger, WorkspaceProject } from './merger';
 import { NodeAccessError, openNodeAccess } from './node-access';
 import { placeBuild } from './node-placement';
 import { parsePauseState, type PauseState } from './pause-state';
@@ -271,12 +272,7 @@ export class ExecutorWorker {
       const lockRefusal = this.options.nodeLocker && nodeIds.length > 0 ? await this.options.nodeLocker.lock(nodeIds, this.id) : null;
       await this.options.repository.recordStarted(
         {
-          buildUuid: params.buildUuid,
-          buildsetUuid: params.buildsetUuid,
-          tenant: params.tenant,
-          pipeline: params.pipeline,
-          jobName: params.job.name,
-          attempt: params.attempt,
+          ...buildEventSubject(params),
           startTime: startTime.toISOString(),
           worker: this.id,
           logUrl: logPlace.url,
@@ -324,34 +320,10 @@ export class ExecutorWorker {
         for (const project of prepared.projects) {
           log.write(`Checked out ${project.project} at ${project.checkout} (${project.head}) in src/${project.relativePath}`);
         }
-        const access = await openNodeAccess({
-          params,
-          workspaceRoot,
-          sshPrimary: placement.sshNode,
-          sshKeyFor: (node) => this.sshKeyFor(node),
-          env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
-        });
-        try {
-          outcome = await runBuild({
-            remote: access.remote,
-            nodeEnv: access.env,
-            params,
-            workspaceRoot,
-            projects: prepared.projects,
-            log,
-            logDir: logPlace.dir,
-            logUrl: logPlace.url,
-            hostEnv: this.options.hostEnv,
-            signal: build.controller.signal,
-            cancelResult: () => build.cancelResult,
-            killGraceMs: this.options.killGraceMs,
-            secrets,
-          });
-        } finally {
-          await access.close();
-        }
+        const run = await this.runOnNodes({ params, workspaceRoot, sshPrimary: placement.sshNode, projects: prepared.projects, log, logPlace, build, secrets });
+        outcome = run.outcome;
         if (outcome.paused === true) {
-          pauseState = { startTime: startTime.toISOString(), projects: prepared.projects, changedFiles, remoteRoot: access.remote ? access.remote.remoteRoot() : null };
+          pauseState = { startTime: startTime.toISOString(), projects: prepared.projects, changedFiles, remoteRoot: run.remoteRoot };
         }
       }
     } catch (err) {
@@ -386,12 +358,7 @@ export class ExecutorWorker {
   private async pause(params: BuildRequestParams, log: BuildLog, outcome: RunOutcome, state: PauseState): Promise<boolean> {
     const pauseTime = this.now();
     const payload: BuildPausedPayload = {
-      buildUuid: params.buildUuid,
-      buildsetUuid: params.buildsetUuid,
-      tenant: params.tenant,
-      pipeline: params.pipeline,
-      jobName: params.job.name,
-      attempt: params.attempt,
+      ...buildEventSubject(params),
       pauseTime: pauseTime.toISOString(),
       artifacts: outcome.results.artifacts,
       data: outcome.results.data,
@@ -446,34 +413,19 @@ export class ExecutorWorker {
         // The post-run steps get their secrets again (a restarted executor has none in memory).
         secrets = await decryptBuildSecrets(params.job.secrets ?? [], this.options.secretKeys);
         log.setRedactor(secrets.redactor);
-        const access = await openNodeAccess({
+        const run = await this.runOnNodes({
           params,
           workspaceRoot,
           sshPrimary: sshNode,
-          sshKeyFor: (node) => this.sshKeyFor(node),
-          env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
           remoteRoot: state.remoteRoot ?? undefined,
+          projects: state.projects,
+          log,
+          logPlace,
+          build,
+          secrets,
+          resume: true,
         });
-        try {
-          outcome = await runBuild({
-            remote: access.remote,
-            nodeEnv: access.env,
-            params,
-            workspaceRoot,
-            projects: state.projects,
-            log,
-            logDir: logPlace.dir,
-            logUrl: logPlace.url,
-            hostEnv: this.options.hostEnv,
-            signal: build.controller.signal,
-            cancelResult: () => build.cancelResult,
-            killGraceMs: this.options.killGraceMs,
-            resume: true,
-            secrets,
-          });
-        } finally {
-          await access.close();
-        }
+        outcome = run.outcome;
       }
     } catch (err) {
       outcome = this.failureOutcome(err, params, log);
@@ -497,6 +449,54 @@ export class ExecutorWorker {
       await sshRemoteSteps({ node, keyFile, localRoot: workspaceRoot, remoteRoot, stateDir: path.join(workspaceRoot, '.ssh'), env }).collect();
     } catch (err) {
       log.write(`Removing the workspace from node ${node.id} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /**
+   * Runs the build's steps on its nodes (resuming: the post-run steps of a paused build); the
+   * node access lives for the run only. `remoteRoot` is where an SSH primary keeps the workspace.
+   */
+  private async runOnNodes(run: {
+    params: BuildRequestParams;
+    workspaceRoot: string;
+    sshPrimary: BuildNode | null;
+    remoteRoot?: string;
+    projects: WorkspaceProject[];
+    log: BuildLog;
+    logPlace: LogPlace;
+    build: ActiveBuild;
+    secrets: DecryptedBuildSecrets;
+    resume?: boolean;
+  }): Promise<{ outcome: RunOutcome; remoteRoot: string | null }> {
+    const { params, workspaceRoot, build } = run;
+    const access = await openNodeAccess({
+      params,
+      workspaceRoot,
+      sshPrimary: run.sshPrimary,
+      sshKeyFor: (node) => this.sshKeyFor(node),
+      env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
+      remoteRoot: run.remoteRoot,
+    });
+    try {
+      const outcome = await runBuild({
+        remote: access.remote,
+        nodeEnv: access.env,
+        params,
+        workspaceRoot,
+        projects: run.projects,
+        log: run.log,
+        logDir: run.logPlace.dir,
+        logUrl: run.logPlace.url,
+        hostEnv: this.options.hostEnv,
+        signal: build.controller.signal,
+        cancelResult: () => build.cancelResult,
+        killGraceMs: this.options.killGraceMs,
+        resume: run.resume,
+        secrets: run.secrets,
+      });
+      return { outcome, remoteRoot: access.remote ? access.remote.remoteRoot() : null };
+    } finally {
+      await access.close();
     }
   }
 
@@ -536,12 +536,7 @@ export class ExecutorWorker {
     const endTime = this.now();
     try {
       await this.complete({
-        buildUuid: params.buildUuid,
-        buildsetUuid: params.buildsetUuid,
-        tenant: params.tenant,
-        pipeline: params.pipeline,
-        jobName: params.job.name,
-        attempt: params.attempt,
+        ...buildEventSubject(params),
         result: outcome.result,
         startTime: times.startTime.toISOString(),
         endTime: endTime.toISOString(),

@@ -312,14 +312,30 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
 export const BUILD_RESULT_EVENT_TYPES = ['build-started', 'build-paused', 'build-completed'] as const;
 export type BuildResultEventType = (typeof BUILD_RESULT_EVENT_TYPES)[number];
 
-/** Payload of a `build-started` result event. */
-export interface BuildStartedPayload {
+/** Which build a result event is about: every result payload starts with these. */
+export interface BuildEventSubject {
   buildUuid: string;
   buildsetUuid: string;
   tenant: string;
   pipeline: string;
   jobName: string;
   attempt: number;
+}
+
+/** The subject of a result event about the build these parameters requested. */
+export function buildEventSubject(params: BuildRequestParams): BuildEventSubject {
+  return {
+    buildUuid: params.buildUuid,
+    buildsetUuid: params.buildsetUuid,
+    tenant: params.tenant,
+    pipeline: params.pipeline,
+    jobName: params.job.name,
+    attempt: params.attempt,
+  };
+}
+
+/** Payload of a `build-started` result event. */
+export interface BuildStartedPayload extends BuildEventSubject {
   /** ISO time the executor started the build. */
   startTime: string;
   /** Executor identity (hostname:pid:id). */
@@ -333,13 +349,7 @@ export interface BuildStartedPayload {
  * file asked to pause. The build keeps its workspace and nodes until the engine resumes it (its
  * post-run steps run then) or cancels it.
  */
-export interface BuildPausedPayload {
-  buildUuid: string;
-  buildsetUuid: string;
-  tenant: string;
-  pipeline: string;
-  jobName: string;
-  attempt: number;
+export interface BuildPausedPayload extends BuildEventSubject {
   /** ISO time the build paused. */
   pauseTime: string;
   /** Artifacts and data for the dependent jobs, from the results file as it was when pausing. */
@@ -354,13 +364,7 @@ export interface BuildPausedPayload {
  * executor's point of view: `RETRY` means "retryable failure with tries left" (the engine
  * re-requests the build), `RETRY_LIMIT` the same failure on the last allowed attempt.
  */
-export interface BuildCompletedPayload {
-  buildUuid: string;
-  buildsetUuid: string;
-  tenant: string;
-  pipeline: string;
-  jobName: string;
-  attempt: number;
+export interface BuildCompletedPayload extends BuildEventSubject {
   result: BuildResult;
   /** ISO times; startTime is null when the build was canceled before it started. */
   startTime: string | null;

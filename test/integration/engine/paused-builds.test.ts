@@ -29,6 +29,15 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     },
   });
 
+  /** A harness of `registrySpec` with change 1,1 uploaded and its jobs requested. */
+  async function registryChangeUploaded(): Promise<EngineHarness> {
+    const h = await harness(registrySpec());
+    h.changes.add('org/project', 1);
+    await h.patchsetCreated('org/project', 1);
+    await h.settle();
+    return h;
+  }
+
   async function jobStatus(h: EngineHarness, name: string): Promise<JobStatus | undefined> {
     const status = await h.engine.status(h.tenant);
     return status?.pipelines[0].changeQueues[0]?.heads[0]?.[0]?.jobs.find((candidate) => candidate.name === name);
@@ -48,10 +57,7 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
   }
 
   it('starts the dependents after the pause with its data and completes the parent after them', async () => {
-    const h = await harness(registrySpec());
-    h.changes.add('org/project', 1);
-    await h.patchsetCreated('org/project', 1);
-    await h.settle();
+    const h = await registryChangeUploaded();
     expect(h.executor.find('registry')).toHaveLength(1);
     expect(h.executor.find('consumer')).toHaveLength(0);
     const parentUuid = h.executor.find('registry')[0].buildUuid;
@@ -147,10 +153,7 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
   });
 
   it('cancels a paused build when its item is dequeued', async () => {
-    const h = await harness(registrySpec());
-    h.changes.add('org/project', 1);
-    await h.patchsetCreated('org/project', 1);
-    await h.settle();
+    const h = await registryChangeUploaded();
     const parentUuid = h.executor.find('registry')[0].buildUuid;
     await h.executor.pause('registry', 1, { data: { registry_url: 'http://registry:5000' } });
     await h.settle();
@@ -170,10 +173,7 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
   });
 
   it('keeps a paused build across a restart and resumes it from the new process', async () => {
-    const first = await harness(registrySpec());
-    first.changes.add('org/project', 1);
-    await first.patchsetCreated('org/project', 1);
-    await first.settle();
+    const first = await registryChangeUploaded();
     const parentUuid = first.executor.find('registry')[0].buildUuid;
     await first.executor.pause('registry', 1, { data: { registry_url: 'http://registry:5000' } });
     await first.settle();
@@ -199,10 +199,7 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
   });
 
   it('runs the dependents again when a resumed parent is retried', async () => {
-    const h = await harness(registrySpec());
-    h.changes.add('org/project', 1);
-    await h.patchsetCreated('org/project', 1);
-    await h.settle();
+    const h = await registryChangeUploaded();
     await h.executor.pause('registry', 1);
     await h.settle();
     await h.executor.finish('consumer', 1, { result: 'SUCCESS' });
