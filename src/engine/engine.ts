@@ -36,6 +36,9 @@ export interface EngineOptions {
 
 export class Engine {
   private readonly schedulers = new Map<string, TenantScheduler>();
+  /** Tenant starts in progress: `stop` waits for them, so none leaves a scheduler running. */
+  private readonly starting = new Set<Promise<boolean>>();
+  private stopped = false;
   private readonly events: EngineEventRepository;
   private readonly state: EngineStateRepository;
   private readonly operations: EngineOperations;
@@ -47,7 +50,20 @@ export class Engine {
   }
 
   /** Start the scheduler of a tenant in this process; false when another process leads it. */
-  async startTenant(tenant: string): Promise<boolean> {
+  startTenant(tenant: string): Promise<boolean> {
+    const start = this.startScheduler(tenant);
+    this.starting.add(start);
+    const done = (): void => {
+      this.starting.delete(start);
+    };
+    start.then(done, done);
+    return start;
+  }
+
+  private async startScheduler(tenant: string): Promise<boolean> {
+    if (this.stopped) {
+      return false;
+    }
     if (this.schedulers.has(tenant)) {
       return true;
     }
@@ -67,12 +83,19 @@ export class Engine {
     if (!(await scheduler.start())) {
       return false;
     }
+    if (this.stopped) {
+      // Stopped while this start was under way (a reconfiguration racing shutdown).
+      await scheduler.stop();
+      return false;
+    }
     this.schedulers.set(tenant, scheduler);
     return true;
   }
 
-  /** Stop every scheduler (each finishes its current pass). */
+  /** Stop every scheduler (each finishes its current pass); later starts are refused. */
   async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([...this.starting]);
     const schedulers = [...this.schedulers.values()];
     this.schedulers.clear();
     for (const scheduler of schedulers) {

@@ -231,16 +231,28 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
           logger.info({ tenant }, 'another process leads this tenant');
         }
       }
+      // New layouts start and reconfigure the tenant's scheduler in the background; shutdown
+      // waits for that work, so none of it touches the database after it is closed.
+      const reconfiguring = new Set<Promise<void>>();
+      let stopping = false;
       const unsubscribe = layoutManager.onLayout((layout) => {
-        engine
+        const work = engine
           .startTenant(layout.tenantName)
-          .then(() => engine.reconfigure(layout.tenantName))
+          .then(async () => {
+            if (!stopping) {
+              await engine.reconfigure(layout.tenantName);
+            }
+          })
           .catch((err: unknown) => logger.error({ err, tenant: layout.tenantName }, 'engine reconfiguration failed'));
+        reconfiguring.add(work);
+        void work.then(() => reconfiguring.delete(work));
       });
       tasks.push({
         name: 'engine',
         stop: async () => {
+          stopping = true;
           unsubscribe();
+          await Promise.all(reconfiguring);
           await engine.stop();
         },
       });

@@ -1,4 +1,4 @@
-import { type EngineHarness } from '../../engine/harness';
+import { EngineHarness } from '../../engine/harness';
 import { engineScenarios } from '../../engine/scenarios';
 import { job, pipeline, type LayoutSpec } from '../../engine/scripted';
 
@@ -51,6 +51,21 @@ describe('engine: restart, merge conflicts, configuration errors and event-queue
     const finalBuilds = async (h: EngineHarness) => (await h.builds()).filter((build) => build.final).map((build) => `${build.jobName}:${build.result}`).sort();
     expect(await finalBuilds(resumed)).toEqual(await finalBuilds(uninterrupted));
     expect((await resumed.engine.status(resumed.tenant))?.pipelines[0].changeQueues.map((queue) => queue.heads)).toEqual([[]]);
+  });
+
+  it('a stop during a tenant start leaves no scheduler behind (its leadership is free again)', async () => {
+    const first = await harness(gateSpec());
+    await first.stop();
+    // A reconfiguration starting the tenant races the shutdown.
+    const racing = new EngineHarness(scenarios.db, first.layout);
+    const starting = racing.engine.startTenant(racing.tenant);
+    await racing.stop();
+    expect(await starting).toBe(false);
+    expect(await racing.engine.startTenant(racing.tenant)).toBe(false);
+    // Nothing of the racing engine holds the tenant: a new process leads it.
+    const next = new EngineHarness(scenarios.db, first.layout);
+    expect(await next.engine.startTenant(next.tenant)).toBe(true);
+    await next.stop();
   });
 
   it('reports MERGE_CONFLICT, CONFIG_ERROR and NO_JOBS without running jobs', async () => {
