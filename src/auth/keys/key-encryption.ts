@@ -4,7 +4,7 @@
  * authenticated data), so a row copied onto another owner does not decrypt.
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuthConfig } from '../../config/service';
 
@@ -90,14 +90,24 @@ export async function resolveKeyEncryptionSecret(auth: AuthConfig, dataDir: stri
   const file = path.join(dataDir, GENERATED_SECRET_FILE);
   await mkdir(dataDir, { recursive: true });
   const generated = `${randomBytes(32).toString('base64')}\n`;
+  // Written whole under a private name, then linked into place (link fails if the file exists):
+  // when two processes start at once, one publishes its value and both read it, never a file
+  // caught half-written.
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  await writeFile(draft, generated, { flag: 'wx', mode: 0o600 });
   try {
-    // Exclusive create: when two processes start at once, one writes and both read its value.
-    await writeFile(file, generated, { flag: 'wx', mode: 0o600 });
+    await link(draft, file);
     return { secret: generated.trim(), source: 'generated', file };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
       throw err;
     }
+  } finally {
+    await unlink(draft);
   }
-  return { secret: (await readFile(file, 'utf8')).trim(), source: 'data-dir', file };
+  const secret = (await readFile(file, 'utf8')).trim();
+  if (secret.length < 16) {
+    throw new Error(`${file}: the key-encryption secret must be at least 16 characters`);
+  }
+  return { secret, source: 'data-dir', file };
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { constants, createPublicKey, privateDecrypt, publicEncrypt } from 'node:crypto';
 import { inspect } from 'node:util';
-import { mkdtempSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
@@ -137,6 +137,8 @@ describe('key-encryption secret', () => {
     expect(readFileSync(generated, 'utf8').trim()).toBe(first.secret);
     expect(Buffer.from(first.secret, 'base64')).toHaveLength(32);
     expect(statSync(generated).mode & 0o777).toBe(0o600);
+    // The drafts each process wrote before publishing are gone.
+    expect(readdirSync(dataDir)).toEqual(['key-encryption.key']);
     expect((await resolveKeyEncryptionSecret({ authenticators: [] }, dataDir)).secret).toBe(first.secret);
   });
 });
