@@ -38,7 +38,8 @@ export class Engine {
   private readonly schedulers = new Map<string, TenantScheduler>();
   /** Tenant starts in progress: `stop` waits for them, so none leaves a scheduler running. */
   private readonly starting = new Set<Promise<boolean>>();
-  private stopped = false;
+  /** Counts stops: a start that a stop overtook does not keep its scheduler. */
+  private stops = 0;
   private readonly events: EngineEventRepository;
   private readonly state: EngineStateRepository;
   private readonly operations: EngineOperations;
@@ -61,9 +62,7 @@ export class Engine {
   }
 
   private async startScheduler(tenant: string): Promise<boolean> {
-    if (this.stopped) {
-      return false;
-    }
+    const stops = this.stops;
     if (this.schedulers.has(tenant)) {
       return true;
     }
@@ -83,7 +82,7 @@ export class Engine {
     if (!(await scheduler.start())) {
       return false;
     }
-    if (this.stopped) {
+    if (this.stops !== stops) {
       // Stopped while this start was under way (a reconfiguration racing shutdown).
       await scheduler.stop();
       return false;
@@ -92,9 +91,9 @@ export class Engine {
     return true;
   }
 
-  /** Stop every scheduler (each finishes its current pass); later starts are refused. */
+  /** Stop every scheduler (each finishes its current pass), including those being started. */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.stops += 1;
     await Promise.allSettled([...this.starting]);
     const schedulers = [...this.schedulers.values()];
     this.schedulers.clear();
