@@ -46,8 +46,16 @@ function scenarios(maxBuildId: number, sampleUuid: string): Scenario[] {
     { name: 'builds: newest 50, nested', query: builds(), variables: {} },
     { name: 'builds: newest 50 + totalCount', query: builds('totalCount'), variables: {} },
     { name: 'builds: 50 in the middle (cursor)', query: builds(), variables: { after: deepCursor } },
-    { name: 'builds: project + pipeline filter', query: builds(), variables: { filter: { project: ['org/project-7'], pipeline: ['gate'] } } },
-    { name: 'builds: job wildcard + result filter', query: builds(), variables: { filter: { jobName: ['job-1*'], result: ['FAILURE'] } } },
+    {
+      name: 'builds: project + pipeline filter',
+      query: builds(),
+      variables: { filter: { project: ['org/project-7'], pipeline: ['gate'] } },
+    },
+    {
+      name: 'builds: job wildcard + result filter',
+      query: builds(),
+      variables: { filter: { jobName: ['job-1*'], result: ['FAILURE'] } },
+    },
     { name: 'builds: change filter', query: builds(), variables: { filter: { change: [12345] } } },
     { name: 'builds: held (rare flag)', query: builds(), variables: { filter: { held: true } } },
     {
@@ -73,7 +81,12 @@ function parseArgs(argv: string[]): { builds: number; iterations: number; fresh:
     const index = argv.indexOf(name);
     return index >= 0 ? Number(argv[index + 1]) : fallback;
   };
-  return { builds: value('--builds', 1_000_000), iterations: value('--iterations', 300), fresh: argv.includes('--fresh'), explain: argv.includes('--explain') };
+  return {
+    builds: value('--builds', 1_000_000),
+    iterations: value('--iterations', 300),
+    fresh: argv.includes('--fresh'),
+    explain: argv.includes('--explain'),
+  };
 }
 
 async function prepareDatabase(adminUrl: string, fresh: boolean): Promise<string> {
@@ -109,10 +122,16 @@ async function explainScenario(knex: Knex, run: () => Promise<void>): Promise<st
   for (const statement of statements) {
     // The event carries the driver's native `$n` placeholders; knex.raw wants `?`.
     const sql = statement.sql.replace(/\$\d+/g, '?');
-    const result = await knex.raw(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, [...statement.bindings] as Knex.RawBinding[]);
+    const result = await knex.raw(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, [
+      ...statement.bindings,
+    ] as Knex.RawBinding[]);
     const plan = (result.rows as { 'QUERY PLAN': string }[]).map((row) => row['QUERY PLAN']);
     lines.push(`  -- ${statement.sql.slice(0, 160)}`);
-    lines.push(...plan.filter((line) => /Scan|Join|Nested Loop|Sort|Limit|Execution Time/.test(line)).map((line) => `     ${line}`));
+    lines.push(
+      ...plan
+        .filter((line) => /Scan|Join|Nested Loop|Sort|Limit|Execution Time/.test(line))
+        .map((line) => `     ${line}`),
+    );
   }
   return lines;
 }
@@ -137,18 +156,30 @@ async function main(): Promise<void> {
     await fillBuildHistory(database.knex, {
       tenant: TENANT,
       builds: options.builds,
-      progress: (written) => console.log(`  ${written} builds written (${((Date.now() - started) / 1000).toFixed(0)} s)`),
+      progress: (written) =>
+        console.log(`  ${written} builds written (${((Date.now() - started) / 1000).toFixed(0)} s)`),
     });
     console.log(`filled ${options.builds} builds in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
-  const [{ max }] = (await database.knex.raw('SELECT max(id) AS max FROM builds WHERE tenant = ?', [TENANT])).rows as { max: number }[];
-  const [{ uuid }] = (await database.knex.raw('SELECT uuid FROM builds WHERE tenant = ? AND id = ?', [TENANT, Math.floor(max / 3)])).rows as { uuid: string }[];
+  const [{ max }] = (await database.knex.raw('SELECT max(id) AS max FROM builds WHERE tenant = ?', [TENANT])).rows as {
+    max: number;
+  }[];
+  const [{ uuid }] = (
+    await database.knex.raw('SELECT uuid FROM builds WHERE tenant = ? AND id = ?', [TENANT, Math.floor(max / 3)])
+  ).rows as { uuid: string }[];
 
-  const app = buildApp({ config: defaultServiceConfig(process.cwd()), database, logger: silentLogger(), tenants: { tenantNames: () => [TENANT], layout: () => undefined } });
+  const app = buildApp({
+    config: defaultServiceConfig(process.cwd()),
+    database,
+    logger: silentLogger(),
+    tenants: { tenantNames: () => [TENANT], layout: () => undefined },
+  });
   await app.start(0, '127.0.0.1');
   const endpoint = `${app.url()}/graphql`;
   try {
-    console.log(`store: ${await countTenantBuilds(database.knex, TENANT)} builds of tenant "${TENANT}" on ${database.describe}`);
+    console.log(
+      `store: ${await countTenantBuilds(database.knex, TENANT)} builds of tenant "${TENANT}" on ${database.describe}`,
+    );
     for (const scenario of scenarios(max, uuid)) {
       const run = async (): Promise<void> => {
         const response = await fetch(endpoint, {

@@ -32,7 +32,10 @@ function fastImport(repo: string, input: string): Promise<void> {
 function initBare(repo: string): Promise<void> {
   mkdirSync(repo, { recursive: true });
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['init', '--quiet', '--bare', '--initial-branch=master'], { cwd: repo, stdio: 'ignore' });
+    const child = spawn('git', ['init', '--quiet', '--bare', '--initial-branch=master'], {
+      cwd: repo,
+      stdio: 'ignore',
+    });
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error('git init failed'))));
   });
 }
@@ -46,7 +49,9 @@ function commits(files: Record<string, string>, branches: string[]): string {
   let mark = 0;
   for (const branch of branches) {
     mark++;
-    out.push(`commit refs/heads/${branch}\nmark :${mark}\ncommitter Bench <bench@localhost> 1700000000 +0000\ndata 6\nconfig\n`);
+    out.push(
+      `commit refs/heads/${branch}\nmark :${mark}\ncommitter Bench <bench@localhost> 1700000000 +0000\ndata 6\nconfig\n`,
+    );
     if (mark > 1) {
       out.push(`from :1\n`);
     }
@@ -64,7 +69,9 @@ function projectConfig(index: number, jobsPerProject: number): string {
   for (let j = 0; j < jobsPerProject; j++) {
     const name = `p${index}-job${j}`;
     names.push(name);
-    jobs.push(`- job:\n    name: ${name}\n    parent: ${j === 0 ? 'base' : `p${index}-job0`}\n    run: scripts/${j}.sh\n    vars:\n      index: ${j}\n      nested: {project: ${index}}\n    files: ['^src/', '^tests/']\n    tags: [bench]\n`);
+    jobs.push(
+      `- job:\n    name: ${name}\n    parent: ${j === 0 ? 'base' : `p${index}-job0`}\n    run: scripts/${j}.sh\n    vars:\n      index: ${j}\n      nested: {project: ${index}}\n    files: ['^src/', '^tests/']\n    tags: [bench]\n`,
+    );
   }
   return `${jobs.join('\n')}\n- project:\n    check:\n      jobs:\n${names.map((n) => `        - ${n}`).join('\n')}\n    gate:\n      jobs:\n${names.map((n) => `        - ${n}`).join('\n')}\n`;
 }
@@ -75,7 +82,9 @@ const COMMON = `- pipeline:\n    name: check\n    manager: independent\n    trig
 - job:\n    name: base\n    parent: null\n    nodeset: small\n    pre-run: pre.sh\n    post-run: post.sh\n    timeout: 1800\n`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { projects: { type: 'string' }, 'jobs-per-project': { type: 'string' }, runs: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { projects: { type: 'string' }, 'jobs-per-project': { type: 'string' }, runs: { type: 'string' } },
+  });
   const projects = Number(values.projects ?? 200);
   const jobsPerProject = Number(values['jobs-per-project'] ?? 10);
   const runs = Number(values.runs ?? 3);
@@ -88,7 +97,10 @@ async function main(): Promise<void> {
     await mapConcurrent(names, 8, async (name) => {
       const repo = path.join(base, `${name}.git`);
       await initBare(repo);
-      await fastImport(repo, commits({ '.zuul.yaml': projectConfig(names.indexOf(name), jobsPerProject), 'README': `${name}\n` }, BRANCHES));
+      await fastImport(
+        repo,
+        commits({ '.zuul.yaml': projectConfig(names.indexOf(name), jobsPerProject), README: `${name}\n` }, BRANCHES),
+      );
     });
     const genMs = performance.now() - genStart;
     const tenantFile = `- tenant:\n    name: bench\n    source:\n      bench:\n        config-projects: [config]\n        untrusted-projects:\n${names.map((n) => `          - ${n}`).join('\n')}\n`;
@@ -97,17 +109,30 @@ async function main(): Promise<void> {
     let summary = '';
     for (let run = 0; run < runs; run++) {
       // A fresh connection per run: nothing is cached between runs.
-      const connections: ConnectionSet = { drivers: { bench: 'git' }, git: new Map([['bench', new GitConnection('bench', { driver: 'git', baseurl: base, pollInterval: 60 })]]) };
+      const connections: ConnectionSet = {
+        drivers: { bench: 'git' },
+        git: new Map([['bench', new GitConnection('bench', { driver: 'git', baseurl: base, pollInterval: 60 })]]),
+      };
       const start = performance.now();
       const cpuStart = process.cpuUsage();
       const { abide, problems } = readTenantFile(tenantFile, connections);
       const read = await readTenantProjects(abide.tenants[0], connections);
       const readMs = performance.now() - start;
-      const layout = buildLayout({ uuid: `run-${run}`, now: new Date(), tenant: abide.tenants[0], abide, connections: connections.drivers, projects: read.projects, initialErrors: [...tenantProblemErrors('bench', problems), ...read.errors] });
+      const layout = buildLayout({
+        uuid: `run-${run}`,
+        now: new Date(),
+        tenant: abide.tenants[0],
+        abide,
+        connections: connections.drivers,
+        projects: read.projects,
+        initialErrors: [...tenantProblemErrors('bench', problems), ...read.errors],
+      });
       const elapsed = performance.now() - start;
       const cpu = process.cpuUsage(cpuStart);
       timings.push(elapsed);
-      phases.push(`run ${run + 1}: read ${(readMs / 1000).toFixed(2)} s + build ${((elapsed - readMs) / 1000).toFixed(2)} s (this process used ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU)`);
+      phases.push(
+        `run ${run + 1}: read ${(readMs / 1000).toFixed(2)} s + build ${((elapsed - readMs) / 1000).toFixed(2)} s (this process used ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU)`,
+      );
       const variants = [...layout.jobs.values()].reduce((n, v) => n + v.length, 0);
       const freezeStart = performance.now();
       let frozen = 0;
@@ -126,7 +151,10 @@ async function main(): Promise<void> {
         `config-load: generated repositories in ${(genMs / 1000).toFixed(2)} s`,
         `config-load: ${summary}`,
         ...phases.map((p) => `config-load: ${p}`),
-        `config-load: load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`,
+        `config-load: load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')} on ${os.cpus().length} CPUs`,
         `config-load: full load ${timings.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')} (median ${(sorted[Math.floor(sorted.length / 2)] / 1000).toFixed(2)} s, target < 5 s)`,
         '',
       ].join('\n'),

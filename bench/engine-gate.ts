@@ -13,7 +13,15 @@ import { Engine } from '../src/engine/engine';
 import { InProcessEventBus } from '../src/engine/event-bus';
 import { openDatabase, type Database } from '../src/store/database';
 import { migrateLatest } from '../src/store/migrate';
-import { FakeChanges, InstantNodes, job, makeLayout, pipeline, ScriptedExecutor, ScriptedMerger } from '../test/engine/scripted';
+import {
+  FakeChanges,
+  InstantNodes,
+  job,
+  makeLayout,
+  pipeline,
+  ScriptedExecutor,
+  ScriptedMerger,
+} from '../test/engine/scripted';
 
 async function openBenchDatabase(): Promise<{ database: Database; cleanup: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
@@ -50,7 +58,21 @@ async function main(): Promise<void> {
   });
   const layout = makeLayout({
     tenant: 'bench',
-    pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true, window: { window: 20, floor: 3, ceiling: 20, increaseType: 'linear', increaseFactor: 1, decreaseType: 'exponential', decreaseFactor: 2 } })],
+    pipelines: [
+      pipeline('gate', 'dependent', {
+        triggers: [],
+        submit: true,
+        window: {
+          window: 20,
+          floor: 3,
+          ceiling: 20,
+          increaseType: 'linear',
+          increaseFactor: 1,
+          decreaseType: 'exponential',
+          decreaseFactor: 2,
+        },
+      }),
+    ],
     projects: [{ name: 'org/project' }],
     jobs: { 'org/project': { gate: [job('unit'), job('lint')] } },
   });
@@ -102,17 +124,22 @@ async function main(): Promise<void> {
   const cpu = process.cpuUsage(cpuStart);
   const cpuMsPerItem = (cpu.user + cpu.system) / 1000 / total;
   await engine.stop();
-  const merged = await database.knex('buildsets').where({ tenant: 'bench', result: 'SUCCESS' }).count<Array<{ count: string | number }>>({ count: '*' });
-  console.log(JSON.stringify({
-    store: database.kind,
-    changes: total,
-    window: 20,
-    jobsPerChange: 2,
-    mergedBuildsets: Number(merged[0].count),
-    seconds: Number(seconds.toFixed(2)),
-    itemsPerSecond: Number((total / seconds).toFixed(1)),
-    cpuMsPerItem: Number(cpuMsPerItem.toFixed(2)),
-  }));
+  const merged = await database
+    .knex('buildsets')
+    .where({ tenant: 'bench', result: 'SUCCESS' })
+    .count<Array<{ count: string | number }>>({ count: '*' });
+  console.log(
+    JSON.stringify({
+      store: database.kind,
+      changes: total,
+      window: 20,
+      jobsPerChange: 2,
+      mergedBuildsets: Number(merged[0].count),
+      seconds: Number(seconds.toFixed(2)),
+      itemsPerSecond: Number((total / seconds).toFixed(1)),
+      cpuMsPerItem: Number(cpuMsPerItem.toFixed(2)),
+    }),
+  );
   if (process.env.BENCH_QUERIES) {
     console.log(queries, [...queryCounts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25));
   }

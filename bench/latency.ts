@@ -11,7 +11,12 @@ export interface LatencyReport {
 }
 
 /** Runs `operation` `warmup` times unmeasured, then `iterations` times sequentially (ms per run). */
-export async function measureLatency(name: string, operation: () => Promise<void>, iterations: number, warmup = 20): Promise<LatencyReport> {
+export async function measureLatency(
+  name: string,
+  operation: () => Promise<void>,
+  iterations: number,
+  warmup = 20,
+): Promise<LatencyReport> {
   for (let index = 0; index < warmup; index += 1) {
     await operation();
   }
@@ -22,7 +27,8 @@ export async function measureLatency(name: string, operation: () => Promise<void
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
   samples.sort((a, b) => a - b);
-  const at = (fraction: number): number => samples[Math.min(samples.length - 1, Math.ceil(fraction * samples.length) - 1)];
+  const at = (fraction: number): number =>
+    samples[Math.min(samples.length - 1, Math.ceil(fraction * samples.length) - 1)];
   return {
     name,
     iterations,

@@ -26,7 +26,15 @@ import { openDatabase } from '../src/store/database';
 import { migrateLatest } from '../src/store/migrate';
 import { InProcessBus } from '../subscriptions/bus/in-process';
 import { engineEventBusOver } from '../subscriptions/live/engine-bridge';
-import { FakeChanges, InstantNodes, job, makeLayout, pipeline, ScriptedExecutor, ScriptedMerger } from '../test/engine/scripted';
+import {
+  FakeChanges,
+  InstantNodes,
+  job,
+  makeLayout,
+  pipeline,
+  ScriptedExecutor,
+  ScriptedMerger,
+} from '../test/engine/scripted';
 
 const TENANT = 'bench';
 const SUBSCRIPTION = /* GraphQL */ `subscription { tenantStatus(tenant: "${TENANT}") { sequence pipelines { name changeQueues { name window heads { id active refs { id } jobs { name uuid result waitingStatus } } } } } }`;
@@ -35,7 +43,10 @@ const SUBSCRIPTION = /* GraphQL */ `subscription { tenantStatus(tenant: "${TENAN
 const ROUND_TIMEOUT_MS = 60_000;
 
 type ToClients = { type: 'arm' } | { type: 'await'; sequence: number; timeoutMs: number } | { type: 'stop' };
-type FromClients = { type: 'ready'; failed: number } | { type: 'armed' } | { type: 'received'; times: number[]; missing: number; cpuMs: number };
+type FromClients =
+  | { type: 'ready'; failed: number }
+  | { type: 'armed' }
+  | { type: 'received'; times: number[]; missing: number; cpuMs: number };
 
 function now(): number {
   return performance.timeOrigin + performance.now();
@@ -200,7 +211,11 @@ async function runClients(url: string, count: number): Promise<void> {
   process.on('message', (message: ToClients) => {
     if (message.type === 'arm') {
       armedCpu = process.cpuUsage();
-      round = new RoundLog(count, (index) => !failedIndexes.has(index), (times) => finish(times, 0));
+      round = new RoundLog(
+        count,
+        (index) => !failedIndexes.has(index),
+        (times) => finish(times, 0),
+      );
       send({ type: 'armed' });
     } else if (message.type === 'await') {
       const current = round;
@@ -293,11 +308,15 @@ async function main(): Promise<void> {
   await app.start(0, '127.0.0.1');
   const statusStart = now();
   await engine.status(TENANT); // warm the store and the status path before the baseline
-  console.log(`one status load: ${(now() - statusStart).toFixed(1)} ms; gc exposed: ${typeof (globalThis as { gc?: unknown }).gc === 'function'}`);
+  console.log(
+    `one status load: ${(now() - statusStart).toFixed(1)} ms; gc exposed: ${typeof (globalThis as { gc?: unknown }).gc === 'function'}`,
+  );
   collectGarbage();
   const before = process.memoryUsage();
 
-  const child = fork(__filename, ['--clients', `${app.url().replace(/^http/, 'ws')}/graphql`, String(subscribers)], { execArgv: process.execArgv });
+  const child = fork(__filename, ['--clients', `${app.url().replace(/^http/, 'ws')}/graphql`, String(subscribers)], {
+    execArgv: process.execArgv,
+  });
   const next = (type: FromClients['type']): Promise<FromClients> =>
     new Promise((resolve) => {
       const onMessage = (message: FromClients): void => {
@@ -319,8 +338,12 @@ async function main(): Promise<void> {
   const failed = ready.type === 'ready' ? ready.failed : 0;
   const active = subscribers - failed;
   const stats = app.live.stats();
-  console.log(`subscribers: ${active} active (${failed} failed), connected and initial status received in ${connectSeconds.toFixed(1)} s; hub: ${JSON.stringify(stats)}`);
-  console.log(`memory per idle subscriber: heap ${((after.heapUsed - before.heapUsed) / active / 1024).toFixed(1)} KiB, rss ${((after.rss - before.rss) / active / 1024).toFixed(1)} KiB`);
+  console.log(
+    `subscribers: ${active} active (${failed} failed), connected and initial status received in ${connectSeconds.toFixed(1)} s; hub: ${JSON.stringify(stats)}`,
+  );
+  console.log(
+    `memory per idle subscriber: heap ${((after.heapUsed - before.heapUsed) / active / 1024).toFixed(1)} KiB, rss ${((after.rss - before.rss) / active / 1024).toFixed(1)} KiB`,
+  );
 
   const profiler = process.env.LIVE_BENCH_PROFILE ? await startProfiler() : null;
   const all: number[] = [];
@@ -337,7 +360,12 @@ async function main(): Promise<void> {
     changes.add('org/project', round);
     const received = next('received');
     const roundCpu = process.cpuUsage();
-    const result = await engine.enqueue(TENANT, { pipeline: 'gate', project: 'org/project', change: changeId, by: 'bench' });
+    const result = await engine.enqueue(TENANT, {
+      pipeline: 'gate',
+      project: 'org/project',
+      change: changeId,
+      by: 'bench',
+    });
     if (!result.ok) {
       throw new Error(result.error.message);
     }
@@ -352,7 +380,13 @@ async function main(): Promise<void> {
     missingTotal += missing;
     const clientCpu = message.type === 'received' ? message.cpuMs : NaN;
     const serverCpu = `; CPU: server ${((cpuUsed.user + cpuUsed.system) / 1000).toFixed(0)} ms, clients ${clientCpu.toFixed(0)} ms`;
-    console.log(summary(`round ${round} (sequence ${change.sequence})`, latencies, `${serverCpu}${missing > 0 ? `, ${missing} missing after ${ROUND_TIMEOUT_MS / 1000} s` : ''}`));
+    console.log(
+      summary(
+        `round ${round} (sequence ${change.sequence})`,
+        latencies,
+        `${serverCpu}${missing > 0 ? `, ${missing} missing after ${ROUND_TIMEOUT_MS / 1000} s` : ''}`,
+      ),
+    );
   }
   all.sort((a, b) => a - b);
   console.log(summary('all rounds', all, missingTotal > 0 ? `, ${missingTotal} missing` : ''));

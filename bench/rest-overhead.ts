@@ -98,13 +98,16 @@ function sqlScenario(knex: ReturnType<typeof openDatabase>['knex']): () => Promi
         held: build.held,
         start_time: naive(build.startTime),
         end_time: naive(build.endTime),
-        duration: build.startTime && build.endTime ? (build.endTime.getTime() - build.startTime.getTime()) / 1000 : null,
+        duration:
+          build.startTime && build.endTime ? (build.endTime.getTime() - build.startTime.getTime()) / 1000 : null,
         voting: build.voting,
         log_url: build.logUrl,
         nodeset: build.nodeset,
         error_detail: build.errorDetail,
         final: build.final,
-        artifacts: artifacts.filter((a) => a.buildId === build.id).map((a) => ({ name: a.name, url: a.url, ...(a.metadata ? { metadata: a.metadata } : {}) })),
+        artifacts: artifacts
+          .filter((a) => a.buildId === build.id)
+          .map((a) => ({ name: a.name, url: a.url, ...(a.metadata ? { metadata: a.metadata } : {}) })),
         provides: provides.filter((p) => p.buildId === build.id).map((p) => ({ name: p.name })),
         ref: ref ? refJson(ref) : null,
         pipeline: buildset?.pipeline,
@@ -123,7 +126,11 @@ function sqlScenario(knex: ReturnType<typeof openDatabase>['knex']): () => Promi
  * Measures the scenarios round-robin (one request of each in turn) so that load from other
  * processes on the machine affects all of them alike; reports the same figures as latency.ts.
  */
-async function measureInterleaved(scenarios: [string, () => Promise<void>][], iterations: number, warmup = 20): Promise<LatencyReport[]> {
+async function measureInterleaved(
+  scenarios: [string, () => Promise<void>][],
+  iterations: number,
+  warmup = 20,
+): Promise<LatencyReport[]> {
   const samples = scenarios.map((): number[] => []);
   for (let round = 0; round < warmup + iterations; round += 1) {
     for (const [index, [, run]] of scenarios.entries()) {
@@ -136,8 +143,17 @@ async function measureInterleaved(scenarios: [string, () => Promise<void>][], it
   }
   return scenarios.map(([name], index) => {
     const sorted = [...samples[index]].sort((a, b) => a - b);
-    const at = (fraction: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
-    return { name, iterations, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1], mean: sorted.reduce((sum, x) => sum + x, 0) / sorted.length };
+    const at = (fraction: number): number =>
+      sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+    return {
+      name,
+      iterations,
+      p50: at(0.5),
+      p95: at(0.95),
+      p99: at(0.99),
+      max: sorted[sorted.length - 1],
+      mean: sorted.reduce((sum, x) => sum + x, 0) / sorted.length,
+    };
   });
 }
 
@@ -155,7 +171,11 @@ async function main(): Promise<void> {
   const database = openDatabase({ kind: 'postgres', url: await databaseUrl(adminUrl), poolMax: 10 });
   await migrateLatest(database.knex);
   if ((await countTenantBuilds(database.knex, TENANT)) < BUILDS) {
-    await fillBuildHistory(database.knex, { tenant: TENANT, builds: BUILDS, progress: (written) => console.log(`  ${written} builds written`) });
+    await fillBuildHistory(database.knex, {
+      tenant: TENANT,
+      builds: BUILDS,
+      progress: (written) => console.log(`  ${written} builds written`),
+    });
   }
   const app = buildApp({
     config: defaultServiceConfig(process.cwd()),
@@ -165,7 +185,9 @@ async function main(): Promise<void> {
   });
   await app.start(0, '127.0.0.1');
   try {
-    console.log(`store: ${await countTenantBuilds(database.knex, TENANT)} builds of tenant "${TENANT}" on ${database.describe}`);
+    console.log(
+      `store: ${await countTenantBuilds(database.knex, TENANT)} builds of tenant "${TENANT}" on ${database.describe}`,
+    );
     const restUrl = `${app.url()}/api/tenant/${TENANT}/builds?limit=50`;
     const query = print(RestBuildsDocument);
     const [rest, graphql, sql, httpFloor] = await measureInterleaved(

@@ -24,7 +24,12 @@ export class RestError extends Error {
  */
 export class RestDeniedError extends RestError {
   constructor(readonly denied: DeniedResponse) {
-    super(denied.status, denied.status === 401 ? (denied.body?.error ?? 'Unauthorized') : 'Forbidden', denied.message, denied.headers);
+    super(
+      denied.status,
+      denied.status === 401 ? (denied.body?.error ?? 'Unauthorized') : 'Forbidden',
+      denied.message,
+      denied.headers,
+    );
     this.name = 'RestDeniedError';
   }
 

@@ -31,7 +31,14 @@ import {
   nodesRoute,
 } from './routes/launcher-runtime';
 import { flavorsRoute, imagesRoute, labelsRoute, providersRoute } from './routes/launcher-config';
-import { configErrorsRoute, jobsRoute, pipelinesRoute, projectsRoute, semaphoresRoute, tenantStatusRoute } from './routes/tenant-config';
+import {
+  configErrorsRoute,
+  jobsRoute,
+  pipelinesRoute,
+  projectsRoute,
+  semaphoresRoute,
+  tenantStatusRoute,
+} from './routes/tenant-config';
 import { tenantsRoute } from './routes/tenants';
 
 export const REST_ROUTES: RestRoute[] = [

@@ -7,7 +7,10 @@ export type JsonSchema = { [key: string]: unknown };
 export const str = (description?: string): JsonSchema => ({ type: 'string', ...(description ? { description } : {}) });
 export const int = (description?: string): JsonSchema => ({ type: 'integer', ...(description ? { description } : {}) });
 export const num = (description?: string): JsonSchema => ({ type: 'number', ...(description ? { description } : {}) });
-export const bool = (description?: string): JsonSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
+export const bool = (description?: string): JsonSchema => ({
+  type: 'boolean',
+  ...(description ? { description } : {}),
+});
 export const anyJson = (description?: string): JsonSchema => (description ? { description } : {});
 
 /** ISO-naive UTC time `YYYY-MM-DDTHH:MM:SS` (compat.md §0). */
@@ -36,7 +39,11 @@ export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => 
  * A closed object: `required` keys must be present, `optional` keys may be, nothing else may.
  * Closed objects make the contract tests catch extra and missing keys alike.
  */
-export function object(required: Record<string, JsonSchema>, optional: Record<string, JsonSchema> = {}, description?: string): JsonSchema {
+export function object(
+  required: Record<string, JsonSchema>,
+  optional: Record<string, JsonSchema> = {},
+  description?: string,
+): JsonSchema {
   return {
     type: 'object',
     properties: { ...required, ...optional },
@@ -47,7 +54,10 @@ export function object(required: Record<string, JsonSchema>, optional: Record<st
 }
 
 /** An object whose keys are free-form (e.g. artifact metadata). */
-export const freeObject = (description?: string): JsonSchema => ({ type: 'object', ...(description ? { description } : {}) });
+export const freeObject = (description?: string): JsonSchema => ({
+  type: 'object',
+  ...(description ? { description } : {}),
+});
 
 /** The JSON error body of every non-401 error (compat.md A2). */
 export const errorBody = object({ error: str('Error name, e.g. NotFound'), description: str('What went wrong') });

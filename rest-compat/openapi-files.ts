@@ -7,5 +7,8 @@ import type { RestShape } from './shape';
 const SHAPES: RestShape[] = ['current', 'earlier'];
 
 export function openApiFiles(): [string, string][] {
-  return SHAPES.map((shape) => [`docs/openapi-${shape}.json`, `${JSON.stringify(openApiDocument(REST_ROUTES, shape, SLUICE_VERSION), null, 2)}\n`]);
+  return SHAPES.map((shape) => [
+    `docs/openapi-${shape}.json`,
+    `${JSON.stringify(openApiDocument(REST_ROUTES, shape, SLUICE_VERSION), null, 2)}\n`,
+  ]);
 }

@@ -29,7 +29,10 @@ function paramName(name: string, shape: RestShape): string {
 
 /** `/api/` + the pattern with `{x:.*}` written as `{x}`. */
 export function openApiPath(route: RestRoute, shape: RestShape): string {
-  const path = route.pattern.replace(/\{([a-z_]+)(?::\.\*)?\}/gi, (_all, name: string) => `{${paramName(name, shape)}}`);
+  const path = route.pattern.replace(
+    /\{([a-z_]+)(?::\.\*)?\}/gi,
+    (_all, name: string) => `{${paramName(name, shape)}}`,
+  );
   return path === '' ? '/api' : `/api/${path}`;
 }
 
@@ -44,7 +47,12 @@ function pathParameters(route: RestRoute, shape: RestShape): JsonSchema[] {
   }));
 }
 
-function operation(route: RestRoute, method: HttpMethod, endpoint: RestEndpoint, shape: RestShape): JsonSchema | undefined {
+function operation(
+  route: RestRoute,
+  method: HttpMethod,
+  endpoint: RestEndpoint,
+  shape: RestShape,
+): JsonSchema | undefined {
   const response = endpoint.responses[shape];
   if (!response) {
     return undefined;
@@ -72,11 +80,20 @@ function operation(route: RestRoute, method: HttpMethod, endpoint: RestEndpoint,
     description: response.description,
     ...(response.status === 204
       ? {}
-      : { content: { [contentType === 'application/json' ? 'application/json' : contentType]: { schema: response.schema ?? { type: 'string' } } } }),
+      : {
+          content: {
+            [contentType === 'application/json' ? 'application/json' : contentType]: {
+              schema: response.schema ?? { type: 'string' },
+            },
+          },
+        }),
   };
   const errors: Record<string, unknown> = {};
   for (const [status, text] of Object.entries(endpoint.errors)) {
-    errors[status] = { description: `${ERROR_TEXTS[Number(status)] ?? 'Error'}: ${text}`, content: { 'application/json': { schema: errorBody } } };
+    errors[status] = {
+      description: `${ERROR_TEXTS[Number(status)] ?? 'Error'}: ${text}`,
+      content: { 'application/json': { schema: errorBody } },
+    };
   }
   if (endpoint.auth === 'token' || endpoint.auth === 'admin') {
     errors['401'] = { description: ERROR_TEXTS[401], content: { 'application/json': { schema: authErrorBody } } };
@@ -88,7 +105,14 @@ function operation(route: RestRoute, method: HttpMethod, endpoint: RestEndpoint,
     'x-sluice-auth': endpoint.auth,
     'x-sluice-graphql-operations': endpoint.operations,
     parameters: [...pathParameters(route, shape), ...query],
-    ...(endpoint.body ? { requestBody: { required: endpoint.body.required, content: { 'application/json': { schema: endpoint.body.schema } } } } : {}),
+    ...(endpoint.body
+      ? {
+          requestBody: {
+            required: endpoint.body.required,
+            content: { 'application/json': { schema: endpoint.body.schema } },
+          },
+        }
+      : {}),
     responses: { [String(response.status)]: success, ...errors },
     ...(endpoint.auth === 'token' || endpoint.auth === 'admin' ? { security: [{ bearer: [] }] } : {}),
   };
@@ -99,7 +123,9 @@ export function openApiDocument(routes: readonly RestRoute[], shape: RestShape, 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     for (const [method, endpoint] of Object.entries(route.endpoints) as [HttpMethod, RestEndpoint][]) {
-      const op = operation(route, method, endpoint, shape) ?? (shape === 'earlier' ? operation(route, method, endpoint, 'current') : undefined);
+      const op =
+        operation(route, method, endpoint, shape) ??
+        (shape === 'earlier' ? operation(route, method, endpoint, 'current') : undefined);
       if (!op) {
         continue;
       }

@@ -19,7 +19,11 @@ export async function readJsonBody(ctx: Koa.Context, spec: BodySpec | undefined)
     return {};
   }
   if (!ctx.is('application/json', 'text/javascript')) {
-    throw new RestError(415, 'UnsupportedMediaType', 'Expected an entity of content type application/json, text/javascript');
+    throw new RestError(
+      415,
+      'UnsupportedMediaType',
+      'Expected an entity of content type application/json, text/javascript',
+    );
   }
   let parsed: unknown;
   try {

@@ -76,7 +76,10 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
   }
   const selected: RestShape = isRestShape(requested) ? requested : options.defaultShape;
   // Paths keep `%2F` encoded (compat.md §1.1): only the route's own segments are decoded.
-  const subPath = ctx.path.replace(/\/{2,}/g, '/').replace(/^\/api\/?/, '').replace(/\/$/, '');
+  const subPath = ctx.path
+    .replace(/\/{2,}/g, '/')
+    .replace(/^\/api\/?/, '')
+    .replace(/\/$/, '');
   const match = findRoute(compiled, subPath);
   if (!match) {
     throw notFound(`No API endpoint at ${ctx.path}`);
@@ -149,7 +152,11 @@ function endpointShape(endpoint: RestEndpoint, selected: RestShape): RestShape {
   return endpoint.responses.current ? 'current' : 'earlier';
 }
 
-function boundRunner(run: OperationRunner, serverContext: Record<string, unknown>, logInternal: (err: unknown) => void): BoundOperationRunner {
+function boundRunner(
+  run: OperationRunner,
+  serverContext: Record<string, unknown>,
+  logInternal: (err: unknown) => void,
+): BoundOperationRunner {
   return async (document, variables) => {
     const result = await run(document, variables, serverContext);
     if (result.errors && result.errors.length > 0) {
@@ -228,7 +235,10 @@ function compileRoute(route: RestRoute): CompiledRoute {
   return { route, regex: new RegExp(`^${source}$`), names };
 }
 
-function findRoute(routes: CompiledRoute[], subPath: string): { route: RestRoute; params: Record<string, string> } | undefined {
+function findRoute(
+  routes: CompiledRoute[],
+  subPath: string,
+): { route: RestRoute; params: Record<string, string> } | undefined {
   for (const { route, regex, names } of routes) {
     const m = regex.exec(subPath);
     if (m) {
@@ -254,7 +264,9 @@ function decodePathSegment(value: string): string {
 }
 
 /** Map a GraphQL error to a REST error by its `extensions.code` (auth errors keep their names). */
-export function restErrorFromGraphQL(error: GraphQLError | { message: string; extensions?: Record<string, unknown> }): RestError {
+export function restErrorFromGraphQL(
+  error: GraphQLError | { message: string; extensions?: Record<string, unknown> },
+): RestError {
   const extensions = error.extensions ?? {};
   const code = typeof extensions.code === 'string' ? extensions.code : '';
   const denied = deniedFromExtensions(error.message, extensions);

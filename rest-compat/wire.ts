@@ -51,7 +51,10 @@ type TypedErrorName = 'NotFoundError' | 'InvalidInputError' | 'JobGraphError' | 
  * ConflictError (409) or JobGraphError (422: the configuration cannot be frozen; the reference
  * answers 500).
  */
-export function orTypedError<T extends TypedResult>(result: T | null, fallback: string): Exclude<T, { __typename: TypedErrorName }> {
+export function orTypedError<T extends TypedResult>(
+  result: T | null,
+  fallback: string,
+): Exclude<T, { __typename: TypedErrorName }> {
   if (result === null) {
     throw notFound(fallback);
   }

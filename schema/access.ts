@@ -10,7 +10,11 @@ import type { AccessRecheck } from './live-iterator';
 
 /** Whether the caller may read the tenant (status, history, live feeds); false for unknown tenants. */
 export function canReadTenant(ctx: GraphQLContext, tenant: string): boolean {
-  return ctx.services.tenants.tenantNames().includes(tenant) && ctx.auth.knowsTenant(tenant) && ctx.auth.check('public', tenant).allowed;
+  return (
+    ctx.services.tenants.tenantNames().includes(tenant) &&
+    ctx.auth.knowsTenant(tenant) &&
+    ctx.auth.check('public', tenant).allowed
+  );
 }
 
 /** Per-event authorization of subscriptions: access may have been revoked since they started. */
@@ -26,7 +30,9 @@ export function assertStillReadable(ctx: GraphQLContext, tenant: string): void {
  */
 export function readAccessRecheck(ctx: GraphQLContext, tenant: string): AccessRecheck | undefined {
   const changes = ctx.services.auth.policyChanges;
-  return changes === undefined ? undefined : { changed: () => changes.next(), check: () => assertStillReadable(ctx, tenant) };
+  return changes === undefined
+    ? undefined
+    : { changed: () => changes.next(), check: () => assertStillReadable(ctx, tenant) };
 }
 
 /**

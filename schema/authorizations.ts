@@ -27,7 +27,8 @@ builder.queryField('authorizations', (t) =>
   t.field({
     type: Authorizations,
     nullable: false,
-    description: 'The caller\'s rights at the root (`*` admin) or, with `tenant`, in that tenant (REST `authorizations`).',
+    description:
+      "The caller's rights at the root (`*` admin) or, with `tenant`, in that tenant (REST `authorizations`).",
     args: { tenant: t.arg.string({ description: 'Tenant name; omitted for the root.' }) },
     errors: { types: [NotFoundError], directResult: true },
     // Unknown tenants pass the scope so that the resolver answers NotFound first.

@@ -20,14 +20,28 @@ export const Autohold = builder.objectRef<AutoholdRecord>('Autohold').implement(
     tenant: t.exposeString('tenant', { nullable: false, description: 'Tenant name.' }),
     project: t.exposeString('project', { nullable: false, description: 'Canonical project name.' }),
     job: t.exposeString('job', { nullable: false, description: 'Job name.' }),
-    refFilter: t.exposeString('refFilter', { nullable: false, description: 'Regular expression the build ref must match.' }),
+    refFilter: t.exposeString('refFilter', {
+      nullable: false,
+      description: 'Regular expression the build ref must match.',
+    }),
     reason: t.exposeString('reason', { nullable: false, description: 'Why the nodes are held.' }),
     maxCount: t.exposeInt('maxCount', { nullable: false, description: 'How many failed builds to hold.' }),
     currentCount: t.exposeInt('currentCount', { nullable: false, description: 'How many have been held so far.' }),
-    nodeExpiration: t.exposeInt('nodeExpiration', { nullable: false, description: 'Seconds held nodes are kept (0 = indefinitely).' }),
-    expired: t.expose('expired', { type: 'DateTime', description: 'When the request was exhausted; null while active.' }),
+    nodeExpiration: t.exposeInt('nodeExpiration', {
+      nullable: false,
+      description: 'Seconds held nodes are kept (0 = indefinitely).',
+    }),
+    expired: t.expose('expired', {
+      type: 'DateTime',
+      description: 'When the request was exhausted; null while active.',
+    }),
     created: t.expose('created', { type: 'DateTime', nullable: false, description: 'When the request was made.' }),
-    nodes: t.field({ type: [AutoholdNodes], nullable: false, description: 'Held nodes, per build.', resolve: (record) => record.nodes }),
+    nodes: t.field({
+      type: [AutoholdNodes],
+      nullable: false,
+      description: 'Held nodes, per build.',
+      resolve: (record) => record.nodes,
+    }),
   }),
 });
 

@@ -42,8 +42,14 @@ const BuildTimeFilter = builder.inputType('BuildTimeFilter', {
     result: t.field({ type: [BuildResult], description: 'Only these results.' }),
     excludeResult: t.field({ type: [BuildResult], description: 'Not these results.' }),
     final: t.boolean({ description: 'Only final builds (true) or only retried builds (false).' }),
-    endTimeMin: t.field({ type: 'DateTime', description: 'Builds that ended at or after this time (REST `start_time`).' }),
-    endTimeMax: t.field({ type: 'DateTime', description: 'Builds that ended at or before this time (REST `end_time`).' }),
+    endTimeMin: t.field({
+      type: 'DateTime',
+      description: 'Builds that ended at or after this time (REST `start_time`).',
+    }),
+    endTimeMax: t.field({
+      type: 'DateTime',
+      description: 'Builds that ended at or before this time (REST `end_time`).',
+    }),
   }),
 });
 

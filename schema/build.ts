@@ -2,7 +2,12 @@
  * Builds: one run (or retry) of a job for a buildset, with artifacts, provides and events.
  * Tenant entry points: `builds` and `build(uuid)`; also `Buildset.builds`.
  */
-import type { ArtifactRecord, BuildEventRecord, BuildFilter as BuildFilterValue, BuildRecord } from '../src/store/repositories/builds';
+import type {
+  ArtifactRecord,
+  BuildEventRecord,
+  BuildFilter as BuildFilterValue,
+  BuildRecord,
+} from '../src/store/repositories/builds';
 import type { BuildsetRecord } from '../src/store/repositories/buildsets';
 import type { RefRecord } from '../src/store/repositories/refs';
 import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
@@ -21,7 +26,8 @@ import { buildStatus, BuildResult, BuildStatus } from './results';
 import { Tenant } from './tenant';
 
 export const Build = builder.loadableNodeRef('Build', {
-  load: async (ids: number[], ctx) => readableRows(ctx, await historyStore(ctx).builds.findByIds(ids), (row) => row.tenant),
+  load: async (ids: number[], ctx) =>
+    readableRows(ctx, await historyStore(ctx).builds.findByIds(ids), (row) => row.tenant),
   sort: (build: BuildRecord) => build.id,
   id: { resolve: (build) => build.id, parse: parseDatabaseId },
 });
@@ -31,7 +37,10 @@ const Artifact = builder.objectRef<ArtifactRecord>('Artifact').implement({
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: 'Name of the artifact, unique within the build.' }),
     url: t.exposeString('url', { nullable: false, description: 'Absolute URL of the artifact.' }),
-    metadata: t.expose('metadata', { type: 'JSON', description: 'Free-form metadata the job attached; null when none.' }),
+    metadata: t.expose('metadata', {
+      type: 'JSON',
+      description: 'Free-form metadata the job attached; null when none.',
+    }),
   }),
 });
 
@@ -56,7 +65,9 @@ const buildBuildset = requestLoader<number, BuildsetRecord | null>(async (ids, c
 /** A build's buildset, or an error when it is gone (a build always has one). */
 function buildsetOf(build: BuildRecord, ctx: GraphQLContext): BuildsetRecord | Promise<BuildsetRecord> {
   const buildset = buildBuildset(ctx).load(build.buildsetId);
-  return buildset instanceof Promise ? buildset.then((row) => existingBuildset(build, row)) : existingBuildset(build, buildset);
+  return buildset instanceof Promise
+    ? buildset.then((row) => existingBuildset(build, row))
+    : existingBuildset(build, buildset);
 }
 
 function existingBuildset(build: BuildRecord, buildset: BuildsetRecord | null): BuildsetRecord {
@@ -67,7 +78,11 @@ function existingBuildset(build: BuildRecord, buildset: BuildsetRecord | null): 
 }
 
 /** A field of a build's buildset, synchronously once the buildset is loaded. */
-function fromBuildset<T>(build: BuildRecord, ctx: GraphQLContext, pick: (buildset: BuildsetRecord) => T): T | Promise<T> {
+function fromBuildset<T>(
+  build: BuildRecord,
+  ctx: GraphQLContext,
+  pick: (buildset: BuildsetRecord) => T,
+): T | Promise<T> {
   const buildset = buildsetOf(build, ctx);
   return buildset instanceof Promise ? buildset.then(pick) : pick(buildset);
 }
@@ -81,17 +96,33 @@ const buildRef = requestLoader<number, RefRecord | null>(async (ids, ctx) => {
   return ids.map((id) => byId.get(id) ?? null);
 });
 const buildArtifacts = requestLoader<number, ArtifactRecord[]>(async (ids, ctx) =>
-  groupBy(ids, await historyStore(ctx).builds.listArtifacts(ids), (row) => row.buildId, (row) => row),
+  groupBy(
+    ids,
+    await historyStore(ctx).builds.listArtifacts(ids),
+    (row) => row.buildId,
+    (row) => row,
+  ),
 );
 const buildProvides = requestLoader<number, string[]>(async (ids, ctx) =>
-  groupBy(ids, await historyStore(ctx).builds.listProvides(ids), (row) => row.buildId, (row) => row.name),
+  groupBy(
+    ids,
+    await historyStore(ctx).builds.listProvides(ids),
+    (row) => row.buildId,
+    (row) => row.name,
+  ),
 );
 const buildEvents = requestLoader<number, BuildEventRecord[]>(async (ids, ctx) =>
-  groupBy(ids, await historyStore(ctx).builds.listEvents(ids), (row) => row.buildId, (row) => row),
+  groupBy(
+    ids,
+    await historyStore(ctx).builds.listEvents(ids),
+    (row) => row.buildId,
+    (row) => row,
+  ),
 );
 
 const buildIds = (builds: readonly BuildRecord[]): number[] => builds.map((build) => build.id);
-const prefetchBuildset: RelationPrefetch<BuildRecord> = (ctx, builds) => buildBuildset(ctx).prefetch(builds.map((build) => build.buildsetId));
+const prefetchBuildset: RelationPrefetch<BuildRecord> = (ctx, builds) =>
+  buildBuildset(ctx).prefetch(builds.map((build) => build.buildsetId));
 
 /** What a page of builds prefetches, by the Build field that needs it (schema/prefetch.ts). */
 const BUILD_RELATIONS: Record<string, RelationPrefetch<BuildRecord>> = {
@@ -108,24 +139,55 @@ const BUILD_RELATIONS: Record<string, RelationPrefetch<BuildRecord>> = {
 Build.implement({
   description: 'One run of a job for a buildset. A retried job has one build per attempt; only the last is final.',
   fields: (t) => ({
-    databaseId: t.exposeInt('id', { nullable: false, description: 'Database id (the REST `_id`); usable with the `idxMin`/`idxMax` filters.' }),
-    uuid: t.exposeString('uuid', { nullable: false, description: 'Build uuid (32 hex characters), as used by `build(uuid)`, log URLs and REST paths.' }),
+    databaseId: t.exposeInt('id', {
+      nullable: false,
+      description: 'Database id (the REST `_id`); usable with the `idxMin`/`idxMax` filters.',
+    }),
+    uuid: t.exposeString('uuid', {
+      nullable: false,
+      description: 'Build uuid (32 hex characters), as used by `build(uuid)`, log URLs and REST paths.',
+    }),
     tenant: t.exposeString('tenant', { nullable: false, description: 'Name of the tenant the build belongs to.' }),
     jobName: t.exposeString('jobName', { nullable: false, description: 'Name of the job.' }),
-    status: t.field({ type: BuildStatus, nullable: false, description: 'Where the build is in its life.', resolve: (build) => buildStatus(build) }),
+    status: t.field({
+      type: BuildStatus,
+      nullable: false,
+      description: 'Where the build is in its life.',
+      resolve: (build) => buildStatus(build),
+    }),
     result: t.expose('result', { type: BuildResult, description: 'How the build ended; null until it completes.' }),
-    startTime: t.expose('startTime', { type: 'DateTime', description: 'When the build started (recording time for builds that never ran).' }),
+    startTime: t.expose('startTime', {
+      type: 'DateTime',
+      description: 'When the build started (recording time for builds that never ran).',
+    }),
     endTime: t.expose('endTime', { type: 'DateTime', description: 'When the build ended; null while it runs.' }),
     duration: t.float({
       description: 'Seconds from start to end; null unless both are known.',
-      resolve: (build) => (build.startTime && build.endTime ? (build.endTime.getTime() - build.startTime.getTime()) / 1000 : null),
+      resolve: (build) =>
+        build.startTime && build.endTime ? (build.endTime.getTime() - build.startTime.getTime()) / 1000 : null,
     }),
-    voting: t.exposeBoolean('voting', { nullable: false, description: 'Whether the result counts towards the buildset result.' }),
-    final: t.exposeBoolean('final', { nullable: false, description: 'True once the build completed for good; false while it runs and for a build that was retried.' }),
-    held: t.exposeBoolean('held', { nullable: false, description: 'Whether its nodes were held by an autohold request.' }),
-    attempt: t.exposeInt('attempt', { nullable: false, description: 'Attempt number of this job in its buildset, starting at 1.' }),
-    logUrl: t.exposeString('logUrl', { description: 'URL of the build log directory (ends with `/`); null when not known.' }),
-    nodeset: t.exposeString('nodeset', { description: 'Name of the nodeset used ("" for an anonymous one); null when none was used.' }),
+    voting: t.exposeBoolean('voting', {
+      nullable: false,
+      description: 'Whether the result counts towards the buildset result.',
+    }),
+    final: t.exposeBoolean('final', {
+      nullable: false,
+      description: 'True once the build completed for good; false while it runs and for a build that was retried.',
+    }),
+    held: t.exposeBoolean('held', {
+      nullable: false,
+      description: 'Whether its nodes were held by an autohold request.',
+    }),
+    attempt: t.exposeInt('attempt', {
+      nullable: false,
+      description: 'Attempt number of this job in its buildset, starting at 1.',
+    }),
+    logUrl: t.exposeString('logUrl', {
+      description: 'URL of the build log directory (ends with `/`); null when not known.',
+    }),
+    nodeset: t.exposeString('nodeset', {
+      description: 'Name of the nodeset used ("" for an anonymous one); null when none was used.',
+    }),
     errorDetail: t.exposeString('errorDetail', { description: 'Why the build failed or was skipped, when known.' }),
     ref: t.field({
       type: Ref,
@@ -178,7 +240,12 @@ builder.objectField(Buildset, 'builds', (t) =>
     nullable: false,
     description: 'Builds of the buildset, oldest first (by database id), retries included.',
     load: async (ids: number[], ctx) =>
-      groupBy(ids, await historyStore(ctx).builds.listForBuildsets(ids), (build) => build.buildsetId, (build) => build),
+      groupBy(
+        ids,
+        await historyStore(ctx).builds.listForBuildsets(ids),
+        (build) => build.buildsetId,
+        (build) => build,
+      ),
     resolve: (buildset) => buildset.id,
   }),
 );
@@ -273,7 +340,10 @@ builder.objectFields(Tenant, (t) => ({
     errors: {
       types: [NotFoundError],
       directResult: true,
-      union: { name: 'TenantBuildResult', description: 'The build, or a NotFoundError when the tenant has no build with that uuid.' },
+      union: {
+        name: 'TenantBuildResult',
+        description: 'The build, or a NotFoundError when the tenant has no build with that uuid.',
+      },
     },
     resolve: async (tenant, { uuid }, ctx) => {
       const build = await historyStore(ctx).builds.findByUuid(tenant.name, uuid);

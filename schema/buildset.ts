@@ -3,7 +3,11 @@
  * Tenant entry points: `buildsets`, `buildset(uuid)` and `badge`.
  */
 import type { BuildsetResult as BuildsetResultValue } from '../src/model/results';
-import type { BuildsetEventRecord, BuildsetFilter as BuildsetFilterValue, BuildsetRecord } from '../src/store/repositories/buildsets';
+import type {
+  BuildsetEventRecord,
+  BuildsetFilter as BuildsetFilterValue,
+  BuildsetRecord,
+} from '../src/store/repositories/buildsets';
 import type { RefRecord } from '../src/store/repositories/refs';
 import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
 import { readableRows } from './access';
@@ -35,15 +39,27 @@ export const BuildsetEvent = builder.objectRef<BuildsetEventRecord>('BuildsetEve
   fields: (t) => ({
     eventTime: t.expose('eventTime', { type: 'DateTime', nullable: false, description: 'When it happened.' }),
     eventType: t.exposeString('eventType', { nullable: false, description: 'Kind of event, e.g. `triggered`.' }),
-    description: t.exposeString('description', { description: 'Human-readable description, e.g. "Triggered by change org/project 1,1".' }),
+    description: t.exposeString('description', {
+      description: 'Human-readable description, e.g. "Triggered by change org/project 1,1".',
+    }),
   }),
 });
 
 const buildsetRefs = requestLoader<number, RefRecord[]>(async (ids, ctx) =>
-  groupBy(ids, await historyStore(ctx).refs.listForBuildsets(ids), (link) => link.buildsetId, (link) => link.ref),
+  groupBy(
+    ids,
+    await historyStore(ctx).refs.listForBuildsets(ids),
+    (link) => link.buildsetId,
+    (link) => link.ref,
+  ),
 );
 const buildsetEvents = requestLoader<number, BuildsetEventRecord[]>(async (ids, ctx) =>
-  groupBy(ids, await historyStore(ctx).buildsets.listEvents(ids), (event) => event.buildsetId, (event) => event),
+  groupBy(
+    ids,
+    await historyStore(ctx).buildsets.listEvents(ids),
+    (event) => event.buildsetId,
+    (event) => event,
+  ),
 );
 
 const buildsetIds = (buildsets: readonly BuildsetRecord[]): number[] => buildsets.map((buildset) => buildset.id);
@@ -55,10 +71,17 @@ const BUILDSET_RELATIONS: Record<string, RelationPrefetch<BuildsetRecord>> = {
 };
 
 Buildset.implement({
-  description: 'One attempt to test a queue item: its refs, its builds and how it ended. A gate reset starts a new buildset.',
+  description:
+    'One attempt to test a queue item: its refs, its builds and how it ended. A gate reset starts a new buildset.',
   fields: (t) => ({
-    databaseId: t.exposeInt('id', { nullable: false, description: 'Database id (the REST `_id`); usable with the `idxMin`/`idxMax` filters.' }),
-    uuid: t.exposeString('uuid', { nullable: false, description: 'Buildset uuid (32 hex characters), as used by `buildset(uuid)` and REST paths.' }),
+    databaseId: t.exposeInt('id', {
+      nullable: false,
+      description: 'Database id (the REST `_id`); usable with the `idxMin`/`idxMax` filters.',
+    }),
+    uuid: t.exposeString('uuid', {
+      nullable: false,
+      description: 'Buildset uuid (32 hex characters), as used by `buildset(uuid)` and REST paths.',
+    }),
     tenant: t.exposeString('tenant', { nullable: false, description: 'Name of the tenant the buildset belongs to.' }),
     pipeline: t.exposeString('pipeline', { nullable: false, description: 'Pipeline the item was tested in.' }),
     status: t.field({
@@ -67,17 +90,33 @@ Buildset.implement({
       description: 'Where the buildset is in its life.',
       resolve: (buildset) => buildsetStatus(buildset),
     }),
-    result: t.expose('result', { type: BuildsetResult, description: 'How the buildset ended; null while it is running.' }),
-    message: t.exposeString('message', { description: 'The report text; null until a final report (dequeued buildsets have none).' }),
+    result: t.expose('result', {
+      type: BuildsetResult,
+      description: 'How the buildset ended; null while it is running.',
+    }),
+    message: t.exposeString('message', {
+      description: 'The report text; null until a final report (dequeued buildsets have none).',
+    }),
     eventId: t.exposeString('eventId', { description: 'Id of the trigger event that enqueued the item.' }),
     eventTimestamp: t.expose('eventTimestamp', { type: 'DateTime', description: 'When the trigger event happened.' }),
-    firstBuildStartTime: t.expose('firstBuildStartTime', { type: 'DateTime', description: 'Start of its first build; null before any build started.' }),
+    firstBuildStartTime: t.expose('firstBuildStartTime', {
+      type: 'DateTime',
+      description: 'Start of its first build; null before any build started.',
+    }),
     lastBuildEndTime: t.expose('lastBuildEndTime', {
       type: 'DateTime',
       description: 'End of its last build (at least the first build start), set when the buildset ends.',
     }),
-    createdAt: t.expose('created', { type: 'DateTime', nullable: false, description: 'When the buildset was recorded.' }),
-    updatedAt: t.expose('updated', { type: 'DateTime', nullable: false, description: 'When the buildset was last written.' }),
+    createdAt: t.expose('created', {
+      type: 'DateTime',
+      nullable: false,
+      description: 'When the buildset was recorded.',
+    }),
+    updatedAt: t.expose('updated', {
+      type: 'DateTime',
+      nullable: false,
+      description: 'When the buildset was last written.',
+    }),
     refs: t.field({
       type: [Ref],
       nullable: false,
@@ -102,13 +141,18 @@ const Badge = builder.objectRef<BuildsetRecord & { result: BuildsetResultValue }
       description: 'True when the result is SUCCESS (the "passing" badge); false otherwise ("failing").',
       resolve: (buildset) => buildset.result === 'SUCCESS',
     }),
-    buildset: t.field({ type: Buildset, nullable: false, description: 'The buildset itself.', resolve: (buildset) => buildset }),
+    buildset: t.field({
+      type: Buildset,
+      nullable: false,
+      description: 'The buildset itself.',
+      resolve: (buildset) => buildset,
+    }),
   }),
 });
 
 export const BuildsetFilter = builder.inputType('BuildsetFilter', {
   description:
-    'Filters of a buildset list; every field is optional. Values of one field are OR\'ed, fields are AND\'ed. ' +
+    "Filters of a buildset list; every field is optional. Values of one field are OR'ed, fields are AND'ed. " +
     'Ref conditions (project, branch, change, patchset, ref, newrev) must hold for one ref of the buildset.',
   fields: (t) => ({
     project: t.stringList({ description: 'Project names of any ref; `*` is a wildcard (`org/*`).' }),
@@ -188,7 +232,10 @@ builder.objectFields(Tenant, (t) => ({
     errors: {
       types: [NotFoundError],
       directResult: true,
-      union: { name: 'TenantBuildsetResult', description: 'The buildset, or a NotFoundError when the tenant has no buildset with that uuid.' },
+      union: {
+        name: 'TenantBuildsetResult',
+        description: 'The buildset, or a NotFoundError when the tenant has no buildset with that uuid.',
+      },
     },
     resolve: async (tenant, { uuid }, ctx) => {
       const buildset = await historyStore(ctx).buildsets.findByUuid(tenant.name, uuid);
@@ -201,7 +248,7 @@ builder.objectFields(Tenant, (t) => ({
   badge: t.field({
     type: Badge,
     description:
-      'The result of the newest finished buildset for these projects, pipelines and branches (values OR\'ed, ' +
+      "The result of the newest finished buildset for these projects, pipelines and branches (values OR'ed, " +
       '`*` wildcards); a NotFoundError ("No buildset found") when none matches.',
     args: {
       project: t.arg.stringList({ description: 'Project names; `*` is a wildcard.' }),
@@ -211,10 +258,17 @@ builder.objectFields(Tenant, (t) => ({
     errors: {
       types: [NotFoundError],
       directResult: true,
-      union: { name: 'TenantBadgeResult', description: 'The badge, or a NotFoundError when no finished buildset matches.' },
+      union: {
+        name: 'TenantBadgeResult',
+        description: 'The badge, or a NotFoundError when no finished buildset matches.',
+      },
     },
     resolve: async (tenant, args, ctx) => {
-      const filter = { project: args.project ?? undefined, pipeline: args.pipeline ?? undefined, branch: args.branch ?? undefined };
+      const filter = {
+        project: args.project ?? undefined,
+        pipeline: args.pipeline ?? undefined,
+        branch: args.branch ?? undefined,
+      };
       const buildset = await historyStore(ctx).buildsets.newestComplete(tenant.name, filter);
       if (!buildset || buildset.result === null) {
         throw new NotFoundError('Buildset', describeBadgeQuery(filter), 'No buildset found');
@@ -228,4 +282,3 @@ function describeBadgeQuery(filter: { project?: string[]; pipeline?: string[]; b
   const parts = Object.entries(filter).flatMap(([name, values]) => (values ?? []).map((value) => `${name}=${value}`));
   return parts.join('&');
 }
-

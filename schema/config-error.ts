@@ -25,32 +25,56 @@ export const ConfigErrorSeverity = builder.enumType('ConfigErrorSeverity', {
   description: 'How serious a configuration problem is; the REST API spells them in lower case.',
   values: {
     ERROR: { value: 'error', description: 'The object was not loaded.' },
-    WARNING: { value: 'warning', description: 'The object was loaded but something about it is questionable or deprecated.' },
+    WARNING: {
+      value: 'warning',
+      description: 'The object was loaded but something about it is questionable or deprecated.',
+    },
   } as const,
 });
 
 const ConfigError = builder.objectRef<ConfigErrorView>('ConfigError').implement({
-  description: 'A problem found while loading the tenant\'s configuration.',
+  description: "A problem found while loading the tenant's configuration.",
   fields: (t) => ({
     sourceContext: t.field({
       type: SourceContext,
       description: 'Where the problem is; null for problems not tied to a repository (tenant file).',
       resolve: (e, _args, ctx) => sourceContextOf(e, ctx),
     }),
-    line: t.int({ description: 'Line of the offending object in its file, when known.', resolve: (e) => e.record.line }),
-    severity: t.field({ type: ConfigErrorSeverity, nullable: false, description: 'Error or warning.', resolve: (e) => e.record.severity }),
-    name: t.string({ nullable: false, description: 'Kind of problem (`Unknown`, `Job Not Found`, ...).', resolve: (e) => e.record.name }),
-    error: t.string({ nullable: false, description: 'Full message, with the offending snippet.', resolve: (e) => e.record.error }),
+    line: t.int({
+      description: 'Line of the offending object in its file, when known.',
+      resolve: (e) => e.record.line,
+    }),
+    severity: t.field({
+      type: ConfigErrorSeverity,
+      nullable: false,
+      description: 'Error or warning.',
+      resolve: (e) => e.record.severity,
+    }),
+    name: t.string({
+      nullable: false,
+      description: 'Kind of problem (`Unknown`, `Job Not Found`, ...).',
+      resolve: (e) => e.record.name,
+    }),
+    error: t.string({
+      nullable: false,
+      description: 'Full message, with the offending snippet.',
+      resolve: (e) => e.record.error,
+    }),
     shortError: t.string({ nullable: false, description: 'One-line message.', resolve: (e) => e.record.shortError }),
-    firstSeen: t.field({ type: 'DateTime', nullable: false, description: 'When the problem first appeared in a layout of the tenant.', resolve: (e) => e.record.firstSeen }),
+    firstSeen: t.field({
+      type: 'DateTime',
+      nullable: false,
+      description: 'When the problem first appeared in a layout of the tenant.',
+      resolve: (e) => e.record.firstSeen,
+    }),
   }),
 });
 
 const ConfigErrorFilter = builder.inputType('ConfigErrorFilter', {
   description: 'Exact-match filters of configuration errors; every field is optional and they combine with AND.',
   fields: (t) => ({
-    project: t.string({ description: 'Short project name of the error\'s source context.' }),
-    branch: t.string({ description: 'Branch of the error\'s source context.' }),
+    project: t.string({ description: "Short project name of the error's source context." }),
+    branch: t.string({ description: "Branch of the error's source context." }),
     severity: t.field({ type: ConfigErrorSeverity, description: 'Only errors or only warnings.' }),
     name: t.string({ description: 'Kind of problem, e.g. `Job Not Found`.' }),
   }),
@@ -155,8 +179,12 @@ builder.objectFields(Tenant, (t) => ({
         };
         const total = await repository.count(tenant.name, filter);
         const { start, end } = pageWindow(args, total);
-        const records = end > start ? await repository.list(tenant.name, { ...filter, limit: end - start, offset: start }) : [];
-        const edges = records.map((record, index) => ({ cursor: offsetCursor.encode(start + index), node: { record, tenant: tenant.name } }));
+        const records =
+          end > start ? await repository.list(tenant.name, { ...filter, limit: end - start, offset: start }) : [];
+        const edges = records.map((record, index) => ({
+          cursor: offsetCursor.encode(start + index),
+          node: { record, tenant: tenant.name },
+        }));
         return {
           edges,
           totalCount: total,
@@ -173,7 +201,11 @@ builder.objectFields(Tenant, (t) => ({
       name: 'ConfigErrorConnection',
       description: 'A page of configuration errors, in layout order.',
       fields: (tc) => ({
-        totalCount: tc.int({ nullable: false, description: 'Number of errors matching the filter, on all pages.', resolve: (connection) => connection.totalCount }),
+        totalCount: tc.int({
+          nullable: false,
+          description: 'Number of errors matching the filter, on all pages.',
+          resolve: (connection) => connection.totalCount,
+        }),
       }),
     },
     { name: 'ConfigErrorEdge', description: 'A configuration error and its cursor.' },

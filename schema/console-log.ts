@@ -21,15 +21,26 @@ interface ConsoleChunk {
 const ConsoleLogLine = builder.objectRef<ConsoleLine>('ConsoleLogLine').implement({
   description: 'One line of build output.',
   fields: (t) => ({
-    seq: t.exposeInt('seq', { nullable: false, description: 'Sequence number: the 1-based line number in job-output.txt.' }),
-    text: t.exposeString('text', { nullable: false, description: 'The line with its UTC timestamp prefix, without the newline.' }),
+    seq: t.exposeInt('seq', {
+      nullable: false,
+      description: 'Sequence number: the 1-based line number in job-output.txt.',
+    }),
+    text: t.exposeString('text', {
+      nullable: false,
+      description: 'The line with its UTC timestamp prefix, without the newline.',
+    }),
   }),
 });
 
 const ConsoleLogChunk = builder.objectRef<ConsoleChunk>('ConsoleLogChunk').implement({
   description: 'Lines of build output that became available together.',
   fields: (t) => ({
-    lines: t.field({ type: [ConsoleLogLine], nullable: false, description: 'The lines, in order.', resolve: (chunk) => chunk.lines }),
+    lines: t.field({
+      type: [ConsoleLogLine],
+      nullable: false,
+      description: 'The lines, in order.',
+      resolve: (chunk) => chunk.lines,
+    }),
   }),
 });
 
@@ -37,7 +48,11 @@ function unavailable(message: string, code: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code } });
 }
 
-async function* streamTarget(target: ConsoleTarget, fromSeq: number, signal: AbortSignal): AsyncGenerator<ConsoleChunk> {
+async function* streamTarget(
+  target: ConsoleTarget,
+  fromSeq: number,
+  signal: AbortSignal,
+): AsyncGenerator<ConsoleChunk> {
   switch (target.kind) {
     case 'not-found':
       throw unavailable('Build not found', 'NOT_FOUND');
@@ -70,7 +85,8 @@ builder.subscriptionField('consoleLog', (t) =>
       tenant: t.arg.string({ required: true, description: 'Tenant of the build.' }),
       uuid: t.arg.string({ required: true, description: 'Build uuid.' }),
       offset: t.arg.int({
-        description: 'Sequence number of the last line already received; the stream starts after it (default 0: from the first line).',
+        description:
+          'Sequence number of the last line already received; the stream starts after it (default 0: from the first line).',
       }),
     },
     authScopes: (_root, args) => ({ tenantRead: args.tenant }),

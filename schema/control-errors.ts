@@ -8,7 +8,9 @@ import { InvalidInputError, NotFoundError } from './errors';
 /** The engine, or a top-level error when this process serves no engine API. */
 export function requireEngine(ctx: GraphQLContext): Engine {
   if (!ctx.services.engine) {
-    throw new GraphQLError('The engine is not available in this process', { extensions: { code: 'SERVICE_UNAVAILABLE' } });
+    throw new GraphQLError('The engine is not available in this process', {
+      extensions: { code: 'SERVICE_UNAVAILABLE' },
+    });
   }
   return ctx.services.engine;
 }

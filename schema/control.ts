@@ -25,7 +25,8 @@ async function notifyLive(ctx: GraphQLContext, tenant: string): Promise<void> {
 }
 
 const EventAccepted = builder.simpleObject('ManagementEventAccepted', {
-  description: 'A management event was queued; the scheduler processes it asynchronously (follow it with `queueEvents`).',
+  description:
+    'A management event was queued; the scheduler processes it asynchronously (follow it with `queueEvents`).',
   fields: (t) => ({
     eventId: t.int({ nullable: false, description: 'Id of the queued management event.' }),
     tenant: t.string({ nullable: false, description: 'Tenant name.' }),
@@ -33,7 +34,8 @@ const EventAccepted = builder.simpleObject('ManagementEventAccepted', {
 });
 
 const EnqueueInput = builder.inputType('EnqueueInput', {
-  description: 'A change (`change`) or a ref update (`ref`, `oldrev`, `newrev`) to enqueue; `change` wins when both are given.',
+  description:
+    'A change (`change`) or a ref update (`ref`, `oldrev`, `newrev`) to enqueue; `change` wins when both are given.',
   fields: (t) => ({
     tenant: t.string({ required: true, description: 'Tenant name.' }),
     pipeline: t.string({ required: true, description: 'Pipeline to enqueue into.' }),
@@ -152,7 +154,11 @@ builder.mutationFields((t) => ({
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'PromoteResult' } },
     resolve: async (_root, { input }, ctx) => {
       takeControlToken(ctx, input.tenant);
-      const result = await requireEngine(ctx).promote(input.tenant, { pipeline: input.pipeline, changes: input.changes, by: actor(ctx) });
+      const result = await requireEngine(ctx).promote(input.tenant, {
+        pipeline: input.pipeline,
+        changes: input.changes,
+        by: actor(ctx),
+      });
       return { eventId: unwrap(result, input.pipeline).eventId, tenant: input.tenant };
     },
   }),

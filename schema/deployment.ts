@@ -11,7 +11,10 @@ const ALIVE_WINDOW_MS = 90_000;
 const Component = builder.objectRef<ComponentRecord>('Component').implement({
   description: 'A running Sluice process (role) and its last reported state.',
   fields: (t) => ({
-    kind: t.exposeString('kind', { nullable: false, description: 'Role of the process: api, scheduler, executor or launcher.' }),
+    kind: t.exposeString('kind', {
+      nullable: false,
+      description: 'Role of the process: api, scheduler, executor or launcher.',
+    }),
     hostname: t.exposeString('hostname', { nullable: false, description: 'Host the process runs on.' }),
     state: t.exposeString('state', { nullable: false, description: 'initializing, running or paused.' }),
     version: t.exposeString('version', { nullable: false, description: 'Sluice version of the process.' }),
@@ -42,18 +45,30 @@ builder.queryFields((t) => ({
   components: t.field({
     type: [Component],
     nullable: false,
-    description: 'Sluice processes alive now (heartbeat within 90 seconds), by kind then start time (api-root access rules apply).',
+    description:
+      'Sluice processes alive now (heartbeat within 90 seconds), by kind then start time (api-root access rules apply).',
     authScopes: { rootRead: true },
-    resolve: (_root, _args, ctx) => new ComponentRepository(ctx.services.knex).listAlive(new Date(ctx.services.now().getTime() - ALIVE_WINDOW_MS)),
+    resolve: (_root, _args, ctx) =>
+      new ComponentRepository(ctx.services.knex).listAlive(new Date(ctx.services.now().getTime() - ALIVE_WINDOW_MS)),
   }),
   connections: t.field({
     type: [Connection],
     nullable: false,
-    description: 'Source connections in configuration order (connections without a source, such as timer, are not listed; api-root access rules apply).',
+    description:
+      'Source connections in configuration order (connections without a source, such as timer, are not listed; api-root access rules apply).',
     authScopes: { rootRead: true },
     resolve: (_root, _args, ctx) =>
       Object.entries(ctx.services.config.connections).flatMap(([name, connection]) =>
-        connection.driver === 'git' ? [{ name, driver: connection.driver, baseurl: connection.baseurl, canonicalHostname: connection.canonicalHostname ?? name }] : [],
+        connection.driver === 'git'
+          ? [
+              {
+                name,
+                driver: connection.driver,
+                baseurl: connection.baseurl,
+                canonicalHostname: connection.canonicalHostname ?? name,
+              },
+            ]
+          : [],
       ),
   }),
 }));

@@ -48,7 +48,10 @@ builder.objectType(NotFoundError, {
   description: 'The requested object does not exist.',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    resource: t.exposeString('resource', { nullable: false, description: 'Kind of object that was looked up (Tenant, Project, Build...).' }),
+    resource: t.exposeString('resource', {
+      nullable: false,
+      description: 'Kind of object that was looked up (Tenant, Project, Build...).',
+    }),
     key: t.exposeString('key', { nullable: false, description: 'The name or id that was not found.' }),
   }),
 });

@@ -54,7 +54,12 @@ builder.objectType(JobGraphError, {
   description: 'The job graph could not be frozen because of configuration errors.',
   interfaces: [ErrorInterface],
   fields: (t) => ({
-    problems: t.field({ type: [FreezeProblem], nullable: false, description: 'Every problem found.', resolve: (e) => [...e.problems] }),
+    problems: t.field({
+      type: [FreezeProblem],
+      nullable: false,
+      description: 'Every problem found.',
+      resolve: (e) => [...e.problems],
+    }),
   }),
 });
 
@@ -67,7 +72,8 @@ const FrozenJob = builder.objectRef<FrozenJobView>('FrozenJob').implement({
     dependencies: t.field({
       type: [JobDependencyRef],
       nullable: false,
-      description: 'Jobs of this graph that run before this one (soft dependencies on jobs not in the graph are dropped).',
+      description:
+        'Jobs of this graph that run before this one (soft dependencies on jobs not in the graph are dropped).',
       resolve: (f) => f.job.dependencies,
     }),
     childJobs: t.stringList({
@@ -75,18 +81,38 @@ const FrozenJob = builder.objectRef<FrozenJobView>('FrozenJob').implement({
       description: 'Jobs of this graph that depend directly on this one.',
       resolve: (f) => f.graph.jobs.filter((j) => j.dependencies.some((d) => d.name === f.job.name)).map((j) => j.name),
     }),
-    inheritancePath: t.stringList({ nullable: false, description: 'The variants applied, base-most first.', resolve: (f) => f.job.inheritancePath }),
-    sourceContext: t.field({ type: SourceContext, nullable: false, description: 'Context of the first variant of this job that applied.', resolve: (f) => f.job.sourceContext }),
+    inheritancePath: t.stringList({
+      nullable: false,
+      description: 'The variants applied, base-most first.',
+      resolve: (f) => f.job.inheritancePath,
+    }),
+    sourceContext: t.field({
+      type: SourceContext,
+      nullable: false,
+      description: 'Context of the first variant of this job that applied.',
+      resolve: (f) => f.job.sourceContext,
+    }),
     voting: t.boolean({ nullable: false, description: 'Whether the result counts.', resolve: (f) => f.job.voting }),
     tags: t.stringList({ nullable: false, description: 'Tags.', resolve: (f) => f.job.tags }),
-    semaphores: t.field({ type: [JobSemaphoreUse], nullable: false, description: 'Semaphores acquired.', resolve: (f) => f.job.semaphores }),
+    semaphores: t.field({
+      type: [JobSemaphoreUse],
+      nullable: false,
+      description: 'Semaphores acquired.',
+      resolve: (f) => f.job.semaphores,
+    }),
     timeout: t.int({ description: 'Seconds allowed for the run phase.', resolve: (f) => f.job.timeout }),
     attempts: t.int({ nullable: false, description: 'Attempts allowed.', resolve: (f) => f.job.attempts }),
-    nodeset: t.field({ type: Nodeset, nullable: false, description: 'The first nodeset alternative (empty when the job needs no nodes).', resolve: (f) => f.job.nodeset }),
+    nodeset: t.field({
+      type: Nodeset,
+      nullable: false,
+      description: 'The first nodeset alternative (empty when the job needs no nodes).',
+      resolve: (f) => f.job.nodeset,
+    }),
     parameters: t.field({
       type: 'JSON',
       nullable: false,
-      description: 'The parameter document an executor would receive, with placeholder build ids and every secret and SSH key replaced by "REDACTED".',
+      description:
+        'The parameter document an executor would receive, with placeholder build ids and every secret and SSH key replaced by "REDACTED".',
       resolve: (f) => frozenJobParameters(f.job, { ...f.graph, graph: f.graph.jobs }),
     }),
   }),
@@ -101,8 +127,14 @@ const JobGraph = builder.objectRef<GraphView>('JobGraph').implement({
       description: 'Frozen jobs in graph order; empty when the project does not run jobs in the pipeline.',
       resolve: (g) => g.jobs.map((job) => ({ job, graph: g })),
     }),
-    debug: t.exposeBoolean('debug', { nullable: false, description: 'True when the project pipeline asks for debug reports.' }),
-    failFast: t.exposeBoolean('failFast', { nullable: false, description: 'True when the first failure cancels the remaining jobs.' }),
+    debug: t.exposeBoolean('debug', {
+      nullable: false,
+      description: 'True when the project pipeline asks for debug reports.',
+    }),
+    failFast: t.exposeBoolean('failFast', {
+      nullable: false,
+      description: 'True when the first failure cancels the remaining jobs.',
+    }),
   }),
 });
 
@@ -128,9 +160,18 @@ function requirePipeline(layout: Layout, pipeline: string): void {
 }
 
 /** Freeze in `layout` (the current one, or a speculative one); `files` undefined = file matchers not evaluated. */
-function freezeIn(layout: Layout, project: LayoutProject, args: { pipeline: string; branch: string; projectArg: string; files?: readonly string[] }): GraphView {
+function freezeIn(
+  layout: Layout,
+  project: LayoutProject,
+  args: { pipeline: string; branch: string; projectArg: string; files?: readonly string[] },
+): GraphView {
   const base = { layout, project, pipeline: args.pipeline, branch: args.branch };
-  const result = freezeJobGraph(layout, { pipeline: args.pipeline, project: project.canonicalName, branch: args.branch, files: args.files });
+  const result = freezeJobGraph(layout, {
+    pipeline: args.pipeline,
+    project: project.canonicalName,
+    branch: args.branch,
+    files: args.files,
+  });
   switch (result.status) {
     case 'ok':
       return { ...base, jobs: result.jobs, debug: result.debug, failFast: result.failFast };
@@ -151,7 +192,12 @@ function whereOf(error: ConfigError): string {
   if (context === undefined) {
     return '';
   }
-  const parts = [context.projectName, context.branch, context.path, error.line === undefined ? undefined : `line ${error.line}`].filter((p) => p !== undefined);
+  const parts = [
+    context.projectName,
+    context.branch,
+    context.path,
+    error.line === undefined ? undefined : `line ${error.line}`,
+  ].filter((p) => p !== undefined);
   return `${parts.join(' ')}: `;
 }
 
@@ -187,7 +233,12 @@ async function freezePipeline(tenant: TenantRef, args: FreezePipelineArgs, ctx: 
   }
   const speculativeProject = proposed.layout.projects.get(project.canonicalName) ?? project;
   const files = proposed.ref.kind === 'change' ? proposed.ref.files : undefined;
-  return freezeIn(proposed.layout, speculativeProject, { pipeline: args.pipeline, branch: proposed.ref.branch, projectArg: args.project, files });
+  return freezeIn(proposed.layout, speculativeProject, {
+    pipeline: args.pipeline,
+    branch: proposed.ref.branch,
+    projectArg: args.project,
+    files,
+  });
 }
 
 builder.objectFields(Tenant, (t) => ({
@@ -198,29 +249,34 @@ builder.objectFields(Tenant, (t) => ({
     args: {
       project: t.arg.string({ required: true, description: 'Short or canonical project name.' }),
       pipeline: t.arg.string({ required: true, description: 'Name of the pipeline.' }),
-      ref: t.arg.string({ required: true, description: 'A branch (`master` or `refs/heads/master`) or a change ref `refs/changes/NN/N/P`.' }),
+      ref: t.arg.string({
+        required: true,
+        description: 'A branch (`master` or `refs/heads/master`) or a change ref `refs/changes/NN/N/P`.',
+      }),
     },
     errors: { types: [NotFoundError, InvalidInputError, JobGraphError, ConflictError], directResult: true },
     resolve: (tenant, args, ctx) => freezePipeline(tenant, args, ctx),
   }),
   freezeJobs: t.field({
     type: JobGraph,
-    description: 'The job graph a change to a project branch would get in a pipeline (file matchers ignored, secrets redacted).',
+    description:
+      'The job graph a change to a project branch would get in a pipeline (file matchers ignored, secrets redacted).',
     args: {
       pipeline: t.arg.string({ required: true, description: 'Name of the pipeline.' }),
       project: t.arg.string({ required: true, description: 'Short or canonical project name.' }),
-      branch: t.arg.string({ description: 'Branch; the project\'s default branch when absent or empty.' }),
+      branch: t.arg.string({ description: "Branch; the project's default branch when absent or empty." }),
     },
     errors: { types: [NotFoundError, InvalidInputError, JobGraphError], directResult: true },
     resolve: (tenant, args, ctx) => freezeGraph(tenant, args, ctx),
   }),
   freezeJob: t.field({
     type: FrozenJob,
-    description: 'One job of the graph `freezeJobs` computes, with its parameter document; `Job not found` when the job is not in the graph.',
+    description:
+      'One job of the graph `freezeJobs` computes, with its parameter document; `Job not found` when the job is not in the graph.',
     args: {
       pipeline: t.arg.string({ required: true, description: 'Name of the pipeline.' }),
       project: t.arg.string({ required: true, description: 'Short or canonical project name.' }),
-      branch: t.arg.string({ description: 'Branch; the project\'s default branch when absent or empty.' }),
+      branch: t.arg.string({ description: "Branch; the project's default branch when absent or empty." }),
       job: t.arg.string({ required: true, description: 'Name of the job.' }),
     },
     errors: { types: [NotFoundError, InvalidInputError, JobGraphError], directResult: true },

@@ -62,7 +62,9 @@ function playbookDocument(playbook: Playbook, layout: Layout): Json {
 /** `hostname` of a canonical name `hostname/short/name`. */
 function canonicalHostname(project: LayoutProject): string {
   const suffix = `/${project.name}`;
-  return project.canonicalName.endsWith(suffix) ? project.canonicalName.slice(0, -suffix.length) : project.canonicalName;
+  return project.canonicalName.endsWith(suffix)
+    ? project.canonicalName.slice(0, -suffix.length)
+    : project.canonicalName;
 }
 
 /** The parameter document of `job`, with secrets and keys redacted. */
@@ -131,7 +133,13 @@ export function frozenJobParameters(job: FrozenJob, context: FrozenJobContext): 
       change_url: null,
       child_jobs: context.graph.filter((j) => j.dependencies.some((d) => d.name === job.name)).map((j) => j.name),
       event_id: null,
-      include_vars: job.includeVars.map((i) => ({ name: i.name, project: i.projectName ?? null, required: i.required, use_ref: i.useRef, zuul_project: i.zuulProject })),
+      include_vars: job.includeVars.map((i) => ({
+        name: i.name,
+        project: i.projectName ?? null,
+        required: i.required,
+        use_ref: i.useRef,
+        zuul_project: i.zuulProject,
+      })),
     },
   };
 }

@@ -12,9 +12,14 @@ const AuthRealm = builder.simpleObject('AuthRealm', {
     name: t.string({ nullable: false, description: 'Realm name, as it appears in WWW-Authenticate.' }),
     authority: t.string({ description: 'Token issuer (OpenID Connect authority).' }),
     clientId: t.string({ description: 'Client id to use when asking the authority for a token.' }),
-    driver: t.string({ nullable: false, description: 'Token verification driver: HS256, RS256, ES256 or OpenIDConnect.' }),
+    driver: t.string({
+      nullable: false,
+      description: 'Token verification driver: HS256, RS256, ES256 or OpenIDConnect.',
+    }),
     scope: t.string({ description: 'OpenID Connect scope to request, when the driver is OpenIDConnect.' }),
-    loadUserInfo: t.boolean({ description: 'Whether dashboards should load the OpenID Connect user info; null for other drivers.' }),
+    loadUserInfo: t.boolean({
+      description: 'Whether dashboards should load the OpenID Connect user info; null for other drivers.',
+    }),
   }),
 });
 
@@ -22,7 +27,10 @@ const AuthCapabilities = builder.simpleObject('AuthCapabilities', {
   description: 'How a client should authenticate with this deployment.',
   fields: (t) => ({
     realms: t.field({ type: [AuthRealm], nullable: false, description: 'Configured authentication realms.' }),
-    defaultRealm: t.string({ description: "The realm a dashboard should use by default: the api-root's authentication-realm when set, else the default authenticator's; null when none is configured." }),
+    defaultRealm: t.string({
+      description:
+        "The realm a dashboard should use by default: the api-root's authentication-realm when set, else the default authenticator's; null when none is configured.",
+    }),
     readProtected: t.boolean({ nullable: false, description: 'True when reading the API itself requires a token.' }),
   }),
 });

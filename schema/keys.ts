@@ -30,16 +30,23 @@ async function canonicalProject(ctx: GraphQLContext, tenant: string, name: strin
 const ProjectKeys = builder.objectRef<ProjectKeysShape>('ProjectKeys').implement({
   description: 'Public keys of a project (shared by every tenant that contains it).',
   fields: (t) => ({
-    canonicalName: t.exposeString('canonicalName', { nullable: false, description: 'Canonical project name (owner of the keys).' }),
+    canonicalName: t.exposeString('canonicalName', {
+      nullable: false,
+      description: 'Canonical project name (owner of the keys).',
+    }),
     secretsPublicKey: t.string({
       nullable: false,
-      description: 'RSA public key (PEM SubjectPublicKeyInfo) to encrypt secrets for this project (REST `key/{project}.pub`).',
-      resolve: async (keys, _args, ctx) => (await (await ctx.services.auth.keys()).secretsKey(keys.canonicalName)).publicKeyText,
+      description:
+        'RSA public key (PEM SubjectPublicKeyInfo) to encrypt secrets for this project (REST `key/{project}.pub`).',
+      resolve: async (keys, _args, ctx) =>
+        (await (await ctx.services.auth.keys()).secretsKey(keys.canonicalName)).publicKeyText,
     }),
     sshPublicKey: t.string({
       nullable: false,
-      description: 'The project SSH public key, OpenSSH format with a trailing newline (REST `project-ssh-key/{project}.pub`).',
-      resolve: async (keys, _args, ctx) => (await (await ctx.services.auth.keys()).projectSshKey(keys.canonicalName)).publicKeyText,
+      description:
+        'The project SSH public key, OpenSSH format with a trailing newline (REST `project-ssh-key/{project}.pub`).',
+      resolve: async (keys, _args, ctx) =>
+        (await (await ctx.services.auth.keys()).projectSshKey(keys.canonicalName)).publicKeyText,
     }),
   }),
 });
@@ -48,7 +55,8 @@ builder.objectFields(Tenant, (t) => ({
   sshPublicKey: t.string({
     nullable: false,
     description: 'The tenant SSH public key, OpenSSH format with a trailing newline (REST `tenant-ssh-key/ssh.pub`).',
-    resolve: async (tenant, _args, ctx) => (await (await ctx.services.auth.keys()).tenantSshKey(tenant.name)).publicKeyText,
+    resolve: async (tenant, _args, ctx) =>
+      (await (await ctx.services.auth.keys()).tenantSshKey(tenant.name)).publicKeyText,
   }),
   projectKeys: t.field({
     type: ProjectKeys,

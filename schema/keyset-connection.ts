@@ -7,7 +7,11 @@ import type { SchemaTypes } from './builder';
 import type { KeysetConnection } from './pagination';
 
 /** Field options: a list that is never null and never holds null edges or nodes. */
-export const NON_NULL_CONNECTION = { nullable: false, edgesNullable: { list: false, items: false }, nodeNullable: false } as const;
+export const NON_NULL_CONNECTION = {
+  nullable: false,
+  edgesNullable: { list: false, items: false },
+  nodeNullable: false,
+} as const;
 
 export const OFFSET_ARG_DESCRIPTION = 'Rows to skip after the cursor position (REST `skip`); prefer cursors.';
 
@@ -24,7 +28,9 @@ export function countedConnectionTypes(name: string, texts: { page: string; item
       description: texts.page,
       // Generic over the connection shape Pothos infers per field; every resolver of these fields
       // returns `resolveKeysetConnection(...)`, which carries `totalCount`.
-      fields: <Shape extends object>(tc: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, Shape>) => ({
+      fields: <Shape extends object>(
+        tc: PothosSchemaTypes.ObjectFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>, Shape>,
+      ) => ({
         totalCount: tc.int({
           nullable: false,
           description: texts.totalCount,

@@ -28,7 +28,6 @@ import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { idCursor, PAGINATION_DESCRIPTION, resolveKeysetConnection } from './pagination';
 import { requireTenant, Tenant } from './tenant';
 
-
 const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** A launcher context for API requests (store and layouts; no loop). */
@@ -91,15 +90,18 @@ const REQUEST_STATE_TEXT: Record<(typeof NODESET_REQUEST_STATES)[number], string
   failed: 'No provider could provide the nodes; the job gets NODE_FAILURE.',
 };
 
-
 export const NodeStateEnum = builder.enumType('NodeState', {
   description: 'States of a provider node (engine.md §3.5); REST spells them in lower case with dashes.',
-  values: Object.fromEntries(NODE_STATES.map((state) => [enumName(state), { value: state, description: NODE_STATE_TEXT[state] }])),
+  values: Object.fromEntries(
+    NODE_STATES.map((state) => [enumName(state), { value: state, description: NODE_STATE_TEXT[state] }]),
+  ),
 });
 
 export const NodesetRequestStateEnum = builder.enumType('NodesetRequestState', {
   description: 'States of a nodeset request: requested -> accepted -> fulfilled | failed.',
-  values: Object.fromEntries(NODESET_REQUEST_STATES.map((state) => [enumName(state), { value: state, description: REQUEST_STATE_TEXT[state] }])),
+  values: Object.fromEntries(
+    NODESET_REQUEST_STATES.map((state) => [enumName(state), { value: state, description: REQUEST_STATE_TEXT[state] }]),
+  ),
 });
 
 export const ProviderNode = builder.objectRef<NodeRecord>('ProviderNode').implement({
@@ -107,22 +109,41 @@ export const ProviderNode = builder.objectRef<NodeRecord>('ProviderNode').implem
   fields: (t) => ({
     uuid: t.exposeString('uuid', { nullable: false, description: 'Node id (REST `id` and `uuid`).' }),
     label: t.exposeString('label', { nullable: false, description: 'Label the node was launched for.' }),
-    state: t.field({ type: NodeStateEnum, nullable: false, description: 'Current state.', resolve: (node) => node.state }),
-    stateTime: t.expose('stateTime', { type: 'DateTime', nullable: false, description: 'When the node entered its state.' }),
-    provider: t.exposeString('provider', { description: 'Canonical name of the provider; null for a pool node not yet placed.' }),
+    state: t.field({
+      type: NodeStateEnum,
+      nullable: false,
+      description: 'Current state.',
+      resolve: (node) => node.state,
+    }),
+    stateTime: t.expose('stateTime', {
+      type: 'DateTime',
+      nullable: false,
+      description: 'When the node entered its state.',
+    }),
+    provider: t.exposeString('provider', {
+      description: 'Canonical name of the provider; null for a pool node not yet placed.',
+    }),
     tenant: t.exposeString('tenant', { description: 'Tenant the node is assigned to; null while unassigned.' }),
     requestUuid: t.exposeString('requestUuid', { description: 'Nodeset request the node serves, if any.' }),
-    connectionType: t.exposeString('connectionType', { description: '`local` (a directory on the executor host) or `ssh`.' }),
+    connectionType: t.exposeString('connectionType', {
+      description: '`local` (a directory on the executor host) or `ssh`.',
+    }),
     externalId: t.exposeString('externalId', { description: 'Driver id: the static host name, or the local node id.' }),
     interfaceIp: t.exposeString('interfaceIp', { description: 'Address the executor connects to.' }),
     host: t.exposeString('host', { description: 'Host name.' }),
     port: t.exposeInt('port', { description: 'Connection port.' }),
     username: t.exposeString('username', { description: 'Login user.' }),
     comment: t.exposeString('comment', { description: 'Hold reason, or the reason a launch failed.' }),
-    holdExpiration: t.exposeInt('holdExpiration', { description: 'Seconds a held node is kept (null or 0: until released).' }),
+    holdExpiration: t.exposeInt('holdExpiration', {
+      description: 'Seconds a held node is kept (null or 0: until released).',
+    }),
     maxReadyAge: t.exposeInt('maxReadyAge', { description: 'Seconds an unassigned ready node is kept.' }),
     imageUploadUuid: t.exposeString('imageUploadUuid', { description: 'Image upload the node booted from.' }),
-    isLocked: t.boolean({ nullable: false, description: 'Whether a launcher holds the node.', resolve: (node) => node.lockHolder !== null }),
+    isLocked: t.boolean({
+      nullable: false,
+      description: 'Whether a launcher holds the node.',
+      resolve: (node) => node.lockHolder !== null,
+    }),
     lockHolder: t.exposeString('lockHolder', { description: 'Launcher holding the node, if any.' }),
   }),
 });
@@ -140,30 +161,73 @@ export const NodesetRequest = builder.objectRef<NodesetRequestRecord>('NodesetRe
   description: 'A request for the nodes of one job (REST `T/nodeset-requests`).',
   fields: (t) => ({
     uuid: t.exposeString('uuid', { nullable: false, description: 'Request id.' }),
-    state: t.field({ type: NodesetRequestStateEnum, nullable: false, description: 'Current state.', resolve: (r) => r.state }),
-    stateTime: t.expose('stateTime', { type: 'DateTime', nullable: false, description: 'When the request entered its state.' }),
+    state: t.field({
+      type: NodesetRequestStateEnum,
+      nullable: false,
+      description: 'Current state.',
+      resolve: (r) => r.state,
+    }),
+    stateTime: t.expose('stateTime', {
+      type: 'DateTime',
+      nullable: false,
+      description: 'When the request entered its state.',
+    }),
     pipelineName: t.exposeString('pipelineName', { description: 'Pipeline of the job.' }),
     buildsetUuid: t.exposeString('buildsetUuid', { description: 'Buildset of the job.' }),
     jobName: t.exposeString('jobName', { description: 'Job the nodes are for.' }),
     project: t.exposeString('project', { description: 'Project of the item (relative priority is per project).' }),
-    labels: t.exposeStringList('labels', { nullable: false, description: 'One label per node of the current alternative.' }),
-    alternatives: t.field({ type: ['String'], nullable: false, description: 'Every nodeset alternative as comma-separated labels, in order.', resolve: (r) => r.alternatives.map((a) => a.join(',')) }),
-    alternativeIndex: t.exposeInt('alternativeIndex', { nullable: false, description: 'Index of the alternative being tried.' }),
-    priority: t.exposeInt('priority', { nullable: false, description: 'Pipeline precedence priority (100 high, 200 normal, 300 low).' }),
-    relativePriority: t.exposeInt('relativePriority', { nullable: false, description: 'Position among the queued work of the same project (quantized).' }),
-    requestTime: t.expose('requestTime', { type: 'DateTime', nullable: false, description: 'When the request was made.' }),
+    labels: t.exposeStringList('labels', {
+      nullable: false,
+      description: 'One label per node of the current alternative.',
+    }),
+    alternatives: t.field({
+      type: ['String'],
+      nullable: false,
+      description: 'Every nodeset alternative as comma-separated labels, in order.',
+      resolve: (r) => r.alternatives.map((a) => a.join(',')),
+    }),
+    alternativeIndex: t.exposeInt('alternativeIndex', {
+      nullable: false,
+      description: 'Index of the alternative being tried.',
+    }),
+    priority: t.exposeInt('priority', {
+      nullable: false,
+      description: 'Pipeline precedence priority (100 high, 200 normal, 300 low).',
+    }),
+    relativePriority: t.exposeInt('relativePriority', {
+      nullable: false,
+      description: 'Position among the queued work of the same project (quantized).',
+    }),
+    requestTime: t.expose('requestTime', {
+      type: 'DateTime',
+      nullable: false,
+      description: 'When the request was made.',
+    }),
     zuulEventId: t.exposeString('zuulEventId', { description: 'Triggering event id.' }),
     imageNames: t.exposeStringList('imageNames', { description: 'Images of an image build or validation item.' }),
-    imageUploadUuid: t.exposeString('imageUploadUuid', { description: 'Upload the nodes must boot from (image validation).' }),
+    imageUploadUuid: t.exposeString('imageUploadUuid', {
+      description: 'Upload the nodes must boot from (image validation).',
+    }),
     preferredProvider: t.exposeString('preferredProvider', { description: 'Provider of a paused parent job’s nodes.' }),
-    failureReason: t.exposeString('failureReason', { description: 'Why the request (or an earlier alternative) failed.' }),
+    failureReason: t.exposeString('failureReason', {
+      description: 'Why the request (or an earlier alternative) failed.',
+    }),
     providerNodeData: t.field({
       type: [ProviderNodeData],
       nullable: false,
       description: 'Per label index: node and failed providers.',
-      resolve: (r) => r.providerNodeData.map((d) => ({ uuid: d.uuid, executorZone: d.executor_zone, failedProviders: d.failed_providers })),
+      resolve: (r) =>
+        r.providerNodeData.map((d) => ({
+          uuid: d.uuid,
+          executorZone: d.executor_zone,
+          failedProviders: d.failed_providers,
+        })),
     }),
-    isLocked: t.boolean({ nullable: false, description: 'Whether a launcher holds the request.', resolve: (r) => r.lockHolder !== null }),
+    isLocked: t.boolean({
+      nullable: false,
+      description: 'Whether a launcher holds the request.',
+      resolve: (r) => r.lockHolder !== null,
+    }),
     lockHolder: t.exposeString('lockHolder', { description: 'Launcher that last worked on the request.' }),
   }),
 });
@@ -196,8 +260,14 @@ builder.objectFields(Tenant, (t) => ({
       },
       resolve: (tenant, args, ctx) => {
         const repos = createRepositories(ctx.services.knex);
-        const providers = providersOf({ layouts: ctx.services.tenants, config: ctx.services.config }, tenant.name).map((p) => p.canonicalName);
-        const filter = { states: args.filter?.states ?? undefined, labels: args.filter?.labels ?? undefined, providers: args.filter?.providers ?? undefined };
+        const providers = providersOf({ layouts: ctx.services.tenants, config: ctx.services.config }, tenant.name).map(
+          (p) => p.canonicalName,
+        );
+        const filter = {
+          states: args.filter?.states ?? undefined,
+          labels: args.filter?.labels ?? undefined,
+          providers: args.filter?.providers ?? undefined,
+        };
         return resolveKeysetConnection({
           args,
           codec: idCursor,
@@ -328,7 +398,14 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
       takeControlToken(ctx, input.tenant);
-      return unwrap(await nodeHold(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, comment: input.comment ?? null, actor: actor(ctx) }));
+      return unwrap(
+        await nodeHold(launcherContext(ctx), {
+          tenant: input.tenant,
+          nodeId: input.nodeId,
+          comment: input.comment ?? null,
+          actor: actor(ctx),
+        }),
+      );
     },
   }),
   nodeRelease: t.field({
@@ -341,7 +418,9 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
       takeControlToken(ctx, input.tenant);
-      return unwrap(await nodeRelease(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, actor: actor(ctx) }));
+      return unwrap(
+        await nodeRelease(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, actor: actor(ctx) }),
+      );
     },
   }),
   nodesetRequestCancel: t.field({
@@ -354,7 +433,13 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
       takeControlToken(ctx, input.tenant);
-      unwrap(await nodesetRequestCancel(launcherContext(ctx), { tenant: input.tenant, requestId: input.requestId, actor: actor(ctx) }));
+      unwrap(
+        await nodesetRequestCancel(launcherContext(ctx), {
+          tenant: input.tenant,
+          requestId: input.requestId,
+          actor: actor(ctx),
+        }),
+      );
       return { tenant: input.tenant, id: input.requestId };
     },
   }),
@@ -368,21 +453,30 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
       takeControlToken(ctx, input.tenant);
-      const { eventId } = unwrap(await imageBuild(launcherContext(ctx), { tenant: input.tenant, imageName: input.imageName, actor: actor(ctx) }));
+      const { eventId } = unwrap(
+        await imageBuild(launcherContext(ctx), { tenant: input.tenant, imageName: input.imageName, actor: actor(ctx) }),
+      );
       return { tenant: input.tenant, eventId };
     },
   }),
   imageBuildArtifactDelete: t.field({
     type: Done,
     nullable: false,
-    description: 'Delete an image build artifact and its uploads; refused (ConflictError) while a node uses one of them.',
+    description:
+      'Delete an image build artifact and its uploads; refused (ConflictError) while a node uses one of them.',
     args: { input: t.arg({ type: ArtifactInput, required: true, description: 'The artifact.' }) },
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildArtifactDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
       takeControlToken(ctx, input.tenant);
-      unwrap(await imageBuildArtifactDelete(launcherContext(ctx), { tenant: input.tenant, artifactId: input.artifactId, actor: actor(ctx) }));
+      unwrap(
+        await imageBuildArtifactDelete(launcherContext(ctx), {
+          tenant: input.tenant,
+          artifactId: input.artifactId,
+          actor: actor(ctx),
+        }),
+      );
       return { tenant: input.tenant, id: input.artifactId };
     },
   }),
@@ -396,7 +490,13 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
       takeControlToken(ctx, input.tenant);
-      unwrap(await imageUploadDelete(launcherContext(ctx), { tenant: input.tenant, uploadId: input.uploadId, actor: actor(ctx) }));
+      unwrap(
+        await imageUploadDelete(launcherContext(ctx), {
+          tenant: input.tenant,
+          uploadId: input.uploadId,
+          actor: actor(ctx),
+        }),
+      );
       return { tenant: input.tenant, id: input.uploadId };
     },
   }),
@@ -410,7 +510,13 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       known(ctx, input.tenant);
       takeControlToken(ctx, input.tenant);
-      unwrap(await imageUploadValidate(launcherContext(ctx), { tenant: input.tenant, uploadId: input.uploadId, actor: actor(ctx) }));
+      unwrap(
+        await imageUploadValidate(launcherContext(ctx), {
+          tenant: input.tenant,
+          uploadId: input.uploadId,
+          actor: actor(ctx),
+        }),
+      );
       return { tenant: input.tenant, id: input.uploadId };
     },
   }),

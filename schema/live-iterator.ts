@@ -35,7 +35,10 @@ export class LiveIterator<S, T> implements AsyncIterableIterator<T> {
         return { value, done: false };
       }
       this.pending ??= this.source.next();
-      const result = this.recheck === undefined ? await this.pending : await Promise.race([this.pending, this.recheck.changed().then((): typeof CHANGED => CHANGED)]);
+      const result =
+        this.recheck === undefined
+          ? await this.pending
+          : await Promise.race([this.pending, this.recheck.changed().then((): typeof CHANGED => CHANGED)]);
       try {
         if (result === CHANGED) {
           this.recheck?.check();

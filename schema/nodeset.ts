@@ -1,5 +1,9 @@
 /** Nodesets as jobs use them: named or anonymous sets of nodes, possibly with alternatives. */
-import type { Nodeset as NodesetValue, NodesetGroup as NodesetGroupValue, NodesetNode as NodesetNodeValue } from '../src/config/layout';
+import type {
+  Nodeset as NodesetValue,
+  NodesetGroup as NodesetGroupValue,
+  NodesetNode as NodesetNodeValue,
+} from '../src/config/layout';
 import { builder } from './builder';
 
 const NodesetNode = builder.objectRef<NodesetNodeValue>('NodesetNode').implement({
@@ -24,13 +28,27 @@ export const Nodeset = builder.objectRef<NodesetValue>('Nodeset');
 Nodeset.implement({
   description: 'A concrete set of nodes a job runs on.',
   fields: (t) => ({
-    name: t.exposeString('name', { nullable: false, description: 'Name of the nodeset; empty for an anonymous nodeset.' }),
-    nodes: t.field({ type: [NodesetNode], nullable: false, description: 'Nodes, in configuration order.', resolve: (n) => n.nodes }),
-    groups: t.field({ type: [NodesetGroup], nullable: false, description: 'Groups of nodes.', resolve: (n) => n.groups }),
+    name: t.exposeString('name', {
+      nullable: false,
+      description: 'Name of the nodeset; empty for an anonymous nodeset.',
+    }),
+    nodes: t.field({
+      type: [NodesetNode],
+      nullable: false,
+      description: 'Nodes, in configuration order.',
+      resolve: (n) => n.nodes,
+    }),
+    groups: t.field({
+      type: [NodesetGroup],
+      nullable: false,
+      description: 'Groups of nodes.',
+      resolve: (n) => n.groups,
+    }),
     alternatives: t.field({
       type: [Nodeset],
       nullable: false,
-      description: 'Always empty on a resolved nodeset: alternatives are flattened into the job\'s `nodesetAlternatives`.',
+      description:
+        "Always empty on a resolved nodeset: alternatives are flattened into the job's `nodesetAlternatives`.",
       resolve: (n) => n.alternatives.filter((alt): alt is NodesetValue => typeof alt !== 'string'),
     }),
   }),

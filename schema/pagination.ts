@@ -62,11 +62,18 @@ export const endTimeCursor: CursorCodec<{ endTime: Date; id: number }> = {
 };
 
 /** The store page for connection arguments; `limit` asks for one extra row to detect more pages. */
-export function keysetPageFromArgs<Cursor>(args: ConnectionArgs, codec: CursorCodec<Cursor>): { page: KeysetPage<Cursor>; size: number } {
+export function keysetPageFromArgs<Cursor>(
+  args: ConnectionArgs,
+  codec: CursorCodec<Cursor>,
+): { page: KeysetPage<Cursor>; size: number } {
   if (args.first != null && args.last != null) {
     throw badInput('Pass either `first` or `last`, not both.');
   }
-  for (const [name, value] of [['first', args.first], ['last', args.last], ['offset', args.offset]] as const) {
+  for (const [name, value] of [
+    ['first', args.first],
+    ['last', args.last],
+    ['offset', args.offset],
+  ] as const) {
     if (value != null && value < 0) {
       throw badInput(`\`${name}\` must not be negative.`);
     }

@@ -2,7 +2,14 @@
  * Projects of a tenant and their configuration: the `project` stanzas that apply to each one, in
  * layout order, with the job variants each pipeline lists.
  */
-import { MERGE_MODES, type Layout, type LayoutProject, type MergeMode, type ProjectPipelineConfig, type ProjectStanza } from '../src/config/layout';
+import {
+  MERGE_MODES,
+  type Layout,
+  type LayoutProject,
+  type MergeMode,
+  type ProjectPipelineConfig,
+  type ProjectStanza,
+} from '../src/config/layout';
 import { builder } from './builder';
 import { InvalidInputError, NotFoundError } from './errors';
 import { JobVariant, type JobVariantView } from './job-variant';
@@ -43,24 +50,48 @@ const MERGE_MODE_DESCRIPTIONS: Record<MergeMode, string> = {
 };
 
 export const MergeModeEnum = builder.enumType('MergeMode', {
-  description: 'How changes of a project are merged for testing and submission; the REST API spells them in lower case with dashes.',
-  values: Object.fromEntries(MERGE_MODES.map((mode) => [mode.toUpperCase().replace(/-/g, '_'), { value: mode, description: MERGE_MODE_DESCRIPTIONS[mode] }])),
+  description:
+    'How changes of a project are merged for testing and submission; the REST API spells them in lower case with dashes.',
+  values: Object.fromEntries(
+    MERGE_MODES.map((mode) => [
+      mode.toUpperCase().replace(/-/g, '_'),
+      { value: mode, description: MERGE_MODE_DESCRIPTIONS[mode] },
+    ]),
+  ),
 });
 
 export const ProjectType = builder.enumType('ProjectType', {
   description: 'Trust level of a project in the tenant.',
   values: {
-    CONFIG: { value: 'config', description: 'A config (trusted) project: its configuration is applied only after merge.' },
-    UNTRUSTED: { value: 'untrusted', description: 'An untrusted project: proposed configuration is tested speculatively.' },
+    CONFIG: {
+      value: 'config',
+      description: 'A config (trusted) project: its configuration is applied only after merge.',
+    },
+    UNTRUSTED: {
+      value: 'untrusted',
+      description: 'An untrusted project: proposed configuration is tested speculatively.',
+    },
   } as const,
 });
 
 const ProjectMetadata = builder.objectRef<ProjectView>('ProjectMetadata').implement({
   description: 'Project settings computed from all stanzas that apply to the project.',
   fields: (t) => ({
-    mergeMode: t.field({ type: MergeModeEnum, nullable: false, description: 'Effective merge mode.', resolve: (p) => p.project.metadata.mergeMode }),
-    defaultBranch: t.string({ nullable: false, description: 'Effective default branch.', resolve: (p) => p.project.metadata.defaultBranch }),
-    queueName: t.string({ description: 'Shared change queue the project belongs to; null when none.', resolve: (p) => p.project.metadata.queueName ?? null }),
+    mergeMode: t.field({
+      type: MergeModeEnum,
+      nullable: false,
+      description: 'Effective merge mode.',
+      resolve: (p) => p.project.metadata.mergeMode,
+    }),
+    defaultBranch: t.string({
+      nullable: false,
+      description: 'Effective default branch.',
+      resolve: (p) => p.project.metadata.defaultBranch,
+    }),
+    queueName: t.string({
+      description: 'Shared change queue the project belongs to; null when none.',
+      resolve: (p) => p.project.metadata.queueName ?? null,
+    }),
   }),
 });
 
@@ -71,7 +102,8 @@ const ProjectPipelineJob = builder.objectRef<ProjectPipelineJobView>('ProjectPip
     variants: t.field({
       type: [JobVariant],
       nullable: false,
-      description: 'The variants this stanza writes for the job (one per entry; an entry without attributes is a variant without attributes).',
+      description:
+        'The variants this stanza writes for the job (one per entry; an entry without attributes is a variant without attributes).',
       resolve: (job) => job.variants,
     }),
   }),
@@ -81,8 +113,15 @@ const ProjectPipeline = builder.objectRef<ProjectPipelineView>('ProjectPipeline'
   description: 'The jobs one project stanza runs in one pipeline.',
   fields: (t) => ({
     name: t.exposeString('name', { nullable: false, description: 'Name of the pipeline.' }),
-    debug: t.boolean({ nullable: false, description: 'True when reports include debug information.', resolve: (p) => p.config.debug === true }),
-    failFast: t.boolean({ description: 'True when the first failing job cancels the others; null when not set.', resolve: (p) => p.config.failFast ?? null }),
+    debug: t.boolean({
+      nullable: false,
+      description: 'True when reports include debug information.',
+      resolve: (p) => p.config.debug === true,
+    }),
+    failFast: t.boolean({
+      description: 'True when the first failing job cancels the others; null when not set.',
+      resolve: (p) => p.config.failFast ?? null,
+    }),
     jobs: t.field({
       type: [ProjectPipelineJob],
       nullable: false,
@@ -95,19 +134,55 @@ const ProjectPipeline = builder.objectRef<ProjectPipelineView>('ProjectPipeline'
 const ProjectConfig = builder.objectRef<ProjectConfigView>('ProjectConfig').implement({
   description: 'One `project` stanza that applies to a project, as written (templates are not expanded).',
   fields: (t) => ({
-    sourceContext: t.field({ type: SourceContext, nullable: false, description: 'Where the stanza is written.', resolve: (c) => c.stanza.sourceContext }),
-    isTemplate: t.boolean({ nullable: false, description: 'True for a project template.', resolve: (c) => c.stanza.kind === 'project-template' }),
-    name: t.string({ nullable: false, description: 'Project name or regular expression as written.', resolve: (c) => c.stanza.name }),
+    sourceContext: t.field({
+      type: SourceContext,
+      nullable: false,
+      description: 'Where the stanza is written.',
+      resolve: (c) => c.stanza.sourceContext,
+    }),
+    isTemplate: t.boolean({
+      nullable: false,
+      description: 'True for a project template.',
+      resolve: (c) => c.stanza.kind === 'project-template',
+    }),
+    name: t.string({
+      nullable: false,
+      description: 'Project name or regular expression as written.',
+      resolve: (c) => c.stanza.name,
+    }),
     branches: t.stringList({
       description: 'Explicit branch matchers of the stanza; null when none.',
-      resolve: (c) => (c.stanza.branchMatcher?.kind === 'explicit' ? c.stanza.branchMatcher.regexes.map((r) => r.pattern) : null),
+      resolve: (c) =>
+        c.stanza.branchMatcher?.kind === 'explicit' ? c.stanza.branchMatcher.regexes.map((r) => r.pattern) : null,
     }),
-    description: t.string({ description: 'Description written in the stanza.', resolve: (c) => c.stanza.description ?? null }),
-    templates: t.stringList({ nullable: false, description: 'Names of the project templates the stanza applies.', resolve: (c) => c.stanza.templates }),
-    defaultBranch: t.string({ description: 'Default branch written in this stanza; null when not set here.', resolve: (c) => c.stanza.defaultBranch ?? null }),
-    mergeMode: t.field({ type: MergeModeEnum, description: 'Merge mode written in this stanza; null when not set here.', resolve: (c) => c.stanza.mergeMode ?? null }),
-    queueName: t.string({ description: 'Queue written in this stanza; null when not set here.', resolve: (c) => c.stanza.queue ?? null }),
-    variables: t.field({ type: 'JSON', nullable: false, description: 'Project variables written in this stanza.', resolve: (c) => ({ ...c.stanza.vars }) }),
+    description: t.string({
+      description: 'Description written in the stanza.',
+      resolve: (c) => c.stanza.description ?? null,
+    }),
+    templates: t.stringList({
+      nullable: false,
+      description: 'Names of the project templates the stanza applies.',
+      resolve: (c) => c.stanza.templates,
+    }),
+    defaultBranch: t.string({
+      description: 'Default branch written in this stanza; null when not set here.',
+      resolve: (c) => c.stanza.defaultBranch ?? null,
+    }),
+    mergeMode: t.field({
+      type: MergeModeEnum,
+      description: 'Merge mode written in this stanza; null when not set here.',
+      resolve: (c) => c.stanza.mergeMode ?? null,
+    }),
+    queueName: t.string({
+      description: 'Queue written in this stanza; null when not set here.',
+      resolve: (c) => c.stanza.queue ?? null,
+    }),
+    variables: t.field({
+      type: 'JSON',
+      nullable: false,
+      description: 'Project variables written in this stanza.',
+      resolve: (c) => ({ ...c.stanza.vars }),
+    }),
     pipelines: t.field({
       type: [ProjectPipeline],
       nullable: false,
@@ -124,16 +199,39 @@ export const Project = builder.objectRef<ProjectView>('Project').implement({
   description: 'A project (repository) of the tenant.',
   fields: (t) => ({
     name: t.string({ nullable: false, description: 'Short name (`org/project`).', resolve: (p) => p.project.name }),
-    canonicalName: t.string({ nullable: false, description: 'Canonical name (`hostname/org/project`).', resolve: (p) => p.project.canonicalName }),
-    connectionName: t.string({ nullable: false, description: 'Connection the project belongs to.', resolve: (p) => p.project.connectionName }),
-    type: t.field({ type: ProjectType, nullable: false, description: 'Config (trusted) or untrusted project.', resolve: (p) => (p.project.trusted ? 'config' : 'untrusted') }),
-    branches: t.stringList({ nullable: false, description: 'Branches whose configuration was loaded, default branch first.', resolve: (p) => p.project.branches }),
-    metadata: t.field({ type: ProjectMetadata, nullable: false, description: 'Settings computed from every stanza of the project.', resolve: (p) => p }),
+    canonicalName: t.string({
+      nullable: false,
+      description: 'Canonical name (`hostname/org/project`).',
+      resolve: (p) => p.project.canonicalName,
+    }),
+    connectionName: t.string({
+      nullable: false,
+      description: 'Connection the project belongs to.',
+      resolve: (p) => p.project.connectionName,
+    }),
+    type: t.field({
+      type: ProjectType,
+      nullable: false,
+      description: 'Config (trusted) or untrusted project.',
+      resolve: (p) => (p.project.trusted ? 'config' : 'untrusted'),
+    }),
+    branches: t.stringList({
+      nullable: false,
+      description: 'Branches whose configuration was loaded, default branch first.',
+      resolve: (p) => p.project.branches,
+    }),
+    metadata: t.field({
+      type: ProjectMetadata,
+      nullable: false,
+      description: 'Settings computed from every stanza of the project.',
+      resolve: (p) => p,
+    }),
     configs: t.field({
       type: [ProjectConfig],
       nullable: false,
       description: 'The project stanzas that apply to the project, in layout order; empty when the tenant has none.',
-      resolve: (p) => (p.layout.projectConfigs.get(p.project.canonicalName) ?? []).map((stanza) => ({ stanza, layout: p.layout })),
+      resolve: (p) =>
+        (p.layout.projectConfigs.get(p.project.canonicalName) ?? []).map((stanza) => ({ stanza, layout: p.layout })),
     }),
   }),
 });

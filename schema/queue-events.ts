@@ -66,12 +66,22 @@ export type QueueEventItem = { kind: 'delta'; value: QueueEventValue } | { kind:
 type DeltaOf<T extends EngineDelta['type']> = CurrentState & { delta: Extract<EngineDelta, { type: T }> };
 
 export const QueueEvent = builder.interfaceRef<QueueEventValue>('QueueEvent').implement({
-  description: 'A change of a tenant\'s queues, numbered by a tenant-wide sequence. Apply it by replacing `pipelineStatus.name` in your snapshot.',
+  description:
+    "A change of a tenant's queues, numbered by a tenant-wide sequence. Apply it by replacing `pipelineStatus.name` in your snapshot.",
   resolveType: (event) => deltaTypeName(event.delta.type),
   fields: (t) => ({
-    sequence: t.int({ nullable: false, description: 'Tenant-wide, strictly increasing sequence number.', resolve: (event) => event.delta.sequence }),
+    sequence: t.int({
+      nullable: false,
+      description: 'Tenant-wide, strictly increasing sequence number.',
+      resolve: (event) => event.delta.sequence,
+    }),
     tenant: t.string({ nullable: false, description: 'Tenant name.', resolve: (event) => event.delta.tenant }),
-    at: t.field({ type: 'DateTime', nullable: false, description: 'When the engine made the change.', resolve: (event) => new Date(event.delta.at) }),
+    at: t.field({
+      type: 'DateTime',
+      nullable: false,
+      description: 'When the engine made the change.',
+      resolve: (event) => new Date(event.delta.at),
+    }),
     pipeline: t.string({
       description: 'Pipeline concerned; null for tenant-level events.',
       resolve: (event) => ('pipeline' in event.delta ? event.delta.pipeline : null),
@@ -90,8 +100,16 @@ const ItemEnqueuedEvent = builder.objectRef<DeltaOf<'item-enqueued'>>('ItemEnque
   fields: (t) => ({
     queueName: t.string({ nullable: false, description: 'Queue name.', resolve: (event) => event.delta.queue }),
     itemId: t.string({ nullable: false, description: 'Item uuid.', resolve: (event) => event.delta.itemUuid }),
-    changeIds: t.stringList({ nullable: false, description: 'Ids of the item\'s changes (`N,P` or new revision).', resolve: (event) => event.delta.changeIds }),
-    live: t.boolean({ nullable: false, description: 'Whether the item is live.', resolve: (event) => event.delta.live }),
+    changeIds: t.stringList({
+      nullable: false,
+      description: "Ids of the item's changes (`N,P` or new revision).",
+      resolve: (event) => event.delta.changeIds,
+    }),
+    live: t.boolean({
+      nullable: false,
+      description: 'Whether the item is live.',
+      resolve: (event) => event.delta.live,
+    }),
   }),
 });
 
@@ -101,7 +119,10 @@ const ItemMovedEvent = builder.objectRef<DeltaOf<'item-moved'>>('ItemMoved').imp
   fields: (t) => ({
     queueName: t.string({ nullable: false, description: 'Queue name.', resolve: (event) => event.delta.queue }),
     itemId: t.string({ nullable: false, description: 'Item uuid.', resolve: (event) => event.delta.itemUuid }),
-    itemAhead: t.string({ description: 'Uuid of the new item ahead; null at the head.', resolve: (event) => event.delta.itemAhead }),
+    itemAhead: t.string({
+      description: 'Uuid of the new item ahead; null at the head.',
+      resolve: (event) => event.delta.itemAhead,
+    }),
   }),
 });
 
@@ -113,9 +134,18 @@ const DequeueReasonKind = builder.enumType('DequeueReasonKind', {
     SUPERSEDED: { value: 'superseded', description: 'A newer item replaced it.' },
     NEW_PATCHSET: { value: 'new-patchset', description: 'A new patchset of its change was uploaded.' },
     DEPENDENCY_DEQUEUED: { value: 'dependency-dequeued', description: 'A change it needs left the pipeline.' },
-    REQUIREMENTS_NOT_MET: { value: 'requirements-not-met', description: 'Before merging, its change no longer met the pipeline\'s require/reject conditions.' },
-    TOO_MANY_DEPENDENCIES: { value: 'too-many-dependencies', description: 'Its change depends on more changes than the tenant\'s max-dependencies allows.' },
-    NON_LIVE_NO_ITEMS_BEHIND: { value: 'non-live-no-items-behind', description: 'A non-live item without items behind it.' },
+    REQUIREMENTS_NOT_MET: {
+      value: 'requirements-not-met',
+      description: "Before merging, its change no longer met the pipeline's require/reject conditions.",
+    },
+    TOO_MANY_DEPENDENCIES: {
+      value: 'too-many-dependencies',
+      description: "Its change depends on more changes than the tenant's max-dependencies allows.",
+    },
+    NON_LIVE_NO_ITEMS_BEHIND: {
+      value: 'non-live-no-items-behind',
+      description: 'A non-live item without items behind it.',
+    },
     RECONFIGURATION: { value: 'reconfiguration', description: 'A reconfiguration removed it.' },
     PROMOTED: { value: 'promoted', description: 'It was re-enqueued by a promote.' },
   } as const,
@@ -124,13 +154,24 @@ const DequeueReasonKind = builder.enumType('DequeueReasonKind', {
 const DequeueReason = builder.objectRef<DequeueReasonValue>('DequeueReason').implement({
   description: 'Why an item left its pipeline, with the details of that reason.',
   fields: (t) => ({
-    kind: t.field({ type: DequeueReasonKind, nullable: false, description: 'Kind of reason.', resolve: (reason) => reason.kind }),
-    result: t.string({ description: 'Buildset result (REPORTED).', resolve: (reason) => (reason.kind === 'reported' ? reason.result : null) }),
+    kind: t.field({
+      type: DequeueReasonKind,
+      nullable: false,
+      description: 'Kind of reason.',
+      resolve: (reason) => reason.kind,
+    }),
+    result: t.string({
+      description: 'Buildset result (REPORTED).',
+      resolve: (reason) => (reason.kind === 'reported' ? reason.result : null),
+    }),
     by: t.string({
       description: 'Who dequeued it (DEQUEUED_BY_ADMIN) or which item superseded it (SUPERSEDED).',
       resolve: (reason) => (reason.kind === 'dequeued-by-admin' || reason.kind === 'superseded' ? reason.by : null),
     }),
-    patchset: t.string({ description: 'The new patchset (NEW_PATCHSET).', resolve: (reason) => (reason.kind === 'new-patchset' ? reason.patchset : null) }),
+    patchset: t.string({
+      description: 'The new patchset (NEW_PATCHSET).',
+      resolve: (reason) => (reason.kind === 'new-patchset' ? reason.patchset : null),
+    }),
     message: t.string({
       description: 'Explanation (DEPENDENCY_DEQUEUED, REQUIREMENTS_NOT_MET, TOO_MANY_DEPENDENCIES, RECONFIGURATION).',
       resolve: (reason) => ('message' in reason ? reason.message : null),
@@ -144,16 +185,25 @@ const ItemDequeuedEvent = builder.objectRef<DeltaOf<'item-dequeued'>>('ItemDeque
   fields: (t) => ({
     queueName: t.string({ nullable: false, description: 'Queue name.', resolve: (event) => event.delta.queue }),
     itemId: t.string({ nullable: false, description: 'Item uuid.', resolve: (event) => event.delta.itemUuid }),
-    reason: t.field({ type: DequeueReason, nullable: false, description: 'Why it left.', resolve: (event) => event.delta.reason }),
+    reason: t.field({
+      type: DequeueReason,
+      nullable: false,
+      description: 'Why it left.',
+      resolve: (event) => event.delta.reason,
+    }),
   }),
 });
 
 const ItemReportedEvent = builder.objectRef<DeltaOf<'item-reported'>>('ItemReported').implement({
-  description: 'An item\'s result was reported.',
+  description: "An item's result was reported.",
   interfaces: [QueueEvent],
   fields: (t) => ({
     itemId: t.string({ nullable: false, description: 'Item uuid.', resolve: (event) => event.delta.itemUuid }),
-    result: t.string({ nullable: false, description: 'Buildset result (SUCCESS, FAILURE, MERGE_CONFLICT...).', resolve: (event) => event.delta.result }),
+    result: t.string({
+      nullable: false,
+      description: 'Buildset result (SUCCESS, FAILURE, MERGE_CONFLICT...).',
+      resolve: (event) => event.delta.result,
+    }),
     message: t.string({ nullable: false, description: 'Report text.', resolve: (event) => event.delta.message }),
   }),
 });
@@ -164,7 +214,12 @@ const JobWaitingEvent = builder.objectRef<DeltaOf<'job-waiting'>>('JobWaiting').
   fields: (t) => ({
     itemId: t.string({ nullable: false, description: 'Item uuid.', resolve: (event) => event.delta.itemUuid }),
     job: t.string({ nullable: false, description: 'Job name.', resolve: (event) => event.delta.job }),
-    waitingFor: t.field({ type: JobWaitReason, nullable: false, description: 'What it waits for.', resolve: (event) => event.delta.reason }),
+    waitingFor: t.field({
+      type: JobWaitReason,
+      nullable: false,
+      description: 'What it waits for.',
+      resolve: (event) => event.delta.reason,
+    }),
     waitingStatus: t.string({ description: 'The REST `waiting_status` text.', resolve: (event) => event.delta.status }),
   }),
 });
@@ -180,7 +235,8 @@ const JobStartedEvent = builder.objectRef<DeltaOf<'job-started'>>('JobStarted').
 });
 
 const JobPausedEvent = builder.objectRef<DeltaOf<'job-paused'>>('JobPaused').implement({
-  description: 'A build paused after its run phase (it returned `pause`): its dependent jobs may start now, it keeps its nodes and resumes when they have all completed.',
+  description:
+    'A build paused after its run phase (it returned `pause`): its dependent jobs may start now, it keeps its nodes and resumes when they have all completed.',
   interfaces: [QueueEvent],
   fields: (t) => ({
     itemId: t.string({ nullable: false, description: 'Item uuid.', resolve: (event) => event.delta.itemUuid }),
@@ -205,7 +261,10 @@ const JobCompletedEvent = builder.objectRef<DeltaOf<'job-completed'>>('JobComple
   fields: (t) => ({
     itemId: t.string({ nullable: false, description: 'Item uuid.', resolve: (event) => event.delta.itemUuid }),
     job: t.string({ nullable: false, description: 'Job name.', resolve: (event) => event.delta.job }),
-    buildUuid: t.string({ description: 'Build uuid; null when the job completed without a build (skipped...).', resolve: (event) => event.delta.buildUuid }),
+    buildUuid: t.string({
+      description: 'Build uuid; null when the job completed without a build (skipped...).',
+      resolve: (event) => event.delta.buildUuid,
+    }),
     result: t.string({ nullable: false, description: 'Build result.', resolve: (event) => event.delta.result }),
   }),
 });
@@ -223,48 +282,89 @@ const TenantStateChangedEvent = builder.objectRef<DeltaOf<'tenant-state-changed'
   description: 'The tenant event-queue state changed.',
   interfaces: [QueueEvent],
   fields: (t) => ({
-    state: t.field({ type: TenantEventQueueState, description: 'The state now.', resolve: (event) => event.tenantState }),
+    state: t.field({
+      type: TenantEventQueueState,
+      description: 'The state now.',
+      resolve: (event) => event.tenantState,
+    }),
   }),
 });
 
-const PipelineStateChangedEvent = builder.objectRef<DeltaOf<'pipeline-state-changed'>>('PipelineStateChanged').implement({
-  description: 'A pipeline was disabled or enabled.',
-  interfaces: [QueueEvent],
-  fields: (t) => ({
-    disabled: t.boolean({ nullable: false, description: 'Whether the pipeline is disabled now.', resolve: (event) => event.delta.disabled }),
-  }),
-});
+const PipelineStateChangedEvent = builder
+  .objectRef<DeltaOf<'pipeline-state-changed'>>('PipelineStateChanged')
+  .implement({
+    description: 'A pipeline was disabled or enabled.',
+    interfaces: [QueueEvent],
+    fields: (t) => ({
+      disabled: t.boolean({
+        nullable: false,
+        description: 'Whether the pipeline is disabled now.',
+        resolve: (event) => event.delta.disabled,
+      }),
+    }),
+  });
 
 const BuildsetChangedEvent = builder.objectRef<DeltaOf<'buildset-changed'>>('BuildsetChanged').implement({
   description: 'A buildset was recorded in the build history, or recorded with its result.',
   interfaces: [QueueEvent],
   fields: (t) => ({
-    buildsetUuid: t.string({ nullable: false, description: 'Buildset uuid (`Buildset.uuid`).', resolve: (event) => event.delta.buildsetUuid }),
-    result: t.string({ description: 'Buildset result (SUCCESS, MERGE_CONFLICT...); null when it was just created.', resolve: (event) => event.delta.result }),
+    buildsetUuid: t.string({
+      nullable: false,
+      description: 'Buildset uuid (`Buildset.uuid`).',
+      resolve: (event) => event.delta.buildsetUuid,
+    }),
+    result: t.string({
+      description: 'Buildset result (SUCCESS, MERGE_CONFLICT...); null when it was just created.',
+      resolve: (event) => event.delta.result,
+    }),
   }),
 });
 
 const ResnapshotReason = builder.enumType('ResnapshotReason', {
   description: 'Why the client must take a new status snapshot.',
   values: {
-    REPLAY_UNAVAILABLE: { value: 'REPLAY_UNAVAILABLE', description: 'The deltas after `afterSeq` are no longer in the replay buffer.' },
+    REPLAY_UNAVAILABLE: {
+      value: 'REPLAY_UNAVAILABLE',
+      description: 'The deltas after `afterSeq` are no longer in the replay buffer.',
+    },
     SLOW_CONSUMER: { value: 'SLOW_CONSUMER', description: 'The client did not keep up; its backlog was dropped.' },
     SEQUENCE_GAP: { value: 'SEQUENCE_GAP', description: 'This server missed deltas (event bus interruption).' },
   } as const,
 });
 
 export const ResnapshotRequired = builder.objectRef<ResnapshotValue>('ResnapshotRequired').implement({
-  description: 'Deltas were lost for this subscriber: query `status` again and apply deltas with a higher sequence than its `sequence`.',
+  description:
+    'Deltas were lost for this subscriber: query `status` again and apply deltas with a higher sequence than its `sequence`.',
   fields: (t) => ({
     tenant: t.exposeString('tenant', { nullable: false, description: 'Tenant name.' }),
-    cause: t.field({ type: ResnapshotReason, nullable: false, description: 'Why deltas were lost.', resolve: (value) => value.reason }),
+    cause: t.field({
+      type: ResnapshotReason,
+      nullable: false,
+      description: 'Why deltas were lost.',
+      resolve: (value) => value.reason,
+    }),
     sequence: t.exposeInt('sequence', { nullable: false, description: 'Deltas up to this sequence may be missing.' }),
   }),
 });
 
 export const QueueEventOrResnapshot = builder.unionType('QueueEventOrResnapshot', {
   description: 'A queue delta, or a request to take a new snapshot.',
-  types: [ItemEnqueuedEvent, ItemMovedEvent, ItemDequeuedEvent, ItemReportedEvent, JobWaitingEvent, JobStartedEvent, JobPausedEvent, JobResumedEvent, JobCompletedEvent, WindowChangedEvent, TenantStateChangedEvent, PipelineStateChangedEvent, BuildsetChangedEvent, ResnapshotRequired],
+  types: [
+    ItemEnqueuedEvent,
+    ItemMovedEvent,
+    ItemDequeuedEvent,
+    ItemReportedEvent,
+    JobWaitingEvent,
+    JobStartedEvent,
+    JobPausedEvent,
+    JobResumedEvent,
+    JobCompletedEvent,
+    WindowChangedEvent,
+    TenantStateChangedEvent,
+    PipelineStateChangedEvent,
+    BuildsetChangedEvent,
+    ResnapshotRequired,
+  ],
   resolveType: (value) => ('delta' in value ? deltaTypeName(value.delta.type) : 'ResnapshotRequired'),
 });
 

@@ -19,11 +19,21 @@ Ref.implement({
   description: 'A ref that was tested: a change patchset, a branch head or a tag of one project.',
   fields: (t) => ({
     databaseId: t.exposeInt('id', { nullable: false, description: 'Database id of the ref.' }),
-    project: t.exposeString('project', { nullable: false, description: 'Project name (not canonical), e.g. `org/project`.' }),
-    ref: t.exposeString('ref', { nullable: false, description: 'The git ref, e.g. `refs/changes/01/1/1`, `refs/heads/master`, `refs/tags/v1`.' }),
-    refUrl: t.exposeString('refUrl', { description: 'URL of the change or of the ref in a repository browser; null when unknown.' }),
+    project: t.exposeString('project', {
+      nullable: false,
+      description: 'Project name (not canonical), e.g. `org/project`.',
+    }),
+    ref: t.exposeString('ref', {
+      nullable: false,
+      description: 'The git ref, e.g. `refs/changes/01/1/1`, `refs/heads/master`, `refs/tags/v1`.',
+    }),
+    refUrl: t.exposeString('refUrl', {
+      description: 'URL of the change or of the ref in a repository browser; null when unknown.',
+    }),
     change: t.exposeInt('change', { description: 'Change number; null for refs that are not changes.' }),
-    patchset: t.exposeString('patchset', { description: 'Patchset of the change; null for refs that are not changes.' }),
+    patchset: t.exposeString('patchset', {
+      description: 'Patchset of the change; null for refs that are not changes.',
+    }),
     oldrev: t.exposeString('oldrev', { description: 'Revision before a ref update; null when not an update.' }),
     newrev: t.exposeString('newrev', { description: 'Revision after a ref update; null when not an update.' }),
     branch: t.exposeString('branch', { description: 'Target branch; null for tags and plain refs.' }),

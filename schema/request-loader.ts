@@ -19,7 +19,9 @@ export interface BatchLoader<Key, Value> {
 export type RequestLoader<Key, Value> = (ctx: GraphQLContext) => BatchLoader<Key, Value>;
 
 /** A loader per request (per subscription event, as Pothos' own loaders) over `batch`. */
-export function requestLoader<Key, Value>(batch: (keys: readonly Key[], ctx: GraphQLContext) => Promise<Value[]>): RequestLoader<Key, Value> {
+export function requestLoader<Key, Value>(
+  batch: (keys: readonly Key[], ctx: GraphQLContext) => Promise<Value[]>,
+): RequestLoader<Key, Value> {
   return createContextCache((ctx: GraphQLContext): BatchLoader<Key, Value> => {
     const loaded = new Map<Key, Value>();
     const loader = new DataLoader<Key, Value | Error>(async (keys) => {

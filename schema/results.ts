@@ -55,4 +55,3 @@ export function buildStatus(build: Pick<BuildRecord, 'result' | 'startTime'>): B
 export function buildsetStatus(buildset: Pick<BuildsetRecord, 'result'>): BuildsetStatusValue {
   return buildset.result === null ? 'RUNNING' : 'COMPLETED';
 }
-

@@ -17,21 +17,33 @@ const SemaphoreHolder = builder.objectRef<SemaphoreHolderRecord>('SemaphoreHolde
   fields: (t) => ({
     buildsetUuid: t.exposeString('buildsetUuid', { nullable: false, description: 'Uuid of the holding buildset.' }),
     jobName: t.exposeString('jobName', { nullable: false, description: 'Name of the holding job.' }),
-    acquired: t.expose('acquired', { type: 'DateTime', nullable: false, description: 'When the semaphore was acquired.' }),
+    acquired: t.expose('acquired', {
+      type: 'DateTime',
+      nullable: false,
+      description: 'When the semaphore was acquired.',
+    }),
   }),
 });
 
 const SemaphoreHolders = builder.objectRef<SemaphoreView>('SemaphoreHolders').implement({
   description: 'Who holds a semaphore. Holders in other tenants are only counted, never detailed.',
   fields: (t) => ({
-    count: t.int({ nullable: false, description: 'Holders in this tenant plus holders in other tenants.', resolve: (s) => s.holders.length }),
+    count: t.int({
+      nullable: false,
+      description: 'Holders in this tenant plus holders in other tenants.',
+      resolve: (s) => s.holders.length,
+    }),
     thisTenant: t.field({
       type: [SemaphoreHolder],
       nullable: false,
       description: 'Holders in this tenant, oldest first.',
       resolve: (s) => s.holders.filter((h) => h.holderTenant === s.tenant),
     }),
-    otherTenants: t.int({ nullable: false, description: 'Number of holders in other tenants.', resolve: (s) => s.holders.filter((h) => h.holderTenant !== s.tenant).length }),
+    otherTenants: t.int({
+      nullable: false,
+      description: 'Number of holders in other tenants.',
+      resolve: (s) => s.holders.filter((h) => h.holderTenant !== s.tenant).length,
+    }),
   }),
 });
 
@@ -39,7 +51,11 @@ const Semaphore = builder.objectRef<SemaphoreView>('Semaphore').implement({
   description: 'A semaphore limiting how many jobs run at once.',
   fields: (t) => ({
     name: t.string({ nullable: false, description: 'Name of the semaphore.', resolve: (s) => s.semaphore.name }),
-    global: t.boolean({ nullable: false, description: 'True for a global semaphore shared by several tenants.', resolve: (s) => s.semaphore.global }),
+    global: t.boolean({
+      nullable: false,
+      description: 'True for a global semaphore shared by several tenants.',
+      resolve: (s) => s.semaphore.global,
+    }),
     max: t.int({ nullable: false, description: 'Most holders at once.', resolve: (s) => s.semaphore.max }),
     holders: t.field({ type: SemaphoreHolders, nullable: false, description: 'Current holders.', resolve: (s) => s }),
   }),

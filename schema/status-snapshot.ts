@@ -29,5 +29,11 @@ export function restrictToPipeline(snapshot: StatusSnapshot, pipeline: string | 
   if (!pipeline) {
     return snapshot;
   }
-  return { ...snapshot, status: { ...snapshot.status, pipelines: snapshot.status.pipelines.filter((candidate) => candidate.name === pipeline) } };
+  return {
+    ...snapshot,
+    status: {
+      ...snapshot.status,
+      pipelines: snapshot.status.pipelines.filter((candidate) => candidate.name === pipeline),
+    },
+  };
 }

@@ -21,7 +21,9 @@ import { SystemEvent, SystemEventType } from './system-event';
 
 function requireLive(ctx: GraphQLContext): LiveFeeds {
   if (!ctx.services.live) {
-    throw new GraphQLError('Live feeds are not available in this process', { extensions: { code: 'SERVICE_UNAVAILABLE' } });
+    throw new GraphQLError('Live feeds are not available in this process', {
+      extensions: { code: 'SERVICE_UNAVAILABLE' },
+    });
   }
   return ctx.services.live;
 }
@@ -35,7 +37,10 @@ function sharedSnapshot(ctx: GraphQLContext, tenant: string): Promise<StatusSnap
 async function withCurrentState(ctx: GraphQLContext, delta: EngineDelta): Promise<QueueEventItem> {
   const snapshot = await sharedSnapshot(ctx, delta.tenant);
   const pipelineName = 'pipeline' in delta ? delta.pipeline : null;
-  const pipelineStatus = pipelineName === null ? null : (snapshot?.status.pipelines.find((pipeline) => pipeline.name === pipelineName) ?? null);
+  const pipelineStatus =
+    pipelineName === null
+      ? null
+      : (snapshot?.status.pipelines.find((pipeline) => pipeline.name === pipelineName) ?? null);
   return { kind: 'delta', value: withState(delta, { pipelineStatus, tenantState: snapshot?.status.state ?? null }) };
 }
 
@@ -69,17 +74,22 @@ builder.subscriptionFields((t) => ({
   tenantStatus: t.field({
     type: TenantStatus,
     nullable: false,
-    description: 'The tenant status now and after every change, at most once per coalescing interval (default 250 ms). A slow client only ever gets the latest.',
+    description:
+      'The tenant status now and after every change, at most once per coalescing interval (default 250 ms). A slow client only ever gets the latest.',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       pipeline: t.arg.string({ description: 'Only this pipeline.' }),
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: (_root, { tenant }, ctx) =>
-      new LiveIterator(requireLive(ctx).statusChanges(tenant), (tick: StatusTick) => {
-        assertStillReadable(ctx, tenant);
-        return [tick];
-      }, readAccessRecheck(ctx, tenant)),
+      new LiveIterator(
+        requireLive(ctx).statusChanges(tenant),
+        (tick: StatusTick) => {
+          assertStillReadable(ctx, tenant);
+          return [tick];
+        },
+        readAccessRecheck(ctx, tenant),
+      ),
     resolve: async (_tick, { tenant, pipeline }, ctx) => {
       const snapshot = await sharedSnapshot(ctx, tenant);
       if (!snapshot) {
@@ -105,27 +115,34 @@ builder.subscriptionFields((t) => ({
       const changeFilter = change ? new ChangeFilter(change) : null;
       changeFilter?.seed(await loadStatusSnapshot(ctx.services, tenant));
       const source = await live.queueEvents(tenant, afterSeq ?? null);
-      return new LiveIterator(source, async (event: QueueFeedEvent): Promise<QueueEventItem[]> => {
-        assertStillReadable(ctx, tenant);
-        if (event.kind === 'resnapshot') {
-          return [{ kind: 'resnapshot', value: { tenant: event.tenant, reason: event.reason, sequence: event.sequence } }];
-        }
-        const { delta } = event;
-        if (pipeline && 'pipeline' in delta && delta.pipeline !== pipeline) {
-          return [];
-        }
-        if (changeFilter && !changeFilter.accepts(delta)) {
-          return [];
-        }
-        return [await withCurrentState(ctx, delta)];
-      }, readAccessRecheck(ctx, tenant));
+      return new LiveIterator(
+        source,
+        async (event: QueueFeedEvent): Promise<QueueEventItem[]> => {
+          assertStillReadable(ctx, tenant);
+          if (event.kind === 'resnapshot') {
+            return [
+              { kind: 'resnapshot', value: { tenant: event.tenant, reason: event.reason, sequence: event.sequence } },
+            ];
+          }
+          const { delta } = event;
+          if (pipeline && 'pipeline' in delta && delta.pipeline !== pipeline) {
+            return [];
+          }
+          if (changeFilter && !changeFilter.accepts(delta)) {
+            return [];
+          }
+          return [await withCurrentState(ctx, delta)];
+        },
+        readAccessRecheck(ctx, tenant),
+      );
     },
     resolve: (event) => event.value,
   }),
   buildUpdated: t.field({
     type: Build,
     nullable: false,
-    description: 'Builds of the tenant matching the filter, each time one starts, pauses, resumes or completes (same filter as `Tenant.builds`).',
+    description:
+      'Builds of the tenant matching the filter, each time one starts, pauses, resumes or completes (same filter as `Tenant.builds`).',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       filter: t.arg({ type: BuildFilter, description: 'Which builds; all when absent.' }),
@@ -134,23 +151,28 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_root, { tenant, filter }, ctx) => {
       const wanted = toBuildFilter(filter);
       const source = await requireLive(ctx).queueEvents(tenant, null);
-      return new LiveIterator(source, async (event: QueueFeedEvent): Promise<number[]> => {
-        assertStillReadable(ctx, tenant);
-        const build = await buildOf(ctx, tenant, event);
-        if (!build || (wanted.uuid && !wanted.uuid.includes(build.uuid))) {
-          return [];
-        }
-        const { builds } = historyStore(ctx);
-        const matches = await builds.count(tenant, { ...wanted, uuid: [build.uuid] });
-        return matches > 0 ? [build.id] : [];
-      }, readAccessRecheck(ctx, tenant));
+      return new LiveIterator(
+        source,
+        async (event: QueueFeedEvent): Promise<number[]> => {
+          assertStillReadable(ctx, tenant);
+          const build = await buildOf(ctx, tenant, event);
+          if (!build || (wanted.uuid && !wanted.uuid.includes(build.uuid))) {
+            return [];
+          }
+          const { builds } = historyStore(ctx);
+          const matches = await builds.count(tenant, { ...wanted, uuid: [build.uuid] });
+          return matches > 0 ? [build.id] : [];
+        },
+        readAccessRecheck(ctx, tenant),
+      );
     },
     resolve: (buildId) => buildId,
   }),
   buildsetUpdated: t.field({
     type: Buildset,
     nullable: false,
-    description: 'Buildsets of the tenant matching the filter, each time one is recorded (its job graph is frozen), one of its builds starts, pauses, resumes or completes, or it gets its result (reported, dequeued, merge conflict, configuration error...).',
+    description:
+      'Buildsets of the tenant matching the filter, each time one is recorded (its job graph is frozen), one of its builds starts, pauses, resumes or completes, or it gets its result (reported, dequeued, merge conflict, configuration error...).',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       filter: t.arg({ type: BuildsetFilter, description: 'Which buildsets; all when absent.' }),
@@ -159,19 +181,35 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_root, { tenant, filter }, ctx) => {
       const wanted = toBuildsetFilter(filter);
       const source = await requireLive(ctx).queueEvents(tenant, null);
-      return new LiveIterator(source, async (event: QueueFeedEvent): Promise<number[]> => {
-        assertStillReadable(ctx, tenant);
-        const buildsetId = event.kind === 'delta' && event.delta.type === 'buildset-changed' ? event.delta.buildsetId : (await buildOf(ctx, tenant, event))?.buildsetId;
-        if (buildsetId === undefined) {
-          return [];
-        }
-        const { buildsets } = historyStore(ctx);
-        if (event.kind === 'delta' && event.delta.type === 'buildset-changed' && event.delta.result === null && (await supersededCreation(ctx, buildsetId))) {
-          return [];
-        }
-        const matches = await buildsets.count(tenant, { ...wanted, idxMin: Math.max(buildsetId, wanted.idxMin ?? 0), idxMax: Math.min(buildsetId, wanted.idxMax ?? buildsetId) });
-        return matches > 0 ? [buildsetId] : [];
-      }, readAccessRecheck(ctx, tenant));
+      return new LiveIterator(
+        source,
+        async (event: QueueFeedEvent): Promise<number[]> => {
+          assertStillReadable(ctx, tenant);
+          const buildsetId =
+            event.kind === 'delta' && event.delta.type === 'buildset-changed'
+              ? event.delta.buildsetId
+              : (await buildOf(ctx, tenant, event))?.buildsetId;
+          if (buildsetId === undefined) {
+            return [];
+          }
+          const { buildsets } = historyStore(ctx);
+          if (
+            event.kind === 'delta' &&
+            event.delta.type === 'buildset-changed' &&
+            event.delta.result === null &&
+            (await supersededCreation(ctx, buildsetId))
+          ) {
+            return [];
+          }
+          const matches = await buildsets.count(tenant, {
+            ...wanted,
+            idxMin: Math.max(buildsetId, wanted.idxMin ?? 0),
+            idxMax: Math.min(buildsetId, wanted.idxMax ?? buildsetId),
+          });
+          return matches > 0 ? [buildsetId] : [];
+        },
+        readAccessRecheck(ctx, tenant),
+      );
     },
     resolve: (buildsetId) => buildsetId,
   }),
@@ -186,15 +224,22 @@ builder.subscriptionFields((t) => ({
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: async (_root, { tenant, types }, ctx) =>
-      new LiveIterator(await requireLive(ctx).systemEvents(tenant), (item: SystemEventItem): SystemEventTick[] => {
-        assertStillReadable(ctx, tenant);
-        if (item.kind === 'overflow') {
-          throw new GraphQLError('This subscription fell too far behind and lost system events; subscribe again and read the missed ones from `Tenant.systemEvents`', {
-            extensions: { code: 'SLOW_CONSUMER' },
-          });
-        }
-        return !types || types.includes(item.tick.record.eventType) ? [item.tick] : [];
-      }, readAccessRecheck(ctx, tenant)),
+      new LiveIterator(
+        await requireLive(ctx).systemEvents(tenant),
+        (item: SystemEventItem): SystemEventTick[] => {
+          assertStillReadable(ctx, tenant);
+          if (item.kind === 'overflow') {
+            throw new GraphQLError(
+              'This subscription fell too far behind and lost system events; subscribe again and read the missed ones from `Tenant.systemEvents`',
+              {
+                extensions: { code: 'SLOW_CONSUMER' },
+              },
+            );
+          }
+          return !types || types.includes(item.tick.record.eventType) ? [item.tick] : [];
+        },
+        readAccessRecheck(ctx, tenant),
+      ),
     resolve: (tick: SystemEventTick) => tick.record,
   }),
 }));
@@ -216,7 +261,13 @@ async function buildOf(ctx: GraphQLContext, tenant: string, event: QueueFeedEven
     return null;
   }
   const { delta } = event;
-  if ((delta.type !== 'job-started' && delta.type !== 'job-paused' && delta.type !== 'job-resumed' && delta.type !== 'job-completed') || delta.buildUuid === null) {
+  if (
+    (delta.type !== 'job-started' &&
+      delta.type !== 'job-paused' &&
+      delta.type !== 'job-resumed' &&
+      delta.type !== 'job-completed') ||
+    delta.buildUuid === null
+  ) {
     return null;
   }
   return historyStore(ctx).builds.findByUuid(tenant, delta.buildUuid);

@@ -1,5 +1,9 @@
 /** System events: tenant-level happenings (reconfigurations, admin actions, node holds...). */
-import { SYSTEM_EVENT_TYPES, type SystemEventRecord, type SystemEventType as SystemEventTypeValue } from '../src/store/repositories/system-events';
+import {
+  SYSTEM_EVENT_TYPES,
+  type SystemEventRecord,
+  type SystemEventType as SystemEventTypeValue,
+} from '../src/store/repositories/system-events';
 import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
 import { readableRows } from './access';
 import { builder } from './builder';
@@ -43,7 +47,8 @@ export const SystemEventType = builder.enumType('SystemEventType', {
 });
 
 export const SystemEvent = builder.loadableNodeRef('SystemEvent', {
-  load: async (ids: number[], ctx) => readableRows(ctx, await historyStore(ctx).systemEvents.findByIds(ids), (row) => row.tenant),
+  load: async (ids: number[], ctx) =>
+    readableRows(ctx, await historyStore(ctx).systemEvents.findByIds(ids), (row) => row.tenant),
   sort: (event: SystemEventRecord) => event.id,
   id: { resolve: (event) => event.id, parse: parseDatabaseId },
 });
@@ -52,7 +57,10 @@ SystemEvent.implement({
   description: 'A tenant-level happening, such as a reconfiguration or an administrator action.',
   fields: (t) => ({
     databaseId: t.exposeInt('id', { nullable: false, description: 'Database id of the event.' }),
-    eventId: t.exposeString('eventId', { nullable: false, description: 'Event id (32 hex characters), as in the REST `event_id`.' }),
+    eventId: t.exposeString('eventId', {
+      nullable: false,
+      description: 'Event id (32 hex characters), as in the REST `event_id`.',
+    }),
     eventType: t.field({
       type: SystemEventType,
       nullable: false,

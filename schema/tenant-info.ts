@@ -15,18 +15,20 @@ const TenantCapabilities = builder.objectRef<TenantCapabilitiesSource>('TenantCa
   description: 'What a dashboard needs to know about one tenant before showing it.',
   fields: (t) => ({
     authenticationRealm: t.string({
-      description: 'The tenant\'s authentication realm, replacing the deployment default; null when the tenant sets none.',
+      description:
+        "The tenant's authentication realm, replacing the deployment default; null when the tenant sets none.",
       resolve: ({ layout }) => layout?.tenant.authenticationRealm ?? null,
     }),
     defaultRealm: t.string({
       description:
-        'The realm dashboards should use for this tenant: its authentication realm, else the default authenticator\'s (the api-root\'s realm applies to the root only); null without authenticators.',
+        "The realm dashboards should use for this tenant: its authentication realm, else the default authenticator's (the api-root's realm applies to the root only); null without authenticators.",
       resolve: ({ layout }, _args, ctx) => defaultRealm(ctx.services.config.auth, layout?.tenant.authenticationRealm),
     }),
     readProtected: t.boolean({
       nullable: false,
       description: 'True when reading the tenant requires a token (the tenant has access rules).',
-      resolve: ({ tenant }, _args, ctx) => (ctx.services.auth.policies().tenantPolicy(tenant)?.accessRules.length ?? 0) > 0,
+      resolve: ({ tenant }, _args, ctx) =>
+        (ctx.services.auth.policies().tenantPolicy(tenant)?.accessRules.length ?? 0) > 0,
     }),
     niz: t.boolean({
       nullable: false,
@@ -36,7 +38,10 @@ const TenantCapabilities = builder.objectRef<TenantCapabilitiesSource>('TenantCa
   }),
 });
 
-const capabilitiesOf = (ctx: GraphQLContext, tenant: string): TenantCapabilitiesSource => ({ tenant, layout: ctx.services.tenants.layout(tenant) });
+const capabilitiesOf = (ctx: GraphQLContext, tenant: string): TenantCapabilitiesSource => ({
+  tenant,
+  layout: ctx.services.tenants.layout(tenant),
+});
 
 builder.objectField(Tenant, 'info', (t) =>
   t.field({
@@ -54,6 +59,7 @@ builder.queryField('tenantInfo', (t) =>
     type: TenantCapabilities,
     description: 'The capabilities of one tenant, readable without a token; null when no tenant has that name.',
     args: { name: t.arg.string({ required: true, description: 'Name of the tenant.' }) },
-    resolve: (_root, { name }, ctx) => (ctx.services.tenants.tenantNames().includes(name) ? capabilitiesOf(ctx, name) : null),
+    resolve: (_root, { name }, ctx) =>
+      ctx.services.tenants.tenantNames().includes(name) ? capabilitiesOf(ctx, name) : null,
   }),
 );

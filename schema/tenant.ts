@@ -21,7 +21,10 @@ const TenantOrder = builder.enumType('TenantOrder', {
   description: 'How a list of tenants is ordered.',
   values: {
     NAME: { value: 'name', description: 'Sorted by name.' },
-    CONFIG: { value: 'config', description: 'In the order of the tenant file (the earlier REST shape lists tenants so).' },
+    CONFIG: {
+      value: 'config',
+      description: 'In the order of the tenant file (the earlier REST shape lists tenants so).',
+    },
   } as const,
 });
 
@@ -31,7 +34,14 @@ builder.queryFields((t) => ({
     nullable: false,
     description: 'Every tenant of this deployment the caller may read (api-root access rules apply).',
     authScopes: { rootRead: true },
-    args: { order: t.arg({ type: TenantOrder, required: true, defaultValue: 'name', description: 'Order of the list; by name unless asked otherwise.' }) },
+    args: {
+      order: t.arg({
+        type: TenantOrder,
+        required: true,
+        defaultValue: 'name',
+        description: 'Order of the list; by name unless asked otherwise.',
+      }),
+    },
     resolve: (_root, { order }, ctx) => {
       const names = [...ctx.services.tenants.tenantNames()].filter((name) => canReadTenant(ctx, name));
       // By code point, as the reference sorts (compat.md §8.1 #3): `B` before `a`.

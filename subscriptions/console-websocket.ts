@@ -103,11 +103,19 @@ function serveConsole(ws: WebSocket, tenant: string, options: ConsoleStreamOptio
     stop.abort();
   });
   ws.once('message', (data, isBinary) => {
-    void handleRequest(ws, tenant, isBinary ? null : data.toString(), options, stop.signal).catch(() => close(ws, CONSOLE_CLOSE.STREAM, 'Unknown error'));
+    void handleRequest(ws, tenant, isBinary ? null : data.toString(), options, stop.signal).catch(() =>
+      close(ws, CONSOLE_CLOSE.STREAM, 'Unknown error'),
+    );
   });
 }
 
-async function handleRequest(ws: WebSocket, tenant: string, text: string | null, options: ConsoleStreamOptions, signal: AbortSignal): Promise<void> {
+async function handleRequest(
+  ws: WebSocket,
+  tenant: string,
+  text: string | null,
+  options: ConsoleStreamOptions,
+  signal: AbortSignal,
+): Promise<void> {
   const request = parseRequest(text);
   if (request === null) {
     close(ws, CONSOLE_CLOSE.PROTOCOL, 'Invalid request payload');
@@ -121,7 +129,12 @@ async function handleRequest(ws: WebSocket, tenant: string, text: string | null,
       return;
     }
     if (options.accessChanges) {
-      void recheckOnAccessChanges(ws, signal, options.accessChanges, () => options.authorize?.(tenant, token) ?? Promise.resolve({ ok: true }));
+      void recheckOnAccessChanges(
+        ws,
+        signal,
+        options.accessChanges,
+        () => options.authorize?.(tenant, token) ?? Promise.resolve({ ok: true }),
+      );
     }
   }
   if (!('uuid' in request)) {
@@ -132,7 +145,10 @@ async function handleRequest(ws: WebSocket, tenant: string, text: string | null,
     close(ws, CONSOLE_CLOSE.PROTOCOL, "'logfile' missing from request payload");
     return;
   }
-  const target = typeof request.uuid === 'string' ? await options.resolveBuild(tenant, request.uuid) : ({ kind: 'not-found' } as const);
+  const target =
+    typeof request.uuid === 'string'
+      ? await options.resolveBuild(tenant, request.uuid)
+      : ({ kind: 'not-found' } as const);
   switch (target.kind) {
     case 'not-found':
       close(ws, CONSOLE_CLOSE.STREAM, 'Build not found');
@@ -185,17 +201,26 @@ function parseRequest(text: string | null): Record<string, unknown> | null {
   }
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
 }
 
 /** Send batches of lines as text frames, waiting for each send so a slow client paces the reading. */
-async function stream(ws: WebSocket, batches: AsyncIterable<ConsoleLine[]>, signal: AbortSignal, redact?: () => (text: string) => string): Promise<void> {
+async function stream(
+  ws: WebSocket,
+  batches: AsyncIterable<ConsoleLine[]>,
+  signal: AbortSignal,
+  redact?: () => (text: string) => string,
+): Promise<void> {
   for await (const batch of batches) {
     const mask = redact?.();
-    for (const frame of frames(mask === undefined ? batch : batch.map((line) => ({ ...line, text: mask(line.text) })))) {
+    for (const frame of frames(
+      mask === undefined ? batch : batch.map((line) => ({ ...line, text: mask(line.text) })),
+    )) {
       if (signal.aborted) {
         return;
       }

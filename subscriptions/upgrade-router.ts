@@ -15,7 +15,11 @@ type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => v
  * Route upgrades for which `claims(req)` is true to `handle`; leave the others to the server's
  * other upgrade listeners. Returns a function that undoes the routing.
  */
-export function routeUpgrades(server: Server, claims: (req: IncomingMessage) => boolean, handle: UpgradeListener): () => void {
+export function routeUpgrades(
+  server: Server,
+  claims: (req: IncomingMessage) => boolean,
+  handle: UpgradeListener,
+): () => void {
   const others = server.listeners('upgrade') as UpgradeListener[];
   server.removeAllListeners('upgrade');
   const router: UpgradeListener = (req, socket, head) => {

@@ -44,7 +44,10 @@ export interface OperationParsing {
  * Parses and validates one operation with the deployment's limits (depth, cost, size,
  * introspection); returns errors for that operation instead of throwing.
  */
-export type OperationChecker = (env: OperationParsing, query: string | undefined) => { document: DocumentNode } | { errors: GraphQLError[] };
+export type OperationChecker = (
+  env: OperationParsing,
+  query: string | undefined,
+) => { document: DocumentNode } | { errors: GraphQLError[] };
 
 const defaultChecker: OperationChecker = (env, query) => {
   try {
@@ -76,19 +79,26 @@ export function attachGraphQLWebSocket(
   const wss = new WebSocketServer({ server, path, maxPayload: settings.maxPayloadBytes });
   wss.on('connection', (socket) => {
     const send = socket.send.bind(socket) as (data: unknown, ...rest: unknown[]) => void;
-    socket.send = ((data: unknown, ...rest: unknown[]) => send(typeof data === 'string' ? spliceSharedResult(data) : data, ...rest)) as typeof socket.send;
+    socket.send = ((data: unknown, ...rest: unknown[]) =>
+      send(typeof data === 'string' ? spliceSharedResult(data) : data, ...rest)) as typeof socket.send;
   });
   const disposable = useServer(
     {
       connectionInitWaitTimeout: settings.connectionInitWaitTimeoutMs,
       execute: (args) => (args as ExecutionArgs & { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
-      subscribe: (args) => (args as ExecutionArgs & { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+      subscribe: (args) =>
+        (args as ExecutionArgs & { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
       // A result shared by every subscriber of an operation is stringified once (see the `connection` handler above).
       onNext: (_ctx, _id, _payload, _args, result) => sharedResultPlaceholder(result) as never,
       onSubscribe: async (ctx, _id, params) => {
         // graphql-ws has already reserved this operation's id, hence `>`.
         if (Object.keys(ctx.subscriptions).length > settings.maxSubscriptionsPerConnection) {
-          return [new GraphQLError(`Too many operations on this connection (at most ${settings.maxSubscriptionsPerConnection})`, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+          return [
+            new GraphQLError(
+              `Too many operations on this connection (at most ${settings.maxSubscriptionsPerConnection})`,
+              { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } },
+            ),
+          ];
         }
         const env = yoga.getEnveloped({
           ...ctx,

@@ -69,9 +69,14 @@ async function snapshot(): Promise<Snapshot> {
 function apply(view: Snapshot, event: QueueEvent): Snapshot {
   const pipeline = event.pipelineStatus;
   if (event.sequence === undefined || event.sequence <= view.sequence || !pipeline) {
-    return event.sequence !== undefined && event.sequence > view.sequence ? { ...view, sequence: event.sequence } : view;
+    return event.sequence !== undefined && event.sequence > view.sequence
+      ? { ...view, sequence: event.sequence }
+      : view;
   }
-  return { sequence: event.sequence, pipelines: view.pipelines.map((candidate) => (candidate.name === pipeline.name ? pipeline : candidate)) };
+  return {
+    sequence: event.sequence,
+    pipelines: view.pipelines.map((candidate) => (candidate.name === pipeline.name ? pipeline : candidate)),
+  };
 }
 
 function render(view: Snapshot): void {

@@ -3,8 +3,25 @@
  * "Build (earlier shape, flat)"): the JSON schemas the route table publishes and the mappers
  * that produce them from the GraphQL fragments of operations/history.graphql.
  */
-import type { RestBuildBuildsetFieldsFragment, RestBuildFieldsFragment, RestBuildsetFieldsFragment, RestRefFieldsFragment } from '../generated/graphql';
-import { anyJson, arrayOf, bool, freeObject, int, isoNaive as isoNaiveSchema, nullable, num, object, str, type JsonSchema } from '../json-schema';
+import type {
+  RestBuildBuildsetFieldsFragment,
+  RestBuildFieldsFragment,
+  RestBuildsetFieldsFragment,
+  RestRefFieldsFragment,
+} from '../generated/graphql';
+import {
+  anyJson,
+  arrayOf,
+  bool,
+  freeObject,
+  int,
+  isoNaive as isoNaiveSchema,
+  nullable,
+  num,
+  object,
+  str,
+  type JsonSchema,
+} from '../json-schema';
 import { integerOrNull, isoNaive } from '../wire';
 
 // ---- current shape -------------------------------------------------------------------------
@@ -20,7 +37,10 @@ export const refSchema = object({
   ref_url: str('URL of the change; "" when unknown'),
 });
 
-const artifactSchema = object({ name: str(), url: str() }, { metadata: freeObject('Present only when the artifact has metadata') });
+const artifactSchema = object(
+  { name: str(), url: str() },
+  { metadata: freeObject('Present only when the artifact has metadata') },
+);
 
 const buildCore: Record<string, JsonSchema> = {
   _id: int('Database id, usable with idx_min/idx_max'),
@@ -51,7 +71,10 @@ const buildExtras = (buildset: JsonSchema): Record<string, JsonSchema> => ({
 /** A build in a list: `buildset` is `{uuid}`. */
 export const buildListSchema = object({ ...buildCore, ...buildExtras(object({ uuid: str() })) });
 /** The single build: `buildset` carries its `refs`. */
-export const buildDetailSchema = object({ ...buildCore, ...buildExtras(object({ uuid: str(), refs: arrayOf(refSchema) })) });
+export const buildDetailSchema = object({
+  ...buildCore,
+  ...buildExtras(object({ uuid: str(), refs: arrayOf(refSchema) })),
+});
 /** A build inside a buildset detail: no top-level extras. */
 export const buildInBuildsetSchema = object(buildCore);
 
@@ -71,7 +94,10 @@ const buildsetCore: Record<string, JsonSchema> = {
 export const buildsetListSchema = object(buildsetCore);
 export const buildsetDetailSchema = object(buildsetCore, {
   builds: arrayOf(buildInBuildsetSchema, 'Absent when the buildset has no builds'),
-  events: arrayOf(object({ event_time: isoNaiveSchema(), event_type: str(), description: nullable(str()) }), 'Absent when there are none'),
+  events: arrayOf(
+    object({ event_time: isoNaiveSchema(), event_type: str(), description: nullable(str()) }),
+    'Absent when there are none',
+  ),
 });
 
 type BuildFields = RestBuildFieldsFragment;

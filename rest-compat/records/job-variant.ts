@@ -2,7 +2,12 @@
  * Job-variant objects of `T/job/{name}` and `T/project/{name}` in both shapes (compat.md §2.17,
  * §4.3): schemas and mappers from the RestJobVariantFields fragment.
  */
-import type { RestJobVariantFieldsFragment, RestNodesetFieldsFragment, RestPlaybookFieldsFragment, RestSourceContextFieldsFragment } from '../generated/graphql';
+import type {
+  RestJobVariantFieldsFragment,
+  RestNodesetFieldsFragment,
+  RestPlaybookFieldsFragment,
+  RestSourceContextFieldsFragment,
+} from '../generated/graphql';
 import { arrayOf, bool, freeObject, int, nullable, object, str, type JsonSchema } from '../json-schema';
 import type { RestShape } from '../shape';
 
@@ -13,14 +18,33 @@ const roleSchema = object({ target_name: str(), type: str(), project_canonical_n
 
 const nodeSchema = (shape: RestShape): JsonSchema =>
   shape === 'earlier'
-    ? object({ name: str(), aliases: arrayOf(str()), label: str(), state: str(), hold_job: { type: 'null' }, comment: { type: 'null' } })
+    ? object({
+        name: str(),
+        aliases: arrayOf(str()),
+        label: str(),
+        state: str(),
+        hold_job: { type: 'null' },
+        comment: { type: 'null' },
+      })
     : object({
-        name: str(), aliases: arrayOf(str()), label: str(), id: { type: 'null' }, state: str(), hold_job: { type: 'null' },
-        comment: { type: 'null' }, user_data: { type: 'null' }, tenant_name: { type: 'null' }, requestor: { type: 'null' },
+        name: str(),
+        aliases: arrayOf(str()),
+        label: str(),
+        id: { type: 'null' },
+        state: str(),
+        hold_job: { type: 'null' },
+        comment: { type: 'null' },
+        user_data: { type: 'null' },
+        tenant_name: { type: 'null' },
+        requestor: { type: 'null' },
       });
 
 const nodesetSchema = (shape: RestShape): JsonSchema => {
-  const fields: Record<string, JsonSchema> = { name: str(), nodes: arrayOf(nodeSchema(shape)), groups: arrayOf(object({ name: str(), nodes: arrayOf(str()) })) };
+  const fields: Record<string, JsonSchema> = {
+    name: str(),
+    nodes: arrayOf(nodeSchema(shape)),
+    groups: arrayOf(object({ name: str(), nodes: arrayOf(str()) })),
+  };
   return object(shape === 'earlier' ? fields : { ...fields, alternatives: arrayOf(freeObject()) });
 };
 
@@ -31,7 +55,9 @@ const playbookSchema = (shape: RestShape): JsonSchema => {
     secrets: arrayOf(object({ name: str(), alias: str() })),
     source_context: sourceContextSchema,
   };
-  return object(shape === 'earlier' ? fields : { ...fields, semaphores: arrayOf(object({ name: str() })), cleanup: bool() });
+  return object(
+    shape === 'earlier' ? fields : { ...fields, semaphores: arrayOf(object({ name: str() })), cleanup: bool() },
+  );
 };
 
 const boolOrString: JsonSchema = { type: ['boolean', 'string'] };
@@ -45,7 +71,9 @@ export function jobVariantSchema(shape: RestShape): JsonSchema {
     variant_description: str(),
     source_context: nullable(sourceContextSchema),
     description: nullable(str()),
-    required_projects: arrayOf(object({ project_name: str(), override_branch: nullable(str()), override_checkout: nullable(str()) })),
+    required_projects: arrayOf(
+      object({ project_name: str(), override_branch: nullable(str()), override_checkout: nullable(str()) }),
+    ),
     variables: freeObject(),
     final: bool(),
     abstract: bool(),
@@ -104,15 +132,24 @@ const sourceContext = (context: RestSourceContextFieldsFragment): Record<string,
 });
 
 /** `AUTO` -> "auto", `ALWAYS` -> true, `NEVER` -> false: the reference's str|bool settings. */
-const autoOrFlag = (value: 'ALWAYS' | 'AUTO' | 'NEVER'): boolean | string => (value === 'AUTO' ? 'auto' : value === 'ALWAYS');
+const autoOrFlag = (value: 'ALWAYS' | 'AUTO' | 'NEVER'): boolean | string =>
+  value === 'AUTO' ? 'auto' : value === 'ALWAYS';
 
 function nodeset(set: RestNodesetFieldsFragment, shape: RestShape): Record<string, unknown> {
   const nodes = set.nodes.map((node) =>
     shape === 'earlier'
       ? { name: node.name, aliases: node.aliases, label: node.label, state: 'unknown', hold_job: null, comment: null }
       : {
-          name: node.name, aliases: node.aliases, label: node.label, id: null, state: 'unknown', hold_job: null,
-          comment: null, user_data: null, tenant_name: null, requestor: null,
+          name: node.name,
+          aliases: node.aliases,
+          label: node.label,
+          id: null,
+          state: 'unknown',
+          hold_job: null,
+          comment: null,
+          user_data: null,
+          tenant_name: null,
+          requestor: null,
         },
   );
   const base = { name: set.name, nodes, groups: set.groups.map((group) => ({ name: group.name, nodes: group.nodes })) };
@@ -122,11 +159,18 @@ function nodeset(set: RestNodesetFieldsFragment, shape: RestShape): Record<strin
 function playbook(play: RestPlaybookFieldsFragment, shape: RestShape): Record<string, unknown> {
   const base = {
     path: play.path,
-    roles: play.roles.map((role) => ({ target_name: role.targetName, type: role.type.toLowerCase(), project_canonical_name: role.projectCanonicalName, implicit: role.implicit })),
+    roles: play.roles.map((role) => ({
+      target_name: role.targetName,
+      type: role.type.toLowerCase(),
+      project_canonical_name: role.projectCanonicalName,
+      implicit: role.implicit,
+    })),
     secrets: play.secrets.map((secret) => ({ name: secret.name, alias: secret.alias })),
     source_context: sourceContext(play.sourceContext),
   };
-  return shape === 'earlier' ? base : { ...base, semaphores: play.semaphores.map((name) => ({ name })), cleanup: play.cleanup };
+  return shape === 'earlier'
+    ? base
+    : { ...base, semaphores: play.semaphores.map((name) => ({ name })), cleanup: play.cleanup };
 }
 
 /** The nodeset keys: `nodeset` for exactly one non-empty nodeset, `nodeset_alternatives` for several. */
@@ -140,7 +184,8 @@ function nodesetKeys(variant: Variant, shape: RestShape): Record<string, unknown
 
 /** One job variant in the wire shape. */
 export function mapJobVariant(variant: Variant, shape: RestShape): Record<string, unknown> {
-  const plays = (list: RestPlaybookFieldsFragment[]): Record<string, unknown>[] => list.map((play) => playbook(play, shape));
+  const plays = (list: RestPlaybookFieldsFragment[]): Record<string, unknown>[] =>
+    list.map((play) => playbook(play, shape));
   const common = {
     name: variant.name,
     files: variant.files,
@@ -164,7 +209,12 @@ export function mapJobVariant(variant: Variant, shape: RestShape): Record<string
     requires: variant.requires,
     dependencies: variant.dependencies.map((dependency) => ({ name: dependency.name, soft: dependency.soft })),
     attempts: variant.attempts,
-    roles: variant.roles.map((role) => ({ target_name: role.targetName, type: role.type.toLowerCase(), project_canonical_name: role.projectCanonicalName, implicit: role.implicit })),
+    roles: variant.roles.map((role) => ({
+      target_name: role.targetName,
+      type: role.type.toLowerCase(),
+      project_canonical_name: role.projectCanonicalName,
+      implicit: role.implicit,
+    })),
     run: plays(variant.run),
     pre_run: plays(variant.preRun),
     post_run: plays(variant.postRun),
@@ -173,13 +223,21 @@ export function mapJobVariant(variant: Variant, shape: RestShape): Record<string
     ...nodesetKeys(variant, shape),
   };
   if (shape === 'earlier') {
-    return { ...common, branches: variant.branches ?? [], implied_branch: null, semaphore: variant.semaphores[0]?.name ?? null };
+    return {
+      ...common,
+      branches: variant.branches ?? [],
+      implied_branch: null,
+      semaphore: variant.semaphores[0]?.name ?? null,
+    };
   }
   return {
     ...common,
     branches: variant.branches,
     override_checkout: variant.overrideCheckout,
-    semaphores: variant.semaphores.map((semaphore) => ({ name: semaphore.name, resources_first: semaphore.resourcesFirst })),
+    semaphores: variant.semaphores.map((semaphore) => ({
+      name: semaphore.name,
+      resources_first: semaphore.resourcesFirst,
+    })),
     extra_variables: variant.extraVariables,
     host_variables: variant.hostVariables,
     group_variables: variant.groupVariables,
@@ -193,11 +251,15 @@ export function mapJobVariant(variant: Variant, shape: RestShape): Record<string
     deduplicate: autoOrFlag(variant.deduplicate),
     failure_output: variant.failureOutput,
     image_build_name: variant.imageBuildName,
-    include_vars: variant.includeVars.map((include) => ({ name: include.name, project_name: include.projectName, required: include.required, use_ref: include.useRef })),
+    include_vars: variant.includeVars.map((include) => ({
+      name: include.name,
+      project_name: include.projectName,
+      required: include.required,
+      use_ref: include.useRef,
+    })),
     ansible_split_streams: variant.ansibleSplitStreams,
     ansible_version: variant.ansibleVersion,
     workspace_scheme: variant.workspaceScheme.toLowerCase(),
     workspace_checkout: autoOrFlag(variant.workspaceCheckout),
   };
 }
-

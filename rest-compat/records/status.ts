@@ -38,7 +38,13 @@ const commonJobFields = {
   retry: nullableBool,
 };
 
-const currentJobSchema = object({ ...commonJobFields, pre_fail: nullableBool, tries: int(), queued: bool(), waiting_status: nullableStr });
+const currentJobSchema = object({
+  ...commonJobFields,
+  pre_fail: nullableBool,
+  tries: int(),
+  queued: bool(),
+  waiting_status: nullableStr,
+});
 const integerOrNull = (description: string) => nullable(int(description));
 
 /** rest-api.md's earlier StatusJob (authoritative, compat.md A3) filled in with §5.2's other fields. */
@@ -53,7 +59,11 @@ const earlierJobSchema = object({
   node_labels: arrayOf(str()),
   node_name: nullableStr,
   worker: nullable(
-    object({ name: str(), hostname: nullableStr, fqdn: nullableStr, program: str(), version: str(), ips: arrayOf(str()) }, {}, 'Executor of the build, from its finger URL'),
+    object(
+      { name: str(), hostname: nullableStr, fqdn: nullableStr, program: str(), version: str(), ips: arrayOf(str()) },
+      {},
+      'Executor of the build, from its finger URL',
+    ),
   ),
 });
 
@@ -61,7 +71,16 @@ const earlierJobSchema = object({
 export const currentItemSchema = object({
   active: bool(),
   live: bool(),
-  refs: arrayOf(object({ url: nullableStr, ref: nullableStr, project: str(), project_canonical: str(), owner: nullableStr, id: str() })),
+  refs: arrayOf(
+    object({
+      url: nullableStr,
+      ref: nullableStr,
+      project: str(),
+      project_canonical: str(),
+      owner: nullableStr,
+      id: str(),
+    }),
+  ),
   id: str('Item uuid'),
   item_ahead: nullableStr,
   items_behind: arrayOf(str()),
@@ -91,7 +110,12 @@ const earlierItemSchema = object({
   remaining_time: integerOrNull('Milliseconds'),
 });
 
-const stateSchema = object({ trigger_queue_discarding: bool(), trigger_queue_paused: bool(), result_queue_paused: bool(), reason: nullableStr });
+const stateSchema = object({
+  trigger_queue_discarding: bool(),
+  trigger_queue_paused: bool(),
+  result_queue_paused: bool(),
+  reason: nullableStr,
+});
 
 /** `GET T/state` and the `state` key of the current status document (compat.md A4, §2.12). */
 export const tenantStateSchema = stateSchema;
@@ -101,7 +125,11 @@ export const currentStatusSchema = object({
   trigger_event_queue: queueLength,
   state: stateSchema,
   management_event_queue: queueLength,
-  connection_event_queues: { type: 'object', additionalProperties: queueLength, description: 'Per connection event queue; Sluice keeps none' },
+  connection_event_queues: {
+    type: 'object',
+    additionalProperties: queueLength,
+    description: 'Per connection event queue; Sluice keeps none',
+  },
   last_reconfigured: nullable(num('Epoch milliseconds')),
   pipelines: arrayOf(
     object({
@@ -110,7 +138,9 @@ export const currentStatusSchema = object({
       state: str('normal or error'),
       manager: str('dependent, independent, serial or supercedent'),
       triggers: arrayOf(object({ driver: str() })),
-      change_queues: arrayOf(object({ name: str(), window: int(), branch: nullableStr, heads: arrayOf(arrayOf(currentItemSchema)) })),
+      change_queues: arrayOf(
+        object({ name: str(), window: int(), branch: nullableStr, heads: arrayOf(arrayOf(currentItemSchema)) }),
+      ),
       trigger_events: int(),
       result_events: int(),
       management_events: int(),
@@ -128,7 +158,11 @@ export const earlierStatusSchema = {
         result_event_queue: queueLength,
         management_event_queue: queueLength,
         pipelines: arrayOf(
-          object({ name: str(), description: nullableStr, change_queues: arrayOf(object({ name: str(), window: int(), heads: arrayOf(arrayOf(earlierItemSchema)) })) }),
+          object({
+            name: str(),
+            description: nullableStr,
+            change_queues: arrayOf(object({ name: str(), window: int(), heads: arrayOf(arrayOf(earlierItemSchema)) })),
+          }),
         ),
       },
       { last_reconfigured: int('Epoch milliseconds; absent before the first configuration') },
@@ -191,7 +225,16 @@ function earlierJob(job: Job, version: string): Record<string, unknown> {
     report_url: job.fingerUrl ?? job.reportUrl,
     node_labels: started ? job.nodeLabels : [],
     node_name: null,
-    worker: started ? { name: host?.split('.')[0] ?? 'Unknown', hostname: host, fqdn: host, program: 'sluice-executor', version, ips: [] } : null,
+    worker: started
+      ? {
+          name: host?.split('.')[0] ?? 'Unknown',
+          hostname: host,
+          fqdn: host,
+          program: 'sluice-executor',
+          version,
+          ips: [],
+        }
+      : null,
   };
 }
 
@@ -200,7 +243,14 @@ export function currentItem(item: Item): Record<string, unknown> {
   return {
     active: item.active,
     live: item.live,
-    refs: item.refs.map((ref) => ({ url: ref.url, ref: ref.ref, project: ref.project, project_canonical: ref.projectCanonical, owner: ref.owner, id: ref.id })),
+    refs: item.refs.map((ref) => ({
+      url: ref.url,
+      ref: ref.ref,
+      project: ref.project,
+      project_canonical: ref.projectCanonical,
+      owner: ref.owner,
+      id: ref.id,
+    })),
     id: item.id,
     item_ahead: item.itemAhead,
     items_behind: item.itemsBehind,
@@ -264,7 +314,12 @@ export function currentStatus(status: StatusData): Record<string, unknown> {
       triggers: pipeline.triggers.map((driver) => ({ driver })),
       change_queues: pipeline.changeQueues
         .filter((queue) => queue.heads.length > 0)
-        .map((queue) => ({ name: queue.name, window: queue.window, branch: queue.branch, heads: queue.heads.map((chain) => chain.map(currentItem)) })),
+        .map((queue) => ({
+          name: queue.name,
+          window: queue.window,
+          branch: queue.branch,
+          heads: queue.heads.map((chain) => chain.map(currentItem)),
+        })),
       trigger_events: pipeline.triggerEvents,
       result_events: pipeline.resultEvents,
       management_events: pipeline.managementEvents,
@@ -290,7 +345,11 @@ export function earlierStatus(status: StatusData): Record<string, unknown> {
       description: pipeline.description,
       change_queues: pipeline.changeQueues.map((queue) => {
         const changeIdOf = new Map(queue.heads.flat().map((item) => [item.id, item.refs.at(0)?.id ?? item.id]));
-        return { name: queue.name, window: queue.window, heads: queue.heads.map((chain) => chain.map((item) => earlierItem(item, changeIdOf, status.zuulVersion))) };
+        return {
+          name: queue.name,
+          window: queue.window,
+          heads: queue.heads.map((chain) => chain.map((item) => earlierItem(item, changeIdOf, status.zuulVersion))),
+        };
       }),
     })),
   };

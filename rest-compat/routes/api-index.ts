@@ -44,13 +44,35 @@ const CURRENT: Record<string, string> = {
 };
 
 const EARLIER_KEYS = [
-  'info', 'connections', 'tenants', 'tenant_info', 'status', 'status_change', 'jobs', 'job', 'projects', 'project',
-  'project_freeze_jobs', 'pipelines', 'labels', 'nodes', 'key', 'project_ssh_key', 'console_stream', 'builds', 'build',
-  'buildsets', 'buildset', 'config_errors',
+  'info',
+  'connections',
+  'tenants',
+  'tenant_info',
+  'status',
+  'status_change',
+  'jobs',
+  'job',
+  'projects',
+  'project',
+  'project_freeze_jobs',
+  'pipelines',
+  'labels',
+  'nodes',
+  'key',
+  'project_ssh_key',
+  'console_stream',
+  'builds',
+  'build',
+  'buildsets',
+  'buildset',
+  'config_errors',
 ];
 
 /** Index keys whose route has another name in the table. */
-const ROUTE_NAMES: Record<string, string> = { project_freeze_jobs: 'freeze_jobs', autohold_delete: 'autohold_by_request_id' };
+const ROUTE_NAMES: Record<string, string> = {
+  project_freeze_jobs: 'freeze_jobs',
+  autohold_delete: 'autohold_by_request_id',
+};
 
 /** Only templates of routes that are served: the index never points at a path that answers 404. */
 function served(index: Record<string, string>, routes: readonly RestRoute[]): Record<string, string> {
@@ -64,7 +86,7 @@ export const apiIndexRoute = (routes: () => readonly RestRoute[]): RestRoute => 
   pattern: '',
   endpoints: {
     GET: {
-      summary: 'Index of the API: symbolic names and URL templates of the served routes (the reference\'s names)',
+      summary: "Index of the API: symbolic names and URL templates of the served routes (the reference's names)",
       auth: 'public',
       operations: [],
       responses: {
@@ -73,7 +95,8 @@ export const apiIndexRoute = (routes: () => readonly RestRoute[]): RestRoute => 
       },
       errors: {},
       handler: async (req) => {
-        const index = req.shape === 'earlier' ? Object.fromEntries(EARLIER_KEYS.map((key) => [key, CURRENT[key]])) : CURRENT;
+        const index =
+          req.shape === 'earlier' ? Object.fromEntries(EARLIER_KEYS.map((key) => [key, CURRENT[key]])) : CURRENT;
         return { body: served(index, routes()) };
       },
     },

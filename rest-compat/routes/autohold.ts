@@ -47,15 +47,23 @@ function mapAutohold(record: RestAutoholdFieldsFragment): Record<string, unknown
 }
 
 /** The list of §2.42, filtered by a project name suffix. */
-function listEndpoint(summary: string, projectOf: (params: Record<string, string>, query: (name: string) => string | undefined) => string | undefined): RestEndpoint {
+function listEndpoint(
+  summary: string,
+  projectOf: (params: Record<string, string>, query: (name: string) => string | undefined) => string | undefined,
+): RestEndpoint {
   return {
     summary,
     auth: 'public',
     operations: ['RestAutoholds'],
-    responses: { current: { status: 200, schema: arrayOf(autoholdSchema), description: 'Autohold requests, oldest first' } },
+    responses: {
+      current: { status: 200, schema: arrayOf(autoholdSchema), description: 'Autohold requests, oldest first' },
+    },
     errors: TENANT_404,
     handler: async (req) => {
-      const data = await req.run(RestAutoholdsDocument, { tenant: req.params.tenant_name, project: projectOf(req.params, (name) => req.query.string(name)) });
+      const data = await req.run(RestAutoholdsDocument, {
+        tenant: req.params.tenant_name,
+        project: projectOf(req.params, (name) => req.query.string(name)),
+      });
       return { body: orNotFound(data.tenant, 'Tenant not found').autoholds.map(mapAutohold) };
     },
   };
@@ -86,7 +94,10 @@ export const projectAutoholdRoute: RestRoute = {
   name: 'autohold',
   pattern: 'tenant/{tenant_name}/project/{project_name:.*}/autohold',
   endpoints: {
-    GET: listEndpoint('Autohold requests of one project (suffix match on the canonical name)', (params) => params.project_name),
+    GET: listEndpoint(
+      'Autohold requests of one project (suffix match on the canonical name)',
+      (params) => params.project_name,
+    ),
     POST: {
       summary: 'Hold the nodes of the next failing builds of a job',
       auth: 'admin',
@@ -121,7 +132,11 @@ export const projectAutoholdRoute: RestRoute = {
         if (change !== null && ref !== null) {
           throw badRequest('change and ref are mutually exclusive');
         }
-        if (!REQUIRED_KEYS.every((key) => Object.hasOwn(body, key)) || typeof body.job !== 'string' || typeof body.reason !== 'string') {
+        if (
+          !REQUIRED_KEYS.every((key) => Object.hasOwn(body, key)) ||
+          typeof body.job !== 'string' ||
+          typeof body.reason !== 'string'
+        ) {
           throw badRequest(INVALID_BODY);
         }
         const { count } = body;
@@ -137,7 +152,16 @@ export const projectAutoholdRoute: RestRoute = {
           throw badRequest(INVALID_BODY);
         }
         const data = await req.run(RestAutoholdCreateDocument, {
-          input: { tenant: req.params.tenant_name, project: req.params.project_name, job: body.job, count, reason: body.reason, nodeHoldExpiration: expiration, change, ref },
+          input: {
+            tenant: req.params.tenant_name,
+            project: req.params.project_name,
+            job: body.job,
+            count,
+            reason: body.reason,
+            nodeHoldExpiration: expiration,
+            change,
+            ref,
+          },
         });
         orTypedError(data.autoholdCreate, 'Unknown project');
         return { body: true };
@@ -158,7 +182,10 @@ export const autoholdRoute: RestRoute = {
       errors: { 404: 'Tenant not found; Hold request {id} not found.' },
       handler: async (req) => {
         const data = await req.run(RestAutoholdDocument, { tenant: req.params.tenant_name, id: req.params.request_id });
-        const record = orNotFound(orNotFound(data.tenant, 'Tenant not found').autohold, `Hold request ${req.params.request_id} not found.`);
+        const record = orNotFound(
+          orNotFound(data.tenant, 'Tenant not found').autohold,
+          `Hold request ${req.params.request_id} not found.`,
+        );
         return { body: mapAutohold(record) };
       },
     },
@@ -169,7 +196,9 @@ export const autoholdRoute: RestRoute = {
       responses: { current: { status: 204, description: 'Deleted' } },
       errors: { 401: 'No token', 403: 'Not a tenant admin', 404: 'Tenant not found; Hold request {id} not found.' },
       handler: async (req) => {
-        const data = await req.run(RestAutoholdDeleteDocument, { input: { tenant: req.params.tenant_name, id: req.params.request_id } });
+        const data = await req.run(RestAutoholdDeleteDocument, {
+          input: { tenant: req.params.tenant_name, id: req.params.request_id },
+        });
         orTypedError(data.autoholdDelete, `Hold request ${req.params.request_id} not found.`);
         return { status: 204, body: null };
       },

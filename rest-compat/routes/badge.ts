@@ -42,7 +42,13 @@ export const badgeRoute: RestRoute = {
           branch: text('Branch; `*` is a wildcard'),
         },
       },
-      responses: { current: { status: 200, contentType: 'image/svg+xml', description: '"build | passing" (green) or "build | failing" (red)' } },
+      responses: {
+        current: {
+          status: 200,
+          contentType: 'image/svg+xml',
+          description: '"build | passing" (green) or "build | failing" (red)',
+        },
+      },
       errors: { 400: 'Bad query parameter', 404: 'Tenant not found | No buildset found' },
       headers: { 'Cache-Control': 'no-cache' },
       handler: async (req) => {

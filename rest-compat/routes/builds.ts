@@ -2,14 +2,20 @@
 import { RestBuildDocument, RestBuildsDocument, type BuildFilter } from '../generated/graphql';
 import { arrayOf } from '../json-schema';
 import type { ParsedQuery } from '../query-params';
-import { buildDetailSchema, buildListSchema, earlierBuildSchema, mapBuild, mapEarlierBuild, mapRef } from '../records/history';
+import {
+  buildDetailSchema,
+  buildListSchema,
+  earlierBuildSchema,
+  mapBuild,
+  mapEarlierBuild,
+  mapRef,
+} from '../records/history';
 import type { QuerySpec, RestRoute } from '../route';
 import { orNotFound } from '../wire';
 import { buildResults, changeNumbers, flag, idRange, paging, text, trueOrOther } from './params';
 
-
 const currentQuery: QuerySpec = {
-  project: text('Project of the build\'s ref; `*` is a wildcard'),
+  project: text("Project of the build's ref; `*` is a wildcard"),
   pipeline: text('Pipeline; `*` is a wildcard'),
   change: text('Change number'),
   branch: text('Branch; `*` is a wildcard'),
@@ -81,7 +87,11 @@ export const buildsRoute: RestRoute = {
       operations: ['RestBuilds'],
       query: { current: currentQuery, earlier: earlierQuery },
       responses: {
-        current: { status: 200, schema: arrayOf(buildListSchema), description: 'Build records (buildset without refs)' },
+        current: {
+          status: 200,
+          schema: arrayOf(buildListSchema),
+          description: 'Build records (buildset without refs)',
+        },
         earlier: { status: 200, schema: arrayOf(earlierBuildSchema), description: 'Flat build records' },
       },
       errors: { 400: 'Bad query parameter', ...TENANT_404 },

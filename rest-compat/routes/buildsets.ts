@@ -82,7 +82,11 @@ export const buildsetsRoute: RestRoute = {
       operations: ['RestBuildsets'],
       query: { current: currentQuery, earlier: earlierQuery },
       responses: {
-        current: { status: 200, schema: arrayOf(buildsetListSchema), description: 'Buildset records (never builds/events)' },
+        current: {
+          status: 200,
+          schema: arrayOf(buildsetListSchema),
+          description: 'Buildset records (never builds/events)',
+        },
         earlier: { status: 200, schema: arrayOf(earlierBuildsetSchema), description: 'Flat buildset records' },
       },
       errors: { 400: 'Bad query parameter', 404: 'Tenant not found' },
@@ -109,8 +113,16 @@ export const buildsetRoute: RestRoute = {
       auth: 'public',
       operations: ['RestBuildset'],
       responses: {
-        current: { status: 200, schema: buildsetDetailSchema, description: 'Buildset detail; builds/events absent when empty' },
-        earlier: { status: 200, schema: earlierBuildsetDetailSchema, description: 'Flat buildset with builds (absent when empty)' },
+        current: {
+          status: 200,
+          schema: buildsetDetailSchema,
+          description: 'Buildset detail; builds/events absent when empty',
+        },
+        earlier: {
+          status: 200,
+          schema: earlierBuildsetDetailSchema,
+          description: 'Flat buildset with builds (absent when empty)',
+        },
       },
       errors: { 404: 'Tenant not found | Buildset not found' },
       handler: async (req) => {

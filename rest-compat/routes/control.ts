@@ -24,15 +24,24 @@ function textOf(value: unknown): string | undefined {
 
 /** The request's fields: the JSON body for POST, the query parameters for GET (A3, A4). */
 function fields(req: RestRequest, names: string[]): Record<string, string | undefined> {
-  return Object.fromEntries(names.map((name) => [name, req.method === 'GET' ? req.query.string(name) : textOf(req.body[name])]));
+  return Object.fromEntries(
+    names.map((name) => [name, req.method === 'GET' ? req.query.string(name) : textOf(req.body[name])]),
+  );
 }
 
 /** Both methods of one control endpoint: POST with `bodySchema`, GET with `query`. */
-function postAndGet(post: Omit<RestEndpoint, 'query'>, query: Record<string, ReturnType<typeof single>>): Partial<Record<'GET' | 'POST', RestEndpoint>> {
+function postAndGet(
+  post: Omit<RestEndpoint, 'query'>,
+  query: Record<string, ReturnType<typeof single>>,
+): Partial<Record<'GET' | 'POST', RestEndpoint>> {
   const { body: _body, ...withoutBody } = post;
   return {
     POST: post,
-    GET: { ...withoutBody, summary: `${post.summary} (query parameters instead of a body)`, query: { current: query, earlier: query } },
+    GET: {
+      ...withoutBody,
+      summary: `${post.summary} (query parameters instead of a body)`,
+      query: { current: query, earlier: query },
+    },
   };
 }
 
@@ -46,7 +55,17 @@ export const enqueueRoute: RestRoute = {
       operations: ['RestEnqueue'],
       body: {
         required: true,
-        schema: object({}, { pipeline: str(), change: nullable(str('N,P')), ref: nullable(str()), oldrev: nullable(str()), newrev: nullable(str()), trigger: str('Ignored') }),
+        schema: object(
+          {},
+          {
+            pipeline: str(),
+            change: nullable(str('N,P')),
+            ref: nullable(str()),
+            oldrev: nullable(str()),
+            newrev: nullable(str()),
+            trigger: str('Ignored'),
+          },
+        ),
       },
       responses: { current: TRUE_RESPONSE, earlier: TRUE_RESPONSE },
       errors: { 400: `${INVALID_BODY}; Unknown pipeline`, ...ADMIN_ERRORS, 404: 'Tenant not found; Unknown project' },
@@ -56,15 +75,28 @@ export const enqueueRoute: RestRoute = {
         if (pipeline === undefined) {
           throw badRequest(INVALID_BODY);
         }
-        const refForm = given.change === undefined ? { ref: given.ref, oldrev: given.oldrev, newrev: given.newrev } : {};
+        const refForm =
+          given.change === undefined ? { ref: given.ref, oldrev: given.oldrev, newrev: given.newrev } : {};
         const data = await req.run(RestEnqueueDocument, {
-          input: { tenant: req.params.tenant_name, project: req.params.project_name, pipeline, change: given.change, ...refForm },
+          input: {
+            tenant: req.params.tenant_name,
+            project: req.params.project_name,
+            pipeline,
+            change: given.change,
+            ...refForm,
+          },
         });
         orTypedError(data.enqueue, 'Unknown project');
         return { body: true };
       },
     },
-    { pipeline: single('Pipeline'), change: single('Change as N,P'), ref: single('Ref of a ref update'), oldrev: single('Old revision'), newrev: single('New revision') },
+    {
+      pipeline: single('Pipeline'),
+      change: single('Change as N,P'),
+      ref: single('Ref of a ref update'),
+      oldrev: single('Old revision'),
+      newrev: single('New revision'),
+    },
   ),
 };
 
@@ -76,18 +108,28 @@ export const dequeueRoute: RestRoute = {
       summary: 'Remove a live change (`change`) or ref (`ref`) from a pipeline; exactly one of them',
       auth: 'admin',
       operations: ['RestDequeue'],
-      body: { required: true, schema: object({}, { pipeline: str(), change: nullable(str('N,P')), ref: nullable(str()) }) },
+      body: {
+        required: true,
+        schema: object({}, { pipeline: str(), change: nullable(str('N,P')), ref: nullable(str()) }),
+      },
       responses: { current: TRUE_RESPONSE, earlier: TRUE_RESPONSE },
       errors: { 400: `${INVALID_BODY}; Unknown pipeline`, ...ADMIN_ERRORS, 404: 'Tenant not found; Unknown project' },
       handler: async (req) => {
         const given = fields(req, ['pipeline', 'change', 'ref']);
         // §2.46: presence of the keys counts, not their values.
-        const present = (name: string): boolean => (req.method === 'GET' ? req.query.has(name) : Object.hasOwn(req.body, name));
+        const present = (name: string): boolean =>
+          req.method === 'GET' ? req.query.has(name) : Object.hasOwn(req.body, name);
         if (given.pipeline === undefined || present('change') === present('ref')) {
           throw badRequest(INVALID_BODY);
         }
         const data = await req.run(RestDequeueDocument, {
-          input: { tenant: req.params.tenant_name, project: req.params.project_name, pipeline: given.pipeline, change: given.change, ref: given.ref },
+          input: {
+            tenant: req.params.tenant_name,
+            project: req.params.project_name,
+            pipeline: given.pipeline,
+            change: given.change,
+            ref: given.ref,
+          },
         });
         orTypedError(data.dequeue, 'Unknown project');
         return { body: true };
@@ -107,15 +149,23 @@ export const promoteRoute: RestRoute = {
       operations: ['RestPromote'],
       body: { required: true, schema: object({}, { pipeline: str(), changes: arrayOf(str('N,P')) }) },
       responses: { current: TRUE_RESPONSE, earlier: TRUE_RESPONSE },
-      errors: { 400: 'Unknown pipeline; a change not in the pipeline', ...ADMIN_ERRORS, ...{ 404: 'Tenant not found' } },
+      errors: {
+        400: 'Unknown pipeline; a change not in the pipeline',
+        ...ADMIN_ERRORS,
+        ...{ 404: 'Tenant not found' },
+      },
       handler: async (req) => {
         const pipeline = req.method === 'GET' ? req.query.string('pipeline') : textOf(req.body.pipeline);
         if (pipeline === undefined) {
           throw badRequest('Unknown pipeline');
         }
         const listed = req.method === 'GET' ? (req.query.strings('changes') ?? []) : req.body.changes;
-        const changes = Array.isArray(listed) ? listed.map(textOf).filter((change): change is string => change !== undefined) : [];
-        const data = await req.run(RestPromoteDocument, { input: { tenant: req.params.tenant_name, pipeline, changes } });
+        const changes = Array.isArray(listed)
+          ? listed.map(textOf).filter((change): change is string => change !== undefined)
+          : [];
+        const data = await req.run(RestPromoteDocument, {
+          input: { tenant: req.params.tenant_name, pipeline, changes },
+        });
         orTypedError(data.promote, 'Tenant not found');
         return { body: true };
       },

@@ -19,7 +19,11 @@ export const componentsRoute: RestRoute = {
       responses: {
         current: {
           status: 200,
-          schema: { type: 'object', additionalProperties: arrayOf(componentSchema), description: 'kind -> components; a kind appears only when one is alive' },
+          schema: {
+            type: 'object',
+            additionalProperties: arrayOf(componentSchema),
+            description: 'kind -> components; a kind appears only when one is alive',
+          },
           description: 'Components',
         },
       },
@@ -29,7 +33,10 @@ export const componentsRoute: RestRoute = {
         const byKind: Record<string, Record<string, string>[]> = {};
         for (const component of components) {
           const kind = referenceKind(component.kind);
-          byKind[kind] = [...(byKind[kind] ?? []), { hostname: component.hostname, state: component.state, version: component.version }];
+          byKind[kind] = [
+            ...(byKind[kind] ?? []),
+            { hostname: component.hostname, state: component.state, version: component.version },
+          ];
         }
         return { body: byKind };
       },

@@ -11,13 +11,28 @@ const INFO_CACHE = { 'Cache-Control': 'public, max-age=3600' };
 const statsSchema = object({ url: nullable(str()), prefix: nullable(str()), type: str() });
 const sluiceSchema = object({ version: str(), rest_shape: str('Deployment default REST shape: current or earlier') });
 const authSchema = object(
-  { realms: freeObject('Realm name -> {authority, client_id, type, driver, scope?, load_user_info?} (the last two for OpenIDConnect)'), default_realm: nullable(str()) },
-  { read_protected: bool(), auth_log_file_requests: bool(), niz: bool('Tenant info only: the tenant has launcher providers') },
+  {
+    realms: freeObject(
+      'Realm name -> {authority, client_id, type, driver, scope?, load_user_info?} (the last two for OpenIDConnect)',
+    ),
+    default_realm: nullable(str()),
+  },
+  {
+    read_protected: bool(),
+    auth_log_file_requests: bool(),
+    niz: bool('Tenant info only: the tenant has launcher providers'),
+  },
 );
 
 function infoSchema(shape: RestShape, tenant: boolean): JsonSchema {
-  const capabilities = shape === 'earlier' ? object({ job_history: bool() }) : object({ job_history: bool(), auth: authSchema });
-  const fields: Record<string, JsonSchema> = { capabilities, stats: statsSchema, websocket_url: nullable(str()), sluice: sluiceSchema };
+  const capabilities =
+    shape === 'earlier' ? object({ job_history: bool() }) : object({ job_history: bool(), auth: authSchema });
+  const fields: Record<string, JsonSchema> = {
+    capabilities,
+    stats: statsSchema,
+    websocket_url: nullable(str()),
+    sluice: sluiceSchema,
+  };
   return object({ info: object(tenant ? { ...fields, tenant: str() } : fields) });
 }
 
@@ -45,7 +60,10 @@ export function mapInfo(info: Info, shape: RestShape, tenantKnown = true): { inf
   const tenantAuth = tenantKnown ? { read_protected: auth.readProtected, auth_log_file_requests: false } : {};
   return {
     info: {
-      capabilities: { job_history: info.capabilities.jobHistory, auth: { realms, default_realm: auth.defaultRealm, ...tenantAuth } },
+      capabilities: {
+        job_history: info.capabilities.jobHistory,
+        auth: { realms, default_realm: auth.defaultRealm, ...tenantAuth },
+      },
       ...common,
     },
   };

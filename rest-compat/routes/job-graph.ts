@@ -3,7 +3,14 @@
  * earlier shape §3, §4.3): `T/job/{name}`, `T/project/{name}`, freeze-jobs, freeze-job,
  * freeze-pipeline.
  */
-import { RestFreezeJobDocument, RestFreezeJobsDocument, RestFreezePipelineDocument, RestJobDocument, RestProjectDocument, type MergeMode } from '../generated/graphql';
+import {
+  RestFreezeJobDocument,
+  RestFreezeJobsDocument,
+  RestFreezePipelineDocument,
+  RestJobDocument,
+  RestProjectDocument,
+  type MergeMode,
+} from '../generated/graphql';
 import { badRequest } from '../errors';
 import { arrayOf, bool, freeObject, nullable, object, str } from '../json-schema';
 import { jobVariantSchema, mapJobVariant } from '../records/job-variant';
@@ -15,7 +22,8 @@ import { orNotFound, orTypedError } from '../wire';
 const jobNameFromPath = (value: string): string => value.replace(/\+/g, ' ').replace(/%2F/gi, '/');
 
 /** `MERGE_RESOLVE` -> `merge-resolve`. */
-const mergeModeName = (mode: MergeMode | null): string | null => (mode === null ? null : mode.toLowerCase().replace(/_/g, '-'));
+const mergeModeName = (mode: MergeMode | null): string | null =>
+  mode === null ? null : mode.toLowerCase().replace(/_/g, '-');
 
 export const jobRoute: RestRoute = {
   name: 'job',
@@ -31,7 +39,10 @@ export const jobRoute: RestRoute = {
       },
       errors: { 404: 'Tenant not found | Job not found' },
       handler: async (req) => {
-        const data = await req.run(RestJobDocument, { tenant: req.params.tenant_name, name: jobNameFromPath(req.params.job_name) });
+        const data = await req.run(RestJobDocument, {
+          tenant: req.params.tenant_name,
+          name: jobNameFromPath(req.params.job_name),
+        });
         const job = orNotFound(orNotFound(data.tenant, 'Tenant not found').job, 'Job not found');
         return { body: job.variants.map((variant) => mapJobVariant(variant, req.shape)) };
       },
@@ -48,7 +59,12 @@ function projectSchema(shape: RestShape) {
     return object({
       ...common,
       configs: arrayOf(
-        object({ default_branch: nullable(str()), merge_mode: nullable(str()), templates: arrayOf(str()), pipelines: arrayOf(object({ name: str(), queue_name: nullable(str()), jobs })) }),
+        object({
+          default_branch: nullable(str()),
+          merge_mode: nullable(str()),
+          templates: arrayOf(str()),
+          pipelines: arrayOf(object({ name: str(), queue_name: nullable(str()), jobs })),
+        }),
       ),
     });
   }
@@ -83,10 +99,18 @@ export const projectRoute: RestRoute = {
       },
       errors: { 400: 'Ambiguous short project name', 404: 'Tenant not found | Unknown project' },
       handler: async (req) => {
-        const data = await req.run(RestProjectDocument, { tenant: req.params.tenant_name, name: req.params.project_name });
+        const data = await req.run(RestProjectDocument, {
+          tenant: req.params.tenant_name,
+          name: req.params.project_name,
+        });
         const project = orTypedError(orNotFound(data.tenant, 'Tenant not found').project, 'Unknown project');
-        const byName = <T extends { name: string }>(items: readonly T[]): T[] => [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        const common = { name: project.name, connection_name: project.connectionName, canonical_name: project.canonicalName };
+        const byName = <T extends { name: string }>(items: readonly T[]): T[] =>
+          [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const common = {
+          name: project.name,
+          connection_name: project.connectionName,
+          canonical_name: project.canonicalName,
+        };
         if (req.shape === 'earlier') {
           const configs = project.configs.map((config) => ({
             default_branch: config.defaultBranch,
@@ -101,7 +125,11 @@ export const projectRoute: RestRoute = {
           return { body: { ...common, configs } };
         }
         const configs = project.configs.map((config) => ({
-          source_context: { project: config.sourceContext.project, branch: config.sourceContext.branch, path: config.sourceContext.path },
+          source_context: {
+            project: config.sourceContext.project,
+            branch: config.sourceContext.branch,
+            path: config.sourceContext.path,
+          },
           is_template: config.isTemplate,
           templates: config.templates,
           default_branch: config.defaultBranch,
@@ -127,17 +155,24 @@ export const projectRoute: RestRoute = {
   },
 };
 
-const GRAPH_ERRORS = { 400: 'Invalid input', 404: 'Tenant not found | Unknown project | Unknown pipeline | Job not found', 422: 'The job graph cannot be frozen' } as const;
+const GRAPH_ERRORS = {
+  400: 'Invalid input',
+  404: 'Tenant not found | Unknown project | Unknown pipeline | Job not found',
+  422: 'The job graph cannot be frozen',
+} as const;
 
 /** A job graph record of freeze-jobs and freeze-pipeline (compat.md §2.18). */
-const graphRecordSchema = arrayOf(object({ name: str(), dependencies: arrayOf(object({ name: str(), soft: bool() })) }));
+const graphRecordSchema = arrayOf(
+  object({ name: str(), dependencies: arrayOf(object({ name: str(), soft: bool() })) }),
+);
 
 interface GraphJob {
   name: string;
   dependencies: ReadonlyArray<{ name: string; soft: boolean }>;
 }
 
-const graphRecords = (jobs: readonly GraphJob[]) => jobs.map((job) => ({ name: job.name, dependencies: job.dependencies.map((d) => ({ name: d.name, soft: d.soft })) }));
+const graphRecords = (jobs: readonly GraphJob[]) =>
+  jobs.map((job) => ({ name: job.name, dependencies: job.dependencies.map((d) => ({ name: d.name, soft: d.soft })) }));
 
 const freezeBase = 'tenant/{tenant_name}/pipeline/{pipeline_name}/project/{project_name:.*}/branch/{branch_name:.*}';
 
@@ -176,7 +211,13 @@ export const freezeJobRoute: RestRoute = {
       summary: 'The frozen parameters of one job of that graph, secrets redacted',
       auth: 'public',
       operations: ['RestFreezeJob'],
-      responses: { current: { status: 200, schema: freeObject('Frozen job parameters (job, timeout, nodeset, playbooks, vars, zuul, ...)'), description: 'Frozen job' } },
+      responses: {
+        current: {
+          status: 200,
+          schema: freeObject('Frozen job parameters (job, timeout, nodeset, playbooks, vars, zuul, ...)'),
+          description: 'Frozen job',
+        },
+      },
       errors: { 400: GRAPH_ERRORS[400], 404: GRAPH_ERRORS[404], 422: GRAPH_ERRORS[422] },
       handler: async (req) => {
         const data = await req.run(RestFreezeJobDocument, {
@@ -202,7 +243,10 @@ export const freezePipelineRoute: RestRoute = {
         'The job graph a branch or change ref would get in the pipeline: a change of an untrusted project with its proposed configuration applied and file matchers evaluated against its changed files (Sluice, A4)',
       auth: 'public',
       operations: ['RestFreezePipeline'],
-      body: { required: true, schema: object({ ref: str('A branch, refs/heads/<branch> or refs/changes/NN/N/P'), pipeline: str() }) },
+      body: {
+        required: true,
+        schema: object({ ref: str('A branch, refs/heads/<branch> or refs/changes/NN/N/P'), pipeline: str() }),
+      },
       responses: {
         current: { status: 200, schema: graphRecordSchema, description: 'Jobs in graph order' },
         earlier: { status: 200, schema: graphRecordSchema, description: 'Jobs in graph order' },
@@ -219,7 +263,12 @@ export const freezePipelineRoute: RestRoute = {
         if (typeof ref !== 'string' || typeof pipeline !== 'string') {
           throw badRequest('Invalid request body: ref and pipeline must be strings');
         }
-        const data = await req.run(RestFreezePipelineDocument, { tenant: req.params.tenant_name, project: req.params.project_name, pipeline, ref });
+        const data = await req.run(RestFreezePipelineDocument, {
+          tenant: req.params.tenant_name,
+          project: req.params.project_name,
+          pipeline,
+          ref,
+        });
         const graph = orTypedError(orNotFound(data.tenant, 'Tenant not found').freezePipeline, 'Unknown project');
         return { body: graphRecords(graph.jobs) };
       },

@@ -86,9 +86,11 @@ function mapArtifact(artifact: RestArtifactFieldsFragment): Record<string, unkno
 const artifactsOf = (artifacts: RestArtifactFieldsFragment[]): Record<string, unknown> =>
   artifacts.length > 0 ? { build_artifacts: artifacts.map(mapArtifact) } : {};
 
-const named = (extra: Record<string, JsonSchema> = {}): JsonSchema => object({ name: str(), canonical_name: str(), ...extra });
+const named = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
+  object({ name: str(), canonical_name: str(), ...extra });
 
-const byName = <T extends { name: string }>(items: readonly T[]): T[] => [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+const byName = <T extends { name: string }>(items: readonly T[]): T[] =>
+  [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 export const labelsRoute: RestRoute = {
   name: 'labels',
@@ -99,16 +101,29 @@ export const labelsRoute: RestRoute = {
       auth: 'public',
       operations: ['RestLabels'],
       responses: {
-        current: { status: 200, schema: arrayOf(named({ description: nullable(str()) })), description: 'Labels of the layout, in config order' },
+        current: {
+          status: 200,
+          schema: arrayOf(named({ description: nullable(str()) })),
+          description: 'Labels of the layout, in config order',
+        },
         earlier: { status: 200, schema: arrayOf(object({ name: str() })), description: 'Label names, sorted' },
       },
       errors: TENANT_404,
       handler: async (req) => {
-        const labels = orNotFound((await req.run(RestLabelsDocument, { tenant: req.params.tenant_name })).tenant, 'Tenant not found').labels;
+        const labels = orNotFound(
+          (await req.run(RestLabelsDocument, { tenant: req.params.tenant_name })).tenant,
+          'Tenant not found',
+        ).labels;
         if (req.shape === 'earlier') {
           return { body: byName(labels).map((label) => ({ name: label.name })) };
         }
-        return { body: labels.map((label) => ({ name: label.name, canonical_name: label.canonicalName, description: label.description })) };
+        return {
+          body: labels.map((label) => ({
+            name: label.name,
+            canonical_name: label.canonicalName,
+            description: label.description,
+          })),
+        };
       },
     },
   },
@@ -122,11 +137,22 @@ export const flavorsRoute: RestRoute = {
       summary: 'Flavors of the tenant layout',
       auth: 'public',
       operations: ['RestFlavors'],
-      responses: { current: { status: 200, schema: arrayOf(named({ description: nullable(str()) })), description: 'Flavors' } },
+      responses: {
+        current: { status: 200, schema: arrayOf(named({ description: nullable(str()) })), description: 'Flavors' },
+      },
       errors: TENANT_404,
       handler: async (req) => {
-        const flavors = orNotFound((await req.run(RestFlavorsDocument, { tenant: req.params.tenant_name })).tenant, 'Tenant not found').flavors;
-        return { body: flavors.map((flavor) => ({ name: flavor.name, canonical_name: flavor.canonicalName, description: flavor.description })) };
+        const flavors = orNotFound(
+          (await req.run(RestFlavorsDocument, { tenant: req.params.tenant_name })).tenant,
+          'Tenant not found',
+        ).flavors;
+        return {
+          body: flavors.map((flavor) => ({
+            name: flavor.name,
+            canonical_name: flavor.canonicalName,
+            description: flavor.description,
+          })),
+        };
       },
     },
   },
@@ -145,7 +171,12 @@ export const providersRoute: RestRoute = {
           status: 200,
           schema: arrayOf(
             named({
-              images: arrayOf(object({ name: str(), canonical_name: str(), type: str() }, { build_artifacts: arrayOf(artifactSchema) })),
+              images: arrayOf(
+                object(
+                  { name: str(), canonical_name: str(), type: str() },
+                  { build_artifacts: arrayOf(artifactSchema) },
+                ),
+              ),
               labels: arrayOf(named()),
               flavors: arrayOf(named()),
             }),
@@ -155,7 +186,10 @@ export const providersRoute: RestRoute = {
       },
       errors: TENANT_404,
       handler: async (req) => {
-        const providers = orNotFound((await req.run(RestProvidersDocument, { tenant: req.params.tenant_name })).tenant, 'Tenant not found').providers;
+        const providers = orNotFound(
+          (await req.run(RestProvidersDocument, { tenant: req.params.tenant_name })).tenant,
+          'Tenant not found',
+        ).providers;
         return {
           body: providers.map((provider) => ({
             name: provider.name,
@@ -188,7 +222,13 @@ export const imagesRoute: RestRoute = {
           status: 200,
           schema: arrayOf(
             object(
-              { name: str(), canonical_name: str(), project_canonical_name: str(), branch: str(), type: str('cloud or zuul') },
+              {
+                name: str(),
+                canonical_name: str(),
+                project_canonical_name: str(),
+                branch: str(),
+                type: str('cloud or zuul'),
+              },
               { build_artifacts: arrayOf(artifactSchema, 'Present only when the image has artifacts') },
             ),
           ),
@@ -197,7 +237,10 @@ export const imagesRoute: RestRoute = {
       },
       errors: TENANT_404,
       handler: async (req) => {
-        const images = orNotFound((await req.run(RestImagesDocument, { tenant: req.params.tenant_name })).tenant, 'Tenant not found').images;
+        const images = orNotFound(
+          (await req.run(RestImagesDocument, { tenant: req.params.tenant_name })).tenant,
+          'Tenant not found',
+        ).images;
         return {
           body: images.map((image) => ({
             name: image.name,

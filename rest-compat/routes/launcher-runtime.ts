@@ -28,7 +28,10 @@ const PAGE_SIZE = 1000;
 const TENANT_404 = 'Tenant not found';
 
 type TenantNodes = Extract<RestNodesQuery['tenant'], { __typename: 'Tenant' }>['nodes']['nodes'][number];
-type TenantRequests = Extract<RestNodesetRequestsQuery['tenant'], { __typename: 'Tenant' }>['nodesetRequests']['nodes'][number];
+type TenantRequests = Extract<
+  RestNodesetRequestsQuery['tenant'],
+  { __typename: 'Tenant' }
+>['nodesetRequests']['nodes'][number];
 
 interface MutationOutcome {
   __typename: string;
@@ -142,7 +145,9 @@ const requestSchema = object({
   image_names: nullable(arrayOf(str())),
   image_upload_uuid: nullable(str()),
   relative_priority: int(),
-  provider_node_data: arrayOf(object({ uuid: nullable(str()), executor_zone: nullable(str()), failed_providers: arrayOf(str()) })),
+  provider_node_data: arrayOf(
+    object({ uuid: nullable(str()), executor_zone: nullable(str()), failed_providers: arrayOf(str()) }),
+  ),
   is_locked: bool(),
   lock_holder: nullable(str()),
 });
@@ -183,7 +188,10 @@ export const nodesRoute: RestRoute = {
       errors: { 404: TENANT_404 },
       handler: async (req) => {
         const nodes = await allPages(async (offset) => {
-          const tenant = orNotFound((await req.run(RestNodesDocument, { tenant: req.params.tenant_name, first: PAGE_SIZE, offset })).tenant, TENANT_404);
+          const tenant = orNotFound(
+            (await req.run(RestNodesDocument, { tenant: req.params.tenant_name, first: PAGE_SIZE, offset })).tenant,
+            TENANT_404,
+          );
           return { hasNextPage: tenant.nodes.pageInfo.hasNextPage, items: tenant.nodes.nodes };
         });
         return { body: nodes.map(mapNode) };
@@ -204,8 +212,16 @@ export const nodeRoute: RestRoute = {
       auth: 'admin',
       operations: ['RestNodeHold', 'RestNodeRelease'],
       body: { schema: object({}, { state: str('`hold` or `used`') }), required: false },
-      responses: { current: { status: 201, schema: { type: 'null' }, description: 'The node changed state; body `null`' } },
-      errors: { 400: 'Invalid request body', 401: 'Missing or invalid token', 403: 'Not a tenant admin', 404: 'Node not found', 409: 'The node cannot change state now' },
+      responses: {
+        current: { status: 201, schema: { type: 'null' }, description: 'The node changed state; body `null`' },
+      },
+      errors: {
+        400: 'Invalid request body',
+        401: 'Missing or invalid token',
+        403: 'Not a tenant admin',
+        404: 'Node not found',
+        409: 'The node cannot change state now',
+      },
       handler: async (req) => {
         const state = req.body.state;
         if (typeof state !== 'string' || !(NODE_ACTIONS as readonly string[]).includes(state)) {
@@ -235,7 +251,11 @@ export const nodesetRequestsRoute: RestRoute = {
       errors: { 404: TENANT_404 },
       handler: async (req) => {
         const requests = await allPages(async (offset) => {
-          const tenant = orNotFound((await req.run(RestNodesetRequestsDocument, { tenant: req.params.tenant_name, first: PAGE_SIZE, offset })).tenant, TENANT_404);
+          const tenant = orNotFound(
+            (await req.run(RestNodesetRequestsDocument, { tenant: req.params.tenant_name, first: PAGE_SIZE, offset }))
+              .tenant,
+            TENANT_404,
+          );
           return { hasNextPage: tenant.nodesetRequests.pageInfo.hasNextPage, items: tenant.nodesetRequests.nodes };
         });
         return { body: requests.map(mapRequest) };
@@ -245,12 +265,23 @@ export const nodesetRequestsRoute: RestRoute = {
 };
 
 /** An admin action answering `status` with body null (204 sends no body). */
-function adminAction(summary: string, operation: string, status: 200 | 204, errors: Record<404 | 409, string> | Record<404, string>, handler: RestEndpoint['handler']): RestEndpoint {
+function adminAction(
+  summary: string,
+  operation: string,
+  status: 200 | 204,
+  errors: Record<404 | 409, string> | Record<404, string>,
+  handler: RestEndpoint['handler'],
+): RestEndpoint {
   return {
     summary,
     auth: 'admin',
     operations: [operation],
-    responses: { current: status === 204 ? { status, description: 'Done; no body' } : { status, schema: { type: 'null' }, description: 'Done; body `null`' } },
+    responses: {
+      current:
+        status === 204
+          ? { status, description: 'Done; no body' }
+          : { status, schema: { type: 'null' }, description: 'Done; body `null`' },
+    },
     errors: { 401: 'Missing or invalid token', 403: 'Not a tenant admin', ...errors },
     handler,
   };
@@ -260,10 +291,21 @@ export const nodesetRequestRoute: RestRoute = {
   name: 'nodeset-request',
   pattern: 'tenant/{tenant_name}/nodeset-requests/{request_id}',
   endpoints: {
-    DELETE: adminAction('Cancel a nodeset request', 'RestNodesetRequestCancel', 204, { 404: 'Request not found' }, async (req) => {
-      await runAction(req.run, RestNodesetRequestCancelDocument, { input: { tenant: req.params.tenant_name, requestId: req.params.request_id } }, 'nodesetRequestCancel');
-      return { body: null };
-    }),
+    DELETE: adminAction(
+      'Cancel a nodeset request',
+      'RestNodesetRequestCancel',
+      204,
+      { 404: 'Request not found' },
+      async (req) => {
+        await runAction(
+          req.run,
+          RestNodesetRequestCancelDocument,
+          { input: { tenant: req.params.tenant_name, requestId: req.params.request_id } },
+          'nodesetRequestCancel',
+        );
+        return { body: null };
+      },
+    ),
   },
 };
 
@@ -272,10 +314,21 @@ export const imageBuildRoute: RestRoute = {
   pattern: 'tenant/{tenant_name}/image/{image_name}/build',
   endpoints: {
     POST: {
-      ...adminAction('Request a build of a `zuul` image', 'RestImageBuild', 200, { 404: 'Image not found in tenant' }, async (req) => {
-        await runAction(req.run, RestImageBuildDocument, { input: { tenant: req.params.tenant_name, imageName: req.params.image_name } }, 'imageBuild');
-        return { body: null };
-      }),
+      ...adminAction(
+        'Request a build of a `zuul` image',
+        'RestImageBuild',
+        200,
+        { 404: 'Image not found in tenant' },
+        async (req) => {
+          await runAction(
+            req.run,
+            RestImageBuildDocument,
+            { input: { tenant: req.params.tenant_name, imageName: req.params.image_name } },
+            'imageBuild',
+          );
+          return { body: null };
+        },
+      ),
       body: { schema: object({}), required: false },
     },
   },
@@ -291,7 +344,12 @@ export const imageBuildArtifactRoute: RestRoute = {
       204,
       { 404: 'Image build artifact not found in tenant', 409: 'A node uses one of its uploads' },
       async (req) => {
-        await runAction(req.run, RestImageBuildArtifactDeleteDocument, { input: { tenant: req.params.tenant_name, artifactId: req.params.artifact_id } }, 'imageBuildArtifactDelete');
+        await runAction(
+          req.run,
+          RestImageBuildArtifactDeleteDocument,
+          { input: { tenant: req.params.tenant_name, artifactId: req.params.artifact_id } },
+          'imageBuildArtifactDelete',
+        );
         return { body: null };
       },
     ),
@@ -308,7 +366,12 @@ export const imageUploadRoute: RestRoute = {
       204,
       { 404: 'Image upload not found in tenant', 409: 'A node uses the upload' },
       async (req) => {
-        await runAction(req.run, RestImageUploadDeleteDocument, { input: { tenant: req.params.tenant_name, uploadId: req.params.upload_id } }, 'imageUploadDelete');
+        await runAction(
+          req.run,
+          RestImageUploadDeleteDocument,
+          { input: { tenant: req.params.tenant_name, uploadId: req.params.upload_id } },
+          'imageUploadDelete',
+        );
         return { body: null };
       },
     ),
@@ -326,7 +389,12 @@ export const imageUploadValidateRoute: RestRoute = {
         200,
         { 404: 'Image upload not found in tenant', 409: 'The upload is not ready' },
         async (req) => {
-          await runAction(req.run, RestImageUploadValidateDocument, { input: { tenant: req.params.tenant_name, uploadId: req.params.upload_id } }, 'imageUploadValidate');
+          await runAction(
+            req.run,
+            RestImageUploadValidateDocument,
+            { input: { tenant: req.params.tenant_name, uploadId: req.params.upload_id } },
+            'imageUploadValidate',
+          );
           return { body: null };
         },
       ),
@@ -334,4 +402,3 @@ export const imageUploadValidateRoute: RestRoute = {
     },
   },
 };
-

@@ -13,7 +13,12 @@ export const flag = (description: string): QueryParamSpec => ({ type: 'flag', de
 export const trueOrOther = (description: string): QueryParamSpec => ({ type: 'true-or-other', description });
 
 export const paging: QuerySpec = {
-  limit: { type: 'integer', default: LIMIT_DEFAULT, maximum: LIMIT_MAX, description: 'Records per page; default 50, larger values are clamped to 1000' },
+  limit: {
+    type: 'integer',
+    default: LIMIT_DEFAULT,
+    maximum: LIMIT_MAX,
+    description: 'Records per page; default 50, larger values are clamped to 1000',
+  },
   skip: { type: 'integer', default: 0, description: 'Records to skip' },
 };
 
@@ -23,22 +28,61 @@ export const idRange: QuerySpec = {
 };
 
 const BUILD_RESULTS = [
-  'ABORTED', 'CANCELED', 'DISK_FULL', 'ERROR', 'FAILURE', 'MERGER_FAILURE', 'MERGE_CONFLICT', 'NODE_FAILURE',
-  'POST_FAILURE', 'RETRY', 'RETRY_LIMIT', 'SKIPPED', 'SUCCESS', 'TIMED_OUT',
+  'ABORTED',
+  'CANCELED',
+  'DISK_FULL',
+  'ERROR',
+  'FAILURE',
+  'MERGER_FAILURE',
+  'MERGE_CONFLICT',
+  'NODE_FAILURE',
+  'POST_FAILURE',
+  'RETRY',
+  'RETRY_LIMIT',
+  'SKIPPED',
+  'SUCCESS',
+  'TIMED_OUT',
 ] as const satisfies readonly BuildResult[];
 
 const BUILDSET_RESULTS = [
-  'CONFIG_ERROR', 'DEQUEUED', 'ERROR', 'FAILURE', 'MERGE_CONFLICT', 'MERGE_FAILURE', 'NO_JOBS', 'SUCCESS',
+  'CONFIG_ERROR',
+  'DEQUEUED',
+  'ERROR',
+  'FAILURE',
+  'MERGE_CONFLICT',
+  'MERGE_FAILURE',
+  'NO_JOBS',
+  'SUCCESS',
 ] as const satisfies readonly BuildsetResult[];
 
 const SYSTEM_EVENT_TYPES = [
-  'AUTOHOLD_CREATED', 'AUTOHOLD_DELETED', 'AUTOHOLD_EXHAUSTED', 'COMPONENT_STARTED', 'COMPONENT_STOPPED',
-  'CONFIG_ERRORS_CHANGED', 'DEQUEUED', 'ENQUEUED', 'IMAGE_ARTIFACT_DELETED', 'IMAGE_BUILD_REQUESTED',
-  'IMAGE_UPLOAD_DELETED', 'IMAGE_UPLOAD_VALIDATED', 'NODESET_REQUEST_CANCELED', 'NODE_HELD', 'NODE_RELEASED',
-  'PIPELINE_STATE_CHANGED', 'PROMOTED', 'RECONFIGURED', 'TENANT_STATE_CHANGED',
+  'AUTOHOLD_CREATED',
+  'AUTOHOLD_DELETED',
+  'AUTOHOLD_EXHAUSTED',
+  'COMPONENT_STARTED',
+  'COMPONENT_STOPPED',
+  'CONFIG_ERRORS_CHANGED',
+  'DEQUEUED',
+  'ENQUEUED',
+  'IMAGE_ARTIFACT_DELETED',
+  'IMAGE_BUILD_REQUESTED',
+  'IMAGE_UPLOAD_DELETED',
+  'IMAGE_UPLOAD_VALIDATED',
+  'NODESET_REQUEST_CANCELED',
+  'NODE_HELD',
+  'NODE_RELEASED',
+  'PIPELINE_STATE_CHANGED',
+  'PROMOTED',
+  'RECONFIGURED',
+  'TENANT_STATE_CHANGED',
 ] as const satisfies readonly SystemEventType[];
 
-function oneOf<T extends string>(allowed: readonly T[], name: string, values: string[] | undefined, what: string): T[] | undefined {
+function oneOf<T extends string>(
+  allowed: readonly T[],
+  name: string,
+  values: string[] | undefined,
+  what: string,
+): T[] | undefined {
   return values?.map((value) => {
     const found = allowed.find((candidate) => candidate === value);
     if (found === undefined) {
@@ -57,7 +101,12 @@ export const buildsetResults = (name: string, values: string[] | undefined): Bui
 
 /** REST spells event types `config-errors-changed`; GraphQL `CONFIG_ERRORS_CHANGED`. */
 export const systemEventTypes = (name: string, values: string[] | undefined): SystemEventType[] | undefined =>
-  oneOf(SYSTEM_EVENT_TYPES, name, values?.map((value) => value.toUpperCase().replace(/-/g, '_')), 'event type');
+  oneOf(
+    SYSTEM_EVENT_TYPES,
+    name,
+    values?.map((value) => value.toUpperCase().replace(/-/g, '_')),
+    'event type',
+  );
 
 export const restEventType = (type: SystemEventType): string => type.toLowerCase().replace(/_/g, '-');
 

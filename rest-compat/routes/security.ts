@@ -17,7 +17,9 @@ const authorizationsSchema = object({ zuul: object({ admin: bool(), scope: array
 
 function authorizationsEndpoint(tenantScoped: boolean): RestEndpoint {
   return {
-    summary: tenantScoped ? 'Whether the caller is admin of the tenant' : 'Whether the caller is admin of the root (`*`)',
+    summary: tenantScoped
+      ? 'Whether the caller is admin of the tenant'
+      : 'Whether the caller is admin of the root (`*`)',
     auth: 'token',
     operations: ['RestAuthorizations'],
     responses: {
@@ -64,7 +66,10 @@ export const projectSecretsKeyRoute: RestRoute = {
   pattern: 'tenant/{tenant_name}/key/{project_name:.*}.pub',
   endpoints: {
     GET: textKeyEndpoint('The project secrets public key (PEM)', 'RestProjectSecretsKey', async (req) => {
-      const data = await req.run(RestProjectSecretsKeyDocument, { tenant: req.params.tenant_name, project: req.params.project_name });
+      const data = await req.run(RestProjectSecretsKeyDocument, {
+        tenant: req.params.tenant_name,
+        project: req.params.project_name,
+      });
       const keys = orNotFound(orNotFound(data.tenant, 'Tenant not found').projectKeys, 'Project does not exist');
       return { body: keys.secretsPublicKey };
     }),
@@ -76,7 +81,10 @@ export const projectSshKeyRoute: RestRoute = {
   pattern: 'tenant/{tenant_name}/project-ssh-key/{project_name:.*}.pub',
   endpoints: {
     GET: textKeyEndpoint('The project SSH public key (OpenSSH)', 'RestProjectSshKey', async (req) => {
-      const data = await req.run(RestProjectSshKeyDocument, { tenant: req.params.tenant_name, project: req.params.project_name });
+      const data = await req.run(RestProjectSshKeyDocument, {
+        tenant: req.params.tenant_name,
+        project: req.params.project_name,
+      });
       const keys = orNotFound(orNotFound(data.tenant, 'Tenant not found').projectKeys, 'Project does not exist');
       return { body: keys.sshPublicKey };
     }),

@@ -2,9 +2,23 @@
  * Live tenant status (compat.md §2.9, §2.10, §5) and the tenant event-queue state (A4, §2.12).
  * Both shapes come from the same `TenantStatus` query; records/status.ts holds the mappers.
  */
-import { RestStatusChangeDocument, RestStatusDocument, RestTenantStateDocument, RestTenantStateSetDocument } from '../generated/graphql';
+import {
+  RestStatusChangeDocument,
+  RestStatusDocument,
+  RestTenantStateDocument,
+  RestTenantStateSetDocument,
+} from '../generated/graphql';
 import { arrayOf, bool, nullable, object, str } from '../json-schema';
-import { currentItem, currentItemSchema, currentStatus, currentStatusSchema, earlierStatus, earlierStatusSchema, tenantState, tenantStateSchema } from '../records/status';
+import {
+  currentItem,
+  currentItemSchema,
+  currentStatus,
+  currentStatusSchema,
+  earlierStatus,
+  earlierStatusSchema,
+  tenantState,
+  tenantStateSchema,
+} from '../records/status';
 import type { RestRoute } from '../route';
 import { notFound } from '../errors';
 import { orNotFound, orTypedError } from '../wire';
@@ -18,7 +32,9 @@ interface TypedResult {
 
 /** The `TenantStatus` member of `Tenant.status`; null when the engine has not loaded the tenant. */
 function loadedStatus<T extends TypedResult>(status: T | null): Extract<T, { __typename: 'TenantStatus' }> | null {
-  return status !== null && status.__typename === 'TenantStatus' ? (status as Extract<T, { __typename: 'TenantStatus' }>) : null;
+  return status !== null && status.__typename === 'TenantStatus'
+    ? (status as Extract<T, { __typename: 'TenantStatus' }>)
+    : null;
 }
 
 /** `Www, DD Mon YYYY HH:MM:SS GMT` (compat.md §1.8). */
@@ -34,7 +50,11 @@ export const statusRoute: RestRoute = {
       operations: ['RestStatus'],
       responses: {
         current: { status: 200, schema: currentStatusSchema, description: 'Tenant status document (compat.md §5.1)' },
-        earlier: { status: 200, schema: earlierStatusSchema, description: 'Earlier tenant status document (rest-api.md, compat.md §5.2)' },
+        earlier: {
+          status: 200,
+          schema: earlierStatusSchema,
+          description: 'Earlier tenant status document (rest-api.md, compat.md §5.2)',
+        },
       },
       errors: { 404: 'Tenant not found; current shape: Tenant not loaded while the engine has no layout for it' },
       headers: { 'Cache-Control': 'public, max-age=1' },
@@ -46,7 +66,10 @@ export const statusRoute: RestRoute = {
         if (status === null) {
           if (req.shape === 'earlier') {
             // The earlier reference answered a tenant it had not loaded yet with this document.
-            return { body: { message: `Tenant ${req.params.tenant_name} isn't ready`, code: 204 }, headers: lastModified };
+            return {
+              body: { message: `Tenant ${req.params.tenant_name} isn't ready`, code: 204 },
+              headers: lastModified,
+            };
           }
           throw notFound('Tenant not loaded');
         }
@@ -64,10 +87,15 @@ export const statusChangeRoute: RestRoute = {
       summary: 'Status items (all pipelines) one of whose refs is the change; empty when none',
       auth: 'public',
       operations: ['RestStatusChange'],
-      responses: { current: { status: 200, schema: arrayOf(currentItemSchema), description: 'Status items in status order' } },
+      responses: {
+        current: { status: 200, schema: arrayOf(currentItemSchema), description: 'Status items in status order' },
+      },
       errors: TENANT_404,
       handler: async (req) => {
-        const data = await req.run(RestStatusChangeDocument, { tenant: req.params.tenant_name, change: req.params.change });
+        const data = await req.run(RestStatusChangeDocument, {
+          tenant: req.params.tenant_name,
+          change: req.params.change,
+        });
         const status = loadedStatus(orNotFound(data.tenant, 'Tenant not found').status);
         return { body: status === null ? [] : status.changeItems.map(currentItem) };
       },
@@ -86,7 +114,8 @@ function truthy(value: unknown): boolean {
   return Boolean(value);
 }
 
-const flagOrKeep = (body: Record<string, unknown>, key: string): boolean | undefined => (Object.hasOwn(body, key) ? truthy(body[key]) : undefined);
+const flagOrKeep = (body: Record<string, unknown>, key: string): boolean | undefined =>
+  Object.hasOwn(body, key) ? truthy(body[key]) : undefined;
 
 /** §2.12: a truthy reason is turned into text and cut to 4096 characters; anything else clears it. */
 function reasonOf(value: unknown): string | null {
@@ -117,15 +146,30 @@ export const stateRoute: RestRoute = {
       },
     },
     POST: {
-      summary: 'Pause, resume or discard the tenant event queues; omitted flags keep their value, the reason is replaced',
+      summary:
+        'Pause, resume or discard the tenant event queues; omitted flags keep their value, the reason is replaced',
       auth: 'admin',
       operations: ['RestTenantStateSet'],
       body: {
         required: true,
-        schema: object({}, { trigger_queue_discarding: bool(), trigger_queue_paused: bool(), result_queue_paused: bool(), reason: nullable(str('At most 4096 characters are kept')) }),
+        schema: object(
+          {},
+          {
+            trigger_queue_discarding: bool(),
+            trigger_queue_paused: bool(),
+            result_queue_paused: bool(),
+            reason: nullable(str('At most 4096 characters are kept')),
+          },
+        ),
       },
       responses: { current: { status: 200, schema: { type: 'null' }, description: '`null`' } },
-      errors: { 400: 'Invalid JSON document', 401: 'No token', 403: 'Not a tenant admin', ...TENANT_404, 415: 'Not JSON' },
+      errors: {
+        400: 'Invalid JSON document',
+        401: 'No token',
+        403: 'Not a tenant admin',
+        ...TENANT_404,
+        415: 'Not JSON',
+      },
       handler: async (req) => {
         const data = await req.run(RestTenantStateSetDocument, {
           input: {

@@ -28,7 +28,9 @@ export const tenantStatusRoute: RestRoute = {
       summary: 'Number of configuration errors and warnings of the tenant',
       auth: 'public',
       operations: ['RestTenantStatus'],
-      responses: { current: { status: 200, schema: object({ config_error_count: int() }), description: 'Tenant status' } },
+      responses: {
+        current: { status: 200, schema: object({ config_error_count: int() }), description: 'Tenant status' },
+      },
       errors: TENANT_404,
       handler: async (req) => {
         const data = await req.run(RestTenantStatusDocument, { tenant: req.params.tenant_name });
@@ -72,7 +74,12 @@ export const pipelinesRoute: RestRoute = {
   },
 };
 
-const projectSchema = object({ name: str(), connection_name: str(), canonical_name: str(), type: str('config or untrusted') });
+const projectSchema = object({
+  name: str(),
+  connection_name: str(),
+  canonical_name: str(),
+  type: str('config or untrusted'),
+});
 
 export const projectsRoute: RestRoute = {
   name: 'projects',
@@ -89,7 +96,9 @@ export const projectsRoute: RestRoute = {
       errors: TENANT_404,
       handler: async (req) => {
         const data = await req.run(RestProjectsDocument, { tenant: req.params.tenant_name });
-        const projects = [...orNotFound(data.tenant, 'Tenant not found').projects].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const projects = [...orNotFound(data.tenant, 'Tenant not found').projects].sort((a, b) =>
+          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+        );
         return {
           body: projects.map((project) => ({
             name: project.name,
@@ -137,11 +146,22 @@ export const jobsRoute: RestRoute = {
         current: {
           status: 200,
           schema: arrayOf(
-            object({ name: str() }, { description: str(), tags: arrayOf(str()), variants: arrayOf(object({}, { parent: str(), branches: arrayOf(str()) })) }),
+            object(
+              { name: str() },
+              {
+                description: str(),
+                tags: arrayOf(str()),
+                variants: arrayOf(object({}, { parent: str(), branches: arrayOf(str()) })),
+              },
+            ),
           ),
           description: 'Job summaries; description/variants/tags absent when empty',
         },
-        earlier: { status: 200, schema: arrayOf(object({ name: str() }, { description: str() })), description: 'Job names and descriptions' },
+        earlier: {
+          status: 200,
+          schema: arrayOf(object({ name: str() }, { description: str() })),
+          description: 'Job names and descriptions',
+        },
       },
       errors: TENANT_404,
       handler: async (req) => {
@@ -178,7 +198,9 @@ export const semaphoresRoute: RestRoute = {
       errors: TENANT_404,
       handler: async (req) => {
         const data = await req.run(RestSemaphoresDocument, { tenant: req.params.tenant_name });
-        const semaphores = [...orNotFound(data.tenant, 'Tenant not found').semaphores].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const semaphores = [...orNotFound(data.tenant, 'Tenant not found').semaphores].sort((a, b) =>
+          a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+        );
         return {
           body: semaphores.map((semaphore) => ({
             name: semaphore.name,
@@ -186,7 +208,10 @@ export const semaphoresRoute: RestRoute = {
             max: semaphore.max,
             holders: {
               count: semaphore.holders.count,
-              this_tenant: semaphore.holders.thisTenant.map((holder) => ({ buildset_uuid: holder.buildsetUuid, job_name: holder.jobName })),
+              this_tenant: semaphore.holders.thisTenant.map((holder) => ({
+                buildset_uuid: holder.buildsetUuid,
+                job_name: holder.jobName,
+              })),
               other_tenants: semaphore.holders.otherTenants,
             },
           })),
@@ -228,10 +253,22 @@ export const configErrorsRoute: RestRoute = {
       responses: {
         current: {
           status: 200,
-          schema: arrayOf(object({ source_context: sourceContextSchema, error: str(), short_error: str(), severity: str(), name: str() })),
+          schema: arrayOf(
+            object({
+              source_context: sourceContextSchema,
+              error: str(),
+              short_error: str(),
+              severity: str(),
+              name: str(),
+            }),
+          ),
           description: 'Configuration errors',
         },
-        earlier: { status: 200, schema: arrayOf(object({ source_context: sourceContextSchema, error: str() })), description: 'Configuration errors (all)' },
+        earlier: {
+          status: 200,
+          schema: arrayOf(object({ source_context: sourceContextSchema, error: str() })),
+          description: 'Configuration errors (all)',
+        },
       },
       errors: { 400: 'Bad query parameter', ...TENANT_404 },
       handler: async (req) => {
@@ -240,7 +277,12 @@ export const configErrorsRoute: RestRoute = {
           tenant: req.params.tenant_name,
           filter: earlier
             ? {}
-            : { project: req.query.string('project'), branch: req.query.string('branch'), severity: severity(req.query.string('severity')), name: req.query.string('name') },
+            : {
+                project: req.query.string('project'),
+                branch: req.query.string('branch'),
+                severity: severity(req.query.string('severity')),
+                name: req.query.string('name'),
+              },
           // The earlier shape had no paging: it listed every error.
           first: earlier ? 1000 : req.query.integer('limit'),
           offset: earlier ? 0 : req.query.integer('skip'),
@@ -249,12 +291,22 @@ export const configErrorsRoute: RestRoute = {
         return {
           body: errors.map((error) => {
             const sourceContext = error.sourceContext
-              ? { project: error.sourceContext.project, branch: error.sourceContext.branch, path: error.sourceContext.path }
+              ? {
+                  project: error.sourceContext.project,
+                  branch: error.sourceContext.branch,
+                  path: error.sourceContext.path,
+                }
               : null;
             if (earlier) {
               return { source_context: sourceContext, error: error.error };
             }
-            return { source_context: sourceContext, error: error.error, short_error: error.shortError, severity: error.severity.toLowerCase(), name: error.name };
+            return {
+              source_context: sourceContext,
+              error: error.error,
+              short_error: error.shortError,
+              severity: error.severity.toLowerCase(),
+              name: error.name,
+            };
           }),
         };
       },

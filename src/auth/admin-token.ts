@@ -30,7 +30,8 @@ export class AdminTokenError extends Error {
 /** Pick the authenticator that signs admin tokens. */
 export function tokenAuthenticator(auth: AuthConfig, name?: string): Extract<AuthenticatorConfig, { driver: 'HS256' }> {
   const candidates = auth.authenticators.filter(
-    (a): a is Extract<AuthenticatorConfig, { driver: 'HS256' }> => a.driver === 'HS256' && (name === undefined || a.name === name),
+    (a): a is Extract<AuthenticatorConfig, { driver: 'HS256' }> =>
+      a.driver === 'HS256' && (name === undefined || a.name === name),
   );
   if (name !== undefined) {
     const named = auth.authenticators.find((a) => a.name === name);
@@ -38,7 +39,9 @@ export function tokenAuthenticator(auth: AuthConfig, name?: string): Extract<Aut
       throw new AdminTokenError(`no authenticator named "${name}" in auth.authenticators`);
     }
     if (named.driver !== 'HS256') {
-      throw new AdminTokenError(`authenticator "${name}" uses ${named.driver}; tokens can only be minted for HS256 authenticators`);
+      throw new AdminTokenError(
+        `authenticator "${name}" uses ${named.driver}; tokens can only be minted for HS256 authenticators`,
+      );
     }
   }
   const usable = candidates.filter((a) => a.allowAuthzOverride);
@@ -47,12 +50,18 @@ export function tokenAuthenticator(auth: AuthConfig, name?: string): Extract<Aut
   }
   if (candidates.length > 0 && usable.length === 0) {
     const which = candidates.map((a) => `"${a.name}"`).join(', ');
-    throw new AdminTokenError(`authenticator ${which} does not accept admin tokens: set "allowAuthzOverride: true" on it`);
+    throw new AdminTokenError(
+      `authenticator ${which} does not accept admin tokens: set "allowAuthzOverride: true" on it`,
+    );
   }
   if (usable.length > 1) {
-    throw new AdminTokenError(`several HS256 authenticators accept admin tokens (${usable.map((a) => a.name).join(', ')}): choose one with --authenticator`);
+    throw new AdminTokenError(
+      `several HS256 authenticators accept admin tokens (${usable.map((a) => a.name).join(', ')}): choose one with --authenticator`,
+    );
   }
-  throw new AdminTokenError('no HS256 authenticator is configured: add one under auth.authenticators (see docs/security.md)');
+  throw new AdminTokenError(
+    'no HS256 authenticator is configured: add one under auth.authenticators (see docs/security.md)',
+  );
 }
 
 /** Mint a signed admin token. */

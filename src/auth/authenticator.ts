@@ -7,7 +7,14 @@ import type { AuthConfig, AuthenticatorConfig } from '../config/service';
 import { defaultRealm } from './capabilities';
 import { AuthFailure, tokenFailure } from './errors';
 import { decodeJwt, isSupportedAlgorithm, verifySignature, type DecodedJwt, type JsonObject } from './jwt';
-import { JwksKeySource, readPublicKeyFile, StaticKeySource, type AuthLogger, type JsonFetcher, type KeySource } from './key-sources';
+import {
+  JwksKeySource,
+  readPublicKeyFile,
+  StaticKeySource,
+  type AuthLogger,
+  type JsonFetcher,
+  type KeySource,
+} from './key-sources';
 import {
   bearerFromConnectionParams,
   bearerFromHeader,
@@ -205,7 +212,10 @@ export class TokenAuthenticator {
  * Build the authenticators of the service configuration, reading secret and key files now so
  * a bad file fails the start rather than the first request.
  */
-export async function createTokenAuthenticator(auth: AuthConfig, options: TokenAuthenticatorOptions = {}): Promise<TokenAuthenticator> {
+export async function createTokenAuthenticator(
+  auth: AuthConfig,
+  options: TokenAuthenticatorOptions = {},
+): Promise<TokenAuthenticator> {
   const built: Authenticator[] = [];
   for (const config of auth.authenticators) {
     built.push(new Authenticator(config, await keySourceFor(config, options)));
@@ -214,11 +224,23 @@ export async function createTokenAuthenticator(auth: AuthConfig, options: TokenA
 }
 
 async function keySourceFor(config: AuthenticatorConfig, options: TokenAuthenticatorOptions): Promise<KeySource> {
-  const jwks = (location: ConstructorParameters<typeof JwksKeySource>[0]['location'], cacheTtl: number, algorithms?: ['RS256'] | ['ES256']) =>
-    new JwksKeySource({ location, cacheTtl, allowedAlgorithms: algorithms, fetcher: options.fetcher, now: options.now, logger: options.logger });
+  const jwks = (
+    location: ConstructorParameters<typeof JwksKeySource>[0]['location'],
+    cacheTtl: number,
+    algorithms?: ['RS256'] | ['ES256'],
+  ) =>
+    new JwksKeySource({
+      location,
+      cacheTtl,
+      allowedAlgorithms: algorithms,
+      fetcher: options.fetcher,
+      now: options.now,
+      logger: options.logger,
+    });
   switch (config.driver) {
     case 'HS256': {
-      const secret = config.secret !== undefined ? Buffer.from(config.secret, 'utf8') : await readSecretFile(config.secretFile);
+      const secret =
+        config.secret !== undefined ? Buffer.from(config.secret, 'utf8') : await readSecretFile(config.secretFile);
       return new StaticKeySource({ key: { kind: 'secret', secret }, algorithms: ['HS256'] });
     }
     case 'RS256':

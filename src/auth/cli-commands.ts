@@ -49,21 +49,30 @@ stanza with !encrypted/pkcs1-oaep chunks. Surrounding whitespace is stripped unl
 
 /** `sluice token create ...`; returns the exit code. */
 export async function tokenCommand(argv: string[], deps: AuthCommandDeps): Promise<number> {
-  const parsed = parse(argv, {
-    tenant: { type: 'string', multiple: true },
-    sub: { type: 'string' },
-    ttl: { type: 'string' },
-    authenticator: { type: 'string' },
-    raw: { type: 'boolean' },
-    config: { type: 'string', short: 'c' },
-    help: { type: 'boolean', short: 'h' },
-  }, TOKEN_USAGE, deps.io);
+  const parsed = parse(
+    argv,
+    {
+      tenant: { type: 'string', multiple: true },
+      sub: { type: 'string' },
+      ttl: { type: 'string' },
+      authenticator: { type: 'string' },
+      raw: { type: 'boolean' },
+      config: { type: 'string', short: 'c' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    TOKEN_USAGE,
+    deps.io,
+  );
   if (typeof parsed === 'number') {
     return parsed;
   }
   const { values, positionals } = parsed;
   if (positionals.length !== 1 || positionals[0] !== 'create') {
-    return usageError(deps.io, TOKEN_USAGE, positionals[0] === undefined ? 'missing sub-command "create"' : `unknown sub-command "${positionals.join(' ')}"`);
+    return usageError(
+      deps.io,
+      TOKEN_USAGE,
+      positionals[0] === undefined ? 'missing sub-command "create"' : `unknown sub-command "${positionals.join(' ')}"`,
+    );
   }
   const tenants = values.tenant ?? [];
   if (tenants.length === 0 || values.sub === undefined || values.sub === '') {
@@ -95,16 +104,21 @@ export async function tokenCommand(argv: string[], deps: AuthCommandDeps): Promi
 
 /** `sluice encrypt ...`; returns the exit code. */
 export async function encryptCommand(argv: string[], deps: AuthCommandDeps): Promise<number> {
-  const parsed = parse(argv, {
-    tenant: { type: 'string' },
-    project: { type: 'string' },
-    infile: { type: 'string' },
-    name: { type: 'string' },
-    field: { type: 'string' },
-    'no-strip': { type: 'boolean' },
-    config: { type: 'string', short: 'c' },
-    help: { type: 'boolean', short: 'h' },
-  }, ENCRYPT_USAGE, deps.io);
+  const parsed = parse(
+    argv,
+    {
+      tenant: { type: 'string' },
+      project: { type: 'string' },
+      infile: { type: 'string' },
+      name: { type: 'string' },
+      field: { type: 'string' },
+      'no-strip': { type: 'boolean' },
+      config: { type: 'string', short: 'c' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    ENCRYPT_USAGE,
+    deps.io,
+  );
   if (typeof parsed === 'number') {
     return parsed;
   }
@@ -119,7 +133,9 @@ export async function encryptCommand(argv: string[], deps: AuthCommandDeps): Pro
   const resolve = (deps.resolveProject ?? tenantFileProjectResolver)(config);
   const canonical = await resolve(values.tenant, values.project);
   if (canonical === undefined) {
-    deps.io.stderr.write(`sluice: project "${values.project}" is not part of tenant "${values.tenant}" (checked ${config.tenantConfig ?? 'no tenant file'})\n`);
+    deps.io.stderr.write(
+      `sluice: project "${values.project}" is not part of tenant "${values.tenant}" (checked ${config.tenantConfig ?? 'no tenant file'})\n`,
+    );
     return 1;
   }
   const plaintext = values.infile === undefined ? await deps.io.readStdin() : await readFile(values.infile, 'utf8');

@@ -124,7 +124,11 @@ export interface DeniedResponse {
   status: 401 | 403;
   message: string;
   /** `extensions` of the GraphQL error (`code` is what rest-compat maps to a status). */
-  extensions: { code: 'UNAUTHENTICATED' | 'FORBIDDEN'; http: { status: number; headers: Record<string, string> }; auth?: AuthFailureBody };
+  extensions: {
+    code: 'UNAUTHENTICATED' | 'FORBIDDEN';
+    http: { status: number; headers: Record<string, string> };
+    auth?: AuthFailureBody;
+  };
   /** REST headers: `WWW-Authenticate` on 401. */
   headers: Record<string, string>;
   /** REST body: the reference's JSON on 401, empty on 403. */
@@ -201,8 +205,15 @@ export function tenantFilePolicies(input: {
 }): AccessPolicySource {
   const rules = new Map(input.rules.map((rule) => [rule.name, rule]));
   const tenants = new Map(
-    input.tenants.map((t): [string, AccessPolicy] => [t.name, { accessRules: t.accessRules ?? [], adminRules: t.adminRules ?? [] }]),
+    input.tenants.map((t): [string, AccessPolicy] => [
+      t.name,
+      { accessRules: t.accessRules ?? [], adminRules: t.adminRules ?? [] },
+    ]),
   );
-  const root: AccessPolicy = { accessRules: input.apiRoot?.accessRules ?? [], adminRules: [], authenticationRealm: input.apiRoot?.authenticationRealm };
+  const root: AccessPolicy = {
+    accessRules: input.apiRoot?.accessRules ?? [],
+    adminRules: [],
+    authenticationRealm: input.apiRoot?.authenticationRealm,
+  };
   return { rules: () => rules, tenantPolicy: (name) => tenants.get(name), rootPolicy: () => root };
 }

@@ -52,7 +52,9 @@ export async function readPublicKeyFile(file: string, algorithm: 'RS256' | 'ES25
   const key = createPublicKey(await readFile(file, 'utf8'));
   const expected = algorithm === 'RS256' ? 'rsa' : 'ec';
   if (key.asymmetricKeyType !== expected) {
-    throw new Error(`${file}: an ${algorithm} authenticator needs an ${expected.toUpperCase()} public key, found ${key.asymmetricKeyType ?? 'unknown'}`);
+    throw new Error(
+      `${file}: an ${algorithm} authenticator needs an ${expected.toUpperCase()} public key, found ${key.asymmetricKeyType ?? 'unknown'}`,
+    );
   }
   return key;
 }
@@ -119,7 +121,8 @@ export class JwksKeySource implements KeySource {
   }
 
   private async current(forceRefresh: boolean): Promise<CachedKeys> {
-    const fresh = this.cache !== undefined && this.now().getTime() - this.cache.fetchedAt < this.options.cacheTtl * 1000;
+    const fresh =
+      this.cache !== undefined && this.now().getTime() - this.cache.fetchedAt < this.options.cacheTtl * 1000;
     if (this.cache !== undefined && fresh && !forceRefresh) {
       return this.cache;
     }

@@ -62,6 +62,9 @@ export function bearerFromConnectionParams(params: Readonly<Record<string, unkno
 }
 
 /** The failure for a request whose header carries no usable token. */
-export function headerFailure(bearer: Exclude<BearerToken, { kind: 'token' }>, defaultRealm: string | null): AuthFailure {
+export function headerFailure(
+  bearer: Exclude<BearerToken, { kind: 'token' }>,
+  defaultRealm: string | null,
+): AuthFailure {
   return new AuthFailure(bearer.kind === 'absent' ? 'MissingAuthError' : 'InvalidAuthFormat', defaultRealm);
 }

@@ -28,7 +28,11 @@ export function ruleMatches(rule: AuthorizationRule, claims: Record<string, unkn
   return rule.conditions.some((condition) => conditionMatches(condition, withUid, context.tenantName));
 }
 
-function conditionMatches(condition: Record<string, unknown>, claims: Record<string, unknown>, tenantName: string): boolean {
+function conditionMatches(
+  condition: Record<string, unknown>,
+  claims: Record<string, unknown>,
+  tenantName: string,
+): boolean {
   return Object.entries(condition).every(([claim, expected]) => {
     const templated = substituteTenant(expected, tenantName);
     if (isMapping(templated)) {

@@ -70,9 +70,12 @@ function scopeFailures(failure: ScopeFailure): Array<{ scope: string; parameter:
 
 function denialForScope(auth: RequestAuth, scope: string, parameter: unknown): DeniedResponse {
   if (scope === 'authenticated') {
-    return auth.outcome.ok ? deniedResponse({ allowed: false, status: 403 }) : deniedResponse({ allowed: false, status: 401, failure: auth.outcome.failure });
+    return auth.outcome.ok
+      ? deniedResponse({ allowed: false, status: 403 })
+      : deniedResponse({ allowed: false, status: 401, failure: auth.outcome.failure });
   }
-  const gate: Gate | undefined = scope === 'rootRead' ? 'public' : isTenantScope(scope) ? TENANT_SCOPE_GATES[scope] : undefined;
+  const gate: Gate | undefined =
+    scope === 'rootRead' ? 'public' : isTenantScope(scope) ? TENANT_SCOPE_GATES[scope] : undefined;
   const tenant = scope === 'rootRead' ? ROOT_SCOPE : parameter;
   if (gate === undefined || typeof tenant !== 'string' || !auth.knowsTenant(tenant)) {
     return deniedResponse({ allowed: false, status: 403 });

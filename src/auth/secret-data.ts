@@ -17,7 +17,12 @@ export function isEncryptedData(value: unknown): value is EncryptedData {
     return false;
   }
   const candidate = value as { encrypted?: unknown; chunks?: unknown };
-  return candidate.encrypted === 'pkcs1-oaep' && Array.isArray(candidate.chunks) && candidate.chunks.every((chunk) => typeof chunk === 'string') && Object.keys(value).length === 2;
+  return (
+    candidate.encrypted === 'pkcs1-oaep' &&
+    Array.isArray(candidate.chunks) &&
+    candidate.chunks.every((chunk) => typeof chunk === 'string') &&
+    Object.keys(value).length === 2
+  );
 }
 
 /** True when any value inside `data` is encrypted. */
@@ -67,7 +72,9 @@ export function decryptSecretData(data: unknown, privateKey: KeyObject, path = '
     return data.map((item, index) => decryptSecretData(item, privateKey, `${path}[${index}]`));
   }
   if (typeof data === 'object' && data !== null) {
-    return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, decryptSecretData(value, privateKey, `${path}.${key}`)]));
+    return Object.fromEntries(
+      Object.entries(data).map(([key, value]) => [key, decryptSecretData(value, privateKey, `${path}.${key}`)]),
+    );
   }
   return data;
 }

@@ -51,7 +51,9 @@ export interface EncryptOptions {
 export function encryptSecret(plaintext: string, publicKey: KeyObject, options: EncryptOptions = {}): string[] {
   const text = (options.strip ?? true) ? plaintext.trim() : plaintext;
   return splitUtf8(text, maxChunkBytes(publicKey)).map((chunk) =>
-    publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' }, chunk).toString('base64'),
+    publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' }, chunk).toString(
+      'base64',
+    ),
   );
 }
 
@@ -75,7 +77,10 @@ export function decryptSecret(value: string | readonly string[], privateKey: Key
     .map((chunk, index) => {
       const ciphertext = Buffer.from(chunk.replace(/\s+/g, ''), 'base64');
       try {
-        const plain = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' }, ciphertext);
+        const plain = privateDecrypt(
+          { key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' },
+          ciphertext,
+        );
         return new TextDecoder('utf-8', { fatal: true }).decode(plain);
       } catch {
         throw new SecretDecryptionError(index);
@@ -100,7 +105,12 @@ const WRAP = 69;
  * with spaces, which decryption ignores).
  */
 export function secretStanza(chunks: readonly string[], options: SecretStanzaOptions = {}): string {
-  const lines = ['- secret:', `    name: ${options.name ?? '<name>'}`, '    data:', `      ${options.field ?? '<fieldname>'}: !encrypted/pkcs1-oaep`];
+  const lines = [
+    '- secret:',
+    `    name: ${options.name ?? '<name>'}`,
+    '    data:',
+    `      ${options.field ?? '<fieldname>'}: !encrypted/pkcs1-oaep`,
+  ];
   for (const chunk of chunks) {
     for (let offset = 0; offset < chunk.length; offset += WRAP) {
       const prefix = offset === 0 ? '        - ' : '          ';

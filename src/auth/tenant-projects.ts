@@ -10,7 +10,6 @@ import { canonicalHostnameOf, type ServiceConfig } from '../config/service';
 /** Maps a tenant and a project name (short or canonical) to the canonical name, or undefined. */
 export type ProjectResolver = (tenant: string, project: string) => Promise<string | undefined>;
 
-
 /** A resolver over the service configuration's tenant file. */
 export function tenantFileProjectResolver(config: ServiceConfig): ProjectResolver {
   return async (tenant, project) => {
@@ -25,9 +24,15 @@ export function tenantFileProjectResolver(config: ServiceConfig): ProjectResolve
       return undefined;
     }
     for (const [connection, spec] of Object.entries(entry.source as Record<string, unknown>)) {
-      const hostname = canonicalHostnameOf(connection, config.connections[connection] as { canonicalHostname?: string } | undefined);
+      const hostname = canonicalHostnameOf(
+        connection,
+        config.connections[connection] as { canonicalHostname?: string } | undefined,
+      );
       const lists = spec as { 'config-projects'?: unknown; 'untrusted-projects'?: unknown } | null;
-      for (const name of [...projectNames(lists?.['config-projects']), ...projectNames(lists?.['untrusted-projects'])]) {
+      for (const name of [
+        ...projectNames(lists?.['config-projects']),
+        ...projectNames(lists?.['untrusted-projects']),
+      ]) {
         const canonical = `${hostname}/${name}`;
         if (project === name || project === canonical) {
           return canonical;

@@ -3,15 +3,48 @@
  * base-most variant and each later variant (parents first, then the job's own variants, then
  * project-pipeline variants) is applied with the combination rule of each attribute.
  */
-import type { JobAttributeName, JobAttributes, JobRole, JobVariant, Playbook, RequiredProject, SourceContext } from './layout';
+import type {
+  JobAttributeName,
+  JobAttributes,
+  JobRole,
+  JobVariant,
+  Playbook,
+  RequiredProject,
+  SourceContext,
+} from './layout';
 import type { RegexSpec } from './regex';
 import { ATTRIBUTE_CONTROL_KEYS } from './parse-job';
 
 /** Attributes that change how a job executes; final and protected jobs guard them. */
 const EXECUTION_ATTRIBUTES: readonly JobAttributeName[] = [
-  'parent', 'timeout', 'preTimeout', 'postTimeout', 'vars', 'extraVars', 'hostVars', 'groupVars', 'includeVars', 'nodeset', 'preRun', 'run',
-  'postRun', 'cleanupRun', 'ansibleSplitStreams', 'ansibleVersion', 'semaphores', 'attempts', 'roles', 'requiredProjects', 'allowedProjects',
-  'overrideCheckout', 'postReview', 'workspaceScheme', 'workspaceCheckout', 'failureOutput', 'imageBuildName', 'secrets',
+  'parent',
+  'timeout',
+  'preTimeout',
+  'postTimeout',
+  'vars',
+  'extraVars',
+  'hostVars',
+  'groupVars',
+  'includeVars',
+  'nodeset',
+  'preRun',
+  'run',
+  'postRun',
+  'cleanupRun',
+  'ansibleSplitStreams',
+  'ansibleVersion',
+  'semaphores',
+  'attempts',
+  'roles',
+  'requiredProjects',
+  'allowedProjects',
+  'overrideCheckout',
+  'postReview',
+  'workspaceScheme',
+  'workspaceCheckout',
+  'failureOutput',
+  'imageBuildName',
+  'secrets',
 ];
 
 /** The job being frozen: accumulated attributes plus the inheritance bookkeeping. */
@@ -49,7 +82,12 @@ function describe(v: JobVariant): string {
 }
 
 /** Start a job from its base-most variant. */
-export function startJob(name: string, first: JobVariant, requestedContext: SourceContext, level: number): JobUnderConstruction {
+export function startJob(
+  name: string,
+  first: JobVariant,
+  requestedContext: SourceContext,
+  level: number,
+): JobUnderConstruction {
   const job: JobUnderConstruction = {
     name,
     attributes: {},
@@ -118,15 +156,21 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
       continue;
     }
     if (job.final) {
-      throw new InheritanceError(`Unable to modify final job ${job.name} attribute ${attr} with variant ${describe(other)}`);
+      throw new InheritanceError(
+        `Unable to modify final job ${job.name} attribute ${attr} with variant ${describe(other)}`,
+      );
     }
     if (job.protected === true && job.protectedOrigin !== undefined && job.protectedOrigin !== project) {
-      throw new InheritanceError(`Unable to modify protected job ${job.name} attribute ${attr} with variant ${describe(other)} from another project`);
+      throw new InheritanceError(
+        `Unable to modify protected job ${job.name} attribute ${attr} with variant ${describe(other)} from another project`,
+      );
     }
   }
   for (const [key, attr] of Object.entries(ATTRIBUTE_CONTROL_KEYS)) {
     if (a[attr] !== undefined && job.finalAttributes.has(key)) {
-      throw new InheritanceError(`Unable to modify job ${job.name} final attribute ${key} with variant ${describe(other)}`);
+      throw new InheritanceError(
+        `Unable to modify job ${job.name} final attribute ${key} with variant ${describe(other)}`,
+      );
     }
   }
   for (const [key, setting] of Object.entries(a.attributeControl ?? {})) {
@@ -139,7 +183,9 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
   }
   if (isChild) {
     if (job.intermediate && a.abstract !== true) {
-      throw new InheritanceError(`Intermediate job ${job.attributesOwner} may only be inherited by another abstract job (attempted by ${describe(other)})`);
+      throw new InheritanceError(
+        `Intermediate job ${job.attributesOwner} may only be inherited by another abstract job (attempted by ${describe(other)})`,
+      );
     }
     job.abstract = a.abstract ?? false;
     job.intermediate = a.intermediate ?? false;
@@ -151,7 +197,9 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
     job.protected = true;
     job.protectedOrigin = project;
   } else if (a.protected === false && job.protected === true) {
-    throw new InheritanceError(`Unable to reset protected attribute of job ${job.name} with variant ${describe(other)}`);
+    throw new InheritanceError(
+      `Unable to reset protected attribute of job ${job.name} with variant ${describe(other)}`,
+    );
   } else if (a.protected === false && job.protected === null) {
     job.protected = false;
   }
@@ -159,9 +207,28 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
   const mode = (attr: JobAttributeName) => other.overrideControl[attr];
   // Scalars and replaced values.
   for (const attr of [
-    'parent', 'description', 'variantDescription', 'successMessage', 'failureMessage', 'successUrl', 'failureUrl', 'holdFollowingChanges',
-    'voting', 'matchOnConfigUpdates', 'nodeset', 'preTimeout', 'timeout', 'postTimeout', 'attempts', 'ansibleSplitStreams', 'ansibleVersion',
-    'overrideCheckout', 'workspaceScheme', 'workspaceCheckout', 'deduplicate', 'imageBuildName',
+    'parent',
+    'description',
+    'variantDescription',
+    'successMessage',
+    'failureMessage',
+    'successUrl',
+    'failureUrl',
+    'holdFollowingChanges',
+    'voting',
+    'matchOnConfigUpdates',
+    'nodeset',
+    'preTimeout',
+    'timeout',
+    'postTimeout',
+    'attempts',
+    'ansibleSplitStreams',
+    'ansibleVersion',
+    'overrideCheckout',
+    'workspaceScheme',
+    'workspaceCheckout',
+    'deduplicate',
+    'imageBuildName',
   ] as const) {
     if (a[attr] !== undefined) {
       (target as Record<string, unknown>)[attr] = a[attr];
@@ -203,13 +270,22 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
   }
   if (a.includeVars !== undefined) {
     target.includeVars =
-      mode('includeVars') === 'override' ? [...a.includeVars] : [...(target.includeVars ?? []), ...a.includeVars.filter((i) => !(target.includeVars ?? []).some((x) => x.name === i.name && x.projectName === i.projectName))];
+      mode('includeVars') === 'override'
+        ? [...a.includeVars]
+        : [
+            ...(target.includeVars ?? []),
+            ...a.includeVars.filter(
+              (i) => !(target.includeVars ?? []).some((x) => x.name === i.name && x.projectName === i.projectName),
+            ),
+          ];
   }
   if (a.requiredProjects !== undefined) {
     if (mode('requiredProjects') === 'override') {
       target.requiredProjects = [...a.requiredProjects];
     } else {
-      const byProject = new Map<string, RequiredProject>((target.requiredProjects ?? []).map((r) => [r.projectCanonicalName, r]));
+      const byProject = new Map<string, RequiredProject>(
+        (target.requiredProjects ?? []).map((r) => [r.projectCanonicalName, r]),
+      );
       for (const r of a.requiredProjects) {
         byProject.set(r.projectCanonicalName, { ...byProject.get(r.projectCanonicalName), ...r });
       }
@@ -218,7 +294,8 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
   }
   if (a.allowedProjects !== undefined) {
     const incoming = new Set(a.allowedProjects);
-    job.allowedProjects = job.allowedProjects === undefined ? incoming : new Set([...job.allowedProjects].filter((p) => incoming.has(p)));
+    job.allowedProjects =
+      job.allowedProjects === undefined ? incoming : new Set([...job.allowedProjects].filter((p) => incoming.has(p)));
   }
   if (a.semaphores !== undefined) {
     const byName = new Map((target.semaphores ?? []).map((s) => [s.name, s]));
@@ -228,12 +305,18 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
     target.semaphores = [...byName.values()].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   }
   if (a.failureOutput !== undefined) {
-    target.failureOutput = mode('failureOutput') === 'override' ? [...a.failureOutput] : union(target.failureOutput, a.failureOutput);
+    target.failureOutput =
+      mode('failureOutput') === 'override' ? [...a.failureOutput] : union(target.failureOutput, a.failureOutput);
   }
   if (a.roles !== undefined) {
     const roles: JobRole[] = [...a.roles];
     for (const r of target.roles ?? []) {
-      if (!roles.some((x) => x.type === r.type && x.projectCanonicalName === r.projectCanonicalName && x.targetName === r.targetName)) {
+      if (
+        !roles.some(
+          (x) =>
+            x.type === r.type && x.projectCanonicalName === r.projectCanonicalName && x.targetName === r.targetName,
+        )
+      ) {
         roles.push(r);
       }
     }
@@ -243,17 +326,28 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
   const passed = (a.secrets ?? []).filter((s) => s.passToParent);
   if (passed.length > 0) {
     for (const attr of ['preRun', 'run', 'postRun', 'cleanupRun'] as const) {
-      target[attr] = (target[attr] ?? []).map((p) => ({ ...p, secrets: [...p.secrets, ...passed.filter((s) => !p.secrets.some((x) => x.alias === s.alias))] }));
+      target[attr] = (target[attr] ?? []).map((p) => ({
+        ...p,
+        secrets: [...p.secrets, ...passed.filter((s) => !p.secrets.some((x) => x.alias === s.alias))],
+      }));
       if ((target[attr] ?? []).some((p) => !p.sourceContext.trusted)) {
         job.postReview = true;
       }
     }
   }
   if (a.secrets !== undefined && a.secrets.length > 0) {
-    target.secrets = [...(target.secrets ?? []), ...a.secrets.filter((s) => !(target.secrets ?? []).some((x) => x.alias === s.alias && x.secretName === s.secretName))];
+    target.secrets = [
+      ...(target.secrets ?? []),
+      ...a.secrets.filter(
+        (s) => !(target.secrets ?? []).some((x) => x.alias === s.alias && x.secretName === s.secretName),
+      ),
+    ];
     if (!other.sourceContext.trusted) {
       job.postReview = true;
-      job.allowedProjects = job.allowedProjects === undefined ? new Set([project]) : new Set([...job.allowedProjects].filter((p) => p === project));
+      job.allowedProjects =
+        job.allowedProjects === undefined
+          ? new Set([project])
+          : new Set([...job.allowedProjects].filter((p) => p === project));
     }
   }
   if (a.run !== undefined) {

@@ -8,6 +8,10 @@ export const BUILTIN_NOOP: JobVariant = Object.freeze({
   sourceContext: { projectCanonicalName: '', projectName: '', connectionName: '', branch: '', path: '', trusted: true },
   line: 0,
   projectPipelineVariant: false,
-  attributes: { parent: null, deduplicate: true, description: 'A job that will always succeed, no nodes or executor are used.' },
+  attributes: {
+    parent: null,
+    deduplicate: true,
+    description: 'A job that will always succeed, no nodes or executor are used.',
+  },
   overrideControl: {},
 });

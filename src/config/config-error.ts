@@ -33,7 +33,8 @@ export interface ConfigError {
   /** The bare error text. */
   shortError: string;
   /** Absent for errors not tied to a repository (e.g. a tenant-file problem). */
-  sourceContext?: Pick<SourceContext, 'projectCanonicalName' | 'projectName' | 'connectionName'> & Partial<Pick<SourceContext, 'branch' | 'path'>>;
+  sourceContext?: Pick<SourceContext, 'projectCanonicalName' | 'projectName' | 'connectionName'> &
+    Partial<Pick<SourceContext, 'branch' | 'path'>>;
   /** Line of the offending object or attribute, when known. */
   line?: number;
   keyHash: string;
@@ -126,19 +127,36 @@ export function buildConfigError(input: BuildErrorInput): ConfigError {
       ]),
     )
     .digest('hex');
-  return { severity: input.severity, name: input.name, error: message, shortError: input.shortError, sourceContext, line, keyHash };
+  return {
+    severity: input.severity,
+    name: input.name,
+    error: message,
+    shortError: input.shortError,
+    sourceContext,
+    line,
+    keyHash,
+  };
 }
 
 /** An error about a repository as a whole (it could not be read). */
-export function buildRepositoryError(project: { canonicalName: string; name: string; connectionName: string }, text: string): ConfigError {
+export function buildRepositoryError(
+  project: { canonicalName: string; name: string; connectionName: string },
+  text: string,
+): ConfigError {
   const message = `Zuul encountered an error while accessing the repo ${project.name}.  The error was:\n\n${indent(text)}\n`;
-  const keyHash = createHash('sha256').update(JSON.stringify([project.canonicalName, null, null, null, null, text])).digest('hex');
+  const keyHash = createHash('sha256')
+    .update(JSON.stringify([project.canonicalName, null, null, null, null, text]))
+    .digest('hex');
   return {
     severity: 'error',
     name: ErrorName.unknown,
     error: message,
     shortError: text,
-    sourceContext: { projectCanonicalName: project.canonicalName, projectName: project.name, connectionName: project.connectionName },
+    sourceContext: {
+      projectCanonicalName: project.canonicalName,
+      projectName: project.name,
+      connectionName: project.connectionName,
+    },
     keyHash,
   };
 }
@@ -146,7 +164,14 @@ export function buildRepositoryError(project: { canonicalName: string; name: str
 function formatMessage(input: BuildErrorInput): string {
   const { location, severity, name } = input;
   const context = location.context;
-  const problem = severity === 'warning' ? (name === ErrorName.syntaxWarning ? 'deprecated syntax' : 'configuration warning') : name === ErrorName.syntax ? 'syntax error' : 'configuration error';
+  const problem =
+    severity === 'warning'
+      ? name === ErrorName.syntaxWarning
+        ? 'deprecated syntax'
+        : 'configuration warning'
+      : name === ErrorName.syntax
+        ? 'syntax error'
+        : 'configuration error';
   let intro: string;
   if (context) {
     intro = `Zuul encountered a ${problem} while parsing its configuration in the repo ${context.projectName} on branch ${context.branch}.  The problem was:`;
@@ -155,8 +180,15 @@ function formatMessage(input: BuildErrorInput): string {
   }
   const parts = [intro, '', indent(input.shortError), ''];
   if (location.stanza && location.mark) {
-    const what = location.stanza.name !== undefined ? `the "${location.stanza.name}" ${location.stanza.kind} stanza` : `a ${location.stanza.kind} stanza`;
-    parts.push(location.attribute ? `The problem appears in the "${location.attribute}" attribute of ${what}:` : `The problem appears in ${what}:`);
+    const what =
+      location.stanza.name !== undefined
+        ? `the "${location.stanza.name}" ${location.stanza.kind} stanza`
+        : `a ${location.stanza.kind} stanza`;
+    parts.push(
+      location.attribute
+        ? `The problem appears in the "${location.attribute}" attribute of ${what}:`
+        : `The problem appears in ${what}:`,
+    );
     parts.push('', indent(snippetAround(location.mark, location.attributeLine)), '');
     parts.push(`  in "${context?.path ?? '?'}", line ${location.attributeLine ?? location.mark.line}`);
   }
@@ -189,7 +221,12 @@ export class ErrorCollector {
   }
 
   /** Record a problem with an object at a location. */
-  report(location: ErrorLocation, shortError: string, name: string = ErrorName.unknown, severity: ConfigErrorSeverity = 'error'): void {
+  report(
+    location: ErrorLocation,
+    shortError: string,
+    name: string = ErrorName.unknown,
+    severity: ConfigErrorSeverity = 'error',
+  ): void {
     this.add(buildConfigError({ location, shortError, name, severity }));
   }
 
@@ -197,7 +234,16 @@ export class ErrorCollector {
   reportException(location: ErrorLocation, err: unknown, attributeLines?: Record<string, number>): void {
     if (err instanceof ConfigObjectError) {
       const attributeLine = err.attribute !== undefined ? attributeLines?.[err.attribute] : undefined;
-      this.report({ ...location, attribute: err.attribute ?? location.attribute, attributeLine: attributeLine ?? location.attributeLine }, err.message, err.errorName, err.severity);
+      this.report(
+        {
+          ...location,
+          attribute: err.attribute ?? location.attribute,
+          attributeLine: attributeLine ?? location.attributeLine,
+        },
+        err.message,
+        err.errorName,
+        err.severity,
+      );
       return;
     }
     this.report(location, err instanceof Error ? err.message : String(err), ErrorName.unknown);

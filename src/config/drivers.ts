@@ -28,7 +28,11 @@ function filters(value: unknown, attribute: string): ConfigMap[] {
   const list = Array.isArray(value) ? value : [value];
   return list.map((entry) => {
     if (!isPlainObject(entry)) {
-      throw new ConfigObjectError(`expected a dictionary for dictionary value @ data['${attribute}']`, ErrorName.syntax, attribute);
+      throw new ConfigObjectError(
+        `expected a dictionary for dictionary value @ data['${attribute}']`,
+        ErrorName.syntax,
+        attribute,
+      );
     }
     return entry;
   });
@@ -43,7 +47,11 @@ export function validateTrigger(driver: string, value: unknown, attribute: strin
         checkKeys(f, new Set(['event', 'ref', 'ignore-deletes', 'debug']), ['event'], `data['${attribute}']`);
         for (const event of strList(f.event, attribute)) {
           if (!GIT_EVENTS.includes(event)) {
-            throw new ConfigObjectError(`Unknown git event "${event}" (expected one of ${GIT_EVENTS.join(', ')})`, ErrorName.syntax, attribute);
+            throw new ConfigObjectError(
+              `Unknown git event "${event}" (expected one of ${GIT_EVENTS.join(', ')})`,
+              ErrorName.syntax,
+              attribute,
+            );
           }
         }
         if (f.ref !== undefined) {
@@ -79,7 +87,11 @@ export function validateTrigger(driver: string, value: unknown, attribute: strin
       default:
         // Code-review drivers: keep the options; they are validated once such connections exist.
         if (f.event === undefined) {
-          throw new ConfigObjectError(`required key not provided @ data['${attribute}']['event']`, ErrorName.syntax, attribute);
+          throw new ConfigObjectError(
+            `required key not provided @ data['${attribute}']['event']`,
+            ErrorName.syntax,
+            attribute,
+          );
         }
     }
   }
@@ -118,7 +130,11 @@ export function validateRequirement(driver: string, value: unknown, attribute: s
       optBool(options, 'current-patchset');
       for (const status of optStrList(options, 'status') ?? []) {
         if (!GIT_CHANGE_STATUSES.includes(status)) {
-          throw new ConfigObjectError(`Unknown git change status "${status}" (expected one of ${GIT_CHANGE_STATUSES.join(', ')})`, ErrorName.syntax, attribute);
+          throw new ConfigObjectError(
+            `Unknown git change status "${status}" (expected one of ${GIT_CHANGE_STATUSES.join(', ')})`,
+            ErrorName.syntax,
+            attribute,
+          );
         }
       }
       break;

@@ -6,7 +6,19 @@
  */
 import { applyVariant, deepMerge, InheritanceError, startJob, type JobUnderConstruction } from './apply-variant';
 import type {
-  IncludeVars, JobDependency, JobRole, JobSecret, JobSemaphore, JobVariant, Layout, LayoutProject, Nodeset, Playbook, ProjectStanza, RequiredProject, SourceContext,
+  IncludeVars,
+  JobDependency,
+  JobRole,
+  JobSecret,
+  JobSemaphore,
+  JobVariant,
+  Layout,
+  LayoutProject,
+  Nodeset,
+  Playbook,
+  ProjectStanza,
+  RequiredProject,
+  SourceContext,
 } from './layout';
 import { ConfigObjectError } from './config-error';
 import { resolveJobNodeset } from './nodeset-resolution';
@@ -184,7 +196,11 @@ export function freezeJobGraph(layout: Layout, request: FreezeRequest): FreezeRe
 }
 
 /** Freeze one job of the graph by name (the graph is computed first, as `freeze-job` does). */
-export function freezeJob(layout: Layout, request: FreezeRequest, jobName: string): FreezeResult | { status: 'job-not-in-graph' } {
+export function freezeJob(
+  layout: Layout,
+  request: FreezeRequest,
+  jobName: string,
+): FreezeResult | { status: 'job-not-in-graph' } {
   const graph = freezeJobGraph(layout, request);
   if (graph.status !== 'ok') {
     return graph;
@@ -194,7 +210,12 @@ export function freezeJob(layout: Layout, request: FreezeRequest, jobName: strin
 }
 
 /** §2.8.1: the project's stanzas and templates that apply to the branch, merged for one pipeline. */
-export function projectPipelineConfig(layout: Layout, project: LayoutProject, pipeline: string, branch: string): ProjectPipelineConfigResult | undefined {
+export function projectPipelineConfig(
+  layout: Layout,
+  project: LayoutProject,
+  pipeline: string,
+  branch: string,
+): ProjectPipelineConfigResult | undefined {
   const stanzas = layout.projectConfigs.get(project.canonicalName) ?? [];
   const order: string[] = [];
   const entries = new Map<string, PpcEntry>();
@@ -202,7 +223,10 @@ export function projectPipelineConfig(layout: Layout, project: LayoutProject, pi
   let debug = false;
   let failFast: boolean | undefined;
   let contributed = false;
-  const addEntry = (stanza: ProjectStanza, config: NonNullable<ReturnType<ProjectStanza['pipelines']['get']>>): void => {
+  const addEntry = (
+    stanza: ProjectStanza,
+    config: NonNullable<ReturnType<ProjectStanza['pipelines']['get']>>,
+  ): void => {
     contributed = true;
     debug = debug || config.debug === true;
     failFast = failFast ?? config.failFast;
@@ -251,7 +275,12 @@ export function projectPipelineConfig(layout: Layout, project: LayoutProject, pi
   if (!contributed) {
     return undefined;
   }
-  return { jobs: order.map((n) => entries.get(n)).filter((e): e is PpcEntry => e !== undefined), vars, debug, failFast };
+  return {
+    jobs: order.map((n) => entries.get(n)).filter((e): e is PpcEntry => e !== undefined),
+    vars,
+    debug,
+    failFast,
+  };
 }
 
 /** §2.8.2 step 2: variants of a job and its ancestors that match, base-most first. */
@@ -296,7 +325,13 @@ interface FrozenWithErrors {
   pendingErrors(postReviewPipeline: boolean): string[];
 }
 
-function freezeOne(layout: Layout, project: LayoutProject, request: FreezeRequest, ppc: ProjectPipelineConfigResult, entry: PpcEntry): FrozenWithErrors | undefined {
+function freezeOne(
+  layout: Layout,
+  project: LayoutProject,
+  request: FreezeRequest,
+  ppc: ProjectPipelineConfigResult,
+  entry: PpcEntry,
+): FrozenWithErrors | undefined {
   const inline = entry.variants.filter((v) => matchesBranch(v.variant.branchMatcher, request.branch));
   // §2.8.2 step 1: override checkouts from matching project-pipeline variants.
   let overrideCheckout: string | undefined;
@@ -311,7 +346,10 @@ function freezeOne(layout: Layout, project: LayoutProject, request: FreezeReques
   }
   const branchFor = (v: JobVariant): string => {
     const candidate = perProject.get(v.sourceContext.projectCanonicalName) ?? overrideCheckout;
-    if (candidate !== undefined && layout.projects.get(v.sourceContext.projectCanonicalName)?.branches.includes(candidate)) {
+    if (
+      candidate !== undefined &&
+      layout.projects.get(v.sourceContext.projectCanonicalName)?.branches.includes(candidate)
+    ) {
       return candidate;
     }
     return request.branch;
@@ -339,13 +377,22 @@ function freezeOne(layout: Layout, project: LayoutProject, request: FreezeReques
     }
     if (variant.attributes.imageBuildName !== undefined || job.attributes.imageBuildName !== undefined) {
       const image = layout.images.get(job.attributes.imageBuildName ?? '');
-      if (image === undefined || image.sourceContext.projectCanonicalName !== stanza.sourceContext.projectCanonicalName) {
-        throw new InheritanceError(`The image build job ${entry.name} must reference an image defined in the same project as the project stanza`);
+      if (
+        image === undefined ||
+        image.sourceContext.projectCanonicalName !== stanza.sourceContext.projectCanonicalName
+      ) {
+        throw new InheritanceError(
+          `The image build job ${entry.name} must reference an image defined in the same project as the project stanza`,
+        );
       }
     }
   }
   const imageBuildName = job.attributes.imageBuildName;
-  if (request.imageNames !== undefined && imageBuildName !== undefined && !request.imageNames.includes(imageBuildName)) {
+  if (
+    request.imageNames !== undefined &&
+    imageBuildName !== undefined &&
+    !request.imageNames.includes(imageBuildName)
+  ) {
     return undefined;
   }
   const frozen = toFrozen(layout, job, variants, request);
@@ -356,7 +403,11 @@ function freezeOne(layout: Layout, project: LayoutProject, request: FreezeReques
       if (frozen.abstract) {
         problems.push(`Job ${frozen.name} is abstract and may not be directly run`);
       }
-      if (!ignoreAllowedProjects && frozen.allowedProjects !== null && !frozen.allowedProjects.includes(project.canonicalName)) {
+      if (
+        !ignoreAllowedProjects &&
+        frozen.allowedProjects !== null &&
+        !frozen.allowedProjects.includes(project.canonicalName)
+      ) {
         problems.push(`Project ${project.name} is not allowed to run job ${frozen.name}`);
       }
       if (frozen.postReview && !postReviewPipeline) {
@@ -372,14 +423,25 @@ function freezeOne(layout: Layout, project: LayoutProject, request: FreezeReques
 
 const EMPTY_NODESET: Nodeset = { name: '', nodes: [], groups: [], alternatives: [] };
 
-function toFrozen(layout: Layout, job: JobUnderConstruction, variants: JobVariant[], request: FreezeRequest): FrozenJob {
+function toFrozen(
+  layout: Layout,
+  job: JobUnderConstruction,
+  variants: JobVariant[],
+  request: FreezeRequest,
+): FrozenJob {
   const a = job.attributes;
   const alternatives = a.nodeset === undefined ? [] : resolveJobNodeset(a.nodeset, layout.nodesets);
-  const preTimeout = a.preTimeout !== undefined && a.timeout !== undefined ? Math.min(a.preTimeout, a.timeout) : (a.preTimeout ?? null);
+  const preTimeout =
+    a.preTimeout !== undefined && a.timeout !== undefined ? Math.min(a.preTimeout, a.timeout) : (a.preTimeout ?? null);
   const files = a.files ?? [];
   const irrelevant = a.irrelevantFiles ?? [];
   const parentVariant = variants.find((v) => v.name === job.name);
-  const parent = parentVariant?.attributes.parent === undefined ? (job.name === layout.tenant.defaultParent ? null : layout.tenant.defaultParent) : parentVariant.attributes.parent;
+  const parent =
+    parentVariant?.attributes.parent === undefined
+      ? job.name === layout.tenant.defaultParent
+        ? null
+        : layout.tenant.defaultParent
+      : parentVariant.attributes.parent;
   return {
     name: job.name,
     sourceContext: job.sourceContext,
@@ -442,7 +504,11 @@ function frozenSecrets(layout: Layout, playbookLists: ReadonlyArray<readonly Pla
     for (const used of playbook.secrets) {
       const secret = layout.secrets.get(used.secretName);
       if (secret !== undefined && !out.some((s) => s.name === secret.name)) {
-        out.push({ name: secret.name, projectCanonicalName: secret.sourceContext.projectCanonicalName, data: secret.data ?? null });
+        out.push({
+          name: secret.name,
+          projectCanonicalName: secret.sourceContext.projectCanonicalName,
+          data: secret.data ?? null,
+        });
       }
     }
   }
@@ -454,7 +520,11 @@ function frozenSecrets(layout: Layout, playbookLists: ReadonlyArray<readonly Pla
  * when every changed file matches. A change without files (besides /COMMIT_MSG) always
  * matches `files` and never matches `irrelevant-files`.
  */
-export function matchesFiles(files: readonly RegexSpec[], irrelevant: readonly RegexSpec[], changed: readonly string[]): boolean {
+export function matchesFiles(
+  files: readonly RegexSpec[],
+  irrelevant: readonly RegexSpec[],
+  changed: readonly string[],
+): boolean {
   const real = changed.filter((f) => f !== '/COMMIT_MSG');
   if (real.length === 0) {
     return true;

@@ -4,12 +4,40 @@
  * duplicate-definition rules, then cross references are validated. Every bad object is dropped
  * with a config error; nothing here throws for user errors.
  */
-import { ConfigObjectError, ErrorCollector, ErrorName, type ConfigError, type ErrorLocation, type SourceContext, type SourceMark } from './config-error';
+import {
+  ConfigObjectError,
+  ErrorCollector,
+  ErrorName,
+  type ConfigError,
+  type ErrorLocation,
+  type SourceContext,
+  type SourceMark,
+} from './config-error';
 import type {
-  Flavor, Image, JobVariant, Label, Layout, LayoutProject, Nodeset, Pipeline, ProjectStanza, Provider, Queue, Secret, Section, Semaphore,
+  Flavor,
+  Image,
+  JobVariant,
+  Label,
+  Layout,
+  LayoutProject,
+  Nodeset,
+  Pipeline,
+  ProjectStanza,
+  Provider,
+  Queue,
+  Secret,
+  Section,
+  Semaphore,
 } from './layout';
 import type { FilePragma, ParseContext } from './parse-context';
-import { parseFlavor, parseImage, parseLabel, parseProvider, parseSection, type ProviderDefinition } from './parse-launcher';
+import {
+  parseFlavor,
+  parseImage,
+  parseLabel,
+  parseProvider,
+  parseSection,
+  type ProviderDefinition,
+} from './parse-launcher';
 import { parseJob } from './parse-job';
 import { parsePragma, parseQueue, parseSecret, parseSemaphore } from './parse-misc';
 import { parseNodeset, sameNodeset } from './parse-nodeset';
@@ -68,7 +96,21 @@ export interface Origin {
   body: unknown;
 }
 
-const CLASS_ORDER = ['pipeline', 'image', 'flavor', 'label', 'section', 'provider', 'nodeset', 'secret', 'job', 'semaphore', 'queue', 'project-template', 'project'] as const;
+const CLASS_ORDER = [
+  'pipeline',
+  'image',
+  'flavor',
+  'label',
+  'section',
+  'provider',
+  'nodeset',
+  'secret',
+  'job',
+  'semaphore',
+  'queue',
+  'project-template',
+  'project',
+] as const;
 type ItemClass = (typeof CLASS_ORDER)[number];
 
 interface PendingItem {
@@ -110,7 +152,12 @@ class LayoutBuilder {
       this.errors.add(e);
     }
     this.resolver = new ProjectResolver(
-      input.projects.map((p) => ({ name: p.name, canonicalName: p.canonicalName, connectionName: p.connectionName, trusted: p.trusted })),
+      input.projects.map((p) => ({
+        name: p.name,
+        canonicalName: p.canonicalName,
+        connectionName: p.connectionName,
+        trusted: p.trusted,
+      })),
     );
   }
 
@@ -203,21 +250,38 @@ class LayoutBuilder {
     const files = project.files.get(branch) ?? [];
     for (const ignored of project.ignoredLocations.get(branch) ?? []) {
       const context = this.contextFor(project, branch, ignored);
-      this.errors.report({ context }, `Multiple project configuration locations found; "${ignored}" is ignored.`, ErrorName.multipleProjectConfigurations, 'warning');
+      this.errors.report(
+        { context },
+        `Multiple project configuration locations found; "${ignored}" is ignored.`,
+        ErrorName.multipleProjectConfigurations,
+        'warning',
+      );
     }
     for (const file of files) {
       const context = this.contextFor(project, branch, file.path);
       const parsed = this.parse(file.text);
       for (const problem of parsed.problems) {
-        const mark = problem.mark ?? { line: problem.line ?? 1, endLine: problem.line ?? 1, snippet: file.text.split('\n')[(problem.line ?? 1) - 1] ?? '' };
-        this.errors.report({ context, mark, stanza: { kind: 'configuration' }, attributeLine: problem.line }, problem.message, ErrorName.syntax);
+        const mark = problem.mark ?? {
+          line: problem.line ?? 1,
+          endLine: problem.line ?? 1,
+          snippet: file.text.split('\n')[(problem.line ?? 1) - 1] ?? '',
+        };
+        this.errors.report(
+          { context, mark, stanza: { kind: 'configuration' }, attributeLine: problem.line },
+          problem.message,
+          ErrorName.syntax,
+        );
       }
       let pragma: FilePragma = {};
       for (const item of parsed.items.filter((i) => i.key === 'pragma')) {
         try {
           pragma = { ...pragma, ...stripUndefined(parsePragma(item.body)) };
         } catch (err) {
-          this.errors.reportException({ context, mark: item.mark, stanza: { kind: 'pragma' } }, err, keyLines(item.body));
+          this.errors.reportException(
+            { context, mark: item.mark, stanza: { kind: 'pragma' } },
+            err,
+            keyLines(item.body),
+          );
         }
       }
       for (const item of parsed.items) {
@@ -225,7 +289,11 @@ class LayoutBuilder {
           continue;
         }
         if (!(CLASS_ORDER as readonly string[]).includes(item.key)) {
-          this.errors.report({ context, mark: item.mark, stanza: { kind: item.key } }, `Configuration item not recognized: "${item.key}"`, ErrorName.syntax);
+          this.errors.report(
+            { context, mark: item.mark, stanza: { kind: item.key } },
+            `Configuration item not recognized: "${item.key}"`,
+            ErrorName.syntax,
+          );
           continue;
         }
         const cls = item.key as ItemClass;
@@ -248,7 +316,10 @@ class LayoutBuilder {
   }
 
   private addItem(cls: ItemClass, { item, ctx }: PendingItem): void {
-    const name = typeof (item.body as { name?: unknown } | null)?.name === 'string' ? String((item.body as { name: string }).name) : undefined;
+    const name =
+      typeof (item.body as { name?: unknown } | null)?.name === 'string'
+        ? String((item.body as { name: string }).name)
+        : undefined;
     // Errors about secrets name the line but never quote the stanza (its ciphertext).
     const location: ErrorLocation =
       cls === 'secret'
@@ -287,7 +358,10 @@ class LayoutBuilder {
       case 'project-template': {
         const template = parseProjectTemplate(item.body, ctx, item.mark.line);
         const existing = this.templates.get(template.name) ?? [];
-        if (existing.length > 0 && existing[0].sourceContext.projectCanonicalName !== ctx.sourceContext.projectCanonicalName) {
+        if (
+          existing.length > 0 &&
+          existing[0].sourceContext.projectCanonicalName !== ctx.sourceContext.projectCanonicalName
+        ) {
           throw new ConfigObjectError(
             `Project template ${template.name} is already defined in project ${existing[0].sourceContext.projectName}`,
             ErrorName.unknown,
@@ -320,39 +394,88 @@ class LayoutBuilder {
             throw err;
           }
         }
-        this.addUnique('Secret', this.secrets, secret, ctx, (a, b) => JSON.stringify([a.data, a.oidc]) === JSON.stringify([b.data, b.oidc]));
+        this.addUnique(
+          'Secret',
+          this.secrets,
+          secret,
+          ctx,
+          (a, b) => JSON.stringify([a.data, a.oidc]) === JSON.stringify([b.data, b.oidc]),
+        );
         return;
       }
       case 'semaphore': {
         const semaphore = parseSemaphore(item.body, ctx);
         if (this.input.tenant.semaphores.includes(semaphore.name)) {
-          throw new ConfigObjectError(`Semaphore ${semaphore.name} shadows a global semaphore and will be ignored`, ErrorName.unknown, 'name');
+          throw new ConfigObjectError(
+            `Semaphore ${semaphore.name} shadows a global semaphore and will be ignored`,
+            ErrorName.unknown,
+            'name',
+          );
         }
         this.addUnique('Semaphore', this.semaphores, semaphore, ctx, (a, b) => a.max === b.max);
         return;
       }
       case 'queue': {
         const queue = parseQueue(item.body, ctx);
-        this.addUnique('Queue', this.queues, queue, ctx, (a, b) => a.perBranch === b.perBranch && a.allowCircularDependencies === b.allowCircularDependencies && a.dependenciesByTopic === b.dependenciesByTopic);
+        this.addUnique(
+          'Queue',
+          this.queues,
+          queue,
+          ctx,
+          (a, b) =>
+            a.perBranch === b.perBranch &&
+            a.allowCircularDependencies === b.allowCircularDependencies &&
+            a.dependenciesByTopic === b.dependenciesByTopic,
+        );
         return;
       }
       case 'image':
-        this.addUnique('Image', this.images, parseImage(item.body, ctx), ctx, (a, b) => a.type === b.type && a.description === b.description);
+        this.addUnique(
+          'Image',
+          this.images,
+          parseImage(item.body, ctx),
+          ctx,
+          (a, b) => a.type === b.type && a.description === b.description,
+        );
         return;
       case 'flavor':
-        this.addUnique('Flavor', this.flavors, parseFlavor(item.body, ctx), ctx, (a, b) => a.description === b.description);
+        this.addUnique(
+          'Flavor',
+          this.flavors,
+          parseFlavor(item.body, ctx),
+          ctx,
+          (a, b) => a.description === b.description,
+        );
         return;
       case 'label': {
         const label = this.remember(parseLabel(item.body, ctx), item, ctx, 'label');
-        this.addUnique('Label', this.labels, label, ctx, (a, b) => JSON.stringify({ ...a, sourceContext: null }) === JSON.stringify({ ...b, sourceContext: null }));
+        this.addUnique(
+          'Label',
+          this.labels,
+          label,
+          ctx,
+          (a, b) => JSON.stringify({ ...a, sourceContext: null }) === JSON.stringify({ ...b, sourceContext: null }),
+        );
         return;
       }
       case 'section':
-        this.addUnique('Section', this.sections, parseSection(item.body, ctx), ctx, (a, b) => JSON.stringify(a.config) === JSON.stringify(b.config));
+        this.addUnique(
+          'Section',
+          this.sections,
+          parseSection(item.body, ctx),
+          ctx,
+          (a, b) => JSON.stringify(a.config) === JSON.stringify(b.config),
+        );
         return;
       case 'provider': {
         const def = parseProvider(item.body, ctx);
-        this.addUnique('Provider', this.providerDefs, def, ctx, (a, b) => JSON.stringify(a.config) === JSON.stringify(b.config));
+        this.addUnique(
+          'Provider',
+          this.providerDefs,
+          def,
+          ctx,
+          (a, b) => JSON.stringify(a.config) === JSON.stringify(b.config),
+        );
         this.remember(def, item, ctx, 'provider', def.name);
         return;
       }
@@ -399,13 +522,21 @@ class LayoutBuilder {
     }
     const previous = existing.sourceContext;
     if (previous === undefined || previous.projectCanonicalName !== ctx.sourceContext.projectCanonicalName) {
-      throw new ConfigObjectError(`${type} ${value.name} already defined in project ${previous?.projectName ?? '(tenant)'}`, ErrorName.unknown, 'name');
+      throw new ConfigObjectError(
+        `${type} ${value.name} already defined in project ${previous?.projectName ?? '(tenant)'}`,
+        ErrorName.unknown,
+        'name',
+      );
     }
     if (previous.branch === ctx.sourceContext.branch) {
       throw new ConfigObjectError(`${type} ${value.name} already defined`, ErrorName.unknown, 'name');
     }
     if (!same(existing, value)) {
-      throw new ConfigObjectError(`${type} ${value.name} does not match existing definition in branch ${previous.branch}`, ErrorName.unknown, 'name');
+      throw new ConfigObjectError(
+        `${type} ${value.name} does not match existing definition in branch ${previous.branch}`,
+        ErrorName.unknown,
+        'name',
+      );
     }
   }
 
@@ -415,7 +546,13 @@ class LayoutBuilder {
         const missing = !this.images.has(label.image) ? `image "${label.image}"` : `flavor "${label.flavor}"`;
         const origin = this.origins.get(label);
         this.errors.report(
-          { context: label.sourceContext, mark: origin?.mark, stanza: { kind: 'label', name: label.name }, attribute: !this.images.has(label.image) ? 'image' : 'flavor', attributeLine: keyLines(origin?.body)[!this.images.has(label.image) ? 'image' : 'flavor'] },
+          {
+            context: label.sourceContext,
+            mark: origin?.mark,
+            stanza: { kind: 'label', name: label.name },
+            attribute: !this.images.has(label.image) ? 'image' : 'flavor',
+            attributeLine: keyLines(origin?.body)[!this.images.has(label.image) ? 'image' : 'flavor'],
+          },
           `The label "${label.name}" references an unknown ${missing}`,
           ErrorName.unknown,
         );
@@ -426,9 +563,21 @@ class LayoutBuilder {
     for (const def of this.providerDefs.values()) {
       const origin = this.origins.get(def);
       try {
-        providers.set(def.name, flattenProvider(def, { sections: this.sections, images: this.images, flavors: this.flavors, labels: this.labels }));
+        providers.set(
+          def.name,
+          flattenProvider(def, {
+            sections: this.sections,
+            images: this.images,
+            flavors: this.flavors,
+            labels: this.labels,
+          }),
+        );
       } catch (err) {
-        this.errors.reportException({ context: origin?.context, mark: origin?.mark, stanza: { kind: 'provider', name: def.name } }, err, keyLines(origin?.body));
+        this.errors.reportException(
+          { context: origin?.context, mark: origin?.mark, stanza: { kind: 'provider', name: def.name } },
+          err,
+          keyLines(origin?.body),
+        );
       }
     }
     return providers;
@@ -456,7 +605,11 @@ class LayoutBuilder {
         trusted: p.trusted,
         branches: [...p.branches],
         branchShas: { ...p.branchShas },
-        metadata: { mergeMode: mergeMode ?? 'merge-resolve', defaultBranch: defaultBranch ?? p.defaultBranch, queueName },
+        metadata: {
+          mergeMode: mergeMode ?? 'merge-resolve',
+          defaultBranch: defaultBranch ?? p.defaultBranch,
+          queueName,
+        },
       });
     }
     return out;

@@ -85,7 +85,9 @@ export class LayoutManager {
     this.now = options.now ?? (() => new Date());
     this.uuid = options.uuid ?? randomUUID;
     this.timer = options.timer ?? REAL_TIMER;
-    const intervals = Object.values(options.config.connections).flatMap((c) => (c.driver === 'git' ? [c.pollInterval] : []));
+    const intervals = Object.values(options.config.connections).flatMap((c) =>
+      c.driver === 'git' ? [c.pollInterval] : [],
+    );
     this.pollMs = 1000 * (options.pollInterval ?? (intervals.length > 0 ? Math.min(...intervals) : 60));
     this.configErrors = new ConfigErrorRepository(options.knex);
     this.requests = new ReconfigureRequestRepository(options.knex);
@@ -110,7 +112,9 @@ export class LayoutManager {
     const input = this.inputs.get(layout);
     const connection = this.connections.git.get(project.connectionName);
     if (input === undefined || connection === undefined) {
-      throw new Error(`layout ${layout.uuid} of tenant ${layout.tenantName} has no git inputs for ${project.canonicalName}`);
+      throw new Error(
+        `layout ${layout.uuid} of tenant ${layout.tenantName} has no git inputs for ${project.canonicalName}`,
+      );
     }
     return proposedLayout({
       layout,
@@ -142,7 +146,10 @@ export class LayoutManager {
   secretRedactor(): Redactor {
     if (this.redactor === undefined || this.redactor.from !== this.layouts) {
       const layouts = [...this.layouts.values()];
-      this.redactor = { from: this.layouts, redactor: combineRedactors(layouts.flatMap((l) => l.secretRedactor ?? [])) };
+      this.redactor = {
+        from: this.layouts,
+        redactor: combineRedactors(layouts.flatMap((l) => l.secretRedactor ?? [])),
+      };
     }
     return this.redactor.redactor;
   }
@@ -274,7 +281,10 @@ export class LayoutManager {
       if (this.currentAbide !== undefined) {
         return { abide: this.currentAbide, problems: this.problems };
       }
-      return { abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map() }, problems: [{ message: `cannot read the tenant file ${file}` }] };
+      return {
+        abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map() },
+        problems: [{ message: `cannot read the tenant file ${file}` }],
+      };
     }
     return readTenantFile(text, this.connections);
   }
@@ -300,7 +310,10 @@ export class LayoutManager {
         data: { errors, warnings },
       });
     }
-    this.options.logger.info({ tenant: layout.tenantName, layout: layout.uuid, errors, warnings }, 'tenant layout loaded');
+    this.options.logger.info(
+      { tenant: layout.tenantName, layout: layout.uuid, errors, warnings },
+      'tenant layout loaded',
+    );
   }
 
   /** Tenants where a loaded branch moved (or appeared/disappeared) and its configuration files differ. */
@@ -320,7 +333,9 @@ export class LayoutManager {
       if (connection === undefined) {
         continue;
       }
-      const project = [...layout.projects.values()].find((p) => p.connectionName === tpc.connectionName && (p.name === tpc.name || p.canonicalName === tpc.name));
+      const project = [...layout.projects.values()].find(
+        (p) => p.connectionName === tpc.connectionName && (p.name === tpc.name || p.canonicalName === tpc.name),
+      );
       if (project === undefined) {
         continue;
       }
@@ -336,7 +351,9 @@ export class LayoutManager {
             return true;
           }
           if (newSha !== oldSha && tpc.include.size > 0) {
-            const before = await connection.readConfigFiles(project.name, oldSha, tpc.extraConfigPaths).catch(() => undefined);
+            const before = await connection
+              .readConfigFiles(project.name, oldSha, tpc.extraConfigPaths)
+              .catch(() => undefined);
             const after = await connection.readConfigFiles(project.name, newSha, tpc.extraConfigPaths);
             if (before === undefined || JSON.stringify(before) !== JSON.stringify(after)) {
               return true;
@@ -346,7 +363,10 @@ export class LayoutManager {
           }
         }
         if (!tpc.trusted && refs.branches.some((b) => !project.branches.includes(b.name))) {
-          const loadable = branchesToLoad(tpc, refs.branches.map((b) => b.name));
+          const loadable = branchesToLoad(
+            tpc,
+            refs.branches.map((b) => b.name),
+          );
           if (loadable.some((b) => !project.branches.includes(b))) {
             return true;
           }

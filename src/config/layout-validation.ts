@@ -72,7 +72,16 @@ export function validateLayout(input: ValidationInput): ValidatedLayoutParts {
     }
     const missing = stanza.templates.find((t) => !templates.has(t));
     if (missing !== undefined) {
-      report(stanza, new ConfigObjectError(`The project template "${missing}" was not found.`, ErrorName.templateNotFound, 'templates'), 'project', stanza.name);
+      report(
+        stanza,
+        new ConfigObjectError(
+          `The project template "${missing}" was not found.`,
+          ErrorName.templateNotFound,
+          'templates',
+        ),
+        'project',
+        stanza.name,
+      );
       continue;
     }
     (stanza.isRegex ? regexStanzas : explicit).push(stanza);
@@ -123,7 +132,16 @@ function validatePipelines(input: ValidationInput, report: Report): Map<string, 
   for (const [name, pipeline] of input.pipelines) {
     const missing = pipeline.supercedes.find((s) => !input.pipelines.has(s));
     if (missing !== undefined) {
-      report(pipeline, new ConfigObjectError(`The pipeline "${missing}" named in supercedes was not found.`, ErrorName.unknown, 'supercedes'), 'pipeline', name);
+      report(
+        pipeline,
+        new ConfigObjectError(
+          `The pipeline "${missing}" named in supercedes was not found.`,
+          ErrorName.unknown,
+          'supercedes',
+        ),
+        'pipeline',
+        name,
+      );
       continue;
     }
     out.set(name, pipeline);
@@ -136,16 +154,28 @@ function labelChecks(input: ValidationInput, nodesets: Nodeset[], jobName: strin
   const maxNodes = tenant.maxNodesPerJob;
   for (const ns of nodesets) {
     if (maxNodes !== -1 && ns.nodes.length > maxNodes) {
-      throw new ConfigObjectError(`The job "${jobName}" exceeds tenant max-nodes-per-job ${maxNodes}.`, ErrorName.unknown, 'nodeset');
+      throw new ConfigObjectError(
+        `The job "${jobName}" exceeds tenant max-nodes-per-job ${maxNodes}.`,
+        ErrorName.unknown,
+        'nodeset',
+      );
     }
     for (const node of ns.nodes) {
       const allowed = tenant.allowedLabels;
       if (allowed !== undefined && !allowed.some((p) => cachedRegex({ pattern: p, negate: false }).test(node.label))) {
-        throw new ConfigObjectError(`Label named "${node.label}" is not part of the allowed labels (${allowed.join(', ')}) for this tenant.`, ErrorName.labelForbidden, 'nodeset');
+        throw new ConfigObjectError(
+          `Label named "${node.label}" is not part of the allowed labels (${allowed.join(', ')}) for this tenant.`,
+          ErrorName.labelForbidden,
+          'nodeset',
+        );
       }
       const disallowed = tenant.disallowedLabels ?? [];
       if (disallowed.some((p) => cachedRegex({ pattern: p, negate: false }).test(node.label))) {
-        throw new ConfigObjectError(`Label named "${node.label}" is not allowed in this tenant.`, ErrorName.labelForbidden, 'nodeset');
+        throw new ConfigObjectError(
+          `Label named "${node.label}" is not allowed in this tenant.`,
+          ErrorName.labelForbidden,
+          'nodeset',
+        );
       }
       if (!tenant.useNodepool && !input.labels.has(node.label)) {
         throw new ConfigObjectError(`The label "${node.label}" was not found.`, ErrorName.labelNotFound, 'nodeset');
@@ -163,13 +193,21 @@ function checkVariant(variant: JobVariant, input: ValidationInput, jobExists: (n
   for (const secret of a.secrets ?? []) {
     const found = input.secrets.get(secret.secretName);
     if (found === undefined && input.undecryptableSecrets?.has(secret.secretName)) {
-      throw new ConfigObjectError(`Unable to use secret ${secret.secretName}: it could not be decrypted (see the error reported for the secret).`, ErrorName.unknown, 'secrets');
+      throw new ConfigObjectError(
+        `Unable to use secret ${secret.secretName}: it could not be decrypted (see the error reported for the secret).`,
+        ErrorName.unknown,
+        'secrets',
+      );
     }
     if (found === undefined) {
       throw new ConfigObjectError(`The secret "${secret.secretName}" was not found.`, ErrorName.unknown, 'secrets');
     }
     if (found.sourceContext.projectCanonicalName !== variant.sourceContext.projectCanonicalName) {
-      throw new ConfigObjectError(`Unable to use secret ${secret.secretName}.  Secrets must be defined in the same project in which they are used.`, ErrorName.unknown, 'secrets');
+      throw new ConfigObjectError(
+        `Unable to use secret ${secret.secretName}.  Secrets must be defined in the same project in which they are used.`,
+        ErrorName.unknown,
+        'secrets',
+      );
     }
   }
   for (const dep of a.dependencies ?? []) {
@@ -181,13 +219,22 @@ function checkVariant(variant: JobVariant, input: ValidationInput, jobExists: (n
   for (const pb of [...(a.preRun ?? []), ...(a.run ?? []), ...(a.postRun ?? []), ...(a.cleanupRun ?? [])]) {
     const both = pb.semaphores.find((s) => jobSemaphores.has(s));
     if (both !== undefined) {
-      throw new ConfigObjectError(`Semaphores ${both} specified as both job and playbook semaphores`, ErrorName.unknown, 'semaphores');
+      throw new ConfigObjectError(
+        `Semaphores ${both} specified as both job and playbook semaphores`,
+        ErrorName.unknown,
+        'semaphores',
+      );
     }
   }
 }
 
 /** Parent relations: the parent must exist and not be only final, intermediate or foreign-protected. */
-function checkParent(variant: JobVariant, jobs: ReadonlyMap<string, JobVariant[]>, tenant: TenantConfig, baseJobs: ReadonlySet<string>): void {
+function checkParent(
+  variant: JobVariant,
+  jobs: ReadonlyMap<string, JobVariant[]>,
+  tenant: TenantConfig,
+  baseJobs: ReadonlySet<string>,
+): void {
   const a = variant.attributes;
   let parent: string | null | undefined = a.parent;
   if (parent === undefined) {
@@ -204,13 +251,31 @@ function checkParent(variant: JobVariant, jobs: ReadonlyMap<string, JobVariant[]
     throw new ConfigObjectError(`Job ${parent} not defined`, ErrorName.jobNotFound, 'parent');
   }
   if (parents.every((p) => p.attributes.final === true)) {
-    throw new ConfigObjectError(`The parent of job "${variant.name}", "${parent}" is final and can not act as a parent`, ErrorName.unknown, 'parent');
+    throw new ConfigObjectError(
+      `The parent of job "${variant.name}", "${parent}" is final and can not act as a parent`,
+      ErrorName.unknown,
+      'parent',
+    );
   }
   if (parents.every((p) => p.attributes.intermediate === true) && a.abstract !== true) {
-    throw new ConfigObjectError(`Job "${variant.name}" inherits from intermediate job "${parent}" and must be abstract`, ErrorName.unknown, 'parent');
+    throw new ConfigObjectError(
+      `Job "${variant.name}" inherits from intermediate job "${parent}" and must be abstract`,
+      ErrorName.unknown,
+      'parent',
+    );
   }
-  if (parents.every((p) => p.attributes.protected === true && p.sourceContext.projectCanonicalName !== variant.sourceContext.projectCanonicalName)) {
-    throw new ConfigObjectError(`Job "${parent}" is protected and cannot be inherited from other projects.`, ErrorName.unknown, 'parent');
+  if (
+    parents.every(
+      (p) =>
+        p.attributes.protected === true &&
+        p.sourceContext.projectCanonicalName !== variant.sourceContext.projectCanonicalName,
+    )
+  ) {
+    throw new ConfigObjectError(
+      `Job "${parent}" is protected and cannot be inherited from other projects.`,
+      ErrorName.unknown,
+      'parent',
+    );
   }
 }
 
@@ -250,7 +315,13 @@ function validateJobs(input: ValidationInput, report: Report): Map<string, JobVa
   return out;
 }
 
-function keepStanza(stanza: ProjectStanza, input: ValidationInput, pipelines: ReadonlyMap<string, Pipeline>, jobExists: (name: string) => boolean, report: Report): boolean {
+function keepStanza(
+  stanza: ProjectStanza,
+  input: ValidationInput,
+  pipelines: ReadonlyMap<string, Pipeline>,
+  jobExists: (name: string) => boolean,
+  report: Report,
+): boolean {
   try {
     for (const [pipelineName, config] of stanza.pipelines) {
       if (!pipelines.has(pipelineName)) {

@@ -10,9 +10,24 @@ import type { Redactor } from '../auth/redact';
 
 export type { ConfigError, SourceContext } from './config-error';
 export type { BranchMatcher, RegexSpec } from './regex';
-export type { TenantConfig, TenantProjectConfig, AuthorizationRule, GlobalSemaphore, ApiRoot, Abide } from './tenant-file';
+export type {
+  TenantConfig,
+  TenantProjectConfig,
+  AuthorizationRule,
+  GlobalSemaphore,
+  ApiRoot,
+  Abide,
+} from './tenant-file';
 
-export const MERGE_MODES = ['merge', 'merge-resolve', 'cherry-pick', 'squash-merge', 'rebase', 'merge-recursive', 'merge-ort'] as const;
+export const MERGE_MODES = [
+  'merge',
+  'merge-resolve',
+  'cherry-pick',
+  'squash-merge',
+  'rebase',
+  'merge-recursive',
+  'merge-ort',
+] as const;
 export type MergeMode = (typeof MERGE_MODES)[number];
 
 /** A node of a nodeset: `name` is the first name, `aliases` the others sharing the host. */
@@ -214,7 +229,17 @@ export interface ReporterConfig {
 }
 
 export type PipelineManager = 'independent' | 'dependent' | 'serial' | 'supercedent';
-export const REPORTER_PHASES = ['enqueue', 'start', 'success', 'failure', 'merge-conflict', 'config-error', 'no-jobs', 'disabled', 'dequeue'] as const;
+export const REPORTER_PHASES = [
+  'enqueue',
+  'start',
+  'success',
+  'failure',
+  'merge-conflict',
+  'config-error',
+  'no-jobs',
+  'disabled',
+  'dequeue',
+] as const;
 export type ReporterPhase = (typeof REPORTER_PHASES)[number];
 
 export interface Pipeline {

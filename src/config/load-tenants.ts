@@ -31,7 +31,14 @@ export function connectionsFromConfig(config: Pick<ServiceConfig, 'connections' 
 export function tenantProblemErrors(tenant: string, problems: readonly TenantFileProblem[]): ConfigError[] {
   return problems
     .filter((p) => p.tenant === tenant)
-    .map((p) => buildConfigError({ shortError: p.line !== undefined ? `${p.message} (tenant file line ${p.line})` : p.message, name: ErrorName.syntax, severity: 'error', location: {} }));
+    .map((p) =>
+      buildConfigError({
+        shortError: p.line !== undefined ? `${p.message} (tenant file line ${p.line})` : p.message,
+        name: ErrorName.syntax,
+        severity: 'error',
+        location: {},
+      }),
+    );
 }
 
 export interface LoadTenantOptions {
@@ -51,7 +58,8 @@ export async function readTenantLayoutInput(
   options: LoadTenantOptions = {},
 ): Promise<BuildLayoutInput> {
   const read = await readTenantProjects(tenant, connections, options.cache);
-  const secretKeys = options.secretKeys === undefined ? undefined : await loadSecretKeys(read.projects, lazySource(options.secretKeys));
+  const secretKeys =
+    options.secretKeys === undefined ? undefined : await loadSecretKeys(read.projects, lazySource(options.secretKeys));
   return {
     uuid: (options.uuid ?? randomUUID)(),
     now: (options.now ?? (() => new Date()))(),

@@ -6,7 +6,12 @@ import type { JobNodeset, Nodeset } from './layout';
  * Flatten alternatives depth-first in list order (as the reference code does). A concrete
  * nodeset yields itself; named references are looked up in `nodesets`.
  */
-export function flattenNodeset(nodeset: Nodeset, nodesets: ReadonlyMap<string, Nodeset>, stack: string[] = [], attribute = 'nodeset'): Nodeset[] {
+export function flattenNodeset(
+  nodeset: Nodeset,
+  nodesets: ReadonlyMap<string, Nodeset>,
+  stack: string[] = [],
+  attribute = 'nodeset',
+): Nodeset[] {
   if (nodeset.alternatives.length === 0) {
     return [nodeset];
   }
@@ -20,7 +25,9 @@ export function flattenNodeset(nodeset: Nodeset, nodesets: ReadonlyMap<string, N
       if (target === undefined) {
         throw new ConfigObjectError(`The nodeset "${alt}" was not found.`, ErrorName.nodesetNotFound, attribute);
       }
-      out.push(...flattenNodeset(target, nodesets, [...stack, ...(nodeset.name ? [nodeset.name] : []), alt], attribute));
+      out.push(
+        ...flattenNodeset(target, nodesets, [...stack, ...(nodeset.name ? [nodeset.name] : []), alt], attribute),
+      );
     } else {
       out.push(...flattenNodeset(alt, nodesets, stack, attribute));
     }

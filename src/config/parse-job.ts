@@ -1,41 +1,134 @@
 /** `job` definitions (engine.md §1.5), top-level and as project-pipeline variants. */
 import { ConfigObjectError, ErrorName } from './config-error';
 import type {
-  IncludeVars, JobAttributeName, JobAttributes, JobDependency, JobNodeset, JobRole, JobSecret, JobSemaphore, JobVariant, Playbook, RequiredProject,
+  IncludeVars,
+  JobAttributeName,
+  JobAttributes,
+  JobDependency,
+  JobNodeset,
+  JobRole,
+  JobSecret,
+  JobSemaphore,
+  JobVariant,
+  Playbook,
+  RequiredProject,
 } from './layout';
 import { impliedBranchMatcher, type ParseContext } from './parse-context';
 import { parseNodeset } from './parse-nodeset';
 import { compileRegex, isDeprecatedRegex, readRegexList, type BranchMatcher, type RegexSpec } from './regex';
 import {
-  checkKeys, optBool, optEnum, optInt, optString, requireMap, strList, toPlainData, type ConfigMap,
+  checkKeys,
+  optBool,
+  optEnum,
+  optInt,
+  optString,
+  requireMap,
+  strList,
+  toPlainData,
+  type ConfigMap,
 } from './schema-helpers';
 import { isPlainObject, OverrideControl } from './yaml-source';
 
 const JOB_KEYS = new Set([
-  'name', 'parent', 'description', 'variant-description', 'abstract', 'intermediate', 'final', 'protected', 'attribute-control',
-  'success-message', 'failure-message', 'success-url', 'failure-url', 'hold-following-changes', 'voting', 'semaphore', 'semaphores',
-  'tags', 'provides', 'requires', 'branches', 'files', 'irrelevant-files', 'match-on-config-updates', 'secrets', 'nodeset',
-  'pre-timeout', 'timeout', 'post-timeout', 'attempts', 'pre-run', 'run', 'post-run', 'cleanup-run', 'ansible-split-streams',
-  'ansible-version', 'roles', 'required-projects', 'vars', 'extra-vars', 'host-vars', 'group-vars', 'include-vars', 'dependencies',
-  'allowed-projects', 'override-branch', 'override-checkout', 'post-review', 'workspace-scheme', 'workspace-checkout', 'deduplicate',
-  'failure-output', 'image-build-name',
+  'name',
+  'parent',
+  'description',
+  'variant-description',
+  'abstract',
+  'intermediate',
+  'final',
+  'protected',
+  'attribute-control',
+  'success-message',
+  'failure-message',
+  'success-url',
+  'failure-url',
+  'hold-following-changes',
+  'voting',
+  'semaphore',
+  'semaphores',
+  'tags',
+  'provides',
+  'requires',
+  'branches',
+  'files',
+  'irrelevant-files',
+  'match-on-config-updates',
+  'secrets',
+  'nodeset',
+  'pre-timeout',
+  'timeout',
+  'post-timeout',
+  'attempts',
+  'pre-run',
+  'run',
+  'post-run',
+  'cleanup-run',
+  'ansible-split-streams',
+  'ansible-version',
+  'roles',
+  'required-projects',
+  'vars',
+  'extra-vars',
+  'host-vars',
+  'group-vars',
+  'include-vars',
+  'dependencies',
+  'allowed-projects',
+  'override-branch',
+  'override-checkout',
+  'post-review',
+  'workspace-scheme',
+  'workspace-checkout',
+  'deduplicate',
+  'failure-output',
+  'image-build-name',
 ]);
 
 /** Attributes whose combination can be steered with `!override` / `!inherit`. */
 const OVERRIDE_CONTROL: Partial<Record<string, JobAttributeName>> = {
-  files: 'files', 'irrelevant-files': 'irrelevantFiles', tags: 'tags', provides: 'provides', requires: 'requires',
-  'required-projects': 'requiredProjects', vars: 'vars', 'extra-vars': 'extraVars', 'host-vars': 'hostVars', 'group-vars': 'groupVars',
-  'include-vars': 'includeVars', dependencies: 'dependencies', 'failure-output': 'failureOutput',
+  files: 'files',
+  'irrelevant-files': 'irrelevantFiles',
+  tags: 'tags',
+  provides: 'provides',
+  requires: 'requires',
+  'required-projects': 'requiredProjects',
+  vars: 'vars',
+  'extra-vars': 'extraVars',
+  'host-vars': 'hostVars',
+  'group-vars': 'groupVars',
+  'include-vars': 'includeVars',
+  dependencies: 'dependencies',
+  'failure-output': 'failureOutput',
 };
 
 /** Attributes that `attribute-control` may make final. */
 export const ATTRIBUTE_CONTROL_KEYS: Readonly<Record<string, JobAttributeName>> = {
-  requires: 'requires', provides: 'provides', tags: 'tags', files: 'files', 'irrelevant-files': 'irrelevantFiles',
-  'required-projects': 'requiredProjects', vars: 'vars', 'extra-vars': 'extraVars', 'host-vars': 'hostVars', 'group-vars': 'groupVars',
-  'include-vars': 'includeVars', dependencies: 'dependencies', 'failure-output': 'failureOutput',
+  requires: 'requires',
+  provides: 'provides',
+  tags: 'tags',
+  files: 'files',
+  'irrelevant-files': 'irrelevantFiles',
+  'required-projects': 'requiredProjects',
+  vars: 'vars',
+  'extra-vars': 'extraVars',
+  'host-vars': 'hostVars',
+  'group-vars': 'groupVars',
+  'include-vars': 'includeVars',
+  dependencies: 'dependencies',
+  'failure-output': 'failureOutput',
 };
 
-const RESERVED_VARS = new Set(['zuul', 'nodepool', 'unsafe_vars', 'ansible_connection', 'ansible_host', 'ansible_python_interpreter', 'ansible_shell_executable', 'ansible_user']);
+const RESERVED_VARS = new Set([
+  'zuul',
+  'nodepool',
+  'unsafe_vars',
+  'ansible_connection',
+  'ansible_host',
+  'ansible_python_interpreter',
+  'ansible_shell_executable',
+  'ansible_user',
+]);
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SECRET_ALIAS = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 
@@ -102,9 +195,16 @@ export function parseJob(body: unknown, ctx: ParseContext, inlineName?: string):
     throw syntax('Only one of "semaphore" and "semaphores" may be used', 'semaphore');
   }
   if (map.semaphore !== undefined || map.semaphores !== undefined) {
-    a.semaphores = readSemaphores(map.semaphores ?? map.semaphore, map.semaphores !== undefined ? 'semaphores' : 'semaphore');
+    a.semaphores = readSemaphores(
+      map.semaphores ?? map.semaphore,
+      map.semaphores !== undefined ? 'semaphores' : 'semaphore',
+    );
   }
-  for (const [key, attr] of [['tags', 'tags'], ['provides', 'provides'], ['requires', 'requires']] as const) {
+  for (const [key, attr] of [
+    ['tags', 'tags'],
+    ['provides', 'provides'],
+    ['requires', 'requires'],
+  ] as const) {
     if (map[key] !== undefined && map[key] !== null) {
       a[attr] = [...new Set(strList(map[key], key))];
     }
@@ -147,8 +247,18 @@ export function parseJob(body: unknown, ctx: ParseContext, inlineName?: string):
     a.postRun = readPlaybooks(map['post-run'], 'post-run', true, playbookContext);
   }
   if (map['cleanup-run'] !== undefined && map['cleanup-run'] !== null) {
-    a.cleanupRun = readPlaybooks(map['cleanup-run'], 'cleanup-run', false, playbookContext).map((p) => ({ ...p, cleanup: true }));
-    ctx.warnings.push(new ConfigObjectError('The "cleanup-run" attribute is deprecated; use "post-run" with "cleanup: true" instead.', ErrorName.cleanupRunDeprecation, 'cleanup-run', 'warning'));
+    a.cleanupRun = readPlaybooks(map['cleanup-run'], 'cleanup-run', false, playbookContext).map((p) => ({
+      ...p,
+      cleanup: true,
+    }));
+    ctx.warnings.push(
+      new ConfigObjectError(
+        'The "cleanup-run" attribute is deprecated; use "post-run" with "cleanup: true" instead.',
+        ErrorName.cleanupRunDeprecation,
+        'cleanup-run',
+        'warning',
+      ),
+    );
   }
   a.ansibleSplitStreams = optBool(map, 'ansible-split-streams');
   if (map['ansible-version'] !== undefined && map['ansible-version'] !== null) {
@@ -160,7 +270,12 @@ export function parseJob(body: unknown, ctx: ParseContext, inlineName?: string):
   if (map['required-projects'] !== undefined && map['required-projects'] !== null) {
     a.requiredProjects = readRequiredProjects(map['required-projects'], ctx);
   }
-  for (const [key, attr] of [['vars', 'vars'], ['extra-vars', 'extraVars'], ['host-vars', 'hostVars'], ['group-vars', 'groupVars']] as const) {
+  for (const [key, attr] of [
+    ['vars', 'vars'],
+    ['extra-vars', 'extraVars'],
+    ['host-vars', 'hostVars'],
+    ['group-vars', 'groupVars'],
+  ] as const) {
     const value = map[key];
     if (value === undefined || value === null) {
       continue;
@@ -187,7 +302,9 @@ export function parseJob(body: unknown, ctx: ParseContext, inlineName?: string):
     a.dependencies = readDependencies(map.dependencies);
   }
   if (map['allowed-projects'] !== undefined && map['allowed-projects'] !== null) {
-    a.allowedProjects = strList(map['allowed-projects'], 'allowed-projects').map((p) => ctx.resolveProject(p, 'allowed-projects').canonicalName);
+    a.allowedProjects = strList(map['allowed-projects'], 'allowed-projects').map(
+      (p) => ctx.resolveProject(p, 'allowed-projects').canonicalName,
+    );
   }
   a.overrideCheckout = optString(map, 'override-checkout') ?? optString(map, 'override-branch');
   const postReview = optBool(map, 'post-review');
@@ -226,13 +343,25 @@ function dropUndefined(a: JobAttributes): JobAttributes {
 
 function checkTimeouts(a: JobAttributes, ctx: ParseContext): void {
   const max = ctx.tenant.maxJobTimeout;
-  for (const [key, value] of [['timeout', a.timeout], ['pre-timeout', a.preTimeout], ['post-timeout', a.postTimeout]] as const) {
+  for (const [key, value] of [
+    ['timeout', a.timeout],
+    ['pre-timeout', a.preTimeout],
+    ['post-timeout', a.postTimeout],
+  ] as const) {
     if (value !== undefined && max !== -1 && value > max) {
-      throw new ConfigObjectError(`The job "${key}" value ${value} exceeds tenant max-job-timeout ${max}.`, ErrorName.maxTimeout, key);
+      throw new ConfigObjectError(
+        `The job "${key}" value ${value} exceeds tenant max-job-timeout ${max}.`,
+        ErrorName.maxTimeout,
+        key,
+      );
     }
   }
   if (a.preTimeout !== undefined && a.timeout !== undefined && a.preTimeout > a.timeout) {
-    throw new ConfigObjectError(`The job "pre-timeout" value ${a.preTimeout} exceeds its "timeout" value ${a.timeout}.`, ErrorName.preTimeoutExceedsTimeout, 'pre-timeout');
+    throw new ConfigObjectError(
+      `The job "pre-timeout" value ${a.preTimeout} exceeds its "timeout" value ${a.timeout}.`,
+      ErrorName.preTimeoutExceedsTimeout,
+      'pre-timeout',
+    );
   }
 }
 
@@ -241,7 +370,14 @@ function checkedRegexes(value: unknown, key: string, ctx: ParseContext): RegexSp
   for (const spec of specs) {
     compileRegex(spec, key);
     if (isDeprecatedRegex(spec.pattern)) {
-      ctx.warnings.push(new ConfigObjectError(`The regular expression "${spec.pattern}" uses syntax RE2 does not support; it is deprecated.`, ErrorName.regexDeprecation, key, 'warning'));
+      ctx.warnings.push(
+        new ConfigObjectError(
+          `The regular expression "${spec.pattern}" uses syntax RE2 does not support; it is deprecated.`,
+          ErrorName.regexDeprecation,
+          key,
+          'warning',
+        ),
+      );
     }
   }
   return specs;
@@ -298,10 +434,18 @@ function readSecrets(value: unknown): JobSecret[] {
     } else {
       const map = requireMap(entry, 'secrets');
       checkKeys(map, new Set(['name', 'secret', 'pass-to-parent']), ['name', 'secret'], "data['secrets']");
-      secret = { alias: String(map.name), secretName: String(map.secret), passToParent: optBool(map, 'pass-to-parent') ?? false };
+      secret = {
+        alias: String(map.name),
+        secretName: String(map.secret),
+        passToParent: optBool(map, 'pass-to-parent') ?? false,
+      };
     }
     if (!SECRET_ALIAS.test(secret.alias)) {
-      throw new ConfigObjectError(`Secret name "${secret.alias}" is not a valid variable name`, ErrorName.syntax, 'secrets');
+      throw new ConfigObjectError(
+        `Secret name "${secret.alias}" is not a valid variable name`,
+        ErrorName.syntax,
+        'secrets',
+      );
     }
     if (seen.has(secret.alias)) {
       throw new ConfigObjectError(`Secret name "${secret.alias}" is used more than once`, ErrorName.unknown, 'secrets');
@@ -330,7 +474,14 @@ function readPlaybooks(
       return { ...base, path: entry, semaphores: [], cleanup: false };
     }
     const map = requireMap(entry, key);
-    checkKeys(map, cleanupAllowed ? new Set(['name', 'semaphores', 'semaphore', 'cleanup']) : new Set(['name', 'semaphores', 'semaphore']), ['name'], `data['${key}']`);
+    checkKeys(
+      map,
+      cleanupAllowed
+        ? new Set(['name', 'semaphores', 'semaphore', 'cleanup'])
+        : new Set(['name', 'semaphores', 'semaphore']),
+      ['name'],
+      `data['${key}']`,
+    );
     const semaphores = strList(map.semaphores ?? map.semaphore, key);
     return { ...base, path: String(map.name), semaphores, cleanup: optBool(map, 'cleanup') ?? false };
   });
@@ -346,7 +497,12 @@ function readRoles(value: unknown, ctx: ParseContext): JobRole[] {
       const map = requireMap(entry, 'roles');
       if ('galaxy' in map) {
         checkKeys(map, new Set(['galaxy', 'name']), [], "data['roles']");
-        roles.push({ type: 'galaxy', targetName: String(map.name ?? map.galaxy), projectCanonicalName: String(map.galaxy), implicit: false });
+        roles.push({
+          type: 'galaxy',
+          targetName: String(map.name ?? map.galaxy),
+          projectCanonicalName: String(map.galaxy),
+          implicit: false,
+        });
         continue;
       }
       checkKeys(map, new Set(['zuul', 'name']), ['zuul'], "data['roles']");
@@ -357,7 +513,12 @@ function readRoles(value: unknown, ctx: ParseContext): JobRole[] {
   }
   const own = ctx.sourceContext.projectCanonicalName;
   if (!roles.some((r) => r.type === 'zuul' && r.projectCanonicalName === own)) {
-    roles.push({ type: 'zuul', targetName: ctx.sourceContext.projectName.split('/').pop() ?? ctx.sourceContext.projectName, projectCanonicalName: own, implicit: true });
+    roles.push({
+      type: 'zuul',
+      targetName: ctx.sourceContext.projectName.split('/').pop() ?? ctx.sourceContext.projectName,
+      projectCanonicalName: own,
+      implicit: true,
+    });
   }
   return roles;
 }
@@ -396,7 +557,12 @@ function readIncludeVars(value: unknown): IncludeVars[] {
       return { name: entry, zuulProject: false, required: true, useRef: true };
     }
     const map = requireMap(entry, 'include-vars');
-    checkKeys(map, new Set(['name', 'project', 'zuul-project', 'required', 'use-ref']), ['name'], "data['include-vars']");
+    checkKeys(
+      map,
+      new Set(['name', 'project', 'zuul-project', 'required', 'use-ref']),
+      ['name'],
+      "data['include-vars']",
+    );
     if (map.project !== undefined && map['zuul-project'] !== undefined) {
       throw syntax('"project" and "zuul-project" are mutually exclusive in include-vars', 'include-vars');
     }
@@ -420,4 +586,3 @@ function readDependencies(value: unknown): JobDependency[] {
     return { name: String(map.name), soft: optBool(map, 'soft') ?? false };
   });
 }
-

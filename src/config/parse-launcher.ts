@@ -17,19 +17,34 @@ export function parseImage(body: unknown, ctx: ParseContext): Image {
   if (type === undefined) {
     throw new ConfigObjectError(`required key not provided @ data['type']`, ErrorName.syntax, 'type');
   }
-  return { name, type, description: optString(map, 'description'), canonicalName: launcherCanonicalName(ctx.sourceContext.projectCanonicalName, name), sourceContext: ctx.sourceContext };
+  return {
+    name,
+    type,
+    description: optString(map, 'description'),
+    canonicalName: launcherCanonicalName(ctx.sourceContext.projectCanonicalName, name),
+    sourceContext: ctx.sourceContext,
+  };
 }
 
 export function parseFlavor(body: unknown, ctx: ParseContext): Flavor {
   const map = requireMap(body, 'flavor');
   checkKeys(map, new Set(['name', 'description']), ['name']);
   const name = reqString(map, 'name');
-  return { name, description: optString(map, 'description'), canonicalName: launcherCanonicalName(ctx.sourceContext.projectCanonicalName, name), sourceContext: ctx.sourceContext };
+  return {
+    name,
+    description: optString(map, 'description'),
+    canonicalName: launcherCanonicalName(ctx.sourceContext.projectCanonicalName, name),
+    sourceContext: ctx.sourceContext,
+  };
 }
 
 export function parseLabel(body: unknown, ctx: ParseContext): Label {
   const map = requireMap(body, 'label');
-  checkKeys(map, new Set(['name', 'image', 'flavor', 'description', 'min-ready', 'max-ready-age']), ['name', 'image', 'flavor']);
+  checkKeys(map, new Set(['name', 'image', 'flavor', 'description', 'min-ready', 'max-ready-age']), [
+    'name',
+    'image',
+    'flavor',
+  ]);
   const name = reqString(map, 'name');
   return {
     name,
@@ -99,11 +114,20 @@ export interface ProviderDefinition {
 export function parseProvider(body: unknown, ctx: ParseContext): ProviderDefinition {
   const map = requireMap(body, 'provider');
   if ('flavor' in map || 'flavors' in map) {
-    throw new ConfigObjectError('Flavor configuration not permitted in Provider, only Section', ErrorName.unknown, 'flavors' in map ? 'flavors' : 'flavor');
+    throw new ConfigObjectError(
+      'Flavor configuration not permitted in Provider, only Section',
+      ErrorName.unknown,
+      'flavors' in map ? 'flavors' : 'flavor',
+    );
   }
   checkKeys(map, new Set(Object.keys(map)), ['name', 'section']);
   for (const key of ['images', 'labels']) {
     checkEntryList(map, key);
   }
-  return { name: reqString(map, 'name'), section: reqString(map, 'section'), config: toPlainData(map) as Record<string, unknown>, sourceContext: ctx.sourceContext };
+  return {
+    name: reqString(map, 'name'),
+    section: reqString(map, 'section'),
+    config: toPlainData(map) as Record<string, unknown>,
+    sourceContext: ctx.sourceContext,
+  };
 }

@@ -8,7 +8,12 @@ import { checkKeys, optBool, optInt, optMap, optString, requireMap, reqString, t
 export function parseSemaphore(body: unknown, ctx: ParseContext): Semaphore {
   const map = requireMap(body, 'semaphore');
   checkKeys(map, new Set(['name', 'max']), ['name']);
-  return { name: reqString(map, 'name'), max: optInt(map, 'max', 1) ?? 1, global: false, sourceContext: ctx.sourceContext };
+  return {
+    name: reqString(map, 'name'),
+    max: optInt(map, 'max', 1) ?? 1,
+    global: false,
+    sourceContext: ctx.sourceContext,
+  };
 }
 
 export function parseQueue(body: unknown, ctx: ParseContext): Queue {
@@ -22,7 +27,11 @@ export function parseQueue(body: unknown, ctx: ParseContext): Queue {
     sourceContext: ctx.sourceContext,
   };
   if (queue.dependenciesByTopic && !queue.allowCircularDependencies) {
-    throw new ConfigObjectError('The "dependencies-by-topic" setting requires "allow-circular-dependencies"', ErrorName.unknown, 'dependencies-by-topic');
+    throw new ConfigObjectError(
+      'The "dependencies-by-topic" setting requires "allow-circular-dependencies"',
+      ErrorName.unknown,
+      'dependencies-by-topic',
+    );
   }
   return queue;
 }
@@ -36,12 +45,20 @@ export function parseSecret(body: unknown, ctx: ParseContext): Secret {
   const hasData = map.data !== undefined;
   const hasOidc = 'oidc' in map;
   if (hasData === hasOidc) {
-    throw new ConfigObjectError('Exactly one of "data" or "oidc" is required in a secret', ErrorName.syntax, hasData ? 'oidc' : 'data');
+    throw new ConfigObjectError(
+      'Exactly one of "data" or "oidc" is required in a secret',
+      ErrorName.syntax,
+      hasData ? 'oidc' : 'data',
+    );
   }
   if (hasData) {
     const data = optMap(map, 'data');
     if (data === undefined) {
-      throw new ConfigObjectError(`expected a dictionary for dictionary value @ data['data']`, ErrorName.syntax, 'data');
+      throw new ConfigObjectError(
+        `expected a dictionary for dictionary value @ data['data']`,
+        ErrorName.syntax,
+        'data',
+      );
     }
     return { name, sourceContext: ctx.sourceContext, data: toPlainData(data) as Record<string, unknown> };
   }
@@ -49,17 +66,29 @@ export function parseSecret(body: unknown, ctx: ParseContext): Secret {
   checkKeys(oidc, new Set(['ttl', 'iss', 'algorithm', 'claims']), [], "data['oidc']");
   const ttl = optInt(oidc, 'ttl', 1);
   if (ttl !== undefined && ttl > ctx.tenant.maxOidcTtl) {
-    throw new ConfigObjectError(`The OIDC ttl ${ttl} exceeds tenant max-oidc-ttl ${ctx.tenant.maxOidcTtl}.`, ErrorName.maxOidcTtl, 'oidc');
+    throw new ConfigObjectError(
+      `The OIDC ttl ${ttl} exceeds tenant max-oidc-ttl ${ctx.tenant.maxOidcTtl}.`,
+      ErrorName.maxOidcTtl,
+      'oidc',
+    );
   }
   const iss = optString(oidc, 'iss');
   if (iss !== undefined && !ctx.tenant.allowedOidcIssuers.includes(iss)) {
-    throw new ConfigObjectError(`The OIDC issuer "${iss}" is not allowed in this tenant.`, ErrorName.oidcIssuerNotAllowed, 'oidc');
+    throw new ConfigObjectError(
+      `The OIDC issuer "${iss}" is not allowed in this tenant.`,
+      ErrorName.oidcIssuerNotAllowed,
+      'oidc',
+    );
   }
   const algorithm = optString(oidc, 'algorithm') ?? 'RS256';
   if (!OIDC_ALGORITHMS.includes(algorithm)) {
     throw new ConfigObjectError(`The OIDC algorithm "${algorithm}" is not supported.`, ErrorName.unknown, 'oidc');
   }
-  return { name, sourceContext: ctx.sourceContext, oidc: { ttl, iss, algorithm, claims: (toPlainData(optMap(oidc, 'claims') ?? {}) as Record<string, unknown>) } };
+  return {
+    name,
+    sourceContext: ctx.sourceContext,
+    oidc: { ttl, iss, algorithm, claims: toPlainData(optMap(oidc, 'claims') ?? {}) as Record<string, unknown> },
+  };
 }
 
 export function parsePragma(body: unknown): FilePragma {

@@ -17,10 +17,18 @@ export function parseNodeset(body: unknown, ctx: ParseContext, anonymous: boolea
   }
   if (map.alternatives !== undefined && map.alternatives !== null) {
     if (map.nodes !== undefined || map.groups !== undefined) {
-      throw new ConfigObjectError('A nodeset with alternatives may not have nodes or groups', ErrorName.syntax, 'alternatives');
+      throw new ConfigObjectError(
+        'A nodeset with alternatives may not have nodes or groups',
+        ErrorName.syntax,
+        'alternatives',
+      );
     }
     if (!Array.isArray(map.alternatives)) {
-      throw new ConfigObjectError(`expected a list for dictionary value @ data['alternatives']`, ErrorName.syntax, 'alternatives');
+      throw new ConfigObjectError(
+        `expected a list for dictionary value @ data['alternatives']`,
+        ErrorName.syntax,
+        'alternatives',
+      );
     }
     const alternatives = map.alternatives.map((alt): string | Nodeset => {
       if (typeof alt === 'string') {
@@ -48,13 +56,21 @@ export function parseNodeset(body: unknown, ctx: ParseContext, anonymous: boolea
         throw new ConfigObjectError('Nodes named "localhost" are not allowed.', ErrorName.unknown, 'nodes');
       }
       if (allNames.has(n)) {
-        throw new ConfigObjectError(`The node name "${n}" appears more than once in the nodeset "${name}".`, ErrorName.duplicateNode, 'nodes');
+        throw new ConfigObjectError(
+          `The node name "${n}" appears more than once in the nodeset "${name}".`,
+          ErrorName.duplicateNode,
+          'nodes',
+        );
       }
       allNames.add(n);
     }
     const label = node.label;
     if (typeof label !== 'string') {
-      throw new ConfigObjectError(`expected str for dictionary value @ data['nodes']['label']`, ErrorName.syntax, 'nodes');
+      throw new ConfigObjectError(
+        `expected str for dictionary value @ data['nodes']['label']`,
+        ErrorName.syntax,
+        'nodes',
+      );
     }
     nodes.push({ name: names[0], aliases: names.slice(1), label });
   }
@@ -71,19 +87,31 @@ export function parseNodeset(body: unknown, ctx: ParseContext, anonymous: boolea
     checkKeys(raw, new Set(['name', 'nodes']), ['name', 'nodes'], "data['groups']");
     const groupName = raw.name;
     if (typeof groupName !== 'string') {
-      throw new ConfigObjectError(`expected str for dictionary value @ data['groups']['name']`, ErrorName.syntax, 'groups');
+      throw new ConfigObjectError(
+        `expected str for dictionary value @ data['groups']['name']`,
+        ErrorName.syntax,
+        'groups',
+      );
     }
     if (groupName === 'localhost') {
       throw new ConfigObjectError('Groups named "localhost" are not allowed.', ErrorName.unknown, 'groups');
     }
     if (groupNames.has(groupName)) {
-      throw new ConfigObjectError(`The group name "${groupName}" appears more than once in the nodeset "${name}".`, ErrorName.duplicateGroup, 'groups');
+      throw new ConfigObjectError(
+        `The group name "${groupName}" appears more than once in the nodeset "${name}".`,
+        ErrorName.duplicateGroup,
+        'groups',
+      );
     }
     groupNames.add(groupName);
     const members = strList(raw.nodes, 'groups');
     for (const m of members) {
       if (!allNames.has(m)) {
-        throw new ConfigObjectError(`In nodeset "${name}" the group "${groupName}" contains a node named "${m}" which is not defined in the nodeset.`, ErrorName.nodeFromGroupNotFound, 'groups');
+        throw new ConfigObjectError(
+          `In nodeset "${name}" the group "${groupName}" contains a node named "${m}" which is not defined in the nodeset.`,
+          ErrorName.nodeFromGroupNotFound,
+          'groups',
+        );
       }
     }
     groups.push({ name: groupName, nodes: members });
@@ -93,6 +121,11 @@ export function parseNodeset(body: unknown, ctx: ParseContext, anonymous: boolea
 
 /** Structural equality of two nodesets (for identical duplicates across branches). */
 export function sameNodeset(a: Nodeset, b: Nodeset): boolean {
-  const strip = (n: Nodeset): unknown => ({ name: n.name, nodes: n.nodes, groups: n.groups, alternatives: n.alternatives.map((x) => (typeof x === 'string' ? x : strip(x))) });
+  const strip = (n: Nodeset): unknown => ({
+    name: n.name,
+    nodes: n.nodes,
+    groups: n.groups,
+    alternatives: n.alternatives.map((x) => (typeof x === 'string' ? x : strip(x))),
+  });
   return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
 }

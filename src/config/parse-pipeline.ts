@@ -6,10 +6,35 @@ import type { ParseContext } from './parse-context';
 import { checkKeys, optBool, optEnum, optInt, optString, optStrList, requireMap, reqString } from './schema-helpers';
 
 const PIPELINE_KEYS = new Set([
-  'name', 'manager', 'trigger', 'require', 'reject', 'allow-other-connections', 'precedence', 'supercedes', 'description', 'post-review',
-  'dequeue-on-new-patchset', 'ignore-dependencies', 'disable-after-consecutive-failures', 'window', 'window-floor', 'window-ceiling',
-  'window-increase-type', 'window-increase-factor', 'window-decrease-type', 'window-decrease-factor', 'success-message', 'failure-message',
-  'start-message', 'enqueue-message', 'no-jobs-message', 'merge-conflict-message', 'dequeue-message', 'footer-message', ...REPORTER_PHASES,
+  'name',
+  'manager',
+  'trigger',
+  'require',
+  'reject',
+  'allow-other-connections',
+  'precedence',
+  'supercedes',
+  'description',
+  'post-review',
+  'dequeue-on-new-patchset',
+  'ignore-dependencies',
+  'disable-after-consecutive-failures',
+  'window',
+  'window-floor',
+  'window-ceiling',
+  'window-increase-type',
+  'window-increase-factor',
+  'window-decrease-type',
+  'window-decrease-factor',
+  'success-message',
+  'failure-message',
+  'start-message',
+  'enqueue-message',
+  'no-jobs-message',
+  'merge-conflict-message',
+  'dequeue-message',
+  'footer-message',
+  ...REPORTER_PHASES,
 ]);
 
 const MERGE_CONFLICT_MESSAGE =
@@ -17,7 +42,10 @@ const MERGE_CONFLICT_MESSAGE =
 
 export function parsePipeline(body: unknown, ctx: ParseContext): Pipeline {
   if (!ctx.sourceContext.trusted) {
-    throw new ConfigObjectError('Pipelines may not be defined in untrusted repos, they may only be defined in config repos.', ErrorName.pipelineForbidden);
+    throw new ConfigObjectError(
+      'Pipelines may not be defined in untrusted repos, they may only be defined in config repos.',
+      ErrorName.pipelineForbidden,
+    );
   }
   const map = requireMap(body, 'pipeline');
   checkKeys(map, PIPELINE_KEYS, ['name', 'manager', 'trigger']);
@@ -63,9 +91,14 @@ export function parsePipeline(body: unknown, ctx: ParseContext): Pipeline {
   }
   const windowFloor = optInt(map, 'window-floor', 1) ?? 3;
   const ceilingRaw = map['window-ceiling'];
-  const windowCeiling = ceilingRaw === null || ceilingRaw === undefined ? null : (optInt(map, 'window-ceiling', 1) ?? null);
+  const windowCeiling =
+    ceilingRaw === null || ceilingRaw === undefined ? null : (optInt(map, 'window-ceiling', 1) ?? null);
   if (windowCeiling !== null && windowCeiling < windowFloor) {
-    throw new ConfigObjectError('Pipeline window-ceiling may not be less than window-floor', ErrorName.unknown, 'window-ceiling');
+    throw new ConfigObjectError(
+      'Pipeline window-ceiling may not be less than window-floor',
+      ErrorName.unknown,
+      'window-ceiling',
+    );
   }
   return {
     name,

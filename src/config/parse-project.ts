@@ -7,7 +7,16 @@ import { compileFullMatch, compileRegex, readRegexList, type BranchMatcher } fro
 import { checkKeys, optBool, optEnum, optMap, optString, optStrList, requireMap, toPlainData } from './schema-helpers';
 import { isPlainObject, keyLine } from './yaml-source';
 
-const PROJECT_KEYS = new Set(['name', 'description', 'templates', 'branches', 'default-branch', 'merge-mode', 'vars', 'queue']);
+const PROJECT_KEYS = new Set([
+  'name',
+  'description',
+  'templates',
+  'branches',
+  'default-branch',
+  'merge-mode',
+  'vars',
+  'queue',
+]);
 const TEMPLATE_KEYS = new Set(['name', 'description', 'queue', 'vars']);
 const PROJECT_MERGE_MODES = ['merge', 'merge-resolve', 'cherry-pick', 'squash-merge', 'rebase'] as const;
 const RESERVED_PROJECT_VARS = new Set(['zuul', 'nodepool', 'unsafe_vars']);
@@ -104,7 +113,11 @@ function authorizeOtherProject(ctx: ParseContext, name: string, canonicalName: s
 
 function checkConfigureRegex(ctx: ParseContext): void {
   if (ctx.tpc.configureProjects.length === 0) {
-    throw new ConfigObjectError('Regex project stanzas may only be defined in config projects or projects with configure-projects', ErrorName.projectForbidden, 'name');
+    throw new ConfigObjectError(
+      'Regex project stanzas may only be defined in config projects or projects with configure-projects',
+      ErrorName.projectForbidden,
+      'name',
+    );
   }
 }
 
@@ -125,7 +138,10 @@ function readCommon(
     if (fixedKeys.has(key)) {
       continue;
     }
-    if (kind === 'project-template' && (key === 'branches' || key === 'merge-mode' || key === 'default-branch' || key === 'templates')) {
+    if (
+      kind === 'project-template' &&
+      (key === 'branches' || key === 'merge-mode' || key === 'default-branch' || key === 'templates')
+    ) {
       throw new ConfigObjectError(`extra keys not allowed @ data['${key}']`, ErrorName.syntax, key);
     }
     pipelines.set(key, readProjectPipeline(value, ctx, key));
@@ -138,13 +154,21 @@ function readProjectPipeline(value: unknown, ctx: ParseContext, pipeline: string
     return { jobs: [] };
   }
   if (!isPlainObject(value)) {
-    throw new ConfigObjectError(`expected a dictionary for dictionary value @ data['${pipeline}']`, ErrorName.syntax, pipeline);
+    throw new ConfigObjectError(
+      `expected a dictionary for dictionary value @ data['${pipeline}']`,
+      ErrorName.syntax,
+      pipeline,
+    );
   }
   checkKeys(value, new Set(['jobs', 'debug', 'fail-fast', 'queue']), [], `data['${pipeline}']`);
   const jobs: ProjectPipelineJob[] = [];
   const rawJobs = value.jobs ?? [];
   if (!Array.isArray(rawJobs)) {
-    throw new ConfigObjectError(`expected a list for dictionary value @ data['${pipeline}']['jobs']`, ErrorName.syntax, pipeline);
+    throw new ConfigObjectError(
+      `expected a list for dictionary value @ data['${pipeline}']['jobs']`,
+      ErrorName.syntax,
+      pipeline,
+    );
   }
   for (const entry of rawJobs) {
     if (typeof entry === 'string') {
@@ -152,7 +176,11 @@ function readProjectPipeline(value: unknown, ctx: ParseContext, pipeline: string
       continue;
     }
     if (!isPlainObject(entry) || Object.keys(entry).length !== 1) {
-      throw new ConfigObjectError(`expected a job name or a single-key dictionary @ data['${pipeline}']['jobs']`, ErrorName.syntax, pipeline);
+      throw new ConfigObjectError(
+        `expected a job name or a single-key dictionary @ data['${pipeline}']['jobs']`,
+        ErrorName.syntax,
+        pipeline,
+      );
     }
     const [jobName] = Object.keys(entry);
     try {

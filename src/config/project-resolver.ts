@@ -23,7 +23,10 @@ export class ProjectResolver {
     }
     const short = this.byShort.get(name) ?? [];
     if (short.length > 1) {
-      throw new ConfigObjectError(`Project name "${name}" is ambiguous, please fully qualify the project with a hostname. Valid hostnames are ${short.map((p) => p.canonicalName.split('/')[0]).join(', ')}.`, ErrorName.unknown);
+      throw new ConfigObjectError(
+        `Project name "${name}" is ambiguous, please fully qualify the project with a hostname. Valid hostnames are ${short.map((p) => p.canonicalName.split('/')[0]).join(', ')}.`,
+        ErrorName.unknown,
+      );
     }
     return short[0];
   }

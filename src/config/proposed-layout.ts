@@ -43,7 +43,8 @@ export type ProposedLayout =
   | { status: 'conflict'; message: string };
 
 /** What the speculative part of a request produced: the merged layout, or why there is none. */
-export type SpeculativeLayout = { status: 'ok'; layout: Layout; newErrors: ConfigError[] } | { status: 'conflict'; message: string };
+export type SpeculativeLayout =
+  { status: 'ok'; layout: Layout; newErrors: ConfigError[] } | { status: 'conflict'; message: string };
 
 /**
  * Remembers speculative layouts by what determines them: the current layout, the project, the
@@ -101,7 +102,13 @@ export async function proposedLayout(request: ProposedLayoutRequest): Promise<Pr
     if (sha === undefined) {
       return { status: 'unknown-ref', message: `Unknown ref ${ref} in project ${project.name}` };
     }
-    return { status: 'ok', ref: { kind: 'branch', ref: `refs/heads/${parsed.branch}`, branch: parsed.branch, sha }, layout, speculative: false, newErrors: [] };
+    return {
+      status: 'ok',
+      ref: { kind: 'branch', ref: `refs/heads/${parsed.branch}`, branch: parsed.branch, sha },
+      layout,
+      speculative: false,
+      newErrors: [],
+    };
   }
   const repo = await connection.repositoryPath(project.name);
   let sha = await commitOf(repo, ref);
@@ -117,17 +124,38 @@ export async function proposedLayout(request: ProposedLayoutRequest): Promise<Pr
   const describe = `Change ${parsed.id.number},${parsed.id.patchset}`;
   const tip = await branchTip(connection, project.name, branch);
   if (tip === undefined) {
-    return { status: 'unknown-ref', message: `${describe} targets branch ${branch}, which does not exist in project ${project.name}` };
+    return {
+      status: 'unknown-ref',
+      message: `${describe} targets branch ${branch}, which does not exist in project ${project.name}`,
+    };
   }
   const base = await mergeBase(repo, tip, sha);
   if (base === undefined) {
     return { status: 'conflict', message: `${describe} has no common history with branch ${branch}` };
   }
-  const files = base === sha ? [] : (await git(repo, ['diff', '--name-only', '--no-renames', '-z', base, sha])).stdout.split('\0').filter((f) => f !== '');
-  const proposed: ProposedRef = { kind: 'change', ref, number: parsed.id.number, patchset: parsed.id.patchset, branch, sha, files };
+  const files =
+    base === sha
+      ? []
+      : (await git(repo, ['diff', '--name-only', '--no-renames', '-z', base, sha])).stdout
+          .split('\0')
+          .filter((f) => f !== '');
+  const proposed: ProposedRef = {
+    kind: 'change',
+    ref,
+    number: parsed.id.number,
+    patchset: parsed.id.patchset,
+    branch,
+    sha,
+    files,
+  };
   const loaded = request.input.projects.find((p) => p.canonicalName === project.canonicalName);
   const extraPaths = loaded?.tpc.extraConfigPaths ?? [];
-  if (project.trusted || loaded === undefined || !loaded.branches.includes(branch) || !files.some((f) => isConfigPath(f, extraPaths))) {
+  if (
+    project.trusted ||
+    loaded === undefined ||
+    !loaded.branches.includes(branch) ||
+    !files.some((f) => isConfigPath(f, extraPaths))
+  ) {
     return { status: 'ok', ref: proposed, layout, speculative: false, newErrors: [] };
   }
   const build = async (): Promise<SpeculativeLayout> => {
@@ -142,15 +170,25 @@ export async function proposedLayout(request: ProposedLayoutRequest): Promise<Pr
       projects: request.input.projects.map((p) =>
         p !== loaded
           ? p
-          : { ...p, files: new Map(p.files).set(branch, snapshot.files), ignoredLocations: new Map(p.ignoredLocations).set(branch, snapshot.ignoredLocations) },
+          : {
+              ...p,
+              files: new Map(p.files).set(branch, snapshot.files),
+              ignoredLocations: new Map(p.ignoredLocations).set(branch, snapshot.ignoredLocations),
+            },
       ),
     });
     const known = new Set(layout.errors.map((e) => e.keyHash));
-    return { status: 'ok', layout: speculative, newErrors: speculative.errors.filter((e) => e.severity === 'error' && !known.has(e.keyHash)) };
+    return {
+      status: 'ok',
+      layout: speculative,
+      newErrors: speculative.errors.filter((e) => e.severity === 'error' && !known.has(e.keyHash)),
+    };
   };
   const key = [layout.uuid, project.canonicalName, branch, tip, sha].join('\0');
   const result = request.memo ? await request.memo(key, build) : await build();
-  return result.status === 'conflict' ? result : { status: 'ok', ref: proposed, layout: result.layout, speculative: true, newErrors: result.newErrors };
+  return result.status === 'conflict'
+    ? result
+    : { status: 'ok', ref: proposed, layout: result.layout, speculative: true, newErrors: result.newErrors };
 }
 
 /** Whether a changed file is one the configuration is read from (engine.md §1.1 locations and extra paths). */
@@ -187,7 +225,9 @@ async function mergeBase(repo: string, a: string, b: string): Promise<string | u
   return result?.stdout.trim() || undefined;
 }
 
-type MergedConfig = { status: 'ok'; files: Array<{ path: string; text: string }>; ignoredLocations: string[] } | { status: 'conflict'; detail: string };
+type MergedConfig =
+  | { status: 'ok'; files: Array<{ path: string; text: string }>; ignoredLocations: string[] }
+  | { status: 'conflict'; detail: string };
 
 /**
  * The configuration files of `sha` merged into `tip`. When the change sits on the tip its own
@@ -209,11 +249,23 @@ async function mergedConfig(
     const env = { GIT_OBJECT_DIRECTORY: scratch, GIT_ALTERNATE_OBJECT_DIRECTORIES: objects };
     let tree: string;
     try {
-      tree = (await git(repo, ['merge-tree', '--write-tree', '--name-only', '--no-messages', options.tip, options.sha], env)).stdout.split('\n')[0].trim();
+      tree = (
+        await git(repo, ['merge-tree', '--write-tree', '--name-only', '--no-messages', options.tip, options.sha], env)
+      ).stdout
+        .split('\n')[0]
+        .trim();
     } catch (err) {
       if (err instanceof GitError && err.exitCode === 1) {
         // Output: the tree, then the conflicted files.
-        const conflicted = [...new Set(err.stdout.split('\n').slice(1).map((line) => line.trim()).filter((line) => line !== ''))];
+        const conflicted = [
+          ...new Set(
+            err.stdout
+              .split('\n')
+              .slice(1)
+              .map((line) => line.trim())
+              .filter((line) => line !== ''),
+          ),
+        ];
         return { status: 'conflict', detail: `conflicts in ${conflicted.join(', ')}` };
       }
       throw err;

@@ -82,7 +82,11 @@ export function flattenProvider(def: ProviderDefinition, objects: LauncherObject
       throw new ConfigObjectError(`The section "${sectionName}" was not found`, ErrorName.unknown, 'section');
     }
     if (section.sourceContext.projectCanonicalName !== def.sourceContext.projectCanonicalName) {
-      throw new ConfigObjectError(`The section "${sectionName}" is defined in a different project`, ErrorName.unknown, 'section');
+      throw new ConfigObjectError(
+        `The section "${sectionName}" is defined in a different project`,
+        ErrorName.unknown,
+        'section',
+      );
     }
     chain.push(sectionName);
     const sectionMap: Record<string, unknown> = { ...section.config };
@@ -95,7 +99,11 @@ export function flattenProvider(def: ProviderDefinition, objects: LauncherObject
   const images = entries(config.images).map((entry) => {
     const image = objects.images.get(entry.name);
     if (image === undefined) {
-      throw new ConfigObjectError(`The provider "${def.name}" references an unknown image "${entry.name}"`, ErrorName.unknown, 'images');
+      throw new ConfigObjectError(
+        `The provider "${def.name}" references an unknown image "${entry.name}"`,
+        ErrorName.unknown,
+        'images',
+      );
     }
     const filled: Entry = {
       type: image.type,
@@ -109,15 +117,28 @@ export function flattenProvider(def: ProviderDefinition, objects: LauncherObject
   const flavors = entries(config.flavors).map((entry) => {
     const flavor = objects.flavors.get(entry.name);
     if (flavor === undefined) {
-      throw new ConfigObjectError(`The provider "${def.name}" references an unknown flavor "${entry.name}"`, ErrorName.unknown, 'flavors');
+      throw new ConfigObjectError(
+        `The provider "${def.name}" references an unknown flavor "${entry.name}"`,
+        ErrorName.unknown,
+        'flavors',
+      );
     }
-    const filled: Entry = { description: flavor.description ?? null, branch: flavor.sourceContext.branch, project_canonical_name: flavor.sourceContext.projectCanonicalName, ...entry };
+    const filled: Entry = {
+      description: flavor.description ?? null,
+      branch: flavor.sourceContext.branch,
+      project_canonical_name: flavor.sourceContext.projectCanonicalName,
+      ...entry,
+    };
     return { ...filled, config_hash: sha256(sortedJson(filled)).toString('hex') };
   });
   const labels = entries(config.labels).map((entry) => {
     const label = objects.labels.get(entry.name);
     if (label === undefined) {
-      throw new ConfigObjectError(`The provider "${def.name}" references an unknown label "${entry.name}"`, ErrorName.unknown, 'labels');
+      throw new ConfigObjectError(
+        `The provider "${def.name}" references an unknown label "${entry.name}"`,
+        ErrorName.unknown,
+        'labels',
+      );
     }
     const filled: Entry = {
       image: label.image,

@@ -38,7 +38,11 @@ export function compileRegex(spec: RegexSpec, attribute?: string): CompiledRegex
     try {
       re = new RegExp(`^(?:${translate(spec.pattern)})`);
     } catch (err) {
-      throw new ConfigObjectError(`Invalid regular expression "${spec.pattern}": ${(err as Error).message}`, ErrorName.syntax, attribute);
+      throw new ConfigObjectError(
+        `Invalid regular expression "${spec.pattern}": ${(err as Error).message}`,
+        ErrorName.syntax,
+        attribute,
+      );
     }
   }
   return { ...spec, test: (value: string) => re.test(value) !== spec.negate };
@@ -50,7 +54,11 @@ export function compileFullMatch(pattern: string, attribute?: string): (value: s
     const re = new RegExp(`^(?:${translate(pattern)})$`);
     return (value: string) => re.test(value);
   } catch (err) {
-    throw new ConfigObjectError(`Invalid regular expression "${pattern}": ${(err as Error).message}`, ErrorName.syntax, attribute);
+    throw new ConfigObjectError(
+      `Invalid regular expression "${pattern}": ${(err as Error).message}`,
+      ErrorName.syntax,
+      attribute,
+    );
   }
 }
 
@@ -64,14 +72,26 @@ export function readRegexList(value: unknown, attribute: string): RegexSpec[] {
     if (isPlainObject(entry) && typeof entry.regex === 'string') {
       const extra = Object.keys(entry).filter((k) => k !== 'regex' && k !== 'negate');
       if (extra.length > 0) {
-        throw new ConfigObjectError(`extra keys not allowed @ data['${attribute}']['${extra[0]}']`, ErrorName.syntax, attribute);
+        throw new ConfigObjectError(
+          `extra keys not allowed @ data['${attribute}']['${extra[0]}']`,
+          ErrorName.syntax,
+          attribute,
+        );
       }
       if (entry.negate !== undefined && typeof entry.negate !== 'boolean') {
-        throw new ConfigObjectError(`expected bool for dictionary value @ data['${attribute}']['negate']`, ErrorName.syntax, attribute);
+        throw new ConfigObjectError(
+          `expected bool for dictionary value @ data['${attribute}']['negate']`,
+          ErrorName.syntax,
+          attribute,
+        );
       }
       return { pattern: entry.regex, negate: entry.negate === true };
     }
-    throw new ConfigObjectError(`expected a regex string or {regex, negate} for dictionary value @ data['${attribute}']`, ErrorName.syntax, attribute);
+    throw new ConfigObjectError(
+      `expected a regex string or {regex, negate} for dictionary value @ data['${attribute}']`,
+      ErrorName.syntax,
+      attribute,
+    );
   });
 }
 

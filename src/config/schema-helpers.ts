@@ -21,7 +21,12 @@ export function requireMap(value: unknown, what: string): ConfigMap {
 }
 
 /** Reject unknown keys and require the listed ones. */
-export function checkKeys(map: ConfigMap, allowed: ReadonlySet<string>, required: readonly string[] = [], where = 'data'): void {
+export function checkKeys(
+  map: ConfigMap,
+  allowed: ReadonlySet<string>,
+  required: readonly string[] = [],
+  where = 'data',
+): void {
   for (const key of Object.keys(map)) {
     if (!allowed.has(key)) {
       throw syntax(`extra keys not allowed @ ${where}['${key}']`, key);
@@ -101,7 +106,10 @@ export function optEnum<T extends string>(map: ConfigMap, key: string, allowed: 
     return undefined;
   }
   if (!(allowed as readonly string[]).includes(value)) {
-    throw syntax(`value must be one of ${allowed.map((a) => `'${a}'`).join(', ')} for dictionary value @ data['${key}']`, key);
+    throw syntax(
+      `value must be one of ${allowed.map((a) => `'${a}'`).join(', ')} for dictionary value @ data['${key}']`,
+      key,
+    );
   }
   return value as T;
 }

@@ -23,7 +23,9 @@ export async function loadSecretKeys(
 ): Promise<SecretKeys> {
   const keys = new Map<string, KeyObject | Error>();
   for (const project of projects) {
-    const encrypted = [...project.files.values()].some((files) => files.some((file) => file.text.includes(ENCRYPTED_TAG)));
+    const encrypted = [...project.files.values()].some((files) =>
+      files.some((file) => file.text.includes(ENCRYPTED_TAG)),
+    );
     if (!encrypted || keys.has(project.canonicalName)) {
       continue;
     }
@@ -48,7 +50,11 @@ export function checkSecretDecrypts(secret: Secret, keys: SecretKeys): unknown {
   const project = secret.sourceContext.projectName;
   const key = keys.get(secret.sourceContext.projectCanonicalName);
   if (key === undefined || key instanceof Error) {
-    throw new ConfigObjectError(`Unable to decrypt secret ${secret.name}: the secrets key of project ${project} is not available.`, ErrorName.unknown, 'data');
+    throw new ConfigObjectError(
+      `Unable to decrypt secret ${secret.name}: the secrets key of project ${project} is not available.`,
+      ErrorName.unknown,
+      'data',
+    );
   }
   try {
     return decryptSecretData(secret.data, key);

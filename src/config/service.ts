@@ -9,9 +9,7 @@ import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 
 const reservedSection = (name: string) =>
-  z
-    .object({}, { error: () => `the "${name}" section must be a mapping` })
-    .strict();
+  z.object({}, { error: () => `the "${name}" section must be a mapping` }).strict();
 
 const gitConnection = z
   .object({
@@ -110,36 +108,57 @@ const oidcAuthenticator = z
     path: ['keysUrl'],
   });
 
-const authenticator = z.discriminatedUnion('driver', [hs256Authenticator, publicKeyAuthenticator('RS256'), publicKeyAuthenticator('ES256'), oidcAuthenticator], {
-  error: (issue) =>
-    issue.code === 'invalid_union' ? 'unknown authenticator driver (supported: HS256, RS256, ES256, OpenIDConnect)' : undefined,
-});
+const authenticator = z.discriminatedUnion(
+  'driver',
+  [hs256Authenticator, publicKeyAuthenticator('RS256'), publicKeyAuthenticator('ES256'), oidcAuthenticator],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? 'unknown authenticator driver (supported: HS256, RS256, ES256, OpenIDConnect)'
+        : undefined,
+  },
+);
 
 const authSection = z
-  .object({
-    authenticators: z.array(authenticator).default([]),
-    /**
-     * Secret protecting private keys at rest (AES-256-GCM); any long random string. Give this,
-     * or `keyEncryptionKeyFile`; without either, one is generated in `dataDir` on first start.
-     */
-    keyEncryptionKey: z.string().min(16, 'must be at least 16 characters').optional(),
-    keyEncryptionKeyFile: z.string().min(1).optional(),
-  }, { error: (issue) => (issue.code === 'invalid_type' ? 'the "auth" section must be a mapping' : undefined) })
+  .object(
+    {
+      authenticators: z.array(authenticator).default([]),
+      /**
+       * Secret protecting private keys at rest (AES-256-GCM); any long random string. Give this,
+       * or `keyEncryptionKeyFile`; without either, one is generated in `dataDir` on first start.
+       */
+      keyEncryptionKey: z.string().min(16, 'must be at least 16 characters').optional(),
+      keyEncryptionKeyFile: z.string().min(1).optional(),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'the "auth" section must be a mapping' : undefined) },
+  )
   .strict()
   .superRefine((auth, ctx) => {
     if (auth.keyEncryptionKey !== undefined && auth.keyEncryptionKeyFile !== undefined) {
-      ctx.addIssue({ code: 'custom', message: 'give at most one of "keyEncryptionKey" and "keyEncryptionKeyFile"', path: ['keyEncryptionKey'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'give at most one of "keyEncryptionKey" and "keyEncryptionKeyFile"',
+        path: ['keyEncryptionKey'],
+      });
     }
     const names = new Set<string>();
     auth.authenticators.forEach((a, i) => {
       if (names.has(a.name)) {
-        ctx.addIssue({ code: 'custom', message: `duplicate authenticator name "${a.name}"`, path: ['authenticators', i, 'name'] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `duplicate authenticator name "${a.name}"`,
+          path: ['authenticators', i, 'name'],
+        });
       }
       names.add(a.name);
     });
     const defaults = auth.authenticators.filter((a) => a.default);
     if (defaults.length > 1) {
-      ctx.addIssue({ code: 'custom', message: 'at most one authenticator may set "default: true"', path: ['authenticators'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'at most one authenticator may set "default: true"',
+        path: ['authenticators'],
+      });
     }
   });
 
@@ -147,35 +166,42 @@ export type AuthConfig = z.infer<typeof authSection>;
 
 /** Limits of the GraphQL endpoint (HTTP and WebSocket); docs/security.md explains each. */
 const graphqlSection = z
-  .object({
-    /** Schema introspection (GraphiQL, codegen); operators may switch it off. */
-    introspection: z.boolean().default(true),
-    /** Deepest selection nesting (fragments do not count as a level). */
-    maxDepth: z.number().int().positive().default(12),
-    /**
-     * Estimated cost: 2 per object, 1 per scalar, growing 1.5x with depth, times page sizes. The
-     * default admits a dashboard's 50 builds with every REST field (about 39,000).
-     */
-    maxCost: z.number().int().positive().default(50_000),
-    maxAliases: z.number().int().min(0).default(15),
-    maxDirectives: z.number().int().min(0).default(50),
-    /** Lexical tokens in one document. */
-    maxTokens: z.number().int().positive().default(2000),
-    /** Bytes of a request body (HTTP) or of one WebSocket message. */
-    maxBodyBytes: z.number().int().positive().default(1024 * 1024),
-    /** Refuse "simple" browser requests (GET or form posts without a preflight-forcing header). */
-    csrfPrevention: z.boolean().default(true),
-    /** Control operations (enqueue, dequeue, ...) per token and tenant: a token bucket. */
-    controlRateLimit: z
-      .object({
-        /** Operations allowed at once. */
-        burst: z.number().int().positive().default(30),
-        /** Sustained rate. */
-        perMinute: z.number().positive().default(60),
-      })
-      .strict()
-      .default({ burst: 30, perMinute: 60 }),
-  }, { error: (issue) => (issue.code === 'invalid_type' ? 'the "graphql" section must be a mapping' : undefined) })
+  .object(
+    {
+      /** Schema introspection (GraphiQL, codegen); operators may switch it off. */
+      introspection: z.boolean().default(true),
+      /** Deepest selection nesting (fragments do not count as a level). */
+      maxDepth: z.number().int().positive().default(12),
+      /**
+       * Estimated cost: 2 per object, 1 per scalar, growing 1.5x with depth, times page sizes. The
+       * default admits a dashboard's 50 builds with every REST field (about 39,000).
+       */
+      maxCost: z.number().int().positive().default(50_000),
+      maxAliases: z.number().int().min(0).default(15),
+      maxDirectives: z.number().int().min(0).default(50),
+      /** Lexical tokens in one document. */
+      maxTokens: z.number().int().positive().default(2000),
+      /** Bytes of a request body (HTTP) or of one WebSocket message. */
+      maxBodyBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(1024 * 1024),
+      /** Refuse "simple" browser requests (GET or form posts without a preflight-forcing header). */
+      csrfPrevention: z.boolean().default(true),
+      /** Control operations (enqueue, dequeue, ...) per token and tenant: a token bucket. */
+      controlRateLimit: z
+        .object({
+          /** Operations allowed at once. */
+          burst: z.number().int().positive().default(30),
+          /** Sustained rate. */
+          perMinute: z.number().positive().default(60),
+        })
+        .strict()
+        .default({ burst: 30, perMinute: 60 }),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'the "graphql" section must be a mapping' : undefined) },
+  )
   .strict();
 
 export type GraphQLHardeningConfig = z.infer<typeof graphqlSection>;
@@ -224,7 +250,9 @@ export const serviceConfigSchema = z
       .default({}),
     dataDir: z.string().min(1).default('data'),
     tenantConfig: z.string().min(1).optional(),
-    connections: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'connection names use letters, digits, _ . -'), connection).default({}),
+    connections: z
+      .record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'connection names use letters, digits, _ . -'), connection)
+      .default({}),
     api: z
       .object({
         restShape: z.enum(['current', 'earlier']).default('current'),
@@ -284,7 +312,9 @@ export function parseServiceConfig(text: string, file: string, env: ConfigEnviro
   const raw: unknown = doc.toJS() ?? {};
   const result = serviceConfigSchema.safeParse(raw);
   if (!result.success) {
-    throw new ServiceConfigError(result.error.issues.map((issue) => describeIssue(file, issue, (p) => lineOf(doc, lineCounter, p))));
+    throw new ServiceConfigError(
+      result.error.issues.map((issue) => describeIssue(file, issue, (p) => lineOf(doc, lineCounter, p))),
+    );
   }
   const config: ServiceConfig = { ...result.data, source: path.resolve(file) };
   applyEnvironment(config, env);
@@ -298,7 +328,9 @@ export function loadServiceConfig(file: string, env: ConfigEnvironment = {}): Se
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ServiceConfigError([`${file}: cannot read the configuration file (${(err as NodeJS.ErrnoException).code ?? String(err)})`]);
+    throw new ServiceConfigError([
+      `${file}: cannot read the configuration file (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    ]);
   }
   return parseServiceConfig(text, file, env);
 }
@@ -390,7 +422,9 @@ function lineOf(doc: Document, counter: LineCounter, keyPath: PropertyKey[]): nu
   for (let n = keyPath.length; n > 0; n--) {
     const parent = n === 1 ? doc.contents : doc.getIn(keyPath.slice(0, n - 1), true);
     if (isMap(parent)) {
-      const pair = parent.items.find((item) => String((item.key as { value?: unknown })?.value ?? item.key) === String(keyPath[n - 1]));
+      const pair = parent.items.find(
+        (item) => String((item.key as { value?: unknown })?.value ?? item.key) === String(keyPath[n - 1]),
+      );
       const range = (pair?.key as { range?: [number, number, number] } | undefined)?.range;
       if (range) {
         return counter.linePos(range[0]).line;
@@ -404,6 +438,9 @@ function lineOf(doc: Document, counter: LineCounter, keyPath: PropertyKey[]): nu
  * Host part of canonical project names (`<host>/<project>`) for a git connection: its
  * `canonicalHostname`, else the connection's name. Every component derives names through this.
  */
-export function canonicalHostnameOf(connectionName: string, connection: { canonicalHostname?: string } | undefined): string {
+export function canonicalHostnameOf(
+  connectionName: string,
+  connection: { canonicalHostname?: string } | undefined,
+): string {
   return connection?.canonicalHostname ?? connectionName;
 }

@@ -5,13 +5,46 @@
  */
 import { ConfigObjectError } from './config-error';
 import { compileFullMatch } from './regex';
-import { checkKeys, optBool, optInt, optString, optStrList, requireMap, reqString, strList, type ConfigMap } from './schema-helpers';
+import {
+  checkKeys,
+  optBool,
+  optInt,
+  optString,
+  optStrList,
+  requireMap,
+  reqString,
+  strList,
+  type ConfigMap,
+} from './schema-helpers';
 import { isPlainObject, keyLine, parseTenantFileText } from './yaml-source';
 
-export const CONFIG_CLASSES = ['pipeline', 'job', 'semaphore', 'project', 'project-template', 'nodeset', 'secret', 'queue', 'image', 'flavor', 'label', 'section', 'provider'] as const;
+export const CONFIG_CLASSES = [
+  'pipeline',
+  'job',
+  'semaphore',
+  'project',
+  'project-template',
+  'nodeset',
+  'secret',
+  'queue',
+  'image',
+  'flavor',
+  'label',
+  'section',
+  'provider',
+] as const;
 export type ConfigClass = (typeof CONFIG_CLASSES)[number];
 /** Launcher objects are loaded only when explicitly included. */
-export const DEFAULT_INCLUDE: readonly ConfigClass[] = ['pipeline', 'job', 'semaphore', 'project', 'secret', 'project-template', 'nodeset', 'queue'];
+export const DEFAULT_INCLUDE: readonly ConfigClass[] = [
+  'pipeline',
+  'job',
+  'semaphore',
+  'project',
+  'secret',
+  'project-template',
+  'nodeset',
+  'queue',
+];
 
 /** The per-tenant view of a project (a "TPC"). */
 export interface TenantProjectConfig {
@@ -99,14 +132,45 @@ export interface TenantFileResult {
 }
 
 const TENANT_KEYS = new Set([
-  'name', 'source', 'max-nodes-per-job', 'max-job-timeout', 'max-changes-per-pipeline', 'max-dependencies', 'max-oidc-ttl',
-  'allowed-oidc-issuers', 'exclude-unprotected-branches', 'exclude-locked-branches', 'allowed-triggers', 'allowed-reporters',
-  'allowed-labels', 'disallowed-labels', 'default-parent', 'default-ansible-version', 'access-rules', 'admin-rules',
-  'authentication-realm', 'semaphores', 'web-root', 'allow-circular-dependencies', 'report-build-page', 'use-nodepool',
+  'name',
+  'source',
+  'max-nodes-per-job',
+  'max-job-timeout',
+  'max-changes-per-pipeline',
+  'max-dependencies',
+  'max-oidc-ttl',
+  'allowed-oidc-issuers',
+  'exclude-unprotected-branches',
+  'exclude-locked-branches',
+  'allowed-triggers',
+  'allowed-reporters',
+  'allowed-labels',
+  'disallowed-labels',
+  'default-parent',
+  'default-ansible-version',
+  'access-rules',
+  'admin-rules',
+  'authentication-realm',
+  'semaphores',
+  'web-root',
+  'allow-circular-dependencies',
+  'report-build-page',
+  'use-nodepool',
 ]);
 const PROJECT_OPTION_KEYS = new Set([
-  'include', 'exclude', 'shadow', 'exclude-unprotected-branches', 'exclude-locked-branches', 'include-branches', 'exclude-branches',
-  'always-dynamic-branches', 'extra-config-paths', 'load-branch', 'implied-branch-matchers', 'configure-projects', 'allow-circular-dependencies',
+  'include',
+  'exclude',
+  'shadow',
+  'exclude-unprotected-branches',
+  'exclude-locked-branches',
+  'include-branches',
+  'exclude-branches',
+  'always-dynamic-branches',
+  'extra-config-paths',
+  'load-branch',
+  'implied-branch-matchers',
+  'configure-projects',
+  'allow-circular-dependencies',
 ]);
 const DEFAULT_LOCATIONS = new Set(['zuul.yaml', 'zuul.d/', '.zuul.yaml', '.zuul.d/', 'zuul.d', '.zuul.d']);
 
@@ -114,7 +178,10 @@ const DEFAULT_LOCATIONS = new Set(['zuul.yaml', 'zuul.d/', '.zuul.yaml', '.zuul.
  * Parse the tenant file text. `connections` are the configured connection names (with their
  * drivers); a source naming another connection is a problem of that tenant.
  */
-export function parseTenantFile(text: string, connections: Readonly<Record<string, { driver: string }>>): TenantFileResult {
+export function parseTenantFile(
+  text: string,
+  connections: Readonly<Record<string, { driver: string }>>,
+): TenantFileResult {
   const parsed = parseTenantFileText(text);
   const problems: TenantFileProblem[] = parsed.problems.map((p) => ({ message: p.message, line: p.line }));
   const tenants: TenantConfig[] = [];
@@ -162,21 +229,32 @@ export function parseTenantFile(text: string, connections: Readonly<Record<strin
           }
           const map = requireMap(item.body ?? {}, 'api-root');
           checkKeys(map, new Set(['authentication-realm', 'access-rules']));
-          apiRoot = { authenticationRealm: optString(map, 'authentication-realm'), accessRules: optStrList(map, 'access-rules') ?? [] };
+          apiRoot = {
+            authenticationRealm: optString(map, 'authentication-realm'),
+            accessRules: optStrList(map, 'access-rules') ?? [],
+          };
           break;
         }
         default:
-          problems.push({ message: `Unknown tenant file item "${item.key}" (expected tenant, authorization-rule, global-semaphore or api-root)`, line });
+          problems.push({
+            message: `Unknown tenant file item "${item.key}" (expected tenant, authorization-rule, global-semaphore or api-root)`,
+            line,
+          });
       }
     } catch (err) {
-      const attrLine = err instanceof ConfigObjectError && err.attribute !== undefined ? keyLine(item.body, err.attribute) : undefined;
+      const attrLine =
+        err instanceof ConfigObjectError && err.attribute !== undefined ? keyLine(item.body, err.attribute) : undefined;
       problems.push({ message: `${item.key}: ${(err as Error).message}`, line: attrLine ?? line });
     }
   }
   for (const tenant of tenants) {
     for (const name of tenant.semaphores) {
       if (!globalSemaphores.has(name)) {
-        problems.push({ tenant: tenant.name, message: `The global semaphore "${name}" was not found`, line: tenant.line });
+        problems.push({
+          tenant: tenant.name,
+          message: `The global semaphore "${name}" was not found`,
+          line: tenant.line,
+        });
       }
     }
   }
@@ -191,14 +269,23 @@ function parseAuthorizationRule(body: unknown): AuthorizationRule {
   const list = Array.isArray(raw) ? raw : [raw];
   const conditions = list.map((c) => {
     if (!isPlainObject(c)) {
-      throw new ConfigObjectError(`expected a dictionary for dictionary value @ data['conditions']`, 'Unknown Configuration Error', 'conditions');
+      throw new ConfigObjectError(
+        `expected a dictionary for dictionary value @ data['conditions']`,
+        'Unknown Configuration Error',
+        'conditions',
+      );
     }
     return c;
   });
   return { name, conditions };
 }
 
-function parseTenant(body: unknown, connections: Readonly<Record<string, { driver: string }>>, problems: TenantFileProblem[], line: number): TenantConfig {
+function parseTenant(
+  body: unknown,
+  connections: Readonly<Record<string, { driver: string }>>,
+  problems: TenantFileProblem[],
+  line: number,
+): TenantConfig {
   const map = requireMap(body, 'tenant');
   checkKeys(map, TENANT_KEYS, ['name']);
   const name = reqString(map, 'name');
@@ -221,7 +308,8 @@ function parseTenant(body: unknown, connections: Readonly<Record<string, { drive
     allowedLabels: optStrList(map, 'allowed-labels'),
     disallowedLabels: optStrList(map, 'disallowed-labels'),
     defaultParent: optString(map, 'default-parent') ?? 'base',
-    defaultAnsibleVersion: map['default-ansible-version'] === undefined ? undefined : String(map['default-ansible-version']),
+    defaultAnsibleVersion:
+      map['default-ansible-version'] === undefined ? undefined : String(map['default-ansible-version']),
     accessRules: optStrList(map, 'access-rules') ?? [],
     adminRules: optStrList(map, 'admin-rules') ?? [],
     authenticationRealm: optString(map, 'authentication-realm'),
@@ -244,8 +332,12 @@ function parseTenant(body: unknown, connections: Readonly<Record<string, { drive
     try {
       const specMap = requireMap(spec ?? {}, `source ${connectionName}`);
       checkKeys(specMap, new Set(['config-projects', 'untrusted-projects']));
-      configProjects.push(...readProjectList(specMap['config-projects'], connectionName, true, new Set(DEFAULT_INCLUDE), specMap));
-      untrustedProjects.push(...readProjectList(specMap['untrusted-projects'], connectionName, false, new Set(DEFAULT_INCLUDE), specMap));
+      configProjects.push(
+        ...readProjectList(specMap['config-projects'], connectionName, true, new Set(DEFAULT_INCLUDE), specMap),
+      );
+      untrustedProjects.push(
+        ...readProjectList(specMap['untrusted-projects'], connectionName, false, new Set(DEFAULT_INCLUDE), specMap),
+      );
     } catch (err) {
       problems.push({ tenant: name, message: `source ${connectionName}: ${(err as Error).message}`, line: sourceLine });
     }
@@ -254,7 +346,11 @@ function parseTenant(body: unknown, connections: Readonly<Record<string, { drive
   for (const tpc of [...configProjects, ...untrustedProjects]) {
     const key = `${tpc.connectionName}\u0000${tpc.name}`;
     if (seen.has(key)) {
-      problems.push({ tenant: name, message: `Project "${tpc.name}" is listed more than once in tenant "${name}"`, line: tpc.line });
+      problems.push({
+        tenant: name,
+        message: `Project "${tpc.name}" is listed more than once in tenant "${name}"`,
+        line: tpc.line,
+      });
       continue;
     }
     seen.add(key);
@@ -293,7 +389,13 @@ function classSet(current: ReadonlySet<ConfigClass>, options: ConfigMap): Set<Co
   return result;
 }
 
-function readProjectList(value: unknown, connectionName: string, trusted: boolean, classes: ReadonlySet<ConfigClass>, lineSource: unknown): TenantProjectConfig[] {
+function readProjectList(
+  value: unknown,
+  connectionName: string,
+  trusted: boolean,
+  classes: ReadonlySet<ConfigClass>,
+  lineSource: unknown,
+): TenantProjectConfig[] {
   if (value === undefined || value === null) {
     return [];
   }
@@ -303,7 +405,16 @@ function readProjectList(value: unknown, connectionName: string, trusted: boolea
   const out: TenantProjectConfig[] = [];
   for (const entry of value) {
     if (typeof entry === 'string') {
-      out.push(projectConfig(entry, {}, connectionName, trusted, classes, keyLine(lineSource, trusted ? 'config-projects' : 'untrusted-projects')));
+      out.push(
+        projectConfig(
+          entry,
+          {},
+          connectionName,
+          trusted,
+          classes,
+          keyLine(lineSource, trusted ? 'config-projects' : 'untrusted-projects'),
+        ),
+      );
       continue;
     }
     const map = requireMap(entry, 'a project entry');
@@ -315,7 +426,10 @@ function readProjectList(value: unknown, connectionName: string, trusted: boolea
     }
     const keys = Object.keys(map);
     if (keys.length !== 1) {
-      throw new ConfigObjectError(`A project entry must have exactly one key (the project name) or be a project group with "projects"`, 'Unknown Configuration Error');
+      throw new ConfigObjectError(
+        `A project entry must have exactly one key (the project name) or be a project group with "projects"`,
+        'Unknown Configuration Error',
+      );
     }
     const options = map[keys[0]] === null ? {} : requireMap(map[keys[0]], `options of project ${keys[0]}`);
     out.push(projectConfig(keys[0], options, connectionName, trusted, classes, keyLine(map, keys[0])));
@@ -323,12 +437,23 @@ function readProjectList(value: unknown, connectionName: string, trusted: boolea
   return out;
 }
 
-function projectConfig(name: string, options: ConfigMap, connectionName: string, trusted: boolean, classes: ReadonlySet<ConfigClass>, line: number | undefined): TenantProjectConfig {
+function projectConfig(
+  name: string,
+  options: ConfigMap,
+  connectionName: string,
+  trusted: boolean,
+  classes: ReadonlySet<ConfigClass>,
+  line: number | undefined,
+): TenantProjectConfig {
   checkKeys(options, PROJECT_OPTION_KEYS);
   const extraConfigPaths = optStrList(options, 'extra-config-paths') ?? [];
   for (const p of extraConfigPaths) {
     if (DEFAULT_LOCATIONS.has(p)) {
-      throw new ConfigObjectError(`Default zuul configs are not allowed in extra-config-paths: "${p}"`, 'Unknown Configuration Error', 'extra-config-paths');
+      throw new ConfigObjectError(
+        `Default zuul configs are not allowed in extra-config-paths: "${p}"`,
+        'Unknown Configuration Error',
+        'extra-config-paths',
+      );
     }
   }
   const branchRegexes = (key: string): string[] | undefined => {
@@ -338,7 +463,11 @@ function projectConfig(name: string, options: ConfigMap, connectionName: string,
   };
   const configureProjects = optStrList(options, 'configure-projects') ?? [];
   if (trusted && configureProjects.length > 0) {
-    throw new ConfigObjectError('configure-projects is only allowed for untrusted projects', 'Unknown Configuration Error', 'configure-projects');
+    throw new ConfigObjectError(
+      'configure-projects is only allowed for untrusted projects',
+      'Unknown Configuration Error',
+      'configure-projects',
+    );
   }
   optBool(options, 'allow-circular-dependencies');
   return {
@@ -366,7 +495,9 @@ export function branchesToLoad(tpc: TenantProjectConfig, branches: readonly stri
     return branches.includes(tpc.loadBranch) ? [tpc.loadBranch] : [];
   }
   const include = tpc.includeBranches?.map((p) => compileFullMatch(p));
-  const exclude = [...(tpc.excludeBranches ?? []), ...(tpc.alwaysDynamicBranches ?? [])].map((p) => compileFullMatch(p));
+  const exclude = [...(tpc.excludeBranches ?? []), ...(tpc.alwaysDynamicBranches ?? [])].map((p) =>
+    compileFullMatch(p),
+  );
   return branches.filter((b) => {
     if (include && include.length > 0) {
       return include.some((m) => m(b));

@@ -6,7 +6,13 @@
 import { buildRepositoryError, type ConfigError } from './config-error';
 import type { LoadedProject } from './layout-builder';
 import { branchesToLoad, type TenantConfig, type TenantProjectConfig } from './tenant-file';
-import { mapConcurrent, RepositoryNotFoundError, type ConfigSnapshot, type GitConnection, type RepositoryFile } from '../sources/git-connection';
+import {
+  mapConcurrent,
+  RepositoryNotFoundError,
+  type ConfigSnapshot,
+  type GitConnection,
+  type RepositoryFile,
+} from '../sources/git-connection';
 
 /** The connections configuration is read through. */
 export interface ConnectionSet {
@@ -66,8 +72,14 @@ export interface TenantProjects {
 const PROJECT_CONCURRENCY = 8;
 
 /** Read every project of `tenant`; `cache` (keyed by connection, project, sha, extra paths) avoids re-reading unchanged branches. */
-export async function readTenantProjects(tenant: TenantConfig, connections: ConnectionSet, cache?: FileCache): Promise<TenantProjects> {
-  const results = await mapConcurrent(tenant.projects, PROJECT_CONCURRENCY, (tpc) => readProject(tpc, connections, cache));
+export async function readTenantProjects(
+  tenant: TenantConfig,
+  connections: ConnectionSet,
+  cache?: FileCache,
+): Promise<TenantProjects> {
+  const results = await mapConcurrent(tenant.projects, PROJECT_CONCURRENCY, (tpc) =>
+    readProject(tpc, connections, cache),
+  );
   const projects: LoadedProject[] = [];
   const errors: ConfigError[] = [];
   for (const r of results) {
@@ -87,20 +99,39 @@ export function shortProjectName(name: string, connection: GitConnection): strin
   return name.startsWith(prefix) ? name.slice(prefix.length) : name;
 }
 
-async function readProject(tpc: TenantProjectConfig, connections: ConnectionSet, cache: FileCache | undefined): Promise<{ project?: LoadedProject; error?: ConfigError }> {
+async function readProject(
+  tpc: TenantProjectConfig,
+  connections: ConnectionSet,
+  cache: FileCache | undefined,
+): Promise<{ project?: LoadedProject; error?: ConfigError }> {
   const connection = connections.git.get(tpc.connectionName);
-  const fallback = { canonicalName: `${tpc.connectionName}/${tpc.name}`, name: tpc.name, connectionName: tpc.connectionName };
+  const fallback = {
+    canonicalName: `${tpc.connectionName}/${tpc.name}`,
+    name: tpc.name,
+    connectionName: tpc.connectionName,
+  };
   if (connection === undefined) {
-    return { error: buildRepositoryError(fallback, `The connection "${tpc.connectionName}" (driver ${connections.drivers[tpc.connectionName] ?? 'unknown'}) can not serve projects.`) };
+    return {
+      error: buildRepositoryError(
+        fallback,
+        `The connection "${tpc.connectionName}" (driver ${connections.drivers[tpc.connectionName] ?? 'unknown'}) can not serve projects.`,
+      ),
+    };
   }
   const name = shortProjectName(tpc.name, connection);
   const identity = { canonicalName: connection.canonicalName(name), name, connectionName: tpc.connectionName };
   try {
     const refs = await connection.refs(name);
     const shas = Object.fromEntries(refs.branches.map((b) => [b.name, b.sha]));
-    let branches = branchesToLoad(tpc, refs.branches.map((b) => b.name));
+    let branches = branchesToLoad(
+      tpc,
+      refs.branches.map((b) => b.name),
+    );
     if (!tpc.trusted) {
-      branches = [...branches.filter((b) => b === refs.defaultBranch), ...branches.filter((b) => b !== refs.defaultBranch)];
+      branches = [
+        ...branches.filter((b) => b === refs.defaultBranch),
+        ...branches.filter((b) => b !== refs.defaultBranch),
+      ];
     }
     const files = new Map<string, RepositoryFile[]>();
     const ignored = new Map<string, string[]>();
@@ -132,7 +163,12 @@ async function readProject(tpc: TenantProjectConfig, connections: ConnectionSet,
       },
     };
   } catch (err) {
-    const text = err instanceof RepositoryNotFoundError ? `Project ${name} not found in connection ${tpc.connectionName}` : err instanceof Error ? err.message : String(err);
+    const text =
+      err instanceof RepositoryNotFoundError
+        ? `Project ${name} not found in connection ${tpc.connectionName}`
+        : err instanceof Error
+          ? err.message
+          : String(err);
     return { error: buildRepositoryError(identity, text) };
   }
 }

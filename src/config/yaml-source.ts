@@ -4,7 +4,17 @@
  * `!inherit` and `!encrypted/pkcs1-oaep` kept as typed wrapper values. Each item carries its
  * mark (lines and text) and each mapping the lines of its keys, for error messages.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node as YamlNode,
+} from 'yaml';
 import type { SourceMark } from './config-error';
 
 /** A value written with `!override` or `!inherit`. */
@@ -102,7 +112,10 @@ export function parseConfigFile(text: string): ParsedConfigFile {
       const keys = Object.keys(value);
       if (keys.length !== 1) {
         problems.push({
-          message: keys.length === 0 ? 'Configuration item is empty' : `Configuration item has more than one key: ${keys.join(', ')}`,
+          message:
+            keys.length === 0
+              ? 'Configuration item is empty'
+              : `Configuration item has more than one key: ${keys.join(', ')}`,
           mark,
           line: mark.line,
         });
@@ -124,7 +137,13 @@ export function parseConfigFile(text: string): ParsedConfigFile {
 export const parseTenantFileText = parseConfigFile;
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof OverrideControl) && !(value instanceof EncryptedValue);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof OverrideControl) &&
+    !(value instanceof EncryptedValue)
+  );
 }
 
 function lineOf(counter: LineCounter, node: YamlNode | null | undefined): number | undefined {
@@ -168,7 +187,10 @@ class NodeReader {
     if (tag === '!encrypted/pkcs1-oaep') {
       const chunks = Array.isArray(value) ? value : [value];
       if (!chunks.every((c): c is string => typeof c === 'string')) {
-        throw new ReaderError('An encrypted value must be a string or a list of strings', lineOf(this.counter, node as YamlNode));
+        throw new ReaderError(
+          'An encrypted value must be a string or a list of strings',
+          lineOf(this.counter, node as YamlNode),
+        );
       }
       return new EncryptedValue(chunks.map((c) => c.replace(/\s+/g, '')));
     }
@@ -197,7 +219,10 @@ class NodeReader {
           continue;
         }
         if (Object.prototype.hasOwnProperty.call(out, key)) {
-          throw new ReaderError(`The key "${key}" appears more than once; duplicate keys are not permitted.`, lineOf(this.counter, keyNode));
+          throw new ReaderError(
+            `The key "${key}" appears more than once; duplicate keys are not permitted.`,
+            lineOf(this.counter, keyNode),
+          );
         }
         out[key] = this.read(pair.value);
         const offset = keyNode?.range?.[0];

@@ -5,7 +5,15 @@
  * adapter passes along in `EngineJob.params`.
  */
 import type { Knex } from 'knex';
-import type { BuildNode, BuildNodeset, BuildRequestParams, BuildSecret, BuildStep, MergeMode, WorkspaceScheme } from '../model/build-request';
+import type {
+  BuildNode,
+  BuildNodeset,
+  BuildRequestParams,
+  BuildSecret,
+  BuildStep,
+  MergeMode,
+  WorkspaceScheme,
+} from '../model/build-request';
 import { MERGE_MODES } from '../model/build-request';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
 import type { BuildParams, ExecutorGateway, MergeItem, NodeInfo } from './interfaces';
@@ -57,7 +65,12 @@ function steps(value: unknown, available: FrozenSecretFields[], secrets: BuildSe
     const stepSecrets = (entry.secrets ?? []).flatMap((used) => {
       const frozen = available.find((s) => s.name === used.secretName);
       // OIDC secrets (data null) are not delivered.
-      if (typeof used.alias !== 'string' || typeof frozen?.name !== 'string' || typeof frozen.projectCanonicalName !== 'string' || !isRecord(frozen.data)) {
+      if (
+        typeof used.alias !== 'string' ||
+        typeof frozen?.name !== 'string' ||
+        typeof frozen.projectCanonicalName !== 'string' ||
+        !isRecord(frozen.data)
+      ) {
         return [];
       }
       let index = secrets.findIndex((s) => s.name === frozen.name);
@@ -66,7 +79,11 @@ function steps(value: unknown, available: FrozenSecretFields[], secrets: BuildSe
       }
       return [{ alias: used.alias, secret: index }];
     });
-    return [stepSecrets.length > 0 ? { connection, project, path: entry.path, secrets: stepSecrets } : { connection, project, path: entry.path }];
+    return [
+      stepSecrets.length > 0
+        ? { connection, project, path: entry.path, secrets: stepSecrets }
+        : { connection, project, path: entry.path },
+    ];
   });
 }
 
@@ -110,13 +127,17 @@ export function toBuildNode(info: NodeInfo): BuildNode | null {
     port: typeof info.port === 'number' ? info.port : null,
     username: text(info.username),
     path: text(info.path),
-    hostKeys: Array.isArray(info.hostKeys) ? info.hostKeys.filter((line): line is string => typeof line === 'string') : [],
+    hostKeys: Array.isArray(info.hostKeys)
+      ? info.hostKeys.filter((line): line is string => typeof line === 'string')
+      : [],
   };
 }
 
 /** `host-vars` / `group-vars`: name -> mapping of variables (other entries are dropped). */
 function variablesByName(value: unknown): Record<string, Record<string, unknown>> | undefined {
-  const entries = Object.entries(record(value)).filter(([, vars]) => typeof vars === 'object' && vars !== null && !Array.isArray(vars));
+  const entries = Object.entries(record(value)).filter(
+    ([, vars]) => typeof vars === 'object' && vars !== null && !Array.isArray(vars),
+  );
   return entries.length === 0 ? undefined : (Object.fromEntries(entries) as Record<string, Record<string, unknown>>);
 }
 
@@ -125,7 +146,9 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
 }
 
 function strings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string' && entry !== '') : [];
+  return Array.isArray(value)
+    ? value.filter((entry): entry is string => typeof entry === 'string' && entry !== '')
+    : [];
 }
 
 /** A frozen nodeset alternative (src/config/layout.ts `Nodeset`) as the executor sees it. */
@@ -135,8 +158,14 @@ function toBuildNodeset(value: unknown): BuildNodeset {
   const groups = Array.isArray(nodeset.groups) ? nodeset.groups.map(record) : [];
   return {
     name: typeof nodeset.name === 'string' ? nodeset.name : '',
-    nodes: nodes.map((node, index) => ({ name: text(node.name) ?? `node${index + 1}`, aliases: strings(node.aliases), label: typeof node.label === 'string' ? node.label : '' })),
-    groups: groups.flatMap((group) => (text(group.name) === null ? [] : [{ name: String(group.name), nodes: strings(group.nodes) }])),
+    nodes: nodes.map((node, index) => ({
+      name: text(node.name) ?? `node${index + 1}`,
+      aliases: strings(node.aliases),
+      label: typeof node.label === 'string' ? node.label : '',
+    })),
+    groups: groups.flatMap((group) =>
+      text(group.name) === null ? [] : [{ name: String(group.name), nodes: strings(group.nodes) }],
+    ),
   };
 }
 
@@ -152,11 +181,19 @@ export function nodesetOfNodes(alternatives: unknown, nodes: readonly NodeInfo[]
   const labels = nodes.map((node) => node.label);
   const candidates = (Array.isArray(alternatives) ? alternatives : []).map(toBuildNodeset);
   const matches = (nodeset: BuildNodeset | undefined): nodeset is BuildNodeset =>
-    nodeset !== undefined && nodeset.nodes.length === labels.length && nodeset.nodes.every((node, index) => node.label === labels[index]);
+    nodeset !== undefined &&
+    nodeset.nodes.length === labels.length &&
+    nodeset.nodes.every((node, index) => node.label === labels[index]);
   const index = nodes[0].nodesetIndex;
   const named = typeof index === 'number' ? candidates[index] : undefined;
   const chosen = matches(named) ? named : candidates.find(matches);
-  return chosen ?? { name: '', nodes: labels.map((label, index) => ({ name: `node${index + 1}`, aliases: [], label })), groups: [] };
+  return (
+    chosen ?? {
+      name: '',
+      nodes: labels.map((label, index) => ({ name: `node${index + 1}`, aliases: [], label })),
+      groups: [],
+    }
+  );
 }
 
 /** Translate the engine's build parameters into the executor contract (src/model/build-request.ts). */
@@ -180,7 +217,9 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
   const preRun = steps(frozen.preRun, available, secrets);
   const run = steps(frozen.run, available, secrets);
   const postRun = steps(frozen.postRun, available, secrets);
-  const requiredProjects = Array.isArray(frozen.requiredProjects) ? (frozen.requiredProjects as Array<{ projectCanonicalName?: unknown; overrideCheckout?: unknown }>) : [];
+  const requiredProjects = Array.isArray(frozen.requiredProjects)
+    ? (frozen.requiredProjects as Array<{ projectCanonicalName?: unknown; overrideCheckout?: unknown }>)
+    : [];
   const nodes = params.nodes.flatMap((info) => toBuildNode(info) ?? []);
   const nodeset = nodesetOfNodes(frozen.nodesetAlternatives, params.nodes);
   return {
@@ -218,11 +257,20 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
     mergerItems: params.mergeItems.map(mergeItem),
     projects: requiredProjects.flatMap((required) =>
       typeof required.projectCanonicalName === 'string'
-        ? [{ connection: last?.connection ?? '', project: projectName(params.tenant, required.projectCanonicalName), overrideCheckout: typeof required.overrideCheckout === 'string' ? required.overrideCheckout : null }]
+        ? [
+            {
+              connection: last?.connection ?? '',
+              project: projectName(params.tenant, required.projectCanonicalName),
+              overrideCheckout: typeof required.overrideCheckout === 'string' ? required.overrideCheckout : null,
+            },
+          ]
         : [],
     ),
     parentData: params.parentData,
-    artifacts: params.artifacts.map((artifact) => ({ ...artifact, project: projectName(params.tenant, artifact.project) })),
+    artifacts: params.artifacts.map((artifact) => ({
+      ...artifact,
+      project: projectName(params.tenant, artifact.project),
+    })),
     eventId: null,
     ...(nodes.length > 0 ? { nodes } : {}),
     ...(nodeset ? { nodeset } : {}),
@@ -245,7 +293,10 @@ export class BuildRequestExecutor implements ExecutorGateway {
     if (await this.requests.get(params.buildUuid)) {
       return;
     }
-    await this.requests.create(toBuildRequestParams(params, this.projectName), { precedence: params.precedence, now: this.now() });
+    await this.requests.create(toBuildRequestParams(params, this.projectName), {
+      precedence: params.precedence,
+      now: this.now(),
+    });
   }
 
   /** Unclaimed requests complete at once as CANCELED; running ones are stopped and end ABORTED. */

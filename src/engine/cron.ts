@@ -69,7 +69,10 @@ function parseField(field: string, min: number, max: number, expression: string)
 export function cronMatches(schedule: CronSchedule, at: Date): boolean {
   const dayMatches = schedule.days.values.has(at.getUTCDate());
   const weekdayMatches = schedule.weekdays.values.has(at.getUTCDay());
-  const dayOk = schedule.days.restricted && schedule.weekdays.restricted ? dayMatches || weekdayMatches : dayMatches && weekdayMatches;
+  const dayOk =
+    schedule.days.restricted && schedule.weekdays.restricted
+      ? dayMatches || weekdayMatches
+      : dayMatches && weekdayMatches;
   return (
     schedule.seconds.values.has(at.getUTCSeconds()) &&
     schedule.minutes.values.has(at.getUTCMinutes()) &&

@@ -42,14 +42,22 @@ export function tooManyDependencies(change: ChangeInfo, count: number, limit: nu
 
 /** Changes (not items) in all queues of a pipeline, live and non-live. */
 export function pipelineChangeCount(state: PipelineState): number {
-  return state.queues.reduce((total, queue) => total + queue.items.reduce((sum, item) => sum + item.changes.length, 0), 0);
+  return state.queues.reduce(
+    (total, queue) => total + queue.items.reduce((sum, item) => sum + item.changes.length, 0),
+    0,
+  );
 }
 
 /**
  * Why enqueueing `additional` more changes (the change plus those whose enqueue is in
  * progress above it) would break `max-changes-per-pipeline` (null when it would not).
  */
-export function pipelineLimitExceeded(pipeline: string, state: PipelineState, additional: number, limit: number | null): string | null {
+export function pipelineLimitExceeded(
+  pipeline: string,
+  state: PipelineState,
+  additional: number,
+  limit: number | null,
+): string | null {
   if (limit === null) {
     return null;
   }

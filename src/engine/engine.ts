@@ -10,7 +10,16 @@ import { SLUICE_VERSION } from '../model/version';
 import type { EngineEventBus } from './event-bus';
 import { countPendingEvents } from './event-counts';
 import type { Clock, EngineLayout, ResultEvent } from './interfaces';
-import { EngineOperations, type AutoholdInput, type DequeueInput, type EnqueueInput, type LiveItemLookup, type OperationResult, type PromoteInput, type TenantStateInput } from './operations';
+import {
+  EngineOperations,
+  type AutoholdInput,
+  type DequeueInput,
+  type EnqueueInput,
+  type LiveItemLookup,
+  type OperationResult,
+  type PromoteInput,
+  type TenantStateInput,
+} from './operations';
 import type { EngineGateways } from './pass';
 import { TenantScheduler, type SchedulerLogger } from './scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
@@ -47,7 +56,12 @@ export class Engine {
   constructor(private readonly options: EngineOptions) {
     this.events = new EngineEventRepository(options.database.knex);
     this.state = new EngineStateRepository(options.database.knex);
-    this.operations = new EngineOperations(options.database.knex, () => options.clock.now(), (tenant) => this.wake(tenant), options.defaultHoldExpiration ?? 0);
+    this.operations = new EngineOperations(
+      options.database.knex,
+      () => options.clock.now(),
+      (tenant) => this.wake(tenant),
+      options.defaultHoldExpiration ?? 0,
+    );
   }
 
   /** Start the scheduler of a tenant in this process; false when another process leads it. */
@@ -124,21 +138,39 @@ export class Engine {
 
   /** Record a trigger event (git connection, timers are internal) and wake the scheduler. */
   async submitTrigger(tenant: string, event: TriggerEventPayload): Promise<number> {
-    const id = await this.events.append({ tenant, category: 'trigger', eventType: event.type, payload: { ...event }, created: this.options.clock.now() });
+    const id = await this.events.append({
+      tenant,
+      category: 'trigger',
+      eventType: event.type,
+      payload: { ...event },
+      created: this.options.clock.now(),
+    });
     this.wake(tenant);
     return id;
   }
 
   /** Record a result event (executor, launcher) and wake the scheduler. */
   async submitResult(tenant: string, event: ResultEvent): Promise<number> {
-    const id = await this.events.append({ tenant, category: 'result', eventType: event.type, payload: { ...event }, created: this.options.clock.now() });
+    const id = await this.events.append({
+      tenant,
+      category: 'result',
+      eventType: event.type,
+      payload: { ...event },
+      created: this.options.clock.now(),
+    });
     this.wake(tenant);
     return id;
   }
 
   /** Ask for a reconfiguration pass (the scheduler picks up the new layout). */
   async reconfigure(tenant: string): Promise<number> {
-    const id = await this.events.append({ tenant, category: 'management', eventType: 'reconfigure', payload: {}, created: this.options.clock.now() });
+    const id = await this.events.append({
+      tenant,
+      category: 'management',
+      eventType: 'reconfigure',
+      payload: {},
+      created: this.options.clock.now(),
+    });
     this.wake(tenant);
     return id;
   }
@@ -192,7 +224,11 @@ export class Engine {
     if (!layout) {
       return null;
     }
-    const [states, record, pending] = await Promise.all([this.state.loadPipelines(tenant), this.state.loadTenant(tenant), this.events.pendingRouting(tenant)]);
+    const [states, record, pending] = await Promise.all([
+      this.state.loadPipelines(tenant),
+      this.state.loadTenant(tenant),
+      this.events.pendingRouting(tenant),
+    ]);
     const counts = countPendingEvents(layout, states, pending);
     return computeTenantStatus({
       tenant,
@@ -214,17 +250,21 @@ export class Engine {
         const states = await this.state.loadPipelines(tenant);
         const state = states.find((candidate) => candidate.name === pipeline);
         return (state?.queues ?? []).some((queue) =>
-          queue.items.some((item) =>
-            item.live &&
-            item.changes.some((candidate) => {
-              if (project !== null && candidate.project !== project) {
-                return false;
-              }
-              if ('ref' in change) {
-                return candidate.ref === change.ref;
-              }
-              return candidate.number === change.number && (change.patchset === null || candidate.patchset === change.patchset);
-            }),
+          queue.items.some(
+            (item) =>
+              item.live &&
+              item.changes.some((candidate) => {
+                if (project !== null && candidate.project !== project) {
+                  return false;
+                }
+                if ('ref' in change) {
+                  return candidate.ref === change.ref;
+                }
+                return (
+                  candidate.number === change.number &&
+                  (change.patchset === null || candidate.patchset === change.patchset)
+                );
+              }),
           ),
         );
       },

@@ -11,18 +11,38 @@ export type EngineDeltaBody =
   | { type: 'item-moved'; pipeline: string; queue: string; itemUuid: string; itemAhead: string | null }
   | { type: 'item-dequeued'; pipeline: string; queue: string; itemUuid: string; reason: DequeueReason }
   | { type: 'item-reported'; pipeline: string; itemUuid: string; result: BuildsetResult; message: string }
-  | { type: 'job-waiting'; pipeline: string; itemUuid: string; job: string; reason: JobWaitReason; status: string | null }
+  | {
+      type: 'job-waiting';
+      pipeline: string;
+      itemUuid: string;
+      job: string;
+      reason: JobWaitReason;
+      status: string | null;
+    }
   | { type: 'job-started'; pipeline: string; itemUuid: string; job: string; buildUuid: string }
   /** A build paused after its run phase, waiting for its dependent jobs. */
   | { type: 'job-paused'; pipeline: string; itemUuid: string; job: string; buildUuid: string }
   /** A paused build resumed: every dependent job has completed. */
   | { type: 'job-resumed'; pipeline: string; itemUuid: string; job: string; buildUuid: string }
-  | { type: 'job-completed'; pipeline: string; itemUuid: string; job: string; buildUuid: string | null; result: BuildResult }
+  | {
+      type: 'job-completed';
+      pipeline: string;
+      itemUuid: string;
+      job: string;
+      buildUuid: string | null;
+      result: BuildResult;
+    }
   | { type: 'window-changed'; pipeline: string; queue: string; window: number }
   | { type: 'tenant-state-changed' }
   | { type: 'pipeline-state-changed'; pipeline: string; disabled: boolean }
   /** A buildset's history row was created (result null) or given its result. */
-  | { type: 'buildset-changed'; pipeline: string; buildsetId: number; buildsetUuid: string; result: BuildsetResult | null };
+  | {
+      type: 'buildset-changed';
+      pipeline: string;
+      buildsetId: number;
+      buildsetUuid: string;
+      result: BuildsetResult | null;
+    };
 
 export type EngineDelta = EngineDeltaBody & { tenant: string; sequence: number; at: string };
 

@@ -49,7 +49,11 @@ function resultOwners(states: readonly PipelineState[]): Map<string, string> {
 }
 
 /** Count pending events for the tenant and for each pipeline of the layout. */
-export function countPendingEvents(layout: EngineLayout, states: readonly PipelineState[], pending: readonly PendingEventRouting[]): PendingEventCounts {
+export function countPendingEvents(
+  layout: EngineLayout,
+  states: readonly PipelineState[],
+  pending: readonly PendingEventRouting[],
+): PendingEventCounts {
   const tenant = zero();
   const pipelines = new Map(layout.pipelines.map((pipeline) => [pipeline.name, zero()]));
   const owners = resultOwners(states);
@@ -61,7 +65,10 @@ export function countPendingEvents(layout: EngineLayout, states: readonly Pipeli
         counts.management += 1;
       }
     } else if (event.category === 'result') {
-      const key = event.requestId !== null && event.eventType === 'nodes-provisioned' ? `nodes:${event.requestId}` : `build:${event.buildUuid ?? ''}`;
+      const key =
+        event.requestId !== null && event.eventType === 'nodes-provisioned'
+          ? `nodes:${event.requestId}`
+          : `build:${event.buildUuid ?? ''}`;
       const counts = pipelines.get(owners.get(key) ?? '');
       if (counts) {
         counts.result += 1;

@@ -5,7 +5,13 @@
  * the connection's poller so it is emitted exactly once as Sluice's own `ref-updated`.
  */
 import { git } from '../sources/git-cli';
-import { describeChange, listChanges, type ChangeDependency, type ChangeDetails, type ChangeRef } from '../sources/git-changes';
+import {
+  describeChange,
+  listChanges,
+  type ChangeDependency,
+  type ChangeDetails,
+  type ChangeRef,
+} from '../sources/git-changes';
 import type { GitMirrors } from '../sources/git-mirror';
 import type { Merger } from '../executor/merger';
 import { MERGE_MODES, type MergeMode, type MergerItem } from '../model/build-request';
@@ -52,7 +58,10 @@ export class GitChangeSource implements ChangeSource {
     }
     const repo = await this.mirrors.update(location.connection, location.name);
     const patchsets = (await listChanges(repo)).filter((candidate) => candidate.number === number);
-    const found = patchset === undefined ? patchsets[patchsets.length - 1] : patchsets.find((candidate) => String(candidate.patchset) === patchset);
+    const found =
+      patchset === undefined
+        ? patchsets[patchsets.length - 1]
+        : patchsets.find((candidate) => String(candidate.patchset) === patchset);
     if (!found) {
       return null;
     }
@@ -65,7 +74,10 @@ export class GitChangeSource implements ChangeSource {
     const location = this.projects.locate(project);
     if (revision === null && location) {
       const repo = await this.mirrors.update(location.connection, location.name);
-      revision = (await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => ({ stdout: '' }))).stdout.trim() || null;
+      revision =
+        (
+          await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => ({ stdout: '' }))
+        ).stdout.trim() || null;
     }
     return {
       kind: branch !== null ? 'branch' : ref.startsWith('refs/tags/') ? 'tag' : 'ref',
@@ -138,7 +150,11 @@ export class GitChangeSource implements ChangeSource {
     return children;
   }
 
-  private async details(repo: string, location: GitProjectLocation, ref: Pick<ChangeRef, 'ref' | 'sha'>): Promise<ChangeDetails> {
+  private async details(
+    repo: string,
+    location: GitProjectLocation,
+    ref: Pick<ChangeRef, 'ref' | 'sha'>,
+  ): Promise<ChangeDetails> {
     const key = `${location.connection}\n${location.name}\n${ref.ref}\n${ref.sha}`;
     const cached = this.detailsCache.get(key);
     if (cached) {
@@ -153,7 +169,13 @@ export class GitChangeSource implements ChangeSource {
     return details;
   }
 
-  private async describe(repo: string, project: string, location: GitProjectLocation, ref: string, currentPatchset: boolean): Promise<ChangeInfo> {
+  private async describe(
+    repo: string,
+    project: string,
+    location: GitProjectLocation,
+    ref: string,
+    currentPatchset: boolean,
+  ): Promise<ChangeInfo> {
     const details = await describeChange(repo, location.name, ref, location.defaultBranch);
     const merged = await isAncestor(repo, details.sha, `refs/heads/${details.targetBranch}`);
     return {
@@ -173,7 +195,11 @@ export class GitChangeSource implements ChangeSource {
     };
   }
 
-  private dependency(project: string, connection: string, dependency: ChangeDependency): { project: string; number: number } {
+  private dependency(
+    project: string,
+    connection: string,
+    dependency: ChangeDependency,
+  ): { project: string; number: number } {
     if (dependency.kind === 'ref') {
       return { project, number: dependency.number };
     }
@@ -182,7 +208,13 @@ export class GitChangeSource implements ChangeSource {
 }
 
 /** Announces Sluice's own branch update to the poller of the connection (emitted once as ref-updated). */
-export type OwnUpdateAnnouncer = (connection: string, project: string, branch: string, newrev: string, oldrev: string) => Promise<void>;
+export type OwnUpdateAnnouncer = (
+  connection: string,
+  project: string,
+  branch: string,
+  newrev: string,
+  oldrev: string,
+) => Promise<void>;
 
 function mergeMode(value: string): MergeMode {
   return (MERGE_MODES as readonly string[]).includes(value) ? (value as MergeMode) : 'merge';
@@ -203,10 +235,18 @@ export class GitMergerGateway implements MergerGateway {
     return { merged: true, files: outcome.changedFiles, repoState: {} };
   }
 
-  async mergeToBranch(item: MergeItem): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }> {
+  async mergeToBranch(
+    item: MergeItem,
+  ): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }> {
     const mergerItem = this.mergerItem(item);
     const branch = item.branch ?? this.projects.locate(item.project)?.defaultBranch ?? 'master';
-    const outcome = await this.merger.mergeToBranch({ connection: mergerItem.connection, project: mergerItem.project, ref: item.ref, targetBranch: branch, mergeMode: mergerItem.mergeMode });
+    const outcome = await this.merger.mergeToBranch({
+      connection: mergerItem.connection,
+      project: mergerItem.project,
+      ref: item.ref,
+      targetBranch: branch,
+      mergeMode: mergerItem.mergeMode,
+    });
     if (!outcome.ok) {
       return { merged: false, error: outcome.detail };
     }

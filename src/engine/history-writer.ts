@@ -24,7 +24,9 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
     this.builds = new BuildRepository(knex);
   }
 
-  async createBuildset(input: Parameters<BuildHistoryWriter['createBuildset']>[0]): Promise<{ id: number; refIds: number[] }> {
+  async createBuildset(
+    input: Parameters<BuildHistoryWriter['createBuildset']>[0],
+  ): Promise<{ id: number; refIds: number[] }> {
     const { buildset, refs } = await this.buildsets.create({
       uuid: input.uuid,
       tenant: input.tenant,
@@ -73,10 +75,18 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   async estimatedTime(tenant: string, project: string, branch: string | null, jobName: string): Promise<number | null> {
     const rows = await this.builds.listBuildTimes(
       tenant,
-      { project: [project], branch: branch === null ? undefined : [branch], jobName: [jobName], result: ['SUCCESS'], final: true },
+      {
+        project: [project],
+        branch: branch === null ? undefined : [branch],
+        jobName: [jobName],
+        result: ['SUCCESS'],
+        final: true,
+      },
       { limit: ESTIMATE_SAMPLE, offset: 0, fromEnd: false },
     );
-    const durations = rows.filter((row) => row.startTime !== null).map((row) => (row.endTime.getTime() - (row.startTime?.getTime() ?? 0)) / 1000);
+    const durations = rows
+      .filter((row) => row.startTime !== null)
+      .map((row) => (row.endTime.getTime() - (row.startTime?.getTime() ?? 0)) / 1000);
     if (durations.length === 0) {
       return null;
     }

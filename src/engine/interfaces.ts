@@ -36,7 +36,8 @@ export interface ReporterActions {
   imageValidated?: boolean;
 }
 
-export type ReporterPhase = 'enqueue' | 'start' | 'success' | 'failure' | 'merge-conflict' | 'config-error' | 'no-jobs' | 'disabled' | 'dequeue';
+export type ReporterPhase =
+  'enqueue' | 'start' | 'success' | 'failure' | 'merge-conflict' | 'config-error' | 'no-jobs' | 'disabled' | 'dequeue';
 
 export interface WindowParams {
   window: number;
@@ -79,7 +80,15 @@ export interface EnginePipeline {
   /** False: only changes of projects on a connection the pipeline names (see `pipelineConnections`). */
   allowOtherConnections: boolean;
   reporters: Record<ReporterPhase, ReporterActions>;
-  messages: { success: string; failure: string; start: string; mergeConflict: string; dequeue: string; noJobs: string; footer: string };
+  messages: {
+    success: string;
+    failure: string;
+    start: string;
+    mergeConflict: string;
+    dequeue: string;
+    noJobs: string;
+    footer: string;
+  };
 }
 
 export interface EngineProject {
@@ -163,7 +172,13 @@ export interface EngineLayout {
    * Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches);
    * `imageNames`: the images an `image-build` event asks for (jobs building other images are left out).
    */
-  freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined, options?: { imageNames?: readonly string[] }): FreezeOutcome;
+  freezeJobGraph(
+    pipeline: string,
+    project: string,
+    branch: string,
+    files: readonly string[] | undefined,
+    options?: { imageNames?: readonly string[] },
+  ): FreezeOutcome;
   /** Whether the project has any configuration for the pipeline. */
   projectInPipeline(pipeline: string, project: string): boolean;
 }
@@ -240,14 +255,15 @@ export interface MergeItem {
 }
 
 export type MergeOutcome =
-  | { merged: true; files: string[]; repoState: Record<string, unknown> }
-  | { merged: false; error: string };
+  { merged: true; files: string[]; repoState: Record<string, unknown> } | { merged: false; error: string };
 
 export interface MergerGateway {
   /** Prepare the speculative state of an item: merge every change in order. */
   prepare(items: readonly MergeItem[]): Promise<MergeOutcome>;
   /** Merge a change into its target branch (idempotent: an already merged change succeeds). */
-  mergeToBranch(item: MergeItem): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }>;
+  mergeToBranch(
+    item: MergeItem,
+  ): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -383,10 +399,43 @@ export interface HistoryRef {
 
 export interface BuildHistoryWriter {
   /** Buildset start: returns the row id and the ids of its refs (in the order given). */
-  createBuildset(input: { uuid: string; tenant: string; pipeline: string; eventId: string | null; eventTimestamp: Date | null; refs: HistoryRef[]; triggeredBy: string; at: Date }): Promise<{ id: number; refIds: number[] }>;
-  finishBuildset(buildsetId: number, input: { result: BuildsetResult; message: string | null; at: Date }): Promise<void>;
-  startBuild(input: { buildsetId: number; uuid: string; jobName: string; startTime: Date; voting: boolean; nodeset: string | null; refId: number | null; attempt: number }): Promise<number>;
-  completeBuild(buildId: number, input: { result: BuildResult; endTime: Date; errorDetail: string | null; logUrl: string | null; final: boolean; held: boolean; artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>; provides: string[] }): Promise<void>;
+  createBuildset(input: {
+    uuid: string;
+    tenant: string;
+    pipeline: string;
+    eventId: string | null;
+    eventTimestamp: Date | null;
+    refs: HistoryRef[];
+    triggeredBy: string;
+    at: Date;
+  }): Promise<{ id: number; refIds: number[] }>;
+  finishBuildset(
+    buildsetId: number,
+    input: { result: BuildsetResult; message: string | null; at: Date },
+  ): Promise<void>;
+  startBuild(input: {
+    buildsetId: number;
+    uuid: string;
+    jobName: string;
+    startTime: Date;
+    voting: boolean;
+    nodeset: string | null;
+    refId: number | null;
+    attempt: number;
+  }): Promise<number>;
+  completeBuild(
+    buildId: number,
+    input: {
+      result: BuildResult;
+      endTime: Date;
+      errorDetail: string | null;
+      logUrl: string | null;
+      final: boolean;
+      held: boolean;
+      artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
+      provides: string[];
+    },
+  ): Promise<void>;
   /** A `paused` or `resumed` event of a started build (spec §3.9 `zuul_build_event`). */
   buildEvent(buildId: number, input: { eventType: 'paused' | 'resumed'; eventTime: Date }): Promise<void>;
   /** Average duration in seconds of the last 10 final SUCCESS builds, or null. */

@@ -17,7 +17,12 @@ export function jobComplete(job: JobState): boolean {
 /** True when the item has nothing left to run (or can never run). */
 export function allJobsComplete(item: ItemState): boolean {
   const buildset = item.buildset;
-  if (buildset.configError !== null || buildset.unableToMerge || buildset.notInPipeline || item.dequeuedNeedingChange !== null) {
+  if (
+    buildset.configError !== null ||
+    buildset.unableToMerge ||
+    buildset.notInPipeline ||
+    item.dequeuedNeedingChange !== null
+  ) {
     return true;
   }
   return buildset.jobGraphFrozen && buildset.jobs.every(jobComplete);

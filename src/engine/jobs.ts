@@ -4,14 +4,33 @@
  * skipping dependents, fail-fast, autohold).
  */
 import type { BuildResult } from '../model/results';
-import type { BuildParams, ChangeInfo, EnginePipeline, HistoryRef, NodeInfo, NodeRequest, ResultEvent } from './interfaces';
+import type {
+  BuildParams,
+  ChangeInfo,
+  EnginePipeline,
+  HistoryRef,
+  NodeInfo,
+  NodeRequest,
+  ResultEvent,
+} from './interfaces';
 import { itemsAhead, jobFailed } from './item-predicates';
 import type { BuildState, ItemState, JobState, JobWaitReason, QueueState } from './model';
 import type { PassContext } from './pass';
 
 const PRECEDENCE: Record<EnginePipeline['precedence'], number> = { high: 100, normal: 200, low: 300 };
-const RETRYABLE: ReadonlySet<BuildResult | null> = new Set<BuildResult | null>([null, 'ABORTED', 'RETRY', 'MERGE_CONFLICT', 'MERGER_FAILURE']);
-const AUTOHOLD_RESULTS: ReadonlySet<BuildResult> = new Set<BuildResult>(['FAILURE', 'RETRY_LIMIT', 'POST_FAILURE', 'TIMED_OUT']);
+const RETRYABLE: ReadonlySet<BuildResult | null> = new Set<BuildResult | null>([
+  null,
+  'ABORTED',
+  'RETRY',
+  'MERGE_CONFLICT',
+  'MERGER_FAILURE',
+]);
+const AUTOHOLD_RESULTS: ReadonlySet<BuildResult> = new Set<BuildResult>([
+  'FAILURE',
+  'RETRY_LIMIT',
+  'POST_FAILURE',
+  'TIMED_OUT',
+]);
 
 /** The precedence number of a pipeline (lower runs sooner). */
 export function precedenceOf(pipeline: EnginePipeline): number {
@@ -37,7 +56,13 @@ export function historyRefOf(change: ChangeInfo): HistoryRef {
   };
 }
 
-function setWaiting(ctx: PassContext, item: ItemState, job: JobState, reason: JobWaitReason | null, status: string | null): boolean {
+function setWaiting(
+  ctx: PassContext,
+  item: ItemState,
+  job: JobState,
+  reason: JobWaitReason | null,
+  status: string | null,
+): boolean {
   if (job.waitReason === reason && job.waitingStatus === status) {
     return false;
   }
@@ -45,7 +70,14 @@ function setWaiting(ctx: PassContext, item: ItemState, job: JobState, reason: Jo
   job.waitingStatus = status;
   ctx.touch(item);
   if (reason !== null) {
-    ctx.publish({ type: 'job-waiting', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, reason, status });
+    ctx.publish({
+      type: 'job-waiting',
+      pipeline: item.pipeline,
+      itemUuid: item.uuid,
+      job: job.job.name,
+      reason,
+      status,
+    });
   }
   return true;
 }
@@ -81,7 +113,8 @@ function isPaused(build: BuildState | null): boolean {
 /** Whether a job ahead in the queue holds following changes (hold-following-changes without success). */
 function heldByItemsAhead(queue: QueueState, item: ItemState): boolean {
   return itemsAhead(queue, item).some(
-    (ahead) => ahead.live && ahead.buildset.jobs.some((job) => job.job.holdFollowingChanges && job.build?.result !== 'SUCCESS'),
+    (ahead) =>
+      ahead.live && ahead.buildset.jobs.some((job) => job.job.holdFollowingChanges && job.build?.result !== 'SUCCESS'),
   );
 }
 
@@ -128,7 +161,11 @@ function unmetDependencies(item: ItemState, job: JobState): string[] {
  * Requirements (`requires`) against jobs of live items ahead that `provides` them. Returns the
  * names still awaited, or a failure text when a provider failed.
  */
-function checkRequirements(queue: QueueState, item: ItemState, job: JobState): { waiting: string[]; failure: string | null } {
+function checkRequirements(
+  queue: QueueState,
+  item: ItemState,
+  job: JobState,
+): { waiting: string[]; failure: string | null } {
   if (job.job.requires.length === 0) {
     return { waiting: [], failure: null };
   }
@@ -172,7 +209,11 @@ function checkRequirements(queue: QueueState, item: ItemState, job: JobState): {
   return { waiting: [...waiting], failure: null };
 }
 
-function semaphoreClaims(ctx: PassContext, job: JobState, resourcesFirst: boolean): Array<{ name: string; max: number; global: boolean }> {
+function semaphoreClaims(
+  ctx: PassContext,
+  job: JobState,
+  resourcesFirst: boolean,
+): Array<{ name: string; max: number; global: boolean }> {
   return job.job.semaphores
     .filter((semaphore) => semaphore.resourcesFirst === resourcesFirst)
     .map((semaphore) => {
@@ -181,12 +222,23 @@ function semaphoreClaims(ctx: PassContext, job: JobState, resourcesFirst: boolea
     });
 }
 
-async function acquireSemaphores(ctx: PassContext, item: ItemState, job: JobState, resourcesFirst: boolean): Promise<string[]> {
+async function acquireSemaphores(
+  ctx: PassContext,
+  item: ItemState,
+  job: JobState,
+  resourcesFirst: boolean,
+): Promise<string[]> {
   const claims = semaphoreClaims(ctx, job, resourcesFirst);
   if (claims.length === 0) {
     return [];
   }
-  const unavailable = await ctx.semaphores.acquireAll(ctx.tenant, { buildsetUuid: item.buildset.uuid, jobName: job.job.name }, claims, ctx.now, ctx.trx);
+  const unavailable = await ctx.semaphores.acquireAll(
+    ctx.tenant,
+    { buildsetUuid: item.buildset.uuid, jobName: job.job.name },
+    claims,
+    ctx.now,
+    ctx.trx,
+  );
   if (unavailable.length === 0) {
     const names = claims.map((claim) => claim.name);
     job.semaphoresHeld = [...new Set([...job.semaphoresHeld, ...names])];
@@ -207,7 +259,12 @@ async function releaseSemaphores(ctx: PassContext, item: ItemState, job: JobStat
  * Request nodes and start builds for every runnable job of an active, prepared item.
  * Returns true when anything changed.
  */
-export async function executeJobs(ctx: PassContext, pipeline: EnginePipeline, queue: QueueState, item: ItemState): Promise<boolean> {
+export async function executeJobs(
+  ctx: PassContext,
+  pipeline: EnginePipeline,
+  queue: QueueState,
+  item: ItemState,
+): Promise<boolean> {
   if (!item.live || !item.buildset.jobGraphFrozen) {
     return false;
   }
@@ -229,7 +286,8 @@ export async function executeJobs(ctx: PassContext, pipeline: EnginePipeline, qu
         continue;
       }
       if (requirements.waiting.length > 0) {
-        changed = setWaiting(ctx, item, job, 'requirements', `requirements: ${requirements.waiting.join(', ')}`) || changed;
+        changed =
+          setWaiting(ctx, item, job, 'requirements', `requirements: ${requirements.waiting.join(', ')}`) || changed;
         continue;
       }
       const unmet = unmetDependencies(item, job);
@@ -280,11 +338,19 @@ function requestNodes(ctx: PassContext, pipeline: EnginePipeline, item: ItemStat
  * precedence as priority, and the item's project, by which the launcher ranks requests of one
  * project behind each other (relative priority).
  */
-export function nodeRequest(tenant: string, pipeline: EnginePipeline, item: ItemState, job: JobState, requestId: string): NodeRequest {
+export function nodeRequest(
+  tenant: string,
+  pipeline: EnginePipeline,
+  item: ItemState,
+  job: JobState,
+  requestId: string,
+): NodeRequest {
   const labels = job.job.nodeset.labels;
   const alternatives = job.job.nodeset.alternatives;
   // Children of a paused parent go first: the parent holds its nodes until they are done.
-  const parentPaused = job.job.dependencies.some((dependency) => isPaused(item.buildset.jobs.find((candidate) => candidate.job.name === dependency.name)?.build ?? null));
+  const parentPaused = job.job.dependencies.some((dependency) =>
+    isPaused(item.buildset.jobs.find((candidate) => candidate.job.name === dependency.name)?.build ?? null),
+  );
   return {
     id: requestId,
     tenant,
@@ -322,7 +388,15 @@ export function buildParams(tenant: string, pipeline: EnginePipeline, item: Item
     Object.assign(parentData, data);
     for (const artifact of dependency.build?.artifacts ?? []) {
       const change = item.changes[0];
-      artifacts.push({ name: artifact.name, url: artifact.url, project: change.project, change: change.number, patchset: change.patchset, job: dependency.job.name, metadata: artifact.metadata });
+      artifacts.push({
+        name: artifact.name,
+        url: artifact.url,
+        project: change.project,
+        change: change.number,
+        patchset: change.patchset,
+        job: dependency.job.name,
+        metadata: artifact.metadata,
+      });
     }
   }
   return {
@@ -344,7 +418,14 @@ export function buildParams(tenant: string, pipeline: EnginePipeline, item: Item
 }
 
 /** Insert the history row of a build (its buildset row must exist). */
-function recordBuildStart(ctx: PassContext, buildsetId: number, item: ItemState, job: JobState, build: BuildState, startTime: Date): Promise<number> {
+function recordBuildStart(
+  ctx: PassContext,
+  buildsetId: number,
+  item: ItemState,
+  job: JobState,
+  build: BuildState,
+  startTime: Date,
+): Promise<number> {
   return ctx.history.startBuild({
     buildsetId,
     uuid: build.uuid,
@@ -358,7 +439,13 @@ function recordBuildStart(ctx: PassContext, buildsetId: number, item: ItemState,
 }
 
 /** Record a build that never ran (SKIPPED, CANCELED, NODE_FAILURE, FAILURE placeholders). */
-export async function completeWithoutBuild(ctx: PassContext, item: ItemState, job: JobState, result: BuildResult, errorDetail: string | null): Promise<void> {
+export async function completeWithoutBuild(
+  ctx: PassContext,
+  item: ItemState,
+  job: JobState,
+  result: BuildResult,
+  errorDetail: string | null,
+): Promise<void> {
   const build = newBuild(ctx, Math.max(job.tries, 1));
   build.result = result;
   build.errorDetail = errorDetail;
@@ -371,9 +458,25 @@ export async function completeWithoutBuild(ctx: PassContext, item: ItemState, jo
   if (item.buildset.historyId !== null) {
     const id = await recordBuildStart(ctx, item.buildset.historyId, item, job, build, ctx.now);
     build.historyId = id;
-    await ctx.history.completeBuild(id, { result, endTime: ctx.now, errorDetail, logUrl: null, final: true, held: false, artifacts: [], provides: [] });
+    await ctx.history.completeBuild(id, {
+      result,
+      endTime: ctx.now,
+      errorDetail,
+      logUrl: null,
+      final: true,
+      held: false,
+      artifacts: [],
+      provides: [],
+    });
   }
-  ctx.publish({ type: 'job-completed', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid, result });
+  ctx.publish({
+    type: 'job-completed',
+    pipeline: item.pipeline,
+    itemUuid: item.uuid,
+    job: job.job.name,
+    buildUuid: build.uuid,
+    result,
+  });
   await releaseSemaphores(ctx, item, job);
 }
 
@@ -388,7 +491,10 @@ function dependentsOf(item: ItemState, roots: readonly JobState[], hardOnly: boo
   while (grew) {
     grew = false;
     for (const job of item.buildset.jobs) {
-      if (!names.has(job.job.name) && job.job.dependencies.some((dependency) => names.has(dependency.name) && !(hardOnly && dependency.soft))) {
+      if (
+        !names.has(job.job.name) &&
+        job.job.dependencies.some((dependency) => names.has(dependency.name) && !(hardOnly && dependency.soft))
+      ) {
         names.add(job.job.name);
         found.push(job);
         grew = true;
@@ -456,9 +562,25 @@ async function cancelJob(ctx: PassContext, item: ItemState, job: JobState, mode:
     if (item.buildset.historyId !== null) {
       const id = build.historyId ?? (await recordBuildStart(ctx, item.buildset.historyId, item, job, build, ctx.now));
       build.historyId = id;
-      await ctx.history.completeBuild(id, { result, endTime: ctx.now, errorDetail: null, logUrl: build.logUrl, final: true, held: false, artifacts: [], provides: [] });
+      await ctx.history.completeBuild(id, {
+        result,
+        endTime: ctx.now,
+        errorDetail: null,
+        logUrl: build.logUrl,
+        final: true,
+        held: false,
+        artifacts: [],
+        provides: [],
+      });
     }
-    ctx.publish({ type: 'job-completed', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid, result });
+    ctx.publish({
+      type: 'job-completed',
+      pipeline: item.pipeline,
+      itemUuid: item.uuid,
+      job: job.job.name,
+      buildUuid: build.uuid,
+      result,
+    });
   } else if (!build && final && item.buildset.jobGraphFrozen) {
     await completeWithoutBuild(ctx, item, job, 'CANCELED', null);
   }
@@ -474,7 +596,12 @@ export interface JobLocation {
 }
 
 /** Apply a result event to its job. Returns true when the job was found in a current buildset. */
-export async function applyResult(ctx: PassContext, pipeline: EnginePipeline, location: JobLocation, event: ResultEvent): Promise<void> {
+export async function applyResult(
+  ctx: PassContext,
+  pipeline: EnginePipeline,
+  location: JobLocation,
+  event: ResultEvent,
+): Promise<void> {
   const { item, job } = location;
   ctx.touch(item);
   if (event.type === 'nodes-provisioned') {
@@ -504,10 +631,23 @@ export async function applyResult(ctx: PassContext, pipeline: EnginePipeline, lo
     build.estimatedTime = await ctx.estimatedTime(change.project, change.branch, job.job.name);
     // A build re-run by an executor after a restart keeps its first history row.
     if (item.buildset.historyId !== null && build.historyId === null) {
-      build.historyId = await recordBuildStart(ctx, item.buildset.historyId, item, job, build, new Date(event.startTime));
+      build.historyId = await recordBuildStart(
+        ctx,
+        item.buildset.historyId,
+        item,
+        job,
+        build,
+        new Date(event.startTime),
+      );
     }
     item.firstJobStartTime = item.firstJobStartTime ?? event.startTime;
-    ctx.publish({ type: 'job-started', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid });
+    ctx.publish({
+      type: 'job-started',
+      pipeline: item.pipeline,
+      itemUuid: item.uuid,
+      job: job.job.name,
+      buildUuid: build.uuid,
+    });
     return;
   }
   if (event.type === 'build-paused') {
@@ -522,22 +662,46 @@ export async function applyResult(ctx: PassContext, pipeline: EnginePipeline, lo
  * dependents, which may start now. `child_jobs` prunes them as on completion. The resume
  * happens in `resumePausedBuilds` once every dependent has a result.
  */
-async function pauseBuild(ctx: PassContext, location: JobLocation, build: BuildState, event: Extract<ResultEvent, { type: 'build-paused' }>): Promise<void> {
+async function pauseBuild(
+  ctx: PassContext,
+  location: JobLocation,
+  build: BuildState,
+  event: Extract<ResultEvent, { type: 'build-paused' }>,
+): Promise<void> {
   const { item, job } = location;
   if (build.result !== null || build.paused === true || build.resumeRequested === true) {
     return; // Repeated or late: the build already moved on.
   }
   build.paused = true;
   build.data = event.data ?? {};
-  build.artifacts = (event.artifacts ?? []).map((artifact) => ({ name: artifact.name, url: artifact.url, metadata: artifact.metadata ?? null }));
+  build.artifacts = (event.artifacts ?? []).map((artifact) => ({
+    name: artifact.name,
+    url: artifact.url,
+    metadata: artifact.metadata ?? null,
+  }));
   job.waitReason = null;
   job.waitingStatus = null;
   if (item.buildset.historyId !== null) {
-    const id = build.historyId ?? (await recordBuildStart(ctx, item.buildset.historyId, item, job, build, build.startTime ? new Date(build.startTime) : ctx.now));
+    const id =
+      build.historyId ??
+      (await recordBuildStart(
+        ctx,
+        item.buildset.historyId,
+        item,
+        job,
+        build,
+        build.startTime ? new Date(build.startTime) : ctx.now,
+      ));
     build.historyId = id;
     await ctx.history.buildEvent(id, { eventType: 'paused', eventTime: ctx.now });
   }
-  ctx.publish({ type: 'job-paused', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid });
+  ctx.publish({
+    type: 'job-paused',
+    pipeline: item.pipeline,
+    itemUuid: item.uuid,
+    job: job.job.name,
+    buildUuid: build.uuid,
+  });
   await skipByChildJobs(ctx, item, job, event.childJobs);
 }
 
@@ -569,7 +733,13 @@ export async function resumePausedBuilds(ctx: PassContext, item: ItemState): Pro
   return resumed;
 }
 
-async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, location: JobLocation, build: BuildState, event: Extract<ResultEvent, { type: 'build-completed' }>): Promise<void> {
+async function completeBuild(
+  ctx: PassContext,
+  pipeline: EnginePipeline,
+  location: JobLocation,
+  build: BuildState,
+  event: Extract<ResultEvent, { type: 'build-completed' }>,
+): Promise<void> {
   const { item, job } = location;
   let result: BuildResult;
   let retry = false;
@@ -580,7 +750,8 @@ async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, locatio
       result = 'RETRY';
       retry = true;
     } else {
-      result = event.result === 'MERGE_CONFLICT' || event.result === 'MERGER_FAILURE' ? 'MERGE_CONFLICT' : 'RETRY_LIMIT';
+      result =
+        event.result === 'MERGE_CONFLICT' || event.result === 'MERGER_FAILURE' ? 'MERGE_CONFLICT' : 'RETRY_LIMIT';
     }
   } else {
     result = event.result ?? 'RETRY_LIMIT';
@@ -592,12 +763,18 @@ async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, locatio
   build.errorDetail = event.errorDetail ?? null;
   build.logUrl = event.logUrl ?? build.logUrl;
   build.data = event.data ?? {};
-  build.artifacts = (event.artifacts ?? []).map((artifact) => ({ name: artifact.name, url: artifact.url, metadata: artifact.metadata ?? null }));
+  build.artifacts = (event.artifacts ?? []).map((artifact) => ({
+    name: artifact.name,
+    url: artifact.url,
+    metadata: artifact.metadata ?? null,
+  }));
   if (!retry && AUTOHOLD_RESULTS.has(result)) {
     build.held = await autoholdMatch(ctx, item, job, build);
   }
   if (item.buildset.historyId !== null) {
-    const id = build.historyId ?? (await recordBuildStart(ctx, item.buildset.historyId, item, job, build, new Date(event.endTime)));
+    const id =
+      build.historyId ??
+      (await recordBuildStart(ctx, item.buildset.historyId, item, job, build, new Date(event.endTime)));
     build.historyId = id;
     await ctx.history.completeBuild(id, {
       result,
@@ -617,7 +794,14 @@ async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, locatio
   }
   job.nodes = [];
   job.nodesReady = false;
-  ctx.publish({ type: 'job-completed', pipeline: pipeline.name, itemUuid: item.uuid, job: job.job.name, buildUuid: build.uuid, result });
+  ctx.publish({
+    type: 'job-completed',
+    pipeline: pipeline.name,
+    itemUuid: item.uuid,
+    job: job.job.name,
+    buildUuid: build.uuid,
+    result,
+  });
   if (retry) {
     job.retryBuilds.push(build);
     job.build = null;
@@ -638,9 +822,17 @@ async function completeBuild(ctx: PassContext, pipeline: EnginePipeline, locatio
  * §2.10 step 5): an empty list skips every hard dependent, transitively; otherwise the direct
  * dependents not listed are skipped, with their hard dependents.
  */
-async function skipByChildJobs(ctx: PassContext, item: ItemState, job: JobState, returned: string[] | null | undefined): Promise<void> {
+async function skipByChildJobs(
+  ctx: PassContext,
+  item: ItemState,
+  job: JobState,
+  returned: string[] | null | undefined,
+): Promise<void> {
   const zuul = job.build?.data.zuul;
-  const fromData = typeof zuul === 'object' && zuul !== null && 'child_jobs' in zuul ? (zuul as { child_jobs: unknown }).child_jobs : undefined;
+  const fromData =
+    typeof zuul === 'object' && zuul !== null && 'child_jobs' in zuul
+      ? (zuul as { child_jobs: unknown }).child_jobs
+      : undefined;
   const childJobs: unknown = returned ?? fromData;
   if (!Array.isArray(childJobs)) {
     return;
@@ -650,13 +842,23 @@ async function skipByChildJobs(ctx: PassContext, item: ItemState, job: JobState,
   if (keep.size === 0) {
     skipped = dependentsOf(item, [job], true);
   } else {
-    const direct = item.buildset.jobs.filter((candidate) => !keep.has(candidate.job.name) && candidate.job.dependencies.some((dependency) => dependency.name === job.job.name));
+    const direct = item.buildset.jobs.filter(
+      (candidate) =>
+        !keep.has(candidate.job.name) &&
+        candidate.job.dependencies.some((dependency) => dependency.name === job.job.name),
+    );
     skipped = [...direct, ...dependentsOf(item, direct, true)];
   }
   for (const candidate of new Set(skipped)) {
     if (candidate.build === null) {
       await cancelNodeRequest(ctx, candidate);
-      await completeWithoutBuild(ctx, item, candidate, 'SKIPPED', `Skipped due to child_jobs return value in job ${job.job.name}`);
+      await completeWithoutBuild(
+        ctx,
+        item,
+        candidate,
+        'SKIPPED',
+        `Skipped due to child_jobs return value in job ${job.job.name}`,
+      );
     }
   }
 }
@@ -704,13 +906,22 @@ async function autoholdMatch(ctx: PassContext, item: ItemState, job: JobState, b
     return false;
   }
   const nodes: NodeInfo[] = job.nodes;
-  const updated = await ctx.autohold.recordHold(Number(best.id), { build: build.uuid, nodes: nodes.map((node) => node.id) }, ctx.now, ctx.trx);
+  const updated = await ctx.autohold.recordHold(
+    Number(best.id),
+    { build: build.uuid, nodes: nodes.map((node) => node.id) },
+    ctx.now,
+    ctx.trx,
+  );
   if (nodes.length > 0) {
     const { reason, nodeExpiration } = best;
     ctx.after(() => ctx.gateways.nodes.holdNodes(ctx.tenant, nodes, reason, nodeExpiration));
   }
   if (updated.expired !== null) {
-    await ctx.systemEvent({ eventType: 'autohold-exhausted', description: `Autohold request ${updated.id} for ${updated.project} ${updated.job} held ${updated.currentCount} build(s) and is exhausted`, data: { requestId: updated.id } });
+    await ctx.systemEvent({
+      eventType: 'autohold-exhausted',
+      description: `Autohold request ${updated.id} for ${updated.project} ${updated.job} held ${updated.currentCount} build(s) and is exhausted`,
+      data: { requestId: updated.id },
+    });
   }
   return true;
 }

@@ -7,11 +7,38 @@
 import { freezeJobGraph, findLayoutProject, projectPipelineConfig, type FrozenJob } from '../config/freeze';
 import type { Layout, Pipeline, ReporterConfig, TriggerConfig } from '../config/layout';
 import { providerImageFormat } from '../config/provider-flatten';
-import type { ChangeRequirement, EngineJob, EngineLayout, EnginePipeline, EngineProject, FreezeOutcome, PipelineTrigger, RefFilter, ReporterActions, ReporterPhase, ZuulTriggerEvent } from './interfaces';
+import type {
+  ChangeRequirement,
+  EngineJob,
+  EngineLayout,
+  EnginePipeline,
+  EngineProject,
+  FreezeOutcome,
+  PipelineTrigger,
+  RefFilter,
+  ReporterActions,
+  ReporterPhase,
+  ZuulTriggerEvent,
+} from './interfaces';
 
-const ZUUL_EVENTS: readonly string[] = ['parent-change-enqueued', 'project-change-merged', 'image-build', 'image-validate'] satisfies ZuulTriggerEvent[];
+const ZUUL_EVENTS: readonly string[] = [
+  'parent-change-enqueued',
+  'project-change-merged',
+  'image-build',
+  'image-validate',
+] satisfies ZuulTriggerEvent[];
 
-const PHASES: ReporterPhase[] = ['enqueue', 'start', 'success', 'failure', 'merge-conflict', 'config-error', 'no-jobs', 'disabled', 'dequeue'];
+const PHASES: ReporterPhase[] = [
+  'enqueue',
+  'start',
+  'success',
+  'failure',
+  'merge-conflict',
+  'config-error',
+  'no-jobs',
+  'disabled',
+  'dequeue',
+];
 
 function asList(value: unknown): unknown[] {
   if (value === undefined || value === null) {
@@ -46,10 +73,20 @@ function triggersOf(trigger: TriggerConfig): PipelineTrigger[] {
     }
     if (trigger.driver === 'zuul') {
       const events = strings(filter.event).filter((event): event is ZuulTriggerEvent => ZUUL_EVENTS.includes(event));
-      return events.length === 0 ? [] : [{ driver: 'zuul', connection: trigger.connection, events, pipelines: strings(filter.pipeline) }];
+      return events.length === 0
+        ? []
+        : [{ driver: 'zuul', connection: trigger.connection, events, pipelines: strings(filter.pipeline) }];
     }
     // The git driver (and, until their drivers exist, review systems' events by name).
-    return [{ driver: 'git', connection: trigger.connection, events: strings(filter.event), refs: refFilters(filter.ref), branches: refFilters(filter.branch) }];
+    return [
+      {
+        driver: 'git',
+        connection: trigger.connection,
+        events: strings(filter.event),
+        refs: refFilters(filter.ref),
+        branches: refFilters(filter.branch),
+      },
+    ];
   });
 }
 
@@ -73,7 +110,9 @@ function reporterActions(reporters: ReporterConfig[]): ReporterActions {
   return {
     connections: reporters.map((reporter) => reporter.connection),
     submit: reporters.some((reporter) => reporter.options.submit === true),
-    imageValidated: reporters.some((reporter) => reporter.driver === 'zuul' && reporter.options['image-validated'] === true),
+    imageValidated: reporters.some(
+      (reporter) => reporter.driver === 'zuul' && reporter.options['image-validated'] === true,
+    ),
   };
 }
 
@@ -83,7 +122,10 @@ export function enginePipeline(pipeline: Pipeline): EnginePipeline {
   for (const phase of PHASES) {
     const configured = pipeline.reporters[phase] ?? [];
     // merge-conflict and config-error fall back to the failure reporters (spec §1.4).
-    const effective = configured.length === 0 && (phase === 'merge-conflict' || phase === 'config-error') ? (pipeline.reporters.failure ?? []) : configured;
+    const effective =
+      configured.length === 0 && (phase === 'merge-conflict' || phase === 'config-error')
+        ? (pipeline.reporters.failure ?? [])
+        : configured;
     reporters[phase] = reporterActions(effective);
   }
   return {
@@ -167,8 +209,21 @@ function withImageVariables(layout: Layout, frozen: FrozenJob, job: EngineJob): 
   if (frozen.imageBuildName === null) {
     return job;
   }
-  const zuul = typeof job.vars.zuul === 'object' && job.vars.zuul !== null && !Array.isArray(job.vars.zuul) ? (job.vars.zuul as Record<string, unknown>) : {};
-  return { ...job, vars: { ...job.vars, zuul: { ...zuul, image_build_name: frozen.imageBuildName, image_formats: imageFormats(layout, frozen.imageBuildName) } } };
+  const zuul =
+    typeof job.vars.zuul === 'object' && job.vars.zuul !== null && !Array.isArray(job.vars.zuul)
+      ? (job.vars.zuul as Record<string, unknown>)
+      : {};
+  return {
+    ...job,
+    vars: {
+      ...job.vars,
+      zuul: {
+        ...zuul,
+        image_build_name: frozen.imageBuildName,
+        image_formats: imageFormats(layout, frozen.imageBuildName),
+      },
+    },
+  };
 }
 
 /** Wrap a configuration Layout as an EngineLayout. */
@@ -187,7 +242,12 @@ export function toEngineLayout(layout: Layout): EngineLayout {
       queueAllowsCycles: queueName !== null && (layout.queues.get(queueName)?.allowCircularDependencies ?? false),
     });
   }
-  const semaphores = new Map([...layout.semaphores.values()].map((semaphore) => [semaphore.name, { name: semaphore.name, max: semaphore.max, global: semaphore.global }]));
+  const semaphores = new Map(
+    [...layout.semaphores.values()].map((semaphore) => [
+      semaphore.name,
+      { name: semaphore.name, max: semaphore.max, global: semaphore.global },
+    ]),
+  );
   return {
     uuid: layout.uuid,
     tenant: layout.tenantName,
@@ -195,12 +255,25 @@ export function toEngineLayout(layout: Layout): EngineLayout {
     pipelines: [...layout.pipelines.values()].map(enginePipeline),
     projects,
     semaphores,
-    limits: { maxChangesPerPipeline: layout.tenant.maxChangesPerPipeline ?? null, maxDependencies: layout.tenant.maxDependencies ?? null },
-    freezeJobGraph(pipeline: string, project: string, branch: string, files: readonly string[] | undefined, options: { imageNames?: readonly string[] } = {}): FreezeOutcome {
+    limits: {
+      maxChangesPerPipeline: layout.tenant.maxChangesPerPipeline ?? null,
+      maxDependencies: layout.tenant.maxDependencies ?? null,
+    },
+    freezeJobGraph(
+      pipeline: string,
+      project: string,
+      branch: string,
+      files: readonly string[] | undefined,
+      options: { imageNames?: readonly string[] } = {},
+    ): FreezeOutcome {
       const result = freezeJobGraph(layout, { pipeline, project, branch, files, imageNames: options.imageNames });
       switch (result.status) {
         case 'ok':
-          return { status: 'ok', jobs: result.jobs.map((job) => withImageVariables(layout, job, engineJob(job))), failFast: result.failFast };
+          return {
+            status: 'ok',
+            jobs: result.jobs.map((job) => withImageVariables(layout, job, engineJob(job))),
+            failFast: result.failFast,
+          };
         case 'error':
           return { status: 'error', message: result.errors.map((error) => error.message).join('\n') };
         case 'unknown-pipeline':

@@ -13,7 +13,12 @@ export class LocalNodeGateway implements NodeGateway {
 
   /** Fulfil the request with local nodes; the node ids derive from the request id, so a re-sent request gets the same nodes. */
   async requestNodes(request: NodeRequest): Promise<void> {
-    const nodes: NodeInfo[] = request.labels.map((label, index) => ({ id: `${request.id}-${index}`, label, provider: 'local', hostname: 'localhost' }));
+    const nodes: NodeInfo[] = request.labels.map((label, index) => ({
+      id: `${request.id}-${index}`,
+      label,
+      provider: 'local',
+      hostname: 'localhost',
+    }));
     await this.sink(request.tenant, { type: 'nodes-provisioned', requestId: request.id, fulfilled: true, nodes });
   }
 

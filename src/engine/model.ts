@@ -19,7 +19,8 @@ export type DequeueReason =
   | { kind: 'promoted' };
 
 /** What a job is waiting for before it can start (compat.md §5 `waiting_status`). */
-export type JobWaitReason = 'window' | 'merge' | 'hold-following-changes' | 'requirements' | 'dependencies' | 'semaphores' | 'nodes' | 'executor';
+export type JobWaitReason =
+  'window' | 'merge' | 'hold-following-changes' | 'requirements' | 'dependencies' | 'semaphores' | 'nodes' | 'executor';
 
 export interface BuildState {
   uuid: string;

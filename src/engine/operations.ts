@@ -80,7 +80,11 @@ export interface TenantStateInput {
 
 /** Where live items are looked up to validate dequeue/promote. */
 export interface LiveItemLookup {
-  hasLiveChange(pipeline: string, project: string | null, change: { number: number; patchset: string | null } | { ref: string }): Promise<boolean>;
+  hasLiveChange(
+    pipeline: string,
+    project: string | null,
+    change: { number: number; patchset: string | null } | { ref: string },
+  ): Promise<boolean>;
 }
 
 function parseChange(text: string): { number: number; patchset: string | null } | null {
@@ -139,13 +143,23 @@ export class EngineOperations {
     } else {
       return fail('INVALID_INPUT', 'Invalid request body');
     }
-    const eventId = await this.events.append({ tenant: layout.tenant, category: 'management', eventType: 'enqueue', payload: { ...payload, pipeline: input.pipeline, by: input.by ?? null }, created: this.now() });
+    const eventId = await this.events.append({
+      tenant: layout.tenant,
+      category: 'management',
+      eventType: 'enqueue',
+      payload: { ...payload, pipeline: input.pipeline, by: input.by ?? null },
+      created: this.now(),
+    });
     this.wake(layout.tenant);
     return { ok: true, value: { eventId } };
   }
 
   /** Queue an admin dequeue; the change (or ref) must be a live item of the pipeline. */
-  async dequeue(layout: EngineLayout | null, lookup: LiveItemLookup, input: DequeueInput): Promise<OperationResult<{ eventId: number }>> {
+  async dequeue(
+    layout: EngineLayout | null,
+    lookup: LiveItemLookup,
+    input: DequeueInput,
+  ): Promise<OperationResult<{ eventId: number }>> {
     if (!layout) {
       return fail('UNKNOWN_TENANT', 'Unknown tenant');
     }
@@ -176,13 +190,23 @@ export class EngineOperations {
       }
       payload = { ref };
     }
-    const eventId = await this.events.append({ tenant: layout.tenant, category: 'management', eventType: 'dequeue', payload: { ...payload, project: project.canonicalName, pipeline: input.pipeline, by: input.by ?? null }, created: this.now() });
+    const eventId = await this.events.append({
+      tenant: layout.tenant,
+      category: 'management',
+      eventType: 'dequeue',
+      payload: { ...payload, project: project.canonicalName, pipeline: input.pipeline, by: input.by ?? null },
+      created: this.now(),
+    });
     this.wake(layout.tenant);
     return { ok: true, value: { eventId } };
   }
 
   /** Queue a promote; every change must be a live item; supercedent pipelines cannot be reordered. */
-  async promote(layout: EngineLayout | null, lookup: LiveItemLookup, input: PromoteInput): Promise<OperationResult<{ eventId: number }>> {
+  async promote(
+    layout: EngineLayout | null,
+    lookup: LiveItemLookup,
+    input: PromoteInput,
+  ): Promise<OperationResult<{ eventId: number }>> {
     if (!layout) {
       return fail('UNKNOWN_TENANT', 'Unknown tenant');
     }
@@ -191,7 +215,10 @@ export class EngineOperations {
       return fail('UNKNOWN_PIPELINE', 'Unknown pipeline');
     }
     if (pipeline.manager === 'supercedent') {
-      return fail('WRONG_MANAGER', `Pipeline ${pipeline.name} uses the supercedent manager, whose queues cannot be reordered`);
+      return fail(
+        'WRONG_MANAGER',
+        `Pipeline ${pipeline.name} uses the supercedent manager, whose queues cannot be reordered`,
+      );
     }
     if (input.changes.length === 0) {
       return fail('INVALID_INPUT', 'No changes to promote');
@@ -205,7 +232,13 @@ export class EngineOperations {
         return fail('CHANGE_NOT_IN_PIPELINE', `Change ${text} is not in pipeline ${input.pipeline}`);
       }
     }
-    const eventId = await this.events.append({ tenant: layout.tenant, category: 'management', eventType: 'promote', payload: { pipeline: input.pipeline, changes: input.changes, by: input.by ?? null }, created: this.now() });
+    const eventId = await this.events.append({
+      tenant: layout.tenant,
+      category: 'management',
+      eventType: 'promote',
+      payload: { pipeline: input.pipeline, changes: input.changes, by: input.by ?? null },
+      created: this.now(),
+    });
     this.wake(layout.tenant);
     return { ok: true, value: { eventId } };
   }
@@ -229,7 +262,10 @@ export class EngineOperations {
     try {
       new RegExp(refFilter);
     } catch (error) {
-      return fail('INVALID_INPUT', `argument is not a valid regular expression: "${error instanceof Error ? error.message : String(error)}"`);
+      return fail(
+        'INVALID_INPUT',
+        `argument is not a valid regular expression: "${error instanceof Error ? error.message : String(error)}"`,
+      );
     }
     const record = await this.autohold.create({
       tenant: layout.tenant,
@@ -241,7 +277,13 @@ export class EngineOperations {
       nodeExpiration: input.nodeHoldExpiration ?? this.defaultHoldExpiration,
       created: this.now(),
     });
-    await this.systemEvents.record({ tenant: layout.tenant, eventType: 'autohold-created', eventTime: this.now(), description: `Autohold request ${record.id} created for ${record.project} ${record.job}`, data: { requestId: record.id } });
+    await this.systemEvents.record({
+      tenant: layout.tenant,
+      eventType: 'autohold-created',
+      eventTime: this.now(),
+      description: `Autohold request ${record.id} created for ${record.project} ${record.job}`,
+      data: { requestId: record.id },
+    });
     return { ok: true, value: record };
   }
 
@@ -265,7 +307,13 @@ export class EngineOperations {
       return found;
     }
     await this.autohold.delete(Number(found.value.id));
-    await this.systemEvents.record({ tenant, eventType: 'autohold-deleted', eventTime: this.now(), description: `Autohold request ${found.value.id} deleted`, data: { requestId: found.value.id } });
+    await this.systemEvents.record({
+      tenant,
+      eventType: 'autohold-deleted',
+      eventTime: this.now(),
+      description: `Autohold request ${found.value.id} deleted`,
+      data: { requestId: found.value.id },
+    });
     return { ok: true, value: true };
   }
 
@@ -282,7 +330,13 @@ export class EngineOperations {
         reason: input.reason ? String(input.reason).slice(0, 4096) : null,
       };
       await this.state.saveTenant(tenant, { ...current, eventQueues: state }, now, trx);
-      await new SystemEventRepository(trx).record({ tenant, eventType: 'tenant-state-changed', eventTime: now, description: `Tenant event queues: ${describeQueues(state)}`, data: { ...state } });
+      await new SystemEventRepository(trx).record({
+        tenant,
+        eventType: 'tenant-state-changed',
+        eventTime: now,
+        description: `Tenant event queues: ${describeQueues(state)}`,
+        data: { ...state },
+      });
       return state;
     });
     this.wake(tenant);

@@ -11,7 +11,14 @@ import { SemaphoreRepository } from '../store/repositories/semaphores';
 import { SystemEventRepository, type NewSystemEvent } from '../store/repositories/system-events';
 import type { EngineDeltaBody } from './event-bus';
 import { StoreHistoryWriter } from './history-writer';
-import type { BuildHistoryWriter, ChangeSource, EngineLayout, ExecutorGateway, MergerGateway, NodeGateway } from './interfaces';
+import type {
+  BuildHistoryWriter,
+  ChangeSource,
+  EngineLayout,
+  ExecutorGateway,
+  MergerGateway,
+  NodeGateway,
+} from './interfaces';
 import type { ItemState } from './model';
 
 export interface EngineGateways {
@@ -57,7 +64,13 @@ export class PassContext {
     // Buildset rows are announced themselves: a buildset can be created and finished without
     // any build (merge conflict, config error), so no job delta would name it.
     this.history = new StoreHistoryWriter(trx, (buildset) =>
-      this.publish({ type: 'buildset-changed', pipeline: buildset.pipeline, buildsetId: buildset.id, buildsetUuid: buildset.uuid, result: buildset.result }),
+      this.publish({
+        type: 'buildset-changed',
+        pipeline: buildset.pipeline,
+        buildsetId: buildset.id,
+        buildsetUuid: buildset.uuid,
+        result: buildset.result,
+      }),
     );
     this.semaphores = new SemaphoreRepository(trx);
     this.autohold = new AutoholdRepository(trx);
@@ -105,7 +118,10 @@ export class PassContext {
 
   /** Queue a follow-up event for this tenant (processed in a later pass of the same run). */
   async emit(category: 'trigger' | 'management', eventType: string, payload: Record<string, unknown>): Promise<void> {
-    await this.engineEvents.append({ tenant: this.tenant, category, eventType, payload: { type: eventType, ...payload }, created: this.now }, this.trx);
+    await this.engineEvents.append(
+      { tenant: this.tenant, category, eventType, payload: { type: eventType, ...payload }, created: this.now },
+      this.trx,
+    );
     this.eventsEmitted = true;
   }
 }

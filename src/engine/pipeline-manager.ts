@@ -7,9 +7,26 @@
 import type { BuildsetResult } from '../model/results';
 import type { ChangeInfo, EngineLayout, EnginePipeline, EngineProject, MergeItem } from './interfaces';
 import { countDependencies, pipelineLimitExceeded, tooManyDependencies } from './dependencies';
-import { allItemsBehind, allJobsComplete, didAllJobsSucceed, findItem, hasAnyJobFailed, itemsAhead, itemsBehind } from './item-predicates';
+import {
+  allItemsBehind,
+  allJobsComplete,
+  didAllJobsSucceed,
+  findItem,
+  hasAnyJobFailed,
+  itemsAhead,
+  itemsBehind,
+} from './item-predicates';
 import { cancelJobs, executeJobs, historyRef, historyRefOf, resumePausedBuilds } from './jobs';
-import { changeId, describeTrigger, sameChange, type BuildsetState, type DequeueReason, type ItemState, type PipelineState, type QueueState } from './model';
+import {
+  changeId,
+  describeTrigger,
+  sameChange,
+  type BuildsetState,
+  type DequeueReason,
+  type ItemState,
+  type PipelineState,
+  type QueueState,
+} from './model';
 import type { PassContext } from './pass';
 import { formatNonEnqueuedReport, formatReport, type ReportAction } from './report-text';
 import { foreignConnection, hasRequirements, unmetRequirement } from './requirements';
@@ -55,7 +72,11 @@ export class PipelineManager {
 
   /** The live item holding this change (or ref update), if any. */
   findLiveItem(change: ChangeInfo): { queue: QueueState; item: ItemState } | null {
-    return this.allItems().find(({ item }) => item.live && item.changes.some((candidate) => sameChange(candidate, change))) ?? null;
+    return (
+      this.allItems().find(
+        ({ item }) => item.live && item.changes.some((candidate) => sameChange(candidate, change)),
+      ) ?? null
+    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -95,7 +116,11 @@ export class PipelineManager {
     const limits = this.layout.limits;
     if (limits.maxDependencies !== null && history.length === 0 && needs.length > 0) {
       // Dependencies enqueued below see a part of this graph: counting it once at the top is enough.
-      const tooMany = tooManyDependencies(change, await countDependencies(ctx.gateways.changes, change, limits.maxDependencies), limits.maxDependencies);
+      const tooMany = tooManyDependencies(
+        change,
+        await countDependencies(ctx.gateways.changes, change, limits.maxDependencies),
+        limits.maxDependencies,
+      );
       if (tooMany !== null) {
         return { enqueued: false, reason: tooMany };
       }
@@ -113,13 +138,24 @@ export class PipelineManager {
       }
       if (this.config.manager !== 'independent') {
         const neededProject = this.layout.projects.get(needed.project);
-        const elsewhere = this.allItems().some((entry) => entry.queue !== queue && entry.item.changes.some((candidate) => sameChange(candidate, needed)));
+        const elsewhere = this.allItems().some(
+          (entry) => entry.queue !== queue && entry.item.changes.some((candidate) => sameChange(candidate, needed)),
+        );
         if (!neededProject || elsewhere || !this.wouldShareQueue(queue, neededProject, needed.branch)) {
-          return { enqueued: false, reason: `Change ${changeId(needed)} in project ${needed.project} does not share a change queue with ${changeId(change)} in project ${change.project}` };
+          return {
+            enqueued: false,
+            reason: `Change ${changeId(needed)} in project ${needed.project} does not share a change queue with ${changeId(change)} in project ${change.project}`,
+          };
         }
       }
       const live = this.config.manager !== 'independent';
-      const added = await this.addChange(ctx, needed, { ...options, live, quiet: true, history: [...history, change], forcedQueue: queue });
+      const added = await this.addChange(ctx, needed, {
+        ...options,
+        live,
+        quiet: true,
+        history: [...history, change],
+        forcedQueue: queue,
+      });
       if (!added.enqueued) {
         return added;
       }
@@ -141,7 +177,14 @@ export class PipelineManager {
     const item = this.createItem(ctx, queue, change, options);
     queue.items.push(item);
     ctx.touch(item);
-    ctx.publish({ type: 'item-enqueued', pipeline: this.name, queue: queue.name, itemUuid: item.uuid, changeIds: item.changes.map(changeId), live: item.live });
+    ctx.publish({
+      type: 'item-enqueued',
+      pipeline: this.name,
+      queue: queue.name,
+      itemUuid: item.uuid,
+      changeIds: item.changes.map(changeId),
+      live: item.live,
+    });
     if (this.config.manager === 'dependent') {
       await this.enqueueChangesBehind(ctx, change, queue, options, history);
     }
@@ -158,7 +201,9 @@ export class PipelineManager {
    */
   private async refuseCycle(ctx: PassContext, cycle: ChangeInfo[], options: AddChangeOptions): Promise<string> {
     const members = cycle.map((member) => `${changeId(member)} of ${member.project}`).join(', ');
-    const forbidding = cycle.map((member) => this.layout.projects.get(member.project)).find((project) => project !== undefined && !project.queueAllowsCycles);
+    const forbidding = cycle
+      .map((member) => this.layout.projects.get(member.project))
+      .find((project) => project !== undefined && !project.queueAllowsCycles);
     const reason = forbidding
       ? `Dependency cycle detected and project ${forbidding.name} doesn't allow circular dependencies (cycle: ${members})`
       : `Dependency cycle detected (cycle: ${members}); Sluice does not support dependency cycles yet, although the queue allows circular dependencies`;
@@ -173,15 +218,31 @@ export class PipelineManager {
    * whose enqueue is already in progress further up (they brought this one in) are skipped; a
    * refusal of one of them does not affect the change itself.
    */
-  private async enqueueChangesBehind(ctx: PassContext, change: ChangeInfo, queue: QueueState, options: AddChangeOptions, history: ChangeInfo[]): Promise<void> {
+  private async enqueueChangesBehind(
+    ctx: PassContext,
+    change: ChangeInfo,
+    queue: QueueState,
+    options: AddChangeOptions,
+    history: ChangeInfo[],
+  ): Promise<void> {
     if (change.kind !== 'change') {
       return;
     }
-    const projects = [...this.layout.projects.values()].filter((project) => this.wouldShareQueue(queue, project, queue.branch ?? change.branch));
-    const children = await ctx.gateways.changes.changesDependingOn(change, projects.map((project) => project.canonicalName));
+    const projects = [...this.layout.projects.values()].filter((project) =>
+      this.wouldShareQueue(queue, project, queue.branch ?? change.branch),
+    );
+    const children = await ctx.gateways.changes.changesDependingOn(
+      change,
+      projects.map((project) => project.canonicalName),
+    );
     for (const child of children) {
       const project = this.layout.projects.get(child.project);
-      if (!project || child.merged || history.some((seen) => sameChange(seen, child)) || !this.wouldShareQueue(queue, project, child.branch)) {
+      if (
+        !project ||
+        child.merged ||
+        history.some((seen) => sameChange(seen, child)) ||
+        !this.wouldShareQueue(queue, project, child.branch)
+      ) {
         continue;
       }
       await this.addChange(ctx, child, {
@@ -202,7 +263,12 @@ export class PipelineManager {
    * (spec §2.4 `_reportNonEnqueuedItem`): a FAILURE buildset row without builds, written only
    * when the project takes part in the pipeline so that unrelated pipelines do not spam it.
    */
-  private async reportNonEnqueued(ctx: PassContext, change: ChangeInfo, options: AddChangeOptions, reason: string): Promise<void> {
+  private async reportNonEnqueued(
+    ctx: PassContext,
+    change: ChangeInfo,
+    options: AddChangeOptions,
+    reason: string,
+  ): Promise<void> {
     if (!options.live || !this.layout.projectInPipeline(this.name, change.project)) {
       return;
     }
@@ -216,7 +282,11 @@ export class PipelineManager {
       triggeredBy: `Triggered by ${describeTrigger(change)}`,
       at: ctx.now,
     });
-    await ctx.history.finishBuildset(created.id, { result: 'FAILURE', message: formatNonEnqueuedReport(this.config, reason), at: ctx.now });
+    await ctx.history.finishBuildset(created.id, {
+      result: 'FAILURE',
+      message: formatNonEnqueuedReport(this.config, reason),
+      at: ctx.now,
+    });
   }
 
   private createItem(ctx: PassContext, queue: QueueState, change: ChangeInfo, options: AddChangeOptions): ItemState {
@@ -269,7 +339,12 @@ export class PipelineManager {
     if (change.kind === 'change' && pipelinesListen(this.layout, 'parent-change-enqueued')) {
       const children = await ctx.gateways.changes.changesDependingOn(change, [...this.layout.projects.keys()]);
       for (const child of children) {
-        await ctx.emit('trigger', 'parent-change-enqueued', { project: child.project, change: child.number, patchset: child.patchset, parentPipeline: this.name });
+        await ctx.emit('trigger', 'parent-change-enqueued', {
+          project: child.project,
+          change: child.number,
+          patchset: child.patchset,
+          parentPipeline: this.name,
+        });
       }
     }
     for (const target of this.config.supercedes) {
@@ -286,7 +361,11 @@ export class PipelineManager {
     if (this.queueServes(queue, project, branch)) {
       return true;
     }
-    return project.queueName !== null && project.queueName === queue.name && (queue.branch === null || queue.branch === branch);
+    return (
+      project.queueName !== null &&
+      project.queueName === queue.name &&
+      (queue.branch === null || queue.branch === branch)
+    );
   }
 
   private queueServes(queue: QueueState, project: EngineProject, branch: string | null): boolean {
@@ -312,7 +391,8 @@ export class PipelineManager {
           return false;
         }
         const lastChange = last.changes[0];
-        const lastKey = lastChange.kind === 'branch' || lastChange.kind === 'change' ? lastChange.branch : lastChange.ref;
+        const lastKey =
+          lastChange.kind === 'branch' || lastChange.kind === 'change' ? lastChange.branch : lastChange.ref;
         return lastChange.project === change.project && lastKey === key;
       });
       return found ?? this.newQueue(project.name, change.branch, [project.canonicalName], true, 1);
@@ -334,7 +414,13 @@ export class PipelineManager {
     return this.newQueue(project.name, null, [project.canonicalName], false, window);
   }
 
-  private newQueue(name: string, branch: string | null, projects: string[], dynamic: boolean, window: number): QueueState {
+  private newQueue(
+    name: string,
+    branch: string | null,
+    projects: string[],
+    dynamic: boolean,
+    window: number,
+  ): QueueState {
     const fixed = window === 1 && this.config.manager !== 'dependent';
     const params = fixed
       ? { ...this.config.window, window: 1, floor: 1, ceiling: 1 }
@@ -405,7 +491,8 @@ export class PipelineManager {
       const missing = await this.missingNeededChanges(ctx, queue, item);
       if (missing.length > 0) {
         const urls = missing.map((change) => change.url ?? changeId(change));
-        item.dequeuedNeedingChange = missing.length === 1 ? `Change ${urls[0]} is needed.` : `Changes ${urls.join(', ')} are needed.`;
+        item.dequeuedNeedingChange =
+          missing.length === 1 ? `Change ${urls[0]} is needed.` : `Changes ${urls.join(', ')} are needed.`;
         await cancelJobs(ctx, item, 'dequeue');
         await this.reportItem(ctx, queue, item);
         this.dequeueItem(ctx, queue, item, { kind: 'dependency-dequeued', message: item.dequeuedNeedingChange });
@@ -431,7 +518,13 @@ export class PipelineManager {
       if (aheadUuid !== nnfiUuid && ahead !== null && ahead.changes[0].kind === 'change') {
         item.itemAhead = nnfiUuid;
         await this.resetItem(ctx, item);
-        ctx.publish({ type: 'item-moved', pipeline: this.name, queue: queue.name, itemUuid: item.uuid, itemAhead: nnfiUuid });
+        ctx.publish({
+          type: 'item-moved',
+          pipeline: this.name,
+          queue: queue.name,
+          itemUuid: item.uuid,
+          itemAhead: nnfiUuid,
+        });
         changed = true;
       }
       if (item.active) {
@@ -445,7 +538,12 @@ export class PipelineManager {
           reasons.push('it has an invalid configuration');
         }
         if (prepared.ready) {
-          if (!item.reportedStart && !item.quiet && item.buildset.jobs.length > 0 && this.config.reporters.start.connections.length > 0) {
+          if (
+            !item.reportedStart &&
+            !item.quiet &&
+            item.buildset.jobs.length > 0 &&
+            this.config.reporters.start.connections.length > 0
+          ) {
             item.reportedStart = true;
           }
           changed = (await executeJobs(ctx, this.config, queue, item)) || changed;
@@ -504,7 +602,12 @@ export class PipelineManager {
     }
     for (const change of item.changes) {
       const connection = this.layout.projects.get(change.project)?.connection;
-      if (connection === undefined || !hasRequirements(this.config, connection) || change.kind !== 'change' || change.number === null) {
+      if (
+        connection === undefined ||
+        !hasRequirements(this.config, connection) ||
+        change.kind !== 'change' ||
+        change.number === null
+      ) {
         continue;
       }
       const current = await ctx.gateways.changes.getChange(change.project, change.number, change.patchset ?? undefined);
@@ -520,7 +623,12 @@ export class PipelineManager {
   }
 
   /** Report an item that no longer meets the requirements as failed and take it out; items behind were tested with it. */
-  private async dequeueMissingRequirements(ctx: PassContext, queue: QueueState, item: ItemState, reason: string): Promise<void> {
+  private async dequeueMissingRequirements(
+    ctx: PassContext,
+    queue: QueueState,
+    item: ItemState,
+    reason: string,
+  ): Promise<void> {
     item.dequeuedMissingRequirements = reason;
     const behind = allItemsBehind(queue, item);
     await this.reportItem(ctx, queue, item);
@@ -539,7 +647,11 @@ export class PipelineManager {
     const aheadChanges = itemsAhead(queue, item).flatMap((ahead) => ahead.changes);
     const missing: ChangeInfo[] = [];
     for (const dependency of change.dependsOn) {
-      if (aheadChanges.some((candidate) => candidate.project === dependency.project && candidate.number === dependency.number)) {
+      if (
+        aheadChanges.some(
+          (candidate) => candidate.project === dependency.project && candidate.number === dependency.number,
+        )
+      ) {
         continue;
       }
       const needed = await ctx.gateways.changes.getChange(dependency.project, dependency.number);
@@ -556,17 +668,30 @@ export class PipelineManager {
       return false;
     }
     return itemsAhead(queue, item).some(
-      (ahead) => ahead.failingReasons.length > 0 && ahead.changes.some((candidate) => change.dependsOn.some((dependency) => dependency.project === candidate.project && dependency.number === candidate.number)),
+      (ahead) =>
+        ahead.failingReasons.length > 0 &&
+        ahead.changes.some((candidate) =>
+          change.dependsOn.some(
+            (dependency) => dependency.project === candidate.project && dependency.number === candidate.number,
+          ),
+        ),
     );
   }
 
   /** Speculative merge and job graph for an item inside the window (spec §2.5.1). */
-  private async prepareItem(ctx: PassContext, queue: QueueState, item: ItemState): Promise<{ ready: boolean; changed: boolean }> {
+  private async prepareItem(
+    ctx: PassContext,
+    queue: QueueState,
+    item: ItemState,
+  ): Promise<{ ready: boolean; changed: boolean }> {
     const buildset = item.buildset;
     let changed = false;
     if (!buildset.configured) {
       const chain = itemsAhead(queue, item).reverse();
-      buildset.mergeItems = [...chain.flatMap((ahead) => ahead.changes.map((change) => this.mergeItem(change, ahead.buildset.uuid))), ...item.changes.map((change) => this.mergeItem(change, buildset.uuid))];
+      buildset.mergeItems = [
+        ...chain.flatMap((ahead) => ahead.changes.map((change) => this.mergeItem(change, ahead.buildset.uuid))),
+        ...item.changes.map((change) => this.mergeItem(change, buildset.uuid)),
+      ];
       buildset.configured = true;
       changed = true;
     }
@@ -599,7 +724,9 @@ export class PipelineManager {
       const change = item.changes[0];
       const project = this.layout.projects.get(change.project);
       const branch = change.branch ?? project?.defaultBranch ?? 'master';
-      const frozen = this.layout.freezeJobGraph(this.name, change.project, branch, buildset.files ?? undefined, { imageNames: item.imageNames ?? undefined });
+      const frozen = this.layout.freezeJobGraph(this.name, change.project, branch, buildset.files ?? undefined, {
+        imageNames: item.imageNames ?? undefined,
+      });
       buildset.jobGraphFrozen = true;
       changed = true;
       if (frozen.status === 'not-in-pipeline') {
@@ -683,7 +810,11 @@ export class PipelineManager {
   // -------------------------------------------------------------------------------------------
 
   /** Decide the action, record the result, merge on success and adjust the window (spec §2.11). */
-  async reportItem(ctx: PassContext, queue: QueueState, item: ItemState): Promise<{ result: BuildsetResult; mergeFailed: boolean }> {
+  async reportItem(
+    ctx: PassContext,
+    queue: QueueState,
+    item: ItemState,
+  ): Promise<{ result: BuildsetResult; mergeFailed: boolean }> {
     const buildset = item.buildset;
     let action: ReportAction;
     let result: BuildsetResult;
@@ -720,7 +851,11 @@ export class PipelineManager {
     if (limit !== null && !this.state.disabled && this.state.consecutiveFailures >= limit) {
       this.state.disabled = true;
       ctx.publish({ type: 'pipeline-state-changed', pipeline: this.name, disabled: true });
-      await ctx.systemEvent({ eventType: 'pipeline-state-changed', description: `Pipeline ${this.name} disabled after ${this.state.consecutiveFailures} consecutive failures`, data: { pipeline: this.name, disabled: true } });
+      await ctx.systemEvent({
+        eventType: 'pipeline-state-changed',
+        description: `Pipeline ${this.name} disabled after ${this.state.consecutiveFailures} consecutive failures`,
+        data: { pipeline: this.name, disabled: true },
+      });
     }
     let message = formatReport(this.config, item, action);
     let mergeFailed = false;
@@ -747,7 +882,12 @@ export class PipelineManager {
     }
     buildset.result = result;
     item.reported = true;
-    const writeRow = buildset.jobs.length > 0 || buildset.configError !== null || buildset.unableToMerge || item.dequeuedNeedingChange !== null || Boolean(item.dequeuedMissingRequirements);
+    const writeRow =
+      buildset.jobs.length > 0 ||
+      buildset.configError !== null ||
+      buildset.unableToMerge ||
+      item.dequeuedNeedingChange !== null ||
+      Boolean(item.dequeuedMissingRequirements);
     if (writeRow && !buildset.notInPipeline) {
       const historyId = await this.ensureHistoryBuildset(ctx, item);
       await ctx.history.finishBuildset(historyId, { result, message, at: ctx.now });
@@ -819,7 +959,11 @@ export class PipelineManager {
     if (item.live && item.buildset.result === null) {
       item.buildset.result = 'DEQUEUED';
       if (item.buildset.historyId !== null) {
-        await ctx.history.finishBuildset(item.buildset.historyId, { result: 'DEQUEUED', message: item.reportedStart ? formatReport(this.config, item, 'dequeue') : null, at: ctx.now });
+        await ctx.history.finishBuildset(item.buildset.historyId, {
+          result: 'DEQUEUED',
+          message: item.reportedStart ? formatReport(this.config, item, 'dequeue') : null,
+          at: ctx.now,
+        });
       }
     }
     this.dequeueItem(ctx, queue, item, reason);
@@ -853,7 +997,12 @@ export class PipelineManager {
       return;
     }
     for (const { queue, item } of this.allItems()) {
-      const old = item.changes.find((candidate) => candidate.project === change.project && candidate.number === change.number && candidate.patchset !== change.patchset);
+      const old = item.changes.find(
+        (candidate) =>
+          candidate.project === change.project &&
+          candidate.number === change.number &&
+          candidate.patchset !== change.patchset,
+      );
       if (item.live && old && Number(old.patchset) < Number(change.patchset)) {
         await this.removeItem(ctx, queue, item, { kind: 'new-patchset', patchset: change.patchset ?? '' });
       }
@@ -931,13 +1080,25 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Whether any pipeline has a zuul-driver trigger for this event type. */
-export function pipelinesListen(layout: EngineLayout, eventType: 'parent-change-enqueued' | 'project-change-merged'): boolean {
-  return layout.pipelines.some((pipeline) => pipeline.triggers.some((trigger) => trigger.driver === 'zuul' && trigger.events.includes(eventType)));
+export function pipelinesListen(
+  layout: EngineLayout,
+  eventType: 'parent-change-enqueued' | 'project-change-merged',
+): boolean {
+  return layout.pipelines.some((pipeline) =>
+    pipeline.triggers.some((trigger) => trigger.driver === 'zuul' && trigger.events.includes(eventType)),
+  );
 }
 
 /** The JSON form of a change used in follow-up events. */
 export function serialChange(change: ChangeInfo): Record<string, unknown> {
-  return { project: change.project, number: change.number, patchset: change.patchset, ref: change.ref, oldrev: change.oldrev, newrev: change.newrev };
+  return {
+    project: change.project,
+    number: change.number,
+    patchset: change.patchset,
+    ref: change.ref,
+    oldrev: change.oldrev,
+    newrev: change.newrev,
+  };
 }
 
 /** What an image event asks of an item (none for other events): the images and the upload to validate. */

@@ -75,10 +75,16 @@ export function formatReport(pipeline: EnginePipeline, item: ItemState, action: 
       return withFooter(pipeline, [pipeline.messages.dequeue, '', ...jobLines(item)].join('\n'));
     case 'failure':
       if (item.dequeuedMissingRequirements) {
-        return withFooter(pipeline, `This change is unable to merge due to a missing merge requirement.\n\n${item.dequeuedMissingRequirements}`);
+        return withFooter(
+          pipeline,
+          `This change is unable to merge due to a missing merge requirement.\n\n${item.dequeuedMissingRequirements}`,
+        );
       }
       if (item.dequeuedNeedingChange !== null) {
-        return withFooter(pipeline, `This change depends on a change that failed to merge.\n\n${item.dequeuedNeedingChange}`);
+        return withFooter(
+          pipeline,
+          `This change depends on a change that failed to merge.\n\n${item.dequeuedNeedingChange}`,
+        );
       }
       return withFooter(pipeline, [pipeline.messages.failure, '', ...jobLines(item)].join('\n'));
   }

@@ -33,7 +33,9 @@ function failsRequire(requirement: ChangeRequirement, change: ChangeInfo): strin
       return 'it is not a change (require current-patchset)';
     }
     if (requirement.currentPatchset !== isCurrent(change)) {
-      return requirement.currentPatchset ? 'it is not the current patchset (require current-patchset: true)' : 'it is the current patchset (require current-patchset: false)';
+      return requirement.currentPatchset
+        ? 'it is not the current patchset (require current-patchset: true)'
+        : 'it is the current patchset (require current-patchset: false)';
     }
   }
   if (requirement.status !== undefined && requirement.status.length > 0) {
@@ -61,10 +63,17 @@ function matchesReject(requirement: ChangeRequirement, change: ChangeInfo): stri
       return 'it is not a change (reject current-patchset)';
     }
     if (requirement.currentPatchset === isCurrent(change)) {
-      return requirement.currentPatchset ? 'it is the current patchset (reject current-patchset: true)' : 'it is not the current patchset (reject current-patchset: false)';
+      return requirement.currentPatchset
+        ? 'it is the current patchset (reject current-patchset: true)'
+        : 'it is not the current patchset (reject current-patchset: false)';
     }
   }
-  if (requirement.status !== undefined && requirement.status.length > 0 && isChange && requirement.status.includes(statusOf(change))) {
+  if (
+    requirement.status !== undefined &&
+    requirement.status.length > 0 &&
+    isChange &&
+    requirement.status.includes(statusOf(change))
+  ) {
     return `its status is ${statusOf(change)} (reject status)`;
   }
   return null;
@@ -75,7 +84,9 @@ export function pipelineConnections(pipeline: EnginePipeline): Set<string> {
   const connections = new Set<string>();
   pipeline.triggers.forEach((trigger) => connections.add(trigger.connection));
   [...pipeline.require, ...pipeline.reject].forEach((requirement) => connections.add(requirement.connection));
-  Object.values(pipeline.reporters).forEach((actions) => actions.connections.forEach((connection) => connections.add(connection)));
+  Object.values(pipeline.reporters).forEach((actions) =>
+    actions.connections.forEach((connection) => connections.add(connection)),
+  );
   return connections;
 }
 
@@ -122,5 +133,7 @@ export function unmetRequirement(pipeline: EnginePipeline, connection: string, c
 }
 
 function describe(change: ChangeInfo): string {
-  return change.kind === 'change' ? `Change ${changeId(change)} of ${change.project}` : `Ref ${change.ref} of ${change.project}`;
+  return change.kind === 'change'
+    ? `Change ${changeId(change)} of ${change.project}`
+    : `Ref ${change.ref} of ${change.project}`;
 }

@@ -7,8 +7,16 @@
  */
 import type { Knex } from 'knex';
 import type { Database } from '../store/database';
-import { EngineEventRepository, type EngineEventCategory, type EngineEventRecord } from '../store/repositories/engine-events';
-import { EngineStateRepository, type LeadershipLock, type TenantEngineRecord } from '../store/repositories/engine-state';
+import {
+  EngineEventRepository,
+  type EngineEventCategory,
+  type EngineEventRecord,
+} from '../store/repositories/engine-events';
+import {
+  EngineStateRepository,
+  type LeadershipLock,
+  type TenantEngineRecord,
+} from '../store/repositories/engine-state';
 import { cronFireTimes, parseCron } from './cron';
 import type { EngineEventBus } from './event-bus';
 import type { ChangeInfo, Clock, EngineLayout, EnginePipeline, ResultEvent } from './interfaces';
@@ -201,7 +209,9 @@ export class TenantScheduler {
                 await this.options.gateways.executor.resumeBuild(this.tenant, job.build.uuid);
               }
             } else if (!job.build && job.nodeRequestId !== null) {
-              await this.options.gateways.nodes.requestNodes(nodeRequest(this.tenant, pipelineConfig, item, job, job.nodeRequestId));
+              await this.options.gateways.nodes.requestNodes(
+                nodeRequest(this.tenant, pipelineConfig, item, job, job.nodeRequestId),
+              );
             }
           }
         }
@@ -225,7 +235,15 @@ export class TenantScheduler {
     let ctxOut: PassContext | null = null;
     let didWork = false;
     await knex.transaction(async (trx) => {
-      const ctx = new PassContext(this.tenant, now, layout, trx, this.options.gateways, this.options.uuid, this.estimates);
+      const ctx = new PassContext(
+        this.tenant,
+        now,
+        layout,
+        trx,
+        this.options.gateways,
+        this.options.uuid,
+        this.estimates,
+      );
       ctxOut = ctx;
       // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
       record.eventQueues = (await this.stateRepo.loadTenant(this.tenant, trx, true)).eventQueues;
@@ -335,10 +353,18 @@ export class TenantScheduler {
     }
   }
 
-  private async save(trx: Knex.Transaction, ctx: PassContext, managers: Map<string, PipelineManager>, record: TenantEngineRecord): Promise<void> {
+  private async save(
+    trx: Knex.Transaction,
+    ctx: PassContext,
+    managers: Map<string, PipelineManager>,
+    record: TenantEngineRecord,
+  ): Promise<void> {
     for (const manager of managers.values()) {
       const fingerprint = pipelineFingerprint(manager.state);
-      if (fingerprint !== this.pipelineFingerprints.get(manager.name) || manager.state.queues.some((queue) => queue.id === 0)) {
+      if (
+        fingerprint !== this.pipelineFingerprints.get(manager.name) ||
+        manager.state.queues.some((queue) => queue.id === 0)
+      ) {
         await this.stateRepo.savePipeline(this.tenant, manager.state, trx);
         this.pipelineFingerprints.set(manager.name, pipelineFingerprint(manager.state));
       }
@@ -375,7 +401,12 @@ export class TenantScheduler {
   // -------------------------------------------------------------------------------------------
 
   /** A new layout: drop pipelines and projects that vanished, refresh window parameters (spec §2.13). */
-  private async reconcileLayout(ctx: PassContext, layout: EngineLayout, managers: Map<string, PipelineManager>, record: TenantEngineRecord): Promise<boolean> {
+  private async reconcileLayout(
+    ctx: PassContext,
+    layout: EngineLayout,
+    managers: Map<string, PipelineManager>,
+    record: TenantEngineRecord,
+  ): Promise<boolean> {
     if (record.layoutUuid === layout.uuid) {
       return false;
     }
@@ -388,7 +419,10 @@ export class TenantScheduler {
       for (const { queue, item } of orphan.allItems()) {
         await orphan.removeItem(ctx, queue, item, { kind: 'reconfiguration', message: `Pipeline ${name} was removed` });
       }
-      await this.stateRepo.deleteQueues(state.queues.map((queue) => queue.id).filter((id) => id !== 0), ctx.trx);
+      await this.stateRepo.deleteQueues(
+        state.queues.map((queue) => queue.id).filter((id) => id !== 0),
+        ctx.trx,
+      );
       this.pipelines.delete(name);
     }
     for (const manager of managers.values()) {
@@ -406,7 +440,10 @@ export class TenantScheduler {
       }
       for (const { queue, item } of manager.allItems()) {
         if (!layout.projects.has(item.changes[0].project)) {
-          await manager.removeItem(ctx, queue, item, { kind: 'reconfiguration', message: `Project ${item.changes[0].project} is no longer in the tenant` });
+          await manager.removeItem(ctx, queue, item, {
+            kind: 'reconfiguration',
+            message: `Project ${item.changes[0].project} is no longer in the tenant`,
+          });
         }
       }
       await manager.enforceDependencyLimit(ctx);
@@ -438,7 +475,14 @@ export class TenantScheduler {
           if (!layout.projectInPipeline(pipeline.name, project.canonicalName)) {
             continue;
           }
-          await ctx.emit('trigger', 'timer', { type: 'timer', project: project.canonicalName, pipeline: pipeline.name, branch: project.defaultBranch, ref: `refs/heads/${project.defaultBranch}`, timestamp: fired[fired.length - 1].toISOString() });
+          await ctx.emit('trigger', 'timer', {
+            type: 'timer',
+            project: project.canonicalName,
+            pipeline: pipeline.name,
+            branch: project.defaultBranch,
+            ref: `refs/heads/${project.defaultBranch}`,
+            timestamp: fired[fired.length - 1].toISOString(),
+          });
         }
       }
     }
@@ -466,7 +510,12 @@ export class TenantScheduler {
     return locations;
   }
 
-  private async handleResult(ctx: PassContext, managers: Map<string, PipelineManager>, locations: Map<string, JobLocation>, event: EngineEventRecord): Promise<string> {
+  private async handleResult(
+    ctx: PassContext,
+    managers: Map<string, PipelineManager>,
+    locations: Map<string, JobLocation>,
+    event: EngineEventRecord,
+  ): Promise<string> {
     // The event type is the row's; payloads written by executors (src/model/build-request.ts)
     // carry the same fields without repeating it.
     const result = { ...event.payload, type: event.eventType } as unknown as ResultEvent;
@@ -486,7 +535,11 @@ export class TenantScheduler {
     return 'ok';
   }
 
-  private async handleTrigger(ctx: PassContext, managers: Map<string, PipelineManager>, event: EngineEventRecord): Promise<string> {
+  private async handleTrigger(
+    ctx: PassContext,
+    managers: Map<string, PipelineManager>,
+    event: EngineEventRecord,
+  ): Promise<string> {
     const payload = event.payload as unknown as TriggerEventPayload;
     const layout = ctx.layout;
     const project = resolveProject(layout, payload.project);
@@ -516,7 +569,12 @@ export class TenantScheduler {
   }
 
   /** Offer a change to every pipeline whose triggers match; refusals are kept for the event's outcome. */
-  private async enterPipelines(ctx: PassContext, managers: Map<string, PipelineManager>, payload: TriggerEventPayload, change: ChangeInfo): Promise<EntryOutcome> {
+  private async enterPipelines(
+    ctx: PassContext,
+    managers: Map<string, PipelineManager>,
+    payload: TriggerEventPayload,
+    change: ChangeInfo,
+  ): Promise<EntryOutcome> {
     const outcome: EntryOutcome = { entered: 0, refused: [] };
     const connection = ctx.layout.projects.get(change.project)?.connection ?? '';
     for (const manager of managers.values()) {
@@ -526,7 +584,14 @@ export class TenantScheduler {
       const imageEvent = payload.type === 'image-build' || payload.type === 'image-validate';
       const imageNames = imageEvent ? (payload.imageNames ?? []) : null;
       const imageUploadUuid = payload.type === 'image-validate' ? (payload.imageUploadUuid ?? null) : null;
-      const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: payload.timestamp ?? ctx.nowIso(), imageNames, imageUploadUuid });
+      const result = await manager.addChange(ctx, change, {
+        live: true,
+        quiet: false,
+        eventId: null,
+        eventTimestamp: payload.timestamp ?? ctx.nowIso(),
+        imageNames,
+        imageUploadUuid,
+      });
       if (result.enqueued) {
         outcome.entered += 1;
       } else {
@@ -536,7 +601,18 @@ export class TenantScheduler {
     return outcome;
   }
 
-  private async resolveChange(ctx: PassContext, project: string, payload: { change?: number | null; patchset?: string | null; ref?: string; branch?: string; oldrev?: string | null; newrev?: string | null }): Promise<ChangeInfo | null> {
+  private async resolveChange(
+    ctx: PassContext,
+    project: string,
+    payload: {
+      change?: number | null;
+      patchset?: string | null;
+      ref?: string;
+      branch?: string;
+      oldrev?: string | null;
+      newrev?: string | null;
+    },
+  ): Promise<ChangeInfo | null> {
     if (payload.change !== undefined && payload.change !== null) {
       return ctx.gateways.changes.getChange(project, payload.change, payload.patchset ?? undefined);
     }
@@ -547,7 +623,11 @@ export class TenantScheduler {
     return ctx.gateways.changes.getRef(project, ref, payload.oldrev ?? null, payload.newrev ?? null);
   }
 
-  private async handleManagement(ctx: PassContext, managers: Map<string, PipelineManager>, event: EngineEventRecord): Promise<string> {
+  private async handleManagement(
+    ctx: PassContext,
+    managers: Map<string, PipelineManager>,
+    event: EngineEventRecord,
+  ): Promise<string> {
     const payload = event.payload;
     const manager = typeof payload.pipeline === 'string' ? managers.get(payload.pipeline) : undefined;
     if (event.eventType === 'reconfigure') {
@@ -565,10 +645,26 @@ export class TenantScheduler {
       case 'promote':
         return this.handlePromote(ctx, manager, payload, by);
       case 'supercede': {
-        const change = payload.change as { project: string; number: number | null; patchset: string | null; ref: string; newrev: string | null };
-        const found = manager.allItems().find(({ item }) =>
-          item.live && item.changes.some((candidate) => candidate.project === change.project && (change.number !== null ? candidate.number === change.number && candidate.patchset === change.patchset : candidate.ref === change.ref && candidate.newrev === change.newrev)),
-        );
+        const change = payload.change as {
+          project: string;
+          number: number | null;
+          patchset: string | null;
+          ref: string;
+          newrev: string | null;
+        };
+        const found = manager
+          .allItems()
+          .find(
+            ({ item }) =>
+              item.live &&
+              item.changes.some(
+                (candidate) =>
+                  candidate.project === change.project &&
+                  (change.number !== null
+                    ? candidate.number === change.number && candidate.patchset === change.patchset
+                    : candidate.ref === change.ref && candidate.newrev === change.newrev),
+              ),
+          );
         if (!found) {
           return 'ok: nothing to supersede';
         }
@@ -580,7 +676,12 @@ export class TenantScheduler {
     }
   }
 
-  private async handleEnqueue(ctx: PassContext, manager: PipelineManager, payload: Record<string, unknown>, by: string | null): Promise<string> {
+  private async handleEnqueue(
+    ctx: PassContext,
+    manager: PipelineManager,
+    payload: Record<string, unknown>,
+    by: string | null,
+  ): Promise<string> {
     const project = resolveProject(ctx.layout, String(payload.project));
     if (!project) {
       return 'error: unknown project';
@@ -595,37 +696,74 @@ export class TenantScheduler {
     if (!change) {
       return 'error: unknown change';
     }
-    const result = await manager.addChange(ctx, change, { live: true, quiet: false, eventId: null, eventTimestamp: ctx.nowIso(), ignoreRequirements: true });
+    const result = await manager.addChange(ctx, change, {
+      live: true,
+      quiet: false,
+      eventId: null,
+      eventTimestamp: ctx.nowIso(),
+      ignoreRequirements: true,
+    });
     if (!result.enqueued) {
       return `error: ${result.reason}`;
     }
-    await ctx.systemEvent({ eventType: 'enqueued', description: `${changeId(change)} of ${change.project} enqueued into ${manager.name}${by ? ` by ${by}` : ''}`, data: { pipeline: manager.name, project: change.project, change: changeId(change), by } });
+    await ctx.systemEvent({
+      eventType: 'enqueued',
+      description: `${changeId(change)} of ${change.project} enqueued into ${manager.name}${by ? ` by ${by}` : ''}`,
+      data: { pipeline: manager.name, project: change.project, change: changeId(change), by },
+    });
     return 'ok';
   }
 
-  private async handleDequeue(ctx: PassContext, manager: PipelineManager, payload: Record<string, unknown>, by: string | null): Promise<string> {
+  private async handleDequeue(
+    ctx: PassContext,
+    manager: PipelineManager,
+    payload: Record<string, unknown>,
+    by: string | null,
+  ): Promise<string> {
     const project = resolveProject(ctx.layout, String(payload.project));
-    const found = manager.allItems().find(({ item }) => item.live && item.changes.some((change) => change.project === project && matchesChangeSpec(change, payload)));
+    const found = manager
+      .allItems()
+      .find(
+        ({ item }) =>
+          item.live && item.changes.some((change) => change.project === project && matchesChangeSpec(change, payload)),
+      );
     if (!found) {
       return 'error: change not in pipeline';
     }
     await manager.removeItem(ctx, found.queue, found.item, { kind: 'dequeued-by-admin', by });
-    await ctx.systemEvent({ eventType: 'dequeued', description: `${found.item.changes.map(changeId).join(' ')} of ${project ?? ''} dequeued from ${manager.name}${by ? ` by ${by}` : ''}`, data: { pipeline: manager.name, project, by } });
+    await ctx.systemEvent({
+      eventType: 'dequeued',
+      description: `${found.item.changes.map(changeId).join(' ')} of ${project ?? ''} dequeued from ${manager.name}${by ? ` by ${by}` : ''}`,
+      data: { pipeline: manager.name, project, by },
+    });
     return 'ok';
   }
 
-  private async handlePromote(ctx: PassContext, manager: PipelineManager, payload: Record<string, unknown>, by: string | null): Promise<string> {
-    const ids = Array.isArray(payload.changes) ? payload.changes.filter((id): id is string => typeof id === 'string') : [];
+  private async handlePromote(
+    ctx: PassContext,
+    manager: PipelineManager,
+    payload: Record<string, unknown>,
+    by: string | null,
+  ): Promise<string> {
+    const ids = Array.isArray(payload.changes)
+      ? payload.changes.filter((id): id is string => typeof id === 'string')
+      : [];
     const entries: Array<{ queue: QueueState; item: ItemState }> = [];
     for (const id of ids) {
-      const found = manager.allItems().find(({ item }) => item.live && item.changes.some((change) => changeId(change) === id));
+      const found = manager
+        .allItems()
+        .find(({ item }) => item.live && item.changes.some((change) => changeId(change) === id));
       if (!found) {
         return `error: change ${id} not in pipeline`;
       }
       entries.push(found);
     }
     const restarted = await manager.promote(ctx, entries);
-    await ctx.systemEvent({ eventType: 'promoted', description: `${ids.join(' ')} promoted in ${manager.name}${by ? ` by ${by}` : ''}`, data: { pipeline: manager.name, changes: ids, by, restarted } });
+    await ctx.systemEvent({
+      eventType: 'promoted',
+      description: `${ids.join(' ')} promoted in ${manager.name}${by ? ` by ${by}` : ''}`,
+      data: { pipeline: manager.name, changes: ids, by, restarted },
+    });
     return `ok: ${restarted} restarted`;
   }
 
@@ -642,12 +780,16 @@ interface EntryOutcome {
 
 /** A trigger event's outcome text: how many pipelines it entered, and why others refused it. */
 function describeEntry(outcome: EntryOutcome): string {
-  return outcome.refused.length === 0 ? `entered ${outcome.entered}` : `entered ${outcome.entered}; refused by ${outcome.refused.join('; ')}`;
+  return outcome.refused.length === 0
+    ? `entered ${outcome.entered}`
+    : `entered ${outcome.entered}; refused by ${outcome.refused.join('; ')}`;
 }
 
 function matchesChangeSpec(change: ChangeInfo, payload: Record<string, unknown>): boolean {
   if (typeof payload.change === 'number') {
-    return change.number === payload.change && (typeof payload.patchset !== 'string' || change.patchset === payload.patchset);
+    return (
+      change.number === payload.change && (typeof payload.patchset !== 'string' || change.patchset === payload.patchset)
+    );
   }
   return typeof payload.ref === 'string' && change.ref === payload.ref;
 }
@@ -669,7 +811,14 @@ function pipelineFingerprint(pipeline: PipelineState): string {
     state: pipeline.state,
     disabled: pipeline.disabled,
     failures: pipeline.consecutiveFailures,
-    queues: pipeline.queues.map((queue) => [queue.id, queue.name, queue.branch, queue.window, queue.projects, queue.params]),
+    queues: pipeline.queues.map((queue) => [
+      queue.id,
+      queue.name,
+      queue.branch,
+      queue.window,
+      queue.projects,
+      queue.params,
+    ]),
   });
 }
 
@@ -682,7 +831,15 @@ function removedPipelineConfig(name: string): EnginePipeline {
     manager: 'independent',
     precedence: 'normal',
     triggers: [],
-    window: { window: 0, floor: 1, ceiling: null, increaseType: 'linear', increaseFactor: 1, decreaseType: 'exponential', decreaseFactor: 2 },
+    window: {
+      window: 0,
+      floor: 1,
+      ceiling: null,
+      increaseType: 'linear',
+      increaseFactor: 1,
+      decreaseType: 'exponential',
+      decreaseFactor: 2,
+    },
     supercedes: [],
     dequeueOnNewPatchset: false,
     ignoreDependencies: true,
@@ -690,8 +847,26 @@ function removedPipelineConfig(name: string): EnginePipeline {
     require: [],
     reject: [],
     allowOtherConnections: true,
-    reporters: { enqueue: none, start: none, success: none, failure: none, 'merge-conflict': none, 'config-error': none, 'no-jobs': none, disabled: none, dequeue: none },
-    messages: { success: '', failure: '', start: '', mergeConflict: '', dequeue: 'Build canceled.', noJobs: '', footer: '' },
+    reporters: {
+      enqueue: none,
+      start: none,
+      success: none,
+      failure: none,
+      'merge-conflict': none,
+      'config-error': none,
+      'no-jobs': none,
+      disabled: none,
+      dequeue: none,
+    },
+    messages: {
+      success: '',
+      failure: '',
+      start: '',
+      mergeConflict: '',
+      dequeue: 'Build canceled.',
+      noJobs: '',
+      footer: '',
+    },
   };
 }
 

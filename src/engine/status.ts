@@ -169,7 +169,9 @@ function itemStatus(item: ItemState, queue: QueueState, now: Date, webRoot: stri
       id: changeId(change),
     })),
     itemAhead: item.itemAhead,
-    itemsBehind: queue.items.filter((candidate) => candidate.itemAhead === item.uuid && uuids.has(candidate.uuid)).map((candidate) => candidate.uuid),
+    itemsBehind: queue.items
+      .filter((candidate) => candidate.itemAhead === item.uuid && uuids.has(candidate.uuid))
+      .map((candidate) => candidate.uuid),
     failingReasons: item.failingReasons,
     zuulRef: item.buildset.configured ? `Z${item.buildset.uuid}` : null,
     enqueueTime: Date.parse(item.enqueueTime),
@@ -221,7 +223,12 @@ export function computeTenantStatus(input: StatusInput): TenantStatus {
         triggers: pipeline.triggers.map((trigger) => ({ driver: trigger.driver })),
         disabled: state?.disabled ?? false,
         consecutiveFailures: state?.consecutiveFailures ?? 0,
-        changeQueues: (state?.queues ?? []).map((queue) => ({ name: queue.name, window: queue.window, branch: queue.branch, heads: heads(queue, input.now, input.webRoot) })),
+        changeQueues: (state?.queues ?? []).map((queue) => ({
+          name: queue.name,
+          window: queue.window,
+          branch: queue.branch,
+          heads: heads(queue, input.now, input.webRoot),
+        })),
         triggerEvents: input.pipelineEvents.get(pipeline.name)?.trigger ?? 0,
         resultEvents: input.pipelineEvents.get(pipeline.name)?.result ?? 0,
         managementEvents: input.pipelineEvents.get(pipeline.name)?.management ?? 0,

@@ -4,7 +4,15 @@
  */
 import type { ChangeInfo, EnginePipeline, RefFilter } from './interfaces';
 
-export const TRIGGER_EVENT_TYPES = ['patchset-created', 'ref-updated', 'timer', 'parent-change-enqueued', 'project-change-merged', 'image-build', 'image-validate'] as const;
+export const TRIGGER_EVENT_TYPES = [
+  'patchset-created',
+  'ref-updated',
+  'timer',
+  'parent-change-enqueued',
+  'project-change-merged',
+  'image-build',
+  'image-validate',
+] as const;
 export type TriggerEventType = (typeof TRIGGER_EVENT_TYPES)[number];
 
 /** A trigger event as stored in `engine_events.payload`. */
@@ -52,7 +60,12 @@ function filtersMatch(filters: readonly RefFilter[], value: string | null | unde
  * Whether an event (with its resolved change) matches one of the pipeline's triggers. A git
  * event comes from the connection of its project and only that connection's triggers see it.
  */
-export function pipelineMatches(pipeline: EnginePipeline, event: TriggerEventPayload, change: ChangeInfo, connection: string): boolean {
+export function pipelineMatches(
+  pipeline: EnginePipeline,
+  event: TriggerEventPayload,
+  change: ChangeInfo,
+  connection: string,
+): boolean {
   return triggersMatch(pipeline, event, connection, change.ref, change.branch);
 }
 
@@ -63,11 +76,19 @@ export function pipelineMatches(pipeline: EnginePipeline, event: TriggerEventPay
  */
 export function mayEnterPipeline(pipeline: EnginePipeline, event: TriggerEventPayload, connection: string): boolean {
   const ref = event.ref ?? (event.branch !== undefined ? `refs/heads/${event.branch}` : undefined);
-  const branch = event.branch ?? (ref === undefined ? undefined : ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null);
+  const branch =
+    event.branch ??
+    (ref === undefined ? undefined : ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null);
   return triggersMatch(pipeline, event, connection, ref, branch);
 }
 
-function triggersMatch(pipeline: EnginePipeline, event: TriggerEventPayload, connection: string, ref: string | undefined, branch: string | null | undefined): boolean {
+function triggersMatch(
+  pipeline: EnginePipeline,
+  event: TriggerEventPayload,
+  connection: string,
+  ref: string | undefined,
+  branch: string | null | undefined,
+): boolean {
   return pipeline.triggers.some((trigger) => {
     switch (trigger.driver) {
       case 'git':
@@ -81,7 +102,12 @@ function triggersMatch(pipeline: EnginePipeline, event: TriggerEventPayload, con
       case 'timer':
         return event.type === 'timer' && event.pipeline === pipeline.name;
       case 'zuul':
-        if (event.type !== 'parent-change-enqueued' && event.type !== 'project-change-merged' && event.type !== 'image-build' && event.type !== 'image-validate') {
+        if (
+          event.type !== 'parent-change-enqueued' &&
+          event.type !== 'project-change-merged' &&
+          event.type !== 'image-build' &&
+          event.type !== 'image-validate'
+        ) {
           return false;
         }
         if (!trigger.events.includes(event.type)) {

@@ -15,7 +15,8 @@ export function decreasedWindow(current: number, params: WindowParams): number {
   if (current === 0) {
     return 0;
   }
-  const next = params.decreaseType === 'linear' ? current - params.decreaseFactor : Math.floor(current / params.decreaseFactor);
+  const next =
+    params.decreaseType === 'linear' ? current - params.decreaseFactor : Math.floor(current / params.decreaseFactor);
   return Math.max(params.floor, next);
 }
 

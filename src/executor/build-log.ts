@@ -108,7 +108,10 @@ export class BuildLog {
   /** Every line from `fromSeq` up to the current end, from memory when recent enough. */
   private read(fromSeq: number): ConsoleLine[] {
     const firstRecent = this.count - this.recent.length + 1;
-    const texts = fromSeq >= firstRecent ? this.recent.slice(fromSeq - firstRecent) : fileLines(readFileSync(this.file, 'utf8')).slice(fromSeq - 1, this.count);
+    const texts =
+      fromSeq >= firstRecent
+        ? this.recent.slice(fromSeq - firstRecent)
+        : fileLines(readFileSync(this.file, 'utf8')).slice(fromSeq - 1, this.count);
     return texts.map((text, index) => ({ seq: fromSeq + index, text }));
   }
 

@@ -33,12 +33,17 @@ export class BuildSecretError extends Error {
 }
 
 /** Decrypt the build's secrets. */
-export async function decryptBuildSecrets(secrets: readonly BuildSecret[], keys: (() => Promise<SecretsKeySource>) | undefined): Promise<DecryptedBuildSecrets> {
+export async function decryptBuildSecrets(
+  secrets: readonly BuildSecret[],
+  keys: (() => Promise<SecretsKeySource>) | undefined,
+): Promise<DecryptedBuildSecrets> {
   if (secrets.length === 0) {
     return NO_SECRETS;
   }
   if (keys === undefined) {
-    throw new BuildSecretError(`Secret ${secrets[0].name} cannot be decrypted: this executor has no access to the projects' secrets keys`);
+    throw new BuildSecretError(
+      `Secret ${secrets[0].name} cannot be decrypted: this executor has no access to the projects' secrets keys`,
+    );
   }
   const source = await keys();
   const values: unknown[] = [];
@@ -47,13 +52,17 @@ export async function decryptBuildSecrets(secrets: readonly BuildSecret[], keys:
     try {
       privateKey = (await source.secretsKey(secret.project)).privateKey();
     } catch {
-      throw new BuildSecretError(`Secret ${secret.name} cannot be decrypted: the secrets key of project ${secret.project} could not be loaded`);
+      throw new BuildSecretError(
+        `Secret ${secret.name} cannot be decrypted: the secrets key of project ${secret.project} could not be loaded`,
+      );
     }
     try {
       values.push(decryptSecretData(secret.data, privateKey));
     } catch (err) {
       if (err instanceof SecretDataError) {
-        throw new BuildSecretError(`Secret ${secret.name} of project ${secret.project} could not be decrypted: ${err.message}`);
+        throw new BuildSecretError(
+          `Secret ${secret.name} of project ${secret.project} could not be decrypted: ${err.message}`,
+        );
       }
       throw err;
     }

@@ -28,7 +28,9 @@ export interface ConsoleResolverOptions {
 }
 
 /** `resolveBuild` for `attachConsoleStream` backed by the build requests and the live registry. */
-export function createConsoleResolver(options: ConsoleResolverOptions): (tenant: string, buildUuid: string) => Promise<ConsoleTarget> {
+export function createConsoleResolver(
+  options: ConsoleResolverOptions,
+): (tenant: string, buildUuid: string) => Promise<ConsoleTarget> {
   return async (tenant, buildUuid) => {
     if (!/^[A-Za-z0-9-]{2,64}$/.test(buildUuid)) {
       return { kind: 'not-found' };

@@ -65,5 +65,11 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
     now: options.now,
     secretKeys: options.secretKeys,
   });
-  return { cache, merger, worker, consoles, resolveConsole: createConsoleResolver({ repository: options.repository, consoles, logsDir }) };
+  return {
+    cache,
+    merger,
+    worker,
+    consoles,
+    resolveConsole: createConsoleResolver({ repository: options.repository, consoles, logsDir }),
+  };
 }

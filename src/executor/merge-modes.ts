@@ -55,8 +55,15 @@ async function runMode(repo: string, commit: string, mode: MergeMode, message: s
       if (await isAncestor(repo, commit, 'HEAD')) {
         return;
       }
-      const parents = (await git(repo, ['rev-list', '--parents', '-n', '1', commit])).stdout.trim().split(' ').length - 1;
-      await git(repo, ['cherry-pick', '--allow-empty', '--keep-redundant-commits', ...(parents > 1 ? ['-m', '1'] : []), commit]);
+      const parents =
+        (await git(repo, ['rev-list', '--parents', '-n', '1', commit])).stdout.trim().split(' ').length - 1;
+      await git(repo, [
+        'cherry-pick',
+        '--allow-empty',
+        '--keep-redundant-commits',
+        ...(parents > 1 ? ['-m', '1'] : []),
+        commit,
+      ]);
       return;
     }
     case 'squash-merge': {
@@ -90,7 +97,11 @@ async function conflictingFiles(repo: string): Promise<string[]> {
 }
 
 async function abortEverything(repo: string): Promise<void> {
-  for (const args of [['merge', '--abort'], ['cherry-pick', '--abort'], ['rebase', '--abort']]) {
+  for (const args of [
+    ['merge', '--abort'],
+    ['cherry-pick', '--abort'],
+    ['rebase', '--abort'],
+  ]) {
     await git(repo, args).catch(() => undefined);
   }
   await git(repo, ['reset', '--quiet', '--hard']).catch(() => undefined);

@@ -114,7 +114,15 @@ export class Merger {
     const dir = mkdtempSync(path.join(this.scratchRoot, 'speculate-'));
     try {
       const last = items[items.length - 1];
-      const item = last ? { connection: last.connection, project: last.project, branch: last.branch, ref: last.ref, newrev: last.newrev } : null;
+      const item = last
+        ? {
+            connection: last.connection,
+            project: last.project,
+            branch: last.branch,
+            ref: last.ref,
+            newrev: last.newrev,
+          }
+        : null;
       return await this.prepareWorkspace({ items, projects: [], scheme: 'unique', item, overrideCheckout: null }, dir);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -146,13 +154,24 @@ export class Merger {
           return { ok: false, detail: `Change ref ${request.ref} not found in ${request.project}` };
         }
         await git(dir, ['checkout', '--quiet', '--force', '--detach', oldrev]);
-        const newrev = await applyWithMode(dir, commit, request.mergeMode, mergeMessage(request.ref, request.targetBranch));
+        const newrev = await applyWithMode(
+          dir,
+          commit,
+          request.mergeMode,
+          mergeMessage(request.ref, request.targetBranch),
+        );
         if (newrev === oldrev) {
           return { ok: true, oldrev, newrev };
         }
         const origin = this.cache.origin(request.connection, request.project);
         try {
-          await git(dir, ['push', '--quiet', ...receivePackFor(origin), origin, `${newrev}:refs/heads/${request.targetBranch}`]);
+          await git(dir, [
+            'push',
+            '--quiet',
+            ...receivePackFor(origin),
+            origin,
+            `${newrev}:refs/heads/${request.targetBranch}`,
+          ]);
         } catch (err) {
           lastError = err instanceof GitError ? err.stderr.trim() : String(err);
           continue; // the branch moved meanwhile: merge again on the new tip
@@ -184,7 +203,9 @@ export class Merger {
     const projects: WorkspaceProject[] = [];
     const overrides = new Map(request.projects.map((p) => [projectKey(p.connection, p.project), p.overrideCheckout]));
     for (const repo of repos.values()) {
-      projects.push(await checkoutProject(repo, request, overrides.get(projectKey(repo.connection, repo.project)) ?? null));
+      projects.push(
+        await checkoutProject(repo, request, overrides.get(projectKey(repo.connection, repo.project)) ?? null),
+      );
     }
     return { ok: true, projects, itemFiles, changedFiles: itemFiles[itemFiles.length - 1] ?? [] };
   }
@@ -210,14 +231,20 @@ export class Merger {
       }
       const clash = usedPaths.get(relativePath);
       if (clash !== undefined) {
-        throw new PrepareFailure('ERROR', `Projects ${clash} and ${project} share the workspace path ${relativePath} (workspace scheme ${request.scheme})`);
+        throw new PrepareFailure(
+          'ERROR',
+          `Projects ${clash} and ${project} share the workspace path ${relativePath} (workspace scheme ${request.scheme})`,
+        );
       }
       usedPaths.set(relativePath, project);
       let mirror: string;
       try {
         mirror = await this.cache.update(connection, project);
       } catch (err) {
-        throw new PrepareFailure('MERGE_CONFLICT', `Unable to update repository ${project}: ${err instanceof Error ? err.message : String(err)}`);
+        throw new PrepareFailure(
+          'MERGE_CONFLICT',
+          `Unable to update repository ${project}: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
       const dir = path.join(srcRoot, relativePath);
       if (existsSync(dir)) {
@@ -225,7 +252,14 @@ export class Merger {
       }
       mkdirSync(path.dirname(dir), { recursive: true });
       await git(srcRoot, ['clone', '--quiet', '--no-checkout', mirror, dir]);
-      repos.set(projectKey(connection, project), { connection, project, dir, relativePath, heads: new Map(), tagCheckout: null });
+      repos.set(projectKey(connection, project), {
+        connection,
+        project,
+        dir,
+        relativePath,
+        heads: new Map(),
+        tagCheckout: null,
+      });
     }
     return repos;
   }
@@ -239,14 +273,20 @@ async function applyItem(repo: ProjectRepo, item: MergerItem): Promise<string[]>
   const branch = item.branch ?? (await defaultBranchOf(repo.dir));
   const head = await branchHead(repo, branch);
   if (head === null) {
-    throw new PrepareFailure('MERGE_CONFLICT', `Branch ${branch} does not exist in ${item.project} (change ${describeItem(item)})`);
+    throw new PrepareFailure(
+      'MERGE_CONFLICT',
+      `Branch ${branch} does not exist in ${item.project} (change ${describeItem(item)})`,
+    );
   }
   const commit = await fetchCommit(repo.dir, item.ref);
   if (commit === null) {
     throw new PrepareFailure('MERGE_CONFLICT', `Change ref ${item.ref} not found in ${item.project}`);
   }
   if (item.newrev !== null && item.newrev !== commit) {
-    throw new PrepareFailure('MERGE_CONFLICT', `Change ${describeItem(item)} of ${item.project} points at ${commit}, expected ${item.newrev}`);
+    throw new PrepareFailure(
+      'MERGE_CONFLICT',
+      `Change ${describeItem(item)} of ${item.project} points at ${commit}, expected ${item.newrev}`,
+    );
   }
   const base = (await git(repo.dir, ['merge-base', head, commit])).stdout.trim();
   const files = await diffNames(repo.dir, base, commit);
@@ -264,7 +304,10 @@ async function applyItem(repo: ProjectRepo, item: MergerItem): Promise<string[]>
 }
 
 async function applyRefItem(repo: ProjectRepo, item: MergerItem): Promise<string[]> {
-  const current = await revParse(repo.dir, item.ref.startsWith('refs/heads/') ? `refs/remotes/origin/${item.ref.slice(11)}` : item.ref).catch(() => '');
+  const current = await revParse(
+    repo.dir,
+    item.ref.startsWith('refs/heads/') ? `refs/remotes/origin/${item.ref.slice(11)}` : item.ref,
+  ).catch(() => '');
   const newrev = item.newrev !== null && item.newrev !== ZERO_SHA ? item.newrev : current;
   if (newrev === '') {
     throw new PrepareFailure('MERGE_CONFLICT', `Ref ${item.ref} not found in ${item.project}`);
@@ -289,7 +332,11 @@ async function applyRefItem(repo: ProjectRepo, item: MergerItem): Promise<string
  * project is skipped. Every branch becomes a local branch at its speculative head and the
  * connection to the executor's cache is removed.
  */
-async function checkoutProject(repo: ProjectRepo, request: PrepareRequest, projectOverride: string | null): Promise<WorkspaceProject> {
+async function checkoutProject(
+  repo: ProjectRepo,
+  request: PrepareRequest,
+  projectOverride: string | null,
+): Promise<WorkspaceProject> {
   const originBranches = await listOriginBranches(repo.dir);
   const branches = new Map(originBranches);
   for (const [branch, sha] of repo.heads) {
@@ -298,7 +345,8 @@ async function checkoutProject(repo: ProjectRepo, request: PrepareRequest, proje
   for (const [branch, sha] of branches) {
     await git(repo.dir, ['update-ref', `refs/heads/${branch}`, sha]);
   }
-  const isItemProject = request.item !== null && request.item.connection === repo.connection && request.item.project === repo.project;
+  const isItemProject =
+    request.item !== null && request.item.connection === repo.connection && request.item.project === repo.project;
   let checkout: string | null = null;
   if (isItemProject && repo.tagCheckout !== null && projectOverride === null) {
     checkout = repo.tagCheckout;

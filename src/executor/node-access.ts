@@ -43,7 +43,11 @@ export async function openNodeAccess(input: NodeAccessInput): Promise<NodeAccess
   if (keyFile === undefined) {
     throw new NodeAccessError(`Node ${sshPrimary.id} is reached over SSH but this executor has no SSH key for it`);
   }
-  const otherKeys = new Set((params.nodes ?? []).flatMap((node) => (node !== sshPrimary && node.connectionType === 'ssh' ? (input.sshKeyFor(node) ?? []) : [])));
+  const otherKeys = new Set(
+    (params.nodes ?? []).flatMap((node) =>
+      node !== sshPrimary && node.connectionType === 'ssh' ? (input.sshKeyFor(node) ?? []) : [],
+    ),
+  );
   let agent: BuildAgent | undefined;
   if (otherKeys.size > 0) {
     try {

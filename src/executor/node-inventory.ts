@@ -72,7 +72,12 @@ export interface NodeFilesInput {
 }
 
 /** Files under `<workspace>/work/` for the node inventory. */
-export function nodeFiles(workspaceRoot: string): { inventory: string; sshDir: string; sshConfig: string; knownHosts: string } {
+export function nodeFiles(workspaceRoot: string): {
+  inventory: string;
+  sshDir: string;
+  sshConfig: string;
+  knownHosts: string;
+} {
   const work = path.join(workspaceRoot, 'work');
   return {
     inventory: path.join(work, 'inventory.json'),
@@ -89,16 +94,39 @@ export function nodeFiles(workspaceRoot: string): { inventory: string; sshDir: s
  */
 export function buildInventory(input: NodeFilesInput): NodeInventory {
   const { params, workspaceRoot } = input;
-  const nodeset = params.nodeset ?? { name: '', nodes: (params.nodes ?? []).map((node, index) => ({ name: `node${index + 1}`, aliases: [], label: node.label })), groups: [] };
+  const nodeset = params.nodeset ?? {
+    name: '',
+    nodes: (params.nodes ?? []).map((node, index) => ({ name: `node${index + 1}`, aliases: [], label: node.label })),
+    groups: [],
+  };
   const launched = params.nodes !== undefined && params.nodes.length === nodeset.nodes.length ? params.nodes : null;
   const files = nodeFiles(workspaceRoot);
-  const groupsOf = (names: string[]): string[] => nodeset.groups.filter((group) => group.nodes.some((member) => names.includes(member))).map((group) => group.name);
+  const groupsOf = (names: string[]): string[] =>
+    nodeset.groups.filter((group) => group.nodes.some((member) => names.includes(member))).map((group) => group.name);
 
   const nodes: InventoryNode[] = nodeset.nodes.map((entry, index) => {
     const node = launched?.[index];
-    const base = { name: entry.name, aliases: entry.aliases, label: entry.label, groups: groupsOf([entry.name, ...entry.aliases]), primary: index === 0 };
+    const base = {
+      name: entry.name,
+      aliases: entry.aliases,
+      label: entry.label,
+      groups: groupsOf([entry.name, ...entry.aliases]),
+      primary: index === 0,
+    };
     if (!node) {
-      return { ...base, id: null, provider: null, connection_type: 'local', connection: null, host: 'localhost', port: null, username: null, interface_ip: null, directory: workspaceRoot, host_keys: [] };
+      return {
+        ...base,
+        id: null,
+        provider: null,
+        connection_type: 'local',
+        connection: null,
+        host: 'localhost',
+        port: null,
+        username: null,
+        interface_ip: null,
+        directory: workspaceRoot,
+        host_keys: [],
+      };
     }
     return {
       ...base,
@@ -118,7 +146,8 @@ export function buildInventory(input: NodeFilesInput): NodeInventory {
   const hosts: Record<string, InventoryHostVars> = {};
   nodes.forEach((node, index) => {
     const launchedNode = launched?.[index];
-    const keyFile = launchedNode?.connectionType === 'ssh' && !input.remoteSteps ? input.sshKeyFor(launchedNode) : undefined;
+    const keyFile =
+      launchedNode?.connectionType === 'ssh' && !input.remoteSteps ? input.sshKeyFor(launchedNode) : undefined;
     const vars: InventoryHostVars = {
       ansible_connection: node.connection_type,
       ansible_host: node.host ?? 'localhost',
@@ -138,7 +167,10 @@ export function buildInventory(input: NodeFilesInput): NodeInventory {
   for (const group of nodeset.groups) {
     groups[group.name] = [...group.nodes];
     const groupVars = params.job.groupVars?.[group.name];
-    children[group.name] = { hosts: Object.fromEntries(group.nodes.map((name) => [name, null])), ...(groupVars ? { vars: groupVars } : {}) };
+    children[group.name] = {
+      hosts: Object.fromEntries(group.nodes.map((name) => [name, null])),
+      ...(groupVars ? { vars: groupVars } : {}),
+    };
   }
   const hasSsh = nodes.some((node) => node.connection_type === 'ssh');
   return {

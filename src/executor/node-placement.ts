@@ -10,12 +10,20 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { BuildNode, BuildRequestParams } from '../model/build-request';
 
-export type Placement = { ok: true; root: string; owned: boolean; sshNode: BuildNode | null } | { ok: false; detail: string };
+export type Placement =
+  { ok: true; root: string; owned: boolean; sshNode: BuildNode | null } | { ok: false; detail: string };
 
-export function placeBuild(params: BuildRequestParams, workRoot: string, sshKeyFor: (node: BuildNode) => string | undefined): Placement {
+export function placeBuild(
+  params: BuildRequestParams,
+  workRoot: string,
+  sshKeyFor: (node: BuildNode) => string | undefined,
+): Placement {
   const nodes = params.nodes ?? [];
   for (const node of nodes) {
-    if (node.connectionType === 'local' && (node.path === null || !path.isAbsolute(node.path) || !existsSync(node.path))) {
+    if (
+      node.connectionType === 'local' &&
+      (node.path === null || !path.isAbsolute(node.path) || !existsSync(node.path))
+    ) {
       return { ok: false, detail: `Node ${node.id} has no workspace directory on this executor` };
     }
     if (node.connectionType === 'ssh' && sshKeyFor(node) === undefined) {
@@ -26,5 +34,10 @@ export function placeBuild(params: BuildRequestParams, workRoot: string, sshKeyF
   if (primary?.connectionType === 'local' && primary.path !== null) {
     return { ok: true, root: primary.path, owned: false, sshNode: null };
   }
-  return { ok: true, root: path.join(workRoot, params.buildUuid), owned: true, sshNode: primary?.connectionType === 'ssh' ? primary : null };
+  return {
+    ok: true,
+    root: path.join(workRoot, params.buildUuid),
+    owned: true,
+    sshNode: primary?.connectionType === 'ssh' ? primary : null,
+  };
 }

@@ -18,7 +18,9 @@ export interface GitConnectionInfo {
  * The git connections of a service configuration. The canonical host name defaults to the
  * host of a URL `baseurl`, else to the connection name.
  */
-export function gitConnectionsFromConfig(config: Pick<ServiceConfig, 'connections'>): Record<string, GitConnectionInfo> {
+export function gitConnectionsFromConfig(
+  config: Pick<ServiceConfig, 'connections'>,
+): Record<string, GitConnectionInfo> {
   const result: Record<string, GitConnectionInfo> = {};
   for (const [name, connection] of Object.entries(config.connections)) {
     if (connection.driver !== 'git') {
@@ -28,7 +30,6 @@ export function gitConnectionsFromConfig(config: Pick<ServiceConfig, 'connection
   }
   return result;
 }
-
 
 export class UnknownConnectionError extends Error {
   constructor(readonly connection: string) {

@@ -71,7 +71,11 @@ export async function readResultsFile(file: string, logUrl: string | null): Prom
   return {
     ok: true,
     results: {
-      artifacts: artifacts.map((a) => ({ name: a.name, url: resolveArtifactUrl(a.url, logUrl), metadata: a.metadata ?? null })),
+      artifacts: artifacts.map((a) => ({
+        name: a.name,
+        url: resolveArtifactUrl(a.url, logUrl),
+        metadata: a.metadata ?? null,
+      })),
       data,
       childJobs: childJobs ?? null,
       pause,

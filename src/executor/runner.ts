@@ -81,7 +81,14 @@ interface ResolvedStep {
 class StepSetupError extends Error {}
 
 /** Files the runner creates for the steps, inside `<workspace>/work/`. */
-export function workFiles(workspaceRoot: string): { dir: string; vars: string; inputs: string; results: string; secrets: string; tmp: string } {
+export function workFiles(workspaceRoot: string): {
+  dir: string;
+  vars: string;
+  inputs: string;
+  results: string;
+  secrets: string;
+  tmp: string;
+} {
   const dir = path.join(workspaceRoot, 'work');
   return {
     dir,
@@ -134,7 +141,10 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
   for (const phase of input.resume === true ? [] : (['pre-run', 'run'] as const)) {
     for (const step of steps.filter((s) => s.phase === phase)) {
       const remaining = deadline === null ? null : deadline - clock();
-      const exit = remaining !== null && remaining <= 0 ? ({ kind: 'timed-out' } as const) : await runOneStep(step, env, remaining, input);
+      const exit =
+        remaining !== null && remaining <= 0
+          ? ({ kind: 'timed-out' } as const)
+          : await runOneStep(step, env, remaining, input);
       if (exit.kind === 'aborted') {
         return canceled();
       }
@@ -159,13 +169,24 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
     const pausing = await pauseRequested(input);
     if (pausing) {
       log.write('Paused: the run steps asked to pause; the post-run steps run once the dependent jobs have completed');
-      return { result: 'SUCCESS', errorDetail: null, results: pausing, warnings: [...warnings, ...pausing.warnings], paused: true };
+      return {
+        result: 'SUCCESS',
+        errorDetail: null,
+        results: pausing,
+        warnings: [...warnings, ...pausing.warnings],
+        paused: true,
+      };
     }
   }
 
   let postFailed = false;
   for (const step of steps.filter((s) => s.phase === 'post-run')) {
-    const exit = await runOneStep(step, env, params.job.postTimeout === null ? null : params.job.postTimeout * 1000, input);
+    const exit = await runOneStep(
+      step,
+      env,
+      params.job.postTimeout === null ? null : params.job.postTimeout * 1000,
+      input,
+    );
     if (exit.kind === 'aborted') {
       return canceled();
     }
@@ -209,7 +230,12 @@ async function pauseRequested(input: RunBuildInput): Promise<BuildResults | null
   return read.ok && read.results.pause ? read.results : null;
 }
 
-async function runOneStep(step: ResolvedStep, env: Record<string, string>, timeoutMs: number | null, input: RunBuildInput): Promise<StepExit> {
+async function runOneStep(
+  step: ResolvedStep,
+  env: Record<string, string>,
+  timeoutMs: number | null,
+  input: RunBuildInput,
+): Promise<StepExit> {
   const { log } = input;
   log.write(`=== ${step.phase}: ${step.step.path} (${step.step.project}) ===`);
   const started = Date.now();
@@ -222,8 +248,19 @@ async function runOneStep(step: ResolvedStep, env: Record<string, string>, timeo
     writeFileSync(secretsFile, secrets, { mode: 0o600 });
   }
   const spawnSpec = input.remote
-    ? input.remote.command({ script: step.script, cwd: step.cwd, env: stepEnv, executable: step.executable, secretsFile: { path: secretsFile, content: secrets } })
-    : { command: step.executable ? step.script : 'bash', args: step.executable ? [] : [step.script], env: stepEnv, input: undefined };
+    ? input.remote.command({
+        script: step.script,
+        cwd: step.cwd,
+        env: stepEnv,
+        executable: step.executable,
+        secretsFile: { path: secretsFile, content: secrets },
+      })
+    : {
+        command: step.executable ? step.script : 'bash',
+        args: step.executable ? [] : [step.script],
+        env: stepEnv,
+        input: undefined,
+      };
   let exit: StepExit;
   try {
     exit = await runStepProcess({
@@ -243,7 +280,9 @@ async function runOneStep(step: ResolvedStep, env: Record<string, string>, timeo
   const elapsed = ((Date.now() - started) / 1000).toFixed(1);
   switch (exit.kind) {
     case 'exited':
-      log.write(`=== ${step.phase}: ${step.step.path} ${exit.code === 0 ? 'succeeded' : `failed (${exit.code === null ? `signal ${exit.signal ?? 'unknown'}` : `exit code ${exit.code}`})`} in ${elapsed}s ===`);
+      log.write(
+        `=== ${step.phase}: ${step.step.path} ${exit.code === 0 ? 'succeeded' : `failed (${exit.code === null ? `signal ${exit.signal ?? 'unknown'}` : `exit code ${exit.code}`})`} in ${elapsed}s ===`,
+      );
       break;
     case 'timed-out':
       log.write(`=== ${step.phase}: ${step.step.path} timed out after ${elapsed}s; its process group was killed ===`);
@@ -332,8 +371,13 @@ function prepareEnvironment(input: RunBuildInput, warnings: string[]): Record<st
     warnings.push(message);
   }
   writeFileSync(files.vars, `${JSON.stringify(vars, null, 2)}\n`);
-  writeFileSync(files.inputs, `${JSON.stringify({ artifacts: params.artifacts, parent_data: params.parentData }, null, 2)}\n`);
-  const itemProject = input.projects.find((p) => p.connection === params.item.connection && p.project === params.item.project);
+  writeFileSync(
+    files.inputs,
+    `${JSON.stringify({ artifacts: params.artifacts, parent_data: params.parentData }, null, 2)}\n`,
+  );
+  const itemProject = input.projects.find(
+    (p) => p.connection === params.item.connection && p.project === params.item.project,
+  );
   return {
     ...input.hostEnv,
     HOME: input.workspaceRoot,

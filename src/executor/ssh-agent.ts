@@ -14,7 +14,11 @@ export interface BuildAgent {
   stop(): Promise<void>;
 }
 
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -57,7 +61,10 @@ export async function startBuildAgent(keyFiles: readonly string[], env: Record<s
   }
   child.stdout.resume();
   for (const keyFile of keyFiles) {
-    const added = await run('ssh-add', ['-q', keyFile], { ...env, SSH_AUTH_SOCK: socket }).catch((err: unknown) => ({ code: null, stderr: String(err) }));
+    const added = await run('ssh-add', ['-q', keyFile], { ...env, SSH_AUTH_SOCK: socket }).catch((err: unknown) => ({
+      code: null,
+      stderr: String(err),
+    }));
     if (added.code !== 0) {
       await stop();
       throw new Error(`Adding the SSH key ${keyFile} to the build's agent failed: ${added.stderr.trim()}`);

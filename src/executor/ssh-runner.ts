@@ -23,7 +23,13 @@ export interface RemoteSteps {
    * workspace) is created on the node for the step's duration from the process's standard
    * input (never the command line), mode 0600, and removed when the step ends.
    */
-  command(step: { script: string; cwd: string; env: Record<string, string>; executable: boolean; secretsFile?: { path: string; content: string } }): {
+  command(step: {
+    script: string;
+    cwd: string;
+    env: Record<string, string>;
+    executable: boolean;
+    secretsFile?: { path: string; content: string };
+  }): {
     command: string;
     args: string[];
     env: Record<string, string>;
@@ -65,7 +71,12 @@ function rewrite(value: string, from: string, to: string): string {
   return value.split(from).join(to);
 }
 
-function runCommand(command: string, args: string[], env: Record<string, string>, options: { input?: NodeJS.ReadableStream } = {}): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
+function runCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { input?: NodeJS.ReadableStream } = {},
+): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -114,11 +125,15 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
   ];
   const localResults = path.join(options.localRoot, 'work', 'results.json');
   const stepArgs = options.agentSocket === undefined ? sshArgs : ['-o', 'ForwardAgent=yes', ...sshArgs];
-  const stepEnv = options.agentSocket === undefined ? options.env : { ...options.env, SSH_AUTH_SOCK: options.agentSocket };
+  const stepEnv =
+    options.agentSocket === undefined ? options.env : { ...options.env, SSH_AUTH_SOCK: options.agentSocket };
 
   return {
     async prepare() {
-      const tar = spawn('tar', ['-C', options.localRoot, '-cf', '-', 'src', 'work'], { env: options.env, stdio: ['ignore', 'pipe', 'inherit'] });
+      const tar = spawn('tar', ['-C', options.localRoot, '-cf', '-', 'src', 'work'], {
+        env: options.env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       const remote = `rm -rf ${shellQuote(remoteRoot)} && mkdir -p ${shellQuote(remoteRoot)} && tar -C ${shellQuote(remoteRoot)} -xf - && cd ${shellQuote(remoteRoot)} && pwd`;
       const result = await runCommand('ssh', [...sshArgs, remote], options.env, { input: tar.stdout });
       if (result.code !== 0) {
@@ -131,7 +146,12 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
           continue;
         }
         const content = rewrite(readFileSync(local, 'utf8'), options.localRoot, remoteRoot);
-        const copied = await runCommand('ssh', [...sshArgs, `cat > ${shellQuote(`${remoteRoot}/${file}`)}`], options.env, { input: Readable.from([content]) });
+        const copied = await runCommand(
+          'ssh',
+          [...sshArgs, `cat > ${shellQuote(`${remoteRoot}/${file}`)}`],
+          options.env,
+          { input: Readable.from([content]) },
+        );
         if (copied.code !== 0) {
           throw new Error(`Copying ${file} to ${destination} failed: ${copied.stderr.trim()}`);
         }
@@ -154,7 +174,11 @@ export function sshRemoteSteps(options: SshStepsOptions): RemoteSteps {
     },
     async collect(collectOptions = {}) {
       const remoteResults = `${remoteRoot}/work/results.json`;
-      const result = await runCommand('ssh', [...sshArgs, `test -f ${shellQuote(remoteResults)} && cat ${shellQuote(remoteResults)}`], options.env);
+      const result = await runCommand(
+        'ssh',
+        [...sshArgs, `test -f ${shellQuote(remoteResults)} && cat ${shellQuote(remoteResults)}`],
+        options.env,
+      );
       if (result.code === 0) {
         writeFileSync(localResults, result.stdout);
       } else {

@@ -55,7 +55,9 @@ export function flattenVariables(vars: Record<string, unknown>): FlattenedVariab
   const visit = (name: string, display: string, value: unknown): void => {
     if (value !== null && typeof value === 'object') {
       variables[name] = JSON.stringify(value);
-      const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value as Record<string, unknown>);
+      const entries = Array.isArray(value)
+        ? value.map((v, i) => [String(i), v] as const)
+        : Object.entries(value as Record<string, unknown>);
       for (const [key, child] of entries) {
         if (!NESTED_KEY.test(key)) {
           skipped.push(`${display}.${key}`);

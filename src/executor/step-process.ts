@@ -75,7 +75,10 @@ export function runStepProcess(options: StepProcessOptions): Promise<StepExit> {
       killGroup('SIGTERM');
       killTimer = setTimeout(() => killGroup('SIGKILL'), options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
     };
-    const timeout = options.timeoutMs === null ? undefined : setTimeout(() => stop('timed-out'), Math.min(MAX_TIMER_MS, Math.max(0, options.timeoutMs)));
+    const timeout =
+      options.timeoutMs === null
+        ? undefined
+        : setTimeout(() => stop('timed-out'), Math.min(MAX_TIMER_MS, Math.max(0, options.timeoutMs)));
     const onAbort = (): void => stop('aborted');
     options.signal?.addEventListener('abort', onAbort, { once: true });
 

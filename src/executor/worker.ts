@@ -34,7 +34,14 @@ import { EMPTY_RESULTS } from './results-file';
 import { runBuild, type RunOutcome } from './runner';
 import { sshRemoteSteps } from './ssh-runner';
 import type { SecretsKeySource } from '../auth/secret-data';
-import { BuildSecretError, decryptBuildSecrets, NO_SECRETS, redactLogDirectory, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
+import {
+  BuildSecretError,
+  decryptBuildSecrets,
+  NO_SECRETS,
+  redactLogDirectory,
+  redactOutcome,
+  type DecryptedBuildSecrets,
+} from './build-secrets';
 
 /** Locks a build's launcher nodes when it starts (src/launcher/node-lock.ts); null = locked, else why not. */
 export interface NodeLocker {
@@ -251,7 +258,14 @@ export class ExecutorWorker {
     const parsed = buildRequestParamsSchema.safeParse(record.params);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      await this.complete(invalidRequestPayload(record, `Invalid build request: ${issue.path.map(String).join('.')}: ${issue.message}`, this.now(), this.id));
+      await this.complete(
+        invalidRequestPayload(
+          record,
+          `Invalid build request: ${issue.path.map(String).join('.')}: ${issue.message}`,
+          this.now(),
+          this.id,
+        ),
+      );
       return;
     }
     const params = parsed.data;
@@ -269,7 +283,8 @@ export class ExecutorWorker {
     try {
       // Locked before the start is recorded, so the nodes are in use once the build is seen running.
       const nodeIds = (params.nodes ?? []).map((node) => node.id);
-      const lockRefusal = this.options.nodeLocker && nodeIds.length > 0 ? await this.options.nodeLocker.lock(nodeIds, this.id) : null;
+      const lockRefusal =
+        this.options.nodeLocker && nodeIds.length > 0 ? await this.options.nodeLocker.lock(nodeIds, this.id) : null;
       await this.options.repository.recordStarted(
         {
           ...buildEventSubject(params),
@@ -279,7 +294,9 @@ export class ExecutorWorker {
         },
         startTime,
       );
-      log.write(`Job ${params.job.name} (build ${params.buildUuid}, attempt ${params.attempt} of ${params.job.attempts}) on executor ${this.id}`);
+      log.write(
+        `Job ${params.job.name} (build ${params.buildUuid}, attempt ${params.attempt} of ${params.job.attempts}) on executor ${this.id}`,
+      );
       // Decrypted first, so everything logged from here on is masked.
       secrets = await decryptBuildSecrets(params.job.secrets ?? [], this.options.secretKeys);
       log.setRedactor(secrets.redactor);
@@ -318,12 +335,28 @@ export class ExecutorWorker {
       } else {
         changedFiles = prepared.changedFiles;
         for (const project of prepared.projects) {
-          log.write(`Checked out ${project.project} at ${project.checkout} (${project.head}) in src/${project.relativePath}`);
+          log.write(
+            `Checked out ${project.project} at ${project.checkout} (${project.head}) in src/${project.relativePath}`,
+          );
         }
-        const run = await this.runOnNodes({ params, workspaceRoot, sshPrimary: placement.sshNode, projects: prepared.projects, log, logPlace, build, secrets });
+        const run = await this.runOnNodes({
+          params,
+          workspaceRoot,
+          sshPrimary: placement.sshNode,
+          projects: prepared.projects,
+          log,
+          logPlace,
+          build,
+          secrets,
+        });
         outcome = run.outcome;
         if (outcome.paused === true) {
-          pauseState = { startTime: startTime.toISOString(), projects: prepared.projects, changedFiles, remoteRoot: run.remoteRoot };
+          pauseState = {
+            startTime: startTime.toISOString(),
+            projects: prepared.projects,
+            changedFiles,
+            remoteRoot: run.remoteRoot,
+          };
         }
       }
     } catch (err) {
@@ -355,7 +388,12 @@ export class ExecutorWorker {
    * Record the pause (the engine gets `build-paused`); the build leaves this worker. False when
    * the request is no longer running here: the build then completes as it is.
    */
-  private async pause(params: BuildRequestParams, log: BuildLog, outcome: RunOutcome, state: PauseState): Promise<boolean> {
+  private async pause(
+    params: BuildRequestParams,
+    log: BuildLog,
+    outcome: RunOutcome,
+    state: PauseState,
+  ): Promise<boolean> {
     const pauseTime = this.now();
     const payload: BuildPausedPayload = {
       ...buildEventSubject(params),
@@ -379,12 +417,20 @@ export class ExecutorWorker {
     const parsed = buildRequestParamsSchema.safeParse(record.params);
     const state = parsePauseState(record.pauseState);
     if (!parsed.success || state === null) {
-      await this.complete(invalidRequestPayload(record, 'Invalid build request: the state of the paused build cannot be read', this.now(), this.id));
+      await this.complete(
+        invalidRequestPayload(
+          record,
+          'Invalid build request: the state of the paused build cannot be read',
+          this.now(),
+          this.id,
+        ),
+      );
       return;
     }
     const params = parsed.data;
     const logPlace = this.logPlace(params);
-    const log = this.pausedLogs.get(params.buildUuid) ?? new BuildLog(path.join(logPlace.dir, JOB_OUTPUT_FILE), this.now);
+    const log =
+      this.pausedLogs.get(params.buildUuid) ?? new BuildLog(path.join(logPlace.dir, JOB_OUTPUT_FILE), this.now);
     this.pausedLogs.delete(params.buildUuid);
     this.consoles.register(params.buildUuid, log);
     const placement = placeBuild(params, this.options.workRoot, (node) => this.sshKeyFor(node));
@@ -402,7 +448,8 @@ export class ExecutorWorker {
         }
       } else {
         const nodeIds = (params.nodes ?? []).map((node) => node.id);
-        const lockRefusal = this.options.nodeLocker && nodeIds.length > 0 ? await this.options.nodeLocker.lock(nodeIds, this.id) : null;
+        const lockRefusal =
+          this.options.nodeLocker && nodeIds.length > 0 ? await this.options.nodeLocker.lock(nodeIds, this.id) : null;
         if (lockRefusal !== null) {
           throw new NodeFailure(lockRefusal);
         }
@@ -435,20 +482,40 @@ export class ExecutorWorker {
         rmSync(workspaceRoot, { recursive: true, force: true });
       }
     }
-    await this.finish(params, log, outcome, { startTime: new Date(state.startTime), logUrl: logPlace.url, changedFiles: state.changedFiles }, secrets);
+    await this.finish(
+      params,
+      log,
+      outcome,
+      { startTime: new Date(state.startTime), logUrl: logPlace.url, changedFiles: state.changedFiles },
+      secrets,
+    );
   }
 
   /** The node keeps nothing of a canceled paused build (best effort: the cancel stands either way). */
-  private async removeRemoteWorkspace(node: BuildNode, workspaceRoot: string, remoteRoot: string, log: BuildLog): Promise<void> {
+  private async removeRemoteWorkspace(
+    node: BuildNode,
+    workspaceRoot: string,
+    remoteRoot: string,
+    log: BuildLog,
+  ): Promise<void> {
     const keyFile = this.sshKeyFor(node);
     try {
       if (keyFile === undefined) {
         throw new Error('this executor has no SSH key for it');
       }
       const env = { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' };
-      await sshRemoteSteps({ node, keyFile, localRoot: workspaceRoot, remoteRoot, stateDir: path.join(workspaceRoot, '.ssh'), env }).collect();
+      await sshRemoteSteps({
+        node,
+        keyFile,
+        localRoot: workspaceRoot,
+        remoteRoot,
+        stateDir: path.join(workspaceRoot, '.ssh'),
+        env,
+      }).collect();
     } catch (err) {
-      log.write(`Removing the workspace from node ${node.id} failed: ${err instanceof Error ? err.message : String(err)}`);
+      log.write(
+        `Removing the workspace from node ${node.id} failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
@@ -501,7 +568,10 @@ export class ExecutorWorker {
   }
 
   private logPlace(params: BuildRequestParams): LogPlace {
-    return { dir: buildLogDir(this.options.logsDir, params.tenant, params.buildUuid), url: buildLogUrl(this.options.logsUrl, params.tenant, params.buildUuid) };
+    return {
+      dir: buildLogDir(this.options.logsDir, params.tenant, params.buildUuid),
+      url: buildLogUrl(this.options.logsUrl, params.tenant, params.buildUuid),
+    };
   }
 
   /** The outcome of a build that threw: NODE_FAILURE for node problems, else ERROR. */
@@ -581,7 +651,12 @@ function checkoutsOf(params: BuildRequestParams): ProjectCheckout[] {
   return checkouts;
 }
 
-function invalidRequestPayload(record: BuildRequestRecord, detail: string, now: Date, worker: string): BuildCompletedPayload {
+function invalidRequestPayload(
+  record: BuildRequestRecord,
+  detail: string,
+  now: Date,
+  worker: string,
+): BuildCompletedPayload {
   const raw = (record.params ?? {}) as Partial<BuildRequestParams>;
   return {
     buildUuid: record.buildUuid,

@@ -75,7 +75,10 @@ export function allTenantProviders(ctx: Pick<LauncherContext, 'layouts' | 'confi
 }
 
 /** A provider by canonical name (the first tenant that has it; a provider's runtime is the same in each). */
-export function providerByName(ctx: Pick<LauncherContext, 'layouts' | 'config'>, canonicalName: string): RuntimeProvider | undefined {
+export function providerByName(
+  ctx: Pick<LauncherContext, 'layouts' | 'config'>,
+  canonicalName: string,
+): RuntimeProvider | undefined {
   for (const providers of allTenantProviders(ctx).values()) {
     const found = providers.find((p) => p.canonicalName === canonicalName);
     if (found) {

@@ -31,7 +31,10 @@ function stringField(metadata: Record<string, unknown>, key: string): string | n
 }
 
 /** Providers (all tenants, deduplicated) with the image, keyed by provider canonical name. */
-function providersWithImage(ctx: LauncherContext, canonicalName: string): Array<{ provider: RuntimeProvider; image: RuntimeImage }> {
+function providersWithImage(
+  ctx: LauncherContext,
+  canonicalName: string,
+): Array<{ provider: RuntimeProvider; image: RuntimeImage }> {
   const found = new Map<string, { provider: RuntimeProvider; image: RuntimeImage }>();
   for (const providers of allTenantProviders(ctx).values()) {
     for (const provider of providers) {
@@ -83,7 +86,10 @@ export class ImageManager {
       }
       const claimedSha = stringField(reported.metadata, 'sha256');
       const claimedMd5 = stringField(reported.metadata, 'md5sum');
-      if ((claimedSha !== null && claimedSha !== digest.sha256) || (claimedMd5 !== null && claimedMd5 !== digest.md5sum)) {
+      if (
+        (claimedSha !== null && claimedSha !== digest.sha256) ||
+        (claimedMd5 !== null && claimedMd5 !== digest.md5sum)
+      ) {
         reject('the file does not match the checksums the job reported');
         continue;
       }
@@ -117,13 +123,25 @@ export class ImageManager {
             continue;
           }
           const key = `${provider.endpoint}\n${providerImage.configHash}`;
-          const group = groups.get(key) ?? { endpoint: provider.endpoint, configHash: providerImage.configHash, providers: [] };
+          const group = groups.get(key) ?? {
+            endpoint: provider.endpoint,
+            configHash: providerImage.configHash,
+            providers: [],
+          };
           group.providers.push(provider.canonicalName);
           groups.set(key, group);
         }
         for (const group of groups.values()) {
           await ctx.repos.images.createUpload(
-            { uuid: ctx.uuid(), artifactUuid: artifact.uuid, canonicalName: image.canonicalName, endpointName: group.endpoint, providers: group.providers, configHash: group.configHash, validated: artifact.validated },
+            {
+              uuid: ctx.uuid(),
+              artifactUuid: artifact.uuid,
+              canonicalName: image.canonicalName,
+              endpointName: group.endpoint,
+              providers: group.providers,
+              configHash: group.configHash,
+              validated: artifact.validated,
+            },
             ctx.now(),
             trx,
           );
@@ -146,7 +164,10 @@ export class ImageManager {
       await ctx.knex.transaction(async (trx) => {
         const upload = await ctx.repos.images.lockUpload(stale.uuid, trx, { skipLocked: true });
         if (upload && upload.state === 'uploading' && upload.lockHolder === stale.lockHolder) {
-          ctx.logger.warn({ upload: upload.uuid, holder: upload.lockHolder }, 'upload abandoned by a crashed launcher; queued again');
+          ctx.logger.warn(
+            { upload: upload.uuid, holder: upload.lockHolder },
+            'upload abandoned by a crashed launcher; queued again',
+          );
           await ctx.repos.images.updateUpload(upload.uuid, { state: 'pending', lockHolder: null }, ctx.now(), trx);
         }
       });
@@ -162,7 +183,12 @@ export class ImageManager {
         if (!upload || upload.state !== 'pending') {
           return null;
         }
-        await ctx.repos.images.updateUpload(upload.uuid, { state: 'uploading', lockHolder: ctx.holder }, ctx.now(), trx);
+        await ctx.repos.images.updateUpload(
+          upload.uuid,
+          { state: 'uploading', lockHolder: ctx.holder },
+          ctx.now(),
+          trx,
+        );
         return upload;
       });
       if (claimed) {
@@ -200,10 +226,33 @@ export class ImageManager {
         throw new Error('the downloaded file does not match the artifact sha256');
       }
       await ctx.knex.transaction(async (trx) => {
-        await ctx.repos.images.updateUpload(upload.uuid, { state: 'ready', externalId: `${artifact.name ?? 'image'}-${upload.uuid}`, path: destination, lockHolder: null }, ctx.now(), trx);
+        await ctx.repos.images.updateUpload(
+          upload.uuid,
+          {
+            state: 'ready',
+            externalId: `${artifact.name ?? 'image'}-${upload.uuid}`,
+            path: destination,
+            lockHolder: null,
+          },
+          ctx.now(),
+          trx,
+        );
         // An unvalidated upload boots no normal node until a validation pipeline passes it (§6.8 step 5).
-        if (!upload.validated && artifact.name !== null && artifact.projectCanonicalName !== null && artifact.projectBranch !== null) {
-          await emitImageValidate(ctx, artifact.tenant, artifact.projectCanonicalName, artifact.projectBranch, artifact.name, upload.uuid, trx);
+        if (
+          !upload.validated &&
+          artifact.name !== null &&
+          artifact.projectCanonicalName !== null &&
+          artifact.projectBranch !== null
+        ) {
+          await emitImageValidate(
+            ctx,
+            artifact.tenant,
+            artifact.projectCanonicalName,
+            artifact.projectBranch,
+            artifact.name,
+            upload.uuid,
+            trx,
+          );
         }
       });
     } catch (err) {
@@ -212,7 +261,15 @@ export class ImageManager {
         await ctx.repos.images.updateUpload(upload.uuid, { state: 'deleting', lockHolder: null }, ctx.now(), trx);
         if (artifact && artifact.state !== 'deleting') {
           await ctx.repos.images.createUpload(
-            { uuid: ctx.uuid(), artifactUuid: upload.artifactUuid, canonicalName: upload.canonicalName, endpointName: upload.endpointName, providers: upload.providers, configHash: upload.configHash, validated: upload.validated },
+            {
+              uuid: ctx.uuid(),
+              artifactUuid: upload.artifactUuid,
+              canonicalName: upload.canonicalName,
+              endpointName: upload.endpointName,
+              providers: upload.providers,
+              configHash: upload.configHash,
+              validated: upload.validated,
+            },
             ctx.now(),
             trx,
           );
@@ -232,7 +289,9 @@ export class ImageManager {
           if (image.type !== 'zuul' || image.canonicalName === null) {
             continue;
           }
-          const uploads = (await ctx.repos.images.readyUploads(image.canonicalName)).filter((u) => uploadPermitted(u, provider, image));
+          const uploads = (await ctx.repos.images.readyUploads(image.canonicalName)).filter((u) =>
+            uploadPermitted(u, provider, image),
+          );
           let validated = 0;
           for (const upload of uploads) {
             if (validated < KEEP_VALIDATED) {
@@ -304,11 +363,19 @@ export class ImageManager {
           continue;
         }
         for (const image of provider.images.values()) {
-          if (image.type !== 'zuul' || image.canonicalName === null || image.projectCanonicalName === null || image.branch === null) {
+          if (
+            image.type !== 'zuul' ||
+            image.canonicalName === null ||
+            image.projectCanonicalName === null ||
+            image.branch === null
+          ) {
             continue;
           }
           const key = `${tenant}\n${image.canonicalName}\n${image.format}`;
-          if (this.buildsRequested.has(key) || (await ctx.repos.images.hasArtifact(image.canonicalName, image.format))) {
+          if (
+            this.buildsRequested.has(key) ||
+            (await ctx.repos.images.hasArtifact(image.canonicalName, image.format))
+          ) {
             continue;
           }
           this.buildsRequested.add(key);
@@ -316,7 +383,10 @@ export class ImageManager {
             continue;
           }
           await emitImageBuild(ctx, tenant, image.projectCanonicalName, image.branch, [image.name]);
-          ctx.logger.info({ tenant, image: image.name, format: image.format }, 'image has no artifact; build requested');
+          ctx.logger.info(
+            { tenant, image: image.name, format: image.format },
+            'image has no artifact; build requested',
+          );
         }
       }
     }
@@ -345,12 +415,25 @@ export function launcherIsGone(holder: string | null): boolean {
 }
 
 /** Append a zuul-driver `image-build` trigger event (engine.md §6.8 step 1). */
-export async function emitImageBuild(ctx: LauncherContext, tenant: string, project: string, branch: string, imageNames: string[]): Promise<number> {
+export async function emitImageBuild(
+  ctx: LauncherContext,
+  tenant: string,
+  project: string,
+  branch: string,
+  imageNames: string[],
+): Promise<number> {
   return ctx.repos.events.append({
     tenant,
     category: 'trigger',
     eventType: 'image-build',
-    payload: { type: 'image-build', project, ref: `refs/heads/${branch}`, branch, imageNames, timestamp: ctx.now().toISOString() },
+    payload: {
+      type: 'image-build',
+      project,
+      ref: `refs/heads/${branch}`,
+      branch,
+      imageNames,
+      timestamp: ctx.now().toISOString(),
+    },
     created: ctx.now(),
   });
 }
@@ -370,7 +453,15 @@ export async function emitImageValidate(
       tenant,
       category: 'trigger',
       eventType: 'image-validate',
-      payload: { type: 'image-validate', project, ref: `refs/heads/${branch}`, branch, imageNames: [imageName], imageUploadUuid: uploadUuid, timestamp: ctx.now().toISOString() },
+      payload: {
+        type: 'image-validate',
+        project,
+        ref: `refs/heads/${branch}`,
+        branch,
+        imageNames: [imageName],
+        imageUploadUuid: uploadUuid,
+        timestamp: ctx.now().toISOString(),
+      },
       created: ctx.now(),
     },
     trx,

@@ -10,7 +10,13 @@ import os from 'node:os';
 import type { Knex } from 'knex';
 import type { ServiceConfig } from '../config/service';
 import { quantizeRelativePriority } from '../model/launcher';
-import { createRepositories, defaultDrivers, type LauncherContext, type LauncherLogger, type LayoutSource } from './context';
+import {
+  createRepositories,
+  defaultDrivers,
+  type LauncherContext,
+  type LauncherLogger,
+  type LayoutSource,
+} from './context';
 import type { NodeDriver } from './drivers/driver';
 import { ImageManager } from './image-manager';
 import { LauncherNodeGateway } from './node-gateway';
@@ -56,7 +62,10 @@ const MAX_FOLLOW_UPS = 5;
 /** Node and request counts by state: a pass that changes them may have unblocked more work. */
 async function stateSummary(knex: Knex): Promise<string> {
   const counts = async (table: string): Promise<Array<[string, number]>> => {
-    const rows = (await knex(table).select('state').count({ n: '*' }).groupBy('state').orderBy('state')) as Array<{ state: string; n: string | number }>;
+    const rows = (await knex(table).select('state').count({ n: '*' }).groupBy('state').orderBy('state')) as Array<{
+      state: string;
+      n: string | number;
+    }>;
     return rows.map((row) => [row.state, Number(row.n)]);
   };
   return JSON.stringify([await counts('nodes'), await counts('nodeset_requests')]);

@@ -27,11 +27,20 @@ export class LauncherNodeGateway implements NodeGateway {
 
   async requestNodes(request: LauncherNodeRequest): Promise<void> {
     const { ctx } = this;
-    const alternatives = request.alternatives && request.alternatives.length > 0 ? request.alternatives : [request.labels];
+    const alternatives =
+      request.alternatives && request.alternatives.length > 0 ? request.alternatives : [request.labels];
     const requestTime = ctx.now();
     const project = request.project ?? null;
     const ahead =
-      project === null ? 0 : await ctx.repos.requests.buildsetsAhead({ tenant: request.tenant, pipelineName: request.pipeline, project, buildsetUuid: request.buildsetUuid, requestTime });
+      project === null
+        ? 0
+        : await ctx.repos.requests.buildsetsAhead({
+            tenant: request.tenant,
+            pipelineName: request.pipeline,
+            project,
+            buildsetUuid: request.buildsetUuid,
+            requestTime,
+          });
     const stored = await ctx.repos.requests.create({
       uuid: request.id,
       tenant: request.tenant,
@@ -48,8 +57,18 @@ export class LauncherNodeGateway implements NodeGateway {
       preferredProvider: request.preferredProvider ?? null,
       requestTime,
     });
-    if (stored.state === 'fulfilled' && stored.labels.length === 0 && stored.requestTime.getTime() === requestTime.getTime()) {
-      await ctx.repos.events.append({ tenant: request.tenant, category: 'result', eventType: 'nodes-provisioned', payload: { type: 'nodes-provisioned', requestId: request.id, fulfilled: true, nodes: [] }, created: requestTime });
+    if (
+      stored.state === 'fulfilled' &&
+      stored.labels.length === 0 &&
+      stored.requestTime.getTime() === requestTime.getTime()
+    ) {
+      await ctx.repos.events.append({
+        tenant: request.tenant,
+        category: 'result',
+        eventType: 'nodes-provisioned',
+        payload: { type: 'nodes-provisioned', requestId: request.id, fulfilled: true, nodes: [] },
+        created: requestTime,
+      });
     }
     this.changed();
   }
@@ -73,7 +92,12 @@ export class LauncherNodeGateway implements NodeGateway {
           requests.add(node.requestUuid);
         }
         if (node.state === 'in-use' || node.state === 'ready') {
-          await ctx.repos.nodes.update(node.uuid, { state: 'used', requestUuid: null, lockHolder: null }, ctx.now(), trx);
+          await ctx.repos.nodes.update(
+            node.uuid,
+            { state: 'used', requestUuid: null, lockHolder: null },
+            ctx.now(),
+            trx,
+          );
         }
       }
       // The request is done once its nodes come back (the reference's executor deletes it after locking them).
@@ -95,7 +119,13 @@ export class LauncherNodeGateway implements NodeGateway {
       }
       await ctx.repos.images.updateUpload(upload.uuid, { validated: true }, ctx.now(), trx);
       await ctx.repos.systemEvents.record(
-        { tenant, eventType: 'image-upload-validated', description: `Image upload ${upload.uuid} validated by a validation pipeline`, eventTime: ctx.now(), data: { uploadId: upload.uuid } },
+        {
+          tenant,
+          eventType: 'image-upload-validated',
+          description: `Image upload ${upload.uuid} validated by a validation pipeline`,
+          eventTime: ctx.now(),
+          data: { uploadId: upload.uuid },
+        },
         trx,
       );
       return true;
@@ -116,7 +146,19 @@ export class LauncherNodeGateway implements NodeGateway {
         if (node.requestUuid !== null) {
           await ctx.repos.requests.delete(node.requestUuid, trx);
         }
-        await ctx.repos.nodes.update(node.uuid, { state: 'hold', comment: reason, holdExpiration: expirationSeconds, holdTime: ctx.now(), requestUuid: null, lockHolder: null }, ctx.now(), trx);
+        await ctx.repos.nodes.update(
+          node.uuid,
+          {
+            state: 'hold',
+            comment: reason,
+            holdExpiration: expirationSeconds,
+            holdTime: ctx.now(),
+            requestUuid: null,
+            lockHolder: null,
+          },
+          ctx.now(),
+          trx,
+        );
       }
     });
   }
@@ -126,7 +168,11 @@ export class LauncherNodeGateway implements NodeGateway {
  * Cancel (delete) a request and let go of its nodes. Returns the request's state before the
  * cancel, or null when the tenant has no such request.
  */
-export async function cancelNodesetRequest(ctx: LauncherContext, tenant: string, requestId: string): Promise<string | null> {
+export async function cancelNodesetRequest(
+  ctx: LauncherContext,
+  tenant: string,
+  requestId: string,
+): Promise<string | null> {
   return ctx.knex.transaction(async (trx) => {
     const request = await ctx.repos.requests.lockForTenant(tenant, requestId, trx);
     if (!request) {

@@ -16,24 +16,41 @@ const LAUNCHED_STATES = ['building', 'ready', 'in-use', 'used', 'outdated', 'hol
 
 /** Whether an upload may be used by a provider (engine.md §6.8 permission rules). */
 export function uploadPermitted(upload: ImageUploadRecord, provider: RuntimeProvider, image: RuntimeImage): boolean {
-  return upload.providers.includes(provider.canonicalName) || (upload.configHash === image.configHash && upload.endpointName === provider.endpoint);
+  return (
+    upload.providers.includes(provider.canonicalName) ||
+    (upload.configHash === image.configHash && upload.endpointName === provider.endpoint)
+  );
 }
 
 /** The upload a node of this provider and image boots from: the newest validated ready one (or the requested one). */
-async function bootImage(ctx: LauncherContext, trx: Knex, node: NodeRecord, provider: RuntimeProvider, image: RuntimeImage): Promise<BootImage | null> {
+async function bootImage(
+  ctx: LauncherContext,
+  trx: Knex,
+  node: NodeRecord,
+  provider: RuntimeProvider,
+  image: RuntimeImage,
+): Promise<BootImage | null> {
   if (image.canonicalName === null) {
     return null;
   }
   const uploads = await ctx.repos.images.readyUploads(image.canonicalName, trx);
   const usable = uploads.filter((u) => u.path !== null && uploadPermitted(u, provider, image));
-  const chosen = node.imageUploadUuid !== null ? usable.find((u) => u.uuid === node.imageUploadUuid) : usable.find((u) => u.validated);
+  const chosen =
+    node.imageUploadUuid !== null
+      ? usable.find((u) => u.uuid === node.imageUploadUuid)
+      : usable.find((u) => u.validated);
   if (!chosen || chosen.path === null) {
     return null;
   }
   return { uploadUuid: chosen.uuid, format: image.format, path: chosen.path };
 }
 
-async function assignStaticHost(ctx: LauncherContext, trx: Knex.Transaction, node: NodeRecord, provider: RuntimeProvider): Promise<string | null> {
+async function assignStaticHost(
+  ctx: LauncherContext,
+  trx: Knex.Transaction,
+  node: NodeRecord,
+  provider: RuntimeProvider,
+): Promise<string | null> {
   const taken = await ctx.repos.nodes.externalIdsInUse(provider.canonicalName, trx);
   const free = provider.hosts.find((host) => host.labels.includes(node.label) && !taken.has(host.name));
   if (!free) {
@@ -92,13 +109,33 @@ export async function launchNode(ctx: LauncherContext, uuid: string): Promise<vo
       }
     }
     await ctx.repos.nodes.update(node.uuid, { state: 'building' }, ctx.now(), trx);
-    const outcome = await ctx.drivers[provider.driver].launch({ ...current, state: 'building' }, provider, label, image);
+    const outcome = await ctx.drivers[provider.driver].launch(
+      { ...current, state: 'building' },
+      provider,
+      label,
+      image,
+    );
     if (outcome.kind === 'failed') {
       ctx.logger.warn({ node: node.uuid, reason: outcome.reason }, 'node launch failed');
-      await ctx.repos.nodes.update(node.uuid, { state: outcome.temporary ? 'tempfailed' : 'failed', comment: outcome.reason }, ctx.now(), trx);
+      await ctx.repos.nodes.update(
+        node.uuid,
+        { state: outcome.temporary ? 'tempfailed' : 'failed', comment: outcome.reason },
+        ctx.now(),
+        trx,
+      );
       return;
     }
-    await ctx.repos.nodes.update(node.uuid, { ...outcome.attributes, state: 'ready', readyTime: ctx.now(), imageUploadUuid: image?.uploadUuid ?? current.imageUploadUuid }, ctx.now(), trx);
+    await ctx.repos.nodes.update(
+      node.uuid,
+      {
+        ...outcome.attributes,
+        state: 'ready',
+        readyTime: ctx.now(),
+        imageUploadUuid: image?.uploadUuid ?? current.imageUploadUuid,
+      },
+      ctx.now(),
+      trx,
+    );
   });
 }
 
@@ -150,7 +187,11 @@ export async function ageNodes(ctx: LauncherContext): Promise<void> {
     if (node.requestUuid !== null) {
       continue;
     }
-    const aged = node.maxReadyAge !== null && node.maxReadyAge > 0 && node.readyTime !== null && now.getTime() - node.readyTime.getTime() >= node.maxReadyAge * 1000;
+    const aged =
+      node.maxReadyAge !== null &&
+      node.maxReadyAge > 0 &&
+      node.readyTime !== null &&
+      now.getTime() - node.readyTime.getTime() >= node.maxReadyAge * 1000;
     const gone = !liveHashes.has(`${node.provider ?? ''}\n${node.label}\n${node.labelConfigHash ?? ''}`);
     if (aged || gone) {
       await ctx.knex.transaction(async (trx) => {

@@ -42,7 +42,11 @@ function nodeOfTenant(ctx: LauncherContext, tenant: string, node: NodeRecord): b
   if (node.tenant === tenant) {
     return true;
   }
-  return node.tenant === null && node.provider !== null && providersOf(ctx, tenant).some((p) => p.canonicalName === node.provider);
+  return (
+    node.tenant === null &&
+    node.provider !== null &&
+    providersOf(ctx, tenant).some((p) => p.canonicalName === node.provider)
+  );
 }
 
 function actorText(actor: string | null): string {
@@ -50,12 +54,18 @@ function actorText(actor: string | null): string {
 }
 
 /** `PUT T/nodes/{id}` with `{"state": "hold"}`: hold a node (kept until released), with an optional comment. */
-export async function nodeHold(ctx: LauncherContext, input: { tenant: string; nodeId: string; comment?: string | null; actor?: string | null }): Promise<OperationResult<NodeRecord>> {
+export async function nodeHold(
+  ctx: LauncherContext,
+  input: { tenant: string; nodeId: string; comment?: string | null; actor?: string | null },
+): Promise<OperationResult<NodeRecord>> {
   return setNodeState(ctx, { ...input, state: 'hold' });
 }
 
 /** `PUT T/nodes/{id}` with `{"state": "used"}`: release a node; it is deleted. */
-export async function nodeRelease(ctx: LauncherContext, input: { tenant: string; nodeId: string; actor?: string | null }): Promise<OperationResult<NodeRecord>> {
+export async function nodeRelease(
+  ctx: LauncherContext,
+  input: { tenant: string; nodeId: string; actor?: string | null },
+): Promise<OperationResult<NodeRecord>> {
   return setNodeState(ctx, { ...input, state: 'used' });
 }
 
@@ -76,15 +86,28 @@ export async function setNodeState(
     }
     const now = ctx.now();
     if (state === 'hold') {
-      await ctx.repos.nodes.update(node.uuid, { state: 'hold', comment: input.comment ?? node.comment, holdTime: now, holdExpiration: null }, now, trx);
+      await ctx.repos.nodes.update(
+        node.uuid,
+        { state: 'hold', comment: input.comment ?? node.comment, holdTime: now, holdExpiration: null },
+        now,
+        trx,
+      );
     } else {
-      await ctx.repos.nodes.update(node.uuid, { state: 'used', requestUuid: node.state === 'hold' ? null : node.requestUuid }, now, trx);
+      await ctx.repos.nodes.update(
+        node.uuid,
+        { state: 'used', requestUuid: node.state === 'hold' ? null : node.requestUuid },
+        now,
+        trx,
+      );
     }
     await ctx.repos.systemEvents.record(
       {
         tenant: input.tenant,
         eventType: state === 'hold' ? 'node-held' : 'node-released',
-        description: state === 'hold' ? `Node ${node.uuid} (${node.label}) held${actorText(actor)}${input.comment ? `: ${input.comment}` : ''}` : `Node ${node.uuid} (${node.label}) released${actorText(actor)}`,
+        description:
+          state === 'hold'
+            ? `Node ${node.uuid} (${node.label}) held${actorText(actor)}${input.comment ? `: ${input.comment}` : ''}`
+            : `Node ${node.uuid} (${node.label}) released${actorText(actor)}`,
         eventTime: now,
         data: { nodeId: node.uuid, label: node.label, previousState: node.state },
       },
@@ -100,14 +123,23 @@ export async function setNodeState(
  * `DELETE T/nodeset-requests/{id}`: cancel a request. A job still waiting for it gets NODE_FAILURE
  * (a failed `nodes-provisioned` event), as when the launcher gives up.
  */
-export async function nodesetRequestCancel(ctx: LauncherContext, input: { tenant: string; requestId: string; actor?: string | null }): Promise<OperationResult<null>> {
+export async function nodesetRequestCancel(
+  ctx: LauncherContext,
+  input: { tenant: string; requestId: string; actor?: string | null },
+): Promise<OperationResult<null>> {
   const previous = await cancelNodesetRequest(ctx, input.tenant, input.requestId);
   if (previous === null) {
     return fail(new LauncherOperationError('not-found', REQUEST_NOT_FOUND, 'NodesetRequest', input.requestId));
   }
   const now = ctx.now();
   if (previous === 'requested' || previous === 'accepted') {
-    await ctx.repos.events.append({ tenant: input.tenant, category: 'result', eventType: 'nodes-provisioned', payload: { type: 'nodes-provisioned', requestId: input.requestId, fulfilled: false, nodes: [] }, created: now });
+    await ctx.repos.events.append({
+      tenant: input.tenant,
+      category: 'result',
+      eventType: 'nodes-provisioned',
+      payload: { type: 'nodes-provisioned', requestId: input.requestId, fulfilled: false, nodes: [] },
+      created: now,
+    });
   }
   await ctx.repos.systemEvents.record({
     tenant: input.tenant,
@@ -120,7 +152,10 @@ export async function nodesetRequestCancel(ctx: LauncherContext, input: { tenant
 }
 
 /** `POST T/image/{name}/build`: enqueue an `image-build` trigger event for a zuul image of the tenant's providers. */
-export async function imageBuild(ctx: LauncherContext, input: { tenant: string; imageName: string; actor?: string | null }): Promise<OperationResult<{ eventId: number }>> {
+export async function imageBuild(
+  ctx: LauncherContext,
+  input: { tenant: string; imageName: string; actor?: string | null },
+): Promise<OperationResult<{ eventId: number }>> {
   const image = providersOf(ctx, input.tenant)
     .flatMap((p) => [...p.images.values()])
     .find((i) => i.name === input.imageName);
@@ -143,20 +178,32 @@ function inUse(what: string, count: number): LauncherOperationError {
 }
 
 /** `DELETE T/image-build-artifact/{id}`: mark an artifact (and so its uploads) `deleting`; refused while nodes use it. */
-export async function imageBuildArtifactDelete(ctx: LauncherContext, input: { tenant: string; artifactId: string; actor?: string | null }): Promise<OperationResult<null>> {
+export async function imageBuildArtifactDelete(
+  ctx: LauncherContext,
+  input: { tenant: string; artifactId: string; actor?: string | null },
+): Promise<OperationResult<null>> {
   return ctx.knex.transaction(async (trx): Promise<OperationResult<null>> => {
     const artifact = await ctx.repos.images.lockArtifact(input.artifactId, trx);
     if (!artifact || artifact.tenant !== input.tenant) {
       return fail(new LauncherOperationError('not-found', ARTIFACT_NOT_FOUND, 'ImageBuildArtifact', input.artifactId));
     }
     const uploads = await ctx.repos.images.uploadsOfArtifacts([artifact.uuid], trx);
-    const users = await ctx.repos.nodes.countUsingUploads(uploads.map((u) => u.uuid), trx);
+    const users = await ctx.repos.nodes.countUsingUploads(
+      uploads.map((u) => u.uuid),
+      trx,
+    );
     if (users > 0) {
       return fail(inUse(`Image build artifact ${artifact.uuid}`, users));
     }
     await ctx.repos.images.setArtifactState(artifact.uuid, 'deleting', ctx.now(), trx);
     await ctx.repos.systemEvents.record(
-      { tenant: input.tenant, eventType: 'image-artifact-deleted', description: `Image build artifact ${artifact.uuid} (${artifact.name ?? artifact.canonicalName}, ${artifact.format}) deleted${actorText(input.actor ?? null)}`, eventTime: ctx.now(), data: { artifactId: artifact.uuid } },
+      {
+        tenant: input.tenant,
+        eventType: 'image-artifact-deleted',
+        description: `Image build artifact ${artifact.uuid} (${artifact.name ?? artifact.canonicalName}, ${artifact.format}) deleted${actorText(input.actor ?? null)}`,
+        eventTime: ctx.now(),
+        data: { artifactId: artifact.uuid },
+      },
       trx,
     );
     return ok(null);
@@ -164,7 +211,12 @@ export async function imageBuildArtifactDelete(ctx: LauncherContext, input: { te
 }
 
 /** The upload and its artifact, if the artifact was built by the tenant. */
-async function tenantUpload(ctx: LauncherContext, tenant: string, uploadId: string, trx: Parameters<LauncherContext['repos']['images']['lockUpload']>[1]) {
+async function tenantUpload(
+  ctx: LauncherContext,
+  tenant: string,
+  uploadId: string,
+  trx: Parameters<LauncherContext['repos']['images']['lockUpload']>[1],
+) {
   const upload = await ctx.repos.images.lockUpload(uploadId, trx);
   if (!upload) {
     return null;
@@ -177,7 +229,10 @@ async function tenantUpload(ctx: LauncherContext, tenant: string, uploadId: stri
 }
 
 /** `DELETE T/image-upload/{id}`: mark an upload `deleting`; refused while nodes use it. */
-export async function imageUploadDelete(ctx: LauncherContext, input: { tenant: string; uploadId: string; actor?: string | null }): Promise<OperationResult<null>> {
+export async function imageUploadDelete(
+  ctx: LauncherContext,
+  input: { tenant: string; uploadId: string; actor?: string | null },
+): Promise<OperationResult<null>> {
   return ctx.knex.transaction(async (trx): Promise<OperationResult<null>> => {
     const found = await tenantUpload(ctx, input.tenant, input.uploadId, trx);
     if (!found) {
@@ -189,7 +244,13 @@ export async function imageUploadDelete(ctx: LauncherContext, input: { tenant: s
     }
     await ctx.repos.images.updateUpload(found.upload.uuid, { state: 'deleting' }, ctx.now(), trx);
     await ctx.repos.systemEvents.record(
-      { tenant: input.tenant, eventType: 'image-upload-deleted', description: `Image upload ${found.upload.uuid} (${found.upload.endpointName}) deleted${actorText(input.actor ?? null)}`, eventTime: ctx.now(), data: { uploadId: found.upload.uuid } },
+      {
+        tenant: input.tenant,
+        eventType: 'image-upload-deleted',
+        description: `Image upload ${found.upload.uuid} (${found.upload.endpointName}) deleted${actorText(input.actor ?? null)}`,
+        eventTime: ctx.now(),
+        data: { uploadId: found.upload.uuid },
+      },
       trx,
     );
     return ok(null);
@@ -197,18 +258,29 @@ export async function imageUploadDelete(ctx: LauncherContext, input: { tenant: s
 }
 
 /** `POST T/image-upload/{id}/validate`: mark a `ready` upload validated (409 when it is not ready). */
-export async function imageUploadValidate(ctx: LauncherContext, input: { tenant: string; uploadId: string; actor?: string | null }): Promise<OperationResult<null>> {
+export async function imageUploadValidate(
+  ctx: LauncherContext,
+  input: { tenant: string; uploadId: string; actor?: string | null },
+): Promise<OperationResult<null>> {
   return ctx.knex.transaction(async (trx): Promise<OperationResult<null>> => {
     const found = await tenantUpload(ctx, input.tenant, input.uploadId, trx);
     if (!found) {
       return fail(new LauncherOperationError('not-found', UPLOAD_NOT_FOUND, 'ImageUpload', input.uploadId));
     }
     if (found.upload.state !== 'ready') {
-      return fail(new LauncherOperationError('conflict', `Image upload ${found.upload.uuid} is ${found.upload.state}, not ready`));
+      return fail(
+        new LauncherOperationError('conflict', `Image upload ${found.upload.uuid} is ${found.upload.state}, not ready`),
+      );
     }
     await ctx.repos.images.updateUpload(found.upload.uuid, { validated: true }, ctx.now(), trx);
     await ctx.repos.systemEvents.record(
-      { tenant: input.tenant, eventType: 'image-upload-validated', description: `Image upload ${found.upload.uuid} validated${actorText(input.actor ?? null)}`, eventTime: ctx.now(), data: { uploadId: found.upload.uuid } },
+      {
+        tenant: input.tenant,
+        eventType: 'image-upload-validated',
+        description: `Image upload ${found.upload.uuid} validated${actorText(input.actor ?? null)}`,
+        eventTime: ctx.now(),
+        data: { uploadId: found.upload.uuid },
+      },
       trx,
     );
     return ok(null);

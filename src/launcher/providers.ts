@@ -86,7 +86,11 @@ function staticHosts(config: Record<string, unknown>): StaticHost[] {
     if (name === null) {
       return [];
     }
-    const labels = Array.isArray(node.labels) ? node.labels.filter((l): l is string => typeof l === 'string') : typeof node.labels === 'string' ? [node.labels] : [];
+    const labels = Array.isArray(node.labels)
+      ? node.labels.filter((l): l is string => typeof l === 'string')
+      : typeof node.labels === 'string'
+        ? [node.labels]
+        : [];
     return [
       {
         name,
@@ -100,7 +104,12 @@ function staticHosts(config: Record<string, unknown>): StaticHost[] {
 }
 
 /** The runtime form of one layout provider, or null when its connection is not a launcher driver. */
-export function runtimeProvider(tenant: string, provider: Provider, layout: Layout, config: Pick<ServiceConfig, 'connections' | 'dataDir'>): RuntimeProvider | null {
+export function runtimeProvider(
+  tenant: string,
+  provider: Provider,
+  layout: Layout,
+  config: Pick<ServiceConfig, 'connections' | 'dataDir'>,
+): RuntimeProvider | null {
   const connectionName = provider.connection;
   if (connectionName === undefined) {
     return null;
@@ -154,12 +163,16 @@ export function runtimeProvider(tenant: string, provider: Provider, layout: Layo
     labels,
     images,
     hosts,
-    root: connection.driver === 'local' ? (connection.root ?? path.join(config.dataDir, 'launcher', connectionName)) : null,
+    root:
+      connection.driver === 'local' ? (connection.root ?? path.join(config.dataDir, 'launcher', connectionName)) : null,
   };
 }
 
 /** Every launcher provider of a tenant layout, in layout order. */
-export function tenantProviders(layout: Layout, config: Pick<ServiceConfig, 'connections' | 'dataDir'>): RuntimeProvider[] {
+export function tenantProviders(
+  layout: Layout,
+  config: Pick<ServiceConfig, 'connections' | 'dataDir'>,
+): RuntimeProvider[] {
   const result: RuntimeProvider[] = [];
   for (const provider of layout.providers.values()) {
     const runtime = runtimeProvider(layout.tenantName, provider, layout, config);

@@ -63,7 +63,9 @@ export function selectProviders(
   const candidates: RuntimeProvider[][] = [];
   for (const [index, label] of request.labels.entries()) {
     const entry = data[index] ?? { uuid: null, executor_zone: null, failed_providers: [] };
-    const list = sorted.filter((p) => p.labels.has(label) && p.instances !== 0 && failures(entry, p.canonicalName) < p.launchAttempts);
+    const list = sorted.filter(
+      (p) => p.labels.has(label) && p.instances !== 0 && failures(entry, p.canonicalName) < p.launchAttempts,
+    );
     if (list.length === 0) {
       return { ok: false, reason: `No provider found for label ${label}` };
     }
@@ -78,14 +80,29 @@ export function selectProviders(
     }
   }
   const byUse = [...servesAll].sort((a, b) => (counts.get(b.canonicalName) ?? 0) - (counts.get(a.canonicalName) ?? 0));
-  const main = (counts.size > 0 ? byUse[0] : undefined) ?? servesAll.find((p) => p.canonicalName === request.preferredProvider) ?? servesAll[0];
+  const main =
+    (counts.size > 0 ? byUse[0] : undefined) ??
+    servesAll.find((p) => p.canonicalName === request.preferredProvider) ??
+    servesAll[0];
   return { ok: true, providers: candidates.map((list) => main ?? list[0]) };
 }
 
 /** Append a nodes-provisioned result event for the engine (same transaction as the state change). */
-async function notifyEngine(ctx: LauncherContext, trx: Knex, request: NodesetRequestRecord, fulfilled: boolean, nodes: NodeInfo[]): Promise<void> {
+async function notifyEngine(
+  ctx: LauncherContext,
+  trx: Knex,
+  request: NodesetRequestRecord,
+  fulfilled: boolean,
+  nodes: NodeInfo[],
+): Promise<void> {
   await ctx.repos.events.append(
-    { tenant: request.tenant, category: 'result', eventType: 'nodes-provisioned', payload: { type: 'nodes-provisioned', requestId: request.uuid, fulfilled, nodes }, created: ctx.now() },
+    {
+      tenant: request.tenant,
+      category: 'result',
+      eventType: 'nodes-provisioned',
+      payload: { type: 'nodes-provisioned', requestId: request.uuid, fulfilled, nodes },
+      created: ctx.now(),
+    },
     trx,
   );
 }
@@ -117,27 +134,52 @@ export async function releaseRequestNodes(ctx: LauncherContext, trx: Knex, reque
 }
 
 /** Fail the current alternative: move on to the next one, or fail the request. True when the request failed (the engine was told). */
-async function failRequest(ctx: LauncherContext, trx: Knex, request: NodesetRequestRecord, reason: string): Promise<boolean> {
+async function failRequest(
+  ctx: LauncherContext,
+  trx: Knex,
+  request: NodesetRequestRecord,
+  reason: string,
+): Promise<boolean> {
   await releaseRequestNodes(ctx, trx, request.uuid);
   const next = request.alternativeIndex + 1;
   const alternative = request.alternatives[next];
   if (alternative !== undefined && alternative.length > 0) {
-    ctx.logger.info({ request: request.uuid, reason, alternative: next }, 'nodeset alternative failed; trying the next one');
+    ctx.logger.info(
+      { request: request.uuid, reason, alternative: next },
+      'nodeset alternative failed; trying the next one',
+    );
     await ctx.repos.requests.update(
       request.uuid,
-      { state: 'requested', labels: alternative, alternativeIndex: next, providerNodeData: alternative.map(() => ({ uuid: null, executor_zone: null, failed_providers: [] })), failureReason: reason },
+      {
+        state: 'requested',
+        labels: alternative,
+        alternativeIndex: next,
+        providerNodeData: alternative.map(() => ({ uuid: null, executor_zone: null, failed_providers: [] })),
+        failureReason: reason,
+      },
       ctx.now(),
       trx,
     );
     return false;
   }
   ctx.logger.info({ request: request.uuid, reason }, 'nodeset request failed');
-  await ctx.repos.requests.update(request.uuid, { state: 'failed', failureReason: reason, providerNodeData: request.providerNodeData }, ctx.now(), trx);
+  await ctx.repos.requests.update(
+    request.uuid,
+    { state: 'failed', failureReason: reason, providerNodeData: request.providerNodeData },
+    ctx.now(),
+    trx,
+  );
   await notifyEngine(ctx, trx, request, false, []);
   return true;
 }
 
-async function createNode(ctx: LauncherContext, trx: Knex, request: NodesetRequestRecord, provider: RuntimeProvider, label: string): Promise<NodeRecord> {
+async function createNode(
+  ctx: LauncherContext,
+  trx: Knex,
+  request: NodesetRequestRecord,
+  provider: RuntimeProvider,
+  label: string,
+): Promise<NodeRecord> {
   const providerLabel = provider.labels.get(label);
   const node = await ctx.repos.nodes.create(
     {
@@ -165,20 +207,37 @@ function hasCapacity(provider: RuntimeProvider, usage: ReadonlyMap<string, numbe
 }
 
 /** Accept a `requested` request; true when it also reached a final state (the engine was told). */
-async function accept(ctx: LauncherContext, trx: Knex.Transaction, request: NodesetRequestRecord, providers: RuntimeProvider[]): Promise<boolean> {
+async function accept(
+  ctx: LauncherContext,
+  trx: Knex.Transaction,
+  request: NodesetRequestRecord,
+  providers: RuntimeProvider[],
+): Promise<boolean> {
   const usage = await ctx.repos.nodes.countByProvider(QUOTA_STATES, trx);
   const selection = selectProviders(request, request.providerNodeData, providers, usage);
   if (!selection.ok) {
     return failRequest(ctx, trx, request, selection.reason);
   }
-  const data = request.labels.map((_, index) => request.providerNodeData[index] ?? { uuid: null, executor_zone: null, failed_providers: [] });
+  const data = request.labels.map(
+    (_, index) => request.providerNodeData[index] ?? { uuid: null, executor_zone: null, failed_providers: [] },
+  );
   let placed = 0;
   for (const [index, label] of request.labels.entries()) {
     const provider = selection.providers[index];
     const providerLabel = provider.labels.get(label);
     const claimed =
       request.imageUploadUuid === null && providerLabel
-        ? await ctx.repos.nodes.claimReady({ label, providers: [provider.canonicalName], labelConfigHashes: [providerLabel.configHash], tenant: request.tenant, requestUuid: request.uuid }, ctx.now(), trx)
+        ? await ctx.repos.nodes.claimReady(
+            {
+              label,
+              providers: [provider.canonicalName],
+              labelConfigHashes: [providerLabel.configHash],
+              tenant: request.tenant,
+              requestUuid: request.uuid,
+            },
+            ctx.now(),
+            trx,
+          )
         : null;
     if (claimed) {
       data[index] = { ...data[index], uuid: claimed.uuid };
@@ -199,9 +258,21 @@ async function accept(ctx: LauncherContext, trx: Knex.Transaction, request: Node
 }
 
 /** Replace failed nodes, fulfil when all are ready; true when the request reached a final state (the engine was told). */
-async function checkFulfilment(ctx: LauncherContext, trx: Knex.Transaction, request: NodesetRequestRecord, providers: RuntimeProvider[]): Promise<boolean> {
+async function checkFulfilment(
+  ctx: LauncherContext,
+  trx: Knex.Transaction,
+  request: NodesetRequestRecord,
+  providers: RuntimeProvider[],
+): Promise<boolean> {
   const data = request.providerNodeData.map((entry) => ({ ...entry, failed_providers: [...entry.failed_providers] }));
-  const nodes = new Map((await ctx.repos.nodes.getMany(data.flatMap((d) => (d.uuid === null ? [] : [d.uuid])), trx)).map((n) => [n.uuid, n]));
+  const nodes = new Map(
+    (
+      await ctx.repos.nodes.getMany(
+        data.flatMap((d) => (d.uuid === null ? [] : [d.uuid])),
+        trx,
+      )
+    ).map((n) => [n.uuid, n]),
+  );
   const replace: number[] = [];
   for (const [index, entry] of data.entries()) {
     const node = entry.uuid === null ? undefined : nodes.get(entry.uuid);
@@ -238,7 +309,13 @@ async function checkFulfilment(ctx: LauncherContext, trx: Knex.Transaction, requ
     // The nodes stay `ready` (assigned to the request) until the executor locks them for the build.
     await ctx.repos.requests.update(request.uuid, { state: 'fulfilled' }, ctx.now(), trx);
     // The alternative's index tells the executor the nodes' names and groups (toBuildRequestParams).
-    await notifyEngine(ctx, trx, request, true, all.map((node) => ({ ...nodeInfo(node), nodesetIndex: request.alternativeIndex })));
+    await notifyEngine(
+      ctx,
+      trx,
+      request,
+      true,
+      all.map((node) => ({ ...nodeInfo(node), nodesetIndex: request.alternativeIndex })),
+    );
     return true;
   }
   return false;
@@ -256,7 +333,10 @@ export async function processRequest(ctx: LauncherContext, uuid: string): Promis
         return null;
       }
       const providers = providersOf(ctx, request.tenant);
-      const settled = request.state === 'requested' ? await accept(ctx, trx, request, providers) : await checkFulfilment(ctx, trx, request, providers);
+      const settled =
+        request.state === 'requested'
+          ? await accept(ctx, trx, request, providers)
+          : await checkFulfilment(ctx, trx, request, providers);
       return settled ? request.tenant : null;
     });
   } catch (err) {

@@ -44,6 +44,8 @@ export class TenantNodeGateway implements NodeGateway {
   }
 
   holdNodes(tenant: string, nodes: NodeInfo[], reason: string, expirationSeconds: number): Promise<void> {
-    return launcherNodes(nodes) ? this.launcher.holdNodes(tenant, nodes, reason, expirationSeconds) : this.local.holdNodes(tenant, nodes, reason, expirationSeconds);
+    return launcherNodes(nodes)
+      ? this.launcher.holdNodes(tenant, nodes, reason, expirationSeconds)
+      : this.local.holdNodes(tenant, nodes, reason, expirationSeconds);
   }
 }

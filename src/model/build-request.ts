@@ -10,7 +10,15 @@ import { z } from 'zod';
 import type { BuildResult } from './results';
 
 /** Merge modes (engine.md §3.11); docs/executor.md says which git command each one runs. */
-export const MERGE_MODES = ['merge', 'merge-resolve', 'merge-recursive', 'merge-ort', 'cherry-pick', 'squash-merge', 'rebase'] as const;
+export const MERGE_MODES = [
+  'merge',
+  'merge-resolve',
+  'merge-recursive',
+  'merge-ort',
+  'cherry-pick',
+  'squash-merge',
+  'rebase',
+] as const;
 export type MergeMode = (typeof MERGE_MODES)[number];
 
 /** Workspace schemes (engine.md §3.11): where a project is checked out inside `src/`. */
@@ -201,7 +209,9 @@ const stepSchema = z
     connection: z.string().min(1),
     project: z.string().min(1),
     path: z.string().min(1),
-    secrets: z.array(z.object({ alias: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/), secret: z.number().int().min(0) }).strict()).optional(),
+    secrets: z
+      .array(z.object({ alias: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/), secret: z.number().int().min(0) }).strict())
+      .optional(),
   })
   .strict();
 const recordSchema = z.record(z.string(), z.unknown());
@@ -211,7 +221,10 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
   .object({
     buildUuid: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'build uuid: letters, digits and "-" only'),
     buildsetUuid: z.string().min(1),
-    tenant: z.string().regex(/^[A-Za-z0-9_.-]+$/).refine((t) => t !== '.' && t !== '..', 'invalid tenant name'),
+    tenant: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/)
+      .refine((t) => t !== '.' && t !== '..', 'invalid tenant name'),
     pipeline: z.string().min(1),
     attempt: z.number().int().min(1),
     job: z
@@ -229,12 +242,20 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
         preRun: z.array(stepSchema),
         run: z.array(stepSchema),
         postRun: z.array(stepSchema),
-        secrets: z.array(z.object({ name: z.string().min(1), project: z.string().min(1), data: recordSchema }).strict()).optional(),
+        secrets: z
+          .array(z.object({ name: z.string().min(1), project: z.string().min(1), data: recordSchema }).strict())
+          .optional(),
       })
       .strict()
-      .refine((job) => [...job.preRun, ...job.run, ...job.postRun].every((step) => (step.secrets ?? []).every((s) => s.secret < (job.secrets ?? []).length)), {
-        message: 'a step refers to a secret the job does not carry',
-      }),
+      .refine(
+        (job) =>
+          [...job.preRun, ...job.run, ...job.postRun].every((step) =>
+            (step.secrets ?? []).every((s) => s.secret < (job.secrets ?? []).length),
+          ),
+        {
+          message: 'a step refers to a secret the job does not carry',
+        },
+      ),
     item: z
       .object({
         connection: z.string().min(1),
@@ -262,7 +283,11 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
         })
         .strict(),
     ),
-    projects: z.array(z.object({ connection: z.string().min(1), project: z.string().min(1), overrideCheckout: nullableString }).strict()),
+    projects: z.array(
+      z
+        .object({ connection: z.string().min(1), project: z.string().min(1), overrideCheckout: nullableString })
+        .strict(),
+    ),
     parentData: recordSchema,
     artifacts: z.array(
       z
@@ -300,7 +325,9 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
     nodeset: z
       .object({
         name: z.string(),
-        nodes: z.array(z.object({ name: z.string().min(1), aliases: z.array(z.string().min(1)), label: z.string() }).strict()),
+        nodes: z.array(
+          z.object({ name: z.string().min(1), aliases: z.array(z.string().min(1)), label: z.string() }).strict(),
+        ),
         groups: z.array(z.object({ name: z.string().min(1), nodes: z.array(z.string().min(1)) }).strict()),
       })
       .strict()

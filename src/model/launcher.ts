@@ -6,11 +6,29 @@
 export const NODESET_REQUEST_STATES = ['requested', 'accepted', 'fulfilled', 'failed'] as const;
 export type NodesetRequestState = (typeof NODESET_REQUEST_STATES)[number];
 
-export const NODE_STATES = ['requested', 'building', 'ready', 'failed', 'tempfailed', 'in-use', 'used', 'outdated', 'hold'] as const;
+export const NODE_STATES = [
+  'requested',
+  'building',
+  'ready',
+  'failed',
+  'tempfailed',
+  'in-use',
+  'used',
+  'outdated',
+  'hold',
+] as const;
 export type NodeState = (typeof NODE_STATES)[number];
 
 /** States that count toward a provider's quota (§3.5 "allocated", plus `requested` when accepting work). */
-export const QUOTA_STATES: readonly NodeState[] = ['requested', 'building', 'ready', 'in-use', 'used', 'outdated', 'hold'];
+export const QUOTA_STATES: readonly NodeState[] = [
+  'requested',
+  'building',
+  'ready',
+  'in-use',
+  'used',
+  'outdated',
+  'hold',
+];
 /** Nodes the launcher deletes. */
 export const DELETABLE_STATES: readonly NodeState[] = ['failed', 'tempfailed', 'used', 'outdated'];
 

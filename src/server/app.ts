@@ -34,7 +34,11 @@ import { LayoutManager } from '../config/layout-manager';
 import { REST_ROUTES } from '../../rest-compat';
 import { createOperationRunner } from '../../rest-compat/operation-runner';
 import { restRouter } from '../../rest-compat/router';
-import { attachGraphQLWebSocket, type GraphQLWebSocketServer, type WebSocketLimits } from '../../subscriptions/ws-server';
+import {
+  attachGraphQLWebSocket,
+  type GraphQLWebSocketServer,
+  type WebSocketLimits,
+} from '../../subscriptions/ws-server';
 import { buildYoga, type SluiceYoga } from './yoga';
 import { createLogger, type Logger } from './logger';
 import { healthRoutes, type Readiness } from './health';
@@ -122,7 +126,9 @@ export function buildApp(options: AppOptions): SluiceApp {
   // One key manager for the key endpoints, secret decryption at layout load and the executor.
   const keys = lazyKeyManager(config, database.knex, logger, options.keySizes);
   const layoutManager =
-    options.tenants === undefined && config.tenantConfig !== undefined ? new LayoutManager({ config, knex: database.knex, logger, now, secretKeys: keys }) : undefined;
+    options.tenants === undefined && config.tenantConfig !== undefined
+      ? new LayoutManager({ config, knex: database.knex, logger, now, secretKeys: keys })
+      : undefined;
   const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
   const bus = options.bus ?? createEventBus(config);
   const engineState = new EngineStateRepository(database.knex);
@@ -132,7 +138,9 @@ export function buildApp(options: AppOptions): SluiceApp {
           config,
           database,
           layoutManager,
-          engineBus: engineEventBusOver(bus, (err, delta) => logger.warn({ err, tenant: delta.tenant }, 'engine delta not published')),
+          engineBus: engineEventBusOver(bus, (err, delta) =>
+            logger.warn({ err, tenant: delta.tenant }, 'engine delta not published'),
+          ),
           logger,
           now,
           environment: options.environment ?? process.env,
@@ -144,7 +152,10 @@ export function buildApp(options: AppOptions): SluiceApp {
   layoutManager?.onLayout(() => policyChanges.fire());
   const live = new LiveHub(
     bus,
-    { committedSequence: async (tenant) => (await engineState.loadTenant(tenant)).busSequence, systemEvents: new SystemEventRepository(database.knex) },
+    {
+      committedSequence: async (tenant) => (await engineState.loadTenant(tenant)).busSequence,
+      systemEvents: new SystemEventRepository(database.knex),
+    },
     options.live,
     Date.now,
     (err) => logger.warn({ err }, 'reading system events for live subscribers failed'),
@@ -199,7 +210,10 @@ export function buildApp(options: AppOptions): SluiceApp {
     if (ctx.path !== yoga.graphqlEndpoint) {
       return next();
     }
-    const response = await yoga.handleNodeRequestAndResponse(ctx.request, ctx.res, { koa: ctx, requestId: ctx.state.requestId });
+    const response = await yoga.handleNodeRequestAndResponse(ctx.request, ctx.res, {
+      koa: ctx,
+      requestId: ctx.state.requestId,
+    });
     ctx.status = response.status;
     response.headers.forEach((value, key) => {
       ctx.append(key, value);
@@ -213,7 +227,8 @@ export function buildApp(options: AppOptions): SluiceApp {
       defaultShape: config.api.restShape,
       serverContext: (ctx) => ({ koa: ctx, requestId: ctx.state.requestId }),
       defaultRealm: () => defaultRealm(config.auth, services.auth.policies().rootPolicy().authenticationRealm),
-      requestAuth: async (ctx) => requestAuthFromHeader(await services.auth.authenticator(), ctx.get('authorization'), services.auth.policies()),
+      requestAuth: async (ctx) =>
+        requestAuthFromHeader(await services.auth.authenticator(), ctx.get('authorization'), services.auth.policies()),
       redactor: secretRedactor,
     }),
   );
@@ -270,7 +285,9 @@ export function buildApp(options: AppOptions): SluiceApp {
         heartbeat: started,
       });
       heartbeat = setInterval(() => {
-        components.heartbeat(componentId, now()).catch((err: unknown) => logger.warn({ err }, 'component heartbeat failed'));
+        components
+          .heartbeat(componentId, now())
+          .catch((err: unknown) => logger.warn({ err }, 'component heartbeat failed'));
       }, options.heartbeatInterval ?? 30_000);
       heartbeat.unref();
       for (const tenant of tenants.tenantNames()) {
@@ -291,7 +308,10 @@ export function buildApp(options: AppOptions): SluiceApp {
         consoleStream = attachConsoleStream(httpServer, {
           resolveBuild: roles.executor.resolveConsole,
           authorize: consoleStreamAuthorizer(services.auth),
-          accessChanges: auth.services.policyChanges === undefined ? undefined : () => auth.services.policyChanges?.next() ?? Promise.resolve(),
+          accessChanges:
+            auth.services.policyChanges === undefined
+              ? undefined
+              : () => auth.services.policyChanges?.next() ?? Promise.resolve(),
           redact: () => secretRedactor().redact,
         });
       }
@@ -334,7 +354,9 @@ export function buildApp(options: AppOptions): SluiceApp {
       clearInterval(heartbeat);
     }
     for (const task of tasks.reverse()) {
-      await task.stop().catch((err: unknown) => logger.error({ err, task: task.name }, 'background task failed to stop'));
+      await task
+        .stop()
+        .catch((err: unknown) => logger.error({ err, task: task.name }, 'background task failed to stop'));
     }
     await bus.close().catch((err: unknown) => logger.warn({ err }, 'event bus failed to close'));
     if (readiness.migrated) {

@@ -65,7 +65,12 @@ export function assembleAuthServices(options: AuthServicesOptions): AssembledAut
  * The key manager of a process, opened on first use (opening may create the key-encryption
  * secret file); a failed open is retried on the next use (a transient file or database error).
  */
-export function lazyKeyManager(config: ServiceConfig, knex: Knex, logger: Logger, sizes?: Partial<KeySizes>): () => Promise<KeyManager> {
+export function lazyKeyManager(
+  config: ServiceConfig,
+  knex: Knex,
+  logger: Logger,
+  sizes?: Partial<KeySizes>,
+): () => Promise<KeyManager> {
   let keys: Promise<KeyManager> | undefined;
   return () => {
     if (keys === undefined) {
@@ -81,10 +86,19 @@ export function lazyKeyManager(config: ServiceConfig, knex: Knex, logger: Logger
   };
 }
 
-async function openKeyManager(config: ServiceConfig, knex: Knex, logger: Logger, sizes: Partial<KeySizes> | undefined): Promise<KeyManager> {
+async function openKeyManager(
+  config: ServiceConfig,
+  knex: Knex,
+  logger: Logger,
+  sizes: Partial<KeySizes> | undefined,
+): Promise<KeyManager> {
   const secret = await resolveKeyEncryptionSecret(config.auth, config.dataDir);
   logger.info({ source: secret.source, file: secret.file }, 'key-encryption secret loaded');
-  return new KeyManager({ repository: new KeyRepository(knex), encryptor: await KeyEncryptor.fromSecret(secret.secret), sizes });
+  return new KeyManager({
+    repository: new KeyRepository(knex),
+    encryptor: await KeyEncryptor.fromSecret(secret.secret),
+    sizes,
+  });
 }
 
 const OPEN: AccessPolicy = { accessRules: [], adminRules: [] };
@@ -107,7 +121,8 @@ export function abidePolicySource(abide: () => Abide | undefined, tenants: Tenan
     rules: () => current().rules(),
     rootPolicy: () => current().rootPolicy(),
     version: () => abide(),
-    tenantPolicy: (tenant) => (tenants.tenantNames().includes(tenant) ? (current().tenantPolicy(tenant) ?? OPEN) : undefined),
+    tenantPolicy: (tenant) =>
+      tenants.tenantNames().includes(tenant) ? (current().tenantPolicy(tenant) ?? OPEN) : undefined,
   };
   return () => source;
 }
@@ -116,7 +131,11 @@ export function abidePolicySource(abide: () => Abide | undefined, tenants: Tenan
 export function policiesOfAbide(abide: Abide | undefined): AccessPolicySource {
   return tenantFilePolicies({
     rules: abide?.authorizationRules ?? [],
-    tenants: (abide?.tenants ?? []).map((t) => ({ name: t.name, accessRules: t.accessRules, adminRules: t.adminRules })),
+    tenants: (abide?.tenants ?? []).map((t) => ({
+      name: t.name,
+      accessRules: t.accessRules,
+      adminRules: t.adminRules,
+    })),
     apiRoot: abide?.apiRoot ?? null,
   });
 }

@@ -45,7 +45,11 @@ export async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { config: { type: 'string', short: 'c' }, tenant: { type: 'string', short: 't' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        config: { type: 'string', short: 'c' },
+        tenant: { type: 'string', short: 't' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (err) {
     process.stderr.write(`sluice: ${(err as Error).message}\n\n${USAGE}`);
@@ -89,7 +93,10 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function runAuthCommand(command: (argv: string[], deps: AuthCommandDeps) => Promise<number>, argv: string[]): Promise<number> {
+async function runAuthCommand(
+  command: (argv: string[], deps: AuthCommandDeps) => Promise<number>,
+  argv: string[],
+): Promise<number> {
   const io = {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -172,7 +179,9 @@ async function reconfigure(config: ServiceConfig, tenant: string | undefined): P
   try {
     await migrateLatest(database.knex);
     const id = await new ReconfigureRequestRepository(database.knex).request(tenant, new Date());
-    process.stdout.write(`Reconfiguration of ${tenant === undefined ? 'all tenants' : `tenant ${tenant}`} requested (request ${id}).\n`);
+    process.stdout.write(
+      `Reconfiguration of ${tenant === undefined ? 'all tenants' : `tenant ${tenant}`} requested (request ${id}).\n`,
+    );
     return 0;
   } finally {
     await database.close();

@@ -8,14 +8,20 @@ import type { AuthServices } from '../../schema/context';
 import { requestAuthFromConnectionParams } from '../auth/gate';
 import type { ConsoleAuthorization } from '../../subscriptions/console-websocket';
 
-export function consoleStreamAuthorizer(auth: AuthServices): (tenant: string, token: string | undefined) => Promise<ConsoleAuthorization> {
+export function consoleStreamAuthorizer(
+  auth: AuthServices,
+): (tenant: string, token: string | undefined) => Promise<ConsoleAuthorization> {
   return async (tenant, token) => {
     const policies = auth.policies();
     if (policies.tenantPolicy(tenant) === undefined) {
       // Unknown tenant: nothing to protect; the build lookup answers `Build not found`.
       return { ok: true };
     }
-    const request = await requestAuthFromConnectionParams(await auth.authenticator(), token === undefined ? {} : { token }, policies);
+    const request = await requestAuthFromConnectionParams(
+      await auth.authenticator(),
+      token === undefined ? {} : { token },
+      policies,
+    );
     const result = request.check('public', tenant);
     if (result.allowed) {
       return { ok: true };

@@ -78,13 +78,18 @@ export function useRequestSizeLimit(maxBytes: number): Plugin {
       }
       setRequestParser(async (incoming) => {
         const body = await readLimited(incoming.body, maxBytes);
-        return requestParser(new fetchAPI.Request(incoming.url, { method: incoming.method, headers: incoming.headers, body }));
+        return requestParser(
+          new fetchAPI.Request(incoming.url, { method: incoming.method, headers: incoming.headers, body }),
+        );
       });
     },
   };
 }
 
-async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+async function readLimited(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   if (body === null) {
     return new Uint8Array(0);
   }

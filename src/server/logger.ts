@@ -5,7 +5,9 @@ export type { Logger };
 
 export function createLogger(options: { level?: string; destination?: pino.DestinationStream } = {}): Logger {
   const level = options.level ?? process.env.SLUICE_LOG_LEVEL ?? 'info';
-  return options.destination ? pino({ level, base: { app: 'sluice' } }, options.destination) : pino({ level, base: { app: 'sluice' } });
+  return options.destination
+    ? pino({ level, base: { app: 'sluice' } }, options.destination)
+    : pino({ level, base: { app: 'sluice' } });
 }
 
 /** A logger that discards everything (tests that do not inspect logs). */

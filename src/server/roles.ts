@@ -67,14 +67,21 @@ export interface ServiceRoles {
 const LAUNCHER_IDLE_INTERVAL_MS = 5000;
 
 /** Canonical names and repository locations of the projects of every loaded tenant. */
-function projectDirectory(config: ServiceConfig, layoutManager: LayoutManager): GitProjects & { projectsOf(connection: string): string[]; tenantsOf(canonicalName: string): string[] } {
+function projectDirectory(
+  config: ServiceConfig,
+  layoutManager: LayoutManager,
+): GitProjects & { projectsOf(connection: string): string[]; tenantsOf(canonicalName: string): string[] } {
   const layouts = (): Layout[] => layoutManager.tenantNames().flatMap((tenant) => layoutManager.layout(tenant) ?? []);
   return {
     locate(canonicalName: string): GitProjectLocation | null {
       for (const layout of layouts()) {
         const project = layout.projects.get(canonicalName);
         if (project) {
-          return { connection: project.connectionName, name: project.name, defaultBranch: project.metadata.defaultBranch };
+          return {
+            connection: project.connectionName,
+            name: project.name,
+            defaultBranch: project.metadata.defaultBranch,
+          };
         }
       }
       return null;
@@ -175,7 +182,9 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   let submissions: Promise<void> = Promise.resolve();
   const submitTrigger = (event: GitTriggerEvent): Promise<void> => {
     const submitted = submissions.then(() => deliver(event));
-    submissions = submitted.catch((err: unknown) => logger.error({ err, connection: event.connection, project: event.project }, 'trigger event not recorded'));
+    submissions = submitted.catch((err: unknown) =>
+      logger.error({ err, connection: event.connection, project: event.project }, 'trigger event not recorded'),
+    );
     // The poller does not wait for the row: Sluice's own merge is announced from inside a
     // scheduler pass, which holds a database connection (PGlite has only one), and the poll
     // it triggers may report other events too. Shutdown drains the queue.
@@ -211,7 +220,11 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
         // Announced so the poller reports the merge once, as Sluice's own ref-updated.
         await pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
       }),
-      executor: new BuildRequestExecutor(database.knex, (_tenant, canonicalName) => directory.locate(canonicalName)?.name ?? canonicalName, options.now),
+      executor: new BuildRequestExecutor(
+        database.knex,
+        (_tenant, canonicalName) => directory.locate(canonicalName)?.name ?? canonicalName,
+        options.now,
+      ),
       nodes,
     },
     bus: options.engineBus,

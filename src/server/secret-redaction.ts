@@ -45,7 +45,14 @@ function redactError(error: GraphQLError, redactor: Redactor): GraphQLError {
   if (message === error.message && JSON.stringify(extensions) === JSON.stringify(error.extensions)) {
     return error;
   }
-  return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions });
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions,
+  });
 }
 
 /** The envelop plugin: results of queries, mutations and every subscription event are masked. */

@@ -19,7 +19,11 @@ export interface ValidationReport {
 }
 
 export async function validateDeployment(config: ServiceConfig): Promise<ValidationReport> {
-  const report: ValidationReport = { lines: [`service configuration ${config.source ?? '(defaults)'}: ok`], errors: 0, warnings: 0 };
+  const report: ValidationReport = {
+    lines: [`service configuration ${config.source ?? '(defaults)'}: ok`],
+    errors: 0,
+    warnings: 0,
+  };
   if (config.tenantConfig === undefined) {
     report.lines.push('warning: no tenantConfig is set; the service will have no tenants');
     report.warnings++;
@@ -29,13 +33,18 @@ export async function validateDeployment(config: ServiceConfig): Promise<Validat
   try {
     text = readFileSync(config.tenantConfig, 'utf8');
   } catch (err) {
-    report.lines.push(`error: ${config.tenantConfig}: cannot read the tenant file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    report.lines.push(
+      `error: ${config.tenantConfig}: cannot read the tenant file (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
     report.errors++;
     return report;
   }
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'sluice-validate-'));
   try {
-    const connections = connectionsFromConfig({ ...config, connections: await withSeededRepositories(config, scratch) });
+    const connections = connectionsFromConfig({
+      ...config,
+      connections: await withSeededRepositories(config, scratch),
+    });
     await validateTenants(config, text, connections, report);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -71,7 +80,8 @@ function linkRepositories(from: string, to: string, depth: number): void {
   }
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = path.join(from, entry.name);
-    const isRepository = entry.name.endsWith('.git') || existsSync(path.join(source, '.git')) || existsSync(path.join(source, 'HEAD'));
+    const isRepository =
+      entry.name.endsWith('.git') || existsSync(path.join(source, '.git')) || existsSync(path.join(source, 'HEAD'));
     if (isRepository) {
       symlinkSync(source, path.join(to, entry.name));
     } else if (entry.isDirectory() && depth > 1) {
@@ -81,7 +91,12 @@ function linkRepositories(from: string, to: string, depth: number): void {
   }
 }
 
-async function validateTenants(config: ServiceConfig, text: string, connections: ConnectionSet, report: ValidationReport): Promise<void> {
+async function validateTenants(
+  config: ServiceConfig,
+  text: string,
+  connections: ConnectionSet,
+  report: ValidationReport,
+): Promise<void> {
   const { abide, problems } = readTenantFile(text, connections);
   for (const p of problems.filter((x) => x.tenant === undefined)) {
     report.lines.push(`error: ${config.tenantConfig}${p.line !== undefined ? `:${p.line}` : ''}: ${p.message}`);
@@ -109,6 +124,9 @@ async function validateTenants(config: ServiceConfig, text: string, connections:
 
 function describeError(tenant: string, e: ConfigError): string {
   const c = e.sourceContext;
-  const where = c === undefined ? `tenant ${tenant}` : `${c.projectName}${c.branch !== undefined ? `@${c.branch}` : ''}${c.path !== undefined ? ` ${c.path}` : ''}${e.line !== undefined ? `:${e.line}` : ''}`;
+  const where =
+    c === undefined
+      ? `tenant ${tenant}`
+      : `${c.projectName}${c.branch !== undefined ? `@${c.branch}` : ''}${c.path !== undefined ? ` ${c.path}` : ''}${e.line !== undefined ? `:${e.line}` : ''}`;
   return `${e.severity}: [${e.name}] ${where}: ${e.shortError}`;
 }

@@ -6,7 +6,16 @@
  * literals and applies the same rule, with the same options, again.
  */
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
-import { GraphQLError, Kind, validate, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type ValueNode } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  validate,
+  visit,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type ValueNode,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 const PAGE_SIZE_ARGUMENTS = new Set(['first', 'last']);
@@ -42,7 +51,10 @@ function pageSize(value: unknown, fallback: ValueNode | undefined): number | und
  * The document with its page-size variables replaced by their values; null when it passes no
  * page size as a variable (the validation-time rule has already judged it).
  */
-export function withPageSizeLiterals(document: DocumentNode, variables: Readonly<Record<string, unknown>> | null | undefined): DocumentNode | null {
+export function withPageSizeLiterals(
+  document: DocumentNode,
+  variables: Readonly<Record<string, unknown>> | null | undefined,
+): DocumentNode | null {
   const names = pageSizeVariables(document);
   if (names.size === 0) {
     return null;
@@ -85,9 +97,20 @@ export function useVariablePageSizeCost(maxCost: number): Plugin {
     }
     refusals.length = 0;
     validate(args.schema, document, [rule]);
-    return refusals.splice(0).map((error) => new GraphQLError(error.message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } }));
+    return refusals
+      .splice(0)
+      .map(
+        (error) =>
+          new GraphQLError(error.message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } }),
+      );
   };
-  const refuseOverCost = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }): void => {
+  const refuseOverCost = ({
+    args,
+    setResultAndStopExecution,
+  }: {
+    args: ExecutionArgs;
+    setResultAndStopExecution: (result: ExecutionResult) => void;
+  }): void => {
     const errors = check(args);
     if (errors.length > 0) {
       setResultAndStopExecution({ errors });

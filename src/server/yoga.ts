@@ -50,7 +50,12 @@ export function buildYoga(services: Services, logger: Logger): SluiceYoga {
       warn: (...args) => logger.warn({ args }, 'graphql'),
       error: (...args) => logger.error({ args }, 'graphql'),
     },
-    context: async (initial) => createContext(services, initial.requestId ?? initial.koa?.state.requestId ?? 'ws', await requestAuthOf(services, initial)),
+    context: async (initial) =>
+      createContext(
+        services,
+        initial.requestId ?? initial.koa?.state.requestId ?? 'ws',
+        await requestAuthOf(services, initial),
+      ),
     plugins: [
       ...hardeningPlugins(services.config.graphql),
       // A subscription keeps its context; every event gets fresh Pothos caches (loaders, auth),

@@ -23,8 +23,7 @@ export interface ChangeRef extends ChangeId {
 
 /** What another change names in a `Depends-On:` trailer. */
 export type ChangeDependency =
-  | { kind: 'ref'; ref: string; number: number; patchset: number }
-  | { kind: 'change'; project: string; number: number };
+  { kind: 'ref'; ref: string; number: number; patchset: number } | { kind: 'change'; project: string; number: number };
 
 export interface ChangeOwner {
   name: string;
@@ -115,7 +114,12 @@ const LIST = '%x1f';
  * Read a change's details from a repository holding its ref. `fallbackBranch` is used when the
  * commit has no `Target-Branch:` trailer (normally the project's default branch).
  */
-export async function describeChange(repoDir: string, project: string, ref: string, fallbackBranch: string): Promise<ChangeDetails> {
+export async function describeChange(
+  repoDir: string,
+  project: string,
+  ref: string,
+  fallbackBranch: string,
+): Promise<ChangeDetails> {
   const id = parseChangeRef(ref);
   if (!id) {
     throw new Error(`"${ref}" is not a change ref`);
@@ -134,7 +138,10 @@ export async function describeChange(repoDir: string, project: string, ref: stri
   const targetBranch = lastNonEmpty(targets.split('\x1f')) ?? fallbackBranch;
   const dependsOn: ChangeDependency[] = [];
   const unparsedDependsOn: string[] = [];
-  for (const value of depends.split('\x1f').map((v) => v.trim()).filter((v) => v !== '')) {
+  for (const value of depends
+    .split('\x1f')
+    .map((v) => v.trim())
+    .filter((v) => v !== '')) {
     const parsed = parseDependsOn(value);
     if (parsed) {
       dependsOn.push(parsed);

@@ -52,7 +52,12 @@ export function git(cwd: string, args: string[], extraEnv: Record<string, string
 }
 
 /** Run git with `input` on standard input and return raw standard output (for `cat-file --batch`). */
-export function gitWithInput(cwd: string, args: string[], input: string, extraEnv: Record<string, string> = {}): Promise<Buffer> {
+export function gitWithInput(
+  cwd: string,
+  args: string[],
+  input: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
       cwd,

@@ -112,13 +112,21 @@ export class GitConnection {
    * Directories are walked recursively (`.yaml` files, sorted); a directory containing
    * `.zuul.ignore` is pruned.
    */
-  async readConfigFiles(project: string, sha: string, extraConfigPaths: readonly string[] = []): Promise<ConfigSnapshot> {
+  async readConfigFiles(
+    project: string,
+    sha: string,
+    extraConfigPaths: readonly string[] = [],
+  ): Promise<ConfigSnapshot> {
     const [snapshot] = await this.readConfigFilesAt(project, [sha], extraConfigPaths);
     return snapshot;
   }
 
   /** `readConfigFiles` for several commits at once (see `readConfigSnapshots`). */
-  async readConfigFilesAt(project: string, shas: readonly string[], extraConfigPaths: readonly string[] = []): Promise<ConfigSnapshot[]> {
+  async readConfigFilesAt(
+    project: string,
+    shas: readonly string[],
+    extraConfigPaths: readonly string[] = [],
+  ): Promise<ConfigSnapshot[]> {
     if (shas.length === 0) {
       return [];
     }
@@ -132,7 +140,9 @@ export class GitConnection {
     }
     const work = (async () => {
       if (this.cacheDir === undefined) {
-        throw new Error(`connection ${this.name}: a cache directory is needed to read repositories from ${this.settings.baseurl}`);
+        throw new Error(
+          `connection ${this.name}: a cache directory is needed to read repositories from ${this.settings.baseurl}`,
+        );
       }
       const target = path.join(this.cacheDir, this.name, `${project}.git`);
       const url = `${this.settings.baseurl.replace(/\/$/, '')}/${project}`;
@@ -159,8 +169,18 @@ export class GitConnection {
  * distinct configuration directory, one `cat-file --batch` for every distinct file. `env` is
  * passed to git (e.g. a scratch object directory holding a speculative merge).
  */
-export async function readConfigSnapshots(repo: string, shas: readonly string[], extraConfigPaths: readonly string[] = [], env: Record<string, string> = {}): Promise<ConfigSnapshot[]> {
-  const roots = [...new Set([...CONFIG_LOCATIONS.map((l) => l.replace(/\/$/, '')), ...extraConfigPaths.map((p) => p.replace(/\/$/, ''))])];
+export async function readConfigSnapshots(
+  repo: string,
+  shas: readonly string[],
+  extraConfigPaths: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<ConfigSnapshot[]> {
+  const roots = [
+    ...new Set([
+      ...CONFIG_LOCATIONS.map((l) => l.replace(/\/$/, '')),
+      ...extraConfigPaths.map((p) => p.replace(/\/$/, '')),
+    ]),
+  ];
   const specs = shas.flatMap((sha) => roots.map((root) => `${sha}:${root}`));
   // One pass returns every root file's content directly and tells which roots are directories.
   const objects = new Map<string, { oid: string; type: string }>();
@@ -177,11 +197,16 @@ export async function readConfigSnapshots(repo: string, shas: readonly string[],
   for (const { oid, type } of objects.values()) {
     if (type === 'tree' && !treeListings.has(oid)) {
       const listing = await git(repo, ['ls-tree', '-r', '--name-only', '-z', oid], env);
-      treeListings.set(oid, listing.stdout.split('\0').filter((p) => p.length > 0));
+      treeListings.set(
+        oid,
+        listing.stdout.split('\0').filter((p) => p.length > 0),
+      );
     }
   }
   const plans = shas.map((sha) => planSnapshot(sha, objects, treeListings, extraConfigPaths));
-  const unread = [...new Set(plans.flatMap((plan) => plan.files.map((f) => f.spec)))].filter((spec) => !texts.has(spec));
+  const unread = [...new Set(plans.flatMap((plan) => plan.files.map((f) => f.spec)))].filter(
+    (spec) => !texts.has(spec),
+  );
   for (const entry of unread.length > 0 ? await catObjects(repo, unread, env) : []) {
     if (entry.type !== 'blob') {
       throw new Error(`cannot read ${entry.spec}`);
@@ -195,7 +220,11 @@ export async function readConfigSnapshots(repo: string, shas: readonly string[],
 }
 
 /** `git cat-file --batch` over `specs`: type, oid and content of each (type `missing` when absent). */
-async function catObjects(repo: string, specs: readonly string[], env: Record<string, string>): Promise<Array<{ spec: string; oid: string; type: string; content: Buffer }>> {
+async function catObjects(
+  repo: string,
+  specs: readonly string[],
+  env: Record<string, string>,
+): Promise<Array<{ spec: string; oid: string; type: string; content: Buffer }>> {
   const output = await gitWithInput(repo, ['cat-file', '--batch'], `${specs.join('\n')}\n`, env);
   const out: Array<{ spec: string; oid: string; type: string; content: Buffer }> = [];
   let offset = 0;
@@ -236,7 +265,9 @@ function planSnapshot(
       return [];
     }
     const entries = treeListings.get(object.oid) ?? [];
-    const ignoredDirs = entries.filter((p) => path.posix.basename(p) === '.zuul.ignore').map((p) => `${path.posix.dirname(p)}/`);
+    const ignoredDirs = entries
+      .filter((p) => path.posix.basename(p) === '.zuul.ignore')
+      .map((p) => `${path.posix.dirname(p)}/`);
     return entries
       .filter((p) => p.endsWith('.yaml') && !ignoredDirs.some((d) => d === './' || p.startsWith(d)))
       .sort()
@@ -342,7 +373,11 @@ async function readHead(repo: string): Promise<string> {
 }
 
 /** Run `task` over `items` with at most `limit` at a time, keeping result order. */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

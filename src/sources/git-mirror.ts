@@ -9,7 +9,11 @@ import { git } from './git-cli';
 import { KeyedMutex } from './keyed-mutex';
 
 /** The refs a mirror copies from its origin (forced, pruned). */
-export const MIRROR_REFSPECS = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*', '+refs/changes/*:refs/changes/*'];
+export const MIRROR_REFSPECS = [
+  '+refs/heads/*:refs/heads/*',
+  '+refs/tags/*:refs/tags/*',
+  '+refs/changes/*:refs/changes/*',
+];
 
 /** True when a connection's `baseurl` is a URL prefix rather than a local directory. */
 export function isRemoteBaseUrl(baseurl: string): boolean {

@@ -137,7 +137,15 @@ export class GitPoller {
       if (known === newrev) {
         return null;
       }
-      const event = refEvent(this.options.connection, project, ref, known ?? oldrev ?? ZERO_SHA, newrev, this.clock.now(), true);
+      const event = refEvent(
+        this.options.connection,
+        project,
+        ref,
+        known ?? oldrev ?? ZERO_SHA,
+        newrev,
+        this.clock.now(),
+        true,
+      );
       snapshot?.set(ref, newrev);
       await this.options.onEvent(event);
       return event;
@@ -233,7 +241,15 @@ export class GitPoller {
   }
 }
 
-function refEvent(connection: string, project: string, ref: string, oldrev: string, newrev: string, timestamp: Date, own: boolean): RefUpdatedEvent {
+function refEvent(
+  connection: string,
+  project: string,
+  ref: string,
+  oldrev: string,
+  newrev: string,
+  timestamp: Date,
+  own: boolean,
+): RefUpdatedEvent {
   const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
   const tag = ref.startsWith('refs/tags/') ? ref.slice('refs/tags/'.length) : null;
   return {
@@ -253,7 +269,13 @@ function refEvent(connection: string, project: string, ref: string, oldrev: stri
 }
 
 async function readRefs(mirror: string): Promise<RefSnapshot> {
-  const { stdout } = await git(mirror, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/', 'refs/tags/', 'refs/changes/']);
+  const { stdout } = await git(mirror, [
+    'for-each-ref',
+    '--format=%(refname) %(objectname)',
+    'refs/heads/',
+    'refs/tags/',
+    'refs/changes/',
+  ]);
   const refs: RefSnapshot = new Map();
   for (const line of stdout.split('\n')) {
     const [ref, sha] = line.split(' ');

@@ -16,7 +16,10 @@ export interface GitPollersOptions {
 }
 
 /** Pollers by connection name (not started). */
-export function createGitPollers(config: Pick<ServiceConfig, 'connections' | 'dataDir'>, options: GitPollersOptions): Map<string, GitPoller> {
+export function createGitPollers(
+  config: Pick<ServiceConfig, 'connections' | 'dataDir'>,
+  options: GitPollersOptions,
+): Map<string, GitPoller> {
   const pollers = new Map<string, GitPoller>();
   for (const [name, connection] of Object.entries(config.connections)) {
     if (connection.driver !== 'git') {

@@ -18,7 +18,11 @@ export interface SeededRepository {
  * Project names may contain one level of organisation (`org/project`): a directory
  * `seedDir/org/project` with no files of its own at `seedDir/org` level is treated as such.
  */
-export async function seedRepositories(seedDir: string, baseDir: string, defaultBranch = 'master'): Promise<SeededRepository[]> {
+export async function seedRepositories(
+  seedDir: string,
+  baseDir: string,
+  defaultBranch = 'master',
+): Promise<SeededRepository[]> {
   const created: SeededRepository[] = [];
   mkdirSync(baseDir, { recursive: true });
   for (const project of listSeedProjects(seedDir)) {
@@ -51,7 +55,8 @@ function listSeedProjects(seedDir: string): string[] {
       continue;
     }
     const children = readdirSync(full);
-    const isOrg = children.length > 0 && children.every((c) => statSync(path.join(full, c)).isDirectory() && !c.startsWith('.'));
+    const isOrg =
+      children.length > 0 && children.every((c) => statSync(path.join(full, c)).isDirectory() && !c.startsWith('.'));
     if (isOrg) {
       projects.push(...children.sort().map((c) => `${entry}/${c}`));
     } else {

@@ -7,9 +7,7 @@ import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { pgTypeParsers } from './type-parsers';
 
-export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolMax?: number }
-  | { kind: 'pglite'; dataDir?: string };
+export type DatabaseTarget = { kind: 'postgres'; url: string; poolMax?: number } | { kind: 'pglite'; dataDir?: string };
 
 export interface Database {
   knex: Knex;

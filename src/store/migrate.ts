@@ -17,7 +17,15 @@ interface Migration {
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: Migration[] = [initial, configErrorContext, historyReadPaths, buildRequestLifecycle, engineState, launcher, buildRequestPause];
+const MIGRATIONS: Migration[] = [
+  initial,
+  configErrorContext,
+  historyReadPaths,
+  buildRequestLifecycle,
+  engineState,
+  launcher,
+  buildRequestPause,
+];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
   getMigrations(): Promise<Migration[]> {

@@ -36,7 +36,9 @@ export const MAX_MESSAGE_BYTES = 7900;
 export function encodeMessage(topic: string, message: BusMessage): string {
   const text = JSON.stringify({ topic, kind: message.kind, data: message.data });
   if (Buffer.byteLength(text) > MAX_MESSAGE_BYTES) {
-    throw new Error(`bus message for ${topic} (${message.kind}) exceeds ${MAX_MESSAGE_BYTES} bytes; publish ids, not objects`);
+    throw new Error(
+      `bus message for ${topic} (${message.kind}) exceeds ${MAX_MESSAGE_BYTES} bytes; publish ids, not objects`,
+    );
   }
   return text;
 }

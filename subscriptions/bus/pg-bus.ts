@@ -3,7 +3,14 @@
  * shared. All topics travel on one channel; a dedicated connection listens.
  */
 import pg from 'pg';
-import { ListenerSet, decodeMessage, encodeMessage, type BusListener, type BusMessage, type EventBus } from './event-bus';
+import {
+  ListenerSet,
+  decodeMessage,
+  encodeMessage,
+  type BusListener,
+  type BusMessage,
+  type EventBus,
+} from './event-bus';
 
 const CHANNEL = 'sluice_bus';
 
@@ -24,7 +31,10 @@ export class PostgresBus implements EventBus {
       }
     });
     this.listener.on('error', () => undefined);
-    this.connected = this.listener.connect().then(() => this.listener.query(`LISTEN ${CHANNEL}`)).then(() => undefined);
+    this.connected = this.listener
+      .connect()
+      .then(() => this.listener.query(`LISTEN ${CHANNEL}`))
+      .then(() => undefined);
     this.connected.catch(() => undefined);
   }
 

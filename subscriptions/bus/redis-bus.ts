@@ -3,7 +3,14 @@
  * publish. One Redis channel per topic, subscribed while at least one local listener needs it.
  */
 import Redis from 'ioredis';
-import { ListenerSet, decodeMessage, encodeMessage, type BusListener, type BusMessage, type EventBus } from './event-bus';
+import {
+  ListenerSet,
+  decodeMessage,
+  encodeMessage,
+  type BusListener,
+  type BusMessage,
+  type EventBus,
+} from './event-bus';
 
 const CHANNEL_PREFIX = 'sluice:';
 
@@ -40,7 +47,9 @@ export class RedisBus implements EventBus {
     }
     return () => {
       if (remove()) {
-        this.pending = this.pending.then(() => this.subscriber.unsubscribe(CHANNEL_PREFIX + topic)).catch(() => undefined);
+        this.pending = this.pending
+          .then(() => this.subscriber.unsubscribe(CHANNEL_PREFIX + topic))
+          .catch(() => undefined);
       }
     };
   }

@@ -8,18 +8,27 @@ import { tenantTopic, type EventBus, type JsonValue } from '../bus/event-bus';
 import { LIVE_MESSAGE_KINDS, isEngineDelta } from './messages';
 
 /** An `EngineEventBus` over the service's `EventBus`; publish failures go to `onError`, never to the engine. */
-export function engineEventBusOver(bus: EventBus, onError: (error: unknown, delta: EngineDelta) => void): EngineEventBus {
+export function engineEventBusOver(
+  bus: EventBus,
+  onError: (error: unknown, delta: EngineDelta) => void,
+): EngineEventBus {
   // Publish one at a time: a pooled bus could otherwise reorder deltas, and subscribers treat a
   // jump in the sequence as lost deltas.
   let previous: Promise<void> = Promise.resolve();
   return {
     publish(delta) {
       const data = JSON.parse(JSON.stringify(delta)) as JsonValue;
-      previous = previous.then(() => bus.publish(tenantTopic(delta.tenant), { kind: LIVE_MESSAGE_KINDS.queueDelta, data })).catch((error: unknown) => onError(error, delta));
+      previous = previous
+        .then(() => bus.publish(tenantTopic(delta.tenant), { kind: LIVE_MESSAGE_KINDS.queueDelta, data }))
+        .catch((error: unknown) => onError(error, delta));
     },
     subscribe(tenant, listener) {
       return bus.subscribe(tenantTopic(tenant), (message) => {
-        if (message.kind === LIVE_MESSAGE_KINDS.queueDelta && isEngineDelta(message.data) && message.data.tenant === tenant) {
+        if (
+          message.kind === LIVE_MESSAGE_KINDS.queueDelta &&
+          isEngineDelta(message.data) &&
+          message.data.tenant === tenant
+        ) {
           listener(message.data);
         }
       });

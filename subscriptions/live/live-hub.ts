@@ -89,7 +89,9 @@ export class LiveHub implements LiveFeeds {
     onError: (error: unknown) => void = () => undefined,
   ) {
     this.options = { ...DEFAULT_LIVE_HUB_OPTIONS, ...options };
-    this.systemEventFeed = store.systemEvents ? new SystemEventFeed(store.systemEvents, { pollIntervalMs: this.options.systemEventPollMs }, now, onError) : null;
+    this.systemEventFeed = store.systemEvents
+      ? new SystemEventFeed(store.systemEvents, { pollIntervalMs: this.options.systemEventPollMs }, now, onError)
+      : null;
   }
 
   /** Start listening to a tenant now, so its replay buffer fills before the first subscriber. */
@@ -104,7 +106,14 @@ export class LiveHub implements LiveFeeds {
       pending: afterSeq === null ? null : [],
       queue: new BoundedQueue<QueueFeedEvent>({
         capacity: this.options.subscriberCapacity,
-        onOverflow: (_backlog, incoming) => [{ kind: 'resnapshot', reason: 'SLOW_CONSUMER', tenant, sequence: incoming.kind === 'delta' ? incoming.delta.sequence : incoming.sequence }],
+        onOverflow: (_backlog, incoming) => [
+          {
+            kind: 'resnapshot',
+            reason: 'SLOW_CONSUMER',
+            tenant,
+            sequence: incoming.kind === 'delta' ? incoming.delta.sequence : incoming.sequence,
+          },
+        ],
         onClose: () => channel.deltaSubscribers.delete(subscriber),
       }),
     };
@@ -184,7 +193,12 @@ export class LiveHub implements LiveFeeds {
       deltaSubscribers += channel.deltaSubscribers.size;
       statusSubscribers += channel.statusSubscribers.size;
     }
-    return { tenants: this.channels.size, deltaSubscribers, statusSubscribers, systemEventSubscribers: this.systemEventFeed?.subscriberTotal() ?? 0 };
+    return {
+      tenants: this.channels.size,
+      deltaSubscribers,
+      statusSubscribers,
+      systemEventSubscribers: this.systemEventFeed?.subscriberTotal() ?? 0,
+    };
   }
 
   /** End every subscription and stop listening to the bus. */
@@ -214,7 +228,9 @@ export class LiveHub implements LiveFeeds {
     }
     const channel = new TenantChannel(tenant, this.options.replayCapacity);
     if (!this.closed) {
-      channel.unsubscribe = this.bus.subscribe(tenantTopic(tenant), (message) => this.receive(tenant, channel, message));
+      channel.unsubscribe = this.bus.subscribe(tenantTopic(tenant), (message) =>
+        this.receive(tenant, channel, message),
+      );
     }
     this.channels.set(tenant, channel);
     return channel;
@@ -254,7 +270,12 @@ export class LiveHub implements LiveFeeds {
     }
     if (subscriber.watermark >= 0 && delta.sequence !== subscriber.watermark + 1) {
       // This process missed deltas in between (bus loss): the client cannot stay consistent.
-      subscriber.queue.push({ kind: 'resnapshot', reason: 'SEQUENCE_GAP', tenant: delta.tenant, sequence: delta.sequence - 1 });
+      subscriber.queue.push({
+        kind: 'resnapshot',
+        reason: 'SEQUENCE_GAP',
+        tenant: delta.tenant,
+        sequence: delta.sequence - 1,
+      });
     }
     subscriber.watermark = delta.sequence;
     subscriber.queue.push({ kind: 'delta', delta });

@@ -31,13 +31,25 @@ export function useLiveSubscriptionEvents(freshContext: () => Record<PropertyKey
     onSubscribe({ setSubscribeFn }) {
       setSubscribeFn(
         makeSubscribe(async (args: ExecutionArgs) => {
-          const stream = await createSourceEventStream(args.schema, args.document, args.rootValue, args.contextValue, args.variableValues ?? undefined, args.operationName, args.subscribeFieldResolver);
+          const stream = await createSourceEventStream(
+            args.schema,
+            args.document,
+            args.rootValue,
+            args.contextValue,
+            args.variableValues ?? undefined,
+            args.operationName,
+            args.subscribeFieldResolver,
+          );
           if (!isAsyncIterable(stream)) {
             return stream;
           }
           const operationKey = `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}\n${print(args.document)}`;
           const run = (payload: unknown): EventResult =>
-            execute({ ...args, rootValue: payload, contextValue: { ...(args.contextValue as Record<PropertyKey, unknown>), ...freshContext() } });
+            execute({
+              ...args,
+              rootValue: payload,
+              contextValue: { ...(args.contextValue as Record<PropertyKey, unknown>), ...freshContext() },
+            });
           return mapAsyncIterator(stream, (payload: unknown) => {
             if (!isSharedLiveEvent(payload)) {
               return run(payload);

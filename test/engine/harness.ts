@@ -8,7 +8,6 @@ import { BuildRepository, type BuildRecord } from '../../src/store/repositories/
 import { BuildsetRepository, type BuildsetRecord } from '../../src/store/repositories/buildsets';
 import { canonical, FakeChanges, FakeClock, InstantNodes, ScriptedExecutor, ScriptedMerger } from './scripted';
 
-
 let tenantCounter = 0;
 
 /** A tenant name unique within the test process (scenarios share one database per file). */
@@ -90,7 +89,12 @@ export class EngineHarness {
   /** A new patchset event for a change (as the git poller emits it). */
   async patchsetCreated(project: string, number: number, patchset?: string): Promise<void> {
     const change = await this.changes.getChange(canonical(project), number, patchset);
-    const event: TriggerEventPayload = { type: 'patchset-created', project: canonical(project), change: number, patchset: change?.patchset ?? '1' };
+    const event: TriggerEventPayload = {
+      type: 'patchset-created',
+      project: canonical(project),
+      change: number,
+      patchset: change?.patchset ?? '1',
+    };
     await this.engine.submitTrigger(this.tenant, event);
   }
 
@@ -127,13 +131,21 @@ export class EngineHarness {
 
   /** The tenant's buildsets, oldest first. */
   async buildsets(): Promise<BuildsetRecord[]> {
-    const rows = await new BuildsetRepository(this.database.knex).list(this.tenant, {}, { limit: 1000, offset: 0, fromEnd: false });
+    const rows = await new BuildsetRepository(this.database.knex).list(
+      this.tenant,
+      {},
+      { limit: 1000, offset: 0, fromEnd: false },
+    );
     return rows.sort((a, b) => a.id - b.id);
   }
 
   /** The tenant's builds, oldest first. */
   async builds(): Promise<BuildRecord[]> {
-    const rows = await new BuildRepository(this.database.knex).list(this.tenant, {}, { limit: 1000, offset: 0, fromEnd: false });
+    const rows = await new BuildRepository(this.database.knex).list(
+      this.tenant,
+      {},
+      { limit: 1000, offset: 0, fromEnd: false },
+    );
     return rows.sort((a, b) => a.id - b.id);
   }
 }

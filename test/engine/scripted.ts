@@ -41,7 +41,11 @@ export class FakeClock implements Clock {
 const NO_REPORTER: ReporterActions = { connections: [], submit: false };
 
 /** A pipeline with the reference defaults; `submit` adds a git success reporter that merges. */
-export function pipeline(name: string, manager: EnginePipeline['manager'], overrides: Partial<EnginePipeline> & { submit?: boolean } = {}): EnginePipeline {
+export function pipeline(
+  name: string,
+  manager: EnginePipeline['manager'],
+  overrides: Partial<EnginePipeline> & { submit?: boolean } = {},
+): EnginePipeline {
   const { submit, ...rest } = overrides;
   const reporter: ReporterActions = { connections: ['git'], submit: false };
   return {
@@ -50,7 +54,15 @@ export function pipeline(name: string, manager: EnginePipeline['manager'], overr
     manager,
     precedence: 'normal',
     triggers: [{ driver: 'git', connection: 'git', events: ['patchset-created'], refs: [], branches: [] }],
-    window: { window: 20, floor: 3, ceiling: null, increaseType: 'linear', increaseFactor: 1, decreaseType: 'exponential', decreaseFactor: 2 },
+    window: {
+      window: 20,
+      floor: 3,
+      ceiling: null,
+      increaseType: 'linear',
+      increaseFactor: 1,
+      decreaseType: 'exponential',
+      decreaseFactor: 2,
+    },
     supercedes: [],
     dequeueOnNewPatchset: true,
     ignoreDependencies: false,
@@ -82,7 +94,10 @@ export function pipeline(name: string, manager: EnginePipeline['manager'], overr
   };
 }
 
-export function gitTrigger(events: string[], overrides: Partial<Extract<PipelineTrigger, { driver: 'git' }>> = {}): PipelineTrigger {
+export function gitTrigger(
+  events: string[],
+  overrides: Partial<Extract<PipelineTrigger, { driver: 'git' }>> = {},
+): PipelineTrigger {
   return { driver: 'git', connection: 'git', events, refs: [], branches: [], ...overrides };
 }
 
@@ -148,7 +163,10 @@ export function makeLayout(spec: LayoutSpec, uuid = 'layout-1'): EngineLayout {
     pipelines: spec.pipelines,
     projects,
     semaphores: new Map((spec.semaphores ?? []).map((semaphore) => [semaphore.name, semaphore])),
-    limits: { maxChangesPerPipeline: spec.limits?.maxChangesPerPipeline ?? null, maxDependencies: spec.limits?.maxDependencies ?? null },
+    limits: {
+      maxChangesPerPipeline: spec.limits?.maxChangesPerPipeline ?? null,
+      maxDependencies: spec.limits?.maxDependencies ?? null,
+    },
     freezeJobGraph(pipelineName: string, project: string): FreezeOutcome {
       const entry = spec.jobs[shortName(project)]?.[pipelineName];
       if (entry === undefined) {
@@ -157,7 +175,11 @@ export function makeLayout(spec: LayoutSpec, uuid = 'layout-1'): EngineLayout {
       if (!Array.isArray(entry)) {
         return { status: 'error', message: entry.error };
       }
-      return { status: 'ok', jobs: entry.map((candidate) => structuredClone(candidate)), failFast: spec.failFast ?? false };
+      return {
+        status: 'ok',
+        jobs: entry.map((candidate) => structuredClone(candidate)),
+        failFast: spec.failFast ?? false,
+      };
     },
     projectInPipeline(pipelineName: string, project: string): boolean {
       return spec.jobs[shortName(project)]?.[pipelineName] !== undefined;
@@ -176,7 +198,16 @@ export class FakeChanges implements ChangeSource {
   }
 
   /** Add (or add a new patchset of) a change; returns it. */
-  add(project: string, number: number, options: { patchset?: number; branch?: string; dependsOn?: Array<{ project: string; number: number }>; owner?: string } = {}): ChangeInfo {
+  add(
+    project: string,
+    number: number,
+    options: {
+      patchset?: number;
+      branch?: string;
+      dependsOn?: Array<{ project: string; number: number }>;
+      owner?: string;
+    } = {},
+  ): ChangeInfo {
     const patchsets = this.changes.get(this.key(project, number)) ?? [];
     const patchset = String(options.patchset ?? patchsets.length + 1);
     const change: ChangeInfo = {
@@ -190,7 +221,10 @@ export class FakeChanges implements ChangeSource {
       newrev: `sha-${number}-${patchset}`,
       url: `https://${HOST}/c/${number}`,
       owner: options.owner ?? 'alice',
-      dependsOn: (options.dependsOn ?? []).map((dependency) => ({ project: canonical(dependency.project), number: dependency.number })),
+      dependsOn: (options.dependsOn ?? []).map((dependency) => ({
+        project: canonical(dependency.project),
+        number: dependency.number,
+      })),
       merged: false,
     };
     patchsets.push(change);
@@ -223,7 +257,10 @@ export class FakeChanges implements ChangeSource {
 
   getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {
     const patchsets = this.changes.get(this.key(project, number)) ?? [];
-    const found = patchset === undefined ? patchsets[patchsets.length - 1] : patchsets.find((candidate) => candidate.patchset === patchset);
+    const found =
+      patchset === undefined
+        ? patchsets[patchsets.length - 1]
+        : patchsets.find((candidate) => candidate.patchset === patchset);
     return Promise.resolve(found ? { ...found, currentPatchset: found === patchsets[patchsets.length - 1] } : null);
   }
 
@@ -247,14 +284,23 @@ export class FakeChanges implements ChangeSource {
   }
 
   openChanges(project: string): Promise<ChangeInfo[]> {
-    const open = [...this.changes.values()].map((patchsets) => patchsets[patchsets.length - 1]).filter((change) => change.project === project && !change.merged);
+    const open = [...this.changes.values()]
+      .map((patchsets) => patchsets[patchsets.length - 1])
+      .filter((change) => change.project === project && !change.merged);
     return Promise.resolve(open.map((change) => ({ ...change })));
   }
 
   changesDependingOn(change: ChangeInfo, projects: readonly string[]): Promise<ChangeInfo[]> {
     const children = [...this.changes.values()]
       .map((patchsets) => patchsets[patchsets.length - 1])
-      .filter((candidate) => !candidate.merged && projects.includes(candidate.project) && candidate.dependsOn.some((dependency) => dependency.project === change.project && dependency.number === change.number));
+      .filter(
+        (candidate) =>
+          !candidate.merged &&
+          projects.includes(candidate.project) &&
+          candidate.dependsOn.some(
+            (dependency) => dependency.project === change.project && dependency.number === change.number,
+          ),
+      );
     return Promise.resolve(children.map((candidate) => ({ ...candidate })));
   }
 }
@@ -279,7 +325,9 @@ export class ScriptedMerger implements MergerGateway {
     return Promise.resolve({ merged: true, files: ['README'], repoState: {} });
   }
 
-  mergeToBranch(item: MergeItem): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }> {
+  mergeToBranch(
+    item: MergeItem,
+  ): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }> {
     if (item.number !== null && this.refuseMerge.has(item.number)) {
       return Promise.resolve({ merged: false, error: 'refused' });
     }
@@ -332,7 +380,10 @@ export class ScriptedExecutor implements ExecutorGateway {
   constructor(private readonly clock: FakeClock | Clock) {}
 
   async startBuild(params: BuildParams): Promise<void> {
-    if (this.running.has(params.buildUuid) || this.started.some((candidate) => candidate.buildUuid === params.buildUuid)) {
+    if (
+      this.running.has(params.buildUuid) ||
+      this.started.some((candidate) => candidate.buildUuid === params.buildUuid)
+    ) {
       return;
     }
     this.started.push(params);
@@ -357,19 +408,29 @@ export class ScriptedExecutor implements ExecutorGateway {
 
   /** Pause the running build(s) of a job after their run phase. Returns how many paused. */
   async pause(jobName: string, change: number | undefined, outcome: PauseOutcome = {}): Promise<number> {
-    const builds = this.find(jobName, change).filter((params) => !this.paused.has(params.buildUuid) && !this.resumed.includes(params.buildUuid));
+    const builds = this.find(jobName, change).filter(
+      (params) => !this.paused.has(params.buildUuid) && !this.resumed.includes(params.buildUuid),
+    );
     for (const params of builds) {
       const sink = this.requireSink();
       await this.reportStarted(params);
       this.paused.add(params.buildUuid);
-      await sink(params.tenant, { type: 'build-paused', buildUuid: params.buildUuid, data: outcome.data, artifacts: outcome.artifacts, childJobs: outcome.childJobs ?? null });
+      await sink(params.tenant, {
+        type: 'build-paused',
+        buildUuid: params.buildUuid,
+        data: outcome.data,
+        artifacts: outcome.artifacts,
+        childJobs: outcome.childJobs ?? null,
+      });
     }
     return builds.length;
   }
 
   /** Running builds of a job (optionally for one change number), oldest first. */
   find(jobName: string, change?: number): BuildParams[] {
-    return [...this.running.values()].filter((params) => params.job.name === jobName && (change === undefined || params.changes[0].number === change));
+    return [...this.running.values()].filter(
+      (params) => params.job.name === jobName && (change === undefined || params.changes[0].number === change),
+    );
   }
 
   /** Finish the running build(s) of a job with a result. Returns how many were finished. */
@@ -402,7 +463,12 @@ export class ScriptedExecutor implements ExecutorGateway {
       return;
     }
     this.startReported.add(params.buildUuid);
-    await this.requireSink()(params.tenant, { type: 'build-started', buildUuid: params.buildUuid, startTime: this.clock.now().toISOString(), logUrl: `https://logs.example.com/${params.buildUuid}` });
+    await this.requireSink()(params.tenant, {
+      type: 'build-started',
+      buildUuid: params.buildUuid,
+      startTime: this.clock.now().toISOString(),
+      logUrl: `https://logs.example.com/${params.buildUuid}`,
+    });
   }
 
   private async report(params: BuildParams, outcome: BuildOutcome): Promise<void> {

@@ -1,7 +1,9 @@
 /** Build request parameters for executor tests, with overridable job fields. */
 import type { BuildJob, BuildRequestParams } from '../../src/model/build-request';
 
-export function buildParams(overrides: { job?: Partial<BuildJob>; params?: Partial<BuildRequestParams> } = {}): BuildRequestParams {
+export function buildParams(
+  overrides: { job?: Partial<BuildJob>; params?: Partial<BuildRequestParams> } = {},
+): BuildRequestParams {
   return {
     buildUuid: 'ab12cd34ef5600000000000000000001',
     buildsetUuid: 'bs0000000001',

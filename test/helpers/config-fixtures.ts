@@ -18,7 +18,10 @@ export interface FixtureRepos {
 }
 
 function isProjectDir(dir: string): boolean {
-  return readdirSync(dir).some((entry) => entry.startsWith('@') || entry.startsWith('.') || entry === 'zuul.d' || statSync(path.join(dir, entry)).isFile());
+  return readdirSync(dir).some(
+    (entry) =>
+      entry.startsWith('@') || entry.startsWith('.') || entry === 'zuul.d' || statSync(path.join(dir, entry)).isFile(),
+  );
 }
 
 function listProjects(reposDir: string): string[] {
@@ -31,7 +34,11 @@ function listProjects(reposDir: string): string[] {
     if (isProjectDir(full)) {
       out.push(entry);
     } else {
-      out.push(...readdirSync(full).sort().map((child) => `${entry}/${child}`));
+      out.push(
+        ...readdirSync(full)
+          .sort()
+          .map((child) => `${entry}/${child}`),
+      );
     }
   }
   return out;
@@ -49,7 +56,10 @@ async function commitTree(work: string, source: string, message: string): Promis
 }
 
 /** Create one bare repository per fixture project under a new temporary directory. */
-export async function buildFixtureRepos(fixtureDir: string, options: { hostname?: string } = {}): Promise<FixtureRepos> {
+export async function buildFixtureRepos(
+  fixtureDir: string,
+  options: { hostname?: string } = {},
+): Promise<FixtureRepos> {
   const baseDir = mkdtempSync(path.join(os.tmpdir(), 'sluice-config-fixture-'));
   const reposDir = path.join(fixtureDir, 'repos');
   await Promise.all(
@@ -80,7 +90,12 @@ export async function buildFixtureRepos(fixtureDir: string, options: { hostname?
       }
     }),
   );
-  const connection = new GitConnection('gerrit', { driver: 'git', baseurl: baseDir, pollInterval: 60, canonicalHostname: options.hostname ?? 'review.example.com' });
+  const connection = new GitConnection('gerrit', {
+    driver: 'git',
+    baseurl: baseDir,
+    pollInterval: 60,
+    canonicalHostname: options.hostname ?? 'review.example.com',
+  });
   return {
     baseDir,
     connections: { drivers: { gerrit: 'git', timer: 'timer' }, git: new Map([['gerrit', connection]]) },
@@ -89,7 +104,11 @@ export async function buildFixtureRepos(fixtureDir: string, options: { hostname?
 }
 
 /** Read a fixture's tenant file against the fixture connections. */
-export function fixtureTenantFile(fixtureDir: string, connections: ConnectionSet, file = 'main.yaml'): ReturnType<typeof readTenantFile> {
+export function fixtureTenantFile(
+  fixtureDir: string,
+  connections: ConnectionSet,
+  file = 'main.yaml',
+): ReturnType<typeof readTenantFile> {
   const tenantFile = path.join(fixtureDir, file);
   if (!existsSync(tenantFile)) {
     throw new Error(`fixture ${fixtureDir} has no ${file}`);

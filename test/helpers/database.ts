@@ -27,7 +27,9 @@ export function defaultBackend(): Backend {
 }
 
 /** A new, empty database; `migrate: true` (the default) applies all migrations. */
-export async function createTestDatabase(options: { backend?: Backend; migrate?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { backend?: Backend; migrate?: boolean } = {},
+): Promise<TestDatabase> {
   const backend = options.backend ?? defaultBackend();
   let database: TestDatabase;
   if (backend === 'pglite') {

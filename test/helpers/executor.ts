@@ -8,7 +8,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BuildCompletedPayload, BuildJob, BuildPausedPayload, BuildRequestParams } from '../../src/model/build-request';
+import type {
+  BuildCompletedPayload,
+  BuildJob,
+  BuildPausedPayload,
+  BuildRequestParams,
+} from '../../src/model/build-request';
 import { Merger } from '../../src/executor/merger';
 import { RepoCache } from '../../src/executor/repo-cache';
 import { allowedHostEnvironment } from '../../src/executor/step-environment';
@@ -58,15 +63,20 @@ class Arrivals<T> {
   }
 }
 
-export async function createExecutorHarness(scripts: FileSpec, options: Partial<ExecutorWorkerOptions> = {}): Promise<ExecutorHarness> {
+export async function createExecutorHarness(
+  scripts: FileSpec,
+  options: Partial<ExecutorWorkerOptions> = {},
+): Promise<ExecutorHarness> {
   const fixture = createGitFixture();
-  await fixture.createProject('org/app', { 'README': 'app\n' });
+  await fixture.createProject('org/app', { README: 'app\n' });
   await fixture.pushChange('org/app', 1, 1, { parent: 'master', files: scripts, message: 'Add scripts' });
   const database = await createTestDatabase();
   const repository = new BuildRequestRepository(database.knex);
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-executor-'));
   const logsDir = path.join(root, 'logs');
-  const cache = new RepoCache(path.join(root, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: 'git.example.com' } });
+  const cache = new RepoCache(path.join(root, 'cache'), {
+    local: { baseurl: fixture.baseDir, canonicalHostname: 'git.example.com' },
+  });
   const merger = new Merger(cache, path.join(root, 'scratch'));
   const completed = new Arrivals<BuildCompletedPayload>();
   const paused = new Arrivals<BuildPausedPayload>();
@@ -97,7 +107,16 @@ export async function createExecutorHarness(scripts: FileSpec, options: Partial<
     root,
     logsDir,
     enqueue: async (uuid, job, params) => {
-      const item = { connection: 'local', project: 'org/app', branch: 'master', ref: 'refs/changes/01/1/1', change: 1, patchset: '1', oldrev: null, newrev: null };
+      const item = {
+        connection: 'local',
+        project: 'org/app',
+        branch: 'master',
+        ref: 'refs/changes/01/1/1',
+        change: 1,
+        patchset: '1',
+        oldrev: null,
+        newrev: null,
+      };
       await repository.create(
         buildParams({
           job,

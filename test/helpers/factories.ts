@@ -5,10 +5,19 @@
  */
 import type { Knex } from 'knex';
 import type { BuildResult, BuildsetResult } from '../../src/model/results';
-import { BuildRepository, type BuildRecord, type NewArtifact, type NewBuildEvent } from '../../src/store/repositories/builds';
+import {
+  BuildRepository,
+  type BuildRecord,
+  type NewArtifact,
+  type NewBuildEvent,
+} from '../../src/store/repositories/builds';
 import { BuildsetRepository, type BuildsetRecord } from '../../src/store/repositories/buildsets';
 import type { NewRef, RefRecord } from '../../src/store/repositories/refs';
-import { SystemEventRepository, type SystemEventRecord, type SystemEventType } from '../../src/store/repositories/system-events';
+import {
+  SystemEventRepository,
+  type SystemEventRecord,
+  type SystemEventType,
+} from '../../src/store/repositories/system-events';
 
 export interface BuildsetSpec {
   tenant?: string;

@@ -20,9 +20,17 @@ export interface GitFixture {
   baseDir: string;
   createProject(project: string, files: FileSpec, branch?: string): Promise<string>;
   /** Commit `files` on top of `parent` (a ref or sha of the project) and push it to `ref`; resolves with the sha. */
-  commit(project: string, options: { parent: string; files: FileSpec; message?: string; ref: string; author?: string; delete?: string[] }): Promise<string>;
+  commit(
+    project: string,
+    options: { parent: string; files: FileSpec; message?: string; ref: string; author?: string; delete?: string[] },
+  ): Promise<string>;
   /** Commit and push as patchset `patchset` of change `number`. */
-  pushChange(project: string, number: number, patchset: number, options: { parent: string; files: FileSpec; message?: string; author?: string; delete?: string[] }): Promise<string>;
+  pushChange(
+    project: string,
+    number: number,
+    patchset: number,
+    options: { parent: string; files: FileSpec; message?: string; author?: string; delete?: string[] },
+  ): Promise<string>;
   revParse(project: string, rev: string): Promise<string>;
   showFile(project: string, rev: string, file: string): Promise<string>;
   cleanup(): void;
@@ -36,7 +44,17 @@ export function createGitFixture(): GitFixture {
 
   const bare = (project: string) => path.join(baseDir, `${project}.git`);
 
-  async function commitAndPush(project: string, options: { parent: string | null; files: FileSpec; message?: string; ref: string; author?: string; delete?: string[] }): Promise<string> {
+  async function commitAndPush(
+    project: string,
+    options: {
+      parent: string | null;
+      files: FileSpec;
+      message?: string;
+      ref: string;
+      author?: string;
+      delete?: string[];
+    },
+  ): Promise<string> {
     const work = path.join(root, `work-${counter++}`);
     if (options.parent === null) {
       mkdirSync(work, { recursive: true });
@@ -77,9 +95,11 @@ export function createGitFixture(): GitFixture {
   return {
     root,
     baseDir,
-    createProject: (project, files) => commitAndPush(project, { parent: null, files, ref: 'refs/heads/master', message: `Initial ${project}` }),
+    createProject: (project, files) =>
+      commitAndPush(project, { parent: null, files, ref: 'refs/heads/master', message: `Initial ${project}` }),
     commit: (project, options) => commitAndPush(project, options),
-    pushChange: (project, number, patchset, options) => commitAndPush(project, { ...options, ref: formatChangeRef(number, patchset) }),
+    pushChange: (project, number, patchset, options) =>
+      commitAndPush(project, { ...options, ref: formatChangeRef(number, patchset) }),
     revParse: async (project, rev) => (await git(bare(project), ['rev-parse', rev])).stdout.trim(),
     showFile: async (project, rev, file) => (await git(bare(project), ['show', `${rev}:${file}`])).stdout,
     cleanup: () => rmSync(root, { recursive: true, force: true }),

@@ -19,7 +19,14 @@ export interface LauncherLayoutSpec {
   providers?: Array<{ name: string; section: string; config?: Record<string, unknown> }>;
 }
 
-const sourceContext: SourceContext = { projectCanonicalName: CONFIG_PROJECT, projectName: 'org/config', connectionName: 'git', branch: 'master', path: 'zuul.yaml', trusted: true };
+const sourceContext: SourceContext = {
+  projectCanonicalName: CONFIG_PROJECT,
+  projectName: 'org/config',
+  connectionName: 'git',
+  branch: 'master',
+  path: 'zuul.yaml',
+  trusted: true,
+};
 
 function tenantConfig(name: string): TenantConfig {
   return {
@@ -42,16 +49,47 @@ function tenantConfig(name: string): TenantConfig {
 /** A layout holding only launcher objects. */
 export function launcherLayout(spec: LauncherLayoutSpec): Layout {
   const cn = (name: string): string => launcherCanonicalName(CONFIG_PROJECT, name);
-  const images = new Map<string, Image>((spec.images ?? []).map((i) => [i.name, { name: i.name, canonicalName: cn(i.name), type: i.type, sourceContext }]));
-  const flavors = new Map<string, Flavor>((spec.flavors ?? []).map((f) => [f, { name: f, canonicalName: cn(f), sourceContext }]));
+  const images = new Map<string, Image>(
+    (spec.images ?? []).map((i) => [i.name, { name: i.name, canonicalName: cn(i.name), type: i.type, sourceContext }]),
+  );
+  const flavors = new Map<string, Flavor>(
+    (spec.flavors ?? []).map((f) => [f, { name: f, canonicalName: cn(f), sourceContext }]),
+  );
   const labels = new Map<string, Label>(
-    (spec.labels ?? []).map((l) => [l.name, { name: l.name, canonicalName: cn(l.name), image: l.image, flavor: l.flavor, minReady: l.minReady, maxReadyAge: l.maxReadyAge, sourceContext }]),
+    (spec.labels ?? []).map((l) => [
+      l.name,
+      {
+        name: l.name,
+        canonicalName: cn(l.name),
+        image: l.image,
+        flavor: l.flavor,
+        minReady: l.minReady,
+        maxReadyAge: l.maxReadyAge,
+        sourceContext,
+      },
+    ]),
   );
   const sections = new Map<string, Section>(
-    (spec.sections ?? []).map((s) => [s.name, { name: s.name, canonicalName: cn(s.name), abstract: false, connection: s.connection, config: { name: s.name, connection: s.connection, ...s.config }, sourceContext }]),
+    (spec.sections ?? []).map((s) => [
+      s.name,
+      {
+        name: s.name,
+        canonicalName: cn(s.name),
+        abstract: false,
+        connection: s.connection,
+        config: { name: s.name, connection: s.connection, ...s.config },
+        sourceContext,
+      },
+    ]),
   );
   const providers = new Map<string, Provider>(
-    (spec.providers ?? []).map((p) => [p.name, flattenProvider({ name: p.name, section: p.section, config: { name: p.name, section: p.section, ...p.config }, sourceContext }, { sections, images, flavors, labels })]),
+    (spec.providers ?? []).map((p) => [
+      p.name,
+      flattenProvider(
+        { name: p.name, section: p.section, config: { name: p.name, section: p.section, ...p.config }, sourceContext },
+        { sections, images, flavors, labels },
+      ),
+    ]),
   );
   return {
     uuid: `layout-${spec.tenant}`,

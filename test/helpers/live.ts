@@ -24,7 +24,18 @@ export function liveTestConfig(): ServiceConfig {
     auth: {
       ...config.auth,
       authenticators: [
-        { name: TEST_ISSUER, driver: 'HS256', realm: 'sluice', issuer: TEST_ISSUER, clientId: 'sluice', secret: TEST_SECRET, uidClaim: 'sub', clockSkew: 0, allowAuthzOverride: true, default: true },
+        {
+          name: TEST_ISSUER,
+          driver: 'HS256',
+          realm: 'sluice',
+          issuer: TEST_ISSUER,
+          clientId: 'sluice',
+          secret: TEST_SECRET,
+          uidClaim: 'sub',
+          clockSkew: 0,
+          allowAuthzOverride: true,
+          default: true,
+        },
       ],
     },
   };
@@ -34,7 +45,15 @@ export function liveTestConfig(): ServiceConfig {
 export function adminToken(tenant: string, claims: Record<string, unknown> = {}): string {
   const now = Math.floor(Date.now() / 1000);
   return signJwt(
-    { iss: TEST_ISSUER, aud: 'sluice', sub: `admin-of-${tenant}`, iat: now, exp: now + 3600, zuul: { admin: [tenant] }, ...claims },
+    {
+      iss: TEST_ISSUER,
+      aud: 'sluice',
+      sub: `admin-of-${tenant}`,
+      iat: now,
+      exp: now + 3600,
+      zuul: { admin: [tenant] },
+      ...claims,
+    },
     'HS256',
     { kind: 'secret', secret: Buffer.from(TEST_SECRET) },
   );
@@ -44,12 +63,19 @@ export interface LiveServer {
   app: SluiceApp;
   url: string;
   wsUrl: string;
-  graphql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>;
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>;
   stop(): Promise<void>;
 }
 
 /** A server over `database` (left open on stop); the harness's deltas are forwarded to the server's bus. */
-export async function startLiveServer(database: Database, options: Partial<AppOptions> & { harness?: EngineHarness } = {}): Promise<LiveServer> {
+export async function startLiveServer(
+  database: Database,
+  options: Partial<AppOptions> & { harness?: EngineHarness } = {},
+): Promise<LiveServer> {
   const { harness, ...appOptions } = options;
   const app = buildApp({
     config: liveTestConfig(),
@@ -86,11 +112,19 @@ export async function startLiveServer(database: Database, options: Partial<AppOp
 }
 
 /** Resolves once the server's hub has at least this many live subscribers (subscriptions are active then). */
-export async function subscribersActive(server: LiveServer, want: { delta?: number; status?: number; systemEvents?: number }, timeoutMs = 5000): Promise<void> {
+export async function subscribersActive(
+  server: LiveServer,
+  want: { delta?: number; status?: number; systemEvents?: number },
+  timeoutMs = 5000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const stats = server.app.live.stats();
-    if (stats.deltaSubscribers >= (want.delta ?? 0) && stats.statusSubscribers >= (want.status ?? 0) && stats.systemEventSubscribers >= (want.systemEvents ?? 0)) {
+    if (
+      stats.deltaSubscribers >= (want.delta ?? 0) &&
+      stats.statusSubscribers >= (want.status ?? 0) &&
+      stats.systemEventSubscribers >= (want.systemEvents ?? 0)
+    ) {
       return;
     }
     if (Date.now() > deadline) {
@@ -102,7 +136,13 @@ export async function subscribersActive(server: LiveServer, want: { delta?: numb
 
 /** A graphql-ws client without retries. */
 export function wsClient(server: LiveServer, token?: string): Client {
-  return createClient({ url: server.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, connectionParams: token ? { authorization: `Bearer ${token}` } : {} });
+  return createClient({
+    url: server.wsUrl,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: false,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+  });
 }
 
 export interface EventResult<T> {
@@ -113,7 +153,10 @@ export interface EventResult<T> {
 /** graphql-ws reports operation errors as an array of GraphQL errors, socket problems as an Error or close event. */
 function operationErrors(error: unknown): Array<{ message: string; extensions?: Record<string, unknown> }> {
   if (Array.isArray(error)) {
-    return error.map((entry: { message?: unknown; extensions?: Record<string, unknown> }) => ({ message: String(entry.message), extensions: entry.extensions }));
+    return error.map((entry: { message?: unknown; extensions?: Record<string, unknown> }) => ({
+      message: String(entry.message),
+      extensions: entry.extensions,
+    }));
   }
   return [{ message: error instanceof Error ? error.message : String(error) }];
 }
@@ -129,7 +172,11 @@ export class Subscription<T = Record<string, unknown>> {
     this.dispose = client.subscribe<T>(
       { query, variables },
       {
-        next: (result) => this.push({ data: result.data ?? undefined, errors: result.errors?.map((error) => ({ message: error.message, extensions: error.extensions })) }),
+        next: (result) =>
+          this.push({
+            data: result.data ?? undefined,
+            errors: result.errors?.map((error) => ({ message: error.message, extensions: error.extensions })),
+          }),
         error: (error) => this.push({ errors: operationErrors(error) }, true),
         complete: () => {
           this.completed = true;
@@ -141,7 +188,11 @@ export class Subscription<T = Record<string, unknown>> {
 
   /** Resolves once at least `count` results have arrived (rejects after `timeoutMs`). */
   async waitFor(count: number, timeoutMs = 5000): Promise<Array<EventResult<T>>> {
-    return this.until(() => this.results.length >= count, timeoutMs, `${count} results (have ${this.results.length})`).then(() => this.results.slice(0, count));
+    return this.until(
+      () => this.results.length >= count,
+      timeoutMs,
+      `${count} results (have ${this.results.length})`,
+    ).then(() => this.results.slice(0, count));
   }
 
   /** Resolves once `predicate` holds for the results received so far. */

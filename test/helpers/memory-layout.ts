@@ -18,7 +18,8 @@ export interface MemoryProject {
  * With `secretKeys` (canonical name -> private key) encrypted secrets are decrypted at load.
  */
 export function memoryLayout(projects: MemoryProject[], tenantOptions = '', secretKeys?: SecretKeys): Layout {
-  const entry = (p: MemoryProject) => (p.options === undefined ? `          - ${p.name}` : `          - ${p.name}: ${p.options}`);
+  const entry = (p: MemoryProject) =>
+    p.options === undefined ? `          - ${p.name}` : `          - ${p.name}: ${p.options}`;
   const config = projects.filter((p) => p.trusted).map(entry);
   const untrusted = projects.filter((p) => !p.trusted).map(entry);
   const text = `- tenant:\n    name: t\n${tenantOptions}    source:\n      gerrit:\n        config-projects:\n${config.join('\n')}\n        untrusted-projects:\n${untrusted.join('\n')}\n`;
@@ -42,9 +43,20 @@ export function memoryLayout(projects: MemoryProject[], tenantOptions = '', secr
       defaultBranch: Object.keys(spec.branches)[0],
       branches,
       branchShas: Object.fromEntries(branches.map((b) => [b, `${b}-sha`])),
-      files: new Map(branches.map((b) => [b, Object.entries(spec.branches[b]).map(([path, text]) => ({ path, text }))])),
+      files: new Map(
+        branches.map((b) => [b, Object.entries(spec.branches[b]).map(([path, text]) => ({ path, text }))]),
+      ),
       ignoredLocations: new Map(),
     };
   });
-  return buildLayout({ uuid: 'memory', now: new Date(0), tenant, abide, connections: { gerrit: 'git' }, projects: loaded, initialErrors: [], secretKeys });
+  return buildLayout({
+    uuid: 'memory',
+    now: new Date(0),
+    tenant,
+    abide,
+    connections: { gerrit: 'git' },
+    projects: loaded,
+    initialErrors: [],
+    secretKeys,
+  });
 }

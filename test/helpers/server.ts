@@ -9,7 +9,11 @@ export interface TestServer {
   database: TestDatabase;
   url: string;
   /** POST a GraphQL operation; returns the parsed JSON response. */
-  graphql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }>;
   stop(): Promise<void>;
 }
 

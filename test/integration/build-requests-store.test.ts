@@ -43,9 +43,23 @@ describe.each(backends())('build requests on %s', (backend) => {
     await repository.create(buildParams({ params: { buildUuid: 'd0000001' } }));
     await repository.claimNext('w1', new Date());
     const payload = {
-      buildUuid: 'd0000001', buildsetUuid: 'bs', tenant: 'example', pipeline: 'check', jobName: 'unit', attempt: 1,
-      result: 'SUCCESS' as const, startTime: null, endTime: '2026-01-01T00:00:00.000Z', errorDetail: null, logUrl: null,
-      artifacts: [], data: {}, childJobs: null, warnings: [], worker: 'w1', changedFiles: null,
+      buildUuid: 'd0000001',
+      buildsetUuid: 'bs',
+      tenant: 'example',
+      pipeline: 'check',
+      jobName: 'unit',
+      attempt: 1,
+      result: 'SUCCESS' as const,
+      startTime: null,
+      endTime: '2026-01-01T00:00:00.000Z',
+      errorDetail: null,
+      logUrl: null,
+      artifacts: [],
+      data: {},
+      childJobs: null,
+      warnings: [],
+      worker: 'w1',
+      changedFiles: null,
     };
     expect(await repository.complete(payload, new Date())).toBe(true);
     expect(await repository.complete(payload, new Date())).toBe(false);

@@ -6,7 +6,10 @@ import path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-function sluice(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function sluice(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'sluice.js'), ...args], {
       cwd: ROOT,

@@ -8,9 +8,16 @@ import { step } from '../helpers/build-params';
 import { createExecutorHarness, type ExecutorHarness } from '../helpers/executor';
 import { startLiveServer, type LiveServer } from '../helpers/live';
 
-const CONSOLE_LOG = /* GraphQL */ `subscription ($tenant: String!, $uuid: String!, $offset: Int) {
-  consoleLog(tenant: $tenant, uuid: $uuid, offset: $offset) { lines { seq text } }
-}`;
+const CONSOLE_LOG = /* GraphQL */ `
+  subscription ($tenant: String!, $uuid: String!, $offset: Int) {
+    consoleLog(tenant: $tenant, uuid: $uuid, offset: $offset) {
+      lines {
+        seq
+        text
+      }
+    }
+  }
+`;
 
 interface Line {
   seq: number;
@@ -43,7 +50,8 @@ function follow(client: Client, variables: Record<string, unknown>): Follow {
             }
           }
         },
-        error: (err) => resolve({ error: Array.isArray(err) ? String((err[0] as { message: string }).message) : String(err) }),
+        error: (err) =>
+          resolve({ error: Array.isArray(err) ? String((err[0] as { message: string }).message) : String(err) }),
         complete: () => resolve({}),
       },
     );
@@ -52,7 +60,9 @@ function follow(client: Client, variables: Record<string, unknown>): Follow {
     lines,
     done,
     waitFor: (text) =>
-      lines.some((l) => l.text.endsWith(text)) ? Promise.resolve() : new Promise((resolve) => watchers.push({ text, resolve })),
+      lines.some((l) => l.text.endsWith(text))
+        ? Promise.resolve()
+        : new Promise((resolve) => watchers.push({ text, resolve })),
   };
 }
 
@@ -71,10 +81,17 @@ describe('consoleLog subscription', () => {
   let client: Client;
 
   beforeAll(async () => {
-    harness = await createExecutorHarness({ 'talk.sh': 'echo first line\necho second line\nwhile [ ! -f "$SLUICE_VAR_flag" ]; do sleep 0.05; done\necho last line\n' });
+    harness = await createExecutorHarness({
+      'talk.sh':
+        'echo first line\necho second line\nwhile [ ! -f "$SLUICE_VAR_flag" ]; do sleep 0.05; done\necho last line\n',
+    });
     harness.worker.start();
     server = await startLiveServer(harness.database, {
-      console: createConsoleResolver({ repository: harness.repository, consoles: harness.worker.consoles, logsDir: harness.logsDir }),
+      console: createConsoleResolver({
+        repository: harness.repository,
+        consoles: harness.worker.consoles,
+        logsDir: harness.logsDir,
+      }),
       tenants: { tenantNames: () => ['example'], layout: () => undefined },
     });
     client = createClient({ url: server.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
@@ -112,9 +129,15 @@ describe('consoleLog subscription', () => {
   });
 
   it('answers unknown builds, other tenants and bad offsets with errors on that operation only', async () => {
-    expect(await follow(client, { tenant: 'example', uuid: 'ffff0000000000000000000000000000' }).done).toEqual({ error: 'Build not found' });
-    expect(await follow(client, { tenant: 'other', uuid }).done).toEqual({ error: expect.stringMatching(/Permission denied|Build not found/) });
-    expect(await follow(client, { tenant: 'example', uuid, offset: -1 }).done).toEqual({ error: 'offset must be 0 or more' });
+    expect(await follow(client, { tenant: 'example', uuid: 'ffff0000000000000000000000000000' }).done).toEqual({
+      error: 'Build not found',
+    });
+    expect(await follow(client, { tenant: 'other', uuid }).done).toEqual({
+      error: expect.stringMatching(/Permission denied|Build not found/),
+    });
+    expect(await follow(client, { tenant: 'example', uuid, offset: -1 }).done).toEqual({
+      error: 'offset must be 0 or more',
+    });
     // The socket still serves new operations afterwards.
     expect(await follow(client, { tenant: 'example', uuid, offset: 1000 }).done).toEqual({});
   });

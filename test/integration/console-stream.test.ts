@@ -54,12 +54,19 @@ describe('console stream WebSocket', () => {
   let base: string;
 
   beforeAll(async () => {
-    harness = await createExecutorHarness({ 'talk.sh': 'echo first line\necho "héllo wörld"\nwhile [ ! -f "$SLUICE_VAR_flag" ]; do sleep 0.05; done\necho last line\n' });
+    harness = await createExecutorHarness({
+      'talk.sh':
+        'echo first line\necho "héllo wörld"\nwhile [ ! -f "$SLUICE_VAR_flag" ]; do sleep 0.05; done\necho last line\n',
+    });
     harness.worker.start();
     server = await startTestServer();
     // Attached after graphql-ws (which the app attaches on start): both must keep working.
     consoles = attachConsoleStream(server.app.httpServer, {
-      resolveBuild: createConsoleResolver({ repository: harness.repository, consoles: harness.worker.consoles, logsDir: harness.logsDir }),
+      resolveBuild: createConsoleResolver({
+        repository: harness.repository,
+        consoles: harness.worker.consoles,
+        logsDir: harness.logsDir,
+      }),
     });
     base = `${server.url.replace('http', 'ws')}/api/tenant/example/console-stream`;
   });
@@ -80,7 +87,10 @@ describe('console stream WebSocket', () => {
     writeFileSync(flag, '');
     expect(await session.closed).toEqual({ code: 1000, reason: 'No more data' });
     await harness.completion('ca000000000000000000000000000001');
-    const file = readFileSync(path.join(harness.logsDir, 'example/ca/ca000000000000000000000000000001/job-output.txt'), 'utf8');
+    const file = readFileSync(
+      path.join(harness.logsDir, 'example/ca/ca000000000000000000000000000001/job-output.txt'),
+      'utf8',
+    );
     expect(session.text()).toBe(file);
     expect(file).toContain('| last line\n');
   });
@@ -88,7 +98,9 @@ describe('console stream WebSocket', () => {
   it('replays a finished build and closes 1000 "No more data"', async () => {
     const session = openConsole(base, { uuid: 'ca000000000000000000000000000001', logfile: null });
     expect(await session.closed).toEqual({ code: 1000, reason: 'No more data' });
-    expect(session.text()).toBe(readFileSync(path.join(harness.logsDir, 'example/ca/ca000000000000000000000000000001/job-output.txt'), 'utf8'));
+    expect(session.text()).toBe(
+      readFileSync(path.join(harness.logsDir, 'example/ca/ca000000000000000000000000000001/job-output.txt'), 'utf8'),
+    );
   });
 
   it.each([
@@ -102,14 +114,18 @@ describe('console stream WebSocket', () => {
 
   it('does not show a build to another tenant', async () => {
     const other = `${server.url.replace('http', 'ws')}/api/tenant/other/console-stream`;
-    expect(await openConsole(other, { uuid: 'ca000000000000000000000000000001', logfile: 'console.log' }).closed).toEqual({ code: 4011, reason: 'Build not found' });
+    expect(
+      await openConsole(other, { uuid: 'ca000000000000000000000000000001', logfile: 'console.log' }).closed,
+    ).toEqual({ code: 4011, reason: 'Build not found' });
   });
 
   it('says a queued build did not start yet', async () => {
     await harness.worker.stop();
     try {
       await harness.enqueue('cb000000000000000000000000000002', { run: [step('talk.sh')] });
-      expect(await openConsole(base, { uuid: 'cb000000000000000000000000000002', logfile: 'console.log' }).closed).toEqual({ code: 4011, reason: 'Build did not start yet' });
+      expect(
+        await openConsole(base, { uuid: 'cb000000000000000000000000000002', logfile: 'console.log' }).closed,
+      ).toEqual({ code: 4011, reason: 'Build did not start yet' });
       await harness.repository.requestCancel('cb000000000000000000000000000002', 'CANCELED', new Date());
     } finally {
       harness.worker.start();
@@ -124,7 +140,11 @@ describe('console stream WebSocket', () => {
     // Its own HTTP server: the app's upgrade handling answers other paths itself.
     const guardedServer = http.createServer();
     const guarded = attachConsoleStream(guardedServer, {
-      resolveBuild: createConsoleResolver({ repository: harness.repository, consoles: harness.worker.consoles, logsDir: harness.logsDir }),
+      resolveBuild: createConsoleResolver({
+        repository: harness.repository,
+        consoles: harness.worker.consoles,
+        logsDir: harness.logsDir,
+      }),
       authorize: async (_tenant, token) => {
         checked.push(token);
         onCheck?.();
@@ -164,7 +184,11 @@ describe('console stream WebSocket', () => {
   });
 
   it('leaves graphql-ws on /graphql working', async () => {
-    const client = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${server.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
       const result = await new Promise((resolve, reject) => {
         client.subscribe({ query: '{ __typename }' }, { next: resolve, error: reject, complete: () => undefined });
@@ -186,7 +210,10 @@ describe('upgrade routing', () => {
     await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
     const port = (httpServer.address() as AddressInfo).port;
     try {
-      const session = openConsole(`ws://127.0.0.1:${port}/api/tenant/t/console-stream`, { uuid: 'x1', logfile: 'console.log' });
+      const session = openConsole(`ws://127.0.0.1:${port}/api/tenant/t/console-stream`, {
+        uuid: 'x1',
+        logfile: 'console.log',
+      });
       expect(await session.closed).toEqual({ code: 4011, reason: 'Build not found' });
       const greeting = await new Promise<string>((resolve, reject) => {
         const ws = new WebSocket(`ws://127.0.0.1:${port}/graphql`);

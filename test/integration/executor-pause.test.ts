@@ -41,7 +41,9 @@ describe('ExecutorWorker: paused builds', () => {
   }
 
   async function eventTypes(uuid: string): Promise<string[]> {
-    return (await harness.repository.resultEvents('example')).filter((event) => event.payload.buildUuid === uuid).map((event) => event.eventType);
+    return (await harness.repository.resultEvents('example'))
+      .filter((event) => event.payload.buildUuid === uuid)
+      .map((event) => event.eventType);
   }
 
   it('pauses after the run phase with its workspace kept, and runs the post-run steps once resumed', async () => {
@@ -67,13 +69,22 @@ describe('ExecutorWorker: paused builds', () => {
     expect(await harness.repository.requestResume(uuid, new Date())).toBe(true);
     harness.worker.wake();
     const done = await harness.completion(uuid);
-    expect(done).toMatchObject({ result: 'SUCCESS', data: { registry_url: 'http://registry.example:5000' }, worker: harness.worker.id, changedFiles: ['serve.sh', 'stop.sh'] });
-    const started = (await harness.repository.resultEvents('example')).find((event) => event.payload.buildUuid === uuid && event.eventType === 'build-started');
+    expect(done).toMatchObject({
+      result: 'SUCCESS',
+      data: { registry_url: 'http://registry.example:5000' },
+      worker: harness.worker.id,
+      changedFiles: ['serve.sh', 'stop.sh'],
+    });
+    const started = (await harness.repository.resultEvents('example')).find(
+      (event) => event.payload.buildUuid === uuid && event.eventType === 'build-started',
+    );
     expect(done.startTime).toBe((started?.payload as { startTime: string }).startTime);
     expect(await eventTypes(uuid)).toEqual(['build-started', 'build-paused', 'build-completed']);
     const log = readLog(uuid);
     expect(log.indexOf('| serving\n')).toBeLessThan(log.indexOf('| Paused: the run steps asked to pause'));
-    expect(log.indexOf('| Paused: the run steps asked to pause')).toBeLessThan(log.indexOf('| stopping: registry up for unit\n'));
+    expect(log.indexOf('| Paused: the run steps asked to pause')).toBeLessThan(
+      log.indexOf('| stopping: registry up for unit\n'),
+    );
     expect(existsSync(workspace(uuid))).toBe(false);
     // Only paused builds can be resumed.
     expect(await harness.repository.requestResume(uuid, new Date())).toBe(false);

@@ -37,8 +37,15 @@ describeWithSshd('build secrets on an SSH node', () => {
 
   beforeAll(async () => {
     sshd = await startSshd();
-    harness = await createExecutorHarness({ 'remote-secret.sh': { content: REMOTE_SECRET_STEP, executable: true } }, { sshKeyFiles: { static: sshd.clientKey }, secretKeys: async () => keys });
-    keys = new KeyManager({ repository: new KeyRepository(harness.database.knex), encryptor: await KeyEncryptor.fromSecret('test-secret'), sizes: { secrets: 1024 } });
+    harness = await createExecutorHarness(
+      { 'remote-secret.sh': { content: REMOTE_SECRET_STEP, executable: true } },
+      { sshKeyFiles: { static: sshd.clientKey }, secretKeys: async () => keys },
+    );
+    keys = new KeyManager({
+      repository: new KeyRepository(harness.database.knex),
+      encryptor: await KeyEncryptor.fromSecret('test-secret'),
+      sizes: { secrets: 1024 },
+    });
     harness.worker.start();
   }, 120_000);
 
@@ -48,7 +55,17 @@ describeWithSshd('build secrets on an SSH node', () => {
   });
 
   it('creates the secrets file of a step on the node only while the step runs, from standard input', async () => {
-    const node: BuildNode = { id: 'n-secret', label: 'static-host', connectionType: 'ssh', connection: 'static', host: '127.0.0.1', port: sshd.port, username: sshd.user, path: null, hostKeys: [] };
+    const node: BuildNode = {
+      id: 'n-secret',
+      label: 'static-host',
+      connectionType: 'ssh',
+      connection: 'static',
+      host: '127.0.0.1',
+      port: sshd.port,
+      username: sshd.user,
+      path: null,
+      hostKeys: [],
+    };
     const out = mkdtempSync(path.join(os.tmpdir(), 'sluice-remote-secrets-'));
     try {
       const project = 'git.example.com/org/app';
@@ -67,11 +84,16 @@ describeWithSshd('build secrets on an SSH node', () => {
       const completed = await harness.completion('remote00secret001');
       expect(completed.errorDetail).toBeNull();
       expect(completed.result).toBe('SUCCESS');
-      expect(JSON.parse(readFileSync(path.join(out, 'run-secrets.json'), 'utf8'))).toEqual({ creds: { password: 'remote-password-value' } });
+      expect(JSON.parse(readFileSync(path.join(out, 'run-secrets.json'), 'utf8'))).toEqual({
+        creds: { password: 'remote-password-value' },
+      });
       expect(readFileSync(path.join(out, 'run-mode'), 'utf8').trim()).toBe('600');
       expect(readFileSync(path.join(out, 'run-where'), 'utf8').trim()).toBe('remote');
       expect(JSON.parse(readFileSync(path.join(out, 'post-run-secrets.json'), 'utf8'))).toEqual({});
-      const log = readFileSync(path.join(harness.logsDir, 'example', 're', 'remote00secret001', 'job-output.txt'), 'utf8');
+      const log = readFileSync(
+        path.join(harness.logsDir, 'example', 're', 'remote00secret001', 'job-output.txt'),
+        'utf8',
+      );
       expect(log).toContain(`"password": "${REDACTED}"`);
       expect(log).not.toContain('remote-password-value');
     } finally {

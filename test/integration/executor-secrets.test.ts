@@ -60,7 +60,11 @@ describe('build secrets on the executor', () => {
 
   beforeAll(async () => {
     harness = await createExecutorHarness(SCRIPTS, { secretKeys: async () => keys });
-    keys = new KeyManager({ repository: new KeyRepository(harness.database.knex), encryptor: await KeyEncryptor.fromSecret('test-secret'), sizes: { secrets: 2048 } });
+    keys = new KeyManager({
+      repository: new KeyRepository(harness.database.knex),
+      encryptor: await KeyEncryptor.fromSecret('test-secret'),
+      sizes: { secrets: 2048 },
+    });
     const publicKey = (await keys.secretsKey(PROJECT)).publicKey();
     secret = {
       name: 'deploy',
@@ -81,11 +85,18 @@ describe('build secrets on the executor', () => {
 
   it('gives a step only its own secrets in a 0600 file that exists while it runs', async () => {
     const uuid = 'se000000000000000000000000000001';
-    await harness.enqueue(uuid, { run: [withSecret('use-secret.sh')], postRun: [step('no-secret.sh')], secrets: [secret], vars: { out: out(), tag: 'one' } });
+    await harness.enqueue(uuid, {
+      run: [withSecret('use-secret.sh')],
+      postRun: [step('no-secret.sh')],
+      secrets: [secret],
+      vars: { out: out(), tag: 'one' },
+    });
     const done = await harness.completion(uuid);
     expect(done.result).toBe('SUCCESS');
     const seen = path.join(out(), 'one');
-    expect(JSON.parse(readFileSync(path.join(seen, 'run-secrets.json'), 'utf8'))).toEqual({ creds: { user: 'ci-bot', password: PASSWORD, cert: MULTILINE } });
+    expect(JSON.parse(readFileSync(path.join(seen, 'run-secrets.json'), 'utf8'))).toEqual({
+      creds: { user: 'ci-bot', password: PASSWORD, cert: MULTILINE },
+    });
     expect(readFileSync(path.join(seen, 'run-mode'), 'utf8').trim()).toBe('600');
     // The post-run step has no secrets: it finds an empty document, nothing of the run step's.
     expect(JSON.parse(readFileSync(path.join(seen, 'post-secrets.json'), 'utf8'))).toEqual({});
@@ -93,12 +104,18 @@ describe('build secrets on the executor', () => {
 
   it('masks the values in the log, the log directory, the results and the stored rows', async () => {
     const uuid = 'se000000000000000000000000000002';
-    await harness.enqueue(uuid, { run: [withSecret('use-secret.sh')], secrets: [secret], vars: { out: out(), tag: 'two' } });
+    await harness.enqueue(uuid, {
+      run: [withSecret('use-secret.sh')],
+      secrets: [secret],
+      vars: { out: out(), tag: 'two' },
+    });
     const done = await harness.completion(uuid);
     expect(done.result).toBe('SUCCESS');
     expect(done.data).toEqual({ leak: REDACTED, nested: { list: [`x ${REDACTED} y`] } });
     expect(done.warnings).toEqual([`saw ${REDACTED}`]);
-    expect(done.artifacts).toEqual([{ name: `a-${REDACTED}`, url: expect.stringMatching(/a\.txt$/), metadata: { k: REDACTED } }]);
+    expect(done.artifacts).toEqual([
+      { name: `a-${REDACTED}`, url: expect.stringMatching(/a\.txt$/), metadata: { k: REDACTED } },
+    ]);
     const logDir = path.join(harness.logsDir, 'example', 'se', uuid);
     const log = readFileSync(path.join(logDir, 'job-output.txt'), 'utf8');
     expect(log).toContain(`| the password is ${REDACTED}\n`);
@@ -109,7 +126,10 @@ describe('build secrets on the executor', () => {
     expect(readFileSync(path.join(logDir, 'copy.txt'), 'utf8')).toBe(`copy: ${REDACTED}\n`);
     // Binary files are not rewritten (documented); text files never keep a temporary copy.
     expect(readdirSync(logDir).sort()).toEqual(['blob.bin', 'copy.txt', 'job-output.txt']);
-    const rows = await harness.database.knex.raw(`select params::text as params from build_requests where build_uuid = ?`, [uuid]);
+    const rows = await harness.database.knex.raw(
+      `select params::text as params from build_requests where build_uuid = ?`,
+      [uuid],
+    );
     const params = (rows.rows as { params: string }[])[0].params;
     expect(params).toContain('pkcs1-oaep');
     expect(params).not.toContain(PASSWORD);
@@ -132,14 +152,21 @@ describe('build secrets on the executor', () => {
   it('gives a paused build its secrets again when it resumes, and hands masked data to dependents', async () => {
     const uuid = 'se000000000000000000000000000006';
     mkdirSync(path.join(out(), 'six'), { recursive: true });
-    await harness.enqueue(uuid, { run: [withSecret('pause-with-secret.sh')], postRun: [withSecret('post-with-secret.sh')], secrets: [secret], vars: { out: out(), tag: 'six' } });
+    await harness.enqueue(uuid, {
+      run: [withSecret('pause-with-secret.sh')],
+      postRun: [withSecret('post-with-secret.sh')],
+      secrets: [secret],
+      vars: { out: out(), tag: 'six' },
+    });
     const paused = await harness.pause(uuid);
     expect(paused.data).toEqual({ handed_over: REDACTED });
     expect(await harness.repository.requestResume(uuid, new Date())).toBe(true);
     harness.worker.wake();
     const done = await harness.completion(uuid);
     expect(done.result).toBe('SUCCESS');
-    expect(JSON.parse(readFileSync(path.join(out(), 'six', 'post-secrets.json'), 'utf8'))).toEqual({ creds: { user: 'ci-bot', password: PASSWORD, cert: MULTILINE } });
+    expect(JSON.parse(readFileSync(path.join(out(), 'six', 'post-secrets.json'), 'utf8'))).toEqual({
+      creds: { user: 'ci-bot', password: PASSWORD, cert: MULTILINE },
+    });
     const log = readFileSync(path.join(harness.logsDir, 'example', 'se', uuid, 'job-output.txt'), 'utf8');
     expect(log).toContain(`| tearing down with ${REDACTED}\n`);
     expect(log).not.toContain(PASSWORD);
@@ -148,8 +175,15 @@ describe('build secrets on the executor', () => {
   it('fails the build with ERROR, naming the secret but not its content, when a value does not decrypt', async () => {
     const uuid = 'se000000000000000000000000000003';
     const other = await keys.secretsKey('git.example.com/org/other');
-    const wrong: BuildSecret = { ...secret, data: { password: { encrypted: 'pkcs1-oaep', chunks: encryptSecret(PASSWORD, other.publicKey()) } } };
-    await harness.enqueue(uuid, { run: [withSecret('use-secret.sh')], secrets: [wrong], vars: { out: out(), tag: 'three' } });
+    const wrong: BuildSecret = {
+      ...secret,
+      data: { password: { encrypted: 'pkcs1-oaep', chunks: encryptSecret(PASSWORD, other.publicKey()) } },
+    };
+    await harness.enqueue(uuid, {
+      run: [withSecret('use-secret.sh')],
+      secrets: [wrong],
+      vars: { out: out(), tag: 'three' },
+    });
     const done = await harness.completion(uuid);
     expect(done).toMatchObject({
       result: 'ERROR',
@@ -160,7 +194,10 @@ describe('build secrets on the executor', () => {
 
   it('refuses a request whose step refers to a secret the job does not carry', async () => {
     const uuid = 'se000000000000000000000000000004';
-    await harness.enqueue(uuid, { run: [{ ...step('use-secret.sh'), secrets: [{ alias: 'creds', secret: 3 }] }], secrets: [secret] });
+    await harness.enqueue(uuid, {
+      run: [{ ...step('use-secret.sh'), secrets: [{ alias: 'creds', secret: 3 }] }],
+      secrets: [secret],
+    });
     const done = await harness.completion(uuid);
     expect(done.result).toBe('ERROR');
     expect(done.errorDetail).toBe('Invalid build request: job: a step refers to a secret the job does not carry');

@@ -15,18 +15,31 @@ echo '<p>report</p>' > "$SLUICE_LOG_DIR/report.html"
   'env.sh': 'env\n',
   'wait.sh': 'echo waiting\nwhile [ ! -f "$SLUICE_VAR_flag" ]; do sleep 0.05; done\necho released\n',
   'long.sh': 'echo long\nsleep 30\n',
-  'where.sh': 'echo "workspace=$SLUICE_WORKSPACE node=$SLUICE_NODE_DIR home=$HOME"\ncat "$SLUICE_WORKSPACE/from-image"\n',
+  'where.sh':
+    'echo "workspace=$SLUICE_WORKSPACE node=$SLUICE_NODE_DIR home=$HOME"\ncat "$SLUICE_WORKSPACE/from-image"\n',
 };
 
 function localNode(id: string, dir: string): BuildNode {
-  return { id, label: 'small', connectionType: 'local', connection: 'local', host: 'localhost', port: null, username: null, path: dir, hostKeys: [] };
+  return {
+    id,
+    label: 'small',
+    connectionType: 'local',
+    connection: 'local',
+    host: 'localhost',
+    port: null,
+    username: null,
+    path: dir,
+    hostKeys: [],
+  };
 }
 
 describe('ExecutorWorker', () => {
   let harness: ExecutorHarness;
 
   beforeAll(async () => {
-    harness = await createExecutorHarness(SCRIPTS, { hostEnv: allowedHostEnvironment({ PATH: process.env.PATH, DATABASE_URL: 'postgres://user:hunter2@db/sluice' }) });
+    harness = await createExecutorHarness(SCRIPTS, {
+      hostEnv: allowedHostEnvironment({ PATH: process.env.PATH, DATABASE_URL: 'postgres://user:hunter2@db/sluice' }),
+    });
     harness.worker.start();
   });
 
@@ -70,14 +83,27 @@ describe('ExecutorWorker', () => {
   it('never hands its own database URL to steps', async () => {
     await harness.enqueue('ab000000000000000000000000000002', { run: [step('env.sh')] });
     expect((await harness.completion('ab000000000000000000000000000002')).result).toBe('SUCCESS');
-    const log = readFileSync(path.join(harness.logsDir, 'example/ab/ab000000000000000000000000000002/job-output.txt'), 'utf8');
+    const log = readFileSync(
+      path.join(harness.logsDir, 'example/ab/ab000000000000000000000000000002/job-output.txt'),
+      'utf8',
+    );
     expect(log).toContain('| SLUICE_JOB_NAME=unit\n');
     expect(log).not.toContain('DATABASE_URL');
     expect(log).not.toContain('hunter2');
   });
 
   it('reports MERGE_CONFLICT when the speculative state cannot be prepared', async () => {
-    const missing = { connection: 'local', project: 'org/app', branch: 'master', ref: 'refs/changes/99/99/1', change: 99, patchset: '1', oldrev: null, newrev: null, mergeMode: 'merge-resolve' as const };
+    const missing = {
+      connection: 'local',
+      project: 'org/app',
+      branch: 'master',
+      ref: 'refs/changes/99/99/1',
+      change: 99,
+      patchset: '1',
+      oldrev: null,
+      newrev: null,
+      mergeMode: 'merge-resolve' as const,
+    };
     await harness.enqueue('ac000000000000000000000000000003', { run: [step('run.sh')] }, { mergerItems: [missing] });
     expect(await harness.completion('ac000000000000000000000000000003')).toMatchObject({
       result: 'MERGE_CONFLICT',
@@ -87,13 +113,23 @@ describe('ExecutorWorker', () => {
 
   it('runs at most `concurrency` builds at once', async () => {
     const flag = path.join(harness.root, 'release-concurrency');
-    const uuids = ['ad000000000000000000000000000004', 'ad000000000000000000000000000005', 'ad000000000000000000000000000006'];
+    const uuids = [
+      'ad000000000000000000000000000004',
+      'ad000000000000000000000000000005',
+      'ad000000000000000000000000000006',
+    ];
     for (const uuid of uuids) {
       await harness.enqueue(uuid, { run: [step('wait.sh')], vars: { flag } });
     }
-    await waitUntil(async () => (await Promise.all(uuids.map((u) => harness.repository.get(u)))).filter((r) => r?.state === 'running').length === 2);
+    await waitUntil(
+      async () =>
+        (await Promise.all(uuids.map((u) => harness.repository.get(u)))).filter((r) => r?.state === 'running')
+          .length === 2,
+    );
     expect(harness.worker.activeCount).toBe(2);
-    expect((await Promise.all(uuids.map((u) => harness.repository.get(u)))).filter((r) => r?.state === 'requested')).toHaveLength(1);
+    expect(
+      (await Promise.all(uuids.map((u) => harness.repository.get(u)))).filter((r) => r?.state === 'requested'),
+    ).toHaveLength(1);
     writeFileSync(flag, '');
     const results = await Promise.all(uuids.map((u) => harness.completion(u)));
     expect(results.map((r) => r.result)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
@@ -103,7 +139,9 @@ describe('ExecutorWorker', () => {
     await harness.enqueue('ae000000000000000000000000000007', { run: [step('long.sh')] });
     await waitUntil(() => readLog(harness, 'ae000000000000000000000000000007').includes('| long\n'));
     const requestedAt = Date.now();
-    expect(await harness.repository.requestCancel('ae000000000000000000000000000007', 'ABORTED', new Date())).toBe('cancel-requested');
+    expect(await harness.repository.requestCancel('ae000000000000000000000000000007', 'ABORTED', new Date())).toBe(
+      'cancel-requested',
+    );
     const done = await harness.completion('ae000000000000000000000000000007');
     expect(Date.now() - requestedAt).toBeLessThan(2000);
     expect(done.result).toBe('ABORTED');
@@ -112,11 +150,24 @@ describe('ExecutorWorker', () => {
   it('completes an unclaimed request at once with CANCELED', async () => {
     await harness.worker.stop();
     try {
-      await harness.repository.create({ ...(paramsFor('af000000000000000000000000000008')) });
-      expect(await harness.repository.requestCancel('af000000000000000000000000000008', 'ABORTED', new Date('2026-01-01T00:00:00Z'))).toBe('canceled-unclaimed');
-      const event = (await harness.repository.resultEvents('example')).find((e) => e.payload.buildUuid === 'af000000000000000000000000000008');
-      expect(event).toMatchObject({ eventType: 'build-completed', payload: { result: 'CANCELED', startTime: null, jobName: 'unit', endTime: '2026-01-01T00:00:00.000Z' } });
-      expect(await harness.repository.requestCancel('af000000000000000000000000000008', 'ABORTED', new Date())).toBe('not-cancelable');
+      await harness.repository.create({ ...paramsFor('af000000000000000000000000000008') });
+      expect(
+        await harness.repository.requestCancel(
+          'af000000000000000000000000000008',
+          'ABORTED',
+          new Date('2026-01-01T00:00:00Z'),
+        ),
+      ).toBe('canceled-unclaimed');
+      const event = (await harness.repository.resultEvents('example')).find(
+        (e) => e.payload.buildUuid === 'af000000000000000000000000000008',
+      );
+      expect(event).toMatchObject({
+        eventType: 'build-completed',
+        payload: { result: 'CANCELED', startTime: null, jobName: 'unit', endTime: '2026-01-01T00:00:00.000Z' },
+      });
+      expect(await harness.repository.requestCancel('af000000000000000000000000000008', 'ABORTED', new Date())).toBe(
+        'not-cancelable',
+      );
     } finally {
       harness.worker.start();
     }
@@ -126,7 +177,11 @@ describe('ExecutorWorker', () => {
     const dir = path.join(harness.root, 'node-n1');
     mkdirSync(dir);
     writeFileSync(path.join(dir, 'from-image'), 'seeded by the image\n');
-    await harness.enqueue('b1000000000000000000000000000010', { run: [step('where.sh')] }, { nodes: [localNode('n1', dir)] });
+    await harness.enqueue(
+      'b1000000000000000000000000000010',
+      { run: [step('where.sh')] },
+      { nodes: [localNode('n1', dir)] },
+    );
     const done = await harness.completion('b1000000000000000000000000000010');
     expect(done.result).toBe('SUCCESS');
     const log = readLog(harness, 'b1000000000000000000000000000010');
@@ -137,7 +192,11 @@ describe('ExecutorWorker', () => {
   });
 
   it('reports NODE_FAILURE when a local node has no directory on this executor', async () => {
-    await harness.enqueue('b1000000000000000000000000000011', { run: [step('where.sh')] }, { nodes: [localNode('n2', path.join(harness.root, 'gone'))] });
+    await harness.enqueue(
+      'b1000000000000000000000000000011',
+      { run: [step('where.sh')] },
+      { nodes: [localNode('n2', path.join(harness.root, 'gone'))] },
+    );
     const done = await harness.completion('b1000000000000000000000000000011');
     expect(done.result).toBe('NODE_FAILURE');
     expect(done.errorDetail).toBe('Node n2 has no workspace directory on this executor');
@@ -146,7 +205,11 @@ describe('ExecutorWorker', () => {
   it('reports NODE_FAILURE when the second local node of the build has no directory', async () => {
     const dir = path.join(harness.root, 'node-n3');
     mkdirSync(dir);
-    await harness.enqueue('b1000000000000000000000000000012', { run: [step('where.sh')] }, { nodes: [localNode('n3', dir), localNode('n4', path.join(harness.root, 'gone'))] });
+    await harness.enqueue(
+      'b1000000000000000000000000000012',
+      { run: [step('where.sh')] },
+      { nodes: [localNode('n3', dir), localNode('n4', path.join(harness.root, 'gone'))] },
+    );
     const done = await harness.completion('b1000000000000000000000000000012');
     expect(done.result).toBe('NODE_FAILURE');
     expect(done.errorDetail).toBe('Node n4 has no workspace directory on this executor');

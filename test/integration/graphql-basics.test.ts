@@ -28,7 +28,9 @@ describe('GraphQL endpoint', () => {
       'query($n: String!) { tenant(name: $n) { __typename ... on Tenant { name } ... on NotFoundError { message resource key } } }',
       { n: 'nope' },
     );
-    expect(result.data).toEqual({ tenant: { __typename: 'NotFoundError', message: 'Tenant not found', resource: 'Tenant', key: 'nope' } });
+    expect(result.data).toEqual({
+      tenant: { __typename: 'NotFoundError', message: 'Tenant not found', resource: 'Tenant', key: 'nope' },
+    });
   });
 
   it('serves GraphiQL to browsers on GET', async () => {
@@ -39,7 +41,9 @@ describe('GraphQL endpoint', () => {
   });
 
   it('reports the version and REST shape in info', async () => {
-    const result = await server.graphql<{ info: { version: string; restShape: string } }>('{ info { version restShape } }');
+    const result = await server.graphql<{ info: { version: string; restShape: string } }>(
+      '{ info { version restShape } }',
+    );
     expect(result.data?.info.restShape).toBe('current');
     expect(result.data?.info.version).toMatch(/^\d+\.\d+\.\d+/);
   });

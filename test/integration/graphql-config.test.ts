@@ -42,8 +42,15 @@ async function query(document: string, variables?: Record<string, unknown>): Pro
 
 /** `tenant(name) { ... on Tenant { <selection> } }` (tenant acme by default); fails on GraphQL errors. */
 async function tenantQuery<T>(selection: string, variables?: Record<string, unknown>, tenant = 'acme'): Promise<T> {
-  const params = variables ? `(${Object.keys(variables).map((k) => `$${k}: ${variableType(k)}`).join(', ')})` : '';
-  const body = await query(/* GraphQL */ `query Q${params} { tenant(name: "${tenant}") { __typename ... on Tenant { ${selection} } } }`, variables);
+  const params = variables
+    ? `(${Object.keys(variables)
+        .map((k) => `$${k}: ${variableType(k)}`)
+        .join(', ')})`
+    : '';
+  const body = await query(
+    /* GraphQL */ `query Q${params} { tenant(name: "${tenant}") { __typename ... on Tenant { ${selection} } } }`,
+    variables,
+  );
   expect(body.errors).toBeUndefined();
   const data = body.data as { tenant: T & { __typename: string } };
   expect(data.tenant.__typename).toBe('Tenant');
@@ -51,7 +58,11 @@ async function tenantQuery<T>(selection: string, variables?: Record<string, unkn
 }
 
 function variableType(name: string): string {
-  return name === 'filter' ? 'ConfigErrorFilter' : name === 'first' || name === 'last' || name === 'offset' ? 'Int' : 'String';
+  return name === 'filter'
+    ? 'ConfigErrorFilter'
+    : name === 'first' || name === 'last' || name === 'offset'
+      ? 'Int'
+      : 'String';
 }
 
 beforeAll(async () => {
@@ -102,7 +113,11 @@ describe('tenants from the LayoutManager', () => {
   it('answers tenant-level capabilities: `niz` when the tenant has providers', async () => {
     const tenant = await tenantQuery<{ info: unknown }>('info { authenticationRealm readProtected niz }');
     expect(tenant.info).toEqual({ authenticationRealm: null, readProtected: false, niz: true });
-    const bare = await tenantQuery<{ info: unknown; providers: unknown[]; images: unknown[] }>('info { niz } providers { name } images { name }', undefined, 'bare');
+    const bare = await tenantQuery<{ info: unknown; providers: unknown[]; images: unknown[] }>(
+      'info { niz } providers { name } images { name }',
+      undefined,
+      'bare',
+    );
     expect(bare).toEqual({ __typename: 'Tenant', info: { niz: false }, providers: [], images: [] });
   });
 });
@@ -120,7 +135,15 @@ describe('pipelines', () => {
         precedence: 'NORMAL',
         postReview: false,
         triggers: [{ name: 'gerrit', driver: 'git' }],
-        window: { initial: 20, floor: 3, ceiling: null, increaseType: 'LINEAR', increaseFactor: 1, decreaseType: 'EXPONENTIAL', decreaseFactor: 2 },
+        window: {
+          initial: 20,
+          floor: 3,
+          ceiling: null,
+          increaseType: 'LINEAR',
+          increaseFactor: 1,
+          decreaseType: 'EXPONENTIAL',
+          decreaseFactor: 2,
+        },
       },
       {
         name: 'gate',
@@ -129,7 +152,15 @@ describe('pipelines', () => {
         precedence: 'HIGH',
         postReview: true,
         triggers: [],
-        window: { initial: 10, floor: 2, ceiling: null, increaseType: 'EXPONENTIAL', increaseFactor: 2, decreaseType: 'EXPONENTIAL', decreaseFactor: 2 },
+        window: {
+          initial: 10,
+          floor: 2,
+          ceiling: null,
+          increaseType: 'EXPONENTIAL',
+          increaseFactor: 2,
+          decreaseType: 'EXPONENTIAL',
+          decreaseFactor: 2,
+        },
       },
       {
         name: 'periodic',
@@ -138,7 +169,15 @@ describe('pipelines', () => {
         precedence: 'LOW',
         postReview: false,
         triggers: [{ name: 'timer', driver: 'timer' }],
-        window: { initial: 20, floor: 3, ceiling: null, increaseType: 'LINEAR', increaseFactor: 1, decreaseType: 'EXPONENTIAL', decreaseFactor: 2 },
+        window: {
+          initial: 20,
+          floor: 3,
+          ceiling: null,
+          increaseType: 'LINEAR',
+          increaseFactor: 1,
+          decreaseType: 'EXPONENTIAL',
+          decreaseFactor: 2,
+        },
       },
     ]);
   });
@@ -146,12 +185,38 @@ describe('pipelines', () => {
 
 describe('projects', () => {
   it('lists projects sorted by name with type and canonical name', async () => {
-    const tenant = await tenantQuery<{ projects: unknown[] }>('projects { name canonicalName connectionName type branches }');
+    const tenant = await tenantQuery<{ projects: unknown[] }>(
+      'projects { name canonicalName connectionName type branches }',
+    );
     expect(tenant.projects).toEqual([
-      { name: 'common-config', canonicalName: 'review.example.com/common-config', connectionName: 'gerrit', type: 'CONFIG', branches: ['master'] },
-      { name: 'launcher-config', canonicalName: 'review.example.com/launcher-config', connectionName: 'gerrit', type: 'CONFIG', branches: ['master'] },
-      { name: 'org/project1', canonicalName: 'review.example.com/org/project1', connectionName: 'gerrit', type: 'UNTRUSTED', branches: ['master', 'stable'] },
-      { name: 'org/project2', canonicalName: 'review.example.com/org/project2', connectionName: 'gerrit', type: 'UNTRUSTED', branches: ['master'] },
+      {
+        name: 'common-config',
+        canonicalName: 'review.example.com/common-config',
+        connectionName: 'gerrit',
+        type: 'CONFIG',
+        branches: ['master'],
+      },
+      {
+        name: 'launcher-config',
+        canonicalName: 'review.example.com/launcher-config',
+        connectionName: 'gerrit',
+        type: 'CONFIG',
+        branches: ['master'],
+      },
+      {
+        name: 'org/project1',
+        canonicalName: 'review.example.com/org/project1',
+        connectionName: 'gerrit',
+        type: 'UNTRUSTED',
+        branches: ['master', 'stable'],
+      },
+      {
+        name: 'org/project2',
+        canonicalName: 'review.example.com/org/project2',
+        connectionName: 'gerrit',
+        type: 'UNTRUSTED',
+        branches: ['master'],
+      },
     ]);
   });
 
@@ -176,7 +241,14 @@ describe('projects', () => {
   });
 
   it('returns the project stanzas in layout order with their job variants per pipeline', async () => {
-    type Variant = { name: string; parent: string; voting: boolean; variables: unknown; sourceContext: { project: string; branch: string }; impliedBranches: string[] | null };
+    type Variant = {
+      name: string;
+      parent: string;
+      voting: boolean;
+      variables: unknown;
+      sourceContext: { project: string; branch: string };
+      impliedBranches: string[] | null;
+    };
     type Config = {
       sourceContext: unknown;
       isTemplate: boolean;
@@ -186,12 +258,37 @@ describe('projects', () => {
       queueName: string | null;
       pipelines: { name: string; jobs: { name: string; variants: Variant[] }[] }[];
     };
-    const tenant = await tenantQuery<{ project: { name: string; metadata: unknown; configs: Config[] } }>(`project(name: "org/project1") { ${PROJECT} }`);
+    const tenant = await tenantQuery<{ project: { name: string; metadata: unknown; configs: Config[] } }>(
+      `project(name: "org/project1") { ${PROJECT} }`,
+    );
     const { project } = tenant;
     expect(project.metadata).toEqual({ mergeMode: 'SQUASH_MERGE', defaultBranch: 'master', queueName: 'integrated' });
-    expect(project.configs.map((c) => [c.sourceContext, c.isTemplate, c.templates, c.defaultBranch, c.mergeMode, c.queueName])).toEqual([
-      [{ project: 'common-config', branch: 'master', path: 'zuul.d/50-projects.yaml', trusted: true }, false, ['merge-jobs'], null, 'SQUASH_MERGE', 'integrated'],
-      [{ project: 'org/project1', branch: 'master', path: '.zuul.yaml', trusted: false }, false, [], 'master', null, null],
+    expect(
+      project.configs.map((c) => [
+        c.sourceContext,
+        c.isTemplate,
+        c.templates,
+        c.defaultBranch,
+        c.mergeMode,
+        c.queueName,
+      ]),
+    ).toEqual([
+      [
+        { project: 'common-config', branch: 'master', path: 'zuul.d/50-projects.yaml', trusted: true },
+        false,
+        ['merge-jobs'],
+        null,
+        'SQUASH_MERGE',
+        'integrated',
+      ],
+      [
+        { project: 'org/project1', branch: 'master', path: '.zuul.yaml', trusted: false },
+        false,
+        [],
+        'master',
+        null,
+        null,
+      ],
       [{ project: 'org/project1', branch: 'stable', path: '.zuul.yaml', trusted: false }, false, [], null, null, null],
     ]);
     expect(project.configs[0].pipelines.map((p) => [p.name, p.jobs.map((j) => j.name)])).toEqual([
@@ -205,7 +302,14 @@ describe('projects', () => {
       ['project-test1', 2],
     ]);
     expect(ownCheck.jobs[0].variants).toEqual([
-      { name: 'project1-unit', parent: 'base', voting: true, variables: {}, sourceContext: { project: 'org/project1', branch: 'master' }, impliedBranches: null },
+      {
+        name: 'project1-unit',
+        parent: 'base',
+        voting: true,
+        variables: {},
+        sourceContext: { project: 'org/project1', branch: 'master' },
+        impliedBranches: null,
+      },
     ]);
     const [withVars, nonVoting] = ownCheck.jobs[1].variants;
     expect(withVars).toEqual({
@@ -221,20 +325,39 @@ describe('projects', () => {
   });
 
   it('returns a NotFoundError for an unknown project', async () => {
-    const tenant = await tenantQuery<{ project: unknown }>('project(name: "org/nope") { __typename ... on NotFoundError { message resource key } }');
-    expect(tenant.project).toEqual({ __typename: 'NotFoundError', message: 'Unknown project', resource: 'Project', key: 'org/nope' });
+    const tenant = await tenantQuery<{ project: unknown }>(
+      'project(name: "org/nope") { __typename ... on NotFoundError { message resource key } }',
+    );
+    expect(tenant.project).toEqual({
+      __typename: 'NotFoundError',
+      message: 'Unknown project',
+      resource: 'Project',
+      key: 'org/nope',
+    });
   });
 });
 
 describe('jobs', () => {
   it('summarizes every job sorted by name, with first description line, variants and tags', async () => {
-    const tenant = await tenantQuery<{ jobs: unknown[] }>('jobs { name description tags variants { parent branches } }');
+    const tenant = await tenantQuery<{ jobs: unknown[] }>(
+      'jobs { name description tags variants { parent branches } }',
+    );
     expect(tenant.jobs).toEqual([
       { name: 'abstract-job', description: null, tags: [], variants: [{ parent: 'base', branches: null }] },
       { name: 'base', description: 'The base job.', tags: [], variants: [{ parent: null, branches: null }] },
       { name: 'image-build-debian', description: null, tags: [], variants: [{ parent: 'base', branches: null }] },
-      { name: 'noop', description: 'A job that will always succeed, no nodes or executor are used.', tags: [], variants: [{ parent: null, branches: null }] },
-      { name: 'project-merge', description: 'Merge the change.', tags: ['merge'], variants: [{ parent: 'base', branches: null }] },
+      {
+        name: 'noop',
+        description: 'A job that will always succeed, no nodes or executor are used.',
+        tags: [],
+        variants: [{ parent: null, branches: null }],
+      },
+      {
+        name: 'project-merge',
+        description: 'Merge the change.',
+        tags: ['merge'],
+        variants: [{ parent: 'base', branches: null }],
+      },
       {
         name: 'project-test1',
         description: 'First line of the first variant description.',
@@ -267,7 +390,9 @@ describe('jobs', () => {
     ansibleSplitStreams ansibleVersion workspaceScheme workspaceCheckout`;
 
   it('returns every attribute of each variant of a job', async () => {
-    const tenant = await tenantQuery<{ job: { variants: Record<string, unknown>[] } }>(`job(name: "project-test2") { ... on Job { variants { ${VARIANT} } } }`);
+    const tenant = await tenantQuery<{ job: { variants: Record<string, unknown>[] } }>(
+      `job(name: "project-test2") { ... on Job { variants { ${VARIANT} } } }`,
+    );
     expect(tenant.job.variants).toEqual([
       {
         name: 'project-test2',
@@ -279,10 +404,26 @@ describe('jobs', () => {
         overrideCheckout: null,
         files: [],
         irrelevantFiles: [],
-        sourceContext: { project: 'common-config', projectCanonicalName: 'review.example.com/common-config', branch: 'master', path: 'zuul.d/30-jobs.yaml', trusted: true },
+        sourceContext: {
+          project: 'common-config',
+          projectCanonicalName: 'review.example.com/common-config',
+          branch: 'master',
+          path: 'zuul.d/30-jobs.yaml',
+          trusted: true,
+        },
         requiredProjects: [
-          { projectName: 'org/project2', projectCanonicalName: 'review.example.com/org/project2', overrideBranch: null, overrideCheckout: null },
-          { projectName: 'review.example.com/org/project1', projectCanonicalName: 'review.example.com/org/project1', overrideBranch: null, overrideCheckout: 'stable' },
+          {
+            projectName: 'org/project2',
+            projectCanonicalName: 'review.example.com/org/project2',
+            overrideBranch: null,
+            overrideCheckout: null,
+          },
+          {
+            projectName: 'review.example.com/org/project1',
+            projectCanonicalName: 'review.example.com/org/project1',
+            overrideBranch: null,
+            overrideCheckout: 'stable',
+          },
         ],
         semaphores: [{ name: 'test-lock', resourcesFirst: false }],
         variables: {},
@@ -302,7 +443,14 @@ describe('jobs', () => {
         requires: [],
         dependencies: [{ name: 'project-merge', soft: true }],
         attempts: 5,
-        roles: [{ targetName: 'common-config', type: 'ZUUL', projectCanonicalName: 'review.example.com/common-config', implicit: true }],
+        roles: [
+          {
+            targetName: 'common-config',
+            type: 'ZUUL',
+            projectCanonicalName: 'review.example.com/common-config',
+            implicit: true,
+          },
+        ],
         preRun: [],
         run: [{ path: 'test2.sh' }],
         postRun: [],
@@ -343,28 +491,51 @@ describe('jobs', () => {
     const [base] = tenant.base.variants;
     expect(base.parent).toBeNull();
     expect(base.timeout).toBe(1800);
-    expect(base.nodeset).toEqual({ name: 'single', nodes: [{ name: 'worker', aliases: [], label: 'debian-normal' }], groups: [{ name: 'workers', nodes: ['worker'] }], alternatives: [] });
+    expect(base.nodeset).toEqual({
+      name: 'single',
+      nodes: [{ name: 'worker', aliases: [], label: 'debian-normal' }],
+      groups: [{ name: 'workers', nodes: ['worker'] }],
+      alternatives: [],
+    });
     expect(base.nodesetAlternatives).toEqual([]);
     expect(base.preRun).toEqual([
-      { path: 'base/pre.sh', cleanup: false, semaphores: [], secrets: [{ name: 'site-secret', alias: 'site_password', passToParent: false }], roles: [{ targetName: 'common-config' }], sourceContext: { project: 'common-config' } },
+      {
+        path: 'base/pre.sh',
+        cleanup: false,
+        semaphores: [],
+        secrets: [{ name: 'site-secret', alias: 'site_password', passToParent: false }],
+        roles: [{ targetName: 'common-config' }],
+        sourceContext: { project: 'common-config' },
+      },
     ]);
     expect(tenant.test1.variants).toEqual([
-      { name: 'project-test1', branches: null, variantDescription: '', voting: true, description: 'First line of the first variant description.\nSecond line.\n' },
+      {
+        name: 'project-test1',
+        branches: null,
+        variantDescription: '',
+        voting: true,
+        description: 'First line of the first variant description.\nSecond line.\n',
+      },
       { name: 'project-test1', branches: ['stable'], variantDescription: 'stable', voting: false, description: null },
     ]);
     expect(tenant.noop.variants).toEqual([{ name: 'noop', parent: null, sourceContext: null }]);
     // A job of an untrusted project without explicit branches applies to the branch it is defined on.
-    expect(tenant.unit.variants).toEqual([{ branches: null, impliedBranches: ['master'], cleanupRun: [{ path: 'tidy.sh', cleanup: true }] }]);
+    expect(tenant.unit.variants).toEqual([
+      { branches: null, impliedBranches: ['master'], cleanupRun: [{ path: 'tidy.sh', cleanup: true }] },
+    ]);
   });
 
   it('returns `Job not found` for an unknown job', async () => {
-    const tenant = await tenantQuery<{ job: unknown }>('job(name: "nope") { __typename ... on NotFoundError { message resource } }');
+    const tenant = await tenantQuery<{ job: unknown }>(
+      'job(name: "nope") { __typename ... on NotFoundError { message resource } }',
+    );
     expect(tenant.job).toEqual({ __typename: 'NotFoundError', message: 'Job not found', resource: 'Job' });
   });
 });
 
 describe('frozen job graphs', () => {
-  const GRAPH = '__typename ... on JobGraph { jobs { name voting dependencies { name soft } childJobs } } ... on Error { message }';
+  const GRAPH =
+    '__typename ... on JobGraph { jobs { name voting dependencies { name soft } childJobs } } ... on Error { message }';
 
   it('freezes the graph of a project branch in graph order with dependencies', async () => {
     const tenant = await tenantQuery<{ byShort: unknown; byCanonical: unknown }>(
@@ -422,13 +593,19 @@ describe('frozen job graphs', () => {
     const problem = 'Job abstract-job is abstract and may not be directly run';
     expect(tenant).toEqual({
       __typename: 'Tenant',
-      graph: { __typename: 'JobGraphError', message: `The job graph has configuration errors: ${problem}`, problems: [{ job: 'abstract-job', message: problem }] },
+      graph: {
+        __typename: 'JobGraphError',
+        message: `The job graph has configuration errors: ${problem}`,
+        problems: [{ job: 'abstract-job', message: problem }],
+      },
       job: { __typename: 'JobGraphError', message: `The job graph has configuration errors: ${problem}` },
     });
   });
 
   it('returns the frozen parameters of one job with secrets and keys redacted', async () => {
-    const tenant = await tenantQuery<{ freezeJob: { name: string; parent: string; inheritancePath: string[]; parameters: Record<string, unknown> } }>(
+    const tenant = await tenantQuery<{
+      freezeJob: { name: string; parent: string; inheritancePath: string[]; parameters: Record<string, unknown> };
+    }>(
       'freezeJob(pipeline: "check", project: "org/project1", job: "project-test1") { __typename ... on FrozenJob { name parent inheritancePath parameters } }',
     );
     const { freezeJob } = tenant;
@@ -442,7 +619,9 @@ describe('frozen job graphs', () => {
     expect(p.ssh_keys).toEqual(['REDACTED']);
     expect(p.secret_vars).toBeNull();
     const pre = p.pre_playbooks as { path: string; secrets: Record<string, string>; trusted: boolean }[];
-    expect(pre.map((x) => [x.path, x.secrets, x.trusted])).toEqual([['base/pre.sh', { site_password: 'REDACTED' }, true]]);
+    expect(pre.map((x) => [x.path, x.secrets, x.trusted])).toEqual([
+      ['base/pre.sh', { site_password: 'REDACTED' }, true],
+    ]);
     expect((p.playbooks as { path: string }[]).map((x) => x.path)).toEqual(['test1.sh']);
     const zuul = p.zuul as Record<string, unknown>;
     expect(zuul.build).toBe('0'.repeat(32));
@@ -460,12 +639,23 @@ describe('frozen job graphs', () => {
 });
 
 describe('config errors', () => {
-  type Page = { totalCount: number; nodes: { severity: string; name: string; sourceContext: { project: string; branch: string } | null }[]; pageInfo: Record<string, unknown>; edges: { cursor: string }[] };
-  const PAGE = 'totalCount nodes { severity name sourceContext { project branch } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor }';
-  const summary = (page: Page) => page.nodes.map((n) => `${n.severity} ${n.name} ${n.sourceContext?.project ?? '-'}@${n.sourceContext?.branch ?? '-'}`);
+  type Page = {
+    totalCount: number;
+    nodes: { severity: string; name: string; sourceContext: { project: string; branch: string } | null }[];
+    pageInfo: Record<string, unknown>;
+    edges: { cursor: string }[];
+  };
+  const PAGE =
+    'totalCount nodes { severity name sourceContext { project branch } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor }';
+  const summary = (page: Page) =>
+    page.nodes.map(
+      (n) => `${n.severity} ${n.name} ${n.sourceContext?.project ?? '-'}@${n.sourceContext?.branch ?? '-'}`,
+    );
 
   it('counts and lists every error and warning in layout order', async () => {
-    const tenant = await tenantQuery<{ configErrorCount: number; configErrors: Page }>(`configErrorCount configErrors { ${PAGE} }`);
+    const tenant = await tenantQuery<{ configErrorCount: number; configErrors: Page }>(
+      `configErrorCount configErrors { ${PAGE} }`,
+    );
     expect(tenant.configErrorCount).toBe(4);
     expect(tenant.configErrors.totalCount).toBe(4);
     expect(summary(tenant.configErrors)).toEqual([
@@ -478,12 +668,18 @@ describe('config errors', () => {
   });
 
   it.each([
-    [{ project: 'org/project1' }, ['WARNING Cleanup Run Deprecation org/project1@master', 'ERROR Nodeset Not Found org/project1@stable']],
+    [
+      { project: 'org/project1' },
+      ['WARNING Cleanup Run Deprecation org/project1@master', 'ERROR Nodeset Not Found org/project1@stable'],
+    ],
     [{ branch: 'stable' }, ['ERROR Nodeset Not Found org/project1@stable']],
     [{ severity: 'WARNING' }, ['WARNING Cleanup Run Deprecation org/project1@master']],
     [{ name: 'Job Not Found' }, ['ERROR Job Not Found org/project2@master', 'ERROR Job Not Found org/project2@master']],
     [{ project: 'org/project1', severity: 'ERROR' }, ['ERROR Nodeset Not Found org/project1@stable']],
-    [{ project: 'org/project2', branch: 'master', name: 'Job Not Found', severity: 'ERROR' }, ['ERROR Job Not Found org/project2@master', 'ERROR Job Not Found org/project2@master']],
+    [
+      { project: 'org/project2', branch: 'master', name: 'Job Not Found', severity: 'ERROR' },
+      ['ERROR Job Not Found org/project2@master', 'ERROR Job Not Found org/project2@master'],
+    ],
     [{ project: 'common-config' }, []],
   ])('filters by %j', async (filter, expected) => {
     const tenant = await tenantQuery<{ configErrors: Page }>(`configErrors(filter: $filter) { ${PAGE} }`, { filter });
@@ -497,33 +693,63 @@ describe('config errors', () => {
     expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
     expect(first.totalCount).toBe(4);
 
-    const middle = (await tenantQuery<{ configErrors: Page }>(`configErrors(first: 2, after: $after) { ${PAGE} }`, { after: first.pageInfo.endCursor })).configErrors;
-    expect(summary(middle)).toEqual(['ERROR Nodeset Not Found org/project1@stable', 'ERROR Job Not Found org/project2@master']);
+    const middle = (
+      await tenantQuery<{ configErrors: Page }>(`configErrors(first: 2, after: $after) { ${PAGE} }`, {
+        after: first.pageInfo.endCursor,
+      })
+    ).configErrors;
+    expect(summary(middle)).toEqual([
+      'ERROR Nodeset Not Found org/project1@stable',
+      'ERROR Job Not Found org/project2@master',
+    ]);
     expect(middle.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
 
-    const end = (await tenantQuery<{ configErrors: Page }>(`configErrors(first: 5, after: $after) { ${PAGE} }`, { after: middle.pageInfo.endCursor })).configErrors;
+    const end = (
+      await tenantQuery<{ configErrors: Page }>(`configErrors(first: 5, after: $after) { ${PAGE} }`, {
+        after: middle.pageInfo.endCursor,
+      })
+    ).configErrors;
     expect(summary(end)).toEqual(['ERROR Job Not Found org/project2@master']);
     expect(end.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
 
-    const past = (await tenantQuery<{ configErrors: Page }>(`configErrors(first: 5, after: $after) { ${PAGE} }`, { after: end.pageInfo.endCursor })).configErrors;
+    const past = (
+      await tenantQuery<{ configErrors: Page }>(`configErrors(first: 5, after: $after) { ${PAGE} }`, {
+        after: end.pageInfo.endCursor,
+      })
+    ).configErrors;
     expect(past.nodes).toEqual([]);
     expect(past.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: null, endCursor: null });
 
-    const skipped = (await tenantQuery<{ configErrors: Page }>(`configErrors(offset: 2, first: 1) { ${PAGE} }`)).configErrors;
+    const skipped = (await tenantQuery<{ configErrors: Page }>(`configErrors(offset: 2, first: 1) { ${PAGE} }`))
+      .configErrors;
     expect(summary(skipped)).toEqual(['ERROR Job Not Found org/project2@master']);
     expect(skipped.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
 
     const last = (await tenantQuery<{ configErrors: Page }>(`configErrors(last: 2) { ${PAGE} }`)).configErrors;
-    expect(summary(last)).toEqual(['ERROR Job Not Found org/project2@master', 'ERROR Job Not Found org/project2@master']);
-    const before = (await tenantQuery<{ configErrors: Page }>(`configErrors(last: 5, before: $before) { ${PAGE} }`, { before: last.pageInfo.startCursor })).configErrors;
-    expect(summary(before)).toEqual(['WARNING Cleanup Run Deprecation org/project1@master', 'ERROR Nodeset Not Found org/project1@stable']);
+    expect(summary(last)).toEqual([
+      'ERROR Job Not Found org/project2@master',
+      'ERROR Job Not Found org/project2@master',
+    ]);
+    const before = (
+      await tenantQuery<{ configErrors: Page }>(`configErrors(last: 5, before: $before) { ${PAGE} }`, {
+        before: last.pageInfo.startCursor,
+      })
+    ).configErrors;
+    expect(summary(before)).toEqual([
+      'WARNING Cleanup Run Deprecation org/project1@master',
+      'ERROR Nodeset Not Found org/project1@stable',
+    ]);
     expect(before.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
   });
 
   it('rejects bad cursors and negative sizes', async () => {
-    const badCursor = await query('{ tenant(name: "acme") { ... on Tenant { configErrors(after: "bogus") { totalCount } } } }');
+    const badCursor = await query(
+      '{ tenant(name: "acme") { ... on Tenant { configErrors(after: "bogus") { totalCount } } } }',
+    );
     expect(badCursor.errors?.[0].message).toBe('Invalid cursor "bogus".');
-    const negative = await query('{ tenant(name: "acme") { ... on Tenant { configErrors(first: -1) { totalCount } } } }');
+    const negative = await query(
+      '{ tenant(name: "acme") { ... on Tenant { configErrors(first: -1) { totalCount } } } }',
+    );
     expect(negative.errors?.[0].message).toBe('`first` must not be negative.');
   });
 });
@@ -532,17 +758,59 @@ describe('semaphores', () => {
   beforeAll(async () => {
     const acquired = new Date('2026-01-01T00:00:00Z');
     await server.app.database.knex('semaphore_holders').insert([
-      { tenant: null, semaphore: 'global-lock', global: true, holder_tenant: 'acme', buildset_uuid: 'b1', job_name: 'project-test1', acquired },
-      { tenant: null, semaphore: 'global-lock', global: true, holder_tenant: 'acme', buildset_uuid: 'b2', job_name: 'project-test2', acquired },
-      { tenant: null, semaphore: 'global-lock', global: true, holder_tenant: 'other', buildset_uuid: 'b3', job_name: 'noop', acquired },
-      { tenant: 'acme', semaphore: 'test-lock', global: false, holder_tenant: 'acme', buildset_uuid: 'b1', job_name: 'project-test2', acquired },
+      {
+        tenant: null,
+        semaphore: 'global-lock',
+        global: true,
+        holder_tenant: 'acme',
+        buildset_uuid: 'b1',
+        job_name: 'project-test1',
+        acquired,
+      },
+      {
+        tenant: null,
+        semaphore: 'global-lock',
+        global: true,
+        holder_tenant: 'acme',
+        buildset_uuid: 'b2',
+        job_name: 'project-test2',
+        acquired,
+      },
+      {
+        tenant: null,
+        semaphore: 'global-lock',
+        global: true,
+        holder_tenant: 'other',
+        buildset_uuid: 'b3',
+        job_name: 'noop',
+        acquired,
+      },
+      {
+        tenant: 'acme',
+        semaphore: 'test-lock',
+        global: false,
+        holder_tenant: 'acme',
+        buildset_uuid: 'b1',
+        job_name: 'project-test2',
+        acquired,
+      },
       // Another tenant's local semaphore of the same name is not ours.
-      { tenant: 'other', semaphore: 'test-lock', global: false, holder_tenant: 'other', buildset_uuid: 'b4', job_name: 'noop', acquired },
+      {
+        tenant: 'other',
+        semaphore: 'test-lock',
+        global: false,
+        holder_tenant: 'other',
+        buildset_uuid: 'b4',
+        job_name: 'noop',
+        acquired,
+      },
     ]);
   });
 
   it('lists local and global semaphores sorted by name with their holders', async () => {
-    const tenant = await tenantQuery<{ semaphores: unknown[] }>('semaphores { name global max holders { count thisTenant { buildsetUuid jobName acquired } otherTenants } }');
+    const tenant = await tenantQuery<{ semaphores: unknown[] }>(
+      'semaphores { name global max holders { count thisTenant { buildsetUuid jobName acquired } otherTenants } }',
+    );
     expect(tenant.semaphores).toEqual([
       {
         name: 'global-lock',
@@ -557,12 +825,25 @@ describe('semaphores', () => {
           otherTenants: 1,
         },
       },
-      { name: 'test-lock', global: false, max: 2, holders: { count: 1, thisTenant: [{ buildsetUuid: 'b1', jobName: 'project-test2', acquired: '2026-01-01T00:00:00.000Z' }], otherTenants: 0 } },
+      {
+        name: 'test-lock',
+        global: false,
+        max: 2,
+        holders: {
+          count: 1,
+          thisTenant: [{ buildsetUuid: 'b1', jobName: 'project-test2', acquired: '2026-01-01T00:00:00.000Z' }],
+          otherTenants: 0,
+        },
+      },
     ]);
   });
 
   it('shows other tenants only as a count', async () => {
-    const tenant = await tenantQuery<{ semaphores: unknown[] }>('semaphores { name holders { count thisTenant { buildsetUuid } otherTenants } }', undefined, 'other');
+    const tenant = await tenantQuery<{ semaphores: unknown[] }>(
+      'semaphores { name holders { count thisTenant { buildsetUuid } otherTenants } }',
+      undefined,
+      'other',
+    );
     expect(tenant.semaphores).toEqual([
       { name: 'global-lock', holders: { count: 3, thisTenant: [{ buildsetUuid: 'b3' }], otherTenants: 2 } },
       { name: 'test-lock', holders: { count: 1, thisTenant: [{ buildsetUuid: 'b4' }], otherTenants: 0 } },
@@ -606,11 +887,23 @@ describe('launcher objects', () => {
   });
 
   it('lists labels and flavors in configuration order', async () => {
-    const tenant = await tenantQuery<{ labels: unknown; flavors: unknown }>('labels { name canonicalName description image flavor minReady maxReadyAge } flavors { name canonicalName description }');
+    const tenant = await tenantQuery<{ labels: unknown; flavors: unknown }>(
+      'labels { name canonicalName description image flavor minReady maxReadyAge } flavors { name canonicalName description }',
+    );
     expect(tenant.labels).toEqual([
-      { name: 'debian-normal', canonicalName: 'review.example.com%2Flauncher-config/debian-normal', description: null, image: 'debian', flavor: 'normal', minReady: 1, maxReadyAge: 0 },
+      {
+        name: 'debian-normal',
+        canonicalName: 'review.example.com%2Flauncher-config/debian-normal',
+        description: null,
+        image: 'debian',
+        flavor: 'normal',
+        minReady: 1,
+        maxReadyAge: 0,
+      },
     ]);
-    expect(tenant.flavors).toEqual([{ name: 'normal', canonicalName: 'review.example.com%2Flauncher-config/normal', description: '2 CPUs, 4 GB.' }]);
+    expect(tenant.flavors).toEqual([
+      { name: 'normal', canonicalName: 'review.example.com%2Flauncher-config/normal', description: '2 CPUs, 4 GB.' },
+    ]);
   });
 
   const IMAGE = `name canonicalName projectCanonicalName branch type description
@@ -674,7 +967,9 @@ describe('launcher objects', () => {
   });
 
   it('marks artifacts built by another tenant', async () => {
-    const tenant = await tenantQuery<{ images: { name: string; buildArtifacts: { uuid: string; buildTenant: boolean }[] }[] }>('images { name buildArtifacts { uuid buildTenant } }', undefined, 'other');
+    const tenant = await tenantQuery<{
+      images: { name: string; buildArtifacts: { uuid: string; buildTenant: boolean }[] }[];
+    }>('images { name buildArtifacts { uuid buildTenant } }', undefined, 'other');
     expect(tenant.images).toEqual([
       { name: 'debian', buildArtifacts: [] },
       { name: 'debian-local', buildArtifacts: [{ uuid: 'a1', buildTenant: false }] },
@@ -682,7 +977,9 @@ describe('launcher objects', () => {
   });
 
   it('lists providers with their images, labels and flavors', async () => {
-    const tenant = await tenantQuery<{ providers: unknown[] }>('providers { name canonicalName section images { name type buildArtifacts { uuid } } labels { name canonicalName } flavors { name canonicalName } }');
+    const tenant = await tenantQuery<{ providers: unknown[] }>(
+      'providers { name canonicalName section images { name type buildArtifacts { uuid } } labels { name canonicalName } flavors { name canonicalName } }',
+    );
     expect(tenant.providers).toEqual([
       {
         name: 'aws-main',
@@ -721,7 +1018,10 @@ describe('secret values', () => {
   it('are masked in GraphQL (HTTP and WebSocket) and REST responses, errors included', async () => {
     // A careless job puts the secret's value into its variables in clear text.
     await pushToCommonConfig('Add a careless job', (work) => {
-      writeFileSync(path.join(work, 'zuul.d', '70-leaky.yaml'), `- job:\n    name: leaky\n    vars:\n      token: ${SECRET_VALUE}\n      note: before ${SECRET_VALUE} after\n`);
+      writeFileSync(
+        path.join(work, 'zuul.d', '70-leaky.yaml'),
+        `- job:\n    name: leaky\n    vars:\n      token: ${SECRET_VALUE}\n      note: before ${SECRET_VALUE} after\n`,
+      );
     });
     await layoutManager().reconfigure(['acme']);
     expect(layoutManager().secretRedactor().active).toBe(true);
@@ -735,10 +1035,17 @@ describe('secret values', () => {
     expect(restText).toContain(REDACTED);
     expect(restText).not.toContain(SECRET_VALUE);
 
-    const client = createClient({ url: `${server.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${server.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     try {
       const ws = await new Promise<unknown>((resolve, reject) => {
-        client.subscribe({ query: `{ tenant(name: "acme") { ... on Tenant { ${selection} } } }` }, { next: (value) => resolve(value), error: reject, complete: () => undefined });
+        client.subscribe(
+          { query: `{ tenant(name: "acme") { ... on Tenant { ${selection} } } }` },
+          { next: (value) => resolve(value), error: reject, complete: () => undefined },
+        );
       });
       expect(JSON.stringify(ws)).toContain(REDACTED);
       expect(JSON.stringify(ws)).not.toContain(SECRET_VALUE);
@@ -762,7 +1069,9 @@ describe('reconfiguration', () => {
       );
     });
     await layoutManager().reconfigure(['acme']);
-    const acmePipelines = await tenantQuery<{ pipelines: { name: string; manager: string }[] }>('pipelines { name manager }');
+    const acmePipelines = await tenantQuery<{ pipelines: { name: string; manager: string }[] }>(
+      'pipelines { name manager }',
+    );
     expect(acmePipelines.pipelines).toEqual([
       { name: 'check', manager: 'INDEPENDENT' },
       { name: 'gate', manager: 'DEPENDENT' },

@@ -6,7 +6,11 @@ import { createClient, type Client } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import WebSocket, { WebSocketServer } from 'ws';
 import { serviceConfigSchema, type GraphQLHardeningConfig } from '../../src/config/service';
-import { hardeningPlugins, parseAndValidateForSubscription, webSocketMaxPayload } from '../../src/server/graphql-hardening';
+import {
+  hardeningPlugins,
+  parseAndValidateForSubscription,
+  webSocketMaxPayload,
+} from '../../src/server/graphql-hardening';
 
 const DEFAULTS: GraphQLHardeningConfig = serviceConfigSchema.parse({}).graphql;
 
@@ -72,7 +76,8 @@ function buildServer(config: GraphQLHardeningConfig) {
   const disposable = useServer(
     {
       execute: (args) => (args as ExecutionArgs & { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
-      subscribe: (args) => (args as ExecutionArgs & { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+      subscribe: (args) =>
+        (args as ExecutionArgs & { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
       onSubscribe: async (ctx, _id, params) => {
         const env = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params });
         const checked = parseAndValidateForSubscription(env, params.query, config);
@@ -114,8 +119,15 @@ describe('GraphQL hardening', () => {
     query: string,
     headers: Record<string, string> = {},
     variables?: Record<string, unknown>,
-  ): Promise<{ status: number; body: { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } }> {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+  ): Promise<{
+    status: number;
+    body: { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+  }> {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query, variables }),
+    });
     return { status: response.status, body: (await response.json()) as never };
   }
 
@@ -124,7 +136,10 @@ describe('GraphQL hardening', () => {
   const chain = (depth: number): string => `node { ${'child { '.repeat(depth - 2)}id${' }'.repeat(depth - 1)}`;
 
   it('answers ordinary queries', async () => {
-    expect(await post('{ hello node { id child { name } } }')).toEqual({ status: 200, body: { data: { hello: 'world', node: { id: '1', child: { name: 'node 1.1' } } } } });
+    expect(await post('{ hello node { id child { name } } }')).toEqual({
+      status: 200,
+      body: { data: { hello: 'world', node: { id: '1', child: { name: 'node 1.1' } } } },
+    });
   });
 
   it('refuses queries deeper than the limit, counting fields not fragments', async () => {
@@ -135,7 +150,9 @@ describe('GraphQL hardening', () => {
     expect(deep.body.data).toBeUndefined();
     expect(Date.now() - started).toBeLessThan(2000);
     // A fragment spread does not add a level.
-    expect((await post(`{ node { ...F } } fragment F on Node { ${'child { '.repeat(10)}id${' }'.repeat(10)} }`)).body.errors).toBeUndefined();
+    expect(
+      (await post(`{ node { ...F } } fragment F on Node { ${'child { '.repeat(10)}id${' }'.repeat(10)} }`)).body.errors,
+    ).toBeUndefined();
   });
 
   it('refuses queries whose estimated cost is over the limit', async () => {
@@ -143,25 +160,37 @@ describe('GraphQL hardening', () => {
     const spreads = 'children { ...F ...F ...F ...F ...F ...F ...F ...F }';
     expect((await post(`{ nodes { ${spreads} children { ${spreads} } } } ${fragment}`)).body.errors).toBeUndefined();
     const costly = await post(`{ page(first: 20) { ${spreads} children { ${spreads} } } } ${fragment}`);
-    expect(messages(costly)).toEqual([expect.stringMatching(/^Syntax Error: Query Cost limit of 50000 exceeded, found \d+/)]);
+    expect(messages(costly)).toEqual([
+      expect.stringMatching(/^Syntax Error: Query Cost limit of 50000 exceeded, found \d+/),
+    ]);
   });
 
   it('multiplies the cost by page sizes passed as variables, as by literal ones', async () => {
     // 2 + 1.5 x (2 + 1.5 x 16 scalars) = 41 per node of the page.
     const fields = Array.from({ length: 16 }, () => 'name').join(' ');
     const literal = (size: number) => post(`{ page(first: ${size}) { child { ${fields} } } }`);
-    const variable = (size: unknown) => post(`query ($n: Int) { page(first: $n) { child { ${fields} } } }`, {}, { n: size });
+    const variable = (size: unknown) =>
+      post(`query ($n: Int) { page(first: $n) { child { ${fields} } } }`, {}, { n: size });
     const over = /^Syntax Error: Query Cost limit of 50000 exceeded, found \d+/;
     expect((await literal(1000)).body.errors).toBeUndefined();
     expect(messages(await literal(2000))).toEqual([expect.stringMatching(over)]);
     expect((await variable(1000)).body.errors).toBeUndefined();
     const refused = await variable(2000);
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ errors: [expect.objectContaining({ message: expect.stringMatching(over), extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })] });
+    expect(refused.body).toEqual({
+      errors: [
+        expect.objectContaining({
+          message: expect.stringMatching(over),
+          extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }),
+        }),
+      ],
+    });
     // The same figure as for the literal: one rule judges both.
     expect(messages(refused)).toEqual(messages(await literal(2000)));
     // A declared default counts when the variable is not given; `last` counts as `first` does.
-    expect(messages(await post(`query ($n: Int = 2000) { page(last: $n) { child { ${fields} } } }`))).toEqual([expect.stringMatching(over)]);
+    expect(messages(await post(`query ($n: Int = 2000) { page(last: $n) { child { ${fields} } } }`))).toEqual([
+      expect.stringMatching(over),
+    ]);
     // Null or a non-integer leaves the size to the resolver's coercion (no multiplier).
     expect((await variable(null)).body.errors).toBeUndefined();
   });
@@ -169,7 +198,9 @@ describe('GraphQL hardening', () => {
   it('refuses too many aliases', async () => {
     const aliases = Array.from({ length: 16 }, (_, i) => `a${i}: hello`).join(' ');
     expect(messages(await post(`{ ${aliases} }`))).toEqual(['Syntax Error: Aliases limit of 15 exceeded, found 16.']);
-    expect((await post(`{ ${Array.from({ length: 15 }, (_, i) => `a${i}: hello`).join(' ')} }`)).body.errors).toBeUndefined();
+    expect(
+      (await post(`{ ${Array.from({ length: 15 }, (_, i) => `a${i}: hello`).join(' ')} }`)).body.errors,
+    ).toBeUndefined();
   });
 
   it('refuses documents with too many tokens', async () => {
@@ -189,10 +220,19 @@ describe('GraphQL hardening', () => {
       pull(controller) {
         // Never-ending stream: the server must stop reading it on its own.
         sent += 64 * 1024;
-        controller.enqueue(encoder.encode(sent === 64 * 1024 ? `{"query": "{ hello }", "x": "${' '.repeat(64 * 1024 - 30)}` : ' '.repeat(64 * 1024)));
+        controller.enqueue(
+          encoder.encode(
+            sent === 64 * 1024 ? `{"query": "{ hello }", "x": "${' '.repeat(64 * 1024 - 30)}` : ' '.repeat(64 * 1024),
+          ),
+        );
       },
     });
-    const chunked = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    const chunked = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     // The body never ends, so an answer at all proves the server stopped reading at the limit.
     expect(chunked.status).toBe(413);
     expect(sent).toBeGreaterThan(DEFAULTS.maxBodyBytes);
@@ -207,25 +247,42 @@ describe('GraphQL hardening', () => {
   it('requires a preflight-forcing header on GET (CSRF) but not on JSON POST', async () => {
     const get = await fetch(`${url}?query=${encodeURIComponent('{ hello }')}`);
     expect(get.status).toBe(403);
-    expect(await get.json()).toEqual({ errors: [expect.objectContaining({ message: 'Required CSRF header(s) not present' })] });
-    const form = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7B%20hello%20%7D' });
+    expect(await get.json()).toEqual({
+      errors: [expect.objectContaining({ message: 'Required CSRF header(s) not present' })],
+    });
+    const form = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'query=%7B%20hello%20%7D',
+    });
     expect(form.status).toBe(403);
-    const withHeader = await fetch(`${url}?query=${encodeURIComponent('{ hello }')}`, { headers: { 'x-graphql-yoga-csrf': '1' } });
+    const withHeader = await fetch(`${url}?query=${encodeURIComponent('{ hello }')}`, {
+      headers: { 'x-graphql-yoga-csrf': '1' },
+    });
     expect(await withHeader.json()).toEqual({ data: { hello: 'world' } });
-    const withToken = await fetch(`${url}?query=${encodeURIComponent('{ hello }')}`, { headers: { authorization: 'Bearer x' } });
+    const withToken = await fetch(`${url}?query=${encodeURIComponent('{ hello }')}`, {
+      headers: { authorization: 'Bearer x' },
+    });
     expect(withToken.status).toBe(200);
   });
 
   it('allows the standard introspection query but refuses circular introspection', async () => {
     expect((await post(getIntrospectionQuery())).body.errors).toBeUndefined();
-    const circular = await post('{ __schema { types { fields { type { fields { type { fields { type { fields { name } } } } } } } } } }');
+    const circular = await post(
+      '{ __schema { types { fields { type { fields { type { fields { type { fields { name } } } } } } } } } }',
+    );
     expect(messages(circular)).toEqual(['Maximum introspection depth exceeded']);
   });
 
   it('applies the same limits to graphql-ws operations and keeps the socket usable', async () => {
     let connections = 0;
     built.wss.on('connection', () => connections++);
-    const client: Client = createClient({ url: url.replace('http', 'ws'), webSocketImpl: WebSocket, retryAttempts: 0, lazy: false });
+    const client: Client = createClient({
+      url: url.replace('http', 'ws'),
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: false,
+    });
     const run = (query: string) =>
       new Promise<{ data?: unknown; errors?: unknown[] }>((resolve) => {
         const results: unknown[] = [];
@@ -239,20 +296,34 @@ describe('GraphQL hardening', () => {
         );
       });
     try {
-      expect(await run(`{ ${chain(13)} }`)).toEqual({ errors: [expect.objectContaining({ message: 'Syntax Error: Query depth limit of 12 exceeded, found 13.' })] });
-      expect(await run(`{ ${'hello '.repeat(2100)} }`)).toEqual({ errors: [expect.objectContaining({ message: 'Syntax Error: Token limit of 2000 exceeded.' })] });
+      expect(await run(`{ ${chain(13)} }`)).toEqual({
+        errors: [expect.objectContaining({ message: 'Syntax Error: Query depth limit of 12 exceeded, found 13.' })],
+      });
+      expect(await run(`{ ${'hello '.repeat(2100)} }`)).toEqual({
+        errors: [expect.objectContaining({ message: 'Syntax Error: Token limit of 2000 exceeded.' })],
+      });
       expect(await run(`{ ${Array.from({ length: 16 }, (_, i) => `a${i}: hello`).join(' ')} }`)).toEqual({
         errors: [expect.objectContaining({ message: 'Syntax Error: Aliases limit of 15 exceeded, found 16.' })],
       });
       expect(await run('subscription { ticks }')).toEqual({ data: [{ data: { ticks: 1 } }, { data: { ticks: 2 } }] });
-      const pages = (size: number) => run(`subscription { pages(first: ${size}) { ${'child { name name name name name name name name } '.repeat(4)} } }`);
+      const pages = (size: number) =>
+        run(
+          `subscription { pages(first: ${size}) { ${'child { name name name name name name name name } '.repeat(4)} } }`,
+        );
       expect(await pages(10)).toEqual({ data: [{ data: { pages: [expect.any(Object)] } }] });
       const variablePages = (size: number) =>
         new Promise<{ data?: unknown; errors?: unknown[] }>((resolve) => {
           const results: unknown[] = [];
           client.subscribe(
-            { query: `subscription ($n: Int) { pages(first: $n) { ${'child { name name name name name name name name } '.repeat(4)} } }`, variables: { n: size } },
-            { next: (value) => results.push(value), error: (errors) => resolve({ errors: Array.isArray(errors) ? errors : [errors] }), complete: () => resolve({ data: results }) },
+            {
+              query: `subscription ($n: Int) { pages(first: $n) { ${'child { name name name name name name name name } '.repeat(4)} } }`,
+              variables: { n: size },
+            },
+            {
+              next: (value) => results.push(value),
+              error: (errors) => resolve({ errors: Array.isArray(errors) ? errors : [errors] }),
+              complete: () => resolve({ data: results }),
+            },
           );
         });
       expect(await variablePages(10)).toEqual({ data: [{ data: { pages: [expect.any(Object)] } }] });

@@ -12,12 +12,34 @@ const LIST = /* GraphQL */ `
       ... on Tenant {
         builds(first: $first) {
           nodes {
-            uuid pipeline eventId
-            ref { project change }
-            artifacts { name url }
+            uuid
+            pipeline
+            eventId
+            ref {
+              project
+              change
+            }
+            artifacts {
+              name
+              url
+            }
             provides
-            events { eventType }
-            buildset { uuid refs { project branch } events { eventType } builds { uuid } }
+            events {
+              eventType
+            }
+            buildset {
+              uuid
+              refs {
+                project
+                branch
+              }
+              events {
+                eventType
+              }
+              builds {
+                uuid
+              }
+            }
           }
         }
       }
@@ -31,7 +53,10 @@ let server: TestServer;
 async function seed(tenant: string, count: number): Promise<void> {
   const factory = historyFactory(server.database.knex);
   for (let index = 0; index < count; index += 1) {
-    const set = await factory.buildset({ tenant, refs: [defaultRef({ change: index + 1, ref: `refs/changes/${index}/${index + 1}/1` })] });
+    const set = await factory.buildset({
+      tenant,
+      refs: [defaultRef({ change: index + 1, ref: `refs/changes/${index}/${index + 1}/1` })],
+    });
     await factory.build(set, {
       result: 'SUCCESS',
       artifacts: [{ name: 'docs', url: `http://example.com/${index}/docs` }],
@@ -57,7 +82,11 @@ async function statementsOf(run: () => Promise<void>): Promise<string[]> {
 }
 
 /** Runs the list query and returns how many SQL statements it issued and how many builds it got. */
-async function countStatements(tenant: string, first: number, list = LIST): Promise<{ statements: number; builds: number }> {
+async function countStatements(
+  tenant: string,
+  first: number,
+  list = LIST,
+): Promise<{ statements: number; builds: number }> {
   let builds = 0;
   const statements = await statementsOf(async () => {
     const result = await server.graphql<{ tenant: { builds: { nodes: unknown[] } } }>(list, { tenant, first });
@@ -93,7 +122,11 @@ it('issues a constant number of statements whatever the number of rows', async (
 });
 
 it('loads only the relations a page selects', async () => {
-  const bare = await countStatements('large', 100, 'query ($tenant: String!, $first: Int!) { tenant(name: $tenant) { ... on Tenant { builds(first: $first) { nodes { uuid jobName } } } } }');
+  const bare = await countStatements(
+    'large',
+    100,
+    'query ($tenant: String!, $first: Int!) { tenant(name: $tenant) { ... on Tenant { builds(first: $first) { nodes { uuid jobName } } } } }',
+  );
   expect(bare).toEqual({ statements: 1, builds: 100 });
   const throughEdges = await statementsOf(async () => {
     const result = await server.graphql(

@@ -43,8 +43,18 @@ const BUILDS = /* GraphQL */ `
       ... on Tenant {
         builds(filter: $filter, first: $first, last: $last, after: $after, before: $before, offset: $offset) {
           totalCount
-          nodes { databaseId uuid jobName result }
-          pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+          nodes {
+            databaseId
+            uuid
+            jobName
+            result
+          }
+          pageInfo {
+            hasNextPage
+            hasPreviousPage
+            startCursor
+            endCursor
+          }
         }
       }
     }
@@ -62,7 +72,10 @@ async function jobsOf(filter: Record<string, unknown>): Promise<string[]> {
 
 beforeAll(async () => {
   // Pages of up to 5,000 rows with every field are far over the default cost limit.
-  server = await startTestServer({ tenants: ['tenant-one', 'tenant-two'], config: { graphql: { ...defaultServiceConfig(process.cwd()).graphql, maxCost: 10_000_000 } } });
+  server = await startTestServer({
+    tenants: ['tenant-one', 'tenant-two'],
+    config: { graphql: { ...defaultServiceConfig(process.cwd()).graphql, maxCost: 10_000_000 } },
+  });
   const factory = historyFactory(server.database.knex);
   const created: BuildRecord[] = [];
   const record = async (...args: Parameters<typeof factory.build>): Promise<BuildRecord> => {
@@ -76,19 +89,48 @@ beforeAll(async () => {
     { name: 'docs', url: 'http://example.com/docs' },
     { name: 'relative', url: 'http://logs.example.com/build/relative/docs', metadata: { foo: 'bar' } },
   ];
-  const gate1 = await factory.buildset({ pipeline: 'gate', refs: [defaultRef()], triggeredBy: 'Triggered by change org/project 1,1' });
+  const gate1 = await factory.buildset({
+    pipeline: 'gate',
+    refs: [defaultRef()],
+    triggeredBy: 'Triggered by change org/project 1,1',
+  });
   await record(gate1, { jobName: 'project-merge', result: 'SUCCESS' });
-  await record(gate1, { jobName: 'project-test1', result: 'SUCCESS', artifacts, provides: ['docs-site'], logUrl: 'https://logs.example.com/1/' });
-  await record(gate1, { jobName: 'project-test2', result: 'SUCCESS', events: [{ eventTime: factory.tick(), eventType: 'paused', description: 'children' }] });
+  await record(gate1, {
+    jobName: 'project-test1',
+    result: 'SUCCESS',
+    artifacts,
+    provides: ['docs-site'],
+    logUrl: 'https://logs.example.com/1/',
+  });
+  await record(gate1, {
+    jobName: 'project-test2',
+    result: 'SUCCESS',
+    events: [{ eventTime: factory.tick(), eventType: 'paused', description: 'children' }],
+  });
   const gate1Done = await factory.finish(gate1.buildset, 'SUCCESS', 'Build succeeded (gate pipeline).');
 
   const gate2 = await factory.buildset({
     pipeline: 'gate',
-    refs: [defaultRef({ project: 'org/project1', change: 2, ref: 'refs/changes/02/2/1', refUrl: 'https://review.example.com/2' })],
+    refs: [
+      defaultRef({
+        project: 'org/project1',
+        change: 2,
+        ref: 'refs/changes/02/2/1',
+        refUrl: 'https://review.example.com/2',
+      }),
+    ],
   });
   await record(gate2, { jobName: 'project-merge', result: 'FAILURE' });
-  await record(gate2, { jobName: 'project-test1', result: 'SKIPPED', errorDetail: 'Skipped due to failed job project-merge' });
-  await record(gate2, { jobName: 'project-test2', result: 'SKIPPED', errorDetail: 'Skipped due to failed job project-merge' });
+  await record(gate2, {
+    jobName: 'project-test1',
+    result: 'SKIPPED',
+    errorDetail: 'Skipped due to failed job project-merge',
+  });
+  await record(gate2, {
+    jobName: 'project-test2',
+    result: 'SKIPPED',
+    errorDetail: 'Skipped due to failed job project-merge',
+  });
   const gate2Done = await factory.finish(gate2.buildset, 'FAILURE', 'Build failed (gate pipeline).');
 
   const check = await factory.buildset({
@@ -105,7 +147,15 @@ beforeAll(async () => {
 
   const post = await factory.buildset({
     pipeline: 'post',
-    refs: [{ project: 'org/project', ref: 'refs/heads/master', branch: 'master', oldrev: 'a'.repeat(40), newrev: 'b'.repeat(40) }],
+    refs: [
+      {
+        project: 'org/project',
+        ref: 'refs/heads/master',
+        branch: 'master',
+        oldrev: 'a'.repeat(40),
+        newrev: 'b'.repeat(40),
+      },
+    ],
   });
   await record(post, { jobName: 'upload', result: 'SUCCESS' });
   const postDone = await factory.finish(post.buildset, 'SUCCESS', null);
@@ -132,7 +182,12 @@ describe('Tenant.builds', () => {
     const page = await builds();
     expect(page.totalCount).toBe(11);
     expect(page.nodes.map((build) => build.databaseId)).toEqual(all.map((build) => build.id));
-    expect(page.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: false, startCursor: expect.any(String), endCursor: expect.any(String) });
+    expect(page.pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: false,
+      startCursor: expect.any(String),
+      endCursor: expect.any(String),
+    });
   });
 
   it('filters by project, exactly, with wildcards and repeated values', async () => {
@@ -159,7 +214,10 @@ describe('Tenant.builds', () => {
     expect(await jobsOf({ patchset: ['2'] })).toEqual(['project-test1', 'lint', 'lint']);
     expect(await jobsOf({ ref: ['refs/heads/master'] })).toEqual(['upload']);
     expect(await jobsOf({ newrev: ['b'.repeat(40)] })).toEqual(['upload']);
-    expect((await builds({ filter: { uuid: [all[0].uuid, all[3].uuid] } })).nodes.map((build) => build.uuid)).toEqual([all[0].uuid, all[3].uuid]);
+    expect((await builds({ filter: { uuid: [all[0].uuid, all[3].uuid] } })).nodes.map((build) => build.uuid)).toEqual([
+      all[0].uuid,
+      all[3].uuid,
+    ]);
     expect(await jobsOf({ nodeset: ['small'] })).toEqual(['lint', 'lint']);
     expect((await builds({ filter: { nodeset: ['test-nodeset'] } })).totalCount).toBe(8);
   });
@@ -190,13 +248,25 @@ describe('Tenant.builds', () => {
     expect((await builds({ filter: { idxMin: min } })).totalCount).toBe(11);
     expect((await builds({ filter: { idxMax: max } })).totalCount).toBe(11);
     expect((await builds({ filter: { idxMin: max } })).totalCount).toBe(1);
-    expect((await builds({ filter: { idxMin: ids[5], idxMax: ids[3] } })).nodes.map((build) => build.databaseId)).toEqual(ids.slice(3, 6));
+    expect(
+      (await builds({ filter: { idxMin: ids[5], idxMax: ids[3] } })).nodes.map((build) => build.databaseId),
+    ).toEqual(ids.slice(3, 6));
   });
 
   it('combines filters with AND and repeated values with OR', async () => {
-    const page = await builds({ filter: { pipeline: ['gat*'], project: ['org/project1'], jobName: ['*-merge', '*test*'] } });
+    const page = await builds({
+      filter: { pipeline: ['gat*'], project: ['org/project1'], jobName: ['*-merge', '*test*'] },
+    });
     expect(page.nodes.map((build) => build.jobName)).toEqual(['project-test2', 'project-test1', 'project-merge']);
-    expect(await jobsOf({ project: ['org/project'], branch: ['stable'], result: ['FAILURE'], held: true, nodeset: ['small'] })).toEqual(['lint']);
+    expect(
+      await jobsOf({
+        project: ['org/project'],
+        branch: ['stable'],
+        result: ['FAILURE'],
+        held: true,
+        nodeset: ['small'],
+      }),
+    ).toEqual(['lint']);
     expect((await builds({ filter: { project: ['org/project1'], pipeline: ['check'] } })).totalCount).toBe(0);
   });
 
@@ -229,7 +299,9 @@ describe('Tenant.builds', () => {
     const page = await builds({ first: 3, offset: 9 });
     expect(page.nodes.map((build) => build.databaseId)).toEqual(all.slice(9).map((build) => build.id));
     expect(page.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
-    expect((await builds({ first: 2, offset: 2 })).nodes.map((build) => build.databaseId)).toEqual(all.slice(2, 4).map((build) => build.id));
+    expect((await builds({ first: 2, offset: 2 })).nodes.map((build) => build.databaseId)).toEqual(
+      all.slice(2, 4).map((build) => build.id),
+    );
   });
 
   it('returns an empty page with null cursors when nothing matches', async () => {
@@ -246,11 +318,17 @@ describe('Tenant.builds', () => {
   it('clamps large pages and rejects bad paging arguments', async () => {
     expect((await builds({ first: 5000 })).nodes).toHaveLength(11);
     const negative = await server.graphql(BUILDS, { first: -1 });
-    expect(negative.errors?.[0]).toMatchObject({ message: '`first` must not be negative.', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(negative.errors?.[0]).toMatchObject({
+      message: '`first` must not be negative.',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
     const both = await server.graphql(BUILDS, { first: 1, last: 1 });
     expect(both.errors?.[0]?.message).toBe('Pass either `first` or `last`, not both.');
     const cursor = await server.graphql(BUILDS, { after: 'garbage' });
-    expect(cursor.errors?.[0]).toMatchObject({ message: 'Invalid cursor "garbage".', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(cursor.errors?.[0]).toMatchObject({
+      message: 'Invalid cursor "garbage".',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   });
 
   it('never lists another tenant’s builds', async () => {
@@ -266,19 +344,68 @@ describe('Tenant.build', () => {
     query ($tenant: String!, $uuid: String!) {
       tenant(name: $tenant) {
         __typename
-        ... on NotFoundError { message }
+        ... on NotFoundError {
+          message
+        }
         ... on Tenant {
           build(uuid: $uuid) {
             __typename
-            ... on NotFoundError { message resource key }
+            ... on NotFoundError {
+              message
+              resource
+              key
+            }
             ... on Build {
-              id databaseId uuid jobName status result voting final held attempt nodeset logUrl errorDetail duration
-              startTime endTime pipeline eventId eventTimestamp tenant
-              artifacts { name url metadata }
+              id
+              databaseId
+              uuid
+              jobName
+              status
+              result
+              voting
+              final
+              held
+              attempt
+              nodeset
+              logUrl
+              errorDetail
+              duration
+              startTime
+              endTime
+              pipeline
+              eventId
+              eventTimestamp
+              tenant
+              artifacts {
+                name
+                url
+                metadata
+              }
               provides
-              events { eventType description eventTime }
-              ref { project branch change patchset ref oldrev newrev refUrl }
-              buildset { uuid status result refs { project change } }
+              events {
+                eventType
+                description
+                eventTime
+              }
+              ref {
+                project
+                branch
+                change
+                patchset
+                ref
+                oldrev
+                newrev
+                refUrl
+              }
+              buildset {
+                uuid
+                status
+                result
+                refs {
+                  project
+                  change
+                }
+              }
             }
           }
         }
@@ -288,7 +415,10 @@ describe('Tenant.build', () => {
 
   it('returns every REST field of one build with its buildset refs', async () => {
     const test1 = all.find((build) => build.jobName === 'project-test1' && build.buildsetId === sets.gate1.id);
-    const data = await graphql<{ tenant: { build: Record<string, unknown> } }>(BUILD, { tenant: 'tenant-one', uuid: test1?.uuid });
+    const data = await graphql<{ tenant: { build: Record<string, unknown> } }>(BUILD, {
+      tenant: 'tenant-one',
+      uuid: test1?.uuid,
+    });
     expect(data.tenant.build).toEqual({
       __typename: 'Build',
       id: expect.any(String),
@@ -328,23 +458,39 @@ describe('Tenant.build', () => {
         newrev: null,
         refUrl: 'https://review.example.com/1',
       },
-      buildset: { uuid: sets.gate1.uuid, status: 'COMPLETED', result: 'SUCCESS', refs: [{ project: 'org/project', change: 1 }] },
+      buildset: {
+        uuid: sets.gate1.uuid,
+        status: 'COMPLETED',
+        result: 'SUCCESS',
+        refs: [{ project: 'org/project', change: 1 }],
+      },
     });
   });
 
   it('separates the running status from the missing result', async () => {
     const running = all.find((build) => build.result === null);
-    const data = await graphql<{ tenant: { build: Record<string, unknown> } }>(BUILD, { tenant: 'tenant-one', uuid: running?.uuid });
+    const data = await graphql<{ tenant: { build: Record<string, unknown> } }>(BUILD, {
+      tenant: 'tenant-one',
+      uuid: running?.uuid,
+    });
     expect(data.tenant.build).toMatchObject({ status: 'RUNNING', result: null, endTime: null, duration: null });
   });
 
   it('answers a typed NotFoundError for an unknown uuid or another tenant’s build', async () => {
     const unknown = await graphql<{ tenant: { build: unknown } }>(BUILD, { tenant: 'tenant-one', uuid: '1234' });
-    expect(unknown.tenant.build).toEqual({ __typename: 'NotFoundError', message: 'Build not found', resource: 'Build', key: '1234' });
+    expect(unknown.tenant.build).toEqual({
+      __typename: 'NotFoundError',
+      message: 'Build not found',
+      resource: 'Build',
+      key: '1234',
+    });
     const foreign = await graphql<{ tenant: { builds: { nodes: { uuid: string }[] } } }>(
       '{ tenant(name: "tenant-two") { ... on Tenant { builds { nodes { uuid } } } } }',
     );
-    const other = await graphql<{ tenant: { build: { __typename: string } } }>(BUILD, { tenant: 'tenant-one', uuid: foreign.tenant.builds.nodes[0].uuid });
+    const other = await graphql<{ tenant: { build: { __typename: string } } }>(BUILD, {
+      tenant: 'tenant-one',
+      uuid: foreign.tenant.builds.nodes[0].uuid,
+    });
     expect(other.tenant.build.__typename).toBe('NotFoundError');
   });
 
@@ -361,8 +507,19 @@ describe('Tenant.buildsets and Tenant.buildset', () => {
         ... on Tenant {
           buildsets(filter: $filter, first: $first, after: $after, last: $last, before: $before, offset: $offset) {
             totalCount
-            nodes { databaseId uuid pipeline status result }
-            pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+            nodes {
+              databaseId
+              uuid
+              pipeline
+              status
+              result
+            }
+            pageInfo {
+              hasNextPage
+              hasPreviousPage
+              startCursor
+              endCursor
+            }
           }
         }
       }
@@ -391,7 +548,10 @@ describe('Tenant.buildsets and Tenant.buildset', () => {
 
   it('filters by any ref of the buildset, with wildcards', async () => {
     expect(await idsOf({ project: ['org/lib'] })).toEqual([sets.check.id]);
-    expect(await idsOf({ project: ['org/*'], branch: ['*ster*'], pipeline: ['check', '*ate'] })).toEqual([sets.gate2.id, sets.gate1.id]);
+    expect(await idsOf({ project: ['org/*'], branch: ['*ster*'], pipeline: ['check', '*ate'] })).toEqual([
+      sets.gate2.id,
+      sets.gate1.id,
+    ]);
     expect(await idsOf({ branch: ['main'] })).toEqual([sets.check.id]);
     // Ref conditions must hold for one ref: org/lib is on main, not on stable.
     expect(await idsOf({ project: ['org/lib'], branch: ['stable'] })).toEqual([]);
@@ -421,7 +581,9 @@ describe('Tenant.buildsets and Tenant.buildset', () => {
     expect(rest.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     const back = await buildsets({ last: 2, before: rest.pageInfo.startCursor });
     expect(back.nodes.map((buildset) => buildset.databaseId)).toEqual([sets.check.id, sets.gate2.id]);
-    expect((await buildsets({ first: 1, offset: 3 })).nodes.map((buildset) => buildset.databaseId)).toEqual([sets.gate1.id]);
+    expect((await buildsets({ first: 1, offset: 3 })).nodes.map((buildset) => buildset.databaseId)).toEqual([
+      sets.gate1.id,
+    ]);
   });
 
   it('returns one buildset with refs, events and builds (oldest build first)', async () => {
@@ -433,10 +595,34 @@ describe('Tenant.buildsets and Tenant.buildset', () => {
               buildset(uuid: $uuid) {
                 __typename
                 ... on Buildset {
-                  databaseId uuid pipeline status result message eventId eventTimestamp firstBuildStartTime lastBuildEndTime
-                  refs { project change ref branch }
-                  events { eventType description eventTime }
-                  builds { jobName result artifacts { name } }
+                  databaseId
+                  uuid
+                  pipeline
+                  status
+                  result
+                  message
+                  eventId
+                  eventTimestamp
+                  firstBuildStartTime
+                  lastBuildEndTime
+                  refs {
+                    project
+                    change
+                    ref
+                    branch
+                  }
+                  events {
+                    eventType
+                    description
+                    eventTime
+                  }
+                  builds {
+                    jobName
+                    result
+                    artifacts {
+                      name
+                    }
+                  }
                 }
               }
             }
@@ -458,10 +644,16 @@ describe('Tenant.buildsets and Tenant.buildset', () => {
       firstBuildStartTime: sets.gate1.firstBuildStartTime?.toISOString(),
       lastBuildEndTime: sets.gate1.lastBuildEndTime?.toISOString(),
       refs: [{ project: 'org/project', change: 1, ref: 'refs/changes/01/1/1', branch: 'master' }],
-      events: [{ eventType: 'triggered', description: 'Triggered by change org/project 1,1', eventTime: expect.any(String) }],
+      events: [
+        { eventType: 'triggered', description: 'Triggered by change org/project 1,1', eventTime: expect.any(String) },
+      ],
       builds: [
         { jobName: 'project-merge', result: 'SUCCESS', artifacts: [] },
-        { jobName: 'project-test1', result: 'SUCCESS', artifacts: [{ name: 'docs' }, { name: 'relative' }, { name: 'tarball' }] },
+        {
+          jobName: 'project-test1',
+          result: 'SUCCESS',
+          artifacts: [{ name: 'docs' }, { name: 'relative' }, { name: 'tarball' }],
+        },
         { jobName: 'project-test2', result: 'SUCCESS', artifacts: [] },
       ],
     });
@@ -472,7 +664,12 @@ describe('Tenant.buildsets and Tenant.buildset', () => {
     const data = await graphql<{ tenant: { buildset: unknown } }>(
       '{ tenant(name: "tenant-one") { ... on Tenant { buildset(uuid: "1234") { __typename ... on NotFoundError { message resource key } } } } }',
     );
-    expect(data.tenant.buildset).toEqual({ __typename: 'NotFoundError', message: 'Buildset not found', resource: 'Buildset', key: '1234' });
+    expect(data.tenant.buildset).toEqual({
+      __typename: 'NotFoundError',
+      message: 'Buildset not found',
+      resource: 'Buildset',
+      key: '1234',
+    });
   });
 });
 
@@ -483,8 +680,16 @@ describe('Tenant.badge', () => {
         ... on Tenant {
           badge(project: $project, pipeline: $pipeline, branch: $branch) {
             __typename
-            ... on Badge { result passing buildset { uuid } }
-            ... on NotFoundError { message }
+            ... on Badge {
+              result
+              passing
+              buildset {
+                uuid
+              }
+            }
+            ... on NotFoundError {
+              message
+            }
           }
         }
       }
@@ -496,15 +701,34 @@ describe('Tenant.badge', () => {
   }
 
   it('reports the newest finished buildset, skipping running ones', async () => {
-    expect(await badge({})).toEqual({ __typename: 'Badge', result: 'SUCCESS', passing: true, buildset: { uuid: sets.post.uuid } });
-    expect(await badge({ pipeline: ['gate'] })).toEqual({ __typename: 'Badge', result: 'FAILURE', passing: false, buildset: { uuid: sets.gate2.uuid } });
-    expect(await badge({ project: ['org/project'], pipeline: ['ga*'], branch: ['master'] })).toMatchObject({ result: 'SUCCESS', buildset: { uuid: sets.gate1.uuid } });
+    expect(await badge({})).toEqual({
+      __typename: 'Badge',
+      result: 'SUCCESS',
+      passing: true,
+      buildset: { uuid: sets.post.uuid },
+    });
+    expect(await badge({ pipeline: ['gate'] })).toEqual({
+      __typename: 'Badge',
+      result: 'FAILURE',
+      passing: false,
+      buildset: { uuid: sets.gate2.uuid },
+    });
+    expect(await badge({ project: ['org/project'], pipeline: ['ga*'], branch: ['master'] })).toMatchObject({
+      result: 'SUCCESS',
+      buildset: { uuid: sets.gate1.uuid },
+    });
     expect(await badge({ project: ['org/lib', 'org/project1'] })).toMatchObject({ result: 'FAILURE' });
   });
 
   it('answers "No buildset found" when nothing finished matches', async () => {
-    expect(await badge({ project: ['org/lib'] })).toEqual({ __typename: 'NotFoundError', message: 'No buildset found' });
-    expect(await badge({ pipeline: ['periodic'] })).toEqual({ __typename: 'NotFoundError', message: 'No buildset found' });
+    expect(await badge({ project: ['org/lib'] })).toEqual({
+      __typename: 'NotFoundError',
+      message: 'No buildset found',
+    });
+    expect(await badge({ pipeline: ['periodic'] })).toEqual({
+      __typename: 'NotFoundError',
+      message: 'No buildset found',
+    });
   });
 });
 
@@ -515,8 +739,27 @@ describe('Tenant.buildTimes', () => {
         ... on Tenant {
           buildTimes(filter: $filter, first: $first, after: $after) {
             totalCount
-            nodes { databaseId uuid jobName result duration final project branch pipeline ref startTime endTime build { uuid } }
-            pageInfo { hasNextPage endCursor }
+            nodes {
+              databaseId
+              uuid
+              jobName
+              result
+              duration
+              final
+              project
+              branch
+              pipeline
+              ref
+              startTime
+              endTime
+              build {
+                uuid
+              }
+            }
+            pageInfo {
+              hasNextPage
+              endCursor
+            }
           }
         }
       }
@@ -532,7 +775,9 @@ describe('Tenant.buildTimes', () => {
     const page = await times();
     expect(page.totalCount).toBe(10);
     const finished = all.filter((build) => build.endTime !== null);
-    const expected = [...finished].sort((a, b) => (b.endTime?.getTime() ?? 0) - (a.endTime?.getTime() ?? 0) || b.id - a.id);
+    const expected = [...finished].sort(
+      (a, b) => (b.endTime?.getTime() ?? 0) - (a.endTime?.getTime() ?? 0) || b.id - a.id,
+    );
     expect(page.nodes.map((row) => row.databaseId)).toEqual(expected.map((build) => build.id));
     expect(page.nodes[0]).toEqual({
       databaseId: expected[0].id,
@@ -559,9 +804,13 @@ describe('Tenant.buildTimes', () => {
     expect((await times({ filter: { ref: ['refs/heads/master'] } })).totalCount).toBe(1);
     expect((await times({ filter: { jobName: ['lint'] } })).totalCount).toBe(2);
     expect((await times({ filter: { result: ['SKIPPED'] } })).totalCount).toBe(2);
-    expect((await times({ filter: { excludeResult: ['SKIPPED', 'SUCCESS'] } })).nodes.map((row) => row.result)).toEqual(['FAILURE', 'RETRY', 'FAILURE']);
+    expect((await times({ filter: { excludeResult: ['SKIPPED', 'SUCCESS'] } })).nodes.map((row) => row.result)).toEqual(
+      ['FAILURE', 'RETRY', 'FAILURE'],
+    );
     expect((await times({ filter: { final: false } })).totalCount).toBe(1);
-    expect((await times({ filter: { jobName: ['lint'], final: true } })).nodes.map((row) => row.result)).toEqual(['FAILURE']);
+    expect((await times({ filter: { jobName: ['lint'], final: true } })).nodes.map((row) => row.result)).toEqual([
+      'FAILURE',
+    ]);
   });
 
   it('filters by an inclusive end-time range and pages with cursors', async () => {
@@ -570,12 +819,14 @@ describe('Tenant.buildTimes', () => {
     const third = everything.nodes[2].endTime;
     expect((await times({ filter: { endTimeMin: third } })).totalCount).toBe(3);
     expect((await times({ filter: { endTimeMax: third } })).totalCount).toBe(8);
-    expect((await times({ filter: { endTimeMin: third, endTimeMax: newest } })).nodes.map((row) => row.endTime)).toEqual(
-      everything.nodes.slice(0, 3).map((row) => row.endTime),
-    );
+    expect(
+      (await times({ filter: { endTimeMin: third, endTimeMax: newest } })).nodes.map((row) => row.endTime),
+    ).toEqual(everything.nodes.slice(0, 3).map((row) => row.endTime));
     const first = await times({ first: 6 });
     const second = await times({ first: 6, after: first.pageInfo.endCursor });
-    expect([...first.nodes, ...second.nodes].map((row) => row.databaseId)).toEqual(everything.nodes.map((row) => row.databaseId));
+    expect([...first.nodes, ...second.nodes].map((row) => row.databaseId)).toEqual(
+      everything.nodes.map((row) => row.databaseId),
+    );
     expect(second.pageInfo.hasNextPage).toBe(false);
   });
 });
@@ -587,8 +838,18 @@ describe('Tenant.systemEvents', () => {
         ... on Tenant {
           systemEvents(filter: $filter, first: $first, after: $after) {
             totalCount
-            nodes { id eventId eventType description eventTime }
-            pageInfo { hasNextPage hasPreviousPage endCursor }
+            nodes {
+              id
+              eventId
+              eventType
+              description
+              eventTime
+            }
+            pageInfo {
+              hasNextPage
+              hasPreviousPage
+              endCursor
+            }
           }
         }
       }
@@ -605,7 +866,10 @@ describe('Tenant.systemEvents', () => {
     expect(page.totalCount).toBe(3);
     expect(page.nodes.map((event) => event.eventType)).toEqual(['CONFIG_ERRORS_CHANGED', 'ENQUEUED', 'RECONFIGURED']);
     const filtered = await events({ filter: { eventTypes: ['RECONFIGURED', 'ENQUEUED'] } });
-    expect(filtered.nodes.map((event) => event.description)).toEqual(['admin enqueued change 1', 'Tenant reconfigured']);
+    expect(filtered.nodes.map((event) => event.description)).toEqual([
+      'admin enqueued change 1',
+      'Tenant reconfigured',
+    ]);
     const paged = await events({ first: 2 });
     expect(paged.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
     const rest = await events({ first: 2, after: paged.pageInfo.endCursor });
@@ -620,24 +884,60 @@ describe('node(id)', () => {
       node(id: $id) {
         __typename
         id
-        ... on Build { uuid }
-        ... on Buildset { uuid }
-        ... on Ref { ref }
-        ... on SystemEvent { eventId }
+        ... on Build {
+          uuid
+        }
+        ... on Buildset {
+          uuid
+        }
+        ... on Ref {
+          ref
+        }
+        ... on SystemEvent {
+          eventId
+        }
       }
     }
   `;
 
   it('round-trips the global ids of builds, buildsets, refs and system events', async () => {
     const data = await graphql<{
-      tenant: { builds: { nodes: { id: string; uuid: string; ref: { id: string; ref: string }; buildset: { id: string; uuid: string } }[] }; systemEvents: { nodes: { id: string; eventId: string }[] } };
-    }>('{ tenant(name: "tenant-one") { ... on Tenant { builds(first: 1) { nodes { id uuid ref { id ref } buildset { id uuid } } } systemEvents(first: 1) { nodes { id eventId } } } } }');
+      tenant: {
+        builds: {
+          nodes: {
+            id: string;
+            uuid: string;
+            ref: { id: string; ref: string };
+            buildset: { id: string; uuid: string };
+          }[];
+        };
+        systemEvents: { nodes: { id: string; eventId: string }[] };
+      };
+    }>(
+      '{ tenant(name: "tenant-one") { ... on Tenant { builds(first: 1) { nodes { id uuid ref { id ref } buildset { id uuid } } } systemEvents(first: 1) { nodes { id eventId } } } } }',
+    );
     const build = data.tenant.builds.nodes[0];
     const event = data.tenant.systemEvents.nodes[0];
-    expect((await graphql<{ node: unknown }>(NODE, { id: build.id })).node).toEqual({ __typename: 'Build', id: build.id, uuid: build.uuid });
-    expect((await graphql<{ node: unknown }>(NODE, { id: build.buildset.id })).node).toEqual({ __typename: 'Buildset', id: build.buildset.id, uuid: build.buildset.uuid });
-    expect((await graphql<{ node: unknown }>(NODE, { id: build.ref.id })).node).toEqual({ __typename: 'Ref', id: build.ref.id, ref: build.ref.ref });
-    expect((await graphql<{ node: unknown }>(NODE, { id: event.id })).node).toEqual({ __typename: 'SystemEvent', id: event.id, eventId: event.eventId });
+    expect((await graphql<{ node: unknown }>(NODE, { id: build.id })).node).toEqual({
+      __typename: 'Build',
+      id: build.id,
+      uuid: build.uuid,
+    });
+    expect((await graphql<{ node: unknown }>(NODE, { id: build.buildset.id })).node).toEqual({
+      __typename: 'Buildset',
+      id: build.buildset.id,
+      uuid: build.buildset.uuid,
+    });
+    expect((await graphql<{ node: unknown }>(NODE, { id: build.ref.id })).node).toEqual({
+      __typename: 'Ref',
+      id: build.ref.id,
+      ref: build.ref.ref,
+    });
+    expect((await graphql<{ node: unknown }>(NODE, { id: event.id })).node).toEqual({
+      __typename: 'SystemEvent',
+      id: event.id,
+      eventId: event.eventId,
+    });
   });
 
   it('answers null for a well-formed id of a record that does not exist', async () => {

@@ -19,7 +19,12 @@ describe.each(backends())('build history store on %s', (backend) => {
   it('reuses a ref with the same unique columns, null columns included', async () => {
     const refs = new RefRepository(database.knex);
     const first = await refs.getOrCreate({ project: 'org/same', ref: 'refs/heads/main', branch: 'main', refUrl: 'u1' });
-    const second = await refs.getOrCreate({ project: 'org/same', ref: 'refs/heads/main', branch: 'other', refUrl: 'u2' });
+    const second = await refs.getOrCreate({
+      project: 'org/same',
+      ref: 'refs/heads/main',
+      branch: 'other',
+      refUrl: 'u2',
+    });
     const third = await refs.getOrCreate({ project: 'org/same', ref: 'refs/heads/main', newrev: 'abc' });
     expect(second.id).toBe(first.id);
     expect(second.branch).toBe('main');
@@ -28,13 +33,19 @@ describe.each(backends())('build history store on %s', (backend) => {
   });
 
   it('creates a buildset with linked refs and a triggered event', async () => {
-    const created = await factory.buildset({ refs: [defaultRef(), defaultRef({ project: 'org/project1', change: 2, ref: 'refs/changes/02/2/1' })] });
+    const created = await factory.buildset({
+      refs: [defaultRef(), defaultRef({ project: 'org/project1', change: 2, ref: 'refs/changes/02/2/1' })],
+    });
     expect(created.refs.map((ref) => ref.project)).toEqual(['org/project', 'org/project1']);
     const linked = await new RefRepository(database.knex).listForBuildsets([created.buildset.id]);
     expect(linked.map((link) => link.ref.id)).toEqual(created.refs.map((ref) => ref.id));
     const events = await factory.buildsets.listEvents([created.buildset.id]);
     expect(events).toEqual([
-      expect.objectContaining({ eventType: 'triggered', description: 'Triggered by change org/project 1,1', buildsetId: created.buildset.id }),
+      expect.objectContaining({
+        eventType: 'triggered',
+        description: 'Triggered by change org/project 1,1',
+        buildsetId: created.buildset.id,
+      }),
     ]);
     expect(created.buildset.result).toBeNull();
   });
@@ -86,7 +97,12 @@ describe.each(backends())('build history store on %s', (backend) => {
       errorDetail: 'Skipped due to failed job merge',
     });
     expect(skipped).toEqual(
-      expect.objectContaining({ result: 'SKIPPED', errorDetail: 'Skipped due to failed job merge', final: true, tenant: 'placeholders' }),
+      expect.objectContaining({
+        result: 'SKIPPED',
+        errorDetail: 'Skipped due to failed job merge',
+        final: true,
+        tenant: 'placeholders',
+      }),
     );
     expect(skipped.startTime).toEqual(skipped.endTime);
   });
@@ -97,7 +113,9 @@ describe.each(backends())('build history store on %s', (backend) => {
     await factory.build(set, { jobName: 'axb', result: 'SUCCESS' });
     const page = { limit: 10, offset: 0, fromEnd: false };
     expect(await factory.builds.list('wild', { branch: ['%master%', '%mast_r'] }, page)).toHaveLength(0);
-    expect((await factory.builds.list('wild', { jobName: ['a_*'] }, page)).map((build) => build.jobName)).toEqual(['a_b']);
+    expect((await factory.builds.list('wild', { jobName: ['a_*'] }, page)).map((build) => build.jobName)).toEqual([
+      'a_b',
+    ]);
     expect(await factory.builds.count('wild', { branch: ['*ast*'] })).toBe(2);
   });
 });

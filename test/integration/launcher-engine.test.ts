@@ -58,10 +58,19 @@ describe('engine with the launcher', () => {
           { name: 'custom', image: 'built', flavor: 'normal' },
         ],
         sections: [{ name: 'local-section', connection: 'local', config: { 'launch-attempts': 2 } }],
-        providers: [{ name: 'local-main', section: 'local-section', config: { labels: ['small', 'custom'], images: ['debian', 'built'], flavors: ['normal'] } }],
+        providers: [
+          {
+            name: 'local-main',
+            section: 'local-section',
+            config: { labels: ['small', 'custom'], images: ['debian', 'built'], flavors: ['normal'] },
+          },
+        ],
       }),
     );
-    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = { dataDir: root, connections: { local: { driver: 'local' } } };
+    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = {
+      dataDir: root,
+      connections: { local: { driver: 'local' } },
+    };
     launcher = createLauncher({ config, knex: db.knex, layouts, now: h.clock.now.bind(h.clock) });
     // The engine's node gateway is the launcher's.
     const gateway: NodeGateway = launcher.gateway;
@@ -91,7 +100,10 @@ describe('engine with the launcher', () => {
   });
 
   it('runs a job on launcher nodes and fails the job whose nodes cannot be launched with NODE_FAILURE', async () => {
-    await setup([job('lint', { nodeset: { name: '', labels: ['small'] } }), job('unit', { nodeset: { name: 'custom-set', labels: ['custom'] } })]);
+    await setup([
+      job('lint', { nodeset: { name: '', labels: ['small'] } }),
+      job('unit', { nodeset: { name: 'custom-set', labels: ['custom'] } }),
+    ]);
     h.changes.add('org/project', 1);
     await h.patchsetCreated('org/project', 1);
     await run();
@@ -113,7 +125,9 @@ describe('engine with the launcher', () => {
 
     // The returned nodes are deleted, the failed request too (the engine deletes it), and nothing is left over.
     await launcher.runOnce();
-    expect(await launcher.context.repos.nodes.listByStates(['requested', 'building', 'ready', 'in-use', 'used', 'failed'])).toEqual([]);
+    expect(
+      await launcher.context.repos.nodes.listByStates(['requested', 'building', 'ready', 'in-use', 'used', 'failed']),
+    ).toEqual([]);
     expect(await launcher.context.repos.requests.listOpen()).toEqual([]);
     expect(await db.knex('nodeset_requests').where({ tenant })).toEqual([]);
   });
@@ -127,7 +141,12 @@ describe('engine with the launcher', () => {
     expect(running.map((build) => build.job.name)).toEqual(['unit']);
     expect(running[0].nodes).toEqual([expect.objectContaining({ label: 'small', connectionType: 'local' })]);
     const [request] = await db.knex('nodeset_requests').where({ tenant });
-    expect(request).toMatchObject({ alternatives: [['custom'], ['small']], alternative_index: 1, labels: ['small'], state: 'fulfilled' });
+    expect(request).toMatchObject({
+      alternatives: [['custom'], ['small']],
+      alternative_index: 1,
+      labels: ['small'],
+      state: 'fulfilled',
+    });
   });
 
   it('sends the project and the pipeline precedence; a project with more requests queued gets a lower relative priority', async () => {
@@ -142,10 +161,8 @@ describe('engine with the launcher', () => {
       await h.patchsetCreated(project, number);
       await h.settle();
     }
-    const requests: Array<{ project: string; priority: number; relative_priority: number; alternatives: string[][] }> = await db
-      .knex('nodeset_requests')
-      .where({ tenant })
-      .orderBy('id');
+    const requests: Array<{ project: string; priority: number; relative_priority: number; alternatives: string[][] }> =
+      await db.knex('nodeset_requests').where({ tenant }).orderBy('id');
     expect(requests.map((r) => [r.project, r.priority, r.relative_priority, r.alternatives])).toEqual([
       [canonical('org/project'), 200, 0, [['small']]],
       [canonical('org/project'), 200, 1, [['small']]],

@@ -28,12 +28,16 @@ import { tenantFixture, type TenantFixture } from '../helpers/tenant-fixture';
 const FIXTURE = path.join(__dirname, '../fixtures/config/launcher-serve');
 const PROJECT = 'org/project';
 
-const ENQUEUE = /* GraphQL */ `mutation ($input: EnqueueInput!) {
-  enqueue(input: $input) {
-    __typename
-    ... on Error { message }
+const ENQUEUE = /* GraphQL */ `
+  mutation ($input: EnqueueInput!) {
+    enqueue(input: $input) {
+      __typename
+      ... on Error {
+        message
+      }
+    }
   }
-}`;
+`;
 
 type Json = Record<string, unknown>;
 
@@ -100,7 +104,10 @@ describe('launcher in sluice serve', () => {
   }
 
   /** Resolves with the first delta of the tenant matching `predicate` (already seen or still to come). */
-  async function delta<T extends EngineDelta>(tenant: string, predicate: (delta: EngineDelta) => delta is T): Promise<T> {
+  async function delta<T extends EngineDelta>(
+    tenant: string,
+    predicate: (delta: EngineDelta) => delta is T,
+  ): Promise<T> {
     for (;;) {
       const found = deltas.get(tenant)?.find(predicate);
       if (found) {
@@ -110,9 +117,13 @@ describe('launcher in sluice serve', () => {
     }
   }
 
-  const jobStarted = (job: string) => (d: EngineDelta): d is Extract<EngineDelta, { type: 'job-started' }> => d.type === 'job-started' && d.job === job;
+  const jobStarted =
+    (job: string) =>
+    (d: EngineDelta): d is Extract<EngineDelta, { type: 'job-started' }> =>
+      d.type === 'job-started' && d.job === job;
   /** An item reported in check (tenant `images` also reports its image-build item). */
-  const reported = (d: EngineDelta): d is Extract<EngineDelta, { type: 'item-reported' }> => d.type === 'item-reported' && d.pipeline === 'check';
+  const reported = (d: EngineDelta): d is Extract<EngineDelta, { type: 'item-reported' }> =>
+    d.type === 'item-reported' && d.pipeline === 'check';
 
   async function pushChange(number: number, project = PROJECT): Promise<void> {
     const work = mkdtempSync(path.join(os.tmpdir(), 'sluice-launcher-serve-work-'));
@@ -120,8 +131,22 @@ describe('launcher in sluice serve', () => {
       await git(os.tmpdir(), ['clone', '--quiet', path.join(fixture.reposDir, `${project}.git`), work]);
       writeFileSync(path.join(work, `change-${number}.txt`), `change ${number}\n`);
       await git(work, ['add', '--all']);
-      await git(work, ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', 'commit', '--quiet', '-m', `Change ${number}`]);
-      await git(work, ['push', '--quiet', 'origin', `HEAD:refs/changes/${String(number).padStart(2, '0')}/${number}/1`]);
+      await git(work, [
+        '-c',
+        'user.name=Test',
+        '-c',
+        'user.email=test@example.com',
+        'commit',
+        '--quiet',
+        '-m',
+        `Change ${number}`,
+      ]);
+      await git(work, [
+        'push',
+        '--quiet',
+        'origin',
+        `HEAD:refs/changes/${String(number).padStart(2, '0')}/${number}/1`,
+      ]);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -131,7 +156,10 @@ describe('launcher in sluice serve', () => {
     const response = await fetch(`${app.url()}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken(tenant)}` },
-      body: JSON.stringify({ query: ENQUEUE, variables: { input: { tenant, pipeline: 'check', project, change: `${number},1` } } }),
+      body: JSON.stringify({
+        query: ENQUEUE,
+        variables: { input: { tenant, pipeline: 'check', project, change: `${number},1` } },
+      }),
     });
     const body = (await response.json()) as { data?: { enqueue: { __typename: string } }; errors?: unknown };
     expect(body.errors).toBeUndefined();
@@ -154,7 +182,10 @@ describe('launcher in sluice serve', () => {
   }
 
   function jobOutput(tenant: string, buildUuid: string): string {
-    return readFileSync(path.join(buildLogDir(config.logs.dir ?? path.join(config.dataDir, 'logs'), tenant, buildUuid), JOB_OUTPUT_FILE), 'utf8');
+    return readFileSync(
+      path.join(buildLogDir(config.logs.dir ?? path.join(config.dataDir, 'logs'), tenant, buildUuid), JOB_OUTPUT_FILE),
+      'utf8',
+    );
   }
 
   it('runs a job on a launcher node, shows the node in use and removes it afterwards; an unservable label is NODE_FAILURE', async () => {
@@ -165,13 +196,27 @@ describe('launcher in sluice serve', () => {
     // The job waits for the test: the node is in use and its request fulfilled.
     const nodes = await rest('nodes', 'nodes');
     // The executor locked the node when the build started.
-    expect(nodes).toEqual([expect.objectContaining({ label: 'small', state: 'in-use', is_locked: true, connection_type: 'local', provider: expect.stringContaining('local-nodes') })]);
+    expect(nodes).toEqual([
+      expect.objectContaining({
+        label: 'small',
+        state: 'in-use',
+        is_locked: true,
+        connection_type: 'local',
+        provider: expect.stringContaining('local-nodes'),
+      }),
+    ]);
     const nodeId = String(nodes[0].id);
     const nodeDir = path.join(nodeRoot, 'nodes', nodeId);
     expect(existsSync(nodeDir)).toBe(true);
     const requests = await rest('nodes', 'nodeset-requests');
     expect(requests.filter((request) => request.job_name === 'on-node')).toEqual([
-      expect.objectContaining({ state: 'fulfilled', labels: ['small'], pipeline_name: 'check', priority: 200, provider_node_data: [expect.objectContaining({ uuid: nodeId })] }),
+      expect.objectContaining({
+        state: 'fulfilled',
+        labels: ['small'],
+        pipeline_name: 'check',
+        priority: 200,
+        provider_node_data: [expect.objectContaining({ uuid: nodeId })],
+      }),
     ]);
 
     writeFileSync(path.join(nodeDir, 'release'), '');
@@ -215,30 +260,75 @@ describe('launcher in sluice serve', () => {
 
     // The step waits for this file in the directory the inventory gives for node "peer".
     writeFileSync(path.join(peerDir, 'release'), '');
-    const report = await delta('nodes', (d): d is Extract<EngineDelta, { type: 'item-reported' }> => d.type === 'item-reported' && d.itemUuid === started.itemUuid);
+    const report = await delta(
+      'nodes',
+      (d): d is Extract<EngineDelta, { type: 'item-reported' }> =>
+        d.type === 'item-reported' && d.itemUuid === started.itemUuid,
+    );
     expect(report.result).toBe('SUCCESS');
     const output = jobOutput('nodes', started.buildUuid);
     expect(output).toContain(`node=controller dir=${controllerDir} peer=${peerDir}\n`);
     expect(output).toContain('| written by controller\n');
 
-    const inventory = JSON.parse(readFileSync(path.join(buildLogDir(config.logs.dir ?? path.join(config.dataDir, 'logs'), 'nodes', started.buildUuid), 'inventory.json'), 'utf8')) as Json;
-    const local = { connection_type: 'local', connection: 'local', provider: expect.stringContaining('local-nodes'), host: 'localhost', interface_ip: '127.0.0.1', host_keys: [] };
+    const inventory = JSON.parse(
+      readFileSync(
+        path.join(
+          buildLogDir(config.logs.dir ?? path.join(config.dataDir, 'logs'), 'nodes', started.buildUuid),
+          'inventory.json',
+        ),
+        'utf8',
+      ),
+    ) as Json;
+    const local = {
+      connection_type: 'local',
+      connection: 'local',
+      provider: expect.stringContaining('local-nodes'),
+      host: 'localhost',
+      interface_ip: '127.0.0.1',
+      host_keys: [],
+    };
     expect(inventory).toMatchObject({
       primary: 'controller',
       nodes: [
-        { name: 'controller', aliases: [], label: 'small', groups: ['everyone'], primary: true, id: controllerId, directory: controllerDir, ...local },
-        { name: 'peer', aliases: ['peer-alias'], label: 'small', groups: ['peers', 'everyone'], primary: false, id: peerId, directory: peerDir, ...local },
+        {
+          name: 'controller',
+          aliases: [],
+          label: 'small',
+          groups: ['everyone'],
+          primary: true,
+          id: controllerId,
+          directory: controllerDir,
+          ...local,
+        },
+        {
+          name: 'peer',
+          aliases: ['peer-alias'],
+          label: 'small',
+          groups: ['peers', 'everyone'],
+          primary: false,
+          id: peerId,
+          directory: peerDir,
+          ...local,
+        },
       ],
       groups: { peers: ['peer-alias'], everyone: ['controller', 'peer'] },
       ssh: null,
       all: {
         hosts: {
-          controller: { ansible_connection: 'local', ansible_host: 'localhost', nodepool: { label: 'small' }, sluice_node_dir: controllerDir },
+          controller: {
+            ansible_connection: 'local',
+            ansible_host: 'localhost',
+            nodepool: { label: 'small' },
+            sluice_node_dir: controllerDir,
+          },
           // The job's host-vars and group-vars.
           peer: { ansible_connection: 'local', sluice_node_id: peerId, sluice_node_dir: peerDir, role: 'secondary' },
           'peer-alias': { sluice_node_id: peerId },
         },
-        children: { peers: { hosts: { 'peer-alias': null }, vars: { service_port: 8080 } }, everyone: { hosts: { controller: null, peer: null } } },
+        children: {
+          peers: { hosts: { 'peer-alias': null }, vars: { service_port: 8080 } },
+          everyone: { hosts: { controller: null, peer: null } },
+        },
       },
     });
 
@@ -285,7 +375,14 @@ describe('launcher in sluice serve', () => {
       expect.objectContaining({
         name: 'built',
         type: 'zuul',
-        build_artifacts: [expect.objectContaining({ format: 'tar', state: 'ready', validated: true, uploads: [expect.objectContaining({ state: 'ready', validated: true })] })],
+        build_artifacts: [
+          expect.objectContaining({
+            format: 'tar',
+            state: 'ready',
+            validated: true,
+            uploads: [expect.objectContaining({ state: 'ready', validated: true })],
+          }),
+        ],
       }),
     ]);
 
@@ -316,7 +413,9 @@ describe('launcher in sluice serve', () => {
     // The events and the node requests named the upload; the validation node booted from it.
     const images = await rest('validate', 'images');
     const upload = (name: string): Json => {
-      const image = images.find((candidate) => candidate.name === name) as { build_artifacts: Array<{ validated: boolean; uploads: Json[] }> };
+      const image = images.find((candidate) => candidate.name === name) as {
+        build_artifacts: Array<{ validated: boolean; uploads: Json[] }>;
+      };
       expect(image.build_artifacts).toHaveLength(1);
       expect(image.build_artifacts[0].validated).toBe(false);
       expect(image.build_artifacts[0].uploads).toHaveLength(1);
@@ -326,13 +425,22 @@ describe('launcher in sluice serve', () => {
     const bad = upload('bad');
     expect(good).toMatchObject({ state: 'ready', validated: true });
     expect(bad).toMatchObject({ state: 'ready', validated: false });
-    const events = await database.knex('engine_events').where({ tenant: 'validate', event_type: 'image-validate' }).select('payload');
-    expect(events.map((event: { payload: Json }) => [event.payload.imageNames, event.payload.imageUploadUuid]).sort()).toEqual([
+    const events = await database
+      .knex('engine_events')
+      .where({ tenant: 'validate', event_type: 'image-validate' })
+      .select('payload');
+    expect(
+      events.map((event: { payload: Json }) => [event.payload.imageNames, event.payload.imageUploadUuid]).sort(),
+    ).toEqual([
       [['bad'], bad.uuid],
       [['good'], good.uuid],
     ]);
-    const validationRequests = requestNodes.mock.calls.map(([request]) => request as LauncherNodeRequest).filter((request) => request.pipeline === 'image-validate');
-    expect(validationRequests.map((request) => [request.jobName, request.imageNames, request.imageUploadUuid]).sort()).toEqual([
+    const validationRequests = requestNodes.mock.calls
+      .map(([request]) => request as LauncherNodeRequest)
+      .filter((request) => request.pipeline === 'image-validate');
+    expect(
+      validationRequests.map((request) => [request.jobName, request.imageNames, request.imageUploadUuid]).sort(),
+    ).toEqual([
       ['validate-bad', ['bad'], bad.uuid],
       ['validate-good', ['good'], good.uuid],
     ]);

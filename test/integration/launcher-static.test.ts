@@ -56,7 +56,10 @@ describeWithSshd('static provider over SSH', () => {
 
   beforeAll(async () => {
     sshd = await startSshd({ extraAddresses: ['127.0.0.2', '127.0.0.3'] });
-    harness = await createExecutorHarness({ 'remote.sh': { content: REMOTE_STEP, executable: true }, 'pair.sh': { content: PAIR_STEP, executable: true } }, { sshKeyFiles: { static: sshd.clientKey } });
+    harness = await createExecutorHarness(
+      { 'remote.sh': { content: REMOTE_STEP, executable: true }, 'pair.sh': { content: PAIR_STEP, executable: true } },
+      { sshKeyFiles: { static: sshd.clientKey } },
+    );
     harness.worker.start();
     const layouts = new TestLayouts(
       launcherLayout({
@@ -72,7 +75,14 @@ describeWithSshd('static provider over SSH', () => {
           {
             name: 'lab',
             section: 'static-section',
-            config: { labels: ['static-host'], images: ['host-os'], flavors: ['host'], nodes: [{ name: '127.0.0.1', labels: ['static-host'], 'connection-port': sshd.port, username: sshd.user }] },
+            config: {
+              labels: ['static-host'],
+              images: ['host-os'],
+              flavors: ['host'],
+              nodes: [
+                { name: '127.0.0.1', labels: ['static-host'], 'connection-port': sshd.port, username: sshd.user },
+              ],
+            },
           },
           {
             name: 'pair-lab',
@@ -81,14 +91,29 @@ describeWithSshd('static provider over SSH', () => {
               labels: ['pair-host'],
               images: ['host-os'],
               flavors: ['host'],
-              nodes: ['127.0.0.2', '127.0.0.3'].map((name) => ({ name, labels: ['pair-host'], 'connection-port': sshd.port, username: sshd.user })),
+              nodes: ['127.0.0.2', '127.0.0.3'].map((name) => ({
+                name,
+                labels: ['pair-host'],
+                'connection-port': sshd.port,
+                username: sshd.user,
+              })),
             },
           },
         ],
       }),
     );
-    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = { dataDir: path.join(harness.root, 'data'), connections: { static: { driver: 'static' } } };
-    launcher = createLauncher({ config, knex: harness.database.knex, layouts, now: new TestClock().now, uuid: () => `s${String((counter += 1)).padStart(6, '0')}`, id: 'launcher-static' });
+    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = {
+      dataDir: path.join(harness.root, 'data'),
+      connections: { static: { driver: 'static' } },
+    };
+    launcher = createLauncher({
+      config,
+      knex: harness.database.knex,
+      layouts,
+      now: new TestClock().now,
+      uuid: () => `s${String((counter += 1)).padStart(6, '0')}`,
+      id: 'launcher-static',
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -98,19 +123,38 @@ describeWithSshd('static provider over SSH', () => {
   });
 
   async function provisioned(requestId: string): Promise<{ fulfilled: boolean; nodes: NodeInfo[] } | undefined> {
-    const rows: Array<{ payload: { requestId: string; fulfilled: boolean; nodes: NodeInfo[] } }> = await harness.database.knex('engine_events').where({ event_type: 'nodes-provisioned' });
+    const rows: Array<{ payload: { requestId: string; fulfilled: boolean; nodes: NodeInfo[] } }> =
+      await harness.database.knex('engine_events').where({ event_type: 'nodes-provisioned' });
     return rows.map((r) => r.payload).find((p) => p.requestId === requestId);
   }
 
   it('gives the host to one build at a time and runs a job step on it over SSH', async () => {
-    await launcher.gateway.requestNodes({ id: 'r1', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs1', jobName: 'remote', labels: ['static-host'], priority: 200 });
-    await launcher.gateway.requestNodes({ id: 'r2', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs2', jobName: 'remote', labels: ['static-host'], priority: 200 });
+    await launcher.gateway.requestNodes({
+      id: 'r1',
+      tenant: 'acme',
+      pipeline: 'check',
+      buildsetUuid: 'bs1',
+      jobName: 'remote',
+      labels: ['static-host'],
+      priority: 200,
+    });
+    await launcher.gateway.requestNodes({
+      id: 'r2',
+      tenant: 'acme',
+      pipeline: 'check',
+      buildsetUuid: 'bs2',
+      jobName: 'remote',
+      labels: ['static-host'],
+      priority: 200,
+    });
     await launcher.runOnce();
     const first = await provisioned('r1');
     expect(first?.fulfilled).toBe(true);
     const info = first?.nodes[0];
     expect(info).toMatchObject({ connectionType: 'ssh', host: '127.0.0.1', port: sshd.port, username: sshd.user });
-    expect((info?.hostKeys as string[]).some((line) => line.startsWith(`[127.0.0.1]:${sshd.port} ssh-ed25519 `))).toBe(true);
+    expect((info?.hostKeys as string[]).some((line) => line.startsWith(`[127.0.0.1]:${sshd.port} ssh-ed25519 `))).toBe(
+      true,
+    );
     // The only host is busy: the second request waits.
     await launcher.runOnce();
     expect(await provisioned('r2')).toBeUndefined();
@@ -134,7 +178,15 @@ describeWithSshd('static provider over SSH', () => {
   });
 
   it('runs the steps on the first of two SSH nodes, which reaches the second through the inventory and the forwarded build agent', async () => {
-    await launcher.gateway.requestNodes({ id: 'p1', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs3', jobName: 'pair', labels: ['pair-host', 'pair-host'], priority: 200 });
+    await launcher.gateway.requestNodes({
+      id: 'p1',
+      tenant: 'acme',
+      pipeline: 'check',
+      buildsetUuid: 'bs3',
+      jobName: 'pair',
+      labels: ['pair-host', 'pair-host'],
+      priority: 200,
+    });
     await launcher.runOnce();
     const pair = await provisioned('p1');
     expect(pair?.fulfilled).toBe(true);
@@ -157,25 +209,64 @@ describeWithSshd('static provider over SSH', () => {
   });
 
   it('reaches an SSH second node from a local first node with the executor key', async () => {
-    await launcher.gateway.requestNodes({ id: 'p2', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs4', jobName: 'pair', labels: ['pair-host'], priority: 200 });
+    await launcher.gateway.requestNodes({
+      id: 'p2',
+      tenant: 'acme',
+      pipeline: 'check',
+      buildsetUuid: 'bs4',
+      jobName: 'pair',
+      labels: ['pair-host'],
+      priority: 200,
+    });
     for (let pass = 0; pass < 3 && !(await provisioned('p2')); pass += 1) {
       await launcher.runOnce();
     }
     const peer = toBuildNode((await provisioned('p2'))?.nodes[0] as NodeInfo) as BuildNode;
     const dir = path.join(harness.root, 'node-controller');
     mkdirSync(dir, { recursive: true });
-    const controller: BuildNode = { id: 'n-local', label: 'pair-host', connectionType: 'local', connection: 'local', host: 'localhost', port: null, username: null, path: dir, hostKeys: [] };
+    const controller: BuildNode = {
+      id: 'n-local',
+      label: 'pair-host',
+      connectionType: 'local',
+      connection: 'local',
+      host: 'localhost',
+      port: null,
+      username: null,
+      path: dir,
+      hostKeys: [],
+    };
 
-    await harness.enqueue('pair0000build0002', { name: 'pair', run: [step('pair.sh')] }, { nodes: [controller, peer], nodeset: PAIR });
+    await harness.enqueue(
+      'pair0000build0002',
+      { name: 'pair', run: [step('pair.sh')] },
+      { nodes: [controller, peer], nodeset: PAIR },
+    );
     const completed = await harness.completion('pair0000build0002');
     expect(completed.errorDetail).toBeNull();
     expect(completed.result).toBe('SUCCESS');
-    expect(completed.data).toMatchObject({ primary: 'executor', node: 'controller', workspace: dir, known_hosts: path.join(dir, 'work/ssh/known_hosts') });
+    expect(completed.data).toMatchObject({
+      primary: 'executor',
+      node: 'controller',
+      workspace: dir,
+      known_hosts: path.join(dir, 'work/ssh/known_hosts'),
+    });
     expect(String(completed.data.peer)).toMatch(new RegExp(` ${peer.host?.replace(/\./g, '\\.') ?? ''} \\d+$`));
   });
 
   it('fails a build on an SSH node whose host key does not match', async () => {
-    const wrongKey: BuildNode = { id: 'n-wrong', label: 'static-host', connectionType: 'ssh', connection: 'static', host: '127.0.0.1', port: sshd.port, username: sshd.user, path: null, hostKeys: [`[127.0.0.1]:${sshd.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMKmJUcMdQaeqVnH5TQUrjBvGQc8uJzY0WDbkYp0hJ0x`] };
+    const wrongKey: BuildNode = {
+      id: 'n-wrong',
+      label: 'static-host',
+      connectionType: 'ssh',
+      connection: 'static',
+      host: '127.0.0.1',
+      port: sshd.port,
+      username: sshd.user,
+      path: null,
+      hostKeys: [
+        `[127.0.0.1]:${sshd.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMKmJUcMdQaeqVnH5TQUrjBvGQc8uJzY0WDbkYp0hJ0x`,
+      ],
+    };
     await harness.enqueue('remote00build0002', { name: 'remote', run: [step('remote.sh')] }, { nodes: [wrongKey] });
     const completed = await harness.completion('remote00build0002');
     expect(completed.result).toBe('NODE_FAILURE');
@@ -183,7 +274,17 @@ describeWithSshd('static provider over SSH', () => {
   });
 
   it('fails a build on an SSH node of a connection the executor has no key for', async () => {
-    const keyless: BuildNode = { id: 'n-keyless', label: 'static-host', connectionType: 'ssh', connection: 'other-lab', host: '127.0.0.1', port: sshd.port, username: sshd.user, path: null, hostKeys: [] };
+    const keyless: BuildNode = {
+      id: 'n-keyless',
+      label: 'static-host',
+      connectionType: 'ssh',
+      connection: 'other-lab',
+      host: '127.0.0.1',
+      port: sshd.port,
+      username: sshd.user,
+      path: null,
+      hostKeys: [],
+    };
     await harness.enqueue('remote00build0003', { name: 'remote', run: [step('remote.sh')] }, { nodes: [keyless] });
     const completed = await harness.completion('remote00build0003');
     expect(completed.result).toBe('NODE_FAILURE');

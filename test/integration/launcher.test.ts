@@ -14,7 +14,10 @@ import type { NodeInfo } from '../../src/engine/interfaces';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/database';
 import { launcherLayout, TestClock, TestLayouts, type LauncherLayoutSpec } from '../helpers/launcher-layout';
 
-function spec(tenant: string, overrides: { instances?: number; launchAttempts?: number; minReady?: number; maxReadyAge?: number } = {}): LauncherLayoutSpec {
+function spec(
+  tenant: string,
+  overrides: { instances?: number; launchAttempts?: number; minReady?: number; maxReadyAge?: number } = {},
+): LauncherLayoutSpec {
   return {
     tenant,
     images: [
@@ -23,15 +26,28 @@ function spec(tenant: string, overrides: { instances?: number; launchAttempts?: 
     ],
     flavors: ['normal'],
     labels: [
-      { name: 'small', image: 'debian', flavor: 'normal', minReady: overrides.minReady, maxReadyAge: overrides.maxReadyAge },
+      {
+        name: 'small',
+        image: 'debian',
+        flavor: 'normal',
+        minReady: overrides.minReady,
+        maxReadyAge: overrides.maxReadyAge,
+      },
       { name: 'custom', image: 'built', flavor: 'normal' },
     ],
-    sections: [{ name: 'local-section', connection: 'local', config: { 'launch-attempts': overrides.launchAttempts ?? 3 } }],
+    sections: [
+      { name: 'local-section', connection: 'local', config: { 'launch-attempts': overrides.launchAttempts ?? 3 } },
+    ],
     providers: [
       {
         name: 'local-main',
         section: 'local-section',
-        config: { labels: ['small', 'custom'], images: ['debian', 'built'], flavors: ['normal'], ...(overrides.instances === undefined ? {} : { 'resource-limits': { instances: overrides.instances } }) },
+        config: {
+          labels: ['small', 'custom'],
+          images: ['debian', 'built'],
+          flavors: ['normal'],
+          ...(overrides.instances === undefined ? {} : { 'resource-limits': { instances: overrides.instances } }),
+        },
       },
     ],
   };
@@ -47,16 +63,41 @@ describe.each(backends())('launcher (%s)', (backend) => {
 
   function start(tenantSpec: LauncherLayoutSpec): void {
     layouts = new TestLayouts(launcherLayout(tenantSpec), launcherLayout({ tenant: 'other' }));
-    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = { dataDir: root, connections: { local: { driver: 'local' } } };
-    launcher = createLauncher({ config, knex: database.knex, layouts, now: clock.now, uuid: () => `u${String((counter += 1)).padStart(6, '0')}`, id: 'launcher-test' });
+    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = {
+      dataDir: root,
+      connections: { local: { driver: 'local' } },
+    };
+    launcher = createLauncher({
+      config,
+      knex: database.knex,
+      layouts,
+      now: clock.now,
+      uuid: () => `u${String((counter += 1)).padStart(6, '0')}`,
+      id: 'launcher-test',
+    });
   }
 
-  async function request(id: string, labels: string[], extra: { alternatives?: string[][]; project?: string; buildset?: string } = {}): Promise<void> {
-    await launcher.gateway.requestNodes({ id, tenant: 'acme', pipeline: 'check', buildsetUuid: extra.buildset ?? `bs-${id}`, jobName: 'job', labels, priority: 200, ...extra });
+  async function request(
+    id: string,
+    labels: string[],
+    extra: { alternatives?: string[][]; project?: string; buildset?: string } = {},
+  ): Promise<void> {
+    await launcher.gateway.requestNodes({
+      id,
+      tenant: 'acme',
+      pipeline: 'check',
+      buildsetUuid: extra.buildset ?? `bs-${id}`,
+      jobName: 'job',
+      labels,
+      priority: 200,
+      ...extra,
+    });
   }
 
   async function provisioned(requestId: string): Promise<{ fulfilled: boolean; nodes: NodeInfo[] } | null> {
-    const rows: Array<{ payload: { requestId: string; fulfilled: boolean; nodes: NodeInfo[] } }> = await database.knex('engine_events').where({ category: 'result', event_type: 'nodes-provisioned' });
+    const rows: Array<{ payload: { requestId: string; fulfilled: boolean; nodes: NodeInfo[] } }> = await database
+      .knex('engine_events')
+      .where({ category: 'result', event_type: 'nodes-provisioned' });
     const found = rows.map((r) => r.payload).filter((p) => p.requestId === requestId);
     expect(found.length).toBeLessThanOrEqual(1);
     return found[0] ?? null;
@@ -96,7 +137,11 @@ describe.each(backends())('launcher (%s)', (backend) => {
     expect(typeof node?.path === 'string' && existsSync(node.path)).toBe(true);
     // Fulfilled nodes stay ready for the request until the executor locks them for the build.
     const nodeId = String(node?.id);
-    expect(await launcher.context.repos.nodes.get(nodeId)).toMatchObject({ state: 'ready', requestUuid: 'r1', lockHolder: null });
+    expect(await launcher.context.repos.nodes.get(nodeId)).toMatchObject({
+      state: 'ready',
+      requestUuid: 'r1',
+      lockHolder: null,
+    });
     expect((await launcher.context.repos.requests.get('r1'))?.state).toBe('fulfilled');
     const locker = new StoreNodeLocker(database.knex, clock.now);
     expect(await locker.lock([nodeId], 'executor-a')).toBeNull();
@@ -108,7 +153,9 @@ describe.each(backends())('launcher (%s)', (backend) => {
     await launcher.gateway.returnNodes('acme', result?.nodes ?? []);
     expect(await launcher.context.repos.nodes.get(nodeId)).toMatchObject({ state: 'used', lockHolder: null });
     // A returned node cannot be locked again.
-    expect(await locker.lock([nodeId], 'executor-c')).toBe(`Node ${nodeId} is used and assigned to no request; it cannot be locked for the build`);
+    expect(await locker.lock([nodeId], 'executor-c')).toBe(
+      `Node ${nodeId} is used and assigned to no request; it cannot be locked for the build`,
+    );
     await launcher.runOnce();
     expect(await launcher.context.repos.nodes.get(String(node?.id))).toBeNull();
     expect(existsSync(String(node?.path))).toBe(false);
@@ -146,7 +193,11 @@ describe.each(backends())('launcher (%s)', (backend) => {
     expect(result?.fulfilled).toBe(true);
     expect(result?.nodes.map((n) => n.label)).toEqual(['small', 'small']);
     const stored = await launcher.context.repos.requests.get('r1');
-    expect(stored).toMatchObject({ labels: ['small', 'small'], alternativeIndex: 1, failureReason: 'No provider found for label gpu' });
+    expect(stored).toMatchObject({
+      labels: ['small', 'small'],
+      alternativeIndex: 1,
+      failureReason: 'No provider found for label gpu',
+    });
   });
 
   it('fails the request after the provider used up its launch attempts', async () => {
@@ -166,7 +217,12 @@ describe.each(backends())('launcher (%s)', (backend) => {
     await launcher.runOnce();
     const builds = await database.knex('engine_events').where({ category: 'trigger', event_type: 'image-build' });
     expect(builds).toHaveLength(1);
-    expect(builds[0].payload).toMatchObject({ type: 'image-build', project: 'git.example.com/org/config', ref: 'refs/heads/master', imageNames: ['built'] });
+    expect(builds[0].payload).toMatchObject({
+      type: 'image-build',
+      project: 'git.example.com/org/config',
+      ref: 'refs/heads/master',
+      imageNames: ['built'],
+    });
     // Failed nodes are deleted.
     expect(await launcher.context.repos.nodes.listByStates(['failed'])).toHaveLength(0);
   });
@@ -185,7 +241,9 @@ describe.each(backends())('launcher (%s)', (backend) => {
     expect(result?.fulfilled).toBe(true);
     expect(pool.map((n) => n.uuid)).toContain(result?.nodes[0].id);
     await launcher.runOnce();
-    const unassigned = (await launcher.context.repos.nodes.listByStates(['ready'])).filter((n) => n.requestUuid === null);
+    const unassigned = (await launcher.context.repos.nodes.listByStates(['ready'])).filter(
+      (n) => n.requestUuid === null,
+    );
     expect(unassigned).toHaveLength(2);
   });
 
@@ -213,7 +271,11 @@ describe.each(backends())('launcher (%s)', (backend) => {
     const result = await provisioned('r1');
     await launcher.gateway.holdNodes('acme', result?.nodes ?? [], 'debug the failure', 3600);
     const id = String(result?.nodes[0].id);
-    expect(await launcher.context.repos.nodes.get(id)).toMatchObject({ state: 'hold', comment: 'debug the failure', holdExpiration: 3600 });
+    expect(await launcher.context.repos.nodes.get(id)).toMatchObject({
+      state: 'hold',
+      comment: 'debug the failure',
+      holdExpiration: 3600,
+    });
     clock.advance(3599);
     await launcher.runOnce();
     expect((await launcher.context.repos.nodes.get(id))?.state).toBe('hold');
@@ -237,7 +299,9 @@ describe.each(backends())('launcher (%s)', (backend) => {
     expect(await launcher.context.repos.requests.get('r2')).toBeNull();
     await launcher.runOnce();
     expect(await provisioned('r2')).toBeNull();
-    expect(await launcher.context.repos.nodes.listByStates(['requested', 'building', 'ready', 'in-use'])).toHaveLength(0);
+    expect(await launcher.context.repos.nodes.listByStates(['requested', 'building', 'ready', 'in-use'])).toHaveLength(
+      0,
+    );
   });
 
   it('gives later changes of a busy project a lower relative priority', async () => {
@@ -247,7 +311,9 @@ describe.each(backends())('launcher (%s)', (backend) => {
     await request('a2', ['small'], { project: 'org/busy', buildset: 'bs2' });
     clock.advance(1);
     await request('b1', ['small'], { project: 'org/quiet', buildset: 'bs3' });
-    const priorities = await Promise.all(['a1', 'a2', 'b1'].map(async (id) => (await launcher.context.repos.requests.get(id))?.relativePriority));
+    const priorities = await Promise.all(
+      ['a1', 'a2', 'b1'].map(async (id) => (await launcher.context.repos.requests.get(id))?.relativePriority),
+    );
     expect(priorities).toEqual([0, 1, 0]);
     expect(await launcher.context.repos.requests.openUuids(10)).toEqual(['a1', 'b1', 'a2']);
   });
@@ -259,10 +325,22 @@ describe.each(backends())('launcher (%s)', (backend) => {
     const id = String((await provisioned('r1'))?.nodes[0].id);
     const { context } = launcher;
 
-    expect(await nodeHold(context, { tenant: 'acme', nodeId: 'missing' })).toMatchObject({ ok: false, error: { kind: 'not-found', message: 'Node not found' } });
-    expect(await nodeHold(context, { tenant: 'other', nodeId: id })).toMatchObject({ ok: false, error: { kind: 'not-found', message: 'Node not found' } });
-    expect(await nodeRelease(context, { tenant: 'other', nodeId: id })).toMatchObject({ ok: false, error: { kind: 'not-found' } });
-    expect(await setNodeState(context, { tenant: 'acme', nodeId: id, state: 'ready' })).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: 'Invalid request body' } });
+    expect(await nodeHold(context, { tenant: 'acme', nodeId: 'missing' })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found', message: 'Node not found' },
+    });
+    expect(await nodeHold(context, { tenant: 'other', nodeId: id })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found', message: 'Node not found' },
+    });
+    expect(await nodeRelease(context, { tenant: 'other', nodeId: id })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found' },
+    });
+    expect(await setNodeState(context, { tenant: 'acme', nodeId: id, state: 'ready' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', message: 'Invalid request body' },
+    });
 
     const held = await nodeHold(context, { tenant: 'acme', nodeId: id, comment: 'look at it', actor: 'alice' });
     expect(held).toMatchObject({ ok: true, value: { state: 'hold', comment: 'look at it', holdExpiration: null } });
@@ -271,7 +349,10 @@ describe.each(backends())('launcher (%s)', (backend) => {
     await launcher.runOnce();
     expect((await context.repos.nodes.get(id))?.state).toBe('hold');
 
-    expect(await nodeRelease(context, { tenant: 'acme', nodeId: id, actor: 'alice' })).toMatchObject({ ok: true, value: { state: 'used' } });
+    expect(await nodeRelease(context, { tenant: 'acme', nodeId: id, actor: 'alice' })).toMatchObject({
+      ok: true,
+      value: { state: 'used' },
+    });
     await launcher.runOnce();
     expect(await context.repos.nodes.get(id)).toBeNull();
     const events = await database.knex('system_events').orderBy('id');
@@ -284,16 +365,33 @@ describe.each(backends())('launcher (%s)', (backend) => {
   it('cancels nodeset requests by admin request; the waiting job gets a failed provisioning', async () => {
     start(spec('acme', { instances: 1 }));
     const { context } = launcher;
-    expect(await nodesetRequestCancel(context, { tenant: 'acme', requestId: 'missing' })).toMatchObject({ ok: false, error: { kind: 'not-found', message: 'Request not found' } });
+    expect(await nodesetRequestCancel(context, { tenant: 'acme', requestId: 'missing' })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found', message: 'Request not found' },
+    });
     await request('r1', ['small']);
     await request('r2', ['small']);
     await launcher.runOnce();
-    expect(await nodesetRequestCancel(context, { tenant: 'other', requestId: 'r2' })).toMatchObject({ ok: false, error: { kind: 'not-found' } });
-    expect(await nodesetRequestCancel(context, { tenant: 'acme', requestId: 'r2', actor: 'alice' })).toEqual({ ok: true, value: null });
-    expect(await provisioned('r2')).toEqual({ type: 'nodes-provisioned', requestId: 'r2', fulfilled: false, nodes: [] });
+    expect(await nodesetRequestCancel(context, { tenant: 'other', requestId: 'r2' })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found' },
+    });
+    expect(await nodesetRequestCancel(context, { tenant: 'acme', requestId: 'r2', actor: 'alice' })).toEqual({
+      ok: true,
+      value: null,
+    });
+    expect(await provisioned('r2')).toEqual({
+      type: 'nodes-provisioned',
+      requestId: 'r2',
+      fulfilled: false,
+      nodes: [],
+    });
     expect(await context.repos.requests.get('r2')).toBeNull();
     const [event] = await database.knex('system_events');
-    expect(event).toMatchObject({ event_type: 'nodeset-request-canceled', description: 'Nodeset request r2 canceled by alice' });
+    expect(event).toMatchObject({
+      event_type: 'nodeset-request-canceled',
+      description: 'Nodeset request r2 canceled by alice',
+    });
   });
 
   it('never gives one node to two requests when two launchers run at once', async () => {
@@ -302,8 +400,18 @@ describe.each(backends())('launcher (%s)', (backend) => {
     await first.runOnce();
     await first.runOnce();
     expect(await first.context.repos.nodes.listByStates(['ready'])).toHaveLength(3);
-    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = { dataDir: root, connections: { local: { driver: 'local' } } };
-    const second = createLauncher({ config, knex: database.knex, layouts, now: clock.now, uuid: () => `v${String((counter += 1)).padStart(6, '0')}`, id: 'launcher-two' });
+    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = {
+      dataDir: root,
+      connections: { local: { driver: 'local' } },
+    };
+    const second = createLauncher({
+      config,
+      knex: database.knex,
+      layouts,
+      now: clock.now,
+      uuid: () => `v${String((counter += 1)).padStart(6, '0')}`,
+      id: 'launcher-two',
+    });
     for (const id of ['c1', 'c2', 'c3', 'c4']) {
       await request(id, ['small']);
     }

@@ -7,7 +7,11 @@ import Koa from 'koa';
 import { logFiles, logsMountPath } from '../../src/server/log-files';
 
 /** A raw GET that sends the path exactly as given (fetch would normalise `..`). */
-function rawGet(port: number, rawPath: string, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function rawGet(
+  port: number,
+  rawPath: string,
+  method = 'GET',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path: rawPath, method }, (res) => {
       let body = '';
@@ -59,8 +63,12 @@ describe('log files', () => {
     expect(res.headers['content-length']).toBe('14');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toBe('sandbox');
-    expect((await rawGet(port, '/logs/example/ab/ab12/docs/index.html')).headers['content-type']).toBe('text/html; charset=utf-8');
-    expect((await rawGet(port, '/logs/example/ab/ab12/result.json')).headers['content-type']).toBe('application/json; charset=utf-8');
+    expect((await rawGet(port, '/logs/example/ab/ab12/docs/index.html')).headers['content-type']).toBe(
+      'text/html; charset=utf-8',
+    );
+    expect((await rawGet(port, '/logs/example/ab/ab12/result.json')).headers['content-type']).toBe(
+      'application/json; charset=utf-8',
+    );
     expect((await rawGet(port, '/logs/example/ab/ab12/file%20with%20space.txt')).body).toBe('spaced');
   });
 
@@ -111,10 +119,16 @@ describe('log files', () => {
 describe('logsMountPath', () => {
   const base = { api: { restShape: 'current' as const }, listen: { host: '0.0.0.0', port: 9000 } };
 
-  it('serves a relative URL, this service\'s public origin and a loopback URL on the listen port', () => {
+  it("serves a relative URL, this service's public origin and a loopback URL on the listen port", () => {
     expect(logsMountPath({ ...base, logs: { url: '/logs' } })).toBe('/logs/');
     expect(logsMountPath({ ...base, logs: { url: 'http://localhost:9000/logs/' } })).toBe('/logs/');
-    expect(logsMountPath({ api: { restShape: 'current', publicUrl: 'https://ci.example.com' }, listen: base.listen, logs: { url: 'https://ci.example.com/build-logs' } })).toBe('/build-logs/');
+    expect(
+      logsMountPath({
+        api: { restShape: 'current', publicUrl: 'https://ci.example.com' },
+        listen: base.listen,
+        logs: { url: 'https://ci.example.com/build-logs' },
+      }),
+    ).toBe('/build-logs/');
   });
 
   it('does not serve logs published elsewhere', () => {

@@ -21,13 +21,19 @@ import { adminToken, liveTestConfig } from '../helpers/live';
 const TENANT = 'example';
 const PROJECT = 'example/hello';
 
-const ENQUEUE = /* GraphQL */ `mutation ($input: EnqueueInput!) {
-  enqueue(input: $input) {
-    __typename
-    ... on ManagementEventAccepted { eventId }
-    ... on Error { message }
+const ENQUEUE = /* GraphQL */ `
+  mutation ($input: EnqueueInput!) {
+    enqueue(input: $input) {
+      __typename
+      ... on ManagementEventAccepted {
+        eventId
+      }
+      ... on Error {
+        message
+      }
+    }
   }
-}`;
+`;
 
 interface BuildRow {
   job_name: string;
@@ -58,7 +64,12 @@ describe('quickstart end to end (serve: engine, executor, git driver, logs)', ()
     await seedRepositories(connection.seedFrom, connection.baseurl);
     bareRepo = path.join(connection.baseurl, `${PROJECT}.git`);
     database = await createTestDatabase({ migrate: false });
-    app = buildApp({ config: { ...config, auth: liveTestConfig().auth }, database, logger: silentLogger(), environment: { PATH: process.env.PATH } });
+    app = buildApp({
+      config: { ...config, auth: liveTestConfig().auth },
+      database,
+      logger: silentLogger(),
+      environment: { PATH: process.env.PATH },
+    });
     await app.start(0, '127.0.0.1');
     reports = [];
     reported = [];
@@ -84,7 +95,16 @@ describe('quickstart end to end (serve: engine, executor, git driver, logs)', ()
       writeFileSync(path.join(work, file), content);
     }
     await git(work, ['add', '--all']);
-    await git(work, ['-c', 'user.name=Quickstart User', '-c', 'user.email=user@example.com', 'commit', '--quiet', '-m', message]);
+    await git(work, [
+      '-c',
+      'user.name=Quickstart User',
+      '-c',
+      'user.email=user@example.com',
+      'commit',
+      '--quiet',
+      '-m',
+      message,
+    ]);
     const ref = `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`;
     await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
     return (await git(work, ['rev-parse', 'HEAD'])).stdout.trim();
@@ -97,7 +117,10 @@ describe('quickstart end to end (serve: engine, executor, git driver, logs)', ()
     const response = await fetch(`${app.url()}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken(TENANT)}` },
-      body: JSON.stringify({ query: ENQUEUE, variables: { input: { tenant: TENANT, pipeline: 'gate', project: PROJECT, change: `${number},1` } } }),
+      body: JSON.stringify({
+        query: ENQUEUE,
+        variables: { input: { tenant: TENANT, pipeline: 'gate', project: PROJECT, change: `${number},1` } },
+      }),
     });
     const body = (await response.json()) as { data?: { enqueue: { __typename: string } }; errors?: unknown };
     expect(body.errors).toBeUndefined();
@@ -115,7 +138,11 @@ describe('quickstart end to end (serve: engine, executor, git driver, logs)', ()
       .join('refs', 'refs.id', 'buildset_refs.ref_id')
       .where({ 'buildsets.tenant': TENANT, 'buildsets.pipeline': 'gate', 'refs.change': number })
       .first('buildsets.id', 'buildsets.result');
-    const builds: BuildRow[] = await database.knex('builds').where({ buildset_id: buildset.id }).orderBy('job_name').select('job_name', 'result', 'log_url');
+    const builds: BuildRow[] = await database
+      .knex('builds')
+      .where({ buildset_id: buildset.id })
+      .orderBy('job_name')
+      .select('job_name', 'result', 'log_url');
     return { result: buildset.result, builds };
   }
 

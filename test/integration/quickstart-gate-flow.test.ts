@@ -34,7 +34,9 @@ describe('quickstart gate flow (executor and git driver)', () => {
     await seedRepositories(path.resolve(__dirname, '../../examples/quickstart/repos'), fixture.baseDir);
     database = await createTestDatabase();
     root = mkdtempSync(path.join(os.tmpdir(), 'sluice-quickstart-'));
-    const cache = new RepoCache(path.join(root, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: 'git.example.local' } });
+    const cache = new RepoCache(path.join(root, 'cache'), {
+      local: { baseurl: fixture.baseDir, canonicalHostname: 'git.example.local' },
+    });
     merger = new Merger(cache, path.join(root, 'scratch'));
     worker = new ExecutorWorker({
       repository: new BuildRequestRepository(database.knex),
@@ -68,21 +70,35 @@ describe('quickstart gate flow (executor and git driver)', () => {
     });
     await poller.pollNow();
 
-    await fixture.pushChange(PROJECT, 1, 1, { parent: 'master', files: { 'NOTES.md': 'Release notes\n' }, message: 'Add release notes' });
+    await fixture.pushChange(PROJECT, 1, 1, {
+      parent: 'master',
+      files: { 'NOTES.md': 'Release notes\n' },
+      message: 'Add release notes',
+    });
     const broken = await fixture.pushChange(PROJECT, 2, 1, {
       parent: 'master',
       files: { 'hello.sh': { content: '#!/bin/sh\necho "Goodbye, ${1:-world}!"\n', executable: true } },
       message: 'Say goodbye instead\n\nDepends-On: example/hello:1\n',
     });
     await poller.pollNow();
-    expect(events.map((e) => (e.type === 'patchset-created' ? [e.ref, e.branch, e.dependsOn.length] : e.type))).toEqual([
-      ['refs/changes/01/1/1', 'master', 0],
-      ['refs/changes/02/2/1', 'master', 1],
-    ]);
+    expect(events.map((e) => (e.type === 'patchset-created' ? [e.ref, e.branch, e.dependsOn.length] : e.type))).toEqual(
+      [
+        ['refs/changes/01/1/1', 'master', 0],
+        ['refs/changes/02/2/1', 'master', 1],
+      ],
+    );
     expect(events[1]).toMatchObject({ newrev: broken });
 
     const change = (n: number): MergerItem => ({
-      connection: 'local', project: PROJECT, branch: 'master', ref: `refs/changes/0${n}/${n}/1`, change: n, patchset: '1', oldrev: null, newrev: null, mergeMode: 'merge-resolve',
+      connection: 'local',
+      project: PROJECT,
+      branch: 'master',
+      ref: `refs/changes/0${n}/${n}/1`,
+      change: n,
+      patchset: '1',
+      oldrev: null,
+      newrev: null,
+      mergeMode: 'merge-resolve',
     });
     const completions = new Map<string, BuildCompletedPayload>();
     const done = new Promise<void>((resolve) => {
@@ -108,11 +124,23 @@ describe('quickstart gate flow (executor and git driver)', () => {
     await gateBuild('9b000000000000000000000000000003', 'hello-unit', 'scripts/unit.sh', [change(1), change(2)]);
     worker.wake();
     await done;
-    expect(completions.get('9a000000000000000000000000000001')).toMatchObject({ result: 'SUCCESS', changedFiles: ['NOTES.md'] });
+    expect(completions.get('9a000000000000000000000000000001')).toMatchObject({
+      result: 'SUCCESS',
+      changedFiles: ['NOTES.md'],
+    });
     expect(completions.get('9a000000000000000000000000000002')).toMatchObject({ result: 'SUCCESS' });
-    expect(completions.get('9b000000000000000000000000000003')).toMatchObject({ result: 'FAILURE', changedFiles: ['hello.sh'] });
+    expect(completions.get('9b000000000000000000000000000003')).toMatchObject({
+      result: 'FAILURE',
+      changedFiles: ['hello.sh'],
+    });
 
-    const merged = await merger.mergeToBranch({ connection: 'local', project: PROJECT, ref: 'refs/changes/01/1/1', targetBranch: 'master', mergeMode: 'merge-resolve' });
+    const merged = await merger.mergeToBranch({
+      connection: 'local',
+      project: PROJECT,
+      ref: 'refs/changes/01/1/1',
+      targetBranch: 'master',
+      mergeMode: 'merge-resolve',
+    });
     if (!merged.ok) {
       throw new Error(merged.detail);
     }
@@ -120,6 +148,14 @@ describe('quickstart gate flow (executor and git driver)', () => {
     events.length = 0;
     await poller.expectOwnUpdate(PROJECT, 'master', merged.newrev, merged.oldrev);
     await poller.pollNow();
-    expect(events).toEqual([expect.objectContaining({ type: 'ref-updated', ref: 'refs/heads/master', oldrev: merged.oldrev, newrev: merged.newrev, own: true })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'ref-updated',
+        ref: 'refs/heads/master',
+        oldrev: merged.oldrev,
+        newrev: merged.newrev,
+        own: true,
+      }),
+    ]);
   });
 });

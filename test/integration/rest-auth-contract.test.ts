@@ -39,7 +39,12 @@ const COMMON_CONFIG = `
     run: test2.sh
 `;
 
-const hs256 = (name: string, issuer: string, secret: string, extra: Partial<Omit<Hs256Authenticator, 'driver'>> = {}): Hs256Authenticator => ({
+const hs256 = (
+  name: string,
+  issuer: string,
+  secret: string,
+  extra: Partial<Omit<Hs256Authenticator, 'driver'>> = {},
+): Hs256Authenticator => ({
   name,
   driver: 'HS256',
   realm: name,
@@ -53,7 +58,11 @@ const hs256 = (name: string, issuer: string, secret: string, extra: Partial<Omit
   ...extra,
 });
 
-const oidc = (name: string, issuer: string, extra: Partial<Omit<OidcAuthenticator, 'driver'>> = {}): OidcAuthenticator => ({
+const oidc = (
+  name: string,
+  issuer: string,
+  extra: Partial<Omit<OidcAuthenticator, 'driver'>> = {},
+): OidcAuthenticator => ({
   name,
   driver: 'OpenIDConnect',
   realm: name,
@@ -80,12 +89,21 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function token(authenticator: Hs256Authenticator, claims: Json = {}, secret?: string): string {
   const key = secret ?? authenticator.secret ?? '';
-  const base = { iss: authenticator.issuer, aud: authenticator.clientId, sub: 'testuser', iat: nowSeconds(), exp: nowSeconds() + 3600 };
-  const payload = Object.fromEntries(Object.entries({ ...base, ...claims }).filter(([, value]) => value !== undefined)) as Json;
+  const base = {
+    iss: authenticator.issuer,
+    aud: authenticator.clientId,
+    sub: 'testuser',
+    iat: nowSeconds(),
+    exp: nowSeconds() + 3600,
+  };
+  const payload = Object.fromEntries(
+    Object.entries({ ...base, ...claims }).filter(([, value]) => value !== undefined),
+  ) as Json;
   return signJwt(payload as never, 'HS256', { kind: 'secret', secret: Buffer.from(key) });
 }
 
-const operatorToken = (tenants: string[], claims: Json = {}) => token(OPERATOR, { zuul: { admin: tenants }, ...claims });
+const operatorToken = (tenants: string[], claims: Json = {}) =>
+  token(OPERATOR, { zuul: { admin: tenants }, ...claims });
 
 interface Setup {
   git: GitFixture;
@@ -96,15 +114,17 @@ interface Setup {
 async function startServer(tenantFileText: string, authenticators: Authenticator[]): Promise<Setup> {
   const git = createGitFixture();
   await git.createProject('common-config', { 'zuul.yaml': COMMON_CONFIG });
-  const master = await git.createProject('org/project', { 'README': 'hello\n' });
-  await git.pushChange('org/project', 1, 1, { parent: master, files: { 'README': 'change one\n' } });
+  const master = await git.createProject('org/project', { README: 'hello\n' });
+  await git.pushChange('org/project', 1, 1, { parent: master, files: { README: 'change one\n' } });
   const tenantFile = path.join(git.root, 'main.yaml');
   writeFileSync(tenantFile, tenantFileText);
   const defaults = defaultServiceConfig(process.cwd());
   const server = await startTestServer({
     config: {
       tenantConfig: tenantFile,
-      connections: { gerrit: { driver: 'git', baseurl: git.baseDir, pollInterval: 3600, canonicalHostname: 'review.example.com' } },
+      connections: {
+        gerrit: { driver: 'git', baseurl: git.baseDir, pollInterval: 3600, canonicalHostname: 'review.example.com' },
+      },
       auth: { ...defaults.auth, authenticators },
       logs: { dir: path.join(git.root, 'logs') },
     },
@@ -150,7 +170,11 @@ const RULES_TENANT_FILE = `
     authentication-realm: myOIDC2${SOURCE}
 `;
 
-function call(server: TestServer, route: string, options: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+function call(
+  server: TestServer,
+  route: string,
+  options: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) {
     headers.Authorization = `Bearer ${options.token}`;
@@ -158,7 +182,11 @@ function call(server: TestServer, route: string, options: { method?: string; tok
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
   }
-  return fetch(`${server.url}/api/${route}`, { method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  return fetch(`${server.url}/api/${route}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
 }
 
 async function json<T = unknown>(res: Response, status = 200): Promise<T> {
@@ -210,7 +238,15 @@ describe('REST auth contract (compat.md §8.1): rules, realms and admin endpoint
     call(server, 'tenant/tenant-one/project/org/project/autohold', {
       method: 'POST',
       token: tokenValue,
-      body: { reason: 'reason text', count: 1, job: 'project-test2', change: null, ref: null, node_hold_expiration: null, ...body },
+      body: {
+        reason: 'reason text',
+        count: 1,
+        job: 'project-test2',
+        change: null,
+        ref: null,
+        node_hold_expiration: null,
+        ...body,
+      },
     });
 
   it('#9: info lists every realm; the default realm, a tenant realm and no leak into other tenants', async () => {
@@ -218,51 +254,123 @@ describe('REST auth contract (compat.md §8.1): rules, realms and admin endpoint
     expect(info.info.capabilities.auth).toEqual({
       realms: {
         'zuul.example.com': { authority: 'zuul_operator', client_id: 'zuul.example.com', type: 'JWT', driver: 'HS256' },
-        'rules.example.com': { authority: 'rules_operator', client_id: 'rules.example.com', type: 'JWT', driver: 'HS256' },
+        'rules.example.com': {
+          authority: 'rules_operator',
+          client_id: 'rules.example.com',
+          type: 'JWT',
+          driver: 'HS256',
+        },
         'mvt.example.com': { authority: 'mvt_operator', client_id: 'mvt.example.com', type: 'JWT', driver: 'HS256' },
-        myOIDC1: { authority: 'http://oidc1', client_id: 'zuul', type: 'JWT', driver: 'OpenIDConnect', scope: 'openid profile', load_user_info: true },
-        myOIDC2: { authority: 'http://oidc2', client_id: 'zuul', type: 'JWT', driver: 'OpenIDConnect', scope: 'openid profile email special-scope', load_user_info: true },
+        myOIDC1: {
+          authority: 'http://oidc1',
+          client_id: 'zuul',
+          type: 'JWT',
+          driver: 'OpenIDConnect',
+          scope: 'openid profile',
+          load_user_info: true,
+        },
+        myOIDC2: {
+          authority: 'http://oidc2',
+          client_id: 'zuul',
+          type: 'JWT',
+          driver: 'OpenIDConnect',
+          scope: 'openid profile email special-scope',
+          load_user_info: true,
+        },
       },
       default_realm: 'myOIDC1',
       read_protected: false,
       auth_log_file_requests: false,
     });
     const realmOf = async (tenant: string) =>
-      ((await json<{ info: { capabilities: { auth: { default_realm: string } } } }>(await call(server, `tenant/${tenant}/info`))).info.capabilities.auth.default_realm);
+      (
+        await json<{ info: { capabilities: { auth: { default_realm: string } } } }>(
+          await call(server, `tenant/${tenant}/info`),
+        )
+      ).info.capabilities.auth.default_realm;
     expect(await realmOf('tenant-one')).toBe('myOIDC1');
     expect(await realmOf('tenant-two')).toBe('myOIDC2');
   });
 
-  it('#48: admin endpoints refuse missing, forged, garbage and expired tokens (401) and other tenants\' admins (403)', async () => {
+  it("#48: admin endpoints refuse missing, forged, garbage and expired tokens (401) and other tenants' admins (403)", async () => {
     const refBody = { pipeline: 'check', ref: 'refs/heads/master', oldrev: '0'.repeat(40), newrev: '1'.repeat(40) };
     for (const send of [(t?: string) => enqueue(t), (t?: string) => enqueue(t, refBody), (t?: string) => autohold(t)]) {
       await expect401(await send(undefined), 'MissingAuthError', 'Missing "Authorization" header');
-      await expect401(await send(operatorToken(['tenant-one']).replace(/.{8}$/, 'AAAAAAAA')), 'AuthTokenInvalidSignatureException');
-      await expect401(await send(token(OPERATOR, { zuul: { admin: ['tenant-one'] } }, 'OnlyZuulNoDana')), 'AuthTokenInvalidSignatureException', 'Invalid signature');
+      await expect401(
+        await send(operatorToken(['tenant-one']).replace(/.{8}$/, 'AAAAAAAA')),
+        'AuthTokenInvalidSignatureException',
+      );
+      await expect401(
+        await send(token(OPERATOR, { zuul: { admin: ['tenant-one'] } }, 'OnlyZuulNoDana')),
+        'AuthTokenInvalidSignatureException',
+        'Invalid signature',
+      );
       await expect401(await send('garbage'), 'AuthTokenUndecodedException', 'Auth Token could not be decoded');
-      await expect401(await send(operatorToken(['tenant-one'], { iat: nowSeconds() - 7200, exp: nowSeconds() - 3600 })), 'TokenExpiredError', 'Token has expired');
+      await expect401(
+        await send(operatorToken(['tenant-one'], { iat: nowSeconds() - 7200, exp: nowSeconds() - 3600 })),
+        'TokenExpiredError',
+        'Token has expired',
+      );
       await expect403(await send(operatorToken(['tenant-two', 'tenant-three'])));
     }
-    const bearerless = await call(server, 'tenant/tenant-one/project/org/project/enqueue', { method: 'POST', body: { pipeline: 'check', change: '1,1' }, headers: { Authorization: 'Basic abc' } });
+    const bearerless = await call(server, 'tenant/tenant-one/project/org/project/enqueue', {
+      method: 'POST',
+      body: { pipeline: 'check', change: '1,1' },
+      headers: { Authorization: 'Basic abc' },
+    });
     await expect401(bearerless, 'InvalidAuthFormat');
   });
 
-  it('#49, #50: an admin creates an autohold; other tenants do not see it; delete needs the tenant\'s admin', async () => {
+  it("#49, #50: an admin creates an autohold; other tenants do not see it; delete needs the tenant's admin", async () => {
     expect(await json(await autohold(operatorToken(['tenant-one'])))).toBe(true);
-    const list = await json<Array<{ id: string; tenant: string; project: string; job: string; ref_filter: string; max_count: number; current_count: number; reason: string; nodes: unknown[] }>>(
-      await call(server, 'tenant/tenant-one/autohold'),
-    );
+    const list = await json<
+      Array<{
+        id: string;
+        tenant: string;
+        project: string;
+        job: string;
+        ref_filter: string;
+        max_count: number;
+        current_count: number;
+        reason: string;
+        nodes: unknown[];
+      }>
+    >(await call(server, 'tenant/tenant-one/autohold'));
     expect(list).toHaveLength(1);
     const [hold] = list;
-    expect(hold).toMatchObject({ tenant: 'tenant-one', project: 'review.example.com/org/project', job: 'project-test2', ref_filter: '.*', max_count: 1, current_count: 0, reason: 'reason text', nodes: [] });
+    expect(hold).toMatchObject({
+      tenant: 'tenant-one',
+      project: 'review.example.com/org/project',
+      job: 'project-test2',
+      ref_filter: '.*',
+      max_count: 1,
+      current_count: 0,
+      reason: 'reason text',
+      nodes: [],
+    });
     expect(await json(await call(server, 'tenant/tenant-one/autohold?project=org/project2'))).toEqual([]);
     const elsewhere = await call(server, `tenant/tenant-two/autohold/${hold.id}`);
     expect(elsewhere.status).toBe(404);
     expect(await call(server, 'tenant/tenant-one/autohold/12345').then((res) => res.status)).toBe(404);
     await expect401(await call(server, 'tenant/tenant-one/autohold/12345', { method: 'DELETE' }), 'MissingAuthError');
-    await expect403(await call(server, `tenant/tenant-one/autohold/${hold.id}`, { method: 'DELETE', token: operatorToken(['tenant-two']) }));
-    expect((await call(server, 'tenant/tenant-one/autohold/invalidid', { method: 'DELETE', token: operatorToken(['tenant-one']) })).status).toBe(404);
-    const deleted = await call(server, `tenant/tenant-one/autohold/${hold.id}`, { method: 'DELETE', token: operatorToken(['tenant-one']) });
+    await expect403(
+      await call(server, `tenant/tenant-one/autohold/${hold.id}`, {
+        method: 'DELETE',
+        token: operatorToken(['tenant-two']),
+      }),
+    );
+    expect(
+      (
+        await call(server, 'tenant/tenant-one/autohold/invalidid', {
+          method: 'DELETE',
+          token: operatorToken(['tenant-one']),
+        })
+      ).status,
+    ).toBe(404);
+    const deleted = await call(server, `tenant/tenant-one/autohold/${hold.id}`, {
+      method: 'DELETE',
+      token: operatorToken(['tenant-one']),
+    });
     expect(deleted.status).toBe(204);
     expect(await json(await call(server, 'tenant/tenant-one/autohold'))).toEqual([]);
   });
@@ -271,7 +379,9 @@ describe('REST auth contract (compat.md §8.1): rules, realms and admin endpoint
     const admin = operatorToken(['tenant-one']);
     expect(await json(await enqueue(admin, { pipeline: 'check', change: '1,1', trigger: 'gerrit' }))).toBe(true);
     const newrev = await setup.git.revParse('org/project', 'master');
-    expect(await json(await enqueue(admin, { pipeline: 'check', ref: 'master', oldrev: '0'.repeat(40), newrev }))).toBe(true);
+    expect(await json(await enqueue(admin, { pipeline: 'check', ref: 'master', oldrev: '0'.repeat(40), newrev }))).toBe(
+      true,
+    );
   });
 
   it.each<[string, HttpMethod[]]>([
@@ -292,26 +402,52 @@ describe('REST auth contract (compat.md §8.1): rules, realms and admin endpoint
 
   it('#54: T/authorizations from the zuul.admin override: admin of its tenants only', async () => {
     const admin = operatorToken(['tenant-one']);
-    expect(await json(await call(server, 'tenant/tenant-one/authorizations', { token: admin }))).toEqual({ zuul: { admin: true, scope: ['tenant-one'] } });
-    expect(await json(await call(server, 'tenant/tenant-one/authorizations', { token: operatorToken(['tenant-whatever']) }))).toEqual({ zuul: { admin: false, scope: ['tenant-one'] } });
-    expect(await json(await call(server, 'authorizations', { token: operatorToken(['*']) }))).toEqual({ zuul: { admin: true, scope: ['*'] } });
-    expect(await json(await call(server, 'authorizations', { token: admin }))).toEqual({ zuul: { admin: false, scope: ['*'] } });
+    expect(await json(await call(server, 'tenant/tenant-one/authorizations', { token: admin }))).toEqual({
+      zuul: { admin: true, scope: ['tenant-one'] },
+    });
+    expect(
+      await json(await call(server, 'tenant/tenant-one/authorizations', { token: operatorToken(['tenant-whatever']) })),
+    ).toEqual({ zuul: { admin: false, scope: ['tenant-one'] } });
+    expect(await json(await call(server, 'authorizations', { token: operatorToken(['*']) }))).toEqual({
+      zuul: { admin: true, scope: ['*'] },
+    });
+    expect(await json(await call(server, 'authorizations', { token: admin }))).toEqual({
+      zuul: { admin: false, scope: ['*'] },
+    });
   });
 
   it('#55: admin rules by uid, nested claim and group may enqueue; others may not; override claims and unknown issuers are refused', async () => {
     const rulesToken = (sub: string, claims: Json = {}) => token(RULES, { sub, ...claims });
-    const admins = [rulesToken('venkman'), rulesToken('zeddemore', { vehicle: { car: 'ecto-1' } }), rulesToken('melnitz', { groups: ['ghostbusters', 'secretary'] })];
+    const admins = [
+      rulesToken('venkman'),
+      rulesToken('zeddemore', { vehicle: { car: 'ecto-1' } }),
+      rulesToken('melnitz', { groups: ['ghostbusters', 'secretary'] }),
+    ];
     for (const admin of admins) {
       expect(await json(await enqueue(admin))).toBe(true);
-      expect(await json(await call(server, 'tenant/tenant-one/authorizations', { token: admin }))).toEqual({ zuul: { admin: true, scope: ['tenant-one'] } });
+      expect(await json(await call(server, 'tenant/tenant-one/authorizations', { token: admin }))).toEqual({
+        zuul: { admin: true, scope: ['tenant-one'] },
+      });
     }
     const vigo = rulesToken('vigo');
     await expect403(await enqueue(vigo));
-    expect(await json(await call(server, 'tenant/tenant-one/authorizations', { token: vigo }))).toEqual({ zuul: { admin: false, scope: ['tenant-one'] } });
+    expect(await json(await call(server, 'tenant/tenant-one/authorizations', { token: vigo }))).toEqual({
+      zuul: { admin: false, scope: ['tenant-one'] },
+    });
     // stantz is admin only with issuer columbia.edu, which no authenticator accepts.
-    expect(await json(await call(server, 'tenant/tenant-one/authorizations', { token: rulesToken('stantz') }))).toEqual({ zuul: { admin: false, scope: ['tenant-one'] } });
-    await expect401(await enqueue(rulesToken('stantz', { iss: 'columbia.edu' })), 'IssuerUnknownError', 'Issuer unknown');
-    await expect401(await enqueue(rulesToken('venkman', { zuul: { admin: ['tenant-one'] } })), 'UnauthorizedZuulAdminClaimError', 'Issuer is not allowed to set "zuul.admin" claim');
+    expect(await json(await call(server, 'tenant/tenant-one/authorizations', { token: rulesToken('stantz') }))).toEqual(
+      { zuul: { admin: false, scope: ['tenant-one'] } },
+    );
+    await expect401(
+      await enqueue(rulesToken('stantz', { iss: 'columbia.edu' })),
+      'IssuerUnknownError',
+      'Issuer unknown',
+    );
+    await expect401(
+      await enqueue(rulesToken('venkman', { zuul: { admin: ['tenant-one'] } })),
+      'UnauthorizedZuulAdminClaimError',
+      'Issuer is not allowed to set "zuul.admin" claim',
+    );
     await expect401(await call(server, 'tenant/tenant-one/authorizations'), 'MissingAuthError');
     expect((await call(server, 'tenant/unknown/authorizations', { token: admins[0] })).status).toBe(404);
   });
@@ -319,15 +455,25 @@ describe('REST auth contract (compat.md §8.1): rules, realms and admin endpoint
   it('#56: maxTokenAge (max_validity_time=5) needs iat, refuses future and old tokens, accepts fresh ones', async () => {
     const aged = (claims: Json) => token(MAX_AGE, { zuul: { admin: ['tenant-one'] }, ...claims });
     await expect401(await autohold(aged({ iat: undefined })), 'MissingClaimError', 'Missing "iat" claim');
-    await expect401(await autohold(aged({ iat: nowSeconds() + 3600 })), 'AuthTokenUnauthorizedException', '"iat" claim set in the future');
-    await expect401(await autohold(aged({ iat: nowSeconds() - 10 })), 'TokenExpiredError', 'Token was issued too long ago');
+    await expect401(
+      await autohold(aged({ iat: nowSeconds() + 3600 })),
+      'AuthTokenUnauthorizedException',
+      '"iat" claim set in the future',
+    );
+    await expect401(
+      await autohold(aged({ iat: nowSeconds() - 10 })),
+      'TokenExpiredError',
+      'Token was issued too long ago',
+    );
     expect(await json(await autohold(aged({})))).toBe(true);
   });
 
   it('#9: an api-root realm becomes the root default without leaking into tenants without their own', async () => {
     writeFileSync(setup.tenantFile, `- api-root:\n    authentication-realm: myOIDC2\n${RULES_TENANT_FILE}`);
     await server.app.layoutManager?.reconfigure();
-    const defaultRealm = async (route: string) => (await json<{ info: { capabilities: { auth: { default_realm: string } } } }>(await call(server, route))).info.capabilities.auth.default_realm;
+    const defaultRealm = async (route: string) =>
+      (await json<{ info: { capabilities: { auth: { default_realm: string } } } }>(await call(server, route))).info
+        .capabilities.auth.default_realm;
     expect(await defaultRealm('info')).toBe('myOIDC2');
     expect(await defaultRealm('tenant/tenant-one/info')).toBe('myOIDC1');
   });
@@ -368,36 +514,68 @@ describe('REST auth contract (compat.md §8.1): read-protected api-root and tena
   });
 
   const concrete = (pattern: string): string =>
-    pattern.replace(/\{([a-z_]+)(?::\.\*)?\}/g, (_all, name: string) => ({ tenant_name: 'tenant-one', project_name: 'org/project', branch_name: 'master', pipeline_name: 'check', job_name: 'base', change: '1,1' })[name] ?? '1');
+    pattern.replace(
+      /\{([a-z_]+)(?::\.\*)?\}/g,
+      (_all, name: string) =>
+        ({
+          tenant_name: 'tenant-one',
+          project_name: 'org/project',
+          branch_name: 'master',
+          pipeline_name: 'check',
+          job_name: 'base',
+          change: '1,1',
+        })[name] ?? '1',
+    );
 
-  const endpoints = REST_ROUTES.flatMap((route) => (Object.entries(route.endpoints) as Array<[HttpMethod, { auth: string }]>).map(([method, endpoint]) => ({ route, method, auth: endpoint.auth })));
+  const endpoints = REST_ROUTES.flatMap((route) =>
+    (Object.entries(route.endpoints) as Array<[HttpMethod, { auth: string }]>).map(([method, endpoint]) => ({
+      route,
+      method,
+      auth: endpoint.auth,
+    })),
+  );
 
   it('#10: only info, tenant info and the OpenAPI document are never protected', () => {
-    expect(endpoints.filter((e) => e.auth === 'none').map((e) => e.route.name).sort()).toEqual(['info', 'openapi', 'tenant_info']);
+    expect(
+      endpoints
+        .filter((e) => e.auth === 'none')
+        .map((e) => e.route.name)
+        .sort(),
+    ).toEqual(['info', 'openapi', 'tenant_info']);
   });
 
-  it.each(endpoints.filter((e) => e.auth !== 'none').map((e): [string, HttpMethod, string] => [e.route.name, e.method, e.route.pattern]))(
-    '#10: anonymous %s %s -> 401',
-    async (_name, method, pattern) => {
-      const body = method === 'GET' || method === 'DELETE' ? undefined : {};
-      await expect401(await call(server, concrete(pattern), { method, body }), 'MissingAuthError');
-    },
-  );
+  it.each(
+    endpoints
+      .filter((e) => e.auth !== 'none')
+      .map((e): [string, HttpMethod, string] => [e.route.name, e.method, e.route.pattern]),
+  )('#10: anonymous %s %s -> 401', async (_name, method, pattern) => {
+    const body = method === 'GET' || method === 'DELETE' ? undefined : {};
+    await expect401(await call(server, concrete(pattern), { method, body }), 'MissingAuthError');
+  });
 
   it('#10: info and tenant info answer with read_protected true; a reader reads', async () => {
     for (const route of ['info', 'tenant/tenant-one/info']) {
-      const info = await json<{ info: { capabilities: { auth: { read_protected: boolean } } } }>(await call(server, route));
+      const info = await json<{ info: { capabilities: { auth: { read_protected: boolean } } } }>(
+        await call(server, route),
+      );
       expect(info.info.capabilities.auth.read_protected).toBe(true);
     }
     const reader = token(OPERATOR, READER);
-    expect(await json(await call(server, 'tenants', { token: reader }))).toEqual([{ name: 'tenant-one' }, { name: 'tenant-two' }]);
+    expect(await json(await call(server, 'tenants', { token: reader }))).toEqual([
+      { name: 'tenant-one' },
+      { name: 'tenant-two' },
+    ]);
     expect(await json(await call(server, 'tenant/tenant-one/builds', { token: reader }))).toEqual([]);
     await expect403(await call(server, 'tenant/tenant-one/builds', { token: token(OPERATOR) }));
   });
 
   it('#54: T/authorizations answers 403 to a valid token that may not read the tenant', async () => {
-    await expect403(await call(server, 'tenant/tenant-one/authorizations', { token: operatorToken(['tenant-whatever']) }));
-    expect(await json(await call(server, 'tenant/tenant-one/authorizations', { token: operatorToken(['tenant-one']) }))).toEqual({ zuul: { admin: true, scope: ['tenant-one'] } });
+    await expect403(
+      await call(server, 'tenant/tenant-one/authorizations', { token: operatorToken(['tenant-whatever']) }),
+    );
+    expect(
+      await json(await call(server, 'tenant/tenant-one/authorizations', { token: operatorToken(['tenant-one']) })),
+    ).toEqual({ zuul: { admin: true, scope: ['tenant-one'] } });
   });
 
   it('#66: the console stream checks the token of its first message on a read-protected tenant', async () => {
@@ -410,19 +588,32 @@ describe('REST auth contract (compat.md §8.1): read-protected api-root and tena
       });
     const build = { uuid: 'ca000000000000000000000000000001', logfile: 'console.log' };
     expect(await consoleClose(build)).toEqual({ code: 4000, reason: 'MissingAuthError' });
-    expect(await consoleClose({ ...build, token: 'garbage' })).toEqual({ code: 4000, reason: 'AuthTokenUndecodedException' });
-    expect(await consoleClose({ ...build, token: token(OPERATOR) })).toEqual({ code: 4000, reason: 'Authorization error' });
+    expect(await consoleClose({ ...build, token: 'garbage' })).toEqual({
+      code: 4000,
+      reason: 'AuthTokenUndecodedException',
+    });
+    expect(await consoleClose({ ...build, token: token(OPERATOR) })).toEqual({
+      code: 4000,
+      reason: 'Authorization error',
+    });
     // Allowed to read: the build lookup answers (this build does not exist).
-    expect(await consoleClose({ ...build, token: token(OPERATOR, READER) })).toEqual({ code: 4011, reason: 'Build not found' });
+    expect(await consoleClose({ ...build, token: token(OPERATOR, READER) })).toEqual({
+      code: 4011,
+      reason: 'Build not found',
+    });
   });
 
-  it('#66: a valid token streams the whole log of a finished build; on another tenant\'s path the build is not found', async () => {
+  it("#66: a valid token streams the whole log of a finished build; on another tenant's path the build is not found", async () => {
     const uuid = 'ca000000000000000000000000000066';
     const log = 'first line\nsecond line: héllo\nlast line\n';
     const { knex } = server.app.services;
     // Recorded as completed in one transaction, so no executor of this server claims it.
     await knex.transaction(async (trx) => {
-      await new BuildRequestRepository(knex).create(buildParams({ params: { tenant: 'tenant-one', buildUuid: uuid } }), {}, trx);
+      await new BuildRequestRepository(knex).create(
+        buildParams({ params: { tenant: 'tenant-one', buildUuid: uuid } }),
+        {},
+        trx,
+      );
       await trx('build_requests').where({ build_uuid: uuid }).update({ state: 'completed', result: 'SUCCESS' });
     });
     const dir = buildLogDir(server.app.services.config.logs.dir as string, 'tenant-one', uuid);

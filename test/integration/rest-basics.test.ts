@@ -41,7 +41,10 @@ describe('REST basics', () => {
   it('rejects an unknown shape header with 400', async () => {
     const res = await fetch(`${server.url}/api/info`, { headers: { 'X-Sluice-Api-Shape': 'future' } });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'BadRequest', description: 'X-Sluice-Api-Shape must be "current" or "earlier"' });
+    expect(await res.json()).toEqual({
+      error: 'BadRequest',
+      description: 'X-Sluice-Api-Shape must be "current" or "earlier"',
+    });
   });
 
   it('tolerates repeated slashes', async () => {
@@ -58,7 +61,10 @@ describe('REST basics', () => {
     const res = await fetch(`${server.url}/api/info`, { method: 'DELETE' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-    expect(await res.json()).toEqual({ error: 'MethodNotAllowed', description: 'Specified method is invalid for this resource' });
+    expect(await res.json()).toEqual({
+      error: 'MethodNotAllowed',
+      description: 'Specified method is invalid for this resource',
+    });
   });
 
   it('answers a CORS preflight with 204', async () => {

@@ -36,7 +36,9 @@ async function startServer(projects: Record<string, Record<string, string>>, ten
   const server = await startTestServer({
     config: {
       tenantConfig: tenantFile,
-      connections: { gerrit: { driver: 'git', baseurl: git.baseDir, pollInterval: 3600, canonicalHostname: 'review.example.com' } },
+      connections: {
+        gerrit: { driver: 'git', baseurl: git.baseDir, pollInterval: 3600, canonicalHostname: 'review.example.com' },
+      },
     },
   });
   return { git, server, tenantFile };
@@ -87,16 +89,27 @@ describe('tenant list after reconfigurations (§8.1 #3)', () => {
   const tenants = (names: string[]) => names.map((name) => tenant(name, ['common-config'])).join('');
 
   beforeAll(async () => {
-    setup = await startServer({ 'common-config': { 'zuul.yaml': COMMON_CONFIG } }, tenants(['tenant-one', 'tenant-two', 'tenant-three']));
+    setup = await startServer(
+      { 'common-config': { 'zuul.yaml': COMMON_CONFIG } },
+      tenants(['tenant-one', 'tenant-two', 'tenant-three']),
+    );
   }, 120_000);
 
   afterAll(() => stopServer(setup));
 
   it('lists the tenants sorted by name, and follows additions and removals', async () => {
-    expect(await getJson(setup.server, 'tenants')).toEqual([{ name: 'tenant-one' }, { name: 'tenant-three' }, { name: 'tenant-two' }]);
+    expect(await getJson(setup.server, 'tenants')).toEqual([
+      { name: 'tenant-one' },
+      { name: 'tenant-three' },
+      { name: 'tenant-two' },
+    ]);
     writeFileSync(setup.tenantFile, tenants(['tenant-one', 'tenant-two', 'tenant-four']));
     await setup.server.app.layoutManager?.reconfigure();
-    expect(await getJson(setup.server, 'tenants')).toEqual([{ name: 'tenant-four' }, { name: 'tenant-one' }, { name: 'tenant-two' }]);
+    expect(await getJson(setup.server, 'tenants')).toEqual([
+      { name: 'tenant-four' },
+      { name: 'tenant-one' },
+      { name: 'tenant-two' },
+    ]);
     const res = await fetch(`${setup.server.url}/api/tenant/tenant-three/jobs`);
     expect(res.status).toBe(404);
   });
@@ -208,17 +221,30 @@ describe('job variants, secrets and semaphores (§8.1 #20–#22, #24, #34)', () 
     expect(variants).toHaveLength(1);
     expect(variants[0]).not.toHaveProperty('nodeset');
     expect(variants[0]).not.toHaveProperty('nodeset_alternatives');
-    expect(variants[0].required_projects).toEqual([{ override_branch: null, override_checkout: null, project_name: 'org/project' }]);
+    expect(variants[0].required_projects).toEqual([
+      { override_branch: null, override_checkout: null, project_name: 'org/project' },
+    ]);
     // §8.2 #7, §4.3: the earlier shape names the required project canonically.
     const [earlier] = await getJson<Json[]>(server, 'tenant/tenant-one/job/test-job', 'earlier');
-    expect(earlier.required_projects).toEqual([{ override_branch: null, override_checkout: null, project_name: 'review.example.com/org/project' }]);
+    expect(earlier.required_projects).toEqual([
+      { override_branch: null, override_checkout: null, project_name: 'review.example.com/org/project' },
+    ]);
   });
 
   it('#21: a nodeset with alternatives shows nodeset_alternatives (named, then anonymous) and no nodeset', async () => {
     const [variant] = await getJson<Json[]>(server, 'tenant/tenant-one/job/nodeset-alternatives-job');
     expect(variant).not.toHaveProperty('nodeset');
     const node = (name: string, label: string) => ({
-      name, aliases: [], label, id: null, state: 'unknown', hold_job: null, comment: null, user_data: null, tenant_name: null, requestor: null,
+      name,
+      aliases: [],
+      label,
+      id: null,
+      state: 'unknown',
+      hold_job: null,
+      comment: null,
+      user_data: null,
+      tenant_name: null,
+      requestor: null,
     });
     expect(variant.nodeset_alternatives).toEqual([
       { name: 'fast-nodeset', nodes: [node('controller', 'fast-label')], groups: [], alternatives: [] },
@@ -233,9 +259,23 @@ describe('job variants, secrets and semaphores (§8.1 #20–#22, #24, #34)', () 
     const [variant] = await getJson<Json[]>(server, 'tenant/tenant-one/job/complete-job');
     const context = { project: 'tenant-one-config', branch: 'master', path: 'zuul.yaml' };
     // A job's own project is its implicit role, on the variant and on each of its scripts (§2.17).
-    const roles = [{ implicit: true, project_canonical_name: 'review.example.com/tenant-one-config', target_name: 'tenant-one-config', type: 'zuul' }];
+    const roles = [
+      {
+        implicit: true,
+        project_canonical_name: 'review.example.com/tenant-one-config',
+        target_name: 'tenant-one-config',
+        type: 'zuul',
+      },
+    ];
     expect(variant.roles).toEqual(roles);
-    const play = (file: string) => ({ path: file, roles, secrets: [], semaphores: [], cleanup: false, source_context: context });
+    const play = (file: string) => ({
+      path: file,
+      roles,
+      secrets: [],
+      semaphores: [],
+      cleanup: false,
+      source_context: context,
+    });
     expect(variant.pre_run).toEqual([play('playbooks/pre-run.yaml')]);
     expect(variant.run).toEqual([play('playbooks/run.yaml')]);
     expect(variant.post_run).toEqual([play('playbooks/post-run-01.yaml'), play('playbooks/post-run-02.yaml')]);
@@ -243,7 +283,10 @@ describe('job variants, secrets and semaphores (§8.1 #20–#22, #24, #34)', () 
     // §4.3: earlier playbooks are {path, roles, secrets, source_context}; no cleanup_run.
     const [earlier] = await getJson<Json[]>(server, 'tenant/tenant-one/job/complete-job', 'earlier');
     const earlierPlay = (file: string) => ({ path: file, roles, secrets: [], source_context: context });
-    expect(earlier.post_run).toEqual([earlierPlay('playbooks/post-run-01.yaml'), earlierPlay('playbooks/post-run-02.yaml')]);
+    expect(earlier.post_run).toEqual([
+      earlierPlay('playbooks/post-run-01.yaml'),
+      earlierPlay('playbooks/post-run-02.yaml'),
+    ]);
     expect(earlier).not.toHaveProperty('cleanup_run');
   });
 
@@ -252,7 +295,10 @@ describe('job variants, secrets and semaphores (§8.1 #20–#22, #24, #34)', () 
     expect((variant.run as Json[])[0].secrets).toEqual([{ name: 'project1_secret', alias: 'secret_name' }]);
     const [earlier] = await getJson<Json[]>(server, 'tenant/tenant-one/job/project1-secret', 'earlier');
     expect((earlier.run as Json[])[0].secrets).toEqual([{ name: 'project1_secret', alias: 'secret_name' }]);
-    const frozen = await getJson<{ playbooks: Json[]; ssh_keys: string[] }>(server, 'tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-job/project1-secret');
+    const frozen = await getJson<{ playbooks: Json[]; ssh_keys: string[] }>(
+      server,
+      'tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-job/project1-secret',
+    );
     expect(frozen.playbooks[0].secrets).toEqual({ secret_name: 'REDACTED' });
     expect(frozen.ssh_keys[0]).toBe('REDACTED');
     expect(JSON.stringify(frozen)).not.toContain('test-username');
@@ -260,13 +306,22 @@ describe('job variants, secrets and semaphores (§8.1 #20–#22, #24, #34)', () 
 
   it('#34: tenant and global semaphores, global holders of other tenants only counted', async () => {
     const semaphores = new SemaphoreRepository(server.database.knex);
-    const acquire = (holderTenant: string, buildsetUuid: string, jobName: string, claim: { name: string; max: number; global: boolean }) =>
-      server.database.knex.transaction((trx) => semaphores.acquireAll(holderTenant, { buildsetUuid, jobName }, [claim], new Date(), trx));
+    const acquire = (
+      holderTenant: string,
+      buildsetUuid: string,
+      jobName: string,
+      claim: { name: string; max: number; global: boolean },
+    ) =>
+      server.database.knex.transaction((trx) =>
+        semaphores.acquireAll(holderTenant, { buildsetUuid, jobName }, [claim], new Date(), trx),
+      );
     const global = { name: 'global-semaphore', max: 100, global: true };
     expect(await acquire('tenant-one', 'a'.repeat(32), 'test-global-semaphore', global)).toEqual([]);
     expect(await acquire('tenant-two', 'b'.repeat(32), 'test-global-semaphore', global)).toEqual([]);
     // tenant-two's own common-semaphore is another semaphore than tenant-one's of the same name.
-    expect(await acquire('tenant-two', 'c'.repeat(32), 'other-job', { name: 'common-semaphore', max: 10, global: false })).toEqual([]);
+    expect(
+      await acquire('tenant-two', 'c'.repeat(32), 'other-job', { name: 'common-semaphore', max: 10, global: false }),
+    ).toEqual([]);
     const none = { count: 0, this_tenant: [], other_tenants: 0 };
     const expected = [
       { name: 'common-semaphore', global: false, max: 10, holders: none },
@@ -274,7 +329,11 @@ describe('job variants, secrets and semaphores (§8.1 #20–#22, #24, #34)', () 
         name: 'global-semaphore',
         global: true,
         max: 100,
-        holders: { count: 2, this_tenant: [{ buildset_uuid: 'a'.repeat(32), job_name: 'test-global-semaphore' }], other_tenants: 1 },
+        holders: {
+          count: 2,
+          this_tenant: [{ buildset_uuid: 'a'.repeat(32), job_name: 'test-global-semaphore' }],
+          other_tenants: 1,
+        },
       },
       { name: 'project1-semaphore', global: false, max: 11, holders: none },
     ];
@@ -282,8 +341,26 @@ describe('job variants, secrets and semaphores (§8.1 #20–#22, #24, #34)', () 
     // No semaphore endpoint existed in 2019; the earlier shape serves the current records (§4.1).
     expect(await getJson(server, 'tenant/tenant-one/semaphores', 'earlier')).toEqual(expected);
     expect(await getJson(server, 'tenant/tenant-two/semaphores')).toEqual([
-      { name: 'common-semaphore', global: false, max: 10, holders: { count: 1, this_tenant: [{ buildset_uuid: 'c'.repeat(32), job_name: 'other-job' }], other_tenants: 0 } },
-      { name: 'global-semaphore', global: true, max: 100, holders: { count: 2, this_tenant: [{ buildset_uuid: 'b'.repeat(32), job_name: 'test-global-semaphore' }], other_tenants: 1 } },
+      {
+        name: 'common-semaphore',
+        global: false,
+        max: 10,
+        holders: {
+          count: 1,
+          this_tenant: [{ buildset_uuid: 'c'.repeat(32), job_name: 'other-job' }],
+          other_tenants: 0,
+        },
+      },
+      {
+        name: 'global-semaphore',
+        global: true,
+        max: 100,
+        holders: {
+          count: 2,
+          this_tenant: [{ buildset_uuid: 'b'.repeat(32), job_name: 'test-global-semaphore' }],
+          other_tenants: 1,
+        },
+      },
     ]);
   });
 });

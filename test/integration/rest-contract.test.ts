@@ -24,13 +24,14 @@ describe('REST contract', () => {
   let repos: FixtureRepos;
   const documents = new Map<RestShape, Json>();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  const uuids: { buildOne: string; buildsetOne: string; buildsetTwo: string; minBuildId: number; maxBuildId: number } = {
-    buildOne: '',
-    buildsetOne: '',
-    buildsetTwo: '',
-    minBuildId: 0,
-    maxBuildId: 0,
-  };
+  const uuids: { buildOne: string; buildsetOne: string; buildsetTwo: string; minBuildId: number; maxBuildId: number } =
+    {
+      buildOne: '',
+      buildsetOne: '',
+      buildsetTwo: '',
+      minBuildId: 0,
+      maxBuildId: 0,
+    };
 
   beforeAll(async () => {
     // tenant-one of the basic configuration fixture (common-config, org/project1, org/project2).
@@ -39,12 +40,23 @@ describe('REST contract', () => {
     server = await startTestServer({
       config: {
         tenantConfig: path.join(fixture, 'main.yaml'),
-        connections: { gerrit: { driver: 'git', baseurl: repos.baseDir, pollInterval: 3600, canonicalHostname: 'review.example.com' }, timer: { driver: 'timer' } },
+        connections: {
+          gerrit: {
+            driver: 'git',
+            baseurl: repos.baseDir,
+            pollInterval: 3600,
+            canonicalHostname: 'review.example.com',
+          },
+          timer: { driver: 'timer' },
+        },
       },
     });
     const history = historyFactory(server.database.knex);
     // compat.md §8 "add_base_changes": 1,1 on org/project and 2,1 on org/project1, three builds each.
-    const one = await history.buildset({ refs: [defaultRef()], triggeredBy: 'Triggered by GerritChange org/project 1,1' });
+    const one = await history.buildset({
+      refs: [defaultRef()],
+      triggeredBy: 'Triggered by GerritChange org/project 1,1',
+    });
     const merge = await history.build(one, { jobName: 'project-merge', result: 'SUCCESS' });
     await history.build(one, {
       jobName: 'project-test1',
@@ -59,11 +71,27 @@ describe('REST contract', () => {
     await history.build(one, { jobName: 'project-test2', result: 'SUCCESS' });
     await history.finish(one.buildset, 'SUCCESS', 'Build succeeded (gate pipeline).');
     const two = await history.buildset({
-      refs: [defaultRef({ project: 'org/project1', ref: 'refs/changes/02/2/1', change: 2, refUrl: 'https://review.example.com/2' })],
+      refs: [
+        defaultRef({
+          project: 'org/project1',
+          ref: 'refs/changes/02/2/1',
+          change: 2,
+          refUrl: 'https://review.example.com/2',
+        }),
+      ],
     });
     await history.build(two, { jobName: 'project-merge', result: 'FAILURE' });
-    await history.build(two, { jobName: 'project-test1', result: 'SKIPPED', errorDetail: 'Skipped due to failed job project-merge' });
-    const last = await history.build(two, { jobName: 'project-test2', result: 'SKIPPED', errorDetail: 'Skipped due to failed job project-merge', held: true });
+    await history.build(two, {
+      jobName: 'project-test1',
+      result: 'SKIPPED',
+      errorDetail: 'Skipped due to failed job project-merge',
+    });
+    const last = await history.build(two, {
+      jobName: 'project-test2',
+      result: 'SKIPPED',
+      errorDetail: 'Skipped due to failed job project-merge',
+      held: true,
+    });
     await history.finish(two.buildset, 'FAILURE', 'Build failed.');
     await history.systemEvent('tenant-one', 'reconfigured', 'Tenant reconfigured');
     await history.systemEvent('tenant-one', 'config-errors-changed', '2 configuration errors');
@@ -84,7 +112,10 @@ describe('REST contract', () => {
   });
 
   const get = (path: string, shape: RestShape = 'current', init: RequestInit = {}): Promise<Response> =>
-    fetch(`${server.url}${path}`, { ...init, headers: { 'X-Sluice-Api-Shape': shape, ...(init.headers as Record<string, string>) } });
+    fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { 'X-Sluice-Api-Shape': shape, ...(init.headers as Record<string, string>) },
+    });
 
   const getJson = async <T = unknown>(path: string, shape: RestShape = 'current'): Promise<T> => {
     const res = await get(path, shape);
@@ -145,7 +176,10 @@ describe('REST contract', () => {
         throw new Error('endpoint without a response');
       }
       const requestBody = REQUEST_BODIES[name];
-      const init: RequestInit = requestBody === undefined ? { method } : { method, body: JSON.stringify(requestBody), headers: { 'Content-Type': 'application/json' } };
+      const init: RequestInit =
+        requestBody === undefined
+          ? { method }
+          : { method, body: JSON.stringify(requestBody), headers: { 'Content-Type': 'application/json' } };
       const res = await get(concretePath(route.pattern), shape, init);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('x-sluice-api-shape')).toBe(served);
@@ -168,7 +202,9 @@ describe('REST contract', () => {
       const contentType = spec.contentType ?? 'application/json';
       expect(res.headers.get('content-type')).toBe(`${contentType}; charset=utf-8`);
       if (contentType !== 'application/json') {
-        expect(await res.text()).toMatch(name.endsWith('_key') ? /^(-----BEGIN PUBLIC KEY-----\n|ssh-rsa AAAA)/ : /^<svg /);
+        expect(await res.text()).toMatch(
+          name.endsWith('_key') ? /^(-----BEGIN PUBLIC KEY-----\n|ssh-rsa AAAA)/ : /^<svg /,
+        );
         return;
       }
       const body: unknown = await res.json();
@@ -223,7 +259,16 @@ describe('REST contract', () => {
       first_build_start_time: '2025-07-01T12:00:03',
       last_build_end_time: '2025-07-01T12:06:40',
       refs: [
-        { project: 'org/project1', branch: 'master', change: 2, patchset: '1', ref: 'refs/changes/02/2/1', oldrev: null, newrev: null, ref_url: 'https://review.example.com/2' },
+        {
+          project: 'org/project1',
+          branch: 'master',
+          change: 2,
+          patchset: '1',
+          ref: 'refs/changes/02/2/1',
+          oldrev: null,
+          newrev: null,
+          ref_url: 'https://review.example.com/2',
+        },
       ],
     };
     const exampleBuildTime: Json = {
@@ -240,7 +285,8 @@ describe('REST contract', () => {
       pipeline: 'gate',
       ref: 'refs/changes/01/1/1',
     };
-    const itemOf = (shape: RestShape, path: string, record: Json): boolean => responseValidator(shape, path, 'GET', 200)([record]);
+    const itemOf = (shape: RestShape, path: string, record: Json): boolean =>
+      responseValidator(shape, path, 'GET', 200)([record]);
 
     it('build list record (§2.37) and its key set', async () => {
       expect(itemOf('current', '/api/tenant/{tenant_name}/builds', exampleBuild)).toBe(true);
@@ -259,7 +305,13 @@ describe('REST contract', () => {
       expect(itemOf('current', '/api/tenant/{tenant_name}/buildsets', { ...exampleBuildset, builds: [] })).toBe(false);
       const detail = responseValidator('current', '/api/tenant/{tenant_name}/buildset/{uuid}', 'GET', 200);
       const { pipeline: _p, event_id: _e, event_timestamp: _t, buildset: _b, ...inner } = exampleBuild;
-      expect(detail({ ...exampleBuildset, builds: [inner], events: [{ event_time: '2025-07-01T11:59:58', event_type: 'triggered', description: 'x' }] })).toBe(true);
+      expect(
+        detail({
+          ...exampleBuildset,
+          builds: [inner],
+          events: [{ event_time: '2025-07-01T11:59:58', event_type: 'triggered', description: 'x' }],
+        }),
+      ).toBe(true);
     });
 
     it('build-times record (§2.39)', () => {
@@ -268,15 +320,38 @@ describe('REST contract', () => {
 
     it('earlier flat records (rest-api.md tables)', () => {
       const flatBuild = {
-        branch: 'master', change: 1, duration: 247, end_time: '2019-04-16T12:04:10', job_name: 'project-test1', log_url: null,
-        newrev: null, patchset: 1, pipeline: 'gate', project: 'org/project', ref: 'refs/changes/01/1/1',
-        ref_url: 'https://review.example.com/1', result: 'SUCCESS', start_time: '2019-04-16T12:00:03', uuid: '5bae', voting: true,
+        branch: 'master',
+        change: 1,
+        duration: 247,
+        end_time: '2019-04-16T12:04:10',
+        job_name: 'project-test1',
+        log_url: null,
+        newrev: null,
+        patchset: 1,
+        pipeline: 'gate',
+        project: 'org/project',
+        ref: 'refs/changes/01/1/1',
+        ref_url: 'https://review.example.com/1',
+        result: 'SUCCESS',
+        start_time: '2019-04-16T12:00:03',
+        uuid: '5bae',
+        voting: true,
       };
       expect(itemOf('earlier', '/api/tenant/{tenant}/builds', flatBuild)).toBe(true);
       expect(itemOf('earlier', '/api/tenant/{tenant}/builds', { ...flatBuild, duration: 247.5 })).toBe(false);
       const flatBuildset = {
-        project: 'org/project', event_id: null, uuid: 'f1', branch: 'master', ref_url: 'https://review.example.com/1', newrev: null,
-        result: 'SUCCESS', change: 1, patchset: 1, ref: 'refs/changes/01/1/1', pipeline: 'gate', message: 'Build succeeded.',
+        project: 'org/project',
+        event_id: null,
+        uuid: 'f1',
+        branch: 'master',
+        ref_url: 'https://review.example.com/1',
+        newrev: null,
+        result: 'SUCCESS',
+        change: 1,
+        patchset: 1,
+        ref: 'refs/changes/01/1/1',
+        pipeline: 'gate',
+        message: 'Build succeeded.',
       };
       expect(itemOf('earlier', '/api/tenant/{tenant}/buildsets', flatBuildset)).toBe(true);
     });
@@ -288,13 +363,20 @@ describe('REST contract', () => {
       expect(builds).toHaveLength(6);
       const ids = builds.map((build) => build._id as number);
       expect([...ids].sort((a, b) => b - a)).toEqual(ids);
-      expect(builds[5]).toMatchObject({ job_name: 'project-merge', duration: 60, voting: true, final: true, ref: { change: 1, patchset: '1' } });
+      expect(builds[5]).toMatchObject({
+        job_name: 'project-merge',
+        duration: 60,
+        voting: true,
+        final: true,
+        ref: { change: 1, patchset: '1' },
+      });
       expect(builds[5].start_time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
       expect(builds[0].buildset).toEqual({ uuid: uuids.buildsetTwo });
     });
 
     it('filters: repeated values, wildcards, literal % and _, idx range (§8.1 #36–#38)', async () => {
-      const count = async (query: string): Promise<number> => (await getJson<Json[]>(`/api/tenant/tenant-one/builds?${query}`)).length;
+      const count = async (query: string): Promise<number> =>
+        (await getJson<Json[]>(`/api/tenant/tenant-one/builds?${query}`)).length;
       expect(await count('project=org/project&project=org/project1')).toBe(6);
       expect(await count('job_name=*-merge')).toBe(2);
       expect(await count('project=org/project*&branch=*aster')).toBe(6);
@@ -302,13 +384,19 @@ describe('REST contract', () => {
       expect(await count(`idx_max=${uuids.minBuildId}`)).toBe(1);
       expect(await count(`idx_min=${uuids.minBuildId}`)).toBe(6);
       expect(await count(`idx_min=${uuids.maxBuildId}`)).toBe(1);
-      const ordered = await getJson<Json[]>('/api/tenant/tenant-one/builds?pipeline=gat*&project=org/project1&job_name=*-merge&job_name=*test*');
+      const ordered = await getJson<Json[]>(
+        '/api/tenant/tenant-one/builds?pipeline=gat*&project=org/project1&job_name=*-merge&job_name=*test*',
+      );
       expect(ordered.map((build) => build.job_name)).toEqual(['project-test2', 'project-test1', 'project-merge']);
     });
 
     it('result filters and error_detail (§8.1 #39, #41)', async () => {
-      const excluded = await getJson<Json[]>('/api/tenant/tenant-one/builds?project=org/project1&exclude_result=SKIPPED');
-      expect(excluded.map((build) => [build.job_name, build.result, build.error_detail])).toEqual([['project-merge', 'FAILURE', null]]);
+      const excluded = await getJson<Json[]>(
+        '/api/tenant/tenant-one/builds?project=org/project1&exclude_result=SKIPPED',
+      );
+      expect(excluded.map((build) => [build.job_name, build.result, build.error_detail])).toEqual([
+        ['project-merge', 'FAILURE', null],
+      ]);
       expect(await getJson<Json[]>('/api/tenant/tenant-one/builds?result=SKIPPED&result=FAILURE')).toHaveLength(3);
       const held = await getJson<Json[]>('/api/tenant/tenant-one/builds?held=1');
       expect(held.map((build) => build.held)).toEqual([true]);
@@ -327,7 +415,10 @@ describe('REST contract', () => {
     it('single build has buildset.refs; unknown uuid is 404 Build not found (§8.1 #36)', async () => {
       const build = await getJson<Json>(`/api/tenant/tenant-one/build/${uuids.buildOne}`);
       expect(build.job_name).toBe('project-merge');
-      expect(build.buildset).toEqual({ uuid: uuids.buildsetOne, refs: [expect.objectContaining({ project: 'org/project', change: 1 })] });
+      expect(build.buildset).toEqual({
+        uuid: uuids.buildsetOne,
+        refs: [expect.objectContaining({ project: 'org/project', change: 1 })],
+      });
       const res = await get('/api/tenant/tenant-one/build/1234');
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ error: 'NotFound', description: 'Build not found' });
@@ -336,8 +427,12 @@ describe('REST contract', () => {
     it('buildsets newest first, exclude_result, wildcards over refs (§8.1 #43, #44)', async () => {
       const buildsets = await getJson<Json[]>('/api/tenant/tenant-one/buildsets');
       expect(buildsets.map((bs) => bs.uuid)).toEqual([uuids.buildsetTwo, uuids.buildsetOne]);
-      expect((await getJson<Json[]>('/api/tenant/tenant-one/buildsets?exclude_result=FAILURE')).map((bs) => bs.uuid)).toEqual([uuids.buildsetOne]);
-      const filtered = await getJson<Json[]>('/api/tenant/tenant-one/buildsets?project=org/*&branch=*ster*&pipeline=check&pipeline=*ate');
+      expect(
+        (await getJson<Json[]>('/api/tenant/tenant-one/buildsets?exclude_result=FAILURE')).map((bs) => bs.uuid),
+      ).toEqual([uuids.buildsetOne]);
+      const filtered = await getJson<Json[]>(
+        '/api/tenant/tenant-one/buildsets?project=org/*&branch=*ster*&pipeline=check&pipeline=*ate',
+      );
       expect(filtered.map((bs) => (bs.refs as Json[])[0].project)).toEqual(['org/project1', 'org/project']);
       expect(await getJson<Json[]>('/api/tenant/tenant-one/buildsets?complete=')).toHaveLength(2);
       expect(await getJson<Json[]>('/api/tenant/tenant-one/buildsets?complete=false')).toHaveLength(0);
@@ -351,9 +446,19 @@ describe('REST contract', () => {
         ['project-test2', 'SUCCESS'],
       ]);
       expect((detail.builds as Json[])[0]).not.toHaveProperty('pipeline');
-      expect(detail.events).toEqual([{ event_type: 'triggered', description: 'Triggered by GerritChange org/project 1,1', event_time: expect.any(String) }]);
+      expect(detail.events).toEqual([
+        {
+          event_type: 'triggered',
+          description: 'Triggered by GerritChange org/project 1,1',
+          event_time: expect.any(String),
+        },
+      ]);
       const history = historyFactory(server.database.knex);
-      const empty = await history.buildset({ pipeline: 'post', refs: [defaultRef({ project: 'org/other' })], triggeredBy: 'x' });
+      const empty = await history.buildset({
+        pipeline: 'post',
+        refs: [defaultRef({ project: 'org/other' })],
+        triggeredBy: 'x',
+      });
       await server.database.knex('buildset_events').where({ buildset_id: empty.buildset.id }).delete();
       const bare = await getJson<Json>(`/api/tenant/tenant-one/buildset/${empty.buildset.uuid}`);
       expect(bare).not.toHaveProperty('builds');
@@ -388,7 +493,14 @@ describe('REST contract', () => {
       const events = await getJson<Json[]>('/api/tenant/tenant-one/system-events');
       expect(events.slice(0, 2).map((event) => event.event_type)).toEqual(['config-errors-changed', 'reconfigured']);
       const filtered = await getJson<Json[]>('/api/tenant/tenant-one/system-events?event_type=reconfigured&limit=1');
-      expect(filtered).toEqual([{ event_id: expect.stringMatching(/^[0-9a-f]{32}$/), event_time: expect.any(String), event_type: 'reconfigured', description: 'Tenant reconfigured' }]);
+      expect(filtered).toEqual([
+        {
+          event_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+          event_time: expect.any(String),
+          event_type: 'reconfigured',
+          description: 'Tenant reconfigured',
+        },
+      ]);
     });
 
     it('paging: limit/skip, default 50, larger limits clamped (A2)', async () => {
@@ -397,15 +509,33 @@ describe('REST contract', () => {
     });
 
     it('earlier shape: flat builds and buildsets with integer change/patchset/duration (§8.2 #13, #14)', async () => {
-      const builds = await getJson<Json[]>('/api/tenant/tenant-one/builds?project=org/project&project=org/project1', 'earlier');
+      const builds = await getJson<Json[]>(
+        '/api/tenant/tenant-one/builds?project=org/project&project=org/project1',
+        'earlier',
+      );
       expect(builds).toHaveLength(6);
       expect(builds[5]).toEqual({
-        uuid: uuids.buildOne, job_name: 'project-merge', result: 'SUCCESS', start_time: expect.any(String), end_time: expect.any(String),
-        duration: 60, voting: true, log_url: null, project: 'org/project', branch: 'master', change: 1, patchset: 1,
-        ref: 'refs/changes/01/1/1', newrev: null, ref_url: 'https://review.example.com/1', pipeline: 'gate',
+        uuid: uuids.buildOne,
+        job_name: 'project-merge',
+        result: 'SUCCESS',
+        start_time: expect.any(String),
+        end_time: expect.any(String),
+        duration: 60,
+        voting: true,
+        log_url: null,
+        project: 'org/project',
+        branch: 'master',
+        change: 1,
+        patchset: 1,
+        ref: 'refs/changes/01/1/1',
+        newrev: null,
+        ref_url: 'https://review.example.com/1',
+        pipeline: 'gate',
       });
       const buildsets = await getJson<Json[]>('/api/tenant/tenant-one/buildsets?project=org/project', 'earlier');
-      expect(buildsets).toEqual([expect.objectContaining({ uuid: uuids.buildsetOne, project: 'org/project', change: 1, patchset: 1 })]);
+      expect(buildsets).toEqual([
+        expect.objectContaining({ uuid: uuids.buildsetOne, project: 'org/project', change: 1, patchset: 1 }),
+      ]);
       const detail = await getJson<Json>(`/api/tenant/tenant-one/buildset/${uuids.buildsetOne}`, 'earlier');
       expect((detail.builds as Json[]).map((build) => build.result)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
       expect(detail).not.toHaveProperty('events');
@@ -414,8 +544,14 @@ describe('REST contract', () => {
     it('components by reference kind and source connections (§8.1 #4, #5)', async () => {
       const components = await getJson<Record<string, Json[]>>('/api/components');
       expect(Object.keys(components)).toEqual(['web']);
-      expect(components.web[0]).toEqual({ hostname: expect.any(String), state: 'running', version: expect.any(String) });
-      expect(await getJson('/api/connections')).toEqual([{ name: 'gerrit', driver: 'git', baseurl: repos.baseDir, canonical_hostname: 'review.example.com' }]);
+      expect(components.web[0]).toEqual({
+        hostname: expect.any(String),
+        state: 'running',
+        version: expect.any(String),
+      });
+      expect(await getJson('/api/connections')).toEqual([
+        { name: 'gerrit', driver: 'git', baseurl: repos.baseDir, canonical_hostname: 'review.example.com' },
+      ]);
     });
 
     it('tenants sorted with Cache-Control; info and tenant info (§8.1 #2, #7, #8)', async () => {
@@ -424,14 +560,28 @@ describe('REST contract', () => {
       expect(await res.json()).toEqual([{ name: 'tenant-one' }]);
       const info = await getJson<{ info: Json }>('/api/tenant/tenant-one/info');
       expect(info.info.tenant).toBe('tenant-one');
-      expect((info.info.capabilities as Json).auth).toEqual({ realms: {}, default_realm: null, read_protected: false, auth_log_file_requests: false, niz: false });
+      expect((info.info.capabilities as Json).auth).toEqual({
+        realms: {},
+        default_realm: null,
+        read_protected: false,
+        auth_log_file_requests: false,
+        niz: false,
+      });
       const unknown = await getJson<{ info: Json }>('/api/tenant/nobody/info');
       expect(unknown.info.tenant).toBe('nobody');
       expect((unknown.info.capabilities as Json).auth).toEqual({ realms: {}, default_realm: null });
       const index = await getJson<Json>('/api');
-      expect(index).toMatchObject({ info: '/api/info', builds: '/api/tenant/{tenant}/builds', project_freeze_jobs: expect.stringContaining('freeze-jobs') });
+      expect(index).toMatchObject({
+        info: '/api/info',
+        builds: '/api/tenant/{tenant}/builds',
+        project_freeze_jobs: expect.stringContaining('freeze-jobs'),
+      });
       // Only served routes are listed; the earlier index has no tenant_status.
-      expect(index).toMatchObject({ status: '/api/tenant/{tenant}/status', autohold_list: '/api/tenant/{tenant}/autohold', promote: '/api/tenant/{tenant}/promote' });
+      expect(index).toMatchObject({
+        status: '/api/tenant/{tenant}/status',
+        autohold_list: '/api/tenant/{tenant}/autohold',
+        promote: '/api/tenant/{tenant}/promote',
+      });
       expect(Object.keys(await getJson<Json>('/api', 'earlier'))).not.toContain('tenant_status');
       // Earlier tenants: untrusted project count, live items (none: this server runs no engine).
       expect(await getJson('/api/tenants', 'earlier')).toEqual([{ name: 'tenant-one', projects: 2, queue: 0 }]);
@@ -444,7 +594,10 @@ describe('REST contract', () => {
         { name: 'check', triggers: [{ name: 'gerrit', driver: 'git' }] },
         { name: 'gate', triggers: [] },
       ]);
-      expect(await getJson('/api/tenant/tenant-one/pipelines', 'earlier')).toEqual([{ name: 'check' }, { name: 'gate' }]);
+      expect(await getJson('/api/tenant/tenant-one/pipelines', 'earlier')).toEqual([
+        { name: 'check' },
+        { name: 'gate' },
+      ]);
     });
 
     it('projects sorted with types (§8.1 #26)', async () => {
@@ -459,7 +612,10 @@ describe('REST contract', () => {
     it('jobs: absent keys when empty, variants with parents; earlier name/description (§8.1 #18, A3)', async () => {
       const jobs = await getJson<Json[]>('/api/tenant/tenant-one/jobs');
       expect(jobs[0]).toEqual({ name: 'base' });
-      expect(jobs.find((job) => job.name === 'p1-unit')).toEqual({ name: 'p1-unit', variants: [{ parent: 'project-test' }] });
+      expect(jobs.find((job) => job.name === 'p1-unit')).toEqual({
+        name: 'p1-unit',
+        variants: [{ parent: 'project-test' }],
+      });
       const earlier = await getJson<Json[]>('/api/tenant/tenant-one/jobs', 'earlier');
       expect(earlier.find((job) => job.name === 'p1-unit')).toEqual({ name: 'p1-unit' });
       expect(earlier.find((job) => job.name === 'noop')).toEqual({ name: 'noop', description: expect.any(String) });
@@ -468,21 +624,40 @@ describe('REST contract', () => {
     it('tenant-status and config-errors with filters and paging (§8.1 #35)', async () => {
       expect(await getJson('/api/tenant/tenant-one/tenant-status')).toEqual({ config_error_count: 1 });
       const [error] = await getJson<Json[]>('/api/tenant/tenant-one/config-errors');
-      expect(error).toMatchObject({ source_context: { project: 'org/project2', branch: 'master', path: 'zuul.yaml' }, severity: 'error', name: 'Job Not Found' });
+      expect(error).toMatchObject({
+        source_context: { project: 'org/project2', branch: 'master', path: 'zuul.yaml' },
+        severity: 'error',
+        name: 'Job Not Found',
+      });
       expect(await getJson('/api/tenant/tenant-one/config-errors?project=org/project2')).toHaveLength(1);
       expect(await getJson('/api/tenant/tenant-one/config-errors?project=org/project1')).toHaveLength(0);
       expect(await getJson('/api/tenant/tenant-one/config-errors?severity=warning')).toHaveLength(0);
-      expect(await getJson('/api/tenant/tenant-one/config-errors?name=Job%20Not%20Found&skip=1&limit=1')).toHaveLength(0);
-      expect(Object.keys((await getJson<Json[]>('/api/tenant/tenant-one/config-errors', 'earlier'))[0])).toEqual(['source_context', 'error']);
+      expect(await getJson('/api/tenant/tenant-one/config-errors?name=Job%20Not%20Found&skip=1&limit=1')).toHaveLength(
+        0,
+      );
+      expect(Object.keys((await getJson<Json[]>('/api/tenant/tenant-one/config-errors', 'earlier'))[0])).toEqual([
+        'source_context',
+        'error',
+      ]);
     });
 
     it('job variants: current and earlier keys, nodeset rules, unknown job 404 (§8.1 #19, #23; §4.3)', async () => {
       const [variant] = await getJson<Json[]>('/api/tenant/tenant-one/job/p1-unit');
       expect(variant).toMatchObject({
-        name: 'p1-unit', parent: 'project-test', branches: null, variables: { b: 2 }, voting: true, deduplicate: 'auto',
+        name: 'p1-unit',
+        parent: 'project-test',
+        branches: null,
+        variables: { b: 2 },
+        voting: true,
+        deduplicate: 'auto',
         source_context: { project: 'org/project1', branch: 'master', path: '.zuul.yaml' },
       });
-      expect((variant.run as Json[])[0]).toMatchObject({ path: 'unit.sh', cleanup: false, secrets: [], semaphores: [] });
+      expect((variant.run as Json[])[0]).toMatchObject({
+        path: 'unit.sh',
+        cleanup: false,
+        secrets: [],
+        semaphores: [],
+      });
       const [earlier] = await getJson<Json[]>('/api/tenant/tenant-one/job/p1-unit', 'earlier');
       expect(earlier).toMatchObject({ branches: [], implied_branch: null, semaphore: null });
       expect(earlier).not.toHaveProperty('workspace_scheme');
@@ -494,12 +669,18 @@ describe('REST contract', () => {
 
     it('project detail with metadata and configs; unknown and %2F-encoded names 404 (§8.1 #27, §1.1)', async () => {
       const project = await getJson<Json>('/api/tenant/tenant-one/project/org/project1');
-      expect(project).toMatchObject({ name: 'org/project1', canonical_name: 'review.example.com/org/project1', connection_name: 'gerrit' });
+      expect(project).toMatchObject({
+        name: 'org/project1',
+        canonical_name: 'review.example.com/org/project1',
+        connection_name: 'gerrit',
+      });
       const [config] = project.configs as Json[];
       expect((config.pipelines as Json[]).map((pipeline) => pipeline.name)).toEqual(['check']);
       const jobs = (config.pipelines as Json[])[0].jobs as Json[][];
       expect(jobs.map((variants) => variants[0].name)).toEqual(['p1-unit', 'project-test']);
-      expect(await getJson<Json>('/api/tenant/tenant-one/project/review.example.com/org/project1')).toMatchObject({ name: 'org/project1' });
+      expect(await getJson<Json>('/api/tenant/tenant-one/project/review.example.com/org/project1')).toMatchObject({
+        name: 'org/project1',
+      });
       for (const path of ['project/org/nope', 'project/org%2Fproject1']) {
         const res = await get(`/api/tenant/tenant-one/${path}`);
         expect(res.status).toBe(404);
@@ -520,9 +701,13 @@ describe('REST contract', () => {
     });
 
     it('freeze-jobs and freeze-job; unknown pipeline/project/job 404 (§8.1 #32, #33)', async () => {
-      const graph = await getJson<Json[]>('/api/tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-jobs');
+      const graph = await getJson<Json[]>(
+        '/api/tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-jobs',
+      );
       expect(graph.map((job) => job.name).sort()).toEqual(['p1-unit', 'project-test']);
-      const frozen = await getJson<Json>('/api/tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-job/p1-unit');
+      const frozen = await getJson<Json>(
+        '/api/tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-job/p1-unit',
+      );
       expect(frozen).toHaveProperty('job', 'p1-unit');
       const cases: [string, string][] = [
         ['pipeline/nope/project/org/project1/branch/master/freeze-jobs', 'Unknown pipeline'],
@@ -545,9 +730,27 @@ describe('REST contract', () => {
 
   describe('errors', () => {
     const tenantPaths = [
-      'builds', 'build/x', 'buildsets', 'buildset/x', 'build-times', 'system-events', 'badge', 'tenant-status', 'pipelines', 'projects',
-      'jobs', 'semaphores', 'config-errors', 'labels', 'flavors', 'providers', 'images', 'job/x', 'project/org/project1',
-      'pipeline/check/project/org/project1/branch/master/freeze-jobs', 'pipeline/check/project/org/project1/branch/master/freeze-job/x',
+      'builds',
+      'build/x',
+      'buildsets',
+      'buildset/x',
+      'build-times',
+      'system-events',
+      'badge',
+      'tenant-status',
+      'pipelines',
+      'projects',
+      'jobs',
+      'semaphores',
+      'config-errors',
+      'labels',
+      'flavors',
+      'providers',
+      'images',
+      'job/x',
+      'project/org/project1',
+      'pipeline/check/project/org/project1/branch/master/freeze-jobs',
+      'pipeline/check/project/org/project1/branch/master/freeze-job/x',
     ];
 
     it.each(tenantPaths)('unknown tenant on %s -> 404 Tenant not found', async (path) => {

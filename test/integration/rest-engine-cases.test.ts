@@ -91,7 +91,9 @@ describe('REST status cases over the engine (per-branch gate queue)', () => {
       expect(queue.branch).toBe('master');
     }
     // Both projects share the one per-branch queue of master, in enqueue order.
-    expect(queues.map((queue) => [queue.name, queue.window, queue.heads.flat().map((item) => item.refs[0]?.id)])).toEqual([['integrated', 20, ['1,1', '2,1']]]);
+    expect(
+      queues.map((queue) => [queue.name, queue.window, queue.heads.flat().map((item) => item.refs[0]?.id)]),
+    ).toEqual([['integrated', 20, ['1,1', '2,1']]]);
   });
 
   it('after every change completed the gate lists no queue (§8.1 #15, §5.1)', async () => {

@@ -64,8 +64,15 @@ describe('REST freeze-pipeline', () => {
   beforeAll(async () => {
     git = createGitFixture();
     await git.createProject('common-config', { 'zuul.yaml': COMMON_CONFIG });
-    firstMaster = await git.createProject('org/project', { '.zuul.yaml': projectConfig(), 'src/main.c': 'int main;\n' });
-    await git.commit('org/project', { parent: 'master', ref: 'refs/heads/stable', files: { 'stable.txt': 'stable\n' } });
+    firstMaster = await git.createProject('org/project', {
+      '.zuul.yaml': projectConfig(),
+      'src/main.c': 'int main;\n',
+    });
+    await git.commit('org/project', {
+      parent: 'master',
+      ref: 'refs/heads/stable',
+      files: { 'stable.txt': 'stable\n' },
+    });
     const tenantFile = path.join(git.root, 'main.yaml');
     writeFileSync(
       tenantFile,
@@ -82,7 +89,9 @@ describe('REST freeze-pipeline', () => {
     server = await startTestServer({
       config: {
         tenantConfig: tenantFile,
-        connections: { gerrit: { driver: 'git', baseurl: git.baseDir, pollInterval: 3600, canonicalHostname: 'review.example.com' } },
+        connections: {
+          gerrit: { driver: 'git', baseurl: git.baseDir, pollInterval: 3600, canonicalHostname: 'review.example.com' },
+        },
       },
     });
   }, 120_000);
@@ -94,10 +103,16 @@ describe('REST freeze-pipeline', () => {
 
   const T = '/api/tenant/tenant-one';
 
-  function freeze(body: unknown, options: { project?: string; contentType?: string; shape?: string } = {}): Promise<Response> {
+  function freeze(
+    body: unknown,
+    options: { project?: string; contentType?: string; shape?: string } = {},
+  ): Promise<Response> {
     return fetch(`${server.url}${T}/project/${options.project ?? 'org/project'}/freeze-pipeline`, {
       method: 'POST',
-      headers: { 'Content-Type': options.contentType ?? 'application/json', 'X-Sluice-Api-Shape': options.shape ?? 'current' },
+      headers: {
+        'Content-Type': options.contentType ?? 'application/json',
+        'X-Sluice-Api-Shape': options.shape ?? 'current',
+      },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
   }
@@ -114,7 +129,12 @@ describe('REST freeze-pipeline', () => {
 
   const names = (records: GraphRecord[]) => records.map((r) => r.name);
 
-  async function expectError(res: Response, status: number, error: string, description: string | RegExp): Promise<void> {
+  async function expectError(
+    res: Response,
+    status: number,
+    error: string,
+    description: string | RegExp,
+  ): Promise<void> {
     expect(res.status).toBe(status);
     const body = (await res.json()) as { error: string; description: string };
     expect(body.error).toBe(error);
@@ -144,7 +164,10 @@ describe('REST freeze-pipeline', () => {
   });
 
   it('an untrusted change proposing configuration gets it applied, without touching the current layout', async () => {
-    const proposed = projectConfig('\n- job:\n    name: lint\n    run: lint.sh\n    dependencies:\n      - unit\n', '\n        - lint');
+    const proposed = projectConfig(
+      '\n- job:\n    name: lint\n    run: lint.sh\n    dependencies:\n      - unit\n',
+      '\n        - lint',
+    );
     await git.pushChange('org/project', 3, 1, { parent: 'master', files: { '.zuul.yaml': proposed } });
     expect(await graph('refs/changes/03/3/1')).toEqual([
       { name: 'unit', dependencies: [] },
@@ -156,7 +179,8 @@ describe('REST freeze-pipeline', () => {
   it('repeated requests for one change reuse its speculative layout', async () => {
     const manager = server.app.layoutManager;
     const layout = manager?.layout('tenant-one');
-    const project = layout === undefined ? undefined : [...layout.projects.values()].find((p) => p.name === 'org/project');
+    const project =
+      layout === undefined ? undefined : [...layout.projects.values()].find((p) => p.name === 'org/project');
     if (manager === undefined || layout === undefined || project === undefined) {
       throw new Error('tenant-one is not loaded');
     }
@@ -169,7 +193,10 @@ describe('REST freeze-pipeline', () => {
     };
     const first = await speculative('refs/changes/03/3/1');
     expect(await speculative('refs/changes/03/3/1')).toBe(first);
-    await git.pushChange('org/project', 5, 1, { parent: 'master', files: { '.zuul.yaml': projectConfig('\n- job:\n    name: five\n    run: five.sh\n') } });
+    await git.pushChange('org/project', 5, 1, {
+      parent: 'master',
+      files: { '.zuul.yaml': projectConfig('\n- job:\n    name: five\n    run: five.sh\n') },
+    });
     expect(await speculative('refs/changes/05/5/1')).not.toBe(first);
     expect(await speculative('refs/changes/03/3/1')).toBe(first);
   });
@@ -178,7 +205,11 @@ describe('REST freeze-pipeline', () => {
     // The change is based on the first master commit; master then gains the `extra` job.
     const change = projectConfig('', '\n        - extra');
     await git.pushChange('org/project', 4, 1, { parent: firstMaster, files: { '.zuul.yaml': change } });
-    await git.commit('org/project', { parent: 'master', ref: 'refs/heads/master', files: { '.zuul.yaml': projectConfig('\n- job:\n    name: extra\n    run: extra.sh\n') } });
+    await git.commit('org/project', {
+      parent: 'master',
+      ref: 'refs/heads/master',
+      files: { '.zuul.yaml': projectConfig('\n- job:\n    name: extra\n    run: extra.sh\n') },
+    });
     await server.app.layoutManager?.reconfigure();
     expect(names(await graph('master'))).toEqual(['unit', 'docs']);
     const objectsBefore = await looseObjects('org/project');
@@ -190,8 +221,16 @@ describe('REST freeze-pipeline', () => {
   it('a change that does not merge -> 409; proposed configuration errors -> 422', async () => {
     const conflicting = projectConfig('\n- job:\n    name: extra\n    run: other.sh\n');
     await git.pushChange('org/project', 5, 1, { parent: firstMaster, files: { '.zuul.yaml': conflicting } });
-    await expectError(await freeze({ ref: 'refs/changes/05/5/1', pipeline: 'check' }), 409, 'Conflict', 'Change 5,1 does not merge into branch master: conflicts in .zuul.yaml');
-    await git.pushChange('org/project', 6, 1, { parent: 'master', files: { '.zuul.yaml': projectConfig('', '\n        - missing-job') } });
+    await expectError(
+      await freeze({ ref: 'refs/changes/05/5/1', pipeline: 'check' }),
+      409,
+      'Conflict',
+      'Change 5,1 does not merge into branch master: conflicts in .zuul.yaml',
+    );
+    await git.pushChange('org/project', 6, 1, {
+      parent: 'master',
+      files: { '.zuul.yaml': projectConfig('', '\n        - missing-job') },
+    });
     await expectError(
       await freeze({ ref: 'refs/changes/06/6/1', pipeline: 'check' }),
       422,
@@ -207,9 +246,17 @@ describe('REST freeze-pipeline', () => {
   });
 
   it('a change follows its Target-Branch trailer', async () => {
-    await git.pushChange('org/project', 8, 1, { parent: 'stable', files: { 'src/main.c': 'x\n' }, message: 'Fix\n\nTarget-Branch: stable' });
+    await git.pushChange('org/project', 8, 1, {
+      parent: 'stable',
+      files: { 'src/main.c': 'x\n' },
+      message: 'Fix\n\nTarget-Branch: stable',
+    });
     expect(names(await graph('refs/changes/08/8/1'))).toEqual(['unit']);
-    await git.pushChange('org/project', 9, 1, { parent: 'master', files: { 'src/main.c': 'y\n' }, message: 'Fix\n\nTarget-Branch: nope' });
+    await git.pushChange('org/project', 9, 1, {
+      parent: 'master',
+      files: { 'src/main.c': 'y\n' },
+      message: 'Fix\n\nTarget-Branch: nope',
+    });
     await expectError(
       await freeze({ ref: 'refs/changes/09/9/1', pipeline: 'check' }),
       404,
@@ -228,10 +275,25 @@ describe('REST freeze-pipeline', () => {
     [{ pipeline: 'check' }, 400, 'BadRequest', 'Invalid request body: missing ref'],
     [{ ref: 'master' }, 400, 'BadRequest', 'Invalid request body: missing pipeline'],
     [{ ref: 1, pipeline: 'check' }, 400, 'BadRequest', 'Invalid request body: ref and pipeline must be strings'],
-    [{ ref: 'refs/tags/v1', pipeline: 'check' }, 400, 'BadRequest', 'Invalid ref "refs/tags/v1": expected a branch name, refs/heads/<branch> or a change ref refs/changes/NN/N/P'],
-    [{ ref: 'refs/changes/1/1/1', pipeline: 'check' }, 400, 'BadRequest', 'Invalid ref "refs/changes/1/1/1": expected a branch name, refs/heads/<branch> or a change ref refs/changes/NN/N/P'],
+    [
+      { ref: 'refs/tags/v1', pipeline: 'check' },
+      400,
+      'BadRequest',
+      'Invalid ref "refs/tags/v1": expected a branch name, refs/heads/<branch> or a change ref refs/changes/NN/N/P',
+    ],
+    [
+      { ref: 'refs/changes/1/1/1', pipeline: 'check' },
+      400,
+      'BadRequest',
+      'Invalid ref "refs/changes/1/1/1": expected a branch name, refs/heads/<branch> or a change ref refs/changes/NN/N/P',
+    ],
     [{ ref: 'nope', pipeline: 'check' }, 404, 'NotFound', 'Unknown ref nope in project org/project'],
-    [{ ref: 'refs/changes/99/99/1', pipeline: 'check' }, 404, 'NotFound', 'Unknown ref refs/changes/99/99/1 in project org/project'],
+    [
+      { ref: 'refs/changes/99/99/1', pipeline: 'check' },
+      404,
+      'NotFound',
+      'Unknown ref refs/changes/99/99/1 in project org/project',
+    ],
     [{ ref: 'master', pipeline: 'gate' }, 404, 'NotFound', 'Unknown pipeline'],
   ])('body %j -> %i %s', async (body, status, error, description) => {
     await expectError(await freeze(body), status, error, description);
@@ -244,7 +306,12 @@ describe('REST freeze-pipeline', () => {
       body: JSON.stringify({ ref: 'master', pipeline: 'check' }),
     });
     await expectError(unknownTenant, 404, 'NotFound', 'Tenant not found');
-    await expectError(await freeze({ ref: 'master', pipeline: 'check' }, { project: 'org/nope' }), 404, 'NotFound', 'Unknown project');
+    await expectError(
+      await freeze({ ref: 'master', pipeline: 'check' }, { project: 'org/nope' }),
+      404,
+      'NotFound',
+      'Unknown project',
+    );
     expect((await freeze({ ref: 'master', pipeline: 'check' }, { contentType: 'text/plain' })).status).toBe(415);
     await expectError(await freeze('{"ref":'), 400, 'BadRequest', 'Invalid JSON document');
     const get = await fetch(`${server.url}${T}/project/org/project/freeze-pipeline`);
@@ -255,9 +322,17 @@ describe('REST freeze-pipeline', () => {
   it('GraphQL: Tenant.freezePipeline returns typed errors', async () => {
     const query = `query ($ref: String!) { tenant(name: "tenant-one") { ... on Tenant { freezePipeline(project: "org/project", pipeline: "check", ref: $ref) {
       __typename ... on JobGraph { jobs { name } } ... on Error { message } } } } }`;
-    const ok = await server.graphql<{ tenant: { freezePipeline: { jobs: Array<{ name: string }> } } }>(query, { ref: 'refs/changes/01/1/1' });
+    const ok = await server.graphql<{ tenant: { freezePipeline: { jobs: Array<{ name: string }> } } }>(query, {
+      ref: 'refs/changes/01/1/1',
+    });
     expect(ok.data?.tenant.freezePipeline.jobs).toEqual([{ name: 'unit' }]);
-    const missing = await server.graphql<{ tenant: { freezePipeline: { __typename: string; message: string } } }>(query, { ref: 'refs/heads/nope' });
-    expect(missing.data?.tenant.freezePipeline).toEqual({ __typename: 'NotFoundError', message: 'Unknown ref refs/heads/nope in project org/project' });
+    const missing = await server.graphql<{ tenant: { freezePipeline: { __typename: string; message: string } } }>(
+      query,
+      { ref: 'refs/heads/nope' },
+    );
+    expect(missing.data?.tenant.freezePipeline).toEqual({
+      __typename: 'NotFoundError',
+      message: 'Unknown ref refs/heads/nope in project org/project',
+    });
   });
 });

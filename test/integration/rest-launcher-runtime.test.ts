@@ -35,13 +35,21 @@ describe('REST launcher runtime', () => {
   }
 
   /** A request as admin of `acme` unless another token (or none) is given. */
-  async function call(method: string, apiPath: string, options: { token?: string | null; body?: unknown } = {}): Promise<Response> {
+  async function call(
+    method: string,
+    apiPath: string,
+    options: { token?: string | null; body?: unknown } = {},
+  ): Promise<Response> {
     const token = options.token === undefined ? adminToken('acme') : options.token;
     const headers: Record<string, string> = {
       ...(token === null ? {} : { authorization: `Bearer ${token}` }),
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
     };
-    return fetch(`${app.url()}/api/tenant/${apiPath}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    return fetch(`${app.url()}/api/tenant/${apiPath}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
   }
 
   async function expectError(res: Response, status: number, description: string): Promise<void> {
@@ -53,8 +61,12 @@ describe('REST launcher runtime', () => {
   function listSchema(routeName: string): Json {
     const route = REST_ROUTES.find((candidate) => candidate.name === routeName);
     expect(route).toBeDefined();
-    const paths = openapi.paths as Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: Json }> }> }>>;
-    return paths[openApiPath(route ?? REST_ROUTES[0], 'current')].get.responses['200'].content['application/json'].schema;
+    const paths = openapi.paths as Record<
+      string,
+      Record<string, { responses: Record<string, { content: Record<string, { schema: Json }> }> }>
+    >;
+    return paths[openApiPath(route ?? REST_ROUTES[0], 'current')].get.responses['200'].content['application/json']
+      .schema;
   }
 
   beforeAll(async () => {
@@ -71,7 +83,18 @@ describe('REST launcher runtime', () => {
         flavors: ['normal'],
         labels: [{ name: 'small', image: 'debian', flavor: 'normal' }],
         sections: [{ name: 'local-section', connection: 'local' }],
-        providers: [{ name: 'local-main', section: 'local-section', config: { labels: ['small'], images: ['debian', 'built'], flavors: ['normal'], 'resource-limits': { instances: 4 } } }],
+        providers: [
+          {
+            name: 'local-main',
+            section: 'local-section',
+            config: {
+              labels: ['small'],
+              images: ['debian', 'built'],
+              flavors: ['normal'],
+              'resource-limits': { instances: 4 },
+            },
+          },
+        ],
       }),
       launcherLayout({ tenant: 'other' }),
       // The reference fixture's names for §8.1 #31: provider test-provider serving label label1.
@@ -81,16 +104,46 @@ describe('REST launcher runtime', () => {
         flavors: ['flavor1'],
         labels: [{ name: 'label1', image: 'image1', flavor: 'flavor1' }],
         sections: [{ name: 'test-section', connection: 'local' }],
-        providers: [{ name: 'test-provider', section: 'test-section', config: { labels: ['label1'], images: ['image1'], flavors: ['flavor1'] } }],
+        providers: [
+          {
+            name: 'test-provider',
+            section: 'test-section',
+            config: { labels: ['label1'], images: ['image1'], flavors: ['flavor1'] },
+          },
+        ],
       }),
     );
     clock = new TestClock();
     app = buildApp({ config, database, logger: silentLogger(), now: clock.now, tenants: layouts });
     await app.start(0, '127.0.0.1');
     launcher = createLauncher({ config, knex: database.knex, layouts, now: clock.now });
-    await launcher.gateway.requestNodes({ id: 'req-1', tenant: 'acme', pipeline: 'check', buildsetUuid: 'bs1', jobName: 'unit', labels: ['small'], priority: 200 });
-    await launcher.gateway.requestNodes({ id: 'req-2', tenant: 'acme', pipeline: 'gate', buildsetUuid: 'bs2', jobName: 'lint', labels: ['unknown'], priority: 100 });
-    await launcher.gateway.requestNodes({ id: 'req-3', tenant: 'tenant-one', pipeline: 'check', buildsetUuid: 'bs3', jobName: 'project-test1', labels: ['label1'], priority: 200 });
+    await launcher.gateway.requestNodes({
+      id: 'req-1',
+      tenant: 'acme',
+      pipeline: 'check',
+      buildsetUuid: 'bs1',
+      jobName: 'unit',
+      labels: ['small'],
+      priority: 200,
+    });
+    await launcher.gateway.requestNodes({
+      id: 'req-2',
+      tenant: 'acme',
+      pipeline: 'gate',
+      buildsetUuid: 'bs2',
+      jobName: 'lint',
+      labels: ['unknown'],
+      priority: 100,
+    });
+    await launcher.gateway.requestNodes({
+      id: 'req-3',
+      tenant: 'tenant-one',
+      pipeline: 'check',
+      buildsetUuid: 'bs3',
+      jobName: 'project-test1',
+      labels: ['label1'],
+      priority: 200,
+    });
     await launcher.runOnce();
     openapi = (await (await fetch(`${app.url()}/api/openapi.json?shape=current`)).json()) as Json;
     // Creating and migrating the embedded database is slow on a busy machine.
@@ -110,7 +163,12 @@ describe('REST launcher runtime', () => {
     const nodes = (await nodesRes.json()) as Json[];
     expect(ajv.validate(listSchema('nodes'), nodes)).toBe(true);
     expect(nodes).toHaveLength(1);
-    expect(nodes[0]).toMatchObject({ type: ['small'], label: 'small', provider: 'git.example.com%2Forg%2Fconfig/local-main', lock_holder: null });
+    expect(nodes[0]).toMatchObject({
+      type: ['small'],
+      label: 'small',
+      provider: 'git.example.com%2Forg%2Fconfig/local-main',
+      lock_holder: null,
+    });
     expect(nodes[0].id).toBe(nodes[0].uuid);
     expect(nodes[0].state_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
 
@@ -120,7 +178,13 @@ describe('REST launcher runtime', () => {
     expect(ajv.validate(listSchema('nodeset-requests'), requests)).toBe(true);
     expect(requests.map((request) => request.uuid).sort()).toEqual(['req-1', 'req-2']);
     const first = requests.find((request) => request.uuid === 'req-1');
-    expect(first).toMatchObject({ pipeline_name: 'check', buildset_uuid: 'bs1', job_name: 'unit', labels: ['small'], priority: 200 });
+    expect(first).toMatchObject({
+      pipeline_name: 'check',
+      buildset_uuid: 'bs1',
+      job_name: 'unit',
+      labels: ['small'],
+      priority: 200,
+    });
     expect(first?.request_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
 
     await expectError(await call('GET', 'ghost/nodes'), 404, 'Tenant not found');
@@ -134,7 +198,11 @@ describe('REST launcher runtime', () => {
     expect(nodes.length).toBeGreaterThan(0);
     // Sluice has only launcher nodes: `type` is the label list and `provider` the provider's canonical
     // name (the reference's legacy Nodepool record, with the short name, has no source here).
-    expect(nodes[0]).toMatchObject({ type: ['label1'], label: 'label1', provider: 'git.example.com%2Forg%2Fconfig/test-provider' });
+    expect(nodes[0]).toMatchObject({
+      type: ['label1'],
+      label: 'label1',
+      provider: 'git.example.com%2Forg%2Fconfig/test-provider',
+    });
     // Nodes are listed per tenant: the other tenants' lists do not hold it.
     const acme = (await (await call('GET', 'acme/nodes', { token: null })).json()) as Json[];
     expect(acme.map((node) => node.label)).toEqual(['small']);
@@ -198,7 +266,18 @@ describe('REST launcher runtime', () => {
       },
       now,
     );
-    await images.createUpload({ uuid: 'up-1', artifactUuid: 'art-1', canonicalName: 'git.example.com%2Forg%2Fconfig/built', endpointName: 'local/local-main', providers: [], configHash: null, validated: false }, now);
+    await images.createUpload(
+      {
+        uuid: 'up-1',
+        artifactUuid: 'art-1',
+        canonicalName: 'git.example.com%2Forg%2Fconfig/built',
+        endpointName: 'local/local-main',
+        providers: [],
+        configHash: null,
+        validated: false,
+      },
+      now,
+    );
 
     expect((await call('POST', 'acme/image-upload/up-1/validate', { token: null })).status).toBe(401);
     await expectError(await call('POST', 'acme/image-upload/nope/validate'), 404, 'Image upload not found in tenant');
@@ -208,11 +287,19 @@ describe('REST launcher runtime', () => {
     expect(validated.status).toBe(200);
     expect(await validated.json()).toBeNull();
 
-    await expectError(await call('DELETE', 'other/image-upload/up-1', { token: adminToken('other') }), 404, 'Image upload not found in tenant');
+    await expectError(
+      await call('DELETE', 'other/image-upload/up-1', { token: adminToken('other') }),
+      404,
+      'Image upload not found in tenant',
+    );
     expect((await call('DELETE', 'acme/image-upload/up-1', { token: null })).status).toBe(401);
     expect((await call('DELETE', 'acme/image-upload/up-1')).status).toBe(204);
 
-    await expectError(await call('DELETE', 'other/image-build-artifact/art-1', { token: adminToken('other') }), 404, 'Image build artifact not found in tenant');
+    await expectError(
+      await call('DELETE', 'other/image-build-artifact/art-1', { token: adminToken('other') }),
+      404,
+      'Image build artifact not found in tenant',
+    );
     expect((await call('DELETE', 'acme/image-build-artifact/art-1', { token: null })).status).toBe(401);
     expect((await call('DELETE', 'acme/image-build-artifact/art-1')).status).toBe(204);
   });

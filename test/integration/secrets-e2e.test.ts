@@ -8,7 +8,17 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes, createPublicKey } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -112,7 +122,11 @@ describe('secrets end to end', () => {
   }
 
   async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-    const response = await fetch(`${app.url()}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    const response = await fetch(`${app.url()}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
     const text = await response.text();
     bodies.push({ what: `graphql ${query.slice(0, 60)}`, text });
     const body = JSON.parse(text) as { data?: T; errors?: unknown };
@@ -137,7 +151,21 @@ describe('secrets end to end', () => {
     const keyFile = path.join(root, 'hello.pub');
     writeFileSync(keyFile, pem);
     // engine.md §5.2: RSAES-OAEP with SHA-1 (hash and MGF1).
-    const ciphertext = execFileSync('openssl', ['pkeyutl', '-encrypt', '-pubin', '-inkey', keyFile, '-pkeyopt', 'rsa_padding_mode:oaep', '-pkeyopt', 'rsa_oaep_md:sha1'], { input: SECRET });
+    const ciphertext = execFileSync(
+      'openssl',
+      [
+        'pkeyutl',
+        '-encrypt',
+        '-pubin',
+        '-inkey',
+        keyFile,
+        '-pkeyopt',
+        'rsa_padding_mode:oaep',
+        '-pkeyopt',
+        'rsa_oaep_md:sha1',
+      ],
+      { input: SECRET },
+    );
     const chunk = ciphertext.toString('base64');
     expect(chunk).toHaveLength(684);
 
@@ -175,7 +203,16 @@ describe('secrets end to end', () => {
     );
     writeFileSync(path.join(work, 'scripts', 'deploy.sh'), DEPLOY_SCRIPT);
     await git(work, ['add', '--all']);
-    await git(work, ['-c', 'user.name=Deployer', '-c', 'user.email=deployer@example.com', 'commit', '--quiet', '-m', 'Deploy after merges']);
+    await git(work, [
+      '-c',
+      'user.name=Deployer',
+      '-c',
+      'user.email=deployer@example.com',
+      'commit',
+      '--quiet',
+      '-m',
+      'Deploy after merges',
+    ]);
     await git(work, ['push', '--quiet', 'origin', 'HEAD:master']);
 
     // 3. The layout reloads (the secret decrypts: no configuration error), then the poller sees
@@ -196,7 +233,10 @@ describe('secrets end to end', () => {
     expect(env).not.toContain(SECRET);
     rmSync(seenDir, { recursive: true, force: true }); // only the test's own copies held the value
 
-    const [deploy] = await database.knex('builds').where({ tenant: TENANT, job_name: 'hello-deploy' }).select('uuid', 'result', 'log_url');
+    const [deploy] = await database
+      .knex('builds')
+      .where({ tenant: TENANT, job_name: 'hello-deploy' })
+      .select('uuid', 'result', 'log_url');
     expect(deploy).toMatchObject({ result: 'SUCCESS' });
     const buildUuid = deploy.uuid as string;
     const [buildset] = await database.knex('buildsets').where({ tenant: TENANT, pipeline: 'post' }).select('uuid');
@@ -204,7 +244,9 @@ describe('secrets end to end', () => {
 
     // 5. REST responses.
     const base = `/api/tenant/${TENANT}`;
-    const buildJson = JSON.parse(await get(`${base}/build/${buildUuid}`)) as { artifacts: Array<{ metadata: unknown }> };
+    const buildJson = JSON.parse(await get(`${base}/build/${buildUuid}`)) as {
+      artifacts: Array<{ metadata: unknown }>;
+    };
     expect(buildJson.artifacts.map((artifact) => artifact.metadata)).toContainEqual({ password: REDACTED });
     for (const apiPath of [
       `${base}/builds`,
@@ -238,17 +280,31 @@ describe('secrets end to end', () => {
       'status { ... on TenantStatus { pipelines { name } } }',
     ];
     for (const fields of tenantFields) {
-      await graphql(`query ($tenant: String!) { tenant(name: $tenant) { ... on Tenant { ${fields} } } }`, { tenant: TENANT });
+      await graphql(`query ($tenant: String!) { tenant(name: $tenant) { ... on Tenant { ${fields} } } }`, {
+        tenant: TENANT,
+      });
     }
 
     // 7. The console: GraphQL subscription over WebSocket and the console-stream endpoint.
-    const client = createClient({ url: `${app.url().replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = createClient({
+      url: `${app.url().replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
     const consoleLines: string[] = [];
     try {
       await new Promise<void>((resolve, reject) => {
         client.subscribe<{ consoleLog: { lines: Array<{ text: string }> } }>(
-          { query: 'subscription ($tenant: String!, $uuid: String!) { consoleLog(tenant: $tenant, uuid: $uuid) { lines { seq text } } }', variables: { tenant: TENANT, uuid: buildUuid } },
-          { next: (value) => consoleLines.push(...(value.data?.consoleLog.lines.map((line) => line.text) ?? [])), error: reject, complete: resolve },
+          {
+            query:
+              'subscription ($tenant: String!, $uuid: String!) { consoleLog(tenant: $tenant, uuid: $uuid) { lines { seq text } } }',
+            variables: { tenant: TENANT, uuid: buildUuid },
+          },
+          {
+            next: (value) => consoleLines.push(...(value.data?.consoleLog.lines.map((line) => line.text) ?? [])),
+            error: reject,
+            complete: resolve,
+          },
         );
       });
     } finally {
@@ -270,7 +326,9 @@ describe('secrets end to end', () => {
     }
 
     // 9. Every text column of every table.
-    const tables = await database.knex.raw<{ rows: Array<{ table_name: string }> }>(`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`);
+    const tables = await database.knex.raw<{ rows: Array<{ table_name: string }> }>(
+      `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
+    );
     expect(tables.rows.length).toBeGreaterThan(10);
     for (const { table_name: table } of tables.rows) {
       const rows = await database.knex.raw<{ rows: Array<{ row: string }> }>(`select t::text as row from "${table}" t`);
@@ -296,7 +354,9 @@ describe('secrets end to end', () => {
       socket.on('message', (data: Buffer) => {
         text += data.toString('utf8');
       });
-      socket.on('close', (code) => (code === 1000 ? resolve(text) : reject(new Error(`console stream closed with ${code}`))));
+      socket.on('close', (code) =>
+        code === 1000 ? resolve(text) : reject(new Error(`console stream closed with ${code}`)),
+      );
       socket.on('error', reject);
     });
   }

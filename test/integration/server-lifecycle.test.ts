@@ -72,7 +72,9 @@ describe('sluice serve', () => {
       expect(await gql.json()).toEqual({ data: { __typename: 'Query' } });
       const info = await fetch(`${service.base}/api/info`);
       expect(info.status).toBe(200);
-      expect(((await info.json()) as { info: { capabilities: { job_history: boolean } } }).info.capabilities.job_history).toBe(true);
+      expect(
+        ((await info.json()) as { info: { capabilities: { job_history: boolean } } }).info.capabilities.job_history,
+      ).toBe(true);
 
       // An open WebSocket with a completed operation on it.
       const closed = new Promise<number>((resolve) => {
@@ -84,14 +86,23 @@ describe('sluice serve', () => {
           onNonLazyError: () => undefined,
           on: { closed: (event) => resolve((event as { code: number }).code) },
         });
-        client.subscribe({ query: '{ __typename }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+        client.subscribe(
+          { query: '{ __typename }' },
+          { next: () => undefined, error: () => undefined, complete: () => undefined },
+        );
       });
       // An in-flight request: headers sent, body not finished yet.
       const body = JSON.stringify({ query: '{ info { version } }' });
       const url = new URL(`${service.base}/graphql`);
       const inFlight = new Promise<{ status: number; text: string }>((resolve, reject) => {
         const req = http.request(
-          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
           (res) => {
             let text = '';
             res.on('data', (c: Buffer) => (text += c.toString()));
@@ -120,7 +131,11 @@ describe('sluice serve', () => {
 
   it('fails with a readable message on a bad configuration file', async () => {
     writeFileSync(path.join(dir, 'bad.yaml'), 'listen: {prot: 1}\n');
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'sluice.js'), 'serve', '--config', path.join(dir, 'bad.yaml')], { cwd: ROOT });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'bin', 'sluice.js'), 'serve', '--config', path.join(dir, 'bad.yaml')],
+      { cwd: ROOT },
+    );
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

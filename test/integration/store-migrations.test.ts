@@ -3,10 +3,31 @@ import { migrateLatest, migrationsComplete } from '../../src/store/migrate';
 import { SystemEventRepository } from '../../src/store/repositories/system-events';
 
 const EXPECTED_TABLES = [
-  'artifacts', 'autohold_requests', 'build_events', 'build_requests', 'builds', 'buildset_events', 'buildset_refs',
-  'buildsets', 'change_queues', 'components', 'config_errors', 'engine_events', 'image_build_artifacts',
-  'image_uploads', 'keys', 'nodes', 'nodeset_requests', 'pipeline_state', 'provides', 'queue_item_jobs',
-  'queue_items', 'refs', 'semaphore_holders', 'system_events', 'tenant_state',
+  'artifacts',
+  'autohold_requests',
+  'build_events',
+  'build_requests',
+  'builds',
+  'buildset_events',
+  'buildset_refs',
+  'buildsets',
+  'change_queues',
+  'components',
+  'config_errors',
+  'engine_events',
+  'image_build_artifacts',
+  'image_uploads',
+  'keys',
+  'nodes',
+  'nodeset_requests',
+  'pipeline_state',
+  'provides',
+  'queue_item_jobs',
+  'queue_items',
+  'refs',
+  'semaphore_holders',
+  'system_events',
+  'tenant_state',
 ];
 
 describe.each(backends())('store on %s', (backend) => {
@@ -18,7 +39,8 @@ describe.each(backends())('store on %s', (backend) => {
       expect(applied[0]).toBe('0001-initial');
       expect(await migrationsComplete(db.knex)).toBe(true);
       expect(await migrateLatest(db.knex)).toEqual([]);
-      const rows = await db.knex('information_schema.tables')
+      const rows = await db
+        .knex('information_schema.tables')
         .where({ table_schema: 'public' })
         .whereNotIn('table_name', ['sluice_migrations', 'sluice_migrations_lock'])
         .pluck('table_name');
@@ -33,7 +55,9 @@ describe.each(backends())('store on %s', (backend) => {
     try {
       const indexes: string[] = await db.knex('pg_indexes').where({ schemaname: 'public' }).pluck('indexdef');
       const covered = (table: string, column: string) =>
-        indexes.some((def) => def.includes(` ON public.${table} `) && new RegExp(`\\(${column}[,)]|, ${column}[,)]`).test(def));
+        indexes.some(
+          (def) => def.includes(` ON public.${table} `) && new RegExp(`\\(${column}[,)]|, ${column}[,)]`).test(def),
+        );
       for (const column of ['project', 'ref', 'change', 'patchset', 'newrev', 'branch']) {
         expect([column, covered('refs', column)]).toEqual([column, true]);
       }
@@ -53,7 +77,13 @@ describe.each(backends())('store on %s', (backend) => {
     try {
       const repo = new SystemEventRepository(db.knex);
       const at = new Date('2026-05-01T10:20:30.000Z');
-      await repo.record({ tenant: 't1', eventType: 'reconfigured', description: 'first', eventTime: at, data: { a: [1] } });
+      await repo.record({
+        tenant: 't1',
+        eventType: 'reconfigured',
+        description: 'first',
+        eventTime: at,
+        data: { a: [1] },
+      });
       await repo.record({ tenant: 't1', eventType: 'enqueued', description: 'second', eventTime: at });
       await repo.record({ tenant: 't2', eventType: 'reconfigured', description: 'other tenant', eventTime: at });
       const all = await repo.list('t1', { limit: 10, offset: 0 });

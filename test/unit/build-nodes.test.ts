@@ -6,9 +6,45 @@ import { buildRequestParamsSchema } from '../../src/model/build-request';
 describe('toBuildNode', () => {
   it('keeps what the executor needs of launcher nodes', () => {
     expect(
-      toBuildNode({ id: 'n1', label: 'small', provider: 'p', connection: 'local', connectionType: 'local', host: 'localhost', interfaceIp: '127.0.0.1', port: null, username: null, path: '/nodes/n1', hostKeys: [] }),
-    ).toEqual({ id: 'n1', label: 'small', connectionType: 'local', connection: 'local', provider: 'p', interfaceIp: '127.0.0.1', host: 'localhost', port: null, username: null, path: '/nodes/n1', hostKeys: [] });
-    expect(toBuildNode({ id: 'n2', label: 'lab', connection: 'lab', connectionType: 'ssh', host: '10.0.0.1', port: 2222, username: 'ci', path: null, hostKeys: ['k1', 3] })).toEqual({
+      toBuildNode({
+        id: 'n1',
+        label: 'small',
+        provider: 'p',
+        connection: 'local',
+        connectionType: 'local',
+        host: 'localhost',
+        interfaceIp: '127.0.0.1',
+        port: null,
+        username: null,
+        path: '/nodes/n1',
+        hostKeys: [],
+      }),
+    ).toEqual({
+      id: 'n1',
+      label: 'small',
+      connectionType: 'local',
+      connection: 'local',
+      provider: 'p',
+      interfaceIp: '127.0.0.1',
+      host: 'localhost',
+      port: null,
+      username: null,
+      path: '/nodes/n1',
+      hostKeys: [],
+    });
+    expect(
+      toBuildNode({
+        id: 'n2',
+        label: 'lab',
+        connection: 'lab',
+        connectionType: 'ssh',
+        host: '10.0.0.1',
+        port: 2222,
+        username: 'ci',
+        path: null,
+        hostKeys: ['k1', 3],
+      }),
+    ).toEqual({
       id: 'n2',
       label: 'lab',
       connectionType: 'ssh',
@@ -30,7 +66,20 @@ describe('toBuildNode', () => {
 });
 
 describe('toBuildRequestParams nodes', () => {
-  const change = { kind: 'change' as const, project: 'review.example.com/org/app', ref: 'refs/changes/01/1/1', branch: 'main', number: 1, patchset: '1', oldrev: null, newrev: null, url: null, owner: null, dependsOn: [], merged: false };
+  const change = {
+    kind: 'change' as const,
+    project: 'review.example.com/org/app',
+    ref: 'refs/changes/01/1/1',
+    branch: 'main',
+    number: 1,
+    patchset: '1',
+    oldrev: null,
+    newrev: null,
+    url: null,
+    owner: null,
+    dependsOn: [],
+    merged: false,
+  };
   const params = (nodes: BuildParams['nodes']): BuildParams => ({
     tenant: 't',
     pipeline: 'check',
@@ -40,7 +89,20 @@ describe('toBuildRequestParams nodes', () => {
     attempt: 1,
     precedence: 200,
     changes: [change],
-    mergeItems: [{ project: 'review.example.com/org/app', connection: 'gerrit', mergeMode: 'merge', ref: change.ref, branch: 'main', number: 1, patchset: '1', oldrev: null, newrev: null, buildsetUuid: 'bs1' }],
+    mergeItems: [
+      {
+        project: 'review.example.com/org/app',
+        connection: 'gerrit',
+        mergeMode: 'merge',
+        ref: change.ref,
+        branch: 'main',
+        number: 1,
+        patchset: '1',
+        oldrev: null,
+        newrev: null,
+        buildsetUuid: 'bs1',
+      },
+    ],
     parentData: {},
     artifacts: [],
     nodes,
@@ -59,20 +121,58 @@ describe('toBuildRequestParams nodes', () => {
       vars: {},
       params: {
         nodesetAlternatives: [
-          { name: 'first', nodes: [{ name: 'a', aliases: [], label: 'small' }, { name: 'b', aliases: [], label: 'small' }], groups: [], alternatives: [] },
-          { name: 'second', nodes: [{ name: 'x', aliases: ['y'], label: 'small' }, { name: 'z', aliases: [], label: 'small' }], groups: [{ name: 'g', nodes: ['z'] }], alternatives: [] },
+          {
+            name: 'first',
+            nodes: [
+              { name: 'a', aliases: [], label: 'small' },
+              { name: 'b', aliases: [], label: 'small' },
+            ],
+            groups: [],
+            alternatives: [],
+          },
+          {
+            name: 'second',
+            nodes: [
+              { name: 'x', aliases: ['y'], label: 'small' },
+              { name: 'z', aliases: [], label: 'small' },
+            ],
+            groups: [{ name: 'g', nodes: ['z'] }],
+            alternatives: [],
+          },
         ],
         hostVars: { x: { role: 'main' }, bad: 'not a mapping' },
         groupVars: { g: { port: 1 } },
       },
     },
   });
-  const local = (id: string) => ({ id, label: 'small', provider: 'p', connection: 'local', connectionType: 'local', host: 'localhost', interfaceIp: '127.0.0.1', port: null, username: null, path: `/nodes/${id}`, hostKeys: [], nodesetIndex: 1 });
+  const local = (id: string) => ({
+    id,
+    label: 'small',
+    provider: 'p',
+    connection: 'local',
+    connectionType: 'local',
+    host: 'localhost',
+    interfaceIp: '127.0.0.1',
+    port: null,
+    username: null,
+    path: `/nodes/${id}`,
+    hostKeys: [],
+    nodesetIndex: 1,
+  });
 
   it('carries the nodes with the names and groups of the alternative the launcher fulfilled, and host/group vars', () => {
-    const request = toBuildRequestParams(params([local('n1'), local('n2')]), (_tenant, name) => name.replace(/^review\.example\.com\//, ''));
+    const request = toBuildRequestParams(params([local('n1'), local('n2')]), (_tenant, name) =>
+      name.replace(/^review\.example\.com\//, ''),
+    );
     expect(request.nodes?.map((node) => node.id)).toEqual(['n1', 'n2']);
-    expect(request.nodeset).toEqual({ name: 'second', nodes: [{ name: 'x', aliases: ['y'], label: 'small' }, { name: 'z', aliases: [], label: 'small' }], groups: [{ name: 'g', nodes: ['z'] }] });
+    expect(request.nodeset).toEqual({
+      name: 'second',
+      nodes: [
+        { name: 'x', aliases: ['y'], label: 'small' },
+        { name: 'z', aliases: [], label: 'small' },
+      ],
+      groups: [{ name: 'g', nodes: ['z'] }],
+    });
     expect(request.job.hostVars).toEqual({ x: { role: 'main' } });
     expect(request.job.groupVars).toEqual({ g: { port: 1 } });
     // What the executor reads back from the store validates.
@@ -80,7 +180,13 @@ describe('toBuildRequestParams nodes', () => {
   });
 
   it('names the built-in gateway’s pseudo-nodes too (they run in the executor workspace)', () => {
-    const request = toBuildRequestParams(params([{ id: 'r-0', label: 'small', provider: 'local' }, { id: 'r-1', label: 'small', provider: 'local' }]), (_tenant, name) => name);
+    const request = toBuildRequestParams(
+      params([
+        { id: 'r-0', label: 'small', provider: 'local' },
+        { id: 'r-1', label: 'small', provider: 'local' },
+      ]),
+      (_tenant, name) => name,
+    );
     expect(request.nodes).toBeUndefined();
     expect(request.nodeset?.name).toBe('first');
     expect(toBuildRequestParams(params([]), (_tenant, name) => name).nodeset).toBeUndefined();

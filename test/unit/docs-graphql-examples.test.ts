@@ -48,7 +48,11 @@ function validator(): (source: string) => string[] {
   const yoga = createYoga({ schema, plugins: hardeningPlugins(limits), logging: false });
   const env = yoga.getEnveloped({});
   return (source) => {
-    const result = parseAndValidateForSubscription({ schema: env.schema, parse: env.parse, validate: env.validate }, source, limits);
+    const result = parseAndValidateForSubscription(
+      { schema: env.schema, parse: env.parse, validate: env.validate },
+      source,
+      limits,
+    );
     return 'errors' in result ? result.errors.map((e) => e.message) : [];
   };
 }
@@ -75,7 +79,16 @@ describe('GraphQL examples in the docs', () => {
   });
 
   it('reads blocks at any indentation and reports their line', () => {
-    const markdown = ['text', '   ```graphql', '   { info {', '     version } }', '   ```', '```graphql', 'query { tenants }', '```'].join('\n');
+    const markdown = [
+      'text',
+      '   ```graphql',
+      '   { info {',
+      '     version } }',
+      '   ```',
+      '```graphql',
+      'query { tenants }',
+      '```',
+    ].join('\n');
     expect(graphqlBlocks(markdown, 'x.md')).toEqual([
       { where: 'x.md:3', source: '{ info {\n  version } }' },
       { where: 'x.md:7', source: 'query { tenants }' },

@@ -22,7 +22,12 @@ describe('cron schedules of timer pipelines', () => {
   });
 
   it('lists fire times in an interval and rejects malformed expressions', () => {
-    const times = cronFireTimes(parseCron('0 */6 * * *'), new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T13:00:00Z'), 10);
+    const times = cronFireTimes(
+      parseCron('0 */6 * * *'),
+      new Date('2026-01-01T00:00:00Z'),
+      new Date('2026-01-01T13:00:00Z'),
+      10,
+    );
     expect(times.map((time) => time.toISOString())).toEqual(['2026-01-01T06:00:00.000Z', '2026-01-01T12:00:00.000Z']);
     expect(() => parseCron('* * *')).toThrow('cron expression must have 5 or 6 fields');
     expect(() => parseCron('61 * * * *')).toThrow('invalid cron field "61"');
@@ -30,7 +35,16 @@ describe('cron schedules of timer pipelines', () => {
 });
 
 describe('window arithmetic', () => {
-  const params = (overrides: Partial<WindowParams> = {}): WindowParams => ({ window: 20, floor: 3, ceiling: null, increaseType: 'linear', increaseFactor: 1, decreaseType: 'exponential', decreaseFactor: 2, ...overrides });
+  const params = (overrides: Partial<WindowParams> = {}): WindowParams => ({
+    window: 20,
+    floor: 3,
+    ceiling: null,
+    increaseType: 'linear',
+    increaseFactor: 1,
+    decreaseType: 'exponential',
+    decreaseFactor: 2,
+    ...overrides,
+  });
 
   it('grows linearly or exponentially up to the ceiling', () => {
     expect(increasedWindow(5, params())).toBe(6);

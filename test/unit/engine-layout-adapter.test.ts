@@ -31,31 +31,71 @@ describe('engine layout adapter', () => {
       ['periodic', 'independent', 'normal'],
     ]);
     const gate = engine.pipelines[1];
-    expect([gate.window.window, gate.window.floor, gate.reporters.success.submit, gate.reporters['merge-conflict'].connections]).toEqual([5, 2, true, ['gerrit']]);
+    expect([
+      gate.window.window,
+      gate.window.floor,
+      gate.reporters.success.submit,
+      gate.reporters['merge-conflict'].connections,
+    ]).toEqual([5, 2, true, ['gerrit']]);
     expect(engine.pipelines[0].reporters.success.submit).toBe(false);
-    expect([gate.require, gate.reject]).toEqual([[{ connection: 'gerrit', open: true, currentPatchset: true }], [{ connection: 'gerrit', status: ['MERGED'] }]]);
+    expect([gate.require, gate.reject]).toEqual([
+      [{ connection: 'gerrit', open: true, currentPatchset: true }],
+      [{ connection: 'gerrit', status: ['MERGED'] }],
+    ]);
     expect([engine.pipelines[0].require, engine.pipelines[0].reject]).toEqual([[], []]);
     expect([gate.allowOtherConnections, engine.pipelines[0].allowOtherConnections]).toEqual([false, true]);
     const post = engine.pipelines[2].triggers[0];
-    expect(post.driver === 'git' && [post.events, post.refs.map((filter) => filter.pattern.test('refs/heads/master')), post.refs.map((filter) => filter.pattern.test('refs/tags/v1'))]).toEqual([['ref-updated'], [true], [false]]);
+    expect(
+      post.driver === 'git' && [
+        post.events,
+        post.refs.map((filter) => filter.pattern.test('refs/heads/master')),
+        post.refs.map((filter) => filter.pattern.test('refs/tags/v1')),
+      ],
+    ).toEqual([['ref-updated'], [true], [false]]);
     expect(engine.pipelines[3].triggers).toEqual([{ driver: 'timer', connection: 'timer', time: '0 0 * * *' }]);
   });
 
   it('maps projects with their queue and freezes job graphs for the engine', () => {
     const engine = toEngineLayout(layout);
     const project = engine.projects.get('review.example.com/org/project');
-    expect([project?.name, project?.queueName, project?.queuePerBranch, project?.queueAllowsCycles, project?.defaultBranch]).toEqual(['org/project', 'integrated', true, true, 'master']);
+    expect([
+      project?.name,
+      project?.queueName,
+      project?.queuePerBranch,
+      project?.queueAllowsCycles,
+      project?.defaultBranch,
+    ]).toEqual(['org/project', 'integrated', true, true, 'master']);
     const frozen = engine.freezeJobGraph('gate', 'org/project', 'master', ['README']);
     expect(frozen.status).toBe('ok');
     if (frozen.status !== 'ok') {
       return;
     }
     expect(frozen.failFast).toBe(true);
-    expect(frozen.jobs.map((job) => [job.name, job.attempts, job.dependencies, job.semaphores, job.nodeset.labels, job.nodeset.alternatives, job.provides])).toEqual([
+    expect(
+      frozen.jobs.map((job) => [
+        job.name,
+        job.attempts,
+        job.dependencies,
+        job.semaphores,
+        job.nodeset.labels,
+        job.nodeset.alternatives,
+        job.provides,
+      ]),
+    ).toEqual([
       ['unit', 2, [], [], [], [], []],
-      ['integration', 3, [{ name: 'unit', soft: false }], [{ name: 'deploy', resourcesFirst: false }], ['ubuntu'], [['ubuntu']], ['tarball']],
+      [
+        'integration',
+        3,
+        [{ name: 'unit', soft: false }],
+        [{ name: 'deploy', resourcesFirst: false }],
+        ['ubuntu'],
+        [['ubuntu']],
+        ['tarball'],
+      ],
     ]);
-    expect(engine.freezeJobGraph('periodic', 'org/project', 'master', undefined)).toEqual({ status: 'not-in-pipeline' });
+    expect(engine.freezeJobGraph('periodic', 'org/project', 'master', undefined)).toEqual({
+      status: 'not-in-pipeline',
+    });
     expect(engine.projectInPipeline('gate', 'org/project')).toBe(true);
     expect(engine.projectInPipeline('post', 'org/project')).toBe(false);
     expect(engine.limits).toEqual({ maxChangesPerPipeline: 50, maxDependencies: 10 });

@@ -21,9 +21,21 @@ function change(overrides: Partial<ChangeInfo> = {}): ChangeInfo {
   };
 }
 
-const branch: ChangeInfo = { ...change(), kind: 'branch', ref: 'refs/heads/master', number: null, patchset: null, merged: true };
+const branch: ChangeInfo = {
+  ...change(),
+  kind: 'branch',
+  ref: 'refs/heads/master',
+  number: null,
+  patchset: null,
+  merged: true,
+};
 
-function check(require: ChangeRequirement[], reject: ChangeRequirement[], candidate: ChangeInfo, connection = 'git'): string | null {
+function check(
+  require: ChangeRequirement[],
+  reject: ChangeRequirement[],
+  candidate: ChangeInfo,
+  connection = 'git',
+): string | null {
   return unmetRequirement(pipeline('gate', 'dependent', { require, reject }), connection, candidate);
 }
 
@@ -36,8 +48,12 @@ describe('pipeline require/reject', () => {
     expect(check([{ connection: 'git', open: true }], [], change({ merged: true }))).toBe(
       'Change 1,2 of git.example.com/org/project does not meet the requirements of pipeline gate: it is not open (require open: true)',
     );
-    expect(check([{ connection: 'git', currentPatchset: true }], [], change({ currentPatchset: false }))).toMatch(/it is not the current patchset \(require current-patchset: true\)$/);
-    expect(check([{ connection: 'git', status: ['MERGED'] }], [], change())).toMatch(/its status NEW is not one of MERGED \(require status\)$/);
+    expect(check([{ connection: 'git', currentPatchset: true }], [], change({ currentPatchset: false }))).toMatch(
+      /it is not the current patchset \(require current-patchset: true\)$/,
+    );
+    expect(check([{ connection: 'git', status: ['MERGED'] }], [], change())).toMatch(
+      /its status NEW is not one of MERGED \(require status\)$/,
+    );
     expect(check([{ connection: 'git', open: false }], [], change())).toMatch(/it is open \(require open: false\)$/);
   });
 
@@ -46,7 +62,9 @@ describe('pipeline require/reject', () => {
     expect(check([], [{ connection: 'git', status: ['MERGED'] }], change({ merged: true }))).toBe(
       'Change 1,2 of git.example.com/org/project is rejected by pipeline gate: its status is MERGED (reject status)',
     );
-    expect(check([], [{ connection: 'git', currentPatchset: false }], change({ currentPatchset: false }))).toMatch(/it is not the current patchset \(reject current-patchset: false\)$/);
+    expect(check([], [{ connection: 'git', currentPatchset: false }], change({ currentPatchset: false }))).toMatch(
+      /it is not the current patchset \(reject current-patchset: false\)$/,
+    );
     expect(check([], [{ connection: 'git', open: true }], change())).toMatch(/it is open \(reject open: true\)$/);
   });
 
@@ -59,11 +77,13 @@ describe('pipeline require/reject', () => {
     expect(check([{ connection: 'git', open: true }], [], branch)).toBe(
       'Ref refs/heads/master of git.example.com/org/project does not meet the requirements of pipeline gate: it is not a change (require open)',
     );
-    expect(check([], [{ connection: 'git', currentPatchset: true }], branch)).toMatch(/it is not a change \(reject current-patchset\)$/);
+    expect(check([], [{ connection: 'git', currentPatchset: true }], branch)).toMatch(
+      /it is not a change \(reject current-patchset\)$/,
+    );
     expect(check([], [{ connection: 'git', status: ['MERGED'] }], branch)).toBeNull();
   });
 
-  it('applies only the entries of the change\'s connection', () => {
+  it("applies only the entries of the change's connection", () => {
     const requirements = [{ connection: 'other', open: false }];
     expect(check(requirements, [], change())).toBeNull();
     expect(check(requirements, [], change(), 'other')).not.toBeNull();

@@ -6,15 +6,49 @@ import { job, pipeline } from '../engine/scripted';
 const NOW = new Date('2026-01-01T00:10:00Z');
 
 function jobState(name: string, overrides: Partial<JobState> = {}): JobState {
-  return { job: job(name), tries: 0, build: null, retryBuilds: [], waitReason: null, waitingStatus: null, nodeRequestId: null, nodesReady: false, nodes: [], semaphoresHeld: [], artifacts: [], ...overrides };
+  return {
+    job: job(name),
+    tries: 0,
+    build: null,
+    retryBuilds: [],
+    waitReason: null,
+    waitingStatus: null,
+    nodeRequestId: null,
+    nodesReady: false,
+    nodes: [],
+    semaphoresHeld: [],
+    artifacts: [],
+    ...overrides,
+  };
 }
 
-function item(uuid: string, number: number, itemAhead: string | null, jobs: JobState[], overrides: Partial<ItemState> = {}): ItemState {
+function item(
+  uuid: string,
+  number: number,
+  itemAhead: string | null,
+  jobs: JobState[],
+  overrides: Partial<ItemState> = {},
+): ItemState {
   return {
     uuid,
     pipeline: 'gate',
     queueName: 'integrated',
-    changes: [{ kind: 'change', project: 'git.example.com/org/project', ref: `refs/changes/0${number}/${number}/1`, branch: 'master', number, patchset: '1', oldrev: null, newrev: 'abc', url: `https://git.example.com/c/${number}`, owner: 'alice', dependsOn: [], merged: false }],
+    changes: [
+      {
+        kind: 'change',
+        project: 'git.example.com/org/project',
+        ref: `refs/changes/0${number}/${number}/1`,
+        branch: 'master',
+        number,
+        patchset: '1',
+        oldrev: null,
+        newrev: 'abc',
+        url: `https://git.example.com/c/${number}`,
+        owner: 'alice',
+        dependsOn: [],
+        merged: false,
+      },
+    ],
     live: true,
     active: true,
     quiet: false,
@@ -28,7 +62,23 @@ function item(uuid: string, number: number, itemAhead: string | null, jobs: JobS
     dequeuedNeedingChange: null,
     failingReasons: [],
     firstJobStartTime: null,
-    buildset: { uuid: `bs-${uuid}`, historyId: null, configured: true, mergeItems: [], mergeState: 'complete', files: [], unableToMerge: false, mergeError: null, configError: null, notInPipeline: false, jobGraphFrozen: true, jobs, failFast: false, result: null, startTime: null },
+    buildset: {
+      uuid: `bs-${uuid}`,
+      historyId: null,
+      configured: true,
+      mergeItems: [],
+      mergeState: 'complete',
+      files: [],
+      unableToMerge: false,
+      mergeError: null,
+      configError: null,
+      notInPipeline: false,
+      jobGraphFrozen: true,
+      jobs,
+      failFast: false,
+      result: null,
+      startTime: null,
+    },
     dequeueTime: null,
     dequeueReason: null,
     ...overrides,
@@ -36,7 +86,24 @@ function item(uuid: string, number: number, itemAhead: string | null, jobs: JobS
 }
 
 function build(uuid: string, start: string, estimated: number | null, result: BuildResult | null = null): BuildState {
-  return { uuid, historyId: null, attempt: 1, executeTime: start, startTime: start, endTime: result ? '2026-01-01T00:09:00.000Z' : null, result, errorDetail: null, logUrl: `finger://executor/${uuid}`, estimatedTime: estimated, canceled: false, retry: false, held: false, data: {}, artifacts: [], submitted: true };
+  return {
+    uuid,
+    historyId: null,
+    attempt: 1,
+    executeTime: start,
+    startTime: start,
+    endTime: result ? '2026-01-01T00:09:00.000Z' : null,
+    result,
+    errorDetail: null,
+    logUrl: `finger://executor/${uuid}`,
+    estimatedTime: estimated,
+    canceled: false,
+    retry: false,
+    held: false,
+    data: {},
+    artifacts: [],
+    submitted: true,
+  };
 }
 
 const state: PipelineState = {
@@ -52,14 +119,29 @@ const state: PipelineState = {
       projects: ['git.example.com/org/project'],
       dynamic: false,
       window: 20,
-      params: { window: 20, floor: 3, ceiling: null, increaseType: 'linear', increaseFactor: 1, decreaseType: 'exponential', decreaseFactor: 2 },
+      params: {
+        window: 20,
+        floor: 3,
+        ceiling: null,
+        increaseType: 'linear',
+        increaseFactor: 1,
+        decreaseType: 'exponential',
+        decreaseFactor: 2,
+      },
       items: [
         item('a', 1, null, [jobState('merge', { tries: 1, build: build('b1', '2026-01-01T00:05:00.000Z', 600) })]),
         item('b', 2, 'a', [
           jobState('merge', { tries: 1, build: build('b2', '2026-01-01T00:08:00.000Z', 60) }),
-          jobState('test', { waitReason: 'dependencies', waitingStatus: 'dependencies: merge', job: job('test', { dependencies: [{ name: 'merge', soft: false }] }) }),
+          jobState('test', {
+            waitReason: 'dependencies',
+            waitingStatus: 'dependencies: merge',
+            job: job('test', { dependencies: [{ name: 'merge', soft: false }] }),
+          }),
         ]),
-        item('c', 3, 'b', [], { active: false, buildset: { ...item('x', 3, null, []).buildset, configured: false, jobGraphFrozen: false, mergeState: 'new' } }),
+        item('c', 3, 'b', [], {
+          active: false,
+          buildset: { ...item('x', 3, null, []).buildset, configured: false, jobGraphFrozen: false, mergeState: 'new' },
+        }),
       ],
     },
   ],
@@ -84,20 +166,52 @@ describe('tenant status model', () => {
     const queue = status.pipelines[0].changeQueues[0];
     expect(queue.heads).toHaveLength(1);
     const [first, second, third] = queue.heads[0];
-    expect(first.jobs[0]).toMatchObject({ elapsedTime: 300_000, remainingTime: 300_000, reportUrl: 'https://sluice.example.com/t/tenant-one/build/b1', url: 'stream/b1?logfile=console.log', tries: 1, queued: true, waitingStatus: null });
+    expect(first.jobs[0]).toMatchObject({
+      elapsedTime: 300_000,
+      remainingTime: 300_000,
+      reportUrl: 'https://sluice.example.com/t/tenant-one/build/b1',
+      url: 'stream/b1?logfile=console.log',
+      tries: 1,
+      queued: true,
+      waitingStatus: null,
+    });
     expect(first.remainingTime).toBe(300_000);
     // Not every job of the second item started: no item remaining time.
     expect(second.remainingTime).toBeNull();
-    expect(second.jobs[1]).toMatchObject({ name: 'test', dependencies: ['merge'], elapsedTime: null, waitingStatus: 'dependencies: merge', waitingFor: 'dependencies', tries: 0, queued: false, uuid: null, canceled: null });
-    expect([third.active, third.waitingFor, third.zuulRef, third.itemAhead, second.itemsBehind]).toEqual([false, 'window', null, 'b', ['c']]);
+    expect(second.jobs[1]).toMatchObject({
+      name: 'test',
+      dependencies: ['merge'],
+      elapsedTime: null,
+      waitingStatus: 'dependencies: merge',
+      waitingFor: 'dependencies',
+      tries: 0,
+      queued: false,
+      uuid: null,
+      canceled: null,
+    });
+    expect([third.active, third.waitingFor, third.zuulRef, third.itemAhead, second.itemsBehind]).toEqual([
+      false,
+      'window',
+      null,
+      'b',
+      ['c'],
+    ]);
     expect(status.state.reason).toBe('upgrade');
     expect(status.triggerEventQueue.length).toBe(2);
   });
 
   it('counts pending events per pipeline and for the tenant', () => {
     const status = computeTenantStatus(input);
-    expect([status.pipelines[0].triggerEvents, status.pipelines[0].managementEvents, status.pipelines[0].resultEvents]).toEqual([1, 1, 0]);
-    expect([status.triggerEventQueue.length, status.managementEventQueue.length, status.resultEventQueue.length]).toEqual([2, 1, 0]);
+    expect([
+      status.pipelines[0].triggerEvents,
+      status.pipelines[0].managementEvents,
+      status.pipelines[0].resultEvents,
+    ]).toEqual([1, 1, 0]);
+    expect([
+      status.triggerEventQueue.length,
+      status.managementEventQueue.length,
+      status.resultEventQueue.length,
+    ]).toEqual([2, 1, 0]);
     expect(status.lastReconfigured).toBe(Date.parse('2026-01-01T00:00:00Z'));
   });
 });

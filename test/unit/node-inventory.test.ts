@@ -8,8 +8,24 @@ import type { BuildNode, BuildNodeset } from '../../src/model/build-request';
 import { buildParams } from '../helpers/build-params';
 
 const FROZEN_ALTERNATIVES = [
-  { name: 'pair', nodes: [{ name: 'controller', aliases: [], label: 'small' }, { name: 'peer', aliases: ['peer-alias'], label: 'small' }], groups: [{ name: 'peers', nodes: ['peer'] }], alternatives: [] },
-  { name: 'other-pair', nodes: [{ name: 'a', aliases: [], label: 'small' }, { name: 'b', aliases: [], label: 'small' }], groups: [], alternatives: [] },
+  {
+    name: 'pair',
+    nodes: [
+      { name: 'controller', aliases: [], label: 'small' },
+      { name: 'peer', aliases: ['peer-alias'], label: 'small' },
+    ],
+    groups: [{ name: 'peers', nodes: ['peer'] }],
+    alternatives: [],
+  },
+  {
+    name: 'other-pair',
+    nodes: [
+      { name: 'a', aliases: [], label: 'small' },
+      { name: 'b', aliases: [], label: 'small' },
+    ],
+    groups: [],
+    alternatives: [],
+  },
   { name: 'big', nodes: [{ name: 'big', aliases: [], label: 'large' }], groups: [], alternatives: [] },
 ];
 
@@ -25,8 +41,32 @@ const PAIR: BuildNodeset = {
   ],
 };
 
-const LOCAL: BuildNode = { id: 'n1', label: 'small', connectionType: 'local', connection: 'local', provider: 'tenant/local-nodes', interfaceIp: '127.0.0.1', host: 'localhost', port: null, username: null, path: '/nodes/n1', hostKeys: [] };
-const SSH: BuildNode = { id: 'n2', label: 'lab', connectionType: 'ssh', connection: 'lab', provider: 'tenant/lab', interfaceIp: '10.0.0.2', host: '10.0.0.2', port: 2222, username: 'ci', path: null, hostKeys: ['[10.0.0.2]:2222 ssh-ed25519 AAAA'] };
+const LOCAL: BuildNode = {
+  id: 'n1',
+  label: 'small',
+  connectionType: 'local',
+  connection: 'local',
+  provider: 'tenant/local-nodes',
+  interfaceIp: '127.0.0.1',
+  host: 'localhost',
+  port: null,
+  username: null,
+  path: '/nodes/n1',
+  hostKeys: [],
+};
+const SSH: BuildNode = {
+  id: 'n2',
+  label: 'lab',
+  connectionType: 'ssh',
+  connection: 'lab',
+  provider: 'tenant/lab',
+  interfaceIp: '10.0.0.2',
+  host: '10.0.0.2',
+  port: 2222,
+  username: 'ci',
+  path: null,
+  hostKeys: ['[10.0.0.2]:2222 ssh-ed25519 AAAA'],
+};
 
 describe('nodesetOfNodes', () => {
   it('takes the alternative the launcher names, else the first one with the nodes’ labels', () => {
@@ -45,11 +85,18 @@ describe('nodesetOfNodes', () => {
     });
     // An index whose labels do not match is not trusted.
     expect(nodesetOfNodes(FROZEN_ALTERNATIVES, small(2))?.name).toBe('pair');
-    expect(nodesetOfNodes(FROZEN_ALTERNATIVES, [{ id: 'z', label: 'large' }])?.nodes).toEqual([{ name: 'big', aliases: [], label: 'large' }]);
+    expect(nodesetOfNodes(FROZEN_ALTERNATIVES, [{ id: 'z', label: 'large' }])?.nodes).toEqual([
+      { name: 'big', aliases: [], label: 'large' },
+    ]);
   });
 
   it('names nodes of no known alternative node1, node2, ... and has no nodeset without nodes', () => {
-    expect(nodesetOfNodes(undefined, [{ id: 'x', label: 'gpu' }, { id: 'y', label: 'cpu' }])).toEqual({
+    expect(
+      nodesetOfNodes(undefined, [
+        { id: 'x', label: 'gpu' },
+        { id: 'y', label: 'cpu' },
+      ]),
+    ).toEqual({
       name: '',
       nodes: [
         { name: 'node1', aliases: [], label: 'gpu' },
@@ -65,7 +112,11 @@ describe('node inventory', () => {
   const keys = (node: BuildNode) => (node.connection === 'lab' ? '/keys/lab' : undefined);
 
   it('lists every node with its names, groups and connection, the first one primary, in the reference inventory shape too', () => {
-    const inventory = buildInventory({ params: buildParams({ params: { nodes: [LOCAL, SSH], nodeset: PAIR } }), workspaceRoot: '/nodes/n1', sshKeyFor: keys });
+    const inventory = buildInventory({
+      params: buildParams({ params: { nodes: [LOCAL, SSH], nodeset: PAIR } }),
+      workspaceRoot: '/nodes/n1',
+      sshKeyFor: keys,
+    });
     expect(inventory.primary).toBe('controller');
     expect(inventory.nodes).toEqual([
       {
@@ -104,7 +155,10 @@ describe('node inventory', () => {
       },
     ]);
     expect(inventory.groups).toEqual({ peers: ['peer-alias'], everyone: ['controller', 'peer'] });
-    expect(inventory.ssh).toEqual({ config_file: '/nodes/n1/work/ssh/config', known_hosts_file: '/nodes/n1/work/ssh/known_hosts' });
+    expect(inventory.ssh).toEqual({
+      config_file: '/nodes/n1/work/ssh/config',
+      known_hosts_file: '/nodes/n1/work/ssh/known_hosts',
+    });
     const peerVars = {
       ansible_connection: 'ssh',
       ansible_host: '10.0.0.2',
@@ -149,28 +203,53 @@ describe('node inventory', () => {
   });
 
   it('adds the job’s host-vars to the hosts of that name and group-vars to the groups', () => {
-    const params = buildParams({ job: { hostVars: { 'peer-alias': { role: 'db', ansible_host: 'ignored' }, absent: { x: 1 } }, groupVars: { peers: { port: 5432 } } }, params: { nodes: [LOCAL, SSH], nodeset: PAIR } });
+    const params = buildParams({
+      job: {
+        hostVars: { 'peer-alias': { role: 'db', ansible_host: 'ignored' }, absent: { x: 1 } },
+        groupVars: { peers: { port: 5432 } },
+      },
+      params: { nodes: [LOCAL, SSH], nodeset: PAIR },
+    });
     const { all } = buildInventory({ params, workspaceRoot: '/nodes/n1', sshKeyFor: keys });
     expect(all.hosts['peer-alias']).toMatchObject({ role: 'db', ansible_host: '10.0.0.2' });
     expect(all.hosts.peer).not.toHaveProperty('role');
     expect(all.hosts).not.toHaveProperty('absent');
-    expect(all.children).toEqual({ peers: { hosts: { 'peer-alias': null }, vars: { port: 5432 } }, everyone: { hosts: { controller: null, peer: null } } });
+    expect(all.children).toEqual({
+      peers: { hosts: { 'peer-alias': null }, vars: { port: 5432 } },
+      everyone: { hosts: { controller: null, peer: null } },
+    });
   });
 
   it('makes every node the executor host itself without launcher nodes (built-in local gateway)', () => {
-    const inventory = buildInventory({ params: buildParams({ params: { nodeset: PAIR } }), workspaceRoot: '/work/b1', sshKeyFor: keys });
-    expect(inventory.nodes.map((node) => [node.name, node.connection_type, node.id, node.directory, node.primary])).toEqual([
+    const inventory = buildInventory({
+      params: buildParams({ params: { nodeset: PAIR } }),
+      workspaceRoot: '/work/b1',
+      sshKeyFor: keys,
+    });
+    expect(
+      inventory.nodes.map((node) => [node.name, node.connection_type, node.id, node.directory, node.primary]),
+    ).toEqual([
       ['controller', 'local', null, '/work/b1', true],
       ['peer', 'local', null, '/work/b1', false],
     ]);
     expect(inventory.ssh).toBeNull();
-    expect(buildInventory({ params: buildParams(), workspaceRoot: '/work/b1', sshKeyFor: keys })).toEqual({ primary: null, nodes: [], groups: {}, ssh: null, all: { hosts: {}, children: {} } });
+    expect(buildInventory({ params: buildParams(), workspaceRoot: '/work/b1', sshKeyFor: keys })).toEqual({
+      primary: null,
+      nodes: [],
+      groups: {},
+      ssh: null,
+      all: { hosts: {}, children: {} },
+    });
   });
 
   it('writes the inventory and SSH files into work/ and points the step variables at them', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-inventory-'));
     try {
-      const env = writeNodeFiles({ params: buildParams({ params: { nodes: [LOCAL, SSH], nodeset: PAIR } }), workspaceRoot: root, sshKeyFor: keys });
+      const env = writeNodeFiles({
+        params: buildParams({ params: { nodes: [LOCAL, SSH], nodeset: PAIR } }),
+        workspaceRoot: root,
+        sshKeyFor: keys,
+      });
       expect(env).toEqual({
         SLUICE_INVENTORY_FILE: path.join(root, 'work/inventory.json'),
         SLUICE_NODE_NAME: 'controller',
@@ -178,13 +257,21 @@ describe('node inventory', () => {
         SLUICE_SSH_CONFIG: path.join(root, 'work/ssh/config'),
         SLUICE_SSH_KNOWN_HOSTS: path.join(root, 'work/ssh/known_hosts'),
       });
-      expect(JSON.parse(readFileSync(env.SLUICE_INVENTORY_FILE, 'utf8'))).toMatchObject({ primary: 'controller', groups: { peers: ['peer-alias'] } });
+      expect(JSON.parse(readFileSync(env.SLUICE_INVENTORY_FILE, 'utf8'))).toMatchObject({
+        primary: 'controller',
+        groups: { peers: ['peer-alias'] },
+      });
       expect(readFileSync(env.SLUICE_SSH_KNOWN_HOSTS, 'utf8')).toBe('[10.0.0.2]:2222 ssh-ed25519 AAAA\n');
       expect(readFileSync(env.SLUICE_SSH_CONFIG, 'utf8')).toContain('Host peer peer-alias\n');
       expect(statSync(env.SLUICE_SSH_CONFIG).mode & 0o777).toBe(0o600);
 
       const plain = writeNodeFiles({ params: buildParams(), workspaceRoot: root, sshKeyFor: keys });
-      expect(plain).toMatchObject({ SLUICE_NODE_NAME: '', SLUICE_NODE_DIR: '', SLUICE_SSH_CONFIG: '', SLUICE_SSH_KNOWN_HOSTS: '' });
+      expect(plain).toMatchObject({
+        SLUICE_NODE_NAME: '',
+        SLUICE_NODE_DIR: '',
+        SLUICE_SSH_CONFIG: '',
+        SLUICE_SSH_KNOWN_HOSTS: '',
+      });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

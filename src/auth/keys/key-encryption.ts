@@ -17,7 +17,9 @@ const IV_BYTES = 12;
 /** A private key could not be decrypted (wrong key-encryption secret, or a damaged row). */
 export class KeyDecryptionError extends Error {
   constructor(context: string) {
-    super(`cannot decrypt the private key of ${context}: the key-encryption secret differs from the one it was stored with, or the row is damaged`);
+    super(
+      `cannot decrypt the private key of ${context}: the key-encryption secret differs from the one it was stored with, or the row is damaged`,
+    );
     this.name = 'KeyDecryptionError';
   }
 }
@@ -29,7 +31,9 @@ export class KeyEncryptor {
   /** Derive the AES key from the operator's secret (takes ~100 ms, do it once). */
   static async fromSecret(secret: string): Promise<KeyEncryptor> {
     const key = await new Promise<Buffer>((resolve, reject) => {
-      scrypt(secret, SALT, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (err, derived) => (err ? reject(err) : resolve(derived)));
+      scrypt(secret, SALT, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }, (err, derived) =>
+        err ? reject(err) : resolve(derived),
+      );
     });
     return new KeyEncryptor(key);
   }
@@ -40,7 +44,9 @@ export class KeyEncryptor {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [FORMAT, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(':');
+    return [FORMAT, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(
+      ':',
+    );
   }
 
   /** @throws KeyDecryptionError */

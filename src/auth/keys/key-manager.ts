@@ -112,7 +112,10 @@ export class KeyManager {
   }
 
   private open(stored: StoredKey): KeyPair {
-    const pem = this.options.encryptor.decrypt(stored.privateKeyEncrypted, encryptionContext(stored.kind, stored.owner));
+    const pem = this.options.encryptor.decrypt(
+      stored.privateKeyEncrypted,
+      encryptionContext(stored.kind, stored.owner),
+    );
     return new KeyPair(stored.kind, stored.owner, stored.publicKey, stored.created, createPrivateKey(pem));
   }
 
@@ -135,6 +138,8 @@ function encryptionContext(kind: KeyKind, owner: string): string {
 /** RSA key generation off the main thread (libuv pool): 4096 bits takes seconds. */
 function generateRsaPrivateKey(bits: number): Promise<KeyObject> {
   return new Promise((resolve, reject) => {
-    generateKeyPair('rsa', { modulusLength: bits, publicExponent: 0x10001 }, (err, _publicKey, privateKey) => (err ? reject(err) : resolve(privateKey)));
+    generateKeyPair('rsa', { modulusLength: bits, publicExponent: 0x10001 }, (err, _publicKey, privateKey) =>
+      err ? reject(err) : resolve(privateKey),
+    );
   });
 }

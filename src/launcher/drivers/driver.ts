@@ -11,10 +11,14 @@ export interface BootImage {
 }
 
 export type LaunchOutcome =
-  | { kind: 'ready'; attributes: NodeUpdate }
-  | { kind: 'failed'; reason: string; temporary: boolean };
+  { kind: 'ready'; attributes: NodeUpdate } | { kind: 'failed'; reason: string; temporary: boolean };
 
 export interface NodeDriver {
-  launch(node: NodeRecord, provider: RuntimeProvider, label: RuntimeLabel, image: BootImage | null): Promise<LaunchOutcome>;
+  launch(
+    node: NodeRecord,
+    provider: RuntimeProvider,
+    label: RuntimeLabel,
+    image: BootImage | null,
+  ): Promise<LaunchOutcome>;
   cleanup(node: NodeRecord): Promise<void>;
 }

@@ -19,7 +19,12 @@ export function localNodePath(root: string, nodeUuid: string): string {
 }
 
 export class LocalDriver implements NodeDriver {
-  async launch(node: NodeRecord, provider: RuntimeProvider, _label: RuntimeLabel, image: BootImage | null): Promise<LaunchOutcome> {
+  async launch(
+    node: NodeRecord,
+    provider: RuntimeProvider,
+    _label: RuntimeLabel,
+    image: BootImage | null,
+  ): Promise<LaunchOutcome> {
     if (provider.root === null) {
       return { kind: 'failed', reason: `Provider ${provider.name} has no workspace root`, temporary: false };
     }
@@ -35,11 +40,21 @@ export class LocalDriver implements NodeDriver {
       }
     } catch (err) {
       await rm(dir, { recursive: true, force: true });
-      return { kind: 'failed', reason: `Unable to prepare the node workspace: ${err instanceof Error ? err.message : String(err)}`, temporary: false };
+      return {
+        kind: 'failed',
+        reason: `Unable to prepare the node workspace: ${err instanceof Error ? err.message : String(err)}`,
+        temporary: false,
+      };
     }
     return {
       kind: 'ready',
-      attributes: { connectionType: 'local', externalId: node.uuid, host: 'localhost', interfaceIp: '127.0.0.1', data: { path: dir } },
+      attributes: {
+        connectionType: 'local',
+        externalId: node.uuid,
+        host: 'localhost',
+        interfaceIp: '127.0.0.1',
+        data: { path: dir },
+      },
     };
   }
 

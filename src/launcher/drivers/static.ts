@@ -38,16 +38,30 @@ export class StaticDriver implements NodeDriver {
   async launch(node: NodeRecord, provider: RuntimeProvider, label: RuntimeLabel): Promise<LaunchOutcome> {
     const host = provider.hosts.find((h) => h.name === node.externalId);
     if (!host) {
-      return { kind: 'failed', reason: `Host ${node.externalId ?? '(none)'} is not configured in provider ${provider.name}`, temporary: false };
+      return {
+        kind: 'failed',
+        reason: `Host ${node.externalId ?? '(none)'} is not configured in provider ${provider.name}`,
+        temporary: false,
+      };
     }
     const timeoutMs = Math.min(PROBE_TIMEOUT_MS, label.bootTimeout * 1000);
-    const attributes = { connectionType: 'ssh', host: host.name, interfaceIp: host.name, port: host.port, username: host.username };
+    const attributes = {
+      connectionType: 'ssh',
+      host: host.name,
+      interfaceIp: host.name,
+      port: host.port,
+      username: host.username,
+    };
     try {
       await probePort(host.name, host.port, timeoutMs);
       if (!(host.hostKeyChecking && label.hostKeyChecking)) {
         return { kind: 'ready', attributes: { ...attributes, data: { hostKeys: [] } } };
       }
-      const { stdout } = await run('ssh-keyscan', ['-p', String(host.port), '-T', String(Math.ceil(timeoutMs / 1000)), host.name], { timeout: timeoutMs + 1000 });
+      const { stdout } = await run(
+        'ssh-keyscan',
+        ['-p', String(host.port), '-T', String(Math.ceil(timeoutMs / 1000)), host.name],
+        { timeout: timeoutMs + 1000 },
+      );
       const hostKeys = stdout
         .split('\n')
         .map((line) => line.trim())
@@ -57,7 +71,11 @@ export class StaticDriver implements NodeDriver {
       }
       return { kind: 'ready', attributes: { ...attributes, data: { hostKeys } } };
     } catch (err) {
-      return { kind: 'failed', reason: `Node scan of ${host.name}:${host.port} failed: ${err instanceof Error ? err.message : String(err)}`, temporary: false };
+      return {
+        kind: 'failed',
+        reason: `Node scan of ${host.name}:${host.port} failed: ${err instanceof Error ? err.message : String(err)}`,
+        temporary: false,
+      };
     }
   }
 

@@ -388,10 +388,31 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   const tables = [
-    'config_errors', 'components', 'keys', 'image_uploads', 'image_build_artifacts', 'semaphore_holders',
-    'autohold_requests', 'nodes', 'nodeset_requests', 'build_requests', 'queue_item_jobs', 'queue_items',
-    'change_queues', 'pipeline_state', 'tenant_state', 'engine_events', 'system_events', 'build_events',
-    'provides', 'artifacts', 'builds', 'buildset_events', 'buildset_refs', 'buildsets', 'refs',
+    'config_errors',
+    'components',
+    'keys',
+    'image_uploads',
+    'image_build_artifacts',
+    'semaphore_holders',
+    'autohold_requests',
+    'nodes',
+    'nodeset_requests',
+    'build_requests',
+    'queue_item_jobs',
+    'queue_items',
+    'change_queues',
+    'pipeline_state',
+    'tenant_state',
+    'engine_events',
+    'system_events',
+    'build_events',
+    'provides',
+    'artifacts',
+    'builds',
+    'buildset_events',
+    'buildset_refs',
+    'buildsets',
+    'refs',
   ];
   for (const table of tables) {
     await knex.schema.dropTableIfExists(table);

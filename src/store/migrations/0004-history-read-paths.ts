@@ -37,7 +37,10 @@ const INDEXES: readonly { name: string; sql: string }[] = [
   { name: 'builds_tenant_nonfinal_idx', sql: 'ON builds (tenant, id) WHERE NOT final' },
   { name: 'builds_tenant_running_idx', sql: 'ON builds (tenant, id) WHERE result IS NULL' },
   { name: 'buildsets_tenant_running_idx', sql: 'ON buildsets (tenant, id) WHERE result IS NULL' },
-  { name: 'buildsets_tenant_pipeline_complete_idx', sql: 'ON buildsets (tenant, pipeline, id) WHERE result IS NOT NULL' },
+  {
+    name: 'buildsets_tenant_pipeline_complete_idx',
+    sql: 'ON buildsets (tenant, pipeline, id) WHERE result IS NOT NULL',
+  },
 ];
 
 export async function up(knex: Knex): Promise<void> {
@@ -46,8 +49,12 @@ export async function up(knex: Knex): Promise<void> {
     t.text('branch');
     t.text('pipeline');
   });
-  await knex.raw('UPDATE builds SET project = refs.project, branch = refs.branch FROM refs WHERE refs.id = builds.ref_id');
-  await knex.raw('UPDATE builds SET pipeline = buildsets.pipeline FROM buildsets WHERE buildsets.id = builds.buildset_id');
+  await knex.raw(
+    'UPDATE builds SET project = refs.project, branch = refs.branch FROM refs WHERE refs.id = builds.ref_id',
+  );
+  await knex.raw(
+    'UPDATE builds SET pipeline = buildsets.pipeline FROM buildsets WHERE buildsets.id = builds.buildset_id',
+  );
   for (const index of INDEXES) {
     await knex.raw(`CREATE INDEX ${index.name} ${index.sql}`);
   }

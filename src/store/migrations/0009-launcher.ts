@@ -28,7 +28,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['provider', 'state'], 'nodes_provider_state_idx');
   });
   // One node per static host at a time (and per local workspace): the store refuses a double assignment.
-  await knex.raw('CREATE UNIQUE INDEX nodes_provider_external_id_key ON nodes (provider, external_id) WHERE external_id IS NOT NULL');
+  await knex.raw(
+    'CREATE UNIQUE INDEX nodes_provider_external_id_key ON nodes (provider, external_id) WHERE external_id IS NOT NULL',
+  );
   await knex.schema.alterTable('image_build_artifacts', (t) => {
     t.text('name');
     t.text('project_canonical_name');

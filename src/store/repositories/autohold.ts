@@ -81,12 +81,21 @@ export class AutoholdRepository {
 
   /** Requests that could match a build: same tenant, project and job, not exhausted. */
   async candidates(tenant: string, project: string, job: string, trx: Knex = this.knex): Promise<AutoholdRecord[]> {
-    const rows: AutoholdRow[] = await trx('autohold_requests').where({ tenant, project, job }).whereNull('expired').orderBy('id').forUpdate();
+    const rows: AutoholdRow[] = await trx('autohold_requests')
+      .where({ tenant, project, job })
+      .whereNull('expired')
+      .orderBy('id')
+      .forUpdate();
     return rows.map(toRecord);
   }
 
   /** Record one held build; sets `expired` when the count is used up. */
-  async recordHold(id: number, entry: { build: string; nodes: string[] }, at: Date, trx: Knex = this.knex): Promise<AutoholdRecord> {
+  async recordHold(
+    id: number,
+    entry: { build: string; nodes: string[] },
+    at: Date,
+    trx: Knex = this.knex,
+  ): Promise<AutoholdRecord> {
     const current: AutoholdRow | undefined = await trx('autohold_requests').where({ id }).forUpdate().first();
     if (!current) {
       throw new Error(`autohold request ${id} does not exist`);

@@ -8,7 +8,14 @@
  * claims it again to finish it.
  */
 import type { Knex } from 'knex';
-import type { BuildCompletedPayload, BuildPausedPayload, BuildRequestParams, BuildResultEventType, BuildStartedPayload, CancelResult } from '../../model/build-request';
+import type {
+  BuildCompletedPayload,
+  BuildPausedPayload,
+  BuildRequestParams,
+  BuildResultEventType,
+  BuildStartedPayload,
+  CancelResult,
+} from '../../model/build-request';
 import type { BuildResult } from '../../model/results';
 
 export type BuildRequestState = 'requested' | 'running' | 'paused' | 'completed';
@@ -72,7 +79,11 @@ export class BuildRequestRepository {
   constructor(private readonly knex: Knex) {}
 
   /** Queue a build for executors (used by the engine). Lower precedence values are served first. */
-  async create(params: BuildRequestParams, options: { precedence?: number; now?: Date } = {}, trx: Knex = this.knex): Promise<BuildRequestRecord> {
+  async create(
+    params: BuildRequestParams,
+    options: { precedence?: number; now?: Date } = {},
+    trx: Knex = this.knex,
+  ): Promise<BuildRequestRecord> {
     const now = options.now ?? new Date();
     const [row] = await trx<BuildRequestRow>('build_requests')
       .insert({
@@ -121,7 +132,9 @@ export class BuildRequestRepository {
   /** Record where the build's log is and tell the engine the build started. */
   async recordStarted(payload: BuildStartedPayload, now: Date): Promise<void> {
     await this.knex.transaction(async (trx) => {
-      await trx<BuildRequestRow>('build_requests').where({ build_uuid: payload.buildUuid }).update({ log_url: payload.logUrl, updated: now });
+      await trx<BuildRequestRow>('build_requests')
+        .where({ build_uuid: payload.buildUuid })
+        .update({ log_url: payload.logUrl, updated: now });
       await insertResultEvent(trx, payload.tenant, 'build-started', payload, now);
     });
   }
@@ -166,7 +179,10 @@ export class BuildRequestRepository {
 
   /** Ask for a paused build to continue (used by the engine). False when it is not paused. */
   async requestResume(buildUuid: string, now: Date): Promise<boolean> {
-    const updated = await this.knex<BuildRequestRow>('build_requests').where({ build_uuid: buildUuid, state: 'paused' }).update({ resume_requested: true, updated: now }).returning('id');
+    const updated = await this.knex<BuildRequestRow>('build_requests')
+      .where({ build_uuid: buildUuid, state: 'paused' })
+      .update({ resume_requested: true, updated: now })
+      .returning('id');
     return updated.length > 0;
   }
 
@@ -182,7 +198,10 @@ export class BuildRequestRepository {
 
   /** Claim a paused build for `worker` to continue it (it is `running` again); null when another claimed it first. */
   async claimPaused(buildUuid: string, worker: string, now: Date): Promise<BuildRequestRecord | null> {
-    const [row] = await this.knex<BuildRequestRow>('build_requests').where({ build_uuid: buildUuid, state: 'paused' }).update({ state: 'running', worker, updated: now }).returning('*');
+    const [row] = await this.knex<BuildRequestRow>('build_requests')
+      .where({ build_uuid: buildUuid, state: 'paused' })
+      .update({ state: 'running', worker, updated: now })
+      .returning('*');
     return row ? toRecord(row) : null;
   }
 
@@ -201,11 +220,20 @@ export class BuildRequestRepository {
       if (row.state === 'requested') {
         await trx<BuildRequestRow>('build_requests')
           .where({ id: row.id })
-          .update({ state: 'completed', result: 'CANCELED', cancel_requested: true, cancel_result: result, completed: now, updated: now });
+          .update({
+            state: 'completed',
+            result: 'CANCELED',
+            cancel_requested: true,
+            cancel_result: result,
+            completed: now,
+            updated: now,
+          });
         await insertResultEvent(trx, row.tenant, 'build-completed', unclaimedCancelPayload(row, now), now);
         return 'canceled-unclaimed';
       }
-      await trx<BuildRequestRow>('build_requests').where({ id: row.id }).update({ cancel_requested: true, cancel_result: result, updated: now });
+      await trx<BuildRequestRow>('build_requests')
+        .where({ id: row.id })
+        .update({ cancel_requested: true, cancel_result: result, updated: now });
       return 'cancel-requested';
     });
   }
@@ -223,7 +251,9 @@ export class BuildRequestRepository {
   }
 
   /** Result events (oldest first) for a tenant; the engine consumes them, tests read them. */
-  async resultEvents(tenant: string): Promise<{ id: number; eventType: BuildResultEventType; payload: ResultPayload }[]> {
+  async resultEvents(
+    tenant: string,
+  ): Promise<{ id: number; eventType: BuildResultEventType; payload: ResultPayload }[]> {
     const rows = await this.knex('engine_events')
       .select<{ id: number; event_type: BuildResultEventType; payload: ResultPayload }[]>('id', 'event_type', 'payload')
       .where({ tenant, category: RESULT_CATEGORY })
@@ -232,8 +262,20 @@ export class BuildRequestRepository {
   }
 }
 
-async function insertResultEvent(trx: Knex, tenant: string, eventType: BuildResultEventType, payload: ResultPayload, now: Date): Promise<void> {
-  await trx('engine_events').insert({ tenant, category: RESULT_CATEGORY, event_type: eventType, payload: JSON.stringify(payload), created: now });
+async function insertResultEvent(
+  trx: Knex,
+  tenant: string,
+  eventType: BuildResultEventType,
+  payload: ResultPayload,
+  now: Date,
+): Promise<void> {
+  await trx('engine_events').insert({
+    tenant,
+    category: RESULT_CATEGORY,
+    event_type: eventType,
+    payload: JSON.stringify(payload),
+    created: now,
+  });
 }
 
 /** The completion event of a request canceled before any executor claimed it. */

@@ -271,7 +271,12 @@ export class BuildRepository {
     const artifacts = input.artifacts ?? [];
     if (artifacts.length > 0) {
       await trx('artifacts').insert(
-        artifacts.map((artifact) => ({ build_id: buildId, name: artifact.name, url: artifact.url, metadata: artifact.metadata ?? null })),
+        artifacts.map((artifact) => ({
+          build_id: buildId,
+          name: artifact.name,
+          url: artifact.url,
+          metadata: artifact.metadata ?? null,
+        })),
       );
     }
     const provides = input.provides ?? [];
@@ -298,7 +303,9 @@ export class BuildRepository {
 
   /** Records a pause or resume while the build runs. */
   async addEvent(buildId: number, event: NewBuildEvent): Promise<BuildEventRecord> {
-    const [row]: BuildEventRow[] = await this.knex('build_events').insert(toBuildEventRow(buildId, event)).returning('*');
+    const [row]: BuildEventRow[] = await this.knex('build_events')
+      .insert(toBuildEventRow(buildId, event))
+      .returning('*');
     return toBuildEventRecord(row);
   }
 
@@ -345,7 +352,13 @@ export class BuildRepository {
     const rows: ArtifactRow[] = await this.knex('artifacts')
       .whereIn('build_id', buildIds)
       .orderBy([{ column: 'build_id' }, { column: 'name' }, { column: 'id' }]);
-    return rows.map((row) => ({ id: row.id, buildId: row.build_id, name: row.name, url: row.url, metadata: row.metadata }));
+    return rows.map((row) => ({
+      id: row.id,
+      buildId: row.build_id,
+      name: row.name,
+      url: row.url,
+      metadata: row.metadata,
+    }));
   }
 
   /** Provides of each build, by name; one query for all builds. */
@@ -371,7 +384,11 @@ export class BuildRepository {
   }
 
   /** One page of a tenant's finished builds for runtime charts, newest end time first. */
-  async listBuildTimes(tenant: string, filter: BuildTimeFilter, page: KeysetPage<BuildTimeCursor>): Promise<BuildTimeRecord[]> {
+  async listBuildTimes(
+    tenant: string,
+    filter: BuildTimeFilter,
+    page: KeysetPage<BuildTimeCursor>,
+  ): Promise<BuildTimeRecord[]> {
     const query = this.buildTimesFiltered(tenant, filter).select(
       'builds.id',
       'builds.uuid',
@@ -393,7 +410,10 @@ export class BuildRepository {
     }
     const direction = page.fromEnd ? 'asc' : 'desc';
     query
-      .orderBy([{ column: 'builds.end_time', order: direction }, { column: 'builds.id', order: direction }])
+      .orderBy([
+        { column: 'builds.end_time', order: direction },
+        { column: 'builds.id', order: direction },
+      ])
       .limit(page.limit)
       .offset(page.offset);
     const rows: BuildTimeRow[] = await query;
@@ -483,7 +503,12 @@ function whereFlag(query: Knex.QueryBuilder, column: string, value: boolean | un
 }
 
 function toBuildEventRow(buildId: number, event: NewBuildEvent): Omit<BuildEventRow, 'id'> {
-  return { build_id: buildId, event_time: event.eventTime, event_type: event.eventType, description: event.description ?? null };
+  return {
+    build_id: buildId,
+    event_time: event.eventTime,
+    event_type: event.eventType,
+    description: event.description ?? null,
+  };
 }
 
 function toBuildRecord(row: BuildRow): BuildRecord {

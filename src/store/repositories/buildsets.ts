@@ -162,9 +162,17 @@ export class BuildsetRepository {
   }
 
   /** Adds an event to a buildset's history. */
-  async addEvent(buildsetId: number, event: { eventTime: Date; eventType: string; description: string | null }): Promise<BuildsetEventRecord> {
+  async addEvent(
+    buildsetId: number,
+    event: { eventTime: Date; eventType: string; description: string | null },
+  ): Promise<BuildsetEventRecord> {
     const [row]: BuildsetEventRow[] = await this.knex('buildset_events')
-      .insert({ buildset_id: buildsetId, event_time: event.eventTime, event_type: event.eventType, description: event.description })
+      .insert({
+        buildset_id: buildsetId,
+        event_time: event.eventTime,
+        event_type: event.eventType,
+        description: event.description,
+      })
       .returning('*');
     return toBuildsetEventRecord(row);
   }
@@ -186,7 +194,11 @@ export class BuildsetRepository {
 
   /** One page of a tenant's buildsets matching `filter`, newest first. */
   async list(tenant: string, filter: BuildsetFilter, page: KeysetPage<number>): Promise<BuildsetRecord[]> {
-    const rows = await fetchIdPage<BuildsetRow>(this.filtered(tenant, filter).select('buildsets.*'), 'buildsets.id', page);
+    const rows = await fetchIdPage<BuildsetRow>(
+      this.filtered(tenant, filter).select('buildsets.*'),
+      'buildsets.id',
+      page,
+    );
     return rows.map(toBuildsetRecord);
   }
 
@@ -196,7 +208,10 @@ export class BuildsetRepository {
   }
 
   /** The newest finished buildset matching a badge query (compat.md §2.36), or null. */
-  async newestComplete(tenant: string, filter: Pick<BuildsetFilter, 'project' | 'pipeline' | 'branch'>): Promise<BuildsetRecord | null> {
+  async newestComplete(
+    tenant: string,
+    filter: Pick<BuildsetFilter, 'project' | 'pipeline' | 'branch'>,
+  ): Promise<BuildsetRecord | null> {
     const [row]: BuildsetRow[] = await this.filtered(tenant, { ...filter, complete: true })
       .select('buildsets.*')
       .orderBy('buildsets.id', 'desc')

@@ -89,7 +89,19 @@ export class ConfigErrorRepository {
         await trx('config_errors')
           .insert(rows.slice(i, i + 500))
           .onConflict(['tenant', 'key_hash'])
-          .merge(['project', 'project_canonical_name', 'connection_name', 'branch', 'path', 'line', 'severity', 'name', 'error', 'short_error', 'position']);
+          .merge([
+            'project',
+            'project_canonical_name',
+            'connection_name',
+            'branch',
+            'path',
+            'line',
+            'severity',
+            'name',
+            'error',
+            'short_error',
+            'position',
+          ]);
       }
       return { changed };
     });
@@ -113,10 +125,15 @@ export class ConfigErrorRepository {
 
   /** Drop the errors of tenants that no longer exist. */
   async deleteTenantsExcept(tenants: readonly string[]): Promise<void> {
-    await this.knex('config_errors').whereNotIn('tenant', tenants.length > 0 ? [...tenants] : ['']).delete();
+    await this.knex('config_errors')
+      .whereNotIn('tenant', tenants.length > 0 ? [...tenants] : [''])
+      .delete();
   }
 
-  private filtered(tenant: string, filter: Omit<ConfigErrorFilter, 'limit' | 'offset'>): Knex.QueryBuilder<ConfigErrorRow> {
+  private filtered(
+    tenant: string,
+    filter: Omit<ConfigErrorFilter, 'limit' | 'offset'>,
+  ): Knex.QueryBuilder<ConfigErrorRow> {
     const query = this.knex<ConfigErrorRow>('config_errors').where({ tenant });
     if (filter.project !== undefined) {
       query.where('project', filter.project);

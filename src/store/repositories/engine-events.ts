@@ -33,7 +33,10 @@ const ROUTING_FIELDS = ['pipeline', 'parentPipeline', 'project', 'ref', 'branch'
 type RoutingField = (typeof ROUTING_FIELDS)[number];
 
 /** An unprocessed event reduced to its routing fields (null when the payload lacks one). */
-export type PendingEventRouting = { category: EngineEventCategory; eventType: string } & Record<RoutingField, string | null>;
+export type PendingEventRouting = { category: EngineEventCategory; eventType: string } & Record<
+  RoutingField,
+  string | null
+>;
 
 export interface NewEngineEvent {
   tenant: string;
@@ -49,17 +52,33 @@ export class EngineEventRepository {
   /** Store an event; returns its id (the order in which the tenant's scheduler sees it). */
   async append(event: NewEngineEvent, trx: Knex = this.knex): Promise<number> {
     const [row] = await trx<EngineEventRow>('engine_events')
-      .insert({ tenant: event.tenant, category: event.category, event_type: event.eventType, payload: event.payload, created: event.created })
+      .insert({
+        tenant: event.tenant,
+        category: event.category,
+        event_type: event.eventType,
+        payload: event.payload,
+        created: event.created,
+      })
       .returning('id');
     return Number(row.id);
   }
 
   /** Unprocessed events of a tenant in the given categories, oldest first. */
-  async pending(tenant: string, limit: number, categories: readonly EngineEventCategory[] = ENGINE_EVENT_CATEGORIES, trx: Knex = this.knex): Promise<EngineEventRecord[]> {
+  async pending(
+    tenant: string,
+    limit: number,
+    categories: readonly EngineEventCategory[] = ENGINE_EVENT_CATEGORIES,
+    trx: Knex = this.knex,
+  ): Promise<EngineEventRecord[]> {
     if (categories.length === 0) {
       return [];
     }
-    const rows: EngineEventRow[] = await trx('engine_events').where({ tenant }).whereIn('category', categories).whereNull('processed').orderBy('id').limit(limit);
+    const rows: EngineEventRow[] = await trx('engine_events')
+      .where({ tenant })
+      .whereIn('category', categories)
+      .whereNull('processed')
+      .orderBy('id')
+      .limit(limit);
     return rows.map(toRecord);
   }
 
@@ -77,15 +96,19 @@ export class EngineEventRepository {
    */
   async pendingRouting(tenant: string, trx: Knex = this.knex): Promise<PendingEventRouting[]> {
     const field = (name: string) => trx.raw('payload->>? as ??', [name, name]);
-    const rows: Array<{ category: EngineEventCategory; event_type: string } & Record<RoutingField, string | null>> = await trx('engine_events')
-      .where({ tenant })
-      .whereNull('processed')
-      .orderBy('id')
-      .select('category', 'event_type', ...ROUTING_FIELDS.map(field));
+    const rows: Array<{ category: EngineEventCategory; event_type: string } & Record<RoutingField, string | null>> =
+      await trx('engine_events')
+        .where({ tenant })
+        .whereNull('processed')
+        .orderBy('id')
+        .select('category', 'event_type', ...ROUTING_FIELDS.map(field));
     return rows.map((row) => ({
       category: row.category,
       eventType: row.event_type,
-      ...(Object.fromEntries(ROUTING_FIELDS.map((name) => [name, row[name] ?? null])) as Record<RoutingField, string | null>),
+      ...(Object.fromEntries(ROUTING_FIELDS.map((name) => [name, row[name] ?? null])) as Record<
+        RoutingField,
+        string | null
+      >),
     }));
   }
 
@@ -100,5 +123,12 @@ export class EngineEventRepository {
 }
 
 function toRecord(row: EngineEventRow): EngineEventRecord {
-  return { id: Number(row.id), tenant: row.tenant, category: row.category, eventType: row.event_type, payload: row.payload, created: row.created };
+  return {
+    id: Number(row.id),
+    tenant: row.tenant,
+    category: row.category,
+    eventType: row.event_type,
+    payload: row.payload,
+    created: row.created,
+  };
 }

@@ -5,7 +5,14 @@
  */
 import type { Knex } from 'knex';
 import type { WindowParams } from '../../engine/interfaces';
-import type { DequeueReason, ItemState, JobState, PipelineState, QueueState, TenantEventQueueState } from '../../engine/model';
+import type {
+  DequeueReason,
+  ItemState,
+  JobState,
+  PipelineState,
+  QueueState,
+  TenantEventQueueState,
+} from '../../engine/model';
 
 interface QueueRow {
   id: number;
@@ -79,15 +86,21 @@ export class EngineStateRepository {
   /** Every pipeline's live state for a tenant (queues in order, items in order, jobs attached). */
   async loadPipelines(tenant: string, trx: Knex = this.knex): Promise<PipelineState[]> {
     const pipelineRows: PipelineRow[] = await trx('pipeline_state').where({ tenant });
-    const queueRows: QueueRow[] = await trx('change_queues').where({ tenant }).orderBy([{ column: 'pipeline' }, { column: 'position' }, { column: 'id' }]);
+    const queueRows: QueueRow[] = await trx('change_queues')
+      .where({ tenant })
+      .orderBy([{ column: 'pipeline' }, { column: 'position' }, { column: 'id' }]);
     const itemRows: ItemRow[] = await trx('queue_items')
       .where({ tenant })
       .whereNull('dequeue_time')
       .orderBy([{ column: 'queue_id' }, { column: 'position' }])
       .select('id', 'uuid', 'queue_id', 'position', 'data');
-    const jobRows: JobRow[] = itemRows.length === 0
-      ? []
-      : await trx('queue_item_jobs').whereIn('item_id', trx('queue_items').select('id').where({ tenant }).whereNull('dequeue_time')).orderBy('id').select('item_id', 'job_name', 'frozen');
+    const jobRows: JobRow[] =
+      itemRows.length === 0
+        ? []
+        : await trx('queue_item_jobs')
+            .whereIn('item_id', trx('queue_items').select('id').where({ tenant }).whereNull('dequeue_time'))
+            .orderBy('id')
+            .select('item_id', 'job_name', 'frozen');
     const jobsByItem = new Map<number, JobState[]>();
     for (const row of jobRows) {
       const list = jobsByItem.get(row.item_id) ?? [];
@@ -103,7 +116,13 @@ export class EngineStateRepository {
     }
     const pipelines = new Map<string, PipelineState>();
     for (const row of pipelineRows) {
-      pipelines.set(row.pipeline, { name: row.pipeline, state: row.state, disabled: row.disabled, consecutiveFailures: row.consecutive_failures, queues: [] });
+      pipelines.set(row.pipeline, {
+        name: row.pipeline,
+        state: row.state,
+        disabled: row.disabled,
+        consecutiveFailures: row.consecutive_failures,
+        queues: [],
+      });
     }
     for (const row of queueRows) {
       let pipeline = pipelines.get(row.pipeline);
@@ -129,7 +148,13 @@ export class EngineStateRepository {
   /** Save a pipeline's counters and the order and windows of its queues (assigning ids to new queues). */
   async savePipeline(tenant: string, pipeline: PipelineState, trx: Knex): Promise<void> {
     await trx('pipeline_state')
-      .insert({ tenant, pipeline: pipeline.name, state: pipeline.state, disabled: pipeline.disabled, consecutive_failures: pipeline.consecutiveFailures })
+      .insert({
+        tenant,
+        pipeline: pipeline.name,
+        state: pipeline.state,
+        disabled: pipeline.disabled,
+        consecutive_failures: pipeline.consecutiveFailures,
+      })
       .onConflict(['tenant', 'pipeline'])
       .merge();
     for (const [position, queue] of pipeline.queues.entries()) {
@@ -169,7 +194,11 @@ export class EngineStateRepository {
   }
 
   /** Insert or update many item rows and replace their job rows, in a few statements. */
-  async saveItems(tenant: string, entries: ReadonlyArray<{ queueId: number | null; position: number; item: ItemState }>, trx: Knex): Promise<void> {
+  async saveItems(
+    tenant: string,
+    entries: ReadonlyArray<{ queueId: number | null; position: number; item: ItemState }>,
+    trx: Knex,
+  ): Promise<void> {
     for (let start = 0; start < entries.length; start += SAVE_CHUNK) {
       const chunk = entries.slice(start, start + SAVE_CHUNK);
       const saved: Array<{ id: number; uuid: string }> = await trx('queue_items')
@@ -178,7 +207,9 @@ export class EngineStateRepository {
         .merge()
         .returning(['id', 'uuid']);
       const idByUuid = new Map(saved.map((row) => [row.uuid, Number(row.id)]));
-      await trx('queue_item_jobs').whereIn('item_id', [...idByUuid.values()]).delete();
+      await trx('queue_item_jobs')
+        .whereIn('item_id', [...idByUuid.values()])
+        .delete();
       const jobRows = chunk.flatMap(({ item }) => {
         const itemId = idByUuid.get(item.uuid);
         return itemId === undefined ? [] : item.buildset.jobs.map((job) => jobRow(itemId, job));
@@ -201,7 +232,13 @@ export class EngineStateRepository {
       .select('uuid', 'pipeline', 'dequeue_time', 'data');
     return rows.map((row) => {
       const { buildset: _buildset, ...item } = row.data;
-      return { uuid: row.uuid, pipeline: row.pipeline, dequeueTime: row.dequeue_time, reason: row.data.dequeueReason, item };
+      return {
+        uuid: row.uuid,
+        pipeline: row.pipeline,
+        dequeueTime: row.dequeue_time,
+        reason: row.data.dequeueReason,
+        item,
+      };
     });
   }
 
@@ -211,7 +248,12 @@ export class EngineStateRepository {
     const row: TenantStateRow | undefined = await (forUpdate ? query.forUpdate() : query);
     if (!row) {
       return {
-        eventQueues: { triggerQueueDiscarding: false, triggerQueuePaused: false, resultQueuePaused: false, reason: null },
+        eventQueues: {
+          triggerQueueDiscarding: false,
+          triggerQueuePaused: false,
+          resultQueuePaused: false,
+          reason: null,
+        },
         layoutUuid: null,
         lastReconfigured: null,
         busSequence: 0,
@@ -265,10 +307,14 @@ export class EngineStateRepository {
     const key = `sluice-scheduler:${tenant}`;
     if (kind === 'pglite') {
       const locked = await tryAdvisoryLock(this.knex.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [key]));
-      return locked ? { release: async () => void (await this.knex.raw('SELECT pg_advisory_unlock(hashtext(?))', [key])) } : null;
+      return locked
+        ? { release: async () => void (await this.knex.raw('SELECT pg_advisory_unlock(hashtext(?))', [key])) }
+        : null;
     }
     const connection: unknown = await this.knex.client.acquireConnection();
-    const locked = await tryAdvisoryLock(this.knex.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [key]).connection(connection));
+    const locked = await tryAdvisoryLock(
+      this.knex.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [key]).connection(connection),
+    );
     if (!locked) {
       await this.knex.client.releaseConnection(connection);
       return null;

@@ -36,7 +36,9 @@ export function whereAnyOf(
     return;
   }
   const exact = values.filter((value) => !(wildcards && typeof value === 'string' && value.includes('*')));
-  const patterns = values.filter((value): value is string => wildcards && typeof value === 'string' && value.includes('*'));
+  const patterns = values.filter(
+    (value): value is string => wildcards && typeof value === 'string' && value.includes('*'),
+  );
   query.where((inner) => {
     if (exact.length > 0) {
       inner.orWhereIn(column, exact);
@@ -66,7 +68,11 @@ export function whereResult(
 }
 
 /** Inclusive id range (REST `idx_min` / `idx_max`). */
-export function whereIdRange(query: Knex.QueryBuilder, column: string, range: { idxMin?: number; idxMax?: number }): void {
+export function whereIdRange(
+  query: Knex.QueryBuilder,
+  column: string,
+  range: { idxMin?: number; idxMax?: number },
+): void {
   if (range.idxMin !== undefined) {
     query.where(column, '>=', range.idxMin);
   }
@@ -87,7 +93,10 @@ export async function fetchIdPage<Row extends { id: number }>(
   if (page.before !== undefined) {
     query.where(idColumn, '>', page.before);
   }
-  query.orderBy(idColumn, page.fromEnd ? 'asc' : 'desc').limit(page.limit).offset(page.offset);
+  query
+    .orderBy(idColumn, page.fromEnd ? 'asc' : 'desc')
+    .limit(page.limit)
+    .offset(page.offset);
   const rows: Row[] = await query;
   return page.fromEnd ? rows.reverse() : rows;
 }

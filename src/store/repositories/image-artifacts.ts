@@ -80,7 +80,9 @@ export class ImageArtifactRepository {
     if (canonicalNames.length === 0) {
       return result;
     }
-    const artifacts: ArtifactRow[] = await this.knex<ArtifactRow>('image_build_artifacts').whereIn('canonical_name', [...canonicalNames]).orderBy('id');
+    const artifacts: ArtifactRow[] = await this.knex<ArtifactRow>('image_build_artifacts')
+      .whereIn('canonical_name', [...canonicalNames])
+      .orderBy('id');
     const uploads: UploadRow[] =
       artifacts.length === 0
         ? []

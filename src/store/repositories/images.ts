@@ -1,6 +1,11 @@
 /** Image build artifacts and image uploads (engine.md §3.6, §6.8). */
 import type { Knex } from 'knex';
-import type { ImageArtifactState, ImageBuildArtifactRecord, ImageUploadRecord, ImageUploadState } from '../../model/launcher';
+import type {
+  ImageArtifactState,
+  ImageBuildArtifactRecord,
+  ImageUploadRecord,
+  ImageUploadState,
+} from '../../model/launcher';
 
 interface ArtifactRow {
   id: number | string;
@@ -124,7 +129,11 @@ export class ImageRepository {
   constructor(private readonly knex: Knex) {}
 
   /** Record an artifact; idempotent by (build, format, image): returns null when it already exists. */
-  async createArtifact(input: NewImageBuildArtifact, now: Date, trx: Knex = this.knex): Promise<ImageBuildArtifactRecord | null> {
+  async createArtifact(
+    input: NewImageBuildArtifact,
+    now: Date,
+    trx: Knex = this.knex,
+  ): Promise<ImageBuildArtifactRecord | null> {
     const rows: ArtifactRow[] = await trx('image_build_artifacts')
       .insert({
         uuid: input.uuid,
@@ -170,12 +179,17 @@ export class ImageRepository {
 
   /** Whether an artifact exists for this build and image (the image reporter ran already). */
   async hasArtifactForBuild(buildUuid: string, canonicalName: string, trx: Knex = this.knex): Promise<boolean> {
-    const row = await trx('image_build_artifacts').where({ build_uuid: buildUuid, canonical_name: canonicalName }).first('id');
+    const row = await trx('image_build_artifacts')
+      .where({ build_uuid: buildUuid, canonical_name: canonicalName })
+      .first('id');
     return row !== undefined;
   }
 
   /** Artifacts of images, newest first; `states` may include null (just recorded). */
-  async listArtifacts(filter: { canonicalNames?: readonly string[]; states?: ReadonlyArray<ImageArtifactState | null> }, trx: Knex = this.knex): Promise<ImageBuildArtifactRecord[]> {
+  async listArtifacts(
+    filter: { canonicalNames?: readonly string[]; states?: ReadonlyArray<ImageArtifactState | null> },
+    trx: Knex = this.knex,
+  ): Promise<ImageBuildArtifactRecord[]> {
     const query = trx('image_build_artifacts');
     if (filter.canonicalNames) {
       query.whereIn('canonical_name', filter.canonicalNames);
@@ -217,7 +231,11 @@ export class ImageRepository {
     return row ? uploadRecord(row) : null;
   }
 
-  async lockUpload(uuid: string, trx: Knex.Transaction, options: { skipLocked?: boolean } = {}): Promise<ImageUploadRecord | null> {
+  async lockUpload(
+    uuid: string,
+    trx: Knex.Transaction,
+    options: { skipLocked?: boolean } = {},
+  ): Promise<ImageUploadRecord | null> {
     const query = trx('image_uploads').where({ uuid }).forUpdate();
     if (options.skipLocked) {
       query.skipLocked();
@@ -271,13 +289,19 @@ export class ImageRepository {
 
   /** Ready uploads of an image, newest first (node boot and retention). */
   async readyUploads(canonicalName: string, trx: Knex = this.knex): Promise<ImageUploadRecord[]> {
-    const rows: UploadRow[] = await trx('image_uploads').where({ canonical_name: canonicalName, state: 'ready' }).orderBy('id', 'desc');
+    const rows: UploadRow[] = await trx('image_uploads')
+      .where({ canonical_name: canonicalName, state: 'ready' })
+      .orderBy('id', 'desc');
     return rows.map(uploadRecord);
   }
 
   /** Whether any artifact of the image exists in the format (missing-image check). */
   async hasArtifact(canonicalName: string, format: string, trx: Knex = this.knex): Promise<boolean> {
-    const row = await trx('image_build_artifacts').where({ canonical_name: canonicalName, format }).whereNot('state', 'deleting').orWhere((q) => q.where({ canonical_name: canonicalName, format }).whereNull('state')).first('id');
+    const row = await trx('image_build_artifacts')
+      .where({ canonical_name: canonicalName, format })
+      .whereNot('state', 'deleting')
+      .orWhere((q) => q.where({ canonical_name: canonicalName, format }).whereNull('state'))
+      .first('id');
     return row !== undefined;
   }
 
@@ -286,17 +310,36 @@ export class ImageRepository {
    * as image build artifacts yet (the image reporter's input, engine.md §6.8 step 3).
    */
   async unrecordedImageArtifacts(limit: number, trx: Knex = this.knex): Promise<ReportedImageArtifact[]> {
-    const rows: Array<{ id: number | string; tenant: string; uuid: string; end_time: Date | null; name: string; url: string; metadata: Record<string, unknown> }> = await trx('artifacts as a')
+    const rows: Array<{
+      id: number | string;
+      tenant: string;
+      uuid: string;
+      end_time: Date | null;
+      name: string;
+      url: string;
+      metadata: Record<string, unknown>;
+    }> = await trx('artifacts as a')
       .join('builds as b', 'b.id', 'a.build_id')
       .where('b.result', 'SUCCESS')
       .whereRaw("a.metadata->>'type' = 'zuul_image'")
       .whereNotExists(function unrecorded() {
-        this.select(trx.raw('1')).from('image_build_artifacts as i').whereRaw('i.build_uuid = b.uuid').whereRaw('i.artifact_name = a.name');
+        this.select(trx.raw('1'))
+          .from('image_build_artifacts as i')
+          .whereRaw('i.build_uuid = b.uuid')
+          .whereRaw('i.artifact_name = a.name');
       })
       .orderBy('a.id')
       .limit(limit)
       .select('a.id', 'b.tenant', 'b.uuid', 'b.end_time', 'a.name', 'a.url', 'a.metadata');
-    return rows.map((r) => ({ artifactId: Number(r.id), tenant: r.tenant, buildUuid: r.uuid, endTime: r.end_time, name: r.name, url: r.url, metadata: r.metadata }));
+    return rows.map((r) => ({
+      artifactId: Number(r.id),
+      tenant: r.tenant,
+      buildUuid: r.uuid,
+      endTime: r.end_time,
+      name: r.name,
+      url: r.url,
+      metadata: r.metadata,
+    }));
   }
 
   /** Whether the tenant has an unprocessed `image-build` trigger event naming the image. */

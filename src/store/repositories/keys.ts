@@ -32,7 +32,9 @@ export class KeyRepository {
 
   /** The key of this kind and owner, if one was stored. */
   async get(kind: KeyKind, owner: string): Promise<StoredKey | undefined> {
-    const row = await this.knex<KeyRow>('keys').where({ kind, owner }).first('kind', 'owner', 'public_key', 'private_key_encrypted', 'created');
+    const row = await this.knex<KeyRow>('keys')
+      .where({ kind, owner })
+      .first('kind', 'owner', 'public_key', 'private_key_encrypted', 'created');
     return row === undefined ? undefined : toStoredKey(row);
   }
 
@@ -42,7 +44,12 @@ export class KeyRepository {
    */
   async insertIfAbsent(key: NewKey): Promise<StoredKey> {
     await this.knex<KeyRow>('keys')
-      .insert({ kind: key.kind, owner: key.owner, public_key: key.publicKey, private_key_encrypted: key.privateKeyEncrypted })
+      .insert({
+        kind: key.kind,
+        owner: key.owner,
+        public_key: key.publicKey,
+        private_key_encrypted: key.privateKeyEncrypted,
+      })
       .onConflict(['kind', 'owner'])
       .ignore();
     const stored = await this.get(key.kind, key.owner);

@@ -193,7 +193,13 @@ export class NodeRepository {
    * Update a node. With `expectState`, only when it is still in that state (returns false otherwise),
    * so a state change never overwrites a concurrent one.
    */
-  async update(uuid: string, changes: NodeUpdate, now: Date, trx: Knex = this.knex, expectState?: NodeState): Promise<boolean> {
+  async update(
+    uuid: string,
+    changes: NodeUpdate,
+    now: Date,
+    trx: Knex = this.knex,
+    expectState?: NodeState,
+  ): Promise<boolean> {
     const row: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(changes) as Array<[keyof NodeUpdate, unknown]>) {
       if (value === undefined) {
@@ -218,7 +224,11 @@ export class NodeRepository {
 
   /** Nodes whose uuid the launcher should look at: not ready-and-idle nor in use. */
   async actionableUuids(states: readonly NodeState[], limit: number): Promise<string[]> {
-    const rows: Array<{ uuid: string }> = await this.knex('nodes').whereIn('state', states).orderBy('id').limit(limit).select('uuid');
+    const rows: Array<{ uuid: string }> = await this.knex('nodes')
+      .whereIn('state', states)
+      .orderBy('id')
+      .limit(limit)
+      .select('uuid');
     return rows.map((r) => r.uuid);
   }
 
@@ -237,7 +247,13 @@ export class NodeRepository {
    * concurrent claims never get the same node.
    */
   async claimReady(
-    input: { label: string; providers: readonly string[]; labelConfigHashes: readonly string[]; tenant: string; requestUuid: string },
+    input: {
+      label: string;
+      providers: readonly string[];
+      labelConfigHashes: readonly string[];
+      tenant: string;
+      requestUuid: string;
+    },
     now: Date,
     trx: Knex,
   ): Promise<NodeRecord | null> {
@@ -274,7 +290,10 @@ export class NodeRepository {
 
   /** External ids (static hosts) of a provider held by live nodes. */
   async externalIdsInUse(provider: string, trx: Knex = this.knex): Promise<Set<string>> {
-    const rows: Array<{ external_id: string }> = await trx('nodes').where({ provider }).whereNotNull('external_id').select('external_id');
+    const rows: Array<{ external_id: string }> = await trx('nodes')
+      .where({ provider })
+      .whereNotNull('external_id')
+      .select('external_id');
     return new Set(rows.map((r) => r.external_id));
   }
 
@@ -294,12 +313,19 @@ export class NodeRepository {
     if (uploadUuids.length === 0) {
       return 0;
     }
-    const [row] = (await trx('nodes').whereIn('image_upload_uuid', uploadUuids).count({ count: '*' })) as Array<{ count: string | number }>;
+    const [row] = (await trx('nodes').whereIn('image_upload_uuid', uploadUuids).count({ count: '*' })) as Array<{
+      count: string | number;
+    }>;
     return Number(row.count);
   }
 
   /** Nodes assigned to a tenant or unassigned on one of its providers, newest first (keyset page on id). */
-  async list(tenant: string, providers: readonly string[], filter: NodeFilter, page: KeysetPage<number>): Promise<NodeRecord[]> {
+  async list(
+    tenant: string,
+    providers: readonly string[],
+    filter: NodeFilter,
+    page: KeysetPage<number>,
+  ): Promise<NodeRecord[]> {
     const query = this.knex('nodes').where((q) => {
       q.where({ tenant });
       if (providers.length > 0) {

@@ -108,7 +108,9 @@ export class NodesetRequestRepository {
         image_names: input.imageNames === null ? null : JSON.stringify(input.imageNames),
         image_upload_uuid: input.imageUploadUuid,
         preferred_provider: input.preferredProvider,
-        provider_node_data: JSON.stringify(labels.map(() => ({ uuid: null, executor_zone: null, failed_providers: [] }))),
+        provider_node_data: JSON.stringify(
+          labels.map(() => ({ uuid: null, executor_zone: null, failed_providers: [] })),
+        ),
         request_time: input.requestTime,
         state_time: input.requestTime,
       })
@@ -153,13 +155,27 @@ export class NodesetRequestRepository {
 
   /** Lock any request of a tenant (admin operations); waits for a launcher holding it. */
   async lockForTenant(tenant: string, uuid: string, trx: Knex.Transaction): Promise<NodesetRequestRecord | null> {
-    const row: NodesetRequestRow | undefined = await trx('nodeset_requests').where({ tenant, uuid }).forUpdate().first();
+    const row: NodesetRequestRow | undefined = await trx('nodeset_requests')
+      .where({ tenant, uuid })
+      .forUpdate()
+      .first();
     return row ? toRecord(row) : null;
   }
 
   async update(
     uuid: string,
-    changes: Partial<Pick<NodesetRequestRecord, 'state' | 'providerNodeData' | 'failureReason' | 'relativePriority' | 'labels' | 'alternativeIndex' | 'lockHolder'>>,
+    changes: Partial<
+      Pick<
+        NodesetRequestRecord,
+        | 'state'
+        | 'providerNodeData'
+        | 'failureReason'
+        | 'relativePriority'
+        | 'labels'
+        | 'alternativeIndex'
+        | 'lockHolder'
+      >
+    >,
     now: Date,
     trx: Knex = this.knex,
   ): Promise<void> {
@@ -218,7 +234,9 @@ export class NodesetRequestRepository {
    * by buildset: the request's position among its project's queued work (relative priority, §2.9.2).
    */
   async buildsetsAhead(
-    request: Pick<NodesetRequestRecord, 'tenant' | 'pipelineName' | 'project' | 'buildsetUuid' | 'requestTime'> & { id?: number },
+    request: Pick<NodesetRequestRecord, 'tenant' | 'pipelineName' | 'project' | 'buildsetUuid' | 'requestTime'> & {
+      id?: number;
+    },
     trx: Knex = this.knex,
   ): Promise<number> {
     if (request.project === null || request.pipelineName === null) {

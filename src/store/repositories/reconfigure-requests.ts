@@ -20,7 +20,13 @@ export class ReconfigureRequestRepository {
   /** Queue a request for one tenant or (no tenant) all tenants. */
   async request(tenant: string | undefined, at: Date): Promise<number> {
     const [row] = await this.knex('engine_events')
-      .insert({ tenant: tenant ?? ALL_TENANTS, category: 'management', event_type: 'reconfigure', payload: { tenant: tenant ?? null }, created: at })
+      .insert({
+        tenant: tenant ?? ALL_TENANTS,
+        category: 'management',
+        event_type: 'reconfigure',
+        payload: { tenant: tenant ?? null },
+        created: at,
+      })
       .returning<{ id: number | string }[]>('id');
     return Number(row.id);
   }
@@ -42,7 +48,10 @@ export class ReconfigureRequestRepository {
         return [];
       }
       await trx('engine_events')
-        .whereIn('id', rows.map((r) => r.id))
+        .whereIn(
+          'id',
+          rows.map((r) => r.id),
+        )
         .update({ processed: at, outcome: 'claimed' });
       return rows.map((r) => ({ id: Number(r.id), tenant: r.tenant === ALL_TENANTS ? undefined : r.tenant }));
     });

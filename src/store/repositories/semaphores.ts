@@ -36,14 +36,29 @@ export class SemaphoreRepository {
    * Acquire every semaphore for the holder or none (all-or-nothing). Already held ones count
    * as acquired. Returns the names that were not available.
    */
-  async acquireAll(tenant: string, holder: { buildsetUuid: string; jobName: string }, claims: readonly SemaphoreClaim[], at: Date, trx: Knex): Promise<string[]> {
+  async acquireAll(
+    tenant: string,
+    holder: { buildsetUuid: string; jobName: string },
+    claims: readonly SemaphoreClaim[],
+    at: Date,
+    trx: Knex,
+  ): Promise<string[]> {
     const sorted = [...claims].sort((a, b) => a.name.localeCompare(b.name));
     const unavailable: string[] = [];
     const toInsert: HolderRow[] = [];
     for (const claim of sorted) {
-      const scope = claim.global ? { semaphore: claim.name, global: true } : { semaphore: claim.name, global: false, tenant };
+      const scope = claim.global
+        ? { semaphore: claim.name, global: true }
+        : { semaphore: claim.name, global: false, tenant };
       const rows: HolderRow[] = await trx('semaphore_holders').where(scope).forUpdate();
-      if (rows.some((row) => row.buildset_uuid === holder.buildsetUuid && row.job_name === holder.jobName && row.holder_tenant === tenant)) {
+      if (
+        rows.some(
+          (row) =>
+            row.buildset_uuid === holder.buildsetUuid &&
+            row.job_name === holder.jobName &&
+            row.holder_tenant === tenant,
+        )
+      ) {
         continue;
       }
       if (rows.length >= claim.max) {

@@ -86,13 +86,17 @@ export class SystemEventRepository {
 
   /** Events of every tenant with an id above `afterId`, oldest first (the live feed's reader). */
   async listAfter(afterId: number, limit: number): Promise<SystemEventRecord[]> {
-    const rows: SystemEventRow[] = await this.knex('system_events').where('id', '>', afterId).orderBy('id', 'asc').limit(limit);
+    const rows: SystemEventRow[] = await this.knex('system_events')
+      .where('id', '>', afterId)
+      .orderBy('id', 'asc')
+      .limit(limit);
     return rows.map(toRecord);
   }
 
   /** The highest event id, or 0 when there is none. */
   async latestId(): Promise<number> {
-    const row = (await this.knex('system_events').max('id as id').first()) as { id: number | string | null } | undefined;
+    const row = (await this.knex('system_events').max('id as id').first()) as
+      { id: number | string | null } | undefined;
     return Number(row?.id ?? 0);
   }
 
@@ -117,7 +121,10 @@ export class SystemEventRepository {
   }
 
   /** Newest first; `types` filters by event type (OR). */
-  async list(tenant: string, options: { types?: string[]; limit: number; offset: number }): Promise<SystemEventRecord[]> {
+  async list(
+    tenant: string,
+    options: { types?: string[]; limit: number; offset: number },
+  ): Promise<SystemEventRecord[]> {
     const query = this.knex<SystemEventRow>('system_events').where({ tenant });
     if (options.types && options.types.length > 0) {
       query.whereIn('event_type', options.types);

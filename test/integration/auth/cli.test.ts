@@ -64,7 +64,11 @@ interface Captured {
   stderr: string;
 }
 
-function deps(database: TestDatabase, stdin = '', captured: Captured = { stdout: '', stderr: '' }): AuthCommandDeps & { captured: Captured } {
+function deps(
+  database: TestDatabase,
+  stdin = '',
+  captured: Captured = { stdout: '', stderr: '' },
+): AuthCommandDeps & { captured: Captured } {
   return {
     captured,
     io: {
@@ -95,15 +99,26 @@ describe('sluice token create', () => {
     expect(d.captured.stdout).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+\n$/);
     const token = d.captured.stdout.trim().slice('Bearer '.length);
     const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
-    expect(claims).toEqual({ iat: 1795348800, exp: 1795348860, iss: 'zuul_operator', aud: 'zuul.example.com', sub: 'alice', zuul: { admin: ['tenant-one'] } });
-    const auth = await createTokenAuthenticator(loadServiceConfig(configFile).auth, { now: () => new Date('2026-11-22T12:00:30Z') });
+    expect(claims).toEqual({
+      iat: 1795348800,
+      exp: 1795348860,
+      iss: 'zuul_operator',
+      aud: 'zuul.example.com',
+      sub: 'alice',
+      zuul: { admin: ['tenant-one'] },
+    });
+    const auth = await createTokenAuthenticator(loadServiceConfig(configFile).auth, {
+      now: () => new Date('2026-11-22T12:00:30Z'),
+    });
     const outcome = await auth.authenticateHeader(d.captured.stdout.trim());
     expect(outcome.ok && outcome.principal.subject).toBe('alice');
   });
 
   it('explains unusable authenticators and bad usage', async () => {
     const noOverride = deps(database);
-    expect(await tokenCommand(['create', '--tenant', 't', '--sub', 'a', '--authenticator', 'no_override'], noOverride)).toBe(1);
+    expect(
+      await tokenCommand(['create', '--tenant', 't', '--sub', 'a', '--authenticator', 'no_override'], noOverride),
+    ).toBe(1);
     expect(noOverride.captured.stderr).toContain('does not accept admin tokens: set "allowAuthzOverride: true"');
     const unknown = deps(database);
     expect(await tokenCommand(['create', '--tenant', 't', '--sub', 'a', '--authenticator', 'nope'], unknown)).toBe(1);
@@ -127,12 +142,20 @@ describe('sluice encrypt', () => {
 
   async function projectKeys(): Promise<KeyManager> {
     const { secret } = await resolveKeyEncryptionSecret(loadServiceConfig(configFile).auth, dir);
-    return new KeyManager({ repository: new KeyRepository(database.knex), encryptor: await KeyEncryptor.fromSecret(secret) });
+    return new KeyManager({
+      repository: new KeyRepository(database.knex),
+      encryptor: await KeyEncryptor.fromSecret(secret),
+    });
   }
 
   it('prints a stanza that decrypts with the project key, creating the key on demand', async () => {
     const d = deps(database, '  a long secret value\n'.repeat(40));
-    expect(await encryptCommand(['--tenant', 'tenant-one', '--project', 'org/project', '--name', 'deploy', '--field', 'password'], d)).toBe(0);
+    expect(
+      await encryptCommand(
+        ['--tenant', 'tenant-one', '--project', 'org/project', '--name', 'deploy', '--field', 'password'],
+        d,
+      ),
+    ).toBe(0);
     const parsed = parse(d.captured.stdout, {
       customTags: [{ tag: '!encrypted/pkcs1-oaep', collection: 'seq', resolve: (seq) => seq }],
     }) as Array<{ secret: { name: string; data: { password: string[] } } }>;
@@ -140,14 +163,21 @@ describe('sluice encrypt', () => {
     // 877 bytes after stripping, at most 214 per chunk with a 2048-bit key.
     expect(parsed[0].secret.data.password.length).toBe(5);
     const key = await (await projectKeys()).secretsKey('git.example.com/org/project');
-    expect(decryptSecret(parsed[0].secret.data.password, key.privateKey())).toBe('  a long secret value\n'.repeat(40).trim());
+    expect(decryptSecret(parsed[0].secret.data.password, key.privateKey())).toBe(
+      '  a long secret value\n'.repeat(40).trim(),
+    );
   });
 
   it('resolves canonical names and projects inside groups, and reads --infile', async () => {
     const infile = path.join(dir, 'secret.txt');
     writeFileSync(infile, 'file secret\n');
     const d = deps(database);
-    expect(await encryptCommand(['--tenant', 'tenant-one', '--project', 'git.example.com/org/grouped', '--infile', infile, '--no-strip'], d)).toBe(0);
+    expect(
+      await encryptCommand(
+        ['--tenant', 'tenant-one', '--project', 'git.example.com/org/grouped', '--infile', infile, '--no-strip'],
+        d,
+      ),
+    ).toBe(0);
     expect(d.captured.stdout).toContain('<fieldname>: !encrypted/pkcs1-oaep');
     const chunk = d.captured.stdout.split('\n').slice(4).join('');
     const key = await (await projectKeys()).secretsKey('git.example.com/org/grouped');
@@ -171,15 +201,38 @@ describe('the sluice binary', () => {
     // the test's run time (the default sizes are checked in keys.test.ts).
     const before = openDatabase({ kind: 'pglite', dataDir });
     await migrateLatest(before.knex);
-    const created = await new KeyManager({ repository: new KeyRepository(before.knex), encryptor, sizes: { secrets: 1024 } }).secretsKey('git.example.com/sluice-config');
+    const created = await new KeyManager({
+      repository: new KeyRepository(before.knex),
+      encryptor,
+      sizes: { secrets: 1024 },
+    }).secretsKey('git.example.com/sluice-config');
     await before.close();
 
     const secretFile = path.join(dir, 'bin-secret.txt');
     writeFileSync(secretFile, 'binary secret');
     const env = { ...process.env, SLUICE_FROM_SOURCE: '1', DATABASE_URL: '' };
-    const encrypted = await run('node', [path.join(root, 'bin/sluice.js'), 'encrypt', '-c', configFile, '--tenant', 'tenant-one', '--project', 'sluice-config', '--infile', secretFile], { env });
+    const encrypted = await run(
+      'node',
+      [
+        path.join(root, 'bin/sluice.js'),
+        'encrypt',
+        '-c',
+        configFile,
+        '--tenant',
+        'tenant-one',
+        '--project',
+        'sluice-config',
+        '--infile',
+        secretFile,
+      ],
+      { env },
+    );
     expect(encrypted.stdout.startsWith('- secret:\n    name: <name>\n')).toBe(true);
-    const chunk = encrypted.stdout.split('\n').slice(4).join('').replace(/^\s*- /, '');
+    const chunk = encrypted.stdout
+      .split('\n')
+      .slice(4)
+      .join('')
+      .replace(/^\s*- /, '');
     expect(decryptSecret(chunk, created.privateKey())).toBe('binary secret');
   }, 120_000);
 });

@@ -27,7 +27,11 @@ describe.each(backends())('keys on %s', (backend) => {
   });
 
   const manager = (options: { encryptor?: KeyEncryptor } = {}) =>
-    new KeyManager({ repository: new KeyRepository(database.knex), encryptor: options.encryptor ?? encryptor, sizes: SIZES });
+    new KeyManager({
+      repository: new KeyRepository(database.knex),
+      encryptor: options.encryptor ?? encryptor,
+      sizes: SIZES,
+    });
 
   it('serves the secrets key as PEM SubjectPublicKeyInfo that node:crypto and openssl parse', async () => {
     const key = await manager().secretsKey('example.com/org/project');
@@ -41,12 +45,31 @@ describe.each(backends())('keys on %s', (backend) => {
     const plainFile = path.join(work, `${backend}-plain.txt`);
     writeFileSync(pubFile, key.publicKeyText);
     writeFileSync(plainFile, 'hunter2-from-openssl');
-    const encrypted = execFileSync('openssl', ['pkeyutl', '-encrypt', '-pubin', '-inkey', pubFile, '-in', plainFile, '-pkeyopt', 'rsa_padding_mode:oaep']);
+    const encrypted = execFileSync('openssl', [
+      'pkeyutl',
+      '-encrypt',
+      '-pubin',
+      '-inkey',
+      pubFile,
+      '-in',
+      plainFile,
+      '-pkeyopt',
+      'rsa_padding_mode:oaep',
+    ]);
     expect(decryptSecret(encrypted.toString('base64'), key.privateKey())).toBe('hunter2-from-openssl');
     // And with the hash spelled out, as some guides do.
     const explicit = execFileSync('openssl', [
-      'pkeyutl', '-encrypt', '-pubin', '-inkey', pubFile, '-in', plainFile,
-      '-pkeyopt', 'rsa_padding_mode:oaep', '-pkeyopt', 'rsa_oaep_md:sha1',
+      'pkeyutl',
+      '-encrypt',
+      '-pubin',
+      '-inkey',
+      pubFile,
+      '-in',
+      plainFile,
+      '-pkeyopt',
+      'rsa_padding_mode:oaep',
+      '-pkeyopt',
+      'rsa_oaep_md:sha1',
     ]);
     expect(decryptSecret(explicit.toString('base64'), key.privateKey())).toBe('hunter2-from-openssl');
   });
@@ -64,7 +87,9 @@ describe.each(backends())('keys on %s', (backend) => {
       // The private PEM matches the served public key.
       const privateFile = path.join(work, `${backend}-${key.kind}`);
       writeFileSync(privateFile, key.privateKeyPem(), { mode: 0o600 });
-      expect(execFileSync('ssh-keygen', ['-y', '-f', privateFile]).toString().trim().split(' ').slice(0, 2).join(' ')).toBe(key.publicKeyText.trim());
+      expect(
+        execFileSync('ssh-keygen', ['-y', '-f', privateFile]).toString().trim().split(' ').slice(0, 2).join(' '),
+      ).toBe(key.publicKeyText.trim());
     }
     expect(project.publicKeyText).not.toBe(tenant.publicKeyText);
   });
@@ -73,7 +98,12 @@ describe.each(backends())('keys on %s', (backend) => {
     const owner = 'example.com/org/racy';
     const a = manager();
     const b = manager();
-    const results = await Promise.all([a.secretsKey(owner), a.secretsKey(owner), b.secretsKey(owner), b.secretsKey(owner)]);
+    const results = await Promise.all([
+      a.secretsKey(owner),
+      a.secretsKey(owner),
+      b.secretsKey(owner),
+      b.secretsKey(owner),
+    ]);
     const texts = new Set(results.map((k) => k.publicKeyText));
     expect(texts.size).toBe(1);
     // A key one manager created decrypts what the other's public key encrypted.
@@ -81,7 +111,12 @@ describe.each(backends())('keys on %s', (backend) => {
       { key: results[2].publicKey(), padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' },
       Buffer.from('same key'),
     );
-    expect(privateDecrypt({ key: results[0].privateKey(), padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' }, ciphertext).toString()).toBe('same key');
+    expect(
+      privateDecrypt(
+        { key: results[0].privateKey(), padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' },
+        ciphertext,
+      ).toString(),
+    ).toBe('same key');
     expect(await new KeyRepository(database.knex).owners('secrets')).toContain(owner);
   });
 
@@ -119,13 +154,17 @@ describe('key-encryption secret', () => {
 
   it('uses the configured value, a file, or generates one in the data directory once', async () => {
     const dataDir = path.join(work, 'data');
-    expect(await resolveKeyEncryptionSecret({ authenticators: [], keyEncryptionKey: 'configured-secret-123' }, dataDir)).toEqual({
+    expect(
+      await resolveKeyEncryptionSecret({ authenticators: [], keyEncryptionKey: 'configured-secret-123' }, dataDir),
+    ).toEqual({
       secret: 'configured-secret-123',
       source: 'config',
     });
     const file = path.join(work, 'kek');
     writeFileSync(file, 'from-a-file-0123456789\n');
-    expect(await resolveKeyEncryptionSecret({ authenticators: [], keyEncryptionKeyFile: file }, dataDir)).toMatchObject({ secret: 'from-a-file-0123456789', source: 'file' });
+    expect(await resolveKeyEncryptionSecret({ authenticators: [], keyEncryptionKeyFile: file }, dataDir)).toMatchObject(
+      { secret: 'from-a-file-0123456789', source: 'file' },
+    );
 
     const [first, second] = await Promise.all([
       resolveKeyEncryptionSecret({ authenticators: [] }, dataDir),

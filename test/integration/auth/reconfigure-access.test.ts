@@ -44,10 +44,14 @@ ${options.apiRootRealm ? `- api-root:\n    authentication-realm: ${options.apiRo
 /** A token of the test authenticator with these claims and no admin rights. */
 function tokenWith(claims: Record<string, unknown>): string {
   const now = Math.floor(Date.now() / 1000);
-  return signJwt({ iss: 'sluice-test', aud: 'sluice', sub: 'someone', iat: now, exp: now + 3600, ...claims }, 'HS256', { kind: 'secret', secret: Buffer.from('live-test-secret-of-some-length') });
+  return signJwt({ iss: 'sluice-test', aud: 'sluice', sub: 'someone', iat: now, exp: now + 3600, ...claims }, 'HS256', {
+    kind: 'secret',
+    secret: Buffer.from('live-test-secret-of-some-length'),
+  });
 }
 
-const CONSOLE_LOG = 'subscription ($tenant: String!, $uuid: String!) { consoleLog(tenant: $tenant, uuid: $uuid) { lines { text } } }';
+const CONSOLE_LOG =
+  'subscription ($tenant: String!, $uuid: String!) { consoleLog(tenant: $tenant, uuid: $uuid) { lines { text } } }';
 
 describe('access rules changing on reconfiguration', () => {
   let root: string;
@@ -67,7 +71,10 @@ describe('access rules changing on reconfiguration', () => {
     cpSync(path.resolve(__dirname, '../../../examples/quickstart'), deployment, { recursive: true });
     // A check job that waits for the test, so its console stays open.
     const hello = path.join(deployment, 'repos', 'example', 'hello');
-    writeFileSync(path.join(hello, 'scripts', 'wait.sh'), 'echo "waiting for release"\nwhile [ ! -f "$SLUICE_VAR_flag" ]; do sleep 0.05; done\necho released\n');
+    writeFileSync(
+      path.join(hello, 'scripts', 'wait.sh'),
+      'echo "waiting for release"\nwhile [ ! -f "$SLUICE_VAR_flag" ]; do sleep 0.05; done\necho released\n',
+    );
     writeFileSync(
       path.join(hello, '.zuul.yaml'),
       `- job:\n    name: hello-wait\n    run: scripts/wait.sh\n    vars:\n      flag: ${flag}\n\n- project:\n    check:\n      jobs:\n        - hello-wait\n`,
@@ -82,7 +89,12 @@ describe('access rules changing on reconfiguration', () => {
     connection.pollInterval = 3600;
     await seedRepositories(connection.seedFrom, connection.baseurl);
     database = await createTestDatabase({ migrate: false });
-    app = buildApp({ config: { ...config, auth: liveTestConfig().auth }, database, logger: silentLogger(), environment: { PATH: process.env.PATH } });
+    app = buildApp({
+      config: { ...config, auth: liveTestConfig().auth },
+      database,
+      logger: silentLogger(),
+      environment: { PATH: process.env.PATH },
+    });
     await app.start(0, '127.0.0.1');
     engineEventBusOver(app.bus, () => undefined).subscribe(TENANT, (delta) => {
       if (delta.type === 'job-started') {
@@ -119,7 +131,11 @@ describe('access rules changing on reconfiguration', () => {
   async function info(apiPath: string): Promise<{ default_realm: string | null; read_protected?: boolean }> {
     const response = await fetch(`${app.url()}${apiPath}`);
     expect(response.status).toBe(200);
-    return ((await response.json()) as { info: { capabilities: { auth: { default_realm: string | null; read_protected?: boolean } } } }).info.capabilities.auth;
+    return (
+      (await response.json()) as {
+        info: { capabilities: { auth: { default_realm: string | null; read_protected?: boolean } } };
+      }
+    ).info.capabilities.auth;
   }
 
   /** The reference console-stream WebSocket: resolves with the close code, reason and text received. */
@@ -127,7 +143,9 @@ describe('access rules changing on reconfiguration', () => {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(`${app.url().replace(/^http/, 'ws')}/api/tenant/${TENANT}/console-stream`);
       let text = '';
-      socket.on('open', () => socket.send(JSON.stringify({ uuid, logfile: 'console.log', ...(token === undefined ? {} : { token }) })));
+      socket.on('open', () =>
+        socket.send(JSON.stringify({ uuid, logfile: 'console.log', ...(token === undefined ? {} : { token }) })),
+      );
       socket.on('message', (data: Buffer) => {
         text += data.toString('utf8');
       });
@@ -142,23 +160,52 @@ describe('access rules changing on reconfiguration', () => {
     await git(root, ['clone', '--quiet', path.join(config.dataDir, 'repos', `${PROJECT}.git`), work]);
     writeFileSync(path.join(work, 'NOTES.md'), 'notes\n');
     await git(work, ['add', '--all']);
-    await git(work, ['-c', 'user.name=Someone', '-c', 'user.email=someone@example.com', 'commit', '--quiet', '-m', 'Add notes']);
+    await git(work, [
+      '-c',
+      'user.name=Someone',
+      '-c',
+      'user.email=someone@example.com',
+      'commit',
+      '--quiet',
+      '-m',
+      'Add notes',
+    ]);
     await git(work, ['push', '--quiet', 'origin', 'HEAD:refs/changes/01/1/1']);
     const enqueue = await fetch(`${app.url()}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken(TENANT)}` },
-      body: JSON.stringify({ query: 'mutation ($input: EnqueueInput!) { enqueue(input: $input) { __typename } }', variables: { input: { tenant: TENANT, pipeline: 'check', project: PROJECT, change: '1,1' } } }),
+      body: JSON.stringify({
+        query: 'mutation ($input: EnqueueInput!) { enqueue(input: $input) { __typename } }',
+        variables: { input: { tenant: TENANT, pipeline: 'check', project: PROJECT, change: '1,1' } },
+      }),
     });
-    expect(((await enqueue.json()) as { data: { enqueue: { __typename: string } } }).data.enqueue.__typename).toBe('ManagementEventAccepted');
+    expect(((await enqueue.json()) as { data: { enqueue: { __typename: string } } }).data.enqueue.__typename).toBe(
+      'ManagementEventAccepted',
+    );
     while (!started.some((delta) => delta.job === 'hello-wait')) {
       await new Promise<void>((resolve) => wakers.push(resolve));
     }
     const uuid = started.find((delta) => delta.job === 'hello-wait')?.buildUuid ?? '';
     const variables = { tenant: TENANT, uuid };
-    const anonymous = new Subscription<{ consoleLog: { lines: Array<{ text: string }> } }>(client(), CONSOLE_LOG, variables);
-    const reader = new Subscription<{ consoleLog: { lines: Array<{ text: string }> } }>(client(tokenWith({ groups: ['readers'] })), CONSOLE_LOG, variables);
-    const staff = new Subscription<{ consoleLog: { lines: Array<{ text: string }> } }>(client(tokenWith({ groups: ['staff'] })), CONSOLE_LOG, variables);
-    const saw = (sub: typeof staff, text: string) => () => sub.results.some((result) => result.data?.consoleLog.lines.some((line) => line.text.endsWith(`| ${text}`)) ?? false);
+    const anonymous = new Subscription<{ consoleLog: { lines: Array<{ text: string }> } }>(
+      client(),
+      CONSOLE_LOG,
+      variables,
+    );
+    const reader = new Subscription<{ consoleLog: { lines: Array<{ text: string }> } }>(
+      client(tokenWith({ groups: ['readers'] })),
+      CONSOLE_LOG,
+      variables,
+    );
+    const staff = new Subscription<{ consoleLog: { lines: Array<{ text: string }> } }>(
+      client(tokenWith({ groups: ['staff'] })),
+      CONSOLE_LOG,
+      variables,
+    );
+    const saw = (sub: typeof staff, text: string) => () =>
+      sub.results.some(
+        (result) => result.data?.consoleLog.lines.some((line) => line.text.endsWith(`| ${text}`)) ?? false,
+      );
     for (const sub of [anonymous, reader, staff]) {
       await sub.until(saw(sub, 'waiting for release'), 30_000, 'the first line');
     }
@@ -168,7 +215,10 @@ describe('access rules changing on reconfiguration', () => {
     await reconfigureWith(tenantFile({ accessRules: true }));
     for (const sub of [anonymous, reader]) {
       await sub.until(() => sub.completed, 5000, 'the subscription to end');
-      expect(sub.results[sub.results.length - 1]?.errors?.[0]).toMatchObject({ message: `Not authorized to read tenant ${TENANT}`, extensions: { code: 'FORBIDDEN' } });
+      expect(sub.results[sub.results.length - 1]?.errors?.[0]).toMatchObject({
+        message: `Not authorized to read tenant ${TENANT}`,
+        extensions: { code: 'FORBIDDEN' },
+      });
     }
     expect(staff.completed).toBe(false);
     expect(staff.results.every((result) => result.errors === undefined)).toBe(true);
@@ -176,7 +226,10 @@ describe('access rules changing on reconfiguration', () => {
 
     // The console-stream WebSocket checks the first message's token against the new rules.
     expect(await consoleStream(uuid)).toMatchObject({ code: 4000, reason: 'MissingAuthError' });
-    expect(await consoleStream(uuid, tokenWith({ groups: ['readers'] }))).toMatchObject({ code: 4000, reason: 'Authorization error' });
+    expect(await consoleStream(uuid, tokenWith({ groups: ['readers'] }))).toMatchObject({
+      code: 4000,
+      reason: 'Authorization error',
+    });
     const staffStream = consoleStream(uuid, tokenWith({ groups: ['staff'] }));
 
     // Staff keeps following the build to its end.

@@ -18,7 +18,14 @@ interface Context {
 
 const builder = new SchemaBuilder<{
   Context: Context;
-  AuthScopes: { public: boolean; authenticated: boolean; rootRead: boolean; tenantRead: string; tenantToken: string; tenantAdmin: string };
+  AuthScopes: {
+    public: boolean;
+    authenticated: boolean;
+    rootRead: boolean;
+    tenantRead: string;
+    tenantToken: string;
+    tenantAdmin: string;
+  };
 }>({
   plugins: [ScopeAuthPlugin],
   scopeAuth: {
@@ -60,25 +67,45 @@ builder.mutationType({
 const policies: AccessPolicySource = {
   rules: () => new Map([['readers', { name: 'readers', conditions: [{ groups: 'readers' }] }]]),
   tenantPolicy: (tenant) =>
-    tenant === 'open' ? { accessRules: [], adminRules: [] } : tenant === 'closed' ? { accessRules: ['readers'], adminRules: [] } : undefined,
+    tenant === 'open'
+      ? { accessRules: [], adminRules: [] }
+      : tenant === 'closed'
+        ? { accessRules: ['readers'], adminRules: [] }
+        : undefined,
   rootPolicy: () => ({ accessRules: [], adminRules: [] }),
 };
 
 const NOW = Math.floor(Date.now() / 1000);
 const token = (claims: Record<string, unknown>) =>
-  signJwt({ iss: 'ops', aud: 'sluice', sub: 'u', exp: NOW + 600, ...claims }, 'HS256', { kind: 'secret', secret: Buffer.from('s3cret') });
+  signJwt({ iss: 'ops', aud: 'sluice', sub: 'u', exp: NOW + 600, ...claims }, 'HS256', {
+    kind: 'secret',
+    secret: Buffer.from('s3cret'),
+  });
 
 let authenticator: TokenAuthenticator;
 const yoga = createYoga<Record<string, unknown>, Context>({
   schema: builder.toSchema(),
   logging: false,
-  context: async ({ request }) => ({ auth: await requestAuthFromHeader(authenticator, request.headers.get('authorization'), policies) }),
+  context: async ({ request }) => ({
+    auth: await requestAuthFromHeader(authenticator, request.headers.get('authorization'), policies),
+  }),
 });
 
 beforeAll(async () => {
   authenticator = await createTokenAuthenticator({
     authenticators: [
-      { name: 'ops', driver: 'HS256', realm: 'sluice', issuer: 'ops', clientId: 'sluice', secret: 's3cret', uidClaim: 'sub', clockSkew: 0, allowAuthzOverride: true, default: true },
+      {
+        name: 'ops',
+        driver: 'HS256',
+        realm: 'sluice',
+        issuer: 'ops',
+        clientId: 'sluice',
+        secret: 's3cret',
+        uidClaim: 'sub',
+        clockSkew: 0,
+        allowAuthzOverride: true,
+        default: true,
+      },
     ],
   });
 });
@@ -86,10 +113,16 @@ beforeAll(async () => {
 async function run(query: string, bearer?: string) {
   const response = await yoga.fetch('http://localhost/graphql', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
+    },
     body: JSON.stringify({ query }),
   });
-  const body = (await response.json()) as { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+  const body = (await response.json()) as {
+    data?: Record<string, unknown> | null;
+    errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+  };
   return { status: response.status, wwwAuthenticate: response.headers.get('www-authenticate'), body };
 }
 
@@ -102,21 +135,37 @@ describe('scope-auth wiring', () => {
   it('answers 401 with WWW-Authenticate for an anonymous read of a restricted tenant, 403 for a non-reader', async () => {
     const anonymous = await run('{ status(tenant: "closed") }');
     expect(anonymous.status).toBe(401);
-    expect(anonymous.wwwAuthenticate).toBe('Bearer realm="sluice"       error="MissingAuthError"       error_description="Missing \\"Authorization\\" header"');
+    expect(anonymous.wwwAuthenticate).toBe(
+      'Bearer realm="sluice"       error="MissingAuthError"       error_description="Missing \\"Authorization\\" header"',
+    );
     expect(anonymous.body.errors?.[0]).toMatchObject({
       message: 'Missing "Authorization" header',
-      extensions: { code: 'UNAUTHENTICATED', auth: { error: 'MissingAuthError', description: 'Missing "Authorization" header', realm: 'sluice' } },
+      extensions: {
+        code: 'UNAUTHENTICATED',
+        auth: { error: 'MissingAuthError', description: 'Missing "Authorization" header', realm: 'sluice' },
+      },
     });
     const outsider = await run('{ status(tenant: "closed") }', token({}));
     expect(outsider.status).toBe(403);
-    expect(outsider.body.errors?.[0]).toMatchObject({ message: 'Permission denied', extensions: { code: 'FORBIDDEN' } });
-    expect((await run('{ status(tenant: "closed") }', token({ groups: ['readers'] }))).body.data).toEqual({ status: 'status of closed' });
+    expect(outsider.body.errors?.[0]).toMatchObject({
+      message: 'Permission denied',
+      extensions: { code: 'FORBIDDEN' },
+    });
+    expect((await run('{ status(tenant: "closed") }', token({ groups: ['readers'] }))).body.data).toEqual({
+      status: 'status of closed',
+    });
   });
 
   it('requires admin for control: 401 expired, 403 wrong tenant, allowed for its admin', async () => {
-    const expired = await run('mutation { enqueue(tenant: "open") }', token({ exp: NOW - 10, zuul: { admin: ['open'] } }));
+    const expired = await run(
+      'mutation { enqueue(tenant: "open") }',
+      token({ exp: NOW - 10, zuul: { admin: ['open'] } }),
+    );
     expect(expired.status).toBe(401);
-    expect(expired.body.errors?.[0]).toMatchObject({ message: 'Token has expired', extensions: { code: 'UNAUTHENTICATED' } });
+    expect(expired.body.errors?.[0]).toMatchObject({
+      message: 'Token has expired',
+      extensions: { code: 'UNAUTHENTICATED' },
+    });
     const otherTenant = await run('mutation { enqueue(tenant: "open") }', token({ zuul: { admin: ['closed'] } }));
     expect(otherTenant.status).toBe(403);
     const admin = await run('mutation { enqueue(tenant: "open") }', token({ zuul: { admin: ['open'] } }));

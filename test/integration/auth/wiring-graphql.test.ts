@@ -8,7 +8,14 @@ import { createHmac } from 'node:crypto';
 import type { Client } from 'graphql-ws';
 import { tenantFilePolicies } from '../../../src/auth/gate';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { adminToken, liveTestConfig, startLiveServer, Subscription, wsClient, type LiveServer } from '../../helpers/live';
+import {
+  adminToken,
+  liveTestConfig,
+  startLiveServer,
+  Subscription,
+  wsClient,
+  type LiveServer,
+} from '../../helpers/live';
 import { EngineHarness, nextTenant } from '../../engine/harness';
 import { job, makeLayout, pipeline } from '../../engine/scripted';
 
@@ -24,16 +31,36 @@ const layoutSpec = () => ({
 
 /** Every control mutation with an input for `tenant`. */
 const CONTROL: Array<{ name: string; query: string; input: (tenant: string) => Record<string, unknown> }> = [
-  { name: 'enqueue', query: 'mutation ($input: EnqueueInput!) { enqueue(input: $input) { __typename } }', input: (tenant) => ({ tenant, pipeline: 'gate', project: 'org/project', change: '1,1' }) },
-  { name: 'dequeue', query: 'mutation ($input: DequeueInput!) { dequeue(input: $input) { __typename } }', input: (tenant) => ({ tenant, pipeline: 'gate', project: 'org/project', change: '1,1' }) },
-  { name: 'promote', query: 'mutation ($input: PromoteInput!) { promote(input: $input) { __typename } }', input: (tenant) => ({ tenant, pipeline: 'gate', changes: ['1,1'] }) },
+  {
+    name: 'enqueue',
+    query: 'mutation ($input: EnqueueInput!) { enqueue(input: $input) { __typename } }',
+    input: (tenant) => ({ tenant, pipeline: 'gate', project: 'org/project', change: '1,1' }),
+  },
+  {
+    name: 'dequeue',
+    query: 'mutation ($input: DequeueInput!) { dequeue(input: $input) { __typename } }',
+    input: (tenant) => ({ tenant, pipeline: 'gate', project: 'org/project', change: '1,1' }),
+  },
+  {
+    name: 'promote',
+    query: 'mutation ($input: PromoteInput!) { promote(input: $input) { __typename } }',
+    input: (tenant) => ({ tenant, pipeline: 'gate', changes: ['1,1'] }),
+  },
   {
     name: 'autoholdCreate',
     query: 'mutation ($input: AutoholdCreateInput!) { autoholdCreate(input: $input) { __typename } }',
     input: (tenant) => ({ tenant, project: 'org/project', job: 'unit', count: 1, reason: 'debug' }),
   },
-  { name: 'autoholdDelete', query: 'mutation ($input: AutoholdDeleteInput!) { autoholdDelete(input: $input) { __typename } }', input: (tenant) => ({ tenant, id: '0000000001' }) },
-  { name: 'tenantStateSet', query: 'mutation ($input: TenantStateSetInput!) { tenantStateSet(input: $input) { __typename } }', input: (tenant) => ({ tenant, triggerQueuePaused: false }) },
+  {
+    name: 'autoholdDelete',
+    query: 'mutation ($input: AutoholdDeleteInput!) { autoholdDelete(input: $input) { __typename } }',
+    input: (tenant) => ({ tenant, id: '0000000001' }),
+  },
+  {
+    name: 'tenantStateSet',
+    query: 'mutation ($input: TenantStateSetInput!) { tenantStateSet(input: $input) { __typename } }',
+    input: (tenant) => ({ tenant, triggerQueuePaused: false }),
+  },
 ];
 
 const SECRET = 'live-test-secret-of-some-length';
@@ -54,13 +81,35 @@ function hs256(payload: object, secret: string): string {
 }
 
 /** The refused token cases, with the expected HTTP status and `extensions.auth.error`. */
-function refusedTokens(tenant: string): Array<{ name: string; token: string | undefined; status: number; error?: string }> {
+function refusedTokens(
+  tenant: string,
+): Array<{ name: string; token: string | undefined; status: number; error?: string }> {
   return [
     { name: 'anonymous', token: undefined, status: 401, error: 'MissingAuthError' },
-    { name: 'expired token', token: adminToken(tenant, { iat: nowSeconds() - 1200, exp: nowSeconds() - 600 }), status: 401, error: 'TokenExpiredError' },
-    { name: 'bad signature', token: hs256(claimsFor(tenant), 'not-the-secret'), status: 401, error: 'AuthTokenInvalidSignatureException' },
-    { name: 'alg none', token: `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claimsFor(tenant))}.`, status: 401, error: 'AuthTokenUnauthorizedException' },
-    { name: 'wrong audience', token: hs256(claimsFor(tenant, { aud: 'someone-else' }), SECRET), status: 401, error: 'IncorrectAudienceError' },
+    {
+      name: 'expired token',
+      token: adminToken(tenant, { iat: nowSeconds() - 1200, exp: nowSeconds() - 600 }),
+      status: 401,
+      error: 'TokenExpiredError',
+    },
+    {
+      name: 'bad signature',
+      token: hs256(claimsFor(tenant), 'not-the-secret'),
+      status: 401,
+      error: 'AuthTokenInvalidSignatureException',
+    },
+    {
+      name: 'alg none',
+      token: `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claimsFor(tenant))}.`,
+      status: 401,
+      error: 'AuthTokenUnauthorizedException',
+    },
+    {
+      name: 'wrong audience',
+      token: hs256(claimsFor(tenant, { aud: 'someone-else' }), SECRET),
+      status: 401,
+      error: 'IncorrectAudienceError',
+    },
     { name: "another tenant's admin", token: adminToken(TENANT_B), status: 403 },
   ];
 }
@@ -68,7 +117,10 @@ function refusedTokens(tenant: string): Array<{ name: string; token: string | un
 interface HttpResult {
   status: number;
   headers: Headers;
-  body: { data?: Record<string, { __typename?: string } | null> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+  body: {
+    data?: Record<string, { __typename?: string } | null> | null;
+    errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+  };
 }
 
 describe('security wiring over GraphQL (HTTP and WebSocket)', () => {
@@ -80,7 +132,10 @@ describe('security wiring over GraphQL (HTTP and WebSocket)', () => {
   async function post(query: string, variables: Record<string, unknown>, token?: string): Promise<HttpResult> {
     const res = await fetch(`${server.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+      headers: {
+        'content-type': 'application/json',
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      },
       body: JSON.stringify({ query, variables }),
     });
     return { status: res.status, headers: res.headers, body: (await res.json()) as HttpResult['body'] };
@@ -116,7 +171,10 @@ describe('security wiring over GraphQL (HTTP and WebSocket)', () => {
     });
     server = await startLiveServer(db, {
       harness: h,
-      config: { ...liveTestConfig(), graphql: { ...liveTestConfig().graphql, controlRateLimit: { burst: 100, perMinute: 60 } } },
+      config: {
+        ...liveTestConfig(),
+        graphql: { ...liveTestConfig().graphql, controlRateLimit: { burst: 100, perMinute: 60 } },
+      },
       tenants: { tenantNames: () => [h.tenant, TENANT_B, RESTRICTED], layout: () => undefined },
       policies: () => policies,
     });
@@ -132,13 +190,16 @@ describe('security wiring over GraphQL (HTTP and WebSocket)', () => {
   });
 
   describe.each(CONTROL)('$name', ({ query, input }) => {
-    it('refuses anonymous, expired, forged, alg:none, wrong-audience tokens (401) and other tenants\' admins (403) over HTTP', async () => {
+    it("refuses anonymous, expired, forged, alg:none, wrong-audience tokens (401) and other tenants' admins (403) over HTTP", async () => {
       for (const refused of refusedTokens(h.tenant)) {
         const result = await post(query, { input: input(h.tenant) }, refused.token);
         expect({ name: refused.name, status: result.status }).toEqual({ name: refused.name, status: refused.status });
         const error = result.body.errors?.[0];
         if (refused.status === 401) {
-          expect(error?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', auth: { error: refused.error, realm: 'sluice' } });
+          expect(error?.extensions).toMatchObject({
+            code: 'UNAUTHENTICATED',
+            auth: { error: refused.error, realm: 'sluice' },
+          });
           expect(result.headers.get('www-authenticate')).toContain(`error="${refused.error}"`);
         } else {
           expect(error).toMatchObject({ message: 'Permission denied', extensions: { code: 'FORBIDDEN' } });
@@ -160,7 +221,11 @@ describe('security wiring over GraphQL (HTTP and WebSocket)', () => {
       const byClaim = await post(query, { input: input(h.tenant) }, adminToken(h.tenant));
       expect(byClaim.body.errors).toBeUndefined();
       expect(Object.values(byClaim.body.data ?? {})[0]?.__typename).toEqual(expect.any(String));
-      const byRule = await post(query, { input: input(h.tenant) }, adminToken('nowhere', { groups: [`${h.tenant}-admins`] }));
+      const byRule = await post(
+        query,
+        { input: input(h.tenant) },
+        adminToken('nowhere', { groups: [`${h.tenant}-admins`] }),
+      );
       expect(byRule.body.errors).toBeUndefined();
       const overWs = await overWebSocket(query, { input: input(h.tenant) }, adminToken(h.tenant));
       expect(overWs?.errors).toBeUndefined();
@@ -182,34 +247,59 @@ describe('security wiring over GraphQL (HTTP and WebSocket)', () => {
     const refusedAnonymously = await post(read, {});
     expect(refusedAnonymously.status).toBe(401);
     expect((await post(read, {}, adminToken(TENANT_B))).status).toBe(403);
-    expect((await post(read, {}, adminToken('nowhere', { resources_access: { sluice: { roles: 'reader' } } }))).body.data).toEqual({ tenant: { name: RESTRICTED } });
+    expect(
+      (await post(read, {}, adminToken('nowhere', { resources_access: { sluice: { roles: 'reader' } } }))).body.data,
+    ).toEqual({ tenant: { name: RESTRICTED } });
     // A tenant's admin may read it even without matching access rules.
     expect((await post(read, {}, adminToken(RESTRICTED))).body.data).toEqual({ tenant: { name: RESTRICTED } });
-    expect((await post(`{ tenant(name: "${TENANT_B}") { ... on Tenant { name } } }`, {})).body.data).toEqual({ tenant: { name: TENANT_B } });
+    expect((await post(`{ tenant(name: "${TENANT_B}") { ... on Tenant { name } } }`, {})).body.data).toEqual({
+      tenant: { name: TENANT_B },
+    });
   });
 
-  it('refuses a restricted tenant\'s subscriptions over WebSocket unless the token may read it', async () => {
+  it("refuses a restricted tenant's subscriptions over WebSocket unless the token may read it", async () => {
     const query = 'subscription ($t: String!) { tenantStatus(tenant: $t) { tenant } }';
     expect((await overWebSocket(query, { t: RESTRICTED }))?.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-    expect((await overWebSocket(query, { t: RESTRICTED }, adminToken(TENANT_B)))?.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await overWebSocket(query, { t: RESTRICTED }, adminToken(TENANT_B)))?.errors?.[0]?.extensions?.code).toBe(
+      'FORBIDDEN',
+    );
   });
 
   it('answers authorizations to token holders: admin flag per tenant and at the root', async () => {
     const query = 'query ($t: String) { authorizations(tenant: $t) { ... on Authorizations { admin scope } } }';
     expect((await post(query, { t: h.tenant })).status).toBe(401);
-    expect((await post(query, { t: h.tenant }, adminToken(h.tenant))).body.data).toEqual({ authorizations: { admin: true, scope: [h.tenant] } });
-    expect((await post(query, { t: TENANT_B }, adminToken(h.tenant))).body.data).toEqual({ authorizations: { admin: false, scope: [TENANT_B] } });
+    expect((await post(query, { t: h.tenant }, adminToken(h.tenant))).body.data).toEqual({
+      authorizations: { admin: true, scope: [h.tenant] },
+    });
+    expect((await post(query, { t: TENANT_B }, adminToken(h.tenant))).body.data).toEqual({
+      authorizations: { admin: false, scope: [TENANT_B] },
+    });
     expect((await post(query, { t: RESTRICTED }, adminToken(h.tenant))).status).toBe(403);
-    expect((await post(query, {}, adminToken('*'))).body.data).toEqual({ authorizations: { admin: true, scope: ['*'] } });
-    expect((await post(query, {}, adminToken(h.tenant))).body.data).toEqual({ authorizations: { admin: false, scope: ['*'] } });
+    expect((await post(query, {}, adminToken('*'))).body.data).toEqual({
+      authorizations: { admin: true, scope: ['*'] },
+    });
+    expect((await post(query, {}, adminToken(h.tenant))).body.data).toEqual({
+      authorizations: { admin: false, scope: ['*'] },
+    });
     const unknown = await post('{ authorizations(tenant: "no-such") { __typename } }', {}, adminToken(h.tenant));
     expect(unknown.body.data).toEqual({ authorizations: { __typename: 'NotFoundError' } });
   });
 
   it('reports the configured realm in info', async () => {
-    const result = await post('{ info { capabilities { auth { realms { name driver clientId authority } defaultRealm readProtected } } } }', {});
+    const result = await post(
+      '{ info { capabilities { auth { realms { name driver clientId authority } defaultRealm readProtected } } } }',
+      {},
+    );
     expect(result.body.data).toEqual({
-      info: { capabilities: { auth: { realms: [{ name: 'sluice', driver: 'HS256', clientId: 'sluice', authority: 'sluice-test' }], defaultRealm: 'sluice', readProtected: false } } },
+      info: {
+        capabilities: {
+          auth: {
+            realms: [{ name: 'sluice', driver: 'HS256', clientId: 'sluice', authority: 'sluice-test' }],
+            defaultRealm: 'sluice',
+            readProtected: false,
+          },
+        },
+      },
     });
   });
 });
@@ -224,7 +314,10 @@ describe('control rate limit', () => {
     h = new EngineHarness(db, makeLayout(layoutSpec()));
     await h.start();
     const config = liveTestConfig();
-    server = await startLiveServer(db, { harness: h, config: { ...config, graphql: { ...config.graphql, controlRateLimit: { burst: 2, perMinute: 1 } } } });
+    server = await startLiveServer(db, {
+      harness: h,
+      config: { ...config, graphql: { ...config.graphql, controlRateLimit: { burst: 2, perMinute: 1 } } },
+    });
   });
 
   afterAll(async () => {
@@ -247,7 +340,9 @@ describe('control rate limit', () => {
     const limited = await send(token);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await limited.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]?.extensions.code).toBe('RATE_LIMITED');
+    expect(
+      ((await limited.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]?.extensions.code,
+    ).toBe('RATE_LIMITED');
     // Another caller has its own bucket.
     expect((await send(adminToken(h.tenant, { sub: 'another-admin' }))).status).toBe(200);
   });

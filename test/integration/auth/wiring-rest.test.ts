@@ -21,17 +21,37 @@ const READER = { resources_access: { sluice: { roles: 'reader' } } };
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const claims = (extra: Record<string, unknown> = {}) => ({ iss: 'sluice-test', aud: 'sluice', sub: 'x', iat: nowSeconds(), exp: nowSeconds() + 600, zuul: { admin: [OPEN] }, ...extra });
+const claims = (extra: Record<string, unknown> = {}) => ({
+  iss: 'sluice-test',
+  aud: 'sluice',
+  sub: 'x',
+  iat: nowSeconds(),
+  exp: nowSeconds() + 600,
+  zuul: { admin: [OPEN] },
+  ...extra,
+});
 function hs256(payload: object, secret: string): string {
   const input = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(payload)}`;
   return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
 }
 
 const INVALID_TOKENS = [
-  { name: 'expired', token: adminToken(OPEN, { iat: nowSeconds() - 1200, exp: nowSeconds() - 600 }), error: 'TokenExpiredError' },
+  {
+    name: 'expired',
+    token: adminToken(OPEN, { iat: nowSeconds() - 1200, exp: nowSeconds() - 600 }),
+    error: 'TokenExpiredError',
+  },
   { name: 'bad signature', token: hs256(claims(), 'wrong-secret'), error: 'AuthTokenInvalidSignatureException' },
-  { name: 'alg none', token: `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims())}.`, error: 'AuthTokenUnauthorizedException' },
-  { name: 'wrong audience', token: hs256(claims({ aud: 'other' }), 'live-test-secret-of-some-length'), error: 'IncorrectAudienceError' },
+  {
+    name: 'alg none',
+    token: `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims())}.`,
+    error: 'AuthTokenUnauthorizedException',
+  },
+  {
+    name: 'wrong audience',
+    token: hs256(claims({ aud: 'other' }), 'live-test-secret-of-some-length'),
+    error: 'IncorrectAudienceError',
+  },
 ];
 
 /** Reads the RSA modulus size out of an `ssh-rsa` public key line. */
@@ -40,7 +60,7 @@ function sshRsaModulusBits(line: string): number {
   expect(type).toBe('ssh-rsa');
   const blob = Buffer.from(data ?? '', 'base64');
   const fields: Buffer[] = [];
-  for (let offset = 0; offset < blob.length; ) {
+  for (let offset = 0; offset < blob.length;) {
     const length = blob.readUInt32BE(offset);
     fields.push(blob.subarray(offset + 4, offset + 4 + length));
     offset += 4 + length;
@@ -55,13 +75,17 @@ describe('security wiring over REST', () => {
   let server: LiveServer;
   let dir: string;
 
-  const get = (route: string, token?: string) => fetch(`${server.url}/api/${route}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+  const get = (route: string, token?: string) =>
+    fetch(`${server.url}/api/${route}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
 
   beforeAll(async () => {
     db = await createTestDatabase();
     dir = mkdtempSync(path.join(tmpdir(), 'sluice-wire-rest-'));
     const tenantFile = path.join(dir, 'main.yaml');
-    writeFileSync(tenantFile, `- tenant:\n    name: ${OPEN}\n    source:\n      gerrit:\n        untrusted-projects:\n          - org/project\n`);
+    writeFileSync(
+      tenantFile,
+      `- tenant:\n    name: ${OPEN}\n    source:\n      gerrit:\n        untrusted-projects:\n          - org/project\n`,
+    );
     const policies = tenantFilePolicies({
       rules: [{ name: 'readers', conditions: [READER] }],
       tenants: [{ name: OPEN }, { name: OTHER }, { name: RESTRICTED, accessRules: ['readers'] }],
@@ -88,15 +112,31 @@ describe('security wiring over REST', () => {
   it('token endpoints: 401 with the reference body for no or invalid tokens, 200 for a valid one', async () => {
     const anonymous = await get(`tenant/${OPEN}/authorizations`);
     expect(anonymous.status).toBe(401);
-    expect(await anonymous.json()).toEqual({ description: 'Missing "Authorization" header', error: 'MissingAuthError', realm: 'sluice' });
-    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="sluice"       error="MissingAuthError"       error_description="Missing \\"Authorization\\" header"');
+    expect(await anonymous.json()).toEqual({
+      description: 'Missing "Authorization" header',
+      error: 'MissingAuthError',
+      realm: 'sluice',
+    });
+    expect(anonymous.headers.get('www-authenticate')).toBe(
+      'Bearer realm="sluice"       error="MissingAuthError"       error_description="Missing \\"Authorization\\" header"',
+    );
     for (const invalid of INVALID_TOKENS) {
       const res = await get(`tenant/${OPEN}/authorizations`, invalid.token);
-      expect({ name: invalid.name, status: res.status, error: ((await res.json()) as { error: string }).error }).toEqual({ name: invalid.name, status: 401, error: invalid.error });
+      expect({
+        name: invalid.name,
+        status: res.status,
+        error: ((await res.json()) as { error: string }).error,
+      }).toEqual({ name: invalid.name, status: 401, error: invalid.error });
     }
-    expect(await (await get(`tenant/${OPEN}/authorizations`, adminToken(OPEN))).json()).toEqual({ zuul: { admin: true, scope: [OPEN] } });
-    expect(await (await get(`tenant/${OTHER}/authorizations`, adminToken(OPEN))).json()).toEqual({ zuul: { admin: false, scope: [OTHER] } });
-    expect(await (await get('authorizations', adminToken('*'))).json()).toEqual({ zuul: { admin: true, scope: ['*'] } });
+    expect(await (await get(`tenant/${OPEN}/authorizations`, adminToken(OPEN))).json()).toEqual({
+      zuul: { admin: true, scope: [OPEN] },
+    });
+    expect(await (await get(`tenant/${OTHER}/authorizations`, adminToken(OPEN))).json()).toEqual({
+      zuul: { admin: false, scope: [OTHER] },
+    });
+    expect(await (await get('authorizations', adminToken('*'))).json()).toEqual({
+      zuul: { admin: true, scope: ['*'] },
+    });
   });
 
   it('restricted tenant: anonymous 401, non-reader 403 with an empty body, reader and admin 200; hidden from anonymous listing', async () => {
@@ -114,7 +154,8 @@ describe('security wiring over REST', () => {
     // An open tenant ignores an invalid token.
     expect((await get(`tenant/${OPEN}/builds`, INVALID_TOKENS[0]?.token)).status).toBe(200);
 
-    const names = async (token?: string) => ((await (await get('tenants', token)).json()) as Array<{ name: string }>).map((t) => t.name).sort();
+    const names = async (token?: string) =>
+      ((await (await get('tenants', token)).json()) as Array<{ name: string }>).map((t) => t.name).sort();
     expect(await names()).toEqual([OPEN, OTHER]);
     expect(await names(adminToken('nowhere', READER))).toEqual([OPEN, OTHER, RESTRICTED]);
   });
@@ -139,7 +180,11 @@ describe('security wiring over REST', () => {
 
     const keyFile = path.join(dir, 'project.pub');
     writeFileSync(keyFile, pem);
-    const ciphertext = execFileSync('openssl', ['pkeyutl', '-encrypt', '-pubin', '-inkey', keyFile, '-pkeyopt', 'rsa_padding_mode:oaep'], { input: 's3cret-value' });
+    const ciphertext = execFileSync(
+      'openssl',
+      ['pkeyutl', '-encrypt', '-pubin', '-inkey', keyFile, '-pkeyopt', 'rsa_padding_mode:oaep'],
+      { input: 's3cret-value' },
+    );
     const keys = await server.app.services.auth.keys();
     const privateKey = (await keys.secretsKey('gerrit/org/project')).privateKey();
     expect(decryptSecret(ciphertext.toString('base64'), privateKey)).toBe('s3cret-value');

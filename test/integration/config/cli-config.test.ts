@@ -63,8 +63,12 @@ afterAll(async () => {
 describe('sluice validate-config and reconfigure', () => {
   it('prints every config error with its name and location and exits 1', async () => {
     const result = await sluice(['validate-config', '--config', path.join(dir, 'sluice.yaml')]);
-    expect(result.stdout).toContain('tenant tenant-one: 3 project(s), 2 pipeline(s), 4 job(s), 1 error(s), 0 warning(s)');
-    expect(result.stdout).toContain('error: [Job Not Found] org/project2@master zuul.yaml:3: Job does-not-exist not defined');
+    expect(result.stdout).toContain(
+      'tenant tenant-one: 3 project(s), 2 pipeline(s), 4 job(s), 1 error(s), 0 warning(s)',
+    );
+    expect(result.stdout).toContain(
+      'error: [Job Not Found] org/project2@master zuul.yaml:3: Job does-not-exist not defined',
+    );
     expect(result.stdout).toMatch(/\n1 error\(s\), 0 warning\(s\)\n$/);
     expect(result.code).toBe(1);
   });
@@ -84,7 +88,10 @@ describe('sluice validate-config and reconfigure', () => {
     const result = await sluice(['reconfigure', '--config', path.join(dir, 'sluice.yaml'), '--tenant', 'tenant-one']);
     expect(result.stdout).toMatch(/Reconfiguration of tenant tenant-one requested \(request \d+\)\./);
     expect(result.code).toBe(0);
-    const database = postgres?.url !== undefined ? openDatabase({ kind: 'postgres', url: postgres.url }) : openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'data', 'pgdata') });
+    const database =
+      postgres?.url !== undefined
+        ? openDatabase({ kind: 'postgres', url: postgres.url })
+        : openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'data', 'pgdata') });
     try {
       const claimed = await new ReconfigureRequestRepository(database.knex).claimPending(new Date());
       expect(claimed.map((r) => r.tenant)).toEqual(['tenant-one']);

@@ -57,7 +57,9 @@ beforeAll(async () => {
   copyFileSync(path.join(FIXTURE, 'main.yaml'), path.join(dir, 'main.yaml'));
   manager = new LayoutManager({
     config: {
-      connections: { gerrit: { driver: 'git', baseurl: repos.baseDir, pollInterval: 5, canonicalHostname: 'review.example.com' } },
+      connections: {
+        gerrit: { driver: 'git', baseurl: repos.baseDir, pollInterval: 5, canonicalHostname: 'review.example.com' },
+      },
       dataDir: dir,
       tenantConfig: path.join(dir, 'main.yaml'),
     },
@@ -124,15 +126,26 @@ describe('LayoutManager', () => {
 
   it('reloads a tenant when a configuration file changes and updates its errors', async () => {
     clock = new Date('2026-01-01T01:00:00Z');
-    await pushFile('org/project2', 'zuul.yaml', '- job:\n    name: fixed\n    run: x.sh\n\n- project:\n    check:\n      jobs: [fixed]\n');
+    await pushFile(
+      'org/project2',
+      'zuul.yaml',
+      '- job:\n    name: fixed\n    run: x.sh\n\n- project:\n    check:\n      jobs: [fixed]\n',
+    );
     await manager.pollOnce();
     const layout = manager.layout('tenant-one');
     expect(layout?.uuid).toBe('layout-4');
     expect(layout?.errors).toEqual([]);
     expect(layout?.jobs.has('fixed')).toBe(true);
     expect(await new ConfigErrorRepository(db.knex).count('tenant-one')).toBe(0);
-    const events = await new SystemEventRepository(db.knex).list('tenant-one', { types: ['config-errors-changed'], limit: 10, offset: 0 });
-    expect(events.map((e) => e.eventTime.toISOString())).toEqual(['2026-01-01T01:00:00.000Z', '2026-01-01T00:00:00.000Z']);
+    const events = await new SystemEventRepository(db.knex).list('tenant-one', {
+      types: ['config-errors-changed'],
+      limit: 10,
+      offset: 0,
+    });
+    expect(events.map((e) => e.eventTime.toISOString())).toEqual([
+      '2026-01-01T01:00:00.000Z',
+      '2026-01-01T00:00:00.000Z',
+    ]);
   });
 
   it('notifies layout listeners', async () => {

@@ -32,7 +32,16 @@ describe('engine with the build-request executor gateway', () => {
     const engine = new Engine({
       database: db,
       layouts: (tenant) => (tenant === layout.tenant ? layout : null),
-      gateways: { changes, merger: new ScriptedMerger(changes), nodes, executor: new BuildRequestExecutor(db.knex, (_tenant, name) => layout.projects.get(name)?.name ?? name, () => clock.now()) },
+      gateways: {
+        changes,
+        merger: new ScriptedMerger(changes),
+        nodes,
+        executor: new BuildRequestExecutor(
+          db.knex,
+          (_tenant, name) => layout.projects.get(name)?.name ?? name,
+          () => clock.now(),
+        ),
+      },
       bus: new InProcessEventBus(),
       clock,
       pollIntervalMs: 50,
@@ -49,20 +58,57 @@ describe('engine with the build-request executor gateway', () => {
     const claimed = await requests.claimNext('worker-1', clock.now());
     expect(claimed).not.toBeNull();
     const params: BuildRequestParams = buildRequestParamsSchema.parse(claimed?.params);
-    expect(params.job).toMatchObject({ name: 'unit', timeout: 600, attempts: 3, run: [{ connection: 'git', project: 'org/project', path: 'ci/test.sh' }] });
-    expect(params.item).toMatchObject({ project: 'org/project', ref: 'refs/changes/01/1/1', change: 1, patchset: '1', branch: 'master' });
+    expect(params.job).toMatchObject({
+      name: 'unit',
+      timeout: 600,
+      attempts: 3,
+      run: [{ connection: 'git', project: 'org/project', path: 'ci/test.sh' }],
+    });
+    expect(params.item).toMatchObject({
+      project: 'org/project',
+      ref: 'refs/changes/01/1/1',
+      change: 1,
+      patchset: '1',
+      branch: 'master',
+    });
     expect(params.mergerItems.map((item) => [item.project, item.change])).toEqual([['org/project', 1]]);
 
-    const base = { buildUuid: params.buildUuid, buildsetUuid: params.buildsetUuid, tenant: params.tenant, pipeline: params.pipeline, jobName: 'unit', attempt: 1 };
-    await requests.recordStarted({ ...base, startTime: clock.now().toISOString(), worker: 'worker-1', logUrl: 'https://logs.example.com/1/' }, clock.now());
+    const base = {
+      buildUuid: params.buildUuid,
+      buildsetUuid: params.buildsetUuid,
+      tenant: params.tenant,
+      pipeline: params.pipeline,
+      jobName: 'unit',
+      attempt: 1,
+    };
+    await requests.recordStarted(
+      { ...base, startTime: clock.now().toISOString(), worker: 'worker-1', logUrl: 'https://logs.example.com/1/' },
+      clock.now(),
+    );
     await requests.complete(
-      { ...base, result: 'SUCCESS', startTime: clock.now().toISOString(), endTime: new Date(clock.now().getTime() + 5000).toISOString(), errorDetail: null, logUrl: 'https://logs.example.com/1/', artifacts: [{ name: 'report', url: 'https://logs.example.com/1/report.html', metadata: null }], data: {}, childJobs: null, warnings: [], worker: 'worker-1', changedFiles: null },
+      {
+        ...base,
+        result: 'SUCCESS',
+        startTime: clock.now().toISOString(),
+        endTime: new Date(clock.now().getTime() + 5000).toISOString(),
+        errorDetail: null,
+        logUrl: 'https://logs.example.com/1/',
+        artifacts: [{ name: 'report', url: 'https://logs.example.com/1/report.html', metadata: null }],
+        data: {},
+        childJobs: null,
+        warnings: [],
+        worker: 'worker-1',
+        changedFiles: null,
+      },
       clock.now(),
     );
     await engine.settle(layout.tenant);
     const status = await engine.status(layout.tenant);
     expect(status?.pipelines[0].changeQueues).toEqual([]);
-    const builds: Array<{ job_name: string; result: string; log_url: string }> = await db.knex('builds').where({ tenant: layout.tenant }).select('job_name', 'result', 'log_url');
+    const builds: Array<{ job_name: string; result: string; log_url: string }> = await db
+      .knex('builds')
+      .where({ tenant: layout.tenant })
+      .select('job_name', 'result', 'log_url');
     expect(builds).toEqual([{ job_name: 'unit', result: 'SUCCESS', log_url: 'https://logs.example.com/1/' }]);
     const artifacts = await db.knex('artifacts').select('name', 'url');
     expect(artifacts).toEqual([{ name: 'report', url: 'https://logs.example.com/1/report.html' }]);

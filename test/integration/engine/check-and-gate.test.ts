@@ -8,9 +8,15 @@ const layoutSpec = () => ({
     pipeline('check', 'independent', { triggers: [gitTrigger(['patchset-created'])] }),
     pipeline('gate', 'dependent', { triggers: [], submit: true }),
   ],
-  projects: [{ name: 'org/project', queue: 'integrated' }, { name: 'org/other', queue: 'integrated' }],
+  projects: [
+    { name: 'org/project', queue: 'integrated' },
+    { name: 'org/other', queue: 'integrated' },
+  ],
   jobs: {
-    'org/project': { check: [job('lint'), job('unit'), job('docs', { voting: false })], gate: [job('unit'), job('integration')] },
+    'org/project': {
+      check: [job('lint'), job('unit'), job('docs', { voting: false })],
+      gate: [job('unit'), job('integration')],
+    },
     'org/other': { gate: [job('unit')] },
   },
 });
@@ -45,7 +51,11 @@ describe('engine: check and gate pipelines', () => {
     const status = await h.engine.status(h.tenant);
     const check = status?.pipelines.find((candidate) => candidate.name === 'check');
     expect(check?.changeQueues).toHaveLength(1);
-    expect(check?.changeQueues[0].heads[0][0].jobs.map((entry) => entry.waitingStatus)).toEqual(['executor', 'executor', 'executor']);
+    expect(check?.changeQueues[0].heads[0][0].jobs.map((entry) => entry.waitingStatus)).toEqual([
+      'executor',
+      'executor',
+      'executor',
+    ]);
 
     await h.executor.finish('docs', 1, { result: 'FAILURE' });
     await h.executor.finish('lint', 1, { result: 'SUCCESS' });
@@ -77,7 +87,12 @@ describe('engine: check and gate pipelines', () => {
       expect(await h.enqueue('gate', 'org/project', `${number},1`)).toBe('ok');
     }
     expect(h.executor.started.map((build) => `${build.changes[0].number}:${build.job.name}`)).toEqual([
-      '1:unit', '1:integration', '2:unit', '2:integration', '3:unit', '3:integration',
+      '1:unit',
+      '1:integration',
+      '2:unit',
+      '2:integration',
+      '3:unit',
+      '3:integration',
     ]);
     // Change 3 was tested on top of 1 and 2.
     expect(h.merger.prepared[2]).toEqual(['1,1', '2,1', '3,1']);

@@ -46,7 +46,9 @@ describe('engine end to end with the git driver and a real executor', () => {
   });
 
   it('gates two stacked changes: the good one merges, the broken one fails', async () => {
-    const cache = new RepoCache(path.join(root, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: HOST } });
+    const cache = new RepoCache(path.join(root, 'cache'), {
+      local: { baseurl: fixture.baseDir, canonicalHostname: HOST },
+    });
     const merger = new Merger(cache, path.join(root, 'scratch'));
     worker = new ExecutorWorker({
       repository: new BuildRequestRepository(database.knex),
@@ -58,13 +60,22 @@ describe('engine end to end with the git driver and a real executor', () => {
       hostEnv: allowedHostEnvironment({ PATH: process.env.PATH }),
     });
     worker.start();
-    const step = (script: string) => ({ run: [{ path: script, sourceContext: { connectionName: 'local', projectName: PROJECT } }] });
+    const step = (script: string) => ({
+      run: [{ path: script, sourceContext: { connectionName: 'local', projectName: PROJECT } }],
+    });
     const layout = makeLayout({
       tenant: 'e2e',
       connection: 'local',
       pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true })],
       projects: [{ name: PROJECT }],
-      jobs: { [PROJECT]: { gate: [job('hello-unit', { timeout: 600, attempts: 2, params: step('scripts/unit.sh') }), job('hello-lint', { timeout: 600, params: step('scripts/lint.sh') })] } },
+      jobs: {
+        [PROJECT]: {
+          gate: [
+            job('hello-unit', { timeout: 600, attempts: 2, params: step('scripts/unit.sh') }),
+            job('hello-lint', { timeout: 600, params: step('scripts/lint.sh') }),
+          ],
+        },
+      },
     });
     const projects: GitProjects = {
       locate: (canonical) => {
@@ -102,11 +113,17 @@ describe('engine end to end with the git driver and a real executor', () => {
       database,
       layouts: (tenant) => (tenant === 'e2e' ? layout : null),
       gateways: {
-        changes: new GitChangeSource(new GitMirrors(path.join(root, 'engine-mirrors'), () => fixture.baseDir), projects),
+        changes: new GitChangeSource(
+          new GitMirrors(path.join(root, 'engine-mirrors'), () => fixture.baseDir),
+          projects,
+        ),
         merger: new GitMergerGateway(merger, projects, async (_connection, project, branch, newrev, oldrev) => {
           await poller.expectOwnUpdate(project, branch, newrev, oldrev);
         }),
-        executor: new BuildRequestExecutor(database.knex, (_tenant, canonical) => projects.locate(canonical)?.name ?? canonical),
+        executor: new BuildRequestExecutor(
+          database.knex,
+          (_tenant, canonical) => projects.locate(canonical)?.name ?? canonical,
+        ),
         nodes: new InstantNodes(),
       },
       bus,
@@ -116,7 +133,11 @@ describe('engine end to end with the git driver and a real executor', () => {
     });
     await engine.startTenant('e2e');
 
-    await fixture.pushChange(PROJECT, 1, 1, { parent: 'master', files: { 'NOTES.md': 'Release notes\n' }, message: 'Add release notes' });
+    await fixture.pushChange(PROJECT, 1, 1, {
+      parent: 'master',
+      files: { 'NOTES.md': 'Release notes\n' },
+      message: 'Add release notes',
+    });
     await fixture.pushChange(PROJECT, 2, 1, {
       parent: 'master',
       files: { 'hello.sh': { content: '#!/bin/sh\necho "Goodbye, ${1:-world}!"\n', executable: true } },
@@ -129,8 +150,14 @@ describe('engine end to end with the git driver and a real executor', () => {
     await engine.settle('e2e');
     expect(reports).toEqual(['SUCCESS', 'FAILURE']);
     expect(await fixture.showFile(PROJECT, 'master', 'NOTES.md')).toBe('Release notes\n');
-    expect(triggers.filter((event) => event.type === 'ref-updated')).toEqual([expect.objectContaining({ ref: 'refs/heads/master', own: true })]);
-    const builds: Array<{ job_name: string; result: string }> = await database.knex('builds').where({ tenant: 'e2e' }).orderBy('id').select('job_name', 'result');
+    expect(triggers.filter((event) => event.type === 'ref-updated')).toEqual([
+      expect.objectContaining({ ref: 'refs/heads/master', own: true }),
+    ]);
+    const builds: Array<{ job_name: string; result: string }> = await database
+      .knex('builds')
+      .where({ tenant: 'e2e' })
+      .orderBy('id')
+      .select('job_name', 'result');
     expect(builds.filter((build) => build.result === 'FAILURE').map((build) => build.job_name)).toContain('hello-unit');
     await engine.stop();
     expect(errors).toEqual([]);

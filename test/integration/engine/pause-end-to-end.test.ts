@@ -27,7 +27,7 @@ const HOST = 'git.example.com';
 const TENANT = 'pause-e2e';
 
 const SCRIPTS = {
-  'README': 'app\n',
+  README: 'app\n',
   'scripts/registry-run.sh': `echo "registry-run" >> "$SLUICE_VAR_order"
 printf '{"pause": true, "data": {"registry_url": "http://registry.example:5000"}}' > "$SLUICE_RESULTS_FILE"
 `,
@@ -48,7 +48,11 @@ describe('paused build end to end with a real executor', () => {
   beforeAll(async () => {
     fixture = createGitFixture();
     await fixture.createProject(PROJECT, SCRIPTS);
-    await fixture.pushChange(PROJECT, 1, 1, { parent: 'master', files: { 'NOTES.md': 'notes\n' }, message: 'Add notes' });
+    await fixture.pushChange(PROJECT, 1, 1, {
+      parent: 'master',
+      files: { 'NOTES.md': 'notes\n' },
+      message: 'Add notes',
+    });
     database = await createTestDatabase();
     root = mkdtempSync(path.join(os.tmpdir(), 'sluice-pause-e2e-'));
   });
@@ -62,7 +66,9 @@ describe('paused build end to end with a real executor', () => {
   });
 
   it('runs the dependent while the parent is paused and finishes the parent after it', async () => {
-    const cache = new RepoCache(path.join(root, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: HOST } });
+    const cache = new RepoCache(path.join(root, 'cache'), {
+      local: { baseurl: fixture.baseDir, canonicalHostname: HOST },
+    });
     const merger = new Merger(cache, path.join(root, 'scratch'));
     // One slot: the paused parent must not hold it, or its dependent could never run.
     worker = new ExecutorWorker({
@@ -79,7 +85,10 @@ describe('paused build end to end with a real executor', () => {
     const order = path.join(root, 'order.txt');
     const release = path.join(root, 'release');
     const source = { connectionName: 'local', projectName: PROJECT };
-    const steps = (run: string, postRun?: string) => ({ run: [{ path: run, sourceContext: source }], postRun: postRun ? [{ path: postRun, sourceContext: source }] : [] });
+    const steps = (run: string, postRun?: string) => ({
+      run: [{ path: run, sourceContext: source }],
+      postRun: postRun ? [{ path: postRun, sourceContext: source }] : [],
+    });
     const vars = { order, release };
     const layout = makeLayout({
       tenant: TENANT,
@@ -89,8 +98,17 @@ describe('paused build end to end with a real executor', () => {
       jobs: {
         [PROJECT]: {
           check: [
-            job('registry', { timeout: 600, vars, params: steps('scripts/registry-run.sh', 'scripts/registry-post.sh') }),
-            job('consumer', { timeout: 600, vars, dependencies: [{ name: 'registry', soft: false }], params: steps('scripts/consumer.sh') }),
+            job('registry', {
+              timeout: 600,
+              vars,
+              params: steps('scripts/registry-run.sh', 'scripts/registry-post.sh'),
+            }),
+            job('consumer', {
+              timeout: 600,
+              vars,
+              dependencies: [{ name: 'registry', soft: false }],
+              params: steps('scripts/consumer.sh'),
+            }),
           ],
         },
       },
@@ -112,15 +130,23 @@ describe('paused build end to end with a real executor', () => {
       }
     });
     const seen = (type: EngineDelta['type']): Promise<void> =>
-      deltas.some((delta) => delta.type === type) ? Promise.resolve() : new Promise((resolve) => waiters.push({ type, resolve }));
+      deltas.some((delta) => delta.type === type)
+        ? Promise.resolve()
+        : new Promise((resolve) => waiters.push({ type, resolve }));
     const errors: unknown[] = [];
     engine = new Engine({
       database,
       layouts: (tenant) => (tenant === TENANT ? layout : null),
       gateways: {
-        changes: new GitChangeSource(new GitMirrors(path.join(root, 'engine-mirrors'), () => fixture.baseDir), projects),
+        changes: new GitChangeSource(
+          new GitMirrors(path.join(root, 'engine-mirrors'), () => fixture.baseDir),
+          projects,
+        ),
         merger: new GitMergerGateway(merger, projects, () => Promise.resolve()),
-        executor: new BuildRequestExecutor(database.knex, (_tenant, canonical) => projects.locate(canonical)?.name ?? canonical),
+        executor: new BuildRequestExecutor(
+          database.knex,
+          (_tenant, canonical) => projects.locate(canonical)?.name ?? canonical,
+        ),
         nodes: new InstantNodes(),
       },
       bus,
@@ -134,19 +160,29 @@ describe('paused build end to end with a real executor', () => {
     await seen('job-paused');
     await engine.settle(TENANT);
     const jobs = (await engine.status(TENANT))?.pipelines[0].changeQueues[0].heads[0][0].jobs ?? [];
-    expect(jobs.map((candidate) => `${candidate.name}:${String(candidate.paused)}:${candidate.result ?? 'running'}`)).toEqual(['registry:true:running', 'consumer:false:running']);
+    expect(
+      jobs.map((candidate) => `${candidate.name}:${String(candidate.paused)}:${candidate.result ?? 'running'}`),
+    ).toEqual(['registry:true:running', 'consumer:false:running']);
     expect(readFileSync(order, 'utf8')).toBe('registry-run\n');
     writeFileSync(release, '');
 
     await seen('item-reported');
     await engine.settle(TENANT);
     expect(deltas.find((delta) => delta.type === 'item-reported')).toMatchObject({ result: 'SUCCESS' });
-    expect(readFileSync(order, 'utf8')).toBe('registry-run\nconsumer-run http://registry.example:5000\nregistry-post\n');
+    expect(readFileSync(order, 'utf8')).toBe(
+      'registry-run\nconsumer-run http://registry.example:5000\nregistry-post\n',
+    );
     const builds = new BuildRepository(database.knex);
     const history = await builds.list(TENANT, {}, { limit: 10, offset: 0, fromEnd: false });
-    expect(history.map((build) => `${build.jobName}:${build.result}`).sort()).toEqual(['consumer:SUCCESS', 'registry:SUCCESS']);
+    expect(history.map((build) => `${build.jobName}:${build.result}`).sort()).toEqual([
+      'consumer:SUCCESS',
+      'registry:SUCCESS',
+    ]);
     const registry = history.find((build) => build.jobName === 'registry');
-    expect((await builds.listEvents([registry?.id ?? 0])).map((event) => event.eventType)).toEqual(['paused', 'resumed']);
+    expect((await builds.listEvents([registry?.id ?? 0])).map((event) => event.eventType)).toEqual([
+      'paused',
+      'resumed',
+    ]);
     expect(existsSync(path.join(root, 'builds', registry?.uuid ?? 'none'))).toBe(false);
     expect(errors).toEqual([]);
   }, 120_000);

@@ -22,7 +22,10 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
       'org/project': {
         check: [
           job('registry', { nodeset: { name: 'one', labels: ['small'] } }),
-          job('consumer', { dependencies: [{ name: 'registry', soft: false }], nodeset: { name: 'one', labels: ['small'] } }),
+          job('consumer', {
+            dependencies: [{ name: 'registry', soft: false }],
+            nodeset: { name: 'one', labels: ['small'] },
+          }),
           job('late', { dependencies: [{ name: 'consumer', soft: false }] }),
         ],
       },
@@ -53,7 +56,9 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
 
   /** Job deltas in order, as `<type> <job>`. */
   function jobDeltas(h: EngineHarness): string[] {
-    return h.deltas.filter((delta) => delta.type.startsWith('job-') && delta.type !== 'job-waiting').map((delta) => `${delta.type} ${'job' in delta ? delta.job : ''}`);
+    return h.deltas
+      .filter((delta) => delta.type.startsWith('job-') && delta.type !== 'job-waiting')
+      .map((delta) => `${delta.type} ${'job' in delta ? delta.job : ''}`);
   }
 
   it('starts the dependents after the pause with its data and completes the parent after them', async () => {
@@ -64,11 +69,18 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     const parentNodes = h.executor.find('registry')[0].nodes;
     expect(parentNodes).toHaveLength(1);
 
-    expect(await h.executor.pause('registry', 1, { data: { registry_url: 'http://registry:5000' }, artifacts: [{ name: 'image', url: 'http://registry:5000/image' }] })).toBe(1);
+    expect(
+      await h.executor.pause('registry', 1, {
+        data: { registry_url: 'http://registry:5000' },
+        artifacts: [{ name: 'image', url: 'http://registry:5000/image' }],
+      }),
+    ).toBe(1);
     await h.settle();
     const [consumer] = h.executor.find('consumer');
     expect(consumer.parentData).toEqual({ registry_url: 'http://registry:5000' });
-    expect(consumer.artifacts).toEqual([expect.objectContaining({ name: 'image', url: 'http://registry:5000/image', job: 'registry' })]);
+    expect(consumer.artifacts).toEqual([
+      expect.objectContaining({ name: 'image', url: 'http://registry:5000/image', job: 'registry' }),
+    ]);
     // Children of a paused parent are asked for with a better priority (spec §2.9.4).
     expect(h.nodes.requests.find((request) => request.jobName === 'consumer')?.priority).toBe(199);
     expect(await jobStatus(h, 'registry')).toMatchObject({ paused: true, result: null });
@@ -93,7 +105,10 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     expect(h.reports()).toEqual([]);
     expect(h.nodes.returned.map((node) => node.id)).not.toContain(parentNodes[0].id);
 
-    await h.executor.finish('registry', 1, { result: 'SUCCESS', data: { registry_url: 'http://registry:5000', stopped: true } });
+    await h.executor.finish('registry', 1, {
+      result: 'SUCCESS',
+      data: { registry_url: 'http://registry:5000', stopped: true },
+    });
     await h.settle();
     expect(h.reports()).toEqual(['1,1 check SUCCESS']);
     expect(h.nodes.returned.map((node) => node.id)).toContain(parentNodes[0].id);
@@ -108,7 +123,11 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
       'job-completed registry',
     ]);
     const builds = await h.builds();
-    expect(builds.map((build) => `${build.jobName}:${build.result}`)).toEqual(['registry:SUCCESS', 'consumer:SUCCESS', 'late:SUCCESS']);
+    expect(builds.map((build) => `${build.jobName}:${build.result}`)).toEqual([
+      'registry:SUCCESS',
+      'consumer:SUCCESS',
+      'late:SUCCESS',
+    ]);
     expect(await buildEvents(h, parentUuid)).toEqual(['paused', 'resumed']);
   });
 
@@ -139,7 +158,12 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     expect(h.executor.resumed).toEqual([soloUuid]);
     expect(h.executor.find('wanted')).toHaveLength(1);
     const builds = await h.builds();
-    expect(builds.filter((build) => build.result === 'SKIPPED').map((build) => `${build.jobName}: ${build.errorDetail}`).sort()).toEqual([
+    expect(
+      builds
+        .filter((build) => build.result === 'SKIPPED')
+        .map((build) => `${build.jobName}: ${build.errorDetail}`)
+        .sort(),
+    ).toEqual([
       'after-unwanted: Skipped due to child_jobs return value in job registry',
       'unwanted: Skipped due to child_jobs return value in job registry',
     ]);
@@ -160,14 +184,23 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     const consumerUuid = h.executor.find('consumer')[0].buildUuid;
     expect(await jobStatus(h, 'registry')).toMatchObject({ paused: true });
 
-    const dequeued = await h.engine.dequeue(h.tenant, { pipeline: 'check', project: 'org/project', change: '1,1', by: 'alice' });
+    const dequeued = await h.engine.dequeue(h.tenant, {
+      pipeline: 'check',
+      project: 'org/project',
+      change: '1,1',
+      by: 'alice',
+    });
     expect(dequeued.ok).toBe(true);
     await h.settle();
     expect(h.executor.canceled.sort()).toEqual([consumerUuid, parentUuid].sort());
     expect(h.executor.resumed).toEqual([]);
     expect((await h.engine.status(h.tenant))?.pipelines[0].changeQueues.flatMap((queue) => queue.heads)).toEqual([]);
     const builds = await h.builds();
-    expect(builds.map((build) => `${build.jobName}:${build.result}`)).toEqual(['registry:ABORTED', 'consumer:CANCELED', 'late:CANCELED']);
+    expect(builds.map((build) => `${build.jobName}:${build.result}`)).toEqual([
+      'registry:ABORTED',
+      'consumer:CANCELED',
+      'late:CANCELED',
+    ]);
     expect(await buildEvents(h, parentUuid)).toEqual(['paused']);
     expect(h.nodes.returned).toHaveLength(2);
   });
@@ -179,7 +212,8 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     await first.settle();
 
     // The executor outlives the scheduler (its build requests are rows in the store).
-    const restart = (previous: EngineHarness): Promise<EngineHarness> => scenarios.restart(previous, { keepExecutor: true });
+    const restart = (previous: EngineHarness): Promise<EngineHarness> =>
+      scenarios.restart(previous, { keepExecutor: true });
     const second = await restart(first);
     expect(await jobStatus(second, 'registry')).toMatchObject({ paused: true });
     expect(second.executor.started.filter((params) => params.job.name === 'registry')).toHaveLength(1);
@@ -223,7 +257,14 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     await h.executor.finish('registry', 1, { result: 'SUCCESS' });
     await h.settle();
     expect(h.reports()).toEqual(['1,1 check SUCCESS']);
-    expect(h.executor.started.map((params) => params.job.name)).toEqual(['registry', 'consumer', 'late', 'registry', 'consumer', 'late']);
+    expect(h.executor.started.map((params) => params.job.name)).toEqual([
+      'registry',
+      'consumer',
+      'late',
+      'registry',
+      'consumer',
+      'late',
+    ]);
     const builds = await h.builds();
     expect(builds.filter((build) => build.final).map((build) => `${build.jobName}:${build.result}`)).toEqual([
       'consumer:SUCCESS',

@@ -31,7 +31,9 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
         `entered 0; refused by gate: Change 1,1 of ${PROJECT} does not meet the requirements of pipeline gate: it is not the current patchset (require current-patchset: true)`,
       );
       expect(h.executor.started).toEqual([]);
-      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 1, patchset: '2' })).toBe('entered 1');
+      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 1, patchset: '2' })).toBe(
+        'entered 1',
+      );
       expect(h.executor.started.map((build) => build.changes[0].patchset)).toEqual(['2']);
     });
 
@@ -59,8 +61,12 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       const h = await harness(gateSpec({ dequeueOnNewPatchset: false }));
       h.changes.add('org/project', 1);
       h.changes.add('org/project', 2);
-      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 1, patchset: '1' })).toBe('entered 1');
-      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 2, patchset: '1' })).toBe('entered 1');
+      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 1, patchset: '1' })).toBe(
+        'entered 1',
+      );
+      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 2, patchset: '1' })).toBe(
+        'entered 1',
+      );
       expect(h.merger.prepared).toEqual([['1,1'], ['1,1', '2,1']]);
       // A new patchset appears while 1,1 is being tested (no event: the gate does not dequeue on it anyway).
       h.changes.add('org/project', 1);
@@ -73,7 +79,9 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       const buildsets = await h.buildsets();
       // 1,1 FAILURE; the first buildset of 2,1 closed by its reset, its new one running.
       expect(buildsets.map((buildset) => buildset.result)).toEqual(['FAILURE', 'DEQUEUED', null]);
-      expect(buildsets[0].message).toBe(`This change is unable to merge due to a missing merge requirement.\n\n${reason}`);
+      expect(buildsets[0].message).toBe(
+        `This change is unable to merge due to a missing merge requirement.\n\n${reason}`,
+      );
       // 2,1 was tested with 1,1 under it: it is retested alone and merges.
       expect(h.merger.prepared[h.merger.prepared.length - 1]).toEqual(['2,1']);
       await h.executor.finishAll();
@@ -87,11 +95,21 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
     const MIRROR = canonical('org/mirror');
     const spec = (): Omit<LayoutSpec, 'tenant'> => ({
       pipelines: [
-        pipeline('gate', 'dependent', { triggers: [gitTrigger(['patchset-created'])], submit: true, allowOtherConnections: false }),
+        pipeline('gate', 'dependent', {
+          triggers: [gitTrigger(['patchset-created'])],
+          submit: true,
+          allowOtherConnections: false,
+        }),
         pipeline('check', 'independent', { triggers: [gitTrigger(['patchset-created'])] }),
       ],
-      projects: [{ name: 'org/project', queue: 'shared' }, { name: 'org/mirror', queue: 'shared', connection: 'mirror' }],
-      jobs: { 'org/project': { gate: [job('unit')], check: [job('unit')] }, 'org/mirror': { gate: [job('unit')], check: [job('unit')] } },
+      projects: [
+        { name: 'org/project', queue: 'shared' },
+        { name: 'org/mirror', queue: 'shared', connection: 'mirror' },
+      ],
+      jobs: {
+        'org/project': { gate: [job('unit')], check: [job('unit')] },
+        'org/mirror': { gate: [job('unit')], check: [job('unit')] },
+      },
     });
 
     it('refuses changes of another connection, also as a dependency and from an admin, when false', async () => {
@@ -101,9 +119,16 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       const refusal = `Change 5,1 of ${MIRROR} is from connection mirror, which pipeline gate does not use (allow-other-connections: false)`;
       expect(await h.enqueue('gate', 'org/mirror', '5,1')).toBe(`error: ${refusal}`);
       // The dependency keeps 1,1 out of the gate; check (allow-other-connections: true) takes it with 5,1 ahead.
-      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 1, patchset: '1' })).toBe(`entered 1; refused by gate: ${refusal}`);
+      expect(await h.trigger({ type: 'patchset-created', project: PROJECT, change: 1, patchset: '1' })).toBe(
+        `entered 1; refused by gate: ${refusal}`,
+      );
       const status = await h.engine.status(h.tenant);
-      expect(status?.pipelines.map((entry) => [entry.name, entry.changeQueues.flatMap((queue) => queue.heads.flat().map((item) => item.refs[0].id))])).toEqual([
+      expect(
+        status?.pipelines.map((entry) => [
+          entry.name,
+          entry.changeQueues.flatMap((queue) => queue.heads.flat().map((item) => item.refs[0].id)),
+        ]),
+      ).toEqual([
         ['gate', []],
         ['check', ['5,1', '1,1']],
       ]);
@@ -113,7 +138,9 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
     it('lets only the connection of a git trigger see its events', async () => {
       const h = await harness(spec());
       h.changes.add('org/mirror', 5);
-      expect(await h.trigger({ type: 'patchset-created', project: MIRROR, change: 5, patchset: '1' })).toBe('entered 0');
+      expect(await h.trigger({ type: 'patchset-created', project: MIRROR, change: 5, patchset: '1' })).toBe(
+        'entered 0',
+      );
     });
   });
 
@@ -131,7 +158,8 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       h.changes.add('org/project', 5, { dependsOn: [{ project: 'org/project', number: 4 }] });
       expect(await h.enqueue('gate', 'org/project', '1,1')).toBe('ok');
       expect(await h.enqueue('gate', 'org/project', '2,1')).toBe('ok');
-      const refusal = 'Unable to enqueue change: pipeline gate would hold more than 2 changes (tenant max-changes-per-pipeline is 2)';
+      const refusal =
+        'Unable to enqueue change: pipeline gate would hold more than 2 changes (tenant max-changes-per-pipeline is 2)';
       expect(await h.enqueue('gate', 'org/project', '3,1')).toBe(`error: ${refusal}`);
       const buildsets = await h.buildsets();
       expect(buildsets.map((buildset) => buildset.result)).toEqual([null, null, 'FAILURE']);
@@ -156,10 +184,15 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       h.changes.add('org/project', 1);
       h.changes.add('org/project', 2, { dependsOn: [{ project: 'org/project', number: 1 }] });
       h.changes.add('org/project', 3, { dependsOn: [{ project: 'org/project', number: 2 }] });
-      expect(await h.enqueue('check', 'org/project', '3,1')).toBe(`error: Change 3,1 of ${PROJECT} depends on more than 1 changes (tenant max-dependencies is 1)`);
+      expect(await h.enqueue('check', 'org/project', '3,1')).toBe(
+        `error: Change 3,1 of ${PROJECT} depends on more than 1 changes (tenant max-dependencies is 1)`,
+      );
       expect(await h.enqueue('check', 'org/project', '2,1')).toBe('ok');
       let status = await h.engine.status(h.tenant);
-      expect(status?.pipelines[0].changeQueues[0].heads[0].map((item) => [item.refs[0].id, item.live])).toEqual([['1,1', false], ['2,1', true]]);
+      expect(status?.pipelines[0].changeQueues[0].heads[0].map((item) => [item.refs[0].id, item.live])).toEqual([
+        ['1,1', false],
+        ['2,1', true],
+      ]);
 
       h.layout = makeLayout({ ...spec(0), tenant: h.tenant }, 'layout-2');
       await h.engine.reconfigure(h.tenant);
@@ -168,9 +201,14 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       expect(status?.pipelines[0].changeQueues).toEqual([]);
       const dequeued = await h.engine.dequeuedItems(h.tenant, { limit: 10 });
       // Both left in the same pass (same dequeue time): compare in a fixed order.
-      expect(dequeued.map((entry) => entry.reason).sort((a, b) => (a?.kind ?? '').localeCompare(b?.kind ?? ''))).toEqual([
+      expect(
+        dequeued.map((entry) => entry.reason).sort((a, b) => (a?.kind ?? '').localeCompare(b?.kind ?? '')),
+      ).toEqual([
         { kind: 'non-live-no-items-behind' },
-        { kind: 'too-many-dependencies', message: `Change 2,1 of ${PROJECT} depends on more than 0 changes (tenant max-dependencies is 0)` },
+        {
+          kind: 'too-many-dependencies',
+          message: `Change 2,1 of ${PROJECT} depends on more than 0 changes (tenant max-dependencies is 0)`,
+        },
       ]);
       expect(h.executor.canceled).toHaveLength(1);
     });
@@ -178,8 +216,15 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
 
   describe('changes behind and cycles', () => {
     const spec = (allowCycles = false): Omit<LayoutSpec, 'tenant'> => ({
-      pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true }), pipeline('check', 'independent', { triggers: [] })],
-      projects: [{ name: 'org/server', queue: 'integrated', allowCycles }, { name: 'org/client', queue: 'integrated', allowCycles }, { name: 'org/other' }],
+      pipelines: [
+        pipeline('gate', 'dependent', { triggers: [], submit: true }),
+        pipeline('check', 'independent', { triggers: [] }),
+      ],
+      projects: [
+        { name: 'org/server', queue: 'integrated', allowCycles },
+        { name: 'org/client', queue: 'integrated', allowCycles },
+        { name: 'org/other' },
+      ],
       jobs: {
         'org/server': { gate: [job('unit')], check: [job('unit')] },
         'org/client': { gate: [job('unit')], check: [job('unit')] },
@@ -187,7 +232,11 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       },
     });
     const heads = async (h: EngineHarness, name: string) =>
-      (await h.engine.status(h.tenant))?.pipelines.find((entry) => entry.name === name)?.changeQueues.map((queue) => queue.heads.flat().map((item) => `${item.refs[0].id}${item.live ? '' : ' (non-live)'}`));
+      (await h.engine.status(h.tenant))?.pipelines
+        .find((entry) => entry.name === name)
+        ?.changeQueues.map((queue) =>
+          queue.heads.flat().map((item) => `${item.refs[0].id}${item.live ? '' : ' (non-live)'}`),
+        );
 
     it('enqueues the open changes that depend on a change entering a dependent pipeline right behind it, in projects sharing its queue', async () => {
       const h = await harness(spec());
@@ -215,7 +264,7 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       expect(await heads(h, 'check')).toEqual([['10,1']]);
     });
 
-    it('refuses a dependency cycle with the reference\'s message, reported as a non-enqueued change', async () => {
+    it("refuses a dependency cycle with the reference's message, reported as a non-enqueued change", async () => {
       const h = await harness(spec());
       h.changes.add('org/server', 1, { dependsOn: [{ project: 'org/client', number: 2 }] });
       h.changes.add('org/client', 2, { dependsOn: [{ project: 'org/server', number: 1 }] });
@@ -223,7 +272,9 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       expect(await h.enqueue('gate', 'org/server', '1,1')).toBe(`error: ${reason}`);
       expect(await heads(h, 'gate')).toEqual([]);
       const buildsets = await h.buildsets();
-      expect(buildsets.map((buildset) => [buildset.result, buildset.message])).toEqual([['FAILURE', `Build failed.\n\nWarning:\n  ${reason}`]]);
+      expect(buildsets.map((buildset) => [buildset.result, buildset.message])).toEqual([
+        ['FAILURE', `Build failed.\n\nWarning:\n  ${reason}`],
+      ]);
       expect(h.executor.started).toEqual([]);
     });
 

@@ -13,7 +13,10 @@ describe('engine: restart, merge conflicts, configuration errors and event-queue
   });
 
   /** Three changes, the second fails; `restartAfter` kills the engine after that many steps. */
-  async function gateRun(h: EngineHarness, restart: ((h: EngineHarness) => Promise<EngineHarness>) | null): Promise<EngineHarness> {
+  async function gateRun(
+    h: EngineHarness,
+    restart: ((h: EngineHarness) => Promise<EngineHarness>) | null,
+  ): Promise<EngineHarness> {
     for (const number of [1, 2, 3]) {
       h.changes.add('org/project', number);
       await h.enqueue('gate', 'org/project', `${number},1`);
@@ -44,13 +47,20 @@ describe('engine: restart, merge conflicts, configuration errors and event-queue
       expect(next.executor.started.length).toBeGreaterThan(0);
       return next;
     });
-    const summary = async (h: EngineHarness) => (await h.buildsets()).map((buildset) => `${buildset.pipeline}:${buildset.result}`);
+    const summary = async (h: EngineHarness) =>
+      (await h.buildsets()).map((buildset) => `${buildset.pipeline}:${buildset.result}`);
     expect(await summary(resumed)).toEqual(await summary(uninterrupted));
     expect(resumed.merger.mergedOrder).toEqual([1, 3]);
     expect(uninterrupted.merger.mergedOrder).toEqual([1, 3]);
-    const finalBuilds = async (h: EngineHarness) => (await h.builds()).filter((build) => build.final).map((build) => `${build.jobName}:${build.result}`).sort();
+    const finalBuilds = async (h: EngineHarness) =>
+      (await h.builds())
+        .filter((build) => build.final)
+        .map((build) => `${build.jobName}:${build.result}`)
+        .sort();
     expect(await finalBuilds(resumed)).toEqual(await finalBuilds(uninterrupted));
-    expect((await resumed.engine.status(resumed.tenant))?.pipelines[0].changeQueues.map((queue) => queue.heads)).toEqual([[]]);
+    expect(
+      (await resumed.engine.status(resumed.tenant))?.pipelines[0].changeQueues.map((queue) => queue.heads),
+    ).toEqual([[]]);
   });
 
   it('a stop during a tenant start leaves no scheduler behind (its leadership is free again)', async () => {
@@ -71,7 +81,11 @@ describe('engine: restart, merge conflicts, configuration errors and event-queue
     const h = await harness({
       pipelines: [pipeline('check', 'independent', { triggers: [] })],
       projects: [{ name: 'org/project' }, { name: 'org/broken' }, { name: 'org/nojobs' }],
-      jobs: { 'org/project': { check: [job('unit')] }, 'org/broken': { check: { error: 'Job unit depends on build which was not run.' } }, 'org/nojobs': {} },
+      jobs: {
+        'org/project': { check: [job('unit')] },
+        'org/broken': { check: { error: 'Job unit depends on build which was not run.' } },
+        'org/nojobs': {},
+      },
     });
     h.changes.add('org/project', 1);
     h.changes.add('org/broken', 2);
@@ -139,14 +153,30 @@ describe('engine: restart, merge conflicts, configuration errors and event-queue
   });
 
   it('pauses and discards trigger events and pauses result events by tenant state', async () => {
-    const h = await harness({ pipelines: [pipeline('check', 'independent')], projects: [{ name: 'org/project' }], jobs: { 'org/project': { check: [job('unit')] } } });
+    const h = await harness({
+      pipelines: [pipeline('check', 'independent')],
+      projects: [{ name: 'org/project' }],
+      jobs: { 'org/project': { check: [job('unit')] } },
+    });
     const paused = await h.engine.setTenantState(h.tenant, { triggerQueuePaused: true, reason: 'maintenance' });
-    expect(paused).toEqual({ ok: true, value: { triggerQueueDiscarding: false, triggerQueuePaused: true, resultQueuePaused: false, reason: 'maintenance' } });
+    expect(paused).toEqual({
+      ok: true,
+      value: {
+        triggerQueueDiscarding: false,
+        triggerQueuePaused: true,
+        resultQueuePaused: false,
+        reason: 'maintenance',
+      },
+    });
     h.changes.add('org/project', 1);
     await h.patchsetCreated('org/project', 1);
     await h.settle();
     let status = await h.engine.status(h.tenant);
-    expect([status?.triggerEventQueue.length, status?.state.reason, h.executor.started.length]).toEqual([1, 'maintenance', 0]);
+    expect([status?.triggerEventQueue.length, status?.state.reason, h.executor.started.length]).toEqual([
+      1,
+      'maintenance',
+      0,
+    ]);
 
     await h.engine.setTenantState(h.tenant, { triggerQueuePaused: false, resultQueuePaused: true });
     await h.settle();

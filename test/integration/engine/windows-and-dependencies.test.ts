@@ -9,9 +9,21 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     const gate = pipeline('gate', 'dependent', {
       triggers: [],
       submit: true,
-      window: { window: 4, floor: 2, ceiling: 5, increaseType: 'linear', increaseFactor: 1, decreaseType: 'exponential', decreaseFactor: 2 },
+      window: {
+        window: 4,
+        floor: 2,
+        ceiling: 5,
+        increaseType: 'linear',
+        increaseFactor: 1,
+        decreaseType: 'exponential',
+        decreaseFactor: 2,
+      },
     });
-    const h = await harness({ pipelines: [gate], projects: [{ name: 'org/project' }], jobs: { 'org/project': { gate: [job('unit')] } } });
+    const h = await harness({
+      pipelines: [gate],
+      projects: [{ name: 'org/project' }],
+      jobs: { 'org/project': { gate: [job('unit')] } },
+    });
     for (const number of [1, 2, 3, 4, 5, 6]) {
       h.changes.add('org/project', number);
       await h.enqueue('gate', 'org/project', `${number},1`);
@@ -22,7 +34,12 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     let queue = status?.pipelines[0].changeQueues[0];
     expect(queue?.window).toBe(4);
     expect(queue?.heads[0].map((item) => [item.refs[0].id, item.active, item.waitingFor])).toEqual([
-      ['1,1', true, null], ['2,1', true, null], ['3,1', true, null], ['4,1', true, null], ['5,1', false, 'window'], ['6,1', false, 'window'],
+      ['1,1', true, null],
+      ['2,1', true, null],
+      ['3,1', true, null],
+      ['4,1', true, null],
+      ['5,1', false, 'window'],
+      ['6,1', false, 'window'],
     ]);
 
     // 1 fails: reported, window 4 -> 2 (exponential, floor 2).
@@ -40,7 +57,11 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     expect(h.reports()).toEqual(['1,1 gate FAILURE', '2,1 gate SUCCESS']);
     status = await h.engine.status(h.tenant);
     expect(status?.pipelines[0].changeQueues[0].window).toBe(3);
-    expect(h.deltas.filter((delta) => delta.type === 'window-changed').map((delta) => delta.type === 'window-changed' && delta.window)).toEqual([2, 3]);
+    expect(
+      h.deltas
+        .filter((delta) => delta.type === 'window-changed')
+        .map((delta) => delta.type === 'window-changed' && delta.window),
+    ).toEqual([2, 3]);
     const sequences = h.deltas.map((delta) => delta.sequence);
     expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
     expect(new Set(sequences).size).toBe(sequences.length);
@@ -50,7 +71,10 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     const gate = pipeline('gate', 'dependent', { triggers: [], submit: true });
     const h = await harness({
       pipelines: [gate],
-      projects: [{ name: 'org/server', queue: 'integrated' }, { name: 'org/client', queue: 'integrated' }],
+      projects: [
+        { name: 'org/server', queue: 'integrated' },
+        { name: 'org/client', queue: 'integrated' },
+      ],
       jobs: { 'org/server': { gate: [job('server-unit')] }, 'org/client': { gate: [job('client-unit')] } },
     });
     h.changes.add('org/server', 10);
@@ -80,7 +104,9 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     });
     h.changes.add('org/server', 10);
     h.changes.add('org/client', 20, { dependsOn: [{ project: 'org/server', number: 10 }] });
-    expect(await h.enqueue('gate', 'org/client', '20,1')).toBe('error: Change 10,1 in project git.example.com/org/server does not share a change queue with 20,1 in project git.example.com/org/client');
+    expect(await h.enqueue('gate', 'org/client', '20,1')).toBe(
+      'error: Change 10,1 in project git.example.com/org/server does not share a change queue with 20,1 in project git.example.com/org/client',
+    );
     expect(h.executor.started).toEqual([]);
   });
 
@@ -95,7 +121,9 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     h.changes.add('org/client', 20, { dependsOn: [{ project: 'org/server', number: 10 }] });
     await h.enqueue('check', 'org/client', '20,1');
     const status = await h.engine.status(h.tenant);
-    expect(status?.pipelines[0].changeQueues[0].heads[0].map((item) => [item.refs[0].id, item.live, item.jobs.length])).toEqual([
+    expect(
+      status?.pipelines[0].changeQueues[0].heads[0].map((item) => [item.refs[0].id, item.live, item.jobs.length]),
+    ).toEqual([
       ['10,1', false, 0],
       ['20,1', true, 1],
     ]);
@@ -110,9 +138,17 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     const gate = pipeline('gate', 'dependent', { triggers: [], submit: true });
     const h = await harness({
       pipelines: [gate],
-      projects: [{ name: 'org/lib', queue: 'q' }, { name: 'org/app', queue: 'q' }],
+      projects: [
+        { name: 'org/lib', queue: 'q' },
+        { name: 'org/app', queue: 'q' },
+      ],
       jobs: {
-        'org/lib': { gate: [job('build-lib', { provides: ['lib-tarball'] }), job('test-lib', { dependencies: [{ name: 'build-lib', soft: false }] })] },
+        'org/lib': {
+          gate: [
+            job('build-lib', { provides: ['lib-tarball'] }),
+            job('test-lib', { dependencies: [{ name: 'build-lib', soft: false }] }),
+          ],
+        },
         'org/app': {
           gate: [
             job('build-app', { requires: ['lib-tarball'] }),
@@ -125,15 +161,32 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     h.changes.add('org/lib', 1);
     h.changes.add('org/app', 2, { dependsOn: [{ project: 'org/lib', number: 1 }] });
     await h.enqueue('gate', 'org/app', '2,1');
-    expect(h.executor.started.map((build) => `${build.changes[0].number}:${build.job.name}`)).toEqual(['1:build-lib', '2:docs']);
+    expect(h.executor.started.map((build) => `${build.changes[0].number}:${build.job.name}`)).toEqual([
+      '1:build-lib',
+      '2:docs',
+    ]);
     let status = await h.engine.status(h.tenant);
-    const waiting = status?.pipelines[0].changeQueues[0].heads[0].flatMap((item) => item.jobs.map((entry) => `${entry.name}=${entry.waitingStatus ?? ''}`));
-    expect(waiting).toEqual(['build-lib=executor', 'test-lib=dependencies: build-lib', 'build-app=requirements: lib-tarball', 'test-app=dependencies: build-app', 'docs=executor']);
+    const waiting = status?.pipelines[0].changeQueues[0].heads[0].flatMap((item) =>
+      item.jobs.map((entry) => `${entry.name}=${entry.waitingStatus ?? ''}`),
+    );
+    expect(waiting).toEqual([
+      'build-lib=executor',
+      'test-lib=dependencies: build-lib',
+      'build-app=requirements: lib-tarball',
+      'test-app=dependencies: build-app',
+      'docs=executor',
+    ]);
 
-    await h.executor.finish('build-lib', 1, { result: 'SUCCESS', artifacts: [{ name: 'tarball', url: 'https://artifacts.example.com/lib.tgz' }], data: { version: '1.2' } });
+    await h.executor.finish('build-lib', 1, {
+      result: 'SUCCESS',
+      artifacts: [{ name: 'tarball', url: 'https://artifacts.example.com/lib.tgz' }],
+      data: { version: '1.2' },
+    });
     await h.settle();
     const buildApp = h.executor.find('build-app', 2)[0];
-    expect(buildApp.artifacts.map((artifact) => [artifact.name, artifact.job, artifact.change])).toEqual([['tarball', 'build-lib', 1]]);
+    expect(buildApp.artifacts.map((artifact) => [artifact.name, artifact.job, artifact.change])).toEqual([
+      ['tarball', 'build-lib', 1],
+    ]);
     const testLib = h.executor.find('test-lib', 1)[0];
     expect(testLib.parentData).toEqual({ version: '1.2' });
 
@@ -145,7 +198,11 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     await h.executor.finishAll();
     await h.settle();
     expect(h.reports()).toEqual(['1,1 gate SUCCESS', '2,1 gate FAILURE']);
-    const provides = await scenarios.db.knex('provides').join('builds', 'builds.id', 'provides.build_id').where('builds.tenant', h.tenant).select('provides.name', 'builds.job_name');
+    const provides = await scenarios.db
+      .knex('provides')
+      .join('builds', 'builds.id', 'provides.build_id')
+      .where('builds.tenant', h.tenant)
+      .select('provides.name', 'builds.job_name');
     expect(provides).toEqual([{ name: 'lib-tarball', job_name: 'build-lib' }]);
     const skipped = (await h.builds()).find((build) => build.jobName === 'test-app');
     expect([skipped?.result, skipped?.errorDetail]).toEqual(['SKIPPED', 'Skipped due to failed job build-app']);

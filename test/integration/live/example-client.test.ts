@@ -36,7 +36,9 @@ describe('example live client', () => {
 
   it('prints the queue after a change is enqueued', async () => {
     const script = path.join(__dirname, '..', '..', '..', 'examples', 'live-view', 'live-status.ts');
-    const running = spawn(process.execPath, ['--import', 'tsx', script, server.url, h.tenant], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const running = spawn(process.execPath, ['--import', 'tsx', script, server.url, h.tenant], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = running;
     let output = '';
     const seen = (text: string): Promise<void> =>

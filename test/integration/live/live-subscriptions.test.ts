@@ -9,11 +9,20 @@ import { EngineHarness, nextTenant } from '../../engine/harness';
 import { job, makeLayout, pipeline } from '../../engine/scripted';
 import { EngineStateRepository } from '../../../src/store/repositories/engine-state';
 import { engineEventBusOver } from '../../../subscriptions/live/engine-bridge';
-import { applyQueueEvent, QUEUE_EVENT_FIELDS, STATUS_FIELDS, type QueueEventView, type StatusView } from './status-fields';
+import {
+  applyQueueEvent,
+  QUEUE_EVENT_FIELDS,
+  STATUS_FIELDS,
+  type QueueEventView,
+  type StatusView,
+} from './status-fields';
 
 const layoutSpec = () => ({
   tenant: nextTenant(),
-  pipelines: [pipeline('check', 'independent', { triggers: [] }), pipeline('gate', 'dependent', { triggers: [], submit: true })],
+  pipelines: [
+    pipeline('check', 'independent', { triggers: [] }),
+    pipeline('gate', 'dependent', { triggers: [], submit: true }),
+  ],
   projects: [{ name: 'org/project', queue: 'integrated' }],
   jobs: { 'org/project': { check: [job('lint')], gate: [job('unit'), job('integration')] } },
 });
@@ -62,7 +71,11 @@ describe('live subscriptions', () => {
   /** Wait until the subscriber has seen every delta the engine committed. */
   async function caughtUp(sub: Subscription<{ queueEvents: QueueEventView }>): Promise<void> {
     const target = await committedSequence();
-    await sub.until(() => queueEvents(sub).some((event) => (event.sequence ?? -1) >= target), 5000, `sequence ${target}`);
+    await sub.until(
+      () => queueEvents(sub).some((event) => (event.sequence ?? -1) >= target),
+      5000,
+      `sequence ${target}`,
+    );
   }
 
   beforeAll(async () => {
@@ -91,7 +104,10 @@ describe('live subscriptions', () => {
   it('queueEvents: a gate run applied as deltas to the initial snapshot equals the status query, mid-run and at the end', async () => {
     const snapshot = await status();
     expect(snapshot.pipelines.map((entry) => entry.name)).toEqual(['check', 'gate']);
-    const sub = new Subscription<{ queueEvents: QueueEventView }>(client(), QUEUE_EVENTS, { tenant: h.tenant, afterSeq: snapshot.sequence });
+    const sub = new Subscription<{ queueEvents: QueueEventView }>(client(), QUEUE_EVENTS, {
+      tenant: h.tenant,
+      afterSeq: snapshot.sequence,
+    });
 
     for (const number of [1, 2, 3]) {
       h.changes.add('org/project', number);
@@ -130,7 +146,10 @@ describe('live subscriptions', () => {
   it('queueEvents: resumes with afterSeq after a dropped connection, and asks for a re-snapshot when the replay is gone', async () => {
     const snapshot = await status();
     const first = client();
-    const sub = new Subscription<{ queueEvents: QueueEventView }>(first, QUEUE_EVENTS, { tenant: h.tenant, afterSeq: snapshot.sequence });
+    const sub = new Subscription<{ queueEvents: QueueEventView }>(first, QUEUE_EVENTS, {
+      tenant: h.tenant,
+      afterSeq: snapshot.sequence,
+    });
     h.changes.add('org/project', 1);
     await h.enqueue('gate', 'org/project', '1,1');
     await caughtUp(sub);
@@ -144,7 +163,10 @@ describe('live subscriptions', () => {
     const committed = await committedSequence();
     expect(committed).toBeGreaterThan(lastApplied);
 
-    const resumed = new Subscription<{ queueEvents: QueueEventView }>(client(), QUEUE_EVENTS, { tenant: h.tenant, afterSeq: lastApplied });
+    const resumed = new Subscription<{ queueEvents: QueueEventView }>(client(), QUEUE_EVENTS, {
+      tenant: h.tenant,
+      afterSeq: lastApplied,
+    });
     await caughtUp(resumed);
     const replayed = queueEvents(resumed).map((event) => event.sequence);
     expect(replayed).toEqual(Array.from({ length: committed - lastApplied }, (_, index) => lastApplied + index + 1));
@@ -153,9 +175,16 @@ describe('live subscriptions', () => {
     const other = await startLiveServer(db, { harness: h });
     try {
       const lateClient = wsClient(other);
-      const late = new Subscription<{ queueEvents: QueueEventView }>(lateClient, QUEUE_EVENTS, { tenant: h.tenant, afterSeq: 0 });
+      const late = new Subscription<{ queueEvents: QueueEventView }>(lateClient, QUEUE_EVENTS, {
+        tenant: h.tenant,
+        afterSeq: 0,
+      });
       const [result] = await late.waitFor(1);
-      expect(result?.data?.queueEvents).toEqual({ __typename: 'ResnapshotRequired', cause: 'REPLAY_UNAVAILABLE', sequence: committed });
+      expect(result?.data?.queueEvents).toEqual({
+        __typename: 'ResnapshotRequired',
+        cause: 'REPLAY_UNAVAILABLE',
+        sequence: committed,
+      });
       await lateClient.dispose();
     } finally {
       await other.stop();
@@ -164,8 +193,16 @@ describe('live subscriptions', () => {
 
   it('queueEvents: filters by pipeline and by change', async () => {
     const afterSeq = await committedSequence();
-    const byChange = new Subscription<{ queueEvents: QueueEventView }>(client(), QUEUE_EVENTS, { tenant: h.tenant, change: '2,1', afterSeq });
-    const byPipeline = new Subscription<{ queueEvents: QueueEventView }>(client(), QUEUE_EVENTS, { tenant: h.tenant, pipeline: 'check', afterSeq });
+    const byChange = new Subscription<{ queueEvents: QueueEventView }>(client(), QUEUE_EVENTS, {
+      tenant: h.tenant,
+      change: '2,1',
+      afterSeq,
+    });
+    const byPipeline = new Subscription<{ queueEvents: QueueEventView }>(client(), QUEUE_EVENTS, {
+      tenant: h.tenant,
+      pipeline: 'check',
+      afterSeq,
+    });
     h.changes.add('org/project', 1);
     h.changes.add('org/project', 2);
     await h.enqueue('gate', 'org/project', '1,1');
@@ -173,7 +210,9 @@ describe('live subscriptions', () => {
     await h.enqueue('check', 'org/project', '1,1');
     const target = await committedSequence();
     // The pipeline subscriber sees only check deltas; the change subscriber only item 2's.
-    await byPipeline.until(() => queueEvents(byPipeline).some((event) => event.__typename === 'JobStarted' || event.__typename === 'ItemEnqueued'));
+    await byPipeline.until(() =>
+      queueEvents(byPipeline).some((event) => event.__typename === 'JobStarted' || event.__typename === 'ItemEnqueued'),
+    );
     expect(queueEvents(byPipeline).every((event) => event.pipeline === 'check')).toBe(true);
     await byChange.until(() => queueEvents(byChange).some((event) => event.__typename === 'ItemEnqueued'));
     const enqueued = queueEvents(byChange).filter((event) => event.__typename === 'ItemEnqueued');
@@ -183,19 +222,27 @@ describe('live subscriptions', () => {
   });
 
   it('tenantStatus: emits the status at once and again after changes, with the sequence', async () => {
-    const sub = new Subscription<{ tenantStatus: StatusView }>(client(), TENANT_STATUS, { tenant: h.tenant, pipeline: 'gate' });
+    const sub = new Subscription<{ tenantStatus: StatusView }>(client(), TENANT_STATUS, {
+      tenant: h.tenant,
+      pipeline: 'gate',
+    });
     const [initial] = await sub.waitFor(1);
     expect(initial?.errors).toBeUndefined();
     expect(initial?.data?.tenantStatus.pipelines.map((entry) => entry.name)).toEqual(['gate']);
     h.changes.add('org/project', 1);
     await h.enqueue('gate', 'org/project', '1,1');
     const committed = await committedSequence();
-    await sub.until(() => sub.results.some((result) => (result.data?.tenantStatus.sequence ?? -1) >= committed - 1 && JSON.stringify(result.data).includes('"1,1"')));
+    await sub.until(() =>
+      sub.results.some(
+        (result) =>
+          (result.data?.tenantStatus.sequence ?? -1) >= committed - 1 && JSON.stringify(result.data).includes('"1,1"'),
+      ),
+    );
     const latest = sub.results[sub.results.length - 1]?.data?.tenantStatus;
     expect(JSON.stringify(latest)).toContain('"unit"');
   });
 
-  it('authorization: unknown tenants are refused at subscribe, another tenant\'s events never arrive, revoked access ends the feed', async () => {
+  it("authorization: unknown tenants are refused at subscribe, another tenant's events never arrive, revoked access ends the feed", async () => {
     const refused = new Subscription(client(), QUEUE_EVENTS, { tenant: 'no-such-tenant' });
     const [denied] = await refused.waitFor(1);
     expect(denied?.errors?.[0]).toMatchObject({ message: 'Permission denied', extensions: { code: 'FORBIDDEN' } });
@@ -203,13 +250,22 @@ describe('live subscriptions', () => {
     const other = new EngineHarness(db, makeLayout(layoutSpec()));
     await other.start();
     const readable = new Set([h.tenant, other.tenant]);
-    const shared = await startLiveServer(db, { harness: h, tenants: { tenantNames: () => [...readable], layout: () => undefined } });
+    const shared = await startLiveServer(db, {
+      harness: h,
+      tenants: { tenantNames: () => [...readable], layout: () => undefined },
+    });
     try {
       const forward = engineEventBusOver(shared.app.bus, () => undefined);
       const stopOther = other.bus.subscribe(other.tenant, (delta) => forward.publish(delta));
       const sharedClient = wsClient(shared);
-      const mine = new Subscription<{ queueEvents: QueueEventView }>(sharedClient, QUEUE_EVENTS, { tenant: h.tenant, afterSeq: await committedSequence() });
-      const theirs = new Subscription<{ queueEvents: QueueEventView }>(sharedClient, QUEUE_EVENTS, { tenant: other.tenant, afterSeq: 0 });
+      const mine = new Subscription<{ queueEvents: QueueEventView }>(sharedClient, QUEUE_EVENTS, {
+        tenant: h.tenant,
+        afterSeq: await committedSequence(),
+      });
+      const theirs = new Subscription<{ queueEvents: QueueEventView }>(sharedClient, QUEUE_EVENTS, {
+        tenant: other.tenant,
+        afterSeq: 0,
+      });
       other.changes.add('org/project', 7);
       await other.enqueue('gate', 'org/project', '7,1');
       await theirs.until(() => queueEvents(theirs).some((event) => event.__typename === 'ItemEnqueued'));

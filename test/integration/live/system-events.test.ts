@@ -2,12 +2,33 @@
 import type { Client } from 'graphql-ws';
 import { SystemEventRepository } from '../../../src/store/repositories/system-events';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { adminToken, startLiveServer, subscribersActive, Subscription, wsClient, type LiveServer } from '../../helpers/live';
+import {
+  adminToken,
+  startLiveServer,
+  subscribersActive,
+  Subscription,
+  wsClient,
+  type LiveServer,
+} from '../../helpers/live';
 import { EngineHarness, nextTenant } from '../../engine/harness';
 import { job, makeLayout, pipeline } from '../../engine/scripted';
 
-const SYSTEM_EVENTS = /* GraphQL */ `subscription ($t: String!) { systemEvents(tenant: $t) { databaseId eventType description } }`;
-const SET_STATE = /* GraphQL */ `mutation ($input: TenantStateSetInput!) { tenantStateSet(input: $input) { __typename } }`;
+const SYSTEM_EVENTS = /* GraphQL */ `
+  subscription ($t: String!) {
+    systemEvents(tenant: $t) {
+      databaseId
+      eventType
+      description
+    }
+  }
+`;
+const SET_STATE = /* GraphQL */ `
+  mutation ($input: TenantStateSetInput!) {
+    tenantStateSet(input: $input) {
+      __typename
+    }
+  }
+`;
 
 interface Received {
   systemEvents: { databaseId: number; eventType: string; description: string };
@@ -68,14 +89,40 @@ describe('systemEvents subscription', () => {
     await subscribersActive(server, { systemEvents: 1 });
     const before = await events.latestId();
 
-    expect((await server.graphql(SET_STATE, { input: { tenant: h.tenant, triggerQueuePaused: true, reason: 'first change' } }, admin)).data).toEqual({
+    expect(
+      (
+        await server.graphql(
+          SET_STATE,
+          { input: { tenant: h.tenant, triggerQueuePaused: true, reason: 'first change' } },
+          admin,
+        )
+      ).data,
+    ).toEqual({
       tenantStateSet: { __typename: 'TenantEventQueueState' },
     });
     for (let index = 0; index < 250; index += 1) {
-      await events.record({ tenant: h.tenant, eventType: 'enqueued', description: `bulk ${index}`, eventTime: new Date() });
-      await events.record({ tenant: other, eventType: 'enqueued', description: `other ${index}`, eventTime: new Date() });
+      await events.record({
+        tenant: h.tenant,
+        eventType: 'enqueued',
+        description: `bulk ${index}`,
+        eventTime: new Date(),
+      });
+      await events.record({
+        tenant: other,
+        eventType: 'enqueued',
+        description: `other ${index}`,
+        eventTime: new Date(),
+      });
     }
-    expect((await server.graphql(SET_STATE, { input: { tenant: h.tenant, triggerQueuePaused: false, reason: 'second change' } }, admin)).data).toEqual({
+    expect(
+      (
+        await server.graphql(
+          SET_STATE,
+          { input: { tenant: h.tenant, triggerQueuePaused: false, reason: 'second change' } },
+          admin,
+        )
+      ).data,
+    ).toEqual({
       tenantStateSet: { __typename: 'TenantEventQueueState' },
     });
 
@@ -84,7 +131,9 @@ describe('systemEvents subscription', () => {
     await sub.waitFor(252);
     const received = sub.results.map((result) => result.data?.systemEvents);
     expect(received.map((event) => event?.databaseId)).toEqual(expected);
-    expect(received.map((event) => event?.description).filter((description) => description?.startsWith('bulk'))).toEqual(Array.from({ length: 250 }, (_, index) => `bulk ${index}`));
+    expect(
+      received.map((event) => event?.description).filter((description) => description?.startsWith('bulk')),
+    ).toEqual(Array.from({ length: 250 }, (_, index) => `bulk ${index}`));
     expect(received[0]?.eventType).toBe('TENANT_STATE_CHANGED');
     expect(received[251]?.eventType).toBe('TENANT_STATE_CHANGED');
     sub.close();
@@ -94,9 +143,16 @@ describe('systemEvents subscription', () => {
     await start(50);
     const sub = new Subscription<Received>(client, SYSTEM_EVENTS, { t: h.tenant });
     await subscribersActive(server, { systemEvents: 1 });
-    const recorded = await events.record({ tenant: h.tenant, eventType: 'node-held', description: 'held by a component of another process', eventTime: new Date() });
+    const recorded = await events.record({
+      tenant: h.tenant,
+      eventType: 'node-held',
+      description: 'held by a component of another process',
+      eventTime: new Date(),
+    });
     await sub.waitFor(1);
-    expect(sub.results.map((result) => result.data?.systemEvents)).toEqual([{ databaseId: recorded.id, eventType: 'NODE_HELD', description: 'held by a component of another process' }]);
+    expect(sub.results.map((result) => result.data?.systemEvents)).toEqual([
+      { databaseId: recorded.id, eventType: 'NODE_HELD', description: 'held by a component of another process' },
+    ]);
     sub.close();
   });
 });

@@ -47,7 +47,11 @@ withPostgres('two servers on PostgreSQL and Redis', () => {
       clock: h.clock,
     });
     first = await startLiveServer(db, { harness: h, bus: new RedisBus(REDIS_URL) });
-    second = await startLiveServer(db, { engine: reader, bus: new RedisBus(REDIS_URL), tenants: { tenantNames: () => [h.tenant], layout: () => undefined } });
+    second = await startLiveServer(db, {
+      engine: reader,
+      bus: new RedisBus(REDIS_URL),
+      tenants: { tenantNames: () => [h.tenant], layout: () => undefined },
+    });
   });
 
   afterAll(async () => {
@@ -64,17 +68,44 @@ withPostgres('two servers on PostgreSQL and Redis', () => {
     const committed = (await new EngineStateRepository(db.knex).loadTenant(h.tenant)).busSequence;
     const remote = wsClient(second);
     clients.push(remote);
-    const events = new Subscription<{ queueEvents: QueueEventView }>(remote, QUEUE_EVENTS, { tenant: h.tenant, afterSeq: committed });
-    const status = new Subscription<{ tenantStatus: { pipelines: Array<{ changeQueues: Array<{ heads: Array<Array<{ refs: Array<{ id: string }> }>> }> }> } }>(
+    const events = new Subscription<{ queueEvents: QueueEventView }>(remote, QUEUE_EVENTS, {
+      tenant: h.tenant,
+      afterSeq: committed,
+    });
+    const status = new Subscription<{
+      tenantStatus: {
+        pipelines: Array<{ changeQueues: Array<{ heads: Array<Array<{ refs: Array<{ id: string }> }>> }> }>;
+      };
+    }>(
       remote,
-      /* GraphQL */ `subscription ($t: String!) { tenantStatus(tenant: $t) { pipelines { changeQueues { heads { refs { id } } } } } }`,
+      /* GraphQL */ `
+        subscription ($t: String!) {
+          tenantStatus(tenant: $t) {
+            pipelines {
+              changeQueues {
+                heads {
+                  refs {
+                    id
+                  }
+                }
+              }
+            }
+          }
+        }
+      `,
       { t: h.tenant },
     );
     await status.waitFor(1);
 
     h.changes.add('org/project', 1);
     const enqueued = await first.graphql(
-      /* GraphQL */ `mutation ($input: EnqueueInput!) { enqueue(input: $input) { __typename } }`,
+      /* GraphQL */ `
+        mutation ($input: EnqueueInput!) {
+          enqueue(input: $input) {
+            __typename
+          }
+        }
+      `,
       { input: { tenant: h.tenant, pipeline: 'gate', project: 'org/project', change: '1,1' } },
       adminToken(h.tenant),
     );
@@ -92,7 +123,13 @@ withPostgres('two servers on PostgreSQL and Redis', () => {
       stalled.on('message', (data) => {
         const message = JSON.parse(String(data)) as { type: string };
         if (message.type === 'connection_ack') {
-          stalled.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: QUEUE_EVENTS, variables: { tenant: h.tenant } } }));
+          stalled.send(
+            JSON.stringify({
+              id: '1',
+              type: 'subscribe',
+              payload: { query: QUEUE_EVENTS, variables: { tenant: h.tenant } },
+            }),
+          );
           stalled.pause(); // never reads again
           resolve();
         }
@@ -102,7 +139,10 @@ withPostgres('two servers on PostgreSQL and Redis', () => {
     const healthy = wsClient(second);
     clients.push(healthy);
     const committed = (await new EngineStateRepository(db.knex).loadTenant(h.tenant)).busSequence;
-    const events = new Subscription<{ queueEvents: QueueEventView }>(healthy, QUEUE_EVENTS, { tenant: h.tenant, afterSeq: committed });
+    const events = new Subscription<{ queueEvents: QueueEventView }>(healthy, QUEUE_EVENTS, {
+      tenant: h.tenant,
+      afterSeq: committed,
+    });
     for (const number of [2, 3, 4]) {
       h.changes.add('org/project', number);
       await h.enqueue('gate', 'org/project', `${number},1`);
@@ -110,7 +150,10 @@ withPostgres('two servers on PostgreSQL and Redis', () => {
     await h.executor.finishAll();
     await h.settle();
     const target = (await new EngineStateRepository(db.knex).loadTenant(h.tenant)).busSequence;
-    await events.until(() => events.results.some((result) => (result.data?.queueEvents.sequence ?? -1) >= target), 10_000);
+    await events.until(
+      () => events.results.some((result) => (result.data?.queueEvents.sequence ?? -1) >= target),
+      10_000,
+    );
     expect(h.reports().length).toBeGreaterThanOrEqual(3);
     stalled.terminate();
   });

@@ -86,7 +86,12 @@ describe('HS256 tokens (compat.md §6.5 fixtures)', () => {
     if (outcome.ok) {
       expect(outcome.principal.subject).toBe('testuser');
       expect(outcome.principal.claims.zuul).toEqual({ admin: ['tenant-one'] });
-      expect(outcome.principal.authenticator).toEqual({ name: 'zuul_operator', realm: 'zuul.example.com', uidClaim: 'sub', allowAuthzOverride: true });
+      expect(outcome.principal.authenticator).toEqual({
+        name: 'zuul_operator',
+        realm: 'zuul.example.com',
+        uidClaim: 'sub',
+        allowAuthzOverride: true,
+      });
     }
   });
 
@@ -128,10 +133,22 @@ describe('HS256 tokens (compat.md §6.5 fixtures)', () => {
   });
 
   it('rejects a wrong audience, an unknown issuer and missing claims', async () => {
-    expect(failure(await auth.verifyToken(hs(valid({ aud: 'elsewhere' }))))).toMatchObject({ error: 'IncorrectAudienceError', description: 'Incorrect audience' });
-    expect(failure(await auth.verifyToken(hs(valid({ iss: 'nobody' }))))).toEqual({ error: 'IssuerUnknownError', description: 'Issuer unknown', realm: 'rsa' });
-    expect(failure(await auth.verifyToken(hs(valid({ sub: undefined }))))).toMatchObject({ error: 'MissingClaimError', description: 'Token is missing claims' });
-    expect(failure(await auth.verifyToken(hs(valid({ exp: undefined }))))).toMatchObject({ error: 'MissingClaimError' });
+    expect(failure(await auth.verifyToken(hs(valid({ aud: 'elsewhere' }))))).toMatchObject({
+      error: 'IncorrectAudienceError',
+      description: 'Incorrect audience',
+    });
+    expect(failure(await auth.verifyToken(hs(valid({ iss: 'nobody' }))))).toEqual({
+      error: 'IssuerUnknownError',
+      description: 'Issuer unknown',
+      realm: 'rsa',
+    });
+    expect(failure(await auth.verifyToken(hs(valid({ sub: undefined }))))).toMatchObject({
+      error: 'MissingClaimError',
+      description: 'Token is missing claims',
+    });
+    expect(failure(await auth.verifyToken(hs(valid({ exp: undefined }))))).toMatchObject({
+      error: 'MissingClaimError',
+    });
   });
 
   it('accepts an audience list that contains the client id', async () => {
@@ -139,8 +156,12 @@ describe('HS256 tokens (compat.md §6.5 fixtures)', () => {
   });
 
   it('rejects immature tokens (nbf) and non-numeric time claims', async () => {
-    expect(failure(await auth.verifyToken(hs(valid({ nbf: nowSeconds + 60 })))).description).toBe('The token is not yet valid (nbf)');
-    expect(failure(await auth.verifyToken(hs(valid({ exp: 'tomorrow' })))).description).toBe('Expiration Time claim (exp) must be a number');
+    expect(failure(await auth.verifyToken(hs(valid({ nbf: nowSeconds + 60 })))).description).toBe(
+      'The token is not yet valid (nbf)',
+    );
+    expect(failure(await auth.verifyToken(hs(valid({ exp: 'tomorrow' })))).description).toBe(
+      'Expiration Time claim (exp) must be a number',
+    );
   });
 
   it('checks the shape of the zuul.admin claim', async () => {
@@ -153,7 +174,17 @@ describe('HS256 tokens (compat.md §6.5 fixtures)', () => {
 
 describe('authenticator options', () => {
   const strict = (extra: JsonObject): string =>
-    hs({ iss: 'strict_issuer', aud: 'strict.example.com', sub: 'x', email: 'x@example.com', exp: nowSeconds + 60, ...extra }, 'FileSecret');
+    hs(
+      {
+        iss: 'strict_issuer',
+        aud: 'strict.example.com',
+        sub: 'x',
+        email: 'x@example.com',
+        exp: nowSeconds + 60,
+        ...extra,
+      },
+      'FileSecret',
+    );
 
   it('reads the HS256 secret from a file and uses the configured uid claim', async () => {
     const outcome = await auth.verifyToken(strict({ iat: nowSeconds - 1 }));
@@ -161,7 +192,10 @@ describe('authenticator options', () => {
   });
 
   it('enforces max token age (iat required, not in the future, not too old)', async () => {
-    expect(failure(await auth.verifyToken(strict({})))).toMatchObject({ error: 'MissingClaimError', description: 'Missing "iat" claim' });
+    expect(failure(await auth.verifyToken(strict({})))).toMatchObject({
+      error: 'MissingClaimError',
+      description: 'Missing "iat" claim',
+    });
     expect(failure(await auth.verifyToken(strict({ iat: nowSeconds + 10 })))).toMatchObject({
       error: 'AuthTokenUnauthorizedException',
       description: '"iat" claim set in the future',
@@ -192,24 +226,36 @@ describe('authenticator options', () => {
     const payload = { iss: 'rsa_issuer', aud: 'rsa-client', sub: 'r', exp: nowSeconds + 60 };
     expect((await auth.verifyToken(signJwt(payload, 'RS256', { kind: 'private', key: rsa.privateKey }))).ok).toBe(true);
     const other: KeyObject = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    expect(failure(await auth.verifyToken(signJwt(payload, 'RS256', { kind: 'private', key: other }))).error).toBe('AuthTokenInvalidSignatureException');
-    expect(failure(await auth.verifyToken(signJwt(payload, 'HS256', { kind: 'secret', secret: Buffer.from('x') }))).description).toBe(
-      'The specified alg value is not allowed',
+    expect(failure(await auth.verifyToken(signJwt(payload, 'RS256', { kind: 'private', key: other }))).error).toBe(
+      'AuthTokenInvalidSignatureException',
     );
+    expect(
+      failure(await auth.verifyToken(signJwt(payload, 'HS256', { kind: 'secret', secret: Buffer.from('x') })))
+        .description,
+    ).toBe('The specified alg value is not allowed');
   });
 
   it('verifies ES256 and applies the clock skew to exp, nbf and iat', async () => {
     const sign = (extra: JsonObject) =>
-      signJwt({ iss: 'ec_issuer', aud: 'ec-client', sub: 'e', exp: nowSeconds + 60, ...extra }, 'ES256', { kind: 'private', key: ec.privateKey });
+      signJwt({ iss: 'ec_issuer', aud: 'ec-client', sub: 'e', exp: nowSeconds + 60, ...extra }, 'ES256', {
+        kind: 'private',
+        key: ec.privateKey,
+      });
     expect((await auth.verifyToken(sign({}))).ok).toBe(true);
-    expect((await auth.verifyToken(sign({ exp: nowSeconds - 20, nbf: nowSeconds + 20, iat: nowSeconds + 20 }))).ok).toBe(true);
+    expect(
+      (await auth.verifyToken(sign({ exp: nowSeconds - 20, nbf: nowSeconds + 20, iat: nowSeconds + 20 }))).ok,
+    ).toBe(true);
     expect(failure(await auth.verifyToken(sign({ exp: nowSeconds - 31 }))).error).toBe('TokenExpiredError');
   });
 });
 
 describe('bearer headers and the 401 response', () => {
   it('reports a missing header and a wrong scheme with the default realm', async () => {
-    expect(failure(await auth.authenticateHeader(undefined))).toEqual({ error: 'MissingAuthError', description: 'Missing "Authorization" header', realm: 'rsa' });
+    expect(failure(await auth.authenticateHeader(undefined))).toEqual({
+      error: 'MissingAuthError',
+      description: 'Missing "Authorization" header',
+      realm: 'rsa',
+    });
     expect(failure(await auth.authenticateHeader('Basic abc'))).toEqual({
       error: 'InvalidAuthFormat',
       description: '"Authorization" header must start with "Bearer"',
@@ -241,7 +287,11 @@ describe('bearer headers and the 401 response', () => {
     const none = await createTokenAuthenticator({ authenticators: [] });
     expect(none.defaultRealm).toBeNull();
     expect(failure(await none.authenticateHeader(undefined)).realm).toBeNull();
-    expect(failure(await none.authenticateHeader(`Bearer ${hs(valid())}`))).toEqual({ error: 'IssuerUnknownError', description: 'Issuer unknown', realm: 'None' });
+    expect(failure(await none.authenticateHeader(`Bearer ${hs(valid())}`))).toEqual({
+      error: 'IssuerUnknownError',
+      description: 'Issuer unknown',
+      realm: 'None',
+    });
   });
 });
 
@@ -261,9 +311,17 @@ describe('RequestAuth from a request', () => {
   it('treats a missing or bad token as anonymous for reads and 401 for control', async () => {
     const anonymous = await requestAuthFromHeader(auth, undefined, policies);
     expect(anonymous.check('public', 'tenant-one').allowed).toBe(true);
-    expect(anonymous.check('admin', 'tenant-one')).toMatchObject({ allowed: false, status: 401, failure: { errorName: 'MissingAuthError' } });
+    expect(anonymous.check('admin', 'tenant-one')).toMatchObject({
+      allowed: false,
+      status: 401,
+      failure: { errorName: 'MissingAuthError' },
+    });
     const forged = await requestAuthFromHeader(auth, `Bearer ${hs(valid(), 'OnlyZuulNoDana')}`, policies);
     expect(forged.principal).toBeNull();
-    expect(forged.check('admin', 'tenant-one')).toMatchObject({ allowed: false, status: 401, failure: { errorName: 'AuthTokenInvalidSignatureException' } });
+    expect(forged.check('admin', 'tenant-one')).toMatchObject({
+      allowed: false,
+      status: 401,
+      failure: { errorName: 'AuthTokenInvalidSignatureException' },
+    });
   });
 });

@@ -52,18 +52,35 @@ graphql:
     );
     expect(config.auth.keyEncryptionKeyFile).toBe('/etc/sluice/secrets/kek');
     expect(config.auth.authenticators.map((a) => a.driver)).toEqual(['HS256', 'RS256', 'ES256', 'OpenIDConnect']);
-    expect(config.auth.authenticators[0]).toMatchObject({ secretFile: '/etc/sluice/hs.secret', uidClaim: 'sub', clockSkew: 0, allowAuthzOverride: false });
+    expect(config.auth.authenticators[0]).toMatchObject({
+      secretFile: '/etc/sluice/hs.secret',
+      uidClaim: 'sub',
+      clockSkew: 0,
+      allowAuthzOverride: false,
+    });
     expect(config.auth.authenticators[1]).toMatchObject({ publicKeyFile: '/etc/sluice/keys/rs.pem' });
     expect(config.auth.authenticators[2]).toMatchObject({ jwksFile: path.join('/etc/sluice', 'keys/es.json') });
-    expect(config.auth.authenticators[3]).toMatchObject({ scope: 'openid profile', loadUserInfo: true, keysCacheTtl: 600, uidClaim: 'email', maxTokenAge: 3600 });
+    expect(config.auth.authenticators[3]).toMatchObject({
+      scope: 'openid profile',
+      loadUserInfo: true,
+      keysCacheTtl: 600,
+      uidClaim: 'email',
+      maxTokenAge: 3600,
+    });
     expect(config.graphql).toMatchObject({ introspection: false, maxDepth: 10, maxCost: 50_000 });
   });
 
   it('reports problems with file, line and key', () => {
-    expect(problems('auth:\n  authenticators:\n    - name: a\n      driver: HS512\n      issuer: x\n      clientId: y\n')).toEqual([
+    expect(
+      problems('auth:\n  authenticators:\n    - name: a\n      driver: HS512\n      issuer: x\n      clientId: y\n'),
+    ).toEqual([
       '/etc/sluice/sluice.yaml:4: auth.authenticators.0.driver: unknown authenticator driver (supported: HS256, RS256, ES256, OpenIDConnect)',
     ]);
-    expect(problems('auth:\n  authenticators:\n    - { name: a, driver: HS256, issuer: x, clientId: y, secret: s, secretFile: f }\n')).toEqual([
+    expect(
+      problems(
+        'auth:\n  authenticators:\n    - { name: a, driver: HS256, issuer: x, clientId: y, secret: s, secretFile: f }\n',
+      ),
+    ).toEqual([
       '/etc/sluice/sluice.yaml:3: auth.authenticators.0.secret: give exactly one of "secret" and "secretFile"',
     ]);
     expect(problems('auth:\n  authenticators:\n    - { name: a, driver: RS256, issuer: x, clientId: y }\n')).toEqual([
@@ -72,9 +89,11 @@ graphql:
     expect(problems('auth:\n  authenticators:\n    - { name: a, driver: HS256, issuer: x, secret: s }\n')).toEqual([
       '/etc/sluice/sluice.yaml:2: auth.authenticators.0.clientId: is required',
     ]);
-    expect(problems('auth:\n  authenticators:\n    - { name: a, driver: HS256, issuer: x, clientId: y, secret: s, skew: 3 }\n')).toEqual([
-      '/etc/sluice/sluice.yaml:3: unknown key "auth.authenticators.0.skew"',
-    ]);
+    expect(
+      problems(
+        'auth:\n  authenticators:\n    - { name: a, driver: HS256, issuer: x, clientId: y, secret: s, skew: 3 }\n',
+      ),
+    ).toEqual(['/etc/sluice/sluice.yaml:3: unknown key "auth.authenticators.0.skew"']);
     expect(
       problems(`auth:
   keyEncryptionKey: short
@@ -87,8 +106,12 @@ graphql:
       '/etc/sluice/sluice.yaml:5: auth.authenticators.1.name: duplicate authenticator name "a"',
       '/etc/sluice/sluice.yaml:3: auth.authenticators: at most one authenticator may set "default: true"',
     ]);
-    expect(problems('graphql: 3\n')).toEqual(['/etc/sluice/sluice.yaml:1: graphql: the "graphql" section must be a mapping']);
-    expect(problems('graphql:\n  maxDepth: 0\n')).toEqual(['/etc/sluice/sluice.yaml:2: graphql.maxDepth: Too small: expected number to be >0']);
+    expect(problems('graphql: 3\n')).toEqual([
+      '/etc/sluice/sluice.yaml:1: graphql: the "graphql" section must be a mapping',
+    ]);
+    expect(problems('graphql:\n  maxDepth: 0\n')).toEqual([
+      '/etc/sluice/sluice.yaml:2: graphql.maxDepth: Too small: expected number to be >0',
+    ]);
   });
 });
 
@@ -105,7 +128,14 @@ describe('info capabilities', () => {
   it('lists realms in the REST wire shape of /api/info', () => {
     expect(realmsWire(authRealms(auth))).toEqual({
       'zuul.example.com': { authority: 'zuul_operator', client_id: 'zuul.example.com', type: 'JWT', driver: 'HS256' },
-      myOIDC1: { authority: 'http://oidc1', client_id: 'zuul', type: 'JWT', driver: 'OpenIDConnect', scope: 'openid profile', load_user_info: true },
+      myOIDC1: {
+        authority: 'http://oidc1',
+        client_id: 'zuul',
+        type: 'JWT',
+        driver: 'OpenIDConnect',
+        scope: 'openid profile',
+        load_user_info: true,
+      },
     });
   });
 
@@ -145,7 +175,11 @@ describe('control rate limiter', () => {
   });
 
   it('keys buckets by authenticator, subject and tenant', () => {
-    const principal = (subject: string, name = 'a'): Principal => ({ subject, claims: {}, authenticator: { name, realm: 'r', uidClaim: 'sub', allowAuthzOverride: false } });
+    const principal = (subject: string, name = 'a'): Principal => ({
+      subject,
+      claims: {},
+      authenticator: { name, realm: 'r', uidClaim: 'sub', allowAuthzOverride: false },
+    });
     expect(controlRateLimitKey(principal('alice'), 't1')).not.toBe(controlRateLimitKey(principal('alice'), 't2'));
     expect(controlRateLimitKey(principal('alice'), 't1')).not.toBe(controlRateLimitKey(principal('alice', 'b'), 't1'));
     expect(controlRateLimitKey(principal('alice'), 't1')).toBe(controlRateLimitKey(principal('alice'), 't1'));

@@ -11,7 +11,12 @@ let clock = new Date('2026-11-22T12:00:00Z');
 const now = () => clock;
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const jwk = (key: typeof rsa.publicKey, kid: string, extra: JsonObject = {}) => ({ ...key.export({ format: 'jwk' }), kid, use: 'sig', ...extra });
+const jwk = (key: typeof rsa.publicKey, kid: string, extra: JsonObject = {}) => ({
+  ...key.export({ format: 'jwk' }),
+  kid,
+  use: 'sig',
+  ...extra,
+});
 
 function claims(): JsonObject {
   return { iss: ISSUER, aud: 'sluice', sub: 'alice', exp: clock.getTime() / 1000 + 300 };
@@ -47,7 +52,12 @@ describe('OpenIDConnect authenticator', () => {
     expect(requests).toEqual([`${ISSUER}/.well-known/openid-configuration`, 'https://idp.example.com/certs']);
 
     // A token signed by the EC key but claiming the RSA kid fails the signature check.
-    const mixed = signJwt(claims(), 'RS256', { kind: 'private', key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey }, { kid: 'rsa-1' });
+    const mixed = signJwt(
+      claims(),
+      'RS256',
+      { kind: 'private', key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey },
+      { kid: 'rsa-1' },
+    );
     expect(description(await auth.verifyToken(mixed))).toBe('Invalid signature');
 
     // Key rotation: an unknown kid refetches, but not more than once per 30 s.
@@ -56,7 +66,13 @@ describe('OpenIDConnect authenticator', () => {
     const rotatedToken = signJwt(claims(), 'RS256', { kind: 'private', key: rotated.privateKey }, { kid: 'rsa-2' });
     expect(description(await auth.verifyToken(rotatedToken))).toBe('No key found for key ID "rsa-2"');
     clock = new Date(clock.getTime() + 31_000);
-    expect(description(await auth.verifyToken(signJwt(claims(), 'RS256', { kind: 'private', key: rotated.privateKey }, { kid: 'rsa-2' })))).toBe('ok');
+    expect(
+      description(
+        await auth.verifyToken(
+          signJwt(claims(), 'RS256', { kind: 'private', key: rotated.privateKey }, { kid: 'rsa-2' }),
+        ),
+      ),
+    ).toBe('ok');
   });
 
   it('reports the reference texts for JWKS problems', async () => {
@@ -64,7 +80,9 @@ describe('OpenIDConnect authenticator', () => {
     const noKid = signJwt(claims(), 'RS256', { kind: 'private', key: rsa.privateKey });
     const failing = await createTokenAuthenticator(oidc(), { fetcher: () => Promise.reject(new Error('down')), now });
     expect(description(await failing.verifyToken(noKid))).toBe('No key ID in token header');
-    expect(description(await failing.verifyToken(token))).toBe('There was an error while fetching OpenID configuration, check logs for details');
+    expect(description(await failing.verifyToken(token))).toBe(
+      'There was an error while fetching OpenID configuration, check logs for details',
+    );
 
     const noUri = await createTokenAuthenticator(oidc(), { fetcher: () => Promise.resolve({ issuer: ISSUER }), now });
     expect(description(await noUri.verifyToken(token))).toBe('Invalid OpenID configuration: "jwks_uri" not found');
@@ -74,14 +92,19 @@ describe('OpenIDConnect authenticator', () => {
       now,
     });
     const outcome = await badKeys.verifyToken(token);
-    expect(description(outcome)).toBe('There was an error while fetching keys for Identity Provider, check logs for details');
+    expect(description(outcome)).toBe(
+      'There was an error while fetching keys for Identity Provider, check logs for details',
+    );
     expect(!outcome.ok && outcome.failure.errorName).toBe('AuthTokenUnauthorizedException');
     expect(!outcome.ok && outcome.failure.realm).toBe('ci');
   });
 
   it('reads a JWKS file for RS256 authenticators and ignores keys for other algorithms', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'sluice-jwks-'));
-    writeFileSync(path.join(dir, 'keys.json'), JSON.stringify({ keys: [jwk(rsa.publicKey, 'a'), jwk(ec.publicKey, 'b')] }));
+    writeFileSync(
+      path.join(dir, 'keys.json'),
+      JSON.stringify({ keys: [jwk(rsa.publicKey, 'a'), jwk(ec.publicKey, 'b')] }),
+    );
     const auth = await createTokenAuthenticator(
       parseServiceConfig(
         'auth:\n  authenticators:\n    - name: file\n      driver: RS256\n      issuer: file-issuer\n      clientId: c\n      jwksFile: keys.json\n',
@@ -90,8 +113,16 @@ describe('OpenIDConnect authenticator', () => {
       { now },
     );
     const base = { iss: 'file-issuer', aud: 'c', sub: 's', exp: clock.getTime() / 1000 + 60 };
-    expect(description(await auth.verifyToken(signJwt(base, 'RS256', { kind: 'private', key: rsa.privateKey }, { kid: 'a' })))).toBe('ok');
-    expect(description(await auth.verifyToken(signJwt(base, 'ES256', { kind: 'private', key: ec.privateKey }, { kid: 'b' })))).toBe('No key found for key ID "b"');
+    expect(
+      description(
+        await auth.verifyToken(signJwt(base, 'RS256', { kind: 'private', key: rsa.privateKey }, { kid: 'a' })),
+      ),
+    ).toBe('ok');
+    expect(
+      description(
+        await auth.verifyToken(signJwt(base, 'ES256', { kind: 'private', key: ec.privateKey }, { kid: 'b' })),
+      ),
+    ).toBe('No key found for key ID "b"');
   });
 });
 
@@ -104,7 +135,10 @@ describe('JWKS fetch failures', () => {
       calls++;
       return up ? Promise.resolve({ keys: [jwk(rsa2.publicKey, 'k')] }) : Promise.reject(new Error('down'));
     };
-    const auth = await createTokenAuthenticator(oidc('      keysUrl: https://idp.example.com/certs\n'), { fetcher, now });
+    const auth = await createTokenAuthenticator(oidc('      keysUrl: https://idp.example.com/certs\n'), {
+      fetcher,
+      now,
+    });
     const token = () => signJwt(claims(), 'RS256', { kind: 'private', key: rsa2.privateKey }, { kid: 'k' });
     await auth.verifyToken(token());
     await auth.verifyToken(token());

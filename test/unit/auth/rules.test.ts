@@ -23,7 +23,9 @@ describe('ruleMatches: dotted (scalar) form', () => {
   });
 
   it('uses a claim whose name contains dots as is when present', () => {
-    expect(ruleMatches(rule({ 'https://example.com/groups': 'ci' }), { 'https://example.com/groups': ['ci'] }, ctx)).toBe(true);
+    expect(
+      ruleMatches(rule({ 'https://example.com/groups': 'ci' }), { 'https://example.com/groups': ['ci'] }, ctx),
+    ).toBe(true);
   });
 
   it('never matches a missing claim or a claim of another type', () => {
@@ -111,10 +113,16 @@ function principal(claims: Record<string, unknown>, allowAuthzOverride = false):
 }
 
 describe('decideAccess', () => {
-  const tenant = { tenant: 'tenant-one', rules: RULES, accessRules: [], adminRules: ['venkman_rule', 'car_rule', 'group_rule'] };
+  const tenant = {
+    tenant: 'tenant-one',
+    rules: RULES,
+    accessRules: [],
+    adminRules: ['venkman_rule', 'car_rule', 'group_rule'],
+  };
 
   it('grants admin to users matched by admin rules (venkman, zeddemore, melnitz) but not to vigo or stantz', () => {
-    const admin = (claims: Record<string, unknown>) => decideAccess({ ...tenant, principal: principal({ iss: 'zuul_operator', ...claims }) }).isAdmin;
+    const admin = (claims: Record<string, unknown>) =>
+      decideAccess({ ...tenant, principal: principal({ iss: 'zuul_operator', ...claims }) }).isAdmin;
     expect(admin({ sub: 'venkman' })).toBe(true);
     expect(admin({ sub: 'zeddemore', vehicle: { car: 'ecto-1' } })).toBe(true);
     expect(admin({ sub: 'melnitz', groups: ['secretary', 'ghostbusters'] })).toBe(true);
@@ -124,32 +132,58 @@ describe('decideAccess', () => {
 
   it('lets anyone read a tenant without access rules, and nobody anonymous read a restricted one', () => {
     expect(decideAccess({ ...tenant, principal: null })).toEqual({ canRead: true, isAdmin: false });
-    expect(decideAccess({ ...tenant, principal: null, accessRules: ['readers'] })).toEqual({ canRead: false, isAdmin: false });
-    expect(decideAccess({ ...tenant, principal: principal({ sub: 'x', groups: ['readers'] }), accessRules: ['readers'] })).toEqual({ canRead: true, isAdmin: false });
+    expect(decideAccess({ ...tenant, principal: null, accessRules: ['readers'] })).toEqual({
+      canRead: false,
+      isAdmin: false,
+    });
+    expect(
+      decideAccess({ ...tenant, principal: principal({ sub: 'x', groups: ['readers'] }), accessRules: ['readers'] }),
+    ).toEqual({ canRead: true, isAdmin: false });
     // Admin rules also grant read access.
-    expect(decideAccess({ ...tenant, principal: principal({ sub: 'venkman' }), accessRules: ['readers'] })).toEqual({ canRead: true, isAdmin: true });
+    expect(decideAccess({ ...tenant, principal: principal({ sub: 'venkman' }), accessRules: ['readers'] })).toEqual({
+      canRead: true,
+      isAdmin: true,
+    });
   });
 
   it('honours a zuul.admin override only for its tenants and only when allowed', () => {
-    const token = (tenants: string[], allowed = true) => principal({ sub: 'testuser', zuul: { admin: tenants } }, allowed);
+    const token = (tenants: string[], allowed = true) =>
+      principal({ sub: 'testuser', zuul: { admin: tenants } }, allowed);
     expect(decideAccess({ ...tenant, principal: token(['tenant-one']) })).toEqual({ canRead: true, isAdmin: true });
-    expect(decideAccess({ ...tenant, principal: token(['tenant-whatever']) })).toEqual({ canRead: true, isAdmin: false });
-    expect(decideAccess({ ...tenant, principal: token(['tenant-whatever']), accessRules: ['readers'] })).toEqual({ canRead: false, isAdmin: false });
+    expect(decideAccess({ ...tenant, principal: token(['tenant-whatever']) })).toEqual({
+      canRead: true,
+      isAdmin: false,
+    });
+    expect(decideAccess({ ...tenant, principal: token(['tenant-whatever']), accessRules: ['readers'] })).toEqual({
+      canRead: false,
+      isAdmin: false,
+    });
     expect(decideAccess({ ...tenant, principal: token(['tenant-one'], false) }).isAdmin).toBe(false);
-    expect(decideAccess({ ...tenant, principal: token(['tenant-one'], false), adminOverride: true }).isAdmin).toBe(true);
+    expect(decideAccess({ ...tenant, principal: token(['tenant-one'], false), adminOverride: true }).isAdmin).toBe(
+      true,
+    );
     expect(decideAccess({ tenant: '*', rules: RULES, accessRules: [], principal: token(['*']) }).isAdmin).toBe(true);
   });
 
   it('skips and reports undefined rule names', () => {
     const unknown: string[] = [];
-    const decision = decideAccess({ ...tenant, adminRules: ['missing', 'venkman_rule'], principal: principal({ sub: 'venkman' }), onUnknownRule: (n) => unknown.push(n) });
+    const decision = decideAccess({
+      ...tenant,
+      adminRules: ['missing', 'venkman_rule'],
+      principal: principal({ sub: 'venkman' }),
+      onUnknownRule: (n) => unknown.push(n),
+    });
     expect(decision.isAdmin).toBe(true);
     expect(unknown).toEqual(['missing']);
   });
 
   it('builds the authorizations wire shape', () => {
-    expect(authorizationsBody('tenant-one', { canRead: true, isAdmin: true })).toEqual({ zuul: { admin: true, scope: ['tenant-one'] } });
-    expect(authorizationsBody('*', { canRead: true, isAdmin: false })).toEqual({ zuul: { admin: false, scope: ['*'] } });
+    expect(authorizationsBody('tenant-one', { canRead: true, isAdmin: true })).toEqual({
+      zuul: { admin: true, scope: ['tenant-one'] },
+    });
+    expect(authorizationsBody('*', { canRead: true, isAdmin: false })).toEqual({
+      zuul: { admin: false, scope: ['*'] },
+    });
   });
 });
 
@@ -157,14 +191,21 @@ describe('RequestAuth gates', () => {
   const policies: AccessPolicySource = {
     rules: () => new Map(RULES.map((r) => [r.name, r])),
     tenantPolicy: (name) =>
-      name === 'open' ? { accessRules: [], adminRules: ['venkman_rule'] } : name === 'closed' ? { accessRules: ['readers'], adminRules: ['venkman_rule'] } : undefined,
+      name === 'open'
+        ? { accessRules: [], adminRules: ['venkman_rule'] }
+        : name === 'closed'
+          ? { accessRules: ['readers'], adminRules: ['venkman_rule'] }
+          : undefined,
     rootPolicy: () => ({ accessRules: [], adminRules: [] }),
   };
   const anonymous = new RequestAuth({ ok: false, failure: new AuthFailure('MissingAuthError', 'realm') }, policies);
   const invalid = new RequestAuth({ ok: false, failure: new AuthFailure('TokenExpiredError', 'realm') }, policies);
   const reader = new RequestAuth({ ok: true, principal: principal({ sub: 'x', groups: ['readers'] }) }, policies);
   const venkman = new RequestAuth({ ok: true, principal: principal({ sub: 'venkman' }) }, policies);
-  const otherAdmin = new RequestAuth({ ok: true, principal: principal({ sub: 'y', zuul: { admin: ['elsewhere'] } }, true) }, policies);
+  const otherAdmin = new RequestAuth(
+    { ok: true, principal: principal({ sub: 'y', zuul: { admin: ['elsewhere'] } }, true) },
+    policies,
+  );
 
   it('lets anonymous and invalid tokens read open tenants, but not restricted ones', () => {
     expect(anonymous.check('public', 'open').allowed).toBe(true);
@@ -193,11 +234,20 @@ describe('RequestAuth gates', () => {
     expect(deniedResponse(unauthenticated)).toEqual({
       status: 401,
       message: 'Token has expired',
-      headers: { 'WWW-Authenticate': 'Bearer realm="realm"       error="TokenExpiredError"       error_description="Token has expired"' },
+      headers: {
+        'WWW-Authenticate':
+          'Bearer realm="realm"       error="TokenExpiredError"       error_description="Token has expired"',
+      },
       body: { description: 'Token has expired', error: 'TokenExpiredError', realm: 'realm' },
       extensions: {
         code: 'UNAUTHENTICATED',
-        http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="realm"       error="TokenExpiredError"       error_description="Token has expired"' } },
+        http: {
+          status: 401,
+          headers: {
+            'WWW-Authenticate':
+              'Bearer realm="realm"       error="TokenExpiredError"       error_description="Token has expired"',
+          },
+        },
         auth: { description: 'Token has expired', error: 'TokenExpiredError', realm: 'realm' },
       },
     });
@@ -212,7 +262,10 @@ describe('RequestAuth gates', () => {
 describe('tenantFilePolicies', () => {
   const policies = tenantFilePolicies({
     rules: RULES,
-    tenants: [{ name: 'tenant-one', adminRules: ['venkman_rule'] }, { name: 'private', accessRules: ['readers'] }],
+    tenants: [
+      { name: 'tenant-one', adminRules: ['venkman_rule'] },
+      { name: 'private', accessRules: ['readers'] },
+    ],
     apiRoot: { accessRules: ['readers'] },
   });
 

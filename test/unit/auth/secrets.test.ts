@@ -4,7 +4,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { decryptSecret, encryptSecret, maxChunkBytes, secretStanza, SecretDecryptionError, splitUtf8 } from '../../../src/auth/secrets';
+import {
+  decryptSecret,
+  encryptSecret,
+  maxChunkBytes,
+  secretStanza,
+  SecretDecryptionError,
+  splitUtf8,
+} from '../../../src/auth/secrets';
 import { combineRedactors, createRedactor, REDACTED, secretStrings } from '../../../src/auth/redact';
 import { GraphQLError } from 'graphql';
 import { redactExecutionResult } from '../../../src/server/secret-redaction';
@@ -43,7 +50,17 @@ describe('pkcs1-oaep secrets', () => {
     const plain = path.join(work, 'plain');
     writeFileSync(pub, publicKey.export({ type: 'spki', format: 'pem' }));
     writeFileSync(plain, 'multi\nline\nsecret');
-    const out = execFileSync('openssl', ['pkeyutl', '-encrypt', '-pubin', '-inkey', pub, '-in', plain, '-pkeyopt', 'rsa_padding_mode:oaep']);
+    const out = execFileSync('openssl', [
+      'pkeyutl',
+      '-encrypt',
+      '-pubin',
+      '-inkey',
+      pub,
+      '-in',
+      plain,
+      '-pkeyopt',
+      'rsa_padding_mode:oaep',
+    ]);
     // Base64 broken over lines, as pasted into YAML block scalars.
     const wrapped = out.toString('base64').replace(/.{1,64}/g, '$&\n');
     expect(decryptSecret(wrapped, privateKey)).toBe('multi\nline\nsecret');
@@ -54,7 +71,16 @@ describe('pkcs1-oaep secrets', () => {
     const cipher = path.join(work, 'cipher.bin');
     writeFileSync(key, privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
     writeFileSync(cipher, Buffer.from(encryptSecret('from sluice', publicKey)[0], 'base64'));
-    const out = execFileSync('openssl', ['pkeyutl', '-decrypt', '-inkey', key, '-in', cipher, '-pkeyopt', 'rsa_padding_mode:oaep']);
+    const out = execFileSync('openssl', [
+      'pkeyutl',
+      '-decrypt',
+      '-inkey',
+      key,
+      '-in',
+      cipher,
+      '-pkeyopt',
+      'rsa_padding_mode:oaep',
+    ]);
     expect(out.toString()).toBe('from sluice');
   });
 
@@ -62,26 +88,39 @@ describe('pkcs1-oaep secrets', () => {
     const other = generateKeyPairSync('rsa', { modulusLength: 1024 });
     const chunks = encryptSecret('abc', publicKey);
     expect(() => decryptSecret(chunks, other.privateKey)).toThrow(SecretDecryptionError);
-    expect(() => decryptSecret([chunks[0], 'bm90IGEgY2lwaGVydGV4dA=='], privateKey)).toThrow('chunk 2 of the encrypted value could not be decrypted');
+    expect(() => decryptSecret([chunks[0], 'bm90IGEgY2lwaGVydGV4dA=='], privateKey)).toThrow(
+      'chunk 2 of the encrypted value could not be decrypted',
+    );
   });
 
   it('prints a secret stanza laid out like the reference tool that parses back to the chunks', () => {
     const chunks = encryptSecret('y'.repeat(600), publicKey);
     const stanza = secretStanza(chunks, { name: 'deploy', field: 'password' });
     const lines = stanza.split('\n');
-    expect(lines.slice(0, 4)).toEqual(['- secret:', '    name: deploy', '    data:', '      password: !encrypted/pkcs1-oaep']);
+    expect(lines.slice(0, 4)).toEqual([
+      '- secret:',
+      '    name: deploy',
+      '    data:',
+      '      password: !encrypted/pkcs1-oaep',
+    ]);
     expect(lines[4]).toMatch(/^ {8}- [A-Za-z0-9+/]{69}$/);
     expect(lines[5]).toMatch(/^ {10}[A-Za-z0-9+/]{69}$/);
     expect(lines.every((line) => line.length <= 79)).toBe(true);
     // A YAML parser without the custom tag folds each item into one scalar with spaces.
-    const parsed = parse(stanza, { customTags: [{ tag: '!encrypted/pkcs1-oaep', collection: 'seq', resolve: (seq) => seq }] }) as Array<{
+    const parsed = parse(stanza, {
+      customTags: [{ tag: '!encrypted/pkcs1-oaep', collection: 'seq', resolve: (seq) => seq }],
+    }) as Array<{
       secret: { data: { password: string[] } };
     }>;
     const items = parsed[0].secret.data.password;
     expect(items[0]).toContain(' ');
     expect(items).toHaveLength(2);
     expect(decryptSecret(items, privateKey)).toBe('y'.repeat(600));
-    expect(secretStanza(chunks).split('\n').slice(1, 4)).toEqual(['    name: <name>', '    data:', '      <fieldname>: !encrypted/pkcs1-oaep']);
+    expect(secretStanza(chunks).split('\n').slice(1, 4)).toEqual([
+      '    name: <name>',
+      '    data:',
+      '      <fieldname>: !encrypted/pkcs1-oaep',
+    ]);
   });
 });
 
@@ -106,11 +145,18 @@ describe('redactor', () => {
 
   it('redacts strings anywhere in JSON values, keys included', () => {
     const r = createRedactor(['topsecret']);
-    expect(r.redactJson({ a: ['x topsecret', 1, null, { topsecret: true }] })).toEqual({ a: [`x ${REDACTED}`, 1, null, { [REDACTED]: true }] });
+    expect(r.redactJson({ a: ['x topsecret', 1, null, { topsecret: true }] })).toEqual({
+      a: [`x ${REDACTED}`, 1, null, { [REDACTED]: true }],
+    });
   });
 
   it('collects the string leaves of decrypted secret data', () => {
-    expect(secretStrings({ user: 'bot', password: 'pw1234', nested: [{ token: 'tok-567' }], port: 2222 })).toEqual(['bot', 'pw1234', 'tok-567', '2222']);
+    expect(secretStrings({ user: 'bot', password: 'pw1234', nested: [{ token: 'tok-567' }], port: 2222 })).toEqual([
+      'bot',
+      'pw1234',
+      'tok-567',
+      '2222',
+    ]);
   });
 
   it('combines redactors so the longest value of any of them wins', () => {
@@ -126,9 +172,16 @@ describe('GraphQL result masking', () => {
   const redactor = createRedactor(['s3cret-value']);
 
   it('masks data, extensions and error messages, keeping errors GraphQLErrors with their extensions', () => {
-    const error = new GraphQLError('bad s3cret-value here', { path: ['a'], extensions: { code: 'X', http: { status: 401 } } });
+    const error = new GraphQLError('bad s3cret-value here', {
+      path: ['a'],
+      extensions: { code: 'X', http: { status: 401 } },
+    });
     const untouched = new GraphQLError('fine', { extensions: { code: 'Y' } });
-    const result = { data: { a: 's3cret-value', b: [{ c: 'x s3cret-value' }] }, errors: [error, untouched], extensions: { note: 's3cret-value' } };
+    const result = {
+      data: { a: 's3cret-value', b: [{ c: 'x s3cret-value' }] },
+      errors: [error, untouched],
+      extensions: { note: 's3cret-value' },
+    };
     const masked = redactExecutionResult(result, redactor);
     expect(masked.data).toEqual({ a: REDACTED, b: [{ c: `x ${REDACTED}` }] });
     expect(masked.extensions).toEqual({ note: REDACTED });

@@ -31,7 +31,10 @@ beforeAll(async () => {
   const { abide, problems } = fixtureTenantFile(FIXTURE, repos.connections);
   expect(problems).toEqual([]);
   for (const tenant of abide.tenants) {
-    layouts.set(tenant.name, await loadTenantLayout(tenant, abide, problems, repos.connections, { uuid: () => `uuid-${tenant.name}` }));
+    layouts.set(
+      tenant.name,
+      await loadTenantLayout(tenant, abide, problems, repos.connections, { uuid: () => `uuid-${tenant.name}` }),
+    );
   }
 });
 
@@ -106,10 +109,23 @@ describe('errors fixture', () => {
   it('still loads every valid object of the broken projects', () => {
     const layout = tenant('errors');
     expect([...layout.pipelines.keys()]).toEqual(['check', 'gate', 'periodic']);
-    expect([...layout.jobs.keys()]).toEqual(['noop', 'base', 'cleanup-user', 'lookahead', 'final-parent', 'protected-job', 'good-job', 'other-job', 'multi-job']);
+    expect([...layout.jobs.keys()]).toEqual([
+      'noop',
+      'base',
+      'cleanup-user',
+      'lookahead',
+      'final-parent',
+      'protected-job',
+      'good-job',
+      'other-job',
+      'multi-job',
+    ]);
     expect([...layout.nodesets.keys()]).toEqual(['single', 'three', 'forbidden']);
     expect([...layout.secrets.keys()]).toEqual(['untrusted-secret', 'other_secret']);
-    expect(layout.secrets.get('untrusted-secret')?.data?.password).toEqual({ encrypted: 'pkcs1-oaep', chunks: [expect.stringMatching(/^BFhtdnm8/)] });
+    expect(layout.secrets.get('untrusted-secret')?.data?.password).toEqual({
+      encrypted: 'pkcs1-oaep',
+      chunks: [expect.stringMatching(/^BFhtdnm8/)],
+    });
     expect([...layout.semaphores.values()].map((s) => [s.name, s.max, s.global])).toEqual([
       ['local-sem', 2, false],
       ['global-sem', 2, true],
@@ -144,7 +160,12 @@ describe('errors fixture', () => {
   });
 
   it('lists the projects of the tenant file with trust and load branches', () => {
-    const projects = [...tenant('errors').projects.values()].map((p) => [p.canonicalName, p.trusted, p.branches, p.metadata.defaultBranch]);
+    const projects = [...tenant('errors').projects.values()].map((p) => [
+      p.canonicalName,
+      p.trusted,
+      p.branches,
+      p.metadata.defaultBranch,
+    ]);
     expect(projects).toEqual([
       ['review.example.com/common-config', true, ['master'], 'master'],
       ['review.example.com/launcher-config', true, ['master'], 'master'],

@@ -38,13 +38,24 @@ const cases = parse(readFileSync(path.join(FIXTURE, 'expected-freeze.yaml'), 'ut
 describe('inheritance fixture layout', () => {
   it('loads with only the intended error (a non-abstract child of an intermediate job)', () => {
     expect(layout.errors.map((e) => [e.name, e.sourceContext?.projectName, e.line, e.shortError])).toEqual([
-      ['Unknown', 'org/app', 24, 'Job "app-intermediate-child" inherits from intermediate job "intermediate-job" and must be abstract'],
+      [
+        'Unknown',
+        'org/app',
+        24,
+        'Job "app-intermediate-child" inherits from intermediate job "intermediate-job" and must be abstract',
+      ],
     ]);
   });
 
   it('keeps every variant of a job in layout order with its branch matcher', () => {
     const variants = layout.jobs.get('app-unit') ?? [];
-    expect(variants.map((v) => [v.sourceContext.branch, v.branchMatcher?.kind, v.branchMatcher?.regexes.map((r) => r.pattern)])).toEqual([
+    expect(
+      variants.map((v) => [
+        v.sourceContext.branch,
+        v.branchMatcher?.kind,
+        v.branchMatcher?.regexes.map((r) => r.pattern),
+      ]),
+    ).toEqual([
       ['master', 'implied', ['master']],
       ['master', 'explicit', ['stable']],
       ['stable', 'implied', ['stable']],
@@ -61,8 +72,12 @@ describe('inheritance fixture layout', () => {
   });
 
   it('applies regex project stanzas to every matching project after explicit ones', () => {
-    expect((layout.projectConfigs.get('review.example.com/org/regex-a') ?? []).map((s) => [s.name, s.isRegex])).toEqual([['^org/regex-.*$', true]]);
-    expect((layout.projectConfigs.get('review.example.com/org/lib') ?? []).map((s) => s.sourceContext.projectName)).toEqual(['common-config', 'org/lib']);
+    expect((layout.projectConfigs.get('review.example.com/org/regex-a') ?? []).map((s) => [s.name, s.isRegex])).toEqual(
+      [['^org/regex-.*$', true]],
+    );
+    expect(
+      (layout.projectConfigs.get('review.example.com/org/lib') ?? []).map((s) => s.sourceContext.projectName),
+    ).toEqual(['common-config', 'org/lib']);
   });
 
   it('merges templates and stanzas into the project-pipeline config', () => {
@@ -102,12 +117,18 @@ describe('inheritance fixture job graphs', () => {
   });
 
   it('reports a job that is not in the graph', () => {
-    expect(freezeJob(layout, { pipeline: 'check', project: 'org/app', branch: 'master' }, 'lib-job').status).toBe('job-not-in-graph');
+    expect(freezeJob(layout, { pipeline: 'check', project: 'org/app', branch: 'master' }, 'lib-job').status).toBe(
+      'job-not-in-graph',
+    );
   });
 
   it('resolves the nodeset object with aliases and groups', () => {
     const result = freezeJob(layout, { pipeline: 'alt-check', project: 'org/app', branch: 'master' }, 'alt-job');
     const job = result.status === 'ok' ? result.jobs[0] : undefined;
-    expect(job?.nodeset).toMatchObject({ name: 'large', nodes: [{ name: 'primary', aliases: ['alias'], label: 'large' }], groups: [{ name: 'all', nodes: ['primary'] }] });
+    expect(job?.nodeset).toMatchObject({
+      name: 'large',
+      nodes: [{ name: 'primary', aliases: ['alias'], label: 'large' }],
+      groups: [{ name: 'all', nodes: ['primary'] }],
+    });
   });
 });

@@ -20,7 +20,14 @@ function jobsOf(result: ReturnType<typeof freezeJobGraph>) {
 
 describe('freezeJobGraph rules', () => {
   it('runs the built-in noop job without nodes', () => {
-    const layout = memoryLayout([{ name: 'config', trusted: true, branches: { master: { 'zuul.yaml': `${COMMON}\n- project: {name: org/a, check: {jobs: [noop]}}\n` } } }, { name: 'org/a', branches: { master: {} } }]);
+    const layout = memoryLayout([
+      {
+        name: 'config',
+        trusted: true,
+        branches: { master: { 'zuul.yaml': `${COMMON}\n- project: {name: org/a, check: {jobs: [noop]}}\n` } },
+      },
+      { name: 'org/a', branches: { master: {} } },
+    ]);
     const [noop] = jobsOf(freezeJobGraph(layout, { pipeline: 'check', project: 'org/a', branch: 'master' }));
     expect(noop).toMatchObject({ name: 'noop', parent: null, run: [], deduplicate: true, nodesetAlternatives: [] });
   });
@@ -35,7 +42,15 @@ describe('freezeJobGraph rules', () => {
           stable: { 'zuul.yaml': '- job: {name: lib-test, run: stable.sh}\n' },
         },
       },
-      { name: 'org/app', branches: { master: { 'zuul.yaml': '- project:\n    check:\n      jobs:\n        - lib-test: {override-checkout: stable}\n        - lib-test\n' } } },
+      {
+        name: 'org/app',
+        branches: {
+          master: {
+            'zuul.yaml':
+              '- project:\n    check:\n      jobs:\n        - lib-test: {override-checkout: stable}\n        - lib-test\n',
+          },
+        },
+      },
     ]);
     const [job] = jobsOf(freezeJobGraph(layout, { pipeline: 'check', project: 'org/app', branch: 'master' }));
     expect(job.run.map((p) => p.path)).toEqual(['stable.sh']);
@@ -47,12 +62,18 @@ describe('freezeJobGraph rules', () => {
       {
         name: 'config',
         trusted: true,
-        branches: { master: { 'zuul.yaml': `${COMMON}\n- job: {name: locked, run: l.sh, vars: {a: 1}, attribute-control: {vars: {final: true}}}\n- project: {name: org/a, check: {jobs: [{locked: {vars: {a: 2}}}]}}\n` } },
+        branches: {
+          master: {
+            'zuul.yaml': `${COMMON}\n- job: {name: locked, run: l.sh, vars: {a: 1}, attribute-control: {vars: {final: true}}}\n- project: {name: org/a, check: {jobs: [{locked: {vars: {a: 2}}}]}}\n`,
+          },
+        },
       },
       { name: 'org/a', branches: { master: {} } },
     ]);
     const result = freezeJobGraph(layout, { pipeline: 'check', project: 'org/a', branch: 'master' });
-    expect(result.status === 'error' ? result.errors.map((e) => e.message) : []).toEqual([expect.stringMatching(/^Unable to modify job locked final attribute vars/)]);
+    expect(result.status === 'error' ? result.errors.map((e) => e.message) : []).toEqual([
+      expect.stringMatching(/^Unable to modify job locked final attribute vars/),
+    ]);
   });
 
   it('combines dependencies with !inherit and replaces them by default', () => {
@@ -87,18 +108,31 @@ describe('freezeJobGraph rules', () => {
       { name: 'org/x', branches: { master: {} } },
       { name: 'org/y', branches: { master: {} } },
     ]);
-    const deps = (project: string) => jobsOf(freezeJobGraph(layout, { pipeline: 'check', project, branch: 'master' })).find((j) => j.name === 'c')?.dependencies.map((d) => d.name);
+    const deps = (project: string) =>
+      jobsOf(freezeJobGraph(layout, { pipeline: 'check', project, branch: 'master' }))
+        .find((j) => j.name === 'c')
+        ?.dependencies.map((d) => d.name);
     expect(deps('org/x')).toEqual(['a', 'b']);
     expect(deps('org/y')).toEqual(['b']);
   });
 
   it('does not run a job whose project-pipeline variants all miss the branch', () => {
     const layout = memoryLayout([
-      { name: 'config', trusted: true, branches: { master: { 'zuul.yaml': `${COMMON}\n- job: {name: j, run: j.sh}\n- project: {name: org/a, check: {jobs: [{j: {branches: stable}}]}}\n` } } },
+      {
+        name: 'config',
+        trusted: true,
+        branches: {
+          master: {
+            'zuul.yaml': `${COMMON}\n- job: {name: j, run: j.sh}\n- project: {name: org/a, check: {jobs: [{j: {branches: stable}}]}}\n`,
+          },
+        },
+      },
       { name: 'org/a', branches: { master: {}, stable: {} } },
     ]);
     expect(jobsOf(freezeJobGraph(layout, { pipeline: 'check', project: 'org/a', branch: 'master' }))).toEqual([]);
-    expect(jobsOf(freezeJobGraph(layout, { pipeline: 'check', project: 'org/a', branch: 'stable' })).map((j) => j.name)).toEqual(['j']);
+    expect(
+      jobsOf(freezeJobGraph(layout, { pipeline: 'check', project: 'org/a', branch: 'stable' })).map((j) => j.name),
+    ).toEqual(['j']);
   });
 
   it('uses pragma implied-branches and implied-branch-matchers', () => {
@@ -112,13 +146,27 @@ describe('freezeJobGraph rules', () => {
         },
       },
     ]);
-    expect(layout.jobs.get('j')?.[0].branchMatcher).toEqual({ kind: 'explicit', regexes: [{ pattern: 'master', negate: false }, { pattern: 'feature/.*', negate: false }] });
+    expect(layout.jobs.get('j')?.[0].branchMatcher).toEqual({
+      kind: 'explicit',
+      regexes: [
+        { pattern: 'master', negate: false },
+        { pattern: 'feature/.*', negate: false },
+      ],
+    });
     expect(layout.jobs.get('k')?.[0].branchMatcher).toBeUndefined();
   });
 
   it('caps an inherited pre-timeout at the timeout', () => {
     const layout = memoryLayout([
-      { name: 'config', trusted: true, branches: { master: { 'zuul.yaml': `${COMMON}\n- job: {name: p, pre-timeout: 500, run: p.sh}\n- job: {name: c, parent: p, timeout: 100}\n- project: {name: org/a, check: {jobs: [c]}}\n` } } },
+      {
+        name: 'config',
+        trusted: true,
+        branches: {
+          master: {
+            'zuul.yaml': `${COMMON}\n- job: {name: p, pre-timeout: 500, run: p.sh}\n- job: {name: c, parent: p, timeout: 100}\n- project: {name: org/a, check: {jobs: [c]}}\n`,
+          },
+        },
+      },
       { name: 'org/a', branches: { master: {} } },
     ]);
     const [job] = jobsOf(freezeJobGraph(layout, { pipeline: 'check', project: 'org/a', branch: 'master' }));
@@ -145,17 +193,29 @@ describe('image build jobs', () => {
 - job: {name: publish}
 - project: {name: config, image-build: {jobs: [build-a, build-b, publish]}}
 `;
-  const layout = memoryLayout([{ name: 'config', trusted: true, options: '{include: [pipeline, job, project, image, flavor, label, section, provider]}', branches: { master: { 'zuul.yaml': CONFIG } } }]);
+  const layout = memoryLayout([
+    {
+      name: 'config',
+      trusted: true,
+      options: '{include: [pipeline, job, project, image, flavor, label, section, provider]}',
+      branches: { master: { 'zuul.yaml': CONFIG } },
+    },
+  ]);
 
   it('runs only the build jobs of the images an image-build event names (other jobs run as usual)', () => {
-    const names = (imageNames?: string[]) => jobsOf(freezeJobGraph(layout, { pipeline: 'image-build', project: 'config', branch: 'master', imageNames })).map((job) => job.name);
+    const names = (imageNames?: string[]) =>
+      jobsOf(freezeJobGraph(layout, { pipeline: 'image-build', project: 'config', branch: 'master', imageNames })).map(
+        (job) => job.name,
+      );
     expect(names()).toEqual(['build-a', 'build-b', 'publish']);
     expect(names(['disk-b'])).toEqual(['build-b', 'publish']);
     expect(names([])).toEqual(['publish']);
   });
 
   it('gives image build jobs zuul.image_build_name and the formats the providers want', () => {
-    const frozen = toEngineLayout(layout).freezeJobGraph('image-build', 'config', 'master', undefined, { imageNames: ['disk-a', 'disk-b'] });
+    const frozen = toEngineLayout(layout).freezeJobGraph('image-build', 'config', 'master', undefined, {
+      imageNames: ['disk-a', 'disk-b'],
+    });
     expect(frozen.status === 'ok' ? frozen.jobs.map((job) => [job.name, job.vars.zuul]) : frozen).toEqual([
       ['build-a', { image_build_name: 'disk-a', image_formats: ['qcow2', 'tar'] }],
       ['build-b', { image_build_name: 'disk-b', image_formats: ['raw', 'tar'] }],

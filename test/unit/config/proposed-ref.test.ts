@@ -11,15 +11,31 @@ describe('freeze-pipeline refs', () => {
     expect(parseProposedRef(ref)).toEqual(parsed);
   });
 
-  it.each(['', 'refs/heads/', 'refs/tags/v1', 'refs/changes/1/1/1', 'refs/changes/02/1/1', 'refs/changes/01/1', 'a b', 'x~1', 'HEAD^', 'a:b', 'bad\u0001name'])(
-    '%j is invalid',
-    (ref) => {
-      expect(parseProposedRef(ref)).toEqual({ kind: 'invalid' });
-    },
-  );
+  it.each([
+    '',
+    'refs/heads/',
+    'refs/tags/v1',
+    'refs/changes/1/1/1',
+    'refs/changes/02/1/1',
+    'refs/changes/01/1',
+    'a b',
+    'x~1',
+    'HEAD^',
+    'a:b',
+    'bad\u0001name',
+  ])('%j is invalid', (ref) => {
+    expect(parseProposedRef(ref)).toEqual({ kind: 'invalid' });
+  });
 
   it('recognizes configuration locations and extra config paths', () => {
-    for (const file of ['zuul.yaml', '.zuul.yaml', 'zuul.d/jobs.yaml', '.zuul.d/a/b.yaml', 'ci/extra.yaml', 'more/x.yaml']) {
+    for (const file of [
+      'zuul.yaml',
+      '.zuul.yaml',
+      'zuul.d/jobs.yaml',
+      '.zuul.d/a/b.yaml',
+      'ci/extra.yaml',
+      'more/x.yaml',
+    ]) {
       expect(isConfigPath(file, ['ci/extra.yaml', 'more/'])).toBe(true);
     }
     for (const file of ['src/zuul.yaml', 'zuul.yaml.orig', 'zuul.dx/a.yaml', 'ci/extra.yaml.bak', 'moreover.yaml']) {

@@ -26,7 +26,9 @@ const SSH_KEY = '-----BEGIN KEY-----\nline-one-of-the-key\nline-two-of-the-key\n
 const SITE_TOKEN = 'site-token-for-trusted-jobs';
 
 function encrypted(value: string, key: KeyObject, indent: string): string {
-  return `!encrypted/pkcs1-oaep\n${encryptSecret(value, key, { strip: false }).map((chunk) => `${indent}- ${chunk}\n`).join('')}`;
+  return `!encrypted/pkcs1-oaep\n${encryptSecret(value, key, { strip: false })
+    .map((chunk) => `${indent}- ${chunk}\n`)
+    .join('')}`;
 }
 
 const CONFIG_FILES = `
@@ -85,7 +87,7 @@ describe('secrets at layout load', () => {
     expect(layout.errors.map((e) => [e.sourceContext?.projectName, e.shortError])).toEqual([
       [
         'org/app',
-        'Unable to decrypt secret broken: chunk 1 of data.password could not be decrypted with the project key of project org/app. Encrypt values with this project\'s public key (the tenant\'s key/<project>.pub endpoint or `sluice encrypt`).',
+        "Unable to decrypt secret broken: chunk 1 of data.password could not be decrypted with the project key of project org/app. Encrypt values with this project's public key (the tenant's key/<project>.pub endpoint or `sluice encrypt`).",
       ],
       ['org/app', 'Unable to use secret broken: it could not be decrypted (see the error reported for the secret).'],
     ]);
@@ -94,7 +96,11 @@ describe('secrets at layout load', () => {
     // The long form names the line but quotes nothing of the stanza.
     const secretError = layout.errors[0];
     expect(secretError.line).toBeGreaterThan(1);
-    const ciphertext = APP_FILES.split('\n').find((line) => line.includes('- ') && line.trim().length > 300)?.trim().slice(2) ?? '';
+    const ciphertext =
+      APP_FILES.split('\n')
+        .find((line) => line.includes('- ') && line.trim().length > 300)
+        ?.trim()
+        .slice(2) ?? '';
     expect(ciphertext.length).toBeGreaterThan(300);
     for (const error of layout.errors) {
       expect(error.error).not.toContain(ciphertext.slice(0, 40));
@@ -129,7 +135,9 @@ describe('secrets at layout load', () => {
     const check = freezeJobGraph(layout, { pipeline: 'check', project: 'org/app', branch: 'master' });
     expect(check.status).toBe('error');
     if (check.status === 'error') {
-      expect(check.errors.map((e) => e.message)).toEqual(['Pre-review pipeline check does not allow post-review job deploy-job']);
+      expect(check.errors.map((e) => e.message)).toEqual([
+        'Pre-review pipeline check does not allow post-review job deploy-job',
+      ]);
       const site = check.jobs.find((j) => j.name === 'site-job');
       expect(site?.postReview).toBe(false);
       expect(site?.frozenSecrets.map((s) => [s.name, s.projectCanonicalName])).toEqual([['site', CONFIG]]);
@@ -160,7 +168,10 @@ describe('secrets at layout load', () => {
     const keys = await loadSecretKeys(
       [
         { canonicalName: APP, files: new Map([['master', [{ text: APP_FILES }]]]) },
-        { canonicalName: 'review.example.com/org/plain', files: new Map([['master', [{ text: '- job: {name: x}\n' }]]]) },
+        {
+          canonicalName: 'review.example.com/org/plain',
+          files: new Map([['master', [{ text: '- job: {name: x}\n' }]]]),
+        },
         { canonicalName: CONFIG, files: new Map([['master', [{ text: CONFIG_FILES }]]]) },
       ],
       {
@@ -184,11 +195,26 @@ describe('secrets in build requests', () => {
 
   function requestFor(pipeline: string, jobName: string): ReturnType<typeof toBuildRequestParams> {
     const frozen = freezeJobGraph(layout, { pipeline, project: 'org/app', branch: 'master' });
-    const job = (frozen.status === 'ok' || frozen.status === 'error' ? frozen.jobs : []).find((j) => j.name === jobName);
+    const job = (frozen.status === 'ok' || frozen.status === 'error' ? frozen.jobs : []).find(
+      (j) => j.name === jobName,
+    );
     if (job === undefined) {
       throw new Error(`no job ${jobName}`);
     }
-    const change = { kind: 'change' as const, project: APP, ref: 'refs/changes/01/1/1', branch: 'master', number: 1, patchset: '1', oldrev: null, newrev: 'a'.repeat(40), url: null, owner: null, dependsOn: [], merged: false };
+    const change = {
+      kind: 'change' as const,
+      project: APP,
+      ref: 'refs/changes/01/1/1',
+      branch: 'master',
+      number: 1,
+      patchset: '1',
+      oldrev: null,
+      newrev: 'a'.repeat(40),
+      url: null,
+      owner: null,
+      dependsOn: [],
+      merged: false,
+    };
     const params: BuildParams = {
       tenant: 't',
       pipeline,
@@ -199,7 +225,20 @@ describe('secrets in build requests', () => {
       attempt: 1,
       precedence: 200,
       changes: [change],
-      mergeItems: [{ project: APP, connection: 'gerrit', mergeMode: 'merge', ref: change.ref, branch: 'master', number: 1, patchset: '1', oldrev: null, newrev: null, buildsetUuid: 'bs1' }],
+      mergeItems: [
+        {
+          project: APP,
+          connection: 'gerrit',
+          mergeMode: 'merge',
+          ref: change.ref,
+          branch: 'master',
+          number: 1,
+          patchset: '1',
+          oldrev: null,
+          newrev: null,
+          buildsetUuid: 'bs1',
+        },
+      ],
       parentData: {},
       artifacts: [],
       nodes: [],
@@ -211,15 +250,19 @@ describe('secrets in build requests', () => {
   it('carries each secret once, still encrypted, and binds it to the steps of the variant that uses it', () => {
     const request = requestFor('post', 'deploy-job');
     expect(buildRequestParamsSchema.safeParse(request).success).toBe(true);
-    expect(request.job.secrets?.map((s) => [s.name, s.project, Object.keys(s.data)])).toEqual([['deploy', APP, ['user', 'password', 'keys']]]);
-    expect(request.job.run).toEqual([{ connection: 'gerrit', project: 'org/app', path: 'deploy.sh', secrets: [{ alias: 'creds', secret: 0 }] }]);
+    expect(request.job.secrets?.map((s) => [s.name, s.project, Object.keys(s.data)])).toEqual([
+      ['deploy', APP, ['user', 'password', 'keys']],
+    ]);
+    expect(request.job.run).toEqual([
+      { connection: 'gerrit', project: 'org/app', path: 'deploy.sh', secrets: [{ alias: 'creds', secret: 0 }] },
+    ]);
     // The base job's own script sees nothing of it.
     expect(request.job.preRun).toEqual([]);
     expect(JSON.stringify(request)).not.toContain(PASSWORD.slice(0, 20));
     expect(JSON.stringify(request)).not.toContain('line-one-of-the-key');
   });
 
-  it('decrypts a trusted job\'s secret with the key of the config project that defines it', () => {
+  it("decrypts a trusted job's secret with the key of the config project that defines it", () => {
     const request = requestFor('check', 'site-job');
     expect(request.job.secrets?.map((s) => [s.name, s.project])).toEqual([['site', CONFIG]]);
     expect(request.job.run[0].secrets).toEqual([{ alias: 'site', secret: 0 }]);

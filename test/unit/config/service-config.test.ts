@@ -1,7 +1,12 @@
 import path from 'node:path';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { defaultServiceConfig, loadServiceConfig, parseServiceConfig, ServiceConfigError } from '../../../src/config/service';
+import {
+  defaultServiceConfig,
+  loadServiceConfig,
+  parseServiceConfig,
+  ServiceConfigError,
+} from '../../../src/config/service';
 
 function problems(text: string, env = {}): string[] {
   try {
@@ -67,7 +72,11 @@ redis: {url: "redis://127.0.0.1:6379"}
       canonicalHostname: 'git.example.org',
       seedFrom: '/etc/sluice/seed',
     });
-    expect(config.connections.remote).toMatchObject({ driver: 'git', baseurl: 'https://git.example.org/', pollInterval: 60 });
+    expect(config.connections.remote).toMatchObject({
+      driver: 'git',
+      baseurl: 'https://git.example.org/',
+      pollInterval: 60,
+    });
     expect(config.connections.timer).toEqual({ driver: 'timer' });
     expect(config.api).toEqual({ restShape: 'earlier', publicUrl: 'https://ci.example.org' });
     expect(config.logs).toEqual({ dir: '/srv/logs', url: 'https://ci.example.org/logs/' });
@@ -91,11 +100,23 @@ redis: {url: "redis://127.0.0.1:6379"}
     ['listen:\n  hots: a', '/etc/sluice/sluice.yaml:2: unknown key "listen.hots"'],
     ['listen: [1]', '/etc/sluice/sluice.yaml:1: listen: Invalid input: expected object, received array'],
     ['database: {url: 5}', '/etc/sluice/sluice.yaml:1: database.url: Invalid input: expected string, received number'],
-    ['connections:\n  a:\n    driver: gerrit', '/etc/sluice/sluice.yaml:3: connections.a.driver: unknown connection driver (supported: git, timer, local, static)'],
+    [
+      'connections:\n  a:\n    driver: gerrit',
+      '/etc/sluice/sluice.yaml:3: connections.a.driver: unknown connection driver (supported: git, timer, local, static)',
+    ],
     ['connections:\n  a:\n    driver: git', '/etc/sluice/sluice.yaml:2: connections.a.baseurl: is required'],
-    ['connections:\n  a:\n    driver: git\n    baseurl: r\n    extra: 1', '/etc/sluice/sluice.yaml:5: unknown key "connections.a.extra"'],
-    ['connections:\n  "bad name":\n    driver: timer', '/etc/sluice/sluice.yaml:2: connections.bad name: connection names use letters, digits, _ . -'],
-    ['api:\n  restShape: old', '/etc/sluice/sluice.yaml:2: api.restShape: Invalid option: expected one of "current"|"earlier"'],
+    [
+      'connections:\n  a:\n    driver: git\n    baseurl: r\n    extra: 1',
+      '/etc/sluice/sluice.yaml:5: unknown key "connections.a.extra"',
+    ],
+    [
+      'connections:\n  "bad name":\n    driver: timer',
+      '/etc/sluice/sluice.yaml:2: connections.bad name: connection names use letters, digits, _ . -',
+    ],
+    [
+      'api:\n  restShape: old',
+      '/etc/sluice/sluice.yaml:2: api.restShape: Invalid option: expected one of "current"|"earlier"',
+    ],
     ['api:\n  publicUrl: not a url', '/etc/sluice/sluice.yaml:2: api.publicUrl: Invalid URL'],
     ['logs:\n  dir: 3', '/etc/sluice/sluice.yaml:2: logs.dir: Invalid input: expected string, received number'],
     ['shutdownTimeout: -1', '/etc/sluice/sluice.yaml:1: shutdownTimeout: Too small: expected number to be >0'],
@@ -103,7 +124,10 @@ redis: {url: "redis://127.0.0.1:6379"}
     ['tenantConfig: [a]', '/etc/sluice/sluice.yaml:1: tenantConfig: Invalid input: expected string, received array'],
     ['redis:\n  url: http://x', '/etc/sluice/sluice.yaml:2: redis.url: must be a redis:// or rediss:// URL'],
     ['redis:\n  host: x', '/etc/sluice/sluice.yaml:2: unknown key "redis.host"'],
-    ['executor:\n  slots: 2', '/etc/sluice/sluice.yaml:2: executor: the section is reserved for a later release and accepts no keys yet (found "executor.slots")'],
+    [
+      'executor:\n  slots: 2',
+      '/etc/sluice/sluice.yaml:2: executor: the section is reserved for a later release and accepts no keys yet (found "executor.slots")',
+    ],
     ['auth: 3', '/etc/sluice/sluice.yaml:1: auth: the "auth" section must be a mapping'],
   ])('reports %j as a readable error naming the key and file', (text, expected) => {
     expect(problems(text)).toContain(expected);
@@ -115,7 +139,9 @@ redis: {url: "redis://127.0.0.1:6379"}
   });
 
   it('rejects a bad PORT environment value', () => {
-    expect(problems('', { PORT: 'abc' })).toEqual(['environment: PORT must be an integer between 0 and 65535, got "abc"']);
+    expect(problems('', { PORT: 'abc' })).toEqual([
+      'environment: PORT must be an integer between 0 and 65535, got "abc"',
+    ]);
   });
 
   it('reports every problem, not just the first', () => {
@@ -127,7 +153,9 @@ redis: {url: "redis://127.0.0.1:6379"}
     const file = path.join(dir, 'sluice.yaml');
     writeFileSync(file, 'listen: {port: 1234}\n');
     expect(loadServiceConfig(file).listen.port).toBe(1234);
-    expect(() => loadServiceConfig(path.join(dir, 'missing.yaml'))).toThrow(/missing\.yaml: cannot read the configuration file \(ENOENT\)/);
+    expect(() => loadServiceConfig(path.join(dir, 'missing.yaml'))).toThrow(
+      /missing\.yaml: cannot read the configuration file \(ENOENT\)/,
+    );
   });
 
   it('builds defaults relative to a working directory', () => {

@@ -106,7 +106,13 @@ describe('parseTenantFile', () => {
       ['other', 'org/d', false, 'job,nodeset,pipeline,project,project-template,queue,secret,semaphore'],
     ]);
     const c = t.projects[4];
-    expect(c).toMatchObject({ shadow: ['org/a'], includeBranches: ['stable/.*', 'master'], extraConfigPaths: ['extra.yaml', 'more/'], impliedBranchMatchers: true, configureProjects: ['org/.*'] });
+    expect(c).toMatchObject({
+      shadow: ['org/a'],
+      includeBranches: ['stable/.*', 'master'],
+      extraConfigPaths: ['extra.yaml', 'more/'],
+      impliedBranchMatchers: true,
+      configureProjects: ['org/.*'],
+    });
     expect(t.projects[1].loadBranch).toBe('main');
     expect(abide.authorizationRules).toEqual([
       { name: 'admins', conditions: [{ groups: 'admin' }, { sub: 'root', iss: 'corp' }] },
@@ -118,19 +124,42 @@ describe('parseTenantFile', () => {
 
   it('applies the defaults of the reference', () => {
     const { abide } = parseTenantFile('- tenant:\n    name: t\n', CONNECTIONS);
-    expect(abide.tenants[0]).toMatchObject({ maxNodesPerJob: 5, maxJobTimeout: 10800, maxOidcTtl: 10800, defaultParent: 'base', useNodepool: true, projects: [] });
+    expect(abide.tenants[0]).toMatchObject({
+      maxNodesPerJob: 5,
+      maxJobTimeout: 10800,
+      maxOidcTtl: 10800,
+      defaultParent: 'base',
+      useNodepool: true,
+      projects: [],
+    });
     expect(abide.tenants[0].allowedTriggers).toBeUndefined();
   });
 
   it.each([
     ['an unknown top-level item', '- widget: {}', /Unknown tenant file item "widget"/],
     ['a tenant without name', '- tenant:\n    source: {}', /required key not provided @ data\['name'\]/],
-    ['an unknown tenant option', '- tenant:\n    name: t\n    colour: red', /extra keys not allowed @ data\['colour'\]/],
+    [
+      'an unknown tenant option',
+      '- tenant:\n    name: t\n    colour: red',
+      /extra keys not allowed @ data\['colour'\]/,
+    ],
     ['a duplicate tenant', '- tenant: {name: t}\n- tenant: {name: t}', /Duplicate tenant name "t"/],
     ['two api-roots', '- api-root: {}\n- api-root: {}', /More than one api-root/],
-    ['a rule without conditions', '- authorization-rule: {name: r}', /required key not provided @ data\['conditions'\]/],
-    ['an unknown include class', '- tenant:\n    name: t\n    source:\n      gerrit:\n        untrusted-projects:\n          - org/a: {include: [widgets]}', /Unknown configuration class "widgets"/],
-    ['a default location in extra-config-paths', '- tenant:\n    name: t\n    source:\n      gerrit:\n        untrusted-projects:\n          - org/a: {extra-config-paths: [zuul.d/]}', /Default zuul configs are not allowed/],
+    [
+      'a rule without conditions',
+      '- authorization-rule: {name: r}',
+      /required key not provided @ data\['conditions'\]/,
+    ],
+    [
+      'an unknown include class',
+      '- tenant:\n    name: t\n    source:\n      gerrit:\n        untrusted-projects:\n          - org/a: {include: [widgets]}',
+      /Unknown configuration class "widgets"/,
+    ],
+    [
+      'a default location in extra-config-paths',
+      '- tenant:\n    name: t\n    source:\n      gerrit:\n        untrusted-projects:\n          - org/a: {extra-config-paths: [zuul.d/]}',
+      /Default zuul configs are not allowed/,
+    ],
     ['a bad max-job-timeout', '- tenant:\n    name: t\n    max-job-timeout: soon', /expected int/],
     ['duplicate keys', '- tenant:\n    name: t\n    name: u', /appears more than once/],
     ['a non-list file', 'tenant: {name: t}', /Configuration file is not a list/],

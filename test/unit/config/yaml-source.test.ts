@@ -14,7 +14,9 @@ describe('parseConfigFile', () => {
   });
 
   it('keeps !override, !inherit and !encrypted/pkcs1-oaep values as typed wrappers', () => {
-    const parsed = parseConfigFile('- job:\n    vars: !override {a: 1}\n    files: !inherit [x]\n    tags: !override solo\n- secret:\n    data:\n      one: !encrypted/pkcs1-oaep QUJD\n      many: !encrypted/pkcs1-oaep\n        - QUJD\n        - REVG\n');
+    const parsed = parseConfigFile(
+      '- job:\n    vars: !override {a: 1}\n    files: !inherit [x]\n    tags: !override solo\n- secret:\n    data:\n      one: !encrypted/pkcs1-oaep QUJD\n      many: !encrypted/pkcs1-oaep\n        - QUJD\n        - REVG\n',
+    );
     const job = parsed.items[0].body as Record<string, unknown>;
     expect(job.vars).toEqual(new OverrideControl('override', { a: 1 }));
     expect(job.files).toEqual(new OverrideControl('inherit', ['x']));
@@ -25,12 +27,16 @@ describe('parseConfigFile', () => {
   });
 
   it('resolves anchors and merge keys, explicit keys winning', () => {
-    const parsed = parseConfigFile('- job:\n    name: base-vars\n    vars: &common {a: 1, b: 2}\n- job:\n    name: x\n    vars:\n      <<: *common\n      b: 3\n');
+    const parsed = parseConfigFile(
+      '- job:\n    name: base-vars\n    vars: &common {a: 1, b: 2}\n- job:\n    name: x\n    vars:\n      <<: *common\n      b: 3\n',
+    );
     expect((parsed.items[1].body as { vars: unknown }).vars).toEqual({ a: 1, b: 3 });
   });
 
   it('reports structural problems per item and keeps the other items', () => {
-    const parsed = parseConfigFile('- job: {name: ok}\n- job:\n    name: x\n    name: y\n- plain\n- {job: {}, nodeset: {}}\n- {}\n');
+    const parsed = parseConfigFile(
+      '- job: {name: ok}\n- job:\n    name: x\n    name: y\n- plain\n- {job: {}, nodeset: {}}\n- {}\n',
+    );
     expect(parsed.items.map((i) => i.key)).toEqual(['job']);
     expect(parsed.problems.map((p) => [p.message, p.line])).toEqual([
       ['The key "name" appears more than once; duplicate keys are not permitted.', 4],

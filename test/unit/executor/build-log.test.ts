@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BuildLog, formatLogLine, replayLogFile, type ConsoleLine } from '../../../src/executor/build-log';
-import { buildLogDir, buildLogRelativePath, buildLogUrl, resolveInside, UnsafePathError } from '../../../src/executor/log-paths';
+import {
+  buildLogDir,
+  buildLogRelativePath,
+  buildLogUrl,
+  resolveInside,
+  UnsafePathError,
+} from '../../../src/executor/log-paths';
 
 async function collect(iterable: AsyncIterable<ConsoleLine[]>): Promise<ConsoleLine[]> {
   const lines: ConsoleLine[] = [];
@@ -78,7 +84,9 @@ describe('log paths', () => {
   it('places a build under <tenant>/<2 chars>/<uuid>/ and builds its URL', () => {
     expect(buildLogRelativePath('example', 'ab12cd')).toBe('example/ab/ab12cd/');
     expect(buildLogDir('/srv/logs', 'example', 'ab12cd')).toBe('/srv/logs/example/ab/ab12cd');
-    expect(buildLogUrl('https://logs.example.com', 'example', 'ab12cd')).toBe('https://logs.example.com/example/ab/ab12cd/');
+    expect(buildLogUrl('https://logs.example.com', 'example', 'ab12cd')).toBe(
+      'https://logs.example.com/example/ab/ab12cd/',
+    );
     expect(buildLogUrl(undefined, 'example', 'ab12cd')).toBeNull();
   });
 

@@ -33,7 +33,10 @@ describe('executor wiring from the service configuration', () => {
   });
 
   it('keeps executor state under <dataDir>/executor and logs in logs.dir', () => {
-    const services = createExecutorServices(config, { repository: {} as BuildRequestRepository, environment: { PATH: '/bin', DATABASE_URL: 'x' } });
+    const services = createExecutorServices(config, {
+      repository: {} as BuildRequestRepository,
+      environment: { PATH: '/bin', DATABASE_URL: 'x' },
+    });
     expect(services.cache.root).toBe(path.join('/srv/sluice', 'executor', 'cache'));
     expect(services.cache.origin('local', 'org/app')).toBe('/etc/sluice/repos/org/app.git');
     expect(services.cache.origin('remote', 'org/app')).toBe('https://git.example.com/mirror/org/app');

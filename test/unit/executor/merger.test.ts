@@ -8,7 +8,12 @@ import { workspacePath } from '../../../src/executor/workspace-scheme';
 import { git } from '../../../src/sources/git-cli';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
 
-function change(project: string, number: number, mergeMode: MergeMode = 'merge-resolve', branch = 'master'): MergerItem {
+function change(
+  project: string,
+  number: number,
+  mergeMode: MergeMode = 'merge-resolve',
+  branch = 'master',
+): MergerItem {
   return {
     connection: 'local',
     project,
@@ -45,15 +50,24 @@ describe('Merger', () => {
     await fixture.createProject('org/a', { 'a.txt': 'line 1\nline 2\n', 'shared.txt': 'base\n' });
     await fixture.createProject('org/b', { 'b.txt': 'b\n' });
     await fixture.createProject('org/tools', { 'tool.sh': 'echo tool\n' });
-    await fixture.commit('org/tools', { parent: 'master', files: { 'tool.sh': 'echo stable tool\n' }, ref: 'refs/heads/stable' });
+    await fixture.commit('org/tools', {
+      parent: 'master',
+      files: { 'tool.sh': 'echo stable tool\n' },
+      ref: 'refs/heads/stable',
+    });
     // Three stacked items across two projects, plus changes for conflicts and modes.
     await fixture.pushChange('org/a', 1, 1, { parent: 'master', files: { 'one.txt': '1\n' }, message: 'Change one' });
-    await fixture.pushChange('org/b', 2, 1, { parent: 'master', files: { 'two.txt': '2\n', 'docs/readme.md': 'doc\n' } });
+    await fixture.pushChange('org/b', 2, 1, {
+      parent: 'master',
+      files: { 'two.txt': '2\n', 'docs/readme.md': 'doc\n' },
+    });
     await fixture.pushChange('org/a', 3, 1, { parent: 'master', files: { 'three.txt': '3\n', 'src/x.c': 'x\n' } });
     await fixture.pushChange('org/a', 4, 1, { parent: 'master', files: { 'shared.txt': 'mine\n' } });
     await fixture.pushChange('org/a', 5, 1, { parent: 'master', files: { 'shared.txt': 'theirs\n' } });
     workRoot = mkdtempSync(path.join(os.tmpdir(), 'sluice-merger-'));
-    cache = new RepoCache(path.join(workRoot, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: 'git.example.com' } });
+    cache = new RepoCache(path.join(workRoot, 'cache'), {
+      local: { baseurl: fixture.baseDir, canonicalHostname: 'git.example.com' },
+    });
     merger = new Merger(cache, path.join(workRoot, 'scratch'));
   });
 
@@ -71,7 +85,13 @@ describe('Merger', () => {
     const items = [change('org/a', 1), change('org/b', 2), change('org/a', 3)];
     const outcome = expectOk(
       await merger.prepareWorkspace(
-        { items, projects: [{ connection: 'local', project: 'org/tools', overrideCheckout: null }], scheme: 'golang', item: items[2], overrideCheckout: null },
+        {
+          items,
+          projects: [{ connection: 'local', project: 'org/tools', overrideCheckout: null }],
+          scheme: 'golang',
+          item: items[2],
+          overrideCheckout: null,
+        },
         src,
       ),
     );
@@ -101,7 +121,13 @@ describe('Merger', () => {
 
   it('reports a merge conflict naming the change and the files', async () => {
     const outcome = await merger.prepareWorkspace(
-      { items: [change('org/a', 4), change('org/a', 5)], projects: [], scheme: 'golang', item: null, overrideCheckout: null },
+      {
+        items: [change('org/a', 4), change('org/a', 5)],
+        projects: [],
+        scheme: 'golang',
+        item: null,
+        overrideCheckout: null,
+      },
       newSrc(),
     );
     expect(outcome.ok).toBe(false);
@@ -122,7 +148,11 @@ describe('Merger', () => {
 
   it('fails when a change ref or a branch does not exist', async () => {
     const missing = await merger.speculate([change('org/a', 99)]);
-    expect(missing).toMatchObject({ ok: false, result: 'MERGE_CONFLICT', detail: 'Change ref refs/changes/99/99/1 not found in org/a' });
+    expect(missing).toMatchObject({
+      ok: false,
+      result: 'MERGE_CONFLICT',
+      detail: 'Change ref refs/changes/99/99/1 not found in org/a',
+    });
     const noBranch = await merger.speculate([change('org/a', 1, 'merge', 'nope')]);
     expect(noBranch).toMatchObject({ ok: false, result: 'MERGE_CONFLICT' });
     expect(noBranch.ok ? '' : noBranch.detail).toContain('Branch nope does not exist in org/a');
@@ -159,14 +189,29 @@ describe('Merger', () => {
     beforeAll(async () => {
       // A two-commit change (6) based on the initial commit, while master has moved on since.
       const initial = await fixture.revParse('org/b', 'master');
-      const first = await fixture.commit('org/b', { parent: initial, files: { 'm1.txt': 'm1\n' }, ref: 'refs/heads/tmp-6', message: 'First part' });
+      const first = await fixture.commit('org/b', {
+        parent: initial,
+        files: { 'm1.txt': 'm1\n' },
+        ref: 'refs/heads/tmp-6',
+        message: 'First part',
+      });
       await fixture.pushChange('org/b', 6, 1, { parent: first, files: { 'm2.txt': 'm2\n' }, message: 'Second part' });
-      master = await fixture.commit('org/b', { parent: 'master', files: { 'later.txt': 'later\n' }, ref: 'refs/heads/master', message: 'Later on master' });
+      master = await fixture.commit('org/b', {
+        parent: 'master',
+        files: { 'later.txt': 'later\n' },
+        ref: 'refs/heads/master',
+        message: 'Later on master',
+      });
     });
 
     async function prepareMode(mode: MergeMode): Promise<{ dir: string; head: string }> {
       const src = newSrc();
-      expectOk(await merger.prepareWorkspace({ items: [change('org/b', 6, mode)], projects: [], scheme: 'flat', item: null, overrideCheckout: null }, src));
+      expectOk(
+        await merger.prepareWorkspace(
+          { items: [change('org/b', 6, mode)], projects: [], scheme: 'flat', item: null, overrideCheckout: null },
+          src,
+        ),
+      );
       const dir = path.join(src, 'b');
       for (const file of ['m1.txt', 'm2.txt', 'later.txt']) {
         expect(existsSync(path.join(dir, file))).toBe(true);
@@ -174,17 +219,31 @@ describe('Merger', () => {
       return { dir, head: await log(dir, ['rev-parse', 'HEAD']) };
     }
 
-    it.each(['merge', 'merge-resolve', 'merge-recursive', 'merge-ort'] as MergeMode[])('%s makes a merge commit on the branch tip', async (mode) => {
-      const { dir } = await prepareMode(mode);
-      const parents = (await log(dir, ['rev-list', '--parents', '-n', '1', 'HEAD'])).split(' ');
-      expect(parents).toHaveLength(3);
-      expect(parents[1]).toBe(master);
-      expect(await log(dir, ['log', '-1', '--format=%s'])).toBe('Merge change 6,1 into master');
-    });
+    it.each(['merge', 'merge-resolve', 'merge-recursive', 'merge-ort'] as MergeMode[])(
+      '%s makes a merge commit on the branch tip',
+      async (mode) => {
+        const { dir } = await prepareMode(mode);
+        const parents = (await log(dir, ['rev-list', '--parents', '-n', '1', 'HEAD'])).split(' ');
+        expect(parents).toHaveLength(3);
+        expect(parents[1]).toBe(master);
+        expect(await log(dir, ['log', '-1', '--format=%s'])).toBe('Merge change 6,1 into master');
+      },
+    );
 
     it('cherry-pick applies only the change commit itself', async () => {
       const src = newSrc();
-      expectOk(await merger.prepareWorkspace({ items: [change('org/b', 6, 'cherry-pick')], projects: [], scheme: 'flat', item: null, overrideCheckout: null }, src));
+      expectOk(
+        await merger.prepareWorkspace(
+          {
+            items: [change('org/b', 6, 'cherry-pick')],
+            projects: [],
+            scheme: 'flat',
+            item: null,
+            overrideCheckout: null,
+          },
+          src,
+        ),
+      );
       const dir = path.join(src, 'b');
       expect(existsSync(path.join(dir, 'm2.txt'))).toBe(true);
       expect(existsSync(path.join(dir, 'm1.txt'))).toBe(false);
@@ -210,7 +269,13 @@ describe('Merger', () => {
     it('merges a change into the origin branch and returns the new commit', async () => {
       await fixture.pushChange('org/a', 20, 1, { parent: 'master', files: { 'gated.txt': 'gated\n' } });
       const before = await fixture.revParse('org/a', 'master');
-      const outcome = await merger.mergeToBranch({ connection: 'local', project: 'org/a', ref: 'refs/changes/20/20/1', targetBranch: 'master', mergeMode: 'merge-resolve' });
+      const outcome = await merger.mergeToBranch({
+        connection: 'local',
+        project: 'org/a',
+        ref: 'refs/changes/20/20/1',
+        targetBranch: 'master',
+        mergeMode: 'merge-resolve',
+      });
       expect(outcome.ok).toBe(true);
       if (!outcome.ok) {
         return;
@@ -219,17 +284,35 @@ describe('Merger', () => {
       expect(await fixture.revParse('org/a', 'master')).toBe(outcome.newrev);
       expect(await fixture.showFile('org/a', 'master', 'gated.txt')).toBe('gated\n');
       // Merging again is a no-op.
-      const again = await merger.mergeToBranch({ connection: 'local', project: 'org/a', ref: 'refs/changes/20/20/1', targetBranch: 'master', mergeMode: 'merge-resolve' });
+      const again = await merger.mergeToBranch({
+        connection: 'local',
+        project: 'org/a',
+        ref: 'refs/changes/20/20/1',
+        targetBranch: 'master',
+        mergeMode: 'merge-resolve',
+      });
       expect(again).toEqual({ ok: true, oldrev: outcome.newrev, newrev: outcome.newrev });
     });
 
     it('reports a conflict without touching the branch', async () => {
       await fixture.pushChange('org/a', 21, 1, { parent: 'master', files: { 'shared.txt': 'one side\n' } });
       await fixture.pushChange('org/a', 22, 1, { parent: 'master', files: { 'shared.txt': 'other side\n' } });
-      const first = await merger.mergeToBranch({ connection: 'local', project: 'org/a', ref: 'refs/changes/21/21/1', targetBranch: 'master', mergeMode: 'merge-resolve' });
+      const first = await merger.mergeToBranch({
+        connection: 'local',
+        project: 'org/a',
+        ref: 'refs/changes/21/21/1',
+        targetBranch: 'master',
+        mergeMode: 'merge-resolve',
+      });
       expect(first.ok).toBe(true);
       const tip = await fixture.revParse('org/a', 'master');
-      const second = await merger.mergeToBranch({ connection: 'local', project: 'org/a', ref: 'refs/changes/22/22/1', targetBranch: 'master', mergeMode: 'cherry-pick' });
+      const second = await merger.mergeToBranch({
+        connection: 'local',
+        project: 'org/a',
+        ref: 'refs/changes/22/22/1',
+        targetBranch: 'master',
+        mergeMode: 'cherry-pick',
+      });
       expect(second.ok).toBe(false);
       expect(second.ok ? '' : second.detail).toContain('conflicting files: shared.txt');
       expect(await fixture.revParse('org/a', 'master')).toBe(tip);
@@ -258,14 +341,36 @@ describe('Merger errors', () => {
     try {
       await fixture.createProject('one/app', { a: '1\n' });
       await fixture.createProject('two/app', { b: '1\n' });
-      const merger = new Merger(new RepoCache(path.join(root, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: 'h' } }), path.join(root, 'scratch'));
-      const unknown = await merger.prepareWorkspace({ items: [], projects: [{ connection: 'nope', project: 'one/app', overrideCheckout: null }], scheme: 'golang', item: null, overrideCheckout: null }, path.join(root, 'ws1'));
+      const merger = new Merger(
+        new RepoCache(path.join(root, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: 'h' } }),
+        path.join(root, 'scratch'),
+      );
+      const unknown = await merger.prepareWorkspace(
+        {
+          items: [],
+          projects: [{ connection: 'nope', project: 'one/app', overrideCheckout: null }],
+          scheme: 'golang',
+          item: null,
+          overrideCheckout: null,
+        },
+        path.join(root, 'ws1'),
+      );
       expect(unknown).toEqual({ ok: false, result: 'ERROR', detail: 'unknown git connection "nope"' });
       const clash = await merger.prepareWorkspace(
-        { items: [], projects: ['one/app', 'two/app'].map((project) => ({ connection: 'local', project, overrideCheckout: null })), scheme: 'flat', item: null, overrideCheckout: null },
+        {
+          items: [],
+          projects: ['one/app', 'two/app'].map((project) => ({ connection: 'local', project, overrideCheckout: null })),
+          scheme: 'flat',
+          item: null,
+          overrideCheckout: null,
+        },
         path.join(root, 'ws2'),
       );
-      expect(clash).toEqual({ ok: false, result: 'ERROR', detail: 'Projects one/app and two/app share the workspace path app (workspace scheme flat)' });
+      expect(clash).toEqual({
+        ok: false,
+        result: 'ERROR',
+        detail: 'Projects one/app and two/app share the workspace path app (workspace scheme flat)',
+      });
     } finally {
       fixture.cleanup();
       rmSync(root, { recursive: true, force: true });

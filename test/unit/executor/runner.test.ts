@@ -43,7 +43,16 @@ describe('runBuild', () => {
     logFile: string;
     logDir: string;
     log: BuildLog;
-    run(job: Partial<BuildJob>, extra?: { params?: Partial<BuildRequestParams>; signal?: AbortSignal; cancelResult?: () => 'CANCELED' | 'ABORTED'; hostEnv?: Record<string, string>; resume?: boolean }): Promise<RunOutcome>;
+    run(
+      job: Partial<BuildJob>,
+      extra?: {
+        params?: Partial<BuildRequestParams>;
+        signal?: AbortSignal;
+        cancelResult?: () => 'CANCELED' | 'ABORTED';
+        hostEnv?: Record<string, string>;
+        resume?: boolean;
+      },
+    ): Promise<RunOutcome>;
   }
 
   /** A workspace with the given scripts in the checkout of org/app. */
@@ -63,7 +72,15 @@ describe('runBuild', () => {
     const logFile = path.join(logDir, 'job-output.txt');
     const log = new BuildLog(logFile);
     const projects: WorkspaceProject[] = [
-      { connection: 'local', project: 'org/app', path: checkout, relativePath: 'git.example.com/org/app', checkout: 'master', head: 'x', speculativeBranches: {} },
+      {
+        connection: 'local',
+        project: 'org/app',
+        path: checkout,
+        relativePath: 'git.example.com/org/app',
+        checkout: 'master',
+        head: 'x',
+        speculativeBranches: {},
+      },
     ];
     return {
       workspace,
@@ -94,9 +111,18 @@ describe('runBuild', () => {
   }
 
   it('succeeds when every step exits 0, running non-executable scripts with bash in the checkout', async () => {
-    const s = setup({ 'pre.sh': 'echo pre in $(pwd)\n', 'run.sh': '#!/bin/sh\necho hello from run\necho to stderr >&2\n', 'post.sh': 'echo post\n' });
+    const s = setup({
+      'pre.sh': 'echo pre in $(pwd)\n',
+      'run.sh': '#!/bin/sh\necho hello from run\necho to stderr >&2\n',
+      'post.sh': 'echo post\n',
+    });
     const outcome = await s.run({ preRun: [step('pre.sh')], run: [step('run.sh')], postRun: [step('post.sh')] });
-    expect(outcome).toEqual({ result: 'SUCCESS', errorDetail: null, results: { artifacts: [], data: {}, childJobs: null, pause: false, warnings: [] }, warnings: [] });
+    expect(outcome).toEqual({
+      result: 'SUCCESS',
+      errorDetail: null,
+      results: { artifacts: [], data: {}, childJobs: null, pause: false, warnings: [] },
+      warnings: [],
+    });
     const log = readFileSync(s.logFile, 'utf8');
     expect(log).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} \| === pre-run: pre\.sh \(org\/app\) ===$/m);
     expect(log).toContain(`| pre in ${s.checkout}\n`);
@@ -133,18 +159,30 @@ describe('runBuild', () => {
 
   it('retries a pre-run failure while attempts remain, then gives RETRY_LIMIT', async () => {
     const s1 = setup({ 'pre.sh': 'exit 1\n', 'run.sh': 'echo should not run\n' });
-    const first = await s1.run({ attempts: 2, preRun: [step('pre.sh')], run: [step('run.sh')] }, { params: { attempt: 1 } });
-    expect(first).toMatchObject({ result: 'RETRY', errorDetail: 'pre-run step pre.sh (org/app) failed with exit code 1' });
+    const first = await s1.run(
+      { attempts: 2, preRun: [step('pre.sh')], run: [step('run.sh')] },
+      { params: { attempt: 1 } },
+    );
+    expect(first).toMatchObject({
+      result: 'RETRY',
+      errorDetail: 'pre-run step pre.sh (org/app) failed with exit code 1',
+    });
     expect(readFileSync(s1.logFile, 'utf8')).not.toContain('should not run');
     const s2 = setup({ 'pre.sh': 'exit 1\n', 'run.sh': 'echo should not run\n' });
-    const last = await s2.run({ attempts: 2, preRun: [step('pre.sh')], run: [step('run.sh')] }, { params: { attempt: 2 } });
+    const last = await s2.run(
+      { attempts: 2, preRun: [step('pre.sh')], run: [step('run.sh')] },
+      { params: { attempt: 2 } },
+    );
     expect(last.result).toBe('RETRY_LIMIT');
   });
 
   it('gives POST_FAILURE when a post-run step fails after a successful run, but keeps FAILURE otherwise', async () => {
     const ok = setup({ 'run.sh': 'true\n', 'post.sh': 'exit 2\n' });
     const post = await ok.run({ run: [step('run.sh')], postRun: [step('post.sh')] });
-    expect(post).toMatchObject({ result: 'POST_FAILURE', errorDetail: 'post-run step post.sh (org/app) failed with exit code 2' });
+    expect(post).toMatchObject({
+      result: 'POST_FAILURE',
+      errorDetail: 'post-run step post.sh (org/app) failed with exit code 2',
+    });
     const bad = setup({ 'run.sh': 'false\n', 'post.sh': 'exit 2\n' });
     expect((await bad.run({ run: [step('run.sh')], postRun: [step('post.sh')] })).result).toBe('FAILURE');
   });
@@ -152,14 +190,20 @@ describe('runBuild', () => {
   it('gives ERROR with a detail when a script is missing, before running anything', async () => {
     const s = setup({ 'run.sh': 'touch "$SLUICE_WORKSPACE/ran"\n' });
     const outcome = await s.run({ run: [step('run.sh')], postRun: [step('missing/post.sh')] });
-    expect(outcome).toMatchObject({ result: 'ERROR', errorDetail: 'Script missing/post.sh not found in project org/app (post-run)' });
+    expect(outcome).toMatchObject({
+      result: 'ERROR',
+      errorDetail: 'Script missing/post.sh not found in project org/app (post-run)',
+    });
     expect(existsSync(path.join(s.workspace, 'ran'))).toBe(false);
   });
 
   it('refuses a script path that leaves the checkout', async () => {
     const s = setup({ 'run.sh': 'true\n' });
     const outcome = await s.run({ run: [step('../../../../etc/passwd')] });
-    expect(outcome).toMatchObject({ result: 'ERROR', errorDetail: "Script path ../../../../etc/passwd of project org/app leaves the project's checkout" });
+    expect(outcome).toMatchObject({
+      result: 'ERROR',
+      errorDetail: "Script path ../../../../etc/passwd of project org/app leaves the project's checkout",
+    });
   });
 
   it('returns artifacts, data for child jobs and child_jobs from the results file', async () => {
@@ -176,7 +220,11 @@ JSON
       errorDetail: null,
       results: {
         artifacts: [
-          { name: 'docs', url: 'https://logs.example.com/example/ab/ab12cd34ef5600000000000000000001/docs/index.html', metadata: { type: 'docs' } },
+          {
+            name: 'docs',
+            url: 'https://logs.example.com/example/ab/ab12cd34ef5600000000000000000001/docs/index.html',
+            metadata: { type: 'docs' },
+          },
           { name: 'pkg', url: 'https://pkg.example.com/p.tgz', metadata: null },
         ],
         data: { image_tag: '1.2.3', nested: { a: 1 } },
@@ -191,19 +239,33 @@ JSON
   it('pauses after a successful run phase that asks to, and runs only the post-run steps when resumed', async () => {
     const s = setup({
       'pre.sh': 'echo pre >> "$SLUICE_WORKSPACE/order"\n',
-      'run.sh': 'echo run >> "$SLUICE_WORKSPACE/order"\necho \'{"pause": true, "data": {"url": "http://registry"}}\' > "$SLUICE_RESULTS_FILE"\n',
+      'run.sh':
+        'echo run >> "$SLUICE_WORKSPACE/order"\necho \'{"pause": true, "data": {"url": "http://registry"}}\' > "$SLUICE_RESULTS_FILE"\n',
       // The results file of the run phase is still there for the post-run steps.
       'post.sh': 'echo "post $(cat "$SLUICE_RESULTS_FILE")" >> "$SLUICE_WORKSPACE/order"\n',
     });
     const job = { preRun: [step('pre.sh')], run: [step('run.sh')], postRun: [step('post.sh')] };
     const paused = await s.run(job);
-    expect(paused).toEqual({ result: 'SUCCESS', errorDetail: null, paused: true, results: { artifacts: [], data: { url: 'http://registry' }, childJobs: null, pause: true, warnings: [] }, warnings: [] });
+    expect(paused).toEqual({
+      result: 'SUCCESS',
+      errorDetail: null,
+      paused: true,
+      results: { artifacts: [], data: { url: 'http://registry' }, childJobs: null, pause: true, warnings: [] },
+      warnings: [],
+    });
     expect(readFileSync(path.join(s.workspace, 'order'), 'utf8')).toBe('pre\nrun\n');
     const linesWhenPaused = readFileSync(s.logFile, 'utf8').trimEnd().split('\n').length;
 
     const resumed = await s.run(job, { resume: true });
-    expect(resumed).toEqual({ result: 'SUCCESS', errorDetail: null, results: { artifacts: [], data: { url: 'http://registry' }, childJobs: null, pause: true, warnings: [] }, warnings: [] });
-    expect(readFileSync(path.join(s.workspace, 'order'), 'utf8')).toBe('pre\nrun\npost {"pause": true, "data": {"url": "http://registry"}}\n');
+    expect(resumed).toEqual({
+      result: 'SUCCESS',
+      errorDetail: null,
+      results: { artifacts: [], data: { url: 'http://registry' }, childJobs: null, pause: true, warnings: [] },
+      warnings: [],
+    });
+    expect(readFileSync(path.join(s.workspace, 'order'), 'utf8')).toBe(
+      'pre\nrun\npost {"pause": true, "data": {"url": "http://registry"}}\n',
+    );
     const log = readFileSync(s.logFile, 'utf8');
     expect(log).toContain('| Paused: the run steps asked to pause');
     expect(log.trimEnd().split('\n').length).toBeGreaterThan(linesWhenPaused);
@@ -211,7 +273,10 @@ JSON
   });
 
   it('does not pause when the run phase failed', async () => {
-    const s = setup({ 'run.sh': 'echo \'{"pause": true}\' > "$SLUICE_RESULTS_FILE"\nexit 1\n', 'post.sh': 'echo post ran\n' });
+    const s = setup({
+      'run.sh': 'echo \'{"pause": true}\' > "$SLUICE_RESULTS_FILE"\nexit 1\n',
+      'post.sh': 'echo post ran\n',
+    });
     const outcome = await s.run({ run: [step('run.sh')], postRun: [step('post.sh')] });
     expect(outcome.result).toBe('FAILURE');
     expect(outcome.paused).toBeUndefined();
@@ -224,20 +289,50 @@ JSON
     expect(outcome.result).toBe('SUCCESS');
     expect(outcome.errorDetail).toMatch(/^Invalid results file: /);
     const wrongShape = setup({ 'run.sh': 'echo \'{"artifacts": [{"name": "x"}]}\' > "$SLUICE_RESULTS_FILE"\n' });
-    expect((await wrongShape.run({ run: [step('run.sh')] })).errorDetail).toBe('Invalid results file: artifacts.0.url: Invalid input: expected string, received undefined');
+    expect((await wrongShape.run({ run: [step('run.sh')] })).errorDetail).toBe(
+      'Invalid results file: artifacts.0.url: Invalid input: expected string, received undefined',
+    );
   });
 
   it('exports job variables, parent data and the documented SLUICE_* variables, and nothing of its own environment', async () => {
-    const s = setup({ 'run.sh': 'env | sort > "$SLUICE_WORKSPACE/env.txt"\ncat "$SLUICE_VARS_FILE" > "$SLUICE_WORKSPACE/vars.json"\ncat "$SLUICE_INPUTS_FILE" > "$SLUICE_WORKSPACE/inputs.json"\n' });
+    const s = setup({
+      'run.sh':
+        'env | sort > "$SLUICE_WORKSPACE/env.txt"\ncat "$SLUICE_VARS_FILE" > "$SLUICE_WORKSPACE/vars.json"\ncat "$SLUICE_INPUTS_FILE" > "$SLUICE_WORKSPACE/inputs.json"\n',
+    });
     const outcome = await s.run(
-      { run: [step('run.sh')], vars: { greeting: 'hi', db: { host: 'db1', port: 5432, 'bad-key': 1 }, list: ['a', 'b'] }, extraVars: { greeting: 'hello' } },
       {
-        params: { parentData: { image_tag: '1.2.3' }, artifacts: [{ name: 'docs', url: 'https://x/docs', metadata: null, project: 'org/app', change: 1, patchset: '1', job: 'build-docs' }] },
-        hostEnv: { ...allowedHostEnvironment({ PATH: process.env.PATH, DATABASE_URL: 'postgres://secret@db/x', SLUICE_SECRET: 'x' } as Record<string, string>) },
+        run: [step('run.sh')],
+        vars: { greeting: 'hi', db: { host: 'db1', port: 5432, 'bad-key': 1 }, list: ['a', 'b'] },
+        extraVars: { greeting: 'hello' },
+      },
+      {
+        params: {
+          parentData: { image_tag: '1.2.3' },
+          artifacts: [
+            {
+              name: 'docs',
+              url: 'https://x/docs',
+              metadata: null,
+              project: 'org/app',
+              change: 1,
+              patchset: '1',
+              job: 'build-docs',
+            },
+          ],
+        },
+        hostEnv: {
+          ...allowedHostEnvironment({
+            PATH: process.env.PATH,
+            DATABASE_URL: 'postgres://secret@db/x',
+            SLUICE_SECRET: 'x',
+          } as Record<string, string>),
+        },
       },
     );
     expect(outcome.result).toBe('SUCCESS');
-    expect(outcome.warnings).toEqual(['Variables not exported to the environment (key is not [A-Za-z0-9_]): db.bad-key; they are in the vars file']);
+    expect(outcome.warnings).toEqual([
+      'Variables not exported to the environment (key is not [A-Za-z0-9_]): db.bad-key; they are in the vars file',
+    ]);
     const env = Object.fromEntries(
       readFileSync(path.join(s.workspace, 'env.txt'), 'utf8')
         .trimEnd()
@@ -275,26 +370,42 @@ JSON
       list: ['a', 'b'],
       image_tag: '1.2.3',
     });
-    expect(JSON.parse(readFileSync(path.join(s.workspace, 'inputs.json'), 'utf8'))).toMatchObject({ artifacts: [{ name: 'docs', job: 'build-docs' }], parent_data: { image_tag: '1.2.3' } });
+    expect(JSON.parse(readFileSync(path.join(s.workspace, 'inputs.json'), 'utf8'))).toMatchObject({
+      artifacts: [{ name: 'docs', job: 'build-docs' }],
+      parent_data: { image_tag: '1.2.3' },
+    });
   });
 
   it('gives ERROR for an invalid variable name', async () => {
     const s = setup({ 'run.sh': 'true\n' });
     const outcome = await s.run({ run: [step('run.sh')], vars: { 'not-valid': 1 } });
-    expect(outcome).toMatchObject({ result: 'ERROR', errorDetail: 'Invalid variable name "not-valid": names must match [A-Za-z_][A-Za-z0-9_]*' });
+    expect(outcome).toMatchObject({
+      result: 'ERROR',
+      errorDetail: 'Invalid variable name "not-valid": names must match [A-Za-z_][A-Za-z0-9_]*',
+    });
   });
 
   it('stops a long step within 2 seconds on cancel, with the result the caller chooses, and streams output live', async () => {
-    const s = setup({ 'long.sh': 'echo started\nsleep 30 &\necho $! > "$SLUICE_WORKSPACE/child.pid"\nwait\n', 'post.sh': 'touch "$SLUICE_WORKSPACE/post-ran"\n' });
+    const s = setup({
+      'long.sh': 'echo started\nsleep 30 &\necho $! > "$SLUICE_WORKSPACE/child.pid"\nwait\n',
+      'post.sh': 'touch "$SLUICE_WORKSPACE/post-ran"\n',
+    });
     const controller = new AbortController();
-    const running = s.run({ run: [step('long.sh')], postRun: [step('post.sh')] }, { signal: controller.signal, cancelResult: () => 'CANCELED' });
+    const running = s.run(
+      { run: [step('long.sh')], postRun: [step('post.sh')] },
+      { signal: controller.signal, cancelResult: () => 'CANCELED' },
+    );
     // Follow the console until the step has started, then cancel.
     for await (const batch of s.log.lines(1)) {
       if (batch.some((line) => line.text.endsWith('| started'))) {
         break;
       }
     }
-    await waitFor(() => existsSync(path.join(s.workspace, 'child.pid')) && readFileSync(path.join(s.workspace, 'child.pid'), 'utf8').trim() !== '');
+    await waitFor(
+      () =>
+        existsSync(path.join(s.workspace, 'child.pid')) &&
+        readFileSync(path.join(s.workspace, 'child.pid'), 'utf8').trim() !== '',
+    );
     const cancelAt = Date.now();
     controller.abort();
     const outcome = await running;

@@ -1,8 +1,21 @@
-import { allowedHostEnvironment, flattenVariables, InvalidVariableError, mergeVariables } from '../../../src/executor/step-environment';
+import {
+  allowedHostEnvironment,
+  flattenVariables,
+  InvalidVariableError,
+  mergeVariables,
+} from '../../../src/executor/step-environment';
 
 describe('step environment', () => {
   it('keeps only allow-listed host variables', () => {
-    expect(allowedHostEnvironment({ PATH: '/bin', DATABASE_URL: 'postgres://x', AWS_SECRET_ACCESS_KEY: 'k', LANG: 'en_US.UTF-8', HOME: '/root' })).toEqual({
+    expect(
+      allowedHostEnvironment({
+        PATH: '/bin',
+        DATABASE_URL: 'postgres://x',
+        AWS_SECRET_ACCESS_KEY: 'k',
+        LANG: 'en_US.UTF-8',
+        HOME: '/root',
+      }),
+    ).toEqual({
       PATH: '/bin',
       LANG: 'en_US.UTF-8',
     });
@@ -31,10 +44,16 @@ describe('step environment', () => {
     expect(() => flattenVariables({ '9lives': 1 })).toThrow(InvalidVariableError);
     expect(() => flattenVariables({ 'a.b': 1 })).toThrow(InvalidVariableError);
     expect(() => flattenVariables({ a: 'x\u0000y' })).toThrow('Variable a contains a NUL character');
-    expect(flattenVariables({ a: { 'my-key': 1, ok: 2 } })).toEqual({ variables: { SLUICE_VAR_a: '{"my-key":1,"ok":2}', SLUICE_VAR_a__ok: '2' }, skipped: ['a.my-key'] });
+    expect(flattenVariables({ a: { 'my-key': 1, ok: 2 } })).toEqual({
+      variables: { SLUICE_VAR_a: '{"my-key":1,"ok":2}', SLUICE_VAR_a__ok: '2' },
+      skipped: ['a.my-key'],
+    });
   });
 
   it('merges vars, parent data and extra-vars, later sources winning, mappings deeply', () => {
-    expect(mergeVariables({ a: 1, m: { x: 1, y: 1 } }, { m: { y: 2 } }, { a: 3, m: { z: 3 } })).toEqual({ a: 3, m: { x: 1, y: 2, z: 3 } });
+    expect(mergeVariables({ a: 1, m: { x: 1, y: 1 } }, { m: { y: 2 } }, { a: 3, m: { z: 3 } })).toEqual({
+      a: 3,
+      m: { x: 1, y: 2, z: 3 },
+    });
   });
 });

@@ -7,7 +7,15 @@ import { ReplayBuffer } from '../../../subscriptions/live/replay-buffer';
 import type { QueueFeedEvent } from '../../../schema/live-feeds';
 
 function delta(sequence: number, tenant = 't1'): EngineDelta {
-  return { type: 'window-changed', pipeline: 'gate', queue: 'q', window: sequence, tenant, sequence, at: '2026-01-01T00:00:00.000Z' };
+  return {
+    type: 'window-changed',
+    pipeline: 'gate',
+    queue: 'q',
+    window: sequence,
+    tenant,
+    sequence,
+    at: '2026-01-01T00:00:00.000Z',
+  };
 }
 
 async function flush(): Promise<void> {
@@ -56,7 +64,11 @@ describe('LiveHub', () => {
   beforeEach(() => {
     bus = new InProcessBus();
     committed = 0;
-    hub = new LiveHub(bus, { committedSequence: async () => committed, systemEvents: null }, { replayCapacity: 100, subscriberCapacity: 10, statusIntervalMs: 250 });
+    hub = new LiveHub(
+      bus,
+      { committedSequence: async () => committed, systemEvents: null },
+      { replayCapacity: 100, subscriberCapacity: 10, statusIntervalMs: 250 },
+    );
     hub.watch('t1');
   });
 
@@ -119,7 +131,12 @@ describe('LiveHub', () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate'] });
     try {
       let now = 0;
-      const timedHub = new LiveHub(bus, { committedSequence: async () => committed, systemEvents: null }, { statusIntervalMs: 250 }, () => now);
+      const timedHub = new LiveHub(
+        bus,
+        { committedSequence: async () => committed, systemEvents: null },
+        { statusIntervalMs: 250 },
+        () => now,
+      );
       const ticks = timedHub.statusChanges('t1');
       expect((await take(ticks, 1)).map((tick) => tick.version)).toEqual([0]);
       publish(delta(1), delta(2), delta(3));
@@ -140,7 +157,12 @@ describe('LiveHub', () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate'] });
     try {
       let now = 0;
-      const timedHub = new LiveHub(bus, { committedSequence: async () => committed, systemEvents: null }, { statusIntervalMs: 250 }, () => now);
+      const timedHub = new LiveHub(
+        bus,
+        { committedSequence: async () => committed, systemEvents: null },
+        { statusIntervalMs: 250 },
+        () => now,
+      );
       const ticks = timedHub.statusChanges('t1');
       expect((await take(ticks, 1)).map((tick) => tick.version)).toEqual([0]);
       now = 1000; // well past the interval: the burst is sent at once, but only once

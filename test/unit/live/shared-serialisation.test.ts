@@ -1,5 +1,9 @@
 /** Shared results are stringified once and spliced into each subscriber's graphql-ws message. */
-import { markSharedResult, sharedResultPlaceholder, spliceSharedResult } from '../../../subscriptions/live/shared-serialisation';
+import {
+  markSharedResult,
+  sharedResultPlaceholder,
+  spliceSharedResult,
+} from '../../../subscriptions/live/shared-serialisation';
 
 /** What graphql-ws writes for a `next` message (its stringifyMessage is JSON.stringify of this shape). */
 function nextMessage(id: string, payload: unknown): string {
@@ -10,12 +14,21 @@ describe('shared result serialisation', () => {
   it('gives every subscriber the shared result under its own operation id', () => {
     const result = markSharedResult({ data: { tenantStatus: { sequence: 7, name: 'a "quoted" \u0000 name' } } });
     const messages = ['1', '2', 'x'].map((id) => spliceSharedResult(nextMessage(id, sharedResultPlaceholder(result))));
-    expect(messages.map((message) => JSON.parse(message) as unknown)).toEqual(['1', '2', 'x'].map((id) => ({ id, type: 'next', payload: result })));
+    expect(messages.map((message) => JSON.parse(message) as unknown)).toEqual(
+      ['1', '2', 'x'].map((id) => ({ id, type: 'next', payload: result })),
+    );
   });
 
   it('keeps the serialisation of errors that graphql-ws would write', () => {
-    const result = markSharedResult({ data: null, errors: [{ message: 'Tenant not loaded', extensions: { code: 'NOT_FOUND' } }] });
-    expect(JSON.parse(spliceSharedResult(nextMessage('1', sharedResultPlaceholder(result))))).toEqual({ id: '1', type: 'next', payload: result });
+    const result = markSharedResult({
+      data: null,
+      errors: [{ message: 'Tenant not loaded', extensions: { code: 'NOT_FOUND' } }],
+    });
+    expect(JSON.parse(spliceSharedResult(nextMessage('1', sharedResultPlaceholder(result))))).toEqual({
+      id: '1',
+      type: 'next',
+      payload: result,
+    });
   });
 
   it('leaves results that are not shared to graphql-ws', () => {

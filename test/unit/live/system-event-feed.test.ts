@@ -10,7 +10,16 @@ class MemoryEvents implements SystemEventStore {
 
   insert(tenant: string, visible = true): number {
     const id = this.rows.length + 1;
-    this.rows.push({ id, eventId: `e${id}`, tenant, eventType: 'enqueued', eventTime: new Date(0), description: `event ${id}`, data: null, visible });
+    this.rows.push({
+      id,
+      eventId: `e${id}`,
+      tenant,
+      eventType: 'enqueued',
+      eventTime: new Date(0),
+      description: `event ${id}`,
+      data: null,
+      visible,
+    });
     return id;
   }
 

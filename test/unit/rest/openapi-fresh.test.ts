@@ -9,7 +9,13 @@ describe('OpenAPI documents in docs/', () => {
   });
 
   it.each(openApiFiles())('%s holds compilable response schemas', (_file, text) => {
-    const document = JSON.parse(text) as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
+    const document = JSON.parse(text) as {
+      openapi: string;
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>
+      >;
+    };
     expect(document.openapi).toBe('3.1.0');
     const ajv = new Ajv2020({ strict: false });
     for (const operations of Object.values(document.paths)) {

@@ -84,11 +84,17 @@ const routes: RestRoute[] = [
 const run: OperationRunner = async (_document, variables) => {
   const code = (variables as { code?: string }).code;
   if (code !== undefined) {
-    const extensions = code === 'UNAUTHENTICATED' ? { code, authError: 'TokenExpiredError', realm: 'sluice' } : { code };
-    return { errors: [{ message: code === 'FORBIDDEN' ? 'Permission denied' : 'Token has expired', extensions }] } as unknown as ExecutionResult<never>;
+    const extensions =
+      code === 'UNAUTHENTICATED' ? { code, authError: 'TokenExpiredError', realm: 'sluice' } : { code };
+    return {
+      errors: [{ message: code === 'FORBIDDEN' ? 'Permission denied' : 'Token has expired', extensions }],
+    } as unknown as ExecutionResult<never>;
   }
   const tenant = (variables as { tenant?: string }).tenant;
-  const data = { tenant: tenant === 't1' ? { __typename: 'Tenant' } : { __typename: 'NotFoundError', errorMessage: 'Tenant not found' } };
+  const data = {
+    tenant:
+      tenant === 't1' ? { __typename: 'Tenant' } : { __typename: 'NotFoundError', errorMessage: 'Tenant not found' },
+  };
   return { data } as unknown as ExecutionResult<never>;
 };
 
@@ -98,7 +104,9 @@ describe('REST router', () => {
 
   beforeAll(async () => {
     const koa = new Koa();
-    koa.use(restRouter({ routes, run, defaultShape: 'current', serverContext: () => ({}), defaultRealm: () => 'sluice' }));
+    koa.use(
+      restRouter({ routes, run, defaultShape: 'current', serverContext: () => ({}), defaultRealm: () => 'sluice' }),
+    );
     server = http.createServer(koa.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
@@ -109,7 +117,11 @@ describe('REST router', () => {
   });
 
   const post = (path: string, body: string | undefined, headers: Record<string, string> = {}): Promise<Response> =>
-    fetch(`${base}/${path}`, { method: 'POST', body, headers: { authorization: 'Bearer x', 'content-type': 'application/json', ...headers } });
+    fetch(`${base}/${path}`, {
+      method: 'POST',
+      body,
+      headers: { authorization: 'Bearer x', 'content-type': 'application/json', ...headers },
+    });
 
   it('resolves the tenant before auth: unknown tenant is 404 even without a token', async () => {
     const res = await fetch(`${base}/tenant/nobody/project/org/p/control`, { method: 'POST' });
@@ -120,7 +132,11 @@ describe('REST router', () => {
   it('answers a missing header with the reference 401 body and WWW-Authenticate', async () => {
     const res = await fetch(`${base}/tenant/t1/project/org/p/control`, { method: 'POST', body: '{' });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ description: 'Missing "Authorization" header', error: 'MissingAuthError', realm: 'sluice' });
+    expect(await res.json()).toEqual({
+      description: 'Missing "Authorization" header',
+      error: 'MissingAuthError',
+      realm: 'sluice',
+    });
     expect(res.headers.get('www-authenticate')).toBe(
       'Bearer realm="sluice" error="MissingAuthError" error_description="Missing \\"Authorization\\" header"',
     );
@@ -134,9 +150,14 @@ describe('REST router', () => {
   });
 
   it('checks the body after auth: 415, invalid JSON, missing key', async () => {
-    const wrongType = await post('tenant/t1/project/org/p/control', 'pipeline=gate', { 'content-type': 'application/x-www-form-urlencoded' });
+    const wrongType = await post('tenant/t1/project/org/p/control', 'pipeline=gate', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(wrongType.status).toBe(415);
-    expect(await wrongType.json()).toEqual({ error: 'UnsupportedMediaType', description: 'Expected an entity of content type application/json, text/javascript' });
+    expect(await wrongType.json()).toEqual({
+      error: 'UnsupportedMediaType',
+      description: 'Expected an entity of content type application/json, text/javascript',
+    });
     const malformed = await post('tenant/t1/project/org/p/control', '{"pipeline":');
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toEqual({ error: 'BadRequest', description: 'Invalid JSON document' });
@@ -145,7 +166,10 @@ describe('REST router', () => {
     const array = await post('tenant/t1/project/org/p/control', '[]');
     expect(array.status).toBe(400);
     const missing = await post('tenant/t1/project/org/p/control', '{"change": "1,1"}');
-    expect(await missing.json()).toEqual({ error: 'BadRequest', description: 'Invalid request body: missing pipeline' });
+    expect(await missing.json()).toEqual({
+      error: 'BadRequest',
+      description: 'Invalid request body: missing pipeline',
+    });
   });
 
   it('passes greedy path parameters and the body to the handler; 200 true', async () => {
@@ -159,7 +183,11 @@ describe('REST router', () => {
   it('maps typed auth failures of the schema to 401 (name kept) and 403 (empty body)', async () => {
     const expired = await post('tenant/t1/project/org/p/control', '{"pipeline": "expired"}');
     expect(expired.status).toBe(401);
-    expect(await expired.json()).toEqual({ description: 'Token has expired', error: 'TokenExpiredError', realm: 'sluice' });
+    expect(await expired.json()).toEqual({
+      description: 'Token has expired',
+      error: 'TokenExpiredError',
+      realm: 'sluice',
+    });
     const forbidden = await post('tenant/t1/project/org/p/control', '{"pipeline": "forbidden"}');
     expect(forbidden.status).toBe(403);
     expect(await forbidden.text()).toBe('');

@@ -5,7 +5,17 @@
  * fragments — loads them in one batch each, and the relation fields then resolve
  * synchronously, without a promise per record.
  */
-import { execute, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, type DocumentNode } from 'graphql';
+import {
+  execute,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  parse,
+  type DocumentNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { GraphQLContext } from '../../../schema/context';
 import { prefetchRelations } from '../../../schema/prefetch';
@@ -62,7 +72,9 @@ function fixture(options: { failing?: boolean } = {}) {
           type: Page,
           resolve: async (_root, _args, ctx, info) => {
             const rows = [1, 2, 3].map((id) => ({ id }));
-            await prefetchRelations(ctx, info, rows, { label: (context, page) => labels(context).prefetch(page.map((row) => row.id)) });
+            await prefetchRelations(ctx, info, rows, {
+              label: (context, page) => labels(context).prefetch(page.map((row) => row.id)),
+            });
             return { rows };
           },
         },
@@ -95,14 +107,17 @@ const SELECTIONS: [string, string][] = [
 ];
 
 describe.each(executors)('on %s', (_name, run) => {
-  it.each(SELECTIONS)('prefetches a relation selected through %s, then resolves it synchronously', async (_how, source) => {
-    const { schema, probe } = fixture();
-    const result = (await run(schema, parse(source))) as { errors?: unknown; data: unknown };
-    expect(result.errors).toBeUndefined();
-    expect(probe.batches).toEqual([[1, 2, 3]]);
-    expect(probe).toMatchObject({ sync: 3, async: 0 });
-    expect(JSON.stringify(result.data)).toContain('label-3');
-  });
+  it.each(SELECTIONS)(
+    'prefetches a relation selected through %s, then resolves it synchronously',
+    async (_how, source) => {
+      const { schema, probe } = fixture();
+      const result = (await run(schema, parse(source))) as { errors?: unknown; data: unknown };
+      expect(result.errors).toBeUndefined();
+      expect(probe.batches).toEqual([[1, 2, 3]]);
+      expect(probe).toMatchObject({ sync: 3, async: 0 });
+      expect(JSON.stringify(result.data)).toContain('label-3');
+    },
+  );
 
   it('loads nothing for relations the query does not select', async () => {
     const { schema, probe } = fixture();
@@ -113,10 +128,25 @@ describe.each(executors)('on %s', (_name, run) => {
 
   it('reports a failed prefetch on the fields that needed it', async () => {
     const { schema, probe } = fixture({ failing: true });
-    const result = (await run(schema, parse('{ items { nodes { id label } } }'))) as { errors?: { message: string }[]; data: unknown };
-    expect(result.errors?.map((error) => error.message)).toEqual(['store unavailable', 'store unavailable', 'store unavailable']);
+    const result = (await run(schema, parse('{ items { nodes { id label } } }'))) as {
+      errors?: { message: string }[];
+      data: unknown;
+    };
+    expect(result.errors?.map((error) => error.message)).toEqual([
+      'store unavailable',
+      'store unavailable',
+      'store unavailable',
+    ]);
     expect(probe.batches).toEqual([[1, 2, 3]]);
-    expect(result.data).toEqual({ items: { nodes: [{ id: 1, label: null }, { id: 2, label: null }, { id: 3, label: null }] } });
+    expect(result.data).toEqual({
+      items: {
+        nodes: [
+          { id: 1, label: null },
+          { id: 2, label: null },
+          { id: 3, label: null },
+        ],
+      },
+    });
   });
 });
 

@@ -6,7 +6,11 @@ import { memoryLayout } from '../../helpers/memory-layout';
 
 function layoutWithTwinProject(): Layout {
   const layout = memoryLayout([
-    { name: 'config', trusted: true, branches: { master: { 'zuul.yaml': '- pipeline: {name: check, manager: independent, trigger: {}}\n' } } },
+    {
+      name: 'config',
+      trusted: true,
+      branches: { master: { 'zuul.yaml': '- pipeline: {name: check, manager: independent, trigger: {}}\n' } },
+    },
     { name: 'org/a', branches: { master: {} } },
   ]);
   const original = layout.projects.get('review.example.com/org/a');
@@ -32,7 +36,9 @@ describe('requireProject', () => {
 
   it('rejects an ambiguous short name with an InvalidInputError naming the way out', () => {
     const layout = layoutWithTwinProject();
-    expect(() => requireProject(layout, 'org/a')).toThrow(new InvalidInputError('Project name org/a is ambiguous; use the canonical name', 'project'));
+    expect(() => requireProject(layout, 'org/a')).toThrow(
+      new InvalidInputError('Project name org/a is ambiguous; use the canonical name', 'project'),
+    );
   });
 
   it('answers `Unknown project` for a name no project has', () => {

@@ -1,4 +1,10 @@
-import { describeChange, formatChangeRef, listChanges, parseChangeRef, parseDependsOn } from '../../../src/sources/git-changes';
+import {
+  describeChange,
+  formatChangeRef,
+  listChanges,
+  parseChangeRef,
+  parseDependsOn,
+} from '../../../src/sources/git-changes';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
 
 describe('change refs', () => {
@@ -22,7 +28,12 @@ describe('change refs', () => {
   });
 
   it('parses Depends-On values', () => {
-    expect(parseDependsOn('refs/changes/05/5/2')).toEqual({ kind: 'ref', ref: 'refs/changes/05/5/2', number: 5, patchset: 2 });
+    expect(parseDependsOn('refs/changes/05/5/2')).toEqual({
+      kind: 'ref',
+      ref: 'refs/changes/05/5/2',
+      number: 5,
+      patchset: 2,
+    });
     expect(parseDependsOn(' org/other:42 ')).toEqual({ kind: 'change', project: 'org/other', number: 42 });
     expect(parseDependsOn('https://review.example.com/42')).toBeNull();
     expect(parseDependsOn('../etc:4')).toBeNull();
@@ -34,10 +45,20 @@ describe('changes in a repository', () => {
 
   beforeAll(async () => {
     fixture = createGitFixture();
-    await fixture.createProject('org/app', { 'README': 'app\n' });
-    await fixture.commit('org/app', { parent: 'master', files: { 'x': '1\n' }, ref: 'refs/heads/stable' });
-    await fixture.pushChange('org/app', 12, 1, { parent: 'master', files: { 'a.txt': 'a\n' }, message: 'Add a\n\nMore text.\n\nTarget-Branch: stable\nDepends-On: refs/changes/05/5/1\nDepends-On: org/lib:3\nDepends-On: nonsense value\n', author: 'Alice Example <alice@example.com>' });
-    await fixture.pushChange('org/app', 12, 2, { parent: 'master', files: { 'a.txt': 'a2\n' }, message: 'Add a again' });
+    await fixture.createProject('org/app', { README: 'app\n' });
+    await fixture.commit('org/app', { parent: 'master', files: { x: '1\n' }, ref: 'refs/heads/stable' });
+    await fixture.pushChange('org/app', 12, 1, {
+      parent: 'master',
+      files: { 'a.txt': 'a\n' },
+      message:
+        'Add a\n\nMore text.\n\nTarget-Branch: stable\nDepends-On: refs/changes/05/5/1\nDepends-On: org/lib:3\nDepends-On: nonsense value\n',
+      author: 'Alice Example <alice@example.com>',
+    });
+    await fixture.pushChange('org/app', 12, 2, {
+      parent: 'master',
+      files: { 'a.txt': 'a2\n' },
+      message: 'Add a again',
+    });
     await fixture.pushChange('org/app', 3, 1, { parent: 'master', files: { 'b.txt': 'b\n' } });
   });
 

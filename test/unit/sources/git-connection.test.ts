@@ -48,7 +48,14 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 describe('GitConnection', () => {
   it('names projects canonically with the connection name when no hostname is set', () => {
     expect(connection.canonicalName('org/repo')).toBe('local/org/repo');
-    expect(new GitConnection('c', { driver: 'git', baseurl: base, pollInterval: 1, canonicalHostname: 'git.example.com' }).canonicalName('x')).toBe('git.example.com/x');
+    expect(
+      new GitConnection('c', {
+        driver: 'git',
+        baseurl: base,
+        pollInterval: 1,
+        canonicalHostname: 'git.example.com',
+      }).canonicalName('x'),
+    ).toBe('git.example.com/x');
   });
 
   it('lists branches with tips and the default branch of a non-bare repository', async () => {
@@ -60,7 +67,13 @@ describe('GitConnection', () => {
 
   it('reads the first default location recursively in sorted order, pruning .zuul.ignore directories, then extra paths', async () => {
     const result = await connection.readConfigFiles('org/repo', masterSha, ['extra.yaml', 'extra/']);
-    expect(result.files.map((f) => f.path)).toEqual(['zuul.d/a.yaml', 'zuul.d/b.yaml', 'zuul.d/nested/c.yaml', 'extra.yaml', 'extra/one.yaml']);
+    expect(result.files.map((f) => f.path)).toEqual([
+      'zuul.d/a.yaml',
+      'zuul.d/b.yaml',
+      'zuul.d/nested/c.yaml',
+      'extra.yaml',
+      'extra/one.yaml',
+    ]);
     expect(result.files[0].text).toBe('- job: {name: a}\n');
     expect(result.ignoredLocations).toEqual(['.zuul.yaml']);
   });
@@ -79,10 +92,20 @@ describe('GitConnection', () => {
   it('reads bare repositories and URL repositories through a mirror', async () => {
     const bareBase = mkdtempSync(path.join(os.tmpdir(), 'sluice-gitconn-bare-'));
     try {
-      await git(bareBase, ['clone', '--quiet', '--bare', path.join(base, 'org', 'repo'), path.join(bareBase, 'org', 'repo.git')]);
+      await git(bareBase, [
+        'clone',
+        '--quiet',
+        '--bare',
+        path.join(base, 'org', 'repo'),
+        path.join(bareBase, 'org', 'repo.git'),
+      ]);
       const bare = new GitConnection('bare', { driver: 'git', baseurl: bareBase, pollInterval: 60 });
       expect((await bare.refs('org/repo')).branches.map((b) => b.name)).toEqual(['main', 'stable']);
-      const viaUrl = new GitConnection('url', { driver: 'git', baseurl: `file://${bareBase}`, pollInterval: 60 }, path.join(bareBase, 'cache'));
+      const viaUrl = new GitConnection(
+        'url',
+        { driver: 'git', baseurl: `file://${bareBase}`, pollInterval: 60 },
+        path.join(bareBase, 'cache'),
+      );
       const refs = await viaUrl.refs('org/repo.git');
       expect(refs.branches.map((b) => b.name)).toEqual(['main', 'stable']);
       expect((await viaUrl.readConfigFiles('org/repo.git', refs.branches[0].sha)).files).toHaveLength(3);

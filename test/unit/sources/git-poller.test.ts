@@ -40,7 +40,7 @@ describe('GitPoller', () => {
 
   beforeEach(async () => {
     fixture = createGitFixture();
-    await fixture.createProject('org/app', { 'README': 'x\n' });
+    await fixture.createProject('org/app', { README: 'x\n' });
     work = mkdtempSync(path.join(os.tmpdir(), 'sluice-poller-'));
     events = [];
     poller = new GitPoller({
@@ -64,11 +64,19 @@ describe('GitPoller', () => {
   it('records a baseline first, then reports branch and tag updates, creations and deletions', async () => {
     expect(await poller.pollNow()).toEqual([]);
     const old = await fixture.revParse('org/app', 'master');
-    const next = await fixture.commit('org/app', { parent: 'master', files: { 'a': '1\n' }, ref: 'refs/heads/master' });
-    const feature = await fixture.commit('org/app', { parent: 'master', files: { 'b': '1\n' }, ref: 'refs/heads/feature' });
+    const next = await fixture.commit('org/app', { parent: 'master', files: { a: '1\n' }, ref: 'refs/heads/master' });
+    const feature = await fixture.commit('org/app', {
+      parent: 'master',
+      files: { b: '1\n' },
+      ref: 'refs/heads/feature',
+    });
     await fixture.commit('org/app', { parent: 'master', files: {}, ref: 'refs/tags/v1' });
     const emitted = await poller.pollNow();
-    expect(events.map((e) => (e.type === 'ref-updated' ? [e.ref, e.oldrev, e.newrev, e.branchCreated, e.branchDeleted, e.own] : []))).toEqual([
+    expect(
+      events.map((e) =>
+        e.type === 'ref-updated' ? [e.ref, e.oldrev, e.newrev, e.branchCreated, e.branchDeleted, e.own] : [],
+      ),
+    ).toEqual([
       ['refs/heads/feature', ZERO_SHA, feature, true, false, false],
       ['refs/heads/master', old, next, false, false, false],
       ['refs/tags/v1', ZERO_SHA, expect.stringMatching(/^[0-9a-f]{40}$/), false, false, false],
@@ -78,7 +86,15 @@ describe('GitPoller', () => {
     events.length = 0;
     await git(`${fixture.baseDir}/org/app.git`, ['update-ref', '-d', 'refs/heads/feature']);
     await poller.pollNow();
-    expect(events).toEqual([expect.objectContaining({ type: 'ref-updated', ref: 'refs/heads/feature', oldrev: feature, newrev: ZERO_SHA, branchDeleted: true })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'ref-updated',
+        ref: 'refs/heads/feature',
+        oldrev: feature,
+        newrev: ZERO_SHA,
+        branchDeleted: true,
+      }),
+    ]);
     events.length = 0;
     expect(await poller.pollNow()).toEqual([]);
   });
@@ -87,7 +103,7 @@ describe('GitPoller', () => {
     await poller.pollNow();
     const sha = await fixture.pushChange('org/app', 7, 1, {
       parent: 'master',
-      files: { 'c': '1\n' },
+      files: { c: '1\n' },
       message: 'Fix it\n\nTarget-Branch: stable\nDepends-On: org/lib:2\n',
       author: 'Bob <bob@example.com>',
     });
@@ -110,18 +126,33 @@ describe('GitPoller', () => {
     ]);
   });
 
-  it('emits Sluice\'s own merge once, marked own, and the next poll stays quiet', async () => {
+  it("emits Sluice's own merge once, marked own, and the next poll stays quiet", async () => {
     await poller.pollNow();
-    await fixture.pushChange('org/app', 8, 1, { parent: 'master', files: { 'd': '1\n' } });
+    await fixture.pushChange('org/app', 8, 1, { parent: 'master', files: { d: '1\n' } });
     await poller.pollNow();
     events.length = 0;
-    const merger = new Merger(new RepoCache(path.join(work, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: 'h' } }), path.join(work, 'scratch'));
-    const merged = await merger.mergeToBranch({ connection: 'local', project: 'org/app', ref: 'refs/changes/08/8/1', targetBranch: 'master', mergeMode: 'merge-resolve' });
+    const merger = new Merger(
+      new RepoCache(path.join(work, 'cache'), { local: { baseurl: fixture.baseDir, canonicalHostname: 'h' } }),
+      path.join(work, 'scratch'),
+    );
+    const merged = await merger.mergeToBranch({
+      connection: 'local',
+      project: 'org/app',
+      ref: 'refs/changes/08/8/1',
+      targetBranch: 'master',
+      mergeMode: 'merge-resolve',
+    });
     if (!merged.ok) {
       throw new Error(merged.detail);
     }
     const own = await poller.expectOwnUpdate('org/app', 'master', merged.newrev, merged.oldrev);
-    expect(own).toMatchObject({ type: 'ref-updated', ref: 'refs/heads/master', oldrev: merged.oldrev, newrev: merged.newrev, own: true });
+    expect(own).toMatchObject({
+      type: 'ref-updated',
+      ref: 'refs/heads/master',
+      oldrev: merged.oldrev,
+      newrev: merged.newrev,
+      own: true,
+    });
     expect(events).toHaveLength(1);
     expect(await poller.pollNow()).toEqual([]);
     // Announcing it again does not emit a second event.

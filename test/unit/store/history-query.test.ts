@@ -27,7 +27,10 @@ describe('cursors', () => {
 
 describe('keysetPageFromArgs', () => {
   it('defaults to 50, clamps to the maximum and asks for one extra row', () => {
-    expect(keysetPageFromArgs({}, idCursor)).toEqual({ size: 50, page: { after: undefined, before: undefined, limit: 51, offset: 0, fromEnd: false } });
+    expect(keysetPageFromArgs({}, idCursor)).toEqual({
+      size: 50,
+      page: { after: undefined, before: undefined, limit: 51, offset: 0, fromEnd: false },
+    });
     expect(keysetPageFromArgs({ first: 5000 }, idCursor).size).toBe(MAX_PAGE_SIZE);
     expect(keysetPageFromArgs({ last: 3, before: idCursor.encode(9), offset: 2 }, idCursor)).toEqual({
       size: 3,
@@ -38,6 +41,8 @@ describe('keysetPageFromArgs', () => {
   it('rejects negative sizes and first with last', () => {
     expect(() => keysetPageFromArgs({ first: -1 }, idCursor)).toThrow('`first` must not be negative.');
     expect(() => keysetPageFromArgs({ offset: -1 }, idCursor)).toThrow('`offset` must not be negative.');
-    expect(() => keysetPageFromArgs({ first: 1, last: 1 }, idCursor)).toThrow('Pass either `first` or `last`, not both.');
+    expect(() => keysetPageFromArgs({ first: 1, last: 1 }, idCursor)).toThrow(
+      'Pass either `first` or `last`, not both.',
+    );
   });
 });
