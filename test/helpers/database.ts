@@ -18,6 +18,19 @@ export interface TestDatabase extends Database {
   destroy(): Promise<void>;
 }
 
+/**
+ * Every database a test creates starts with this prefix. `.ci/run` sets its own
+ * (`SLUICE_TEST_DB_PREFIX`), so its clean-up drops only what its run created and never another
+ * run's databases on a shared server.
+ */
+export function testDatabasePrefix(): string {
+  const prefix = process.env.SLUICE_TEST_DB_PREFIX ?? 'sluice_test_';
+  if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) {
+    throw new Error(`SLUICE_TEST_DB_PREFIX must be a lower-case SQL identifier prefix, not ${JSON.stringify(prefix)}`);
+  }
+  return prefix;
+}
+
 export function backends(): Backend[] {
   return process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
@@ -41,7 +54,7 @@ export async function createTestDatabase(
       throw new Error('DATABASE_URL is required for the postgres backend');
     }
     pgTypeParsers();
-    const name = `sluice_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const name = `${testDatabasePrefix()}${process.pid}_${randomBytes(4).toString('hex')}`;
     const admin = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
     await admin.raw(`CREATE DATABASE ${name}`);
     await admin.destroy();
