@@ -218,16 +218,14 @@ export class BuildRequestRepository {
         return 'not-cancelable';
       }
       if (row.state === 'requested') {
-        await trx<BuildRequestRow>('build_requests')
-          .where({ id: row.id })
-          .update({
-            state: 'completed',
-            result: 'CANCELED',
-            cancel_requested: true,
-            cancel_result: result,
-            completed: now,
-            updated: now,
-          });
+        await trx<BuildRequestRow>('build_requests').where({ id: row.id }).update({
+          state: 'completed',
+          result: 'CANCELED',
+          cancel_requested: true,
+          cancel_result: result,
+          completed: now,
+          updated: now,
+        });
         await insertResultEvent(trx, row.tenant, 'build-completed', unclaimedCancelPayload(row, now), now);
         return 'canceled-unclaimed';
       }
