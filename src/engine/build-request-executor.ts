@@ -16,7 +16,9 @@ import type {
 } from '../model/build-request';
 import { MERGE_MODES } from '../model/build-request';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
-import type { BuildParams, ExecutorGateway, MergeItem, NodeInfo } from './interfaces';
+import type { BuildParams, ExecutorGateway } from './ports/executor';
+import type { MergeItem } from '../model/changes';
+import type { NodeInfo } from '../model/pipeline-state';
 
 /** Maps a canonical project name to the name its connection uses for the repository. */
 export type ProjectNameResolver = (tenant: string, canonicalName: string) => string;

@@ -9,7 +9,9 @@ import { EngineStateRepository, type DequeuedItemRecord } from '../store/reposit
 import { SLUICE_VERSION } from '../model/version';
 import type { EngineEventBus } from './event-bus';
 import { countPendingEvents } from './event-counts';
-import type { Clock, EngineLayout, ResultEvent } from './interfaces';
+import type { Clock } from './ports/clock';
+import type { EngineLayout } from './ports/layout';
+import type { ResultEvent } from '../model/engine-events';
 import {
   EngineOperations,
   type AutoholdInput,
@@ -25,7 +27,7 @@ import { TenantScheduler, type SchedulerLogger } from './scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
 import type { TriggerEventPayload } from './triggers';
 import type { AutoholdRecord } from '../store/repositories/autohold';
-import type { TenantEventQueueState } from './model';
+import type { TenantEventQueueState } from '../model/pipeline-state';
 
 export interface EngineOptions {
   database: Database;

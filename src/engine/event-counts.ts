@@ -7,8 +7,8 @@
  * event itself, before its change is read).
  */
 import type { PendingEventRouting } from '../store/repositories/engine-events';
-import { findProject, type EngineLayout } from './interfaces';
-import type { PipelineState } from './model';
+import { findProject, type EngineLayout } from './ports/layout';
+import type { PipelineState } from '../model/pipeline-state';
 import { mayEnterPipeline, type TriggerEventPayload } from './triggers';
 
 export interface EventCounts {

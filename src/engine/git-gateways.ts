@@ -15,7 +15,9 @@ import {
 import type { GitMirrors } from '../sources/git-mirror';
 import type { Merger } from '../executor/merger';
 import { MERGE_MODES, type MergeMode, type MergerItem } from '../model/build-request';
-import type { ChangeInfo, ChangeSource, MergeItem, MergeOutcome, MergerGateway } from './interfaces';
+import type { ChangeInfo, MergeItem } from '../model/changes';
+import type { ChangeSource } from './ports/change-source';
+import type { MergeOutcome, MergerGateway } from './ports/merger';
 
 /** Where a project lives: its connection, the repository name there and its default branch. */
 export interface GitProjectLocation {

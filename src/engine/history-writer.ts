@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import { BuildRepository } from '../store/repositories/builds';
 import { BuildsetRepository, type BuildsetRecord } from '../store/repositories/buildsets';
-import type { BuildHistoryWriter } from './interfaces';
+import type { BuildHistoryWriter } from './ports/history';
 
 /** Number of recent successful builds averaged for `estimated_time`. */
 const ESTIMATE_SAMPLE = 10;

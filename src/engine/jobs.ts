@@ -4,17 +4,15 @@
  * skipping dependents, fail-fast, autohold).
  */
 import type { BuildResult } from '../model/results';
-import type {
-  BuildParams,
-  ChangeInfo,
-  EnginePipeline,
-  HistoryRef,
-  NodeInfo,
-  NodeRequest,
-  ResultEvent,
-} from './interfaces';
+import type { BuildParams } from './ports/executor';
+import type { ChangeInfo } from '../model/changes';
+import type { EnginePipeline } from './ports/layout';
+import type { HistoryRef } from './ports/history';
+import type { NodeInfo } from '../model/pipeline-state';
+import type { NodeRequest } from './ports/nodes';
+import type { ResultEvent } from '../model/engine-events';
 import { itemsAhead, jobFailed } from './item-predicates';
-import type { BuildState, ItemState, JobState, JobWaitReason, QueueState } from './model';
+import type { BuildState, ItemState, JobState, JobWaitReason, QueueState } from '../model/pipeline-state';
 import type { PassContext } from './pass';
 
 const PRECEDENCE: Record<EnginePipeline['precedence'], number> = { high: 100, normal: 200, low: 300 };

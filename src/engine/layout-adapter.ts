@@ -9,7 +9,6 @@ import type { Layout, Pipeline, ReporterConfig, TriggerConfig } from '../config/
 import { providerImageFormat } from '../config/provider-flatten';
 import type {
   ChangeRequirement,
-  EngineJob,
   EngineLayout,
   EnginePipeline,
   EngineProject,
@@ -19,7 +18,8 @@ import type {
   ReporterActions,
   ReporterPhase,
   ZuulTriggerEvent,
-} from './interfaces';
+} from './ports/layout';
+import type { EngineJob } from '../model/pipeline-state';
 
 const ZUUL_EVENTS: readonly string[] = [
   'parent-change-enqueued',

@@ -8,8 +8,8 @@ import { AutoholdRepository, type AutoholdRecord } from '../store/repositories/a
 import { EngineEventRepository } from '../store/repositories/engine-events';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { SystemEventRepository } from '../store/repositories/system-events';
-import { findProject, type EngineLayout } from './interfaces';
-import type { TenantEventQueueState } from './model';
+import { findProject, type EngineLayout } from './ports/layout';
+import type { TenantEventQueueState } from '../model/pipeline-state';
 
 export const OPERATION_ERROR_CODES = [
   'UNKNOWN_TENANT',

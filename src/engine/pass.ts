@@ -11,15 +11,13 @@ import { SemaphoreRepository } from '../store/repositories/semaphores';
 import { SystemEventRepository, type NewSystemEvent } from '../store/repositories/system-events';
 import type { EngineDeltaBody } from './event-bus';
 import { StoreHistoryWriter } from './history-writer';
-import type {
-  BuildHistoryWriter,
-  ChangeSource,
-  EngineLayout,
-  ExecutorGateway,
-  MergerGateway,
-  NodeGateway,
-} from './interfaces';
-import type { ItemState } from './model';
+import type { BuildHistoryWriter } from './ports/history';
+import type { ChangeSource } from './ports/change-source';
+import type { EngineLayout } from './ports/layout';
+import type { ExecutorGateway } from './ports/executor';
+import type { MergerGateway } from './ports/merger';
+import type { NodeGateway } from './ports/nodes';
+import type { ItemState } from '../model/pipeline-state';
 
 export interface EngineGateways {
   changes: ChangeSource;

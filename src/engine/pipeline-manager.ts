@@ -5,7 +5,8 @@
  * the ways an item leaves the pipeline.
  */
 import type { BuildsetResult } from '../model/results';
-import type { ChangeInfo, EngineLayout, EnginePipeline, EngineProject, MergeItem } from './interfaces';
+import type { ChangeInfo, MergeItem } from '../model/changes';
+import type { EngineLayout, EnginePipeline, EngineProject } from './ports/layout';
 import { countDependencies, pipelineLimitExceeded, tooManyDependencies } from './dependencies';
 import {
   allItemsBehind,
@@ -17,16 +18,15 @@ import {
   itemsBehind,
 } from './item-predicates';
 import { cancelJobs, executeJobs, historyRef, historyRefOf, resumePausedBuilds } from './jobs';
+import { changeId, sameChange } from '../model/changes';
+import { describeTrigger } from './report-text';
 import {
-  changeId,
-  describeTrigger,
-  sameChange,
   type BuildsetState,
   type DequeueReason,
   type ItemState,
   type PipelineState,
   type QueueState,
-} from './model';
+} from '../model/pipeline-state';
 import type { PassContext } from './pass';
 import { formatNonEnqueuedReport, formatReport, type ReportAction } from './report-text';
 import { foreignConnection, hasRequirements, unmetRequirement } from './requirements';

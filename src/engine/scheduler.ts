@@ -19,9 +19,13 @@ import {
 } from '../store/repositories/engine-state';
 import { cronFireTimes, parseCron } from './cron';
 import type { EngineEventBus } from './event-bus';
-import type { ChangeInfo, Clock, EngineLayout, EnginePipeline, ResultEvent } from './interfaces';
+import type { ChangeInfo } from '../model/changes';
+import type { Clock } from './ports/clock';
+import type { EngineLayout, EnginePipeline } from './ports/layout';
+import type { ResultEvent } from '../model/engine-events';
 import { applyResult, buildParams, nodeRequest, type JobLocation } from './jobs';
-import { changeId, type ItemState, type PipelineState, type QueueState } from './model';
+import { changeId } from '../model/changes';
+import { type ItemState, type PipelineState, type QueueState } from '../model/pipeline-state';
 import { PassContext, type EngineGateways, type EstimateCache } from './pass';
 import { PipelineManager } from './pipeline-manager';
 import { pipelineMatches, type TriggerEventPayload } from './triggers';

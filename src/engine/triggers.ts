@@ -2,7 +2,8 @@
  * Trigger events (durable payloads) and the pipeline trigger filters that decide which
  * pipelines an event enters (spec/engine.md §2.2.1, §1.14; Part A for the git driver).
  */
-import type { ChangeInfo, EnginePipeline, RefFilter } from './interfaces';
+import type { ChangeInfo } from '../model/changes';
+import type { EnginePipeline, RefFilter } from './ports/layout';
 
 export const TRIGGER_EVENT_TYPES = [
   'patchset-created',

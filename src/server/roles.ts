@@ -16,7 +16,7 @@ import { Engine } from '../engine/engine';
 import { BuildRequestExecutor } from '../engine/build-request-executor';
 import type { EngineEventBus } from '../engine/event-bus';
 import { GitChangeSource, GitMergerGateway, type GitProjectLocation, type GitProjects } from '../engine/git-gateways';
-import type { EngineLayout } from '../engine/interfaces';
+import type { EngineLayout } from '../engine/ports/layout';
 import { toEngineLayout } from '../engine/layout-adapter';
 import { LocalNodeGateway } from '../engine/local-node-gateway';
 import type { TriggerEventPayload } from '../engine/triggers';

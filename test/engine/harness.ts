@@ -1,7 +1,7 @@
 /** Wires an Engine to a test database and the scripted neighbours; one per scenario. */
 import { Engine } from '../../src/engine/engine';
 import { InProcessEventBus, type EngineDelta } from '../../src/engine/event-bus';
-import type { EngineLayout } from '../../src/engine/interfaces';
+import type { EngineLayout } from '../../src/engine/ports/layout';
 import type { TriggerEventPayload } from '../../src/engine/triggers';
 import type { Database } from '../../src/store/database';
 import { BuildRepository, type BuildRecord } from '../../src/store/repositories/builds';

@@ -5,28 +5,23 @@
  * fulfils node requests at once.
  */
 import type { BuildResult } from '../../src/model/results';
+import type { BuildParams, ExecutorGateway } from '../../src/engine/ports/executor';
+import type { ChangeInfo, MergeItem } from '../../src/model/changes';
+import type { ChangeSource } from '../../src/engine/ports/change-source';
+import type { Clock } from '../../src/engine/ports/clock';
+import type { EngineJob, NodeInfo } from '../../src/model/pipeline-state';
 import type {
-  BuildParams,
-  ChangeInfo,
-  ChangeSource,
-  Clock,
-  EngineJob,
   EngineLayout,
   EnginePipeline,
   EngineProject,
   EngineSemaphore,
-  ExecutorGateway,
   FreezeOutcome,
-  MergeItem,
-  MergeOutcome,
-  MergerGateway,
-  NodeGateway,
-  NodeInfo,
-  NodeRequest,
   PipelineTrigger,
   ReporterActions,
-  ResultEvent,
-} from '../../src/engine/interfaces';
+} from '../../src/engine/ports/layout';
+import type { MergeOutcome, MergerGateway } from '../../src/engine/ports/merger';
+import type { NodeGateway, NodeRequest } from '../../src/engine/ports/nodes';
+import type { ResultEvent } from '../../src/model/engine-events';
 
 export class FakeClock implements Clock {
   constructor(private current: number = Date.parse('2026-01-01T00:00:00Z')) {}

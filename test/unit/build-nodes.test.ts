@@ -1,6 +1,6 @@
 /** Node infos of nodes-provisioned events as the executor sees them (build request `nodes` and `nodeset`). */
 import { toBuildNode, toBuildRequestParams } from '../../src/engine/build-request-executor';
-import type { BuildParams } from '../../src/engine/interfaces';
+import type { BuildParams } from '../../src/engine/ports/executor';
 import { buildRequestParamsSchema } from '../../src/model/build-request';
 
 describe('toBuildNode', () => {

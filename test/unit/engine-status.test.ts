@@ -1,5 +1,5 @@
 import { computeTenantStatus } from '../../src/engine/status';
-import type { BuildState, ItemState, JobState, PipelineState } from '../../src/engine/model';
+import type { BuildState, ItemState, JobState, PipelineState } from '../../src/model/pipeline-state';
 import type { BuildResult } from '../../src/model/results';
 import { job, pipeline } from '../engine/scripted';
 

@@ -12,7 +12,7 @@ import { loadSecretKeys } from '../../../src/config/secret-check';
 import { memoryLayout, type MemoryProject } from '../../helpers/memory-layout';
 import { toBuildRequestParams } from '../../../src/engine/build-request-executor';
 import { engineJob } from '../../../src/engine/layout-adapter';
-import type { BuildParams } from '../../../src/engine/interfaces';
+import type { BuildParams } from '../../../src/engine/ports/executor';
 import { buildRequestParamsSchema } from '../../../src/model/build-request';
 
 const appKey = generateKeyPairSync('rsa', { modulusLength: 2048 });

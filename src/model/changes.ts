@@ -1,0 +1,60 @@
+/**
+ * Changes and ref updates as the engine tracks them (persisted with each queue item), and the
+ * items of a speculative merge built from them.
+ */
+
+export type ChangeKind = 'change' | 'branch' | 'tag' | 'ref';
+
+/** A change (patchset) or a ref as the engine sees it. */
+export interface ChangeInfo {
+  kind: ChangeKind;
+  /** Canonical project name. */
+  project: string;
+  ref: string;
+  branch: string | null;
+  number: number | null;
+  patchset: string | null;
+  oldrev: string | null;
+  newrev: string | null;
+  url: string | null;
+  owner: string | null;
+  /** Changes named by `Depends-On:` trailers (project canonical name + number). */
+  dependsOn: Array<{ project: string; number: number }>;
+  /** Whether the change is already merged into its branch. */
+  merged: boolean;
+  /** False when a newer patchset of the change exists (absent: not known, taken as current). */
+  currentPatchset?: boolean;
+}
+
+/** One change of a speculative merge, oldest first (items ahead, then the item itself). */
+export interface MergeItem {
+  project: string;
+  connection: string;
+  mergeMode: string;
+  ref: string;
+  branch: string | null;
+  number: number | null;
+  patchset: string | null;
+  oldrev: string | null;
+  newrev: string | null;
+  buildsetUuid: string;
+}
+
+/** A display identifier for a change: `N,P` for changes, the new revision for refs. */
+export function changeId(change: ChangeInfo): string {
+  if (change.kind === 'change' && change.number !== null) {
+    return `${change.number},${change.patchset ?? ''}`;
+  }
+  return change.newrev ?? change.ref;
+}
+
+/** True when two change records denote the same change patchset or ref update. */
+export function sameChange(a: ChangeInfo, b: ChangeInfo): boolean {
+  if (a.project !== b.project) {
+    return false;
+  }
+  if (a.kind === 'change' && b.kind === 'change') {
+    return a.number === b.number && a.patchset === b.patchset;
+  }
+  return a.kind === b.kind && a.ref === b.ref && a.newrev === b.newrev;
+}
