@@ -9,6 +9,7 @@ import { EngineEventRepository } from '../store/repositories/engine-events';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { SystemEventRepository } from '../store/repositories/system-events';
 import { findProject, type EngineLayout } from './ports/layout';
+import type { DequeueEvent, EnqueueEvent } from '../model/engine-events';
 import type { TenantEventQueueState } from '../model/pipeline-state';
 
 export const OPERATION_ERROR_CODES = [
@@ -131,25 +132,20 @@ export class EngineOperations {
     if (!layout.pipelines.some((pipeline) => pipeline.name === input.pipeline)) {
       return fail('UNKNOWN_PIPELINE', 'Unknown pipeline');
     }
-    let payload: Record<string, unknown>;
+    const common = { pipeline: input.pipeline, project: project.canonicalName, by: input.by ?? null };
+    let event: EnqueueEvent;
     if (input.change !== undefined) {
       const change = parseChange(input.change);
       if (!change) {
         return fail('INVALID_INPUT', `Invalid change "${input.change}" (expected N,P)`);
       }
-      payload = { project: project.canonicalName, change: change.number, patchset: change.patchset ?? undefined };
+      event = { ...common, type: 'enqueue', change: change.number, patchset: change.patchset ?? undefined };
     } else if (input.ref !== undefined && input.oldrev !== undefined && input.newrev !== undefined) {
-      payload = { project: project.canonicalName, ref: input.ref, oldrev: input.oldrev, newrev: input.newrev };
+      event = { ...common, type: 'enqueue', ref: input.ref, oldrev: input.oldrev, newrev: input.newrev };
     } else {
       return fail('INVALID_INPUT', 'Invalid request body');
     }
-    const eventId = await this.events.append({
-      tenant: layout.tenant,
-      category: 'management',
-      eventType: 'enqueue',
-      payload: { ...payload, pipeline: input.pipeline, by: input.by ?? null },
-      created: this.now(),
-    });
+    const eventId = await this.events.append({ tenant: layout.tenant, event, created: this.now() });
     this.wake(layout.tenant);
     return { ok: true, value: { eventId } };
   }
@@ -173,7 +169,8 @@ export class EngineOperations {
     if ((input.change === undefined) === (input.ref === undefined)) {
       return fail('INVALID_INPUT', 'Invalid request body');
     }
-    let payload: Record<string, unknown>;
+    const common = { pipeline: input.pipeline, project: project.canonicalName, by: input.by ?? null };
+    let event: DequeueEvent;
     if (input.change !== undefined) {
       const change = parseChange(input.change);
       if (!change) {
@@ -182,21 +179,15 @@ export class EngineOperations {
       if (!(await lookup.hasLiveChange(input.pipeline, project.canonicalName, change))) {
         return fail('CHANGE_NOT_IN_PIPELINE', `Change ${input.change} is not in pipeline ${input.pipeline}`);
       }
-      payload = { change: change.number, patchset: change.patchset ?? undefined };
+      event = { ...common, type: 'dequeue', change: change.number, patchset: change.patchset ?? undefined };
     } else {
       const ref = input.ref ?? '';
       if (!(await lookup.hasLiveChange(input.pipeline, project.canonicalName, { ref }))) {
         return fail('CHANGE_NOT_IN_PIPELINE', `Ref ${ref} is not in pipeline ${input.pipeline}`);
       }
-      payload = { ref };
+      event = { ...common, type: 'dequeue', ref };
     }
-    const eventId = await this.events.append({
-      tenant: layout.tenant,
-      category: 'management',
-      eventType: 'dequeue',
-      payload: { ...payload, project: project.canonicalName, pipeline: input.pipeline, by: input.by ?? null },
-      created: this.now(),
-    });
+    const eventId = await this.events.append({ tenant: layout.tenant, event, created: this.now() });
     this.wake(layout.tenant);
     return { ok: true, value: { eventId } };
   }
@@ -234,9 +225,7 @@ export class EngineOperations {
     }
     const eventId = await this.events.append({
       tenant: layout.tenant,
-      category: 'management',
-      eventType: 'promote',
-      payload: { pipeline: input.pipeline, changes: input.changes, by: input.by ?? null },
+      event: { type: 'promote', pipeline: input.pipeline, changes: input.changes, by: input.by ?? null },
       created: this.now(),
     });
     this.wake(layout.tenant);

@@ -17,6 +17,7 @@ import type { EngineLayout } from './ports/layout';
 import type { ExecutorGateway } from './ports/executor';
 import type { MergerGateway } from './ports/merger';
 import type { NodeGateway } from './ports/nodes';
+import type { ManagementEvent, TriggerEvent } from '../model/engine-events';
 import type { ItemState } from '../model/pipeline-state';
 
 export interface EngineGateways {
@@ -115,11 +116,8 @@ export class PassContext {
   }
 
   /** Queue a follow-up event for this tenant (processed in a later pass of the same run). */
-  async emit(category: 'trigger' | 'management', eventType: string, payload: Record<string, unknown>): Promise<void> {
-    await this.engineEvents.append(
-      { tenant: this.tenant, category, eventType, payload: { type: eventType, ...payload }, created: this.now },
-      this.trx,
-    );
+  async emit(event: TriggerEvent | ManagementEvent): Promise<void> {
+    await this.engineEvents.append({ tenant: this.tenant, event, created: this.now }, this.trx);
     this.eventsEmitted = true;
   }
 }

@@ -4,6 +4,7 @@
  * preparation (speculative merge, job graph), reporting with merge-on-success and windows, and
  * the ways an item leaves the pipeline.
  */
+import type { SerialChange } from '../model/engine-events';
 import type { BuildsetResult } from '../model/results';
 import type { ChangeInfo, MergeItem } from '../model/changes';
 import type { EngineLayout, EnginePipeline, EngineProject } from './ports/layout';
@@ -339,7 +340,8 @@ export class PipelineManager {
     if (change.kind === 'change' && pipelinesListen(this.layout, 'parent-change-enqueued')) {
       const children = await ctx.gateways.changes.changesDependingOn(change, [...this.layout.projects.keys()]);
       for (const child of children) {
-        await ctx.emit('trigger', 'parent-change-enqueued', {
+        await ctx.emit({
+          type: 'parent-change-enqueued',
           project: child.project,
           change: child.number,
           patchset: child.patchset,
@@ -348,7 +350,7 @@ export class PipelineManager {
       }
     }
     for (const target of this.config.supercedes) {
-      await ctx.emit('management', 'supercede', { pipeline: target, change: serialChange(change), by: this.name });
+      await ctx.emit({ type: 'supercede', pipeline: target, change: serialChange(change), by: this.name });
     }
   }
 
@@ -917,7 +919,7 @@ export class PipelineManager {
       // The branch update itself is announced once as `ref-updated` by the git connection
       // (the merger gateway tells the poller to expect Sluice's own update).
       if (pipelinesListen(this.layout, 'project-change-merged')) {
-        await ctx.emit('trigger', 'project-change-merged', { project: change.project, mergedChange: change.number });
+        await ctx.emit({ type: 'project-change-merged', project: change.project, mergedChange: change.number });
       }
     }
     return true;
@@ -1090,7 +1092,7 @@ export function pipelinesListen(
 }
 
 /** The JSON form of a change used in follow-up events. */
-export function serialChange(change: ChangeInfo): Record<string, unknown> {
+export function serialChange(change: ChangeInfo): SerialChange {
   return {
     project: change.project,
     number: change.number,

@@ -7,11 +7,17 @@
  */
 import type { Knex } from 'knex';
 import type { Database } from '../store/database';
-import {
-  EngineEventRepository,
-  type EngineEventCategory,
-  type EngineEventRecord,
-} from '../store/repositories/engine-events';
+import { EngineEventRepository, type EngineEventRecord } from '../store/repositories/engine-events';
+import type {
+  DequeueEvent,
+  EngineEventCategory,
+  EnqueueEvent,
+  ManagementEvent,
+  PromoteEvent,
+  ResultEvent,
+  SupercedeEvent,
+  TriggerEvent,
+} from '../model/engine-events';
 import {
   EngineStateRepository,
   type LeadershipLock,
@@ -22,13 +28,12 @@ import type { EngineEventBus } from './event-bus';
 import type { ChangeInfo } from '../model/changes';
 import type { Clock } from './ports/clock';
 import type { EngineLayout, EnginePipeline } from './ports/layout';
-import type { ResultEvent } from '../model/engine-events';
 import { applyResult, buildParams, nodeRequest, type JobLocation } from './jobs';
 import { changeId } from '../model/changes';
 import { type ItemState, type PipelineState, type QueueState } from '../model/pipeline-state';
 import { PassContext, type EngineGateways, type EstimateCache } from './pass';
 import { PipelineManager } from './pipeline-manager';
-import { pipelineMatches, type TriggerEventPayload } from './triggers';
+import { pipelineMatches } from './triggers';
 
 export interface SchedulerLogger {
   error(message: string, error?: unknown): void;
@@ -264,13 +269,27 @@ export class TenantScheduler {
       }
       const pending = await this.events.pending(this.tenant, this.options.batchSize ?? 100, categories, trx);
       const outcomes = new Map<number, string>();
-      for (const event of pending.filter((candidate) => candidate.category === 'management')) {
-        outcomes.set(event.id, await this.guard(event, () => this.handleManagement(ctx, managers, event)));
+      for (const event of pending) {
+        if (event.category === 'management') {
+          outcomes.set(
+            event.id,
+            await this.guard(event, () =>
+              event.valid ? this.handleManagement(ctx, managers, event.event) : invalidOutcome(event),
+            ),
+          );
+        }
       }
       if (!record.eventQueues.resultQueuePaused) {
         const locations = this.locateJobs(managers);
-        for (const event of pending.filter((candidate) => candidate.category === 'result')) {
-          outcomes.set(event.id, await this.guard(event, () => this.handleResult(ctx, managers, locations, event)));
+        for (const event of pending) {
+          if (event.category === 'result') {
+            outcomes.set(
+              event.id,
+              await this.guard(event, () =>
+                event.valid ? this.handleResult(ctx, managers, locations, event.event) : invalidOutcome(event),
+              ),
+            );
+          }
         }
       }
       if (record.eventQueues.triggerQueueDiscarding) {
@@ -278,8 +297,15 @@ export class TenantScheduler {
           outcomes.set(event.id, 'discarded');
         }
       } else if (!record.eventQueues.triggerQueuePaused) {
-        for (const event of pending.filter((candidate) => candidate.category === 'trigger')) {
-          outcomes.set(event.id, await this.guard(event, () => this.handleTrigger(ctx, managers, event)));
+        for (const event of pending) {
+          if (event.category === 'trigger') {
+            outcomes.set(
+              event.id,
+              await this.guard(event, () =>
+                event.valid ? this.handleTrigger(ctx, managers, event.event) : invalidOutcome(event),
+              ),
+            );
+          }
         }
       }
       let changed = false;
@@ -479,7 +505,7 @@ export class TenantScheduler {
           if (!layout.projectInPipeline(pipeline.name, project.canonicalName)) {
             continue;
           }
-          await ctx.emit('trigger', 'timer', {
+          await ctx.emit({
             type: 'timer',
             project: project.canonicalName,
             pipeline: pipeline.name,
@@ -518,11 +544,8 @@ export class TenantScheduler {
     ctx: PassContext,
     managers: Map<string, PipelineManager>,
     locations: Map<string, JobLocation>,
-    event: EngineEventRecord,
+    result: ResultEvent,
   ): Promise<string> {
-    // The event type is the row's; payloads written by executors (src/model/build-request.ts)
-    // carry the same fields without repeating it.
-    const result = { ...event.payload, type: event.eventType } as unknown as ResultEvent;
     const key = result.type === 'nodes-provisioned' ? `nodes:${result.requestId}` : `build:${result.buildUuid}`;
     const location = locations.get(key);
     if (!location || location.item.dequeueTime !== null) {
@@ -542,57 +565,56 @@ export class TenantScheduler {
   private async handleTrigger(
     ctx: PassContext,
     managers: Map<string, PipelineManager>,
-    event: EngineEventRecord,
+    event: TriggerEvent,
   ): Promise<string> {
-    const payload = event.payload as unknown as TriggerEventPayload;
     const layout = ctx.layout;
-    const project = resolveProject(layout, payload.project);
+    const project = resolveProject(layout, event.project);
     if (!project) {
       return 'dropped: unknown project';
     }
-    if (payload.type === 'project-change-merged') {
+    if (event.type === 'project-change-merged') {
       const open = await ctx.gateways.changes.openChanges(project);
       const outcome: EntryOutcome = { entered: 0, refused: [] };
       for (const change of open) {
-        const one = await this.enterPipelines(ctx, managers, payload, change);
+        const one = await this.enterPipelines(ctx, managers, event, change);
         outcome.entered += one.entered;
         outcome.refused.push(...one.refused);
       }
       return describeEntry(outcome);
     }
-    const change = await this.resolveChange(ctx, project, payload);
+    const change = await this.resolveChange(ctx, project, event);
     if (!change) {
       return 'dropped: unknown change';
     }
-    if (payload.type === 'patchset-created') {
+    if (event.type === 'patchset-created') {
       for (const manager of managers.values()) {
         await manager.removeOldPatchsets(ctx, change);
       }
     }
-    return describeEntry(await this.enterPipelines(ctx, managers, payload, change));
+    return describeEntry(await this.enterPipelines(ctx, managers, event, change));
   }
 
   /** Offer a change to every pipeline whose triggers match; refusals are kept for the event's outcome. */
   private async enterPipelines(
     ctx: PassContext,
     managers: Map<string, PipelineManager>,
-    payload: TriggerEventPayload,
+    event: TriggerEvent,
     change: ChangeInfo,
   ): Promise<EntryOutcome> {
     const outcome: EntryOutcome = { entered: 0, refused: [] };
     const connection = ctx.layout.projects.get(change.project)?.connection ?? '';
     for (const manager of managers.values()) {
-      if (!pipelineMatches(manager.config, payload, change, connection)) {
+      if (!pipelineMatches(manager.config, event, change, connection)) {
         continue;
       }
-      const imageEvent = payload.type === 'image-build' || payload.type === 'image-validate';
-      const imageNames = imageEvent ? (payload.imageNames ?? []) : null;
-      const imageUploadUuid = payload.type === 'image-validate' ? (payload.imageUploadUuid ?? null) : null;
+      const imageEvent = event.type === 'image-build' || event.type === 'image-validate';
+      const imageNames = imageEvent ? (event.imageNames ?? []) : null;
+      const imageUploadUuid = event.type === 'image-validate' ? (event.imageUploadUuid ?? null) : null;
       const result = await manager.addChange(ctx, change, {
         live: true,
         quiet: false,
         eventId: null,
-        eventTimestamp: payload.timestamp ?? ctx.nowIso(),
+        eventTimestamp: event.timestamp ?? ctx.nowIso(),
         imageNames,
         imageUploadUuid,
       });
@@ -608,7 +630,7 @@ export class TenantScheduler {
   private async resolveChange(
     ctx: PassContext,
     project: string,
-    payload: {
+    spec: {
       change?: number | null;
       patchset?: string | null;
       ref?: string;
@@ -617,85 +639,74 @@ export class TenantScheduler {
       newrev?: string | null;
     },
   ): Promise<ChangeInfo | null> {
-    if (payload.change !== undefined && payload.change !== null) {
-      return ctx.gateways.changes.getChange(project, payload.change, payload.patchset ?? undefined);
+    if (spec.change !== undefined && spec.change !== null) {
+      return ctx.gateways.changes.getChange(project, spec.change, spec.patchset ?? undefined);
     }
-    const ref = payload.ref ?? (payload.branch ? `refs/heads/${payload.branch}` : null);
+    const ref = spec.ref ?? (spec.branch ? `refs/heads/${spec.branch}` : null);
     if (ref === null) {
       return null;
     }
-    return ctx.gateways.changes.getRef(project, ref, payload.oldrev ?? null, payload.newrev ?? null);
+    return ctx.gateways.changes.getRef(project, ref, spec.oldrev ?? null, spec.newrev ?? null);
   }
 
   private async handleManagement(
     ctx: PassContext,
     managers: Map<string, PipelineManager>,
-    event: EngineEventRecord,
+    event: ManagementEvent,
   ): Promise<string> {
-    const payload = event.payload;
-    const manager = typeof payload.pipeline === 'string' ? managers.get(payload.pipeline) : undefined;
-    if (event.eventType === 'reconfigure') {
+    if (event.type === 'reconfigure') {
       return 'ok';
     }
+    const manager = managers.get(event.pipeline);
     if (!manager) {
       return 'error: unknown pipeline';
     }
-    const by = typeof payload.by === 'string' ? payload.by : null;
-    switch (event.eventType) {
+    switch (event.type) {
       case 'enqueue':
-        return this.handleEnqueue(ctx, manager, payload, by);
+        return this.handleEnqueue(ctx, manager, event);
       case 'dequeue':
-        return this.handleDequeue(ctx, manager, payload, by);
+        return this.handleDequeue(ctx, manager, event);
       case 'promote':
-        return this.handlePromote(ctx, manager, payload, by);
-      case 'supercede': {
-        const change = payload.change as {
-          project: string;
-          number: number | null;
-          patchset: string | null;
-          ref: string;
-          newrev: string | null;
-        };
-        const found = manager
-          .allItems()
-          .find(
-            ({ item }) =>
-              item.live &&
-              item.changes.some(
-                (candidate) =>
-                  candidate.project === change.project &&
-                  (change.number !== null
-                    ? candidate.number === change.number && candidate.patchset === change.patchset
-                    : candidate.ref === change.ref && candidate.newrev === change.newrev),
-              ),
-          );
-        if (!found) {
-          return 'ok: nothing to supersede';
-        }
-        await manager.removeItem(ctx, found.queue, found.item, { kind: 'superseded', by: String(payload.by) });
-        return 'ok';
-      }
-      default:
-        return `error: unknown management event ${event.eventType}`;
+        return this.handlePromote(ctx, manager, event);
+      case 'supercede':
+        return this.handleSupercede(ctx, manager, event);
     }
   }
 
-  private async handleEnqueue(
-    ctx: PassContext,
-    manager: PipelineManager,
-    payload: Record<string, unknown>,
-    by: string | null,
-  ): Promise<string> {
-    const project = resolveProject(ctx.layout, String(payload.project));
+  private async handleSupercede(ctx: PassContext, manager: PipelineManager, event: SupercedeEvent): Promise<string> {
+    const change = event.change;
+    const found = manager
+      .allItems()
+      .find(
+        ({ item }) =>
+          item.live &&
+          item.changes.some(
+            (candidate) =>
+              candidate.project === change.project &&
+              (change.number !== null
+                ? candidate.number === change.number && candidate.patchset === change.patchset
+                : candidate.ref === change.ref && candidate.newrev === change.newrev),
+          ),
+      );
+    if (!found) {
+      return 'ok: nothing to supersede';
+    }
+    await manager.removeItem(ctx, found.queue, found.item, { kind: 'superseded', by: event.by });
+    return 'ok';
+  }
+
+  private async handleEnqueue(ctx: PassContext, manager: PipelineManager, event: EnqueueEvent): Promise<string> {
+    const by = event.by;
+    const project = resolveProject(ctx.layout, event.project);
     if (!project) {
       return 'error: unknown project';
     }
     const change = await this.resolveChange(ctx, project, {
-      change: typeof payload.change === 'number' ? payload.change : undefined,
-      patchset: typeof payload.patchset === 'string' ? payload.patchset : undefined,
-      ref: typeof payload.ref === 'string' ? payload.ref : undefined,
-      oldrev: typeof payload.oldrev === 'string' ? payload.oldrev : null,
-      newrev: typeof payload.newrev === 'string' ? payload.newrev : null,
+      change: event.change,
+      patchset: event.patchset,
+      ref: event.ref,
+      oldrev: event.oldrev ?? null,
+      newrev: event.newrev ?? null,
     });
     if (!change) {
       return 'error: unknown change';
@@ -718,18 +729,14 @@ export class TenantScheduler {
     return 'ok';
   }
 
-  private async handleDequeue(
-    ctx: PassContext,
-    manager: PipelineManager,
-    payload: Record<string, unknown>,
-    by: string | null,
-  ): Promise<string> {
-    const project = resolveProject(ctx.layout, String(payload.project));
+  private async handleDequeue(ctx: PassContext, manager: PipelineManager, event: DequeueEvent): Promise<string> {
+    const by = event.by;
+    const project = resolveProject(ctx.layout, event.project);
     const found = manager
       .allItems()
       .find(
         ({ item }) =>
-          item.live && item.changes.some((change) => change.project === project && matchesChangeSpec(change, payload)),
+          item.live && item.changes.some((change) => change.project === project && matchesChangeSpec(change, event)),
       );
     if (!found) {
       return 'error: change not in pipeline';
@@ -743,15 +750,9 @@ export class TenantScheduler {
     return 'ok';
   }
 
-  private async handlePromote(
-    ctx: PassContext,
-    manager: PipelineManager,
-    payload: Record<string, unknown>,
-    by: string | null,
-  ): Promise<string> {
-    const ids = Array.isArray(payload.changes)
-      ? payload.changes.filter((id): id is string => typeof id === 'string')
-      : [];
+  private async handlePromote(ctx: PassContext, manager: PipelineManager, event: PromoteEvent): Promise<string> {
+    const by = event.by;
+    const ids = event.changes;
     const entries: Array<{ queue: QueueState; item: ItemState }> = [];
     for (const id of ids) {
       const found = manager
@@ -789,13 +790,16 @@ function describeEntry(outcome: EntryOutcome): string {
     : `entered ${outcome.entered}; refused by ${outcome.refused.join('; ')}`;
 }
 
-function matchesChangeSpec(change: ChangeInfo, payload: Record<string, unknown>): boolean {
-  if (typeof payload.change === 'number') {
-    return (
-      change.number === payload.change && (typeof payload.patchset !== 'string' || change.patchset === payload.patchset)
-    );
+function matchesChangeSpec(change: ChangeInfo, spec: DequeueEvent): boolean {
+  if (spec.change !== undefined) {
+    return change.number === spec.change && (spec.patchset === undefined || change.patchset === spec.patchset);
   }
-  return typeof payload.ref === 'string' && change.ref === payload.ref;
+  return spec.ref !== undefined && change.ref === spec.ref;
+}
+
+/** The outcome of an event whose payload does not validate: recorded, never retried. */
+function invalidOutcome(event: { error: string }): Promise<string> {
+  return Promise.resolve(`error: ${event.error}`);
 }
 
 function resolveProject(layout: EngineLayout, name: string): string | null {

@@ -65,9 +65,7 @@ export class LauncherNodeGateway implements NodeGateway {
     ) {
       await ctx.repos.events.append({
         tenant: request.tenant,
-        category: 'result',
-        eventType: 'nodes-provisioned',
-        payload: { type: 'nodes-provisioned', requestId: request.id, fulfilled: true, nodes: [] },
+        event: { type: 'nodes-provisioned', requestId: request.id, fulfilled: true, nodes: [] },
         created: requestTime,
       });
     }

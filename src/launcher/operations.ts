@@ -135,9 +135,7 @@ export async function nodesetRequestCancel(
   if (previous === 'requested' || previous === 'accepted') {
     await ctx.repos.events.append({
       tenant: input.tenant,
-      category: 'result',
-      eventType: 'nodes-provisioned',
-      payload: { type: 'nodes-provisioned', requestId: input.requestId, fulfilled: false, nodes: [] },
+      event: { type: 'nodes-provisioned', requestId: input.requestId, fulfilled: false, nodes: [] },
       created: now,
     });
   }

@@ -98,9 +98,7 @@ async function notifyEngine(
   await ctx.repos.events.append(
     {
       tenant: request.tenant,
-      category: 'result',
-      eventType: 'nodes-provisioned',
-      payload: { type: 'nodes-provisioned', requestId: request.uuid, fulfilled, nodes },
+      event: { type: 'nodes-provisioned', requestId: request.uuid, fulfilled, nodes },
       created: ctx.now(),
     },
     trx,

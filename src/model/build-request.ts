@@ -335,10 +335,6 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
   })
   .strict();
 
-/** Event types of the result events an executor writes to `engine_events` (category `result`). */
-export const BUILD_RESULT_EVENT_TYPES = ['build-started', 'build-paused', 'build-completed'] as const;
-export type BuildResultEventType = (typeof BUILD_RESULT_EVENT_TYPES)[number];
-
 /** Which build a result event is about: every result payload starts with these. */
 export interface BuildEventSubject {
   buildUuid: string;

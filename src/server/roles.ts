@@ -19,7 +19,7 @@ import { GitChangeSource, GitMergerGateway, type GitProjectLocation, type GitPro
 import type { EngineLayout } from '../engine/ports/layout';
 import { toEngineLayout } from '../engine/layout-adapter';
 import { LocalNodeGateway } from '../engine/local-node-gateway';
-import type { TriggerEventPayload } from '../engine/triggers';
+import type { TriggerEvent } from '../model/engine-events';
 import { createExecutorServices, type ExecutorServices } from '../executor/executor-services';
 import { GitMirrors } from '../sources/git-mirror';
 import type { GitPoller, GitTriggerEvent } from '../sources/git-poller';
@@ -110,7 +110,7 @@ function projectDirectory(
 }
 
 /** The engine's trigger payload for a git poller event. */
-export function triggerPayload(event: GitTriggerEvent, canonicalName: string): TriggerEventPayload {
+export function triggerPayload(event: GitTriggerEvent, canonicalName: string): TriggerEvent {
   if (event.type === 'patchset-created') {
     return {
       type: 'patchset-created',

@@ -2,7 +2,7 @@
 import { Engine } from '../../src/engine/engine';
 import { InProcessEventBus, type EngineDelta } from '../../src/engine/event-bus';
 import type { EngineLayout } from '../../src/engine/ports/layout';
-import type { TriggerEventPayload } from '../../src/engine/triggers';
+import type { TriggerEvent } from '../../src/model/engine-events';
 import type { Database } from '../../src/store/database';
 import { BuildRepository, type BuildRecord } from '../../src/store/repositories/builds';
 import { BuildsetRepository, type BuildsetRecord } from '../../src/store/repositories/buildsets';
@@ -89,7 +89,7 @@ export class EngineHarness {
   /** A new patchset event for a change (as the git poller emits it). */
   async patchsetCreated(project: string, number: number, patchset?: string): Promise<void> {
     const change = await this.changes.getChange(canonical(project), number, patchset);
-    const event: TriggerEventPayload = {
+    const event: TriggerEvent = {
       type: 'patchset-created',
       project: canonical(project),
       change: number,
@@ -99,7 +99,7 @@ export class EngineHarness {
   }
 
   /** Submit a trigger event and wait for it to be processed; returns its outcome. */
-  async trigger(event: TriggerEventPayload): Promise<string | null> {
+  async trigger(event: TriggerEvent): Promise<string | null> {
     const id = await this.engine.submitTrigger(this.tenant, event);
     await this.settle();
     return this.engine.eventOutcome(id);
