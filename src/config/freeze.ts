@@ -20,6 +20,7 @@ import type {
   RequiredProject,
   SourceContext,
 } from './layout';
+import type { FrozenJobExecution, FrozenSecret } from '../model/frozen-job';
 import { ConfigObjectError } from './config-error';
 import { resolveJobNodeset } from './nodeset-resolution';
 import { cachedRegex, matchesBranch, type RegexSpec } from './regex';
@@ -41,8 +42,11 @@ export interface FreezeRequest {
   imageNames?: readonly string[];
 }
 
-/** A job with every attribute resolved (the "FrozenJob"). */
-export interface FrozenJob {
+/**
+ * A job with every attribute resolved (the "FrozenJob"). The fields the executor needs are
+ * typed by `FrozenJobExecution` (src/model/frozen-job.ts), which travels with the job's state.
+ */
+export interface FrozenJob extends FrozenJobExecution {
   name: string;
   /** Context of the first variant of this job name that applied. */
   sourceContext: SourceContext;
@@ -104,15 +108,6 @@ export interface FrozenJob {
   inheritancePath: string[];
   /** Whether the job matched the change's files (or was forced in by a dependent job). */
   matchesChange: boolean;
-}
-
-/** A secret as a job carries it to the executor: never decrypted here. */
-export interface FrozenSecret {
-  name: string;
-  /** The project that defines the secret; its key decrypts the data. */
-  projectCanonicalName: string;
-  /** The data with encrypted values as `{encrypted, chunks}`; null for OIDC secrets (not delivered). */
-  data: Record<string, unknown> | null;
 }
 
 export interface FreezeError {

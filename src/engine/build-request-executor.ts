@@ -5,16 +5,8 @@
  * adapter passes along in `EngineJob.params`.
  */
 import type { Knex } from 'knex';
-import type {
-  BuildNode,
-  BuildNodeset,
-  BuildRequestParams,
-  BuildSecret,
-  BuildStep,
-  MergeMode,
-  WorkspaceScheme,
-} from '../model/build-request';
-import { MERGE_MODES } from '../model/build-request';
+import type { BuildNode, BuildNodeset, BuildRequestParams, BuildSecret, BuildStep } from '../model/build-request';
+import type { FrozenNodeset, FrozenPlaybook, FrozenSecret } from '../model/frozen-job';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
 import type { BuildParams, ExecutorGateway } from './ports/executor';
 import type { MergeItem } from '../model/changes';
@@ -23,86 +15,35 @@ import type { NodeInfo } from '../model/pipeline-state';
 /** Maps a canonical project name to the name its connection uses for the repository. */
 export type ProjectNameResolver = (tenant: string, canonicalName: string) => string;
 
-interface FrozenPlaybook {
-  path?: unknown;
-  sourceContext?: { connectionName?: unknown; projectName?: unknown };
-  secrets?: Array<{ alias?: unknown; secretName?: unknown }>;
-}
-
-interface FrozenSecretFields {
-  name?: unknown;
-  projectCanonicalName?: unknown;
-  data?: unknown;
-}
-
-interface FrozenJobFields {
-  postTimeout?: unknown;
-  workspaceScheme?: unknown;
-  overrideCheckout?: unknown;
-  extraVars?: unknown;
-  hostVars?: unknown;
-  groupVars?: unknown;
-  preRun?: unknown;
-  run?: unknown;
-  postRun?: unknown;
-  requiredProjects?: unknown;
-  frozenSecrets?: unknown;
-  nodesetAlternatives?: unknown;
-}
-
 /**
- * The job's steps; each step lists the secrets bound to its playbook, added to `secrets` (the
+ * The job's steps; each step lists the secrets bound to its script, added to `secrets` (the
  * job's still-encrypted secrets, each once) as they are first used.
  */
-function steps(value: unknown, available: FrozenSecretFields[], secrets: BuildSecret[]): BuildStep[] {
-  if (!Array.isArray(value)) {
-    return [];
-  }
-  return value.flatMap((entry: FrozenPlaybook): BuildStep[] => {
-    const connection = entry.sourceContext?.connectionName;
-    const project = entry.sourceContext?.projectName;
-    if (typeof entry.path !== 'string' || typeof connection !== 'string' || typeof project !== 'string') {
-      return [];
-    }
-    const stepSecrets = (entry.secrets ?? []).flatMap((used) => {
-      const frozen = available.find((s) => s.name === used.secretName);
+function steps(
+  scripts: readonly FrozenPlaybook[],
+  available: readonly FrozenSecret[],
+  secrets: BuildSecret[],
+): BuildStep[] {
+  return scripts.map((script): BuildStep => {
+    const stepSecrets = script.secrets.flatMap((used) => {
+      const frozen = available.find((secret) => secret.name === used.secretName);
       // OIDC secrets (data null) are not delivered.
-      if (
-        typeof used.alias !== 'string' ||
-        typeof frozen?.name !== 'string' ||
-        typeof frozen.projectCanonicalName !== 'string' ||
-        !isRecord(frozen.data)
-      ) {
+      if (!frozen || frozen.data === null) {
         return [];
       }
-      let index = secrets.findIndex((s) => s.name === frozen.name);
+      let index = secrets.findIndex((secret) => secret.name === frozen.name);
       if (index < 0) {
         index = secrets.push({ name: frozen.name, project: frozen.projectCanonicalName, data: frozen.data }) - 1;
       }
       return [{ alias: used.alias, secret: index }];
     });
-    return [
-      stepSecrets.length > 0
-        ? { connection, project, path: entry.path, secrets: stepSecrets }
-        : { connection, project, path: entry.path },
-    ];
+    const step = {
+      connection: script.sourceContext.connectionName,
+      project: script.sourceContext.projectName,
+      path: script.path,
+    };
+    return stepSecrets.length > 0 ? { ...step, secrets: stepSecrets } : step;
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function mergeMode(value: string): MergeMode {
-  return (MERGE_MODES as readonly string[]).includes(value) ? (value as MergeMode) : 'merge';
-}
-
-function workspaceScheme(value: unknown): WorkspaceScheme {
-  return value === 'flat' || value === 'unique' ? value : 'golang';
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return isRecord(value) ? value : {};
 }
 
 function text(value: unknown): string | null {
@@ -136,8 +77,8 @@ export function toBuildNode(info: NodeInfo): BuildNode | null {
 }
 
 /** `host-vars` / `group-vars`: name -> mapping of variables (other entries are dropped). */
-function variablesByName(value: unknown): Record<string, Record<string, unknown>> | undefined {
-  const entries = Object.entries(record(value)).filter(
+function variablesByName(value: Record<string, unknown>): Record<string, Record<string, unknown>> | undefined {
+  const entries = Object.entries(value).filter(
     ([, vars]) => typeof vars === 'object' && vars !== null && !Array.isArray(vars),
   );
   return entries.length === 0 ? undefined : (Object.fromEntries(entries) as Record<string, Record<string, unknown>>);
@@ -147,27 +88,19 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
-function strings(value: unknown): string[] {
-  return Array.isArray(value)
-    ? value.filter((entry): entry is string => typeof entry === 'string' && entry !== '')
-    : [];
-}
-
-/** A frozen nodeset alternative (src/config/layout.ts `Nodeset`) as the executor sees it. */
-function toBuildNodeset(value: unknown): BuildNodeset {
-  const nodeset = record(value);
-  const nodes = Array.isArray(nodeset.nodes) ? nodeset.nodes.map(record) : [];
-  const groups = Array.isArray(nodeset.groups) ? nodeset.groups.map(record) : [];
+/** A frozen nodeset alternative as the executor sees it: every node and group named, no empty names. */
+function toBuildNodeset(nodeset: FrozenNodeset): BuildNodeset {
+  const named = (names: readonly string[]) => names.filter((name) => name !== '');
   return {
-    name: typeof nodeset.name === 'string' ? nodeset.name : '',
-    nodes: nodes.map((node, index) => ({
-      name: text(node.name) ?? `node${index + 1}`,
-      aliases: strings(node.aliases),
-      label: typeof node.label === 'string' ? node.label : '',
+    name: nodeset.name,
+    nodes: nodeset.nodes.map((node, index) => ({
+      name: node.name === '' ? `node${index + 1}` : node.name,
+      aliases: named(node.aliases),
+      label: node.label,
     })),
-    groups: groups.flatMap((group) =>
-      text(group.name) === null ? [] : [{ name: String(group.name), nodes: strings(group.nodes) }],
-    ),
+    groups: nodeset.groups
+      .filter((group) => group.name !== '')
+      .map((group) => ({ name: group.name, nodes: named(group.nodes) })),
   };
 }
 
@@ -176,12 +109,15 @@ function toBuildNodeset(value: unknown): BuildNodeset {
  * (`nodesetIndex` of its node infos) when its labels match, else the first alternative with the
  * nodes' labels in order; nodes without one are named `node1`, `node2`, ...
  */
-export function nodesetOfNodes(alternatives: unknown, nodes: readonly NodeInfo[]): BuildNodeset | undefined {
+export function nodesetOfNodes(
+  alternatives: readonly FrozenNodeset[] | undefined,
+  nodes: readonly NodeInfo[],
+): BuildNodeset | undefined {
   if (nodes.length === 0) {
     return undefined;
   }
   const labels = nodes.map((node) => node.label);
-  const candidates = (Array.isArray(alternatives) ? alternatives : []).map(toBuildNodeset);
+  const candidates = (alternatives ?? []).map(toBuildNodeset);
   const matches = (nodeset: BuildNodeset | undefined): nodeset is BuildNodeset =>
     nodeset !== undefined &&
     nodeset.nodes.length === labels.length &&
@@ -200,7 +136,7 @@ export function nodesetOfNodes(alternatives: unknown, nodes: readonly NodeInfo[]
 
 /** Translate the engine's build parameters into the executor contract (src/model/build-request.ts). */
 export function toBuildRequestParams(params: BuildParams, projectName: ProjectNameResolver): BuildRequestParams {
-  const frozen = params.job.params as FrozenJobFields;
+  const frozen = params.job.params;
   const change = params.changes[0];
   const mergeItem = (item: MergeItem) => ({
     connection: item.connection,
@@ -211,17 +147,13 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
     patchset: item.patchset,
     oldrev: item.oldrev,
     newrev: item.newrev,
-    mergeMode: mergeMode(item.mergeMode),
+    mergeMode: item.mergeMode,
   });
   const last = params.mergeItems[params.mergeItems.length - 1];
-  const available = Array.isArray(frozen.frozenSecrets) ? (frozen.frozenSecrets as FrozenSecretFields[]) : [];
   const secrets: BuildSecret[] = [];
-  const preRun = steps(frozen.preRun, available, secrets);
-  const run = steps(frozen.run, available, secrets);
-  const postRun = steps(frozen.postRun, available, secrets);
-  const requiredProjects = Array.isArray(frozen.requiredProjects)
-    ? (frozen.requiredProjects as Array<{ projectCanonicalName?: unknown; overrideCheckout?: unknown }>)
-    : [];
+  const preRun = steps(frozen.preRun, frozen.frozenSecrets, secrets);
+  const run = steps(frozen.run, frozen.frozenSecrets, secrets);
+  const postRun = steps(frozen.postRun, frozen.frozenSecrets, secrets);
   const nodes = params.nodes.flatMap((info) => toBuildNode(info) ?? []);
   const nodeset = nodesetOfNodes(frozen.nodesetAlternatives, params.nodes);
   return {
@@ -233,12 +165,12 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
     job: {
       name: params.job.name,
       timeout: params.job.timeout,
-      postTimeout: typeof frozen.postTimeout === 'number' ? frozen.postTimeout : null,
+      postTimeout: frozen.postTimeout,
       attempts: params.job.attempts,
-      workspaceScheme: workspaceScheme(frozen.workspaceScheme),
-      overrideCheckout: typeof frozen.overrideCheckout === 'string' ? frozen.overrideCheckout : null,
+      workspaceScheme: frozen.workspaceScheme,
+      overrideCheckout: frozen.overrideCheckout,
       vars: params.job.vars,
-      extraVars: record(frozen.extraVars),
+      extraVars: frozen.extraVars,
       ...optional('hostVars', variablesByName(frozen.hostVars)),
       ...optional('groupVars', variablesByName(frozen.groupVars)),
       preRun,
@@ -257,17 +189,11 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
       newrev: change.newrev,
     },
     mergerItems: params.mergeItems.map(mergeItem),
-    projects: requiredProjects.flatMap((required) =>
-      typeof required.projectCanonicalName === 'string'
-        ? [
-            {
-              connection: last?.connection ?? '',
-              project: projectName(params.tenant, required.projectCanonicalName),
-              overrideCheckout: typeof required.overrideCheckout === 'string' ? required.overrideCheckout : null,
-            },
-          ]
-        : [],
-    ),
+    projects: frozen.requiredProjects.map((required) => ({
+      connection: last?.connection ?? '',
+      project: projectName(params.tenant, required.projectCanonicalName),
+      overrideCheckout: required.overrideCheckout ?? null,
+    })),
     parentData: params.parentData,
     artifacts: params.artifacts.map((artifact) => ({
       ...artifact,

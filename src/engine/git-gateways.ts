@@ -14,7 +14,7 @@ import {
 } from '../sources/git-changes';
 import type { GitMirrors } from '../sources/git-mirror';
 import type { Merger } from '../executor/merger';
-import { MERGE_MODES, type MergeMode, type MergerItem } from '../model/build-request';
+import type { MergerItem } from '../model/build-request';
 import type { ChangeInfo, MergeItem } from '../model/changes';
 import type { ChangeSource } from './ports/change-source';
 import type { MergeOutcome, MergerGateway } from './ports/merger';
@@ -218,10 +218,6 @@ export type OwnUpdateAnnouncer = (
   oldrev: string,
 ) => Promise<void>;
 
-function mergeMode(value: string): MergeMode {
-  return (MERGE_MODES as readonly string[]).includes(value) ? (value as MergeMode) : 'merge';
-}
-
 export class GitMergerGateway implements MergerGateway {
   constructor(
     private readonly merger: Merger,
@@ -269,7 +265,7 @@ export class GitMergerGateway implements MergerGateway {
       patchset: item.patchset,
       oldrev: item.oldrev,
       newrev: item.newrev,
-      mergeMode: mergeMode(item.mergeMode),
+      mergeMode: item.mergeMode,
     };
   }
 }

@@ -7,6 +7,7 @@
 import { freezeJobGraph, findLayoutProject, projectPipelineConfig, type FrozenJob } from '../config/freeze';
 import type { Layout, Pipeline, ReporterConfig, TriggerConfig } from '../config/layout';
 import { providerImageFormat } from '../config/provider-flatten';
+import { frozenJobExecution } from '../model/frozen-job';
 import type {
   ChangeRequirement,
   EngineLayout,
@@ -181,7 +182,7 @@ export function engineJob(job: FrozenJob): EngineJob {
     requires: job.requires,
     holdFollowingChanges: job.holdFollowingChanges,
     vars: job.vars,
-    params: JSON.parse(JSON.stringify(job)) as Record<string, unknown>,
+    params: frozenJobExecution(job),
   };
 }
 

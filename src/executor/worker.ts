@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import {
   buildEventSubject,
   buildRequestParamsSchema,
+  completedWithoutRun,
   type BuildCompletedPayload,
   type BuildNode,
   type BuildPausedPayload,
@@ -651,30 +652,18 @@ function checkoutsOf(params: BuildRequestParams): ProjectCheckout[] {
   return checkouts;
 }
 
+/** The completion of a request this worker cannot run: ERROR with the reason. */
 function invalidRequestPayload(
   record: BuildRequestRecord,
   detail: string,
   now: Date,
   worker: string,
 ): BuildCompletedPayload {
-  const raw = (record.params ?? {}) as Partial<BuildRequestParams>;
-  return {
-    buildUuid: record.buildUuid,
-    buildsetUuid: typeof raw.buildsetUuid === 'string' ? raw.buildsetUuid : '',
-    tenant: record.tenant,
-    pipeline: typeof raw.pipeline === 'string' ? raw.pipeline : '',
-    jobName: typeof raw.job?.name === 'string' ? raw.job.name : '',
-    attempt: typeof raw.attempt === 'number' ? raw.attempt : 1,
+  return completedWithoutRun(record, {
     result: 'ERROR',
     startTime: record.started ? record.started.toISOString() : null,
     endTime: now.toISOString(),
     errorDetail: detail,
-    logUrl: null,
-    artifacts: [],
-    data: {},
-    childJobs: null,
-    warnings: [],
     worker,
-    changedFiles: null,
-  };
+  });
 }

@@ -2,6 +2,7 @@
  * Changes and ref updates as the engine tracks them (persisted with each queue item), and the
  * items of a speculative merge built from them.
  */
+import type { MergeMode } from './build-request';
 
 export type ChangeKind = 'change' | 'branch' | 'tag' | 'ref';
 
@@ -30,7 +31,7 @@ export interface ChangeInfo {
 export interface MergeItem {
   project: string;
   connection: string;
-  mergeMode: string;
+  mergeMode: MergeMode;
   ref: string;
   branch: string | null;
   number: number | null;

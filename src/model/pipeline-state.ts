@@ -3,6 +3,7 @@
  * records: the scheduler keeps it in memory and the store saves and loads it unchanged.
  */
 import type { ChangeInfo, MergeItem } from './changes';
+import type { FrozenJobExecution } from './frozen-job';
 import type { BuildResult, BuildsetResult } from './results';
 
 /** Window parameters of a change queue (spec/engine.md §2.6). */
@@ -43,8 +44,8 @@ export interface EngineJob {
   requires: string[];
   holdFollowingChanges: boolean;
   vars: Record<string, unknown>;
-  /** Everything else the executor needs (playbooks, required projects, ...), passed through. */
-  params: Record<string, unknown>;
+  /** Everything else the executor needs (scripts, required projects, secrets, ...), passed through unread. */
+  params: FrozenJobExecution;
 }
 
 /** A node the launcher provided, as the engine keeps it for the job (the launcher's fields pass through). */

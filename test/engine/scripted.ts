@@ -4,6 +4,7 @@
  * the test, an executor whose results and timings are chosen by the test, and a launcher that
  * fulfils node requests at once.
  */
+import type { FrozenJobExecution, FrozenPlaybook } from '../../src/model/frozen-job';
 import type { BuildResult } from '../../src/model/results';
 import type { BuildParams, ExecutorGateway } from '../../src/engine/ports/executor';
 import type { ChangeInfo, MergeItem } from '../../src/model/changes';
@@ -96,8 +97,43 @@ export function gitTrigger(
   return { driver: 'git', connection: 'git', events, refs: [], branches: [], ...overrides };
 }
 
+/** A script of a test job; its secrets may be left out. */
+type ScriptSpec = Omit<FrozenPlaybook, 'secrets'> & { secrets?: FrozenPlaybook['secrets'] };
+
+/** The frozen-job fields of a test job: any subset, scripts without secrets. */
+export type FrozenJobSpec = Partial<Omit<FrozenJobExecution, 'preRun' | 'run' | 'postRun'>> & {
+  preRun?: ScriptSpec[];
+  run?: ScriptSpec[];
+  postRun?: ScriptSpec[];
+};
+
+/** The executor part of a test job: nothing to run unless the spec says so. */
+export function frozenExecution(spec: FrozenJobSpec = {}): FrozenJobExecution {
+  const scripts = (list: ScriptSpec[] = []): FrozenPlaybook[] =>
+    list.map((script) => ({ ...script, secrets: script.secrets ?? [] }));
+  return {
+    postTimeout: null,
+    workspaceScheme: 'golang',
+    overrideCheckout: null,
+    extraVars: {},
+    hostVars: {},
+    groupVars: {},
+    requiredProjects: [],
+    frozenSecrets: [],
+    nodesetAlternatives: [],
+    ...spec,
+    preRun: scripts(spec.preRun),
+    run: scripts(spec.run),
+    postRun: scripts(spec.postRun),
+  };
+}
+
 /** A job with no nodes, one attempt less than the reference default (3) only if asked. */
-export function job(name: string, overrides: Partial<EngineJob> = {}): EngineJob {
+export function job(
+  name: string,
+  overrides: Partial<Omit<EngineJob, 'params'>> & { params?: FrozenJobSpec } = {},
+): EngineJob {
+  const { params, ...rest } = overrides;
   return {
     name,
     dependencies: [],
@@ -110,8 +146,8 @@ export function job(name: string, overrides: Partial<EngineJob> = {}): EngineJob
     requires: [],
     holdFollowingChanges: false,
     vars: {},
-    params: {},
-    ...overrides,
+    ...rest,
+    params: frozenExecution(params),
   };
 }
 

@@ -3,6 +3,7 @@
  * semaphores, limits, job freezing). src/engine/layout-adapter.ts implements it over the
  * configuration's Layout; engine tests build one from plain objects.
  */
+import type { MergeMode } from '../../model/build-request';
 import type { EngineJob, WindowParams } from '../../model/pipeline-state';
 
 export type ManagerKind = 'independent' | 'dependent' | 'serial' | 'supercedent';
@@ -84,7 +85,7 @@ export interface EngineProject {
   canonicalName: string;
   connection: string;
   defaultBranch: string;
-  mergeMode: string;
+  mergeMode: MergeMode;
   /** Shared queue name for dependent/serial pipelines (project `queue`), if any. */
   queueName: string | null;
   /** Whether the named queue is per branch. */

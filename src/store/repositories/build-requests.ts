@@ -8,12 +8,13 @@
  * claims it again to finish it.
  */
 import type { Knex } from 'knex';
-import type {
-  BuildCompletedPayload,
-  BuildPausedPayload,
-  BuildRequestParams,
-  BuildStartedPayload,
-  CancelResult,
+import {
+  completedWithoutRun,
+  type BuildCompletedPayload,
+  type BuildPausedPayload,
+  type BuildRequestParams,
+  type BuildStartedPayload,
+  type CancelResult,
 } from '../../model/build-request';
 import type { BuildResult } from '../../model/results';
 import { EngineEventRepository } from './engine-events';
@@ -236,7 +237,7 @@ export class BuildRequestRepository {
           updated: now,
         });
         await this.events.append(
-          { tenant: row.tenant, event: { ...unclaimedCancelPayload(row, now), type: 'build-completed' }, created: now },
+          { tenant: row.tenant, event: { ...unclaimedCancel(row, now), type: 'build-completed' }, created: now },
           trx,
         );
         return 'canceled-unclaimed';
@@ -266,28 +267,12 @@ export class BuildRequestRepository {
   }
 }
 
-/** The completion event of a request canceled before any executor claimed it. */
-function unclaimedCancelPayload(row: BuildRequestRow, now: Date): BuildCompletedPayload {
-  const params = (row.params ?? {}) as Partial<BuildRequestParams>;
-  return {
-    buildUuid: row.build_uuid,
-    buildsetUuid: typeof params.buildsetUuid === 'string' ? params.buildsetUuid : '',
-    tenant: row.tenant,
-    pipeline: typeof params.pipeline === 'string' ? params.pipeline : '',
-    jobName: typeof params.job?.name === 'string' ? params.job.name : '',
-    attempt: typeof params.attempt === 'number' ? params.attempt : 1,
-    result: 'CANCELED',
-    startTime: null,
-    endTime: now.toISOString(),
-    errorDetail: null,
-    logUrl: null,
-    artifacts: [],
-    data: {},
-    childJobs: null,
-    warnings: [],
-    worker: null,
-    changedFiles: null,
-  };
+/** The completion of a request canceled before any executor claimed it. */
+function unclaimedCancel(row: BuildRequestRow, now: Date): BuildCompletedPayload {
+  return completedWithoutRun(
+    { buildUuid: row.build_uuid, tenant: row.tenant, params: row.params },
+    { result: 'CANCELED', startTime: null, endTime: now.toISOString(), errorDetail: null, worker: null },
+  );
 }
 
 function toRecord(row: BuildRequestRow): BuildRequestRecord {
