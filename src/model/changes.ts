@@ -2,7 +2,7 @@
  * Changes and ref updates as the engine tracks them (persisted with each queue item), and the
  * items of a speculative merge built from them.
  */
-import type { MergeMode } from './build-request';
+import type { MergeMode, MergerItem } from './build-request';
 
 export type ChangeKind = 'change' | 'branch' | 'tag' | 'ref';
 
@@ -39,6 +39,21 @@ export interface MergeItem {
   oldrev: string | null;
   newrev: string | null;
   buildsetUuid: string;
+}
+
+/** A merge item as the executor's merger takes it: the project as its connection names the repository. */
+export function toMergerItem(item: MergeItem, repository: { connection: string; project: string }): MergerItem {
+  return {
+    connection: repository.connection,
+    project: repository.project,
+    branch: item.branch,
+    ref: item.ref,
+    change: item.number,
+    patchset: item.patchset,
+    oldrev: item.oldrev,
+    newrev: item.newrev,
+    mergeMode: item.mergeMode,
+  };
 }
 
 /** A display identifier for a change: `N,P` for changes, the new revision for refs. */

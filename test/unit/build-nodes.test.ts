@@ -1,5 +1,5 @@
 /** Node infos of nodes-provisioned events as the executor sees them (build request `nodes` and `nodeset`). */
-import { toBuildNode, toBuildRequestParams } from '../../src/engine/build-request-executor';
+import { toBuildNode, toBuildRequestParams } from '../../src/executor/build-request-params';
 import type { BuildParams } from '../../src/engine/ports/executor';
 import { buildRequestParamsSchema } from '../../src/model/build-request';
 import { frozenExecution } from '../engine/scripted';

@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { Engine } from '../../../src/engine/engine';
 import { InProcessEventBus } from '../../../src/engine/event-bus';
-import { BuildRequestExecutor } from '../../../src/engine/build-request-executor';
+import { BuildRequestExecutor } from '../../../src/executor/build-request-gateway';
 import { buildRequestParamsSchema, type BuildRequestParams } from '../../../src/model/build-request';
 import { BuildRequestRepository } from '../../../src/store/repositories/build-requests';
 import { FakeChanges, FakeClock, InstantNodes, job, makeLayout, pipeline, ScriptedMerger } from '../../engine/scripted';

@@ -1,15 +1,12 @@
 /**
- * The production ExecutorGateway: builds become rows of `build_requests` that executor workers
- * claim (src/executor/worker.ts); their `build-started` / `build-paused` / `build-completed`
- * result events come back through `engine_events`. Job details are taken from the frozen job that the layout
- * adapter passes along in `EngineJob.params`.
+ * The engine's build parameters translated into the executor contract (src/model/build-request.ts):
+ * job details come from the frozen job the engine passes along unread (`EngineJob.params`),
+ * nodes from what the launcher provided, projects named as their connections know them.
  */
-import type { Knex } from 'knex';
 import type { BuildNode, BuildNodeset, BuildRequestParams, BuildSecret, BuildStep } from '../model/build-request';
 import type { FrozenNodeset, FrozenPlaybook, FrozenSecret } from '../model/frozen-job';
-import { BuildRequestRepository } from '../store/repositories/build-requests';
-import type { BuildParams, ExecutorGateway } from './ports/executor';
-import type { MergeItem } from '../model/changes';
+import type { BuildParams } from '../engine/ports/executor';
+import { toMergerItem, type MergeItem } from '../model/changes';
 import type { NodeInfo } from '../model/pipeline-state';
 
 /** Maps a canonical project name to the name its connection uses for the repository. */
@@ -138,17 +135,8 @@ export function nodesetOfNodes(
 export function toBuildRequestParams(params: BuildParams, projectName: ProjectNameResolver): BuildRequestParams {
   const frozen = params.job.params;
   const change = params.changes[0];
-  const mergeItem = (item: MergeItem) => ({
-    connection: item.connection,
-    project: projectName(params.tenant, item.project),
-    branch: item.branch,
-    ref: item.ref,
-    change: item.number,
-    patchset: item.patchset,
-    oldrev: item.oldrev,
-    newrev: item.newrev,
-    mergeMode: item.mergeMode,
-  });
+  const mergeItem = (item: MergeItem) =>
+    toMergerItem(item, { connection: item.connection, project: projectName(params.tenant, item.project) });
   const last = params.mergeItems[params.mergeItems.length - 1];
   const secrets: BuildSecret[] = [];
   const preRun = steps(frozen.preRun, frozen.frozenSecrets, secrets);
@@ -203,37 +191,4 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
     ...(nodes.length > 0 ? { nodes } : {}),
     ...(nodeset ? { nodeset } : {}),
   };
-}
-
-export class BuildRequestExecutor implements ExecutorGateway {
-  private readonly requests: BuildRequestRepository;
-
-  constructor(
-    knex: Knex,
-    private readonly projectName: ProjectNameResolver,
-    private readonly now: () => Date = () => new Date(),
-  ) {
-    this.requests = new BuildRequestRepository(knex);
-  }
-
-  /** Insert the build request unless it exists (a restart re-submits builds without a result). */
-  async startBuild(params: BuildParams): Promise<void> {
-    if (await this.requests.get(params.buildUuid)) {
-      return;
-    }
-    await this.requests.create(toBuildRequestParams(params, this.projectName), {
-      precedence: params.precedence,
-      now: this.now(),
-    });
-  }
-
-  /** Unclaimed requests complete at once as CANCELED; running ones are stopped and end ABORTED. */
-  async cancelBuild(_tenant: string, buildUuid: string): Promise<void> {
-    await this.requests.requestCancel(buildUuid, 'ABORTED', this.now());
-  }
-
-  /** A paused request is flagged; an executor holding its workspace continues it. */
-  async resumeBuild(_tenant: string, buildUuid: string): Promise<void> {
-    await this.requests.requestResume(buildUuid, this.now());
-  }
 }
