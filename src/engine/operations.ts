@@ -8,6 +8,7 @@ import { AutoholdRepository, type AutoholdRecord } from '../store/repositories/a
 import { EngineEventRepository } from '../store/repositories/engine-events';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { SystemEventRepository } from '../store/repositories/system-events';
+import { strategyFor } from './pipeline/strategies';
 import { findProject, type EngineLayout } from './ports/layout';
 import type { DequeueEvent, EnqueueEvent } from '../model/engine-events';
 import type { TenantEventQueueState } from '../model/pipeline-state';
@@ -205,10 +206,10 @@ export class EngineOperations {
     if (!pipeline) {
       return fail('UNKNOWN_PIPELINE', 'Unknown pipeline');
     }
-    if (pipeline.manager === 'supercedent') {
+    if (!strategyFor(pipeline.manager).promotable) {
       return fail(
         'WRONG_MANAGER',
-        `Pipeline ${pipeline.name} uses the supercedent manager, whose queues cannot be reordered`,
+        `Pipeline ${pipeline.name} uses the ${pipeline.manager} manager, whose queues cannot be reordered`,
       );
     }
     if (input.changes.length === 0) {

@@ -32,7 +32,7 @@ import { applyResult, buildParams, nodeRequest, type JobLocation } from './jobs'
 import { changeId } from '../model/changes';
 import { type ItemState, type PipelineState, type QueueState } from '../model/pipeline-state';
 import { PassContext, type EngineGateways, type EstimateCache } from './pass';
-import { PipelineManager } from './pipeline-manager';
+import { PipelineManager } from './pipeline/manager';
 import { pipelineMatches } from './triggers';
 
 export interface SchedulerLogger {
@@ -462,12 +462,7 @@ export class TenantScheduler {
         manager.state.consecutiveFailures = 0;
         ctx.publish({ type: 'pipeline-state-changed', pipeline: manager.name, disabled: false });
       }
-      for (const queue of manager.state.queues) {
-        if (manager.config.manager === 'dependent') {
-          queue.params = manager.config.window;
-          queue.window = queue.window === 0 ? 0 : Math.max(queue.window, manager.config.window.floor);
-        }
-      }
+      manager.reconfigureQueues();
       for (const { queue, item } of manager.allItems()) {
         if (!layout.projects.has(item.changes[0].project)) {
           await manager.removeItem(ctx, queue, item, {

@@ -4,7 +4,7 @@
  */
 import type { ChangeInfo } from '../model/changes';
 import type { TriggerEvent } from '../model/engine-events';
-import type { EnginePipeline, RefFilter } from './ports/layout';
+import type { EngineLayout, EnginePipeline, RefFilter } from './ports/layout';
 
 /** What the trigger filters look at in an event. */
 type TriggerFields = Pick<TriggerEvent, 'type' | 'ref' | 'branch' | 'pipeline' | 'parentPipeline'>;
@@ -88,4 +88,14 @@ function triggersMatch(
         return true;
     }
   });
+}
+
+/** Whether any pipeline has a zuul-driver trigger for this event type. */
+export function pipelinesListen(
+  layout: EngineLayout,
+  eventType: 'parent-change-enqueued' | 'project-change-merged',
+): boolean {
+  return layout.pipelines.some((pipeline) =>
+    pipeline.triggers.some((trigger) => trigger.driver === 'zuul' && trigger.events.includes(eventType)),
+  );
 }
