@@ -22,8 +22,9 @@ import {
   type PromoteInput,
   type TenantStateInput,
 } from './operations';
-import type { EngineGateways } from './pass';
-import { TenantScheduler, type SchedulerLogger } from './scheduler';
+import type { EngineGateways } from './pass-context';
+import type { SchedulerLogger } from './scheduler/pass';
+import { TenantScheduler } from './scheduler/tenant-scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
 import type { AutoholdRecord } from '../store/repositories/autohold';
 import type { TenantEventQueueState } from '../model/pipeline-state';

@@ -13,7 +13,7 @@ import type { NodeRequest } from './ports/nodes';
 import type { ResultEvent } from '../model/engine-events';
 import { itemsAhead, jobFailed } from './item-predicates';
 import type { BuildState, ItemState, JobState, JobWaitReason, QueueState } from '../model/pipeline-state';
-import type { PassContext } from './pass';
+import type { PassContext } from './pass-context';
 
 const PRECEDENCE: Record<EnginePipeline['precedence'], number> = { high: 100, normal: 200, low: 300 };
 const RETRYABLE: ReadonlySet<BuildResult | null> = new Set<BuildResult | null>([

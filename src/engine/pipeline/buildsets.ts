@@ -1,7 +1,7 @@
 /** An item's buildset: a new one, and its history row (created once, when it is first needed). */
 import type { BuildsetState, ItemState } from '../../model/pipeline-state';
 import { historyRef } from '../jobs';
-import type { PassContext } from '../pass';
+import type { PassContext } from '../pass-context';
 import type { ManagedPipeline } from './types';
 
 export function newBuildset(ctx: PassContext): BuildsetState {

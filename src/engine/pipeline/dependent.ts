@@ -7,7 +7,7 @@
 import { changeId, sameChange, type ChangeInfo } from '../../model/changes';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { itemsAhead } from '../item-predicates';
-import type { PassContext } from '../pass';
+import type { PassContext } from '../pass-context';
 import { hasRequirements, unmetRequirement } from '../requirements';
 import { decreasedWindow, increasedWindow } from '../window';
 import { addChange } from './enqueue';

@@ -7,7 +7,7 @@ import { changeId, sameChange, type ChangeInfo } from '../../model/changes';
 import type { SerialChange } from '../../model/engine-events';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { countDependencies, pipelineLimitExceeded, tooManyDependencies } from '../dependencies';
-import type { PassContext } from '../pass';
+import type { PassContext } from '../pass-context';
 import { describeTrigger } from '../report-text';
 import { foreignConnection, unmetRequirement } from '../requirements';
 import { pipelinesListen } from '../triggers';

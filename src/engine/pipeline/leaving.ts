@@ -8,7 +8,7 @@ import type { DequeueReason, ItemState, QueueState } from '../../model/pipeline-
 import { countDependencies, tooManyDependencies } from '../dependencies';
 import { allItemsBehind, itemsBehind } from '../item-predicates';
 import { cancelJobs } from '../jobs';
-import type { PassContext } from '../pass';
+import type { PassContext } from '../pass-context';
 import { formatReport } from '../report-text';
 import { newBuildset } from './buildsets';
 import { allItems } from './queues';

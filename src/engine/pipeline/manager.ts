@@ -5,7 +5,7 @@
  */
 import type { ChangeInfo } from '../../model/changes';
 import type { DequeueReason, ItemState, PipelineState, QueueState } from '../../model/pipeline-state';
-import type { PassContext } from '../pass';
+import type { PassContext } from '../pass-context';
 import type { EngineLayout, EnginePipeline } from '../ports/layout';
 import { addChange } from './enqueue';
 import { enforceDependencyLimit, removeItem, removeOldPatchsets } from './leaving';

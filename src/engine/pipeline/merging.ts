@@ -4,7 +4,7 @@
  */
 import type { ChangeInfo, MergeItem } from '../../model/changes';
 import type { ItemState } from '../../model/pipeline-state';
-import type { PassContext } from '../pass';
+import type { PassContext } from '../pass-context';
 import type { EngineLayout } from '../ports/layout';
 import { pipelinesListen } from '../triggers';
 

@@ -4,7 +4,7 @@
  */
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { findItem, itemsAhead } from '../item-predicates';
-import type { PassContext } from '../pass';
+import type { PassContext } from '../pass-context';
 import { ensureHistoryBuildset } from './buildsets';
 import { mergeItemOf } from './merging';
 import type { ManagedPipeline } from './types';

@@ -4,7 +4,7 @@
  * original enqueue time. Where the manager does not reorder items, only the queue order changes.
  */
 import type { ItemState, QueueState } from '../../model/pipeline-state';
-import type { PassContext } from '../pass';
+import type { PassContext } from '../pass-context';
 import { resetItem } from './leaving';
 import type { ManagedPipeline } from './types';
 

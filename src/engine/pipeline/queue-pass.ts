@@ -6,7 +6,7 @@
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { allItemsBehind, allJobsComplete, didAllJobsSucceed, findItem, hasAnyJobFailed } from '../item-predicates';
 import { cancelJobs, executeJobs, resumePausedBuilds } from '../jobs';
-import type { PassContext } from '../pass';
+import type { PassContext } from '../pass-context';
 import { insideWindow } from '../window';
 import { dequeueItem, resetItem } from './leaving';
 import { prepareItem } from './prepare';

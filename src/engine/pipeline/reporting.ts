@@ -7,7 +7,7 @@ import type { ItemState, QueueState } from '../../model/pipeline-state';
 import type { BuildsetResult } from '../../model/results';
 import { didAllJobsSucceed, hasAnyJobFailed } from '../item-predicates';
 import { historyRefOf } from '../jobs';
-import type { PassContext } from '../pass';
+import type { PassContext } from '../pass-context';
 import { describeTrigger, formatNonEnqueuedReport, formatReport, type ReportAction } from '../report-text';
 import { ensureHistoryBuildset } from './buildsets';
 import { mergeChanges } from './merging';

@@ -5,7 +5,7 @@
  */
 import type { ChangeInfo } from '../../model/changes';
 import type { ItemState, PipelineState, QueueState } from '../../model/pipeline-state';
-import type { PassContext } from '../pass';
+import type { PassContext } from '../pass-context';
 import type { EngineLayout, EnginePipeline, EngineProject } from '../ports/layout';
 
 /** One pipeline under management in a pass. */
