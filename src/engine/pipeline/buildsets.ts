@@ -1,6 +1,6 @@
 /** An item's buildset: a new one, and its history row (created once, when it is first needed). */
 import type { BuildsetState, ItemState } from '../../model/pipeline-state';
-import { historyRef } from '../jobs';
+import { historyRef } from '../jobs/build-records';
 import type { PassContext } from '../pass-context';
 import type { ManagedPipeline } from './types';
 

@@ -7,7 +7,7 @@ import type { ChangeInfo } from '../../model/changes';
 import type { DequeueReason, ItemState, QueueState } from '../../model/pipeline-state';
 import { countDependencies, tooManyDependencies } from '../dependencies';
 import { allItemsBehind, itemsBehind } from '../item-predicates';
-import { cancelJobs } from '../jobs';
+import { cancelJobs } from '../jobs/cancel';
 import type { PassContext } from '../pass-context';
 import { formatReport } from '../report-text';
 import { newBuildset } from './buildsets';

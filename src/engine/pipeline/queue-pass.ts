@@ -5,7 +5,9 @@
  */
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { allItemsBehind, allJobsComplete, didAllJobsSucceed, findItem, hasAnyJobFailed } from '../item-predicates';
-import { cancelJobs, executeJobs, resumePausedBuilds } from '../jobs';
+import { cancelJobs } from '../jobs/cancel';
+import { executeJobs } from '../jobs/run';
+import { resumePausedBuilds } from '../jobs/results';
 import type { PassContext } from '../pass-context';
 import { insideWindow } from '../window';
 import { dequeueItem, resetItem } from './leaving';

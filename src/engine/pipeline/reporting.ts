@@ -6,7 +6,7 @@ import type { ChangeInfo } from '../../model/changes';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import type { BuildsetResult } from '../../model/results';
 import { didAllJobsSucceed, hasAnyJobFailed } from '../item-predicates';
-import { historyRefOf } from '../jobs';
+import { historyRefOf } from '../jobs/build-records';
 import type { PassContext } from '../pass-context';
 import { describeTrigger, formatNonEnqueuedReport, formatReport, type ReportAction } from '../report-text';
 import { ensureHistoryBuildset } from './buildsets';

@@ -153,7 +153,9 @@ export class PassRunner {
         if (event.category === 'trigger') {
           outcomes.set(
             event.id,
-            await this.guard(event, () => (event.valid ? handleTrigger(ctx, managers, event.event) : invalidOutcome(event))),
+            await this.guard(event, () =>
+              event.valid ? handleTrigger(ctx, managers, event.event) : invalidOutcome(event),
+            ),
           );
         }
       }

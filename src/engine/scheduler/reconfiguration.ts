@@ -61,7 +61,6 @@ export async function reconcileLayout(
 
 /** A stand-in configuration for a pipeline that left the layout (only used to cancel its items). */
 function removedPipelineConfig(name: string): EnginePipeline {
-
   const none = { connections: [], submit: false, imageValidated: false };
   return {
     name,

@@ -4,7 +4,7 @@
  * paused builds.
  */
 import type { PipelineState } from '../../model/pipeline-state';
-import { buildParams, nodeRequest } from '../jobs';
+import { buildParams, nodeRequest } from '../jobs/build-params';
 import type { EngineGateways } from '../pass-context';
 import type { EngineLayout } from '../ports/layout';
 

@@ -1,6 +1,6 @@
 /** Result events (builds started, paused, completed; nodes provisioned) applied to the job they are about. */
 import type { ResultEvent } from '../../model/engine-events';
-import { applyResult, type JobLocation } from '../jobs';
+import { applyResult, type JobLocation } from '../jobs/results';
 import type { PassContext } from '../pass-context';
 import type { PipelineManager } from '../pipeline/manager';
 
