@@ -1,5 +1,5 @@
 /** Build times: finished builds with flat ref columns, for runtime charts (`T/build-times`). */
-import type { BuildTimeFilter as BuildTimeFilterValue, BuildTimeRecord } from '../src/store/repositories/builds';
+import type { BuildTimeFilter as BuildTimeFilterValue, BuildTimeRecord } from '../src/store/repositories/build-times';
 import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
 import { builder } from './builder';
 import { Build } from './build';
@@ -86,13 +86,13 @@ builder.objectField(Tenant, 'buildTimes', (t) =>
       },
       resolve: (tenant, args, ctx) => {
         const filter = toBuildTimeFilter(args.filter);
-        const { builds } = historyStore(ctx);
+        const { buildTimes } = historyStore(ctx);
         return resolveKeysetConnection({
           args,
           codec: endTimeCursor,
           cursorOf: (row: BuildTimeRecord) => ({ endTime: row.endTime, id: row.id }),
-          fetch: (page) => builds.listBuildTimes(tenant.name, filter, page),
-          count: () => builds.countBuildTimes(tenant.name, filter),
+          fetch: (page) => buildTimes.listBuildTimes(tenant.name, filter, page),
+          count: () => buildTimes.countBuildTimes(tenant.name, filter),
         });
       },
     },

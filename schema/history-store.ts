@@ -1,4 +1,5 @@
 /** The build-history repositories for a request, created once per set of services. */
+import { BuildTimeRepository } from '../src/store/repositories/build-times';
 import { BuildRepository } from '../src/store/repositories/builds';
 import { BuildsetRepository } from '../src/store/repositories/buildsets';
 import { RefRepository } from '../src/store/repositories/refs';
@@ -7,6 +8,7 @@ import type { GraphQLContext, Services } from './context';
 
 export interface HistoryStore {
   builds: BuildRepository;
+  buildTimes: BuildTimeRepository;
   buildsets: BuildsetRepository;
   refs: RefRepository;
   systemEvents: SystemEventRepository;
@@ -23,6 +25,7 @@ export function historyStore(ctx: GraphQLContext): HistoryStore {
   const { knex } = ctx.services;
   const store: HistoryStore = {
     builds: new BuildRepository(knex),
+    buildTimes: new BuildTimeRepository(knex),
     buildsets: new BuildsetRepository(knex),
     refs: new RefRepository(knex),
     systemEvents: new SystemEventRepository(knex),
