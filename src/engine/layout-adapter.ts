@@ -4,7 +4,8 @@
  * phases have reporters, `submit: true`), projects with their queue names, and job freezing
  * through `freezeJobGraph` of the config package.
  */
-import { freezeJobGraph, findLayoutProject, projectPipelineConfig, type FrozenJob } from '../config/freeze';
+import { freezeJobGraph, type FrozenJob } from '../config/freeze';
+import { findLayoutProject, projectPipelineConfig } from '../config/project-pipeline-config';
 import type { Layout, Pipeline, ReporterConfig, TriggerConfig } from '../config/layout';
 import { providerImageFormat } from '../config/provider-flatten';
 import { frozenJobExecution } from '../model/frozen-job';
