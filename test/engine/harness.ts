@@ -6,7 +6,9 @@ import type { TriggerEvent } from '../../src/model/engine-events';
 import type { Database } from '../../src/store/database';
 import { BuildRepository, type BuildRecord } from '../../src/store/repositories/builds';
 import { BuildsetRepository, type BuildsetRecord } from '../../src/store/repositories/buildsets';
-import { canonical, FakeChanges, FakeClock, InstantNodes, ScriptedExecutor, ScriptedMerger } from './scripted';
+import { canonical, FakeClock } from './scripted-layout';
+import { FakeChanges } from './fake-changes';
+import { InstantNodes, ScriptedExecutor, ScriptedMerger } from './scripted-gateways';
 
 let tenantCounter = 0;
 

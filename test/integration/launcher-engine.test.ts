@@ -13,7 +13,7 @@ import { createLauncher, type Launcher } from '../../src/launcher/launcher';
 import type { EngineJob } from '../../src/model/pipeline-state';
 import type { NodeGateway } from '../../src/engine/ports/nodes';
 import { EngineHarness, nextTenant } from '../engine/harness';
-import { canonical, gitTrigger, job, makeLayout, pipeline } from '../engine/scripted';
+import { canonical, gitTrigger, job, makeLayout, pipeline } from '../engine/scripted-layout';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { launcherLayout, TestLayouts } from '../helpers/launcher-layout';
 

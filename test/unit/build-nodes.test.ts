@@ -2,7 +2,7 @@
 import { toBuildNode, toBuildRequestParams } from '../../src/executor/build-request-params';
 import type { BuildParams } from '../../src/engine/ports/executor';
 import { buildRequestParamsSchema } from '../../src/model/build-request';
-import { frozenExecution } from '../engine/scripted';
+import { frozenExecution } from '../engine/scripted-layout';
 
 describe('toBuildNode', () => {
   it('keeps what the executor needs of launcher nodes', () => {

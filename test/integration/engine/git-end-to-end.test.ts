@@ -21,7 +21,8 @@ import { seedRepositories } from '../../../src/sources/git-seed';
 import { BuildRequestRepository } from '../../../src/store/repositories/build-requests';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
-import { InstantNodes, job, makeLayout, pipeline } from '../../engine/scripted';
+import { InstantNodes } from '../../engine/scripted-gateways';
+import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 
 const PROJECT = 'example/hello';
 const HOST = 'git.example.com';

@@ -1,6 +1,6 @@
 /** Events whose stored payload does not match their type: recorded with the reason, never retried, never blocking. */
 import { engineScenarios } from '../../engine/scenarios';
-import { canonical, gitTrigger, job, pipeline } from '../../engine/scripted';
+import { canonical, gitTrigger, job, pipeline } from '../../engine/scripted-layout';
 
 describe('engine: invalid stored events', () => {
   const scenarios = engineScenarios();

@@ -21,7 +21,8 @@ import { BuildRepository } from '../../../src/store/repositories/builds';
 import { BuildRequestRepository } from '../../../src/store/repositories/build-requests';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
-import { InstantNodes, job, makeLayout, pipeline } from '../../engine/scripted';
+import { InstantNodes } from '../../engine/scripted-gateways';
+import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 
 const PROJECT = 'org/app';
 const HOST = 'git.example.com';
