@@ -6,7 +6,7 @@
  */
 import { freezeJobGraph, type FrozenJob } from '../config/freeze';
 import { findLayoutProject, projectPipelineConfig } from '../config/project-pipeline-config';
-import type { Layout, Pipeline, ReporterConfig, TriggerConfig } from '../config/layout';
+import { REPORTER_PHASES, type Layout, type Pipeline, type ReporterConfig, type TriggerConfig } from '../config/layout';
 import { providerImageFormat } from '../config/provider-flatten';
 import { frozenJobExecution } from '../model/frozen-job';
 import type {
@@ -29,18 +29,6 @@ const ZUUL_EVENTS: readonly string[] = [
   'image-build',
   'image-validate',
 ] satisfies ZuulTriggerEvent[];
-
-const PHASES: ReporterPhase[] = [
-  'enqueue',
-  'start',
-  'success',
-  'failure',
-  'merge-conflict',
-  'config-error',
-  'no-jobs',
-  'disabled',
-  'dequeue',
-];
 
 function asList(value: unknown): unknown[] {
   if (value === undefined || value === null) {
@@ -121,7 +109,7 @@ function reporterActions(reporters: ReporterConfig[]): ReporterActions {
 /** The engine's view of one configured pipeline. */
 export function enginePipeline(pipeline: Pipeline): EnginePipeline {
   const reporters = {} as Record<ReporterPhase, ReporterActions>;
-  for (const phase of PHASES) {
+  for (const phase of REPORTER_PHASES) {
     const configured = pipeline.reporters[phase] ?? [];
     // merge-conflict and config-error fall back to the failure reporters (spec §1.4).
     const effective =

@@ -29,28 +29,32 @@ export type WorkspaceScheme = (typeof WORKSPACE_SCHEMES)[number];
 const nullableString = z.string().nullable();
 const recordSchema = z.record(z.string(), z.unknown());
 
+/** The fields that say which change or ref (of which project, on which connection) a build is about. */
+const refFields = {
+  /** Name of the git connection (service configuration `connections.<name>`). */
+  connection: z.string().min(1),
+  project: z.string().min(1),
+  /** Branch the change targets (or the branch a ref item updates); null for tags and other refs. */
+  branch: nullableString,
+  /** `refs/changes/NN/N/P` for a change, `refs/heads/...`/`refs/tags/...` for a ref item. */
+  ref: z.string().min(1),
+  /** Change number, null for ref items. */
+  change: z.number().int().nullable(),
+  patchset: nullableString,
+  oldrev: nullableString,
+  /** For ref items: the commit to test. For changes: the expected commit of the change ref (checked when given). */
+  newrev: nullableString,
+};
+
+/** The ref being tested, as exposed to steps in the environment. */
+export const buildItemRefSchema = z.object(refFields).strict();
+export type BuildItemRef = z.infer<typeof buildItemRefSchema>;
+
 /**
  * One change or ref of the speculative state. A build's `mergerItems` list the item ahead
  * first and the item under test last (engine.md §2.5.1 `merger_items`).
  */
-export const mergerItemSchema = z
-  .object({
-    /** Name of the git connection (service configuration `connections.<name>`). */
-    connection: z.string().min(1),
-    project: z.string().min(1),
-    /** Branch the change targets (or the branch a ref item updates); null for tags and other refs. */
-    branch: nullableString,
-    /** `refs/changes/NN/N/P` for a change, `refs/heads/...`/`refs/tags/...` for a ref item. */
-    ref: z.string().min(1),
-    /** Change number, null for ref items. */
-    change: z.number().int().nullable(),
-    patchset: nullableString,
-    oldrev: nullableString,
-    /** For ref items: the commit to test. For changes: the expected commit of the change ref (checked when given). */
-    newrev: nullableString,
-    mergeMode: z.enum(MERGE_MODES),
-  })
-  .strict();
+export const mergerItemSchema = z.object({ ...refFields, mergeMode: z.enum(MERGE_MODES) }).strict();
 export type MergerItem = z.infer<typeof mergerItemSchema>;
 
 /** A project the job needs checked out besides those of the merger items (required-projects). */
@@ -158,21 +162,6 @@ export const buildJobSchema = z
     { message: 'a step refers to a secret the job does not carry' },
   );
 export type BuildJob = z.infer<typeof buildJobSchema>;
-
-/** The ref being tested, as exposed to steps in the environment. */
-export const buildItemRefSchema = z
-  .object({
-    connection: z.string().min(1),
-    project: z.string().min(1),
-    branch: nullableString,
-    ref: z.string().min(1),
-    change: z.number().int().nullable(),
-    patchset: nullableString,
-    oldrev: nullableString,
-    newrev: nullableString,
-  })
-  .strict();
-export type BuildItemRef = z.infer<typeof buildItemRefSchema>;
 
 /**
  * A node the launcher gave the build (docs/launcher.md). `local` nodes are directories on the

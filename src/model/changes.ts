@@ -6,9 +6,8 @@ import type { MergeMode, MergerItem } from './build-request';
 
 export type ChangeKind = 'change' | 'branch' | 'tag' | 'ref';
 
-/** A change (patchset) or a ref as the engine sees it. */
-export interface ChangeInfo {
-  kind: ChangeKind;
+/** Which change (patchset) or ref update of which project: what changes and merge items share. */
+export interface ChangeRef {
   /** Canonical project name. */
   project: string;
   ref: string;
@@ -17,6 +16,11 @@ export interface ChangeInfo {
   patchset: string | null;
   oldrev: string | null;
   newrev: string | null;
+}
+
+/** A change (patchset) or a ref as the engine sees it. */
+export interface ChangeInfo extends ChangeRef {
+  kind: ChangeKind;
   url: string | null;
   owner: string | null;
   /** Changes named by `Depends-On:` trailers (project canonical name + number). */
@@ -28,16 +32,9 @@ export interface ChangeInfo {
 }
 
 /** One change of a speculative merge, oldest first (items ahead, then the item itself). */
-export interface MergeItem {
-  project: string;
+export interface MergeItem extends ChangeRef {
   connection: string;
   mergeMode: MergeMode;
-  ref: string;
-  branch: string | null;
-  number: number | null;
-  patchset: string | null;
-  oldrev: string | null;
-  newrev: string | null;
   buildsetUuid: string;
 }
 

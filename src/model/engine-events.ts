@@ -157,6 +157,15 @@ export const buildStartedEventSchema = z.object({
   logUrl: nullableString.optional(),
 });
 
+/** What a build returns in its results file, for its dependents. */
+const returnedResults = {
+  artifacts: z.array(returnedArtifact).optional(),
+  /** Result data returned by the job (passed to dependent jobs). */
+  data: record.optional(),
+  /** `child_jobs` returned by the job: null when absent, else the dependents to keep. */
+  childJobs: z.array(z.string()).nullish(),
+};
+
 export const buildCompletedEventSchema = z.object({
   type: z.literal('build-completed'),
   buildUuid: z.string(),
@@ -165,21 +174,17 @@ export const buildCompletedEventSchema = z.object({
   endTime: z.string(),
   errorDetail: nullableString.optional(),
   logUrl: nullableString.optional(),
-  artifacts: z.array(returnedArtifact).optional(),
-  /** Result data returned by the job (passed to dependent jobs). */
-  data: record.optional(),
-  /** `child_jobs` returned by the job: null when absent, else the dependents to keep. */
-  childJobs: z.array(z.string()).nullish(),
+  ...returnedResults,
 });
 
-/** The run phase succeeded and asked to pause (`zuul.pause`): the build waits for its dependents (spec §2.2.2). */
+/**
+ * The run phase succeeded and asked to pause (`zuul.pause`): the build waits for its dependents
+ * (spec §2.2.2), which get what it returned so far.
+ */
 export const buildPausedEventSchema = z.object({
   type: z.literal('build-paused'),
   buildUuid: z.string(),
-  /** Result data returned so far (given to the dependents). */
-  data: record.optional(),
-  artifacts: z.array(returnedArtifact).optional(),
-  childJobs: z.array(z.string()).nullish(),
+  ...returnedResults,
 });
 
 export const nodesProvisionedEventSchema = z.object({

@@ -13,28 +13,7 @@ import { decreasedWindow, increasedWindow } from '../window';
 import { addChange } from './enqueue';
 import { sharedChangeQueue, wouldShareQueue } from './queues';
 import { admitIntoSharedQueue } from './shared-queue';
-import type { AddChangeOptions, ManagedPipeline, ManagerStrategy, NeededChanges } from './types';
-
-export const dependentManager: ManagerStrategy = {
-  changeQueue: (pipeline, change, project) =>
-    sharedChangeQueue(pipeline, project, change.branch, pipeline.config.window.window, pipeline.config.window),
-  admitDependency: admitIntoSharedQueue,
-  enqueueChangesBehind,
-  neededChanges,
-  refusalBeforeMerge: recheckRequirements,
-  windowAfterReport(queue, outcome) {
-    if (outcome.succeeded) {
-      return increasedWindow(queue.window, queue.params);
-    }
-    return outcome.jobsFailed ? decreasedWindow(queue.window, queue.params) : queue.window;
-  },
-  reconfigureQueue(queue, config) {
-    queue.params = config.window;
-    queue.window = queue.window === 0 ? 0 : Math.max(queue.window, config.window.floor);
-  },
-  promotable: true,
-  promoteReordersItems: true,
-};
+import type { ManagedPipeline, ManagerStrategy, NeededChanges } from './types';
 
 /**
  * Open changes that depend (Depends-On) on a change just enqueued, in projects that would
@@ -42,14 +21,14 @@ export const dependentManager: ManagerStrategy = {
  * in progress further up (they brought this one in) are skipped; a refusal of one of them does
  * not affect the change itself.
  */
-async function enqueueChangesBehind(
-  pipeline: ManagedPipeline,
-  ctx: PassContext,
-  change: ChangeInfo,
-  queue: QueueState,
-  options: AddChangeOptions,
-  history: ChangeInfo[],
-): Promise<void> {
+const enqueueChangesBehind: ManagerStrategy['enqueueChangesBehind'] = async (
+  pipeline,
+  ctx,
+  change,
+  queue,
+  options,
+  history,
+) => {
   if (change.kind !== 'change') {
     return;
   }
@@ -81,7 +60,7 @@ async function enqueueChangesBehind(
       forcedQueue: queue,
     });
   }
-}
+};
 
 /** A live item leaves when a Depends-On change is neither merged nor ahead; any item fails with a failing one ahead. */
 async function neededChanges(
@@ -177,3 +156,24 @@ async function recheckRequirements(
   }
   return null;
 }
+
+export const dependentManager: ManagerStrategy = {
+  changeQueue: (pipeline, change, project) =>
+    sharedChangeQueue(pipeline, project, change.branch, pipeline.config.window.window, pipeline.config.window),
+  admitDependency: admitIntoSharedQueue,
+  enqueueChangesBehind,
+  neededChanges,
+  refusalBeforeMerge: recheckRequirements,
+  windowAfterReport(queue, outcome) {
+    if (outcome.succeeded) {
+      return increasedWindow(queue.window, queue.params);
+    }
+    return outcome.jobsFailed ? decreasedWindow(queue.window, queue.params) : queue.window;
+  },
+  reconfigureQueue(queue, config) {
+    queue.params = config.window;
+    queue.window = queue.window === 0 ? 0 : Math.max(queue.window, config.window.floor);
+  },
+  promotable: true,
+  promoteReordersItems: true,
+};

@@ -1,16 +1,9 @@
 /** The build-history port: the SQL reporter's writes (spec §4.2) and build-time estimates. */
 import type { BuildResult, BuildsetResult } from '../../model/results';
+import type { NewRef } from '../../store/repositories/refs';
 
-export interface HistoryRef {
-  project: string;
-  ref: string;
-  refUrl: string | null;
-  change: number | null;
-  patchset: string | null;
-  oldrev: string | null;
-  newrev: string | null;
-  branch: string | null;
-}
+/** The ref a buildset or build is recorded for (every field given). */
+export type HistoryRef = Required<NewRef>;
 
 export interface BuildHistoryWriter {
   /** Buildset start: returns the row id and the ids of its refs (in the order given). */
