@@ -16,6 +16,7 @@ import type { Clock } from '../ports/clock';
 import type { EngineLayout } from '../ports/layout';
 import { handleManagement } from './management-events';
 import { reconcileLayout } from './reconfiguration';
+import type { JobLocation } from '../jobs/results';
 import { handleResult, locateJobs } from './result-events';
 import type { TenantState } from './tenant-state';
 import { fireTimers } from './timers';
@@ -40,6 +41,9 @@ export interface PassOptions {
   /** Called when a semaphore was released (global semaphores span tenants). */
   onSemaphoreReleased?: () => void;
 }
+
+/** The order in which a pass handles the categories of its batch. */
+const ENGINE_EVENT_CATEGORY_ORDER: readonly EngineEventCategory[] = ['management', 'result', 'trigger'];
 
 /** Tries of an event whose handler throws before it is marked with an error instead of blocking the tenant. */
 const MAX_EVENT_FAILURES = 3;
@@ -113,51 +117,38 @@ export class PassRunner {
     return didWork;
   }
 
-  /** The outcome of each event handled in this pass (events of paused queues stay pending). */
+  /**
+   * The outcome of each event handled in this pass: management events first, then results
+   * (they stop builds), then triggers. Events of paused queues were not loaded; triggers are
+   * discarded unread while the tenant discards them.
+   */
   private async handleEvents(
     ctx: PassContext,
     managers: ReadonlyMap<string, PipelineManager>,
     pending: readonly EngineEventRecord[],
     queues: TenantEventQueueState,
   ): Promise<Map<number, string>> {
+    // Where builds and node requests are, once the management events have moved items.
+    let locations: ReadonlyMap<string, JobLocation> | null = null;
+    const handle = (event: EngineEventRecord): Promise<string> => {
+      if (!event.valid) {
+        return invalidOutcome(event);
+      }
+      switch (event.category) {
+        case 'management':
+          return handleManagement(ctx, managers, event.event);
+        case 'result':
+          locations ??= locateJobs(managers);
+          return handleResult(ctx, managers, locations, event.event);
+        case 'trigger':
+          return handleTrigger(ctx, managers, event.event);
+      }
+    };
     const outcomes = new Map<number, string>();
-    for (const event of pending) {
-      if (event.category === 'management') {
-        outcomes.set(
-          event.id,
-          await this.guard(event, () =>
-            event.valid ? handleManagement(ctx, managers, event.event) : invalidOutcome(event),
-          ),
-        );
-      }
-    }
-    if (!queues.resultQueuePaused) {
-      const locations = locateJobs(managers);
-      for (const event of pending) {
-        if (event.category === 'result') {
-          outcomes.set(
-            event.id,
-            await this.guard(event, () =>
-              event.valid ? handleResult(ctx, managers, locations, event.event) : invalidOutcome(event),
-            ),
-          );
-        }
-      }
-    }
-    if (queues.triggerQueueDiscarding) {
-      for (const event of pending.filter((candidate) => candidate.category === 'trigger')) {
-        outcomes.set(event.id, 'discarded');
-      }
-    } else if (!queues.triggerQueuePaused) {
-      for (const event of pending) {
-        if (event.category === 'trigger') {
-          outcomes.set(
-            event.id,
-            await this.guard(event, () =>
-              event.valid ? handleTrigger(ctx, managers, event.event) : invalidOutcome(event),
-            ),
-          );
-        }
+    for (const category of ENGINE_EVENT_CATEGORY_ORDER) {
+      for (const event of pending.filter((candidate) => candidate.category === category)) {
+        const discard = category === 'trigger' && queues.triggerQueueDiscarding;
+        outcomes.set(event.id, discard ? 'discarded' : await this.guard(event, () => handle(event)));
       }
     }
     return outcomes;
