@@ -15,7 +15,7 @@ import type { ChangeSignal } from '../src/auth/change-signal';
 import type { Principal } from '../src/auth/principal';
 import type { TokenBucketLimiter } from '../src/auth/rate-limit';
 import type { LiveFeeds } from './live-feeds';
-import type { Redactor } from '../src/auth/redact';
+import type { Redactor } from '../src/secrets/redact';
 
 /**
  * Which tenants exist and their current layouts. The LayoutManager implements it; tests that

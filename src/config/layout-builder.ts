@@ -50,7 +50,7 @@ import { validateLayout, type OriginOf } from './layout-validation';
 import { keyLines, parseConfigFile, type ConfigItem, type ParsedConfigFile } from './yaml-source';
 import { BUILTIN_NOOP } from './builtin-jobs';
 import { checkSecretDecrypts, type SecretKeys } from './secret-check';
-import { createRedactor, secretStrings } from '../auth/redact';
+import { createRedactor, secretStrings } from '../secrets/redact';
 
 /** A project of the tenant with the files read from each of its loaded branches. */
 export interface LoadedProject {

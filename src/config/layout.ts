@@ -6,7 +6,7 @@
 import type { ConfigError, SourceContext } from './config-error';
 import type { BranchMatcher, RegexSpec } from './regex';
 import type { TenantConfig } from './tenant-file';
-import type { Redactor } from '../auth/redact';
+import type { Redactor } from '../secrets/redact';
 
 export type { ConfigError, SourceContext } from './config-error';
 export type { BranchMatcher, RegexSpec } from './regex';

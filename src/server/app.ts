@@ -47,7 +47,7 @@ import { logFiles, logsMountPath } from './log-files';
 import { createServiceRoles, type ServiceRoles } from './roles';
 import { NO_REDACTION } from './secret-redaction';
 import { ChangeSignal } from '../auth/change-signal';
-import type { Redactor } from '../auth/redact';
+import type { Redactor } from '../secrets/redact';
 import { consoleStreamAuthorizer } from './console-auth';
 
 export interface AppOptions {
