@@ -1,10 +1,10 @@
 /** Build times: finished builds with flat ref columns, for runtime charts (`T/build-times`). */
 import type { BuildTimeFilter as BuildTimeFilterValue, BuildTimeRecord } from '../src/store/repositories/builds';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
-import { builder } from './builder';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
+import { builder } from './infra/builder';
 import { Build } from './build';
-import { historyStore } from './history-store';
-import { endTimeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, resolveKeysetConnection } from './pagination';
+import { historyStore } from './infra/history-store';
+import { endTimeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, resolveKeysetConnection } from './infra/pagination';
 import { BuildResult } from './results';
 import { Tenant } from './tenant';
 

@@ -10,17 +10,17 @@ import type {
 } from '../src/store/repositories/builds';
 import type { BuildsetRecord } from '../src/store/repositories/buildsets';
 import type { RefRecord } from '../src/store/repositories/refs';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
-import { readableRows } from './access';
-import { builder } from './builder';
-import type { GraphQLContext } from './context';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
+import { readableRows } from './infra/access';
+import { builder } from './infra/builder';
+import type { GraphQLContext } from './infra/context';
 import { Buildset, readableBuildsets } from './buildset';
-import { NotFoundError } from './errors';
-import { groupBy } from './group-by';
-import { historyStore } from './history-store';
-import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './pagination';
-import { prefetchRelations, type RelationPrefetch } from './prefetch';
-import { requestLoader } from './request-loader';
+import { NotFoundError } from './infra/errors';
+import { groupBy } from './infra/group-by';
+import { historyStore } from './infra/history-store';
+import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './infra/pagination';
+import { prefetchRelations, type RelationPrefetch } from './infra/prefetch';
+import { requestLoader } from './infra/request-loader';
 import { Ref } from './ref';
 import { buildStatus, BuildResult, BuildStatus } from './results';
 import { Tenant } from './tenant';
@@ -124,7 +124,7 @@ const buildIds = (builds: readonly BuildRecord[]): number[] => builds.map((build
 const prefetchBuildset: RelationPrefetch<BuildRecord> = (ctx, builds) =>
   buildBuildset(ctx).prefetch(builds.map((build) => build.buildsetId));
 
-/** What a page of builds prefetches, by the Build field that needs it (schema/prefetch.ts). */
+/** What a page of builds prefetches, by the Build field that needs it (schema/infra/prefetch.ts). */
 const BUILD_RELATIONS: Record<string, RelationPrefetch<BuildRecord>> = {
   ref: (ctx, builds) => buildRef(ctx).prefetch(builds.flatMap((build) => (build.refId === null ? [] : [build.refId]))),
   buildset: prefetchBuildset,

@@ -9,16 +9,16 @@ import type {
   BuildsetRecord,
 } from '../src/store/repositories/buildsets';
 import type { RefRecord } from '../src/store/repositories/refs';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
-import { readableRows } from './access';
-import { builder } from './builder';
-import type { GraphQLContext } from './context';
-import { NotFoundError } from './errors';
-import { groupBy } from './group-by';
-import { historyStore } from './history-store';
-import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './pagination';
-import { prefetchRelations, type RelationPrefetch } from './prefetch';
-import { requestLoader } from './request-loader';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
+import { readableRows } from './infra/access';
+import { builder } from './infra/builder';
+import type { GraphQLContext } from './infra/context';
+import { NotFoundError } from './infra/errors';
+import { groupBy } from './infra/group-by';
+import { historyStore } from './infra/history-store';
+import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './infra/pagination';
+import { prefetchRelations, type RelationPrefetch } from './infra/prefetch';
+import { requestLoader } from './infra/request-loader';
 import { Ref } from './ref';
 import { buildsetStatus, BuildsetResult, BuildsetStatus } from './results';
 import { Tenant } from './tenant';
@@ -64,7 +64,7 @@ const buildsetEvents = requestLoader<number, BuildsetEventRecord[]>(async (ids, 
 
 const buildsetIds = (buildsets: readonly BuildsetRecord[]): number[] => buildsets.map((buildset) => buildset.id);
 
-/** What a page of buildsets prefetches, by the Buildset field that needs it (schema/prefetch.ts). */
+/** What a page of buildsets prefetches, by the Buildset field that needs it (schema/infra/prefetch.ts). */
 const BUILDSET_RELATIONS: Record<string, RelationPrefetch<BuildsetRecord>> = {
   refs: (ctx, buildsets) => buildsetRefs(ctx).prefetch(buildsetIds(buildsets)),
   events: (ctx, buildsets) => buildsetEvents(ctx).prefetch(buildsetIds(buildsets)),

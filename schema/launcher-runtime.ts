@@ -20,12 +20,12 @@ import {
   nodesetRequestCancel,
   type OperationResult,
 } from '../src/launcher/operations';
-import { adminScope, takeControlToken } from './access';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
-import { builder } from './builder';
-import type { GraphQLContext } from './context';
-import { ConflictError, InvalidInputError, NotFoundError } from './errors';
-import { idCursor, PAGINATION_DESCRIPTION, resolveKeysetConnection } from './pagination';
+import { adminScope, takeControlToken } from './infra/access';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
+import { builder } from './infra/builder';
+import type { GraphQLContext } from './infra/context';
+import { ConflictError, InvalidInputError, NotFoundError } from './infra/errors';
+import { idCursor, PAGINATION_DESCRIPTION, resolveKeysetConnection } from './infra/pagination';
 import { requireTenant, Tenant } from './tenant';
 
 const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };

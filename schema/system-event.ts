@@ -4,11 +4,11 @@ import {
   type SystemEventRecord,
   type SystemEventType as SystemEventTypeValue,
 } from '../src/store/repositories/system-events';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
-import { readableRows } from './access';
-import { builder } from './builder';
-import { historyStore } from './history-store';
-import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './pagination';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
+import { readableRows } from './infra/access';
+import { builder } from './infra/builder';
+import { historyStore } from './infra/history-store';
+import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './infra/pagination';
 import { Tenant } from './tenant';
 
 /** What each event type means (compat.md A4). */

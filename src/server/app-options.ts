@@ -5,7 +5,7 @@ import type { KeySizes } from '../auth/keys/key-manager';
 import type { ServiceConfig } from '../config/service';
 import type { Engine } from '../engine/engine';
 import type { Database } from '../store/database';
-import type { TenantCatalog } from '../../schema/context';
+import type { TenantCatalog } from '../../schema/infra/context';
 import type { ConsoleSource } from '../../schema/console-log';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import type { LiveHubOptions } from '../../subscriptions/live/live-hub';

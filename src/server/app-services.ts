@@ -11,7 +11,7 @@ import type { Redactor } from '../secrets/redact';
 import { openDatabase, type Database } from '../store/database';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { SystemEventRepository } from '../store/repositories/system-events';
-import type { Services, TenantCatalog } from '../../schema/context';
+import type { Services, TenantCatalog } from '../../schema/infra/context';
 import { createEventBus } from '../../subscriptions/bus';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import type { LayoutManager } from '../config/layout-manager';
 import type { Database } from '../store/database';
-import type { Services } from '../../schema/context';
+import type { Services } from '../../schema/infra/context';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import type { LiveHub } from '../../subscriptions/live/live-hub';
 import { listen, shutdown, startServices, urlOf, type AppRuntime } from './app-lifecycle';

@@ -6,7 +6,7 @@ import Koa from 'koa';
 import type { ServiceConfig } from '../config/service';
 import type { Redactor } from '../secrets/redact';
 import type { Database } from '../store/database';
-import type { Services } from '../../schema/context';
+import type { Services } from '../../schema/infra/context';
 import { graphqlRoute } from './graphql-route';
 import { healthRoutes, type Readiness } from './health';
 import { logFiles, logsMountPath } from './log-files';

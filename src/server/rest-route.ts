@@ -7,7 +7,7 @@ import { defaultRealm } from '../auth/capabilities';
 import { requestAuthFromHeader } from '../auth/gate';
 import type { ServiceConfig } from '../config/service';
 import type { Redactor } from '../secrets/redact';
-import type { Services } from '../../schema/context';
+import type { Services } from '../../schema/infra/context';
 import { REST_ROUTES } from '../../rest-compat';
 import { createOperationRunner } from '../../rest-compat/operation-runner';
 import { restRouter } from '../../rest-compat/router';

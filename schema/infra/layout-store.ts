@@ -1,8 +1,8 @@
 /** Access to a tenant's current layout and to the repositories of the configuration side. */
-import type { Layout } from '../src/config/layout';
-import { ConfigErrorRepository } from '../src/store/repositories/config-errors';
-import { ImageArtifactRepository } from '../src/store/repositories/image-artifacts';
-import { SemaphoreRepository } from '../src/store/repositories/semaphores';
+import type { Layout } from '../../src/config/layout';
+import { ConfigErrorRepository } from '../../src/store/repositories/config-errors';
+import { ImageArtifactRepository } from '../../src/store/repositories/image-artifacts';
+import { SemaphoreRepository } from '../../src/store/repositories/semaphores';
 import type { GraphQLContext, Services } from './context';
 
 export interface LayoutStore {

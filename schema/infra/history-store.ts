@@ -1,8 +1,8 @@
 /** The build-history repositories for a request, created once per set of services. */
-import { BuildRepository } from '../src/store/repositories/builds';
-import { BuildsetRepository } from '../src/store/repositories/buildsets';
-import { RefRepository } from '../src/store/repositories/refs';
-import { SystemEventRepository } from '../src/store/repositories/system-events';
+import { BuildRepository } from '../../src/store/repositories/builds';
+import { BuildsetRepository } from '../../src/store/repositories/buildsets';
+import { RefRepository } from '../../src/store/repositories/refs';
+import { SystemEventRepository } from '../../src/store/repositories/system-events';
 import type { GraphQLContext, Services } from './context';
 
 export interface HistoryStore {

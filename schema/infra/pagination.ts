@@ -3,7 +3,7 @@
  * so pages stay stable while new builds arrive; `offset` exists for the REST layer's `skip`.
  */
 import { GraphQLError } from 'graphql';
-import type { KeysetPage } from '../src/store/repositories/history-query';
+import type { KeysetPage } from '../../src/store/repositories/history-query';
 
 /** Page size when neither `first` nor `last` is given. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -103,7 +103,7 @@ export async function resolveKeysetConnection<Node, Cursor>(options: {
   cursorOf: (node: Node) => Cursor;
   fetch: (page: KeysetPage<Cursor>) => Promise<Node[]>;
   count: () => Promise<number>;
-  /** Starts loading the page's relations before GraphQL walks it (schema/prefetch.ts). */
+  /** Starts loading the page's relations before GraphQL walks it (schema/infra/prefetch.ts). */
   prefetch?: (nodes: readonly Node[]) => Promise<void>;
 }): Promise<KeysetConnection<Node>> {
   const { page, size } = keysetPageFromArgs(options.args, options.codec);
