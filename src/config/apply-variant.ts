@@ -13,7 +13,7 @@ import type {
   SourceContext,
 } from './layout';
 import type { RegexSpec } from './regex';
-import { ATTRIBUTE_CONTROL_KEYS } from './parse-job';
+import { ATTRIBUTE_CONTROL_KEYS } from './parse-job-attributes';
 
 /** Attributes that change how a job executes; final and protected jobs guard them. */
 const EXECUTION_ATTRIBUTES: readonly JobAttributeName[] = [

@@ -16,7 +16,8 @@ import { connectionsFromConfig, readTenantFile, readTenantLayoutInput } from './
 import { BoundedMemo } from './bounded-memo';
 import { proposedLayout, type ProposedLayout, type SpeculativeLayout } from './proposed-layout';
 import type { ServiceConfig } from './service';
-import { branchesToLoad, type Abide, type TenantFileProblem } from './tenant-file';
+import type { Abide, TenantFileProblem } from './tenant-file';
+import { branchesToLoad } from './tenant-sources';
 import { GenerationalFileCache, type ConnectionSet } from './tenant-loader';
 import { ConfigErrorRepository, type NewConfigError } from '../store/repositories/config-errors';
 import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
