@@ -23,9 +23,10 @@ import {
 import { adminScope, takeControlToken } from './infra/access';
 import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
 import { builder } from './infra/builder';
+import { filterConditions } from './infra/filter-input';
 import type { GraphQLContext } from './infra/context';
 import { ConflictError, InvalidInputError, NotFoundError } from './infra/errors';
-import { idCursor, PAGINATION_DESCRIPTION, resolveKeysetConnection } from './infra/pagination';
+import { PAGINATION_DESCRIPTION, resolveIdConnection } from './infra/pagination';
 import { requireTenant, Tenant } from './tenant';
 
 const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -263,15 +264,8 @@ builder.objectFields(Tenant, (t) => ({
         const providers = providersOf({ layouts: ctx.services.tenants, config: ctx.services.config }, tenant.name).map(
           (p) => p.canonicalName,
         );
-        const filter = {
-          states: args.filter?.states ?? undefined,
-          labels: args.filter?.labels ?? undefined,
-          providers: args.filter?.providers ?? undefined,
-        };
-        return resolveKeysetConnection({
-          args,
-          codec: idCursor,
-          cursorOf: (node: NodeRecord) => node.id,
+        const filter = filterConditions(args.filter);
+        return resolveIdConnection(args, {
           fetch: (page) => repos.nodes.list(tenant.name, providers, filter, page),
           count: () => repos.nodes.count(tenant.name, providers, filter),
         });
@@ -294,11 +288,8 @@ builder.objectFields(Tenant, (t) => ({
       },
       resolve: (tenant, args, ctx) => {
         const repos = createRepositories(ctx.services.knex);
-        const filter = { states: args.filter?.states ?? undefined };
-        return resolveKeysetConnection({
-          args,
-          codec: idCursor,
-          cursorOf: (request: NodesetRequestRecord) => request.id,
+        const filter = filterConditions(args.filter);
+        return resolveIdConnection(args, {
           fetch: (page) => repos.requests.list(tenant.name, filter, page),
           count: () => repos.requests.count(tenant.name, filter),
         });

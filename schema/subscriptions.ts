@@ -8,8 +8,9 @@ import type { EngineDelta } from '../src/engine/event-bus';
 import type { BuildRecord } from '../src/store/repositories/builds';
 import { assertStillReadable, readAccessRecheck } from './infra/access';
 import { builder } from './infra/builder';
-import { Build, BuildFilter, toBuildFilter } from './build';
-import { Buildset, BuildsetFilter, toBuildsetFilter } from './buildset';
+import { filterConditions } from './infra/filter-input';
+import { Build, BuildFilter } from './build';
+import { Buildset, BuildsetFilter } from './buildset';
 import type { GraphQLContext } from './infra/context';
 import { historyStore } from './infra/history-store';
 import type { LiveFeeds, QueueFeedEvent, StatusTick, SystemEventItem, SystemEventTick } from './infra/live-feeds';
@@ -149,7 +150,7 @@ builder.subscriptionFields((t) => ({
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: async (_root, { tenant, filter }, ctx) => {
-      const wanted = toBuildFilter(filter);
+      const wanted = filterConditions(filter);
       const source = await requireLive(ctx).queueEvents(tenant, null);
       return new LiveIterator(
         source,
@@ -179,7 +180,7 @@ builder.subscriptionFields((t) => ({
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: async (_root, { tenant, filter }, ctx) => {
-      const wanted = toBuildsetFilter(filter);
+      const wanted = filterConditions(filter);
       const source = await requireLive(ctx).queueEvents(tenant, null);
       return new LiveIterator(
         source,

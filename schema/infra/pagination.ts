@@ -129,6 +129,22 @@ export async function resolveKeysetConnection<Node, Cursor>(options: {
   };
 }
 
+/** A list keyed and ordered by database id, newest first: where its pages and its count come from. */
+export interface IdKeyedList<Node> {
+  fetch: (page: KeysetPage<number>) => Promise<Node[]>;
+  count: () => Promise<number>;
+  /** Starts loading the page's relations before GraphQL walks it. */
+  prefetch?: (nodes: readonly Node[]) => Promise<void>;
+}
+
+/** `resolveKeysetConnection` over a list keyed by database id (builds, buildsets, events, nodes, requests). */
+export function resolveIdConnection<Node extends { id: number }>(
+  args: ConnectionArgs,
+  list: IdKeyedList<Node>,
+): Promise<KeysetConnection<Node>> {
+  return resolveKeysetConnection({ args, codec: idCursor, cursorOf: (node: Node) => node.id, ...list });
+}
+
 /** Parses the local part of a global id that wraps a database id. */
 export function parseDatabaseId(id: string): number {
   if (!/^\d{1,15}$/.test(id)) {
