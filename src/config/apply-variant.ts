@@ -14,6 +14,7 @@ import type {
 } from './layout';
 import type { RegexSpec } from './regex';
 import { ATTRIBUTE_CONTROL_KEYS } from './parse-job-attributes';
+import { isPlainObject } from '../model/value-checks';
 
 /** Attributes that change how a job executes; final and protected jobs guard them. */
 const EXECUTION_ATTRIBUTES: readonly JobAttributeName[] = [
@@ -109,17 +110,13 @@ export function deepMerge(under: Record<string, unknown>, over: Record<string, u
   const out: Record<string, unknown> = { ...under };
   for (const [k, v] of Object.entries(over)) {
     const u = out[k];
-    if (isMap(u) && isMap(v)) {
+    if (isPlainObject(u) && isPlainObject(v)) {
       out[k] = deepMerge(u, v);
     } else {
       out[k] = v;
     }
   }
   return out;
-}
-
-function isMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function union(a: readonly string[] | undefined, b: readonly string[]): string[] {

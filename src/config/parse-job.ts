@@ -30,7 +30,7 @@ import {
   toPlainData,
   type ConfigMap,
 } from './schema-helpers';
-import { isPlainObject, OverrideControl } from './yaml-source';
+import { isYamlMapping, OverrideControl } from './yaml-source';
 
 const JOB_KEYS = new Set([
   'name',
@@ -249,14 +249,14 @@ export function parseJob(body: unknown, ctx: ParseContext, inlineName?: string):
     if (value === undefined || value === null) {
       continue;
     }
-    if (!isPlainObject(value)) {
+    if (!isYamlMapping(value)) {
       throw syntax(`expected a dictionary for dictionary value @ data['${key}']`, key);
     }
     if (key === 'vars' || key === 'extra-vars') {
       checkVariableNames(value, key);
     } else {
       for (const [host, hostVars] of Object.entries(value)) {
-        if (!isPlainObject(hostVars)) {
+        if (!isYamlMapping(hostVars)) {
           throw syntax(`expected a dictionary for dictionary value @ data['${key}']['${host}']`, key);
         }
         checkVariableNames(hostVars, key);

@@ -5,7 +5,7 @@
  */
 import { ConfigObjectError } from './config-error';
 import { checkKeys, optBool, optInt, optString, optStrList, requireMap, reqString } from './schema-helpers';
-import { isPlainObject, keyLine, parseTenantFileText } from './yaml-source';
+import { isYamlMapping, keyLine, parseTenantFileText } from './yaml-source';
 import { DEFAULT_INCLUDE, readProjectList, type TenantProjectConfig } from './tenant-sources';
 
 export interface TenantConfig {
@@ -194,7 +194,7 @@ function parseAuthorizationRule(body: unknown): AuthorizationRule {
   const raw = map.conditions;
   const list = Array.isArray(raw) ? raw : [raw];
   const conditions = list.map((c) => {
-    if (!isPlainObject(c)) {
+    if (!isYamlMapping(c)) {
       throw new ConfigObjectError(
         `expected a dictionary for dictionary value @ data['conditions']`,
         'Unknown Configuration Error',
