@@ -27,5 +27,6 @@ import './keys';
 import './subscriptions';
 import './console-log';
 import './launcher-runtime';
+import './launcher-operations';
 
 export const schema = builder.toSchema();
