@@ -4,16 +4,17 @@
  * builds, two system events) and the OpenAPI document the server publishes for each shape.
  */
 import path from 'node:path';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import type { ValidateFunction } from 'ajv/dist/2020';
 import type { HttpMethod } from '../../rest-compat/route';
 import type { RestShape } from '../../rest-compat/shape';
 import { buildFixtureRepos, type FixtureRepos } from './config-fixtures';
 import { historyFactory, defaultRef } from './factories';
+import { OpenApiDocuments } from './openapi-documents';
 import { startTestServer, type TestServer } from './server';
 
 export type Json = Record<string, unknown>;
 
-export const SHAPES: RestShape[] = ['current', 'earlier'];
+export { SHAPES } from './openapi-documents';
 
 export interface RestContract {
   readonly server: TestServer;
@@ -40,8 +41,7 @@ export interface RestContract {
 export function useRestContract(): RestContract {
   let server: TestServer | undefined;
   let repos: FixtureRepos | undefined;
-  const documents = new Map<RestShape, Json>();
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const documents = new OpenApiDocuments();
   const uuids = { buildOne: '', buildsetOne: '', buildsetTwo: '', minBuildId: 0, maxBuildId: 0 };
   const running = (): TestServer => {
     if (server === undefined) {
@@ -117,10 +117,7 @@ export function useRestContract(): RestContract {
     uuids.buildsetTwo = two.buildset.uuid;
     uuids.minBuildId = merge.id;
     uuids.maxBuildId = last.id;
-    for (const shape of SHAPES) {
-      const res = await fetch(`${running().url}/api/openapi.json?shape=${shape}`);
-      documents.set(shape, (await res.json()) as Json);
-    }
+    await documents.load(server.url);
   }, 120_000);
 
   afterAll(async () => {
@@ -151,14 +148,7 @@ export function useRestContract(): RestContract {
       expect(res.status).toBe(200);
       return (await res.json()) as T;
     },
-    responseValidator: (shape, path, method, status) => {
-      const paths = documents.get(shape)?.paths as Record<string, Record<string, Json>>;
-      const operation = paths[path]?.[method.toLowerCase()];
-      expect(operation).toBeDefined();
-      const response = (operation.responses as Record<string, Json>)[String(status)];
-      const content = response.content as Record<string, { schema: Json }>;
-      return ajv.compile(content['application/json'].schema);
-    },
+    responseValidator: (shape, path, method, status) => documents.responseValidator(shape, path, method, status),
     concretePath: (pattern) => {
       const values: Record<string, string> = {
         tenant_name: 'tenant-one',
