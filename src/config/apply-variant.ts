@@ -13,7 +13,7 @@ import type {
   SourceContext,
 } from './layout';
 import type { RegexSpec } from './regex';
-import { ATTRIBUTE_CONTROL_KEYS } from './parse-job-attributes';
+import { CONTROLLABLE_ATTRIBUTES } from './parse-job-attributes';
 import { isPlainObject } from '../model/value-checks';
 
 /** Attributes that change how a job executes; final and protected jobs guard them. */
@@ -163,8 +163,8 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
       );
     }
   }
-  for (const [key, attr] of Object.entries(ATTRIBUTE_CONTROL_KEYS)) {
-    if (a[attr] !== undefined && job.finalAttributes.has(key)) {
+  for (const [key, attr] of Object.entries(CONTROLLABLE_ATTRIBUTES)) {
+    if (attr !== undefined && a[attr] !== undefined && job.finalAttributes.has(key)) {
       throw new InheritanceError(
         `Unable to modify job ${job.name} final attribute ${key} with variant ${describe(other)}`,
       );

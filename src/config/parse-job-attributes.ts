@@ -20,8 +20,11 @@ import { parseNodeset } from './parse-nodeset';
 import { compileRegex, isDeprecatedRegex, readRegexList, type RegexSpec } from './regex';
 import { checkKeys, optBool, optString, requireMap, strList, type ConfigMap } from './schema-helpers';
 
-/** Attributes that `attribute-control` may make final. */
-export const ATTRIBUTE_CONTROL_KEYS: Readonly<Record<string, JobAttributeName>> = {
+/**
+ * Attributes whose combination with a parent's can be steered (`!override` / `!inherit`) and that
+ * `attribute-control` may make final, by their configuration key.
+ */
+export const CONTROLLABLE_ATTRIBUTES: Readonly<Partial<Record<string, JobAttributeName>>> = {
   requires: 'requires',
   provides: 'provides',
   tags: 'tags',
@@ -111,7 +114,7 @@ export function readAttributeControl(value: unknown): Record<string, { final: bo
   const map = requireMap(value, 'attribute-control');
   const out: Record<string, { final: boolean }> = {};
   for (const [key, setting] of Object.entries(map)) {
-    if (!(key in ATTRIBUTE_CONTROL_KEYS)) {
+    if (!(key in CONTROLLABLE_ATTRIBUTES)) {
       throw syntax(`extra keys not allowed @ data['attribute-control']['${key}']`, 'attribute-control');
     }
     const s = requireMap(setting, `attribute-control ${key}`);

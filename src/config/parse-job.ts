@@ -4,6 +4,7 @@ import type { JobAttributeName, JobAttributes, JobVariant } from './layout';
 import { impliedBranchMatcher, type ParseContext } from './parse-context';
 import {
   boolOrAuto,
+  CONTROLLABLE_ATTRIBUTES,
   checkedRegexes,
   checkTimeouts,
   checkVariableNames,
@@ -88,23 +89,6 @@ const JOB_KEYS = new Set([
   'image-build-name',
 ]);
 
-/** Attributes whose combination can be steered with `!override` / `!inherit`. */
-const OVERRIDE_CONTROL: Partial<Record<string, JobAttributeName>> = {
-  files: 'files',
-  'irrelevant-files': 'irrelevantFiles',
-  tags: 'tags',
-  provides: 'provides',
-  requires: 'requires',
-  'required-projects': 'requiredProjects',
-  vars: 'vars',
-  'extra-vars': 'extraVars',
-  'host-vars': 'hostVars',
-  'group-vars': 'groupVars',
-  'include-vars': 'includeVars',
-  dependencies: 'dependencies',
-  'failure-output': 'failureOutput',
-};
-
 /**
  * Parse a job definition. For project-pipeline variants pass `inlineName` (the list key); they
  * never get implied branch matchers.
@@ -120,7 +104,7 @@ export function parseJob(body: unknown, ctx: ParseContext, inlineName?: string):
   const map: ConfigMap = {};
   for (const [key, value] of Object.entries(raw)) {
     if (value instanceof OverrideControl) {
-      const attr = OVERRIDE_CONTROL[key];
+      const attr = CONTROLLABLE_ATTRIBUTES[key];
       if (attr === undefined) {
         throw syntax(`The !${value.mode} tag is not supported on the "${key}" attribute`, key);
       }
