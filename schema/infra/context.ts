@@ -81,3 +81,19 @@ export interface GraphQLContext {
 export function createContext(services: Services, requestId: string, auth: RequestAuth): GraphQLContext {
   return { services, auth, principal: auth.principal, requestId };
 }
+
+/**
+ * A getter of a value built once per set of services and shared by every request over them (for
+ * repositories, which hold no per-request state).
+ */
+export function perServices<T>(create: (knex: Knex) => T): (ctx: GraphQLContext) => T {
+  const made = new WeakMap<Services, T>();
+  return (ctx) => {
+    let value = made.get(ctx.services);
+    if (value === undefined) {
+      value = create(ctx.services.knex);
+      made.set(ctx.services, value);
+    }
+    return value;
+  };
+}

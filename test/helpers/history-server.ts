@@ -24,7 +24,7 @@ export interface SeededHistory {
   graphql<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
 }
 
-export async function startSeededHistoryServer(): Promise<SeededHistory> {
+async function startSeededHistoryServer(): Promise<SeededHistory> {
   // Pages of up to 5,000 rows with every field are far over the default cost limit.
   const server = await startTestServer({
     tenants: ['tenant-one', 'tenant-two'],
@@ -138,5 +138,34 @@ export async function startSeededHistoryServer(): Promise<SeededHistory> {
     all: [...created].reverse(),
     sets: { gate1: gate1Done, gate2: gate2Done, check: check.buildset, post: postDone },
     graphql,
+  };
+}
+
+/** Starts the seeded server before the calling file's tests and stops it after them. */
+export function useSeededHistory(): SeededHistory {
+  let seeded: SeededHistory | undefined;
+  beforeAll(async () => {
+    seeded = await startSeededHistoryServer();
+  });
+  afterAll(async () => {
+    await seeded?.server.stop();
+  });
+  const current = (): SeededHistory => {
+    if (seeded === undefined) {
+      throw new Error('the seeded history server is not running');
+    }
+    return seeded;
+  };
+  return {
+    get server() {
+      return current().server;
+    },
+    get all() {
+      return current().all;
+    },
+    get sets() {
+      return current().sets;
+    },
+    graphql: (query, variables) => current().graphql(query, variables),
   };
 }

@@ -2,20 +2,10 @@
  * Builds over GraphQL through a real server: `Tenant.builds` with every filter and pagination edge,
  * and `Tenant.build` with typed errors.
  */
-import { startSeededHistoryServer, type SeededHistory, type Connection } from '../../helpers/history-server';
+import { useSeededHistory, type Connection } from '../../helpers/history-server';
 
-let all: SeededHistory['all'];
-let sets: SeededHistory['sets'];
-let server: SeededHistory['server'];
-let graphql: SeededHistory['graphql'];
-
-beforeAll(async () => {
-  ({ all, sets, server, graphql } = await startSeededHistoryServer());
-});
-
-afterAll(async () => {
-  await server.stop();
-});
+const history = useSeededHistory();
+const { graphql } = history;
 
 interface BuildNode {
   databaseId: number;
@@ -61,7 +51,7 @@ describe('Tenant.builds', () => {
   it('lists the tenant builds newest first with a total count', async () => {
     const page = await builds();
     expect(page.totalCount).toBe(11);
-    expect(page.nodes.map((build) => build.databaseId)).toEqual(all.map((build) => build.id));
+    expect(page.nodes.map((build) => build.databaseId)).toEqual(history.all.map((build) => build.id));
     expect(page.pageInfo).toEqual({
       hasNextPage: false,
       hasPreviousPage: false,
@@ -94,10 +84,9 @@ describe('Tenant.builds', () => {
     expect(await jobsOf({ patchset: ['2'] })).toEqual(['project-test1', 'lint', 'lint']);
     expect(await jobsOf({ ref: ['refs/heads/master'] })).toEqual(['upload']);
     expect(await jobsOf({ newrev: ['b'.repeat(40)] })).toEqual(['upload']);
-    expect((await builds({ filter: { uuid: [all[0].uuid, all[3].uuid] } })).nodes.map((build) => build.uuid)).toEqual([
-      all[0].uuid,
-      all[3].uuid,
-    ]);
+    expect(
+      (await builds({ filter: { uuid: [history.all[0].uuid, history.all[3].uuid] } })).nodes.map((build) => build.uuid),
+    ).toEqual([history.all[0].uuid, history.all[3].uuid]);
     expect(await jobsOf({ nodeset: ['small'] })).toEqual(['lint', 'lint']);
     expect((await builds({ filter: { nodeset: ['test-nodeset'] } })).totalCount).toBe(8);
   });
@@ -121,7 +110,7 @@ describe('Tenant.builds', () => {
   });
 
   it('filters by database id range, inclusive', async () => {
-    const ids = all.map((build) => build.id);
+    const ids = history.all.map((build) => build.id);
     const min = Math.min(...ids);
     const max = Math.max(...ids);
     expect((await builds({ filter: { idxMax: min } })).totalCount).toBe(1);
@@ -152,35 +141,35 @@ describe('Tenant.builds', () => {
 
   it('pages forward with cursors: start, middle, end', async () => {
     const first = await builds({ first: 4 });
-    expect(first.nodes.map((build) => build.databaseId)).toEqual(all.slice(0, 4).map((build) => build.id));
+    expect(first.nodes.map((build) => build.databaseId)).toEqual(history.all.slice(0, 4).map((build) => build.id));
     expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
     const middle = await builds({ first: 4, after: first.pageInfo.endCursor });
-    expect(middle.nodes.map((build) => build.databaseId)).toEqual(all.slice(4, 8).map((build) => build.id));
+    expect(middle.nodes.map((build) => build.databaseId)).toEqual(history.all.slice(4, 8).map((build) => build.id));
     expect(middle.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
     const end = await builds({ first: 4, after: middle.pageInfo.endCursor });
-    expect(end.nodes.map((build) => build.databaseId)).toEqual(all.slice(8).map((build) => build.id));
+    expect(end.nodes.map((build) => build.databaseId)).toEqual(history.all.slice(8).map((build) => build.id));
     expect(end.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     expect(end.totalCount).toBe(11);
   });
 
   it('pages backward with last and before', async () => {
     const last = await builds({ last: 3 });
-    expect(last.nodes.map((build) => build.databaseId)).toEqual(all.slice(8).map((build) => build.id));
+    expect(last.nodes.map((build) => build.databaseId)).toEqual(history.all.slice(8).map((build) => build.id));
     expect(last.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     const before = await builds({ last: 3, before: last.pageInfo.startCursor });
-    expect(before.nodes.map((build) => build.databaseId)).toEqual(all.slice(5, 8).map((build) => build.id));
+    expect(before.nodes.map((build) => build.databaseId)).toEqual(history.all.slice(5, 8).map((build) => build.id));
     expect(before.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
     const start = await builds({ last: 10, before: before.pageInfo.startCursor });
-    expect(start.nodes.map((build) => build.databaseId)).toEqual(all.slice(0, 5).map((build) => build.id));
+    expect(start.nodes.map((build) => build.databaseId)).toEqual(history.all.slice(0, 5).map((build) => build.id));
     expect(start.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
   });
 
   it('pages with offset like REST skip', async () => {
     const page = await builds({ first: 3, offset: 9 });
-    expect(page.nodes.map((build) => build.databaseId)).toEqual(all.slice(9).map((build) => build.id));
+    expect(page.nodes.map((build) => build.databaseId)).toEqual(history.all.slice(9).map((build) => build.id));
     expect(page.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     expect((await builds({ first: 2, offset: 2 })).nodes.map((build) => build.databaseId)).toEqual(
-      all.slice(2, 4).map((build) => build.id),
+      history.all.slice(2, 4).map((build) => build.id),
     );
   });
 
@@ -197,14 +186,14 @@ describe('Tenant.builds', () => {
 
   it('clamps large pages and rejects bad paging arguments', async () => {
     expect((await builds({ first: 5000 })).nodes).toHaveLength(11);
-    const negative = await server.graphql(BUILDS, { first: -1 });
+    const negative = await history.server.graphql(BUILDS, { first: -1 });
     expect(negative.errors?.[0]).toMatchObject({
       message: '`first` must not be negative.',
       extensions: { code: 'BAD_USER_INPUT' },
     });
-    const both = await server.graphql(BUILDS, { first: 1, last: 1 });
+    const both = await history.server.graphql(BUILDS, { first: 1, last: 1 });
     expect(both.errors?.[0]?.message).toBe('Pass either `first` or `last`, not both.');
-    const cursor = await server.graphql(BUILDS, { after: 'garbage' });
+    const cursor = await history.server.graphql(BUILDS, { after: 'garbage' });
     expect(cursor.errors?.[0]).toMatchObject({
       message: 'Invalid cursor "garbage".',
       extensions: { code: 'BAD_USER_INPUT' },
@@ -294,7 +283,9 @@ describe('Tenant.build', () => {
   `;
 
   it('returns every REST field of one build with its buildset refs', async () => {
-    const test1 = all.find((build) => build.jobName === 'project-test1' && build.buildsetId === sets.gate1.id);
+    const test1 = history.all.find(
+      (build) => build.jobName === 'project-test1' && build.buildsetId === history.sets.gate1.id,
+    );
     const data = await graphql<{ tenant: { build: Record<string, unknown> } }>(BUILD, {
       tenant: 'tenant-one',
       uuid: test1?.uuid,
@@ -318,8 +309,8 @@ describe('Tenant.build', () => {
       startTime: test1?.startTime?.toISOString(),
       endTime: test1?.endTime?.toISOString(),
       pipeline: 'gate',
-      eventId: sets.gate1.eventId,
-      eventTimestamp: sets.gate1.eventTimestamp?.toISOString(),
+      eventId: history.sets.gate1.eventId,
+      eventTimestamp: history.sets.gate1.eventTimestamp?.toISOString(),
       tenant: 'tenant-one',
       artifacts: [
         { name: 'docs', url: 'http://example.com/docs', metadata: null },
@@ -339,7 +330,7 @@ describe('Tenant.build', () => {
         refUrl: 'https://review.example.com/1',
       },
       buildset: {
-        uuid: sets.gate1.uuid,
+        uuid: history.sets.gate1.uuid,
         status: 'COMPLETED',
         result: 'SUCCESS',
         refs: [{ project: 'org/project', change: 1 }],
@@ -348,7 +339,7 @@ describe('Tenant.build', () => {
   });
 
   it('separates the running status from the missing result', async () => {
-    const running = all.find((build) => build.result === null);
+    const running = history.all.find((build) => build.result === null);
     const data = await graphql<{ tenant: { build: Record<string, unknown> } }>(BUILD, {
       tenant: 'tenant-one',
       uuid: running?.uuid,

@@ -2,19 +2,10 @@
  * Buildsets over GraphQL through a real server: `Tenant.buildsets` with every filter and paging,
  * `Tenant.buildset` and the badge.
  */
-import { startSeededHistoryServer, type SeededHistory, type Connection } from '../../helpers/history-server';
+import { useSeededHistory, type Connection } from '../../helpers/history-server';
 
-let sets: SeededHistory['sets'];
-let server: SeededHistory['server'];
-let graphql: SeededHistory['graphql'];
-
-beforeAll(async () => {
-  ({ sets, server, graphql } = await startSeededHistoryServer());
-});
-
-afterAll(async () => {
-  await server.stop();
-});
+const history = useSeededHistory();
+const { graphql } = history;
 
 describe('Tenant.buildsets and Tenant.buildset', () => {
   const BUILDSETS = /* GraphQL */ `
@@ -55,50 +46,81 @@ describe('Tenant.buildsets and Tenant.buildset', () => {
     const page = await buildsets();
     expect(page.totalCount).toBe(4);
     expect(page.nodes).toEqual([
-      { databaseId: sets.post.id, uuid: sets.post.uuid, pipeline: 'post', status: 'COMPLETED', result: 'SUCCESS' },
-      { databaseId: sets.check.id, uuid: sets.check.uuid, pipeline: 'check', status: 'RUNNING', result: null },
-      { databaseId: sets.gate2.id, uuid: sets.gate2.uuid, pipeline: 'gate', status: 'COMPLETED', result: 'FAILURE' },
-      { databaseId: sets.gate1.id, uuid: sets.gate1.uuid, pipeline: 'gate', status: 'COMPLETED', result: 'SUCCESS' },
+      {
+        databaseId: history.sets.post.id,
+        uuid: history.sets.post.uuid,
+        pipeline: 'post',
+        status: 'COMPLETED',
+        result: 'SUCCESS',
+      },
+      {
+        databaseId: history.sets.check.id,
+        uuid: history.sets.check.uuid,
+        pipeline: 'check',
+        status: 'RUNNING',
+        result: null,
+      },
+      {
+        databaseId: history.sets.gate2.id,
+        uuid: history.sets.gate2.uuid,
+        pipeline: 'gate',
+        status: 'COMPLETED',
+        result: 'FAILURE',
+      },
+      {
+        databaseId: history.sets.gate1.id,
+        uuid: history.sets.gate1.uuid,
+        pipeline: 'gate',
+        status: 'COMPLETED',
+        result: 'SUCCESS',
+      },
     ]);
   });
 
   it('filters by any ref of the buildset, with wildcards', async () => {
-    expect(await idsOf({ project: ['org/lib'] })).toEqual([sets.check.id]);
+    expect(await idsOf({ project: ['org/lib'] })).toEqual([history.sets.check.id]);
     expect(await idsOf({ project: ['org/*'], branch: ['*ster*'], pipeline: ['check', '*ate'] })).toEqual([
-      sets.gate2.id,
-      sets.gate1.id,
+      history.sets.gate2.id,
+      history.sets.gate1.id,
     ]);
-    expect(await idsOf({ branch: ['main'] })).toEqual([sets.check.id]);
+    expect(await idsOf({ branch: ['main'] })).toEqual([history.sets.check.id]);
     // Ref conditions must hold for one ref: org/lib is on main, not on stable.
     expect(await idsOf({ project: ['org/lib'], branch: ['stable'] })).toEqual([]);
-    expect(await idsOf({ change: [2, 4] })).toEqual([sets.check.id, sets.gate2.id]);
-    expect(await idsOf({ patchset: ['2'] })).toEqual([sets.check.id]);
-    expect(await idsOf({ ref: ['refs/heads/master'] })).toEqual([sets.post.id]);
-    expect(await idsOf({ newrev: ['b'.repeat(40)] })).toEqual([sets.post.id]);
+    expect(await idsOf({ change: [2, 4] })).toEqual([history.sets.check.id, history.sets.gate2.id]);
+    expect(await idsOf({ patchset: ['2'] })).toEqual([history.sets.check.id]);
+    expect(await idsOf({ ref: ['refs/heads/master'] })).toEqual([history.sets.post.id]);
+    expect(await idsOf({ newrev: ['b'.repeat(40)] })).toEqual([history.sets.post.id]);
     expect(await idsOf({ branch: ['%master%'] })).toEqual([]);
   });
 
   it('filters by uuid, pipeline, result, excluded result, completeness and id range', async () => {
-    expect(await idsOf({ uuid: [sets.gate1.uuid] })).toEqual([sets.gate1.id]);
-    expect(await idsOf({ pipeline: ['gat*'] })).toEqual([sets.gate2.id, sets.gate1.id]);
-    expect(await idsOf({ result: ['FAILURE'] })).toEqual([sets.gate2.id]);
-    expect(await idsOf({ excludeResult: ['FAILURE'] })).toEqual([sets.post.id, sets.gate1.id]);
-    expect(await idsOf({ complete: false })).toEqual([sets.check.id]);
-    expect(await idsOf({ complete: true })).toEqual([sets.post.id, sets.gate2.id, sets.gate1.id]);
-    expect(await idsOf({ idxMin: sets.gate2.id, idxMax: sets.check.id })).toEqual([sets.check.id, sets.gate2.id]);
-    expect(await idsOf({ idxMax: sets.gate1.id })).toEqual([sets.gate1.id]);
+    expect(await idsOf({ uuid: [history.sets.gate1.uuid] })).toEqual([history.sets.gate1.id]);
+    expect(await idsOf({ pipeline: ['gat*'] })).toEqual([history.sets.gate2.id, history.sets.gate1.id]);
+    expect(await idsOf({ result: ['FAILURE'] })).toEqual([history.sets.gate2.id]);
+    expect(await idsOf({ excludeResult: ['FAILURE'] })).toEqual([history.sets.post.id, history.sets.gate1.id]);
+    expect(await idsOf({ complete: false })).toEqual([history.sets.check.id]);
+    expect(await idsOf({ complete: true })).toEqual([
+      history.sets.post.id,
+      history.sets.gate2.id,
+      history.sets.gate1.id,
+    ]);
+    expect(await idsOf({ idxMin: history.sets.gate2.id, idxMax: history.sets.check.id })).toEqual([
+      history.sets.check.id,
+      history.sets.gate2.id,
+    ]);
+    expect(await idsOf({ idxMax: history.sets.gate1.id })).toEqual([history.sets.gate1.id]);
   });
 
   it('pages with cursors and offset', async () => {
     const first = await buildsets({ first: 3 });
     expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
     const rest = await buildsets({ first: 3, after: first.pageInfo.endCursor });
-    expect(rest.nodes.map((buildset) => buildset.databaseId)).toEqual([sets.gate1.id]);
+    expect(rest.nodes.map((buildset) => buildset.databaseId)).toEqual([history.sets.gate1.id]);
     expect(rest.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     const back = await buildsets({ last: 2, before: rest.pageInfo.startCursor });
-    expect(back.nodes.map((buildset) => buildset.databaseId)).toEqual([sets.check.id, sets.gate2.id]);
+    expect(back.nodes.map((buildset) => buildset.databaseId)).toEqual([history.sets.check.id, history.sets.gate2.id]);
     expect((await buildsets({ first: 1, offset: 3 })).nodes.map((buildset) => buildset.databaseId)).toEqual([
-      sets.gate1.id,
+      history.sets.gate1.id,
     ]);
   });
 
@@ -145,20 +167,20 @@ describe('Tenant.buildsets and Tenant.buildset', () => {
           }
         }
       `,
-      { uuid: sets.gate1.uuid },
+      { uuid: history.sets.gate1.uuid },
     );
     expect(data.tenant.buildset).toEqual({
       __typename: 'Buildset',
-      databaseId: sets.gate1.id,
-      uuid: sets.gate1.uuid,
+      databaseId: history.sets.gate1.id,
+      uuid: history.sets.gate1.uuid,
       pipeline: 'gate',
       status: 'COMPLETED',
       result: 'SUCCESS',
       message: 'Build succeeded (gate pipeline).',
-      eventId: sets.gate1.eventId,
-      eventTimestamp: sets.gate1.eventTimestamp?.toISOString(),
-      firstBuildStartTime: sets.gate1.firstBuildStartTime?.toISOString(),
-      lastBuildEndTime: sets.gate1.lastBuildEndTime?.toISOString(),
+      eventId: history.sets.gate1.eventId,
+      eventTimestamp: history.sets.gate1.eventTimestamp?.toISOString(),
+      firstBuildStartTime: history.sets.gate1.firstBuildStartTime?.toISOString(),
+      lastBuildEndTime: history.sets.gate1.lastBuildEndTime?.toISOString(),
       refs: [{ project: 'org/project', change: 1, ref: 'refs/changes/01/1/1', branch: 'master' }],
       events: [
         { eventType: 'triggered', description: 'Triggered by change org/project 1,1', eventTime: expect.any(String) },
@@ -173,7 +195,7 @@ describe('Tenant.buildsets and Tenant.buildset', () => {
         { jobName: 'project-test2', result: 'SUCCESS', artifacts: [] },
       ],
     });
-    expect(sets.gate1.lastBuildEndTime).not.toBeNull();
+    expect(history.sets.gate1.lastBuildEndTime).not.toBeNull();
   });
 
   it('answers a typed NotFoundError for an unknown buildset', async () => {
@@ -221,17 +243,17 @@ describe('Tenant.badge', () => {
       __typename: 'Badge',
       result: 'SUCCESS',
       passing: true,
-      buildset: { uuid: sets.post.uuid },
+      buildset: { uuid: history.sets.post.uuid },
     });
     expect(await badge({ pipeline: ['gate'] })).toEqual({
       __typename: 'Badge',
       result: 'FAILURE',
       passing: false,
-      buildset: { uuid: sets.gate2.uuid },
+      buildset: { uuid: history.sets.gate2.uuid },
     });
     expect(await badge({ project: ['org/project'], pipeline: ['ga*'], branch: ['master'] })).toMatchObject({
       result: 'SUCCESS',
-      buildset: { uuid: sets.gate1.uuid },
+      buildset: { uuid: history.sets.gate1.uuid },
     });
     expect(await badge({ project: ['org/lib', 'org/project1'] })).toMatchObject({ result: 'FAILURE' });
   });

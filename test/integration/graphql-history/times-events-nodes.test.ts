@@ -2,19 +2,10 @@
  * Build times and system events over GraphQL through a real server, and node(id) round trips of
  * history records.
  */
-import { startSeededHistoryServer, type SeededHistory, type Connection } from '../../helpers/history-server';
+import { useSeededHistory, type Connection } from '../../helpers/history-server';
 
-let all: SeededHistory['all'];
-let server: SeededHistory['server'];
-let graphql: SeededHistory['graphql'];
-
-beforeAll(async () => {
-  ({ all, server, graphql } = await startSeededHistoryServer());
-});
-
-afterAll(async () => {
-  await server.stop();
-});
+const history = useSeededHistory();
+const { graphql } = history;
 
 describe('Tenant.buildTimes', () => {
   const TIMES = /* GraphQL */ `
@@ -58,7 +49,7 @@ describe('Tenant.buildTimes', () => {
   it('lists finished builds only, latest end time first, with flat ref fields', async () => {
     const page = await times();
     expect(page.totalCount).toBe(10);
-    const finished = all.filter((build) => build.endTime !== null);
+    const finished = history.all.filter((build) => build.endTime !== null);
     const expected = [...finished].sort(
       (a, b) => (b.endTime?.getTime() ?? 0) - (a.endTime?.getTime() ?? 0) || b.id - a.id,
     );
@@ -231,7 +222,7 @@ describe('node(id)', () => {
 
   it('rejects a global id whose local part is not a database id', async () => {
     const bad = Buffer.from('Build:abc').toString('base64');
-    const result = await server.graphql<{ node: unknown }>(NODE, { id: bad });
+    const result = await history.server.graphql<{ node: unknown }>(NODE, { id: bad });
     expect(result.errors?.[0]?.message).toBe('Invalid id "abc".');
   });
 });
