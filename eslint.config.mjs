@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-// Import boundaries (docs/development.md): a file in one of these folders may import its own folder
+// Import boundaries (docs/development.md#import-boundaries): a file in one of these folders may import its own folder
 // and the folders its row names, nothing else. Folders not in the table (test/, bench/, scripts/) are
 // unrestricted. Bottom up, as in DESIGN.md: server -> (rest-compat, subscriptions, schema) -> (engine,
 // launcher, executor, config, auth, sources) -> (store, secrets, model).
@@ -56,7 +56,7 @@ function boundaryRule(folder, alsoImports = []) {
   if (forbidden.length === 0) {
     return {};
   }
-  const message = `${FOLDERS[folder]} may import only ${allowed.join(', ') || 'nothing'} (docs/development.md, Import boundaries).`;
+  const message = `${FOLDERS[folder]} may import only ${allowed.join(', ') || 'nothing'} (docs/development.md#import-boundaries).`;
   const zone = { target: FOLDERS[folder], from: forbidden.map((other) => FOLDERS[other]), message };
   return { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [zone] }] };
 }

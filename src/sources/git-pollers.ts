@@ -23,7 +23,7 @@ export interface PolledGitConnection {
 
 /**
  * The settings the pollers read: the service configuration satisfies it, but sources sit below
- * config (docs/development.md, Import boundaries), so only the shape is named here.
+ * config (docs/development.md#import-boundaries), so only the shape is named here.
  */
 export interface GitPollerSettings {
   readonly dataDir: string;

@@ -1,5 +1,5 @@
 /**
- * The import-boundary lint rule (eslint.config.mjs, docs/development.md "Import boundaries"):
+ * The import-boundary lint rule (eslint.config.mjs, docs/development.md#import-boundaries):
  * in-memory files placed in a folder import across the layers, and ESLint with the project's own
  * configuration must reject the upward imports and accept the permitted ones.
  */
@@ -51,7 +51,7 @@ describe('import boundaries', () => {
   ])('rejects the upward import in %s', async (file, code) => {
     const errors = await boundaryErrors(file, code);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain('Import boundaries');
+    expect(errors[0]).toContain('docs/development.md#import-boundaries');
   });
 
   it('names what the folder may import', async () => {
