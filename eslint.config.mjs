@@ -1,7 +1,81 @@
 // Lint rules: typescript-eslint recommended plus the house rules from the style guide
-// (no any, braces always, no non-null assertions).
+// (no any, braces always, no non-null assertions), and the import boundaries between top folders.
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+// Import boundaries (docs/development.md#import-boundaries): a file in one of these folders may import its own folder
+// and the folders its row names, nothing else. Folders not in the table (test/, bench/, scripts/) are
+// unrestricted. Bottom up, as in DESIGN.md: server -> (rest-compat, subscriptions, schema) -> (engine,
+// launcher, executor, config, auth, sources) -> (store, secrets, model).
+const FOLDERS = {
+  model: 'src/model',
+  store: 'src/store',
+  secrets: 'src/secrets',
+  sources: 'src/sources',
+  config: 'src/config',
+  auth: 'src/auth',
+  engine: 'src/engine',
+  launcher: 'src/launcher',
+  executor: 'src/executor',
+  schema: 'schema',
+  subscriptions: 'subscriptions',
+  'rest-compat': 'rest-compat',
+  server: 'src/server',
+};
+const ANYTHING = Object.keys(FOLDERS);
+const MAY_IMPORT = {
+  model: [],
+  store: ['model'],
+  secrets: ['model'],
+  sources: ['model', 'store', 'secrets'],
+  config: ['model', 'store', 'secrets', 'sources'],
+  auth: ['model', 'store', 'secrets', 'config'],
+  engine: ['model', 'store', 'secrets', 'config', 'auth'],
+  launcher: ['model', 'store', 'secrets', 'config', 'auth', 'engine'],
+  executor: ['model', 'store', 'secrets', 'config', 'auth', 'sources', 'engine'],
+  schema: ['model', 'store', 'secrets', 'sources', 'config', 'auth', 'engine', 'launcher', 'executor'],
+  subscriptions: ['model', 'store', 'secrets', 'sources', 'config', 'auth', 'engine', 'launcher', 'executor', 'schema'],
+  'rest-compat': ['model', 'store', 'secrets', 'config', 'auth', 'schema'],
+  server: ANYTHING,
+};
+
+// Files allowed more than their folder's row until the change that removes the import lands.
+const BOUNDARY_EXCEPTIONS = [];
+
+// Folders that implement the engine's ports (src/engine/ports) and may import nothing else of it.
+const ENGINE_PORTS_ONLY = ['launcher', 'executor'];
+
+function boundaryRule(folder, alsoImports = []) {
+  const allowed = [...MAY_IMPORT[folder], ...alsoImports];
+  const forbidden = ANYTHING.filter((other) => other !== folder && !allowed.includes(other));
+  const zones = [];
+  if (forbidden.length > 0) {
+    const message = `${FOLDERS[folder]} may import only ${allowed.join(', ') || 'nothing'} (docs/development.md#import-boundaries).`;
+    zones.push({ target: FOLDERS[folder], from: forbidden.map((other) => FOLDERS[other]), message });
+  }
+  if (ENGINE_PORTS_ONLY.includes(folder)) {
+    const message = `${FOLDERS[folder]} may import only the ports of the engine, src/engine/ports (docs/development.md#import-boundaries).`;
+    zones.push({ target: FOLDERS[folder], from: FOLDERS.engine, except: ['./ports'], message });
+  }
+  if (zones.length === 0) {
+    return {};
+  }
+  return { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones }] };
+}
+
+const folderOf = (file) => ANYTHING.find((folder) => file.startsWith(`${FOLDERS[folder]}/`));
+const boundaryConfigs = [
+  ...ANYTHING.map((folder) => ({
+    files: [`${FOLDERS[folder]}/**/*.ts`],
+    ignores: BOUNDARY_EXCEPTIONS.map((exception) => exception.file),
+    rules: boundaryRule(folder),
+  })),
+  ...BOUNDARY_EXCEPTIONS.map(({ file, alsoImports }) => ({
+    files: [file],
+    rules: boundaryRule(folderOf(file), alsoImports),
+  })),
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', 'coverage/**', 'rest-compat/generated/**', 'bin/**'] },
@@ -25,4 +99,10 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
+  {
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
+  },
+  ...boundaryConfigs,
 );

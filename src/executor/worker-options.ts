@@ -1,5 +1,5 @@
 /** The options of an executor worker and the neighbours it uses (node locks, logging). */
-import type { SecretsKeySource } from '../auth/secret-data';
+import type { SecretsKeySource } from '../secrets/secret-data';
 import type { BuildRequestRepository } from '../store/repositories/build-requests';
 import type { ConsoleRegistry } from './build-log';
 import type { Merger } from './merger';

@@ -9,10 +9,9 @@ import { job, makeLayout, pipeline } from '../engine/scripted-layout';
 import type { RestShape } from '../../rest-compat/shape';
 import { createTestDatabase, type TestDatabase } from './database';
 import { adminToken, liveTestConfig, startLiveServer, type LiveServer } from './live';
+import { OpenApiDocuments } from './openapi-documents';
 
 export type Json = Record<string, unknown>;
-
-export const SHAPES: RestShape[] = ['current', 'earlier'];
 
 export interface RestEngineServer {
   /** The engine harness (available from `beforeAll` on). */
@@ -20,8 +19,8 @@ export interface RestEngineServer {
   readonly server: LiveServer;
   /** A tenant admin token of the harness's tenant. */
   readonly admin: string;
-  /** The served OpenAPI document of each shape. */
-  readonly documents: ReadonlyMap<RestShape, Json>;
+  /** The served OpenAPI documents and validators of their response schemas. */
+  readonly documents: OpenApiDocuments;
   /** `/api/tenant/<tenant>`. */
   T(): string;
   request(path: string, shape?: RestShape, init?: RequestInit, token?: string): Promise<Response>;
@@ -43,7 +42,7 @@ export function restEngineServer(): RestEngineServer {
   let server: LiveServer;
   let admin: string;
   let nextChange = 10;
-  const documents = new Map<RestShape, Json>();
+  const documents = new OpenApiDocuments();
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -70,10 +69,7 @@ export function restEngineServer(): RestEngineServer {
       h.changes.add('org/project', number);
       await h.enqueue('gate', 'org/project', `${number},1`);
     }
-    for (const shape of SHAPES) {
-      const res = await fetch(`${server.url}/api/openapi.json?shape=${shape}`);
-      documents.set(shape, (await res.json()) as Json);
-    }
+    await documents.load(server.url);
   }, 120_000);
 
   afterAll(async () => {

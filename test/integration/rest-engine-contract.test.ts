@@ -4,12 +4,12 @@
  * validates against the served OpenAPI document. The §8 cases are in rest-engine-behaviour.test.ts,
  * the error paths in rest-engine-errors.test.ts.
  */
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { REST_ROUTES } from '../../rest-compat';
 import { openApiPath } from '../../rest-compat/openapi';
 import type { HttpMethod } from '../../rest-compat/route';
 import type { RestShape } from '../../rest-compat/shape';
-import { restEngineServer, SHAPES, type Json } from '../helpers/rest-engine-server';
+import { SHAPES } from '../helpers/openapi-documents';
+import { restEngineServer } from '../helpers/rest-engine-server';
 import { ENGINE_ROUTES } from '../helpers/rest-engine-routes';
 
 interface Call {
@@ -20,7 +20,6 @@ interface Call {
 describe('REST contract over the engine', () => {
   const fixture = restEngineServer();
   const { T, request, enqueuedChange, createAutohold } = fixture;
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
 
   /** The call each endpoint gets in the contract loop (state it needs is prepared first). */
   const calls: Record<string, (method: HttpMethod) => Promise<Call>> = {
@@ -82,15 +81,6 @@ describe('REST contract over the engine', () => {
           },
   };
 
-  function responseValidator(shape: RestShape, path: string, method: HttpMethod, status: number): ValidateFunction {
-    const paths = fixture.documents.get(shape)?.paths as Record<string, Record<string, Json>>;
-    const operation = paths[path]?.[method.toLowerCase()];
-    expect(operation).toBeDefined();
-    const response = (operation.responses as Record<string, Json>)[String(status)];
-    const content = response.content as Record<string, { schema: Json }>;
-    return ajv.compile(content['application/json'].schema);
-  }
-
   describe('every path x method x shape', () => {
     const cases: [string, HttpMethod, RestShape][] = [];
     for (const route of REST_ROUTES.filter((candidate) => ENGINE_ROUTES.has(candidate.name))) {
@@ -136,7 +126,7 @@ describe('REST contract over the engine', () => {
       }
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       const body: unknown = await res.json();
-      const validate = responseValidator(shape, openApiPath(route, shape), method, spec.status);
+      const validate = fixture.documents.responseValidator(shape, openApiPath(route, shape), method, spec.status);
       expect({ valid: validate(body), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
     });
   });
