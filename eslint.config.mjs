@@ -41,24 +41,27 @@ const MAY_IMPORT = {
 };
 
 // Files allowed more than their folder's row until the change that removes the import lands.
-const BOUNDARY_EXCEPTIONS = [
-  // Persisted pipeline-state types still live in src/engine/model.ts; the engine side of the
-  // architecture work (issue 15) moves them to src/model and removes this entry.
-  { file: 'src/store/repositories/engine-state.ts', alsoImports: ['engine'] },
-  // A git adapter inside the engine; the engine side of issue 15 moves it to the edge and removes
-  // this entry.
-  { file: 'src/engine/git-gateways.ts', alsoImports: ['executor', 'sources'] },
-];
+const BOUNDARY_EXCEPTIONS = [];
+
+// Folders that implement the engine's ports (src/engine/ports) and may import nothing else of it.
+const ENGINE_PORTS_ONLY = ['launcher', 'executor'];
 
 function boundaryRule(folder, alsoImports = []) {
   const allowed = [...MAY_IMPORT[folder], ...alsoImports];
   const forbidden = ANYTHING.filter((other) => other !== folder && !allowed.includes(other));
-  if (forbidden.length === 0) {
+  const zones = [];
+  if (forbidden.length > 0) {
+    const message = `${FOLDERS[folder]} may import only ${allowed.join(', ') || 'nothing'} (docs/development.md#import-boundaries).`;
+    zones.push({ target: FOLDERS[folder], from: forbidden.map((other) => FOLDERS[other]), message });
+  }
+  if (ENGINE_PORTS_ONLY.includes(folder)) {
+    const message = `${FOLDERS[folder]} may import only the ports of the engine, src/engine/ports (docs/development.md#import-boundaries).`;
+    zones.push({ target: FOLDERS[folder], from: FOLDERS.engine, except: ['./ports'], message });
+  }
+  if (zones.length === 0) {
     return {};
   }
-  const message = `${FOLDERS[folder]} may import only ${allowed.join(', ') || 'nothing'} (docs/development.md#import-boundaries).`;
-  const zone = { target: FOLDERS[folder], from: forbidden.map((other) => FOLDERS[other]), message };
-  return { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [zone] }] };
+  return { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones }] };
 }
 
 const folderOf = (file) => ANYTHING.find((folder) => file.startsWith(`${FOLDERS[folder]}/`));

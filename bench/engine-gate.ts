@@ -13,15 +13,9 @@ import { Engine } from '../src/engine/engine';
 import { InProcessEventBus } from '../src/engine/event-bus';
 import { openDatabase, type Database } from '../src/store/database';
 import { migrateLatest } from '../src/store/migrate';
-import {
-  FakeChanges,
-  InstantNodes,
-  job,
-  makeLayout,
-  pipeline,
-  ScriptedExecutor,
-  ScriptedMerger,
-} from '../test/engine/scripted';
+import { FakeChanges } from '../test/engine/fake-changes';
+import { InstantNodes, ScriptedExecutor, ScriptedMerger } from '../test/engine/scripted-gateways';
+import { job, makeLayout, pipeline } from '../test/engine/scripted-layout';
 
 async function openBenchDatabase(): Promise<{ database: Database; cleanup: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;

@@ -26,15 +26,9 @@ import { openDatabase } from '../src/store/database';
 import { migrateLatest } from '../src/store/migrate';
 import { InProcessBus } from '../subscriptions/bus/in-process';
 import { engineEventBusOver } from '../subscriptions/live/engine-bridge';
-import {
-  FakeChanges,
-  InstantNodes,
-  job,
-  makeLayout,
-  pipeline,
-  ScriptedExecutor,
-  ScriptedMerger,
-} from '../test/engine/scripted';
+import { FakeChanges } from '../test/engine/fake-changes';
+import { InstantNodes, ScriptedExecutor, ScriptedMerger } from '../test/engine/scripted-gateways';
+import { job, makeLayout, pipeline } from '../test/engine/scripted-layout';
 
 const TENANT = 'bench';
 const SUBSCRIPTION = /* GraphQL */ `subscription { tenantStatus(tenant: "${TENANT}") { sequence pipelines { name changeQueues { name window heads { id active refs { id } jobs { name uuid result waitingStatus } } } } } }`;

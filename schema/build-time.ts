@@ -1,5 +1,5 @@
 /** Build times: finished builds with flat ref columns, for runtime charts (`T/build-times`). */
-import type { BuildTimeRecord } from '../src/store/repositories/builds';
+import type { BuildTimeRecord } from '../src/store/repositories/build-times';
 import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
 import { builder } from './infra/builder';
 import { filterConditions } from './infra/filter-input';
@@ -69,13 +69,13 @@ builder.objectField(Tenant, 'buildTimes', (t) =>
       },
       resolve: (tenant, args, ctx) => {
         const filter = filterConditions(args.filter);
-        const { builds } = historyStore(ctx);
+        const { buildTimes } = historyStore(ctx);
         return resolveKeysetConnection({
           args,
           codec: endTimeCursor,
           cursorOf: (row: BuildTimeRecord) => ({ endTime: row.endTime, id: row.id }),
-          fetch: (page) => builds.listBuildTimes(tenant.name, filter, page),
-          count: () => builds.countBuildTimes(tenant.name, filter),
+          fetch: (page) => buildTimes.listBuildTimes(tenant.name, filter, page),
+          count: () => buildTimes.countBuildTimes(tenant.name, filter),
         });
       },
     },

@@ -4,9 +4,9 @@
  * replacing that pipeline in its snapshot: application is idempotent and order-tolerant.
  */
 import type { EngineDelta } from '../src/engine/event-bus';
-import type { DequeueReason as DequeueReasonValue } from '../src/engine/model';
+import type { DequeueReason as DequeueReasonValue } from '../src/model/pipeline-state';
 import type { PipelineStatus } from '../src/engine/status';
-import type { TenantEventQueueState as TenantEventQueueStateValue } from '../src/engine/model';
+import type { TenantEventQueueState as TenantEventQueueStateValue } from '../src/model/pipeline-state';
 import type { ResnapshotReason as ResnapshotReasonValue } from './infra/live-feeds';
 import { builder } from './infra/builder';
 import { JobWaitReason, StatusPipeline, TenantEventQueueState } from './status';

@@ -4,7 +4,7 @@
  * client can take one snapshot and then apply `queueEvents` deltas.
  */
 import type { ChangeQueueStatus, ItemStatus, JobStatus, PipelineStatus, RefStatus } from '../src/engine/status';
-import type { TenantEventQueueState as TenantEventQueueStateValue } from '../src/engine/model';
+import type { TenantEventQueueState as TenantEventQueueStateValue } from '../src/model/pipeline-state';
 import { builder } from './infra/builder';
 import { NotFoundError } from './infra/errors';
 import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './infra/status-snapshot';

@@ -1,4 +1,5 @@
 /** The build-history repositories for a request, created once per set of services. */
+import { BuildTimeRepository } from '../../src/store/repositories/build-times';
 import { BuildRepository } from '../../src/store/repositories/builds';
 import { BuildsetRepository } from '../../src/store/repositories/buildsets';
 import { RefRepository } from '../../src/store/repositories/refs';
@@ -7,6 +8,7 @@ import { perServices } from './context';
 
 export interface HistoryStore {
   builds: BuildRepository;
+  buildTimes: BuildTimeRepository;
   buildsets: BuildsetRepository;
   refs: RefRepository;
   systemEvents: SystemEventRepository;
@@ -15,6 +17,7 @@ export interface HistoryStore {
 /** Repositories over the request's database; they hold no per-request state. */
 export const historyStore = perServices((knex): HistoryStore => ({
   builds: new BuildRepository(knex),
+  buildTimes: new BuildTimeRepository(knex),
   buildsets: new BuildsetRepository(knex),
   refs: new RefRepository(knex),
   systemEvents: new SystemEventRepository(knex),

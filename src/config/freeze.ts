@@ -16,13 +16,20 @@ import type {
   LayoutProject,
   Nodeset,
   Playbook,
-  ProjectStanza,
   RequiredProject,
   SourceContext,
 } from './layout';
+import type { FrozenJobExecution, FrozenSecret } from '../model/frozen-job';
 import { ConfigObjectError } from './config-error';
+import {
+  findLayoutProject,
+  projectPipelineConfig,
+  type PpcEntry,
+  type ProjectPipelineConfigResult,
+} from './project-pipeline-config';
 import { resolveJobNodeset } from './nodeset-resolution';
-import { cachedRegex, matchesBranch, type RegexSpec } from './regex';
+import { completeGraph, matchesFiles } from './job-graph';
+import { matchesBranch, type RegexSpec } from './regex';
 
 export interface FreezeRequest {
   pipeline: string;
@@ -41,8 +48,11 @@ export interface FreezeRequest {
   imageNames?: readonly string[];
 }
 
-/** A job with every attribute resolved (the "FrozenJob"). */
-export interface FrozenJob {
+/**
+ * A job with every attribute resolved (the "FrozenJob"). The fields the executor needs are
+ * typed by `FrozenJobExecution` (src/model/frozen-job.ts), which travels with the job's state.
+ */
+export interface FrozenJob extends FrozenJobExecution {
   name: string;
   /** Context of the first variant of this job name that applied. */
   sourceContext: SourceContext;
@@ -106,15 +116,6 @@ export interface FrozenJob {
   matchesChange: boolean;
 }
 
-/** A secret as a job carries it to the executor: never decrypted here. */
-export interface FrozenSecret {
-  name: string;
-  /** The project that defines the secret; its key decrypts the data. */
-  projectCanonicalName: string;
-  /** The data with encrypted values as `{encrypted, chunks}`; null for OIDC secrets (not delivered). */
-  data: Record<string, unknown> | null;
-}
-
 export interface FreezeError {
   message: string;
   job?: string;
@@ -127,28 +128,6 @@ export type FreezeResult =
   /** The project has no configuration for this pipeline (an item would leave with no jobs). */
   | { status: 'not-in-pipeline' }
   | { status: 'error'; errors: FreezeError[]; jobs: FrozenJob[] };
-
-interface PpcEntry {
-  name: string;
-  variants: Array<{ variant: JobVariant; trusted: boolean; stanza: ProjectStanza }>;
-}
-
-interface ProjectPipelineConfigResult {
-  jobs: PpcEntry[];
-  vars: Record<string, unknown>;
-  debug: boolean;
-  failFast?: boolean;
-}
-
-/** Find a project of the layout by short or canonical name (undefined when unknown or ambiguous). */
-export function findLayoutProject(layout: Layout, name: string): LayoutProject | undefined {
-  const direct = layout.projects.get(name);
-  if (direct) {
-    return direct;
-  }
-  const matches = [...layout.projects.values()].filter((p) => p.name === name);
-  return matches.length === 1 ? matches[0] : undefined;
-}
 
 /** Freeze the job graph of a project-branch in a pipeline. */
 export function freezeJobGraph(layout: Layout, request: FreezeRequest): FreezeResult {
@@ -207,80 +186,6 @@ export function freezeJob(
   }
   const job = graph.jobs.find((j) => j.name === jobName);
   return job === undefined ? { status: 'job-not-in-graph' } : { ...graph, jobs: [job] };
-}
-
-/** §2.8.1: the project's stanzas and templates that apply to the branch, merged for one pipeline. */
-export function projectPipelineConfig(
-  layout: Layout,
-  project: LayoutProject,
-  pipeline: string,
-  branch: string,
-): ProjectPipelineConfigResult | undefined {
-  const stanzas = layout.projectConfigs.get(project.canonicalName) ?? [];
-  const order: string[] = [];
-  const entries = new Map<string, PpcEntry>();
-  let vars: Record<string, unknown> = {};
-  let debug = false;
-  let failFast: boolean | undefined;
-  let contributed = false;
-  const addEntry = (
-    stanza: ProjectStanza,
-    config: NonNullable<ReturnType<ProjectStanza['pipelines']['get']>>,
-  ): void => {
-    contributed = true;
-    debug = debug || config.debug === true;
-    failFast = failFast ?? config.failFast;
-    for (const job of config.jobs) {
-      let entry = entries.get(job.name);
-      if (entry === undefined) {
-        entry = { name: job.name, variants: [] };
-        entries.set(job.name, entry);
-        order.push(job.name);
-      }
-      const variant: JobVariant = job.variant ?? {
-        name: job.name,
-        sourceContext: stanza.sourceContext,
-        line: stanza.line,
-        projectPipelineVariant: true,
-        attributes: {},
-        overrideControl: {},
-      };
-      if (!entry.variants.some((v) => v.variant === variant)) {
-        entry.variants.push({ variant, trusted: stanza.sourceContext.trusted, stanza });
-      }
-    }
-  };
-  for (const stanza of stanzas) {
-    if (!matchesBranch(stanza.branchMatcher, branch)) {
-      continue;
-    }
-    for (const templateName of stanza.templates) {
-      for (const template of layout.projectTemplates.get(templateName) ?? []) {
-        if (!matchesBranch(template.branchMatcher, branch)) {
-          continue;
-        }
-        vars = deepMerge(vars, template.vars);
-        const config = template.pipelines.get(pipeline);
-        if (config !== undefined) {
-          addEntry(template, config);
-        }
-      }
-    }
-    vars = deepMerge(vars, stanza.vars);
-    const own = stanza.pipelines.get(pipeline);
-    if (own !== undefined) {
-      addEntry(stanza, own);
-    }
-  }
-  if (!contributed) {
-    return undefined;
-  }
-  return {
-    jobs: order.map((n) => entries.get(n)).filter((e): e is PpcEntry => e !== undefined),
-    vars,
-    debug,
-    failFast,
-  };
 }
 
 /** §2.8.2 step 2: variants of a job and its ancestors that match, base-most first. */
@@ -513,83 +418,4 @@ function frozenSecrets(layout: Layout, playbookLists: ReadonlyArray<readonly Pla
     }
   }
   return out;
-}
-
-/**
- * §2.8.2 step 8: `files` needs any changed file to match; `irrelevant-files` excludes the job
- * when every changed file matches. A change without files (besides /COMMIT_MSG) always
- * matches `files` and never matches `irrelevant-files`.
- */
-export function matchesFiles(
-  files: readonly RegexSpec[],
-  irrelevant: readonly RegexSpec[],
-  changed: readonly string[],
-): boolean {
-  const real = changed.filter((f) => f !== '/COMMIT_MSG');
-  if (real.length === 0) {
-    return true;
-  }
-  if (files.length > 0 && !real.some((f) => files.some((r) => cachedRegex(r).test(f)))) {
-    return false;
-  }
-  if (irrelevant.length > 0 && real.every((f) => irrelevant.some((r) => cachedRegex(r).test(f)))) {
-    return false;
-  }
-  return true;
-}
-
-/** §2.8.4: force hard dependencies of matching jobs, drop non-matching jobs, check dependencies and cycles. */
-function completeGraph(jobs: FrozenJob[], errors: FreezeError[]): FrozenJob[] {
-  const byName = new Map(jobs.map((j) => [j.name, j]));
-  const force = (job: FrozenJob, seen: Set<string>): void => {
-    for (const dep of job.dependencies) {
-      const target = byName.get(dep.name);
-      if (dep.soft || target === undefined || seen.has(dep.name)) {
-        continue;
-      }
-      seen.add(dep.name);
-      target.matchesChange = true;
-      force(target, seen);
-    }
-  };
-  for (const job of jobs.filter((j) => j.matchesChange)) {
-    force(job, new Set([job.name]));
-  }
-  const graph = jobs.filter((j) => j.matchesChange);
-  const present = new Set(graph.map((j) => j.name));
-  for (const job of graph) {
-    for (const dep of job.dependencies) {
-      if (!present.has(dep.name) && !dep.soft) {
-        errors.push({ message: `Job ${job.name} depends on ${dep.name} which was not run.`, job: job.name });
-      }
-    }
-  }
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (name: string): boolean => {
-    const s = state.get(name);
-    if (s === 'done') {
-      return true;
-    }
-    if (s === 'visiting') {
-      return false;
-    }
-    state.set(name, 'visiting');
-    const job = byName.get(name);
-    for (const dep of job?.dependencies ?? []) {
-      if (present.has(dep.name) && !visit(dep.name)) {
-        return false;
-      }
-    }
-    state.set(name, 'done');
-    return true;
-  };
-  for (const job of graph) {
-    state.clear();
-    if (!visit(job.name)) {
-      errors.push({ message: `Dependency cycle detected in job ${job.name}`, job: job.name });
-      break;
-    }
-  }
-  // Soft dependencies that did not run are dropped from the frozen record.
-  return graph.map((j) => ({ ...j, dependencies: j.dependencies.filter((d) => present.has(d.name)) }));
 }

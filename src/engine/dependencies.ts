@@ -3,8 +3,10 @@
  * `max-dependencies` bounds the changes a change depends on, `max-changes-per-pipeline` the
  * changes one pipeline holds.
  */
-import type { ChangeInfo, ChangeSource } from './interfaces';
-import { changeId, type PipelineState } from './model';
+import type { ChangeInfo } from '../model/changes';
+import type { ChangeSource } from './ports/change-source';
+import { changeId } from '../model/changes';
+import { type PipelineState } from '../model/pipeline-state';
 
 /**
  * The number of distinct unmerged changes a change depends on through `Depends-On:`,

@@ -9,7 +9,9 @@ import { EngineStateRepository, type DequeuedItemRecord } from '../store/reposit
 import { SLUICE_VERSION } from '../model/version';
 import type { EngineEventBus } from './event-bus';
 import { countPendingEvents } from './event-counts';
-import type { Clock, EngineLayout, ResultEvent } from './interfaces';
+import type { Clock } from './ports/clock';
+import type { EngineLayout } from './ports/layout';
+import type { ResultEvent, TriggerEvent } from '../model/engine-events';
 import {
   EngineOperations,
   type AutoholdInput,
@@ -20,12 +22,12 @@ import {
   type PromoteInput,
   type TenantStateInput,
 } from './operations';
-import type { EngineGateways } from './pass';
-import { TenantScheduler, type SchedulerLogger } from './scheduler';
+import type { EngineGateways } from './pass-context';
+import type { SchedulerLogger } from './scheduler/pass';
+import { TenantScheduler } from './scheduler/tenant-scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
-import type { TriggerEventPayload } from './triggers';
 import type { AutoholdRecord } from '../store/repositories/autohold';
-import type { TenantEventQueueState } from './model';
+import type { TenantEventQueueState } from '../model/pipeline-state';
 
 export interface EngineOptions {
   database: Database;
@@ -137,40 +139,22 @@ export class Engine {
   }
 
   /** Record a trigger event (git connection, timers are internal) and wake the scheduler. */
-  async submitTrigger(tenant: string, event: TriggerEventPayload): Promise<number> {
-    const id = await this.events.append({
-      tenant,
-      category: 'trigger',
-      eventType: event.type,
-      payload: { ...event },
-      created: this.options.clock.now(),
-    });
+  async submitTrigger(tenant: string, event: TriggerEvent): Promise<number> {
+    const id = await this.events.append({ tenant, event, created: this.options.clock.now() });
     this.wake(tenant);
     return id;
   }
 
   /** Record a result event (executor, launcher) and wake the scheduler. */
   async submitResult(tenant: string, event: ResultEvent): Promise<number> {
-    const id = await this.events.append({
-      tenant,
-      category: 'result',
-      eventType: event.type,
-      payload: { ...event },
-      created: this.options.clock.now(),
-    });
+    const id = await this.events.append({ tenant, event, created: this.options.clock.now() });
     this.wake(tenant);
     return id;
   }
 
   /** Ask for a reconfiguration pass (the scheduler picks up the new layout). */
   async reconfigure(tenant: string): Promise<number> {
-    const id = await this.events.append({
-      tenant,
-      category: 'management',
-      eventType: 'reconfigure',
-      payload: {},
-      created: this.options.clock.now(),
-    });
+    const id = await this.events.append({ tenant, event: { type: 'reconfigure' }, created: this.options.clock.now() });
     this.wake(tenant);
     return id;
   }

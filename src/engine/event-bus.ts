@@ -4,7 +4,7 @@
  * The Live subscriptions consume them; the in-process bus is the default implementation.
  */
 import type { BuildResult, BuildsetResult } from '../model/results';
-import type { DequeueReason, JobWaitReason } from './model';
+import type { DequeueReason, JobWaitReason } from '../model/pipeline-state';
 
 export type EngineDeltaBody =
   | { type: 'item-enqueued'; pipeline: string; queue: string; itemUuid: string; changeIds: string[]; live: boolean }

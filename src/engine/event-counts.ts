@@ -7,9 +7,10 @@
  * event itself, before its change is read).
  */
 import type { PendingEventRouting } from '../store/repositories/engine-events';
-import { findProject, type EngineLayout } from './interfaces';
-import type { PipelineState } from './model';
-import { mayEnterPipeline, type TriggerEventPayload } from './triggers';
+import { findProject, type EngineLayout } from './ports/layout';
+import type { PipelineState } from '../model/pipeline-state';
+import { isTriggerEventType } from '../model/engine-events';
+import { mayEnterPipeline } from './triggers';
 
 export interface EventCounts {
   trigger: number;
@@ -73,18 +74,17 @@ export function countPendingEvents(
       if (counts) {
         counts.result += 1;
       }
-    } else {
-      const payload: TriggerEventPayload = {
-        type: event.eventType as TriggerEventPayload['type'],
-        project: event.project ?? '',
+    } else if (isTriggerEventType(event.eventType)) {
+      const fields = {
+        type: event.eventType,
         ...(event.ref !== null ? { ref: event.ref } : {}),
         ...(event.branch !== null ? { branch: event.branch } : {}),
         ...(event.pipeline !== null ? { pipeline: event.pipeline } : {}),
         ...(event.parentPipeline !== null ? { parentPipeline: event.parentPipeline } : {}),
       };
-      const connection = findProject(layout, payload.project)?.connection ?? '';
+      const connection = findProject(layout, event.project ?? '')?.connection ?? '';
       for (const pipeline of layout.pipelines) {
-        if (mayEnterPipeline(pipeline, payload, connection)) {
+        if (mayEnterPipeline(pipeline, fields, connection)) {
           (pipelines.get(pipeline.name) as EventCounts).trigger += 1;
         }
       }

@@ -4,9 +4,10 @@
  * together with the queue state that caused them (nothing is reported twice after a restart).
  */
 import type { Knex } from 'knex';
+import { BuildTimeRepository } from '../store/repositories/build-times';
 import { BuildRepository } from '../store/repositories/builds';
 import { BuildsetRepository, type BuildsetRecord } from '../store/repositories/buildsets';
-import type { BuildHistoryWriter } from './interfaces';
+import type { BuildHistoryWriter } from './ports/history';
 
 /** Number of recent successful builds averaged for `estimated_time`. */
 const ESTIMATE_SAMPLE = 10;
@@ -14,6 +15,7 @@ const ESTIMATE_SAMPLE = 10;
 export class StoreHistoryWriter implements BuildHistoryWriter {
   private readonly buildsets: BuildsetRepository;
   private readonly builds: BuildRepository;
+  private readonly buildTimes: BuildTimeRepository;
 
   constructor(
     private readonly knex: Knex,
@@ -22,6 +24,7 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   ) {
     this.buildsets = new BuildsetRepository(knex);
     this.builds = new BuildRepository(knex);
+    this.buildTimes = new BuildTimeRepository(knex);
   }
 
   async createBuildset(
@@ -73,7 +76,7 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   }
 
   async estimatedTime(tenant: string, project: string, branch: string | null, jobName: string): Promise<number | null> {
-    const rows = await this.builds.listBuildTimes(
+    const rows = await this.buildTimes.listBuildTimes(
       tenant,
       {
         project: [project],

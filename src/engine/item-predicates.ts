@@ -1,6 +1,6 @@
 /** Item and job predicates of spec/engine.md §2.10 (pure functions over the runtime model). */
 import type { BuildResult } from '../model/results';
-import type { BuildsetState, ItemState, JobState, QueueState } from './model';
+import type { BuildsetState, ItemState, JobState, QueueState } from '../model/pipeline-state';
 
 const NOT_FAILED: ReadonlySet<BuildResult> = new Set<BuildResult>(['SUCCESS', 'SKIPPED', 'RETRY']);
 

@@ -4,12 +4,13 @@
  * phases have reporters, `submit: true`), projects with their queue names, and job freezing
  * through `freezeJobGraph` of the config package.
  */
-import { freezeJobGraph, findLayoutProject, projectPipelineConfig, type FrozenJob } from '../config/freeze';
-import type { Layout, Pipeline, ReporterConfig, TriggerConfig } from '../config/layout';
+import { freezeJobGraph, type FrozenJob } from '../config/freeze';
+import { findLayoutProject, projectPipelineConfig } from '../config/project-pipeline-config';
+import { REPORTER_PHASES, type Layout, type Pipeline, type ReporterConfig, type TriggerConfig } from '../config/layout';
 import { providerImageFormat } from '../config/provider-flatten';
+import { frozenJobExecution } from '../model/frozen-job';
 import type {
   ChangeRequirement,
-  EngineJob,
   EngineLayout,
   EnginePipeline,
   EngineProject,
@@ -19,7 +20,8 @@ import type {
   ReporterActions,
   ReporterPhase,
   ZuulTriggerEvent,
-} from './interfaces';
+} from './ports/layout';
+import type { EngineJob } from '../model/pipeline-state';
 
 const ZUUL_EVENTS: readonly string[] = [
   'parent-change-enqueued',
@@ -27,18 +29,6 @@ const ZUUL_EVENTS: readonly string[] = [
   'image-build',
   'image-validate',
 ] satisfies ZuulTriggerEvent[];
-
-const PHASES: ReporterPhase[] = [
-  'enqueue',
-  'start',
-  'success',
-  'failure',
-  'merge-conflict',
-  'config-error',
-  'no-jobs',
-  'disabled',
-  'dequeue',
-];
 
 function asList(value: unknown): unknown[] {
   if (value === undefined || value === null) {
@@ -119,7 +109,7 @@ function reporterActions(reporters: ReporterConfig[]): ReporterActions {
 /** The engine's view of one configured pipeline. */
 export function enginePipeline(pipeline: Pipeline): EnginePipeline {
   const reporters = {} as Record<ReporterPhase, ReporterActions>;
-  for (const phase of PHASES) {
+  for (const phase of REPORTER_PHASES) {
     const configured = pipeline.reporters[phase] ?? [];
     // merge-conflict and config-error fall back to the failure reporters (spec §1.4).
     const effective =
@@ -181,7 +171,7 @@ export function engineJob(job: FrozenJob): EngineJob {
     requires: job.requires,
     holdFollowingChanges: job.holdFollowingChanges,
     vars: job.vars,
-    params: JSON.parse(JSON.stringify(job)) as Record<string, unknown>,
+    params: frozenJobExecution(job),
   };
 }
 

@@ -8,8 +8,10 @@ import { AutoholdRepository, type AutoholdRecord } from '../store/repositories/a
 import { EngineEventRepository } from '../store/repositories/engine-events';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { SystemEventRepository } from '../store/repositories/system-events';
-import { findProject, type EngineLayout } from './interfaces';
-import type { TenantEventQueueState } from './model';
+import { strategyFor } from './pipeline/strategies';
+import { findProject, type EngineLayout, type EngineProject } from './ports/layout';
+import type { DequeueEvent, EnqueueEvent, ManagementEvent } from '../model/engine-events';
+import type { TenantEventQueueState } from '../model/pipeline-state';
 
 export const OPERATION_ERROR_CODES = [
   'UNKNOWN_TENANT',
@@ -87,6 +89,24 @@ export interface LiveItemLookup {
   ): Promise<boolean>;
 }
 
+/** The tenant and project an enqueue or dequeue names, or the error for the first unknown one. */
+function resolveTarget(
+  layout: EngineLayout | null,
+  input: { pipeline: string; project: string },
+): OperationResult<{ tenant: string; project: EngineProject }> {
+  if (!layout) {
+    return fail('UNKNOWN_TENANT', 'Unknown tenant');
+  }
+  const project = findProject(layout, input.project);
+  if (!project) {
+    return fail('UNKNOWN_PROJECT', 'Unknown project');
+  }
+  if (!layout.pipelines.some((pipeline) => pipeline.name === input.pipeline)) {
+    return fail('UNKNOWN_PIPELINE', 'Unknown pipeline');
+  }
+  return { ok: true, value: { tenant: layout.tenant, project } };
+}
+
 function parseChange(text: string): { number: number; patchset: string | null } | null {
   const match = /^(\d+)(?:,(\w+))?$/.exec(text.trim());
   if (!match) {
@@ -119,39 +139,34 @@ export class EngineOperations {
     this.systemEvents = new SystemEventRepository(knex);
   }
 
+  /** Store a management event for the tenant's scheduler and wake it; returns the event id. */
+  private async queue(tenant: string, event: ManagementEvent): Promise<OperationResult<{ eventId: number }>> {
+    const eventId = await this.events.append({ tenant, event, created: this.now() });
+    this.wake(tenant);
+    return { ok: true, value: { eventId } };
+  }
+
   /** Queue an admin enqueue of a change or a ref update; returns the event id. */
   async enqueue(layout: EngineLayout | null, input: EnqueueInput): Promise<OperationResult<{ eventId: number }>> {
-    if (!layout) {
-      return fail('UNKNOWN_TENANT', 'Unknown tenant');
+    const target = resolveTarget(layout, input);
+    if (!target.ok) {
+      return target;
     }
-    const project = findProject(layout, input.project);
-    if (!project) {
-      return fail('UNKNOWN_PROJECT', 'Unknown project');
-    }
-    if (!layout.pipelines.some((pipeline) => pipeline.name === input.pipeline)) {
-      return fail('UNKNOWN_PIPELINE', 'Unknown pipeline');
-    }
-    let payload: Record<string, unknown>;
+    const { tenant, project } = target.value;
+    const common = { pipeline: input.pipeline, project: project.canonicalName, by: input.by ?? null };
+    let event: EnqueueEvent;
     if (input.change !== undefined) {
       const change = parseChange(input.change);
       if (!change) {
         return fail('INVALID_INPUT', `Invalid change "${input.change}" (expected N,P)`);
       }
-      payload = { project: project.canonicalName, change: change.number, patchset: change.patchset ?? undefined };
+      event = { ...common, type: 'enqueue', change: change.number, patchset: change.patchset ?? undefined };
     } else if (input.ref !== undefined && input.oldrev !== undefined && input.newrev !== undefined) {
-      payload = { project: project.canonicalName, ref: input.ref, oldrev: input.oldrev, newrev: input.newrev };
+      event = { ...common, type: 'enqueue', ref: input.ref, oldrev: input.oldrev, newrev: input.newrev };
     } else {
       return fail('INVALID_INPUT', 'Invalid request body');
     }
-    const eventId = await this.events.append({
-      tenant: layout.tenant,
-      category: 'management',
-      eventType: 'enqueue',
-      payload: { ...payload, pipeline: input.pipeline, by: input.by ?? null },
-      created: this.now(),
-    });
-    this.wake(layout.tenant);
-    return { ok: true, value: { eventId } };
+    return this.queue(tenant, event);
   }
 
   /** Queue an admin dequeue; the change (or ref) must be a live item of the pipeline. */
@@ -160,20 +175,16 @@ export class EngineOperations {
     lookup: LiveItemLookup,
     input: DequeueInput,
   ): Promise<OperationResult<{ eventId: number }>> {
-    if (!layout) {
-      return fail('UNKNOWN_TENANT', 'Unknown tenant');
+    const target = resolveTarget(layout, input);
+    if (!target.ok) {
+      return target;
     }
-    const project = findProject(layout, input.project);
-    if (!project) {
-      return fail('UNKNOWN_PROJECT', 'Unknown project');
-    }
-    if (!layout.pipelines.some((pipeline) => pipeline.name === input.pipeline)) {
-      return fail('UNKNOWN_PIPELINE', 'Unknown pipeline');
-    }
+    const { tenant, project } = target.value;
     if ((input.change === undefined) === (input.ref === undefined)) {
       return fail('INVALID_INPUT', 'Invalid request body');
     }
-    let payload: Record<string, unknown>;
+    const common = { pipeline: input.pipeline, project: project.canonicalName, by: input.by ?? null };
+    let event: DequeueEvent;
     if (input.change !== undefined) {
       const change = parseChange(input.change);
       if (!change) {
@@ -182,23 +193,15 @@ export class EngineOperations {
       if (!(await lookup.hasLiveChange(input.pipeline, project.canonicalName, change))) {
         return fail('CHANGE_NOT_IN_PIPELINE', `Change ${input.change} is not in pipeline ${input.pipeline}`);
       }
-      payload = { change: change.number, patchset: change.patchset ?? undefined };
+      event = { ...common, type: 'dequeue', change: change.number, patchset: change.patchset ?? undefined };
     } else {
       const ref = input.ref ?? '';
       if (!(await lookup.hasLiveChange(input.pipeline, project.canonicalName, { ref }))) {
         return fail('CHANGE_NOT_IN_PIPELINE', `Ref ${ref} is not in pipeline ${input.pipeline}`);
       }
-      payload = { ref };
+      event = { ...common, type: 'dequeue', ref };
     }
-    const eventId = await this.events.append({
-      tenant: layout.tenant,
-      category: 'management',
-      eventType: 'dequeue',
-      payload: { ...payload, project: project.canonicalName, pipeline: input.pipeline, by: input.by ?? null },
-      created: this.now(),
-    });
-    this.wake(layout.tenant);
-    return { ok: true, value: { eventId } };
+    return this.queue(tenant, event);
   }
 
   /** Queue a promote; every change must be a live item; supercedent pipelines cannot be reordered. */
@@ -214,10 +217,10 @@ export class EngineOperations {
     if (!pipeline) {
       return fail('UNKNOWN_PIPELINE', 'Unknown pipeline');
     }
-    if (pipeline.manager === 'supercedent') {
+    if (!strategyFor(pipeline.manager).promotable) {
       return fail(
         'WRONG_MANAGER',
-        `Pipeline ${pipeline.name} uses the supercedent manager, whose queues cannot be reordered`,
+        `Pipeline ${pipeline.name} uses the ${pipeline.manager} manager, whose queues cannot be reordered`,
       );
     }
     if (input.changes.length === 0) {
@@ -232,15 +235,12 @@ export class EngineOperations {
         return fail('CHANGE_NOT_IN_PIPELINE', `Change ${text} is not in pipeline ${input.pipeline}`);
       }
     }
-    const eventId = await this.events.append({
-      tenant: layout.tenant,
-      category: 'management',
-      eventType: 'promote',
-      payload: { pipeline: input.pipeline, changes: input.changes, by: input.by ?? null },
-      created: this.now(),
+    return this.queue(layout.tenant, {
+      type: 'promote',
+      pipeline: input.pipeline,
+      changes: input.changes,
+      by: input.by ?? null,
     });
-    this.wake(layout.tenant);
-    return { ok: true, value: { eventId } };
   }
 
   /** Create an autohold request (compat.md §2.43 validation order). */

@@ -1,6 +1,7 @@
 /** Report texts (spec/engine.md §2.11 `_formatItemReport`): messages and job lines. */
-import type { EnginePipeline } from './interfaces';
-import type { ItemState } from './model';
+import type { EnginePipeline } from './ports/layout';
+import type { ChangeInfo } from '../model/changes';
+import type { ItemState } from '../model/pipeline-state';
 
 /** Elapsed time as `Xh MMm SSs`, `Mm SSs` or `Ss`. */
 export function formatElapsed(seconds: number): string {
@@ -88,4 +89,13 @@ export function formatReport(pipeline: EnginePipeline, item: ItemState, action: 
       }
       return withFooter(pipeline, [pipeline.messages.failure, '', ...jobLines(item)].join('\n'));
   }
+}
+
+/** "Triggered by" description of a change (spec §3.9 buildset events). */
+export function describeTrigger(change: ChangeInfo): string {
+  if (change.kind === 'change') {
+    return `GitChange ${change.project} ${change.number ?? ''},${change.patchset ?? ''}`;
+  }
+  const kind = change.kind === 'branch' ? 'Branch' : change.kind === 'tag' ? 'Tag' : 'Ref';
+  return `${kind} ${change.project} ${change.ref} updated ${change.oldrev ?? ''}..${change.newrev ?? ''}`;
 }

@@ -5,8 +5,9 @@
  * changes: `open`, `current-patchset` and `status` (`NEW` or `MERGED`). As in the reference, a
  * ref update (branch, tag) is not a change and fails every one of them.
  */
-import type { ChangeInfo, ChangeRequirement, EnginePipeline } from './interfaces';
-import { changeId } from './model';
+import type { ChangeInfo } from '../model/changes';
+import type { ChangeRequirement, EnginePipeline } from './ports/layout';
+import { changeId } from '../model/changes';
 
 /** The Gerrit-style status of a change. */
 function statusOf(change: ChangeInfo): string {

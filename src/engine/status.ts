@@ -4,9 +4,16 @@
  * document plus Sluice's explanations (why an item waits, why a job waits). `toCurrentShape`
  * and `toEarlierShape` render the two REST documents.
  */
-import type { EnginePipeline } from './interfaces';
-import type { ItemState, JobState, JobWaitReason, PipelineState, QueueState, TenantEventQueueState } from './model';
-import { changeId } from './model';
+import type { EnginePipeline } from './ports/layout';
+import type {
+  ItemState,
+  JobState,
+  JobWaitReason,
+  PipelineState,
+  QueueState,
+  TenantEventQueueState,
+} from '../model/pipeline-state';
+import { changeId } from '../model/changes';
 
 export interface JobStatus {
   name: string;

@@ -1,44 +1,13 @@
 /**
- * Trigger events (durable payloads) and the pipeline trigger filters that decide which
- * pipelines an event enters (spec/engine.md §2.2.1, §1.14; Part A for the git driver).
+ * The pipeline trigger filters that decide which pipelines a trigger event enters
+ * (spec/engine.md §2.2.1, §1.14; Part A for the git driver).
  */
-import type { ChangeInfo, EnginePipeline, RefFilter } from './interfaces';
+import type { ChangeInfo } from '../model/changes';
+import type { TriggerEvent } from '../model/engine-events';
+import type { EngineLayout, EnginePipeline, RefFilter } from './ports/layout';
 
-export const TRIGGER_EVENT_TYPES = [
-  'patchset-created',
-  'ref-updated',
-  'timer',
-  'parent-change-enqueued',
-  'project-change-merged',
-  'image-build',
-  'image-validate',
-] as const;
-export type TriggerEventType = (typeof TRIGGER_EVENT_TYPES)[number];
-
-/** A trigger event as stored in `engine_events.payload`. */
-export interface TriggerEventPayload {
-  type: TriggerEventType;
-  /** Short or canonical project name. */
-  project: string;
-  change?: number;
-  patchset?: string;
-  ref?: string;
-  branch?: string;
-  oldrev?: string | null;
-  newrev?: string | null;
-  /** timer: the pipeline that fired; parent-change-enqueued: the parent's pipeline. */
-  pipeline?: string;
-  parentPipeline?: string;
-  /** project-change-merged: the change that merged. */
-  mergedChange?: number | null;
-  /** A branch update made by Sluice's own merge (emitted once by the git connection, spec Part A). */
-  own?: boolean;
-  /** image-build: the images to build (the launcher or an admin asked for them); image-validate: the image of the upload. */
-  imageNames?: string[];
-  /** image-validate: the upload to validate (its jobs' nodes boot from exactly this upload). */
-  imageUploadUuid?: string;
-  timestamp?: string;
-}
+/** What the trigger filters look at in an event. */
+type TriggerFields = Pick<TriggerEvent, 'type' | 'ref' | 'branch' | 'pipeline' | 'parentPipeline'>;
 
 /** `undefined` = not known yet (the event's change is not resolved): any filter may match. */
 function filtersMatch(filters: readonly RefFilter[], value: string | null | undefined): boolean {
@@ -62,7 +31,7 @@ function filtersMatch(filters: readonly RefFilter[], value: string | null | unde
  */
 export function pipelineMatches(
   pipeline: EnginePipeline,
-  event: TriggerEventPayload,
+  event: TriggerEvent,
   change: ChangeInfo,
   connection: string,
 ): boolean {
@@ -74,7 +43,7 @@ export function pipelineMatches(
  * branch are taken from the event when it names them and count as matching otherwise (a new
  * patchset's target branch is only known once the change is read).
  */
-export function mayEnterPipeline(pipeline: EnginePipeline, event: TriggerEventPayload, connection: string): boolean {
+export function mayEnterPipeline(pipeline: EnginePipeline, event: TriggerFields, connection: string): boolean {
   const ref = event.ref ?? (event.branch !== undefined ? `refs/heads/${event.branch}` : undefined);
   const branch =
     event.branch ??
@@ -84,7 +53,7 @@ export function mayEnterPipeline(pipeline: EnginePipeline, event: TriggerEventPa
 
 function triggersMatch(
   pipeline: EnginePipeline,
-  event: TriggerEventPayload,
+  event: TriggerFields,
   connection: string,
   ref: string | undefined,
   branch: string | null | undefined,
@@ -119,4 +88,14 @@ function triggersMatch(
         return true;
     }
   });
+}
+
+/** Whether any pipeline has a zuul-driver trigger for this event type. */
+export function pipelinesListen(
+  layout: EngineLayout,
+  eventType: 'parent-change-enqueued' | 'project-change-merged',
+): boolean {
+  return layout.pipelines.some((pipeline) =>
+    pipeline.triggers.some((trigger) => trigger.driver === 'zuul' && trigger.events.includes(eventType)),
+  );
 }

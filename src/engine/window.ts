@@ -1,5 +1,5 @@
 /** Window arithmetic of dependent queues (spec/engine.md §2.6). */
-import type { WindowParams } from './interfaces';
+import type { WindowParams } from '../model/pipeline-state';
 
 /** The window after an item merged: linear adds the factor, exponential multiplies; capped by the ceiling. */
 export function increasedWindow(current: number, params: WindowParams): number {

@@ -13,7 +13,8 @@ import { createConsoleResolver, type ConsoleTarget } from './console-resolver';
 import { Merger } from './merger';
 import { gitConnectionsFromConfig, RepoCache } from './repo-cache';
 import { allowedHostEnvironment } from './step-environment';
-import { ExecutorWorker, type NodeLocker, type WorkerLogger } from './worker';
+import { ExecutorWorker } from './worker';
+import type { NodeLocker, WorkerLogger } from './worker-options';
 
 export interface ExecutorServices {
   cache: RepoCache;

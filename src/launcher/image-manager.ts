@@ -379,7 +379,7 @@ export class ImageManager {
             continue;
           }
           this.buildsRequested.add(key);
-          if (await ctx.repos.images.hasPendingBuildEvent(tenant, image.name)) {
+          if (await ctx.repos.events.hasPendingImageBuild(tenant, image.name)) {
             continue;
           }
           await emitImageBuild(ctx, tenant, image.projectCanonicalName, image.branch, [image.name]);
@@ -424,9 +424,7 @@ export async function emitImageBuild(
 ): Promise<number> {
   return ctx.repos.events.append({
     tenant,
-    category: 'trigger',
-    eventType: 'image-build',
-    payload: {
+    event: {
       type: 'image-build',
       project,
       ref: `refs/heads/${branch}`,
@@ -451,9 +449,7 @@ export async function emitImageValidate(
   return ctx.repos.events.append(
     {
       tenant,
-      category: 'trigger',
-      eventType: 'image-validate',
-      payload: {
+      event: {
         type: 'image-validate',
         project,
         ref: `refs/heads/${branch}`,

@@ -2,7 +2,8 @@
  * The engine's NodeGateway backed by the launcher's store: requests become nodeset requests,
  * fulfilment arrives as `nodes-provisioned` result events written by the launcher loop.
  */
-import type { NodeGateway, NodeInfo, NodeRequest } from '../engine/interfaces';
+import type { NodeGateway, NodeRequest } from '../engine/ports/nodes';
+import type { NodeInfo } from '../model/pipeline-state';
 import { quantizeRelativePriority } from '../model/launcher';
 import type { LauncherContext } from './context';
 import { releaseRequestNodes } from './request-processor';
@@ -64,9 +65,7 @@ export class LauncherNodeGateway implements NodeGateway {
     ) {
       await ctx.repos.events.append({
         tenant: request.tenant,
-        category: 'result',
-        eventType: 'nodes-provisioned',
-        payload: { type: 'nodes-provisioned', requestId: request.id, fulfilled: true, nodes: [] },
+        event: { type: 'nodes-provisioned', requestId: request.id, fulfilled: true, nodes: [] },
         created: requestTime,
       });
     }

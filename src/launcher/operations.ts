@@ -5,6 +5,7 @@
  * the caller's job (schema scope).
  */
 import type { NodeRecord } from '../model/launcher';
+import type { SystemEventType } from '../store/repositories/system-events';
 import type { LauncherContext } from './context';
 import { providersOf } from './context';
 import { emitImageBuild } from './image-manager';
@@ -135,9 +136,7 @@ export async function nodesetRequestCancel(
   if (previous === 'requested' || previous === 'accepted') {
     await ctx.repos.events.append({
       tenant: input.tenant,
-      category: 'result',
-      eventType: 'nodes-provisioned',
-      payload: { type: 'nodes-provisioned', requestId: input.requestId, fulfilled: false, nodes: [] },
+      event: { type: 'nodes-provisioned', requestId: input.requestId, fulfilled: false, nodes: [] },
       created: now,
     });
   }
@@ -211,12 +210,7 @@ export async function imageBuildArtifactDelete(
 }
 
 /** The upload and its artifact, if the artifact was built by the tenant. */
-async function tenantUpload(
-  ctx: LauncherContext,
-  tenant: string,
-  uploadId: string,
-  trx: Parameters<LauncherContext['repos']['images']['lockUpload']>[1],
-) {
+async function tenantUpload(ctx: LauncherContext, tenant: string, uploadId: string, trx: UploadLock) {
   const upload = await ctx.repos.images.lockUpload(uploadId, trx);
   if (!upload) {
     return null;
@@ -229,55 +223,70 @@ async function tenantUpload(
 }
 
 /** `DELETE T/image-upload/{id}`: mark an upload `deleting`; refused while nodes use it. */
-export async function imageUploadDelete(
+export function imageUploadDelete(
   ctx: LauncherContext,
   input: { tenant: string; uploadId: string; actor?: string | null },
 ): Promise<OperationResult<null>> {
-  return ctx.knex.transaction(async (trx): Promise<OperationResult<null>> => {
-    const found = await tenantUpload(ctx, input.tenant, input.uploadId, trx);
-    if (!found) {
-      return fail(new LauncherOperationError('not-found', UPLOAD_NOT_FOUND, 'ImageUpload', input.uploadId));
-    }
-    const users = await ctx.repos.nodes.countUsingUploads([found.upload.uuid], trx);
+  return changeTenantUpload(ctx, input, async ({ upload }, trx) => {
+    const users = await ctx.repos.nodes.countUsingUploads([upload.uuid], trx);
     if (users > 0) {
-      return fail(inUse(`Image upload ${found.upload.uuid}`, users));
+      return { refused: inUse(`Image upload ${upload.uuid}`, users) };
     }
-    await ctx.repos.images.updateUpload(found.upload.uuid, { state: 'deleting' }, ctx.now(), trx);
-    await ctx.repos.systemEvents.record(
-      {
-        tenant: input.tenant,
-        eventType: 'image-upload-deleted',
-        description: `Image upload ${found.upload.uuid} (${found.upload.endpointName}) deleted${actorText(input.actor ?? null)}`,
-        eventTime: ctx.now(),
-        data: { uploadId: found.upload.uuid },
-      },
-      trx,
-    );
-    return ok(null);
+    await ctx.repos.images.updateUpload(upload.uuid, { state: 'deleting' }, ctx.now(), trx);
+    return {
+      eventType: 'image-upload-deleted',
+      description: `Image upload ${upload.uuid} (${upload.endpointName}) deleted${actorText(input.actor ?? null)}`,
+    };
   });
 }
 
 /** `POST T/image-upload/{id}/validate`: mark a `ready` upload validated (409 when it is not ready). */
-export async function imageUploadValidate(
+export function imageUploadValidate(
   ctx: LauncherContext,
   input: { tenant: string; uploadId: string; actor?: string | null },
+): Promise<OperationResult<null>> {
+  return changeTenantUpload(ctx, input, async ({ upload }, trx) => {
+    if (upload.state !== 'ready') {
+      return {
+        refused: new LauncherOperationError('conflict', `Image upload ${upload.uuid} is ${upload.state}, not ready`),
+      };
+    }
+    await ctx.repos.images.updateUpload(upload.uuid, { validated: true }, ctx.now(), trx);
+    return {
+      eventType: 'image-upload-validated',
+      description: `Image upload ${upload.uuid} validated${actorText(input.actor ?? null)}`,
+    };
+  });
+}
+
+type UploadLock = Parameters<LauncherContext['repos']['images']['lockUpload']>[1];
+
+/**
+ * Change one of the tenant's uploads in a transaction (not found when the tenant did not build
+ * it): `change` refuses, or says which system event records the change.
+ */
+function changeTenantUpload(
+  ctx: LauncherContext,
+  input: { tenant: string; uploadId: string },
+  change: (
+    found: NonNullable<Awaited<ReturnType<typeof tenantUpload>>>,
+    trx: UploadLock,
+  ) => Promise<{ refused: LauncherOperationError } | { eventType: SystemEventType; description: string }>,
 ): Promise<OperationResult<null>> {
   return ctx.knex.transaction(async (trx): Promise<OperationResult<null>> => {
     const found = await tenantUpload(ctx, input.tenant, input.uploadId, trx);
     if (!found) {
       return fail(new LauncherOperationError('not-found', UPLOAD_NOT_FOUND, 'ImageUpload', input.uploadId));
     }
-    if (found.upload.state !== 'ready') {
-      return fail(
-        new LauncherOperationError('conflict', `Image upload ${found.upload.uuid} is ${found.upload.state}, not ready`),
-      );
+    const outcome = await change(found, trx);
+    if ('refused' in outcome) {
+      return fail(outcome.refused);
     }
-    await ctx.repos.images.updateUpload(found.upload.uuid, { validated: true }, ctx.now(), trx);
     await ctx.repos.systemEvents.record(
       {
         tenant: input.tenant,
-        eventType: 'image-upload-validated',
-        description: `Image upload ${found.upload.uuid} validated${actorText(input.actor ?? null)}`,
+        eventType: outcome.eventType,
+        description: outcome.description,
         eventTime: ctx.now(),
         data: { uploadId: found.upload.uuid },
       },

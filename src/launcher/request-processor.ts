@@ -5,7 +5,7 @@
  * ready; fail, or fall back to the next nodeset alternative, when a label has no provider left).
  */
 import type { Knex } from 'knex';
-import type { NodeInfo } from '../engine/interfaces';
+import type { NodeInfo } from '../model/pipeline-state';
 import { QUOTA_STATES, type NodeRecord, type NodesetRequestRecord, type ProviderNodeData } from '../model/launcher';
 import type { LauncherContext } from './context';
 import { providersOf } from './context';
@@ -98,9 +98,7 @@ async function notifyEngine(
   await ctx.repos.events.append(
     {
       tenant: request.tenant,
-      category: 'result',
-      eventType: 'nodes-provisioned',
-      payload: { type: 'nodes-provisioned', requestId: request.uuid, fulfilled, nodes },
+      event: { type: 'nodes-provisioned', requestId: request.uuid, fulfilled, nodes },
       created: ctx.now(),
     },
     trx,

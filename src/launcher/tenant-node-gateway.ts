@@ -4,7 +4,8 @@
  * fulfilled at once; steps run in the executor's own workspace).
  */
 import type { Layout } from '../config/layout';
-import type { NodeGateway, NodeInfo, NodeRequest } from '../engine/interfaces';
+import type { NodeGateway, NodeRequest } from '../engine/ports/nodes';
+import type { NodeInfo } from '../model/pipeline-state';
 
 /** Whether the launcher serves a tenant's node requests: its layout has at least one provider. */
 export function layoutUsesLauncher(layout: Layout | undefined): boolean {

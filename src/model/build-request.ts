@@ -4,7 +4,8 @@
  * reports through `engine_events` rows of category `result`: one `build-started`
  * (`BuildStartedPayload`), a `build-paused` (`BuildPausedPayload`) when the run phase asks to
  * pause, and one `build-completed` (`BuildCompletedPayload`).
- * docs/executor.md describes the behaviour behind each field.
+ * docs/executor.md describes the behaviour behind each field. The request's schema is the
+ * single source of its types: executors validate `params` with it when they read a request.
  */
 import { z } from 'zod';
 import type { BuildResult } from './results';
@@ -25,65 +26,87 @@ export type MergeMode = (typeof MERGE_MODES)[number];
 export const WORKSPACE_SCHEMES = ['golang', 'flat', 'unique'] as const;
 export type WorkspaceScheme = (typeof WORKSPACE_SCHEMES)[number];
 
+const nullableString = z.string().nullable();
+const recordSchema = z.record(z.string(), z.unknown());
+
+/** The fields that say which change or ref (of which project, on which connection) a build is about. */
+const refFields = {
+  /** Name of the git connection (service configuration `connections.<name>`). */
+  connection: z.string().min(1),
+  project: z.string().min(1),
+  /** Branch the change targets (or the branch a ref item updates); null for tags and other refs. */
+  branch: nullableString,
+  /** `refs/changes/NN/N/P` for a change, `refs/heads/...`/`refs/tags/...` for a ref item. */
+  ref: z.string().min(1),
+  /** Change number, null for ref items. */
+  change: z.number().int().nullable(),
+  patchset: nullableString,
+  oldrev: nullableString,
+  /** For ref items: the commit to test. For changes: the expected commit of the change ref (checked when given). */
+  newrev: nullableString,
+};
+
+/** The ref being tested, as exposed to steps in the environment. */
+export const buildItemRefSchema = z.object(refFields).strict();
+export type BuildItemRef = z.infer<typeof buildItemRefSchema>;
+
 /**
  * One change or ref of the speculative state. A build's `mergerItems` list the item ahead
  * first and the item under test last (engine.md §2.5.1 `merger_items`).
  */
-export interface MergerItem {
-  /** Name of the git connection (service configuration `connections.<name>`). */
-  connection: string;
-  project: string;
-  /** Branch the change targets (or the branch a ref item updates); null for tags and other refs. */
-  branch: string | null;
-  /** `refs/changes/NN/N/P` for a change, `refs/heads/...`/`refs/tags/...` for a ref item. */
-  ref: string;
-  /** Change number, null for ref items. */
-  change: number | null;
-  patchset: string | null;
-  oldrev: string | null;
-  /** For ref items: the commit to test. For changes: the expected commit of the change ref (checked when given). */
-  newrev: string | null;
-  mergeMode: MergeMode;
-}
+export const mergerItemSchema = z.object({ ...refFields, mergeMode: z.enum(MERGE_MODES) }).strict();
+export type MergerItem = z.infer<typeof mergerItemSchema>;
 
 /** A project the job needs checked out besides those of the merger items (required-projects). */
-export interface ProjectCheckout {
-  connection: string;
-  project: string;
-  /** Branch or tag to check out instead of the item's branch (`override-checkout`). */
-  overrideCheckout: string | null;
-}
+export const projectCheckoutSchema = z
+  .object({
+    connection: z.string().min(1),
+    project: z.string().min(1),
+    /** Branch or tag to check out instead of the item's branch (`override-checkout`). */
+    overrideCheckout: nullableString,
+  })
+  .strict();
+export type ProjectCheckout = z.infer<typeof projectCheckoutSchema>;
+
+export const buildStepSecretSchema = z
+  .object({
+    /** Key of the secret in the step's secrets file (the job's `secrets: name`). */
+    alias: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/),
+    /** Index into `BuildJob.secrets`. */
+    secret: z.number().int().min(0),
+  })
+  .strict();
+export type BuildStepSecret = z.infer<typeof buildStepSecretSchema>;
 
 /** One `pre-run`, `run` or `post-run` entry: a script path inside the defining project's checkout. */
-export interface BuildStep {
-  connection: string;
-  /** The project whose repository holds the script (the project that defined the job variant). */
-  project: string;
-  /** Path of the script relative to the project's checkout. */
-  path: string;
-  /** Secrets this step sees in its secrets file: alias -> index into `BuildJob.secrets`. */
-  secrets?: BuildStepSecret[];
-}
-
-export interface BuildStepSecret {
-  /** Key of the secret in the step's secrets file (the job's `secrets: name`). */
-  alias: string;
-  /** Index into `BuildJob.secrets`. */
-  secret: number;
-}
+export const buildStepSchema = z
+  .object({
+    connection: z.string().min(1),
+    /** The project whose repository holds the script (the project that defined the job variant). */
+    project: z.string().min(1),
+    /** Path of the script relative to the project's checkout. */
+    path: z.string().min(1),
+    /** Secrets this step sees in its secrets file: alias -> index into `BuildJob.secrets`. */
+    secrets: z.array(buildStepSecretSchema).optional(),
+  })
+  .strict();
+export type BuildStep = z.infer<typeof buildStepSchema>;
 
 /**
  * A secret the build's steps use, still encrypted as written in the project's configuration
  * (engine.md §5.2): the executor decrypts it with `project`'s secrets key, so the row never
  * holds a decrypted value.
  */
-export interface BuildSecret {
-  name: string;
-  /** Canonical name of the project that defines the secret (whose key decrypts it). */
-  project: string;
-  /** Secret data; encrypted values are `{encrypted: 'pkcs1-oaep', chunks: [...]}`. */
-  data: Record<string, unknown>;
-}
+export const buildSecretSchema = z
+  .object({
+    name: z.string().min(1),
+    /** Canonical name of the project that defines the secret (whose key decrypts it). */
+    project: z.string().min(1),
+    /** Secret data; encrypted values are `{encrypted: 'pkcs1-oaep', chunks: [...]}`. */
+    data: recordSchema,
+  })
+  .strict();
+export type BuildSecret = z.infer<typeof buildSecretSchema>;
 
 /** An artifact returned by a build (results file) or handed to a child job. */
 export interface BuildArtifact {
@@ -93,131 +116,101 @@ export interface BuildArtifact {
 }
 
 /** An artifact of a parent (or required provider) build given to a job as input. */
-export interface ParentArtifact extends BuildArtifact {
-  project: string;
-  change: number | null;
-  patchset: string | null;
-  job: string;
-}
+export const parentArtifactSchema = z
+  .object({
+    name: z.string(),
+    url: z.string(),
+    metadata: recordSchema.nullable(),
+    project: z.string(),
+    change: z.number().int().nullable(),
+    patchset: nullableString,
+    job: z.string(),
+  })
+  .strict();
+export type ParentArtifact = z.infer<typeof parentArtifactSchema>;
 
 /** The frozen job as the executor needs it. */
-export interface BuildJob {
-  name: string;
-  /** Seconds for pre-run + run together; null = no limit. */
-  timeout: number | null;
-  /** Seconds for each post-run step; null = no limit. */
-  postTimeout: number | null;
-  /** Tries allowed for retryable failures (pre-run failure, repository preparation failure). */
-  attempts: number;
-  workspaceScheme: WorkspaceScheme;
-  /** Job-level `override-checkout`. */
-  overrideCheckout: string | null;
-  vars: Record<string, unknown>;
-  extraVars: Record<string, unknown>;
-  /** `host-vars` / `group-vars`: variables per node name / nodeset group, in the node inventory. */
-  hostVars?: Record<string, Record<string, unknown>>;
-  groupVars?: Record<string, Record<string, unknown>>;
-  preRun: BuildStep[];
-  run: BuildStep[];
-  postRun: BuildStep[];
-  /** Secrets of the steps (absent = none). */
-  secrets?: BuildSecret[];
-}
-
-/** The ref being tested, as exposed to steps in the environment. */
-export interface BuildItemRef {
-  connection: string;
-  project: string;
-  branch: string | null;
-  ref: string;
-  change: number | null;
-  patchset: string | null;
-  oldrev: string | null;
-  newrev: string | null;
-}
+export const buildJobSchema = z
+  .object({
+    name: z.string().min(1),
+    /** Seconds for pre-run + run together; null = no limit. */
+    timeout: z.number().positive().nullable(),
+    /** Seconds for each post-run step; null = no limit. */
+    postTimeout: z.number().positive().nullable(),
+    /** Tries allowed for retryable failures (pre-run failure, repository preparation failure). */
+    attempts: z.number().int().min(1),
+    workspaceScheme: z.enum(WORKSPACE_SCHEMES),
+    /** Job-level `override-checkout`. */
+    overrideCheckout: nullableString,
+    vars: recordSchema,
+    extraVars: recordSchema,
+    /** `host-vars` / `group-vars`: variables per node name / nodeset group, in the node inventory. */
+    hostVars: z.record(z.string(), recordSchema).optional(),
+    groupVars: z.record(z.string(), recordSchema).optional(),
+    preRun: z.array(buildStepSchema),
+    run: z.array(buildStepSchema),
+    postRun: z.array(buildStepSchema),
+    /** Secrets of the steps (absent = none). */
+    secrets: z.array(buildSecretSchema).optional(),
+  })
+  .strict()
+  .refine(
+    (job) =>
+      [...job.preRun, ...job.run, ...job.postRun].every((step) =>
+        (step.secrets ?? []).every((s) => s.secret < (job.secrets ?? []).length),
+      ),
+    { message: 'a step refers to a secret the job does not carry' },
+  );
+export type BuildJob = z.infer<typeof buildJobSchema>;
 
 /**
  * A node the launcher gave the build (docs/launcher.md). `local` nodes are directories on the
  * executor host; `ssh` nodes are hosts the steps run on over SSH.
  */
-export interface BuildNode {
-  id: string;
-  label: string;
-  connectionType: 'local' | 'ssh';
-  /** The launcher connection (service configuration) the node belongs to; picks the SSH key. */
-  connection?: string | null;
-  /** The provider that launched the node (inventory `nodepool.provider`). */
-  provider?: string | null;
-  /** The address other nodes reach it at (inventory `nodepool.interface_ip`). */
-  interfaceIp?: string | null;
-  host: string | null;
-  port: number | null;
-  username: string | null;
-  /** Local nodes: the node's directory. */
-  path: string | null;
-  /** SSH nodes: `known_hosts` lines collected by the launcher's node scan (empty = no host key checking). */
-  hostKeys: string[];
-}
+export const buildNodeSchema = z
+  .object({
+    id: z.string().min(1),
+    label: z.string(),
+    connectionType: z.enum(['local', 'ssh']),
+    /** The launcher connection (service configuration) the node belongs to; picks the SSH key. */
+    connection: nullableString.optional(),
+    /** The provider that launched the node (inventory `nodepool.provider`). */
+    provider: nullableString.optional(),
+    /** The address other nodes reach it at (inventory `nodepool.interface_ip`). */
+    interfaceIp: nullableString.optional(),
+    host: nullableString,
+    port: z.number().int().min(1).max(65535).nullable(),
+    username: nullableString,
+    /** Local nodes: the node's directory. */
+    path: nullableString,
+    /** SSH nodes: `known_hosts` lines collected by the launcher's node scan (empty = no host key checking). */
+    hostKeys: z.array(z.string()),
+  })
+  .strict();
+export type BuildNode = z.infer<typeof buildNodeSchema>;
 
 /** A node of the build's nodeset: its first name, the other names of the same host, its label. */
-export interface BuildNodesetNode {
-  name: string;
-  aliases: string[];
-  label: string;
-}
+export const buildNodesetNodeSchema = z
+  .object({ name: z.string().min(1), aliases: z.array(z.string().min(1)), label: z.string() })
+  .strict();
+export type BuildNodesetNode = z.infer<typeof buildNodesetNodeSchema>;
 
 /**
  * The nodeset alternative the build's nodes were provided for (engine.md §1.7): node names and
  * groups, in the order of `BuildRequestParams.nodes` (node i of the nodeset is `nodes[i]`).
  */
-export interface BuildNodeset {
-  /** '' for an anonymous nodeset. */
-  name: string;
-  nodes: BuildNodesetNode[];
-  groups: Array<{ name: string; nodes: string[] }>;
-}
-
-/** `build_requests.params`: everything an executor needs to run one build. */
-export interface BuildRequestParams {
-  buildUuid: string;
-  buildsetUuid: string;
-  tenant: string;
-  pipeline: string;
-  /** 1-based number of this try (the reference's `tries`). */
-  attempt: number;
-  job: BuildJob;
-  item: BuildItemRef;
-  /** Speculative state: item ahead first, the item under test last. */
-  mergerItems: MergerItem[];
-  /** Extra projects to check out (required-projects); projects of merger items and steps are added automatically. */
-  projects: ProjectCheckout[];
-  /** Result data of parent jobs, merged in job-graph order; exported as variables. */
-  parentData: Record<string, unknown>;
-  /** Artifacts of parent and required builds; written to the inputs file. */
-  artifacts: ParentArtifact[];
-  /** Triggering event id, for log correlation. */
-  eventId: string | null;
-  /** Nodes from the launcher; absent or empty = steps run in the executor's workspace. */
-  nodes?: BuildNode[];
-  /** Names and groups of the nodes (the node inventory, docs/executor.md "Nodes"); absent = no nodeset. */
-  nodeset?: BuildNodeset;
-}
-
-const nullableString = z.string().nullable();
-const stepSchema = z
+export const buildNodesetSchema = z
   .object({
-    connection: z.string().min(1),
-    project: z.string().min(1),
-    path: z.string().min(1),
-    secrets: z
-      .array(z.object({ alias: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/), secret: z.number().int().min(0) }).strict())
-      .optional(),
+    /** '' for an anonymous nodeset. */
+    name: z.string(),
+    nodes: z.array(buildNodesetNodeSchema),
+    groups: z.array(z.object({ name: z.string().min(1), nodes: z.array(z.string().min(1)) }).strict()),
   })
   .strict();
-const recordSchema = z.record(z.string(), z.unknown());
+export type BuildNodeset = z.infer<typeof buildNodesetSchema>;
 
-/** Validates `params` read back from the store (jsonb) before a build runs. */
-export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
+/** `build_requests.params`: everything an executor needs to run one build; validated when read back from the store. */
+export const buildRequestParamsSchema = z
   .object({
     buildUuid: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'build uuid: letters, digits and "-" only'),
     buildsetUuid: z.string().min(1),
@@ -226,118 +219,27 @@ export const buildRequestParamsSchema: z.ZodType<BuildRequestParams> = z
       .regex(/^[A-Za-z0-9_.-]+$/)
       .refine((t) => t !== '.' && t !== '..', 'invalid tenant name'),
     pipeline: z.string().min(1),
+    /** 1-based number of this try (the reference's `tries`). */
     attempt: z.number().int().min(1),
-    job: z
-      .object({
-        name: z.string().min(1),
-        timeout: z.number().positive().nullable(),
-        postTimeout: z.number().positive().nullable(),
-        attempts: z.number().int().min(1),
-        workspaceScheme: z.enum(WORKSPACE_SCHEMES),
-        overrideCheckout: nullableString,
-        vars: recordSchema,
-        extraVars: recordSchema,
-        hostVars: z.record(z.string(), recordSchema).optional(),
-        groupVars: z.record(z.string(), recordSchema).optional(),
-        preRun: z.array(stepSchema),
-        run: z.array(stepSchema),
-        postRun: z.array(stepSchema),
-        secrets: z
-          .array(z.object({ name: z.string().min(1), project: z.string().min(1), data: recordSchema }).strict())
-          .optional(),
-      })
-      .strict()
-      .refine(
-        (job) =>
-          [...job.preRun, ...job.run, ...job.postRun].every((step) =>
-            (step.secrets ?? []).every((s) => s.secret < (job.secrets ?? []).length),
-          ),
-        {
-          message: 'a step refers to a secret the job does not carry',
-        },
-      ),
-    item: z
-      .object({
-        connection: z.string().min(1),
-        project: z.string().min(1),
-        branch: nullableString,
-        ref: z.string().min(1),
-        change: z.number().int().nullable(),
-        patchset: nullableString,
-        oldrev: nullableString,
-        newrev: nullableString,
-      })
-      .strict(),
-    mergerItems: z.array(
-      z
-        .object({
-          connection: z.string().min(1),
-          project: z.string().min(1),
-          branch: nullableString,
-          ref: z.string().min(1),
-          change: z.number().int().nullable(),
-          patchset: nullableString,
-          oldrev: nullableString,
-          newrev: nullableString,
-          mergeMode: z.enum(MERGE_MODES),
-        })
-        .strict(),
-    ),
-    projects: z.array(
-      z
-        .object({ connection: z.string().min(1), project: z.string().min(1), overrideCheckout: nullableString })
-        .strict(),
-    ),
+    job: buildJobSchema,
+    item: buildItemRefSchema,
+    /** Speculative state: item ahead first, the item under test last. */
+    mergerItems: z.array(mergerItemSchema),
+    /** Extra projects to check out (required-projects); projects of merger items and steps are added automatically. */
+    projects: z.array(projectCheckoutSchema),
+    /** Result data of parent jobs, merged in job-graph order; exported as variables. */
     parentData: recordSchema,
-    artifacts: z.array(
-      z
-        .object({
-          name: z.string(),
-          url: z.string(),
-          metadata: recordSchema.nullable(),
-          project: z.string(),
-          change: z.number().int().nullable(),
-          patchset: nullableString,
-          job: z.string(),
-        })
-        .strict(),
-    ),
+    /** Artifacts of parent and required builds; written to the inputs file. */
+    artifacts: z.array(parentArtifactSchema),
+    /** Triggering event id, for log correlation. */
     eventId: nullableString,
-    nodes: z
-      .array(
-        z
-          .object({
-            id: z.string().min(1),
-            label: z.string(),
-            connectionType: z.enum(['local', 'ssh']),
-            connection: nullableString.optional(),
-            provider: nullableString.optional(),
-            interfaceIp: nullableString.optional(),
-            host: nullableString,
-            port: z.number().int().min(1).max(65535).nullable(),
-            username: nullableString,
-            path: nullableString,
-            hostKeys: z.array(z.string()),
-          })
-          .strict(),
-      )
-      .optional(),
-    nodeset: z
-      .object({
-        name: z.string(),
-        nodes: z.array(
-          z.object({ name: z.string().min(1), aliases: z.array(z.string().min(1)), label: z.string() }).strict(),
-        ),
-        groups: z.array(z.object({ name: z.string().min(1), nodes: z.array(z.string().min(1)) }).strict()),
-      })
-      .strict()
-      .optional(),
+    /** Nodes from the launcher; absent or empty = steps run in the executor's workspace. */
+    nodes: z.array(buildNodeSchema).optional(),
+    /** Names and groups of the nodes (the node inventory, docs/executor.md "Nodes"); absent = no nodeset. */
+    nodeset: buildNodesetSchema.optional(),
   })
   .strict();
-
-/** Event types of the result events an executor writes to `engine_events` (category `result`). */
-export const BUILD_RESULT_EVENT_TYPES = ['build-started', 'build-paused', 'build-completed'] as const;
-export type BuildResultEventType = (typeof BUILD_RESULT_EVENT_TYPES)[number];
+export type BuildRequestParams = z.infer<typeof buildRequestParamsSchema>;
 
 /** Which build a result event is about: every result payload starts with these. */
 export interface BuildEventSubject {
@@ -408,6 +310,42 @@ export interface BuildCompletedPayload extends BuildEventSubject {
   worker: string | null;
   /** Files changed by the item's own changes (from the speculative merge); null when not computed. */
   changedFiles: string[] | null;
+}
+
+/** The subject fields of a request's stored params, whatever else they hold (unreadable ones left empty). */
+const storedSubjectSchema = z
+  .object({
+    buildsetUuid: z.string().catch(''),
+    pipeline: z.string().catch(''),
+    job: z.object({ name: z.string().catch('') }).catch({ name: '' }),
+    attempt: z.number().catch(1),
+  })
+  .catch({ buildsetUuid: '', pipeline: '', job: { name: '' }, attempt: 1 });
+
+/**
+ * The completion of a build that never ran: canceled before an executor claimed it, or whose
+ * request could not be read. Nothing was produced; the subject comes from the stored request.
+ */
+export function completedWithoutRun(
+  request: { buildUuid: string; tenant: string; params: unknown },
+  outcome: Pick<BuildCompletedPayload, 'result' | 'startTime' | 'endTime' | 'errorDetail' | 'worker'>,
+): BuildCompletedPayload {
+  const stored = storedSubjectSchema.parse(request.params);
+  return {
+    buildUuid: request.buildUuid,
+    buildsetUuid: stored.buildsetUuid,
+    tenant: request.tenant,
+    pipeline: stored.pipeline,
+    jobName: stored.job.name,
+    attempt: stored.attempt,
+    ...outcome,
+    logUrl: null,
+    artifacts: [],
+    data: {},
+    childJobs: null,
+    warnings: [],
+    changedFiles: null,
+  };
 }
 
 /** Result a caller may choose for a canceled build (engine.md §3.1). */

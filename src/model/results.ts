@@ -35,28 +35,6 @@ export const BUILDSET_RESULTS = {
 } as const;
 export type BuildsetResult = keyof typeof BUILDSET_RESULTS;
 
-/** Lifecycle of a nodeset request (`spec/engine.md` §3.5). */
-export const NODESET_REQUEST_STATES = ['requested', 'accepted', 'fulfilled', 'failed'] as const;
-export type NodesetRequestState = (typeof NODESET_REQUEST_STATES)[number];
-
-/** Lifecycle of a provider node (`spec/engine.md` §3.5). */
-export const NODE_STATES = [
-  'requested',
-  'building',
-  'ready',
-  'in-use',
-  'used',
-  'failed',
-  'tempfailed',
-  'outdated',
-  'hold',
-] as const;
-export type NodeState = (typeof NODE_STATES)[number];
-
-/** Image build artifact and upload states (`spec/engine.md` §3.6). */
-export const IMAGE_ARTIFACT_STATES = ['ready', 'deleting'] as const;
-export const IMAGE_UPLOAD_STATES = ['pending', 'uploading', 'ready', 'deleting'] as const;
-
 /** Severity of a configuration error. */
 export const CONFIG_ERROR_SEVERITIES = ['error', 'warning'] as const;
 export type ConfigErrorSeverity = (typeof CONFIG_ERROR_SEVERITIES)[number];

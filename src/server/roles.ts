@@ -13,13 +13,14 @@ import type { Layout } from '../config/layout';
 import type { Database } from '../store/database';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
 import { Engine } from '../engine/engine';
-import { BuildRequestExecutor } from '../engine/build-request-executor';
+import { BuildRequestExecutor } from '../executor/build-request-gateway';
 import type { EngineEventBus } from '../engine/event-bus';
-import { GitChangeSource, GitMergerGateway, type GitProjectLocation, type GitProjects } from '../engine/git-gateways';
-import type { EngineLayout } from '../engine/interfaces';
+import { GitChangeSource, type GitProjectLocation, type GitProjects } from '../sources/git-change-source';
+import { GitMergerGateway } from '../executor/merger-gateway';
+import type { EngineLayout } from '../engine/ports/layout';
 import { toEngineLayout } from '../engine/layout-adapter';
-import { LocalNodeGateway } from '../engine/local-node-gateway';
-import type { TriggerEventPayload } from '../engine/triggers';
+import { LocalNodeGateway } from '../launcher/local-node-gateway';
+import type { TriggerEvent } from '../model/engine-events';
 import { createExecutorServices, type ExecutorServices } from '../executor/executor-services';
 import { GitMirrors } from '../sources/git-mirror';
 import type { GitPoller, GitTriggerEvent } from '../sources/git-poller';
@@ -110,7 +111,7 @@ function projectDirectory(
 }
 
 /** The engine's trigger payload for a git poller event. */
-export function triggerPayload(event: GitTriggerEvent, canonicalName: string): TriggerEventPayload {
+export function triggerPayload(event: GitTriggerEvent, canonicalName: string): TriggerEvent {
   if (event.type === 'patchset-created') {
     return {
       type: 'patchset-created',

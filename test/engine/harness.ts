@@ -1,12 +1,14 @@
 /** Wires an Engine to a test database and the scripted neighbours; one per scenario. */
 import { Engine } from '../../src/engine/engine';
 import { InProcessEventBus, type EngineDelta } from '../../src/engine/event-bus';
-import type { EngineLayout } from '../../src/engine/interfaces';
-import type { TriggerEventPayload } from '../../src/engine/triggers';
+import type { EngineLayout } from '../../src/engine/ports/layout';
+import type { TriggerEvent } from '../../src/model/engine-events';
 import type { Database } from '../../src/store/database';
 import { BuildRepository, type BuildRecord } from '../../src/store/repositories/builds';
 import { BuildsetRepository, type BuildsetRecord } from '../../src/store/repositories/buildsets';
-import { canonical, FakeChanges, FakeClock, InstantNodes, ScriptedExecutor, ScriptedMerger } from './scripted';
+import { canonical, FakeClock } from './scripted-layout';
+import { FakeChanges } from './fake-changes';
+import { InstantNodes, ScriptedExecutor, ScriptedMerger } from './scripted-gateways';
 
 let tenantCounter = 0;
 
@@ -89,7 +91,7 @@ export class EngineHarness {
   /** A new patchset event for a change (as the git poller emits it). */
   async patchsetCreated(project: string, number: number, patchset?: string): Promise<void> {
     const change = await this.changes.getChange(canonical(project), number, patchset);
-    const event: TriggerEventPayload = {
+    const event: TriggerEvent = {
       type: 'patchset-created',
       project: canonical(project),
       change: number,
@@ -99,7 +101,7 @@ export class EngineHarness {
   }
 
   /** Submit a trigger event and wait for it to be processed; returns its outcome. */
-  async trigger(event: TriggerEventPayload): Promise<string | null> {
+  async trigger(event: TriggerEvent): Promise<string | null> {
     const id = await this.engine.submitTrigger(this.tenant, event);
     await this.settle();
     return this.engine.eventOutcome(id);

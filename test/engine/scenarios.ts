@@ -4,7 +4,7 @@
  */
 import { createTestDatabase, type Backend, type TestDatabase } from '../helpers/database';
 import { EngineHarness, nextTenant } from './harness';
-import { makeLayout, type LayoutSpec } from './scripted';
+import { makeLayout, type LayoutSpec } from './scripted-layout';
 
 export interface EngineScenarios {
   /** The file's database (available from `beforeAll` on). */

@@ -17,7 +17,8 @@ import type {
 import { Merger } from '../../src/executor/merger';
 import { RepoCache } from '../../src/executor/repo-cache';
 import { allowedHostEnvironment } from '../../src/executor/step-environment';
-import { ExecutorWorker, type ExecutorWorkerOptions } from '../../src/executor/worker';
+import { ExecutorWorker } from '../../src/executor/worker';
+import type { ExecutorWorkerOptions } from '../../src/executor/worker-options';
 import { BuildRequestRepository } from '../../src/store/repositories/build-requests';
 import { buildParams } from './build-params';
 import { createTestDatabase, type TestDatabase } from './database';

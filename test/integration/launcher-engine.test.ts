@@ -10,9 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
-import type { EngineJob, NodeGateway } from '../../src/engine/interfaces';
+import type { EngineJob } from '../../src/model/pipeline-state';
+import type { NodeGateway } from '../../src/engine/ports/nodes';
 import { EngineHarness, nextTenant } from '../engine/harness';
-import { canonical, gitTrigger, job, makeLayout, pipeline } from '../engine/scripted';
+import { canonical, gitTrigger, job, makeLayout, pipeline } from '../engine/scripted-layout';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { launcherLayout, TestLayouts } from '../helpers/launcher-layout';
 

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
-import type { NodeInfo } from '../../src/engine/interfaces';
+import type { NodeInfo } from '../../src/model/pipeline-state';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
 import {
   imageBuild,

@@ -9,8 +9,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceConfig } from '../../src/config/service';
-import type { NodeInfo } from '../../src/engine/interfaces';
-import { toBuildNode } from '../../src/engine/build-request-executor';
+import type { NodeInfo } from '../../src/model/pipeline-state';
+import { toBuildNode } from '../../src/executor/build-request-params';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
 import type { BuildNode, BuildNodeset } from '../../src/model/build-request';
 import { step } from '../helpers/build-params';

@@ -10,7 +10,7 @@ import type { ServiceConfig } from '../../src/config/service';
 import { createLauncher, type Launcher } from '../../src/launcher/launcher';
 import { StoreNodeLocker } from '../../src/launcher/node-lock';
 import { nodeHold, nodeRelease, nodesetRequestCancel, setNodeState } from '../../src/launcher/operations';
-import type { NodeInfo } from '../../src/engine/interfaces';
+import type { NodeInfo } from '../../src/model/pipeline-state';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/database';
 import { launcherLayout, TestClock, TestLayouts, type LauncherLayoutSpec } from '../helpers/launcher-layout';
 

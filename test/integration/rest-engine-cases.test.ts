@@ -6,7 +6,7 @@
  * running until the test finishes them, and the test waits for the scheduler to go idle.
  */
 import { EngineHarness, nextTenant } from '../engine/harness';
-import { job, makeLayout, pipeline } from '../engine/scripted';
+import { job, makeLayout, pipeline } from '../engine/scripted-layout';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { startLiveServer, type LiveServer } from '../helpers/live';
 

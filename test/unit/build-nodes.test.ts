@@ -1,7 +1,8 @@
 /** Node infos of nodes-provisioned events as the executor sees them (build request `nodes` and `nodeset`). */
-import { toBuildNode, toBuildRequestParams } from '../../src/engine/build-request-executor';
-import type { BuildParams } from '../../src/engine/interfaces';
+import { toBuildNode, toBuildRequestParams } from '../../src/executor/build-request-params';
+import type { BuildParams } from '../../src/engine/ports/executor';
 import { buildRequestParamsSchema } from '../../src/model/build-request';
+import { frozenExecution } from '../engine/scripted-layout';
 
 describe('toBuildNode', () => {
   it('keeps what the executor needs of launcher nodes', () => {
@@ -119,7 +120,7 @@ describe('toBuildRequestParams nodes', () => {
       requires: [],
       holdFollowingChanges: false,
       vars: {},
-      params: {
+      params: frozenExecution({
         nodesetAlternatives: [
           {
             name: 'first',
@@ -128,7 +129,6 @@ describe('toBuildRequestParams nodes', () => {
               { name: 'b', aliases: [], label: 'small' },
             ],
             groups: [],
-            alternatives: [],
           },
           {
             name: 'second',
@@ -137,12 +137,11 @@ describe('toBuildRequestParams nodes', () => {
               { name: 'z', aliases: [], label: 'small' },
             ],
             groups: [{ name: 'g', nodes: ['z'] }],
-            alternatives: [],
           },
         ],
         hostVars: { x: { role: 'main' }, bad: 'not a mapping' },
         groupVars: { g: { port: 1 } },
-      },
+      }),
     },
   });
   const local = (id: string) => ({

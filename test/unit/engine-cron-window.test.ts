@@ -1,6 +1,6 @@
 import { cronFireTimes, cronMatches, parseCron } from '../../src/engine/cron';
 import { decreasedWindow, increasedWindow, insideWindow } from '../../src/engine/window';
-import type { WindowParams } from '../../src/engine/interfaces';
+import type { WindowParams } from '../../src/model/pipeline-state';
 
 describe('cron schedules of timer pipelines', () => {
   it('matches five- and six-field expressions in UTC', () => {

@@ -1,6 +1,7 @@
-import type { ChangeInfo, ChangeRequirement } from '../../src/engine/interfaces';
+import type { ChangeInfo } from '../../src/model/changes';
+import type { ChangeRequirement } from '../../src/engine/ports/layout';
 import { hasRequirements, unmetRequirement } from '../../src/engine/requirements';
-import { pipeline } from '../engine/scripted';
+import { pipeline } from '../engine/scripted-layout';
 
 function change(overrides: Partial<ChangeInfo> = {}): ChangeInfo {
   return {

@@ -1,7 +1,7 @@
 import { computeTenantStatus } from '../../src/engine/status';
-import type { BuildState, ItemState, JobState, PipelineState } from '../../src/engine/model';
+import type { BuildState, ItemState, JobState, PipelineState } from '../../src/model/pipeline-state';
 import type { BuildResult } from '../../src/model/results';
-import { job, pipeline } from '../engine/scripted';
+import { job, pipeline } from '../engine/scripted-layout';
 
 const NOW = new Date('2026-01-01T00:10:00Z');
 

@@ -48,6 +48,11 @@ describe('import boundaries', () => {
       'rest-compat/probe.ts',
       "import { LiveHub } from '../subscriptions/live/live-hub';\n\nexport const probe = LiveHub;\n",
     ],
+    ['src/launcher/probe.ts', "import { Engine } from '../engine/engine';\n\nexport const probe = Engine;\n"],
+    [
+      'src/executor/probe.ts',
+      "import type { PassContext } from '../engine/pass-context';\n\nexport type Probe = PassContext;\n",
+    ],
   ])('rejects the upward import in %s', async (file, code) => {
     const errors = await boundaryErrors(file, code);
     expect(errors).toHaveLength(1);
@@ -66,6 +71,14 @@ describe('import boundaries', () => {
     ],
     ['src/config/probe.ts', "import { REDACTED } from '../secrets/redact';\n\nexport const probe = REDACTED;\n"],
     ['src/engine/probe.ts', "import type { Database } from '../store/database';\n\nexport type Probe = Database;\n"],
+    [
+      'src/launcher/probe.ts',
+      "import type { NodeGateway } from '../engine/ports/nodes';\n\nexport type Probe = NodeGateway;\n",
+    ],
+    [
+      'src/executor/probe.ts',
+      "import type { ExecutorGateway } from '../engine/ports/executor';\n\nexport type Probe = ExecutorGateway;\n",
+    ],
     ['schema/probe.ts', "import { REDACTED } from '../src/secrets/redact';\n\nexport const probe = REDACTED;\n"],
     ['src/server/probe.ts', "import { schema } from '../../schema';\n\nexport const probe = schema;\n"],
     ['test/unit/probe.ts', "import { buildApp } from '../../src/server/app';\n\nexport const probe = buildApp;\n"],

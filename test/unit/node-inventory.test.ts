@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { nodesetOfNodes } from '../../src/engine/build-request-executor';
+import { nodesetOfNodes } from '../../src/executor/build-request-params';
 import { buildInventory, sshConfigText, writeNodeFiles } from '../../src/executor/node-inventory';
 import type { BuildNode, BuildNodeset } from '../../src/model/build-request';
 import { buildParams } from '../helpers/build-params';

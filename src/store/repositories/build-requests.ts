@@ -8,19 +8,18 @@
  * claims it again to finish it.
  */
 import type { Knex } from 'knex';
-import type {
-  BuildCompletedPayload,
-  BuildPausedPayload,
-  BuildRequestParams,
-  BuildResultEventType,
-  BuildStartedPayload,
-  CancelResult,
+import {
+  completedWithoutRun,
+  type BuildCompletedPayload,
+  type BuildPausedPayload,
+  type BuildRequestParams,
+  type BuildStartedPayload,
+  type CancelResult,
 } from '../../model/build-request';
 import type { BuildResult } from '../../model/results';
+import { EngineEventRepository } from './engine-events';
 
 export type BuildRequestState = 'requested' | 'running' | 'paused' | 'completed';
-
-type ResultPayload = BuildStartedPayload | BuildPausedPayload | BuildCompletedPayload;
 
 export interface BuildRequestRecord {
   id: number;
@@ -73,10 +72,12 @@ export type CancelOutcome =
   /** Already completed, or unknown. */
   | 'not-cancelable';
 
-const RESULT_CATEGORY = 'result';
-
 export class BuildRequestRepository {
-  constructor(private readonly knex: Knex) {}
+  private readonly events: EngineEventRepository;
+
+  constructor(private readonly knex: Knex) {
+    this.events = new EngineEventRepository(knex);
+  }
 
   /** Queue a build for executors (used by the engine). Lower precedence values are served first. */
   async create(
@@ -135,7 +136,10 @@ export class BuildRequestRepository {
       await trx<BuildRequestRow>('build_requests')
         .where({ build_uuid: payload.buildUuid })
         .update({ log_url: payload.logUrl, updated: now });
-      await insertResultEvent(trx, payload.tenant, 'build-started', payload, now);
+      await this.events.append(
+        { tenant: payload.tenant, event: { ...payload, type: 'build-started' }, created: now },
+        trx,
+      );
     });
   }
 
@@ -153,7 +157,10 @@ export class BuildRequestRepository {
       if (updated.length === 0) {
         return false;
       }
-      await insertResultEvent(trx, payload.tenant, 'build-completed', payload, now);
+      await this.events.append(
+        { tenant: payload.tenant, event: { ...payload, type: 'build-completed' }, created: now },
+        trx,
+      );
       return true;
     });
   }
@@ -172,7 +179,10 @@ export class BuildRequestRepository {
       if (updated.length === 0) {
         return false;
       }
-      await insertResultEvent(trx, payload.tenant, 'build-paused', payload, now);
+      await this.events.append(
+        { tenant: payload.tenant, event: { ...payload, type: 'build-paused' }, created: now },
+        trx,
+      );
       return true;
     });
   }
@@ -226,7 +236,10 @@ export class BuildRequestRepository {
           completed: now,
           updated: now,
         });
-        await insertResultEvent(trx, row.tenant, 'build-completed', unclaimedCancelPayload(row, now), now);
+        await this.events.append(
+          { tenant: row.tenant, event: { ...unclaimedCancel(row, now), type: 'build-completed' }, created: now },
+          trx,
+        );
         return 'canceled-unclaimed';
       }
       await trx<BuildRequestRow>('build_requests')
@@ -248,56 +261,18 @@ export class BuildRequestRepository {
     return new Map(rows.map((r) => [r.build_uuid, r.cancel_result ?? 'CANCELED']));
   }
 
-  /** Result events (oldest first) for a tenant; the engine consumes them, tests read them. */
-  async resultEvents(
-    tenant: string,
-  ): Promise<{ id: number; eventType: BuildResultEventType; payload: ResultPayload }[]> {
-    const rows = await this.knex('engine_events')
-      .select<{ id: number; event_type: BuildResultEventType; payload: ResultPayload }[]>('id', 'event_type', 'payload')
-      .where({ tenant, category: RESULT_CATEGORY })
-      .orderBy('id');
-    return rows.map((r) => ({ id: r.id, eventType: r.event_type, payload: r.payload }));
+  /** Result events (oldest first) of a tenant with their payloads as stored (tests read them). */
+  resultEvents(tenant: string): Promise<Array<{ id: number; eventType: string; payload: Record<string, unknown> }>> {
+    return this.events.list(tenant, 'result');
   }
 }
 
-async function insertResultEvent(
-  trx: Knex,
-  tenant: string,
-  eventType: BuildResultEventType,
-  payload: ResultPayload,
-  now: Date,
-): Promise<void> {
-  await trx('engine_events').insert({
-    tenant,
-    category: RESULT_CATEGORY,
-    event_type: eventType,
-    payload: JSON.stringify(payload),
-    created: now,
-  });
-}
-
-/** The completion event of a request canceled before any executor claimed it. */
-function unclaimedCancelPayload(row: BuildRequestRow, now: Date): BuildCompletedPayload {
-  const params = (row.params ?? {}) as Partial<BuildRequestParams>;
-  return {
-    buildUuid: row.build_uuid,
-    buildsetUuid: typeof params.buildsetUuid === 'string' ? params.buildsetUuid : '',
-    tenant: row.tenant,
-    pipeline: typeof params.pipeline === 'string' ? params.pipeline : '',
-    jobName: typeof params.job?.name === 'string' ? params.job.name : '',
-    attempt: typeof params.attempt === 'number' ? params.attempt : 1,
-    result: 'CANCELED',
-    startTime: null,
-    endTime: now.toISOString(),
-    errorDetail: null,
-    logUrl: null,
-    artifacts: [],
-    data: {},
-    childJobs: null,
-    warnings: [],
-    worker: null,
-    changedFiles: null,
-  };
+/** The completion of a request canceled before any executor claimed it. */
+function unclaimedCancel(row: BuildRequestRow, now: Date): BuildCompletedPayload {
+  return completedWithoutRun(
+    { buildUuid: row.build_uuid, tenant: row.tenant, params: row.params },
+    { result: 'CANCELED', startTime: null, endTime: now.toISOString(), errorDetail: null, worker: null },
+  );
 }
 
 function toRecord(row: BuildRequestRow): BuildRequestRecord {

@@ -1,28 +1,31 @@
 /**
  * Durable engine input (spec/engine.md §2.2): trigger, management and result events are
  * inserted here before anything acts on them and marked processed in the same transaction as
- * the state change they caused, so a restart neither loses nor repeats one.
+ * the state change they caused, so a restart neither loses nor repeats one. This repository is
+ * the only code that reads or writes `engine_events`; payloads are the typed events of
+ * src/model/engine-events.ts, validated once when read back.
  */
 import type { Knex } from 'knex';
+import {
+  categorise,
+  ENGINE_EVENT_CATEGORIES,
+  parseEngineEvent,
+  type CategorisedEvent,
+  type EngineEvent,
+  type EngineEventCategory,
+} from '../../model/engine-events';
 
-export const ENGINE_EVENT_CATEGORIES = ['trigger', 'management', 'result'] as const;
-export type EngineEventCategory = (typeof ENGINE_EVENT_CATEGORIES)[number];
-
-export interface EngineEventRecord {
-  id: number;
-  tenant: string;
-  category: EngineEventCategory;
-  eventType: string;
-  payload: Record<string, unknown>;
-  created: Date;
-}
+/** A stored event: typed when its payload is valid, else the reason it is not (the scheduler records it). */
+export type EngineEventRecord = { id: number; tenant: string; eventType: string; created: Date } & (
+  ({ valid: true } & CategorisedEvent) | { valid: false; category: EngineEventCategory; error: string }
+);
 
 interface EngineEventRow {
   id: number | string;
   tenant: string;
   category: EngineEventCategory;
   event_type: string;
-  payload: Record<string, unknown>;
+  payload: unknown;
   created: Date;
   processed: Date | null;
   outcome: string | null;
@@ -40,24 +43,32 @@ export type PendingEventRouting = { category: EngineEventCategory; eventType: st
 
 export interface NewEngineEvent {
   tenant: string;
-  category: EngineEventCategory;
-  eventType: string;
-  payload: Record<string, unknown>;
+  event: EngineEvent;
   created: Date;
 }
+
+/** A pending reconfiguration request (`sluice reconfigure`, the layout manager claims it). */
+export interface ReconfigureRequest {
+  id: number;
+  /** Undefined = every tenant. */
+  tenant?: string;
+}
+
+/** Tenant value of reconfiguration requests that cover every tenant (the column is not nullable). */
+const ALL_TENANTS = '*';
 
 export class EngineEventRepository {
   constructor(private readonly knex: Knex) {}
 
   /** Store an event; returns its id (the order in which the tenant's scheduler sees it). */
-  async append(event: NewEngineEvent, trx: Knex = this.knex): Promise<number> {
+  async append(entry: NewEngineEvent, trx: Knex = this.knex): Promise<number> {
     const [row] = await trx<EngineEventRow>('engine_events')
       .insert({
-        tenant: event.tenant,
-        category: event.category,
-        event_type: event.eventType,
-        payload: event.payload,
-        created: event.created,
+        tenant: entry.tenant,
+        category: categorise(entry.event).category,
+        event_type: entry.event.type,
+        payload: entry.event,
+        created: entry.created,
       })
       .returning('id');
     return Number(row.id);
@@ -120,15 +131,68 @@ export class EngineEventRepository {
     }
     return { processed: row.processed !== null, outcome: row.outcome };
   }
+
+  /** Every event of one category of a tenant, oldest first, with its payload as stored. */
+  async list(
+    tenant: string,
+    category: EngineEventCategory,
+  ): Promise<Array<{ id: number; eventType: string; payload: Record<string, unknown> }>> {
+    const rows: Array<{ id: number | string; event_type: string; payload: Record<string, unknown> }> = await this.knex(
+      'engine_events',
+    )
+      .select('id', 'event_type', 'payload')
+      .where({ tenant, category })
+      .orderBy('id');
+    return rows.map((row) => ({ id: Number(row.id), eventType: row.event_type, payload: row.payload }));
+  }
+
+  /** Whether the tenant has an unprocessed `image-build` trigger event naming the image. */
+  async hasPendingImageBuild(tenant: string, imageName: string, trx: Knex = this.knex): Promise<boolean> {
+    const row = await trx('engine_events')
+      .where({ tenant, category: 'trigger', event_type: 'image-build' })
+      .whereNull('processed')
+      .whereRaw("payload->'imageNames' @> ?::jsonb", [JSON.stringify([imageName])])
+      .first('id');
+    return row !== undefined;
+  }
+
+  /** Queue a reconfiguration request for one tenant or (no tenant) all tenants. */
+  async requestReconfigure(tenant: string | undefined, at: Date): Promise<number> {
+    return this.append({
+      tenant: tenant ?? ALL_TENANTS,
+      event: { type: 'reconfigure', tenant: tenant ?? null },
+      created: at,
+    });
+  }
+
+  /**
+   * Claim every pending reconfiguration request (FOR UPDATE SKIP LOCKED, so concurrent
+   * processes never take the same row) and mark them processed in the same transaction.
+   */
+  async claimReconfigureRequests(at: Date): Promise<ReconfigureRequest[]> {
+    return this.knex.transaction(async (trx) => {
+      const rows = await trx('engine_events')
+        .where({ category: 'management', event_type: 'reconfigure' })
+        .whereNull('processed')
+        .orderBy('id')
+        .forUpdate()
+        .skipLocked()
+        .select<{ id: number | string; tenant: string }[]>('id', 'tenant');
+      await this.markProcessed(
+        rows.map((row) => Number(row.id)),
+        'claimed',
+        at,
+        trx,
+      );
+      return rows.map((row) => ({ id: Number(row.id), tenant: row.tenant === ALL_TENANTS ? undefined : row.tenant }));
+    });
+  }
 }
 
 function toRecord(row: EngineEventRow): EngineEventRecord {
-  return {
-    id: Number(row.id),
-    tenant: row.tenant,
-    category: row.category,
-    eventType: row.event_type,
-    payload: row.payload,
-    created: row.created,
-  };
+  const common = { id: Number(row.id), tenant: row.tenant, eventType: row.event_type, created: row.created };
+  const parsed = parseEngineEvent(row.category, row.event_type, row.payload);
+  return parsed.ok
+    ? { ...common, valid: true, ...parsed.value }
+    : { ...common, valid: false, category: row.category, error: parsed.error };
 }

@@ -4,7 +4,7 @@
  * scheduler saves what a pass changed in the pass's transaction and loads it all on start.
  */
 import type { Knex } from 'knex';
-import type { WindowParams } from '../../engine/interfaces';
+import type { WindowParams } from '../../model/pipeline-state';
 import type {
   DequeueReason,
   ItemState,
@@ -12,7 +12,7 @@ import type {
   PipelineState,
   QueueState,
   TenantEventQueueState,
-} from '../../engine/model';
+} from '../../model/pipeline-state';
 
 interface QueueRow {
   id: number;

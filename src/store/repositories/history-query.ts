@@ -106,3 +106,10 @@ export async function countRows(query: Knex.QueryBuilder): Promise<number> {
   const rows: { count: string | number }[] = await query.clearSelect().clearOrder().count({ count: '*' });
   return Number(rows[0]?.count ?? 0);
 }
+
+/** Restricts a boolean column when a value is given. */
+export function whereFlag(query: Knex.QueryBuilder, column: string, value: boolean | undefined): void {
+  if (value !== undefined) {
+    query.where(column, value);
+  }
+}

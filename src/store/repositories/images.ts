@@ -341,14 +341,4 @@ export class ImageRepository {
       metadata: r.metadata,
     }));
   }
-
-  /** Whether the tenant has an unprocessed `image-build` trigger event naming the image. */
-  async hasPendingBuildEvent(tenant: string, imageName: string, trx: Knex = this.knex): Promise<boolean> {
-    const row = await trx('engine_events')
-      .where({ tenant, category: 'trigger', event_type: 'image-build' })
-      .whereNull('processed')
-      .whereRaw("payload->'imageNames' @> ?::jsonb", [JSON.stringify([imageName])])
-      .first('id');
-    return row !== undefined;
-  }
 }

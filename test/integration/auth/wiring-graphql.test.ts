@@ -17,7 +17,7 @@ import {
   type LiveServer,
 } from '../../helpers/live';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { job, makeLayout, pipeline } from '../../engine/scripted';
+import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 
 const TENANT_B = 'tenant-b';
 const RESTRICTED = 'restricted';

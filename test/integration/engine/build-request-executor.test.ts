@@ -1,10 +1,12 @@
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { Engine } from '../../../src/engine/engine';
 import { InProcessEventBus } from '../../../src/engine/event-bus';
-import { BuildRequestExecutor } from '../../../src/engine/build-request-executor';
+import { BuildRequestExecutor } from '../../../src/executor/build-request-gateway';
 import { buildRequestParamsSchema, type BuildRequestParams } from '../../../src/model/build-request';
 import { BuildRequestRepository } from '../../../src/store/repositories/build-requests';
-import { FakeChanges, FakeClock, InstantNodes, job, makeLayout, pipeline, ScriptedMerger } from '../../engine/scripted';
+import { FakeChanges } from '../../engine/fake-changes';
+import { FakeClock, job, makeLayout, pipeline } from '../../engine/scripted-layout';
+import { InstantNodes, ScriptedMerger } from '../../engine/scripted-gateways';
 
 describe('engine with the build-request executor gateway', () => {
   let db: TestDatabase;

@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { gitTrigger, job, makeLayout, pipeline } from '../../engine/scripted';
+import { gitTrigger, job, makeLayout, pipeline } from '../../engine/scripted-layout';
 
 const layoutSpec = () => ({
   tenant: nextTenant(),

@@ -1,7 +1,7 @@
 /** Pending-event counters of the status document, per tenant and per pipeline. */
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { canonical, gitTrigger, job, makeLayout, pipeline } from '../../engine/scripted';
+import { canonical, gitTrigger, job, makeLayout, pipeline } from '../../engine/scripted-layout';
 
 const PROJECT = canonical('org/project');
 

@@ -6,10 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BuildRequestExecutor } from '../../../src/engine/build-request-executor';
+import { BuildRequestExecutor } from '../../../src/executor/build-request-gateway';
 import { Engine } from '../../../src/engine/engine';
 import { InProcessEventBus, type EngineDelta } from '../../../src/engine/event-bus';
-import { GitChangeSource, GitMergerGateway, type GitProjects } from '../../../src/engine/git-gateways';
+import { GitChangeSource, type GitProjects } from '../../../src/sources/git-change-source';
+import { GitMergerGateway } from '../../../src/executor/merger-gateway';
 import { Merger } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { allowedHostEnvironment } from '../../../src/executor/step-environment';
@@ -20,7 +21,8 @@ import { seedRepositories } from '../../../src/sources/git-seed';
 import { BuildRequestRepository } from '../../../src/store/repositories/build-requests';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
-import { InstantNodes, job, makeLayout, pipeline } from '../../engine/scripted';
+import { InstantNodes } from '../../engine/scripted-gateways';
+import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 
 const PROJECT = 'example/hello';
 const HOST = 'git.example.com';

@@ -1,5 +1,5 @@
 import { engineScenarios } from '../../engine/scenarios';
-import { gitTrigger, job, pipeline } from '../../engine/scripted';
+import { gitTrigger, job, pipeline } from '../../engine/scripted-layout';
 import { SystemEventRepository } from '../../../src/store/repositories/system-events';
 
 describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, autohold', () => {

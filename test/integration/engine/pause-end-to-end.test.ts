@@ -7,10 +7,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BuildRequestExecutor } from '../../../src/engine/build-request-executor';
+import { BuildRequestExecutor } from '../../../src/executor/build-request-gateway';
 import { Engine } from '../../../src/engine/engine';
 import { InProcessEventBus, type EngineDelta } from '../../../src/engine/event-bus';
-import { GitChangeSource, GitMergerGateway, type GitProjects } from '../../../src/engine/git-gateways';
+import { GitChangeSource, type GitProjects } from '../../../src/sources/git-change-source';
+import { GitMergerGateway } from '../../../src/executor/merger-gateway';
 import { Merger } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { allowedHostEnvironment } from '../../../src/executor/step-environment';
@@ -20,7 +21,8 @@ import { BuildRepository } from '../../../src/store/repositories/builds';
 import { BuildRequestRepository } from '../../../src/store/repositories/build-requests';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
-import { InstantNodes, job, makeLayout, pipeline } from '../../engine/scripted';
+import { InstantNodes } from '../../engine/scripted-gateways';
+import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 
 const PROJECT = 'org/app';
 const HOST = 'git.example.com';

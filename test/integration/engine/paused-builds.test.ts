@@ -8,7 +8,7 @@ import type { JobStatus } from '../../../src/engine/status';
 import { backends } from '../../helpers/database';
 import { type EngineHarness } from '../../engine/harness';
 import { engineScenarios } from '../../engine/scenarios';
-import { gitTrigger, job, pipeline, type LayoutSpec } from '../../engine/scripted';
+import { gitTrigger, job, pipeline, type LayoutSpec } from '../../engine/scripted-layout';
 
 describe.each(backends())('engine: paused builds (%s)', (backend) => {
   const scenarios = engineScenarios(backend);

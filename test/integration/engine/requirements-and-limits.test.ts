@@ -1,7 +1,7 @@
 import { backends } from '../../helpers/database';
 import { type EngineHarness } from '../../engine/harness';
 import { engineScenarios } from '../../engine/scenarios';
-import { canonical, gitTrigger, job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted';
+import { canonical, gitTrigger, job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted-layout';
 
 const PROJECT = canonical('org/project');
 

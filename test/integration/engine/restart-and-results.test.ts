@@ -1,6 +1,6 @@
 import { EngineHarness } from '../../engine/harness';
 import { engineScenarios } from '../../engine/scenarios';
-import { job, pipeline, type LayoutSpec } from '../../engine/scripted';
+import { job, pipeline, type LayoutSpec } from '../../engine/scripted-layout';
 
 describe('engine: restart, merge conflicts, configuration errors and event-queue state', () => {
   const scenarios = engineScenarios();

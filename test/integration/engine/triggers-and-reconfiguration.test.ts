@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { gitTrigger, job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted';
+import { gitTrigger, job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted-layout';
 
 describe('engine: zuul-driver triggers, serial queues, hold-following-changes, reconfiguration, leadership', () => {
   let db: TestDatabase;

@@ -1,5 +1,5 @@
 import { engineScenarios } from '../../engine/scenarios';
-import { job, pipeline } from '../../engine/scripted';
+import { job, pipeline } from '../../engine/scripted-layout';
 
 describe('engine: windows, Depends-On and job dependencies', () => {
   const scenarios = engineScenarios();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { startLiveServer, type LiveServer } from '../../helpers/live';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { job, makeLayout, pipeline } from '../../engine/scripted';
+import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 
 describe('example live client', () => {
   let db: TestDatabase;

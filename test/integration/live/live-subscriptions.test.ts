@@ -6,7 +6,7 @@ import type { Client } from 'graphql-ws';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { startLiveServer, Subscription, wsClient, type LiveServer } from '../../helpers/live';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { job, makeLayout, pipeline } from '../../engine/scripted';
+import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 import { EngineStateRepository } from '../../../src/store/repositories/engine-state';
 import { engineEventBusOver } from '../../../subscriptions/live/engine-bridge';
 import {

@@ -11,7 +11,7 @@ import {
   type LiveServer,
 } from '../../helpers/live';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { job, makeLayout, pipeline } from '../../engine/scripted';
+import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 
 const SYSTEM_EVENTS = /* GraphQL */ `
   subscription ($t: String!) {

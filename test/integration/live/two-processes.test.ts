@@ -12,7 +12,7 @@ import { RedisBus } from '../../../subscriptions/bus/redis-bus';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { adminToken, startLiveServer, Subscription, wsClient, type LiveServer } from '../../helpers/live';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { job, makeLayout, pipeline } from '../../engine/scripted';
+import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 import { QUEUE_EVENT_FIELDS, type QueueEventView } from './status-fields';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { loadTenantLayout } from '../../../src/config/load-tenants';
 import type { Layout } from '../../../src/config/layout';
-import { freezeJob, freezeJobGraph, projectPipelineConfig, type FreezeRequest } from '../../../src/config/freeze';
+import { freezeJob, freezeJobGraph, type FreezeRequest } from '../../../src/config/freeze';
+import { projectPipelineConfig } from '../../../src/config/project-pipeline-config';
 import { buildFixtureRepos, fixtureTenantFile, type FixtureRepos } from '../../helpers/config-fixtures';
 import { frozenView, type FrozenJobView } from '../../helpers/frozen-view';
 

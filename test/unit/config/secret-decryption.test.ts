@@ -10,9 +10,9 @@ import { REDACTED } from '../../../src/secrets/redact';
 import { freezeJobGraph } from '../../../src/config/freeze';
 import { loadSecretKeys } from '../../../src/config/secret-check';
 import { memoryLayout, type MemoryProject } from '../../helpers/memory-layout';
-import { toBuildRequestParams } from '../../../src/engine/build-request-executor';
+import { toBuildRequestParams } from '../../../src/executor/build-request-params';
 import { engineJob } from '../../../src/engine/layout-adapter';
-import type { BuildParams } from '../../../src/engine/interfaces';
+import type { BuildParams } from '../../../src/engine/ports/executor';
 import { buildRequestParamsSchema } from '../../../src/model/build-request';
 
 const appKey = generateKeyPairSync('rsa', { modulusLength: 2048 });

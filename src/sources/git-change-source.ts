@@ -1,21 +1,12 @@
 /**
- * The git driver behind the engine's ChangeSource and MergerGateway: changes are read from
- * Gerrit-style change refs in the project mirrors (src/sources/git-changes.ts), speculative
- * merges and gate merges are done by the executor's Merger, and a gate merge is announced to
- * the connection's poller so it is emitted exactly once as Sluice's own `ref-updated`.
+ * The git driver behind the engine's change source: changes are read from Gerrit-style change
+ * refs in the project mirrors (src/sources/git-changes.ts). It answers what the engine's
+ * `ChangeSource` port asks (wired in src/server/roles.ts).
  */
-import { git } from '../sources/git-cli';
-import {
-  describeChange,
-  listChanges,
-  type ChangeDependency,
-  type ChangeDetails,
-  type ChangeRef,
-} from '../sources/git-changes';
-import type { GitMirrors } from '../sources/git-mirror';
-import type { Merger } from '../executor/merger';
-import { MERGE_MODES, type MergeMode, type MergerItem } from '../model/build-request';
-import type { ChangeInfo, ChangeSource, MergeItem, MergeOutcome, MergerGateway } from './interfaces';
+import type { ChangeInfo } from '../model/changes';
+import { git } from './git-cli';
+import { describeChange, listChanges, type ChangeDependency, type ChangeDetails, type ChangeRef } from './git-changes';
+import type { GitMirrors } from './git-mirror';
 
 /** Where a project lives: its connection, the repository name there and its default branch. */
 export interface GitProjectLocation {
@@ -43,7 +34,7 @@ async function isAncestor(repo: string, ancestor: string, descendant: string): P
 /** Parsed commits kept by GitChangeSource (a commit never changes, so entries never go stale). */
 const DETAILS_CACHE_LIMIT = 10_000;
 
-export class GitChangeSource implements ChangeSource {
+export class GitChangeSource {
   private readonly detailsCache = new Map<string, ChangeDetails>();
 
   constructor(
@@ -204,70 +195,5 @@ export class GitChangeSource implements ChangeSource {
       return { project, number: dependency.number };
     }
     return { project: this.projects.canonicalName(connection, dependency.project), number: dependency.number };
-  }
-}
-
-/** Announces Sluice's own branch update to the poller of the connection (emitted once as ref-updated). */
-export type OwnUpdateAnnouncer = (
-  connection: string,
-  project: string,
-  branch: string,
-  newrev: string,
-  oldrev: string,
-) => Promise<void>;
-
-function mergeMode(value: string): MergeMode {
-  return (MERGE_MODES as readonly string[]).includes(value) ? (value as MergeMode) : 'merge';
-}
-
-export class GitMergerGateway implements MergerGateway {
-  constructor(
-    private readonly merger: Merger,
-    private readonly projects: GitProjects,
-    private readonly announce: OwnUpdateAnnouncer,
-  ) {}
-
-  async prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
-    const outcome = await this.merger.speculate(items.map((item) => this.mergerItem(item)));
-    if (!outcome.ok) {
-      return { merged: false, error: outcome.detail };
-    }
-    return { merged: true, files: outcome.changedFiles, repoState: {} };
-  }
-
-  async mergeToBranch(
-    item: MergeItem,
-  ): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }> {
-    const mergerItem = this.mergerItem(item);
-    const branch = item.branch ?? this.projects.locate(item.project)?.defaultBranch ?? 'master';
-    const outcome = await this.merger.mergeToBranch({
-      connection: mergerItem.connection,
-      project: mergerItem.project,
-      ref: item.ref,
-      targetBranch: branch,
-      mergeMode: mergerItem.mergeMode,
-    });
-    if (!outcome.ok) {
-      return { merged: false, error: outcome.detail };
-    }
-    if (outcome.oldrev !== outcome.newrev) {
-      await this.announce(mergerItem.connection, mergerItem.project, branch, outcome.newrev, outcome.oldrev);
-    }
-    return { merged: true, oldrev: outcome.oldrev, newrev: outcome.newrev };
-  }
-
-  private mergerItem(item: MergeItem): MergerItem {
-    const location = this.projects.locate(item.project);
-    return {
-      connection: location?.connection ?? item.connection,
-      project: location?.name ?? item.project,
-      branch: item.branch,
-      ref: item.ref,
-      change: item.number,
-      patchset: item.patchset,
-      oldrev: item.oldrev,
-      newrev: item.newrev,
-      mergeMode: mergeMode(item.mergeMode),
-    };
   }
 }

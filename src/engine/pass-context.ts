@@ -11,15 +11,14 @@ import { SemaphoreRepository } from '../store/repositories/semaphores';
 import { SystemEventRepository, type NewSystemEvent } from '../store/repositories/system-events';
 import type { EngineDeltaBody } from './event-bus';
 import { StoreHistoryWriter } from './history-writer';
-import type {
-  BuildHistoryWriter,
-  ChangeSource,
-  EngineLayout,
-  ExecutorGateway,
-  MergerGateway,
-  NodeGateway,
-} from './interfaces';
-import type { ItemState } from './model';
+import type { BuildHistoryWriter } from './ports/history';
+import type { ChangeSource } from './ports/change-source';
+import type { EngineLayout } from './ports/layout';
+import type { ExecutorGateway } from './ports/executor';
+import type { MergerGateway } from './ports/merger';
+import type { NodeGateway } from './ports/nodes';
+import type { ManagementEvent, TriggerEvent } from '../model/engine-events';
+import type { ItemState } from '../model/pipeline-state';
 
 export interface EngineGateways {
   changes: ChangeSource;
@@ -117,11 +116,8 @@ export class PassContext {
   }
 
   /** Queue a follow-up event for this tenant (processed in a later pass of the same run). */
-  async emit(category: 'trigger' | 'management', eventType: string, payload: Record<string, unknown>): Promise<void> {
-    await this.engineEvents.append(
-      { tenant: this.tenant, category, eventType, payload: { type: eventType, ...payload }, created: this.now },
-      this.trx,
-    );
+  async emit(event: TriggerEvent | ManagementEvent): Promise<void> {
+    await this.engineEvents.append({ tenant: this.tenant, event, created: this.now }, this.trx);
     this.eventsEmitted = true;
   }
 }

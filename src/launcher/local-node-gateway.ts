@@ -3,7 +3,9 @@
  * own host, so every node request is fulfilled at once with one local node per label. The
  * launcher replaces it when real node providers are configured.
  */
-import type { NodeGateway, NodeInfo, NodeRequest, ResultEvent } from './interfaces';
+import type { NodeGateway, NodeRequest } from '../engine/ports/nodes';
+import type { NodeInfo } from '../model/pipeline-state';
+import type { ResultEvent } from '../model/engine-events';
 
 /** Where the gateway reports fulfilments (normally `engine.submitResult`). */
 export type NodeResultSink = (tenant: string, event: ResultEvent) => Promise<unknown>;

@@ -1,9 +1,70 @@
 /**
  * Runtime state of a tenant's pipelines (spec/engine.md §2.1), as plain JSON-serialisable
- * records so that it can be saved to and loaded from the store unchanged.
+ * records: the scheduler keeps it in memory and the store saves and loads it unchanged.
  */
-import type { BuildResult, BuildsetResult } from '../model/results';
-import type { ArtifactInfo, ChangeInfo, EngineJob, MergeItem, NodeInfo, WindowParams } from './interfaces';
+import type { ChangeInfo, MergeItem } from './changes';
+import type { FrozenJobExecution } from './frozen-job';
+import type { BuildResult, BuildsetResult } from './results';
+
+/** Window parameters of a change queue (spec/engine.md §2.6). */
+export interface WindowParams {
+  window: number;
+  floor: number;
+  ceiling: number | null;
+  increaseType: 'linear' | 'exponential';
+  increaseFactor: number;
+  decreaseType: 'linear' | 'exponential';
+  decreaseFactor: number;
+}
+
+export interface JobDependencySpec {
+  name: string;
+  soft: boolean;
+}
+
+export interface JobSemaphoreSpec {
+  name: string;
+  resourcesFirst: boolean;
+}
+
+/** A job frozen for one item: what the engine needs to schedule it (the rest travels in `params`). */
+export interface EngineJob {
+  name: string;
+  dependencies: JobDependencySpec[];
+  voting: boolean;
+  attempts: number;
+  timeout: number | null;
+  semaphores: JobSemaphoreSpec[];
+  /**
+   * Name of the nodeset ('' when anonymous) and its node labels; no labels = no nodes needed.
+   * `alternatives`: the labels of every nodeset alternative in order (the first is `labels`).
+   */
+  nodeset: { name: string; labels: string[]; alternatives?: string[][] };
+  provides: string[];
+  requires: string[];
+  holdFollowingChanges: boolean;
+  vars: Record<string, unknown>;
+  /** Everything else the executor needs (scripts, required projects, secrets, ...), passed through unread. */
+  params: FrozenJobExecution;
+}
+
+/** A node the launcher provided, as the engine keeps it for the job (the launcher's fields pass through). */
+export interface NodeInfo {
+  id: string;
+  label: string;
+  [key: string]: unknown;
+}
+
+/** An artifact of a parent or provider build given to a job. */
+export interface ArtifactInfo {
+  name: string;
+  url: string;
+  project: string;
+  change: number | null;
+  patchset: string | null;
+  job: string;
+  metadata: Record<string, unknown> | null;
+}
 
 /** Why an item left its pipeline (visible in status history and system events). */
 export type DequeueReason =
@@ -144,32 +205,4 @@ export interface TenantEventQueueState {
   triggerQueuePaused: boolean;
   resultQueuePaused: boolean;
   reason: string | null;
-}
-
-/** A display identifier for a change: `N,P` for changes, the new revision for refs. */
-export function changeId(change: ChangeInfo): string {
-  if (change.kind === 'change' && change.number !== null) {
-    return `${change.number},${change.patchset ?? ''}`;
-  }
-  return change.newrev ?? change.ref;
-}
-
-/** True when two change records denote the same change patchset or ref update. */
-export function sameChange(a: ChangeInfo, b: ChangeInfo): boolean {
-  if (a.project !== b.project) {
-    return false;
-  }
-  if (a.kind === 'change' && b.kind === 'change') {
-    return a.number === b.number && a.patchset === b.patchset;
-  }
-  return a.kind === b.kind && a.ref === b.ref && a.newrev === b.newrev;
-}
-
-/** "Triggered by" description of a change (spec §3.9 buildset events). */
-export function describeTrigger(change: ChangeInfo): string {
-  if (change.kind === 'change') {
-    return `GitChange ${change.project} ${change.number ?? ''},${change.patchset ?? ''}`;
-  }
-  const kind = change.kind === 'branch' ? 'Branch' : change.kind === 'tag' ? 'Tag' : 'Ref';
-  return `${kind} ${change.project} ${change.ref} updated ${change.oldrev ?? ''}..${change.newrev ?? ''}`;
 }

@@ -1,0 +1,58 @@
+/** Canceling jobs (spec/engine.md §2.9.6): node requests, unfinished builds and semaphores. */
+import type { BuildResult } from '../../model/results';
+import type { ItemState, JobState } from '../../model/pipeline-state';
+import type { PassContext } from '../pass-context';
+import { completeWithoutBuild, recordEnded } from './build-records';
+import { releaseSemaphores } from './semaphores';
+
+/** Cancel the job's node request and return the nodes it holds. */
+export async function cancelNodeRequest(ctx: PassContext, job: JobState): Promise<void> {
+  if (job.nodeRequestId !== null) {
+    const requestId = job.nodeRequestId;
+    ctx.after(() => ctx.gateways.nodes.cancelRequest(ctx.tenant, requestId));
+    job.nodeRequestId = null;
+  }
+  if (job.nodes.length > 0) {
+    const nodes = job.nodes;
+    ctx.after(() => ctx.gateways.nodes.returnNodes(ctx.tenant, nodes));
+  }
+  job.nodes = [];
+  job.nodesReady = false;
+}
+
+/**
+ * How jobs are canceled: `reset` (the item gets a new buildset; jobs run again), `dequeue` (the
+ * item leaves) or `stay-current` (fail-fast, a needed change failing: the buildset stays and
+ * reports). Started builds end ABORTED unless their buildset stays current (then CANCELED, as
+ * in spec §3.1); builds no executor started end CANCELED; with `dequeue` and `stay-current`
+ * jobs without a build get a CANCELED placeholder so they do not start.
+ */
+export type CancelMode = 'reset' | 'dequeue' | 'stay-current';
+
+/** Cancel every unfinished job of an item (spec §2.9.6). */
+export async function cancelJobs(ctx: PassContext, item: ItemState, mode: CancelMode): Promise<void> {
+  for (const job of item.buildset.jobs) {
+    await cancelJob(ctx, item, job, mode);
+  }
+  ctx.touch(item);
+}
+
+/** Cancel one job: its node request, its unfinished build (paused ones too) and its semaphores. */
+export async function cancelJob(ctx: PassContext, item: ItemState, job: JobState, mode: CancelMode): Promise<void> {
+  const final = mode !== 'reset';
+  await cancelNodeRequest(ctx, job);
+  const build = job.build;
+  if (build && build.result === null) {
+    const buildUuid = build.uuid;
+    ctx.after(() => ctx.gateways.executor.cancelBuild(ctx.tenant, buildUuid));
+    const result: BuildResult = build.startTime !== null && mode !== 'stay-current' ? 'ABORTED' : 'CANCELED';
+    build.result = result;
+    build.canceled = true;
+    build.paused = false;
+    build.endTime = ctx.nowIso();
+    await recordEnded(ctx, item, job, build, result, null);
+  } else if (!build && final && item.buildset.jobGraphFrozen) {
+    await completeWithoutBuild(ctx, item, job, 'CANCELED', null);
+  }
+  await releaseSemaphores(ctx, item, job);
+}

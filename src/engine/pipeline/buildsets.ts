@@ -1,0 +1,51 @@
+/** An item's buildset: a new one, and its history row (created once, when it is first needed). */
+import type { BuildsetState, ItemState } from '../../model/pipeline-state';
+import { historyRef } from '../jobs/build-records';
+import type { PassContext } from '../pass-context';
+import type { ManagedPipeline } from './types';
+
+export function newBuildset(ctx: PassContext): BuildsetState {
+  return {
+    uuid: ctx.uuid(),
+    historyId: null,
+    configured: false,
+    mergeItems: [],
+    mergeState: 'new',
+    files: null,
+    unableToMerge: false,
+    mergeError: null,
+    configError: null,
+    notInPipeline: false,
+    jobGraphFrozen: false,
+    jobs: [],
+    failFast: false,
+    result: null,
+    startTime: null,
+  };
+}
+
+/** The history row of the item's buildset, created on first use; returns its id. */
+export async function ensureHistoryBuildset(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  item: ItemState,
+): Promise<number> {
+  if (item.buildset.historyId !== null) {
+    return item.buildset.historyId;
+  }
+  const created = await ctx.history.createBuildset({
+    uuid: item.buildset.uuid,
+    tenant: ctx.tenant,
+    pipeline: pipeline.name,
+    eventId: item.eventId,
+    eventTimestamp: item.eventTimestamp === null ? null : new Date(item.eventTimestamp),
+    refs: item.changes.map((change) => ({ ...historyRef({ ...item, changes: [change] }) })),
+    triggeredBy: item.triggeredBy,
+    at: ctx.now,
+  });
+  item.buildset.historyId = created.id;
+  item.buildset.historyRefId = created.refIds[0] ?? null;
+  item.buildset.startTime = ctx.nowIso();
+  ctx.touch(item);
+  return created.id;
+}

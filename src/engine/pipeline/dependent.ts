@@ -1,0 +1,179 @@
+/**
+ * The dependent manager (spec/engine.md §2.3–§2.6): projects share queues, items are tested on
+ * top of the items ahead within a window that grows on success and shrinks on failure, an item
+ * waits for its Depends-On changes to be ahead of it, and the requirements are checked once
+ * more before it merges.
+ */
+import { changeId, sameChange, type ChangeInfo } from '../../model/changes';
+import type { ItemState, QueueState } from '../../model/pipeline-state';
+import { itemsAhead } from '../item-predicates';
+import type { PassContext } from '../pass-context';
+import { hasRequirements, unmetRequirement } from '../requirements';
+import { decreasedWindow, increasedWindow } from '../window';
+import { addChange } from './enqueue';
+import { sharedChangeQueue, wouldShareQueue } from './queues';
+import { admitIntoSharedQueue } from './shared-queue';
+import type { ManagedPipeline, ManagerStrategy, NeededChanges } from './types';
+
+/**
+ * Open changes that depend (Depends-On) on a change just enqueued, in projects that would
+ * share its queue, enter right behind it (spec §2.4 step 13). Changes whose enqueue is already
+ * in progress further up (they brought this one in) are skipped; a refusal of one of them does
+ * not affect the change itself.
+ */
+const enqueueChangesBehind: ManagerStrategy['enqueueChangesBehind'] = async (
+  pipeline,
+  ctx,
+  change,
+  queue,
+  options,
+  history,
+) => {
+  if (change.kind !== 'change') {
+    return;
+  }
+  const projects = [...pipeline.layout.projects.values()].filter((project) =>
+    wouldShareQueue(queue, project, queue.branch ?? change.branch),
+  );
+  const children = await ctx.gateways.changes.changesDependingOn(
+    change,
+    projects.map((project) => project.canonicalName),
+  );
+  for (const child of children) {
+    const project = pipeline.layout.projects.get(child.project);
+    if (
+      !project ||
+      child.merged ||
+      history.some((seen) => sameChange(seen, child)) ||
+      !wouldShareQueue(queue, project, child.branch)
+    ) {
+      continue;
+    }
+    await addChange(pipeline, ctx, child, {
+      live: true,
+      quiet: options.quiet,
+      eventId: options.eventId,
+      eventTimestamp: options.eventTimestamp,
+      enqueueTime: options.enqueueTime,
+      ignoreRequirements: options.ignoreRequirements,
+      history,
+      forcedQueue: queue,
+    });
+  }
+};
+
+/** A live item leaves when a Depends-On change is neither merged nor ahead; any item fails with a failing one ahead. */
+async function neededChanges(
+  _pipeline: ManagedPipeline,
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+): Promise<NeededChanges> {
+  if (item.live) {
+    const missing = await missingNeededChanges(ctx, queue, item);
+    if (missing.length > 0) {
+      const urls = missing.map((change) => change.url ?? changeId(change));
+      return {
+        state: 'missing',
+        message: missing.length === 1 ? `Change ${urls[0]} is needed.` : `Changes ${urls.join(', ')} are needed.`,
+      };
+    }
+  }
+  return neededItemFailing(queue, item) ? { state: 'failing' } : { state: 'met' };
+}
+
+/** Depends-On changes of an item that are neither merged nor in an item ahead. */
+async function missingNeededChanges(ctx: PassContext, queue: QueueState, item: ItemState): Promise<ChangeInfo[]> {
+  const change = item.changes[0];
+  if (change.kind !== 'change' || change.dependsOn.length === 0) {
+    return [];
+  }
+  const aheadChanges = itemsAhead(queue, item).flatMap((ahead) => ahead.changes);
+  const missing: ChangeInfo[] = [];
+  for (const dependency of change.dependsOn) {
+    if (
+      aheadChanges.some(
+        (candidate) => candidate.project === dependency.project && candidate.number === dependency.number,
+      )
+    ) {
+      continue;
+    }
+    const needed = await ctx.gateways.changes.getChange(dependency.project, dependency.number);
+    if (needed && !needed.merged) {
+      missing.push(needed);
+    }
+  }
+  return missing;
+}
+
+function neededItemFailing(queue: QueueState, item: ItemState): boolean {
+  const change = item.changes[0];
+  if (change.kind !== 'change' || change.dependsOn.length === 0) {
+    return false;
+  }
+  return itemsAhead(queue, item).some(
+    (ahead) =>
+      ahead.failingReasons.length > 0 &&
+      ahead.changes.some((candidate) =>
+        change.dependsOn.some(
+          (dependency) => dependency.project === candidate.project && dependency.number === candidate.number,
+        ),
+      ),
+  );
+}
+
+/**
+ * Re-check the pipeline's requirements against the current state of the item's changes
+ * (Sluice's stand-in for the reference's per-pass "can merge" check of dependent pipelines,
+ * done once before merging). Items enqueued with requirements ignored are not re-checked.
+ */
+async function recheckRequirements(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  item: ItemState,
+): Promise<string | null> {
+  if (item.requirementsIgnored) {
+    return null;
+  }
+  for (const change of item.changes) {
+    const connection = pipeline.layout.projects.get(change.project)?.connection;
+    if (
+      connection === undefined ||
+      !hasRequirements(pipeline.config, connection) ||
+      change.kind !== 'change' ||
+      change.number === null
+    ) {
+      continue;
+    }
+    const current = await ctx.gateways.changes.getChange(change.project, change.number, change.patchset ?? undefined);
+    if (!current) {
+      return `Change ${changeId(change)} of ${change.project} no longer exists`;
+    }
+    const unmet = unmetRequirement(pipeline.config, connection, current);
+    if (unmet !== null) {
+      return unmet;
+    }
+  }
+  return null;
+}
+
+export const dependentManager: ManagerStrategy = {
+  changeQueue: (pipeline, change, project) =>
+    sharedChangeQueue(pipeline, project, change.branch, pipeline.config.window.window, pipeline.config.window),
+  admitDependency: admitIntoSharedQueue,
+  enqueueChangesBehind,
+  neededChanges,
+  refusalBeforeMerge: recheckRequirements,
+  windowAfterReport(queue, outcome) {
+    if (outcome.succeeded) {
+      return increasedWindow(queue.window, queue.params);
+    }
+    return outcome.jobsFailed ? decreasedWindow(queue.window, queue.params) : queue.window;
+  },
+  reconfigureQueue(queue, config) {
+    queue.params = config.window;
+    queue.window = queue.window === 0 ? 0 : Math.max(queue.window, config.window.floor);
+  },
+  promotable: true,
+  promoteReordersItems: true,
+};

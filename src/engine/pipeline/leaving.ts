@@ -1,0 +1,124 @@
+/**
+ * The ways an item leaves its pipeline or starts over (spec/engine.md §2.12): dequeue, removal
+ * with cancel, reset with a new buildset, and the rules that take items out (new patchsets,
+ * the tenant's dependency limit).
+ */
+import type { ChangeInfo } from '../../model/changes';
+import type { DequeueReason, ItemState, QueueState } from '../../model/pipeline-state';
+import { countDependencies, tooManyDependencies } from '../dependencies';
+import { allItemsBehind, itemsBehind } from '../item-predicates';
+import { cancelJobs } from '../jobs/cancel';
+import type { PassContext } from '../pass-context';
+import { formatReport } from '../report-text';
+import { newBuildset } from './buildsets';
+import { allItems } from './queues';
+import type { ManagedPipeline } from './types';
+
+/** Take an item out of its queue; items behind move up to its parent (spec §2.12 dequeueItem). */
+export function dequeueItem(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+  reason: DequeueReason,
+): void {
+  for (const behind of itemsBehind(queue, item)) {
+    behind.itemAhead = item.itemAhead;
+    ctx.touch(behind);
+  }
+  queue.items = queue.items.filter((candidate) => candidate !== item);
+  item.dequeueTime = ctx.nowIso();
+  item.dequeueReason = reason;
+  ctx.touched.delete(item);
+  ctx.dequeued.push({ item, queueId: queue.id });
+  ctx.publish({ type: 'item-dequeued', pipeline: pipeline.name, queue: queue.name, itemUuid: item.uuid, reason });
+  if (queue.items.length === 0 && queue.dynamic) {
+    pipeline.state.queues = pipeline.state.queues.filter((candidate) => candidate !== queue);
+    if (queue.id !== 0) {
+      ctx.deletedQueueIds.push(queue.id);
+    }
+  }
+}
+
+/** Cancel the jobs of an item and give it a new buildset (spec §2.9.6 with prime). */
+export async function resetItem(ctx: PassContext, item: ItemState): Promise<void> {
+  await cancelJobs(ctx, item, 'reset');
+  if (item.buildset.historyId !== null && item.buildset.result === null) {
+    await ctx.history.finishBuildset(item.buildset.historyId, { result: 'DEQUEUED', message: null, at: ctx.now });
+  }
+  item.buildset = newBuildset(ctx);
+  item.failingReasons = [];
+  ctx.touch(item);
+}
+
+/**
+ * Cancel an item's jobs, record DEQUEUED and take it out (spec §2.12 removeItem). Items
+ * behind it were tested with it merged underneath, so they are reset (spec §2.9.6 prime).
+ */
+export async function removeItem(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+  reason: DequeueReason,
+): Promise<void> {
+  for (const behind of allItemsBehind(queue, item)) {
+    await resetItem(ctx, behind);
+  }
+  await cancelJobs(ctx, item, 'dequeue');
+  if (item.live && item.buildset.result === null) {
+    item.buildset.result = 'DEQUEUED';
+    if (item.buildset.historyId !== null) {
+      await ctx.history.finishBuildset(item.buildset.historyId, {
+        result: 'DEQUEUED',
+        message: item.reportedStart ? formatReport(pipeline.config, item, 'dequeue') : null,
+        at: ctx.now,
+      });
+    }
+  }
+  dequeueItem(pipeline, ctx, queue, item, reason);
+}
+
+/**
+ * After a new layout: live items whose dependencies now exceed the tenant's `max-dependencies`
+ * leave the pipeline (spec §2.5 step 2; the reference re-counts on every pass, Sluice when the
+ * limit can have changed).
+ */
+export async function enforceDependencyLimit(pipeline: ManagedPipeline, ctx: PassContext): Promise<void> {
+  const limit = pipeline.layout.limits.maxDependencies;
+  if (limit === null || pipeline.config.ignoreDependencies) {
+    return;
+  }
+  for (const { queue, item } of allItems(pipeline)) {
+    const change = item.changes[0];
+    if (!item.live || item.dequeueTime !== null || change.kind !== 'change' || change.dependsOn.length === 0) {
+      continue;
+    }
+    const tooMany = tooManyDependencies(change, await countDependencies(ctx.gateways.changes, change, limit), limit);
+    if (tooMany !== null) {
+      await removeItem(pipeline, ctx, queue, item, { kind: 'too-many-dependencies', message: tooMany });
+    }
+  }
+}
+
+/** Remove live items holding an older patchset of the change (dequeue-on-new-patchset). */
+export async function removeOldPatchsets(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  change: ChangeInfo,
+): Promise<void> {
+  if (!pipeline.config.dequeueOnNewPatchset || change.kind !== 'change') {
+    return;
+  }
+  for (const { queue, item } of allItems(pipeline)) {
+    const old = item.changes.find(
+      (candidate) =>
+        candidate.project === change.project &&
+        candidate.number === change.number &&
+        candidate.patchset !== change.patchset,
+    );
+    if (item.live && old && Number(old.patchset) < Number(change.patchset)) {
+      await removeItem(pipeline, ctx, queue, item, { kind: 'new-patchset', patchset: change.patchset ?? '' });
+    }
+  }
+}

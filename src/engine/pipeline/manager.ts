@@ -1,0 +1,74 @@
+/**
+ * One pipeline's manager (spec/engine.md §2.3–§2.7, §2.11–§2.12): the pipeline's configuration
+ * and state with its manager kind's strategy, and the operations the scheduler asks of it.
+ * Each operation lives in its own module of this folder.
+ */
+import type { ChangeInfo } from '../../model/changes';
+import type { DequeueReason, ItemState, PipelineState, QueueState } from '../../model/pipeline-state';
+import type { PassContext } from '../pass-context';
+import type { EngineLayout, EnginePipeline } from '../ports/layout';
+import { addChange } from './enqueue';
+import { enforceDependencyLimit, removeItem, removeOldPatchsets } from './leaving';
+import { promote } from './promote';
+import { processQueues } from './queue-pass';
+import { allItems } from './queues';
+import { strategyFor } from './strategies';
+import type { AddChangeOptions, AddChangeResult, ManagedPipeline, ManagerStrategy } from './types';
+
+export class PipelineManager implements ManagedPipeline {
+  readonly strategy: ManagerStrategy;
+
+  constructor(
+    readonly config: EnginePipeline,
+    readonly state: PipelineState,
+    readonly layout: EngineLayout,
+  ) {
+    this.strategy = strategyFor(config.manager);
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Every live and non-live item of the pipeline, queue by queue. */
+  allItems(): Array<{ queue: QueueState; item: ItemState }> {
+    return allItems(this);
+  }
+
+  /** Enqueue a change and, unless ignored, the changes it needs (spec §2.4). */
+  addChange(ctx: PassContext, change: ChangeInfo, options: AddChangeOptions): Promise<AddChangeResult> {
+    return addChange(this, ctx, change, options);
+  }
+
+  /** Repeat queue passes until nothing changes (spec §2.2.2 step 5); true when anything did. */
+  processQueues(ctx: PassContext): Promise<boolean> {
+    return processQueues(this, ctx);
+  }
+
+  /** Cancel an item's jobs, record DEQUEUED and take it out (spec §2.12 removeItem). */
+  removeItem(ctx: PassContext, queue: QueueState, item: ItemState, reason: DequeueReason): Promise<void> {
+    return removeItem(this, ctx, queue, item, reason);
+  }
+
+  /** Remove live items holding an older patchset of the change (dequeue-on-new-patchset). */
+  removeOldPatchsets(ctx: PassContext, change: ChangeInfo): Promise<void> {
+    return removeOldPatchsets(this, ctx, change);
+  }
+
+  /** After a new layout: items over the tenant's `max-dependencies` leave. */
+  enforceDependencyLimit(ctx: PassContext): Promise<void> {
+    return enforceDependencyLimit(this, ctx);
+  }
+
+  /** After a new layout: the queues take over what they keep from the pipeline's configuration. */
+  reconfigureQueues(): void {
+    for (const queue of this.state.queues) {
+      this.strategy.reconfigureQueue(queue, this.config);
+    }
+  }
+
+  /** Promote items to the head of their queues; returns how many running builds were restarted. */
+  promote(ctx: PassContext, items: Array<{ queue: QueueState; item: ItemState }>): Promise<number> {
+    return promote(this, ctx, items);
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Preparing an item inside the window (spec/engine.md §2.5.1): its speculative state (the items
+ * ahead and the item merged in order), then its frozen job graph.
+ */
+import type { ItemState, QueueState } from '../../model/pipeline-state';
+import { findItem, itemsAhead } from '../item-predicates';
+import type { PassContext } from '../pass-context';
+import { ensureHistoryBuildset } from './buildsets';
+import { mergeItemOf } from './merging';
+import type { ManagedPipeline } from './types';
+
+/** Speculative merge and job graph of an item; `ready` once it has jobs to run. */
+export async function prepareItem(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+): Promise<{ ready: boolean; changed: boolean }> {
+  const { layout } = pipeline;
+  const buildset = item.buildset;
+  let changed = false;
+  if (!buildset.configured) {
+    const chain = itemsAhead(queue, item).reverse();
+    buildset.mergeItems = [
+      ...chain.flatMap((ahead) => ahead.changes.map((change) => mergeItemOf(layout, change, ahead.buildset.uuid))),
+      ...item.changes.map((change) => mergeItemOf(layout, change, buildset.uuid)),
+    ];
+    buildset.configured = true;
+    changed = true;
+  }
+  const ahead = findItem(queue, item.itemAhead);
+  if (ahead && ahead.buildset.configError !== null && buildset.configError === null) {
+    buildset.configError = 'This change depends on a change with an invalid configuration.';
+    return { ready: false, changed: true };
+  }
+  if (buildset.mergeState === 'new') {
+    const change = item.changes[0];
+    if (change.kind === 'change') {
+      const outcome = await ctx.gateways.merger.prepare(buildset.mergeItems);
+      if (outcome.merged) {
+        buildset.files = outcome.files;
+      } else {
+        buildset.unableToMerge = true;
+        buildset.mergeError = outcome.error;
+      }
+    }
+    buildset.mergeState = 'complete';
+    changed = true;
+  }
+  if (buildset.unableToMerge || buildset.configError !== null) {
+    return { ready: false, changed };
+  }
+  if (!item.live) {
+    return { ready: false, changed };
+  }
+  if (!buildset.jobGraphFrozen) {
+    await freezeJobGraph(pipeline, ctx, item);
+    changed = true;
+  }
+  return { ready: buildset.jobs.length > 0, changed };
+}
+
+/** Freeze the item's job graph: its jobs, or why it has none (not in the pipeline, a configuration error). */
+async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item: ItemState): Promise<void> {
+  const buildset = item.buildset;
+  const change = item.changes[0];
+  const project = pipeline.layout.projects.get(change.project);
+  const branch = change.branch ?? project?.defaultBranch ?? 'master';
+  const frozen = pipeline.layout.freezeJobGraph(pipeline.name, change.project, branch, buildset.files ?? undefined, {
+    imageNames: item.imageNames ?? undefined,
+  });
+  buildset.jobGraphFrozen = true;
+  if (frozen.status === 'not-in-pipeline') {
+    buildset.notInPipeline = true;
+  } else if (frozen.status === 'error') {
+    buildset.configError = `Unable to freeze job graph: ${frozen.message}`;
+  } else {
+    buildset.failFast = frozen.failFast;
+    buildset.jobs = frozen.jobs.map((job) => ({
+      job,
+      tries: 0,
+      build: null,
+      retryBuilds: [],
+      waitReason: null,
+      waitingStatus: null,
+      nodeRequestId: null,
+      nodesReady: false,
+      nodes: [],
+      semaphoresHeld: [],
+      artifacts: [],
+    }));
+    if (buildset.jobs.length > 0) {
+      await ensureHistoryBuildset(pipeline, ctx, item);
+    }
+  }
+  ctx.touch(item);
+}

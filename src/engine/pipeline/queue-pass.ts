@@ -1,0 +1,220 @@
+/**
+ * The queue pass (spec/engine.md §2.2.2 step 5, §2.5): each item in queue order is placed behind
+ * the nearest non-failing item ahead (NNFI), activated inside the window, prepared, given its
+ * jobs, and reported and dequeued once complete. Passes repeat until nothing changes.
+ */
+import type { ItemState, QueueState } from '../../model/pipeline-state';
+import { allItemsBehind, allJobsComplete, didAllJobsSucceed, findItem, hasAnyJobFailed } from '../item-predicates';
+import { cancelJobs } from '../jobs/cancel';
+import { executeJobs } from '../jobs/run';
+import { resumePausedBuilds } from '../jobs/results';
+import type { PassContext } from '../pass-context';
+import { insideWindow } from '../window';
+import { dequeueItem, resetItem } from './leaving';
+import { prepareItem } from './prepare';
+import { reportItem } from './reporting';
+import type { ManagedPipeline } from './types';
+
+/** Upper bound of processQueue repetitions in one pass (a safety net against oscillation). */
+const MAX_QUEUE_PASSES = 50;
+
+/** Repeat queue passes until nothing changes; true when anything did. */
+export async function processQueues(pipeline: ManagedPipeline, ctx: PassContext): Promise<boolean> {
+  let changedAtAll = false;
+  for (let pass = 0; pass < MAX_QUEUE_PASSES; pass += 1) {
+    let changed = false;
+    for (const queue of [...pipeline.state.queues]) {
+      changed = (await processQueue(pipeline, ctx, queue)) || changed;
+    }
+    changedAtAll = changedAtAll || changed;
+    if (!changed) {
+      break;
+    }
+  }
+  return changedAtAll;
+}
+
+async function processQueue(pipeline: ManagedPipeline, ctx: PassContext, queue: QueueState): Promise<boolean> {
+  let nnfi: ItemState | null = null;
+  let changed = false;
+  // Lookups by uuid and the queue position are kept incrementally: long queues (hundreds of
+  // items) are walked on every pass, so per-item linear scans would make a pass quadratic.
+  const byUuid = new Map(queue.items.map((item) => [item.uuid, item]));
+  let index = 0;
+  for (const item of [...queue.items]) {
+    if (item.dequeueTime !== null) {
+      continue;
+    }
+    const outcome = await processOneItem(pipeline, ctx, queue, item, nnfi, index, byUuid);
+    changed = changed || outcome.changed;
+    nnfi = outcome.nnfi;
+    if (item.dequeueTime === null) {
+      index += 1;
+    }
+  }
+  return changed;
+}
+
+async function processOneItem(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+  nnfi: ItemState | null,
+  index: number,
+  byUuid: ReadonlyMap<string, ItemState>,
+): Promise<{ changed: boolean; nnfi: ItemState | null }> {
+  let changed = false;
+  const reasons: string[] = [];
+  const parent = item.itemAhead === null ? undefined : byUuid.get(item.itemAhead);
+  let ahead = parent && parent.dequeueTime === null ? parent : findItem(queue, item.itemAhead);
+  if (ahead && !ahead.live) {
+    ahead = null;
+  }
+  const needed = await pipeline.strategy.neededChanges(pipeline, ctx, queue, item);
+  if (needed.state === 'missing') {
+    item.dequeuedNeedingChange = needed.message;
+    await cancelJobs(ctx, item, 'dequeue');
+    await reportItem(pipeline, ctx, queue, item);
+    dequeueItem(pipeline, ctx, queue, item, { kind: 'dependency-dequeued', message: needed.message });
+    return { changed: true, nnfi };
+  }
+  const active = insideWindow(index, queue.window);
+  if (item.active !== active) {
+    item.active = active;
+    ctx.touch(item);
+    changed = true;
+  }
+  if (needed.state === 'failing') {
+    reasons.push('a needed change is failing');
+    if (item.buildset.jobs.some((job) => job.build === null || job.build.result === null)) {
+      await cancelJobs(ctx, item, 'stay-current');
+      changed = true;
+    }
+  } else {
+    changed = (await advanceItem(pipeline, ctx, queue, item, ahead, nnfi, reasons)) || changed;
+  }
+  if (item.live && (await resumePausedBuilds(ctx, item))) {
+    changed = true;
+  }
+  if (hasAnyJobFailed(item.buildset)) {
+    reasons.push('at least one job failed');
+  }
+  if (!item.live && !queue.items.some((other) => other.itemAhead === item.uuid)) {
+    dequeueItem(pipeline, ctx, queue, item, { kind: 'non-live-no-items-behind' });
+    return { changed: true, nnfi };
+  }
+  if (!sameList(item.failingReasons, reasons)) {
+    item.failingReasons = reasons;
+    ctx.touch(item);
+  }
+  if (ahead === null && item.live && allJobsComplete(item)) {
+    await reportAndDequeue(pipeline, ctx, queue, item);
+    return { changed: true, nnfi };
+  }
+  if (item.failingReasons.length === 0 && item.live) {
+    return { changed, nnfi: item };
+  }
+  return { changed, nnfi };
+}
+
+/**
+ * An item whose needed changes are fine: moved behind the NNFI when its parent is failing,
+ * and, inside the window, prepared and given its jobs. Reasons it is failing are added.
+ */
+async function advanceItem(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+  ahead: ItemState | null,
+  nnfi: ItemState | null,
+  reasons: string[],
+): Promise<boolean> {
+  let changed = false;
+  const aheadUuid = ahead?.uuid ?? null;
+  const nnfiUuid = nnfi?.uuid ?? null;
+  if (aheadUuid !== nnfiUuid && ahead !== null && ahead.changes[0].kind === 'change') {
+    item.itemAhead = nnfiUuid;
+    await resetItem(ctx, item);
+    ctx.publish({
+      type: 'item-moved',
+      pipeline: pipeline.name,
+      queue: queue.name,
+      itemUuid: item.uuid,
+      itemAhead: nnfiUuid,
+    });
+    changed = true;
+  }
+  if (!item.active) {
+    return changed;
+  }
+  ctx.touch(item);
+  const prepared = await prepareItem(pipeline, ctx, queue, item);
+  changed = prepared.changed || changed;
+  if (item.buildset.unableToMerge) {
+    reasons.push('it has a merge conflict');
+  }
+  if (item.buildset.configError !== null) {
+    reasons.push('it has an invalid configuration');
+  }
+  if (prepared.ready) {
+    if (
+      !item.reportedStart &&
+      !item.quiet &&
+      item.buildset.jobs.length > 0 &&
+      pipeline.config.reporters.start.connections.length > 0
+    ) {
+      item.reportedStart = true;
+    }
+    changed = (await executeJobs(ctx, pipeline.config, queue, item)) || changed;
+  }
+  return changed;
+}
+
+/** A complete item at the head reports and leaves; if its merge failed, items behind start over. */
+async function reportAndDequeue(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+): Promise<void> {
+  if (didAllJobsSucceed(item.buildset)) {
+    // The last look before merging: the change may have moved on since it was enqueued.
+    const refusal = await pipeline.strategy.refusalBeforeMerge(pipeline, ctx, item);
+    if (refusal !== null) {
+      await dequeueMissingRequirements(pipeline, ctx, queue, item, refusal);
+      return;
+    }
+  }
+  const behind = allItemsBehind(queue, item);
+  const outcome = await reportItem(pipeline, ctx, queue, item);
+  dequeueItem(pipeline, ctx, queue, item, { kind: 'reported', result: outcome.result });
+  if (outcome.mergeFailed) {
+    // Items behind were tested assuming this one would merge.
+    for (const other of behind) {
+      await resetItem(ctx, other);
+    }
+  }
+}
+
+/** Report an item that no longer meets the requirements as failed and take it out; items behind were tested with it. */
+async function dequeueMissingRequirements(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+  reason: string,
+): Promise<void> {
+  item.dequeuedMissingRequirements = reason;
+  const behind = allItemsBehind(queue, item);
+  await reportItem(pipeline, ctx, queue, item);
+  dequeueItem(pipeline, ctx, queue, item, { kind: 'requirements-not-met', message: reason });
+  for (const other of behind) {
+    await resetItem(ctx, other);
+  }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}

@@ -1,0 +1,159 @@
+/**
+ * Reporting an item (spec/engine.md §2.11): the action and result, the pipeline's failure
+ * counter, merge on success, the queue window, and the buildset's history row.
+ */
+import type { ChangeInfo } from '../../model/changes';
+import type { ItemState, QueueState } from '../../model/pipeline-state';
+import type { BuildsetResult } from '../../model/results';
+import { didAllJobsSucceed, hasAnyJobFailed } from '../item-predicates';
+import { historyRefOf } from '../jobs/build-records';
+import type { PassContext } from '../pass-context';
+import { describeTrigger, formatNonEnqueuedReport, formatReport, type ReportAction } from '../report-text';
+import { ensureHistoryBuildset } from './buildsets';
+import { mergeChanges } from './merging';
+import type { AddChangeOptions, ManagedPipeline } from './types';
+
+/** What reporting an item decided: its result, and whether its merge failed (items behind were tested on it). */
+export interface ReportOutcome {
+  result: BuildsetResult;
+  mergeFailed: boolean;
+}
+
+/** The report action and buildset result of an item whose jobs are done (or that can never run). */
+function decide(pipeline: ManagedPipeline, item: ItemState): { action: ReportAction; result: BuildsetResult } {
+  const buildset = item.buildset;
+  if (buildset.notInPipeline || !pipeline.layout.projectInPipeline(pipeline.name, item.changes[0].project)) {
+    return { action: 'no-jobs', result: 'NO_JOBS' };
+  }
+  if (buildset.configError !== null) {
+    return { action: 'config-error', result: 'CONFIG_ERROR' };
+  }
+  if (buildset.unableToMerge) {
+    return { action: 'merge-conflict', result: 'MERGE_CONFLICT' };
+  }
+  if (item.dequeuedNeedingChange !== null || item.dequeuedMissingRequirements) {
+    return { action: 'failure', result: 'FAILURE' };
+  }
+  if (buildset.jobs.length === 0) {
+    return { action: 'no-jobs', result: 'NO_JOBS' };
+  }
+  return didAllJobsSucceed(buildset)
+    ? { action: 'success', result: 'SUCCESS' }
+    : { action: 'failure', result: 'FAILURE' };
+}
+
+/** Count a success or failure; disable the pipeline after too many failures in a row (spec §2.1). */
+async function countOutcome(pipeline: ManagedPipeline, ctx: PassContext, action: ReportAction): Promise<void> {
+  const state = pipeline.state;
+  if (action === 'success') {
+    state.consecutiveFailures = 0;
+  } else if (action === 'failure') {
+    state.consecutiveFailures += 1;
+  }
+  const limit = pipeline.config.disableAfterConsecutiveFailures;
+  if (limit !== null && !state.disabled && state.consecutiveFailures >= limit) {
+    state.disabled = true;
+    ctx.publish({ type: 'pipeline-state-changed', pipeline: pipeline.name, disabled: true });
+    await ctx.systemEvent({
+      eventType: 'pipeline-state-changed',
+      description: `Pipeline ${pipeline.name} disabled after ${state.consecutiveFailures} consecutive failures`,
+      data: { pipeline: pipeline.name, disabled: true },
+    });
+  }
+}
+
+/** Decide the action, record the result, merge on success and adjust the window (spec §2.11). */
+export async function reportItem(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+): Promise<ReportOutcome> {
+  const { config } = pipeline;
+  const buildset = item.buildset;
+  const decided = decide(pipeline, item);
+  const action = decided.action;
+  let result = decided.result;
+  // A disabled pipeline reports through its `disabled` reporters instead (spec §2.11).
+  const wasDisabled = pipeline.state.disabled;
+  await countOutcome(pipeline, ctx, action);
+  let message = formatReport(config, item, action);
+  let mergeFailed = false;
+  const submit = wasDisabled ? config.reporters.disabled.submit : config.reporters.success.submit;
+  const uploadUuid = item.imageUploadUuid;
+  if (action === 'success' && !wasDisabled && config.reporters.success.imageValidated && uploadUuid) {
+    // After the pass commits, like every gateway call (the pass holds a database connection).
+    ctx.after(() => ctx.gateways.nodes.markUploadValidated?.(ctx.tenant, uploadUuid) ?? Promise.resolve());
+  }
+  if (action === 'success' && submit) {
+    const merged = await mergeChanges(pipeline.layout, ctx, item);
+    if (!merged) {
+      result = 'MERGE_FAILURE';
+      message = 'This change was not merged by the code review system.';
+      mergeFailed = true;
+    }
+  }
+  setWindow(
+    pipeline,
+    ctx,
+    queue,
+    pipeline.strategy.windowAfterReport(queue, {
+      succeeded: result === 'SUCCESS',
+      jobsFailed: action === 'failure' && hasAnyJobFailed(buildset),
+    }),
+  );
+  buildset.result = result;
+  item.reported = true;
+  const writeRow =
+    buildset.jobs.length > 0 ||
+    buildset.configError !== null ||
+    buildset.unableToMerge ||
+    item.dequeuedNeedingChange !== null ||
+    Boolean(item.dequeuedMissingRequirements);
+  if (writeRow && !buildset.notInPipeline) {
+    const historyId = await ensureHistoryBuildset(pipeline, ctx, item);
+    await ctx.history.finishBuildset(historyId, { result, message, at: ctx.now });
+  }
+  ctx.touch(item);
+  ctx.publish({ type: 'item-reported', pipeline: pipeline.name, itemUuid: item.uuid, result, message });
+  return { result, mergeFailed };
+}
+
+function setWindow(pipeline: ManagedPipeline, ctx: PassContext, queue: QueueState, window: number): void {
+  if (window !== queue.window) {
+    queue.window = window;
+    ctx.publish({ type: 'window-changed', pipeline: pipeline.name, queue: queue.name, window });
+  }
+}
+
+/**
+ * A change that could not be enqueued is reported failed with the reason as a warning
+ * (spec §2.4 `_reportNonEnqueuedItem`): a FAILURE buildset row without builds, written only
+ * when the project takes part in the pipeline so that unrelated pipelines do not spam it.
+ */
+export async function reportNotEnqueued(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  change: ChangeInfo,
+  options: AddChangeOptions,
+  reason: string,
+): Promise<void> {
+  if (!options.live || !pipeline.layout.projectInPipeline(pipeline.name, change.project)) {
+    return;
+  }
+  const created = await ctx.history.createBuildset({
+    uuid: ctx.uuid(),
+    tenant: ctx.tenant,
+    pipeline: pipeline.name,
+    eventId: options.eventId,
+    eventTimestamp: options.eventTimestamp === null ? null : new Date(options.eventTimestamp),
+    refs: [historyRefOf(change)],
+    triggeredBy: `Triggered by ${describeTrigger(change)}`,
+    at: ctx.now,
+  });
+  await ctx.history.finishBuildset(created.id, {
+    result: 'FAILURE',
+    message: formatNonEnqueuedReport(pipeline.config, reason),
+    at: ctx.now,
+  });
+}

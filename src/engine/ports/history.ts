@@ -1,0 +1,51 @@
+/** The build-history port: the SQL reporter's writes (spec §4.2) and build-time estimates. */
+import type { BuildResult, BuildsetResult } from '../../model/results';
+import type { NewRef } from '../../store/repositories/refs';
+
+/** The ref a buildset or build is recorded for (every field given). */
+export type HistoryRef = Required<NewRef>;
+
+export interface BuildHistoryWriter {
+  /** Buildset start: returns the row id and the ids of its refs (in the order given). */
+  createBuildset(input: {
+    uuid: string;
+    tenant: string;
+    pipeline: string;
+    eventId: string | null;
+    eventTimestamp: Date | null;
+    refs: HistoryRef[];
+    triggeredBy: string;
+    at: Date;
+  }): Promise<{ id: number; refIds: number[] }>;
+  finishBuildset(
+    buildsetId: number,
+    input: { result: BuildsetResult; message: string | null; at: Date },
+  ): Promise<void>;
+  startBuild(input: {
+    buildsetId: number;
+    uuid: string;
+    jobName: string;
+    startTime: Date;
+    voting: boolean;
+    nodeset: string | null;
+    refId: number | null;
+    attempt: number;
+  }): Promise<number>;
+  completeBuild(
+    buildId: number,
+    input: {
+      result: BuildResult;
+      endTime: Date;
+      errorDetail: string | null;
+      logUrl: string | null;
+      final: boolean;
+      held: boolean;
+      artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
+      provides: string[];
+    },
+  ): Promise<void>;
+  /** A `paused` or `resumed` event of a started build (spec §3.9 `zuul_build_event`). */
+  buildEvent(buildId: number, input: { eventType: 'paused' | 'resumed'; eventTime: Date }): Promise<void>;
+  /** Average duration in seconds of the last 10 final SUCCESS builds, or null. */
+  estimatedTime(tenant: string, project: string, branch: string | null, jobName: string): Promise<number | null>;
+}

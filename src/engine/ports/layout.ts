@@ -1,0 +1,154 @@
+/**
+ * The layout port: the part of a tenant layout the engine uses (pipelines, projects,
+ * semaphores, limits, job freezing). src/engine/layout-adapter.ts implements it over the
+ * configuration's Layout; engine tests build one from plain objects.
+ */
+import type { MergeMode } from '../../model/build-request';
+import type { EngineJob, WindowParams } from '../../model/pipeline-state';
+
+export type ManagerKind = 'independent' | 'dependent' | 'serial' | 'supercedent';
+
+/** A compiled regex filter as used by trigger `ref`/`branch` options (a negated entry excludes). */
+export interface RefFilter {
+  pattern: RegExp;
+  negate: boolean;
+}
+
+/** One trigger filter of a pipeline: which events of which driver enter it. */
+export type PipelineTrigger =
+  | { driver: 'git'; connection: string; events: string[]; refs: RefFilter[]; branches: RefFilter[] }
+  | { driver: 'timer'; connection: string; time: string }
+  | { driver: 'zuul'; connection: string; events: ZuulTriggerEvent[]; pipelines: string[] };
+
+/** Events of the zuul trigger driver the engine acts on (`image-build` comes from the launcher, engine.md §6.8). */
+export type ZuulTriggerEvent = 'parent-change-enqueued' | 'project-change-merged' | 'image-build' | 'image-validate';
+
+/** The reporter actions of one phase that the engine itself acts on. */
+export interface ReporterActions {
+  /** Connections that have a reporter in this phase (empty = no reporters). */
+  connections: string[];
+  /** A git reporter with `submit: true` (merge the change into its branch). */
+  submit: boolean;
+  /** A zuul reporter with `image-validated: true` (the item's image upload passed validation). */
+  imageValidated?: boolean;
+}
+
+export type ReporterPhase =
+  'enqueue' | 'start' | 'success' | 'failure' | 'merge-conflict' | 'config-error' | 'no-jobs' | 'disabled' | 'dequeue';
+
+/**
+ * One pipeline `require` or `reject` entry for a connection (spec §1.4, §1.14): each option
+ * that is set must hold (require) or, for reject, any option that holds refuses the change.
+ */
+export interface ChangeRequirement {
+  connection: string;
+  /** The change is not merged into its branch yet. */
+  open?: boolean;
+  /** The change is at its newest patchset. */
+  currentPatchset?: boolean;
+  /** Gerrit-style status names: `NEW` (open) or `MERGED`. */
+  status?: string[];
+}
+
+export interface EnginePipeline {
+  name: string;
+  description: string | null;
+  manager: ManagerKind;
+  precedence: 'high' | 'normal' | 'low';
+  triggers: PipelineTrigger[];
+  window: WindowParams;
+  supercedes: string[];
+  dequeueOnNewPatchset: boolean;
+  ignoreDependencies: boolean;
+  disableAfterConsecutiveFailures: number | null;
+  /** Preconditions on a change entering the pipeline (checked per the change's connection). */
+  require: ChangeRequirement[];
+  reject: ChangeRequirement[];
+  /** False: only changes of projects on a connection the pipeline names (see `pipelineConnections`). */
+  allowOtherConnections: boolean;
+  reporters: Record<ReporterPhase, ReporterActions>;
+  messages: {
+    success: string;
+    failure: string;
+    start: string;
+    mergeConflict: string;
+    dequeue: string;
+    noJobs: string;
+    footer: string;
+  };
+}
+
+export interface EngineProject {
+  /** Short name (`org/project`). */
+  name: string;
+  /** Canonical name (`host/org/project`). */
+  canonicalName: string;
+  connection: string;
+  defaultBranch: string;
+  mergeMode: MergeMode;
+  /** Shared queue name for dependent/serial pipelines (project `queue`), if any. */
+  queueName: string | null;
+  /** Whether the named queue is per branch. */
+  queuePerBranch: boolean;
+  /** The named queue says `allow-circular-dependencies: true` (Sluice still refuses cycles). */
+  queueAllowsCycles: boolean;
+}
+
+export type FreezeOutcome =
+  | { status: 'ok'; jobs: EngineJob[]; failFast: boolean }
+  | { status: 'not-in-pipeline' }
+  | { status: 'error'; message: string };
+
+export interface EngineSemaphore {
+  name: string;
+  max: number;
+  global: boolean;
+}
+
+export interface TenantLimits {
+  /** `max-changes-per-pipeline`: changes (not items) across all queues of one pipeline. */
+  maxChangesPerPipeline: number | null;
+  /** `max-dependencies`: unmerged changes a change may depend on, transitively. */
+  maxDependencies: number | null;
+}
+
+/** The part of a tenant layout the engine uses. */
+export interface EngineLayout {
+  uuid: string;
+  tenant: string;
+  loadedAt: Date;
+  /** In layout order. */
+  pipelines: EnginePipeline[];
+  /** Keyed by canonical name. */
+  projects: ReadonlyMap<string, EngineProject>;
+  semaphores: ReadonlyMap<string, EngineSemaphore>;
+  /** Tenant limits (spec §1.3.1); null = no limit. */
+  limits: TenantLimits;
+  /**
+   * Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches);
+   * `imageNames`: the images an `image-build` event asks for (jobs building other images are left out).
+   */
+  freezeJobGraph(
+    pipeline: string,
+    project: string,
+    branch: string,
+    files: readonly string[] | undefined,
+    options?: { imageNames?: readonly string[] },
+  ): FreezeOutcome;
+  /** Whether the project has any configuration for the pipeline. */
+  projectInPipeline(pipeline: string, project: string): boolean;
+}
+
+/** Find a project by short or canonical name. */
+export function findProject(layout: EngineLayout, name: string): EngineProject | undefined {
+  const byCanonical = layout.projects.get(name);
+  if (byCanonical) {
+    return byCanonical;
+  }
+  for (const project of layout.projects.values()) {
+    if (project.name === name) {
+      return project;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,14 @@
+/** The merger port: speculative merges of an item and the merge of a change into its branch. */
+import type { MergeItem } from '../../model/changes';
+
+export type MergeOutcome =
+  { merged: true; files: string[]; repoState: Record<string, unknown> } | { merged: false; error: string };
+
+export interface MergerGateway {
+  /** Prepare the speculative state of an item: merge every change in order. */
+  prepare(items: readonly MergeItem[]): Promise<MergeOutcome>;
+  /** Merge a change into its target branch (idempotent: an already merged change succeeds). */
+  mergeToBranch(
+    item: MergeItem,
+  ): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }>;
+}

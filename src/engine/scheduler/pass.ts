@@ -1,0 +1,210 @@
+/**
+ * One scheduler pass (spec/engine.md §2.2), in one transaction: reconcile a new layout, fire
+ * timers, handle a batch of events (management, then results, which stop builds, then
+ * triggers), run the queues until stable, mark the events processed and save what changed.
+ * Executor and launcher calls and bus deltas happen after the commit.
+ */
+import type { EngineEventCategory } from '../../model/engine-events';
+import type { TenantEventQueueState } from '../../model/pipeline-state';
+import type { Database } from '../../store/database';
+import { EngineEventRepository, type EngineEventRecord } from '../../store/repositories/engine-events';
+import { EngineStateRepository } from '../../store/repositories/engine-state';
+import type { EngineEventBus } from '../event-bus';
+import { PassContext, type EngineGateways, type EstimateCache } from '../pass-context';
+import type { PipelineManager } from '../pipeline/manager';
+import type { Clock } from '../ports/clock';
+import type { EngineLayout } from '../ports/layout';
+import { handleManagement } from './management-events';
+import { reconcileLayout } from './reconfiguration';
+import type { JobLocation } from '../jobs/results';
+import { handleResult, locateJobs } from './result-events';
+import type { TenantState } from './tenant-state';
+import { fireTimers } from './timers';
+import { handleTrigger } from './trigger-events';
+
+export interface SchedulerLogger {
+  error(message: string, error?: unknown): void;
+}
+
+export interface PassOptions {
+  database: Database;
+  tenant: string;
+  /** The tenant's current layout (null while it is not loaded). */
+  layout: () => EngineLayout | null;
+  gateways: EngineGateways;
+  bus: EngineEventBus;
+  clock: Clock;
+  /** Events handled per pass. */
+  batchSize?: number;
+  uuid?: () => string;
+  logger?: SchedulerLogger;
+  /** Called when a semaphore was released (global semaphores span tenants). */
+  onSemaphoreReleased?: () => void;
+}
+
+/** The order in which a pass handles the categories of its batch. */
+const ENGINE_EVENT_CATEGORY_ORDER: readonly EngineEventCategory[] = ['management', 'result', 'trigger'];
+
+/** Tries of an event whose handler throws before it is marked with an error instead of blocking the tenant. */
+const MAX_EVENT_FAILURES = 3;
+
+export class PassRunner {
+  private readonly events: EngineEventRepository;
+  private readonly stateRepo: EngineStateRepository;
+  /** Handler failures per event id, across passes. */
+  private readonly failures = new Map<number, number>();
+  private readonly estimates: EstimateCache = new Map();
+
+  constructor(
+    private readonly options: PassOptions,
+    private readonly state: TenantState,
+  ) {
+    this.events = new EngineEventRepository(options.database.knex);
+    this.stateRepo = new EngineStateRepository(options.database.knex);
+  }
+
+  /** Run one pass; true when it did anything (another pass may have work). */
+  async run(): Promise<boolean> {
+    const { tenant } = this.options;
+    const layout = this.options.layout();
+    const record = this.state.record;
+    if (!layout || !record) {
+      return false;
+    }
+    const now = this.options.clock.now();
+    let handled: EngineEventRecord[] = [];
+    let committed: PassContext | null = null;
+    let didWork = false;
+    await this.options.database.knex.transaction(async (trx) => {
+      const ctx = new PassContext(tenant, now, layout, trx, this.options.gateways, this.options.uuid, this.estimates);
+      committed = ctx;
+      // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
+      record.eventQueues = (await this.stateRepo.loadTenant(tenant, trx, true)).eventQueues;
+      const managers = this.state.managers(layout);
+      const reconfigured = await reconcileLayout(ctx, layout, managers, this.state.pipelines, record, this.stateRepo);
+      await fireTimers(ctx, layout, record);
+      const pending = await this.events.pending(
+        tenant,
+        this.options.batchSize ?? 100,
+        pendingCategories(record.eventQueues),
+        trx,
+      );
+      const outcomes = await this.handleEvents(ctx, managers, pending, record.eventQueues);
+      let changed = false;
+      for (const manager of managers.values()) {
+        changed = (await manager.processQueues(ctx)) || changed;
+      }
+      handled = pending.filter((event) => outcomes.has(event.id));
+      const byOutcome = new Map<string, number[]>();
+      for (const event of handled) {
+        const outcome = outcomes.get(event.id) ?? 'ok';
+        byOutcome.set(outcome, [...(byOutcome.get(outcome) ?? []), event.id]);
+      }
+      for (const [outcome, ids] of byOutcome) {
+        await this.events.markProcessed(ids, outcome, now, trx);
+      }
+      await this.state.save(trx, ctx, managers);
+      didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted;
+    });
+    const ctx = committed as PassContext | null;
+    if (!ctx) {
+      return false;
+    }
+    for (const event of handled) {
+      this.failures.delete(event.id);
+    }
+    await this.afterCommit(ctx);
+    return didWork;
+  }
+
+  /**
+   * The outcome of each event handled in this pass: management events first, then results
+   * (they stop builds), then triggers. Events of paused queues were not loaded; triggers are
+   * discarded unread while the tenant discards them.
+   */
+  private async handleEvents(
+    ctx: PassContext,
+    managers: ReadonlyMap<string, PipelineManager>,
+    pending: readonly EngineEventRecord[],
+    queues: TenantEventQueueState,
+  ): Promise<Map<number, string>> {
+    // Where builds and node requests are, once the management events have moved items.
+    let locations: ReadonlyMap<string, JobLocation> | null = null;
+    const handle = (event: EngineEventRecord): Promise<string> => {
+      if (!event.valid) {
+        return invalidOutcome(event);
+      }
+      switch (event.category) {
+        case 'management':
+          return handleManagement(ctx, managers, event.event);
+        case 'result':
+          locations ??= locateJobs(managers);
+          return handleResult(ctx, managers, locations, event.event);
+        case 'trigger':
+          return handleTrigger(ctx, managers, event.event);
+      }
+    };
+    const outcomes = new Map<number, string>();
+    for (const category of ENGINE_EVENT_CATEGORY_ORDER) {
+      for (const event of pending.filter((candidate) => candidate.category === category)) {
+        const discard = category === 'trigger' && queues.triggerQueueDiscarding;
+        outcomes.set(event.id, discard ? 'discarded' : await this.guard(event, () => handle(event)));
+      }
+    }
+    return outcomes;
+  }
+
+  /** Run an event handler; an event failing repeatedly is marked with its error instead of blocking the tenant. */
+  private async guard(event: EngineEventRecord, handler: () => Promise<string>): Promise<string> {
+    const failures = this.failures.get(event.id) ?? 0;
+    if (failures >= MAX_EVENT_FAILURES) {
+      return `error: gave up after ${failures} failures`;
+    }
+    try {
+      return await handler();
+    } catch (error) {
+      this.failures.set(event.id, failures + 1);
+      throw error;
+    }
+  }
+
+  /** Gateway calls in order (a failing one is logged), then the pass's deltas with their sequence numbers. */
+  private async afterCommit(ctx: PassContext): Promise<void> {
+    const { tenant } = this.options;
+    for (const action of ctx.afterCommit) {
+      try {
+        await action();
+      } catch (error) {
+        this.options.logger?.error(`engine side effect failed for tenant ${tenant}`, error);
+      }
+    }
+    const record = this.state.record;
+    if (record) {
+      let sequence = record.busSequence - ctx.deltas.length;
+      for (const delta of ctx.deltas) {
+        sequence += 1;
+        this.options.bus.publish({ ...delta, tenant, sequence, at: ctx.nowIso() });
+      }
+    }
+    if (ctx.semaphoreReleased) {
+      this.options.onSemaphoreReleased?.();
+    }
+  }
+}
+
+/** Paused queues keep their events pending without taking room in the batch. */
+function pendingCategories(queues: TenantEventQueueState): EngineEventCategory[] {
+  const categories: EngineEventCategory[] = ['management'];
+  if (!queues.resultQueuePaused) {
+    categories.push('result');
+  }
+  if (!queues.triggerQueuePaused) {
+    categories.push('trigger');
+  }
+  return categories;
+}
+
+/** The outcome of an event whose payload does not validate: recorded, never retried. */
+function invalidOutcome(event: { error: string }): Promise<string> {
+  return Promise.resolve(`error: ${event.error}`);
+}

@@ -1,0 +1,47 @@
+/** Result events (builds started, paused, completed; nodes provisioned) applied to the job they are about. */
+import type { ResultEvent } from '../../model/engine-events';
+import { applyResult, type JobLocation } from '../jobs/results';
+import type { PassContext } from '../pass-context';
+import type { PipelineManager } from '../pipeline/manager';
+
+/** Where each current build and open node request is: `build:<uuid>` and `nodes:<request id>`. */
+export function locateJobs(managers: ReadonlyMap<string, PipelineManager>): Map<string, JobLocation> {
+  const locations = new Map<string, JobLocation>();
+  for (const manager of managers.values()) {
+    for (const { queue, item } of manager.allItems()) {
+      for (const job of item.buildset.jobs) {
+        const location = { pipeline: manager.name, queue, item, job };
+        if (job.build) {
+          locations.set(`build:${job.build.uuid}`, location);
+        }
+        if (job.nodeRequestId !== null) {
+          locations.set(`nodes:${job.nodeRequestId}`, location);
+        }
+      }
+    }
+  }
+  return locations;
+}
+
+/** Apply a result event; `stale` when its build or request is no longer current. */
+export async function handleResult(
+  ctx: PassContext,
+  managers: ReadonlyMap<string, PipelineManager>,
+  locations: ReadonlyMap<string, JobLocation>,
+  result: ResultEvent,
+): Promise<string> {
+  const key = result.type === 'nodes-provisioned' ? `nodes:${result.requestId}` : `build:${result.buildUuid}`;
+  const location = locations.get(key);
+  if (!location || location.item.dequeueTime !== null) {
+    return 'stale';
+  }
+  const manager = managers.get(location.pipeline);
+  if (!manager) {
+    return 'stale';
+  }
+  if (result.type !== 'nodes-provisioned' && location.job.build?.uuid !== result.buildUuid) {
+    return 'stale';
+  }
+  await applyResult(ctx, manager.config, location, result);
+  return 'ok';
+}

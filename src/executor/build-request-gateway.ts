@@ -1,0 +1,42 @@
+/**
+ * The production executor gateway of the engine: builds become rows of `build_requests` that
+ * executor workers claim (src/executor/worker.ts); their `build-started` / `build-paused` /
+ * `build-completed` result events come back through `engine_events`.
+ */
+import type { Knex } from 'knex';
+import type { BuildParams, ExecutorGateway } from '../engine/ports/executor';
+import { BuildRequestRepository } from '../store/repositories/build-requests';
+import { toBuildRequestParams, type ProjectNameResolver } from './build-request-params';
+
+export class BuildRequestExecutor implements ExecutorGateway {
+  private readonly requests: BuildRequestRepository;
+
+  constructor(
+    knex: Knex,
+    private readonly projectName: ProjectNameResolver,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.requests = new BuildRequestRepository(knex);
+  }
+
+  /** Insert the build request unless it exists (a restart re-submits builds without a result). */
+  async startBuild(params: BuildParams): Promise<void> {
+    if (await this.requests.get(params.buildUuid)) {
+      return;
+    }
+    await this.requests.create(toBuildRequestParams(params, this.projectName), {
+      precedence: params.precedence,
+      now: this.now(),
+    });
+  }
+
+  /** Unclaimed requests complete at once as CANCELED; running ones are stopped and end ABORTED. */
+  async cancelBuild(_tenant: string, buildUuid: string): Promise<void> {
+    await this.requests.requestCancel(buildUuid, 'ABORTED', this.now());
+  }
+
+  /** A paused request is flagged; an executor holding its workspace continues it. */
+  async resumeBuild(_tenant: string, buildUuid: string): Promise<void> {
+    await this.requests.requestResume(buildUuid, this.now());
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * What the build runs of one executor worker share: its identity, options and clock, the live
+ * consoles and the logs of builds it paused, and the steps every run ends with (running on the
+ * nodes, recording a pause, storing the completion).
+ */
+import type { EventEmitter } from 'node:events';
+import path from 'node:path';
+import {
+  buildEventSubject,
+  completedWithoutRun,
+  type BuildCompletedPayload,
+  type BuildNode,
+  type BuildPausedPayload,
+  type BuildRequestParams,
+  type CancelResult,
+} from '../model/build-request';
+import type { BuildRequestRecord } from '../store/repositories/build-requests';
+import type { BuildLog, ConsoleRegistry } from './build-log';
+import { BuildSecretError, redactLogDirectory, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
+import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
+import type { WorkspaceProject } from './merger';
+import { NodeAccessError, openNodeAccess } from './node-access';
+import type { PauseState } from './pause-state';
+import { EMPTY_RESULTS } from './results-file';
+import { runBuild, type RunOutcome } from './runner';
+import type { ExecutorWorkerOptions, WorkerLogger } from './worker-options';
+
+/** A build this worker runs: aborting its controller stops it with `cancelResult`. */
+export interface ActiveBuild {
+  controller: AbortController;
+  cancelResult: CancelResult;
+  done: Promise<void>;
+}
+
+/** A build's log location. */
+export interface LogPlace {
+  dir: string;
+  url: string | null;
+}
+
+/** The build cannot use its node: it ends NODE_FAILURE. */
+export class NodeFailure extends Error {}
+
+export class BuildRuntime {
+  /** Logs of builds this worker paused: still followed live until the build continues. */
+  readonly pausedLogs = new Map<string, BuildLog>();
+
+  constructor(
+    readonly options: ExecutorWorkerOptions,
+    readonly id: string,
+    readonly consoles: ConsoleRegistry,
+    /** Emits `paused` (BuildPausedPayload) and `completed` (BuildCompletedPayload) once stored. */
+    readonly events: EventEmitter,
+    readonly now: () => Date,
+    readonly logger: WorkerLogger,
+  ) {}
+
+  /**
+   * Record the pause (the engine gets `build-paused`); the build leaves this worker. False when
+   * the request is no longer running here: the build then completes as it is.
+   */
+  async pause(params: BuildRequestParams, log: BuildLog, outcome: RunOutcome, state: PauseState): Promise<boolean> {
+    const pauseTime = this.now();
+    const payload: BuildPausedPayload = {
+      ...buildEventSubject(params),
+      pauseTime: pauseTime.toISOString(),
+      artifacts: outcome.results.artifacts,
+      data: outcome.results.data,
+      childJobs: outcome.results.childJobs,
+      worker: this.id,
+    };
+    this.pausedLogs.set(params.buildUuid, log);
+    if (await this.options.repository.recordPaused(payload, state, pauseTime)) {
+      this.events.emit('paused', payload);
+      return true;
+    }
+    this.pausedLogs.delete(params.buildUuid);
+    return false;
+  }
+
+  /**
+   * Runs the build's steps on its nodes (resuming: the post-run steps of a paused build); the
+   * node access lives for the run only. `remoteRoot` is where an SSH primary keeps the workspace.
+   */
+  async runOnNodes(run: {
+    params: BuildRequestParams;
+    workspaceRoot: string;
+    sshPrimary: BuildNode | null;
+    remoteRoot?: string;
+    projects: WorkspaceProject[];
+    log: BuildLog;
+    logPlace: LogPlace;
+    build: ActiveBuild;
+    secrets: DecryptedBuildSecrets;
+    resume?: boolean;
+  }): Promise<{ outcome: RunOutcome; remoteRoot: string | null }> {
+    const { params, workspaceRoot, build } = run;
+    const access = await openNodeAccess({
+      params,
+      workspaceRoot,
+      sshPrimary: run.sshPrimary,
+      sshKeyFor: (node) => this.sshKeyFor(node),
+      env: { PATH: this.options.hostEnv.PATH ?? '/usr/bin:/bin' },
+      remoteRoot: run.remoteRoot,
+    });
+    try {
+      const outcome = await runBuild({
+        remote: access.remote,
+        nodeEnv: access.env,
+        params,
+        workspaceRoot,
+        projects: run.projects,
+        log: run.log,
+        logDir: run.logPlace.dir,
+        logUrl: run.logPlace.url,
+        hostEnv: this.options.hostEnv,
+        signal: build.controller.signal,
+        cancelResult: () => build.cancelResult,
+        killGraceMs: this.options.killGraceMs,
+        resume: run.resume,
+        secrets: run.secrets,
+      });
+      return { outcome, remoteRoot: access.remote ? access.remote.remoteRoot() : null };
+    } finally {
+      await access.close();
+    }
+  }
+
+  logPlace(params: BuildRequestParams): LogPlace {
+    return {
+      dir: buildLogDir(this.options.logsDir, params.tenant, params.buildUuid),
+      url: buildLogUrl(this.options.logsUrl, params.tenant, params.buildUuid),
+    };
+  }
+
+  /** The outcome of a build that threw: NODE_FAILURE for node problems, else ERROR. */
+  failureOutcome(err: unknown, params: BuildRequestParams, log: BuildLog): RunOutcome {
+    if (err instanceof NodeFailure || err instanceof NodeAccessError) {
+      log.write(`NODE_FAILURE: ${err.message}`);
+      return { result: 'NODE_FAILURE', errorDetail: err.message, results: EMPTY_RESULTS, warnings: [] };
+    }
+    if (err instanceof BuildSecretError) {
+      log.write(err.message);
+      return { result: 'ERROR', errorDetail: err.message, results: EMPTY_RESULTS, warnings: [] };
+    }
+    this.logger.error({ err, build: params.buildUuid }, 'executor error');
+    const detail = `Executor error: ${err instanceof Error ? err.message : String(err)}`;
+    log.write(detail);
+    return { result: 'ERROR', errorDetail: detail, results: EMPTY_RESULTS, warnings: [] };
+  }
+
+  /** Store the completion (the engine gets `build-completed`) and stop serving the live log. */
+  async finish(
+    params: BuildRequestParams,
+    log: BuildLog,
+    unmasked: RunOutcome,
+    times: { startTime: Date; logUrl: string | null; changedFiles: string[] | null },
+    secrets: DecryptedBuildSecrets,
+  ): Promise<void> {
+    const outcome = redactOutcome(unmasked, secrets.redactor);
+    const logDir = this.logPlace(params).dir;
+    await redactLogDirectory(logDir, secrets.redactor, [path.join(logDir, JOB_OUTPUT_FILE)]).catch((err: unknown) =>
+      this.logger.error({ err, build: params.buildUuid }, 'masking secrets in the log directory failed'),
+    );
+    const endTime = this.now();
+    try {
+      await this.complete({
+        ...buildEventSubject(params),
+        result: outcome.result,
+        startTime: times.startTime.toISOString(),
+        endTime: endTime.toISOString(),
+        errorDetail: outcome.errorDetail,
+        logUrl: times.logUrl,
+        artifacts: outcome.results.artifacts,
+        data: outcome.results.data,
+        childJobs: outcome.results.childJobs,
+        warnings: outcome.warnings,
+        worker: this.id,
+        changedFiles: times.changedFiles,
+      });
+    } finally {
+      // Unregistered only now, so a console client always finds the build live or finished.
+      this.consoles.unregister(params.buildUuid, log);
+    }
+  }
+
+  sshKeyFor(node: BuildNode): string | undefined {
+    return (node.connection ? this.options.sshKeyFiles?.[node.connection] : undefined) ?? this.options.sshKeyFile;
+  }
+
+  async complete(payload: BuildCompletedPayload): Promise<void> {
+    const stored = await this.options.repository.complete(payload, this.now());
+    if (stored) {
+      this.events.emit('completed', payload);
+    }
+  }
+}
+
+/** The completion of a request this worker cannot run: ERROR with the reason. */
+export function invalidRequestPayload(
+  record: BuildRequestRecord,
+  detail: string,
+  now: Date,
+  worker: string,
+): BuildCompletedPayload {
+  return completedWithoutRun(record, {
+    result: 'ERROR',
+    startTime: record.started ? record.started.toISOString() : null,
+    endTime: now.toISOString(),
+    errorDetail: detail,
+    worker,
+  });
+}

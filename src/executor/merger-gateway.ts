@@ -1,0 +1,64 @@
+/**
+ * The git side of the engine's merger port: speculative merges and gate merges are done by the
+ * executor's Merger, and a gate merge is announced to the connection's poller so it is emitted
+ * exactly once as Sluice's own `ref-updated`.
+ */
+import type { MergeOutcome, MergerGateway } from '../engine/ports/merger';
+import { toMergerItem, type MergeItem } from '../model/changes';
+import type { MergerItem } from '../model/build-request';
+import type { GitProjects } from '../sources/git-change-source';
+import type { Merger } from './merger';
+
+/** Announces Sluice's own branch update to the poller of the connection (emitted once as ref-updated). */
+export type OwnUpdateAnnouncer = (
+  connection: string,
+  project: string,
+  branch: string,
+  newrev: string,
+  oldrev: string,
+) => Promise<void>;
+
+export class GitMergerGateway implements MergerGateway {
+  constructor(
+    private readonly merger: Merger,
+    private readonly projects: GitProjects,
+    private readonly announce: OwnUpdateAnnouncer,
+  ) {}
+
+  async prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
+    const outcome = await this.merger.speculate(items.map((item) => this.mergerItem(item)));
+    if (!outcome.ok) {
+      return { merged: false, error: outcome.detail };
+    }
+    return { merged: true, files: outcome.changedFiles, repoState: {} };
+  }
+
+  async mergeToBranch(
+    item: MergeItem,
+  ): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }> {
+    const mergerItem = this.mergerItem(item);
+    const branch = item.branch ?? this.projects.locate(item.project)?.defaultBranch ?? 'master';
+    const outcome = await this.merger.mergeToBranch({
+      connection: mergerItem.connection,
+      project: mergerItem.project,
+      ref: item.ref,
+      targetBranch: branch,
+      mergeMode: mergerItem.mergeMode,
+    });
+    if (!outcome.ok) {
+      return { merged: false, error: outcome.detail };
+    }
+    if (outcome.oldrev !== outcome.newrev) {
+      await this.announce(mergerItem.connection, mergerItem.project, branch, outcome.newrev, outcome.oldrev);
+    }
+    return { merged: true, oldrev: outcome.oldrev, newrev: outcome.newrev };
+  }
+
+  private mergerItem(item: MergeItem): MergerItem {
+    const location = this.projects.locate(item.project);
+    return toMergerItem(item, {
+      connection: location?.connection ?? item.connection,
+      project: location?.name ?? item.project,
+    });
+  }
+}

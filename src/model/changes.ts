@@ -1,0 +1,73 @@
+/**
+ * Changes and ref updates as the engine tracks them (persisted with each queue item), and the
+ * items of a speculative merge built from them.
+ */
+import type { MergeMode, MergerItem } from './build-request';
+
+export type ChangeKind = 'change' | 'branch' | 'tag' | 'ref';
+
+/** Which change (patchset) or ref update of which project: what changes and merge items share. */
+export interface ChangeRef {
+  /** Canonical project name. */
+  project: string;
+  ref: string;
+  branch: string | null;
+  number: number | null;
+  patchset: string | null;
+  oldrev: string | null;
+  newrev: string | null;
+}
+
+/** A change (patchset) or a ref as the engine sees it. */
+export interface ChangeInfo extends ChangeRef {
+  kind: ChangeKind;
+  url: string | null;
+  owner: string | null;
+  /** Changes named by `Depends-On:` trailers (project canonical name + number). */
+  dependsOn: Array<{ project: string; number: number }>;
+  /** Whether the change is already merged into its branch. */
+  merged: boolean;
+  /** False when a newer patchset of the change exists (absent: not known, taken as current). */
+  currentPatchset?: boolean;
+}
+
+/** One change of a speculative merge, oldest first (items ahead, then the item itself). */
+export interface MergeItem extends ChangeRef {
+  connection: string;
+  mergeMode: MergeMode;
+  buildsetUuid: string;
+}
+
+/** A merge item as the executor's merger takes it: the project as its connection names the repository. */
+export function toMergerItem(item: MergeItem, repository: { connection: string; project: string }): MergerItem {
+  return {
+    connection: repository.connection,
+    project: repository.project,
+    branch: item.branch,
+    ref: item.ref,
+    change: item.number,
+    patchset: item.patchset,
+    oldrev: item.oldrev,
+    newrev: item.newrev,
+    mergeMode: item.mergeMode,
+  };
+}
+
+/** A display identifier for a change: `N,P` for changes, the new revision for refs. */
+export function changeId(change: ChangeInfo): string {
+  if (change.kind === 'change' && change.number !== null) {
+    return `${change.number},${change.patchset ?? ''}`;
+  }
+  return change.newrev ?? change.ref;
+}
+
+/** True when two change records denote the same change patchset or ref update. */
+export function sameChange(a: ChangeInfo, b: ChangeInfo): boolean {
+  if (a.project !== b.project) {
+    return false;
+  }
+  if (a.kind === 'change' && b.kind === 'change') {
+    return a.number === b.number && a.patchset === b.patchset;
+  }
+  return a.kind === b.kind && a.ref === b.ref && a.newrev === b.newrev;
+}

@@ -1,0 +1,107 @@
+/**
+ * The part of a frozen job (src/config/freeze.ts `FrozenJob`, which extends it) that only the
+ * executor reads: the engine keeps it with the job's state, unread, and its executor gateway
+ * turns it into the build request (src/model/build-request.ts). Plain data, persisted with the
+ * pipeline state.
+ */
+import type { WorkspaceScheme } from './build-request';
+
+/** Where a frozen script comes from: the project (and its connection) whose repository holds it. */
+export interface FrozenSourceContext {
+  connectionName: string;
+  projectName: string;
+}
+
+/** A secret a variant binds to its scripts: the alias the scripts see it as, and the secret's name. */
+export interface FrozenSecretBinding {
+  alias: string;
+  secretName: string;
+}
+
+/** A `pre-run`, `run` or `post-run` script as frozen with the job. */
+export interface FrozenPlaybook {
+  /** Path of the script inside its project's checkout. */
+  path: string;
+  sourceContext: FrozenSourceContext;
+  /** Secrets bound to the variant that added the script. */
+  secrets: FrozenSecretBinding[];
+}
+
+/** A secret as a job carries it to the executor: never decrypted before it reaches the executor. */
+export interface FrozenSecret {
+  name: string;
+  /** The project that defines the secret; its key decrypts the data. */
+  projectCanonicalName: string;
+  /** The data with encrypted values as `{encrypted, chunks}`; null for OIDC secrets (not delivered). */
+  data: Record<string, unknown> | null;
+}
+
+/** A project the job needs checked out (`required-projects`). */
+export interface FrozenRequiredProject {
+  projectCanonicalName: string;
+  overrideCheckout?: string;
+}
+
+/** One concrete nodeset alternative: node names (with aliases) and groups, in node order. */
+export interface FrozenNodeset {
+  /** Empty for anonymous nodesets. */
+  name: string;
+  nodes: Array<{ name: string; aliases: string[]; label: string }>;
+  groups: Array<{ name: string; nodes: string[] }>;
+}
+
+/** What the executor needs of a frozen job beyond what the engine schedules by (`EngineJob`). */
+export interface FrozenJobExecution {
+  /** Seconds for each post-run step; null = no limit. */
+  postTimeout: number | null;
+  workspaceScheme: WorkspaceScheme;
+  overrideCheckout: string | null;
+  extraVars: Record<string, unknown>;
+  /** `host-vars` / `group-vars`: variables per node name / nodeset group (entries that are not mappings are ignored). */
+  hostVars: Record<string, unknown>;
+  groupVars: Record<string, unknown>;
+  preRun: FrozenPlaybook[];
+  run: FrozenPlaybook[];
+  postRun: FrozenPlaybook[];
+  requiredProjects: FrozenRequiredProject[];
+  /** The secrets the job's scripts use, still encrypted (engine.md §5.2 "frozen secrets"). */
+  frozenSecrets: FrozenSecret[];
+  /** All concrete nodeset alternatives in order (none when the job has no nodeset). */
+  nodesetAlternatives: FrozenNodeset[];
+}
+
+/** The executor part of a frozen job (the job's own object may carry more). */
+export function frozenJobExecution(job: FrozenJobExecution): FrozenJobExecution {
+  return {
+    postTimeout: job.postTimeout,
+    workspaceScheme: job.workspaceScheme,
+    overrideCheckout: job.overrideCheckout,
+    extraVars: job.extraVars,
+    hostVars: job.hostVars,
+    groupVars: job.groupVars,
+    preRun: job.preRun.map(frozenPlaybook),
+    run: job.run.map(frozenPlaybook),
+    postRun: job.postRun.map(frozenPlaybook),
+    requiredProjects: job.requiredProjects.map((project) => ({
+      projectCanonicalName: project.projectCanonicalName,
+      ...(project.overrideCheckout !== undefined ? { overrideCheckout: project.overrideCheckout } : {}),
+    })),
+    frozenSecrets: job.frozenSecrets,
+    nodesetAlternatives: job.nodesetAlternatives.map((nodeset) => ({
+      name: nodeset.name,
+      nodes: nodeset.nodes.map((node) => ({ name: node.name, aliases: node.aliases, label: node.label })),
+      groups: nodeset.groups.map((group) => ({ name: group.name, nodes: group.nodes })),
+    })),
+  };
+}
+
+function frozenPlaybook(playbook: FrozenPlaybook): FrozenPlaybook {
+  return {
+    path: playbook.path,
+    sourceContext: {
+      connectionName: playbook.sourceContext.connectionName,
+      projectName: playbook.sourceContext.projectName,
+    },
+    secrets: playbook.secrets.map((secret) => ({ alias: secret.alias, secretName: secret.secretName })),
+  };
+}

@@ -1,0 +1,122 @@
+/** A change source holding Gerrit-style changes and branch tips in memory, for engine tests. */
+import type { ChangeSource } from '../../src/engine/ports/change-source';
+import type { ChangeInfo } from '../../src/model/changes';
+import { canonical, HOST } from './scripted-layout';
+
+/** Changes and branches held in memory, with Depends-On and merged state. */
+export class FakeChanges implements ChangeSource {
+  private readonly changes = new Map<string, ChangeInfo[]>();
+  private readonly branchTips = new Map<string, string>();
+  private revCounter = 0;
+
+  private key(project: string, number: number): string {
+    return `${canonical(project.replace(`${HOST}/`, ''))}#${number}`;
+  }
+
+  /** Add (or add a new patchset of) a change; returns it. */
+  add(
+    project: string,
+    number: number,
+    options: {
+      patchset?: number;
+      branch?: string;
+      dependsOn?: Array<{ project: string; number: number }>;
+      owner?: string;
+    } = {},
+  ): ChangeInfo {
+    const patchsets = this.changes.get(this.key(project, number)) ?? [];
+    const patchset = String(options.patchset ?? patchsets.length + 1);
+    const change: ChangeInfo = {
+      kind: 'change',
+      project: canonical(project),
+      ref: `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/${patchset}`,
+      branch: options.branch ?? 'master',
+      number,
+      patchset,
+      oldrev: null,
+      newrev: `sha-${number}-${patchset}`,
+      url: `https://${HOST}/c/${number}`,
+      owner: options.owner ?? 'alice',
+      dependsOn: (options.dependsOn ?? []).map((dependency) => ({
+        project: canonical(dependency.project),
+        number: dependency.number,
+      })),
+      merged: false,
+    };
+    patchsets.push(change);
+    this.changes.set(this.key(project, number), patchsets);
+    return change;
+  }
+
+  markMerged(project: string, number: number): void {
+    for (const change of this.changes.get(this.key(project, number)) ?? []) {
+      change.merged = true;
+    }
+  }
+
+  isMerged(project: string, number: number): boolean {
+    return (this.changes.get(this.key(project, number)) ?? []).some((change) => change.merged);
+  }
+
+  nextRev(): string {
+    this.revCounter += 1;
+    return `rev-${this.revCounter}`;
+  }
+
+  tip(project: string, branch: string): string | null {
+    return this.branchTips.get(`${project}:${branch}`) ?? null;
+  }
+
+  setTip(project: string, branch: string, rev: string): void {
+    this.branchTips.set(`${project}:${branch}`, rev);
+  }
+
+  getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {
+    const patchsets = this.changes.get(this.key(project, number)) ?? [];
+    const found =
+      patchset === undefined
+        ? patchsets[patchsets.length - 1]
+        : patchsets.find((candidate) => candidate.patchset === patchset);
+    return Promise.resolve(found ? { ...found, currentPatchset: found === patchsets[patchsets.length - 1] } : null);
+  }
+
+  getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
+    const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+    const kind = branch !== null ? 'branch' : ref.startsWith('refs/tags/') ? 'tag' : 'ref';
+    return Promise.resolve({
+      kind,
+      project,
+      ref,
+      branch,
+      number: null,
+      patchset: null,
+      oldrev,
+      newrev: newrev ?? (branch ? this.tip(project, branch) : null) ?? '0000000',
+      url: null,
+      owner: null,
+      dependsOn: [],
+      merged: true,
+    });
+  }
+
+  openChanges(project: string): Promise<ChangeInfo[]> {
+    const open = [...this.changes.values()]
+      .map((patchsets) => patchsets[patchsets.length - 1])
+      .filter((change) => change.project === project && !change.merged);
+    return Promise.resolve(open.map((change) => ({ ...change })));
+  }
+
+  changesDependingOn(change: ChangeInfo, projects: readonly string[]): Promise<ChangeInfo[]> {
+    const children = [...this.changes.values()]
+      .map((patchsets) => patchsets[patchsets.length - 1])
+      .filter(
+        (candidate) =>
+          !candidate.merged &&
+          projects.includes(candidate.project) &&
+          candidate.dependsOn.some(
+            (dependency) => dependency.project === change.project && dependency.number === change.number,
+          ),
+      );
+    return Promise.resolve(children.map((candidate) => ({ ...candidate })));
+  }
+}
