@@ -212,7 +212,7 @@ async function expect403(res: Response): Promise<void> {
   expect(await res.text()).toBe('');
 }
 
-describe('REST auth contract (compat.md §8.1): rules, realms and admin endpoints', () => {
+describe('REST auth contract (reference cases): rules, realms and admin endpoints', () => {
   let setup: Setup;
   let server: TestServer;
 
@@ -479,7 +479,7 @@ describe('REST auth contract (compat.md §8.1): rules, realms and admin endpoint
   });
 });
 
-describe('REST auth contract (compat.md §8.1): read-protected api-root and tenant', () => {
+describe('REST auth contract (reference cases): read-protected api-root and tenant', () => {
   let setup: Setup;
   let server: TestServer;
   const READER = { groups: ['users'] };

@@ -213,7 +213,7 @@ describe('REST contract', () => {
     });
   });
 
-  describe('schemas accept the example records of compat.md', () => {
+  describe('schemas accept the reference example records', () => {
     const exampleBuild: Json = {
       _id: 6,
       uuid: '5bae5f2dd0b4469d8b3ccf4ff7ef8a36',
@@ -288,19 +288,19 @@ describe('REST contract', () => {
     const itemOf = (shape: RestShape, path: string, record: Json): boolean =>
       responseValidator(shape, path, 'GET', 200)([record]);
 
-    it('build list record (§2.37) and its key set', async () => {
+    it('build list record and its key set', async () => {
       expect(itemOf('current', '/api/tenant/{tenant_name}/builds', exampleBuild)).toBe(true);
       const [served] = await getJson<Json[]>('/api/tenant/tenant-one/builds?limit=1');
       expect(Object.keys(served).sort()).toEqual(Object.keys(exampleBuild).sort());
     });
 
-    it('single build (§2.38) adds buildset.refs', () => {
+    it('single build adds buildset.refs', () => {
       const validate = responseValidator('current', '/api/tenant/{tenant_name}/build/{uuid}', 'GET', 200);
       expect(validate({ ...exampleBuild, buildset: { uuid: 'f1', refs: [] } })).toBe(true);
       expect(validate(exampleBuild)).toBe(false);
     });
 
-    it('buildset list record (§2.40) never carries builds/events; detail may', () => {
+    it('buildset list record never carries builds/events; detail may', () => {
       expect(itemOf('current', '/api/tenant/{tenant_name}/buildsets', exampleBuildset)).toBe(true);
       expect(itemOf('current', '/api/tenant/{tenant_name}/buildsets', { ...exampleBuildset, builds: [] })).toBe(false);
       const detail = responseValidator('current', '/api/tenant/{tenant_name}/buildset/{uuid}', 'GET', 200);
@@ -314,11 +314,11 @@ describe('REST contract', () => {
       ).toBe(true);
     });
 
-    it('build-times record (§2.39)', () => {
+    it('build-times record', () => {
       expect(itemOf('current', '/api/tenant/{tenant_name}/build-times', exampleBuildTime)).toBe(true);
     });
 
-    it('earlier flat records (rest-api.md tables)', () => {
+    it('earlier flat records', () => {
       const flatBuild = {
         branch: 'master',
         change: 1,
@@ -357,8 +357,8 @@ describe('REST contract', () => {
     });
   });
 
-  describe('compat.md §8 behaviour (build history)', () => {
-    it('lists builds newest first with integer _id, float duration and the build ref (§8.1 #36)', async () => {
+  describe('reference cases (build history)', () => {
+    it('lists builds newest first with integer _id, float duration and the build ref (case 36)', async () => {
       const builds = await getJson<Json[]>('/api/tenant/tenant-one/builds');
       expect(builds).toHaveLength(6);
       const ids = builds.map((build) => build._id as number);
@@ -374,7 +374,7 @@ describe('REST contract', () => {
       expect(builds[0].buildset).toEqual({ uuid: uuids.buildsetTwo });
     });
 
-    it('filters: repeated values, wildcards, literal % and _, idx range (§8.1 #36–#38)', async () => {
+    it('filters: repeated values, wildcards, literal % and _, idx range (cases 36–38)', async () => {
       const count = async (query: string): Promise<number> =>
         (await getJson<Json[]>(`/api/tenant/tenant-one/builds?${query}`)).length;
       expect(await count('project=org/project&project=org/project1')).toBe(6);
@@ -390,7 +390,7 @@ describe('REST contract', () => {
       expect(ordered.map((build) => build.job_name)).toEqual(['project-test2', 'project-test1', 'project-merge']);
     });
 
-    it('result filters and error_detail (§8.1 #39, #41)', async () => {
+    it('result filters and error_detail (cases 39, 41)', async () => {
       const excluded = await getJson<Json[]>(
         '/api/tenant/tenant-one/builds?project=org/project1&exclude_result=SKIPPED',
       );
@@ -403,7 +403,7 @@ describe('REST contract', () => {
       expect(await getJson<Json[]>('/api/tenant/tenant-one/builds?held=true')).toHaveLength(1);
     });
 
-    it('artifacts carry metadata only when present (§8.1 #42)', async () => {
+    it('artifacts carry metadata only when present (case 42)', async () => {
       const [build] = await getJson<Json[]>('/api/tenant/tenant-one/builds?project=org/project&job_name=project-test1');
       expect(build.artifacts).toEqual([
         { name: 'docs', url: 'http://example.com/docs' },
@@ -412,7 +412,7 @@ describe('REST contract', () => {
       expect(build.provides).toEqual([{ name: 'some-artifact' }]);
     });
 
-    it('single build has buildset.refs; unknown uuid is 404 Build not found (§8.1 #36)', async () => {
+    it('single build has buildset.refs; unknown uuid is 404 Build not found (case 36)', async () => {
       const build = await getJson<Json>(`/api/tenant/tenant-one/build/${uuids.buildOne}`);
       expect(build.job_name).toBe('project-merge');
       expect(build.buildset).toEqual({
@@ -424,7 +424,7 @@ describe('REST contract', () => {
       expect(await res.json()).toEqual({ error: 'NotFound', description: 'Build not found' });
     });
 
-    it('buildsets newest first, exclude_result, wildcards over refs (§8.1 #43, #44)', async () => {
+    it('buildsets newest first, exclude_result, wildcards over refs (cases 43, 44)', async () => {
       const buildsets = await getJson<Json[]>('/api/tenant/tenant-one/buildsets');
       expect(buildsets.map((bs) => bs.uuid)).toEqual([uuids.buildsetTwo, uuids.buildsetOne]);
       expect(
@@ -438,7 +438,7 @@ describe('REST contract', () => {
       expect(await getJson<Json[]>('/api/tenant/tenant-one/buildsets?complete=false')).toHaveLength(0);
     });
 
-    it('buildset detail: builds oldest first, triggered event; absent keys when empty (§8.1 #43)', async () => {
+    it('buildset detail: builds oldest first, triggered event; absent keys when empty (case 43)', async () => {
       const detail = await getJson<Json>(`/api/tenant/tenant-one/buildset/${uuids.buildsetOne}`);
       expect((detail.builds as Json[]).map((build) => [build.job_name, build.result])).toEqual([
         ['project-merge', 'SUCCESS'],
@@ -467,13 +467,13 @@ describe('REST contract', () => {
       expect(earlier).not.toHaveProperty('builds');
     });
 
-    it('build-times lists finished builds (§8.1 #45)', async () => {
+    it('build-times lists finished builds (case 45)', async () => {
       const times = await getJson<Json[]>('/api/tenant/tenant-one/build-times');
       expect(times).toHaveLength(6);
       expect(times[0]).toMatchObject({ project: expect.any(String), pipeline: 'gate', ref: expect.any(String) });
     });
 
-    it('badge: passing/failing SVG, no-cache, 404 No buildset found (§8.1 #46)', async () => {
+    it('badge: passing/failing SVG, no-cache, 404 No buildset found (case 46)', async () => {
       const passing = await get('/api/tenant/tenant-one/badge?project=org/project');
       expect(passing.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
       expect(passing.headers.get('cache-control')).toBe('no-cache');
@@ -508,7 +508,7 @@ describe('REST contract', () => {
       expect(await getJson<Json[]>('/api/tenant/tenant-one/builds?limit=100000')).toHaveLength(6);
     });
 
-    it('earlier shape: flat builds and buildsets with integer change/patchset/duration (§8.2 #13, #14)', async () => {
+    it('earlier shape: flat builds and buildsets with integer change/patchset/duration (earlier cases 13, 14)', async () => {
       const builds = await getJson<Json[]>(
         '/api/tenant/tenant-one/builds?project=org/project&project=org/project1',
         'earlier',
@@ -541,7 +541,7 @@ describe('REST contract', () => {
       expect(detail).not.toHaveProperty('events');
     });
 
-    it('components by reference kind and source connections (§8.1 #4, #5)', async () => {
+    it('components by reference kind and source connections (cases 4, 5)', async () => {
       const components = await getJson<Record<string, Json[]>>('/api/components');
       expect(Object.keys(components)).toEqual(['web']);
       expect(components.web[0]).toEqual({
@@ -554,7 +554,7 @@ describe('REST contract', () => {
       ]);
     });
 
-    it('tenants sorted with Cache-Control; info and tenant info (§8.1 #2, #7, #8)', async () => {
+    it('tenants sorted with Cache-Control; info and tenant info (cases 2, 7, 8)', async () => {
       const res = await get('/api/tenants');
       expect(res.headers.get('cache-control')).toBe('public, max-age=1');
       expect(await res.json()).toEqual([{ name: 'tenant-one' }]);
@@ -589,7 +589,7 @@ describe('REST contract', () => {
   });
 
   describe('tenant configuration (basic fixture)', () => {
-    it('pipelines in layout order with triggers; earlier names only (§8.1 #25, §8.2 #8)', async () => {
+    it('pipelines in layout order with triggers; earlier names only (case 25, earlier case 8)', async () => {
       expect(await getJson('/api/tenant/tenant-one/pipelines')).toEqual([
         { name: 'check', triggers: [{ name: 'gerrit', driver: 'git' }] },
         { name: 'gate', triggers: [] },
@@ -600,7 +600,7 @@ describe('REST contract', () => {
       ]);
     });
 
-    it('projects sorted with types (§8.1 #26)', async () => {
+    it('projects sorted with types (case 26)', async () => {
       const projects = await getJson<Json[]>('/api/tenant/tenant-one/projects');
       expect(projects.map((project) => [project.name, project.type, project.canonical_name])).toEqual([
         ['common-config', 'config', 'review.example.com/common-config'],
@@ -609,7 +609,7 @@ describe('REST contract', () => {
       ]);
     });
 
-    it('jobs: absent keys when empty, variants with parents; earlier name/description (§8.1 #18, A3)', async () => {
+    it('jobs: absent keys when empty, variants with parents; earlier name/description (case 18)', async () => {
       const jobs = await getJson<Json[]>('/api/tenant/tenant-one/jobs');
       expect(jobs[0]).toEqual({ name: 'base' });
       expect(jobs.find((job) => job.name === 'p1-unit')).toEqual({
@@ -621,7 +621,7 @@ describe('REST contract', () => {
       expect(earlier.find((job) => job.name === 'noop')).toEqual({ name: 'noop', description: expect.any(String) });
     });
 
-    it('tenant-status and config-errors with filters and paging (§8.1 #35)', async () => {
+    it('tenant-status and config-errors with filters and paging (case 35)', async () => {
       expect(await getJson('/api/tenant/tenant-one/tenant-status')).toEqual({ config_error_count: 1 });
       const [error] = await getJson<Json[]>('/api/tenant/tenant-one/config-errors');
       expect(error).toMatchObject({
@@ -641,7 +641,7 @@ describe('REST contract', () => {
       ]);
     });
 
-    it('job variants: current and earlier keys, nodeset rules, unknown job 404 (§8.1 #19, #23; §4.3)', async () => {
+    it('job variants: current and earlier keys, nodeset rules, unknown job 404 (cases 19, 23)', async () => {
       const [variant] = await getJson<Json[]>('/api/tenant/tenant-one/job/p1-unit');
       expect(variant).toMatchObject({
         name: 'p1-unit',
@@ -667,7 +667,7 @@ describe('REST contract', () => {
       expect(await res.json()).toEqual({ error: 'NotFound', description: 'Job not found' });
     });
 
-    it('project detail with metadata and configs; unknown and %2F-encoded names 404 (§8.1 #27, §1.1)', async () => {
+    it('project detail with metadata and configs; unknown and %2F-encoded names 404 (case 27)', async () => {
       const project = await getJson<Json>('/api/tenant/tenant-one/project/org/project1');
       expect(project).toMatchObject({
         name: 'org/project1',
@@ -690,7 +690,7 @@ describe('REST contract', () => {
       expect(earlier).not.toHaveProperty('metadata');
     });
 
-    it('a project without a project stanza has empty configs and metadata (§8.1 #28)', async () => {
+    it('a project without a project stanza has empty configs and metadata (case 28)', async () => {
       expect(await getJson<Json>('/api/tenant/tenant-one/project/common-config')).toEqual({
         name: 'common-config',
         canonical_name: 'review.example.com/common-config',
@@ -700,7 +700,7 @@ describe('REST contract', () => {
       });
     });
 
-    it('freeze-jobs and freeze-job; unknown pipeline/project/job 404 (§8.1 #32, #33)', async () => {
+    it('freeze-jobs and freeze-job; unknown pipeline/project/job 404 (cases 32, 33)', async () => {
       const graph = await getJson<Json[]>(
         '/api/tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-jobs',
       );

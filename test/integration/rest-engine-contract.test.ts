@@ -248,8 +248,8 @@ describe('REST contract over the engine', () => {
       expect({ valid: validate(body), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
     });
   });
-  describe('compat.md §8 behaviour', () => {
-    it('status: headers, current items with refs, earlier per-change items (§8.1 #11–#13, §8.2 #2, §5, A3)', async () => {
+  describe('reference cases', () => {
+    it('status: headers, current items with refs, earlier per-change items (cases 11–13, earlier case 2)', async () => {
       const res = await request(`${T()}/status`);
       expect(res.headers.get('cache-control')).toBe('public, max-age=1');
       expect(res.headers.get('last-modified')).toMatch(
@@ -349,7 +349,7 @@ describe('REST contract over the engine', () => {
       expect(earlierItems.find((item) => item.id === '1,1')?.items_behind).toEqual(expect.arrayContaining(['2,1']));
     });
 
-    it('status/change returns the items of the change; unknown change -> [] (§2.10, §8.1 #16)', async () => {
+    it('status/change returns the items of the change; unknown change -> [] (case 16)', async () => {
       const items = await json<Array<{ refs: Array<{ id: string; project: string }> }>>(
         await request(`${T()}/status/change/1,1`),
       );
@@ -358,7 +358,7 @@ describe('REST contract over the engine', () => {
       expect(await json(await request(`${T()}/status/change/99,1`))).toEqual([]);
     });
 
-    it('state: POST coerces flags, keeps omitted ones, truncates the reason; GET and status show it (§2.12, A4)', async () => {
+    it('state: POST coerces flags, keeps omitted ones, truncates the reason; GET and status show it', async () => {
       expect(await json(await post(`${T()}/state`, { trigger_queue_paused: 1, reason: 'x'.repeat(5000) }))).toBeNull();
       const state = await json<Json>(await request(`${T()}/state`));
       expect(state).toEqual({
@@ -386,7 +386,7 @@ describe('REST contract over the engine', () => {
       });
     });
 
-    it('enqueue a change -> true and the item appears; earlier GET form too (§2.45, §8.2, A3)', async () => {
+    it('enqueue a change -> true and the item appears; earlier GET form too', async () => {
       h.changes.add('org/project', 50);
       expect(
         await json(
@@ -407,7 +407,7 @@ describe('REST contract over the engine', () => {
       }
     });
 
-    it('dequeue removes the item; promote of the current order answers true (§2.46, §2.47, §8.1 #51, #52)', async () => {
+    it('dequeue removes the item; promote of the current order answers true (cases 51, 52)', async () => {
       const change = await enqueuedChange();
       expect(await json(await post(`${T()}/project/org/project/dequeue`, { pipeline: 'gate', change }))).toBe(true);
       await h.settle();
@@ -416,7 +416,7 @@ describe('REST contract over the engine', () => {
       await h.settle();
     });
 
-    it('autohold: create (default, change, ref), list with project suffix filter, get, delete (§2.42–§2.44, §8.1 #49, #50)', async () => {
+    it('autohold: create (default, change, ref), list with project suffix filter, get, delete (cases 49, 50)', async () => {
       const before = (await json<unknown[]>(await request(`${T()}/autohold`))).length;
       const plain = await createAutohold({ reason: 'reason text', node_hold_expiration: 600 });
       const record = await json<Json>(await request(`${T()}/autohold/${plain}`));
@@ -541,7 +541,7 @@ describe('REST contract over the engine', () => {
       expect(options.headers.get('access-control-allow-methods')).toBe('POST, GET, OPTIONS');
     });
 
-    it('autohold validation and 404 texts (§2.43, §2.44)', async () => {
+    it('autohold validation and 404 texts', async () => {
       const create = `${T()}/project/org/project/autohold`;
       const valid = { job: 'unit', count: 1, reason: 'x', node_hold_expiration: null };
       await expectError(
