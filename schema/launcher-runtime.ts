@@ -34,7 +34,8 @@ const REQUEST_STATE_TEXT: Record<(typeof NODESET_REQUEST_STATES)[number], string
 };
 
 export const NodeStateEnum = builder.enumType('NodeState', {
-  description: 'States of a provider node (engine.md §3.5); REST spells them in lower case with dashes.',
+  description:
+    'States of a provider node (docs/launcher.md#node-and-request-states); REST spells them in lower case with dashes.',
   values: Object.fromEntries(
     NODE_STATES.map((state) => [enumName(state), { value: state, description: NODE_STATE_TEXT[state] }]),
   ),

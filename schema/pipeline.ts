@@ -6,7 +6,7 @@ import { SourceContext } from './source-context';
 import { Tenant } from './tenant';
 
 export const PipelineManager = builder.enumType('PipelineManager', {
-  description: 'How a pipeline queues and tests items (spec/engine.md §2).',
+  description: 'How a pipeline queues and tests items (docs/gating.md#managers).',
   values: {
     INDEPENDENT: { value: 'independent', description: 'Every item is tested on its own, in parallel.' },
     DEPENDENT: {

@@ -17,12 +17,12 @@ function describedValues<K extends string>(descriptions: Record<K, string>): Rec
 }
 
 export const BuildResult = builder.enumType('BuildResult', {
-  description: 'How a build ended (spec/engine.md §3.1). Null on a build that has not completed.',
+  description: 'How a build ended (docs/gating.md#results). Null on a build that has not completed.',
   values: describedValues(BUILD_RESULTS),
 });
 
 export const BuildsetResult = builder.enumType('BuildsetResult', {
-  description: 'How a buildset ended (spec/engine.md §3.2). Null on a buildset still running.',
+  description: 'How a buildset ended (docs/gating.md#results). Null on a buildset still running.',
   values: describedValues(BUILDSET_RESULTS),
 });
 

@@ -154,7 +154,7 @@ export const earlierStatusSchema = {
       {
         zuul_version: str(),
         ci_version: str('Same as zuul_version'),
-        trigger_event_queue: int('Pending trigger events (rest-api.md: an integer)'),
+        trigger_event_queue: int('Pending trigger events (an integer in the earlier shape)'),
         result_event_queue: queueLength,
         management_event_queue: queueLength,
         pipelines: arrayOf(

@@ -49,11 +49,15 @@ export const statusRoute: RestRoute = {
       auth: 'public',
       operations: ['RestStatus'],
       responses: {
-        current: { status: 200, schema: currentStatusSchema, description: 'Tenant status document (compat.md §5.1)' },
+        current: {
+          status: 200,
+          schema: currentStatusSchema,
+          description: 'Tenant status document (docs/rest.md#status-document)',
+        },
         earlier: {
           status: 200,
           schema: earlierStatusSchema,
-          description: 'Earlier tenant status document (rest-api.md, compat.md §5.2)',
+          description: 'Earlier tenant status document (docs/rest.md#earlier-status-document)',
         },
       },
       errors: { 404: 'Tenant not found; current shape: Tenant not loaded while the engine has no layout for it' },

@@ -84,7 +84,7 @@ const COMMON_CONFIG = `
     max: 10
 `;
 
-describe('tenant list after reconfigurations (§8.1 #3)', () => {
+describe('tenant list after reconfigurations (case 3)', () => {
   let setup: Setup;
   const tenants = (names: string[]) => names.map((name) => tenant(name, ['common-config'])).join('');
 
@@ -114,7 +114,7 @@ describe('tenant list after reconfigurations (§8.1 #3)', () => {
     expect(res.status).toBe(404);
   });
 
-  it('earlier shape: tenant file order with project and queue counts (§8.2 #3, §4.4)', async () => {
+  it('earlier shape: tenant file order with project and queue counts (earlier case 3)', async () => {
     const earlier = await getJson<Json[]>(setup.server, 'tenants', 'earlier');
     expect(earlier).toEqual([
       { name: 'tenant-one', projects: 0, queue: 0 },
@@ -192,7 +192,7 @@ ${tenant('tenant-one', ['common-config', 'tenant-one-config'], ['org/project', '
 ${tenant('tenant-two', ['common-config'], [], '\n    semaphores: [global-semaphore]')}
 `;
 
-describe('job variants, secrets and semaphores (§8.1 #20–#22, #24, #34)', () => {
+describe('job variants, secrets and semaphores (cases 20–22, 24, 34)', () => {
   let setup: Setup;
   let server: TestServer;
 
@@ -365,7 +365,7 @@ describe('job variants, secrets and semaphores (§8.1 #20–#22, #24, #34)', () 
   });
 });
 
-describe('labels with per-tenant label restrictions (§8.1 #30, §2.21)', () => {
+describe('labels with per-tenant label restrictions (case 30)', () => {
   let database: TestDatabase;
   let app: SluiceApp;
   const LABELS = ['tenant-one-label', 'fake', 'label1', 'tenant-two-label'];
@@ -408,7 +408,7 @@ describe('labels with per-tenant label restrictions (§8.1 #30, §2.21)', () => 
     }
   });
 
-  it('earlier shape: label names sorted (§3)', async () => {
+  it('earlier shape: label names sorted', async () => {
     expect(await getJson({ url: app.url() }, 'tenant/tenant-one/labels', 'earlier')).toEqual(
       ['fake', 'label1', 'tenant-one-label', 'tenant-two-label'].map((name) => ({ name })),
     );

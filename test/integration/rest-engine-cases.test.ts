@@ -84,7 +84,7 @@ describe('REST status cases over the engine (per-branch gate queue)', () => {
     return gate.change_queues;
   }
 
-  it('per-branch queue: every gate queue has branch "master" (§8.1 #14, §5.1)', async () => {
+  it('per-branch queue: every gate queue has branch "master" (case 14)', async () => {
     const queues = await gateQueues();
     expect(queues.length).toBeGreaterThan(0);
     for (const queue of queues) {
@@ -96,7 +96,7 @@ describe('REST status cases over the engine (per-branch gate queue)', () => {
     ).toEqual([['integrated', 20, ['1,1', '2,1']]]);
   });
 
-  it('after every change completed the gate lists no queue (§8.1 #15, §5.1)', async () => {
+  it('after every change completed the gate lists no queue (case 15)', async () => {
     // project-merge first, then the two jobs that depend on it; each round waits for the scheduler to settle.
     while (h.executor.running.size > 0) {
       await h.executor.finishAll({ result: 'SUCCESS' });

@@ -190,7 +190,7 @@ describe('REST launcher runtime', () => {
     await expectError(await call('GET', 'ghost/nodes'), 404, 'Tenant not found');
   });
 
-  it('lists the node of label label1 from test-provider (§8.1 #31, current node record §2.22)', async () => {
+  it('lists the node of label label1 from test-provider (case 31, current node record)', async () => {
     const res = await call('GET', 'tenant-one/nodes', { token: null });
     expect(res.status).toBe(200);
     const nodes = (await res.json()) as Json[];

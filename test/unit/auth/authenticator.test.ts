@@ -79,7 +79,7 @@ function failure(outcome: AuthOutcome): { error: string; description: string; re
   return authFailureBody(outcome.failure);
 }
 
-describe('HS256 tokens (compat.md §6.5 fixtures)', () => {
+describe('HS256 tokens (the reference test-suite fixtures)', () => {
   it('accepts a valid admin token and exposes subject, claims and authenticator', async () => {
     const outcome = await auth.verifyToken(hs(valid()));
     expect(outcome.ok).toBe(true);
