@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 // Import boundaries (docs/development.md#import-boundaries): a file in one of these folders may import its own folder
 // and the folders its row names, nothing else. Folders not in the table (test/, bench/, scripts/) are
-// unrestricted. Bottom up, as in DESIGN.md: server -> (rest-compat, subscriptions, schema) -> (engine,
+// unrestricted. Bottom up, as in docs/development.md#layout: server -> (rest-compat, subscriptions, schema) -> (engine,
 // launcher, executor, config, auth, sources) -> (store, secrets, model).
 const FOLDERS = {
   model: 'src/model',

@@ -1,4 +1,7 @@
-/** REST errors are JSON `{"error": name, "description": message}` with an HTTP status (compat.md A2). */
+/**
+ * REST errors are JSON `{"error": name, "description": message}` with an HTTP status
+ * (docs/rest.md#deliberate-differences-from-the-reference).
+ */
 import type { DeniedResponse } from '../src/auth/gate';
 
 export class RestError extends Error {
@@ -38,7 +41,10 @@ export class RestDeniedError extends RestError {
   }
 }
 
-/** A 401: the reference's exact JSON body `{description, error, realm}` plus `WWW-Authenticate` (compat.md §6.2). */
+/**
+ * A 401: the reference's exact JSON body `{description, error, realm}` plus `WWW-Authenticate`
+ * (docs/security.md#validation-and-the-401-answer).
+ */
 export class RestAuthError extends RestError {
   constructor(
     errorName: string,

@@ -13,7 +13,7 @@ export const bool = (description?: string): JsonSchema => ({
 });
 export const anyJson = (description?: string): JsonSchema => (description ? { description } : {});
 
-/** ISO-naive UTC time `YYYY-MM-DDTHH:MM:SS` (compat.md §0). */
+/** ISO-naive UTC time `YYYY-MM-DDTHH:MM:SS` (docs/rest.md#wire-conventions). */
 export const isoNaive = (description?: string): JsonSchema => ({
   type: 'string',
   pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$',
@@ -59,10 +59,10 @@ export const freeObject = (description?: string): JsonSchema => ({
   ...(description ? { description } : {}),
 });
 
-/** The JSON error body of every non-401 error (compat.md A2). */
+/** The JSON error body of every non-401 error (docs/rest.md#deliberate-differences-from-the-reference). */
 export const errorBody = object({ error: str('Error name, e.g. NotFound'), description: str('What went wrong') });
 
-/** The 401 body, kept exactly as the reference sends it (compat.md §6.2). */
+/** The 401 body, kept exactly as the reference sends it (docs/security.md#validation-and-the-401-answer). */
 export const authErrorBody = object({
   error: str('Auth error name, e.g. MissingAuthError'),
   description: str('What went wrong'),

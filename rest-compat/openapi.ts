@@ -19,7 +19,7 @@ const ERROR_TEXTS: Record<number, string> = {
   422: 'The job graph cannot be frozen (configuration errors)',
 };
 
-/** Path parameter names differ in the earlier shape's documentation (rest-api.md). */
+/** Path parameter names differ in the earlier shape's documentation (docs/rest.md#endpoints-and-what-is-served). */
 function paramName(name: string, shape: RestShape): string {
   if (shape === 'earlier' && (name === 'tenant_name' || name === 'project_name')) {
     return name.replace('_name', '');

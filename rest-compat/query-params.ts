@@ -1,7 +1,7 @@
 /**
- * Query parameters checked against an endpoint's declared spec (compat.md A2): an unknown name,
- * a repeated single-valued parameter or a malformed number answers 400 naming the parameter;
- * integers get their defaults and are clamped to their maximum.
+ * Query parameters checked against an endpoint's declared spec
+ * (docs/rest.md#deliberate-differences-from-the-reference): an unknown name, a repeated single-valued parameter or a
+ * malformed number answers 400 naming the parameter; integers get their defaults and are clamped to their maximum.
  */
 import { badRequest } from './errors';
 import type { QueryParamSpec, QuerySpec } from './route';

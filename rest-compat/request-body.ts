@@ -1,5 +1,5 @@
 /**
- * JSON request bodies (compat.md §1.5): a body must be `application/json` (415 otherwise),
+ * JSON request bodies (docs/rest.md#request-order-and-bodies): a body must be `application/json` (415 otherwise),
  * parse as a JSON object (400 `Invalid JSON document` otherwise) and carry the keys the endpoint
  * requires (400 naming the first missing key).
  */

@@ -13,7 +13,7 @@ import type { RestShape } from './shape';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
- * Who may call an endpoint (compat.md §1.9): `none` never checks (info), `public` is readable
+ * Who may call an endpoint (docs/rest.md#who-may-call-an-endpoint): `none` never checks (info), `public` is readable
  * unless the tenant is read-protected, `token` needs a valid token, `admin` needs tenant admin.
  */
 export type AuthRequirement = 'none' | 'public' | 'token' | 'admin';
@@ -95,7 +95,7 @@ export interface RestEndpoint {
   /** Success response per shape; the shapes listed are the shapes this endpoint exists in. */
   responses: Partial<Record<RestShape, ResponseSpec>>;
   errors: ErrorSpec;
-  /** Response headers that are always sent (caching headers of compat.md §1.8). */
+  /** Response headers that are always sent (caching headers of docs/rest.md#caching-headers). */
   headers?: Record<string, string>;
   handler: RestHandler;
 }

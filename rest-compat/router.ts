@@ -34,11 +34,11 @@ export interface RestRouterOptions {
   /** Realm named in 401 answers the REST layer gives itself (missing header); null when none. */
   defaultRealm?: () => string | null;
   /**
-   * How the request authenticated (docs/security.md §2); with it every endpoint's `auth`
+   * How the request authenticated (docs/security.md#who-may-do-what-rules); with it every endpoint's `auth`
    * requirement is checked here, after the tenant exists and before query and body.
    */
   requestAuth?: (ctx: Koa.Context) => Promise<RequestAuth>;
-  /** Masks secret values in every response body, errors included (docs/security.md §4). */
+  /** Masks secret values in every response body, errors included (docs/security.md#secrets). */
   redactor?: () => Redactor;
 }
 
@@ -60,7 +60,7 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
       }
       const body = restError.body();
       if (body === null) {
-        ctx.body = ''; // a 403 has an empty body (compat.md §6.3)
+        ctx.body = ''; // a 403 has an empty body (docs/security.md#who-may-do-what-rules)
         return;
       }
       ctx.type = 'application/json; charset=utf-8';
@@ -75,7 +75,7 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
     throw new RestError(400, 'BadRequest', `${SHAPE_HEADER} must be "current" or "earlier"`);
   }
   const selected: RestShape = isRestShape(requested) ? requested : options.defaultShape;
-  // Paths keep `%2F` encoded (compat.md §1.1): only the route's own segments are decoded.
+  // Paths keep `%2F` encoded (docs/rest.md#paths-and-parameters): only the route's own segments are decoded.
   const subPath = ctx.path
     .replace(/\/{2,}/g, '/')
     .replace(/^\/api\/?/, '')
@@ -110,7 +110,7 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
   // Unexpected GraphQL errors answer 500 `Unexpected error.`; the original goes to the log.
   const run = boundRunner(options.run, serverContext, (err) => ctx.app.emit('error', err, ctx));
 
-  // Order as in the reference (compat.md §1.5): tenant, then auth, then query and body.
+  // Order as in the reference (docs/rest.md#request-order-and-bodies): tenant, then auth, then query and body.
   if (options.requestAuth !== undefined) {
     const auth = await checkAuth(ctx, endpoint, params, run, options.requestAuth);
     // The operations reuse it instead of authenticating the header again.
@@ -144,7 +144,7 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
   }
 }
 
-/** The requested shape when the endpoint has it; otherwise the one shape it exists in (A3). */
+/** The requested shape when the endpoint has it; otherwise the one shape it exists in (docs/rest.md#the-shape-rule). */
 function endpointShape(endpoint: RestEndpoint, selected: RestShape): RestShape {
   if (endpoint.responses[selected]) {
     return selected;
@@ -252,7 +252,7 @@ function findRoute(
   return undefined;
 }
 
-/** Decodes `%XX` except `%2F`, which stays literal as in the reference (compat.md §1.1). */
+/** Decodes `%XX` except `%2F`, which stays literal as in the reference (docs/rest.md#paths-and-parameters). */
 function decodePathSegment(value: string): string {
   return value.replace(/(%[0-9a-f]{2})+/gi, (run) => {
     try {

@@ -1,4 +1,4 @@
-/** REST shape selection (compat.md A3): deployment default, overridable per request by header. */
+/** REST shape selection (docs/rest.md#the-shape-rule): deployment default, overridable per request by header. */
 export type RestShape = 'current' | 'earlier';
 
 export const SHAPE_HEADER = 'X-Sluice-Api-Shape';

@@ -1,7 +1,9 @@
 /** Small conversions shared by the shape mappers. */
 import { RestError, badRequest, notFound } from './errors';
 
-/** GraphQL DateTime (ISO-8601 UTC) -> the reference's ISO-naive `YYYY-MM-DDTHH:MM:SS` (compat.md §0). */
+/**
+ * GraphQL DateTime (ISO-8601 UTC) -> the reference's ISO-naive `YYYY-MM-DDTHH:MM:SS` (docs/rest.md#wire-conventions).
+ */
 export function isoNaive(value: string | null): string | null {
   if (value === null) {
     return null;

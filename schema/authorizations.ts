@@ -1,5 +1,5 @@
 /**
- * What the caller may do (compat.md §6.4): `authorizations` at the root (scope `*`) and per
+ * What the caller may do (docs/security.md#who-may-do-what-rules): `authorizations` at the root (scope `*`) and per
  * tenant. A valid token is required; a tenant with access rules also requires read access.
  */
 import { authorizationsBody, ROOT_SCOPE } from '../src/auth/rules';

@@ -1,4 +1,4 @@
-/** Autohold requests (compat.md §2.42–§2.44): queries; the mutations live in control.ts. */
+/** Autohold requests (docs/rest.md#autohold): queries; the mutations live in control.ts. */
 import type { AutoholdRecord } from '../src/store/repositories/autohold';
 import { builder } from './infra/builder';
 import { NotFoundError } from './infra/errors';

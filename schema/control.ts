@@ -1,8 +1,8 @@
 /**
- * Control mutations (compat.md §2.12, §2.43–§2.47): enqueue, dequeue, promote, autohold create
- * and delete, tenant event-queue state. Each takes one `input`, requires tenant admin, and
- * returns its payload or a typed error (unknown tenant/project: NotFoundError; invalid input,
- * unknown pipeline, change not in the pipeline: InvalidInputError).
+ * Control mutations (docs/rest.md#tenant-event-queue-state, docs/rest.md#autohold,
+ * docs/rest.md#enqueue-dequeue-and-promote): enqueue, dequeue, promote, autohold create and delete, tenant event-queue
+ * state. Each takes one `input`, requires tenant admin, and returns its payload or a typed error (unknown
+ * tenant/project: NotFoundError; invalid input, unknown pipeline, change not in the pipeline: InvalidInputError).
  */
 import type { GraphQLContext } from './infra/context';
 import { adminScope, takeControlToken } from './infra/access';

@@ -1,6 +1,6 @@
 /**
  * Deployment-wide facts the REST `components` and `connections` endpoints report
- * (compat.md §2.4, §2.5): live Sluice processes and the configured source connections.
+ * (docs/rest.md#components-and-connections): live Sluice processes and the configured source connections.
  */
 import { ComponentRepository, type ComponentRecord } from '../src/store/repositories/components';
 import { builder } from './infra/builder';

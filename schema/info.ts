@@ -67,7 +67,7 @@ const Info = builder.objectRef<InfoShape>('Info').implement({
           jobHistory: true,
           auth: {
             realms: authRealms(auth),
-            // compat.md §2.2: the api-root's authentication-realm overrides the default.
+            // docs/rest.md#info: the api-root's authentication-realm overrides the default.
             defaultRealm: defaultRealm(auth, root.authenticationRealm),
             readProtected: root.accessRules.length > 0,
           },

@@ -1,5 +1,5 @@
 /**
- * Public keys of a tenant and its projects (docs/security.md §3): the project secrets key
+ * Public keys of a tenant and its projects (docs/security.md#keys): the project secrets key
  * (PEM, for encrypting secrets), the project SSH key and the tenant SSH key (OpenSSH). Keys are
  * created on first request; private parts never leave src/auth.
  */

@@ -1,7 +1,8 @@
 /**
- * Launcher runtime records (compat.md §2.22–§2.31, A4): nodes and nodeset requests of a tenant
- * (connections with filters). The admin mutations on them are in `launcher-operations.ts`; labels,
- * flavors, providers, images and image artifacts are in `launcher.ts`.
+ * Launcher runtime records (docs/rest.md#nodes-nodeset-requests-and-image-actions, docs/rest.md#launcher-objects,
+ * docs/rest.md#deliberate-differences-from-the-reference): nodes and nodeset requests of a tenant (connections with
+ * filters). The admin mutations on them are in `launcher-operations.ts`; labels, flavors, providers, images and image
+ * artifacts are in `launcher.ts`.
  */
 import type { NodeRecord, NodesetRequestRecord } from '../src/model/launcher';
 import { NODE_STATES, NODESET_REQUEST_STATES } from '../src/model/launcher';

@@ -1,6 +1,6 @@
 /**
  * Lifecycle and result enums of builds and buildsets. `status` says where a record is in its
- * life; `result` says how it ended and stays null until then (spec/engine.md §3.1–§3.2).
+ * life; `result` says how it ended and stays null until then (docs/gating.md#results).
  */
 import { BUILD_RESULTS, BUILDSET_RESULTS } from '../src/model/results';
 import type { BuildRecord } from '../src/store/repositories/builds';

@@ -1,5 +1,5 @@
 /**
- * The live tenant status (compat.md §5): pipelines -> change queues -> heads -> items -> jobs,
+ * The live tenant status (docs/rest.md#status-document): pipelines -> change queues -> heads -> items -> jobs,
  * with every field of both REST shapes, plus the delta `sequence` it is consistent with so a
  * client can take one snapshot and then apply `queueEvents` deltas.
  */

@@ -12,7 +12,7 @@ import { historyStore } from './infra/history-store';
 import { PAGINATION_DESCRIPTION, parseDatabaseId, resolveIdConnection } from './infra/pagination';
 import { Tenant } from './tenant';
 
-/** What each event type means (compat.md A4). */
+/** What each event type means (docs/rest.md#deliberate-differences-from-the-reference). */
 const SYSTEM_EVENT_DESCRIPTIONS: Record<SystemEventTypeValue, string> = {
   reconfigured: 'The tenant layout was (re)loaded from configuration.',
   'config-errors-changed': 'The set of configuration errors of the tenant changed.',

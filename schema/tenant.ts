@@ -44,7 +44,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, { order }, ctx) => {
       const names = [...ctx.services.tenants.tenantNames()].filter((name) => canReadTenant(ctx, name));
-      // By code point, as the reference sorts (compat.md §8.1 #3): `B` before `a`.
+      // By code point, as the reference sorts (docs/rest.md#current-shape-cases #3): `B` before `a`.
       return (order === 'name' ? names.sort() : names).map((name) => ({ name }));
     },
   }),

@@ -1,5 +1,5 @@
 /**
- * The reference console-stream WebSocket (compat.md §2.35) at `/api/tenant/{tenant}/console-stream`.
+ * The reference console-stream WebSocket (docs/executor.md#live-console) at `/api/tenant/{tenant}/console-stream`.
  * The client sends one JSON message `{"uuid": ..., "logfile": ..., "token"?: ...}`; the server
  * streams the build's log as text frames (their concatenation is the log file) and closes:
  * - 4000 `'uuid' missing from request payload` / `'logfile' missing from request payload`, or
@@ -8,7 +8,7 @@
  * - 4011 `Build not found` (unknown build or another tenant's), `Build did not start yet`,
  *   `Error with log streaming` (running in another process), `Unknown error`;
  * - 1000 `No more data` when the log has ended: a running build at its end, a finished build
- *   right after its log was replayed (Sluice Part A).
+ *   right after its log was replayed (docs/rest.md#deliberate-differences-from-the-reference).
  * With `accessChanges`, a stream whose reader loses access at a reconfiguration is closed with
  * 4000 and the authorization error, as if it had asked then.
  * Pings every 20 s keep idle connections open. Only upgrades on the console-stream path are

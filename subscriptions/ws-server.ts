@@ -2,7 +2,7 @@
  * graphql-ws on the same HTTP server and path as HTTP GraphQL. Protocol hygiene: keep-alive
  * pings, a deadline for `connection_init` (which carries the auth token in its payload), a cap
  * on message size and on concurrent subscriptions per connection. Parse, validate and limit
- * errors answer the one operation instead of closing the socket (style guide A2).
+ * errors answer the one operation instead of closing the socket (docs/live.md#authentication-and-protocol).
  */
 import type http from 'node:http';
 import { randomUUID } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
- * Build, buildset and ref records in both shapes (compat.md §2.37–§2.41, §4.2; rest-api.md
- * "Build (earlier shape, flat)"): the JSON schemas the route table publishes and the mappers
- * that produce them from the GraphQL fragments of operations/history.graphql.
+ * Build, buildset and ref records in both shapes (docs/rest.md#builds, docs/rest.md#build-times,
+ * docs/rest.md#buildsets, docs/rest.md#earlier-shape-records): the JSON schemas the route table publishes and the
+ * mappers that produce them from the GraphQL fragments of operations/history.graphql.
  */
 import type {
   RestBuildBuildsetFieldsFragment,
@@ -197,10 +197,10 @@ const earlierBuildCore: Record<string, JsonSchema> = {
   log_url: nullable(str()),
 };
 
-/** rest-api.md "Build (earlier shape, flat)". */
+/** The earlier shape's flat build record (docs/rest.md#earlier-shape-records). */
 export const earlierBuildSchema = object({ ...earlierBuildCore, ...earlierRefFields, pipeline: str() });
 export const earlierBuildInBuildsetSchema = object(earlierBuildCore);
-/** rest-api.md "Buildset (earlier shape, flat)". */
+/** The earlier shape's flat buildset record (docs/rest.md#earlier-shape-records). */
 export const earlierBuildsetSchema = object({
   uuid: str(),
   result: nullable(str()),

@@ -1,6 +1,6 @@
 /**
- * Job-variant objects of `T/job/{name}` and `T/project/{name}` in both shapes (compat.md §2.17,
- * §4.3): schemas and mappers from the RestJobVariantFields fragment.
+ * Job-variant objects of `T/job/{name}` and `T/project/{name}` in both shapes (docs/rest.md#job-variants): schemas and
+ * mappers from the RestJobVariantFields fragment.
  */
 import type {
   RestJobVariantFieldsFragment,
@@ -245,7 +245,7 @@ export function mapJobVariant(variant: Variant, shape: RestShape): Record<string
     pre_timeout: variant.preTimeout,
     post_timeout: variant.postTimeout,
     // The reference's `cleanup` flag is the `cleanup` attribute of a post-run entry; scripts of
-    // the deprecated cleanup-run phase show false there (compat.md §8.1 #22).
+    // the deprecated cleanup-run phase show false there (docs/rest.md#current-shape-cases #22).
     cleanup_run: plays(variant.cleanupRun).map((play) => ({ ...play, cleanup: false })),
     match_on_config_updates: variant.matchOnConfigUpdates,
     deduplicate: autoOrFlag(variant.deduplicate),

@@ -1,6 +1,7 @@
 /**
- * The tenant status document in both REST shapes (compat.md §5.1 current, §5.2 earlier): JSON
- * schemas for the OpenAPI document and the mappers from the GraphQL `TenantStatus`.
+ * The tenant status document in both REST shapes (docs/rest.md#status-document current,
+ * docs/rest.md#earlier-status-document earlier): JSON schemas for the OpenAPI document and the mappers from the GraphQL
+ * `TenantStatus`.
  */
 import type { RestStatusItemFieldsFragment, RestStatusJobFieldsFragment, RestStatusQuery } from '../generated/graphql';
 import { arrayOf, bool, int, nullable, num, object, str } from '../json-schema';
@@ -47,7 +48,10 @@ const currentJobSchema = object({
 });
 const integerOrNull = (description: string) => nullable(int(description));
 
-/** rest-api.md's earlier StatusJob (authoritative, compat.md A3) filled in with §5.2's other fields. */
+/**
+ * The REST specification's earlier StatusJob (authoritative, docs/rest.md#the-shape-rule) filled in with the other
+ * fields of docs/rest.md#earlier-status-document.
+ */
 const earlierJobSchema = object({
   ...commonJobFields,
   elapsed_time: integerOrNull('Milliseconds'),
@@ -117,7 +121,10 @@ const stateSchema = object({
   reason: nullableStr,
 });
 
-/** `GET T/state` and the `state` key of the current status document (compat.md A4, §2.12). */
+/**
+ * `GET T/state` and the `state` key of the current status document
+ * (docs/rest.md#deliberate-differences-from-the-reference, docs/rest.md#tenant-event-queue-state).
+ */
 export const tenantStateSchema = stateSchema;
 
 export const currentStatusSchema = object({
@@ -207,8 +214,9 @@ function fingerHost(fingerUrl: string | null): string | null {
 }
 
 /**
- * compat.md §5.2 with rest-api.md's integer types (A3): the finger URL stands in for the report
- * URL; the worker is the executor host of the finger URL (`Unknown` when there is none).
+ * docs/rest.md#earlier-status-document with the REST specification's integer types (docs/rest.md#the-shape-rule): the
+ * finger URL stands in for the report URL; the worker is the executor host of the finger URL (`Unknown` when there is
+ * none).
  */
 function earlierJob(job: Job, version: string): Record<string, unknown> {
   const { pre_fail: _preFail, tries: _tries, queued: _queued, waiting_status: _waiting, ...common } = currentJob(job);
@@ -238,7 +246,7 @@ function earlierJob(job: Job, version: string): Record<string, unknown> {
   };
 }
 
-/** One item of the current shape (§5.1). */
+/** One item of the current shape (docs/rest.md#status-document). */
 export function currentItem(item: Item): Record<string, unknown> {
   return {
     active: item.active,
@@ -262,7 +270,7 @@ export function currentItem(item: Item): Record<string, unknown> {
   };
 }
 
-/** One item of the earlier shape: one change per item, links by change id (§5.2). */
+/** One item of the earlier shape: one change per item, links by change id (docs/rest.md#earlier-status-document). */
 function earlierItem(item: Item, changeIdOf: Map<string, string>, version: string): Record<string, unknown> {
   const ref = item.refs.at(0);
   const zuulRef = item.zuulRef ?? `Z${item.id}`;
@@ -296,7 +304,7 @@ export function tenantState(state: StatusData['state']): Record<string, unknown>
   };
 }
 
-/** The current status document (§5.1): only non-empty queues, items with `refs`. */
+/** The current status document (docs/rest.md#status-document): only non-empty queues, items with `refs`. */
 export function currentStatus(status: StatusData): Record<string, unknown> {
   return {
     zuul_version: status.zuulVersion,
@@ -328,9 +336,10 @@ export function currentStatus(status: StatusData): Record<string, unknown> {
 }
 
 /**
- * The earlier status document: §5.2 (every queue, per-change items, no tenant state) with the
- * fields and types of rest-api.md's earlier tables, which are authoritative (compat.md A3):
- * `ci_version`, integer `trigger_event_queue`, `ci_ref`, jobs with `number`, `launch_time`, `worker`.
+ * The earlier status document: docs/rest.md#earlier-status-document (every queue, per-change items, no tenant state)
+ * with the fields and types of the REST specification's earlier tables, which are authoritative
+ * (docs/rest.md#the-shape-rule): `ci_version`, integer `trigger_event_queue`, `ci_ref`, jobs with `number`,
+ * `launch_time`, `worker`.
  */
 export function earlierStatus(status: StatusData): Record<string, unknown> {
   return {

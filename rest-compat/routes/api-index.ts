@@ -1,4 +1,7 @@
-/** `GET /api`: symbolic names -> URL templates (compat.md §2.1; earlier key set §3). */
+/**
+ * `GET /api`: symbolic names -> URL templates (docs/rest.md#api-index; earlier key set
+ * docs/rest.md#earlier-shape-endpoints).
+ */
 import { freeObject } from '../json-schema';
 import type { RestRoute } from '../route';
 

@@ -1,4 +1,4 @@
-/** Autohold requests (compat.md §2.42–§2.44): list, get, create (tenant admin), delete (tenant admin). */
+/** Autohold requests (docs/rest.md#autohold): list, get, create (tenant admin), delete (tenant admin). */
 import {
   RestAutoholdCreateDocument,
   RestAutoholdDeleteDocument,
@@ -29,7 +29,7 @@ const autoholdSchema = object({
   nodes: arrayOf(object({ build: str(), nodes: arrayOf(str()) })),
 });
 
-/** The reference's hold-request object (§2.42). */
+/** The reference's hold-request object (docs/rest.md#autohold). */
 function mapAutohold(record: RestAutoholdFieldsFragment): Record<string, unknown> {
   return {
     id: record.id,
@@ -46,7 +46,7 @@ function mapAutohold(record: RestAutoholdFieldsFragment): Record<string, unknown
   };
 }
 
-/** The list of §2.42, filtered by a project name suffix. */
+/** The list of docs/rest.md#autohold, filtered by a project name suffix. */
 function listEndpoint(
   summary: string,
   projectOf: (params: Record<string, string>, query: (name: string) => string | undefined) => string | undefined,

@@ -1,4 +1,4 @@
-/** `GET T/badge`: the passing/failing SVG of the newest finished buildset (compat.md §2.36). */
+/** `GET T/badge`: the passing/failing SVG of the newest finished buildset (docs/rest.md#badge). */
 import { RestBadgeDocument } from '../generated/graphql';
 import type { RestRoute } from '../route';
 import { orNotFound } from '../wire';

@@ -1,4 +1,4 @@
-/** `GET T/build-times` (current shape only; compat.md §2.39). */
+/** `GET T/build-times` (current shape only; docs/rest.md#build-times). */
 import { RestBuildTimesDocument } from '../generated/graphql';
 import { arrayOf, bool, int, isoNaive as isoNaiveSchema, nullable, num, object, str } from '../json-schema';
 import type { RestRoute } from '../route';

@@ -1,4 +1,6 @@
-/** `GET T/builds` and `GET T/build/{uuid}` in both shapes (compat.md §2.37, §2.38, §3). */
+/**
+ * `GET T/builds` and `GET T/build/{uuid}` in both shapes (docs/rest.md#builds, docs/rest.md#earlier-shape-endpoints).
+ */
 import { RestBuildDocument, RestBuildsDocument, type BuildFilter } from '../generated/graphql';
 import { arrayOf } from '../json-schema';
 import type { ParsedQuery } from '../query-params';
@@ -35,7 +37,7 @@ const currentQuery: QuerySpec = {
   ...paging,
 };
 
-/** rest-api.md: the earlier builds query. */
+/** The earlier builds query (docs/rest.md#earlier-shape-records). */
 const earlierQuery: QuerySpec = {
   project: text('Project'),
   pipeline: text('Pipeline'),

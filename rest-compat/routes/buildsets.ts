@@ -1,4 +1,7 @@
-/** `GET T/buildsets` and `GET T/buildset/{uuid}` in both shapes (compat.md §2.40, §2.41, §3). */
+/**
+ * `GET T/buildsets` and `GET T/buildset/{uuid}` in both shapes (docs/rest.md#buildsets,
+ * docs/rest.md#earlier-shape-endpoints).
+ */
 import { RestBuildsetDocument, RestBuildsetsDocument, type BuildsetFilter } from '../generated/graphql';
 import { arrayOf } from '../json-schema';
 import type { ParsedQuery } from '../query-params';
@@ -32,7 +35,7 @@ const currentQuery: QuerySpec = {
   ...paging,
 };
 
-/** rest-api.md: the earlier buildsets query. */
+/** The earlier buildsets query (docs/rest.md#earlier-shape-records). */
 const earlierQuery: QuerySpec = {
   project: text('Project'),
   pipeline: text('Pipeline'),

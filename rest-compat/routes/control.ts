@@ -1,7 +1,8 @@
 /**
- * Tenant-admin control of the queues (compat.md §2.45–§2.47, A3, A4): enqueue, dequeue and
- * promote, each as POST with a JSON body and as GET with the same fields as query parameters.
- * The events are processed asynchronously; success is `true` once the event is queued.
+ * Tenant-admin control of the queues (docs/rest.md#enqueue-dequeue-and-promote, docs/rest.md#the-shape-rule,
+ * docs/rest.md#deliberate-differences-from-the-reference): enqueue, dequeue and promote, each as POST with a JSON body
+ * and as GET with the same fields as query parameters. The events are processed asynchronously; success is `true` once
+ * the event is queued.
  */
 import { RestDequeueDocument, RestEnqueueDocument, RestPromoteDocument } from '../generated/graphql';
 import { badRequest } from '../errors';
@@ -22,7 +23,10 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'number' ? String(value) : undefined;
 }
 
-/** The request's fields: the JSON body for POST, the query parameters for GET (A3, A4). */
+/**
+ * The request's fields: the JSON body for POST, the query parameters for GET (docs/rest.md#the-shape-rule,
+ * docs/rest.md#deliberate-differences-from-the-reference).
+ */
 function fields(req: RestRequest, names: string[]): Record<string, string | undefined> {
   return Object.fromEntries(
     names.map((name) => [name, req.method === 'GET' ? req.query.string(name) : textOf(req.body[name])]),
@@ -116,7 +120,7 @@ export const dequeueRoute: RestRoute = {
       errors: { 400: `${INVALID_BODY}; Unknown pipeline`, ...ADMIN_ERRORS, 404: 'Tenant not found; Unknown project' },
       handler: async (req) => {
         const given = fields(req, ['pipeline', 'change', 'ref']);
-        // §2.46: presence of the keys counts, not their values.
+        // docs/rest.md#enqueue-dequeue-and-promote: presence of the keys counts, not their values.
         const present = (name: string): boolean =>
           req.method === 'GET' ? req.query.has(name) : Object.hasOwn(req.body, name);
         if (given.pipeline === undefined || present('change') === present('ref')) {

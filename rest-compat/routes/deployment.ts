@@ -1,4 +1,7 @@
-/** `GET /api/components` and `GET /api/connections` (compat.md §2.4, §2.5; earlier §3). */
+/**
+ * `GET /api/components` and `GET /api/connections` (docs/rest.md#components-and-connections; earlier
+ * docs/rest.md#earlier-shape-endpoints).
+ */
 import { RestComponentsDocument, RestConnectionsDocument } from '../generated/graphql';
 import { arrayOf, object, str, type JsonSchema } from '../json-schema';
 import type { RestRoute } from '../route';

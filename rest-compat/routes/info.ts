@@ -1,4 +1,4 @@
-/** `GET /api/info` and `GET T/info` (compat.md §2.2, §2.7; earlier shape §3). */
+/** `GET /api/info` and `GET T/info` (docs/rest.md#info; earlier shape docs/rest.md#earlier-shape-endpoints). */
 import { RestInfoDocument, RestTenantInfoDocument, type RestInfoQuery } from '../generated/graphql';
 import { bool, freeObject, nullable, object, str, type JsonSchema } from '../json-schema';
 import type { RestRoute } from '../route';
@@ -112,7 +112,7 @@ export const tenantInfoRoute: RestRoute = {
         if (tenant === null || req.shape === 'earlier') {
           return { body: { info: { ...info, tenant: req.params.tenant_name } } };
         }
-        // compat.md §2.7: the tenant's realm, read protection and launcher flag replace the root values
+        // docs/rest.md#info: the tenant's realm, read protection and launcher flag replace the root values
         // (an api-root realm does not apply to tenants).
         const capabilities = info.capabilities as { job_history: boolean; auth: Record<string, unknown> };
         const auth = {

@@ -1,7 +1,8 @@
 /**
- * Job and project configuration detail and frozen job graphs (compat.md §2.15, §2.17–§2.19, A4;
- * earlier shape §3, §4.3): `T/job/{name}`, `T/project/{name}`, freeze-jobs, freeze-job,
- * freeze-pipeline.
+ * Job and project configuration detail and frozen job graphs (docs/rest.md#project-detail, docs/rest.md#job-variants,
+ * docs/rest.md#frozen-job-graphs, docs/rest.md#deliberate-differences-from-the-reference; earlier shape
+ * docs/rest.md#earlier-shape-endpoints, docs/rest.md#job-variants): `T/job/{name}`, `T/project/{name}`, freeze-jobs,
+ * freeze-job, freeze-pipeline.
  */
 import {
   RestFreezeJobDocument,
@@ -18,7 +19,9 @@ import type { RestRoute } from '../route';
 import type { RestShape } from '../shape';
 import { orNotFound, orTypedError } from '../wire';
 
-/** The reference unquote-plus decodes job names: `+` is a space and `%2F` a slash (compat.md §1.1). */
+/**
+ * The reference unquote-plus decodes job names: `+` is a space and `%2F` a slash (docs/rest.md#paths-and-parameters).
+ */
 const jobNameFromPath = (value: string): string => value.replace(/\+/g, ' ').replace(/%2F/gi, '/');
 
 /** `MERGE_RESOLVE` -> `merge-resolve`. */
@@ -161,7 +164,7 @@ const GRAPH_ERRORS = {
   422: 'The job graph cannot be frozen',
 } as const;
 
-/** A job graph record of freeze-jobs and freeze-pipeline (compat.md §2.18). */
+/** A job graph record of freeze-jobs and freeze-pipeline (docs/rest.md#frozen-job-graphs). */
 const graphRecordSchema = arrayOf(
   object({ name: str(), dependencies: arrayOf(object({ name: str(), soft: bool() })) }),
 );

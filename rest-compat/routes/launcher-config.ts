@@ -1,5 +1,5 @@
 /**
- * Launcher objects of the tenant layout (compat.md §2.21, §2.26–§2.28): labels, flavors,
+ * Launcher objects of the tenant layout (docs/rest.md#launcher-objects): labels, flavors,
  * providers, images. Image build artifacts and uploads come from the store.
  */
 import {
@@ -82,7 +82,7 @@ function mapArtifact(artifact: RestArtifactFieldsFragment): Record<string, unkno
   };
 }
 
-/** `build_artifacts` only for images that have some (compat.md §2.28). */
+/** `build_artifacts` only for images that have some (docs/rest.md#launcher-objects). */
 const artifactsOf = (artifacts: RestArtifactFieldsFragment[]): Record<string, unknown> =>
   artifacts.length > 0 ? { build_artifacts: artifacts.map(mapArtifact) } : {};
 

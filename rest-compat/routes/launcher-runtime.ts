@@ -1,7 +1,8 @@
 /**
- * Launcher runtime endpoints (compat.md §2.22–§2.25, §2.29–§2.31, A2, A4): nodes and nodeset
- * requests of the tenant, and the admin actions on nodes, requests, images, artifacts and uploads.
- * Every action runs one launcher mutation; its typed errors carry the REST texts.
+ * Launcher runtime endpoints (docs/rest.md#nodes-nodeset-requests-and-image-actions,
+ * docs/rest.md#deliberate-differences-from-the-reference): nodes and nodeset requests of the tenant, and the admin
+ * actions on nodes, requests, images, artifacts and uploads. Every action runs one launcher mutation; its typed errors
+ * carry the REST texts.
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import {
@@ -200,7 +201,10 @@ export const nodesRoute: RestRoute = {
   },
 };
 
-/** Body of `PUT T/nodes/{node_id}`: only these states are accepted (compat.md §2.23). */
+/**
+ * Body of `PUT T/nodes/{node_id}`: only these states are accepted
+ * (docs/rest.md#nodes-nodeset-requests-and-image-actions).
+ */
 const NODE_ACTIONS = ['hold', 'used'] as const;
 
 export const nodeRoute: RestRoute = {

@@ -4,7 +4,7 @@ import { badRequest } from '../errors';
 import type { ParsedQuery } from '../query-params';
 import type { QueryParamSpec, QuerySpec } from '../route';
 
-/** Pages hold 50 records by default and at most 1000 (compat.md A2). */
+/** Pages hold 50 records by default and at most 1000 (docs/rest.md#deliberate-differences-from-the-reference). */
 export const LIMIT_DEFAULT = 50;
 export const LIMIT_MAX = 1000;
 

@@ -1,5 +1,5 @@
 /**
- * Security endpoints (compat.md §6.4, docs/security.md §3): `authorizations` at the root and
+ * Security endpoints (docs/security.md#who-may-do-what-rules, docs/security.md#keys): `authorizations` at the root and
  * per tenant, and the public keys served as text (`T/key/{project}.pub`, PEM;
  * `T/project-ssh-key/{project}.pub` and `T/tenant-ssh-key/ssh.pub`, OpenSSH).
  */

@@ -1,6 +1,7 @@
 /**
- * Live tenant status (compat.md §2.9, §2.10, §5) and the tenant event-queue state (A4, §2.12).
- * Both shapes come from the same `TenantStatus` query; records/status.ts holds the mappers.
+ * Live tenant status (docs/rest.md#status-document) and the tenant event-queue state
+ * (docs/rest.md#deliberate-differences-from-the-reference, docs/rest.md#tenant-event-queue-state). Both shapes come
+ * from the same `TenantStatus` query; records/status.ts holds the mappers.
  */
 import {
   RestStatusChangeDocument,
@@ -37,7 +38,7 @@ function loadedStatus<T extends TypedResult>(status: T | null): Extract<T, { __t
     : null;
 }
 
-/** `Www, DD Mon YYYY HH:MM:SS GMT` (compat.md §1.8). */
+/** `Www, DD Mon YYYY HH:MM:SS GMT` (docs/rest.md#caching-headers). */
 const httpDate = (date: Date): string => date.toUTCString();
 
 export const statusRoute: RestRoute = {
@@ -107,7 +108,9 @@ export const statusChangeRoute: RestRoute = {
   },
 };
 
-/** Python truthiness of a JSON value, as the reference coerces the state flags (§2.12). */
+/**
+ * Python truthiness of a JSON value, as the reference coerces the state flags (docs/rest.md#tenant-event-queue-state).
+ */
 function truthy(value: unknown): boolean {
   if (Array.isArray(value)) {
     return value.length > 0;
@@ -121,7 +124,10 @@ function truthy(value: unknown): boolean {
 const flagOrKeep = (body: Record<string, unknown>, key: string): boolean | undefined =>
   Object.hasOwn(body, key) ? truthy(body[key]) : undefined;
 
-/** §2.12: a truthy reason is turned into text and cut to 4096 characters; anything else clears it. */
+/**
+ * docs/rest.md#tenant-event-queue-state: a truthy reason is turned into text and cut to 4096 characters; anything else
+ * clears it.
+ */
 function reasonOf(value: unknown): string | null {
   if (!truthy(value)) {
     return null;

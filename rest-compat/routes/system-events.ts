@@ -1,4 +1,6 @@
-/** `GET T/system-events` (Sluice-defined, current shape only; compat.md A4). */
+/**
+ * `GET T/system-events` (Sluice-defined, current shape only; docs/rest.md#deliberate-differences-from-the-reference).
+ */
 import { RestSystemEventsDocument } from '../generated/graphql';
 import { arrayOf, isoNaive as isoNaiveSchema, object, str } from '../json-schema';
 import type { RestRoute } from '../route';

@@ -1,6 +1,6 @@
 /**
- * Tenant configuration reads (compat.md §2.11, §2.13, §2.14, §2.16, §2.20, §2.32; earlier
- * shape §3): tenant-status, pipelines, projects, jobs, semaphores, config-errors.
+ * Tenant configuration reads (docs/rest.md#tenant-configuration-reads; earlier
+ * shape docs/rest.md#earlier-shape-endpoints): tenant-status, pipelines, projects, jobs, semaphores, config-errors.
  */
 import {
   RestConfigErrorsDocument,
@@ -114,7 +114,7 @@ export const projectsRoute: RestRoute = {
 
 type Job = Extract<RestJobsQuery['tenant'], { __typename: 'Tenant' }>['jobs'][number];
 
-/** compat.md §2.16: `description`, `variants` and `tags` are absent when empty. */
+/** docs/rest.md#tenant-configuration-reads: `description`, `variants` and `tags` are absent when empty. */
 function mapJob(job: Job, shape: 'current' | 'earlier'): Record<string, unknown> {
   const description = job.description !== null ? { description: job.description } : {};
   if (shape === 'earlier') {

@@ -1,4 +1,7 @@
-/** `GET /api/tenants` (compat.md §2.6; earlier shape §3, A3). */
+/**
+ * `GET /api/tenants` (docs/rest.md#tenants; earlier shape docs/rest.md#earlier-shape-endpoints,
+ * docs/rest.md#the-shape-rule).
+ */
 import { RestTenantCountsDocument, RestTenantsDocument, type RestTenantCountsQuery } from '../generated/graphql';
 import { arrayOf, int, object, str } from '../json-schema';
 import type { RestRoute } from '../route';

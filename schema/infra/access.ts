@@ -37,7 +37,7 @@ export function readAccessRecheck(ctx: GraphQLContext, tenant: string): AccessRe
 
 /**
  * The scope of a control operation on `tenant`: admin of a known tenant; unknown tenants pass
- * so that the resolver answers NotFound first (compat.md §6.3: 404 before 401/403).
+ * so that the resolver answers NotFound first (docs/security.md#who-may-do-what-rules: 404 before 401/403).
  */
 export function adminScope(ctx: GraphQLContext, tenant: string): { tenantAdmin: string } | { public: true } {
   return ctx.auth.knowsTenant(tenant) ? { tenantAdmin: tenant } : { public: true };

@@ -12,7 +12,7 @@ import type { GraphQLContext } from './context';
 
 export interface SchemaTypes {
   Context: GraphQLContext;
-  /** Scopes of docs/security.md §2, evaluated by `scopeLoaders` (src/auth/scopes.ts). */
+  /** Scopes of docs/security.md#who-may-do-what-rules, evaluated by `scopeLoaders` (src/auth/scopes.ts). */
   AuthScopes: {
     /** Anyone. */
     public: boolean;

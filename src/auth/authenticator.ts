@@ -1,6 +1,6 @@
 /**
- * Token authenticators (compat.md §6.2): one per configured `auth.authenticators` entry, and
- * the `TokenAuthenticator` that routes a token to the one whose issuer matches its `iss`.
+ * Token authenticators (docs/security.md#validation-and-the-401-answer): one per configured `auth.authenticators`
+ * entry, and the `TokenAuthenticator` that routes a token to the one whose issuer matches its `iss`.
  */
 import { readFile } from 'node:fs/promises';
 import type { AuthConfig, AuthenticatorConfig } from '../config/service';
@@ -166,7 +166,7 @@ export class TokenAuthenticator {
 
   /**
    * The realm offered to clients: the authenticator marked `default`, else the first one
-   * (compat.md §2.2); null when none is configured.
+   * (docs/rest.md#info); null when none is configured.
    */
   get defaultRealm(): string | null {
     return defaultRealm({ authenticators: this.authenticators.map((a) => a.config) });

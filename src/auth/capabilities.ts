@@ -1,6 +1,6 @@
 /**
  * What `/api/info` (and GraphQL `info.capabilities.auth`) tells clients about authentication
- * (compat.md §2.2, §2.7): the realms, the default realm and whether reading is protected.
+ * (docs/rest.md#info): the realms, the default realm and whether reading is protected.
  */
 import type { AuthConfig } from '../config/service';
 

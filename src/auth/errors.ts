@@ -1,6 +1,7 @@
 /**
- * Authentication failures with the reference system's error names and texts (compat.md §6.2),
- * the 401 JSON body and the `WWW-Authenticate` header built from them.
+ * Authentication failures with the reference system's error names and texts
+ * (docs/security.md#validation-and-the-401-answer), the 401 JSON body and the `WWW-Authenticate` header built from
+ * them.
  */
 
 /** Error names of the reference's 401 responses. */
@@ -21,7 +22,7 @@ export type AuthErrorName =
 /** Coarse classification for callers that only care why: no token, a bad token, or an expired one. */
 export type AuthFailureKind = 'missing' | 'invalid' | 'expired';
 
-/** The default description of each error (compat.md §6.2 table). */
+/** The default description of each error (docs/security.md#validation-and-the-401-answer). */
 export const DEFAULT_AUTH_DESCRIPTIONS: Readonly<Record<AuthErrorName, string>> = {
   MissingAuthError: 'Missing "Authorization" header',
   InvalidAuthFormat: '"Authorization" header must start with "Bearer"',
@@ -91,8 +92,8 @@ export function authFailureBody(failure: AuthFailure): AuthFailureBody {
 
 /**
  * The `WWW-Authenticate` value of a 401. The reference folds a multi-line value into one line,
- * leaving runs of seven spaces between the parameters (compat.md §6.2); that layout is kept.
- * Unlike the reference, quotes inside values are backslash-escaped so the value stays a valid
+ * leaving runs of seven spaces between the parameters (docs/security.md#validation-and-the-401-answer); that layout is
+ * kept. Unlike the reference, quotes inside values are backslash-escaped so the value stays a valid
  * quoted-string (descriptions such as `Missing "Authorization" header` contain quotes).
  */
 export function wwwAuthenticateHeader(failure: AuthFailure): string {

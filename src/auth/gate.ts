@@ -1,7 +1,7 @@
 /**
- * Per-request enforcement (compat.md §6.3, §1.9): given how the request authenticated and the
- * tenant's rules, may it read, must it present a token, is it admin. One `RequestAuth` per
- * request serves GraphQL scopes, REST routes and WebSocket subscriptions alike.
+ * Per-request enforcement (docs/security.md#who-may-do-what-rules, docs/rest.md#who-may-call-an-endpoint): given how
+ * the request authenticated and the tenant's rules, may it read, must it present a token, is it admin. One
+ * `RequestAuth` per request serves GraphQL scopes, REST routes and WebSocket subscriptions alike.
  */
 import { authFailureBody, wwwAuthenticateHeader, type AuthFailure, type AuthFailureBody } from './errors';
 import type { AuthOutcome, TokenAuthenticator } from './authenticator';

@@ -30,7 +30,7 @@ export interface AuthLogger {
 /** Fetches and parses a JSON document; injectable so tests need no network. */
 export type JsonFetcher = (url: string) => Promise<unknown>;
 
-/** Texts of the reference's JWKS errors (compat.md §6.2). */
+/** Texts of the reference's JWKS errors (docs/security.md#validation-and-the-401-answer). */
 export const JWKS_MESSAGES = {
   noKid: 'No key ID in token header',
   fetchKeys: 'There was an error while fetching keys for Identity Provider, check logs for details',

@@ -28,7 +28,7 @@ export type BearerToken = { kind: 'token'; token: string } | { kind: 'absent' } 
 
 /**
  * Read `Authorization: Bearer <token>`. The scheme is matched case-insensitively and the token
- * is whatever follows "Bearer " (compat.md §6.2).
+ * is whatever follows "Bearer " (docs/security.md#validation-and-the-401-answer).
  */
 export function bearerFromHeader(header: string | string[] | null | undefined): BearerToken {
   const value = Array.isArray(header) ? header[0] : header;

@@ -1,5 +1,5 @@
 /**
- * Authorization rules (engine.md §1.3.2, compat.md §6.3): does a token's claims satisfy a rule,
+ * Authorization rules (docs/security.md#who-may-do-what-rules): does a token's claims satisfy a rule,
  * may the caller read a tenant, is the caller its admin, and the `authorizations` wire shape.
  */
 import type { Principal } from './principal';
@@ -48,7 +48,7 @@ function conditionMatches(
  * Dotted form (`resources_access.account.roles: admin`): a list claim must contain the expected
  * value, a string claim must equal it; any other claim type (or a missing claim) never
  * matches. An expected list matches a string claim it contains, or a non-empty list claim
- * that is a subset of it (engine.md §1.3.2).
+ * that is a subset of it (docs/security.md#who-may-do-what-rules).
  */
 function compareAtPath(expected: unknown, claim: unknown): boolean {
   if (Array.isArray(expected)) {
@@ -167,7 +167,7 @@ export interface AccessDecision {
 }
 
 /**
- * Decide read and admin rights (compat.md §6.3): a `zuul.admin` override naming the tenant
+ * Decide read and admin rights (docs/security.md#who-may-do-what-rules): a `zuul.admin` override naming the tenant
  * grants both; otherwise admin comes from `admin-rules`, and read from `access-rules` (none =
  * everyone) or from being admin.
  */
@@ -212,7 +212,7 @@ function ruleIndex(rules: RuleSet): ReadonlyMap<string, AuthorizationRule> {
   return new Map((rules as readonly AuthorizationRule[]).map((rule) => [rule.name, rule]));
 }
 
-/** Body of `/api/authorizations` (scope `*`) and `T/authorizations` (compat.md §6.4). */
+/** Body of `/api/authorizations` (scope `*`) and `T/authorizations` (docs/security.md#who-may-do-what-rules). */
 export interface AuthorizationsBody {
   zuul: { admin: boolean; scope: string[] };
 }

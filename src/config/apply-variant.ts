@@ -1,6 +1,6 @@
 /**
- * Inheritance of job attributes (engine.md §2.8.3): a job under construction starts from the
- * base-most variant and each later variant (parents first, then the job's own variants, then
+ * Inheritance of job attributes (docs/project-configuration.md#inheritance-rules): a job under construction starts from
+ * the base-most variant and each later variant (parents first, then the job's own variants, then
  * project-pipeline variants) is applied with the combination rule of each attribute.
  */
 import type {
@@ -140,8 +140,8 @@ function withLevel(playbooks: readonly Playbook[] | undefined, level: number, va
 }
 
 /**
- * Apply `other` to `job` (engine.md §2.8.3). `level` is the playbook nesting level of the
- * variant (0 for the job itself, growing towards the base job). Throws InheritanceError for
+ * Apply `other` to `job` (docs/project-configuration.md#inheritance-rules). `level` is the playbook nesting level of
+ * the variant (0 for the job itself, growing towards the base job). Throws InheritanceError for
  * final/protected/attribute-control violations.
  */
 export function applyVariant(job: JobUnderConstruction, other: JobVariant, level: number): void {

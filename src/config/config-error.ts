@@ -1,6 +1,6 @@
 /**
- * Configuration errors (engine.md §3.10): one record per problem found while loading a tenant,
- * with the reference's message layout, a short message, a severity, an error class name and
+ * Configuration errors (docs/project-configuration.md#config-errors): one record per problem found while loading a
+ * tenant, with the reference's message layout, a short message, a severity, an error class name and
  * a key hash used to de-duplicate records.
  */
 import { createHash } from 'node:crypto';

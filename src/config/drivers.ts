@@ -1,7 +1,8 @@
 /**
- * Trigger, reporter and requirement options per driver (engine.md §1.14, Part A). The `git`,
- * `timer` and `zuul` drivers are validated in full; options of the code-review drivers
- * (gerrit, github, gitlab) are parsed structurally only, since Sluice has no such connections yet.
+ * Trigger, reporter and requirement options per driver
+ * (docs/project-configuration.md#triggers-reporters-and-requirements, docs/gating.md#sluices-own-rules). The `git`,
+ * `timer` and `zuul` drivers are validated in full; options of the code-review drivers (gerrit, github, gitlab) are
+ * parsed structurally only, since Sluice has no such connections yet.
  */
 import { ConfigObjectError, ErrorName } from './config-error';
 import { compileRegex, readRegexList } from './regex';

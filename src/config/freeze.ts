@@ -1,6 +1,6 @@
 /**
- * Job graph freezing (engine.md §2.8): for a pipeline, project and branch (and optionally the
- * files a change touches) compute the jobs that run, each with every attribute resolved through
+ * Job graph freezing (docs/project-configuration.md#job-freezing): for a pipeline, project and branch (and optionally
+ * the files a change touches) compute the jobs that run, each with every attribute resolved through
  * its parents, variants and project-pipeline variants, and their dependencies. User errors are
  * returned, never thrown.
  */
@@ -43,7 +43,7 @@ export interface FreezeRequest {
   files?: readonly string[];
   /**
    * Images named by the item's event (an `image-build` trigger): a job with `image-build-name`
-   * runs only for those (§2.8.2 step 7). Undefined = no image filter.
+   * runs only for those (docs/project-configuration.md#freezing-one-job step 7). Undefined = no image filter.
    */
   imageNames?: readonly string[];
 }
@@ -107,8 +107,8 @@ export interface FrozenJob extends FrozenJobExecution {
   /** Secrets used by the job (names and aliases; values stay encrypted in the layout). */
   secrets: JobSecret[];
   /**
-   * The secrets the job's scripts use, still encrypted, as frozen with the job (engine.md §5.2
-   * "frozen secrets"): the executor decrypts them with the key of the defining project.
+   * The secrets the job's scripts use, still encrypted, as frozen with the job (docs/security.md#secrets): the executor
+   * decrypts them with the key of the defining project.
    */
   frozenSecrets: FrozenSecret[];
   inheritancePath: string[];
@@ -188,7 +188,10 @@ export function freezeJob(
   return job === undefined ? { status: 'job-not-in-graph' } : { ...graph, jobs: [job] };
 }
 
-/** §2.8.2 step 2: variants of a job and its ancestors that match, base-most first. */
+/**
+ * docs/project-configuration.md#freezing-one-job step 2: variants of a job and its ancestors that match, base-most
+ * first.
+ */
 function collectVariants(layout: Layout, name: string, branchFor: (v: JobVariant) => string): JobVariant[] | undefined {
   const collected: JobVariant[] = [];
   const visited = new Set<string>([name]);
@@ -238,7 +241,7 @@ function freezeOne(
   entry: PpcEntry,
 ): FrozenWithErrors | undefined {
   const inline = entry.variants.filter((v) => matchesBranch(v.variant.branchMatcher, request.branch));
-  // §2.8.2 step 1: override checkouts from matching project-pipeline variants.
+  // docs/project-configuration.md#freezing-one-job step 1: override checkouts from matching project-pipeline variants.
   let overrideCheckout: string | undefined;
   const perProject = new Map<string, string>();
   for (const { variant } of inline) {

@@ -1,13 +1,14 @@
 /**
- * The job graph of a change (engine.md §2.8.2 step 8, §2.8.4): which jobs match the files it
- * touches, and the graph the matching jobs and their hard dependencies form.
+ * The job graph of a change (docs/project-configuration.md#freezing-one-job step 8,
+ * docs/project-configuration.md#graph-completion): which jobs match the files it touches, and the graph the matching
+ * jobs and their hard dependencies form.
  */
 import type { FreezeError, FrozenJob } from './freeze';
 import { cachedRegex, type RegexSpec } from './regex';
 
 /**
- * §2.8.2 step 8: `files` needs any changed file to match; `irrelevant-files` excludes the job
- * when every changed file matches. A change without files (besides /COMMIT_MSG) always
+ * docs/project-configuration.md#freezing-one-job step 8: `files` needs any changed file to match; `irrelevant-files`
+ * excludes the job when every changed file matches. A change without files (besides /COMMIT_MSG) always
  * matches `files` and never matches `irrelevant-files`.
  */
 export function matchesFiles(
@@ -28,7 +29,10 @@ export function matchesFiles(
   return true;
 }
 
-/** §2.8.4: force hard dependencies of matching jobs, drop non-matching jobs, check dependencies and cycles. */
+/**
+ * docs/project-configuration.md#graph-completion: force hard dependencies of matching jobs, drop non-matching jobs,
+ * check dependencies and cycles.
+ */
 export function completeGraph(jobs: FrozenJob[], errors: FreezeError[]): FrozenJob[] {
   const byName = new Map(jobs.map((j) => [j.name, j]));
   const force = (job: FrozenJob, seen: Set<string>): void => {

@@ -1,8 +1,8 @@
 /**
- * Builds a tenant layout from the configuration files of its projects (engine.md §1.1, §1.13):
- * files are parsed per project-branch in load order, objects are added class by class with the
- * duplicate-definition rules, then cross references are validated. Every bad object is dropped
- * with a config error; nothing here throws for user errors.
+ * Builds a tenant layout from the configuration files of its projects
+ * (docs/project-configuration.md#configuration-files, docs/project-configuration.md#layout-assembly): files are parsed
+ * per project-branch in load order, objects are added class by class with the duplicate-definition rules, then cross
+ * references are validated. Every bad object is dropped with a config error; nothing here throws for user errors.
  */
 import {
   ConfigObjectError,

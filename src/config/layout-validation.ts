@@ -1,7 +1,7 @@
 /**
- * Cross-reference validation once every object of a tenant is known (engine.md §1.5, §1.13):
- * job parents, nodesets, labels, secrets, dependencies, semaphores; templates and job names of
- * project stanzas; pipeline `supercedes`. Invalid objects are dropped with an error.
+ * Cross-reference validation once every object of a tenant is known (docs/project-configuration.md#jobs,
+ * docs/project-configuration.md#layout-assembly): job parents, nodesets, labels, secrets, dependencies, semaphores;
+ * templates and job names of project stanzas; pipeline `supercedes`. Invalid objects are dropped with an error.
  */
 import { ConfigObjectError, ErrorName, type ErrorCollector, type ErrorLocation } from './config-error';
 import type { GlobalSemaphore, TenantConfig } from './tenant-file';

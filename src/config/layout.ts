@@ -1,7 +1,7 @@
 /**
- * The tenant layout: the fully parsed configuration of one tenant (engine.md §0.2), immutable
- * once built and identified by a uuid. The engine, the GraphQL schema and the REST layer read
- * these types; nothing here refers to YAML or git.
+ * The tenant layout: the fully parsed configuration of one tenant
+ * (docs/project-configuration.md#how-configuration-is-loaded), immutable once built and identified by a uuid. The
+ * engine, the GraphQL schema and the REST layer read these types; nothing here refers to YAML or git.
  */
 import type { ConfigError, SourceContext } from './config-error';
 import type { BranchMatcher, RegexSpec } from './regex';
@@ -331,7 +331,7 @@ export interface Section {
   sourceContext: SourceContext;
 }
 
-/** A provider after flattening its section chain (engine.md §1.12). */
+/** A provider after flattening its section chain (docs/project-configuration.md#launcher-objects). */
 export interface Provider {
   name: string;
   canonicalName: string;

@@ -1,4 +1,6 @@
-/** Resolving a nodeset reference to its ordered list of concrete alternatives (engine.md §1.7). */
+/**
+ * Resolving a nodeset reference to its ordered list of concrete alternatives (docs/project-configuration.md#nodesets).
+ */
 import { ConfigObjectError, ErrorName } from './config-error';
 import type { JobNodeset, Nodeset } from './layout';
 

@@ -36,7 +36,7 @@ export interface ParseContext {
 }
 
 /**
- * The implied branch matcher for a top-level definition (engine.md §1.5): a pragma or the
+ * The implied branch matcher for a top-level definition (docs/project-configuration.md#jobs): a pragma or the
  * TPC decides when set; otherwise none for config projects and single-branch projects.
  */
 export function impliedBranchMatcher(ctx: ParseContext): BranchMatcher | undefined {

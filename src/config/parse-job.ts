@@ -1,4 +1,4 @@
-/** `job` definitions (engine.md §1.5), top-level and as project-pipeline variants. */
+/** `job` definitions (docs/project-configuration.md#jobs), top-level and as project-pipeline variants. */
 import { ConfigObjectError, ErrorName } from './config-error';
 import type { JobAttributeName, JobAttributes, JobVariant } from './layout';
 import { impliedBranchMatcher, type ParseContext } from './parse-context';
@@ -187,7 +187,7 @@ export function parseJob(body: unknown, ctx: ParseContext, inlineName?: string):
   checkTimeouts(a, ctx);
   a.attempts = optInt(map, 'attempts', 1);
   // Each script carries the roles of the definition that adds it, as the reference shows them
-  // on job variants (compat.md §2.17); inheritance re-binds them per level (apply-variant).
+  // on job variants (docs/rest.md#job-variants); inheritance re-binds them per level (apply-variant).
   a.roles = readRoles(map.roles, ctx);
   const playbookContext = { sourceContext: ctx.sourceContext, secrets: a.secrets ?? [], roles: a.roles };
   if (map['pre-run'] !== undefined && map['pre-run'] !== null) {

@@ -1,4 +1,6 @@
-/** Launcher objects: `image`, `flavor`, `label`, `section`, `provider` (engine.md §1.12). */
+/**
+ * Launcher objects: `image`, `flavor`, `label`, `section`, `provider` (docs/project-configuration.md#launcher-objects).
+ */
 import { ConfigObjectError, ErrorName } from './config-error';
 import type { Flavor, Image, Label, Section } from './layout';
 import type { ParseContext } from './parse-context';

@@ -1,4 +1,7 @@
-/** `semaphore`, `queue`, `secret` and `pragma` objects (engine.md §1.8–§1.11). */
+/**
+ * `semaphore`, `queue`, `secret` and `pragma` objects (docs/project-configuration.md#semaphores-queues-and-pragmas,
+ * docs/security.md#secrets).
+ */
 import { ConfigObjectError, ErrorName } from './config-error';
 import type { Queue, Secret, Semaphore } from './layout';
 import type { FilePragma, ParseContext } from './parse-context';

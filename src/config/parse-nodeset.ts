@@ -1,4 +1,4 @@
-/** `nodeset` objects (engine.md §1.7), named or anonymous (inline in a job). */
+/** `nodeset` objects (docs/project-configuration.md#nodesets), named or anonymous (inline in a job). */
 import { ConfigObjectError, ErrorName } from './config-error';
 import type { Nodeset, NodesetGroup, NodesetNode } from './layout';
 import type { ParseContext } from './parse-context';

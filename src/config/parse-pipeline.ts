@@ -1,4 +1,4 @@
-/** `pipeline` objects (engine.md §1.4); only config projects may define them. */
+/** `pipeline` objects (docs/project-configuration.md#pipelines); only config projects may define them. */
 import { ConfigObjectError, ErrorName } from './config-error';
 import { driverFor, validateReporter, validateRequirement, validateTrigger } from './drivers';
 import { REPORTER_PHASES, type Pipeline, type ReporterConfig, type ReporterPhase } from './layout';

@@ -1,4 +1,4 @@
-/** `project` and `project-template` stanzas (engine.md §1.6). */
+/** `project` and `project-template` stanzas (docs/project-configuration.md#projects-and-templates). */
 import { ConfigObjectError, ErrorName } from './config-error';
 import type { MergeMode, ProjectPipelineConfig, ProjectPipelineJob, ProjectStanza } from './layout';
 import { impliedBranchMatcher, type ParseContext } from './parse-context';

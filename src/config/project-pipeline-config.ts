@@ -1,7 +1,7 @@
 /**
- * The configuration a project has for one pipeline on one branch (engine.md §2.8.1): its
- * stanzas and templates that apply to the branch, merged into the job entries (with their
- * variants) and variables that job freezing starts from.
+ * The configuration a project has for one pipeline on one branch
+ * (docs/project-configuration.md#project-pipeline-config): its stanzas and templates that apply to the branch, merged
+ * into the job entries (with their variants) and variables that job freezing starts from.
  */
 import { deepMerge } from './apply-variant';
 import type { JobVariant, Layout, LayoutProject, ProjectStanza } from './layout';
@@ -30,7 +30,10 @@ export function findLayoutProject(layout: Layout, name: string): LayoutProject |
   return matches.length === 1 ? matches[0] : undefined;
 }
 
-/** §2.8.1: the project's stanzas and templates that apply to the branch, merged for one pipeline. */
+/**
+ * docs/project-configuration.md#project-pipeline-config: the project's stanzas and templates that apply to the branch,
+ * merged for one pipeline.
+ */
 export function projectPipelineConfig(
   layout: Layout,
   project: LayoutProject,

@@ -1,4 +1,6 @@
-/** Project name resolution inside a tenant (short or canonical names, engine.md §1.3). */
+/**
+ * Project name resolution inside a tenant (short or canonical names, docs/project-configuration.md#the-tenant-file).
+ */
 import { ConfigObjectError, ErrorName } from './config-error';
 import type { ResolvedProject } from './parse-context';
 

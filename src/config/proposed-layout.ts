@@ -1,5 +1,6 @@
 /**
- * The layout a ref of a project would run with (compat.md A4, `freeze-pipeline`).
+ * The layout a ref of a project would run with (docs/rest.md#deliberate-differences-from-the-reference,
+ * `freeze-pipeline`).
  *
  * - A branch (`master`, `refs/heads/master`) runs with the tenant's current layout; no changed
  *   files are known, so file matchers are not evaluated (as for the engine's branch items).
@@ -191,7 +192,10 @@ export async function proposedLayout(request: ProposedLayoutRequest): Promise<Pr
     : { status: 'ok', ref: proposed, layout: result.layout, speculative: true, newErrors: result.newErrors };
 }
 
-/** Whether a changed file is one the configuration is read from (engine.md §1.1 locations and extra paths). */
+/**
+ * Whether a changed file is one the configuration is read from (docs/project-configuration.md#configuration-files
+ * locations and extra paths).
+ */
 export function isConfigPath(file: string, extraConfigPaths: readonly string[]): boolean {
   if (file === 'zuul.yaml' || file === '.zuul.yaml' || file.startsWith('zuul.d/') || file.startsWith('.zuul.d/')) {
     return true;

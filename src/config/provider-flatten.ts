@@ -1,6 +1,6 @@
 /**
- * Provider flattening (engine.md §1.12): a provider's map is merged over its section chain
- * (nested maps merge, lists concatenate parent first, scalars of the more specific level win),
+ * Provider flattening (docs/project-configuration.md#launcher-objects): a provider's map is merged over its section
+ * chain (nested maps merge, lists concatenate parent first, scalars of the more specific level win),
  * then each image/flavor/label entry is completed from the layout object and hashed.
  */
 import { createHash } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
- * Regular expressions of the configuration language (engine.md §1.1): RE2 syntax matched with an
- * implicit start anchor, given as a string or `{regex, negate}`. Sluice compiles them with the
+ * Regular expressions of the configuration language (docs/project-configuration.md#configuration-files): RE2 syntax
+ * matched with an implicit start anchor, given as a string or `{regex, negate}`. Sluice compiles them with the
  * JavaScript engine: Python's `(?P<name>...)` is accepted, and constructs RE2 lacks (lookaround,
  * backreferences) still work but produce a "Regex Deprecation" warning as in the reference.
  */

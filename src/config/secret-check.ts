@@ -1,5 +1,5 @@
 /**
- * Decrypting secrets at layout load (engine.md §5.2 "Validation"): every encrypted value of a
+ * Decrypting secrets at layout load (docs/security.md#secrets): every encrypted value of a
  * `secret` must decrypt with the private key of the project that defines it, else the secret
  * is dropped with a configuration error. The error names the secret, the value's path and the
  * chunk, never the ciphertext or the plaintext. Keys are loaded before the (synchronous)

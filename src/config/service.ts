@@ -29,7 +29,7 @@ const gitConnection = z
   .strict();
 
 /**
- * One token authenticator (compat.md §6.1). Tokens are routed to the authenticator whose
+ * One token authenticator (docs/security.md#authenticators). Tokens are routed to the authenticator whose
  * `issuer` equals the token's `iss` claim.
  */
 const authenticatorBase = {

@@ -1,5 +1,5 @@
 /**
- * The tenant file (`main.yaml`, engine.md §1.3): tenants with their sources and options,
+ * The tenant file (`main.yaml`, docs/project-configuration.md#the-tenant-file): tenants with their sources and options,
  * authorization rules, global semaphores and the api-root. Parsing never throws for user
  * errors: each bad item is skipped and a problem recorded with its line.
  */

@@ -1,6 +1,6 @@
 /**
- * Reads configuration YAML the way the reference does (engine.md §1.1): a list of single-key
- * items, duplicate keys rejected, `<<` merge keys allowed, and the custom tags `!override`,
+ * Reads configuration YAML the way the reference does (docs/project-configuration.md#configuration-files): a list of
+ * single-key items, duplicate keys rejected, `<<` merge keys allowed, and the custom tags `!override`,
  * `!inherit` and `!encrypted/pkcs1-oaep` kept as typed wrapper values. Each item carries its
  * mark (lines and text) and each mapping the lines of its keys, for error messages.
  */

@@ -1,6 +1,6 @@
 /**
- * The tenant limits on what an enqueue may bring in (spec/engine.md §1.3.1, §2.4 steps 3 and 9):
- * `max-dependencies` bounds the changes a change depends on, `max-changes-per-pipeline` the
+ * The tenant limits on what an enqueue may bring in (docs/gating.md#tenant-limits, docs/gating.md#enqueue steps 3 and
+ * 9): `max-dependencies` bounds the changes a change depends on, `max-changes-per-pipeline` the
  * changes one pipeline holds.
  */
 import type { ChangeInfo } from '../model/changes';

@@ -1,5 +1,5 @@
 /**
- * Pending-event counters of the status document (compat.md §5: `trigger_events`,
+ * Pending-event counters of the status document (docs/rest.md#status-document: `trigger_events`,
  * `management_events`, `result_events` per pipeline, queue lengths per tenant). Sluice keeps one
  * durable queue per tenant, so a pending event is attributed to the pipelines it concerns:
  * management events by the pipeline they name, result events by the pipeline holding the build

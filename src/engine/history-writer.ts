@@ -1,5 +1,5 @@
 /**
- * The engine's build-history writes (spec/engine.md §4.2) through the store repositories. One
+ * The engine's build-history writes (docs/gating.md#build-history) through the store repositories. One
  * writer is created per scheduler pass on the pass's transaction, so history rows commit
  * together with the queue state that caused them (nothing is reported twice after a restart).
  */

@@ -1,4 +1,4 @@
-/** Item and job predicates of spec/engine.md §2.10 (pure functions over the runtime model). */
+/** Item and job predicates of docs/gating.md#build-completion (pure functions over the runtime model). */
 import type { BuildResult } from '../model/results';
 import type { BuildsetState, ItemState, JobState, QueueState } from '../model/pipeline-state';
 

@@ -111,7 +111,7 @@ export function enginePipeline(pipeline: Pipeline): EnginePipeline {
   const reporters = {} as Record<ReporterPhase, ReporterActions>;
   for (const phase of REPORTER_PHASES) {
     const configured = pipeline.reporters[phase] ?? [];
-    // merge-conflict and config-error fall back to the failure reporters (spec §1.4).
+    // merge-conflict and config-error fall back to the failure reporters (docs/project-configuration.md#pipelines).
     const effective =
       configured.length === 0 && (phase === 'merge-conflict' || phase === 'config-error')
         ? (pipeline.reporters.failure ?? [])
@@ -192,7 +192,7 @@ export function imageFormats(layout: Layout, image: string): string[] {
 }
 
 /**
- * An image build job gets `zuul.image_build_name` and `zuul.image_formats` (engine.md §6.8 step 2)
+ * An image build job gets `zuul.image_build_name` and `zuul.image_formats` (docs/launcher.md#images step 2)
  * among its variables.
  */
 function withImageVariables(layout: Layout, frozen: FrozenJob, job: EngineJob): EngineJob {

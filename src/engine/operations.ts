@@ -1,7 +1,7 @@
 /**
- * Admin operations (compat.md §2.12, §2.42–§2.47): input validation with typed errors, then a
- * durable management event (enqueue, dequeue, promote) or a direct store change (autohold,
- * tenant event-queue state) with its system event.
+ * Admin operations (docs/rest.md#tenant-event-queue-state, docs/rest.md#autohold,
+ * docs/rest.md#enqueue-dequeue-and-promote): input validation with typed errors, then a durable management event
+ * (enqueue, dequeue, promote) or a direct store change (autohold, tenant event-queue state) with its system event.
  */
 import type { Knex } from 'knex';
 import { AutoholdRepository, type AutoholdRecord } from '../store/repositories/autohold';
@@ -243,7 +243,7 @@ export class EngineOperations {
     });
   }
 
-  /** Create an autohold request (compat.md §2.43 validation order). */
+  /** Create an autohold request (docs/rest.md#autohold validation order). */
   async createAutohold(layout: EngineLayout | null, input: AutoholdInput): Promise<OperationResult<AutoholdRecord>> {
     if (!layout) {
       return fail('UNKNOWN_TENANT', 'Unknown tenant');
@@ -317,7 +317,10 @@ export class EngineOperations {
     return { ok: true, value: true };
   }
 
-  /** Pause/discard tenant event queues (compat.md §2.12): missing flags keep their value, the reason is replaced. */
+  /**
+   * Pause/discard tenant event queues (docs/rest.md#tenant-event-queue-state): missing flags keep their value, the
+   * reason is replaced.
+   */
   async setTenantState(tenant: string, input: TenantStateInput): Promise<OperationResult<TenantEventQueueState>> {
     const now = this.now();
     const next = await this.knex.transaction(async (trx) => {

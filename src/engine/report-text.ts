@@ -1,4 +1,4 @@
-/** Report texts (spec/engine.md §2.11 `_formatItemReport`): messages and job lines. */
+/** Report texts (docs/gating.md#reporting): messages and job lines. */
 import type { EnginePipeline } from './ports/layout';
 import type { ChangeInfo } from '../model/changes';
 import type { ItemState } from '../model/pipeline-state';
@@ -91,7 +91,7 @@ export function formatReport(pipeline: EnginePipeline, item: ItemState, action: 
   }
 }
 
-/** "Triggered by" description of a change (spec §3.9 buildset events). */
+/** "Triggered by" description of a change (docs/gating.md#build-history). */
 export function describeTrigger(change: ChangeInfo): string {
   if (change.kind === 'change') {
     return `GitChange ${change.project} ${change.number ?? ''},${change.patchset ?? ''}`;

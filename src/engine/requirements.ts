@@ -1,9 +1,9 @@
 /**
- * Pipeline `require` / `reject` and `allow-other-connections` (spec/engine.md §1.4, §1.14,
- * §2.4): preconditions on a change that wants to enter a pipeline. Only the entries for the change's own connection apply. The
- * options follow the reference's Gerrit filters as far as they mean something for plain git
- * changes: `open`, `current-patchset` and `status` (`NEW` or `MERGED`). As in the reference, a
- * ref update (branch, tag) is not a change and fails every one of them.
+ * Pipeline `require` / `reject` and `allow-other-connections` (docs/project-configuration.md#pipelines,
+ * docs/project-configuration.md#triggers-reporters-and-requirements, docs/gating.md#enqueue): preconditions on a change that
+ * wants to enter a pipeline. Only the entries for the change's own connection apply. The options follow the reference's Gerrit
+ * filters as far as they mean something for plain git changes: `open`, `current-patchset` and `status` (`NEW` or `MERGED`). As
+ * in the reference, a ref update (branch, tag) is not a change and fails every one of them.
  */
 import type { ChangeInfo } from '../model/changes';
 import type { ChangeRequirement, EnginePipeline } from './ports/layout';
@@ -80,7 +80,10 @@ function matchesReject(requirement: ChangeRequirement, change: ChangeInfo): stri
   return null;
 }
 
-/** Every connection a pipeline names: in its triggers, requirements and reporters (spec §1.4). */
+/**
+ * Every connection a pipeline names: in its triggers, requirements and reporters
+ * (docs/project-configuration.md#pipelines).
+ */
 export function pipelineConnections(pipeline: EnginePipeline): Set<string> {
   const connections = new Set<string>();
   pipeline.triggers.forEach((trigger) => connections.add(trigger.connection));

@@ -1,5 +1,5 @@
 /**
- * The tenant status model (compat.md §5) computed by a pure function from stored engine state:
+ * The tenant status model (docs/rest.md#status-document) computed by a pure function from stored engine state:
  * pipelines -> change queues -> heads -> items -> jobs, with every field of the current (2025)
  * document plus Sluice's explanations (why an item waits, why a job waits). `toCurrentShape`
  * and `toEarlierShape` render the two REST documents.

@@ -1,6 +1,7 @@
 /**
  * The pipeline trigger filters that decide which pipelines a trigger event enters
- * (spec/engine.md §2.2.1, §1.14; Part A for the git driver).
+ * (docs/gating.md#event-processing, docs/project-configuration.md#triggers-reporters-and-requirements,
+ * docs/gating.md#sluices-own-rules for the git driver).
  */
 import type { ChangeInfo } from '../model/changes';
 import type { TriggerEvent } from '../model/engine-events';

@@ -1,4 +1,4 @@
-/** Window arithmetic of dependent queues (spec/engine.md §2.6). */
+/** Window arithmetic of dependent queues (docs/gating.md#windows). */
 import type { WindowParams } from '../model/pipeline-state';
 
 /** The window after an item merged: linear adds the factor, exponential multiplies; capped by the ceiling. */

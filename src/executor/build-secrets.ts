@@ -1,5 +1,5 @@
 /**
- * A build's secrets on the executor (docs/security.md §4): the still-encrypted secrets of the
+ * A build's secrets on the executor (docs/security.md#secrets): the still-encrypted secrets of the
  * build request are decrypted with the defining projects' keys just before the build runs,
  * written for each step into its secrets file (only the secrets bound to that step), and every
  * value is masked in whatever the build leaves behind: log lines, files in the log directory,

@@ -1,7 +1,7 @@
 /**
  * Finds what a console client may read for a build: the live log of a build running in this
- * process, the log file of a finished build, or why there is nothing (compat.md §2.35 with
- * Sluice's Part A: finished builds are replayed).
+ * process, the log file of a finished build, or why there is nothing (docs/executor.md#live-console with
+ * docs/rest.md#deliberate-differences-from-the-reference: finished builds are replayed).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

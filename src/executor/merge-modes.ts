@@ -1,7 +1,7 @@
 /**
  * Applying one change commit on top of a speculative branch head with a merge mode
- * (engine.md §3.11). The repository's HEAD must be detached at the head; on success HEAD is the
- * new head. What each mode runs (see docs/executor.md):
+ * (docs/executor.md#merge-modes-and-workspace-schemes). The repository's HEAD must be detached at the head; on success
+ * HEAD is the new head. What each mode runs (see docs/executor.md):
  * - `merge`, `merge-ort`: `git merge --no-ff` (git's default strategy, ort);
  * - `merge-resolve`: `git merge --no-ff -s resolve` (the conservative strategy closest to Gerrit);
  * - `merge-recursive`: `git merge --no-ff -s recursive`;

@@ -1,6 +1,6 @@
 /**
  * Runs a build's steps for real in a prepared workspace and maps what happened to a build
- * result (engine.md §3.1, Sluice Part A):
+ * result (docs/gating.md#results, docs/gating.md#sluices-own-rules):
  * - a `pre-run` step fails (or the job timeout hits during pre-run) -> retryable: `RETRY` while
  *   attempts remain, `RETRY_LIMIT` on the last attempt;
  * - a `run` step exits non-zero -> `FAILURE`; the job timeout hits during run -> `TIMED_OUT`;

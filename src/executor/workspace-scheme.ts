@@ -1,5 +1,6 @@
 /**
- * Where a project is checked out inside a workspace's `src/` directory (engine.md §3.11):
+ * Where a project is checked out inside a workspace's `src/` directory
+ * (docs/executor.md#merge-modes-and-workspace-schemes):
  * - `golang`: `<host>/<project>` (the default), e.g. `git.example.local/example/hello`;
  * - `flat`: the last component of the project name, e.g. `hello`;
  * - `unique`: `<host>/<org>/<url-quoted full name>` (`<host>/<url-quoted name>` without an org),

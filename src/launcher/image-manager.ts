@@ -1,5 +1,5 @@
 /**
- * The image life cycle (engine.md §6.8) for launcher drivers that store images (`local`):
+ * The image life cycle (docs/launcher.md#images) for launcher drivers that store images (`local`):
  * 1. report: `zuul_image` artifacts of successful builds become image build artifacts (checksums
  *    computed from the produced file and checked against what the job claimed) with one upload
  *    per (endpoint, image configuration) of the providers that use the image in that format;
@@ -153,7 +153,7 @@ export class ImageManager {
 
   /**
    * An upload left `uploading` by a launcher that crashed mid-copy goes back to `pending`
-   * (engine.md §6.8 step 4); run when a launcher starts. Only holders known to be gone count.
+   * (docs/launcher.md#images step 4); run when a launcher starts. Only holders known to be gone count.
    */
   async recoverAbandonedUploads(): Promise<void> {
     const { ctx } = this;
@@ -237,7 +237,8 @@ export class ImageManager {
           ctx.now(),
           trx,
         );
-        // An unvalidated upload boots no normal node until a validation pipeline passes it (§6.8 step 5).
+        // An unvalidated upload boots no normal node until a validation pipeline passes it (docs/launcher.md#images
+        // step 5).
         if (
           !upload.validated &&
           artifact.name !== null &&
@@ -414,7 +415,7 @@ export function launcherIsGone(holder: string | null): boolean {
   }
 }
 
-/** Append a zuul-driver `image-build` trigger event (engine.md §6.8 step 1). */
+/** Append a zuul-driver `image-build` trigger event (docs/launcher.md#images step 1). */
 export async function emitImageBuild(
   ctx: LauncherContext,
   tenant: string,
@@ -436,7 +437,9 @@ export async function emitImageBuild(
   });
 }
 
-/** Append a zuul-driver `image-validate` trigger event for a ready, unvalidated upload (engine.md §6.8 step 4). */
+/**
+ * Append a zuul-driver `image-validate` trigger event for a ready, unvalidated upload (docs/launcher.md#images step 4).
+ */
 export async function emitImageValidate(
   ctx: LauncherContext,
   tenant: string,

@@ -1,5 +1,5 @@
 /**
- * The launcher loop (engine.md §6.3): each pass records reported images, uploads them, requests
+ * The launcher loop (docs/launcher.md#wiring): each pass records reported images, uploads them, requests
  * missing image builds, revises relative priorities, processes open nodeset requests in priority
  * order, launches requested nodes, ages ready and held nodes, keeps min-ready pools and deletes
  * nodes and images no longer needed. All coordination is in the store (row locks with

@@ -108,7 +108,7 @@ export class LauncherNodeGateway implements NodeGateway {
     this.changed();
   }
 
-  /** A validation pipeline passed the upload: normal nodes may boot from it now (engine.md §6.8 step 5). */
+  /** A validation pipeline passed the upload: normal nodes may boot from it now (docs/launcher.md#images step 5). */
   async markUploadValidated(tenant: string, uploadUuid: string): Promise<void> {
     const { ctx } = this;
     const marked = await ctx.knex.transaction(async (trx) => {

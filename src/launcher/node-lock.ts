@@ -1,5 +1,5 @@
 /**
- * The executor's side of a build's launcher nodes (engine.md §6.2): when the build starts it locks
+ * The executor's side of a build's launcher nodes (docs/launcher.md#nodeset-requests): when the build starts it locks
  * them — each node must still be assigned and `ready` (or already `in-use` by an earlier run of
  * the same build) — and they become `in-use` with the executor as lock holder. The engine returns
  * them afterwards (`returnNodes`: `used`, lock released).

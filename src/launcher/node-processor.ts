@@ -1,5 +1,5 @@
 /**
- * The node life cycle on the launcher side (engine.md §6.5): launch `requested` nodes when their
+ * The node life cycle on the launcher side (docs/launcher.md#node-life-cycle): launch `requested` nodes when their
  * provider has quota (a static node first gets a free host), age out idle ready nodes
  * (max-ready-age), expire held nodes, keep min-ready pools, and delete used, failed and outdated
  * nodes. Every change happens under the node's row lock (`FOR UPDATE SKIP LOCKED`).
@@ -14,7 +14,7 @@ import type { RuntimeImage, RuntimeProvider } from './providers';
 /** States in which a node occupies quota once launched. */
 const LAUNCHED_STATES = ['building', 'ready', 'in-use', 'used', 'outdated', 'hold'] as const;
 
-/** Whether an upload may be used by a provider (engine.md §6.8 permission rules). */
+/** Whether an upload may be used by a provider (docs/launcher.md#images). */
 export function uploadPermitted(upload: ImageUploadRecord, provider: RuntimeProvider, image: RuntimeImage): boolean {
   return (
     upload.providers.includes(provider.canonicalName) ||

@@ -1,8 +1,8 @@
 /**
- * Administrator operations on nodes, nodeset requests and images (compat.md §2.23, §2.25,
- * §2.29–§2.31, A4). Each returns a typed result: expected failures are values, not exceptions,
- * so REST and GraphQL map them to the same statuses and texts. Authorization (tenant admin) is
- * the caller's job (schema scope).
+ * Administrator operations on nodes, nodeset requests and images
+ * (docs/rest.md#nodes-nodeset-requests-and-image-actions, docs/rest.md#deliberate-differences-from-the-reference). Each
+ * returns a typed result: expected failures are values, not exceptions, so REST and GraphQL map them to the same
+ * statuses and texts. Authorization (tenant admin) is the caller's job (schema scope).
  */
 import type { NodeRecord } from '../model/launcher';
 import type { SystemEventType } from '../store/repositories/system-events';

@@ -1,6 +1,6 @@
 /**
- * Runtime providers (engine.md §6.1): each tenant's flattened `provider` objects whose connection
- * uses a launcher driver (`local` or `static`), with their labels, images, quota and hosts.
+ * Runtime providers (docs/launcher.md#providers-and-drivers): each tenant's flattened `provider` objects whose
+ * connection uses a launcher driver (`local` or `static`), with their labels, images, quota and hosts.
  * Providers of other drivers (cloud drivers) parse in the layout but have no runtime here.
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Processing one nodeset request (engine.md §6.4) inside a transaction that holds its row lock:
+ * Processing one nodeset request (docs/launcher.md#nodeset-requests) inside a transaction that holds its row lock:
  * accept (choose providers, claim ready nodes or create new ones, or wait for quota) and check
  * (replace failed nodes on providers that have launch attempts left; fulfil when every node is
  * ready; fail, or fall back to the next nodeset alternative, when a label has no provider left).
@@ -48,7 +48,7 @@ function utilisation(provider: RuntimeProvider, usage: ReadonlyMap<string, numbe
   return Math.min(1, (usage.get(provider.canonicalName) ?? 0) / provider.instances);
 }
 
-/** Choose a provider per label index (engine.md §6.4 step 2). */
+/** Choose a provider per label index (docs/launcher.md#nodeset-requests). */
 export function selectProviders(
   request: Pick<NodesetRequestRecord, 'labels' | 'preferredProvider'>,
   data: readonly ProviderNodeData[],

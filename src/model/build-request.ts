@@ -10,7 +10,10 @@
 import { z } from 'zod';
 import type { BuildResult } from './results';
 
-/** Merge modes (engine.md §3.11); docs/executor.md says which git command each one runs. */
+/**
+ * Merge modes (docs/executor.md#merge-modes-and-workspace-schemes); docs/executor.md says which git command each one
+ * runs.
+ */
 export const MERGE_MODES = [
   'merge',
   'merge-resolve',
@@ -22,7 +25,9 @@ export const MERGE_MODES = [
 ] as const;
 export type MergeMode = (typeof MERGE_MODES)[number];
 
-/** Workspace schemes (engine.md §3.11): where a project is checked out inside `src/`. */
+/**
+ * Workspace schemes (docs/executor.md#merge-modes-and-workspace-schemes): where a project is checked out inside `src/`.
+ */
 export const WORKSPACE_SCHEMES = ['golang', 'flat', 'unique'] as const;
 export type WorkspaceScheme = (typeof WORKSPACE_SCHEMES)[number];
 
@@ -52,7 +57,7 @@ export type BuildItemRef = z.infer<typeof buildItemRefSchema>;
 
 /**
  * One change or ref of the speculative state. A build's `mergerItems` list the item ahead
- * first and the item under test last (engine.md §2.5.1 `merger_items`).
+ * first and the item under test last (docs/gating.md#preparing-an-item).
  */
 export const mergerItemSchema = z.object({ ...refFields, mergeMode: z.enum(MERGE_MODES) }).strict();
 export type MergerItem = z.infer<typeof mergerItemSchema>;
@@ -94,7 +99,7 @@ export type BuildStep = z.infer<typeof buildStepSchema>;
 
 /**
  * A secret the build's steps use, still encrypted as written in the project's configuration
- * (engine.md §5.2): the executor decrypts it with `project`'s secrets key, so the row never
+ * (docs/security.md#secrets): the executor decrypts it with `project`'s secrets key, so the row never
  * holds a decrypted value.
  */
 export const buildSecretSchema = z
@@ -196,7 +201,7 @@ export const buildNodesetNodeSchema = z
 export type BuildNodesetNode = z.infer<typeof buildNodesetNodeSchema>;
 
 /**
- * The nodeset alternative the build's nodes were provided for (engine.md §1.7): node names and
+ * The nodeset alternative the build's nodes were provided for (docs/project-configuration.md#nodesets): node names and
  * groups, in the order of `BuildRequestParams.nodes` (node i of the nodeset is `nodes[i]`).
  */
 export const buildNodesetSchema = z
@@ -289,7 +294,7 @@ export interface BuildPausedPayload extends BuildEventSubject {
 }
 
 /**
- * Payload of a `build-completed` result event. `result` follows engine.md §3.1 from the
+ * Payload of a `build-completed` result event. `result` follows docs/gating.md#results from the
  * executor's point of view: `RETRY` means "retryable failure with tries left" (the engine
  * re-requests the build), `RETRY_LIMIT` the same failure on the last allowed attempt.
  */
@@ -348,5 +353,5 @@ export function completedWithoutRun(
   };
 }
 
-/** Result a caller may choose for a canceled build (engine.md §3.1). */
+/** Result a caller may choose for a canceled build (docs/gating.md#results). */
 export type CancelResult = Extract<BuildResult, 'CANCELED' | 'ABORTED'>;

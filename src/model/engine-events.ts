@@ -1,6 +1,6 @@
 /**
  * Engine events: the durable input of a tenant's scheduler, stored as rows of `engine_events`
- * (spec/engine.md §2.2). One discriminated union (on `type`) covers the three categories:
+ * (docs/gating.md#event-processing). One discriminated union (on `type`) covers the three categories:
  * trigger events (git connection, timers, the zuul driver, the launcher), management events
  * (admin operations, reconfiguration, `supercedes`) and result events (executors, the launcher).
  * The schemas are the single source of the types: payloads read back from the store are
@@ -47,7 +47,9 @@ export const triggerEventSchema = z.object({
   parentPipeline: z.string().optional(),
   /** project-change-merged: the change that merged. */
   mergedChange: z.number().int().nullish(),
-  /** A branch update made by Sluice's own merge (emitted once by the git connection, spec Part A). */
+  /**
+   * A branch update made by Sluice's own merge (emitted once by the git connection, docs/gating.md#sluices-own-rules).
+   */
   own: z.boolean().optional(),
   /** image-build: the images to build; image-validate: the image of the upload. */
   imageNames: z.array(z.string()).optional(),
@@ -179,7 +181,7 @@ export const buildCompletedEventSchema = z.object({
 
 /**
  * The run phase succeeded and asked to pause (`zuul.pause`): the build waits for its dependents
- * (spec §2.2.2), which get what it returned so far.
+ * (docs/gating.md#paused-builds), which get what it returned so far.
  */
 export const buildPausedEventSchema = z.object({
   type: z.literal('build-paused'),

@@ -64,7 +64,7 @@ export interface FrozenJobExecution {
   run: FrozenPlaybook[];
   postRun: FrozenPlaybook[];
   requiredProjects: FrozenRequiredProject[];
-  /** The secrets the job's scripts use, still encrypted (engine.md §5.2 "frozen secrets"). */
+  /** The secrets the job's scripts use, still encrypted (docs/security.md#secrets). */
   frozenSecrets: FrozenSecret[];
   /** All concrete nodeset alternatives in order (none when the job has no nodeset). */
   nodesetAlternatives: FrozenNodeset[];

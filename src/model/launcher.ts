@@ -1,6 +1,7 @@
 /**
- * Launcher records and states (engine.md §3.5, §3.6, §6): nodeset requests, provider nodes,
- * image build artifacts and image uploads, as stored and as shown by the API.
+ * Launcher records and states (docs/launcher.md#node-and-request-states, docs/launcher.md#image-states,
+ * docs/launcher.md#reference-behaviour): nodeset requests, provider nodes, image build artifacts and image uploads, as
+ * stored and as shown by the API.
  */
 
 export const NODESET_REQUEST_STATES = ['requested', 'accepted', 'fulfilled', 'failed'] as const;
@@ -19,7 +20,10 @@ export const NODE_STATES = [
 ] as const;
 export type NodeState = (typeof NODE_STATES)[number];
 
-/** States that count toward a provider's quota (§3.5 "allocated", plus `requested` when accepting work). */
+/**
+ * States that count toward a provider's quota (docs/launcher.md#node-and-request-states, plus `requested` when
+ * accepting work).
+ */
 export const QUOTA_STATES: readonly NodeState[] = [
   'requested',
   'building',

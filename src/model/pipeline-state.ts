@@ -1,12 +1,12 @@
 /**
- * Runtime state of a tenant's pipelines (spec/engine.md §2.1), as plain JSON-serialisable
+ * Runtime state of a tenant's pipelines (docs/gating.md#runtime-state), as plain JSON-serialisable
  * records: the scheduler keeps it in memory and the store saves and loads it unchanged.
  */
 import type { ChangeInfo, MergeItem } from './changes';
 import type { FrozenJobExecution } from './frozen-job';
 import type { BuildResult, BuildsetResult } from './results';
 
-/** Window parameters of a change queue (spec/engine.md §2.6). */
+/** Window parameters of a change queue (docs/gating.md#windows). */
 export interface WindowParams {
   window: number;
   floor: number;
@@ -79,7 +79,7 @@ export type DequeueReason =
   | { kind: 'reconfiguration'; message: string }
   | { kind: 'promoted' };
 
-/** What a job is waiting for before it can start (compat.md §5 `waiting_status`). */
+/** What a job is waiting for before it can start (docs/rest.md#status-document `waiting_status`). */
 export type JobWaitReason =
   'window' | 'merge' | 'hold-following-changes' | 'requirements' | 'dependencies' | 'semaphores' | 'nodes' | 'executor';
 

@@ -1,6 +1,6 @@
 /**
  * Results and states shared by the engine, the store and the API. Values and meanings follow
- * the reference engine (`spec/engine.md` §3); descriptions are reused by the GraphQL enums.
+ * the reference engine (docs/gating.md#results); descriptions are reused by the GraphQL enums.
  */
 
 /** Final (or retry) result of one build; null while the build is queued or running. */

@@ -1,5 +1,5 @@
 /**
- * `!encrypted/pkcs1-oaep` secrets (engine.md §5.2): RSAES-OAEP with SHA-1 (hash and MGF1) and
+ * `!encrypted/pkcs1-oaep` secrets (docs/security.md#secrets): RSAES-OAEP with SHA-1 (hash and MGF1) and
  * an empty label, the plaintext split into chunks of at most key bytes − 42, each chunk
  * encrypted on its own and base64-encoded. Compatible with the reference's tools and with
  * `openssl pkeyutl -encrypt -pkeyopt rsa_padding_mode:oaep` (SHA-1 is OpenSSL's default).

@@ -1,7 +1,7 @@
 /**
- * Who may read a console stream (compat.md §2.35, §6.3): the same read decision as the tenant's
- * REST reads, with the token taken from the stream's first message. A refusal closes the socket
- * with 4000 and the auth error name (`MissingAuthError`, `TokenExpiredError`, ...), or
+ * Who may read a console stream (docs/executor.md#live-console, docs/security.md#who-may-do-what-rules): the same read
+ * decision as the tenant's REST reads, with the token taken from the stream's first message. A refusal closes the
+ * socket with 4000 and the auth error name (`MissingAuthError`, `TokenExpiredError`, ...), or
  * `Authorization error` when the token is valid but may not read the tenant.
  */
 import type { AuthServices } from '../../schema/infra/context';

@@ -142,7 +142,7 @@ export interface EnvelopedParsing {
 
 /**
  * Parse and validate a graphql-ws operation with the same limits as HTTP. Never throws: a
- * thrown error would close the socket and every subscription on it (style guide A2), so
+ * thrown error would close the socket and every subscription on it (docs/live.md#authentication-and-protocol), so
  * failures come back as errors for this one operation.
  */
 export function parseAndValidateForSubscription(

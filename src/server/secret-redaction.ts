@@ -1,5 +1,5 @@
 /**
- * The last line of defence for secrets (docs/security.md §4): every GraphQL result leaving the
+ * The last line of defence for secrets (docs/security.md#secrets): every GraphQL result leaving the
  * process (HTTP, graphql-ws subscriptions, and the REST layer, which runs its operations through
  * the same envelop) has the decrypted values of the loaded secrets masked in its data, errors and
  * extensions. Values never reach these results by design; this catches what a job returned or

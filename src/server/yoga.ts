@@ -22,7 +22,7 @@ export interface SluiceServerContext {
 
 /**
  * How the request authenticated: the `Authorization` header on HTTP (REST runs through here
- * too), `connectionParams` on WebSocket (docs/security.md §1).
+ * too), `connectionParams` on WebSocket (docs/security.md#authenticators).
  */
 async function requestAuthOf(services: Services, initial: SluiceServerContext): Promise<RequestAuth> {
   if (initial.requestAuth !== undefined) {

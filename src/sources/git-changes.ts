@@ -1,5 +1,5 @@
 /**
- * Gerrit-style changes in plain git repositories (engine.md Part A): a change is a ref
+ * Gerrit-style changes in plain git repositories (docs/gating.md#sluices-own-rules): a change is a ref
  * `refs/changes/<NN>/<N>/<P>` where NN is the last two digits of the change number N,
  * zero-padded, and P the patchset. Its target branch comes from a `Target-Branch:` trailer of
  * the commit message (else the project's default branch), its owner is the commit author, and

@@ -38,7 +38,7 @@ export interface ConfigSnapshot {
   ignoredLocations: string[];
 }
 
-/** Where configuration is looked for, in load order (engine.md §1.1). */
+/** Where configuration is looked for, in load order (docs/project-configuration.md#configuration-files). */
 export const CONFIG_LOCATIONS = ['zuul.yaml', 'zuul.d/', '.zuul.yaml', '.zuul.d/'] as const;
 
 export class RepositoryNotFoundError extends Error {

@@ -1,7 +1,7 @@
 /**
  * Polls the repositories of one git connection and turns what moved into trigger events:
  * `ref-updated` for branches and tags (created, updated, deleted) and `patchset-created` for
- * new change refs (engine.md Part A). The first poll of a project records a baseline and emits
+ * new change refs (docs/gating.md#sluices-own-rules). The first poll of a project records a baseline and emits
  * nothing. Polls never overlap; the next one is scheduled when the previous one has finished.
  *
  * Branch updates Sluice makes itself (a gate merge) are announced with `expectOwnUpdate`: the

@@ -1,6 +1,6 @@
 /**
  * Executes subscription events with a fresh context per event (new Pothos caches and loaders,
- * style guide A2) and, for events the live hub marks as shared, only once per distinct
+ * docs/live.md#authentication-and-protocol) and, for events the live hub marks as shared, only once per distinct
  * operation: every subscriber of the same document and variables receives the same result for
  * the same shared event. Authorization happens before an event is yielded (per subscriber), and
  * a shared event's result does not depend on who asked, so 5,000 identical status subscribers

@@ -70,7 +70,7 @@ export const oidc = (
   ...extra,
 });
 
-/** compat.md §6.5: the test suite's HS256 operator authenticator, which allows `zuul.admin`. */
+/** docs/rest.md#reference-cases: the test suite's HS256 operator authenticator, which allows `zuul.admin`. */
 export const OPERATOR = hs256('zuul.example.com', 'zuul_operator', 'NoDanaOnlyZuul', { allowAuthzOverride: true });
 /** The rules fixture's authenticator: no override, admins come from rules. */
 export const RULES = hs256('rules.example.com', 'rules_operator', 'rules-secret');

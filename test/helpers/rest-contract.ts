@@ -69,7 +69,7 @@ export function useRestContract(): RestContract {
       },
     });
     const history = historyFactory(server.database.knex);
-    // compat.md §8 "add_base_changes": 1,1 on org/project and 2,1 on org/project1, three builds each.
+    // docs/rest.md#reference-cases "add_base_changes": 1,1 on org/project and 2,1 on org/project1, three builds each.
     const one = await history.buildset({
       refs: [defaultRef()],
       triggeredBy: 'Triggered by GerritChange org/project 1,1',

@@ -282,7 +282,7 @@ describe('launcher GraphQL', () => {
     expect((await graphql(hold, { input: { tenant: 'other', nodeId: node.uuid } }, tokenAt(['other']))).data).toEqual({
       nodeHold: { __typename: 'NotFoundError', message: 'Node not found' },
     });
-    // Unknown tenants answer NotFound before any auth check (compat.md §6.3).
+    // Unknown tenants answer NotFound before any auth check (docs/security.md#who-may-do-what-rules).
     expect((await graphql(hold, { input: { tenant: 'ghost', nodeId: node.uuid } }, tokenAt(['ghost']))).data).toEqual({
       nodeHold: { __typename: 'NotFoundError', message: 'Tenant not found' },
     });

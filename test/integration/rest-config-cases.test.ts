@@ -1,10 +1,10 @@
 /**
- * The configuration cases of compat.md §8.1 that need their own fixture, over REST through a real
+ * The configuration cases of docs/rest.md#current-shape-cases that need their own fixture, over REST through a real
  * server loading a tenant file over real git repositories: the tenant list after reconfigurations
  * (#3), particular job variants (#20 required projects, #21 nodeset alternatives, #22 all four
  * playbook phases, #24 secrets and their freeze-job redaction), label restrictions (#30) and
- * global semaphores with holders in several tenants (#34); earlier-shape checks where §4.3 and
- * §8.2 say that shape differs.
+ * global semaphores with holders in several tenants (#34); earlier-shape checks where docs/rest.md#job-variants,
+ * docs/rest.md#earlier-shape-cases say that shape differs.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -224,7 +224,8 @@ describe('job variants, secrets and semaphores (cases 20–22, 24, 34)', () => {
     expect(variants[0].required_projects).toEqual([
       { override_branch: null, override_checkout: null, project_name: 'org/project' },
     ]);
-    // §8.2 #7, §4.3: the earlier shape names the required project canonically.
+    // docs/rest.md#earlier-shape-cases #7, docs/rest.md#job-variants: the earlier shape names the required project
+    // canonically.
     const [earlier] = await getJson<Json[]>(server, 'tenant/tenant-one/job/test-job', 'earlier');
     expect(earlier.required_projects).toEqual([
       { override_branch: null, override_checkout: null, project_name: 'review.example.com/org/project' },
@@ -250,7 +251,7 @@ describe('job variants, secrets and semaphores (cases 20–22, 24, 34)', () => {
       { name: 'fast-nodeset', nodes: [node('controller', 'fast-label')], groups: [], alternatives: [] },
       { name: '', nodes: [node('controller', 'slow-label')], groups: [], alternatives: [] },
     ]);
-    // §4.3: the earlier shape had no alternatives.
+    // docs/rest.md#job-variants: the earlier shape had no alternatives.
     const [earlier] = await getJson<Json[]>(server, 'tenant/tenant-one/job/nodeset-alternatives-job', 'earlier');
     expect(earlier).not.toHaveProperty('nodeset_alternatives');
   });
@@ -258,7 +259,7 @@ describe('job variants, secrets and semaphores (cases 20–22, 24, 34)', () => {
   it('#22: complete-job lists its playbooks per phase, post-run in written order', async () => {
     const [variant] = await getJson<Json[]>(server, 'tenant/tenant-one/job/complete-job');
     const context = { project: 'tenant-one-config', branch: 'master', path: 'zuul.yaml' };
-    // A job's own project is its implicit role, on the variant and on each of its scripts (§2.17).
+    // A job's own project is its implicit role, on the variant and on each of its scripts (docs/rest.md#job-variants).
     const roles = [
       {
         implicit: true,
@@ -280,7 +281,7 @@ describe('job variants, secrets and semaphores (cases 20–22, 24, 34)', () => {
     expect(variant.run).toEqual([play('playbooks/run.yaml')]);
     expect(variant.post_run).toEqual([play('playbooks/post-run-01.yaml'), play('playbooks/post-run-02.yaml')]);
     expect(variant.cleanup_run).toEqual([play('playbooks/cleanup-run.yaml')]);
-    // §4.3: earlier playbooks are {path, roles, secrets, source_context}; no cleanup_run.
+    // docs/rest.md#job-variants: earlier playbooks are {path, roles, secrets, source_context}; no cleanup_run.
     const [earlier] = await getJson<Json[]>(server, 'tenant/tenant-one/job/complete-job', 'earlier');
     const earlierPlay = (file: string) => ({ path: file, roles, secrets: [], source_context: context });
     expect(earlier.post_run).toEqual([
@@ -338,7 +339,8 @@ describe('job variants, secrets and semaphores (cases 20–22, 24, 34)', () => {
       { name: 'project1-semaphore', global: false, max: 11, holders: none },
     ];
     expect(await getJson(server, 'tenant/tenant-one/semaphores')).toEqual(expected);
-    // No semaphore endpoint existed in 2019; the earlier shape serves the current records (§4.1).
+    // No semaphore endpoint existed in 2019; the earlier shape serves the current records
+    // (docs/rest.md#earlier-shape-endpoints).
     expect(await getJson(server, 'tenant/tenant-one/semaphores', 'earlier')).toEqual(expected);
     expect(await getJson(server, 'tenant/tenant-two/semaphores')).toEqual([
       {

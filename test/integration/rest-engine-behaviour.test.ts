@@ -1,14 +1,14 @@
 /**
- * REST over the live engine, the compat.md §8 cases: status (both shapes), status of a change,
+ * REST over the live engine, the docs/rest.md#reference-cases cases: status (both shapes), status of a change,
  * tenant state, enqueue, dequeue, promote and autohold.
  */
 import { restEngineServer, type Json } from '../helpers/rest-engine-server';
 
-describe('REST over the engine: compat.md §8 behaviour', () => {
+describe('REST over the engine: reference-case behaviour', () => {
   const fixture = restEngineServer();
   const { T, request, post, json, enqueuedChange, createAutohold } = fixture;
 
-  it('status: headers, current items with refs, earlier per-change items (§8.1 #11–#13, §8.2 #2, §5, A3)', async () => {
+  it('status: headers, current items with refs, earlier per-change items (cases 11–13, earlier case 2)', async () => {
     const res = await request(`${T()}/status`);
     expect(res.headers.get('cache-control')).toBe('public, max-age=1');
     expect(res.headers.get('last-modified')).toMatch(
@@ -28,7 +28,7 @@ describe('REST over the engine: compat.md §8 behaviour', () => {
       item_ahead: null,
       refs: [{ id: '1,1', project: 'org/project' }],
     });
-    // Key order of the reference's example document (compat.md §5.1); some clients diff raw documents.
+    // Key order of the reference's example document (docs/rest.md#status-document); some clients diff raw documents.
     expect(Object.keys(current)).toEqual([
       'zuul_version',
       'trigger_event_queue',
@@ -108,7 +108,7 @@ describe('REST over the engine: compat.md §8 behaviour', () => {
     expect(earlierItems.find((item) => item.id === '1,1')?.items_behind).toEqual(expect.arrayContaining(['2,1']));
   });
 
-  it('status/change returns the items of the change; unknown change -> [] (§2.10, §8.1 #16)', async () => {
+  it('status/change returns the items of the change; unknown change -> [] (case 16)', async () => {
     const items = await json<Array<{ refs: Array<{ id: string; project: string }> }>>(
       await request(`${T()}/status/change/1,1`),
     );
@@ -117,7 +117,7 @@ describe('REST over the engine: compat.md §8 behaviour', () => {
     expect(await json(await request(`${T()}/status/change/99,1`))).toEqual([]);
   });
 
-  it('state: POST coerces flags, keeps omitted ones, truncates the reason; GET and status show it (§2.12, A4)', async () => {
+  it('state: POST coerces flags, keeps omitted ones, truncates the reason; GET and status show it', async () => {
     expect(await json(await post(`${T()}/state`, { trigger_queue_paused: 1, reason: 'x'.repeat(5000) }))).toBeNull();
     const state = await json<Json>(await request(`${T()}/state`));
     expect(state).toEqual({
@@ -143,7 +143,7 @@ describe('REST over the engine: compat.md §8 behaviour', () => {
     });
   });
 
-  it('enqueue a change -> true and the item appears; earlier GET form too (§2.45, §8.2, A3)', async () => {
+  it('enqueue a change -> true and the item appears; earlier GET form too', async () => {
     fixture.h.changes.add('org/project', 50);
     expect(
       await json(
@@ -164,7 +164,7 @@ describe('REST over the engine: compat.md §8 behaviour', () => {
     }
   });
 
-  it('dequeue removes the item; promote of the current order answers true (§2.46, §2.47, §8.1 #51, #52)', async () => {
+  it('dequeue removes the item; promote of the current order answers true (cases 51, 52)', async () => {
     const change = await enqueuedChange();
     expect(await json(await post(`${T()}/project/org/project/dequeue`, { pipeline: 'gate', change }))).toBe(true);
     await fixture.h.settle();
@@ -173,7 +173,7 @@ describe('REST over the engine: compat.md §8 behaviour', () => {
     await fixture.h.settle();
   });
 
-  it('autohold: create (default, change, ref), list with project suffix filter, get, delete (§2.42–§2.44, §8.1 #49, #50)', async () => {
+  it('autohold: create (default, change, ref), list with project suffix filter, get, delete (cases 49, 50)', async () => {
     const before = (await json<unknown[]>(await request(`${T()}/autohold`))).length;
     const plain = await createAutohold({ reason: 'reason text', node_hold_expiration: 600 });
     const record = await json<Json>(await request(`${T()}/autohold/${plain}`));

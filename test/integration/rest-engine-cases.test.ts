@@ -1,8 +1,8 @@
 /**
- * compat.md §8.1 cases about the gate's change queues, over REST on a live engine: a gate whose
+ * docs/rest.md#current-shape-cases cases about the gate's change queues, over REST on a live engine: a gate whose
  * shared queue is per branch (`queue: {name: integrated, per-branch: true}`) reports the branch of
  * every change queue (#14), and once every change has completed the gate lists no queue at all
- * (#15: only non-empty queues, §5.1). The engine runs with the scripted executor: builds stay
+ * (#15: only non-empty queues, docs/rest.md#status-document). The engine runs with the scripted executor: builds stay
  * running until the test finishes them, and the test waits for the scheduler to go idle.
  */
 import { EngineHarness, nextTenant } from '../engine/harness';

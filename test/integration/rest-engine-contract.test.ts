@@ -1,8 +1,10 @@
 /**
- * REST contract of the routes over the live engine (compat.md §2.9–§2.12, §2.42–§2.47, §5, A3,
- * A4): every path x method x shape answers with the declared status and headers and a body that
- * validates against the served OpenAPI document. The §8 cases are in rest-engine-behaviour.test.ts,
- * the error paths in rest-engine-errors.test.ts.
+ * REST contract of the routes over the live engine (docs/rest.md#status-document,
+ * docs/rest.md#tenant-configuration-reads, docs/rest.md#tenant-event-queue-state, docs/rest.md#autohold,
+ * docs/rest.md#enqueue-dequeue-and-promote, docs/rest.md#the-shape-rule,
+ * docs/rest.md#deliberate-differences-from-the-reference): every path x method x shape answers with the declared status
+ * and headers and a body that validates against the served OpenAPI document. The docs/rest.md#reference-cases cases are
+ * in rest-engine-behaviour.test.ts, the error paths in rest-engine-errors.test.ts.
  */
 import { REST_ROUTES } from '../../rest-compat';
 import { openApiPath } from '../../rest-compat/openapi';

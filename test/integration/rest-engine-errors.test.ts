@@ -90,7 +90,7 @@ describe('REST over the engine: errors', () => {
     expect(options.headers.get('access-control-allow-methods')).toBe('POST, GET, OPTIONS');
   });
 
-  it('autohold validation and 404 texts (§2.43, §2.44)', async () => {
+  it('autohold validation and 404 texts', async () => {
     const create = `${T()}/project/org/project/autohold`;
     const valid = { job: 'unit', count: 1, reason: 'x', node_hold_expiration: null };
     await expectError(

@@ -1,6 +1,6 @@
 /**
- * `POST T/project/{p}/freeze-pipeline` (compat.md A4) through a real server over real git
- * repositories: branches get the current configuration; change refs get their changed files
+ * `POST T/project/{p}/freeze-pipeline` (docs/rest.md#deliberate-differences-from-the-reference) through a real server
+ * over real git repositories: branches get the current configuration; change refs get their changed files
  * matched against file matchers and, for untrusted projects, their proposed configuration
  * merged into the branch tip and applied speculatively; every bad input has its 4xx.
  */

@@ -1,7 +1,7 @@
 /**
- * REST launcher runtime endpoints (compat.md §2.22–§2.25, §2.29–§2.31, A2, A4) on the real
- * server: list shapes validated against the served OpenAPI document, admin gating, success
- * statuses and bodies, and the 400/404/409 texts.
+ * REST launcher runtime endpoints (docs/rest.md#nodes-nodeset-requests-and-image-actions,
+ * docs/rest.md#deliberate-differences-from-the-reference) on the real server: list shapes validated against the served
+ * OpenAPI document, admin gating, success statuses and bodies, and the 400/404/409 texts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -97,7 +97,8 @@ describe('REST launcher runtime', () => {
         ],
       }),
       launcherLayout({ tenant: 'other' }),
-      // The reference fixture's names for §8.1 #31: provider test-provider serving label label1.
+      // The reference fixture's names for docs/rest.md#current-shape-cases #31: provider test-provider serving label
+      // label1.
       launcherLayout({
         tenant: 'tenant-one',
         images: [{ name: 'image1', type: 'cloud' }],

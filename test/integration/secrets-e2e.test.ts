@@ -150,7 +150,7 @@ describe('secrets end to end', () => {
     expect(createPublicKey(pem).asymmetricKeyDetails?.modulusLength).toBe(4096);
     const keyFile = path.join(root, 'hello.pub');
     writeFileSync(keyFile, pem);
-    // engine.md §5.2: RSAES-OAEP with SHA-1 (hash and MGF1).
+    // docs/security.md#secrets: RSAES-OAEP with SHA-1 (hash and MGF1).
     const ciphertext = execFileSync(
       'openssl',
       [

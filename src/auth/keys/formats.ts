@@ -1,6 +1,7 @@
 /**
- * Public key formats served by the key endpoints (compat.md §2.33, §2.34, A4): PEM
- * SubjectPublicKeyInfo for the secrets key, an OpenSSH `ssh-rsa` line for SSH keys.
+ * Public key formats served by the key endpoints (docs/rest.md#public-keys,
+ * docs/rest.md#deliberate-differences-from-the-reference): PEM SubjectPublicKeyInfo for the secrets key, an OpenSSH
+ * `ssh-rsa` line for SSH keys.
  */
 import type { KeyObject } from 'node:crypto';
 

@@ -1,8 +1,8 @@
 /**
- * Key pairs on demand: a project's RSA secrets key (4096 bits, engine.md §5.1), a project SSH
- * key (RSA 2048, §5.4) and a tenant SSH key (RSA 2048, compat.md A4). Created on first need,
- * stored with the private part encrypted, cached in memory, and safe to request from several
- * processes at once (the first key written wins).
+ * Key pairs on demand: a project's RSA secrets key (4096 bits, docs/security.md#keys), a project SSH
+ * key (RSA 2048, docs/security.md#keys) and a tenant SSH key (RSA 2048,
+ * docs/rest.md#deliberate-differences-from-the-reference). Created on first need, stored with the private part
+ * encrypted, cached in memory, and safe to request from several processes at once (the first key written wins).
  */
 import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
 import type { KeyKind, KeyRepository, StoredKey } from '../../store/repositories/keys';

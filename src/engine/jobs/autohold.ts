@@ -1,8 +1,8 @@
-/** Autohold (spec §3.8): a failed build's nodes are held for the most specific matching request. */
+/** Autohold (docs/gating.md#autohold): a failed build's nodes are held for the most specific matching request. */
 import type { BuildState, ItemState, JobState, NodeInfo } from '../../model/pipeline-state';
 import type { PassContext } from '../pass-context';
 
-/** Autohold (spec §3.8): the most specific matching request holds the build's nodes. */
+/** Autohold (docs/gating.md#autohold): the most specific matching request holds the build's nodes. */
 export async function autoholdMatch(
   ctx: PassContext,
   item: ItemState,

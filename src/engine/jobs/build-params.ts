@@ -33,7 +33,7 @@ function transitiveDependencies(item: ItemState, job: JobState): JobState[] {
 }
 
 /**
- * A job's node request (engine.md §2.10): its nodeset alternatives in order, the pipeline
+ * A job's node request (docs/gating.md#build-completion): its nodeset alternatives in order, the pipeline
  * precedence as priority, and the item's project, by which the launcher ranks requests of one
  * project behind each other (relative priority).
  */

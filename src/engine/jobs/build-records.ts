@@ -1,6 +1,6 @@
 /**
- * The builds of a job (spec/engine.md §2.9–§2.10): new build states, their history rows, and
- * the records of builds that end without running (SKIPPED, CANCELED, NODE_FAILURE, FAILURE).
+ * The builds of a job (docs/gating.md#jobs-inside-an-item, docs/gating.md#build-completion): new build states, their
+ * history rows, and the records of builds that end without running (SKIPPED, CANCELED, NODE_FAILURE, FAILURE).
  */
 import type { ChangeInfo } from '../../model/changes';
 import type { BuildState, ItemState, JobState } from '../../model/pipeline-state';

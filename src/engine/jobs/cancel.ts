@@ -1,4 +1,4 @@
-/** Canceling jobs (spec/engine.md §2.9.6): node requests, unfinished builds and semaphores. */
+/** Canceling jobs (docs/gating.md#canceling-jobs): node requests, unfinished builds and semaphores. */
 import type { BuildResult } from '../../model/results';
 import type { ItemState, JobState } from '../../model/pipeline-state';
 import type { PassContext } from '../pass-context';
@@ -24,12 +24,12 @@ export async function cancelNodeRequest(ctx: PassContext, job: JobState): Promis
  * How jobs are canceled: `reset` (the item gets a new buildset; jobs run again), `dequeue` (the
  * item leaves) or `stay-current` (fail-fast, a needed change failing: the buildset stays and
  * reports). Started builds end ABORTED unless their buildset stays current (then CANCELED, as
- * in spec §3.1); builds no executor started end CANCELED; with `dequeue` and `stay-current`
+ * in docs/gating.md#results); builds no executor started end CANCELED; with `dequeue` and `stay-current`
  * jobs without a build get a CANCELED placeholder so they do not start.
  */
 export type CancelMode = 'reset' | 'dequeue' | 'stay-current';
 
-/** Cancel every unfinished job of an item (spec §2.9.6). */
+/** Cancel every unfinished job of an item (docs/gating.md#canceling-jobs). */
 export async function cancelJobs(ctx: PassContext, item: ItemState, mode: CancelMode): Promise<void> {
   for (const job of item.buildset.jobs) {
     await cancelJob(ctx, item, job, mode);

@@ -1,5 +1,5 @@
 /**
- * A job's dependents (spec/engine.md §2.10): skipped after it failed or by its `child_jobs`,
+ * A job's dependents (docs/gating.md#build-completion): skipped after it failed or by its `child_jobs`,
  * reset after it is retried, and the whole item canceled on a failure when it fails fast.
  */
 import type { ItemState, JobState } from '../../model/pipeline-state';
@@ -44,9 +44,9 @@ export async function skipDependents(ctx: PassContext, item: ItemState, failed: 
 }
 
 /**
- * `child_jobs` returned by a build (or `zuul.child_jobs` in its data) prunes dependents (spec
- * §2.10 step 5): an empty list skips every hard dependent, transitively; otherwise the direct
- * dependents not listed are skipped, with their hard dependents.
+ * `child_jobs` returned by a build (or `zuul.child_jobs` in its data) prunes dependents
+ * (docs/gating.md#build-completion step 5): an empty list skips every hard dependent, transitively; otherwise the
+ * direct dependents not listed are skipped, with their hard dependents.
  */
 export async function skipByChildJobs(
   ctx: PassContext,

@@ -1,5 +1,5 @@
 /**
- * Result events applied to their job (spec/engine.md §2.10): nodes provisioned, builds started,
+ * Result events applied to their job (docs/gating.md#build-completion): nodes provisioned, builds started,
  * paused (and resumed once their dependents are done) and completed, with retries, autohold and
  * what a result means for the job's dependents.
  */
@@ -49,7 +49,7 @@ export async function applyResult(
   if (event.type === 'nodes-provisioned') {
     job.nodeRequestId = null;
     if (!event.fulfilled) {
-      // Failed requests are the scheduler's to delete (engine.md §6.2).
+      // Failed requests are the scheduler's to delete (docs/launcher.md#nodeset-requests).
       ctx.after(() => ctx.gateways.nodes.cancelRequest(ctx.tenant, event.requestId));
       await completeWithoutBuild(ctx, item, job, 'NODE_FAILURE', `Node(set) request ${event.requestId} failed`);
       await skipDependents(ctx, item, job);
@@ -100,7 +100,7 @@ export async function applyResult(
 }
 
 /**
- * BuildPaused (spec §2.2.2): the build keeps its nodes and waits; its data goes to its
+ * BuildPaused (docs/gating.md#paused-builds): the build keeps its nodes and waits; its data goes to its
  * dependents, which may start now. `child_jobs` prunes them as on completion. The resume
  * happens in `resumePausedBuilds` once every dependent has a result.
  */
@@ -149,7 +149,7 @@ async function pauseBuild(
 
 /**
  * Resume every paused build of an item whose dependents (transitively) all have a result
- * (spec §2.10 step 6). Returns true when one was resumed.
+ * (docs/gating.md#build-completion step 6). Returns true when one was resumed.
  */
 export async function resumePausedBuilds(ctx: PassContext, item: ItemState): Promise<boolean> {
   let resumed = false;

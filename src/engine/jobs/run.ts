@@ -1,5 +1,5 @@
 /**
- * Running an item's jobs (spec/engine.md §2.9): which jobs may request nodes and start
+ * Running an item's jobs (docs/gating.md#jobs-inside-an-item): which jobs may request nodes and start
  * (hold-following-changes, requirements, dependencies, semaphores), node requests and build
  * submission, and why a job waits.
  */
@@ -55,7 +55,7 @@ function unmetDependencies(item: ItemState, job: JobState): string[] {
       continue; // A soft dependency that is not in the graph.
     }
     const result = found.build?.result ?? null;
-    // A paused parent has returned its data: its dependents may run (spec §2.9 step 2).
+    // A paused parent has returned its data: its dependents may run (docs/gating.md#jobs-inside-an-item).
     if (result === 'SUCCESS' || (result === 'SKIPPED' && dependency.soft) || isPaused(found.build)) {
       continue;
     }

@@ -1,4 +1,7 @@
-/** The semaphores of a job (spec/engine.md §2.9): claimed before nodes or before the build, released when it ends. */
+/**
+ * The semaphores of a job (docs/gating.md#jobs-inside-an-item): claimed before nodes or before the build, released when
+ * it ends.
+ */
 import type { ItemState, JobState } from '../../model/pipeline-state';
 import type { PassContext } from '../pass-context';
 

@@ -1,8 +1,8 @@
 /**
- * The dependent manager (spec/engine.md §2.3–§2.6): projects share queues, items are tested on
- * top of the items ahead within a window that grows on success and shrinks on failure, an item
- * waits for its Depends-On changes to be ahead of it, and the requirements are checked once
- * more before it merges.
+ * The dependent manager (docs/gating.md#managers, docs/gating.md#enqueue, docs/gating.md#queue-pass,
+ * docs/gating.md#windows): projects share queues, items are tested on top of the items ahead within a window that grows
+ * on success and shrinks on failure, an item waits for its Depends-On changes to be ahead of it, and the requirements
+ * are checked once more before it merges.
  */
 import { changeId, sameChange, type ChangeInfo } from '../../model/changes';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
@@ -17,7 +17,7 @@ import type { ManagedPipeline, ManagerStrategy, NeededChanges } from './types';
 
 /**
  * Open changes that depend (Depends-On) on a change just enqueued, in projects that would
- * share its queue, enter right behind it (spec §2.4 step 13). Changes whose enqueue is already
+ * share its queue, enter right behind it (docs/gating.md#enqueue step 13). Changes whose enqueue is already
  * in progress further up (they brought this one in) are skipped; a refusal of one of them does
  * not affect the change itself.
  */

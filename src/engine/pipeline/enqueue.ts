@@ -1,5 +1,5 @@
 /**
- * Enqueue (spec/engine.md §2.4): a change enters its queue with the changes it needs ahead of
+ * Enqueue (docs/gating.md#enqueue): a change enters its queue with the changes it needs ahead of
  * it, after the connection, cycle, requirement and tenant-limit checks; the zuul driver's
  * `parent-change-enqueued` and the pipeline's `supercedes` follow.
  */
@@ -28,7 +28,7 @@ export function findLiveItem(
   );
 }
 
-/** Enqueue a change and, unless ignored, the changes it needs (spec §2.4). */
+/** Enqueue a change and, unless ignored, the changes it needs (docs/gating.md#enqueue). */
 export async function addChange(
   pipeline: ManagedPipeline,
   ctx: PassContext,
@@ -45,7 +45,7 @@ export async function addChange(
   if (!project) {
     return { enqueued: false, reason: `Unknown project ${change.project}` };
   }
-  // Applies to dependencies and admin enqueues alike (spec §2.4 step 2).
+  // Applies to dependencies and admin enqueues alike (docs/gating.md#enqueue step 2).
   const foreign = foreignConnection(config, project.connection, change);
   if (foreign !== null) {
     return { enqueued: false, reason: foreign };
@@ -58,7 +58,7 @@ export async function addChange(
   }
   const needs = await neededChanges(pipeline, ctx, change);
   if (!options.ignoreRequirements) {
-    // Requirements apply to dependencies too: an unready dependency blocks the change (spec §2.4).
+    // Requirements apply to dependencies too: an unready dependency blocks the change (docs/gating.md#enqueue).
     const unmet = unmetRequirement(config, project.connection, change);
     if (unmet !== null) {
       return { enqueued: false, reason: unmet };
@@ -76,7 +76,7 @@ export async function addChange(
       return { enqueued: false, reason: tooMany };
     }
   }
-  // The changes whose enqueue is in progress above this one count too (spec §2.4 step 9).
+  // The changes whose enqueue is in progress above this one count too (docs/gating.md#enqueue step 9).
   const overLimit = pipelineLimitExceeded(pipeline.name, state, 1 + history.length, limits.maxChangesPerPipeline);
   if (overLimit !== null) {
     await reportNotEnqueued(pipeline, ctx, change, options, overLimit);
@@ -208,7 +208,7 @@ async function neededChanges(pipeline: ManagedPipeline, ctx: PassContext, change
   return needs;
 }
 
-/** zuul-driver `parent-change-enqueued` and the `supercedes` option (spec §2.4 steps 14–15). */
+/** zuul-driver `parent-change-enqueued` and the `supercedes` option (docs/gating.md#enqueue steps 14–15). */
 async function announceEnqueue(pipeline: ManagedPipeline, ctx: PassContext, change: ChangeInfo): Promise<void> {
   const { layout } = pipeline;
   if (change.kind === 'change' && pipelinesListen(layout, 'parent-change-enqueued')) {

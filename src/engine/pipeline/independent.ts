@@ -1,5 +1,5 @@
 /**
- * The independent manager (spec/engine.md §2.3): every change gets a queue of its own, all of
+ * The independent manager (docs/gating.md#managers): every change gets a queue of its own, all of
  * them active at once; its Depends-On changes come along as non-live items ahead of it.
  */
 import { newQueue } from './queues';

@@ -1,5 +1,5 @@
 /**
- * The ways an item leaves its pipeline or starts over (spec/engine.md §2.12): dequeue, removal
+ * The ways an item leaves its pipeline or starts over (docs/gating.md#leaving-a-pipeline): dequeue, removal
  * with cancel, reset with a new buildset, and the rules that take items out (new patchsets,
  * the tenant's dependency limit).
  */
@@ -14,7 +14,7 @@ import { newBuildset } from './buildsets';
 import { allItems } from './queues';
 import type { ManagedPipeline } from './types';
 
-/** Take an item out of its queue; items behind move up to its parent (spec §2.12 dequeueItem). */
+/** Take an item out of its queue; items behind move up to its parent (docs/gating.md#leaving-a-pipeline). */
 export function dequeueItem(
   pipeline: ManagedPipeline,
   ctx: PassContext,
@@ -40,7 +40,7 @@ export function dequeueItem(
   }
 }
 
-/** Cancel the jobs of an item and give it a new buildset (spec §2.9.6 with prime). */
+/** Cancel the jobs of an item and give it a new buildset (docs/gating.md#canceling-jobs). */
 export async function resetItem(ctx: PassContext, item: ItemState): Promise<void> {
   await cancelJobs(ctx, item, 'reset');
   if (item.buildset.historyId !== null && item.buildset.result === null) {
@@ -52,8 +52,8 @@ export async function resetItem(ctx: PassContext, item: ItemState): Promise<void
 }
 
 /**
- * Cancel an item's jobs, record DEQUEUED and take it out (spec §2.12 removeItem). Items
- * behind it were tested with it merged underneath, so they are reset (spec §2.9.6 prime).
+ * Cancel an item's jobs, record DEQUEUED and take it out (docs/gating.md#leaving-a-pipeline). Items
+ * behind it were tested with it merged underneath, so they are reset (docs/gating.md#canceling-jobs).
  */
 export async function removeItem(
   pipeline: ManagedPipeline,
@@ -81,7 +81,7 @@ export async function removeItem(
 
 /**
  * After a new layout: live items whose dependencies now exceed the tenant's `max-dependencies`
- * leave the pipeline (spec §2.5 step 2; the reference re-counts on every pass, Sluice when the
+ * leave the pipeline (docs/gating.md#queue-pass step 2; the reference re-counts on every pass, Sluice when the
  * limit can have changed).
  */
 export async function enforceDependencyLimit(pipeline: ManagedPipeline, ctx: PassContext): Promise<void> {

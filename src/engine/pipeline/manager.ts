@@ -1,7 +1,8 @@
 /**
- * One pipeline's manager (spec/engine.md §2.3–§2.7, §2.11–§2.12): the pipeline's configuration
- * and state with its manager kind's strategy, and the operations the scheduler asks of it.
- * Each operation lives in its own module of this folder.
+ * One pipeline's manager (docs/gating.md#managers, docs/gating.md#enqueue, docs/gating.md#queue-pass,
+ * docs/gating.md#windows, docs/gating.md#speculative-gating-in-a-dependent-queue, docs/gating.md#reporting,
+ * docs/gating.md#leaving-a-pipeline): the pipeline's configuration and state with its manager kind's strategy, and the
+ * operations the scheduler asks of it. Each operation lives in its own module of this folder.
  */
 import type { ChangeInfo } from '../../model/changes';
 import type { DequeueReason, ItemState, PipelineState, QueueState } from '../../model/pipeline-state';
@@ -35,17 +36,17 @@ export class PipelineManager implements ManagedPipeline {
     return allItems(this);
   }
 
-  /** Enqueue a change and, unless ignored, the changes it needs (spec §2.4). */
+  /** Enqueue a change and, unless ignored, the changes it needs (docs/gating.md#enqueue). */
   addChange(ctx: PassContext, change: ChangeInfo, options: AddChangeOptions): Promise<AddChangeResult> {
     return addChange(this, ctx, change, options);
   }
 
-  /** Repeat queue passes until nothing changes (spec §2.2.2 step 5); true when anything did. */
+  /** Repeat queue passes until nothing changes (docs/gating.md#event-processing); true when anything did. */
   processQueues(ctx: PassContext): Promise<boolean> {
     return processQueues(this, ctx);
   }
 
-  /** Cancel an item's jobs, record DEQUEUED and take it out (spec §2.12 removeItem). */
+  /** Cancel an item's jobs, record DEQUEUED and take it out (docs/gating.md#leaving-a-pipeline). */
   removeItem(ctx: PassContext, queue: QueueState, item: ItemState, reason: DequeueReason): Promise<void> {
     return removeItem(this, ctx, queue, item, reason);
   }

@@ -1,6 +1,6 @@
 /**
  * Merging: the merge items of an item's speculative state, and the merge of a successful
- * item's changes into their branches (spec/engine.md §2.11 merge on success).
+ * item's changes into their branches (docs/gating.md#reporting merge on success).
  */
 import type { ChangeInfo, MergeItem } from '../../model/changes';
 import type { ItemState } from '../../model/pipeline-state';

@@ -1,5 +1,5 @@
 /**
- * Preparing an item inside the window (spec/engine.md §2.5.1): its speculative state (the items
+ * Preparing an item inside the window (docs/gating.md#preparing-an-item): its speculative state (the items
  * ahead and the item merged in order), then its frozen job graph.
  */
 import type { ItemState, QueueState } from '../../model/pipeline-state';

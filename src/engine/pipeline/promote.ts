@@ -1,5 +1,5 @@
 /**
- * Promote (spec/engine.md §2.12): the listed items move to the head of their queue in the given
+ * Promote (docs/gating.md#leaving-a-pipeline): the listed items move to the head of their queue in the given
  * order; live items from the first difference on are canceled and re-added quietly with their
  * original enqueue time. Where the manager does not reorder items, only the queue order changes.
  */

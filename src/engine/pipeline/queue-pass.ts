@@ -1,6 +1,6 @@
 /**
- * The queue pass (spec/engine.md §2.2.2 step 5, §2.5): each item in queue order is placed behind
- * the nearest non-failing item ahead (NNFI), activated inside the window, prepared, given its
+ * The queue pass (docs/gating.md#event-processing, docs/gating.md#queue-pass): each item in queue order is placed
+ * behind the nearest non-failing item ahead (NNFI), activated inside the window, prepared, given its
  * jobs, and reported and dequeued once complete. Passes repeat until nothing changes.
  */
 import type { ItemState, QueueState } from '../../model/pipeline-state';

@@ -1,4 +1,4 @@
-/** Change queues of a pipeline: which queue serves a project, and new queues (spec/engine.md §2.3). */
+/** Change queues of a pipeline: which queue serves a project, and new queues (docs/gating.md#managers). */
 import type { ItemState, QueueState, WindowParams } from '../../model/pipeline-state';
 import type { EngineProject } from '../ports/layout';
 import type { ManagedPipeline } from './types';

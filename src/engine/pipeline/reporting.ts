@@ -1,5 +1,5 @@
 /**
- * Reporting an item (spec/engine.md §2.11): the action and result, the pipeline's failure
+ * Reporting an item (docs/gating.md#reporting): the action and result, the pipeline's failure
  * counter, merge on success, the queue window, and the buildset's history row.
  */
 import type { ChangeInfo } from '../../model/changes';
@@ -42,7 +42,7 @@ function decide(pipeline: ManagedPipeline, item: ItemState): { action: ReportAct
     : { action: 'failure', result: 'FAILURE' };
 }
 
-/** Count a success or failure; disable the pipeline after too many failures in a row (spec §2.1). */
+/** Count a success or failure; disable the pipeline after too many failures in a row (docs/gating.md#runtime-state). */
 async function countOutcome(pipeline: ManagedPipeline, ctx: PassContext, action: ReportAction): Promise<void> {
   const state = pipeline.state;
   if (action === 'success') {
@@ -62,7 +62,7 @@ async function countOutcome(pipeline: ManagedPipeline, ctx: PassContext, action:
   }
 }
 
-/** Decide the action, record the result, merge on success and adjust the window (spec §2.11). */
+/** Decide the action, record the result, merge on success and adjust the window (docs/gating.md#reporting). */
 export async function reportItem(
   pipeline: ManagedPipeline,
   ctx: PassContext,
@@ -74,7 +74,7 @@ export async function reportItem(
   const decided = decide(pipeline, item);
   const action = decided.action;
   let result = decided.result;
-  // A disabled pipeline reports through its `disabled` reporters instead (spec §2.11).
+  // A disabled pipeline reports through its `disabled` reporters instead (docs/gating.md#reporting).
   const wasDisabled = pipeline.state.disabled;
   await countOutcome(pipeline, ctx, action);
   let message = formatReport(config, item, action);
@@ -128,7 +128,7 @@ function setWindow(pipeline: ManagedPipeline, ctx: PassContext, queue: QueueStat
 
 /**
  * A change that could not be enqueued is reported failed with the reason as a warning
- * (spec §2.4 `_reportNonEnqueuedItem`): a FAILURE buildset row without builds, written only
+ * (docs/gating.md#enqueue): a FAILURE buildset row without builds, written only
  * when the project takes part in the pipeline so that unrelated pipelines do not spam it.
  */
 export async function reportNotEnqueued(

@@ -1,5 +1,5 @@
 /**
- * The serial manager (spec/engine.md §2.3): projects share queues as in a dependent pipeline,
+ * The serial manager (docs/gating.md#managers): projects share queues as in a dependent pipeline,
  * but one item at a time is active and nothing is tested speculatively on top of another.
  */
 import { sharedChangeQueue, singleItemWindow } from './queues';

@@ -1,4 +1,4 @@
-/** The strategy of each manager kind (spec/engine.md §2.3). */
+/** The strategy of each manager kind (docs/gating.md#managers). */
 import type { ManagerKind } from '../ports/layout';
 import { dependentManager } from './dependent';
 import { independentManager } from './independent';

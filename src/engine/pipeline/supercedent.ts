@@ -1,5 +1,5 @@
 /**
- * The supercedent manager (spec/engine.md §2.3): one queue per project and branch (or ref) with
+ * The supercedent manager (docs/gating.md#managers): one queue per project and branch (or ref) with
  * one active item; a newer change of the same branch joins the queue behind the running one.
  * Its queues cannot be reordered.
  */

@@ -1,7 +1,7 @@
 /**
  * The contracts inside a pipeline's management: the pipeline as its modules see it (its
  * configuration, its state, the layout and its manager kind's strategy), and the strategy each
- * manager kind (independent, dependent, serial, supercedent; spec/engine.md §2.3) implements.
+ * manager kind (independent, dependent, serial, supercedent; docs/gating.md#managers) implements.
  */
 import type { ChangeInfo } from '../../model/changes';
 import type { ItemState, PipelineState, QueueState } from '../../model/pipeline-state';
@@ -29,7 +29,7 @@ export interface AddChangeOptions {
   enqueueTime?: string;
   /** Changes already being enqueued in this recursion (cycle guard). */
   history?: ChangeInfo[];
-  /** Admin enqueue: the pipeline's require/reject do not apply (spec §2.12). */
+  /** Admin enqueue: the pipeline's require/reject do not apply (docs/gating.md#leaving-a-pipeline). */
   ignoreRequirements?: boolean;
   forcedQueue?: QueueState;
 }
@@ -46,7 +46,7 @@ export type NeededChanges =
 
 /** What one manager kind decides; the pipeline modules ask it instead of testing the kind. */
 export interface ManagerStrategy {
-  /** The queue a change enters (spec §2.3 `getChangeQueue`): an existing one, or a new one the caller adds. */
+  /** The queue a change enters (docs/gating.md#managers): an existing one, or a new one the caller adds. */
   changeQueue(pipeline: ManagedPipeline, change: ChangeInfo, project: EngineProject): QueueState;
   /**
    * How a Depends-On change of `change` enters `queue` ahead of it: as a live item (it must

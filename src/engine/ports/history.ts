@@ -1,4 +1,4 @@
-/** The build-history port: the SQL reporter's writes (spec §4.2) and build-time estimates. */
+/** The build-history port: the SQL reporter's writes (docs/gating.md#build-history) and build-time estimates. */
 import type { BuildResult, BuildsetResult } from '../../model/results';
 import type { NewRef } from '../../store/repositories/refs';
 
@@ -44,7 +44,7 @@ export interface BuildHistoryWriter {
       provides: string[];
     },
   ): Promise<void>;
-  /** A `paused` or `resumed` event of a started build (spec §3.9 `zuul_build_event`). */
+  /** A `paused` or `resumed` event of a started build (docs/gating.md#build-history). */
   buildEvent(buildId: number, input: { eventType: 'paused' | 'resumed'; eventTime: Date }): Promise<void>;
   /** Average duration in seconds of the last 10 final SUCCESS builds, or null. */
   estimatedTime(tenant: string, project: string, branch: string | null, jobName: string): Promise<number | null>;

@@ -20,7 +20,10 @@ export type PipelineTrigger =
   | { driver: 'timer'; connection: string; time: string }
   | { driver: 'zuul'; connection: string; events: ZuulTriggerEvent[]; pipelines: string[] };
 
-/** Events of the zuul trigger driver the engine acts on (`image-build` comes from the launcher, engine.md §6.8). */
+/**
+ * Events of the zuul trigger driver the engine acts on (`image-build` comes from the launcher,
+ * docs/launcher.md#images).
+ */
 export type ZuulTriggerEvent = 'parent-change-enqueued' | 'project-change-merged' | 'image-build' | 'image-validate';
 
 /** The reporter actions of one phase that the engine itself acts on. */
@@ -37,8 +40,9 @@ export type ReporterPhase =
   'enqueue' | 'start' | 'success' | 'failure' | 'merge-conflict' | 'config-error' | 'no-jobs' | 'disabled' | 'dequeue';
 
 /**
- * One pipeline `require` or `reject` entry for a connection (spec §1.4, §1.14): each option
- * that is set must hold (require) or, for reject, any option that holds refuses the change.
+ * One pipeline `require` or `reject` entry for a connection (docs/project-configuration.md#pipelines,
+ * docs/project-configuration.md#triggers-reporters-and-requirements): each option that is set must hold (require) or,
+ * for reject, any option that holds refuses the change.
  */
 export interface ChangeRequirement {
   connection: string;
@@ -122,7 +126,7 @@ export interface EngineLayout {
   /** Keyed by canonical name. */
   projects: ReadonlyMap<string, EngineProject>;
   semaphores: ReadonlyMap<string, EngineSemaphore>;
-  /** Tenant limits (spec §1.3.1); null = no limit. */
+  /** Tenant limits (docs/gating.md#tenant-limits); null = no limit. */
   limits: TenantLimits;
   /**
    * Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches);

@@ -1,5 +1,5 @@
 /**
- * One scheduler pass (spec/engine.md §2.2), in one transaction: reconcile a new layout, fire
+ * One scheduler pass (docs/gating.md#event-processing), in one transaction: reconcile a new layout, fire
  * timers, handle a batch of events (management, then results, which stop builds, then
  * triggers), run the queues until stable, mark the events processed and save what changed.
  * Executor and launcher calls and bus deltas happen after the commit.

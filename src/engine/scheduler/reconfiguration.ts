@@ -1,5 +1,5 @@
 /**
- * A new layout for the tenant (spec/engine.md §2.13): pipelines that vanished lose their items
+ * A new layout for the tenant (docs/gating.md#reconfiguration): pipelines that vanished lose their items
  * and queues, disabled pipelines are enabled again, queues take over their pipeline's new
  * configuration, items of projects that left the tenant or over its dependency limit leave.
  */
@@ -37,7 +37,7 @@ export async function reconcileLayout(
     pipelines.delete(name);
   }
   for (const manager of managers.values()) {
-    // A new layout re-enables a pipeline disabled after consecutive failures (spec §2.1).
+    // A new layout re-enables a pipeline disabled after consecutive failures (docs/gating.md#runtime-state).
     if (record.layoutUuid !== null && (manager.state.disabled || manager.state.consecutiveFailures > 0)) {
       manager.state.disabled = false;
       manager.state.consecutiveFailures = 0;

@@ -1,5 +1,5 @@
 /**
- * The scheduler of one tenant (spec/engine.md §2.2): while it leads the tenant it runs passes
+ * The scheduler of one tenant (docs/gating.md#event-processing): while it leads the tenant it runs passes
  * (src/engine/scheduler/pass.ts) whenever it is woken or its poll interval passes, and tells
  * waiters when it has nothing left to do. After a failed pass it continues from the store.
  */

@@ -1,10 +1,10 @@
 /**
- * The whole persistent model of Sluice (DESIGN.md §4). Column choices follow the reference
- * engine's SQL reporter (spec/engine.md §4) where it applies, with these deliberate changes:
+ * The whole persistent model of Sluice (docs/development.md#storage). Column choices follow the reference
+ * engine's SQL reporter (docs/gating.md#build-history) where it applies, with these deliberate changes:
  * - ref columns are nullable and unique with NULLS NOT DISTINCT (no '' / 0 sentinels);
  * - builds carry their tenant so tenant-wide lists are one index range scan;
  * - times are timestamptz, free-form data is jsonb.
- * Every filter documented in spec/rest-api.md has an index.
+ * Every REST filter (docs/rest.md#builds, docs/rest.md#buildsets) has an index.
  */
 import type { Knex } from 'knex';
 

@@ -1,5 +1,5 @@
 /**
- * Build-history read paths (spec/compat.md §2.36–§2.41).
+ * Build-history read paths (docs/rest.md#badge, docs/rest.md#builds, docs/rest.md#build-times, docs/rest.md#buildsets).
  *
  * Builds get copies of their ref's project and branch and their buildset's pipeline. These never
  * change once written, and the commonest dashboard query ("newest builds of project X in

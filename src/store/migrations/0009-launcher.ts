@@ -1,7 +1,7 @@
 /**
- * Launcher runtime records (engine.md §3.5, §3.6, §6): what the initial tables lack for nodeset
- * alternatives, relative priority per project, node timing (ready/hold), the image a node boots
- * from, and upload sharing between providers.
+ * Launcher runtime records (docs/launcher.md#node-and-request-states, docs/launcher.md#image-states,
+ * docs/launcher.md#reference-behaviour): what the initial tables lack for nodeset alternatives, relative priority per
+ * project, node timing (ready/hold), the image a node boots from, and upload sharing between providers.
  */
 import type { Knex } from 'knex';
 

@@ -1,5 +1,5 @@
 /**
- * Paused builds (engine.md §2.2.2, `zuul.pause`): a build request can be `paused` between its
+ * Paused builds (docs/gating.md#paused-builds, `zuul.pause`): a build request can be `paused` between its
  * run and post-run phases. The engine asks for the resume with `resume_requested`; what the
  * executor needs to continue in the kept workspace is in `pause_state`, so any executor process
  * on the same host can resume the build, also after a restart.

@@ -1,4 +1,4 @@
-/** Autohold requests (spec/engine.md §3.8; compat.md §2.42–§2.44). */
+/** Autohold requests (docs/gating.md#autohold; docs/rest.md#autohold). */
 import type { Knex } from 'knex';
 
 export interface AutoholdRecord {

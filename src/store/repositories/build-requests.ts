@@ -216,7 +216,7 @@ export class BuildRequestRepository {
   }
 
   /**
-   * Cancel a build (engine.md §2.9.6): an unclaimed request is completed at once with CANCELED
+   * Cancel a build (docs/gating.md#canceling-jobs): an unclaimed request is completed at once with CANCELED
    * (and its event written); a running or paused one is flagged, and the executor that has it
    * (or, for a paused one, holds its workspace) stops it and reports `result` (CANCELED or
    * ABORTED).

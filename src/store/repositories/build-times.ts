@@ -1,6 +1,6 @@
 /**
  * Build times: a tenant's finished builds with the flat ref and pipeline columns the runtime
- * charts need (compat.md §2.39), newest end time first.
+ * charts need (docs/rest.md#build-times), newest end time first.
  */
 import type { Knex } from 'knex';
 import type { BuildResult } from '../../model/results';

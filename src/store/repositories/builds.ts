@@ -1,6 +1,6 @@
 /**
- * Builds with their artifacts, provides and events (spec/engine.md §4.1–§4.3). Writes follow
- * §4.2 steps 2–3; lists follow compat.md §2.37 (builds); build times are in build-times.ts.
+ * Builds with their artifacts, provides and events (docs/gating.md#build-history, docs/rest.md#builds). Writes follow
+ * docs/gating.md#build-history steps 2–3; lists follow docs/rest.md#builds (builds); build times are in build-times.ts.
  */
 import type { Knex } from 'knex';
 import type { BuildResult } from '../../model/results';
@@ -173,8 +173,8 @@ export class BuildRepository {
   constructor(private readonly knex: Knex) {}
 
   /**
-   * Build start (§4.2 step 2): inserts the build (with copies of its ref's project and branch and
-   * its buildset's tenant and pipeline) and sets the buildset's first build start time.
+   * Build start (docs/gating.md#build-history step 2): inserts the build (with copies of its ref's project and branch
+   * and its buildset's tenant and pipeline) and sets the buildset's first build start time.
    */
   async start(input: StartBuild, trx?: Knex.Transaction): Promise<BuildRecord> {
     if (!trx) {
@@ -204,8 +204,8 @@ export class BuildRepository {
   }
 
   /**
-   * Build end (§4.2 step 3): records result, end time, details, artifacts, provides and events in
-   * one transaction.
+   * Build end (docs/gating.md#build-history step 3): records result, end time, details, artifacts, provides and events
+   * in one transaction.
    */
   async complete(buildId: number, input: CompleteBuild, trx?: Knex.Transaction): Promise<BuildRecord> {
     if (!trx) {
@@ -248,7 +248,7 @@ export class BuildRepository {
   }
 
   /**
-   * A build that never started (SKIPPED, CANCELED, NODE_FAILURE placeholders, §4.2 step 3):
+   * A build that never started (SKIPPED, CANCELED, NODE_FAILURE placeholders, docs/gating.md#build-history step 3):
    * inserted and completed at once; its start time is the time of recording.
    */
   async recordPlaceholder(input: Omit<StartBuild, 'startTime'> & CompleteBuild): Promise<BuildRecord> {

@@ -1,6 +1,7 @@
 /**
  * Buildsets: one row per attempt to test a queue item (a gate reset makes a new one), with their
- * refs and events (spec/engine.md §4.1–§4.3). Writes follow §4.2; lists follow compat.md §2.40.
+ * refs and events (docs/gating.md#build-history, docs/rest.md#builds). Writes follow docs/gating.md#build-history;
+ * lists follow docs/rest.md#buildsets.
  */
 import type { Knex } from 'knex';
 import type { BuildsetResult } from '../../model/results';
@@ -105,7 +106,7 @@ export class BuildsetRepository {
   }
 
   /**
-   * Buildset start (§4.2 step 1): inserts the buildset, get-or-creates and links its refs and
+   * Buildset start (docs/gating.md#build-history step 1): inserts the buildset, get-or-creates and links its refs and
    * records the `triggered` event, in one transaction.
    */
   async create(input: NewBuildset): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> {
@@ -140,7 +141,7 @@ export class BuildsetRepository {
   }
 
   /**
-   * Buildset end (§4.2 step 4): sets result and message, `last_build_end_time` (the latest of
+   * Buildset end (docs/gating.md#build-history step 4): sets result and message, `last_build_end_time` (the latest of
    * the first build start and every build end) and `updated`.
    */
   async finish(buildsetId: number, input: FinishBuildset): Promise<BuildsetRecord> {
@@ -207,7 +208,7 @@ export class BuildsetRepository {
     return countRows(this.filtered(tenant, filter));
   }
 
-  /** The newest finished buildset matching a badge query (compat.md §2.36), or null. */
+  /** The newest finished buildset matching a badge query (docs/rest.md#badge), or null. */
   async newestComplete(
     tenant: string,
     filter: Pick<BuildsetFilter, 'project' | 'pipeline' | 'branch'>,

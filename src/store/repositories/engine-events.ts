@@ -1,5 +1,5 @@
 /**
- * Durable engine input (spec/engine.md §2.2): trigger, management and result events are
+ * Durable engine input (docs/gating.md#event-processing): trigger, management and result events are
  * inserted here before anything acts on them and marked processed in the same transaction as
  * the state change they caused, so a restart neither loses nor repeats one. This repository is
  * the only code that reads or writes `engine_events`; payloads are the typed events of

@@ -17,7 +17,7 @@ export interface KeysetPage<Cursor> {
   fromEnd: boolean;
 }
 
-/** Escapes LIKE metacharacters and turns `*` into `%` (spec/compat.md §2.37 "Wildcards"). */
+/** Escapes LIKE metacharacters and turns `*` into `%` (docs/rest.md#builds "Wildcards"). */
 export function wildcardToLike(value: string): string {
   return value.replace(/[\\%_]/g, (char) => `\\${char}`).replace(/\*/g, '%');
 }

@@ -1,4 +1,4 @@
-/** Image build artifacts and image uploads (engine.md §3.6, §6.8). */
+/** Image build artifacts and image uploads (docs/launcher.md#image-states, docs/launcher.md#images). */
 import type { Knex } from 'knex';
 import type {
   ImageArtifactState,
@@ -307,7 +307,7 @@ export class ImageRepository {
 
   /**
    * Artifacts of successful builds whose metadata says `type: zuul_image` and that were not recorded
-   * as image build artifacts yet (the image reporter's input, engine.md §6.8 step 3).
+   * as image build artifacts yet (the image reporter's input, docs/launcher.md#images step 3).
    */
   async unrecordedImageArtifacts(limit: number, trx: Knex = this.knex): Promise<ReportedImageArtifact[]> {
     const rows: Array<{

@@ -1,6 +1,6 @@
 /**
- * Provider nodes (engine.md §3.5, §6.5). Assignment of a ready node to a request is one
- * `UPDATE ... WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED)`; a partial unique index on
+ * Provider nodes (docs/launcher.md#node-and-request-states, docs/launcher.md#node-life-cycle). Assignment of a ready
+ * node to a request is one `UPDATE ... WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED)`; a partial unique index on
  * (provider, external_id) makes a second node on the same static host impossible.
  */
 import type { Knex } from 'knex';

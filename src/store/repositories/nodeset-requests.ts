@@ -1,7 +1,7 @@
 /**
- * Nodeset requests (engine.md §6.2, §3.5). Launchers work on a request inside a transaction that
- * holds its row lock (`FOR UPDATE SKIP LOCKED`), so several launcher processes never handle the
- * same request at once.
+ * Nodeset requests (docs/launcher.md#nodeset-requests, docs/launcher.md#node-and-request-states). Launchers work on a
+ * request inside a transaction that holds its row lock (`FOR UPDATE SKIP LOCKED`), so several launcher processes never
+ * handle the same request at once.
  */
 import type { Knex } from 'knex';
 import type { NodesetRequestRecord, NodesetRequestState, ProviderNodeData } from '../../model/launcher';
@@ -231,7 +231,8 @@ export class NodesetRequestRepository {
 
   /**
    * Open requests of the same tenant, pipeline and project that are older than this one, counted
-   * by buildset: the request's position among its project's queued work (relative priority, §2.9.2).
+   * by buildset: the request's position among its project's queued work (relative priority,
+   * docs/launcher.md#nodeset-requests).
    */
   async buildsetsAhead(
     request: Pick<NodesetRequestRecord, 'tenant' | 'pipelineName' | 'project' | 'buildsetUuid' | 'requestTime'> & {

@@ -1,6 +1,6 @@
 /**
  * Refs: one row per distinct ref that was tested (a change patchset, a branch head, a tag),
- * shared by buildsets and builds and never deleted (spec/engine.md §4.1 `zuul_ref`).
+ * shared by buildsets and builds and never deleted (docs/gating.md#build-history).
  */
 import type { Knex } from 'knex';
 

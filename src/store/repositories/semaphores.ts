@@ -1,5 +1,5 @@
 /**
- * Semaphore holders (spec/engine.md §2.9.4, §3.7): a holder is (buildset, job). Tenant
+ * Semaphore holders (docs/gating.md#semaphores): a holder is (buildset, job). Tenant
  * semaphores count holders of the same tenant; global ones count holders of every tenant.
  */
 import type { Knex } from 'knex';

@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { countRows, fetchIdPage, whereAnyOf, type KeysetPage } from './history-query';
 
-/** Every event type Sluice records (compat.md A4); docs/events.md describes each. */
+/**
+ * Every event type Sluice records (docs/rest.md#deliberate-differences-from-the-reference); docs/rest.md#system-events
+ * describes each.
+ */
 export const SYSTEM_EVENT_TYPES = [
   'reconfigured',
   'config-errors-changed',

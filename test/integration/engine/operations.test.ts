@@ -211,7 +211,7 @@ describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, aut
     ).toEqual([['branch', 'refs/heads/stable', 'bbb']]);
     // Refs skip the speculative merge.
     expect(h.merger.prepared).toEqual([]);
-    // The build is running when the ref is dequeued: it ends ABORTED (compat.md §2.46).
+    // The build is running when the ref is dequeued: it ends ABORTED (docs/rest.md#enqueue-dequeue-and-promote).
     await h.engine.submitResult(h.tenant, {
       type: 'build-started',
       buildUuid: h.executor.started[0].buildUuid,

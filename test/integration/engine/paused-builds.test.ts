@@ -1,5 +1,5 @@
 /**
- * Paused builds (spec/engine.md §2.2.2 BuildPaused, §2.10 step 6): a parent job that pauses
+ * Paused builds (docs/gating.md#paused-builds, docs/gating.md#build-completion step 6): a parent job that pauses
  * after its run phase lets its dependents start with its data, keeps its nodes, and resumes
  * (then completes) only when every dependent has a result. Scripted executor, both backends.
  */
@@ -81,7 +81,7 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     expect(consumer.artifacts).toEqual([
       expect.objectContaining({ name: 'image', url: 'http://registry:5000/image', job: 'registry' }),
     ]);
-    // Children of a paused parent are asked for with a better priority (spec §2.9.4).
+    // Children of a paused parent are asked for with a better priority (docs/gating.md#semaphores).
     expect(h.nodes.requests.find((request) => request.jobName === 'consumer')?.priority).toBe(199);
     expect(await jobStatus(h, 'registry')).toMatchObject({ paused: true, result: null });
     expect(await jobStatus(h, 'consumer')).toMatchObject({ paused: false, result: null });

@@ -1,5 +1,5 @@
 /**
- * The authentication cases of compat.md §8.1 over REST for a read-protected api-root and tenant (#10,
+ * The authentication cases of docs/rest.md#current-shape-cases over REST for a read-protected api-root and tenant (#10,
  * #54, #66), against a real server that loads its tenant file over real git repositories and runs its
  * own engine. Token texts and the 401 layout: docs/security.md.
  */
@@ -26,7 +26,7 @@ import {
   expect403,
 } from '../../helpers/rest-auth';
 
-describe('REST auth contract (compat.md §8.1): read-protected api-root and tenant', () => {
+describe('REST auth contract (reference cases): read-protected api-root and tenant', () => {
   let setup: Setup;
   let server: TestServer;
   const READER = { groups: ['users'] };

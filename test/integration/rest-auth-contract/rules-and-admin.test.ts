@@ -1,5 +1,5 @@
 /**
- * The authentication cases of compat.md §8.1 over REST against a real server that loads a tenant file
+ * The authentication cases of docs/rest.md#current-shape-cases over REST against a real server that loads a tenant file
  * with authorization rules over real git repositories and runs its own engine: realms in info (#9),
  * admin endpoints and their token failures (#47, #48, #50), preflights (#53), authorizations (#54,
  * #55), rule-based admins (#55) and token age limits (#56). Token texts and the 401 layout:
@@ -26,7 +26,7 @@ import {
   expect403,
 } from '../../helpers/rest-auth';
 
-describe('REST auth contract (compat.md §8.1): rules, realms and admin endpoints', () => {
+describe('REST auth contract (reference cases): rules, realms and admin endpoints', () => {
   let setup: Setup;
   let server: TestServer;
 

@@ -1,5 +1,5 @@
 /**
- * REST contract: the behavioural cases of compat.md §8 that build history can reproduce.
+ * REST contract: the behavioural cases of docs/rest.md#reference-cases that build history can reproduce.
  */
 import { historyFactory, defaultRef } from '../../helpers/factories';
 import { useRestContract, type Json } from '../../helpers/rest-contract';
@@ -8,8 +8,8 @@ describe('REST contract', () => {
   const contract = useRestContract();
   const { uuids, get, getJson } = contract;
 
-  describe('compat.md §8 behaviour (build history)', () => {
-    it('lists builds newest first with integer _id, float duration and the build ref (§8.1 #36)', async () => {
+  describe('reference cases (build history)', () => {
+    it('lists builds newest first with integer _id, float duration and the build ref (case 36)', async () => {
       const builds = await getJson<Json[]>('/api/tenant/tenant-one/builds');
       expect(builds).toHaveLength(6);
       const ids = builds.map((build) => build._id as number);
@@ -25,7 +25,7 @@ describe('REST contract', () => {
       expect(builds[0].buildset).toEqual({ uuid: uuids.buildsetTwo });
     });
 
-    it('filters: repeated values, wildcards, literal % and _, idx range (§8.1 #36–#38)', async () => {
+    it('filters: repeated values, wildcards, literal % and _, idx range (cases 36–38)', async () => {
       const count = async (query: string): Promise<number> =>
         (await getJson<Json[]>(`/api/tenant/tenant-one/builds?${query}`)).length;
       expect(await count('project=org/project&project=org/project1')).toBe(6);
@@ -41,7 +41,7 @@ describe('REST contract', () => {
       expect(ordered.map((build) => build.job_name)).toEqual(['project-test2', 'project-test1', 'project-merge']);
     });
 
-    it('result filters and error_detail (§8.1 #39, #41)', async () => {
+    it('result filters and error_detail (cases 39, 41)', async () => {
       const excluded = await getJson<Json[]>(
         '/api/tenant/tenant-one/builds?project=org/project1&exclude_result=SKIPPED',
       );
@@ -54,7 +54,7 @@ describe('REST contract', () => {
       expect(await getJson<Json[]>('/api/tenant/tenant-one/builds?held=true')).toHaveLength(1);
     });
 
-    it('artifacts carry metadata only when present (§8.1 #42)', async () => {
+    it('artifacts carry metadata only when present (case 42)', async () => {
       const [build] = await getJson<Json[]>('/api/tenant/tenant-one/builds?project=org/project&job_name=project-test1');
       expect(build.artifacts).toEqual([
         { name: 'docs', url: 'http://example.com/docs' },
@@ -63,7 +63,7 @@ describe('REST contract', () => {
       expect(build.provides).toEqual([{ name: 'some-artifact' }]);
     });
 
-    it('single build has buildset.refs; unknown uuid is 404 Build not found (§8.1 #36)', async () => {
+    it('single build has buildset.refs; unknown uuid is 404 Build not found (case 36)', async () => {
       const build = await getJson<Json>(`/api/tenant/tenant-one/build/${uuids.buildOne}`);
       expect(build.job_name).toBe('project-merge');
       expect(build.buildset).toEqual({
@@ -75,7 +75,7 @@ describe('REST contract', () => {
       expect(await res.json()).toEqual({ error: 'NotFound', description: 'Build not found' });
     });
 
-    it('buildsets newest first, exclude_result, wildcards over refs (§8.1 #43, #44)', async () => {
+    it('buildsets newest first, exclude_result, wildcards over refs (cases 43, 44)', async () => {
       const buildsets = await getJson<Json[]>('/api/tenant/tenant-one/buildsets');
       expect(buildsets.map((bs) => bs.uuid)).toEqual([uuids.buildsetTwo, uuids.buildsetOne]);
       expect(
@@ -89,7 +89,7 @@ describe('REST contract', () => {
       expect(await getJson<Json[]>('/api/tenant/tenant-one/buildsets?complete=false')).toHaveLength(0);
     });
 
-    it('buildset detail: builds oldest first, triggered event; absent keys when empty (§8.1 #43)', async () => {
+    it('buildset detail: builds oldest first, triggered event; absent keys when empty (case 43)', async () => {
       const detail = await getJson<Json>(`/api/tenant/tenant-one/buildset/${uuids.buildsetOne}`);
       expect((detail.builds as Json[]).map((build) => [build.job_name, build.result])).toEqual([
         ['project-merge', 'SUCCESS'],
@@ -118,13 +118,13 @@ describe('REST contract', () => {
       expect(earlier).not.toHaveProperty('builds');
     });
 
-    it('build-times lists finished builds (§8.1 #45)', async () => {
+    it('build-times lists finished builds (case 45)', async () => {
       const times = await getJson<Json[]>('/api/tenant/tenant-one/build-times');
       expect(times).toHaveLength(6);
       expect(times[0]).toMatchObject({ project: expect.any(String), pipeline: 'gate', ref: expect.any(String) });
     });
 
-    it('badge: passing/failing SVG, no-cache, 404 No buildset found (§8.1 #46)', async () => {
+    it('badge: passing/failing SVG, no-cache, 404 No buildset found (case 46)', async () => {
       const passing = await get('/api/tenant/tenant-one/badge?project=org/project');
       expect(passing.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
       expect(passing.headers.get('cache-control')).toBe('no-cache');
@@ -159,7 +159,7 @@ describe('REST contract', () => {
       expect(await getJson<Json[]>('/api/tenant/tenant-one/builds?limit=100000')).toHaveLength(6);
     });
 
-    it('earlier shape: flat builds and buildsets with integer change/patchset/duration (§8.2 #13, #14)', async () => {
+    it('earlier shape: flat builds and buildsets with integer change/patchset/duration (earlier cases 13, 14)', async () => {
       const builds = await getJson<Json[]>(
         '/api/tenant/tenant-one/builds?project=org/project&project=org/project1',
         'earlier',
@@ -192,7 +192,7 @@ describe('REST contract', () => {
       expect(detail).not.toHaveProperty('events');
     });
 
-    it('components by reference kind and source connections (§8.1 #4, #5)', async () => {
+    it('components by reference kind and source connections (cases 4, 5)', async () => {
       const components = await getJson<Record<string, Json[]>>('/api/components');
       expect(Object.keys(components)).toEqual(['web']);
       expect(components.web[0]).toEqual({
@@ -205,7 +205,7 @@ describe('REST contract', () => {
       ]);
     });
 
-    it('tenants sorted with Cache-Control; info and tenant info (§8.1 #2, #7, #8)', async () => {
+    it('tenants sorted with Cache-Control; info and tenant info (cases 2, 7, 8)', async () => {
       const res = await get('/api/tenants');
       expect(res.headers.get('cache-control')).toBe('public, max-age=1');
       expect(await res.json()).toEqual([{ name: 'tenant-one' }]);

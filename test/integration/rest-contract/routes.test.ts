@@ -1,7 +1,7 @@
 /**
  * REST contract: every path x method x shape of the route table answers with the declared status and
  * headers, and its body validates against the OpenAPI document the server itself publishes for that
- * shape; the schemas also accept the example records of compat.md.
+ * shape; the schemas also accept the example records of the reference (docs/rest.md#reference-behaviour).
  */
 import { REST_ROUTES } from '../../../rest-compat';
 import { openApiPath } from '../../../rest-compat/openapi';
@@ -76,7 +76,7 @@ describe('REST contract', () => {
     });
   });
 
-  describe('schemas accept the example records of compat.md', () => {
+  describe('schemas accept the reference example records', () => {
     const exampleBuild: Json = {
       _id: 6,
       uuid: '5bae5f2dd0b4469d8b3ccf4ff7ef8a36',
@@ -151,19 +151,19 @@ describe('REST contract', () => {
     const itemOf = (shape: RestShape, path: string, record: Json): boolean =>
       responseValidator(shape, path, 'GET', 200)([record]);
 
-    it('build list record (§2.37) and its key set', async () => {
+    it('build list record and its key set', async () => {
       expect(itemOf('current', '/api/tenant/{tenant_name}/builds', exampleBuild)).toBe(true);
       const [served] = await getJson<Json[]>('/api/tenant/tenant-one/builds?limit=1');
       expect(Object.keys(served).sort()).toEqual(Object.keys(exampleBuild).sort());
     });
 
-    it('single build (§2.38) adds buildset.refs', () => {
+    it('single build adds buildset.refs', () => {
       const validate = responseValidator('current', '/api/tenant/{tenant_name}/build/{uuid}', 'GET', 200);
       expect(validate({ ...exampleBuild, buildset: { uuid: 'f1', refs: [] } })).toBe(true);
       expect(validate(exampleBuild)).toBe(false);
     });
 
-    it('buildset list record (§2.40) never carries builds/events; detail may', () => {
+    it('buildset list record never carries builds/events; detail may', () => {
       expect(itemOf('current', '/api/tenant/{tenant_name}/buildsets', exampleBuildset)).toBe(true);
       expect(itemOf('current', '/api/tenant/{tenant_name}/buildsets', { ...exampleBuildset, builds: [] })).toBe(false);
       const detail = responseValidator('current', '/api/tenant/{tenant_name}/buildset/{uuid}', 'GET', 200);
@@ -177,11 +177,11 @@ describe('REST contract', () => {
       ).toBe(true);
     });
 
-    it('build-times record (§2.39)', () => {
+    it('build-times record', () => {
       expect(itemOf('current', '/api/tenant/{tenant_name}/build-times', exampleBuildTime)).toBe(true);
     });
 
-    it('earlier flat records (rest-api.md tables)', () => {
+    it('earlier flat records', () => {
       const flatBuild = {
         branch: 'master',
         change: 1,

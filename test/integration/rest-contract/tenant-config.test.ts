@@ -8,7 +8,7 @@ describe('REST contract', () => {
   const { get, getJson } = contract;
 
   describe('tenant configuration (basic fixture)', () => {
-    it('pipelines in layout order with triggers; earlier names only (§8.1 #25, §8.2 #8)', async () => {
+    it('pipelines in layout order with triggers; earlier names only (case 25, earlier case 8)', async () => {
       expect(await getJson('/api/tenant/tenant-one/pipelines')).toEqual([
         { name: 'check', triggers: [{ name: 'gerrit', driver: 'git' }] },
         { name: 'gate', triggers: [] },
@@ -19,7 +19,7 @@ describe('REST contract', () => {
       ]);
     });
 
-    it('projects sorted with types (§8.1 #26)', async () => {
+    it('projects sorted with types (case 26)', async () => {
       const projects = await getJson<Json[]>('/api/tenant/tenant-one/projects');
       expect(projects.map((project) => [project.name, project.type, project.canonical_name])).toEqual([
         ['common-config', 'config', 'review.example.com/common-config'],
@@ -28,7 +28,7 @@ describe('REST contract', () => {
       ]);
     });
 
-    it('jobs: absent keys when empty, variants with parents; earlier name/description (§8.1 #18, A3)', async () => {
+    it('jobs: absent keys when empty, variants with parents; earlier name/description (case 18)', async () => {
       const jobs = await getJson<Json[]>('/api/tenant/tenant-one/jobs');
       expect(jobs[0]).toEqual({ name: 'base' });
       expect(jobs.find((job) => job.name === 'p1-unit')).toEqual({
@@ -40,7 +40,7 @@ describe('REST contract', () => {
       expect(earlier.find((job) => job.name === 'noop')).toEqual({ name: 'noop', description: expect.any(String) });
     });
 
-    it('tenant-status and config-errors with filters and paging (§8.1 #35)', async () => {
+    it('tenant-status and config-errors with filters and paging (case 35)', async () => {
       expect(await getJson('/api/tenant/tenant-one/tenant-status')).toEqual({ config_error_count: 1 });
       const [error] = await getJson<Json[]>('/api/tenant/tenant-one/config-errors');
       expect(error).toMatchObject({
@@ -60,7 +60,7 @@ describe('REST contract', () => {
       ]);
     });
 
-    it('job variants: current and earlier keys, nodeset rules, unknown job 404 (§8.1 #19, #23; §4.3)', async () => {
+    it('job variants: current and earlier keys, nodeset rules, unknown job 404 (cases 19, 23)', async () => {
       const [variant] = await getJson<Json[]>('/api/tenant/tenant-one/job/p1-unit');
       expect(variant).toMatchObject({
         name: 'p1-unit',
@@ -86,7 +86,7 @@ describe('REST contract', () => {
       expect(await res.json()).toEqual({ error: 'NotFound', description: 'Job not found' });
     });
 
-    it('project detail with metadata and configs; unknown and %2F-encoded names 404 (§8.1 #27, §1.1)', async () => {
+    it('project detail with metadata and configs; unknown and %2F-encoded names 404 (case 27)', async () => {
       const project = await getJson<Json>('/api/tenant/tenant-one/project/org/project1');
       expect(project).toMatchObject({
         name: 'org/project1',
@@ -109,7 +109,7 @@ describe('REST contract', () => {
       expect(earlier).not.toHaveProperty('metadata');
     });
 
-    it('a project without a project stanza has empty configs and metadata (§8.1 #28)', async () => {
+    it('a project without a project stanza has empty configs and metadata (case 28)', async () => {
       expect(await getJson<Json>('/api/tenant/tenant-one/project/common-config')).toEqual({
         name: 'common-config',
         canonical_name: 'review.example.com/common-config',
@@ -119,7 +119,7 @@ describe('REST contract', () => {
       });
     });
 
-    it('freeze-jobs and freeze-job; unknown pipeline/project/job 404 (§8.1 #32, #33)', async () => {
+    it('freeze-jobs and freeze-job; unknown pipeline/project/job 404 (cases 32, 33)', async () => {
       const graph = await getJson<Json[]>(
         '/api/tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-jobs',
       );

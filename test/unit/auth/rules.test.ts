@@ -95,7 +95,7 @@ describe('ruleMatches: conditions, templating and zuul_uid', () => {
   });
 });
 
-// The reference's rules fixture (compat.md §6.4).
+// The reference's rules fixture (docs/security.md#who-may-do-what-rules).
 const RULES: AuthorizationRule[] = [
   { name: 'venkman_rule', conditions: [{ zuul_uid: 'venkman' }] },
   { name: 'car_rule', conditions: [{ 'vehicle.car': 'ecto-1' }] },

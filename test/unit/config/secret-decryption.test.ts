@@ -1,5 +1,5 @@
 /**
- * Secrets at layout load (engine.md §1.9, §5.2): decrypted with the defining project's key,
+ * Secrets at layout load (docs/security.md#secrets): decrypted with the defining project's key,
  * a value that does not decrypt is a configuration error that quotes neither ciphertext nor
  * plaintext, the layout's redactor masks every decrypted value, and frozen jobs carry their
  * secrets still encrypted. Also the post-review rule for untrusted projects' secrets.

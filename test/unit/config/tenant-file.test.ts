@@ -1,4 +1,4 @@
-/** The tenant file parser (engine.md §1.3). */
+/** The tenant file parser (docs/project-configuration.md#the-tenant-file). */
 import { parseTenantFile } from '../../../src/config/tenant-file';
 import { branchesToLoad } from '../../../src/config/tenant-sources';
 
