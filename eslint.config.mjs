@@ -4,7 +4,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'coverage/**', 'rest-compat/generated/**', 'bin/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'data/**',
+      'coverage/**',
+      'rest-compat/generated/**',
+      'web/src/generated/**',
+      'web/dist/**',
+      'bin/**',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['**/*.js', '**/*.cjs'],

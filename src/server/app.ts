@@ -49,6 +49,7 @@ import { NO_REDACTION } from './secret-redaction';
 import { ChangeSignal } from '../auth/change-signal';
 import type { Redactor } from '../auth/redact';
 import { consoleStreamAuthorizer } from './console-auth';
+import { webRoutes } from './web';
 
 export interface AppOptions {
   config: ServiceConfig;
@@ -232,6 +233,7 @@ export function buildApp(options: AppOptions): SluiceApp {
       redactor: secretRedactor,
     }),
   );
+  webRoutes(config).forEach((route) => koa.use(route)); // GraphiQL assets, web.sites, the dashboard at /
 
   const httpServer = http.createServer(koa.callback());
   let ws: GraphQLWebSocketServer | undefined;
