@@ -18,11 +18,41 @@ const BuildPage = lazy(() => import('./pages/build'));
 const BuildsetsPage = lazy(() => import('./pages/buildsets'));
 const BuildsetPage = lazy(() => import('./pages/buildset'));
 const ChangePage = lazy(() => import('./pages/change'));
+const JobsPage = lazy(() => import('./pages/jobs').then((m) => ({ default: m.JobsPage })));
+const JobPage = lazy(() => import('./pages/jobs').then((m) => ({ default: m.JobPage })));
+const ProjectsPage = lazy(() => import('./pages/projects').then((m) => ({ default: m.ProjectsPage })));
+const ProjectPage = lazy(() => import('./pages/projects').then((m) => ({ default: m.ProjectPage })));
+const ConfigErrorsPage = lazy(() => import('./pages/config-errors').then((m) => ({ default: m.ConfigErrorsPage })));
+const SemaphoresPage = lazy(() => import('./pages/config-errors').then((m) => ({ default: m.SemaphoresPage })));
+const AutoholdsPage = lazy(() => import('./pages/autoholds').then((m) => ({ default: m.AutoholdsPage })));
+const AutoholdPage = lazy(() => import('./pages/autoholds').then((m) => ({ default: m.AutoholdPage })));
+const SystemEventsPage = lazy(() => import('./pages/system').then((m) => ({ default: m.SystemEventsPage })));
+const ComponentsPage = lazy(() => import('./pages/system').then((m) => ({ default: m.ComponentsPage })));
+const launcher = () => import('./pages/launcher');
+const LabelsPage = lazy(() => launcher().then((m) => ({ default: m.LabelsPage })));
+const NodesPage = lazy(() => launcher().then((m) => ({ default: m.NodesPage })));
+const ProvidersPage = lazy(() => launcher().then((m) => ({ default: m.ProvidersPage })));
+const ImagesPage = lazy(() => launcher().then((m) => ({ default: m.ImagesPage })));
+const FlavorsPage = lazy(() => launcher().then((m) => ({ default: m.FlavorsPage })));
+const NodesetRequestsPage = lazy(() => launcher().then((m) => ({ default: m.NodesetRequestsPage })));
 
 const TENANT_NAV: Array<[string, string]> = [
   ['status', 'Status'],
+  ['projects', 'Projects'],
+  ['jobs', 'Jobs'],
   ['builds', 'Builds'],
   ['buildsets', 'Buildsets'],
+  ['config-errors', 'Config errors'],
+  ['autoholds', 'Autoholds'],
+  ['semaphores', 'Semaphores'],
+  ['nodes', 'Nodes'],
+  ['labels', 'Labels'],
+  ['providers', 'Providers'],
+  ['images', 'Images'],
+  ['flavors', 'Flavors'],
+  ['nodeset-requests', 'Nodeset requests'],
+  ['system-events', 'System events'],
+  ['components', 'Components'],
 ];
 
 function TenantNav({ tenant }: { tenant: string }) {
@@ -97,6 +127,52 @@ function TenantRoutes() {
         </Route>
         <Route path="/t/:tenant/buildset/:uuid">{(p) => <BuildsetPage tenant={tenant} uuid={p.uuid} />}</Route>
         <Route path="/t/:tenant/change/:id">{(p) => <ChangePage tenant={tenant} change={p.id} />}</Route>
+        <Route path="/t/:tenant/jobs">
+          <JobsPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/job/:name">
+          {(p) => <JobPage tenant={tenant} name={decodeURIComponent(p.name)} />}
+        </Route>
+        <Route path="/t/:tenant/projects">
+          <ProjectsPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/project/*">
+          {(p) => <ProjectPage tenant={tenant} name={decodeURIComponent(p['*'])} />}
+        </Route>
+        <Route path="/t/:tenant/config-errors">
+          <ConfigErrorsPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/semaphores">
+          <SemaphoresPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/autoholds">
+          <AutoholdsPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/autohold/:id">{(p) => <AutoholdPage tenant={tenant} id={p.id} />}</Route>
+        <Route path="/t/:tenant/labels">
+          <LabelsPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/nodes">
+          <NodesPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/providers">
+          <ProvidersPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/images">
+          <ImagesPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/flavors">
+          <FlavorsPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/nodeset-requests">
+          <NodesetRequestsPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/system-events">
+          <SystemEventsPage tenant={tenant} />
+        </Route>
+        <Route path="/t/:tenant/components">
+          <ComponentsPage />
+        </Route>
         <Route path="/t/:tenant">
           <Redirect to={tenantPath(tenant, 'status')} replace />
         </Route>
@@ -117,6 +193,11 @@ export function App() {
       <Route path="/tenants">
         <Shell>
           <TenantsPage />
+        </Shell>
+      </Route>
+      <Route path="/components">
+        <Shell>
+          <ComponentsPage />
         </Shell>
       </Route>
       <Route path="/auth_callback">

@@ -167,6 +167,25 @@ export type BuildsetStatus =
   /** Its builds are running or waiting; no result has been reported. */
   | 'RUNNING';
 
+/** Exact-match filters of configuration errors; every field is optional and they combine with AND. */
+export type ConfigErrorFilter = {
+  /** Branch of the error's source context. */
+  branch?: string | null | undefined;
+  /** Kind of problem, e.g. `Job Not Found`. */
+  name?: string | null | undefined;
+  /** Short project name of the error's source context. */
+  project?: string | null | undefined;
+  /** Only errors or only warnings. */
+  severity?: ConfigErrorSeverity | null | undefined;
+};
+
+/** How serious a configuration problem is; the REST API spells them in lower case. */
+export type ConfigErrorSeverity =
+  /** The object was not loaded. */
+  | 'ERROR'
+  /** The object was loaded but something about it is questionable or deprecated. */
+  | 'WARNING';
+
 /** A live change (`change`) or ref (`ref`) to remove from a pipeline; exactly one of them. */
 export type DequeueInput = {
   /** `<number>,<patchset>`. */
@@ -199,6 +218,13 @@ export type EnqueueInput = {
   tenant: string;
 };
 
+/** Life of an image build artifact. */
+export type ImageBuildArtifactState =
+  /** Being deleted. */
+  | 'DELETING'
+  /** Usable; uploads may be made from it. */
+  | 'READY';
+
 /** A zuul image to build (`POST T/image/{name}/build`). */
 export type ImageBuildInput = {
   /** Image name. */
@@ -207,12 +233,36 @@ export type ImageBuildInput = {
   tenant: string;
 };
 
+/** Where an image comes from. */
+export type ImageType =
+  /** Provided by the cloud itself. */
+  | 'CLOUD'
+  /** Built by an image-build job of the tenant and uploaded to provider endpoints. */
+  | 'ZUUL';
+
 /** Why an item does not run jobs yet. */
 export type ItemWaitReason =
   /** Its speculative merge is being prepared. */
   | 'MERGE'
   /** It is outside the active window of its queue. */
   | 'WINDOW';
+
+/** How changes of a project are merged for testing and submission; the REST API spells them in lower case with dashes. */
+export type MergeMode =
+  /** Each commit is cherry-picked onto the branch. */
+  | 'CHERRY_PICK'
+  /** A merge commit (fast-forward when possible is not attempted). */
+  | 'MERGE'
+  /** A merge with the "ort" strategy. */
+  | 'MERGE_ORT'
+  /** A merge with the "recursive" strategy. */
+  | 'MERGE_RECURSIVE'
+  /** A merge with the "resolve" strategy. */
+  | 'MERGE_RESOLVE'
+  /** The commits are rebased onto the branch. */
+  | 'REBASE'
+  /** All commits are squashed into one on the branch. */
+  | 'SQUASH_MERGE';
 
 /** A node to hold (`PUT T/nodes/{id}` with state `hold`). */
 export type NodeHoldInput = {
@@ -245,6 +295,17 @@ export type NodeState =
   /** Returned after a build; to be deleted. */
   | 'USED';
 
+/** States of a nodeset request: requested -> accepted -> fulfilled | failed. */
+export type NodesetRequestState =
+  /** Nodes are being provided. */
+  | 'ACCEPTED'
+  /** No provider could provide the nodes; the job gets NODE_FAILURE. */
+  | 'FAILED'
+  /** Every node is ready and handed to the job. */
+  | 'FULFILLED'
+  /** Waiting for a launcher (or for quota). */
+  | 'REQUESTED';
+
 /** State of a pipeline. */
 export type PipelineHealth =
   /** The pipeline has a configuration error. */
@@ -262,6 +323,13 @@ export type PipelineManagerKind =
   | 'SERIAL'
   /** A newer item replaces a waiting older one of the same ref. */
   | 'SUPERCEDENT';
+
+/** Trust level of a project in the tenant. */
+export type ProjectType =
+  /** A config (trusted) project: its configuration is applied only after merge. */
+  | 'CONFIG'
+  /** An untrusted project: proposed configuration is tested speculatively. */
+  | 'UNTRUSTED';
 
 /** Changes to move to the head of their queue, in this order. */
 export type PromoteInput = {
@@ -281,6 +349,47 @@ export type ResnapshotReason =
   | 'SEQUENCE_GAP'
   /** The client did not keep up; its backlog was dropped. */
   | 'SLOW_CONSUMER';
+
+/** Kinds of system events; the REST API spells them in lower case with dashes (`config-errors-changed`). */
+export type SystemEventType =
+  /** An autohold request was created. */
+  | 'AUTOHOLD_CREATED'
+  /** An autohold request was deleted. */
+  | 'AUTOHOLD_DELETED'
+  /** An autohold request held its last node set and expired. */
+  | 'AUTOHOLD_EXHAUSTED'
+  /** A Sluice component (api, scheduler, executor, launcher) started. */
+  | 'COMPONENT_STARTED'
+  /** A Sluice component stopped. */
+  | 'COMPONENT_STOPPED'
+  /** The set of configuration errors of the tenant changed. */
+  | 'CONFIG_ERRORS_CHANGED'
+  /** An administrator dequeued a change or ref (actor in the description). */
+  | 'DEQUEUED'
+  /** An administrator enqueued a change or ref (actor in the description). */
+  | 'ENQUEUED'
+  /** An image build artifact was deleted. */
+  | 'IMAGE_ARTIFACT_DELETED'
+  /** A build of an image was requested. */
+  | 'IMAGE_BUILD_REQUESTED'
+  /** An image upload was deleted. */
+  | 'IMAGE_UPLOAD_DELETED'
+  /** An image upload was marked validated. */
+  | 'IMAGE_UPLOAD_VALIDATED'
+  /** A nodeset request was canceled. */
+  | 'NODESET_REQUEST_CANCELED'
+  /** Nodes of a failed build were held for an autohold request. */
+  | 'NODE_HELD'
+  /** Held nodes were released. */
+  | 'NODE_RELEASED'
+  /** A pipeline changed state (normal, error) or was disabled or enabled. */
+  | 'PIPELINE_STATE_CHANGED'
+  /** An administrator promoted changes to the head of a queue (actor in the description). */
+  | 'PROMOTED'
+  /** The tenant layout was (re)loaded from configuration. */
+  | 'RECONFIGURED'
+  /** The tenant event queues were paused, resumed or set to discard. */
+  | 'TENANT_STATE_CHANGED';
 
 /** New event-queue state; omitted flags keep their value, the reason is replaced (cleared when omitted). */
 export type TenantStateSetInput = {
@@ -401,6 +510,32 @@ export type ImageBuildMutation = { imageBuild:
     | { __typename: 'NotFoundError', message: string }
    };
 
+export type AutoholdFieldsFragment = { id: string, project: string, job: string, refFilter: string, reason: string, maxCount: number, currentCount: number, nodeExpiration: number, created: string, expired: string | null, nodes: Array<{ build: string, nodes: Array<string> }> };
+
+export type AutoholdsQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type AutoholdsQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', autoholds: Array<{ id: string, project: string, job: string, refFilter: string, reason: string, maxCount: number, currentCount: number, nodeExpiration: number, created: string, expired: string | null, nodes: Array<{ build: string, nodes: Array<string> }> }> }
+   | null };
+
+export type AutoholdDetailQueryVariables = Exact<{
+  tenant: string;
+  id: string;
+}>;
+
+
+export type AutoholdDetailQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', autohold:
+        | { __typename: 'Autohold', id: string, project: string, job: string, refFilter: string, reason: string, maxCount: number, currentCount: number, nodeExpiration: number, created: string, expired: string | null, nodes: Array<{ build: string, nodes: Array<string> }> }
+        | { __typename: 'NotFoundError', message: string }
+       | null }
+   | null };
+
 export type RefFieldsFragment = { project: string, branch: string | null, change: number | null, patchset: string | null, ref: string, refUrl: string | null, newrev: string | null, oldrev: string | null };
 
 export type BuildRowFieldsFragment = { uuid: string, jobName: string, pipeline: string, result: BuildResult | null, status: BuildStatus, voting: boolean, held: boolean, final: boolean, attempt: number, startTime: string | null, endTime: string | null, duration: number | null, nodeset: string | null, logUrl: string | null, ref: { project: string, branch: string | null, change: number | null, patchset: string | null, ref: string, refUrl: string | null, newrev: string | null, oldrev: string | null } | null, buildset: { uuid: string } };
@@ -488,6 +623,161 @@ export type BuildsetDetailQuery = { tenant:
        | null }
    | null };
 
+export type JobsQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type JobsQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', jobs: Array<{ name: string, description: string | null, tags: Array<string>, variants: Array<{ parent: string | null, branches: Array<string> | null }> }> }
+   | null };
+
+export type JobDetailQueryVariables = Exact<{
+  tenant: string;
+  name: string;
+  history?: number | null | undefined;
+}>;
+
+
+export type JobDetailQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', job:
+        | { __typename: 'Job', name: string, description: string | null, tags: Array<string>, variants: Array<{ parent: string | null, branches: Array<string> | null, abstract: boolean, final: boolean, protected: boolean | null, voting: boolean, timeout: number | null, attempts: number, variantDescription: string, nodeset: { name: string, nodes: Array<{ name: string, label: string }> } | null, dependencies: Array<{ name: string, soft: boolean }>, run: Array<{ path: string }>, semaphores: Array<{ name: string }>, sourceContext: { project: string, branch: string, path: string } | null }> }
+        | { __typename: 'NotFoundError', message: string }
+       | null, buildTimes: { nodes: Array<{ uuid: string, startTime: string | null, endTime: string, duration: number | null, result: BuildResult, project: string | null, pipeline: string }> } }
+   | null };
+
+export type ProjectsQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type ProjectsQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', projects: Array<{ name: string, canonicalName: string, connectionName: string, type: ProjectType }> }
+   | null };
+
+export type ProjectDetailQueryVariables = Exact<{
+  tenant: string;
+  name: string;
+}>;
+
+
+export type ProjectDetailQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', project:
+        | { __typename: 'InvalidInputError', message: string }
+        | { __typename: 'NotFoundError', message: string }
+        | { __typename: 'Project', name: string, canonicalName: string, connectionName: string, type: ProjectType, branches: Array<string>, metadata: { defaultBranch: string, mergeMode: MergeMode, queueName: string | null }, configs: Array<{ isTemplate: boolean, branches: Array<string> | null, sourceContext: { branch: string, path: string }, pipelines: Array<{ name: string, jobs: Array<{ name: string }> }> }> }
+       | null }
+   | null };
+
+export type FrozenJobsQueryVariables = Exact<{
+  tenant: string;
+  project: string;
+  pipeline: string;
+  branch?: string | null | undefined;
+}>;
+
+
+export type FrozenJobsQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', freezeJobs:
+        | { __typename: 'InvalidInputError', message: string }
+        | { __typename: 'JobGraph', jobs: Array<{ name: string, voting: boolean, dependencies: Array<{ name: string, soft: boolean }> }> }
+        | { __typename: 'JobGraphError', message: string }
+        | { __typename: 'NotFoundError', message: string }
+       | null }
+   | null };
+
+export type ConfigErrorsQueryVariables = Exact<{
+  tenant: string;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+  filter?: ConfigErrorFilter | null | undefined;
+}>;
+
+
+export type ConfigErrorsQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', configErrors: { totalCount: number, nodes: Array<{ name: string, severity: ConfigErrorSeverity, shortError: string, error: string, line: number | null, sourceContext: { project: string, branch: string, path: string } | null }> } }
+   | null };
+
+export type SemaphoresQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type SemaphoresQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', semaphores: Array<{ name: string, max: number, global: boolean, holders: { count: number, otherTenants: number } }> }
+   | null };
+
+export type LabelsQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type LabelsQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', labels: Array<{ name: string, description: string | null, image: string, flavor: string, minReady: number, maxReadyAge: number }> }
+   | null };
+
+export type NodesQueryVariables = Exact<{
+  tenant: string;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type NodesQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', nodes: { totalCount: number, nodes: Array<{ uuid: string, label: string, provider: string | null, state: NodeState, stateTime: string, host: string | null, comment: string | null, holdExpiration: number | null, isLocked: boolean }> } }
+   | null };
+
+export type ProvidersQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type ProvidersQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', providers: Array<{ name: string, canonicalName: string, connection: string | null, section: string, labels: Array<{ name: string }>, images: Array<{ name: string }>, flavors: Array<{ name: string }> }> }
+   | null };
+
+export type ImagesQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type ImagesQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', images: Array<{ name: string, type: ImageType, description: string | null, branch: string, projectCanonicalName: string, buildArtifacts: Array<{ uuid: string, format: string, state: ImageBuildArtifactState | null, timestamp: string, validated: boolean }> }> }
+   | null };
+
+export type FlavorsQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type FlavorsQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', flavors: Array<{ name: string, description: string | null, canonicalName: string }> }
+   | null };
+
+export type NodesetRequestsQueryVariables = Exact<{
+  tenant: string;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type NodesetRequestsQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', nodesetRequests: { totalCount: number, nodes: Array<{ uuid: string, state: NodesetRequestState, stateTime: string, requestTime: string, labels: Array<string>, jobName: string | null, pipelineName: string | null, project: string | null, buildsetUuid: string | null, failureReason: string | null }> } }
+   | null };
+
 export type StatusJobFieldsFragment = { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null };
 
 export type StatusItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
@@ -531,6 +821,32 @@ export type QueueDeltasSubscription = { queueEvents:
     | { __typename: 'TenantStateChanged', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null, state: { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean } | null }
     | { __typename: 'WindowChanged', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
    };
+
+export type SystemEventFieldsFragment = { databaseId: number, eventId: string, eventTime: string, eventType: SystemEventType, description: string };
+
+export type SystemEventsQueryVariables = Exact<{
+  tenant: string;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type SystemEventsQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', systemEvents: { totalCount: number, nodes: Array<{ databaseId: number, eventId: string, eventTime: string, eventType: SystemEventType, description: string }> } }
+   | null };
+
+export type SystemEventsLiveSubscriptionVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type SystemEventsLiveSubscription = { systemEvents: { databaseId: number, eventId: string, eventTime: string, eventType: SystemEventType, description: string } };
+
+export type ComponentsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ComponentsQuery = { components: Array<{ kind: string, hostname: string, state: string, version: string }> };
 
 export type TenantsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -589,6 +905,24 @@ export const TypedErrorFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"TypedErrorFields"}) as unknown as TypedDocumentString<TypedErrorFieldsFragment, unknown>;
+export const AutoholdFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AutoholdFields on Autohold {
+  id
+  project
+  job
+  refFilter
+  reason
+  maxCount
+  currentCount
+  nodeExpiration
+  created
+  expired
+  nodes {
+    build
+    nodes
+  }
+}
+    `, {"fragmentName":"AutoholdFields"}) as unknown as TypedDocumentString<AutoholdFieldsFragment, unknown>;
 export const RefFieldsFragmentDoc = new TypedDocumentString(`
     fragment RefFields on Ref {
   project
@@ -789,6 +1123,15 @@ export const TenantQueueStateFieldsFragmentDoc = new TypedDocumentString(`
   resultQueuePaused
 }
     `, {"fragmentName":"TenantQueueStateFields"}) as unknown as TypedDocumentString<TenantQueueStateFieldsFragment, unknown>;
+export const SystemEventFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SystemEventFields on SystemEvent {
+  databaseId
+  eventId
+  eventTime
+  eventType
+  description
+}
+    `, {"fragmentName":"SystemEventFields"}) as unknown as TypedDocumentString<SystemEventFieldsFragment, unknown>;
 export const EnqueueDocument = new TypedDocumentString(`
     mutation Enqueue($input: EnqueueInput!) {
   enqueue(input: $input) {
@@ -932,6 +1275,72 @@ export const ImageBuildDocument = new TypedDocumentString(`
     field
   }
 }`) as unknown as TypedDocumentString<ImageBuildMutation, ImageBuildMutationVariables>;
+export const AutoholdsDocument = new TypedDocumentString(`
+    query Autoholds($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      autoholds {
+        ...AutoholdFields
+      }
+    }
+  }
+}
+    fragment AutoholdFields on Autohold {
+  id
+  project
+  job
+  refFilter
+  reason
+  maxCount
+  currentCount
+  nodeExpiration
+  created
+  expired
+  nodes {
+    build
+    nodes
+  }
+}`) as unknown as TypedDocumentString<AutoholdsQuery, AutoholdsQueryVariables>;
+export const AutoholdDetailDocument = new TypedDocumentString(`
+    query AutoholdDetail($tenant: String!, $id: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      autohold(id: $id) {
+        __typename
+        ... on Error {
+          message
+        }
+        ... on Autohold {
+          ...AutoholdFields
+        }
+      }
+    }
+  }
+}
+    fragment AutoholdFields on Autohold {
+  id
+  project
+  job
+  refFilter
+  reason
+  maxCount
+  currentCount
+  nodeExpiration
+  created
+  expired
+  nodes {
+    build
+    nodes
+  }
+}`) as unknown as TypedDocumentString<AutoholdDetailQuery, AutoholdDetailQueryVariables>;
 export const BuildsDocument = new TypedDocumentString(`
     query Builds($tenant: String!, $filter: BuildFilter, $first: Int, $after: String, $offset: Int) {
   tenant(name: $tenant) {
@@ -1257,6 +1666,375 @@ fragment BuildsetRowFields on Buildset {
     ...RefFields
   }
 }`) as unknown as TypedDocumentString<BuildsetDetailQuery, BuildsetDetailQueryVariables>;
+export const JobsDocument = new TypedDocumentString(`
+    query Jobs($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      jobs {
+        name
+        description
+        tags
+        variants {
+          parent
+          branches
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<JobsQuery, JobsQueryVariables>;
+export const JobDetailDocument = new TypedDocumentString(`
+    query JobDetail($tenant: String!, $name: String!, $history: Int) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      job(name: $name) {
+        __typename
+        ... on Error {
+          message
+        }
+        ... on Job {
+          name
+          description
+          tags
+          variants {
+            parent
+            branches
+            abstract
+            final
+            protected
+            voting
+            timeout
+            attempts
+            variantDescription
+            nodeset {
+              name
+              nodes {
+                name
+                label
+              }
+            }
+            dependencies {
+              name
+              soft
+            }
+            run {
+              path
+            }
+            semaphores {
+              name
+            }
+            sourceContext {
+              project
+              branch
+              path
+            }
+          }
+        }
+      }
+      buildTimes(filter: {jobName: [$name]}, first: $history) {
+        nodes {
+          uuid
+          startTime
+          endTime
+          duration
+          result
+          project
+          pipeline
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<JobDetailQuery, JobDetailQueryVariables>;
+export const ProjectsDocument = new TypedDocumentString(`
+    query Projects($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      projects {
+        name
+        canonicalName
+        connectionName
+        type
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectsQuery, ProjectsQueryVariables>;
+export const ProjectDetailDocument = new TypedDocumentString(`
+    query ProjectDetail($tenant: String!, $name: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      project(name: $name) {
+        __typename
+        ... on Error {
+          message
+        }
+        ... on Project {
+          name
+          canonicalName
+          connectionName
+          type
+          branches
+          metadata {
+            defaultBranch
+            mergeMode
+            queueName
+          }
+          configs {
+            isTemplate
+            branches
+            sourceContext {
+              branch
+              path
+            }
+            pipelines {
+              name
+              jobs {
+                name
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProjectDetailQuery, ProjectDetailQueryVariables>;
+export const FrozenJobsDocument = new TypedDocumentString(`
+    query FrozenJobs($tenant: String!, $project: String!, $pipeline: String!, $branch: String) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      freezeJobs(project: $project, pipeline: $pipeline, branch: $branch) {
+        __typename
+        ... on Error {
+          message
+        }
+        ... on JobGraph {
+          jobs {
+            name
+            dependencies {
+              name
+              soft
+            }
+            voting
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<FrozenJobsQuery, FrozenJobsQueryVariables>;
+export const ConfigErrorsDocument = new TypedDocumentString(`
+    query ConfigErrors($tenant: String!, $first: Int, $offset: Int, $filter: ConfigErrorFilter) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      configErrors(first: $first, offset: $offset, filter: $filter) {
+        totalCount
+        nodes {
+          name
+          severity
+          shortError
+          error
+          line
+          sourceContext {
+            project
+            branch
+            path
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConfigErrorsQuery, ConfigErrorsQueryVariables>;
+export const SemaphoresDocument = new TypedDocumentString(`
+    query Semaphores($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      semaphores {
+        name
+        max
+        global
+        holders {
+          count
+          otherTenants
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SemaphoresQuery, SemaphoresQueryVariables>;
+export const LabelsDocument = new TypedDocumentString(`
+    query Labels($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      labels {
+        name
+        description
+        image
+        flavor
+        minReady
+        maxReadyAge
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<LabelsQuery, LabelsQueryVariables>;
+export const NodesDocument = new TypedDocumentString(`
+    query Nodes($tenant: String!, $first: Int, $offset: Int) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      nodes(first: $first, offset: $offset) {
+        totalCount
+        nodes {
+          uuid
+          label
+          provider
+          state
+          stateTime
+          host
+          comment
+          holdExpiration
+          isLocked
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<NodesQuery, NodesQueryVariables>;
+export const ProvidersDocument = new TypedDocumentString(`
+    query Providers($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      providers {
+        name
+        canonicalName
+        connection
+        section
+        labels {
+          name
+        }
+        images {
+          name
+        }
+        flavors {
+          name
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProvidersQuery, ProvidersQueryVariables>;
+export const ImagesDocument = new TypedDocumentString(`
+    query Images($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      images {
+        name
+        type
+        description
+        branch
+        projectCanonicalName
+        buildArtifacts {
+          uuid
+          format
+          state
+          timestamp
+          validated
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ImagesQuery, ImagesQueryVariables>;
+export const FlavorsDocument = new TypedDocumentString(`
+    query Flavors($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      flavors {
+        name
+        description
+        canonicalName
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<FlavorsQuery, FlavorsQueryVariables>;
+export const NodesetRequestsDocument = new TypedDocumentString(`
+    query NodesetRequests($tenant: String!, $first: Int, $offset: Int) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      nodesetRequests(first: $first, offset: $offset) {
+        totalCount
+        nodes {
+          uuid
+          state
+          stateTime
+          requestTime
+          labels
+          jobName
+          pipelineName
+          project
+          buildsetUuid
+          failureReason
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<NodesetRequestsQuery, NodesetRequestsQueryVariables>;
 export const StatusSnapshotDocument = new TypedDocumentString(`
     query StatusSnapshot($tenant: String!) {
   tenant(name: $tenant) {
@@ -1448,6 +2226,53 @@ fragment TenantQueueStateFields on TenantEventQueueState {
   triggerQueueDiscarding
   resultQueuePaused
 }`) as unknown as TypedDocumentString<QueueDeltasSubscription, QueueDeltasSubscriptionVariables>;
+export const SystemEventsDocument = new TypedDocumentString(`
+    query SystemEvents($tenant: String!, $first: Int, $offset: Int) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      systemEvents(first: $first, offset: $offset) {
+        totalCount
+        nodes {
+          ...SystemEventFields
+        }
+      }
+    }
+  }
+}
+    fragment SystemEventFields on SystemEvent {
+  databaseId
+  eventId
+  eventTime
+  eventType
+  description
+}`) as unknown as TypedDocumentString<SystemEventsQuery, SystemEventsQueryVariables>;
+export const SystemEventsLiveDocument = new TypedDocumentString(`
+    subscription SystemEventsLive($tenant: String!) {
+  systemEvents(tenant: $tenant) {
+    ...SystemEventFields
+  }
+}
+    fragment SystemEventFields on SystemEvent {
+  databaseId
+  eventId
+  eventTime
+  eventType
+  description
+}`) as unknown as TypedDocumentString<SystemEventsLiveSubscription, SystemEventsLiveSubscriptionVariables>;
+export const ComponentsDocument = new TypedDocumentString(`
+    query Components {
+  components {
+    kind
+    hostname
+    state
+    version
+  }
+}
+    `) as unknown as TypedDocumentString<ComponentsQuery, ComponentsQueryVariables>;
 export const TenantsDocument = new TypedDocumentString(`
     query Tenants {
   tenants {

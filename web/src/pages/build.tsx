@@ -25,7 +25,6 @@ export default function BuildPage({ tenant, uuid }: { tenant: string; uuid: stri
   if (build?.__typename !== 'Build') {
     return <ErrorBox error={build?.message ?? 'Build not found'} />;
   }
-  const running = build.status !== 'COMPLETED';
   const logBase = build.logUrl ?? null;
   const retries = build.buildset.builds.filter((b) => b.jobName === build.jobName && b.uuid !== build.uuid);
   return (
@@ -62,7 +61,7 @@ export default function BuildPage({ tenant, uuid }: { tenant: string; uuid: stri
           Log files: <a href={`${logBase}job-output.txt`}>job-output.txt</a> · <a href={logBase}>log directory</a>
         </p>
       )}
-      <Console tenant={tenant} uuid={build.uuid} running={running} />
+      <Console key={build.uuid} tenant={tenant} uuid={build.uuid} status={build.status} />
       {build.artifacts.length > 0 && (
         <section>
           <h2>Artifacts</h2>

@@ -17,7 +17,9 @@ const BLOCK = 500;
 /** Lines kept in the page; older ones are dropped from view (the full log stays in job-output.txt). */
 const MAX_LINES = 50_000;
 
-export function Console({ tenant, uuid, running }: { tenant: string; uuid: string; running: boolean }) {
+/** `status` is the build's status: the stream starts again when it changes (a queued build's log starts when it runs). */
+export function Console({ tenant, uuid, status }: { tenant: string; uuid: string; status: string }) {
+  const running = status !== 'COMPLETED';
   const [lines, setLines] = useState<Line[]>([]);
   const [state, setState] = useState<'streaming' | 'ended' | 'error'>('streaming');
   const [error, setError] = useState<RequestError | null>(null);
@@ -25,12 +27,11 @@ export function Console({ tenant, uuid, running }: { tenant: string; uuid: strin
   const bottom = useRef<HTMLDivElement>(null);
   const last = useRef(0);
   useEffect(() => {
-    last.current = 0;
-    setLines([]);
     setState('streaming');
+    setError(null);
     return subscribe(
       BuildConsoleDocument,
-      { tenant, uuid, offset: 0 },
+      { tenant, uuid, offset: last.current },
       {
         next: (data) => {
           const fresh = data.consoleLog.lines.filter((line) => line.seq > last.current);
@@ -50,7 +51,7 @@ export function Console({ tenant, uuid, running }: { tenant: string; uuid: strin
         complete: () => setState('ended'),
       },
     );
-  }, [tenant, uuid, running]);
+  }, [tenant, uuid, status]);
   useEffect(() => {
     if (follow) {
       bottom.current?.scrollIntoView?.({ block: 'end' });
