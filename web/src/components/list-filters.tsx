@@ -13,12 +13,36 @@ export interface FilterField {
   placeholder?: string;
 }
 
+/** Fields shown at once; the rest are behind "More filters" (open when one of them is set). */
+const VISIBLE = 5;
+
 export function ListFilters({ fields }: { fields: FilterField[] }) {
   const params = useUrlParams();
   const initial = () => Object.fromEntries(fields.map((f) => [f.name, params.all(f.name).join(', ')]));
   const [draft, setDraft] = useState<Record<string, string>>(initial);
   useEffect(() => setDraft(initial()), [params]);
   const active = fields.some((f) => params.get(f.name) !== null);
+  const renderField = (field: FilterField) => (
+    <label key={field.name}>
+      {field.label}
+      {field.options ? (
+        <select value={draft[field.name] ?? ''} onChange={(e) => setDraft({ ...draft, [field.name]: e.target.value })}>
+          <option value="">any</option>
+          {field.options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input
+          value={draft[field.name] ?? ''}
+          placeholder={field.placeholder ?? 'any'}
+          onChange={(e) => setDraft({ ...draft, [field.name]: e.target.value })}
+        />
+      )}
+    </label>
+  );
   return (
     <form
       className="filters"
@@ -35,30 +59,13 @@ export function ListFilters({ fields }: { fields: FilterField[] }) {
         params.set(changes);
       }}
     >
-      {fields.map((field) => (
-        <label key={field.name}>
-          {field.label}
-          {field.options ? (
-            <select
-              value={draft[field.name] ?? ''}
-              onChange={(e) => setDraft({ ...draft, [field.name]: e.target.value })}
-            >
-              <option value="">any</option>
-              {field.options.map((o) => (
-                <option key={o} value={o}>
-                  {o}
-                </option>
-              ))}
-            </select>
-          ) : (
-            <input
-              value={draft[field.name] ?? ''}
-              placeholder={field.placeholder ?? 'any'}
-              onChange={(e) => setDraft({ ...draft, [field.name]: e.target.value })}
-            />
-          )}
-        </label>
-      ))}
+      {fields.slice(0, VISIBLE).map(renderField)}
+      {fields.length > VISIBLE && (
+        <details className="more-filters" open={fields.slice(VISIBLE).some((f) => params.get(f.name) !== null)}>
+          <summary>More filters</summary>
+          <div className="filters-more">{fields.slice(VISIBLE).map(renderField)}</div>
+        </details>
+      )}
       <button type="submit">Filter</button>
       {active && (
         <button

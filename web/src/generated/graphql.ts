@@ -822,6 +822,13 @@ export type QueueDeltasSubscription = { queueEvents:
     | { __typename: 'WindowChanged', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
    };
 
+export type TenantLevelEventsSubscriptionVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type TenantLevelEventsSubscription = { systemEvents: { eventType: SystemEventType } };
+
 export type SystemEventFieldsFragment = { databaseId: number, eventId: string, eventTime: string, eventType: SystemEventType, description: string };
 
 export type SystemEventsQueryVariables = Exact<{
@@ -2226,6 +2233,16 @@ fragment TenantQueueStateFields on TenantEventQueueState {
   triggerQueueDiscarding
   resultQueuePaused
 }`) as unknown as TypedDocumentString<QueueDeltasSubscription, QueueDeltasSubscriptionVariables>;
+export const TenantLevelEventsDocument = new TypedDocumentString(`
+    subscription TenantLevelEvents($tenant: String!) {
+  systemEvents(
+    tenant: $tenant
+    types: [TENANT_STATE_CHANGED, RECONFIGURED, PIPELINE_STATE_CHANGED]
+  ) {
+    eventType
+  }
+}
+    `) as unknown as TypedDocumentString<TenantLevelEventsSubscription, TenantLevelEventsSubscriptionVariables>;
 export const SystemEventsDocument = new TypedDocumentString(`
     query SystemEvents($tenant: String!, $first: Int, $offset: Int) {
   tenant(name: $tenant) {

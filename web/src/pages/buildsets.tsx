@@ -29,12 +29,12 @@ const FIELDS = [
   { name: 'project', label: 'Project' },
   { name: 'pipeline', label: 'Pipeline' },
   { name: 'change', label: 'Change' },
+  { name: 'result', label: 'Result', options: RESULTS },
   { name: 'branch', label: 'Branch' },
   { name: 'patchset', label: 'Patchset' },
   { name: 'ref', label: 'Ref' },
   { name: 'newrev', label: 'New revision' },
   { name: 'uuid', label: 'Buildset uuid' },
-  { name: 'result', label: 'Result', options: RESULTS },
   { name: 'complete', label: 'Complete', options: ['true', 'false'] },
 ];
 

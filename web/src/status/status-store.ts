@@ -2,13 +2,15 @@
  * The live tenant status: one snapshot (`Tenant.status`, with its `sequence`), then the queue
  * deltas of `queueEvents(afterSeq)` applied as they arrive (docs/live.md, "Building a live view").
  * Every status change the page shows goes through this module, so a change of the delta feed
- * stays local to it. Applying a delta replaces the touched pipeline but keeps the objects of
+ * stays local to it. Tenant-level changes that no queue delta carries (pausing the event queues,
+ * a reconfiguration) arrive as system events and trigger a new snapshot. Applying a delta replaces the touched pipeline but keeps the objects of
  * items and queues that did not change, so memoized rows keyed by item skip re-rendering.
  */
 import { request, subscribe, onConnectionChange, RequestError } from '../api/client';
 import {
   QueueDeltasDocument,
   StatusSnapshotDocument,
+  TenantLevelEventsDocument,
   type QueueDeltasSubscription,
   type StatusPipelineFieldsFragment,
   type StatusItemFieldsFragment,
@@ -119,9 +121,11 @@ export class LiveStatus {
   private view: StatusView = EMPTY;
   private readonly listeners = new Set<() => void>();
   private stopDeltas: (() => void) | undefined;
+  private stopTenantEvents: (() => void) | undefined;
   private stopWatchingConnection: (() => void) | undefined;
   private running = false;
   private snapshotting: Promise<void> | undefined;
+  private snapshotAgain = false;
 
   constructor(private readonly tenant: string) {}
 
@@ -160,19 +164,33 @@ export class LiveStatus {
       }
     });
     void this.resnapshot().then(() => this.followDeltas());
+    this.stopTenantEvents = subscribe(
+      TenantLevelEventsDocument,
+      { tenant: this.tenant },
+      { next: () => void this.resnapshot(), error: () => undefined },
+    );
   }
 
   private stop(): void {
     this.running = false;
     this.stopDeltas?.();
     this.stopDeltas = undefined;
+    this.stopTenantEvents?.();
     this.stopWatchingConnection?.();
   }
 
-  /** Read the whole status again; deltas keep being applied on top of it. */
+  /** Read the whole status again; deltas keep being applied on top of it. A request while a read runs reads once more after it. */
   private resnapshot(): Promise<void> {
-    this.snapshotting ??= this.readSnapshot().finally(() => {
+    if (this.snapshotting !== undefined) {
+      this.snapshotAgain = true;
+      return this.snapshotting;
+    }
+    this.snapshotting = this.readSnapshot().finally(() => {
       this.snapshotting = undefined;
+      if (this.snapshotAgain) {
+        this.snapshotAgain = false;
+        void this.resnapshot();
+      }
     });
     return this.snapshotting;
   }
