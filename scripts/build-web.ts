@@ -2,7 +2,7 @@
  * Builds the dashboard (web/) into web/dist with Vite when the build is missing or older than its
  * sources: `npm start` runs it first (prestart), so a fresh clone serves the dashboard after
  * `npm install && npm start`. The stamp is a hash of the sources and the lockfile; `--force`
- * builds regardless. docs/development.md, "Web dashboard".
+ * builds regardless. docs/development.md#web-dashboard
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -230,7 +230,7 @@ const staticConnection = z
 /** URL paths the service answers itself; a static site may not be mounted on or below them. */
 export const RESERVED_WEB_PATHS = ['/api', '/graphql', '/graphiql', '/health', '/logs'];
 
-/** A static single-page build served from `dir` under `path` (docs/configuration.md, `web.sites`). */
+/** A static single-page build served from `dir` under `path` (docs/configuration.md#keys, `web.sites`). */
 const webSite = z
   .object({
     /** URL path prefix, e.g. `/zuul`; `/` replaces the built-in dashboard. */

@@ -2,7 +2,7 @@
  * GraphiQL without a CDN: yoga's default page loads GraphiQL's script, styles and editor workers
  * from a public CDN, so it stays blank on a machine without internet. The same build ships in
  * the `@graphql-yoga/render-graphiql` package; this module serves its parts from this service
- * under `/graphiql/` and renders the page that loads them (docs/graphql.md).
+ * under `/graphiql/` and renders the page that loads them (docs/dashboard.md#graphiql).
  */
 import type Koa from 'koa';
 import type { GraphiQLOptions } from 'graphql-yoga';

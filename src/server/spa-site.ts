@@ -1,6 +1,6 @@
 /**
  * Serves a static single-page build (the built-in dashboard, or any build named by `web.sites`,
- * docs/configuration.md) read-only under a URL path. A path naming a file serves it; a path
+ * docs/configuration.md#keys) read-only under a URL path. A path naming a file serves it; a path
  * naming none whose last segment has no extension is a deep link and gets the build's
  * `index.html` (the page's router takes it from there); anything else is 404. Paths are
  * confined to the directory the same way as build logs (log-files.ts).

@@ -1,6 +1,6 @@
 /**
  * The browser-facing routes: GraphiQL's local assets, the static sites of `web.sites` and the
- * built-in dashboard at `/` (docs/dashboard.md, docs/configuration.md). Mounted after the API
+ * built-in dashboard at `/` (docs/dashboard.md, docs/configuration.md#keys). Mounted after the API
  * routes, so it only sees what they leave.
  */
 import path from 'node:path';

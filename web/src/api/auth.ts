@@ -1,6 +1,6 @@
 /**
  * Sign-in state: a token pasted by the user, or one obtained from an OpenID Connect provider with
- * the authorization code flow and PKCE (docs/security.md §1, docs/dashboard.md "Signing in").
+ * the authorization code flow and PKCE (docs/security.md#authenticators, docs/dashboard.md#signing-in).
  * The token lives in localStorage, so every tab shares it; claims are read for display only
  * (the server verifies every request).
  */

@@ -1,6 +1,6 @@
 /**
  * The live tenant status: one snapshot (`Tenant.status`, with its `sequence`), then the queue
- * deltas of `queueEvents(afterSeq)` applied as they arrive (docs/live.md, "Building a live view").
+ * deltas of `queueEvents(afterSeq)` applied as they arrive (docs/live.md#building-a-live-view).
  * Every status change the page shows goes through this module, so a change of the delta feed
  * stays local to it. Tenant-level changes that no queue delta carries (pausing the event queues,
  * a reconfiguration) arrive as system events and trigger a new snapshot. Applying a delta replaces the touched pipeline but keeps the objects of
