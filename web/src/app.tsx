@@ -7,6 +7,7 @@ import { Link, Redirect, Route, Switch, useParams } from 'wouter';
 import { useLiveConnection } from './api/hooks';
 import { SignIn } from './components/sign-in';
 import { Loading } from './components/common';
+import { ErrorBoundary } from './components/error-boundary';
 import { tenantPath } from './url';
 import { StatusPage } from './status/status-page';
 import { TenantsPage } from './pages/tenants';
@@ -104,7 +105,9 @@ function Shell({ tenant, children }: { tenant?: string; children: ReactNode }) {
       </a>
       <Header tenant={tenant} />
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<Loading what="the page" />}>{children}</Suspense>
+        <ErrorBoundary>
+          <Suspense fallback={<Loading what="the page" />}>{children}</Suspense>
+        </ErrorBoundary>
       </main>
     </>
   );
