@@ -1,7 +1,7 @@
 /**
  * Static serving through the real server: a `web.sites` build with single-page fallback, the
  * built-in dashboard's mount (and its "not built" page), and GraphiQL loading every asset from
- * this service (docs/configuration.md `web.sites`, docs/dashboard.md).
+ * this service (docs/configuration.md#keys `web.sites`, docs/dashboard.md).
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
