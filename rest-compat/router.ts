@@ -15,7 +15,7 @@ import { parseQuery } from './query-params';
 import { readJsonBody } from './request-body';
 import type { BoundOperationRunner, HttpMethod, RestEndpoint, RestRoute } from './route';
 import { SHAPE_HEADER, isRestShape, type RestShape } from './shape';
-import type { Redactor } from '../src/auth/redact';
+import type { Redactor } from '../src/secrets/redact';
 
 const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, X-Requested-With';
 

@@ -3,8 +3,8 @@
  * tenant. A valid token is required; a tenant with access rules also requires read access.
  */
 import { authorizationsBody, ROOT_SCOPE } from '../src/auth/rules';
-import { builder } from './builder';
-import { NotFoundError } from './errors';
+import { builder } from './infra/builder';
+import { NotFoundError } from './infra/errors';
 
 interface AuthorizationsShape {
   admin: boolean;

@@ -1,8 +1,8 @@
 /** Autohold requests (compat.md §2.42–§2.44): queries; the mutations live in control.ts. */
 import type { AutoholdRecord } from '../src/store/repositories/autohold';
-import { builder } from './builder';
-import { NotFoundError } from './errors';
-import { requireEngine } from './control-errors';
+import { builder } from './infra/builder';
+import { NotFoundError } from './infra/errors';
+import { requireEngine } from './infra/control-errors';
 import { Tenant } from './tenant';
 
 const AutoholdNodes = builder.objectRef<{ build: string; nodes: string[] }>('AutoholdHeldNodes').implement({

@@ -1,10 +1,11 @@
 /** Build times: finished builds with flat ref columns, for runtime charts (`T/build-times`). */
-import type { BuildTimeFilter as BuildTimeFilterValue, BuildTimeRecord } from '../src/store/repositories/builds';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
-import { builder } from './builder';
+import type { BuildTimeRecord } from '../src/store/repositories/builds';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
+import { builder } from './infra/builder';
+import { filterConditions } from './infra/filter-input';
 import { Build } from './build';
-import { historyStore } from './history-store';
-import { endTimeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, resolveKeysetConnection } from './pagination';
+import { historyStore } from './infra/history-store';
+import { endTimeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, resolveKeysetConnection } from './infra/pagination';
 import { BuildResult } from './results';
 import { Tenant } from './tenant';
 
@@ -53,24 +54,6 @@ const BuildTimeFilter = builder.inputType('BuildTimeFilter', {
   }),
 });
 
-function toBuildTimeFilter(input: typeof BuildTimeFilter.$inferInput | null | undefined): BuildTimeFilterValue {
-  if (!input) {
-    return {};
-  }
-  return {
-    project: input.project ?? undefined,
-    pipeline: input.pipeline ?? undefined,
-    branch: input.branch ?? undefined,
-    ref: input.ref ?? undefined,
-    jobName: input.jobName ?? undefined,
-    result: input.result ?? undefined,
-    excludeResult: input.excludeResult ?? undefined,
-    final: input.final ?? undefined,
-    endTimeMin: input.endTimeMin ?? undefined,
-    endTimeMax: input.endTimeMax ?? undefined,
-  };
-}
-
 builder.objectField(Tenant, 'buildTimes', (t) =>
   t.connection(
     {
@@ -85,7 +68,7 @@ builder.objectField(Tenant, 'buildTimes', (t) =>
         offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx) => {
-        const filter = toBuildTimeFilter(args.filter);
+        const filter = filterConditions(args.filter);
         const { builds } = historyStore(ctx);
         return resolveKeysetConnection({
           args,

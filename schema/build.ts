@@ -2,25 +2,21 @@
  * Builds: one run (or retry) of a job for a buildset, with artifacts, provides and events.
  * Tenant entry points: `builds` and `build(uuid)`; also `Buildset.builds`.
  */
-import type {
-  ArtifactRecord,
-  BuildEventRecord,
-  BuildFilter as BuildFilterValue,
-  BuildRecord,
-} from '../src/store/repositories/builds';
+import type { ArtifactRecord, BuildEventRecord, BuildRecord } from '../src/store/repositories/builds';
 import type { BuildsetRecord } from '../src/store/repositories/buildsets';
 import type { RefRecord } from '../src/store/repositories/refs';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
-import { readableRows } from './access';
-import { builder } from './builder';
-import type { GraphQLContext } from './context';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
+import { readableRows } from './infra/access';
+import { builder } from './infra/builder';
+import { filterConditions } from './infra/filter-input';
+import type { GraphQLContext } from './infra/context';
 import { Buildset, readableBuildsets } from './buildset';
-import { NotFoundError } from './errors';
-import { groupBy } from './group-by';
-import { historyStore } from './history-store';
-import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './pagination';
-import { prefetchRelations, type RelationPrefetch } from './prefetch';
-import { requestLoader } from './request-loader';
+import { NotFoundError } from './infra/errors';
+import { groupBy } from './infra/group-by';
+import { historyStore } from './infra/history-store';
+import { PAGINATION_DESCRIPTION, parseDatabaseId, resolveIdConnection } from './infra/pagination';
+import { prefetchRelations, type RelationPrefetch } from './infra/prefetch';
+import { requestLoader } from './infra/request-loader';
 import { Ref } from './ref';
 import { buildStatus, BuildResult, BuildStatus } from './results';
 import { Tenant } from './tenant';
@@ -124,7 +120,7 @@ const buildIds = (builds: readonly BuildRecord[]): number[] => builds.map((build
 const prefetchBuildset: RelationPrefetch<BuildRecord> = (ctx, builds) =>
   buildBuildset(ctx).prefetch(builds.map((build) => build.buildsetId));
 
-/** What a page of builds prefetches, by the Build field that needs it (schema/prefetch.ts). */
+/** What a page of builds prefetches, by the Build field that needs it (schema/infra/prefetch.ts). */
 const BUILD_RELATIONS: Record<string, RelationPrefetch<BuildRecord>> = {
   ref: (ctx, builds) => buildRef(ctx).prefetch(builds.flatMap((build) => (build.refId === null ? [] : [build.refId]))),
   buildset: prefetchBuildset,
@@ -277,33 +273,6 @@ export const BuildFilter = builder.inputType('BuildFilter', {
   }),
 });
 
-/** The repository filter for a GraphQL build filter (nulls mean "no condition"). */
-export function toBuildFilter(input: typeof BuildFilter.$inferInput | null | undefined): BuildFilterValue {
-  if (!input) {
-    return {};
-  }
-  return {
-    project: input.project ?? undefined,
-    pipeline: input.pipeline ?? undefined,
-    branch: input.branch ?? undefined,
-    jobName: input.jobName ?? undefined,
-    change: input.change ?? undefined,
-    patchset: input.patchset ?? undefined,
-    ref: input.ref ?? undefined,
-    newrev: input.newrev ?? undefined,
-    uuid: input.uuid ?? undefined,
-    nodeset: input.nodeset ?? undefined,
-    result: input.result ?? undefined,
-    excludeResult: input.excludeResult ?? undefined,
-    voting: input.voting ?? undefined,
-    final: input.final ?? undefined,
-    held: input.held ?? undefined,
-    complete: input.complete ?? undefined,
-    idxMin: input.idxMin ?? undefined,
-    idxMax: input.idxMax ?? undefined,
-  };
-}
-
 builder.objectFields(Tenant, (t) => ({
   builds: t.connection(
     {
@@ -315,12 +284,9 @@ builder.objectFields(Tenant, (t) => ({
         offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx, info) => {
-        const filter = toBuildFilter(args.filter);
+        const filter = filterConditions(args.filter);
         const { builds } = historyStore(ctx);
-        return resolveKeysetConnection({
-          args,
-          codec: idCursor,
-          cursorOf: (build: BuildRecord) => build.id,
+        return resolveIdConnection(args, {
           fetch: (page) => builds.list(tenant.name, filter, page),
           count: () => builds.count(tenant.name, filter),
           prefetch: (page) => prefetchRelations(ctx, info, page, BUILD_RELATIONS),

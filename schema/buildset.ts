@@ -3,22 +3,19 @@
  * Tenant entry points: `buildsets`, `buildset(uuid)` and `badge`.
  */
 import type { BuildsetResult as BuildsetResultValue } from '../src/model/results';
-import type {
-  BuildsetEventRecord,
-  BuildsetFilter as BuildsetFilterValue,
-  BuildsetRecord,
-} from '../src/store/repositories/buildsets';
+import type { BuildsetEventRecord, BuildsetRecord } from '../src/store/repositories/buildsets';
 import type { RefRecord } from '../src/store/repositories/refs';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
-import { readableRows } from './access';
-import { builder } from './builder';
-import type { GraphQLContext } from './context';
-import { NotFoundError } from './errors';
-import { groupBy } from './group-by';
-import { historyStore } from './history-store';
-import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './pagination';
-import { prefetchRelations, type RelationPrefetch } from './prefetch';
-import { requestLoader } from './request-loader';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
+import { readableRows } from './infra/access';
+import { builder } from './infra/builder';
+import { filterConditions } from './infra/filter-input';
+import type { GraphQLContext } from './infra/context';
+import { NotFoundError } from './infra/errors';
+import { groupBy } from './infra/group-by';
+import { historyStore } from './infra/history-store';
+import { PAGINATION_DESCRIPTION, parseDatabaseId, resolveIdConnection } from './infra/pagination';
+import { prefetchRelations, type RelationPrefetch } from './infra/prefetch';
+import { requestLoader } from './infra/request-loader';
 import { Ref } from './ref';
 import { buildsetStatus, BuildsetResult, BuildsetStatus } from './results';
 import { Tenant } from './tenant';
@@ -64,7 +61,7 @@ const buildsetEvents = requestLoader<number, BuildsetEventRecord[]>(async (ids, 
 
 const buildsetIds = (buildsets: readonly BuildsetRecord[]): number[] => buildsets.map((buildset) => buildset.id);
 
-/** What a page of buildsets prefetches, by the Buildset field that needs it (schema/prefetch.ts). */
+/** What a page of buildsets prefetches, by the Buildset field that needs it (schema/infra/prefetch.ts). */
 const BUILDSET_RELATIONS: Record<string, RelationPrefetch<BuildsetRecord>> = {
   refs: (ctx, buildsets) => buildsetRefs(ctx).prefetch(buildsetIds(buildsets)),
   events: (ctx, buildsets) => buildsetEvents(ctx).prefetch(buildsetIds(buildsets)),
@@ -174,28 +171,6 @@ export const BuildsetFilter = builder.inputType('BuildsetFilter', {
   }),
 });
 
-/** The repository filter for a GraphQL buildset filter (nulls mean "no condition"). */
-export function toBuildsetFilter(input: typeof BuildsetFilter.$inferInput | null | undefined): BuildsetFilterValue {
-  if (!input) {
-    return {};
-  }
-  return {
-    project: input.project ?? undefined,
-    pipeline: input.pipeline ?? undefined,
-    branch: input.branch ?? undefined,
-    change: input.change ?? undefined,
-    patchset: input.patchset ?? undefined,
-    ref: input.ref ?? undefined,
-    newrev: input.newrev ?? undefined,
-    uuid: input.uuid ?? undefined,
-    result: input.result ?? undefined,
-    excludeResult: input.excludeResult ?? undefined,
-    complete: input.complete ?? undefined,
-    idxMin: input.idxMin ?? undefined,
-    idxMax: input.idxMax ?? undefined,
-  };
-}
-
 builder.objectFields(Tenant, (t) => ({
   buildsets: t.connection(
     {
@@ -207,12 +182,9 @@ builder.objectFields(Tenant, (t) => ({
         offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx, info) => {
-        const filter = toBuildsetFilter(args.filter);
+        const filter = filterConditions(args.filter);
         const { buildsets } = historyStore(ctx);
-        return resolveKeysetConnection({
-          args,
-          codec: idCursor,
-          cursorOf: (buildset: BuildsetRecord) => buildset.id,
+        return resolveIdConnection(args, {
           fetch: (page) => buildsets.list(tenant.name, filter, page),
           count: () => buildsets.count(tenant.name, filter),
           prefetch: (page) => prefetchRelations(ctx, info, page, BUILDSET_RELATIONS),
@@ -264,11 +236,7 @@ builder.objectFields(Tenant, (t) => ({
       },
     },
     resolve: async (tenant, args, ctx) => {
-      const filter = {
-        project: args.project ?? undefined,
-        pipeline: args.pipeline ?? undefined,
-        branch: args.branch ?? undefined,
-      };
+      const filter = filterConditions(args);
       const buildset = await historyStore(ctx).buildsets.newestComplete(tenant.name, filter);
       if (!buildset || buildset.result === null) {
         throw new NotFoundError('Buildset', describeBadgeQuery(filter), 'No buildset found');

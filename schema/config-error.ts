@@ -5,9 +5,9 @@
 import { GraphQLError } from 'graphql';
 import type { SourceContext as SourceContextValue } from '../src/config/layout';
 import type { ConfigErrorRecord } from '../src/store/repositories/config-errors';
-import { builder } from './builder';
-import type { GraphQLContext } from './context';
-import { layoutStore } from './layout-store';
+import { builder } from './infra/builder';
+import type { GraphQLContext } from './infra/context';
+import { layoutStore } from './infra/layout-store';
 import { SourceContext } from './source-context';
 import { Tenant } from './tenant';
 

@@ -7,9 +7,9 @@
 import { GraphQLError } from 'graphql';
 import { replayLogFile, type ConsoleLine } from '../src/executor/build-log';
 import type { ConsoleTarget } from '../src/executor/console-resolver';
-import { builder } from './builder';
-import { assertStillReadable, readAccessRecheck } from './access';
-import { LiveIterator } from './live-iterator';
+import { builder } from './infra/builder';
+import { assertStillReadable, readAccessRecheck } from './infra/access';
+import { LiveIterator } from './infra/live-iterator';
 
 /** Finds what can be streamed for a build of a tenant (the executor's console resolver). */
 export type ConsoleSource = (tenant: string, buildUuid: string) => Promise<ConsoleTarget>;

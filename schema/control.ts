@@ -4,12 +4,12 @@
  * returns its payload or a typed error (unknown tenant/project: NotFoundError; invalid input,
  * unknown pipeline, change not in the pipeline: InvalidInputError).
  */
-import type { GraphQLContext } from './context';
-import { adminScope, takeControlToken } from './access';
-import { builder } from './builder';
+import type { GraphQLContext } from './infra/context';
+import { adminScope, takeControlToken } from './infra/access';
+import { builder } from './infra/builder';
 import { Autohold } from './autohold';
-import { requireEngine, unwrap } from './control-errors';
-import { InvalidInputError, NotFoundError } from './errors';
+import { requireEngine, unwrap } from './infra/control-errors';
+import { InvalidInputError, NotFoundError } from './infra/errors';
 import { TenantEventQueueState } from './status';
 
 const CONTROL_ERRORS = [NotFoundError, InvalidInputError];

@@ -3,7 +3,7 @@
  * (compat.md §2.4, §2.5): live Sluice processes and the configured source connections.
  */
 import { ComponentRepository, type ComponentRecord } from '../src/store/repositories/components';
-import { builder } from './builder';
+import { builder } from './infra/builder';
 
 /** Heartbeats arrive every 30 s; a process silent for three intervals is not listed. */
 const ALIVE_WINDOW_MS = 90_000;

@@ -4,16 +4,16 @@
  */
 import { freezeJobGraph, type FreezeError, type FrozenJob as FrozenJobValue } from '../src/config/freeze';
 import type { ConfigError, Layout, LayoutProject } from '../src/config/layout';
-import { builder } from './builder';
-import { ConflictError, ErrorInterface, InvalidInputError, NotFoundError } from './errors';
+import { builder } from './infra/builder';
+import { ConflictError, ErrorInterface, InvalidInputError, NotFoundError } from './infra/errors';
 import { frozenJobParameters } from './frozen-job-parameters';
 import { JobDependencyRef, JobSemaphoreUse } from './job-variant';
-import { tenantLayout } from './layout-store';
+import { tenantLayout } from './infra/layout-store';
 import { Nodeset } from './nodeset';
 import { requireProject } from './project';
 import { SourceContext } from './source-context';
 import { Tenant, type TenantRef } from './tenant';
-import type { GraphQLContext } from './context';
+import type { GraphQLContext } from './infra/context';
 
 /** The job graph cannot be frozen because of configuration errors. */
 export class JobGraphError extends Error {

@@ -1,7 +1,7 @@
 /** Loads every schema module and builds the executable schema. Exports nothing else. */
-import { builder } from './builder';
-import './scalars';
-import './errors';
+import { builder } from './infra/builder';
+import './infra/scalars';
+import './infra/errors';
 import './info';
 import './tenant';
 import './ref';
@@ -27,5 +27,6 @@ import './keys';
 import './subscriptions';
 import './console-log';
 import './launcher-runtime';
+import './launcher-operations';
 
 export const schema = builder.toSchema();

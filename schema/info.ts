@@ -1,6 +1,6 @@
 /** Service information: version, capabilities, and how clients should authenticate. */
 import { authRealms, defaultRealm } from '../src/auth/capabilities';
-import { builder } from './builder';
+import { builder } from './infra/builder';
 
 interface InfoShape {
   version: string;

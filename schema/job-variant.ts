@@ -15,7 +15,7 @@ import type {
   RequiredProject,
 } from '../src/config/layout';
 import { resolveJobNodeset } from '../src/config/nodeset-resolution';
-import { builder } from './builder';
+import { builder } from './infra/builder';
 import { Nodeset } from './nodeset';
 import { SourceContext } from './source-context';
 

@@ -1,9 +1,9 @@
 /** Jobs of a tenant: every definition (variant) of each job name. */
 import type { JobVariant as JobVariantValue, Layout } from '../src/config/layout';
-import { builder } from './builder';
-import { NotFoundError } from './errors';
+import { builder } from './infra/builder';
+import { NotFoundError } from './infra/errors';
 import { JobVariant, type JobVariantView } from './job-variant';
-import { tenantLayout } from './layout-store';
+import { tenantLayout } from './infra/layout-store';
 import { Tenant } from './tenant';
 
 interface JobView {

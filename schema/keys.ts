@@ -4,9 +4,9 @@
  * created on first request; private parts never leave src/auth.
  */
 import { tenantFileProjectResolver } from '../src/auth/tenant-projects';
-import { builder } from './builder';
-import type { GraphQLContext } from './context';
-import { NotFoundError } from './errors';
+import { builder } from './infra/builder';
+import type { GraphQLContext } from './infra/context';
+import { NotFoundError } from './infra/errors';
 import { Tenant } from './tenant';
 
 interface ProjectKeysShape {

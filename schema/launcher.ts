@@ -10,8 +10,8 @@ import type {
   Provider as ProviderValue,
 } from '../src/config/layout';
 import type { ImageBuildArtifactRecord, ImageUploadRecord } from '../src/store/repositories/image-artifacts';
-import { builder } from './builder';
-import { layoutStore, tenantLayout } from './layout-store';
+import { builder } from './infra/builder';
+import { layoutStore, tenantLayout } from './infra/layout-store';
 import { SourceContext } from './source-context';
 import { Tenant } from './tenant';
 

@@ -4,7 +4,7 @@ import type {
   NodesetGroup as NodesetGroupValue,
   NodesetNode as NodesetNodeValue,
 } from '../src/config/layout';
-import { builder } from './builder';
+import { builder } from './infra/builder';
 
 const NodesetNode = builder.objectRef<NodesetNodeValue>('NodesetNode').implement({
   description: 'A node of a nodeset as configured (no allocation state: that belongs to a build).',

@@ -1,7 +1,7 @@
 /** Pipelines of a tenant as configured: manager, triggers, precedence and window settings. */
 import type { Pipeline as PipelineValue, TriggerConfig } from '../src/config/layout';
-import { builder } from './builder';
-import { tenantLayout } from './layout-store';
+import { builder } from './infra/builder';
+import { tenantLayout } from './infra/layout-store';
 import { SourceContext } from './source-context';
 import { Tenant } from './tenant';
 

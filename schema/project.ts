@@ -10,10 +10,10 @@ import {
   type ProjectPipelineConfig,
   type ProjectStanza,
 } from '../src/config/layout';
-import { builder } from './builder';
-import { InvalidInputError, NotFoundError } from './errors';
+import { builder } from './infra/builder';
+import { InvalidInputError, NotFoundError } from './infra/errors';
 import { JobVariant, type JobVariantView } from './job-variant';
-import { tenantLayout } from './layout-store';
+import { tenantLayout } from './infra/layout-store';
 import { SourceContext } from './source-context';
 import { Tenant } from './tenant';
 

@@ -7,8 +7,8 @@ import type { EngineDelta } from '../src/engine/event-bus';
 import type { DequeueReason as DequeueReasonValue } from '../src/engine/model';
 import type { PipelineStatus } from '../src/engine/status';
 import type { TenantEventQueueState as TenantEventQueueStateValue } from '../src/engine/model';
-import type { ResnapshotReason as ResnapshotReasonValue } from './live-feeds';
-import { builder } from './builder';
+import type { ResnapshotReason as ResnapshotReasonValue } from './infra/live-feeds';
+import { builder } from './infra/builder';
 import { JobWaitReason, StatusPipeline, TenantEventQueueState } from './status';
 
 /** State current when a delta is delivered. */

@@ -1,9 +1,9 @@
 /** Ref: a tested change, branch head or tag, shared by buildsets and builds. */
 import type { RefRecord } from '../src/store/repositories/refs';
-import { canReadTenant } from './access';
-import { builder } from './builder';
-import { historyStore } from './history-store';
-import { parseDatabaseId } from './pagination';
+import { canReadTenant } from './infra/access';
+import { builder } from './infra/builder';
+import { historyStore } from './infra/history-store';
+import { parseDatabaseId } from './infra/pagination';
 
 export const Ref = builder.loadableNodeRef('Ref', {
   // A ref is visible when a buildset of a tenant the caller may read uses it.

@@ -5,7 +5,7 @@
 import { BUILD_RESULTS, BUILDSET_RESULTS } from '../src/model/results';
 import type { BuildRecord } from '../src/store/repositories/builds';
 import type { BuildsetRecord } from '../src/store/repositories/buildsets';
-import { builder } from './builder';
+import { builder } from './infra/builder';
 
 export type BuildStatusValue = 'QUEUED' | 'RUNNING' | 'COMPLETED';
 export type BuildsetStatusValue = 'RUNNING' | 'COMPLETED';

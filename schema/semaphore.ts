@@ -1,8 +1,8 @@
 /** Semaphores visible to a tenant (its own and the global ones it may use), with their holders. */
 import type { Semaphore as SemaphoreValue } from '../src/config/layout';
 import type { SemaphoreHolderRecord } from '../src/store/repositories/semaphores';
-import { builder } from './builder';
-import { layoutStore, tenantLayout } from './layout-store';
+import { builder } from './infra/builder';
+import { layoutStore, tenantLayout } from './infra/layout-store';
 import { Tenant } from './tenant';
 
 interface SemaphoreView {

@@ -1,6 +1,6 @@
 /** Where a configuration object was defined: project, branch and file. */
 import type { SourceContext as SourceContextValue } from '../src/config/layout';
-import { builder } from './builder';
+import { builder } from './infra/builder';
 
 export const SourceContext = builder.objectRef<SourceContextValue>('SourceContext').implement({
   description: 'The project, branch and file a configuration object was read from.',

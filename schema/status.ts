@@ -5,9 +5,9 @@
  */
 import type { ChangeQueueStatus, ItemStatus, JobStatus, PipelineStatus, RefStatus } from '../src/engine/status';
 import type { TenantEventQueueState as TenantEventQueueStateValue } from '../src/engine/model';
-import { builder } from './builder';
-import { NotFoundError } from './errors';
-import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './status-snapshot';
+import { builder } from './infra/builder';
+import { NotFoundError } from './infra/errors';
+import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './infra/status-snapshot';
 import { Tenant } from './tenant';
 
 export const JobWaitReason = builder.enumType('JobWaitReason', {

@@ -6,16 +6,17 @@
 import { GraphQLError } from 'graphql';
 import type { EngineDelta } from '../src/engine/event-bus';
 import type { BuildRecord } from '../src/store/repositories/builds';
-import { assertStillReadable, readAccessRecheck } from './access';
-import { builder } from './builder';
-import { Build, BuildFilter, toBuildFilter } from './build';
-import { Buildset, BuildsetFilter, toBuildsetFilter } from './buildset';
-import type { GraphQLContext } from './context';
-import { historyStore } from './history-store';
-import type { LiveFeeds, QueueFeedEvent, StatusTick, SystemEventItem, SystemEventTick } from './live-feeds';
-import { LiveIterator } from './live-iterator';
+import { assertStillReadable, readAccessRecheck } from './infra/access';
+import { builder } from './infra/builder';
+import { filterConditions } from './infra/filter-input';
+import { Build, BuildFilter } from './build';
+import { Buildset, BuildsetFilter } from './buildset';
+import type { GraphQLContext } from './infra/context';
+import { historyStore } from './infra/history-store';
+import type { LiveFeeds, QueueFeedEvent, StatusTick, SystemEventItem, SystemEventTick } from './infra/live-feeds';
+import { LiveIterator } from './infra/live-iterator';
 import { QueueEventOrResnapshot, withState, type QueueEventItem } from './queue-events';
-import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './status-snapshot';
+import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './infra/status-snapshot';
 import { TenantStatus } from './status';
 import { SystemEvent, SystemEventType } from './system-event';
 
@@ -149,7 +150,7 @@ builder.subscriptionFields((t) => ({
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: async (_root, { tenant, filter }, ctx) => {
-      const wanted = toBuildFilter(filter);
+      const wanted = filterConditions(filter);
       const source = await requireLive(ctx).queueEvents(tenant, null);
       return new LiveIterator(
         source,
@@ -179,7 +180,7 @@ builder.subscriptionFields((t) => ({
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: async (_root, { tenant, filter }, ctx) => {
-      const wanted = toBuildsetFilter(filter);
+      const wanted = filterConditions(filter);
       const source = await requireLive(ctx).queueEvents(tenant, null);
       return new LiveIterator(
         source,

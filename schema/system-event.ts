@@ -4,11 +4,12 @@ import {
   type SystemEventRecord,
   type SystemEventType as SystemEventTypeValue,
 } from '../src/store/repositories/system-events';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './keyset-connection';
-import { readableRows } from './access';
-import { builder } from './builder';
-import { historyStore } from './history-store';
-import { idCursor, PAGINATION_DESCRIPTION, parseDatabaseId, resolveKeysetConnection } from './pagination';
+import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
+import { readableRows } from './infra/access';
+import { builder } from './infra/builder';
+import { filterConditions } from './infra/filter-input';
+import { historyStore } from './infra/history-store';
+import { PAGINATION_DESCRIPTION, parseDatabaseId, resolveIdConnection } from './infra/pagination';
 import { Tenant } from './tenant';
 
 /** What each event type means (compat.md A4). */
@@ -91,12 +92,9 @@ builder.objectField(Tenant, 'systemEvents', (t) =>
         offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
       },
       resolve: (tenant, args, ctx) => {
-        const filter = { eventTypes: args.filter?.eventTypes ?? undefined };
+        const filter = filterConditions(args.filter);
         const { systemEvents } = historyStore(ctx);
-        return resolveKeysetConnection({
-          args,
-          codec: idCursor,
-          cursorOf: (event: SystemEventRecord) => event.id,
+        return resolveIdConnection(args, {
           fetch: (page) => systemEvents.listPage(tenant.name, filter, page),
           count: () => systemEvents.count(tenant.name, filter),
         });

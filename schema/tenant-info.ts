@@ -1,8 +1,8 @@
 /** Tenant-level capabilities (REST `T/info` adds them to the service information). */
 import { defaultRealm } from '../src/auth/capabilities';
 import type { Layout } from '../src/config/layout';
-import { builder } from './builder';
-import type { GraphQLContext } from './context';
+import { builder } from './infra/builder';
+import type { GraphQLContext } from './infra/context';
 import { Tenant } from './tenant';
 
 interface TenantCapabilitiesSource {

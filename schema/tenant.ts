@@ -1,7 +1,7 @@
 /** Tenants: the root scope of everything else. Other modules add fields to `Tenant`. */
-import { canReadTenant } from './access';
-import { builder } from './builder';
-import { NotFoundError } from './errors';
+import { canReadTenant } from './infra/access';
+import { builder } from './infra/builder';
+import { NotFoundError } from './infra/errors';
 
 /** The parent value of every Tenant field: just its name; fields load what they need. */
 export interface TenantRef {

@@ -12,7 +12,7 @@ import {
 } from '../records/history';
 import type { QuerySpec, RestRoute } from '../route';
 import { orNotFound } from '../wire';
-import { buildResults, changeNumbers, flag, idRange, paging, text, trueOrOther } from './params';
+import { buildResults, flag, idRange, idRangeConditions, paging, refConditions, text, trueOrOther } from './params';
 
 const currentQuery: QuerySpec = {
   project: text("Project of the build's ref; `*` is a wildcard"),
@@ -54,14 +54,7 @@ const earlierQuery: QuerySpec = {
 /** GraphQL filter of a builds request (the earlier shape simply has fewer parameters). */
 export function buildFilter(query: ParsedQuery): BuildFilter {
   return {
-    project: query.strings('project'),
-    pipeline: query.strings('pipeline'),
-    change: changeNumbers(query.strings('change')),
-    branch: query.strings('branch'),
-    patchset: query.strings('patchset'),
-    ref: query.strings('ref'),
-    newrev: query.strings('newrev'),
-    uuid: query.strings('uuid'),
+    ...refConditions(query),
     jobName: query.strings('job_name'),
     voting: query.boolean('voting'),
     nodeset: query.strings('nodeset'),
@@ -70,8 +63,7 @@ export function buildFilter(query: ParsedQuery): BuildFilter {
     held: query.boolean('held'),
     complete: query.boolean('complete'),
     excludeResult: buildResults('exclude_result', query.strings('exclude_result')),
-    idxMin: query.integer('idx_min'),
-    idxMax: query.integer('idx_max'),
+    ...idRangeConditions(query),
   };
 }
 

@@ -14,7 +14,7 @@ import {
 } from '../records/history';
 import type { QuerySpec, RestRoute } from '../route';
 import { isoNaive, orNotFound } from '../wire';
-import { buildsetResults, changeNumbers, idRange, paging, single, text } from './params';
+import { buildsetResults, idRange, idRangeConditions, paging, refConditions, single, text } from './params';
 
 const currentQuery: QuerySpec = {
   project: text('Project of any ref; `*` is a wildcard'),
@@ -56,19 +56,11 @@ function completeFilter(value: string | undefined): boolean | undefined {
 /** GraphQL filter of a buildsets request. */
 export function buildsetFilter(query: ParsedQuery): BuildsetFilter {
   return {
-    project: query.strings('project'),
-    pipeline: query.strings('pipeline'),
-    change: changeNumbers(query.strings('change')),
-    branch: query.strings('branch'),
-    patchset: query.strings('patchset'),
-    ref: query.strings('ref'),
-    newrev: query.strings('newrev'),
-    uuid: query.strings('uuid'),
+    ...refConditions(query),
     result: buildsetResults('result', query.strings('result')),
     complete: completeFilter(query.string('complete')),
     excludeResult: buildsetResults('exclude_result', query.strings('exclude_result')),
-    idxMin: query.integer('idx_min'),
-    idxMax: query.integer('idx_max'),
+    ...idRangeConditions(query),
   };
 }
 

@@ -1,6 +1,7 @@
 /** Query parameter specs and conversions shared by the list endpoints. */
 import type { BuildResult, BuildsetResult, SystemEventType } from '../generated/graphql';
 import { badRequest } from '../errors';
+import type { ParsedQuery } from '../query-params';
 import type { QueryParamSpec, QuerySpec } from '../route';
 
 /** Pages hold 50 records by default and at most 1000 (compat.md A2). */
@@ -118,6 +119,25 @@ export function changeNumbers(values: string[] | undefined): number[] | undefine
     }
     return Number(value);
   });
+}
+
+/** The ref conditions build and buildset lists share (GraphQL `BuildFilter` and `BuildsetFilter` fields). */
+export function refConditions(query: ParsedQuery) {
+  return {
+    project: query.strings('project'),
+    pipeline: query.strings('pipeline'),
+    change: changeNumbers(query.strings('change')),
+    branch: query.strings('branch'),
+    patchset: query.strings('patchset'),
+    ref: query.strings('ref'),
+    newrev: query.strings('newrev'),
+    uuid: query.strings('uuid'),
+  };
+}
+
+/** The `idx_min`/`idx_max` conditions (see `idRange`). */
+export function idRangeConditions(query: ParsedQuery): { idxMin?: number; idxMax?: number } {
+  return { idxMin: query.integer('idx_min'), idxMax: query.integer('idx_max') };
 }
 
 /** An ISO time (ISO-naive is read as UTC); anything else answers 400. */

@@ -11,7 +11,7 @@ import { KeyRepository } from '../store/repositories/keys';
 import { AdminTokenError, createAdminToken } from './admin-token';
 import { KeyEncryptor, resolveKeyEncryptionSecret } from './keys/key-encryption';
 import { KeyManager, type KeySizes } from './keys/key-manager';
-import { encryptSecret, secretStanza } from './secrets';
+import { encryptSecret, secretStanza } from '../secrets/encryption';
 import { tenantFileProjectResolver, type ProjectResolver } from './tenant-projects';
 
 export interface CommandIo {

@@ -4,6 +4,7 @@
  */
 import { constants, createHmac, createSign, createVerify, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { tokenFailure } from './errors';
+import { isPlainObject } from '../model/value-checks';
 
 /** Signature algorithms Sluice verifies. `none` is deliberately absent. */
 export const SUPPORTED_ALGORITHMS = ['HS256', 'RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384'] as const;
@@ -61,7 +62,7 @@ function parseJsonObject(bytes: Buffer | undefined): JsonObject | undefined {
   }
   try {
     const value: unknown = JSON.parse(bytes.toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+    return isPlainObject(value) ? (value as JsonObject) : undefined;
   } catch {
     return undefined;
   }

@@ -3,6 +3,7 @@
  * may the caller read a tenant, is the caller its admin, and the `authorizations` wire shape.
  */
 import type { Principal } from './principal';
+import { isPlainObject } from '../model/value-checks';
 
 /** An `authorization-rule` object of the tenant file: conditions OR'ed, each map AND'ed. */
 export interface AuthorizationRule {
@@ -35,7 +36,7 @@ function conditionMatches(
 ): boolean {
   return Object.entries(condition).every(([claim, expected]) => {
     const templated = substituteTenant(expected, tenantName);
-    if (isMapping(templated)) {
+    if (isPlainObject(templated)) {
       // Nested form: compared key by key from the top-level claim.
       return compareNested(templated, claims[claim]);
     }
@@ -69,8 +70,8 @@ function compareNested(expected: unknown, claim: unknown): boolean {
   if (Array.isArray(expected)) {
     return compareLeafList(expected, claim);
   }
-  if (isMapping(expected)) {
-    if (!isMapping(claim)) {
+  if (isPlainObject(expected)) {
+    if (!isPlainObject(claim)) {
       return false;
     }
     const keys = Object.keys(expected);
@@ -102,7 +103,7 @@ function lookupPath(claims: Record<string, unknown>, name: string): unknown {
   }
   let current: unknown = claims;
   for (const segment of name.split('.')) {
-    if (!isMapping(current) || !(segment in current)) {
+    if (!isPlainObject(current) || !(segment in current)) {
       return undefined;
     }
     current = current[segment];
@@ -117,14 +118,10 @@ function substituteTenant(value: unknown, tenantName: string): unknown {
   if (Array.isArray(value)) {
     return value.map((item) => substituteTenant(item, tenantName));
   }
-  if (isMapping(value)) {
+  if (isPlainObject(value)) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteTenant(item, tenantName)]));
   }
   return value;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {
@@ -134,7 +131,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) {
     return a.length === b.length && a.every((item, i) => deepEqual(item, b[i]));
   }
-  if (isMapping(a) && isMapping(b)) {
+  if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a);
     return keys.length === Object.keys(b).length && keys.every((key) => key in b && deepEqual(a[key], b[key]));
   }
@@ -202,7 +199,7 @@ export function decideAccess(query: AccessQuery): AccessDecision {
 /** The tenants a token's `zuul.admin` claim names (empty when absent or malformed). */
 export function overrideTenants(claims: Record<string, unknown>): string[] {
   const zuul = claims.zuul;
-  if (!isMapping(zuul) || !Array.isArray(zuul.admin)) {
+  if (!isPlainObject(zuul) || !Array.isArray(zuul.admin)) {
     return [];
   }
   return zuul.admin.filter((item): item is string => typeof item === 'string');

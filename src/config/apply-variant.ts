@@ -13,7 +13,8 @@ import type {
   SourceContext,
 } from './layout';
 import type { RegexSpec } from './regex';
-import { ATTRIBUTE_CONTROL_KEYS } from './parse-job';
+import { CONTROLLABLE_ATTRIBUTES } from './parse-job-attributes';
+import { isPlainObject } from '../model/value-checks';
 
 /** Attributes that change how a job executes; final and protected jobs guard them. */
 const EXECUTION_ATTRIBUTES: readonly JobAttributeName[] = [
@@ -109,17 +110,13 @@ export function deepMerge(under: Record<string, unknown>, over: Record<string, u
   const out: Record<string, unknown> = { ...under };
   for (const [k, v] of Object.entries(over)) {
     const u = out[k];
-    if (isMap(u) && isMap(v)) {
+    if (isPlainObject(u) && isPlainObject(v)) {
       out[k] = deepMerge(u, v);
     } else {
       out[k] = v;
     }
   }
   return out;
-}
-
-function isMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function union(a: readonly string[] | undefined, b: readonly string[]): string[] {
@@ -166,8 +163,8 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
       );
     }
   }
-  for (const [key, attr] of Object.entries(ATTRIBUTE_CONTROL_KEYS)) {
-    if (a[attr] !== undefined && job.finalAttributes.has(key)) {
+  for (const [key, attr] of Object.entries(CONTROLLABLE_ATTRIBUTES)) {
+    if (attr !== undefined && a[attr] !== undefined && job.finalAttributes.has(key)) {
       throw new InheritanceError(
         `Unable to modify job ${job.name} final attribute ${key} with variant ${describe(other)}`,
       );

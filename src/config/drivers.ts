@@ -6,7 +6,7 @@
 import { ConfigObjectError, ErrorName } from './config-error';
 import { compileRegex, readRegexList } from './regex';
 import { checkKeys, optBool, optStrList, requireMap, strList, toPlainData, type ConfigMap } from './schema-helpers';
-import { isPlainObject } from './yaml-source';
+import { isYamlMapping } from './yaml-source';
 
 /** Connection-less drivers that may be named directly as trigger/reporter keys. */
 const IMPLICIT_DRIVERS = new Set(['timer', 'zuul']);
@@ -27,7 +27,7 @@ export function driverFor(key: string, connections: Readonly<Record<string, stri
 function filters(value: unknown, attribute: string): ConfigMap[] {
   const list = Array.isArray(value) ? value : [value];
   return list.map((entry) => {
-    if (!isPlainObject(entry)) {
+    if (!isYamlMapping(entry)) {
       throw new ConfigObjectError(
         `expected a dictionary for dictionary value @ data['${attribute}']`,
         ErrorName.syntax,

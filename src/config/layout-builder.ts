@@ -19,7 +19,6 @@ import type {
   JobVariant,
   Label,
   Layout,
-  LayoutProject,
   Nodeset,
   Pipeline,
   ProjectStanza,
@@ -29,7 +28,7 @@ import type {
   Section,
   Semaphore,
 } from './layout';
-import type { FilePragma, ParseContext } from './parse-context';
+import type { ParseContext } from './parse-context';
 import {
   parseFlavor,
   parseImage,
@@ -39,34 +38,29 @@ import {
   type ProviderDefinition,
 } from './parse-launcher';
 import { parseJob } from './parse-job';
-import { parsePragma, parseQueue, parseSecret, parseSemaphore } from './parse-misc';
+import { parseQueue, parseSecret, parseSemaphore } from './parse-misc';
 import { parseNodeset, sameNodeset } from './parse-nodeset';
 import { parsePipeline } from './parse-pipeline';
 import { parseProject, parseProjectTemplate } from './parse-project';
 import { ProjectResolver } from './project-resolver';
 import { flattenProvider } from './provider-flatten';
-import type { Abide, ConfigClass, TenantConfig, TenantProjectConfig } from './tenant-file';
+import type { Abide, TenantConfig } from './tenant-file';
 import { validateLayout, type OriginOf } from './layout-validation';
-import { keyLines, parseConfigFile, type ConfigItem, type ParsedConfigFile } from './yaml-source';
+import { keyLines, type ConfigItem } from './yaml-source';
+import { addUnique } from './duplicate-definitions';
+import {
+  CLASS_ORDER,
+  collectConfigItems,
+  type ItemClass,
+  type LoadedProject,
+  type PendingItem,
+} from './layout-collect';
+import { projectRecords } from './layout-projects';
 import { BUILTIN_NOOP } from './builtin-jobs';
 import { checkSecretDecrypts, type SecretKeys } from './secret-check';
-import { createRedactor, secretStrings } from '../auth/redact';
+import { createRedactor, secretStrings } from '../secrets/redact';
 
-/** A project of the tenant with the files read from each of its loaded branches. */
-export interface LoadedProject {
-  tpc: TenantProjectConfig;
-  name: string;
-  canonicalName: string;
-  connectionName: string;
-  trusted: boolean;
-  defaultBranch: string;
-  /** Loaded branches in load order (default branch first for untrusted projects). */
-  branches: string[];
-  branchShas: Record<string, string>;
-  files: ReadonlyMap<string, ReadonlyArray<{ path: string; text: string }>>;
-  /** Default locations present but ignored because an earlier one exists, per branch. */
-  ignoredLocations: ReadonlyMap<string, readonly string[]>;
-}
+export type { LoadedProject } from './layout-collect';
 
 export interface BuildLayoutInput {
   uuid: string;
@@ -96,28 +90,6 @@ export interface Origin {
   body: unknown;
 }
 
-const CLASS_ORDER = [
-  'pipeline',
-  'image',
-  'flavor',
-  'label',
-  'section',
-  'provider',
-  'nodeset',
-  'secret',
-  'job',
-  'semaphore',
-  'queue',
-  'project-template',
-  'project',
-] as const;
-type ItemClass = (typeof CLASS_ORDER)[number];
-
-interface PendingItem {
-  item: ConfigItem;
-  ctx: ParseContext;
-}
-
 /** Build the layout of one tenant. */
 export function buildLayout(input: BuildLayoutInput): Layout {
   const builder = new LayoutBuilder(input);
@@ -145,7 +117,6 @@ class LayoutBuilder {
   private readonly labels = new Map<string, Label>();
   private readonly sections = new Map<string, Section>();
   private readonly providerDefs = new Map<string, ProviderDefinition>();
-  private readonly parsedFiles = new Map<string, ParsedConfigFile>();
 
   constructor(private readonly input: BuildLayoutInput) {
     for (const e of input.initialErrors) {
@@ -162,12 +133,7 @@ class LayoutBuilder {
   }
 
   build(): Layout {
-    const pending = new Map<ItemClass, PendingItem[]>(CLASS_ORDER.map((c) => [c, []]));
-    for (const project of this.input.projects) {
-      for (const branch of project.branches) {
-        this.collectBranch(project, branch, pending);
-      }
-    }
+    const pending = collectConfigItems(this.input, this.errors, this.resolver);
     for (const cls of CLASS_ORDER) {
       for (const p of pending.get(cls) ?? []) {
         this.addItem(cls, p);
@@ -193,7 +159,7 @@ class LayoutBuilder {
       errors: this.errors,
       originOf,
     });
-    const projects = this.projectRecords(validated.projectConfigs);
+    const projects = projectRecords(this.input.projects, validated.projectConfigs, this.templates);
     const jobs = new Map<string, readonly JobVariant[]>([[BUILTIN_NOOP.name, [BUILTIN_NOOP]]]);
     for (const [name, variants] of validated.jobs) {
       if (name !== BUILTIN_NOOP.name) {
@@ -223,96 +189,6 @@ class LayoutBuilder {
       secretRedactor: this.input.secretKeys === undefined ? undefined : createRedactor(this.secretValues),
     };
     return Object.freeze(layout);
-  }
-
-  /** Identical files (typically the same file on several branches) are parsed once. */
-  private parse(text: string): ParsedConfigFile {
-    let parsed = this.parsedFiles.get(text);
-    if (parsed === undefined) {
-      parsed = parseConfigFile(text);
-      this.parsedFiles.set(text, parsed);
-    }
-    return parsed;
-  }
-
-  private contextFor(project: LoadedProject, branch: string, path: string): SourceContext {
-    return {
-      projectCanonicalName: project.canonicalName,
-      projectName: project.name,
-      connectionName: project.connectionName,
-      branch,
-      path,
-      trusted: project.trusted,
-    };
-  }
-
-  private collectBranch(project: LoadedProject, branch: string, pending: Map<ItemClass, PendingItem[]>): void {
-    const files = project.files.get(branch) ?? [];
-    for (const ignored of project.ignoredLocations.get(branch) ?? []) {
-      const context = this.contextFor(project, branch, ignored);
-      this.errors.report(
-        { context },
-        `Multiple project configuration locations found; "${ignored}" is ignored.`,
-        ErrorName.multipleProjectConfigurations,
-        'warning',
-      );
-    }
-    for (const file of files) {
-      const context = this.contextFor(project, branch, file.path);
-      const parsed = this.parse(file.text);
-      for (const problem of parsed.problems) {
-        const mark = problem.mark ?? {
-          line: problem.line ?? 1,
-          endLine: problem.line ?? 1,
-          snippet: file.text.split('\n')[(problem.line ?? 1) - 1] ?? '',
-        };
-        this.errors.report(
-          { context, mark, stanza: { kind: 'configuration' }, attributeLine: problem.line },
-          problem.message,
-          ErrorName.syntax,
-        );
-      }
-      let pragma: FilePragma = {};
-      for (const item of parsed.items.filter((i) => i.key === 'pragma')) {
-        try {
-          pragma = { ...pragma, ...stripUndefined(parsePragma(item.body)) };
-        } catch (err) {
-          this.errors.reportException(
-            { context, mark: item.mark, stanza: { kind: 'pragma' } },
-            err,
-            keyLines(item.body),
-          );
-        }
-      }
-      for (const item of parsed.items) {
-        if (item.key === 'pragma') {
-          continue;
-        }
-        if (!(CLASS_ORDER as readonly string[]).includes(item.key)) {
-          this.errors.report(
-            { context, mark: item.mark, stanza: { kind: item.key } },
-            `Configuration item not recognized: "${item.key}"`,
-            ErrorName.syntax,
-          );
-          continue;
-        }
-        const cls = item.key as ItemClass;
-        if (!project.tpc.include.has(cls as ConfigClass)) {
-          continue;
-        }
-        const ctx: ParseContext = {
-          tenant: this.input.tenant,
-          tpc: project.tpc,
-          sourceContext: context,
-          pragma,
-          projectBranchCount: project.branches.length,
-          connections: this.input.connections,
-          resolveProject: (name, attribute) => this.resolver.resolve(name, attribute),
-          warnings: [],
-        };
-        pending.get(cls)?.push({ item, ctx });
-      }
-    }
   }
 
   private addItem(cls: ItemClass, { item, ctx }: PendingItem): void {
@@ -380,7 +256,7 @@ class LayoutBuilder {
       }
       case 'nodeset': {
         const nodeset = parseNodeset(item.body, ctx, false);
-        this.addUnique('Nodeset', this.nodesets, nodeset, ctx, sameNodeset);
+        addUnique('Nodeset', this.nodesets, nodeset, ctx, sameNodeset);
         this.remember(nodeset, item, ctx, 'nodeset', nodeset.name);
         return;
       }
@@ -394,7 +270,7 @@ class LayoutBuilder {
             throw err;
           }
         }
-        this.addUnique(
+        addUnique(
           'Secret',
           this.secrets,
           secret,
@@ -412,12 +288,12 @@ class LayoutBuilder {
             'name',
           );
         }
-        this.addUnique('Semaphore', this.semaphores, semaphore, ctx, (a, b) => a.max === b.max);
+        addUnique('Semaphore', this.semaphores, semaphore, ctx, (a, b) => a.max === b.max);
         return;
       }
       case 'queue': {
         const queue = parseQueue(item.body, ctx);
-        this.addUnique(
+        addUnique(
           'Queue',
           this.queues,
           queue,
@@ -430,7 +306,7 @@ class LayoutBuilder {
         return;
       }
       case 'image':
-        this.addUnique(
+        addUnique(
           'Image',
           this.images,
           parseImage(item.body, ctx),
@@ -439,17 +315,11 @@ class LayoutBuilder {
         );
         return;
       case 'flavor':
-        this.addUnique(
-          'Flavor',
-          this.flavors,
-          parseFlavor(item.body, ctx),
-          ctx,
-          (a, b) => a.description === b.description,
-        );
+        addUnique('Flavor', this.flavors, parseFlavor(item.body, ctx), ctx, (a, b) => a.description === b.description);
         return;
       case 'label': {
         const label = this.remember(parseLabel(item.body, ctx), item, ctx, 'label');
-        this.addUnique(
+        addUnique(
           'Label',
           this.labels,
           label,
@@ -459,7 +329,7 @@ class LayoutBuilder {
         return;
       }
       case 'section':
-        this.addUnique(
+        addUnique(
           'Section',
           this.sections,
           parseSection(item.body, ctx),
@@ -469,7 +339,7 @@ class LayoutBuilder {
         return;
       case 'provider': {
         const def = parseProvider(item.body, ctx);
-        this.addUnique(
+        addUnique(
           'Provider',
           this.providerDefs,
           def,
@@ -505,39 +375,6 @@ class LayoutBuilder {
       return;
     }
     this.jobs.set(variant.name, [variant]);
-  }
-
-  /** The duplicate rules shared by nodesets, secrets, semaphores, queues and launcher objects. */
-  private addUnique<T extends { name: string; sourceContext?: SourceContext }>(
-    type: string,
-    map: Map<string, T>,
-    value: T,
-    ctx: ParseContext,
-    same: (a: T, b: T) => boolean,
-  ): void {
-    const existing = map.get(value.name);
-    if (existing === undefined) {
-      map.set(value.name, value);
-      return;
-    }
-    const previous = existing.sourceContext;
-    if (previous === undefined || previous.projectCanonicalName !== ctx.sourceContext.projectCanonicalName) {
-      throw new ConfigObjectError(
-        `${type} ${value.name} already defined in project ${previous?.projectName ?? '(tenant)'}`,
-        ErrorName.unknown,
-        'name',
-      );
-    }
-    if (previous.branch === ctx.sourceContext.branch) {
-      throw new ConfigObjectError(`${type} ${value.name} already defined`, ErrorName.unknown, 'name');
-    }
-    if (!same(existing, value)) {
-      throw new ConfigObjectError(
-        `${type} ${value.name} does not match existing definition in branch ${previous.branch}`,
-        ErrorName.unknown,
-        'name',
-      );
-    }
   }
 
   private flattenProviders(): Map<string, Provider> {
@@ -582,40 +419,4 @@ class LayoutBuilder {
     }
     return providers;
   }
-
-  private projectRecords(configs: ReadonlyMap<string, readonly ProjectStanza[]>): Map<string, LayoutProject> {
-    const out = new Map<string, LayoutProject>();
-    for (const p of this.input.projects) {
-      const stanzas = configs.get(p.canonicalName) ?? [];
-      let mergeMode: LayoutProject['metadata']['mergeMode'] | undefined;
-      let defaultBranch: string | undefined;
-      let queueName: string | undefined;
-      for (const stanza of stanzas) {
-        mergeMode = mergeMode ?? stanza.mergeMode;
-        defaultBranch = defaultBranch ?? stanza.defaultBranch;
-        queueName = queueName ?? stanza.queue;
-        for (const t of stanza.templates) {
-          queueName = queueName ?? this.templates.get(t)?.find((tpl) => tpl.queue !== undefined)?.queue;
-        }
-      }
-      out.set(p.canonicalName, {
-        name: p.name,
-        canonicalName: p.canonicalName,
-        connectionName: p.connectionName,
-        trusted: p.trusted,
-        branches: [...p.branches],
-        branchShas: { ...p.branchShas },
-        metadata: {
-          mergeMode: mergeMode ?? 'merge-resolve',
-          defaultBranch: defaultBranch ?? p.defaultBranch,
-          queueName,
-        },
-      });
-    }
-    return out;
-  }
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

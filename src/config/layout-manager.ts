@@ -16,13 +16,14 @@ import { connectionsFromConfig, readTenantFile, readTenantLayoutInput } from './
 import { BoundedMemo } from './bounded-memo';
 import { proposedLayout, type ProposedLayout, type SpeculativeLayout } from './proposed-layout';
 import type { ServiceConfig } from './service';
-import { branchesToLoad, type Abide, type TenantFileProblem } from './tenant-file';
+import type { Abide, TenantFileProblem } from './tenant-file';
+import { branchesToLoad } from './tenant-sources';
 import { GenerationalFileCache, type ConnectionSet } from './tenant-loader';
 import { ConfigErrorRepository, type NewConfigError } from '../store/repositories/config-errors';
 import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
 import { SystemEventRepository } from '../store/repositories/system-events';
-import type { SecretsKeySource } from '../auth/secret-data';
-import { combineRedactors, type Redactor } from '../auth/redact';
+import type { SecretsKeySource } from '../secrets/secret-data';
+import { combineRedactors, type Redactor } from '../secrets/redact';
 
 /** Timer functions, injectable so tests drive polling themselves. */
 export interface PollTimer {

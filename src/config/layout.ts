@@ -6,18 +6,12 @@
 import type { ConfigError, SourceContext } from './config-error';
 import type { BranchMatcher, RegexSpec } from './regex';
 import type { TenantConfig } from './tenant-file';
-import type { Redactor } from '../auth/redact';
+import type { Redactor } from '../secrets/redact';
 
 export type { ConfigError, SourceContext } from './config-error';
 export type { BranchMatcher, RegexSpec } from './regex';
-export type {
-  TenantConfig,
-  TenantProjectConfig,
-  AuthorizationRule,
-  GlobalSemaphore,
-  ApiRoot,
-  Abide,
-} from './tenant-file';
+export type { TenantConfig, AuthorizationRule, GlobalSemaphore, ApiRoot, Abide } from './tenant-file';
+export type { TenantProjectConfig } from './tenant-sources';
 
 export const MERGE_MODES = [
   'merge',

@@ -5,7 +5,8 @@
  */
 import type { ConfigObjectError, SourceContext } from './config-error';
 import type { BranchMatcher, RegexSpec } from './regex';
-import type { TenantConfig, TenantProjectConfig } from './tenant-file';
+import type { TenantConfig } from './tenant-file';
+import type { TenantProjectConfig } from './tenant-sources';
 
 export interface FilePragma {
   impliedBranchMatchers?: boolean;

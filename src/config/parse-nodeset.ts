@@ -3,7 +3,7 @@ import { ConfigObjectError, ErrorName } from './config-error';
 import type { Nodeset, NodesetGroup, NodesetNode } from './layout';
 import type { ParseContext } from './parse-context';
 import { checkKeys, reqString, requireMap, strList } from './schema-helpers';
-import { isPlainObject } from './yaml-source';
+import { isYamlMapping } from './yaml-source';
 
 const NODESET_KEYS = new Set(['name', 'nodes', 'groups', 'alternatives', 'description']);
 
@@ -81,7 +81,7 @@ export function parseNodeset(body: unknown, ctx: ParseContext, anonymous: boolea
     throw new ConfigObjectError(`expected a list for dictionary value @ data['groups']`, ErrorName.syntax, 'groups');
   }
   for (const raw of rawGroups) {
-    if (!isPlainObject(raw)) {
+    if (!isYamlMapping(raw)) {
       throw new ConfigObjectError('expected a dictionary for a group', ErrorName.syntax, 'groups');
     }
     checkKeys(raw, new Set(['name', 'nodes']), ['name', 'nodes'], "data['groups']");

@@ -5,7 +5,7 @@ import { impliedBranchMatcher, type ParseContext } from './parse-context';
 import { parseJob } from './parse-job';
 import { compileFullMatch, compileRegex, readRegexList, type BranchMatcher } from './regex';
 import { checkKeys, optBool, optEnum, optMap, optString, optStrList, requireMap, toPlainData } from './schema-helpers';
-import { isPlainObject, keyLine } from './yaml-source';
+import { isYamlMapping, keyLine } from './yaml-source';
 
 const PROJECT_KEYS = new Set([
   'name',
@@ -153,7 +153,7 @@ function readProjectPipeline(value: unknown, ctx: ParseContext, pipeline: string
   if (value === null || value === undefined) {
     return { jobs: [] };
   }
-  if (!isPlainObject(value)) {
+  if (!isYamlMapping(value)) {
     throw new ConfigObjectError(
       `expected a dictionary for dictionary value @ data['${pipeline}']`,
       ErrorName.syntax,
@@ -175,7 +175,7 @@ function readProjectPipeline(value: unknown, ctx: ParseContext, pipeline: string
       jobs.push({ name: entry });
       continue;
     }
-    if (!isPlainObject(entry) || Object.keys(entry).length !== 1) {
+    if (!isYamlMapping(entry) || Object.keys(entry).length !== 1) {
       throw new ConfigObjectError(
         `expected a job name or a single-key dictionary @ data['${pipeline}']['jobs']`,
         ErrorName.syntax,

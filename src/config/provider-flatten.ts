@@ -8,7 +8,7 @@ import { ConfigObjectError, ErrorName } from './config-error';
 import type { Flavor, Image, Label, Provider, Section } from './layout';
 import type { ProviderDefinition } from './parse-launcher';
 import { launcherCanonicalName } from './parse-launcher';
-import { isPlainObject } from './yaml-source';
+import { isYamlMapping } from './yaml-source';
 
 type Entry = Record<string, unknown> & { name: string };
 
@@ -16,7 +16,7 @@ function mergeUnder(specific: Record<string, unknown>, general: Record<string, u
   const out: Record<string, unknown> = { ...general };
   for (const [k, v] of Object.entries(specific)) {
     const g = general[k];
-    if (isPlainObject(v) && isPlainObject(g)) {
+    if (isYamlMapping(v) && isYamlMapping(g)) {
       out[k] = mergeUnder(v, g);
     } else if (Array.isArray(v) && Array.isArray(g)) {
       out[k] = [...g, ...v];
@@ -31,7 +31,7 @@ function sortedJson(value: unknown): string {
   if (Array.isArray(value)) {
     return `[${value.map(sortedJson).join(',')}]`;
   }
-  if (isPlainObject(value)) {
+  if (isYamlMapping(value)) {
     return `{${Object.keys(value)
       .sort()
       .map((k) => `${JSON.stringify(k)}:${sortedJson(value[k])}`)

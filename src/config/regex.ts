@@ -5,7 +5,7 @@
  * backreferences) still work but produce a "Regex Deprecation" warning as in the reference.
  */
 import { ConfigObjectError, ErrorName } from './config-error';
-import { isPlainObject } from './yaml-source';
+import { isYamlMapping } from './yaml-source';
 
 /** A regex as written in configuration. */
 export interface RegexSpec {
@@ -69,7 +69,7 @@ export function readRegexList(value: unknown, attribute: string): RegexSpec[] {
     if (typeof entry === 'string') {
       return { pattern: entry, negate: false };
     }
-    if (isPlainObject(entry) && typeof entry.regex === 'string') {
+    if (isYamlMapping(entry) && typeof entry.regex === 'string') {
       const extra = Object.keys(entry).filter((k) => k !== 'regex' && k !== 'negate');
       if (extra.length > 0) {
         throw new ConfigObjectError(

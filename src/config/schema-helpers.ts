@@ -4,7 +4,7 @@
  * the error name `Unknown Configuration Error` and the offending attribute.
  */
 import { ConfigObjectError, ErrorName } from './config-error';
-import { EncryptedValue, isPlainObject, OverrideControl } from './yaml-source';
+import { EncryptedValue, isYamlMapping, OverrideControl } from './yaml-source';
 
 export type ConfigMap = Record<string, unknown>;
 
@@ -14,7 +14,7 @@ function syntax(message: string, attribute?: string): ConfigObjectError {
 
 /** Require a mapping. */
 export function requireMap(value: unknown, what: string): ConfigMap {
-  if (!isPlainObject(value)) {
+  if (!isYamlMapping(value)) {
     throw syntax(`expected a dictionary for ${what}`);
   }
   return value;
@@ -139,7 +139,7 @@ export function optMap(map: ConfigMap, key: string): ConfigMap | undefined {
   if (value === undefined || value === null) {
     return undefined;
   }
-  if (!isPlainObject(value)) {
+  if (!isYamlMapping(value)) {
     throw syntax(`expected a dictionary for dictionary value @ data['${key}']`, key);
   }
   return value;
@@ -156,7 +156,7 @@ export function toPlainData(value: unknown): unknown {
   if (Array.isArray(value)) {
     return value.map(toPlainData);
   }
-  if (isPlainObject(value)) {
+  if (isYamlMapping(value)) {
     const out: ConfigMap = {};
     for (const [k, v] of Object.entries(value)) {
       out[k] = toPlainData(v);
@@ -173,13 +173,13 @@ export function namedEntries(value: unknown, key: string): Array<[string, Config
     if (typeof entry === 'string') {
       return [entry, {}];
     }
-    if (isPlainObject(entry) && Object.keys(entry).length === 1) {
+    if (isYamlMapping(entry) && Object.keys(entry).length === 1) {
       const [name] = Object.keys(entry);
       const options = entry[name];
       if (options === null || options === undefined) {
         return [name, {}];
       }
-      if (!isPlainObject(options)) {
+      if (!isYamlMapping(options)) {
         throw syntax(`expected a dictionary for dictionary value @ data['${key}']['${name}']`, key);
       }
       return [name, options];

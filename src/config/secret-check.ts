@@ -6,7 +6,7 @@
  * layout build, only for projects whose files hold encrypted values.
  */
 import type { KeyObject } from 'node:crypto';
-import { decryptSecretData, hasEncryptedData, SecretDataError, type SecretsKeySource } from '../auth/secret-data';
+import { decryptSecretData, hasEncryptedData, SecretDataError, type SecretsKeySource } from '../secrets/secret-data';
 import { ConfigObjectError, ErrorName } from './config-error';
 import type { Secret } from './layout';
 

@@ -4,67 +4,9 @@
  * errors: each bad item is skipped and a problem recorded with its line.
  */
 import { ConfigObjectError } from './config-error';
-import { compileFullMatch } from './regex';
-import {
-  checkKeys,
-  optBool,
-  optInt,
-  optString,
-  optStrList,
-  requireMap,
-  reqString,
-  strList,
-  type ConfigMap,
-} from './schema-helpers';
-import { isPlainObject, keyLine, parseTenantFileText } from './yaml-source';
-
-export const CONFIG_CLASSES = [
-  'pipeline',
-  'job',
-  'semaphore',
-  'project',
-  'project-template',
-  'nodeset',
-  'secret',
-  'queue',
-  'image',
-  'flavor',
-  'label',
-  'section',
-  'provider',
-] as const;
-export type ConfigClass = (typeof CONFIG_CLASSES)[number];
-/** Launcher objects are loaded only when explicitly included. */
-export const DEFAULT_INCLUDE: readonly ConfigClass[] = [
-  'pipeline',
-  'job',
-  'semaphore',
-  'project',
-  'secret',
-  'project-template',
-  'nodeset',
-  'queue',
-];
-
-/** The per-tenant view of a project (a "TPC"). */
-export interface TenantProjectConfig {
-  /** The name as written in the tenant file (short or canonical). */
-  name: string;
-  connectionName: string;
-  trusted: boolean;
-  include: ReadonlySet<ConfigClass>;
-  shadow: string[];
-  excludeUnprotectedBranches?: boolean;
-  excludeLockedBranches?: boolean;
-  includeBranches?: string[];
-  excludeBranches?: string[];
-  alwaysDynamicBranches?: string[];
-  extraConfigPaths: string[];
-  loadBranch: string;
-  impliedBranchMatchers?: boolean;
-  configureProjects: string[];
-  line?: number;
-}
+import { checkKeys, optBool, optInt, optString, optStrList, requireMap, reqString } from './schema-helpers';
+import { isYamlMapping, keyLine, parseTenantFileText } from './yaml-source';
+import { DEFAULT_INCLUDE, readProjectList, type TenantProjectConfig } from './tenant-sources';
 
 export interface TenantConfig {
   name: string;
@@ -157,22 +99,6 @@ const TENANT_KEYS = new Set([
   'report-build-page',
   'use-nodepool',
 ]);
-const PROJECT_OPTION_KEYS = new Set([
-  'include',
-  'exclude',
-  'shadow',
-  'exclude-unprotected-branches',
-  'exclude-locked-branches',
-  'include-branches',
-  'exclude-branches',
-  'always-dynamic-branches',
-  'extra-config-paths',
-  'load-branch',
-  'implied-branch-matchers',
-  'configure-projects',
-  'allow-circular-dependencies',
-]);
-const DEFAULT_LOCATIONS = new Set(['zuul.yaml', 'zuul.d/', '.zuul.yaml', '.zuul.d/', 'zuul.d', '.zuul.d']);
 
 /**
  * Parse the tenant file text. `connections` are the configured connection names (with their
@@ -268,7 +194,7 @@ function parseAuthorizationRule(body: unknown): AuthorizationRule {
   const raw = map.conditions;
   const list = Array.isArray(raw) ? raw : [raw];
   const conditions = list.map((c) => {
-    if (!isPlainObject(c)) {
+    if (!isYamlMapping(c)) {
       throw new ConfigObjectError(
         `expected a dictionary for dictionary value @ data['conditions']`,
         'Unknown Configuration Error',
@@ -364,144 +290,4 @@ function normalizeWebRoot(value: string | undefined): string | undefined {
     return undefined;
   }
   return value.endsWith('/') ? value : `${value}/`;
-}
-
-function readClasses(value: unknown, key: string): ConfigClass[] {
-  const names = strList(value, key);
-  for (const n of names) {
-    if (!(CONFIG_CLASSES as readonly string[]).includes(n)) {
-      throw new ConfigObjectError(`Unknown configuration class "${n}" in ${key}`, 'Unknown Configuration Error', key);
-    }
-  }
-  return names as ConfigClass[];
-}
-
-function classSet(current: ReadonlySet<ConfigClass>, options: ConfigMap): Set<ConfigClass> {
-  let result = new Set(current);
-  if (options.include !== undefined && options.include !== null) {
-    result = new Set(readClasses(options.include, 'include'));
-  }
-  if (options.exclude !== undefined && options.exclude !== null) {
-    for (const c of readClasses(options.exclude, 'exclude')) {
-      result.delete(c);
-    }
-  }
-  return result;
-}
-
-function readProjectList(
-  value: unknown,
-  connectionName: string,
-  trusted: boolean,
-  classes: ReadonlySet<ConfigClass>,
-  lineSource: unknown,
-): TenantProjectConfig[] {
-  if (value === undefined || value === null) {
-    return [];
-  }
-  if (!Array.isArray(value)) {
-    throw new ConfigObjectError(`expected a list of projects`, 'Unknown Configuration Error');
-  }
-  const out: TenantProjectConfig[] = [];
-  for (const entry of value) {
-    if (typeof entry === 'string') {
-      out.push(
-        projectConfig(
-          entry,
-          {},
-          connectionName,
-          trusted,
-          classes,
-          keyLine(lineSource, trusted ? 'config-projects' : 'untrusted-projects'),
-        ),
-      );
-      continue;
-    }
-    const map = requireMap(entry, 'a project entry');
-    if ('projects' in map) {
-      checkKeys(map, new Set(['projects', 'include', 'exclude']));
-      const groupClasses = classSet(classes, map);
-      out.push(...readProjectList(map.projects, connectionName, trusted, groupClasses, map));
-      continue;
-    }
-    const keys = Object.keys(map);
-    if (keys.length !== 1) {
-      throw new ConfigObjectError(
-        `A project entry must have exactly one key (the project name) or be a project group with "projects"`,
-        'Unknown Configuration Error',
-      );
-    }
-    const options = map[keys[0]] === null ? {} : requireMap(map[keys[0]], `options of project ${keys[0]}`);
-    out.push(projectConfig(keys[0], options, connectionName, trusted, classes, keyLine(map, keys[0])));
-  }
-  return out;
-}
-
-function projectConfig(
-  name: string,
-  options: ConfigMap,
-  connectionName: string,
-  trusted: boolean,
-  classes: ReadonlySet<ConfigClass>,
-  line: number | undefined,
-): TenantProjectConfig {
-  checkKeys(options, PROJECT_OPTION_KEYS);
-  const extraConfigPaths = optStrList(options, 'extra-config-paths') ?? [];
-  for (const p of extraConfigPaths) {
-    if (DEFAULT_LOCATIONS.has(p)) {
-      throw new ConfigObjectError(
-        `Default zuul configs are not allowed in extra-config-paths: "${p}"`,
-        'Unknown Configuration Error',
-        'extra-config-paths',
-      );
-    }
-  }
-  const branchRegexes = (key: string): string[] | undefined => {
-    const list = optStrList(options, key);
-    list?.forEach((p) => compileFullMatch(p, key));
-    return list;
-  };
-  const configureProjects = optStrList(options, 'configure-projects') ?? [];
-  if (trusted && configureProjects.length > 0) {
-    throw new ConfigObjectError(
-      'configure-projects is only allowed for untrusted projects',
-      'Unknown Configuration Error',
-      'configure-projects',
-    );
-  }
-  optBool(options, 'allow-circular-dependencies');
-  return {
-    name,
-    connectionName,
-    trusted,
-    include: classSet(classes, options),
-    shadow: optStrList(options, 'shadow') ?? [],
-    excludeUnprotectedBranches: optBool(options, 'exclude-unprotected-branches'),
-    excludeLockedBranches: optBool(options, 'exclude-locked-branches'),
-    includeBranches: branchRegexes('include-branches'),
-    excludeBranches: branchRegexes('exclude-branches'),
-    alwaysDynamicBranches: branchRegexes('always-dynamic-branches'),
-    extraConfigPaths,
-    loadBranch: optString(options, 'load-branch') ?? 'master',
-    impliedBranchMatchers: optBool(options, 'implied-branch-matchers'),
-    configureProjects,
-    line,
-  };
-}
-
-/** The branches of a project that are loaded, given the TPC's filters. */
-export function branchesToLoad(tpc: TenantProjectConfig, branches: readonly string[]): string[] {
-  if (tpc.trusted) {
-    return branches.includes(tpc.loadBranch) ? [tpc.loadBranch] : [];
-  }
-  const include = tpc.includeBranches?.map((p) => compileFullMatch(p));
-  const exclude = [...(tpc.excludeBranches ?? []), ...(tpc.alwaysDynamicBranches ?? [])].map((p) =>
-    compileFullMatch(p),
-  );
-  return branches.filter((b) => {
-    if (include && include.length > 0) {
-      return include.some((m) => m(b));
-    }
-    return !exclude.some((m) => m(b));
-  });
 }

@@ -5,7 +5,8 @@
  */
 import { buildRepositoryError, type ConfigError } from './config-error';
 import type { LoadedProject } from './layout-builder';
-import { branchesToLoad, type TenantConfig, type TenantProjectConfig } from './tenant-file';
+import type { TenantConfig } from './tenant-file';
+import { branchesToLoad, type TenantProjectConfig } from './tenant-sources';
 import {
   mapConcurrent,
   RepositoryNotFoundError,

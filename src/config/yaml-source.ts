@@ -16,6 +16,7 @@ import {
   type Node as YamlNode,
 } from 'yaml';
 import type { SourceMark } from './config-error';
+import { isPlainObject } from '../model/value-checks';
 
 /** A value written with `!override` or `!inherit`. */
 export class OverrideControl {
@@ -105,7 +106,7 @@ export function parseConfigFile(text: string): ParsedConfigFile {
     const mark = markOf(counter, lines, node);
     try {
       const value = reader.read(node);
-      if (!isPlainObject(value)) {
+      if (!isYamlMapping(value)) {
         problems.push({ message: 'Configuration item is not a dictionary', mark, line: mark.line });
         continue;
       }
@@ -136,14 +137,9 @@ export function parseConfigFile(text: string): ParsedConfigFile {
 /** Parse a tenant file (same list-of-items rules, no custom tags needed but accepted). */
 export const parseTenantFileText = parseConfigFile;
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    !(value instanceof OverrideControl) &&
-    !(value instanceof EncryptedValue)
-  );
+/** A YAML mapping: a plain object that is not a tagged value (`!override`, `!encrypted/...`). */
+export function isYamlMapping(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && !(value instanceof OverrideControl) && !(value instanceof EncryptedValue);
 }
 
 function lineOf(counter: LineCounter, node: YamlNode | null | undefined): number | undefined {
@@ -248,7 +244,7 @@ class NodeReader {
     const list = Array.isArray(resolved) ? resolved : [resolved];
     const sources: Array<Record<string, unknown>> = [];
     for (const entry of list) {
-      if (!isPlainObject(entry)) {
+      if (!isYamlMapping(entry)) {
         throw new ReaderError('Merge keys (<<) must refer to mappings');
       }
       sources.push(entry);

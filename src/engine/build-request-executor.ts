@@ -15,6 +15,7 @@ import type {
   WorkspaceScheme,
 } from '../model/build-request';
 import { MERGE_MODES } from '../model/build-request';
+import { isPlainObject as isRecord } from '../model/value-checks';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
 import type { BuildParams, ExecutorGateway, MergeItem, NodeInfo } from './interfaces';
 
@@ -85,10 +86,6 @@ function steps(value: unknown, available: FrozenSecretFields[], secrets: BuildSe
         : { connection, project, path: entry.path },
     ];
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function mergeMode(value: string): MergeMode {

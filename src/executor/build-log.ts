@@ -8,7 +8,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Redactor } from '../auth/redact';
+import type { Redactor } from '../secrets/redact';
 
 export interface ConsoleLine {
   seq: number;

@@ -10,8 +10,8 @@ import { open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
-import { createRedactor, secretStrings, type Redactor } from '../auth/redact';
-import { decryptSecretData, SecretDataError, type SecretsKeySource } from '../auth/secret-data';
+import { createRedactor, secretStrings, type Redactor } from '../secrets/redact';
+import { decryptSecretData, SecretDataError, type SecretsKeySource } from '../secrets/secret-data';
 import type { BuildSecret, BuildStep } from '../model/build-request';
 import type { RunOutcome } from './runner';
 

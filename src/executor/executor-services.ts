@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
-import type { SecretsKeySource } from '../auth/secret-data';
+import type { SecretsKeySource } from '../secrets/secret-data';
 import type { BuildRequestRepository } from '../store/repositories/build-requests';
 import { ConsoleRegistry } from './build-log';
 import { createConsoleResolver, type ConsoleTarget } from './console-resolver';

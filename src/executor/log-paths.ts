@@ -4,6 +4,7 @@
  * `job-output.txt` in it and `log_url` is `logs.url` followed by the same relative path.
  */
 import path from 'node:path';
+import { hasControlCharacter } from '../model/value-checks';
 
 export const JOB_OUTPUT_FILE = 'job-output.txt';
 
@@ -58,15 +59,4 @@ export function buildLogUrl(logsUrl: string | undefined, tenant: string, buildUu
   }
   const base = logsUrl.endsWith('/') ? logsUrl : `${logsUrl}/`;
   return `${base}${buildLogRelativePath(tenant, buildUuid)}`;
-}
-
-/** True when `text` contains a control character (C0 range or DEL). */
-function hasControlCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) {
-      return true;
-    }
-  }
-  return false;
 }

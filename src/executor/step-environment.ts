@@ -4,6 +4,7 @@
  * the documented `SLUICE_*` variables and the job's variables flattened as `SLUICE_VAR_*`
  * (docs/executor.md, "Environment").
  */
+import { isPlainObject } from '../model/value-checks';
 
 /** Host variables a step may see; everything else of the executor's environment is dropped. */
 export const HOST_ENVIRONMENT_ALLOW_LIST = ['PATH', 'LANG', 'LC_ALL', 'TZ'] as const;
@@ -105,8 +106,4 @@ function deepMergeInto(target: Record<string, unknown>, source: Record<string, u
       target[key] = value;
     }
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -33,7 +33,7 @@ import { parsePauseState, type PauseState } from './pause-state';
 import { EMPTY_RESULTS } from './results-file';
 import { runBuild, type RunOutcome } from './runner';
 import { sshRemoteSteps } from './ssh-runner';
-import type { SecretsKeySource } from '../auth/secret-data';
+import type { SecretsKeySource } from '../secrets/secret-data';
 import {
   BuildSecretError,
   decryptBuildSecrets,

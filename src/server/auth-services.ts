@@ -3,7 +3,7 @@
  * access policies of the tenant file, the control rate limiter and the key manager.
  */
 import type { Knex } from 'knex';
-import type { AuthServices, TenantCatalog } from '../../schema/context';
+import type { AuthServices, TenantCatalog } from '../../schema/infra/context';
 import { createTokenAuthenticator, type TokenAuthenticator } from '../auth/authenticator';
 import { tenantFilePolicies, type AccessPolicy, type AccessPolicySource } from '../auth/gate';
 import { KeyEncryptor, resolveKeyEncryptionSecret } from '../auth/keys/key-encryption';

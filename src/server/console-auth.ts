@@ -4,7 +4,7 @@
  * with 4000 and the auth error name (`MissingAuthError`, `TokenExpiredError`, ...), or
  * `Authorization error` when the token is valid but may not read the tenant.
  */
-import type { AuthServices } from '../../schema/context';
+import type { AuthServices } from '../../schema/infra/context';
 import { requestAuthFromConnectionParams } from '../auth/gate';
 import type { ConsoleAuthorization } from '../../subscriptions/console-websocket';
 

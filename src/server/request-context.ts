@@ -5,7 +5,13 @@ import type { Logger } from './logger';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function requestContext(logger: Logger, inFlight: { count: number; drained: Set<() => void> }): Koa.Middleware {
+/** Requests not yet finished, and who waits for the count to reach zero. */
+export interface InFlightRequests {
+  count: number;
+  drained: Set<() => void>;
+}
+
+export function requestContext(logger: Logger, inFlight: InFlightRequests): Koa.Middleware {
   return async (ctx, next) => {
     const incoming = ctx.get('X-Request-Id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -42,4 +48,20 @@ export function requestContext(logger: Logger, inFlight: { count: number; draine
       }
     }
   };
+}
+
+/** Resolves once no request is in flight, or at `deadline` (epoch ms) at the latest. */
+export function waitForDrain(inFlight: InFlightRequests, deadline: number): Promise<void> {
+  if (inFlight.count === 0) {
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
+    function finish(): void {
+      clearTimeout(timer);
+      inFlight.drained.delete(finish);
+      resolve();
+    }
+    inFlight.drained.add(finish);
+  });
 }

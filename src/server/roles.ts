@@ -28,7 +28,7 @@ import { createLauncher, type Launcher } from '../launcher/launcher';
 import { StoreNodeLocker } from '../launcher/node-lock';
 import { layoutUsesLauncher, TenantNodeGateway } from '../launcher/tenant-node-gateway';
 import type { Logger } from './logger';
-import type { SecretsKeySource } from '../auth/secret-data';
+import type { SecretsKeySource } from '../secrets/secret-data';
 
 export interface RolesOptions {
   config: ServiceConfig;

@@ -7,7 +7,7 @@
  */
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from '@envelop/core';
-import { createRedactor, type Redactor } from '../auth/redact';
+import { createRedactor, type Redactor } from '../secrets/redact';
 
 /** No secrets loaded: nothing to mask. */
 export const NO_REDACTION: Redactor = createRedactor([]);

@@ -3,7 +3,7 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { initContextCache } from '@pothos/core';
 import type Koa from 'koa';
 import { schema } from '../../schema';
-import { createContext, type GraphQLContext, type Services } from '../../schema/context';
+import { createContext, type GraphQLContext, type Services } from '../../schema/infra/context';
 import { requestAuthFromConnectionParams, requestAuthFromHeader, type RequestAuth } from '../auth/gate';
 import { hardeningPlugins } from './graphql-hardening';
 import { useLiveSubscriptionEvents } from '../../subscriptions/live/shared-event-execution';

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { git } from './git-cli';
 import { KeyedMutex } from './keyed-mutex';
+import { hasControlCharacter } from '../model/value-checks';
 
 /** The refs a mirror copies from its origin (forced, pruned). */
 export const MIRROR_REFSPECS = [
@@ -112,15 +113,4 @@ async function syncHead(mirror: string, origin: string): Promise<void> {
   if (match) {
     await git(mirror, ['symbolic-ref', 'HEAD', match[1]]);
   }
-}
-
-/** True when `text` contains a control character (C0 range or DEL). */
-function hasControlCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) {
-      return true;
-    }
-  }
-  return false;
 }

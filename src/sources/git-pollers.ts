@@ -3,7 +3,6 @@
  * `<dataDir>/poller/` and the connection's `pollInterval`.
  */
 import path from 'node:path';
-import type { ServiceConfig } from '../config/service';
 import { GitMirrors } from './git-mirror';
 import { GitPoller, type GitTriggerEvent, type PollerClock } from './git-poller';
 
@@ -15,14 +14,31 @@ export interface GitPollersOptions {
   clock?: PollerClock;
 }
 
+/** A git connection as the service configuration describes it (`pollInterval` in seconds). */
+export interface PolledGitConnection {
+  readonly driver: 'git';
+  readonly baseurl: string;
+  readonly pollInterval: number;
+}
+
+/**
+ * The settings the pollers read: the service configuration satisfies it, but sources sit below
+ * config (docs/development.md#import-boundaries), so only the shape is named here.
+ */
+export interface GitPollerSettings {
+  readonly dataDir: string;
+  readonly connections: Readonly<Record<string, PolledGitConnection | { readonly driver: string }>>;
+}
+
+function isPolledGitConnection(connection: { readonly driver: string }): connection is PolledGitConnection {
+  return connection.driver === 'git';
+}
+
 /** Pollers by connection name (not started). */
-export function createGitPollers(
-  config: Pick<ServiceConfig, 'connections' | 'dataDir'>,
-  options: GitPollersOptions,
-): Map<string, GitPoller> {
+export function createGitPollers(settings: GitPollerSettings, options: GitPollersOptions): Map<string, GitPoller> {
   const pollers = new Map<string, GitPoller>();
-  for (const [name, connection] of Object.entries(config.connections)) {
-    if (connection.driver !== 'git') {
+  for (const [name, connection] of Object.entries(settings.connections)) {
+    if (!isPolledGitConnection(connection)) {
       continue;
     }
     const baseurl = connection.baseurl;
@@ -30,7 +46,7 @@ export function createGitPollers(
       name,
       new GitPoller({
         connection: name,
-        mirrors: new GitMirrors(path.join(config.dataDir, 'poller'), () => baseurl),
+        mirrors: new GitMirrors(path.join(settings.dataDir, 'poller'), () => baseurl),
         projects: () => options.projects(name),
         intervalMs: connection.pollInterval * 1000,
         onEvent: options.onEvent,

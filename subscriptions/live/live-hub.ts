@@ -5,7 +5,7 @@
  * the other subscribers never wait for it.
  */
 import type { EngineDelta } from '../../src/engine/event-bus';
-import type { LiveFeeds, QueueFeedEvent, StatusTick, SystemEventItem } from '../../schema/live-feeds';
+import type { LiveFeeds, QueueFeedEvent, StatusTick, SystemEventItem } from '../../schema/infra/live-feeds';
 import { tenantTopic, type BusMessage, type EventBus } from '../bus/event-bus';
 import { BoundedQueue } from './bounded-queue';
 import { LIVE_MESSAGE_KINDS, isEngineDelta } from './messages';

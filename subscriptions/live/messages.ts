@@ -5,6 +5,7 @@
  */
 import type { EngineDelta } from '../../src/engine/event-bus';
 import type { JsonValue } from '../bus/event-bus';
+import { isPlainObject } from '../../src/model/value-checks';
 
 export const LIVE_MESSAGE_KINDS = {
   queueDelta: 'queue-delta',
@@ -30,14 +31,10 @@ const DELTA_TYPES: ReadonlySet<string> = new Set<EngineDelta['type']>([
   'buildset-changed',
 ]);
 
-function isRecord(value: JsonValue): value is { [key: string]: JsonValue } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Whether bus data is an engine delta (messages come from other processes, so check the envelope). */
 export function isEngineDelta(data: JsonValue): data is JsonValue & EngineDelta {
   return (
-    isRecord(data) &&
+    isPlainObject(data) &&
     typeof data.type === 'string' &&
     DELTA_TYPES.has(data.type) &&
     typeof data.tenant === 'string' &&

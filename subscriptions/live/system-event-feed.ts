@@ -11,7 +11,7 @@
  * insert that rolled back), and a row that fills a hole is delivered when it appears.
  */
 import type { SystemEventRecord } from '../../src/store/repositories/system-events';
-import type { SystemEventItem, SystemEventTick } from '../../schema/live-feeds';
+import type { SystemEventItem, SystemEventTick } from '../../schema/infra/live-feeds';
 import { BoundedQueue } from './bounded-queue';
 
 export interface SystemEventStore {

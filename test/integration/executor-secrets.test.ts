@@ -6,8 +6,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { REDACTED } from '../../src/auth/redact';
-import { encryptSecret } from '../../src/auth/secrets';
+import { REDACTED } from '../../src/secrets/redact';
+import { encryptSecret } from '../../src/secrets/encryption';
 import { KeyEncryptor } from '../../src/auth/keys/key-encryption';
 import { KeyManager } from '../../src/auth/keys/key-manager';
 import type { BuildSecret, BuildStep } from '../../src/model/build-request';

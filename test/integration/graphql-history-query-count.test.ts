@@ -1,7 +1,7 @@
 /**
  * Relations resolve through per-request DataLoaders: listing builds with their buildset, refs,
  * artifacts and more costs the same number of SQL statements for 10 rows as for 100. A page
- * prefetches only the relations its query selects (schema/prefetch.ts), over GraphQL and REST.
+ * prefetches only the relations its query selects (schema/infra/prefetch.ts), over GraphQL and REST.
  */
 import { startTestServer, type TestServer } from '../helpers/server';
 import { defaultRef, historyFactory } from '../helpers/factories';

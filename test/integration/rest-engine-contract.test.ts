@@ -5,7 +5,6 @@
  * dequeue, promote and autohold, and the error paths. The engine runs with a scripted executor
  * (builds stay running until a test finishes them); `adminToken(tenant)` mints tenant admin tokens.
  */
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { REST_ROUTES } from '../../rest-compat';
 import { openApiPath } from '../../rest-compat/openapi';
 import type { HttpMethod } from '../../rest-compat/route';
@@ -14,11 +13,10 @@ import { EngineHarness, nextTenant } from '../engine/harness';
 import { job, makeLayout, pipeline } from '../engine/scripted';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { adminToken, liveTestConfig, startLiveServer, type LiveServer } from '../helpers/live';
+import { OpenApiDocuments, SHAPES } from '../helpers/openapi-documents';
 import { ENGINE_ROUTES } from '../helpers/rest-engine-routes';
 
 type Json = Record<string, unknown>;
-
-const SHAPES: RestShape[] = ['current', 'earlier'];
 
 interface Call {
   path: string;
@@ -31,8 +29,7 @@ describe('REST contract over the engine', () => {
   let server: LiveServer;
   let admin: string;
   let nextChange = 10;
-  const documents = new Map<RestShape, Json>();
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const documents = new OpenApiDocuments();
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -59,10 +56,7 @@ describe('REST contract over the engine', () => {
       h.changes.add('org/project', number);
       await h.enqueue('gate', 'org/project', `${number},1`);
     }
-    for (const shape of SHAPES) {
-      const res = await fetch(`${server.url}/api/openapi.json?shape=${shape}`);
-      documents.set(shape, (await res.json()) as Json);
-    }
+    await documents.load(server.url);
   }, 120_000);
 
   afterAll(async () => {
@@ -195,14 +189,8 @@ describe('REST contract over the engine', () => {
           },
   };
 
-  function responseValidator(shape: RestShape, path: string, method: HttpMethod, status: number): ValidateFunction {
-    const paths = documents.get(shape)?.paths as Record<string, Record<string, Json>>;
-    const operation = paths[path]?.[method.toLowerCase()];
-    expect(operation).toBeDefined();
-    const response = (operation.responses as Record<string, Json>)[String(status)];
-    const content = response.content as Record<string, { schema: Json }>;
-    return ajv.compile(content['application/json'].schema);
-  }
+  const responseValidator = (shape: RestShape, path: string, method: HttpMethod, status: number) =>
+    documents.responseValidator(shape, path, method, status);
 
   describe('every path x method x shape', () => {
     const cases: [string, HttpMethod, RestShape][] = [];

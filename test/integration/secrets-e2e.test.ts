@@ -24,7 +24,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { REDACTED } from '../../src/auth/redact';
+import { REDACTED } from '../../src/secrets/redact';
 import { loadServiceConfig, type ServiceConfig } from '../../src/config/service';
 import type { EngineDelta } from '../../src/engine/event-bus';
 import { buildApp, type SluiceApp } from '../../src/server/app';

@@ -9,7 +9,7 @@ import { encryptCommand, tokenCommand, type AuthCommandDeps } from '../../../src
 import { createTokenAuthenticator } from '../../../src/auth/authenticator';
 import { KeyEncryptor, resolveKeyEncryptionSecret } from '../../../src/auth/keys/key-encryption';
 import { KeyManager } from '../../../src/auth/keys/key-manager';
-import { decryptSecret } from '../../../src/auth/secrets';
+import { decryptSecret } from '../../../src/secrets/encryption';
 import { openDatabase } from '../../../src/store/database';
 import { migrateLatest } from '../../../src/store/migrate';
 import { KeyRepository } from '../../../src/store/repositories/keys';

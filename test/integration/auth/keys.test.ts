@@ -8,7 +8,7 @@ import { backends, createTestDatabase, type TestDatabase } from '../../helpers/d
 import { KeyRepository } from '../../../src/store/repositories/keys';
 import { KeyDecryptionError, KeyEncryptor, resolveKeyEncryptionSecret } from '../../../src/auth/keys/key-encryption';
 import { DEFAULT_KEY_SIZES, KeyManager } from '../../../src/auth/keys/key-manager';
-import { decryptSecret } from '../../../src/auth/secrets';
+import { decryptSecret } from '../../../src/secrets/encryption';
 
 const SIZES = { secrets: 1024, projectSsh: 1024, tenantSsh: 1024 };
 const work = mkdtempSync(path.join(tmpdir(), 'sluice-keys-'));

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { tenantFilePolicies } from '../../../src/auth/gate';
-import { decryptSecret } from '../../../src/auth/secrets';
+import { decryptSecret } from '../../../src/secrets/encryption';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { adminToken, liveTestConfig, startLiveServer, type LiveServer } from '../../helpers/live';
 

@@ -5,8 +5,8 @@
  * secrets still encrypted. Also the post-review rule for untrusted projects' secrets.
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { encryptSecret } from '../../../src/auth/secrets';
-import { REDACTED } from '../../../src/auth/redact';
+import { encryptSecret } from '../../../src/secrets/encryption';
+import { REDACTED } from '../../../src/secrets/redact';
 import { freezeJobGraph } from '../../../src/config/freeze';
 import { loadSecretKeys } from '../../../src/config/secret-check';
 import { memoryLayout, type MemoryProject } from '../../helpers/memory-layout';

@@ -1,5 +1,6 @@
 /** The tenant file parser (engine.md §1.3). */
-import { branchesToLoad, parseTenantFile } from '../../../src/config/tenant-file';
+import { parseTenantFile } from '../../../src/config/tenant-file';
+import { branchesToLoad } from '../../../src/config/tenant-sources';
 
 const CONNECTIONS = { gerrit: { driver: 'git' }, other: { driver: 'git' }, timer: { driver: 'timer' } };
 

@@ -4,7 +4,7 @@ import { InProcessBus } from '../../../subscriptions/bus/in-process';
 import { engineEventBusOver } from '../../../subscriptions/live/engine-bridge';
 import { LiveHub } from '../../../subscriptions/live/live-hub';
 import { ReplayBuffer } from '../../../subscriptions/live/replay-buffer';
-import type { QueueFeedEvent } from '../../../schema/live-feeds';
+import type { QueueFeedEvent } from '../../../schema/infra/live-feeds';
 
 function delta(sequence: number, tenant = 't1'): EngineDelta {
   return {

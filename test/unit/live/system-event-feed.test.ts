@@ -1,6 +1,6 @@
 /** SystemEventFeed: every event once, in order, across pages, late commits and slow consumers (in-memory table). */
 import type { SystemEventRecord } from '../../../src/store/repositories/system-events';
-import type { SystemEventItem } from '../../../schema/live-feeds';
+import type { SystemEventItem } from '../../../schema/infra/live-feeds';
 import { SystemEventFeed, type SystemEventStore } from '../../../subscriptions/live/system-event-feed';
 
 /** A system_events table whose rows can be inserted invisible (transaction not committed yet). */

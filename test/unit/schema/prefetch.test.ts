@@ -1,5 +1,5 @@
 /**
- * Page prefetching (schema/prefetch.ts, schema/request-loader.ts) on a small schema run by
+ * Page prefetching (schema/infra/prefetch.ts, schema/infra/request-loader.ts) on a small schema run by
  * graphql-js and by graphql-jit (the REST runner's executor): the list resolver finds the
  * relations the query selects — directly, through `edges { node }`, fragments and inline
  * fragments — loads them in one batch each, and the relation fields then resolve
@@ -17,9 +17,9 @@ import {
   type DocumentNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import type { GraphQLContext } from '../../../schema/context';
-import { prefetchRelations } from '../../../schema/prefetch';
-import { requestLoader } from '../../../schema/request-loader';
+import type { GraphQLContext } from '../../../schema/infra/context';
+import { prefetchRelations } from '../../../schema/infra/prefetch';
+import { requestLoader } from '../../../schema/infra/request-loader';
 
 interface Row {
   id: number;

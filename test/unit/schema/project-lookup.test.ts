@@ -1,6 +1,6 @@
 /** Project lookup by short or canonical name, including a short name shared by two connections. */
 import type { Layout } from '../../../src/config/layout';
-import { InvalidInputError, NotFoundError } from '../../../schema/errors';
+import { InvalidInputError, NotFoundError } from '../../../schema/infra/errors';
 import { requireProject } from '../../../schema/project';
 import { memoryLayout } from '../../helpers/memory-layout';
 

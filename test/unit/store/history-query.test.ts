@@ -1,6 +1,6 @@
 /** Pure helpers of the build-history store and connections: wildcards, cursors, paging args. */
 import { wildcardToLike } from '../../../src/store/repositories/history-query';
-import { endTimeCursor, idCursor, keysetPageFromArgs, MAX_PAGE_SIZE } from '../../../schema/pagination';
+import { endTimeCursor, idCursor, keysetPageFromArgs, MAX_PAGE_SIZE } from '../../../schema/infra/pagination';
 
 describe('wildcardToLike', () => {
   it('turns * into % and escapes LIKE metacharacters', () => {

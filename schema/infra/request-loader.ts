@@ -1,7 +1,7 @@
 /**
  * Per-request batch loaders for relations that more than one resolver loads: the field that
  * resolves the relation, and the list resolver that prefetches it for a whole page
- * (schema/prefetch.ts). They share one DataLoader, so the page's batch is fetched once, and
+ * (schema/infra/prefetch.ts). They share one DataLoader, so the page's batch is fetched once, and
  * values already fetched are returned synchronously: GraphQL then completes a record without
  * waiting on a promise per field. Pothos' `t.loadableList` keeps its loader private to the field.
  */

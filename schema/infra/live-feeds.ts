@@ -2,8 +2,8 @@
  * The port through which subscription fields reach live data. `subscriptions/live` implements
  * it over the event bus; the schema only sees these feeds.
  */
-import type { EngineDelta } from '../src/engine/event-bus';
-import type { SystemEventRecord } from '../src/store/repositories/system-events';
+import type { EngineDelta } from '../../src/engine/event-bus';
+import type { SystemEventRecord } from '../../src/store/repositories/system-events';
 
 /** Why a queue-event stream asks the client to take a new snapshot. */
 export type ResnapshotReason = 'REPLAY_UNAVAILABLE' | 'SLOW_CONSUMER' | 'SEQUENCE_GAP';

@@ -3,8 +3,8 @@
  * subscriptions, filtered tenant lists). They use the request's `RequestAuth` (src/auth/gate.ts).
  */
 import { GraphQLError } from 'graphql';
-import { controlRateLimitKey, rateLimitedError } from '../src/auth/rate-limit';
-import { ROOT_SCOPE } from '../src/auth/rules';
+import { controlRateLimitKey, rateLimitedError } from '../../src/auth/rate-limit';
+import { ROOT_SCOPE } from '../../src/auth/rules';
 import type { GraphQLContext } from './context';
 import type { AccessRecheck } from './live-iterator';
 

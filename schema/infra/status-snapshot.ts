@@ -3,8 +3,8 @@
  * before the status: the status may already include a few later deltas, which is harmless
  * because applying a delta (replacing the queue it touched) is idempotent.
  */
-import { EngineStateRepository } from '../src/store/repositories/engine-state';
-import type { TenantStatus } from '../src/engine/status';
+import { EngineStateRepository } from '../../src/store/repositories/engine-state';
+import type { TenantStatus } from '../../src/engine/status';
 import type { Services } from './context';
 
 export interface StatusSnapshot {

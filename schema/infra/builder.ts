@@ -7,7 +7,7 @@ import ErrorsPlugin from '@pothos/plugin-errors';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ValidationPlugin from '@pothos/plugin-validation';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
-import { denialForFailure, scopeLoaders } from '../src/auth/scopes';
+import { denialForFailure, scopeLoaders } from '../../src/auth/scopes';
 import type { GraphQLContext } from './context';
 
 export interface SchemaTypes {

@@ -11,8 +11,8 @@ import {
   secretStanza,
   SecretDecryptionError,
   splitUtf8,
-} from '../../../src/auth/secrets';
-import { combineRedactors, createRedactor, REDACTED, secretStrings } from '../../../src/auth/redact';
+} from '../../../src/secrets/encryption';
+import { combineRedactors, createRedactor, REDACTED, secretStrings } from '../../../src/secrets/redact';
 import { GraphQLError } from 'graphql';
 import { redactExecutionResult } from '../../../src/server/secret-redaction';
 

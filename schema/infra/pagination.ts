@@ -3,7 +3,7 @@
  * so pages stay stable while new builds arrive; `offset` exists for the REST layer's `skip`.
  */
 import { GraphQLError } from 'graphql';
-import type { KeysetPage } from '../src/store/repositories/history-query';
+import type { KeysetPage } from '../../src/store/repositories/history-query';
 
 /** Page size when neither `first` nor `last` is given. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -103,7 +103,7 @@ export async function resolveKeysetConnection<Node, Cursor>(options: {
   cursorOf: (node: Node) => Cursor;
   fetch: (page: KeysetPage<Cursor>) => Promise<Node[]>;
   count: () => Promise<number>;
-  /** Starts loading the page's relations before GraphQL walks it (schema/prefetch.ts). */
+  /** Starts loading the page's relations before GraphQL walks it (schema/infra/prefetch.ts). */
   prefetch?: (nodes: readonly Node[]) => Promise<void>;
 }): Promise<KeysetConnection<Node>> {
   const { page, size } = keysetPageFromArgs(options.args, options.codec);
@@ -127,6 +127,22 @@ export async function resolveKeysetConnection<Node, Cursor>(options: {
       return counted;
     },
   };
+}
+
+/** A list keyed and ordered by database id, newest first: where its pages and its count come from. */
+export interface IdKeyedList<Node> {
+  fetch: (page: KeysetPage<number>) => Promise<Node[]>;
+  count: () => Promise<number>;
+  /** Starts loading the page's relations before GraphQL walks it. */
+  prefetch?: (nodes: readonly Node[]) => Promise<void>;
+}
+
+/** `resolveKeysetConnection` over a list keyed by database id (builds, buildsets, events, nodes, requests). */
+export function resolveIdConnection<Node extends { id: number }>(
+  args: ConnectionArgs,
+  list: IdKeyedList<Node>,
+): Promise<KeysetConnection<Node>> {
+  return resolveKeysetConnection({ args, codec: idCursor, cursorOf: (node: Node) => node.id, ...list });
 }
 
 /** Parses the local part of a global id that wraps a database id. */

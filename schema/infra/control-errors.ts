@@ -1,7 +1,7 @@
 /** Maps the engine's operation results to the schema's typed errors. */
 import { GraphQLError } from 'graphql';
-import type { Engine } from '../src/engine/engine';
-import type { OperationError, OperationResult } from '../src/engine/operations';
+import type { Engine } from '../../src/engine/engine';
+import type { OperationError, OperationResult } from '../../src/engine/operations';
 import type { GraphQLContext } from './context';
 import { InvalidInputError, NotFoundError } from './errors';
 

@@ -1,9 +1,9 @@
 /** Access to a tenant's current layout and to the repositories of the configuration side. */
-import type { Layout } from '../src/config/layout';
-import { ConfigErrorRepository } from '../src/store/repositories/config-errors';
-import { ImageArtifactRepository } from '../src/store/repositories/image-artifacts';
-import { SemaphoreRepository } from '../src/store/repositories/semaphores';
-import type { GraphQLContext, Services } from './context';
+import type { Layout } from '../../src/config/layout';
+import { ConfigErrorRepository } from '../../src/store/repositories/config-errors';
+import { ImageArtifactRepository } from '../../src/store/repositories/image-artifacts';
+import { SemaphoreRepository } from '../../src/store/repositories/semaphores';
+import { perServices, type GraphQLContext } from './context';
 
 export interface LayoutStore {
   configErrors: ConfigErrorRepository;
@@ -11,23 +11,12 @@ export interface LayoutStore {
   imageArtifacts: ImageArtifactRepository;
 }
 
-const stores = new WeakMap<Services, LayoutStore>();
-
 /** Repositories over the request's database; they hold no per-request state. */
-export function layoutStore(ctx: GraphQLContext): LayoutStore {
-  const existing = stores.get(ctx.services);
-  if (existing) {
-    return existing;
-  }
-  const { knex } = ctx.services;
-  const store: LayoutStore = {
-    configErrors: new ConfigErrorRepository(knex),
-    semaphores: new SemaphoreRepository(knex),
-    imageArtifacts: new ImageArtifactRepository(knex),
-  };
-  stores.set(ctx.services, store);
-  return store;
-}
+export const layoutStore = perServices((knex): LayoutStore => ({
+  configErrors: new ConfigErrorRepository(knex),
+  semaphores: new SemaphoreRepository(knex),
+  imageArtifacts: new ImageArtifactRepository(knex),
+}));
 
 /**
  * The current layout of a tenant that the catalog lists. Tenant values are only created for

@@ -4,7 +4,7 @@
  * (src/config/schema-helpers.ts `toPlainData`). Decrypting it gives the data a job sees.
  */
 import type { KeyObject } from 'node:crypto';
-import { decryptSecret, SecretDecryptionError } from './secrets';
+import { decryptSecret, SecretDecryptionError } from './encryption';
 
 /** An encrypted value inside secret data. */
 export interface EncryptedData {

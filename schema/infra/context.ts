@@ -3,19 +3,19 @@
  * subscription event) by `createContext`; the long-lived parts live in `Services`.
  */
 import type { Knex } from 'knex';
-import type { Layout, LayoutProject } from '../src/config/layout';
-import type { ProposedLayout } from '../src/config/proposed-layout';
-import type { ConsoleSource } from './console-log';
-import type { ServiceConfig } from '../src/config/service';
-import type { Engine } from '../src/engine/engine';
-import type { TokenAuthenticator } from '../src/auth/authenticator';
-import type { AccessPolicySource, RequestAuth } from '../src/auth/gate';
-import type { KeyManager } from '../src/auth/keys/key-manager';
-import type { ChangeSignal } from '../src/auth/change-signal';
-import type { Principal } from '../src/auth/principal';
-import type { TokenBucketLimiter } from '../src/auth/rate-limit';
+import type { Layout, LayoutProject } from '../../src/config/layout';
+import type { ProposedLayout } from '../../src/config/proposed-layout';
+import type { ConsoleSource } from '../console-log';
+import type { ServiceConfig } from '../../src/config/service';
+import type { Engine } from '../../src/engine/engine';
+import type { TokenAuthenticator } from '../../src/auth/authenticator';
+import type { AccessPolicySource, RequestAuth } from '../../src/auth/gate';
+import type { KeyManager } from '../../src/auth/keys/key-manager';
+import type { ChangeSignal } from '../../src/auth/change-signal';
+import type { Principal } from '../../src/auth/principal';
+import type { TokenBucketLimiter } from '../../src/auth/rate-limit';
 import type { LiveFeeds } from './live-feeds';
-import type { Redactor } from '../src/auth/redact';
+import type { Redactor } from '../../src/secrets/redact';
 
 /**
  * Which tenants exist and their current layouts. The LayoutManager implements it; tests that
@@ -66,7 +66,7 @@ export interface Services {
 }
 
 /** Who is calling: a verified token's subject, claims and authenticator (see src/auth/principal.ts). */
-export type { Principal } from '../src/auth/principal';
+export type { Principal } from '../../src/auth/principal';
 
 export interface GraphQLContext {
   services: Services;
@@ -80,4 +80,20 @@ export interface GraphQLContext {
 /** The context of one request (or one graphql-ws operation). */
 export function createContext(services: Services, requestId: string, auth: RequestAuth): GraphQLContext {
   return { services, auth, principal: auth.principal, requestId };
+}
+
+/**
+ * A getter of a value built once per set of services and shared by every request over them (for
+ * repositories, which hold no per-request state).
+ */
+export function perServices<T>(create: (knex: Knex) => T): (ctx: GraphQLContext) => T {
+  const made = new WeakMap<Services, T>();
+  return (ctx) => {
+    let value = made.get(ctx.services);
+    if (value === undefined) {
+      value = create(ctx.services.knex);
+      made.set(ctx.services, value);
+    }
+    return value;
+  };
 }

@@ -1,0 +1,123 @@
+/**
+ * The services behind every endpoint of one process: database, tenants (the layout manager),
+ * event bus and live fan-out, security, and the roles (engine, executor, pollers) the process
+ * runs itself when no engine is given.
+ */
+import type { ServiceConfig } from '../config/service';
+import { LayoutManager } from '../config/layout-manager';
+import { ChangeSignal } from '../auth/change-signal';
+import { SLUICE_VERSION } from '../model/version';
+import type { Redactor } from '../secrets/redact';
+import { openDatabase, type Database } from '../store/database';
+import { EngineStateRepository } from '../store/repositories/engine-state';
+import { SystemEventRepository } from '../store/repositories/system-events';
+import type { Services, TenantCatalog } from '../../schema/infra/context';
+import { createEventBus } from '../../subscriptions/bus';
+import type { EventBus } from '../../subscriptions/bus/event-bus';
+import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
+import { LiveHub } from '../../subscriptions/live/live-hub';
+import type { AppOptions } from './app-options';
+import { assembleAuthServices, lazyKeyManager, type AssembledAuth } from './auth-services';
+import { createLogger, type Logger } from './logger';
+import { createServiceRoles, type ServiceRoles } from './roles';
+import { NO_REDACTION } from './secret-redaction';
+
+/** Everything `assembleServices` made, for the HTTP layer and the start and stop sequences. */
+export interface AppServices {
+  config: ServiceConfig;
+  logger: Logger;
+  database: Database;
+  now: () => Date;
+  layoutManager: LayoutManager | undefined;
+  tenants: TenantCatalog;
+  bus: EventBus;
+  live: LiveHub;
+  roles: ServiceRoles | undefined;
+  auth: AssembledAuth;
+  /** Masks the decrypted values of every loaded tenant's secrets in whatever leaves the process. */
+  secretRedactor: () => Redactor;
+  /** What resolvers see (the GraphQL context's services). */
+  services: Services;
+}
+
+const NO_TENANTS: TenantCatalog = { tenantNames: () => [], layout: () => undefined };
+
+export function databaseFor(config: ServiceConfig): Database {
+  return config.database.url
+    ? openDatabase({ kind: 'postgres', url: config.database.url })
+    : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata` });
+}
+
+export function assembleServices(options: AppOptions): AppServices {
+  const { config } = options;
+  const logger = options.logger ?? createLogger();
+  const database = options.database ?? databaseFor(config);
+  const now = options.now ?? (() => new Date());
+  // One key manager for the key endpoints, secret decryption at layout load and the executor.
+  const keys = lazyKeyManager(config, database.knex, logger, options.keySizes);
+  const layoutManager =
+    options.tenants === undefined && config.tenantConfig !== undefined
+      ? new LayoutManager({ config, knex: database.knex, logger, now, secretKeys: keys })
+      : undefined;
+  const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
+  const bus = options.bus ?? createEventBus(config);
+  const roles =
+    layoutManager && options.engine === undefined
+      ? createServiceRoles({
+          config,
+          database,
+          layoutManager,
+          engineBus: engineEventBusOver(bus, (err, delta) =>
+            logger.warn({ err, tenant: delta.tenant }, 'engine delta not published'),
+          ),
+          logger,
+          now,
+          environment: options.environment ?? process.env,
+          secretKeys: keys,
+        })
+      : undefined;
+  // Open subscriptions re-check read access whenever a reconfiguration loads new rules.
+  const policyChanges = new ChangeSignal();
+  layoutManager?.onLayout(() => policyChanges.fire());
+  const live = liveHubOver(bus, database, logger, options);
+  const auth = assembleAuthServices({
+    config,
+    knex: database.knex,
+    tenants,
+    logger,
+    now,
+    authenticator: options.authenticator,
+    abide: () => layoutManager?.abide(),
+    policies: options.policies,
+    keys,
+    policyChanges,
+  });
+  const secretRedactor = (): Redactor => layoutManager?.secretRedactor() ?? NO_REDACTION;
+  const services: Services = {
+    config,
+    knex: database.knex,
+    tenants,
+    version: SLUICE_VERSION,
+    now,
+    engine: options.engine ?? roles?.engine ?? null,
+    live,
+    auth: auth.services,
+    console: options.console ?? roles?.executor.resolveConsole ?? null,
+    secretRedactor,
+  };
+  return { config, logger, database, now, layoutManager, tenants, bus, live, roles, auth, secretRedactor, services };
+}
+
+function liveHubOver(bus: EventBus, database: Database, logger: Logger, options: AppOptions): LiveHub {
+  const engineState = new EngineStateRepository(database.knex);
+  return new LiveHub(
+    bus,
+    {
+      committedSequence: async (tenant) => (await engineState.loadTenant(tenant)).busSequence,
+      systemEvents: new SystemEventRepository(database.knex),
+    },
+    options.live,
+    Date.now,
+    (err) => logger.warn({ err }, 'reading system events for live subscribers failed'),
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * The Koa application: request context (ids, access log, in-flight count), health, build logs,
+ * GraphQL over HTTP, the REST layer, then the browser-facing routes (GraphiQL assets, static sites
+ * and the dashboard), in that order.
+ */
+import Koa from 'koa';
+import type { ServiceConfig } from '../config/service';
+import type { Redactor } from '../secrets/redact';
+import type { Database } from '../store/database';
+import type { Services } from '../../schema/infra/context';
+import { graphqlRoute } from './graphql-route';
+import { healthRoutes, type Readiness } from './health';
+import { logFiles, logsMountPath } from './log-files';
+import type { Logger } from './logger';
+import { requestContext, type InFlightRequests } from './request-context';
+import { restRoute } from './rest-route';
+import { webRoutes } from './web';
+import type { SluiceYoga } from './yoga';
+
+export interface HttpAppOptions {
+  config: ServiceConfig;
+  logger: Logger;
+  database: Database;
+  readiness: Readiness;
+  yoga: SluiceYoga;
+  services: Services;
+  secretRedactor: () => Redactor;
+}
+
+export interface HttpApp {
+  koa: Koa;
+  inFlight: InFlightRequests;
+}
+
+/** Client disconnects mid-response: not errors of the service. */
+const CLIENT_WENT_AWAY = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
+
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const { config, logger, yoga } = options;
+  const koa = new Koa({ proxy: false });
+  koa.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== undefined && CLIENT_WENT_AWAY.has(err.code)) {
+      return;
+    }
+    logger.error({ err }, 'unhandled request error');
+  });
+  const inFlight: InFlightRequests = { count: 0, drained: new Set() };
+  koa.use(requestContext(logger, inFlight));
+  koa.use(healthRoutes(options.database, options.readiness));
+  const logsMount = logsMountPath(config);
+  if (logsMount !== null && config.logs.dir !== undefined) {
+    koa.use(logFiles({ dir: config.logs.dir, mountPath: logsMount }));
+  }
+  koa.use(graphqlRoute(yoga));
+  koa.use(restRoute({ config, yoga, services: options.services, redactor: options.secretRedactor }));
+  webRoutes(config).forEach((route) => koa.use(route)); // GraphiQL assets, web.sites, the dashboard at /
+  return { koa, inFlight };
+}

@@ -1,0 +1,48 @@
+/**
+ * The WebSocket endpoints on the HTTP server: graphql-ws on yoga's endpoint, and the console
+ * stream when this process runs an executor.
+ */
+import type http from 'node:http';
+import { attachConsoleStream } from '../../subscriptions/console-websocket';
+import { attachGraphQLWebSocket, type WebSocketLimits } from '../../subscriptions/ws-server';
+import type { AppServices } from './app-services';
+import { consoleStreamAuthorizer } from './console-auth';
+import { parseAndValidateForSubscription, webSocketMaxPayload } from './graphql-hardening';
+import type { SluiceYoga } from './yoga';
+
+export interface WebSockets {
+  close(): Promise<void>;
+}
+
+export function attachWebSockets(
+  httpServer: http.Server,
+  yoga: SluiceYoga,
+  app: Pick<AppServices, 'config' | 'roles' | 'auth' | 'services' | 'secretRedactor'>,
+  limits: Partial<WebSocketLimits> | undefined,
+): WebSockets {
+  const { config, roles, auth } = app;
+  const graphqlWs = attachGraphQLWebSocket(
+    httpServer,
+    yoga,
+    yoga.graphqlEndpoint,
+    { maxPayloadBytes: webSocketMaxPayload(config.graphql), ...limits },
+    (env, query) => parseAndValidateForSubscription(env, query, config.graphql),
+  );
+  const consoleStream = roles
+    ? attachConsoleStream(httpServer, {
+        resolveBuild: roles.executor.resolveConsole,
+        authorize: consoleStreamAuthorizer(app.services.auth),
+        accessChanges:
+          auth.services.policyChanges === undefined
+            ? undefined
+            : () => auth.services.policyChanges?.next() ?? Promise.resolve(),
+        redact: () => app.secretRedactor().redact,
+      })
+    : undefined;
+  return {
+    close: async () => {
+      await graphqlWs.close();
+      await consoleStream?.close();
+    },
+  };
+}
