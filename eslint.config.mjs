@@ -78,7 +78,18 @@ const boundaryConfigs = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'coverage/**', 'rest-compat/generated/**', 'bin/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'data/**',
+      'coverage/**',
+      'rest-compat/generated/**',
+      'web/src/generated/**',
+      'web/dist/**',
+      'bin/**',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['**/*.js', '**/*.cjs'],

@@ -3,7 +3,7 @@
  * Every key is documented in docs/configuration.md. Relative paths are resolved against the
  * directory of the configuration file, so a deployment directory can be moved as a whole.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
@@ -227,6 +227,28 @@ const staticConnection = z
   })
   .strict();
 
+/** URL paths the service answers itself; a static site may not be mounted on or below them. */
+export const RESERVED_WEB_PATHS = ['/api', '/graphql', '/graphiql', '/health', '/logs'];
+
+/** A static single-page build served from `dir` under `path` (docs/configuration.md#keys, `web.sites`). */
+const webSite = z
+  .object({
+    /** URL path prefix, e.g. `/zuul`; `/` replaces the built-in dashboard. */
+    path: z
+      .string()
+      .regex(
+        /^(\/|(\/[A-Za-z0-9][A-Za-z0-9._~-]*)+\/?)$/,
+        'must be a URL path such as "/" or "/legacy" (segments of letters, digits, . _ ~ -)',
+      )
+      .refine(
+        (value) => !RESERVED_WEB_PATHS.some((r) => value === r || value.startsWith(`${r}/`)),
+        `must not be one of the service's own paths (${RESERVED_WEB_PATHS.join(', ')})`,
+      ),
+    /** Directory holding the build; its `index.html` answers every path that names no file. */
+    dir: z.string().min(1),
+  })
+  .strict();
+
 const connection = z.discriminatedUnion('driver', [gitConnection, timerConnection, localConnection, staticConnection], {
   error: (issue) =>
     issue.code === 'invalid_union' ? 'unknown connection driver (supported: git, timer, local, static)' : undefined,
@@ -270,6 +292,20 @@ export const serviceConfigSchema = z
       })
       .strict()
       .default({}),
+    web: z
+      .object({
+        /** Serve the built-in dashboard (web/) at `/`. */
+        dashboard: z.boolean().default(true),
+        sites: z
+          .array(webSite)
+          .refine(
+            (sites) => new Set(sites.map((site) => site.path.replace(/\/$/, ''))).size === sites.length,
+            'two sites have the same path',
+          )
+          .default([]),
+      })
+      .strict()
+      .default({ dashboard: true, sites: [] }),
     shutdownTimeout: z.number().positive().default(10),
     auth: authSection.default({ authenticators: [] }),
     graphql: graphqlSection.default(graphqlSection.parse({})),
@@ -319,6 +355,16 @@ export function parseServiceConfig(text: string, file: string, env: ConfigEnviro
   const config: ServiceConfig = { ...result.data, source: path.resolve(file) };
   applyEnvironment(config, env);
   resolvePaths(config, path.dirname(path.resolve(file)));
+  const unbuilt = config.web.sites.flatMap((site, index) =>
+    existsSync(path.join(site.dir, 'index.html'))
+      ? []
+      : [
+          `${file}${locate(lineOf(doc, lineCounter, ['web', 'sites', index, 'dir']))}: web.sites.${index}.dir: ${site.dir} has no index.html`,
+        ],
+  );
+  if (unbuilt.length > 0) {
+    throw new ServiceConfigError(unbuilt);
+  }
   return config;
 }
 
@@ -363,6 +409,9 @@ function resolvePaths(config: ServiceConfig, base: string): void {
   }
   config.logs.dir = path.resolve(base, config.logs.dir ?? path.join(config.dataDir, 'logs'));
   resolveAuthPaths(config.auth, base);
+  for (const site of config.web.sites) {
+    site.dir = path.resolve(base, site.dir);
+  }
   for (const conn of Object.values(config.connections)) {
     if (conn.driver === 'git' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(conn.baseurl)) {
       conn.baseurl = path.resolve(base, conn.baseurl);

@@ -142,6 +142,7 @@ async function serve(config: ServiceConfig): Promise<number> {
     [
       '',
       `Sluice ${SLUICE_VERSION} is running.`,
+      `  Dashboard:                           ${base}/`,
       `  GraphQL (and GraphiQL in a browser): ${base}/graphql`,
       `  REST API:                            ${base}/api/info`,
       `  Health:                              ${base}/health/ready`,

@@ -1,6 +1,7 @@
 /**
  * The Koa application: request context (ids, access log, in-flight count), health, build logs,
- * GraphQL over HTTP and the REST layer, in that order.
+ * GraphQL over HTTP, the REST layer, then the browser-facing routes (GraphiQL assets, static sites
+ * and the dashboard), in that order.
  */
 import Koa from 'koa';
 import type { ServiceConfig } from '../config/service';
@@ -13,6 +14,7 @@ import { logFiles, logsMountPath } from './log-files';
 import type { Logger } from './logger';
 import { requestContext, type InFlightRequests } from './request-context';
 import { restRoute } from './rest-route';
+import { webRoutes } from './web';
 import type { SluiceYoga } from './yoga';
 
 export interface HttpAppOptions {
@@ -51,5 +53,6 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   }
   koa.use(graphqlRoute(yoga));
   koa.use(restRoute({ config, yoga, services: options.services, redactor: options.secretRedactor }));
+  webRoutes(config).forEach((route) => koa.use(route)); // GraphiQL assets, web.sites, the dashboard at /
   return { koa, inFlight };
 }

@@ -114,7 +114,7 @@ export function logFiles(options: LogFilesOptions): Koa.Middleware {
 }
 
 /** Decode each segment; null when a segment is undecodable or decodes to a separator or `..`. */
-function decodeRelativePath(raw: string): string | null {
+export function decodeRelativePath(raw: string): string | null {
   const segments: string[] = [];
   for (const part of raw.split('/')) {
     let segment: string;
@@ -132,7 +132,10 @@ function decodeRelativePath(raw: string): string | null {
 }
 
 /** The regular file at `relative` inside `dir`, following symbolic links only within `dir`. */
-async function locate(dir: string, relative: string): Promise<{ path: string; size: number; modified: Date } | null> {
+export async function locate(
+  dir: string,
+  relative: string,
+): Promise<{ path: string; size: number; modified: Date } | null> {
   let candidate: string;
   try {
     candidate = resolveInside(dir, relative);

@@ -8,6 +8,7 @@ import { requestAuthFromConnectionParams, requestAuthFromHeader, type RequestAut
 import { hardeningPlugins } from './graphql-hardening';
 import { useLiveSubscriptionEvents } from '../../subscriptions/live/shared-event-execution';
 import type { Logger } from './logger';
+import { renderLocalGraphiQL } from './graphiql-assets';
 import { NO_REDACTION, useSecretRedaction } from './secret-redaction';
 
 /** What yoga receives as its server context: the Koa context on HTTP, or the graphql-ws context on WebSocket. */
@@ -44,6 +45,7 @@ export function buildYoga(services: Services, logger: Logger): SluiceYoga {
     graphqlEndpoint: '/graphql',
     landingPage: false,
     graphiql: { title: 'Sluice GraphQL' },
+    renderGraphiQL: renderLocalGraphiQL, // assets from this service, not a CDN
     logging: {
       debug: (...args) => logger.debug({ args }, 'graphql'),
       info: (...args) => logger.info({ args }, 'graphql'),

@@ -1,0 +1,174 @@
+/**
+ * A real Sluice deployment for the dashboard's end-to-end tests: the quickstart (engine, built-in
+ * executor, git driver, logs) in one `buildApp()` process on port 0, plus one project whose
+ * configuration is broken (a config error), and helpers to push changes and gate them.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { loadServiceConfig } from '../../src/config/service';
+import type { EngineDelta } from '../../src/engine/event-bus';
+import { buildApp, type SluiceApp } from '../../src/server/app';
+import { silentLogger } from '../../src/server/logger';
+import { git } from '../../src/sources/git-cli';
+import { seedRepositories } from '../../src/sources/git-seed';
+import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { adminToken, liveTestConfig } from '../helpers/live';
+
+export const TENANT = 'example';
+export const PROJECT = 'example/hello';
+
+const REPOSITORY_ROOT = path.resolve(__dirname, '../..');
+
+/** Build the dashboard unless web/dist is fresh (the same step `npm start` runs). */
+export function ensureDashboardBuilt(): void {
+  execFileSync(
+    process.execPath,
+    [path.join(REPOSITORY_ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build-web.ts'],
+    {
+      cwd: REPOSITORY_ROOT,
+      stdio: 'pipe',
+    },
+  );
+}
+
+export interface Deployment {
+  app: SluiceApp;
+  url: string;
+  root: string;
+  token: string;
+  /** Commit `files` on master in a clone, push it as change `<number>,1`. */
+  pushChange(number: number, files: Record<string, string>, message: string): Promise<void>;
+  /** Enqueue change `<number>,1` into gate as a tenant admin; resolves with the item's report. */
+  gate(number: number): Promise<EngineDelta>;
+  /** Enqueue change `<number>,1` into gate; resolves once accepted, with the promise of its report. */
+  enqueue(number: number): Promise<{ reported: Promise<EngineDelta> }>;
+  graphql<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  stop(): Promise<void>;
+}
+
+const ENQUEUE = /* GraphQL */ `
+  mutation ($input: EnqueueInput!) {
+    enqueue(input: $input) {
+      __typename
+    }
+  }
+`;
+
+export async function startDeployment(): Promise<Deployment> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-dashboard-e2e-'));
+  const deployment = path.join(root, 'examples', 'quickstart');
+  cpSync(path.join(REPOSITORY_ROOT, 'examples/quickstart'), deployment, { recursive: true });
+  // A project whose configuration names a parent job that does not exist: a config error.
+  mkdirSync(path.join(deployment, 'repos/example/broken'), { recursive: true });
+  writeFileSync(
+    path.join(deployment, 'repos/example/broken/.zuul.yaml'),
+    '- job:\n    name: broken-job\n    parent: no-such-parent\n    run: run.sh\n',
+  );
+  writeFileSync(
+    path.join(deployment, 'main.yaml'),
+    [
+      '- tenant:',
+      '    name: example',
+      '    source:',
+      '      local:',
+      '        config-projects:',
+      '          - sluice-config',
+      '        untrusted-projects:',
+      '          - example/hello',
+      '          - example/broken',
+      '',
+    ].join('\n'),
+  );
+  const config = loadServiceConfig(path.join(deployment, 'sluice.yaml'));
+  config.logs.url = '/logs/';
+  const connection = config.connections.local;
+  if (connection?.driver !== 'git' || connection.seedFrom === undefined) {
+    throw new Error('the quickstart has a seeded git connection "local"');
+  }
+  // Changes enter only through the test's enqueues: the poller looks once at start, so no check or
+  // post runs interleave with the gate runs the test counts.
+  connection.pollInterval = 3600;
+  await seedRepositories(connection.seedFrom, connection.baseurl);
+  const bareRepo = path.join(connection.baseurl, `${PROJECT}.git`);
+  const database: TestDatabase = await createTestDatabase({ migrate: false });
+  const app = buildApp({
+    config: { ...config, auth: liveTestConfig().auth },
+    database,
+    logger: silentLogger(),
+    environment: { PATH: process.env.PATH },
+  });
+  await app.start(0, '127.0.0.1');
+  const reports = new Map<string, (delta: EngineDelta) => void>();
+  const itemChanges = new Map<string, string[]>();
+  engineEventBusOver(app.bus, () => undefined).subscribe(TENANT, (delta) => {
+    if (delta.type === 'item-enqueued' && delta.pipeline === 'gate') {
+      itemChanges.set(delta.itemUuid, delta.changeIds);
+    }
+    if (delta.type === 'item-reported' && delta.pipeline === 'gate') {
+      for (const change of itemChanges.get(delta.itemUuid) ?? []) {
+        reports.get(change)?.(delta);
+        reports.delete(change);
+      }
+    }
+  });
+  const token = adminToken(TENANT);
+  const url = app.url();
+
+  const graphql = async <T>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { data?: T; errors?: unknown };
+    if (body.errors !== undefined || body.data === undefined) {
+      throw new Error(`GraphQL failed: ${JSON.stringify(body.errors)}`);
+    }
+    return body.data;
+  };
+
+  // The report is wrapped in an object: an async function returning a bare promise would wait for it.
+  const enqueue = async (number: number): Promise<{ reported: Promise<EngineDelta> }> => {
+    const reported = new Promise<EngineDelta>((resolve) => reports.set(`${number},1`, resolve));
+    const data = await graphql<{ enqueue: { __typename: string } }>(ENQUEUE, {
+      input: { tenant: TENANT, pipeline: 'gate', project: PROJECT, change: `${number},1` },
+    });
+    if (data.enqueue.__typename !== 'ManagementEventAccepted') {
+      throw new Error(`enqueue refused: ${data.enqueue.__typename}`);
+    }
+    return { reported };
+  };
+
+  return {
+    app,
+    url,
+    root,
+    token,
+    graphql,
+    enqueue,
+    gate: async (number) => (await enqueue(number)).reported,
+    pushChange: async (number, files, message) => {
+      const work = mkdtempSync(path.join(root, 'work-'));
+      await git(root, ['clone', '--quiet', bareRepo, work]);
+      for (const [file, content] of Object.entries(files)) {
+        writeFileSync(path.join(work, file), content, { mode: 0o755 });
+      }
+      await git(work, ['add', '--all']);
+      await git(work, ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.com', 'commit', '--quiet', '-m', message]);
+      await git(work, [
+        'push',
+        '--quiet',
+        'origin',
+        `HEAD:refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`,
+      ]);
+    },
+    stop: async () => {
+      await app.stop();
+      await database.destroy();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
