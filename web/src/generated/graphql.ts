@@ -71,7 +71,7 @@ export type BuildFilter = {
   voting?: boolean | null | undefined;
 };
 
-/** How a build ended (spec/engine.md §3.1). Null on a build that has not completed. */
+/** How a build ended (docs/gating.md#results). Null on a build that has not completed. */
 export type BuildResult =
   /** The executor stopped the build (cancel or shutdown) of a buildset that is no longer current. */
   | 'ABORTED'
@@ -141,7 +141,7 @@ export type BuildsetFilter = {
   uuid?: Array<string> | null | undefined;
 };
 
-/** How a buildset ended (spec/engine.md §3.2). Null on a buildset still running. */
+/** How a buildset ended (docs/gating.md#results). Null on a buildset still running. */
 export type BuildsetResult =
   /** The item carried a blocking configuration error. */
   | 'CONFIG_ERROR'
@@ -274,7 +274,7 @@ export type NodeHoldInput = {
   tenant: string;
 };
 
-/** States of a provider node (engine.md §3.5); REST spells them in lower case with dashes. */
+/** States of a provider node (docs/launcher.md#node-and-request-states); REST spells them in lower case with dashes. */
 export type NodeState =
   /** Being launched; counts toward quota. */
   | 'BUILDING'
