@@ -68,6 +68,12 @@ export interface GraphQLWebSocketServer {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the server context type of any yoga instance
 type AnyYoga = YogaServerInstance<any, any>;
 
+/** Errors ws raises for a malformed or oversized frame from the peer (codes `WS_ERR_*`). */
+function isClientFrameError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('WS_ERR_');
+}
+
 export function attachGraphQLWebSocket(
   server: http.Server,
   yoga: AnyYoga,
@@ -78,6 +84,13 @@ export function attachGraphQLWebSocket(
   const settings = { ...DEFAULT_WEB_SOCKET_LIMITS, ...limits };
   const wss = new WebSocketServer({ server, path, maxPayload: settings.maxPayloadBytes });
   wss.on('connection', (socket) => {
+    // A frame the client got wrong (over maxPayload, bad opcode, ...) makes ws close the socket
+    // with the matching code (1009, 1002, ...) and then emit 'error', which graphql-ws would
+    // print with a stack trace as an "internal error". It is the client's fault and already
+    // answered, so it is not passed on.
+    const emit = socket.emit.bind(socket) as (event: string | symbol, ...args: unknown[]) => boolean;
+    socket.emit = ((event: string | symbol, ...args: unknown[]) =>
+      event === 'error' && isClientFrameError(args[0]) ? true : emit(event, ...args)) as typeof socket.emit;
     const send = socket.send.bind(socket) as (data: unknown, ...rest: unknown[]) => void;
     socket.send = ((data: unknown, ...rest: unknown[]) =>
       send(typeof data === 'string' ? spliceSharedResult(data) : data, ...rest)) as typeof socket.send;

@@ -9,6 +9,7 @@ import type { Database } from '../store/database';
 import { migrateLatest } from '../store/migrate';
 import { KeyRepository } from '../store/repositories/keys';
 import { AdminTokenError, createAdminToken } from './admin-token';
+import { ensureLocalAdminSecret } from './local-admin';
 import { KeyEncryptor, resolveKeyEncryptionSecret } from './keys/key-encryption';
 import { KeyManager, type KeySizes } from './keys/key-manager';
 import { encryptSecret, secretStanza } from '../secrets/encryption';
@@ -37,7 +38,9 @@ export const TOKEN_USAGE = `Usage: sluice token create --tenant TENANT [--tenant
                            [--authenticator NAME] [--raw] [-c FILE]
 
 Prints "Bearer <token>": an HS256 admin token for the tenants (like the reference's
-create-auth-token). The authenticator must set allowAuthzOverride: true. --ttl defaults to 600.
+create-auth-token). The authenticator must set allowAuthzOverride: true; with auth.localAdmin
+the per-install secret in the data directory is used (created when missing). The token is
+valid for --ttl seconds, 600 by default.
 `;
 
 export const ENCRYPT_USAGE = `Usage: sluice encrypt --tenant TENANT --project PROJECT [--infile FILE] [--name NAME]
@@ -84,14 +87,19 @@ export async function tokenCommand(argv: string[], deps: AuthCommandDeps): Promi
   }
   const config = deps.loadConfig(values.config);
   try {
+    await ensureLocalAdminSecret(config);
+    const now = (deps.now ?? (() => new Date()))();
     const token = await createAdminToken(config.auth, {
       tenants,
       subject: values.sub,
       ttl,
       authenticator: values.authenticator,
-      now: (deps.now ?? (() => new Date()))(),
+      now,
     });
     deps.io.stdout.write(values.raw ? `${token}\n` : `Bearer ${token}\n`);
+    // On stderr, so `TOKEN=$(sluice token create ...)` captures the token alone.
+    const expires = new Date(now.getTime() + ttl * 1000).toISOString();
+    deps.io.stderr.write(`sluice: the token is valid for ${ttl} s (until ${expires}); --ttl SECONDS changes that\n`);
     return 0;
   } catch (err) {
     if (err instanceof AdminTokenError) {

@@ -129,6 +129,12 @@ const authSection = z
        */
       keyEncryptionKey: z.string().min(16, 'must be at least 16 characters').optional(),
       keyEncryptionKeyFile: z.string().min(1).optional(),
+      /**
+       * A per-install admin secret in `<dataDir>/local-admin.secret` (created on first use) and
+       * the HS256 authenticator `local` that trusts it, so `sluice token create` works without
+       * configuring a secret. For a machine you control only (docs/security.md#local-admin-tokens-authlocaladmin).
+       */
+      localAdmin: z.boolean().optional(),
     },
     { error: (issue) => (issue.code === 'invalid_type' ? 'the "auth" section must be a mapping' : undefined) },
   )
@@ -412,6 +418,7 @@ function resolvePaths(config: ServiceConfig, base: string): void {
   for (const site of config.web.sites) {
     site.dir = path.resolve(base, site.dir);
   }
+  addLocalAdminAuthenticator(config);
   for (const conn of Object.values(config.connections)) {
     if (conn.driver === 'git' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(conn.baseurl)) {
       conn.baseurl = path.resolve(base, conn.baseurl);
@@ -443,6 +450,31 @@ function resolveAuthPaths(auth: AuthConfig, base: string): void {
       a.jwksFile = path.resolve(base, a.jwksFile);
     }
   }
+}
+
+/** Name, issuer and file of the authenticator `auth.localAdmin` adds. */
+export const LOCAL_ADMIN = { name: 'local', issuer: 'sluice-local', clientId: 'sluice', file: 'local-admin.secret' };
+
+function addLocalAdminAuthenticator(config: ServiceConfig): void {
+  if (config.auth.localAdmin !== true) {
+    return;
+  }
+  if (config.auth.authenticators.some((a) => a.name === LOCAL_ADMIN.name)) {
+    throw new ServiceConfigError([
+      `auth.localAdmin adds an authenticator named "${LOCAL_ADMIN.name}": rename the configured one`,
+    ]);
+  }
+  config.auth.authenticators.push({
+    name: LOCAL_ADMIN.name,
+    driver: 'HS256',
+    secretFile: path.join(config.dataDir, LOCAL_ADMIN.file),
+    issuer: LOCAL_ADMIN.issuer,
+    clientId: LOCAL_ADMIN.clientId,
+    uidClaim: 'sub',
+    clockSkew: 0,
+    allowAuthzOverride: true,
+    default: false,
+  });
 }
 
 const RESERVED_SECTIONS = new Set(['executor']);

@@ -129,7 +129,11 @@ export class BuildRuntime {
   logPlace(params: BuildRequestParams): LogPlace {
     return {
       dir: buildLogDir(this.options.logsDir, params.tenant, params.buildUuid),
-      url: buildLogUrl(this.options.logsUrl, params.tenant, params.buildUuid),
+      url: buildLogUrl(
+        typeof this.options.logsUrl === 'function' ? this.options.logsUrl() : this.options.logsUrl,
+        params.tenant,
+        params.buildUuid,
+      ),
     };
   }
 

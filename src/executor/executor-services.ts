@@ -36,6 +36,8 @@ export interface ExecutorServicesOptions {
   now?: () => Date;
   /** Projects' secrets keys (the KeyManager), to decrypt builds' secrets. */
   secretKeys?: () => Promise<SecretsKeySource>;
+  /** Public URL prefix of the logs, read per build; defaults to `logs.url`. */
+  logsUrl?: () => string | undefined;
 }
 
 /** Build (but do not start) the executor services; call `worker.start()` / `worker.stop()`. */
@@ -56,7 +58,7 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
     merger,
     workRoot: path.join(root, 'builds'),
     logsDir,
-    logsUrl: config.logs.url,
+    logsUrl: options.logsUrl ?? config.logs.url,
     concurrency: options.concurrency,
     hostEnv: allowedHostEnvironment(options.environment),
     sshKeyFiles,

@@ -21,9 +21,9 @@ export interface ExecutorWorkerOptions {
   merger: Merger;
   /** Directory holding one workspace per running build (`<workRoot>/<build uuid>/`). */
   workRoot: string;
-  /** Service configuration `logs.dir` and `logs.url`. */
+  /** Service configuration `logs.dir`, and the public URL prefix of the logs (read per build). */
   logsDir: string;
-  logsUrl?: string;
+  logsUrl?: string | (() => string | undefined);
   /** Builds run at the same time by this executor. */
   concurrency?: number;
   /** Milliseconds between claim attempts while idle. */

@@ -60,6 +60,11 @@ export function listen(httpServer: http.Server, port: number, host: string): Pro
   });
 }
 
+/** The address `host` and `port` name, as `httpServer.address()` would report it. */
+export function addressOf(host: string, port: number): AddressInfo {
+  return { address: host, port, family: host.includes(':') ? 'IPv6' : 'IPv4' };
+}
+
 /** The URL clients on this host reach a bound address at (wildcard addresses become loopback). */
 export function urlOf(address: AddressInfo): string {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -19,6 +19,7 @@ import { LiveHub } from '../../subscriptions/live/live-hub';
 import type { AppOptions } from './app-options';
 import { assembleAuthServices, lazyKeyManager, type AssembledAuth } from './auth-services';
 import { createLogger, type Logger } from './logger';
+import { publicLogsUrl } from './log-files';
 import { createServiceRoles, type ServiceRoles } from './roles';
 import { NO_REDACTION } from './secret-redaction';
 
@@ -33,6 +34,11 @@ export interface AppServices {
   bus: EventBus;
   live: LiveHub;
   roles: ServiceRoles | undefined;
+  /**
+   * The address the service listens on (set by `start`, before listening unless the port is 0):
+   * build log URLs follow it when `logs.url` is not set (docs/configuration.md#keys, `logs.url`).
+   */
+  listening: { url: string | undefined };
   auth: AssembledAuth;
   /** Masks the decrypted values of every loaded tenant's secrets in whatever leaves the process. */
   secretRedactor: () => Redactor;
@@ -61,6 +67,7 @@ export function assembleServices(options: AppOptions): AppServices {
       : undefined;
   const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
   const bus = options.bus ?? createEventBus(config);
+  const listening: AppServices['listening'] = { url: undefined };
   const roles =
     layoutManager && options.engine === undefined
       ? createServiceRoles({
@@ -74,6 +81,7 @@ export function assembleServices(options: AppOptions): AppServices {
           now,
           environment: options.environment ?? process.env,
           secretKeys: keys,
+          logsUrl: () => publicLogsUrl(config, listening.url),
         })
       : undefined;
   // Open subscriptions re-check read access whenever a reconfiguration loads new rules.
@@ -105,7 +113,21 @@ export function assembleServices(options: AppOptions): AppServices {
     console: options.console ?? roles?.executor.resolveConsole ?? null,
     secretRedactor,
   };
-  return { config, logger, database, now, layoutManager, tenants, bus, live, roles, auth, secretRedactor, services };
+  return {
+    config,
+    logger,
+    database,
+    now,
+    layoutManager,
+    tenants,
+    bus,
+    live,
+    roles,
+    listening,
+    auth,
+    secretRedactor,
+    services,
+  };
 }
 
 function liveHubOver(bus: EventBus, database: Database, logger: Logger, options: AppOptions): LiveHub {

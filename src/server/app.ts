@@ -11,7 +11,7 @@ import type { Database } from '../store/database';
 import type { Services } from '../../schema/infra/context';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import type { LiveHub } from '../../subscriptions/live/live-hub';
-import { listen, shutdown, startServices, urlOf, type AppRuntime } from './app-lifecycle';
+import { addressOf, listen, shutdown, startServices, urlOf, type AppRuntime } from './app-lifecycle';
 import type { AppOptions, BackgroundTask } from './app-options';
 import { assembleServices } from './app-services';
 import { ApiComponentHeartbeat } from './component-heartbeat';
@@ -79,9 +79,12 @@ export function buildApp(options: AppOptions): SluiceApp {
     },
     url,
     start: async (port = config.listen.port, host = config.listen.host) => {
+      // Builds may start before the listener is up; their log URLs need the address already.
+      app.listening.url = port === 0 ? undefined : urlOf(addressOf(host, port));
       await startServices(runtime);
       runtime.webSockets = attachWebSockets(httpServer, yoga, app, options.webSocket);
       address = await listen(httpServer, port, host);
+      app.listening.url = url();
       logger.info({ address: url(), database: database.describe }, 'sluice listening');
       return address;
     },

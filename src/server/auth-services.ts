@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { AuthServices, TenantCatalog } from '../../schema/infra/context';
 import { createTokenAuthenticator, type TokenAuthenticator } from '../auth/authenticator';
+import { ensureLocalAdminSecret } from '../auth/local-admin';
 import { tenantFilePolicies, type AccessPolicy, type AccessPolicySource } from '../auth/gate';
 import { KeyEncryptor, resolveKeyEncryptionSecret } from '../auth/keys/key-encryption';
 import { KeyManager, type KeySizes } from '../auth/keys/key-manager';
@@ -45,7 +46,7 @@ export function assembleAuthServices(options: AuthServicesOptions): AssembledAut
   const { config, knex, logger, now } = options;
   const authenticator = options.authenticator
     ? Promise.resolve(options.authenticator)
-    : createTokenAuthenticator(config.auth, { now: () => now(), logger });
+    : ensureLocalAdminSecret(config).then(() => createTokenAuthenticator(config.auth, { now: () => now(), logger }));
   const ready = authenticator.then(() => undefined);
   ready.catch(() => undefined); // reported by start(); requests fail on their own
   const policies = options.policies ?? abidePolicySource(options.abide ?? (() => undefined), options.tenants);

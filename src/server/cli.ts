@@ -10,6 +10,7 @@ import { migrateLatest } from '../store/migrate';
 import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
 import { seedRepositories } from '../sources/git-seed';
 import { buildApp, databaseFor } from './app';
+import { startBanner } from './banner';
 import { createLogger } from './logger';
 import { validateDeployment } from './validate';
 
@@ -127,6 +128,10 @@ function readConfig(file: string | undefined): ServiceConfig {
 
 async function serve(config: ServiceConfig): Promise<number> {
   const logger = createLogger();
+  const app = buildApp({ config, logger }); // authenticators come from config.auth
+  // Open the database while the repositories are seeded (a fresh embedded store unpacks its
+  // cluster and starts PostgreSQL then); a failure surfaces again in app.start().
+  const opening = app.database.knex.raw('select 1').catch(() => undefined);
   for (const [name, conn] of Object.entries(config.connections)) {
     if (conn.driver === 'git' && conn.seedFrom) {
       const seeded = await seedRepositories(conn.seedFrom, conn.baseurl);
@@ -135,21 +140,9 @@ async function serve(config: ServiceConfig): Promise<number> {
       }
     }
   }
-  const app = buildApp({ config, logger }); // authenticators come from config.auth
-  await app.start();
-  const base = app.url();
-  process.stdout.write(
-    [
-      '',
-      `Sluice ${SLUICE_VERSION} is running.`,
-      `  Dashboard:                           ${base}/`,
-      `  GraphQL (and GraphiQL in a browser): ${base}/graphql`,
-      `  REST API:                            ${base}/api/info`,
-      `  Health:                              ${base}/health/ready`,
-      '  Docs: README.md and docs/ in the source tree',
-      '',
-    ].join('\n') + '\n',
-  );
+  await opening;
+  const address = await app.start();
+  process.stdout.write(startBanner(config, address));
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals): void => {
       logger.info({ signal }, 'signal received');

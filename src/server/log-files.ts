@@ -1,6 +1,6 @@
 /**
  * Serves the build log directory (`logs.dir`) read-only under the path of `logs.url` when that
- * URL points at this service. Nothing outside the directory can be reached: `..` segments (raw
+ * URL points at this service, or under `/logs/` when `logs.url` is not set (docs/configuration.md#keys). Nothing outside the directory can be reached: `..` segments (raw
  * or percent-encoded), encoded slashes, control characters and symbolic links leading out are
  * refused. Files get a content type by extension, `nosniff`, and a sandboxing CSP so HTML
  * written by a job cannot run scripts on the service's origin. No directory listings; missing
@@ -40,16 +40,19 @@ export function contentTypeFor(file: string): string {
   return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
+/** Where the logs are served when `logs.url` is not set. */
+export const DEFAULT_LOGS_PATH = '/logs/';
+
 /**
  * The path under which this service serves `logs.dir`, or null when `logs.url` points
- * elsewhere. A relative `logs.url` (starting with "/") is always served; an absolute one is
- * served when it has the origin of `api.publicUrl`, or names a loopback host on the port the
- * service listens on.
+ * elsewhere. Without `logs.url` the logs are served under `/logs/`. A relative `logs.url`
+ * (starting with "/") is always served; an absolute one is served when it has the origin of
+ * `api.publicUrl`, or names a loopback host on the port the service listens on.
  */
 export function logsMountPath(config: Pick<ServiceConfig, 'logs' | 'api' | 'listen'>): string | null {
   const logsUrl = config.logs.url;
   if (logsUrl === undefined) {
-    return null;
+    return DEFAULT_LOGS_PATH;
   }
   if (logsUrl.startsWith('/')) {
     return withTrailingSlash(logsUrl);
@@ -67,6 +70,23 @@ export function logsMountPath(config: Pick<ServiceConfig, 'logs' | 'api' | 'list
     return withTrailingSlash(url.pathname);
   }
   return null;
+}
+
+/**
+ * The URL prefix of build logs (each build's `log_url` is this followed by its directory):
+ * `logs.url` when set; otherwise `/logs/` on `api.publicUrl`, else on `listening`, the address
+ * the service really listens on (so a `PORT` override moves the log links with it). Undefined
+ * until the service listens.
+ */
+export function publicLogsUrl(
+  config: Pick<ServiceConfig, 'logs' | 'api'>,
+  listening: string | undefined,
+): string | undefined {
+  if (config.logs.url !== undefined) {
+    return config.logs.url;
+  }
+  const base = config.api.publicUrl ?? listening;
+  return base === undefined ? undefined : `${base.replace(/\/+$/, '')}${DEFAULT_LOGS_PATH}`;
 }
 
 export interface LogFilesOptions {

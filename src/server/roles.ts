@@ -43,6 +43,8 @@ export interface RolesOptions {
   environment: Record<string, string | undefined>;
   /** Projects' secrets keys, for the executor to decrypt the secrets of builds. */
   secretKeys?: () => Promise<SecretsKeySource>;
+  /** Public URL prefix of build logs, read per build (`publicLogsUrl` in log-files.ts). */
+  logsUrl?: () => string | undefined;
 }
 
 /** Background work of the roles, stopped in reverse order on shutdown. */
@@ -148,6 +150,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     now: options.now,
     nodeLocker: new StoreNodeLocker(database.knex, options.now),
     secretKeys: options.secretKeys,
+    logsUrl: options.logsUrl,
   });
   const baseUrls = (connection: string): string => {
     const settings = config.connections[connection];

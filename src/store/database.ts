@@ -1,13 +1,20 @@
 /**
  * Opens the store: knex on PostgreSQL when a URL is given, otherwise embedded PGlite in a data
- * directory (or in memory). Both speak the same SQL dialect, so one set of migrations serves both.
+ * directory (or in memory), opened as pglite.ts describes. Both speak the same SQL dialect, so one
+ * set of migrations serves both.
  */
-import { mkdirSync } from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
+import { LazyPgliteClient, openPglite } from './pglite';
 import { pgTypeParsers } from './type-parsers';
 
-export type DatabaseTarget = { kind: 'postgres'; url: string; poolMax?: number } | { kind: 'pglite'; dataDir?: string };
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; poolMax?: number }
+  | {
+      kind: 'pglite';
+      dataDir?: string;
+      /** The cluster a new store starts from (tests pass a migrated one); see pglite.ts. */
+      template?: () => Promise<Uint8Array>;
+    };
 
 export interface Database {
   knex: Knex;
@@ -27,13 +34,11 @@ export function openDatabase(target: DatabaseTarget): Database {
     });
     return { knex, kind: 'postgres', describe: `postgres ${redactUrl(target.url)}`, close: () => knex.destroy() };
   }
-  if (target.dataDir !== undefined) {
-    mkdirSync(target.dataDir, { recursive: true });
-  }
+  const { dataDir, template } = target;
   const knex = knexFactory({
-    client: ClientPgLite,
+    client: LazyPgliteClient,
     dialect: 'postgres',
-    connection: target.dataDir === undefined ? {} : { filename: target.dataDir },
+    connection: { open: () => openPglite({ dataDir, template }) } as Knex.StaticConnectionConfig,
   });
   return {
     knex,

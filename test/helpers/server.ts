@@ -29,7 +29,7 @@ export interface TestServerOptions {
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase({ backend: options.backend, migrate: false });
+  const database = await createTestDatabase({ backend: options.backend });
   const config: ServiceConfig = { ...defaultServiceConfig(process.cwd()), ...options.config };
   const tenantNames = options.tenants;
   const tenants = tenantNames === undefined ? undefined : { tenantNames: () => tenantNames, layout: () => undefined };

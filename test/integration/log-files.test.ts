@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
-import { logFiles, logsMountPath } from '../../src/server/log-files';
+import { logFiles, logsMountPath, publicLogsUrl } from '../../src/server/log-files';
 
 /** A raw GET that sends the path exactly as given (fetch would normalise `..`). */
 function rawGet(
@@ -134,6 +134,25 @@ describe('logsMountPath', () => {
   it('does not serve logs published elsewhere', () => {
     expect(logsMountPath({ ...base, logs: { url: 'https://logs.example.com/' } })).toBeNull();
     expect(logsMountPath({ ...base, logs: { url: 'http://localhost:8080/logs/' } })).toBeNull();
-    expect(logsMountPath({ ...base, logs: {} })).toBeNull();
+  });
+
+  it('serves /logs/ when logs.url is not set', () => {
+    expect(logsMountPath({ ...base, logs: {} })).toBe('/logs/');
+  });
+});
+
+describe('publicLogsUrl', () => {
+  it('is logs.url when set, whatever the service listens on', () => {
+    const config = { api: { restShape: 'current' as const }, logs: { url: 'https://logs.example.com/sluice/' } };
+    expect(publicLogsUrl(config, 'http://127.0.0.1:4321')).toBe('https://logs.example.com/sluice/');
+  });
+
+  it('otherwise follows api.publicUrl, else the address the service listens on', () => {
+    const unset = { api: { restShape: 'current' as const }, logs: {} };
+    expect(publicLogsUrl(unset, 'http://127.0.0.1:4321')).toBe('http://127.0.0.1:4321/logs/');
+    expect(publicLogsUrl(unset, undefined)).toBeUndefined();
+    expect(
+      publicLogsUrl({ api: { restShape: 'current', publicUrl: 'https://ci.example.com/' }, logs: {} }, 'http://x:1'),
+    ).toBe('https://ci.example.com/logs/');
   });
 });

@@ -4,9 +4,10 @@
  * authenticated data), so a row copied onto another owner does not decrypt.
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuthConfig } from '../../config/service';
+import { readOrCreateSecretFile } from '../secret-file';
 
 const FORMAT = 'sluice-aes256gcm-v1';
 // A fixed salt: the secret is one per deployment and expected to be random; scrypt slows
@@ -94,26 +95,6 @@ export async function resolveKeyEncryptionSecret(auth: AuthConfig, dataDir: stri
     return { secret, source: 'file', file: auth.keyEncryptionKeyFile };
   }
   const file = path.join(dataDir, GENERATED_SECRET_FILE);
-  await mkdir(dataDir, { recursive: true });
-  const generated = `${randomBytes(32).toString('base64')}\n`;
-  // Written whole under a private name, then linked into place (link fails if the file exists):
-  // when two processes start at once, one publishes its value and both read it, never a file
-  // caught half-written.
-  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
-  await writeFile(draft, generated, { flag: 'wx', mode: 0o600 });
-  try {
-    await link(draft, file);
-    return { secret: generated.trim(), source: 'generated', file };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-      throw err;
-    }
-  } finally {
-    await unlink(draft);
-  }
-  const secret = (await readFile(file, 'utf8')).trim();
-  if (secret.length < 16) {
-    throw new Error(`${file}: the key-encryption secret must be at least 16 characters`);
-  }
-  return { secret, source: 'data-dir', file };
+  const { secret, created } = await readOrCreateSecretFile(file, 'key-encryption secret', 16);
+  return { secret, source: created ? 'generated' : 'data-dir', file };
 }
