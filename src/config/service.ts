@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import { componentsSection, metricsSection } from './operations-sections';
 
 const reservedSection = (name: string) =>
   z.object({}, { error: () => `the "${name}" section must be a mapping` }).strict();
@@ -313,6 +314,8 @@ export const serviceConfigSchema = z
       .strict()
       .default({ dashboard: true, sites: [] }),
     shutdownTimeout: z.number().positive().default(10),
+    components: componentsSection,
+    metrics: metricsSection,
     auth: authSection.default({ authenticators: [] }),
     graphql: graphqlSection.default(graphqlSection.parse({})),
     executor: reservedSection('executor').optional(),

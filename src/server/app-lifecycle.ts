@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { migrateLatest } from '../store/migrate';
 import type { BackgroundTask } from './app-options';
 import type { AppServices } from './app-services';
-import type { ApiComponentHeartbeat } from './component-heartbeat';
+import type { ComponentHeartbeat } from './component-heartbeat';
 import type { Readiness } from './health';
 import { waitForDrain, type InFlightRequests } from './request-context';
 import type { WebSockets } from './websockets';
@@ -18,7 +18,7 @@ import type { WebSockets } from './websockets';
 export interface AppRuntime {
   app: AppServices;
   readiness: Readiness;
-  heartbeat: ApiComponentHeartbeat;
+  heartbeat: ComponentHeartbeat;
   tasks: BackgroundTask[];
   httpServer: http.Server;
   inFlight: InFlightRequests;

@@ -14,7 +14,7 @@ import type { LiveHub } from '../../subscriptions/live/live-hub';
 import { addressOf, listen, shutdown, startServices, urlOf, type AppRuntime } from './app-lifecycle';
 import type { AppOptions, BackgroundTask } from './app-options';
 import { assembleServices } from './app-services';
-import { ApiComponentHeartbeat } from './component-heartbeat';
+import { ComponentHeartbeat } from './component-heartbeat';
 import { createHttpApp } from './http-app';
 import type { Logger } from './logger';
 import type { ServiceRoles } from './roles';
@@ -52,7 +52,13 @@ export function buildApp(options: AppOptions): SluiceApp {
   const readiness = { migrated: false, shuttingDown: false };
   const { koa, inFlight } = createHttpApp({ ...app, readiness, yoga });
   const httpServer = http.createServer(koa.callback());
-  const heartbeat = new ApiComponentHeartbeat(database, app.now, logger, options.heartbeatInterval ?? 30_000);
+  const heartbeat = new ComponentHeartbeat(
+    database,
+    app.now,
+    logger,
+    options.heartbeatInterval ?? config.components.heartbeatInterval * 1000,
+    app.roles?.components ?? [],
+  );
   const runtime: AppRuntime = { app, readiness, heartbeat, tasks: [], httpServer, inFlight };
   let address: AddressInfo | undefined;
   let stopping: Promise<void> | undefined;

@@ -5,13 +5,16 @@
  * whose layout has providers, the built-in local node gateway for the others. Built next to the
  * API in `buildApp()` when a tenant file is configured; `start()` runs the background work.
  */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
 import { canonicalHostnameOf } from '../config/service';
 import type { LayoutManager } from '../config/layout-manager';
 import type { Layout } from '../config/layout';
 import type { Database } from '../store/database';
+import type { Knex } from 'knex';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
+import { EngineEventRepository } from '../store/repositories/engine-events';
 import { Engine } from '../engine/engine';
 import { BuildRequestExecutor } from '../executor/build-request-gateway';
 import type { EngineEventBus } from '../engine/event-bus';
@@ -25,9 +28,12 @@ import { createExecutorServices, type ExecutorServices } from '../executor/execu
 import { GitMirrors } from '../sources/git-mirror';
 import type { GitPoller, GitTriggerEvent } from '../sources/git-poller';
 import { createGitPollers } from '../sources/git-pollers';
+import { DurablePollerState } from '../sources/git-poller-state';
 import { createLauncher, type Launcher } from '../launcher/launcher';
 import { StoreNodeLocker } from '../launcher/node-lock';
 import { layoutUsesLauncher, TenantNodeGateway } from '../launcher/tenant-node-gateway';
+import type { ProcessComponent } from './component-heartbeat';
+import { LostWorkReclaimer } from './lost-work-reclaimer';
 import type { Logger } from './logger';
 import type { SecretsKeySource } from '../secrets/secret-data';
 
@@ -59,7 +65,11 @@ export interface ServiceRoles {
   /** Serves the node requests of tenants with providers (docs/launcher.md). */
   launcher: Launcher;
   pollers: ReadonlyMap<string, GitPoller>;
-  /** Start the tenant schedulers, the executor worker, the launcher loop and the pollers. */
+  /** The component records of these roles (docs/operations.md#lost-work). */
+  components: ProcessComponent[];
+  /** Ends the builds of executors that stopped heartbeating (docs/operations.md#lost-work). */
+  reclaimer: LostWorkReclaimer;
+  /** Start the tenant schedulers, the executor worker, the launcher loop, the pollers and the reclaimer. */
   start(): Promise<RoleTask[]>;
 }
 
@@ -176,28 +186,29 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     return adapted;
   };
 
-  const deliver = async (event: GitTriggerEvent): Promise<void> => {
-    const canonicalName = directory.canonicalName(event.connection, event.project);
-    for (const tenant of directory.tenantsOf(canonicalName)) {
-      await engine.submitTrigger(tenant, triggerPayload(event, canonicalName));
+  // A poll's trigger rows commit with the refs it saw (docs/operations.md#durable-source-state).
+  const triggerEvents = new EngineEventRepository(database.knex);
+  const recordTriggers = async (trx: Knex.Transaction, events: readonly GitTriggerEvent[]): Promise<void> => {
+    for (const event of events) {
+      const canonicalName = directory.canonicalName(event.connection, event.project);
+      for (const tenant of directory.tenantsOf(canonicalName)) {
+        await triggerEvents.append(
+          { tenant, event: triggerPayload(event, canonicalName), created: options.now() },
+          trx,
+        );
+      }
     }
-  };
-  // Trigger rows are written one at a time, in the order the pollers report them.
-  let submissions: Promise<void> = Promise.resolve();
-  const submitTrigger = (event: GitTriggerEvent): Promise<void> => {
-    const submitted = submissions.then(() => deliver(event));
-    submissions = submitted.catch((err: unknown) =>
-      logger.error({ err, connection: event.connection, project: event.project }, 'trigger event not recorded'),
-    );
-    // The poller does not wait for the row: Sluice's own merge is announced from inside a
-    // scheduler pass, which holds a database connection (PGlite has only one), and the poll
-    // it triggers may report other events too. Shutdown drains the queue.
-    return Promise.resolve();
   };
   const pollers = createGitPollers(config, {
     projects: (connection) => directory.projectsOf(connection),
-    onEvent: submitTrigger,
+    // Saved already: the schedulers of the tenants holding the project look now.
+    onEvent: (event) => {
+      for (const tenant of directory.tenantsOf(directory.canonicalName(event.connection, event.project))) {
+        engine.wake(tenant);
+      }
+    },
     onError: (err, connection, project) => logger.warn({ err, connection, project }, 'git poll failed'),
+    state: (connection) => new DurablePollerState(database.knex, connection, recordTriggers, options.now),
   });
 
   const launcher = createLauncher({
@@ -220,9 +231,12 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     layouts,
     gateways: {
       changes: new GitChangeSource(new GitMirrors(path.join(config.dataDir, 'engine', 'mirrors'), baseUrls), directory),
-      merger: new GitMergerGateway(executor.merger, directory, async (connection, project, branch, newrev, oldrev) => {
-        // Announced so the poller reports the merge once, as Sluice's own ref-updated.
-        await pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
+      merger: new GitMergerGateway(executor.merger, directory, (connection, project, branch, newrev, oldrev) => {
+        // Announced so the poller reports the merge once, as Sluice's own ref-updated. The merge
+        // runs inside a scheduler pass, which holds a database connection (PGlite has only one):
+        // the pass does not wait for the poller's save.
+        void pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
+        return Promise.resolve();
       }),
       executor: new BuildRequestExecutor(
         database.knex,
@@ -236,11 +250,28 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     logger: { error: (message, err) => logger.error({ err }, message) },
   });
 
+  const components: ProcessComponent[] = [
+    { kind: 'scheduler', id: randomUUID() },
+    { kind: 'executor', id: executor.worker.id },
+    { kind: 'launcher', id: launcher.id },
+  ];
+  const reclaimer = new LostWorkReclaimer({
+    knex: database.knex,
+    now: options.now,
+    expiryMs: config.components.expiry * 1000,
+    intervalMs: config.components.heartbeatInterval * 1000,
+    logger,
+    own: () => components.map((component) => component.id),
+    onReclaimed: (builds) => new Set(builds.map((build) => build.tenant)).forEach((tenant) => engine.wake(tenant)),
+  });
+
   return {
     engine,
     executor,
     launcher,
     pollers,
+    components,
+    reclaimer,
     start: async () => {
       const tasks: RoleTask[] = [];
       for (const tenant of layoutManager.tenantNames()) {
@@ -273,7 +304,6 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
           await engine.stop();
         },
       });
-      tasks.push({ name: 'trigger-submissions', stop: () => submissions });
       executor.worker.start();
       tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
       launcher.start();
@@ -282,6 +312,8 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
         poller.start();
         tasks.push({ name: `git-poller:${connection}`, stop: () => poller.stop() });
       }
+      reclaimer.start();
+      tasks.push({ name: 'lost-work-reclaimer', stop: () => reclaimer.stop() });
       return tasks;
     },
   };
