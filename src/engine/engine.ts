@@ -43,6 +43,8 @@ export interface EngineOptions {
   /** Tenant web root (ending in '/') for status `report_url`. */
   webRoot?: (tenant: string) => string | null;
   defaultHoldExpiration?: number;
+  /** Told whenever this process takes or gives up a tenant's lead (the leadership metric). */
+  onLeadership?: (tenant: string, held: boolean) => void;
 }
 
 export class Engine {
@@ -94,6 +96,7 @@ export class Engine {
       uuid: this.options.uuid,
       logger: this.options.logger,
       onSemaphoreReleased: () => this.wakeAll(),
+      onLeadership: (held) => this.options.onLeadership?.(tenant, held),
     });
     if (!(await scheduler.start())) {
       return false;

@@ -53,6 +53,11 @@ export class ExecutorWorker {
     return this.active.size;
   }
 
+  /** Builds this worker runs at most at once. */
+  get concurrency(): number {
+    return this.options.concurrency ?? 2;
+  }
+
   start(): void {
     if (this.running) {
       return;
@@ -105,7 +110,7 @@ export class ExecutorWorker {
   }
 
   private async claimAvailable(): Promise<void> {
-    const limit = this.options.concurrency ?? 2;
+    const limit = this.concurrency;
     while (this.running && this.active.size < limit) {
       // Paused builds to continue come first: they hold nodes and their dependents are done.
       const paused = await this.claimContinuable();

@@ -16,6 +16,7 @@ import type { AppOptions, BackgroundTask } from './app-options';
 import { assembleServices } from './app-services';
 import { ComponentHeartbeat } from './component-heartbeat';
 import { createHttpApp } from './http-app';
+import { registerRuntimeGauges } from './metrics/runtime-gauges';
 import type { Logger } from './logger';
 import type { ServiceRoles } from './roles';
 import { attachWebSockets } from './websockets';
@@ -60,6 +61,15 @@ export function buildApp(options: AppOptions): SluiceApp {
     app.roles?.components ?? [],
   );
   const runtime: AppRuntime = { app, readiness, heartbeat, tasks: [], httpServer, inFlight };
+  registerRuntimeGauges(app.metrics, {
+    knex: database.knex,
+    now: app.now,
+    tenants: () => app.tenants.tenantNames(),
+    componentExpiryMs: config.components.expiry * 1000,
+    subscribers: () => app.live.stats(),
+    executor: app.roles?.executor.worker,
+    webSockets: () => runtime.webSockets?.connections(),
+  });
   let address: AddressInfo | undefined;
   let stopping: Promise<void> | undefined;
 

@@ -34,6 +34,8 @@ import { StoreNodeLocker } from '../launcher/node-lock';
 import { layoutUsesLauncher, TenantNodeGateway } from '../launcher/tenant-node-gateway';
 import type { ProcessComponent } from './component-heartbeat';
 import { LostWorkReclaimer } from './lost-work-reclaimer';
+import type { SluiceMetrics } from './metrics/sluice-metrics';
+import type { BuildCompletedPayload } from '../model/build-request';
 import type { Logger } from './logger';
 import type { SecretsKeySource } from '../secrets/secret-data';
 
@@ -51,6 +53,8 @@ export interface RolesOptions {
   secretKeys?: () => Promise<SecretsKeySource>;
   /** Public URL prefix of build logs, read per build (`publicLogsUrl` in log-files.ts). */
   logsUrl?: () => string | undefined;
+  /** Counts what these roles do (docs/operations.md#metrics). */
+  metrics?: SluiceMetrics;
 }
 
 /** Background work of the roles, stopped in reverse order on shutdown. */
@@ -148,9 +152,23 @@ export function triggerPayload(event: GitTriggerEvent, canonicalName: string): T
   };
 }
 
+/** The engine's deltas, counted on their way to the bus (each scheduler counts its own). */
+function countedDeltas(bus: EngineEventBus, metrics: SluiceMetrics | undefined): EngineEventBus {
+  if (!metrics) {
+    return bus;
+  }
+  return {
+    publish: (delta) => {
+      metrics.observeDelta(delta);
+      bus.publish(delta);
+    },
+    subscribe: (tenant, listener) => bus.subscribe(tenant, listener),
+  };
+}
+
 /** Build (but do not start) the gating roles of this process. */
 export function createServiceRoles(options: RolesOptions): ServiceRoles {
-  const { config, database, layoutManager, logger } = options;
+  const { config, database, layoutManager, logger, metrics } = options;
   const directory = projectDirectory(config, layoutManager);
   const repository = new BuildRequestRepository(database.knex);
   const executor = createExecutorServices(config, {
@@ -245,10 +263,14 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       ),
       nodes,
     },
-    bus: options.engineBus,
+    bus: countedDeltas(options.engineBus, metrics),
     clock: { now: options.now },
     logger: { error: (message, err) => logger.error({ err }, message) },
+    onLeadership: (tenant, held) => metrics?.setLeadership(tenant, held),
   });
+  if (metrics) {
+    executor.worker.events.on('completed', (payload: BuildCompletedPayload) => metrics.observeBuild(payload));
+  }
 
   const components: ProcessComponent[] = [
     { kind: 'scheduler', id: randomUUID() },
@@ -262,7 +284,10 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     intervalMs: config.components.heartbeatInterval * 1000,
     logger,
     own: () => components.map((component) => component.id),
-    onReclaimed: (builds) => new Set(builds.map((build) => build.tenant)).forEach((tenant) => engine.wake(tenant)),
+    onReclaimed: (builds) => {
+      builds.forEach((build) => metrics?.lostBuilds.inc({ tenant: build.tenant }));
+      new Set(builds.map((build) => build.tenant)).forEach((tenant) => engine.wake(tenant));
+    },
   });
 
   return {
