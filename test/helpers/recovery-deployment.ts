@@ -56,7 +56,15 @@ export interface RecoveryDeployment {
   close(): Promise<void>;
 }
 
-export async function recoveryDeployment(options: { pollInterval?: number } = {}): Promise<RecoveryDeployment> {
+/** The repositories, tenant file and service configuration of the deployment (no database). */
+export interface RecoveryFiles {
+  dir: string;
+  marks: string;
+  configFile: string;
+  baseDir: string;
+}
+
+export async function recoveryFiles(options: { pollInterval?: number } = {}): Promise<RecoveryFiles> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-recovery-'));
   const marks = path.join(dir, 'marks');
   mkdirSync(marks);
@@ -130,26 +138,38 @@ components:
   expiry: 600
 `,
   );
+  return { dir, marks, configFile, baseDir };
+}
+
+let commits = 0;
+
+/** Commit one new file on top of org/app's master and push it to `ref`. */
+async function commitOnMaster(
+  files: Pick<RecoveryFiles, 'dir' | 'baseDir'>,
+  ref: string,
+  message: string,
+): Promise<void> {
+  const work = path.join(files.dir, `work-${commits++}`);
+  await git(files.dir, ['clone', '--quiet', path.join(files.baseDir, 'org', 'app.git'), work]);
+  writeFileSync(path.join(work, `commit-${commits}.txt`), `${message}\n`);
+  await git(work, ['add', '--all']);
+  await git(work, ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '--quiet', '-m', message]);
+  await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** Push patchset 1 of change `number` of org/app (commit subject `Change <number>`). */
+export function pushChange(files: Pick<RecoveryFiles, 'dir' | 'baseDir'>, number: number): Promise<void> {
+  return commitOnMaster(files, `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`, `Change ${number}`);
+}
+
+export async function recoveryDeployment(options: { pollInterval?: number } = {}): Promise<RecoveryDeployment> {
+  const { dir, marks, configFile, baseDir } = await recoveryFiles(options);
   // Several processes on one database: PostgreSQL (the embedded store serves one process).
   const database: TestDatabase = await createTestDatabase({ backend: 'postgres', migrate: false });
   const databaseUrl = database.url ?? '';
   const store: Database = database;
   const running = new Set<ChildProcess>();
-  let counter = 0;
-
-  async function commitOnMaster(ref: string, files: Record<string, string>, message: string): Promise<void> {
-    const work = path.join(dir, `work-${counter++}`);
-    const bare = path.join(baseDir, 'org', 'app.git');
-    await git(dir, ['clone', '--quiet', bare, work]);
-    for (const [file, content] of Object.entries(files)) {
-      writeFileSync(path.join(work, file), content);
-    }
-    await git(work, ['add', '--all']);
-    await git(work, ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '--quiet', '-m', message]);
-    await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
-    rmSync(work, { recursive: true, force: true });
-  }
-
   return {
     dir,
     marks,
@@ -157,14 +177,8 @@ components:
     baseDir,
     store,
     serve: () => startServe(configFile, databaseUrl, running),
-    pushChange: (number) =>
-      commitOnMaster(
-        `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`,
-        { [`change-${number}.txt`]: `change ${number}\n` },
-        `Change ${number}`,
-      ),
-    pushBranch: (branch) =>
-      commitOnMaster(`refs/heads/${branch}`, { [`${branch}-${counter}.txt`]: 'x\n' }, `Move ${branch}`),
+    pushChange: (number) => pushChange({ dir, baseDir }, number),
+    pushBranch: (branch) => commitOnMaster({ dir, baseDir }, `refs/heads/${branch}`, `Move ${branch}`),
     release: () => writeFileSync(path.join(marks, 'release'), ''),
     killOrphanSteps: () => {
       for (const file of readdirSync(marks).filter((name) => name.startsWith('pid-'))) {
