@@ -44,7 +44,7 @@ export interface EngineOptions {
   webRoot?: (tenant: string) => string | null;
   defaultHoldExpiration?: number;
   /** Told whenever this process takes or gives up a tenant's lead (the leadership metric). */
-  onLeadership?: (tenant: string, held: boolean) => void;
+  onLeadershipChange?: (change: { tenant: string; leading: boolean }) => void;
 }
 
 export class Engine {
@@ -96,7 +96,7 @@ export class Engine {
       uuid: this.options.uuid,
       logger: this.options.logger,
       onSemaphoreReleased: () => this.wakeAll(),
-      onLeadership: (held) => this.options.onLeadership?.(tenant, held),
+      onLeadership: (leading) => this.options.onLeadershipChange?.({ tenant, leading }),
     });
     if (!(await scheduler.start())) {
       return false;

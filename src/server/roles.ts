@@ -266,7 +266,8 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     bus: countedDeltas(options.engineBus, metrics),
     clock: { now: options.now },
     logger: { error: (message, err) => logger.error({ err }, message) },
-    onLeadership: (tenant, held) => metrics?.setLeadership(tenant, held),
+    // The leadership gauge's setter (docs/operations.md#metrics).
+    onLeadershipChange: (change) => metrics?.setLeadership(change.tenant, change.leading),
   });
   if (metrics) {
     executor.worker.events.on('completed', (payload: BuildCompletedPayload) => metrics.observeBuild(payload));

@@ -96,10 +96,7 @@ describe.each(backends())('lost work on %s', (backend) => {
   it('ends a dead executor build ABORTED once, with its event, and returns its node, even when two reclaim at once', async () => {
     await registerExecutor('dead-1', T0);
     await claimedWithNode('dead-1', 'b1000000000000000000000000000001', 'node-1');
-    const [first, second] = await Promise.all([
-      lost.reclaim('dead-1', judged(T0)),
-      lost.reclaim('dead-1', judged(T0)),
-    ]);
+    const [first, second] = await Promise.all([lost.reclaim('dead-1', judged(T0)), lost.reclaim('dead-1', judged(T0))]);
     expect([...first, ...second]).toEqual([
       { buildUuid: 'b1000000000000000000000000000001', tenant: 'example', state: 'running', nodesReleased: 1 },
     ]);
@@ -141,7 +138,10 @@ describe.each(backends())('lost work on %s', (backend) => {
     expect(await lost.reclaim('slow-2', judged(T0))).toEqual([]);
     expect((await requests.get('b2000000000000000000000000000002'))?.state).toBe('running');
 
-    await db.knex('build_requests').where({ build_uuid: 'b2000000000000000000000000000002' }).update({ state: 'paused' });
+    await db
+      .knex('build_requests')
+      .where({ build_uuid: 'b2000000000000000000000000000002' })
+      .update({ state: 'paused' });
     expect(await lost.reclaim('slow-2', judged(at(100)))).toEqual([]);
     expect(await lost.reclaim('slow-2', judged(at(100), { paused: true }))).toEqual([
       expect.objectContaining({ buildUuid: 'b2000000000000000000000000000002', state: 'paused', nodesReleased: 1 }),
@@ -154,7 +154,10 @@ describe.each(backends())('lost work on %s', (backend) => {
     await registerExecutor('live-3', at(0), 'host-a');
     await claimedWithNode('dead-3', 'b3000000000000000000000000000003', 'node-3');
     await claimedWithNode('dead-3', 'b3000000000000000000000000000004', 'node-4');
-    await db.knex('build_requests').where({ build_uuid: 'b3000000000000000000000000000004' }).update({ state: 'paused' });
+    await db
+      .knex('build_requests')
+      .where({ build_uuid: 'b3000000000000000000000000000004' })
+      .update({ state: 'paused' });
     // A request of a worker that never registered: lost once it stayed unchanged for the expiry.
     await claimedWithNode('unregistered', 'b3000000000000000000000000000005', 'node-5');
     const reclaimed: string[] = [];
