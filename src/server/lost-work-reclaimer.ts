@@ -5,7 +5,8 @@
  * a worker that never registered a component is dead once its requests stayed unchanged for the
  * expiry. The running builds of a dead worker are ended `ABORTED` (the engine retries them while
  * attempts remain); its paused builds too when no live executor is left on its host to continue
- * them. Any number of processes may sweep: the store decides, per request, which one ends it.
+ * them. Image uploads a dead launcher was copying go back to `pending`. Any number of processes
+ * may sweep: the store decides, per request, which one ends it.
  */
 import type { Knex } from 'knex';
 import { ComponentRepository } from '../store/repositories/components';
@@ -124,6 +125,20 @@ export class LostWorkReclaimer {
     }
     if (ended.length > 0) {
       this.options.onReclaimed?.(ended);
+    }
+    for (const { holder, component } of await this.lostWork.uploadHolders()) {
+      const death = own.has(holder)
+        ? null
+        : deathOf({ worker: holder, component, running: 0, paused: 0, lastUpdate: now }, cutoff);
+      if (death !== null) {
+        const uploads = await this.lostWork.releaseUploads(holder, component.heartbeat, now);
+        if (uploads > 0) {
+          this.options.logger.info(
+            { launcher: holder, reason: death, uploads },
+            'uploads of a dead launcher queued again',
+          );
+        }
+      }
     }
     // Records of dead components that hold nothing any more are of no use.
     await this.components.deleteDead(cutoff, [...own, ...holders.map((holder) => holder.worker)]);

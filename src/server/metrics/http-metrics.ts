@@ -37,9 +37,13 @@ export function httpMetrics(metrics: SluiceMetrics): Koa.Middleware {
     const stop = metrics.httpDuration.startTimer();
     try {
       await next();
-    } finally {
-      stop({ method: ctx.method, route: routeLabel(ctx), status: String(ctx.status) });
+    } catch (err) {
+      // Koa answers a thrown error after this middleware: record the status it will send.
+      const status = (err as { status?: unknown }).status;
+      stop({ method: ctx.method, route: routeLabel(ctx), status: String(typeof status === 'number' ? status : 500) });
+      throw err;
     }
+    stop({ method: ctx.method, route: routeLabel(ctx), status: String(ctx.status) });
   };
 }
 

@@ -126,6 +126,43 @@ export class LostWorkRepository {
     return new Set(hosts);
   }
 
+  /** Launchers (with a component record) holding image uploads in `uploading`. */
+  async uploadHolders(): Promise<Array<{ holder: string; component: NonNullable<WorkHolder['component']> }>> {
+    const rows = (await this.knex('image_uploads as u')
+      .join('components as c', 'c.id', 'u.lock_holder')
+      .where('u.state', 'uploading')
+      .distinct('u.lock_holder', 'c.hostname', 'c.pid', 'c.state', 'c.heartbeat', 'c.data')) as Array<{
+      lock_holder: string;
+      hostname: string;
+      pid: number;
+      state: string;
+      heartbeat: Date;
+      data: Record<string, unknown>;
+    }>;
+    return rows.map((row) => ({
+      holder: row.lock_holder,
+      component: { hostname: row.hostname, pid: row.pid, state: row.state, heartbeat: row.heartbeat, data: row.data },
+    }));
+  }
+
+  /**
+   * Put the uploads a dead launcher was copying back to `pending` (docs/launcher.md#images step 4),
+   * unless its heartbeat moved since `heartbeat`; resolves with how many.
+   */
+  async releaseUploads(holder: string, heartbeat: Date, now: Date): Promise<number> {
+    return this.knex.transaction(async (trx) => {
+      const component = await trx('components').where({ id: holder }).forUpdate().first('heartbeat', 'state');
+      if (!stillJudgedDead(component as { heartbeat: Date; state: string } | undefined, heartbeat)) {
+        return 0;
+      }
+      const released = await trx('image_uploads')
+        .where({ lock_holder: holder, state: 'uploading' })
+        .update({ state: 'pending', lock_holder: null, state_time: now })
+        .returning('uuid');
+      return released.length;
+    });
+  }
+
   /** End the lost builds of `worker` as judged (see the file comment); returns what was ended. */
   async reclaim(worker: string, judgement: ReclaimJudgement): Promise<ReclaimedBuild[]> {
     return this.knex.transaction(async (trx) => {

@@ -2,7 +2,8 @@
  * Reclaiming lost work in the store (docs/operations.md#lost-work): a dead executor's running
  * build is ended ABORTED with its result event and its launcher nodes are returned, once, even
  * with two reclaimers racing; a heartbeat that arrives after the judgement cancels the reclaim;
- * paused builds are left unless asked for; and the reclaimer's sweep judges by the injected clock.
+ * paused builds are left unless asked for; uploads of a dead launcher are queued again; and the
+ * reclaimer's sweep judges by the injected clock.
  */
 import { buildParams } from '../../helpers/build-params';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
@@ -145,6 +146,62 @@ describe.each(backends())('lost work on %s', (backend) => {
     expect(await lost.reclaim('slow-2', judged(at(100)))).toEqual([]);
     expect(await lost.reclaim('slow-2', judged(at(100), { paused: true }))).toEqual([
       expect.objectContaining({ buildUuid: 'b2000000000000000000000000000002', state: 'paused', nodesReleased: 1 }),
+    ]);
+  });
+
+  it('puts the uploads of a dead launcher back to pending, and leaves those of a live one', async () => {
+    const launcher = (id: string, heartbeat: Date) =>
+      components.register({
+        id,
+        kind: 'launcher',
+        hostname: 'elsewhere',
+        pid: 4242,
+        state: 'running',
+        version: 'test',
+        started: T0,
+        heartbeat,
+      });
+    await launcher('launcher-dead', at(0));
+    await launcher('launcher-live', at(250));
+    await db.knex('image_build_artifacts').insert({
+      uuid: 'artifact-1',
+      tenant: 'example',
+      canonical_name: 'example/image',
+      format: 'raw',
+      state_time: T0,
+      timestamp: T0,
+    });
+    for (const [uuid, holder] of [
+      ['upload-dead', 'launcher-dead'],
+      ['upload-live', 'launcher-live'],
+    ]) {
+      await db.knex('image_uploads').insert({
+        uuid,
+        artifact_uuid: 'artifact-1',
+        canonical_name: 'example/image',
+        endpoint_name: 'local/endpoint',
+        state: 'uploading',
+        state_time: T0,
+        timestamp: T0,
+        lock_holder: holder,
+      });
+    }
+    const reclaimer = new LostWorkReclaimer({
+      knex: db.knex,
+      now: () => at(260),
+      expiryMs: 90_000,
+      intervalMs: 30_000,
+      logger: silent,
+      own: () => [],
+    });
+    await reclaimer.sweep();
+    const uploads: Array<{ uuid: string; state: string; lock_holder: string | null }> = await db
+      .knex('image_uploads')
+      .orderBy('uuid')
+      .select('uuid', 'state', 'lock_holder');
+    expect(uploads).toEqual([
+      { uuid: 'upload-dead', state: 'pending', lock_holder: null },
+      { uuid: 'upload-live', state: 'uploading', lock_holder: 'launcher-live' },
     ]);
   });
 
