@@ -5,7 +5,8 @@
  * a worker that never registered a component is dead once its requests stayed unchanged for the
  * expiry. The running builds of a dead worker are ended `ABORTED` (the engine retries them while
  * attempts remain); its paused builds too when no live executor is left on its host to continue
- * them. Image uploads a dead launcher was copying go back to `pending`. Any number of processes
+ * them. Image uploads a dead launcher was copying go back to `pending`, and launcher nodes still
+ * `in-use` by builds that ended longer than the expiry ago are returned. Any number of processes
  * may sweep: the store decides, per request, which one ends it.
  */
 import type { Knex } from 'knex';
@@ -139,6 +140,10 @@ export class LostWorkReclaimer {
           );
         }
       }
+    }
+    const stranded = await this.lostWork.releaseStrandedNodes(cutoff, now);
+    if (stranded.length > 0) {
+      this.options.logger.info({ nodes: stranded }, 'nodes of ended builds returned');
     }
     // Records of dead components that hold nothing any more are of no use.
     await this.components.deleteDead(cutoff, [...own, ...holders.map((holder) => holder.worker)]);

@@ -163,6 +163,56 @@ export class LostWorkRepository {
     });
   }
 
+  /**
+   * Return launcher nodes left `in-use` by a build that ended, when whoever should have returned
+   * them is gone (a scheduler that died between storing a result and returning the nodes): no
+   * requested, running or paused build uses them, and the last build of their lock holder that
+   * used them ended before `cutoff` (or none did and they were locked before it). Resolves with
+   * the nodes returned.
+   */
+  async releaseStrandedNodes(cutoff: Date, now: Date): Promise<string[]> {
+    const candidates: Array<{ uuid: string; lock_holder: string | null }> = await this.knex('nodes')
+      .where({ state: 'in-use' })
+      .where('state_time', '<', cutoff)
+      .select('uuid', 'lock_holder');
+    const released: string[] = [];
+    for (const node of candidates) {
+      const usedBy = JSON.stringify({ nodes: [{ id: node.uuid }] });
+      const open = await this.knex('build_requests')
+        .whereIn('state', ['requested', 'running', 'paused'])
+        .whereRaw('params @> ?::jsonb', [usedBy])
+        .first('id');
+      if (open) {
+        continue;
+      }
+      const last = node.lock_holder
+        ? ((await this.knex('build_requests')
+            .where({ worker: node.lock_holder, state: 'completed' })
+            .whereRaw('params @> ?::jsonb', [usedBy])
+            .max({ completed: 'completed' })
+            .first()) as { completed: Date | null } | undefined)
+        : undefined;
+      if (last?.completed && new Date(last.completed) >= cutoff) {
+        continue; // Ended recently: the engine returns them (or holds them for an autohold).
+      }
+      const returned = await this.knex.transaction(async (trx) => {
+        const locked = await trx('nodes')
+          .where({ uuid: node.uuid })
+          .forUpdate()
+          .skipLocked()
+          .first('state', 'lock_holder');
+        if (locked?.state !== 'in-use' || locked.lock_holder !== node.lock_holder) {
+          return false;
+        }
+        return (await releaseNodes(trx, [node.uuid], now)) > 0;
+      });
+      if (returned) {
+        released.push(node.uuid);
+      }
+    }
+    return released;
+  }
+
   /** End the lost builds of `worker` as judged (see the file comment); returns what was ended. */
   async reclaim(worker: string, judgement: ReclaimJudgement): Promise<ReclaimedBuild[]> {
     return this.knex.transaction(async (trx) => {

@@ -2,8 +2,8 @@
  * Reclaiming lost work in the store (docs/operations.md#lost-work): a dead executor's running
  * build is ended ABORTED with its result event and its launcher nodes are returned, once, even
  * with two reclaimers racing; a heartbeat that arrives after the judgement cancels the reclaim;
- * paused builds are left unless asked for; uploads of a dead launcher are queued again; and the
- * reclaimer's sweep judges by the injected clock.
+ * paused builds are left unless asked for; uploads of a dead launcher are queued again; nodes left in use by
+ * ended builds are returned; and the reclaimer's sweep judges by the injected clock.
  */
 import { buildParams } from '../../helpers/build-params';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
@@ -203,6 +203,27 @@ describe.each(backends())('lost work on %s', (backend) => {
       { uuid: 'upload-dead', state: 'pending', lock_holder: null },
       { uuid: 'upload-live', state: 'uploading', lock_holder: 'launcher-live' },
     ]);
+  });
+
+  it('returns nodes left in use by an ended build once the expiry passed, and keeps those a build still uses', async () => {
+    await registerExecutor('live-4', at(0));
+    await claimedWithNode('live-4', 'b4000000000000000000000000000006', 'node-6');
+    await claimedWithNode('live-4', 'b4000000000000000000000000000007', 'node-7');
+    // Build 6 ended at 10 s; whoever should have returned its node died before it did.
+    await db
+      .knex('build_requests')
+      .where({ build_uuid: 'b4000000000000000000000000000006' })
+      .update({ state: 'completed', result: 'SUCCESS', completed: at(10) });
+    expect(await lost.releaseStrandedNodes(at(5), at(60))).toEqual([]);
+    expect(await lost.releaseStrandedNodes(at(30), at(120))).toEqual(['node-6']);
+    expect(await db.knex('nodes').where({ uuid: 'node-6' }).first('state')).toEqual({ state: 'used' });
+    expect(await db.knex('nodeset_requests').where({ uuid: 'req-node-6' }).first()).toBeUndefined();
+    // Build 7 still runs on its node.
+    expect(await db.knex('nodes').where({ uuid: 'node-7' }).first('state')).toEqual({ state: 'in-use' });
+    await db
+      .knex('build_requests')
+      .where({ build_uuid: 'b4000000000000000000000000000007' })
+      .update({ state: 'completed', completed: at(10) });
   });
 
   it('sweeps by the injected clock: alive within the expiry, reclaimed after it, paused ones kept for a live executor of the host', async () => {
