@@ -4,7 +4,15 @@
  */
 import type { Knex } from 'knex';
 import type { BuildResult } from '../../model/results';
-import { countRows, tenantOrder, whereAnyOf, whereFlag, whereResult, whereTenant, type KeysetPage } from './history-query';
+import {
+  countRows,
+  tenantOrder,
+  whereAnyOf,
+  whereFlag,
+  whereResult,
+  whereTenant,
+  type KeysetPage,
+} from './history-query';
 
 /** Every filter of `T/build-times` (exact values, OR'ed); only finished builds are listed. */
 export interface BuildTimeFilter {

@@ -132,7 +132,9 @@ export async function countRows(query: Knex.QueryBuilder): Promise<number> {
 
 /** True when a list filter restricts nothing (every condition absent or an empty list). */
 export function isUnfiltered(filter: object): boolean {
-  return Object.values(filter).every((value) => value === undefined || value === null || (Array.isArray(value) && value.length === 0));
+  return Object.values(filter).every(
+    (value) => value === undefined || value === null || (Array.isArray(value) && value.length === 0),
+  );
 }
 
 /** Restricts a boolean column when a value is given. */

@@ -134,7 +134,10 @@ export class SystemEventRepository {
     if (options.types && options.types.length > 0) {
       query.whereIn('event_type', options.types);
     }
-    const rows = await query.orderBy(tenantOrder('tenant', ['id'], 'desc')).limit(options.limit).offset(options.offset);
+    const rows = await query
+      .orderBy(tenantOrder('tenant', ['id'], 'desc'))
+      .limit(options.limit)
+      .offset(options.offset);
     return rows.map(toRecord);
   }
 }
