@@ -92,9 +92,10 @@ export async function manifestTree(
   root: string,
   dir: string = root,
   exclude: readonly string[] = [],
+  maxEntries: number = MANIFEST_MAX_ENTRIES,
 ): Promise<{ tree: ManifestEntry[]; truncated: boolean }> {
   const realRoot = await realpath(root);
-  const budget = { left: MANIFEST_MAX_ENTRIES };
+  const budget = { left: maxEntries };
   const tree = await walk(realRoot, dir, exclude, budget);
   return { tree, truncated: budget.left < 0 };
 }
