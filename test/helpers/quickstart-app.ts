@@ -35,10 +35,12 @@ export interface QuickstartApp {
   token(): string;
   /** Commit `files` on master in a fresh clone and push the commit as change `<number>,1`; resolves with its sha. */
   pushChange(number: number, files: Record<string, string>, message: string): Promise<string>;
-  /** Wait for the next report of an item in `pipeline` after the first `from` reports. */
+  /** Wait for the first engine delta (of tenant `example`) after the first `from` that matches. */
+  waitForDelta(from: number, matches: (delta: EngineDelta) => boolean): Promise<EngineDelta>;
+  /** Wait for the first report of an item in `pipeline` after the first `from` deltas. */
   waitForReport(pipeline: string, from: number): Promise<EngineDelta>;
-  /** How many items have reported so far (any pipeline). */
-  reportCount(): number;
+  /** How many engine deltas were seen so far: a `from` for the waits. */
+  deltaCount(): number;
   stop(): Promise<void>;
 }
 
@@ -63,14 +65,21 @@ export async function startQuickstartApp(prefix: string): Promise<QuickstartApp>
     environment: { PATH: process.env.PATH },
   });
   await app.start(0, '127.0.0.1');
-  const reports: EngineDelta[] = [];
+  const deltas: EngineDelta[] = [];
   const waiting: Array<() => void> = [];
   engineEventBusOver(app.bus, () => undefined).subscribe(QUICKSTART_TENANT, (delta) => {
-    if (delta.type === 'item-reported') {
-      reports.push(delta);
-      waiting.splice(0).forEach((wake) => wake());
-    }
+    deltas.push(delta);
+    waiting.splice(0).forEach((wake) => wake());
   });
+  const waitForDelta = async (from: number, matches: (delta: EngineDelta) => boolean): Promise<EngineDelta> => {
+    for (;;) {
+      const found = deltas.slice(from).find(matches);
+      if (found) {
+        return found;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+  };
 
   return {
     root,
@@ -80,7 +89,8 @@ export async function startQuickstartApp(prefix: string): Promise<QuickstartApp>
     bareRepo,
     url: () => app.url(),
     token: () => adminToken(QUICKSTART_TENANT),
-    reportCount: () => reports.length,
+    deltaCount: () => deltas.length,
+    waitForDelta,
     async pushChange(number, files, message) {
       const work = mkdtempSync(path.join(root, 'work-'));
       await git(root, ['clone', '--quiet', bareRepo, work]);
@@ -93,15 +103,8 @@ export async function startQuickstartApp(prefix: string): Promise<QuickstartApp>
       await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
       return (await git(work, ['rev-parse', 'HEAD'])).stdout.trim();
     },
-    async waitForReport(pipeline, from) {
-      for (;;) {
-        const found = reports.slice(from).find((delta) => delta.type === 'item-reported' && delta.pipeline === pipeline);
-        if (found) {
-          return found;
-        }
-        await new Promise<void>((resolve) => waiting.push(resolve));
-      }
-    },
+    waitForReport: (pipeline, from) =>
+      waitForDelta(from, (delta) => delta.type === 'item-reported' && delta.pipeline === pipeline),
     async stop() {
       await app.stop();
       await database.destroy();
