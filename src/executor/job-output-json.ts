@@ -183,7 +183,11 @@ export class JobOutputRecorder {
       trusted: false,
       plays: [
         {
-          play: { name: this.options.host, id: randomUUID(), duration: { start: isoTime(start), end: isoTime(this.now()) } },
+          play: {
+            name: this.options.host,
+            id: randomUUID(),
+            duration: { start: isoTime(start), end: isoTime(this.now()) },
+          },
           tasks,
         },
       ],

@@ -100,7 +100,12 @@ export async function manifestTree(
   return { tree, truncated: budget.left < 0 };
 }
 
-async function walk(realRoot: string, dir: string, exclude: readonly string[], budget: { left: number }): Promise<ManifestEntry[]> {
+async function walk(
+  realRoot: string,
+  dir: string,
+  exclude: readonly string[],
+  budget: { left: number },
+): Promise<ManifestEntry[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -138,7 +143,10 @@ async function walk(realRoot: string, dir: string, exclude: readonly string[], b
 }
 
 /** A real directory, a regular file inside the root (links followed), or null (left out). */
-async function describe(realRoot: string, full: string): Promise<'directory' | { size: number; mtimeMs: number } | null> {
+async function describe(
+  realRoot: string,
+  full: string,
+): Promise<'directory' | { size: number; mtimeMs: number } | null> {
   try {
     const own = await lstat(full);
     if (own.isDirectory()) {

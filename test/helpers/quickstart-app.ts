@@ -98,7 +98,16 @@ export async function startQuickstartApp(prefix: string): Promise<QuickstartApp>
         writeFileSync(path.join(work, file), content);
       }
       await git(work, ['add', '--all']);
-      await git(work, ['-c', 'user.name=Test User', '-c', 'user.email=user@example.com', 'commit', '--quiet', '-m', message]);
+      await git(work, [
+        '-c',
+        'user.name=Test User',
+        '-c',
+        'user.email=user@example.com',
+        'commit',
+        '--quiet',
+        '-m',
+        message,
+      ]);
       const ref = `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`;
       await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
       return (await git(work, ['rev-parse', 'HEAD'])).stdout.trim();

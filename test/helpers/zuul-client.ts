@@ -39,7 +39,9 @@ export class ZuulClient {
 
   private async request(method: string, url: string, body?: unknown): Promise<Response> {
     const target = new URL(url, this.base);
-    this.requests.push(`${method} ${target.origin === new URL(this.base).origin ? '' : target.origin}${target.pathname}${target.search}`);
+    this.requests.push(
+      `${method} ${target.origin === new URL(this.base).origin ? '' : target.origin}${target.pathname}${target.search}`,
+    );
     const headers: Record<string, string> = {};
     if (this.token !== undefined) {
       headers.authorization = `Bearer ${this.token}`;
@@ -69,7 +71,15 @@ export class ZuulClient {
 
   async autohold(
     tenant: string,
-    args: { project: string; job: string; change?: string; ref?: string; reason: string; count: number; nodeHoldExpiration?: number },
+    args: {
+      project: string;
+      job: string;
+      change?: string;
+      ref?: string;
+      reason: string;
+      count: number;
+      nodeHoldExpiration?: number;
+    },
   ): Promise<boolean> {
     const prefix = await this.prefix(tenant);
     const response = await this.checked('POST', `${prefix}project/${args.project}/autohold`, {
@@ -106,7 +116,9 @@ export class ZuulClient {
       `Request Expiration: ${r.expired ? new Date((r.expired as number) * 1000).toUTCString() : 'N/A'}`,
       `Reason: ${show(r.reason)}`,
       'Held Nodes:',
-      ...((r.nodes as Json[] | undefined) ?? []).map((held) => `  Build: ${show(held.build)} Nodes: ${((held.nodes as string[]) ?? []).join(', ')}`),
+      ...((r.nodes as Json[] | undefined) ?? []).map(
+        (held) => `  Build: ${show(held.build)} Nodes: ${((held.nodes as string[]) ?? []).join(', ')}`,
+      ),
     ];
     return lines.join('\n');
   }
@@ -140,7 +152,10 @@ export class ZuulClient {
     return (await response.json()) === true;
   }
 
-  async dequeue(tenant: string, args: { pipeline: string; project: string; change?: string; ref?: string }): Promise<boolean> {
+  async dequeue(
+    tenant: string,
+    args: { pipeline: string; project: string; change?: string; ref?: string },
+  ): Promise<boolean> {
     const prefix = await this.prefix(tenant);
     const body: Json = { pipeline: args.pipeline };
     if (args.change !== undefined) {
@@ -162,14 +177,22 @@ export class ZuulClient {
    * `encrypt`: the project's public key, then the secret encrypted locally in chunks of
    * (key bytes - 42) with RSA-OAEP (SHA-1), each chunk base64 and wrapped at 79 columns.
    */
-  async encrypt(tenant: string, args: { project: string; secretName: string; fieldName: string; plaintext: string }): Promise<string> {
+  async encrypt(
+    tenant: string,
+    args: { project: string; secretName: string; fieldName: string; plaintext: string },
+  ): Promise<string> {
     const prefix = await this.prefix(tenant);
     const pem = await (await this.checked('GET', `${prefix}key/${args.project}.pub`)).text();
     const key = createPublicKey(pem);
     const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
     const maxBytes = bits / 8 - 42;
     const plain = Buffer.from(args.plaintext.trim(), 'utf8');
-    const lines = ['- secret:', `    name: ${args.secretName}`, '    data:', `      ${args.fieldName}: !encrypted/pkcs1-oaep`];
+    const lines = [
+      '- secret:',
+      `    name: ${args.secretName}`,
+      '    data:',
+      `      ${args.fieldName}: !encrypted/pkcs1-oaep`,
+    ];
     for (let start = 0; start < plain.length; start += maxBytes) {
       const chunk = publicEncrypt(
         { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' },
@@ -186,7 +209,9 @@ export class ZuulClient {
 
   async builds(tenant: string, filters: Record<string, string | number>): Promise<string[]> {
     const prefix = await this.prefix(tenant);
-    const query = new URLSearchParams(Object.entries({ limit: 50, skip: 0, ...filters }).map(([k, v]) => [k, String(v)]));
+    const query = new URLSearchParams(
+      Object.entries({ limit: 50, skip: 0, ...filters }).map(([k, v]) => [k, String(v)]),
+    );
     const builds = (await (await this.checked('GET', `${prefix}builds?${query.toString()}`)).json()) as Json[];
     return builds.map((build) => {
       const ref = refOf(build);
@@ -221,7 +246,9 @@ export class ZuulClient {
     const build = (await (await this.checked('GET', `${prefix}build/${uuid}`)).json()) as Json;
     const logUrl = build.log_url as string;
     const jobOutputUrl = new URL('job-output.txt', logUrl).toString();
-    const inventoryText = await (await this.request('GET', new URL('zuul-info/inventory.yaml', logUrl).toString())).text();
+    const inventoryText = await (
+      await this.request('GET', new URL('zuul-info/inventory.yaml', logUrl).toString())
+    ).text();
     let inventory: unknown;
     try {
       inventory = parse(inventoryText);
@@ -269,7 +296,10 @@ export class ZuulClient {
   async jobGraph(tenant: string, args: { pipeline: string; project: string; branch: string }): Promise<string[]> {
     const prefix = await this.prefix(tenant);
     const jobs = (await (
-      await this.checked('GET', `${prefix}pipeline/${args.pipeline}/project/${args.project}/branch/${args.branch}/freeze-jobs`)
+      await this.checked(
+        'GET',
+        `${prefix}pipeline/${args.pipeline}/project/${args.project}/branch/${args.branch}/freeze-jobs`,
+      )
     ).json()) as Json[];
     return jobs.map((job) => {
       const dependencies = (job.dependencies as Json[]).map((d) => `${show(d.name)}${d.soft ? ' (soft)' : ''}`);
@@ -277,7 +307,10 @@ export class ZuulClient {
     });
   }
 
-  async freezeJob(tenant: string, args: { pipeline: string; project: string; branch: string; job: string }): Promise<Json> {
+  async freezeJob(
+    tenant: string,
+    args: { pipeline: string; project: string; branch: string; job: string },
+  ): Promise<Json> {
     const prefix = await this.prefix(tenant);
     return (await (
       await this.checked(

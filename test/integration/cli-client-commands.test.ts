@@ -100,7 +100,16 @@ ${stanza}
       `#!/bin/sh\nnode -e 'const t = require(process.env.SLUICE_SECRETS_FILE).creds.token; console.log("sha256 " + require("crypto").createHash("sha256").update(t).digest("hex")); console.log("token " + t)'\n`,
     );
     await git(work, ['add', '--all']);
-    await git(work, ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '--quiet', '-m', 'Use a secret']);
+    await git(work, [
+      '-c',
+      'user.name=Dev',
+      '-c',
+      'user.email=dev@example.com',
+      'commit',
+      '--quiet',
+      '-m',
+      'Use a secret',
+    ]);
     await git(work, ['push', '--quiet', 'origin', 'HEAD:master']);
 
     await qs.app.layoutManager?.reconfigure([TENANT]);
@@ -125,7 +134,12 @@ ${stanza}
   }, 120_000);
 
   it('builds: the filters as query parameters and the columns it prints', async () => {
-    const rows = await client.builds(TENANT, { job_name: 'hello-unit', pipeline: 'check', change: 1, result: 'SUCCESS' });
+    const rows = await client.builds(TENANT, {
+      job_name: 'hello-unit',
+      pipeline: 'check',
+      change: 1,
+      result: 'SUCCESS',
+    });
     expect(client.requests).toEqual([
       'GET /api/info',
       `GET ${API}/builds?limit=50&skip=0&job_name=hello-unit&pipeline=check&change=1&result=SUCCESS`,
@@ -192,7 +206,11 @@ ${stanza}
       url: `${detail.log_url}zuul-manifest.json`,
       metadata: { type: 'zuul_manifest' },
     });
-    const manifest = expectValid(manifestSchema, await (await fetch(manifestArtifact?.url as string)).json(), 'manifest');
+    const manifest = expectValid(
+      manifestSchema,
+      await (await fetch(manifestArtifact?.url as string)).json(),
+      'manifest',
+    );
     expect(manifestPaths(manifest.tree)).toEqual([
       'zuul-info/inventory.yaml',
       'zuul-info/zuul-info.worker.txt',
@@ -201,21 +219,37 @@ ${stanza}
     ]);
     // The dashboard asks for the compressed structured output first, then the plain one.
     expect((await fetch(`${detail.log_url}job-output.json.gz`)).status).toBe(404);
-    const playbooks = expectValid(jobOutputSchema, await (await fetch(`${detail.log_url}job-output.json`)).json(), 'job-output');
+    const playbooks = expectValid(
+      jobOutputSchema,
+      await (await fetch(`${detail.log_url}job-output.json`)).json(),
+      'job-output',
+    );
     expect(playbooks.map((p) => [p.phase, p.plays[0].tasks.map((t) => t.task.name)])).toEqual([
       ['run', ['scripts/unit.sh (example/hello)']],
     ]);
     expect(playbooks[0].plays[0].tasks[0].hosts.worker).toMatchObject({ rc: 0, stdout_lines: ['unit tests passed'] });
-    expectValid(inventorySchema, parse(await (await fetch(`${detail.log_url}zuul-info/inventory.yaml`)).text()), 'inventory');
+    expectValid(
+      inventorySchema,
+      parse(await (await fetch(`${detail.log_url}zuul-info/inventory.yaml`)).text()),
+      'inventory',
+    );
     // The folder itself: the tree for JSON clients, an index page for browsers.
     const folder = await fetch(detail.log_url, { headers: { accept: 'application/json' } });
-    expect(manifestPaths(expectValid(manifestSchema, await folder.json(), 'folder').tree)).toContain('zuul-manifest.json');
+    expect(manifestPaths(expectValid(manifestSchema, await folder.json(), 'folder').tree)).toContain(
+      'zuul-manifest.json',
+    );
     expect(await (await fetch(detail.log_url)).text()).toContain('<a href="job-output.json">job-output.json</a>');
   });
 
   it('autohold, autohold-list, autohold-info and autohold-delete', async () => {
     expect(
-      await client.autohold(TENANT, { project: PROJECT, job: 'hello-unit', reason: 'debug the failure', count: 1, nodeHoldExpiration: 3600 }),
+      await client.autohold(TENANT, {
+        project: PROJECT,
+        job: 'hello-unit',
+        reason: 'debug the failure',
+        count: 1,
+        nodeHoldExpiration: 3600,
+      }),
     ).toBe(true);
     expect(client.requests).toEqual(['GET /api/info', `POST ${API}/project/${PROJECT}/autohold`]);
 
@@ -295,7 +329,8 @@ ${stanza}
     }
     const enqueued = await qs.waitForDelta(
       from,
-      (delta) => delta.type === 'item-enqueued' && delta.pipeline === 'gate' && delta.changeIds.some((id) => id.includes('5')),
+      (delta) =>
+        delta.type === 'item-enqueued' && delta.pipeline === 'gate' && delta.changeIds.some((id) => id.includes('5')),
     );
     const itemFive = enqueued.type === 'item-enqueued' ? enqueued.itemUuid : '';
     await qs.waitForDelta(from, (delta) => delta.type === 'job-started' && delta.itemUuid === itemFive);
@@ -309,7 +344,10 @@ ${stanza}
       (delta) => delta.type === 'item-moved' && delta.itemUuid === itemFive && delta.itemAhead === null,
     );
     const status = (await get(`${API}/status`)) as {
-      pipelines: Array<{ name: string; change_queues: Array<{ heads: Array<Array<{ refs: Array<{ id: string }> }>> }> }>;
+      pipelines: Array<{
+        name: string;
+        change_queues: Array<{ heads: Array<Array<{ refs: Array<{ id: string }> }>> }>;
+      }>;
     };
     const gate = status.pipelines.find((pipeline) => pipeline.name === 'gate');
     const order = gate?.change_queues.flatMap((queue) => queue.heads.flat()).map((item) => item.refs[0].id);
@@ -327,7 +365,12 @@ ${stanza}
     ]);
     expect([...rows].sort()).toEqual(['hello-lint | ', 'hello-unit | ']);
 
-    const job = await client.freezeJob(TENANT, { pipeline: 'check', project: PROJECT, branch: 'master', job: 'hello-unit' });
+    const job = await client.freezeJob(TENANT, {
+      pipeline: 'check',
+      project: PROJECT,
+      branch: 'master',
+      job: 'hello-unit',
+    });
     expect(client.requests.slice(-1)).toEqual([
       `GET ${API}/pipeline/check/project/${PROJECT}/branch/master/freeze-job/hello-unit`,
     ]);

@@ -141,7 +141,10 @@ describe('ExecutorWorker: the log folder in the reference layout', () => {
       encoding: 'gzip',
     });
     const outputEntry = manifest.tree.find((node) => node.name === 'job-output.txt');
-    expect(outputEntry).toMatchObject({ mimetype: 'text/plain', size: Buffer.byteLength(logFile(uuid, 'job-output.txt')) });
+    expect(outputEntry).toMatchObject({
+      mimetype: 'text/plain',
+      size: Buffer.byteLength(logFile(uuid, 'job-output.txt')),
+    });
   });
 
   it('records a timed-out step and leaves an empty structured output when no step ran', async () => {

@@ -115,7 +115,11 @@ describe('build secrets on the executor', () => {
     expect(done.warnings).toEqual([`saw ${REDACTED}`]);
     expect(done.artifacts).toEqual([
       { name: `a-${REDACTED}`, url: expect.stringMatching(/a\.txt$/), metadata: { k: REDACTED } },
-      { name: 'Zuul Manifest', url: expect.stringMatching(/zuul-manifest\.json$/), metadata: { type: 'zuul_manifest' } },
+      {
+        name: 'Zuul Manifest',
+        url: expect.stringMatching(/zuul-manifest\.json$/),
+        metadata: { type: 'zuul_manifest' },
+      },
     ]);
     const logDir = path.join(harness.logsDir, 'example', 'se', uuid);
     const log = readFileSync(path.join(logDir, 'job-output.txt'), 'utf8');

@@ -105,7 +105,14 @@ describe('log files', () => {
     const missing = await rawGet(port, '/logs/example/ab/ab12/nope.txt');
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.body)).toEqual({ error: 'NotFound', description: 'Log file not found' });
-    for (const folder of ['/logs/', '/logs', '/logs/example/', '/logs/example/ab/', '/logs/example/ab', '/logs/example/ab/./']) {
+    for (const folder of [
+      '/logs/',
+      '/logs',
+      '/logs/example/',
+      '/logs/example/ab/',
+      '/logs/example/ab',
+      '/logs/example/ab/./',
+    ]) {
       const res = await rawGet(port, folder);
       expect({ folder, status: res.status }).toEqual({ folder, status: 404 });
       expect(res.body).not.toContain('ab12');

@@ -35,7 +35,11 @@ describe('JobOutputRecorder', () => {
   }
 
   const read = (): JobOutputPlaybook[] =>
-    expectValid(jobOutputSchema, JSON.parse(readFileSync(path.join(dir, 'job-output.json'), 'utf8')), 'job-output.json') as JobOutputPlaybook[];
+    expectValid(
+      jobOutputSchema,
+      JSON.parse(readFileSync(path.join(dir, 'job-output.json'), 'utf8')),
+      'job-output.json',
+    ) as JobOutputPlaybook[];
 
   it('writes a phase once it ends, with times in the reference forms and secrets masked', () => {
     const recorder = new JobOutputRecorder({
@@ -60,7 +64,11 @@ describe('JobOutputRecorder', () => {
       start: '2026-11-22T01:55:13.623000Z',
       end: '2026-11-22T01:55:15.123000Z',
     });
-    expect(host).toMatchObject({ start: '2026-11-22 01:55:13.623000', end: '2026-11-22 01:55:15.123000', delta: '0:00:01.500000' });
+    expect(host).toMatchObject({
+      start: '2026-11-22 01:55:13.623000',
+      end: '2026-11-22 01:55:15.123000',
+      delta: '0:00:01.500000',
+    });
     expect(isoTime(new Date(0))).toBe('1970-01-01T00:00:00.000000Z');
   });
 
