@@ -42,6 +42,24 @@ export function contentTypeFor(file: string): string {
   return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
+/**
+ * The content type of the file inside a compressed text log (`job-output.json.gz`:
+ * `application/json`), served with `Content-Encoding: gzip` to clients that accept it, as the
+ * reference's log servers do (docs/logs.md#folder-urls); null for other files (archives stay
+ * `application/gzip`).
+ */
+export function gzippedContentType(file: string): string | null {
+  const lower = file.toLowerCase();
+  if (!lower.endsWith('.gz')) {
+    return null;
+  }
+  const innerExtension = path.extname(lower.slice(0, -'.gz'.length));
+  if (['.tar', '.gz', '.zip'].includes(innerExtension)) {
+    return null;
+  }
+  return CONTENT_TYPES[innerExtension] ?? null;
+}
+
 /** Where the logs are served when `logs.url` is not set. */
 export const DEFAULT_LOGS_PATH = '/logs/';
 
@@ -139,7 +157,14 @@ export function logFiles(options: LogFilesOptions): Koa.Middleware {
       return;
     }
     ctx.status = 200;
-    ctx.set('Content-Type', contentTypeFor(file.path));
+    const inner = gzippedContentType(file.path);
+    ctx.set('Vary', 'Accept-Encoding');
+    if (inner !== null && ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      ctx.set('Content-Type', inner);
+      ctx.set('Content-Encoding', 'gzip');
+    } else {
+      ctx.set('Content-Type', contentTypeFor(file.path));
+    }
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Content-Security-Policy', 'sandbox');
     ctx.set('Access-Control-Allow-Origin', '*');

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -62,6 +63,8 @@ describe('log files', () => {
     symlinkSync(path.join(logs, 'example/ab/ab12/docs'), path.join(logs, 'example/ab/ab12/docs-link'));
     writeFileSync(path.join(logs, 'example/ab/ab12/docs/<b>bold&amp.txt'), 'markup in a name');
     mkdirSync(path.join(logs, 'example/cd/cd34'), { recursive: true });
+    writeFileSync(path.join(logs, 'example/cd/cd34/job-output.json.gz'), gzipSync('[{"phase": "run"}]'));
+    writeFileSync(path.join(logs, 'example/cd/cd34/site.tar.gz'), gzipSync('not really a tar'));
     const app = new Koa();
     app.use(logFiles({ dir: logs, mountPath: '/logs/' }));
     app.use((ctx) => {
@@ -121,7 +124,25 @@ describe('log files', () => {
     // The structured output clients try first: the file or a 404, never an error.
     const gz = await rawGet(port, '/logs/example/ab/ab12/job-output.json.gz');
     expect(gz.status).toBe(404);
-    expect((await rawGet(port, '/logs/example/cd/cd34/job-output.json.gz')).status).toBe(404);
+    expect((await rawGet(port, '/logs/example/cd/cd34/nope.json.gz')).status).toBe(404);
+  });
+
+  it('serves a compressed text log with its inner type and Content-Encoding to clients taking gzip', async () => {
+    // fetch sends Accept-Encoding: gzip and decompresses, as browsers and the dashboard do.
+    const res = await fetch(`http://127.0.0.1:${port}/logs/example/cd/cd34/job-output.json.gz`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(await res.json()).toEqual([{ phase: 'run' }]);
+    // Without gzip in Accept-Encoding: the compressed bytes as they are.
+    const raw = await rawGet(port, '/logs/example/cd/cd34/job-output.json.gz');
+    expect(raw.headers['content-type']).toBe('application/gzip');
+    expect(raw.headers['content-encoding']).toBeUndefined();
+    expect(raw.headers.vary).toBe('Accept-Encoding');
+    // Archives stay archives.
+    const archive = await fetch(`http://127.0.0.1:${port}/logs/example/cd/cd34/site.tar.gz`);
+    expect(archive.headers.get('content-type')).toBe('application/gzip');
+    expect(archive.headers.get('content-encoding')).toBeNull();
   });
 
   it.each([
