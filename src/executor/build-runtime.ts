@@ -101,7 +101,7 @@ export class BuildRuntime {
   }): Promise<{ outcome: RunOutcome; remoteRoot: string | null }> {
     const { params, workspaceRoot, build } = run;
     if (run.resume !== true) {
-      this.writeLogInfo(params, run.log, { workspaceRoot, sshPrimary: run.sshPrimary, projects: run.projects });
+      this.writeBuildInfo(params, run.log, { workspaceRoot, sshPrimary: run.sshPrimary, projects: run.projects });
     }
     const access = await openNodeAccess({
       params,
@@ -146,7 +146,7 @@ export class BuildRuntime {
    * Write the build's `zuul-info/` files (docs/logs.md#zuul-info); a failure is noted in the
    * build's log and never fails the build.
    */
-  writeLogInfo(
+  writeBuildInfo(
     params: BuildRequestParams,
     log: BuildLog,
     at: { workspaceRoot: string; sshPrimary: BuildNode | null; projects: WorkspaceProject[] | null },

@@ -67,7 +67,7 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
     log.write(
       `Job ${params.job.name} (build ${params.buildUuid}, attempt ${params.attempt} of ${params.job.attempts}) on executor ${runtime.id}`,
     );
-    runtime.writeLogInfo(params, log, {
+    runtime.writeBuildInfo(params, log, {
       workspaceRoot,
       sshPrimary: placement.ok ? placement.sshNode : null,
       projects: null,
