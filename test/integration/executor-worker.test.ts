@@ -59,7 +59,11 @@ describe('ExecutorWorker', () => {
       result: 'SUCCESS',
       errorDetail: null,
       logUrl,
-      artifacts: [{ name: 'report', url: `${logUrl}report.html`, metadata: null }],
+      artifacts: [
+        { name: 'report', url: `${logUrl}report.html`, metadata: null },
+        // docs/logs.md#the-manifest-artifact
+        { name: 'Zuul Manifest', url: `${logUrl}zuul-manifest.json`, metadata: { type: 'zuul_manifest' } },
+      ],
       data: { version: '1.0' },
       childJobs: null,
       worker: harness.worker.id,
