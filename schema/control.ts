@@ -7,6 +7,7 @@
 import type { GraphQLContext } from './infra/context';
 import { adminScope, takeControlToken } from './infra/access';
 import { builder } from './infra/builder';
+import { FREE_TEXT } from './infra/input-hygiene';
 import { Autohold } from './autohold';
 import { requireEngine, unwrap } from './infra/control-errors';
 import { InvalidInputError, NotFoundError } from './infra/errors';
@@ -74,7 +75,7 @@ const AutoholdCreateInput = builder.inputType('AutoholdCreateInput', {
     project: t.string({ required: true, description: 'Project (short or canonical name).' }),
     job: t.string({ required: true, description: 'Job name.' }),
     count: t.int({ required: true, description: 'Number of failed builds to hold (0 or more).' }),
-    reason: t.string({ required: true, description: 'Why the nodes are held.' }),
+    reason: t.string({ required: true, description: 'Why the nodes are held.', extensions: FREE_TEXT }),
     nodeHoldExpiration: t.int({ description: 'Seconds to keep held nodes; the deployment default when null.' }),
     change: t.string({ description: 'Change number whose refs to match.' }),
     ref: t.string({ description: 'Regular expression of refs to match.' }),
@@ -96,7 +97,7 @@ const TenantStateSetInput = builder.inputType('TenantStateSetInput', {
     triggerQueueDiscarding: t.boolean({ description: 'Discard incoming trigger events.' }),
     triggerQueuePaused: t.boolean({ description: 'Stop processing trigger events.' }),
     resultQueuePaused: t.boolean({ description: 'Stop processing result events.' }),
-    reason: t.string({ description: 'Free text (at most 4096 characters are kept).' }),
+    reason: t.string({ description: 'Free text (at most 4096 characters are kept).', extensions: FREE_TEXT }),
   }),
 });
 

@@ -18,6 +18,7 @@ import {
 } from '../src/launcher/operations';
 import { adminScope, takeControlToken } from './infra/access';
 import { builder } from './infra/builder';
+import { FREE_TEXT } from './infra/input-hygiene';
 import type { GraphQLContext } from './infra/context';
 import { ConflictError, InvalidInputError, NotFoundError } from './infra/errors';
 import { ProviderNode } from './launcher-runtime';
@@ -67,7 +68,7 @@ const NodeInput = builder.inputType('NodeHoldInput', {
   fields: (t) => ({
     tenant: t.string({ required: true, description: 'Tenant name.' }),
     nodeId: t.string({ required: true, description: 'Node id.' }),
-    comment: t.string({ description: 'Why the node is held.' }),
+    comment: t.string({ description: 'Why the node is held.', extensions: FREE_TEXT }),
   }),
 });
 

@@ -7,11 +7,110 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** True when `text` contains a control character (C0 range or DEL). */
 export function hasControlCharacter(text: string): boolean {
+  return controlCharacterIn(text, 'identifier') !== null;
+}
+
+/**
+ * What a string of outside input is (docs/rest.md#input-rules): an `identifier` (names, ids, refs,
+ * filters) may hold no control character at all; `free-text` (reasons, comments) may also hold
+ * tab, line feed and carriage return.
+ */
+export type StringKind = 'identifier' | 'free-text';
+
+const FREE_TEXT_CONTROLS = new Set([0x09, 0x0a, 0x0d]);
+
+/** The first control character (C0 range or DEL) of `text` the kind does not allow, or null. */
+export function controlCharacterIn(text: string, kind: StringKind): number | null {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) {
-      return true;
+    if ((code < 0x20 || code === 0x7f) && !(kind === 'free-text' && FREE_TEXT_CONTROLS.has(code))) {
+      return code;
     }
   }
-  return false;
+  return null;
+}
+
+/**
+ * Why a string of outside input is refused, as a predicate to put after its name ("must not
+ * contain control characters (found U+0000)"); null when it is acceptable.
+ */
+export function stringProblem(text: string, kind: StringKind = 'identifier'): string | null {
+  const code = controlCharacterIn(text, kind);
+  if (code === null) {
+    return null;
+  }
+  const found = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  return kind === 'free-text'
+    ? `must not contain control characters other than tab and line breaks (found ${found})`
+    : `must not contain control characters (found ${found})`;
+}
+
+/** The range of a GraphQL `Int` (32-bit signed), where REST integers end up. */
+export const INT32_MIN = -(2 ** 31);
+export const INT32_MAX = 2 ** 31 - 1;
+
+/** The largest value of a PostgreSQL `bigint` (database ids). */
+export const BIGINT_MAX = 9223372036854775807n;
+
+/** Why a JSON number is refused where a 32-bit integer is expected; null when it is one. */
+export function int32Problem(value: number): string | null {
+  if (!Number.isInteger(value)) {
+    return 'must be an integer';
+  }
+  return value < INT32_MIN || value > INT32_MAX ? `must be between ${INT32_MIN} and ${INT32_MAX}` : null;
+}
+
+/** Containers deeper than this in a JSON body are refused (docs/rest.md#input-rules). */
+export const MAX_JSON_NESTING = 32;
+
+/**
+ * The first refused string or key of a JSON value, with its path (`changes[0]`, `reason.a`),
+ * walking without recursion so that no nesting can exhaust the stack; `kindOf` says which top-level
+ * keys hold free text. A container nested deeper than `MAX_JSON_NESTING` is a problem too.
+ */
+export function jsonProblem(
+  value: unknown,
+  kindOf: (topLevelKey: string) => StringKind = () => 'identifier',
+): { path: string; problem: string } | null {
+  const pending: Array<{ value: unknown; path: string; depth: number; kind: StringKind }> = [
+    { value, path: '', depth: 0, kind: 'identifier' },
+  ];
+  // Breadth first, in document order: the first problem reported is the first one written.
+  for (let index = 0; index < pending.length; index++) {
+    const next = pending[index];
+    const { path, depth, kind } = next;
+    if (typeof next.value === 'string') {
+      const problem = stringProblem(next.value, kind);
+      if (problem !== null) {
+        return { path, problem };
+      }
+      continue;
+    }
+    if (typeof next.value !== 'object' || next.value === null) {
+      continue;
+    }
+    if (depth >= MAX_JSON_NESTING) {
+      return { path, problem: `is nested deeper than ${MAX_JSON_NESTING} levels` };
+    }
+    if (Array.isArray(next.value)) {
+      next.value.forEach((item, index) =>
+        pending.push({ value: item, path: `${path}[${index}]`, depth: depth + 1, kind }),
+      );
+      continue;
+    }
+    for (const [key, item] of Object.entries(next.value)) {
+      const keyProblem = stringProblem(key);
+      const keyPath = `${path === '' ? '' : `${path}.`}${keyProblem === null ? key : JSON.stringify(key)}`;
+      if (keyProblem !== null) {
+        return { path: keyPath, problem: `is a key that ${keyProblem}` };
+      }
+      pending.push({ value: item, path: keyPath, depth: depth + 1, kind: depth === 0 ? kindOf(key) : kind });
+    }
+  }
+  return null;
+}
+
+/** Tenant names are URL-safe: letters, digits and `_.~-` (docs/rest.md#input-rules). */
+export function isTenantName(name: string): boolean {
+  return /^[A-Za-z0-9_.~-]+$/.test(name);
 }
