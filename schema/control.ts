@@ -5,7 +5,7 @@
  * tenant/project: NotFoundError; invalid input, unknown pipeline, change not in the pipeline: InvalidInputError).
  */
 import type { GraphQLContext } from './infra/context';
-import { adminScope, takeControlToken } from './infra/access';
+import { adminScope, beginControl } from './infra/access';
 import { builder } from './infra/builder';
 import { FREE_TEXT } from './infra/input-hygiene';
 import { Autohold } from './autohold';
@@ -116,7 +116,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'EnqueueResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const result = await requireEngine(ctx).enqueue(input.tenant, {
         pipeline: input.pipeline,
         project: input.project,
@@ -136,7 +136,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'DequeueResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const result = await requireEngine(ctx).dequeue(input.tenant, {
         pipeline: input.pipeline,
         project: input.project,
@@ -154,7 +154,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'PromoteResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const result = await requireEngine(ctx).promote(input.tenant, {
         pipeline: input.pipeline,
         changes: input.changes,
@@ -170,7 +170,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'AutoholdCreateResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const result = await requireEngine(ctx).createAutohold(input.tenant, {
         project: input.project,
         job: input.job,
@@ -192,7 +192,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'AutoholdDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       unwrap(await requireEngine(ctx).deleteAutohold(input.tenant, input.id), input.id);
       await notifyLive(ctx, input.tenant);
       return { id: input.id };
@@ -205,7 +205,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'TenantStateSetResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const result = await requireEngine(ctx).setTenantState(input.tenant, {
         triggerQueueDiscarding: input.triggerQueueDiscarding ?? undefined,
         triggerQueuePaused: input.triggerQueuePaused ?? undefined,

@@ -16,13 +16,12 @@ import {
   nodesetRequestCancel,
   type OperationResult,
 } from '../src/launcher/operations';
-import { adminScope, takeControlToken } from './infra/access';
+import { adminScope, beginControl } from './infra/access';
 import { builder } from './infra/builder';
 import { FREE_TEXT } from './infra/input-hygiene';
 import type { GraphQLContext } from './infra/context';
 import { ConflictError, InvalidInputError, NotFoundError } from './infra/errors';
 import { ProviderNode } from './launcher-runtime';
-import { requireTenant } from './tenant';
 
 const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -128,10 +127,6 @@ const ImageBuildRequested = builder.simpleObject('ImageBuildRequested', {
   }),
 });
 
-function known(ctx: GraphQLContext, tenant: string): void {
-  requireTenant(ctx.services.tenants.tenantNames(), tenant);
-}
-
 builder.mutationFields((t) => ({
   nodeHold: t.field({
     type: ProviderNode,
@@ -141,8 +136,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeHoldResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       return unwrap(
         await nodeHold(launcherContext(ctx), {
           tenant: input.tenant,
@@ -161,8 +155,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeReleaseResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       return unwrap(
         await nodeRelease(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, actor: actor(ctx) }),
       );
@@ -176,8 +169,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodesetRequestCancelResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       unwrap(
         await nodesetRequestCancel(launcherContext(ctx), {
           tenant: input.tenant,
@@ -196,8 +188,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const { eventId } = unwrap(
         await imageBuild(launcherContext(ctx), { tenant: input.tenant, imageName: input.imageName, actor: actor(ctx) }),
       );
@@ -213,8 +204,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildArtifactDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       unwrap(
         await imageBuildArtifactDelete(launcherContext(ctx), {
           tenant: input.tenant,
@@ -233,8 +223,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       unwrap(
         await imageUploadDelete(launcherContext(ctx), {
           tenant: input.tenant,
@@ -253,8 +242,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadValidateResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       unwrap(
         await imageUploadValidate(launcherContext(ctx), {
           tenant: input.tenant,
