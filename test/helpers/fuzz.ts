@@ -1,5 +1,5 @@
 /**
- * Deterministic input generators of the fuzz tests (test/integration/input-fuzz/): a seeded
+ * Deterministic input generators of the fuzz tests (test/integration/input-fuzz.test.ts): a seeded
  * pseudo-random source and the hostile values docs/rest.md#input-rules refuses or survives —
  * NUL and other control characters, huge and negative integers, deep nesting, random JSON.
  */
