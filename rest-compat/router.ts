@@ -8,7 +8,7 @@ import type Koa from 'koa';
 import type { GraphQLError } from 'graphql';
 import { deniedResponse, type DeniedResponse, type RequestAuth } from '../src/auth/gate';
 import { ROOT_SCOPE } from '../src/auth/rules';
-import { stringProblem } from '../src/model/value-checks';
+import { stringProblem, tenantNameProblem } from '../src/model/value-checks';
 import { RestAuthError, RestDeniedError, RestError, badRequest, methodNotAllowed, notFound } from './errors';
 import { RestTenantExistsDocument } from './generated/graphql';
 import type { OperationRunner } from './operation-runner';
@@ -104,6 +104,13 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
   const shape = endpointShape(endpoint, selected);
   ctx.set(SHAPE_HEADER, shape);
   checkPathParameters(params);
+  if (endpoint.auth === 'admin' && params.tenant_name !== undefined) {
+    // A write names a tenant: an invalid name is refused before the lookup (docs/rest.md#input-rules).
+    const problem = tenantNameProblem(params.tenant_name);
+    if (problem !== null) {
+      throw badRequest(problem);
+    }
+  }
   const response = endpoint.responses[shape];
   if (!response) {
     throw new RestError(500, 'InternalError', 'Unexpected error.');
@@ -161,7 +168,7 @@ function boundRunner(
 ): BoundOperationRunner {
   return async (document, variables) => {
     const result = await run(document, variables, serverContext);
-    if (result.errors && result.errors.length > 0 && result.data === undefined) {
+    if (result.errors && result.errors.length > 0 && result.data === undefined && !result.errors[0].extensions?.code) {
       // A request error: the variables did not coerce (an Int out of range, a wrong type). REST
       // checks its parameters first, so this is a backstop with GraphQL's wording.
       throw badRequest(result.errors[0].message);

@@ -5,7 +5,7 @@
 import { GraphQLError } from 'graphql';
 import { controlRateLimitKey, rateLimitedError } from '../../src/auth/rate-limit';
 import { ROOT_SCOPE } from '../../src/auth/rules';
-import { isTenantName } from '../../src/model/value-checks';
+import { isTenantName, tenantNameProblem } from '../../src/model/value-checks';
 import { InvalidInputError, NotFoundError } from './error-classes';
 import type { GraphQLContext } from './context';
 import type { AccessRecheck } from './live-iterator';
@@ -57,8 +57,9 @@ export function adminScope(ctx: GraphQLContext, tenant: string): { tenantAdmin: 
  * caller must have a control operation left (else RATE_LIMITED).
  */
 export function beginControl(ctx: GraphQLContext, tenant: string): void {
-  if (!isTenantName(tenant)) {
-    throw new InvalidInputError(`Invalid tenant name ${JSON.stringify(tenant)}`, 'tenant');
+  const problem = tenantNameProblem(tenant);
+  if (problem !== null) {
+    throw new InvalidInputError(problem, 'tenant');
   }
   if (!isServedTenant(ctx, tenant)) {
     throw new NotFoundError('Tenant', tenant, 'Tenant not found');

@@ -126,12 +126,14 @@ function argumentCheck(info: GraphQLResolveInfo): Check | null {
 
 /** The refusal as the field reports it: typed when its result union has `InvalidInputError`. */
 function refusalError(refusal: Refusal, typed: boolean): Error {
-  const message = `${refusal.path} ${refusal.problem}`;
   if (typed) {
     // Mutations take one `input`; their typed errors name the input field (docs/graphql.md#input-rules).
-    return new InvalidInputError(message, refusal.path.replace(/^input\./, ''));
+    const field = refusal.path.replace(/^input\./, '');
+    return new InvalidInputError(`${field} ${refusal.problem}`, field);
   }
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', field: refusal.path } });
+  return new GraphQLError(`${refusal.path} ${refusal.problem}`, {
+    extensions: { code: 'BAD_USER_INPUT', field: refusal.path },
+  });
 }
 
 export class InputHygienePlugin<Types extends SchemaTypes> extends BasePlugin<Types> {

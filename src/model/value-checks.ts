@@ -114,3 +114,8 @@ export function jsonProblem(
 export function isTenantName(name: string): boolean {
   return /^[A-Za-z0-9_.~-]+$/.test(name);
 }
+
+/** Why a tenant name that is written to is refused (`*` is the root's scope, not a tenant); null when valid. */
+export function tenantNameProblem(name: string): string | null {
+  return isTenantName(name) ? null : `Invalid tenant name ${JSON.stringify(name)}: letters, digits and _.~- only`;
+}
