@@ -84,7 +84,11 @@ function checkFor(type: GraphQLInputType, kind: StringKind, seen: Set<GraphQLInp
       return problem === null ? null : { path, problem };
     }
     const found = jsonProblem(value, () => kind);
-    return found === null ? null : { path: `${path}${found.path === '' ? '' : `.${found.path}`}`, problem: found.problem };
+    if (found === null) {
+      return null;
+    }
+    const inner = found.path === '' || found.path.startsWith('[') ? found.path : `.${found.path}`;
+    return { path: `${path}${inner}`, problem: found.problem };
   };
 }
 

@@ -75,9 +75,9 @@ export function jsonProblem(
   const pending: Array<{ value: unknown; path: string; depth: number; kind: StringKind }> = [
     { value, path: '', depth: 0, kind: 'identifier' },
   ];
-  // Breadth first, in document order: the first problem reported is the first one written.
-  for (let index = 0; index < pending.length; index++) {
-    const next = pending[index];
+  // Depth first with a stack of its own (children pushed last-first): the first problem reported
+  // is the first one written, and no nesting reaches the call stack.
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { path, depth, kind } = next;
     if (typeof next.value === 'string') {
       const problem = stringProblem(next.value, kind);
@@ -93,17 +93,20 @@ export function jsonProblem(
       return { path, problem: `is nested deeper than ${MAX_JSON_NESTING} levels` };
     }
     if (Array.isArray(next.value)) {
-      next.value.forEach((item, index) =>
-        pending.push({ value: item, path: `${path}[${index}]`, depth: depth + 1, kind }),
-      );
+      for (let index = next.value.length - 1; index >= 0; index--) {
+        pending.push({ value: next.value[index] as unknown, path: `${path}[${index}]`, depth: depth + 1, kind });
+      }
       continue;
     }
-    for (const [key, item] of Object.entries(next.value)) {
+    const entries = Object.entries(next.value);
+    for (const [key] of entries) {
       const keyProblem = stringProblem(key);
-      const keyPath = `${path === '' ? '' : `${path}.`}${keyProblem === null ? key : JSON.stringify(key)}`;
       if (keyProblem !== null) {
-        return { path: keyPath, problem: `is a key that ${keyProblem}` };
+        return { path: `${path === '' ? '' : `${path}.`}${JSON.stringify(key)}`, problem: `is a key that ${keyProblem}` };
       }
+    }
+    for (const [key, item] of entries.reverse()) {
+      const keyPath = `${path === '' ? '' : `${path}.`}${key}`;
       pending.push({ value: item, path: keyPath, depth: depth + 1, kind: depth === 0 ? kindOf(key) : kind });
     }
   }
