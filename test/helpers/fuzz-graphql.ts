@@ -44,7 +44,16 @@ export interface FieldTarget {
   onTenant: boolean;
 }
 
-const PLAUSIBLE_STRINGS = ['tenant-one', 'org/project1', 'check', 'gate', 'master', 'project-test', '1,1', 'refs/heads/master'];
+const PLAUSIBLE_STRINGS = [
+  'tenant-one',
+  'org/project1',
+  'check',
+  'gate',
+  'master',
+  'project-test',
+  '1,1',
+  'refs/heads/master',
+];
 
 /** Every field with arguments of `Query`, `Tenant` and `Mutation`. */
 export function fieldTargets(schema: GraphQLSchema): FieldTarget[] {
@@ -55,7 +64,11 @@ export function fieldTargets(schema: GraphQLSchema): FieldTarget[] {
   return [
     ...fieldsOf(schema.getQueryType()?.name).map((field) => ({ operation: 'query' as const, field, onTenant: false })),
     ...fieldsOf('Tenant').map((field) => ({ operation: 'query' as const, field, onTenant: true })),
-    ...fieldsOf(schema.getMutationType()?.name).map((field) => ({ operation: 'mutation' as const, field, onTenant: false })),
+    ...fieldsOf(schema.getMutationType()?.name).map((field) => ({
+      operation: 'mutation' as const,
+      field,
+      onTenant: false,
+    })),
   ].filter((target) => target.field.args.length > 0);
 }
 
@@ -109,7 +122,9 @@ function literal(type: GraphQLInputType, value: unknown): string {
   }
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
-    return Array.isArray(value) ? `[${value.map((item) => literal(inner.ofType, item)).join(', ')}]` : literal(inner.ofType, value);
+    return Array.isArray(value)
+      ? `[${value.map((item) => literal(inner.ofType, item)).join(', ')}]`
+      : literal(inner.ofType, value);
   }
   if (isInputObjectType(inner) && typeof value === 'object' && !Array.isArray(value)) {
     const fields = inner.getFields();
@@ -131,12 +146,7 @@ export function selection(field: GraphQLField<unknown, unknown>): string {
 }
 
 /** One document calling `field` (reached through `tenant(name:)` when `onTenant`). */
-export function fieldDocument(
-  random: Random,
-  tenant: string,
-  target: FieldTarget,
-  asVariables: boolean,
-): Sent {
+export function fieldDocument(random: Random, tenant: string, target: FieldTarget, asVariables: boolean): Sent {
   const { operation, field, onTenant } = target;
   const args = field.args.filter((arg: GraphQLArgument) => isNonNullType(arg.type) || random.chance(0.7));
   const variables: Record<string, unknown> = {};
@@ -166,7 +176,9 @@ export function hostileDocuments(tenant: string): Sent[] {
   for (const depth of [100, 1000, 5000, 50_000]) {
     documents.push({ document: onBuilds(deepList(depth)) });
     documents.push({ document: onBuilds(deepObject(depth)) });
-    documents.push({ document: `{ ${'tenant(name: "x") { ... on Tenant { '.repeat(depth)}name${' } }'.repeat(depth)} }` });
+    documents.push({
+      document: `{ ${'tenant(name: "x") { ... on Tenant { '.repeat(depth)}name${' } }'.repeat(depth)} }`,
+    });
     documents.push({ document: `query Q($v: ${'['.repeat(depth)}String${']'.repeat(depth)}) { __typename }` });
   }
   documents.push({ document: `{ ${'__typename '.repeat(20_000)}}` });
@@ -177,7 +189,10 @@ export function hostileDocuments(tenant: string): Sent[] {
   documents.push({ document: '\u0000{ __typename }' });
   for (const depth of [5000, 50_000]) {
     const deep = nestedJsonText(depth);
-    documents.push({ document: 'deep variables', rawBody: `{"query": "{ __typename }", "variables": {"deep": ${deep}}}` });
+    documents.push({
+      document: 'deep variables',
+      rawBody: `{"query": "{ __typename }", "variables": {"deep": ${deep}}}`,
+    });
     documents.push({
       document: 'deep variable of a list type',
       rawBody: `{"query": "query Q($p: [String!]) { tenant(name: \\"${tenant}\\") { ... on Tenant { builds(filter: {project: $p}) { __typename } } } }", "variables": {"p": ${deep}}}`,

@@ -126,7 +126,11 @@ export function restRequest(
   } else if (token === 7) {
     headers.Authorization = random.pick(['Bearer', 'Bearer x.y.z', 'Basic Zm9vOmJhcg==', 'Bearer \u00e9']);
   }
-  const request: FuzzRequest = { method, path: pathFor(random, route, target) + queryFor(random, endpoint, shape), headers };
+  const request: FuzzRequest = {
+    method,
+    path: pathFor(random, route, target) + queryFor(random, endpoint, shape),
+    headers,
+  };
   if (method !== 'GET' && method !== 'HEAD' && (endpoint?.body !== undefined || random.chance(0.2))) {
     const { body, contentType } = bodyFor(random, endpoint);
     request.body = body;

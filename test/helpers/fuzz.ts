@@ -118,7 +118,20 @@ export function hostileString(random: Random): string {
 
 /** A JSON number that is no safe integer, or an ordinary one. */
 export function hostileNumber(random: Random): number {
-  return random.pick([0, -1, 1, 1.5, -(2 ** 31) - 1, 2 ** 31, 2 ** 53 + 2, 2 ** 63, 2 ** 64, -(2 ** 63) * 4, 1e300, -1e300]);
+  return random.pick([
+    0,
+    -1,
+    1,
+    1.5,
+    -(2 ** 31) - 1,
+    2 ** 31,
+    2 ** 53 + 2,
+    2 ** 63,
+    2 ** 64,
+    -(2 ** 63) * 4,
+    1e300,
+    -1e300,
+  ]);
 }
 
 /** An array or object nested `depth` levels deep around `leaf`. */
@@ -132,7 +145,9 @@ export function nested(depth: number, leaf: unknown, kind: 'array' | 'object' = 
 
 /** JSON text of an array or object nested `depth` levels deep (deeper than JSON.stringify goes). */
 export function nestedJsonText(depth: number, kind: 'array' | 'object' = 'array'): string {
-  return kind === 'array' ? `${'['.repeat(depth)}"x"${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}`;
+  return kind === 'array'
+    ? `${'['.repeat(depth)}"x"${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}`;
 }
 
 /** A random JSON value (strings and numbers from the hostile pools, shallow or deep containers). */

@@ -83,7 +83,9 @@ describe('input fuzz: no input answers 5xx', () => {
       const text = await res.text();
       if (res.status >= 500) {
         const body = (request.body ?? '').slice(0, 200);
-        failures.push(`${request.method} ${request.path.slice(0, 300)} body=${body} -> ${res.status} ${text.slice(0, 200)}`);
+        failures.push(
+          `${request.method} ${request.path.slice(0, 300)} body=${body} -> ${res.status} ${text.slice(0, 200)}`,
+        );
       }
     }
     expect({ requests: requests.length, failures }).toEqual({ requests: requests.length, failures: [] });

@@ -16,6 +16,8 @@ function buildSchema() {
   const builder = new SchemaBuilder<{ Scalars: { JSON: { Input: unknown; Output: unknown } } }>({
     plugins: [ErrorsPlugin, InputHygienePlugin],
     errors: { defaultTypes: [] },
+    // Required by the option types of the project's builder plugins (global); unused here.
+    scopeAuth: { authScopes: () => ({}) },
   });
   builder.scalarType('JSON', { serialize: (value) => value, parseValue: (value) => value });
   builder.objectType(InvalidInputError, {
