@@ -31,10 +31,30 @@ export function controlCharacterIn(text: string, kind: StringKind): number | nul
 }
 
 /**
+ * The longest identifier, in UTF-8 bytes: names, refs and ids end up in btree indexes, whose rows
+ * PostgreSQL limits to 2704 bytes, sometimes three identifiers in one row (docs/rest.md#input-rules).
+ */
+export const MAX_IDENTIFIER_BYTES = 512;
+
+/** The length of `text` in UTF-8 bytes. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Each half of a surrogate pair counts 2: the pair is one 4-byte character.
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code <= 0xdfff ? 2 : 3;
+  }
+  return bytes;
+}
+
+/**
  * Why a string of outside input is refused, as a predicate to put after its name ("must not
  * contain control characters (found U+0000)"); null when it is acceptable.
  */
 export function stringProblem(text: string, kind: StringKind = 'identifier'): string | null {
+  if (kind === 'identifier' && text.length > MAX_IDENTIFIER_BYTES / 4 && utf8Length(text) > MAX_IDENTIFIER_BYTES) {
+    return `must be at most ${MAX_IDENTIFIER_BYTES} bytes long`;
+  }
   const code = controlCharacterIn(text, kind);
   if (code === null) {
     return null;
@@ -102,7 +122,10 @@ export function jsonProblem(
     for (const [key] of entries) {
       const keyProblem = stringProblem(key);
       if (keyProblem !== null) {
-        return { path: `${path === '' ? '' : `${path}.`}${JSON.stringify(key)}`, problem: `is a key that ${keyProblem}` };
+        return {
+          path: `${path === '' ? '' : `${path}.`}${JSON.stringify(key)}`,
+          problem: `is a key that ${keyProblem}`,
+        };
       }
     }
     for (const [key, item] of entries.reverse()) {

@@ -102,6 +102,8 @@ export const ODD_STRINGS: readonly string[] = [
   '𝄞',
   'ünïcödé',
   'x'.repeat(3000),
+  // Incompressible: PostgreSQL compresses repetitive values below its index row limit.
+  Array.from({ length: 800 }, (_v, i) => ((i * 2654435761) >>> 0).toString(36)).join(''),
   'a/'.repeat(200),
   'refs/changes/01/1/1',
   '1,1',

@@ -119,6 +119,22 @@ describe('input hygiene', () => {
       await expectError(tooDeep, 400, `Body field reason${'[0]'.repeat(31)} is nested deeper than 32 levels`);
     });
 
+    it('identifiers longer than 512 bytes answer 400 (they would overflow a btree index row)', async () => {
+      // Incompressible text: PostgreSQL compresses repetitive values below the index row limit.
+      const long = Array.from({ length: 800 }, (_v, i) => ((i * 2654435761) >>> 0).toString(36)).join('');
+      const autohold = await request(`${T}/project/org/project1/autohold`, {
+        method: 'POST',
+        token: admin,
+        body: JSON.stringify({ job: long, count: 1, reason: long, node_hold_expiration: null }),
+      });
+      await expectError(autohold, 400, 'Body field job must be at most 512 bytes long');
+      await expectError(
+        await request(`${T}/builds?ref=${'r'.repeat(513)}`),
+        400,
+        'Query parameter ref must be at most 512 bytes long',
+      );
+    });
+
     it('in GraphQL: build(uuid: "\\u0000") is a BAD_USER_INPUT error naming the argument', async () => {
       const literal = await graphql(
         `{ tenant(name: "${TENANT}") { ... on Tenant { build(uuid: "\\u0000") { ... on Build { uuid } } } } }`,

@@ -6,6 +6,7 @@ import {
   jsonProblem,
   stringProblem,
   tenantNameProblem,
+  utf8Length,
 } from '../../src/model/value-checks';
 import { nestsDeeperThan } from '../../src/server/nesting-guard';
 
@@ -24,6 +25,15 @@ describe('string rules', () => {
       'must not contain control characters other than tab and line breaks (found U+0000)',
     );
     expect(stringProblem('fine')).toBeNull();
+  });
+
+  it('identifiers are at most 512 bytes of UTF-8; free text has no such limit', () => {
+    expect(utf8Length('a€𝄞')).toBe(1 + 3 + 4);
+    expect(stringProblem('x'.repeat(512))).toBeNull();
+    expect(stringProblem('x'.repeat(513))).toBe('must be at most 512 bytes long');
+    expect(stringProblem('界'.repeat(170))).toBeNull();
+    expect(stringProblem('界'.repeat(171))).toBe('must be at most 512 bytes long');
+    expect(stringProblem('x'.repeat(100_000), 'free-text')).toBeNull();
   });
 
   it('32-bit integers', () => {
