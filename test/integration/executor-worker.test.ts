@@ -238,7 +238,7 @@ function readLog(harness: ExecutorHarness, uuid: string): string {
   return existsSync(file) ? readFileSync(file, 'utf8') : '';
 }
 
-async function waitUntil(predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+async function waitUntil(predicate: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const start = Date.now();
   while (!(await predicate())) {
     if (Date.now() - start > timeoutMs) {
