@@ -10,6 +10,8 @@ import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycl
 import * as engineState from './migrations/0006-engine-state';
 import * as launcher from './migrations/0009-launcher';
 import * as buildRequestPause from './migrations/0010-build-request-pause';
+import * as shortProjectNames from './migrations/0011-short-project-names';
+import * as buildEstimates from './migrations/0015-build-estimates';
 
 interface Migration {
   name: string;
@@ -25,6 +27,8 @@ const MIGRATIONS: Migration[] = [
   engineState,
   launcher,
   buildRequestPause,
+  shortProjectNames,
+  buildEstimates,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

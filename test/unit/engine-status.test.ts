@@ -85,7 +85,7 @@ function item(
   };
 }
 
-function build(uuid: string, start: string, estimated: number | null, result: BuildResult | null = null): BuildState {
+function build(uuid: string, start: string, result: BuildResult | null = null): BuildState {
   return {
     uuid,
     historyId: null,
@@ -96,7 +96,6 @@ function build(uuid: string, start: string, estimated: number | null, result: Bu
     result,
     errorDetail: null,
     logUrl: `finger://executor/${uuid}`,
-    estimatedTime: estimated,
     canceled: false,
     retry: false,
     held: false,
@@ -129,9 +128,9 @@ const state: PipelineState = {
         decreaseFactor: 2,
       },
       items: [
-        item('a', 1, null, [jobState('merge', { tries: 1, build: build('b1', '2026-01-01T00:05:00.000Z', 600) })]),
+        item('a', 1, null, [jobState('merge', { tries: 1, build: build('b1', '2026-01-01T00:05:00.000Z') })]),
         item('b', 2, 'a', [
-          jobState('merge', { tries: 1, build: build('b2', '2026-01-01T00:08:00.000Z', 60) }),
+          jobState('merge', { tries: 1, build: build('b2', '2026-01-01T00:08:00.000Z') }),
           jobState('test', {
             waitReason: 'dependencies',
             waitingStatus: 'dependencies: merge',
@@ -158,6 +157,12 @@ const input = {
   pendingEvents: { trigger: 2, management: 1, result: 0 },
   pipelineEvents: new Map([['gate', { trigger: 1, management: 1, result: 0 }]]),
   lastReconfigured: new Date('2026-01-01T00:00:00Z'),
+  // Build-time estimates by item and job, as the engine reads them from build history.
+  estimatedTime: (item: ItemState, jobName: string) =>
+    new Map([
+      ['a/merge', 600],
+      ['b/merge', 60],
+    ]).get(`${item.uuid}/${jobName}`) ?? null,
 };
 
 describe('tenant status model', () => {

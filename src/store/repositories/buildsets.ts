@@ -5,7 +5,15 @@
  */
 import type { Knex } from 'knex';
 import type { BuildsetResult } from '../../model/results';
-import { countRows, fetchIdPage, whereAnyOf, whereIdRange, whereResult, type KeysetPage } from './history-query';
+import {
+  countRows,
+  fetchIdPage,
+  whereAnyOf,
+  whereIdRange,
+  whereProject,
+  whereResult,
+  type KeysetPage,
+} from './history-query';
 import { RefRepository, type NewRef, type RefRecord } from './refs';
 
 export interface BuildsetRecord {
@@ -33,7 +41,7 @@ export interface BuildsetEventRecord {
 
 /** Every filter of `T/buildsets`; list-valued fields are OR'ed, fields are AND'ed. */
 export interface BuildsetFilter {
-  /** Wildcard-capable; matches when any ref of the buildset matches. */
+  /** Wildcard-capable (the project's name or canonical name); matches when any ref of the buildset matches. */
   project?: string[];
   /** Wildcard-capable. */
   pipeline?: string[];
@@ -245,7 +253,7 @@ export class BuildsetRepository {
           .from('buildset_refs')
           .join('refs', 'refs.id', 'buildset_refs.ref_id')
           .whereRaw('buildset_refs.buildset_id = buildsets.id');
-        whereAnyOf(refs, 'refs.project', filter.project, true);
+        whereProject(refs, 'refs', filter.project, true);
         whereAnyOf(refs, 'refs.branch', filter.branch, true);
         whereAnyOf(refs, 'refs.change', filter.change);
         whereAnyOf(refs, 'refs.patchset', filter.patchset);
