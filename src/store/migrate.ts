@@ -59,3 +59,26 @@ export async function migrationsComplete(knex: Knex): Promise<boolean> {
   const [, pending] = (await knex.migrate.list(MIGRATION_CONFIG)) as [unknown[], unknown[]];
   return pending.length === 0;
 }
+
+/**
+ * Apply the pending migrations up to and including `last`, in order (a migration's data changes
+ * are tested from the state before it); returns the names applied.
+ */
+export async function migrateUpTo(knex: Knex, last: string): Promise<string[]> {
+  if (!MIGRATIONS.some((migration) => migration.name === last)) {
+    throw new Error(`unknown migration ${last}`);
+  }
+  const [completed] = (await knex.migrate.list(MIGRATION_CONFIG)) as [Array<{ name: string } | string>, unknown[]];
+  const done = new Set(completed.map((row) => (typeof row === 'string' ? row : row.name)));
+  const applied: string[] = [];
+  for (const migration of MIGRATIONS) {
+    if (!done.has(migration.name)) {
+      await knex.migrate.up({ ...MIGRATION_CONFIG, name: migration.name });
+      applied.push(migration.name);
+    }
+    if (migration.name === last) {
+      break;
+    }
+  }
+  return applied;
+}
