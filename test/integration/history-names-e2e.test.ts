@@ -8,19 +8,15 @@
  * by the name and by the canonical name; status jobs carry estimates after a first run
  * (docs/rest.md#status-document).
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadServiceConfig } from '../../src/config/service';
 import type { EngineDelta } from '../../src/engine/event-bus';
-import { buildApp, type SluiceApp } from '../../src/server/app';
-import { silentLogger } from '../../src/server/logger';
-import { git } from '../../src/sources/git-cli';
-import { seedRepositories } from '../../src/sources/git-seed';
+import type { SluiceApp } from '../../src/server/app';
 import { migrateLatest } from '../../src/store/migrate';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { adminToken, liveTestConfig } from '../helpers/live';
+import { adminToken } from '../helpers/live';
+import { pushChange, quickstartDeployment, startQuickstartApp } from '../helpers/quickstart-app';
 
 const TENANT = 'example';
 const NAME = 'example/hello';
@@ -119,36 +115,24 @@ describe('history and status as reference clients read them (quickstart, canonic
     nextDelta((delta) => delta.type === 'item-reported' && delta.pipeline === pipeline);
 
   beforeAll(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'sluice-history-names-'));
+    const deployment = quickstartDeployment('sluice-history-names-');
+    const { connection } = deployment;
+    root = deployment.root;
     release = path.join(root, 'release-unit');
-    const deployment = path.join(root, 'examples', 'quickstart');
-    cpSync(path.resolve(__dirname, '../../examples/quickstart'), deployment, { recursive: true });
-    const config = loadServiceConfig(path.join(deployment, 'sluice.yaml'));
-    config.logs.url = '/logs/';
-    const connection = config.connections.local;
-    if (connection?.driver !== 'git' || connection.seedFrom === undefined) {
-      throw new Error('the quickstart has a seeded git connection "local"');
-    }
     expect(connection.canonicalHostname).toBe('git.example.local');
     // Branch heads link to a repository browser; changes keep the default (the dashboard's change page).
     connection.gitwebUrlTemplate = GITWEB;
     // Nothing but the test enqueues: merges are not picked up by a poll during the test.
     connection.pollInterval = 3600;
-    await seedRepositories(connection.seedFrom, connection.baseurl);
-    bareRepo = path.join(connection.baseurl, `${NAME}.git`);
+    await deployment.seed();
+    bareRepo = deployment.repository(NAME);
 
     database = await createTestDatabase({ migrate: false });
     await migrateLatest(database.knex);
     // A ref of the project whose name an earlier version derived wrongly: corrected at start.
     await database.knex('refs').insert({ project: 'wrong/name', project_canonical: CANONICAL, ref: 'refs/heads/old' });
 
-    app = buildApp({
-      config: { ...config, auth: liveTestConfig().auth },
-      database,
-      logger: silentLogger(),
-      environment: { PATH: process.env.PATH },
-    });
-    await app.start(0, '127.0.0.1');
+    app = await startQuickstartApp(deployment.config, database);
     engineEventBusOver(app.bus, () => undefined).subscribe(TENANT, (delta) => {
       for (const waiter of waiters.filter((candidate) => candidate.match(delta))) {
         waiters.splice(waiters.indexOf(waiter), 1);
@@ -164,17 +148,8 @@ describe('history and status as reference clients read them (quickstart, canonic
     rmSync(root, { recursive: true, force: true });
   });
 
-  /** Commit `files` on top of master and push them as change `<number>,1`. */
-  async function pushChange(number: number, files: Record<string, string>, message: string): Promise<void> {
-    const work = mkdtempSync(path.join(root, 'work-'));
-    await git(root, ['clone', '--quiet', bareRepo, work]);
-    for (const [file, content] of Object.entries(files)) {
-      writeFileSync(path.join(work, file), content);
-    }
-    await git(work, ['add', '--all']);
-    await git(work, ['-c', 'user.name=U', '-c', 'user.email=u@example.com', 'commit', '--quiet', '-m', message]);
-    await git(work, ['push', '--quiet', 'origin', `HEAD:refs/changes/0${number}/${number}/1`]);
-  }
+  const push = (number: number, files: Record<string, string>, message: string) =>
+    pushChange(root, bareRepo, number, files, message);
 
   async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
     const response = await fetch(`${app.url()}/graphql`, {
@@ -225,7 +200,7 @@ describe('history and status as reference clients read them (quickstart, canonic
 
   it('gives status refs their link and short name, and started jobs an estimate after a first run', async () => {
     // First run: no history yet. Each merge runs the post pipeline on the new branch head.
-    await pushChange(1, { 'NOTES.md': 'Release notes\n' }, 'Add release notes');
+    await push(1, { 'NOTES.md': 'Release notes\n' }, 'Add release notes');
     const first = reported('gate');
     const firstPost = reported('post');
     await enqueue({ pipeline: 'gate', change: '1,1' });
@@ -242,7 +217,7 @@ describe('history and status as reference clients read them (quickstart, canonic
       'echo "unit tests passed"',
       '',
     ].join('\n');
-    await pushChange(2, { 'scripts/unit.sh': unitScript }, 'Unit tests wait for a signal');
+    await push(2, { 'scripts/unit.sh': unitScript }, 'Unit tests wait for a signal');
     const started = nextDelta(
       (delta) => delta.type === 'job-started' && delta.pipeline === 'gate' && delta.job === 'hello-unit',
     );
