@@ -220,3 +220,32 @@ describe('tenant status model', () => {
     expect(status.lastReconfigured).toBe(Date.parse('2026-01-01T00:00:00Z'));
   });
 });
+
+describe('status refs', () => {
+  it('name projects from the layout and link changes whose state has no link', () => {
+    const unlinked: PipelineState = {
+      ...state,
+      queues: state.queues.map((queue) => ({
+        ...queue,
+        items: queue.items.map((one) => ({
+          ...one,
+          changes: one.changes.map((change) => ({ ...change, url: change.number === 1 ? change.url : null })),
+        })),
+      })),
+    };
+    const status = computeTenantStatus({
+      ...input,
+      states: [unlinked],
+      projectName: (canonicalName) => (canonicalName === 'git.example.com/org/project' ? 'org/project' : '?'),
+      changeUrl: (change) => `https://sluice.example.com/t/tenant-one/change/${change.number},${change.patchset}`,
+    });
+    const refs = status.pipelines[0].changeQueues[0].heads[0].map((one) => one.refs[0]);
+    expect(refs.map((ref) => [ref.project, ref.projectCanonical, ref.url])).toEqual([
+      ['org/project', 'git.example.com/org/project', 'https://git.example.com/c/1'],
+      ['org/project', 'git.example.com/org/project', 'https://sluice.example.com/t/tenant-one/change/2,1'],
+      ['org/project', 'git.example.com/org/project', 'https://sluice.example.com/t/tenant-one/change/3,1'],
+    ]);
+    // Without a layout name, the name is what follows the host part.
+    expect(computeTenantStatus(input).pipelines[0].changeQueues[0].heads[0][0].refs[0].project).toBe('org/project');
+  });
+});
