@@ -10,7 +10,7 @@ import type { ChangeSource } from './ports/change-source';
 export type ChangeLink = (tenant: string, change: ChangeInfo) => string | null;
 
 /** `change` with its `url` filled in when the source gave none. */
-export function linked(change: ChangeInfo, link: (change: ChangeInfo) => string | null): ChangeInfo {
+function linked(change: ChangeInfo, link: (change: ChangeInfo) => string | null): ChangeInfo {
   if (change.url !== null) {
     return change;
   }
