@@ -86,6 +86,7 @@ export function assembleServices(options: AppOptions): AppServices {
           environment: options.environment ?? process.env,
           secretKeys: keys,
           logsUrl: () => publicLogsUrl(config, listening.url),
+          publicUrl: () => config.api.publicUrl ?? listening.url,
           metrics,
         })
       : undefined;

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
 import { canonicalHostnameOf } from '../config/service';
+import { changeLinks } from '../config/ref-urls';
 import type { LayoutManager } from '../config/layout-manager';
 import type { Layout } from '../config/layout';
 import type { Database } from '../store/database';
@@ -53,6 +54,8 @@ export interface RolesOptions {
   secretKeys?: () => Promise<SecretsKeySource>;
   /** Public URL prefix of build logs, read per build (`publicLogsUrl` in log-files.ts). */
   logsUrl?: () => string | undefined;
+  /** The service's public URL, for links to its dashboard pages (`api.publicUrl`, else where it listens). */
+  publicUrl?: () => string | undefined;
   /** Counts what these roles do (docs/operations.md#metrics). */
   metrics?: SluiceMetrics;
 }
@@ -266,6 +269,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     bus: countedDeltas(options.engineBus, metrics),
     clock: { now: options.now },
     logger: { error: (message, err) => logger.error({ err }, message) },
+    changeLink: changeLinks(config, (tenant) => layoutManager.layout(tenant), options.publicUrl ?? (() => undefined)),
     // The leadership gauge's setter (docs/operations.md#metrics).
     onLeadershipChange: (change) => metrics?.setLeadership(change.tenant, change.leading),
   });

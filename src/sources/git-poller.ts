@@ -15,10 +15,11 @@
 import { git } from './git-cli';
 import { describeChange, parseChangeRef, type ChangeDependency, type ChangeOwner } from './git-changes';
 import type { GitMirrors } from './git-mirror';
+import { ZERO_REVISION } from '../model/changes';
 import { MemoryPollerState, type PollerStateStore, type StoredRefs } from './git-poller-state';
 
 /** The revision used for "no commit" in oldrev (creation) and newrev (deletion), as the reference. */
-export const ZERO_SHA = '0000000000000000000000000000000000000000';
+export const ZERO_SHA = ZERO_REVISION;
 
 export interface RefUpdatedEvent {
   type: 'ref-updated';
