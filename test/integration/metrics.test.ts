@@ -72,6 +72,17 @@ describe('/metrics after a gate run', () => {
     await pushChange(files, 1);
     await pushChange(files, 2);
     await waitFor('two changes reported', async () => (await count({ tenant: 'example', result: 'SUCCESS' })) === 2);
+    // The two merges come back as Sluice's own ref-updated events (written after the merging
+    // pass); once both are processed and the executor is idle, the figures stay put.
+    await waitFor('both own ref updates processed', async () => {
+      const [{ n }] = await database
+        .knex('engine_events')
+        .where({ event_type: 'ref-updated' })
+        .whereNotNull('processed')
+        .count({ n: '*' });
+      return Number(n) === 2;
+    });
+    await waitFor('the executor idle', () => app.roles?.executor.worker.activeCount === 0);
     await app.roles?.engine.settle('example');
 
     // A live subscription and a REST read, so their series have something to show.
