@@ -86,6 +86,8 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
     throw notFound(`No API endpoint at ${ctx.path}`);
   }
   const { route, params } = match;
+  // The route's pattern labels the request's latency (docs/operations.md#metrics).
+  ctx.state.route = `/api/${route.pattern}`;
   const methods = Object.keys(route.endpoints) as HttpMethod[];
   if (ctx.method === 'OPTIONS') {
     ctx.set(SHAPE_HEADER, selected);

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import { componentsSection, metricsSection } from './operations-sections';
 import { refUrlTemplateProblem } from './ref-urls';
 
 const reservedSection = (name: string) =>
@@ -331,6 +332,8 @@ export const serviceConfigSchema = z
       .strict()
       .default({ dashboard: true, sites: [] }),
     shutdownTimeout: z.number().positive().default(10),
+    components: componentsSection,
+    metrics: metricsSection,
     auth: authSection.default({ authenticators: [] }),
     graphql: graphqlSection.default(graphqlSection.parse({})),
     executor: reservedSection('executor').optional(),

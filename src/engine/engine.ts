@@ -47,6 +47,8 @@ export interface EngineOptions {
   /** Web link of a change (docs/configuration.md#ref-url-templates); changes keep their source's `url` without it. */
   changeLink?: ChangeLink;
   defaultHoldExpiration?: number;
+  /** Told whenever this process takes or gives up a tenant's lead (the leadership metric). */
+  onLeadershipChange?: (change: { tenant: string; leading: boolean }) => void;
 }
 
 export class Engine {
@@ -100,6 +102,7 @@ export class Engine {
       uuid: this.options.uuid,
       logger: this.options.logger,
       onSemaphoreReleased: () => this.wakeAll(),
+      onLeadership: (leading) => this.options.onLeadershipChange?.({ tenant, leading }),
     });
     if (!(await scheduler.start())) {
       return false;

@@ -10,7 +10,7 @@ import { migrateLatest } from '../store/migrate';
 import { reconcileProjectNames } from '../store/repositories/project-names';
 import type { BackgroundTask } from './app-options';
 import type { AppServices } from './app-services';
-import type { ApiComponentHeartbeat } from './component-heartbeat';
+import type { ComponentHeartbeat } from './component-heartbeat';
 import type { Readiness } from './health';
 import { waitForDrain, type InFlightRequests } from './request-context';
 import type { WebSockets } from './websockets';
@@ -19,7 +19,7 @@ import type { WebSockets } from './websockets';
 export interface AppRuntime {
   app: AppServices;
   readiness: Readiness;
-  heartbeat: ApiComponentHeartbeat;
+  heartbeat: ComponentHeartbeat;
   tasks: BackgroundTask[];
   httpServer: http.Server;
   inFlight: InFlightRequests;

@@ -21,6 +21,7 @@ import { assembleAuthServices, lazyKeyManager, type AssembledAuth } from './auth
 import { createLogger, type Logger } from './logger';
 import { publicLogsUrl } from './log-files';
 import { createServiceRoles, type ServiceRoles } from './roles';
+import { SluiceMetrics } from './metrics/sluice-metrics';
 import { NO_REDACTION } from './secret-redaction';
 
 /** Everything `assembleServices` made, for the HTTP layer and the start and stop sequences. */
@@ -44,6 +45,8 @@ export interface AppServices {
   secretRedactor: () => Redactor;
   /** What resolvers see (the GraphQL context's services). */
   services: Services;
+  /** This process's metrics (docs/operations.md#metrics). */
+  metrics: SluiceMetrics;
 }
 
 const NO_TENANTS: TenantCatalog = { tenantNames: () => [], layout: () => undefined };
@@ -68,6 +71,7 @@ export function assembleServices(options: AppOptions): AppServices {
   const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
   const bus = options.bus ?? createEventBus(config);
   const listening: AppServices['listening'] = { url: undefined };
+  const metrics = new SluiceMetrics();
   const roles =
     layoutManager && options.engine === undefined
       ? createServiceRoles({
@@ -83,6 +87,7 @@ export function assembleServices(options: AppOptions): AppServices {
           secretKeys: keys,
           logsUrl: () => publicLogsUrl(config, listening.url),
           publicUrl: () => config.api.publicUrl ?? listening.url,
+          metrics,
         })
       : undefined;
   // Open subscriptions re-check read access whenever a reconfiguration loads new rules.
@@ -128,6 +133,7 @@ export function assembleServices(options: AppOptions): AppServices {
     auth,
     secretRedactor,
     services,
+    metrics,
   };
 }
 

@@ -11,6 +11,8 @@ import type { Services } from '../../schema/infra/context';
 import { graphqlRoute } from './graphql-route';
 import { healthRoutes, type Readiness } from './health';
 import { logFiles, logsMountPath } from './log-files';
+import { httpMetrics, metricsRoute } from './metrics/http-metrics';
+import type { SluiceMetrics } from './metrics/sluice-metrics';
 import type { Logger } from './logger';
 import { requestContext, type InFlightRequests } from './request-context';
 import { restRoute } from './rest-route';
@@ -25,6 +27,7 @@ export interface HttpAppOptions {
   yoga: SluiceYoga;
   services: Services;
   secretRedactor: () => Redactor;
+  metrics: SluiceMetrics;
 }
 
 export interface HttpApp {
@@ -46,7 +49,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   });
   const inFlight: InFlightRequests = { count: 0, drained: new Set() };
   koa.use(requestContext(logger, inFlight));
+  koa.use(httpMetrics(options.metrics));
   koa.use(healthRoutes(options.database, options.readiness));
+  koa.use(metricsRoute(options.metrics, config.metrics.enabled));
   const logsMount = logsMountPath(config);
   if (logsMount !== null && config.logs.dir !== undefined) {
     koa.use(logFiles({ dir: config.logs.dir, mountPath: logsMount }));

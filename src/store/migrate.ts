@@ -11,6 +11,7 @@ import * as engineState from './migrations/0006-engine-state';
 import * as launcher from './migrations/0009-launcher';
 import * as buildRequestPause from './migrations/0010-build-request-pause';
 import * as shortProjectNames from './migrations/0011-short-project-names';
+import * as recovery from './migrations/0013-recovery';
 import * as buildEstimates from './migrations/0015-build-estimates';
 import * as historyCounts from './migrations/0017-history-counts';
 
@@ -29,6 +30,7 @@ const MIGRATIONS: Migration[] = [
   launcher,
   buildRequestPause,
   shortProjectNames,
+  recovery,
   buildEstimates,
   historyCounts,
 ];

@@ -15,6 +15,7 @@ const EXPECTED_TABLES = [
   'components',
   'config_errors',
   'engine_events',
+  'git_poller_state',
   'image_build_artifacts',
   'image_uploads',
   'keys',

@@ -11,17 +11,21 @@ export class TenantLeadership {
   constructor(
     private readonly database: Database,
     private readonly tenant: string,
+    /** Told whenever this process takes or gives up the lead (the leadership metric). */
+    private readonly held: (held: boolean) => void = () => undefined,
   ) {}
 
   /** Take the lead; false when another process holds it. */
   async acquire(): Promise<boolean> {
     this.lock = await new EngineStateRepository(this.database.knex).acquireLeadership(this.tenant, this.database.kind);
+    this.held(this.lock !== null);
     return this.lock !== null;
   }
 
   async release(): Promise<void> {
     const lock = this.lock;
     this.lock = null;
+    this.held(false);
     await lock?.release();
   }
 }

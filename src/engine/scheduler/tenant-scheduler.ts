@@ -12,6 +12,8 @@ import { TenantState } from './tenant-state';
 export interface TenantSchedulerOptions extends PassOptions {
   /** Poll fallback when no wake-up arrives. */
   pollIntervalMs: number;
+  /** Told whenever this scheduler takes or gives up the tenant's lead (docs/operations.md#metrics). */
+  onLeadership?: (held: boolean) => void;
 }
 
 export class TenantScheduler {
@@ -29,7 +31,7 @@ export class TenantScheduler {
 
   constructor(private readonly options: TenantSchedulerOptions) {
     this.stateRepo = new EngineStateRepository(options.database.knex);
-    this.leadership = new TenantLeadership(options.database, options.tenant);
+    this.leadership = new TenantLeadership(options.database, options.tenant, options.onLeadership);
     this.state = new TenantState(this.stateRepo, options.tenant);
     this.passes = new PassRunner(options, this.state);
   }

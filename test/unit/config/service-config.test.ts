@@ -90,6 +90,24 @@ redis: {url: "redis://127.0.0.1:6379"}
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379' });
   });
 
+  it('reads component heartbeats and metrics, and refuses an expiry shorter than two heartbeats', () => {
+    const defaults = parseServiceConfig('', '/etc/sluice/sluice.yaml');
+    expect(defaults.components).toEqual({ heartbeatInterval: 30, expiry: 90 });
+    expect(defaults.metrics).toEqual({ enabled: true });
+    const config = parseServiceConfig(
+      'components: {heartbeatInterval: 5, expiry: 12.5}\nmetrics: {enabled: false}\n',
+      '/etc/sluice/sluice.yaml',
+    );
+    expect(config.components).toEqual({ heartbeatInterval: 5, expiry: 12.5 });
+    expect(config.metrics.enabled).toBe(false);
+    expect(problems('components: {heartbeatInterval: 30, expiry: 45}\n')).toEqual([
+      expect.stringContaining('components.expiry: must be at least twice heartbeatInterval'),
+    ]);
+    expect(problems('metrics: {enabled: true, path: /m}\n')).toEqual([
+      expect.stringContaining('unknown key "metrics.path"'),
+    ]);
+  });
+
   it('lets PORT and DATABASE_URL override the file', () => {
     const config = parseServiceConfig('listen: {port: 1}\ndatabase: {url: postgres://a/b}', 'x.yaml', {
       PORT: '7000',
