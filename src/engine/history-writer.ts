@@ -73,6 +73,9 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
 
   async buildEvent(buildId: number, input: Parameters<BuildHistoryWriter['buildEvent']>[1]): Promise<void> {
     await this.builds.addEvent(buildId, { eventType: input.eventType, eventTime: input.eventTime });
+    if (input.resultData !== undefined) {
+      await this.builds.setResultData(buildId, input.resultData);
+    }
   }
 
   async estimatedTime(tenant: string, project: string, branch: string | null, jobName: string): Promise<number | null> {

@@ -122,6 +122,7 @@ export async function recordEnded(
       held: false,
       artifacts: [],
       provides: [],
+      resultData: {},
     });
   }
   ctx.publish({

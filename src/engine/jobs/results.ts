@@ -135,7 +135,7 @@ async function pauseBuild(
         build.startTime ? new Date(build.startTime) : ctx.now,
       ));
     build.historyId = id;
-    await ctx.history.buildEvent(id, { eventType: 'paused', eventTime: ctx.now });
+    await ctx.history.buildEvent(id, { eventType: 'paused', eventTime: ctx.now, resultData: build.data });
   }
   ctx.publish({
     type: 'job-paused',
@@ -227,6 +227,7 @@ async function completeBuild(
       held: build.held,
       artifacts: build.artifacts,
       provides: result === 'SUCCESS' ? job.job.provides : [],
+      resultData: build.data,
     });
   }
   await releaseSemaphores(ctx, item, job);

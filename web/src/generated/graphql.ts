@@ -571,7 +571,7 @@ export type BuildDetailQueryVariables = Exact<{
 export type BuildDetailQuery = { tenant:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Tenant', build:
-        | { __typename: 'Build', errorDetail: string | null, eventId: string | null, provides: Array<string>, uuid: string, jobName: string, pipeline: string, result: BuildResult | null, status: BuildStatus, voting: boolean, held: boolean, final: boolean, attempt: number, startTime: string | null, endTime: string | null, duration: number | null, nodeset: string | null, logUrl: string | null, artifacts: Array<{ name: string, url: string, metadata: unknown }>, events: Array<{ eventType: string, eventTime: string, description: string | null }>, buildset: { uuid: string, result: BuildsetResult | null, status: BuildsetStatus, message: string | null, builds: Array<{ uuid: string, jobName: string, attempt: number, result: BuildResult | null, status: BuildStatus, final: boolean }> }, ref: { project: string, branch: string | null, change: number | null, patchset: string | null, ref: string, refUrl: string | null, newrev: string | null, oldrev: string | null } | null }
+        | { __typename: 'Build', errorDetail: string | null, eventId: string | null, provides: Array<string>, returnedData: unknown, uuid: string, jobName: string, pipeline: string, result: BuildResult | null, status: BuildStatus, voting: boolean, held: boolean, final: boolean, attempt: number, startTime: string | null, endTime: string | null, duration: number | null, nodeset: string | null, logUrl: string | null, artifacts: Array<{ name: string, url: string, metadata: unknown }>, events: Array<{ eventType: string, eventTime: string, description: string | null }>, buildset: { uuid: string, result: BuildsetResult | null, status: BuildsetStatus, message: string | null, builds: Array<{ uuid: string, jobName: string, attempt: number, result: BuildResult | null, status: BuildStatus, final: boolean }> }, ref: { project: string, branch: string | null, change: number | null, patchset: string | null, ref: string, refUrl: string | null, newrev: string | null, oldrev: string | null } | null }
         | { __typename: 'NotFoundError', message: string }
        | null }
    | null };
@@ -1457,6 +1457,7 @@ export const BuildDetailDocument = new TypedDocumentString(`
           errorDetail
           eventId
           provides
+          returnedData
           artifacts {
             name
             url

@@ -77,6 +77,14 @@ export default function BuildPage({ tenant, uuid }: { tenant: string; uuid: stri
           </ul>
         </section>
       )}
+      {build.returnedData !== null && build.returnedData !== undefined && (
+        <section aria-labelledby="returned-data">
+          <h2 id="returned-data">Returned data</h2>
+          <pre className="json" tabIndex={0}>
+            {JSON.stringify(build.returnedData, null, 2)}
+          </pre>
+        </section>
+      )}
       {retries.length > 0 && (
         <section>
           <h2>Other attempts of {build.jobName}</h2>
