@@ -31,11 +31,12 @@ const SystemEventsPage = lazy(() => import('./pages/system').then((m) => ({ defa
 const ComponentsPage = lazy(() => import('./pages/system').then((m) => ({ default: m.ComponentsPage })));
 const launcher = () => import('./pages/launcher');
 const LabelsPage = lazy(() => launcher().then((m) => ({ default: m.LabelsPage })));
-const NodesPage = lazy(() => launcher().then((m) => ({ default: m.NodesPage })));
+const launcherLive = () => import('./pages/launcher-live');
+const NodesPage = lazy(() => launcherLive().then((m) => ({ default: m.NodesPage })));
 const ProvidersPage = lazy(() => launcher().then((m) => ({ default: m.ProvidersPage })));
 const ImagesPage = lazy(() => launcher().then((m) => ({ default: m.ImagesPage })));
 const FlavorsPage = lazy(() => launcher().then((m) => ({ default: m.FlavorsPage })));
-const NodesetRequestsPage = lazy(() => launcher().then((m) => ({ default: m.NodesetRequestsPage })));
+const NodesetRequestsPage = lazy(() => launcherLive().then((m) => ({ default: m.NodesetRequestsPage })));
 
 const TENANT_NAV: Array<[string, string]> = [
   ['status', 'Status'],
