@@ -57,7 +57,55 @@ const ENQUEUE = /* GraphQL */ `
   }
 `;
 
-export async function startDeployment(): Promise<Deployment> {
+export interface DeploymentOptions {
+  /**
+   * An OpenID Connect realm (`fake-realm`) the example tenant signs in with; its admin rule
+   * grants admin to tokens whose `groups` claim holds `example-admins`.
+   */
+  oidc?: { issuer: string; clientId: string };
+  /** A second tenant, `lab`, whose local provider keeps one `small` node ready (the launcher pages). */
+  launcher?: boolean;
+}
+
+/** The tenant file: `example` (with its OIDC realm and admin rule when asked), and `lab` when asked. */
+function tenantFile(options: DeploymentOptions): string {
+  const lines = [
+    '- tenant:',
+    '    name: example',
+    '    source:',
+    '      local:',
+    '        config-projects:',
+    '          - sluice-config',
+    '        untrusted-projects:',
+    '          - example/hello',
+    '          - example/broken',
+  ];
+  if (options.oidc) {
+    lines.push('    authentication-realm: fake-realm', '    admin-rules: [oidc-admins]');
+    lines.unshift('- authorization-rule:', '    name: oidc-admins', '    conditions:', '      - groups: example-admins');
+  }
+  if (options.launcher) {
+    lines.push(
+      '- tenant:',
+      '    name: lab',
+      '    source:',
+      '      local:',
+      '        config-projects:',
+      '          - lab-config:',
+      '              include: [image, flavor, label, section, provider]',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const LAB_CONFIG = `- image: { name: host, type: cloud }
+- flavor: { name: normal }
+- label: { name: small, image: host, flavor: normal, min-ready: 1 }
+- section: { name: lab-section, connection: nodes, images: [host], flavors: [normal] }
+- provider: { name: lab-nodes, section: lab-section, labels: [small] }
+`;
+
+export async function startDeployment(options: DeploymentOptions = {}): Promise<Deployment> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-dashboard-e2e-'));
   const deployment = path.join(root, 'examples', 'quickstart');
   cpSync(path.join(REPOSITORY_ROOT, 'examples/quickstart'), deployment, { recursive: true });
@@ -67,23 +115,16 @@ export async function startDeployment(): Promise<Deployment> {
     path.join(deployment, 'repos/example/broken/.zuul.yaml'),
     '- job:\n    name: broken-job\n    parent: no-such-parent\n    run: run.sh\n',
   );
-  writeFileSync(
-    path.join(deployment, 'main.yaml'),
-    [
-      '- tenant:',
-      '    name: example',
-      '    source:',
-      '      local:',
-      '        config-projects:',
-      '          - sluice-config',
-      '        untrusted-projects:',
-      '          - example/hello',
-      '          - example/broken',
-      '',
-    ].join('\n'),
-  );
+  if (options.launcher) {
+    mkdirSync(path.join(deployment, 'repos/lab-config'), { recursive: true });
+    writeFileSync(path.join(deployment, 'repos/lab-config/zuul.yaml'), LAB_CONFIG);
+  }
+  writeFileSync(path.join(deployment, 'main.yaml'), tenantFile(options));
   const config = loadServiceConfig(path.join(deployment, 'sluice.yaml'));
   config.logs.url = '/logs/';
+  if (options.launcher) {
+    config.connections.nodes = { driver: 'local', root: path.join(root, 'nodes') };
+  }
   const connection = config.connections.local;
   if (connection?.driver !== 'git' || connection.seedFrom === undefined) {
     throw new Error('the quickstart has a seeded git connection "local"');
@@ -94,8 +135,25 @@ export async function startDeployment(): Promise<Deployment> {
   await seedRepositories(connection.seedFrom, connection.baseurl);
   const bareRepo = path.join(connection.baseurl, `${PROJECT}.git`);
   const database: TestDatabase = await createTestDatabase({ migrate: false });
+  const auth = liveTestConfig().auth;
+  if (options.oidc) {
+    auth.authenticators.push({
+      name: 'fake-idp',
+      driver: 'OpenIDConnect',
+      realm: 'fake-realm',
+      issuer: options.oidc.issuer,
+      clientId: options.oidc.clientId,
+      uidClaim: 'sub',
+      clockSkew: 0,
+      allowAuthzOverride: false,
+      default: false,
+      scope: 'openid profile',
+      loadUserInfo: false,
+      keysCacheTtl: 600,
+    });
+  }
   const app = buildApp({
-    config: { ...config, auth: liveTestConfig().auth },
+    config: { ...config, auth },
     database,
     logger: silentLogger(),
     environment: { PATH: process.env.PATH },
