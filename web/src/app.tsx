@@ -114,6 +114,15 @@ function Shell({ tenant, children }: { tenant?: string; children: ReactNode }) {
   );
 }
 
+/** The log file a build page URL opens (`.../log/<path>`, each segment URL-encoded). */
+function decodeLogPath(raw: string): string {
+  try {
+    return raw.split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return raw;
+  }
+}
+
 function TenantRoutes() {
   const { tenant = '' } = useParams<{ tenant: string }>();
   return (
@@ -125,7 +134,10 @@ function TenantRoutes() {
         <Route path="/t/:tenant/builds">
           <BuildsPage tenant={tenant} />
         </Route>
-        <Route path="/t/:tenant/build/:uuid">{(p) => <BuildPage tenant={tenant} uuid={p.uuid} />}</Route>
+        <Route path="/t/:tenant/build/:uuid/log/*">
+          {(p) => <BuildPage tenant={tenant} uuid={p.uuid} logPath={decodeLogPath(p['*'])} />}
+        </Route>
+        <Route path="/t/:tenant/build/:uuid">{(p) => <BuildPage tenant={tenant} uuid={p.uuid} logPath={null} />}</Route>
         <Route path="/t/:tenant/buildsets">
           <BuildsetsPage tenant={tenant} />
         </Route>
