@@ -98,10 +98,12 @@ function tenantFile(options: DeploymentOptions): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** `lab`: a local provider keeping one `small` node ready; `built` is an image its jobs would build. */
 const LAB_CONFIG = `- image: { name: host, type: cloud }
+- image: { name: built, type: zuul, description: Built by an image-build job }
 - flavor: { name: normal }
 - label: { name: small, image: host, flavor: normal, min-ready: 1 }
-- section: { name: lab-section, connection: nodes, images: [host], flavors: [normal] }
+- section: { name: lab-section, connection: nodes, images: [host, built], flavors: [normal] }
 - provider: { name: lab-nodes, section: lab-section, labels: [small] }
 `;
 
