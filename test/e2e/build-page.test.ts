@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from './browser';
+import { contrastProblems, keyboardProblems, overflowProblems } from './page-checks';
 import { ensureDashboardBuilt, startDeployment, TENANT, type Deployment } from './deployment';
 
 const SCREENSHOTS = process.env.SLUICE_E2E_SCREENSHOTS;
@@ -107,7 +108,10 @@ describe('build page: returned data and log files in a browser', () => {
     await narrow.goto(`${buildPath}/log/reports/unit/results.txt`);
     await narrow.locator('.log-text', { hasText: 'test_greeting ... ok' }).waitFor(WAIT);
     expect(await narrow.getByRole('button', { name: 'unit/' }).getAttribute('aria-expanded')).toBe('true');
-    expect(await narrow.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await overflowProblems(narrow)).toEqual([]);
+    await narrow.emulateMedia({ colorScheme: 'dark' });
+    expect(await contrastProblems(narrow)).toEqual([]);
+    expect(await keyboardProblems(narrow)).toEqual([]);
     await narrow.goto(`${buildPath}/log/reports/missing.txt`);
     await narrow.getByText('The log folder has no reports/missing.txt.').waitFor(WAIT);
     await narrow.close();

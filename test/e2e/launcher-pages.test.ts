@@ -9,6 +9,7 @@ import type { Page, WebSocketRoute } from 'playwright-core';
 import type { NodeInfo } from '../../src/model/pipeline-state';
 import { adminToken } from '../helpers/live';
 import { launchBrowser, type TestBrowser } from './browser';
+import { contrastProblems, keyboardProblems, overflowProblems } from './page-checks';
 import { ensureDashboardBuilt, startDeployment, type Deployment } from './deployment';
 
 const LAB = 'lab';
@@ -64,6 +65,15 @@ describe('launcher pages in a browser', () => {
     await page.locator('main table tbody tr:first-child [data-node-state="READY"]').waitFor(WAIT);
     expect(await rows().count()).toBe(2);
     await page.getByText('1–2 of 2').waitFor(WAIT);
+    expect(await keyboardProblems(page)).toEqual([]);
+    const narrow = await browser.open(390);
+    await narrow.emulateMedia({ colorScheme: 'dark' });
+    for (const path of ['nodes', 'labels', 'providers', 'images', 'flavors']) {
+      await narrow.goto(`/t/${LAB}/${path}`);
+      await narrow.locator('main table tbody tr').first().waitFor(WAIT); // the lab's real launcher objects
+      expect([...(await overflowProblems(narrow)), ...(await contrastProblems(narrow))]).toEqual([]);
+    }
+    await narrow.close();
   }, 120_000);
 
   it("follows a nodeset request's life and its removal live", async () => {
