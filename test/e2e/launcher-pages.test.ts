@@ -5,6 +5,8 @@
  * node the launcher starts, a request's life from requested to fulfilled and its removal, and a
  * dropped live connection all show without a reload.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Page, WebSocketRoute } from 'playwright-core';
 import type { NodeInfo } from '../../src/model/pipeline-state';
 import { adminToken } from '../helpers/live';
@@ -13,6 +15,7 @@ import { contrastProblems, keyboardProblems, overflowProblems } from './page-che
 import { ensureDashboardBuilt, startDeployment, type Deployment } from './deployment';
 
 const LAB = 'lab';
+const SCREENSHOTS = process.env.SLUICE_E2E_SCREENSHOTS;
 const WAIT = { timeout: 60_000 };
 
 describe('launcher pages in a browser', () => {
@@ -68,10 +71,14 @@ describe('launcher pages in a browser', () => {
     expect(await keyboardProblems(page)).toEqual([]);
     const narrow = await browser.open(390);
     await narrow.emulateMedia({ colorScheme: 'dark' });
-    for (const path of ['nodes', 'labels', 'providers', 'images', 'flavors']) {
-      await narrow.goto(`/t/${LAB}/${path}`);
+    for (const list of ['nodes', 'labels', 'providers', 'images', 'flavors']) {
+      await narrow.goto(`/t/${LAB}/${list}`);
       await narrow.locator('main table tbody tr').first().waitFor(WAIT); // the lab's real launcher objects
       expect([...(await overflowProblems(narrow)), ...(await contrastProblems(narrow))]).toEqual([]);
+      if (SCREENSHOTS !== undefined && list === 'nodes') {
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        await narrow.screenshot({ path: path.join(SCREENSHOTS, 'nodes-390-dark.png') });
+      }
     }
     await narrow.close();
   }, 120_000);

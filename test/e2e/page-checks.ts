@@ -13,10 +13,27 @@ export async function overflowProblems(page: Page): Promise<string[]> {
     if (document.documentElement.scrollWidth <= width) {
       return [];
     }
-    // The innermost elements reaching past the edge: what makes the page wide.
-    const beyond = (element: Element): boolean => element.getBoundingClientRect().right > width + 1;
+    // The innermost elements reaching past the edge, outside scrolling boxes: what makes the page wide.
+    const scrolls = (element: Element): boolean => {
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (getComputedStyle(up).overflowX !== 'visible') {
+          return true;
+        }
+      }
+      return false;
+    };
+    const beyond = (element: Element): boolean => element.getBoundingClientRect().right > width + 1 && !scrolls(element);
+    // A box within the window whose text spills out of it counts too.
+    const spills = (element: HTMLElement): boolean =>
+      !scrolls(element) &&
+      getComputedStyle(element).overflowX === 'visible' &&
+      element.getBoundingClientRect().left + element.scrollWidth > width + 1;
     const culprits = [...document.querySelectorAll<HTMLElement>('body *')]
-      .filter((element) => beyond(element) && ![...element.children].some(beyond))
+      .filter(
+        (element) =>
+          (beyond(element) || spills(element)) &&
+          ![...element.children].some((child) => beyond(child) || spills(child as HTMLElement)),
+      )
       .map((element) => `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? '').slice(0, 40)}"`);
     return [`page is ${document.documentElement.scrollWidth} px wide in ${width} px`, ...culprits.slice(0, 3)];
   });
