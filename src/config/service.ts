@@ -187,6 +187,8 @@ const graphqlSection = z
       maxDirectives: z.number().int().min(0).default(50),
       /** Lexical tokens in one document. */
       maxTokens: z.number().int().positive().default(2000),
+      /** Deepest nesting of brackets, braces and parentheses in one document, checked before parsing. */
+      maxNesting: z.number().int().positive().default(64),
       /** Bytes of a request body (HTTP) or of one WebSocket message. */
       maxBodyBytes: z
         .number()

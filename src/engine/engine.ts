@@ -188,7 +188,7 @@ export class Engine {
   }
 
   setTenantState(tenant: string, input: TenantStateInput): Promise<OperationResult<TenantEventQueueState>> {
-    return this.operations.setTenantState(tenant, input);
+    return this.operations.setTenantState(this.options.layouts(tenant), input);
   }
 
   /** The outcome text of a management or trigger event once processed (null while pending). */

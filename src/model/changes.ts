@@ -6,6 +6,9 @@ import type { MergeMode, MergerItem } from './build-request';
 
 export type ChangeKind = 'change' | 'branch' | 'tag' | 'ref';
 
+/** The revision of a ref that does not exist (before a creation, after a deletion, or not given). */
+export const ZERO_REVISION = '0000000000000000000000000000000000000000';
+
 /** Which change (patchset) or ref update of which project: what changes and merge items share. */
 export interface ChangeRef {
   /** Canonical project name. */

@@ -10,6 +10,7 @@ import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycl
 import * as engineState from './migrations/0006-engine-state';
 import * as launcher from './migrations/0009-launcher';
 import * as buildRequestPause from './migrations/0010-build-request-pause';
+import * as historyCounts from './migrations/0017-history-counts';
 import * as dashboardGaps from './migrations/0019-dashboard-gaps';
 
 interface Migration {
@@ -26,6 +27,7 @@ const MIGRATIONS: Migration[] = [
   engineState,
   launcher,
   buildRequestPause,
+  historyCounts,
   dashboardGaps,
 ];
 

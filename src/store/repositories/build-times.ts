@@ -4,7 +4,15 @@
  */
 import type { Knex } from 'knex';
 import type { BuildResult } from '../../model/results';
-import { countRows, whereAnyOf, whereFlag, whereResult, type KeysetPage } from './history-query';
+import {
+  countRows,
+  tenantOrder,
+  whereAnyOf,
+  whereFlag,
+  whereResult,
+  whereTenant,
+  type KeysetPage,
+} from './history-query';
 
 /** Every filter of `T/build-times` (exact values, OR'ed); only finished builds are listed. */
 export interface BuildTimeFilter {
@@ -87,10 +95,7 @@ export class BuildTimeRepository {
     }
     const direction = page.fromEnd ? 'asc' : 'desc';
     query
-      .orderBy([
-        { column: 'builds.end_time', order: direction },
-        { column: 'builds.id', order: direction },
-      ])
+      .orderBy(tenantOrder('builds.tenant', ['builds.end_time', 'builds.id'], direction))
       .limit(page.limit)
       .offset(page.offset);
     const rows: BuildTimeRow[] = await query;
@@ -118,9 +123,9 @@ export class BuildTimeRepository {
   private filtered(tenant: string, filter: BuildTimeFilter): Knex.QueryBuilder {
     const query = this.knex('builds')
       .leftJoin('refs', 'refs.id', 'builds.ref_id')
-      .where('builds.tenant', tenant)
       .whereNotNull('builds.result')
       .whereNotNull('builds.end_time');
+    whereTenant(query, 'builds.tenant', tenant);
     whereAnyOf(query, 'builds.project', filter.project);
     whereAnyOf(query, 'builds.pipeline', filter.pipeline);
     whereAnyOf(query, 'builds.branch', filter.branch);

@@ -4,13 +4,16 @@
  */
 import type { Knex } from 'knex';
 import type { BuildResult } from '../../model/results';
+import { HistoryCountRepository } from './history-counts';
 import {
   countRows,
   fetchIdPage,
+  isUnfiltered,
   whereAnyOf,
   whereFlag,
   whereIdRange,
   whereResult,
+  whereTenant,
   type KeysetPage,
 } from './history-query';
 
@@ -172,7 +175,11 @@ interface BuildEventRow {
 }
 
 export class BuildRepository {
-  constructor(private readonly knex: Knex) {}
+  private readonly counts: HistoryCountRepository;
+
+  constructor(private readonly knex: Knex) {
+    this.counts = new HistoryCountRepository(knex);
+  }
 
   /**
    * Build start (docs/gating.md#build-history step 2): inserts the build (with copies of its ref's project and branch
@@ -308,12 +315,20 @@ export class BuildRepository {
 
   /** One page of a tenant's builds matching `filter`, newest first. */
   async list(tenant: string, filter: BuildFilter, page: KeysetPage<number>): Promise<BuildRecord[]> {
-    const rows = await fetchIdPage<BuildRow>(this.filtered(tenant, filter).select('builds.*'), 'builds.id', page);
+    const rows = await fetchIdPage<BuildRow>(
+      this.filtered(tenant, filter).select('builds.*'),
+      'builds.id',
+      page,
+      'builds.tenant',
+    );
     return rows.map(toBuildRecord);
   }
 
   /** How many of a tenant's builds match `filter`. */
   async count(tenant: string, filter: BuildFilter): Promise<number> {
+    if (isUnfiltered(filter)) {
+      return this.counts.count(tenant, 'builds');
+    }
     return countRows(this.filtered(tenant, filter));
   }
 
@@ -366,7 +381,8 @@ export class BuildRepository {
   }
 
   private filtered(tenant: string, filter: BuildFilter): Knex.QueryBuilder {
-    const query = this.knex('builds').where('builds.tenant', tenant);
+    const query = this.knex('builds');
+    whereTenant(query, 'builds.tenant', tenant);
     whereAnyOf(query, 'builds.pipeline', filter.pipeline, true);
     whereAnyOf(query, 'builds.project', filter.project, true);
     whereAnyOf(query, 'builds.branch', filter.branch, true);

@@ -5,7 +5,18 @@
  */
 import type { Knex } from 'knex';
 import type { BuildsetResult } from '../../model/results';
-import { countRows, fetchIdPage, whereAnyOf, whereIdRange, whereResult, type KeysetPage } from './history-query';
+import {
+  countRows,
+  fetchIdPage,
+  isUnfiltered,
+  tenantOrder,
+  whereAnyOf,
+  whereIdRange,
+  whereResult,
+  whereTenant,
+  type KeysetPage,
+} from './history-query';
+import { HistoryCountRepository } from './history-counts';
 import { RefRepository, type NewRef, type RefRecord } from './refs';
 
 export interface BuildsetRecord {
@@ -100,9 +111,11 @@ interface BuildsetEventRow {
 
 export class BuildsetRepository {
   private readonly refs: RefRepository;
+  private readonly counts: HistoryCountRepository;
 
   constructor(private readonly knex: Knex) {
     this.refs = new RefRepository(knex);
+    this.counts = new HistoryCountRepository(knex);
   }
 
   /**
@@ -199,12 +212,16 @@ export class BuildsetRepository {
       this.filtered(tenant, filter).select('buildsets.*'),
       'buildsets.id',
       page,
+      'buildsets.tenant',
     );
     return rows.map(toBuildsetRecord);
   }
 
   /** How many of a tenant's buildsets match `filter`. */
   async count(tenant: string, filter: BuildsetFilter): Promise<number> {
+    if (isUnfiltered(filter)) {
+      return this.counts.count(tenant, 'buildsets');
+    }
     return countRows(this.filtered(tenant, filter));
   }
 
@@ -215,7 +232,7 @@ export class BuildsetRepository {
   ): Promise<BuildsetRecord | null> {
     const [row]: BuildsetRow[] = await this.filtered(tenant, { ...filter, complete: true })
       .select('buildsets.*')
-      .orderBy('buildsets.id', 'desc')
+      .orderBy(tenantOrder('buildsets.tenant', ['buildsets.id'], 'desc'))
       .limit(1);
     return row ? toBuildsetRecord(row) : null;
   }
@@ -232,7 +249,8 @@ export class BuildsetRepository {
   }
 
   private filtered(tenant: string, filter: BuildsetFilter): Knex.QueryBuilder {
-    const query = this.knex('buildsets').where('buildsets.tenant', tenant);
+    const query = this.knex('buildsets');
+    whereTenant(query, 'buildsets.tenant', tenant);
     whereAnyOf(query, 'buildsets.pipeline', filter.pipeline, true);
     whereAnyOf(query, 'buildsets.uuid', filter.uuid);
     whereResult(query, 'buildsets.result', filter);
