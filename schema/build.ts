@@ -235,7 +235,7 @@ Build.implement({
     returnedData: t.field({
       type: 'JSON',
       description:
-        'The data the job returned for its dependent jobs (the `data` of its results file, the reference\'s `zuul_return` data): recorded when the build pauses or ends; null when it returned none.',
+        "The data the job returned for its dependent jobs (the `data` of its results file, the reference's `zuul_return` data): recorded when the build pauses or ends; null when it returned none.",
       resolve: (build, _args, ctx) => buildResultData(ctx).load(build.id),
     }),
   }),

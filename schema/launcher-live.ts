@@ -136,7 +136,12 @@ async function listEvents<R, F extends object>(
       }
       const [record] = await list.page(ctx, tenant, { ...filter, uuids: [change.uuid] }, 1, 0);
       return [
-        { kind: 'change', uuid: change.uuid, record: record ?? null, totalCount: await list.count(ctx, tenant, filter) },
+        {
+          kind: 'change',
+          uuid: change.uuid,
+          record: record ?? null,
+          totalCount: await list.count(ctx, tenant, filter),
+        },
       ];
     },
     readAccessRecheck(ctx, tenant),

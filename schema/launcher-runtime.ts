@@ -112,7 +112,8 @@ export const NodesetRequest = builder.objectRef<NodesetRequestRecord>('NodesetRe
     uuid: t.exposeString('uuid', { nullable: false, description: 'Request id.' }),
     databaseId: t.exposeInt('id', {
       nullable: false,
-      description: 'Database id: lists are newest first by it (a live list places a request it did not show yet by it).',
+      description:
+        'Database id: lists are newest first by it (a live list places a request it did not show yet by it).',
     }),
     state: t.field({
       type: NodesetRequestStateEnum,

@@ -88,7 +88,9 @@ describe('build page: returned data and log files in a browser', () => {
     await page.keyboard.press('Enter');
     expect(await files.getByRole('button', { name: 'unit/' }).getAttribute('aria-expanded')).toBe('true');
     const summary = files.getByRole('link', { name: 'summary.json' });
-    expect(await summary.getAttribute('href')).toMatch(/\/logs\/example\/[0-9a-f]{2}\/[0-9a-f]+\/reports\/summary\.json$/);
+    expect(await summary.getAttribute('href')).toMatch(
+      /\/logs\/example\/[0-9a-f]{2}\/[0-9a-f]+\/reports\/summary\.json$/,
+    );
     await files.getByRole('link', { name: 'results.txt', exact: true }).click();
     await page.waitForURL(`**${buildPath}/log/reports/unit/results.txt`);
     await page.locator('.log-text', { hasText: 'test_farewell ... ok' }).waitFor(WAIT);

@@ -248,7 +248,9 @@ describe('dashboard in a browser', () => {
   it('fits 1,280 and 390 px, reads well in light and dark, and is keyboard reachable on every page', async () => {
     const found = await deployment.graphql<{
       tenant: { builds: { nodes: Array<{ uuid: string; buildset: { uuid: string } }> } };
-    }>(`query { tenant(name: "${TENANT}") { ... on Tenant { builds(first: 1) { nodes { uuid buildset { uuid } } } } } }`);
+    }>(
+      `query { tenant(name: "${TENANT}") { ... on Tenant { builds(first: 1) { nodes { uuid buildset { uuid } } } } } }`,
+    );
     const [build] = found.tenant.builds.nodes;
     const pages = [
       '/tenants',
@@ -288,7 +290,11 @@ describe('dashboard in a browser', () => {
       for (const path of pages) {
         await tab.goto(path);
         await tab.locator('main h1').first().waitFor(WAIT);
-        await tab.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Loading'), undefined, WAIT);
+        await tab.waitForFunction(
+          () => !document.querySelector('main')?.textContent?.includes('Loading'),
+          undefined,
+          WAIT,
+        );
         const where = `${path} at ${width} px, ${scheme}`;
         problems.push(...(await overflowProblems(tab)).map((problem) => `${where}: ${problem}`));
         problems.push(...(await contrastProblems(tab)).map((problem) => `${where}: ${problem}`));

@@ -82,7 +82,12 @@ function tenantFile(options: DeploymentOptions): string {
   ];
   if (options.oidc) {
     lines.push('    authentication-realm: fake-realm', '    admin-rules: [oidc-admins]');
-    lines.unshift('- authorization-rule:', '    name: oidc-admins', '    conditions:', '      - groups: example-admins');
+    lines.unshift(
+      '- authorization-rule:',
+      '    name: oidc-admins',
+      '    conditions:',
+      '      - groups: example-admins',
+    );
   }
   if (options.launcher) {
     lines.push(

@@ -124,8 +124,6 @@ describe('OpenID Connect sign-in in a browser', () => {
     expect(provider.exchanges.at(-1)).toEqual({ outcome: 'invalid_grant', reason: 'PKCE verification failed' });
     expect(await page.evaluate(() => localStorage.getItem('sluice.token'))).toBeNull();
     // The browser logs the provider's 400 answer; nothing else went wrong.
-    expect(browser.takeProblems()).toEqual([
-      expect.stringMatching(/console error on .*auth_callback.*status of 400/),
-    ]);
+    expect(browser.takeProblems()).toEqual([expect.stringMatching(/console error on .*auth_callback.*status of 400/)]);
   }, 60_000);
 });

@@ -22,7 +22,8 @@ export async function overflowProblems(page: Page): Promise<string[]> {
       }
       return false;
     };
-    const beyond = (element: Element): boolean => element.getBoundingClientRect().right > width + 1 && !scrolls(element);
+    const beyond = (element: Element): boolean =>
+      element.getBoundingClientRect().right > width + 1 && !scrolls(element);
     // A box within the window whose text spills out of it counts too.
     const spills = (element: HTMLElement): boolean =>
       !scrolls(element) &&
@@ -34,7 +35,10 @@ export async function overflowProblems(page: Page): Promise<string[]> {
           (beyond(element) || spills(element)) &&
           ![...element.children].some((child) => beyond(child) || spills(child as HTMLElement)),
       )
-      .map((element) => `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? '').slice(0, 40)}"`);
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? '').slice(0, 40)}"`,
+      );
     return [`page is ${document.documentElement.scrollWidth} px wide in ${width} px`, ...culprits.slice(0, 3)];
   });
 }
@@ -52,7 +56,10 @@ export async function contrastProblems(page: Page): Promise<string[]> {
       if (!match) {
         return null;
       }
-      const parts = match[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+      const parts = match[1]
+        .split(/[ ,/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [parts[0], parts[1], parts[2], parts[3] ?? 1];
     };
     const over = (top: Rgba, bottom: Rgba): Rgba => {
@@ -87,7 +94,9 @@ export async function contrastProblems(page: Page): Promise<string[]> {
     };
     const problems: string[] = [];
     for (const element of document.querySelectorAll<HTMLElement>('body *')) {
-      const ownText = [...element.childNodes].some((node) => node.nodeType === 3 && (node.textContent ?? '').trim() !== '');
+      const ownText = [...element.childNodes].some(
+        (node) => node.nodeType === 3 && (node.textContent ?? '').trim() !== '',
+      );
       if (!ownText || element.closest('svg') || element.closest('[disabled], [aria-disabled="true"]')) {
         continue;
       }
@@ -160,16 +169,24 @@ export async function keyboardProblems(page: Page, maxStops = 400): Promise<stri
     }
     reached.add(focused.id);
   }
-  const missed = await page.evaluate((ids: string[]) => {
-    const seen = new Set(ids);
-    const controls = document.querySelectorAll<HTMLElement>(
-      'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])',
-    );
-    return [...controls]
-      // checkVisibility: not hidden by display, visibility or content-visibility (a closed <details>).
-      .filter((element) => element.checkVisibility({ visibilityProperty: true }))
-      .filter((element) => !seen.has(element.dataset.keyboardStop ?? ''))
-      .map((element) => `not reachable with Tab: ${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().slice(0, 30)}"`);
-  }, [...reached]);
+  const missed = await page.evaluate(
+    (ids: string[]) => {
+      const seen = new Set(ids);
+      const controls = document.querySelectorAll<HTMLElement>(
+        'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])',
+      );
+      return (
+        [...controls]
+          // checkVisibility: not hidden by display, visibility or content-visibility (a closed <details>).
+          .filter((element) => element.checkVisibility({ visibilityProperty: true }))
+          .filter((element) => !seen.has(element.dataset.keyboardStop ?? ''))
+          .map(
+            (element) =>
+              `not reachable with Tab: ${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().slice(0, 30)}"`,
+          )
+      );
+    },
+    [...reached],
+  );
   return [...problems, ...missed];
 }

@@ -63,7 +63,12 @@ function json(response: ServerResponse, status: number, body: unknown): void {
 
 export async function startFakeOidcProvider(options: FakeOidcOptions): Promise<FakeOidcProvider> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = { ...(publicKey.export({ format: 'jwk' }) as Record<string, unknown>), kid: KID, use: 'sig', alg: 'RS256' };
+  const jwk = {
+    ...(publicKey.export({ format: 'jwk' }) as Record<string, unknown>),
+    kid: KID,
+    use: 'sig',
+    alg: 'RS256',
+  };
   const codes = new Map<string, PendingCode>();
   const authorizations: URLSearchParams[] = [];
   const exchanges: TokenExchange[] = [];

@@ -68,8 +68,7 @@ export class LauncherChangeRepository {
   /** The highest change id, or 0. */
   async latestId(): Promise<number> {
     const row = (await this.knex('launcher_changes').max('id as id').first()) as
-      | { id: number | string | null }
-      | undefined;
+      { id: number | string | null } | undefined;
     return Number(row?.id ?? 0);
   }
 
@@ -80,7 +79,7 @@ export class LauncherChangeRepository {
   async pruneOlderThan(seconds: number): Promise<number> {
     return Number(
       await this.knex('launcher_changes')
-        .where('changed_at', '<', this.knex.raw("now() - make_interval(secs => ?)", [seconds]))
+        .where('changed_at', '<', this.knex.raw('now() - make_interval(secs => ?)', [seconds]))
         .delete(),
     );
   }

@@ -100,7 +100,12 @@ function toRecord(row: NodesetRequestRow): NodesetRequestRecord {
 function noteChanges(trx: Knex, requests: ReadonlyArray<{ uuid: string; tenant: string }>): Promise<void> {
   return recordLauncherChanges(
     trx,
-    requests.map((request) => ({ kind: 'nodeset-request', uuid: request.uuid, tenant: request.tenant, provider: null })),
+    requests.map((request) => ({
+      kind: 'nodeset-request',
+      uuid: request.uuid,
+      tenant: request.tenant,
+      provider: null,
+    })),
   );
 }
 

@@ -195,7 +195,13 @@ describe('live nodes and nodeset requests', () => {
 
     const held = sub.results.length;
     await graphql(
-      `mutation ($input: NodeHoldInput!) { nodeHold(input: $input) { __typename } }`,
+      `
+        mutation ($input: NodeHoldInput!) {
+          nodeHold(input: $input) {
+            __typename
+          }
+        }
+      `,
       { input: { tenant: 'acme', nodeId: node.uuid, comment: 'look at it' } },
     );
     await sub.until(() => sub.results.length > held, 10_000, 'the hold');
@@ -263,9 +269,18 @@ describe('live nodes and nodeset requests', () => {
     const sub = new Subscription<NodeEvent>(client, NODE_EVENTS, { tenant: 'acme', filter: { states: ['READY'] } });
     const [snapshot] = await sub.waitFor(1);
     expect(snapshot.data?.nodeEvents.records?.map((record) => record.uuid)).toContain(node.uuid);
-    await graphql(`mutation ($input: NodeHoldInput!) { nodeHold(input: $input) { __typename } }`, {
-      input: { tenant: 'acme', nodeId: node.uuid },
-    });
+    await graphql(
+      `
+        mutation ($input: NodeHoldInput!) {
+          nodeHold(input: $input) {
+            __typename
+          }
+        }
+      `,
+      {
+        input: { tenant: 'acme', nodeId: node.uuid },
+      },
+    );
     await sub.until(() => sub.results.length > 1, 10_000, 'the change');
     expect(sub.results[1].data?.nodeEvents).toMatchObject({ uuid: node.uuid, record: null });
     sub.close();

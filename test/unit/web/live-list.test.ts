@@ -28,7 +28,11 @@ describe('applyListEvent', () => {
   });
 
   it('replaces a record it shows in place, keeping the other objects', () => {
-    const next = applyListEvent(page, { kind: 'change', uuid: 'n7', record: row(7, 'HOLD'), totalCount: 6 }, FIRST_PAGE);
+    const next = applyListEvent(
+      page,
+      { kind: 'change', uuid: 'n7', record: row(7, 'HOLD'), totalCount: 6 },
+      FIRST_PAGE,
+    );
     expect(next.records.map((record) => record.state)).toEqual(['READY', 'HOLD', 'READY']);
     expect(next.records[0]).toBe(page.records[0]);
     expect(next.records[2]).toBe(page.records[2]);
@@ -50,13 +54,13 @@ describe('applyListEvent', () => {
   });
 
   it('places a record between the ones it shows by id, and ignores one that belongs to another page', () => {
-    expect(ids(applyListEvent(page, { kind: 'change', uuid: 'n6', record: row(6), totalCount: 7 }, FIRST_PAGE))).toEqual(
-      [9, 7, 6],
-    );
+    expect(
+      ids(applyListEvent(page, { kind: 'change', uuid: 'n6', record: row(6), totalCount: 7 }, FIRST_PAGE)),
+    ).toEqual([9, 7, 6]);
     const second: LiveListState<Row> = { records: [row(4), row(3), row(1)], totalCount: 6 };
-    expect(ids(applyListEvent(second, { kind: 'change', uuid: 'n2', record: row(2), totalCount: 7 }, SECOND_PAGE))).toEqual(
-      [4, 3, 2],
-    );
+    expect(
+      ids(applyListEvent(second, { kind: 'change', uuid: 'n2', record: row(2), totalCount: 7 }, SECOND_PAGE)),
+    ).toEqual([4, 3, 2]);
     // Newer than the page: it belongs to an earlier page.
     const newer = applyListEvent(second, { kind: 'change', uuid: 'n10', record: row(10), totalCount: 7 }, SECOND_PAGE);
     expect(ids(newer)).toEqual([4, 3, 1]);
@@ -65,8 +69,8 @@ describe('applyListEvent', () => {
 
   it('fills a short first page with any record', () => {
     const short: LiveListState<Row> = { records: [row(5)], totalCount: 1 };
-    expect(ids(applyListEvent(short, { kind: 'change', uuid: 'n2', record: row(2), totalCount: 2 }, FIRST_PAGE))).toEqual([
-      5, 2,
-    ]);
+    expect(
+      ids(applyListEvent(short, { kind: 'change', uuid: 'n2', record: row(2), totalCount: 2 }, FIRST_PAGE)),
+    ).toEqual([5, 2]);
   });
 });

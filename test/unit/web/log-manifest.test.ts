@@ -103,7 +103,9 @@ describe('log manifest', () => {
     expect(resolveLogUrl('zuul-manifest.json', '/logs/t/ab/abc/', 'http://sluice:9000/t/t/build/abc')).toBe(
       'http://sluice:9000/logs/t/ab/abc/zuul-manifest.json',
     );
-    expect(resolveLogUrl('https://elsewhere/m.json', '/logs/x/', 'http://sluice:9000/')).toBe('https://elsewhere/m.json');
+    expect(resolveLogUrl('https://elsewhere/m.json', '/logs/x/', 'http://sluice:9000/')).toBe(
+      'https://elsewhere/m.json',
+    );
     expect(ancestors('a/b/c.txt')).toEqual(['a', 'a/b']);
     expect(ancestors('c.txt')).toEqual([]);
   });

@@ -103,7 +103,9 @@ export function LogBrowser({ tenant, uuid, logUrl, manifestUrl, openPath }: Brow
             open={open}
             toggle={toggle}
             selected={openPath}
-            link={(entry) => tenantPath(tenant, `build/${uuid}/log/${entry.path.split('/').map(encodeURIComponent).join('/')}`)}
+            link={(entry) =>
+              tenantPath(tenant, `build/${uuid}/log/${entry.path.split('/').map(encodeURIComponent).join('/')}`)
+            }
             raw={(entry) => entryUrl(logUrl, entry, manifest.value.indexLinks)}
           />
           {openPath !== null && <Viewer manifest={manifest.value} path={openPath} logUrl={logUrl} />}
@@ -142,12 +144,7 @@ function Entry({ entry, ...props }: { entry: LogEntry } & Omit<TreeProps, 'entri
     const expanded = props.open.has(entry.path);
     return (
       <>
-        <button
-          type="button"
-          className="log-folder"
-          aria-expanded={expanded}
-          onClick={() => props.toggle(entry.path)}
-        >
+        <button type="button" className="log-folder" aria-expanded={expanded} onClick={() => props.toggle(entry.path)}>
           <span aria-hidden="true">{expanded ? '▾' : '▸'}</span> {entry.name}/
         </button>
         {expanded && <Tree entries={entry.children} {...props} />}

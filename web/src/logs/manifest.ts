@@ -37,7 +37,9 @@ interface ArtifactLike {
 export function manifestArtifact<A extends ArtifactLike>(artifacts: readonly A[]): A | undefined {
   return artifacts.find((artifact) => {
     const metadata = artifact.metadata;
-    return typeof metadata === 'object' && metadata !== null && (metadata as { type?: unknown }).type === 'zuul_manifest';
+    return (
+      typeof metadata === 'object' && metadata !== null && (metadata as { type?: unknown }).type === 'zuul_manifest'
+    );
   });
 }
 
