@@ -56,6 +56,16 @@ export function toMergerItem(item: MergeItem, repository: { connection: string; 
   };
 }
 
+/**
+ * The name of a project from its canonical name, by the rule canonical names are made with
+ * (`<canonical hostname>/<name>`): what follows the first `/`. For projects no layout knows;
+ * a layout's own name wins where there is one.
+ */
+export function nameFromCanonical(canonicalName: string): string {
+  const slash = canonicalName.indexOf('/');
+  return slash < 0 ? canonicalName : canonicalName.slice(slash + 1);
+}
+
 /** A display identifier for a change: `N,P` for changes, the new revision for refs. */
 export function changeId(change: ChangeInfo): string {
   if (change.kind === 'change' && change.number !== null) {
