@@ -1,8 +1,8 @@
 /**
  * The build page's returned data and log file browser in a browser, after a real gate run whose
- * unit job fills its log folder with real files, writes a `zuul-manifest.json` in the
- * reference's format there, returns it as the `zuul_manifest` artifact and returns data
- * (docs/dashboard.md#log-file-browser). Folders open with the mouse and the keyboard, plain-text
+ * unit job writes reports into its log folder and returns data; the executor writes the folder's
+ * `zuul-manifest.json` and its `zuul_manifest` artifact (docs/logs.md#zuul-manifestjson,
+ * docs/dashboard.md#log-file-browser). Folders open with the mouse and the keyboard, plain-text
  * files open in the page at a link that can be shared, other files link raw to the log server.
  */
 import { mkdirSync } from 'node:fs';
@@ -15,29 +15,15 @@ import { ensureDashboardBuilt, startDeployment, TENANT, type Deployment } from '
 const SCREENSHOTS = process.env.SLUICE_E2E_SCREENSHOTS;
 const WAIT = { timeout: 60_000 };
 
-/** A unit job that publishes reports with a manifest of them and returns data. */
+/** A unit job that publishes reports in its log folder and returns data. */
 const UNIT_WITH_REPORTS = `#!/bin/sh
 set -e
 output=$(sh ./hello.sh Sluice)
 test "$output" = "Hello, Sluice!"
-logs="$SLUICE_LOG_DIR"
-mkdir -p "$logs/reports/unit"
-printf 'test_greeting ... ok\\ntest_farewell ... ok\\n' > "$logs/reports/unit/results.txt"
-printf '{"passed": 2, "failed": 0}\\n' > "$logs/reports/summary.json"
-size() { wc -c < "$1" | tr -d ' '; }
-cat > "$logs/zuul-manifest.json" <<EOF
-{"tree": [
-  {"name": "reports", "mimetype": "application/directory", "encoding": null, "children": [
-    {"name": "unit", "mimetype": "application/directory", "encoding": null, "children": [
-      {"name": "results.txt", "mimetype": "text/plain", "encoding": null, "last_modified": 0, "size": $(size "$logs/reports/unit/results.txt")}]},
-    {"name": "summary.json", "mimetype": "application/json", "encoding": null, "last_modified": 0, "size": $(size "$logs/reports/summary.json")}]},
-  {"name": "job-output.txt", "mimetype": "text/plain", "encoding": null, "last_modified": 0, "size": 0}],
- "index_links": false}
-EOF
-cat > "$SLUICE_RESULTS_FILE" <<EOF
-{"data": {"greeting": "$output", "tests": {"passed": 2}},
- "artifacts": [{"name": "Zuul Manifest", "url": "zuul-manifest.json", "metadata": {"type": "zuul_manifest"}}]}
-EOF
+mkdir -p "$SLUICE_LOG_DIR/reports/unit"
+printf 'test_greeting ... ok\\ntest_farewell ... ok\\n' > "$SLUICE_LOG_DIR/reports/unit/results.txt"
+printf '{"passed": 2, "failed": 0}\\n' > "$SLUICE_LOG_DIR/reports/summary.json"
+printf '{"data": {"greeting": "%s", "tests": {"passed": 2}}}\\n' "$output" > "$SLUICE_RESULTS_FILE"
 echo "unit tests passed"
 `;
 
@@ -80,7 +66,16 @@ describe('build page: returned data and log files in a browser', () => {
   }, 60_000);
 
   it('browses the log folder from the manifest and opens a text file in the page', async () => {
+    await page.getByRole('link', { name: 'Zuul Manifest' }).waitFor(WAIT); // the executor's artifact
     const files = page.getByRole('region', { name: 'Log files' });
+    // The executor's own files are in the tree too: the JSON output links raw, the inventory opens here.
+    expect(await files.getByRole('link', { name: 'job-output.json', exact: true }).getAttribute('href')).toMatch(
+      /\/job-output\.json$/,
+    );
+    await files.getByRole('button', { name: 'zuul-info/' }).click();
+    await files.getByRole('link', { name: 'inventory.yaml', exact: true }).click();
+    await page.waitForURL(`**${buildPath}/log/zuul-info/inventory.yaml`);
+    await page.locator('.log-text', { hasText: 'hello-unit' }).waitFor(WAIT);
     await files.getByRole('button', { name: 'reports/' }).click();
     await files.getByRole('button', { name: 'unit/' }).waitFor(WAIT);
     // The keyboard opens a folder too.

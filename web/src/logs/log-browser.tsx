@@ -163,10 +163,12 @@ function Entry({ entry, ...props }: { entry: LogEntry } & Omit<TreeProps, 'entri
       )}
       <span className="muted small"> {formatSize(entry.size)}</span>
       {viewable(entry) && (
-        <a className="small" href={props.raw(entry)} aria-label={`${entry.name} raw`}>
+        <>
           {' '}
-          raw
-        </a>
+          <a className="small" href={props.raw(entry)} aria-label={`${entry.name} raw`}>
+            raw
+          </a>
+        </>
       )}
     </span>
   );
