@@ -74,13 +74,11 @@ export class LauncherChangeRepository {
 
   /**
    * Forget changes older than `seconds` by the database's clock (the one `changed_at` is written
-   * with); live readers are long past them. Returns how many went.
+   * with); live readers are long past them.
    */
-  async pruneOlderThan(seconds: number): Promise<number> {
-    return Number(
-      await this.knex('launcher_changes')
-        .where('changed_at', '<', this.knex.raw('now() - make_interval(secs => ?)', [seconds]))
-        .delete(),
-    );
+  async pruneOlderThan(seconds: number): Promise<void> {
+    await this.knex('launcher_changes')
+      .where('changed_at', '<', this.knex.raw('now() - make_interval(secs => ?)', [seconds]))
+      .delete();
   }
 }
