@@ -67,6 +67,9 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
 
   async buildEvent(buildId: number, input: Parameters<BuildHistoryWriter['buildEvent']>[1]): Promise<void> {
     await this.builds.addEvent(buildId, { eventType: input.eventType, eventTime: input.eventTime });
+    if (input.resultData !== undefined) {
+      await this.builds.setResultData(buildId, input.resultData);
+    }
   }
 
   private inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {

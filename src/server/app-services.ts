@@ -11,6 +11,7 @@ import type { Redactor } from '../secrets/redact';
 import { openDatabase, type Database } from '../store/database';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { SystemEventRepository } from '../store/repositories/system-events';
+import { LauncherChangeRepository } from '../store/repositories/launcher-changes';
 import type { Services, TenantCatalog } from '../../schema/infra/context';
 import { createEventBus } from '../../subscriptions/bus';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
@@ -144,9 +145,10 @@ function liveHubOver(bus: EventBus, database: Database, logger: Logger, options:
     {
       committedSequence: async (tenant) => (await engineState.loadTenant(tenant)).busSequence,
       systemEvents: new SystemEventRepository(database.knex),
+      launcherChanges: new LauncherChangeRepository(database.knex),
     },
     options.live,
     Date.now,
-    (err) => logger.warn({ err }, 'reading system events for live subscribers failed'),
+    (err) => logger.warn({ err }, 'reading system events or launcher changes for live subscribers failed'),
   );
 }

@@ -14,6 +14,7 @@ import * as shortProjectNames from './migrations/0011-short-project-names';
 import * as recovery from './migrations/0013-recovery';
 import * as buildEstimates from './migrations/0015-build-estimates';
 import * as historyCounts from './migrations/0017-history-counts';
+import * as dashboardGaps from './migrations/0019-dashboard-gaps';
 
 interface Migration {
   name: string;
@@ -33,6 +34,7 @@ const MIGRATIONS: Migration[] = [
   recovery,
   buildEstimates,
   historyCounts,
+  dashboardGaps,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

@@ -52,10 +52,14 @@ export function quickstartDeployment(prefix: string): QuickstartDeployment {
   };
 }
 
-/** The deployment served by one process on 127.0.0.1 (any free port), with the test authenticators. */
-export async function startQuickstartApp(config: ServiceConfig, database: TestDatabase): Promise<SluiceApp> {
+/** The deployment served by one process on 127.0.0.1 (any free port), with the test authenticators (or `auth`). */
+export async function startQuickstartApp(
+  config: ServiceConfig,
+  database: TestDatabase,
+  auth: ServiceConfig['auth'] = liveTestConfig().auth,
+): Promise<SluiceApp> {
   const app = buildApp({
-    config: { ...config, auth: liveTestConfig().auth },
+    config: { ...config, auth },
     database,
     logger: silentLogger(),
     environment: { PATH: process.env.PATH },

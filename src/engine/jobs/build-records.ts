@@ -121,6 +121,7 @@ export async function recordEnded(
       held: false,
       artifacts: [],
       provides: [],
+      resultData: {},
     });
   }
   ctx.publish({

@@ -133,7 +133,7 @@ async function pauseBuild(
         build.startTime ? new Date(build.startTime) : ctx.now,
       ));
     build.historyId = id;
-    await ctx.history.buildEvent(id, { eventType: 'paused', eventTime: ctx.now });
+    await ctx.history.buildEvent(id, { eventType: 'paused', eventTime: ctx.now, resultData: build.data });
   }
   ctx.publish({
     type: 'job-paused',
@@ -225,6 +225,7 @@ async function completeBuild(
       held: build.held,
       artifacts: build.artifacts,
       provides: result === 'SUCCESS' ? job.job.provides : [],
+      resultData: build.data,
     });
   }
   await releaseSemaphores(ctx, item, job);

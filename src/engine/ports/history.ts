@@ -42,8 +42,16 @@ export interface BuildHistoryWriter {
       held: boolean;
       artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
       provides: string[];
+      /** The data the build returned (docs/gating.md#build-history); empty when none. */
+      resultData: Record<string, unknown>;
     },
   ): Promise<void>;
-  /** A `paused` or `resumed` event of a started build (docs/gating.md#build-history). */
-  buildEvent(buildId: number, input: { eventType: 'paused' | 'resumed'; eventTime: Date }): Promise<void>;
+  /**
+   * A `paused` or `resumed` event of a started build (docs/gating.md#build-history); a pause also
+   * records the data the build returned so far.
+   */
+  buildEvent(
+    buildId: number,
+    input: { eventType: 'paused' | 'resumed'; eventTime: Date; resultData?: Record<string, unknown> },
+  ): Promise<void>;
 }

@@ -119,6 +119,8 @@ export interface CompleteBuild {
   artifacts?: NewArtifact[];
   provides?: string[];
   events?: NewBuildEvent[];
+  /** The data the build returned (its results file's `data`); nothing is kept when empty. */
+  resultData?: Record<string, unknown> | null;
 }
 
 export interface NewBuildEvent {
@@ -258,7 +260,30 @@ export class BuildRepository {
     if (events.length > 0) {
       await trx('build_events').insert(events.map((event) => toBuildEventRow(buildId, event)));
     }
+    if (input.resultData !== undefined) {
+      await this.setResultData(buildId, input.resultData, trx);
+    }
     return toBuildRecord(row);
+  }
+
+  /** Replaces the data a build returned (a paused build returned it before it ends); null or `{}` removes it. */
+  async setResultData(buildId: number, data: Record<string, unknown> | null, trx: Knex = this.knex): Promise<void> {
+    if (data === null || Object.keys(data).length === 0) {
+      await trx('build_result_data').where('build_id', buildId).delete();
+      return;
+    }
+    await trx('build_result_data').insert({ build_id: buildId, data }).onConflict('build_id').merge();
+  }
+
+  /** The data each build returned, by build id (builds that returned none are absent); one query. */
+  async listResultData(buildIds: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
+    if (buildIds.length === 0) {
+      return new Map();
+    }
+    const rows: Array<{ build_id: number; data: Record<string, unknown> }> = await this.knex('build_result_data')
+      .whereIn('build_id', buildIds)
+      .select('build_id', 'data');
+    return new Map(rows.map((row) => [Number(row.build_id), row.data]));
   }
 
   /**
