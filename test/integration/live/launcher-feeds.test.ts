@@ -204,7 +204,12 @@ describe('live nodes and nodeset requests', () => {
       `,
       { input: { tenant: 'acme', nodeId: node.uuid, comment: 'look at it' } },
     );
-    await sub.until(() => sub.results.length > held, 10_000, 'the hold');
+    // A change of the node delivered late (written before the hold) may arrive first: wait for the hold itself.
+    await sub.until(
+      () => since(sub, held).some((result) => result.data?.nodeEvents.record?.state === 'HOLD'),
+      10_000,
+      'the hold',
+    );
     expect(since(sub, held).at(-1)?.data?.nodeEvents).toEqual({
       __typename: 'ProviderNodeChanged',
       uuid: node.uuid,
