@@ -50,7 +50,7 @@ const NO_TENANTS: TenantCatalog = { tenantNames: () => [], layout: () => undefin
 
 export function databaseFor(config: ServiceConfig): Database {
   return config.database.url
-    ? openDatabase({ kind: 'postgres', url: config.database.url })
+    ? openDatabase({ kind: 'postgres', url: config.database.url, applicationName: config.database.applicationName })
     : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata` });
 }
 
@@ -66,7 +66,11 @@ export function assembleServices(options: AppOptions): AppServices {
       ? new LayoutManager({ config, knex: database.knex, logger, now, secretKeys: keys })
       : undefined;
   const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
-  const bus = options.bus ?? createEventBus(config);
+  const bus =
+    options.bus ??
+    createEventBus(config, {
+      onError: (err, link) => logger.warn({ err, link }, 'event bus connection problem'),
+    });
   const listening: AppServices['listening'] = { url: undefined };
   const roles =
     layoutManager && options.engine === undefined

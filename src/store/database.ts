@@ -8,7 +8,13 @@ import { LazyPgliteClient, openPglite } from './pglite';
 import { pgTypeParsers } from './type-parsers';
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolMax?: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolMax?: number;
+      /** `application_name` of the pool's sessions (docs/operations.md#database-links). */
+      applicationName?: string;
+    }
   | {
       kind: 'pglite';
       dataDir?: string;
@@ -27,9 +33,18 @@ export interface Database {
 export function openDatabase(target: DatabaseTarget): Database {
   if (target.kind === 'postgres') {
     pgTypeParsers();
+    // knex drops a pooled session that errored or ended and opens another for the next query,
+    // so a terminated session or a PostgreSQL restart costs the queries in flight, never the
+    // process (docs/operations.md#database-links). Connecting gives up after 5 s (the pool
+    // retries while a query waits); keepalive notices a peer that vanished without a word.
     const knex = knexFactory({
       client: 'pg',
-      connection: target.url,
+      connection: {
+        connectionString: target.url,
+        application_name: target.applicationName ?? 'sluice',
+        connectionTimeoutMillis: 5000,
+        keepAlive: true,
+      } as Knex.PgConnectionConfig,
       pool: { min: 0, max: target.poolMax ?? 10 },
     });
     return { knex, kind: 'postgres', describe: `postgres ${redactUrl(target.url)}`, close: () => knex.destroy() };

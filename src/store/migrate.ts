@@ -10,6 +10,7 @@ import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycl
 import * as engineState from './migrations/0006-engine-state';
 import * as launcher from './migrations/0009-launcher';
 import * as buildRequestPause from './migrations/0010-build-request-pause';
+import * as leasesAndBusOutbox from './migrations/0012-leases-and-bus-outbox';
 
 interface Migration {
   name: string;
@@ -25,6 +26,7 @@ const MIGRATIONS: Migration[] = [
   engineState,
   launcher,
   buildRequestPause,
+  leasesAndBusOutbox,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
