@@ -234,6 +234,13 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     bus: options.engineBus,
     clock: { now: options.now },
     logger: { error: (message, err) => logger.error({ err }, message) },
+    warn: (message) => logger.warn(message),
+    leadership: { ttlMs: config.scheduler.leaseTimeout * 1000 },
+    onLeadershipChange: (change) =>
+      logger.info(
+        { tenant: change.tenant, epoch: change.epoch, reason: change.reason },
+        change.leading ? 'leading tenant' : 'no longer leading tenant',
+      ),
   });
 
   return {
@@ -245,7 +252,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       const tasks: RoleTask[] = [];
       for (const tenant of layoutManager.tenantNames()) {
         if (!(await engine.startTenant(tenant))) {
-          logger.info({ tenant }, 'another process leads this tenant');
+          logger.info({ tenant }, 'another process leads this tenant; standing by');
         }
       }
       // New layouts start and reconfigure the tenant's scheduler in the background; shutdown

@@ -61,7 +61,15 @@ export function backoffDelay(policy: BackoffPolicy, attempt: number, random: () 
 
 /** SQLSTATE classes and codes that mean the session is gone or cannot be had right now. */
 const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const CONNECTION_MESSAGES =
   /connection terminated|terminating connection|connection timeout|timeout expired|server closed the connection|client has encountered a connection error|not queryable|Connection ended|Knex: Timeout acquiring a connection/i;
 

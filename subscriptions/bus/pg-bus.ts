@@ -90,6 +90,7 @@ export class PostgresBus implements EventBus {
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.publishRetryMs = options.publishRetryMs ?? 30_000;
     this.pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
+    this.lastPrune = Date.now(); // the first pruning waits an interval: a start is busy enough
     this.publisher = new pg.Pool({
       connectionString: url,
       max: 2,

@@ -4,6 +4,7 @@
  * triggers), run the queues until stable, mark the events processed and save what changed.
  * Executor and launcher calls and bus deltas happen after the commit.
  */
+import type { Knex } from 'knex';
 import type { EngineEventCategory } from '../../model/engine-events';
 import type { TenantEventQueueState } from '../../model/pipeline-state';
 import type { Database } from '../../store/database';
@@ -40,6 +41,13 @@ export interface PassOptions {
   logger?: SchedulerLogger;
   /** Called when a semaphore was released (global semaphores span tenants). */
   onSemaphoreReleased?: () => void;
+  /**
+   * Proves inside the pass's transaction that this scheduler leads the tenant (its first
+   * statement, and again before a change is merged into its branch); throws when it does not.
+   */
+  fence?: (trx: Knex.Transaction) => Promise<void>;
+  /** False once the lead may have been lost: side effects after the commit are left to the new leader. */
+  leading?: () => boolean;
 }
 
 /** The order in which a pass handles the categories of its batch. */
@@ -76,7 +84,11 @@ export class PassRunner {
     let committed: PassContext | null = null;
     let didWork = false;
     await this.options.database.knex.transaction(async (trx) => {
-      const ctx = new PassContext(tenant, now, layout, trx, this.options.gateways, this.options.uuid, this.estimates);
+      // Nothing of the tenant is read or written before the lead is proven in this transaction.
+      const fence = this.options.fence;
+      await fence?.(trx);
+      const gateways = fence ? fencedGateways(this.options.gateways, () => fence(trx)) : this.options.gateways;
+      const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid, this.estimates);
       committed = ctx;
       // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
       record.eventQueues = (await this.stateRepo.loadTenant(tenant, trx, true)).eventQueues;
@@ -172,6 +184,13 @@ export class PassRunner {
   private async afterCommit(ctx: PassContext): Promise<void> {
     const { tenant } = this.options;
     for (const action of ctx.afterCommit) {
+      if (this.options.leading?.() === false) {
+        // The new leader sends from the stored state what is still needed (recovery.ts).
+        this.options.logger?.error(
+          `tenant ${tenant}: lead lost after a pass; its side effects are left to the new leader`,
+        );
+        break;
+      }
       try {
         await action();
       } catch (error) {
@@ -207,4 +226,19 @@ function pendingCategories(queues: TenantEventQueueState): EngineEventCategory[]
 /** The outcome of an event whose payload does not validate: recorded, never retried. */
 function invalidOutcome(event: { error: string }): Promise<string> {
   return Promise.resolve(`error: ${event.error}`);
+}
+
+/** The gateways of one pass: a change is merged into its branch only after the lead was proven again. */
+function fencedGateways(gateways: EngineGateways, prove: () => Promise<void>): EngineGateways {
+  const { merger } = gateways;
+  return {
+    ...gateways,
+    merger: {
+      prepare: (items) => merger.prepare(items),
+      mergeToBranch: async (item) => {
+        await prove();
+        return merger.mergeToBranch(item);
+      },
+    },
+  };
 }
