@@ -153,6 +153,10 @@ async function serve(config: ServiceConfig): Promise<number> {
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
+  // Bounded in every state (docs/operations.md#shutdown): at `shutdownTimeout` after the signal
+  // the process exits, whatever is still open (a connection attempt to a database that is gone).
+  // It exits 0 when the stop completed (the command's code is set by then), else 1.
+  setTimeout(() => process.exit(process.exitCode ?? 1), config.shutdownTimeout * 1000).unref();
   await app.stop();
   return 0;
 }

@@ -9,7 +9,8 @@ import type { Redactor } from '../secrets/redact';
 import type { Database } from '../store/database';
 import type { Services } from '../../schema/infra/context';
 import { graphqlRoute } from './graphql-route';
-import { healthRoutes, type Readiness } from './health';
+import type { LinkState } from '../store/links';
+import { healthRoutes, type HealthSources, type Readiness } from './health';
 import { logFiles, logsMountPath } from './log-files';
 import type { Logger } from './logger';
 import { requestContext, type InFlightRequests } from './request-context';
@@ -22,6 +23,10 @@ export interface HttpAppOptions {
   logger: Logger;
   database: Database;
   readiness: Readiness;
+  /** The event bus's links, for `/health/ready`. */
+  bus: { links(): LinkState[] };
+  /** The tenants whose schedulers run in this process (undefined when it runs none). */
+  leadership?: HealthSources['leadership'];
   yoga: SluiceYoga;
   services: Services;
   secretRedactor: () => Redactor;
@@ -46,7 +51,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   });
   const inFlight: InFlightRequests = { count: 0, drained: new Set() };
   koa.use(requestContext(logger, inFlight));
-  koa.use(healthRoutes(options.database, options.readiness));
+  koa.use(
+    healthRoutes({
+      database: options.database,
+      readiness: options.readiness,
+      links: () => options.bus.links(),
+      leadership: options.leadership,
+    }),
+  );
   const logsMount = logsMountPath(config);
   if (logsMount !== null && config.logs.dir !== undefined) {
     koa.use(logFiles({ dir: config.logs.dir, mountPath: logsMount }));

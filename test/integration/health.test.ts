@@ -13,14 +13,19 @@ describe('health endpoints', () => {
     try {
       const notMigrated = await fetch(`${base}/health/ready`);
       expect(notMigrated.status).toBe(503);
-      expect(await notMigrated.json()).toEqual({ status: 'unavailable', problems: ['migrations not applied yet'] });
+      expect(await notMigrated.json()).toEqual({
+        status: 'unavailable',
+        problems: ['migrations not applied yet'],
+        links: { database: { up: true, since: expect.any(String) } },
+      });
       expect((await fetch(`${base}/health/live`)).status).toBe(200);
       await database.close();
       const noDatabase = await fetch(`${base}/health/ready`);
       expect(noDatabase.status).toBe(503);
-      const body = (await noDatabase.json()) as { problems: string[] };
+      const body = (await noDatabase.json()) as { problems: string[]; links: Record<string, unknown> };
       expect(body.problems).toContain('migrations not applied yet');
       expect(body.problems.some((p) => p.startsWith('database unavailable'))).toBe(true);
+      expect(body.links.database).toEqual({ up: false, since: expect.any(String), error: expect.any(String) });
       expect((await fetch(`${base}/health/live`)).status).toBe(200);
     } finally {
       await new Promise<void>((resolve) => app.httpServer.close(() => resolve()));

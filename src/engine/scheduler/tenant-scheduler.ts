@@ -35,6 +35,8 @@ export class TenantScheduler {
   private readonly state: TenantState;
   private readonly passes: PassRunner;
   private leading = false;
+  /** The epoch this scheduler leads with (kept for the announcement when the lead is lost). */
+  private leadEpoch: number | null = null;
   private stopped = false;
   private wakeRequested = false;
   private wakeResolve: (() => void) | null = null;
@@ -62,7 +64,7 @@ export class TenantScheduler {
 
   /** The lease epoch while this scheduler leads its tenant, else null. */
   get epoch(): number | null {
-    return this.leading ? this.leadership.epoch : null;
+    return this.leading ? this.leadEpoch : null;
   }
 
   /** Try to take the lead, then keep running (leading or standing by); true when it leads now. */
@@ -129,25 +131,26 @@ export class TenantScheduler {
       return false;
     }
     this.leading = true;
+    this.leadEpoch = this.leadership.epoch;
     this.idle = false;
-    this.announce(true, 'took the lease');
+    this.announce(true, 'took the lease', this.leadEpoch);
     return true;
   }
 
   /** Stop acting for the tenant at once: the lease is gone or cannot be proven. */
   private loseLead(reason: string): void {
-    const epoch = this.leadership.epoch;
     this.leadership.drop();
     if (!this.leading) {
       return;
     }
     this.leading = false;
     this.options.warn?.(`scheduler of tenant ${this.tenant} stopped: ${reason}`);
-    this.announce(false, reason, epoch);
+    this.announce(false, reason, this.leadEpoch);
+    this.leadEpoch = null;
     this.releaseIdleWaiters();
   }
 
-  private announce(leading: boolean, reason: string, epoch = this.leadership.epoch): void {
+  private announce(leading: boolean, reason: string, epoch: number | null): void {
     try {
       this.options.onLeadershipChange?.({ tenant: this.tenant, leading, epoch, reason });
     } catch {
@@ -225,6 +228,9 @@ export class TenantScheduler {
 
   /** Wait `ms`, or less when stopped (or woken, unless `wakeable` is false). */
   private async pause(ms: number, wakeable = true): Promise<void> {
+    if (this.stopped) {
+      return; // stop() may have come while this scheduler was busy, before anything could wake it
+    }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       timer.unref?.();

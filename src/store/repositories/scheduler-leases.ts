@@ -52,14 +52,15 @@ export class SchedulerLeaseRepository {
   }
 
   /**
-   * Extend the lease when `holder` still holds it at `epoch`; false when it changed hands. Run in
-   * a transaction, this locks the row until it ends: nobody takes the lease meanwhile.
+   * Extend the lease when `holder` still holds it at `epoch` and it has not run out; false
+   * otherwise (then it may have changed hands). Run in a transaction, this locks the row until
+   * the transaction ends: nobody takes the lease meanwhile.
    */
   async renew(tenant: string, holder: string, epoch: number, ttlMs: number, trx: Knex = this.knex): Promise<boolean> {
     const result = (await trx.raw(
       `UPDATE scheduler_leases
        SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + make_interval(secs => ?)
-       WHERE tenant = ? AND holder = ? AND epoch = ?
+       WHERE tenant = ? AND holder = ? AND epoch = ? AND expires_at > clock_timestamp()
        RETURNING epoch`,
       [ttlMs / 1000, tenant, holder, epoch],
     )) as { rows: unknown[] };
