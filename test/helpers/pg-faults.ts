@@ -49,7 +49,9 @@ export async function eventually(
       lastError = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
