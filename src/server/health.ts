@@ -100,7 +100,11 @@ export function healthRoutes(sources: HealthSources): Koa.Middleware {
       links: Object.fromEntries(
         links.map((link) => [
           link.name,
-          { up: link.up, since: link.since.toISOString(), ...(link.up ? {} : { error: link.error ?? 'unknown error' }) },
+          {
+            up: link.up,
+            since: link.since.toISOString(),
+            ...(link.up ? {} : { error: link.error ?? 'unknown error' }),
+          },
         ]),
       ),
     };

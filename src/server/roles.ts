@@ -11,6 +11,7 @@ import { canonicalHostnameOf } from '../config/service';
 import type { LayoutManager } from '../config/layout-manager';
 import type { Layout } from '../config/layout';
 import type { Database } from '../store/database';
+import { retryConnectionErrors } from '../store/links';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
 import { Engine } from '../engine/engine';
 import { BuildRequestExecutor } from '../executor/build-request-gateway';
@@ -185,7 +186,13 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   // Trigger rows are written one at a time, in the order the pollers report them.
   let submissions: Promise<void> = Promise.resolve();
   const submitTrigger = (event: GitTriggerEvent): Promise<void> => {
-    const submitted = submissions.then(() => deliver(event));
+    // Recorded once PostgreSQL answers again when it is restarting (docs/operations.md#database-links).
+    const submitted = submissions.then(() =>
+      retryConnectionErrors(() => deliver(event), {
+        onRetry: (err) =>
+          logger.warn({ err, project: event.project }, 'recording a trigger event: database away, retrying'),
+      }),
+    );
     submissions = submitted.catch((err: unknown) =>
       logger.error({ err, connection: event.connection, project: event.project }, 'trigger event not recorded'),
     );

@@ -266,3 +266,36 @@ export class Reconnector<T> {
     waiters.forEach((resolve) => resolve());
   }
 }
+
+export interface RetryOptions {
+  /** Stop retrying (the error is thrown) once this says so: the work is no longer wanted. */
+  giveUp?: () => boolean;
+  /** Stop retrying after this long (default 5 minutes). */
+  maxMs?: number;
+  backoff?: BackoffPolicy;
+  timers?: Timers;
+  onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
+}
+
+/**
+ * Run `work`, and again with backoff while it fails with a connection error (a write that must
+ * not be lost while PostgreSQL restarts: a build's result, a trigger event, a scheduler's side
+ * effects). Other errors, `giveUp` and `maxMs` end the retries with the last error.
+ */
+export async function retryConnectionErrors<T>(work: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const started = Date.now();
+  const maxMs = options.maxMs ?? 5 * 60_000;
+  const timers = options.timers ?? REAL_TIMERS;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isConnectionError(error) || options.giveUp?.() === true || Date.now() - started >= maxMs) {
+        throw error;
+      }
+      const delay = backoffDelay(options.backoff ?? DEFAULT_BACKOFF, attempt);
+      options.onRetry?.(error, attempt, delay);
+      await new Promise<void>((resolve) => timers.setTimeout(resolve, delay));
+    }
+  }
+}

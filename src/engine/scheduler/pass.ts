@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import type { EngineEventCategory } from '../../model/engine-events';
 import type { TenantEventQueueState } from '../../model/pipeline-state';
 import type { Database } from '../../store/database';
+import { retryConnectionErrors } from '../../store/links';
 import { EngineEventRepository, type EngineEventRecord } from '../../store/repositories/engine-events';
 import { EngineStateRepository } from '../../store/repositories/engine-state';
 import type { EngineEventBus } from '../event-bus';
@@ -48,6 +49,8 @@ export interface PassOptions {
   fence?: (trx: Knex.Transaction) => Promise<void>;
   /** False once the lead may have been lost: side effects after the commit are left to the new leader. */
   leading?: () => boolean;
+  /** True once the scheduler is stopping (side effects are not retried then). */
+  stopping?: () => boolean;
 }
 
 /** The order in which a pass handles the categories of its batch. */
@@ -192,7 +195,10 @@ export class PassRunner {
         break;
       }
       try {
-        await action();
+        // While PostgreSQL restarts a side effect is tried again, as long as this scheduler leads.
+        await retryConnectionErrors(action, {
+          giveUp: () => this.options.leading?.() === false || this.options.stopping?.() === true,
+        });
       } catch (error) {
         this.options.logger?.error(`engine side effect failed for tenant ${tenant}`, error);
       }

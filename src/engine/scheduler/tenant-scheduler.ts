@@ -21,7 +21,7 @@ export interface LeadershipChange {
   reason: string;
 }
 
-export interface TenantSchedulerOptions extends Omit<PassOptions, 'fence' | 'leading'> {
+export interface TenantSchedulerOptions extends Omit<PassOptions, 'fence' | 'leading' | 'stopping'> {
   /** Poll fallback when no wake-up arrives. */
   pollIntervalMs: number;
   leadership: LeadershipSettings;
@@ -53,6 +53,7 @@ export class TenantScheduler {
         ...options,
         fence: (trx) => this.leadership.fence(trx),
         leading: () => this.leadership.isHeld(),
+        stopping: () => this.stopped,
       },
       this.state,
     );
