@@ -180,19 +180,17 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const deliver = async (event: GitTriggerEvent): Promise<void> => {
     const canonicalName = directory.canonicalName(event.connection, event.project);
     for (const tenant of directory.tenantsOf(canonicalName)) {
-      await engine.submitTrigger(tenant, triggerPayload(event, canonicalName));
+      // Recorded once PostgreSQL answers again when it is restarting (docs/operations.md#database-links).
+      await retryConnectionErrors(() => engine.submitTrigger(tenant, triggerPayload(event, canonicalName)), {
+        onRetry: (err) =>
+          logger.warn({ err, tenant, project: event.project }, 'recording a trigger event: database away, retrying'),
+      });
     }
   };
   // Trigger rows are written one at a time, in the order the pollers report them.
   let submissions: Promise<void> = Promise.resolve();
   const submitTrigger = (event: GitTriggerEvent): Promise<void> => {
-    // Recorded once PostgreSQL answers again when it is restarting (docs/operations.md#database-links).
-    const submitted = submissions.then(() =>
-      retryConnectionErrors(() => deliver(event), {
-        onRetry: (err) =>
-          logger.warn({ err, project: event.project }, 'recording a trigger event: database away, retrying'),
-      }),
-    );
+    const submitted = submissions.then(() => deliver(event));
     submissions = submitted.catch((err: unknown) =>
       logger.error({ err, connection: event.connection, project: event.project }, 'trigger event not recorded'),
     );
