@@ -8,7 +8,6 @@ import type { Knex } from 'knex';
 import type { EngineEventCategory } from '../../model/engine-events';
 import type { TenantEventQueueState } from '../../model/pipeline-state';
 import type { Database } from '../../store/database';
-import { retryConnectionErrors } from '../../store/links';
 import { EngineEventRepository, type EngineEventRecord } from '../../store/repositories/engine-events';
 import { EngineStateRepository } from '../../store/repositories/engine-state';
 import type { EngineEventBus } from '../event-bus';
@@ -18,6 +17,7 @@ import type { Clock } from '../ports/clock';
 import type { EngineLayout } from '../ports/layout';
 import { handleManagement } from './management-events';
 import { reconcileLayout } from './reconfiguration';
+import { SideEffects } from './side-effects';
 import type { JobLocation } from '../jobs/results';
 import { handleResult, locateJobs } from './result-events';
 import type { TenantState } from './tenant-state';
@@ -51,6 +51,8 @@ export interface PassOptions {
   leading?: () => boolean;
   /** True once the scheduler is stopping (side effects are not retried then). */
   stopping?: () => boolean;
+  /** The lease epoch the pass runs under (null: no leadership in use). */
+  leaseEpoch?: () => number | null;
 }
 
 /** The order in which a pass handles the categories of its batch. */
@@ -65,11 +67,18 @@ export class PassRunner {
   /** Handler failures per event id, across passes. */
   private readonly failures = new Map<number, number>();
   private readonly estimates: EstimateCache = new Map();
+  readonly sideEffects: SideEffects;
 
   constructor(
     private readonly options: PassOptions,
     private readonly state: TenantState,
   ) {
+    this.sideEffects = new SideEffects(
+      options.tenant,
+      () => options.leading?.() !== false,
+      () => options.stopping?.() === true,
+      options.logger,
+    );
     this.events = new EngineEventRepository(options.database.knex);
     this.stateRepo = new EngineStateRepository(options.database.knex);
   }
@@ -86,10 +95,12 @@ export class PassRunner {
     let handled: EngineEventRecord[] = [];
     let committed: PassContext | null = null;
     let didWork = false;
+    let epoch: number | null = null;
     await this.options.database.knex.transaction(async (trx) => {
       // Nothing of the tenant is read or written before the lead is proven in this transaction.
       const fence = this.options.fence;
       await fence?.(trx);
+      epoch = this.options.leaseEpoch?.() ?? null;
       const gateways = fence ? fencedGateways(this.options.gateways, () => fence(trx)) : this.options.gateways;
       const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid, this.estimates);
       committed = ctx;
@@ -119,6 +130,9 @@ export class PassRunner {
         await this.events.markProcessed(ids, outcome, now, trx);
       }
       await this.state.save(trx, ctx, managers);
+      // Proven again at the commit: the lease is renewed from now, so a long pass leaves its
+      // side effects a whole lease to run in (docs/operations.md#leadership-model).
+      await fence?.(trx);
       didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted;
     });
     const ctx = committed as PassContext | null;
@@ -128,7 +142,7 @@ export class PassRunner {
     for (const event of handled) {
       this.failures.delete(event.id);
     }
-    await this.afterCommit(ctx);
+    await this.afterCommit(ctx, epoch);
     return didWork;
   }
 
@@ -183,26 +197,10 @@ export class PassRunner {
     }
   }
 
-  /** Gateway calls in order (a failing one is logged), then the pass's deltas with their sequence numbers. */
-  private async afterCommit(ctx: PassContext): Promise<void> {
+  /** Gateway calls in order (side-effects.ts), then the pass's deltas with their sequence numbers. */
+  private async afterCommit(ctx: PassContext, epoch: number | null): Promise<void> {
     const { tenant } = this.options;
-    for (const action of ctx.afterCommit) {
-      if (this.options.leading?.() === false) {
-        // The new leader sends from the stored state what is still needed (recovery.ts).
-        this.options.logger?.error(
-          `tenant ${tenant}: lead lost after a pass; its side effects are left to the new leader`,
-        );
-        break;
-      }
-      try {
-        // While PostgreSQL restarts a side effect is tried again, as long as this scheduler leads.
-        await retryConnectionErrors(action, {
-          giveUp: () => this.options.leading?.() === false || this.options.stopping?.() === true,
-        });
-      } catch (error) {
-        this.options.logger?.error(`engine side effect failed for tenant ${tenant}`, error);
-      }
-    }
+    await this.sideEffects.run(ctx.afterCommit, epoch);
     const record = this.state.record;
     if (record) {
       let sequence = record.busSequence - ctx.deltas.length;

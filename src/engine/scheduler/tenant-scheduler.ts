@@ -21,7 +21,7 @@ export interface LeadershipChange {
   reason: string;
 }
 
-export interface TenantSchedulerOptions extends Omit<PassOptions, 'fence' | 'leading' | 'stopping'> {
+export interface TenantSchedulerOptions extends Omit<PassOptions, 'fence' | 'leading' | 'stopping' | 'leaseEpoch'> {
   /** Poll fallback when no wake-up arrives. */
   pollIntervalMs: number;
   leadership: LeadershipSettings;
@@ -54,6 +54,7 @@ export class TenantScheduler {
         fence: (trx) => this.leadership.fence(trx),
         leading: () => this.leadership.isHeld(),
         stopping: () => this.stopped,
+        leaseEpoch: () => this.leadership.epoch,
       },
       this.state,
     );
@@ -123,6 +124,7 @@ export class TenantScheduler {
       await this.stateRepo.ensureTenant(this.tenant, this.options.clock.now());
       await this.state.load();
       const layout = this.options.layout();
+      await this.passes.sideEffects.resume(this.leadership.epoch);
       if (layout) {
         await resubmitOutstandingWork(this.tenant, layout, this.state.pipelines, this.options.gateways);
       }
