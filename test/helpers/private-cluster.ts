@@ -109,8 +109,48 @@ export class PrivateCluster {
     await this.pg('pg_ctl', ['-D', this.dataDir, '-m', mode, '-w', '-t', '60', 'stop']);
   }
 
+  /**
+   * Freeze the server (SIGSTOP to the postmaster and its backends, this cluster's own processes):
+   * it neither answers nor refuses, like a server behind a network partition. `thaw` resumes it.
+   */
+  freeze(): void {
+    this.signalAll('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.signalAll('SIGCONT');
+  }
+
+  private signalAll(signal: NodeJS.Signals): void {
+    const postmaster = Number(readFileSync(path.join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const pids = [postmaster];
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) {
+        continue;
+      }
+      try {
+        // Field 4 of /proc/<pid>/stat is the parent pid (the name in field 2 is in parentheses).
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(fields[1]) === postmaster) {
+          pids.push(Number(entry));
+        }
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+    for (const pid of pids) {
+      process.kill(pid, signal);
+    }
+  }
+
   /** Stop (if running) and remove the directory. */
   async destroy(): Promise<void> {
+    try {
+      this.thaw();
+    } catch {
+      // Not running.
+    }
     await this.stop('immediate').catch(() => undefined);
     rmSync(this.dir, { recursive: true, force: true });
   }

@@ -6,7 +6,8 @@
  * - the cluster is stopped `fast`, started again, later stopped `immediate` (a crash) and
  *   started again: the process lives on, is ready again within 10 s each time, and every change
  *   is queued, tested and merged once;
- * - SIGTERM while the database is gone: the process exits within `shutdownTimeout`.
+ * - SIGTERM while the database is gone (refusing connections, or frozen: no answer at all): the
+ *   process exits within `shutdownTimeout`.
  */
 import knexFactory, { type Knex } from 'knex';
 import { GateDeployment } from '../../helpers/gate-deployment';
@@ -77,8 +78,17 @@ withCluster('PostgreSQL restarts under a running sluice serve (private cluster)'
   /** Restart the cluster with `mode`; resolves with how long the process took to be ready again. */
   async function restart(sluice: ServeProcess, mode: 'fast' | 'immediate'): Promise<number> {
     await cluster.stop(mode);
-    await eventually('the process to notice', async () => (await sluice.ready()).status === 503, 30_000, 100);
-    await cluster.start();
+    await eventually(
+      'the process to notice',
+      async () => {
+        if (sluice.exitCode() !== undefined) {
+          throw new Error(`sluice exited (${sluice.exitCode()}): ${sluice.output().slice(-3000)}`);
+        }
+        return (await sluice.ready()).status === 503;
+      },
+      30_000,
+      100,
+    ).finally(() => cluster.start());
     const back = Date.now();
     await eventually('the process ready again', async () => (await sluice.ready()).status === 200, 30_000, 100);
     return Date.now() - back;
@@ -131,19 +141,37 @@ withCluster('PostgreSQL restarts under a running sluice serve (private cluster)'
     expect(await sluice.exited).toBe(0);
   });
 
-  it('exits within shutdownTimeout on SIGTERM while the database is gone', async () => {
-    const sluice = await serve('sigterm');
+  /** Once the process is not ready, SIGTERM; resolves with the milliseconds until it exited (bounded). */
+  async function terminate(sluice: ServeProcess): Promise<number> {
+    // 503, or no answer within 5 s (a process whose readiness check hangs on the database).
+    await eventually('the process to notice', async () => (await sluice.ready()).status !== 200, 30_000, 100);
+    const signalled = Date.now();
+    sluice.child.kill('SIGTERM');
+    const limit = SHUTDOWN_TIMEOUT_S * 1000 + 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([sluice.exited, new Promise((resolve) => (timer = setTimeout(resolve, limit)))]);
+    clearTimeout(timer);
+    return Date.now() - signalled;
+  }
+
+  it('exits within shutdownTimeout on SIGTERM while the database refuses connections', async () => {
+    const sluice = await serve('sigterm-stopped');
     await cluster.stop('immediate');
     try {
-      await eventually('the process to notice', async () => (await sluice.ready()).status === 503, 30_000, 100);
-      const signalled = Date.now();
-      sluice.child.kill('SIGTERM');
-      await sluice.exited;
-      const elapsed = Date.now() - signalled;
       // The deadline itself plus the time a process takes to end.
-      expect(elapsed).toBeLessThan(SHUTDOWN_TIMEOUT_S * 1000 + 1000);
+      expect(await terminate(sluice)).toBeLessThan(SHUTDOWN_TIMEOUT_S * 1000 + 1000);
     } finally {
       await cluster.start();
+    }
+  });
+
+  it('exits within shutdownTimeout on SIGTERM while the database does not answer at all', async () => {
+    const sluice = await serve('sigterm-frozen');
+    cluster.freeze();
+    try {
+      expect(await terminate(sluice)).toBeLessThan(SHUTDOWN_TIMEOUT_S * 1000 + 1000);
+    } finally {
+      cluster.thaw();
     }
   });
 });
