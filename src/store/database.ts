@@ -14,6 +14,8 @@ export type DatabaseTarget =
       poolMax?: number;
       /** `application_name` of the pool's sessions (docs/operations.md#database-links). */
       applicationName?: string;
+      /** Where knex's own messages go (a dropped pooled session, for instance); else the console. */
+      log?: (level: 'warn' | 'error', message: string) => void;
     }
   | {
       kind: 'pglite';
@@ -46,6 +48,7 @@ export function openDatabase(target: DatabaseTarget): Database {
         keepAlive: true,
       } as Knex.PgConnectionConfig,
       pool: { min: 0, max: target.poolMax ?? 10 },
+      ...(target.log === undefined ? {} : { log: knexLog(target.log) }),
     });
     return { knex, kind: 'postgres', describe: `postgres ${redactUrl(target.url)}`, close: () => knex.destroy() };
   }
@@ -74,4 +77,14 @@ export function redactUrl(url: string): string {
   } catch {
     return '(unparseable database URL)';
   }
+}
+
+function knexLog(log: (level: 'warn' | 'error', message: string) => void): Knex.Config['log'] {
+  const text = (message: unknown): string => (message instanceof Error ? message.message : String(message));
+  return {
+    warn: (message: unknown) => log('warn', text(message)),
+    error: (message: unknown) => log('error', text(message)),
+    deprecate: (method: string, alternative: string) => log('warn', `${method} is deprecated, use ${alternative}`),
+    debug: () => undefined,
+  };
 }
