@@ -75,9 +75,9 @@ export function urlOf(address: AddressInfo): string {
  * Graceful shutdown within the configured `shutdownTimeout` (docs/operations.md#shutdown), in
  * every state of the database: in-flight requests get the first half of it, background work,
  * the bus and the store the rest. A step still running at the deadline is abandoned (logged);
- * the command then exits (src/server/cli.ts).
+ * the command then exits (src/server/cli.ts). Resolves true when every step finished in time.
  */
-export async function shutdown(runtime: AppRuntime): Promise<void> {
+export async function shutdown(runtime: AppRuntime): Promise<boolean> {
   const { app, readiness, httpServer } = runtime;
   const { logger, database } = app;
   readiness.shuttingDown = true;
@@ -119,9 +119,10 @@ export async function shutdown(runtime: AppRuntime): Promise<void> {
   await step('database', () => database.close());
   if (abandoned.length > 0) {
     logger.error({ abandoned, shutdownTimeout: app.config.shutdownTimeout }, 'shutdown timed out; abandoned the rest');
-  } else {
-    logger.info('stopped');
+    return false;
   }
+  logger.info('stopped');
+  return true;
 }
 
 /** Resolves true when `work` settles before `deadline` (epoch ms), false at the deadline; `work` is never awaited past it. */

@@ -39,8 +39,11 @@ export interface SluiceApp {
   roles: ServiceRoles | undefined;
   /** Run migrations, start background work and listen; resolves with the bound address. */
   start(port?: number, host?: string): Promise<AddressInfo>;
-  /** Graceful shutdown: stop accepting, finish in-flight requests, close sockets and the database. */
-  stop(): Promise<void>;
+  /**
+   * Graceful shutdown within `shutdownTimeout`: stop accepting, finish in-flight requests, close
+   * sockets and the database. Resolves true when every step finished in time (docs/operations.md#shutdown).
+   */
+  stop(): Promise<boolean>;
   addBackgroundTask(task: BackgroundTask): void;
   url(): string;
 }
@@ -57,7 +60,7 @@ export function buildApp(options: AppOptions): SluiceApp {
   const heartbeat = new ApiComponentHeartbeat(database, app.now, logger, options.heartbeatInterval ?? 30_000);
   const runtime: AppRuntime = { app, readiness, heartbeat, tasks: [], httpServer, inFlight };
   let address: AddressInfo | undefined;
-  let stopping: Promise<void> | undefined;
+  let stopping: Promise<boolean> | undefined;
 
   const url = (): string => {
     if (!address) {

@@ -154,11 +154,12 @@ async function serve(config: ServiceConfig): Promise<number> {
     process.on('SIGINT', onSignal);
   });
   // Bounded in every state (docs/operations.md#shutdown): at `shutdownTimeout` after the signal
-  // the process exits, whatever is still open (a connection attempt to a database that is gone).
-  // It exits 0 when the stop completed (the command's code is set by then), else 1.
+  // the process exits, whatever is still open (a connection attempt to a database that is gone):
+  // 0 when the stop completed, 1 when it abandoned a step (or had not finished).
   setTimeout(() => process.exit(process.exitCode ?? 1), config.shutdownTimeout * 1000).unref();
-  await app.stop();
-  return 0;
+  const code = (await app.stop()) ? 0 : 1;
+  process.exitCode = code;
+  return code;
 }
 
 async function migrate(config: ServiceConfig): Promise<number> {
