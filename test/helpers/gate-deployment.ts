@@ -5,13 +5,14 @@
  * refs pushed with plain git, admin enqueues into `gate`, and the gate's outcome read from the
  * store: buildsets, items and builds per change, to find lost or duplicated work.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { parseServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { git } from '../../src/sources/git-cli';
 import { seedRepositories } from '../../src/sources/git-seed';
+import { createGitFixture, type GitFixture } from './git-fixtures';
 import { adminToken, liveTestConfig } from './live';
 
 export const TENANT = 'example';
@@ -41,17 +42,19 @@ export interface GateOutcome {
 
 export class GateDeployment {
   private constructor(
+    private readonly git: GitFixture,
+    /** Data directories and configuration files of the processes. */
     readonly root: string,
-    readonly baseurl: string,
   ) {}
 
   static async create(prefix: string): Promise<GateDeployment> {
-    const root = mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
-    const baseurl = path.join(root, 'repos');
-    const seeds = path.join(root, 'seeds');
-    cpSync(path.resolve(__dirname, '../../examples/quickstart/repos'), seeds, { recursive: true });
-    await seedRepositories(seeds, baseurl);
-    return new GateDeployment(root, baseurl);
+    const fixture = createGitFixture();
+    await seedRepositories(path.resolve(__dirname, '../../examples/quickstart/repos'), fixture.baseDir);
+    return new GateDeployment(fixture, mkdtempSync(path.join(os.tmpdir(), `${prefix}-`)));
+  }
+
+  get baseurl(): string {
+    return this.git.baseDir;
   }
 
   get bareRepo(): string {
@@ -98,28 +101,12 @@ export class GateDeployment {
   }
 
   /** Push change `<number>,1` (a new file of its own, on top of master); resolves with its sha. */
-  async pushChange(number: number): Promise<string> {
-    const work = mkdtempSync(path.join(this.root, 'work-'));
-    try {
-      await git(this.root, ['clone', '--quiet', this.bareRepo, work]);
-      writeFileSync(path.join(work, `notes-${number}.md`), `Notes of change ${number}\n`);
-      await git(work, ['add', '--all']);
-      await git(work, [
-        '-c',
-        'user.name=Test',
-        '-c',
-        'user.email=test@example.com',
-        'commit',
-        '--quiet',
-        '-m',
-        `Notes ${number}`,
-      ]);
-      const ref = `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`;
-      await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
-      return (await git(work, ['rev-parse', 'HEAD'])).stdout.trim();
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+  pushChange(number: number): Promise<string> {
+    return this.git.pushChange(PROJECT, number, 1, {
+      parent: 'master',
+      files: { [`notes-${number}.md`]: `Notes of change ${number}\n` },
+      message: `Notes ${number}`,
+    });
   }
 
   /** Enqueue change `<number>,1` into gate through the GraphQL API at `baseUrl`. */
@@ -186,5 +173,6 @@ export class GateDeployment {
 
   cleanup(): void {
     rmSync(this.root, { recursive: true, force: true });
+    this.git.cleanup();
   }
 }
