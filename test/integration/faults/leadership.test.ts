@@ -190,4 +190,20 @@ describe.each(backends())('fenced leadership on %s', (backend) => {
     expect(h.merger.mergedOrder).toEqual([1]);
     expect(h.errors).toEqual([]);
   });
+
+  it('a scheduler standing by stops at once, however long it would wait before trying again', async () => {
+    const leader = new EngineHarness(db, gateLayout());
+    harnesses.push(leader);
+    await leader.start();
+    for (const standbyRetryMs of [3_600_000, 5]) {
+      const standby = new EngineHarness(db, leader.layout, undefined, {
+        leadership: { ttlMs: 60_000, standbyRetryMs },
+      });
+      expect(await standby.engine.startTenant(leader.tenant)).toBe(false);
+      const asked = Date.now();
+      await standby.stop();
+      expect(Date.now() - asked).toBeLessThan(5000);
+    }
+    expect(leader.engine.leadership()[0]?.leading).toBe(true);
+  });
 });
