@@ -249,7 +249,10 @@ builder.objectField(Buildset, 'builds', (t) =>
 export const BuildFilter = builder.inputType('BuildFilter', {
   description: "Filters of a build list; every field is optional. Values of one field are OR'ed, fields are AND'ed.",
   fields: (t) => ({
-    project: t.stringList({ description: "Project of the build's ref; `*` is a wildcard (`org/*`)." }),
+    project: t.stringList({
+      description:
+        "Project of the build's ref: its name (`org/project`) or canonical name; `*` is a wildcard (`org/*`).",
+    }),
     pipeline: t.stringList({ description: 'Pipeline of the buildset; `*` is a wildcard (`gat*`).' }),
     branch: t.stringList({ description: "Branch of the build's ref; `*` is a wildcard (`*ster`)." }),
     jobName: t.stringList({ description: 'Job names; `*` is a wildcard (`*-merge`).' }),

@@ -5,12 +5,13 @@
  */
 import type { Database } from '../store/database';
 import { EngineEventRepository } from '../store/repositories/engine-events';
+import { BuildTimeRepository, estimateKeyText, type EstimateKey } from '../store/repositories/build-times';
 import { EngineStateRepository, type DequeuedItemRecord } from '../store/repositories/engine-state';
 import { SLUICE_VERSION } from '../model/version';
 import type { EngineEventBus } from './event-bus';
 import { countPendingEvents } from './event-counts';
 import type { Clock } from './ports/clock';
-import type { EngineLayout } from './ports/layout';
+import { projectName, type EngineLayout } from './ports/layout';
 import type { ResultEvent, TriggerEvent } from '../model/engine-events';
 import {
   EngineOperations,
@@ -22,13 +23,14 @@ import {
   type PromoteInput,
   type TenantStateInput,
 } from './operations';
+import { withChangeLinks, type ChangeLink } from './change-links';
 import type { EngineGateways } from './pass-context';
 import type { SchedulerLogger } from './scheduler/pass';
 import { DEFAULT_LEASE_TTL_MS, type LeadershipSettings } from './scheduler/leadership';
 import { TenantScheduler, type LeadershipChange } from './scheduler/tenant-scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
 import type { AutoholdRecord } from '../store/repositories/autohold';
-import type { TenantEventQueueState } from '../model/pipeline-state';
+import type { ItemState, PipelineState, TenantEventQueueState } from '../model/pipeline-state';
 
 export interface EngineOptions {
   database: Database;
@@ -43,6 +45,8 @@ export interface EngineOptions {
   logger?: SchedulerLogger;
   /** Tenant web root (ending in '/') for status `report_url`. */
   webRoot?: (tenant: string) => string | null;
+  /** Web link of a change (docs/configuration.md#ref-url-templates); changes keep their source's `url` without it. */
+  changeLink?: ChangeLink;
   defaultHoldExpiration?: number;
   /** Lease timings of tenant leadership (docs/operations.md#leadership-model); `ttlMs` defaults to 15 s. */
   leadership?: Partial<LeadershipSettings>;
@@ -68,11 +72,13 @@ export class Engine {
   private stops = 0;
   private readonly events: EngineEventRepository;
   private readonly state: EngineStateRepository;
+  private readonly buildTimes: BuildTimeRepository;
   private readonly operations: EngineOperations;
 
   constructor(private readonly options: EngineOptions) {
     this.events = new EngineEventRepository(options.database.knex);
     this.state = new EngineStateRepository(options.database.knex);
+    this.buildTimes = new BuildTimeRepository(options.database.knex);
     this.operations = new EngineOperations(
       options.database.knex,
       () => options.clock.now(),
@@ -105,7 +111,7 @@ export class Engine {
       database: this.options.database,
       tenant,
       layout: () => this.options.layouts(tenant),
-      gateways: this.options.gateways,
+      gateways: this.tenantGateways(tenant),
       bus: this.options.bus,
       clock: this.options.clock,
       pollIntervalMs: this.options.pollIntervalMs ?? 1000,
@@ -134,6 +140,15 @@ export class Engine {
       leading: scheduler.isLeading(),
       epoch: scheduler.epoch,
     }));
+  }
+
+  /** The gateways of a tenant's scheduler: its changes carry their web links. */
+  private tenantGateways(tenant: string): EngineGateways {
+    const link = this.options.changeLink;
+    const { gateways } = this.options;
+    return link === undefined
+      ? gateways
+      : { ...gateways, changes: withChangeLinks(gateways.changes, (change) => link(tenant, change)) };
   }
 
   /** Stop every scheduler (each finishes its current pass), including those being started. */
@@ -217,7 +232,7 @@ export class Engine {
   }
 
   setTenantState(tenant: string, input: TenantStateInput): Promise<OperationResult<TenantEventQueueState>> {
-    return this.operations.setTenantState(tenant, input);
+    return this.operations.setTenantState(this.options.layouts(tenant), input);
   }
 
   /** The outcome text of a management or trigger event once processed (null while pending). */
@@ -243,6 +258,8 @@ export class Engine {
       this.events.pendingRouting(tenant),
     ]);
     const counts = countPendingEvents(layout, states, pending);
+    const estimates = await this.estimates(tenant, states);
+    const link = this.options.changeLink;
     return computeTenantStatus({
       tenant,
       version: SLUICE_VERSION,
@@ -254,7 +271,28 @@ export class Engine {
       pendingEvents: counts.tenant,
       pipelineEvents: counts.pipelines,
       lastReconfigured: record.lastReconfigured,
+      projectName: (canonicalName) => projectName(layout, canonicalName),
+      changeUrl: link === undefined ? undefined : (change) => link(tenant, change),
+      estimatedTime: (item, jobName) => estimates.get(estimateKeyText(estimateKey(item, jobName))) ?? null,
     });
+  }
+
+  /**
+   * Build-time estimates of every started build in the tenant's queues (docs/rest.md#status-document,
+   * `estimated_time`), by `estimateKeyText`: one query per status computation.
+   */
+  private async estimates(tenant: string, states: readonly PipelineState[]): Promise<Map<string, number>> {
+    const keys = states.flatMap((state) =>
+      state.queues.flatMap((queue) =>
+        queue.items.flatMap((item) =>
+          item.live
+            ? item.buildset.jobs.filter((job) => job.build?.startTime).map((job) => estimateKey(item, job.job.name))
+            : [],
+        ),
+      ),
+    );
+    const rows = await this.buildTimes.estimates(tenant, keys);
+    return new Map(rows.map((row) => [estimateKeyText(row), row.seconds]));
   }
 
   private liveLookup(tenant: string): LiveItemLookup {
@@ -283,4 +321,10 @@ export class Engine {
       },
     };
   }
+}
+
+/** The estimate a job of an item needs: the job on the project and branch of the item's first change. */
+function estimateKey(item: ItemState, jobName: string): EstimateKey {
+  const change = item.changes[0];
+  return { projectCanonical: change.project, branch: change.branch, jobName };
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import {
   buildEventSubject,
   completedWithoutRun,
+  type BuildArtifact,
   type BuildCompletedPayload,
   type BuildNode,
   type BuildPausedPayload,
@@ -18,9 +19,13 @@ import type { BuildRequestRecord } from '../store/repositories/build-requests';
 import { retryConnectionErrors } from '../store/links';
 import type { BuildLog, ConsoleRegistry } from './build-log';
 import { BuildSecretError, redactLogDirectory, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
+import { ensureJobOutput, JobOutputRecorder } from './job-output-json';
+import { writeLogInfo } from './log-info';
+import { hasManifestArtifact, manifestArtifact, writeManifest } from './log-manifest';
 import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
 import type { WorkspaceProject } from './merger';
 import { NodeAccessError, openNodeAccess } from './node-access';
+import { buildInventory } from './node-inventory';
 import type { PauseState } from './pause-state';
 import { EMPTY_RESULTS } from './results-file';
 import { runBuild, type RunOutcome } from './runner';
@@ -103,6 +108,9 @@ export class BuildRuntime {
     resume?: boolean;
   }): Promise<{ outcome: RunOutcome; remoteRoot: string | null }> {
     const { params, workspaceRoot, build } = run;
+    if (run.resume !== true) {
+      this.writeBuildInfo(params, run.log, { workspaceRoot, sshPrimary: run.sshPrimary, projects: run.projects });
+    }
     const access = await openNodeAccess({
       params,
       workspaceRoot,
@@ -127,11 +135,52 @@ export class BuildRuntime {
         killGraceMs: this.options.killGraceMs,
         resume: run.resume,
         secrets: run.secrets,
+        jobOutput: new JobOutputRecorder({
+          logDir: run.logPlace.dir,
+          jobName: params.job.name,
+          host: this.inventoryOf(params, workspaceRoot, run.sshPrimary).primary ?? 'localhost',
+          branch: params.item.branch ?? params.item.ref,
+          redactor: run.secrets.redactor,
+          now: this.now,
+        }),
       });
       return { outcome, remoteRoot: access.remote ? access.remote.remoteRoot() : null };
     } finally {
       await access.close();
     }
+  }
+
+  /**
+   * Write the build's `zuul-info/` files (docs/logs.md#zuul-info); a failure is noted in the
+   * build's log and never fails the build.
+   */
+  writeBuildInfo(
+    params: BuildRequestParams,
+    log: BuildLog,
+    at: { workspaceRoot: string; sshPrimary: BuildNode | null; projects: WorkspaceProject[] | null },
+  ): void {
+    const place = this.logPlace(params);
+    try {
+      writeLogInfo({
+        params,
+        inventory: this.inventoryOf(params, at.workspaceRoot, at.sshPrimary),
+        logDir: place.dir,
+        logUrl: place.url,
+        workspaceRoot: at.workspaceRoot,
+        projects: at.projects,
+      });
+    } catch (err) {
+      log.write(`WARNING: the build information could not be written to the log: ${(err as Error).message}`);
+    }
+  }
+
+  private inventoryOf(params: BuildRequestParams, workspaceRoot: string, sshPrimary: BuildNode | null) {
+    return buildInventory({
+      params,
+      workspaceRoot,
+      sshKeyFor: (node) => this.sshKeyFor(node),
+      remoteSteps: sshPrimary !== null,
+    });
   }
 
   logPlace(params: BuildRequestParams): LogPlace {
@@ -174,6 +223,7 @@ export class BuildRuntime {
     await redactLogDirectory(logDir, secrets.redactor, [path.join(logDir, JOB_OUTPUT_FILE)]).catch((err: unknown) =>
       this.logger.error({ err, build: params.buildUuid }, 'masking secrets in the log directory failed'),
     );
+    const artifacts = await this.publishManifest(params, logDir, times.logUrl, outcome.results.artifacts);
     const endTime = this.now();
     try {
       await this.complete({
@@ -183,7 +233,7 @@ export class BuildRuntime {
         endTime: endTime.toISOString(),
         errorDetail: outcome.errorDetail,
         logUrl: times.logUrl,
-        artifacts: outcome.results.artifacts,
+        artifacts,
         data: outcome.results.data,
         childJobs: outcome.results.childJobs,
         warnings: outcome.warnings,
@@ -194,6 +244,26 @@ export class BuildRuntime {
       // Unregistered only now, so a console client always finds the build live or finished.
       this.consoles.unregister(params.buildUuid, log);
     }
+  }
+
+  /**
+   * Complete the log folder (an empty `job-output.json` when no step ran), write its manifest and
+   * add the manifest artifact (docs/logs.md#the-manifest-artifact) unless the job returned one.
+   */
+  private async publishManifest(
+    params: BuildRequestParams,
+    logDir: string,
+    logUrl: string | null,
+    artifacts: BuildArtifact[],
+  ): Promise<BuildArtifact[]> {
+    try {
+      ensureJobOutput(logDir);
+      await writeManifest(logDir);
+    } catch (err) {
+      this.logger.error({ err, build: params.buildUuid }, 'writing the log manifest failed');
+      return artifacts;
+    }
+    return logUrl === null || hasManifestArtifact(artifacts) ? artifacts : [...artifacts, manifestArtifact(logUrl)];
   }
 
   sshKeyFor(node: BuildNode): string | undefined {

@@ -75,6 +75,11 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
     log.write(
       `Job ${params.job.name} (build ${params.buildUuid}, attempt ${params.attempt} of ${params.job.attempts}) on executor ${runtime.id}`,
     );
+    runtime.writeBuildInfo(params, log, {
+      workspaceRoot,
+      sshPrimary: placement.ok ? placement.sshNode : null,
+      projects: null,
+    });
     // Decrypted first, so everything logged from here on is masked.
     secrets = await decryptBuildSecrets(params.job.secrets ?? [], runtime.options.secretKeys);
     log.setRedactor(secrets.redactor);

@@ -7,6 +7,7 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { migrateLatest } from '../store/migrate';
+import { reconcileProjectNames } from '../store/repositories/project-names';
 import type { BackgroundTask } from './app-options';
 import type { AppServices } from './app-services';
 import type { ApiComponentHeartbeat } from './component-heartbeat';
@@ -39,6 +40,14 @@ export async function startServices(runtime: AppRuntime): Promise<void> {
     // Layouts load before listening so the first request already sees every tenant.
     await layoutManager.start();
     tasks.push({ name: 'layout-manager', stop: () => layoutManager.stop() });
+    // History rows migrated before their host names were known (docs/gating.md#project-names-in-history).
+    const projects = layoutManager
+      .tenantNames()
+      .flatMap((tenant) => [...(layoutManager.layout(tenant)?.projects.values() ?? [])]);
+    const renamed = await reconcileProjectNames(database.knex, projects);
+    if (renamed > 0) {
+      logger.info({ rows: renamed }, 'short project names of build history corrected from the configuration');
+    }
   }
   await runtime.heartbeat.start();
   for (const tenant of app.tenants.tenantNames()) {

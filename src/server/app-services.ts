@@ -91,6 +91,7 @@ export function assembleServices(options: AppOptions): AppServices {
           environment: options.environment ?? process.env,
           secretKeys: keys,
           logsUrl: () => publicLogsUrl(config, listening.url),
+          publicUrl: () => config.api.publicUrl ?? listening.url,
         })
       : undefined;
   // Open subscriptions re-check read access whenever a reconfiguration loads new rules.

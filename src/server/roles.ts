@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
 import { canonicalHostnameOf } from '../config/service';
+import { changeLinks } from '../config/ref-urls';
 import type { LayoutManager } from '../config/layout-manager';
 import type { Layout } from '../config/layout';
 import type { Database } from '../store/database';
@@ -46,6 +47,8 @@ export interface RolesOptions {
   secretKeys?: () => Promise<SecretsKeySource>;
   /** Public URL prefix of build logs, read per build (`publicLogsUrl` in log-files.ts). */
   logsUrl?: () => string | undefined;
+  /** The service's public URL, for links to its dashboard pages (`api.publicUrl`, else where it listens). */
+  publicUrl?: () => string | undefined;
 }
 
 /** Background work of the roles, stopped in reverse order on shutdown. */
@@ -246,6 +249,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
         { tenant: change.tenant, epoch: change.epoch, reason: change.reason },
         change.leading ? 'leading tenant' : 'no longer leading tenant',
       ),
+    changeLink: changeLinks(config, (tenant) => layoutManager.layout(tenant), options.publicUrl ?? (() => undefined)),
   });
 
   return {

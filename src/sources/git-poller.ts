@@ -11,9 +11,10 @@
 import { git } from './git-cli';
 import { describeChange, parseChangeRef, type ChangeDependency, type ChangeOwner } from './git-changes';
 import type { GitMirrors } from './git-mirror';
+import { ZERO_REVISION } from '../model/changes';
 
 /** The revision used for "no commit" in oldrev (creation) and newrev (deletion), as the reference. */
-export const ZERO_SHA = '0000000000000000000000000000000000000000';
+export const ZERO_SHA = ZERO_REVISION;
 
 export interface RefUpdatedEvent {
   type: 'ref-updated';

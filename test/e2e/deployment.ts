@@ -9,13 +9,13 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { loadServiceConfig } from '../../src/config/service';
 import type { EngineDelta } from '../../src/engine/event-bus';
-import { buildApp, type SluiceApp } from '../../src/server/app';
-import { silentLogger } from '../../src/server/logger';
+import type { SluiceApp } from '../../src/server/app';
 import { git } from '../../src/sources/git-cli';
 import { seedRepositories } from '../../src/sources/git-seed';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { adminToken, liveTestConfig } from '../helpers/live';
+import { adminToken } from '../helpers/live';
+import { startQuickstartApp } from '../helpers/quickstart-deployment';
 
 export const TENANT = 'example';
 export const PROJECT = 'example/hello';
@@ -94,13 +94,7 @@ export async function startDeployment(): Promise<Deployment> {
   await seedRepositories(connection.seedFrom, connection.baseurl);
   const bareRepo = path.join(connection.baseurl, `${PROJECT}.git`);
   const database: TestDatabase = await createTestDatabase({ migrate: false });
-  const app = buildApp({
-    config: { ...config, auth: liveTestConfig().auth },
-    database,
-    logger: silentLogger(),
-    environment: { PATH: process.env.PATH },
-  });
-  await app.start(0, '127.0.0.1');
+  const app = await startQuickstartApp(config, database);
   const reports = new Map<string, (delta: EngineDelta) => void>();
   const itemChanges = new Map<string, string[]>();
   engineEventBusOver(app.bus, () => undefined).subscribe(TENANT, (delta) => {

@@ -59,7 +59,11 @@ describe('ExecutorWorker', () => {
       result: 'SUCCESS',
       errorDetail: null,
       logUrl,
-      artifacts: [{ name: 'report', url: `${logUrl}report.html`, metadata: null }],
+      artifacts: [
+        { name: 'report', url: `${logUrl}report.html`, metadata: null },
+        // docs/logs.md#the-manifest-artifact
+        { name: 'Zuul Manifest', url: `${logUrl}zuul-manifest.json`, metadata: { type: 'zuul_manifest' } },
+      ],
       data: { version: '1.0' },
       childJobs: null,
       worker: harness.worker.id,
@@ -234,7 +238,7 @@ function readLog(harness: ExecutorHarness, uuid: string): string {
   return existsSync(file) ? readFileSync(file, 'utf8') : '';
 }
 
-async function waitUntil(predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+async function waitUntil(predicate: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const start = Date.now();
   while (!(await predicate())) {
     if (Date.now() - start > timeoutMs) {

@@ -69,8 +69,6 @@ export async function applyResult(
     build.logUrl = event.logUrl ?? build.logUrl;
     job.waitReason = null;
     job.waitingStatus = null;
-    const change = item.changes[0];
-    build.estimatedTime = await ctx.estimatedTime(change.project, change.branch, job.job.name);
     // A build re-run by an executor after a restart keeps its first history row.
     if (item.buildset.historyId !== null && build.historyId === null) {
       build.historyId = await recordBuildStart(

@@ -11,7 +11,7 @@ import type { Database } from '../../store/database';
 import { EngineEventRepository, type EngineEventRecord } from '../../store/repositories/engine-events';
 import { EngineStateRepository } from '../../store/repositories/engine-state';
 import type { EngineEventBus } from '../event-bus';
-import { PassContext, type EngineGateways, type EstimateCache } from '../pass-context';
+import { PassContext, type EngineGateways } from '../pass-context';
 import type { PipelineManager } from '../pipeline/manager';
 import type { Clock } from '../ports/clock';
 import type { EngineLayout } from '../ports/layout';
@@ -66,7 +66,6 @@ export class PassRunner {
   private readonly stateRepo: EngineStateRepository;
   /** Handler failures per event id, across passes. */
   private readonly failures = new Map<number, number>();
-  private readonly estimates: EstimateCache = new Map();
   readonly sideEffects: SideEffects;
 
   constructor(
@@ -102,7 +101,7 @@ export class PassRunner {
       await fence?.(trx);
       epoch = this.options.leaseEpoch?.() ?? null;
       const gateways = fence ? fencedGateways(this.options.gateways, () => fence(trx)) : this.options.gateways;
-      const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid, this.estimates);
+      const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid);
       committed = ctx;
       // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
       record.eventQueues = (await this.stateRepo.loadTenant(tenant, trx, true)).eventQueues;
