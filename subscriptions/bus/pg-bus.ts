@@ -71,6 +71,8 @@ export class PostgresBus implements EventBus {
   private closed = false;
   /** Publishes waiting for PostgreSQL to come back. */
   private retrying = 0;
+  /** Set while the publisher pool is checked after a publish gave up. */
+  private watching = false;
   /** Ids delivered recently, with when they were. */
   private readonly seen = new Map<number, number>();
   private lastSeenId: number | null = null;
@@ -126,10 +128,14 @@ export class PostgresBus implements EventBus {
         this.pruneNow();
         return;
       } catch (error) {
-        if (this.closed || !isConnectionError(error) || Date.now() >= giveUpAt) {
+        if (this.closed || !isConnectionError(error)) {
           throw error;
         }
         this.publishLink.down(error);
+        if (Date.now() >= giveUpAt) {
+          void this.watchPublisher(); // the link comes up again once PostgreSQL answers
+          throw error;
+        }
         this.retrying += 1;
         try {
           await this.sleep(backoffDelay(this.backoff, attempt));
@@ -137,6 +143,32 @@ export class PostgresBus implements EventBus {
           this.retrying -= 1;
         }
       }
+    }
+  }
+
+  /** After a publish gave up: check the publisher pool with backoff until it answers (or the bus closes). */
+  private async watchPublisher(): Promise<void> {
+    if (this.watching) {
+      return;
+    }
+    this.watching = true;
+    try {
+      for (let attempt = 0; !this.closed; attempt += 1) {
+        await this.sleep(backoffDelay(this.backoff, attempt));
+        try {
+          await this.publisher.query('SELECT 1');
+          if (this.retrying === 0) {
+            this.publishLink.up();
+          }
+          return;
+        } catch (error) {
+          if (!this.closed) {
+            this.publishLink.down(error);
+          }
+        }
+      }
+    } finally {
+      this.watching = false;
     }
   }
 

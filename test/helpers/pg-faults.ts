@@ -2,6 +2,7 @@
  * Fault injection on PostgreSQL for tests: terminate chosen sessions of a test database, wait
  * for a condition with a deadline, and manual timers that fire only when the test says so.
  */
+import net from 'node:net';
 import type { Knex } from 'knex';
 import type { Timers } from '../../src/store/links';
 
@@ -94,5 +95,70 @@ export class ManualTimers implements Timers {
     const due = [...this.pending.values()];
     this.pending.clear();
     due.forEach(({ callback }) => callback());
+  }
+}
+
+/**
+ * A TCP proxy in front of PostgreSQL that the test can cut (every connection closed, new ones
+ * refused) and restore on the same port: a network fault for one client, the server untouched.
+ */
+export class TcpProxy {
+  private readonly sockets = new Set<net.Socket>();
+  private server: net.Server | null = null;
+
+  private constructor(
+    private readonly target: { host: string; port: number },
+    readonly port: number,
+  ) {}
+
+  /** A proxy on a free port forwarding to the server of `url`. */
+  static async start(url: string): Promise<TcpProxy> {
+    const parsed = new URL(url);
+    const probe = net.createServer();
+    const port = await new Promise<number>((resolve) =>
+      probe.listen(0, '127.0.0.1', () => resolve((probe.address() as net.AddressInfo).port)),
+    );
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const proxy = new TcpProxy({ host: parsed.hostname, port: Number(parsed.port || 5432) }, port);
+    await proxy.restore();
+    return proxy;
+  }
+
+  /** `url` with the proxy's address instead of the server's. */
+  url(url: string): string {
+    const parsed = new URL(url);
+    parsed.hostname = '127.0.0.1';
+    parsed.port = String(this.port);
+    return parsed.toString();
+  }
+
+  /** Close every proxied connection and stop accepting new ones. */
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const socket of this.sockets) {
+      socket.destroy();
+    }
+    this.sockets.clear();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
+
+  /** Accept connections again. */
+  async restore(): Promise<void> {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.target.port, this.target.host);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('error', () => socket.destroy());
+        socket.on('close', () => {
+          this.sockets.delete(socket);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', () => resolve()));
+    this.server = server;
   }
 }

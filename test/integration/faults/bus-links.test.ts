@@ -8,7 +8,7 @@ import type { BusMessage } from '../../../subscriptions/bus/event-bus';
 import { PostgresBus } from '../../../subscriptions/bus/pg-bus';
 import type { LinkState } from '../../../src/store/links';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { ManualTimers, terminateSessions } from '../../helpers/pg-faults';
+import { ManualTimers, TcpProxy, terminateSessions } from '../../helpers/pg-faults';
 
 const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
@@ -129,6 +129,29 @@ withPostgres('PostgreSQL event bus under connection faults', () => {
     await received.count(4);
     // Message 1 was read again by the catch-up (it is within its window) and not delivered twice.
     expect(received.messages).toEqual([message(1), message(2), message(3), message(4)]);
+  });
+
+  it('a publish that gave up leaves bus.publish down until PostgreSQL answers again', async () => {
+    const proxy = await TcpProxy.start(database.url ?? '');
+    const bus = new PostgresBus(proxy.url(database.url ?? ''), {
+      publishRetryMs: 0,
+      backoff: { initialMs: 10, maxMs: 50, factor: 2, jitter: 0 },
+    });
+    buses.push(bus);
+    try {
+      await bus.ready();
+      await bus.publish('tenant:cut', message(1));
+      await proxy.cut();
+      await expect(bus.publish('tenant:cut', message(2))).rejects.toThrow();
+      expect(bus.publishLink.state).toMatchObject({ up: false });
+      const up = new Promise<void>((resolve) => bus.publishLink.onChange((state) => state.up && resolve()));
+      await proxy.restore();
+      await up; // no publish needed: the pool is checked until it answers
+      await bus.ready();
+      expect(bus.links().every((link) => link.up)).toBe(true);
+    } finally {
+      await proxy.cut();
+    }
   });
 
   it('keeps retrying to connect with growing, capped delays while PostgreSQL refuses', async () => {
