@@ -93,15 +93,16 @@ export class TenantLeadership {
   /**
    * Prove the lead inside `trx` (its first statement): locks the lease row until the transaction
    * ends, so nobody takes the lease meanwhile, and extends it. Throws `LeadershipLostError`
-   * when the lease changed hands.
+   * when the lease changed hands or ran out. `again`: `trx` proved it before and holds the row,
+   * so a lease that ran out during a long transaction is still this scheduler's.
    */
-  async fence(trx: Knex.Transaction): Promise<void> {
+  async fence(trx: Knex.Transaction, again = false): Promise<void> {
     const epoch = this.held;
     if (epoch === null) {
       throw new LeadershipLostError(this.tenant, 'not leading');
     }
     const asked = this.monotonic();
-    if (!(await this.leases.renew(this.tenant, this.holder, epoch, this.settings.ttlMs, trx))) {
+    if (!(await this.leases.renew(this.tenant, this.holder, epoch, this.settings.ttlMs, trx, again))) {
       this.drop();
       throw new LeadershipLostError(this.tenant, `another scheduler holds the lease (epoch ${epoch} ended)`);
     }

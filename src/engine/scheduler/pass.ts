@@ -46,7 +46,7 @@ export interface PassOptions {
    * Proves inside the pass's transaction that this scheduler leads the tenant (its first
    * statement, and again before a change is merged into its branch); throws when it does not.
    */
-  fence?: (trx: Knex.Transaction) => Promise<void>;
+  fence?: (trx: Knex.Transaction, again?: boolean) => Promise<void>;
   /** False once the lead may have been lost: side effects after the commit are left to the new leader. */
   leading?: () => boolean;
   /** True once the scheduler is stopping (side effects are not retried then). */
@@ -100,7 +100,7 @@ export class PassRunner {
       const fence = this.options.fence;
       await fence?.(trx);
       epoch = this.options.leaseEpoch?.() ?? null;
-      const gateways = fence ? fencedGateways(this.options.gateways, () => fence(trx)) : this.options.gateways;
+      const gateways = fence ? fencedGateways(this.options.gateways, () => fence(trx, true)) : this.options.gateways;
       const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid);
       committed = ctx;
       // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
@@ -131,7 +131,7 @@ export class PassRunner {
       await this.state.save(trx, ctx, managers);
       // Proven again at the commit: the lease is renewed from now, so a long pass leaves its
       // side effects a whole lease to run in (docs/operations.md#leadership-model).
-      await fence?.(trx);
+      await fence?.(trx, true);
       didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted;
     });
     const ctx = committed as PassContext | null;

@@ -51,7 +51,7 @@ export class TenantScheduler {
     this.passes = new PassRunner(
       {
         ...options,
-        fence: (trx) => this.leadership.fence(trx),
+        fence: (trx, again) => this.leadership.fence(trx, again),
         leading: () => this.leadership.isHeld(),
         stopping: () => this.stopped,
         leaseEpoch: () => this.leadership.epoch,

@@ -56,13 +56,21 @@ export class SchedulerLeaseRepository {
    * otherwise (then it may have changed hands). Run in a transaction, this locks the row until
    * the transaction ends: nobody takes the lease meanwhile.
    */
-  async renew(tenant: string, holder: string, epoch: number, ttlMs: number, trx: Knex = this.knex): Promise<boolean> {
+  async renew(
+    tenant: string,
+    holder: string,
+    epoch: number,
+    ttlMs: number,
+    trx: Knex = this.knex,
+    /** The caller's transaction locked the row already: nobody can have taken it, even if it ran out since. */
+    locked = false,
+  ): Promise<boolean> {
     const result = (await trx.raw(
       `UPDATE scheduler_leases
        SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + make_interval(secs => ?)
-       WHERE tenant = ? AND holder = ? AND epoch = ? AND expires_at > clock_timestamp()
+       WHERE tenant = ? AND holder = ? AND epoch = ? AND (? OR expires_at > clock_timestamp())
        RETURNING epoch`,
-      [ttlMs / 1000, tenant, holder, epoch],
+      [ttlMs / 1000, tenant, holder, epoch, locked],
     )) as { rows: unknown[] };
     return result.rows.length === 1;
   }

@@ -191,6 +191,30 @@ describe.each(backends())('fenced leadership on %s', (backend) => {
     expect(h.errors).toEqual([]);
   });
 
+  it('a pass longer than the lease still commits: its transaction holds the lease row', async () => {
+    const log = new LeadershipLog();
+    const h = new EngineHarness(db, gateLayout(), undefined, {
+      leadership: { ttlMs: 1000 },
+      onLeadershipChange: log.record,
+    });
+    harnesses.push(h);
+    await h.start();
+    const prepare = h.merger.prepare.bind(h.merger);
+    h.merger.prepare = async (items) => {
+      // The speculative merge takes longer than the whole lease.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return prepare(items);
+    };
+    h.changes.add('org/project', 1);
+    await h.enqueue('gate', 'org/project', '1,1');
+    expect(h.executor.started.map((build) => build.job.name)).toEqual(['unit']);
+    await h.executor.finishAll({ result: 'SUCCESS' });
+    await h.settle();
+    expect(h.merger.mergedOrder).toEqual([1]);
+    expect(log.changes.map((change) => change.leading)).toEqual([true]);
+    expect(h.errors).toEqual([]);
+  });
+
   it('a scheduler standing by stops at once, however long it would wait before trying again', async () => {
     const leader = new EngineHarness(db, gateLayout());
     harnesses.push(leader);
