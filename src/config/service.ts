@@ -292,9 +292,14 @@ export const serviceConfigSchema = z
       .object({
         /** PostgreSQL URL; when absent the embedded PGlite store in `dataDir` is used. */
         url: z.string().min(1).optional(),
+        /** `application_name` of this process's sessions (docs/operations.md#database-links). */
+        applicationName: z
+          .string()
+          .regex(/^[\x20-\x7e]{1,40}$/, 'printable ASCII, at most 40 characters')
+          .default('sluice'),
       })
       .strict()
-      .default({}),
+      .default({ applicationName: 'sluice' }),
     dataDir: z.string().min(1).default('data'),
     tenantConfig: z.string().min(1).optional(),
     connections: z
@@ -334,6 +339,13 @@ export const serviceConfigSchema = z
     shutdownTimeout: z.number().positive().default(10),
     components: componentsSection,
     metrics: metricsSection,
+    scheduler: z
+      .object({
+        /** Seconds a tenant's leadership lease lasts without renewal (docs/operations.md#leadership-model). */
+        leaseTimeout: z.number().min(1).max(3600).default(15),
+      })
+      .strict()
+      .default({ leaseTimeout: 15 }),
     auth: authSection.default({ authenticators: [] }),
     graphql: graphqlSection.default(graphqlSection.parse({})),
     executor: reservedSection('executor').optional(),

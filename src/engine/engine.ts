@@ -26,7 +26,8 @@ import {
 import { withChangeLinks, type ChangeLink } from './change-links';
 import type { EngineGateways } from './pass-context';
 import type { SchedulerLogger } from './scheduler/pass';
-import { TenantScheduler } from './scheduler/tenant-scheduler';
+import { DEFAULT_LEASE_TTL_MS, type LeadershipSettings } from './scheduler/leadership';
+import { TenantScheduler, type LeadershipChange } from './scheduler/tenant-scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
 import type { AutoholdRecord } from '../store/repositories/autohold';
 import type { ItemState, PipelineState, TenantEventQueueState } from '../model/pipeline-state';
@@ -47,8 +48,20 @@ export interface EngineOptions {
   /** Web link of a change (docs/configuration.md#ref-url-templates); changes keep their source's `url` without it. */
   changeLink?: ChangeLink;
   defaultHoldExpiration?: number;
-  /** Told whenever this process takes or gives up a tenant's lead (the leadership metric). */
-  onLeadershipChange?: (change: { tenant: string; leading: boolean }) => void;
+  /** Lease timings of tenant leadership (docs/operations.md#leadership-model); `ttlMs` defaults to 15 s. */
+  leadership?: Partial<LeadershipSettings>;
+  /** Told when this process takes or loses the lead of a tenant. */
+  onLeadershipChange?: (change: LeadershipChange) => void;
+  /** Warnings (a lost lead); errors go to `logger`. */
+  warn?: (message: string) => void;
+}
+
+/** Whether this process leads a tenant (health, metrics). */
+export interface TenantLeadershipState {
+  tenant: string;
+  leading: boolean;
+  /** The lease epoch while leading. */
+  epoch: number | null;
 }
 
 export class Engine {
@@ -74,7 +87,10 @@ export class Engine {
     );
   }
 
-  /** Start the scheduler of a tenant in this process; false when another process leads it. */
+  /**
+   * Start the scheduler of a tenant in this process: true when it leads the tenant now, false
+   * when another process does (it stands by then and takes over when that lead ends).
+   */
   startTenant(tenant: string): Promise<boolean> {
     const start = this.startScheduler(tenant);
     this.starting.add(start);
@@ -87,8 +103,9 @@ export class Engine {
 
   private async startScheduler(tenant: string): Promise<boolean> {
     const stops = this.stops;
-    if (this.schedulers.has(tenant)) {
-      return true;
+    const existing = this.schedulers.get(tenant);
+    if (existing) {
+      return existing.isLeading();
     }
     const scheduler = new TenantScheduler({
       database: this.options.database,
@@ -102,18 +119,27 @@ export class Engine {
       uuid: this.options.uuid,
       logger: this.options.logger,
       onSemaphoreReleased: () => this.wakeAll(),
-      onLeadership: (leading) => this.options.onLeadershipChange?.({ tenant, leading }),
+      leadership: { ttlMs: DEFAULT_LEASE_TTL_MS, ...this.options.leadership },
+      onLeadershipChange: this.options.onLeadershipChange,
+      warn: this.options.warn,
     });
-    if (!(await scheduler.start())) {
-      return false;
-    }
-    if (this.stops !== stops) {
-      // Stopped while this start was under way (a reconfiguration racing shutdown).
+    const leading = await scheduler.start();
+    if (this.stops !== stops || this.schedulers.has(tenant)) {
+      // Stopped while this start was under way (a reconfiguration racing shutdown), or started twice at once.
       await scheduler.stop();
-      return false;
+      return this.stops === stops && (this.schedulers.get(tenant)?.isLeading() ?? false);
     }
     this.schedulers.set(tenant, scheduler);
-    return true;
+    return leading;
+  }
+
+  /** The tenants whose schedulers run in this process, leading or standing by. */
+  leadership(): TenantLeadershipState[] {
+    return [...this.schedulers.values()].map((scheduler) => ({
+      tenant: scheduler.tenant,
+      leading: scheduler.isLeading(),
+      epoch: scheduler.epoch,
+    }));
   }
 
   /** The gateways of a tenant's scheduler: its changes carry their web links. */

@@ -16,6 +16,7 @@ import {
   type CancelResult,
 } from '../model/build-request';
 import type { BuildRequestRecord } from '../store/repositories/build-requests';
+import { retryConnectionErrors } from '../store/links';
 import type { BuildLog, ConsoleRegistry } from './build-log';
 import { BuildSecretError, redactLogDirectory, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
 import { ensureJobOutput, JobOutputRecorder } from './job-output-json';
@@ -75,7 +76,14 @@ export class BuildRuntime {
       worker: this.id,
     };
     this.pausedLogs.set(params.buildUuid, log);
-    if (await this.options.repository.recordPaused(payload, state, pauseTime)) {
+    const recorded = await retryConnectionErrors(
+      () => this.options.repository.recordPaused(payload, state, pauseTime),
+      {
+        onRetry: (err) =>
+          this.logger.warn({ err, build: payload.buildUuid }, 'storing a build pause: database away, retrying'),
+      },
+    );
+    if (recorded) {
       this.events.emit('paused', payload);
       return true;
     }
@@ -263,7 +271,11 @@ export class BuildRuntime {
   }
 
   async complete(payload: BuildCompletedPayload): Promise<void> {
-    const stored = await this.options.repository.complete(payload, this.now());
+    // A result must outlive a database restart (docs/operations.md#database-links).
+    const stored = await retryConnectionErrors(() => this.options.repository.complete(payload, this.now()), {
+      onRetry: (err) =>
+        this.logger.warn({ err, build: payload.buildUuid }, 'storing a build result: database away, retrying'),
+    });
     if (stored) {
       this.events.emit('completed', payload);
     }

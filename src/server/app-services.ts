@@ -52,16 +52,21 @@ export interface AppServices {
 
 const NO_TENANTS: TenantCatalog = { tenantNames: () => [], layout: () => undefined };
 
-export function databaseFor(config: ServiceConfig): Database {
+export function databaseFor(config: ServiceConfig, logger?: Logger): Database {
   return config.database.url
-    ? openDatabase({ kind: 'postgres', url: config.database.url })
+    ? openDatabase({
+        kind: 'postgres',
+        url: config.database.url,
+        applicationName: config.database.applicationName,
+        log: logger && ((level, message) => logger[level]({ database: 'pool' }, message)),
+      })
     : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata` });
 }
 
 export function assembleServices(options: AppOptions): AppServices {
   const { config } = options;
   const logger = options.logger ?? createLogger();
-  const database = options.database ?? databaseFor(config);
+  const database = options.database ?? databaseFor(config, logger);
   const now = options.now ?? (() => new Date());
   // One key manager for the key endpoints, secret decryption at layout load and the executor.
   const keys = lazyKeyManager(config, database.knex, logger, options.keySizes);
@@ -70,7 +75,11 @@ export function assembleServices(options: AppOptions): AppServices {
       ? new LayoutManager({ config, knex: database.knex, logger, now, secretKeys: keys })
       : undefined;
   const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
-  const bus = options.bus ?? createEventBus(config);
+  const bus =
+    options.bus ??
+    createEventBus(config, {
+      onError: (err, link) => logger.warn({ err, link }, 'event bus connection problem'),
+    });
   const listening: AppServices['listening'] = { url: undefined };
   const metrics = new SluiceMetrics();
   const roles =

@@ -40,8 +40,11 @@ export interface SluiceApp {
   roles: ServiceRoles | undefined;
   /** Run migrations, start background work and listen; resolves with the bound address. */
   start(port?: number, host?: string): Promise<AddressInfo>;
-  /** Graceful shutdown: stop accepting, finish in-flight requests, close sockets and the database. */
-  stop(): Promise<void>;
+  /**
+   * Graceful shutdown within `shutdownTimeout`: stop accepting, finish in-flight requests, close
+   * sockets and the database. Resolves true when every step finished in time (docs/operations.md#shutdown).
+   */
+  stop(): Promise<boolean>;
   addBackgroundTask(task: BackgroundTask): void;
   url(): string;
 }
@@ -51,7 +54,9 @@ export function buildApp(options: AppOptions): SluiceApp {
   const { config, logger, database } = app;
   const yoga = buildYoga(app.services, logger);
   const readiness = { migrated: false, shuttingDown: false };
-  const { koa, inFlight } = createHttpApp({ ...app, readiness, yoga });
+  const { roles } = app;
+  const leadership = roles ? () => roles.engine.leadership() : undefined;
+  const { koa, inFlight } = createHttpApp({ ...app, readiness, yoga, leadership });
   const httpServer = http.createServer(koa.callback());
   const heartbeat = new ComponentHeartbeat(
     database,
@@ -71,7 +76,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     webSockets: () => runtime.webSockets?.connections(),
   });
   let address: AddressInfo | undefined;
-  let stopping: Promise<void> | undefined;
+  let stopping: Promise<boolean> | undefined;
 
   const url = (): string => {
     if (!address) {

@@ -269,9 +269,17 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     bus: countedDeltas(options.engineBus, metrics),
     clock: { now: options.now },
     logger: { error: (message, err) => logger.error({ err }, message) },
+    warn: (message) => logger.warn(message),
+    leadership: { ttlMs: config.scheduler.leaseTimeout * 1000 },
+    onLeadershipChange: (change) => {
+      // The leadership gauge (docs/operations.md#metrics) and a log line.
+      metrics?.setLeadership(change.tenant, change.leading);
+      logger.info(
+        { tenant: change.tenant, epoch: change.epoch, reason: change.reason },
+        change.leading ? 'leading tenant' : 'no longer leading tenant',
+      );
+    },
     changeLink: changeLinks(config, (tenant) => layoutManager.layout(tenant), options.publicUrl ?? (() => undefined)),
-    // The leadership gauge's setter (docs/operations.md#metrics).
-    onLeadershipChange: (change) => metrics?.setLeadership(change.tenant, change.leading),
   });
   if (metrics) {
     executor.worker.events.on('completed', (payload: BuildCompletedPayload) => metrics.observeBuild(payload));
@@ -306,7 +314,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       const tasks: RoleTask[] = [];
       for (const tenant of layoutManager.tenantNames()) {
         if (!(await engine.startTenant(tenant))) {
-          logger.info({ tenant }, 'another process leads this tenant');
+          logger.info({ tenant }, 'another process leads this tenant; standing by');
         }
       }
       // New layouts start and reconfigure the tenant's scheduler in the background; shutdown

@@ -12,6 +12,7 @@ import * as launcher from './migrations/0009-launcher';
 import * as buildRequestPause from './migrations/0010-build-request-pause';
 import * as shortProjectNames from './migrations/0011-short-project-names';
 import * as recovery from './migrations/0013-recovery';
+import * as leasesAndBusOutbox from './migrations/0012-leases-and-bus-outbox';
 import * as buildEstimates from './migrations/0015-build-estimates';
 import * as historyCounts from './migrations/0017-history-counts';
 import * as dashboardGaps from './migrations/0019-dashboard-gaps';
@@ -32,6 +33,7 @@ const MIGRATIONS: Migration[] = [
   buildRequestPause,
   shortProjectNames,
   recovery,
+  leasesAndBusOutbox,
   buildEstimates,
   historyCounts,
   dashboardGaps,
