@@ -24,6 +24,7 @@ import { publicLogsUrl } from './log-files';
 import { createServiceRoles, type ServiceRoles } from './roles';
 import { SluiceMetrics } from './metrics/sluice-metrics';
 import { NO_REDACTION } from './secret-redaction';
+import type { RoleSet } from '../model/roles';
 
 /** Everything `assembleServices` made, for the HTTP layer and the start and stop sequences. */
 export interface AppServices {
@@ -36,6 +37,8 @@ export interface AppServices {
   bus: EventBus;
   live: LiveHub;
   roles: ServiceRoles | undefined;
+  /** The roles this process runs (`roles` key or `--roles`; docs/operations.md#roles). */
+  runs: RoleSet;
   /**
    * The address the service listens on (set by `start`, before listening unless the port is 0):
    * build log URLs follow it when `logs.url` is not set (docs/configuration.md#keys, `logs.url`).
@@ -81,6 +84,7 @@ export function assembleServices(options: AppOptions): AppServices {
       onError: (err, link) => logger.warn({ err, link }, 'event bus connection problem'),
     });
   const listening: AppServices['listening'] = { url: undefined };
+  const runs: RoleSet = new Set(config.roles);
   const metrics = new SluiceMetrics();
   const roles =
     layoutManager && options.engine === undefined
@@ -98,6 +102,7 @@ export function assembleServices(options: AppOptions): AppServices {
           logsUrl: () => publicLogsUrl(config, listening.url),
           publicUrl: () => config.api.publicUrl ?? listening.url,
           metrics,
+          roles: runs,
         })
       : undefined;
   // Open subscriptions re-check read access whenever a reconfiguration loads new rules.
@@ -139,6 +144,7 @@ export function assembleServices(options: AppOptions): AppServices {
     bus,
     live,
     roles,
+    runs,
     listening,
     auth,
     secretRedactor,

@@ -56,7 +56,7 @@ export function buildApp(options: AppOptions): SluiceApp {
   const readiness = { migrated: false, shuttingDown: false };
   const { roles } = app;
   const leadership = roles ? () => roles.engine.leadership() : undefined;
-  const { koa, inFlight } = createHttpApp({ ...app, readiness, yoga, leadership });
+  const { koa, inFlight } = createHttpApp({ ...app, readiness, yoga, leadership, api: app.runs.has('api') });
   const httpServer = http.createServer(koa.callback());
   const heartbeat = new ComponentHeartbeat(
     database,
@@ -64,6 +64,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     logger,
     options.heartbeatInterval ?? config.components.heartbeatInterval * 1000,
     app.roles?.components ?? [],
+    app.runs.has('api'),
   );
   const runtime: AppRuntime = { app, readiness, heartbeat, tasks: [], httpServer, inFlight };
   registerRuntimeGauges(app.metrics, {
@@ -103,7 +104,9 @@ export function buildApp(options: AppOptions): SluiceApp {
       // Builds may start before the listener is up; their log URLs need the address already.
       app.listening.url = port === 0 ? undefined : urlOf(addressOf(host, port));
       await startServices(runtime);
-      runtime.webSockets = attachWebSockets(httpServer, yoga, app, options.webSocket);
+      if (app.runs.has('api')) {
+        runtime.webSockets = attachWebSockets(httpServer, yoga, app, options.webSocket);
+      }
       address = await listen(httpServer, port, host);
       app.listening.url = url();
       logger.info({ address: url(), database: database.describe }, 'sluice listening');
