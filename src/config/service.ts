@@ -351,6 +351,11 @@ export const serviceConfigSchema = z
       .object({
         /** Redis URL; when set, the event bus fans out through Redis pub/sub. */
         url: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
+        /** Prefix of the pub/sub channels: deployments sharing one Redis server need different ones. */
+        channelPrefix: z
+          .string()
+          .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits, _ . : - (at most 64)')
+          .default('sluice:'),
       })
       .strict()
       .optional(),

@@ -85,6 +85,7 @@ export function assembleServices(options: AppOptions): AppServices {
     });
   const listening: AppServices['listening'] = { url: undefined };
   const runs: RoleSet = new Set(config.roles);
+  const apiAddress = (): string | undefined => (runs.has('api') ? listening.url : undefined);
   const metrics = new SluiceMetrics();
   const roles =
     layoutManager && options.engine === undefined
@@ -99,12 +100,19 @@ export function assembleServices(options: AppOptions): AppServices {
           now,
           environment: options.environment ?? process.env,
           secretKeys: keys,
-          logsUrl: () => publicLogsUrl(config, listening.url),
-          publicUrl: () => config.api.publicUrl ?? listening.url,
+          // Links point at an API process: this one when it runs the api role, else `api.publicUrl`
+          // or `logs.url` (docs/operations.md#which-configuration-each-role-needs).
+          logsUrl: () => publicLogsUrl(config, apiAddress()),
+          publicUrl: () => config.api.publicUrl ?? apiAddress(),
           metrics,
           roles: runs,
         })
       : undefined;
+  if (roles && runs.has('executor') && !runs.has('api') && publicLogsUrl(config, undefined) === undefined) {
+    logger.warn(
+      'this executor process runs no api role and neither logs.url nor api.publicUrl is set: its builds get no log links',
+    );
+  }
   // Open subscriptions re-check read access whenever a reconfiguration loads new rules.
   const policyChanges = new ChangeSignal();
   layoutManager?.onLayout(() => policyChanges.fire());

@@ -35,16 +35,19 @@ describe('followLogFile', () => {
   it('follows appended lines, holds back an unfinished line and ends after the build ended', async () => {
     writeFileSync(file, 'one\ntwo\nthr');
     let ended = false;
-    const seen = await collect(followLogFile(file, 1, { ended: async () => ended, pollMs: 5, endCheckEvery: 1 }), (all) => {
-      if (all.length === 2) {
-        expect(all.map((line) => line.text)).toEqual(['one', 'two']);
-        appendFileSync(file, 'ee\nfour\n');
-      }
-      if (all.length === 4) {
-        appendFileSync(file, 'five without newline');
-        ended = true;
-      }
-    });
+    const seen = await collect(
+      followLogFile(file, 1, { ended: async () => ended, pollMs: 5, endCheckEvery: 1 }),
+      (all) => {
+        if (all.length === 2) {
+          expect(all.map((line) => line.text)).toEqual(['one', 'two']);
+          appendFileSync(file, 'ee\nfour\n');
+        }
+        if (all.length === 4) {
+          appendFileSync(file, 'five without newline');
+          ended = true;
+        }
+      },
+    );
     expect(seen).toEqual([
       { seq: 1, text: 'one' },
       { seq: 2, text: 'two' },
