@@ -1,4 +1,4 @@
-/** The `sluice` command line: version, usage errors, migrate, validate-config exit codes. */
+/** The `sluice` command line: version, usage errors (`--roles` too), migrate, validate-config exit codes. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -45,6 +45,23 @@ describe('sluice CLI', () => {
     const noCommand = await sluice([]);
     expect(noCommand.code).toBe(2);
     expect(noCommand.stdout).toContain('Usage: sluice <command>');
+  });
+
+  it('serve exits 2 on an unknown or empty --roles list, and --roles outside serve', async () => {
+    const unknown = await sluice(['serve', '--roles', 'api,sheduler']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'sluice: --roles: unknown role "sheduler"; roles are api, scheduler, executor, launcher\n',
+    );
+    const empty = await sluice(['serve', '--roles', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('sluice: --roles: no role given');
+    const twice = await sluice(['serve', '-r', 'api,api']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('role "api" is named twice');
+    const elsewhere = await sluice(['migrate', '--roles', 'api']);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain('--roles applies to serve only');
   });
 
   it('validate-config accepts the quickstart deployment', async () => {

@@ -1,0 +1,359 @@
+/**
+ * Roles as processes (docs/operations.md#running-a-cluster): two api, two scheduler and two
+ * executor processes and one launcher, each a real `sluice serve --roles ...`, on one PostgreSQL
+ * database (its own) and one Redis server (a channel prefix of its own). Four changes are
+ * enqueued into gate through both API processes (GraphQL on one, REST on the other); change 1's
+ * unit job waits for a release file while its console is streamed through both API processes.
+ * Then: every change was queued, tested, reported and merged exactly once (store and git), the
+ * builds ran in the executor processes, a live subscription on one API process saw every item
+ * reported and every job completed, the status pushed by the other showed the queue, and both
+ * API processes serve the log file from the shared log root.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { git } from '../../../src/sources/git-cli';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { GateDeployment, PROJECT, TENANT } from '../../helpers/gate-deployment';
+import type { FileSpec } from '../../helpers/git-fixtures';
+import { adminToken, Subscription } from '../../helpers/live';
+import { waitFor } from '../../helpers/recovery-deployment';
+import { startRoleProcess, type RoleProcess } from '../../helpers/role-process';
+
+const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const CHANGES = [1, 2, 3, 4];
+
+jest.setTimeout(420_000);
+
+interface QueueEvent {
+  __typename: string;
+  sequence: number;
+  itemId?: string;
+  changeIds?: string[];
+  job?: string;
+  buildUuid?: string | null;
+  result?: string;
+}
+
+const QUEUE_EVENTS = /* GraphQL */ `
+  subscription ($tenant: String!) {
+    queueEvents(tenant: $tenant, pipeline: "gate") {
+      __typename
+      ... on QueueEvent {
+        sequence
+      }
+      ... on ItemEnqueued {
+        itemId
+        changeIds
+      }
+      ... on JobStarted {
+        itemId
+        job
+        buildUuid
+      }
+      ... on JobCompleted {
+        itemId
+        job
+        buildUuid
+        result
+      }
+      ... on ItemReported {
+        itemId
+        result
+      }
+    }
+  }
+`;
+
+const TENANT_STATUS = /* GraphQL */ `
+  subscription ($tenant: String!) {
+    tenantStatus(tenant: $tenant, pipeline: "gate") {
+      pipelines {
+        name
+        changeQueues {
+          heads {
+            id
+          }
+        }
+      }
+    }
+  }
+`;
+
+const CONSOLE_LOG = /* GraphQL */ `
+  subscription ($tenant: String!, $uuid: String!) {
+    consoleLog(tenant: $tenant, uuid: $uuid) {
+      lines {
+        seq
+        text
+      }
+    }
+  }
+`;
+
+/** Change 1's unit job: prints, waits for the release file, then runs the original test. */
+function holdingUnitScript(release: string): string {
+  return `#!/bin/sh
+set -e
+echo "cluster console: started"
+while [ ! -f "${release}" ]; do sleep 0.1; done
+echo "cluster console: released"
+output=$(sh ./hello.sh Sluice)
+test "$output" = "Hello, Sluice!"
+echo "unit tests passed"
+`;
+}
+
+/** The REST console-stream WebSocket of `base`: resolves with the whole text and the close. */
+function consoleStream(
+  base: string,
+  uuid: string,
+  onText: (text: string) => void,
+): Promise<{ text: string; code: number; reason: string }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${base.replace('http', 'ws')}/api/tenant/${TENANT}/console-stream`);
+    let text = '';
+    ws.on('open', () => ws.send(JSON.stringify({ uuid, logfile: 'console.log', token: adminToken(TENANT) })));
+    ws.on('message', (data) => {
+      text += data.toString();
+      onText(text);
+    });
+    ws.on('error', reject);
+    ws.on('close', (code, reason) => resolve({ text, code, reason: reason.toString() }));
+  });
+}
+
+function wsClient(base: string): Client {
+  return createClient({
+    url: `${base.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: false,
+    connectionParams: { authorization: `Bearer ${adminToken(TENANT)}` },
+  });
+}
+
+/** The value of an unlabelled-or-labelled gauge line in a Prometheus scrape (0 when absent). */
+async function gauge(base: string, series: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const line = text.split('\n').find((entry) => entry.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
+withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
+  let deployment: GateDeployment;
+  let database: TestDatabase;
+  const processes: RoleProcess[] = [];
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    deployment = await GateDeployment.create('sluice-roles');
+    database = await createTestDatabase({ migrate: false });
+  });
+
+  afterAll(async () => {
+    clients.forEach((client) => void client.dispose());
+    await Promise.all(processes.map((child) => child.stop()));
+    await database.destroy();
+    deployment.cleanup();
+  });
+
+  it('gates every change once, with live views and consoles across processes', async () => {
+    const logsDir = path.join(deployment.root, 'shared-logs');
+    const release = path.join(deployment.root, 'release');
+    const common = {
+      redis: { url: REDIS_URL, channelPrefix: `sluice-roles-${process.pid}-${Date.now()}:` },
+      logs: { dir: logsDir },
+      executor: { slots: 2, pollInterval: 0.2 },
+      components: { heartbeatInterval: 1, expiry: 600 },
+      shutdownTimeout: 5,
+    };
+    const start = async (name: string, roles: string, extra: Record<string, unknown> = {}): Promise<RoleProcess> => {
+      const file = deployment.configFile(name, database.url ?? '', { ...common, ...extra });
+      const child = await startRoleProcess(name, file, roles);
+      processes.push(child);
+      return child;
+    };
+    // All at once: the processes take turns at the migrations.
+    const [apiA, apiB] = await Promise.all([start('api-a', 'api'), start('api-b', 'api')]);
+    // Links written by processes without the api role point at an API process.
+    const linked = { api: { publicUrl: apiA.base } };
+    const [schedulerA, schedulerB, executorA, executorB, launcher] = await Promise.all([
+      start('scheduler-a', 'scheduler', linked),
+      start('scheduler-b', 'scheduler', linked),
+      start('executor-a', 'executor', linked),
+      start('executor-b', 'executor', linked),
+      start('launcher', 'launcher', linked),
+    ]);
+
+    // Each process registered the components of its roles only.
+    const components: Array<{ id: string; kind: string; pid: number }> = await database
+      .knex('components')
+      .where('state', 'running')
+      .select('id', 'kind', 'pid');
+    const kindsOf = (child: RoleProcess): string[] =>
+      components
+        .filter((row) => row.pid === child.child.pid)
+        .map((row) => row.kind)
+        .sort();
+    expect([apiA, apiB, schedulerA, schedulerB, executorA, executorB, launcher].map(kindsOf)).toEqual([
+      ['api'],
+      ['api'],
+      ['scheduler'],
+      ['scheduler'],
+      ['executor'],
+      ['executor'],
+      ['launcher'],
+    ]);
+    const executorIds = new Set(components.filter((row) => row.kind === 'executor').map((row) => row.id));
+
+    // A process without the api role serves health and metrics only.
+    expect((await fetch(`${executorA.base}/health/ready`)).status).toBe(200);
+    expect((await fetch(`${executorA.base}/graphql?query=%7B__typename%7D`)).status).toBe(404);
+    expect(await gauge(executorA.base, 'sluice_executor_slots')).toBe(2);
+
+    // Live views on both API processes before anything happens.
+    const clientB = wsClient(apiB.base);
+    const clientA = wsClient(apiA.base);
+    clients.push(clientA, clientB);
+    const events = new Subscription<{ queueEvents: QueueEvent }>(clientB, QUEUE_EVENTS, { tenant: TENANT });
+    const status = new Subscription<{
+      tenantStatus: { pipelines: Array<{ name: string; changeQueues: Array<{ heads: unknown[] }> }> };
+    }>(clientA, TENANT_STATUS, { tenant: TENANT });
+    await status.waitFor(1, 30_000);
+    await waitFor('the queue-events subscription on api-b', async () => {
+      const text = await (await fetch(`${apiB.base}/metrics`)).text();
+      return /sluice_subscriptions_open\{kind="queue-events"\} [1-9]/.test(text);
+    });
+
+    const shas = new Map<number, string>();
+    for (const change of CHANGES) {
+      const files: FileSpec =
+        change === 1 ? { 'scripts/unit.sh': { content: holdingUnitScript(release), executable: true } } : {};
+      shas.set(change, await deployment.pushChange(change, files));
+    }
+    // Changes 1 and 3 through GraphQL on api-a, 2 and 4 through REST on api-b.
+    for (const change of CHANGES) {
+      if (change % 2 === 1) {
+        await deployment.enqueue(apiA.base, change);
+      } else {
+        const response = await fetch(`${apiB.base}/api/tenant/${TENANT}/project/${PROJECT}/enqueue`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken(TENANT)}` },
+          body: JSON.stringify({ change: `${change},1`, pipeline: 'gate' }),
+        });
+        expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: true });
+      }
+    }
+
+    const queueEvents = (): QueueEvent[] => events.results.flatMap((result) => result.data?.queueEvents ?? []);
+    const itemOf = (change: number): string | undefined =>
+      queueEvents().find((event) => event.__typename === 'ItemEnqueued' && event.changeIds?.includes(`${change},1`))
+        ?.itemId;
+    // Change 1's unit build, seen starting by the subscription on api-b.
+    await events.until(
+      () =>
+        queueEvents().some(
+          (event) => event.__typename === 'JobStarted' && event.itemId === itemOf(1) && event.job === 'hello-unit',
+        ),
+      180_000,
+      "change 1's hello-unit build to start",
+    );
+    const unitBuild =
+      queueEvents().find(
+        (event) => event.__typename === 'JobStarted' && event.itemId === itemOf(1) && event.job === 'hello-unit',
+      )?.buildUuid ?? '';
+    // The status pushed by api-a shows the items in the gate.
+    await status.until(
+      () =>
+        status.results.some((result) =>
+          result.data?.tenantStatus.pipelines.some((pipeline) =>
+            pipeline.changeQueues.some((queue) => queue.heads.length > 0),
+          ),
+        ),
+      60_000,
+      'a status push with items in gate',
+    );
+
+    // The console of that build through both API processes: the REST stream on api-a, consoleLog on api-b.
+    let sawStart: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      sawStart = resolve;
+    });
+    const streamed = consoleStream(apiA.base, unitBuild, (text) => {
+      if (text.includes('| cluster console: started\n')) {
+        sawStart();
+      }
+    });
+    await started;
+    const consoleLog = new Subscription<{ consoleLog: { lines: Array<{ seq: number; text: string }> } }>(
+      clientB,
+      CONSOLE_LOG,
+      { tenant: TENANT, uuid: unitBuild },
+    );
+    await consoleLog.until(
+      () => consoleLog.results.some((result) => result.data?.consoleLog.lines.some((line) => line.seq === 1)),
+      30_000,
+      'the first console line on api-b',
+    );
+    writeFileSync(release, '');
+    const { text, code, reason } = await streamed;
+    expect({ code, reason }).toEqual({ code: 1000, reason: 'No more data' });
+    expect(text).toContain('| cluster console: released\n');
+    await consoleLog.until(() => consoleLog.completed, 30_000, 'consoleLog to complete');
+    const logLines = consoleLog.results.flatMap((result) => result.data?.consoleLog.lines ?? []);
+    expect(logLines.map((line) => `${line.text}\n`).join('')).toBe(text);
+    expect(logLines.map((line) => line.seq)).toEqual(logLines.map((_, index) => index + 1));
+
+    // Every item reported, seen live on api-b.
+    await events.until(
+      () => queueEvents().filter((event) => event.__typename === 'ItemReported').length >= CHANGES.length,
+      240_000,
+      'every change reported',
+    );
+    const reported = queueEvents().filter((event) => event.__typename === 'ItemReported');
+    expect(reported.map((event) => event.result)).toEqual(CHANGES.map(() => 'SUCCESS'));
+    expect(new Set(reported.map((event) => event.itemId))).toEqual(new Set(CHANGES.map(itemOf)));
+
+    // The store: each change queued once, one buildset, one build per job, reported once; merged once.
+    expect(await deployment.gateOutcome(database.knex, CHANGES)).toEqual(
+      CHANGES.map((change) => ({ change, items: 1, buildsets: ['SUCCESS'], duplicateBuilds: 0 })),
+    );
+    const subjects = (await git(deployment.bareRepo, ['log', '--format=%s', 'refs/heads/master'])).stdout.split('\n');
+    for (const change of CHANGES) {
+      expect(await deployment.merged(shas.get(change) ?? '')).toBe(true);
+      expect(subjects.filter((subject) => subject === `Notes ${change}`)).toHaveLength(1);
+    }
+
+    // Every completed job seen live was a build of one of the executor processes.
+    const completed = queueEvents().filter((event) => event.__typename === 'JobCompleted');
+    expect(completed).toHaveLength(CHANGES.length * 2);
+    const workers: Array<{ build_uuid: string; worker: string }> = await database
+      .knex('build_requests')
+      .whereIn(
+        'build_uuid',
+        completed.map((event) => event.buildUuid ?? ''),
+      )
+      .select('build_uuid', 'worker');
+    expect(workers).toHaveLength(completed.length);
+    expect(workers.every((row) => executorIds.has(row.worker))).toBe(true);
+
+    // The log file, from the shared log root, through both API processes; its link names api-a.
+    const build = (await (await fetch(`${apiB.base}/api/tenant/${TENANT}/build/${unitBuild}`)).json()) as {
+      log_url: string;
+    };
+    expect(build.log_url.startsWith(`${apiA.base}/logs/`)).toBe(true);
+    for (const api of [apiA, apiB]) {
+      const response = await fetch(`${build.log_url.replace(apiA.base, api.base).replace(/\/?$/, '/')}job-output.txt`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(text);
+    }
+    events.close();
+    status.close();
+
+    // Every process stops cleanly.
+    expect(await Promise.all(processes.map((child) => child.stop()))).toEqual(processes.map(() => 0));
+  });
+});
