@@ -33,7 +33,8 @@ interface QueueEvent {
   itemId?: string;
   changeIds?: string[];
   job?: string;
-  buildUuid?: string | null;
+  buildUuid?: string;
+  completedBuild?: string | null;
   result?: string;
 }
 
@@ -56,7 +57,7 @@ const QUEUE_EVENTS = /* GraphQL */ `
       ... on JobCompleted {
         itemId
         job
-        buildUuid
+        completedBuild: buildUuid
         result
       }
       ... on ItemReported {
@@ -224,6 +225,7 @@ withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
     }>(clientA, TENANT_STATUS, { tenant: TENANT });
     await status.waitFor(1, 30_000);
     await waitFor('the queue-events subscription on api-b', async () => {
+      expect(events.results.flatMap((result) => result.errors ?? [])).toEqual([]);
       const text = await (await fetch(`${apiB.base}/metrics`)).text();
       return /sluice_subscriptions_open\{kind="queue-events"\} [1-9]/.test(text);
     });
@@ -334,7 +336,7 @@ withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
       .knex('build_requests')
       .whereIn(
         'build_uuid',
-        completed.map((event) => event.buildUuid ?? ''),
+        completed.map((event) => event.completedBuild ?? ''),
       )
       .select('build_uuid', 'worker');
     expect(workers).toHaveLength(completed.length);
