@@ -43,7 +43,7 @@ export const executorSection = z
     workRoot: z.string().min(1).optional(),
     /** Keep a build's workspace after it ended (debugging; they are never removed then). */
     keepWorkspaces: z.boolean().default(false),
-    /** Seconds between looks for new build requests while the executor has free slots. */
+    /** Seconds between the executor's looks for new build requests. */
     pollInterval: z.number().min(0.05).max(60).default(1),
     /** Seconds a canceled or timed-out step gets after SIGTERM before SIGKILL. */
     killGracePeriod: z.number().min(0).max(600).default(0.5),

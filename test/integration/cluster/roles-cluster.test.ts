@@ -155,7 +155,7 @@ withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
   });
 
   afterAll(async () => {
-    clients.forEach((client) => void client.dispose());
+    await Promise.all(clients.map((client) => client.dispose()));
     await Promise.all(processes.map((child) => child.stop()));
     await database.destroy();
     deployment.cleanup();
@@ -354,6 +354,7 @@ withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
     }
     events.close();
     status.close();
+    await Promise.all(clients.splice(0).map((client) => client.dispose()));
 
     // Every process stops cleanly.
     expect(await Promise.all(processes.map((child) => child.stop()))).toEqual(processes.map(() => 0));
