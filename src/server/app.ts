@@ -55,7 +55,8 @@ export function buildApp(options: AppOptions): SluiceApp {
   const yoga = buildYoga(app.services, logger);
   const readiness = { migrated: false, shuttingDown: false };
   const { roles } = app;
-  const leadership = roles ? () => roles.engine.leadership() : undefined;
+  // Health names the tenants only of a process running schedulers; metrics count only a running executor's slots.
+  const leadership = roles && app.runs.has('scheduler') ? () => roles.engine.leadership() : undefined;
   const { koa, inFlight } = createHttpApp({ ...app, readiness, yoga, leadership, api: app.runs.has('api') });
   const httpServer = http.createServer(koa.callback());
   const heartbeat = new ComponentHeartbeat(
@@ -73,7 +74,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     tenants: () => app.tenants.tenantNames(),
     componentExpiryMs: config.components.expiry * 1000,
     subscribers: () => app.live.stats(),
-    executor: app.roles?.executor.worker,
+    executor: app.runs.has('executor') ? app.roles?.executor.worker : undefined,
     webSockets: () => runtime.webSockets?.connections(),
   });
   let address: AddressInfo | undefined;

@@ -214,6 +214,15 @@ withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
     expect((await fetch(`${executorA.base}/health/ready`)).status).toBe(200);
     expect((await fetch(`${executorA.base}/graphql?query=%7B__typename%7D`)).status).toBe(404);
     expect(await gauge(executorA.base, 'sluice_executor_slots')).toBe(2);
+    expect(await gauge(apiA.base, 'sluice_executor_slots')).toBe(0);
+    // Only scheduler processes name the tenants they lead or stand by for.
+    const readiness = async (child: RoleProcess): Promise<Record<string, unknown>> =>
+      (await (await fetch(`${child.base}/health/ready`)).json()) as Record<string, unknown>;
+    expect((await readiness(apiA)).leadership).toBeUndefined();
+    const leads = [await readiness(schedulerA), await readiness(schedulerB)].map(
+      (body) => (body.leadership as Record<string, { leading: boolean }>)[TENANT].leading,
+    );
+    expect(leads.sort()).toEqual([false, true]);
 
     // Live views on both API processes before anything happens.
     const clientB = wsClient(apiB.base);
