@@ -19,10 +19,21 @@ export interface RoleProcess {
   stop(graceMs?: number): Promise<number | null>;
 }
 
-export async function startRoleProcess(name: string, configFile: string, roles: string): Promise<RoleProcess> {
+/** `roles` is the `--roles` value; undefined leaves the choice to the configuration's `roles` key. */
+export async function startRoleProcess(
+  name: string,
+  configFile: string,
+  roles: string | undefined,
+): Promise<RoleProcess> {
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'bin', 'sluice.js'), 'serve', '--config', configFile, '--roles', roles],
+    [
+      path.join(ROOT, 'bin', 'sluice.js'),
+      'serve',
+      '--config',
+      configFile,
+      ...(roles === undefined ? [] : ['--roles', roles]),
+    ],
     {
       cwd: path.dirname(configFile),
       env: {

@@ -6,8 +6,9 @@
  * unit job waits for a release file while its console is streamed through both API processes.
  * Then: every change was queued, tested, reported and merged exactly once (store and git), the
  * builds ran in the executor processes, a live subscription on one API process saw every item
- * reported and every job completed, the status pushed by the other showed the queue, and both
- * API processes serve the log file from the shared log root.
+ * reported and every job completed, the status and system events pushed by the other showed the
+ * queue and each enqueue once, and both API processes serve the log file from the shared log
+ * root. One executor takes its role from the `roles` key; the launcher's `--roles` overrides it.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -79,6 +80,15 @@ const TENANT_STATUS = /* GraphQL */ `
           }
         }
       }
+    }
+  }
+`;
+
+const SYSTEM_EVENTS = /* GraphQL */ `
+  subscription ($tenant: String!) {
+    systemEvents(tenant: $tenant, types: [ENQUEUED]) {
+      eventType
+      description
     }
   }
 `;
@@ -171,7 +181,11 @@ withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
       components: { heartbeatInterval: 1, expiry: 600 },
       shutdownTimeout: 5,
     };
-    const start = async (name: string, roles: string, extra: Record<string, unknown> = {}): Promise<RoleProcess> => {
+    const start = async (
+      name: string,
+      roles: string | undefined,
+      extra: Record<string, unknown> = {},
+    ): Promise<RoleProcess> => {
       const file = deployment.configFile(name, database.url ?? '', { ...common, ...extra });
       const child = await startRoleProcess(name, file, roles);
       processes.push(child);
@@ -185,8 +199,9 @@ withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
       start('scheduler-a', 'scheduler', linked),
       start('scheduler-b', 'scheduler', linked),
       start('executor-a', 'executor', linked),
-      start('executor-b', 'executor', linked),
-      start('launcher', 'launcher', linked),
+      // The roles key alone; and a roles key that the command line overrides.
+      start('executor-b', undefined, { ...linked, roles: ['executor'] }),
+      start('launcher', 'launcher', { ...linked, roles: ['api'] }),
     ]);
 
     // Each process registered the components of its roles only.
@@ -232,12 +247,21 @@ withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
     const status = new Subscription<{
       tenantStatus: { pipelines: Array<{ name: string; changeQueues: Array<{ heads: unknown[] }> }> };
     }>(clientA, TENANT_STATUS, { tenant: TENANT });
+    const systemEvents = new Subscription<{ systemEvents: { eventType: string; description: string } }>(
+      clientA,
+      SYSTEM_EVENTS,
+      { tenant: TENANT },
+    );
     await status.waitFor(1, 30_000);
-    await waitFor('the queue-events subscription on api-b', async () => {
-      expect(events.results.flatMap((result) => result.errors ?? [])).toEqual([]);
-      const text = await (await fetch(`${apiB.base}/metrics`)).text();
-      return /sluice_subscriptions_open\{kind="queue-events"\} [1-9]/.test(text);
-    });
+    for (const [api, kind, subscription] of [
+      [apiB, 'queue-events', events],
+      [apiA, 'system-events', systemEvents],
+    ] as const) {
+      await waitFor(`the ${kind} subscription on ${api.name}`, async () => {
+        expect(subscription.results.flatMap((result) => result.errors ?? [])).toEqual([]);
+        return (await gauge(api.base, `sluice_subscriptions_open{kind="${kind}"}`)) >= 1;
+      });
+    }
 
     const shas = new Map<number, string>();
     for (const change of CHANGES) {
@@ -328,6 +352,12 @@ withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
     expect(reported.map((event) => event.result)).toEqual(CHANGES.map(() => 'SUCCESS'));
     expect(new Set(reported.map((event) => event.itemId))).toEqual(new Set(CHANGES.map(itemOf)));
 
+    // api-a's system events: the scheduler process recorded each enqueue once.
+    await systemEvents.until(() => systemEvents.results.length >= CHANGES.length, 30_000, 'four ENQUEUED events');
+    expect(systemEvents.results.map((result) => result.data?.systemEvents.eventType)).toEqual(
+      CHANGES.map(() => 'ENQUEUED'),
+    );
+
     // The store: each change queued once, one buildset, one build per job, reported once; merged once.
     expect(await deployment.gateOutcome(database.knex, CHANGES)).toEqual(
       CHANGES.map((change) => ({ change, items: 1, buildsets: ['SUCCESS'], duplicateBuilds: 0 })),
@@ -363,6 +393,7 @@ withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
     }
     events.close();
     status.close();
+    systemEvents.close();
     await Promise.all(clients.splice(0).map((client) => client.dispose()));
 
     // Every process stops cleanly.
