@@ -24,7 +24,7 @@ import { publicLogsUrl } from './log-files';
 import { createServiceRoles, type ServiceRoles } from './roles';
 import { SluiceMetrics } from './metrics/sluice-metrics';
 import { NO_REDACTION } from './secret-redaction';
-import type { RoleSet } from '../model/roles';
+import { describeRoles, ROLE_NAMES, type RoleSet } from '../model/roles';
 
 /** Everything `assembleServices` made, for the HTTP layer and the start and stop sequences. */
 export interface AppServices {
@@ -111,6 +111,12 @@ export function assembleServices(options: AppOptions): AppServices {
   if (roles && runs.has('executor') && !runs.has('api') && publicLogsUrl(config, undefined) === undefined) {
     logger.warn(
       'this executor process runs no api role and neither logs.url nor api.publicUrl is set: its builds get no log links',
+    );
+  }
+  if (runs.size < ROLE_NAMES.length && config.database.url === undefined) {
+    logger.warn(
+      { roles: describeRoles(runs) },
+      'the embedded store serves one process: the roles this process does not run cannot run anywhere else',
     );
   }
   // Open subscriptions re-check read access whenever a reconfiguration loads new rules.
