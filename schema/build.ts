@@ -105,6 +105,10 @@ const buildEvents = groupedRequestLoader(
   (row) => row.buildId,
   (row): BuildEventRecord => row,
 );
+const buildResultData = requestLoader<number, Record<string, unknown> | null>(async (ids, ctx) => {
+  const byId = await historyStore(ctx).builds.listResultData(ids);
+  return ids.map((id) => byId.get(id) ?? null);
+});
 
 const buildIds = (builds: readonly BuildRecord[]): number[] => builds.map((build) => build.id);
 const prefetchBuildset: RelationPrefetch<BuildRecord> = (ctx, builds) =>
@@ -120,6 +124,7 @@ const BUILD_RELATIONS: Record<string, RelationPrefetch<BuildRecord>> = {
   artifacts: (ctx, builds) => buildArtifacts(ctx).prefetch(buildIds(builds)),
   provides: (ctx, builds) => buildProvides(ctx).prefetch(buildIds(builds)),
   events: (ctx, builds) => buildEvents(ctx).prefetch(buildIds(builds)),
+  returnedData: (ctx, builds) => buildResultData(ctx).prefetch(buildIds(builds)),
 };
 
 Build.implement({
@@ -208,6 +213,12 @@ Build.implement({
       nullable: false,
       description: 'Pause and resume events, oldest first.',
       resolve: (build, _args, ctx) => buildEvents(ctx).load(build.id),
+    }),
+    returnedData: t.field({
+      type: 'JSON',
+      description:
+        "The data the job returned for its dependent jobs (the `data` of its results file, the reference's `zuul_return` data): recorded when the build pauses or ends; null when it returned none.",
+      resolve: (build, _args, ctx) => buildResultData(ctx).load(build.id),
     }),
   }),
 });

@@ -170,7 +170,7 @@ builder.objectFields(Tenant, (t) => ({
       "The result of the newest finished buildset for these projects, pipelines and branches (values OR'ed, " +
       '`*` wildcards); a NotFoundError ("No buildset found") when none matches.',
     args: {
-      project: t.arg.stringList({ description: 'Project names; `*` is a wildcard.' }),
+      project: t.arg.stringList({ description: 'Project names or canonical names; `*` is a wildcard.' }),
       pipeline: t.arg.stringList({ description: 'Pipeline names; `*` is a wildcard.' }),
       branch: t.arg.stringList({ description: 'Branch names; `*` is a wildcard.' }),
     },

@@ -23,7 +23,8 @@ import { SystemEvent, SystemEventType } from './system-event';
 
 type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
 
-function requireLive(ctx: GraphQLContext): LiveFeeds {
+/** The live feeds of this process, or a SERVICE_UNAVAILABLE error. */
+export function requireLive(ctx: GraphQLContext): LiveFeeds {
   if (!ctx.services.live) {
     throw new GraphQLError('Live feeds are not available in this process', {
       extensions: { code: 'SERVICE_UNAVAILABLE' },

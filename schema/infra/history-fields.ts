@@ -21,7 +21,9 @@ export function historyFilterFields<Result>(
   const { noun, ofRef } = spec;
   const Noun = `${noun[0].toUpperCase()}${noun.slice(1)}`;
   return {
-    project: t.stringList({ description: `Project ${ofRef}; \`*\` is a wildcard (\`org/*\`).` }),
+    project: t.stringList({
+      description: `Project ${ofRef}: its name (\`org/project\`) or canonical name; \`*\` is a wildcard (\`org/*\`).`,
+    }),
     pipeline: t.stringList({ description: 'Pipeline of the buildset; `*` is a wildcard (`gat*`).' }),
     branch: t.stringList({ description: `Branch ${ofRef}; \`*\` is a wildcard (\`*ster\`).` }),
     change: t.intList({ description: `Change number ${ofRef}.` }),

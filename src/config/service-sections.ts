@@ -5,9 +5,21 @@
  * into the whole file's schema and reads the file.
  */
 import { z } from 'zod';
+import { refUrlTemplateProblem } from './ref-urls';
 
 export const reservedSection = (name: string) =>
   z.object({}, { error: () => `the "${name}" section must be a mapping` }).strict();
+
+/** A ref URL template (docs/configuration.md#ref-url-templates): known placeholders only. */
+const refUrlTemplate = z
+  .string()
+  .min(1)
+  .superRefine((template, ctx) => {
+    const problem = refUrlTemplateProblem(template);
+    if (problem !== null) {
+      ctx.addIssue({ code: 'custom', message: problem });
+    }
+  });
 
 const gitConnection = z
   .object({
@@ -23,6 +35,10 @@ const gitConnection = z
      * `baseurl` yet becomes a git repository there (used by the quickstart).
      */
     seedFrom: z.string().min(1).optional(),
+    /** Web links of changes, branch heads and commits (docs/configuration.md#ref-url-templates). */
+    changeUrlTemplate: refUrlTemplate.optional(),
+    branchUrlTemplate: refUrlTemplate.optional(),
+    gitwebUrlTemplate: refUrlTemplate.optional(),
   })
   .strict();
 
@@ -185,6 +201,8 @@ export const graphqlSection = z
       maxDirectives: z.number().int().min(0).default(50),
       /** Lexical tokens in one document. */
       maxTokens: z.number().int().positive().default(2000),
+      /** Deepest nesting of brackets, braces and parentheses in one document, checked before parsing. */
+      maxNesting: z.number().int().positive().default(64),
       /** Bytes of a request body (HTTP) or of one WebSocket message. */
       maxBodyBytes: z
         .number()

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import { componentsSection, metricsSection } from './operations-sections';
 import { authSection, connection, graphqlSection, reservedSection, webSite, type AuthConfig } from './service-sections';
 
 export type { AuthConfig, AuthenticatorConfig, GraphQLHardeningConfig } from './service-sections';
@@ -24,9 +25,14 @@ export const serviceConfigSchema = z
       .object({
         /** PostgreSQL URL; when absent the embedded PGlite store in `dataDir` is used. */
         url: z.string().min(1).optional(),
+        /** `application_name` of this process's sessions (docs/operations.md#database-links). */
+        applicationName: z
+          .string()
+          .regex(/^[\x20-\x7e]{1,40}$/, 'printable ASCII, at most 40 characters')
+          .default('sluice'),
       })
       .strict()
-      .default({}),
+      .default({ applicationName: 'sluice' }),
     dataDir: z.string().min(1).default('data'),
     tenantConfig: z.string().min(1).optional(),
     connections: z
@@ -64,6 +70,15 @@ export const serviceConfigSchema = z
       .strict()
       .default({ dashboard: true, sites: [] }),
     shutdownTimeout: z.number().positive().default(10),
+    components: componentsSection,
+    metrics: metricsSection,
+    scheduler: z
+      .object({
+        /** Seconds a tenant's leadership lease lasts without renewal (docs/operations.md#leadership-model). */
+        leaseTimeout: z.number().min(1).max(3600).default(15),
+      })
+      .strict()
+      .default({ leaseTimeout: 15 }),
     auth: authSection.default({ authenticators: [] }),
     graphql: graphqlSection.default(graphqlSection.parse({})),
     executor: reservedSection('executor').optional(),

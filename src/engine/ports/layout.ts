@@ -3,6 +3,7 @@
  * semaphores, limits, job freezing). src/engine/layout-adapter.ts implements it over the
  * configuration's Layout; engine tests build one from plain objects.
  */
+import { nameFromCanonical } from '../../model/changes';
 import type { MergeMode } from '../../model/merge-modes';
 import type { EngineJob, WindowParams } from '../../model/pipeline-state';
 
@@ -141,6 +142,15 @@ export interface EngineLayout {
   ): FreezeOutcome;
   /** Whether the project has any configuration for the pipeline. */
   projectInPipeline(pipeline: string, project: string): boolean;
+}
+
+/**
+ * The name (`org/project`) of a project known by its canonical name: the layout's, else what
+ * follows the host part (`<host>/<name>`, how canonical names are made) for a project the
+ * layout no longer has.
+ */
+export function projectName(layout: EngineLayout | null, canonicalName: string): string {
+  return layout?.projects.get(canonicalName)?.name ?? nameFromCanonical(canonicalName);
 }
 
 /** Find a project by short or canonical name. */

@@ -140,7 +140,6 @@ const buildStateSchema = modelSchema<BuildState>()(
     result: buildResult.nullable(),
     errorDetail: nullableText,
     logUrl: nullableText,
-    estimatedTime: nullableNumber,
     canceled: z.boolean(),
     retry: z.boolean(),
     held: z.boolean(),
