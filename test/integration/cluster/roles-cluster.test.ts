@@ -1,7 +1,8 @@
 /**
  * Roles as processes (docs/operations.md#running-a-cluster): two api, two scheduler and two
  * executor processes and one launcher, each a real `sluice serve --roles ...`, on one PostgreSQL
- * database (its own) and one Redis server (a channel prefix of its own). Four changes are
+ * database (its own), with the event bus on Redis (a channel prefix of its own) and, in a second
+ * run, on PostgreSQL NOTIFY. Four changes are
  * enqueued into gate through both API processes (GraphQL on one, REST on the other); change 1's
  * unit job waits for a release file while its console is streamed through both API processes.
  * Then: every change was queued, tested, reported and merged exactly once (store and git), the
@@ -153,29 +154,35 @@ async function gauge(base: string, series: string): Promise<number> {
   return line === undefined ? 0 : Number(line.slice(series.length + 1));
 }
 
-withPostgres('a cluster of role processes on one PostgreSQL and Redis', () => {
+withPostgres('a cluster of role processes on one PostgreSQL database', () => {
   let deployment: GateDeployment;
   let database: TestDatabase;
-  const processes: RoleProcess[] = [];
-  const clients: Client[] = [];
+  let processes: RoleProcess[] = [];
+  let clients: Client[] = [];
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     deployment = await GateDeployment.create('sluice-roles');
     database = await createTestDatabase({ migrate: false });
+    processes = [];
+    clients = [];
   });
 
-  afterAll(async () => {
+  afterEach(async () => {
     await Promise.all(clients.map((client) => client.dispose()));
     await Promise.all(processes.map((child) => child.stop()));
     await database.destroy();
     deployment.cleanup();
   });
 
-  it('gates every change once, with live views and consoles across processes', async () => {
+  // The bus fans the schedulers' deltas out to the API processes: Redis pub/sub, or PostgreSQL NOTIFY without it.
+  it.each([
+    ['Redis', { redis: { url: REDIS_URL, channelPrefix: `sluice-roles-${process.pid}-${Date.now()}:` } }],
+    ['PostgreSQL NOTIFY', {}],
+  ])('on %s: gates every change once, with live views and consoles across processes', async (_bus, busConfig) => {
     const logsDir = path.join(deployment.root, 'shared-logs');
     const release = path.join(deployment.root, 'release');
     const common = {
-      redis: { url: REDIS_URL, channelPrefix: `sluice-roles-${process.pid}-${Date.now()}:` },
+      ...busConfig,
       logs: { dir: logsDir },
       executor: { slots: 2, pollInterval: 0.2 },
       components: { heartbeatInterval: 1, expiry: 600 },
