@@ -42,6 +42,8 @@ export interface EngineOptions {
   logger?: SchedulerLogger;
   /** Tenant web root (ending in '/') for status `report_url`. */
   webRoot?: (tenant: string) => string | null;
+  /** Told when a scheduler pass that produced deltas committed, with its last sequence (benchmarks, metrics). */
+  onPassCommitted?: (tenant: string, sequence: number) => void;
   defaultHoldExpiration?: number;
 }
 
@@ -94,6 +96,8 @@ export class Engine {
       uuid: this.options.uuid,
       logger: this.options.logger,
       onSemaphoreReleased: () => this.wakeAll(),
+      webRoot: () => this.options.webRoot?.(tenant) ?? null,
+      onCommitted: (sequence) => this.options.onPassCommitted?.(tenant, sequence),
     });
     if (!(await scheduler.start())) {
       return false;
@@ -204,20 +208,32 @@ export class Engine {
 
   /** The tenant status model from the store (null for an unknown tenant). */
   async status(tenant: string): Promise<TenantStatus | null> {
+    return (await this.statusSnapshot(tenant))?.status ?? null;
+  }
+
+  /**
+   * The status with the delta sequence it reflects, read in one repeatable-read transaction so
+   * the two agree exactly (docs/live.md#building-a-live-view); null for an unknown tenant.
+   */
+  async statusSnapshot(tenant: string): Promise<{ status: TenantStatus; sequence: number; producedAt: number } | null> {
     const layout = this.options.layouts(tenant);
     if (!layout) {
       return null;
     }
-    const [states, record, pending] = await Promise.all([
-      this.state.loadPipelines(tenant),
-      this.state.loadTenant(tenant),
-      this.events.pendingRouting(tenant),
-    ]);
+    const { states, record, pending } = await this.options.database.knex.transaction(
+      async (trx) => {
+        const pipelines = await this.state.loadPipelines(tenant, trx);
+        const tenantRecord = await this.state.loadTenant(tenant, trx);
+        return { states: pipelines, record: tenantRecord, pending: await this.events.pendingRouting(tenant, trx) };
+      },
+      { isolationLevel: 'repeatable read' },
+    );
     const counts = countPendingEvents(layout, states, pending);
-    return computeTenantStatus({
+    const now = this.options.clock.now();
+    const status = computeTenantStatus({
       tenant,
       version: SLUICE_VERSION,
-      now: this.options.clock.now(),
+      now,
       webRoot: this.options.webRoot?.(tenant) ?? null,
       pipelines: layout.pipelines,
       states,
@@ -226,6 +242,7 @@ export class Engine {
       pipelineEvents: counts.pipelines,
       lastReconfigured: record.lastReconfigured,
     });
+    return { status, sequence: record.busSequence, producedAt: now.getTime() };
   }
 
   private liveLookup(tenant: string): LiveItemLookup {

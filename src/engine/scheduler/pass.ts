@@ -40,6 +40,10 @@ export interface PassOptions {
   logger?: SchedulerLogger;
   /** Called when a semaphore was released (global semaphores span tenants). */
   onSemaphoreReleased?: () => void;
+  /** Tenant web root (ending in '/') for the status `reportUrl` of status deltas. */
+  webRoot?: () => string | null;
+  /** Told when a pass that produced deltas committed, with its last sequence (instrumentation). */
+  onCommitted?: (sequence: number) => void;
 }
 
 /** The order in which a pass handles the categories of its batch. */
@@ -72,6 +76,7 @@ export class PassRunner {
       return false;
     }
     const now = this.options.clock.now();
+    this.state.statusBaseline(layout);
     let handled: EngineEventRecord[] = [];
     let committed: PassContext | null = null;
     let didWork = false;
@@ -103,12 +108,16 @@ export class PassRunner {
       for (const [outcome, ids] of byOutcome) {
         await this.events.markProcessed(ids, outcome, now, trx);
       }
-      await this.state.save(trx, ctx, managers);
+      await this.state.save(trx, ctx, managers, layout);
       didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted;
     });
     const ctx = committed as PassContext | null;
     if (!ctx) {
       return false;
+    }
+    this.state.statusCommitted();
+    if (ctx.deltas.length > 0 && this.state.record) {
+      this.options.onCommitted?.(this.state.record.busSequence);
     }
     for (const event of handled) {
       this.failures.delete(event.id);

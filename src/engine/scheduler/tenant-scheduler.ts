@@ -30,7 +30,7 @@ export class TenantScheduler {
   constructor(private readonly options: TenantSchedulerOptions) {
     this.stateRepo = new EngineStateRepository(options.database.knex);
     this.leadership = new TenantLeadership(options.database, options.tenant);
-    this.state = new TenantState(this.stateRepo, options.tenant);
+    this.state = new TenantState(this.stateRepo, options.tenant, options.webRoot);
     this.passes = new PassRunner(options, this.state);
   }
 
