@@ -8,6 +8,12 @@
  * Reports p50/p99 and the ratios REST/GraphQL and REST/SQL (targets 1.3x and 2x).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/rest-overhead.ts [--iterations 300] [--builds 1000000]
+ *     [--noisy 100000]
+ *
+ * `--noisy N` adds a second tenant with N builds written after the measured tenant's, so their
+ * ids are all newer: the measured page then sits below another tenant's rows, as on a shared
+ * store (docs/rest.md#history-pages-on-a-shared-store). The report adds the page query alone and
+ * an unfiltered count, for the measured tenant.
  *
  * Data: the database `sluice_bench_rest`, filled once with the history branch's generator
  * (bench/history-data.ts) and reused while it holds enough builds; a store size other than the
@@ -40,6 +46,8 @@ function option(name: string): number | undefined {
 
 const BUILDS = option('--builds') ?? DEFAULT_BUILDS;
 const TENANT = BUILDS === DEFAULT_BUILDS ? 'bench' : `bench-${BUILDS}`;
+const NOISY_BUILDS = option('--noisy') ?? 0;
+const NOISY_TENANT = `${TENANT}-noisy`;
 
 async function databaseUrl(adminUrl: string): Promise<string> {
   const admin = knexFactory({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
@@ -177,6 +185,14 @@ async function main(): Promise<void> {
       progress: (written) => console.log(`  ${written} builds written`),
     });
   }
+  if (NOISY_BUILDS > 0 && (await countTenantBuilds(database.knex, NOISY_TENANT)) < NOISY_BUILDS) {
+    await fillBuildHistory(database.knex, {
+      tenant: NOISY_TENANT,
+      builds: NOISY_BUILDS,
+      progress: (written) => console.log(`  ${written} builds of ${NOISY_TENANT} written`),
+    });
+  }
+  const repository = new BuildRepository(database.knex);
   const app = buildApp({
     config: defaultServiceConfig(process.cwd()),
     database,
@@ -186,11 +202,12 @@ async function main(): Promise<void> {
   await app.start(0, '127.0.0.1');
   try {
     console.log(
-      `store: ${await countTenantBuilds(database.knex, TENANT)} builds of tenant "${TENANT}" on ${database.describe}`,
+      `store: ${await countTenantBuilds(database.knex, TENANT)} builds of tenant "${TENANT}", ` +
+        `${await countTenantBuilds(database.knex, NOISY_TENANT)} newer builds of "${NOISY_TENANT}" on ${database.describe}`,
     );
     const restUrl = `${app.url()}/api/tenant/${TENANT}/builds?limit=50`;
     const query = print(RestBuildsDocument);
-    const [rest, graphql, sql, httpFloor] = await measureInterleaved(
+    const [rest, graphql, sql, httpFloor, pageQuery, plainPageQuery, count, exactCount] = await measureInterleaved(
       [
         [
           'REST GET T/builds?limit=50',
@@ -224,10 +241,35 @@ async function main(): Promise<void> {
             await res.text();
           },
         ],
+        [
+          'page query alone (builds.list, 50)',
+          async () => {
+            await repository.list(TENANT, {}, { limit: 50, offset: 0, fromEnd: false });
+          },
+        ],
+        [
+          // The shape before docs/rest.md#history-pages-on-a-shared-store, for comparison.
+          'page query with tenant = t (before)',
+          async () => {
+            await database.knex('builds').where('tenant', TENANT).orderBy('id', 'desc').limit(50);
+          },
+        ],
+        [
+          'unfiltered count (builds.count)',
+          async () => {
+            await repository.count(TENANT, {});
+          },
+        ],
+        [
+          'count(*) of the tenant (before)',
+          async () => {
+            await database.knex('builds').where('tenant', TENANT).count({ n: '*' });
+          },
+        ],
       ],
       iterations,
     );
-    for (const report of [rest, graphql, sql, httpFloor]) {
+    for (const report of [rest, graphql, sql, httpFloor, pageQuery, plainPageQuery, count, exactCount]) {
       console.log(formatReport(report));
     }
     console.log(`REST / GraphQL: ${ratio(rest, graphql)} (target <= 1.3x)`);

@@ -5,6 +5,7 @@
  */
 import type { BuildState, ItemState, JobState, PipelineState } from '../src/model/pipeline-state';
 import type { StatusInput } from '../src/engine/status';
+import { estimateLookup } from '../src/engine/build-estimates';
 import { job, pipeline } from '../test/engine/scripted-layout';
 
 const JOBS = ['unit', 'lint', 'integration'];
@@ -26,7 +27,6 @@ function build(n: number, name: string, finished: boolean): BuildState {
     result: finished ? 'SUCCESS' : null,
     errorDetail: null,
     logUrl: `finger://executor/${name}-${n}`,
-    estimatedTime: 300,
     canceled: false,
     retry: false,
     held: false,
@@ -157,5 +157,16 @@ export function syntheticStatusInput(count: number): StatusInput {
     pendingEvents: { trigger: 0, management: 0, result: 0 },
     pipelineEvents: new Map(),
     lastReconfigured: new Date(T0),
+    // Looked up as Engine.status does, from what history gave for the started jobs.
+    estimatedTime: estimateLookup(
+      Array.from({ length: 20 }, (_, n) =>
+        JOBS.map((jobName) => ({
+          projectCanonical: `git.example.com/org/project-${n}`,
+          branch: 'master',
+          jobName,
+          seconds: 300,
+        })),
+      ).flat(),
+    ),
   };
 }

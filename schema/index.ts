@@ -29,5 +29,6 @@ import './subscriptions';
 import './console-log';
 import './launcher-runtime';
 import './launcher-operations';
+import './launcher-live';
 
 export const schema = builder.toSchema();

@@ -21,7 +21,8 @@ import { ChangeFilter, sharedQueueDelta } from './infra/queue-delta-feed';
 import { TenantStatus } from './status';
 import { SystemEvent, SystemEventType } from './system-event';
 
-function requireLive(ctx: GraphQLContext): LiveFeeds {
+/** The live feeds of this process, or a SERVICE_UNAVAILABLE error. */
+export function requireLive(ctx: GraphQLContext): LiveFeeds {
   if (!ctx.services.live) {
     throw new GraphQLError('Live feeds are not available in this process', {
       extensions: { code: 'SERVICE_UNAVAILABLE' },

@@ -170,6 +170,7 @@ export const stateRoute: RestRoute = {
       operations: ['RestTenantStateSet'],
       body: {
         required: true,
+        freeText: ['reason'],
         schema: object(
           {},
           {

@@ -5,12 +5,15 @@
  */
 import type { Database } from '../store/database';
 import { EngineEventRepository } from '../store/repositories/engine-events';
+import { BuildTimeRepository } from '../store/repositories/build-times';
+import { loadEstimates } from './build-estimates';
+import type { ChangeInfo } from '../model/changes';
 import { EngineStateRepository, type DequeuedItemRecord } from '../store/repositories/engine-state';
 import { SLUICE_VERSION } from '../model/version';
 import type { EngineEventBus } from './event-bus';
 import { countPendingEvents } from './event-counts';
 import type { Clock } from './ports/clock';
-import type { EngineLayout } from './ports/layout';
+import { projectName, type EngineLayout } from './ports/layout';
 import type { ResultEvent, TriggerEvent } from '../model/engine-events';
 import {
   EngineOperations,
@@ -22,12 +25,14 @@ import {
   type PromoteInput,
   type TenantStateInput,
 } from './operations';
+import { withChangeLinks, type ChangeLink } from './change-links';
 import type { EngineGateways } from './pass-context';
 import type { SchedulerLogger } from './scheduler/pass';
-import { TenantScheduler } from './scheduler/tenant-scheduler';
+import { DEFAULT_LEASE_TTL_MS, type LeadershipSettings } from './scheduler/leadership';
+import { TenantScheduler, type LeadershipChange } from './scheduler/tenant-scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
 import type { AutoholdRecord } from '../store/repositories/autohold';
-import type { TenantEventQueueState } from '../model/pipeline-state';
+import type { ItemState, PipelineState, TenantEventQueueState } from '../model/pipeline-state';
 
 export interface EngineOptions {
   database: Database;
@@ -44,7 +49,23 @@ export interface EngineOptions {
   webRoot?: (tenant: string) => string | null;
   /** Told when a scheduler pass that produced deltas committed, with its last sequence (benchmarks, metrics). */
   onPassCommitted?: (tenant: string, sequence: number) => void;
+  /** Web link of a change (docs/configuration.md#ref-url-templates); changes keep their source's `url` without it. */
+  changeLink?: ChangeLink;
   defaultHoldExpiration?: number;
+  /** Lease timings of tenant leadership (docs/operations.md#leadership-model); `ttlMs` defaults to 15 s. */
+  leadership?: Partial<LeadershipSettings>;
+  /** Told when this process takes or loses the lead of a tenant. */
+  onLeadershipChange?: (change: LeadershipChange) => void;
+  /** Warnings (a lost lead); errors go to `logger`. */
+  warn?: (message: string) => void;
+}
+
+/** Whether this process leads a tenant (health, metrics). */
+export interface TenantLeadershipState {
+  tenant: string;
+  leading: boolean;
+  /** The lease epoch while leading. */
+  epoch: number | null;
 }
 
 export class Engine {
@@ -68,7 +89,10 @@ export class Engine {
     );
   }
 
-  /** Start the scheduler of a tenant in this process; false when another process leads it. */
+  /**
+   * Start the scheduler of a tenant in this process: true when it leads the tenant now, false
+   * when another process does (it stands by then and takes over when that lead ends).
+   */
   startTenant(tenant: string): Promise<boolean> {
     const start = this.startScheduler(tenant);
     this.starting.add(start);
@@ -81,14 +105,15 @@ export class Engine {
 
   private async startScheduler(tenant: string): Promise<boolean> {
     const stops = this.stops;
-    if (this.schedulers.has(tenant)) {
-      return true;
+    const existing = this.schedulers.get(tenant);
+    if (existing) {
+      return existing.isLeading();
     }
     const scheduler = new TenantScheduler({
       database: this.options.database,
       tenant,
       layout: () => this.options.layouts(tenant),
-      gateways: this.options.gateways,
+      gateways: this.tenantGateways(tenant),
       bus: this.options.bus,
       clock: this.options.clock,
       pollIntervalMs: this.options.pollIntervalMs ?? 1000,
@@ -98,17 +123,43 @@ export class Engine {
       onSemaphoreReleased: () => this.wakeAll(),
       webRoot: () => this.options.webRoot?.(tenant) ?? null,
       onCommitted: (sequence) => this.options.onPassCommitted?.(tenant, sequence),
+      changeUrl: this.changeUrl(tenant),
+      leadership: { ttlMs: DEFAULT_LEASE_TTL_MS, ...this.options.leadership },
+      onLeadershipChange: this.options.onLeadershipChange,
+      warn: this.options.warn,
     });
-    if (!(await scheduler.start())) {
-      return false;
-    }
-    if (this.stops !== stops) {
-      // Stopped while this start was under way (a reconfiguration racing shutdown).
+    const leading = await scheduler.start();
+    if (this.stops !== stops || this.schedulers.has(tenant)) {
+      // Stopped while this start was under way (a reconfiguration racing shutdown), or started twice at once.
       await scheduler.stop();
-      return false;
+      return this.stops === stops && (this.schedulers.get(tenant)?.isLeading() ?? false);
     }
     this.schedulers.set(tenant, scheduler);
-    return true;
+    return leading;
+  }
+
+  /** The tenants whose schedulers run in this process, leading or standing by. */
+  leadership(): TenantLeadershipState[] {
+    return [...this.schedulers.values()].map((scheduler) => ({
+      tenant: scheduler.tenant,
+      leading: scheduler.isLeading(),
+      epoch: scheduler.epoch,
+    }));
+  }
+
+  /** The web link of a tenant's changes whose stored state has none. */
+  private changeUrl(tenant: string): ((change: ChangeInfo) => string | null) | undefined {
+    const link = this.options.changeLink;
+    return link === undefined ? undefined : (change) => link(tenant, change);
+  }
+
+  /** The gateways of a tenant's scheduler: its changes carry their web links. */
+  private tenantGateways(tenant: string): EngineGateways {
+    const link = this.options.changeLink;
+    const { gateways } = this.options;
+    return link === undefined
+      ? gateways
+      : { ...gateways, changes: withChangeLinks(gateways.changes, (change) => link(tenant, change)) };
   }
 
   /** Stop every scheduler (each finishes its current pass), including those being started. */
@@ -192,7 +243,7 @@ export class Engine {
   }
 
   setTenantState(tenant: string, input: TenantStateInput): Promise<OperationResult<TenantEventQueueState>> {
-    return this.operations.setTenantState(tenant, input);
+    return this.operations.setTenantState(this.options.layouts(tenant), input);
   }
 
   /** The outcome text of a management or trigger event once processed (null while pending). */
@@ -220,11 +271,14 @@ export class Engine {
     if (!layout) {
       return null;
     }
-    const { states, record, pending } = await this.options.database.knex.transaction(
+    // Estimates too: a pass writes the history they are read from (src/engine/build-estimates.ts).
+    const { states, record, pending, estimates } = await this.options.database.knex.transaction(
       async (trx) => {
         const pipelines = await this.state.loadPipelines(tenant, trx);
         const tenantRecord = await this.state.loadTenant(tenant, trx);
-        return { states: pipelines, record: tenantRecord, pending: await this.events.pendingRouting(tenant, trx) };
+        const routing = await this.events.pendingRouting(tenant, trx);
+        const lookup = await loadEstimates(new BuildTimeRepository(trx), tenant, pipelines);
+        return { states: pipelines, record: tenantRecord, pending: routing, estimates: lookup };
       },
       { isolationLevel: 'repeatable read' },
     );
@@ -241,6 +295,9 @@ export class Engine {
       pendingEvents: counts.tenant,
       pipelineEvents: counts.pipelines,
       lastReconfigured: record.lastReconfigured,
+      projectName: (canonicalName) => projectName(layout, canonicalName),
+      changeUrl: this.changeUrl(tenant),
+      estimatedTime: estimates,
     });
     return { status, sequence: record.busSequence, producedAt: now.getTime() };
   }
@@ -272,3 +329,4 @@ export class Engine {
     };
   }
 }
+

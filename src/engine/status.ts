@@ -4,9 +4,9 @@
  * document plus Sluice's explanations (why an item waits, why a job waits). `toCurrentShape`
  * and `toEarlierShape` render the two REST documents.
  */
-import type { EnginePipeline } from './ports/layout';
+import { projectName, type EnginePipeline } from './ports/layout';
 import type { ItemState, JobState, JobWaitReason, PipelineState, TenantEventQueueState } from '../model/pipeline-state';
-import { changeId } from '../model/changes';
+import { changeId, type ChangeInfo } from '../model/changes';
 
 /** A job as the status shows it, without the times computed from the clock (docs/live.md#times). */
 export interface JobFields {
@@ -123,16 +123,32 @@ export interface StatusInput {
   /** Pending events per pipeline (see event-counts.ts); pipelines missing here count 0. */
   pipelineEvents: ReadonlyMap<string, { trigger: number; management: number; result: number }>;
   lastReconfigured: Date | null;
+  /** The name (`org/project`) of a project by canonical name; the part after the host by default. */
+  projectName?: (canonicalName: string) => string;
+  /** The web link of a change whose stored state has none (docs/configuration.md#ref-url-templates). */
+  changeUrl?: (change: ChangeInfo) => string | null;
+  /**
+   * Estimated run time in seconds of a job of an item from build history (docs/rest.md#status-document,
+   * `estimated_time`); null when there is none. Asked only for started builds.
+   */
+  estimatedTime?: (item: ItemState, jobName: string) => number | null;
 }
+
+/** What the stored fields of every item and job read besides their own state. */
+export type StatusContext = Pick<StatusInput, 'webRoot' | 'projectName' | 'changeUrl' | 'estimatedTime'>;
 
 function seconds(iso: string | null): number | null {
   return iso === null ? null : Date.parse(iso) / 1000;
 }
 
 /** The stored fields of a job's status (everything but the times computed from the clock). */
-export function jobFields(job: JobState, pipeline: string, webRoot: string | null): JobFields {
+export function jobFields(job: JobState, item: ItemState, context: StatusContext): JobFields {
   const build = job.build;
   const started = build?.startTime !== null && build?.startTime !== undefined;
+  // As in the reference, a build gets its estimate when it starts.
+  const estimated = started ? (context.estimatedTime?.(item, job.job.name) ?? null) : null;
+  const pipeline = item.pipeline;
+  const webRoot = context.webRoot;
   return {
     name: job.job.name,
     dependencies: job.job.dependencies.map((dependency) => dependency.name),
@@ -145,7 +161,7 @@ export function jobFields(job: JobState, pipeline: string, webRoot: string | nul
     executeTime: build ? seconds(build.executeTime) : null,
     startTime: build ? seconds(build.startTime) : null,
     endTime: build ? seconds(build.endTime) : null,
-    estimatedTime: build?.estimatedTime ?? null,
+    estimatedTime: estimated,
     pipeline: build ? pipeline : null,
     canceled: build ? build.canceled : null,
     paused: build ? build.paused === true && build.result === null : null,
@@ -211,15 +227,15 @@ export function jobWithTimes(job: JobFields, nowMs: number): JobStatus {
 }
 
 /** The stored fields of an item's status. */
-export function itemFields(item: ItemState, webRoot: string | null): ItemFields {
+export function itemFields(item: ItemState, context: StatusContext): ItemFields {
   return {
     id: item.uuid,
     active: item.active,
     live: item.live,
     refs: item.changes.map((change) => ({
-      url: change.url,
+      url: change.url ?? context.changeUrl?.(change) ?? null,
       ref: change.ref,
-      project: change.project.split('/').slice(1).join('/') || change.project,
+      project: (context.projectName ?? ((canonical) => projectName(null, canonical)))(change.project),
       projectCanonical: change.project,
       owner: change.owner,
       id: changeId(change),
@@ -229,7 +245,7 @@ export function itemFields(item: ItemState, webRoot: string | null): ItemFields 
     zuulRef: item.buildset.configured ? `Z${item.buildset.uuid}` : null,
     enqueueTime: Date.parse(item.enqueueTime),
     waitingFor: !item.active ? 'window' : item.buildset.mergeState === 'new' ? 'merge' : null,
-    jobs: item.live ? item.buildset.jobs.map((job) => jobFields(job, item.pipeline, webRoot)) : [],
+    jobs: item.live ? item.buildset.jobs.map((job) => jobFields(job, item, context)) : [],
   };
 }
 
@@ -324,7 +340,7 @@ export function computeTenantStatus(input: StatusInput): TenantStatus {
           window: queue.window,
           branch: queue.branch,
           ...queueItems(
-            queue.items.map((item) => itemFields(item, input.webRoot)),
+            queue.items.map((item) => itemFields(item, input)),
             input.now.getTime(),
           ),
         })),

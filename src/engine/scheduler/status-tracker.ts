@@ -5,24 +5,43 @@
  * the pass's transaction has committed. After a failed pass (or a restart) the scheduler
  * reloads the store and the tracker starts again from what the store holds.
  */
-import type { DequeueReason, PipelineState } from '../../model/pipeline-state';
+import type { ChangeInfo } from '../../model/changes';
+import type { DequeueReason, ItemState, PipelineState } from '../../model/pipeline-state';
 import type { TenantEngineRecord } from '../../store/repositories/engine-state';
-import type { EngineLayout } from '../ports/layout';
-import { itemFields } from '../status';
+import type { EstimateLookup } from '../build-estimates';
+import { projectName, type EngineLayout } from '../ports/layout';
+import { itemFields, type ItemFields, type StatusContext } from '../status';
 import { diffStatus, type ProjectedItem, type StatusChange, type StatusProjection } from '../status-diff';
+
+/** What item fields read besides the stored state, as `Engine.status` has them. */
+export interface StatusSources {
+  webRoot: () => string | null;
+  changeUrl?: (change: ChangeInfo) => string | null;
+}
+
+/** What a pass wrote: its items, and the estimates of all started builds (null: none were read, none changed). */
+interface PassWrites {
+  written: ReadonlySet<string>;
+  estimates: EstimateLookup | null;
+}
+
+/** Whether the estimate of a started job of `item` is no longer the one in its fields. */
+function estimateChanged(fields: ItemFields, item: ItemState, estimates: EstimateLookup): boolean {
+  return fields.jobs.some((job) => job.startTime !== null && job.estimatedTime !== estimates(item, job.name));
+}
 
 /**
  * The projection of what the store holds: layout pipelines in order, each with its stored state.
- * Item fields are recomputed only for the items the pass wrote (`written`); the others are
- * stored unchanged, so their fields are those of the previous projection.
+ * Item fields are recomputed only for the items the pass wrote and those whose estimates
+ * changed; the others are stored unchanged, so their fields are those of the previous projection.
  */
 function project(
   layout: EngineLayout,
   pipelines: ReadonlyMap<string, PipelineState>,
   record: TenantEngineRecord,
-  webRoot: string | null,
+  context: StatusContext,
   previous: StatusProjection | null,
-  written: ReadonlySet<string> | null,
+  writes: PassWrites | null,
 ): StatusProjection {
   const items = new Map<string, ProjectedItem>();
   const projected = layout.pipelines.map((config) => {
@@ -39,11 +58,14 @@ function project(
       },
       queues: (state?.queues ?? []).map((queue) => {
         for (const item of queue.items) {
-          const kept = written?.has(item.uuid) ? undefined : previous?.items.get(item.uuid);
+          let kept = writes?.written.has(item.uuid) ? undefined : previous?.items.get(item.uuid);
+          if (kept && writes?.estimates && estimateChanged(kept.fields, item, writes.estimates)) {
+            kept = undefined;
+          }
           items.set(item.uuid, {
             pipeline: config.name,
             queue: queue.id,
-            fields: kept?.fields ?? itemFields(item, webRoot),
+            fields: kept?.fields ?? itemFields(item, context),
           });
         }
         return {
@@ -67,7 +89,21 @@ export class StatusTracker {
   private committed: StatusProjection | null = null;
   private pending: StatusProjection | null = null;
 
-  constructor(private readonly webRoot: () => string | null) {}
+  constructor(private readonly sources: StatusSources) {}
+
+  /** Whether a baseline is held (none after a reset). */
+  hasBaseline(): boolean {
+    return this.committed !== null;
+  }
+
+  private context(layout: EngineLayout, estimates: EstimateLookup | null): StatusContext {
+    return {
+      webRoot: this.sources.webRoot(),
+      changeUrl: this.sources.changeUrl,
+      projectName: (canonicalName) => projectName(layout, canonicalName),
+      estimatedTime: estimates ?? undefined,
+    };
+  }
 
   /** Forget everything (the held state was reloaded from the store). */
   reset(): void {
@@ -76,9 +112,14 @@ export class StatusTracker {
   }
 
   /** Before a pass: take the held state (as loaded from the store) as the baseline when there is none. */
-  baseline(layout: EngineLayout, pipelines: ReadonlyMap<string, PipelineState>, record: TenantEngineRecord): void {
+  baseline(
+    layout: EngineLayout,
+    pipelines: ReadonlyMap<string, PipelineState>,
+    record: TenantEngineRecord,
+    estimates: EstimateLookup,
+  ): void {
     if (this.committed === null) {
-      this.committed = project(layout, pipelines, record, this.webRoot(), null, null);
+      this.committed = project(layout, pipelines, record, this.context(layout, estimates), null, null);
     }
   }
 
@@ -87,10 +128,11 @@ export class StatusTracker {
     layout: EngineLayout,
     pipelines: ReadonlyMap<string, PipelineState>,
     record: TenantEngineRecord,
-    written: ReadonlySet<string>,
+    writes: PassWrites,
     dequeueReasons: ReadonlyMap<string, DequeueReason>,
   ): StatusChange[] {
-    const next = project(layout, pipelines, record, this.webRoot(), this.committed, written);
+    const context = this.context(layout, writes.estimates);
+    const next = project(layout, pipelines, record, context, this.committed, writes);
     this.pending = next;
     return diffStatus(this.committed, next, dequeueReasons);
   }

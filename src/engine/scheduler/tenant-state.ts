@@ -9,7 +9,9 @@ import { type EngineStateRepository, type TenantEngineRecord } from '../../store
 import type { PassContext } from '../pass-context';
 import { PipelineManager } from '../pipeline/manager';
 import type { EngineLayout } from '../ports/layout';
-import { StatusTracker } from './status-tracker';
+import { StatusTracker, type StatusSources } from './status-tracker';
+import { BuildTimeRepository } from '../../store/repositories/build-times';
+import { loadEstimates, type EstimateLookup } from '../build-estimates';
 
 export class TenantState {
   readonly pipelines = new Map<string, PipelineState>();
@@ -23,9 +25,9 @@ export class TenantState {
   constructor(
     private readonly repository: EngineStateRepository,
     private readonly tenant: string,
-    webRoot: () => string | null = () => null,
+    private readonly sources: StatusSources & { knex: Knex },
   ) {
-    this.status = new StatusTracker(webRoot);
+    this.status = new StatusTracker(sources);
   }
 
   /** The tenant-level record (null until loaded). */
@@ -89,10 +91,16 @@ export class TenantState {
   }
 
   /** Before a pass changes anything: the status the next status delta is computed against. */
-  statusBaseline(layout: EngineLayout): void {
-    if (this.loadedRecord) {
-      this.status.baseline(layout, this.pipelines, this.loadedRecord);
+  async statusBaseline(layout: EngineLayout): Promise<void> {
+    if (this.loadedRecord && !this.status.hasBaseline()) {
+      const estimates = await this.estimates(this.sources.knex);
+      this.status.baseline(layout, this.pipelines, this.loadedRecord, estimates);
     }
+  }
+
+  /** The build-time estimates of the held state's started builds (src/engine/build-estimates.ts). */
+  private estimates(knex: Knex): Promise<EstimateLookup> {
+    return loadEstimates(new BuildTimeRepository(knex), this.tenant, this.pipelines.values());
   }
 
   /** The pass committed: what it saved is the baseline of the next status delta. */
@@ -155,13 +163,21 @@ export class TenantState {
     // Dequeued rows are written before their (dynamic) queue rows are deleted.
     await this.repository.saveItems(this.tenant, entries, trx);
     await this.repository.deleteQueues(ctx.deletedQueueIds, trx);
-    this.publishStatusDelta(ctx, layout, new Set(entries.map((entry) => entry.item.uuid)));
+    const written = new Set(entries.map((entry) => entry.item.uuid));
+    // Estimates change only with the history a pass writes, and such a pass writes items too.
+    const estimates = written.size === 0 ? null : await this.estimates(trx);
+    this.publishStatusDelta(ctx, layout, written, estimates);
     record.busSequence += ctx.deltas.length;
     await this.repository.saveTenant(this.tenant, record, ctx.now, trx);
   }
 
   /** The pass's status changes and notices as one `queue-delta`, the last delta of the pass. */
-  private publishStatusDelta(ctx: PassContext, layout: EngineLayout, written: ReadonlySet<string>): void {
+  private publishStatusDelta(
+    ctx: PassContext,
+    layout: EngineLayout,
+    written: ReadonlySet<string>,
+    estimates: EstimateLookup | null,
+  ): void {
     const record = this.loadedRecord;
     if (!record) {
       return;
@@ -172,7 +188,7 @@ export class TenantState {
         reasons.set(item.uuid, item.dequeueReason);
       }
     }
-    const changes = this.status.changes(layout, this.pipelines, record, written, reasons);
+    const changes = this.status.changes(layout, this.pipelines, record, { written, estimates }, reasons);
     for (const delta of ctx.deltas) {
       if (delta.type === 'item-reported') {
         const { pipeline, itemUuid, result, message } = delta;

@@ -5,7 +5,19 @@
  */
 import type { Knex } from 'knex';
 import type { BuildsetResult } from '../../model/results';
-import { countRows, fetchIdPage, whereAnyOf, whereIdRange, whereResult, type KeysetPage } from './history-query';
+import {
+  countRows,
+  fetchIdPage,
+  isUnfiltered,
+  tenantOrder,
+  whereAnyOf,
+  whereIdRange,
+  whereProject,
+  whereResult,
+  whereTenant,
+  type KeysetPage,
+} from './history-query';
+import { HistoryCountRepository } from './history-counts';
 import { RefRepository, type NewRef, type RefRecord } from './refs';
 
 export interface BuildsetRecord {
@@ -33,7 +45,7 @@ export interface BuildsetEventRecord {
 
 /** Every filter of `T/buildsets`; list-valued fields are OR'ed, fields are AND'ed. */
 export interface BuildsetFilter {
-  /** Wildcard-capable; matches when any ref of the buildset matches. */
+  /** Wildcard-capable (the project's name or canonical name); matches when any ref of the buildset matches. */
   project?: string[];
   /** Wildcard-capable. */
   pipeline?: string[];
@@ -100,9 +112,11 @@ interface BuildsetEventRow {
 
 export class BuildsetRepository {
   private readonly refs: RefRepository;
+  private readonly counts: HistoryCountRepository;
 
   constructor(private readonly knex: Knex) {
     this.refs = new RefRepository(knex);
+    this.counts = new HistoryCountRepository(knex);
   }
 
   /**
@@ -199,12 +213,16 @@ export class BuildsetRepository {
       this.filtered(tenant, filter).select('buildsets.*'),
       'buildsets.id',
       page,
+      'buildsets.tenant',
     );
     return rows.map(toBuildsetRecord);
   }
 
   /** How many of a tenant's buildsets match `filter`. */
   async count(tenant: string, filter: BuildsetFilter): Promise<number> {
+    if (isUnfiltered(filter)) {
+      return this.counts.count(tenant, 'buildsets');
+    }
     return countRows(this.filtered(tenant, filter));
   }
 
@@ -215,7 +233,7 @@ export class BuildsetRepository {
   ): Promise<BuildsetRecord | null> {
     const [row]: BuildsetRow[] = await this.filtered(tenant, { ...filter, complete: true })
       .select('buildsets.*')
-      .orderBy('buildsets.id', 'desc')
+      .orderBy(tenantOrder('buildsets.tenant', ['buildsets.id'], 'desc'))
       .limit(1);
     return row ? toBuildsetRecord(row) : null;
   }
@@ -232,7 +250,8 @@ export class BuildsetRepository {
   }
 
   private filtered(tenant: string, filter: BuildsetFilter): Knex.QueryBuilder {
-    const query = this.knex('buildsets').where('buildsets.tenant', tenant);
+    const query = this.knex('buildsets');
+    whereTenant(query, 'buildsets.tenant', tenant);
     whereAnyOf(query, 'buildsets.pipeline', filter.pipeline, true);
     whereAnyOf(query, 'buildsets.uuid', filter.uuid);
     whereResult(query, 'buildsets.result', filter);
@@ -245,7 +264,7 @@ export class BuildsetRepository {
           .from('buildset_refs')
           .join('refs', 'refs.id', 'buildset_refs.ref_id')
           .whereRaw('buildset_refs.buildset_id = buildsets.id');
-        whereAnyOf(refs, 'refs.project', filter.project, true);
+        whereProject(refs, 'refs', filter.project, true);
         whereAnyOf(refs, 'refs.branch', filter.branch, true);
         whereAnyOf(refs, 'refs.change', filter.change);
         whereAnyOf(refs, 'refs.patchset', filter.patchset);

@@ -49,6 +49,26 @@ export function whereAnyOf(
   });
 }
 
+/**
+ * The `project` filter of the history lists: each value matches the project's name
+ * (`org/project`, what the reference stores) or, for convenience, its canonical name
+ * (`host/org/project`); `table` has both columns (docs/gating.md#project-names-in-history).
+ */
+export function whereProject(
+  query: Knex.QueryBuilder,
+  table: 'refs' | 'builds',
+  values: readonly string[] | undefined,
+  wildcards = false,
+): void {
+  if (values === undefined || values.length === 0) {
+    return;
+  }
+  query.where((inner) => {
+    inner.where((byName) => whereAnyOf(byName, `${table}.project`, values, wildcards));
+    inner.orWhere((byCanonical) => whereAnyOf(byCanonical, `${table}.project_canonical`, values, wildcards));
+  });
+}
+
 /** REST `result` / `exclude_result` / `complete` on a nullable result column. */
 export function whereResult(
   query: Knex.QueryBuilder,
@@ -81,11 +101,24 @@ export function whereIdRange(
   }
 }
 
+/**
+ * Restricts a list to one tenant as a range (`>= t AND <= t`, equality under PostgreSQL's
+ * deterministic collations) instead of `= t`. With `=`, the planner treats the tenant as a
+ * constant, so the primary key's id order also satisfies "newest first" and it may walk the
+ * primary key backward through another tenant's newer rows (docs/rest.md#history-pages-on-a-shared-store).
+ * With the range, only indexes that lead with the tenant give the order the page asks for
+ * (`tenantOrder`), so the scan never leaves the tenant's rows.
+ */
+export function whereTenant(query: Knex.QueryBuilder, column: string, tenant: string): void {
+  query.where(column, '>=', tenant).andWhere(column, '<=', tenant);
+}
+
 /** Applies a keyset page on a unique, newest-first id column and returns the rows newest first. */
 export async function fetchIdPage<Row extends { id: number }>(
   query: Knex.QueryBuilder,
   idColumn: string,
   page: KeysetPage<number>,
+  tenantColumn?: string,
 ): Promise<Row[]> {
   if (page.after !== undefined) {
     query.where(idColumn, '<', page.after);
@@ -94,17 +127,34 @@ export async function fetchIdPage<Row extends { id: number }>(
     query.where(idColumn, '>', page.before);
   }
   query
-    .orderBy(idColumn, page.fromEnd ? 'asc' : 'desc')
+    .orderBy(tenantOrder(tenantColumn, [idColumn], page.fromEnd ? 'asc' : 'desc'))
     .limit(page.limit)
     .offset(page.offset);
   const rows: Row[] = await query;
   return page.fromEnd ? rows.reverse() : rows;
 }
 
+/** `columns` in `order`, led by the tenant column of a `whereTenant` list (see there for why). */
+export function tenantOrder(
+  tenantColumn: string | undefined,
+  columns: readonly string[],
+  order: 'asc' | 'desc',
+): { column: string; order: 'asc' | 'desc' }[] {
+  const all = tenantColumn === undefined ? columns : [tenantColumn, ...columns];
+  return all.map((column) => ({ column, order }));
+}
+
 /** Number of rows a filtered query matches (ordering and paging removed). */
 export async function countRows(query: Knex.QueryBuilder): Promise<number> {
   const rows: { count: string | number }[] = await query.clearSelect().clearOrder().count({ count: '*' });
   return Number(rows[0]?.count ?? 0);
+}
+
+/** True when a list filter restricts nothing (every condition absent or an empty list). */
+export function isUnfiltered(filter: object): boolean {
+  return Object.values(filter).every(
+    (value) => value === undefined || value === null || (Array.isArray(value) && value.length === 0),
+  );
 }
 
 /** Restricts a boolean column when a value is given. */

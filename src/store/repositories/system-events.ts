@@ -1,7 +1,7 @@
 /** System events: tenant-level happenings shown by `T/system-events` and GraphQL `systemEvents`. */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { countRows, fetchIdPage, whereAnyOf, type KeysetPage } from './history-query';
+import { countRows, fetchIdPage, tenantOrder, whereAnyOf, whereTenant, type KeysetPage } from './history-query';
 
 /**
  * Every event type Sluice records (docs/rest.md#deliberate-differences-from-the-reference); docs/rest.md#system-events
@@ -83,7 +83,7 @@ export class SystemEventRepository {
 
   /** One page of a tenant's events, newest first; `eventTypes` filters by type (OR). */
   async listPage(tenant: string, filter: SystemEventFilter, page: KeysetPage<number>): Promise<SystemEventRecord[]> {
-    const rows = await fetchIdPage<SystemEventRow>(this.filtered(tenant, filter).select('*'), 'id', page);
+    const rows = await fetchIdPage<SystemEventRow>(this.filtered(tenant, filter).select('*'), 'id', page, 'tenant');
     return rows.map(toRecord);
   }
 
@@ -118,7 +118,8 @@ export class SystemEventRepository {
   }
 
   private filtered(tenant: string, filter: SystemEventFilter): Knex.QueryBuilder {
-    const query = this.knex('system_events').where('tenant', tenant);
+    const query = this.knex('system_events');
+    whereTenant(query, 'tenant', tenant);
     whereAnyOf(query, 'event_type', filter.eventTypes);
     return query;
   }
@@ -128,11 +129,15 @@ export class SystemEventRepository {
     tenant: string,
     options: { types?: string[]; limit: number; offset: number },
   ): Promise<SystemEventRecord[]> {
-    const query = this.knex<SystemEventRow>('system_events').where({ tenant });
+    const query = this.knex<SystemEventRow>('system_events');
+    whereTenant(query, 'tenant', tenant);
     if (options.types && options.types.length > 0) {
       query.whereIn('event_type', options.types);
     }
-    const rows = await query.orderBy('id', 'desc').limit(options.limit).offset(options.offset);
+    const rows = await query
+      .orderBy(tenantOrder('tenant', ['id'], 'desc'))
+      .limit(options.limit)
+      .offset(options.offset);
     return rows.map(toRecord);
   }
 }
