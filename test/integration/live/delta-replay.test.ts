@@ -3,7 +3,8 @@
  * `queueEvents` deltas rebuilds the exact status, on a long random run (seeded: set
  * `SLUICE_REPLAY_SEED` to replay a failure) with enqueues into an independent and a dependent
  * pipeline, successes and failures (gate resets), dequeues, promotes, event-queue state changes
- * and a dropped connection resumed with `afterSeq`.
+ * and a dropped connection resumed with `afterSeq`; started builds get estimates from the history
+ * the run writes.
  */
 import type { Client } from 'graphql-ws';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
@@ -142,9 +143,12 @@ describe(`queue deltas replay to the exact status (seed ${SEED})`, () => {
       };
       await sub.until(drain, 10_000, `sequence ${target}`);
     };
+    // Build-time estimates (read from the history the run writes) are part of what is replayed.
+    let estimates = 0;
     const check = async (): Promise<void> => {
       await catchUp();
       const snapshot = await status();
+      estimates += JSON.stringify(snapshot).match(/"estimatedTime":\d/g)?.length ?? 0;
       expect(snapshot.sequence).toBeGreaterThanOrEqual(model.sequence);
       expect(comparable(model, h.clock.now().getTime())).toEqual(comparableSnapshot(snapshot));
     };
@@ -232,6 +236,7 @@ describe(`queue deltas replay to the exact status (seed ${SEED})`, () => {
     expect({ missing: expected.filter((kind) => !kinds.has(kind)), seen: Object.fromEntries(kinds) }).toMatchObject({
       missing: [],
     });
+    expect(estimates).toBeGreaterThan(0);
     expect(h.errors).toEqual([]);
   }, 240_000);
 });
