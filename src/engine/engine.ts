@@ -32,7 +32,7 @@ import { DEFAULT_LEASE_TTL_MS, type LeadershipSettings } from './scheduler/leade
 import { TenantScheduler, type LeadershipChange } from './scheduler/tenant-scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
 import type { AutoholdRecord } from '../store/repositories/autohold';
-import type { ItemState, PipelineState, TenantEventQueueState } from '../model/pipeline-state';
+import type { TenantEventQueueState } from '../model/pipeline-state';
 
 export interface EngineOptions {
   database: Database;
@@ -329,4 +329,3 @@ export class Engine {
     };
   }
 }
-
