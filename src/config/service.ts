@@ -215,6 +215,60 @@ export type AuthenticatorConfig = AuthConfig['authenticators'][number];
 
 const timerConnection = z.object({ driver: z.literal('timer') }).strict();
 
+/** A GitHub (github.com or Enterprise) connection (docs/github.md#the-connection). */
+const githubConnection = z
+  .object({
+    driver: z.literal('github'),
+    /** Host name (`github.com`, an Enterprise host) or a base URL (`https://ghe.example.com`, `http://127.0.0.1:8080`). */
+    server: z.string().min(1).default('github.com'),
+    /** API base URL; default `https://api.github.com` for github.com, else `<server>/api/v3`. */
+    baseurl: z.string().url().optional(),
+    /** Host name used in canonical project names; default the server's host name. */
+    canonicalHostname: z.string().min(1).optional(),
+    /** GitHub App id; with `appKeyFile` (the App's PEM private key) Sluice authenticates as the App. */
+    appId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/)]).optional(),
+    appKeyFile: z.string().min(1).optional(),
+    /** A personal access token (or `apiTokenFile`), used when no App is configured. */
+    apiToken: z.string().min(1).optional(),
+    apiTokenFile: z.string().min(1).optional(),
+    /** Secret of the webhook (`X-Hub-Signature-256`); give this or `webhookTokenFile`. */
+    webhookToken: z.string().min(1).optional(),
+    webhookTokenFile: z.string().min(1).optional(),
+    /** Seconds one API request may take. */
+    requestTimeout: z.number().positive().default(30),
+    /** Longest wait (seconds) for a rate limit to reset before a request fails. */
+    rateLimitMaxWait: z.number().positive().default(900),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    if ((c.appId === undefined) !== (c.appKeyFile === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'give both "appId" and "appKeyFile", or neither', path: ['appId'] });
+    }
+    if (c.apiToken !== undefined && c.apiTokenFile !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'give at most one of "apiToken" and "apiTokenFile"',
+        path: ['apiToken'],
+      });
+    }
+    if (c.appId === undefined && c.apiToken === undefined && c.apiTokenFile === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'give a GitHub App ("appId" + "appKeyFile") or a personal token ("apiToken" or "apiTokenFile")',
+        path: ['appId'],
+      });
+    }
+    if ((c.webhookToken === undefined) === (c.webhookTokenFile === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'give exactly one of "webhookToken" and "webhookTokenFile"',
+        path: ['webhookToken'],
+      });
+    }
+  });
+
+export type GitHubConnectionConfig = z.infer<typeof githubConnection>;
+
 /** Launcher connection whose nodes are workspace directories on the executor host (docs/launcher.md). */
 const localConnection = z
   .object({
@@ -255,10 +309,16 @@ const webSite = z
   })
   .strict();
 
-const connection = z.discriminatedUnion('driver', [gitConnection, timerConnection, localConnection, staticConnection], {
-  error: (issue) =>
-    issue.code === 'invalid_union' ? 'unknown connection driver (supported: git, timer, local, static)' : undefined,
-});
+const connection = z.discriminatedUnion(
+  'driver',
+  [gitConnection, githubConnection, timerConnection, localConnection, staticConnection],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? 'unknown connection driver (supported: git, github, timer, local, static)'
+        : undefined,
+  },
+);
 
 export const serviceConfigSchema = z
   .object({
@@ -425,6 +485,14 @@ function resolvePaths(config: ServiceConfig, base: string): void {
     }
     if (conn.driver === 'git' && conn.seedFrom !== undefined) {
       conn.seedFrom = path.resolve(base, conn.seedFrom);
+    }
+    if (conn.driver === 'github') {
+      for (const key of ['appKeyFile', 'apiTokenFile', 'webhookTokenFile'] as const) {
+        const file = conn[key];
+        if (file !== undefined) {
+          conn[key] = path.resolve(base, file);
+        }
+      }
     }
     if (conn.driver === 'local' && conn.root !== undefined) {
       conn.root = path.resolve(base, conn.root);

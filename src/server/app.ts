@@ -50,7 +50,12 @@ export function buildApp(options: AppOptions): SluiceApp {
   const { config, logger, database } = app;
   const yoga = buildYoga(app.services, logger);
   const readiness = { migrated: false, shuttingDown: false };
-  const { koa, inFlight } = createHttpApp({ ...app, readiness, yoga });
+  const { koa, inFlight } = createHttpApp({
+    ...app,
+    readiness,
+    yoga,
+    onConnectionEvent: () => app.roles?.connectionEvents.wake(),
+  });
   const httpServer = http.createServer(koa.callback());
   const heartbeat = new ApiComponentHeartbeat(database, app.now, logger, options.heartbeatInterval ?? 30_000);
   const runtime: AppRuntime = { app, readiness, heartbeat, tasks: [], httpServer, inFlight };

@@ -28,6 +28,15 @@ import { createGitPollers } from '../sources/git-pollers';
 import { createLauncher, type Launcher } from '../launcher/launcher';
 import { StoreNodeLocker } from '../launcher/node-lock';
 import { layoutUsesLauncher, TenantNodeGateway } from '../launcher/tenant-node-gateway';
+import {
+  connectionEventProcessor,
+  githubConnections,
+  githubReporter,
+  routingChangeSource,
+  routingMerger,
+  type ConnectionEventProcessor,
+} from './github-roles';
+import type { GitHubConnection } from '../sources/github/connection';
 import type { Logger } from './logger';
 import type { SecretsKeySource } from '../secrets/secret-data';
 
@@ -59,6 +68,8 @@ export interface ServiceRoles {
   /** Serves the node requests of tenants with providers (docs/launcher.md). */
   launcher: Launcher;
   pollers: ReadonlyMap<string, GitPoller>;
+  /** Turns stored webhook deliveries into trigger events (docs/github.md#webhooks). */
+  connectionEvents: ConnectionEventProcessor;
   /** Start the tenant schedulers, the executor worker, the launcher loop and the pollers. */
   start(): Promise<RoleTask[]>;
 }
@@ -73,6 +84,7 @@ const LAUNCHER_IDLE_INTERVAL_MS = 5000;
 function projectDirectory(
   config: ServiceConfig,
   layoutManager: LayoutManager,
+  github: ReadonlyMap<string, GitHubConnection>,
 ): GitProjects & { projectsOf(connection: string): string[]; tenantsOf(canonicalName: string): string[] } {
   const layouts = (): Layout[] => layoutManager.tenantNames().flatMap((tenant) => layoutManager.layout(tenant) ?? []);
   return {
@@ -91,6 +103,10 @@ function projectDirectory(
     },
     canonicalName(connection: string, name: string): string {
       const settings = config.connections[connection];
+      const hub = github.get(connection);
+      if (hub) {
+        return `${hub.canonicalHostname}/${name}`;
+      }
       return `${canonicalHostnameOf(connection, settings?.driver === 'git' ? settings : undefined)}/${name}`;
     },
     projectsOf(connection: string): string[] {
@@ -141,7 +157,17 @@ export function triggerPayload(event: GitTriggerEvent, canonicalName: string): T
 /** Build (but do not start) the gating roles of this process. */
 export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const { config, database, layoutManager, logger } = options;
-  const directory = projectDirectory(config, layoutManager);
+  const github = githubConnections(config);
+  const directory = projectDirectory(config, layoutManager, github);
+  const githubRepositories = Object.fromEntries(
+    [...github].map(([name, hub]) => [
+      name,
+      {
+        baseurl: (project: string) => hub.gitBaseUrl(project),
+        canonicalHostname: hub.canonicalHostname,
+      },
+    ]),
+  );
   const repository = new BuildRequestRepository(database.knex);
   const executor = createExecutorServices(config, {
     repository,
@@ -151,6 +177,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     nodeLocker: new StoreNodeLocker(database.knex, options.now),
     secretKeys: options.secretKeys,
     logsUrl: options.logsUrl,
+    extraConnections: githubRepositories,
   });
   const baseUrls = (connection: string): string => {
     const settings = config.connections[connection];
@@ -219,11 +246,20 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     database,
     layouts,
     gateways: {
-      changes: new GitChangeSource(new GitMirrors(path.join(config.dataDir, 'engine', 'mirrors'), baseUrls), directory),
-      merger: new GitMergerGateway(executor.merger, directory, async (connection, project, branch, newrev, oldrev) => {
-        // Announced so the poller reports the merge once, as Sluice's own ref-updated.
-        await pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
-      }),
+      changes: routingChangeSource(
+        github,
+        directory,
+        new GitChangeSource(new GitMirrors(path.join(config.dataDir, 'engine', 'mirrors'), baseUrls), directory),
+      ),
+      merger: routingMerger(
+        github,
+        directory,
+        new GitMergerGateway(executor.merger, directory, async (connection, project, branch, newrev, oldrev) => {
+          // Announced so the poller reports the merge once, as Sluice's own ref-updated.
+          await pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
+        }),
+      ),
+      reporter: github.size > 0 ? githubReporter(github, config, logger) : undefined,
       executor: new BuildRequestExecutor(
         database.knex,
         (_tenant, canonicalName) => directory.locate(canonicalName)?.name ?? canonicalName,
@@ -236,11 +272,23 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     logger: { error: (message, err) => logger.error({ err }, message) },
   });
 
+  const connectionEvents = connectionEventProcessor({
+    database,
+    github,
+    tenantsOf: (canonicalName) => directory.tenantsOf(canonicalName),
+    submit: async (tenant, event) => {
+      await engine.submitTrigger(tenant, event);
+    },
+    now: options.now,
+    logger,
+  });
+
   return {
     engine,
     executor,
     launcher,
     pollers,
+    connectionEvents,
     start: async () => {
       const tasks: RoleTask[] = [];
       for (const tenant of layoutManager.tenantNames()) {
@@ -278,6 +326,8 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
       launcher.start();
       tasks.push({ name: 'launcher', stop: () => launcher.stop() });
+      connectionEvents.start();
+      tasks.push({ name: 'connection-events', stop: () => connectionEvents.stop() });
       for (const [connection, poller] of pollers) {
         poller.start();
         tasks.push({ name: `git-poller:${connection}`, stop: () => poller.stop() });

@@ -14,6 +14,11 @@ export interface GitConnectionSettings {
   baseurl: string;
   pollInterval: number;
   canonicalHostname?: string;
+  /**
+   * The URL of a project's repository, asked before each clone or fetch (a GitHub connection's
+   * URL carries a token that changes, docs/github.md#repositories); default `<baseurl>/<project>`.
+   */
+  repositoryUrl?: (project: string) => Promise<string>;
 }
 
 export interface BranchTip {
@@ -145,7 +150,8 @@ export class GitConnection {
         );
       }
       const target = path.join(this.cacheDir, this.name, `${project}.git`);
-      const url = `${this.settings.baseurl.replace(/\/$/, '')}/${project}`;
+      const url =
+        (await this.settings.repositoryUrl?.(project)) ?? `${this.settings.baseurl.replace(/\/$/, '')}/${project}`;
       if (!existsSync(target)) {
         mkdirSync(path.dirname(target), { recursive: true });
         try {
@@ -154,7 +160,7 @@ export class GitConnection {
           throw new RepositoryNotFoundError(project);
         }
       } else if (refresh || existing === undefined) {
-        await git(target, ['fetch', '--quiet', '--prune', 'origin']);
+        await git(target, ['fetch', '--quiet', '--prune', url, '+refs/*:refs/*']);
       }
       return target;
     })();

@@ -11,6 +11,7 @@ import * as engineState from './migrations/0006-engine-state';
 import * as launcher from './migrations/0009-launcher';
 import * as buildRequestPause from './migrations/0010-build-request-pause';
 import * as historyCounts from './migrations/0017-history-counts';
+import * as connectionEvents from './migrations/0020-connection-events';
 
 interface Migration {
   name: string;
@@ -27,6 +28,7 @@ const MIGRATIONS: Migration[] = [
   launcher,
   buildRequestPause,
   historyCounts,
+  connectionEvents,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

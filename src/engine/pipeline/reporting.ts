@@ -10,6 +10,7 @@ import { historyRefOf } from '../jobs/build-records';
 import type { PassContext } from '../pass-context';
 import { describeTrigger, formatNonEnqueuedReport, formatReport, type ReportAction } from '../report-text';
 import { ensureHistoryBuildset } from './buildsets';
+import { reportToDrivers } from './driver-reports';
 import { mergeChanges } from './merging';
 import type { AddChangeOptions, ManagedPipeline } from './types';
 
@@ -86,10 +87,10 @@ export async function reportItem(
     ctx.after(() => ctx.gateways.nodes.markUploadValidated?.(ctx.tenant, uploadUuid) ?? Promise.resolve());
   }
   if (action === 'success' && submit) {
-    const merged = await mergeChanges(pipeline.layout, ctx, item);
-    if (!merged) {
+    const refusal = await mergeChanges(pipeline.layout, ctx, item);
+    if (refusal !== null) {
       result = 'MERGE_FAILURE';
-      message = 'This change was not merged by the code review system.';
+      message = `This change was not merged by the code review system: ${refusal}`;
       mergeFailed = true;
     }
   }
@@ -114,6 +115,8 @@ export async function reportItem(
     const historyId = await ensureHistoryBuildset(pipeline, ctx, item);
     await ctx.history.finishBuildset(historyId, { result, message, at: ctx.now });
   }
+  const phase = wasDisabled ? 'disabled' : mergeFailed ? 'merge-conflict' : action;
+  reportToDrivers(pipeline, ctx, item, phase, message, result);
   ctx.touch(item);
   ctx.publish({ type: 'item-reported', pipeline: pipeline.name, itemUuid: item.uuid, result, message });
   return { result, mergeFailed };
