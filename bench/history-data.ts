@@ -49,8 +49,8 @@ export async function fillBuildHistory(knex: Knex, options: HistoryDataOptions):
     const to = Math.min(buildsetCount, from + setChunk - 1);
     const bounds = { ...params, from, to, running: buildsetCount - 20 };
     await knex.raw(
-      `INSERT INTO refs (project, ref, ref_url, change, patchset, branch)
-       SELECT 'org/project-' || (g % :projects), 'refs/changes/' || lpad(((:base + g) % 100)::text, 2, '0') || '/' || (:base + g) || '/1',
+      `INSERT INTO refs (project, project_canonical, ref, ref_url, change, patchset, branch)
+       SELECT 'org/project-' || (g % :projects), 'review.example.com/org/project-' || (g % :projects), 'refs/changes/' || lpad(((:base + g) % 100)::text, 2, '0') || '/' || (:base + g) || '/1',
               'https://review.example.com/' || (:base + g), :base + g, '1',
               CASE WHEN g % 10 = 0 THEN 'stable' ELSE 'master' END
        FROM generate_series(:from::bigint, :to::bigint) AS g`,
@@ -88,7 +88,8 @@ export async function fillBuildHistory(knex: Knex, options: HistoryDataOptions):
     const bounds = { ...params, from, to, running: options.builds - 20 * perSet };
     await knex.raw(
       `INSERT INTO builds (buildset_id, tenant, uuid, job_name, result, start_time, end_time, voting, log_url,
-                           error_detail, final, held, nodeset, ref_id, attempt, project, branch, pipeline)
+                           error_detail, final, held, nodeset, ref_id, attempt, project, project_canonical, branch,
+                           pipeline)
        SELECT bs.id, :tenant, md5(:tenant || ':b:' || h), 'job-' || (h % :jobs),
               CASE WHEN h > :running THEN NULL WHEN h % 50 = 7 THEN 'SKIPPED' WHEN h % 10 = 3 THEN 'FAILURE'
                    WHEN h % 97 = 5 THEN 'RETRY' ELSE 'SUCCESS' END,
@@ -97,7 +98,7 @@ export async function fillBuildHistory(knex: Knex, options: HistoryDataOptions):
               h % 17 <> 0, 'https://logs.example.com/' || h || '/',
               CASE WHEN h % 50 = 7 THEN 'Skipped due to failed job job-0' END,
               h <= :running AND h % 97 <> 5, h % 997 = 0, 'nodeset-' || (h % 4), br.ref_id, 1,
-              r.project, r.branch, bs.pipeline
+              r.project, r.project_canonical, r.branch, bs.pipeline
        FROM generate_series(:from::bigint, :to::bigint) AS h
        JOIN buildsets bs ON bs.uuid = md5(:tenant || ':bs:' || ((h - 1) / :perSet + 1))
        JOIN buildset_refs br ON br.buildset_id = bs.id

@@ -1,8 +1,10 @@
 /**
  * Query parameters checked against an endpoint's declared spec
- * (docs/rest.md#deliberate-differences-from-the-reference): an unknown name, a repeated single-valued parameter or a
- * malformed number answers 400 naming the parameter; integers get their defaults and are clamped to their maximum.
+ * (docs/rest.md#deliberate-differences-from-the-reference, docs/rest.md#input-rules): an unknown name, a repeated
+ * single-valued parameter, a control character or a malformed or out-of-range number answers 400 naming the parameter;
+ * integers get their defaults and are clamped to their maximum.
  */
+import { INT32_MAX, stringProblem } from '../src/model/value-checks';
 import { badRequest } from './errors';
 import type { QueryParamSpec, QuerySpec } from './route';
 
@@ -46,9 +48,15 @@ export function parseQuery(search: URLSearchParams, spec: QuerySpec): ParsedQuer
   for (const [name, value] of search) {
     raw.set(name, [...(raw.get(name) ?? []), value]);
   }
-  for (const name of raw.keys()) {
+  for (const [name, values] of raw) {
     if (!Object.hasOwn(spec, name)) {
       throw badRequest(`Unknown query parameter: ${name}`);
+    }
+    for (const value of values) {
+      const problem = stringProblem(value);
+      if (problem !== null) {
+        throw badRequest(`Query parameter ${name} ${problem}`);
+      }
     }
   }
   const parsed = new Map<string, ParsedValue>();
@@ -78,10 +86,14 @@ function parseValues(name: string, values: string[], spec: QueryParamSpec): Pars
         throw badRequest(`Query parameter ${name} must be a non-negative integer`);
       }
       const number = Number(value);
-      if (!Number.isSafeInteger(number)) {
-        throw badRequest(`Query parameter ${name} is too large`);
+      if (spec.maximum !== undefined) {
+        return Math.min(number, spec.maximum);
       }
-      return spec.maximum !== undefined ? Math.min(number, spec.maximum) : number;
+      // Integers become GraphQL `Int`s (docs/rest.md#input-rules).
+      if (number > INT32_MAX) {
+        throw badRequest(`Query parameter ${name} must be at most ${INT32_MAX}`);
+      }
+      return number;
     }
     case 'flag': {
       const value = values[0].toLowerCase();

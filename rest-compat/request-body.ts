@@ -1,9 +1,11 @@
 /**
  * JSON request bodies (docs/rest.md#request-order-and-bodies): a body must be `application/json` (415 otherwise),
- * parse as a JSON object (400 `Invalid JSON document` otherwise) and carry the keys the endpoint
- * requires (400 naming the first missing key).
+ * parse as a JSON object (400 `Invalid JSON document` otherwise), hold no refused string and no container
+ * nested too deep (docs/rest.md#input-rules; 400 naming the field) and carry the keys the endpoint requires (400
+ * naming the first missing key).
  */
 import type Koa from 'koa';
+import { jsonProblem } from '../src/model/value-checks';
 import { RestError, badRequest } from './errors';
 import type { BodySpec } from './route';
 
@@ -35,6 +37,10 @@ export async function readJsonBody(ctx: Koa.Context, spec: BodySpec | undefined)
     throw badRequest('Invalid JSON document');
   }
   const body = parsed as Record<string, unknown>;
+  const found = jsonProblem(body, (key) => (spec.freeText?.includes(key) ? 'free-text' : 'identifier'));
+  if (found !== null) {
+    throw badRequest(`Body field ${found.path} ${found.problem}`);
+  }
   const required = Array.isArray(spec.schema.required) ? (spec.schema.required as string[]) : [];
   for (const key of required) {
     if (!Object.hasOwn(body, key)) {

@@ -41,6 +41,8 @@ export interface BodySpec {
   schema: JsonSchema;
   /** When false an absent or empty body is accepted as `{}`. */
   required: boolean;
+  /** Keys whose strings are free text: tab and line breaks allowed (docs/rest.md#input-rules). */
+  freeText?: readonly string[];
 }
 
 /** The success response of one shape. */

@@ -8,7 +8,8 @@ import type Koa from 'koa';
 import type { GraphQLError } from 'graphql';
 import { deniedResponse, type DeniedResponse, type RequestAuth } from '../src/auth/gate';
 import { ROOT_SCOPE } from '../src/auth/rules';
-import { RestAuthError, RestDeniedError, RestError, methodNotAllowed, notFound } from './errors';
+import { stringProblem, tenantNameProblem } from '../src/model/value-checks';
+import { RestAuthError, RestDeniedError, RestError, badRequest, methodNotAllowed, notFound } from './errors';
 import { RestTenantExistsDocument } from './generated/graphql';
 import type { OperationRunner } from './operation-runner';
 import { parseQuery } from './query-params';
@@ -85,6 +86,8 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
     throw notFound(`No API endpoint at ${ctx.path}`);
   }
   const { route, params } = match;
+  // The route's pattern labels the request's latency (docs/operations.md#metrics).
+  ctx.state.route = `/api/${route.pattern}`;
   const methods = Object.keys(route.endpoints) as HttpMethod[];
   if (ctx.method === 'OPTIONS') {
     ctx.set(SHAPE_HEADER, selected);
@@ -102,6 +105,14 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
   }
   const shape = endpointShape(endpoint, selected);
   ctx.set(SHAPE_HEADER, shape);
+  checkPathParameters(params);
+  if (endpoint.auth === 'admin' && params.tenant_name !== undefined) {
+    // A write names a tenant: an invalid name is refused before the lookup (docs/rest.md#input-rules).
+    const problem = tenantNameProblem(params.tenant_name);
+    if (problem !== null) {
+      throw badRequest(problem);
+    }
+  }
   const response = endpoint.responses[shape];
   if (!response) {
     throw new RestError(500, 'InternalError', 'Unexpected error.');
@@ -159,6 +170,11 @@ function boundRunner(
 ): BoundOperationRunner {
   return async (document, variables) => {
     const result = await run(document, variables, serverContext);
+    if (result.errors && result.errors.length > 0 && result.data === undefined && !result.errors[0].extensions?.code) {
+      // A request error: the variables did not coerce (an Int out of range, a wrong type). REST
+      // checks its parameters first, so this is a backstop with GraphQL's wording.
+      throw badRequest(result.errors[0].message);
+    }
     if (result.errors && result.errors.length > 0) {
       const [first] = result.errors;
       const restError = restErrorFromGraphQL(first);
@@ -190,7 +206,8 @@ async function checkAuth(
   }
   const auth = await requestAuth(ctx);
   const tenant = params.tenant_name ?? ROOT_SCOPE;
-  if (!auth.knowsTenant(tenant)) {
+  // `*` is the root's scope, never a tenant: `tenant/*/...` is looked up like any unknown name.
+  if (!auth.knowsTenant(tenant) || params.tenant_name === ROOT_SCOPE) {
     await requireTenant(run, tenant);
     throw notFound('Tenant not found');
   }
@@ -205,6 +222,16 @@ async function requireTenant(run: BoundOperationRunner, tenant: string): Promise
   const data = await run(RestTenantExistsDocument, { tenant });
   if (data.tenant?.__typename === 'NotFoundError') {
     throw notFound(data.tenant.errorMessage);
+  }
+}
+
+/** Path parameters are strings of outside input too (docs/rest.md#input-rules). */
+function checkPathParameters(params: Record<string, string>): void {
+  for (const [name, value] of Object.entries(params)) {
+    const problem = stringProblem(value);
+    if (problem !== null) {
+      throw badRequest(`Path parameter ${name} ${problem}`);
+    }
   }
 }
 

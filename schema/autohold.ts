@@ -1,4 +1,5 @@
 /** Autohold requests (docs/rest.md#autohold): queries; the mutations live in control.ts. */
+import { GraphQLError } from 'graphql';
 import type { AutoholdRecord } from '../src/store/repositories/autohold';
 import { builder } from './infra/builder';
 import { NotFoundError } from './infra/errors';
@@ -60,6 +61,10 @@ builder.objectFields(Tenant, (t) => ({
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (tenant, { id }, ctx) => {
       const found = await requireEngine(ctx).getAutohold(tenant.name, id);
+      if (!found.ok && found.error.code === 'INVALID_INPUT') {
+        // An id beyond the store's range (docs/graphql.md#input-rules).
+        throw new GraphQLError(found.error.message, { extensions: { code: 'BAD_USER_INPUT', field: 'id' } });
+      }
       if (!found.ok) {
         throw new NotFoundError('Autohold', id, found.error.message);
       }

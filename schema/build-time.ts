@@ -23,7 +23,10 @@ const BuildTime = builder.objectRef<BuildTimeRecord>('BuildTime').implement({
       resolve: (row) => (row.startTime ? (row.endTime.getTime() - row.startTime.getTime()) / 1000 : null),
     }),
     final: t.exposeBoolean('final', { nullable: false, description: 'False for a build that was retried.' }),
-    project: t.exposeString('project', { description: "Project of the build's ref." }),
+    project: t.exposeString('project', { description: "Name of the build's project (`org/project`)." }),
+    projectCanonicalName: t.exposeString('projectCanonical', {
+      description: "Canonical name of the build's project (`host/org/project`).",
+    }),
     branch: t.exposeString('branch', { description: "Branch of the build's ref." }),
     ref: t.exposeString('ref', { description: "Git ref of the build's ref." }),
     pipeline: t.exposeString('pipeline', { nullable: false, description: 'Pipeline of the buildset.' }),
@@ -35,7 +38,7 @@ const BuildTimeFilter = builder.inputType('BuildTimeFilter', {
   description:
     "Filters of build times; every field is optional. Values are exact (no wildcards); values of one field are OR'ed, fields AND'ed.",
   fields: (t) => ({
-    project: t.stringList({ description: "Project of the build's ref." }),
+    project: t.stringList({ description: "Project of the build's ref: its name (`org/project`) or canonical name." }),
     pipeline: t.stringList({ description: 'Pipeline of the buildset.' }),
     branch: t.stringList({ description: "Branch of the build's ref." }),
     ref: t.stringList({ description: "Git ref of the build's ref." }),

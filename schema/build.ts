@@ -115,6 +115,10 @@ const buildEvents = requestLoader<number, BuildEventRecord[]>(async (ids, ctx) =
     (row) => row,
   ),
 );
+const buildResultData = requestLoader<number, Record<string, unknown> | null>(async (ids, ctx) => {
+  const byId = await historyStore(ctx).builds.listResultData(ids);
+  return ids.map((id) => byId.get(id) ?? null);
+});
 
 const buildIds = (builds: readonly BuildRecord[]): number[] => builds.map((build) => build.id);
 const prefetchBuildset: RelationPrefetch<BuildRecord> = (ctx, builds) =>
@@ -130,6 +134,7 @@ const BUILD_RELATIONS: Record<string, RelationPrefetch<BuildRecord>> = {
   artifacts: (ctx, builds) => buildArtifacts(ctx).prefetch(buildIds(builds)),
   provides: (ctx, builds) => buildProvides(ctx).prefetch(buildIds(builds)),
   events: (ctx, builds) => buildEvents(ctx).prefetch(buildIds(builds)),
+  returnedData: (ctx, builds) => buildResultData(ctx).prefetch(buildIds(builds)),
 };
 
 Build.implement({
@@ -227,6 +232,12 @@ Build.implement({
       description: 'Pause and resume events, oldest first.',
       resolve: (build, _args, ctx) => buildEvents(ctx).load(build.id),
     }),
+    returnedData: t.field({
+      type: 'JSON',
+      description:
+        "The data the job returned for its dependent jobs (the `data` of its results file, the reference's `zuul_return` data): recorded when the build pauses or ends; null when it returned none.",
+      resolve: (build, _args, ctx) => buildResultData(ctx).load(build.id),
+    }),
   }),
 });
 
@@ -249,7 +260,10 @@ builder.objectField(Buildset, 'builds', (t) =>
 export const BuildFilter = builder.inputType('BuildFilter', {
   description: "Filters of a build list; every field is optional. Values of one field are OR'ed, fields are AND'ed.",
   fields: (t) => ({
-    project: t.stringList({ description: "Project of the build's ref; `*` is a wildcard (`org/*`)." }),
+    project: t.stringList({
+      description:
+        "Project of the build's ref: its name (`org/project`) or canonical name; `*` is a wildcard (`org/*`).",
+    }),
     pipeline: t.stringList({ description: 'Pipeline of the buildset; `*` is a wildcard (`gat*`).' }),
     branch: t.stringList({ description: "Branch of the build's ref; `*` is a wildcard (`*ster`)." }),
     jobName: t.stringList({ description: 'Job names; `*` is a wildcard (`*-merge`).' }),

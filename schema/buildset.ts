@@ -152,7 +152,9 @@ export const BuildsetFilter = builder.inputType('BuildsetFilter', {
     "Filters of a buildset list; every field is optional. Values of one field are OR'ed, fields are AND'ed. " +
     'Ref conditions (project, branch, change, patchset, ref, newrev) must hold for one ref of the buildset.',
   fields: (t) => ({
-    project: t.stringList({ description: 'Project names of any ref; `*` is a wildcard (`org/*`).' }),
+    project: t.stringList({
+      description: 'Projects of any ref: names (`org/project`) or canonical names; `*` is a wildcard (`org/*`).',
+    }),
     pipeline: t.stringList({ description: 'Pipeline names; `*` is a wildcard (`gat*`).' }),
     branch: t.stringList({ description: 'Branches of any ref; `*` is a wildcard (`*ster`).' }),
     change: t.intList({ description: 'Change numbers.' }),
@@ -223,7 +225,7 @@ builder.objectFields(Tenant, (t) => ({
       "The result of the newest finished buildset for these projects, pipelines and branches (values OR'ed, " +
       '`*` wildcards); a NotFoundError ("No buildset found") when none matches.',
     args: {
-      project: t.arg.stringList({ description: 'Project names; `*` is a wildcard.' }),
+      project: t.arg.stringList({ description: 'Project names or canonical names; `*` is a wildcard.' }),
       pipeline: t.arg.stringList({ description: 'Pipeline names; `*` is a wildcard.' }),
       branch: t.arg.stringList({ description: 'Branch names; `*` is a wildcard.' }),
     },

@@ -5,8 +5,9 @@
  * tenant/project: NotFoundError; invalid input, unknown pipeline, change not in the pipeline: InvalidInputError).
  */
 import type { GraphQLContext } from './infra/context';
-import { adminScope, takeControlToken } from './infra/access';
+import { adminScope, beginControl } from './infra/access';
 import { builder } from './infra/builder';
+import { FREE_TEXT } from './infra/input-hygiene';
 import { Autohold } from './autohold';
 import { requireEngine, unwrap } from './infra/control-errors';
 import { InvalidInputError, NotFoundError } from './infra/errors';
@@ -74,7 +75,7 @@ const AutoholdCreateInput = builder.inputType('AutoholdCreateInput', {
     project: t.string({ required: true, description: 'Project (short or canonical name).' }),
     job: t.string({ required: true, description: 'Job name.' }),
     count: t.int({ required: true, description: 'Number of failed builds to hold (0 or more).' }),
-    reason: t.string({ required: true, description: 'Why the nodes are held.' }),
+    reason: t.string({ required: true, description: 'Why the nodes are held.', extensions: FREE_TEXT }),
     nodeHoldExpiration: t.int({ description: 'Seconds to keep held nodes; the deployment default when null.' }),
     change: t.string({ description: 'Change number whose refs to match.' }),
     ref: t.string({ description: 'Regular expression of refs to match.' }),
@@ -96,7 +97,7 @@ const TenantStateSetInput = builder.inputType('TenantStateSetInput', {
     triggerQueueDiscarding: t.boolean({ description: 'Discard incoming trigger events.' }),
     triggerQueuePaused: t.boolean({ description: 'Stop processing trigger events.' }),
     resultQueuePaused: t.boolean({ description: 'Stop processing result events.' }),
-    reason: t.string({ description: 'Free text (at most 4096 characters are kept).' }),
+    reason: t.string({ description: 'Free text (at most 4096 characters are kept).', extensions: FREE_TEXT }),
   }),
 });
 
@@ -115,7 +116,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'EnqueueResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const result = await requireEngine(ctx).enqueue(input.tenant, {
         pipeline: input.pipeline,
         project: input.project,
@@ -135,7 +136,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'DequeueResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const result = await requireEngine(ctx).dequeue(input.tenant, {
         pipeline: input.pipeline,
         project: input.project,
@@ -153,7 +154,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'PromoteResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const result = await requireEngine(ctx).promote(input.tenant, {
         pipeline: input.pipeline,
         changes: input.changes,
@@ -169,7 +170,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'AutoholdCreateResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const result = await requireEngine(ctx).createAutohold(input.tenant, {
         project: input.project,
         job: input.job,
@@ -191,7 +192,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'AutoholdDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       unwrap(await requireEngine(ctx).deleteAutohold(input.tenant, input.id), input.id);
       await notifyLive(ctx, input.tenant);
       return { id: input.id };
@@ -204,7 +205,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: CONTROL_ERRORS, directResult: true, union: { name: 'TenantStateSetResult' } },
     resolve: async (_root, { input }, ctx) => {
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const result = await requireEngine(ctx).setTenantState(input.tenant, {
         triggerQueueDiscarding: input.triggerQueueDiscarding ?? undefined,
         triggerQueuePaused: input.triggerQueuePaused ?? undefined,

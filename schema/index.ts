@@ -28,5 +28,6 @@ import './subscriptions';
 import './console-log';
 import './launcher-runtime';
 import './launcher-operations';
+import './launcher-live';
 
 export const schema = builder.toSchema();

@@ -16,12 +16,12 @@ import {
   nodesetRequestCancel,
   type OperationResult,
 } from '../src/launcher/operations';
-import { adminScope, takeControlToken } from './infra/access';
+import { adminScope, beginControl } from './infra/access';
 import { builder } from './infra/builder';
+import { FREE_TEXT } from './infra/input-hygiene';
 import type { GraphQLContext } from './infra/context';
 import { ConflictError, InvalidInputError, NotFoundError } from './infra/errors';
 import { ProviderNode } from './launcher-runtime';
-import { requireTenant } from './tenant';
 
 const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -67,7 +67,7 @@ const NodeInput = builder.inputType('NodeHoldInput', {
   fields: (t) => ({
     tenant: t.string({ required: true, description: 'Tenant name.' }),
     nodeId: t.string({ required: true, description: 'Node id.' }),
-    comment: t.string({ description: 'Why the node is held.' }),
+    comment: t.string({ description: 'Why the node is held.', extensions: FREE_TEXT }),
   }),
 });
 
@@ -127,10 +127,6 @@ const ImageBuildRequested = builder.simpleObject('ImageBuildRequested', {
   }),
 });
 
-function known(ctx: GraphQLContext, tenant: string): void {
-  requireTenant(ctx.services.tenants.tenantNames(), tenant);
-}
-
 builder.mutationFields((t) => ({
   nodeHold: t.field({
     type: ProviderNode,
@@ -140,8 +136,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeHoldResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       return unwrap(
         await nodeHold(launcherContext(ctx), {
           tenant: input.tenant,
@@ -160,8 +155,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodeReleaseResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       return unwrap(
         await nodeRelease(launcherContext(ctx), { tenant: input.tenant, nodeId: input.nodeId, actor: actor(ctx) }),
       );
@@ -175,8 +169,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'NodesetRequestCancelResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       unwrap(
         await nodesetRequestCancel(launcherContext(ctx), {
           tenant: input.tenant,
@@ -195,8 +188,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       const { eventId } = unwrap(
         await imageBuild(launcherContext(ctx), { tenant: input.tenant, imageName: input.imageName, actor: actor(ctx) }),
       );
@@ -212,8 +204,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageBuildArtifactDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       unwrap(
         await imageBuildArtifactDelete(launcherContext(ctx), {
           tenant: input.tenant,
@@ -232,8 +223,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadDeleteResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       unwrap(
         await imageUploadDelete(launcherContext(ctx), {
           tenant: input.tenant,
@@ -252,8 +242,7 @@ builder.mutationFields((t) => ({
     authScopes: (_root, { input }, ctx) => adminScope(ctx, input.tenant),
     errors: { types: LAUNCHER_ERRORS, directResult: true, union: { name: 'ImageUploadValidateResult' } },
     resolve: async (_root, { input }, ctx) => {
-      known(ctx, input.tenant);
-      takeControlToken(ctx, input.tenant);
+      beginControl(ctx, input.tenant);
       unwrap(
         await imageUploadValidate(launcherContext(ctx), {
           tenant: input.tenant,

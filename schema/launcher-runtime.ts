@@ -53,6 +53,10 @@ export const ProviderNode = builder.objectRef<NodeRecord>('ProviderNode').implem
   description: 'A node from a launcher provider (REST `T/nodes`).',
   fields: (t) => ({
     uuid: t.exposeString('uuid', { nullable: false, description: 'Node id (REST `id` and `uuid`).' }),
+    databaseId: t.exposeInt('id', {
+      nullable: false,
+      description: 'Database id: lists are newest first by it (a live list places a node it did not show yet by it).',
+    }),
     label: t.exposeString('label', { nullable: false, description: 'Label the node was launched for.' }),
     state: t.field({
       type: NodeStateEnum,
@@ -106,6 +110,11 @@ export const NodesetRequest = builder.objectRef<NodesetRequestRecord>('NodesetRe
   description: 'A request for the nodes of one job (REST `T/nodeset-requests`).',
   fields: (t) => ({
     uuid: t.exposeString('uuid', { nullable: false, description: 'Request id.' }),
+    databaseId: t.exposeInt('id', {
+      nullable: false,
+      description:
+        'Database id: lists are newest first by it (a live list places a request it did not show yet by it).',
+    }),
     state: t.field({
       type: NodesetRequestStateEnum,
       nullable: false,
@@ -177,7 +186,7 @@ export const NodesetRequest = builder.objectRef<NodesetRequestRecord>('NodesetRe
   }),
 });
 
-const NodeFilter = builder.inputType('NodeFilter', {
+export const NodeFilter = builder.inputType('NodeFilter', {
   description: 'Filters of nodes; every field is optional and values are OR’ed.',
   fields: (t) => ({
     states: t.field({ type: [NodeStateEnum], description: 'Only nodes in these states.' }),
@@ -186,7 +195,7 @@ const NodeFilter = builder.inputType('NodeFilter', {
   }),
 });
 
-const NodesetRequestFilter = builder.inputType('NodesetRequestFilter', {
+export const NodesetRequestFilter = builder.inputType('NodesetRequestFilter', {
   description: 'Filters of nodeset requests.',
   fields: (t) => ({
     states: t.field({ type: [NodesetRequestStateEnum], description: 'Only requests in these states.' }),

@@ -21,14 +21,20 @@ Ref.implement({
     databaseId: t.exposeInt('id', { nullable: false, description: 'Database id of the ref.' }),
     project: t.exposeString('project', {
       nullable: false,
-      description: 'Project name (not canonical), e.g. `org/project`.',
+      description: 'Project name (not canonical), e.g. `org/project`, as the reference keeps it.',
+    }),
+    projectCanonicalName: t.exposeString('projectCanonical', {
+      nullable: false,
+      description: 'Canonical project name, e.g. `review.example.com/org/project`.',
     }),
     ref: t.exposeString('ref', {
       nullable: false,
       description: 'The git ref, e.g. `refs/changes/01/1/1`, `refs/heads/master`, `refs/tags/v1`.',
     }),
     refUrl: t.exposeString('refUrl', {
-      description: 'URL of the change or of the ref in a repository browser; null when unknown.',
+      description:
+        "Web link of the change or ref: the connection's URL template, else Sluice's dashboard page " +
+        '(docs/configuration.md#ref-url-templates); null for refs recorded before Sluice kept links.',
     }),
     change: t.exposeInt('change', { description: 'Change number; null for refs that are not changes.' }),
     patchset: t.exposeString('patchset', {

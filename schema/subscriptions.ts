@@ -20,7 +20,8 @@ import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './i
 import { TenantStatus } from './status';
 import { SystemEvent, SystemEventType } from './system-event';
 
-function requireLive(ctx: GraphQLContext): LiveFeeds {
+/** The live feeds of this process, or a SERVICE_UNAVAILABLE error. */
+export function requireLive(ctx: GraphQLContext): LiveFeeds {
   if (!ctx.services.live) {
     throw new GraphQLError('Live feeds are not available in this process', {
       extensions: { code: 'SERVICE_UNAVAILABLE' },

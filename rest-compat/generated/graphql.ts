@@ -59,7 +59,7 @@ export type BuildFilter = {
   patchset?: Array<string> | null | undefined;
   /** Pipeline of the buildset; `*` is a wildcard (`gat*`). */
   pipeline?: Array<string> | null | undefined;
-  /** Project of the build's ref; `*` is a wildcard (`org/*`). */
+  /** Project of the build's ref: its name (`org/project`) or canonical name; `*` is a wildcard (`org/*`). */
   project?: Array<string> | null | undefined;
   /** Exact git ref of the build's ref, e.g. `refs/heads/master`. */
   ref?: Array<string> | null | undefined;
@@ -118,7 +118,7 @@ export type BuildTimeFilter = {
   jobName?: Array<string> | null | undefined;
   /** Pipeline of the buildset. */
   pipeline?: Array<string> | null | undefined;
-  /** Project of the build's ref. */
+  /** Project of the build's ref: its name (`org/project`) or canonical name. */
   project?: Array<string> | null | undefined;
   /** Git ref of the build's ref. */
   ref?: Array<string> | null | undefined;
@@ -146,7 +146,7 @@ export type BuildsetFilter = {
   patchset?: Array<string> | null | undefined;
   /** Pipeline names; `*` is a wildcard (`gat*`). */
   pipeline?: Array<string> | null | undefined;
-  /** Project names of any ref; `*` is a wildcard (`org/*`). */
+  /** Projects of any ref: names (`org/project`) or canonical names; `*` is a wildcard (`org/*`). */
   project?: Array<string> | null | undefined;
   /** Exact git refs, e.g. `refs/heads/master`. */
   ref?: Array<string> | null | undefined;

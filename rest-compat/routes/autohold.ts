@@ -6,6 +6,7 @@ import {
   RestAutoholdsDocument,
   type RestAutoholdFieldsFragment,
 } from '../generated/graphql';
+import { int32Problem } from '../../src/model/value-checks';
 import { badRequest } from '../errors';
 import { arrayOf, bool, int, nullable, num, object, str } from '../json-schema';
 import type { RestEndpoint, RestRoute } from '../route';
@@ -104,6 +105,7 @@ export const projectAutoholdRoute: RestRoute = {
       operations: ['RestAutoholdCreate'],
       body: {
         required: true,
+        freeText: ['reason'],
         schema: object(
           {},
           {
@@ -150,6 +152,16 @@ export const projectAutoholdRoute: RestRoute = {
         const expiration = body.node_hold_expiration;
         if (expiration !== null && (typeof expiration !== 'number' || !Number.isInteger(expiration))) {
           throw badRequest(INVALID_BODY);
+        }
+        // Both become GraphQL `Int`s (docs/rest.md#input-rules).
+        for (const [key, value] of [
+          ['count', count],
+          ['node_hold_expiration', expiration],
+        ] as const) {
+          const problem = value === null ? null : int32Problem(value);
+          if (problem !== null) {
+            throw badRequest(`Body field ${key} ${problem}`);
+          }
         }
         const data = await req.run(RestAutoholdCreateDocument, {
           input: {

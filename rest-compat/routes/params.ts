@@ -1,5 +1,6 @@
 /** Query parameter specs and conversions shared by the list endpoints. */
 import type { BuildResult, BuildsetResult, SystemEventType } from '../generated/graphql';
+import { INT32_MAX } from '../../src/model/value-checks';
 import { badRequest } from '../errors';
 import type { ParsedQuery } from '../query-params';
 import type { QueryParamSpec, QuerySpec } from '../route';
@@ -117,7 +118,11 @@ export function changeNumbers(values: string[] | undefined): number[] | undefine
     if (!/^\d+$/.test(value)) {
       throw badRequest('Query parameter change must be an integer');
     }
-    return Number(value);
+    const number = Number(value);
+    if (number > INT32_MAX) {
+      throw badRequest(`Query parameter change must be at most ${INT32_MAX}`);
+    }
+    return number;
   });
 }
 

@@ -162,6 +162,7 @@ export const stateRoute: RestRoute = {
       operations: ['RestTenantStateSet'],
       body: {
         required: true,
+        freeText: ['reason'],
         schema: object(
           {},
           {

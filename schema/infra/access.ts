@@ -5,6 +5,8 @@
 import { GraphQLError } from 'graphql';
 import { controlRateLimitKey, rateLimitedError } from '../../src/auth/rate-limit';
 import { ROOT_SCOPE } from '../../src/auth/rules';
+import { isTenantName, tenantNameProblem } from '../../src/model/value-checks';
+import { InvalidInputError, NotFoundError } from './error-classes';
 import type { GraphQLContext } from './context';
 import type { AccessRecheck } from './live-iterator';
 
@@ -35,16 +37,38 @@ export function readAccessRecheck(ctx: GraphQLContext, tenant: string): AccessRe
     : { changed: () => changes.next(), check: () => assertStillReadable(ctx, tenant) };
 }
 
+/** Whether `tenant` names a tenant this service serves (never `*`, the root's scope). */
+function isServedTenant(ctx: GraphQLContext, tenant: string): boolean {
+  return isTenantName(tenant) && ctx.services.tenants.tenantNames().includes(tenant);
+}
+
 /**
- * The scope of a control operation on `tenant`: admin of a known tenant; unknown tenants pass
- * so that the resolver answers NotFound first (docs/security.md#who-may-do-what-rules: 404 before 401/403).
+ * The scope of a control operation on `tenant`: admin of a served tenant; other names pass so
+ * that the resolver answers InvalidInput or NotFound first (docs/security.md#who-may-do-what-rules: 404 before
+ * 401/403), through `beginControl`.
  */
 export function adminScope(ctx: GraphQLContext, tenant: string): { tenantAdmin: string } | { public: true } {
-  return ctx.auth.knowsTenant(tenant) ? { tenantAdmin: tenant } : { public: true };
+  return isServedTenant(ctx, tenant) && ctx.auth.knowsTenant(tenant) ? { tenantAdmin: tenant } : { public: true };
+}
+
+/**
+ * The start of every control operation, before anything is written (docs/graphql.md#input-rules): the tenant
+ * must be a valid name (else InvalidInputError) of a served tenant (else NotFoundError), and the
+ * caller must have a control operation left (else RATE_LIMITED).
+ */
+export function beginControl(ctx: GraphQLContext, tenant: string): void {
+  const problem = tenantNameProblem(tenant);
+  if (problem !== null) {
+    throw new InvalidInputError(problem, 'tenant');
+  }
+  if (!isServedTenant(ctx, tenant)) {
+    throw new NotFoundError('Tenant', tenant, 'Tenant not found');
+  }
+  takeControlToken(ctx, tenant);
 }
 
 /** Spend one control operation of the caller on the tenant, or refuse with RATE_LIMITED (HTTP 429). */
-export function takeControlToken(ctx: GraphQLContext, tenant: string): void {
+function takeControlToken(ctx: GraphQLContext, tenant: string): void {
   if (ctx.principal === null) {
     return; // scope-auth admitted no anonymous caller; nothing to key the bucket on
   }

@@ -7,6 +7,7 @@ import ErrorsPlugin from '@pothos/plugin-errors';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ValidationPlugin from '@pothos/plugin-validation';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
+import InputHygienePlugin from './input-hygiene';
 import { denialForFailure, scopeLoaders } from '../../src/auth/scopes';
 import type { GraphQLContext } from './context';
 
@@ -35,7 +36,17 @@ export interface SchemaTypes {
 }
 
 export const builder = new SchemaBuilder<SchemaTypes>({
-  plugins: [RelayPlugin, ScopeAuthPlugin, ErrorsPlugin, DataloaderPlugin, ValidationPlugin, SimpleObjectsPlugin],
+  // Input hygiene inside the errors plugin, so that its refusals become typed errors, and after
+  // scope-auth, so that a caller who may not call a field learns nothing about its arguments.
+  plugins: [
+    RelayPlugin,
+    ScopeAuthPlugin,
+    ErrorsPlugin,
+    InputHygienePlugin,
+    DataloaderPlugin,
+    ValidationPlugin,
+    SimpleObjectsPlugin,
+  ],
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',

@@ -4,37 +4,9 @@
  * `errors: { types: [...] }` and the plugin turns them into union members.
  */
 import { builder } from './builder';
+import { ConflictError, InvalidInputError, NotFoundError } from './error-classes';
 
-/** A requested object does not exist (unknown tenant, project, build uuid...). */
-export class NotFoundError extends Error {
-  constructor(
-    readonly resource: string,
-    readonly key: string,
-    message = `${resource} not found`,
-  ) {
-    super(message);
-    this.name = 'NotFoundError';
-  }
-}
-
-/** Input was well-typed but invalid. */
-export class InvalidInputError extends Error {
-  constructor(
-    message: string,
-    readonly field: string | null = null,
-  ) {
-    super(message);
-    this.name = 'InvalidInputError';
-  }
-}
-
-/** The request conflicts with the current state (for example validating an upload that is not ready). */
-export class ConflictError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConflictError';
-  }
-}
+export { ConflictError, InvalidInputError, NotFoundError };
 
 export const ErrorInterface = builder.interfaceRef<Error>('Error').implement({
   description: 'An expected failure returned as data.',

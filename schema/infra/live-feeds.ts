@@ -3,6 +3,7 @@
  * it over the event bus; the schema only sees these feeds.
  */
 import type { EngineDelta } from '../../src/engine/event-bus';
+import type { LauncherChangeRecord } from '../../src/store/repositories/launcher-changes';
 import type { SystemEventRecord } from '../../src/store/repositories/system-events';
 
 /** Why a queue-event stream asks the client to take a new snapshot. */
@@ -28,6 +29,9 @@ export interface SystemEventTick {
 /** An event, or the sign that this subscriber fell too far behind and lost events. */
 export type SystemEventItem = { kind: 'event'; tick: SystemEventTick } | { kind: 'overflow'; tenant: string };
 
+/** A write of a node or nodeset request (any tenant), or the sign that this subscriber fell too far behind. */
+export type LauncherChangeItem = { kind: 'change'; change: LauncherChangeRecord } | { kind: 'overflow' };
+
 export interface LiveFeeds {
   /**
    * Queue deltas of a tenant. With `afterSeq`, first the deltas after it (from the replay
@@ -41,6 +45,8 @@ export interface LiveFeeds {
   statusChanges(tenant: string): AsyncIterableIterator<StatusTick>;
   /** Every system event of a tenant recorded from now on, once each, in the order they become visible. */
   systemEvents(tenant: string): Promise<AsyncIterableIterator<SystemEventItem>>;
+  /** Every write of a node or nodeset request from now on (all tenants), once each, in the order they become visible. */
+  launcherChanges(): Promise<AsyncIterableIterator<LauncherChangeItem>>;
   /** Load a value once per tenant state version and share it between all subscribers. */
   shared<T>(tenant: string, key: string, load: () => Promise<T>): Promise<T>;
   /** Tell every process that a tenant's status changed outside a scheduler pass. */

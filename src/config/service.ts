@@ -7,9 +7,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import { componentsSection, metricsSection } from './operations-sections';
+import { refUrlTemplateProblem } from './ref-urls';
 
 const reservedSection = (name: string) =>
   z.object({}, { error: () => `the "${name}" section must be a mapping` }).strict();
+
+/** A ref URL template (docs/configuration.md#ref-url-templates): known placeholders only. */
+const refUrlTemplate = z
+  .string()
+  .min(1)
+  .superRefine((template, ctx) => {
+    const problem = refUrlTemplateProblem(template);
+    if (problem !== null) {
+      ctx.addIssue({ code: 'custom', message: problem });
+    }
+  });
 
 const gitConnection = z
   .object({
@@ -25,6 +38,10 @@ const gitConnection = z
      * `baseurl` yet becomes a git repository there (used by the quickstart).
      */
     seedFrom: z.string().min(1).optional(),
+    /** Web links of changes, branch heads and commits (docs/configuration.md#ref-url-templates). */
+    changeUrlTemplate: refUrlTemplate.optional(),
+    branchUrlTemplate: refUrlTemplate.optional(),
+    gitwebUrlTemplate: refUrlTemplate.optional(),
   })
   .strict();
 
@@ -187,6 +204,8 @@ const graphqlSection = z
       maxDirectives: z.number().int().min(0).default(50),
       /** Lexical tokens in one document. */
       maxTokens: z.number().int().positive().default(2000),
+      /** Deepest nesting of brackets, braces and parentheses in one document, checked before parsing. */
+      maxNesting: z.number().int().positive().default(64),
       /** Bytes of a request body (HTTP) or of one WebSocket message. */
       maxBodyBytes: z
         .number()
@@ -333,9 +352,14 @@ export const serviceConfigSchema = z
       .object({
         /** PostgreSQL URL; when absent the embedded PGlite store in `dataDir` is used. */
         url: z.string().min(1).optional(),
+        /** `application_name` of this process's sessions (docs/operations.md#database-links). */
+        applicationName: z
+          .string()
+          .regex(/^[\x20-\x7e]{1,40}$/, 'printable ASCII, at most 40 characters')
+          .default('sluice'),
       })
       .strict()
-      .default({}),
+      .default({ applicationName: 'sluice' }),
     dataDir: z.string().min(1).default('data'),
     tenantConfig: z.string().min(1).optional(),
     connections: z
@@ -373,6 +397,15 @@ export const serviceConfigSchema = z
       .strict()
       .default({ dashboard: true, sites: [] }),
     shutdownTimeout: z.number().positive().default(10),
+    components: componentsSection,
+    metrics: metricsSection,
+    scheduler: z
+      .object({
+        /** Seconds a tenant's leadership lease lasts without renewal (docs/operations.md#leadership-model). */
+        leaseTimeout: z.number().min(1).max(3600).default(15),
+      })
+      .strict()
+      .default({ leaseTimeout: 15 }),
     auth: authSection.default({ authenticators: [] }),
     graphql: graphqlSection.default(graphqlSection.parse({})),
     executor: reservedSection('executor').optional(),

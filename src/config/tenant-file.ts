@@ -7,6 +7,7 @@ import { ConfigObjectError } from './config-error';
 import { checkKeys, optBool, optInt, optString, optStrList, requireMap, reqString } from './schema-helpers';
 import { isYamlMapping, keyLine, parseTenantFileText } from './yaml-source';
 import { DEFAULT_INCLUDE, readProjectList, type TenantProjectConfig } from './tenant-sources';
+import { isTenantName } from '../model/value-checks';
 
 export interface TenantConfig {
   name: string;
@@ -215,7 +216,7 @@ function parseTenant(
   const map = requireMap(body, 'tenant');
   checkKeys(map, TENANT_KEYS, ['name']);
   const name = reqString(map, 'name');
-  if (!/^[A-Za-z0-9_.~-]+$/.test(name)) {
+  if (!isTenantName(name)) {
     throw new ConfigObjectError(`Tenant name "${name}" is not URL-safe`, 'Unknown Configuration Error', 'name');
   }
   const tenant: TenantConfig = {

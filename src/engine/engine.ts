@@ -5,12 +5,13 @@
  */
 import type { Database } from '../store/database';
 import { EngineEventRepository } from '../store/repositories/engine-events';
+import { BuildTimeRepository, estimateKeyText, type EstimateKey } from '../store/repositories/build-times';
 import { EngineStateRepository, type DequeuedItemRecord } from '../store/repositories/engine-state';
 import { SLUICE_VERSION } from '../model/version';
 import type { EngineEventBus } from './event-bus';
 import { countPendingEvents } from './event-counts';
 import type { Clock } from './ports/clock';
-import type { EngineLayout } from './ports/layout';
+import { projectName, type EngineLayout } from './ports/layout';
 import type { ResultEvent, TriggerEvent } from '../model/engine-events';
 import {
   EngineOperations,
@@ -22,12 +23,14 @@ import {
   type PromoteInput,
   type TenantStateInput,
 } from './operations';
+import { withChangeLinks, type ChangeLink } from './change-links';
 import type { EngineGateways } from './pass-context';
 import type { SchedulerLogger } from './scheduler/pass';
-import { TenantScheduler } from './scheduler/tenant-scheduler';
+import { DEFAULT_LEASE_TTL_MS, type LeadershipSettings } from './scheduler/leadership';
+import { TenantScheduler, type LeadershipChange } from './scheduler/tenant-scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
 import type { AutoholdRecord } from '../store/repositories/autohold';
-import type { TenantEventQueueState } from '../model/pipeline-state';
+import type { ItemState, PipelineState, TenantEventQueueState } from '../model/pipeline-state';
 
 export interface EngineOptions {
   database: Database;
@@ -42,7 +45,23 @@ export interface EngineOptions {
   logger?: SchedulerLogger;
   /** Tenant web root (ending in '/') for status `report_url`. */
   webRoot?: (tenant: string) => string | null;
+  /** Web link of a change (docs/configuration.md#ref-url-templates); changes keep their source's `url` without it. */
+  changeLink?: ChangeLink;
   defaultHoldExpiration?: number;
+  /** Lease timings of tenant leadership (docs/operations.md#leadership-model); `ttlMs` defaults to 15 s. */
+  leadership?: Partial<LeadershipSettings>;
+  /** Told when this process takes or loses the lead of a tenant. */
+  onLeadershipChange?: (change: LeadershipChange) => void;
+  /** Warnings (a lost lead); errors go to `logger`. */
+  warn?: (message: string) => void;
+}
+
+/** Whether this process leads a tenant (health, metrics). */
+export interface TenantLeadershipState {
+  tenant: string;
+  leading: boolean;
+  /** The lease epoch while leading. */
+  epoch: number | null;
 }
 
 export class Engine {
@@ -53,11 +72,13 @@ export class Engine {
   private stops = 0;
   private readonly events: EngineEventRepository;
   private readonly state: EngineStateRepository;
+  private readonly buildTimes: BuildTimeRepository;
   private readonly operations: EngineOperations;
 
   constructor(private readonly options: EngineOptions) {
     this.events = new EngineEventRepository(options.database.knex);
     this.state = new EngineStateRepository(options.database.knex);
+    this.buildTimes = new BuildTimeRepository(options.database.knex);
     this.operations = new EngineOperations(
       options.database.knex,
       () => options.clock.now(),
@@ -66,7 +87,10 @@ export class Engine {
     );
   }
 
-  /** Start the scheduler of a tenant in this process; false when another process leads it. */
+  /**
+   * Start the scheduler of a tenant in this process: true when it leads the tenant now, false
+   * when another process does (it stands by then and takes over when that lead ends).
+   */
   startTenant(tenant: string): Promise<boolean> {
     const start = this.startScheduler(tenant);
     this.starting.add(start);
@@ -79,14 +103,15 @@ export class Engine {
 
   private async startScheduler(tenant: string): Promise<boolean> {
     const stops = this.stops;
-    if (this.schedulers.has(tenant)) {
-      return true;
+    const existing = this.schedulers.get(tenant);
+    if (existing) {
+      return existing.isLeading();
     }
     const scheduler = new TenantScheduler({
       database: this.options.database,
       tenant,
       layout: () => this.options.layouts(tenant),
-      gateways: this.options.gateways,
+      gateways: this.tenantGateways(tenant),
       bus: this.options.bus,
       clock: this.options.clock,
       pollIntervalMs: this.options.pollIntervalMs ?? 1000,
@@ -94,17 +119,36 @@ export class Engine {
       uuid: this.options.uuid,
       logger: this.options.logger,
       onSemaphoreReleased: () => this.wakeAll(),
+      leadership: { ttlMs: DEFAULT_LEASE_TTL_MS, ...this.options.leadership },
+      onLeadershipChange: this.options.onLeadershipChange,
+      warn: this.options.warn,
     });
-    if (!(await scheduler.start())) {
-      return false;
-    }
-    if (this.stops !== stops) {
-      // Stopped while this start was under way (a reconfiguration racing shutdown).
+    const leading = await scheduler.start();
+    if (this.stops !== stops || this.schedulers.has(tenant)) {
+      // Stopped while this start was under way (a reconfiguration racing shutdown), or started twice at once.
       await scheduler.stop();
-      return false;
+      return this.stops === stops && (this.schedulers.get(tenant)?.isLeading() ?? false);
     }
     this.schedulers.set(tenant, scheduler);
-    return true;
+    return leading;
+  }
+
+  /** The tenants whose schedulers run in this process, leading or standing by. */
+  leadership(): TenantLeadershipState[] {
+    return [...this.schedulers.values()].map((scheduler) => ({
+      tenant: scheduler.tenant,
+      leading: scheduler.isLeading(),
+      epoch: scheduler.epoch,
+    }));
+  }
+
+  /** The gateways of a tenant's scheduler: its changes carry their web links. */
+  private tenantGateways(tenant: string): EngineGateways {
+    const link = this.options.changeLink;
+    const { gateways } = this.options;
+    return link === undefined
+      ? gateways
+      : { ...gateways, changes: withChangeLinks(gateways.changes, (change) => link(tenant, change)) };
   }
 
   /** Stop every scheduler (each finishes its current pass), including those being started. */
@@ -188,7 +232,7 @@ export class Engine {
   }
 
   setTenantState(tenant: string, input: TenantStateInput): Promise<OperationResult<TenantEventQueueState>> {
-    return this.operations.setTenantState(tenant, input);
+    return this.operations.setTenantState(this.options.layouts(tenant), input);
   }
 
   /** The outcome text of a management or trigger event once processed (null while pending). */
@@ -214,6 +258,8 @@ export class Engine {
       this.events.pendingRouting(tenant),
     ]);
     const counts = countPendingEvents(layout, states, pending);
+    const estimates = await this.estimates(tenant, states);
+    const link = this.options.changeLink;
     return computeTenantStatus({
       tenant,
       version: SLUICE_VERSION,
@@ -225,7 +271,28 @@ export class Engine {
       pendingEvents: counts.tenant,
       pipelineEvents: counts.pipelines,
       lastReconfigured: record.lastReconfigured,
+      projectName: (canonicalName) => projectName(layout, canonicalName),
+      changeUrl: link === undefined ? undefined : (change) => link(tenant, change),
+      estimatedTime: (item, jobName) => estimates.get(estimateKeyText(estimateKey(item, jobName))) ?? null,
     });
+  }
+
+  /**
+   * Build-time estimates of every started build in the tenant's queues (docs/rest.md#status-document,
+   * `estimated_time`), by `estimateKeyText`: one query per status computation.
+   */
+  private async estimates(tenant: string, states: readonly PipelineState[]): Promise<Map<string, number>> {
+    const keys = states.flatMap((state) =>
+      state.queues.flatMap((queue) =>
+        queue.items.flatMap((item) =>
+          item.live
+            ? item.buildset.jobs.filter((job) => job.build?.startTime).map((job) => estimateKey(item, job.job.name))
+            : [],
+        ),
+      ),
+    );
+    const rows = await this.buildTimes.estimates(tenant, keys);
+    return new Map(rows.map((row) => [estimateKeyText(row), row.seconds]));
   }
 
   private liveLookup(tenant: string): LiveItemLookup {
@@ -254,4 +321,10 @@ export class Engine {
       },
     };
   }
+}
+
+/** The estimate a job of an item needs: the job on the project and branch of the item's first change. */
+function estimateKey(item: ItemState, jobName: string): EstimateKey {
+  const change = item.changes[0];
+  return { projectCanonical: change.project, branch: change.branch, jobName };
 }

@@ -4,18 +4,13 @@
  * together with the queue state that caused them (nothing is reported twice after a restart).
  */
 import type { Knex } from 'knex';
-import { BuildTimeRepository } from '../store/repositories/build-times';
 import { BuildRepository } from '../store/repositories/builds';
 import { BuildsetRepository, type BuildsetRecord } from '../store/repositories/buildsets';
 import type { BuildHistoryWriter } from './ports/history';
 
-/** Number of recent successful builds averaged for `estimated_time`. */
-const ESTIMATE_SAMPLE = 10;
-
 export class StoreHistoryWriter implements BuildHistoryWriter {
   private readonly buildsets: BuildsetRepository;
   private readonly builds: BuildRepository;
-  private readonly buildTimes: BuildTimeRepository;
 
   constructor(
     private readonly knex: Knex,
@@ -24,7 +19,6 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   ) {
     this.buildsets = new BuildsetRepository(knex);
     this.builds = new BuildRepository(knex);
-    this.buildTimes = new BuildTimeRepository(knex);
   }
 
   async createBuildset(
@@ -73,27 +67,9 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
 
   async buildEvent(buildId: number, input: Parameters<BuildHistoryWriter['buildEvent']>[1]): Promise<void> {
     await this.builds.addEvent(buildId, { eventType: input.eventType, eventTime: input.eventTime });
-  }
-
-  async estimatedTime(tenant: string, project: string, branch: string | null, jobName: string): Promise<number | null> {
-    const rows = await this.buildTimes.listBuildTimes(
-      tenant,
-      {
-        project: [project],
-        branch: branch === null ? undefined : [branch],
-        jobName: [jobName],
-        result: ['SUCCESS'],
-        final: true,
-      },
-      { limit: ESTIMATE_SAMPLE, offset: 0, fromEnd: false },
-    );
-    const durations = rows
-      .filter((row) => row.startTime !== null)
-      .map((row) => (row.endTime.getTime() - (row.startTime?.getTime() ?? 0)) / 1000);
-    if (durations.length === 0) {
-      return null;
+    if (input.resultData !== undefined) {
+      await this.builds.setResultData(buildId, input.resultData);
     }
-    return durations.reduce((sum, value) => sum + value, 0) / durations.length;
   }
 
   private inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {

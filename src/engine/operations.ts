@@ -12,6 +12,8 @@ import { strategyFor } from './pipeline/strategies';
 import { findProject, type EngineLayout, type EngineProject } from './ports/layout';
 import type { DequeueEvent, EnqueueEvent, ManagementEvent } from '../model/engine-events';
 import type { TenantEventQueueState } from '../model/pipeline-state';
+import { ZERO_REVISION } from '../model/changes';
+import { BIGINT_MAX } from '../model/value-checks';
 
 export const OPERATION_ERROR_CODES = [
   'UNKNOWN_TENANT',
@@ -161,8 +163,11 @@ export class EngineOperations {
         return fail('INVALID_INPUT', `Invalid change "${input.change}" (expected N,P)`);
       }
       event = { ...common, type: 'enqueue', change: change.number, patchset: change.patchset ?? undefined };
-    } else if (input.ref !== undefined && input.oldrev !== undefined && input.newrev !== undefined) {
-      event = { ...common, type: 'enqueue', ref: input.ref, oldrev: input.oldrev, newrev: input.newrev };
+    } else if (input.ref !== undefined) {
+      // Revisions left out are zero revisions, as the reference's clients send them (docs/rest.md#enqueue-dequeue-and-promote).
+      const oldrev = input.oldrev || ZERO_REVISION;
+      const newrev = input.newrev || ZERO_REVISION;
+      event = { ...common, type: 'enqueue', ref: input.ref, oldrev, newrev };
     } else {
       return fail('INVALID_INPUT', 'Invalid request body');
     }
@@ -293,8 +298,11 @@ export class EngineOperations {
 
   /** One request of a tenant; the id may be given without zero padding. */
   async getAutohold(tenant: string, id: string): Promise<OperationResult<AutoholdRecord>> {
-    const numeric = /^\d+$/.test(id) ? Number(id) : NaN;
-    const record = Number.isNaN(numeric) ? null : await this.autohold.find(numeric);
+    const numeric = /^\d+$/.test(id) ? BigInt(id) : null;
+    if (numeric !== null && numeric > BIGINT_MAX) {
+      return fail('INVALID_INPUT', `Autohold id ${id} is out of range (at most ${BIGINT_MAX})`);
+    }
+    const record = numeric === null ? null : await this.autohold.find(numeric.toString());
     if (!record || record.tenant !== tenant) {
       return fail('NOT_FOUND', `Hold request ${id} not found.`);
     }
@@ -321,7 +329,14 @@ export class EngineOperations {
    * Pause/discard tenant event queues (docs/rest.md#tenant-event-queue-state): missing flags keep their value, the
    * reason is replaced.
    */
-  async setTenantState(tenant: string, input: TenantStateInput): Promise<OperationResult<TenantEventQueueState>> {
+  async setTenantState(
+    layout: EngineLayout | null,
+    input: TenantStateInput,
+  ): Promise<OperationResult<TenantEventQueueState>> {
+    if (!layout) {
+      return fail('UNKNOWN_TENANT', 'Unknown tenant');
+    }
+    const { tenant } = layout;
     const now = this.now();
     const next = await this.knex.transaction(async (trx) => {
       await this.state.ensureTenant(tenant, now, trx);

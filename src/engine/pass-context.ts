@@ -30,11 +30,6 @@ export interface EngineGateways {
   reporter?: ChangeReporter;
 }
 
-/** Cached build-time estimates (the reference caches them for an hour). */
-export type EstimateCache = Map<string, { value: number | null; expires: number }>;
-
-const ESTIMATE_TTL_MS = 3600_000;
-
 export class PassContext {
   readonly history: BuildHistoryWriter;
   readonly semaphores: SemaphoreRepository;
@@ -61,7 +56,6 @@ export class PassContext {
     readonly trx: Knex.Transaction,
     readonly gateways: EngineGateways,
     private readonly uuidSource: () => string = () => randomUUID().replace(/-/g, ''),
-    private readonly estimates: EstimateCache = new Map(),
   ) {
     // Buildset rows are announced themselves: a buildset can be created and finished without
     // any build (merge conflict, config error), so no job delta would name it.
@@ -88,18 +82,6 @@ export class PassContext {
   /** ISO text of the pass time. */
   nowIso(): string {
     return this.now.toISOString();
-  }
-
-  /** Average duration (seconds) of the job's last successful builds, cached for an hour. */
-  async estimatedTime(project: string, branch: string | null, jobName: string): Promise<number | null> {
-    const key = `${project}\n${branch ?? ''}\n${jobName}`;
-    const cached = this.estimates.get(key);
-    if (cached && cached.expires > this.now.getTime()) {
-      return cached.value;
-    }
-    const value = await this.history.estimatedTime(this.tenant, project, branch, jobName);
-    this.estimates.set(key, { value, expires: this.now.getTime() + ESTIMATE_TTL_MS });
-    return value;
   }
 
   touch(item: ItemState): void {

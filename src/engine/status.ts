@@ -4,7 +4,7 @@
  * document plus Sluice's explanations (why an item waits, why a job waits). `toCurrentShape`
  * and `toEarlierShape` render the two REST documents.
  */
-import type { EnginePipeline } from './ports/layout';
+import { projectName, type EnginePipeline } from './ports/layout';
 import type {
   ItemState,
   JobState,
@@ -13,7 +13,7 @@ import type {
   QueueState,
   TenantEventQueueState,
 } from '../model/pipeline-state';
-import { changeId } from '../model/changes';
+import { changeId, type ChangeInfo } from '../model/changes';
 
 export interface JobStatus {
   name: string;
@@ -113,22 +113,38 @@ export interface StatusInput {
   /** Pending events per pipeline (see event-counts.ts); pipelines missing here count 0. */
   pipelineEvents: ReadonlyMap<string, { trigger: number; management: number; result: number }>;
   lastReconfigured: Date | null;
+  /** The name (`org/project`) of a project by canonical name; the part after the host by default. */
+  projectName?: (canonicalName: string) => string;
+  /** The web link of a change whose stored state has none (docs/configuration.md#ref-url-templates). */
+  changeUrl?: (change: ChangeInfo) => string | null;
+  /**
+   * Estimated run time in seconds of a job of an item from build history (docs/rest.md#status-document,
+   * `estimated_time`); null when there is none. Asked only for started builds.
+   */
+  estimatedTime?: (item: ItemState, jobName: string) => number | null;
 }
+
+/** What every item and job of one status computation reads besides its own state. */
+type StatusContext = Pick<StatusInput, 'now' | 'webRoot' | 'projectName' | 'changeUrl' | 'estimatedTime'>;
 
 function seconds(iso: string | null): number | null {
   return iso === null ? null : Date.parse(iso) / 1000;
 }
 
-function jobStatus(job: JobState, pipeline: string, now: Date, webRoot: string | null): JobStatus {
+function jobStatus(job: JobState, item: ItemState, context: StatusContext): JobStatus {
+  const { now, webRoot } = context;
+  const pipeline = item.pipeline;
   const build = job.build;
   const startMs = build?.startTime ? Date.parse(build.startTime) : null;
   const endMs = build?.endTime ? Date.parse(build.endTime) : null;
   const elapsed = startMs === null ? null : (endMs ?? now.getTime()) - startMs;
+  // As in the reference, a build gets its estimate when it starts.
+  const estimated = startMs === null ? null : (context.estimatedTime?.(item, job.job.name) ?? null);
   let remaining: number | null = null;
   if (build?.result) {
     remaining = 0;
-  } else if (elapsed !== null && build?.estimatedTime !== null && build?.estimatedTime !== undefined) {
-    remaining = Math.max(build.estimatedTime * 1000 - elapsed, 0);
+  } else if (elapsed !== null && estimated !== null) {
+    remaining = Math.max(estimated * 1000 - elapsed, 0);
   }
   const started = elapsed !== null;
   return {
@@ -145,7 +161,7 @@ function jobStatus(job: JobState, pipeline: string, now: Date, webRoot: string |
     executeTime: build ? seconds(build.executeTime) : null,
     startTime: build ? seconds(build.startTime) : null,
     endTime: build ? seconds(build.endTime) : null,
-    estimatedTime: build?.estimatedTime ?? null,
+    estimatedTime: estimated,
     pipeline: build ? pipeline : null,
     canceled: build ? build.canceled : null,
     paused: build ? build.paused === true && build.result === null : null,
@@ -159,8 +175,8 @@ function jobStatus(job: JobState, pipeline: string, now: Date, webRoot: string |
   };
 }
 
-function itemStatus(item: ItemState, queue: QueueState, now: Date, webRoot: string | null): ItemStatus {
-  const jobs = item.live ? item.buildset.jobs.map((job) => jobStatus(job, item.pipeline, now, webRoot)) : [];
+function itemStatus(item: ItemState, queue: QueueState, context: StatusContext): ItemStatus {
+  const jobs = item.live ? item.buildset.jobs.map((job) => jobStatus(job, item, context)) : [];
   const allStarted = jobs.length > 0 && jobs.every((job) => job.remainingTime !== null);
   const uuids = new Set(queue.items.map((candidate) => candidate.uuid));
   return {
@@ -168,9 +184,9 @@ function itemStatus(item: ItemState, queue: QueueState, now: Date, webRoot: stri
     active: item.active,
     live: item.live,
     refs: item.changes.map((change) => ({
-      url: change.url,
+      url: change.url ?? context.changeUrl?.(change) ?? null,
       ref: change.ref,
-      project: change.project.split('/').slice(1).join('/') || change.project,
+      project: (context.projectName ?? ((canonical) => projectName(null, canonical)))(change.project),
       projectCanonical: change.project,
       owner: change.owner,
       id: changeId(change),
@@ -189,11 +205,11 @@ function itemStatus(item: ItemState, queue: QueueState, now: Date, webRoot: stri
 }
 
 /** Split a queue into chains: a new chain starts at each item without an item ahead. */
-function heads(queue: QueueState, now: Date, webRoot: string | null): ItemStatus[][] {
+function heads(queue: QueueState, context: StatusContext): ItemStatus[][] {
   const chains: ItemStatus[][] = [];
   const chainOf = new Map<string, ItemStatus[]>();
   for (const item of queue.items) {
-    const status = itemStatus(item, queue, now, webRoot);
+    const status = itemStatus(item, queue, context);
     const parentChain = item.itemAhead === null ? undefined : chainOf.get(item.itemAhead);
     const chain = parentChain ?? [];
     if (!parentChain) {
@@ -234,7 +250,7 @@ export function computeTenantStatus(input: StatusInput): TenantStatus {
           name: queue.name,
           window: queue.window,
           branch: queue.branch,
-          heads: heads(queue, input.now, input.webRoot),
+          heads: heads(queue, input),
         })),
         triggerEvents: input.pipelineEvents.get(pipeline.name)?.trigger ?? 0,
         resultEvents: input.pipelineEvents.get(pipeline.name)?.result ?? 0,

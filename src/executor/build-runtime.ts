@@ -8,6 +8,7 @@ import path from 'node:path';
 import {
   buildEventSubject,
   completedWithoutRun,
+  type BuildArtifact,
   type BuildCompletedPayload,
   type BuildNode,
   type BuildPausedPayload,
@@ -15,11 +16,16 @@ import {
   type CancelResult,
 } from '../model/build-request';
 import type { BuildRequestRecord } from '../store/repositories/build-requests';
+import { retryConnectionErrors } from '../store/links';
 import type { BuildLog, ConsoleRegistry } from './build-log';
 import { BuildSecretError, redactLogDirectory, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
+import { ensureJobOutput, JobOutputRecorder } from './job-output-json';
+import { writeLogInfo } from './log-info';
+import { hasManifestArtifact, manifestArtifact, writeManifest } from './log-manifest';
 import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
 import type { WorkspaceProject } from './merger';
 import { NodeAccessError, openNodeAccess } from './node-access';
+import { buildInventory } from './node-inventory';
 import type { PauseState } from './pause-state';
 import { EMPTY_RESULTS } from './results-file';
 import { runBuild, type RunOutcome } from './runner';
@@ -70,7 +76,14 @@ export class BuildRuntime {
       worker: this.id,
     };
     this.pausedLogs.set(params.buildUuid, log);
-    if (await this.options.repository.recordPaused(payload, state, pauseTime)) {
+    const recorded = await retryConnectionErrors(
+      () => this.options.repository.recordPaused(payload, state, pauseTime),
+      {
+        onRetry: (err) =>
+          this.logger.warn({ err, build: payload.buildUuid }, 'storing a build pause: database away, retrying'),
+      },
+    );
+    if (recorded) {
       this.events.emit('paused', payload);
       return true;
     }
@@ -95,6 +108,9 @@ export class BuildRuntime {
     resume?: boolean;
   }): Promise<{ outcome: RunOutcome; remoteRoot: string | null }> {
     const { params, workspaceRoot, build } = run;
+    if (run.resume !== true) {
+      this.writeBuildInfo(params, run.log, { workspaceRoot, sshPrimary: run.sshPrimary, projects: run.projects });
+    }
     const access = await openNodeAccess({
       params,
       workspaceRoot,
@@ -119,11 +135,52 @@ export class BuildRuntime {
         killGraceMs: this.options.killGraceMs,
         resume: run.resume,
         secrets: run.secrets,
+        jobOutput: new JobOutputRecorder({
+          logDir: run.logPlace.dir,
+          jobName: params.job.name,
+          host: this.inventoryOf(params, workspaceRoot, run.sshPrimary).primary ?? 'localhost',
+          branch: params.item.branch ?? params.item.ref,
+          redactor: run.secrets.redactor,
+          now: this.now,
+        }),
       });
       return { outcome, remoteRoot: access.remote ? access.remote.remoteRoot() : null };
     } finally {
       await access.close();
     }
+  }
+
+  /**
+   * Write the build's `zuul-info/` files (docs/logs.md#zuul-info); a failure is noted in the
+   * build's log and never fails the build.
+   */
+  writeBuildInfo(
+    params: BuildRequestParams,
+    log: BuildLog,
+    at: { workspaceRoot: string; sshPrimary: BuildNode | null; projects: WorkspaceProject[] | null },
+  ): void {
+    const place = this.logPlace(params);
+    try {
+      writeLogInfo({
+        params,
+        inventory: this.inventoryOf(params, at.workspaceRoot, at.sshPrimary),
+        logDir: place.dir,
+        logUrl: place.url,
+        workspaceRoot: at.workspaceRoot,
+        projects: at.projects,
+      });
+    } catch (err) {
+      log.write(`WARNING: the build information could not be written to the log: ${(err as Error).message}`);
+    }
+  }
+
+  private inventoryOf(params: BuildRequestParams, workspaceRoot: string, sshPrimary: BuildNode | null) {
+    return buildInventory({
+      params,
+      workspaceRoot,
+      sshKeyFor: (node) => this.sshKeyFor(node),
+      remoteSteps: sshPrimary !== null,
+    });
   }
 
   logPlace(params: BuildRequestParams): LogPlace {
@@ -166,6 +223,7 @@ export class BuildRuntime {
     await redactLogDirectory(logDir, secrets.redactor, [path.join(logDir, JOB_OUTPUT_FILE)]).catch((err: unknown) =>
       this.logger.error({ err, build: params.buildUuid }, 'masking secrets in the log directory failed'),
     );
+    const artifacts = await this.publishManifest(params, logDir, times.logUrl, outcome.results.artifacts);
     const endTime = this.now();
     try {
       await this.complete({
@@ -175,7 +233,7 @@ export class BuildRuntime {
         endTime: endTime.toISOString(),
         errorDetail: outcome.errorDetail,
         logUrl: times.logUrl,
-        artifacts: outcome.results.artifacts,
+        artifacts,
         data: outcome.results.data,
         childJobs: outcome.results.childJobs,
         warnings: outcome.warnings,
@@ -188,12 +246,36 @@ export class BuildRuntime {
     }
   }
 
+  /**
+   * Complete the log folder (an empty `job-output.json` when no step ran), write its manifest and
+   * add the manifest artifact (docs/logs.md#the-manifest-artifact) unless the job returned one.
+   */
+  private async publishManifest(
+    params: BuildRequestParams,
+    logDir: string,
+    logUrl: string | null,
+    artifacts: BuildArtifact[],
+  ): Promise<BuildArtifact[]> {
+    try {
+      ensureJobOutput(logDir);
+      await writeManifest(logDir);
+    } catch (err) {
+      this.logger.error({ err, build: params.buildUuid }, 'writing the log manifest failed');
+      return artifacts;
+    }
+    return logUrl === null || hasManifestArtifact(artifacts) ? artifacts : [...artifacts, manifestArtifact(logUrl)];
+  }
+
   sshKeyFor(node: BuildNode): string | undefined {
     return (node.connection ? this.options.sshKeyFiles?.[node.connection] : undefined) ?? this.options.sshKeyFile;
   }
 
   async complete(payload: BuildCompletedPayload): Promise<void> {
-    const stored = await this.options.repository.complete(payload, this.now());
+    // A result must outlive a database restart (docs/operations.md#database-links).
+    const stored = await retryConnectionErrors(() => this.options.repository.complete(payload, this.now()), {
+      onRetry: (err) =>
+        this.logger.warn({ err, build: payload.buildUuid }, 'storing a build result: database away, retrying'),
+    });
     if (stored) {
       this.events.emit('completed', payload);
     }

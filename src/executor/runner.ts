@@ -24,8 +24,9 @@ import { flattenVariables, InvalidVariableError, mergeVariables } from './step-e
 import type { RemoteSteps } from './ssh-runner';
 import { runStepProcess, type StepExit } from './step-process';
 import { NO_SECRETS, stepSecretsDocument, type DecryptedBuildSecrets } from './build-secrets';
+import type { JobOutputRecorder, StepPhase } from './job-output-json';
 
-export type StepPhase = 'pre-run' | 'run' | 'post-run';
+export type { StepPhase } from './job-output-json';
 
 export interface RunBuildInput {
   params: BuildRequestParams;
@@ -51,6 +52,8 @@ export interface RunBuildInput {
   secrets?: DecryptedBuildSecrets;
   /** Node inventory variables (`SLUICE_INVENTORY_FILE`, `SLUICE_NODE_DIR`, ...; node-inventory.ts). */
   nodeEnv?: Record<string, string>;
+  /** Records the steps into `job-output.json` (docs/logs.md#job-outputjson). */
+  jobOutput?: JobOutputRecorder;
   /**
    * Continue a paused build: only its post-run steps run, in the kept workspace (and, with
    * `remote`, the kept remote workspace); the results file is kept for them.
@@ -118,7 +121,8 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
     throw err;
   }
 
-  const canceled = (): RunOutcome => {
+  const canceled = (phase: StepPhase): RunOutcome => {
+    input.jobOutput?.phaseEnded(phase);
     const result = input.cancelResult?.() ?? 'ABORTED';
     log.write(`Build canceled (${result})`);
     return { result, errorDetail: null, results: EMPTY_RESULTS, warnings };
@@ -146,7 +150,7 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
           ? ({ kind: 'timed-out' } as const)
           : await runOneStep(step, env, remaining, input);
       if (exit.kind === 'aborted') {
-        return canceled();
+        return canceled(phase);
       }
       if (exit.kind === 'exited' && exit.code === 0) {
         continue;
@@ -160,6 +164,7 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
       }
       break;
     }
+    input.jobOutput?.phaseEnded(phase);
     if (mainResult !== 'SUCCESS') {
       break;
     }
@@ -188,7 +193,7 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
       input,
     );
     if (exit.kind === 'aborted') {
-      return canceled();
+      return canceled('post-run');
     }
     if (!(exit.kind === 'exited' && exit.code === 0)) {
       postFailed = true;
@@ -197,6 +202,8 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
       }
     }
   }
+
+  input.jobOutput?.phaseEnded('post-run');
 
   let result: BuildResult;
   if (mainResult === 'PRE_FAILED') {
@@ -238,6 +245,7 @@ async function runOneStep(
 ): Promise<StepExit> {
   const { log } = input;
   log.write(`=== ${step.phase}: ${step.step.path} (${step.step.project}) ===`);
+  input.jobOutput?.stepStarted({ phase: step.phase, path: step.step.path, project: step.step.project });
   const started = Date.now();
   const stepEnv = { ...env, SLUICE_STEP: step.phase, SLUICE_STEP_SCRIPT: step.step.path };
   // The secrets file exists only while its step runs and holds only that step's secrets.
@@ -271,12 +279,16 @@ async function runOneStep(
       input: spawnSpec.input,
       timeoutMs,
       signal: input.signal,
-      onLine: (_stream, text) => log.write(text),
+      onLine: (stream, text) => {
+        log.write(text);
+        input.jobOutput?.line(stream, text);
+      },
       killGraceMs: input.killGraceMs,
     });
   } finally {
     rmSync(secretsFile, { force: true });
   }
+  input.jobOutput?.stepEnded(exit);
   const elapsed = ((Date.now() - started) / 1000).toFixed(1);
   switch (exit.kind) {
     case 'exited':

@@ -8,6 +8,7 @@ import {
   type ProjectCheckout,
 } from '../model/build-request';
 import type { BuildRequestRecord } from '../store/repositories/build-requests';
+import { retryConnectionErrors } from '../store/links';
 import { BuildLog } from './build-log';
 import { decryptBuildSecrets, NO_SECRETS, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
 import { invalidRequestPayload, NodeFailure, type ActiveBuild, type BuildRuntime } from './build-runtime';
@@ -55,18 +56,30 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
       runtime.options.nodeLocker && nodeIds.length > 0
         ? await runtime.options.nodeLocker.lock(nodeIds, runtime.id)
         : null;
-    await runtime.options.repository.recordStarted(
+    await retryConnectionErrors(
+      () =>
+        runtime.options.repository.recordStarted(
+          {
+            ...buildEventSubject(params),
+            startTime: startTime.toISOString(),
+            worker: runtime.id,
+            logUrl: logPlace.url,
+          },
+          startTime,
+        ),
       {
-        ...buildEventSubject(params),
-        startTime: startTime.toISOString(),
-        worker: runtime.id,
-        logUrl: logPlace.url,
+        onRetry: (err) =>
+          runtime.logger.warn({ err, build: params.buildUuid }, 'recording a build start: database away, retrying'),
       },
-      startTime,
     );
     log.write(
       `Job ${params.job.name} (build ${params.buildUuid}, attempt ${params.attempt} of ${params.job.attempts}) on executor ${runtime.id}`,
     );
+    runtime.writeBuildInfo(params, log, {
+      workspaceRoot,
+      sshPrimary: placement.ok ? placement.sshNode : null,
+      projects: null,
+    });
     // Decrypted first, so everything logged from here on is masked.
     secrets = await decryptBuildSecrets(params.job.secrets ?? [], runtime.options.secretKeys);
     log.setRedactor(secrets.redactor);

@@ -6,7 +6,9 @@
  * the poll interval plus the kill grace; stopping the worker aborts running builds (ABORTED).
  * A build that pauses after its run phase (`build-paused`) leaves the worker with its workspace
  * kept; once the engine asks for its resume (or cancel), the worker that finds its workspace on
- * this host claims it again and runs its post-run steps (or just completes it canceled).
+ * this host claims it again and runs its post-run steps (or just completes it canceled). A build
+ * whose request was ended by a reclaim (this executor was judged dead, docs/operations.md#lost-work)
+ * is stopped by the same poll.
  */
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -49,6 +51,11 @@ export class ExecutorWorker {
   /** Number of builds running now. */
   get activeCount(): number {
     return this.active.size;
+  }
+
+  /** Builds this worker runs at most at once. */
+  get concurrency(): number {
+    return this.options.concurrency ?? 2;
   }
 
   start(): void {
@@ -103,7 +110,7 @@ export class ExecutorWorker {
   }
 
   private async claimAvailable(): Promise<void> {
-    const limit = this.options.concurrency ?? 2;
+    const limit = this.concurrency;
     while (this.running && this.active.size < limit) {
       // Paused builds to continue come first: they hold nodes and their dependents are done.
       const paused = await this.claimContinuable();
@@ -161,11 +168,21 @@ export class ExecutorWorker {
       return;
     }
     try {
-      const cancels = await this.options.repository.cancelsRequested(this.id, [...this.active.keys()]);
+      const uuids = [...this.active.keys()];
+      const cancels = await this.options.repository.cancelsRequested(this.id, uuids);
       for (const [uuid, result] of cancels) {
         const build = this.active.get(uuid);
         if (build && !build.controller.signal.aborted) {
           build.cancelResult = result;
+          build.controller.abort();
+        }
+      }
+      // Ended by a reclaim while this executor was judged dead (docs/operations.md#lost-work):
+      // the build stops, and its completion finds the request ended already and writes nothing.
+      for (const uuid of await this.options.repository.takenFrom(this.id, uuids)) {
+        const build = this.active.get(uuid);
+        if (build && !build.controller.signal.aborted) {
+          this.logger.warn({ build: uuid }, 'build reclaimed by another process; stopping it');
           build.controller.abort();
         }
       }

@@ -4,6 +4,7 @@ import type { Layout } from '../config/layout';
 import type { ServiceConfig } from '../config/service';
 import { EngineEventRepository } from '../store/repositories/engine-events';
 import { ImageRepository } from '../store/repositories/images';
+import { LauncherChangeRepository } from '../store/repositories/launcher-changes';
 import { NodeRepository } from '../store/repositories/nodes';
 import { NodesetRequestRepository } from '../store/repositories/nodeset-requests';
 import { SystemEventRepository } from '../store/repositories/system-events';
@@ -30,6 +31,7 @@ export interface LauncherRepositories {
   images: ImageRepository;
   events: EngineEventRepository;
   systemEvents: SystemEventRepository;
+  changes: LauncherChangeRepository;
 }
 
 export interface LauncherContext {
@@ -52,6 +54,7 @@ export function createRepositories(knex: Knex): LauncherRepositories {
     images: new ImageRepository(knex),
     events: new EngineEventRepository(knex),
     systemEvents: new SystemEventRepository(knex),
+    changes: new LauncherChangeRepository(knex),
   };
 }
 

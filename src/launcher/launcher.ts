@@ -58,6 +58,9 @@ const silent: LauncherLogger = { info: () => undefined, warn: () => undefined, e
 const BATCH = 100;
 /** Passes run back to back while each changes something (a returned node freeing quota needs two). */
 const MAX_FOLLOW_UPS = 5;
+/** How long the change log of nodes and requests is kept, and how often it is pruned (docs/live.md#launcher-feeds). */
+const CHANGE_LOG_KEEP_SECONDS = 3600;
+const CHANGE_LOG_PRUNE_EVERY_MS = 60_000;
 
 /** Node and request counts by state: a pass that changes them may have unblocked more work. */
 async function stateSummary(knex: Knex): Promise<string> {
@@ -114,6 +117,15 @@ export function createLauncher(options: LauncherOptions): Launcher {
   }
 
   let recovered = false;
+  let lastPrune = -Infinity;
+
+  async function pruneChangeLog(): Promise<void> {
+    const now = context.now().getTime();
+    if (now - lastPrune >= CHANGE_LOG_PRUNE_EVERY_MS) {
+      lastPrune = now;
+      await context.repos.changes.pruneOlderThan(CHANGE_LOG_KEEP_SECONDS);
+    }
+  }
 
   /** One pass; true when it changed node or request states. */
   async function pass(): Promise<boolean> {
@@ -141,6 +153,7 @@ export function createLauncher(options: LauncherOptions): Launcher {
     await maintainMinReady(context);
     await images.applyRetention();
     await images.removeDeleted();
+    await pruneChangeLog();
     return (await stateSummary(context.knex)) !== before;
   }
 

@@ -6,6 +6,9 @@ import type { MergeMode, MergerItem } from './build-request';
 
 export type ChangeKind = 'change' | 'branch' | 'tag' | 'ref';
 
+/** The revision of a ref that does not exist (before a creation, after a deletion, or not given). */
+export const ZERO_REVISION = '0000000000000000000000000000000000000000';
+
 /** Which change (patchset) or ref update of which project: what changes and merge items share. */
 export interface ChangeRef {
   /** Canonical project name. */
@@ -68,6 +71,16 @@ export function toMergerItem(item: MergeItem, repository: { connection: string; 
     newrev: item.newrev,
     mergeMode: item.mergeMode,
   };
+}
+
+/**
+ * The name of a project from its canonical name, by the rule canonical names are made with
+ * (`<canonical hostname>/<name>`): what follows the first `/`. For projects no layout knows;
+ * a layout's own name wins where there is one.
+ */
+export function nameFromCanonical(canonicalName: string): string {
+  const slash = canonicalName.indexOf('/');
+  return slash < 0 ? canonicalName : canonicalName.slice(slash + 1);
 }
 
 /** A display identifier for a change: `N,P` for changes, the new revision for refs. */

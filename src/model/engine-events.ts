@@ -15,6 +15,13 @@ export type EngineEventCategory = (typeof ENGINE_EVENT_CATEGORIES)[number];
 const nullableString = z.string().nullable();
 const record = z.record(z.string(), z.unknown());
 
+/**
+ * The id of an event that can enqueue a change (the reference's `zuul_event_id`, 32 hex digits):
+ * given to the event when it is stored, then carried by the item, its buildset and its builds
+ * (docs/gating.md#event-ids).
+ */
+const eventId = z.string().optional();
+
 // ---------------------------------------------------------------------------------------------
 // Trigger events
 // ---------------------------------------------------------------------------------------------
@@ -61,6 +68,7 @@ export const triggerEventSchema = z.object({
   /** image-validate: the upload to validate (its jobs' nodes boot from exactly this upload). */
   imageUploadUuid: z.string().optional(),
   timestamp: z.string().optional(),
+  eventId,
   /** GitHub events: the connection the webhook came from and the reference's event attributes. */
   connection: z.string().optional(),
   action: z.string().optional(),
@@ -115,6 +123,7 @@ export const enqueueEventSchema = z.object({
   oldrev: z.string().optional(),
   newrev: z.string().optional(),
   by,
+  eventId,
 });
 
 export const dequeueEventSchema = z.object({
@@ -255,6 +264,12 @@ function isManagementEvent(event: EngineEvent): event is ManagementEvent {
 }
 
 /** The category of an event (the column the scheduler's queues are kept by). */
+/** Whether an event gets an event id when stored: trigger events and admin enqueues. */
+export function takesEventId(event: EngineEvent): event is TriggerEvent | EnqueueEvent {
+  const { category } = categorise(event);
+  return category === 'trigger' || (category === 'management' && event.type === 'enqueue');
+}
+
 export function categorise(event: EngineEvent): CategorisedEvent {
   if (isResultEvent(event)) {
     return { category: 'result', event };

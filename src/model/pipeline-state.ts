@@ -94,7 +94,6 @@ export interface BuildState {
   result: BuildResult | null;
   errorDetail: string | null;
   logUrl: string | null;
-  estimatedTime: number | null;
   canceled: boolean;
   retry: boolean;
   held: boolean;

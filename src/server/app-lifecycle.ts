@@ -7,9 +7,10 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { migrateLatest } from '../store/migrate';
+import { reconcileProjectNames } from '../store/repositories/project-names';
 import type { BackgroundTask } from './app-options';
 import type { AppServices } from './app-services';
-import type { ApiComponentHeartbeat } from './component-heartbeat';
+import type { ComponentHeartbeat } from './component-heartbeat';
 import type { Readiness } from './health';
 import { waitForDrain, type InFlightRequests } from './request-context';
 import type { WebSockets } from './websockets';
@@ -18,7 +19,7 @@ import type { WebSockets } from './websockets';
 export interface AppRuntime {
   app: AppServices;
   readiness: Readiness;
-  heartbeat: ApiComponentHeartbeat;
+  heartbeat: ComponentHeartbeat;
   tasks: BackgroundTask[];
   httpServer: http.Server;
   inFlight: InFlightRequests;
@@ -39,6 +40,14 @@ export async function startServices(runtime: AppRuntime): Promise<void> {
     // Layouts load before listening so the first request already sees every tenant.
     await layoutManager.start();
     tasks.push({ name: 'layout-manager', stop: () => layoutManager.stop() });
+    // History rows migrated before their host names were known (docs/gating.md#project-names-in-history).
+    const projects = layoutManager
+      .tenantNames()
+      .flatMap((tenant) => [...(layoutManager.layout(tenant)?.projects.values() ?? [])]);
+    const renamed = await reconcileProjectNames(database.knex, projects);
+    if (renamed > 0) {
+      logger.info({ rows: renamed }, 'short project names of build history corrected from the configuration');
+    }
   }
   await runtime.heartbeat.start();
   for (const tenant of app.tenants.tenantNames()) {
@@ -71,12 +80,29 @@ export function urlOf(address: AddressInfo): string {
   return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
 }
 
-/** Graceful shutdown within the configured `shutdownTimeout`. */
-export async function shutdown(runtime: AppRuntime): Promise<void> {
+/**
+ * Graceful shutdown within the configured `shutdownTimeout` (docs/operations.md#shutdown), in
+ * every state of the database: in-flight requests get the first half of it, background work,
+ * the bus and the store the rest. A step still running at the deadline is abandoned (logged);
+ * the command then exits (src/server/cli.ts). Resolves true when every step finished in time.
+ */
+export async function shutdown(runtime: AppRuntime): Promise<boolean> {
   const { app, readiness, httpServer } = runtime;
   const { logger, database } = app;
   readiness.shuttingDown = true;
-  const deadline = Date.now() + app.config.shutdownTimeout * 1000;
+  const started = Date.now();
+  const timeoutMs = app.config.shutdownTimeout * 1000;
+  const deadline = started + timeoutMs;
+  let abandoned: string[] = [];
+  const step = async (what: string, work: () => Promise<unknown>): Promise<void> => {
+    const finished = await withinDeadline(
+      work().catch((err: unknown) => logger.error({ err, step: what }, 'shutdown step failed')),
+      deadline,
+    );
+    if (!finished) {
+      abandoned = [...abandoned, what];
+    }
+  };
   logger.info('shutting down');
   const closed = new Promise<void>((resolve) => {
     if (!httpServer.listening) {
@@ -87,18 +113,39 @@ export async function shutdown(runtime: AppRuntime): Promise<void> {
   });
   httpServer.closeIdleConnections();
   app.live.close(); // completes every subscription before the sockets close
-  await runtime.webSockets?.close();
-  await waitForDrain(runtime.inFlight, deadline);
+  await step('websockets', async () => runtime.webSockets?.close());
+  await waitForDrain(runtime.inFlight, Math.min(deadline, started + timeoutMs / 2));
   httpServer.closeAllConnections();
-  await closed;
+  await step('http server', () => closed);
   runtime.heartbeat.stopBeating();
   for (const task of runtime.tasks.reverse()) {
-    await task.stop().catch((err: unknown) => logger.error({ err, task: task.name }, 'background task failed to stop'));
+    await step(task.name, () => task.stop());
   }
-  await app.bus.close().catch((err: unknown) => logger.warn({ err }, 'event bus failed to close'));
+  await step('event bus', () => app.bus.close());
   if (readiness.migrated) {
-    await runtime.heartbeat.markStopped();
+    await step('component record', () => runtime.heartbeat.markStopped());
   }
-  await database.close();
+  await step('database', () => database.close());
+  if (abandoned.length > 0) {
+    logger.error({ abandoned, shutdownTimeout: app.config.shutdownTimeout }, 'shutdown timed out; abandoned the rest');
+    return false;
+  }
   logger.info('stopped');
+  return true;
+}
+
+/** Resolves true when `work` settles before `deadline` (epoch ms), false at the deadline; `work` is never awaited past it. */
+export function withinDeadline(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) {
+    return Promise.resolve(false);
+  }
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), remaining);
+    const settled = (): void => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    work.then(settled, settled);
+  });
 }

@@ -11,6 +11,7 @@ import type { Redactor } from '../secrets/redact';
 import { openDatabase, type Database } from '../store/database';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { SystemEventRepository } from '../store/repositories/system-events';
+import { LauncherChangeRepository } from '../store/repositories/launcher-changes';
 import type { Services, TenantCatalog } from '../../schema/infra/context';
 import { createEventBus } from '../../subscriptions/bus';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
@@ -21,6 +22,7 @@ import { assembleAuthServices, lazyKeyManager, type AssembledAuth } from './auth
 import { createLogger, type Logger } from './logger';
 import { publicLogsUrl } from './log-files';
 import { createServiceRoles, type ServiceRoles } from './roles';
+import { SluiceMetrics } from './metrics/sluice-metrics';
 import { NO_REDACTION } from './secret-redaction';
 
 /** Everything `assembleServices` made, for the HTTP layer and the start and stop sequences. */
@@ -44,20 +46,27 @@ export interface AppServices {
   secretRedactor: () => Redactor;
   /** What resolvers see (the GraphQL context's services). */
   services: Services;
+  /** This process's metrics (docs/operations.md#metrics). */
+  metrics: SluiceMetrics;
 }
 
 const NO_TENANTS: TenantCatalog = { tenantNames: () => [], layout: () => undefined };
 
-export function databaseFor(config: ServiceConfig): Database {
+export function databaseFor(config: ServiceConfig, logger?: Logger): Database {
   return config.database.url
-    ? openDatabase({ kind: 'postgres', url: config.database.url })
+    ? openDatabase({
+        kind: 'postgres',
+        url: config.database.url,
+        applicationName: config.database.applicationName,
+        log: logger && ((level, message) => logger[level]({ database: 'pool' }, message)),
+      })
     : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata` });
 }
 
 export function assembleServices(options: AppOptions): AppServices {
   const { config } = options;
   const logger = options.logger ?? createLogger();
-  const database = options.database ?? databaseFor(config);
+  const database = options.database ?? databaseFor(config, logger);
   const now = options.now ?? (() => new Date());
   // One key manager for the key endpoints, secret decryption at layout load and the executor.
   const keys = lazyKeyManager(config, database.knex, logger, options.keySizes);
@@ -66,8 +75,13 @@ export function assembleServices(options: AppOptions): AppServices {
       ? new LayoutManager({ config, knex: database.knex, logger, now, secretKeys: keys })
       : undefined;
   const tenants: TenantCatalog = options.tenants ?? layoutManager ?? NO_TENANTS;
-  const bus = options.bus ?? createEventBus(config);
+  const bus =
+    options.bus ??
+    createEventBus(config, {
+      onError: (err, link) => logger.warn({ err, link }, 'event bus connection problem'),
+    });
   const listening: AppServices['listening'] = { url: undefined };
+  const metrics = new SluiceMetrics();
   const roles =
     layoutManager && options.engine === undefined
       ? createServiceRoles({
@@ -82,6 +96,8 @@ export function assembleServices(options: AppOptions): AppServices {
           environment: options.environment ?? process.env,
           secretKeys: keys,
           logsUrl: () => publicLogsUrl(config, listening.url),
+          publicUrl: () => config.api.publicUrl ?? listening.url,
+          metrics,
         })
       : undefined;
   // Open subscriptions re-check read access whenever a reconfiguration loads new rules.
@@ -127,6 +143,7 @@ export function assembleServices(options: AppOptions): AppServices {
     auth,
     secretRedactor,
     services,
+    metrics,
   };
 }
 
@@ -137,9 +154,10 @@ function liveHubOver(bus: EventBus, database: Database, logger: Logger, options:
     {
       committedSequence: async (tenant) => (await engineState.loadTenant(tenant)).busSequence,
       systemEvents: new SystemEventRepository(database.knex),
+      launcherChanges: new LauncherChangeRepository(database.knex),
     },
     options.live,
     Date.now,
-    (err) => logger.warn({ err }, 'reading system events for live subscribers failed'),
+    (err) => logger.warn({ err }, 'reading system events or launcher changes for live subscribers failed'),
   );
 }

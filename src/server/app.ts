@@ -14,8 +14,9 @@ import type { LiveHub } from '../../subscriptions/live/live-hub';
 import { addressOf, listen, shutdown, startServices, urlOf, type AppRuntime } from './app-lifecycle';
 import type { AppOptions, BackgroundTask } from './app-options';
 import { assembleServices } from './app-services';
-import { ApiComponentHeartbeat } from './component-heartbeat';
+import { ComponentHeartbeat } from './component-heartbeat';
 import { createHttpApp } from './http-app';
+import { registerRuntimeGauges } from './metrics/runtime-gauges';
 import type { Logger } from './logger';
 import type { ServiceRoles } from './roles';
 import { attachWebSockets } from './websockets';
@@ -39,8 +40,11 @@ export interface SluiceApp {
   roles: ServiceRoles | undefined;
   /** Run migrations, start background work and listen; resolves with the bound address. */
   start(port?: number, host?: string): Promise<AddressInfo>;
-  /** Graceful shutdown: stop accepting, finish in-flight requests, close sockets and the database. */
-  stop(): Promise<void>;
+  /**
+   * Graceful shutdown within `shutdownTimeout`: stop accepting, finish in-flight requests, close
+   * sockets and the database. Resolves true when every step finished in time (docs/operations.md#shutdown).
+   */
+  stop(): Promise<boolean>;
   addBackgroundTask(task: BackgroundTask): void;
   url(): string;
 }
@@ -50,17 +54,35 @@ export function buildApp(options: AppOptions): SluiceApp {
   const { config, logger, database } = app;
   const yoga = buildYoga(app.services, logger);
   const readiness = { migrated: false, shuttingDown: false };
+  const { roles } = app;
+  const leadership = roles ? () => roles.engine.leadership() : undefined;
   const { koa, inFlight } = createHttpApp({
     ...app,
     readiness,
     yoga,
-    onConnectionEvent: () => app.roles?.connectionEvents.wake(),
+    leadership,
+    onConnectionEvent: () => roles?.connectionEvents.wake(),
   });
   const httpServer = http.createServer(koa.callback());
-  const heartbeat = new ApiComponentHeartbeat(database, app.now, logger, options.heartbeatInterval ?? 30_000);
+  const heartbeat = new ComponentHeartbeat(
+    database,
+    app.now,
+    logger,
+    options.heartbeatInterval ?? config.components.heartbeatInterval * 1000,
+    app.roles?.components ?? [],
+  );
   const runtime: AppRuntime = { app, readiness, heartbeat, tasks: [], httpServer, inFlight };
+  registerRuntimeGauges(app.metrics, {
+    knex: database.knex,
+    now: app.now,
+    tenants: () => app.tenants.tenantNames(),
+    componentExpiryMs: config.components.expiry * 1000,
+    subscribers: () => app.live.stats(),
+    executor: app.roles?.executor.worker,
+    webSockets: () => runtime.webSockets?.connections(),
+  });
   let address: AddressInfo | undefined;
-  let stopping: Promise<void> | undefined;
+  let stopping: Promise<boolean> | undefined;
 
   const url = (): string => {
     if (!address) {

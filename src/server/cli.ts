@@ -153,8 +153,13 @@ async function serve(config: ServiceConfig): Promise<number> {
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
-  await app.stop();
-  return 0;
+  // Bounded in every state (docs/operations.md#shutdown): at `shutdownTimeout` after the signal
+  // the process exits, whatever is still open (a connection attempt to a database that is gone):
+  // 0 when the stop completed, 1 when it abandoned a step (or had not finished).
+  setTimeout(() => process.exit(process.exitCode ?? 1), config.shutdownTimeout * 1000).unref();
+  const code = (await app.stop()) ? 0 : 1;
+  process.exitCode = code;
+  return code;
 }
 
 async function migrate(config: ServiceConfig): Promise<number> {

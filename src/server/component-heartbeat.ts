@@ -1,14 +1,26 @@
-/** This API process's component record: registered on start, refreshed periodically, marked stopped on shutdown. */
+/**
+ * The component records of this process (docs/operations.md#lost-work): one per role it runs
+ * (api, scheduler, executor, launcher), registered on start with what tells whether the process
+ * is gone, refreshed together every heartbeat interval (registered again if a reclaimer removed
+ * them meanwhile), and marked stopped on shutdown.
+ */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { SLUICE_VERSION } from '../model/version';
-import { ComponentRepository } from '../store/repositories/components';
+import { ComponentRepository, type ComponentKind } from '../store/repositories/components';
 import type { Database } from '../store/database';
+import { hostIdentity } from './host-identity';
 import type { Logger } from './logger';
 
-export class ApiComponentHeartbeat {
-  private readonly id = randomUUID();
+/** A component of this process: its kind and the id it is known by (an executor's worker id, ...). */
+export interface ProcessComponent {
+  kind: ComponentKind;
+  id: string;
+}
+
+export class ComponentHeartbeat {
   private readonly components: ComponentRepository;
+  private readonly members: ProcessComponent[];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -16,28 +28,32 @@ export class ApiComponentHeartbeat {
     private readonly now: () => Date,
     private readonly logger: Logger,
     private readonly intervalMs: number,
+    /** The roles' components; the api component is added here. */
+    roles: readonly ProcessComponent[] = [],
   ) {
     this.components = new ComponentRepository(database.knex);
+    this.members = [{ kind: 'api', id: randomUUID() }, ...roles];
+  }
+
+  /** Ids of this process's components. */
+  ids(): string[] {
+    return this.members.map((member) => member.id);
   }
 
   async start(): Promise<void> {
-    const started = this.now();
-    await this.components.register({
-      id: this.id,
-      kind: 'api',
-      hostname: os.hostname(),
-      pid: process.pid,
-      state: 'running',
-      version: SLUICE_VERSION,
-      started,
-      heartbeat: started,
-    });
+    await this.register();
     this.timer = setInterval(() => {
-      this.components
-        .heartbeat(this.id, this.now())
-        .catch((err: unknown) => this.logger.warn({ err }, 'component heartbeat failed'));
+      this.beat().catch((err: unknown) => this.logger.warn({ err }, 'component heartbeat failed'));
     }, this.intervalMs);
     this.timer.unref();
+  }
+
+  /** One heartbeat now (the timer calls it; tests with an injected clock too). */
+  async beat(): Promise<void> {
+    const ids = this.ids();
+    if ((await this.components.heartbeat(ids, this.now())) < ids.length) {
+      await this.register();
+    }
   }
 
   /** Stops the periodic heartbeat (shutdown, before the background tasks stop). */
@@ -47,8 +63,28 @@ export class ApiComponentHeartbeat {
     }
   }
 
-  /** Marks the record stopped; best effort, the database may already be gone. */
+  /** Marks the records stopped; best effort, the database may already be gone. */
   async markStopped(): Promise<void> {
-    await this.components.heartbeat(this.id, this.now(), 'stopped').catch(() => undefined);
+    await this.components.heartbeat(this.ids(), this.now(), 'stopped').catch(() => undefined);
+  }
+
+  private async register(): Promise<void> {
+    const at = this.now();
+    const { bootId, pidNamespace } = hostIdentity();
+    for (const member of this.members) {
+      await this.components.register(
+        {
+          id: member.id,
+          kind: member.kind,
+          hostname: os.hostname(),
+          pid: process.pid,
+          state: 'running',
+          version: SLUICE_VERSION,
+          started: at,
+          heartbeat: at,
+        },
+        { bootId, pidNamespace },
+      );
+    }
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Hardening of the GraphQL endpoint: depth, cost, alias, directive and token limits
- * (graphql-armor, reporting through validation instead of throwing), request size limit,
+ * (graphql-armor, reporting through validation instead of throwing), the nesting limit checked
+ * before parsing (nesting-guard.ts), request size limit,
  * introspection switch, CSRF prevention and the rate-limit error. `hardeningPlugins` serves
  * yoga (HTTP, and WebSocket through `getEnveloped`); `parseAndValidateForSubscription` is
  * the graphql-ws `onSubscribe` counterpart of yoga's request-level checks.
@@ -17,6 +18,7 @@ import {
 } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { GraphQLHardeningConfig } from '../config/service';
+import { useNestingLimit } from './nesting-guard';
 import { useVariablePageSizeCost } from './variable-page-cost';
 
 /** Headers that make a browser send a CORS preflight, so their presence proves it happened. */
@@ -122,6 +124,7 @@ export function hardeningPlugins(config: GraphQLHardeningConfig): Plugin[] {
   return [
     ...(config.csrfPrevention ? [useCSRFPrevention({ requestHeaders: CSRF_HEADERS })] : []),
     useRequestSizeLimit(config.maxBodyBytes),
+    useNestingLimit(config.maxNesting),
     useIntrospectionSwitch(config.introspection),
     ...armorPlugins(config),
     useVariablePageSizeCost(config.maxCost),

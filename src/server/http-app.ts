@@ -9,8 +9,11 @@ import type { Redactor } from '../secrets/redact';
 import type { Database } from '../store/database';
 import type { Services } from '../../schema/infra/context';
 import { graphqlRoute } from './graphql-route';
-import { healthRoutes, type Readiness } from './health';
+import type { LinkState } from '../store/links';
+import { healthRoutes, type HealthSources, type Readiness } from './health';
 import { logFiles, logsMountPath } from './log-files';
+import { httpMetrics, metricsRoute } from './metrics/http-metrics';
+import type { SluiceMetrics } from './metrics/sluice-metrics';
 import type { Logger } from './logger';
 import { requestContext, type InFlightRequests } from './request-context';
 import { restRoute } from './rest-route';
@@ -23,9 +26,14 @@ export interface HttpAppOptions {
   logger: Logger;
   database: Database;
   readiness: Readiness;
+  /** The event bus's links, for `/health/ready`. */
+  bus: { links(): LinkState[] };
+  /** The tenants whose schedulers run in this process (undefined when it runs none). */
+  leadership?: HealthSources['leadership'];
   yoga: SluiceYoga;
   services: Services;
   secretRedactor: () => Redactor;
+  metrics: SluiceMetrics;
   now: () => Date;
   /** A webhook delivery was stored (wakes the processing of connection events). */
   onConnectionEvent?: () => void;
@@ -50,7 +58,16 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   });
   const inFlight: InFlightRequests = { count: 0, drained: new Set() };
   koa.use(requestContext(logger, inFlight));
-  koa.use(healthRoutes(options.database, options.readiness));
+  koa.use(httpMetrics(options.metrics));
+  koa.use(
+    healthRoutes({
+      database: options.database,
+      readiness: options.readiness,
+      links: () => options.bus.links(),
+      leadership: options.leadership,
+    }),
+  );
+  koa.use(metricsRoute(options.metrics, config.metrics.enabled));
   const logsMount = logsMountPath(config);
   if (logsMount !== null && config.logs.dir !== undefined) {
     koa.use(logFiles({ dir: config.logs.dir, mountPath: logsMount }));

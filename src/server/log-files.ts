@@ -3,8 +3,9 @@
  * URL points at this service, or under `/logs/` when `logs.url` is not set (docs/configuration.md#keys). Nothing outside the directory can be reached: `..` segments (raw
  * or percent-encoded), encoded slashes, control characters and symbolic links leading out are
  * refused. Files get a content type by extension, `nosniff`, and a sandboxing CSP so HTML
- * written by a job cannot run scripts on the service's origin. No directory listings; missing
- * files and directories are 404 JSON.
+ * written by a job cannot run scripts on the service's origin. Folders of a build's logs answer
+ * their manifest tree (JSON) or an index page (docs/logs.md#folder-urls); other folders and
+ * missing files are 404 JSON.
  */
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import type Koa from 'koa';
 import type { ServiceConfig } from '../config/service';
 import { resolveInside, UnsafePathError } from '../executor/log-paths';
+import { answerFolder, BUILD_FOLDER_DEPTH, listableFolder } from './log-index';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
@@ -38,6 +40,24 @@ const CONTENT_TYPES: Record<string, string> = {
 /** Content type of a log file by its extension (unknown extensions: application/octet-stream). */
 export function contentTypeFor(file: string): string {
   return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * The content type of the file inside a compressed text log (`job-output.json.gz`:
+ * `application/json`), served with `Content-Encoding: gzip` to clients that accept it, as the
+ * reference's log servers do (docs/logs.md#folder-urls); null for other files (archives stay
+ * `application/gzip`).
+ */
+export function gzippedContentType(file: string): string | null {
+  const lower = file.toLowerCase();
+  if (!lower.endsWith('.gz')) {
+    return null;
+  }
+  const innerExtension = path.extname(lower.slice(0, -'.gz'.length));
+  if (['.tar', '.gz', '.zip'].includes(innerExtension)) {
+    return null;
+  }
+  return CONTENT_TYPES[innerExtension] ?? null;
 }
 
 /** Where the logs are served when `logs.url` is not set. */
@@ -114,13 +134,37 @@ export function logFiles(options: LogFilesOptions): Koa.Middleware {
       fail(ctx, 400, 'BadRequest', 'Invalid log path');
       return;
     }
+    const folder = listableFolder(relative) ? await locateFolder(options.dir, relative) : null;
+    if (folder !== null) {
+      if (!ctx.path.endsWith('/')) {
+        // Relative links of the index page need the trailing slash.
+        ctx.status = 301;
+        ctx.set('Access-Control-Allow-Origin', '*');
+        ctx.redirect(`${ctx.path}/`);
+        return;
+      }
+      await answerFolder(ctx, {
+        root: options.dir,
+        path: folder,
+        urlPath: ctx.path,
+        atBuildRoot: depthOf(relative) === BUILD_FOLDER_DEPTH,
+      });
+      return;
+    }
     const file = await locate(options.dir, relative);
     if (file === null) {
       fail(ctx, 404, 'NotFound', 'Log file not found');
       return;
     }
     ctx.status = 200;
-    ctx.set('Content-Type', contentTypeFor(file.path));
+    const inner = gzippedContentType(file.path);
+    ctx.set('Vary', 'Accept-Encoding');
+    if (inner !== null && ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      ctx.set('Content-Type', inner);
+      ctx.set('Content-Encoding', 'gzip');
+    } else {
+      ctx.set('Content-Type', contentTypeFor(file.path));
+    }
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Content-Security-Policy', 'sandbox');
     ctx.set('Access-Control-Allow-Origin', '*');
@@ -149,6 +193,34 @@ export function decodeRelativePath(raw: string): string | null {
     segments.push(segment);
   }
   return segments.join('/');
+}
+
+/** Segments of a relative path that name something (`""` and `.` do not). */
+function depthOf(relative: string): number {
+  return relative.split('/').filter((segment) => segment !== '' && segment !== '.').length;
+}
+
+/** The real directory at `relative` inside `dir` (not reached through a symbolic link), or null. */
+async function locateFolder(dir: string, relative: string): Promise<string | null> {
+  let candidate: string;
+  try {
+    candidate = resolveInside(dir, relative);
+  } catch (err) {
+    if (err instanceof UnsafePathError) {
+      return null;
+    }
+    throw err;
+  }
+  try {
+    const [root, real] = await Promise.all([realpath(dir), realpath(candidate)]);
+    // Equal only when no component of the path is a symbolic link (log folders hold none).
+    if (real !== path.join(root, path.relative(path.resolve(dir), candidate))) {
+      return null;
+    }
+    return (await stat(real)).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The regular file at `relative` inside `dir`, following symbolic links only within `dir`. */

@@ -5,13 +5,17 @@
  * whose layout has providers, the built-in local node gateway for the others. Built next to the
  * API in `buildApp()` when a tenant file is configured; `start()` runs the background work.
  */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
 import { canonicalHostnameOf } from '../config/service';
+import { changeLinks } from '../config/ref-urls';
 import type { LayoutManager } from '../config/layout-manager';
 import type { Layout } from '../config/layout';
 import type { Database } from '../store/database';
+import type { Knex } from 'knex';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
+import { EngineEventRepository } from '../store/repositories/engine-events';
 import { Engine } from '../engine/engine';
 import { BuildRequestExecutor } from '../executor/build-request-gateway';
 import type { EngineEventBus } from '../engine/event-bus';
@@ -25,6 +29,7 @@ import { createExecutorServices, type ExecutorServices } from '../executor/execu
 import { GitMirrors } from '../sources/git-mirror';
 import type { GitPoller, GitTriggerEvent } from '../sources/git-poller';
 import { createGitPollers } from '../sources/git-pollers';
+import { DurablePollerState } from '../sources/git-poller-state';
 import { createLauncher, type Launcher } from '../launcher/launcher';
 import { StoreNodeLocker } from '../launcher/node-lock';
 import { layoutUsesLauncher, TenantNodeGateway } from '../launcher/tenant-node-gateway';
@@ -37,6 +42,10 @@ import {
   type ConnectionEventProcessor,
 } from './github-roles';
 import type { GitHubConnection } from '../sources/github/connection';
+import type { ProcessComponent } from './component-heartbeat';
+import { LostWorkReclaimer } from './lost-work-reclaimer';
+import type { SluiceMetrics } from './metrics/sluice-metrics';
+import type { BuildCompletedPayload } from '../model/build-request';
 import type { Logger } from './logger';
 import type { SecretsKeySource } from '../secrets/secret-data';
 
@@ -54,6 +63,10 @@ export interface RolesOptions {
   secretKeys?: () => Promise<SecretsKeySource>;
   /** Public URL prefix of build logs, read per build (`publicLogsUrl` in log-files.ts). */
   logsUrl?: () => string | undefined;
+  /** The service's public URL, for links to its dashboard pages (`api.publicUrl`, else where it listens). */
+  publicUrl?: () => string | undefined;
+  /** Counts what these roles do (docs/operations.md#metrics). */
+  metrics?: SluiceMetrics;
 }
 
 /** Background work of the roles, stopped in reverse order on shutdown. */
@@ -70,7 +83,11 @@ export interface ServiceRoles {
   pollers: ReadonlyMap<string, GitPoller>;
   /** Turns stored webhook deliveries into trigger events (docs/github.md#webhooks). */
   connectionEvents: ConnectionEventProcessor;
-  /** Start the tenant schedulers, the executor worker, the launcher loop and the pollers. */
+  /** The component records of these roles (docs/operations.md#lost-work). */
+  components: ProcessComponent[];
+  /** Ends the builds of executors that stopped heartbeating (docs/operations.md#lost-work). */
+  reclaimer: LostWorkReclaimer;
+  /** Start the tenant schedulers, the executor worker, the launcher loop, the pollers and the reclaimer. */
   start(): Promise<RoleTask[]>;
 }
 
@@ -154,9 +171,23 @@ export function triggerPayload(event: GitTriggerEvent, canonicalName: string): T
   };
 }
 
+/** The engine's deltas, counted on their way to the bus (each scheduler counts its own). */
+function countedDeltas(bus: EngineEventBus, metrics: SluiceMetrics | undefined): EngineEventBus {
+  if (!metrics) {
+    return bus;
+  }
+  return {
+    publish: (delta) => {
+      metrics.observeDelta(delta);
+      bus.publish(delta);
+    },
+    subscribe: (tenant, listener) => bus.subscribe(tenant, listener),
+  };
+}
+
 /** Build (but do not start) the gating roles of this process. */
 export function createServiceRoles(options: RolesOptions): ServiceRoles {
-  const { config, database, layoutManager, logger } = options;
+  const { config, database, layoutManager, logger, metrics } = options;
   const github = githubConnections(config);
   const directory = projectDirectory(config, layoutManager, github);
   const githubRepositories = Object.fromEntries(
@@ -203,28 +234,29 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     return adapted;
   };
 
-  const deliver = async (event: GitTriggerEvent): Promise<void> => {
-    const canonicalName = directory.canonicalName(event.connection, event.project);
-    for (const tenant of directory.tenantsOf(canonicalName)) {
-      await engine.submitTrigger(tenant, triggerPayload(event, canonicalName));
+  // A poll's trigger rows commit with the refs it saw (docs/operations.md#durable-source-state).
+  const triggerEvents = new EngineEventRepository(database.knex);
+  const recordTriggers = async (trx: Knex.Transaction, events: readonly GitTriggerEvent[]): Promise<void> => {
+    for (const event of events) {
+      const canonicalName = directory.canonicalName(event.connection, event.project);
+      for (const tenant of directory.tenantsOf(canonicalName)) {
+        await triggerEvents.append(
+          { tenant, event: triggerPayload(event, canonicalName), created: options.now() },
+          trx,
+        );
+      }
     }
-  };
-  // Trigger rows are written one at a time, in the order the pollers report them.
-  let submissions: Promise<void> = Promise.resolve();
-  const submitTrigger = (event: GitTriggerEvent): Promise<void> => {
-    const submitted = submissions.then(() => deliver(event));
-    submissions = submitted.catch((err: unknown) =>
-      logger.error({ err, connection: event.connection, project: event.project }, 'trigger event not recorded'),
-    );
-    // The poller does not wait for the row: Sluice's own merge is announced from inside a
-    // scheduler pass, which holds a database connection (PGlite has only one), and the poll
-    // it triggers may report other events too. Shutdown drains the queue.
-    return Promise.resolve();
   };
   const pollers = createGitPollers(config, {
     projects: (connection) => directory.projectsOf(connection),
-    onEvent: submitTrigger,
+    // Saved already: the schedulers of the tenants holding the project look now.
+    onEvent: (event) => {
+      for (const tenant of directory.tenantsOf(directory.canonicalName(event.connection, event.project))) {
+        engine.wake(tenant);
+      }
+    },
     onError: (err, connection, project) => logger.warn({ err, connection, project }, 'git poll failed'),
+    state: (connection) => new DurablePollerState(database.knex, connection, recordTriggers, options.now),
   });
 
   const launcher = createLauncher({
@@ -254,9 +286,12 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       merger: routingMerger(
         github,
         directory,
-        new GitMergerGateway(executor.merger, directory, async (connection, project, branch, newrev, oldrev) => {
-          // Announced so the poller reports the merge once, as Sluice's own ref-updated.
-          await pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
+        new GitMergerGateway(executor.merger, directory, (connection, project, branch, newrev, oldrev) => {
+          // Announced so the poller reports the merge once, as Sluice's own ref-updated. The merge
+          // runs inside a scheduler pass, which holds a database connection (PGlite has only one):
+          // the pass does not wait for the poller's save.
+          void pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
+          return Promise.resolve();
         }),
       ),
       reporter: github.size > 0 ? githubReporter(github, config, logger) : undefined,
@@ -267,9 +302,41 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       ),
       nodes,
     },
-    bus: options.engineBus,
+    bus: countedDeltas(options.engineBus, metrics),
     clock: { now: options.now },
     logger: { error: (message, err) => logger.error({ err }, message) },
+    warn: (message) => logger.warn(message),
+    leadership: { ttlMs: config.scheduler.leaseTimeout * 1000 },
+    onLeadershipChange: (change) => {
+      // The leadership gauge (docs/operations.md#metrics) and a log line.
+      metrics?.setLeadership(change.tenant, change.leading);
+      logger.info(
+        { tenant: change.tenant, epoch: change.epoch, reason: change.reason },
+        change.leading ? 'leading tenant' : 'no longer leading tenant',
+      );
+    },
+    changeLink: changeLinks(config, (tenant) => layoutManager.layout(tenant), options.publicUrl ?? (() => undefined)),
+  });
+  if (metrics) {
+    executor.worker.events.on('completed', (payload: BuildCompletedPayload) => metrics.observeBuild(payload));
+  }
+
+  const components: ProcessComponent[] = [
+    { kind: 'scheduler', id: randomUUID() },
+    { kind: 'executor', id: executor.worker.id },
+    { kind: 'launcher', id: launcher.id },
+  ];
+  const reclaimer = new LostWorkReclaimer({
+    knex: database.knex,
+    now: options.now,
+    expiryMs: config.components.expiry * 1000,
+    intervalMs: config.components.heartbeatInterval * 1000,
+    logger,
+    own: () => components.map((component) => component.id),
+    onReclaimed: (builds) => {
+      builds.forEach((build) => metrics?.lostBuilds.inc({ tenant: build.tenant }));
+      new Set(builds.map((build) => build.tenant)).forEach((tenant) => engine.wake(tenant));
+    },
   });
 
   const connectionEvents = connectionEventProcessor({
@@ -289,11 +356,13 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     launcher,
     pollers,
     connectionEvents,
+    components,
+    reclaimer,
     start: async () => {
       const tasks: RoleTask[] = [];
       for (const tenant of layoutManager.tenantNames()) {
         if (!(await engine.startTenant(tenant))) {
-          logger.info({ tenant }, 'another process leads this tenant');
+          logger.info({ tenant }, 'another process leads this tenant; standing by');
         }
       }
       // New layouts start and reconfigure the tenant's scheduler in the background; shutdown
@@ -321,7 +390,6 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
           await engine.stop();
         },
       });
-      tasks.push({ name: 'trigger-submissions', stop: () => submissions });
       executor.worker.start();
       tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
       launcher.start();
@@ -332,6 +400,8 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
         poller.start();
         tasks.push({ name: `git-poller:${connection}`, stop: () => poller.stop() });
       }
+      reclaimer.start();
+      tasks.push({ name: 'lost-work-reclaimer', stop: () => reclaimer.stop() });
       return tasks;
     },
   };

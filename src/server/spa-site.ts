@@ -1,8 +1,8 @@
 /**
  * Serves a static single-page build (the built-in dashboard, or any build named by `web.sites`,
  * docs/configuration.md#keys) read-only under a URL path. A path naming a file serves it; a path
- * naming none whose last segment has no extension is a deep link and gets the build's
- * `index.html` (the page's router takes it from there); anything else is 404. Paths are
+ * naming none whose last segment has no extension (or that is a build log viewer path) is a deep
+ * link and gets the build's `index.html` (the page's router takes it from there); anything else is 404. Paths are
  * confined to the directory the same way as build logs (log-files.ts).
  */
 import { createReadStream } from 'node:fs';
@@ -22,6 +22,12 @@ const EXTRA_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+/**
+ * The build log viewer's route (`t/<tenant>/build/<uuid>/log/<file>`, the reference dashboard's
+ * and Sluice's, docs/dashboard.md#log-file-browser): a deep link although its file name has an extension.
+ */
+const LOG_VIEWER_PATH = /(^|\/)build\/[^/]+\/log\/./;
 
 export interface SpaSiteOptions {
   /** The build directory (holding `index.html`). */
@@ -55,7 +61,7 @@ export function spaSite(options: SpaSiteOptions): Koa.Middleware {
       send(ctx, file, isHashedAsset(relative) ? 'public, max-age=31536000, immutable' : 'no-cache');
       return;
     }
-    if (path.extname(relative) !== '') {
+    if (path.extname(relative) !== '' && !LOG_VIEWER_PATH.test(relative)) {
       return next(); // a missing asset is a 404, not the page
     }
     const index = await locate(options.dir, 'index.html');

@@ -11,6 +11,8 @@ import { parseAndValidateForSubscription, webSocketMaxPayload } from './graphql-
 import type { SluiceYoga } from './yoga';
 
 export interface WebSockets {
+  /** Open connections by endpoint (docs/operations.md#metrics). */
+  connections(): { graphql: number; console: number };
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export function attachWebSockets(
       })
     : undefined;
   return {
+    connections: () => ({ graphql: graphqlWs.wss.clients.size, console: consoleStream?.wss.clients.size ?? 0 }),
     close: async () => {
       await graphqlWs.close();
       await consoleStream?.close();

@@ -1,19 +1,25 @@
 /**
  * Polls the repositories of one git connection and turns what moved into trigger events:
  * `ref-updated` for branches and tags (created, updated, deleted) and `patchset-created` for
- * new change refs (docs/gating.md#sluices-own-rules). The first poll of a project records a baseline and emits
- * nothing. Polls never overlap; the next one is scheduled when the previous one has finished.
+ * new change refs (docs/gating.md#sluices-own-rules). The refs last reported are kept in a
+ * `PollerStateStore`; a project's first poll with nothing stored records a baseline and emits
+ * nothing. With the durable store a poll's events and the new refs are saved in one
+ * transaction, so a restart reports what moved while Sluice was down, exactly once
+ * (docs/operations.md#durable-source-state). Polls never overlap; the next one is scheduled
+ * when the previous one has finished.
  *
  * Branch updates Sluice makes itself (a gate merge) are announced with `expectOwnUpdate`: the
- * poller emits them at once, exactly one `ref-updated` with `own: true` (so post pipelines run),
- * and moves its baseline so the next poll does not report the same update as an unknown push.
+ * poller emits each once as `ref-updated` with `own: true` (so post pipelines run), whether its
+ * next poll or the announcement's own save records it first.
  */
 import { git } from './git-cli';
 import { describeChange, parseChangeRef, type ChangeDependency, type ChangeOwner } from './git-changes';
 import type { GitMirrors } from './git-mirror';
+import { ZERO_REVISION } from '../model/changes';
+import { MemoryPollerState, type PollerStateStore, type StoredRefs } from './git-poller-state';
 
 /** The revision used for "no commit" in oldrev (creation) and newrev (deletion), as the reference. */
-export const ZERO_SHA = '0000000000000000000000000000000000000000';
+export const ZERO_SHA = ZERO_REVISION;
 
 export interface RefUpdatedEvent {
   type: 'ref-updated';
@@ -79,8 +85,10 @@ export interface GitPollerOptions {
   projects: () => string[] | Promise<string[]>;
   /** Milliseconds between the end of one poll and the start of the next. */
   intervalMs: number;
-  /** Receives events in order; awaited, so a consumer can persist each before the next. */
+  /** Receives events in order once they are saved (the durable store has written them already). */
   onEvent: (event: GitTriggerEvent) => void | Promise<void>;
+  /** Where the refs last reported are kept; default: this process's memory. */
+  state?: PollerStateStore;
   /** A project that could not be polled; the other projects are still polled. */
   onError?: (error: unknown, project: string) => void;
   clock?: PollerClock;
@@ -88,18 +96,31 @@ export interface GitPollerOptions {
 
 type RefSnapshot = Map<string, string>;
 
+/** Saves retried when another poller of the connection saved the same project first. */
+const SAVE_ATTEMPTS = 5;
+
+/** An announced own update, and whoever waits for it to be reported. */
+interface OwnExpectation {
+  newrev: string;
+  oldrev: string | undefined;
+  settle: Array<(event: RefUpdatedEvent | null) => void>;
+}
+
 export class GitPoller {
-  private readonly snapshots = new Map<string, RefSnapshot>();
+  private readonly state: PollerStateStore;
   private readonly clock: PollerClock;
+  /** Own updates announced and not reported yet, by project and ref. */
+  private readonly expected = new Map<string, Map<string, OwnExpectation>>();
   private queue: Promise<unknown> = Promise.resolve();
   private timer: unknown;
   private running = false;
 
   constructor(private readonly options: GitPollerOptions) {
     this.clock = options.clock ?? systemClock;
+    this.state = options.state ?? new MemoryPollerState();
   }
 
-  /** Start polling: a first (baseline) poll now, then one every `intervalMs` after the previous. */
+  /** Start polling: a first poll now, then one every `intervalMs` after the previous. */
   start(): void {
     if (this.running) {
       return;
@@ -124,32 +145,27 @@ export class GitPoller {
   }
 
   /**
-   * Announce that Sluice moved `branch` of `project` to `newrev` (a gate merge). Emits one
-   * `ref-updated` with `own: true` unless a poll already reported the branch at `newrev`;
-   * `oldrev` is used when the poller has no baseline for the project yet. Resolves with the
-   * event emitted, or null.
+   * Announce that Sluice moved `branch` of `project` to `newrev` (a gate merge). The update is
+   * reported once as `ref-updated` with `own: true`, by the next poll or by a save of its own,
+   * whichever comes first; `oldrev` is used when nothing is stored for the project yet. The
+   * announcement is recorded at once: callers inside a scheduler pass must not wait for the
+   * returned promise (it needs the database), which resolves with the event emitted here, or
+   * null when a poll reported it or the stored refs already had it.
    */
   expectOwnUpdate(project: string, branch: string, newrev: string, oldrev?: string): Promise<RefUpdatedEvent | null> {
-    return this.exclusive(async () => {
-      const ref = `refs/heads/${branch}`;
-      const snapshot = this.snapshots.get(project);
-      const known = snapshot?.get(ref);
-      if (known === newrev) {
-        return null;
-      }
-      const event = refEvent(
-        this.options.connection,
-        project,
-        ref,
-        known ?? oldrev ?? ZERO_SHA,
-        newrev,
-        this.clock.now(),
-        true,
-      );
-      snapshot?.set(ref, newrev);
-      await this.options.onEvent(event);
-      return event;
-    });
+    const ref = `refs/heads/${branch}`;
+    const refs = this.expected.get(project) ?? new Map<string, OwnExpectation>();
+    this.expected.set(project, refs);
+    const previous = refs.get(ref);
+    const expectation: OwnExpectation = { newrev, oldrev, settle: [] };
+    refs.set(ref, expectation);
+    // An earlier announcement of the same branch is overtaken: this one covers its move too.
+    previous?.settle.forEach((settle) => settle(null));
+    const reported = new Promise<RefUpdatedEvent | null>((resolve) => expectation.settle.push(resolve));
+    void this.exclusive(() => this.reportOwnUpdates(project)).catch((err: unknown) =>
+      this.options.onError?.(err, project),
+    );
+    return reported;
   }
 
   private schedule(delay: number): void {
@@ -180,24 +196,59 @@ export class GitPoller {
         this.options.onError?.(err, project);
         continue;
       }
-      for (const event of events) {
-        await this.options.onEvent(event);
-        emitted.push(event);
-      }
+      await this.emit(events);
+      emitted.push(...events);
     }
     return emitted;
   }
 
+  private async emit(events: readonly GitTriggerEvent[]): Promise<void> {
+    for (const event of events) {
+      await this.options.onEvent(event);
+    }
+  }
+
+  /**
+   * Compare the mirror with the stored refs and save the events with the new refs. The mirror is
+   * fetched after reading the stored refs, so a save by another poller that the first attempt
+   * lost to is never older than what the next attempt compares with.
+   */
   private async pollProject(project: string): Promise<GitTriggerEvent[]> {
     const { connection, mirrors } = this.options;
-    const mirror = await mirrors.update(connection, project);
-    const current = await readRefs(mirror);
-    const previous = this.snapshots.get(project);
-    if (!previous) {
-      this.snapshots.set(project, current);
-      return [];
+    for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
+      const stored = await this.state.load(project);
+      const mirror = await mirrors.update(connection, project);
+      const current = await readRefs(mirror);
+      if (!stored) {
+        if (await this.state.save(project, null, current, [])) {
+          this.settleReported(project, current);
+          return [];
+        }
+        continue;
+      }
+      if (sameRefs(stored.refs, current)) {
+        this.settleReported(project, current);
+        return [];
+      }
+      const events = await this.changes(project, mirror, stored, current);
+      if (await this.state.save(project, stored.generation, current, events)) {
+        this.settleReported(project, current);
+        return events;
+      }
     }
+    throw new Error(`the stored refs of ${project} kept moving while they were being saved`);
+  }
+
+  private async changes(
+    project: string,
+    mirror: string,
+    stored: StoredRefs,
+    current: RefSnapshot,
+  ): Promise<GitTriggerEvent[]> {
+    const { connection } = this.options;
+    const previous = stored.refs;
     const now = this.clock.now();
+    const own = this.expected.get(project);
     const events: GitTriggerEvent[] = [];
     const newChanges: string[] = [];
     for (const [ref, sha] of current) {
@@ -210,7 +261,8 @@ export class GitPoller {
         continue;
       }
       if (before !== sha) {
-        events.push(refEvent(connection, project, ref, before ?? ZERO_SHA, sha, now, false));
+        const isOwn = own?.get(ref)?.newrev === sha;
+        events.push(refEvent(connection, project, ref, before ?? ZERO_SHA, sha, now, isOwn));
       }
     }
     for (const [ref, sha] of previous) {
@@ -236,9 +288,64 @@ export class GitPoller {
         timestamp: now,
       });
     }
-    this.snapshots.set(project, current);
     return events;
   }
+
+  /** Own updates whose branch the saved refs already show are reported (by a poll or earlier). */
+  private settleReported(project: string, saved: ReadonlyMap<string, string>): void {
+    const refs = this.expected.get(project);
+    for (const [ref, expectation] of refs ?? []) {
+      if (saved.get(ref) === expectation.newrev) {
+        refs?.delete(ref);
+        expectation.settle.forEach((settle) => settle(null));
+      }
+    }
+  }
+
+  /** Save and emit the project's announced own updates that no poll has reported yet. */
+  private async reportOwnUpdates(project: string): Promise<void> {
+    for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt += 1) {
+      const stored = await this.state.load(project);
+      if (stored) {
+        this.settleReported(project, stored.refs);
+      }
+      const pending = [...(this.expected.get(project) ?? new Map<string, OwnExpectation>())];
+      if (pending.length === 0) {
+        return;
+      }
+      const now = this.clock.now();
+      const refs = stored ? new Map(stored.refs) : null;
+      const events = pending.map(([ref, expectation]) => {
+        refs?.set(ref, expectation.newrev);
+        const oldrev = stored?.refs.get(ref) ?? expectation.oldrev ?? ZERO_SHA;
+        return refEvent(this.options.connection, project, ref, oldrev, expectation.newrev, now, true);
+      });
+      if (await this.state.save(project, stored?.generation ?? null, refs, events)) {
+        const refsOfProject = this.expected.get(project);
+        pending.forEach(([ref, expectation], index) => {
+          if (refsOfProject?.get(ref) === expectation) {
+            refsOfProject.delete(ref);
+          }
+          expectation.settle.forEach((settle) => settle(events[index]));
+        });
+        await this.emit(events);
+        return;
+      }
+    }
+    throw new Error(`the stored refs of ${project} kept moving while an own update was being saved`);
+  }
+}
+
+function sameRefs(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) {
+    return false;
+  }
+  for (const [ref, sha] of a) {
+    if (b.get(ref) !== sha) {
+      return false;
+    }
+  }
+  return true;
 }
 
 function refEvent(

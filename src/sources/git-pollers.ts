@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { GitMirrors } from './git-mirror';
 import { GitPoller, type GitTriggerEvent, type PollerClock } from './git-poller';
+import type { PollerStateStore } from './git-poller-state';
 
 export interface GitPollersOptions {
   /** Projects of a connection to poll (from the tenant configuration). */
@@ -12,6 +13,8 @@ export interface GitPollersOptions {
   onEvent: (event: GitTriggerEvent) => void | Promise<void>;
   onError?: (error: unknown, connection: string, project: string) => void;
   clock?: PollerClock;
+  /** Where a connection's poller keeps the refs it reported; default: memory (a restart re-baselines). */
+  state?: (connection: string) => PollerStateStore;
 }
 
 /** A git connection as the service configuration describes it (`pollInterval` in seconds). */
@@ -52,6 +55,7 @@ export function createGitPollers(settings: GitPollerSettings, options: GitPoller
         onEvent: options.onEvent,
         onError: options.onError ? (err, project) => options.onError?.(err, name, project) : undefined,
         clock: options.clock,
+        state: options.state?.(name),
       }),
     );
   }

@@ -8,7 +8,15 @@ import { LazyPgliteClient, openPglite } from './pglite';
 import { pgTypeParsers } from './type-parsers';
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolMax?: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolMax?: number;
+      /** `application_name` of the pool's sessions (docs/operations.md#database-links). */
+      applicationName?: string;
+      /** Where knex's own messages go (a dropped pooled session, for instance); else the console. */
+      log?: (level: 'warn' | 'error', message: string) => void;
+    }
   | {
       kind: 'pglite';
       dataDir?: string;
@@ -27,10 +35,20 @@ export interface Database {
 export function openDatabase(target: DatabaseTarget): Database {
   if (target.kind === 'postgres') {
     pgTypeParsers();
+    // knex drops a pooled session that errored or ended and opens another for the next query,
+    // so a terminated session or a PostgreSQL restart costs the queries in flight, never the
+    // process (docs/operations.md#database-links). Connecting gives up after 5 s (the pool
+    // retries while a query waits); keepalive notices a peer that vanished without a word.
     const knex = knexFactory({
       client: 'pg',
-      connection: target.url,
+      connection: {
+        connectionString: target.url,
+        application_name: target.applicationName ?? 'sluice',
+        connectionTimeoutMillis: 5000,
+        keepAlive: true,
+      } as Knex.PgConnectionConfig,
       pool: { min: 0, max: target.poolMax ?? 10 },
+      ...(target.log === undefined ? {} : { log: knexLog(target.log) }),
     });
     return { knex, kind: 'postgres', describe: `postgres ${redactUrl(target.url)}`, close: () => knex.destroy() };
   }
@@ -59,4 +77,14 @@ export function redactUrl(url: string): string {
   } catch {
     return '(unparseable database URL)';
   }
+}
+
+function knexLog(log: (level: 'warn' | 'error', message: string) => void): Knex.Config['log'] {
+  const text = (message: unknown): string => (message instanceof Error ? message.message : String(message));
+  return {
+    warn: (message: unknown) => log('warn', text(message)),
+    error: (message: unknown) => log('error', text(message)),
+    deprecate: (method: string, alternative: string) => log('warn', `${method} is deprecated, use ${alternative}`),
+    debug: () => undefined,
+  };
 }

@@ -10,7 +10,12 @@ import * as buildRequestLifecycle from './migrations/0005-build-request-lifecycl
 import * as engineState from './migrations/0006-engine-state';
 import * as launcher from './migrations/0009-launcher';
 import * as buildRequestPause from './migrations/0010-build-request-pause';
+import * as shortProjectNames from './migrations/0011-short-project-names';
+import * as recovery from './migrations/0013-recovery';
+import * as leasesAndBusOutbox from './migrations/0012-leases-and-bus-outbox';
+import * as buildEstimates from './migrations/0015-build-estimates';
 import * as historyCounts from './migrations/0017-history-counts';
+import * as dashboardGaps from './migrations/0019-dashboard-gaps';
 import * as connectionEvents from './migrations/0020-connection-events';
 
 interface Migration {
@@ -27,7 +32,12 @@ const MIGRATIONS: Migration[] = [
   engineState,
   launcher,
   buildRequestPause,
+  shortProjectNames,
+  recovery,
+  leasesAndBusOutbox,
+  buildEstimates,
   historyCounts,
+  dashboardGaps,
   connectionEvents,
 ];
 
@@ -58,4 +68,27 @@ export async function migrateLatest(knex: Knex): Promise<string[]> {
 export async function migrationsComplete(knex: Knex): Promise<boolean> {
   const [, pending] = (await knex.migrate.list(MIGRATION_CONFIG)) as [unknown[], unknown[]];
   return pending.length === 0;
+}
+
+/**
+ * Apply the pending migrations up to and including `last`, in order (a migration's data changes
+ * are tested from the state before it); returns the names applied.
+ */
+export async function migrateUpTo(knex: Knex, last: string): Promise<string[]> {
+  if (!MIGRATIONS.some((migration) => migration.name === last)) {
+    throw new Error(`unknown migration ${last}`);
+  }
+  const [completed] = (await knex.migrate.list(MIGRATION_CONFIG)) as [Array<{ name: string } | string>, unknown[]];
+  const done = new Set(completed.map((row) => (typeof row === 'string' ? row : row.name)));
+  const applied: string[] = [];
+  for (const migration of MIGRATIONS) {
+    if (!done.has(migration.name)) {
+      await knex.migrate.up({ ...MIGRATION_CONFIG, name: migration.name });
+      applied.push(migration.name);
+    }
+    if (migration.name === last) {
+      break;
+    }
+  }
+  return applied;
 }

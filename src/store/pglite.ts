@@ -185,7 +185,25 @@ export class LazyPgliteClient extends ClientPgLite {
 
   _acquireOnlyConnection(): Promise<PGlite> {
     const { open } = (this as unknown as { config: { connection: { open: () => Promise<PGlite> } } }).config.connection;
-    this.opening ??= open();
+    if (this.opening === undefined) {
+      const opening = open();
+      this.opening = opening;
+      // A failed open is not kept: the next query tries again (docs/operations.md#database-links).
+      opening.catch(() => {
+        if (this.opening === opening) {
+          this.opening = undefined;
+        }
+      });
+    }
     return this.opening;
+  }
+
+  /** knex hands out the one session only while it is open; a closed instance is opened again. */
+  override validateConnection(connection: PGlite): Promise<boolean> {
+    if (connection.closed) {
+      this.opening = undefined;
+      return Promise.resolve(false);
+    }
+    return Promise.resolve(true);
   }
 }

@@ -4,6 +4,8 @@
  * subscribers resolve the current objects through the schema. Topics are coarse, per tenant
  * (`tenant:<name>`), and listeners filter in memory.
  */
+import type { LinkState } from '../../src/store/links';
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export interface BusMessage {
@@ -22,6 +24,8 @@ export interface EventBus {
   /** Resolves once the bus can deliver messages published from now on (subscriptions are active). */
   ready(): Promise<void>;
   close(): Promise<void>;
+  /** The state of the bus's connections, for `/health/ready` (docs/operations.md#health). */
+  links(): LinkState[];
   /** `in-process`, `redis` or `postgres`. */
   readonly kind: string;
 }

@@ -1,4 +1,5 @@
 /** The default bus: one process, no infrastructure. Delivery is asynchronous like the others. */
+import type { LinkState } from '../../src/store/links';
 import { ListenerSet, encodeMessage, type BusListener, type BusMessage, type EventBus } from './event-bus';
 
 export class InProcessBus implements EventBus {
@@ -24,5 +25,9 @@ export class InProcessBus implements EventBus {
 
   close(): Promise<void> {
     return Promise.resolve();
+  }
+
+  links(): LinkState[] {
+    return []; // nothing to lose
   }
 }

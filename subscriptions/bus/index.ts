@@ -9,12 +9,20 @@ import { InProcessBus } from './in-process';
 import { PostgresBus } from './pg-bus';
 import { RedisBus } from './redis-bus';
 
-export function createEventBus(config: ServiceConfig): EventBus {
+export interface EventBusOptions {
+  /** Told about connection problems of the bus (logged; they never end the process). */
+  onError?: (error: unknown, link: string) => void;
+}
+
+export function createEventBus(config: ServiceConfig, options: EventBusOptions = {}): EventBus {
   if (config.redis?.url) {
     return new RedisBus(config.redis.url);
   }
   if (config.database.url) {
-    return new PostgresBus(config.database.url);
+    return new PostgresBus(config.database.url, {
+      applicationName: config.database.applicationName,
+      onError: options.onError,
+    });
   }
   return new InProcessBus();
 }

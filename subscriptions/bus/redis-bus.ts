@@ -3,6 +3,7 @@
  * publish. One Redis channel per topic, subscribed while at least one local listener needs it.
  */
 import Redis from 'ioredis';
+import { LinkTracker, type LinkState } from '../../src/store/links';
 import {
   ListenerSet,
   decodeMessage,
@@ -20,6 +21,8 @@ export class RedisBus implements EventBus {
   private readonly subscriber: Redis;
   private readonly listeners = new ListenerSet();
   private pending: Promise<unknown> = Promise.resolve();
+  private readonly publishLink = new LinkTracker('bus.redis-publish', false);
+  private readonly subscribeLink = new LinkTracker('bus.redis-subscribe', false);
 
   constructor(url: string) {
     const options = { lazyConnect: false, maxRetriesPerRequest: 3 };
@@ -32,8 +35,15 @@ export class RedisBus implements EventBus {
       }
     });
     // Connection errors are retried by ioredis; keep them from crashing the process.
-    this.publisher.on('error', () => undefined);
-    this.subscriber.on('error', () => undefined);
+    // Their state is reported to /health/ready (docs/operations.md#health).
+    for (const [connection, tracker] of [
+      [this.publisher, this.publishLink],
+      [this.subscriber, this.subscribeLink],
+    ] as const) {
+      connection.on('error', (error: unknown) => tracker.down(error));
+      connection.on('ready', () => tracker.up());
+      connection.on('end', () => tracker.down(new Error('connection closed')));
+    }
   }
 
   async publish(topic: string, message: BusMessage): Promise<void> {
@@ -52,6 +62,11 @@ export class RedisBus implements EventBus {
           .catch(() => undefined);
       }
     };
+  }
+
+  /** ioredis reconnects by itself (and subscribes again); a connection is up in its `ready` state. */
+  links(): LinkState[] {
+    return [this.publishLink.state, this.subscribeLink.state];
   }
 
   async ready(): Promise<void> {

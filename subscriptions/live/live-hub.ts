@@ -5,12 +5,20 @@
  * the other subscribers never wait for it.
  */
 import type { EngineDelta } from '../../src/engine/event-bus';
-import type { LiveFeeds, QueueFeedEvent, StatusTick, SystemEventItem } from '../../schema/infra/live-feeds';
+import type { LauncherChangeRecord } from '../../src/store/repositories/launcher-changes';
+import type {
+  LauncherChangeItem,
+  LiveFeeds,
+  QueueFeedEvent,
+  StatusTick,
+  SystemEventItem,
+} from '../../schema/infra/live-feeds';
 import { tenantTopic, type BusMessage, type EventBus } from '../bus/event-bus';
 import { BoundedQueue } from './bounded-queue';
 import { LIVE_MESSAGE_KINDS, isEngineDelta } from './messages';
 import { ReplayBuffer } from './replay-buffer';
 import { SystemEventFeed, type SystemEventStore } from './system-event-feed';
+import { TableFeed, type TableFeedStore } from './table-feed';
 
 export interface LiveHubOptions {
   /** Deltas kept per tenant for `afterSeq` resumption. */
@@ -21,6 +29,8 @@ export interface LiveHubOptions {
   statusIntervalMs: number;
   /** How often system events are looked for while someone subscribes to them (changes wake the reader sooner). */
   systemEventPollMs: number;
+  /** How often the change log of nodes and nodeset requests is read while someone follows it (changes wake it sooner). */
+  launcherChangePollMs: number;
 }
 
 /** What the hub reads from the store. */
@@ -29,13 +39,19 @@ export interface LiveStore {
   committedSequence(tenant: string): Promise<number>;
   /** The system events table; without it `systemEvents` is not served. */
   systemEvents: SystemEventStore | null;
+  /** The change log of nodes and nodeset requests; without it `launcherChanges` is not served. */
+  launcherChanges?: TableFeedStore<LauncherChangeRecord> | null;
 }
+
+/** Every launcher-change subscriber gets every change; the subscription picks its tenant's. */
+const ALL = '*';
 
 export const DEFAULT_LIVE_HUB_OPTIONS: LiveHubOptions = {
   replayCapacity: 10_000,
   subscriberCapacity: 1_000,
   statusIntervalMs: 250,
   systemEventPollMs: 1000,
+  launcherChangePollMs: 1000,
 };
 
 interface DeltaSubscriber {
@@ -79,6 +95,7 @@ export class LiveHub implements LiveFeeds {
   private readonly channels = new Map<string, TenantChannel>();
   private readonly options: LiveHubOptions;
   private readonly systemEventFeed: SystemEventFeed | null;
+  private readonly launcherChangeFeed: TableFeed<LauncherChangeRecord, LauncherChangeItem> | null;
   private closed = false;
 
   constructor(
@@ -91,6 +108,19 @@ export class LiveHub implements LiveFeeds {
     this.options = { ...DEFAULT_LIVE_HUB_OPTIONS, ...options };
     this.systemEventFeed = store.systemEvents
       ? new SystemEventFeed(store.systemEvents, { pollIntervalMs: this.options.systemEventPollMs }, now, onError)
+      : null;
+    this.launcherChangeFeed = store.launcherChanges
+      ? new TableFeed<LauncherChangeRecord, LauncherChangeItem>(
+          store.launcherChanges,
+          {
+            keysOf: () => [ALL],
+            item: (change) => ({ kind: 'change', change }),
+            overflow: () => ({ kind: 'overflow' }),
+          },
+          { pollIntervalMs: this.options.launcherChangePollMs },
+          now,
+          onError,
+        )
       : null;
   }
 
@@ -169,6 +199,13 @@ export class LiveHub implements LiveFeeds {
     return this.systemEventFeed.subscribe(tenant);
   }
 
+  launcherChanges(): Promise<AsyncIterableIterator<LauncherChangeItem>> {
+    if (!this.launcherChangeFeed) {
+      return Promise.reject(new Error('Node and nodeset request changes are not available in this process'));
+    }
+    return this.launcherChangeFeed.subscribe(ALL);
+  }
+
   shared<T>(tenant: string, key: string, load: () => Promise<T>): Promise<T> {
     const channel = this.channel(tenant);
     const cached = channel.sharedValues.get(key);
@@ -205,6 +242,7 @@ export class LiveHub implements LiveFeeds {
   close(): void {
     this.closed = true;
     this.systemEventFeed?.close();
+    this.launcherChangeFeed?.close();
     for (const channel of this.channels.values()) {
       channel.unsubscribe();
       if (channel.ticksPending) {
@@ -288,6 +326,7 @@ export class LiveHub implements LiveFeeds {
    */
   private changed(channel: TenantChannel): void {
     void this.systemEventFeed?.nudge(); // a change often comes with system events
+    void this.launcherChangeFeed?.nudge(); // and with node requests
     channel.version += 1;
     channel.tick = { shared: true, tenant: channel.tenant, version: channel.version };
     if (channel.ticksPending) {

@@ -19,7 +19,12 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(baseUrl: string): Promise<TestBrowser> {
+/** `allowedOrigins`: other origins the pages may reach (an identity provider). */
+export async function launchBrowser(
+  baseUrl: string,
+  options: { allowedOrigins?: string[] } = {},
+): Promise<TestBrowser> {
+  const allowed = [baseUrl, ...(options.allowedOrigins ?? [])];
   const profile = mkdtempSync(path.join(os.tmpdir(), 'sluice-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -47,7 +52,7 @@ export async function launchBrowser(baseUrl: string): Promise<TestBrowser> {
     page.on('request', (request) => {
       const url = request.url();
       if (
-        !url.startsWith(baseUrl) &&
+        !allowed.some((origin) => url.startsWith(origin)) &&
         !url.startsWith('data:') &&
         !url.startsWith('blob:') &&
         !url.startsWith('ws://127.0.0.1')

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from './browser';
+import { contrastProblems, keyboardProblems, overflowProblems } from './page-checks';
 import { ensureDashboardBuilt, PROJECT, startDeployment, TENANT, type Deployment } from './deployment';
 
 const SCREENSHOTS = process.env.SLUICE_E2E_SCREENSHOTS;
@@ -243,4 +244,66 @@ describe('dashboard in a browser', () => {
     await visit('components', 'Components');
     await page.locator('table tbody tr', { hasText: 'api' }).first().waitFor(WAIT);
   }, 120_000);
+
+  it('fits 1,280 and 390 px, reads well in light and dark, and is keyboard reachable on every page', async () => {
+    const found = await deployment.graphql<{
+      tenant: { builds: { nodes: Array<{ uuid: string; buildset: { uuid: string } }> } };
+    }>(
+      `query { tenant(name: "${TENANT}") { ... on Tenant { builds(first: 1) { nodes { uuid buildset { uuid } } } } } }`,
+    );
+    const [build] = found.tenant.builds.nodes;
+    const pages = [
+      '/tenants',
+      '/components',
+      ...[
+        'status',
+        'builds',
+        `build/${build.uuid}`,
+        'buildsets',
+        `buildset/${build.buildset.uuid}`,
+        'change/2',
+        'jobs',
+        'job/hello-unit',
+        'projects',
+        `project/${PROJECT}`,
+        'config-errors',
+        'semaphores',
+        'autoholds',
+        'labels',
+        'nodes',
+        'providers',
+        'images',
+        'flavors',
+        'nodeset-requests',
+        'system-events',
+      ].map((path) => `/t/${TENANT}/${path}`),
+    ];
+    const problems: string[] = [];
+    for (const [width, scheme] of [
+      [1280, 'light'],
+      [1280, 'dark'],
+      [390, 'light'],
+      [390, 'dark'],
+    ] as const) {
+      const tab = await browser.open(width);
+      await tab.emulateMedia({ colorScheme: scheme });
+      for (const path of pages) {
+        await tab.goto(path);
+        await tab.locator('main h1').first().waitFor(WAIT);
+        await tab.waitForFunction(
+          () => !document.querySelector('main')?.textContent?.includes('Loading'),
+          undefined,
+          WAIT,
+        );
+        const where = `${path} at ${width} px, ${scheme}`;
+        problems.push(...(await overflowProblems(tab)).map((problem) => `${where}: ${problem}`));
+        problems.push(...(await contrastProblems(tab)).map((problem) => `${where}: ${problem}`));
+        if (scheme === 'light') {
+          problems.push(...(await keyboardProblems(tab)).map((problem) => `${where}: ${problem}`));
+        }
+      }
+      await tab.close();
+    }
+    expect(problems).toEqual([]);
+  }, 600_000);
 });

@@ -9,13 +9,13 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { loadServiceConfig } from '../../src/config/service';
 import type { EngineDelta } from '../../src/engine/event-bus';
-import { buildApp, type SluiceApp } from '../../src/server/app';
-import { silentLogger } from '../../src/server/logger';
+import type { SluiceApp } from '../../src/server/app';
 import { git } from '../../src/sources/git-cli';
 import { seedRepositories } from '../../src/sources/git-seed';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { adminToken, liveTestConfig } from '../helpers/live';
+import { startQuickstartApp } from '../helpers/quickstart-deployment';
 
 export const TENANT = 'example';
 export const PROJECT = 'example/hello';
@@ -57,7 +57,62 @@ const ENQUEUE = /* GraphQL */ `
   }
 `;
 
-export async function startDeployment(): Promise<Deployment> {
+export interface DeploymentOptions {
+  /**
+   * An OpenID Connect realm (`fake-realm`) the example tenant signs in with; its admin rule
+   * grants admin to tokens whose `groups` claim holds `example-admins`.
+   */
+  oidc?: { issuer: string; clientId: string };
+  /** A second tenant, `lab`, whose local provider keeps one `small` node ready (the launcher pages). */
+  launcher?: boolean;
+}
+
+/** The tenant file: `example` (with its OIDC realm and admin rule when asked), and `lab` when asked. */
+function tenantFile(options: DeploymentOptions): string {
+  const lines = [
+    '- tenant:',
+    '    name: example',
+    '    source:',
+    '      local:',
+    '        config-projects:',
+    '          - sluice-config',
+    '        untrusted-projects:',
+    '          - example/hello',
+    '          - example/broken',
+  ];
+  if (options.oidc) {
+    lines.push('    authentication-realm: fake-realm', '    admin-rules: [oidc-admins]');
+    lines.unshift(
+      '- authorization-rule:',
+      '    name: oidc-admins',
+      '    conditions:',
+      '      - groups: example-admins',
+    );
+  }
+  if (options.launcher) {
+    lines.push(
+      '- tenant:',
+      '    name: lab',
+      '    source:',
+      '      local:',
+      '        config-projects:',
+      '          - lab-config:',
+      '              include: [image, flavor, label, section, provider]',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `lab`: a local provider keeping one `small` node ready; `built` is an image its jobs would build. */
+const LAB_CONFIG = `- image: { name: host, type: cloud }
+- image: { name: built, type: zuul, description: Built by an image-build job }
+- flavor: { name: normal }
+- label: { name: small, image: host, flavor: normal, min-ready: 1 }
+- section: { name: lab-section, connection: nodes, images: [host, built], flavors: [normal] }
+- provider: { name: lab-nodes, section: lab-section, labels: [small] }
+`;
+
+export async function startDeployment(options: DeploymentOptions = {}): Promise<Deployment> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-dashboard-e2e-'));
   const deployment = path.join(root, 'examples', 'quickstart');
   cpSync(path.join(REPOSITORY_ROOT, 'examples/quickstart'), deployment, { recursive: true });
@@ -67,23 +122,16 @@ export async function startDeployment(): Promise<Deployment> {
     path.join(deployment, 'repos/example/broken/.zuul.yaml'),
     '- job:\n    name: broken-job\n    parent: no-such-parent\n    run: run.sh\n',
   );
-  writeFileSync(
-    path.join(deployment, 'main.yaml'),
-    [
-      '- tenant:',
-      '    name: example',
-      '    source:',
-      '      local:',
-      '        config-projects:',
-      '          - sluice-config',
-      '        untrusted-projects:',
-      '          - example/hello',
-      '          - example/broken',
-      '',
-    ].join('\n'),
-  );
+  if (options.launcher) {
+    mkdirSync(path.join(deployment, 'repos/lab-config'), { recursive: true });
+    writeFileSync(path.join(deployment, 'repos/lab-config/zuul.yaml'), LAB_CONFIG);
+  }
+  writeFileSync(path.join(deployment, 'main.yaml'), tenantFile(options));
   const config = loadServiceConfig(path.join(deployment, 'sluice.yaml'));
   config.logs.url = '/logs/';
+  if (options.launcher) {
+    config.connections.nodes = { driver: 'local', root: path.join(root, 'nodes') };
+  }
   const connection = config.connections.local;
   if (connection?.driver !== 'git' || connection.seedFrom === undefined) {
     throw new Error('the quickstart has a seeded git connection "local"');
@@ -94,13 +142,24 @@ export async function startDeployment(): Promise<Deployment> {
   await seedRepositories(connection.seedFrom, connection.baseurl);
   const bareRepo = path.join(connection.baseurl, `${PROJECT}.git`);
   const database: TestDatabase = await createTestDatabase({ migrate: false });
-  const app = buildApp({
-    config: { ...config, auth: liveTestConfig().auth },
-    database,
-    logger: silentLogger(),
-    environment: { PATH: process.env.PATH },
-  });
-  await app.start(0, '127.0.0.1');
+  const auth = liveTestConfig().auth;
+  if (options.oidc) {
+    auth.authenticators.push({
+      name: 'fake-idp',
+      driver: 'OpenIDConnect',
+      realm: 'fake-realm',
+      issuer: options.oidc.issuer,
+      clientId: options.oidc.clientId,
+      uidClaim: 'sub',
+      clockSkew: 0,
+      allowAuthzOverride: false,
+      default: false,
+      scope: 'openid profile',
+      loadUserInfo: false,
+      keysCacheTtl: 600,
+    });
+  }
+  const app = await startQuickstartApp(config, database, auth);
   const reports = new Map<string, (delta: EngineDelta) => void>();
   const itemChanges = new Map<string, string[]>();
   engineEventBusOver(app.bus, () => undefined).subscribe(TENANT, (delta) => {

@@ -1,5 +1,5 @@
 /** Wires an Engine to a test database and the scripted neighbours; one per scenario. */
-import { Engine } from '../../src/engine/engine';
+import { Engine, type EngineOptions } from '../../src/engine/engine';
 import { InProcessEventBus, type EngineDelta } from '../../src/engine/event-bus';
 import type { EngineLayout } from '../../src/engine/ports/layout';
 import type { TriggerEvent } from '../../src/model/engine-events';
@@ -38,6 +38,8 @@ export class EngineHarness {
     public layout: EngineLayout,
     /** State kept across a simulated restart; `executor`: an executor that outlives the engine (its builds keep running). */
     shared?: { clock: FakeClock; changes: FakeChanges; merger?: ScriptedMerger; executor?: ScriptedExecutor },
+    /** Engine options over the harness's own (leadership timings, observers). */
+    private readonly engineOptions: Partial<EngineOptions> = {},
   ) {
     this.tenant = layout.tenant;
     this.clock = shared?.clock ?? new FakeClock();
@@ -66,6 +68,7 @@ export class EngineHarness {
         this.uuidCounter += 1;
         return `${this.tenant.replace(/\D/g, '').padStart(4, '0')}${String(this.uuidCounter).padStart(28, '0')}`;
       },
+      ...this.engineOptions,
     });
     this.executor.sink = (tenant, event) => engine.submitResult(tenant, event);
     this.nodes.sink = (tenant, event) => engine.submitResult(tenant, event);

@@ -42,6 +42,8 @@ export interface BuildSpec {
   artifacts?: NewArtifact[];
   provides?: string[];
   events?: NewBuildEvent[];
+  /** The data the build returned. */
+  resultData?: Record<string, unknown>;
   /** Build duration in seconds (default 60). */
   durationSeconds?: number;
 }
@@ -117,6 +119,7 @@ export function historyFactory(knex: Knex, start = new Date('2026-01-01T00:00:00
         artifacts: spec.artifacts,
         provides: spec.provides,
         events: spec.events,
+        resultData: spec.resultData,
       });
     },
     finish: (buildset, result, message = null) => buildsets.finish(buildset.id, { result, message, at: tick() }),

@@ -55,6 +55,7 @@ async function startSeededHistoryServer(): Promise<SeededHistory> {
     artifacts,
     provides: ['docs-site'],
     logUrl: 'https://logs.example.com/1/',
+    resultData: { zuul: { log_url: 'https://logs.example.com/1/' }, docs: ['index.html'] },
   });
   await record(gate1, {
     jobName: 'project-test2',

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020';
+import type { ServiceConfig } from '../../src/config/service';
 import type { HttpMethod } from '../../rest-compat/route';
 import type { RestShape } from '../../rest-compat/shape';
 import { buildFixtureRepos, type FixtureRepos } from './config-fixtures';
@@ -37,8 +38,11 @@ export interface RestContract {
   concretePath(pattern: string): string;
 }
 
-/** Starts the server before the tests of the calling file (or describe) and stops it after them. */
-export function useRestContract(): RestContract {
+/**
+ * Starts the server before the tests of the calling file (or describe) and stops it after them;
+ * `config` adds to its service configuration (authenticators, limits).
+ */
+export function useRestContract(options: { config?: Partial<ServiceConfig> } = {}): RestContract {
   let server: TestServer | undefined;
   let repos: FixtureRepos | undefined;
   const documents = new OpenApiDocuments();
@@ -66,6 +70,7 @@ export function useRestContract(): RestContract {
           },
           timer: { driver: 'timer' },
         },
+        ...options.config,
       },
     });
     const history = historyFactory(server.database.knex);

@@ -61,7 +61,7 @@ describe('event bus', () => {
 
   const pgOnly = process.env.DATABASE_URL ? it : it.skip;
   pgOnly('postgres: LISTEN/NOTIFY carries messages between instances', async () => {
-    const database: TestDatabase = await createTestDatabase({ migrate: false });
+    const database: TestDatabase = await createTestDatabase();
     const url = database.url ?? '';
     const a = new PostgresBus(url);
     const b = new PostgresBus(url);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { BuildJob } from '../../src/model/build-request';
 import { step } from '../helpers/build-params';
 import { createExecutorHarness, type ExecutorHarness } from '../helpers/executor';
+import { expectValid, jobOutputSchema } from '../helpers/log-schemas';
 
 const SCRIPTS = {
   // The "service" the run phase sets up lives in the workspace; the post-run step tears it down.
@@ -38,6 +39,13 @@ describe('ExecutorWorker: paused builds', () => {
 
   function readLog(uuid: string): string {
     return readFileSync(path.join(harness.logsDir, 'example', uuid.slice(0, 2), uuid, 'job-output.txt'), 'utf8');
+  }
+
+  /** Phases and task names of the build's job-output.json (docs/logs.md#job-outputjson). */
+  function jobOutputPhases(uuid: string): Array<[string, string[]]> {
+    const file = path.join(harness.logsDir, 'example', uuid.slice(0, 2), uuid, 'job-output.json');
+    const playbooks = expectValid(jobOutputSchema, JSON.parse(readFileSync(file, 'utf8')), 'job-output.json');
+    return playbooks.map((playbook) => [playbook.phase, playbook.plays[0].tasks.map((task) => task.task.name)]);
   }
 
   async function eventTypes(uuid: string): Promise<string[]> {
@@ -108,6 +116,7 @@ describe('ExecutorWorker: paused builds', () => {
     const uuid = 'c3000000000000000000000000000003';
     await harness.enqueue(uuid, JOB);
     await harness.pause(uuid);
+    expect(jobOutputPhases(uuid)).toEqual([['run', ['serve.sh (org/app)']]]);
     await harness.worker.stop();
     const successor = harness.spawnWorker();
     try {
@@ -121,6 +130,11 @@ describe('ExecutorWorker: paused builds', () => {
       const log = readLog(uuid);
       expect(log).toContain(`| Resumed on executor ${successor.id}: every dependent job has completed\n`);
       expect(log).toContain('| stopping: registry up for unit\n');
+      // The structured output goes on too: the other worker appended the post-run phase.
+      expect(jobOutputPhases(uuid)).toEqual([
+        ['run', ['serve.sh (org/app)']],
+        ['post', ['stop.sh (org/app)']],
+      ]);
       // The log goes on in one file, every line timestamped.
       for (const line of log.trimEnd().split('\n')) {
         expect(line).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} \| /);

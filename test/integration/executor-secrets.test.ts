@@ -115,6 +115,11 @@ describe('build secrets on the executor', () => {
     expect(done.warnings).toEqual([`saw ${REDACTED}`]);
     expect(done.artifacts).toEqual([
       { name: `a-${REDACTED}`, url: expect.stringMatching(/a\.txt$/), metadata: { k: REDACTED } },
+      {
+        name: 'Zuul Manifest',
+        url: expect.stringMatching(/zuul-manifest\.json$/),
+        metadata: { type: 'zuul_manifest' },
+      },
     ]);
     const logDir = path.join(harness.logsDir, 'example', 'se', uuid);
     const log = readFileSync(path.join(logDir, 'job-output.txt'), 'utf8');
@@ -124,8 +129,20 @@ describe('build secrets on the executor', () => {
     expect(log).not.toContain('line-of-a-cert');
     expect(log).not.toContain(PASSWORD);
     expect(readFileSync(path.join(logDir, 'copy.txt'), 'utf8')).toBe(`copy: ${REDACTED}\n`);
+    // The structured output holds the step's output masked too (docs/logs.md#job-outputjson).
+    const jobOutput = readFileSync(path.join(logDir, 'job-output.json'), 'utf8');
+    expect(jobOutput).toContain(`the password is ${REDACTED}`);
+    expect(jobOutput).not.toContain(PASSWORD);
+    expect(jobOutput).not.toContain('line-of-a-cert');
     // Binary files are not rewritten (documented); text files never keep a temporary copy.
-    expect(readdirSync(logDir).sort()).toEqual(['blob.bin', 'copy.txt', 'job-output.txt']);
+    expect(readdirSync(logDir).sort()).toEqual([
+      'blob.bin',
+      'copy.txt',
+      'job-output.json',
+      'job-output.txt',
+      'zuul-info',
+      'zuul-manifest.json',
+    ]);
     const rows = await harness.database.knex.raw(
       `select params::text as params from build_requests where build_uuid = ?`,
       [uuid],

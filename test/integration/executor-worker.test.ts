@@ -4,6 +4,7 @@ import { allowedHostEnvironment } from '../../src/executor/step-environment';
 import type { BuildNode, BuildRequestParams } from '../../src/model/build-request';
 import { buildParams, step } from '../helpers/build-params';
 import { createExecutorHarness, type ExecutorHarness } from '../helpers/executor';
+import { LostWorkRepository } from '../../src/store/repositories/lost-work';
 
 const SCRIPTS = {
   'run.sh': `echo "building $SLUICE_PROJECT $SLUICE_CHANGE,$SLUICE_PATCHSET"
@@ -59,7 +60,11 @@ describe('ExecutorWorker', () => {
       result: 'SUCCESS',
       errorDetail: null,
       logUrl,
-      artifacts: [{ name: 'report', url: `${logUrl}report.html`, metadata: null }],
+      artifacts: [
+        { name: 'report', url: `${logUrl}report.html`, metadata: null },
+        // docs/logs.md#the-manifest-artifact
+        { name: 'Zuul Manifest', url: `${logUrl}zuul-manifest.json`, metadata: { type: 'zuul_manifest' } },
+      ],
       data: { version: '1.0' },
       childJobs: null,
       worker: harness.worker.id,
@@ -145,6 +150,32 @@ describe('ExecutorWorker', () => {
     const done = await harness.completion('ae000000000000000000000000000007');
     expect(Date.now() - requestedAt).toBeLessThan(2000);
     expect(done.result).toBe('ABORTED');
+  });
+
+  it('stops a build whose request was reclaimed as lost, and its completion writes nothing', async () => {
+    const uuid = 'ae000000000000000000000000000017';
+    await harness.enqueue(uuid, { run: [step('long.sh')] });
+    await waitUntil(() => readLog(harness, uuid).includes('| long\n'));
+    // Judged dead (docs/operations.md#lost-work): this worker has no component record, and its
+    // request counts as unchanged since before the cut-off.
+    const reclaimed = await new LostWorkRepository(harness.database.knex).reclaim(harness.worker.id, {
+      heartbeat: null,
+      unchangedSince: new Date(Date.now() + 60_000),
+      paused: false,
+      now: new Date(),
+      detail: `Build request lost: executor ${harness.worker.id} stopped heartbeating`,
+    });
+    expect(reclaimed.map((build) => build.buildUuid)).toEqual([uuid]);
+    const stoppedAt = Date.now();
+    await waitUntil(() => readLog(harness, uuid).includes('ABORTED'));
+    expect(Date.now() - stoppedAt).toBeLessThan(5000);
+    await waitUntil(() => harness.worker.activeCount === 0);
+    const completions = (await harness.repository.resultEvents('example')).filter(
+      (event) => event.payload.buildUuid === uuid && event.eventType === 'build-completed',
+    );
+    expect(completions.map((event) => [event.payload.result, event.payload.errorDetail])).toEqual([
+      ['ABORTED', `Build request lost: executor ${harness.worker.id} stopped heartbeating`],
+    ]);
   });
 
   it('completes an unclaimed request at once with CANCELED', async () => {
@@ -234,7 +265,7 @@ function readLog(harness: ExecutorHarness, uuid: string): string {
   return existsSync(file) ? readFileSync(file, 'utf8') : '';
 }
 
-async function waitUntil(predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+async function waitUntil(predicate: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const start = Date.now();
   while (!(await predicate())) {
     if (Date.now() - start > timeoutMs) {

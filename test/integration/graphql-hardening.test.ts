@@ -208,6 +208,21 @@ describe('GraphQL hardening', () => {
     expect(messages(result)).toEqual(['Syntax Error: Token limit of 2000 exceeded.']);
   });
 
+  it('refuses documents nested deeper than the limit before parsing them (400, no stack overflow)', async () => {
+    const list = (depth: number) => `${'['.repeat(depth)}"x"${']'.repeat(depth)}`;
+    for (const depth of [65, 5000, 100_000]) {
+      const refused = await post(`{ page(first: ${list(depth)}) { id } }`);
+      expect({ status: refused.status, messages: messages(refused) }).toEqual({
+        status: 400,
+        messages: ['Syntax Error: Nesting limit of 64 exceeded.'],
+      });
+    }
+    // 64 levels pass the guard (and then fail as an ordinary type error).
+    const allowed = await post(`{ page(first: ${list(62)}) { id } }`);
+    expect(messages(allowed)).toEqual([expect.stringMatching(/^Int cannot represent non-integer value/)]);
+    expect((await post(`{ hello } # ${'['.repeat(500)}`)).body).toEqual({ data: { hello: 'world' } });
+  });
+
   it('refuses oversized bodies with 413, whether or not Content-Length is given', async () => {
     const padding = ' '.repeat(DEFAULTS.maxBodyBytes + 10);
     const declared = await post(`{ hello }${padding}`);
@@ -301,6 +316,9 @@ describe('GraphQL hardening', () => {
       });
       expect(await run(`{ ${'hello '.repeat(2100)} }`)).toEqual({
         errors: [expect.objectContaining({ message: 'Syntax Error: Token limit of 2000 exceeded.' })],
+      });
+      expect(await run(`{ page(first: ${'['.repeat(5000)}1${']'.repeat(5000)}) { id } }`)).toEqual({
+        errors: [expect.objectContaining({ message: 'Syntax Error: Nesting limit of 64 exceeded.' })],
       });
       expect(await run(`{ ${Array.from({ length: 16 }, (_, i) => `a${i}: hello`).join(' ')} }`)).toEqual({
         errors: [expect.objectContaining({ message: 'Syntax Error: Aliases limit of 15 exceeded, found 16.' })],

@@ -5,18 +5,14 @@
  * served over HTTP and the change merged into master; a change breaking the unit test fails
  * and is not merged.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { loadServiceConfig, type ServiceConfig } from '../../src/config/service';
+import { rmSync } from 'node:fs';
 import type { EngineDelta } from '../../src/engine/event-bus';
-import { buildApp, type SluiceApp } from '../../src/server/app';
-import { silentLogger } from '../../src/server/logger';
+import type { SluiceApp } from '../../src/server/app';
 import { git } from '../../src/sources/git-cli';
-import { seedRepositories } from '../../src/sources/git-seed';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { adminToken, liveTestConfig } from '../helpers/live';
+import { adminToken } from '../helpers/live';
+import { pushChange as pushChangeTo, quickstartDeployment, startQuickstartApp } from '../helpers/quickstart-deployment';
 
 const TENANT = 'example';
 const PROJECT = 'example/hello';
@@ -43,7 +39,6 @@ interface BuildRow {
 
 describe('quickstart end to end (serve: engine, executor, git driver, logs)', () => {
   let root: string;
-  let config: ServiceConfig;
   let database: TestDatabase;
   let app: SluiceApp;
   let reports: EngineDelta[];
@@ -51,26 +46,12 @@ describe('quickstart end to end (serve: engine, executor, git driver, logs)', ()
   let bareRepo: string;
 
   beforeAll(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'sluice-quickstart-e2e-'));
-    const deployment = path.join(root, 'examples', 'quickstart');
-    cpSync(path.resolve(__dirname, '../../examples/quickstart'), deployment, { recursive: true });
-    config = loadServiceConfig(path.join(deployment, 'sluice.yaml'));
-    // The server listens on an ephemeral port, so the logs are published under a relative URL of this service.
-    config.logs.url = '/logs/';
-    const connection = config.connections.local;
-    if (connection?.driver !== 'git' || connection.seedFrom === undefined) {
-      throw new Error('the quickstart has a seeded git connection "local"');
-    }
-    await seedRepositories(connection.seedFrom, connection.baseurl);
-    bareRepo = path.join(connection.baseurl, `${PROJECT}.git`);
+    const deployment = quickstartDeployment('sluice-quickstart-e2e-');
+    root = deployment.root;
+    await deployment.seed();
+    bareRepo = deployment.repository(PROJECT);
     database = await createTestDatabase({ migrate: false });
-    app = buildApp({
-      config: { ...config, auth: liveTestConfig().auth },
-      database,
-      logger: silentLogger(),
-      environment: { PATH: process.env.PATH },
-    });
-    await app.start(0, '127.0.0.1');
+    app = await startQuickstartApp(deployment.config, database);
     reports = [];
     reported = [];
     engineEventBusOver(app.bus, () => undefined).subscribe(TENANT, (delta) => {
@@ -87,28 +68,9 @@ describe('quickstart end to end (serve: engine, executor, git driver, logs)', ()
     rmSync(root, { recursive: true, force: true });
   });
 
-  /** Commit `files` on top of master in a clone and push the commit as a change ref; resolves with its sha. */
-  async function pushChange(number: number, files: Record<string, string>, message: string): Promise<string> {
-    const work = mkdtempSync(path.join(root, 'work-'));
-    await git(root, ['clone', '--quiet', bareRepo, work]);
-    for (const [file, content] of Object.entries(files)) {
-      writeFileSync(path.join(work, file), content);
-    }
-    await git(work, ['add', '--all']);
-    await git(work, [
-      '-c',
-      'user.name=Quickstart User',
-      '-c',
-      'user.email=user@example.com',
-      'commit',
-      '--quiet',
-      '-m',
-      message,
-    ]);
-    const ref = `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`;
-    await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
-    return (await git(work, ['rev-parse', 'HEAD'])).stdout.trim();
-  }
+  /** Commit `files` on top of master and push the commit as change `<number>,1`; resolves with its sha. */
+  const pushChange = (number: number, files: Record<string, string>, message: string): Promise<string> =>
+    pushChangeTo(root, bareRepo, number, files, message);
 
   /** Enqueue change `<number>,1` into gate as a tenant admin and wait for its report. */
   async function gate(number: number): Promise<EngineDelta> {

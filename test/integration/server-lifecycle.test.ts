@@ -61,7 +61,11 @@ describe('sluice serve', () => {
     try {
       const ready = await fetch(`${service.base}/health/ready`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready' });
+      // Embedded store, in-process bus: the store is the one link (docs/operations.md#health).
+      expect(await ready.json()).toEqual({
+        status: 'ready',
+        links: { database: { up: true, since: expect.any(String) } },
+      });
       expect((await fetch(`${service.base}/health/live`)).status).toBe(200);
 
       const gql = await fetch(`${service.base}/graphql`, {

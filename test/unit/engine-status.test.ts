@@ -85,7 +85,7 @@ function item(
   };
 }
 
-function build(uuid: string, start: string, estimated: number | null, result: BuildResult | null = null): BuildState {
+function build(uuid: string, start: string, result: BuildResult | null = null): BuildState {
   return {
     uuid,
     historyId: null,
@@ -96,7 +96,6 @@ function build(uuid: string, start: string, estimated: number | null, result: Bu
     result,
     errorDetail: null,
     logUrl: `finger://executor/${uuid}`,
-    estimatedTime: estimated,
     canceled: false,
     retry: false,
     held: false,
@@ -129,9 +128,9 @@ const state: PipelineState = {
         decreaseFactor: 2,
       },
       items: [
-        item('a', 1, null, [jobState('merge', { tries: 1, build: build('b1', '2026-01-01T00:05:00.000Z', 600) })]),
+        item('a', 1, null, [jobState('merge', { tries: 1, build: build('b1', '2026-01-01T00:05:00.000Z') })]),
         item('b', 2, 'a', [
-          jobState('merge', { tries: 1, build: build('b2', '2026-01-01T00:08:00.000Z', 60) }),
+          jobState('merge', { tries: 1, build: build('b2', '2026-01-01T00:08:00.000Z') }),
           jobState('test', {
             waitReason: 'dependencies',
             waitingStatus: 'dependencies: merge',
@@ -158,6 +157,12 @@ const input = {
   pendingEvents: { trigger: 2, management: 1, result: 0 },
   pipelineEvents: new Map([['gate', { trigger: 1, management: 1, result: 0 }]]),
   lastReconfigured: new Date('2026-01-01T00:00:00Z'),
+  // Build-time estimates by item and job, as the engine reads them from build history.
+  estimatedTime: (item: ItemState, jobName: string) =>
+    new Map([
+      ['a/merge', 600],
+      ['b/merge', 60],
+    ]).get(`${item.uuid}/${jobName}`) ?? null,
 };
 
 describe('tenant status model', () => {
@@ -213,5 +218,34 @@ describe('tenant status model', () => {
       status.resultEventQueue.length,
     ]).toEqual([2, 1, 0]);
     expect(status.lastReconfigured).toBe(Date.parse('2026-01-01T00:00:00Z'));
+  });
+});
+
+describe('status refs', () => {
+  it('name projects from the layout and link changes whose state has no link', () => {
+    const unlinked: PipelineState = {
+      ...state,
+      queues: state.queues.map((queue) => ({
+        ...queue,
+        items: queue.items.map((one) => ({
+          ...one,
+          changes: one.changes.map((change) => ({ ...change, url: change.number === 1 ? change.url : null })),
+        })),
+      })),
+    };
+    const status = computeTenantStatus({
+      ...input,
+      states: [unlinked],
+      projectName: (canonicalName) => (canonicalName === 'git.example.com/org/project' ? 'org/project' : '?'),
+      changeUrl: (change) => `https://sluice.example.com/t/tenant-one/change/${change.number},${change.patchset}`,
+    });
+    const refs = status.pipelines[0].changeQueues[0].heads[0].map((one) => one.refs[0]);
+    expect(refs.map((ref) => [ref.project, ref.projectCanonical, ref.url])).toEqual([
+      ['org/project', 'git.example.com/org/project', 'https://git.example.com/c/1'],
+      ['org/project', 'git.example.com/org/project', 'https://sluice.example.com/t/tenant-one/change/2,1'],
+      ['org/project', 'git.example.com/org/project', 'https://sluice.example.com/t/tenant-one/change/3,1'],
+    ]);
+    // Without a layout name, the name is what follows the host part.
+    expect(computeTenantStatus(input).pipelines[0].changeQueues[0].heads[0][0].refs[0].project).toBe('org/project');
   });
 });

@@ -31,11 +31,12 @@ const SystemEventsPage = lazy(() => import('./pages/system').then((m) => ({ defa
 const ComponentsPage = lazy(() => import('./pages/system').then((m) => ({ default: m.ComponentsPage })));
 const launcher = () => import('./pages/launcher');
 const LabelsPage = lazy(() => launcher().then((m) => ({ default: m.LabelsPage })));
-const NodesPage = lazy(() => launcher().then((m) => ({ default: m.NodesPage })));
+const launcherLive = () => import('./pages/launcher-live');
+const NodesPage = lazy(() => launcherLive().then((m) => ({ default: m.NodesPage })));
 const ProvidersPage = lazy(() => launcher().then((m) => ({ default: m.ProvidersPage })));
 const ImagesPage = lazy(() => launcher().then((m) => ({ default: m.ImagesPage })));
 const FlavorsPage = lazy(() => launcher().then((m) => ({ default: m.FlavorsPage })));
-const NodesetRequestsPage = lazy(() => launcher().then((m) => ({ default: m.NodesetRequestsPage })));
+const NodesetRequestsPage = lazy(() => launcherLive().then((m) => ({ default: m.NodesetRequestsPage })));
 
 const TENANT_NAV: Array<[string, string]> = [
   ['status', 'Status'],
@@ -113,6 +114,15 @@ function Shell({ tenant, children }: { tenant?: string; children: ReactNode }) {
   );
 }
 
+/** The log file a build page URL opens (`.../log/<path>`, each segment URL-encoded). */
+function decodeLogPath(raw: string): string {
+  try {
+    return raw.split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return raw;
+  }
+}
+
 function TenantRoutes() {
   const { tenant = '' } = useParams<{ tenant: string }>();
   return (
@@ -124,7 +134,10 @@ function TenantRoutes() {
         <Route path="/t/:tenant/builds">
           <BuildsPage tenant={tenant} />
         </Route>
-        <Route path="/t/:tenant/build/:uuid">{(p) => <BuildPage tenant={tenant} uuid={p.uuid} />}</Route>
+        <Route path="/t/:tenant/build/:uuid/log/*">
+          {(p) => <BuildPage tenant={tenant} uuid={p.uuid} logPath={decodeLogPath(p['*'])} />}
+        </Route>
+        <Route path="/t/:tenant/build/:uuid">{(p) => <BuildPage tenant={tenant} uuid={p.uuid} logPath={null} />}</Route>
         <Route path="/t/:tenant/buildsets">
           <BuildsetsPage tenant={tenant} />
         </Route>

@@ -7,17 +7,17 @@ import type { BuildState, ItemState, JobState } from '../../model/pipeline-state
 import type { BuildResult } from '../../model/results';
 import type { PassContext } from '../pass-context';
 import type { HistoryRef } from '../ports/history';
+import { projectName, type EngineLayout } from '../ports/layout';
 import { releaseSemaphores } from './semaphores';
 
-/** The history ref of an item's (first) change. */
-export function historyRef(item: ItemState): HistoryRef {
-  return historyRefOf(item.changes[0]);
-}
-
-/** The history ref of one change. */
-export function historyRefOf(change: ChangeInfo): HistoryRef {
+/**
+ * The history ref of one change, with the project's name as well as its canonical name
+ * (docs/gating.md#project-names-in-history).
+ */
+export function historyRefOf(change: ChangeInfo, layout: EngineLayout): HistoryRef {
   return {
-    project: change.project,
+    project: projectName(layout, change.project),
+    projectCanonical: change.project,
     ref: change.ref,
     refUrl: change.url,
     change: change.number,
@@ -39,7 +39,6 @@ export function newBuild(ctx: PassContext, attempt: number): BuildState {
     result: null,
     errorDetail: null,
     logUrl: null,
-    estimatedTime: null,
     canceled: false,
     retry: false,
     held: false,
@@ -122,6 +121,7 @@ export async function recordEnded(
       held: false,
       artifacts: [],
       provides: [],
+      resultData: {},
     });
   }
   ctx.publish({

@@ -69,8 +69,6 @@ export async function applyResult(
     build.logUrl = event.logUrl ?? build.logUrl;
     job.waitReason = null;
     job.waitingStatus = null;
-    const change = item.changes[0];
-    build.estimatedTime = await ctx.estimatedTime(change.project, change.branch, job.job.name);
     // A build re-run by an executor after a restart keeps its first history row.
     if (item.buildset.historyId !== null && build.historyId === null) {
       build.historyId = await recordBuildStart(
@@ -135,7 +133,7 @@ async function pauseBuild(
         build.startTime ? new Date(build.startTime) : ctx.now,
       ));
     build.historyId = id;
-    await ctx.history.buildEvent(id, { eventType: 'paused', eventTime: ctx.now });
+    await ctx.history.buildEvent(id, { eventType: 'paused', eventTime: ctx.now, resultData: build.data });
   }
   ctx.publish({
     type: 'job-paused',
@@ -227,6 +225,7 @@ async function completeBuild(
       held: build.held,
       artifacts: build.artifacts,
       provides: result === 'SUCCESS' ? job.job.provides : [],
+      resultData: build.data,
     });
   }
   await releaseSemaphores(ctx, item, job);

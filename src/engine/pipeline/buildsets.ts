@@ -1,6 +1,6 @@
 /** An item's buildset: a new one, and its history row (created once, when it is first needed). */
 import type { BuildsetState, ItemState } from '../../model/pipeline-state';
-import { historyRef } from '../jobs/build-records';
+import { historyRefOf } from '../jobs/build-records';
 import type { PassContext } from '../pass-context';
 import type { ManagedPipeline } from './types';
 
@@ -39,7 +39,7 @@ export async function ensureHistoryBuildset(
     pipeline: pipeline.name,
     eventId: item.eventId,
     eventTimestamp: item.eventTimestamp === null ? null : new Date(item.eventTimestamp),
-    refs: item.changes.map((change) => ({ ...historyRef({ ...item, changes: [change] }) })),
+    refs: item.changes.map((change) => historyRefOf(change, ctx.layout)),
     triggeredBy: item.triggeredBy,
     at: ctx.now,
   });

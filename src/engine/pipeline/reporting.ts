@@ -150,7 +150,7 @@ export async function reportNotEnqueued(
     pipeline: pipeline.name,
     eventId: options.eventId,
     eventTimestamp: options.eventTimestamp === null ? null : new Date(options.eventTimestamp),
-    refs: [historyRefOf(change)],
+    refs: [historyRefOf(change, ctx.layout)],
     triggeredBy: `Triggered by ${describeTrigger(change)}`,
     at: ctx.now,
   });

@@ -1,4 +1,4 @@
-/** The build-history port: the SQL reporter's writes (docs/gating.md#build-history) and build-time estimates. */
+/** The build-history port: the SQL reporter's writes (docs/gating.md#build-history). */
 import type { BuildResult, BuildsetResult } from '../../model/results';
 import type { NewRef } from '../../store/repositories/refs';
 
@@ -42,10 +42,16 @@ export interface BuildHistoryWriter {
       held: boolean;
       artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
       provides: string[];
+      /** The data the build returned (docs/gating.md#build-history); empty when none. */
+      resultData: Record<string, unknown>;
     },
   ): Promise<void>;
-  /** A `paused` or `resumed` event of a started build (docs/gating.md#build-history). */
-  buildEvent(buildId: number, input: { eventType: 'paused' | 'resumed'; eventTime: Date }): Promise<void>;
-  /** Average duration in seconds of the last 10 final SUCCESS builds, or null. */
-  estimatedTime(tenant: string, project: string, branch: string | null, jobName: string): Promise<number | null>;
+  /**
+   * A `paused` or `resumed` event of a started build (docs/gating.md#build-history); a pause also
+   * records the data the build returned so far.
+   */
+  buildEvent(
+    buildId: number,
+    input: { eventType: 'paused' | 'resumed'; eventTime: Date; resultData?: Record<string, unknown> },
+  ): Promise<void>;
 }

@@ -6,6 +6,7 @@
 import type { MergeMode } from '../../model/build-request';
 import type { ChangeInfo } from '../../model/changes';
 import type { TriggerEvent } from '../../model/engine-events';
+import { nameFromCanonical } from '../../model/changes';
 import type { EngineJob, WindowParams } from '../../model/pipeline-state';
 
 export type ManagerKind = 'independent' | 'dependent' | 'serial' | 'supercedent';
@@ -163,6 +164,15 @@ export interface EngineLayout {
   ): FreezeOutcome;
   /** Whether the project has any configuration for the pipeline. */
   projectInPipeline(pipeline: string, project: string): boolean;
+}
+
+/**
+ * The name (`org/project`) of a project known by its canonical name: the layout's, else what
+ * follows the host part (`<host>/<name>`, how canonical names are made) for a project the
+ * layout no longer has.
+ */
+export function projectName(layout: EngineLayout | null, canonicalName: string): string {
+  return layout?.projects.get(canonicalName)?.name ?? nameFromCanonical(canonicalName);
 }
 
 /** Find a project by short or canonical name. */

@@ -1,27 +1,152 @@
 /**
- * Scheduler leadership of a tenant: one process at a time runs a tenant's scheduler, holding the
- * tenant's advisory lock (src/store/repositories/engine-state.ts) for as long as it does.
+ * Scheduler leadership of a tenant (docs/operations.md#leadership-model): a lease row with a
+ * fencing epoch (src/store/repositories/scheduler-leases.ts). A scheduler acts for a tenant only
+ * while it holds the lease: every pass proves it with `fence` inside the transaction that writes
+ * the tenant's state, and side effects outside a transaction check that the lease cannot have
+ * run out since it was last proven (`isHeld`, on this process's monotonic clock).
  */
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { Knex } from 'knex';
 import type { Database } from '../../store/database';
-import { EngineStateRepository, type LeadershipLock } from '../../store/repositories/engine-state';
+import { SchedulerLeaseRepository } from '../../store/repositories/scheduler-leases';
+
+export interface LeadershipSettings {
+  /** How long a lease lasts without renewal; another scheduler takes over after it runs out. */
+  ttlMs: number;
+  /** Renew the lease when it was last proven this long ago (default: a third of `ttlMs`). */
+  renewAfterMs?: number;
+  /** How often a scheduler standing by tries to take the lead (default: a third of `ttlMs`). */
+  standbyRetryMs?: number;
+  /** A monotonic clock in ms (tests). */
+  monotonic?: () => number;
+}
+
+export const DEFAULT_LEASE_TTL_MS = 15_000;
+
+/** The lease is treated as lost locally this share of its duration before it runs out in the database. */
+const SAFETY_SHARE = 0.2;
+
+/** Thrown inside a pass whose scheduler no longer leads its tenant: the transaction rolls back. */
+export class LeadershipLostError extends Error {
+  constructor(tenant: string, why: string) {
+    super(`scheduler of tenant ${tenant} lost the lead: ${why}`);
+    this.name = 'LeadershipLostError';
+  }
+}
 
 export class TenantLeadership {
-  private lock: LeadershipLock | null = null;
+  /** Who holds the lease, as the `scheduler_leases` row shows it: host, process and this scheduler. */
+  readonly holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly leases: SchedulerLeaseRepository;
+  private readonly monotonic: () => number;
+  private held: number | null = null;
+  /** Until when (monotonic) the lease is certainly still ours. */
+  private validUntil = 0;
+  /** When (monotonic) the lease was last proven. */
+  private provenAt = 0;
 
   constructor(
-    private readonly database: Database,
+    database: Database,
     private readonly tenant: string,
-  ) {}
-
-  /** Take the lead; false when another process holds it. */
-  async acquire(): Promise<boolean> {
-    this.lock = await new EngineStateRepository(this.database.knex).acquireLeadership(this.tenant, this.database.kind);
-    return this.lock !== null;
+    private readonly settings: LeadershipSettings,
+  ) {
+    this.leases = new SchedulerLeaseRepository(database.knex);
+    this.monotonic = settings.monotonic ?? (() => performance.now());
   }
 
+  /** The epoch of the held lease (null while not leading). */
+  get epoch(): number | null {
+    return this.held;
+  }
+
+  get renewAfterMs(): number {
+    return this.settings.renewAfterMs ?? this.settings.ttlMs / 3;
+  }
+
+  get standbyRetryMs(): number {
+    return this.settings.standbyRetryMs ?? this.settings.ttlMs / 3;
+  }
+
+  /** Take the lead when the lease is free; false when another scheduler holds it. */
+  async acquire(): Promise<boolean> {
+    const asked = this.monotonic();
+    const epoch = await this.leases.acquire(this.tenant, this.holder, this.settings.ttlMs);
+    this.held = epoch;
+    if (epoch !== null) {
+      this.proven(asked);
+    }
+    return epoch !== null;
+  }
+
+  /** True while the lease is held and cannot have run out since it was last proven. */
+  isHeld(): boolean {
+    return this.held !== null && this.monotonic() < this.validUntil;
+  }
+
+  assertHeld(): void {
+    if (!this.isHeld()) {
+      throw new LeadershipLostError(this.tenant, 'the lease was not renewed in time');
+    }
+  }
+
+  /**
+   * Prove the lead inside `trx` (its first statement): locks the lease row until the transaction
+   * ends, so nobody takes the lease meanwhile, and extends it. Throws `LeadershipLostError`
+   * when the lease changed hands or ran out. `again`: `trx` proved it before and holds the row,
+   * so a lease that ran out during a long transaction is still this scheduler's.
+   */
+  async fence(trx: Knex.Transaction, again = false): Promise<void> {
+    const epoch = this.held;
+    if (epoch === null) {
+      throw new LeadershipLostError(this.tenant, 'not leading');
+    }
+    const asked = this.monotonic();
+    if (!(await this.leases.renew(this.tenant, this.holder, epoch, this.settings.ttlMs, trx, again))) {
+      this.drop();
+      throw new LeadershipLostError(this.tenant, `another scheduler holds the lease (epoch ${epoch} ended)`);
+    }
+    this.proven(asked);
+  }
+
+  /** True when the lease should be renewed outside a pass. */
+  renewDue(): boolean {
+    return this.held !== null && this.monotonic() - this.provenAt >= this.renewAfterMs;
+  }
+
+  /** Renew the lease; false when it changed hands (then it is dropped). Connection errors propagate. */
+  async renew(): Promise<boolean> {
+    const epoch = this.held;
+    if (epoch === null) {
+      return false;
+    }
+    const asked = this.monotonic();
+    if (!(await this.leases.renew(this.tenant, this.holder, epoch, this.settings.ttlMs))) {
+      this.drop();
+      return false;
+    }
+    this.proven(asked);
+    return true;
+  }
+
+  /** Forget the lease locally (it was lost). */
+  drop(): void {
+    this.held = null;
+    this.validUntil = 0;
+  }
+
+  /** Give the lease up so that another scheduler takes over at once. */
   async release(): Promise<void> {
-    const lock = this.lock;
-    this.lock = null;
-    await lock?.release();
+    const epoch = this.held;
+    this.drop();
+    if (epoch !== null) {
+      await this.leases.release(this.tenant, this.holder, epoch);
+    }
+  }
+
+  /** The database extended the lease at some moment after `asked`: it is ours for a lease's duration from then. */
+  private proven(asked: number): void {
+    this.provenAt = asked;
+    this.validUntil = asked + this.settings.ttlMs * (1 - SAFETY_SHARE);
   }
 }

@@ -56,7 +56,7 @@ async function enqueue(ctx: PassContext, manager: PipelineManager, event: Enqueu
   const result = await manager.addChange(ctx, change, {
     live: true,
     quiet: false,
-    eventId: null,
+    eventId: event.eventId ?? null,
     eventTimestamp: ctx.nowIso(),
     ignoreRequirements: true,
   });

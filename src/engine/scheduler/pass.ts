@@ -4,18 +4,20 @@
  * triggers), run the queues until stable, mark the events processed and save what changed.
  * Executor and launcher calls and bus deltas happen after the commit.
  */
+import type { Knex } from 'knex';
 import type { EngineEventCategory } from '../../model/engine-events';
 import type { TenantEventQueueState } from '../../model/pipeline-state';
 import type { Database } from '../../store/database';
 import { EngineEventRepository, type EngineEventRecord } from '../../store/repositories/engine-events';
 import { EngineStateRepository } from '../../store/repositories/engine-state';
 import type { EngineEventBus } from '../event-bus';
-import { PassContext, type EngineGateways, type EstimateCache } from '../pass-context';
+import { PassContext, type EngineGateways } from '../pass-context';
 import type { PipelineManager } from '../pipeline/manager';
 import type { Clock } from '../ports/clock';
 import type { EngineLayout } from '../ports/layout';
 import { handleManagement } from './management-events';
 import { reconcileLayout } from './reconfiguration';
+import { SideEffects } from './side-effects';
 import type { JobLocation } from '../jobs/results';
 import { handleResult, locateJobs } from './result-events';
 import type { TenantState } from './tenant-state';
@@ -40,6 +42,17 @@ export interface PassOptions {
   logger?: SchedulerLogger;
   /** Called when a semaphore was released (global semaphores span tenants). */
   onSemaphoreReleased?: () => void;
+  /**
+   * Proves inside the pass's transaction that this scheduler leads the tenant (its first
+   * statement, and again before a change is merged into its branch); throws when it does not.
+   */
+  fence?: (trx: Knex.Transaction, again?: boolean) => Promise<void>;
+  /** False once the lead may have been lost: side effects after the commit are left to the new leader. */
+  leading?: () => boolean;
+  /** True once the scheduler is stopping (side effects are not retried then). */
+  stopping?: () => boolean;
+  /** The lease epoch the pass runs under (null: no leadership in use). */
+  leaseEpoch?: () => number | null;
 }
 
 /** The order in which a pass handles the categories of its batch. */
@@ -53,12 +66,18 @@ export class PassRunner {
   private readonly stateRepo: EngineStateRepository;
   /** Handler failures per event id, across passes. */
   private readonly failures = new Map<number, number>();
-  private readonly estimates: EstimateCache = new Map();
+  readonly sideEffects: SideEffects;
 
   constructor(
     private readonly options: PassOptions,
     private readonly state: TenantState,
   ) {
+    this.sideEffects = new SideEffects(
+      options.tenant,
+      () => options.leading?.() !== false,
+      () => options.stopping?.() === true,
+      options.logger,
+    );
     this.events = new EngineEventRepository(options.database.knex);
     this.stateRepo = new EngineStateRepository(options.database.knex);
   }
@@ -75,8 +94,14 @@ export class PassRunner {
     let handled: EngineEventRecord[] = [];
     let committed: PassContext | null = null;
     let didWork = false;
+    let epoch: number | null = null;
     await this.options.database.knex.transaction(async (trx) => {
-      const ctx = new PassContext(tenant, now, layout, trx, this.options.gateways, this.options.uuid, this.estimates);
+      // Nothing of the tenant is read or written before the lead is proven in this transaction.
+      const fence = this.options.fence;
+      await fence?.(trx);
+      epoch = this.options.leaseEpoch?.() ?? null;
+      const gateways = fence ? fencedGateways(this.options.gateways, () => fence(trx, true)) : this.options.gateways;
+      const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid);
       committed = ctx;
       // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
       record.eventQueues = (await this.stateRepo.loadTenant(tenant, trx, true)).eventQueues;
@@ -104,6 +129,9 @@ export class PassRunner {
         await this.events.markProcessed(ids, outcome, now, trx);
       }
       await this.state.save(trx, ctx, managers);
+      // Proven again at the commit: the lease is renewed from now, so a long pass leaves its
+      // side effects a whole lease to run in (docs/operations.md#leadership-model).
+      await fence?.(trx, true);
       didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted;
     });
     const ctx = committed as PassContext | null;
@@ -113,7 +141,7 @@ export class PassRunner {
     for (const event of handled) {
       this.failures.delete(event.id);
     }
-    await this.afterCommit(ctx);
+    await this.afterCommit(ctx, epoch);
     return didWork;
   }
 
@@ -168,16 +196,10 @@ export class PassRunner {
     }
   }
 
-  /** Gateway calls in order (a failing one is logged), then the pass's deltas with their sequence numbers. */
-  private async afterCommit(ctx: PassContext): Promise<void> {
+  /** Gateway calls in order (side-effects.ts), then the pass's deltas with their sequence numbers. */
+  private async afterCommit(ctx: PassContext, epoch: number | null): Promise<void> {
     const { tenant } = this.options;
-    for (const action of ctx.afterCommit) {
-      try {
-        await action();
-      } catch (error) {
-        this.options.logger?.error(`engine side effect failed for tenant ${tenant}`, error);
-      }
-    }
+    await this.sideEffects.run(ctx.afterCommit, epoch);
     const record = this.state.record;
     if (record) {
       let sequence = record.busSequence - ctx.deltas.length;
@@ -207,4 +229,19 @@ function pendingCategories(queues: TenantEventQueueState): EngineEventCategory[]
 /** The outcome of an event whose payload does not validate: recorded, never retried. */
 function invalidOutcome(event: { error: string }): Promise<string> {
   return Promise.resolve(`error: ${event.error}`);
+}
+
+/** The gateways of one pass: a change is merged into its branch only after the lead was proven again. */
+function fencedGateways(gateways: EngineGateways, prove: () => Promise<void>): EngineGateways {
+  const { merger } = gateways;
+  return {
+    ...gateways,
+    merger: {
+      prepare: (items) => merger.prepare(items),
+      mergeToBranch: async (item) => {
+        await prove();
+        return merger.mergeToBranch(item);
+      },
+    },
+  };
 }

@@ -1,17 +1,32 @@
 /**
- * The scheduler of one tenant (docs/gating.md#event-processing): while it leads the tenant it runs passes
- * (src/engine/scheduler/pass.ts) whenever it is woken or its poll interval passes, and tells
- * waiters when it has nothing left to do. After a failed pass it continues from the store.
+ * The scheduler of one tenant (docs/gating.md#event-processing): while it leads the tenant
+ * (docs/operations.md#leadership-model) it runs passes (src/engine/scheduler/pass.ts) whenever
+ * it is woken or its poll interval passes, and tells waiters when it has nothing left to do.
+ * After a failed pass it continues from the store. Without the lead it stands by and tries to
+ * take it now and then; when it loses the lead it stops at once and, should it lead again,
+ * starts over from the stored state.
  */
 import { EngineStateRepository } from '../../store/repositories/engine-state';
-import { TenantLeadership } from './leadership';
+import { LeadershipLostError, TenantLeadership, type LeadershipSettings } from './leadership';
 import { PassRunner, type PassOptions } from './pass';
 import { resubmitOutstandingWork } from './recovery';
 import { TenantState } from './tenant-state';
 
-export interface TenantSchedulerOptions extends PassOptions {
+/** A scheduler took or lost the lead of its tenant. */
+export interface LeadershipChange {
+  tenant: string;
+  leading: boolean;
+  /** The lease's epoch while leading; the lost one when it was lost. */
+  epoch: number | null;
+  reason: string;
+}
+
+export interface TenantSchedulerOptions extends Omit<PassOptions, 'fence' | 'leading' | 'stopping' | 'leaseEpoch'> {
   /** Poll fallback when no wake-up arrives. */
   pollIntervalMs: number;
+  leadership: LeadershipSettings;
+  onLeadershipChange?: (change: LeadershipChange) => void;
+  warn?: (message: string) => void;
 }
 
 export class TenantScheduler {
@@ -19,7 +34,9 @@ export class TenantScheduler {
   private readonly leadership: TenantLeadership;
   private readonly state: TenantState;
   private readonly passes: PassRunner;
-  private running = false;
+  private leading = false;
+  /** The epoch this scheduler leads with (kept for the announcement when the lead is lost). */
+  private leadEpoch: number | null = null;
   private stopped = false;
   private wakeRequested = false;
   private wakeResolve: (() => void) | null = null;
@@ -29,55 +46,64 @@ export class TenantScheduler {
 
   constructor(private readonly options: TenantSchedulerOptions) {
     this.stateRepo = new EngineStateRepository(options.database.knex);
-    this.leadership = new TenantLeadership(options.database, options.tenant);
+    this.leadership = new TenantLeadership(options.database, options.tenant, options.leadership);
     this.state = new TenantState(this.stateRepo, options.tenant);
-    this.passes = new PassRunner(options, this.state);
+    this.passes = new PassRunner(
+      {
+        ...options,
+        fence: (trx, again) => this.leadership.fence(trx, again),
+        leading: () => this.leadership.isHeld(),
+        stopping: () => this.stopped,
+        leaseEpoch: () => this.leadership.epoch,
+      },
+      this.state,
+    );
   }
 
   get tenant(): string {
     return this.options.tenant;
   }
 
-  /** Try to become the tenant's scheduler; false when another process holds the lock. */
-  async start(): Promise<boolean> {
-    if (!(await this.leadership.acquire())) {
-      return false;
-    }
-    await this.stateRepo.ensureTenant(this.tenant, this.options.clock.now());
-    await this.state.load();
-    const layout = this.options.layout();
-    if (layout) {
-      await resubmitOutstandingWork(this.tenant, layout, this.state.pipelines, this.options.gateways);
-    }
-    this.running = true;
-    this.loopPromise = this.loop();
-    return true;
+  /** The lease epoch while this scheduler leads its tenant, else null. */
+  get epoch(): number | null {
+    return this.leading ? this.leadEpoch : null;
   }
 
-  /** Stop after the current pass; releases the leadership lock. */
+  /** Try to take the lead, then keep running (leading or standing by); true when it leads now. */
+  async start(): Promise<boolean> {
+    const leading = await this.takeLead();
+    if (!this.stopped) {
+      this.loopPromise = this.loop();
+    }
+    return leading;
+  }
+
+  /** Stop after the current pass; gives the lease up. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake();
     if (this.loopPromise) {
       await this.loopPromise;
     }
-    this.running = false;
-    await this.leadership.release();
+    this.leading = false;
+    try {
+      await this.leadership.release();
+    } catch (error) {
+      // The lease runs out by itself; another scheduler takes over then.
+      this.options.logger?.error(`releasing the lead of tenant ${this.tenant} failed`, error);
+    }
   }
 
   /** Ask for a pass soon (new events). */
   wake(): void {
     this.wakeRequested = true;
     this.idle = false;
-    if (this.wakeResolve) {
-      this.wakeResolve();
-      this.wakeResolve = null;
-    }
+    this.wakeResolve?.();
   }
 
-  /** Resolves once the scheduler has nothing left to do (no pending events, queues stable). */
+  /** Resolves once the scheduler has nothing left to do (no pending events, queues stable; or not leading). */
   whenIdle(): Promise<void> {
-    if (this.idle && !this.wakeRequested) {
+    if (!this.leading || (this.idle && !this.wakeRequested)) {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
@@ -85,19 +111,73 @@ export class TenantScheduler {
     });
   }
 
-  isRunning(): boolean {
-    return this.running && !this.stopped;
+  isLeading(): boolean {
+    return this.leading && !this.stopped;
+  }
+
+  /** Take the lease, then load the stored state and send again what may not have been sent. */
+  private async takeLead(): Promise<boolean> {
+    try {
+      if (!(await this.leadership.acquire())) {
+        return false;
+      }
+      await this.stateRepo.ensureTenant(this.tenant, this.options.clock.now());
+      await this.state.load();
+      const layout = this.options.layout();
+      await this.passes.sideEffects.resume(this.leadership.epoch);
+      if (layout) {
+        await resubmitOutstandingWork(this.tenant, layout, this.state.pipelines, this.options.gateways);
+      }
+    } catch (error) {
+      // The lease (if taken) stays ours until it runs out; the next try takes it again.
+      this.options.logger?.error(`taking the lead of tenant ${this.tenant} failed`, error);
+      return false;
+    }
+    this.leading = true;
+    this.leadEpoch = this.leadership.epoch;
+    this.idle = false;
+    this.announce(true, 'took the lease', this.leadEpoch);
+    return true;
+  }
+
+  /** Stop acting for the tenant at once: the lease is gone or cannot be proven. */
+  private loseLead(reason: string): void {
+    this.leadership.drop();
+    if (!this.leading) {
+      return;
+    }
+    this.leading = false;
+    this.options.warn?.(`scheduler of tenant ${this.tenant} stopped: ${reason}`);
+    this.announce(false, reason, this.leadEpoch);
+    this.leadEpoch = null;
+    this.releaseIdleWaiters();
+  }
+
+  private announce(leading: boolean, reason: string, epoch: number | null): void {
+    try {
+      this.options.onLeadershipChange?.({ tenant: this.tenant, leading, epoch, reason });
+    } catch {
+      // An observer's failure is its own.
+    }
   }
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
+      if (!this.leading || !this.leadership.isHeld()) {
+        await this.standBy();
+        continue;
+      }
       this.wakeRequested = false;
       let didWork = false;
       try {
         didWork = await this.passes.run();
       } catch (error) {
+        if (error instanceof LeadershipLostError) {
+          this.loseLead(error.message);
+          continue;
+        }
         this.options.logger?.error(`scheduler pass failed for tenant ${this.tenant}`, error);
-        await delay(Math.min(this.options.pollIntervalMs, 200));
+        await this.pause(Math.min(this.options.pollIntervalMs, 200));
         // The pass was rolled back: continue from what the store holds.
         try {
           await this.state.load();
@@ -106,19 +186,64 @@ export class TenantScheduler {
         }
         didWork = true;
       }
+      if (!(await this.renewIfDue())) {
+        continue;
+      }
       if (didWork || this.wakeRequested) {
         continue;
       }
       this.idle = true;
       this.releaseIdleWaiters();
-      await new Promise<void>((resolve) => {
-        this.wakeResolve = resolve;
-        const timer = setTimeout(resolve, this.options.pollIntervalMs);
-        timer.unref?.();
-      });
-      this.wakeResolve = null;
+      await this.pause(Math.min(this.options.pollIntervalMs, this.leadership.renewAfterMs));
     }
     this.releaseIdleWaiters();
+  }
+
+  /** Not leading (or no longer sure to): try to take the lead, else wait and try again. */
+  private async standBy(): Promise<void> {
+    if (this.leading) {
+      this.loseLead('the lease could not be renewed in time');
+    }
+    if (await this.takeLead()) {
+      return;
+    }
+    this.idle = true;
+    this.releaseIdleWaiters();
+    await this.pause(this.leadership.standbyRetryMs, false);
+  }
+
+  /** Renew the lease when it is due; false when it changed hands. */
+  private async renewIfDue(): Promise<boolean> {
+    if (!this.leadership.renewDue()) {
+      return true;
+    }
+    try {
+      if (!(await this.leadership.renew())) {
+        this.loseLead('another scheduler holds the lease');
+        return false;
+      }
+    } catch (error) {
+      // The database is away: the lease runs out locally unless a later renewal gets through.
+      this.options.logger?.error(`renewing the lead of tenant ${this.tenant} failed`, error);
+    }
+    return true;
+  }
+
+  /** Wait `ms`, or less when stopped (or woken, unless `wakeable` is false). */
+  private async pause(ms: number, wakeable = true): Promise<void> {
+    if (this.stopped) {
+      return; // stop() may have come while this scheduler was busy, before anything could wake it
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref?.();
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeResolve = wakeable ? done : () => (this.stopped ? done() : undefined);
+    });
+    this.wakeResolve = null;
   }
 
   private releaseIdleWaiters(): void {
@@ -126,10 +251,4 @@ export class TenantScheduler {
     this.idleWaiters = [];
     waiters.forEach((resolve) => resolve());
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    setTimeout(resolve, ms);
-  });
 }

@@ -69,7 +69,7 @@ async function enterPipelines(
     const result = await manager.addChange(ctx, change, {
       live: true,
       quiet: false,
-      eventId: null,
+      eventId: event.eventId ?? null,
       eventTimestamp: event.timestamp ?? ctx.nowIso(),
       imageNames,
       imageUploadUuid,

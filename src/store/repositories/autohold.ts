@@ -74,7 +74,8 @@ export class AutoholdRepository {
     return projectSuffix === undefined ? records : records.filter((record) => record.project.endsWith(projectSuffix));
   }
 
-  async find(id: number, trx: Knex = this.knex): Promise<AutoholdRecord | null> {
+  /** One request by id (a number, or its decimal text for ids beyond 2^53). */
+  async find(id: number | string, trx: Knex = this.knex): Promise<AutoholdRecord | null> {
     const row: AutoholdRow | undefined = await trx('autohold_requests').where({ id }).first();
     return row ? toRecord(row) : null;
   }

@@ -261,6 +261,24 @@ export class BuildRequestRepository {
     return new Map(rows.map((r) => [r.build_uuid, r.cancel_result ?? 'CANCELED']));
   }
 
+  /**
+   * Builds among `buildUuids` (run by `worker`) that are not its any more: ended by a reclaim
+   * after the worker was judged dead (docs/operations.md#lost-work), or running on another worker.
+   */
+  async takenFrom(worker: string, buildUuids: string[]): Promise<string[]> {
+    if (buildUuids.length === 0) {
+      return [];
+    }
+    return this.knex<BuildRequestRow>('build_requests')
+      .whereIn('build_uuid', buildUuids)
+      .andWhere((query) =>
+        query
+          .where({ state: 'completed' })
+          .orWhere((running) => running.where({ state: 'running' }).whereNot({ worker })),
+      )
+      .pluck('build_uuid');
+  }
+
   /** Result events (oldest first) of a tenant with their payloads as stored (tests read them). */
   resultEvents(tenant: string): Promise<Array<{ id: number; eventType: string; payload: Record<string, unknown> }>> {
     return this.events.list(tenant, 'result');

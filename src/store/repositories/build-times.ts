@@ -9,6 +9,7 @@ import {
   tenantOrder,
   whereAnyOf,
   whereFlag,
+  whereProject,
   whereResult,
   whereTenant,
   type KeysetPage,
@@ -16,6 +17,7 @@ import {
 
 /** Every filter of `T/build-times` (exact values, OR'ed); only finished builds are listed. */
 export interface BuildTimeFilter {
+  /** The project's name or canonical name. */
   project?: string[];
   pipeline?: string[];
   branch?: string[];
@@ -39,7 +41,10 @@ export interface BuildTimeRecord {
   startTime: Date | null;
   endTime: Date;
   final: boolean;
+  /** The project's name (`org/project`). */
   project: string | null;
+  /** The project's canonical name. */
+  projectCanonical: string | null;
   branch: string | null;
   ref: string | null;
   pipeline: string;
@@ -60,13 +65,68 @@ interface BuildTimeRow {
   end_time: Date;
   final: boolean;
   project: string | null;
+  project_canonical: string | null;
   branch: string | null;
   ref: string | null;
   pipeline: string;
 }
 
+/** One job on one project (canonical name) and branch: what a build-time estimate is for. */
+export interface EstimateKey {
+  projectCanonical: string;
+  branch: string | null;
+  jobName: string;
+}
+
+/** How many of the newest final SUCCESS builds an estimate averages (docs/rest.md#status-document). */
+export const ESTIMATE_SAMPLE = 10;
+
 export class BuildTimeRepository {
   constructor(private readonly knex: Knex) {}
+
+  /**
+   * Estimated run time in seconds of each key: the average duration of its newest
+   * `ESTIMATE_SAMPLE` final SUCCESS builds in the tenant (docs/rest.md#status-document,
+   * `estimated_time`). Keys without such builds are absent. One statement for all keys, each an
+   * ordered range scan of `builds_estimate_idx` (migration 0015).
+   */
+  async estimates(tenant: string, keys: readonly EstimateKey[]): Promise<Array<EstimateKey & { seconds: number }>> {
+    const unique = [...new Map(keys.map((key) => [estimateKeyText(key), key])).values()];
+    if (unique.length === 0) {
+      return [];
+    }
+    // Two arms so that each is an equality lookup on the index (a null branch is a tag or ref).
+    const recent = (branchCondition: string) => `(
+        SELECT b.start_time, b.end_time FROM builds b
+        WHERE b.tenant = ? AND b.project_canonical = k.project AND b.job_name = k.job_name AND ${branchCondition}
+          AND b.final AND b.result = 'SUCCESS' AND b.start_time IS NOT NULL
+        ORDER BY b.end_time DESC, b.id DESC
+        LIMIT ${ESTIMATE_SAMPLE})`;
+    const result = (await this.knex.raw(
+      `SELECT k.project, k.branch, k.job_name,
+              avg(EXTRACT(EPOCH FROM (r.end_time - r.start_time)))::float8 AS seconds
+       FROM jsonb_to_recordset(?::jsonb) AS k(project text, branch text, job_name text)
+       CROSS JOIN LATERAL (
+         ${recent('b.branch = k.branch')}
+         UNION ALL
+         ${recent('b.branch IS NULL AND k.branch IS NULL')}
+       ) r
+       GROUP BY k.project, k.branch, k.job_name`,
+      [
+        JSON.stringify(
+          unique.map((key) => ({ project: key.projectCanonical, branch: key.branch, job_name: key.jobName })),
+        ),
+        tenant,
+        tenant,
+      ],
+    )) as { rows: Array<{ project: string; branch: string | null; job_name: string; seconds: number }> };
+    return result.rows.map((row) => ({
+      projectCanonical: row.project,
+      branch: row.branch,
+      jobName: row.job_name,
+      seconds: Number(row.seconds),
+    }));
+  }
 
   /** One page of a tenant's finished builds for runtime charts, newest end time first. */
   async listBuildTimes(
@@ -83,6 +143,7 @@ export class BuildTimeRepository {
       'builds.end_time',
       'builds.final',
       'builds.project',
+      'builds.project_canonical',
       'builds.branch',
       'refs.ref',
       'builds.pipeline',
@@ -109,6 +170,7 @@ export class BuildTimeRepository {
       endTime: row.end_time,
       final: row.final,
       project: row.project,
+      projectCanonical: row.project_canonical,
       branch: row.branch,
       ref: row.ref,
       pipeline: row.pipeline,
@@ -126,7 +188,7 @@ export class BuildTimeRepository {
       .whereNotNull('builds.result')
       .whereNotNull('builds.end_time');
     whereTenant(query, 'builds.tenant', tenant);
-    whereAnyOf(query, 'builds.project', filter.project);
+    whereProject(query, 'builds', filter.project);
     whereAnyOf(query, 'builds.pipeline', filter.pipeline);
     whereAnyOf(query, 'builds.branch', filter.branch);
     whereAnyOf(query, 'refs.ref', filter.ref);
@@ -141,4 +203,9 @@ export class BuildTimeRepository {
     }
     return query;
   }
+}
+
+/** A map key for an estimate key. */
+export function estimateKeyText(key: EstimateKey): string {
+  return `${key.projectCanonical}\n${key.branch ?? ''}\n${key.branch === null ? 'n' : 'b'}\n${key.jobName}`;
 }

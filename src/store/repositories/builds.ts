@@ -12,6 +12,7 @@ import {
   whereAnyOf,
   whereFlag,
   whereIdRange,
+  whereProject,
   whereResult,
   whereTenant,
   type KeysetPage,
@@ -60,7 +61,7 @@ export interface BuildEventRecord {
 
 /** Every filter of `T/builds`; list-valued fields are OR'ed, fields are AND'ed. */
 export interface BuildFilter {
-  /** Wildcard-capable; the build's own ref. */
+  /** Wildcard-capable; the build's own ref: the project's name or canonical name. */
   project?: string[];
   /** Wildcard-capable; the buildset's pipeline. */
   pipeline?: string[];
@@ -118,6 +119,8 @@ export interface CompleteBuild {
   artifacts?: NewArtifact[];
   provides?: string[];
   events?: NewBuildEvent[];
+  /** The data the build returned (its results file's `data`); nothing is kept when empty. */
+  resultData?: Record<string, unknown> | null;
 }
 
 export interface NewBuildEvent {
@@ -144,8 +147,12 @@ interface BuildRow {
   nodeset: string | null;
   ref_id: number | null;
   attempt: number;
-  /** Copies of the ref's project and branch and the buildset's pipeline, for filtering (migration 0004). */
+  /**
+   * Copies of the ref's project (name and canonical name) and branch and the buildset's pipeline,
+   * for filtering (migrations 0004, 0011).
+   */
   project: string | null;
+  project_canonical: string | null;
   branch: string | null;
   pipeline: string | null;
 }
@@ -180,8 +187,8 @@ export class BuildRepository {
   }
 
   /**
-   * Build start (docs/gating.md#build-history step 2): inserts the build (with copies of its ref's project and branch
-   * and its buildset's tenant and pipeline) and sets the buildset's first build start time.
+   * Build start (docs/gating.md#build-history step 2): inserts the build (with copies of its ref's project names and
+   * branch and its buildset's tenant and pipeline) and sets the buildset's first build start time.
    */
   async start(input: StartBuild, trx?: Knex.Transaction): Promise<BuildRecord> {
     if (!trx) {
@@ -193,6 +200,8 @@ export class BuildRepository {
         tenant: trx('buildsets').select('tenant').where('id', input.buildsetId),
         pipeline: trx('buildsets').select('pipeline').where('id', input.buildsetId),
         project: input.refId == null ? null : trx('refs').select('project').where('id', input.refId),
+        project_canonical:
+          input.refId == null ? null : trx('refs').select('project_canonical').where('id', input.refId),
         branch: input.refId == null ? null : trx('refs').select('branch').where('id', input.refId),
         uuid: input.uuid,
         job_name: input.jobName,
@@ -251,7 +260,30 @@ export class BuildRepository {
     if (events.length > 0) {
       await trx('build_events').insert(events.map((event) => toBuildEventRow(buildId, event)));
     }
+    if (input.resultData !== undefined) {
+      await this.setResultData(buildId, input.resultData, trx);
+    }
     return toBuildRecord(row);
+  }
+
+  /** Replaces the data a build returned (a paused build returned it before it ends); null or `{}` removes it. */
+  async setResultData(buildId: number, data: Record<string, unknown> | null, trx: Knex = this.knex): Promise<void> {
+    if (data === null || Object.keys(data).length === 0) {
+      await trx('build_result_data').where('build_id', buildId).delete();
+      return;
+    }
+    await trx('build_result_data').insert({ build_id: buildId, data }).onConflict('build_id').merge();
+  }
+
+  /** The data each build returned, by build id (builds that returned none are absent); one query. */
+  async listResultData(buildIds: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
+    if (buildIds.length === 0) {
+      return new Map();
+    }
+    const rows: Array<{ build_id: number; data: Record<string, unknown> }> = await this.knex('build_result_data')
+      .whereIn('build_id', buildIds)
+      .select('build_id', 'data');
+    return new Map(rows.map((row) => [Number(row.build_id), row.data]));
   }
 
   /**
@@ -359,7 +391,7 @@ export class BuildRepository {
     const query = this.knex('builds');
     whereTenant(query, 'builds.tenant', tenant);
     whereAnyOf(query, 'builds.pipeline', filter.pipeline, true);
-    whereAnyOf(query, 'builds.project', filter.project, true);
+    whereProject(query, 'builds', filter.project, true);
     whereAnyOf(query, 'builds.branch', filter.branch, true);
     const refFilters = [filter.change, filter.patchset, filter.ref, filter.newrev];
     if (refFilters.some((values) => values !== undefined && values.length > 0)) {

@@ -12,6 +12,7 @@ import {
   tenantOrder,
   whereAnyOf,
   whereIdRange,
+  whereProject,
   whereResult,
   whereTenant,
   type KeysetPage,
@@ -44,7 +45,7 @@ export interface BuildsetEventRecord {
 
 /** Every filter of `T/buildsets`; list-valued fields are OR'ed, fields are AND'ed. */
 export interface BuildsetFilter {
-  /** Wildcard-capable; matches when any ref of the buildset matches. */
+  /** Wildcard-capable (the project's name or canonical name); matches when any ref of the buildset matches. */
   project?: string[];
   /** Wildcard-capable. */
   pipeline?: string[];
@@ -263,7 +264,7 @@ export class BuildsetRepository {
           .from('buildset_refs')
           .join('refs', 'refs.id', 'buildset_refs.ref_id')
           .whereRaw('buildset_refs.buildset_id = buildsets.id');
-        whereAnyOf(refs, 'refs.project', filter.project, true);
+        whereProject(refs, 'refs', filter.project, true);
         whereAnyOf(refs, 'refs.branch', filter.branch, true);
         whereAnyOf(refs, 'refs.change', filter.change);
         whereAnyOf(refs, 'refs.patchset', filter.patchset);

@@ -5,11 +5,13 @@
  * the only code that reads or writes `engine_events`; payloads are the typed events of
  * src/model/engine-events.ts, validated once when read back.
  */
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
   categorise,
   ENGINE_EVENT_CATEGORIES,
   parseEngineEvent,
+  takesEventId,
   type CategorisedEvent,
   type EngineEvent,
   type EngineEventCategory,
@@ -60,14 +62,21 @@ const ALL_TENANTS = '*';
 export class EngineEventRepository {
   constructor(private readonly knex: Knex) {}
 
-  /** Store an event; returns its id (the order in which the tenant's scheduler sees it). */
+  /**
+   * Store an event; returns its id (the order in which the tenant's scheduler sees it). An event
+   * that can enqueue a change gets its event id here when it has none (docs/gating.md#event-ids).
+   */
   async append(entry: NewEngineEvent, trx: Knex = this.knex): Promise<number> {
+    const payload =
+      takesEventId(entry.event) && entry.event.eventId === undefined
+        ? { ...entry.event, eventId: randomUUID().replace(/-/g, '') }
+        : entry.event;
     const [row] = await trx<EngineEventRow>('engine_events')
       .insert({
         tenant: entry.tenant,
         category: categorise(entry.event).category,
         event_type: entry.event.type,
-        payload: entry.event,
+        payload,
         created: entry.created,
       })
       .returning('id');

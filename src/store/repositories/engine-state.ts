@@ -297,48 +297,6 @@ export class EngineStateRepository {
       .onConflict('tenant')
       .merge();
   }
-
-  /**
-   * Take the tenant's scheduler leadership: a session-level advisory lock held on a connection
-   * reserved for it (PostgreSQL), or on the single embedded session (PGlite, where leadership is
-   * per process). Null when another session holds it.
-   */
-  async acquireLeadership(tenant: string, kind: 'postgres' | 'pglite'): Promise<LeadershipLock | null> {
-    const key = `sluice-scheduler:${tenant}`;
-    if (kind === 'pglite') {
-      const locked = await tryAdvisoryLock(this.knex.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [key]));
-      return locked
-        ? { release: async () => void (await this.knex.raw('SELECT pg_advisory_unlock(hashtext(?))', [key])) }
-        : null;
-    }
-    const connection: unknown = await this.knex.client.acquireConnection();
-    const locked = await tryAdvisoryLock(
-      this.knex.raw('SELECT pg_try_advisory_lock(hashtext(?)) AS locked', [key]).connection(connection),
-    );
-    if (!locked) {
-      await this.knex.client.releaseConnection(connection);
-      return null;
-    }
-    return {
-      release: async () => {
-        try {
-          await this.knex.raw('SELECT pg_advisory_unlock(hashtext(?))', [key]).connection(connection);
-        } finally {
-          await this.knex.client.releaseConnection(connection);
-        }
-      },
-    };
-  }
-}
-
-/** A held scheduler leadership. */
-export interface LeadershipLock {
-  release(): Promise<void>;
-}
-
-async function tryAdvisoryLock(query: Knex.Raw): Promise<boolean> {
-  const result = (await query) as { rows: Array<{ locked: boolean }> };
-  return result.rows[0]?.locked === true;
 }
 
 /** Rows per multi-row statement when saving items. */

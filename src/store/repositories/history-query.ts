@@ -49,6 +49,26 @@ export function whereAnyOf(
   });
 }
 
+/**
+ * The `project` filter of the history lists: each value matches the project's name
+ * (`org/project`, what the reference stores) or, for convenience, its canonical name
+ * (`host/org/project`); `table` has both columns (docs/gating.md#project-names-in-history).
+ */
+export function whereProject(
+  query: Knex.QueryBuilder,
+  table: 'refs' | 'builds',
+  values: readonly string[] | undefined,
+  wildcards = false,
+): void {
+  if (values === undefined || values.length === 0) {
+    return;
+  }
+  query.where((inner) => {
+    inner.where((byName) => whereAnyOf(byName, `${table}.project`, values, wildcards));
+    inner.orWhere((byCanonical) => whereAnyOf(byCanonical, `${table}.project_canonical`, values, wildcards));
+  });
+}
+
 /** REST `result` / `exclude_result` / `complete` on a nullable result column. */
 export function whereResult(
   query: Knex.QueryBuilder,

@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import type { NodeRecord, NodeState } from '../../model/launcher';
 import { fetchIdPage, type KeysetPage } from './history-query';
+import { recordLauncherChanges } from './launcher-changes';
 
 interface NodeRow {
   id: number | string;
@@ -76,6 +77,8 @@ export interface NodeFilter {
   states?: NodeState[];
   labels?: string[];
   providers?: string[];
+  /** Only these nodes (a live subscription reading the nodes that changed). */
+  uuids?: readonly string[];
 }
 
 const COLUMN_OF: Record<keyof NodeUpdate, string> = {
@@ -140,7 +143,21 @@ function applyFilter(query: Knex.QueryBuilder, filter: NodeFilter): Knex.QueryBu
   if (filter.providers && filter.providers.length > 0) {
     query.whereIn('provider', filter.providers);
   }
+  if (filter.uuids) {
+    query.whereIn('uuid', filter.uuids);
+  }
   return query;
+}
+
+type ChangedNode = Pick<NodeRow, 'uuid' | 'tenant' | 'provider'>;
+const CHANGE_COLUMNS = ['uuid', 'tenant', 'provider'];
+
+/** Every write of a node goes to the change log live subscribers follow (docs/live.md#launcher-feeds). */
+function noteChanges(trx: Knex, nodes: readonly ChangedNode[]): Promise<void> {
+  return recordLauncherChanges(
+    trx,
+    nodes.map((node) => ({ kind: 'node', uuid: node.uuid, tenant: node.tenant, provider: node.provider })),
+  );
 }
 
 export class NodeRepository {
@@ -163,6 +180,7 @@ export class NodeRepository {
         data: {},
       })
       .returning('*');
+    await noteChanges(trx, [row]);
     return toRecord(row);
   }
 
@@ -214,12 +232,17 @@ export class NodeRepository {
     if (expectState !== undefined) {
       query.where({ state: expectState });
     }
-    const count = await query.update(row);
-    return Number(count) > 0;
+    const updated: ChangedNode[] = await query.update(row).returning(CHANGE_COLUMNS);
+    // Who holds the lock is no news to anyone watching (the launcher takes and drops it each pass).
+    const lockOnly = Object.keys(row).every((column) => column === 'lock_holder');
+    if (!lockOnly) {
+      await noteChanges(trx, updated);
+    }
+    return updated.length > 0;
   }
 
   async delete(uuid: string, trx: Knex = this.knex): Promise<void> {
-    await trx('nodes').where({ uuid }).delete();
+    await noteChanges(trx, await trx('nodes').where({ uuid }).delete().returning(CHANGE_COLUMNS));
   }
 
   /** Nodes whose uuid the launcher should look at: not ready-and-idle nor in use. */
@@ -274,6 +297,7 @@ export class NodeRepository {
       .whereIn('id', candidate)
       .update({ request_uuid: input.requestUuid, tenant: input.tenant, state_time: now })
       .returning('*');
+    await noteChanges(trx, rows);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 

@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import type { NodesetRequestRecord, NodesetRequestState, ProviderNodeData } from '../../model/launcher';
 import { fetchIdPage, type KeysetPage } from './history-query';
+import { recordLauncherChanges } from './launcher-changes';
 
 interface NodesetRequestRow {
   id: number | string;
@@ -52,6 +53,18 @@ export interface NewNodesetRequest {
 
 export interface NodesetRequestFilter {
   states?: NodesetRequestState[];
+  /** Only these requests (a live subscription reading the requests that changed). */
+  uuids?: readonly string[];
+}
+
+function applyFilter(query: Knex.QueryBuilder, filter: NodesetRequestFilter): Knex.QueryBuilder {
+  if (filter.states && filter.states.length > 0) {
+    query.whereIn('state', filter.states);
+  }
+  if (filter.uuids) {
+    query.whereIn('uuid', filter.uuids);
+  }
+  return query;
 }
 
 const OPEN_STATES: NodesetRequestState[] = ['requested', 'accepted'];
@@ -81,6 +94,19 @@ function toRecord(row: NodesetRequestRow): NodesetRequestRecord {
     requestTime: row.request_time,
     stateTime: row.state_time,
   };
+}
+
+/** Every write of a request goes to the change log live subscribers follow (docs/live.md#launcher-feeds). */
+function noteChanges(trx: Knex, requests: ReadonlyArray<{ uuid: string; tenant: string }>): Promise<void> {
+  return recordLauncherChanges(
+    trx,
+    requests.map((request) => ({
+      kind: 'nodeset-request',
+      uuid: request.uuid,
+      tenant: request.tenant,
+      provider: null,
+    })),
+  );
 }
 
 export class NodesetRequestRepository {
@@ -120,6 +146,7 @@ export class NodesetRequestRepository {
     if (!stored) {
       throw new Error(`nodeset request ${input.uuid} vanished after insert`);
     }
+    await noteChanges(trx, [stored]);
     return stored;
   }
 
@@ -202,29 +229,34 @@ export class NodesetRequestRepository {
     if (changes.lockHolder !== undefined) {
       row.lock_holder = changes.lockHolder;
     }
-    await trx('nodeset_requests').where({ uuid }).update(row);
+    const updated: Array<{ uuid: string; tenant: string }> = await trx('nodeset_requests')
+      .where({ uuid })
+      .update(row)
+      .returning(['uuid', 'tenant']);
+    // Who holds the lock is no news to anyone watching (the launcher takes and drops it each pass).
+    if (!Object.keys(row).every((column) => column === 'lock_holder')) {
+      await noteChanges(trx, updated);
+    }
   }
 
   async delete(uuid: string, trx: Knex = this.knex): Promise<boolean> {
-    const count = await trx('nodeset_requests').where({ uuid }).delete();
-    return Number(count) > 0;
+    const deleted: Array<{ uuid: string; tenant: string }> = await trx('nodeset_requests')
+      .where({ uuid })
+      .delete()
+      .returning(['uuid', 'tenant']);
+    await noteChanges(trx, deleted);
+    return deleted.length > 0;
   }
 
   /** Requests of a tenant, newest first (keyset page on id). */
   async list(tenant: string, filter: NodesetRequestFilter, page: KeysetPage<number>): Promise<NodesetRequestRecord[]> {
-    const query = this.knex('nodeset_requests').where({ tenant });
-    if (filter.states && filter.states.length > 0) {
-      query.whereIn('state', filter.states);
-    }
+    const query = applyFilter(this.knex('nodeset_requests').where({ tenant }), filter);
     const rows = await fetchIdPage<NodesetRequestRow & { id: number }>(query, 'id', page);
     return rows.map(toRecord);
   }
 
   async count(tenant: string, filter: NodesetRequestFilter): Promise<number> {
-    const query = this.knex('nodeset_requests').where({ tenant });
-    if (filter.states && filter.states.length > 0) {
-      query.whereIn('state', filter.states);
-    }
+    const query = applyFilter(this.knex('nodeset_requests').where({ tenant }), filter);
     const [row] = (await query.count({ count: '*' })) as Array<{ count: string | number }>;
     return Number(row.count);
   }

@@ -6,7 +6,10 @@ import type { Knex } from 'knex';
 
 export interface RefRecord {
   id: number;
+  /** The project's name (`org/project`), as the reference keeps it (docs/gating.md#project-names-in-history). */
   project: string;
+  /** The project's canonical name (`host/org/project`). */
+  projectCanonical: string;
   ref: string;
   refUrl: string | null;
   change: number | null;
@@ -16,9 +19,15 @@ export interface RefRecord {
   branch: string | null;
 }
 
-/** What identifies a ref (the unique columns) plus `refUrl` and `branch`, kept from the first insert. */
+/**
+ * What identifies a ref (the unique columns, with the canonical project name) plus the short
+ * project name, `refUrl` and `branch`, kept from the first insert.
+ */
 export interface NewRef {
+  /** The project's name (`org/project`). */
   project: string;
+  /** The project's canonical name; the short name when omitted (projects whose names coincide). */
+  projectCanonical?: string;
   ref: string;
   refUrl?: string | null;
   change?: number | null;
@@ -31,6 +40,7 @@ export interface NewRef {
 export interface RefRow {
   id: number;
   project: string;
+  project_canonical: string;
   ref: string;
   ref_url: string | null;
   change: number | null;
@@ -56,6 +66,7 @@ export class RefRepository {
   async getOrCreate(ref: NewRef, trx: Knex = this.knex): Promise<RefRecord> {
     const row = {
       project: ref.project,
+      project_canonical: ref.projectCanonical ?? ref.project,
       ref: ref.ref,
       ref_url: ref.refUrl ?? null,
       change: ref.change ?? null,
@@ -70,7 +81,7 @@ export class RefRepository {
     }
     // NULLS NOT DISTINCT unique key: compare with IS NOT DISTINCT FROM so null columns match.
     const existing: RefRow | undefined = await trx('refs')
-      .where('project', row.project)
+      .where('project_canonical', row.project_canonical)
       .where('ref', row.ref)
       .whereRaw('change IS NOT DISTINCT FROM ?::integer', [row.change])
       .whereRaw('patchset IS NOT DISTINCT FROM ?::text', [row.patchset])
@@ -78,7 +89,7 @@ export class RefRepository {
       .whereRaw('newrev IS NOT DISTINCT FROM ?::text', [row.newrev])
       .first();
     if (!existing) {
-      throw new Error(`ref ${row.project} ${row.ref} vanished after a conflicting insert`);
+      throw new Error(`ref ${row.project_canonical} ${row.ref} vanished after a conflicting insert`);
     }
     return toRefRecord(existing);
   }
@@ -130,6 +141,7 @@ export function toRefRecord(row: RefRow): RefRecord {
   return {
     id: row.id,
     project: row.project,
+    projectCanonical: row.project_canonical,
     ref: row.ref,
     refUrl: row.ref_url,
     change: row.change,

@@ -46,6 +46,15 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     return status?.pipelines[0].changeQueues[0]?.heads[0]?.[0]?.jobs.find((candidate) => candidate.name === name);
   }
 
+  /** The data a build returned, as the build history keeps it (`Build.returnedData`). */
+  async function returnedData(h: EngineHarness, uuid: string): Promise<Record<string, unknown> | null> {
+    const build = (await h.builds()).find((candidate) => candidate.uuid === uuid);
+    if (!build) {
+      return null;
+    }
+    return (await new BuildRepository(scenarios.db.knex).listResultData([build.id])).get(build.id) ?? null;
+  }
+
   async function buildEvents(h: EngineHarness, uuid: string): Promise<string[]> {
     const build = (await h.builds()).find((candidate) => candidate.uuid === uuid);
     if (!build) {
@@ -86,6 +95,8 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     expect(await jobStatus(h, 'registry')).toMatchObject({ paused: true, result: null });
     expect(await jobStatus(h, 'consumer')).toMatchObject({ paused: false, result: null });
     expect(await buildEvents(h, parentUuid)).toEqual(['paused']);
+    // What it returned at the pause is in the build history while it waits.
+    expect(await returnedData(h, parentUuid)).toEqual({ registry_url: 'http://registry:5000' });
     // The paused build keeps its nodes and cannot complete before it is resumed.
     expect(h.nodes.returned).toEqual([]);
     await expect(h.executor.finish('registry', 1, { result: 'SUCCESS' })).rejects.toThrow(/is paused/);
@@ -111,6 +122,8 @@ describe.each(backends())('engine: paused builds (%s)', (backend) => {
     });
     await h.settle();
     expect(h.reports()).toEqual(['1,1 check SUCCESS']);
+    expect(await returnedData(h, parentUuid)).toEqual({ registry_url: 'http://registry:5000', stopped: true });
+    expect(await returnedData(h, consumer.buildUuid)).toBeNull(); // returned nothing
     expect(h.nodes.returned.map((node) => node.id)).toContain(parentNodes[0].id);
     expect(jobDeltas(h)).toEqual([
       'job-started registry',

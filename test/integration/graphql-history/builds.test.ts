@@ -251,6 +251,7 @@ describe('Tenant.build', () => {
                 metadata
               }
               provides
+              returnedData
               events {
                 eventType
                 description
@@ -318,6 +319,7 @@ describe('Tenant.build', () => {
         { name: 'tarball', url: 'http://example.com/tarball', metadata: null },
       ],
       provides: ['docs-site'],
+      returnedData: { zuul: { log_url: 'https://logs.example.com/1/' }, docs: ['index.html'] },
       events: [],
       ref: {
         project: 'org/project',

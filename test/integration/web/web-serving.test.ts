@@ -44,13 +44,20 @@ describe('static sites and GraphiQL assets', () => {
   });
 
   it('answers deep links with the index page, and missing files with 404', async () => {
-    for (const deep of ['/legacy/', '/legacy/t/example/status', '/legacy/t/example/build/abc']) {
+    for (const deep of [
+      '/legacy/',
+      '/legacy/t/example/status',
+      '/legacy/t/example/build/abc',
+      '/legacy/t/example/build/abc/log/job-output.txt', // the log viewer's files have extensions
+      '/legacy/t/example/build/abc/log/zuul-info/inventory.yaml',
+    ]) {
       const page = await get(deep);
       expect(page.status).toBe(200);
       expect(page.headers.get('cache-control')).toBe('no-cache');
       expect(await page.text()).toContain('<title>legacy</title>');
     }
     expect((await get('/legacy/assets/missing.js')).status).toBe(404);
+    expect((await get('/legacy/t/example/build/abc/missing.txt')).status).toBe(404);
     expect((await get('/legacy')).status).toBe(302);
   });
 

@@ -29,6 +29,7 @@ describe('auth configuration section', () => {
       maxAliases: 15,
       maxDirectives: 50,
       maxTokens: 2000,
+      maxNesting: 64,
       maxBodyBytes: 1048576,
       csrfPrevention: true,
       controlRateLimit: { burst: 30, perMinute: 60 },

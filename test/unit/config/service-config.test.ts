@@ -47,6 +47,9 @@ connections:
     pollInterval: 5
     canonicalHostname: git.example.org
     seedFrom: seed
+    changeUrlTemplate: "https://review.example.org/c/{project.name}/+/{change.number}"
+    branchUrlTemplate: "https://git.example.org/{project.name}/log/?h={branch}"
+    gitwebUrlTemplate: "{baseurl}/gitweb?p={project.name}.git;a=commitdiff;h={sha}"
   remote:
     driver: git
     baseurl: https://git.example.org/
@@ -71,6 +74,9 @@ redis: {url: "redis://127.0.0.1:6379"}
       pollInterval: 5,
       canonicalHostname: 'git.example.org',
       seedFrom: '/etc/sluice/seed',
+      changeUrlTemplate: 'https://review.example.org/c/{project.name}/+/{change.number}',
+      branchUrlTemplate: 'https://git.example.org/{project.name}/log/?h={branch}',
+      gitwebUrlTemplate: '{baseurl}/gitweb?p={project.name}.git;a=commitdiff;h={sha}',
     });
     expect(config.connections.remote).toMatchObject({
       driver: 'git',
@@ -82,6 +88,24 @@ redis: {url: "redis://127.0.0.1:6379"}
     expect(config.logs).toEqual({ dir: '/srv/logs', url: 'https://ci.example.org/logs/' });
     expect(config.shutdownTimeout).toBe(3);
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379' });
+  });
+
+  it('reads component heartbeats and metrics, and refuses an expiry shorter than two heartbeats', () => {
+    const defaults = parseServiceConfig('', '/etc/sluice/sluice.yaml');
+    expect(defaults.components).toEqual({ heartbeatInterval: 30, expiry: 90 });
+    expect(defaults.metrics).toEqual({ enabled: true });
+    const config = parseServiceConfig(
+      'components: {heartbeatInterval: 5, expiry: 12.5}\nmetrics: {enabled: false}\n',
+      '/etc/sluice/sluice.yaml',
+    );
+    expect(config.components).toEqual({ heartbeatInterval: 5, expiry: 12.5 });
+    expect(config.metrics.enabled).toBe(false);
+    expect(problems('components: {heartbeatInterval: 30, expiry: 45}\n')).toEqual([
+      expect.stringContaining('components.expiry: must be at least twice heartbeatInterval'),
+    ]);
+    expect(problems('metrics: {enabled: true, path: /m}\n')).toEqual([
+      expect.stringContaining('unknown key "metrics.path"'),
+    ]);
   });
 
   it('lets PORT and DATABASE_URL override the file', () => {
@@ -108,6 +132,14 @@ redis: {url: "redis://127.0.0.1:6379"}
     [
       'connections:\n  a:\n    driver: git\n    baseurl: r\n    extra: 1',
       '/etc/sluice/sluice.yaml:5: unknown key "connections.a.extra"',
+    ],
+    [
+      'connections:\n  a:\n    driver: git\n    baseurl: r\n    changeUrlTemplate: "https://x/{change.id}"',
+      '/etc/sluice/sluice.yaml:5: connections.a.changeUrlTemplate: unknown placeholder {change.id} (known: {baseurl}, {project.name}, {project.canonical_name}, {change.number}, {change.patchset}, {branch}, {ref}, {sha})',
+    ],
+    [
+      'connections:\n  a:\n    driver: git\n    baseurl: r\n    gitwebUrlTemplate: "https://x/{sha"',
+      '/etc/sluice/sluice.yaml:5: connections.a.gitwebUrlTemplate: unmatched "{" (write "{{" for a literal brace)',
     ],
     [
       'connections:\n  "bad name":\n    driver: timer',

@@ -59,7 +59,7 @@ export type BuildFilter = {
   patchset?: Array<string> | null | undefined;
   /** Pipeline of the buildset; `*` is a wildcard (`gat*`). */
   pipeline?: Array<string> | null | undefined;
-  /** Project of the build's ref; `*` is a wildcard (`org/*`). */
+  /** Project of the build's ref: its name (`org/project`) or canonical name; `*` is a wildcard (`org/*`). */
   project?: Array<string> | null | undefined;
   /** Exact git ref of the build's ref, e.g. `refs/heads/master`. */
   ref?: Array<string> | null | undefined;
@@ -131,7 +131,7 @@ export type BuildsetFilter = {
   patchset?: Array<string> | null | undefined;
   /** Pipeline names; `*` is a wildcard (`gat*`). */
   pipeline?: Array<string> | null | undefined;
-  /** Project names of any ref; `*` is a wildcard (`org/*`). */
+  /** Projects of any ref: names (`org/project`) or canonical names; `*` is a wildcard (`org/*`). */
   project?: Array<string> | null | undefined;
   /** Exact git refs, e.g. `refs/heads/master`. */
   ref?: Array<string> | null | undefined;
@@ -571,7 +571,7 @@ export type BuildDetailQueryVariables = Exact<{
 export type BuildDetailQuery = { tenant:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Tenant', build:
-        | { __typename: 'Build', errorDetail: string | null, eventId: string | null, provides: Array<string>, uuid: string, jobName: string, pipeline: string, result: BuildResult | null, status: BuildStatus, voting: boolean, held: boolean, final: boolean, attempt: number, startTime: string | null, endTime: string | null, duration: number | null, nodeset: string | null, logUrl: string | null, artifacts: Array<{ name: string, url: string, metadata: unknown }>, events: Array<{ eventType: string, eventTime: string, description: string | null }>, buildset: { uuid: string, result: BuildsetResult | null, status: BuildsetStatus, message: string | null, builds: Array<{ uuid: string, jobName: string, attempt: number, result: BuildResult | null, status: BuildStatus, final: boolean }> }, ref: { project: string, branch: string | null, change: number | null, patchset: string | null, ref: string, refUrl: string | null, newrev: string | null, oldrev: string | null } | null }
+        | { __typename: 'Build', errorDetail: string | null, eventId: string | null, provides: Array<string>, returnedData: unknown, uuid: string, jobName: string, pipeline: string, result: BuildResult | null, status: BuildStatus, voting: boolean, held: boolean, final: boolean, attempt: number, startTime: string | null, endTime: string | null, duration: number | null, nodeset: string | null, logUrl: string | null, artifacts: Array<{ name: string, url: string, metadata: unknown }>, events: Array<{ eventType: string, eventTime: string, description: string | null }>, buildset: { uuid: string, result: BuildsetResult | null, status: BuildsetStatus, message: string | null, builds: Array<{ uuid: string, jobName: string, attempt: number, result: BuildResult | null, status: BuildStatus, final: boolean }> }, ref: { project: string, branch: string | null, change: number | null, patchset: string | null, ref: string, refUrl: string | null, newrev: string | null, oldrev: string | null } | null }
         | { __typename: 'NotFoundError', message: string }
        | null }
    | null };
@@ -724,17 +724,19 @@ export type LabelsQuery = { tenant:
     | { __typename: 'Tenant', labels: Array<{ name: string, description: string | null, image: string, flavor: string, minReady: number, maxReadyAge: number }> }
    | null };
 
-export type NodesQueryVariables = Exact<{
+export type NodeFieldsFragment = { uuid: string, databaseId: number, label: string, provider: string | null, state: NodeState, stateTime: string, host: string | null, comment: string | null, holdExpiration: number | null, isLocked: boolean };
+
+export type NodeEventsSubscriptionVariables = Exact<{
   tenant: string;
   first?: number | null | undefined;
   offset?: number | null | undefined;
 }>;
 
 
-export type NodesQuery = { tenant:
-    | { __typename: 'NotFoundError', message: string }
-    | { __typename: 'Tenant', nodes: { totalCount: number, nodes: Array<{ uuid: string, label: string, provider: string | null, state: NodeState, stateTime: string, host: string | null, comment: string | null, holdExpiration: number | null, isLocked: boolean }> } }
-   | null };
+export type NodeEventsSubscription = { nodeEvents:
+    | { __typename: 'ProviderNodeChanged', uuid: string, totalCount: number, record: { uuid: string, databaseId: number, label: string, provider: string | null, state: NodeState, stateTime: string, host: string | null, comment: string | null, holdExpiration: number | null, isLocked: boolean } | null }
+    | { __typename: 'ProviderNodesSnapshot', totalCount: number, records: Array<{ uuid: string, databaseId: number, label: string, provider: string | null, state: NodeState, stateTime: string, host: string | null, comment: string | null, holdExpiration: number | null, isLocked: boolean }> }
+   };
 
 export type ProvidersQueryVariables = Exact<{
   tenant: string;
@@ -766,17 +768,19 @@ export type FlavorsQuery = { tenant:
     | { __typename: 'Tenant', flavors: Array<{ name: string, description: string | null, canonicalName: string }> }
    | null };
 
-export type NodesetRequestsQueryVariables = Exact<{
+export type NodesetRequestFieldsFragment = { uuid: string, databaseId: number, state: NodesetRequestState, stateTime: string, requestTime: string, labels: Array<string>, jobName: string | null, pipelineName: string | null, project: string | null, buildsetUuid: string | null, failureReason: string | null };
+
+export type NodesetRequestEventsSubscriptionVariables = Exact<{
   tenant: string;
   first?: number | null | undefined;
   offset?: number | null | undefined;
 }>;
 
 
-export type NodesetRequestsQuery = { tenant:
-    | { __typename: 'NotFoundError', message: string }
-    | { __typename: 'Tenant', nodesetRequests: { totalCount: number, nodes: Array<{ uuid: string, state: NodesetRequestState, stateTime: string, requestTime: string, labels: Array<string>, jobName: string | null, pipelineName: string | null, project: string | null, buildsetUuid: string | null, failureReason: string | null }> } }
-   | null };
+export type NodesetRequestEventsSubscription = { nodesetRequestEvents:
+    | { __typename: 'NodesetRequestChanged', uuid: string, totalCount: number, record: { uuid: string, databaseId: number, state: NodesetRequestState, stateTime: string, requestTime: string, labels: Array<string>, jobName: string | null, pipelineName: string | null, project: string | null, buildsetUuid: string | null, failureReason: string | null } | null }
+    | { __typename: 'NodesetRequestsSnapshot', totalCount: number, records: Array<{ uuid: string, databaseId: number, state: NodesetRequestState, stateTime: string, requestTime: string, labels: Array<string>, jobName: string | null, pipelineName: string | null, project: string | null, buildsetUuid: string | null, failureReason: string | null }> }
+   };
 
 export type StatusJobFieldsFragment = { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null };
 
@@ -998,6 +1002,35 @@ export const BuildsetRowFieldsFragmentDoc = new TypedDocumentString(`
   newrev
   oldrev
 }`, {"fragmentName":"BuildsetRowFields"}) as unknown as TypedDocumentString<BuildsetRowFieldsFragment, unknown>;
+export const NodeFieldsFragmentDoc = new TypedDocumentString(`
+    fragment NodeFields on ProviderNode {
+  uuid
+  databaseId
+  label
+  provider
+  state
+  stateTime
+  host
+  comment
+  holdExpiration
+  isLocked
+}
+    `, {"fragmentName":"NodeFields"}) as unknown as TypedDocumentString<NodeFieldsFragment, unknown>;
+export const NodesetRequestFieldsFragmentDoc = new TypedDocumentString(`
+    fragment NodesetRequestFields on NodesetRequest {
+  uuid
+  databaseId
+  state
+  stateTime
+  requestTime
+  labels
+  jobName
+  pipelineName
+  project
+  buildsetUuid
+  failureReason
+}
+    `, {"fragmentName":"NodesetRequestFields"}) as unknown as TypedDocumentString<NodesetRequestFieldsFragment, unknown>;
 export const StatusJobFieldsFragmentDoc = new TypedDocumentString(`
     fragment StatusJobFields on StatusJob {
   name
@@ -1457,6 +1490,7 @@ export const BuildDetailDocument = new TypedDocumentString(`
           errorDetail
           eventId
           provides
+          returnedData
           artifacts {
             name
             url
@@ -1919,32 +1953,37 @@ export const LabelsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<LabelsQuery, LabelsQueryVariables>;
-export const NodesDocument = new TypedDocumentString(`
-    query Nodes($tenant: String!, $first: Int, $offset: Int) {
-  tenant(name: $tenant) {
+export const NodeEventsDocument = new TypedDocumentString(`
+    subscription NodeEvents($tenant: String!, $first: Int, $offset: Int) {
+  nodeEvents(tenant: $tenant, first: $first, offset: $offset) {
     __typename
-    ... on Error {
-      message
+    ... on ProviderNodesSnapshot {
+      totalCount
+      records {
+        ...NodeFields
+      }
     }
-    ... on Tenant {
-      nodes(first: $first, offset: $offset) {
-        totalCount
-        nodes {
-          uuid
-          label
-          provider
-          state
-          stateTime
-          host
-          comment
-          holdExpiration
-          isLocked
-        }
+    ... on ProviderNodeChanged {
+      uuid
+      totalCount
+      record {
+        ...NodeFields
       }
     }
   }
 }
-    `) as unknown as TypedDocumentString<NodesQuery, NodesQueryVariables>;
+    fragment NodeFields on ProviderNode {
+  uuid
+  databaseId
+  label
+  provider
+  state
+  stateTime
+  host
+  comment
+  holdExpiration
+  isLocked
+}`) as unknown as TypedDocumentString<NodeEventsSubscription, NodeEventsSubscriptionVariables>;
 export const ProvidersDocument = new TypedDocumentString(`
     query Providers($tenant: String!) {
   tenant(name: $tenant) {
@@ -2015,33 +2054,38 @@ export const FlavorsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<FlavorsQuery, FlavorsQueryVariables>;
-export const NodesetRequestsDocument = new TypedDocumentString(`
-    query NodesetRequests($tenant: String!, $first: Int, $offset: Int) {
-  tenant(name: $tenant) {
+export const NodesetRequestEventsDocument = new TypedDocumentString(`
+    subscription NodesetRequestEvents($tenant: String!, $first: Int, $offset: Int) {
+  nodesetRequestEvents(tenant: $tenant, first: $first, offset: $offset) {
     __typename
-    ... on Error {
-      message
+    ... on NodesetRequestsSnapshot {
+      totalCount
+      records {
+        ...NodesetRequestFields
+      }
     }
-    ... on Tenant {
-      nodesetRequests(first: $first, offset: $offset) {
-        totalCount
-        nodes {
-          uuid
-          state
-          stateTime
-          requestTime
-          labels
-          jobName
-          pipelineName
-          project
-          buildsetUuid
-          failureReason
-        }
+    ... on NodesetRequestChanged {
+      uuid
+      totalCount
+      record {
+        ...NodesetRequestFields
       }
     }
   }
 }
-    `) as unknown as TypedDocumentString<NodesetRequestsQuery, NodesetRequestsQueryVariables>;
+    fragment NodesetRequestFields on NodesetRequest {
+  uuid
+  databaseId
+  state
+  stateTime
+  requestTime
+  labels
+  jobName
+  pipelineName
+  project
+  buildsetUuid
+  failureReason
+}`) as unknown as TypedDocumentString<NodesetRequestEventsSubscription, NodesetRequestEventsSubscriptionVariables>;
 export const StatusSnapshotDocument = new TypedDocumentString(`
     query StatusSnapshot($tenant: String!) {
   tenant(name: $tenant) {

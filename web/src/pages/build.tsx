@@ -7,8 +7,10 @@ import { BuildDetailDocument, BuildUpdatesDocument } from '../generated/graphql'
 import { tenantPath } from '../url';
 import { Console } from './console';
 import { AutoholdForm } from '../admin/autohold-form';
+import { LogBrowser } from '../logs/log-browser';
+import { manifestArtifact, resolveLogUrl } from '../logs/manifest';
 
-export default function BuildPage({ tenant, uuid }: { tenant: string; uuid: string }) {
+export default function BuildPage({ tenant, uuid, logPath }: { tenant: string; uuid: string; logPath: string | null }) {
   const { data, error, refetch } = useQuery(BuildDetailDocument, { tenant, uuid });
   // The page follows the build: a start, pause, resume or end refreshes the summary.
   useSubscription(BuildUpdatesDocument, { tenant, filter: { uuid: [uuid] } }, () => refetch());
@@ -25,7 +27,8 @@ export default function BuildPage({ tenant, uuid }: { tenant: string; uuid: stri
   if (build?.__typename !== 'Build') {
     return <ErrorBox error={build?.message ?? 'Build not found'} />;
   }
-  const logBase = build.logUrl ?? null;
+  const logBase = build.logUrl === null ? null : resolveLogUrl(build.logUrl, null, location.href);
+  const manifest = manifestArtifact(build.artifacts);
   const retries = build.buildset.builds.filter((b) => b.jobName === build.jobName && b.uuid !== build.uuid);
   return (
     <section className="build-page">
@@ -61,6 +64,15 @@ export default function BuildPage({ tenant, uuid }: { tenant: string; uuid: stri
           Log files: <a href={`${logBase}job-output.txt`}>job-output.txt</a> · <a href={logBase}>log directory</a>
         </p>
       )}
+      {logBase !== null && manifest !== undefined && (
+        <LogBrowser
+          tenant={tenant}
+          uuid={build.uuid}
+          logUrl={logBase}
+          manifestUrl={resolveLogUrl(manifest.url, logBase, location.href)}
+          openPath={logPath}
+        />
+      )}
       <Console key={build.uuid} tenant={tenant} uuid={build.uuid} status={build.status} />
       {build.artifacts.length > 0 && (
         <section>
@@ -75,6 +87,14 @@ export default function BuildPage({ tenant, uuid }: { tenant: string; uuid: stri
               </li>
             ))}
           </ul>
+        </section>
+      )}
+      {build.returnedData !== null && build.returnedData !== undefined && (
+        <section aria-labelledby="returned-data">
+          <h2 id="returned-data">Returned data</h2>
+          <pre className="json" tabIndex={0}>
+            {JSON.stringify(build.returnedData, null, 2)}
+          </pre>
         </section>
       )}
       {retries.length > 0 && (

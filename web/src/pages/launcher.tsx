@@ -1,7 +1,7 @@
-/** Launcher pages: labels, nodes (with hold), providers, images (with image build), flavors, nodeset requests. */
+/** Launcher pages read once per visit: labels, providers, images (with image build), flavors. Nodes and nodeset requests are live: launcher-live.tsx. */
 import { useQuery } from '../api/hooks';
-import { Empty, PageTitle } from '../components/common';
-import { Pager, paging } from '../components/list-filters';
+import { PageTitle } from '../components/common';
+import { Table } from '../components/table';
 import { TenantData } from '../components/tenant-data';
 import { ActionButton } from '../admin/action-button';
 import { runAction } from '../admin/run-action';
@@ -12,50 +12,8 @@ import {
   ImageBuildDocument,
   ImagesDocument,
   LabelsDocument,
-  NodeHoldDocument,
-  NodesDocument,
-  NodesetRequestsDocument,
   ProvidersDocument,
 } from '../generated/graphql';
-import { useUrlParams } from '../url';
-
-function Table({ head, rows }: { head: string[]; rows: Array<{ key: string; cells: React.ReactNode[] }> }) {
-  if (rows.length === 0) {
-    return <Empty>Nothing here.</Empty>;
-  }
-  return (
-    <div className="table-wrap">
-      <table className="table">
-        <thead>
-          <tr>
-            {head.map((h) => (
-              <th scope="col" key={h}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.key}>
-              {row.cells.map((cell, i) =>
-                i === 0 ? (
-                  <th scope="row" key={i} data-label={head[i]}>
-                    {cell}
-                  </th>
-                ) : (
-                  <td key={i} data-label={head[i]}>
-                    {cell}
-                  </td>
-                ),
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
 
 export function LabelsPage({ tenant }: { tenant: string }) {
   const { data, error } = useQuery(LabelsDocument, { tenant });
@@ -71,57 +29,6 @@ export function LabelsPage({ tenant }: { tenant: string }) {
               cells: [l.name, l.image, l.flavor, l.minReady, l.description ?? ''],
             }))}
           />
-        )}
-      </TenantData>
-    </section>
-  );
-}
-
-export function NodesPage({ tenant }: { tenant: string }) {
-  const params = useUrlParams();
-  const { skip, limit } = paging(params);
-  const { data, error, refetch } = useQuery(NodesDocument, { tenant, first: limit, offset: skip });
-  const admin = useIsAdmin(tenant);
-  return (
-    <section>
-      <PageTitle>Nodes</PageTitle>
-      <TenantData data={data} error={error} what="nodes">
-        {(t) => (
-          <>
-            <Table
-              head={['Node', 'Label', 'Provider', 'State', 'Since', 'Host', 'Comment', '']}
-              rows={t.nodes.nodes.map((n) => ({
-                key: n.uuid,
-                cells: [
-                  <code>{n.uuid.slice(0, 12)}</code>,
-                  n.label,
-                  n.provider ?? '',
-                  n.state,
-                  formatTime(n.stateTime),
-                  n.host ?? '',
-                  n.comment ?? '',
-                  admin && n.state !== 'HOLD' ? (
-                    <ActionButton
-                      label="Hold"
-                      className="small-button"
-                      onDone={(o) => o.ok && refetch()}
-                      run={() =>
-                        runAction(
-                          NodeHoldDocument,
-                          { input: { tenant, nodeId: n.uuid, comment: 'held from the dashboard' } },
-                          (d) => d.nodeHold,
-                          'Node held.',
-                        )
-                      }
-                    />
-                  ) : (
-                    ''
-                  ),
-                ],
-              }))}
-            />
-            <Pager total={t.nodes.totalCount} shown={t.nodes.nodes.length} />
-          </>
         )}
       </TenantData>
     </section>
@@ -208,40 +115,6 @@ export function FlavorsPage({ tenant }: { tenant: string }) {
             head={['Flavor', 'Description']}
             rows={t.flavors.map((f) => ({ key: f.canonicalName, cells: [f.name, f.description ?? ''] }))}
           />
-        )}
-      </TenantData>
-    </section>
-  );
-}
-
-export function NodesetRequestsPage({ tenant }: { tenant: string }) {
-  const params = useUrlParams();
-  const { skip, limit } = paging(params);
-  const { data, error } = useQuery(NodesetRequestsDocument, { tenant, first: limit, offset: skip });
-  return (
-    <section>
-      <PageTitle>Nodeset requests</PageTitle>
-      <TenantData data={data} error={error} what="nodeset requests">
-        {(t) => (
-          <>
-            <Table
-              head={['Request', 'State', 'Labels', 'Job', 'Pipeline', 'Project', 'Requested', 'Failure']}
-              rows={t.nodesetRequests.nodes.map((r) => ({
-                key: r.uuid,
-                cells: [
-                  <code>{r.uuid.slice(0, 12)}</code>,
-                  r.state,
-                  r.labels.join(', '),
-                  r.jobName ?? '',
-                  r.pipelineName ?? '',
-                  r.project ?? '',
-                  formatTime(r.requestTime),
-                  r.failureReason ?? '',
-                ],
-              }))}
-            />
-            <Pager total={t.nodesetRequests.totalCount} shown={t.nodesetRequests.nodes.length} />
-          </>
         )}
       </TenantData>
     </section>

@@ -1,0 +1,192 @@
+/**
+ * Checks the dashboard's acceptance asks of every page (docs/dashboard.md#tests), measured in the
+ * page itself: nothing wider than the viewport, text readable against its background (WCAG AA
+ * contrast) in the scheme the page is shown in, and every control reachable with Tab in reading
+ * order with a visible focus.
+ */
+import type { Page } from 'playwright-core';
+
+/** Elements (tag#id.class "text") whose box is wider than the viewport, making the page scroll sideways. */
+export async function overflowProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) {
+      return [];
+    }
+    // The innermost elements reaching past the edge, outside scrolling boxes: what makes the page wide.
+    const scrolls = (element: Element): boolean => {
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (getComputedStyle(up).overflowX !== 'visible') {
+          return true;
+        }
+      }
+      return false;
+    };
+    const beyond = (element: Element): boolean =>
+      element.getBoundingClientRect().right > width + 1 && !scrolls(element);
+    // A box within the window whose text spills out of it counts too.
+    const spills = (element: HTMLElement): boolean =>
+      !scrolls(element) &&
+      getComputedStyle(element).overflowX === 'visible' &&
+      element.getBoundingClientRect().left + element.scrollWidth > width + 1;
+    const culprits = [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter(
+        (element) =>
+          (beyond(element) || spills(element)) &&
+          ![...element.children].some((child) => beyond(child) || spills(child as HTMLElement)),
+      )
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? '').slice(0, 40)}"`,
+      );
+    return [`page is ${document.documentElement.scrollWidth} px wide in ${width} px`, ...culprits.slice(0, 3)];
+  });
+}
+
+/**
+ * Text whose colour has less contrast with the background behind it than WCAG AA asks (4.5:1,
+ * 3:1 for large or bold large text). SVG pictures (charts, job graphs) and disabled controls are
+ * left out (WCAG exempts inactive controls).
+ */
+export async function contrastProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    type Rgba = [number, number, number, number];
+    const parse = (value: string): Rgba | null => {
+      const match = /rgba?\(([^)]+)\)/.exec(value);
+      if (!match) {
+        return null;
+      }
+      const parts = match[1]
+        .split(/[ ,/]+/)
+        .filter(Boolean)
+        .map(Number);
+      return [parts[0], parts[1], parts[2], parts[3] ?? 1];
+    };
+    const over = (top: Rgba, bottom: Rgba): Rgba => {
+      const a = top[3] + bottom[3] * (1 - top[3]);
+      const mix = (i: number) => (a === 0 ? 0 : (top[i] * top[3] + bottom[i] * bottom[3] * (1 - top[3])) / a);
+      return [mix(0), mix(1), mix(2), a];
+    };
+    const luminance = ([r, g, b]: Rgba): number => {
+      const channel = (c: number) => {
+        const v = c / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    };
+    const background = (element: Element): Rgba => {
+      const layers: Rgba[] = [];
+      for (let current: Element | null = element; current; current = current.parentElement) {
+        const colour = parse(getComputedStyle(current).backgroundColor);
+        if (colour && colour[3] > 0) {
+          layers.push(colour);
+          if (colour[3] >= 1) {
+            break;
+          }
+        }
+      }
+      const canvas = parse(getComputedStyle(document.documentElement).backgroundColor);
+      let result: Rgba = canvas && canvas[3] > 0 ? canvas : [255, 255, 255, 1];
+      for (const layer of layers.reverse()) {
+        result = over(layer, result);
+      }
+      return result;
+    };
+    const problems: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>('body *')) {
+      const ownText = [...element.childNodes].some(
+        (node) => node.nodeType === 3 && (node.textContent ?? '').trim() !== '',
+      );
+      if (!ownText || element.closest('svg') || element.closest('[disabled], [aria-disabled="true"]')) {
+        continue;
+      }
+      const style = getComputedStyle(element);
+      if (!element.checkVisibility({ visibilityProperty: true }) || element.closest('.sr-only')) {
+        continue;
+      }
+      const colour = parse(style.color);
+      if (!colour) {
+        continue;
+      }
+      const back = background(element);
+      const fore = over(colour, back);
+      const [light, dark] = [luminance(fore), luminance(back)].sort((a, b) => b - a);
+      const ratio = (light + 0.05) / (dark + 0.05);
+      const size = Number.parseFloat(style.fontSize);
+      const bold = Number(style.fontWeight) >= 700;
+      const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+      if (ratio < needed) {
+        problems.push(
+          `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? '').trim().slice(0, 30)}": ${ratio.toFixed(2)} < ${needed}`,
+        );
+      }
+    }
+    return problems;
+  });
+}
+
+/**
+ * Tab through the page from the top: the first stop must be "Skip to content", every stop must
+ * show a focus outline, and every visible enabled control must be reached. Returns what is wrong.
+ */
+export async function keyboardProblems(page: Page, maxStops = 400): Promise<string[]> {
+  // Start from the top whatever was clicked before: focusing the body moves the sequential
+  // focus starting point there.
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    document.body.tabIndex = -1;
+    document.body.focus();
+    document.body.removeAttribute('tabindex');
+    window.scrollTo(0, 0);
+  });
+  const problems: string[] = [];
+  const reached = new Set<string>();
+  for (let stop = 0; stop < maxStops; stop += 1) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element || element === document.body) {
+        return null;
+      }
+      if (!element.dataset.keyboardStop) {
+        element.dataset.keyboardStop = String(Math.random());
+      }
+      const style = getComputedStyle(element);
+      return {
+        id: element.dataset.keyboardStop,
+        text: (element.textContent ?? element.getAttribute('aria-label') ?? element.tagName).trim().slice(0, 30),
+        outlined: style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0,
+      };
+    });
+    if (focused === null || reached.has(focused.id)) {
+      break; // back at the top
+    }
+    if (stop === 0 && focused.text !== 'Skip to content') {
+      problems.push(`first stop is "${focused.text}", not "Skip to content"`);
+    }
+    if (!focused.outlined) {
+      problems.push(`no visible focus on "${focused.text}"`);
+    }
+    reached.add(focused.id);
+  }
+  const missed = await page.evaluate(
+    (ids: string[]) => {
+      const seen = new Set(ids);
+      const controls = document.querySelectorAll<HTMLElement>(
+        'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])',
+      );
+      return (
+        [...controls]
+          // checkVisibility: not hidden by display, visibility or content-visibility (a closed <details>).
+          .filter((element) => element.checkVisibility({ visibilityProperty: true }))
+          .filter((element) => !seen.has(element.dataset.keyboardStop ?? ''))
+          .map(
+            (element) =>
+              `not reachable with Tab: ${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().slice(0, 30)}"`,
+          )
+      );
+    },
+    [...reached],
+  );
+  return [...problems, ...missed];
+}

@@ -1,0 +1,263 @@
+/**
+ * A deployment for fault tests that run `sluice serve` as a child process: git repositories made
+ * from a seed (a config project with a `gate` pipeline entered on `patchset-created`, merging on
+ * success, and project `org/app` whose job `slow` waits for a release file), a tenant file, a
+ * service configuration, and the private PostgreSQL database the processes share (DATABASE_URL
+ * must be set: the embedded store serves one process; `describeMultiProcess` skips without it). The job leaves
+ * marks: `started-<change>-<attempt>`, its step's pid in `pid-<change>-<attempt>`, and a line
+ * `<change> <attempt>` in `runs` when it finishes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { git } from '../../src/sources/git-cli';
+import { seedRepositories } from '../../src/sources/git-seed';
+import type { Database } from '../../src/store/database';
+import { createTestDatabase, type TestDatabase } from './database';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+const SLOW_SCRIPT = `#!/bin/sh
+marks="$SLUICE_VAR_marks"
+echo $$ > "$marks/pid-$SLUICE_CHANGE-$SLUICE_ATTEMPT"
+touch "$marks/started-$SLUICE_CHANGE-$SLUICE_ATTEMPT"
+while [ ! -f "$marks/release" ]; do sleep 0.1; done
+echo "$SLUICE_CHANGE $SLUICE_ATTEMPT" >> "$marks/runs"
+`;
+
+export interface ServeProcess {
+  child: ChildProcess;
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+export interface RecoveryDeployment {
+  dir: string;
+  marks: string;
+  configFile: string;
+  /** Bare repositories (the git connection's baseurl). */
+  baseDir: string;
+  /** A connection to the shared database, for the test to read. */
+  store: Database;
+  /** Start `sluice serve` and wait for its address. */
+  serve(): Promise<ServeProcess>;
+  /** Push patchset 1 of change `number` of org/app (a new file on master). */
+  pushChange(number: number): Promise<void>;
+  /** Move branch `branch` of org/app to a new commit (no pipeline runs for it). */
+  pushBranch(branch: string): Promise<void>;
+  release(): void;
+  /** Kill the step processes left running by a killed executor (they have their own process groups). */
+  killOrphanSteps(): void;
+  mark(name: string): boolean;
+  runs(): string[];
+  close(): Promise<void>;
+}
+
+/** The repositories, tenant file and service configuration of the deployment (no database). */
+export interface RecoveryFiles {
+  dir: string;
+  marks: string;
+  configFile: string;
+  baseDir: string;
+}
+
+export async function recoveryFiles(options: { pollInterval?: number } = {}): Promise<RecoveryFiles> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-recovery-'));
+  const marks = path.join(dir, 'marks');
+  mkdirSync(marks);
+  const seed = path.join(dir, 'seed');
+  const baseDir = path.join(dir, 'repos');
+  mkdirSync(path.join(seed, 'sluice-config'), { recursive: true });
+  mkdirSync(path.join(seed, 'org', 'app', 'scripts'), { recursive: true });
+  writeFileSync(
+    path.join(seed, 'sluice-config', 'zuul.yaml'),
+    `- pipeline:
+    name: gate
+    manager: dependent
+    trigger:
+      local:
+        - event: patchset-created
+    success:
+      local:
+        submit: true
+    failure:
+      local: {}
+
+- job:
+    name: base
+    parent: null
+    timeout: 600
+    attempts: 3
+`,
+  );
+  writeFileSync(
+    path.join(seed, 'org', 'app', '.zuul.yaml'),
+    `- job:
+    name: slow
+    run: scripts/slow.sh
+    vars:
+      marks: ${marks}
+
+- project:
+    gate:
+      jobs:
+        - slow
+`,
+  );
+  writeFileSync(path.join(seed, 'org', 'app', 'scripts', 'slow.sh'), SLOW_SCRIPT, { mode: 0o755 });
+  await seedRepositories(seed, baseDir);
+  writeFileSync(
+    path.join(dir, 'main.yaml'),
+    `- tenant:
+    name: example
+    source:
+      local:
+        config-projects:
+          - sluice-config
+        untrusted-projects:
+          - org/app
+`,
+  );
+  const configFile = path.join(dir, 'sluice.yaml');
+  writeFileSync(
+    configFile,
+    `listen: {host: 127.0.0.1, port: 0}
+dataDir: data
+tenantConfig: main.yaml
+shutdownTimeout: 5
+connections:
+  local:
+    driver: git
+    baseurl: repos
+    pollInterval: ${options.pollInterval ?? 0.3}
+components:
+  heartbeatInterval: 1
+  expiry: 600
+`,
+  );
+  return { dir, marks, configFile, baseDir };
+}
+
+let commits = 0;
+
+/** Commit one new file on top of org/app's master and push it to `ref`. */
+async function commitOnMaster(
+  files: Pick<RecoveryFiles, 'dir' | 'baseDir'>,
+  ref: string,
+  message: string,
+): Promise<void> {
+  const work = path.join(files.dir, `work-${commits++}`);
+  await git(files.dir, ['clone', '--quiet', path.join(files.baseDir, 'org', 'app.git'), work]);
+  writeFileSync(path.join(work, `commit-${commits}.txt`), `${message}\n`);
+  await git(work, ['add', '--all']);
+  await git(work, ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '--quiet', '-m', message]);
+  await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** Push patchset 1 of change `number` of org/app (commit subject `Change <number>`). */
+export function pushChange(files: Pick<RecoveryFiles, 'dir' | 'baseDir'>, number: number): Promise<void> {
+  return commitOnMaster(files, `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`, `Change ${number}`);
+}
+
+export async function recoveryDeployment(options: { pollInterval?: number } = {}): Promise<RecoveryDeployment> {
+  const { dir, marks, configFile, baseDir } = await recoveryFiles(options);
+  // Several processes on one database: PostgreSQL (the embedded store serves one process).
+  const database: TestDatabase = await createTestDatabase({ backend: 'postgres', migrate: false });
+  const databaseUrl = database.url ?? '';
+  const store: Database = database;
+  const running = new Set<ChildProcess>();
+  return {
+    dir,
+    marks,
+    configFile,
+    baseDir,
+    store,
+    serve: () => startServe(configFile, databaseUrl, running),
+    pushChange: (number) => pushChange({ dir, baseDir }, number),
+    pushBranch: (branch) => commitOnMaster({ dir, baseDir }, `refs/heads/${branch}`, `Move ${branch}`),
+    release: () => writeFileSync(path.join(marks, 'release'), ''),
+    killOrphanSteps: () => {
+      for (const file of readdirSync(marks).filter((name) => name.startsWith('pid-'))) {
+        const pid = Number(readFileSync(path.join(marks, file), 'utf8').trim());
+        for (const target of [-pid, pid]) {
+          try {
+            process.kill(target, 'SIGKILL');
+          } catch {
+            // gone already
+          }
+        }
+      }
+    },
+    mark: (name) => existsSync(path.join(marks, name)),
+    runs: () =>
+      existsSync(path.join(marks, 'runs'))
+        ? readFileSync(path.join(marks, 'runs'), 'utf8').trim().split('\n').filter(Boolean)
+        : [],
+    close: async () => {
+      for (const child of running) {
+        child.kill('SIGKILL');
+      }
+      await database.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startServe(configFile: string, databaseUrl: string, running: Set<ChildProcess>): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'sluice.js'), 'serve', '--config', configFile], {
+    cwd: path.dirname(configFile),
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      SLUICE_LOG_LEVEL: 'warn',
+      SLUICE_FROM_SOURCE: '1',
+      DATABASE_URL: databaseUrl,
+      ...(process.env.SLUICE_CACHE_DIR ? { SLUICE_CACHE_DIR: process.env.SLUICE_CACHE_DIR } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  const base = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /GraphQL .*?(http:\/\/[^\s]+)\/graphql/.exec(output);
+      if (match) {
+        resolve(match[1]);
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    void exited.then((code) => reject(new Error(`sluice exited early (${code}): ${output}`)));
+  });
+  return { child, base, exited, output: () => output };
+}
+
+/** Poll `check` (every 100 ms) until it holds; fails with `what` after `timeoutMs`. */
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** `describe` for tests of several processes on one database: skipped (with a note) without DATABASE_URL. */
+export const describeMultiProcess: jest.Describe = process.env.DATABASE_URL ? describe : describe.skip;
