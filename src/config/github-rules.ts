@@ -133,7 +133,7 @@ export function githubRequirementCheck(
     const reasons: string[] = [];
     for (const key of flags) {
       const holds = facts[key] === options[key];
-      if ((mode === 'require') !== holds) {
+      if ((mode === 'require') === holds) {
         continue;
       }
       reasons.push(`${key} is ${String(facts[key])} (${mode} ${key}: ${String(options[key])})`);

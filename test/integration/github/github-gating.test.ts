@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultServiceConfig, type ServiceConfig } from '../../../src/config/service';
+import { createLogger } from '../../../src/server/logger';
 import { FakeGitHub } from '../../helpers/fake-github/server';
 import { startTestServer, type TestServer } from '../../helpers/server';
 
@@ -113,7 +114,7 @@ describe('GitHub driver end to end', () => {
     const tenantFile = path.join(root, 'main.yaml');
     writeFileSync(
       tenantFile,
-      `- tenant:\n    name: acme\n    source:\n      github:\n        config-projects: [org/config]\n        untrusted-projects: [org/app]\n`,
+      `- tenant:\n    name: acme\n    source:\n      github:\n        config-projects:\n          - org/config:\n              load-branch: main\n        untrusted-projects: [org/app]\n`,
     );
     const config: ServiceConfig = {
       ...defaultServiceConfig(root),
@@ -133,7 +134,7 @@ describe('GitHub driver end to end', () => {
       api: { restShape: 'current', publicUrl: 'https://sluice.example.com' },
       logs: { dir: path.join(root, 'logs') },
     };
-    server = await startTestServer({ config });
+    server = await startTestServer({ config, logger: process.env.GH_DEBUG ? createLogger({ level: 'debug' }) : undefined });
     hub.setWebhook(`${server.url}/api/connection/github/payload`, SECRET);
   });
 
@@ -149,8 +150,7 @@ describe('GitHub driver end to end', () => {
       .filter((s) => s.context === context)
       .at(-1);
 
-  // Not passing yet: see docs/github.md#status (the config project's pipelines do not load).
-  it.skip('reports check results on an opened pull request', async () => {
+  it('reports check results on an opened pull request', async () => {
     const pull = await hub.openPull('org/app', { title: 'Add feature', files: { 'feature.txt': 'x\n' } });
     expect(hub.deliveries.at(-1)?.status).toBe(200);
     const status = await until('check success', () => {
@@ -165,8 +165,7 @@ describe('GitHub driver end to end', () => {
     expect(run?.output?.summary).toContain('unit: SUCCESS');
   });
 
-  // Not passing yet: see docs/github.md#status (the config project's pipelines do not load).
-  it.skip('gates an approved and labelled pull request and merges it through the API', async () => {
+  it('gates an approved and labelled pull request and merges it through the API', async () => {
     const pull = hub.pull('org/app', 1);
     await hub.review('org/app', 1, 'reviewer', 'APPROVED');
     await hub.label('org/app', 1, 'gate');
@@ -176,8 +175,7 @@ describe('GitHub driver end to end', () => {
     expect(merge?.body).toMatchObject({ merge_method: 'squash', sha: pull.headSha });
   });
 
-  // Not passing yet: see docs/github.md#status (the config project's pipelines do not load).
-  it.skip('reports a failing job with a failure status and a comment, and does not merge', async () => {
+  it('reports a failing job with a failure status and a comment, and does not merge', async () => {
     const pull = await hub.openPull('org/app', { title: 'Break it', files: { FAIL: 'yes\n' } });
     await until('check failure', () => lastStatus(pull.headSha, 'acme/check')?.state === 'failure');
     await hub.review('org/app', pull.number, 'reviewer', 'APPROVED');
