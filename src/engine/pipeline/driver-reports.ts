@@ -1,26 +1,27 @@
 /**
  * Handing an item's report in one phase to the code-review drivers' reporters through the
- * `ChangeReporter` port (docs/github.md#reporters), after the pass commits.
+ * `ChangeReporter` port (docs/github.md#reporters): after the pass commits, or at once for the
+ * report that must precede a merge.
  */
 import type { ItemState } from '../../model/pipeline-state';
 import type { PassContext } from '../pass-context';
 import type { ReporterPhase } from '../ports/layout';
+import type { ItemReport } from '../ports/reporter';
 import type { ManagedPipeline } from './types';
 
-export function reportToDrivers(
+function driverReport(
   pipeline: ManagedPipeline,
   ctx: PassContext,
   item: ItemState,
   phase: ReporterPhase,
   message: string,
   result: string | null,
-): void {
-  const reporter = ctx.gateways.reporter;
+): ItemReport | null {
   const reporters = pipeline.config.reporters[phase].external ?? [];
-  if (!reporter || reporters.length === 0 || !item.live || item.quiet) {
-    return;
+  if (!ctx.gateways.reporter || reporters.length === 0 || !item.live || item.quiet) {
+    return null;
   }
-  const report = {
+  return {
     tenant: ctx.tenant,
     pipeline: pipeline.name,
     phase,
@@ -35,5 +36,41 @@ export function reportToDrivers(
     })),
     reporters,
   };
-  ctx.after(() => reporter.report(report));
+}
+
+/** Report after the pass commits (the pass holds a database connection). */
+export function reportToDrivers(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  item: ItemState,
+  phase: ReporterPhase,
+  message: string,
+  result: string | null,
+): void {
+  const report = driverReport(pipeline, ctx, item, phase, message, result);
+  const reporter = ctx.gateways.reporter;
+  if (report && reporter) {
+    ctx.after(() => reporter.report(report));
+  }
+}
+
+/**
+ * Report now, inside the pass: the success report goes out before the merge, since the code
+ * review system's branch protection may require the pipeline's status (docs/github.md#reporters).
+ * Resolves with whether anything was reported.
+ */
+export async function reportToDriversNow(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  item: ItemState,
+  phase: ReporterPhase,
+  message: string,
+  result: string | null,
+): Promise<boolean> {
+  const report = driverReport(pipeline, ctx, item, phase, message, result);
+  if (!report || !ctx.gateways.reporter) {
+    return false;
+  }
+  await ctx.gateways.reporter.report(report);
+  return true;
 }

@@ -1,215 +1,120 @@
 /**
- * The GitHub driver through the real server and the fake GitHub (docs/github.md#status): a
- * pull request opened runs `check` and gets its status; an approval and a label bring it into
- * `gate`, which merges it through the API; a failing job reports failure and a comment and
- * does not merge; a webhook with a bad signature is refused and nothing is stored.
+ * The GitHub driver through the real server and the fake GitHub (docs/github.md): a pull
+ * request opened runs `check` and gets its status and check run; an approval and a label bring
+ * it into `gate`, which merges it through the API; a failing job reports failure and a comment
+ * and does not merge; deliveries are stored once; a bad signature is refused and nothing is
+ * stored or enqueued.
  */
-import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { defaultServiceConfig, type ServiceConfig } from '../../../src/config/service';
-import { createLogger } from '../../../src/server/logger';
-import { FakeGitHub } from '../../helpers/fake-github/server';
-import { startTestServer, type TestServer } from '../../helpers/server';
+import {
+  appFiles,
+  GITHUB_PIPELINES,
+  lastStatus,
+  startGitHubTenant,
+  tenantYaml,
+  until,
+  type GitHubTenant,
+} from '../../helpers/github-tenant';
 
-const SECRET = 'webhook-secret';
-const PIPELINES = `
-- pipeline:
-    name: check
-    manager: independent
-    trigger:
-      github:
-        - event: pull_request
-          action: [opened, changed, reopened]
-    start:
-      github:
-        status: pending
-        comment: false
-    success:
-      github:
-        status: success
-        check: success
-    failure:
-      github:
-        status: failure
-        check: failure
-- pipeline:
-    name: gate
-    manager: dependent
-    require:
-      github:
-        review:
-          - type: approved
-        label: gate
-        open: true
-        current-patchset: true
-    trigger:
-      github:
-        - event: pull_request_review
-          action: submitted
-          state: approved
-        - event: pull_request
-          action: labeled
-          label: gate
-    success:
-      github:
-        status: success
-        merge: true
-    failure:
-      github:
-        status: failure
-- nodeset:
-    name: single-node
-    nodes:
-      - name: worker
-        label: local
-- job:
-    name: base
-    parent: null
-    nodeset: single-node
-    timeout: 600
-`;
-const APP_JOBS = `
-- job:
-    name: unit
-    run: unit.sh
-- project:
-    merge-mode: squash-merge
-    check:
-      jobs: [unit]
-    gate:
-      jobs: [unit]
-`;
-const UNIT = '#!/bin/sh\nset -e\nif [ -e FAIL ]; then echo "failing on purpose"; exit 1; fi\necho ok\n';
-
-async function until<T>(what: string, probe: () => T | null | undefined | false, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+jest.setTimeout(240_000);
 
 describe('GitHub driver end to end', () => {
-  let hub: FakeGitHub;
-  let server: TestServer;
-  let root: string;
+  let env: GitHubTenant;
 
   beforeAll(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'sluice-github-'));
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const keyFile = path.join(root, 'app.pem');
-    writeFileSync(keyFile, privateKey.export({ type: 'pkcs1', format: 'pem' }));
-    hub = new FakeGitHub({ appId: 42, appPublicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
-    await hub.start();
-    await hub.createRepo('org/config', { 'zuul.yaml': PIPELINES });
-    await hub.createRepo('org/app', { '.zuul.yaml': APP_JOBS, 'unit.sh': UNIT, 'README.md': 'app\n' });
-    const tenantFile = path.join(root, 'main.yaml');
-    writeFileSync(
-      tenantFile,
-      `- tenant:\n    name: acme\n    source:\n      github:\n        config-projects:\n          - org/config:\n              load-branch: main\n        untrusted-projects: [org/app]\n`,
-    );
-    const config: ServiceConfig = {
-      ...defaultServiceConfig(root),
-      dataDir: path.join(root, 'data'),
-      tenantConfig: tenantFile,
-      connections: {
-        github: {
-          driver: 'github',
-          server: hub.url,
-          appId: 42,
-          appKeyFile: keyFile,
-          webhookToken: SECRET,
-          requestTimeout: 30,
-          rateLimitMaxWait: 900,
-        },
-      },
-      api: { restShape: 'current', publicUrl: 'https://sluice.example.com' },
-      logs: { dir: path.join(root, 'logs') },
-    };
-    server = await startTestServer({ config, logger: process.env.GH_DEBUG ? createLogger({ level: 'debug' }) : undefined });
-    hub.setWebhook(`${server.url}/api/connection/github/payload`, SECRET);
+    env = await startGitHubTenant({
+      repos: { 'org/config': { 'zuul.yaml': GITHUB_PIPELINES }, 'org/app': appFiles() },
+      tenantFile: tenantYaml('org/config', ['org/app']),
+    });
   });
 
   afterAll(async () => {
-    await server?.stop();
-    await hub?.stop();
-    rmSync(root, { recursive: true, force: true });
+    await env?.stop();
   });
 
-  const statusesOf = (sha: string) => hub.repo('org/app').statuses.get(sha) ?? [];
-  const lastStatus = (sha: string, context: string) =>
-    statusesOf(sha)
-      .filter((s) => s.context === context)
-      .at(-1);
+  const status = (sha: string, context: string) => lastStatus(env.hub, 'org/app', sha, context);
 
   it('reports check results on an opened pull request', async () => {
+    const { hub } = env;
     const pull = await hub.openPull('org/app', { title: 'Add feature', files: { 'feature.txt': 'x\n' } });
     expect(hub.deliveries.at(-1)?.status).toBe(200);
-    const status = await until('check success', () => {
-      const s = lastStatus(pull.headSha, 'acme/check');
-      return s && s.state !== 'pending' ? s : null;
-    });
-    expect(status.state).toBe('success');
-    expect(status.targetUrl).toMatch(/^https:\/\/sluice\.example\.com\/t\/acme\/buildset\/[0-9a-f-]+$/);
-    expect(statusesOf(pull.headSha).map((s) => s.state)).toEqual(['pending', 'success']);
-    const run = hub.repo('org/app').checkRuns.find((r) => r.headSha === pull.headSha);
-    expect(run).toMatchObject({ name: 'acme/check', status: 'completed', conclusion: 'success' });
-    expect(run?.output?.summary).toContain('unit: SUCCESS');
+    const run = await until('the check run', () =>
+      hub.repo('org/app').checkRuns.find((r) => r.headSha === pull.headSha && r.status === 'completed'),
+    );
+    expect(run).toMatchObject({ name: 'acme/check', conclusion: 'success' });
+    expect(run.output?.summary).toContain('unit: SUCCESS');
+    const reported = status(pull.headSha, 'acme/check');
+    expect(reported?.state).toBe('success');
+    expect(reported?.targetUrl).toMatch(/^https:\/\/sluice\.example\.com\/t\/acme\/buildset\/[0-9a-f-]+$/);
+    const states = (hub.repo('org/app').statuses.get(pull.headSha) ?? []).filter((s) => s.context === 'acme/check');
+    expect(states.map((s) => s.state)).toEqual(['pending', 'success']);
   });
 
   it('gates an approved and labelled pull request and merges it through the API', async () => {
+    const { hub } = env;
     const pull = hub.pull('org/app', 1);
     await hub.review('org/app', 1, 'reviewer', 'APPROVED');
     await hub.label('org/app', 1, 'gate');
     await until('merge', () => pull.merged);
-    expect(lastStatus(pull.headSha, 'acme/gate')?.state).toBe('success');
+    expect(status(pull.headSha, 'acme/gate')?.state).toBe('success');
     const merge = hub.requests.find((r) => r.method === 'PUT' && r.path === '/repos/org/app/pulls/1/merge');
     expect(merge?.body).toMatchObject({ merge_method: 'squash', sha: pull.headSha });
+    // Nobody used the admin API: the only enqueues were the webhooks' trigger events.
+    const management = await env.server.database.knex('engine_events').where({ category: 'management' }).count();
+    expect(Number(Object.values(management[0])[0])).toBe(0);
   });
 
   it('reports a failing job with a failure status and a comment, and does not merge', async () => {
+    const { hub } = env;
     const pull = await hub.openPull('org/app', { title: 'Break it', files: { FAIL: 'yes\n' } });
-    await until('check failure', () => lastStatus(pull.headSha, 'acme/check')?.state === 'failure');
+    await until('check failure', () => status(pull.headSha, 'acme/check')?.state === 'failure');
     await hub.review('org/app', pull.number, 'reviewer', 'APPROVED');
     await hub.label('org/app', pull.number, 'gate');
-    await until('gate failure', () => lastStatus(pull.headSha, 'acme/gate')?.state === 'failure');
+    await until('gate failure', () => status(pull.headSha, 'acme/gate')?.state === 'failure');
+    await until('the failure comment', () => pull.comments.some((c) => /unit.*FAILURE/s.test(c.body)));
     expect(pull.merged).toBe(false);
-    expect(pull.comments.some((c) => c.user === 'sluice[bot]' && /unit.*FAILURE/s.test(c.body))).toBe(true);
+    expect(hub.requests.some((r) => r.method === 'PUT' && r.path.endsWith(`/pulls/${pull.number}/merge`))).toBe(false);
   });
 
   it('stores a signed delivery once and turns it into a trigger event', async () => {
-    await hub.openPull('org/app', { title: 'Add feature', files: { 'feature.txt': 'x\n' } });
-    expect(hub.deliveries.at(-1)?.status).toBe(200);
+    const { hub, server } = env;
+    const pull = await hub.openPull('org/app', { title: 'Docs', files: { 'docs.txt': 'x\n' } });
+    const delivery = hub.deliveries.at(-1);
+    expect(delivery?.status).toBe(200);
     await server.app.roles?.connectionEvents.idle();
-    const stored = await server.database.knex('connection_events').select('event_type', 'outcome');
+    const stored = await server.database
+      .knex('connection_events')
+      .where({ delivery: delivery?.id })
+      .select('event_type', 'outcome');
     expect(stored).toEqual([{ event_type: 'pull_request', outcome: 'submitted 1' }]);
     const events = await server.database.knex('engine_events').where({ event_type: 'pull_request' }).select('payload');
-    expect(events[0].payload).toMatchObject({
-      type: 'pull_request',
-      action: 'opened',
-      change: 1,
-      connection: 'github',
-    });
+    expect(events.map((e: { payload: Record<string, unknown> }) => e.payload)).toContainEqual(
+      expect.objectContaining({ type: 'pull_request', action: 'opened', change: pull.number, connection: 'github' }),
+    );
+    const again = await hub.redeliver(delivery as NonNullable<typeof delivery>);
+    expect(JSON.parse(again.body)).toMatchObject({ status: 'duplicate delivery' });
+    expect(await server.database.knex('connection_events').where({ delivery: delivery?.id }).select('id')).toHaveLength(1);
   });
 
-  it('refuses a webhook with a bad signature and stores nothing', async () => {
-    const before = await server.database.knex('connection_events').count<{ count: string }>({ count: '*' }).first();
-    const refused = await hub.send('pull_request', { action: 'opened' }, { secret: 'wrong' });
+  it('refuses a webhook with a bad signature and stores and enqueues nothing', async () => {
+    const { hub, server } = env;
+    await server.app.roles?.connectionEvents.idle();
+    const count = async (table: string) =>
+      Number(Object.values((await server.database.knex(table).count())[0])[0]);
+    const before = { stored: await count('connection_events'), events: await count('engine_events') };
+    const pull = hub.pull('org/app', 1);
+    // A delivery that would enter `check` if it were accepted.
+    const payload = {
+      action: 'opened',
+      number: pull.number,
+      pull_request: await hub.pullPayload(hub.repo('org/app'), pull),
+      repository: { full_name: 'org/app' },
+      sender: { login: 'mallory' },
+    };
+    const refused = await hub.send('pull_request', payload, { secret: 'wrong' });
     expect(refused.status).toBe(401);
     expect(JSON.parse(refused.body)).toMatchObject({ error: 'InvalidSignature' });
-    const after = await server.database.knex('connection_events').count<{ count: string }>({ count: '*' }).first();
-    expect(Number(after?.count)).toBe(Number(before?.count));
-    const stored = hub.deliveries.find((d) => d.status === 200);
-    expect(stored).toBeDefined();
-    const again = await hub.redeliver(stored as NonNullable<typeof stored>);
-    expect(JSON.parse(again.body)).toMatchObject({ status: 'duplicate delivery' });
+    await server.app.roles?.connectionEvents.idle();
+    expect(await count('connection_events')).toBe(before.stored);
+    expect(await count('engine_events')).toBe(before.events);
   });
 });
