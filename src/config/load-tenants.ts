@@ -36,6 +36,7 @@ export function connectionsFromConfig(config: Pick<ServiceConfig, 'connections' 
           await github.prepareGit(project);
           return `${github.gitBaseUrl(project)}/${project}`;
         },
+        protectedBranches: (project: string) => github.protectedBranches(project),
       };
       gitConnections.set(name, new GitConnection(name, settings, path.join(config.dataDir, 'git-cache')));
     }

@@ -113,6 +113,8 @@ export function connectionEventProcessor(options: {
   database: Database;
   github: ReadonlyMap<string, GitHubConnection>;
   tenantsOf: (canonicalName: string) => string[];
+  /** The branches a tenant loaded of a project when it loads protected branches only (else undefined). */
+  protectedBranchesOf: (tenant: string, canonicalName: string) => readonly string[] | undefined;
   submit: (tenant: string, event: TriggerEvent) => Promise<void>;
   now: () => Date;
   logger: Logger;
@@ -131,14 +133,30 @@ export function connectionEventProcessor(options: {
     }
     const triggers = await triggersOf(connection, row.eventType, row.payload, options.now().toISOString());
     let submitted = 0;
+    const excluded: string[] = [];
     for (const trigger of triggers) {
       const canonical = `${connection.canonicalHostname}/${trigger.project}`;
+      let branch = trigger.branch;
       for (const tenant of options.tenantsOf(canonical)) {
+        // `exclude-unprotected-branches`: events of other branches are not for this tenant (docs/github.md#changes).
+        const protectedBranches = options.protectedBranchesOf(tenant, canonical);
+        if (protectedBranches !== undefined) {
+          if (branch === undefined && typeof trigger.change === 'number') {
+            branch = (await connection.pull(trigger.project, trigger.change)).base.ref;
+          }
+          if (branch !== undefined && !protectedBranches.includes(branch)) {
+            excluded.push(`${tenant}: ${branch} is not protected`);
+            continue;
+          }
+        }
         await options.submit(tenant, { ...trigger, project: canonical });
         submitted += 1;
       }
     }
-    return triggers.length === 0 ? 'ignored' : `submitted ${submitted}`;
+    if (triggers.length === 0) {
+      return 'ignored';
+    }
+    return excluded.length === 0 ? `submitted ${submitted}` : `submitted ${submitted}; ${excluded.join('; ')}`;
   };
 
   const drain = async (): Promise<void> => {

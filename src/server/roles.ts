@@ -343,6 +343,10 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     database,
     github,
     tenantsOf: (canonicalName) => directory.tenantsOf(canonicalName),
+    protectedBranchesOf: (tenant, canonicalName) => {
+      const project = layoutManager.layout(tenant)?.projects.get(canonicalName);
+      return project?.protectedBranchesOnly ? project.branches : undefined;
+    },
     submit: async (tenant, event) => {
       await engine.submitTrigger(tenant, event);
     },

@@ -19,6 +19,11 @@ export interface GitConnectionSettings {
    * URL carries a token that changes, docs/github.md#repositories); default `<baseurl>/<project>`.
    */
   repositoryUrl?: (project: string) => Promise<string>;
+  /**
+   * The protected branches of a project, for connections of code-review systems that have them
+   * (tenant option `exclude-unprotected-branches`, docs/github.md#changes).
+   */
+  protectedBranches?: (project: string) => Promise<string[]>;
 }
 
 export interface BranchTip {
@@ -93,6 +98,11 @@ export class GitConnection {
       return plain;
     }
     throw new RepositoryNotFoundError(project);
+  }
+
+  /** The project's protected branches, or undefined when the connection has no branch protection. */
+  async protectedBranches(project: string): Promise<string[] | undefined> {
+    return this.settings.protectedBranches?.(project);
   }
 
   /** Refresh a URL mirror (no-op for local repositories). */

@@ -138,6 +138,10 @@ export const GITHUB_PIPELINES = `
       github:
         status: failure
         check: failure
+    dequeue:
+      github:
+        check: cancelled
+        comment: false
 - pipeline:
     name: gate
     manager: dependent
@@ -196,7 +200,15 @@ ${queue ? `    queue: ${queue}\n` : ''}    check:
     gate:
       jobs: [unit]
 `,
-    'unit.sh': '#!/bin/sh\nset -e\nif [ -e FAIL ]; then echo "failing on purpose"; exit 1; fi\necho ok\n',
+    'unit.sh': [
+      '#!/bin/sh',
+      'set -e',
+      // HOLD names a file of the test: the job runs while it exists.
+      'if [ -e HOLD ]; then while [ -e "$(cat HOLD)" ]; do sleep 0.1; done; fi',
+      'if [ -e FAIL ]; then echo "failing on purpose"; exit 1; fi',
+      'echo ok',
+      '',
+    ].join('\n'),
     'README.md': 'app\n',
   };
 }

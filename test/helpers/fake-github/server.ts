@@ -58,6 +58,8 @@ export class FakeGitHub {
   readonly repos = new Map<string, FakeRepo>();
   readonly requests: ApiRequest[] = [];
   readonly deliveries: Delivery[] = [];
+  /** Git requests over smart HTTP with the installation of the token they carried (null: a personal token). */
+  readonly gitAccess: Array<{ path: string; installationId: number | null }> = [];
   readonly tokens = new Map<string, { expiresAt: Date; installationId: number | null }>();
   private server: Server | null = null;
   private webhook: { url: string; secret: string } | null = null;
@@ -388,7 +390,13 @@ export class FakeGitHub {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     if (!url.pathname.startsWith('/api/v3/')) {
-      await serveGit(this.root, req, res, url, (token) => this.tokenValid(token));
+      await serveGit(this.root, req, res, url, (token) => {
+        const valid = this.tokenValid(token);
+        if (valid) {
+          this.gitAccess.push({ path: url.pathname, installationId: this.tokens.get(token)?.installationId ?? null });
+        }
+        return valid;
+      });
       return;
     }
     const chunks: Buffer[] = [];
