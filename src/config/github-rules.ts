@@ -6,7 +6,6 @@
 import type { ChangeInfo } from '../model/changes';
 import type { TriggerEvent } from '../model/engine-events';
 import { ConfigObjectError, ErrorName } from './config-error';
-import { compileRegex, readRegexList } from './regex';
 import { checkKeys, type ConfigMap } from './schema-helpers';
 
 export const GITHUB_EVENTS = ['pull_request', 'pull_request_review', 'push', 'check_run'];
@@ -49,13 +48,32 @@ function strs(value: unknown): string[] {
 
 /** Check that every pattern compiles (a bad one is a configuration error naming the attribute). */
 function regexes(value: unknown, attribute: string): void {
-  readRegexList(value ?? [], attribute).forEach((spec) => compileRegex(spec, attribute));
+  for (const text of strs(value)) {
+    try {
+      pattern(text);
+    } catch (err) {
+      throw new ConfigObjectError(
+        `Invalid regular expression "${text}": ${(err as Error).message}`,
+        ErrorName.syntax,
+        attribute,
+      );
+    }
+  }
 }
 
-/** Full-string regex match, as the reference's filters use. */
-function fullMatch(pattern: RegExp, value: string): boolean {
-  const match = pattern.exec(value);
-  return match !== null && match.index === 0 && match[0].length === value.length;
+/**
+ * A filter's regex: a leading `(?i)` (Python's inline flag, common in the reference's
+ * `comment` filters) makes it case-insensitive; `(?P<name>` groups are accepted.
+ */
+function pattern(text: string, anchored = true): RegExp {
+  const caseless = text.startsWith('(?i)');
+  const body = (caseless ? text.slice(4) : text).replace(/\(\?P</g, '(?<');
+  return new RegExp(anchored ? `^(?:${body})$` : body, caseless ? 'i' : '');
+}
+
+/** Full-string regex match, as the reference's filters use (the pattern is anchored). */
+function fullMatch(anchored: RegExp, value: string): boolean {
+  return anchored.test(value);
 }
 
 /** Validate one GitHub trigger filter (throws ConfigObjectError). */
@@ -109,13 +127,13 @@ export function githubRequirementCheck(
     const spec = entry as Record<string, unknown>;
     return {
       text: JSON.stringify(spec),
-      username: spec.username === undefined ? null : new RegExp(String(spec.username)),
-      type: spec.type === undefined ? null : new RegExp(String(spec.type)),
-      permission: spec.permission === undefined ? null : new RegExp(String(spec.permission)),
+      username: spec.username === undefined ? null : pattern(String(spec.username)),
+      type: spec.type === undefined ? null : pattern(String(spec.type)),
+      permission: spec.permission === undefined ? null : pattern(String(spec.permission)),
     };
   });
   const labels = strs(options.label);
-  const statuses = strs(options.status).map((pattern) => ({ pattern, regex: new RegExp(pattern) }));
+  const statuses = strs(options.status).map((text) => ({ pattern: text, regex: pattern(text) }));
   const flags = (['open', 'merged', 'current-patchset', 'draft'] as const).filter(
     (key) => typeof options[key] === 'boolean',
   );
@@ -171,14 +189,15 @@ export function compileGitHubTrigger(
 ): (event: TriggerEvent, change: ChangeInfo | undefined) => boolean {
   const events = strs(filter.event);
   const actions = strs(filter.action);
-  const branches = strs(filter.branch).map((p) => new RegExp(p));
-  const refs = strs(filter.ref).map((p) => new RegExp(p));
-  const comments = strs(filter.comment).map((p) => new RegExp(p));
+  const branches = strs(filter.branch).map(pattern);
+  const refs = strs(filter.ref).map(pattern);
+  // Comment regexes are searched for in the comment, as the reference does.
+  const comments = strs(filter.comment).map((text) => pattern(text, false));
   const labels = strs(filter.label);
   const unlabels = strs(filter.unlabel);
   const states = strs(filter.state);
-  const statuses = strs(filter.status).map((p) => new RegExp(p));
-  const checks = strs(filter.check).map((p) => new RegExp(p));
+  const statuses = strs(filter.status).map(pattern);
+  const checks = strs(filter.check).map(pattern);
   const require =
     filter.require === undefined ? null : githubRequirementCheck(filter.require as Record<string, unknown>, 'require');
   const reject =
@@ -200,7 +219,7 @@ export function compileGitHubTrigger(
     if (refs.length > 0 && event.type === 'push' && !anyMatch(refs, ref)) {
       return false;
     }
-    if (!anyMatch(comments, event.comment)) {
+    if (comments.length > 0 && !comments.some((p) => p.test(event.comment ?? ''))) {
       return false;
     }
     if (labels.length > 0 && (event.action !== 'labeled' || !labels.includes(event.label ?? ''))) {
