@@ -189,15 +189,15 @@ export function compileGitHubTrigger(
 ): (event: TriggerEvent, change: ChangeInfo | undefined) => boolean {
   const events = strs(filter.event);
   const actions = strs(filter.action);
-  const branches = strs(filter.branch).map(pattern);
-  const refs = strs(filter.ref).map(pattern);
+  const branches = strs(filter.branch).map((text) => pattern(text));
+  const refs = strs(filter.ref).map((text) => pattern(text));
   // Comment regexes are searched for in the comment, as the reference does.
   const comments = strs(filter.comment).map((text) => pattern(text, false));
   const labels = strs(filter.label);
   const unlabels = strs(filter.unlabel);
   const states = strs(filter.state);
-  const statuses = strs(filter.status).map(pattern);
-  const checks = strs(filter.check).map(pattern);
+  const statuses = strs(filter.status).map((text) => pattern(text));
+  const checks = strs(filter.check).map((text) => pattern(text));
   const require =
     filter.require === undefined ? null : githubRequirementCheck(filter.require as Record<string, unknown>, 'require');
   const reject =
