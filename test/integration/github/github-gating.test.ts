@@ -5,6 +5,7 @@
  * and does not merge; deliveries are stored once; a bad signature is refused and nothing is
  * stored or enqueued.
  */
+import { createHmac } from 'node:crypto';
 import {
   appFiles,
   GITHUB_PIPELINES,
@@ -12,6 +13,7 @@ import {
   startGitHubTenant,
   tenantYaml,
   until,
+  WEBHOOK_SECRET,
   type GitHubTenant,
 } from '../../helpers/github-tenant';
 
@@ -116,5 +118,32 @@ describe('GitHub driver end to end', () => {
     await server.app.roles?.connectionEvents.idle();
     expect(await count('connection_events')).toBe(before.stored);
     expect(await count('engine_events')).toBe(before.events);
+  });
+
+  it('answers malformed deliveries with a 4xx in the documented error format', async () => {
+    const { server } = env;
+    const post = (pathName: string, body: string, headers: Record<string, string>) =>
+      fetch(`${server.url}${pathName}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+    const sign = (body: string) => `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`;
+    const hook = '/api/connection/github/payload';
+    const cases: Array<[Response, number, string]> = [
+      [await fetch(`${server.url}${hook}`), 405, 'MethodNotAllowed'],
+      [await post('/api/connection/nope/payload', '{}', { 'x-hub-signature-256': sign('{}') }), 404, 'NotFound'],
+      [await post(hook, '{}', { 'x-hub-signature-256': sign('{}') }), 400, 'BadRequest'],
+      [
+        await post(hook, 'not json', {
+          'x-hub-signature-256': sign('not json'),
+          'x-github-event': 'push',
+          'x-github-delivery': 'd-1',
+        }),
+        400,
+        'BadRequest',
+      ],
+      [await post(hook, '{}', { 'x-github-event': 'push', 'x-github-delivery': 'd-2' }), 401, 'InvalidSignature'],
+    ];
+    for (const [res, status, error] of cases) {
+      expect(res.status).toBe(status);
+      expect(await res.json()).toMatchObject({ error, description: expect.any(String) });
+    }
   });
 });
