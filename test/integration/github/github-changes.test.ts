@@ -123,9 +123,7 @@ describe('GitHub driver: patchsets, dependencies, refusals, protection, rate lim
     pull.refuseMerge = 'At least 1 approving review is required by reviewers with write access.';
     await approveAndLabel('org/lib', pull.number);
     await until('gate failure', () => status('org/lib', pull.headSha, 'acme/gate')?.state === 'failure');
-    const comment = await until('the failure comment', () =>
-      pull.comments.find((c) => c.body.includes('not merged')),
-    );
+    const comment = await until('the failure comment', () => pull.comments.find((c) => c.body.includes('not merged')));
     expect(comment.body).toContain(
       'This change was not merged by the code review system: At least 1 approving review is required by reviewers with write access.',
     );

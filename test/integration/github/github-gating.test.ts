@@ -94,14 +94,15 @@ describe('GitHub driver end to end', () => {
     );
     const again = await hub.redeliver(delivery as NonNullable<typeof delivery>);
     expect(JSON.parse(again.body)).toMatchObject({ status: 'duplicate delivery' });
-    expect(await server.database.knex('connection_events').where({ delivery: delivery?.id }).select('id')).toHaveLength(1);
+    expect(await server.database.knex('connection_events').where({ delivery: delivery?.id }).select('id')).toHaveLength(
+      1,
+    );
   });
 
   it('refuses a webhook with a bad signature and stores and enqueues nothing', async () => {
     const { hub, server } = env;
     await server.app.roles?.connectionEvents.idle();
-    const count = async (table: string) =>
-      Number(Object.values((await server.database.knex(table).count())[0])[0]);
+    const count = async (table: string) => Number(Object.values((await server.database.knex(table).count())[0])[0]);
     const before = { stored: await count('connection_events'), events: await count('engine_events') };
     const pull = hub.pull('org/app', 1);
     // A delivery that would enter `check` if it were accepted.
@@ -123,7 +124,11 @@ describe('GitHub driver end to end', () => {
   it('answers malformed deliveries with a 4xx in the documented error format', async () => {
     const { server } = env;
     const post = (pathName: string, body: string, headers: Record<string, string>) =>
-      fetch(`${server.url}${pathName}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+      fetch(`${server.url}${pathName}`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
     const sign = (body: string) => `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`;
     const hook = '/api/connection/github/payload';
     const cases: Array<[Response, number, string]> = [

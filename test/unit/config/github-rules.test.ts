@@ -33,7 +33,9 @@ describe('GitHub requirements', () => {
     const check = githubRequirementCheck({ open: true, 'current-patchset': true, draft: false }, 'require');
     expect(check(pull())).toBeNull();
     expect(check(pull({ state: 'closed' }))).toBe('open is false (require open: true)');
-    expect(check(pull({}, { currentPatchset: false }))).toBe('current-patchset is false (require current-patchset: true)');
+    expect(check(pull({}, { currentPatchset: false }))).toBe(
+      'current-patchset is false (require current-patchset: true)',
+    );
     expect(check(pull({ draft: true }))).toBe('draft is true (require draft: false)');
   });
 
@@ -46,7 +48,11 @@ describe('GitHub requirements', () => {
 
   it('reviews, labels and statuses by full-match regexes', () => {
     const check = githubRequirementCheck(
-      { review: [{ type: 'approved', permission: 'write|admin' }], label: 'gate', status: 'sluice.*:acme/check:success' },
+      {
+        review: [{ type: 'approved', permission: 'write|admin' }],
+        label: 'gate',
+        status: 'sluice.*:acme/check:success',
+      },
       'require',
     );
     const ready = pull({ reviews: [approved], labels: ['gate'], statuses: ['sluice[bot]:acme/check:success'] });
@@ -84,11 +90,17 @@ describe('GitHub trigger filters', () => {
 
   it('review state, comment and branch regexes, and the change once read', () => {
     const review = compileGitHubTrigger({ event: 'pull_request_review', action: 'submitted', state: 'approved' });
-    expect(review(event({ type: 'pull_request_review', action: 'submitted', state: 'approved' }), undefined)).toBe(true);
+    expect(review(event({ type: 'pull_request_review', action: 'submitted', state: 'approved' }), undefined)).toBe(
+      true,
+    );
     expect(review(event({ type: 'pull_request_review', action: 'submitted', state: 'commented' }), undefined)).toBe(
       false,
     );
-    const comment = compileGitHubTrigger({ event: 'pull_request', action: 'comment', comment: '(?i)^\\s*recheck\\s*$' });
+    const comment = compileGitHubTrigger({
+      event: 'pull_request',
+      action: 'comment',
+      comment: '(?i)^\\s*recheck\\s*$',
+    });
     expect(comment(event({ action: 'comment', comment: 'recheck' }), undefined)).toBe(true);
     expect(comment(event({ action: 'comment', comment: 'please recheck' }), undefined)).toBe(false);
     expect(comment(event({ action: 'comment', comment: 'Looks fine.\nRECHECK' }), undefined)).toBe(false);
