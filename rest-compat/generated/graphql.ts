@@ -128,9 +128,9 @@ export type BuildTimeFilter = {
 
 /** Filters of a buildset list; every field is optional. Values of one field are OR'ed, fields are AND'ed. Ref conditions (project, branch, change, patchset, ref, newrev) must hold for one ref of the buildset. */
 export type BuildsetFilter = {
-  /** Branches of any ref; `*` is a wildcard (`*ster`). */
+  /** Branch of one of the buildset's refs; `*` is a wildcard (`*ster`). */
   branch?: Array<string> | null | undefined;
-  /** Change numbers. */
+  /** Change number of one of the buildset's refs. */
   change?: Array<number> | null | undefined;
   /** true: finished buildsets only; false: running buildsets only. */
   complete?: boolean | null | undefined;
@@ -140,15 +140,15 @@ export type BuildsetFilter = {
   idxMax?: number | null | undefined;
   /** Smallest database id to include (inclusive). */
   idxMin?: number | null | undefined;
-  /** New revisions of ref updates. */
+  /** New revision of one of the buildset's refs. */
   newrev?: Array<string> | null | undefined;
-  /** Patchsets. */
+  /** Patchset of one of the buildset's refs. */
   patchset?: Array<string> | null | undefined;
-  /** Pipeline names; `*` is a wildcard (`gat*`). */
+  /** Pipeline of the buildset; `*` is a wildcard (`gat*`). */
   pipeline?: Array<string> | null | undefined;
-  /** Projects of any ref: names (`org/project`) or canonical names; `*` is a wildcard (`org/*`). */
+  /** Project of one of the buildset's refs: its name (`org/project`) or canonical name; `*` is a wildcard (`org/*`). */
   project?: Array<string> | null | undefined;
-  /** Exact git refs, e.g. `refs/heads/master`. */
+  /** Exact git ref of one of the buildset's refs, e.g. `refs/heads/master`. */
   ref?: Array<string> | null | undefined;
   /** Only these results. */
   result?: Array<BuildsetResult> | null | undefined;

@@ -1,6 +1,6 @@
 /**
  * The service configuration of a `driver: github` connection (docs/github.md#the-connection),
- * part of the `connections` section of src/config/service.ts.
+ * one of the connection schemas of src/config/service-sections.ts.
  */
 import { z } from 'zod';
 

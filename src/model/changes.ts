@@ -2,7 +2,8 @@
  * Changes and ref updates as the engine tracks them (persisted with each queue item), and the
  * items of a speculative merge built from them.
  */
-import type { MergeMode, MergerItem } from './build-request';
+import type { MergerItem } from './build-request';
+import type { MergeMode } from './merge-modes';
 
 export type ChangeKind = 'change' | 'branch' | 'tag' | 'ref';
 

@@ -3,10 +3,10 @@
  * semaphores, limits, job freezing). src/engine/layout-adapter.ts implements it over the
  * configuration's Layout; engine tests build one from plain objects.
  */
-import type { MergeMode } from '../../model/build-request';
 import type { ChangeInfo } from '../../model/changes';
 import type { TriggerEvent } from '../../model/engine-events';
 import { nameFromCanonical } from '../../model/changes';
+import type { MergeMode } from '../../model/merge-modes';
 import type { EngineJob, WindowParams } from '../../model/pipeline-state';
 
 export type ManagerKind = 'independent' | 'dependent' | 'serial' | 'supercedent';

@@ -142,10 +142,11 @@ export class GitHubChangeSource {
     const latest = new Map<string, { state: string; submittedAt: string }>();
     for (const r of reviews) {
       const user = r.user?.login;
-      if (!user || (r.state === 'COMMENTED' && latest.has(user))) {
+      // A PENDING review is not submitted yet (it has no submission time).
+      if (!user || r.state === 'PENDING' || (r.state === 'COMMENTED' && latest.has(user))) {
         continue;
       }
-      latest.set(user, { state: r.state, submittedAt: r.submitted_at });
+      latest.set(user, { state: r.state, submittedAt: r.submitted_at ?? '' });
     }
     const permissions = await Promise.all(
       [...latest.keys()].map((user) => connection.permission(repository, user).catch(() => 'read')),
