@@ -5,7 +5,6 @@
  */
 import type { InputObjectRef, ObjectRef } from '@pothos/core';
 import { GraphQLError } from 'graphql';
-import type { EngineDelta } from '../src/engine/event-bus';
 import type { BuildRecord } from '../src/store/repositories/builds';
 import { assertStillReadable, readAccessRecheck } from './infra/access';
 import { builder, type SchemaTypes } from './infra/builder';
@@ -16,8 +15,10 @@ import type { GraphQLContext } from './infra/context';
 import { historyStore } from './infra/history-store';
 import type { LiveFeeds, QueueFeedEvent, StatusTick, SystemEventItem, SystemEventTick } from './infra/live-feeds';
 import { LiveIterator } from './infra/live-iterator';
-import { QueueEventOrResnapshot, withState, type QueueEventItem } from './queue-events';
+import { QueueEventOrResnapshot, type QueueEventItem } from './queue-events';
 import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './infra/status-snapshot';
+import { ChangeInterest } from './infra/change-interest';
+import { ChangeFilter, sharedQueueDelta } from './infra/queue-delta-feed';
 import { TenantStatus } from './status';
 import { SystemEvent, SystemEventType } from './system-event';
 
@@ -38,49 +39,12 @@ function sharedSnapshot(ctx: GraphQLContext, tenant: string): Promise<StatusSnap
   return requireLive(ctx).shared(tenant, 'status', () => loadStatusSnapshot(ctx.services, tenant));
 }
 
-/** Current state attached to a delta so the client can apply it by replacement. */
-async function withCurrentState(ctx: GraphQLContext, delta: EngineDelta): Promise<QueueEventItem> {
-  const snapshot = await sharedSnapshot(ctx, delta.tenant);
-  const pipelineName = 'pipeline' in delta ? delta.pipeline : null;
-  const pipelineStatus =
-    pipelineName === null
-      ? null
-      : (snapshot?.status.pipelines.find((pipeline) => pipeline.name === pipelineName) ?? null);
-  return { kind: 'delta', value: withState(delta, { pipelineStatus, tenantState: snapshot?.status.state ?? null }) };
-}
-
-/** Filters deltas by change: remembers which items carry the change. */
-class ChangeFilter {
-  private readonly items = new Set<string>();
-
-  constructor(private readonly change: string) {}
-
-  seed(snapshot: StatusSnapshot | null): void {
-    for (const pipeline of snapshot?.status.pipelines ?? []) {
-      for (const queue of pipeline.changeQueues) {
-        for (const item of queue.heads.flat()) {
-          if (item.refs.some((ref) => ref.id === this.change)) {
-            this.items.add(item.id);
-          }
-        }
-      }
-    }
-  }
-
-  accepts(delta: EngineDelta): boolean {
-    if (delta.type === 'item-enqueued' && delta.changeIds.includes(this.change)) {
-      this.items.add(delta.itemUuid);
-    }
-    return 'itemUuid' in delta && this.items.has(delta.itemUuid);
-  }
-}
-
 builder.subscriptionFields((t) => ({
   tenantStatus: t.field({
     type: TenantStatus,
     nullable: false,
     description:
-      'The tenant status now and after every change, at most once per coalescing interval (default 250 ms). A slow client only ever gets the latest.',
+      'The tenant status now and after every change, at most once per coalescing interval (default 2 s). A slow client only ever gets the latest. To follow every change, use `queueEvents`.',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       pipeline: t.arg.string({ description: 'Only this pipeline.' }),
@@ -100,36 +64,35 @@ builder.subscriptionFields((t) => ({
     type: QueueEventOrResnapshot,
     nullable: false,
     description:
-      'Typed queue deltas with tenant-wide sequence numbers. Take `status { sequence }`, then subscribe with `afterSeq` set to it; after a disconnect, resubscribe with the last sequence you applied. A `ResnapshotRequired` event means deltas were lost.',
+      'What changed in the status, item by item and job by job, one `QueueDelta` per scheduler pass (docs/live.md#the-delta-protocol). Take `status { sequence }`, then subscribe with `afterSeq` set to it; after a disconnect, resubscribe with the last sequence you applied. A `ResnapshotRequired` event means deltas were lost.',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
-      pipeline: t.arg.string({ description: 'Only deltas of this pipeline (tenant-level deltas always pass).' }),
-      change: t.arg.string({ description: 'Only deltas of items carrying this change (`N,P` or new revision).' }),
+      pipeline: t.arg.string({ description: 'Only changes of this pipeline (tenant-level changes always pass).' }),
+      change: t.arg.string({ description: 'Only changes of items carrying this change (`N,P` or new revision).' }),
       afterSeq: t.arg.int({ description: 'Replay the deltas after this sequence first (from a bounded buffer).' }),
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
-    subscribe: async (_root, { tenant, pipeline, change, afterSeq }, ctx) => {
+    subscribe: async (_root, { tenant, pipeline, change, afterSeq }, ctx, info) => {
       const live = requireLive(ctx);
+      const interest = ChangeInterest.of(info);
       const changeFilter = change ? new ChangeFilter(change) : null;
       changeFilter?.seed(await loadStatusSnapshot(ctx.services, tenant));
-      const source = await live.queueEvents(tenant, afterSeq ?? null);
-      return tenantFeed(ctx, tenant, source, async (event: QueueFeedEvent): Promise<QueueEventItem[]> => {
+      const source = await live.queueEvents(tenant, afterSeq ?? null, ['queue-delta']);
+      return tenantFeed(ctx, tenant, source, (event: QueueFeedEvent): QueueEventItem[] => {
         if (event.kind === 'resnapshot') {
-          return [
-            { kind: 'resnapshot', value: { tenant: event.tenant, reason: event.reason, sequence: event.sequence } },
-          ];
+          return [{ kind: 'resnapshot', tenant: event.tenant, reason: event.reason, sequence: event.sequence }];
         }
         const { delta } = event;
-        if (pipeline && 'pipeline' in delta && delta.pipeline !== pipeline) {
+        if (delta.type !== 'queue-delta') {
           return [];
         }
-        if (changeFilter && !changeFilter.accepts(delta)) {
-          return [];
-        }
-        return [await withCurrentState(ctx, delta)];
+        const value = changeFilter
+          ? changeFilter.filter(delta, pipeline ?? null, interest)
+          : sharedQueueDelta(delta, pipeline ?? null, interest);
+        return value === null ? [] : [value];
       });
     },
-    resolve: (event) => event.value,
+    resolve: (event) => event,
   }),
   buildUpdated: recordUpdatedField(t, {
     type: Build,

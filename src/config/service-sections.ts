@@ -210,6 +210,17 @@ export const graphqlSection = z
         .int()
         .positive()
         .default(1024 * 1024),
+      /**
+       * Bytes a WebSocket (GraphQL or console stream) may hold unsent for a client that does not
+       * read; over it the socket is closed with 4008 (docs/live.md#slow-consumers).
+       */
+      maxSocketBufferBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(4 * 1024 * 1024),
+      /** Introspection queries executed at once; others wait their turn (docs/live.md#introspection). */
+      introspectionConcurrency: z.number().int().positive().default(1),
       /** Refuse "simple" browser requests (GET or form posts without a preflight-forcing header). */
       csrfPrevention: z.boolean().default(true),
       /** Control operations (enqueue, dequeue, ...) per token and tenant: a token bucket. */

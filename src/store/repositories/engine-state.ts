@@ -159,6 +159,21 @@ export class EngineStateRepository {
     return [...pipelines.values()];
   }
 
+  /** The queue and position of every queued item of a tenant (positions order the items of a queue). */
+  async loadItemPositions(tenant: string): Promise<Map<string, { queueId: number; position: number }>> {
+    const rows: Array<{ uuid: string; queue_id: number | null; position: number }> = await this.knex('queue_items')
+      .where({ tenant })
+      .whereNull('dequeue_time')
+      .select('uuid', 'queue_id', 'position');
+    const positions = new Map<string, { queueId: number; position: number }>();
+    for (const row of rows) {
+      if (row.queue_id !== null) {
+        positions.set(row.uuid, { queueId: Number(row.queue_id), position: row.position });
+      }
+    }
+    return positions;
+  }
+
   /** Save a pipeline's counters and the order and windows of its queues (assigning ids to new queues). */
   async savePipeline(tenant: string, pipeline: PipelineState, trx: Knex): Promise<void> {
     await trx('pipeline_state')
