@@ -353,6 +353,11 @@ export interface LayoutProject {
   branches: string[];
   /** Branch tip SHAs at load time (used to detect changed configuration). */
   branchShas: Record<string, string>;
+  /**
+   * Only protected branches were loaded (`exclude-unprotected-branches`): events and changes of
+   * other branches are not for this tenant (docs/github.md#changes).
+   */
+  protectedBranchesOnly?: boolean;
   metadata: ProjectMetadata;
 }
 

@@ -5,6 +5,7 @@
  * into the whole file's schema and reads the file.
  */
 import { z } from 'zod';
+import { githubConnection } from './github-connection-schema';
 import { refUrlTemplateProblem } from './ref-urls';
 
 /** A ref URL template (docs/configuration.md#ref-url-templates): known placeholders only. */
@@ -281,9 +282,11 @@ export const webSite = z
 
 export const connection = z.discriminatedUnion(
   'driver',
-  [gitConnection, timerConnection, localConnection, staticConnection],
+  [gitConnection, githubConnection, timerConnection, localConnection, staticConnection],
   {
     error: (issue) =>
-      issue.code === 'invalid_union' ? 'unknown connection driver (supported: git, timer, local, static)' : undefined,
+      issue.code === 'invalid_union'
+        ? 'unknown connection driver (supported: git, github, timer, local, static)'
+        : undefined,
   },
 );

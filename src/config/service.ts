@@ -202,6 +202,14 @@ function resolvePaths(config: ServiceConfig, base: string): void {
     if (conn.driver === 'git' && conn.seedFrom !== undefined) {
       conn.seedFrom = path.resolve(base, conn.seedFrom);
     }
+    if (conn.driver === 'github') {
+      for (const key of ['appKeyFile', 'apiTokenFile', 'webhookTokenFile'] as const) {
+        const file = conn[key];
+        if (file !== undefined) {
+          conn[key] = path.resolve(base, file);
+        }
+      }
+    }
     if (conn.driver === 'local' && conn.root !== undefined) {
       conn.root = path.resolve(base, conn.root);
     }

@@ -57,7 +57,14 @@ export function buildApp(options: AppOptions): SluiceApp {
   const { roles } = app;
   // Health names the tenants only of a process running schedulers; metrics count only a running executor's slots.
   const leadership = roles && app.runs.has('scheduler') ? () => roles.engine.leadership() : undefined;
-  const { koa, inFlight } = createHttpApp({ ...app, readiness, yoga, leadership, api: app.runs.has('api') });
+  const { koa, inFlight } = createHttpApp({
+    ...app,
+    readiness,
+    yoga,
+    leadership,
+    api: app.runs.has('api'),
+    onConnectionEvent: () => roles?.connectionEvents.wake(),
+  });
   const httpServer = http.createServer(koa.callback());
   const heartbeat = new ComponentHeartbeat(
     database,

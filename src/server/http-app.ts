@@ -18,6 +18,7 @@ import type { Logger } from './logger';
 import { requestContext, type InFlightRequests } from './request-context';
 import { restRoute } from './rest-route';
 import { webRoutes } from './web';
+import { webhookRoute } from './webhook-route';
 import type { SluiceYoga } from './yoga';
 
 export interface HttpAppOptions {
@@ -38,6 +39,9 @@ export interface HttpAppOptions {
    * (docs/operations.md#roles), every other path answers 404.
    */
   api?: boolean;
+  now: () => Date;
+  /** A webhook delivery was stored (wakes the processing of connection events). */
+  onConnectionEvent?: () => void;
 }
 
 export interface HttpApp {
@@ -84,6 +88,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     koa.use(logFiles({ dir: config.logs.dir, mountPath: logsMount }));
   }
   koa.use(graphqlRoute(yoga));
+  koa.use(
+    webhookRoute({
+      config,
+      database: options.database,
+      now: options.now,
+      onStored: () => options.onConnectionEvent?.(),
+    }),
+  );
   koa.use(restRoute({ config, yoga, services: options.services, redactor: options.secretRedactor }));
   webRoutes(config).forEach((route) => koa.use(route)); // GraphiQL assets, web.sites, the dashboard at /
   return { koa, inFlight };

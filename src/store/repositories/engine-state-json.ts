@@ -10,7 +10,7 @@
  * an object; the executor validates what it receives from it (src/model/build-request.ts).
  */
 import { z } from 'zod';
-import type { ChangeInfo, MergeItem } from '../../model/changes';
+import type { ChangeInfo, CodeReviewState, MergeItem } from '../../model/changes';
 import type { FrozenJobExecution } from '../../model/frozen-job';
 import { MERGE_MODES } from '../../model/merge-modes';
 import type {
@@ -60,6 +60,19 @@ const changeRefFields = {
   newrev: nullableText,
 };
 
+/** A pull request's review state (docs/github.md#changes). */
+const codeReviewSchema = modelSchema<CodeReviewState>()(
+  z.object({
+    state: text,
+    draft: z.boolean(),
+    title: text,
+    labels: z.array(text),
+    reviews: z.array(z.object({ username: text, type: text, permission: text, submittedAt: text })),
+    statuses: z.array(text),
+    checks: z.array(text),
+  }),
+);
+
 const changeInfoSchema = modelSchema<ChangeInfo>()(
   z.object({
     ...changeRefFields,
@@ -69,6 +82,7 @@ const changeInfoSchema = modelSchema<ChangeInfo>()(
     dependsOn: z.array(z.object({ project: text, number: z.number() })),
     merged: z.boolean(),
     currentPatchset: z.boolean().optional(),
+    review: codeReviewSchema.optional(),
   }),
 );
 
