@@ -56,6 +56,11 @@ const MIGRATION_CONFIG: Knex.MigratorConfig = {
   tableName: 'sluice_migrations',
 };
 
+/** The names of every migration, in the order they are applied. */
+export function migrationNames(): string[] {
+  return MIGRATIONS.map((migration) => migration.name);
+}
+
 /** Apply every pending migration; returns the names applied. */
 export async function migrateLatest(knex: Knex): Promise<string[]> {
   const [, applied] = (await knex.migrate.latest(MIGRATION_CONFIG)) as [number, string[]];
