@@ -30,6 +30,9 @@ export interface ShippedManifest {
   migrations: Array<{ name: string; sha256: string }>;
 }
 
+/** Below glibc's initial mmap threshold (128 KiB). */
+const CHUNK = 64 * 1024;
+
 /** The template directory: beside this module, or in the sources when running a compiled build. */
 export function shippedTemplateDir(): string {
   const candidates = [
@@ -89,9 +92,6 @@ export function shippedTemplate(dir?: string): AsyncIterable<Uint8Array> | undef
   source.on('error', (err) => decompress.destroy(err));
   return source.pipe(decompress);
 }
-
-/** Below glibc's initial mmap threshold (128 KiB). */
-const CHUNK = 64 * 1024;
 
 /** The cluster a new store of `sluice serve` starts from: the shipped one when it fits, else the pristine one. */
 export async function serviceTemplate(dir?: string): Promise<TemplateData> {
