@@ -58,6 +58,11 @@ const MIGRATION_CONFIG: Knex.MigratorConfig = {
   tableName: 'sluice_migrations',
 };
 
+/** The names of every migration, in the order they are applied. */
+export function migrationNames(): string[] {
+  return MIGRATIONS.map((migration) => migration.name);
+}
+
 /**
  * Apply every pending migration; returns the names applied. Processes of a cluster may start at
  * once (docs/operations.md#running-a-cluster): one migrates, the others find the migration table
