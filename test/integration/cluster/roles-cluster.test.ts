@@ -403,7 +403,7 @@ withPostgres('a cluster of role processes on one PostgreSQL database', () => {
 
     // Every build of the gate ran in one of the executor processes; the completions seen live are
     // among them. (A job that completes in the pass that reports its item is not sent as a
-    // JobCompleted: the item leaves the queue in that pass, docs/live.md.)
+    // JobCompleted: the item leaves the queue in that pass, docs/live.md; so there may be none.)
     const gateBuilds: string[] = await database
       .knex('builds')
       .join('buildsets', 'buildsets.id', 'builds.buildset_id')
@@ -414,7 +414,6 @@ withPostgres('a cluster of role processes on one PostgreSQL database', () => {
     expect(workers).toHaveLength(gateBuilds.length);
     expect(workers.every((worker) => executorIds.has(worker))).toBe(true);
     const completed = queueEvents().filter((event) => event.__typename === 'JobCompleted');
-    expect(completed.length).toBeGreaterThan(0);
     for (const event of completed) {
       expect({ result: event.job?.result, known: gateBuilds.includes(event.job?.uuid ?? '') }).toEqual({
         result: 'SUCCESS',
