@@ -3,6 +3,7 @@
  * durable event intake (triggers and results), admin operations with typed results, and the
  * tenant status model read from the store.
  */
+import type { Knex } from 'knex';
 import type { Database } from '../store/database';
 import { EngineEventRepository } from '../store/repositories/engine-events';
 import { BuildTimeRepository } from '../store/repositories/build-times';
@@ -198,6 +199,15 @@ export class Engine {
     const id = await this.events.append({ tenant, event, created: this.options.clock.now() });
     this.wake(tenant);
     return id;
+  }
+
+  /**
+   * Record a trigger event inside the caller's transaction (`trx`), without waking the scheduler:
+   * the caller wakes it with `wake(tenant)` once the transaction has committed (a webhook
+   * delivery and the events made of it are written together; docs/github.md#webhooks).
+   */
+  async recordTrigger(tenant: string, event: TriggerEvent, trx: Knex): Promise<number> {
+    return this.events.append({ tenant, event, created: this.options.clock.now() }, trx);
   }
 
   /** Record a result event (executor, launcher) and wake the scheduler. */

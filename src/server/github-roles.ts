@@ -3,6 +3,7 @@
  * the change source, merger and reporter that route a project's work to its connection's
  * driver, and the processing of stored webhook deliveries into trigger events.
  */
+import type { Knex } from 'knex';
 import type { ServiceConfig } from '../config/service';
 import type { ChangeSource } from '../engine/ports/change-source';
 import type { MergerGateway } from '../engine/ports/merger';
@@ -14,7 +15,7 @@ import { GitHubConnection } from '../sources/github/connection';
 import { GitHubReporter, mergePullRequest } from '../sources/github/reporter';
 import { triggersOf } from '../sources/github/webhook-events';
 import type { Database } from '../store/database';
-import { ConnectionEventRepository } from '../store/repositories/connection-events';
+import { ConnectionEventRepository, type ConnectionEventRow } from '../store/repositories/connection-events';
 import type { Logger } from './logger';
 
 /** Seconds between looks for stored deliveries when nothing wakes the processor. */
@@ -104,10 +105,11 @@ export interface ConnectionEventProcessor {
 }
 
 /**
- * Turns stored deliveries into trigger events for every tenant that has the repository, in
- * the order they were stored; a delivery is marked processed only after its events are
- * recorded, so a crash re-processes it (at least once; trigger events are idempotent enough:
- * an item already in a pipeline is not enqueued twice).
+ * Turns stored deliveries into trigger events for every tenant that has the repository, one at a
+ * time and in the order they were stored, exactly once: the delivery's row is locked, its trigger
+ * events are written and it is marked processed in one transaction, so neither a second scheduler
+ * process nor a crash can make its events twice (docs/github.md#webhooks). The GitHub API calls
+ * a delivery needs (a pull request's base branch) run while the row is locked.
  */
 export function connectionEventProcessor(options: {
   database: Database;
@@ -115,7 +117,9 @@ export function connectionEventProcessor(options: {
   tenantsOf: (canonicalName: string) => string[];
   /** The branches a tenant loaded of a project when it loads protected branches only (else undefined). */
   protectedBranchesOf: (tenant: string, canonicalName: string) => readonly string[] | undefined;
-  submit: (tenant: string, event: TriggerEvent) => Promise<void>;
+  /** Write a trigger event in the delivery's transaction; the scheduler is woken after the commit. */
+  record: (tenant: string, event: TriggerEvent, trx: Knex) => Promise<void>;
+  wake: (tenant: string) => void;
   now: () => Date;
   logger: Logger;
 }): ConnectionEventProcessor {
@@ -126,7 +130,7 @@ export function connectionEventProcessor(options: {
   let refresher: NodeJS.Timeout | null = null;
   let stopped = false;
 
-  const processOne = async (row: Awaited<ReturnType<ConnectionEventRepository['pending']>>[number]) => {
+  const processOne = async (row: ConnectionEventRow, trx: Knex, woken: Set<string>): Promise<string> => {
     const connection = options.github.get(row.connection);
     if (!connection) {
       return `no GitHub connection ${row.connection}`;
@@ -149,7 +153,8 @@ export function connectionEventProcessor(options: {
             continue;
           }
         }
-        await options.submit(tenant, { ...trigger, project: canonical });
+        await options.record(tenant, { ...trigger, project: canonical }, trx);
+        woken.add(tenant);
         submitted += 1;
       }
     }
@@ -159,21 +164,33 @@ export function connectionEventProcessor(options: {
     return excluded.length === 0 ? `submitted ${submitted}` : `submitted ${submitted}; ${excluded.join('; ')}`;
   };
 
+  /** Process the oldest waiting delivery; false when none waits. */
+  const processNext = async (): Promise<boolean> => {
+    const woken = new Set<string>();
+    const found = await options.database.knex.transaction(async (trx) => {
+      const row = await events.lockOldestPending(trx);
+      if (row === null) {
+        return false;
+      }
+      const outcome = await processOne(row, trx, woken);
+      await events.markProcessed(row.id, outcome, options.now(), trx);
+      return true;
+    });
+    woken.forEach((tenant) => options.wake(tenant));
+    return found;
+  };
+
   const drain = async (): Promise<void> => {
     do {
       again = false;
-      for (let batch = await events.pending(); batch.length > 0 && !stopped; batch = await events.pending()) {
-        for (const row of batch) {
-          let outcome: string;
-          try {
-            outcome = await processOne(row);
-          } catch (err) {
-            // The API may be down: leave the delivery for the next round.
-            options.logger.warn({ err, delivery: row.delivery }, 'webhook delivery not processed yet');
-            return;
-          }
-          await events.markProcessed(row.id, outcome, options.now());
+      try {
+        while (!stopped && (await processNext())) {
+          // one delivery per transaction
         }
+      } catch (err) {
+        // The API may be down (the transaction rolled back): the delivery waits for the next round.
+        options.logger.warn({ err }, 'webhook delivery not processed yet');
+        return;
       }
     } while (again && !stopped);
   };
@@ -220,7 +237,7 @@ export function connectionEventProcessor(options: {
       await running;
     },
     idle: async () => {
-      while (running || (await events.pending(1)).length > 0) {
+      while (running || (await events.anyPending())) {
         wake();
         await running;
       }

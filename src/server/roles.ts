@@ -355,9 +355,10 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       const project = layoutManager.layout(tenant)?.projects.get(canonicalName);
       return project?.protectedBranchesOnly ? project.branches : undefined;
     },
-    submit: async (tenant, event) => {
-      await engine.submitTrigger(tenant, event);
+    record: async (tenant, event, trx) => {
+      await engine.recordTrigger(tenant, event, trx);
     },
+    wake: (tenant) => engine.wake(tenant),
     now: options.now,
     logger,
   });

@@ -28,26 +28,39 @@ export class ConnectionEventRepository {
     return inserted.length > 0;
   }
 
-  /** Unprocessed deliveries, oldest first. */
-  async pending(limit = 50): Promise<ConnectionEventRow[]> {
-    const rows = await this.knex('connection_events')
+  /**
+   * The oldest unprocessed delivery, locked until `trx` ends, or null. Without SKIP LOCKED on
+   * purpose: a second process waits for the first one's delivery instead of taking a later one,
+   * so deliveries are turned into events one at a time and in the order they arrived; when the
+   * first commits, the waiting lock finds the row processed and the next call takes the next one.
+   */
+  async lockOldestPending(trx: Knex.Transaction): Promise<ConnectionEventRow | null> {
+    const row = await trx('connection_events')
       .whereNull('processed_at')
       .orderBy('id')
-      .limit(limit)
-      .select<
-        Array<{ id: string | number; connection: string; delivery: string; event_type: string; payload: unknown }>
-      >('id', 'connection', 'delivery', 'event_type', 'payload');
-    return rows.map((row) => ({
+      .first<
+        { id: string | number; connection: string; delivery: string; event_type: string; payload: unknown } | undefined
+      >('id', 'connection', 'delivery', 'event_type', 'payload')
+      .forUpdate();
+    if (row === undefined) {
+      return null;
+    }
+    return {
       id: Number(row.id),
       connection: row.connection,
       delivery: row.delivery,
       eventType: row.event_type,
       payload: (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown>,
-    }));
+    };
   }
 
-  async markProcessed(id: number, outcome: string, at: Date): Promise<void> {
-    await this.knex('connection_events').where({ id }).update({ processed_at: at, outcome });
+  /** Whether deliveries wait to be processed. */
+  async anyPending(): Promise<boolean> {
+    return (await this.knex('connection_events').whereNull('processed_at').first('id')) !== undefined;
+  }
+
+  async markProcessed(id: number, outcome: string, at: Date, trx: Knex = this.knex): Promise<void> {
+    await trx('connection_events').where({ id }).update({ processed_at: at, outcome });
   }
 
   /** Deliveries of a connection waiting to be processed (the connection's event queue length). */
