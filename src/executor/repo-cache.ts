@@ -13,6 +13,12 @@ export interface GitConnectionInfo {
   baseurl: string | ((project: string) => string);
   /** Host part of workspace paths (`golang`/`unique` schemes). */
   canonicalHostname: string;
+  /**
+   * Run before each fetch of a project: a GitHub connection makes sure its installation token
+   * for the repository is current, so `baseurl` carries it in any process, an executor-only one
+   * included (docs/github.md#repositories).
+   */
+  prepare?: (project: string) => Promise<void>;
 }
 
 /**
@@ -61,7 +67,8 @@ export class RepoCache {
   }
 
   /** Fetch the latest refs of a project into its mirror (cloning it the first time). */
-  update(connection: string, project: string): Promise<string> {
+  async update(connection: string, project: string): Promise<string> {
+    await this.connection(connection).prepare?.(project);
     return this.mirrors.update(connection, project);
   }
 

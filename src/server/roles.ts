@@ -203,6 +203,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       {
         baseurl: (project: string) => hub.gitBaseUrl(project),
         canonicalHostname: hub.canonicalHostname,
+        prepare: (project: string) => hub.prepareGit(project),
       },
     ]),
   );
