@@ -52,7 +52,7 @@ async function runMode(repo: string, commit: string, mode: MergeMode, message: s
   }
   switch (mode) {
     case 'cherry-pick': {
-      if (await isAncestor(repo, commit, 'HEAD')) {
+      if ((await isAncestor(repo, commit, 'HEAD')) || (await alreadyPicked(repo, commit))) {
         return;
       }
       const parents =
@@ -84,6 +84,22 @@ async function runMode(repo: string, commit: string, mode: MergeMode, message: s
     default:
       throw new Error(`unsupported merge mode ${mode}`);
   }
+}
+
+/** Author, author time and message of a commit, which `git cherry-pick` keeps. */
+const IDENTITY = '%an%x1f%ae%x1f%at%x1f%B';
+
+/**
+ * Whether HEAD already holds a cherry-pick of `commit` (same author, author time and message,
+ * committed after it was authored): a gate merge repeated by the next scheduler after the one that
+ * pushed it died before its pass committed must not pick the change a second time
+ * (docs/executor.md#merge-modes-and-workspace-schemes).
+ */
+async function alreadyPicked(repo: string, commit: string): Promise<boolean> {
+  const own = (await git(repo, ['show', '-s', `--format=${IDENTITY}`, commit])).stdout;
+  const authored = own.split('\x1f')[2] ?? '0';
+  const { stdout } = await git(repo, ['log', `--since=${authored}`, `--format=${IDENTITY}%x1e`, `${commit}..HEAD`]);
+  return stdout.split('\x1e').some((entry) => entry.trim() === own.trim());
 }
 
 /** Files git reports as unmerged in the index. */

@@ -294,6 +294,31 @@ describe('Merger', () => {
       expect(again).toEqual({ ok: true, oldrev: outcome.newrev, newrev: outcome.newrev });
     });
 
+    // A scheduler killed after the push but before its pass committed leaves the change merged
+    // while the store says it is not; the next leader merges it again (docs/operations.md#chaos-runs).
+    it.each(['merge', 'merge-resolve', 'cherry-pick', 'squash-merge', 'rebase'] as MergeMode[])(
+      'merging a change again after it was merged in %s mode changes nothing',
+      async (mode) => {
+        const number = 30 + ['merge', 'merge-resolve', 'cherry-pick', 'squash-merge', 'rebase'].indexOf(mode);
+        const ref = `refs/changes/${number}/${number}/1`;
+        await fixture.pushChange('org/a', number, 1, { parent: 'master', files: { [`again-${number}.txt`]: 'x\n' } });
+        const request = { connection: 'local', project: 'org/a', ref, targetBranch: 'master', mergeMode: mode };
+        const first = await merger.mergeToBranch(request);
+        expect(first.ok).toBe(true);
+        const tip = await fixture.revParse('org/a', 'master');
+        // Another change merged in between, as the next leader may merge items ahead first.
+        await fixture.pushChange('org/a', number + 10, 1, {
+          parent: 'master',
+          files: { [`between-${number}.txt`]: 'y\n' },
+        });
+        const between = await merger.mergeToBranch({ ...request, ref: `refs/changes/${number + 10}/${number + 10}/1` });
+        expect(between.ok && between.oldrev).toBe(tip);
+        const head = await fixture.revParse('org/a', 'master');
+        expect(await merger.mergeToBranch(request)).toEqual({ ok: true, oldrev: head, newrev: head });
+        expect(await fixture.revParse('org/a', 'master')).toBe(head);
+      },
+    );
+
     it('reports a conflict without touching the branch', async () => {
       await fixture.pushChange('org/a', 21, 1, { parent: 'master', files: { 'shared.txt': 'one side\n' } });
       await fixture.pushChange('org/a', 22, 1, { parent: 'master', files: { 'shared.txt': 'other side\n' } });
