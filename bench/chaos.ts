@@ -5,7 +5,9 @@
  * and exits 1 when a change was lost, reported or merged twice, or left stuck.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/chaos.ts [kills] [changes]
- *   SLUICE_CHAOS_SEED=1234 ...   # repeat a run's decisions
+ *   SLUICE_CHAOS_SEED=1234 ...               # repeat a run's decisions
+ *   SLUICE_CHAOS_MERGE_MODE=cherry-pick ...  # instead of the mode drawn from the seed
+ *   SLUICE_CHAOS_FINISH_SECONDS=300 ...      # how long the gate gets to finish after the killing
  */
 import { runChaos } from '../test/helpers/chaos/chaos-driver';
 import { chaosSeed } from '../test/helpers/chaos/seeded-random';
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
     finishBudgetMs: Number(process.env.SLUICE_CHAOS_FINISH_SECONDS ?? 300) * 1000,
     maxOpen: 6,
     jobSeconds: 1,
-    mergeMode: process.env.SLUICE_CHAOS_MERGE_MODE ?? 'merge',
+    mergeMode: process.env.SLUICE_CHAOS_MERGE_MODE || undefined,
     log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
   });
   process.stdout.write(`${JSON.stringify({ ...figures, kills: undefined }, null, 2)}\n`);

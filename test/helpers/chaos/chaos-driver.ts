@@ -19,6 +19,9 @@ import { SeededRandom } from './seeded-random';
 
 const TENANT = 'example';
 
+/** The merge modes a run draws from: each applies a change differently, so a repeated merge shows differently. */
+export const MERGE_MODES = ['merge', 'cherry-pick', 'squash-merge', 'rebase'] as const;
+
 export interface ChaosOptions {
   seed: number;
   processes: number;
@@ -35,7 +38,8 @@ export interface ChaosOptions {
   /** Changes pushed but not yet reported at once, at most. */
   maxOpen: number;
   jobSeconds: number;
-  mergeMode: string;
+  /** `org/app`'s merge mode; drawn from the seed among {@link MERGE_MODES} when unset. */
+  mergeMode?: string;
   log?: (line: string) => void;
 }
 
@@ -52,6 +56,7 @@ export interface ChaosFigures {
   processes: number;
   changes: number;
   failing: number[];
+  mergeMode: string;
   killPoints: number;
   byMoment: Record<string, number>;
   audit: ChaosAudit;
@@ -119,6 +124,18 @@ async function finished(deployment: ChaosDeployment, pushed: number): Promise<bo
   return queued.size === 0 && reported.size >= pushed;
 }
 
+/** One line about the gate: changes reported and queued, build requests by state. */
+async function gateSummary(deployment: ChaosDeployment): Promise<string> {
+  const { knex } = deployment.database;
+  const { reported, queued } = await changeProgress(knex, TENANT);
+  const requests: Array<{ state: string; n: string | number }> = await knex('build_requests')
+    .whereNot({ state: 'completed' })
+    .groupBy('state')
+    .select('state', knex.raw('count(*) as n'));
+  const open = requests.map((row) => `${row.state} ${row.n}`).join(', ') || 'none open';
+  return `reported ${reported.size}, queued ${queued.size}, build requests ${open}`;
+}
+
 /** The gate is at rest: nothing left to run or to process. */
 async function atRest(deployment: ChaosDeployment, total: number): Promise<boolean> {
   const { knex } = deployment.database;
@@ -133,6 +150,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   const pushRandom = new SeededRandom(options.seed ^ 0x5bd1e995);
   const changes = Array.from({ length: options.changes }, (_, i) => i + 1);
   const failing = changes.filter(() => decide.chance(options.failRatio));
+  const mergeMode = options.mergeMode ?? decide.pick(MERGE_MODES);
   const loadBefore = os.loadavg();
   log(
     `chaos seed ${options.seed}: ${options.processes} processes, ${options.changes} changes, failing ${failing.join(' ')}`,
@@ -141,7 +159,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     processes: options.processes,
     failing,
     jobSeconds: options.jobSeconds,
-    mergeMode: options.mergeMode,
+    mergeMode,
   });
   const slots: Slot[] = Array.from({ length: options.processes }, (_, index) => ({
     index,
@@ -208,7 +226,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         process: target.index,
         owner: owned !== undefined,
       });
-      log(`kill ${kills.length}: process ${target.index} at ${moment.kind}${owned ? ' (owner)' : ''}`);
+      log(
+        `kill ${kills.length} (+${((Date.now() - gateStart) / 1000).toFixed(1)} s): process ${target.index} at ` +
+          `${moment.kind}${owned ? ' (owner)' : ''}; ${await gateSummary(deployment)}`,
+      );
       restart(deployment, target, restartDelay, log);
     }
     log(`killing stopped after ${kills.length} kill points; ${pushed} changes pushed`);
@@ -237,6 +258,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       processes: options.processes,
       changes: options.changes,
       failing,
+      mergeMode,
       killPoints: kills.length,
       byMoment: kills.reduce<Record<string, number>>((acc, kill) => {
         acc[kill.moment] = (acc[kill.moment] ?? 0) + 1;

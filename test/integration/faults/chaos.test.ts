@@ -30,7 +30,6 @@ describeMultiProcess('chaos: processes SIGKILLed at random moments of gate runs'
       finishBudgetMs: 120_000,
       maxOpen: 5,
       jobSeconds: 1,
-      mergeMode: 'merge',
       log: (line) => lines.push(line),
     });
     // The seed and the kill schedule, for a failure to be repeated.
