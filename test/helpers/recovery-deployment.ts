@@ -214,11 +214,13 @@ export interface ServeOptions {
   running: Set<ChildProcess>;
   /** `--roles` (all roles when unset). */
   roles?: readonly string[];
+  /** Called with the child as soon as it is spawned (before it is ready), to kill it while it starts. */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /** Start `sluice serve --config <configFile>` (in the file's directory) and wait for its address. */
 export async function startServe(configFile: string, options: ServeOptions): Promise<ServeProcess> {
-  const { databaseUrl, running, roles } = options;
+  const { databaseUrl, running, roles, onSpawn } = options;
   const args = [path.join(ROOT, 'bin', 'sluice.js'), 'serve', '--config', configFile];
   if (roles) {
     args.push('--roles', roles.join(','));
@@ -236,6 +238,7 @@ export async function startServe(configFile: string, options: ServeOptions): Pro
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
+  onSpawn?.(child);
   let output = '';
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {

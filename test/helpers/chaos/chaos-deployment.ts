@@ -40,8 +40,14 @@ export interface ChaosDeployment {
   /** The bare repository of org/app. */
   appRepo: string;
   database: TestDatabase;
-  /** Start process `index` (its own configuration and data directory); `roles` as `--roles`. */
-  serve(index: number, roles?: readonly string[]): Promise<ServeProcess>;
+  /**
+   * Start process `index` (its own configuration and data directory); `roles` as `--roles`,
+   * `onSpawn` gets the child before it is ready.
+   */
+  serve(
+    index: number,
+    options?: { roles?: readonly string[]; onSpawn?: (child: ChildProcess) => void },
+  ): Promise<ServeProcess>;
   pushChange(number: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -143,7 +149,8 @@ export async function chaosDeployment(options: ChaosDeploymentOptions): Promise<
     baseDir,
     appRepo: path.join(baseDir, 'org', 'app.git'),
     database,
-    serve: (index, roles) => startServe(configFiles[index] ?? '', { databaseUrl: database.url ?? '', running, roles }),
+    serve: (index, serveOptions = {}) =>
+      startServe(configFiles[index] ?? '', { databaseUrl: database.url ?? '', running, ...serveOptions }),
     pushChange: (number) => pushChange({ dir, baseDir }, number),
     close: async () => {
       for (const child of running) {

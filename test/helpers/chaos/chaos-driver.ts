@@ -11,6 +11,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { ServeProcess } from '../recovery-deployment';
 import { auditChaos, auditClean, changeProgress, type ChaosAudit } from './chaos-audit';
 import { chaosDeployment, type ChaosDeployment } from './chaos-deployment';
@@ -75,6 +76,10 @@ interface Slot {
   index: number;
   process: ServeProcess | null;
   starting: Promise<void> | null;
+  /** The child being started (spawned, not ready yet). */
+  spawning: ChildProcess | null;
+  /** The driver killed the child being started: start again at once. */
+  killedStarting: boolean;
   /** Output of earlier incarnations. */
   outputs: string[];
 }
@@ -84,16 +89,27 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 async function startSlot(deployment: ChaosDeployment, slot: Slot, log: (line: string) => void): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      slot.process = await deployment.serve(slot.index);
+      slot.process = await deployment.serve(slot.index, {
+        onSpawn: (child) => {
+          slot.spawning = child;
+        },
+      });
       return;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       slot.outputs.push(message);
+      if (slot.killedStarting) {
+        slot.killedStarting = false;
+        attempt -= 1;
+        continue;
+      }
       log(`process ${slot.index} failed to start (attempt ${attempt}): ${message.slice(0, 400)}`);
       if (attempt >= 5) {
         throw err;
       }
       await sleep(500 * attempt);
+    } finally {
+      slot.spawning = null;
     }
   }
 }
@@ -124,6 +140,26 @@ async function finished(deployment: ChaosDeployment, pushed: number): Promise<bo
   return queued.size === 0 && reported.size >= pushed;
 }
 
+/**
+ * Kill a process while it starts (after `delayMs` into its start), when one is starting; the
+ * index of the process, or null when none was starting.
+ */
+async function killStarting(slots: Slot[], delayMs: number): Promise<number | null> {
+  const slot = slots.find((candidate) => candidate.spawning !== null);
+  if (!slot) {
+    return null;
+  }
+  const child = slot.spawning;
+  await sleep(delayMs);
+  if (slot.spawning !== child || child === null || slot.process !== null) {
+    return null; // it got ready meanwhile (the next moment may kill it)
+  }
+  slot.killedStarting = true;
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve).exitCode !== null && resolve(undefined));
+  return slot.index;
+}
+
 /** One line about the gate: changes reported and queued, build requests by state. */
 async function gateSummary(deployment: ChaosDeployment): Promise<string> {
   const { knex } = deployment.database;
@@ -133,7 +169,16 @@ async function gateSummary(deployment: ChaosDeployment): Promise<string> {
     .groupBy('state')
     .select('state', knex.raw('count(*) as n'));
   const open = requests.map((row) => `${row.state} ${row.n}`).join(', ') || 'none open';
-  return `reported ${reported.size}, queued ${queued.size}, build requests ${open}`;
+  const items: Array<{ state: string; n: string | number }> = await knex('queue_items')
+    .whereNull('dequeue_time')
+    .groupBy('state')
+    .select('state', knex.raw('count(*) as n'));
+  const holders = await knex('semaphore_holders').count({ n: '*' });
+  const lease: { holder: string; epoch: number } | undefined = await knex('scheduler_leases').first('holder', 'epoch');
+  return (
+    `reported ${reported.size}, queued ${queued.size} (${items.map((row) => `${row.state} ${row.n}`).join(', ')}), ` +
+    `build requests ${open}, semaphore holders ${Number(holders[0]?.n ?? 0)}, lease ${lease?.holder ?? 'none'}/${lease?.epoch ?? '-'}`
+  );
 }
 
 /** The gate is at rest: nothing left to run or to process. */
@@ -165,6 +210,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     index,
     process: null,
     starting: null,
+    spawning: null,
+    killedStarting: false,
     outputs: [],
   }));
   const sources: MomentSources = { knex: deployment.database.knex, tenant: TENANT, repo: deployment.appRepo };
@@ -204,7 +251,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       const followOwner = decide.chance(0.75);
       const draw = decide.next();
       const restartDelay = decide.int(0, 1500);
-      const moment = await waitForMoment(sources, kind, { timerMs, timeoutMs: 8000 });
+      if (kind === 'starting') {
+        const starting = await killStarting(slots, decide.int(0, 3000));
+        if (starting !== null) {
+          kills.push({ at: Date.now() - gateStart, moment: kind, process: starting, owner: true });
+          log(
+            `kill ${kills.length} (+${((Date.now() - gateStart) / 1000).toFixed(1)} s): process ${starting} while starting`,
+          );
+          continue;
+        }
+      }
+      const moment = await waitForMoment(sources, kind === 'starting' ? 'timer' : kind, { timerMs, timeoutMs: 8000 });
       const alive = slots.filter((slot) => slot.process !== null);
       if (alive.length === 0) {
         await sleep(100);

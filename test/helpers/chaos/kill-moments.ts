@@ -15,6 +15,7 @@ export const MOMENT_KINDS = [
   'trigger-pending',
   'pass-committed',
   'merge-pushed',
+  'starting',
 ] as const;
 
 export type MomentKind = (typeof MOMENT_KINDS)[number];
@@ -93,7 +94,7 @@ export async function waitForMoment(
   kind: MomentKind,
   options: { timerMs: number; timeoutMs: number; intervalMs?: number },
 ): Promise<Moment> {
-  if (kind === 'timer') {
+  if (kind === 'timer' || kind === 'starting') {
     await sleep(options.timerMs);
     return { kind, owner: null };
   }
