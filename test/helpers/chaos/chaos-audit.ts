@@ -24,6 +24,8 @@ export interface ChaosAudit {
   duplicateReports: number[];
   /** Changes merged more than once. */
   duplicateMerges: number[];
+  /** Buildsets with more than one final build of a job (work done twice; retries are not final). */
+  duplicateBuilds: number;
   /** Changes still in a queue. */
   stuck: number[];
   /** Changes whose report or merge differs from what their job decided (success merged, failure not). */
@@ -79,6 +81,16 @@ export async function mergeCounts(repo: string): Promise<Map<number, number>> {
   return counts;
 }
 
+async function duplicateFinalBuilds(knex: Knex, tenant: string): Promise<number> {
+  const rows = await knex('builds')
+    .join('buildsets', 'buildsets.id', 'builds.buildset_id')
+    .where({ 'buildsets.tenant': tenant, 'builds.final': true })
+    .groupBy('builds.buildset_id', 'builds.job_name')
+    .havingRaw('count(*) > 1')
+    .select('builds.buildset_id');
+  return rows.length;
+}
+
 async function count(query: Knex.QueryBuilder): Promise<number> {
   const [row] = (await query.count({ n: '*' })) as Array<{ n: string | number }>;
   return Number(row?.n ?? 0);
@@ -95,6 +107,7 @@ export async function auditChaos(
     lost: [],
     duplicateReports: [],
     duplicateMerges: [],
+    duplicateBuilds: await duplicateFinalBuilds(knex, options.tenant),
     stuck: [...queued].sort((a, b) => a - b),
     wrongOutcome: [],
     leftovers: {
@@ -132,6 +145,7 @@ export function auditClean(audit: ChaosAudit): boolean {
     audit.lost.length === 0 &&
     audit.duplicateReports.length === 0 &&
     audit.duplicateMerges.length === 0 &&
+    audit.duplicateBuilds === 0 &&
     audit.stuck.length === 0 &&
     audit.wrongOutcome.length === 0 &&
     Object.values(audit.leftovers).every((n) => n === 0)

@@ -41,6 +41,7 @@ describeMultiProcess('chaos: processes SIGKILLed at random moments of gate runs'
         lost: [],
         duplicateReports: [],
         duplicateMerges: [],
+        duplicateBuilds: 0,
         stuck: [],
         wrongOutcome: [],
         leftovers: {
