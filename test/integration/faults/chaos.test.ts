@@ -26,7 +26,7 @@ describeMultiProcess('chaos: processes SIGKILLed at random moments of gate runs'
       changes: 16,
       failRatio: 0.25,
       kills: KILL_POINTS,
-      killBudgetMs: 150_000,
+      killBudgetMs: 200_000,
       finishBudgetMs: 120_000,
       maxOpen: 5,
       jobSeconds: 1,
