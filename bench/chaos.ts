@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     throw new Error('set DATABASE_URL to a PostgreSQL server (a database of its own is created and dropped)');
   }
   const kills = Number(process.argv[2] ?? 100);
-  const changes = Number(process.argv[3] ?? 120);
+  const changes = Number(process.argv[3] ?? 60);
   const figures = await runChaos({
     seed: chaosSeed(),
     processes: 3,
