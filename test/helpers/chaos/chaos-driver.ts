@@ -198,7 +198,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
   const mergeMode = options.mergeMode ?? decide.pick(MERGE_MODES);
   const loadBefore = os.loadavg();
   log(
-    `chaos seed ${options.seed}: ${options.processes} processes, ${options.changes} changes, failing ${failing.join(' ')}`,
+    `chaos seed ${options.seed}: ${options.processes} processes, ${options.changes} changes, failing ${failing.join(' ')}, merge mode ${mergeMode}`,
   );
   const deployment = await chaosDeployment({
     processes: options.processes,
@@ -374,7 +374,9 @@ async function stopAll(slots: Slot[]): Promise<void> {
       const running = slot.process;
       if (running) {
         running.child.kill('SIGTERM');
-        await Promise.race([running.exited, sleep(10_000)]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([running.exited, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+        clearTimeout(timer);
       }
     }),
   );
