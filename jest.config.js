@@ -11,4 +11,10 @@ module.exports = {
   // Generous: PGlite start-up and RSA key generation take tens of seconds on a loaded 2-core machine.
   testTimeout: 60000,
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
+  // Under --experimental-vm-modules (npm test: PGlite's dynamic import) node keeps every test
+  // file's vm context alive, about 25 MB of heap per file that boots a server, so over a full run
+  // a worker's heap passes a gigabyte and its exit at the end can outlast the 500 ms jest allows
+  // ("A worker process has failed to exit gracefully"). A worker above this heap is replaced
+  // between files (docs/development.md#tests).
+  workerIdleMemoryLimit: '512MB',
 };

@@ -2,8 +2,8 @@
  * The dashboard's status page on a big tenant, in headless Chromium: how long a 500-item status
  * takes to render, and how many item rows one queue delta re-renders (docs/dashboard.md, target:
  * at most 1 s, and only the changed item). The built dashboard is served by the real static
- * middleware; GraphQL is answered by the bench (a synthetic snapshot over HTTP, one delta over a
- * routed graphql-ws socket), so the figure is the browser's work alone.
+ * middleware; GraphQL is answered by the bench (a synthetic snapshot over HTTP, one delta, a job
+ * completed, over a routed graphql-ws socket), so the figure is the browser's work alone.
  *
  *   npx tsx bench/dashboard-status.ts [items] [rounds]
  */
@@ -57,14 +57,14 @@ function item(n: number, result: string | null) {
   };
 }
 
-function pipeline(changedItem: number | null) {
+function pipeline() {
   const queues = [];
   for (let q = 0; q * PER_QUEUE < ITEMS; q++) {
     const items = [];
     for (let n = q * PER_QUEUE; n < Math.min(ITEMS, (q + 1) * PER_QUEUE); n++) {
-      items.push(item(n, n === changedItem ? 'SUCCESS' : null));
+      items.push(item(n, null));
     }
-    queues.push({ name: `queue-${q}`, branch: null, window: 20, heads: [items] });
+    queues.push({ key: q + 1, name: `queue-${q}`, branch: null, window: 20, items });
   }
   return {
     name: 'gate',
@@ -93,7 +93,7 @@ const snapshot = {
         managementEventQueue: { length: 0 },
         resultEventQueue: { length: 0 },
         state: { reason: null, triggerQueuePaused: false, triggerQueueDiscarding: false, resultQueuePaused: false },
-        pipelines: [pipeline(null)],
+        pipelines: [pipeline()],
       },
     },
   },
@@ -141,10 +141,16 @@ async function main(): Promise<void> {
                   payload: {
                     data: {
                       queueEvents: {
-                        __typename: 'JobCompleted',
+                        __typename: 'QueueDelta',
                         sequence: 2,
-                        pipeline: 'gate',
-                        pipelineStatus: pipeline(Math.floor(ITEMS / 2)),
+                        changes: [
+                          {
+                            __typename: 'JobCompleted',
+                            pipeline: 'gate',
+                            itemId: `item-${Math.floor(ITEMS / 2)}`,
+                            job: item(Math.floor(ITEMS / 2), 'SUCCESS').jobs[0],
+                          },
+                        ],
                       },
                     },
                   },

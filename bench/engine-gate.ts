@@ -7,42 +7,14 @@
  *   npx tsx bench/engine-gate.ts [changes]              # embedded PGlite (in memory)
  *   DATABASE_URL=postgres://... npx tsx bench/engine-gate.ts
  */
-import { randomBytes } from 'node:crypto';
-import knexFactory from 'knex';
-import { Engine } from '../src/engine/engine';
 import { InProcessEventBus } from '../src/engine/event-bus';
-import { openDatabase, type Database } from '../src/store/database';
-import { migrateLatest } from '../src/store/migrate';
-import { FakeChanges } from '../test/engine/fake-changes';
-import { InstantNodes, ScriptedExecutor, ScriptedMerger } from '../test/engine/scripted-gateways';
+import { openBenchDatabase } from './bench-database';
+import { startBenchEngine } from './bench-engine';
 import { job, makeLayout, pipeline } from '../test/engine/scripted-layout';
-
-async function openBenchDatabase(): Promise<{ database: Database; cleanup: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const database = openDatabase({ kind: 'pglite' });
-    return { database, cleanup: () => database.close() };
-  }
-  const name = `sluice_bench_${randomBytes(4).toString('hex')}`;
-  const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
-  await admin.raw(`CREATE DATABASE ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const database = openDatabase({ kind: 'postgres', url: target.toString(), poolMax: 5 });
-  return {
-    database,
-    cleanup: async () => {
-      await database.close();
-      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.destroy();
-    },
-  };
-}
 
 async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 1000);
   const { database, cleanup } = await openBenchDatabase();
-  await migrateLatest(database.knex);
   const queryCounts = new Map<string, number>();
   let queries = 0;
   database.knex.on('query', (query: { sql: string }) => {
@@ -70,10 +42,6 @@ async function main(): Promise<void> {
     projects: [{ name: 'org/project' }],
     jobs: { 'org/project': { gate: [job('unit'), job('lint')] } },
   });
-  const changes = new FakeChanges();
-  const executor = new ScriptedExecutor({ now: () => new Date() });
-  const nodes = new InstantNodes();
-  executor.auto = () => ({ result: 'SUCCESS', durationMs: 0 });
   let reported = 0;
   const bus = new InProcessEventBus();
   let resolveDone: () => void = () => undefined;
@@ -88,19 +56,8 @@ async function main(): Promise<void> {
       }
     }
   });
-  const engine = new Engine({
-    database,
-    layouts: (tenant) => (tenant === 'bench' ? layout : null),
-    gateways: { changes, merger: new ScriptedMerger(changes), executor, nodes },
-    bus,
-    clock: { now: () => new Date() },
-    pollIntervalMs: 1000,
-    batchSize: 200,
-    logger: { error: (message, error) => console.error(message, error) },
-  });
-  executor.sink = (tenant, event) => engine.submitResult(tenant, event);
-  nodes.sink = (tenant, event) => engine.submitResult(tenant, event);
-  await engine.startTenant('bench');
+  const { engine, changes, executor } = await startBenchEngine(database, layout, bus);
+  executor.auto = () => ({ result: 'SUCCESS', durationMs: 0 });
 
   for (let number = 1; number <= total; number += 1) {
     changes.add('org/project', number);

@@ -3,12 +3,20 @@
  * WebSocket connection each, on one server process. The clients run in a child process so the
  * server's memory is measured alone. Reports:
  *   - memory per idle subscriber (server heap and RSS growth after GC, divided by N);
- *   - for each of R state changes (an enqueue), the time from the engine publishing the change's
- *     delta to each subscriber receiving a status whose `sequence` includes it: p50, p95, p99
- *     and the last subscriber, per round and over all rounds. An emission with an older
- *     sequence (a coalesced tick scheduled before the change) is not the change's delivery.
+ *   - for each of R state changes (an enqueue), the time from the commit of the scheduler pass
+ *     that made the change to each subscriber receiving a status whose `sequence` includes it:
+ *     p50, p95, p99 and the last subscriber, per round and over all rounds. An emission with an
+ *     older sequence (a coalesced tick scheduled before the change) is not the change's delivery.
+ * The queue holds `items` changes (default 200; 20 of them inside the window, with running
+ * builds) before the subscribers connect, so every status carries that many items.
  *
- *   NODE_OPTIONS=--expose-gc npx tsx bench/live-subscribers.ts [subscribers] [rounds]
+ * The clients read only what the measure needs: each speaks graphql-transport-ws over a plain
+ * `ws` socket and takes the `sequence` from the head of each message (the server's delivery is
+ * measured, not 5,000 JSON parses of the whole status in one client process, which remote
+ * subscribers would each do on their own machine). `LIVE_BENCH_CLIENTS=graphql-ws` uses the
+ * graphql-ws client library instead (every message parsed whole).
+ *
+ *   NODE_OPTIONS=--expose-gc npx tsx bench/live-subscribers.ts [subscribers] [rounds] [items]
  *   (LIVE_BENCH_PROFILE=/tmp/live.cpuprofile also writes a CPU profile of the server during the rounds)
  */
 import { fork } from 'node:child_process';
@@ -26,6 +34,7 @@ import { openDatabase } from '../src/store/database';
 import { migrateLatest } from '../src/store/migrate';
 import { InProcessBus } from '../subscriptions/bus/in-process';
 import { engineEventBusOver } from '../subscriptions/live/engine-bridge';
+import { DEFAULT_LIVE_HUB_OPTIONS } from '../subscriptions/live/live-hub';
 import { FakeChanges } from '../test/engine/fake-changes';
 import { InstantNodes, ScriptedExecutor, ScriptedMerger } from '../test/engine/scripted-gateways';
 import { job, makeLayout, pipeline } from '../test/engine/scripted-layout';
@@ -134,7 +143,49 @@ class RoundLog {
   }
 }
 
-/** Child process: N graphql-ws clients, each with one tenantStatus subscription. */
+interface SubscriberHandlers {
+  next(sequence: number | null): void;
+  error(): void;
+}
+
+/** A subscriber on the graphql-ws client library (every message parsed whole). */
+function libraryClient(url: string, handlers: SubscriberHandlers): () => Promise<void> {
+  const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false });
+  client.subscribe(
+    { query: SUBSCRIPTION },
+    { next: (result) => handlers.next(sequenceOf(result)), error: handlers.error, complete: () => undefined },
+  );
+  return () => client.dispose() as Promise<void>;
+}
+
+const NEXT_HEAD = /^\{"id":"1","type":"next","payload":\{"data":\{"tenantStatus":\{"sequence":(\d+)/;
+
+/** A subscriber speaking graphql-transport-ws itself, reading only the head of each message. */
+function lightClient(url: string, handlers: SubscriberHandlers): () => Promise<void> {
+  const socket = new WebSocket(url, 'graphql-transport-ws');
+  socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
+  socket.on('message', (data: Buffer) => {
+    const head = data.toString('utf8', 0, Math.min(data.length, 160));
+    if (head.startsWith('{"type":"connection_ack"')) {
+      socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: SUBSCRIPTION } }));
+      return;
+    }
+    const match = NEXT_HEAD.exec(head);
+    if (match) {
+      handlers.next(Number(match[1]));
+    } else if (head.includes('"type":"error"')) {
+      handlers.error();
+    }
+  });
+  socket.on('error', () => handlers.error());
+  return () =>
+    new Promise((resolve) => {
+      socket.once('close', () => resolve());
+      socket.close();
+    });
+}
+
+/** Child process: N clients, each with one tenantStatus subscription. */
 async function runClients(url: string, count: number): Promise<void> {
   const send = (message: FromClients): void => {
     process.send?.(message);
@@ -155,16 +206,13 @@ async function runClients(url: string, count: number): Promise<void> {
       send({ type: 'ready', failed: failedIndexes.size });
     }
   };
+  const subscribe = process.env.LIVE_BENCH_CLIENTS === 'graphql-ws' ? libraryClient : lightClient;
   for (let index = 0; index < count; index += 1) {
-    const client = createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false });
-    disposers.push(async () => {
-      await client.dispose();
-    });
     let first = true;
-    client.subscribe(
-      { query: SUBSCRIPTION },
-      {
-        next: (result) => {
+    let failed = false;
+    disposers.push(
+      subscribe(url, {
+        next: (sequence) => {
           const at = now();
           if (first) {
             first = false;
@@ -172,17 +220,18 @@ async function runClients(url: string, count: number): Promise<void> {
             answered();
             return;
           }
-          const sequence = sequenceOf(result);
           if (round !== null && sequence !== null) {
             round.record(index, sequence, at);
           }
         },
         error: () => {
-          failedIndexes.add(index);
-          answered();
+          if (!failed) {
+            failed = true;
+            failedIndexes.add(index);
+            answered();
+          }
         },
-        complete: () => undefined,
-      },
+      }),
     );
     // Connect in batches of 100 (each batch subscribed before the next) so the listen backlog never overflows.
     if (index % 100 === 99) {
@@ -252,6 +301,7 @@ function summary(label: string, sorted: number[], extra = ''): string {
 async function main(): Promise<void> {
   const subscribers = Number(process.argv[2] ?? 5000);
   const rounds = Number(process.argv[3] ?? 5);
+  const items = Number(process.argv[4] ?? 200);
   const database = openDatabase({ kind: 'pglite' });
   await migrateLatest(database.knex);
   const layout = makeLayout({
@@ -265,13 +315,15 @@ async function main(): Promise<void> {
   const nodes = new InstantNodes();
   const bus = new InProcessBus();
   const forward = engineEventBusOver(bus, (error) => console.error('publish failed', error));
-  // The change of a round is the enqueue of its change: note when the engine published that
-  // delta and its sequence (deltas of earlier rounds' builds may be published in between).
+  // The change of a round is the enqueue of its change: note the sequence of that delta and
+  // when the pass that made it committed (the engine publishes a pass's deltas after its commit).
   let awaitedChange: { id: string; found: (change: { at: number; sequence: number }) => void } | null = null;
+  let lastCommit = { at: 0, sequence: -1 };
   const timedBus: EngineEventBus = {
     publish: (delta) => {
       if (awaitedChange && delta.type === 'item-enqueued' && delta.changeIds.includes(awaitedChange.id)) {
-        awaitedChange.found({ at: now(), sequence: delta.sequence });
+        const at = lastCommit.sequence >= delta.sequence ? lastCommit.at : now();
+        awaitedChange.found({ at, sequence: delta.sequence });
         awaitedChange = null;
       }
       forward.publish(delta);
@@ -285,10 +337,28 @@ async function main(): Promise<void> {
     bus: timedBus,
     clock: { now: () => new Date() },
     pollIntervalMs: 1000,
+    onPassCommitted: (_tenant, sequence) => {
+      lastCommit = { at: now(), sequence };
+    },
   });
   executor.sink = (tenant, event) => engine.submitResult(tenant, event);
   nodes.sink = (tenant, event) => engine.submitResult(tenant, event);
   await engine.startTenant(TENANT);
+  // The queue the subscribers watch: `items` changes (builds of the first 20 keep running).
+  for (let number = 1; number <= items; number += 1) {
+    changes.add('org/project', 10_000 + number);
+    const queued = await engine.enqueue(TENANT, {
+      pipeline: 'gate',
+      project: 'org/project',
+      change: `${10_000 + number},1`,
+      by: 'bench',
+    });
+    if (!queued.ok) {
+      throw new Error(queued.error.message);
+    }
+  }
+  await engine.settle(TENANT);
+  console.log(`queue: ${items} items`);
   const app = buildApp({
     config: defaultServiceConfig(process.cwd()),
     database,
@@ -346,7 +416,7 @@ async function main(): Promise<void> {
     child.send({ type: 'arm' } satisfies ToClients);
     await next('armed');
     // Let the coalescing interval of the previous round pass so this round measures delivery, not throttling.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, DEFAULT_LIVE_HUB_OPTIONS.statusIntervalMs + 200));
     const changeId = `${round},1`;
     const changed = new Promise<{ at: number; sequence: number }>((found) => {
       awaitedChange = { id: changeId, found };

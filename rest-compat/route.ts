@@ -70,6 +70,16 @@ export interface RestRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Runs a GraphQL operation in-process with this request's context (auth, request id). */
   run: BoundOperationRunner;
+  /**
+   * The JSON of `body()`, built and serialised (secrets masked) once while requests ask for the
+   * same `key` (a key names one version of the data and one shape); a recent answer is reused.
+   */
+  serialized(key: string, body: () => Promise<unknown>): Promise<SerializedJson>;
+}
+
+/** A JSON body serialised and masked already: the router writes its text as it is. */
+export class SerializedJson {
+  constructor(readonly text: string) {}
 }
 
 /** Runs an operation and returns its data; GraphQL errors become REST errors (see errors.ts). */

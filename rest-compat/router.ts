@@ -14,7 +14,7 @@ import { RestTenantExistsDocument } from './generated/graphql';
 import type { OperationRunner } from './operation-runner';
 import { parseQuery } from './query-params';
 import { readJsonBody } from './request-body';
-import type { BoundOperationRunner, HttpMethod, RestEndpoint, RestRoute } from './route';
+import { SerializedJson, type BoundOperationRunner, type HttpMethod, type RestEndpoint, type RestRoute } from './route';
 import { SHAPE_HEADER, isRestShape, type RestShape } from './shape';
 import type { Redactor } from '../src/secrets/redact';
 
@@ -43,16 +43,45 @@ export interface RestRouterOptions {
   redactor?: () => Redactor;
 }
 
+/** Bodies serialised once per key (the most recent `SERIALIZED_KEYS` kept). */
+const SERIALIZED_KEYS = 32;
+
+class SerializedBodies {
+  private readonly entries = new Map<string, { redactor: unknown; json: Promise<SerializedJson> }>();
+
+  constructor(private readonly redactor: RestRouterOptions['redactor']) {}
+
+  get(key: string, body: () => Promise<unknown>): Promise<SerializedJson> {
+    const redactor = this.redactor?.();
+    const cached = this.entries.get(key);
+    if (cached && cached.redactor === redactor) {
+      return cached.json;
+    }
+    const json = body().then((value) => new SerializedJson(JSON.stringify(redactor?.redactJson(value) ?? value)));
+    this.entries.delete(key);
+    this.entries.set(key, { redactor, json });
+    json.catch(() => this.entries.delete(key));
+    if (this.entries.size > SERIALIZED_KEYS) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) {
+        this.entries.delete(oldest);
+      }
+    }
+    return json;
+  }
+}
+
 /** Koa middleware serving every route of the table below `/api`. */
 export function restRouter(options: RestRouterOptions): Koa.Middleware {
   const compiled = options.routes.map(compileRoute);
+  const serialized = new SerializedBodies(options.redactor);
   return async (ctx, next) => {
     if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) {
       return next();
     }
     ctx.set('Access-Control-Allow-Origin', '*');
     try {
-      await serve(ctx, compiled, options);
+      await serve(ctx, compiled, options, serialized);
     } catch (err) {
       const restError = err instanceof RestError ? err : internalError(ctx, err);
       ctx.status = restError.status;
@@ -70,7 +99,12 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
   };
 }
 
-async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestRouterOptions): Promise<void> {
+async function serve(
+  ctx: Koa.Context,
+  compiled: CompiledRoute[],
+  options: RestRouterOptions,
+  serialized: SerializedBodies,
+): Promise<void> {
   const requested = ctx.get(SHAPE_HEADER).trim().toLowerCase();
   if (requested !== '' && !isRestShape(requested)) {
     throw new RestError(400, 'BadRequest', `${SHAPE_HEADER} must be "current" or "earlier"`);
@@ -134,7 +168,16 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
   }
   const query = parseQuery(new URLSearchParams(ctx.querystring), endpoint.query?.[shape] ?? {});
   const body = await readJsonBody(ctx, endpoint.body);
-  const result = await endpoint.handler({ method, params, query, body, shape, headers: ctx.headers, run });
+  const result = await endpoint.handler({
+    method,
+    params,
+    query,
+    body,
+    shape,
+    headers: ctx.headers,
+    run,
+    serialized: (key, build) => serialized.get(key, build),
+  });
 
   ctx.status = result.status ?? response.status;
   for (const [key, value] of Object.entries({ ...endpoint.headers, ...result.headers })) {
@@ -146,7 +189,10 @@ async function serve(ctx: Koa.Context, compiled: CompiledRoute[], options: RestR
   }
   const contentType = response.contentType ?? 'application/json';
   const redactor = options.redactor?.();
-  if (contentType === 'application/json') {
+  if (result.body instanceof SerializedJson) {
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = result.body.text;
+  } else if (contentType === 'application/json') {
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = JSON.stringify(redactor?.redactJson(result.body) ?? result.body);
   } else {

@@ -5,20 +5,19 @@
 import type { ArtifactRecord, BuildEventRecord, BuildRecord } from '../src/store/repositories/builds';
 import type { BuildsetRecord } from '../src/store/repositories/buildsets';
 import type { RefRecord } from '../src/store/repositories/refs';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
 import { readableRows } from './infra/access';
 import { builder } from './infra/builder';
-import { filterConditions } from './infra/filter-input';
 import type { GraphQLContext } from './infra/context';
 import { Buildset, readableBuildsets } from './buildset';
-import { NotFoundError } from './infra/errors';
 import { groupBy } from './infra/group-by';
 import { historyStore } from './infra/history-store';
-import { PAGINATION_DESCRIPTION, parseDatabaseId, resolveIdConnection } from './infra/pagination';
-import { prefetchRelations, type RelationPrefetch } from './infra/prefetch';
-import { requestLoader } from './infra/request-loader';
+import { parseDatabaseId } from './infra/pagination';
+import { type RelationPrefetch } from './infra/prefetch';
+import { groupedRequestLoader, requestLoader } from './infra/request-loader';
 import { Ref } from './ref';
 import { buildStatus, BuildResult, BuildStatus } from './results';
+import { historyFilterFields, recordByUuidField, recordIdentityFields } from './infra/history-fields';
+import { tenantListField } from './infra/tenant-list';
 import { Tenant } from './tenant';
 
 export const Build = builder.loadableNodeRef('Build', {
@@ -91,29 +90,20 @@ const buildRef = requestLoader<number, RefRecord | null>(async (ids, ctx) => {
   const byId = new Map((await historyStore(ctx).refs.findByIds(ids)).map((ref) => [ref.id, ref]));
   return ids.map((id) => byId.get(id) ?? null);
 });
-const buildArtifacts = requestLoader<number, ArtifactRecord[]>(async (ids, ctx) =>
-  groupBy(
-    ids,
-    await historyStore(ctx).builds.listArtifacts(ids),
-    (row) => row.buildId,
-    (row) => row,
-  ),
+const buildArtifacts = groupedRequestLoader(
+  (ids, ctx) => historyStore(ctx).builds.listArtifacts(ids),
+  (row) => row.buildId,
+  (row): ArtifactRecord => row,
 );
-const buildProvides = requestLoader<number, string[]>(async (ids, ctx) =>
-  groupBy(
-    ids,
-    await historyStore(ctx).builds.listProvides(ids),
-    (row) => row.buildId,
-    (row) => row.name,
-  ),
+const buildProvides = groupedRequestLoader(
+  (ids, ctx) => historyStore(ctx).builds.listProvides(ids),
+  (row) => row.buildId,
+  (row) => row.name,
 );
-const buildEvents = requestLoader<number, BuildEventRecord[]>(async (ids, ctx) =>
-  groupBy(
-    ids,
-    await historyStore(ctx).builds.listEvents(ids),
-    (row) => row.buildId,
-    (row) => row,
-  ),
+const buildEvents = groupedRequestLoader(
+  (ids, ctx) => historyStore(ctx).builds.listEvents(ids),
+  (row) => row.buildId,
+  (row): BuildEventRecord => row,
 );
 const buildResultData = requestLoader<number, Record<string, unknown> | null>(async (ids, ctx) => {
   const byId = await historyStore(ctx).builds.listResultData(ids);
@@ -140,15 +130,7 @@ const BUILD_RELATIONS: Record<string, RelationPrefetch<BuildRecord>> = {
 Build.implement({
   description: 'One run of a job for a buildset. A retried job has one build per attempt; only the last is final.',
   fields: (t) => ({
-    databaseId: t.exposeInt('id', {
-      nullable: false,
-      description: 'Database id (the REST `_id`); usable with the `idxMin`/`idxMax` filters.',
-    }),
-    uuid: t.exposeString('uuid', {
-      nullable: false,
-      description: 'Build uuid (32 hex characters), as used by `build(uuid)`, log URLs and REST paths.',
-    }),
-    tenant: t.exposeString('tenant', { nullable: false, description: 'Name of the tenant the build belongs to.' }),
+    ...recordIdentityFields(t, { noun: 'build', uuidUsedBy: '`build(uuid)`, log URLs and REST paths' }),
     jobName: t.exposeString('jobName', { nullable: false, description: 'Name of the job.' }),
     status: t.field({
       type: BuildStatus,
@@ -260,77 +242,36 @@ builder.objectField(Buildset, 'builds', (t) =>
 export const BuildFilter = builder.inputType('BuildFilter', {
   description: "Filters of a build list; every field is optional. Values of one field are OR'ed, fields are AND'ed.",
   fields: (t) => ({
-    project: t.stringList({
-      description:
-        "Project of the build's ref: its name (`org/project`) or canonical name; `*` is a wildcard (`org/*`).",
-    }),
-    pipeline: t.stringList({ description: 'Pipeline of the buildset; `*` is a wildcard (`gat*`).' }),
-    branch: t.stringList({ description: "Branch of the build's ref; `*` is a wildcard (`*ster`)." }),
+    ...historyFilterFields(t, { noun: 'build', ofRef: "of the build's ref", result: BuildResult }),
     jobName: t.stringList({ description: 'Job names; `*` is a wildcard (`*-merge`).' }),
-    change: t.intList({ description: "Change number of the build's ref." }),
-    patchset: t.stringList({ description: "Patchset of the build's ref." }),
-    ref: t.stringList({ description: "Exact git ref of the build's ref, e.g. `refs/heads/master`." }),
-    newrev: t.stringList({ description: "New revision of the build's ref." }),
-    uuid: t.stringList({ description: 'Build uuids.' }),
     nodeset: t.stringList({ description: 'Nodeset names.' }),
-    result: t.field({ type: [BuildResult], description: 'Only these results.' }),
-    excludeResult: t.field({
-      type: [BuildResult],
-      description: 'Not these results; as in the REST API this also drops builds still running.',
-    }),
     voting: t.boolean({ description: 'Only voting (true) or non-voting (false) builds.' }),
     final: t.boolean({ description: 'Only final builds (true) or only completed builds that were retried (false).' }),
     held: t.boolean({ description: 'Only builds whose nodes were held (true) or not held (false).' }),
-    complete: t.boolean({ description: 'true: finished builds only; false: running builds only.' }),
-    idxMin: t.int({ description: 'Smallest database id to include (inclusive).' }),
-    idxMax: t.int({ description: 'Largest database id to include (inclusive).' }),
   }),
 });
 
 builder.objectFields(Tenant, (t) => ({
-  builds: t.connection(
-    {
-      ...NON_NULL_CONNECTION,
-      type: Build,
-      description: `Builds of the tenant matching \`filter\`. ${PAGINATION_DESCRIPTION}`,
-      args: {
-        filter: t.arg({ type: BuildFilter, description: 'Which builds to list; all when absent.' }),
-        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
-      },
-      resolve: (tenant, args, ctx, info) => {
-        const filter = filterConditions(args.filter);
-        const { builds } = historyStore(ctx);
-        return resolveIdConnection(args, {
-          fetch: (page) => builds.list(tenant.name, filter, page),
-          count: () => builds.count(tenant.name, filter),
-          prefetch: (page) => prefetchRelations(ctx, info, page, BUILD_RELATIONS),
-        });
-      },
-    },
-    ...countedConnectionTypes('Build', {
+  builds: tenantListField(t, {
+    name: 'Build',
+    type: Build,
+    filter: BuildFilter,
+    texts: {
+      field: 'Builds of the tenant matching `filter`.',
+      filter: 'Which builds to list; all when absent.',
       page: 'A page of builds, newest first.',
       item: 'A build',
       totalCount: 'Number of builds matching the filter, on all pages (counted only when selected).',
-    }),
-  ),
-  build: t.field({
+    },
+    rows: (ctx, tenant, filter) => {
+      const { builds } = historyStore(ctx);
+      return { list: (page) => builds.list(tenant, filter, page), count: () => builds.count(tenant, filter) };
+    },
+    relations: BUILD_RELATIONS,
+  }),
+  build: recordByUuidField(t, {
+    name: 'Build',
     type: Build,
-    description: 'The build with this uuid; a NotFoundError ("Build not found") when the tenant has none.',
-    args: { uuid: t.arg.string({ required: true, description: 'Build uuid.' }) },
-    errors: {
-      types: [NotFoundError],
-      directResult: true,
-      union: {
-        name: 'TenantBuildResult',
-        description: 'The build, or a NotFoundError when the tenant has no build with that uuid.',
-      },
-    },
-    resolve: async (tenant, { uuid }, ctx) => {
-      const build = await historyStore(ctx).builds.findByUuid(tenant.name, uuid);
-      if (!build) {
-        throw new NotFoundError('Build', uuid, 'Build not found');
-      }
-      return build;
-    },
+    find: (ctx, tenant, uuid) => historyStore(ctx).builds.findByUuid(tenant, uuid),
   }),
 }));

@@ -5,19 +5,19 @@
 import type { BuildsetResult as BuildsetResultValue } from '../src/model/results';
 import type { BuildsetEventRecord, BuildsetRecord } from '../src/store/repositories/buildsets';
 import type { RefRecord } from '../src/store/repositories/refs';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
 import { readableRows } from './infra/access';
 import { builder } from './infra/builder';
 import { filterConditions } from './infra/filter-input';
 import type { GraphQLContext } from './infra/context';
 import { NotFoundError } from './infra/errors';
-import { groupBy } from './infra/group-by';
 import { historyStore } from './infra/history-store';
-import { PAGINATION_DESCRIPTION, parseDatabaseId, resolveIdConnection } from './infra/pagination';
-import { prefetchRelations, type RelationPrefetch } from './infra/prefetch';
-import { requestLoader } from './infra/request-loader';
+import { parseDatabaseId } from './infra/pagination';
+import { type RelationPrefetch } from './infra/prefetch';
+import { groupedRequestLoader } from './infra/request-loader';
 import { Ref } from './ref';
 import { buildsetStatus, BuildsetResult, BuildsetStatus } from './results';
+import { historyFilterFields, recordByUuidField, recordIdentityFields } from './infra/history-fields';
+import { tenantListField } from './infra/tenant-list';
 import { Tenant } from './tenant';
 
 /** Buildsets by id that the caller may read (others are left out, as if missing). */
@@ -42,21 +42,15 @@ export const BuildsetEvent = builder.objectRef<BuildsetEventRecord>('BuildsetEve
   }),
 });
 
-const buildsetRefs = requestLoader<number, RefRecord[]>(async (ids, ctx) =>
-  groupBy(
-    ids,
-    await historyStore(ctx).refs.listForBuildsets(ids),
-    (link) => link.buildsetId,
-    (link) => link.ref,
-  ),
+const buildsetRefs = groupedRequestLoader(
+  (ids, ctx) => historyStore(ctx).refs.listForBuildsets(ids),
+  (link) => link.buildsetId,
+  (link): RefRecord => link.ref,
 );
-const buildsetEvents = requestLoader<number, BuildsetEventRecord[]>(async (ids, ctx) =>
-  groupBy(
-    ids,
-    await historyStore(ctx).buildsets.listEvents(ids),
-    (event) => event.buildsetId,
-    (event) => event,
-  ),
+const buildsetEvents = groupedRequestLoader(
+  (ids, ctx) => historyStore(ctx).buildsets.listEvents(ids),
+  (event) => event.buildsetId,
+  (event): BuildsetEventRecord => event,
 );
 
 const buildsetIds = (buildsets: readonly BuildsetRecord[]): number[] => buildsets.map((buildset) => buildset.id);
@@ -71,15 +65,7 @@ Buildset.implement({
   description:
     'One attempt to test a queue item: its refs, its builds and how it ended. A gate reset starts a new buildset.',
   fields: (t) => ({
-    databaseId: t.exposeInt('id', {
-      nullable: false,
-      description: 'Database id (the REST `_id`); usable with the `idxMin`/`idxMax` filters.',
-    }),
-    uuid: t.exposeString('uuid', {
-      nullable: false,
-      description: 'Buildset uuid (32 hex characters), as used by `buildset(uuid)` and REST paths.',
-    }),
-    tenant: t.exposeString('tenant', { nullable: false, description: 'Name of the tenant the buildset belongs to.' }),
+    ...recordIdentityFields(t, { noun: 'buildset', uuidUsedBy: '`buildset(uuid)` and REST paths' }),
     pipeline: t.exposeString('pipeline', { nullable: false, description: 'Pipeline the item was tested in.' }),
     status: t.field({
       type: BuildsetStatus,
@@ -151,73 +137,32 @@ export const BuildsetFilter = builder.inputType('BuildsetFilter', {
   description:
     "Filters of a buildset list; every field is optional. Values of one field are OR'ed, fields are AND'ed. " +
     'Ref conditions (project, branch, change, patchset, ref, newrev) must hold for one ref of the buildset.',
-  fields: (t) => ({
-    project: t.stringList({
-      description: 'Projects of any ref: names (`org/project`) or canonical names; `*` is a wildcard (`org/*`).',
-    }),
-    pipeline: t.stringList({ description: 'Pipeline names; `*` is a wildcard (`gat*`).' }),
-    branch: t.stringList({ description: 'Branches of any ref; `*` is a wildcard (`*ster`).' }),
-    change: t.intList({ description: 'Change numbers.' }),
-    patchset: t.stringList({ description: 'Patchsets.' }),
-    ref: t.stringList({ description: 'Exact git refs, e.g. `refs/heads/master`.' }),
-    newrev: t.stringList({ description: 'New revisions of ref updates.' }),
-    uuid: t.stringList({ description: 'Buildset uuids.' }),
-    result: t.field({ type: [BuildsetResult], description: 'Only these results.' }),
-    excludeResult: t.field({
-      type: [BuildsetResult],
-      description: 'Not these results; as in the REST API this also drops buildsets still running.',
-    }),
-    complete: t.boolean({ description: 'true: finished buildsets only; false: running buildsets only.' }),
-    idxMin: t.int({ description: 'Smallest database id to include (inclusive).' }),
-    idxMax: t.int({ description: 'Largest database id to include (inclusive).' }),
-  }),
+  fields: (t) =>
+    historyFilterFields(t, { noun: 'buildset', ofRef: "of one of the buildset's refs", result: BuildsetResult }),
 });
 
 builder.objectFields(Tenant, (t) => ({
-  buildsets: t.connection(
-    {
-      ...NON_NULL_CONNECTION,
-      type: Buildset,
-      description: `Buildsets of the tenant matching \`filter\`. ${PAGINATION_DESCRIPTION}`,
-      args: {
-        filter: t.arg({ type: BuildsetFilter, description: 'Which buildsets to list; all when absent.' }),
-        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
-      },
-      resolve: (tenant, args, ctx, info) => {
-        const filter = filterConditions(args.filter);
-        const { buildsets } = historyStore(ctx);
-        return resolveIdConnection(args, {
-          fetch: (page) => buildsets.list(tenant.name, filter, page),
-          count: () => buildsets.count(tenant.name, filter),
-          prefetch: (page) => prefetchRelations(ctx, info, page, BUILDSET_RELATIONS),
-        });
-      },
-    },
-    ...countedConnectionTypes('Buildset', {
+  buildsets: tenantListField(t, {
+    name: 'Buildset',
+    type: Buildset,
+    filter: BuildsetFilter,
+    texts: {
+      field: 'Buildsets of the tenant matching `filter`.',
+      filter: 'Which buildsets to list; all when absent.',
       page: 'A page of buildsets, newest first.',
       item: 'A buildset',
       totalCount: 'Number of buildsets matching the filter, on all pages (counted only when selected).',
-    }),
-  ),
-  buildset: t.field({
+    },
+    rows: (ctx, tenant, filter) => {
+      const { buildsets } = historyStore(ctx);
+      return { list: (page) => buildsets.list(tenant, filter, page), count: () => buildsets.count(tenant, filter) };
+    },
+    relations: BUILDSET_RELATIONS,
+  }),
+  buildset: recordByUuidField(t, {
+    name: 'Buildset',
     type: Buildset,
-    description: 'The buildset with this uuid; a NotFoundError ("Buildset not found") when the tenant has none.',
-    args: { uuid: t.arg.string({ required: true, description: 'Buildset uuid.' }) },
-    errors: {
-      types: [NotFoundError],
-      directResult: true,
-      union: {
-        name: 'TenantBuildsetResult',
-        description: 'The buildset, or a NotFoundError when the tenant has no buildset with that uuid.',
-      },
-    },
-    resolve: async (tenant, { uuid }, ctx) => {
-      const buildset = await historyStore(ctx).buildsets.findByUuid(tenant.name, uuid);
-      if (!buildset) {
-        throw new NotFoundError('Buildset', uuid, 'Buildset not found');
-      }
-      return buildset;
-    },
+    find: (ctx, tenant, uuid) => historyStore(ctx).buildsets.findByUuid(tenant, uuid),
   }),
   badge: t.field({
     type: Badge,

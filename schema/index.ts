@@ -19,6 +19,7 @@ import './config-error';
 import './semaphore';
 import './launcher';
 import './status';
+import './queue-changes';
 import './queue-events';
 import './autohold';
 import './control';

@@ -7,10 +7,8 @@
 import type { NodeRecord, NodesetRequestRecord } from '../src/model/launcher';
 import { NODE_STATES, NODESET_REQUEST_STATES } from '../src/model/launcher';
 import { createRepositories, providersOf } from '../src/launcher/context';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
 import { builder } from './infra/builder';
-import { filterConditions } from './infra/filter-input';
-import { PAGINATION_DESCRIPTION, resolveIdConnection } from './infra/pagination';
+import { tenantListField } from './infra/tenant-list';
 import { Tenant } from './tenant';
 
 const enumName = (value: string): string => value.toUpperCase().replace(/-/g, '_');
@@ -203,55 +201,42 @@ export const NodesetRequestFilter = builder.inputType('NodesetRequestFilter', {
 });
 
 builder.objectFields(Tenant, (t) => ({
-  nodes: t.connection(
-    {
-      ...NON_NULL_CONNECTION,
-      type: ProviderNode,
-      description: `Nodes assigned to the tenant or unassigned on its providers. ${PAGINATION_DESCRIPTION}`,
-      args: {
-        filter: t.arg({ type: NodeFilter, description: 'Which nodes; all when absent.' }),
-        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
-      },
-      resolve: (tenant, args, ctx) => {
-        const repos = createRepositories(ctx.services.knex);
-        const providers = providersOf({ layouts: ctx.services.tenants, config: ctx.services.config }, tenant.name).map(
-          (p) => p.canonicalName,
-        );
-        const filter = filterConditions(args.filter);
-        return resolveIdConnection(args, {
-          fetch: (page) => repos.nodes.list(tenant.name, providers, filter, page),
-          count: () => repos.nodes.count(tenant.name, providers, filter),
-        });
-      },
-    },
-    ...countedConnectionTypes('ProviderNode', {
+  nodes: tenantListField(t, {
+    name: 'ProviderNode',
+    type: ProviderNode,
+    filter: NodeFilter,
+    texts: {
+      field: 'Nodes assigned to the tenant or unassigned on its providers.',
+      filter: 'Which nodes; all when absent.',
       page: 'A page of nodes, newest first.',
       item: 'A node',
       totalCount: 'Nodes matching the filter on all pages.',
-    }),
-  ),
-  nodesetRequests: t.connection(
-    {
-      ...NON_NULL_CONNECTION,
-      type: NodesetRequest,
-      description: `Nodeset requests of the tenant. ${PAGINATION_DESCRIPTION}`,
-      args: {
-        filter: t.arg({ type: NodesetRequestFilter, description: 'Which requests; all when absent.' }),
-        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
-      },
-      resolve: (tenant, args, ctx) => {
-        const repos = createRepositories(ctx.services.knex);
-        const filter = filterConditions(args.filter);
-        return resolveIdConnection(args, {
-          fetch: (page) => repos.requests.list(tenant.name, filter, page),
-          count: () => repos.requests.count(tenant.name, filter),
-        });
-      },
     },
-    ...countedConnectionTypes('NodesetRequest', {
+    rows: (ctx, tenant, filter) => {
+      const { nodes } = createRepositories(ctx.services.knex);
+      const providers = providersOf({ layouts: ctx.services.tenants, config: ctx.services.config }, tenant).map(
+        (p) => p.canonicalName,
+      );
+      return {
+        list: (page) => nodes.list(tenant, providers, filter, page),
+        count: () => nodes.count(tenant, providers, filter),
+      };
+    },
+  }),
+  nodesetRequests: tenantListField(t, {
+    name: 'NodesetRequest',
+    type: NodesetRequest,
+    filter: NodesetRequestFilter,
+    texts: {
+      field: 'Nodeset requests of the tenant.',
+      filter: 'Which requests; all when absent.',
       page: 'A page of nodeset requests, newest first.',
       item: 'A nodeset request',
       totalCount: 'Requests matching the filter on all pages.',
-    }),
-  ),
+    },
+    rows: (ctx, tenant, filter) => {
+      const { requests } = createRepositories(ctx.services.knex);
+      return { list: (page) => requests.list(tenant, filter, page), count: () => requests.count(tenant, filter) };
+    },
+  }),
 }));

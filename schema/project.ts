@@ -2,14 +2,8 @@
  * Projects of a tenant and their configuration: the `project` stanzas that apply to each one, in
  * layout order, with the job variants each pipeline lists.
  */
-import {
-  MERGE_MODES,
-  type Layout,
-  type LayoutProject,
-  type MergeMode,
-  type ProjectPipelineConfig,
-  type ProjectStanza,
-} from '../src/config/layout';
+import { type Layout, type LayoutProject, type ProjectPipelineConfig, type ProjectStanza } from '../src/config/layout';
+import { MERGE_MODES, type MergeMode } from '../src/model/merge-modes';
 import { builder } from './infra/builder';
 import { InvalidInputError, NotFoundError } from './infra/errors';
 import { JobVariant, type JobVariantView } from './job-variant';

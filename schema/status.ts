@@ -7,7 +7,12 @@ import type { ChangeQueueStatus, ItemStatus, JobStatus, PipelineStatus, RefStatu
 import type { TenantEventQueueState as TenantEventQueueStateValue } from '../src/model/pipeline-state';
 import { builder } from './infra/builder';
 import { NotFoundError } from './infra/errors';
-import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './infra/status-snapshot';
+import {
+  loadStatusSnapshot,
+  restrictToPipeline,
+  sharedStatusSnapshot,
+  type StatusSnapshot,
+} from './infra/status-snapshot';
 import { Tenant } from './tenant';
 
 export const JobWaitReason = builder.enumType('JobWaitReason', {
@@ -211,12 +216,23 @@ export const StatusItem = builder.objectRef<ItemStatus>('StatusItem').implement(
 export const StatusChangeQueue = builder.objectRef<ChangeQueueStatus>('StatusChangeQueue').implement({
   description: 'A change queue of a pipeline.',
   fields: (t) => ({
+    key: t.exposeInt('key', {
+      nullable: false,
+      description: 'Identifies the queue within the tenant while it exists; queue deltas name queues by it.',
+    }),
     name: t.exposeString('name', {
       nullable: false,
       description: 'Queue name (shared queue name, or generated for independent pipelines).',
     }),
     window: t.exposeInt('window', { nullable: false, description: 'Current active window (0 = unlimited).' }),
     branch: t.exposeString('branch', { description: 'Branch of a per-branch queue.' }),
+    items: t.field({
+      type: [StatusItem],
+      nullable: false,
+      description:
+        'The items in queue order: the order queue deltas place items in (`heads` gives the same items as chains).',
+      resolve: (queue) => queue.items,
+    }),
     heads: t.field({
       type: t.listRef(t.listRef(StatusItem, { nullable: false }), { nullable: false }),
       nullable: false,
@@ -278,7 +294,7 @@ export const StatusPipeline = builder.objectRef<PipelineStatus>('StatusPipeline'
   }),
 });
 
-function pipelineManagerKind(manager: string): 'independent' | 'dependent' | 'serial' | 'supercedent' {
+export function pipelineManagerKind(manager: string): 'independent' | 'dependent' | 'serial' | 'supercedent' {
   switch (manager) {
     case 'dependent':
     case 'serial':
@@ -306,6 +322,12 @@ export const TenantStatus = builder.objectRef<StatusSnapshot>('TenantStatus').im
       nullable: false,
       description:
         'Sequence number of the last queue delta reflected; subscribe to `queueEvents(afterSeq: sequence)` to follow changes.',
+    }),
+    producedAt: t.field({
+      type: 'DateTime',
+      nullable: false,
+      description: 'When the status was computed: job and item times are as of this instant.',
+      resolve: (snapshot) => new Date(snapshot.producedAt),
     }),
     zuulVersion: t.string({
       nullable: false,
@@ -369,7 +391,7 @@ builder.objectField(Tenant, 'status', (t) =>
     args: { pipeline: t.arg.string({ description: 'Only this pipeline.' }) },
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (tenant, { pipeline }, ctx) => {
-      const snapshot = await loadStatusSnapshot(ctx.services, tenant.name);
+      const snapshot = await (ctx.sharedReads ? sharedStatusSnapshot : loadStatusSnapshot)(ctx.services, tenant.name);
       if (!snapshot) {
         throw new NotFoundError('Tenant', tenant.name, 'Tenant not loaded');
       }

@@ -3,22 +3,26 @@
  * every event, reads only its tenant's bus topic, and resolves every event with a fresh context
  * (per-event Pothos caches), so objects are loaded as they are when the event is delivered.
  */
+import type { InputObjectRef, ObjectRef } from '@pothos/core';
 import { GraphQLError } from 'graphql';
-import type { EngineDelta } from '../src/engine/event-bus';
 import type { BuildRecord } from '../src/store/repositories/builds';
 import { assertStillReadable, readAccessRecheck } from './infra/access';
-import { builder } from './infra/builder';
-import { filterConditions } from './infra/filter-input';
+import { builder, type SchemaTypes } from './infra/builder';
+import { filterConditions, type FilterConditions } from './infra/filter-input';
 import { Build, BuildFilter } from './build';
 import { Buildset, BuildsetFilter } from './buildset';
 import type { GraphQLContext } from './infra/context';
 import { historyStore } from './infra/history-store';
 import type { LiveFeeds, QueueFeedEvent, StatusTick, SystemEventItem, SystemEventTick } from './infra/live-feeds';
 import { LiveIterator } from './infra/live-iterator';
-import { QueueEventOrResnapshot, withState, type QueueEventItem } from './queue-events';
+import { QueueEventOrResnapshot, type QueueEventItem } from './queue-events';
 import { loadStatusSnapshot, restrictToPipeline, type StatusSnapshot } from './infra/status-snapshot';
+import { ChangeInterest } from './infra/change-interest';
+import { ChangeFilter, sharedQueueDelta } from './infra/queue-delta-feed';
 import { TenantStatus } from './status';
 import { SystemEvent, SystemEventType } from './system-event';
+
+type Types = PothosSchemaTypes.ExtendDefaultTypes<SchemaTypes>;
 
 /** The live feeds of this process, or a SERVICE_UNAVAILABLE error. */
 export function requireLive(ctx: GraphQLContext): LiveFeeds {
@@ -35,63 +39,19 @@ function sharedSnapshot(ctx: GraphQLContext, tenant: string): Promise<StatusSnap
   return requireLive(ctx).shared(tenant, 'status', () => loadStatusSnapshot(ctx.services, tenant));
 }
 
-/** Current state attached to a delta so the client can apply it by replacement. */
-async function withCurrentState(ctx: GraphQLContext, delta: EngineDelta): Promise<QueueEventItem> {
-  const snapshot = await sharedSnapshot(ctx, delta.tenant);
-  const pipelineName = 'pipeline' in delta ? delta.pipeline : null;
-  const pipelineStatus =
-    pipelineName === null
-      ? null
-      : (snapshot?.status.pipelines.find((pipeline) => pipeline.name === pipelineName) ?? null);
-  return { kind: 'delta', value: withState(delta, { pipelineStatus, tenantState: snapshot?.status.state ?? null }) };
-}
-
-/** Filters deltas by change: remembers which items carry the change. */
-class ChangeFilter {
-  private readonly items = new Set<string>();
-
-  constructor(private readonly change: string) {}
-
-  seed(snapshot: StatusSnapshot | null): void {
-    for (const pipeline of snapshot?.status.pipelines ?? []) {
-      for (const queue of pipeline.changeQueues) {
-        for (const item of queue.heads.flat()) {
-          if (item.refs.some((ref) => ref.id === this.change)) {
-            this.items.add(item.id);
-          }
-        }
-      }
-    }
-  }
-
-  accepts(delta: EngineDelta): boolean {
-    if (delta.type === 'item-enqueued' && delta.changeIds.includes(this.change)) {
-      this.items.add(delta.itemUuid);
-    }
-    return 'itemUuid' in delta && this.items.has(delta.itemUuid);
-  }
-}
-
 builder.subscriptionFields((t) => ({
   tenantStatus: t.field({
     type: TenantStatus,
     nullable: false,
     description:
-      'The tenant status now and after every change, at most once per coalescing interval (default 250 ms). A slow client only ever gets the latest.',
+      'The tenant status now and after every change, at most once per coalescing interval (default 2 s). A slow client only ever gets the latest. To follow every change, use `queueEvents`.',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
       pipeline: t.arg.string({ description: 'Only this pipeline.' }),
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: (_root, { tenant }, ctx) =>
-      new LiveIterator(
-        requireLive(ctx).statusChanges(tenant),
-        (tick: StatusTick) => {
-          assertStillReadable(ctx, tenant);
-          return [tick];
-        },
-        readAccessRecheck(ctx, tenant),
-      ),
+      tenantFeed(ctx, tenant, requireLive(ctx).statusChanges(tenant), (tick: StatusTick) => [tick]),
     resolve: async (_tick, { tenant, pipeline }, ctx) => {
       const snapshot = await sharedSnapshot(ctx, tenant);
       if (!snapshot) {
@@ -104,116 +64,73 @@ builder.subscriptionFields((t) => ({
     type: QueueEventOrResnapshot,
     nullable: false,
     description:
-      'Typed queue deltas with tenant-wide sequence numbers. Take `status { sequence }`, then subscribe with `afterSeq` set to it; after a disconnect, resubscribe with the last sequence you applied. A `ResnapshotRequired` event means deltas were lost.',
+      'What changed in the status, item by item and job by job, one `QueueDelta` per scheduler pass (docs/live.md#the-delta-protocol). Take `status { sequence }`, then subscribe with `afterSeq` set to it; after a disconnect, resubscribe with the last sequence you applied. A `ResnapshotRequired` event means deltas were lost.',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
-      pipeline: t.arg.string({ description: 'Only deltas of this pipeline (tenant-level deltas always pass).' }),
-      change: t.arg.string({ description: 'Only deltas of items carrying this change (`N,P` or new revision).' }),
+      pipeline: t.arg.string({ description: 'Only changes of this pipeline (tenant-level changes always pass).' }),
+      change: t.arg.string({ description: 'Only changes of items carrying this change (`N,P` or new revision).' }),
       afterSeq: t.arg.int({ description: 'Replay the deltas after this sequence first (from a bounded buffer).' }),
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
-    subscribe: async (_root, { tenant, pipeline, change, afterSeq }, ctx) => {
+    subscribe: async (_root, { tenant, pipeline, change, afterSeq }, ctx, info) => {
       const live = requireLive(ctx);
+      const interest = ChangeInterest.of(info);
       const changeFilter = change ? new ChangeFilter(change) : null;
       changeFilter?.seed(await loadStatusSnapshot(ctx.services, tenant));
-      const source = await live.queueEvents(tenant, afterSeq ?? null);
-      return new LiveIterator(
-        source,
-        async (event: QueueFeedEvent): Promise<QueueEventItem[]> => {
-          assertStillReadable(ctx, tenant);
-          if (event.kind === 'resnapshot') {
-            return [
-              { kind: 'resnapshot', value: { tenant: event.tenant, reason: event.reason, sequence: event.sequence } },
-            ];
-          }
-          const { delta } = event;
-          if (pipeline && 'pipeline' in delta && delta.pipeline !== pipeline) {
-            return [];
-          }
-          if (changeFilter && !changeFilter.accepts(delta)) {
-            return [];
-          }
-          return [await withCurrentState(ctx, delta)];
-        },
-        readAccessRecheck(ctx, tenant),
-      );
+      const source = await live.queueEvents(tenant, afterSeq ?? null, ['queue-delta']);
+      return tenantFeed(ctx, tenant, source, (event: QueueFeedEvent): QueueEventItem[] => {
+        if (event.kind === 'resnapshot') {
+          return [{ kind: 'resnapshot', tenant: event.tenant, reason: event.reason, sequence: event.sequence }];
+        }
+        const { delta } = event;
+        if (delta.type !== 'queue-delta') {
+          return [];
+        }
+        const value = changeFilter
+          ? changeFilter.filter(delta, pipeline ?? null, interest)
+          : sharedQueueDelta(delta, pipeline ?? null, interest);
+        return value === null ? [] : [value];
+      });
     },
-    resolve: (event) => event.value,
+    resolve: (event) => event,
   }),
-  buildUpdated: t.field({
+  buildUpdated: recordUpdatedField(t, {
     type: Build,
-    nullable: false,
+    filter: BuildFilter,
+    noun: 'build',
     description:
       'Builds of the tenant matching the filter, each time one starts, pauses, resumes or completes (same filter as `Tenant.builds`).',
-    args: {
-      tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
-      filter: t.arg({ type: BuildFilter, description: 'Which builds; all when absent.' }),
+    matching: async (ctx, tenant, wanted, event) => {
+      const build = await buildOf(ctx, tenant, event);
+      if (!build || (wanted.uuid && !wanted.uuid.includes(build.uuid))) {
+        return null;
+      }
+      const matches = await historyStore(ctx).builds.count(tenant, { ...wanted, uuid: [build.uuid] });
+      return matches > 0 ? build.id : null;
     },
-    authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
-    subscribe: async (_root, { tenant, filter }, ctx) => {
-      const wanted = filterConditions(filter);
-      const source = await requireLive(ctx).queueEvents(tenant, null);
-      return new LiveIterator(
-        source,
-        async (event: QueueFeedEvent): Promise<number[]> => {
-          assertStillReadable(ctx, tenant);
-          const build = await buildOf(ctx, tenant, event);
-          if (!build || (wanted.uuid && !wanted.uuid.includes(build.uuid))) {
-            return [];
-          }
-          const { builds } = historyStore(ctx);
-          const matches = await builds.count(tenant, { ...wanted, uuid: [build.uuid] });
-          return matches > 0 ? [build.id] : [];
-        },
-        readAccessRecheck(ctx, tenant),
-      );
-    },
-    resolve: (buildId) => buildId,
   }),
-  buildsetUpdated: t.field({
+  buildsetUpdated: recordUpdatedField(t, {
     type: Buildset,
-    nullable: false,
+    filter: BuildsetFilter,
+    noun: 'buildset',
     description:
       'Buildsets of the tenant matching the filter, each time one is recorded (its job graph is frozen), one of its builds starts, pauses, resumes or completes, or it gets its result (reported, dequeued, merge conflict, configuration error...).',
-    args: {
-      tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
-      filter: t.arg({ type: BuildsetFilter, description: 'Which buildsets; all when absent.' }),
+    matching: async (ctx, tenant, wanted, event) => {
+      const recorded = event.kind === 'delta' && event.delta.type === 'buildset-changed' ? event.delta : null;
+      const buildsetId = recorded ? recorded.buildsetId : (await buildOf(ctx, tenant, event))?.buildsetId;
+      if (buildsetId === undefined) {
+        return null;
+      }
+      if (recorded && recorded.result === null && (await supersededCreation(ctx, buildsetId))) {
+        return null;
+      }
+      const matches = await historyStore(ctx).buildsets.count(tenant, {
+        ...wanted,
+        idxMin: Math.max(buildsetId, wanted.idxMin ?? 0),
+        idxMax: Math.min(buildsetId, wanted.idxMax ?? buildsetId),
+      });
+      return matches > 0 ? buildsetId : null;
     },
-    authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
-    subscribe: async (_root, { tenant, filter }, ctx) => {
-      const wanted = filterConditions(filter);
-      const source = await requireLive(ctx).queueEvents(tenant, null);
-      return new LiveIterator(
-        source,
-        async (event: QueueFeedEvent): Promise<number[]> => {
-          assertStillReadable(ctx, tenant);
-          const buildsetId =
-            event.kind === 'delta' && event.delta.type === 'buildset-changed'
-              ? event.delta.buildsetId
-              : (await buildOf(ctx, tenant, event))?.buildsetId;
-          if (buildsetId === undefined) {
-            return [];
-          }
-          const { buildsets } = historyStore(ctx);
-          if (
-            event.kind === 'delta' &&
-            event.delta.type === 'buildset-changed' &&
-            event.delta.result === null &&
-            (await supersededCreation(ctx, buildsetId))
-          ) {
-            return [];
-          }
-          const matches = await buildsets.count(tenant, {
-            ...wanted,
-            idxMin: Math.max(buildsetId, wanted.idxMin ?? 0),
-            idxMax: Math.min(buildsetId, wanted.idxMax ?? buildsetId),
-          });
-          return matches > 0 ? [buildsetId] : [];
-        },
-        readAccessRecheck(ctx, tenant),
-      );
-    },
-    resolve: (buildsetId) => buildsetId,
   }),
   systemEvents: t.field({
     type: SystemEvent,
@@ -226,10 +143,11 @@ builder.subscriptionFields((t) => ({
     },
     authScopes: (_root, { tenant }) => ({ tenantRead: tenant }),
     subscribe: async (_root, { tenant, types }, ctx) =>
-      new LiveIterator(
+      tenantFeed(
+        ctx,
+        tenant,
         await requireLive(ctx).systemEvents(tenant),
         (item: SystemEventItem): SystemEventTick[] => {
-          assertStillReadable(ctx, tenant);
           if (item.kind === 'overflow') {
             throw new GraphQLError(
               'This subscription fell too far behind and lost system events; subscribe again and read the missed ones from `Tenant.systemEvents`',
@@ -240,11 +158,72 @@ builder.subscriptionFields((t) => ({
           }
           return !types || types.includes(item.tick.record.eventType) ? [item.tick] : [];
         },
-        readAccessRecheck(ctx, tenant),
       ),
     resolve: (tick: SystemEventTick) => tick.record,
   }),
 }));
+
+/** A subscription over one of a tenant's feeds: read access is checked again for every value and when the rules change. */
+function tenantFeed<Source, Value>(
+  ctx: GraphQLContext,
+  tenant: string,
+  source: AsyncIterator<Source>,
+  transform: (value: Source) => Promise<readonly Value[]> | readonly Value[],
+): LiveIterator<Source, Value> {
+  return new LiveIterator(
+    source,
+    (value: Source) => {
+      assertStillReadable(ctx, tenant);
+      return transform(value);
+    },
+    readAccessRecheck(ctx, tenant),
+  );
+}
+
+/** The arguments of `recordUpdatedField`, whose type Pothos leaves unresolved for a generic filter. */
+const updatedArgs = <Filter>(args: object) => args as { tenant: string; filter?: Filter | null };
+
+/**
+ * `buildUpdated` and `buildsetUpdated`: for each queue delta, the id of the record it touched when
+ * that record matches the filter (`matching` answers null otherwise); the record is loaded as it
+ * is when the event is delivered.
+ */
+function recordUpdatedField<Filter extends object>(
+  t: PothosSchemaTypes.SubscriptionFieldBuilder<Types, Types['Root']>,
+  spec: {
+    type: ObjectRef<Types, number | object, object>;
+    filter: InputObjectRef<Types, Filter>;
+    noun: 'build' | 'buildset';
+    description: string;
+    matching: (
+      ctx: GraphQLContext,
+      tenant: string,
+      wanted: FilterConditions<Filter>,
+      event: QueueFeedEvent,
+    ) => Promise<number | null>;
+  },
+) {
+  return t.field({
+    type: spec.type,
+    nullable: false,
+    description: spec.description,
+    args: {
+      tenant: t.arg.string({ required: true, description: 'Tenant name.' }),
+      filter: t.arg({ type: spec.filter, description: `Which ${spec.noun}s; all when absent.` }),
+    },
+    authScopes: (_root, args) => ({ tenantRead: updatedArgs<Filter>(args).tenant }),
+    subscribe: async (_root, args, ctx) => {
+      const { tenant, filter } = updatedArgs<Filter>(args);
+      const wanted = filterConditions(filter);
+      const source = await requireLive(ctx).queueEvents(tenant, null);
+      return tenantFeed(ctx, tenant, source, async (event: QueueFeedEvent): Promise<number[]> => {
+        const id = await spec.matching(ctx, tenant, wanted, event);
+        return id === null ? [] : [id];
+      });
+    },
+    resolve: (id: number) => id,
+  });
+}
 
 /**
  * Whether a "buildset recorded" delta is followed by another about the same buildset: by the

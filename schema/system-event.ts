@@ -4,12 +4,11 @@ import {
   type SystemEventRecord,
   type SystemEventType as SystemEventTypeValue,
 } from '../src/store/repositories/system-events';
-import { countedConnectionTypes, NON_NULL_CONNECTION, OFFSET_ARG_DESCRIPTION } from './infra/keyset-connection';
 import { readableRows } from './infra/access';
 import { builder } from './infra/builder';
-import { filterConditions } from './infra/filter-input';
 import { historyStore } from './infra/history-store';
-import { PAGINATION_DESCRIPTION, parseDatabaseId, resolveIdConnection } from './infra/pagination';
+import { parseDatabaseId } from './infra/pagination';
+import { tenantListField } from './infra/tenant-list';
 import { Tenant } from './tenant';
 
 /** What each event type means (docs/rest.md#deliberate-differences-from-the-reference). */
@@ -82,28 +81,23 @@ const SystemEventFilter = builder.inputType('SystemEventFilter', {
 });
 
 builder.objectField(Tenant, 'systemEvents', (t) =>
-  t.connection(
-    {
-      ...NON_NULL_CONNECTION,
-      type: SystemEvent,
-      description: `System events of the tenant. ${PAGINATION_DESCRIPTION}`,
-      args: {
-        filter: t.arg({ type: SystemEventFilter, description: 'Which events to list; all when absent.' }),
-        offset: t.arg.int({ description: OFFSET_ARG_DESCRIPTION }),
-      },
-      resolve: (tenant, args, ctx) => {
-        const filter = filterConditions(args.filter);
-        const { systemEvents } = historyStore(ctx);
-        return resolveIdConnection(args, {
-          fetch: (page) => systemEvents.listPage(tenant.name, filter, page),
-          count: () => systemEvents.count(tenant.name, filter),
-        });
-      },
-    },
-    ...countedConnectionTypes('SystemEvent', {
+  tenantListField(t, {
+    name: 'SystemEvent',
+    type: SystemEvent,
+    filter: SystemEventFilter,
+    texts: {
+      field: 'System events of the tenant.',
+      filter: 'Which events to list; all when absent.',
       page: 'A page of system events, newest first.',
       item: 'A system event',
       totalCount: 'Number of events matching the filter, on all pages (counted only when selected).',
-    }),
-  ),
+    },
+    rows: (ctx, tenant, filter) => {
+      const { systemEvents } = historyStore(ctx);
+      return {
+        list: (page) => systemEvents.listPage(tenant, filter, page),
+        count: () => systemEvents.count(tenant, filter),
+      };
+    },
+  }),
 );

@@ -20,6 +20,7 @@ import type { ConsoleLine } from '../src/executor/build-log';
 import { replayLogFile } from '../src/executor/build-log';
 import type { ConsoleTarget } from '../src/executor/console-resolver';
 import { requestPath, routeUpgrades } from './upgrade-router';
+import { DEFAULT_SEND_LIMITS, isDropped, limitedSend, type SendLimits } from './slow-consumer';
 
 export const CONSOLE_CLOSE = {
   PROTOCOL: 4000,
@@ -43,6 +44,8 @@ export interface ConsoleStreamOptions {
   pingIntervalMs?: number;
   /** Masks secret values in every line sent (they are masked when written too; this is defence in depth). */
   redact?: () => (text: string) => string;
+  /** A client that does not read is dropped (docs/live.md#slow-consumers). */
+  sendLimits?: SendLimits;
 }
 
 export interface ConsoleStreamServer {
@@ -160,13 +163,13 @@ async function handleRequest(
       close(ws, CONSOLE_CLOSE.STREAM, 'Error with log streaming');
       return;
     case 'live':
-      await stream(ws, target.log.lines(1, signal), signal, options.redact);
+      await stream(ws, target.log.lines(1, signal), signal, options);
       break;
     case 'finished':
-      await stream(ws, replayLogFile(target.file), signal, options.redact);
+      await stream(ws, replayLogFile(target.file), signal, options);
       break;
   }
-  if (!signal.aborted) {
+  if (!signal.aborted && !isDropped(ws)) {
     close(ws, CONSOLE_CLOSE.DONE, 'No more data');
   }
 }
@@ -209,22 +212,26 @@ function parseRequest(text: string | null): Record<string, unknown> | null {
   }
 }
 
-/** Send batches of lines as text frames, waiting for each send so a slow client paces the reading. */
+/**
+ * Send batches of lines as text frames, waiting for each send so a slow client paces the
+ * reading; a client that stops reading is dropped after the send timeout.
+ */
 async function stream(
   ws: WebSocket,
   batches: AsyncIterable<ConsoleLine[]>,
   signal: AbortSignal,
-  redact?: () => (text: string) => string,
+  options: Pick<ConsoleStreamOptions, 'redact' | 'sendLimits'>,
 ): Promise<void> {
+  const limits = options.sendLimits ?? DEFAULT_SEND_LIMITS;
   for await (const batch of batches) {
-    const mask = redact?.();
+    const mask = options.redact?.();
     for (const frame of frames(
       mask === undefined ? batch : batch.map((line) => ({ ...line, text: mask(line.text) })),
     )) {
-      if (signal.aborted) {
+      if (signal.aborted || isDropped(ws)) {
         return;
       }
-      await new Promise<void>((resolve, reject) => ws.send(frame, (err) => (err ? reject(err) : resolve())));
+      await limitedSend(ws, frame, limits);
     }
   }
 }

@@ -10,7 +10,8 @@ import { GraphQLError, type DocumentNode, type ExecutionArgs, type GraphQLSchema
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { sharedResultPlaceholder, spliceSharedResult } from './live/shared-serialisation';
+import { sharedMessageParts, sharedResultPlaceholder } from './live/shared-serialisation';
+import { DEFAULT_SEND_LIMITS, limitedSend, type SendLimits } from './slow-consumer';
 
 /** Close code sent to clients when the server shuts down ("going away"). */
 export const SHUTDOWN_CLOSE_CODE = 1001;
@@ -24,13 +25,19 @@ export interface WebSocketLimits {
   maxSubscriptionsPerConnection: number;
   /** Largest message a client may send (bytes). */
   maxPayloadBytes: number;
+  /** What a socket may hold unsent before it is dropped as a slow consumer (docs/live.md#slow-consumers). */
+  send: SendLimits;
 }
+
+/** Limits as options: any of them, send limits field by field. */
+export type WebSocketOptions = Partial<Omit<WebSocketLimits, 'send'>> & { send?: Partial<SendLimits> };
 
 export const DEFAULT_WEB_SOCKET_LIMITS: WebSocketLimits = {
   keepAliveMs: 12_000,
   connectionInitWaitTimeoutMs: 3_000,
   maxSubscriptionsPerConnection: 100,
   maxPayloadBytes: 64 * 1024,
+  send: DEFAULT_SEND_LIMITS,
 };
 
 /** The parse and validate functions of an enveloped yoga instance. */
@@ -78,10 +85,14 @@ export function attachGraphQLWebSocket(
   server: http.Server,
   yoga: AnyYoga,
   path = '/graphql',
-  limits: Partial<WebSocketLimits> = {},
+  limits: WebSocketOptions = {},
   checkOperation: OperationChecker = defaultChecker,
 ): GraphQLWebSocketServer {
-  const settings = { ...DEFAULT_WEB_SOCKET_LIMITS, ...limits };
+  const settings: WebSocketLimits = {
+    ...DEFAULT_WEB_SOCKET_LIMITS,
+    ...limits,
+    send: { ...DEFAULT_WEB_SOCKET_LIMITS.send, ...limits.send },
+  };
   const wss = new WebSocketServer({ server, path, maxPayload: settings.maxPayloadBytes });
   wss.on('connection', (socket) => {
     // A frame the client got wrong (over maxPayload, bad opcode, ...) makes ws close the socket
@@ -91,9 +102,28 @@ export function attachGraphQLWebSocket(
     const emit = socket.emit.bind(socket) as (event: string | symbol, ...args: unknown[]) => boolean;
     socket.emit = ((event: string | symbol, ...args: unknown[]) =>
       event === 'error' && isClientFrameError(args[0]) ? true : emit(event, ...args)) as typeof socket.emit;
-    const send = socket.send.bind(socket) as (data: unknown, ...rest: unknown[]) => void;
-    socket.send = ((data: unknown, ...rest: unknown[]) =>
-      send(typeof data === 'string' ? spliceSharedResult(data) : data, ...rest)) as typeof socket.send;
+    // Every message goes out under the socket's send limits. A shared result's JSON goes in
+    // the middle of its message (see shared-serialisation.ts: the parts must be taken
+    // synchronously, at this very send), as one fragment written without a copy.
+    const send = socket.send.bind(socket) as (
+      data: string | Buffer,
+      options: { fin: boolean; binary: boolean },
+      done?: (error?: Error) => void,
+    ) => void;
+    socket.send = ((data: string | Buffer, ...rest: unknown[]) => {
+      const done = rest.find((arg): arg is (error?: Error) => void => typeof arg === 'function');
+      const parts = typeof data === 'string' ? sharedMessageParts(data) : null;
+      const binary = typeof data !== 'string';
+      void limitedSend(socket, data, settings.send, (message, sent) => {
+        if (parts === null) {
+          send(message, { fin: true, binary }, sent);
+          return;
+        }
+        send(parts.head, { fin: false, binary: false });
+        send(parts.json, { fin: false, binary: false });
+        send(parts.tail, { fin: true, binary: false }, sent);
+      }).then(() => done?.());
+    }) as typeof socket.send;
   });
   const disposable = useServer(
     {

@@ -1,90 +1,88 @@
 /**
- * A complete live view of one tenant's queues: take a status snapshot, then apply queue deltas
- * pushed over graphql-ws, reconnecting with `afterSeq` and re-snapshotting when asked to.
- * Prints the queues whenever they change.
+ * A complete live view of one tenant's queues: take a status snapshot, then apply the queue
+ * deltas pushed over graphql-ws (docs/live.md#the-delta-protocol) with the dashboard's delta
+ * application (web/src/status/apply-delta.ts: copy it along with this file), reconnecting with
+ * `afterSeq` and re-snapshotting when asked to. Prints the queues whenever they change.
  *
  *   npx tsx examples/live-view/live-status.ts http://localhost:9000 my-tenant [token]
  */
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import {
+  applyDelta,
+  chains,
+  type LiveDelta,
+  type LiveItem,
+  type LiveJob,
+  type LiveModel,
+} from '../../web/src/status/apply-delta';
 
-interface Job {
-  name: string;
+interface Job extends LiveJob {
   result: string | null;
   waitingStatus: string | null;
 }
-interface Item {
-  id: string;
+interface Item extends LiveItem {
   active: boolean;
+  itemAhead: string | null;
   failingReasons: string[];
   refs: Array<{ id: string; project: string }>;
   jobs: Job[];
 }
-interface Pipeline {
-  name: string;
-  changeQueues: Array<{ name: string; window: number; heads: Item[][] }>;
-}
-interface Snapshot {
-  sequence: number;
-  pipelines: Pipeline[];
-}
-interface QueueEvent {
-  __typename: string;
-  sequence?: number;
-  pipelineStatus?: Pipeline | null;
-}
 
-const PIPELINE = /* GraphQL */ `
-  name
-  changeQueues { name window heads { id active failingReasons refs { id project } jobs { name result waitingStatus } } }
-`;
+const JOB = 'name result waitingStatus';
+const ITEM = `id active itemAhead failingReasons refs { id project } jobs { ${JOB} }`;
 const STATUS = /* GraphQL */ `query ($tenant: String!) {
-  tenant(name: $tenant) { ... on Tenant { status { ... on TenantStatus { sequence pipelines { ${PIPELINE} } } } } ... on Error { message } }
+  tenant(name: $tenant) {
+    ... on Tenant { status { ... on TenantStatus { sequence pipelines { name changeQueues { key name window items { ${ITEM} } } } } } }
+    ... on Error { message }
+  }
 }`;
+/** The changes a view of these fields needs (changes of other fields are not sent). */
 const DELTAS = /* GraphQL */ `subscription ($tenant: String!, $afterSeq: Int) {
   queueEvents(tenant: $tenant, afterSeq: $afterSeq) {
     __typename
-    ... on QueueEvent { sequence pipelineStatus { ${PIPELINE} } }
+    ... on QueueDelta {
+      sequence
+      changes {
+        __typename pipeline
+        ... on PipelineChanged { name index }
+        ... on QueueChanged { queue index name window }
+        ... on QueueRemoved { queue }
+        ... on ItemEnqueued { queue position item { ${ITEM} } }
+        ... on ItemMoved { queue itemId position itemAhead }
+        ... on ItemDequeued { queue itemId }
+        ... on ItemChanged { itemId active failingReasons refs { id project } jobs { ${JOB} } }
+        ... on JobChange { itemId job { ${JOB} } }
+      }
+    }
     ... on ResnapshotRequired { cause sequence }
   }
 }`;
 
 const [httpUrl = 'http://localhost:9000', tenant = 'example', token] = process.argv.slice(2);
 
-async function snapshot(): Promise<Snapshot> {
+async function snapshot(): Promise<LiveModel> {
   const response = await fetch(`${httpUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ query: STATUS, variables: { tenant } }),
   });
-  const body = (await response.json()) as { data?: { tenant: { status?: Snapshot; message?: string } } };
+  const body = (await response.json()) as {
+    data?: { tenant: { status?: Omit<LiveModel, 'tenant'>; message?: string } };
+  };
   const status = body.data?.tenant.status;
   if (!status) {
     throw new Error(body.data?.tenant.message ?? JSON.stringify(body));
   }
-  return status;
+  return { ...status, tenant: {} };
 }
 
-/** Apply one delta: replace the pipeline it carries; deltas already in the snapshot are skipped. */
-function apply(view: Snapshot, event: QueueEvent): Snapshot {
-  const pipeline = event.pipelineStatus;
-  if (event.sequence === undefined || event.sequence <= view.sequence || !pipeline) {
-    return event.sequence !== undefined && event.sequence > view.sequence
-      ? { ...view, sequence: event.sequence }
-      : view;
-  }
-  return {
-    sequence: event.sequence,
-    pipelines: view.pipelines.map((candidate) => (candidate.name === pipeline.name ? pipeline : candidate)),
-  };
-}
-
-function render(view: Snapshot): void {
+function render(view: LiveModel): void {
   const lines = [`--- ${tenant} @ sequence ${view.sequence}`];
   for (const pipeline of view.pipelines) {
     for (const queue of pipeline.changeQueues) {
       lines.push(`${pipeline.name} / ${queue.name} (window ${queue.window})`);
-      for (const item of queue.heads.flat()) {
+      for (const item of chains(queue.items as unknown as Item[]).flat()) {
         const jobs = item.jobs.map((job) => `${job.name}:${job.result ?? job.waitingStatus ?? 'running'}`).join(' ');
         const state = item.failingReasons.length > 0 ? 'FAILING' : item.active ? 'active' : 'waiting';
         lines.push(`  ${item.refs.map((ref) => `${ref.project} ${ref.id}`).join(', ')} [${state}] ${jobs}`);
@@ -100,7 +98,7 @@ async function follow(client: Client): Promise<void> {
   render(view);
   for (;;) {
     const resnapshot = await new Promise<boolean>((resolve, reject) => {
-      const stop = client.subscribe<{ queueEvents: QueueEvent & { cause?: string } }>(
+      const stop = client.subscribe<{ queueEvents: LiveDelta & { __typename: string } }>(
         { query: DELTAS, variables: { tenant, afterSeq: view.sequence } },
         {
           next: ({ data }) => {
@@ -113,8 +111,11 @@ async function follow(client: Client): Promise<void> {
               resolve(true);
               return;
             }
-            view = apply(view, event);
-            render(view);
+            const next = applyDelta(view, event);
+            if (next !== view) {
+              view = next;
+              render(view);
+            }
           },
           error: reject,
           complete: () => resolve(false),

@@ -6,6 +6,7 @@
 import {
   RestStatusChangeDocument,
   RestStatusDocument,
+  RestStatusVersionDocument,
   RestTenantStateDocument,
   RestTenantStateSetDocument,
 } from '../generated/graphql';
@@ -48,7 +49,7 @@ export const statusRoute: RestRoute = {
     GET: {
       summary: 'Live status of the tenant: pipelines, queues, items and jobs',
       auth: 'public',
-      operations: ['RestStatus'],
+      operations: ['RestStatusVersion', 'RestStatus'],
       responses: {
         current: {
           status: 200,
@@ -64,21 +65,28 @@ export const statusRoute: RestRoute = {
       errors: { 404: 'Tenant not found; current shape: Tenant not loaded while the engine has no layout for it' },
       headers: { 'Cache-Control': 'public, max-age=1' },
       handler: async (req) => {
-        const data = await req.run(RestStatusDocument, { tenant: req.params.tenant_name });
-        const tenant = orNotFound(data.tenant, 'Tenant not found');
-        const status = loadedStatus(tenant.status);
+        const tenantName = req.params.tenant_name;
+        const version = await req.run(RestStatusVersionDocument, { tenant: tenantName });
+        const loaded = loadedStatus(orNotFound(version.tenant, 'Tenant not found').status);
         const lastModified = { 'Last-Modified': httpDate(new Date()) };
-        if (status === null) {
+        if (loaded === null) {
           if (req.shape === 'earlier') {
             // The earlier reference answered a tenant it had not loaded yet with this document.
-            return {
-              body: { message: `Tenant ${req.params.tenant_name} isn't ready`, code: 204 },
-              headers: lastModified,
-            };
+            return { body: { message: `Tenant ${tenantName} isn't ready`, code: 204 }, headers: lastModified };
           }
           throw notFound('Tenant not loaded');
         }
-        return { body: req.shape === 'earlier' ? earlierStatus(status) : currentStatus(status), headers: lastModified };
+        // One body per status version and shape, however many pollers ask (docs/live.md#status-computation).
+        const key = `${tenantName}\n${req.shape}\n${loaded.sequence}\n${String(loaded.producedAt)}`;
+        const body = await req.serialized(key, async () => {
+          const data = await req.run(RestStatusDocument, { tenant: tenantName });
+          const status = loadedStatus(orNotFound(data.tenant, 'Tenant not found').status);
+          if (status === null) {
+            throw notFound('Tenant not loaded');
+          }
+          return req.shape === 'earlier' ? earlierStatus(status) : currentStatus(status);
+        });
+        return { body, headers: lastModified };
       },
     },
   },

@@ -75,11 +75,21 @@ export interface GraphQLContext {
   /** The verified caller, or null (anonymous, or a token that failed). */
   principal: Principal | null;
   requestId: string;
+  /**
+   * Reads that many callers make at once (the status) may be served from a value computed once
+   * per change (REST, docs/live.md#status-computation); GraphQL reads always load afresh.
+   */
+  sharedReads?: boolean;
 }
 
 /** The context of one request (or one graphql-ws operation). */
-export function createContext(services: Services, requestId: string, auth: RequestAuth): GraphQLContext {
-  return { services, auth, principal: auth.principal, requestId };
+export function createContext(
+  services: Services,
+  requestId: string,
+  auth: RequestAuth,
+  sharedReads = false,
+): GraphQLContext {
+  return { services, auth, principal: auth.principal, requestId, sharedReads };
 }
 
 /**

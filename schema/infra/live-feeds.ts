@@ -34,10 +34,15 @@ export type LauncherChangeItem = { kind: 'change'; change: LauncherChangeRecord 
 
 export interface LiveFeeds {
   /**
-   * Queue deltas of a tenant. With `afterSeq`, first the deltas after it (from the replay
-   * buffer) or a resnapshot event when they are no longer available, then live deltas.
+   * Engine deltas of a tenant (all types, or only `types`). With `afterSeq`, first the deltas
+   * after it (from the replay buffer) or a resnapshot event when they are no longer available,
+   * then live deltas.
    */
-  queueEvents(tenant: string, afterSeq: number | null): Promise<AsyncIterableIterator<QueueFeedEvent>>;
+  queueEvents(
+    tenant: string,
+    afterSeq: number | null,
+    types?: ReadonlyArray<EngineDelta['type']>,
+  ): Promise<AsyncIterableIterator<QueueFeedEvent>>;
   /**
    * Coalesced "the status changed" ticks: one at once, then at most one per interval while
    * changes happen. A slow consumer only ever has the latest tick pending.

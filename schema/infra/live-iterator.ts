@@ -20,6 +20,12 @@ export class LiveIterator<S, T> implements AsyncIterableIterator<T> {
   private ready: T[] = [];
   /** The source's `next()` in flight, kept across policy re-checks. */
   private pending: Promise<IteratorResult<S>> | null = null;
+  /** A policy change happened and was not checked yet. */
+  private policiesChanged = false;
+  /** Waiting for the policy change signal (one wait per subscription, renewed after each change). */
+  private watching = false;
+  /** Wakes a `next()` waiting for the source when the policies change. */
+  private wake: (() => void) | null = null;
 
   constructor(
     private readonly source: AsyncIterator<S>,
@@ -28,19 +34,42 @@ export class LiveIterator<S, T> implements AsyncIterableIterator<T> {
     private readonly recheck?: AccessRecheck,
   ) {}
 
+  /**
+   * Listen for the next policy change once; not per event: a reaction added to the signal's
+   * promise for every event would pile up until the next reconfiguration.
+   */
+  private watchPolicies(): void {
+    if (this.recheck === undefined || this.watching) {
+      return;
+    }
+    this.watching = true;
+    void this.recheck.changed().then(() => {
+      this.watching = false;
+      this.policiesChanged = true;
+      this.wake?.();
+    });
+  }
+
   async next(): Promise<IteratorResult<T>> {
     for (;;) {
       const value = this.ready.shift();
       if (value !== undefined) {
         return { value, done: false };
       }
-      this.pending ??= this.source.next();
-      const result =
-        this.recheck === undefined
-          ? await this.pending
-          : await Promise.race([this.pending, this.recheck.changed().then((): typeof CHANGED => CHANGED)]);
+      const pending = (this.pending ??= this.source.next());
+      this.watchPolicies();
+      const result = await new Promise<IteratorResult<S> | typeof CHANGED>((resolve, reject) => {
+        if (this.policiesChanged) {
+          resolve(CHANGED);
+          return;
+        }
+        this.wake = () => resolve(CHANGED);
+        pending.then(resolve, reject);
+      });
+      this.wake = null;
       try {
         if (result === CHANGED) {
+          this.policiesChanged = false;
           this.recheck?.check();
           continue;
         }
@@ -60,6 +89,7 @@ export class LiveIterator<S, T> implements AsyncIterableIterator<T> {
   async return(): Promise<IteratorResult<T>> {
     this.ready = [];
     this.pending = null;
+    this.wake = null;
     await this.source.return?.();
     return { value: undefined, done: true };
   }

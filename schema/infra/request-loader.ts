@@ -8,6 +8,7 @@
 import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import type { GraphQLContext } from './context';
+import { groupBy } from './group-by';
 
 export interface BatchLoader<Key, Value> {
   /** The value, synchronously when a prefetch or earlier load already has it. */
@@ -47,4 +48,16 @@ export function requestLoader<Key, Value>(
       },
     };
   });
+}
+
+/**
+ * A request loader of the rows that belong to each id (`[]` for an id with none), from one
+ * query for every id of the batch: `keyOf` says which id a row belongs to, `itemOf` what of it to keep.
+ */
+export function groupedRequestLoader<Row, Item>(
+  fetch: (ids: readonly number[], ctx: GraphQLContext) => Promise<readonly Row[]>,
+  keyOf: (row: Row) => number,
+  itemOf: (row: Row) => Item,
+): RequestLoader<number, Item[]> {
+  return requestLoader(async (ids, ctx) => groupBy(ids, await fetch(ids, ctx), keyOf, itemOf));
 }

@@ -1,27 +1,66 @@
 /**
- * A tenant status snapshot with the delta sequence it is consistent with. The sequence is read
- * before the status: the status may already include a few later deltas, which is harmless
- * because applying a delta (replacing the queue it touched) is idempotent.
+ * A tenant status snapshot with the delta sequence it reflects: both are read in one
+ * transaction, so applying the deltas with a higher sequence gives the status exactly
+ * (docs/live.md#building-a-live-view).
  */
-import { EngineStateRepository } from '../../src/store/repositories/engine-state';
 import type { TenantStatus } from '../../src/engine/status';
+import { EngineStateRepository } from '../../src/store/repositories/engine-state';
 import type { Services } from './context';
 
 export interface StatusSnapshot {
   status: TenantStatus;
-  /** Every delta with a higher sequence may not be reflected yet. */
+  /** The sequence of the last delta the status reflects. */
   sequence: number;
+  /** When it was computed (epoch ms): its job times are as of this instant. */
+  producedAt: number;
 }
 
 /** Load the status of a tenant now; null when the engine does not know the tenant. */
-export async function loadStatusSnapshot(services: Services, tenant: string): Promise<StatusSnapshot | null> {
-  const engine = services.engine;
-  if (!engine) {
-    return null;
+export function loadStatusSnapshot(services: Services, tenant: string): Promise<StatusSnapshot | null> {
+  return services.engine ? services.engine.statusSnapshot(tenant) : Promise.resolve(null);
+}
+
+/** How old a shared snapshot may get while the tenant does not change (event counters, job times). */
+export const SHARED_STATUS_MAX_AGE_MS = 1000;
+
+interface SharedEntry {
+  /** The tenant's engine record as read (its sequence, event-queue state, reconfiguration time). */
+  version: string;
+  loadedAt: number;
+  snapshot: Promise<StatusSnapshot | null>;
+}
+
+const sharedSnapshots = new WeakMap<Services, Map<string, SharedEntry>>();
+
+/**
+ * The status of a tenant computed once for every reader of this process while the tenant's
+ * engine record (committed delta sequence, event-queue state, last reconfiguration) stays the
+ * same, for at most `SHARED_STATUS_MAX_AGE_MS` (docs/live.md#status-computation): one cheap read
+ * of that record per call, one computation per change. Changes committed before the call are
+ * always in the answer; only the pending-event counters and the job times may be that old.
+ */
+export async function sharedStatusSnapshot(services: Services, tenant: string): Promise<StatusSnapshot | null> {
+  let byTenant = sharedSnapshots.get(services);
+  if (!byTenant) {
+    byTenant = new Map();
+    sharedSnapshots.set(services, byTenant);
   }
   const record = await new EngineStateRepository(services.knex).loadTenant(tenant);
-  const status = await engine.status(tenant);
-  return status === null ? null : { status, sequence: record.busSequence };
+  const version = JSON.stringify([record.busSequence, record.eventQueues, record.lastReconfigured]);
+  const now = Date.now();
+  const cached = byTenant.get(tenant);
+  if (cached && cached.version === version && now - cached.loadedAt < SHARED_STATUS_MAX_AGE_MS) {
+    return cached.snapshot;
+  }
+  const snapshot = loadStatusSnapshot(services, tenant);
+  const entry: SharedEntry = { version, loadedAt: now, snapshot };
+  byTenant.set(tenant, entry);
+  snapshot.catch(() => {
+    if (byTenant?.get(tenant) === entry) {
+      byTenant.delete(tenant);
+    }
+  });
+  return snapshot;
 }
 
 /** The snapshot restricted to one pipeline (all pipelines when `pipeline` is null). */

@@ -1,13 +1,14 @@
 /**
  * Trigger, reporter and requirement options per driver
  * (docs/project-configuration.md#triggers-reporters-and-requirements, docs/gating.md#sluices-own-rules). The `git`,
- * `timer` and `zuul` drivers are validated in full; options of the code-review drivers (gerrit, github, gitlab) are
- * parsed structurally only, since Sluice has no such connections yet.
+ * `timer`, `zuul` and `github` (docs/github.md#trigger-filters) drivers are validated in full; options of the other
+ * code-review drivers (gerrit, gitlab) are parsed structurally only, since Sluice has no such connections yet.
  */
 import { ConfigObjectError, ErrorName } from './config-error';
 import { compileRegex, readRegexList } from './regex';
 import { checkKeys, optBool, optStrList, requireMap, strList, toPlainData, type ConfigMap } from './schema-helpers';
 import { isYamlMapping } from './yaml-source';
+import { GITHUB_REPORTER_KEYS, validateGitHubRequirement, validateGitHubTrigger } from './github-rules';
 
 /** Connection-less drivers that may be named directly as trigger/reporter keys. */
 const IMPLICIT_DRIVERS = new Set(['timer', 'zuul']);
@@ -85,6 +86,9 @@ export function validateTrigger(driver: string, value: unknown, attribute: strin
         optBool(f, 'debug');
         break;
       }
+      case 'github':
+        validateGitHubTrigger(f, attribute);
+        break;
       default:
         // Code-review drivers: keep the options; they are validated once such connections exist.
         if (f.event === undefined) {
@@ -113,6 +117,9 @@ export function validateReporter(driver: string, value: unknown, attribute: stri
       optBool(options, 'image-built');
       optBool(options, 'image-validated');
       break;
+    case 'github':
+      checkKeys(options, new Set(GITHUB_REPORTER_KEYS), [], `data['${attribute}']`);
+      break;
     case 'timer':
       throw new ConfigObjectError('The timer driver has no reporter', ErrorName.syntax, attribute);
     default:
@@ -140,6 +147,9 @@ export function validateRequirement(driver: string, value: unknown, attribute: s
       }
       break;
     }
+    case 'github':
+      validateGitHubRequirement(options, attribute);
+      break;
     case 'timer':
     case 'zuul':
       throw new ConfigObjectError(`The ${driver} driver has no pipeline requirements`, ErrorName.syntax, attribute);

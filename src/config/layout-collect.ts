@@ -23,6 +23,8 @@ export interface LoadedProject {
   /** Loaded branches in load order (default branch first for untrusted projects). */
   branches: string[];
   branchShas: Record<string, string>;
+  /** Only the protected branches were loaded (`exclude-unprotected-branches` on a connection that has protection). */
+  protectedBranchesOnly?: boolean;
   files: ReadonlyMap<string, ReadonlyArray<{ path: string; text: string }>>;
   /** Default locations present but ignored because an earlier one exists, per branch. */
   ignoredLocations: ReadonlyMap<string, readonly string[]>;

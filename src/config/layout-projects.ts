@@ -28,6 +28,7 @@ export function projectRecords(
       trusted: p.trusted,
       branches: [...p.branches],
       branchShas: { ...p.branchShas },
+      ...(p.protectedBranchesOnly ? { protectedBranchesOnly: true } : {}),
       metadata: {
         mergeMode: mergeMode ?? 'merge-resolve',
         defaultBranch: defaultBranch ?? p.defaultBranch,

@@ -6,23 +6,13 @@
 import type { ConfigError, SourceContext } from './config-error';
 import type { BranchMatcher, RegexSpec } from './regex';
 import type { TenantConfig } from './tenant-file';
+import type { MergeMode } from '../model/merge-modes';
 import type { Redactor } from '../secrets/redact';
 
 export type { ConfigError, SourceContext } from './config-error';
 export type { BranchMatcher, RegexSpec } from './regex';
 export type { TenantConfig, AuthorizationRule, GlobalSemaphore, ApiRoot, Abide } from './tenant-file';
 export type { TenantProjectConfig } from './tenant-sources';
-
-export const MERGE_MODES = [
-  'merge',
-  'merge-resolve',
-  'cherry-pick',
-  'squash-merge',
-  'rebase',
-  'merge-recursive',
-  'merge-ort',
-] as const;
-export type MergeMode = (typeof MERGE_MODES)[number];
 
 /** A node of a nodeset: `name` is the first name, `aliases` the others sharing the host. */
 export interface NodesetNode {
@@ -363,6 +353,11 @@ export interface LayoutProject {
   branches: string[];
   /** Branch tip SHAs at load time (used to detect changed configuration). */
   branchShas: Record<string, string>;
+  /**
+   * Only protected branches were loaded (`exclude-unprotected-branches`): events and changes of
+   * other branches are not for this tenant (docs/github.md#changes).
+   */
+  protectedBranchesOnly?: boolean;
   metadata: ProjectMetadata;
 }
 

@@ -11,6 +11,7 @@ import type { ServiceConfig } from './service';
 import { parseTenantFile, type Abide, type TenantConfig, type TenantFileProblem } from './tenant-file';
 import { readTenantProjects, type ConnectionSet, type FileCache } from './tenant-loader';
 import { GitConnection } from '../sources/git-connection';
+import { GitHubConnection } from '../sources/github/connection';
 import type { SecretsKeySource } from '../secrets/secret-data';
 import { loadSecretKeys } from './secret-check';
 
@@ -22,6 +23,22 @@ export function connectionsFromConfig(config: Pick<ServiceConfig, 'connections' 
     drivers[name] = conn.driver;
     if (conn.driver === 'git') {
       gitConnections.set(name, new GitConnection(name, conn, path.join(config.dataDir, 'git-cache')));
+    }
+    if (conn.driver === 'github') {
+      // Project configuration is read from clones over HTTPS with the connection's token (docs/github.md#repositories).
+      const github = new GitHubConnection(name, conn);
+      const settings = {
+        driver: 'git' as const,
+        baseurl: github.web,
+        pollInterval: 60,
+        canonicalHostname: github.canonicalHostname,
+        repositoryUrl: async (project: string) => {
+          await github.prepareGit(project);
+          return `${github.gitBaseUrl(project)}/${project}`;
+        },
+        protectedBranches: (project: string) => github.protectedBranches(project),
+      };
+      gitConnections.set(name, new GitConnection(name, settings, path.join(config.dataDir, 'git-cache')));
     }
   }
   return { drivers, git: gitConnections };

@@ -1,6 +1,7 @@
 /** `project` and `project-template` stanzas (docs/project-configuration.md#projects-and-templates). */
+import { PROJECT_MERGE_MODES } from '../model/merge-modes';
 import { ConfigObjectError, ErrorName } from './config-error';
-import type { MergeMode, ProjectPipelineConfig, ProjectPipelineJob, ProjectStanza } from './layout';
+import type { ProjectPipelineConfig, ProjectPipelineJob, ProjectStanza } from './layout';
 import { impliedBranchMatcher, type ParseContext } from './parse-context';
 import { parseJob } from './parse-job';
 import { compileFullMatch, compileRegex, readRegexList, type BranchMatcher } from './regex';
@@ -18,7 +19,6 @@ const PROJECT_KEYS = new Set([
   'queue',
 ]);
 const TEMPLATE_KEYS = new Set(['name', 'description', 'queue', 'vars']);
-const PROJECT_MERGE_MODES = ['merge', 'merge-resolve', 'cherry-pick', 'squash-merge', 'rebase'] as const;
 const RESERVED_PROJECT_VARS = new Set(['zuul', 'nodepool', 'unsafe_vars']);
 
 /** Parse a `project` stanza, resolving and authorizing the project it configures. */
@@ -59,7 +59,7 @@ export function parseProject(body: unknown, ctx: ParseContext, line: number): Pr
     branchMatcher = impliedBranchMatcher(ctx);
   }
   const stanza = readCommon(map, ctx, PROJECT_KEYS, 'project');
-  const mergeMode = optEnum(map, 'merge-mode', PROJECT_MERGE_MODES) as MergeMode | undefined;
+  const mergeMode = optEnum(map, 'merge-mode', PROJECT_MERGE_MODES);
   return {
     kind: 'project',
     name,

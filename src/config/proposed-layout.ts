@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { ConfigError } from './config-error';
 import type { Layout, LayoutProject } from './layout';
 import { buildLayout, type BuildLayoutInput } from './layout-builder';
+import { hasControlCharacter } from '../model/value-checks';
 import { git, GitError } from '../sources/git-cli';
 import { describeChange, parseChangeRef, CHANGE_REF_PREFIX, type ChangeId } from '../sources/git-changes';
 import { readConfigSnapshots, type GitConnection } from '../sources/git-connection';
@@ -82,8 +83,7 @@ export function parseProposedRef(ref: string): ParsedRef {
   }
   const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;
   // Characters git never allows in a branch name (git check-ref-format).
-  const control = [...branch].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
-  if (branch === '' || control || /[\s~^:?*[\\]/.test(branch)) {
+  if (branch === '' || hasControlCharacter(branch) || /[\s~^:?*[\\]/.test(branch)) {
     return { kind: 'invalid' };
   }
   return { kind: 'branch', branch };

@@ -79,7 +79,7 @@ export async function readTenantProjects(
   cache?: FileCache,
 ): Promise<TenantProjects> {
   const results = await mapConcurrent(tenant.projects, PROJECT_CONCURRENCY, (tpc) =>
-    readProject(tpc, connections, cache),
+    readProject(tpc, connections, cache, tenant.excludeUnprotectedBranches),
   );
   const projects: LoadedProject[] = [];
   const errors: ConfigError[] = [];
@@ -104,6 +104,7 @@ async function readProject(
   tpc: TenantProjectConfig,
   connections: ConnectionSet,
   cache: FileCache | undefined,
+  excludeUnprotected: boolean,
 ): Promise<{ project?: LoadedProject; error?: ConfigError }> {
   const connection = connections.git.get(tpc.connectionName);
   const fallback = {
@@ -123,6 +124,12 @@ async function readProject(
   const identity = { canonicalName: connection.canonicalName(name), name, connectionName: tpc.connectionName };
   try {
     const refs = await connection.refs(name);
+    // Branch protection: only protected branches exist for the tenant (docs/github.md#changes).
+    const protectedOnly =
+      (tpc.excludeUnprotectedBranches ?? excludeUnprotected) ? await connection.protectedBranches(name) : undefined;
+    if (protectedOnly !== undefined) {
+      refs.branches = refs.branches.filter((b) => protectedOnly.includes(b.name));
+    }
     const shas = Object.fromEntries(refs.branches.map((b) => [b.name, b.sha]));
     let branches = branchesToLoad(
       tpc,
@@ -159,6 +166,7 @@ async function readProject(
         defaultBranch: refs.defaultBranch,
         branches,
         branchShas: Object.fromEntries(branches.map((b) => [b, shas[b]])),
+        ...(protectedOnly !== undefined ? { protectedBranchesOnly: true } : {}),
         files,
         ignoredLocations: ignored,
       },

@@ -5,7 +5,9 @@
  */
 import type { Database } from '../store/database';
 import { EngineEventRepository } from '../store/repositories/engine-events';
-import { BuildTimeRepository, estimateKeyText, type EstimateKey } from '../store/repositories/build-times';
+import { BuildTimeRepository } from '../store/repositories/build-times';
+import { loadEstimates } from './build-estimates';
+import type { ChangeInfo } from '../model/changes';
 import { EngineStateRepository, type DequeuedItemRecord } from '../store/repositories/engine-state';
 import { SLUICE_VERSION } from '../model/version';
 import type { EngineEventBus } from './event-bus';
@@ -30,7 +32,7 @@ import { DEFAULT_LEASE_TTL_MS, type LeadershipSettings } from './scheduler/leade
 import { TenantScheduler, type LeadershipChange } from './scheduler/tenant-scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
 import type { AutoholdRecord } from '../store/repositories/autohold';
-import type { ItemState, PipelineState, TenantEventQueueState } from '../model/pipeline-state';
+import type { TenantEventQueueState } from '../model/pipeline-state';
 
 export interface EngineOptions {
   database: Database;
@@ -45,6 +47,8 @@ export interface EngineOptions {
   logger?: SchedulerLogger;
   /** Tenant web root (ending in '/') for status `report_url`. */
   webRoot?: (tenant: string) => string | null;
+  /** Told when a scheduler pass that produced deltas committed, with its last sequence (benchmarks, metrics). */
+  onPassCommitted?: (tenant: string, sequence: number) => void;
   /** Web link of a change (docs/configuration.md#ref-url-templates); changes keep their source's `url` without it. */
   changeLink?: ChangeLink;
   defaultHoldExpiration?: number;
@@ -72,13 +76,11 @@ export class Engine {
   private stops = 0;
   private readonly events: EngineEventRepository;
   private readonly state: EngineStateRepository;
-  private readonly buildTimes: BuildTimeRepository;
   private readonly operations: EngineOperations;
 
   constructor(private readonly options: EngineOptions) {
     this.events = new EngineEventRepository(options.database.knex);
     this.state = new EngineStateRepository(options.database.knex);
-    this.buildTimes = new BuildTimeRepository(options.database.knex);
     this.operations = new EngineOperations(
       options.database.knex,
       () => options.clock.now(),
@@ -119,6 +121,9 @@ export class Engine {
       uuid: this.options.uuid,
       logger: this.options.logger,
       onSemaphoreReleased: () => this.wakeAll(),
+      webRoot: () => this.options.webRoot?.(tenant) ?? null,
+      onCommitted: (sequence) => this.options.onPassCommitted?.(tenant, sequence),
+      changeUrl: this.changeUrl(tenant),
       leadership: { ttlMs: DEFAULT_LEASE_TTL_MS, ...this.options.leadership },
       onLeadershipChange: this.options.onLeadershipChange,
       warn: this.options.warn,
@@ -140,6 +145,12 @@ export class Engine {
       leading: scheduler.isLeading(),
       epoch: scheduler.epoch,
     }));
+  }
+
+  /** The web link of a tenant's changes whose stored state has none. */
+  private changeUrl(tenant: string): ((change: ChangeInfo) => string | null) | undefined {
+    const link = this.options.changeLink;
+    return link === undefined ? undefined : (change) => link(tenant, change);
   }
 
   /** The gateways of a tenant's scheduler: its changes carry their web links. */
@@ -248,22 +259,35 @@ export class Engine {
 
   /** The tenant status model from the store (null for an unknown tenant). */
   async status(tenant: string): Promise<TenantStatus | null> {
+    return (await this.statusSnapshot(tenant))?.status ?? null;
+  }
+
+  /**
+   * The status with the delta sequence it reflects, read in one repeatable-read transaction so
+   * the two agree exactly (docs/live.md#building-a-live-view); null for an unknown tenant.
+   */
+  async statusSnapshot(tenant: string): Promise<{ status: TenantStatus; sequence: number; producedAt: number } | null> {
     const layout = this.options.layouts(tenant);
     if (!layout) {
       return null;
     }
-    const [states, record, pending] = await Promise.all([
-      this.state.loadPipelines(tenant),
-      this.state.loadTenant(tenant),
-      this.events.pendingRouting(tenant),
-    ]);
+    // Estimates too: a pass writes the history they are read from (src/engine/build-estimates.ts).
+    const { states, record, pending, estimates } = await this.options.database.knex.transaction(
+      async (trx) => {
+        const pipelines = await this.state.loadPipelines(tenant, trx);
+        const tenantRecord = await this.state.loadTenant(tenant, trx);
+        const routing = await this.events.pendingRouting(tenant, trx);
+        const lookup = await loadEstimates(new BuildTimeRepository(trx), tenant, pipelines);
+        return { states: pipelines, record: tenantRecord, pending: routing, estimates: lookup };
+      },
+      { isolationLevel: 'repeatable read' },
+    );
     const counts = countPendingEvents(layout, states, pending);
-    const estimates = await this.estimates(tenant, states);
-    const link = this.options.changeLink;
-    return computeTenantStatus({
+    const now = this.options.clock.now();
+    const status = computeTenantStatus({
       tenant,
       version: SLUICE_VERSION,
-      now: this.options.clock.now(),
+      now,
       webRoot: this.options.webRoot?.(tenant) ?? null,
       pipelines: layout.pipelines,
       states,
@@ -272,27 +296,10 @@ export class Engine {
       pipelineEvents: counts.pipelines,
       lastReconfigured: record.lastReconfigured,
       projectName: (canonicalName) => projectName(layout, canonicalName),
-      changeUrl: link === undefined ? undefined : (change) => link(tenant, change),
-      estimatedTime: (item, jobName) => estimates.get(estimateKeyText(estimateKey(item, jobName))) ?? null,
+      changeUrl: this.changeUrl(tenant),
+      estimatedTime: estimates,
     });
-  }
-
-  /**
-   * Build-time estimates of every started build in the tenant's queues (docs/rest.md#status-document,
-   * `estimated_time`), by `estimateKeyText`: one query per status computation.
-   */
-  private async estimates(tenant: string, states: readonly PipelineState[]): Promise<Map<string, number>> {
-    const keys = states.flatMap((state) =>
-      state.queues.flatMap((queue) =>
-        queue.items.flatMap((item) =>
-          item.live
-            ? item.buildset.jobs.filter((job) => job.build?.startTime).map((job) => estimateKey(item, job.job.name))
-            : [],
-        ),
-      ),
-    );
-    const rows = await this.buildTimes.estimates(tenant, keys);
-    return new Map(rows.map((row) => [estimateKeyText(row), row.seconds]));
+    return { status, sequence: record.busSequence, producedAt: now.getTime() };
   }
 
   private liveLookup(tenant: string): LiveItemLookup {
@@ -321,10 +328,4 @@ export class Engine {
       },
     };
   }
-}
-
-/** The estimate a job of an item needs: the job on the project and branch of the item's first change. */
-function estimateKey(item: ItemState, jobName: string): EstimateKey {
-  const change = item.changes[0];
-  return { projectCanonical: change.project, branch: change.branch, jobName };
 }

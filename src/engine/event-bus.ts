@@ -5,6 +5,7 @@
  */
 import type { BuildResult, BuildsetResult } from '../model/results';
 import type { DequeueReason, JobWaitReason } from '../model/pipeline-state';
+import type { StatusChange } from './status-diff';
 
 export type EngineDeltaBody =
   | { type: 'item-enqueued'; pipeline: string; queue: string; itemUuid: string; changeIds: string[]; live: boolean }
@@ -42,7 +43,12 @@ export type EngineDeltaBody =
       buildsetId: number;
       buildsetUuid: string;
       result: BuildsetResult | null;
-    };
+    }
+  /**
+   * What the pass changed in the tenant status, item by item and job by job, with the pass's
+   * notices (docs/live.md#the-delta-protocol); always the last delta of its pass.
+   */
+  | { type: 'queue-delta'; changes: StatusChange[] };
 
 export type EngineDelta = EngineDeltaBody & { tenant: string; sequence: number; at: string };
 

@@ -4,6 +4,7 @@
  * phases have reporters, `submit: true`), projects with their queue names, and job freezing
  * through `freezeJobGraph` of the config package.
  */
+import { compileGitHubTrigger, githubRequirementCheck } from '../config/github-rules';
 import { freezeJobGraph, type FrozenJob } from '../config/freeze';
 import { findLayoutProject, projectPipelineConfig } from '../config/project-pipeline-config';
 import { REPORTER_PHASES, type Layout, type Pipeline, type ReporterConfig, type TriggerConfig } from '../config/layout';
@@ -67,6 +68,16 @@ function triggersOf(trigger: TriggerConfig): PipelineTrigger[] {
         ? []
         : [{ driver: 'zuul', connection: trigger.connection, events, pipelines: strings(filter.pipeline) }];
     }
+    if (trigger.driver === 'github') {
+      return [
+        {
+          driver: 'github',
+          connection: trigger.connection,
+          events: strings(filter.event),
+          matches: compileGitHubTrigger(filter),
+        },
+      ];
+    }
     // The git driver (and, until their drivers exist, review systems' events by name).
     return [
       {
@@ -81,7 +92,10 @@ function triggersOf(trigger: TriggerConfig): PipelineTrigger[] {
 }
 
 /** `require`/`reject` options of one connection; options other drivers may have (approvals) never apply to git changes. */
-function requirementOf(entry: Pipeline['require'][number]): ChangeRequirement {
+function requirementOf(entry: Pipeline['require'][number], mode: 'require' | 'reject'): ChangeRequirement {
+  if (entry.driver === 'github') {
+    return { connection: entry.connection, driverCheck: githubRequirementCheck(entry.options, mode) };
+  }
   const requirement: ChangeRequirement = { connection: entry.connection };
   if (typeof entry.options.open === 'boolean') {
     requirement.open = entry.options.open;
@@ -99,7 +113,13 @@ function requirementOf(entry: Pipeline['require'][number]): ChangeRequirement {
 function reporterActions(reporters: ReporterConfig[]): ReporterActions {
   return {
     connections: reporters.map((reporter) => reporter.connection),
-    submit: reporters.some((reporter) => reporter.options.submit === true),
+    submit: reporters.some(
+      (reporter) =>
+        reporter.options.submit === true || (reporter.driver === 'github' && reporter.options.merge === true),
+    ),
+    external: reporters
+      .filter((reporter) => reporter.driver === 'github')
+      .map((reporter) => ({ connection: reporter.connection, driver: reporter.driver, options: reporter.options })),
     imageValidated: reporters.some(
       (reporter) => reporter.driver === 'zuul' && reporter.options['image-validated'] === true,
     ),
@@ -137,8 +157,8 @@ export function enginePipeline(pipeline: Pipeline): EnginePipeline {
     dequeueOnNewPatchset: pipeline.dequeueOnNewPatchset,
     ignoreDependencies: pipeline.ignoreDependencies,
     disableAfterConsecutiveFailures: pipeline.disableAfterConsecutiveFailures ?? null,
-    require: pipeline.require.map(requirementOf),
-    reject: pipeline.reject.map(requirementOf),
+    require: pipeline.require.map((entry) => requirementOf(entry, 'require')),
+    reject: pipeline.reject.map((entry) => requirementOf(entry, 'reject')),
     allowOtherConnections: pipeline.allowOtherConnections,
     reporters,
     messages: {

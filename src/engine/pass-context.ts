@@ -4,6 +4,7 @@
  * are collected and run only after the transaction commits.
  */
 import { randomUUID } from 'node:crypto';
+import type { ChangeReporter } from './ports/reporter';
 import type { Knex } from 'knex';
 import { AutoholdRepository } from '../store/repositories/autohold';
 import { EngineEventRepository } from '../store/repositories/engine-events';
@@ -25,6 +26,8 @@ export interface EngineGateways {
   merger: MergerGateway;
   executor: ExecutorGateway;
   nodes: NodeGateway;
+  /** Reports to code-review systems (absent: nothing beyond Sluice's own history). */
+  reporter?: ChangeReporter;
 }
 
 export class PassContext {

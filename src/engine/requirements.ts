@@ -45,7 +45,7 @@ function failsRequire(requirement: ChangeRequirement, change: ChangeInfo): strin
       return `its status ${status ?? '(none: not a change)'} is not one of ${requirement.status.join(', ')} (require status)`;
     }
   }
-  return null;
+  return requirement.driverCheck?.(change) ?? null;
 }
 
 /** Why a change matches one `reject` entry, or null when it does not. */
@@ -77,7 +77,7 @@ function matchesReject(requirement: ChangeRequirement, change: ChangeInfo): stri
   ) {
     return `its status is ${statusOf(change)} (reject status)`;
   }
-  return null;
+  return requirement.driverCheck?.(change) ?? null;
 }
 
 /**

@@ -5,21 +5,13 @@
  * and `toEarlierShape` render the two REST documents.
  */
 import { projectName, type EnginePipeline } from './ports/layout';
-import type {
-  ItemState,
-  JobState,
-  JobWaitReason,
-  PipelineState,
-  QueueState,
-  TenantEventQueueState,
-} from '../model/pipeline-state';
+import type { ItemState, JobState, JobWaitReason, PipelineState, TenantEventQueueState } from '../model/pipeline-state';
 import { changeId, type ChangeInfo } from '../model/changes';
 
-export interface JobStatus {
+/** A job as the status shows it, without the times computed from the clock (docs/live.md#times). */
+export interface JobFields {
   name: string;
   dependencies: string[];
-  elapsedTime: number | null;
-  remainingTime: number | null;
   url: string | null;
   fingerUrl: string | null;
   reportUrl: string | null;
@@ -43,6 +35,14 @@ export interface JobStatus {
   nodeLabels: string[];
 }
 
+/** The times of a job at a given moment (docs/live.md#times). */
+export interface JobTimes {
+  elapsedTime: number | null;
+  remainingTime: number | null;
+}
+
+export type JobStatus = JobFields & JobTimes;
+
 export interface RefStatus {
   url: string | null;
   ref: string | null;
@@ -52,26 +52,36 @@ export interface RefStatus {
   id: string;
 }
 
-export interface ItemStatus {
+/** An item as the status shows it, without what is derived from other items or the clock. */
+export interface ItemFields {
   id: string;
   active: boolean;
   live: boolean;
   refs: RefStatus[];
   itemAhead: string | null;
-  itemsBehind: string[];
   failingReasons: string[];
   zuulRef: string | null;
   enqueueTime: number;
-  jobs: JobStatus[];
-  remainingTime: number | null;
   /** Sluice: why the item does not run jobs yet ('window' outside the active window, 'merge' while merging). */
   waitingFor: 'window' | 'merge' | null;
+  jobs: JobFields[];
+}
+
+export interface ItemStatus extends Omit<ItemFields, 'jobs'> {
+  itemsBehind: string[];
+  jobs: JobStatus[];
+  remainingTime: number | null;
 }
 
 export interface ChangeQueueStatus {
+  /** The queue's store id: identifies it within the tenant while it exists (deltas name queues by it). */
+  key: number;
   name: string;
   window: number;
   branch: string | null;
+  /** The items in queue order. */
+  items: ItemStatus[];
+  /** The same items split into chains: a chain starts at each item without an item ahead. */
   heads: ItemStatus[][];
 }
 
@@ -124,34 +134,24 @@ export interface StatusInput {
   estimatedTime?: (item: ItemState, jobName: string) => number | null;
 }
 
-/** What every item and job of one status computation reads besides its own state. */
-type StatusContext = Pick<StatusInput, 'now' | 'webRoot' | 'projectName' | 'changeUrl' | 'estimatedTime'>;
+/** What the stored fields of every item and job read besides their own state. */
+export type StatusContext = Pick<StatusInput, 'webRoot' | 'projectName' | 'changeUrl' | 'estimatedTime'>;
 
 function seconds(iso: string | null): number | null {
   return iso === null ? null : Date.parse(iso) / 1000;
 }
 
-function jobStatus(job: JobState, item: ItemState, context: StatusContext): JobStatus {
-  const { now, webRoot } = context;
-  const pipeline = item.pipeline;
+/** The stored fields of a job's status (everything but the times computed from the clock). */
+export function jobFields(job: JobState, item: ItemState, context: StatusContext): JobFields {
   const build = job.build;
-  const startMs = build?.startTime ? Date.parse(build.startTime) : null;
-  const endMs = build?.endTime ? Date.parse(build.endTime) : null;
-  const elapsed = startMs === null ? null : (endMs ?? now.getTime()) - startMs;
+  const started = build?.startTime !== null && build?.startTime !== undefined;
   // As in the reference, a build gets its estimate when it starts.
-  const estimated = startMs === null ? null : (context.estimatedTime?.(item, job.job.name) ?? null);
-  let remaining: number | null = null;
-  if (build?.result) {
-    remaining = 0;
-  } else if (elapsed !== null && estimated !== null) {
-    remaining = Math.max(estimated * 1000 - elapsed, 0);
-  }
-  const started = elapsed !== null;
+  const estimated = started ? (context.estimatedTime?.(item, job.job.name) ?? null) : null;
+  const pipeline = item.pipeline;
+  const webRoot = context.webRoot;
   return {
     name: job.job.name,
     dependencies: job.job.dependencies.map((dependency) => dependency.name),
-    elapsedTime: elapsed,
-    remainingTime: remaining,
     url: build ? `stream/${build.uuid}?logfile=console.log` : null,
     fingerUrl: build ? (build.logUrl ?? null) : null,
     reportUrl: build ? `${webRoot ?? ''}build/${build.uuid}` : null,
@@ -175,10 +175,59 @@ function jobStatus(job: JobState, item: ItemState, context: StatusContext): JobS
   };
 }
 
-function itemStatus(item: ItemState, queue: QueueState, context: StatusContext): ItemStatus {
-  const jobs = item.live ? item.buildset.jobs.map((job) => jobStatus(job, item, context)) : [];
-  const allStarted = jobs.length > 0 && jobs.every((job) => job.remainingTime !== null);
-  const uuids = new Set(queue.items.map((candidate) => candidate.uuid));
+/**
+ * A job's elapsed and remaining milliseconds at `nowMs`, from the fields a client receives
+ * (epoch seconds), so a client computes exactly what the server does (docs/live.md#times).
+ */
+export function jobTimes(
+  job: Pick<JobFields, 'startTime' | 'endTime' | 'estimatedTime' | 'result'>,
+  nowMs: number,
+): JobTimes {
+  if (job.startTime === null) {
+    return { elapsedTime: null, remainingTime: job.result !== null ? 0 : null };
+  }
+  const elapsed = Math.round(((job.endTime ?? nowMs / 1000) - job.startTime) * 1000);
+  if (job.result !== null) {
+    return { elapsedTime: elapsed, remainingTime: 0 };
+  }
+  return {
+    elapsedTime: elapsed,
+    remainingTime: job.estimatedTime === null ? null : Math.max(job.estimatedTime * 1000 - elapsed, 0),
+  };
+}
+
+export function jobWithTimes(job: JobFields, nowMs: number): JobStatus {
+  const times = jobTimes(job, nowMs);
+  return {
+    name: job.name,
+    dependencies: job.dependencies,
+    elapsedTime: times.elapsedTime,
+    remainingTime: times.remainingTime,
+    url: job.url,
+    fingerUrl: job.fingerUrl,
+    reportUrl: job.reportUrl,
+    result: job.result,
+    voting: job.voting,
+    uuid: job.uuid,
+    executeTime: job.executeTime,
+    startTime: job.startTime,
+    endTime: job.endTime,
+    estimatedTime: job.estimatedTime,
+    pipeline: job.pipeline,
+    canceled: job.canceled,
+    paused: job.paused,
+    preFail: job.preFail,
+    retry: job.retry,
+    tries: job.tries,
+    queued: job.queued,
+    waitingStatus: job.waitingStatus,
+    waitingFor: job.waitingFor,
+    nodeLabels: job.nodeLabels,
+  };
+}
+
+/** The stored fields of an item's status. */
+export function itemFields(item: ItemState, context: StatusContext): ItemFields {
   return {
     id: item.uuid,
     active: item.active,
@@ -192,24 +241,62 @@ function itemStatus(item: ItemState, queue: QueueState, context: StatusContext):
       id: changeId(change),
     })),
     itemAhead: item.itemAhead,
-    itemsBehind: queue.items
-      .filter((candidate) => candidate.itemAhead === item.uuid && uuids.has(candidate.uuid))
-      .map((candidate) => candidate.uuid),
     failingReasons: item.failingReasons,
     zuulRef: item.buildset.configured ? `Z${item.buildset.uuid}` : null,
     enqueueTime: Date.parse(item.enqueueTime),
-    jobs,
-    remainingTime: allStarted ? Math.max(...jobs.map((job) => job.remainingTime ?? 0)) : null,
     waitingFor: !item.active ? 'window' : item.buildset.mergeState === 'new' ? 'merge' : null,
+    jobs: item.live ? item.buildset.jobs.map((job) => jobFields(job, item, context)) : [],
   };
 }
 
-/** Split a queue into chains: a new chain starts at each item without an item ahead. */
-function heads(queue: QueueState, context: StatusContext): ItemStatus[][] {
+/**
+ * The status of a queue's items (in queue order) at `nowMs`: job times, items behind, and the
+ * chains (a new chain starts at each item without an item ahead in the queue; an item's
+ * remaining time is at least that of the item before it in its chain). Linear in the items.
+ */
+export function queueItems(
+  items: readonly ItemFields[],
+  nowMs: number,
+): { items: ItemStatus[]; heads: ItemStatus[][] } {
+  const behind = new Map<string, string[]>();
+  for (const item of items) {
+    behind.set(item.id, []);
+  }
+  for (const item of items) {
+    if (item.itemAhead !== null) {
+      behind.get(item.itemAhead)?.push(item.id);
+    }
+  }
+  const statuses: ItemStatus[] = [];
   const chains: ItemStatus[][] = [];
   const chainOf = new Map<string, ItemStatus[]>();
-  for (const item of queue.items) {
-    const status = itemStatus(item, queue, context);
+  for (const item of items) {
+    let allStarted = item.jobs.length > 0;
+    let remaining = 0;
+    const jobs = item.jobs.map((job) => {
+      const status = jobWithTimes(job, nowMs);
+      if (status.remainingTime === null) {
+        allStarted = false;
+      } else {
+        remaining = Math.max(remaining, status.remainingTime);
+      }
+      return status;
+    });
+    // Built field by field (not spread): the same hidden class for every item keeps this fast.
+    const status: ItemStatus = {
+      id: item.id,
+      active: item.active,
+      live: item.live,
+      refs: item.refs,
+      itemAhead: item.itemAhead,
+      itemsBehind: behind.get(item.id) ?? [],
+      failingReasons: item.failingReasons,
+      zuulRef: item.zuulRef,
+      enqueueTime: item.enqueueTime,
+      jobs,
+      remainingTime: allStarted ? remaining : null,
+      waitingFor: item.waitingFor,
+    };
     const parentChain = item.itemAhead === null ? undefined : chainOf.get(item.itemAhead);
     const chain = parentChain ?? [];
     if (!parentChain) {
@@ -220,9 +307,10 @@ function heads(queue: QueueState, context: StatusContext): ItemStatus[][] {
       status.remainingTime = Math.max(status.remainingTime, previous.remainingTime);
     }
     chain.push(status);
-    chainOf.set(item.uuid, chain);
+    chainOf.set(item.id, chain);
+    statuses.push(status);
   }
-  return chains;
+  return { items: statuses, heads: chains };
 }
 
 /** Compute the tenant status model (pure). */
@@ -247,10 +335,14 @@ export function computeTenantStatus(input: StatusInput): TenantStatus {
         disabled: state?.disabled ?? false,
         consecutiveFailures: state?.consecutiveFailures ?? 0,
         changeQueues: (state?.queues ?? []).map((queue) => ({
+          key: queue.id,
           name: queue.name,
           window: queue.window,
           branch: queue.branch,
-          heads: heads(queue, input),
+          ...queueItems(
+            queue.items.map((item) => itemFields(item, input)),
+            input.now.getTime(),
+          ),
         })),
         triggerEvents: input.pipelineEvents.get(pipeline.name)?.trigger ?? 0,
         resultEvents: input.pipelineEvents.get(pipeline.name)?.result ?? 0,

@@ -8,7 +8,8 @@ import type { TriggerEvent } from '../model/engine-events';
 import type { EngineLayout, EnginePipeline, RefFilter } from './ports/layout';
 
 /** What the trigger filters look at in an event. */
-type TriggerFields = Pick<TriggerEvent, 'type' | 'ref' | 'branch' | 'pipeline' | 'parentPipeline'>;
+type TriggerFields = Pick<TriggerEvent, 'type' | 'ref' | 'branch' | 'pipeline' | 'parentPipeline'> &
+  Partial<TriggerEvent>;
 
 /** `undefined` = not known yet (the event's change is not resolved): any filter may match. */
 function filtersMatch(filters: readonly RefFilter[], value: string | null | undefined): boolean {
@@ -36,7 +37,7 @@ export function pipelineMatches(
   change: ChangeInfo,
   connection: string,
 ): boolean {
-  return triggersMatch(pipeline, event, connection, change.ref, change.branch);
+  return triggersMatch(pipeline, event, connection, change.ref, change.branch, change);
 }
 
 /**
@@ -49,7 +50,7 @@ export function mayEnterPipeline(pipeline: EnginePipeline, event: TriggerFields,
   const branch =
     event.branch ??
     (ref === undefined ? undefined : ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null);
-  return triggersMatch(pipeline, event, connection, ref, branch);
+  return triggersMatch(pipeline, event, connection, ref, branch, undefined);
 }
 
 function triggersMatch(
@@ -58,9 +59,12 @@ function triggersMatch(
   connection: string,
   ref: string | undefined,
   branch: string | null | undefined,
+  change: ChangeInfo | undefined,
 ): boolean {
   return pipeline.triggers.some((trigger) => {
     switch (trigger.driver) {
+      case 'github':
+        return trigger.connection === connection && trigger.matches(event as TriggerEvent, change);
       case 'git':
         if (trigger.connection !== connection || !trigger.events.includes(event.type)) {
           return false;

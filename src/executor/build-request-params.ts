@@ -8,6 +8,7 @@ import type { FrozenNodeset, FrozenPlaybook, FrozenSecret } from '../model/froze
 import type { BuildParams } from '../engine/ports/executor';
 import { toMergerItem, type MergeItem } from '../model/changes';
 import type { NodeInfo } from '../model/pipeline-state';
+import { isPlainObject } from '../model/value-checks';
 
 /** Maps a canonical project name to the name its connection uses for the repository. */
 export type ProjectNameResolver = (tenant: string, canonicalName: string) => string;
@@ -75,9 +76,7 @@ export function toBuildNode(info: NodeInfo): BuildNode | null {
 
 /** `host-vars` / `group-vars`: name -> mapping of variables (other entries are dropped). */
 function variablesByName(value: Record<string, unknown>): Record<string, Record<string, unknown>> | undefined {
-  const entries = Object.entries(value).filter(
-    ([, vars]) => typeof vars === 'object' && vars !== null && !Array.isArray(vars),
-  );
+  const entries = Object.entries(value).filter(([, vars]) => isPlainObject(vars));
   return entries.length === 0 ? undefined : (Object.fromEntries(entries) as Record<string, Record<string, unknown>>);
 }
 

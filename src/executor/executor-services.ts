@@ -11,7 +11,7 @@ import type { BuildRequestRepository } from '../store/repositories/build-request
 import { ConsoleRegistry } from './build-log';
 import { createConsoleResolver, type ConsoleTarget } from './console-resolver';
 import { Merger } from './merger';
-import { gitConnectionsFromConfig, RepoCache } from './repo-cache';
+import { gitConnectionsFromConfig, RepoCache, type GitConnectionInfo } from './repo-cache';
 import { allowedHostEnvironment } from './step-environment';
 import { ExecutorWorker } from './worker';
 import type { NodeLocker, WorkerLogger } from './worker-options';
@@ -38,13 +38,18 @@ export interface ExecutorServicesOptions {
   secretKeys?: () => Promise<SecretsKeySource>;
   /** Public URL prefix of the logs, read per build; defaults to `logs.url`. */
   logsUrl?: () => string | undefined;
+  /** Connections not of the `git` driver whose repositories the executor clones (GitHub). */
+  extraConnections?: Record<string, GitConnectionInfo>;
 }
 
 /** Build (but do not start) the executor services; call `worker.start()` / `worker.stop()`. */
 export function createExecutorServices(config: ServiceConfig, options: ExecutorServicesOptions): ExecutorServices {
   const root = path.join(config.dataDir, 'executor');
   const logsDir = config.logs.dir ?? path.join(config.dataDir, 'logs');
-  const cache = new RepoCache(path.join(root, 'cache'), gitConnectionsFromConfig(config));
+  const cache = new RepoCache(path.join(root, 'cache'), {
+    ...gitConnectionsFromConfig(config),
+    ...options.extraConnections,
+  });
   const merger = new Merger(cache, path.join(root, 'scratch'));
   const consoles = new ConsoleRegistry();
   const sshKeyFiles: Record<string, string> = {};

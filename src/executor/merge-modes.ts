@@ -9,7 +9,7 @@
  * - `squash-merge`: `git merge --squash`, committed with the change's message and author;
  * - `rebase`: the change's commits not yet in the head are rebased onto it (fast-forward result).
  */
-import type { MergeMode } from '../model/build-request';
+import type { MergeMode } from '../model/merge-modes';
 import { git, GitError, gitWithInput } from '../sources/git-cli';
 
 export class MergeConflictError extends Error {

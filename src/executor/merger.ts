@@ -8,7 +8,8 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { BuildItemRef, MergeMode, MergerItem, ProjectCheckout, WorkspaceScheme } from '../model/build-request';
+import type { BuildItemRef, MergerItem, ProjectCheckout, WorkspaceScheme } from '../model/build-request';
+import type { MergeMode } from '../model/merge-modes';
 import { git, GitError } from '../sources/git-cli';
 import { parseChangeRef } from '../sources/git-changes';
 import { isRemoteBaseUrl } from '../sources/git-mirror';

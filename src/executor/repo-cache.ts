@@ -9,7 +9,8 @@ import { GitMirrors } from '../sources/git-mirror';
 
 /** What the executor needs to know about a git connection. */
 export interface GitConnectionInfo {
-  baseurl: string;
+  /** A URL prefix or directory, or per project (a GitHub connection's URL carries its current token, docs/github.md#repositories). */
+  baseurl: string | ((project: string) => string);
   /** Host part of workspace paths (`golang`/`unique` schemes). */
   canonicalHostname: string;
 }
@@ -45,7 +46,10 @@ export class RepoCache {
     readonly root: string,
     private readonly connections: Record<string, GitConnectionInfo>,
   ) {
-    this.mirrors = new GitMirrors(root, (name) => this.connection(name).baseurl);
+    this.mirrors = new GitMirrors(root, (name, project) => {
+      const baseurl = this.connection(name).baseurl;
+      return typeof baseurl === 'string' ? baseurl : baseurl(project);
+    });
   }
 
   connection(name: string): GitConnectionInfo {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Layout, Provider } from '../config/layout';
 import { providerImageFormat } from '../config/provider-flatten';
 import type { ServiceConfig } from '../config/service';
+import { isPlainObject } from '../model/value-checks';
 
 export type LauncherDriver = 'local' | 'static';
 
@@ -74,7 +75,7 @@ function stringOr(value: unknown, fallback: string | null): string | null {
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isPlainObject(value) ? value : {};
 }
 
 function staticHosts(config: Record<string, unknown>): StaticHost[] {

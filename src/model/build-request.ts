@@ -8,22 +8,8 @@
  * single source of its types: executors validate `params` with it when they read a request.
  */
 import { z } from 'zod';
+import { MERGE_MODES } from './merge-modes';
 import type { BuildResult } from './results';
-
-/**
- * Merge modes (docs/executor.md#merge-modes-and-workspace-schemes); docs/executor.md says which git command each one
- * runs.
- */
-export const MERGE_MODES = [
-  'merge',
-  'merge-resolve',
-  'merge-recursive',
-  'merge-ort',
-  'cherry-pick',
-  'squash-merge',
-  'rebase',
-] as const;
-export type MergeMode = (typeof MERGE_MODES)[number];
 
 /**
  * Workspace schemes (docs/executor.md#merge-modes-and-workspace-schemes): where a project is checked out inside `src/`.

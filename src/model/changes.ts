@@ -2,7 +2,8 @@
  * Changes and ref updates as the engine tracks them (persisted with each queue item), and the
  * items of a speculative merge built from them.
  */
-import type { MergeMode, MergerItem } from './build-request';
+import type { MergerItem } from './build-request';
+import type { MergeMode } from './merge-modes';
 
 export type ChangeKind = 'change' | 'branch' | 'tag' | 'ref';
 
@@ -32,6 +33,23 @@ export interface ChangeInfo extends ChangeRef {
   merged: boolean;
   /** False when a newer patchset of the change exists (absent: not known, taken as current). */
   currentPatchset?: boolean;
+  /** What a code-review system says of the change (GitHub pull requests; absent for git changes). */
+  review?: CodeReviewState;
+}
+
+/** A pull request's review state, read when the change is read (docs/github.md#changes). */
+export interface CodeReviewState {
+  /** `open` or `closed`. */
+  state: string;
+  draft: boolean;
+  title: string;
+  labels: string[];
+  /** The latest review of each reviewer: `type` is GitHub's state in lower case (`approved`, ...). */
+  reviews: Array<{ username: string; type: string; permission: string; submittedAt: string }>;
+  /** Commit statuses of the head commit as `<creator>:<context>:<state>`. */
+  statuses: string[];
+  /** Check runs of the head commit as `<app>:<name>:<conclusion or status>`. */
+  checks: string[];
 }
 
 /** One change of a speculative merge, oldest first (items ahead, then the item itself). */

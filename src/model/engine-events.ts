@@ -34,6 +34,11 @@ export const TRIGGER_EVENT_TYPES = [
   'project-change-merged',
   'image-build',
   'image-validate',
+  // GitHub (docs/github.md#trigger-events)
+  'pull_request',
+  'pull_request_review',
+  'push',
+  'check_run',
 ] as const;
 export type TriggerEventType = (typeof TRIGGER_EVENT_TYPES)[number];
 
@@ -64,6 +69,19 @@ export const triggerEventSchema = z.object({
   imageUploadUuid: z.string().optional(),
   timestamp: z.string().optional(),
   eventId,
+  /** GitHub events: the connection the webhook came from and the reference's event attributes. */
+  connection: z.string().optional(),
+  action: z.string().optional(),
+  comment: z.string().optional(),
+  label: z.string().optional(),
+  /** pull_request_review: the review state (`approved`, `changes_requested`, `commented`, `dismissed`). */
+  state: z.string().optional(),
+  /** status event: `<creator>:<context>:<state>`. */
+  status: z.string().optional(),
+  /** check_run event: the check run's name. */
+  check: z.string().optional(),
+  /** Who caused the event (the sender's login). */
+  account: z.string().optional(),
 });
 export type TriggerEvent = z.infer<typeof triggerEventSchema>;
 

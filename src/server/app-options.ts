@@ -9,7 +9,7 @@ import type { TenantCatalog } from '../../schema/infra/context';
 import type { ConsoleSource } from '../../schema/console-log';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import type { LiveHubOptions } from '../../subscriptions/live/live-hub';
-import type { WebSocketLimits } from '../../subscriptions/ws-server';
+import type { WebSocketOptions } from '../../subscriptions/ws-server';
 import type { Logger } from './logger';
 
 export interface AppOptions {
@@ -40,7 +40,7 @@ export interface AppOptions {
   /** Live fan-out tuning (status coalescing interval, replay and per-subscriber buffers). */
   live?: Partial<LiveHubOptions>;
   /** graphql-ws limits (keep-alive, init timeout, operations per connection, message size). */
-  webSocket?: Partial<WebSocketLimits>;
+  webSocket?: WebSocketOptions;
   /** RSA sizes of keys created by this process (tests; default: the reference's sizes). */
   keySizes?: Partial<KeySizes>;
 }

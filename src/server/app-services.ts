@@ -9,6 +9,7 @@ import { ChangeSignal } from '../auth/change-signal';
 import { SLUICE_VERSION } from '../model/version';
 import type { Redactor } from '../secrets/redact';
 import { openDatabase, type Database } from '../store/database';
+import { serviceTemplate } from '../store/shipped-template';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { SystemEventRepository } from '../store/repositories/system-events';
 import { LauncherChangeRepository } from '../store/repositories/launcher-changes';
@@ -60,7 +61,7 @@ export function databaseFor(config: ServiceConfig, logger?: Logger): Database {
         applicationName: config.database.applicationName,
         log: logger && ((level, message) => logger[level]({ database: 'pool' }, message)),
       })
-    : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata` });
+    : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata`, template: serviceTemplate });
 }
 
 export function assembleServices(options: AppOptions): AppServices {

@@ -56,7 +56,13 @@ export function buildApp(options: AppOptions): SluiceApp {
   const readiness = { migrated: false, shuttingDown: false };
   const { roles } = app;
   const leadership = roles ? () => roles.engine.leadership() : undefined;
-  const { koa, inFlight } = createHttpApp({ ...app, readiness, yoga, leadership });
+  const { koa, inFlight } = createHttpApp({
+    ...app,
+    readiness,
+    yoga,
+    leadership,
+    onConnectionEvent: () => roles?.connectionEvents.wake(),
+  });
   const httpServer = http.createServer(koa.callback());
   const heartbeat = new ComponentHeartbeat(
     database,

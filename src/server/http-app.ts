@@ -18,6 +18,7 @@ import type { Logger } from './logger';
 import { requestContext, type InFlightRequests } from './request-context';
 import { restRoute } from './rest-route';
 import { webRoutes } from './web';
+import { webhookRoute } from './webhook-route';
 import type { SluiceYoga } from './yoga';
 
 export interface HttpAppOptions {
@@ -33,6 +34,9 @@ export interface HttpAppOptions {
   services: Services;
   secretRedactor: () => Redactor;
   metrics: SluiceMetrics;
+  now: () => Date;
+  /** A webhook delivery was stored (wakes the processing of connection events). */
+  onConnectionEvent?: () => void;
 }
 
 export interface HttpApp {
@@ -69,6 +73,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     koa.use(logFiles({ dir: config.logs.dir, mountPath: logsMount }));
   }
   koa.use(graphqlRoute(yoga));
+  koa.use(
+    webhookRoute({
+      config,
+      database: options.database,
+      now: options.now,
+      onStored: () => options.onConnectionEvent?.(),
+    }),
+  );
   koa.use(restRoute({ config, yoga, services: options.services, redactor: options.secretRedactor }));
   webRoutes(config).forEach((route) => koa.use(route)); // GraphiQL assets, web.sites, the dashboard at /
   return { koa, inFlight };

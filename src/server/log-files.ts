@@ -200,16 +200,23 @@ function depthOf(relative: string): number {
   return relative.split('/').filter((segment) => segment !== '' && segment !== '.').length;
 }
 
-/** The real directory at `relative` inside `dir` (not reached through a symbolic link), or null. */
-async function locateFolder(dir: string, relative: string): Promise<string | null> {
-  let candidate: string;
+/** The path `relative` names inside `dir`, or null when it would leave `dir`. */
+function candidateInside(dir: string, relative: string): string | null {
   try {
-    candidate = resolveInside(dir, relative);
+    return resolveInside(dir, relative);
   } catch (err) {
     if (err instanceof UnsafePathError) {
       return null;
     }
     throw err;
+  }
+}
+
+/** The real directory at `relative` inside `dir` (not reached through a symbolic link), or null. */
+async function locateFolder(dir: string, relative: string): Promise<string | null> {
+  const candidate = candidateInside(dir, relative);
+  if (candidate === null) {
+    return null;
   }
   try {
     const [root, real] = await Promise.all([realpath(dir), realpath(candidate)]);
@@ -228,14 +235,9 @@ export async function locate(
   dir: string,
   relative: string,
 ): Promise<{ path: string; size: number; modified: Date } | null> {
-  let candidate: string;
-  try {
-    candidate = resolveInside(dir, relative);
-  } catch (err) {
-    if (err instanceof UnsafePathError) {
-      return null;
-    }
-    throw err;
+  const candidate = candidateInside(dir, relative);
+  if (candidate === null) {
+    return null;
   }
   try {
     const [root, real] = await Promise.all([realpath(dir), realpath(candidate)]);

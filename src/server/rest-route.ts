@@ -25,7 +25,7 @@ export function restRoute({ config, yoga, services, redactor }: RestRouteOptions
     routes: REST_ROUTES,
     run: createOperationRunner(yoga),
     defaultShape: config.api.restShape,
-    serverContext: (ctx) => ({ koa: ctx, requestId: ctx.state.requestId }),
+    serverContext: (ctx) => ({ koa: ctx, requestId: ctx.state.requestId, sharedReads: true }),
     defaultRealm: () => defaultRealm(config.auth, services.auth.policies().rootPolicy().authenticationRealm),
     requestAuth: async (ctx) =>
       requestAuthFromHeader(await services.auth.authenticator(), ctx.get('authorization'), services.auth.policies()),

@@ -33,6 +33,15 @@ import { DurablePollerState } from '../sources/git-poller-state';
 import { createLauncher, type Launcher } from '../launcher/launcher';
 import { StoreNodeLocker } from '../launcher/node-lock';
 import { layoutUsesLauncher, TenantNodeGateway } from '../launcher/tenant-node-gateway';
+import {
+  connectionEventProcessor,
+  githubConnections,
+  githubReporter,
+  routingChangeSource,
+  routingMerger,
+  type ConnectionEventProcessor,
+} from './github-roles';
+import type { GitHubConnection } from '../sources/github/connection';
 import type { ProcessComponent } from './component-heartbeat';
 import { LostWorkReclaimer } from './lost-work-reclaimer';
 import type { SluiceMetrics } from './metrics/sluice-metrics';
@@ -72,6 +81,8 @@ export interface ServiceRoles {
   /** Serves the node requests of tenants with providers (docs/launcher.md). */
   launcher: Launcher;
   pollers: ReadonlyMap<string, GitPoller>;
+  /** Turns stored webhook deliveries into trigger events (docs/github.md#webhooks). */
+  connectionEvents: ConnectionEventProcessor;
   /** The component records of these roles (docs/operations.md#lost-work). */
   components: ProcessComponent[];
   /** Ends the builds of executors that stopped heartbeating (docs/operations.md#lost-work). */
@@ -90,6 +101,7 @@ const LAUNCHER_IDLE_INTERVAL_MS = 5000;
 function projectDirectory(
   config: ServiceConfig,
   layoutManager: LayoutManager,
+  github: ReadonlyMap<string, GitHubConnection>,
 ): GitProjects & { projectsOf(connection: string): string[]; tenantsOf(canonicalName: string): string[] } {
   const layouts = (): Layout[] => layoutManager.tenantNames().flatMap((tenant) => layoutManager.layout(tenant) ?? []);
   return {
@@ -108,6 +120,10 @@ function projectDirectory(
     },
     canonicalName(connection: string, name: string): string {
       const settings = config.connections[connection];
+      const hub = github.get(connection);
+      if (hub) {
+        return `${hub.canonicalHostname}/${name}`;
+      }
       return `${canonicalHostnameOf(connection, settings?.driver === 'git' ? settings : undefined)}/${name}`;
     },
     projectsOf(connection: string): string[] {
@@ -172,7 +188,17 @@ function countedDeltas(bus: EngineEventBus, metrics: SluiceMetrics | undefined):
 /** Build (but do not start) the gating roles of this process. */
 export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const { config, database, layoutManager, logger, metrics } = options;
-  const directory = projectDirectory(config, layoutManager);
+  const github = githubConnections(config);
+  const directory = projectDirectory(config, layoutManager, github);
+  const githubRepositories = Object.fromEntries(
+    [...github].map(([name, hub]) => [
+      name,
+      {
+        baseurl: (project: string) => hub.gitBaseUrl(project),
+        canonicalHostname: hub.canonicalHostname,
+      },
+    ]),
+  );
   const repository = new BuildRequestRepository(database.knex);
   const executor = createExecutorServices(config, {
     repository,
@@ -182,6 +208,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     nodeLocker: new StoreNodeLocker(database.knex, options.now),
     secretKeys: options.secretKeys,
     logsUrl: options.logsUrl,
+    extraConnections: githubRepositories,
   });
   const baseUrls = (connection: string): string => {
     const settings = config.connections[connection];
@@ -251,14 +278,23 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     database,
     layouts,
     gateways: {
-      changes: new GitChangeSource(new GitMirrors(path.join(config.dataDir, 'engine', 'mirrors'), baseUrls), directory),
-      merger: new GitMergerGateway(executor.merger, directory, (connection, project, branch, newrev, oldrev) => {
-        // Announced so the poller reports the merge once, as Sluice's own ref-updated. The merge
-        // runs inside a scheduler pass, which holds a database connection (PGlite has only one):
-        // the pass does not wait for the poller's save.
-        void pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
-        return Promise.resolve();
-      }),
+      changes: routingChangeSource(
+        github,
+        directory,
+        new GitChangeSource(new GitMirrors(path.join(config.dataDir, 'engine', 'mirrors'), baseUrls), directory),
+      ),
+      merger: routingMerger(
+        github,
+        directory,
+        new GitMergerGateway(executor.merger, directory, (connection, project, branch, newrev, oldrev) => {
+          // Announced so the poller reports the merge once, as Sluice's own ref-updated. The merge
+          // runs inside a scheduler pass, which holds a database connection (PGlite has only one):
+          // the pass does not wait for the poller's save.
+          void pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
+          return Promise.resolve();
+        }),
+      ),
+      reporter: github.size > 0 ? githubReporter(github, config, logger) : undefined,
       executor: new BuildRequestExecutor(
         database.knex,
         (_tenant, canonicalName) => directory.locate(canonicalName)?.name ?? canonicalName,
@@ -303,11 +339,27 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     },
   });
 
+  const connectionEvents = connectionEventProcessor({
+    database,
+    github,
+    tenantsOf: (canonicalName) => directory.tenantsOf(canonicalName),
+    protectedBranchesOf: (tenant, canonicalName) => {
+      const project = layoutManager.layout(tenant)?.projects.get(canonicalName);
+      return project?.protectedBranchesOnly ? project.branches : undefined;
+    },
+    submit: async (tenant, event) => {
+      await engine.submitTrigger(tenant, event);
+    },
+    now: options.now,
+    logger,
+  });
+
   return {
     engine,
     executor,
     launcher,
     pollers,
+    connectionEvents,
     components,
     reclaimer,
     start: async () => {
@@ -346,6 +398,8 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
       launcher.start();
       tasks.push({ name: 'launcher', stop: () => launcher.stop() });
+      connectionEvents.start();
+      tasks.push({ name: 'connection-events', stop: () => connectionEvents.stop() });
       for (const [connection, poller] of pollers) {
         poller.start();
         tasks.push({ name: `git-poller:${connection}`, stop: () => poller.stop() });

@@ -4,7 +4,8 @@
  */
 import type http from 'node:http';
 import { attachConsoleStream } from '../../subscriptions/console-websocket';
-import { attachGraphQLWebSocket, type WebSocketLimits } from '../../subscriptions/ws-server';
+import { attachGraphQLWebSocket, type WebSocketOptions } from '../../subscriptions/ws-server';
+import { DEFAULT_SEND_LIMITS, type SendLimits } from '../../subscriptions/slow-consumer';
 import type { AppServices } from './app-services';
 import { consoleStreamAuthorizer } from './console-auth';
 import { parseAndValidateForSubscription, webSocketMaxPayload } from './graphql-hardening';
@@ -19,15 +20,22 @@ export interface WebSockets {
 export function attachWebSockets(
   httpServer: http.Server,
   yoga: SluiceYoga,
-  app: Pick<AppServices, 'config' | 'roles' | 'auth' | 'services' | 'secretRedactor'>,
-  limits: Partial<WebSocketLimits> | undefined,
+  app: Pick<AppServices, 'config' | 'roles' | 'auth' | 'services' | 'secretRedactor' | 'logger'>,
+  limits: WebSocketOptions | undefined,
 ): WebSockets {
   const { config, roles, auth } = app;
+  const send: SendLimits = {
+    ...DEFAULT_SEND_LIMITS,
+    maxBufferedBytes: config.graphql.maxSocketBufferBytes,
+    onDrop: ({ bufferedBytes, reason }) =>
+      app.logger.warn(`WebSocket client dropped (${reason}; ${bufferedBytes} bytes unsent)`),
+    ...limits?.send,
+  };
   const graphqlWs = attachGraphQLWebSocket(
     httpServer,
     yoga,
     yoga.graphqlEndpoint,
-    { maxPayloadBytes: webSocketMaxPayload(config.graphql), ...limits },
+    { maxPayloadBytes: webSocketMaxPayload(config.graphql), ...limits, send },
     (env, query) => parseAndValidateForSubscription(env, query, config.graphql),
   );
   const consoleStream = roles
@@ -39,6 +47,7 @@ export function attachWebSockets(
             ? undefined
             : () => auth.services.policyChanges?.next() ?? Promise.resolve(),
         redact: () => app.secretRedactor().redact,
+        sendLimits: send,
       })
     : undefined;
   return {

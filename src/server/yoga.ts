@@ -10,6 +10,7 @@ import { useLiveSubscriptionEvents } from '../../subscriptions/live/shared-event
 import type { Logger } from './logger';
 import { renderLocalGraphiQL } from './graphiql-assets';
 import { NO_REDACTION, useSecretRedaction } from './secret-redaction';
+import { useIntrospectionGate } from './introspection-gate';
 
 /** What yoga receives as its server context: the Koa context on HTTP, or the graphql-ws context on WebSocket. */
 export interface SluiceServerContext {
@@ -19,6 +20,8 @@ export interface SluiceServerContext {
   connectionParams?: Readonly<Record<string, unknown>>;
   /** Set by the REST router, which has authenticated the request already. */
   requestAuth?: RequestAuth;
+  /** REST requests: shared reads (see `GraphQLContext.sharedReads`). */
+  sharedReads?: boolean;
 }
 
 /**
@@ -57,9 +60,11 @@ export function buildYoga(services: Services, logger: Logger): SluiceYoga {
         services,
         initial.requestId ?? initial.koa?.state.requestId ?? 'ws',
         await requestAuthOf(services, initial),
+        initial.sharedReads === true,
       ),
     plugins: [
       ...hardeningPlugins(services.config.graphql),
+      useIntrospectionGate(services.config.graphql.introspectionConcurrency),
       // A subscription keeps its context; every event gets fresh Pothos caches (loaders, auth),
       // and identical operations share the result of a shared live event.
       useLiveSubscriptionEvents(() => initContextCache()),

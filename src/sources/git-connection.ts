@@ -14,6 +14,16 @@ export interface GitConnectionSettings {
   baseurl: string;
   pollInterval: number;
   canonicalHostname?: string;
+  /**
+   * The URL of a project's repository, asked before each clone or fetch (a GitHub connection's
+   * URL carries a token that changes, docs/github.md#repositories); default `<baseurl>/<project>`.
+   */
+  repositoryUrl?: (project: string) => Promise<string>;
+  /**
+   * The protected branches of a project, for connections of code-review systems that have them
+   * (tenant option `exclude-unprotected-branches`, docs/github.md#changes).
+   */
+  protectedBranches?: (project: string) => Promise<string[]>;
 }
 
 export interface BranchTip {
@@ -90,6 +100,11 @@ export class GitConnection {
     throw new RepositoryNotFoundError(project);
   }
 
+  /** The project's protected branches, or undefined when the connection has no branch protection. */
+  async protectedBranches(project: string): Promise<string[] | undefined> {
+    return this.settings.protectedBranches?.(project);
+  }
+
   /** Refresh a URL mirror (no-op for local repositories). */
   async refresh(project: string): Promise<void> {
     if (URL_PATTERN.test(this.settings.baseurl)) {
@@ -145,7 +160,8 @@ export class GitConnection {
         );
       }
       const target = path.join(this.cacheDir, this.name, `${project}.git`);
-      const url = `${this.settings.baseurl.replace(/\/$/, '')}/${project}`;
+      const url =
+        (await this.settings.repositoryUrl?.(project)) ?? `${this.settings.baseurl.replace(/\/$/, '')}/${project}`;
       if (!existsSync(target)) {
         mkdirSync(path.dirname(target), { recursive: true });
         try {
@@ -154,7 +170,7 @@ export class GitConnection {
           throw new RepositoryNotFoundError(project);
         }
       } else if (refresh || existing === undefined) {
-        await git(target, ['fetch', '--quiet', '--prune', 'origin']);
+        await git(target, ['fetch', '--quiet', '--prune', url, '+refs/*:refs/*']);
       }
       return target;
     })();

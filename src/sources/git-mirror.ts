@@ -14,6 +14,8 @@ export const MIRROR_REFSPECS = [
   '+refs/heads/*:refs/heads/*',
   '+refs/tags/*:refs/tags/*',
   '+refs/changes/*:refs/changes/*',
+  // GitHub pull request heads (docs/github.md#repositories).
+  '+refs/pull/*:refs/pull/*',
 ];
 
 /** True when a connection's `baseurl` is a URL prefix rather than a local directory. */
@@ -65,7 +67,7 @@ export class GitMirrors {
 
   constructor(
     readonly root: string,
-    private readonly baseUrls: (connection: string) => string,
+    private readonly baseUrls: (connection: string, project: string) => string,
   ) {}
 
   /** Path of the mirror of `project` of `connection` (it may not exist yet). */
@@ -79,7 +81,7 @@ export class GitMirrors {
 
   /** Origin location of a project. */
   originOf(connection: string, project: string): string {
-    return repositoryLocation(this.baseUrls(connection), project);
+    return repositoryLocation(this.baseUrls(connection, project), project);
   }
 
   /** Create the mirror when missing, then fetch; resolves with the mirror path. */

@@ -16,6 +16,7 @@ import * as leasesAndBusOutbox from './migrations/0012-leases-and-bus-outbox';
 import * as buildEstimates from './migrations/0015-build-estimates';
 import * as historyCounts from './migrations/0017-history-counts';
 import * as dashboardGaps from './migrations/0019-dashboard-gaps';
+import * as connectionEvents from './migrations/0020-connection-events';
 
 interface Migration {
   name: string;
@@ -37,6 +38,7 @@ const MIGRATIONS: Migration[] = [
   buildEstimates,
   historyCounts,
   dashboardGaps,
+  connectionEvents,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {
@@ -55,6 +57,11 @@ const MIGRATION_CONFIG: Knex.MigratorConfig = {
   migrationSource: new ListedMigrationSource(),
   tableName: 'sluice_migrations',
 };
+
+/** The names of every migration, in the order they are applied. */
+export function migrationNames(): string[] {
+  return MIGRATIONS.map((migration) => migration.name);
+}
 
 /** Apply every pending migration; returns the names applied. */
 export async function migrateLatest(knex: Knex): Promise<string[]> {

@@ -5,7 +5,7 @@
  */
 import type { EngineDelta, EngineEventBus } from '../../src/engine/event-bus';
 import { tenantTopic, type EventBus, type JsonValue } from '../bus/event-bus';
-import { LIVE_MESSAGE_KINDS, isEngineDelta } from './messages';
+import { LIVE_MESSAGE_KINDS, PartAssembler, deltaMessages, isEngineDelta } from './messages';
 
 /** An `EngineEventBus` over the service's `EventBus`; publish failures go to `onError`, never to the engine. */
 export function engineEventBusOver(
@@ -17,19 +17,27 @@ export function engineEventBusOver(
   let previous: Promise<void> = Promise.resolve();
   return {
     publish(delta) {
-      const data = JSON.parse(JSON.stringify(delta)) as JsonValue;
+      const messages = deltaMessages(delta);
       previous = previous
-        .then(() => bus.publish(tenantTopic(delta.tenant), { kind: LIVE_MESSAGE_KINDS.queueDelta, data }))
+        .then(async () => {
+          for (const message of messages) {
+            await bus.publish(tenantTopic(delta.tenant), message);
+          }
+        })
         .catch((error: unknown) => onError(error, delta));
     },
     subscribe(tenant, listener) {
+      const parts = new PartAssembler();
       return bus.subscribe(tenantTopic(tenant), (message) => {
+        const data: JsonValue | null =
+          message.kind === LIVE_MESSAGE_KINDS.queueDeltaPart ? parts.add(message.data) : message.data;
         if (
-          message.kind === LIVE_MESSAGE_KINDS.queueDelta &&
-          isEngineDelta(message.data) &&
-          message.data.tenant === tenant
+          (message.kind === LIVE_MESSAGE_KINDS.queueDelta || message.kind === LIVE_MESSAGE_KINDS.queueDeltaPart) &&
+          data !== null &&
+          isEngineDelta(data) &&
+          data.tenant === tenant
         ) {
-          listener(message.data);
+          listener(data);
         }
       });
     },

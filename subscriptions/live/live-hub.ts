@@ -15,7 +15,7 @@ import type {
 } from '../../schema/infra/live-feeds';
 import { tenantTopic, type BusMessage, type EventBus } from '../bus/event-bus';
 import { BoundedQueue } from './bounded-queue';
-import { LIVE_MESSAGE_KINDS, isEngineDelta } from './messages';
+import { LIVE_MESSAGE_KINDS, PartAssembler, isEngineDelta } from './messages';
 import { ReplayBuffer } from './replay-buffer';
 import { SystemEventFeed, type SystemEventStore } from './system-event-feed';
 import { TableFeed, type TableFeedStore } from './table-feed';
@@ -49,13 +49,17 @@ const ALL = '*';
 export const DEFAULT_LIVE_HUB_OPTIONS: LiveHubOptions = {
   replayCapacity: 10_000,
   subscriberCapacity: 1_000,
-  statusIntervalMs: 250,
+  // A whole status per push: at most one per 2 s keeps following with tenantStatus below the
+  // cost of polling (docs/live.md#bytes-to-follow); queueEvents follows every change.
+  statusIntervalMs: 2000,
   systemEventPollMs: 1000,
   launcherChangePollMs: 1000,
 };
 
 interface DeltaSubscriber {
   queue: BoundedQueue<QueueFeedEvent>;
+  /** Delta types this subscriber receives (all when null); the others only move its watermark. */
+  types: ReadonlySet<string> | null;
   /** Highest sequence handed to this subscriber. */
   watermark: number;
   /** Live deltas held back while the replay is being prepared. */
@@ -79,6 +83,8 @@ class TenantChannel {
   readonly sharedValues = new Map<string, { version: number; value: Promise<unknown> }>();
   /** Set while status ticks wait for the current burst of changes to end. */
   ticksPending: NodeJS.Immediate | null = null;
+  /** Deltas that arrive in parts. */
+  readonly parts = new PartAssembler();
   unsubscribe: () => void = () => undefined;
 
   constructor(
@@ -129,9 +135,14 @@ export class LiveHub implements LiveFeeds {
     this.channel(tenant);
   }
 
-  async queueEvents(tenant: string, afterSeq: number | null): Promise<AsyncIterableIterator<QueueFeedEvent>> {
+  async queueEvents(
+    tenant: string,
+    afterSeq: number | null,
+    types?: ReadonlyArray<EngineDelta['type']>,
+  ): Promise<AsyncIterableIterator<QueueFeedEvent>> {
     const channel = this.channel(tenant);
     const subscriber: DeltaSubscriber = {
+      types: types ? new Set(types) : null,
       watermark: afterSeq ?? -1,
       pending: afterSeq === null ? null : [],
       queue: new BoundedQueue<QueueFeedEvent>({
@@ -276,8 +287,12 @@ export class LiveHub implements LiveFeeds {
 
   private receive(tenant: string, channel: TenantChannel, message: BusMessage): void {
     switch (message.kind) {
-      case LIVE_MESSAGE_KINDS.queueDelta: {
-        const delta = message.data;
+      case LIVE_MESSAGE_KINDS.queueDelta:
+      case LIVE_MESSAGE_KINDS.queueDeltaPart: {
+        const delta = message.kind === LIVE_MESSAGE_KINDS.queueDelta ? message.data : channel.parts.add(message.data);
+        if (delta === null) {
+          return;
+        }
         if (!isEngineDelta(delta) || delta.tenant !== tenant) {
           return;
         }
@@ -316,7 +331,9 @@ export class LiveHub implements LiveFeeds {
       });
     }
     subscriber.watermark = delta.sequence;
-    subscriber.queue.push({ kind: 'delta', delta });
+    if (subscriber.types === null || subscriber.types.has(delta.type)) {
+      subscriber.queue.push({ kind: 'delta', delta });
+    }
   }
 
   /**

@@ -7,13 +7,62 @@
  * cost one execution per change instead of 5,000 (and one serialisation, see
  * `shared-serialisation.ts`).
  */
-import { createSourceEventStream, execute, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import {
+  Kind,
+  createSourceEventStream,
+  execute,
+  print,
+  visit,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+} from 'graphql';
 import { isAsyncIterable, makeSubscribe, mapAsyncIterator, type Plugin } from '@envelop/core';
 import { markSharedResult } from './shared-serialisation';
 
 /** An event value whose execution result may be shared between subscribers. */
 export interface SharedLiveEvent {
   readonly shared: true;
+  /**
+   * The subscription field's arguments were applied when the value was made (filters), so
+   * executing it depends only on the rest of the operation: subscribers that differ only in
+   * those arguments (a resume point, say) share one execution.
+   */
+  readonly rootArgumentsResolved?: true;
+}
+
+/** Names of the variables an operation uses anywhere but in the arguments of its root fields. */
+function variablesBeyondRootArguments(document: DocumentNode): Set<string> {
+  const names = new Set<string>();
+  const collect = (node: Parameters<typeof visit>[0]): void => {
+    visit(node, {
+      Variable(variable) {
+        names.add(variable.name.value);
+      },
+    });
+  };
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) {
+      for (const directive of definition.directives ?? []) {
+        collect(directive);
+      }
+      for (const selection of definition.selectionSet.selections) {
+        if (selection.kind !== Kind.FIELD) {
+          collect(selection);
+          continue;
+        }
+        for (const directive of selection.directives ?? []) {
+          collect(directive);
+        }
+        if (selection.selectionSet) {
+          collect(selection.selectionSet);
+        }
+      }
+    } else {
+      collect(definition);
+    }
+  }
+  return names;
 }
 
 export function isSharedLiveEvent(value: unknown): value is SharedLiveEvent {
@@ -43,7 +92,20 @@ export function useLiveSubscriptionEvents(freshContext: () => Record<PropertyKey
           if (!isAsyncIterable(stream)) {
             return stream;
           }
-          const operationKey = `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}\n${print(args.document)}`;
+          const text = print(args.document);
+          const operationKey = `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}\n${text}`;
+          let resolvedKey: string | undefined;
+          const keyFor = (payload: SharedLiveEvent): string => {
+            if (!payload.rootArgumentsResolved) {
+              return operationKey;
+            }
+            if (resolvedKey === undefined) {
+              const used = variablesBeyondRootArguments(args.document);
+              const variables = Object.entries(args.variableValues ?? {}).filter(([name]) => used.has(name));
+              resolvedKey = `${args.operationName ?? ''}\n${JSON.stringify(variables)}\n${text}\nresolved`;
+            }
+            return resolvedKey;
+          };
           const run = (payload: unknown): EventResult =>
             execute({
               ...args,
@@ -59,13 +121,14 @@ export function useLiveSubscriptionEvents(freshContext: () => Record<PropertyKey
               results = new Map();
               sharedResults.set(payload, results);
             }
-            const cached = results.get(operationKey);
+            const key = keyFor(payload);
+            const cached = results.get(key);
             if (cached) {
               return cached;
             }
             const executed = run(payload);
             const result = executed instanceof Promise ? executed.then(markSharedResult) : markSharedResult(executed);
-            results.set(operationKey, result);
+            results.set(key, result);
             return result;
           });
         }),

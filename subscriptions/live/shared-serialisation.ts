@@ -8,6 +8,8 @@
  * graphql-ws calls `send(stringifyMessage(...))` synchronously after `onNext` resolves, so a
  * marker is consumed by the very next send on that socket; the marker is only honoured as the
  * whole `payload` at the end of a `next` message, so no string inside a result can trigger it.
+ * The result's JSON is kept as bytes, written as the middle fragment of the message without a
+ * per-subscriber copy (`sharedMessageParts`).
  */
 
 const MARKER_PREFIX = '\u0000sluice-shared-result:';
@@ -15,9 +17,13 @@ const MARKER_PREFIX = '\u0000sluice-shared-result:';
 const MARKED_MESSAGE = /,"payload":"\\u0000sluice-shared-result:(\d+)"}$/;
 
 const sharedResults = new WeakSet<object>();
-const jsonOfResult = new WeakMap<object, string>();
-/** JSON of placeholders stringified but not yet sent, by marker number. */
-const pending = new Map<number, string>();
+const jsonOfResult = new WeakMap<object, Buffer>();
+/**
+ * The JSON (UTF-8) of the placeholder stringified last, not sent yet. graphql-ws sends a message
+ * in the same synchronous step as it stringifies it, so only the last one can still be sent: an
+ * earlier one was dropped unsent (its socket was closing) and is forgotten.
+ */
+let pending: { marker: number; json: Buffer } | null = null;
 let nextMarker = 0;
 
 /** Record that every subscriber of this operation receives this very result object. */
@@ -35,30 +41,40 @@ export function sharedResultPlaceholder(result: unknown): { toJSON(): string } |
   }
   let json = jsonOfResult.get(result);
   if (json === undefined) {
-    json = JSON.stringify(result);
+    json = Buffer.from(JSON.stringify(result));
     jsonOfResult.set(result, json);
   }
   const body = json;
   return {
     toJSON() {
       nextMarker = (nextMarker + 1) % Number.MAX_SAFE_INTEGER;
-      pending.set(nextMarker, body);
+      pending = { marker: nextMarker, json: body };
       return `${MARKER_PREFIX}${nextMarker}`;
     },
   };
 }
 
-/** The message to write: a marked `next` message gets the shared JSON as its payload. */
-export function spliceSharedResult(message: string): string {
+/**
+ * A marked `next` message as three parts, the shared JSON in the middle: written as fragments
+ * of one WebSocket message, the JSON bytes are not copied per subscriber. Null for any other
+ * message.
+ */
+export function sharedMessageParts(message: string): { head: string; json: Buffer; tail: string } | null {
   if (!message.endsWith('"}')) {
-    return message;
+    return null;
   }
   const match = MARKED_MESSAGE.exec(message);
   const marker = match ? Number(match[1]) : NaN;
-  const json = pending.get(marker);
+  const json = pending?.marker === marker ? pending.json : undefined;
   if (!match || json === undefined) {
-    return message;
+    return null;
   }
-  pending.delete(marker);
-  return `${message.slice(0, match.index)},"payload":${json}}`;
+  pending = null;
+  return { head: `${message.slice(0, match.index)},"payload":`, json, tail: '}' };
+}
+
+/** The message to write as one string: a marked `next` message gets the shared JSON as its payload. */
+export function spliceSharedResult(message: string): string {
+  const parts = sharedMessageParts(message);
+  return parts === null ? message : `${parts.head}${parts.json.toString()}${parts.tail}`;
 }

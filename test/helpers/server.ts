@@ -1,7 +1,7 @@
 /** Boots the real Sluice server on an ephemeral port against a fresh test database. */
 import { buildApp, type SluiceApp } from '../../src/server/app';
 import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
-import { silentLogger } from '../../src/server/logger';
+import { silentLogger, type Logger } from '../../src/server/logger';
 import { createTestDatabase, type Backend, type TestDatabase } from './database';
 
 export interface TestServer {
@@ -26,6 +26,8 @@ export interface TestServerOptions {
    * `config.tenantConfig` with a real LayoutManager (no tenants without a tenant file).
    */
   tenants?: string[];
+  /** Default: silent. */
+  logger?: Logger;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -33,7 +35,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config: ServiceConfig = { ...defaultServiceConfig(process.cwd()), ...options.config };
   const tenantNames = options.tenants;
   const tenants = tenantNames === undefined ? undefined : { tenantNames: () => tenantNames, layout: () => undefined };
-  const app = buildApp({ config, database, logger: silentLogger(), now: options.now, tenants });
+  const app = buildApp({ config, database, logger: options.logger ?? silentLogger(), now: options.now, tenants });
   await app.start(0, '127.0.0.1');
   const url = app.url();
   return {

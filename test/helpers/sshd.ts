@@ -40,7 +40,9 @@ function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
     socket.once('connect', () => {
-      socket.end();
+      // Closed outright, not half-closed with end(): sshd sends its banner and waits for ours,
+      // and the unread socket would stay open (keeping jest's worker alive) until it gives up.
+      socket.destroy();
       resolve(true);
     });
     socket.once('error', () => resolve(false));

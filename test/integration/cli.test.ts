@@ -77,13 +77,22 @@ describe('sluice CLI', () => {
   });
 
   it('migrate applies migrations to the embedded store and is idempotent', async () => {
+    // Without the shipped template (docs/configuration.md#embedded-database) a new store is
+    // pristine and migrate applies every migration.
     writeFileSync(path.join(dir, 'migrate.yaml'), 'dataDir: migrate-data\n');
-    const env = { DATABASE_URL: '' };
+    const env = { DATABASE_URL: '', SLUICE_SHIPPED_TEMPLATE: 'off' };
     const first = await sluice(['migrate', '--config', path.join(dir, 'migrate.yaml')], env);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Applied: 0001-initial');
     const second = await sluice(['migrate', '--config', path.join(dir, 'migrate.yaml')], env);
     expect(second.code).toBe(0);
     expect(second.stdout).toBe('Database is up to date.\n');
+  });
+
+  it('migrate finds a new embedded store made from the shipped template up to date', async () => {
+    writeFileSync(path.join(dir, 'migrate-shipped.yaml'), 'dataDir: migrate-shipped-data\n');
+    const result = await sluice(['migrate', '--config', path.join(dir, 'migrate-shipped.yaml')], { DATABASE_URL: '' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Database is up to date.\n');
   });
 });

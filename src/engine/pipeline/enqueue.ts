@@ -3,6 +3,7 @@
  * it, after the connection, cycle, requirement and tenant-limit checks; the zuul driver's
  * `parent-change-enqueued` and the pipeline's `supercedes` follow.
  */
+import { reportToDrivers } from './driver-reports';
 import { changeId, sameChange, type ChangeInfo } from '../../model/changes';
 import type { SerialChange } from '../../model/engine-events';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
@@ -127,6 +128,7 @@ export async function addChange(
     changeIds: item.changes.map(changeId),
     live: item.live,
   });
+  reportToDrivers(pipeline, ctx, item, 'enqueue', '', null);
   await strategy.enqueueChangesBehind(pipeline, ctx, change, queue, options, history);
   await announceEnqueue(pipeline, ctx, change);
   return { enqueued: true, item };

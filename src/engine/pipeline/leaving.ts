@@ -3,6 +3,7 @@
  * with cancel, reset with a new buildset, and the rules that take items out (new patchsets,
  * the tenant's dependency limit).
  */
+import { reportToDrivers } from './driver-reports';
 import type { ChangeInfo } from '../../model/changes';
 import type { DequeueReason, ItemState, QueueState } from '../../model/pipeline-state';
 import { countDependencies, tooManyDependencies } from '../dependencies';
@@ -68,13 +69,12 @@ export async function removeItem(
   await cancelJobs(ctx, item, 'dequeue');
   if (item.live && item.buildset.result === null) {
     item.buildset.result = 'DEQUEUED';
+    const message = item.reportedStart ? formatReport(pipeline.config, item, 'dequeue') : null;
     if (item.buildset.historyId !== null) {
-      await ctx.history.finishBuildset(item.buildset.historyId, {
-        result: 'DEQUEUED',
-        message: item.reportedStart ? formatReport(pipeline.config, item, 'dequeue') : null,
-        at: ctx.now,
-      });
+      await ctx.history.finishBuildset(item.buildset.historyId, { result: 'DEQUEUED', message, at: ctx.now });
     }
+    // The pipeline's `dequeue` reporters of code-review drivers (docs/github.md#reporters).
+    reportToDrivers(pipeline, ctx, item, 'dequeue', message ?? '', 'DEQUEUED');
   }
   dequeueItem(pipeline, ctx, queue, item, reason);
 }
@@ -117,8 +117,21 @@ export async function removeOldPatchsets(
         candidate.number === change.number &&
         candidate.patchset !== change.patchset,
     );
-    if (item.live && old && Number(old.patchset) < Number(change.patchset)) {
+    if (item.live && old && isOlderPatchset(old, change)) {
       await removeItem(pipeline, ctx, queue, item, { kind: 'new-patchset', patchset: change.patchset ?? '' });
     }
   }
+}
+
+/**
+ * Numbered patchsets (git change refs) compare by number; patchsets named by their commit
+ * (GitHub pull requests, docs/github.md#changes) are older when the new one is the head.
+ */
+function isOlderPatchset(old: ChangeInfo, change: ChangeInfo): boolean {
+  const before = Number(old.patchset);
+  const after = Number(change.patchset);
+  if (Number.isFinite(before) && Number.isFinite(after)) {
+    return before < after;
+  }
+  return change.currentPatchset !== false;
 }

@@ -25,15 +25,18 @@ export function mergeItemOf(layout: EngineLayout, change: ChangeInfo, buildsetUu
   };
 }
 
-/** Merge each change of a successful item into its branch; emits `project-change-merged` when listened to. */
-export async function mergeChanges(layout: EngineLayout, ctx: PassContext, item: ItemState): Promise<boolean> {
+/**
+ * Merge each change of a successful item into its branch; emits `project-change-merged` when
+ * listened to. Resolves with null, or the reason the first refused merge gave.
+ */
+export async function mergeChanges(layout: EngineLayout, ctx: PassContext, item: ItemState): Promise<string | null> {
   for (const change of item.changes) {
     if (change.kind !== 'change') {
       continue;
     }
     const outcome = await ctx.gateways.merger.mergeToBranch(mergeItemOf(layout, change, item.buildset.uuid));
     if (!outcome.merged) {
-      return false;
+      return outcome.error;
     }
     // The branch update itself is announced once as `ref-updated` by the git connection
     // (the merger gateway tells the poller to expect Sluice's own update).
@@ -41,5 +44,5 @@ export async function mergeChanges(layout: EngineLayout, ctx: PassContext, item:
       await ctx.emit({ type: 'project-change-merged', project: change.project, mergedChange: change.number });
     }
   }
-  return true;
+  return null;
 }

@@ -3,6 +3,7 @@
  * behind the nearest non-failing item ahead (NNFI), activated inside the window, prepared, given its
  * jobs, and reported and dequeued once complete. Passes repeat until nothing changes.
  */
+import { reportToDrivers } from './driver-reports';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { allItemsBehind, allJobsComplete, didAllJobsSucceed, findItem, hasAnyJobFailed } from '../item-predicates';
 import { cancelJobs } from '../jobs/cancel';
@@ -166,6 +167,7 @@ async function advanceItem(
       pipeline.config.reporters.start.connections.length > 0
     ) {
       item.reportedStart = true;
+      reportToDrivers(pipeline, ctx, item, 'start', '', null);
     }
     changed = (await executeJobs(ctx, pipeline.config, queue, item)) || changed;
   }

@@ -10,6 +10,7 @@ import { historyRefOf } from '../jobs/build-records';
 import type { PassContext } from '../pass-context';
 import { describeTrigger, formatNonEnqueuedReport, formatReport, type ReportAction } from '../report-text';
 import { ensureHistoryBuildset } from './buildsets';
+import { reportToDrivers, reportToDriversNow } from './driver-reports';
 import { mergeChanges } from './merging';
 import type { AddChangeOptions, ManagedPipeline } from './types';
 
@@ -85,11 +86,15 @@ export async function reportItem(
     // After the pass commits, like every gateway call (the pass holds a database connection).
     ctx.after(() => ctx.gateways.nodes.markUploadValidated?.(ctx.tenant, uploadUuid) ?? Promise.resolve());
   }
+  let reportedBeforeMerge = false;
   if (action === 'success' && submit) {
-    const merged = await mergeChanges(pipeline.layout, ctx, item);
-    if (!merged) {
+    // The success status goes out first: branch protection may require it (docs/github.md#reporters).
+    const phase = wasDisabled ? 'disabled' : 'success';
+    reportedBeforeMerge = await reportToDriversNow(pipeline, ctx, item, phase, message, result);
+    const refusal = await mergeChanges(pipeline.layout, ctx, item);
+    if (refusal !== null) {
       result = 'MERGE_FAILURE';
-      message = 'This change was not merged by the code review system.';
+      message = `This change was not merged by the code review system: ${refusal}`;
       mergeFailed = true;
     }
   }
@@ -113,6 +118,10 @@ export async function reportItem(
   if (writeRow && !buildset.notInPipeline) {
     const historyId = await ensureHistoryBuildset(pipeline, ctx, item);
     await ctx.history.finishBuildset(historyId, { result, message, at: ctx.now });
+  }
+  if (mergeFailed || !reportedBeforeMerge) {
+    const phase = wasDisabled ? 'disabled' : mergeFailed ? 'merge-conflict' : action;
+    reportToDrivers(pipeline, ctx, item, phase, message, result);
   }
   ctx.touch(item);
   ctx.publish({ type: 'item-reported', pipeline: pipeline.name, itemUuid: item.uuid, result, message });

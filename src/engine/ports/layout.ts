@@ -3,8 +3,10 @@
  * semaphores, limits, job freezing). src/engine/layout-adapter.ts implements it over the
  * configuration's Layout; engine tests build one from plain objects.
  */
-import type { MergeMode } from '../../model/build-request';
+import type { ChangeInfo } from '../../model/changes';
+import type { TriggerEvent } from '../../model/engine-events';
 import { nameFromCanonical } from '../../model/changes';
+import type { MergeMode } from '../../model/merge-modes';
 import type { EngineJob, WindowParams } from '../../model/pipeline-state';
 
 export type ManagerKind = 'independent' | 'dependent' | 'serial' | 'supercedent';
@@ -19,7 +21,20 @@ export interface RefFilter {
 export type PipelineTrigger =
   | { driver: 'git'; connection: string; events: string[]; refs: RefFilter[]; branches: RefFilter[] }
   | { driver: 'timer'; connection: string; time: string }
-  | { driver: 'zuul'; connection: string; events: ZuulTriggerEvent[]; pipelines: string[] };
+  | { driver: 'zuul'; connection: string; events: ZuulTriggerEvent[]; pipelines: string[] }
+  | DriverTrigger;
+
+/**
+ * A trigger of a code-review driver (GitHub): its filter is compiled by the configuration and
+ * judged by the driver's own rules (docs/github.md#trigger-filters). `change` is undefined
+ * while the event's change is not read yet: the filter then judges the event's own fields.
+ */
+export interface DriverTrigger {
+  driver: 'github';
+  connection: string;
+  events: string[];
+  matches(event: TriggerEvent, change: ChangeInfo | undefined): boolean;
+}
 
 /**
  * Events of the zuul trigger driver the engine acts on (`image-build` comes from the launcher,
@@ -35,6 +50,8 @@ export interface ReporterActions {
   submit: boolean;
   /** A zuul reporter with `image-validated: true` (the item's image upload passed validation). */
   imageValidated?: boolean;
+  /** Reporters of code-review drivers, handed to the `ChangeReporter` port (src/engine/ports/reporter.ts). */
+  external?: Array<{ connection: string; driver: string; options: Record<string, unknown> }>;
 }
 
 export type ReporterPhase =
@@ -53,6 +70,11 @@ export interface ChangeRequirement {
   currentPatchset?: boolean;
   /** Gerrit-style status names: `NEW` (open) or `MERGED`. */
   status?: string[];
+  /**
+   * A code-review driver's own options (docs/github.md#requirements), compiled by the
+   * configuration: why the change fails them (require) or matches them (reject), or null.
+   */
+  driverCheck?: (change: ChangeInfo) => string | null;
 }
 
 export interface EnginePipeline {

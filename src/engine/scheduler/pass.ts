@@ -7,6 +7,7 @@
 import type { Knex } from 'knex';
 import type { EngineEventCategory } from '../../model/engine-events';
 import type { TenantEventQueueState } from '../../model/pipeline-state';
+import type { ChangeInfo } from '../../model/changes';
 import type { Database } from '../../store/database';
 import { EngineEventRepository, type EngineEventRecord } from '../../store/repositories/engine-events';
 import { EngineStateRepository } from '../../store/repositories/engine-state';
@@ -53,6 +54,12 @@ export interface PassOptions {
   stopping?: () => boolean;
   /** The lease epoch the pass runs under (null: no leadership in use). */
   leaseEpoch?: () => number | null;
+  /** Tenant web root (ending in '/') for the status `reportUrl` of status deltas. */
+  webRoot?: () => string | null;
+  /** The web link of a change whose stored state has none, for status deltas (as in `Engine.status`). */
+  changeUrl?: (change: ChangeInfo) => string | null;
+  /** Told when a pass that produced deltas committed, with its last sequence (instrumentation). */
+  onCommitted?: (sequence: number) => void;
 }
 
 /** The order in which a pass handles the categories of its batch. */
@@ -91,6 +98,7 @@ export class PassRunner {
       return false;
     }
     const now = this.options.clock.now();
+    await this.state.statusBaseline(layout);
     let handled: EngineEventRecord[] = [];
     let committed: PassContext | null = null;
     let didWork = false;
@@ -128,7 +136,7 @@ export class PassRunner {
       for (const [outcome, ids] of byOutcome) {
         await this.events.markProcessed(ids, outcome, now, trx);
       }
-      await this.state.save(trx, ctx, managers);
+      await this.state.save(trx, ctx, managers, layout);
       // Proven again at the commit: the lease is renewed from now, so a long pass leaves its
       // side effects a whole lease to run in (docs/operations.md#leadership-model).
       await fence?.(trx, true);
@@ -137,6 +145,10 @@ export class PassRunner {
     const ctx = committed as PassContext | null;
     if (!ctx) {
       return false;
+    }
+    this.state.statusCommitted();
+    if (ctx.deltas.length > 0 && this.state.record) {
+      this.options.onCommitted?.(this.state.record.busSequence);
     }
     for (const event of handled) {
       this.failures.delete(event.id);

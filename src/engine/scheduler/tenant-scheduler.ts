@@ -47,7 +47,11 @@ export class TenantScheduler {
   constructor(private readonly options: TenantSchedulerOptions) {
     this.stateRepo = new EngineStateRepository(options.database.knex);
     this.leadership = new TenantLeadership(options.database, options.tenant, options.leadership);
-    this.state = new TenantState(this.stateRepo, options.tenant);
+    this.state = new TenantState(this.stateRepo, options.tenant, {
+      knex: options.database.knex,
+      webRoot: options.webRoot ?? (() => null),
+      changeUrl: options.changeUrl,
+    });
     this.passes = new PassRunner(
       {
         ...options,

@@ -4,22 +4,31 @@
  * last saved keep the writes to what a pass changed.
  */
 import type { Knex } from 'knex';
-import type { ItemState, PipelineState } from '../../model/pipeline-state';
+import type { DequeueReason, ItemState, PipelineState, QueueState } from '../../model/pipeline-state';
 import { type EngineStateRepository, type TenantEngineRecord } from '../../store/repositories/engine-state';
 import type { PassContext } from '../pass-context';
 import { PipelineManager } from '../pipeline/manager';
 import type { EngineLayout } from '../ports/layout';
+import { StatusTracker, type StatusSources } from './status-tracker';
+import { BuildTimeRepository } from '../../store/repositories/build-times';
+import { loadEstimates, type EstimateLookup } from '../build-estimates';
 
 export class TenantState {
   readonly pipelines = new Map<string, PipelineState>();
   private loadedRecord: TenantEngineRecord | null = null;
   private readonly itemFingerprints = new Map<string, string>();
   private readonly pipelineFingerprints = new Map<string, string>();
+  /** The stored queue and position of each item (docs/live.md#the-delta-protocol needs the stored order to be the queue order). */
+  private positions = new Map<string, { queueId: number; position: number }>();
+  private readonly status: StatusTracker;
 
   constructor(
     private readonly repository: EngineStateRepository,
     private readonly tenant: string,
-  ) {}
+    private readonly sources: StatusSources & { knex: Knex },
+  ) {
+    this.status = new StatusTracker(sources);
+  }
 
   /** The tenant-level record (null until loaded). */
   get record(): TenantEngineRecord | null {
@@ -34,6 +43,8 @@ export class TenantState {
       this.pipelines.set(pipeline.name, pipeline);
     }
     this.loadedRecord = await this.repository.loadTenant(this.tenant);
+    this.positions = await this.repository.loadItemPositions(this.tenant);
+    this.status.reset();
     this.itemFingerprints.clear();
     this.pipelineFingerprints.clear();
     for (const pipeline of pipelines) {
@@ -60,8 +71,54 @@ export class TenantState {
     return managers;
   }
 
-  /** Save what the pass changed: pipelines and queues, touched and dequeued items, the tenant record. */
-  async save(trx: Knex.Transaction, ctx: PassContext, managers: ReadonlyMap<string, PipelineManager>): Promise<void> {
+  /**
+   * The stored position of each item of a queue, in queue order. Positions only order the
+   * items (loading sorts by them), so an item keeps its stored one while that one is higher
+   * than the position of the item before it; the others (new items, items moved forward or from
+   * another queue) get the next number. Removing items rewrites nothing; a promote rewrites the
+   * items it overtook.
+   */
+  private queuePositions(queue: QueueState): number[] {
+    let previous = -1;
+    return queue.items.map((item) => {
+      const stored = this.positions.get(item.uuid);
+      previous =
+        stored !== undefined && stored.queueId === queue.id && stored.position > previous
+          ? stored.position
+          : previous + 1;
+      return previous;
+    });
+  }
+
+  /** Before a pass changes anything: the status the next status delta is computed against. */
+  async statusBaseline(layout: EngineLayout): Promise<void> {
+    if (this.loadedRecord && !this.status.hasBaseline()) {
+      const estimates = await this.estimates(this.sources.knex);
+      this.status.baseline(layout, this.pipelines, this.loadedRecord, estimates);
+    }
+  }
+
+  /** The build-time estimates of the held state's started builds (src/engine/build-estimates.ts). */
+  private estimates(knex: Knex): Promise<EstimateLookup> {
+    return loadEstimates(new BuildTimeRepository(knex), this.tenant, this.pipelines.values());
+  }
+
+  /** The pass committed: what it saved is the baseline of the next status delta. */
+  statusCommitted(): void {
+    this.status.commit();
+  }
+
+  /**
+   * Save what the pass changed: pipelines and queues, touched and dequeued items, then the pass's
+   * status delta (docs/live.md#the-delta-protocol) joins its deltas, and the tenant record takes
+   * their sequence numbers.
+   */
+  async save(
+    trx: Knex.Transaction,
+    ctx: PassContext,
+    managers: ReadonlyMap<string, PipelineManager>,
+    layout: EngineLayout,
+  ): Promise<void> {
     const record = this.loadedRecord;
     if (!record) {
       return;
@@ -83,24 +140,67 @@ export class TenantState {
     }
     for (const manager of managers.values()) {
       for (const queue of manager.state.queues) {
-        for (const [position, item] of queue.items.entries()) {
-          if (!ctx.touched.has(item) && this.itemFingerprints.has(item.uuid)) {
+        const positions = this.queuePositions(queue);
+        for (const [index, item] of queue.items.entries()) {
+          const position = positions[index];
+          const moved = position !== this.positions.get(item.uuid)?.position;
+          if (!moved && !ctx.touched.has(item) && this.itemFingerprints.has(item.uuid)) {
             continue;
           }
           const fingerprint = JSON.stringify(item);
-          if (fingerprint === this.itemFingerprints.get(item.uuid)) {
+          if (!moved && fingerprint === this.itemFingerprints.get(item.uuid)) {
             continue;
           }
           entries.push({ queueId: queue.id, position, item });
           this.itemFingerprints.set(item.uuid, fingerprint);
+          this.positions.set(item.uuid, { queueId: queue.id, position });
         }
       }
+    }
+    for (const { item } of ctx.dequeued) {
+      this.positions.delete(item.uuid);
     }
     // Dequeued rows are written before their (dynamic) queue rows are deleted.
     await this.repository.saveItems(this.tenant, entries, trx);
     await this.repository.deleteQueues(ctx.deletedQueueIds, trx);
+    const written = new Set(entries.map((entry) => entry.item.uuid));
+    // Estimates change only with the history a pass writes, and such a pass writes items too.
+    const estimates = written.size === 0 ? null : await this.estimates(trx);
+    this.publishStatusDelta(ctx, layout, written, estimates);
     record.busSequence += ctx.deltas.length;
     await this.repository.saveTenant(this.tenant, record, ctx.now, trx);
+  }
+
+  /** The pass's status changes and notices as one `queue-delta`, the last delta of the pass. */
+  private publishStatusDelta(
+    ctx: PassContext,
+    layout: EngineLayout,
+    written: ReadonlySet<string>,
+    estimates: EstimateLookup | null,
+  ): void {
+    const record = this.loadedRecord;
+    if (!record) {
+      return;
+    }
+    const reasons = new Map<string, DequeueReason>();
+    for (const { item } of ctx.dequeued) {
+      if (item.dequeueReason) {
+        reasons.set(item.uuid, item.dequeueReason);
+      }
+    }
+    const changes = this.status.changes(layout, this.pipelines, record, { written, estimates }, reasons);
+    for (const delta of ctx.deltas) {
+      if (delta.type === 'item-reported') {
+        const { pipeline, itemUuid, result, message } = delta;
+        changes.push({ kind: 'item-reported', pipeline, itemId: itemUuid, result, message });
+      } else if (delta.type === 'buildset-changed') {
+        const { pipeline, buildsetUuid, result } = delta;
+        changes.push({ kind: 'buildset-changed', pipeline, buildsetUuid, result });
+      }
+    }
+    if (changes.length > 0) {
+      ctx.publish({ type: 'queue-delta', changes });
+    }
   }
 }
 

@@ -38,7 +38,11 @@ export async function handleTrigger(
   if (!change) {
     return 'dropped: unknown change';
   }
-  if (event.type === 'patchset-created') {
+  // A new patchset: a git change ref, or a pull request opened or pushed to (docs/github.md#trigger-events).
+  const newPatchset =
+    event.type === 'patchset-created' ||
+    (event.type === 'pull_request' && (event.action === 'opened' || event.action === 'changed'));
+  if (newPatchset) {
     for (const manager of managers.values()) {
       await manager.removeOldPatchsets(ctx, change);
     }

@@ -24,7 +24,10 @@ function probePort(host: string, port: number, timeoutMs: number): Promise<void>
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
-      socket.end();
+      // Closed outright: after a half-close (`end()`) the socket waits for the server to close
+      // its side, which it never sees unless it reads, so the handle would stay open for good
+      // (an SSH server sends its banner and waits for ours).
+      socket.destroy();
       resolve();
     });
     socket.once('error', (err) => {

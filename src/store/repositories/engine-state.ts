@@ -4,7 +4,6 @@
  * scheduler saves what a pass changed in the pass's transaction and loads it all on start.
  */
 import type { Knex } from 'knex';
-import type { WindowParams } from '../../model/pipeline-state';
 import type {
   DequeueReason,
   ItemState,
@@ -13,6 +12,15 @@ import type {
   QueueState,
   TenantEventQueueState,
 } from '../../model/pipeline-state';
+import {
+  pipelineStateValueSchema,
+  queueProjectsSchema,
+  storedItems,
+  storedJobs,
+  storedValue,
+  timerStateSchema,
+  windowParamsSchema,
+} from './engine-state-json';
 
 interface QueueRow {
   id: number;
@@ -22,11 +30,13 @@ interface QueueRow {
   window: number;
   window_floor: number;
   window_ceiling: number | null;
-  projects: string[];
+  /** JSON: `queueProjectsSchema`. */
+  projects: unknown;
   position: number;
   branch: string | null;
   dynamic: boolean;
-  window_params: WindowParams;
+  /** JSON: `windowParamsSchema`. */
+  window_params: unknown;
 }
 
 interface ItemRow {
@@ -34,18 +44,20 @@ interface ItemRow {
   uuid: string;
   queue_id: number;
   position: number;
-  data: Omit<ItemState, 'buildset'> & { buildset: Omit<ItemState['buildset'], 'jobs'> };
+  /** JSON text: `storedItemSchema`. */
+  data: unknown;
 }
 
 interface JobRow {
   item_id: number;
   job_name: string;
-  frozen: JobState;
+  /** JSON text: `jobStateSchema`. */
+  frozen: unknown;
 }
 
 interface PipelineRow {
   pipeline: string;
-  state: 'normal' | 'error';
+  state: string;
   disabled: boolean;
   consecutive_failures: number;
 }
@@ -59,7 +71,8 @@ interface TenantStateRow {
   layout_uuid: string | null;
   last_reconfigured: Date | null;
   bus_sequence: number | string;
-  timer_state: Record<string, string>;
+  /** JSON: `timerStateSchema`. */
+  timer_state: unknown;
 }
 
 export interface TenantEngineRecord {
@@ -93,23 +106,24 @@ export class EngineStateRepository {
       .where({ tenant })
       .whereNull('dequeue_time')
       .orderBy([{ column: 'queue_id' }, { column: 'position' }])
-      .select('id', 'uuid', 'queue_id', 'position', 'data');
+      .select('id', 'uuid', 'queue_id', 'position', trx.raw('data::text as data'));
     const jobRows: JobRow[] =
       itemRows.length === 0
         ? []
         : await trx('queue_item_jobs')
             .whereIn('item_id', trx('queue_items').select('id').where({ tenant }).whereNull('dequeue_time'))
             .orderBy('id')
-            .select('item_id', 'job_name', 'frozen');
+            .select('item_id', 'job_name', trx.raw('frozen::text as frozen'));
     const jobsByItem = new Map<number, JobState[]>();
     for (const row of jobRows) {
       const list = jobsByItem.get(row.item_id) ?? [];
-      list.push(row.frozen);
+      list.push(storedJobs.read(row.frozen, () => `tenant ${tenant}, job ${row.job_name} of item ${row.item_id}`));
       jobsByItem.set(row.item_id, list);
     }
     const itemsByQueue = new Map<number, ItemState[]>();
     for (const row of itemRows) {
-      const item: ItemState = { ...row.data, buildset: { ...row.data.buildset, jobs: jobsByItem.get(row.id) ?? [] } };
+      const data = storedItems.read(row.data, () => `tenant ${tenant}, item ${row.uuid}`);
+      const item: ItemState = { ...data, buildset: { ...data.buildset, jobs: jobsByItem.get(row.id) ?? [] } };
       const list = itemsByQueue.get(row.queue_id) ?? [];
       list.push(item);
       itemsByQueue.set(row.queue_id, list);
@@ -118,7 +132,7 @@ export class EngineStateRepository {
     for (const row of pipelineRows) {
       pipelines.set(row.pipeline, {
         name: row.pipeline,
-        state: row.state,
+        state: storedValue(pipelineStateValueSchema, row.state, () => `tenant ${tenant}, pipeline ${row.pipeline}`),
         disabled: row.disabled,
         consecutiveFailures: row.consecutive_failures,
         queues: [],
@@ -134,15 +148,30 @@ export class EngineStateRepository {
         id: row.id,
         name: row.name,
         branch: row.branch,
-        projects: row.projects,
+        projects: storedValue(queueProjectsSchema, row.projects, () => `tenant ${tenant}, queue ${row.id} projects`),
         dynamic: row.dynamic,
         window: row.window,
-        params: row.window_params,
+        params: storedValue(windowParamsSchema, row.window_params, () => `tenant ${tenant}, queue ${row.id} window`),
         items: itemsByQueue.get(row.id) ?? [],
       };
       pipeline.queues.push(queue);
     }
     return [...pipelines.values()];
+  }
+
+  /** The queue and position of every queued item of a tenant (positions order the items of a queue). */
+  async loadItemPositions(tenant: string): Promise<Map<string, { queueId: number; position: number }>> {
+    const rows: Array<{ uuid: string; queue_id: number | null; position: number }> = await this.knex('queue_items')
+      .where({ tenant })
+      .whereNull('dequeue_time')
+      .select('uuid', 'queue_id', 'position');
+    const positions = new Map<string, { queueId: number; position: number }>();
+    for (const row of rows) {
+      if (row.queue_id !== null) {
+        positions.set(row.uuid, { queueId: Number(row.queue_id), position: row.position });
+      }
+    }
+    return positions;
   }
 
   /** Save a pipeline's counters and the order and windows of its queues (assigning ids to new queues). */
@@ -226,17 +255,18 @@ export class EngineStateRepository {
     if (options.pipeline !== undefined) {
       query.andWhere({ pipeline: options.pipeline });
     }
-    const rows: Array<{ uuid: string; pipeline: string; dequeue_time: Date; data: ItemRow['data'] }> = await query
+    const rows: Array<{ uuid: string; pipeline: string; dequeue_time: Date; data: unknown }> = await query
       .orderBy('dequeue_time', 'desc')
       .limit(options.limit)
-      .select('uuid', 'pipeline', 'dequeue_time', 'data');
+      .select('uuid', 'pipeline', 'dequeue_time', this.knex.raw('data::text as data'));
     return rows.map((row) => {
-      const { buildset: _buildset, ...item } = row.data;
+      const data = storedItems.read(row.data, () => `tenant ${tenant}, item ${row.uuid}`);
+      const { buildset: _buildset, ...item } = data;
       return {
         uuid: row.uuid,
         pipeline: row.pipeline,
         dequeueTime: row.dequeue_time,
-        reason: row.data.dequeueReason,
+        reason: data.dequeueReason,
         item,
       };
     });
@@ -270,7 +300,7 @@ export class EngineStateRepository {
       layoutUuid: row.layout_uuid,
       lastReconfigured: row.last_reconfigured,
       busSequence: Number(row.bus_sequence),
-      timerState: row.timer_state,
+      timerState: storedValue(timerStateSchema, row.timer_state, () => `tenant ${tenant} timer state`),
     };
   }
 

@@ -2,9 +2,12 @@
  * The PostgreSQL event bus under connection faults (docs/operations.md#event-bus-links): a
  * terminated publisher session costs nothing (the process lives on, later messages flow), and a
  * terminated LISTEN session is opened again with backoff and delivers what was published while
- * it was down, once each and in order.
+ * it was down, once each and in order; a status delta too large for one message travels in parts
+ * that survive that catch-up (docs/live.md#the-delta-protocol).
  */
 import type { BusMessage } from '../../../subscriptions/bus/event-bus';
+import { deltaMessages, PartAssembler } from '../../../subscriptions/live/messages';
+import type { EngineDelta } from '../../../src/engine/event-bus';
 import { PostgresBus } from '../../../subscriptions/bus/pg-bus';
 import type { LinkState } from '../../../src/store/links';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
@@ -45,6 +48,17 @@ function nextListenState(bus: PostgresBus, up: boolean): Promise<LinkState> {
 }
 
 const message = (n: number): BusMessage => ({ kind: 'queue-event', data: { n } });
+
+/** A status delta of a pass that changed many items: several bus messages' worth of JSON. */
+function largeDelta(sequence: number): EngineDelta {
+  const changes = Array.from({ length: 120 }, (_, index) => ({
+    kind: 'item-changed',
+    pipeline: 'gate',
+    itemId: `item-${sequence}-${index}`,
+    fields: { failingReasons: [`reason ${index} `.repeat(12)] },
+  }));
+  return { type: 'queue-delta', tenant: 'parts', sequence, at: new Date(0).toISOString(), changes } as EngineDelta;
+}
 
 withPostgres('PostgreSQL event bus under connection faults', () => {
   let database: TestDatabase;
@@ -171,5 +185,40 @@ withPostgres('PostgreSQL event bus under connection faults', () => {
     expect(delays[5]).toBeLessThanOrEqual(2000 * 1.2);
     expect(bus.links()[0]).toMatchObject({ name: 'bus.listen', up: false });
     expect(bus.links()[0]?.error).toMatch(/ECONNREFUSED/);
+  });
+
+  it('reassembles status deltas whose parts were published while the LISTEN session was down', async () => {
+    const timers = new ManualTimers();
+    const bus = new PostgresBus(database.url ?? '', { timers });
+    buses.push(bus);
+    const topic = 'tenant:parts';
+    const received = collect(bus, topic);
+    await bus.ready();
+    const [first, second] = [largeDelta(1), largeDelta(2)];
+    const firstParts = deltaMessages(first);
+    const secondParts = deltaMessages(second);
+    expect(firstParts.length).toBeGreaterThan(2);
+    for (const part of firstParts) {
+      await bus.publish(topic, part);
+    }
+    await received.count(firstParts.length);
+
+    const down = nextListenState(bus, false);
+    expect(await terminateSessions(database.knex, `query = 'LISTEN sluice_bus'`)).toBe(1);
+    await down;
+    for (const part of secondParts) {
+      await bus.publish(topic, part);
+    }
+    await timers.waitForTimer();
+    const up = nextListenState(bus, true);
+    timers.fireAll();
+    await up;
+    await received.count(firstParts.length + secondParts.length);
+
+    // The catch-up read the first delta's parts again: they were not delivered twice.
+    expect(received.messages).toHaveLength(firstParts.length + secondParts.length);
+    const parts = new PartAssembler();
+    const deltas = received.messages.map((part) => parts.add(part.data)).filter((delta) => delta !== null);
+    expect(deltas).toEqual([first, second]);
   });
 });

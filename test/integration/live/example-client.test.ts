@@ -40,20 +40,20 @@ describe('example live client', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = running;
+    // Everything the example prints is kept, also while the test is not waiting for it.
     let output = '';
+    running.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     const seen = (text: string): Promise<void> =>
       new Promise((resolve, reject) => {
         const check = (): void => {
           if (output.includes(text)) {
-            running.stdout?.off('data', onData);
+            running.stdout?.off('data', check);
             resolve();
           }
         };
-        const onData = (chunk: Buffer): void => {
-          output += chunk.toString();
-          check();
-        };
-        running.stdout?.on('data', onData);
+        running.stdout?.on('data', check);
         running.once('exit', (code) => reject(new Error(`example exited with ${code}: ${output}`)));
         check();
       });

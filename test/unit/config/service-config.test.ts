@@ -126,9 +126,17 @@ redis: {url: "redis://127.0.0.1:6379"}
     ['database: {url: 5}', '/etc/sluice/sluice.yaml:1: database.url: Invalid input: expected string, received number'],
     [
       'connections:\n  a:\n    driver: gerrit',
-      '/etc/sluice/sluice.yaml:3: connections.a.driver: unknown connection driver (supported: git, timer, local, static)',
+      '/etc/sluice/sluice.yaml:3: connections.a.driver: unknown connection driver (supported: git, github, timer, local, static)',
     ],
     ['connections:\n  a:\n    driver: git', '/etc/sluice/sluice.yaml:2: connections.a.baseurl: is required'],
+    [
+      'connections:\n  hub:\n    driver: github\n    appId: 12\n    webhookToken: s',
+      '/etc/sluice/sluice.yaml:4: connections.hub.appId: give both "appId" and "appKeyFile", or neither',
+    ],
+    [
+      'connections:\n  hub:\n    driver: github\n    apiToken: t',
+      '/etc/sluice/sluice.yaml:2: connections.hub.webhookToken: give exactly one of "webhookToken" and "webhookTokenFile"',
+    ],
     [
       'connections:\n  a:\n    driver: git\n    baseurl: r\n    extra: 1',
       '/etc/sluice/sluice.yaml:5: unknown key "connections.a.extra"',

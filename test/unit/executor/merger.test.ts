@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { MergeMode, MergerItem } from '../../../src/model/build-request';
+import type { MergerItem } from '../../../src/model/build-request';
+import type { MergeMode } from '../../../src/model/merge-modes';
 import { Merger, type PrepareOutcome } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { workspacePath } from '../../../src/executor/workspace-scheme';

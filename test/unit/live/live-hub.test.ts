@@ -2,6 +2,8 @@
 import type { EngineDelta } from '../../../src/engine/event-bus';
 import { InProcessBus } from '../../../subscriptions/bus/in-process';
 import { engineEventBusOver } from '../../../subscriptions/live/engine-bridge';
+import { deltaMessages } from '../../../subscriptions/live/messages';
+import { MAX_MESSAGE_BYTES } from '../../../subscriptions/bus/event-bus';
 import { LiveHub } from '../../../subscriptions/live/live-hub';
 import { ReplayBuffer } from '../../../subscriptions/live/replay-buffer';
 import type { QueueFeedEvent } from '../../../schema/infra/live-feeds';
@@ -182,6 +184,58 @@ describe('LiveHub', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  it('carries a status delta larger than a bus message in parts, reassembled intact, and filters by delta type', async () => {
+    const feed = await hub.queueEvents('t1', null, ['queue-delta']);
+    const changes = Array.from({ length: 400 }, (_, index) => ({
+      kind: 'item-reported' as const,
+      pipeline: 'gate',
+      itemId: `item-${index}`.padEnd(32, 'x'),
+      result: 'SUCCESS' as const,
+      message: `Build succeeded ✓ ${index}`,
+    }));
+    const big: EngineDelta = {
+      type: 'queue-delta',
+      changes,
+      tenant: 't1',
+      sequence: 2,
+      at: '2026-01-01T00:00:00.000Z',
+    };
+    expect(JSON.stringify(big).length).toBeGreaterThan(3 * MAX_MESSAGE_BYTES);
+    publish(delta(1), big, delta(3));
+    await flush();
+    const [received] = await take(feed, 1);
+    expect(received).toEqual({ kind: 'delta', delta: big });
+    publish({ ...delta(4), type: 'queue-delta', changes: [] } as EngineDelta);
+    await flush();
+    expect(sequences(await take(feed, 1))).toEqual([4]);
+  });
+
+  it('drops a delta whose parts are incomplete and reports the gap', async () => {
+    const feed = await hub.queueEvents('t1', 0, ['queue-delta', 'window-changed']);
+    const changes = Array.from({ length: 400 }, (_, index) => ({
+      kind: 'queue-removed' as const,
+      pipeline: 'gate'.repeat(10),
+      queue: index,
+    }));
+    const big: EngineDelta = {
+      type: 'queue-delta',
+      changes,
+      tenant: 't1',
+      sequence: 2,
+      at: '2026-01-01T00:00:00.000Z',
+    };
+    const messages = deltaMessages(big);
+    expect(messages.length).toBeGreaterThan(1);
+    publish(delta(1));
+    for (const message of messages.slice(0, -1)) {
+      await bus.publish('tenant:t1', message); // the last part is lost
+    }
+    committed = 3;
+    publish(delta(3));
+    await flush();
+    expect(sequences(await take(feed, 3))).toEqual([1, 'SEQUENCE_GAP@2', 3]);
   });
 
   it('shares one load per state version', async () => {

@@ -113,9 +113,9 @@ export type BuildStatus =
 
 /** Filters of a buildset list; every field is optional. Values of one field are OR'ed, fields are AND'ed. Ref conditions (project, branch, change, patchset, ref, newrev) must hold for one ref of the buildset. */
 export type BuildsetFilter = {
-  /** Branches of any ref; `*` is a wildcard (`*ster`). */
+  /** Branch of one of the buildset's refs; `*` is a wildcard (`*ster`). */
   branch?: Array<string> | null | undefined;
-  /** Change numbers. */
+  /** Change number of one of the buildset's refs. */
   change?: Array<number> | null | undefined;
   /** true: finished buildsets only; false: running buildsets only. */
   complete?: boolean | null | undefined;
@@ -125,15 +125,15 @@ export type BuildsetFilter = {
   idxMax?: number | null | undefined;
   /** Smallest database id to include (inclusive). */
   idxMin?: number | null | undefined;
-  /** New revisions of ref updates. */
+  /** New revision of one of the buildset's refs. */
   newrev?: Array<string> | null | undefined;
-  /** Patchsets. */
+  /** Patchset of one of the buildset's refs. */
   patchset?: Array<string> | null | undefined;
-  /** Pipeline names; `*` is a wildcard (`gat*`). */
+  /** Pipeline of the buildset; `*` is a wildcard (`gat*`). */
   pipeline?: Array<string> | null | undefined;
-  /** Projects of any ref: names (`org/project`) or canonical names; `*` is a wildcard (`org/*`). */
+  /** Project of one of the buildset's refs: its name (`org/project`) or canonical name; `*` is a wildcard (`org/*`). */
   project?: Array<string> | null | undefined;
-  /** Exact git refs, e.g. `refs/heads/master`. */
+  /** Exact git ref of one of the buildset's refs, e.g. `refs/heads/master`. */
   ref?: Array<string> | null | undefined;
   /** Only these results. */
   result?: Array<BuildsetResult> | null | undefined;
@@ -782,11 +782,15 @@ export type NodesetRequestEventsSubscription = { nodesetRequestEvents:
     | { __typename: 'NodesetRequestsSnapshot', totalCount: number, records: Array<{ uuid: string, databaseId: number, state: NodesetRequestState, stateTime: string, requestTime: string, labels: Array<string>, jobName: string | null, pipelineName: string | null, project: string | null, buildsetUuid: string | null, failureReason: string | null }> }
    };
 
-export type StatusJobFieldsFragment = { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null };
+export type StatusJobFieldsFragment = { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null };
 
-export type StatusItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
+export type StatusRefFieldsFragment = { id: string, project: string, ref: string | null, url: string | null, owner: string | null };
 
-export type StatusPipelineFieldsFragment = { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> };
+export type StatusItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
+
+export type QueueItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
+
+export type StatusPipelineFieldsFragment = { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> };
 
 export type TenantQueueStateFieldsFragment = { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean };
 
@@ -799,7 +803,7 @@ export type StatusSnapshotQuery = { tenant:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Tenant', status:
         | { __typename: 'NotFoundError', message: string }
-        | { __typename: 'TenantStatus', sequence: number, zuulVersion: string, lastReconfiguredAt: string | null, triggerEventQueue: { length: number }, managementEventQueue: { length: number }, resultEventQueue: { length: number }, state: { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean }, pipelines: Array<{ name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> }> }
+        | { __typename: 'TenantStatus', sequence: number, zuulVersion: string, lastReconfiguredAt: string | null, triggerEventQueue: { length: number }, managementEventQueue: { length: number }, resultEventQueue: { length: number }, state: { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean }, pipelines: Array<{ name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> }> }
        | null }
    | null };
 
@@ -810,20 +814,26 @@ export type QueueDeltasSubscriptionVariables = Exact<{
 
 
 export type QueueDeltasSubscription = { queueEvents:
-    | { __typename: 'BuildsetChanged', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
-    | { __typename: 'ItemDequeued', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
-    | { __typename: 'ItemEnqueued', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
-    | { __typename: 'ItemMoved', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
-    | { __typename: 'ItemReported', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
-    | { __typename: 'JobCompleted', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
-    | { __typename: 'JobPaused', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
-    | { __typename: 'JobResumed', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
-    | { __typename: 'JobStarted', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
-    | { __typename: 'JobWaiting', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
-    | { __typename: 'PipelineStateChanged', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
+    | { __typename: 'QueueDelta', sequence: number, changes: Array<
+        | { __typename: 'BuildsetChanged', pipeline: string | null }
+        | { __typename: 'ItemChanged', itemId: string, active: boolean, live: boolean, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, pipeline: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> | null }
+        | { __typename: 'ItemDequeued', queue: number, itemId: string, pipeline: string | null }
+        | { __typename: 'ItemEnqueued', queue: number, position: number, pipeline: string | null, item: { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> } }
+        | { __typename: 'ItemMoved', queue: number, itemId: string, position: number, itemAhead: string | null, pipeline: string | null }
+        | { __typename: 'ItemReported', pipeline: string | null }
+        | { __typename: 'JobChanged', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobCompleted', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobPaused', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobResumed', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobStarted', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobWaiting', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'PipelineChanged', name: string, index: number, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, pipeline: string | null }
+        | { __typename: 'PipelineRemoved', pipeline: string | null }
+        | { __typename: 'QueueChanged', queue: number, index: number, name: string, branch: string | null, window: number, pipeline: string | null }
+        | { __typename: 'QueueRemoved', queue: number, pipeline: string | null }
+        | { __typename: 'TenantChanged', lastReconfiguredAt: string | null, pipeline: string | null, eventQueueState: { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean } }
+      > }
     | { __typename: 'ResnapshotRequired', cause: ResnapshotReason, sequence: number }
-    | { __typename: 'TenantStateChanged', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null, state: { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean } | null }
-    | { __typename: 'WindowChanged', sequence: number, pipeline: string | null, pipelineStatus: { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, triggerEvents: number, managementEvents: number, resultEvents: number, changeQueues: Array<{ name: string, branch: string | null, window: number, heads: Array<Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, itemsBehind: Array<string>, enqueueTime: number, failingReasons: Array<string>, remainingTime: number | null, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, estimatedTime: number | null, elapsedTime: number | null, remainingTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }>> }> } | null }
    };
 
 export type TenantLevelEventsSubscriptionVariables = Exact<{
@@ -1031,6 +1041,15 @@ export const NodesetRequestFieldsFragmentDoc = new TypedDocumentString(`
   failureReason
 }
     `, {"fragmentName":"NodesetRequestFields"}) as unknown as TypedDocumentString<NodesetRequestFieldsFragment, unknown>;
+export const StatusRefFieldsFragmentDoc = new TypedDocumentString(`
+    fragment StatusRefFields on StatusRef {
+  id
+  project
+  ref
+  url
+  owner
+}
+    `, {"fragmentName":"StatusRefFields"}) as unknown as TypedDocumentString<StatusRefFieldsFragment, unknown>;
 export const StatusJobFieldsFragmentDoc = new TypedDocumentString(`
     fragment StatusJobFields on StatusJob {
   name
@@ -1044,32 +1063,25 @@ export const StatusJobFieldsFragmentDoc = new TypedDocumentString(`
   canceled
   preFail
   startTime
+  endTime
   estimatedTime
-  elapsedTime
-  remainingTime
   waitingStatus
   url
   reportUrl
 }
     `, {"fragmentName":"StatusJobFields"}) as unknown as TypedDocumentString<StatusJobFieldsFragment, unknown>;
-export const StatusItemFieldsFragmentDoc = new TypedDocumentString(`
-    fragment StatusItemFields on StatusItem {
+export const QueueItemFieldsFragmentDoc = new TypedDocumentString(`
+    fragment QueueItemFields on QueueItem {
   id
   active
   live
   itemAhead
-  itemsBehind
   enqueueTime
   failingReasons
-  remainingTime
   waitingFor
   zuulRef
   refs {
-    id
-    project
-    ref
-    url
-    owner
+    ...StatusRefFields
   }
   jobs {
     ...StatusJobFields
@@ -1087,12 +1099,60 @@ export const StatusItemFieldsFragmentDoc = new TypedDocumentString(`
   canceled
   preFail
   startTime
+  endTime
   estimatedTime
-  elapsedTime
-  remainingTime
   waitingStatus
   url
   reportUrl
+}
+fragment StatusRefFields on StatusRef {
+  id
+  project
+  ref
+  url
+  owner
+}`, {"fragmentName":"QueueItemFields"}) as unknown as TypedDocumentString<QueueItemFieldsFragment, unknown>;
+export const StatusItemFieldsFragmentDoc = new TypedDocumentString(`
+    fragment StatusItemFields on StatusItem {
+  id
+  active
+  live
+  itemAhead
+  enqueueTime
+  failingReasons
+  waitingFor
+  zuulRef
+  refs {
+    ...StatusRefFields
+  }
+  jobs {
+    ...StatusJobFields
+  }
+}
+    fragment StatusJobFields on StatusJob {
+  name
+  uuid
+  result
+  queued
+  voting
+  retry
+  tries
+  paused
+  canceled
+  preFail
+  startTime
+  endTime
+  estimatedTime
+  waitingStatus
+  url
+  reportUrl
+}
+fragment StatusRefFields on StatusRef {
+  id
+  project
+  ref
+  url
+  owner
 }`, {"fragmentName":"StatusItemFields"}) as unknown as TypedDocumentString<StatusItemFieldsFragment, unknown>;
 export const StatusPipelineFieldsFragmentDoc = new TypedDocumentString(`
     fragment StatusPipelineFields on StatusPipeline {
@@ -1102,14 +1162,12 @@ export const StatusPipelineFieldsFragmentDoc = new TypedDocumentString(`
   state
   disabled
   consecutiveFailures
-  triggerEvents
-  managementEvents
-  resultEvents
   changeQueues {
+    key
     name
     branch
     window
-    heads {
+    items {
       ...StatusItemFields
     }
   }
@@ -1126,30 +1184,30 @@ export const StatusPipelineFieldsFragmentDoc = new TypedDocumentString(`
   canceled
   preFail
   startTime
+  endTime
   estimatedTime
-  elapsedTime
-  remainingTime
   waitingStatus
   url
   reportUrl
+}
+fragment StatusRefFields on StatusRef {
+  id
+  project
+  ref
+  url
+  owner
 }
 fragment StatusItemFields on StatusItem {
   id
   active
   live
   itemAhead
-  itemsBehind
   enqueueTime
   failingReasons
-  remainingTime
   waitingFor
   zuulRef
   refs {
-    id
-    project
-    ref
-    url
-    owner
+    ...StatusRefFields
   }
   jobs {
     ...StatusJobFields
@@ -2135,30 +2193,30 @@ export const StatusSnapshotDocument = new TypedDocumentString(`
   canceled
   preFail
   startTime
+  endTime
   estimatedTime
-  elapsedTime
-  remainingTime
   waitingStatus
   url
   reportUrl
+}
+fragment StatusRefFields on StatusRef {
+  id
+  project
+  ref
+  url
+  owner
 }
 fragment StatusItemFields on StatusItem {
   id
   active
   live
   itemAhead
-  itemsBehind
   enqueueTime
   failingReasons
-  remainingTime
   waitingFor
   zuulRef
   refs {
-    id
-    project
-    ref
-    url
-    owner
+    ...StatusRefFields
   }
   jobs {
     ...StatusJobFields
@@ -2171,14 +2229,12 @@ fragment StatusPipelineFields on StatusPipeline {
   state
   disabled
   consecutiveFailures
-  triggerEvents
-  managementEvents
-  resultEvents
   changeQueues {
+    key
     name
     branch
     window
-    heads {
+    items {
       ...StatusItemFields
     }
   }
@@ -2193,16 +2249,74 @@ export const QueueDeltasDocument = new TypedDocumentString(`
     subscription QueueDeltas($tenant: String!, $afterSeq: Int) {
   queueEvents(tenant: $tenant, afterSeq: $afterSeq) {
     __typename
-    ... on QueueEvent {
+    ... on QueueDelta {
       sequence
-      pipeline
-      pipelineStatus {
-        ...StatusPipelineFields
-      }
-    }
-    ... on TenantStateChanged {
-      state {
-        ...TenantQueueStateFields
+      changes {
+        __typename
+        pipeline
+        ... on TenantChanged {
+          eventQueueState {
+            ...TenantQueueStateFields
+          }
+          lastReconfiguredAt
+        }
+        ... on PipelineChanged {
+          name
+          index
+          description
+          manager
+          state
+          disabled
+          consecutiveFailures
+        }
+        ... on QueueChanged {
+          queue
+          index
+          name
+          branch
+          window
+        }
+        ... on QueueRemoved {
+          queue
+        }
+        ... on ItemEnqueued {
+          queue
+          position
+          item {
+            ...QueueItemFields
+          }
+        }
+        ... on ItemMoved {
+          queue
+          itemId
+          position
+          itemAhead
+        }
+        ... on ItemDequeued {
+          queue
+          itemId
+        }
+        ... on ItemChanged {
+          itemId
+          active
+          live
+          enqueueTime
+          failingReasons
+          waitingFor
+          zuulRef
+          refs {
+            ...StatusRefFields
+          }
+          jobs {
+            ...StatusJobFields
+          }
+        }
+        ... on JobChange {
+          itemId
+          job {
+            ...StatusJobFields
+          }
+        }
       }
     }
     ... on ResnapshotRequired {
@@ -2223,52 +2337,33 @@ export const QueueDeltasDocument = new TypedDocumentString(`
   canceled
   preFail
   startTime
+  endTime
   estimatedTime
-  elapsedTime
-  remainingTime
   waitingStatus
   url
   reportUrl
 }
-fragment StatusItemFields on StatusItem {
+fragment StatusRefFields on StatusRef {
+  id
+  project
+  ref
+  url
+  owner
+}
+fragment QueueItemFields on QueueItem {
   id
   active
   live
   itemAhead
-  itemsBehind
   enqueueTime
   failingReasons
-  remainingTime
   waitingFor
   zuulRef
   refs {
-    id
-    project
-    ref
-    url
-    owner
+    ...StatusRefFields
   }
   jobs {
     ...StatusJobFields
-  }
-}
-fragment StatusPipelineFields on StatusPipeline {
-  name
-  description
-  manager
-  state
-  disabled
-  consecutiveFailures
-  triggerEvents
-  managementEvents
-  resultEvents
-  changeQueues {
-    name
-    branch
-    window
-    heads {
-      ...StatusItemFields
-    }
   }
 }
 fragment TenantQueueStateFields on TenantEventQueueState {

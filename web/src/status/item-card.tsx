@@ -59,11 +59,7 @@ export const ItemCard = memo(function ItemCard({
         ) : null}
         <span className="item-project">{item.refs.map((r) => r.project).join(', ')}</span>
         <span className={`badge tone-${state.tone}`}>{state.label}</span>
-        {item.remainingTime !== null && item.remainingTime !== undefined && item.remainingTime > 0 && (
-          <span className="muted small" title="Estimated time to completion">
-            ETA {formatDuration(item.remainingTime)}
-          </span>
-        )}
+        <ItemEta item={item} />
         <ItemActions tenant={tenant} pipeline={pipeline} item={item} />
       </div>
       {item.failingReasons.length > 0 && <p className="failing small">{item.failingReasons.join('; ')}</p>}
@@ -77,6 +73,45 @@ export const ItemCard = memo(function ItemCard({
     </li>
   );
 });
+
+/**
+ * Milliseconds until every job of the item is done by its estimate, from the local clock; null
+ * unless every job has started or finished and has an estimate (docs/live.md#times).
+ */
+function itemRemaining(item: ItemStatus, now: number): number | null {
+  if (item.jobs.length === 0) {
+    return null;
+  }
+  let remaining = 0;
+  for (const job of item.jobs) {
+    if (job.result !== null) {
+      continue;
+    }
+    if (
+      job.startTime === null ||
+      job.startTime === undefined ||
+      job.estimatedTime === null ||
+      job.estimatedTime === undefined
+    ) {
+      return null;
+    }
+    remaining = Math.max(remaining, job.estimatedTime * 1000 - (now - job.startTime * 1000));
+  }
+  return remaining;
+}
+
+/** The item's ETA, ticking with the shared clock (only this line re-renders every second). */
+function ItemEta({ item }: { item: ItemStatus }) {
+  const remaining = itemRemaining(item, useNow());
+  if (remaining === null || remaining <= 0) {
+    return null;
+  }
+  return (
+    <span className="muted small" title="Estimated time to completion">
+      ETA {formatDuration(remaining)}
+    </span>
+  );
+}
 
 function JobLine({ tenant, job }: { tenant: string; job: JobStatus }) {
   const name = job.uuid ? (

@@ -1,26 +1,28 @@
 /**
  * The live tenant status: one snapshot (`Tenant.status`, with its `sequence`), then the queue
- * deltas of `queueEvents(afterSeq)` applied as they arrive (docs/live.md#building-a-live-view).
- * Every status change the page shows goes through this module, so a change of the delta feed
- * stays local to it. Tenant-level changes that no queue delta carries (pausing the event queues,
- * a reconfiguration) arrive as system events and trigger a new snapshot. Applying a delta replaces the touched pipeline but keeps the objects of
- * items and queues that did not change, so memoized rows keyed by item skip re-rendering.
+ * deltas of `queueEvents(afterSeq)` applied as they arrive (docs/live.md#building-a-live-view,
+ * web/src/status/apply-delta.ts). Every status change the page shows goes through this module,
+ * so a change of the delta feed stays local to it. Tenant-level changes that no delta carries
+ * (a reconfiguration's new pipelines and event counters) arrive as system events and trigger a
+ * new snapshot. A delta replaces only the items, queues and pipelines it changes; the others
+ * keep their objects, so memoized rows keyed by item skip re-rendering.
  */
 import { request, subscribe, onConnectionChange, RequestError } from '../api/client';
 import {
   QueueDeltasDocument,
   StatusSnapshotDocument,
   TenantLevelEventsDocument,
-  type QueueDeltasSubscription,
   type StatusPipelineFieldsFragment,
   type StatusItemFieldsFragment,
   type TenantQueueStateFieldsFragment,
 } from '../generated/graphql';
+import { applyDelta, chains, type LiveDelta, type LiveModel, type LivePipeline } from './apply-delta';
 
-export type PipelineStatus = StatusPipelineFieldsFragment;
-export type QueueStatus = PipelineStatus['changeQueues'][number];
 export type ItemStatus = StatusItemFieldsFragment;
 export type JobStatus = ItemStatus['jobs'][number];
+type SnapshotQueue = StatusPipelineFieldsFragment['changeQueues'][number];
+export type QueueStatus = Omit<SnapshotQueue, 'items'> & { items: readonly ItemStatus[]; heads: ItemStatus[][] };
+export type PipelineStatus = Omit<StatusPipelineFieldsFragment, 'changeQueues'> & { changeQueues: QueueStatus[] };
 export type TenantQueueState = TenantQueueStateFieldsFragment;
 
 export interface StatusView {
@@ -45,75 +47,50 @@ const EMPTY: StatusView = {
   error: null,
 };
 
-type Delta = QueueDeltasSubscription['queueEvents'];
+/** The page's pipeline of a model pipeline: its queues with their chains (memoized per object). */
+const viewOf = new WeakMap<LivePipeline, PipelineStatus>();
 
-/** Keep `previous` where `next` is equal to it (compared by value), so unchanged parts keep their identity. */
-function reuse<T>(previous: T | undefined, next: T, signature: (value: T) => string): T {
-  return previous !== undefined && signature(previous) === signature(next) ? previous : next;
+function pipelineView(pipeline: LivePipeline): PipelineStatus {
+  let view = viewOf.get(pipeline);
+  if (view === undefined) {
+    const typed = pipeline as unknown as Omit<PipelineStatus, 'changeQueues'> & { changeQueues: SnapshotQueue[] };
+    view = {
+      ...typed,
+      changeQueues: typed.changeQueues.map((queue) => ({ ...queue, heads: chains(queue.items) })),
+    };
+    viewOf.set(pipeline, view);
+  }
+  return view;
 }
 
-const itemSignature = (item: ItemStatus): string => JSON.stringify(item);
-
-/** `next` with the unchanged items and queues of `previous` kept as they were. */
-export function reconcilePipeline(previous: PipelineStatus | undefined, next: PipelineStatus): PipelineStatus {
-  if (previous === undefined) {
-    return next;
-  }
-  const oldItems = new Map<string, ItemStatus>();
-  for (const queue of previous.changeQueues) {
-    for (const head of queue.heads) {
-      for (const item of head) {
-        oldItems.set(item.id, item);
-      }
-    }
-  }
-  let changed = false;
-  const queues = next.changeQueues.map((queue, index) => {
-    const heads = queue.heads.map((head) => head.map((item) => reuse(oldItems.get(item.id), item, itemSignature)));
-    const old = previous.changeQueues[index];
-    const same =
-      old !== undefined &&
-      old.name === queue.name &&
-      old.window === queue.window &&
-      old.branch === queue.branch &&
-      old.heads.length === heads.length &&
-      old.heads.every((head, h) => head.length === heads[h].length && head.every((item, i) => item === heads[h][i]));
-    changed ||= !same;
-    return same ? old : { ...queue, heads };
-  });
-  const { changeQueues: _a, ...restNext } = next;
-  const { changeQueues: _b, ...restOld } = previous;
-  if (
-    !changed &&
-    queues.length === previous.changeQueues.length &&
-    JSON.stringify(restNext) === JSON.stringify(restOld)
-  ) {
-    return previous;
-  }
-  return { ...next, changeQueues: queues };
+/** The model of the view (what deltas apply to). */
+function modelOf(view: StatusView): LiveModel {
+  return {
+    sequence: view.sequence,
+    tenant: { state: view.state, lastReconfiguredAt: view.lastReconfiguredAt },
+    pipelines: view.pipelines as unknown as LivePipeline[],
+  };
 }
 
 /** Apply one delta to a view; returns the same object when nothing changed. */
-export function applyDelta(view: StatusView, delta: Delta): StatusView {
-  if (delta.__typename === 'ResnapshotRequired' || delta.sequence <= view.sequence) {
+export function applyStatusDelta(view: StatusView, delta: LiveDelta): StatusView {
+  const model = modelOf(view);
+  const next = applyDelta(model, delta);
+  if (next === model) {
     return view;
   }
-  let next: StatusView = { ...view, sequence: delta.sequence };
-  if ('pipelineStatus' in delta && delta.pipelineStatus) {
-    const status = delta.pipelineStatus;
-    const index = view.pipelines.findIndex((p) => p.name === status.name);
-    const pipelines = [...view.pipelines];
-    if (index < 0) {
-      pipelines.push(status);
-    } else {
-      pipelines[index] = reconcilePipeline(view.pipelines[index], status);
-    }
-    next = { ...next, pipelines };
-  }
-  if (delta.__typename === 'TenantStateChanged' && delta.state) {
-    next = { ...next, state: delta.state };
-  }
-  return next;
+  const unchanged = new Set(view.pipelines);
+  return {
+    ...view,
+    sequence: next.sequence,
+    pipelines: next.pipelines.map((pipeline) =>
+      unchanged.has(pipeline as unknown as PipelineStatus)
+        ? (pipeline as unknown as PipelineStatus)
+        : pipelineView(pipeline),
+    ),
+    state: (next.tenant.state as TenantQueueState | null) ?? null,
+    lastReconfiguredAt: (next.tenant.lastReconfiguredAt as string | null | undefined) ?? null,
+  };
 }
 
 /** One tenant's live status as an external store for React's useSyncExternalStore. */
@@ -208,11 +185,10 @@ export class LiveStatus {
       if (status?.__typename !== 'TenantStatus') {
         throw new RequestError(status && 'message' in status ? status.message : 'No status', 'NOT_FOUND');
       }
-      const previous = new Map(this.view.pipelines.map((p) => [p.name, p]));
       this.set({
-        // Read before the content: deltas after it are applied again, which is idempotent.
+        // The snapshot and its sequence are read together: deltas after it apply on top.
         sequence: status.sequence,
-        pipelines: status.pipelines.map((p) => reconcilePipeline(previous.get(p.name), p)),
+        pipelines: status.pipelines.map((p) => pipelineView(p as unknown as LivePipeline)),
         state: status.state,
         eventQueues: {
           trigger: status.triggerEventQueue.length,
@@ -243,7 +219,7 @@ export class LiveStatus {
             void this.resnapshot();
             return;
           }
-          this.set(applyDelta(this.view, delta));
+          this.set(applyStatusDelta(this.view, delta as unknown as LiveDelta));
         },
         error: (error) => this.set({ ...this.view, live: false, error }),
       },

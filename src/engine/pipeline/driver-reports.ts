@@ -1,0 +1,76 @@
+/**
+ * Handing an item's report in one phase to the code-review drivers' reporters through the
+ * `ChangeReporter` port (docs/github.md#reporters): after the pass commits, or at once for the
+ * report that must precede a merge.
+ */
+import type { ItemState } from '../../model/pipeline-state';
+import type { PassContext } from '../pass-context';
+import type { ReporterPhase } from '../ports/layout';
+import type { ItemReport } from '../ports/reporter';
+import type { ManagedPipeline } from './types';
+
+function driverReport(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  item: ItemState,
+  phase: ReporterPhase,
+  message: string,
+  result: string | null,
+): ItemReport | null {
+  const reporters = pipeline.config.reporters[phase].external ?? [];
+  if (!ctx.gateways.reporter || reporters.length === 0 || !item.live || item.quiet) {
+    return null;
+  }
+  return {
+    tenant: ctx.tenant,
+    pipeline: pipeline.name,
+    phase,
+    change: item.changes[item.changes.length - 1],
+    buildsetUuid: item.buildset.uuid,
+    message,
+    result,
+    jobs: item.buildset.jobs.map((job) => ({
+      name: job.job.name,
+      result: job.build?.result ?? null,
+      voting: job.job.voting,
+    })),
+    reporters,
+  };
+}
+
+/** Report after the pass commits (the pass holds a database connection). */
+export function reportToDrivers(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  item: ItemState,
+  phase: ReporterPhase,
+  message: string,
+  result: string | null,
+): void {
+  const report = driverReport(pipeline, ctx, item, phase, message, result);
+  const reporter = ctx.gateways.reporter;
+  if (report && reporter) {
+    ctx.after(() => reporter.report(report));
+  }
+}
+
+/**
+ * Report now, inside the pass: the success report goes out before the merge, since the code
+ * review system's branch protection may require the pipeline's status (docs/github.md#reporters).
+ * Resolves with whether anything was reported.
+ */
+export async function reportToDriversNow(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  item: ItemState,
+  phase: ReporterPhase,
+  message: string,
+  result: string | null,
+): Promise<boolean> {
+  const report = driverReport(pipeline, ctx, item, phase, message, result);
+  if (!report || !ctx.gateways.reporter) {
+    return false;
+  }
+  await ctx.gateways.reporter.report(report);
+  return true;
+}

@@ -1,0 +1,169 @@
+/**
+ * The GitHub side of the engine's change source (docs/github.md#changes): a pull request is a
+ * change (number, head sha as patchset, title and body as message, URL as `ref_url`), read
+ * through the API with its reviews, labels, statuses and check runs; `Depends-On:` lines name
+ * pull requests by URL, across repositories.
+ */
+import type { ChangeInfo, CodeReviewState } from '../../model/changes';
+import type { GitProjects } from '../git-change-source';
+import type { GitHubConnection, PullJson } from './connection';
+
+/** `Depends-On: https://<server>/<owner>/<repo>/pull/<n>` lines of a pull request's description. */
+export function dependsOnUrls(text: string): Array<{ web: string; repository: string; number: number }> {
+  const found: Array<{ web: string; repository: string; number: number }> = [];
+  for (const match of text.matchAll(/^Depends-On:\s*(https?:\/\/[^/\s]+)\/([^/\s]+\/[^/\s]+)\/pull\/(\d+)\s*$/gim)) {
+    found.push({ web: match[1], repository: match[2], number: Number(match[3]) });
+  }
+  return found;
+}
+
+export class GitHubChangeSource {
+  constructor(
+    private readonly connections: ReadonlyMap<string, GitHubConnection>,
+    private readonly projects: GitProjects,
+  ) {}
+
+  private locate(project: string): { connection: GitHubConnection; name: string } | null {
+    const location = this.projects.locate(project);
+    const connection = location ? this.connections.get(location.connection) : undefined;
+    return location && connection ? { connection, name: location.name } : null;
+  }
+
+  async getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {
+    const located = this.locate(project);
+    if (!located) {
+      return null;
+    }
+    let pull: PullJson;
+    try {
+      pull = await located.connection.pull(located.name, number);
+    } catch (err) {
+      if ((err as { status?: number }).status === 404) {
+        return null;
+      }
+      throw err;
+    }
+    return this.describe(project, located.connection, located.name, pull, patchset);
+  }
+
+  async getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
+    const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+    return {
+      kind: branch !== null ? 'branch' : ref.startsWith('refs/tags/') ? 'tag' : 'ref',
+      project,
+      ref,
+      branch,
+      number: null,
+      patchset: null,
+      oldrev,
+      newrev,
+      url: null,
+      owner: null,
+      dependsOn: [],
+      merged: true,
+    };
+  }
+
+  async openChanges(project: string): Promise<ChangeInfo[]> {
+    const located = this.locate(project);
+    if (!located) {
+      return [];
+    }
+    const pulls = await located.connection.openPulls(located.name);
+    return Promise.all(pulls.map((pull) => this.describe(project, located.connection, located.name, pull)));
+  }
+
+  async changesDependingOn(change: ChangeInfo, projects: readonly string[]): Promise<ChangeInfo[]> {
+    const children: ChangeInfo[] = [];
+    for (const project of projects) {
+      const located = this.locate(project);
+      if (!located) {
+        continue;
+      }
+      for (const pull of await located.connection.openPulls(located.name)) {
+        const names = dependsOnUrls(pull.body ?? '').some(
+          (d) => this.canonicalOf(located.connection, d) === change.project && d.number === change.number,
+        );
+        if (names) {
+          children.push(await this.describe(project, located.connection, located.name, pull));
+        }
+      }
+    }
+    return children;
+  }
+
+  private canonicalOf(connection: GitHubConnection, dependency: { web: string; repository: string }): string {
+    const host = new URL(dependency.web).host;
+    const hostname = host === new URL(connection.web).host ? connection.canonicalHostname : host;
+    return `${hostname}/${dependency.repository}`;
+  }
+
+  private async describe(
+    project: string,
+    connection: GitHubConnection,
+    repository: string,
+    pull: PullJson,
+    patchset?: string,
+  ): Promise<ChangeInfo> {
+    const sha = patchset ?? pull.head.sha;
+    const [review, dependsOn] = [
+      await this.reviewState(connection, repository, pull),
+      dependsOnUrls(pull.body ?? '').map((d) => ({ project: this.canonicalOf(connection, d), number: d.number })),
+    ];
+    return {
+      kind: 'change',
+      project,
+      ref: `refs/pull/${pull.number}/head`,
+      branch: pull.base.ref,
+      number: pull.number,
+      patchset: sha,
+      oldrev: null,
+      newrev: sha,
+      url: pull.html_url,
+      owner: pull.user?.login ?? null,
+      dependsOn,
+      merged: pull.merged,
+      currentPatchset: sha === pull.head.sha,
+      review,
+    };
+  }
+
+  private async reviewState(
+    connection: GitHubConnection,
+    repository: string,
+    pull: PullJson,
+  ): Promise<CodeReviewState> {
+    const [reviews, statuses, checks] = await Promise.all([
+      connection.reviews(repository, pull.number),
+      connection.statuses(repository, pull.head.sha),
+      connection.checkRuns(repository, pull.head.sha),
+    ]);
+    // The latest review of each reviewer counts (COMMENTED does not replace a verdict).
+    const latest = new Map<string, { state: string; submittedAt: string }>();
+    for (const r of reviews) {
+      const user = r.user?.login;
+      // A PENDING review is not submitted yet (it has no submission time).
+      if (!user || r.state === 'PENDING' || (r.state === 'COMMENTED' && latest.has(user))) {
+        continue;
+      }
+      latest.set(user, { state: r.state, submittedAt: r.submitted_at ?? '' });
+    }
+    const permissions = await Promise.all(
+      [...latest.keys()].map((user) => connection.permission(repository, user).catch(() => 'read')),
+    );
+    return {
+      state: pull.state,
+      draft: pull.draft ?? false,
+      title: pull.title,
+      labels: pull.labels.map((l) => l.name),
+      reviews: [...latest.entries()].map(([username, r], i) => ({
+        username,
+        type: r.state.toLowerCase(),
+        permission: permissions[i],
+        submittedAt: r.submittedAt,
+      })),
+      statuses: statuses.statuses.map((s) => `${s.creator?.login ?? ''}:${s.context}:${s.state}`),
+      checks: checks.check_runs.map((c) => `${c.app.slug}:${c.name}:${c.conclusion ?? c.status}`),
+    };
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * The GitHub reporter (docs/github.md#reporters): for each reporter of the phase, a commit
+ * status, a check run, a comment, labels added or removed and a review on the pull request.
+ * Merging is not done here: `merge: true` makes the engine merge on success through the merger
+ * port (`mergePullRequest` below).
+ */
+import type { ChangeInfo } from '../../model/changes';
+import type { GitHubConnection } from './connection';
+
+/** What the engine reports about an item in one phase (the shape of the engine's reporter port). */
+export interface GitHubItemReport {
+  tenant: string;
+  pipeline: string;
+  phase: string;
+  change: ChangeInfo;
+  buildsetUuid: string;
+  message: string;
+  result: string | null;
+  jobs: Array<{ name: string; result: string | null; voting: boolean }>;
+  reporters: Array<{ connection: string; driver: string; options: Record<string, unknown> }>;
+}
+
+const STATUS_DESCRIPTION: Record<string, string> = {
+  pending: 'started',
+  success: 'succeeded',
+  failure: 'failed',
+  error: 'errored',
+};
+
+function repositoryOf(change: ChangeInfo, connection: GitHubConnection): string {
+  const prefix = `${connection.canonicalHostname}/`;
+  return change.project.startsWith(prefix) ? change.project.slice(prefix.length) : change.project;
+}
+
+function checkSummary(report: GitHubItemReport): string {
+  const lines = report.jobs.map(
+    (job) => `- ${job.name}: ${job.result ?? 'in progress'}${job.voting ? '' : ' (non-voting)'}`,
+  );
+  return [report.message, '', ...lines].join('\n').trim();
+}
+
+export class GitHubReporter {
+  /** Check run ids by connection, repository, head sha and name (a run is created once, then updated). */
+  private readonly checkRuns = new Map<string, number>();
+
+  constructor(
+    private readonly connections: ReadonlyMap<string, GitHubConnection>,
+    private readonly buildsetUrl: (tenant: string, uuid: string) => string,
+  ) {}
+
+  async report(report: GitHubItemReport): Promise<void> {
+    const change = report.change;
+    for (const reporter of report.reporters) {
+      const connection = this.connections.get(reporter.connection);
+      if (!connection || change.kind !== 'change' || change.number === null || change.patchset === null) {
+        continue;
+      }
+      await this.apply(connection, repositoryOf(change, connection), report, reporter.options);
+    }
+  }
+
+  private async apply(
+    connection: GitHubConnection,
+    repository: string,
+    report: GitHubItemReport,
+    options: Record<string, unknown>,
+  ): Promise<void> {
+    const client = connection.client;
+    const number = report.change.number ?? 0;
+    const sha = report.change.patchset ?? '';
+    const context = `${report.tenant}/${report.pipeline}`;
+    const url = this.buildsetUrl(report.tenant, report.buildsetUuid);
+    if (typeof options.status === 'string') {
+      const state = options.status;
+      const target = typeof options['status-url'] === 'string' ? options['status-url'] : url;
+      await client.request('POST', `/repos/${repository}/statuses/${sha}`, repository, {
+        state,
+        context,
+        target_url: target,
+        description: `${report.pipeline} ${STATUS_DESCRIPTION[state] ?? state}`,
+      });
+    }
+    if (typeof options.check === 'string') {
+      await this.reportCheck(connection, repository, report, options.check, url);
+    }
+    const comment = options.comment === undefined ? report.message !== '' : options.comment === true;
+    if (comment && report.message !== '') {
+      await client.request('POST', `/repos/${repository}/issues/${number}/comments`, repository, {
+        body: report.message,
+      });
+    }
+    const labels = list(options.label);
+    if (labels.length > 0) {
+      await client.request('POST', `/repos/${repository}/issues/${number}/labels`, repository, { labels });
+    }
+    for (const label of list(options.unlabel)) {
+      await client
+        .request('DELETE', `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`, repository)
+        .catch((err: unknown) => {
+          // A label that is not there is already removed.
+          if ((err as { status?: number }).status !== 404) {
+            throw err;
+          }
+        });
+    }
+    if (typeof options.review === 'string') {
+      const event = { approve: 'APPROVE', comment: 'COMMENT', 'request-changes': 'REQUEST_CHANGES' }[options.review];
+      await client.request('POST', `/repos/${repository}/pulls/${number}/reviews`, repository, {
+        event: event ?? 'COMMENT',
+        commit_id: sha,
+        body: typeof options['review-body'] === 'string' ? options['review-body'] : report.message || undefined,
+      });
+    }
+  }
+
+  private async reportCheck(
+    connection: GitHubConnection,
+    repository: string,
+    report: GitHubItemReport,
+    state: string,
+    url: string,
+  ): Promise<void> {
+    const sha = report.change.patchset ?? '';
+    const name = `${report.tenant}/${report.pipeline}`;
+    const key = `${connection.name}\n${repository}\n${sha}\n${name}`;
+    const done = state !== 'in_progress';
+    const body = {
+      name,
+      head_sha: sha,
+      details_url: url,
+      external_id: report.buildsetUuid,
+      status: done ? 'completed' : 'in_progress',
+      ...(done ? { conclusion: state, completed_at: new Date().toISOString() } : {}),
+      output: { title: `${report.pipeline}: ${report.result ?? 'in progress'}`, summary: checkSummary(report) || name },
+    };
+    const existing = this.checkRuns.get(key);
+    if (existing !== undefined) {
+      await connection.client.request('PATCH', `/repos/${repository}/check-runs/${existing}`, repository, body);
+      return;
+    }
+    const created = await connection.client.request<{ id: number }>(
+      'POST',
+      `/repos/${repository}/check-runs`,
+      repository,
+      body,
+    );
+    this.checkRuns.set(key, created.id);
+  }
+}
+
+function list(value: unknown): string[] {
+  return value === undefined || value === null ? [] : (Array.isArray(value) ? value : [value]).map(String);
+}
+
+const MERGE_METHODS: Record<string, string> = {
+  merge: 'merge',
+  'merge-resolve': 'merge',
+  'merge-recursive': 'merge',
+  'merge-ort': 'merge',
+  'squash-merge': 'squash',
+  rebase: 'rebase',
+  'cherry-pick': 'rebase',
+};
+
+/**
+ * Merge a pull request through the API with the project's merge mode (docs/github.md#reporters);
+ * the API's refusal is returned in its own words.
+ */
+export async function mergePullRequest(
+  connection: GitHubConnection,
+  repository: string,
+  number: number,
+  sha: string | null,
+  mergeMode: string,
+): Promise<{ merged: true; newrev: string } | { merged: false; error: string }> {
+  try {
+    const body = await connection.client.request<{ sha: string }>(
+      'PUT',
+      `/repos/${repository}/pulls/${number}/merge`,
+      repository,
+      { merge_method: MERGE_METHODS[mergeMode] ?? 'merge', ...(sha ? { sha } : {}) },
+    );
+    return { merged: true, newrev: body.sha };
+  } catch (err) {
+    const apiMessage = (err as { apiMessage?: string }).apiMessage;
+    return { merged: false, error: apiMessage ?? String(err) };
+  }
+}

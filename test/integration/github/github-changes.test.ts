@@ -1,0 +1,160 @@
+/**
+ * More of the GitHub driver through the real server and the fake GitHub (docs/github.md): a new
+ * push to a pull request removes its old item; `Depends-On` across two repositories gates both,
+ * in order; a merge the API refuses fails the item with the API's words; branch protection
+ * (`exclude-unprotected-branches`, required status contexts); rate limits are waited out;
+ * repositories are cloned over HTTPS with the installation token.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  appFiles,
+  GITHUB_PIPELINES,
+  lastStatus,
+  startGitHubTenant,
+  until,
+  type GitHubTenant,
+} from '../../helpers/github-tenant';
+
+jest.setTimeout(240_000);
+
+const TENANT = `
+- tenant:
+    name: acme
+    source:
+      github:
+        config-projects:
+          - org/config:
+              load-branch: main
+        untrusted-projects:
+          - org/app:
+              exclude-unprotected-branches: true
+          - org/lib
+`;
+
+describe('GitHub driver: patchsets, dependencies, refusals, protection, rate limits', () => {
+  let env: GitHubTenant;
+  let scratch: string;
+
+  beforeAll(async () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'sluice-github-holds-'));
+    env = await startGitHubTenant({
+      repos: {
+        'org/config': { 'zuul.yaml': GITHUB_PIPELINES },
+        'org/app': appFiles('merge', 'integrated'),
+        'org/lib': appFiles('merge', 'integrated'),
+      },
+      tenantFile: TENANT,
+      prepare: (hub) => {
+        // org/app: main is protected and needs the gate's status; wip is not protected.
+        hub.repo('org/app').protected.set('main', { requiredContexts: ['acme/gate'] });
+        execFileSync('git', ['branch', 'wip', 'main'], { cwd: hub.repo('org/app').dir });
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await env?.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const status = (repo: string, sha: string, context: string) => lastStatus(env.hub, repo, sha, context);
+  const approveAndLabel = async (repo: string, number: number) => {
+    await env.hub.review(repo, number, 'reviewer', 'APPROVED');
+    await env.hub.label(repo, number, 'gate');
+  };
+
+  it('ignores pull requests to unprotected branches of a project that excludes them', async () => {
+    const { hub, server } = env;
+    await hub.openPull('org/app', { title: 'On wip', files: { 'wip.txt': 'x\n' }, base: 'wip' });
+    const delivery = hub.deliveries.at(-1);
+    await server.app.roles?.connectionEvents.idle();
+    const stored = await server.database.knex('connection_events').where({ delivery: delivery?.id }).first();
+    expect(stored.outcome).toBe('submitted 0; acme: wip is not protected');
+    // Only main was loaded for the tenant.
+    const layout = server.app.layoutManager?.layout('acme');
+    expect(layout?.projects.get(`${new URL(hub.url).host}/org/app`)?.branches).toEqual(['main']);
+  });
+
+  it('removes the old item when a new commit is pushed to the pull request', async () => {
+    const { hub } = env;
+    const hold = path.join(scratch, 'hold-app');
+    writeFileSync(hold, '');
+    const pull = await hub.openPull('org/app', { title: 'Slow', files: { HOLD: hold } });
+    const first = pull.headSha;
+    await until('the first patchset started', () => status('org/app', first, 'acme/check')?.state === 'pending');
+    const second = await hub.pushToPull('org/app', pull.number, { 'more.txt': 'y\n' });
+    const cancelled = await until('the first patchset dequeued', () =>
+      hub.repo('org/app').checkRuns.find((r) => r.headSha === first && r.status === 'completed'),
+    );
+    expect(cancelled.conclusion).toBe('cancelled');
+    rmSync(hold);
+    await until('the second patchset reported', () => status('org/app', second, 'acme/check')?.state === 'success');
+    expect(status('org/app', first, 'acme/check')?.state).toBe('pending');
+  });
+
+  it('gates pull requests of two repositories joined by Depends-On, in order', async () => {
+    const { hub } = env;
+    const lib = await hub.openPull('org/lib', { title: 'Library part', files: { 'lib.txt': 'lib\n' } });
+    const app = await hub.openPull('org/app', {
+      title: 'Application part',
+      body: `Uses the library.\n\nDepends-On: ${hub.url}/org/lib/pull/${lib.number}`,
+      files: { 'app.txt': 'app\n' },
+    });
+    // The application's pull request waits for its dependency's approval.
+    await approveAndLabel('org/app', app.number);
+    await env.server.app.roles?.connectionEvents.idle();
+    await approveAndLabel('org/lib', lib.number);
+    await until('both merged', () => lib.merged && app.merged);
+    const merges = hub.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/merge') && r.status === 200);
+    expect(merges.map((r) => r.path)).toEqual([
+      `/repos/org/lib/pulls/${lib.number}/merge`,
+      `/repos/org/app/pulls/${app.number}/merge`,
+    ]);
+    // main of org/app requires acme/gate: the status was set before the merge.
+    expect(status('org/app', app.headSha, 'acme/gate')?.state).toBe('success');
+  });
+
+  it('fails the item with the reason the API gives for refusing a merge', async () => {
+    const { hub } = env;
+    const pull = await hub.openPull('org/lib', { title: 'Refused', files: { 'refused.txt': 'no\n' } });
+    pull.refuseMerge = 'At least 1 approving review is required by reviewers with write access.';
+    await approveAndLabel('org/lib', pull.number);
+    await until('gate failure', () => status('org/lib', pull.headSha, 'acme/gate')?.state === 'failure');
+    const comment = await until('the failure comment', () => pull.comments.find((c) => c.body.includes('not merged')));
+    expect(comment.body).toContain(
+      'This change was not merged by the code review system: At least 1 approving review is required by reviewers with write access.',
+    );
+    expect(pull.merged).toBe(false);
+  });
+
+  it.each([
+    ['retry-after', 1],
+    ['reset', 2],
+  ] as const)('waits out a rate limit (%s) and carries on', async (mode, seconds) => {
+    const { hub } = env;
+    const since = hub.requests.length;
+    hub.rateLimit(2, mode, seconds);
+    const pull = await hub.openPull('org/lib', { title: `Limited ${mode}`, files: { [`${mode}.txt`]: 'z\n' } });
+    await until('check success', () => status('org/lib', pull.headSha, 'acme/check')?.state === 'success');
+    const requests = hub.requests.slice(since);
+    const limited = requests.filter((r) => r.status === 429 || r.status === 403);
+    expect(limited).toHaveLength(2);
+    // Each refused call was made again, not before the limit ended, until it went through.
+    for (const refused of limited) {
+      const same = requests.filter((r) => r.at > refused.at && r.method === refused.method && r.path === refused.path);
+      expect(same[0].at - refused.at).toBeGreaterThanOrEqual(mode === 'reset' ? 1000 : 950);
+      expect(same.at(-1)?.status).toBeLessThan(400);
+    }
+  });
+
+  it('clones repositories over HTTPS with the installation token', () => {
+    const access = env.hub.gitAccess;
+    expect(access.some((a) => a.path.startsWith('/org/app/'))).toBe(true);
+    expect(access.some((a) => a.path.startsWith('/org/config/'))).toBe(true);
+    // Only installation tokens (no personal token exists in this fake).
+    expect(access.every((a) => a.installationId === 1)).toBe(true);
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The GitHub driver's pipeline requirements and trigger filters (docs/github.md#requirements,
+ * docs/github.md#trigger-filters), judged on pull requests built here.
+ */
+import { compileGitHubTrigger, githubRequirementCheck } from '../../../src/config/github-rules';
+import type { ChangeInfo, CodeReviewState } from '../../../src/model/changes';
+import type { TriggerEvent } from '../../../src/model/engine-events';
+
+function pull(review: Partial<CodeReviewState> = {}, change: Partial<ChangeInfo> = {}): ChangeInfo {
+  return {
+    kind: 'change',
+    project: 'github.com/org/app',
+    ref: 'refs/pull/7/head',
+    branch: 'main',
+    number: 7,
+    patchset: 'a'.repeat(40),
+    oldrev: null,
+    newrev: 'a'.repeat(40),
+    url: 'https://github.com/org/app/pull/7',
+    owner: 'dev',
+    dependsOn: [],
+    merged: false,
+    currentPatchset: true,
+    review: { state: 'open', draft: false, title: 'T', labels: [], reviews: [], statuses: [], checks: [], ...review },
+    ...change,
+  };
+}
+
+const approved = { username: 'alice', type: 'approved', permission: 'write', submittedAt: '2026-01-01T00:00:00Z' };
+
+describe('GitHub requirements', () => {
+  it('require: open, current-patchset, draft hold on an open pull request at its head', () => {
+    const check = githubRequirementCheck({ open: true, 'current-patchset': true, draft: false }, 'require');
+    expect(check(pull())).toBeNull();
+    expect(check(pull({ state: 'closed' }))).toBe('open is false (require open: true)');
+    expect(check(pull({}, { currentPatchset: false }))).toBe(
+      'current-patchset is false (require current-patchset: true)',
+    );
+    expect(check(pull({ draft: true }))).toBe('draft is true (require draft: false)');
+  });
+
+  it('reject: a flag that holds refuses the change', () => {
+    const check = githubRequirementCheck({ draft: true, merged: true }, 'reject');
+    expect(check(pull())).toBeNull();
+    expect(check(pull({ draft: true }))).toBe('draft is true (reject draft: true)');
+    expect(check(pull({}, { merged: true }))).toBe('merged is true (reject merged: true)');
+  });
+
+  it('reviews, labels and statuses by full-match regexes', () => {
+    const check = githubRequirementCheck(
+      {
+        review: [{ type: 'approved', permission: 'write|admin' }],
+        label: 'gate',
+        status: 'sluice.*:acme/check:success',
+      },
+      'require',
+    );
+    const ready = pull({ reviews: [approved], labels: ['gate'], statuses: ['sluice[bot]:acme/check:success'] });
+    expect(check(ready)).toBeNull();
+    expect(check(pull({ labels: ['gate'], statuses: ready.review?.statuses }))).toMatch(/^it lacks a review matching/);
+    expect(check(pull({ reviews: [{ ...approved, permission: 'read' }], labels: ['gate'] }))).toMatch(/lacks a review/);
+    expect(check(pull({ reviews: [approved], statuses: ready.review?.statuses }))).toBe(
+      'it lacks the label gate (require label)',
+    );
+    expect(check(pull({ reviews: [approved], labels: ['gate'], statuses: ['x:acme/check:failure'] }))).toMatch(
+      /lacks a status matching/,
+    );
+    const reject = githubRequirementCheck({ review: [{ type: 'changes_requested' }] }, 'reject');
+    expect(reject(pull({ reviews: [approved] }))).toBeNull();
+    expect(reject(pull({ reviews: [{ ...approved, type: 'changes_requested' }] }))).toMatch(/^it has a review/);
+  });
+
+  it('a ref update is not a pull request', () => {
+    const check = githubRequirementCheck({ open: true }, 'require');
+    expect(check({ ...pull(), kind: 'branch', review: undefined })).toBe('it is not a pull request (require)');
+  });
+});
+
+describe('GitHub trigger filters', () => {
+  const event = (fields: Partial<TriggerEvent>): TriggerEvent =>
+    ({ type: 'pull_request', project: 'github.com/org/app', ...fields }) as TriggerEvent;
+
+  it('event, action and label', () => {
+    const matches = compileGitHubTrigger({ event: 'pull_request', action: 'labeled', label: 'gate' });
+    expect(matches(event({ action: 'labeled', label: 'gate' }), undefined)).toBe(true);
+    expect(matches(event({ action: 'labeled', label: 'other' }), undefined)).toBe(false);
+    expect(matches(event({ action: 'opened' }), undefined)).toBe(false);
+    expect(matches(event({ type: 'push', action: 'labeled', label: 'gate' }), undefined)).toBe(false);
+  });
+
+  it('review state, comment and branch regexes, and the change once read', () => {
+    const review = compileGitHubTrigger({ event: 'pull_request_review', action: 'submitted', state: 'approved' });
+    expect(review(event({ type: 'pull_request_review', action: 'submitted', state: 'approved' }), undefined)).toBe(
+      true,
+    );
+    expect(review(event({ type: 'pull_request_review', action: 'submitted', state: 'commented' }), undefined)).toBe(
+      false,
+    );
+    const comment = compileGitHubTrigger({
+      event: 'pull_request',
+      action: 'comment',
+      comment: '(?i)^\\s*recheck\\s*$',
+    });
+    expect(comment(event({ action: 'comment', comment: 'recheck' }), undefined)).toBe(true);
+    expect(comment(event({ action: 'comment', comment: 'please recheck' }), undefined)).toBe(false);
+    expect(comment(event({ action: 'comment', comment: 'Looks fine.\nRECHECK' }), undefined)).toBe(false);
+    const search = compileGitHubTrigger({ event: 'pull_request', comment: 'recheck' });
+    expect(search(event({ action: 'comment', comment: 'please recheck this' }), undefined)).toBe(true);
+    const branch = compileGitHubTrigger({ event: 'pull_request', branch: 'stable/.*', require: { label: 'ok' } });
+    expect(branch(event({ branch: 'stable/1' }), undefined)).toBe(true);
+    expect(branch(event({ branch: 'main' }), undefined)).toBe(false);
+    expect(branch(event({}), pull({ labels: ['ok'] }, { branch: 'stable/2' }))).toBe(true);
+    expect(branch(event({}), pull({ labels: [] }, { branch: 'stable/2' }))).toBe(false);
+  });
+});
