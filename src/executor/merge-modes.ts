@@ -10,7 +10,7 @@
  * - `rebase`: the change's commits not yet in the head are rebased onto it (fast-forward result).
  */
 import type { MergeMode } from '../model/merge-modes';
-import { git, GitError } from '../sources/git-cli';
+import { git, GitError, gitWithInput } from '../sources/git-cli';
 
 export class MergeConflictError extends Error {
   constructor(
@@ -52,7 +52,7 @@ async function runMode(repo: string, commit: string, mode: MergeMode, message: s
   }
   switch (mode) {
     case 'cherry-pick': {
-      if (await isAncestor(repo, commit, 'HEAD')) {
+      if ((await isAncestor(repo, commit, 'HEAD')) || (await alreadyPicked(repo, commit))) {
         return;
       }
       const parents =
@@ -84,6 +84,52 @@ async function runMode(repo: string, commit: string, mode: MergeMode, message: s
     default:
       throw new Error(`unsupported merge mode ${mode}`);
   }
+}
+
+/** Author, author time and message of a commit, which `git cherry-pick` keeps. */
+const IDENTITY = '%an%x1f%ae%x1f%at%x1f%B';
+
+/**
+ * Whether HEAD already holds a cherry-pick of `commit`: a commit made after it was authored with
+ * the same author, author time and message and the same patch (`git patch-id --stable`). A gate
+ * merge repeated by the next scheduler after the one that pushed it died before its pass
+ * committed must not pick the change a second time (docs/executor.md#merge-modes-and-workspace-schemes).
+ * A different change that only shares the identity (an amended copy) is still picked.
+ */
+async function alreadyPicked(repo: string, commit: string): Promise<boolean> {
+  const own = (await git(repo, ['show', '-s', `--format=${IDENTITY}`, commit])).stdout.trim();
+  const authored = own.split('\x1f')[2] ?? '0';
+  const { stdout } = await git(repo, [
+    'log',
+    `--since=${authored}`,
+    `--format=%H%x1f${IDENTITY}%x1e`,
+    `${commit}..HEAD`,
+  ]);
+  const twins = stdout
+    .split('\x1e')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.slice(entry.indexOf('\x1f') + 1) === own)
+    .map((entry) => entry.slice(0, entry.indexOf('\x1f')));
+  if (twins.length === 0) {
+    return false;
+  }
+  const wanted = await patchId(repo, commit);
+  for (const twin of twins) {
+    if ((await patchId(repo, twin)) === wanted) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The stable patch id of a commit's changed lines against its first parent, without context lines
+ * (they differ when the branch moved in between); '' for an empty change.
+ */
+async function patchId(repo: string, commit: string): Promise<string> {
+  const diff = (await git(repo, ['diff', '--no-color', '--no-ext-diff', '--unified=0', `${commit}^1`, commit])).stdout;
+  const id = await gitWithInput(repo, ['patch-id', '--stable'], diff);
+  return id.toString('utf8').split(' ')[0] ?? '';
 }
 
 /** Files git reports as unmerged in the index. */

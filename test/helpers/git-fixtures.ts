@@ -22,14 +22,29 @@ export interface GitFixture {
   /** Commit `files` on top of `parent` (a ref or sha of the project) and push it to `ref`; resolves with the sha. */
   commit(
     project: string,
-    options: { parent: string; files: FileSpec; message?: string; ref: string; author?: string; delete?: string[] },
+    options: {
+      parent: string;
+      files: FileSpec;
+      message?: string;
+      ref: string;
+      author?: string;
+      authorDate?: string;
+      delete?: string[];
+    },
   ): Promise<string>;
   /** Commit and push as patchset `patchset` of change `number`. */
   pushChange(
     project: string,
     number: number,
     patchset: number,
-    options: { parent: string; files: FileSpec; message?: string; author?: string; delete?: string[] },
+    options: {
+      parent: string;
+      files: FileSpec;
+      message?: string;
+      author?: string;
+      authorDate?: string;
+      delete?: string[];
+    },
   ): Promise<string>;
   revParse(project: string, rev: string): Promise<string>;
   showFile(project: string, rev: string, file: string): Promise<string>;
@@ -52,6 +67,8 @@ export function createGitFixture(): GitFixture {
       message?: string;
       ref: string;
       author?: string;
+      /** `GIT_AUTHOR_DATE` (git's date formats, `@<seconds> +0000`). */
+      authorDate?: string;
       delete?: string[];
     },
   ): Promise<string> {
@@ -80,6 +97,9 @@ export function createGitFixture(): GitFixture {
     const author = options.author ?? 'Test Author <author@example.com>';
     const match = /^(.*) <(.*)>$/.exec(author);
     const env: Record<string, string> = match ? { GIT_AUTHOR_NAME: match[1], GIT_AUTHOR_EMAIL: match[2] } : {};
+    if (options.authorDate) {
+      env.GIT_AUTHOR_DATE = options.authorDate;
+    }
     await git(work, ['commit', '--quiet', '--allow-empty', '-m', options.message ?? `Commit ${counter}`], env);
     const sha = (await git(work, ['rev-parse', 'HEAD'])).stdout.trim();
     if (options.parent === null) {

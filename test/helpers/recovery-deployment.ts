@@ -176,7 +176,7 @@ export async function recoveryDeployment(options: { pollInterval?: number } = {}
     configFile,
     baseDir,
     store,
-    serve: () => startServe(configFile, databaseUrl, running),
+    serve: () => startServe(configFile, { databaseUrl, running }),
     pushChange: (number) => pushChange({ dir, baseDir }, number),
     pushBranch: (branch) => commitOnMaster({ dir, baseDir }, `refs/heads/${branch}`, `Move ${branch}`),
     release: () => writeFileSync(path.join(marks, 'release'), ''),
@@ -207,8 +207,25 @@ export async function recoveryDeployment(options: { pollInterval?: number } = {}
   };
 }
 
-async function startServe(configFile: string, databaseUrl: string, running: Set<ChildProcess>): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'sluice.js'), 'serve', '--config', configFile], {
+/** How to start one `sluice serve` child process. */
+export interface ServeOptions {
+  databaseUrl: string;
+  /** Children still running, for the deployment's clean-up (the child is added and removed on exit). */
+  running: Set<ChildProcess>;
+  /** `--roles` (all roles when unset). */
+  roles?: readonly string[];
+  /** Called with the child as soon as it is spawned (before it is ready), to kill it while it starts. */
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+/** Start `sluice serve --config <configFile>` (in the file's directory) and wait for its address. */
+export async function startServe(configFile: string, options: ServeOptions): Promise<ServeProcess> {
+  const { databaseUrl, running, roles, onSpawn } = options;
+  const args = [path.join(ROOT, 'bin', 'sluice.js'), 'serve', '--config', configFile];
+  if (roles) {
+    args.push('--roles', roles.join(','));
+  }
+  const child = spawn(process.execPath, args, {
     cwd: path.dirname(configFile),
     env: {
       PATH: process.env.PATH ?? '',
@@ -221,6 +238,7 @@ async function startServe(configFile: string, databaseUrl: string, running: Set<
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
+  onSpawn?.(child);
   let output = '';
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
@@ -259,5 +277,10 @@ export async function waitFor(
   }
 }
 
-/** `describe` for tests of several processes on one database: skipped (with a note) without DATABASE_URL. */
-export const describeMultiProcess: jest.Describe = process.env.DATABASE_URL ? describe : describe.skip;
+/**
+ * `describe` for tests of several processes on one database: skipped (with a note) without
+ * DATABASE_URL. Undefined outside jest (bench/chaos.ts imports this module too).
+ */
+export const describeMultiProcess: jest.Describe = (
+  typeof describe === 'undefined' ? undefined : process.env.DATABASE_URL ? describe : describe.skip
+) as jest.Describe;

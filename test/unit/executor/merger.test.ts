@@ -295,6 +295,80 @@ describe('Merger', () => {
       expect(again).toEqual({ ok: true, oldrev: outcome.newrev, newrev: outcome.newrev });
     });
 
+    // A scheduler killed after the push but before its pass committed leaves the change merged
+    // while the store says it is not; the next leader merges it again (docs/operations.md#chaos-runs).
+    it.each(['merge', 'merge-resolve', 'cherry-pick', 'squash-merge', 'rebase'] as MergeMode[])(
+      'merging a change again after it was merged in %s mode changes nothing',
+      async (mode) => {
+        const number = 30 + ['merge', 'merge-resolve', 'cherry-pick', 'squash-merge', 'rebase'].indexOf(mode);
+        const ref = `refs/changes/${number}/${number}/1`;
+        await fixture.pushChange('org/a', number, 1, { parent: 'master', files: { [`again-${number}.txt`]: 'x\n' } });
+        const request = { connection: 'local', project: 'org/a', ref, targetBranch: 'master', mergeMode: mode };
+        const first = await merger.mergeToBranch(request);
+        expect(first.ok).toBe(true);
+        const tip = await fixture.revParse('org/a', 'master');
+        // Another change merged in between, as the next leader may merge items ahead first.
+        await fixture.pushChange('org/a', number + 10, 1, {
+          parent: 'master',
+          files: { [`between-${number}.txt`]: 'y\n' },
+        });
+        const between = await merger.mergeToBranch({ ...request, ref: `refs/changes/${number + 10}/${number + 10}/1` });
+        expect(between.ok && between.oldrev).toBe(tip);
+        const head = await fixture.revParse('org/a', 'master');
+        expect(await merger.mergeToBranch(request)).toEqual({ ok: true, oldrev: head, newrev: head });
+        expect(await fixture.revParse('org/a', 'master')).toBe(head);
+      },
+    );
+
+    it('cherry-pick does not pick a change again after the lines around it changed on the branch', async () => {
+      await fixture.commit('org/a', {
+        parent: 'master',
+        files: { 'lines.txt': '1\n2\n3\n4\n5\n6\n7\n' },
+        ref: 'refs/heads/master',
+      });
+      await fixture.pushChange('org/a', 60, 1, {
+        parent: 'master',
+        files: { 'lines.txt': '1\n2\n3\n4\n5\n6\nseven\n' },
+      });
+      await fixture.pushChange('org/a', 61, 1, {
+        parent: 'master',
+        files: { 'lines.txt': '1\n2\n3\n4\nfive\n6\n7\n' },
+      });
+      const request = {
+        connection: 'local',
+        project: 'org/a',
+        targetBranch: 'master',
+        mergeMode: 'cherry-pick' as const,
+      };
+      expect((await merger.mergeToBranch({ ...request, ref: 'refs/changes/60/60/1' })).ok).toBe(true);
+      expect((await merger.mergeToBranch({ ...request, ref: 'refs/changes/61/61/1' })).ok).toBe(true);
+      const head = await fixture.revParse('org/a', 'master');
+      expect(await merger.mergeToBranch({ ...request, ref: 'refs/changes/60/60/1' })).toEqual({
+        ok: true,
+        oldrev: head,
+        newrev: head,
+      });
+      expect(await fixture.showFile('org/a', 'master', 'lines.txt')).toBe('1\n2\n3\n4\nfive\n6\nseven\n');
+    });
+
+    it('cherry-pick still picks a different change with the same author, author time and message', async () => {
+      const same = { message: 'Same message', authorDate: '@1700000000 +0000' };
+      await fixture.pushChange('org/a', 50, 1, { parent: 'master', files: { 'twin-a.txt': 'a\n' }, ...same });
+      await fixture.pushChange('org/a', 51, 1, { parent: 'master', files: { 'twin-b.txt': 'b\n' }, ...same });
+      const request = {
+        connection: 'local',
+        project: 'org/a',
+        targetBranch: 'master',
+        mergeMode: 'cherry-pick' as const,
+      };
+      expect((await merger.mergeToBranch({ ...request, ref: 'refs/changes/50/50/1' })).ok).toBe(true);
+      const tip = await fixture.revParse('org/a', 'master');
+      const second = await merger.mergeToBranch({ ...request, ref: 'refs/changes/51/51/1' });
+      expect(second.ok && second.oldrev).toBe(tip);
+      expect(second.ok && second.newrev).not.toBe(tip);
+      expect(await fixture.showFile('org/a', 'master', 'twin-b.txt')).toBe('b\n');
+    });
+
     it('reports a conflict without touching the branch', async () => {
       await fixture.pushChange('org/a', 21, 1, { parent: 'master', files: { 'shared.txt': 'one side\n' } });
       await fixture.pushChange('org/a', 22, 1, { parent: 'master', files: { 'shared.txt': 'other side\n' } });
