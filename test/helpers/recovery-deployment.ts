@@ -7,7 +7,7 @@
  * marks: `started-<change>-<attempt>`, its step's pid in `pid-<change>-<attempt>`, and a line
  * `<change> <attempt>` in `runs` when it finishes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,8 +15,7 @@ import { git } from '../../src/sources/git-cli';
 import { seedRepositories } from '../../src/sources/git-seed';
 import type { Database } from '../../src/store/database';
 import { createTestDatabase, type TestDatabase } from './database';
-
-const ROOT = path.resolve(__dirname, '..', '..');
+import { spawnServe } from './serve-process';
 
 const SLOW_SCRIPT = `#!/bin/sh
 marks="$SLUICE_VAR_marks"
@@ -221,27 +220,16 @@ export interface ServeOptions {
 /** Start `sluice serve --config <configFile>` (in the file's directory) and wait for its address. */
 export async function startServe(configFile: string, options: ServeOptions): Promise<ServeProcess> {
   const { databaseUrl, running, roles, onSpawn } = options;
-  const args = [path.join(ROOT, 'bin', 'sluice.js'), 'serve', '--config', configFile];
-  if (roles) {
-    args.push('--roles', roles.join(','));
-  }
-  const child = spawn(process.execPath, args, {
+  const child = spawnServe(configFile, {
+    roles: roles?.join(','),
     cwd: path.dirname(configFile),
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      SLUICE_LOG_LEVEL: 'warn',
-      SLUICE_FROM_SOURCE: '1',
-      DATABASE_URL: databaseUrl,
-      ...(process.env.SLUICE_CACHE_DIR ? { SLUICE_CACHE_DIR: process.env.SLUICE_CACHE_DIR } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { DATABASE_URL: databaseUrl },
   });
   running.add(child);
   onSpawn?.(child);
   let output = '';
   const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
+    child.on('exit', (code: number | null) => {
       running.delete(child);
       resolve(code);
     }),

@@ -3,10 +3,9 @@
  * configuration file, its address read from the banner's health line (printed by every process,
  * with or without the api role).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-
-const ROOT = path.resolve(__dirname, '..', '..');
+import { spawnServe } from './serve-process';
 
 export interface RoleProcess {
   name: string;
@@ -25,27 +24,7 @@ export async function startRoleProcess(
   configFile: string,
   roles: string | undefined,
 ): Promise<RoleProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'bin', 'sluice.js'),
-      'serve',
-      '--config',
-      configFile,
-      ...(roles === undefined ? [] : ['--roles', roles]),
-    ],
-    {
-      cwd: path.dirname(configFile),
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        SLUICE_LOG_LEVEL: 'warn',
-        SLUICE_FROM_SOURCE: '1',
-        ...(process.env.SLUICE_CACHE_DIR ? { SLUICE_CACHE_DIR: process.env.SLUICE_CACHE_DIR } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawnServe(configFile, { roles, cwd: path.dirname(configFile) });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const base = await new Promise<string>((resolve, reject) => {

@@ -17,17 +17,33 @@ export interface ServeProcess {
   ready(): Promise<{ status: number; body: unknown }>;
 }
 
-export async function startServe(configFile: string, env: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'sluice.js'), 'serve', '--config', configFile], {
-    cwd: ROOT,
+/**
+ * Spawn `sluice serve --config <file>` (with `--roles` when given) from the sources, logging
+ * warnings only; `env` adds to the minimal environment every test process gets.
+ */
+export function spawnServe(
+  configFile: string,
+  options: { roles?: string; cwd?: string; env?: Record<string, string> } = {},
+): ChildProcessWithoutNullStreams {
+  const args = [path.join(ROOT, 'bin', 'sluice.js'), 'serve', '--config', configFile];
+  if (options.roles !== undefined) {
+    args.push('--roles', options.roles);
+  }
+  return spawn(process.execPath, args, {
+    cwd: options.cwd ?? ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       SLUICE_LOG_LEVEL: 'warn',
       SLUICE_FROM_SOURCE: '1',
-      ...env,
+      ...(process.env.SLUICE_CACHE_DIR ? { SLUICE_CACHE_DIR: process.env.SLUICE_CACHE_DIR } : {}),
+      ...options.env,
     },
   });
+}
+
+export async function startServe(configFile: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+  const child = spawnServe(configFile, { env });
   let output = '';
   let code: number | null | undefined;
   const exited = new Promise<number | null>((resolve) =>

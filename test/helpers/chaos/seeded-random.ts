@@ -1,38 +1,18 @@
 /**
- * A small seeded pseudo-random generator (mulberry32) for chaos runs: the same seed gives the
- * same sequence of decisions (docs/operations.md#chaos-runs).
+ * The seeded generator of chaos runs: the fuzz tests' mulberry32 source (test/helpers/fuzz.ts)
+ * that also remembers its seed, so the same seed gives the same sequence of decisions
+ * (docs/operations.md#chaos-runs).
  */
-export class SeededRandom {
-  private state: number;
+import { Random } from '../fuzz';
 
+export class SeededRandom extends Random {
   constructor(readonly seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** A number in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    super(seed);
   }
 
   /** An integer in [low, high]. */
   int(low: number, high: number): number {
-    return low + Math.floor(this.next() * (high - low + 1));
-  }
-
-  pick<T>(items: readonly T[]): T {
-    const item = items[Math.floor(this.next() * items.length)];
-    if (item === undefined) {
-      throw new Error('pick from an empty list');
-    }
-    return item;
-  }
-
-  chance(probability: number): boolean {
-    return this.next() < probability;
+    return low + this.below(high - low + 1);
   }
 }
 
