@@ -15,6 +15,7 @@ import { GitHubReporter, mergePullRequest } from '../sources/github/reporter';
 import { triggersOf } from '../sources/github/webhook-events';
 import type { Database } from '../store/database';
 import { ConnectionEventRepository } from '../store/repositories/connection-events';
+import { GitHubCheckRunRepository } from '../store/repositories/github-check-runs';
 import type { Logger } from './logger';
 
 /** Seconds between looks for stored deliveries when nothing wakes the processor. */
@@ -83,13 +84,20 @@ export function routingMerger(
 export function githubReporter(
   github: ReadonlyMap<string, GitHubConnection>,
   config: ServiceConfig,
+  database: Database,
+  now: () => Date,
   logger: Logger,
 ): ChangeReporter {
   const base = (config.api.publicUrl ?? '').replace(/\/+$/, '');
-  const reporter = new GitHubReporter(github, (tenant, uuid) => `${base}/t/${tenant}/buildset/${uuid}`);
+  const reporter = new GitHubReporter(
+    github,
+    (tenant, uuid) => `${base}/t/${tenant}/buildset/${uuid}`,
+    new GitHubCheckRunRepository(database.knex),
+    now,
+  );
   return {
-    report: (report) =>
-      reporter.report(report).catch((err: unknown) => {
+    report: (report, trx) =>
+      reporter.report(report, trx).catch((err: unknown) => {
         logger.warn({ err, pipeline: report.pipeline, change: report.change.url }, 'GitHub report failed');
       }),
   };

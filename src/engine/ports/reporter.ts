@@ -3,6 +3,7 @@
  * check run, comment, labels, review) in each reporter phase (docs/github.md#reporters). Called
  * after the pass commits; a failure is logged, never retried by the engine.
  */
+import type { Knex } from 'knex';
 import type { ChangeInfo } from '../../model/changes';
 import type { ReporterPhase } from './layout';
 
@@ -22,5 +23,9 @@ export interface ItemReport {
 }
 
 export interface ChangeReporter {
-  report(report: ItemReport): Promise<void>;
+  /**
+   * `trx`: the pass's transaction when the report is made inside the pass (before a merge); the
+   * reporter's own database reads and writes then go through it (PGlite has one connection).
+   */
+  report(report: ItemReport, trx?: Knex.Transaction): Promise<void>;
 }

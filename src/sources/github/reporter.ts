@@ -4,7 +4,9 @@
  * Merging is not done here: `merge: true` makes the engine merge on success through the merger
  * port (`mergePullRequest` below).
  */
+import type { Knex } from 'knex';
 import type { ChangeInfo } from '../../model/changes';
+import type { GitHubCheckRunRepository } from '../../store/repositories/github-check-runs';
 import type { GitHubConnection } from './connection';
 
 /** What the engine reports about an item in one phase (the shape of the engine's reporter port). */
@@ -40,22 +42,23 @@ function checkSummary(report: GitHubItemReport): string {
 }
 
 export class GitHubReporter {
-  /** Check run ids by connection, repository, head sha and name (a run is created once, then updated). */
-  private readonly checkRuns = new Map<string, number>();
-
   constructor(
     private readonly connections: ReadonlyMap<string, GitHubConnection>,
     private readonly buildsetUrl: (tenant: string, uuid: string) => string,
+    /** Check run ids, stored: a run is created once, then updated, also after a restart. */
+    private readonly checkRuns: Pick<GitHubCheckRunRepository, 'find' | 'save'>,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async report(report: GitHubItemReport): Promise<void> {
+  /** `trx`: the scheduler pass's transaction when reporting inside it (check run ids are read and stored through it). */
+  async report(report: GitHubItemReport, trx?: Knex.Transaction): Promise<void> {
     const change = report.change;
     for (const reporter of report.reporters) {
       const connection = this.connections.get(reporter.connection);
       if (!connection || change.kind !== 'change' || change.number === null || change.patchset === null) {
         continue;
       }
-      await this.apply(connection, repositoryOf(change, connection), report, reporter.options);
+      await this.apply(connection, repositoryOf(change, connection), report, reporter.options, trx);
     }
   }
 
@@ -64,6 +67,7 @@ export class GitHubReporter {
     repository: string,
     report: GitHubItemReport,
     options: Record<string, unknown>,
+    trx: Knex.Transaction | undefined,
   ): Promise<void> {
     const client = connection.client;
     const number = report.change.number ?? 0;
@@ -81,7 +85,7 @@ export class GitHubReporter {
       });
     }
     if (typeof options.check === 'string') {
-      await this.reportCheck(connection, repository, report, options.check, url);
+      await this.reportCheck(connection, repository, report, options.check, url, trx);
     }
     const comment = options.comment === undefined ? report.message !== '' : options.comment === true;
     if (comment && report.message !== '') {
@@ -119,10 +123,11 @@ export class GitHubReporter {
     report: GitHubItemReport,
     state: string,
     url: string,
+    trx: Knex.Transaction | undefined,
   ): Promise<void> {
     const sha = report.change.patchset ?? '';
     const name = `${report.tenant}/${report.pipeline}`;
-    const key = `${connection.name}\n${repository}\n${sha}\n${name}`;
+    const key = { connection: connection.name, repository, headSha: sha, name };
     const done = state !== 'in_progress';
     const body = {
       name,
@@ -130,11 +135,11 @@ export class GitHubReporter {
       details_url: url,
       external_id: report.buildsetUuid,
       status: done ? 'completed' : 'in_progress',
-      ...(done ? { conclusion: state, completed_at: new Date().toISOString() } : {}),
+      ...(done ? { conclusion: state, completed_at: this.now().toISOString() } : {}),
       output: { title: `${report.pipeline}: ${report.result ?? 'in progress'}`, summary: checkSummary(report) || name },
     };
-    const existing = this.checkRuns.get(key);
-    if (existing !== undefined) {
+    const existing = await this.checkRuns.find(key, trx);
+    if (existing !== null) {
       await connection.client.request('PATCH', `/repos/${repository}/check-runs/${existing}`, repository, body);
       return;
     }
@@ -144,7 +149,7 @@ export class GitHubReporter {
       repository,
       body,
     );
-    this.checkRuns.set(key, created.id);
+    await this.checkRuns.save(key, created.id, this.now(), trx);
   }
 }
 
