@@ -28,6 +28,8 @@ export interface GitHubTenantOptions {
   tenantFile: string;
   /** Called with the fake before the server starts (branch protection, permissions). */
   prepare?: (hub: FakeGitHub) => void;
+  /** A personal token (`apiToken`) instead of the GitHub App (the default). */
+  personalToken?: string;
 }
 
 /** Start the fake GitHub and a server gating its pull requests; GH_DEBUG=1 logs the server. */
@@ -36,7 +38,11 @@ export async function startGitHubTenant(options: GitHubTenantOptions): Promise<G
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyFile = path.join(root, 'app.pem');
   writeFileSync(keyFile, privateKey.export({ type: 'pkcs1', format: 'pem' }));
-  const hub = new FakeGitHub({ appId: 42, appPublicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+  const hub = new FakeGitHub({
+    appId: 42,
+    appPublicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    personalToken: options.personalToken,
+  });
   await hub.start();
   for (const [name, files] of Object.entries(options.repos)) {
     await hub.createRepo(name, files);
@@ -52,8 +58,7 @@ export async function startGitHubTenant(options: GitHubTenantOptions): Promise<G
       github: {
         driver: 'github',
         server: hub.url,
-        appId: 42,
-        appKeyFile: keyFile,
+        ...(options.personalToken === undefined ? { appId: 42, appKeyFile: keyFile } : { apiToken: options.personalToken }),
         webhookToken: WEBHOOK_SECRET,
         requestTimeout: 30,
         rateLimitMaxWait: 900,

@@ -51,6 +51,8 @@ export interface ApiRequest {
   at: number;
   status: number;
   body: unknown;
+  /** The `Authorization` header's token ('' without one). */
+  token: string;
 }
 
 export class FakeGitHub {
@@ -58,8 +60,8 @@ export class FakeGitHub {
   readonly repos = new Map<string, FakeRepo>();
   readonly requests: ApiRequest[] = [];
   readonly deliveries: Delivery[] = [];
-  /** Git requests over smart HTTP with the installation of the token they carried (null: a personal token). */
-  readonly gitAccess: Array<{ path: string; installationId: number | null }> = [];
+  /** Git requests over smart HTTP with the token they carried and its installation (null: a personal token). */
+  readonly gitAccess: Array<{ path: string; installationId: number | null; token: string }> = [];
   readonly tokens = new Map<string, { expiresAt: Date; installationId: number | null }>();
   private server: Server | null = null;
   private webhook: { url: string; secret: string } | null = null;
@@ -393,7 +395,8 @@ export class FakeGitHub {
       await serveGit(this.root, req, res, url, (token) => {
         const valid = this.tokenValid(token);
         if (valid) {
-          this.gitAccess.push({ path: url.pathname, installationId: this.tokens.get(token)?.installationId ?? null });
+          const installationId = this.tokens.get(token)?.installationId ?? null;
+          this.gitAccess.push({ path: url.pathname, installationId, token });
         }
         return valid;
       });
@@ -406,8 +409,10 @@ export class FakeGitHub {
     const text = Buffer.concat(chunks).toString('utf8');
     const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     const route = url.pathname.slice('/api/v3'.length);
+    const auth = req.headers.authorization ?? '';
+    const bearer = /^(?:Bearer|token) (.+)$/.exec(auth)?.[1] ?? '';
     const answer = (status: number, json: unknown, headers: Record<string, string> = {}) => {
-      this.requests.push({ method: req.method ?? 'GET', path: route, at: Date.now(), status, body });
+      this.requests.push({ method: req.method ?? 'GET', path: route, at: Date.now(), status, body, token: bearer });
       res.writeHead(status, { 'content-type': 'application/json', 'x-ratelimit-remaining': '4999', ...headers });
       res.end(JSON.stringify(json));
     };
@@ -426,8 +431,6 @@ export class FakeGitHub {
       }
       return;
     }
-    const auth = req.headers.authorization ?? '';
-    const bearer = /^(?:Bearer|token) (.+)$/.exec(auth)?.[1] ?? '';
     const installation = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(route);
     if (installation || /^\/repos\/[^/]+\/[^/]+\/installation$/.test(route)) {
       if (!this.appJwtValid(bearer)) {
