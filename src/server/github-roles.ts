@@ -12,6 +12,7 @@ import type { GitProjects } from '../sources/git-change-source';
 import { GitHubChangeSource } from '../sources/github/change-source';
 import { GitHubConnection } from '../sources/github/connection';
 import { GitHubReporter, mergePullRequest } from '../sources/github/reporter';
+import { REPORT_RETRY_DELAYS_MS } from '../sources/github/retry';
 import { triggersOf } from '../sources/github/webhook-events';
 import type { Database } from '../store/database';
 import { ConnectionEventRepository } from '../store/repositories/connection-events';
@@ -94,6 +95,12 @@ export function githubReporter(
     (tenant, uuid) => `${base}/t/${tenant}/buildset/${uuid}`,
     new GitHubCheckRunRepository(database.knex),
     now,
+    {
+      delaysMs: REPORT_RETRY_DELAYS_MS,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      onRetry: (err, attempt, waitMs) =>
+        logger.info({ err: err.message, attempt, waitMs }, 'GitHub report failed, trying again'),
+    },
   );
   return {
     report: (report, trx) =>

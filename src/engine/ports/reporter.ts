@@ -1,7 +1,8 @@
 /**
  * The reporter port: what the engine tells code-review systems about an item (commit status,
  * check run, comment, labels, review) in each reporter phase (docs/github.md#reporters). Called
- * after the pass commits; a failure is logged, never retried by the engine.
+ * after the pass commits (or inside it, before a merge); the driver retries transient failures,
+ * the engine never does.
  */
 import type { Knex } from 'knex';
 import type { ChangeInfo } from '../../model/changes';

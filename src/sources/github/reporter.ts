@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import type { ChangeInfo } from '../../model/changes';
 import type { GitHubCheckRunRepository } from '../../store/repositories/github-check-runs';
 import type { GitHubConnection } from './connection';
+import { REPORT_RETRY_DELAYS_MS, withRetries, type RetryOptions } from './retry';
 
 /** What the engine reports about an item in one phase (the shape of the engine's reporter port). */
 export interface GitHubItemReport {
@@ -48,7 +49,22 @@ export class GitHubReporter {
     /** Check run ids, stored: a run is created once, then updated, also after a restart. */
     private readonly checkRuns: Pick<GitHubCheckRunRepository, 'find' | 'save'>,
     private readonly now: () => Date = () => new Date(),
+    /** Each API call of a report is retried on 5xx answers and failed connections (src/sources/github/retry.ts). */
+    private readonly retry: RetryOptions = {
+      delaysMs: REPORT_RETRY_DELAYS_MS,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    },
   ) {}
+
+  private send<T = unknown>(
+    connection: GitHubConnection,
+    method: string,
+    path: string,
+    repository: string,
+    body?: unknown,
+  ): Promise<T> {
+    return withRetries(() => connection.client.request<T>(method, path, repository, body), this.retry);
+  }
 
   /** `trx`: the scheduler pass's transaction when reporting inside it (check run ids are read and stored through it). */
   async report(report: GitHubItemReport, trx?: Knex.Transaction): Promise<void> {
@@ -69,7 +85,6 @@ export class GitHubReporter {
     options: Record<string, unknown>,
     trx: Knex.Transaction | undefined,
   ): Promise<void> {
-    const client = connection.client;
     const number = report.change.number ?? 0;
     const sha = report.change.patchset ?? '';
     const context = `${report.tenant}/${report.pipeline}`;
@@ -77,7 +92,7 @@ export class GitHubReporter {
     if (typeof options.status === 'string') {
       const state = options.status;
       const target = typeof options['status-url'] === 'string' ? options['status-url'] : url;
-      await client.request('POST', `/repos/${repository}/statuses/${sha}`, repository, {
+      await this.send(connection, 'POST', `/repos/${repository}/statuses/${sha}`, repository, {
         state,
         context,
         target_url: target,
@@ -89,17 +104,17 @@ export class GitHubReporter {
     }
     const comment = options.comment === undefined ? report.message !== '' : options.comment === true;
     if (comment && report.message !== '') {
-      await client.request('POST', `/repos/${repository}/issues/${number}/comments`, repository, {
+      await this.send(connection, 'POST', `/repos/${repository}/issues/${number}/comments`, repository, {
         body: report.message,
       });
     }
     const labels = list(options.label);
     if (labels.length > 0) {
-      await client.request('POST', `/repos/${repository}/issues/${number}/labels`, repository, { labels });
+      await this.send(connection, 'POST', `/repos/${repository}/issues/${number}/labels`, repository, { labels });
     }
     for (const label of list(options.unlabel)) {
-      await client
-        .request('DELETE', `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`, repository)
+      await this
+        .send(connection, 'DELETE', `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`, repository)
         .catch((err: unknown) => {
           // A label that is not there is already removed.
           if ((err as { status?: number }).status !== 404) {
@@ -109,7 +124,7 @@ export class GitHubReporter {
     }
     if (typeof options.review === 'string') {
       const event = { approve: 'APPROVE', comment: 'COMMENT', 'request-changes': 'REQUEST_CHANGES' }[options.review];
-      await client.request('POST', `/repos/${repository}/pulls/${number}/reviews`, repository, {
+      await this.send(connection, 'POST', `/repos/${repository}/pulls/${number}/reviews`, repository, {
         event: event ?? 'COMMENT',
         commit_id: sha,
         body: typeof options['review-body'] === 'string' ? options['review-body'] : report.message || undefined,
@@ -140,10 +155,11 @@ export class GitHubReporter {
     };
     const existing = await this.checkRuns.find(key, trx);
     if (existing !== null) {
-      await connection.client.request('PATCH', `/repos/${repository}/check-runs/${existing}`, repository, body);
+      await this.send(connection, 'PATCH', `/repos/${repository}/check-runs/${existing}`, repository, body);
       return;
     }
-    const created = await connection.client.request<{ id: number }>(
+    const created = await this.send<{ id: number }>(
+      connection,
       'POST',
       `/repos/${repository}/check-runs`,
       repository,

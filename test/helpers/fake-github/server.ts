@@ -66,6 +66,8 @@ export class FakeGitHub {
   private server: Server | null = null;
   private webhook: { url: string; secret: string } | null = null;
   private rateLimited: { remaining: number; mode: 'retry-after' | 'reset'; seconds: number } | null = null;
+  /** API calls still to be answered with a server error (`failNext`). */
+  private failing = { remaining: 0, status: 502 };
   private nextId = 1;
   url = '';
 
@@ -106,6 +108,11 @@ export class FakeGitHub {
   /** The next `requests` API calls are refused as rate limited (429 + Retry-After, or 403 + X-RateLimit-Reset). */
   rateLimit(requests: number, mode: 'retry-after' | 'reset', seconds: number): void {
     this.rateLimited = { remaining: requests, mode, seconds };
+  }
+
+  /** The next `requests` API calls are answered with `status` (default 502 Bad Gateway), as GitHub does at times. */
+  failNext(requests: number, status = 502): void {
+    this.failing = { remaining: requests, status };
   }
 
   id(): number {
@@ -416,6 +423,11 @@ export class FakeGitHub {
       res.writeHead(status, { 'content-type': 'application/json', 'x-ratelimit-remaining': '4999', ...headers });
       res.end(JSON.stringify(json));
     };
+    if (this.failing.remaining > 0) {
+      this.failing.remaining -= 1;
+      answer(this.failing.status, { message: 'Server Error' });
+      return;
+    }
     if (this.rateLimited && this.rateLimited.remaining > 0) {
       this.rateLimited.remaining -= 1;
       const { mode, seconds } = this.rateLimited;

@@ -1,10 +1,14 @@
 /**
  * The GitHub reporter against the fake GitHub and a real database (docs/github.md#reporters):
  * a check run is created once and updated by later reports, also by a new reporter (a restarted
- * process) on the same database, and also inside a transaction (a report made inside a pass).
+ * process) on the same database, and also inside a transaction (a report made inside a pass);
+ * a call answered 5xx or whose connection failed is tried again a bounded number of times.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { GitHubConnection } from '../../../src/sources/github/connection';
 import { GitHubReporter, type GitHubItemReport } from '../../../src/sources/github/reporter';
+import { REPORT_RETRY_DELAYS_MS } from '../../../src/sources/github/retry';
 import { GitHubCheckRunRepository } from '../../../src/store/repositories/github-check-runs';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { FakeGitHub } from '../../helpers/fake-github/server';
@@ -26,10 +30,13 @@ describe('GitHub reporter', () => {
     await database?.destroy();
   });
 
+  /** Waits the reporter asked for (retries), not slept. */
+  let waits: number[] = [];
+
   /** A fresh connection and reporter: what a restarted process builds. */
-  const newReporter = () => {
+  const newReporter = (server = hub.url) => {
     const connection = new GitHubConnection('github', {
-      server: hub.url,
+      server,
       apiToken: TOKEN,
       webhookToken: 'secret',
       requestTimeout: 10,
@@ -39,6 +46,14 @@ describe('GitHub reporter', () => {
       new Map([['github', connection]]),
       (tenant, uuid) => `https://sluice.example.com/t/${tenant}/buildset/${uuid}`,
       new GitHubCheckRunRepository(database.knex),
+      () => new Date(),
+      {
+        delaysMs: REPORT_RETRY_DELAYS_MS,
+        sleep: (ms) => {
+          waits.push(ms);
+          return Promise.resolve();
+        },
+      },
     );
   };
 
@@ -97,5 +112,56 @@ describe('GitHub reporter', () => {
     const runs = hub.repo('org/app').checkRuns.filter((r) => r.headSha === pull.headSha);
     expect(runs).toMatchObject([{ status: 'completed', conclusion: 'success' }]);
     expect(checkRequests().slice(before).map((r) => r.method)).toEqual(['POST', 'PATCH']);
+  });
+
+  it('sends a report again after GitHub answered 502 once', async () => {
+    const pull = await hub.openPull('org/app', { title: 'Three', files: { 'c.txt': 'c\n' } });
+    const before = hub.requests.length;
+    waits = [];
+    hub.failNext(1);
+    const reporter = newReporter();
+    const withStatus = report(pull.headSha, pull.number, 'start', 'in_progress', null);
+    withStatus.reporters[0].options = { status: 'pending', comment: false } as never;
+    await reporter.report(withStatus);
+    expect(hub.requests.slice(before).map((r) => `${r.status} ${r.method} ${r.path}`)).toEqual([
+      `502 POST /repos/org/app/statuses/${pull.headSha}`,
+      `201 POST /repos/org/app/statuses/${pull.headSha}`,
+    ]);
+    expect(hub.repo('org/app').statuses.get(pull.headSha)?.map((s) => s.state)).toEqual(['pending']);
+    expect(waits).toEqual([REPORT_RETRY_DELAYS_MS[0]]);
+  });
+
+  it('gives up after the bounded retries, and does not retry a refusal', async () => {
+    const pull = await hub.openPull('org/app', { title: 'Four', files: { 'd.txt': 'd\n' } });
+    const before = hub.requests.length;
+    waits = [];
+    hub.failNext(10, 503);
+    await expect(
+      newReporter().report(report(pull.headSha, pull.number, 'start', 'in_progress', null)),
+    ).rejects.toMatchObject({ status: 503 });
+    expect(hub.requests.length - before).toBe(REPORT_RETRY_DELAYS_MS.length + 1);
+    expect(waits).toEqual([...REPORT_RETRY_DELAYS_MS]);
+    hub.failNext(0);
+
+    // A 404 (an unknown pull request) is GitHub's answer, not a passing failure.
+    waits = [];
+    const unknown = report(pull.headSha, 999, 'success', 'success', 'SUCCESS');
+    unknown.reporters[0].options = { comment: true } as never;
+    unknown.message = 'hello';
+    await expect(newReporter().report(unknown)).rejects.toMatchObject({ status: 404 });
+    expect(waits).toEqual([]);
+  });
+
+  it('retries when the connection to GitHub fails', async () => {
+    // A port nothing listens on: the connection is refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    waits = [];
+    await expect(
+      newReporter(`http://127.0.0.1:${port}`).report(report('e'.repeat(40), 1, 'start', 'in_progress', null)),
+    ).rejects.toMatchObject({ status: 0 });
+    expect(waits).toEqual([...REPORT_RETRY_DELAYS_MS]);
   });
 });
