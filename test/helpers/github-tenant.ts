@@ -58,7 +58,9 @@ export async function startGitHubTenant(options: GitHubTenantOptions): Promise<G
       github: {
         driver: 'github',
         server: hub.url,
-        ...(options.personalToken === undefined ? { appId: 42, appKeyFile: keyFile } : { apiToken: options.personalToken }),
+        ...(options.personalToken === undefined
+          ? { appId: 42, appKeyFile: keyFile }
+          : { apiToken: options.personalToken }),
         webhookToken: WEBHOOK_SECRET,
         requestTimeout: 30,
         rateLimitMaxWait: 900,

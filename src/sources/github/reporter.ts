@@ -113,14 +113,17 @@ export class GitHubReporter {
       await this.send(connection, 'POST', `/repos/${repository}/issues/${number}/labels`, repository, { labels });
     }
     for (const label of list(options.unlabel)) {
-      await this
-        .send(connection, 'DELETE', `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`, repository)
-        .catch((err: unknown) => {
-          // A label that is not there is already removed.
-          if ((err as { status?: number }).status !== 404) {
-            throw err;
-          }
-        });
+      await this.send(
+        connection,
+        'DELETE',
+        `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`,
+        repository,
+      ).catch((err: unknown) => {
+        // A label that is not there is already removed.
+        if ((err as { status?: number }).status !== 404) {
+          throw err;
+        }
+      });
     }
     if (typeof options.review === 'string') {
       const event = { approve: 'APPROVE', comment: 'COMMENT', 'request-changes': 'REQUEST_CHANGES' }[options.review];

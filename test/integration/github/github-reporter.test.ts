@@ -111,7 +111,11 @@ describe('GitHub reporter', () => {
     });
     const runs = hub.repo('org/app').checkRuns.filter((r) => r.headSha === pull.headSha);
     expect(runs).toMatchObject([{ status: 'completed', conclusion: 'success' }]);
-    expect(checkRequests().slice(before).map((r) => r.method)).toEqual(['POST', 'PATCH']);
+    expect(
+      checkRequests()
+        .slice(before)
+        .map((r) => r.method),
+    ).toEqual(['POST', 'PATCH']);
   });
 
   it('sends a report again after GitHub answered 502 once', async () => {
@@ -127,7 +131,12 @@ describe('GitHub reporter', () => {
       `502 POST /repos/org/app/statuses/${pull.headSha}`,
       `201 POST /repos/org/app/statuses/${pull.headSha}`,
     ]);
-    expect(hub.repo('org/app').statuses.get(pull.headSha)?.map((s) => s.state)).toEqual(['pending']);
+    expect(
+      hub
+        .repo('org/app')
+        .statuses.get(pull.headSha)
+        ?.map((s) => s.state),
+    ).toEqual(['pending']);
     expect(waits).toEqual([REPORT_RETRY_DELAYS_MS[0]]);
   });
 
