@@ -11,6 +11,7 @@ import { defaultServiceConfig, type ServiceConfig } from '../../src/config/servi
 import { createLogger } from '../../src/server/logger';
 import { FakeGitHub } from './fake-github/server';
 import type { FileMap } from './fake-github/repos';
+import { createTestDatabase, type TestDatabase } from './database';
 import { startTestServer, type TestServer } from './server';
 
 export const WEBHOOK_SECRET = 'webhook-secret';
@@ -18,6 +19,8 @@ export const WEBHOOK_SECRET = 'webhook-secret';
 export interface GitHubTenant {
   hub: FakeGitHub;
   server: TestServer;
+  /** Stop the server and start a new one on the same database (a restart); `server` is the new one. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -70,17 +73,29 @@ export async function startGitHubTenant(options: GitHubTenantOptions): Promise<G
     logs: { dir: path.join(root, 'logs') },
   };
   const logger = process.env.GH_DEBUG ? createLogger({ level: 'debug' }) : undefined;
-  const server = await startTestServer({ config, logger });
-  hub.setWebhook(`${server.url}/api/connection/github/payload`, WEBHOOK_SECRET);
-  return {
+  const database = await createTestDatabase();
+  // A stopping server closes its database: the one it is given outlives it, for a restart.
+  const shared: TestDatabase = { ...database, close: () => Promise.resolve() };
+  const start = async () => {
+    const server = await startTestServer({ config, logger, database: shared });
+    hub.setWebhook(`${server.url}/api/connection/github/payload`, WEBHOOK_SECRET);
+    return server;
+  };
+  const env: GitHubTenant = {
     hub,
-    server,
+    server: await start(),
+    restart: async () => {
+      await env.server.stop();
+      env.server = await start();
+    },
     stop: async () => {
-      await server.stop();
+      await env.server.stop();
+      await database.destroy();
       await hub.stop();
       rmSync(root, { recursive: true, force: true });
     },
   };
+  return env;
 }
 
 /** Resolve with `probe`'s first truthy answer, polling the fake's in-memory state. */
