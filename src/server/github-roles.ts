@@ -101,6 +101,7 @@ export function githubReporter(
       onRetry: (err, attempt, waitMs) =>
         logger.info({ err: err.message, attempt, waitMs }, 'GitHub report failed, trying again'),
     },
+    (message) => logger.warn(message),
   );
   return {
     report: (report, trx) =>

@@ -54,6 +54,7 @@ export class GitHubReporter {
       delaysMs: REPORT_RETRY_DELAYS_MS,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     },
+    private readonly warn: (message: string) => void = () => undefined,
   ) {}
 
   private send<T = unknown>(
@@ -99,7 +100,10 @@ export class GitHubReporter {
         description: `${report.pipeline} ${STATUS_DESCRIPTION[state] ?? state}`,
       });
     }
-    if (typeof options.check === 'string') {
+    if (typeof options.check === 'string' && !connection.client.usesApp) {
+      // GitHub refuses check runs to personal tokens; the other reports of the phase still go out.
+      this.warn(`connection ${connection.name}: check runs need a GitHub App; ${context} not reported as a check run`);
+    } else if (typeof options.check === 'string') {
       await this.reportCheck(connection, repository, report, options.check, url, trx);
     }
     const comment = options.comment === undefined ? report.message !== '' : options.comment === true;

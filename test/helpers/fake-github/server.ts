@@ -465,6 +465,15 @@ export class FakeGitHub {
       answer(401, { message: 'Bad credentials' });
       return;
     }
+    // GitHub lets only Apps (installation tokens) create and update check runs.
+    if (
+      req.method !== 'GET' &&
+      /\/check-runs(\/\d+)?$/.test(route) &&
+      this.tokens.get(bearer)?.installationId === null
+    ) {
+      answer(403, { message: 'You must authenticate via a GitHub App.' });
+      return;
+    }
     const result = await handleRepoRoute(this, req.method ?? 'GET', route, url.searchParams, body);
     answer(result.status, result.body);
   }

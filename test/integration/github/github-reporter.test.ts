@@ -4,8 +4,12 @@
  * process) on the same database, and also inside a transaction (a report made inside a pass);
  * a call answered 5xx or whose connection failed is tried again a bounded number of times.
  */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { GitHubConnection } from '../../../src/sources/github/connection';
 import { GitHubReporter, type GitHubItemReport } from '../../../src/sources/github/reporter';
 import { REPORT_RETRY_DELAYS_MS } from '../../../src/sources/github/retry';
@@ -13,13 +17,16 @@ import { GitHubCheckRunRepository } from '../../../src/store/repositories/github
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { FakeGitHub } from '../../helpers/fake-github/server';
 
-const TOKEN = 'ghp_reporter_test_token';
-
 describe('GitHub reporter', () => {
-  const hub = new FakeGitHub({ personalToken: TOKEN });
+  // A GitHub App: GitHub lets only Apps write check runs.
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const hub = new FakeGitHub({ appId: 9, appPublicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+  const keyDir = mkdtempSync(path.join(os.tmpdir(), 'github-reporter-'));
+  const keyFile = path.join(keyDir, 'app.pem');
   let database: TestDatabase;
 
   beforeAll(async () => {
+    writeFileSync(keyFile, privateKey.export({ type: 'pkcs1', format: 'pem' }));
     database = await createTestDatabase();
     await hub.start();
     await hub.createRepo('org/app', { 'README.md': 'x\n' });
@@ -28,20 +35,25 @@ describe('GitHub reporter', () => {
   afterAll(async () => {
     await hub.stop();
     await database?.destroy();
+    rmSync(keyDir, { recursive: true, force: true });
   });
 
   /** Waits the reporter asked for (retries), not slept. */
   let waits: number[] = [];
 
-  /** A fresh connection and reporter: what a restarted process builds. */
-  const newReporter = (server = hub.url) => {
+  /** A fresh connection and reporter (what a restarted process builds), its installation token fetched unless `cold`. */
+  const newReporter = async (server = hub.url, cold = false) => {
     const connection = new GitHubConnection('github', {
       server,
-      apiToken: TOKEN,
+      appId: 9,
+      appKeyFile: keyFile,
       webhookToken: 'secret',
       requestTimeout: 10,
       rateLimitMaxWait: 60,
     });
+    if (!cold) {
+      await connection.client.tokenFor('org/app');
+    }
     return new GitHubReporter(
       new Map([['github', connection]]),
       (tenant, uuid) => `https://sluice.example.com/t/${tenant}/buildset/${uuid}`,
@@ -87,13 +99,13 @@ describe('GitHub reporter', () => {
 
   it('updates the check run a previous process created instead of creating a second one', async () => {
     const pull = await hub.openPull('org/app', { title: 'One', files: { 'a.txt': 'a\n' } });
-    await newReporter().report(report(pull.headSha, pull.number, 'start', 'in_progress', null));
+    await (await newReporter()).report(report(pull.headSha, pull.number, 'start', 'in_progress', null));
     const runs = () => hub.repo('org/app').checkRuns.filter((r) => r.headSha === pull.headSha);
     expect(runs()).toMatchObject([{ name: 'acme/check', status: 'in_progress' }]);
     const created = runs()[0].id;
 
     // A restart: nothing of the first reporter is left but the database.
-    await newReporter().report(report(pull.headSha, pull.number, 'success', 'success', 'SUCCESS'));
+    await (await newReporter()).report(report(pull.headSha, pull.number, 'success', 'success', 'SUCCESS'));
     expect(runs()).toHaveLength(1);
     expect(runs()[0]).toMatchObject({ id: created, status: 'completed', conclusion: 'success' });
     expect(checkRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -106,8 +118,8 @@ describe('GitHub reporter', () => {
     const pull = await hub.openPull('org/app', { title: 'Two', files: { 'b.txt': 'b\n' } });
     const before = checkRequests().length;
     await database.knex.transaction(async (trx) => {
-      await newReporter().report(report(pull.headSha, pull.number, 'start', 'in_progress', null), trx);
-      await newReporter().report(report(pull.headSha, pull.number, 'success', 'success', 'SUCCESS'), trx);
+      await (await newReporter()).report(report(pull.headSha, pull.number, 'start', 'in_progress', null), trx);
+      await (await newReporter()).report(report(pull.headSha, pull.number, 'success', 'success', 'SUCCESS'), trx);
     });
     const runs = hub.repo('org/app').checkRuns.filter((r) => r.headSha === pull.headSha);
     expect(runs).toMatchObject([{ status: 'completed', conclusion: 'success' }]);
@@ -120,10 +132,10 @@ describe('GitHub reporter', () => {
 
   it('sends a report again after GitHub answered 502 once', async () => {
     const pull = await hub.openPull('org/app', { title: 'Three', files: { 'c.txt': 'c\n' } });
+    const reporter = await newReporter();
     const before = hub.requests.length;
     waits = [];
     hub.failNext(1);
-    const reporter = newReporter();
     const withStatus = report(pull.headSha, pull.number, 'start', 'in_progress', null);
     withStatus.reporters[0].options = { status: 'pending', comment: false } as never;
     await reporter.report(withStatus);
@@ -142,11 +154,12 @@ describe('GitHub reporter', () => {
 
   it('gives up after the bounded retries, and does not retry a refusal', async () => {
     const pull = await hub.openPull('org/app', { title: 'Four', files: { 'd.txt': 'd\n' } });
-    const before = hub.requests.length;
     waits = [];
+    const reporter = await newReporter();
+    const before = hub.requests.length;
     hub.failNext(10, 503);
     await expect(
-      newReporter().report(report(pull.headSha, pull.number, 'start', 'in_progress', null)),
+      reporter.report(report(pull.headSha, pull.number, 'start', 'in_progress', null)),
     ).rejects.toMatchObject({ status: 503 });
     expect(hub.requests.length - before).toBe(REPORT_RETRY_DELAYS_MS.length + 1);
     expect(waits).toEqual([...REPORT_RETRY_DELAYS_MS]);
@@ -157,7 +170,7 @@ describe('GitHub reporter', () => {
     const unknown = report(pull.headSha, 999, 'success', 'success', 'SUCCESS');
     unknown.reporters[0].options = { comment: true } as never;
     unknown.message = 'hello';
-    await expect(newReporter().report(unknown)).rejects.toMatchObject({ status: 404 });
+    await expect((await newReporter()).report(unknown)).rejects.toMatchObject({ status: 404 });
     expect(waits).toEqual([]);
   });
 
@@ -169,7 +182,9 @@ describe('GitHub reporter', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     waits = [];
     await expect(
-      newReporter(`http://127.0.0.1:${port}`).report(report('e'.repeat(40), 1, 'start', 'in_progress', null)),
+      (await newReporter(`http://127.0.0.1:${port}`, true)).report(
+        report('e'.repeat(40), 1, 'start', 'in_progress', null),
+      ),
     ).rejects.toMatchObject({ status: 0 });
     expect(waits).toEqual([...REPORT_RETRY_DELAYS_MS]);
   });
