@@ -80,7 +80,7 @@ builder.subscriptionField('consoleLog', (t) =>
     description:
       'Output of a build: live while it runs, replayed when it has finished; completes at the end of the log. ' +
       'Errors: "Build not found" (NOT_FOUND), "Build did not start yet" (BUILD_NOT_STARTED), ' +
-      '"Error with log streaming" (SERVICE_UNAVAILABLE, the build runs in another process).',
+      '"Error with log streaming" (SERVICE_UNAVAILABLE, the build runs in another process whose log root this one does not share).',
     args: {
       tenant: t.arg.string({ required: true, description: 'Tenant of the build.' }),
       uuid: t.arg.string({ required: true, description: 'Build uuid.' }),

@@ -6,7 +6,7 @@
  *   the authorization error when `authorize` refuses (4000 as well);
  * - 4000 `Invalid request payload` when the message is not a JSON object (Sluice's choice);
  * - 4011 `Build not found` (unknown build or another tenant's), `Build did not start yet`,
- *   `Error with log streaming` (running in another process), `Unknown error`;
+ *   `Error with log streaming` (running in another process whose log root is not shared), `Unknown error`;
  * - 1000 `No more data` when the log has ended: a running build at its end, a finished build
  *   right after its log was replayed (docs/rest.md#deliberate-differences-from-the-reference).
  * With `accessChanges`, a stream whose reader loses access at a reconfiguration is closed with

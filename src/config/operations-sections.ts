@@ -1,8 +1,16 @@
 /**
- * Service configuration sections about running Sluice (docs/operations.md): component
- * heartbeats and the reclaim of lost work, and the metrics endpoint.
+ * Service configuration sections about running Sluice (docs/operations.md): the roles a process
+ * runs, component heartbeats and the reclaim of lost work, the metrics endpoint and the executor.
  */
 import { z } from 'zod';
+import { ROLE_NAMES } from '../model/roles';
+
+/** The roles `sluice serve` runs without `--roles` (docs/operations.md#roles). */
+export const rolesKey = z
+  .array(z.enum(ROLE_NAMES))
+  .min(1, 'name at least one role')
+  .refine((roles) => new Set(roles).size === roles.length, 'a role is named twice')
+  .default([...ROLE_NAMES]);
 
 export const componentsSection = z
   .object({
@@ -25,3 +33,22 @@ export const metricsSection = z
   })
   .strict()
   .default({ enabled: true });
+
+/** The build worker of a process running the `executor` role (docs/configuration.md#keys, `executor.*`). */
+export const executorSection = z
+  .object({
+    /** Builds this executor runs at the same time. */
+    slots: z.number().int().min(1).max(256).default(2),
+    /** Directory of build workspaces (`<workRoot>/<build uuid>/`); default `<dataDir>/executor/builds`. */
+    workRoot: z.string().min(1).optional(),
+    /** Keep a build's workspace after it ended (debugging; they are never removed then). */
+    keepWorkspaces: z.boolean().default(false),
+    /** Seconds between the executor's looks for new build requests. */
+    pollInterval: z.number().min(0.05).max(60).default(1),
+    /** Seconds a canceled or timed-out step gets after SIGTERM before SIGKILL. */
+    killGracePeriod: z.number().min(0).max(600).default(0.5),
+  })
+  .strict()
+  .default({ slots: 2, keepWorkspaces: false, pollInterval: 1, killGracePeriod: 0.5 });
+
+export type ExecutorSettings = z.infer<typeof executorSection>;

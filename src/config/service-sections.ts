@@ -8,9 +8,6 @@ import { z } from 'zod';
 import { githubConnection } from './github-connection-schema';
 import { refUrlTemplateProblem } from './ref-urls';
 
-export const reservedSection = (name: string) =>
-  z.object({}, { error: () => `the "${name}" section must be a mapping` }).strict();
-
 /** A ref URL template (docs/configuration.md#ref-url-templates): known placeholders only. */
 const refUrlTemplate = z
   .string()

@@ -7,8 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { componentsSection, metricsSection } from './operations-sections';
-import { authSection, connection, graphqlSection, reservedSection, webSite, type AuthConfig } from './service-sections';
+import { componentsSection, executorSection, metricsSection, rolesKey } from './operations-sections';
+import { authSection, connection, graphqlSection, webSite, type AuthConfig } from './service-sections';
 
 export type { AuthConfig, AuthenticatorConfig, GraphQLHardeningConfig } from './service-sections';
 
@@ -81,11 +81,17 @@ export const serviceConfigSchema = z
       .default({ leaseTimeout: 15 }),
     auth: authSection.default({ authenticators: [] }),
     graphql: graphqlSection.default(graphqlSection.parse({})),
-    executor: reservedSection('executor').optional(),
+    executor: executorSection,
+    roles: rolesKey,
     redis: z
       .object({
         /** Redis URL; when set, the event bus fans out through Redis pub/sub. */
         url: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
+        /** Prefix of the pub/sub channels: deployments sharing one Redis server need different ones. */
+        channelPrefix: z
+          .string()
+          .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'letters, digits, _ . : - (at most 64)')
+          .default('sluice:'),
       })
       .strict()
       .optional(),
@@ -180,6 +186,10 @@ function resolvePaths(config: ServiceConfig, base: string): void {
     config.tenantConfig = path.resolve(base, config.tenantConfig);
   }
   config.logs.dir = path.resolve(base, config.logs.dir ?? path.join(config.dataDir, 'logs'));
+  config.executor.workRoot = path.resolve(
+    base,
+    config.executor.workRoot ?? path.join(config.dataDir, 'executor', 'builds'),
+  );
   resolveAuthPaths(config.auth, base);
   for (const site of config.web.sites) {
     site.dir = path.resolve(base, site.dir);
@@ -251,16 +261,11 @@ function addLocalAdminAuthenticator(config: ServiceConfig): void {
   });
 }
 
-const RESERVED_SECTIONS = new Set(['executor']);
-
 function describeIssue(file: string, issue: z.core.$ZodIssue, line: (p: PropertyKey[]) => number | undefined): string {
   const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((k) => (where === '(top level)' ? k : `${where}.${k}`));
     const at = locate(line([...issue.path, issue.keys[0]]));
-    if (issue.path.length === 1 && RESERVED_SECTIONS.has(String(issue.path[0]))) {
-      return `${file}${at}: ${where}: the section is reserved for a later release and accepts no keys yet (found ${keys.map((k) => `"${k}"`).join(', ')})`;
-    }
     return `${file}${at}: unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`;
   }
   const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;

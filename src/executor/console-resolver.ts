@@ -1,30 +1,42 @@
 /**
  * Finds what a console client may read for a build: the live log of a build running in this
- * process, the log file of a finished build, or why there is nothing (docs/executor.md#live-console with
+ * process, the log file of a build running in another executor process followed through the
+ * shared log root (docs/operations.md#console-streams-across-processes), the log file of a
+ * finished build, or why there is nothing (docs/executor.md#live-console with
  * docs/rest.md#deliberate-differences-from-the-reference: finished builds are replayed).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { BuildRequestRepository } from '../store/repositories/build-requests';
-import type { BuildLog, ConsoleRegistry } from './build-log';
+import type { ConsoleLine, ConsoleRegistry } from './build-log';
+import { followLogFile } from './log-follower';
 import { buildLogDir, JOB_OUTPUT_FILE } from './log-paths';
+
+/** A running build's output, followed live (a `BuildLog` of this process, or a followed file). */
+export interface LiveConsole {
+  lines(fromSeq?: number, signal?: AbortSignal): AsyncGenerator<ConsoleLine[]>;
+}
 
 export type ConsoleTarget =
   /** Unknown build, or a build of another tenant. */
   | { kind: 'not-found' }
   /** Requested but not claimed by an executor yet. */
   | { kind: 'not-started' }
-  /** Running in this process: follow it live. */
-  | { kind: 'live'; log: BuildLog }
+  /** Running: follow it live (in this process, or through the shared log root). */
+  | { kind: 'live'; log: LiveConsole }
   /** Finished: replay its log file. */
   | { kind: 'finished'; file: string }
-  /** Running in another executor process (no stream available here). */
+  /** Running in another executor process whose log file this process cannot see (log root not shared). */
   | { kind: 'unavailable' };
 
 export interface ConsoleResolverOptions {
   repository: BuildRequestRepository;
   consoles: ConsoleRegistry;
   logsDir: string;
+  /** Milliseconds to wait for the log file of a build another process just started (default 5000). */
+  fileWaitMs?: number;
+  /** Milliseconds between looks at a followed file that has not grown (default 250). */
+  followPollMs?: number;
 }
 
 /** `resolveBuild` for `attachConsoleStream` backed by the build requests and the live registry. */
@@ -51,6 +63,28 @@ export function createConsoleResolver(
     if (request.state === 'completed' || request.state === 'paused') {
       return existsSync(file) ? { kind: 'finished', file } : { kind: 'not-found' };
     }
-    return { kind: 'unavailable' };
+    // Running in another executor process: its file, once that process has opened it.
+    if (!(await appears(file, options.fileWaitMs ?? 5000))) {
+      return { kind: 'unavailable' };
+    }
+    const ended = async (): Promise<boolean> => (await options.repository.get(buildUuid))?.state !== 'running';
+    return {
+      kind: 'live',
+      log: {
+        lines: (fromSeq = 1, signal) => followLogFile(file, fromSeq, { ended, pollMs: options.followPollMs }, signal),
+      },
+    };
   };
+}
+
+/** Whether `file` exists now or within `waitMs` (looked for every 100 ms). */
+async function appears(file: string, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  while (!existsSync(file)) {
+    if (Date.now() >= deadline) {
+      return false;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
 }

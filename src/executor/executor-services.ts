@@ -1,8 +1,9 @@
 /**
  * Assembles the executor of one process from the service configuration: the repository cache,
  * the merger, the worker and the console resolver, with their working directories under
- * `<dataDir>/executor/` (`cache/` mirrors, `builds/` workspaces, `scratch/` merges), and the SSH
- * keys of static launcher connections.
+ * `<dataDir>/executor/` (`cache/` mirrors, `scratch/` merges; workspaces in `executor.workRoot`,
+ * by default `builds/` there), the worker's settings from the `executor` section
+ * (docs/configuration.md#keys), and the SSH keys of static launcher connections.
  */
 import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
@@ -61,10 +62,13 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
   const worker = new ExecutorWorker({
     repository: options.repository,
     merger,
-    workRoot: path.join(root, 'builds'),
+    workRoot: config.executor.workRoot ?? path.join(root, 'builds'),
     logsDir,
     logsUrl: options.logsUrl ?? config.logs.url,
-    concurrency: options.concurrency,
+    concurrency: options.concurrency ?? config.executor.slots,
+    pollIntervalMs: config.executor.pollInterval * 1000,
+    killGraceMs: config.executor.killGracePeriod * 1000,
+    keepWorkspaces: config.executor.keepWorkspaces,
     hostEnv: allowedHostEnvironment(options.environment),
     sshKeyFiles,
     nodeLocker: options.nodeLocker,

@@ -50,8 +50,10 @@ export async function startServices(runtime: AppRuntime): Promise<void> {
     }
   }
   await runtime.heartbeat.start();
-  for (const tenant of app.tenants.tenantNames()) {
-    app.live.watch(tenant); // resumable feeds: buffer deltas even before anyone subscribes
+  if (app.runs.has('api')) {
+    for (const tenant of app.tenants.tenantNames()) {
+      app.live.watch(tenant); // resumable feeds: buffer deltas even before anyone subscribes
+    }
   }
   await app.bus.ready();
   if (app.roles) {

@@ -9,6 +9,7 @@ import { ChangeSignal } from '../auth/change-signal';
 import { SLUICE_VERSION } from '../model/version';
 import type { Redactor } from '../secrets/redact';
 import { openDatabase, type Database } from '../store/database';
+import { serviceTemplate } from '../store/shipped-template';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { SystemEventRepository } from '../store/repositories/system-events';
 import { LauncherChangeRepository } from '../store/repositories/launcher-changes';
@@ -24,6 +25,7 @@ import { publicLogsUrl } from './log-files';
 import { createServiceRoles, type ServiceRoles } from './roles';
 import { SluiceMetrics } from './metrics/sluice-metrics';
 import { NO_REDACTION } from './secret-redaction';
+import { describeRoles, ROLE_NAMES, type RoleSet } from '../model/roles';
 
 /** Everything `assembleServices` made, for the HTTP layer and the start and stop sequences. */
 export interface AppServices {
@@ -36,6 +38,8 @@ export interface AppServices {
   bus: EventBus;
   live: LiveHub;
   roles: ServiceRoles | undefined;
+  /** The roles this process runs (`roles` key or `--roles`; docs/operations.md#roles). */
+  runs: RoleSet;
   /**
    * The address the service listens on (set by `start`, before listening unless the port is 0):
    * build log URLs follow it when `logs.url` is not set (docs/configuration.md#keys, `logs.url`).
@@ -60,7 +64,7 @@ export function databaseFor(config: ServiceConfig, logger?: Logger): Database {
         applicationName: config.database.applicationName,
         log: logger && ((level, message) => logger[level]({ database: 'pool' }, message)),
       })
-    : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata` });
+    : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata`, template: serviceTemplate });
 }
 
 export function assembleServices(options: AppOptions): AppServices {
@@ -81,6 +85,8 @@ export function assembleServices(options: AppOptions): AppServices {
       onError: (err, link) => logger.warn({ err, link }, 'event bus connection problem'),
     });
   const listening: AppServices['listening'] = { url: undefined };
+  const runs: RoleSet = new Set(config.roles);
+  const apiAddress = (): string | undefined => (runs.has('api') ? listening.url : undefined);
   const metrics = new SluiceMetrics();
   const roles =
     layoutManager && options.engine === undefined
@@ -95,11 +101,25 @@ export function assembleServices(options: AppOptions): AppServices {
           now,
           environment: options.environment ?? process.env,
           secretKeys: keys,
-          logsUrl: () => publicLogsUrl(config, listening.url),
-          publicUrl: () => config.api.publicUrl ?? listening.url,
+          // Links point at an API process: this one when it runs the api role, else `api.publicUrl`
+          // or `logs.url` (docs/operations.md#which-configuration-each-role-needs).
+          logsUrl: () => publicLogsUrl(config, apiAddress()),
+          publicUrl: () => config.api.publicUrl ?? apiAddress(),
           metrics,
+          roles: runs,
         })
       : undefined;
+  if (roles && runs.has('executor') && !runs.has('api') && publicLogsUrl(config, undefined) === undefined) {
+    logger.warn(
+      'this executor process runs no api role and neither logs.url nor api.publicUrl is set: its builds get no log links',
+    );
+  }
+  if (runs.size < ROLE_NAMES.length && config.database.url === undefined) {
+    logger.warn(
+      { roles: describeRoles(runs) },
+      'the embedded store serves one process: the roles this process does not run cannot run anywhere else',
+    );
+  }
   // Open subscriptions re-check read access whenever a reconfiguration loads new rules.
   const policyChanges = new ChangeSignal();
   layoutManager?.onLayout(() => policyChanges.fire());
@@ -139,6 +159,7 @@ export function assembleServices(options: AppOptions): AppServices {
     bus,
     live,
     roles,
+    runs,
     listening,
     auth,
     secretRedactor,

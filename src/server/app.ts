@@ -55,12 +55,14 @@ export function buildApp(options: AppOptions): SluiceApp {
   const yoga = buildYoga(app.services, logger);
   const readiness = { migrated: false, shuttingDown: false };
   const { roles } = app;
-  const leadership = roles ? () => roles.engine.leadership() : undefined;
+  // Health names the tenants only of a process running schedulers; metrics count only a running executor's slots.
+  const leadership = roles && app.runs.has('scheduler') ? () => roles.engine.leadership() : undefined;
   const { koa, inFlight } = createHttpApp({
     ...app,
     readiness,
     yoga,
     leadership,
+    api: app.runs.has('api'),
     onConnectionEvent: () => roles?.connectionEvents.wake(),
   });
   const httpServer = http.createServer(koa.callback());
@@ -70,6 +72,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     logger,
     options.heartbeatInterval ?? config.components.heartbeatInterval * 1000,
     app.roles?.components ?? [],
+    app.runs.has('api'),
   );
   const runtime: AppRuntime = { app, readiness, heartbeat, tasks: [], httpServer, inFlight };
   registerRuntimeGauges(app.metrics, {
@@ -78,7 +81,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     tenants: () => app.tenants.tenantNames(),
     componentExpiryMs: config.components.expiry * 1000,
     subscribers: () => app.live.stats(),
-    executor: app.roles?.executor.worker,
+    executor: app.runs.has('executor') ? app.roles?.executor.worker : undefined,
     webSockets: () => runtime.webSockets?.connections(),
   });
   let address: AddressInfo | undefined;
@@ -109,7 +112,9 @@ export function buildApp(options: AppOptions): SluiceApp {
       // Builds may start before the listener is up; their log URLs need the address already.
       app.listening.url = port === 0 ? undefined : urlOf(addressOf(host, port));
       await startServices(runtime);
-      runtime.webSockets = attachWebSockets(httpServer, yoga, app, options.webSocket);
+      if (app.runs.has('api')) {
+        runtime.webSockets = attachWebSockets(httpServer, yoga, app, options.webSocket);
+      }
       address = await listen(httpServer, port, host);
       app.listening.url = url();
       logger.info({ address: url(), database: database.describe }, 'sluice listening');

@@ -8,20 +8,37 @@ import type { ServiceConfig } from '../config/service';
 import { SLUICE_VERSION } from '../model/version';
 import { addressOf, urlOf } from './app-lifecycle';
 import { publicLogsUrl } from './log-files';
+import { describeRoles, ROLE_NAMES } from '../model/roles';
 
 type Interfaces = ReturnType<typeof os.networkInterfaces>;
 
 /** The start banner; `interfaces` is injectable for tests. */
 export function startBanner(
-  config: Pick<ServiceConfig, 'api' | 'logs'> & { web?: Pick<ServiceConfig['web'], 'dashboard'> },
+  config: Pick<ServiceConfig, 'api' | 'logs'> & {
+    web?: Pick<ServiceConfig['web'], 'dashboard'>;
+    roles?: ServiceConfig['roles'];
+  },
   address: Pick<AddressInfo, 'address' | 'port'>,
   interfaces: Interfaces = os.networkInterfaces(),
 ): string {
   const base = urlOf(addressOf(address.address, address.port));
   const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const roles = new Set(config.roles ?? ROLE_NAMES);
+  const running = `Sluice ${SLUICE_VERSION} is running${roles.size < ROLE_NAMES.length ? ` (roles ${describeRoles(roles)})` : ''}`;
+  const where = wildcard ? `port ${address.port} of every interface` : base;
+  if (!roles.has('api')) {
+    // Health and metrics only (docs/operations.md#roles).
+    return [
+      '',
+      `${running}, listening on ${where}.`,
+      `  Health:                              ${base}/health/ready`,
+      `  Metrics:                             ${base}/metrics`,
+      '',
+    ].join('\n');
+  }
   const lines = [
     '',
-    `Sluice ${SLUICE_VERSION} is running, listening on ${wildcard ? `port ${address.port} of every interface` : base}.`,
+    `${running}, listening on ${where}.`,
     ...(config.web?.dashboard ? [`  Dashboard:                           ${base}/`] : []),
     `  GraphQL (and GraphiQL in a browser): ${base}/graphql`,
     `  REST API:                            ${base}/api/info`,

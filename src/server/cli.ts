@@ -13,11 +13,12 @@ import { buildApp, databaseFor } from './app';
 import { startBanner } from './banner';
 import { createLogger } from './logger';
 import { validateDeployment } from './validate';
+import { parseRoleList, ROLE_NAMES, type RoleSet } from '../model/roles';
 
 const USAGE = `Usage: sluice <command> [options]
 
 Commands:
-  serve             run the service (all roles in one process)
+  serve             run the service (all roles in one process, or those --roles names)
   migrate           apply pending database migrations and exit
   validate-config   check the service, tenant and project configuration; non-zero exit on errors
   reconfigure       ask the running service to reload tenant configuration (--tenant T for one tenant)
@@ -27,6 +28,8 @@ Commands:
 
 Options:
   -c, --config FILE   service configuration file (default: $SLUICE_CONFIG, else built-in defaults)
+  -r, --roles LIST    (serve) roles to run, comma-separated: api, scheduler, executor,
+                      launcher (default: the configuration's roles key, else all four)
   -t, --tenant NAME   (reconfigure) only this tenant
   -h, --help          show this help
 `;
@@ -49,6 +52,7 @@ export async function main(argv: string[]): Promise<number> {
       options: {
         config: { type: 'string', short: 'c' },
         tenant: { type: 'string', short: 't' },
+        roles: { type: 'string', short: 'r' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -63,6 +67,17 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (rest.length > 0) {
     process.stderr.write(`sluice: unexpected argument "${rest[0]}"\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.roles !== undefined && command !== 'serve') {
+    process.stderr.write(`sluice: --roles applies to serve only\n\n${USAGE}`);
+    return 2;
+  }
+  let roles: RoleSet | undefined;
+  try {
+    roles = parsed.values.roles === undefined ? undefined : parseRoleList(parsed.values.roles);
+  } catch (err) {
+    process.stderr.write(`sluice: --roles: ${(err as Error).message}\n`);
     return 2;
   }
   if (command === 'version') {
@@ -81,7 +96,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case 'serve':
-      return serve(config);
+      // The command line wins over the configuration's roles key.
+      return serve(roles === undefined ? config : { ...config, roles: ROLE_NAMES.filter((role) => roles.has(role)) });
     case 'migrate':
       return migrate(config);
     case 'validate-config':

@@ -28,11 +28,12 @@ export class ComponentHeartbeat {
     private readonly now: () => Date,
     private readonly logger: Logger,
     private readonly intervalMs: number,
-    /** The roles' components; the api component is added here. */
+    /** The roles' components; the api component is added here when `api` is true. */
     roles: readonly ProcessComponent[] = [],
+    api = true,
   ) {
     this.components = new ComponentRepository(database.knex);
-    this.members = [{ kind: 'api', id: randomUUID() }, ...roles];
+    this.members = [...(api ? [{ kind: 'api' as const, id: randomUUID() }] : []), ...roles];
   }
 
   /** Ids of this process's components. */

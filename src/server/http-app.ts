@@ -1,7 +1,7 @@
 /**
- * The Koa application: request context (ids, access log, in-flight count), health, build logs,
- * GraphQL over HTTP, the REST layer, then the browser-facing routes (GraphiQL assets, static sites
- * and the dashboard), in that order.
+ * The Koa application: request context (ids, access log, in-flight count), health, metrics,
+ * then, in a process running the `api` role, build logs, GraphQL over HTTP, the REST layer and
+ * the browser-facing routes (GraphiQL assets, static sites and the dashboard), in that order.
  */
 import Koa from 'koa';
 import type { ServiceConfig } from '../config/service';
@@ -34,6 +34,11 @@ export interface HttpAppOptions {
   services: Services;
   secretRedactor: () => Redactor;
   metrics: SluiceMetrics;
+  /**
+   * Whether this process runs the `api` role: without it only health and metrics are served
+   * (docs/operations.md#roles), every other path answers 404.
+   */
+  api?: boolean;
   now: () => Date;
   /** A webhook delivery was stored (wakes the processing of connection events). */
   onConnectionEvent?: () => void;
@@ -43,6 +48,12 @@ export interface HttpApp {
   koa: Koa;
   inFlight: InFlightRequests;
 }
+
+/** What a process without the `api` role answers outside health and metrics. */
+const notAnApiProcess: Koa.Middleware = (ctx) => {
+  ctx.status = 404;
+  ctx.body = { error: 'Not Found', description: 'this Sluice process does not run the api role' };
+};
 
 /** Client disconnects mid-response: not errors of the service. */
 const CLIENT_WENT_AWAY = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
@@ -68,6 +79,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     }),
   );
   koa.use(metricsRoute(options.metrics, config.metrics.enabled));
+  if (options.api === false) {
+    koa.use(notAnApiProcess);
+    return { koa, inFlight };
+  }
   const logsMount = logsMountPath(config);
   if (logsMount !== null && config.logs.dir !== undefined) {
     koa.use(logFiles({ dir: config.logs.dir, mountPath: logsMount }));

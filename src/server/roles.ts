@@ -3,7 +3,11 @@
  * layouts, the git driver (change source, merger gateway, pollers feeding trigger events), the
  * executor worker claiming `build_requests`, and the node side: the launcher loop for tenants
  * whose layout has providers, the built-in local node gateway for the others. Built next to the
- * API in `buildApp()` when a tenant file is configured; `start()` runs the background work.
+ * API in `buildApp()` when a tenant file is configured; `start()` runs the background work of
+ * the roles the process runs (docs/operations.md#roles): the schedulers and git pollers with
+ * `scheduler`, the worker with `executor`, the launcher loop with `launcher`. The engine object
+ * itself is built in every process: an API process uses it to record management events and read
+ * status from the store.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -48,6 +52,7 @@ import type { SluiceMetrics } from './metrics/sluice-metrics';
 import type { BuildCompletedPayload } from '../model/build-request';
 import type { Logger } from './logger';
 import type { SecretsKeySource } from '../secrets/secret-data';
+import { ALL_ROLES, type RoleSet } from '../model/roles';
 
 export interface RolesOptions {
   config: ServiceConfig;
@@ -67,6 +72,8 @@ export interface RolesOptions {
   publicUrl?: () => string | undefined;
   /** Counts what these roles do (docs/operations.md#metrics). */
   metrics?: SluiceMetrics;
+  /** The roles this process runs (default: all). */
+  roles?: RoleSet;
 }
 
 /** Background work of the roles, stopped in reverse order on shutdown. */
@@ -87,7 +94,7 @@ export interface ServiceRoles {
   components: ProcessComponent[];
   /** Ends the builds of executors that stopped heartbeating (docs/operations.md#lost-work). */
   reclaimer: LostWorkReclaimer;
-  /** Start the tenant schedulers, the executor worker, the launcher loop, the pollers and the reclaimer. */
+  /** Start what this process's roles run: tenant schedulers and pollers, executor worker, launcher loop, reclaimer. */
   start(): Promise<RoleTask[]>;
 }
 
@@ -321,10 +328,11 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     executor.worker.events.on('completed', (payload: BuildCompletedPayload) => metrics.observeBuild(payload));
   }
 
+  const roles = options.roles ?? ALL_ROLES;
   const components: ProcessComponent[] = [
-    { kind: 'scheduler', id: randomUUID() },
-    { kind: 'executor', id: executor.worker.id },
-    { kind: 'launcher', id: launcher.id },
+    ...(roles.has('scheduler') ? [{ kind: 'scheduler' as const, id: randomUUID() }] : []),
+    ...(roles.has('executor') ? [{ kind: 'executor' as const, id: executor.worker.id }] : []),
+    ...(roles.has('launcher') ? [{ kind: 'launcher' as const, id: launcher.id }] : []),
   ];
   const reclaimer = new LostWorkReclaimer({
     knex: database.knex,
@@ -364,49 +372,66 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     reclaimer,
     start: async () => {
       const tasks: RoleTask[] = [];
-      for (const tenant of layoutManager.tenantNames()) {
-        if (!(await engine.startTenant(tenant))) {
-          logger.info({ tenant }, 'another process leads this tenant; standing by');
+      if (roles.has('scheduler')) {
+        tasks.push(await startSchedulers(engine, layoutManager, logger));
+        // Source intake feeding the schedulers: stored webhook deliveries and git polls.
+        connectionEvents.start();
+        tasks.push({ name: 'connection-events', stop: () => connectionEvents.stop() });
+        for (const [connection, poller] of pollers) {
+          poller.start();
+          tasks.push({ name: `git-poller:${connection}`, stop: () => poller.stop() });
         }
       }
-      // New layouts start and reconfigure the tenant's scheduler in the background; shutdown
-      // waits for that work, so none of it touches the database after it is closed.
-      const reconfiguring = new Set<Promise<void>>();
-      let stopping = false;
-      const unsubscribe = layoutManager.onLayout((layout) => {
-        const work = engine
-          .startTenant(layout.tenantName)
-          .then(async () => {
-            if (!stopping) {
-              await engine.reconfigure(layout.tenantName);
-            }
-          })
-          .catch((err: unknown) => logger.error({ err, tenant: layout.tenantName }, 'engine reconfiguration failed'));
-        reconfiguring.add(work);
-        void work.then(() => reconfiguring.delete(work));
-      });
-      tasks.push({
-        name: 'engine',
-        stop: async () => {
-          stopping = true;
-          unsubscribe();
-          await Promise.all(reconfiguring);
-          await engine.stop();
-        },
-      });
-      executor.worker.start();
-      tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
-      launcher.start();
-      tasks.push({ name: 'launcher', stop: () => launcher.stop() });
-      connectionEvents.start();
-      tasks.push({ name: 'connection-events', stop: () => connectionEvents.stop() });
-      for (const [connection, poller] of pollers) {
-        poller.start();
-        tasks.push({ name: `git-poller:${connection}`, stop: () => poller.stop() });
+      if (roles.has('executor')) {
+        executor.worker.start();
+        tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
+      }
+      if (roles.has('launcher')) {
+        launcher.start();
+        tasks.push({ name: 'launcher', stop: () => launcher.stop() });
+      }
+      if (components.length === 0) {
+        return tasks; // an API process holds no work to judge others by
       }
       reclaimer.start();
       tasks.push({ name: 'lost-work-reclaimer', stop: () => reclaimer.stop() });
       return tasks;
+    },
+  };
+}
+
+/**
+ * Start a scheduler for every loaded tenant (leading or standing by); new layouts start and
+ * reconfigure the tenant's scheduler in the background, and stopping waits for that work, so
+ * none of it touches the database after it is closed.
+ */
+async function startSchedulers(engine: Engine, layoutManager: LayoutManager, logger: Logger): Promise<RoleTask> {
+  for (const tenant of layoutManager.tenantNames()) {
+    if (!(await engine.startTenant(tenant))) {
+      logger.info({ tenant }, 'another process leads this tenant; standing by');
+    }
+  }
+  const reconfiguring = new Set<Promise<void>>();
+  let stopping = false;
+  const unsubscribe = layoutManager.onLayout((layout) => {
+    const work = engine
+      .startTenant(layout.tenantName)
+      .then(async () => {
+        if (!stopping) {
+          await engine.reconfigure(layout.tenantName);
+        }
+      })
+      .catch((err: unknown) => logger.error({ err, tenant: layout.tenantName }, 'engine reconfiguration failed'));
+    reconfiguring.add(work);
+    void work.then(() => reconfiguring.delete(work));
+  });
+  return {
+    name: 'engine',
+    stop: async () => {
+      stopping = true;
+      unsubscribe();
+      await Promise.all(reconfiguring);
+      await engine.stop();
     },
   };
 }

@@ -4,7 +4,7 @@
  * set of migrations serves both.
  */
 import knexFactory, { type Knex } from 'knex';
-import { LazyPgliteClient, openPglite } from './pglite';
+import { LazyPgliteClient, openPglite, type TemplateData } from './pglite';
 import { pgTypeParsers } from './type-parsers';
 
 export type DatabaseTarget =
@@ -21,7 +21,7 @@ export type DatabaseTarget =
       kind: 'pglite';
       dataDir?: string;
       /** The cluster a new store starts from (tests pass a migrated one); see pglite.ts. */
-      template?: () => Promise<Uint8Array>;
+      template?: () => Promise<TemplateData>;
     };
 
 export interface Database {

@@ -60,10 +60,39 @@ const MIGRATION_CONFIG: Knex.MigratorConfig = {
   tableName: 'sluice_migrations',
 };
 
-/** Apply every pending migration; returns the names applied. */
-export async function migrateLatest(knex: Knex): Promise<string[]> {
-  const [, applied] = (await knex.migrate.latest(MIGRATION_CONFIG)) as [number, string[]];
-  return applied;
+/** The names of every migration, in the order they are applied. */
+export function migrationNames(): string[] {
+  return MIGRATIONS.map((migration) => migration.name);
+}
+
+/**
+ * Apply every pending migration; returns the names applied. Processes of a cluster may start at
+ * once (docs/operations.md#running-a-cluster): one migrates, the others find the migration table
+ * locked (or lose the race to create it) and try again every `delayMs` until it is done.
+ */
+export async function migrateLatest(knex: Knex, retry = { attempts: 300, delayMs: 200 }): Promise<string[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [, applied] = (await knex.migrate.latest(MIGRATION_CONFIG)) as [number, string[]];
+      return applied;
+    } catch (err) {
+      if (attempt >= retry.attempts || !isConcurrentMigration(err)) {
+        throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, retry.delayMs));
+    }
+  }
+}
+
+/** Another process migrates: knex's lock is taken, or it created the migration tables first. */
+function isConcurrentMigration(err: unknown): boolean {
+  const { name, message, code } = err as { name?: string; message?: string; code?: string };
+  return (
+    name === 'MigrationLocked' ||
+    (message ?? '').includes('Migration table is already locked') ||
+    code === '23505' || // unique_violation: the same table's type created at once
+    code === '42P07' // duplicate_table
+  );
 }
 
 /** True when no migration is pending. */

@@ -27,7 +27,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
-import { extractTar } from './tar-extract';
+import { extractTar, extractTarStream } from './tar-extract';
+
+/** A template cluster: a tarball, whole or as a stream of its bytes. */
+export type TemplateData = Uint8Array | AsyncIterable<Uint8Array>;
 
 /** Start-up options of every embedded store (PGlite's defaults plus the buffer size above). */
 export const PGLITE_START_PARAMS: string[] = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
@@ -142,7 +145,7 @@ export interface PgliteOpenOptions {
   /** The cluster's directory; in memory when absent. */
   dataDir?: string;
   /** The cluster (a tarball) a new store starts from; defaults to `pristineTemplate()`. */
-  template?: () => Promise<Uint8Array>;
+  template?: () => Promise<TemplateData>;
 }
 
 /**
@@ -155,20 +158,36 @@ export async function openPglite(options: PgliteOpenOptions): Promise<PGlite> {
   const { dataDir } = options;
   let loadDataDir: Blob | undefined;
   if (dataDir === undefined) {
-    loadDataDir = new Blob([(await template()) as Uint8Array<ArrayBuffer>]);
+    loadDataDir = new Blob([(await wholeTarball(await template())) as Uint8Array<ArrayBuffer>]);
   } else if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
       throw new Error(`${dataDir} is not empty but holds no PGlite database (no PG_VERSION): move it away`);
     }
     const draft = `${dataDir}.new-${process.pid}`;
     rmSync(draft, { recursive: true, force: true });
-    extractTar(await template(), draft);
+    const data = await template();
+    if (data instanceof Uint8Array) {
+      extractTar(data, draft);
+    } else {
+      await extractTarStream(data, draft);
+    }
     rmSync(dataDir, { recursive: true, force: true }); // an empty directory
     renameSync(draft, dataDir);
   }
   const db = new PGlite({ dataDir, startParams: PGLITE_START_PARAMS, loadDataDir });
   await db.waitReady;
   return db;
+}
+
+async function wholeTarball(data: TemplateData): Promise<Uint8Array> {
+  if (data instanceof Uint8Array) {
+    return data;
+  }
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of data) {
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 /**

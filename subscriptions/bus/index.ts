@@ -16,7 +16,7 @@ export interface EventBusOptions {
 
 export function createEventBus(config: ServiceConfig, options: EventBusOptions = {}): EventBus {
   if (config.redis?.url) {
-    return new RedisBus(config.redis.url);
+    return new RedisBus(config.redis.url, config.redis.channelPrefix);
   }
   if (config.database.url) {
     return new PostgresBus(config.database.url, {

@@ -13,7 +13,8 @@ import {
   type EventBus,
 } from './event-bus';
 
-const CHANNEL_PREFIX = 'sluice:';
+/** The default prefix of the Redis channels (`redis.channelPrefix`). */
+export const DEFAULT_CHANNEL_PREFIX = 'sluice:';
 
 export class RedisBus implements EventBus {
   readonly kind = 'redis';
@@ -24,13 +25,17 @@ export class RedisBus implements EventBus {
   private readonly publishLink = new LinkTracker('bus.redis-publish', false);
   private readonly subscribeLink = new LinkTracker('bus.redis-subscribe', false);
 
-  constructor(url: string) {
+  /** `channelPrefix` keeps deployments that share one Redis server apart (pub/sub ignores database numbers). */
+  constructor(
+    url: string,
+    private readonly channelPrefix = DEFAULT_CHANNEL_PREFIX,
+  ) {
     const options = { lazyConnect: false, maxRetriesPerRequest: 3 };
     this.publisher = new Redis(url, options);
     this.subscriber = new Redis(url, options);
     this.subscriber.on('message', (channel: string, text: string) => {
       const decoded = decodeMessage(text);
-      if (decoded && channel === CHANNEL_PREFIX + decoded.topic) {
+      if (decoded && channel === this.channelPrefix + decoded.topic) {
         this.listeners.deliver(decoded.topic, decoded.message);
       }
     });
@@ -47,18 +52,20 @@ export class RedisBus implements EventBus {
   }
 
   async publish(topic: string, message: BusMessage): Promise<void> {
-    await this.publisher.publish(CHANNEL_PREFIX + topic, encodeMessage(topic, message));
+    await this.publisher.publish(this.channelPrefix + topic, encodeMessage(topic, message));
   }
 
   subscribe(topic: string, listener: BusListener): () => void {
     const { first, remove } = this.listeners.add(topic, listener);
     if (first) {
-      this.pending = this.pending.then(() => this.subscriber.subscribe(CHANNEL_PREFIX + topic)).catch(() => undefined);
+      this.pending = this.pending
+        .then(() => this.subscriber.subscribe(this.channelPrefix + topic))
+        .catch(() => undefined);
     }
     return () => {
       if (remove()) {
         this.pending = this.pending
-          .then(() => this.subscriber.unsubscribe(CHANNEL_PREFIX + topic))
+          .then(() => this.subscriber.unsubscribe(this.channelPrefix + topic))
           .catch(() => undefined);
       }
     };

@@ -117,6 +117,7 @@ function migratedTemplate(): Promise<Uint8Array> {
     const knex = knexFactory({ client: ClientPgLite, dialect: 'postgres', connection: { pglite } as never });
     try {
       await migrateLatest(knex);
+      await pglite.query('CHECKPOINT'); // little WAL to replay when a store starts from the dump
       const tar = await pglite.dumpDataDir('none');
       return new Uint8Array(await tar.arrayBuffer());
     } finally {

@@ -12,7 +12,7 @@ import type { Knex } from 'knex';
 import { parseServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { git } from '../../src/sources/git-cli';
 import { seedRepositories } from '../../src/sources/git-seed';
-import { createGitFixture, type GitFixture } from './git-fixtures';
+import { createGitFixture, type FileSpec, type GitFixture } from './git-fixtures';
 import { adminToken, liveTestConfig } from './live';
 
 export const TENANT = 'example';
@@ -100,11 +100,11 @@ export class GateDeployment {
     return file;
   }
 
-  /** Push change `<number>,1` (a new file of its own, on top of master); resolves with its sha. */
-  pushChange(number: number): Promise<string> {
+  /** Push change `<number>,1` (a new file of its own and `files`, on top of master); resolves with its sha. */
+  pushChange(number: number, files: FileSpec = {}): Promise<string> {
     return this.git.pushChange(PROJECT, number, 1, {
       parent: 'master',
-      files: { [`notes-${number}.md`]: `Notes of change ${number}\n` },
+      files: { [`notes-${number}.md`]: `Notes of change ${number}\n`, ...files },
       message: `Notes ${number}`,
     });
   }

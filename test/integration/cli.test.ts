@@ -1,4 +1,4 @@
-/** The `sluice` command line: version, usage errors, migrate, validate-config exit codes. */
+/** The `sluice` command line: version, usage errors (`--roles` too), migrate, validate-config exit codes. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -47,6 +47,23 @@ describe('sluice CLI', () => {
     expect(noCommand.stdout).toContain('Usage: sluice <command>');
   });
 
+  it('serve exits 2 on an unknown or empty --roles list, and --roles outside serve', async () => {
+    const unknown = await sluice(['serve', '--roles', 'api,sheduler']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      'sluice: --roles: unknown role "sheduler"; roles are api, scheduler, executor, launcher\n',
+    );
+    const empty = await sluice(['serve', '--roles', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('sluice: --roles: no role given');
+    const twice = await sluice(['serve', '-r', 'api,api']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('role "api" is named twice');
+    const elsewhere = await sluice(['migrate', '--roles', 'api']);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain('--roles applies to serve only');
+  });
+
   it('validate-config accepts the quickstart deployment', async () => {
     const result = await sluice(['validate-config', '--config', 'examples/quickstart/sluice.yaml']);
     expect(result.stderr).toBe('');
@@ -77,13 +94,22 @@ describe('sluice CLI', () => {
   });
 
   it('migrate applies migrations to the embedded store and is idempotent', async () => {
+    // Without the shipped template (docs/configuration.md#embedded-database) a new store is
+    // pristine and migrate applies every migration.
     writeFileSync(path.join(dir, 'migrate.yaml'), 'dataDir: migrate-data\n');
-    const env = { DATABASE_URL: '' };
+    const env = { DATABASE_URL: '', SLUICE_SHIPPED_TEMPLATE: 'off' };
     const first = await sluice(['migrate', '--config', path.join(dir, 'migrate.yaml')], env);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Applied: 0001-initial');
     const second = await sluice(['migrate', '--config', path.join(dir, 'migrate.yaml')], env);
     expect(second.code).toBe(0);
     expect(second.stdout).toBe('Database is up to date.\n');
+  });
+
+  it('migrate finds a new embedded store made from the shipped template up to date', async () => {
+    writeFileSync(path.join(dir, 'migrate-shipped.yaml'), 'dataDir: migrate-shipped-data\n');
+    const result = await sluice(['migrate', '--config', path.join(dir, 'migrate-shipped.yaml')], { DATABASE_URL: '' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Database is up to date.\n');
   });
 });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket, { WebSocketServer } from 'ws';
 import { ChangeSignal } from '../../src/auth/change-signal';
+import { ConsoleRegistry } from '../../src/executor/build-log';
 import { createConsoleResolver } from '../../src/executor/console-resolver';
 import { attachConsoleStream, type ConsoleStreamServer } from '../../subscriptions/console-websocket';
 import { step } from '../helpers/build-params';
@@ -180,6 +181,45 @@ describe('console stream WebSocket', () => {
       await harness.completion('cc000000000000000000000000000003');
       await guarded.close();
       await new Promise<void>((resolve) => guardedServer.close(() => resolve()));
+    }
+  });
+
+  it('follows a build of another executor process through the shared log root', async () => {
+    // The API process's resolver: same store and log root, none of the executor's live logs.
+    const apiServer = http.createServer();
+    const api = attachConsoleStream(apiServer, {
+      resolveBuild: createConsoleResolver({
+        repository: harness.repository,
+        consoles: new ConsoleRegistry(),
+        logsDir: harness.logsDir,
+        followPollMs: 20,
+      }),
+    });
+    await new Promise<void>((resolve) => apiServer.listen(0, '127.0.0.1', resolve));
+    const port = (apiServer.address() as AddressInfo).port;
+    const flag = path.join(harness.root, 'release-followed');
+    try {
+      await harness.enqueue('cd000000000000000000000000000004', { run: [step('talk.sh')], vars: { flag } });
+      await waitForState(harness, 'cd000000000000000000000000000004', 'running');
+      const session = openConsole(`ws://127.0.0.1:${port}/api/tenant/example/console-stream`, {
+        uuid: 'cd000000000000000000000000000004',
+        logfile: 'console.log',
+      });
+      await session.waitFor('| héllo wörld\n');
+      expect(session.text()).not.toContain('last line');
+      writeFileSync(flag, '');
+      expect(await session.closed).toEqual({ code: 1000, reason: 'No more data' });
+      const file = readFileSync(
+        path.join(harness.logsDir, 'example/cd/cd000000000000000000000000000004/job-output.txt'),
+        'utf8',
+      );
+      expect(session.text()).toBe(file);
+      expect(file).toContain('| last line\n');
+    } finally {
+      writeFileSync(flag, '');
+      await harness.completion('cd000000000000000000000000000004');
+      await api.close();
+      await new Promise<void>((resolve) => apiServer.close(() => resolve()));
     }
   });
 

@@ -1,6 +1,7 @@
 import { backends, createTestDatabase } from '../helpers/database';
 import { migrateLatest, migrationsComplete } from '../../src/store/migrate';
 import { SystemEventRepository } from '../../src/store/repositories/system-events';
+import { openDatabase } from '../../src/store/database';
 
 const EXPECTED_TABLES = [
   'artifacts',
@@ -97,6 +98,27 @@ describe.each(backends())('store on %s', (backend) => {
       const filtered = await repo.list('t1', { types: ['reconfigured'], limit: 10, offset: 0 });
       expect(filtered.map((e) => e.description)).toEqual(['first']);
     } finally {
+      await db.destroy();
+    }
+  });
+});
+
+const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+
+withPostgres('migrations of processes starting at once (PostgreSQL)', () => {
+  it('three pools migrating one empty database together all succeed; the migrations run once', async () => {
+    const db = await createTestDatabase({ backend: 'postgres', migrate: false });
+    const others = [1, 2].map(() => openDatabase({ kind: 'postgres', url: db.url ?? '' }));
+    try {
+      const results = await Promise.all([db, ...others].map((pool) => migrateLatest(pool.knex)));
+      // Each migration was applied by exactly one of them.
+      expect(results.flat().sort()).toEqual(
+        [...results.flat()].sort().filter((name, i, all) => all.indexOf(name) === i),
+      );
+      expect(results.flat()).toContain('0001-initial');
+      expect(await migrationsComplete(db.knex)).toBe(true);
+    } finally {
+      await Promise.all(others.map((pool) => pool.close()));
       await db.destroy();
     }
   });

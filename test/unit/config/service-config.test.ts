@@ -87,7 +87,31 @@ redis: {url: "redis://127.0.0.1:6379"}
     expect(config.api).toEqual({ restShape: 'earlier', publicUrl: 'https://ci.example.org' });
     expect(config.logs).toEqual({ dir: '/srv/logs', url: 'https://ci.example.org/logs/' });
     expect(config.shutdownTimeout).toBe(3);
-    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379' });
+    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', channelPrefix: 'sluice:' });
+  });
+
+  it('reads the roles and the executor section, with their defaults', () => {
+    const defaults = parseServiceConfig('', '/etc/sluice/sluice.yaml');
+    expect(defaults.roles).toEqual(['api', 'scheduler', 'executor', 'launcher']);
+    expect(defaults.executor).toEqual({
+      slots: 2,
+      workRoot: '/etc/sluice/data/executor/builds',
+      keepWorkspaces: false,
+      pollInterval: 1,
+      killGracePeriod: 0.5,
+    });
+    const config = parseServiceConfig(
+      'roles: [executor, api]\nexecutor: {slots: 8, workRoot: work, keepWorkspaces: true, pollInterval: 0.2, killGracePeriod: 5}\n',
+      '/etc/sluice/sluice.yaml',
+    );
+    expect(config.roles).toEqual(['executor', 'api']);
+    expect(config.executor).toEqual({
+      slots: 8,
+      workRoot: '/etc/sluice/work',
+      keepWorkspaces: true,
+      pollInterval: 0.2,
+      killGracePeriod: 5,
+    });
   });
 
   it('reads component heartbeats and metrics, and refuses an expiry shorter than two heartbeats', () => {
@@ -164,9 +188,22 @@ redis: {url: "redis://127.0.0.1:6379"}
     ['tenantConfig: [a]', '/etc/sluice/sluice.yaml:1: tenantConfig: Invalid input: expected string, received array'],
     ['redis:\n  url: http://x', '/etc/sluice/sluice.yaml:2: redis.url: must be a redis:// or rediss:// URL'],
     ['redis:\n  host: x', '/etc/sluice/sluice.yaml:2: unknown key "redis.host"'],
+    ['executor:\n  slots: 0', '/etc/sluice/sluice.yaml:2: executor.slots: Too small: expected number to be >=1'],
     [
-      'executor:\n  slots: 2',
-      '/etc/sluice/sluice.yaml:2: executor: the section is reserved for a later release and accepts no keys yet (found "executor.slots")',
+      'executor:\n  slots: 1.5',
+      '/etc/sluice/sluice.yaml:2: executor.slots: Invalid input: expected int, received number',
+    ],
+    ['executor:\n  workers: 2', '/etc/sluice/sluice.yaml:2: unknown key "executor.workers"'],
+    ['executor: 3', '/etc/sluice/sluice.yaml:1: executor: Invalid input: expected object, received number'],
+    [
+      'roles: [api, sheduler]',
+      '/etc/sluice/sluice.yaml:1: roles.1: Invalid option: expected one of "api"|"scheduler"|"executor"|"launcher"',
+    ],
+    ['roles: []', '/etc/sluice/sluice.yaml:1: roles: name at least one role'],
+    ['roles: [api, api]', '/etc/sluice/sluice.yaml:1: roles: a role is named twice'],
+    [
+      'redis: {url: "redis://x", channelPrefix: "a b"}',
+      '/etc/sluice/sluice.yaml:1: redis.channelPrefix: letters, digits, _ . : - (at most 64)',
     ],
     ['auth: 3', '/etc/sluice/sluice.yaml:1: auth: the "auth" section must be a mapping'],
   ])('reports %j as a readable error naming the key and file', (text, expected) => {

@@ -30,6 +30,30 @@ describe('start banner', () => {
     ).not.toContain('Dashboard:');
   });
 
+  it('names the roles of a process that runs some, and lists health and metrics only without the api role', () => {
+    const api = startBanner({ ...noPublicUrl, roles: ['api'] }, { address: '127.0.0.1', port: 9000 }, interfaces);
+    expect(api).toMatch(/Sluice \S+ is running \(roles api\), listening on http:\/\/127\.0\.0\.1:9000\./);
+    expect(api).toContain('GraphQL (and GraphiQL in a browser): http://127.0.0.1:9000/graphql');
+    const worker = startBanner(
+      { ...noPublicUrl, roles: ['executor', 'scheduler'] },
+      { address: '127.0.0.1', port: 9001 },
+      interfaces,
+    );
+    expect(worker.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Sluice \S+ is running \(roles scheduler,executor\), listening on http:\/\/127\.0\.0\.1:9001\.$/,
+      ),
+      '  Health:                              http://127.0.0.1:9001/health/ready',
+      '  Metrics:                             http://127.0.0.1:9001/metrics',
+    ]);
+    const all = startBanner(
+      { ...noPublicUrl, roles: ['api', 'scheduler', 'executor', 'launcher'] },
+      { address: '127.0.0.1', port: 9000 },
+      interfaces,
+    );
+    expect(all).toMatch(/is running, listening on/);
+  });
+
   it('on IPv6 wildcard lists IPv6 addresses too (not link-local ones)', () => {
     const text = startBanner(noPublicUrl, { address: '::', port: 80 }, interfaces);
     expect(text).toContain('From other machines:                 http://10.1.2.3:80, http://[2001:db8::5]:80\n');

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { extractTar } from '../../../src/store/tar-extract';
+import { extractTar, extractTarStream } from '../../../src/store/tar-extract';
 
 /** One ustar header block for `name`. */
 function header(name: string, type: '0' | '5', size: number, mode = 0o600): Buffer {
@@ -22,6 +22,15 @@ function file(name: string, content: string): Buffer {
 }
 
 const END = Buffer.alloc(1024);
+
+/** `data` in pieces of the given sizes, round and round. */
+async function* pieces(data: Buffer, sizes: number[]): AsyncGenerator<Uint8Array> {
+  for (let offset = 0, i = 0; offset < data.length; i++) {
+    const size = sizes[i % sizes.length] ?? 1;
+    yield data.subarray(offset, offset + size);
+    offset += size;
+  }
+}
 
 describe('extractTar', () => {
   let dir: string;
@@ -49,5 +58,22 @@ describe('extractTar', () => {
     expect(() => extractTar(Buffer.concat([file('../escape', 'x'), END]), dir)).toThrow('points outside');
     expect(() => extractTar(header('big', '0', 4096), dir)).toThrow('is truncated');
     expect(() => extractTar(Buffer.concat([header('link', '2' as '0', 0), END]), dir)).toThrow('unsupported type "2"');
+  });
+
+  it('unpacks the same archive arriving in pieces that cut headers, contents and padding', async () => {
+    const tar = Buffer.concat([
+      header('/base', '5', 0, 0o750),
+      file('/base/1', 'x'.repeat(700)),
+      file('/base/empty', ''),
+      file('PG_VERSION', '17\n'),
+      END,
+    ]);
+    await extractTarStream(pieces(tar, [7, 1000, 1, 511, 513]), dir);
+    expect(readFileSync(path.join(dir, 'base', '1'), 'utf8')).toBe('x'.repeat(700));
+    expect(readFileSync(path.join(dir, 'base', 'empty'), 'utf8')).toBe('');
+    expect(readFileSync(path.join(dir, 'PG_VERSION'), 'utf8')).toBe('17\n');
+    await expect(extractTarStream(pieces(tar.subarray(0, 1200), [100]), path.join(dir, 'cut'))).rejects.toThrow(
+      'is truncated',
+    );
   });
 });
