@@ -49,14 +49,19 @@ describe('GitHub check runs across a restart', () => {
       (hub.repo('org/app').statuses.get(pull.headSha) ?? []).filter(
         (s) => s.context === 'acme/check' && s.state === 'success',
       ).length;
-    await until('the first result', () => successes() === 1);
+    // The check run is reported after the status, in the same phase.
+    const completedPatches = (from: number) =>
+      hub.requests
+        .slice(from)
+        .filter((r) => r.method === 'PATCH' && (r.body as { status?: string }).status === 'completed').length;
+    await until('the first result', () => successes() === 1 && completedPatches(0) === 1);
     expect(runs()).toMatchObject([{ name: 'acme/check', status: 'completed', conclusion: 'success' }]);
     const id = runs()[0].id;
 
     await env.restart();
     const since = hub.requests.length;
     await hub.comment('org/app', pull.number, 'developer', 'recheck');
-    await until('the second result', () => successes() === 2);
+    await until('the second result', () => successes() === 2 && completedPatches(since) === 1);
 
     expect(runs()).toHaveLength(1);
     expect(runs()[0]).toMatchObject({ id, status: 'completed', conclusion: 'success' });
