@@ -88,7 +88,7 @@ export function validateGitHubTrigger(filter: ConfigMap, attribute: string): voi
       );
     }
   }
-  for (const key of ['branch', 'ref', 'comment', 'status', 'check']) {
+  for (const key of ['branch', 'ref', 'comment', 'status', 'check', 'require-status']) {
     regexes(filter[key], attribute);
   }
   for (const key of ['require', 'reject']) {
@@ -134,6 +134,7 @@ export function githubRequirementCheck(
   });
   const labels = strs(options.label);
   const statuses = strs(options.status).map((text) => ({ pattern: text, regex: pattern(text) }));
+  // Commit statuses and check runs alike, as GitHub's branch protection counts both (docs/github.md#requirements).
   const flags = (['open', 'merged', 'current-patchset', 'draft'] as const).filter(
     (key) => typeof options[key] === 'boolean',
   );
@@ -174,7 +175,7 @@ export function githubRequirementCheck(
       }
     }
     for (const status of statuses) {
-      const has = review.statuses.some((s) => fullMatch(status.regex, s));
+      const has = [...review.statuses, ...review.checks].some((s) => fullMatch(status.regex, s));
       if (has !== (mode === 'require')) {
         reasons.push(`${has ? 'it has' : 'it lacks'} a status matching ${status.pattern} (${mode} status)`);
       }
@@ -202,6 +203,11 @@ export function compileGitHubTrigger(
     filter.require === undefined ? null : githubRequirementCheck(filter.require as Record<string, unknown>, 'require');
   const reject =
     filter.reject === undefined ? null : githubRequirementCheck(filter.reject as Record<string, unknown>, 'reject');
+  // The deprecated `require-status` is `require: {status: ...}`, ignored when `require` is given (docs/github.md#trigger-filters).
+  const requireStatus =
+    filter.require === undefined && filter['require-status'] !== undefined
+      ? githubRequirementCheck({ status: filter['require-status'] }, 'require')
+      : null;
   const anyMatch = (patterns: RegExp[], value: string | undefined | null) =>
     patterns.length === 0 || (value !== undefined && value !== null && patterns.some((p) => fullMatch(p, value)));
   return (event, change) => {
@@ -234,7 +240,7 @@ export function compileGitHubTrigger(
     if (!anyMatch(statuses, event.status) || !anyMatch(checks, event.check)) {
       return false;
     }
-    if (change !== undefined && (require?.(change) ?? null) !== null) {
+    if (change !== undefined && ((require?.(change) ?? null) !== null || (requireStatus?.(change) ?? null) !== null)) {
       return false;
     }
     return change === undefined || (reject?.(change) ?? null) === null;

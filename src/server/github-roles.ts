@@ -13,9 +13,11 @@ import type { GitProjects } from '../sources/git-change-source';
 import { GitHubChangeSource } from '../sources/github/change-source';
 import { GitHubConnection } from '../sources/github/connection';
 import { GitHubReporter, mergePullRequest } from '../sources/github/reporter';
+import { REPORT_RETRY_DELAYS_MS } from '../sources/github/retry';
 import { triggersOf } from '../sources/github/webhook-events';
 import type { Database } from '../store/database';
 import { ConnectionEventRepository, type ConnectionEventRow } from '../store/repositories/connection-events';
+import { GitHubCheckRunRepository } from '../store/repositories/github-check-runs';
 import type { Logger } from './logger';
 
 /** Seconds between looks for stored deliveries when nothing wakes the processor. */
@@ -84,13 +86,27 @@ export function routingMerger(
 export function githubReporter(
   github: ReadonlyMap<string, GitHubConnection>,
   config: ServiceConfig,
+  database: Database,
+  now: () => Date,
   logger: Logger,
 ): ChangeReporter {
   const base = (config.api.publicUrl ?? '').replace(/\/+$/, '');
-  const reporter = new GitHubReporter(github, (tenant, uuid) => `${base}/t/${tenant}/buildset/${uuid}`);
+  const reporter = new GitHubReporter(
+    github,
+    (tenant, uuid) => `${base}/t/${tenant}/buildset/${uuid}`,
+    new GitHubCheckRunRepository(database.knex),
+    now,
+    {
+      delaysMs: REPORT_RETRY_DELAYS_MS,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      onRetry: (err, attempt, waitMs) =>
+        logger.info({ err: err.message, attempt, waitMs }, 'GitHub report failed, trying again'),
+    },
+    (message) => logger.warn(message),
+  );
   return {
-    report: (report) =>
-      reporter.report(report).catch((err: unknown) => {
+    report: (report, trx) =>
+      reporter.report(report, trx).catch((err: unknown) => {
         logger.warn({ err, pipeline: report.pipeline, change: report.change.url }, 'GitHub report failed');
       }),
   };

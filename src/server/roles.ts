@@ -302,7 +302,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
           return Promise.resolve();
         }),
       ),
-      reporter: github.size > 0 ? githubReporter(github, config, logger) : undefined,
+      reporter: github.size > 0 ? githubReporter(github, config, database, options.now, logger) : undefined,
       executor: new BuildRequestExecutor(
         database.knex,
         (_tenant, canonicalName) => directory.locate(canonicalName)?.name ?? canonicalName,

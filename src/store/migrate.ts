@@ -17,6 +17,7 @@ import * as buildEstimates from './migrations/0015-build-estimates';
 import * as historyCounts from './migrations/0017-history-counts';
 import * as dashboardGaps from './migrations/0019-dashboard-gaps';
 import * as connectionEvents from './migrations/0020-connection-events';
+import * as githubCheckRuns from './migrations/0023-github-check-runs';
 
 interface Migration {
   name: string;
@@ -39,6 +40,7 @@ const MIGRATIONS: Migration[] = [
   historyCounts,
   dashboardGaps,
   connectionEvents,
+  githubCheckRuns,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

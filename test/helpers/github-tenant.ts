@@ -11,6 +11,7 @@ import { defaultServiceConfig, type ServiceConfig } from '../../src/config/servi
 import { createLogger } from '../../src/server/logger';
 import { FakeGitHub } from './fake-github/server';
 import type { FileMap } from './fake-github/repos';
+import { createTestDatabase, type TestDatabase } from './database';
 import { startTestServer, type TestServer } from './server';
 
 export const WEBHOOK_SECRET = 'webhook-secret';
@@ -18,6 +19,8 @@ export const WEBHOOK_SECRET = 'webhook-secret';
 export interface GitHubTenant {
   hub: FakeGitHub;
   server: TestServer;
+  /** Stop the server and start a new one on the same database (a restart); `server` is the new one. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -28,6 +31,8 @@ export interface GitHubTenantOptions {
   tenantFile: string;
   /** Called with the fake before the server starts (branch protection, permissions). */
   prepare?: (hub: FakeGitHub) => void;
+  /** A personal token (`apiToken`) instead of the GitHub App (the default). */
+  personalToken?: string;
 }
 
 /** Start the fake GitHub and a server gating its pull requests; GH_DEBUG=1 logs the server. */
@@ -36,7 +41,11 @@ export async function startGitHubTenant(options: GitHubTenantOptions): Promise<G
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyFile = path.join(root, 'app.pem');
   writeFileSync(keyFile, privateKey.export({ type: 'pkcs1', format: 'pem' }));
-  const hub = new FakeGitHub({ appId: 42, appPublicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+  const hub = new FakeGitHub({
+    appId: 42,
+    appPublicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    personalToken: options.personalToken,
+  });
   await hub.start();
   for (const [name, files] of Object.entries(options.repos)) {
     await hub.createRepo(name, files);
@@ -52,8 +61,9 @@ export async function startGitHubTenant(options: GitHubTenantOptions): Promise<G
       github: {
         driver: 'github',
         server: hub.url,
-        appId: 42,
-        appKeyFile: keyFile,
+        ...(options.personalToken === undefined
+          ? { appId: 42, appKeyFile: keyFile }
+          : { apiToken: options.personalToken }),
         webhookToken: WEBHOOK_SECRET,
         requestTimeout: 30,
         rateLimitMaxWait: 900,
@@ -63,17 +73,29 @@ export async function startGitHubTenant(options: GitHubTenantOptions): Promise<G
     logs: { dir: path.join(root, 'logs') },
   };
   const logger = process.env.GH_DEBUG ? createLogger({ level: 'debug' }) : undefined;
-  const server = await startTestServer({ config, logger });
-  hub.setWebhook(`${server.url}/api/connection/github/payload`, WEBHOOK_SECRET);
-  return {
+  const database = await createTestDatabase();
+  // A stopping server closes its database: the one it is given outlives it, for a restart.
+  const shared: TestDatabase = { ...database, close: () => Promise.resolve() };
+  const start = async () => {
+    const server = await startTestServer({ config, logger, database: shared });
+    hub.setWebhook(`${server.url}/api/connection/github/payload`, WEBHOOK_SECRET);
+    return server;
+  };
+  const env: GitHubTenant = {
     hub,
-    server,
+    server: await start(),
+    restart: async () => {
+      await env.server.stop();
+      env.server = await start();
+    },
     stop: async () => {
-      await server.stop();
+      await env.server.stop();
+      await database.destroy();
       await hub.stop();
       rmSync(root, { recursive: true, force: true });
     },
   };
+  return env;
 }
 
 /** Resolve with `probe`'s first truthy answer, polling the fake's in-memory state. */

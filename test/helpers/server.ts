@@ -28,10 +28,12 @@ export interface TestServerOptions {
   tenants?: string[];
   /** Default: silent. */
   logger?: Logger;
+  /** A database the caller owns (not destroyed by `stop`); default: a fresh one. */
+  database?: TestDatabase;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase({ backend: options.backend });
+  const database = options.database ?? (await createTestDatabase({ backend: options.backend }));
   const config: ServiceConfig = { ...defaultServiceConfig(process.cwd()), ...options.config };
   const tenantNames = options.tenants;
   const tenants = tenantNames === undefined ? undefined : { tenantNames: () => tenantNames, layout: () => undefined };
@@ -52,7 +54,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     stop: async () => {
       await app.stop();
-      await database.destroy();
+      if (!options.database) {
+        await database.destroy();
+      }
     },
   };
 }

@@ -71,6 +71,6 @@ export async function reportToDriversNow(
   if (!report || !ctx.gateways.reporter) {
     return false;
   }
-  await ctx.gateways.reporter.report(report);
+  await ctx.gateways.reporter.report(report, ctx.trx);
   return true;
 }

@@ -64,6 +64,11 @@ export class GitHubClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
+  /** Whether the client authenticates as a GitHub App (only Apps may write check runs). */
+  get usesApp(): boolean {
+    return this.options.auth.kind === 'app';
+  }
+
   /** A token for the repository's owner: its installation's token, or the personal token. */
   async tokenFor(repository: string): Promise<string> {
     if (this.options.auth.kind === 'token') {

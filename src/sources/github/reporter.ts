@@ -4,8 +4,11 @@
  * Merging is not done here: `merge: true` makes the engine merge on success through the merger
  * port (`mergePullRequest` below).
  */
+import type { Knex } from 'knex';
 import type { ChangeInfo } from '../../model/changes';
+import type { GitHubCheckRunRepository } from '../../store/repositories/github-check-runs';
 import type { GitHubConnection } from './connection';
+import { REPORT_RETRY_DELAYS_MS, withRetries, type RetryOptions } from './retry';
 
 /** What the engine reports about an item in one phase (the shape of the engine's reporter port). */
 export interface GitHubItemReport {
@@ -40,22 +43,39 @@ function checkSummary(report: GitHubItemReport): string {
 }
 
 export class GitHubReporter {
-  /** Check run ids by connection, repository, head sha and name (a run is created once, then updated). */
-  private readonly checkRuns = new Map<string, number>();
-
   constructor(
     private readonly connections: ReadonlyMap<string, GitHubConnection>,
     private readonly buildsetUrl: (tenant: string, uuid: string) => string,
+    /** Check run ids, stored: a run is created once, then updated, also after a restart. */
+    private readonly checkRuns: Pick<GitHubCheckRunRepository, 'find' | 'save'>,
+    private readonly now: () => Date = () => new Date(),
+    /** Each API call of a report is retried on 5xx answers and failed connections (src/sources/github/retry.ts). */
+    private readonly retry: RetryOptions = {
+      delaysMs: REPORT_RETRY_DELAYS_MS,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    },
+    private readonly warn: (message: string) => void = () => undefined,
   ) {}
 
-  async report(report: GitHubItemReport): Promise<void> {
+  private send<T = unknown>(
+    connection: GitHubConnection,
+    method: string,
+    path: string,
+    repository: string,
+    body?: unknown,
+  ): Promise<T> {
+    return withRetries(() => connection.client.request<T>(method, path, repository, body), this.retry);
+  }
+
+  /** `trx`: the scheduler pass's transaction when reporting inside it (check run ids are read and stored through it). */
+  async report(report: GitHubItemReport, trx?: Knex.Transaction): Promise<void> {
     const change = report.change;
     for (const reporter of report.reporters) {
       const connection = this.connections.get(reporter.connection);
       if (!connection || change.kind !== 'change' || change.number === null || change.patchset === null) {
         continue;
       }
-      await this.apply(connection, repositoryOf(change, connection), report, reporter.options);
+      await this.apply(connection, repositoryOf(change, connection), report, reporter.options, trx);
     }
   }
 
@@ -64,8 +84,8 @@ export class GitHubReporter {
     repository: string,
     report: GitHubItemReport,
     options: Record<string, unknown>,
+    trx: Knex.Transaction | undefined,
   ): Promise<void> {
-    const client = connection.client;
     const number = report.change.number ?? 0;
     const sha = report.change.patchset ?? '';
     const context = `${report.tenant}/${report.pipeline}`;
@@ -73,39 +93,45 @@ export class GitHubReporter {
     if (typeof options.status === 'string') {
       const state = options.status;
       const target = typeof options['status-url'] === 'string' ? options['status-url'] : url;
-      await client.request('POST', `/repos/${repository}/statuses/${sha}`, repository, {
+      await this.send(connection, 'POST', `/repos/${repository}/statuses/${sha}`, repository, {
         state,
         context,
         target_url: target,
         description: `${report.pipeline} ${STATUS_DESCRIPTION[state] ?? state}`,
       });
     }
-    if (typeof options.check === 'string') {
-      await this.reportCheck(connection, repository, report, options.check, url);
+    if (typeof options.check === 'string' && !connection.client.usesApp) {
+      // GitHub refuses check runs to personal tokens; the other reports of the phase still go out.
+      this.warn(`connection ${connection.name}: check runs need a GitHub App; ${context} not reported as a check run`);
+    } else if (typeof options.check === 'string') {
+      await this.reportCheck(connection, repository, report, options.check, url, trx);
     }
     const comment = options.comment === undefined ? report.message !== '' : options.comment === true;
     if (comment && report.message !== '') {
-      await client.request('POST', `/repos/${repository}/issues/${number}/comments`, repository, {
+      await this.send(connection, 'POST', `/repos/${repository}/issues/${number}/comments`, repository, {
         body: report.message,
       });
     }
     const labels = list(options.label);
     if (labels.length > 0) {
-      await client.request('POST', `/repos/${repository}/issues/${number}/labels`, repository, { labels });
+      await this.send(connection, 'POST', `/repos/${repository}/issues/${number}/labels`, repository, { labels });
     }
     for (const label of list(options.unlabel)) {
-      await client
-        .request('DELETE', `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`, repository)
-        .catch((err: unknown) => {
-          // A label that is not there is already removed.
-          if ((err as { status?: number }).status !== 404) {
-            throw err;
-          }
-        });
+      await this.send(
+        connection,
+        'DELETE',
+        `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`,
+        repository,
+      ).catch((err: unknown) => {
+        // A label that is not there is already removed.
+        if ((err as { status?: number }).status !== 404) {
+          throw err;
+        }
+      });
     }
     if (typeof options.review === 'string') {
       const event = { approve: 'APPROVE', comment: 'COMMENT', 'request-changes': 'REQUEST_CHANGES' }[options.review];
-      await client.request('POST', `/repos/${repository}/pulls/${number}/reviews`, repository, {
+      await this.send(connection, 'POST', `/repos/${repository}/pulls/${number}/reviews`, repository, {
         event: event ?? 'COMMENT',
         commit_id: sha,
         body: typeof options['review-body'] === 'string' ? options['review-body'] : report.message || undefined,
@@ -119,10 +145,11 @@ export class GitHubReporter {
     report: GitHubItemReport,
     state: string,
     url: string,
+    trx: Knex.Transaction | undefined,
   ): Promise<void> {
     const sha = report.change.patchset ?? '';
     const name = `${report.tenant}/${report.pipeline}`;
-    const key = `${connection.name}\n${repository}\n${sha}\n${name}`;
+    const key = { connection: connection.name, repository, headSha: sha, name };
     const done = state !== 'in_progress';
     const body = {
       name,
@@ -130,21 +157,22 @@ export class GitHubReporter {
       details_url: url,
       external_id: report.buildsetUuid,
       status: done ? 'completed' : 'in_progress',
-      ...(done ? { conclusion: state, completed_at: new Date().toISOString() } : {}),
+      ...(done ? { conclusion: state, completed_at: this.now().toISOString() } : {}),
       output: { title: `${report.pipeline}: ${report.result ?? 'in progress'}`, summary: checkSummary(report) || name },
     };
-    const existing = this.checkRuns.get(key);
-    if (existing !== undefined) {
-      await connection.client.request('PATCH', `/repos/${repository}/check-runs/${existing}`, repository, body);
+    const existing = await this.checkRuns.find(key, trx);
+    if (existing !== null) {
+      await this.send(connection, 'PATCH', `/repos/${repository}/check-runs/${existing}`, repository, body);
       return;
     }
-    const created = await connection.client.request<{ id: number }>(
+    const created = await this.send<{ id: number }>(
+      connection,
       'POST',
       `/repos/${repository}/check-runs`,
       repository,
       body,
     );
-    this.checkRuns.set(key, created.id);
+    await this.checkRuns.save(key, created.id, this.now(), trx);
   }
 }
 

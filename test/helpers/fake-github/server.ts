@@ -51,6 +51,8 @@ export interface ApiRequest {
   at: number;
   status: number;
   body: unknown;
+  /** The `Authorization` header's token ('' without one). */
+  token: string;
 }
 
 export class FakeGitHub {
@@ -58,12 +60,14 @@ export class FakeGitHub {
   readonly repos = new Map<string, FakeRepo>();
   readonly requests: ApiRequest[] = [];
   readonly deliveries: Delivery[] = [];
-  /** Git requests over smart HTTP with the installation of the token they carried (null: a personal token). */
-  readonly gitAccess: Array<{ path: string; installationId: number | null }> = [];
+  /** Git requests over smart HTTP with the token they carried and its installation (null: a personal token). */
+  readonly gitAccess: Array<{ path: string; installationId: number | null; token: string }> = [];
   readonly tokens = new Map<string, { expiresAt: Date; installationId: number | null }>();
   private server: Server | null = null;
   private webhook: { url: string; secret: string } | null = null;
   private rateLimited: { remaining: number; mode: 'retry-after' | 'reset'; seconds: number } | null = null;
+  /** API calls still to be answered with a server error (`failNext`). */
+  private failing = { remaining: 0, status: 502 };
   private nextId = 1;
   url = '';
 
@@ -104,6 +108,11 @@ export class FakeGitHub {
   /** The next `requests` API calls are refused as rate limited (429 + Retry-After, or 403 + X-RateLimit-Reset). */
   rateLimit(requests: number, mode: 'retry-after' | 'reset', seconds: number): void {
     this.rateLimited = { remaining: requests, mode, seconds };
+  }
+
+  /** The next `requests` API calls are answered with `status` (default 502 Bad Gateway), as GitHub does at times. */
+  failNext(requests: number, status = 502): void {
+    this.failing = { remaining: requests, status };
   }
 
   id(): number {
@@ -393,7 +402,8 @@ export class FakeGitHub {
       await serveGit(this.root, req, res, url, (token) => {
         const valid = this.tokenValid(token);
         if (valid) {
-          this.gitAccess.push({ path: url.pathname, installationId: this.tokens.get(token)?.installationId ?? null });
+          const installationId = this.tokens.get(token)?.installationId ?? null;
+          this.gitAccess.push({ path: url.pathname, installationId, token });
         }
         return valid;
       });
@@ -406,11 +416,18 @@ export class FakeGitHub {
     const text = Buffer.concat(chunks).toString('utf8');
     const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     const route = url.pathname.slice('/api/v3'.length);
+    const auth = req.headers.authorization ?? '';
+    const bearer = /^(?:Bearer|token) (.+)$/.exec(auth)?.[1] ?? '';
     const answer = (status: number, json: unknown, headers: Record<string, string> = {}) => {
-      this.requests.push({ method: req.method ?? 'GET', path: route, at: Date.now(), status, body });
+      this.requests.push({ method: req.method ?? 'GET', path: route, at: Date.now(), status, body, token: bearer });
       res.writeHead(status, { 'content-type': 'application/json', 'x-ratelimit-remaining': '4999', ...headers });
       res.end(JSON.stringify(json));
     };
+    if (this.failing.remaining > 0) {
+      this.failing.remaining -= 1;
+      answer(this.failing.status, { message: 'Server Error' });
+      return;
+    }
     if (this.rateLimited && this.rateLimited.remaining > 0) {
       this.rateLimited.remaining -= 1;
       const { mode, seconds } = this.rateLimited;
@@ -426,8 +443,6 @@ export class FakeGitHub {
       }
       return;
     }
-    const auth = req.headers.authorization ?? '';
-    const bearer = /^(?:Bearer|token) (.+)$/.exec(auth)?.[1] ?? '';
     const installation = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(route);
     if (installation || /^\/repos\/[^/]+\/[^/]+\/installation$/.test(route)) {
       if (!this.appJwtValid(bearer)) {
@@ -448,6 +463,15 @@ export class FakeGitHub {
     }
     if (!this.tokenValid(bearer)) {
       answer(401, { message: 'Bad credentials' });
+      return;
+    }
+    // GitHub lets only Apps (installation tokens) create and update check runs.
+    if (
+      req.method !== 'GET' &&
+      /\/check-runs(\/\d+)?$/.test(route) &&
+      this.tokens.get(bearer)?.installationId === null
+    ) {
+      answer(403, { message: 'You must authenticate via a GitHub App.' });
       return;
     }
     const result = await handleRepoRoute(this, req.method ?? 'GET', route, url.searchParams, body);

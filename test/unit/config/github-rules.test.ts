@@ -112,4 +112,32 @@ describe('GitHub trigger filters', () => {
     expect(branch(event({}), pull({ labels: ['ok'] }, { branch: 'stable/2' }))).toBe(true);
     expect(branch(event({}), pull({ labels: [] }, { branch: 'stable/2' }))).toBe(false);
   });
+
+  it('require-status: every listed status must match a commit status or check run; ignored beside require', () => {
+    const matches = compileGitHubTrigger({
+      event: 'pull_request',
+      'require-status': ['sluice\\[bot\\]:acme/check:success', '.*:lint:(success|neutral)'],
+    });
+    const both = pull({ statuses: ['sluice[bot]:acme/check:success'], checks: ['ci-app:lint:neutral'] });
+    expect(matches(event({}), both)).toBe(true);
+    expect(matches(event({}), pull({ statuses: ['sluice[bot]:acme/check:success'] }))).toBe(false);
+    expect(matches(event({}), pull({ statuses: ['sluice[bot]:acme/check:failure'], checks: ['x:lint:success'] }))).toBe(
+      false,
+    );
+    // Judged on the change: the event alone passes until the change is read.
+    expect(matches(event({}), undefined)).toBe(true);
+    const withRequire = compileGitHubTrigger({
+      event: 'pull_request',
+      require: { label: 'ok' },
+      'require-status': 'nobody:never:success',
+    });
+    expect(withRequire(event({}), pull({ labels: ['ok'] }))).toBe(true);
+    expect(withRequire(event({}), pull({ labels: [] }))).toBe(false);
+  });
+
+  it('a status requirement matches check runs as well as commit statuses', () => {
+    const check = githubRequirementCheck({ status: 'ci-app:build:success' }, 'require');
+    expect(check(pull({ checks: ['ci-app:build:success'] }))).toBeNull();
+    expect(check(pull({ checks: ['ci-app:build:failure'] }))).toMatch(/lacks a status matching/);
+  });
 });
