@@ -186,10 +186,10 @@ function resolvePaths(config: ServiceConfig, base: string): void {
     config.tenantConfig = path.resolve(base, config.tenantConfig);
   }
   config.logs.dir = path.resolve(base, config.logs.dir ?? path.join(config.dataDir, 'logs'));
-  config.executor.workRoot = path.resolve(
-    base,
-    config.executor.workRoot ?? path.join(config.dataDir, 'executor', 'builds'),
-  );
+  if (config.executor.workRoot !== undefined) {
+    // Unset stays unset: the executor places workspaces under whatever `dataDir` is at start.
+    config.executor.workRoot = path.resolve(base, config.executor.workRoot);
+  }
   resolveAuthPaths(config.auth, base);
   for (const site of config.web.sites) {
     site.dir = path.resolve(base, site.dir);

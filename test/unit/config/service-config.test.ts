@@ -93,9 +93,9 @@ redis: {url: "redis://127.0.0.1:6379"}
   it('reads the roles and the executor section, with their defaults', () => {
     const defaults = parseServiceConfig('', '/etc/sluice/sluice.yaml');
     expect(defaults.roles).toEqual(['api', 'scheduler', 'executor', 'launcher']);
+    // No workRoot: the executor uses <dataDir>/executor/builds with the dataDir it starts with.
     expect(defaults.executor).toEqual({
       slots: 2,
-      workRoot: '/etc/sluice/data/executor/builds',
       keepWorkspaces: false,
       pollInterval: 1,
       killGracePeriod: 0.5,
