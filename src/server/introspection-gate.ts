@@ -35,6 +35,30 @@ export function isIntrospectionOnly(document: DocumentNode, operationName?: stri
   );
 }
 
+/**
+ * The cache key of an introspection operation: its name and the values of the variables it
+ * declares (others do not change its answer). Null when the values cannot be written as JSON
+ * (nested too deep for the stack): such a request is executed normally, and GraphQL refuses it.
+ */
+function cacheKey(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Readonly<Record<string, unknown>> | null | undefined,
+): string | null {
+  const declared = operationOf(document, operationName)?.variableDefinitions ?? [];
+  const values = Object.fromEntries(
+    declared
+      .map((definition) => definition.variable.name.value)
+      .filter((name) => variables != null && Object.hasOwn(variables, name))
+      .map((name) => [name, variables?.[name]]),
+  );
+  try {
+    return `${operationName ?? ''}\n${JSON.stringify(values)}`;
+  } catch {
+    return null;
+  }
+}
+
 /** At most `limit` holders at once; the others wait in arrival order. */
 class Gate {
   private running = 0;
@@ -100,7 +124,10 @@ export function useIntrospectionGate(concurrency: number): Plugin {
       if (!isIntrospectionOnly(args.document, args.operationName)) {
         return;
       }
-      const key = `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`;
+      const key = cacheKey(args.document, args.operationName, args.variableValues);
+      if (key === null) {
+        return;
+      }
       const request = (args.contextValue as { request?: object }).request;
       setExecuteFn(async (execArgs) => {
         if (gate.queued >= MAX_WAITING) {

@@ -33,6 +33,8 @@ describe('auth configuration section', () => {
       maxBodyBytes: 1048576,
       csrfPrevention: true,
       controlRateLimit: { burst: 30, perMinute: 60 },
+      maxSocketBufferBytes: 4194304,
+      introspectionConcurrency: 1,
     });
   });
 

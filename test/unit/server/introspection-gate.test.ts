@@ -7,7 +7,10 @@ import { getIntrospectionQuery, parse } from 'graphql';
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { isIntrospectionOnly, useIntrospectionGate } from '../../../src/server/introspection-gate';
 
-function server(): { fetch: (query: string) => Promise<{ status: number; text: string }>; executions: () => number } {
+function server(): {
+  fetch: (query: string, variablesJson?: string) => Promise<{ status: number; text: string }>;
+  executions: () => number;
+} {
   let executions = 0;
   let ticks = 0;
   // Counts the executions that really run (it sits before the gate, which calls it).
@@ -26,11 +29,14 @@ function server(): { fetch: (query: string) => Promise<{ status: number; text: s
   });
   return {
     executions: () => executions,
-    fetch: async (query) => {
+    fetch: async (query, variablesJson) => {
       const response = await yoga.fetch('http://localhost/graphql', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query }),
+        body:
+          variablesJson === undefined
+            ? JSON.stringify({ query })
+            : `{"query": ${JSON.stringify(query)}, "variables": ${variablesJson}}`,
       });
       return { status: response.status, text: await response.text() };
     },
@@ -67,5 +73,18 @@ describe('introspection gate', () => {
     expect((await fetch(fields)).text).toBe('{"data":{"__type":{"fields":[{"name":"tick"}]}}}');
     expect((await fetch(fields)).text).toBe('{"data":{"__type":{"fields":[{"name":"tick"}]}}}');
     expect(executions()).toBe(3);
+  });
+
+  it('keys on declared variables only, and executes a request whose variables nest too deep to key', async () => {
+    const { fetch, executions } = server();
+    const deep = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`;
+    const first = await fetch('{ __typename }', `{"unused": ${deep}}`);
+    expect(first).toEqual({ status: 200, text: '{"data":{"__typename":"Query"}}' });
+    // Undeclared variables do not make another cache entry.
+    expect((await fetch('{ __typename }', '{"other": 1}')).text).toBe('{"data":{"__typename":"Query"}}');
+    expect(executions()).toBe(1);
+    const declared = await fetch('query Q($v: String) { __typename }', `{"v": ${deep}}`);
+    expect(declared.status).toBe(200);
+    expect(JSON.parse(declared.text)).toMatchObject({ errors: [{ message: expect.stringContaining('$v') }] });
   });
 });
