@@ -160,9 +160,12 @@ describe('GitHub reads', () => {
     });
     const { source } = await newSource();
     const parentChange = await source.getChange(`fake/${REPO}`, parent.number);
+    if (!parentChange) {
+      throw new Error('the parent pull request was not read');
+    }
     let children: Array<{ number: number | null }> = [];
     const first = await costOf(async () => {
-      children = await source.changesDependingOn(parentChange!, [`fake/${REPO}`]);
+      children = await source.changesDependingOn(parentChange, [`fake/${REPO}`]);
     });
     expect(children.map((c) => c.number)).toEqual([child.number]);
     // The list once, then the child's reviews, status and check runs: no read of the others.
@@ -170,7 +173,7 @@ describe('GitHub reads', () => {
     expect(first.kinds.get('GET /pulls')).toEqual({ full: 1, notModified: 0 });
     expect(first.kinds.has('GET /pulls/:n')).toBe(false);
 
-    const second = await costOf(() => source.changesDependingOn(parentChange!, [`fake/${REPO}`]));
+    const second = await costOf(() => source.changesDependingOn(parentChange, [`fake/${REPO}`]));
     expect(second.full).toBe(0);
     expect(second.notModified).toBe(4);
     expect(others).toHaveLength(6);
