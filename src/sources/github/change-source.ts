@@ -17,6 +17,23 @@ export function dependsOnUrls(text: string): Array<{ web: string; repository: st
   return found;
 }
 
+/** Pull requests whose review state is read at the same time (by `openChanges`). */
+const DETAIL_READS_IN_FLIGHT = 4;
+
+/** `fn` over the items, at most `limit` at a time, the results in the items' order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 export class GitHubChangeSource {
   constructor(
     private readonly connections: ReadonlyMap<string, GitHubConnection>,
@@ -69,8 +86,12 @@ export class GitHubChangeSource {
     if (!located) {
       return [];
     }
+    // The list's entries are the pull requests (no read of each); their review state is read a
+    // few at a time, and mostly answered 304 from the connection's cache after the first time.
     const pulls = await located.connection.openPulls(located.name);
-    return Promise.all(pulls.map((pull) => this.describe(project, located.connection, located.name, pull)));
+    return mapLimited(pulls, DETAIL_READS_IN_FLIGHT, (pull) =>
+      this.describe(project, located.connection, located.name, pull),
+    );
   }
 
   async changesDependingOn(change: ChangeInfo, projects: readonly string[]): Promise<ChangeInfo[]> {
@@ -122,7 +143,7 @@ export class GitHubChangeSource {
       url: pull.html_url,
       owner: pull.user?.login ?? null,
       dependsOn,
-      merged: pull.merged,
+      merged: pull.merged ?? (pull.merged_at !== undefined && pull.merged_at !== null),
       currentPatchset: sha === pull.head.sha,
       review,
     };

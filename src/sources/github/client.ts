@@ -5,6 +5,7 @@
  * limits waited out (`Retry-After`, `X-RateLimit-Reset`), never retried in a tight loop.
  */
 import { createSign } from 'node:crypto';
+import { DEFAULT_RESPONSE_CACHE_LIMITS, ResponseCache, type ResponseCacheLimits } from './response-cache';
 
 export type GitHubAuth = { kind: 'app'; appId: string; privateKey: string } | { kind: 'token'; token: string };
 
@@ -18,6 +19,8 @@ export interface GitHubClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Called before each rate-limit wait (logging, tests). */
   onRateLimit?: (waitMs: number, path: string) => void;
+  /** Bounds of the conditional-request cache of GET answers (docs/github.md#reads-and-their-cost). */
+  responseCache?: ResponseCacheLimits;
 }
 
 export class GitHubApiError extends Error {
@@ -58,8 +61,10 @@ export class GitHubClient {
   private blockedUntil = 0;
   private readonly now: () => Date;
   private readonly sleep: (ms: number) => Promise<void>;
+  readonly responses: ResponseCache;
 
   constructor(private readonly options: GitHubClientOptions) {
+    this.responses = new ResponseCache(options.responseCache ?? DEFAULT_RESPONSE_CACHE_LIMITS);
     this.now = options.now ?? (() => new Date());
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -146,6 +151,9 @@ export class GitHubClient {
       if (wait > 0) {
         await this.waitFor(wait, path);
       }
+      // A GET is conditional when an earlier answer left a validator (read when sent: an entry
+      // evicted meanwhile still serves its own 304).
+      const cached = method === 'GET' ? this.responses.get(path) : undefined;
       let res: Response;
       try {
         res = await fetch(`${this.options.apiBase}${path}`, {
@@ -155,6 +163,7 @@ export class GitHubClient {
             authorization: `Bearer ${bearer}`,
             'x-github-api-version': '2022-11-28',
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...ResponseCache.conditionalHeaders(cached),
           },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(this.options.timeoutMs),
@@ -164,7 +173,14 @@ export class GitHubClient {
           (err as Error).name === 'TimeoutError' ? `timed out after ${this.options.timeoutMs} ms` : String(err);
         throw new GitHubApiError(0, reason, path);
       }
+      if (res.status === 304 && cached) {
+        await res.arrayBuffer();
+        return cached.text ? safeJson(cached.text) : null;
+      }
       const text = await res.text();
+      if (method === 'GET' && res.status === 200) {
+        this.responses.store(path, res.headers, text);
+      }
       const json = text ? (safeJson(text) ?? { message: text }) : null;
       const limitWait = this.rateLimitWait(res);
       if (limitWait !== null && attempt < MAX_ATTEMPTS) {

@@ -6,6 +6,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { GitHubClient, type GitHubClientOptions } from './client';
+import { LruMap } from './lru';
+
+/** How long a collaborator's permission is believed (docs/github.md#reads-and-their-cost). */
+export const PERMISSION_TTL_MS = 60_000;
+/** Permissions kept at most (repository and user pairs). */
+const PERMISSION_CACHE_ENTRIES = 5000;
 
 /** The settings of a GitHub connection this module reads (the service configuration's `driver: github`). */
 export interface GitHubConnectionConfig {
@@ -35,7 +41,9 @@ function readSetting(value: string | undefined, file: string | undefined, what: 
 export interface PullJson {
   number: number;
   state: string;
-  merged: boolean;
+  /** Only the single pull request's answer has `merged`; the list endpoint gives `merged_at`. */
+  merged?: boolean;
+  merged_at?: string | null;
   draft?: boolean;
   title: string;
   body: string | null;
@@ -63,12 +71,22 @@ export class GitHubConnection {
   readonly web: string;
   readonly canonicalHostname: string;
   private readonly webhookSecret: string;
+  /** Permission lookups per repository and user, each believed for `permissionTtlMs`. */
+  private readonly permissions = new LruMap<string, { permission: Promise<string>; until: number }>(
+    PERMISSION_CACHE_ENTRIES,
+  );
+  private readonly permissionTtlMs: number;
+  private readonly now: () => Date;
 
   constructor(
     readonly name: string,
     settings: GitHubConnectionConfig,
-    options: Pick<GitHubClientOptions, 'now' | 'sleep' | 'onRateLimit'> = {},
+    options: Pick<GitHubClientOptions, 'now' | 'sleep' | 'onRateLimit' | 'responseCache'> & {
+      permissionTtlMs?: number;
+    } = {},
   ) {
+    this.permissionTtlMs = options.permissionTtlMs ?? PERMISSION_TTL_MS;
+    this.now = options.now ?? (() => new Date());
     const endpoints = githubEndpoints(settings);
     this.web = endpoints.web;
     this.canonicalHostname = settings.canonicalHostname ?? endpoints.host;
@@ -86,7 +104,10 @@ export class GitHubConnection {
       auth,
       timeoutMs: settings.requestTimeout * 1000,
       maxWaitMs: settings.rateLimitMaxWait * 1000,
-      ...options,
+      now: options.now,
+      sleep: options.sleep,
+      onRateLimit: options.onRateLimit,
+      responseCache: options.responseCache,
     });
   }
 
@@ -136,10 +157,28 @@ export class GitHubConnection {
     );
   }
 
+  /**
+   * A collaborator's permission, asked once per repository and user within the TTL (concurrent
+   * askers share the request; a failed one is not kept).
+   */
   permission(repository: string, user: string): Promise<string> {
-    return this.client
+    const key = `${repository}\u0000${user}`;
+    const now = this.now().getTime();
+    const known = this.permissions.get(key);
+    if (known && known.until > now) {
+      return known.permission;
+    }
+    const permission = this.client
       .request<{ permission: string }>('GET', `/repos/${repository}/collaborators/${user}/permission`, repository)
       .then((body) => body.permission);
+    const entry = { permission, until: now + this.permissionTtlMs };
+    this.permissions.set(key, entry);
+    permission.catch(() => {
+      if (this.permissions.get(key) === entry) {
+        this.permissions.delete(key);
+      }
+    });
+    return permission;
   }
 
   statuses(repository: string, sha: string) {

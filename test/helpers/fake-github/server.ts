@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { countByKind, writeAnswer, type RequestCount } from './conditional';
 import { serveGit } from './git-http';
 import { pullJson, repoJson } from './json';
 import {
@@ -117,6 +118,11 @@ export class FakeGitHub {
 
   id(): number {
     return this.nextId++;
+  }
+
+  /** API requests from index `since` of `requests` on, by kind (`GET /pulls/:n/reviews`): full answers and 304s. */
+  requestCounts(since = 0): Map<string, RequestCount> {
+    return countByKind(this.requests, since);
   }
 
   async createRepo(fullName: string, files: FileMap, options: { installationId?: number } = {}): Promise<FakeRepo> {
@@ -419,9 +425,15 @@ export class FakeGitHub {
     const auth = req.headers.authorization ?? '';
     const bearer = /^(?:Bearer|token) (.+)$/.exec(auth)?.[1] ?? '';
     const answer = (status: number, json: unknown, headers: Record<string, string> = {}) => {
-      this.requests.push({ method: req.method ?? 'GET', path: route, at: Date.now(), status, body, token: bearer });
-      res.writeHead(status, { 'content-type': 'application/json', 'x-ratelimit-remaining': '4999', ...headers });
-      res.end(JSON.stringify(json));
+      const code = writeAnswer(req, res, status, json, headers);
+      this.requests.push({
+        method: req.method ?? 'GET',
+        path: route,
+        at: Date.now(),
+        status: code,
+        body,
+        token: bearer,
+      });
     };
     if (this.failing.remaining > 0) {
       this.failing.remaining -= 1;
