@@ -8,6 +8,10 @@
  *   instances stay resident afterwards (several hundred MB) and it takes most of a fresh start.
  *   Instead a pristine cluster is made once per PGlite version, in a child process, kept as a
  *   tarball in a cache directory and unpacked into every new data directory (or in-memory store).
+ * - PostgreSQL's WebAssembly is compiled by V8's baseline compiler only (Liftoff), without the
+ *   optimizing tier: optimizing its hot functions in background threads left 40-70 MB of freed
+ *   compiler memory resident in malloc's per-thread arenas and cost more CPU than it saved on
+ *   this store's short queries (measured in docs/configuration.md#embedded-database).
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -25,6 +29,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
 import { extractTar, extractTarStream } from './tar-extract';
@@ -141,6 +146,14 @@ export function pristineTemplate(): Promise<Uint8Array> {
   });
 }
 
+/**
+ * Compile WebAssembly with the baseline compiler only, from now on in this process (a V8 flag
+ * read when a module is compiled; the embedded store is the process's only large module).
+ */
+export function useBaselineWasmCompiler(): void {
+  v8.setFlagsFromString('--liftoff-only');
+}
+
 export interface PgliteOpenOptions {
   /** The cluster's directory; in memory when absent. */
   dataDir?: string;
@@ -156,6 +169,7 @@ export interface PgliteOpenOptions {
 export async function openPglite(options: PgliteOpenOptions): Promise<PGlite> {
   const template = options.template ?? pristineTemplate;
   const { dataDir } = options;
+  useBaselineWasmCompiler();
   let loadDataDir: Blob | undefined;
   if (dataDir === undefined) {
     loadDataDir = new Blob([(await wholeTarball(await template())) as Uint8Array<ArrayBuffer>]);
