@@ -37,6 +37,28 @@ export interface ChangeInfo extends ChangeRef {
   review?: CodeReviewState;
 }
 
+/**
+ * A ref update (branch, tag or other ref) as a change: no number or patchset, already merged;
+ * `kind` and `branch` follow from the ref's name.
+ */
+export function refChange(project: string, ref: string, oldrev: string | null, newrev: string | null): ChangeInfo {
+  const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+  return {
+    kind: branch !== null ? 'branch' : ref.startsWith('refs/tags/') ? 'tag' : 'ref',
+    project,
+    ref,
+    branch,
+    number: null,
+    patchset: null,
+    oldrev,
+    newrev,
+    url: null,
+    owner: null,
+    dependsOn: [],
+    merged: true,
+  };
+}
+
 /** A pull request's review state, read when the change is read (docs/github.md#changes). */
 export interface CodeReviewState {
   /** `open` or `closed`. */

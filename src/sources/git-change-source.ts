@@ -3,7 +3,7 @@
  * refs in the project mirrors (src/sources/git-changes.ts). It answers what the engine's
  * `ChangeSource` port asks (wired in src/server/roles.ts).
  */
-import type { ChangeInfo } from '../model/changes';
+import { refChange, type ChangeInfo } from '../model/changes';
 import { git } from './git-cli';
 import { describeChange, listChanges, type ChangeDependency, type ChangeDetails, type ChangeRef } from './git-changes';
 import type { GitMirrors } from './git-mirror';
@@ -60,7 +60,6 @@ export class GitChangeSource {
   }
 
   async getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
-    const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
     let revision = newrev;
     const location = this.projects.locate(project);
     if (revision === null && location) {
@@ -70,20 +69,7 @@ export class GitChangeSource {
           await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => ({ stdout: '' }))
         ).stdout.trim() || null;
     }
-    return {
-      kind: branch !== null ? 'branch' : ref.startsWith('refs/tags/') ? 'tag' : 'ref',
-      project,
-      ref,
-      branch,
-      number: null,
-      patchset: null,
-      oldrev,
-      newrev: revision,
-      url: null,
-      owner: null,
-      dependsOn: [],
-      merged: true,
-    };
+    return refChange(project, ref, oldrev, revision);
   }
 
   async openChanges(project: string): Promise<ChangeInfo[]> {

@@ -1,6 +1,6 @@
 /** A change source holding Gerrit-style changes and branch tips in memory, for engine tests. */
 import type { ChangeSource } from '../../src/engine/ports/change-source';
-import type { ChangeInfo } from '../../src/model/changes';
+import { refChange, type ChangeInfo } from '../../src/model/changes';
 import { canonical, HOST } from './scripted-layout';
 
 /** Changes and branches held in memory, with Depends-On and merged state. */
@@ -81,22 +81,9 @@ export class FakeChanges implements ChangeSource {
   }
 
   getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
-    const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
-    const kind = branch !== null ? 'branch' : ref.startsWith('refs/tags/') ? 'tag' : 'ref';
-    return Promise.resolve({
-      kind,
-      project,
-      ref,
-      branch,
-      number: null,
-      patchset: null,
-      oldrev,
-      newrev: newrev ?? (branch ? this.tip(project, branch) : null) ?? '0000000',
-      url: null,
-      owner: null,
-      dependsOn: [],
-      merged: true,
-    });
+    const change = refChange(project, ref, oldrev, newrev);
+    const tip = change.branch === null ? null : this.tip(project, change.branch);
+    return Promise.resolve({ ...change, newrev: newrev ?? tip ?? '0000000' });
   }
 
   openChanges(project: string): Promise<ChangeInfo[]> {

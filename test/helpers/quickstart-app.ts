@@ -6,18 +6,18 @@
  * wait for item reports. As in `npm start`, `logs.url` is not set: the logs are served under
  * `/logs/` and each build's `log_url` is absolute, on the address the server listens on.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadServiceConfig, type ServiceConfig } from '../../src/config/service';
 import type { EngineDelta } from '../../src/engine/event-bus';
 import { buildApp, type SluiceApp } from '../../src/server/app';
 import { silentLogger } from '../../src/server/logger';
-import { git } from '../../src/sources/git-cli';
 import { seedRepositories } from '../../src/sources/git-seed';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from './database';
 import { adminToken, liveTestConfig } from './live';
+import { pushChange } from './quickstart-deployment';
 
 export const QUICKSTART_TENANT = 'example';
 export const QUICKSTART_PROJECT = 'example/hello';
@@ -91,27 +91,7 @@ export async function startQuickstartApp(prefix: string): Promise<QuickstartApp>
     token: () => adminToken(QUICKSTART_TENANT),
     deltaCount: () => deltas.length,
     waitForDelta,
-    async pushChange(number, files, message) {
-      const work = mkdtempSync(path.join(root, 'work-'));
-      await git(root, ['clone', '--quiet', bareRepo, work]);
-      for (const [file, content] of Object.entries(files)) {
-        writeFileSync(path.join(work, file), content);
-      }
-      await git(work, ['add', '--all']);
-      await git(work, [
-        '-c',
-        'user.name=Test User',
-        '-c',
-        'user.email=user@example.com',
-        'commit',
-        '--quiet',
-        '-m',
-        message,
-      ]);
-      const ref = `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`;
-      await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
-      return (await git(work, ['rev-parse', 'HEAD'])).stdout.trim();
-    },
+    pushChange: (number, files, message) => pushChange(root, bareRepo, number, files, message),
     waitForReport: (pipeline, from) =>
       waitForDelta(from, (delta) => delta.type === 'item-reported' && delta.pipeline === pipeline),
     async stop() {

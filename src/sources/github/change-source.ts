@@ -4,7 +4,7 @@
  * through the API with its reviews, labels, statuses and check runs; `Depends-On:` lines name
  * pull requests by URL, across repositories.
  */
-import type { ChangeInfo, CodeReviewState } from '../../model/changes';
+import { refChange, type ChangeInfo, type CodeReviewState } from '../../model/changes';
 import type { GitProjects } from '../git-change-source';
 import type { GitHubConnection, PullJson } from './connection';
 
@@ -64,21 +64,7 @@ export class GitHubChangeSource {
   }
 
   async getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
-    const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
-    return {
-      kind: branch !== null ? 'branch' : ref.startsWith('refs/tags/') ? 'tag' : 'ref',
-      project,
-      ref,
-      branch,
-      number: null,
-      patchset: null,
-      oldrev,
-      newrev,
-      url: null,
-      owner: null,
-      dependsOn: [],
-      merged: true,
-    };
+    return refChange(project, ref, oldrev, newrev);
   }
 
   async openChanges(project: string): Promise<ChangeInfo[]> {
