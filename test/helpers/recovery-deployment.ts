@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { git } from '../../src/sources/git-cli';
-import { seedRepositories } from '../../src/sources/git-seed';
+import { seedRepositories } from '../../src/drivers/git/seed';
 import type { Database } from '../../src/store/database';
 import { createTestDatabase, type TestDatabase } from './database';
 import { spawnServe } from './serve-process';
