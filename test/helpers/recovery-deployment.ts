@@ -16,6 +16,7 @@ import { seedRepositories } from '../../src/drivers/git/seed';
 import type { Database } from '../../src/store/database';
 import { createTestDatabase, type TestDatabase } from './database';
 import { spawnServe } from './serve-process';
+import { describeIf, MULTI_PROCESS } from './preconditions';
 
 const SLOW_SCRIPT = `#!/bin/sh
 marks="$SLUICE_VAR_marks"
@@ -266,9 +267,9 @@ export async function waitFor(
 }
 
 /**
- * `describe` for tests of several processes on one database: skipped (with a note) without
+ * `describe` for tests of several processes on one database: skipped (with the reason) without
  * DATABASE_URL. Undefined outside jest (bench/chaos.ts imports this module too).
  */
-export const describeMultiProcess: jest.Describe = (
-  typeof describe === 'undefined' ? undefined : process.env.DATABASE_URL ? describe : describe.skip
-) as jest.Describe;
+export const describeMultiProcess = (
+  typeof describe === 'undefined' ? undefined : describeIf(MULTI_PROCESS)
+) as ReturnType<typeof describeIf>;
