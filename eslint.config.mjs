@@ -18,6 +18,7 @@ const FOLDERS = {
   engine: 'src/engine',
   launcher: 'src/launcher',
   executor: 'src/executor',
+  drivers: 'src/drivers',
   schema: 'schema',
   subscriptions: 'subscriptions',
   'rest-compat': 'rest-compat',
@@ -34,6 +35,7 @@ const MAY_IMPORT = {
   engine: ['model', 'store', 'secrets', 'config', 'auth'],
   launcher: ['model', 'store', 'secrets', 'config', 'auth', 'engine'],
   executor: ['model', 'store', 'secrets', 'config', 'auth', 'sources', 'engine'],
+  drivers: ['model', 'store', 'secrets', 'sources', 'config', 'engine'],
   schema: ['model', 'store', 'secrets', 'sources', 'config', 'auth', 'engine', 'launcher', 'executor'],
   subscriptions: ['model', 'store', 'secrets', 'sources', 'config', 'auth', 'engine', 'launcher', 'executor', 'schema'],
   'rest-compat': ['model', 'store', 'secrets', 'config', 'auth', 'schema'],
@@ -41,10 +43,18 @@ const MAY_IMPORT = {
 };
 
 // Files allowed more than their folder's row until the change that removes the import lands.
-const BOUNDARY_EXCEPTIONS = [];
+const BOUNDARY_EXCEPTIONS = [
+  // Until the Driver interface and registry land (issue #33): the files moved into src/drivers keep their imports.
+  { file: 'src/config/drivers.ts', alsoImports: ['drivers'] },
+  { file: 'src/config/load-tenants.ts', alsoImports: ['drivers'] },
+  { file: 'src/config/service-sections.ts', alsoImports: ['drivers'] },
+  { file: 'src/engine/layout-adapter.ts', alsoImports: ['drivers'] },
+  { file: 'src/executor/merger-gateway.ts', alsoImports: ['drivers'] },
+  { file: 'src/drivers/github/roles.ts', alsoImports: ['server'] },
+];
 
 // Folders that implement the engine's ports (src/engine/ports) and may import nothing else of it.
-const ENGINE_PORTS_ONLY = ['launcher', 'executor'];
+const ENGINE_PORTS_ONLY = ['launcher', 'executor', 'drivers'];
 
 function boundaryRule(folder, alsoImports = []) {
   const allowed = [...MAY_IMPORT[folder], ...alsoImports];

@@ -8,7 +8,7 @@ import { ConfigObjectError, ErrorName } from './config-error';
 import { compileRegex, readRegexList } from './regex';
 import { checkKeys, optBool, optStrList, requireMap, strList, toPlainData, type ConfigMap } from './schema-helpers';
 import { isYamlMapping } from './yaml-source';
-import { GITHUB_REPORTER_KEYS, validateGitHubRequirement, validateGitHubTrigger } from './github-rules';
+import { GITHUB_REPORTER_KEYS, validateGitHubRequirement, validateGitHubTrigger } from '../drivers/github/rules';
 
 /** Connection-less drivers that may be named directly as trigger/reporter keys. */
 const IMPLICIT_DRIVERS = new Set(['timer', 'zuul']);

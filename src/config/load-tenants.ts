@@ -11,7 +11,7 @@ import type { ServiceConfig } from './service';
 import { parseTenantFile, type Abide, type TenantConfig, type TenantFileProblem } from './tenant-file';
 import { readTenantProjects, type ConnectionSet, type FileCache } from './tenant-loader';
 import { GitConnection } from '../sources/git-connection';
-import { GitHubConnection } from '../sources/github/connection';
+import { GitHubConnection } from '../drivers/github/connection';
 import type { SecretsKeySource } from '../secrets/secret-data';
 import { loadSecretKeys } from './secret-check';
 

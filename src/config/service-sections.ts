@@ -5,7 +5,7 @@
  * into the whole file's schema and reads the file.
  */
 import { z } from 'zod';
-import { githubConnection } from './github-connection-schema';
+import { githubConnection } from '../drivers/github/connection-schema';
 import { refUrlTemplateProblem } from './ref-urls';
 
 /** A ref URL template (docs/configuration.md#ref-url-templates): known placeholders only. */

@@ -4,7 +4,7 @@
  * phases have reporters, `submit: true`), projects with their queue names, and job freezing
  * through `freezeJobGraph` of the config package.
  */
-import { compileGitHubTrigger, githubRequirementCheck } from '../config/github-rules';
+import { compileGitHubTrigger, githubRequirementCheck } from '../drivers/github/rules';
 import { freezeJobGraph, type FrozenJob } from '../config/freeze';
 import { findLayoutProject, projectPipelineConfig } from '../config/project-pipeline-config';
 import { REPORTER_PHASES, type Layout, type Pipeline, type ReporterConfig, type TriggerConfig } from '../config/layout';

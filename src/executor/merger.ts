@@ -13,7 +13,7 @@ import type { MergeMode } from '../model/merge-modes';
 import { git, GitError } from '../sources/git-cli';
 import { parseChangeRef } from '../sources/git-changes';
 import { isRemoteBaseUrl } from '../sources/git-mirror';
-import { ZERO_SHA } from '../sources/git-poller';
+import { ZERO_REVISION as ZERO_SHA } from '../model/changes';
 import { applyWithMode, isAncestor, MergeConflictError, revParse } from './merge-modes';
 import type { RepoCache } from './repo-cache';
 import { workspacePath } from './workspace-scheme';

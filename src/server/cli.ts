@@ -8,7 +8,7 @@ import { loadServiceConfig, defaultServiceConfig, ServiceConfigError, type Servi
 import { SLUICE_VERSION } from '../model/version';
 import { migrateLatest } from '../store/migrate';
 import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
-import { seedRepositories } from '../sources/git-seed';
+import { seedRepositories } from '../drivers/git/seed';
 import { buildApp, databaseFor } from './app';
 import { startBanner } from './banner';
 import { createLogger } from './logger';

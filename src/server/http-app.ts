@@ -18,7 +18,7 @@ import type { Logger } from './logger';
 import { requestContext, type InFlightRequests } from './request-context';
 import { restRoute } from './rest-route';
 import { webRoutes } from './web';
-import { webhookRoute } from './webhook-route';
+import { webhookRoute } from '../drivers/github/webhook-route';
 import type { SluiceYoga } from './yoga';
 
 export interface HttpAppOptions {

@@ -23,7 +23,7 @@ import { EngineEventRepository } from '../store/repositories/engine-events';
 import { Engine } from '../engine/engine';
 import { BuildRequestExecutor } from '../executor/build-request-gateway';
 import type { EngineEventBus } from '../engine/event-bus';
-import { GitChangeSource, type GitProjectLocation, type GitProjects } from '../sources/git-change-source';
+import { GitChangeSource, type GitProjectLocation, type GitProjects } from '../drivers/git/change-source';
 import { GitMergerGateway } from '../executor/merger-gateway';
 import type { EngineLayout } from '../engine/ports/layout';
 import { toEngineLayout } from '../engine/layout-adapter';
@@ -31,9 +31,9 @@ import { LocalNodeGateway } from '../launcher/local-node-gateway';
 import type { TriggerEvent } from '../model/engine-events';
 import { createExecutorServices, type ExecutorServices } from '../executor/executor-services';
 import { GitMirrors } from '../sources/git-mirror';
-import type { GitPoller, GitTriggerEvent } from '../sources/git-poller';
-import { createGitPollers } from '../sources/git-pollers';
-import { DurablePollerState } from '../sources/git-poller-state';
+import type { GitPoller, GitTriggerEvent } from '../drivers/git/poller';
+import { createGitPollers } from '../drivers/git/pollers';
+import { DurablePollerState } from '../drivers/git/poller-state';
 import { createLauncher, type Launcher } from '../launcher/launcher';
 import { StoreNodeLocker } from '../launcher/node-lock';
 import { layoutUsesLauncher, TenantNodeGateway } from '../launcher/tenant-node-gateway';
@@ -44,8 +44,8 @@ import {
   routingChangeSource,
   routingMerger,
   type ConnectionEventProcessor,
-} from './github-roles';
-import type { GitHubConnection } from '../sources/github/connection';
+} from '../drivers/github/roles';
+import type { GitHubConnection } from '../drivers/github/connection';
 import type { ProcessComponent } from './component-heartbeat';
 import { LostWorkReclaimer } from './lost-work-reclaimer';
 import type { SluiceMetrics } from './metrics/sluice-metrics';

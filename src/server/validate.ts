@@ -10,7 +10,7 @@ import type { ServiceConfig } from '../config/service';
 import type { ConfigError } from '../config/config-error';
 import { connectionsFromConfig, loadTenantLayout, readTenantFile } from '../config/load-tenants';
 import type { ConnectionSet } from '../config/tenant-loader';
-import { seedRepositories } from '../sources/git-seed';
+import { seedRepositories } from '../drivers/git/seed';
 
 export interface ValidationReport {
   lines: string[];

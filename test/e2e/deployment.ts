@@ -11,7 +11,7 @@ import { loadServiceConfig } from '../../src/config/service';
 import type { EngineDelta } from '../../src/engine/event-bus';
 import type { SluiceApp } from '../../src/server/app';
 import { git } from '../../src/sources/git-cli';
-import { seedRepositories } from '../../src/sources/git-seed';
+import { seedRepositories } from '../../src/drivers/git/seed';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { adminToken, liveTestConfig } from '../helpers/live';

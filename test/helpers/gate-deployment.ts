@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { parseServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { git } from '../../src/sources/git-cli';
-import { seedRepositories } from '../../src/sources/git-seed';
+import { seedRepositories } from '../../src/drivers/git/seed';
 import { createGitFixture, type FileSpec, type GitFixture } from './git-fixtures';
 import { adminToken, liveTestConfig } from './live';
 

@@ -13,7 +13,7 @@ import { loadServiceConfig, type ServiceConfig } from '../../src/config/service'
 import type { EngineDelta } from '../../src/engine/event-bus';
 import { buildApp, type SluiceApp } from '../../src/server/app';
 import { silentLogger } from '../../src/server/logger';
-import { seedRepositories } from '../../src/sources/git-seed';
+import { seedRepositories } from '../../src/drivers/git/seed';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from './database';
 import { adminToken, liveTestConfig } from './live';

@@ -10,7 +10,7 @@ import { loadServiceConfig, type ServiceConfig } from '../../src/config/service'
 import { buildApp, type SluiceApp } from '../../src/server/app';
 import { silentLogger } from '../../src/server/logger';
 import { git } from '../../src/sources/git-cli';
-import { seedRepositories } from '../../src/sources/git-seed';
+import { seedRepositories } from '../../src/drivers/git/seed';
 import type { TestDatabase } from './database';
 import { liveTestConfig } from './live';
 

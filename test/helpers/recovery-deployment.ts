@@ -12,10 +12,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { git } from '../../src/sources/git-cli';
-import { seedRepositories } from '../../src/sources/git-seed';
+import { seedRepositories } from '../../src/drivers/git/seed';
 import type { Database } from '../../src/store/database';
 import { createTestDatabase, type TestDatabase } from './database';
 import { spawnServe } from './serve-process';
+import { describeIf, MULTI_PROCESS } from './preconditions';
 
 const SLOW_SCRIPT = `#!/bin/sh
 marks="$SLUICE_VAR_marks"
@@ -279,9 +280,9 @@ export async function waitFor(
 }
 
 /**
- * `describe` for tests of several processes on one database: skipped (with a note) without
+ * `describe` for tests of several processes on one database: skipped (with the reason) without
  * DATABASE_URL. Undefined outside jest (bench/chaos.ts imports this module too).
  */
-export const describeMultiProcess: jest.Describe = (
-  typeof describe === 'undefined' ? undefined : process.env.DATABASE_URL ? describe : describe.skip
-) as jest.Describe;
+export const describeMultiProcess = (
+  typeof describe === 'undefined' ? undefined : describeIf(MULTI_PROCESS)
+) as ReturnType<typeof describeIf>;

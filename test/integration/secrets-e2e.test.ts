@@ -30,7 +30,7 @@ import type { EngineDelta } from '../../src/engine/event-bus';
 import { buildApp, type SluiceApp } from '../../src/server/app';
 import { createLogger } from '../../src/server/logger';
 import { git } from '../../src/sources/git-cli';
-import { seedRepositories } from '../../src/sources/git-seed';
+import { seedRepositories } from '../../src/drivers/git/seed';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { liveTestConfig } from '../helpers/live';

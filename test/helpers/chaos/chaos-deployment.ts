@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { seedRepositories } from '../../../src/sources/git-seed';
+import { seedRepositories } from '../../../src/drivers/git/seed';
 import { createTestDatabase, type TestDatabase } from '../database';
 import { pushChange, startServe, type ServeProcess } from '../recovery-deployment';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { BuildRequestExecutor } from '../../../src/executor/build-request-gateway';
 import { Engine } from '../../../src/engine/engine';
 import { InProcessEventBus, type EngineDelta } from '../../../src/engine/event-bus';
-import { GitChangeSource, type GitProjects } from '../../../src/sources/git-change-source';
+import { GitChangeSource, type GitProjects } from '../../../src/drivers/git/change-source';
 import { GitMergerGateway } from '../../../src/executor/merger-gateway';
 import { Merger } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';

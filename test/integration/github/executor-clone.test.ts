@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { git } from '../../../src/sources/git-cli';
-import { GitHubConnection } from '../../../src/sources/github/connection';
+import { GitHubConnection } from '../../../src/drivers/github/connection';
 import { FakeGitHub } from '../../helpers/fake-github/server';
 
 describe('executor clones from GitHub', () => {

@@ -6,7 +6,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GitHubClient } from '../../../src/sources/github/client';
+import { GitHubClient } from '../../../src/drivers/github/client';
 import { FakeGitHub } from '../../helpers/fake-github/server';
 
 describe('GitHub client', () => {

@@ -8,8 +8,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GitHubChangeSource } from '../../../src/sources/github/change-source';
-import { GitHubConnection } from '../../../src/sources/github/connection';
+import { GitHubChangeSource } from '../../../src/drivers/github/change-source';
+import { GitHubConnection } from '../../../src/drivers/github/connection';
 import type { RequestCount } from '../../helpers/fake-github/conditional';
 import { FakeGitHub } from '../../helpers/fake-github/server';
 

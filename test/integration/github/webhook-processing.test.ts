@@ -4,8 +4,8 @@
  * process a delivery, and a delivery whose processing fails leaves no events behind.
  */
 import { silentLogger } from '../../../src/server/logger';
-import { connectionEventProcessor } from '../../../src/server/github-roles';
-import { GitHubConnection } from '../../../src/sources/github/connection';
+import { connectionEventProcessor } from '../../../src/drivers/github/roles';
+import { GitHubConnection } from '../../../src/drivers/github/connection';
 import { ConnectionEventRepository } from '../../../src/store/repositories/connection-events';
 import { EngineEventRepository } from '../../../src/store/repositories/engine-events';
 import type { TriggerEvent } from '../../../src/model/engine-events';

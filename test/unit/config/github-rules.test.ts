@@ -2,7 +2,7 @@
  * The GitHub driver's pipeline requirements and trigger filters (docs/github.md#requirements,
  * docs/github.md#trigger-filters), judged on pull requests built here.
  */
-import { compileGitHubTrigger, githubRequirementCheck } from '../../../src/config/github-rules';
+import { compileGitHubTrigger, githubRequirementCheck } from '../../../src/drivers/github/rules';
 import type { ChangeInfo, CodeReviewState } from '../../../src/model/changes';
 import type { TriggerEvent } from '../../../src/model/engine-events';
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseServiceConfig } from '../../../src/config/service';
 import { createExecutorServices } from '../../../src/executor/executor-services';
 import { gitConnectionsFromConfig } from '../../../src/executor/repo-cache';
-import { createGitPollers } from '../../../src/sources/git-pollers';
+import { createGitPollers } from '../../../src/drivers/git/pollers';
 import { type BuildRequestRepository } from '../../../src/store/repositories/build-requests';
 
 const CONFIG = `

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { git } from '../../../src/sources/git-cli';
 import { GitMirrors } from '../../../src/sources/git-mirror';
-import { GitPoller, ZERO_SHA, type GitTriggerEvent, type PollerClock } from '../../../src/sources/git-poller';
+import { GitPoller, ZERO_SHA, type GitTriggerEvent, type PollerClock } from '../../../src/drivers/git/poller';
 import { Merger } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';

@@ -1,6 +1,6 @@
 /** The bounds of the GitHub client's caches (docs/github.md#reads-and-their-cost). */
-import { LruMap } from '../../../src/sources/github/lru';
-import { ResponseCache } from '../../../src/sources/github/response-cache';
+import { LruMap } from '../../../src/drivers/github/lru';
+import { ResponseCache } from '../../../src/drivers/github/response-cache';
 
 const withEtag = (etag: string) => new Headers({ etag });
 

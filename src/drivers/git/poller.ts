@@ -12,11 +12,11 @@
  * poller emits each once as `ref-updated` with `own: true` (so post pipelines run), whether its
  * next poll or the announcement's own save records it first.
  */
-import { git } from './git-cli';
-import { describeChange, parseChangeRef, type ChangeDependency, type ChangeOwner } from './git-changes';
-import type { GitMirrors } from './git-mirror';
-import { ZERO_REVISION } from '../model/changes';
-import { MemoryPollerState, type PollerStateStore, type StoredRefs } from './git-poller-state';
+import { git } from '../../sources/git-cli';
+import { describeChange, parseChangeRef, type ChangeDependency, type ChangeOwner } from '../../sources/git-changes';
+import type { GitMirrors } from '../../sources/git-mirror';
+import { ZERO_REVISION } from '../../model/changes';
+import { MemoryPollerState, type PollerStateStore, type StoredRefs } from './poller-state';
 
 /** The revision used for "no commit" in oldrev (creation) and newrev (deletion), as the reference. */
 export const ZERO_SHA = ZERO_REVISION;

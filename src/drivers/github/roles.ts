@@ -4,21 +4,21 @@
  * driver, and the processing of stored webhook deliveries into trigger events.
  */
 import type { Knex } from 'knex';
-import type { ServiceConfig } from '../config/service';
-import type { ChangeSource } from '../engine/ports/change-source';
-import type { MergerGateway } from '../engine/ports/merger';
-import type { ChangeReporter } from '../engine/ports/reporter';
-import type { TriggerEvent } from '../model/engine-events';
-import type { GitProjects } from '../sources/git-change-source';
-import { GitHubChangeSource } from '../sources/github/change-source';
-import { GitHubConnection } from '../sources/github/connection';
-import { GitHubReporter, mergePullRequest } from '../sources/github/reporter';
-import { REPORT_RETRY_DELAYS_MS } from '../sources/github/retry';
-import { triggersOf } from '../sources/github/webhook-events';
-import type { Database } from '../store/database';
-import { ConnectionEventRepository, type ConnectionEventRow } from '../store/repositories/connection-events';
-import { GitHubCheckRunRepository } from '../store/repositories/github-check-runs';
-import type { Logger } from './logger';
+import type { ServiceConfig } from '../../config/service';
+import type { ChangeSource } from '../../engine/ports/change-source';
+import type { MergerGateway } from '../../engine/ports/merger';
+import type { ChangeReporter } from '../../engine/ports/reporter';
+import type { TriggerEvent } from '../../model/engine-events';
+import type { GitProjects } from '../git/change-source';
+import { GitHubChangeSource } from './change-source';
+import { GitHubConnection } from './connection';
+import { GitHubReporter, mergePullRequest } from './reporter';
+import { REPORT_RETRY_DELAYS_MS } from './retry';
+import { triggersOf } from './webhook-events';
+import type { Database } from '../../store/database';
+import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/repositories/connection-events';
+import { GitHubCheckRunRepository } from '../../store/repositories/github-check-runs';
+import type { Logger } from '../../server/logger';
 
 /** Seconds between looks for stored deliveries when nothing wakes the processor. */
 const PROCESS_INTERVAL_MS = 2000;

@@ -5,10 +5,10 @@
  * tools without a database) forgets everything when the process ends.
  */
 import type { Knex } from 'knex';
-import { GitPollerStateRepository, type StoredRefs } from '../store/repositories/git-poller-state';
-import type { GitTriggerEvent } from './git-poller';
+import { GitPollerStateRepository, type StoredRefs } from '../../store/repositories/git-poller-state';
+import type { GitTriggerEvent } from './poller';
 
-export type { StoredRefs } from '../store/repositories/git-poller-state';
+export type { StoredRefs } from '../../store/repositories/git-poller-state';
 
 export interface PollerStateStore {
   /** The refs last saved for a project of the poller's connection; null before its first poll. */

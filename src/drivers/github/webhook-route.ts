@@ -5,10 +5,10 @@
  * scheduler role turns stored deliveries into trigger events.
  */
 import type Koa from 'koa';
-import type { ServiceConfig } from '../config/service';
-import { ConnectionEventRepository } from '../store/repositories/connection-events';
-import type { Database } from '../store/database';
-import { GitHubConnection } from '../sources/github/connection';
+import type { ServiceConfig } from '../../config/service';
+import { ConnectionEventRepository } from '../../store/repositories/connection-events';
+import type { Database } from '../../store/database';
+import { GitHubConnection } from './connection';
 
 const PATH = /^\/api\/connection\/([^/]+)\/payload$/;
 /** GitHub caps webhook payloads at 25 MB. */

@@ -3,9 +3,9 @@
  * `<dataDir>/poller/` and the connection's `pollInterval`.
  */
 import path from 'node:path';
-import { GitMirrors } from './git-mirror';
-import { GitPoller, type GitTriggerEvent, type PollerClock } from './git-poller';
-import type { PollerStateStore } from './git-poller-state';
+import { GitMirrors } from '../../sources/git-mirror';
+import { GitPoller, type GitTriggerEvent, type PollerClock } from './poller';
+import type { PollerStateStore } from './poller-state';
 
 export interface GitPollersOptions {
   /** Projects of a connection to poll (from the tenant configuration). */

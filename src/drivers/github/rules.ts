@@ -3,10 +3,10 @@
  * names (docs/github.md#trigger-filters, docs/github.md#requirements): validation of the
  * configuration and the compiled predicates the engine calls through its layout port.
  */
-import type { ChangeInfo } from '../model/changes';
-import type { TriggerEvent } from '../model/engine-events';
-import { ConfigObjectError, ErrorName } from './config-error';
-import { checkKeys, type ConfigMap } from './schema-helpers';
+import type { ChangeInfo } from '../../model/changes';
+import type { TriggerEvent } from '../../model/engine-events';
+import { ConfigObjectError, ErrorName } from '../../config/config-error';
+import { checkKeys, type ConfigMap } from '../../config/schema-helpers';
 
 export const GITHUB_EVENTS = ['pull_request', 'pull_request_review', 'push', 'check_run'];
 const GITHUB_TRIGGER_KEYS = [

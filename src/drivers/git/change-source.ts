@@ -3,10 +3,16 @@
  * refs in the project mirrors (src/sources/git-changes.ts). It answers what the engine's
  * `ChangeSource` port asks (wired in src/server/roles.ts).
  */
-import { refChange, type ChangeInfo } from '../model/changes';
-import { git } from './git-cli';
-import { describeChange, listChanges, type ChangeDependency, type ChangeDetails, type ChangeRef } from './git-changes';
-import type { GitMirrors } from './git-mirror';
+import { refChange, type ChangeInfo } from '../../model/changes';
+import { git } from '../../sources/git-cli';
+import {
+  describeChange,
+  listChanges,
+  type ChangeDependency,
+  type ChangeDetails,
+  type ChangeRef,
+} from '../../sources/git-changes';
+import type { GitMirrors } from '../../sources/git-mirror';
 
 /** Where a project lives: its connection, the repository name there and its default branch. */
 export interface GitProjectLocation {

@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, cpSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { git } from './git-cli';
+import { git } from '../../sources/git-cli';
 
 export interface SeededRepository {
   project: string;

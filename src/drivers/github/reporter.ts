@@ -49,7 +49,7 @@ export class GitHubReporter {
     /** Check run ids, stored: a run is created once, then updated, also after a restart. */
     private readonly checkRuns: Pick<GitHubCheckRunRepository, 'find' | 'save'>,
     private readonly now: () => Date = () => new Date(),
-    /** Each API call of a report is retried on 5xx answers and failed connections (src/sources/github/retry.ts). */
+    /** Each API call of a report is retried on 5xx answers and failed connections (src/drivers/github/retry.ts). */
     private readonly retry: RetryOptions = {
       delaysMs: REPORT_RETRY_DELAYS_MS,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
