@@ -97,19 +97,20 @@ function tenantFile(options: DeploymentOptions): string {
       '      local:',
       '        config-projects:',
       '          - lab-config:',
-      '              include: [image, flavor, label, section, provider]',
+      '              include: [image, flavor, label, section, provider, semaphore]',
     );
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** `lab`: a local provider keeping one `small` node ready; `built` is an image its jobs would build. */
+/** `lab`: a local provider keeping one `small` node ready; `built` is an image its jobs would build; a semaphore. */
 const LAB_CONFIG = `- image: { name: host, type: cloud }
 - image: { name: built, type: zuul, description: Built by an image-build job }
 - flavor: { name: normal }
 - label: { name: small, image: host, flavor: normal, min-ready: 1 }
 - section: { name: lab-section, connection: nodes, images: [host, built], flavors: [normal] }
 - provider: { name: lab-nodes, section: lab-section, labels: [small] }
+- semaphore: { name: lab-lock, max: 2 }
 `;
 
 export async function startDeployment(options: DeploymentOptions = {}): Promise<Deployment> {
