@@ -56,7 +56,6 @@ describe('reference dashboard URLs and pages in a browser', () => {
     deployment = await startDeployment({ launcher: true });
     release = path.join(deployment.root, 'release-reference-pages');
     await deployment.pushChange(8, { 'scripts/unit.sh': slowUnit(release) }, 'A slow unit test');
-    await deployment.pushChange(9, { 'scripts/unit.sh': FAILING_UNIT }, 'A unit test that fails loudly');
     browser = await launchBrowser(deployment.url);
     page = await browser.open();
   }, 240_000);
@@ -139,6 +138,8 @@ describe('reference dashboard URLs and pages in a browser', () => {
   }, 240_000);
 
   it('reads the task summary and the play/task console from job-output.json', async () => {
+    // Pushed on the master that merged change 8 (both change scripts/unit.sh).
+    await deployment.pushChange(9, { 'scripts/unit.sh': FAILING_UNIT }, 'A unit test that fails loudly');
     await deployment.gate(9);
     const found = await deployment.graphql<{ tenant: { builds: { nodes: Array<{ uuid: string }> } } }>(
       `query { tenant(name: "${TENANT}") { ... on Tenant { builds(filter: { change: [9], jobName: ["hello-unit"] }) { nodes { uuid } } } } }`,
@@ -187,7 +188,7 @@ describe('reference dashboard URLs and pages in a browser', () => {
     await page.goto(`/t/${TENANT}/build/${passedBuild}/artifacts`);
     await page.getByRole('region', { name: 'Artifacts' }).getByRole('link', { name: 'Zuul Manifest' }).waitFor(WAIT);
     await page.goto(`/t/${TENANT}/build/${passedBuild}/console`);
-    await page.locator('.tasks .badge', { hasText: 'OK' }).first().waitFor(WAIT);
+    await page.locator('.tasks .badge', { hasText: /^(OK|CHANGED)$/ }).first().waitFor(WAIT);
 
     await page.goto(`/t/${TENANT}/freeze-job?pipeline=gate&project=${PROJECT}&branch=master&job=hello-unit`);
     await heading(page, 'Freeze job');
