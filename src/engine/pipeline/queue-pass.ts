@@ -6,7 +6,7 @@
 import { reportToDrivers } from './driver-reports';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { allItemsBehind, allJobsComplete, didAllJobsSucceed, findItem, hasAnyJobFailed } from '../item-predicates';
-import { cancelJobs } from '../jobs/cancel';
+import { cancelJobs, releaseUnusedResources } from '../jobs/cancel';
 import { executeJobs } from '../jobs/run';
 import { resumePausedBuilds } from '../jobs/results';
 import type { PassContext } from '../pass-context';
@@ -86,6 +86,9 @@ async function processOneItem(
   if (item.active !== active) {
     item.active = active;
     ctx.touch(item);
+    changed = true;
+  }
+  if (!active && (await releaseUnusedResources(ctx, item))) {
     changed = true;
   }
   if (needed.state === 'failing') {

@@ -242,6 +242,38 @@ export type EnqueueInput = {
   tenant: string;
 };
 
+/** Which recent runs an estimate comes from (docs/analytics.md#job-estimates), narrowest first. */
+export type EstimateBasis =
+  /** The job's runs on the same project and branch. */
+  | 'BRANCH'
+  /** The pipeline's items of any project. */
+  | 'ITEM_PIPELINE'
+  /** The pipeline's items of the same project. */
+  | 'ITEM_PROJECT'
+  /** The job's runs on any project of the tenant. */
+  | 'JOB'
+  /** The job's runs on the same project, any branch. */
+  | 'PROJECT';
+
+/** The key of an estimate. */
+export type EstimateKeyInput = {
+  /** Branch (jobs); null for a ref without a branch. */
+  branch?: string | null | undefined;
+  /** Job or item. */
+  kind: EstimateKind;
+  /** Job name, or pipeline name for items. */
+  name: string;
+  /** Canonical project name. */
+  project: string;
+};
+
+/** What an estimate is for. */
+export type EstimateKind =
+  /** A pipeline's queue items of a project (their whole run). */
+  | 'ITEM'
+  /** A job on a project and branch. */
+  | 'JOB';
+
 /** Life of an image build artifact. */
 export type ImageBuildArtifactState =
   /** Being deleted. */
@@ -892,15 +924,17 @@ export type LauncherDetailQuery = { tenant:
     | { __typename: 'Tenant', providers: Array<{ name: string, canonicalName: string, connection: string | null, section: string, sourceContext: { project: string, branch: string, path: string }, labels: Array<{ name: string, image: string, flavor: string, minReady: number, description: string | null }>, images: Array<{ name: string }>, flavors: Array<{ name: string, description: string | null }> }>, images: Array<{ name: string, type: ImageType, description: string | null, branch: string, canonicalName: string, projectCanonicalName: string, sourceContext: { project: string, branch: string, path: string }, buildArtifacts: Array<{ uuid: string, buildUuid: string | null, buildTenant: boolean, format: string, state: ImageBuildArtifactState | null, stateTime: string, timestamp: string, validated: boolean, url: string | null, uploads: Array<{ uuid: string, endpointName: string, state: ImageUploadState, stateTime: string, externalId: string | null, validated: boolean }> }> }> }
    | null };
 
-export type StatusJobFieldsFragment = { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null };
+export type StatusEstimateFieldsFragment = { kind: EstimateKind, project: string, branch: string | null, name: string, estimate: { basis: EstimateBasis, runs: number, successes: number, failures: number, quantiles: Array<number> | null, failureQuantiles: Array<number> | null, failureProbability: number, retryProbability: number } };
 
-export type StatusRefFieldsFragment = { id: string, project: string, ref: string | null, url: string | null, owner: string | null };
+export type StatusJobFieldsFragment = { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null };
 
-export type StatusItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
+export type StatusRefFieldsFragment = { id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null };
 
-export type QueueItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
+export type StatusItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
 
-export type StatusPipelineFieldsFragment = { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> };
+export type QueueItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
+
+export type StatusPipelineFieldsFragment = { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> };
 
 export type TenantQueueStateFieldsFragment = { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean };
 
@@ -913,7 +947,7 @@ export type StatusSnapshotQuery = { tenant:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Tenant', status:
         | { __typename: 'NotFoundError', message: string }
-        | { __typename: 'TenantStatus', sequence: number, zuulVersion: string, lastReconfiguredAt: string | null, triggerEventQueue: { length: number }, managementEventQueue: { length: number }, resultEventQueue: { length: number }, state: { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean }, pipelines: Array<{ name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> }> }
+        | { __typename: 'TenantStatus', sequence: number, zuulVersion: string, lastReconfiguredAt: string | null, triggerEventQueue: { length: number }, managementEventQueue: { length: number }, resultEventQueue: { length: number }, state: { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean }, pipelines: Array<{ name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> }>, estimates: Array<{ kind: EstimateKind, project: string, branch: string | null, name: string, estimate: { basis: EstimateBasis, runs: number, successes: number, failures: number, quantiles: Array<number> | null, failureQuantiles: Array<number> | null, failureProbability: number, retryProbability: number } }> }
        | null }
    | null };
 
@@ -926,17 +960,17 @@ export type QueueDeltasSubscriptionVariables = Exact<{
 export type QueueDeltasSubscription = { queueEvents:
     | { __typename: 'QueueDelta', sequence: number, changes: Array<
         | { __typename: 'BuildsetChanged', pipeline: string | null }
-        | { __typename: 'ItemChanged', itemId: string, active: boolean, live: boolean, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, pipeline: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> | null }
+        | { __typename: 'ItemChanged', itemId: string, active: boolean, live: boolean, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, pipeline: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> | null }
         | { __typename: 'ItemDequeued', queue: number, itemId: string, pipeline: string | null }
-        | { __typename: 'ItemEnqueued', queue: number, position: number, pipeline: string | null, item: { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> } }
+        | { __typename: 'ItemEnqueued', queue: number, position: number, pipeline: string | null, item: { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> } }
         | { __typename: 'ItemMoved', queue: number, itemId: string, position: number, itemAhead: string | null, pipeline: string | null }
         | { __typename: 'ItemReported', pipeline: string | null }
-        | { __typename: 'JobChanged', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobCompleted', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobPaused', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobResumed', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobStarted', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobWaiting', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobChanged', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobCompleted', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobPaused', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobResumed', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobStarted', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobWaiting', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
         | { __typename: 'PipelineChanged', name: string, index: number, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, pipeline: string | null }
         | { __typename: 'PipelineRemoved', pipeline: string | null }
         | { __typename: 'QueueChanged', queue: number, index: number, name: string, branch: string | null, window: number, pipeline: string | null }
@@ -952,6 +986,20 @@ export type TenantLevelEventsSubscriptionVariables = Exact<{
 
 
 export type TenantLevelEventsSubscription = { systemEvents: { eventType: SystemEventType } };
+
+export type StatusEstimatesQueryVariables = Exact<{
+  tenant: string;
+  keys: Array<EstimateKeyInput> | EstimateKeyInput;
+}>;
+
+
+export type StatusEstimatesQuery = { tenant:
+    | { __typename: 'NotFoundError' }
+    | { __typename: 'Tenant', estimates:
+        | { __typename: 'EstimateList', estimates: Array<{ kind: EstimateKind, project: string, branch: string | null, name: string, estimate: { basis: EstimateBasis, runs: number, successes: number, failures: number, quantiles: Array<number> | null, failureQuantiles: Array<number> | null, failureProbability: number, retryProbability: number } }> }
+        | { __typename: 'InvalidInputError' }
+       | null }
+   | null };
 
 export type SystemEventFieldsFragment = { databaseId: number, eventId: string, eventTime: string, eventType: SystemEventType, description: string };
 
@@ -1195,10 +1243,30 @@ export const ImageDetailFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"ImageDetailFields"}) as unknown as TypedDocumentString<ImageDetailFieldsFragment, unknown>;
+export const StatusEstimateFieldsFragmentDoc = new TypedDocumentString(`
+    fragment StatusEstimateFields on StatusEstimate {
+  kind
+  project
+  branch
+  name
+  estimate {
+    basis
+    runs
+    successes
+    failures
+    quantiles
+    failureQuantiles
+    failureProbability
+    retryProbability
+  }
+}
+    `, {"fragmentName":"StatusEstimateFields"}) as unknown as TypedDocumentString<StatusEstimateFieldsFragment, unknown>;
 export const StatusRefFieldsFragmentDoc = new TypedDocumentString(`
     fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -1207,6 +1275,7 @@ export const StatusRefFieldsFragmentDoc = new TypedDocumentString(`
 export const StatusJobFieldsFragmentDoc = new TypedDocumentString(`
     fragment StatusJobFields on StatusJob {
   name
+  dependencies
   uuid
   result
   queued
@@ -1243,6 +1312,7 @@ export const QueueItemFieldsFragmentDoc = new TypedDocumentString(`
 }
     fragment StatusJobFields on StatusJob {
   name
+  dependencies
   uuid
   result
   queued
@@ -1262,6 +1332,8 @@ export const QueueItemFieldsFragmentDoc = new TypedDocumentString(`
 fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -1285,6 +1357,7 @@ export const StatusItemFieldsFragmentDoc = new TypedDocumentString(`
 }
     fragment StatusJobFields on StatusJob {
   name
+  dependencies
   uuid
   result
   queued
@@ -1304,6 +1377,8 @@ export const StatusItemFieldsFragmentDoc = new TypedDocumentString(`
 fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -1328,6 +1403,7 @@ export const StatusPipelineFieldsFragmentDoc = new TypedDocumentString(`
 }
     fragment StatusJobFields on StatusJob {
   name
+  dependencies
   uuid
   result
   queued
@@ -1347,6 +1423,8 @@ export const StatusPipelineFieldsFragmentDoc = new TypedDocumentString(`
 fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -2557,13 +2635,33 @@ export const StatusSnapshotDocument = new TypedDocumentString(`
           pipelines {
             ...StatusPipelineFields
           }
+          estimates {
+            ...StatusEstimateFields
+          }
         }
       }
     }
   }
 }
-    fragment StatusJobFields on StatusJob {
+    fragment StatusEstimateFields on StatusEstimate {
+  kind
+  project
+  branch
   name
+  estimate {
+    basis
+    runs
+    successes
+    failures
+    quantiles
+    failureQuantiles
+    failureProbability
+    retryProbability
+  }
+}
+fragment StatusJobFields on StatusJob {
+  name
+  dependencies
   uuid
   result
   queued
@@ -2583,6 +2681,8 @@ export const StatusSnapshotDocument = new TypedDocumentString(`
 fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -2708,6 +2808,7 @@ export const QueueDeltasDocument = new TypedDocumentString(`
 }
     fragment StatusJobFields on StatusJob {
   name
+  dependencies
   uuid
   result
   queued
@@ -2727,6 +2828,8 @@ export const QueueDeltasDocument = new TypedDocumentString(`
 fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -2763,6 +2866,38 @@ export const TenantLevelEventsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TenantLevelEventsSubscription, TenantLevelEventsSubscriptionVariables>;
+export const StatusEstimatesDocument = new TypedDocumentString(`
+    query StatusEstimates($tenant: String!, $keys: [EstimateKeyInput!]!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Tenant {
+      estimates(keys: $keys) {
+        __typename
+        ... on EstimateList {
+          estimates {
+            ...StatusEstimateFields
+          }
+        }
+      }
+    }
+  }
+}
+    fragment StatusEstimateFields on StatusEstimate {
+  kind
+  project
+  branch
+  name
+  estimate {
+    basis
+    runs
+    successes
+    failures
+    quantiles
+    failureQuantiles
+    failureProbability
+    retryProbability
+  }
+}`) as unknown as TypedDocumentString<StatusEstimatesQuery, StatusEstimatesQueryVariables>;
 export const SystemEventsDocument = new TypedDocumentString(`
     query SystemEvents($tenant: String!, $first: Int, $offset: Int) {
   tenant(name: $tenant) {
