@@ -188,7 +188,10 @@ describe('reference dashboard URLs and pages in a browser', () => {
     await page.goto(`/t/${TENANT}/build/${passedBuild}/artifacts`);
     await page.getByRole('region', { name: 'Artifacts' }).getByRole('link', { name: 'Zuul Manifest' }).waitFor(WAIT);
     await page.goto(`/t/${TENANT}/build/${passedBuild}/console`);
-    await page.locator('.tasks .badge', { hasText: /^(OK|CHANGED)$/ }).first().waitFor(WAIT);
+    await page
+      .locator('.tasks .badge', { hasText: /^(OK|CHANGED)$/ })
+      .first()
+      .waitFor(WAIT);
 
     await page.goto(`/t/${TENANT}/freeze-job?pipeline=gate&project=${PROJECT}&branch=master&job=hello-unit`);
     await heading(page, 'Freeze job');
