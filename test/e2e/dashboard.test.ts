@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from './browser';
-import { contrastProblems, keyboardProblems, overflowProblems } from './page-checks';
+import { contrastProblems, headingProblems, keyboardProblems, overflowProblems } from './page-checks';
 import { ensureDashboardBuilt, PROJECT, startDeployment, TENANT, type Deployment } from './deployment';
 
 const SCREENSHOTS = process.env.SLUICE_E2E_SCREENSHOTS;
@@ -297,6 +297,7 @@ describe('dashboard in a browser', () => {
         );
         const where = `${path} at ${width} px, ${scheme}`;
         problems.push(...(await overflowProblems(tab)).map((problem) => `${where}: ${problem}`));
+        problems.push(...(await headingProblems(tab)).map((problem) => `${where}: ${problem}`));
         problems.push(...(await contrastProblems(tab)).map((problem) => `${where}: ${problem}`));
         if (scheme === 'light') {
           problems.push(...(await keyboardProblems(tab)).map((problem) => `${where}: ${problem}`));

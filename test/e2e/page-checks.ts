@@ -44,6 +44,22 @@ export async function overflowProblems(page: Page): Promise<string[]> {
 }
 
 /**
+ * Headings wider than the window, or whose text spills out of their box (a long name that does
+ * not wrap): even inside a box that scrolls sideways, a heading should fit the screen.
+ */
+export async function headingProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll<HTMLElement>('h1, h2, h3, h4')]
+      .filter((h) => h.getBoundingClientRect().width > width + 1 || h.scrollWidth > h.clientWidth + 1)
+      .map(
+        (h) =>
+          `${h.tagName.toLowerCase()} "${(h.textContent ?? '').slice(0, 40)}" is ${h.scrollWidth} px wide in ${width} px`,
+      );
+  });
+}
+
+/**
  * Text whose colour has less contrast with the background behind it than WCAG AA asks (4.5:1,
  * 3:1 for large or bold large text). SVG pictures (charts, job graphs) and disabled controls are
  * left out (WCAG exempts inactive controls).

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from './browser';
-import { contrastProblems, keyboardProblems, overflowProblems } from './page-checks';
+import { contrastProblems, headingProblems, keyboardProblems, overflowProblems } from './page-checks';
 import { ensureDashboardBuilt, PROJECT, startDeployment, TENANT, type Deployment } from './deployment';
 
 const SCREENSHOTS = process.env.SLUICE_E2E_SCREENSHOTS;
@@ -149,7 +149,7 @@ describe('reference dashboard URLs and pages in a browser', () => {
     const summary = page.getByRole('region', { name: 'Task summary' });
     await summary.getByText('0 ok · 0 changed · 1 failed').waitFor(WAIT);
     const failed = summary.locator('.failed-task');
-    expect(await failed.getByRole('heading').textContent()).toContain('scripts/unit.sh (example/hello)');
+    expect(await failed.getByRole('heading', { level: 4 }).textContent()).toContain('scripts/unit.sh (example/hello)');
     expect(await failed.getByText('non-zero return code').count()).toBe(1);
     expect(await failed.getByText('exit code 3').count()).toBe(1);
     expect(await failed.getByLabel('Output', { exact: true }).textContent()).toContain('greeting: got Goodbye');
@@ -196,7 +196,8 @@ describe('reference dashboard URLs and pages in a browser', () => {
     await page.goto(`/t/${TENANT}/freeze-job?pipeline=gate&project=${PROJECT}&branch=master&job=hello-unit`);
     await heading(page, 'Freeze job');
     const frozen = page.getByRole('region', { name: 'hello-unit' });
-    await frozen.getByText('base → hello-unit').waitFor(WAIT);
+    await frozen.locator('ol.variants li', { hasText: '<Job base ' }).waitFor(WAIT);
+    expect(await frozen.locator('ol.variants li').last().textContent()).toMatch(/^<Job hello-unit /);
     expect(await frozen.getByLabel('Parameters of the frozen job').textContent()).toContain('"job": "hello-unit"');
     await page.goto(`/t/${TENANT}/freeze-job?pipeline=gate&project=${PROJECT}&job=no-such-job`);
     await page.locator('.error-box').waitFor(WAIT);
@@ -207,7 +208,10 @@ describe('reference dashboard URLs and pages in a browser', () => {
     await page.getByLabel('Job').fill('hello-lint');
     await page.getByRole('button', { name: 'Freeze' }).click();
     await page.waitForURL(`**/freeze-job?pipeline=check&project=${encodeURIComponent(PROJECT)}&job=hello-lint`);
-    await page.getByRole('region', { name: 'hello-lint' }).getByText('base → hello-lint').waitFor(WAIT);
+    await page
+      .getByRole('region', { name: 'hello-lint' })
+      .locator('ol.variants li', { hasText: '<Job hello-lint ' })
+      .waitFor(WAIT);
 
     await page.goto(`/t/${TENANT}/runtime?pipeline=gate&project=${PROJECT}&branch=master&job_name=hello-unit`);
     await heading(page, 'Job runtimes');
@@ -283,13 +287,7 @@ describe('reference dashboard URLs and pages in a browser', () => {
           WAIT,
         );
         const where = `${at} at ${width} px, ${scheme}`;
-        // No heading wider than the window (a long name wraps).
-        const wide = await tab.evaluate(() =>
-          [...document.querySelectorAll('main h1, main h2, main h3')]
-            .filter((h) => h.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-            .map((h) => `${h.tagName} "${h.textContent ?? ''}" ${Math.round(h.getBoundingClientRect().width)} px`),
-        );
-        problems.push(...wide.map((problem) => `${where}: ${problem}`));
+        problems.push(...(await headingProblems(tab)).map((problem) => `${where}: ${problem}`));
         problems.push(...(await overflowProblems(tab)).map((problem) => `${where}: ${problem}`));
         problems.push(...(await contrastProblems(tab)).map((problem) => `${where}: ${problem}`));
         if (scheme === 'light' && width === 390) {

@@ -47,7 +47,7 @@ function Output({ label, lines }: { label: string; lines: string[] }) {
   }
   return (
     <>
-      <h5 className="output-label">{label}</h5>
+      <p className="output-label">{label}</p>
       <pre className="task-output" tabIndex={0} aria-label={label}>
         {lines.join('\n')}
       </pre>

@@ -43,7 +43,6 @@ export default function FreezeJobPage({ tenant }: { tenant: string }) {
           {result.description && <p>{result.description}</p>}
           <Facts
             rows={[
-              ['Inherits', result.inheritancePath.join(' → ')],
               ['Parent', result.parent],
               ['Voting', result.voting ? 'yes' : 'no'],
               ['Attempts', String(result.attempts)],
@@ -62,6 +61,14 @@ export default function FreezeJobPage({ tenant }: { tenant: string }) {
               ],
             ]}
           />
+          <h3>Variants applied, base-most first</h3>
+          <ol className="variants">
+            {result.inheritancePath.map((variant, i) => (
+              <li key={i}>
+                <code>{variant}</code>
+              </li>
+            ))}
+          </ol>
           <h3>Parameters</h3>
           <pre className="json" tabIndex={0} aria-label="Parameters of the frozen job">
             {JSON.stringify(result.parameters, null, 2)}
