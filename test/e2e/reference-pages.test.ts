@@ -203,9 +203,10 @@ describe('reference dashboard URLs and pages in a browser', () => {
     await page.locator('.error-box').waitFor(WAIT);
     // The form fills the URL.
     await page.goto(`/t/${TENANT}/freeze-job`);
-    await page.getByLabel('Pipeline').fill('check');
-    await page.getByLabel('Project').fill(PROJECT);
-    await page.getByLabel('Job').fill('hello-lint');
+    const which = page.getByRole('form', { name: 'Which job' });
+    await which.getByLabel('Pipeline').fill('check');
+    await which.getByLabel('Project').fill(PROJECT);
+    await which.getByLabel('Job').fill('hello-lint');
     await page.getByRole('button', { name: 'Freeze' }).click();
     await page.waitForURL(`**/freeze-job?pipeline=check&project=${encodeURIComponent(PROJECT)}&job=hello-lint`);
     await page

@@ -43,7 +43,7 @@ export function JobPicker({ jobParam, button }: { jobParam: string; button: stri
   return (
     <form
       className="filters"
-      aria-label="Pipeline, project, branch and job"
+      aria-label="Which job"
       onSubmit={(event) => {
         event.preventDefault();
         params.set({
