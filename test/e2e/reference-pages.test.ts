@@ -212,6 +212,7 @@ describe('reference dashboard URLs and pages in a browser', () => {
     await page
       .getByRole('region', { name: 'hello-lint' })
       .locator('ol.variants li', { hasText: '<Job hello-lint ' })
+      .first()
       .waitFor(WAIT);
 
     await page.goto(`/t/${TENANT}/runtime?pipeline=gate&project=${PROJECT}&branch=master&job_name=hello-unit`);
