@@ -248,7 +248,7 @@ describe('reference dashboard URLs and pages in a browser', () => {
       await heading(page, 'REST API');
       const builds = page.locator('details.operation', { hasText: '/api/tenant/{tenant_name}/builds' }).first();
       await builds.waitFor(WAIT);
-      await builds.locator('summary').click();
+      await builds.locator('> summary').click();
       await builds.getByRole('rowheader', { name: /job_name/ }).waitFor(WAIT);
     }
     await page.getByLabel('Shape').selectOption('earlier');
