@@ -34,6 +34,18 @@ export function ensureDashboardBuilt(): void {
   );
 }
 
+/** A unit test that says it started, waits for the test to create `release` (at most 10 min), then passes. */
+export function waitingUnit(release: string): string {
+  return [
+    '#!/bin/sh',
+    'echo "slow unit test starting"',
+    'i=0',
+    `while [ ! -e '${release}' ]; do i=$((i+1)); [ $i -gt 6000 ] && exit 1; sleep 0.1; done`,
+    'echo "unit tests passed"',
+    '',
+  ].join('\n');
+}
+
 export interface Deployment {
   app: SluiceApp;
   url: string;

@@ -9,24 +9,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from './browser';
-import { contrastProblems, headingProblems, keyboardProblems, overflowProblems } from './page-checks';
-import { ensureDashboardBuilt, PROJECT, startDeployment, TENANT, type Deployment } from './deployment';
+import { overflowProblems, pageProblems } from './page-checks';
+import { ensureDashboardBuilt, waitingUnit, PROJECT, startDeployment, TENANT, type Deployment } from './deployment';
 
 const SCREENSHOTS = process.env.SLUICE_E2E_SCREENSHOTS;
 const WAIT = { timeout: 60_000 };
 const LAB = 'lab';
-
-/** A unit test that waits for `release` (at most 10 min) and then passes. */
-function slowUnit(release: string): string {
-  return [
-    '#!/bin/sh',
-    'echo "slow unit test starting"',
-    'i=0',
-    `while [ ! -e '${release}' ]; do i=$((i+1)); [ $i -gt 6000 ] && exit 1; sleep 0.1; done`,
-    'echo "unit tests passed"',
-    '',
-  ].join('\n');
-}
 
 /** A unit test that prints a long log, says what it expected on both streams, and fails. */
 const FAILING_UNIT = `#!/bin/sh
@@ -55,7 +43,7 @@ describe('reference dashboard URLs and pages in a browser', () => {
     ensureDashboardBuilt();
     deployment = await startDeployment({ launcher: true });
     release = path.join(deployment.root, 'release-reference-pages');
-    await deployment.pushChange(8, { 'scripts/unit.sh': slowUnit(release) }, 'A slow unit test');
+    await deployment.pushChange(8, { 'scripts/unit.sh': waitingUnit(release) }, 'A slow unit test');
     browser = await launchBrowser(deployment.url);
     page = await browser.open();
   }, 240_000);
@@ -272,33 +260,13 @@ describe('reference dashboard URLs and pages in a browser', () => {
       `/t/${LAB}/nodes`,
       '/openapi',
     ];
-    const problems: string[] = [];
-    for (const [width, scheme] of [
-      [390, 'light'],
-      [390, 'dark'],
-      [1280, 'light'],
-    ] as const) {
-      const tab = await browser.open(width);
-      await tab.emulateMedia({ colorScheme: scheme });
-      for (const at of pages) {
-        await tab.goto(at);
-        await tab.locator('main h1').first().waitFor(WAIT);
-        await tab.waitForFunction(
-          () => !document.querySelector('main')?.textContent?.includes('Loading'),
-          undefined,
-          WAIT,
-        );
-        const where = `${at} at ${width} px, ${scheme}`;
-        problems.push(...(await headingProblems(tab)).map((problem) => `${where}: ${problem}`));
-        problems.push(...(await overflowProblems(tab)).map((problem) => `${where}: ${problem}`));
-        problems.push(...(await contrastProblems(tab)).map((problem) => `${where}: ${problem}`));
-        if (scheme === 'light' && width === 390) {
-          problems.push(...(await keyboardProblems(tab)).map((problem) => `${where}: ${problem}`));
-        }
-      }
-      await tab.close();
-    }
-    expect(problems).toEqual([]);
+    expect(
+      await pageProblems(browser, pages, [
+        [390, 'light', true],
+        [390, 'dark', false],
+        [1280, 'light', false],
+      ]),
+    ).toEqual([]);
   }, 600_000);
 
   it('draws job graph boxes with text at body size', async () => {
