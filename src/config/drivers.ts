@@ -5,7 +5,7 @@
  * code-review drivers (gerrit, gitlab) are parsed structurally only, since Sluice has no such connections yet.
  */
 import { ConfigObjectError, ErrorName } from './config-error';
-import { compileRegex, readRegexList } from './regex';
+import { compileRegex, readRegexList, warnDeprecatedRegexes } from './regex';
 import { checkKeys, optBool, optStrList, requireMap, strList, toPlainData, type ConfigMap } from './schema-helpers';
 import { isYamlMapping } from './yaml-source';
 import { GITHUB_REPORTER_KEYS, validateGitHubRequirement, validateGitHubTrigger } from '../drivers/github/rules';
@@ -40,8 +40,54 @@ function filters(value: unknown, attribute: string): ConfigMap[] {
   });
 }
 
-/** Validate the trigger filters of one connection; returns them as plain data. */
-export function validateTrigger(driver: string, value: unknown, attribute: string): Array<Record<string, unknown>> {
+/**
+ * Regex attributes of code-review drivers Sluice keeps as written (gerrit, gitlab, pagure): their
+ * RE2-less patterns still get the reference's deprecation warning.
+ */
+const REVIEW_REGEX_ATTRIBUTES = [
+  'branch',
+  'ref',
+  'comment',
+  'comment_filter',
+  'email',
+  'email_filter',
+  'username',
+  'username_filter',
+  'added',
+  'removed',
+];
+/** Deprecated Gerrit trigger attributes: [attribute, warning name, message]. */
+const GERRIT_DEPRECATED: ReadonlyArray<[string, string, string]> = [
+  [
+    'require-approval',
+    'Gerrit require-approval Deprecation',
+    'The "require-approval" trigger attribute is deprecated; use "require" instead.',
+  ],
+  [
+    'reject-approval',
+    'Gerrit reject-approval Deprecation',
+    'The "reject-approval" trigger attribute is deprecated; use "reject" instead.',
+  ],
+];
+
+/** Regex values of a trigger attribute (strings or `{regex, negate}`), for deprecation checks. */
+function regexValues(value: unknown): string[] {
+  const list = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
+  return list.flatMap((entry): string[] =>
+    typeof entry === 'string' ? [entry] : isYamlMapping(entry) && typeof entry.regex === 'string' ? [entry.regex] : [],
+  );
+}
+
+/**
+ * Validate the trigger filters of one connection; returns them as plain data. Deprecated forms
+ * add warnings to `warnings` (docs/project-configuration.md#triggers-reporters-and-requirements).
+ */
+export function validateTrigger(
+  driver: string,
+  value: unknown,
+  attribute: string,
+  warnings: ConfigObjectError[],
+): Array<Record<string, unknown>> {
   const list = filters(value, attribute);
   for (const f of list) {
     switch (driver) {
@@ -57,7 +103,9 @@ export function validateTrigger(driver: string, value: unknown, attribute: strin
           }
         }
         if (f.ref !== undefined) {
-          readRegexList(f.ref, attribute).forEach((r) => compileRegex(r, attribute));
+          const refs = readRegexList(f.ref, attribute);
+          refs.forEach((r) => compileRegex(r, attribute));
+          warnDeprecatedRegexes(refs, attribute, warnings);
         }
         optBool(f, 'ignore-deletes');
         optBool(f, 'debug');
@@ -81,13 +129,15 @@ export function validateTrigger(driver: string, value: unknown, attribute: strin
           }
         }
         if (f.pipeline !== undefined) {
-          readRegexList(f.pipeline, attribute).forEach((r) => compileRegex(r, attribute));
+          const pipelines = readRegexList(f.pipeline, attribute);
+          pipelines.forEach((r) => compileRegex(r, attribute));
+          warnDeprecatedRegexes(pipelines, attribute, warnings);
         }
         optBool(f, 'debug');
         break;
       }
       case 'github':
-        validateGitHubTrigger(f, attribute);
+        validateGitHubTrigger(f, attribute, warnings);
         break;
       default:
         // Code-review drivers: keep the options; they are validated once such connections exist.
@@ -98,13 +148,28 @@ export function validateTrigger(driver: string, value: unknown, attribute: strin
             attribute,
           );
         }
+        for (const key of REVIEW_REGEX_ATTRIBUTES) {
+          warnDeprecatedRegexes(regexValues(f[key]), attribute, warnings);
+        }
+        if (driver === 'gerrit') {
+          for (const [key, name, message] of GERRIT_DEPRECATED) {
+            if (f[key] !== undefined) {
+              warnings.push(new ConfigObjectError(message, name, attribute, 'warning'));
+            }
+          }
+        }
     }
   }
   return list.map((f) => toPlainData(f) as Record<string, unknown>);
 }
 
-/** Validate a reporter's options for one connection. */
-export function validateReporter(driver: string, value: unknown, attribute: string): Record<string, unknown> {
+/** Validate a reporter's options for one connection; deprecated options add warnings to `warnings`. */
+export function validateReporter(
+  driver: string,
+  value: unknown,
+  attribute: string,
+  warnings: ConfigObjectError[],
+): Record<string, unknown> {
   const options = value === null || value === undefined ? {} : requireMap(value, attribute);
   switch (driver) {
     case 'git':
@@ -119,6 +184,16 @@ export function validateReporter(driver: string, value: unknown, attribute: stri
       break;
     case 'github':
       checkKeys(options, new Set(GITHUB_REPORTER_KEYS), [], `data['${attribute}']`);
+      if (options['status-url'] !== undefined) {
+        warnings.push(
+          new ConfigObjectError(
+            'The "status-url" reporter attribute is deprecated.',
+            'Github status-url Deprecation',
+            attribute,
+            'warning',
+          ),
+        );
+      }
       break;
     case 'timer':
       throw new ConfigObjectError('The timer driver has no reporter', ErrorName.syntax, attribute);

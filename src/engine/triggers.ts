@@ -36,8 +36,9 @@ export function pipelineMatches(
   event: TriggerEvent,
   change: ChangeInfo,
   connection: string,
+  now: Date,
 ): boolean {
-  return triggersMatch(pipeline, event, connection, change.ref, change.branch, change);
+  return triggersMatch(pipeline, event, connection, change.ref, change.branch, { change, now });
 }
 
 /**
@@ -59,12 +60,12 @@ function triggersMatch(
   connection: string,
   ref: string | undefined,
   branch: string | null | undefined,
-  change: ChangeInfo | undefined,
+  judged: { change: ChangeInfo; now: Date } | undefined,
 ): boolean {
   return pipeline.triggers.some((trigger) => {
     switch (trigger.driver) {
       case 'github':
-        return trigger.connection === connection && trigger.matches(event as TriggerEvent, change);
+        return trigger.connection === connection && trigger.matches(event as TriggerEvent, judged);
       case 'git':
         if (trigger.connection !== connection || !trigger.events.includes(event.type)) {
           return false;

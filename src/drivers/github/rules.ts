@@ -6,7 +6,9 @@
 import type { ChangeInfo } from '../../model/changes';
 import type { TriggerEvent } from '../../model/engine-events';
 import { ConfigObjectError, ErrorName } from '../../config/config-error';
+import { warnDeprecatedRegexes } from '../../config/regex';
 import { checkKeys, type ConfigMap } from '../../config/schema-helpers';
+import { githubTriggerWarnings } from './trigger-warnings';
 
 export const GITHUB_EVENTS = ['pull_request', 'pull_request_review', 'push', 'check_run'];
 const GITHUB_TRIGGER_KEYS = [
@@ -76,8 +78,11 @@ function fullMatch(anchored: RegExp, value: string): boolean {
   return anchored.test(value);
 }
 
-/** Validate one GitHub trigger filter (throws ConfigObjectError). */
-export function validateGitHubTrigger(filter: ConfigMap, attribute: string): void {
+/**
+ * Validate one GitHub trigger filter (throws ConfigObjectError); deprecated forms and RE2-less
+ * regexes add warnings to `warnings`.
+ */
+export function validateGitHubTrigger(filter: ConfigMap, attribute: string, warnings: ConfigObjectError[]): void {
   checkKeys(filter, new Set(GITHUB_TRIGGER_KEYS), ['event'], `data['${attribute}']`);
   for (const event of strs(filter.event)) {
     if (!GITHUB_EVENTS.includes(event)) {
@@ -91,6 +96,10 @@ export function validateGitHubTrigger(filter: ConfigMap, attribute: string): voi
   for (const key of ['branch', 'ref', 'comment', 'status', 'check', 'require-status']) {
     regexes(filter[key], attribute);
   }
+  for (const key of ['branch', 'ref', 'comment']) {
+    warnDeprecatedRegexes(strs(filter[key]), attribute, warnings);
+  }
+  warnings.push(...githubTriggerWarnings(filter, attribute));
   for (const key of ['require', 'reject']) {
     if (filter[key] !== undefined) {
       validateGitHubRequirement(filter[key] as ConfigMap, attribute);
@@ -110,9 +119,28 @@ export function validateGitHubRequirement(options: ConfigMap, attribute: string)
     if (review === null || typeof review !== 'object') {
       throw new ConfigObjectError('review entries must be dictionaries', ErrorName.syntax, attribute);
     }
-    checkKeys(review as ConfigMap, new Set(['username', 'type', 'permission', 'email']), [], `data['${attribute}']`);
+    checkKeys(
+      review as ConfigMap,
+      new Set(['username', 'type', 'permission', 'email', 'newer-than', 'older-than']),
+      [],
+      `data['${attribute}']`,
+    );
+    for (const key of ['newer-than', 'older-than']) {
+      const value = (review as ConfigMap)[key];
+      if (value !== undefined && timeToSeconds(value) === undefined) {
+        throw new ConfigObjectError(`Unable to parse time value: ${String(value)}`, ErrorName.syntax, attribute);
+      }
+    }
   }
   regexes(options.status, attribute);
+}
+
+const TIME_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+
+/** `30s`, `5m`, `2h`, `1d`, `1w` in seconds; undefined for anything else. */
+function timeToSeconds(value: unknown): number | undefined {
+  const match = typeof value === 'string' ? /^(\d+)([smhdw])$/.exec(value) : null;
+  return match === null ? undefined : Number(match[1]) * TIME_UNITS[match[2]];
 }
 
 /**
@@ -122,7 +150,7 @@ export function validateGitHubRequirement(options: ConfigMap, attribute: string)
 export function githubRequirementCheck(
   options: Record<string, unknown>,
   mode: 'require' | 'reject',
-): (change: ChangeInfo) => string | null {
+): (change: ChangeInfo, now: Date) => string | null {
   const reviews = list(options.review).map((entry) => {
     const spec = entry as Record<string, unknown>;
     return {
@@ -130,6 +158,8 @@ export function githubRequirementCheck(
       username: spec.username === undefined ? null : pattern(String(spec.username)),
       type: spec.type === undefined ? null : pattern(String(spec.type)),
       permission: spec.permission === undefined ? null : pattern(String(spec.permission)),
+      newerThan: timeToSeconds(spec['newer-than']),
+      olderThan: timeToSeconds(spec['older-than']),
     };
   });
   const labels = strs(options.label);
@@ -138,7 +168,7 @@ export function githubRequirementCheck(
   const flags = (['open', 'merged', 'current-patchset', 'draft'] as const).filter(
     (key) => typeof options[key] === 'boolean',
   );
-  return (change) => {
+  return (change, now) => {
     const review = change.review;
     if (!review || change.kind !== 'change') {
       return mode === 'require' ? `it is not a pull request (${mode})` : null;
@@ -162,7 +192,8 @@ export function githubRequirementCheck(
         (r) =>
           (spec.username === null || fullMatch(spec.username, r.username)) &&
           (spec.type === null || fullMatch(spec.type, r.type)) &&
-          (spec.permission === null || fullMatch(spec.permission, r.permission)),
+          (spec.permission === null || fullMatch(spec.permission, r.permission)) &&
+          submittedWithin(r.submittedAt, now, spec.newerThan, spec.olderThan),
       );
       if (found !== (mode === 'require')) {
         reasons.push(`${found ? 'it has' : 'it lacks'} a review matching ${spec.text} (${mode} review)`);
@@ -184,12 +215,34 @@ export function githubRequirementCheck(
   };
 }
 
+/**
+ * `newer-than`: the review was submitted less than that long before `now`; `older-than`: at least
+ * that long before (docs/github.md#requirements). A review without a submission time meets neither.
+ */
+function submittedWithin(
+  submittedAt: string,
+  now: Date,
+  newerThan: number | undefined,
+  olderThan: number | undefined,
+): boolean {
+  if (newerThan === undefined && olderThan === undefined) {
+    return true;
+  }
+  const submitted = Date.parse(submittedAt);
+  if (Number.isNaN(submitted)) {
+    return false;
+  }
+  const age = (now.getTime() - submitted) / 1000;
+  return (newerThan === undefined || age <= newerThan) && (olderThan === undefined || age > olderThan);
+}
+
 /** What a compiled GitHub trigger filter judges: the event, and its change once read. */
 export function compileGitHubTrigger(
   filter: Record<string, unknown>,
-): (event: TriggerEvent, change: ChangeInfo | undefined) => boolean {
+): (event: TriggerEvent, judged?: { change: ChangeInfo; now: Date }) => boolean {
   const events = strs(filter.event);
-  const actions = strs(filter.action);
+  // The deprecated `requested` check-run action means `rerequested`.
+  const actions = strs(filter.action).map((action) => (action === 'requested' ? 'rerequested' : action));
   const branches = strs(filter.branch).map((text) => pattern(text));
   const refs = strs(filter.ref).map((text) => pattern(text));
   // Comment regexes are searched for in the comment, as the reference does.
@@ -210,7 +263,8 @@ export function compileGitHubTrigger(
       : null;
   const anyMatch = (patterns: RegExp[], value: string | undefined | null) =>
     patterns.length === 0 || (value !== undefined && value !== null && patterns.some((p) => fullMatch(p, value)));
-  return (event, change) => {
+  return (event, judged) => {
+    const change = judged?.change;
     if (!events.includes(event.type)) {
       return false;
     }
@@ -240,9 +294,13 @@ export function compileGitHubTrigger(
     if (!anyMatch(statuses, event.status) || !anyMatch(checks, event.check)) {
       return false;
     }
-    if (change !== undefined && ((require?.(change) ?? null) !== null || (requireStatus?.(change) ?? null) !== null)) {
+    if (judged === undefined) {
+      return true;
+    }
+    const { now } = judged;
+    if ((require?.(judged.change, now) ?? null) !== null || (requireStatus?.(judged.change, now) ?? null) !== null) {
       return false;
     }
-    return change === undefined || (reject?.(change) ?? null) === null;
+    return (reject?.(judged.change, now) ?? null) === null;
   };
 }

@@ -26,14 +26,15 @@ export type PipelineTrigger =
 
 /**
  * A trigger of a code-review driver (GitHub): its filter is compiled by the configuration and
- * judged by the driver's own rules (docs/github.md#trigger-filters). `change` is undefined
- * while the event's change is not read yet: the filter then judges the event's own fields.
+ * judged by the driver's own rules (docs/github.md#trigger-filters). `judged` is undefined
+ * while the event's change is not read yet: the filter then judges the event's own fields;
+ * `now` is the pass's clock (`newer-than` / `older-than` review requirements).
  */
 export interface DriverTrigger {
   driver: 'github';
   connection: string;
   events: string[];
-  matches(event: TriggerEvent, change: ChangeInfo | undefined): boolean;
+  matches(event: TriggerEvent, judged?: { change: ChangeInfo; now: Date }): boolean;
 }
 
 /**
@@ -72,9 +73,9 @@ export interface ChangeRequirement {
   status?: string[];
   /**
    * A code-review driver's own options (docs/github.md#requirements), compiled by the
-   * configuration: why the change fails them (require) or matches them (reject), or null.
+   * configuration: why the change fails them (require) or matches them (reject) at `now`, or null.
    */
-  driverCheck?: (change: ChangeInfo) => string | null;
+  driverCheck?: (change: ChangeInfo, now: Date) => string | null;
 }
 
 export interface EnginePipeline {
