@@ -37,6 +37,8 @@ describeMultiProcess('chaos: the leading scheduler killed every 10 to 25 s', () 
       logDir: null,
       audit: expect.objectContaining({ lost: [], stuck: [], wrongOutcome: [], duplicateNodeFulfilments: 0 }),
     });
+    // Committed progress: reported (a merge pushed by a leader killed before its commit is not).
+    expect(figures.reportedWhileKilling).toBeGreaterThan(0);
     expect(figures.mergedWhileKilling).toBeGreaterThan(0);
   });
 });
