@@ -112,7 +112,9 @@ function keyProblem(file: string, what: string, type: string, parse: () => KeyOb
   } catch {
     return `${file} does not hold ${what}`;
   }
-  return key.asymmetricKeyType === type ? undefined : `${file} holds a key of type ${key.asymmetricKeyType}, not ${what}`;
+  return key.asymmetricKeyType === type
+    ? undefined
+    : `${file} holds a key of type ${key.asymmetricKeyType}, not ${what}`;
 }
 
 function jwksProblem(file: string, text: string): string | undefined {
