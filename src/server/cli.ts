@@ -34,6 +34,8 @@ Options:
   -r, --roles LIST    (serve) roles to run, comma-separated: api, scheduler, executor,
                       launcher (default: the configuration's roles key, else all four)
   -t, --tenant NAME   (reconfigure) only this tenant
+      --offline       (validate-config) no network: tenants with projects on GitHub or
+                      remote git connections are not loaded (said per tenant)
       --decrypt-secrets  (validate-config) check that every secret decrypts with its project's
                       key, read from the database (exit 1 when one does not)
   -h, --help          show this help
@@ -58,6 +60,7 @@ export async function main(argv: string[]): Promise<number> {
         config: { type: 'string', short: 'c' },
         tenant: { type: 'string', short: 't' },
         roles: { type: 'string', short: 'r' },
+        offline: { type: 'boolean' },
         'decrypt-secrets': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -77,6 +80,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (parsed.values.roles !== undefined && command !== 'serve') {
     process.stderr.write(`sluice: --roles applies to serve only\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.offline === true && command !== 'validate-config') {
+    process.stderr.write(`sluice: --offline applies to validate-config only\n\n${USAGE}`);
     return 2;
   }
   if (parsed.values['decrypt-secrets'] !== undefined && command !== 'validate-config') {
@@ -114,7 +121,10 @@ export async function main(argv: string[]): Promise<number> {
       case 'migrate':
         return await migrate(config);
       case 'validate-config':
-        return await validate(config, parsed.values['decrypt-secrets'] === true);
+        return await validate(config, {
+          offline: parsed.values.offline === true,
+          decryptSecrets: parsed.values['decrypt-secrets'] === true,
+        });
       case 'reconfigure':
         return await reconfigure(config, parsed.values.tenant);
       default:
@@ -272,8 +282,11 @@ async function reconfigure(config: ServiceConfig, tenant: string | undefined): P
   }
 }
 
-async function validate(config: ServiceConfig, decryptSecrets: boolean): Promise<number> {
-  const report = await validateDeployment(config, { decryptSecrets, openDatabase: databaseFor });
+async function validate(
+  config: ServiceConfig,
+  options: { offline: boolean; decryptSecrets: boolean },
+): Promise<number> {
+  const report = await validateDeployment(config, { ...options, openDatabase: databaseFor });
   for (const line of report.lines) {
     process.stdout.write(`${line}\n`);
   }

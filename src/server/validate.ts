@@ -27,9 +27,29 @@ export interface ValidationReport {
 }
 
 export interface ValidateOptions {
-  /** Check that every secret decrypts with its project's key (the keys are read from `database`). */
+  /**
+   * No network: tenants with projects on remote connections (GitHub, git over a URL) are not
+   * loaded, and the report says which (docs/project-configuration.md#validating-offline).
+   */
+  offline?: boolean;
+  /** Check that every secret decrypts with its project's key (the keys are read from `openDatabase`). */
   decryptSecrets?: boolean;
   openDatabase?: (config: ServiceConfig) => Database;
+}
+
+/** Connections whose repositories are reached over the network. */
+function remoteConnections(config: ServiceConfig): Set<string> {
+  return new Set(
+    Object.entries(config.connections)
+      .filter(
+        ([, conn]) =>
+          conn.driver === 'github' ||
+          (conn.driver === 'git' &&
+            /^[a-z][a-z0-9+.-]*:\/\//i.test(conn.baseurl) &&
+            !conn.baseurl.startsWith('file://')),
+      )
+      .map(([name]) => name),
+  );
 }
 
 export async function validateDeployment(
@@ -65,7 +85,8 @@ export async function validateDeployment(
     const database = options.decryptSecrets && options.openDatabase ? options.openDatabase(config) : undefined;
     try {
       const keys = database === undefined ? undefined : await storedKeySource(config, database);
-      await validateTenants(config, text, connections, report, keys);
+      const skipped = options.offline ? remoteConnections(config) : new Set<string>();
+      await validateTenants(config, text, connections, report, { skipped, secretKeys: keys });
     } finally {
       await database?.close();
     }
@@ -147,7 +168,7 @@ async function validateTenants(
   text: string,
   connections: ConnectionSet,
   report: ValidationReport,
-  secretKeys: SecretsKeySource | undefined,
+  options: { skipped: ReadonlySet<string>; secretKeys: SecretsKeySource | undefined },
 ): Promise<void> {
   const { abide, problems } = readTenantFile(text, connections);
   for (const p of problems.filter((x) => x.tenant === undefined)) {
@@ -158,6 +179,16 @@ async function validateTenants(
     report.lines.push(`tenant file ${config.tenantConfig}: ok`);
   }
   for (const tenant of abide.tenants) {
+    const remote = tenant.projects.filter((project) => options.skipped.has(project.connectionName));
+    if (remote.length > 0) {
+      // A layout without some of its projects would report errors that are not there.
+      const over = [...new Set(remote.map((project) => project.connectionName))].join(', ');
+      report.lines.push(
+        `tenant ${tenant.name}: not loaded (--offline): ${remote.length} of its ${tenant.projects.length} project(s) are on remote connection(s) ${over}`,
+      );
+      continue;
+    }
+    const secretKeys = options.secretKeys;
     const layout = await loadTenantLayout(
       tenant,
       abide,
