@@ -7,7 +7,6 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { main } from '../../../src/server/cli';
 import { openDatabase, type Database } from '../../../src/store/database';
 import { migrateLatest } from '../../../src/store/migrate';
 import { KeyRepository } from '../../../src/store/repositories/keys';
@@ -15,9 +14,8 @@ import { KeyEncryptor } from '../../../src/auth/keys/key-encryption';
 import { KeyManager } from '../../../src/auth/keys/key-manager';
 import { encryptSecret } from '../../../src/secrets/encryption';
 import { buildFixtureRepos, type FixtureRepos } from '../../helpers/config-fixtures';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { runCli as sluice, useCliDatabase } from '../../helpers/cli-run';
 
-const savedDatabaseUrl = process.env.DATABASE_URL;
 const KEY_ENCRYPTION_KEY = 'validate-secrets-key-encryption';
 const HOST = 'review.example.com';
 
@@ -26,28 +24,12 @@ jest.setTimeout(120_000);
 
 let dir: string;
 let repos: FixtureRepos;
-let postgres: TestDatabase | undefined;
-
-async function sluice(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const capture = (sink: (text: string) => void) => (chunk: string | Uint8Array) => {
-    sink(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  };
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation(capture((t) => (stdout += t)));
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation(capture((t) => (stderr += t)));
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cliDatabase = useCliDatabase();
 
 function openStore(dataDir: string): Database {
-  return postgres?.url !== undefined
-    ? openDatabase({ kind: 'postgres', url: postgres.url })
+  const url = cliDatabase.url();
+  return url !== undefined
+    ? openDatabase({ kind: 'postgres', url })
     : openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') });
 }
 
@@ -79,12 +61,6 @@ function writeConfig(file: string, tenantFile: string, dataDir: string, withKey 
 }
 
 beforeAll(async () => {
-  postgres = savedDatabaseUrl ? await createTestDatabase({ backend: 'postgres', migrate: false }) : undefined;
-  if (postgres?.url !== undefined) {
-    process.env.DATABASE_URL = postgres.url;
-  } else {
-    delete process.env.DATABASE_URL;
-  }
   dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-validate-secrets-'));
   // The projects' keys as the service stores them: org/app and org/bad have one, org/new none.
   const store = openStore(path.join(dir, 'data'));
@@ -127,10 +103,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (savedDatabaseUrl !== undefined) {
-    process.env.DATABASE_URL = savedDatabaseUrl;
-  }
-  await postgres?.destroy();
   repos?.cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
