@@ -379,10 +379,14 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
         // Source intake feeding the schedulers: stored webhook deliveries and git polls.
         connectionEvents.start();
         tasks.push({ name: 'connection-events', stop: () => connectionEvents.stop() });
+        const baselines: Promise<void>[] = [];
         for (const [connection, poller] of pollers) {
-          poller.start();
+          baselines.push(poller.start());
           tasks.push({ name: `git-poller:${connection}`, stop: () => poller.stop() });
         }
+        // Before the process listens: a push after the start is never taken into a first
+        // poll's baseline (docs/operations.md#durable-source-state).
+        await Promise.all(baselines);
       }
       if (roles.has('executor')) {
         executor.worker.start();
