@@ -79,8 +79,21 @@ export interface RolesOptions {
 /** Background work of the roles, stopped in reverse order on shutdown. */
 export interface RoleTask {
   name: string;
-  stop(): Promise<void>;
+  /** `deadline`: when the whole shutdown must be over (epoch milliseconds). */
+  stop(deadline: number): Promise<void>;
 }
+
+/**
+ * What a shutdown keeps for after the executor: stopping and handing back the builds still
+ * running (the kill grace and a write) and the rest of the stop (docs/operations.md#shutdown).
+ * Never more than half of what is left.
+ */
+export function buildsFinishBy(deadline: number, killGraceMs: number, now = Date.now()): number {
+  const reserve = Math.min(killGraceMs + HAND_BACK_RESERVE_MS, (deadline - now) / 2);
+  return deadline - reserve;
+}
+
+const HAND_BACK_RESERVE_MS = 2000;
 
 export interface ServiceRoles {
   engine: Engine;
@@ -390,7 +403,11 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       }
       if (roles.has('executor')) {
         executor.worker.start();
-        tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
+        tasks.push({
+          name: 'executor-worker',
+          stop: (deadline) =>
+            executor.worker.stop({ finishBy: buildsFinishBy(deadline, config.executor.killGracePeriod * 1000) }),
+        });
       }
       if (roles.has('launcher')) {
         launcher.start();
