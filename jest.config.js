@@ -17,4 +17,6 @@ module.exports = {
   // ("A worker process has failed to exit gracefully"). A worker above this heap is replaced
   // between files (docs/development.md#tests).
   workerIdleMemoryLimit: '512MB',
+  // The summary ends with the files whose tests were skipped and why (docs/development.md#tests).
+  reporters: ['default', '<rootDir>/test/helpers/skipped-reporter.js'],
 };

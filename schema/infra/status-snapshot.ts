@@ -35,7 +35,7 @@ const sharedSnapshots = new WeakMap<Services, Map<string, SharedEntry>>();
 /**
  * The status of a tenant computed once for every reader of this process while the tenant's
  * engine record (committed delta sequence, event-queue state, last reconfiguration) stays the
- * same, for at most `SHARED_STATUS_MAX_AGE_MS` (docs/live.md#status-computation): one cheap read
+ * same, for at most `SHARED_STATUS_MAX_AGE_MS` by the services' clock (docs/live.md#status-computation): one cheap read
  * of that record per call, one computation per change. Changes committed before the call are
  * always in the answer; only the pending-event counters and the job times may be that old.
  */
@@ -47,7 +47,7 @@ export async function sharedStatusSnapshot(services: Services, tenant: string): 
   }
   const record = await new EngineStateRepository(services.knex).loadTenant(tenant);
   const version = JSON.stringify([record.busSequence, record.eventQueues, record.lastReconfigured]);
-  const now = Date.now();
+  const now = services.now().getTime();
   const cached = byTenant.get(tenant);
   if (cached && cached.version === version && now - cached.loadedAt < SHARED_STATUS_MAX_AGE_MS) {
     return cached.snapshot;

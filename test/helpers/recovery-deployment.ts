@@ -16,6 +16,7 @@ import { seedRepositories } from '../../src/drivers/git/seed';
 import type { Database } from '../../src/store/database';
 import { createTestDatabase, type TestDatabase } from './database';
 import { spawnServe } from './serve-process';
+import { describeIf, MULTI_PROCESS } from './preconditions';
 
 const SLOW_SCRIPT = `#!/bin/sh
 marks="$SLUICE_VAR_marks"
@@ -142,24 +143,37 @@ components:
 
 let commits = 0;
 
-/** Commit one new file on top of org/app's master and push it to `ref`. */
+/** Commit one new file (and `extra` files) on top of org/app's master and push it to `ref`. */
 async function commitOnMaster(
   files: Pick<RecoveryFiles, 'dir' | 'baseDir'>,
   ref: string,
   message: string,
+  extra: Record<string, string> = {},
 ): Promise<void> {
   const work = path.join(files.dir, `work-${commits++}`);
   await git(files.dir, ['clone', '--quiet', path.join(files.baseDir, 'org', 'app.git'), work]);
   writeFileSync(path.join(work, `commit-${commits}.txt`), `${message}\n`);
+  for (const [name, content] of Object.entries(extra)) {
+    writeFileSync(path.join(work, name), content);
+  }
   await git(work, ['add', '--all']);
   await git(work, ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '--quiet', '-m', message]);
   await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
   rmSync(work, { recursive: true, force: true });
 }
 
-/** Push patchset 1 of change `number` of org/app (commit subject `Change <number>`). */
-export function pushChange(files: Pick<RecoveryFiles, 'dir' | 'baseDir'>, number: number): Promise<void> {
-  return commitOnMaster(files, `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`, `Change ${number}`);
+/** Push patchset 1 of change `number` of org/app (commit subject `Change <number>`), with `extra` files. */
+export function pushChange(
+  files: Pick<RecoveryFiles, 'dir' | 'baseDir'>,
+  number: number,
+  extra: Record<string, string> = {},
+): Promise<void> {
+  return commitOnMaster(
+    files,
+    `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`,
+    `Change ${number}`,
+    extra,
+  );
 }
 
 export async function recoveryDeployment(options: { pollInterval?: number } = {}): Promise<RecoveryDeployment> {
@@ -266,9 +280,9 @@ export async function waitFor(
 }
 
 /**
- * `describe` for tests of several processes on one database: skipped (with a note) without
+ * `describe` for tests of several processes on one database: skipped (with the reason) without
  * DATABASE_URL. Undefined outside jest (bench/chaos.ts imports this module too).
  */
-export const describeMultiProcess: jest.Describe = (
-  typeof describe === 'undefined' ? undefined : process.env.DATABASE_URL ? describe : describe.skip
-) as jest.Describe;
+export const describeMultiProcess = (
+  typeof describe === 'undefined' ? undefined : describeIf(MULTI_PROCESS)
+) as ReturnType<typeof describeIf>;

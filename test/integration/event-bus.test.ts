@@ -4,6 +4,7 @@ import { PostgresBus } from '../../subscriptions/bus/pg-bus';
 import { RedisBus } from '../../subscriptions/bus/redis-bus';
 import type { BusMessage, EventBus } from '../../subscriptions/bus/event-bus';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { itIf, POSTGRES } from '../helpers/preconditions';
 
 function nextMessage(bus: EventBus, topic: string): Promise<BusMessage> {
   return new Promise((resolve) => {
@@ -59,7 +60,7 @@ describe('event bus', () => {
     }
   });
 
-  const pgOnly = process.env.DATABASE_URL ? it : it.skip;
+  const pgOnly = itIf(POSTGRES);
   pgOnly('postgres: LISTEN/NOTIFY carries messages between instances', async () => {
     const database: TestDatabase = await createTestDatabase();
     const url = database.url ?? '';

@@ -14,7 +14,8 @@ import type { BuildNode } from '../../src/model/build-request';
 import { KeyRepository } from '../../src/store/repositories/keys';
 import { step } from '../helpers/build-params';
 import { createExecutorHarness, type ExecutorHarness } from '../helpers/executor';
-import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd';
+import { describeIf, SSHD } from '../helpers/preconditions';
+import { startSshd, type TestSshd } from '../helpers/sshd';
 
 /** Copies its secrets file (and its mode) to the directory named by the job's `out` variable. */
 const REMOTE_SECRET_STEP = `#!/bin/bash
@@ -25,10 +26,7 @@ case "$SLUICE_SECRETS_FILE" in "$HOME"/sluice-builds/*) echo remote > "$SLUICE_V
 cat "$SLUICE_SECRETS_FILE"
 `;
 
-const describeWithSshd = sshdAvailable() ? describe : describe.skip;
-if (!sshdAvailable()) {
-  process.stderr.write('executor-secrets-ssh: /usr/sbin/sshd is not installed; the SSH tests are skipped\n');
-}
+const describeWithSshd = describeIf(SSHD);
 
 describeWithSshd('build secrets on an SSH node', () => {
   let sshd: TestSshd;

@@ -5,6 +5,7 @@ import { silentLogger } from '../../src/server/logger';
 import { PostgresBus } from '../../subscriptions/bus/pg-bus';
 import { createTestDatabase } from '../helpers/database';
 import { ManualTimers, terminateSessions } from '../helpers/pg-faults';
+import { itIf, POSTGRES } from '../helpers/preconditions';
 
 describe('health endpoints', () => {
   it('reports not ready before migrations and when the database is gone; live all along', async () => {
@@ -35,7 +36,7 @@ describe('health endpoints', () => {
     }
   });
 
-  const pgOnly = process.env.DATABASE_URL ? it : it.skip;
+  const pgOnly = itIf(POSTGRES);
   pgOnly('is not ready while the LISTEN connection is down and names it; ready once it is back', async () => {
     const database = await createTestDatabase();
     const timers = new ManualTimers();

@@ -16,7 +16,8 @@ import type { BuildNode, BuildNodeset } from '../../src/model/build-request';
 import { step } from '../helpers/build-params';
 import { createExecutorHarness, type ExecutorHarness } from '../helpers/executor';
 import { launcherLayout, TestClock, TestLayouts } from '../helpers/launcher-layout';
-import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd';
+import { describeIf, SSHD } from '../helpers/preconditions';
+import { startSshd, type TestSshd } from '../helpers/sshd';
 
 const REMOTE_STEP = `#!/bin/bash
 set -eu
@@ -42,11 +43,7 @@ const PAIR: BuildNodeset = {
   groups: [{ name: 'peers', nodes: ['peer'] }],
 };
 
-const describeWithSshd = sshdAvailable() ? describe : describe.skip;
-if (!sshdAvailable()) {
-  // Stated once so a skipped run says why.
-  process.stderr.write('launcher-static: /usr/sbin/sshd is not installed; the SSH tests are skipped\n');
-}
+const describeWithSshd = describeIf(SSHD);
 
 describeWithSshd('static provider over SSH', () => {
   let sshd: TestSshd;

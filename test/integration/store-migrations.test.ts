@@ -2,6 +2,7 @@ import { backends, createTestDatabase } from '../helpers/database';
 import { migrateLatest, migrationsComplete } from '../../src/store/migrate';
 import { SystemEventRepository } from '../../src/store/repositories/system-events';
 import { openDatabase } from '../../src/store/database';
+import { describeIf, MULTI_PROCESS } from '../helpers/preconditions';
 
 const EXPECTED_TABLES = [
   'artifacts',
@@ -103,7 +104,7 @@ describe.each(backends())('store on %s', (backend) => {
   });
 });
 
-const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+const withPostgres = describeIf(MULTI_PROCESS);
 
 withPostgres('migrations of processes starting at once (PostgreSQL)', () => {
   it('three pools migrating one empty database together all succeed; the migrations run once', async () => {

@@ -22,8 +22,9 @@ import type { FileSpec } from '../../helpers/git-fixtures';
 import { adminToken, Subscription } from '../../helpers/live';
 import { waitFor } from '../../helpers/recovery-deployment';
 import { startRoleProcess, type RoleProcess } from '../../helpers/role-process';
+import { describeIf, MULTI_PROCESS } from '../../helpers/preconditions';
 
-const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+const withPostgres = describeIf(MULTI_PROCESS);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CHANGES = [1, 2, 3, 4];
 

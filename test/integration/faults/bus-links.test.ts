@@ -12,8 +12,9 @@ import { PostgresBus } from '../../../subscriptions/bus/pg-bus';
 import type { LinkState } from '../../../src/store/links';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { ManualTimers, TcpProxy, terminateSessions } from '../../helpers/pg-faults';
+import { describeIf, POSTGRES } from '../../helpers/preconditions';
 
-const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+const withPostgres = describeIf(POSTGRES);
 
 /** Collects a topic's messages; `count(n)` resolves once n have arrived. */
 function collect(bus: PostgresBus, topic: string): { messages: BusMessage[]; count(n: number): Promise<void> } {

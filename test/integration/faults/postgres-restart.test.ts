@@ -14,9 +14,10 @@ import { GateDeployment } from '../../helpers/gate-deployment';
 import { eventually } from '../../helpers/pg-faults';
 import { postgresBinDir, PrivateCluster } from '../../helpers/private-cluster';
 import { startServe, type ServeProcess } from '../../helpers/serve-process';
+import { describeIf, POSTGRES_BINARIES } from '../../helpers/preconditions';
 
 const bin = postgresBinDir();
-const withCluster = bin ? describe : describe.skip;
+const withCluster = describeIf(POSTGRES_BINARIES);
 
 /** Readiness after PostgreSQL is back (docs/operations.md#health). */
 const READY_WITHIN_MS = 10_000;

@@ -10,8 +10,9 @@ import { silentLogger } from '../../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { GateDeployment, TENANT } from '../../helpers/gate-deployment';
 import { eventually, terminateSessions } from '../../helpers/pg-faults';
+import { describeIf, MULTI_PROCESS } from '../../helpers/preconditions';
 
-const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+const withPostgres = describeIf(MULTI_PROCESS);
 const CHANGES = [1, 2, 3, 4, 5, 6];
 
 jest.setTimeout(300_000);

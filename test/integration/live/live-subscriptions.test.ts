@@ -4,7 +4,7 @@
  */
 import type { Client } from 'graphql-ws';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { startLiveServer, Subscription, wsClient, type LiveServer } from '../../helpers/live';
+import { startLiveServer, Subscription, subscribersActive, wsClient, type LiveServer } from '../../helpers/live';
 import { EngineHarness, nextTenant } from '../../engine/harness';
 import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 import { EngineStateRepository } from '../../../src/store/repositories/engine-state';
@@ -286,6 +286,9 @@ describe('live subscriptions', () => {
         tenant: other.tenant,
         afterSeq: 0,
       });
+      // Both subscriptions are registered before the enqueues: the hub then hands each every
+      // delta after its start (an enqueue that committed before would be covered by a re-snapshot).
+      await subscribersActive(shared, { delta: 2 });
       other.changes.add('org/project', 7);
       await other.enqueue('gate', 'org/project', '7,1');
       await theirs.until(() => changeTypes(theirs).includes('ItemEnqueued'));

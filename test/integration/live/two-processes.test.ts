@@ -14,9 +14,10 @@ import { adminToken, startLiveServer, Subscription, wsClient, type LiveServer } 
 import { EngineHarness, nextTenant } from '../../engine/harness';
 import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 import { QUEUE_EVENT_FIELDS, type QueueEventView } from './status-fields';
+import { describeIf, MULTI_PROCESS } from '../../helpers/preconditions';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
+const withPostgres = describeIf(MULTI_PROCESS);
 
 const layoutSpec = () => ({
   tenant: nextTenant(),
