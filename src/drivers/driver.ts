@@ -24,6 +24,9 @@ export interface ConnectionSettings {
   driver: string;
 }
 
+/** What a file a connection names must hold: anything readable, an RSA private key in PEM, a secret. */
+export type ConnectionFileKind = 'readable' | 'rsa-private-key' | 'secret';
+
 /** Options of a trigger filter, reporter or requirement as written in the configuration. */
 export type OptionMap = Record<string, unknown>;
 
@@ -70,6 +73,11 @@ export interface RequirementRules {
 export interface ConnectionSpec<S extends ConnectionSettings> {
   /** The settings' schema: a strict object whose `driver` is the driver's name. */
   schema: z.ZodType<S>;
+  /**
+   * The files its settings name, each checked at load for what it must hold
+   * (docs/configuration.md#files-the-configuration-names); `key` is the settings' key.
+   */
+  files?(settings: S): Array<{ key: string; file: string | undefined; kind: ConnectionFileKind }>;
   /** Make the file paths among the settings absolute (`resolve` resolves against the configuration file's folder). */
   resolvePaths?(settings: S, resolve: (file: string) => string): void;
   /** Host part of its projects' canonical names (`<host>/<project>`). */

@@ -11,12 +11,20 @@ import { connectionEventProcessor, githubConnections, githubMerger, githubReport
 import { githubReporters, githubRequirements, githubTriggers } from './rules';
 import { githubWebhooks } from './webhook-route';
 
+/** The files a GitHub connection names and what each holds. */
+const FILE_KEYS = [
+  { key: 'appKeyFile', kind: 'rsa-private-key' },
+  { key: 'apiTokenFile', kind: 'secret' },
+  { key: 'webhookTokenFile', kind: 'secret' },
+] as const;
+
 export const githubDriver = {
   name: 'github',
   connection: {
     schema: githubConnection,
+    files: (settings) => FILE_KEYS.map(({ key, kind }) => ({ key, file: settings[key], kind })),
     resolvePaths(settings, resolve) {
-      for (const key of ['appKeyFile', 'apiTokenFile', 'webhookTokenFile'] as const) {
+      for (const { key } of FILE_KEYS) {
         const file = settings[key];
         if (file !== undefined) {
           settings[key] = resolve(file);
