@@ -33,6 +33,8 @@ Options:
   -r, --roles LIST    (serve) roles to run, comma-separated: api, scheduler, executor,
                       launcher (default: the configuration's roles key, else all four)
   -t, --tenant NAME   (reconfigure) only this tenant
+      --offline       (validate-config) no network: tenants with projects on GitHub or
+                      remote git connections are not loaded (said per tenant)
   -h, --help          show this help
 `;
 
@@ -55,6 +57,7 @@ export async function main(argv: string[]): Promise<number> {
         config: { type: 'string', short: 'c' },
         tenant: { type: 'string', short: 't' },
         roles: { type: 'string', short: 'r' },
+        offline: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -73,6 +76,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (parsed.values.roles !== undefined && command !== 'serve') {
     process.stderr.write(`sluice: --roles applies to serve only\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.offline === true && command !== 'validate-config') {
+    process.stderr.write(`sluice: --offline applies to validate-config only\n\n${USAGE}`);
     return 2;
   }
   let roles: RoleSet | undefined;
@@ -106,7 +113,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'migrate':
         return await migrate(config);
       case 'validate-config':
-        return await validate(config);
+        return await validate(config, parsed.values.offline === true);
       case 'reconfigure':
         return await reconfigure(config, parsed.values.tenant);
       default:
@@ -264,8 +271,8 @@ async function reconfigure(config: ServiceConfig, tenant: string | undefined): P
   }
 }
 
-async function validate(config: ServiceConfig): Promise<number> {
-  const report = await validateDeployment(config);
+async function validate(config: ServiceConfig, offline: boolean): Promise<number> {
+  const report = await validateDeployment(config, { offline });
   for (const line of report.lines) {
     process.stdout.write(`${line}\n`);
   }

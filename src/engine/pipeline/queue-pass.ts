@@ -114,7 +114,7 @@ async function processOneItem(
     item.failingReasons = reasons;
     ctx.touch(item);
   }
-  if (ahead === null && item.live && allJobsComplete(item)) {
+  if (ahead === null && item.live && allJobsComplete(item) && mayReport(pipeline, ctx, item)) {
     await reportAndDequeue(pipeline, ctx, queue, item);
     return { changed: true, nnfi };
   }
@@ -222,6 +222,16 @@ async function dequeueMissingRequirements(
   await reportItem(pipeline, ctx, queue, item);
   dequeueItem(pipeline, ctx, queue, item, { kind: 'requirements-not-met', message: reason });
   await resetItems(ctx, behind, { kind: 'requirements-not-met', by: item.uuid });
+}
+
+/**
+ * A report that merges into the branch counts as a merge of the pass's budget: past it, the item
+ * reports in the next pass (docs/operations.md#takeovers-under-repeated-kills).
+ */
+function mayReport(pipeline: ManagedPipeline, ctx: PassContext, item: ItemState): boolean {
+  const reporters = pipeline.config.reporters;
+  const submits = pipeline.state.disabled ? reporters.disabled.submit : reporters.success.submit;
+  return !submits || !didAllJobsSucceed(item.buildset) || ctx.mayStartMerge();
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
