@@ -71,7 +71,7 @@ export function parsePipeline(body: unknown, ctx: ParseContext): Pipeline {
     }
     return Object.entries(requireMap(map[key], key)).map(([conn, value]) => {
       const driver = driverFor(conn, connections, key);
-      return { connection: conn, driver, options: validateRequirement(driver, value, key) };
+      return { connection: conn, driver, options: validateRequirement(driver, value, key, ctx.warnings) };
     });
   };
   const reporters = {} as Record<ReporterPhase, ReporterConfig[]>;

@@ -88,11 +88,14 @@ export async function continuePausedBuild(
     }
   } catch (err) {
     outcome = runtime.failureOutcome(err, params, log);
-  } finally {
-    log.finish();
-    if (placement.ok && placement.owned && !runtime.options.keepWorkspaces) {
-      rmSync(workspaceRoot, { recursive: true, force: true });
-    }
+  }
+  log.finish();
+  // Handed back, the build stays paused here: its workspace is kept for the next continue.
+  if (runtime.handsBack(build, outcome) && (await runtime.handBack(params, log))) {
+    return;
+  }
+  if (placement.ok && placement.owned && !runtime.options.keepWorkspaces) {
+    rmSync(workspaceRoot, { recursive: true, force: true });
   }
   await runtime.finish(
     params,

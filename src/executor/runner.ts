@@ -43,6 +43,8 @@ export interface RunBuildInput {
   signal?: AbortSignal;
   /** Result of a canceled build; asked when the cancel takes effect. Default ABORTED. */
   cancelResult?: () => CancelResult;
+  /** What the log says when the signal stopped the build; null: `Build canceled (<result>)`. */
+  stopNote?: () => string | null;
   /** Milliseconds clock for timeouts (injectable). */
   clock?: () => number;
   killGraceMs?: number;
@@ -71,6 +73,8 @@ export interface RunOutcome {
    * yet (`result` is the result so far, SUCCESS). Run again with `resume` to finish the build.
    */
   paused?: boolean;
+  /** The signal stopped the build before it ended (`result` is the cancel result). */
+  canceled?: boolean;
 }
 
 interface ResolvedStep {
@@ -124,8 +128,8 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
   const canceled = (phase: StepPhase): RunOutcome => {
     input.jobOutput?.phaseEnded(phase);
     const result = input.cancelResult?.() ?? 'ABORTED';
-    log.write(`Build canceled (${result})`);
-    return { result, errorDetail: null, results: EMPTY_RESULTS, warnings };
+    log.write(input.stopNote?.() ?? `Build canceled (${result})`);
+    return { result, errorDetail: null, results: EMPTY_RESULTS, warnings, canceled: true };
   };
 
   if (input.remote && input.resume !== true) {

@@ -4,8 +4,7 @@
  * check-run action, and attributes that do not fit the filter's event and action. The filter
  * still loads and acts as written; these only add warnings to the tenant's config errors.
  */
-import { ConfigObjectError } from '../../config/config-error';
-import type { ConfigMap } from '../../config/schema-helpers';
+import type { OptionMap } from '../driver';
 
 const DEPRECATED_ATTRIBUTES: ReadonlyArray<[string, string, string]> = [
   [
@@ -39,7 +38,7 @@ function pullRequestShape(action: unknown): Shape {
   }
 }
 
-function shapeOf(event: string, filter: ConfigMap): Shape | undefined {
+function shapeOf(event: string, filter: OptionMap): Shape | undefined {
   switch (event) {
     case 'pull_request':
       // Only a single action selects a special shape (a list is checked as the default one).
@@ -64,7 +63,7 @@ function values(value: unknown): unknown[] {
 }
 
 /** Why the filter does not fit its event's shape, or undefined when it does (or its event is a list). */
-function shapeProblem(filter: ConfigMap): string | undefined {
+function shapeProblem(filter: OptionMap): string | undefined {
   if (typeof filter.event !== 'string') {
     return undefined;
   }
@@ -89,11 +88,10 @@ function shapeProblem(filter: ConfigMap): string | undefined {
   return undefined;
 }
 
-/** The deprecation warnings of one GitHub trigger filter (attribute: the pipeline's `trigger`). */
-export function githubTriggerWarnings(filter: ConfigMap, attribute: string): ConfigObjectError[] {
-  const warnings: ConfigObjectError[] = [];
-  const warn = (name: string, message: string) =>
-    warnings.push(new ConfigObjectError(message, name, attribute, 'warning'));
+/** The deprecation warnings of one GitHub trigger filter: the reference's warning name and a message. */
+export function githubTriggerWarnings(filter: OptionMap): Array<{ name: string; message: string }> {
+  const warnings: Array<{ name: string; message: string }> = [];
+  const warn = (name: string, message: string) => warnings.push({ name, message });
   for (const [key, name, message] of DEPRECATED_ATTRIBUTES) {
     if (filter[key] !== undefined) {
       warn(name, message);

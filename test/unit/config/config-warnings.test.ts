@@ -1,14 +1,14 @@
 /**
  * Warnings the reference gives for configuration it still loads
  * (docs/project-configuration.md#config-errors): regexes RE2 lacks in pragmas and triggers,
- * deprecated GitHub trigger and reporter forms, Gerrit's `require-approval`. The objects load.
+ * deprecated GitHub trigger and reporter forms. The objects load.
  */
 import { memoryLayout } from '../../helpers/memory-layout';
 
 const JOBS = `
 - job: {name: base, parent: null, run: base.sh}
 `;
-const CONNECTIONS = { github: 'github', review: 'gerrit' };
+const CONNECTIONS = { github: 'github' };
 
 function load(config: string, project = '') {
   return memoryLayout(
@@ -54,7 +54,7 @@ describe('regex deprecation', () => {
     });
   });
 
-  it('warns for trigger regexes RE2 lacks (git ref, zuul pipeline, github branch, gerrit comment)', () => {
+  it('warns for trigger regexes RE2 lacks (git ref, zuul pipeline, github branch and comment)', () => {
     const layout = load(`
 - pipeline:
     name: post
@@ -66,8 +66,9 @@ describe('regex deprecation', () => {
     name: check
     manager: independent
     trigger:
-      github: [{event: pull_request, action: opened, branch: '(?=main)main'}]
-      review: [{event: comment-added, comment: '(\\w)\\1'}]
+      github:
+        - {event: pull_request, action: opened, branch: '(?=main)main'}
+        - {event: pull_request, action: comment, comment: '(\\w)\\1'}
 `);
     expect(warnings(layout).map(([name, message]) => [name, message.replace(/ uses syntax.*/, '')])).toEqual([
       ['Regex Deprecation', 'The regular expression "^refs/heads/(?!wip/).*$"'],
@@ -155,31 +156,5 @@ describe('GitHub trigger and reporter warnings', () => {
     expect(warnings(load(pipeline('{event: pull_request}', "{status: success, status-url: 'https://x'}")))).toEqual([
       ['Github status-url Deprecation', 'The "status-url" reporter attribute is deprecated.', expect.any(Number)],
     ]);
-  });
-});
-
-describe('Gerrit deprecated approvals', () => {
-  it('warns for require-approval and reject-approval in a trigger, and the pipeline loads', () => {
-    const layout = load(`
-- pipeline:
-    name: gate
-    manager: dependent
-    trigger:
-      review:
-        - event: comment-added
-          require-approval: [{Verified: 1}]
-          reject-approval: [{Code-Review: -2}]
-`);
-    expect(warnings(layout).map(([name, message]) => [name, message])).toEqual([
-      [
-        'Gerrit require-approval Deprecation',
-        'The "require-approval" trigger attribute is deprecated; use "require" instead.',
-      ],
-      [
-        'Gerrit reject-approval Deprecation',
-        'The "reject-approval" trigger attribute is deprecated; use "reject" instead.',
-      ],
-    ]);
-    expect(layout.pipelines.has('gate')).toBe(true);
   });
 });

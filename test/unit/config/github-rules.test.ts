@@ -2,11 +2,8 @@
  * The GitHub driver's pipeline requirements and trigger filters (docs/github.md#requirements,
  * docs/github.md#trigger-filters), judged on pull requests built here.
  */
-import {
-  compileGitHubTrigger,
-  githubRequirementCheck,
-  validateGitHubRequirement,
-} from '../../../src/drivers/github/rules';
+import { compileGitHubTrigger, githubRequirementCheck } from '../../../src/drivers/github/rules';
+import { validateRequirement } from '../../../src/config/drivers';
 import type { ChangeInfo, CodeReviewState } from '../../../src/model/changes';
 import type { TriggerEvent } from '../../../src/model/engine-events';
 
@@ -95,9 +92,9 @@ describe('GitHub requirements', () => {
 
   it('review newer-than and older-than must be a number with s, m, h, d or w', () => {
     expect(() =>
-      validateGitHubRequirement({ review: [{ 'newer-than': '30m', 'older-than': '5s' }] }, 'require'),
+      validateRequirement('github', { review: [{ 'newer-than': '30m', 'older-than': '5s' }] }, 'require', []),
     ).not.toThrow();
-    expect(() => validateGitHubRequirement({ review: [{ 'newer-than': 'soon' }] }, 'require')).toThrow(
+    expect(() => validateRequirement('github', { review: [{ 'newer-than': 'soon' }] }, 'require', [])).toThrow(
       'Unable to parse time value: soon',
     );
   });
@@ -114,31 +111,35 @@ describe('GitHub trigger filters', () => {
 
   it('event, action and label', () => {
     const matches = compileGitHubTrigger({ event: 'pull_request', action: 'labeled', label: 'gate' });
-    expect(matches(event({ action: 'labeled', label: 'gate' }))).toBe(true);
-    expect(matches(event({ action: 'labeled', label: 'other' }))).toBe(false);
-    expect(matches(event({ action: 'opened' }))).toBe(false);
-    expect(matches(event({ type: 'push', action: 'labeled', label: 'gate' }))).toBe(false);
+    expect(matches(event({ action: 'labeled', label: 'gate' }), undefined, NOW)).toBe(true);
+    expect(matches(event({ action: 'labeled', label: 'other' }), undefined, NOW)).toBe(false);
+    expect(matches(event({ action: 'opened' }), undefined, NOW)).toBe(false);
+    expect(matches(event({ type: 'push', action: 'labeled', label: 'gate' }), undefined, NOW)).toBe(false);
   });
 
   it('review state, comment and branch regexes, and the change once read', () => {
     const review = compileGitHubTrigger({ event: 'pull_request_review', action: 'submitted', state: 'approved' });
-    expect(review(event({ type: 'pull_request_review', action: 'submitted', state: 'approved' }))).toBe(true);
-    expect(review(event({ type: 'pull_request_review', action: 'submitted', state: 'commented' }))).toBe(false);
+    expect(review(event({ type: 'pull_request_review', action: 'submitted', state: 'approved' }), undefined, NOW)).toBe(
+      true,
+    );
+    expect(
+      review(event({ type: 'pull_request_review', action: 'submitted', state: 'commented' }), undefined, NOW),
+    ).toBe(false);
     const comment = compileGitHubTrigger({
       event: 'pull_request',
       action: 'comment',
       comment: '(?i)^\\s*recheck\\s*$',
     });
-    expect(comment(event({ action: 'comment', comment: 'recheck' }))).toBe(true);
-    expect(comment(event({ action: 'comment', comment: 'please recheck' }))).toBe(false);
-    expect(comment(event({ action: 'comment', comment: 'Looks fine.\nRECHECK' }))).toBe(false);
+    expect(comment(event({ action: 'comment', comment: 'recheck' }), undefined, NOW)).toBe(true);
+    expect(comment(event({ action: 'comment', comment: 'please recheck' }), undefined, NOW)).toBe(false);
+    expect(comment(event({ action: 'comment', comment: 'Looks fine.\nRECHECK' }), undefined, NOW)).toBe(false);
     const search = compileGitHubTrigger({ event: 'pull_request', comment: 'recheck' });
-    expect(search(event({ action: 'comment', comment: 'please recheck this' }))).toBe(true);
+    expect(search(event({ action: 'comment', comment: 'please recheck this' }), undefined, NOW)).toBe(true);
     const branch = compileGitHubTrigger({ event: 'pull_request', branch: 'stable/.*', require: { label: 'ok' } });
-    expect(branch(event({ branch: 'stable/1' }))).toBe(true);
-    expect(branch(event({ branch: 'main' }))).toBe(false);
-    expect(branch(event({}), { change: pull({ labels: ['ok'] }, { branch: 'stable/2' }), now: NOW })).toBe(true);
-    expect(branch(event({}), { change: pull({ labels: [] }, { branch: 'stable/2' }), now: NOW })).toBe(false);
+    expect(branch(event({ branch: 'stable/1' }), undefined, NOW)).toBe(true);
+    expect(branch(event({ branch: 'main' }), undefined, NOW)).toBe(false);
+    expect(branch(event({}), pull({ labels: ['ok'] }, { branch: 'stable/2' }), NOW)).toBe(true);
+    expect(branch(event({}), pull({ labels: [] }, { branch: 'stable/2' }), NOW)).toBe(false);
   });
 
   it('require-status: every listed status must match a commit status or check run; ignored beside require', () => {
@@ -147,25 +148,20 @@ describe('GitHub trigger filters', () => {
       'require-status': ['sluice\\[bot\\]:acme/check:success', '.*:lint:(success|neutral)'],
     });
     const both = pull({ statuses: ['sluice[bot]:acme/check:success'], checks: ['ci-app:lint:neutral'] });
-    expect(matches(event({}), { change: both, now: NOW })).toBe(true);
-    expect(matches(event({}), { change: pull({ statuses: ['sluice[bot]:acme/check:success'] }), now: NOW })).toBe(
-      false,
-    );
+    expect(matches(event({}), both, NOW)).toBe(true);
+    expect(matches(event({}), pull({ statuses: ['sluice[bot]:acme/check:success'] }), NOW)).toBe(false);
     expect(
-      matches(event({}), {
-        change: pull({ statuses: ['sluice[bot]:acme/check:failure'], checks: ['x:lint:success'] }),
-        now: NOW,
-      }),
+      matches(event({}), pull({ statuses: ['sluice[bot]:acme/check:failure'], checks: ['x:lint:success'] }), NOW),
     ).toBe(false);
     // Judged on the change: the event alone passes until the change is read.
-    expect(matches(event({}))).toBe(true);
+    expect(matches(event({}), undefined, NOW)).toBe(true);
     const withRequire = compileGitHubTrigger({
       event: 'pull_request',
       require: { label: 'ok' },
       'require-status': 'nobody:never:success',
     });
-    expect(withRequire(event({}), { change: pull({ labels: ['ok'] }), now: NOW })).toBe(true);
-    expect(withRequire(event({}), { change: pull({ labels: [] }), now: NOW })).toBe(false);
+    expect(withRequire(event({}), pull({ labels: ['ok'] }), NOW)).toBe(true);
+    expect(withRequire(event({}), pull({ labels: [] }), NOW)).toBe(false);
   });
 
   it('a status requirement matches check runs as well as commit statuses', () => {
