@@ -341,10 +341,7 @@ export class AnsibleBuild {
     if (run.willRetry !== undefined) {
       args.push('-e', `zuul_will_retry=${run.willRetry ? 'True' : 'False'}`);
     }
-    if (trust === 'untrusted') {
-      args.push('-e', `@${path.join(this.dir, 'vars', 'blocked.json')}`);
-    }
-    args.push('-e', `@${path.join(this.dir, 'vars', 'zuul.yaml')}`);
+    // Later files win: nothing a job sets overrides the blocked variables or `zuul`.
     args.push('-e', `@${path.join(this.dir, 'vars', 'extra.json')}`);
     let secretsFile: string | null = null;
     if ((step.secrets ?? []).length > 0) {
@@ -352,6 +349,10 @@ export class AnsibleBuild {
       writeFileSync(secretsFile, `${unsafeYaml(stepSecretsDocument(step, this.input.secrets))}\n`, { mode: 0o600 });
       args.push('-e', `@${secretsFile}`);
     }
+    if (trust === 'untrusted') {
+      args.push('-e', `@${path.join(this.dir, 'vars', 'blocked.json')}`);
+    }
+    args.push('-e', `@${path.join(this.dir, 'vars', 'zuul.yaml')}`);
     const { SLUICE_SECRETS_FILE: _secrets, ...baseEnv } = this.input.env;
     const env: Record<string, string> = {
       ...baseEnv,
