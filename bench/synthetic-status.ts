@@ -5,7 +5,8 @@
  */
 import type { BuildState, ItemState, JobState, PipelineState } from '../src/model/pipeline-state';
 import type { StatusInput } from '../src/engine/status';
-import { estimateLookup } from '../src/engine/build-estimates';
+import { estimatesFrom } from '../src/engine/build-estimates';
+import { itemSampleKeys, jobSampleKeys, sampleKeyText, type DurationSamples } from '../src/model/estimates';
 import { job, pipeline } from '../test/engine/scripted-layout';
 
 const JOBS = ['unit', 'lint', 'integration'];
@@ -144,6 +145,26 @@ export function syntheticPipeline(count: number): PipelineState {
   };
 }
 
+/** Recent runs of every job and of the gate's items on the 20 projects: 50 runs each, one in ten failed. */
+function syntheticSamples(): Map<string, DurationSamples> {
+  const samples = new Map<string, DurationSamples>();
+  const runs = (base: number): DurationSamples => ({
+    outcomes: 'sssssssssf'.repeat(5),
+    successes: Array.from({ length: 45 }, (_, n) => base + (n % 9) * 10),
+    failures: Array.from({ length: 5 }, (_, n) => base / 2 + n),
+  });
+  for (let n = 0; n < 20; n += 1) {
+    const project = `git.example.com/org/project-${n}`;
+    for (const name of JOBS) {
+      samples.set(sampleKeyText(jobSampleKeys(project, 'master', name)[0]), runs(300));
+    }
+    samples.set(sampleKeyText(itemSampleKeys('gate', project)[0]), runs(600));
+  }
+  return samples;
+}
+
+const estimates = estimatesFrom(syntheticSamples());
+
 /** The status input of a tenant holding that pipeline. */
 export function syntheticStatusInput(count: number): StatusInput {
   return {
@@ -157,16 +178,8 @@ export function syntheticStatusInput(count: number): StatusInput {
     pendingEvents: { trigger: 0, management: 0, result: 0 },
     pipelineEvents: new Map(),
     lastReconfigured: new Date(T0),
-    // Looked up as Engine.status does, from what history gave for the started jobs.
-    estimatedTime: estimateLookup(
-      Array.from({ length: 20 }, (_, n) =>
-        JOBS.map((jobName) => ({
-          projectCanonical: `git.example.com/org/project-${n}`,
-          branch: 'master',
-          jobName,
-          seconds: 300,
-        })),
-      ).flat(),
-    ),
+    // Looked up as Engine.status does, from the recent runs of every job and item.
+    estimatedTime: estimates.estimatedTime,
+    estimates,
   };
 }

@@ -19,6 +19,7 @@ import './config-error';
 import './semaphore';
 import './launcher';
 import './status';
+import './estimates';
 import './queue-changes';
 import './queue-events';
 import './autohold';

@@ -1,45 +1,110 @@
 /**
- * Build-time estimates of the started builds in a tenant's queues (docs/rest.md#status-document,
- * `estimated_time`), read in one query for a whole status: by `Engine.status` for each status
- * it computes, and by the scheduler for the status deltas of a pass (docs/live.md#times).
+ * Duration estimates of a tenant's queues (docs/analytics.md#job-estimates), read in one query of
+ * the recent-run samples for a whole status: by `Engine.status` for each status it computes
+ * (every job of every live item, and every live item), and by the scheduler for the status
+ * deltas of a pass (only the reference-style `estimatedTime` of started builds,
+ * docs/live.md#times).
  */
+import {
+  ITEM_LEVELS,
+  JOB_LEVELS,
+  chooseEstimate,
+  itemSampleKeys,
+  jobSampleKeys,
+  recentMean,
+  sampleKeyText,
+  type DurationEstimate,
+  type DurationSamples,
+  type SampleKey,
+} from '../model/estimates';
 import type { ItemState, PipelineState } from '../model/pipeline-state';
-import { estimateKeyText, type BuildTimeRepository, type EstimateKey } from '../store/repositories/build-times';
+import type { DurationSampleRepository } from '../store/repositories/duration-samples';
+import type { EstimateEntry, EstimateSource } from './status';
 
-/** The estimate in seconds of a job of an item, null when its history has none. */
+/** The reference-style estimate in seconds of a job of an item, null when its history has none. */
 export type EstimateLookup = (item: ItemState, jobName: string) => number | null;
 
-/** The estimate a job of an item needs: the job on the project and branch of the item's first change. */
-function estimateKey(item: ItemState, jobName: string): EstimateKey {
-  const change = item.changes[0];
-  return { projectCanonical: change.project, branch: change.branch, jobName };
+/** What a status reads: the reference-style lookup and the calibrated estimates. */
+export interface StatusEstimates extends EstimateSource {
+  estimatedTime: EstimateLookup;
 }
 
-/** The estimates of every started build of `states` (a build gets its estimate when it starts). */
+/** The project and branch of an item's first change: what its jobs are estimated for. */
+function itemTarget(item: ItemState): { project: string; branch: string | null } {
+  const change = item.changes[0];
+  return { project: change.project, branch: change.branch };
+}
+
+/**
+ * The estimates of `states` in one query. `scope` 'started': only the reference-style estimate of
+ * started builds (what the scheduler's deltas carry); 'all': every job and item estimate too.
+ */
 export async function loadEstimates(
-  repository: BuildTimeRepository,
+  repository: DurationSampleRepository,
   tenant: string,
   states: Iterable<PipelineState>,
-): Promise<EstimateLookup> {
-  const keys: EstimateKey[] = [];
+  scope: 'started' | 'all' = 'all',
+): Promise<StatusEstimates> {
+  const keys: SampleKey[] = [];
   for (const state of states) {
     for (const queue of state.queues) {
       for (const item of queue.items) {
-        if (item.live) {
-          for (const job of item.buildset.jobs) {
-            if (job.build?.startTime) {
-              keys.push(estimateKey(item, job.job.name));
-            }
+        if (!item.live) {
+          continue;
+        }
+        const { project, branch } = itemTarget(item);
+        if (scope === 'all') {
+          keys.push(...itemSampleKeys(item.pipeline, project));
+        }
+        for (const job of item.buildset.jobs) {
+          if (scope === 'all') {
+            keys.push(...jobSampleKeys(project, branch, job.job.name));
+          } else if (job.build?.startTime) {
+            keys.push(jobSampleKeys(project, branch, job.job.name)[0]);
           }
         }
       }
     }
   }
-  return estimateLookup(keys.length === 0 ? [] : await repository.estimates(tenant, keys));
+  return estimatesFrom(keys.length === 0 ? new Map() : await repository.read(tenant, keys));
 }
 
-/** The lookup of the estimates read from history. */
-export function estimateLookup(rows: ReadonlyArray<EstimateKey & { seconds: number }>): EstimateLookup {
-  const estimates = new Map(rows.map((row) => [estimateKeyText(row), row.seconds]));
-  return (item, jobName) => estimates.get(estimateKeyText(estimateKey(item, jobName))) ?? null;
+/** The estimates of the samples read (by `sampleKeyText`). */
+export function estimatesFrom(samples: ReadonlyMap<string, DurationSamples>): StatusEstimates {
+  const jobs = new Map<string, EstimateEntry>();
+  const items = new Map<string, EstimateEntry>();
+  const job = (project: string, branch: string | null, name: string): DurationEstimate | null => {
+    const keys = jobSampleKeys(project, branch, name);
+    const text = sampleKeyText(keys[0]);
+    let entry = jobs.get(text);
+    if (entry === undefined) {
+      const levels = keys.map((key, index) => ({ level: JOB_LEVELS[index], samples: samples.get(sampleKeyText(key)) }));
+      entry = { kind: 'job', project, branch, name, estimate: chooseEstimate(levels) };
+      jobs.set(text, entry);
+    }
+    return entry.estimate;
+  };
+  const item = (pipeline: string, project: string): DurationEstimate | null => {
+    const keys = itemSampleKeys(pipeline, project);
+    const text = sampleKeyText(keys[0]);
+    let entry = items.get(text);
+    if (entry === undefined) {
+      const levels = keys.map((key, index) => ({
+        level: ITEM_LEVELS[index],
+        samples: samples.get(sampleKeyText(key)),
+      }));
+      entry = { kind: 'item', project, branch: null, name: pipeline, estimate: chooseEstimate(levels) };
+      items.set(text, entry);
+    }
+    return entry.estimate;
+  };
+  return {
+    estimatedTime: (state, jobName) => {
+      const { project, branch } = itemTarget(state);
+      return recentMean(samples.get(sampleKeyText(jobSampleKeys(project, branch, jobName)[0])));
+    },
+    job,
+    item,
+    entries: () => [...jobs.values(), ...items.values()].filter((entry) => entry.estimate !== null),
+  };
 }

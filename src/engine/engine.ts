@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { Database } from '../store/database';
 import { EngineEventRepository } from '../store/repositories/engine-events';
-import { BuildTimeRepository } from '../store/repositories/build-times';
+import { DurationSampleRepository } from '../store/repositories/duration-samples';
 import { loadEstimates } from './build-estimates';
 import type { ChangeInfo } from '../model/changes';
 import { EngineStateRepository, type DequeuedItemRecord } from '../store/repositories/engine-state';
@@ -44,6 +44,8 @@ export interface EngineOptions {
   clock: Clock;
   pollIntervalMs?: number;
   batchSize?: number;
+  /** How long a pass takes new work before it commits (docs/operations.md#takeovers-under-repeated-kills); default 2 s. */
+  passBudgetMs?: number;
   uuid?: () => string;
   logger?: SchedulerLogger;
   /** Tenant web root (ending in '/') for status `report_url`. */
@@ -119,6 +121,7 @@ export class Engine {
       clock: this.options.clock,
       pollIntervalMs: this.options.pollIntervalMs ?? 1000,
       batchSize: this.options.batchSize,
+      budgetMs: this.options.passBudgetMs,
       uuid: this.options.uuid,
       logger: this.options.logger,
       onSemaphoreReleased: () => this.wakeAll(),
@@ -287,7 +290,7 @@ export class Engine {
         const pipelines = await this.state.loadPipelines(tenant, trx);
         const tenantRecord = await this.state.loadTenant(tenant, trx);
         const routing = await this.events.pendingRouting(tenant, trx);
-        const lookup = await loadEstimates(new BuildTimeRepository(trx), tenant, pipelines);
+        const lookup = await loadEstimates(new DurationSampleRepository(trx), tenant, pipelines);
         return { states: pipelines, record: tenantRecord, pending: routing, estimates: lookup };
       },
       { isolationLevel: 'repeatable read' },
@@ -307,7 +310,8 @@ export class Engine {
       lastReconfigured: record.lastReconfigured,
       projectName: (canonicalName) => projectName(layout, canonicalName),
       changeUrl: this.changeUrl(tenant),
-      estimatedTime: estimates,
+      estimatedTime: estimates.estimatedTime,
+      estimates,
     });
     return { status, sequence: record.busSequence, producedAt: now.getTime() };
   }

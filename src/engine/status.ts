@@ -7,6 +7,8 @@
 import { projectName, type EnginePipeline } from './ports/layout';
 import type { ItemState, JobState, JobWaitReason, PipelineState, TenantEventQueueState } from '../model/pipeline-state';
 import { changeId, type ChangeInfo } from '../model/changes';
+import type { DurationEstimate } from '../model/estimates';
+import { jobEta, queueEta, type ItemEta, type JobEta } from '../model/eta';
 
 /** A job as the status shows it, without the times computed from the clock (docs/live.md#times). */
 export interface JobFields {
@@ -41,13 +43,24 @@ export interface JobTimes {
   remainingTime: number | null;
 }
 
-export type JobStatus = JobFields & JobTimes;
+/** What a status computes for a job from its estimate (docs/analytics.md#job-estimates); null in deltas. */
+export interface JobRange {
+  estimate: DurationEstimate | null;
+  eta: JobEta | null;
+}
+
+export type JobStatus = JobFields & JobTimes & JobRange;
+
+/** An item's range with the instant it was computed at (epoch ms). */
+export type ItemRange = ItemEta & { atMs: number };
 
 export interface RefStatus {
   url: string | null;
   ref: string | null;
   project: string;
   projectCanonical: string;
+  /** The branch of the change; null for a ref without one (a tag). */
+  branch: string | null;
   owner: string | null;
   id: string;
 }
@@ -71,6 +84,8 @@ export interface ItemStatus extends Omit<ItemFields, 'jobs'> {
   itemsBehind: string[];
   jobs: JobStatus[];
   remainingTime: number | null;
+  /** When the item should report, as a range (docs/analytics.md#item-etas); null in deltas and for non-live items. */
+  eta: ItemRange | null;
 }
 
 export interface ChangeQueueStatus {
@@ -99,6 +114,26 @@ export interface PipelineStatus {
   managementEvents: number;
 }
 
+/** An estimate a status used: of a job on a project and branch, or of a pipeline's items of a project. */
+export interface EstimateEntry {
+  kind: 'job' | 'item';
+  /** Canonical project name. */
+  project: string;
+  /** Branch of a job estimate (null for a ref without one, and for items). */
+  branch: string | null;
+  /** Job name, or pipeline name for items. */
+  name: string;
+  estimate: DurationEstimate | null;
+}
+
+/** The calibrated estimates a status reads (src/engine/build-estimates.ts). */
+export interface EstimateSource {
+  job(project: string, branch: string | null, job: string): DurationEstimate | null;
+  item(pipeline: string, project: string): DurationEstimate | null;
+  /** The estimates looked up so far that exist. */
+  entries(): EstimateEntry[];
+}
+
 export interface TenantStatus {
   tenant: string;
   zuulVersion: string;
@@ -108,6 +143,8 @@ export interface TenantStatus {
   state: TenantEventQueueState;
   lastReconfigured: number | null;
   pipelines: PipelineStatus[];
+  /** Every estimate the status's jobs and items use (docs/analytics.md#job-estimates). */
+  estimates: EstimateEntry[];
 }
 
 export interface StatusInput {
@@ -132,6 +169,8 @@ export interface StatusInput {
    * `estimated_time`); null when there is none. Asked only for started builds.
    */
   estimatedTime?: (item: ItemState, jobName: string) => number | null;
+  /** Calibrated estimates of every job and item (docs/analytics.md#job-estimates); without them no ranges. */
+  estimates?: EstimateSource;
 }
 
 /** What the stored fields of every item and job read besides their own state. */
@@ -223,6 +262,8 @@ export function jobWithTimes(job: JobFields, nowMs: number): JobStatus {
     waitingStatus: job.waitingStatus,
     waitingFor: job.waitingFor,
     nodeLabels: job.nodeLabels,
+    estimate: null,
+    eta: null,
   };
 }
 
@@ -237,6 +278,7 @@ export function itemFields(item: ItemState, context: StatusContext): ItemFields 
       ref: change.ref,
       project: (context.projectName ?? ((canonical) => projectName(null, canonical)))(change.project),
       projectCanonical: change.project,
+      branch: change.branch,
       owner: change.owner,
       id: changeId(change),
     })),
@@ -249,14 +291,53 @@ export function itemFields(item: ItemState, context: StatusContext): ItemFields 
   };
 }
 
+/** What the ranges of a queue's items read besides the items (docs/analytics.md#item-etas). */
+export interface QueueRangeInput {
+  pipeline: string;
+  window: number;
+  dependent: boolean;
+  estimates: EstimateSource;
+}
+
+/** The estimate of a job of an item (its first change's project and branch). */
+function jobEstimate(source: EstimateSource, item: Pick<ItemFields, 'refs'>, job: string): DurationEstimate | null {
+  const ref = item.refs[0];
+  return ref === undefined ? null : source.job(ref.projectCanonical, ref.branch, job);
+}
+
+/** Fill in the ranges of a queue's item statuses (in queue order) at `nowMs`. */
+function addRanges(statuses: ItemStatus[], nowMs: number, input: QueueRangeInput): void {
+  const { estimates } = input;
+  const etas = queueEta(statuses, {
+    window: input.window,
+    dependent: input.dependent,
+    nowMs,
+    job: (item, job) => jobEstimate(estimates, item, job.name),
+    item: (item) => {
+      const ref = item.refs[0];
+      return ref === undefined ? null : estimates.item(input.pipeline, ref.projectCanonical);
+    },
+  });
+  statuses.forEach((status, index) => {
+    const eta = etas[index];
+    status.eta = eta === null ? null : { ...eta, atMs: nowMs };
+    for (const job of status.jobs) {
+      job.estimate = jobEstimate(estimates, status, job.name);
+      job.eta = jobEta(job, job.estimate, nowMs);
+    }
+  });
+}
+
 /**
  * The status of a queue's items (in queue order) at `nowMs`: job times, items behind, and the
  * chains (a new chain starts at each item without an item ahead in the queue; an item's
- * remaining time is at least that of the item before it in its chain). Linear in the items.
+ * remaining time is at least that of the item before it in its chain). With `ranges`, the
+ * estimates and ranges of items and jobs too. Linear in the items.
  */
 export function queueItems(
   items: readonly ItemFields[],
   nowMs: number,
+  ranges?: QueueRangeInput,
 ): { items: ItemStatus[]; heads: ItemStatus[][] } {
   const behind = new Map<string, string[]>();
   for (const item of items) {
@@ -296,6 +377,7 @@ export function queueItems(
       jobs,
       remainingTime: allStarted ? remaining : null,
       waitingFor: item.waitingFor,
+      eta: null,
     };
     const parentChain = item.itemAhead === null ? undefined : chainOf.get(item.itemAhead);
     const chain = parentChain ?? [];
@@ -310,13 +392,16 @@ export function queueItems(
     chainOf.set(item.id, chain);
     statuses.push(status);
   }
+  if (ranges !== undefined) {
+    addRanges(statuses, nowMs, ranges);
+  }
   return { items: statuses, heads: chains };
 }
 
 /** Compute the tenant status model (pure). */
 export function computeTenantStatus(input: StatusInput): TenantStatus {
   const states = new Map(input.states.map((state) => [state.name, state]));
-  return {
+  const status: TenantStatus = {
     tenant: input.tenant,
     zuulVersion: input.version,
     triggerEventQueue: { length: input.pendingEvents.trigger },
@@ -342,6 +427,12 @@ export function computeTenantStatus(input: StatusInput): TenantStatus {
           ...queueItems(
             queue.items.map((item) => itemFields(item, input)),
             input.now.getTime(),
+            input.estimates && {
+              pipeline: pipeline.name,
+              window: queue.window,
+              dependent: pipeline.manager === 'dependent',
+              estimates: input.estimates,
+            },
           ),
         })),
         triggerEvents: input.pipelineEvents.get(pipeline.name)?.trigger ?? 0,
@@ -349,5 +440,9 @@ export function computeTenantStatus(input: StatusInput): TenantStatus {
         managementEvents: input.pipelineEvents.get(pipeline.name)?.management ?? 0,
       };
     }),
+    estimates: [],
   };
+  // After the pipelines: the entries are those their jobs and items looked up.
+  status.estimates = input.estimates?.entries() ?? [];
+  return status;
 }

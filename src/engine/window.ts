@@ -1,13 +1,20 @@
 /** Window arithmetic of dependent queues (docs/gating.md#windows). */
 import type { WindowParams } from '../model/pipeline-state';
 
+/**
+ * The largest window a queue stores (its column is a 32-bit integer). Without a ceiling an
+ * exponential increase would pass it after about 30 merges and every pass would fail to save
+ * the queue (docs/gating.md#windows); a window this large already admits every item.
+ */
+export const MAX_WINDOW = 2_147_483_647;
+
 /** The window after an item merged: linear adds the factor, exponential multiplies; capped by the ceiling. */
 export function increasedWindow(current: number, params: WindowParams): number {
   if (current === 0) {
     return 0;
   }
   const next = params.increaseType === 'linear' ? current + params.increaseFactor : current * params.increaseFactor;
-  return params.ceiling === null ? next : Math.min(params.ceiling, next);
+  return Math.min(params.ceiling ?? MAX_WINDOW, next, MAX_WINDOW);
 }
 
 /** The window after an item failed its jobs: linear subtracts, exponential divides; never below the floor. */

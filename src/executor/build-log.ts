@@ -4,6 +4,11 @@
  * follow it live. Subscribers pull: a slow one falls behind and catches up from a window of
  * recent lines or, further back, from the file, so a slow reader never holds the build up and
  * memory stays bounded. Line numbers (`seq`) start at 1 and equal line numbers in the file.
+ *
+ * The log never throws at its writer: a log that cannot be opened or written (a full disk,
+ * ENOSPC) records the error in `failure`, stops taking lines and tells `onFailure`, so the
+ * executor ends the build ERROR with the reason instead of an uncaught exception in a step's
+ * output handler taking the process down (docs/executor.md#out-of-space).
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -26,22 +31,41 @@ export function formatLogLine(at: Date, text: string): string {
 }
 
 export class BuildLog {
-  private fd: number | null;
+  private fd: number | null = null;
   private count = 0;
   private readonly recent: string[] = [];
   private finished = false;
   private wake: { promise: Promise<void>; resolve: () => void } | null = null;
   private redactor: Redactor | null = null;
+  private failed: Error | null = null;
+  private failureListener: ((err: Error) => void) | null = null;
 
   constructor(
     readonly file: string,
     private readonly now: () => Date = () => new Date(),
   ) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    // A resumed build (paused, then continued by another process) appends to its log: line
-    // numbers go on from the lines already there.
-    this.count = existsSync(file) ? fileLines(readFileSync(file, 'utf8')).length : 0;
-    this.fd = openSync(file, 'a');
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      // A resumed build (paused, then continued by another process) appends to its log: line
+      // numbers go on from the lines already there.
+      this.count = existsSync(file) ? fileLines(readFileSync(file, 'utf8')).length : 0;
+      this.fd = openSync(file, 'a');
+    } catch (err) {
+      this.failed = asError(err);
+    }
+  }
+
+  /** Why the log could not be opened or written (nothing is written after it); null while it works. */
+  get failure(): Error | null {
+    return this.failed;
+  }
+
+  /** Called once when the log fails (at once when it has failed already). */
+  onFailure(listener: (err: Error) => void): void {
+    this.failureListener = listener;
+    if (this.failed !== null) {
+      listener(this.failed);
+    }
   }
 
   /** Number of lines written so far. */
@@ -67,7 +91,9 @@ export class BuildLog {
     const masked = this.redactor === null ? text : this.redactor.redact(text);
     for (const part of masked.split('\n')) {
       const line = formatLogLine(at, part);
-      writeSync(this.fd, `${line}\n`);
+      if (!this.append(`${line}\n`)) {
+        break;
+      }
       this.count += 1;
       this.recent.push(line);
       if (this.recent.length > RECENT_LINES) {
@@ -79,13 +105,46 @@ export class BuildLog {
 
   /** No more lines: close the file and end every subscription once it has read everything. */
   finish(): void {
+    if (this.finished) {
+      return;
+    }
+    this.close();
+    this.finished = true;
+    this.notify();
+  }
+
+  /** Write all of `text` (a short write, as on a disk filling up, goes on); false once it failed. */
+  private append(text: string): boolean {
+    const bytes = Buffer.from(text, 'utf8');
+    let offset = 0;
+    try {
+      while (offset < bytes.length && this.fd !== null) {
+        offset += writeSync(this.fd, bytes, offset);
+      }
+      return this.fd !== null;
+    } catch (err) {
+      this.fail(asError(err));
+      return false;
+    }
+  }
+
+  private fail(err: Error): void {
+    this.failed = err;
+    this.close();
+    this.failureListener?.(err);
+  }
+
+  private close(): void {
     if (this.fd === null) {
       return;
     }
-    closeSync(this.fd);
+    const fd = this.fd;
     this.fd = null;
-    this.finished = true;
-    this.notify();
+    try {
+      closeSync(fd);
+    } catch {
+      // The lines already written stay; a failing close has nothing left to lose.
+    }
   }
 
   /** Lines from `fromSeq` (1-based) on, live until the build finishes or `signal` aborts. */
@@ -151,6 +210,10 @@ export async function* replayLogFile(file: string, fromSeq = 1): AsyncGenerator<
   if (start <= lines.length) {
     yield lines.slice(start - 1).map((text, index) => ({ seq: start + index, text }));
   }
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
 }
 
 function fileLines(content: string): string[] {

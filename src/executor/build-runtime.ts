@@ -27,6 +27,7 @@ import { hasManifestArtifact, manifestArtifact, writeManifest } from './log-mani
 import { buildLogDir, buildLogUrl, JOB_OUTPUT_FILE } from './log-paths';
 import type { WorkspaceProject } from './merger';
 import { NodeAccessError, openNodeAccess } from './node-access';
+import { isOutOfSpace } from './out-of-space';
 import { buildInventory } from './node-inventory';
 import type { PauseState } from './pause-state';
 import { EMPTY_RESULTS } from './results-file';
@@ -211,6 +212,22 @@ export class BuildRuntime {
     };
   }
 
+  /**
+   * A build whose log cannot be written (a full disk) stops at once: its steps are killed, and
+   * `finish` completes it ERROR with the reason (docs/executor.md#out-of-space).
+   */
+  stopOnLogFailure(params: BuildRequestParams, log: BuildLog, build: ActiveBuild): void {
+    log.onFailure((err) => {
+      const detail = err.message;
+      if (isOutOfSpace(err)) {
+        this.logger.warn({ build: params.buildUuid, detail }, 'the build log cannot be written; stopping the build');
+      } else {
+        this.logger.error({ err, build: params.buildUuid }, 'the build log cannot be written; stopping the build');
+      }
+      build.controller.abort();
+    });
+  }
+
   /** The outcome of a build that threw: NODE_FAILURE for node problems, else ERROR. */
   failureOutcome(err: unknown, params: BuildRequestParams, log: BuildLog): RunOutcome {
     if (err instanceof NodeFailure || err instanceof NodeAccessError) {
@@ -220,6 +237,13 @@ export class BuildRuntime {
     if (err instanceof BuildSecretError) {
       log.write(err.message);
       return { result: 'ERROR', errorDetail: err.message, results: EMPTY_RESULTS, warnings: [] };
+    }
+    if (isOutOfSpace(err)) {
+      // Expected on a full disk: the reason, without a stack (docs/executor.md#out-of-space).
+      const detail = `Out of space: ${(err as Error).message}`;
+      this.logger.warn({ build: params.buildUuid, detail }, 'build ended ERROR');
+      log.write(detail);
+      return { result: 'ERROR', errorDetail: detail, results: EMPTY_RESULTS, warnings: [] };
     }
     this.logger.error({ err, build: params.buildUuid }, 'executor error');
     const detail = `Executor error: ${err instanceof Error ? err.message : String(err)}`;
@@ -235,7 +259,7 @@ export class BuildRuntime {
     times: { startTime: Date; logUrl: string | null; changedFiles: string[] | null },
     secrets: DecryptedBuildSecrets,
   ): Promise<void> {
-    const outcome = redactOutcome(unmasked, secrets.redactor);
+    const outcome = redactOutcome(withLogFailure(unmasked, log), secrets.redactor);
     const logDir = this.logPlace(params).dir;
     await redactLogDirectory(logDir, secrets.redactor, [path.join(logDir, JOB_OUTPUT_FILE)]).catch((err: unknown) =>
       this.logger.error({ err, build: params.buildUuid }, 'masking secrets in the log directory failed'),
@@ -278,7 +302,12 @@ export class BuildRuntime {
       ensureJobOutput(logDir);
       await writeManifest(logDir);
     } catch (err) {
-      this.logger.error({ err, build: params.buildUuid }, 'writing the log manifest failed');
+      if (isOutOfSpace(err)) {
+        const detail = (err as Error).message;
+        this.logger.warn({ build: params.buildUuid, detail }, 'writing the log manifest failed');
+      } else {
+        this.logger.error({ err, build: params.buildUuid }, 'writing the log manifest failed');
+      }
       return artifacts;
     }
     return logUrl === null || hasManifestArtifact(artifacts) ? artifacts : [...artifacts, manifestArtifact(logUrl)];
@@ -298,6 +327,19 @@ export class BuildRuntime {
       this.events.emit('completed', payload);
     }
   }
+}
+
+/** A build whose log failed ends ERROR with the reason, whatever its steps did. */
+function withLogFailure(outcome: RunOutcome, log: BuildLog): RunOutcome {
+  if (log.failure === null) {
+    return outcome;
+  }
+  return {
+    result: 'ERROR',
+    errorDetail: `The build log could not be written: ${log.failure.message}`,
+    results: EMPTY_RESULTS,
+    warnings: outcome.warnings,
+  };
 }
 
 /** The completion of a request this worker cannot run: ERROR with the reason. */

@@ -42,6 +42,7 @@ export async function continuePausedBuild(
     runtime.pausedLogs.get(params.buildUuid) ?? new BuildLog(path.join(logPlace.dir, JOB_OUTPUT_FILE), runtime.now);
   runtime.pausedLogs.delete(params.buildUuid);
   runtime.consoles.register(params.buildUuid, log);
+  runtime.stopOnLogFailure(params, log, build);
   const placement = placeBuild(params, runtime.options.workRoot, (node) => runtime.sshKeyFor(node));
   const workspaceRoot = placement.ok ? placement.root : path.join(runtime.options.workRoot, params.buildUuid);
   const sshNode = placement.ok ? placement.sshNode : null;

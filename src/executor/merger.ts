@@ -15,6 +15,7 @@ import { parseChangeRef } from '../sources/git-changes';
 import { isRemoteBaseUrl } from '../sources/git-mirror';
 import { ZERO_REVISION as ZERO_SHA } from '../model/changes';
 import { applyWithMode, isAncestor, MergeConflictError, revParse } from './merge-modes';
+import { isOutOfSpace } from './out-of-space';
 import type { RepoCache } from './repo-cache';
 import { workspacePath } from './workspace-scheme';
 
@@ -101,6 +102,14 @@ export class Merger {
     } catch (err) {
       if (err instanceof PrepareFailure) {
         return { ok: false, result: err.result, detail: err.message };
+      }
+      // A full disk says nothing about the change: the build ends ERROR, not MERGE_CONFLICT.
+      if (isOutOfSpace(err)) {
+        return {
+          ok: false,
+          result: 'ERROR',
+          detail: `Out of space preparing the repositories: ${(err as Error).message}`,
+        };
       }
       if (err instanceof GitError || err instanceof Error) {
         return { ok: false, result: 'MERGE_CONFLICT', detail: `Unable to prepare the repositories: ${err.message}` };

@@ -41,6 +41,7 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
   const logPlace = runtime.logPlace(params);
   const log = new BuildLog(path.join(logPlace.dir, JOB_OUTPUT_FILE), runtime.now);
   runtime.consoles.register(params.buildUuid, log);
+  runtime.stopOnLogFailure(params, log, build);
   const placement = placeBuild(params, runtime.options.workRoot, (node) => runtime.sshKeyFor(node));
   const workspaceRoot = placement.ok ? placement.root : path.join(runtime.options.workRoot, params.buildUuid);
   const ownsWorkspace = placement.ok && placement.owned;

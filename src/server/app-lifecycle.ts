@@ -5,7 +5,7 @@
  * bus and the database.
  */
 import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { migrateLatest } from '../store/migrate';
 import { reconcileProjectNames } from '../store/repositories/project-names';
 import type { BackgroundTask } from './app-options';
@@ -61,14 +61,55 @@ export async function startServices(runtime: AppRuntime): Promise<void> {
   }
 }
 
+/** The listener could not bind its address (in use, or not this host's). */
+export class ListenError extends Error {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    readonly code: string | undefined,
+    reason: string,
+  ) {
+    super(`cannot listen on ${host}:${port}: ${reason}`);
+    this.name = 'ListenError';
+  }
+}
+
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): ListenError {
+  const reasons: Record<string, string> = {
+    EADDRINUSE: 'the address is in use by another process (listen.port or PORT chooses another port)',
+    EADDRNOTAVAIL: "the address is not one of this host's (listen.host)",
+    EACCES: 'permission denied (ports below 1024 need privileges)',
+  };
+  return new ListenError(host, port, err.code, reasons[err.code ?? ''] ?? err.message);
+}
+
 export function listen(httpServer: http.Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise<AddressInfo>((resolve, reject) => {
-    httpServer.once('error', reject);
+    const failed = (err: NodeJS.ErrnoException): void => reject(listenError(err, host, port));
+    httpServer.once('error', failed);
     httpServer.listen(port, host, () => {
-      httpServer.off('error', reject);
+      httpServer.off('error', failed);
       resolve(httpServer.address() as AddressInfo);
     });
   });
+}
+
+/**
+ * Bind and release the address before the start does any work, so a process whose port is taken
+ * fails at once instead of after migrations and with its roles already running
+ * (docs/operations.md#one-process-per-embedded-store). The real bind at the end of the start can
+ * still lose a race; it fails the same way.
+ */
+export async function checkListenable(port: number, host: string): Promise<void> {
+  if (port === 0) {
+    return;
+  }
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, host, port)));
+    probe.listen({ port, host, exclusive: true }, () => resolve());
+  });
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
 }
 
 /** The address `host` and `port` name, as `httpServer.address()` would report it. */

@@ -57,14 +57,15 @@ export interface AppServices {
 const NO_TENANTS: TenantCatalog = { tenantNames: () => [], layout: () => undefined };
 
 export function databaseFor(config: ServiceConfig, logger?: Logger): Database {
+  const log = logger && ((level: 'warn' | 'error', message: string) => logger[level]({ database: 'pool' }, message));
   return config.database.url
     ? openDatabase({
         kind: 'postgres',
         url: config.database.url,
         applicationName: config.database.applicationName,
-        log: logger && ((level, message) => logger[level]({ database: 'pool' }, message)),
+        log,
       })
-    : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata`, template: serviceTemplate });
+    : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata`, template: serviceTemplate, log });
 }
 
 export function assembleServices(options: AppOptions): AppServices {

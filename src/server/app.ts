@@ -11,7 +11,7 @@ import type { Database } from '../store/database';
 import type { Services } from '../../schema/infra/context';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import type { LiveHub } from '../../subscriptions/live/live-hub';
-import { addressOf, listen, shutdown, startServices, urlOf, type AppRuntime } from './app-lifecycle';
+import { addressOf, checkListenable, listen, shutdown, startServices, urlOf, type AppRuntime } from './app-lifecycle';
 import type { AppOptions, BackgroundTask } from './app-options';
 import { assembleServices } from './app-services';
 import { ComponentHeartbeat } from './component-heartbeat';
@@ -112,6 +112,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     start: async (port = config.listen.port, host = config.listen.host) => {
       // Builds may start before the listener is up; their log URLs need the address already.
       app.listening.url = port === 0 ? undefined : urlOf(addressOf(host, port));
+      await checkListenable(port, host);
       await startServices(runtime);
       if (app.runs.has('api')) {
         runtime.webSockets = attachWebSockets(httpServer, yoga, app, options.webSocket);

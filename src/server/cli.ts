@@ -9,7 +9,9 @@ import { SLUICE_VERSION } from '../model/version';
 import { migrateLatest } from '../store/migrate';
 import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
 import { seedRepositories } from '../drivers/git/seed';
+import { DataDirectoryInUseError } from '../store/data-dir-lock';
 import { buildApp, databaseFor } from './app';
+import { ListenError } from './app-lifecycle';
 import { startBanner } from './banner';
 import { createLogger } from './logger';
 import { validateDeployment } from './validate';
@@ -31,6 +33,8 @@ Options:
   -r, --roles LIST    (serve) roles to run, comma-separated: api, scheduler, executor,
                       launcher (default: the configuration's roles key, else all four)
   -t, --tenant NAME   (reconfigure) only this tenant
+      --offline       (validate-config) no network: tenants with projects on GitHub or
+                      remote git connections are not loaded (said per tenant)
   -h, --help          show this help
 `;
 
@@ -53,6 +57,7 @@ export async function main(argv: string[]): Promise<number> {
         config: { type: 'string', short: 'c' },
         tenant: { type: 'string', short: 't' },
         roles: { type: 'string', short: 'r' },
+        offline: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -71,6 +76,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (parsed.values.roles !== undefined && command !== 'serve') {
     process.stderr.write(`sluice: --roles applies to serve only\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.offline === true && command !== 'validate-config') {
+    process.stderr.write(`sluice: --offline applies to validate-config only\n\n${USAGE}`);
     return 2;
   }
   let roles: RoleSet | undefined;
@@ -94,20 +103,41 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  switch (command) {
-    case 'serve':
-      // The command line wins over the configuration's roles key.
-      return serve(roles === undefined ? config : { ...config, roles: ROLE_NAMES.filter((role) => roles.has(role)) });
-    case 'migrate':
-      return migrate(config);
-    case 'validate-config':
-      return validate(config);
-    case 'reconfigure':
-      return reconfigure(config, parsed.values.tenant);
-    default:
-      process.stderr.write(`sluice: unknown command "${command}"\n\n${USAGE}`);
-      return 2;
+  try {
+    switch (command) {
+      case 'serve':
+        // The command line wins over the configuration's roles key.
+        return await serve(
+          roles === undefined ? config : { ...config, roles: ROLE_NAMES.filter((role) => roles.has(role)) },
+        );
+      case 'migrate':
+        return await migrate(config);
+      case 'validate-config':
+        return await validate(config, parsed.values.offline === true);
+      case 'reconfigure':
+        return await reconfigure(config, parsed.values.tenant);
+      default:
+        process.stderr.write(`sluice: unknown command "${command}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    return reportOperatorError(err);
   }
+}
+
+/** Failures an operator acts on, in one line without a stack; undefined for anything else. */
+export function operatorMessage(err: unknown): string | undefined {
+  return err instanceof DataDirectoryInUseError || err instanceof ListenError ? err.message : undefined;
+}
+
+/** Exit 1 with the one-line message of an operator's failure; anything else is rethrown (with its stack). */
+function reportOperatorError(err: unknown): number {
+  const message = operatorMessage(err);
+  if (message === undefined) {
+    throw err;
+  }
+  process.stderr.write(`sluice: ${message}\n`);
+  return 1;
 }
 
 async function runAuthCommand(
@@ -132,7 +162,7 @@ async function runAuthCommand(
       process.stderr.write(`sluice: invalid configuration:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
       return 1;
     }
-    throw err;
+    return reportOperatorError(err);
   }
 }
 
@@ -145,25 +175,52 @@ function readConfig(file: string | undefined): ServiceConfig {
 async function serve(config: ServiceConfig): Promise<number> {
   const logger = createLogger();
   const app = buildApp({ config, logger }); // authenticators come from config.auth
-  // Open the database while the repositories are seeded (a fresh embedded store unpacks its
-  // cluster and starts PostgreSQL then); a failure surfaces again in app.start().
-  const opening = app.database.knex.raw('select 1').catch(() => undefined);
-  for (const [name, conn] of Object.entries(config.connections)) {
-    if (conn.driver === 'git' && conn.seedFrom) {
-      const seeded = await seedRepositories(conn.seedFrom, conn.baseurl);
-      for (const repo of seeded) {
-        logger.info({ connection: name, project: repo.project, path: repo.path }, 'created repository from seed');
+  let address;
+  try {
+    // Open the database while the repositories are seeded (a fresh embedded store unpacks its
+    // cluster and starts PostgreSQL then); a store another process holds ends the start here,
+    // any other failure surfaces again in app.start().
+    const opening = app.database.knex.raw('select 1').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    for (const [name, conn] of Object.entries(config.connections)) {
+      if (conn.driver === 'git' && conn.seedFrom) {
+        const seeded = await seedRepositories(conn.seedFrom, conn.baseurl);
+        for (const repo of seeded) {
+          logger.info({ connection: name, project: repo.project, path: repo.path }, 'created repository from seed');
+        }
       }
     }
+    const refused = await opening;
+    if (refused instanceof DataDirectoryInUseError) {
+      throw refused;
+    }
+    address = await app.start();
+  } catch (err) {
+    // Nothing of a failed start keeps running: whatever it started stops, and the process
+    // exits now (docs/operations.md#one-process-per-embedded-store).
+    process.stderr.write(
+      `sluice: ${operatorMessage(err) ?? (err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
+    );
+    setTimeout(() => process.exit(1), config.shutdownTimeout * 1000).unref();
+    await app.stop();
+    process.exit(1);
   }
-  await opening;
-  const address = await app.start();
   process.stdout.write(startBanner(config, address));
+  // SIGHUP reloads every tenant, as `sluice reconfigure` does; the one way to ask it of a
+  // process on the embedded store, which no other process may open (docs/project-configuration.md#reconfiguration).
+  const onHangUp = (): void => {
+    logger.info('SIGHUP: reloading every tenant');
+    app.layoutManager?.reconfigure().catch((err: unknown) => logger.error({ err }, 'reconfiguration failed'));
+  };
+  process.on('SIGHUP', onHangUp);
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals): void => {
       logger.info({ signal }, 'signal received');
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
+      process.off('SIGHUP', onHangUp);
       resolve();
     };
     process.on('SIGTERM', onSignal);
@@ -192,7 +249,18 @@ async function migrate(config: ServiceConfig): Promise<number> {
 async function reconfigure(config: ServiceConfig, tenant: string | undefined): Promise<number> {
   const database = databaseFor(config);
   try {
-    await migrateLatest(database.knex);
+    try {
+      await migrateLatest(database.knex);
+    } catch (err) {
+      if (err instanceof DataDirectoryInUseError && err.pid !== undefined) {
+        process.stderr.write(
+          `sluice: the service (pid ${err.pid}) holds the embedded database ${err.directory}; ` +
+            `kill -HUP ${err.pid} makes it reload every tenant\n`,
+        );
+        return 1;
+      }
+      throw err;
+    }
     const id = await new ReconfigureRequestRepository(database.knex).request(tenant, new Date());
     process.stdout.write(
       `Reconfiguration of ${tenant === undefined ? 'all tenants' : `tenant ${tenant}`} requested (request ${id}).\n`,
@@ -203,8 +271,8 @@ async function reconfigure(config: ServiceConfig, tenant: string | undefined): P
   }
 }
 
-async function validate(config: ServiceConfig): Promise<number> {
-  const report = await validateDeployment(config);
+async function validate(config: ServiceConfig, offline: boolean): Promise<number> {
+  const report = await validateDeployment(config, { offline });
   for (const line of report.lines) {
     process.stdout.write(`${line}\n`);
   }

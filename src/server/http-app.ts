@@ -16,9 +16,9 @@ import { httpMetrics, metricsRoute } from './metrics/http-metrics';
 import type { SluiceMetrics } from './metrics/sluice-metrics';
 import type { Logger } from './logger';
 import { requestContext, type InFlightRequests } from './request-context';
+import { connectionWebhooks } from './connection-webhooks';
 import { restRoute } from './rest-route';
 import { webRoutes } from './web';
-import { webhookRoute } from '../drivers/github/webhook-route';
 import type { SluiceYoga } from './yoga';
 
 export interface HttpAppOptions {
@@ -92,7 +92,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   }
   koa.use(graphqlRoute(yoga));
   koa.use(
-    webhookRoute({
+    connectionWebhooks({
       config,
       database: options.database,
       now: options.now,

@@ -18,7 +18,33 @@ export interface ValidationReport {
   warnings: number;
 }
 
-export async function validateDeployment(config: ServiceConfig): Promise<ValidationReport> {
+export interface ValidateOptions {
+  /**
+   * No network: tenants with projects on remote connections (GitHub, git over a URL) are not
+   * loaded, and the report says which (docs/project-configuration.md#validating-offline).
+   */
+  offline?: boolean;
+}
+
+/** Connections whose repositories are reached over the network. */
+function remoteConnections(config: ServiceConfig): Set<string> {
+  return new Set(
+    Object.entries(config.connections)
+      .filter(
+        ([, conn]) =>
+          conn.driver === 'github' ||
+          (conn.driver === 'git' &&
+            /^[a-z][a-z0-9+.-]*:\/\//i.test(conn.baseurl) &&
+            !conn.baseurl.startsWith('file://')),
+      )
+      .map(([name]) => name),
+  );
+}
+
+export async function validateDeployment(
+  config: ServiceConfig,
+  options: ValidateOptions = {},
+): Promise<ValidationReport> {
   const report: ValidationReport = {
     lines: [`service configuration ${config.source ?? '(defaults)'}: ok`],
     errors: 0,
@@ -45,7 +71,7 @@ export async function validateDeployment(config: ServiceConfig): Promise<Validat
       ...config,
       connections: await withSeededRepositories(config, scratch),
     });
-    await validateTenants(config, text, connections, report);
+    await validateTenants(config, text, connections, report, options.offline ? remoteConnections(config) : new Set());
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -96,6 +122,7 @@ async function validateTenants(
   text: string,
   connections: ConnectionSet,
   report: ValidationReport,
+  skipped: ReadonlySet<string>,
 ): Promise<void> {
   const { abide, problems } = readTenantFile(text, connections);
   for (const p of problems.filter((x) => x.tenant === undefined)) {
@@ -106,6 +133,15 @@ async function validateTenants(
     report.lines.push(`tenant file ${config.tenantConfig}: ok`);
   }
   for (const tenant of abide.tenants) {
+    const remote = tenant.projects.filter((project) => skipped.has(project.connectionName));
+    if (remote.length > 0) {
+      // A layout without some of its projects would report errors that are not there.
+      const over = [...new Set(remote.map((project) => project.connectionName))].join(', ');
+      report.lines.push(
+        `tenant ${tenant.name}: not loaded (--offline): ${remote.length} of its ${tenant.projects.length} project(s) are on remote connection(s) ${over}`,
+      );
+      continue;
+    }
     const layout = await loadTenantLayout(tenant, abide, problems, connections);
     const errors = layout.errors.filter((e) => e.severity === 'error').length;
     report.lines.push(

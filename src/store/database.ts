@@ -3,7 +3,9 @@
  * directory (or in memory), opened as pglite.ts describes. Both speak the same SQL dialect, so one
  * set of migrations serves both.
  */
+import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { IN_USE_BY_ANOTHER_PROCESS, lockDataDirectory, type DataDirectoryLock } from './data-dir-lock';
 import { LazyPgliteClient, openPglite, type TemplateData } from './pglite';
 import { pgTypeParsers } from './type-parsers';
 
@@ -20,6 +22,8 @@ export type DatabaseTarget =
   | {
       kind: 'pglite';
       dataDir?: string;
+      /** Where knex's own messages go; else the console. */
+      log?: (level: 'warn' | 'error', message: string) => void;
       /** The cluster a new store starts from (tests pass a migrated one); see pglite.ts. */
       template?: () => Promise<TemplateData>;
     };
@@ -53,16 +57,54 @@ export function openDatabase(target: DatabaseTarget): Database {
     return { knex, kind: 'postgres', describe: `postgres ${redactUrl(target.url)}`, close: () => knex.destroy() };
   }
   const { dataDir, template } = target;
+  // A data directory is this process's alone from the first open to close()
+  // (docs/operations.md#one-process-per-embedded-store); a refused open is tried again by the
+  // next query, like any failed open.
+  let lock: Promise<DataDirectoryLock> | undefined;
+  const locked = async (): Promise<void> => {
+    if (dataDir === undefined) {
+      return;
+    }
+    lock ??= lockDataDirectory(path.resolve(dataDir));
+    const taking = lock;
+    await taking.catch((err: unknown) => {
+      if (lock === taking) {
+        lock = undefined;
+      }
+      throw err;
+    });
+  };
+  const log = target.log ?? ((level, message) => console[level](message));
   const knex = knexFactory({
     client: LazyPgliteClient,
     dialect: 'postgres',
-    connection: { open: () => openPglite({ dataDir, template }) } as Knex.StaticConnectionConfig,
+    // knex warns of every failed open with its stack; a refusal by the lock reaches the caller,
+    // who says it in one line.
+    log: knexLog((level, message) => {
+      if (!message.includes(IN_USE_BY_ANOTHER_PROCESS)) {
+        log(level, message);
+      }
+    }),
+    connection: {
+      open: async () => {
+        await locked();
+        return openPglite({ dataDir, template });
+      },
+    } as Knex.StaticConnectionConfig,
   });
   return {
     knex,
     kind: 'pglite',
     describe: target.dataDir === undefined ? 'pglite (in memory)' : `pglite ${target.dataDir}`,
-    close: () => knex.destroy(),
+    close: async () => {
+      await knex.destroy();
+      const held = lock;
+      lock = undefined;
+      await held?.then(
+        (taken) => taken.release(),
+        () => undefined,
+      );
+    },
   };
 }
 

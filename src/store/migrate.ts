@@ -18,6 +18,7 @@ import * as historyCounts from './migrations/0017-history-counts';
 import * as dashboardGaps from './migrations/0019-dashboard-gaps';
 import * as connectionEvents from './migrations/0020-connection-events';
 import * as githubCheckRuns from './migrations/0023-github-check-runs';
+import * as durationSamples from './migrations/0024-duration-samples';
 
 interface Migration {
   name: string;
@@ -41,6 +42,7 @@ const MIGRATIONS: Migration[] = [
   dashboardGaps,
   connectionEvents,
   githubCheckRuns,
+  durationSamples,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

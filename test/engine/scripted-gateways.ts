@@ -151,6 +151,15 @@ export class ScriptedExecutor implements ExecutorGateway {
     return builds.length;
   }
 
+  /** Finish one running build, by uuid, with a result. */
+  async complete(buildUuid: string, outcome: BuildOutcome): Promise<void> {
+    const params = this.running.get(buildUuid);
+    if (!params) {
+      throw new Error(`build ${buildUuid} is not running`);
+    }
+    await this.report(params, outcome);
+  }
+
   /** Finish every running build (paused ones excepted) with SUCCESS. */
   async finishAll(outcome: BuildOutcome = { result: 'SUCCESS' }): Promise<number> {
     const builds = [...this.running.values()].filter((params) => !this.paused.has(params.buildUuid));

@@ -6,7 +6,7 @@
  * wait for item reports. As in `npm start`, `logs.url` is not set: the logs are served under
  * `/logs/` and each build's `log_url` is absolute, on the address the server listens on.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadServiceConfig, type ServiceConfig } from '../../src/config/service';
@@ -44,12 +44,25 @@ export interface QuickstartApp {
   stop(): Promise<void>;
 }
 
+export interface QuickstartAppOptions {
+  /** Files of example/hello replaced or added before the repositories are seeded (path -> content; scripts are executable). */
+  projectFiles?: Record<string, string>;
+  /** Changes to the service configuration before the server starts. */
+  configure?: (config: ServiceConfig) => void;
+}
+
 /** Start the quickstart in-process on an ephemeral port (git polling effectively off: tests poll). */
-export async function startQuickstartApp(prefix: string): Promise<QuickstartApp> {
+export async function startQuickstartApp(prefix: string, options: QuickstartAppOptions = {}): Promise<QuickstartApp> {
   const root = mkdtempSync(path.join(os.tmpdir(), prefix));
   const deployment = path.join(root, 'examples', 'quickstart');
   cpSync(path.resolve(__dirname, '../../examples/quickstart'), deployment, { recursive: true });
+  for (const [file, content] of Object.entries(options.projectFiles ?? {})) {
+    const target = path.join(deployment, 'repos', QUICKSTART_PROJECT, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content, { mode: file.endsWith('.sh') ? 0o755 : 0o644 });
+  }
   const config = loadServiceConfig(path.join(deployment, 'sluice.yaml'));
+  options.configure?.(config);
   const connection = config.connections.local;
   if (connection?.driver !== 'git' || connection.seedFrom === undefined) {
     throw new Error('the quickstart has a seeded git connection "local"');

@@ -143,24 +143,37 @@ components:
 
 let commits = 0;
 
-/** Commit one new file on top of org/app's master and push it to `ref`. */
+/** Commit one new file (and `extra` files) on top of org/app's master and push it to `ref`. */
 async function commitOnMaster(
   files: Pick<RecoveryFiles, 'dir' | 'baseDir'>,
   ref: string,
   message: string,
+  extra: Record<string, string> = {},
 ): Promise<void> {
   const work = path.join(files.dir, `work-${commits++}`);
   await git(files.dir, ['clone', '--quiet', path.join(files.baseDir, 'org', 'app.git'), work]);
   writeFileSync(path.join(work, `commit-${commits}.txt`), `${message}\n`);
+  for (const [name, content] of Object.entries(extra)) {
+    writeFileSync(path.join(work, name), content);
+  }
   await git(work, ['add', '--all']);
   await git(work, ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '--quiet', '-m', message]);
   await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
   rmSync(work, { recursive: true, force: true });
 }
 
-/** Push patchset 1 of change `number` of org/app (commit subject `Change <number>`). */
-export function pushChange(files: Pick<RecoveryFiles, 'dir' | 'baseDir'>, number: number): Promise<void> {
-  return commitOnMaster(files, `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`, `Change ${number}`);
+/** Push patchset 1 of change `number` of org/app (commit subject `Change <number>`), with `extra` files. */
+export function pushChange(
+  files: Pick<RecoveryFiles, 'dir' | 'baseDir'>,
+  number: number,
+  extra: Record<string, string> = {},
+): Promise<void> {
+  return commitOnMaster(
+    files,
+    `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`,
+    `Change ${number}`,
+    extra,
+  );
 }
 
 export async function recoveryDeployment(options: { pollInterval?: number } = {}): Promise<RecoveryDeployment> {

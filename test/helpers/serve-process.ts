@@ -19,17 +19,19 @@ export interface ServeProcess {
 
 /**
  * Spawn `sluice serve --config <file>` (with `--roles` when given) from the sources, logging
- * warnings only; `env` adds to the minimal environment every test process gets.
+ * warnings only; `env` adds to the minimal environment every test process gets. `prefix` is a
+ * command that executes the rest of its command line (test/helpers/tmpfs.ts).
  */
 export function spawnServe(
   configFile: string,
-  options: { roles?: string; cwd?: string; env?: Record<string, string> } = {},
+  options: { roles?: string; cwd?: string; env?: Record<string, string>; prefix?: readonly string[] } = {},
 ): ChildProcessWithoutNullStreams {
   const args = [path.join(ROOT, 'bin', 'sluice.js'), 'serve', '--config', configFile];
   if (options.roles !== undefined) {
     args.push('--roles', options.roles);
   }
-  return spawn(process.execPath, args, {
+  const [command, ...prefixArgs] = [...(options.prefix ?? []), process.execPath];
+  return spawn(command, [...prefixArgs, ...args], {
     cwd: options.cwd ?? ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -42,8 +44,12 @@ export function spawnServe(
   });
 }
 
-export async function startServe(configFile: string, env: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = spawnServe(configFile, { env });
+export async function startServe(
+  configFile: string,
+  env: Record<string, string> = {},
+  options: { prefix?: readonly string[]; cwd?: string } = {},
+): Promise<ServeProcess> {
+  const child = spawnServe(configFile, { env, ...options });
   let output = '';
   let code: number | null | undefined;
   const exited = new Promise<number | null>((resolve) =>

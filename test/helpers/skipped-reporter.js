@@ -35,7 +35,7 @@ class SkippedReporter {
       ([reason, files]) => `Skipped, ${reason}: ${[...files].map(([name, count]) => `${name} (${count})`).join(', ')}`,
     );
     if (lines.length === 0 && !this.filtered) {
-      lines.push('Skipped: no test.');
+      lines.push('Skipped: none.');
     }
     // Jest's summary reporter always reports last; these lines follow it, as the process exits.
     process.once('exit', () => {

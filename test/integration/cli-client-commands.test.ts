@@ -12,6 +12,7 @@ import { writeFileSync, readFileSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { git } from '../../src/sources/git-cli';
+import { gitPoller } from '../helpers/git-pollers';
 import { expectValid, inventorySchema, jobOutputSchema, manifestPaths, manifestSchema } from '../helpers/log-schemas';
 import { startQuickstartApp, QUICKSTART_PROJECT as PROJECT, type QuickstartApp } from '../helpers/quickstart-app';
 import { ClientError, sha256, ZuulClient, type Json } from '../helpers/zuul-client';
@@ -31,7 +32,7 @@ describe('the command-line client against Sluice', () => {
     qs = await startQuickstartApp('sluice-cli-client-');
     releaseFile = path.join(qs.root, 'release');
     // The baseline of the git poller: branch tips before the tests push anything.
-    await qs.app.roles?.pollers.get('local')?.pollNow();
+    await gitPoller(qs.app.roles, 'local')?.pollNow();
   }, 60_000);
 
   afterAll(async () => {
@@ -115,7 +116,7 @@ ${stanza}
     await qs.app.layoutManager?.reconfigure([TENANT]);
     expect(qs.app.layoutManager?.layout(TENANT)?.errors).toEqual([]);
     const from = qs.deltaCount();
-    await qs.app.roles?.pollers.get('local')?.pollNow();
+    await gitPoller(qs.app.roles, 'local')?.pollNow();
     expect(await qs.waitForReport('post', from)).toMatchObject({ result: 'SUCCESS' });
     const [build] = await buildsOf('job_name=hello-secret');
     expect(build.result).toBe('SUCCESS');

@@ -1,5 +1,5 @@
 import { cronFireTimes, cronMatches, parseCron } from '../../src/engine/cron';
-import { decreasedWindow, increasedWindow, insideWindow } from '../../src/engine/window';
+import { decreasedWindow, increasedWindow, insideWindow, MAX_WINDOW } from '../../src/engine/window';
 import type { WindowParams } from '../../src/model/pipeline-state';
 
 describe('cron schedules of timer pipelines', () => {
@@ -50,6 +50,16 @@ describe('window arithmetic', () => {
     expect(increasedWindow(5, params())).toBe(6);
     expect(increasedWindow(5, params({ ceiling: 5 }))).toBe(5);
     expect(increasedWindow(5, params({ increaseType: 'exponential', increaseFactor: 2, ceiling: 8 }))).toBe(8);
+  });
+
+  it('stays within what a queue stores when it grows without a ceiling', () => {
+    const exponential = params({ increaseType: 'exponential', increaseFactor: 2, ceiling: null });
+    let window = 3;
+    for (let merge = 0; merge < 40; merge += 1) {
+      window = increasedWindow(window, exponential);
+    }
+    expect(window).toBe(MAX_WINDOW);
+    expect(increasedWindow(MAX_WINDOW, params({ ceiling: null }))).toBe(MAX_WINDOW);
   });
 
   it('shrinks exponentially or linearly down to the floor', () => {

@@ -1,14 +1,14 @@
 /**
- * The GitHub driver's trigger filters and pipeline requirements, with the reference's attribute
- * names (docs/github.md#trigger-filters, docs/github.md#requirements): validation of the
- * configuration and the compiled predicates the engine calls through its layout port.
+ * The GitHub driver's trigger filters, reporter and pipeline requirements, with the reference's
+ * attribute names (docs/github.md#trigger-filters, docs/github.md#reporters,
+ * docs/github.md#requirements): validation of the configuration and the compiled predicates the
+ * engine calls through its layout port.
  */
 import type { ChangeInfo } from '../../model/changes';
 import type { TriggerEvent } from '../../model/engine-events';
-import { ConfigObjectError, ErrorName } from '../../config/config-error';
-import { checkKeys, type ConfigMap } from '../../config/schema-helpers';
+import type { OptionMap, OptionReaders, ReporterRules, RequirementRules, TriggerRules } from '../driver';
 
-export const GITHUB_EVENTS = ['pull_request', 'pull_request_review', 'push', 'check_run'];
+const GITHUB_EVENTS = ['pull_request', 'pull_request_review', 'push', 'check_run'];
 const GITHUB_TRIGGER_KEYS = [
   'event',
   'action',
@@ -26,7 +26,7 @@ const GITHUB_TRIGGER_KEYS = [
   'debug',
 ];
 const REQUIREMENT_KEYS = ['open', 'merged', 'current-patchset', 'draft', 'review', 'label', 'status'];
-export const GITHUB_REPORTER_KEYS = [
+const GITHUB_REPORTER_KEYS = [
   'status',
   'status-url',
   'check',
@@ -47,16 +47,12 @@ function strs(value: unknown): string[] {
 }
 
 /** Check that every pattern compiles (a bad one is a configuration error naming the attribute). */
-function regexes(value: unknown, attribute: string): void {
+function regexes(value: unknown, read: OptionReaders): void {
   for (const text of strs(value)) {
     try {
       pattern(text);
     } catch (err) {
-      throw new ConfigObjectError(
-        `Invalid regular expression "${text}": ${(err as Error).message}`,
-        ErrorName.syntax,
-        attribute,
-      );
+      read.fail(`Invalid regular expression "${text}": ${(err as Error).message}`);
     }
   }
 }
@@ -76,43 +72,39 @@ function fullMatch(anchored: RegExp, value: string): boolean {
   return anchored.test(value);
 }
 
-/** Validate one GitHub trigger filter (throws ConfigObjectError). */
-export function validateGitHubTrigger(filter: ConfigMap, attribute: string): void {
-  checkKeys(filter, new Set(GITHUB_TRIGGER_KEYS), ['event'], `data['${attribute}']`);
+/** Validate one GitHub trigger filter. */
+function validateTrigger(filter: OptionMap, read: OptionReaders, attribute: string): void {
+  read.keys(filter, GITHUB_TRIGGER_KEYS, ['event'], `data['${attribute}']`);
   for (const event of strs(filter.event)) {
     if (!GITHUB_EVENTS.includes(event)) {
-      throw new ConfigObjectError(
-        `Unknown github event "${event}" (expected one of ${GITHUB_EVENTS.join(', ')})`,
-        ErrorName.syntax,
-        attribute,
-      );
+      read.fail(`Unknown github event "${event}" (expected one of ${GITHUB_EVENTS.join(', ')})`);
     }
   }
   for (const key of ['branch', 'ref', 'comment', 'status', 'check', 'require-status']) {
-    regexes(filter[key], attribute);
+    regexes(filter[key], read);
   }
   for (const key of ['require', 'reject']) {
     if (filter[key] !== undefined) {
-      validateGitHubRequirement(filter[key] as ConfigMap, attribute);
+      validateRequirement(filter[key] as OptionMap, read, attribute);
     }
   }
 }
 
 /** Validate a GitHub pipeline `require`/`reject` entry. */
-export function validateGitHubRequirement(options: ConfigMap, attribute: string): void {
-  checkKeys(options, new Set(REQUIREMENT_KEYS), [], `data['${attribute}']`);
+function validateRequirement(options: OptionMap, read: OptionReaders, attribute: string): void {
+  read.keys(options, REQUIREMENT_KEYS, [], `data['${attribute}']`);
   for (const key of ['open', 'merged', 'current-patchset', 'draft']) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean') {
-      throw new ConfigObjectError(`${key} must be a boolean`, ErrorName.syntax, attribute);
+      read.fail(`${key} must be a boolean`);
     }
   }
   for (const review of list(options.review)) {
     if (review === null || typeof review !== 'object') {
-      throw new ConfigObjectError('review entries must be dictionaries', ErrorName.syntax, attribute);
+      read.fail('review entries must be dictionaries');
     }
-    checkKeys(review as ConfigMap, new Set(['username', 'type', 'permission', 'email']), [], `data['${attribute}']`);
+    read.keys(review as OptionMap, ['username', 'type', 'permission', 'email'], [], `data['${attribute}']`);
   }
-  regexes(options.status, attribute);
+  regexes(options.status, read);
 }
 
 /**
@@ -246,3 +238,27 @@ export function compileGitHubTrigger(
     return change === undefined || (reject?.(change) ?? null) === null;
   };
 }
+
+export const githubTriggers: TriggerRules = {
+  validate: validateTrigger,
+  compile(filter, connection) {
+    const matches = compileGitHubTrigger(filter);
+    return {
+      driver: 'github',
+      connection,
+      events: strs(filter.event),
+      matches: ({ event, connection: of, change }) => of === connection && matches(event as TriggerEvent, change),
+    };
+  },
+};
+
+/** Reports go to the reporter port; `merge: true` makes the engine merge on success (docs/github.md#reporters). */
+export const githubReporters: ReporterRules = {
+  validate: (options, read, attribute) => read.keys(options, GITHUB_REPORTER_KEYS, [], `data['${attribute}']`),
+  compile: (options) => ({ submit: options.merge === true, external: true }),
+};
+
+export const githubRequirements: RequirementRules = {
+  validate: validateRequirement,
+  compile: (options, mode) => ({ driverCheck: githubRequirementCheck(options, mode) }),
+};

@@ -56,3 +56,30 @@ export async function cancelJob(ctx: PassContext, item: ItemState, job: JobState
   }
   await releaseSemaphores(ctx, item, job);
 }
+
+/**
+ * An item outside the window keeps no node request and no nodes it cannot use
+ * (docs/gating.md#windows-and-nodes): every job without a build gives back its request, its
+ * nodes and its semaphores, and asks again once the item is back in the window. Running builds
+ * go on. Returns true when anything was given back.
+ */
+export async function releaseUnusedResources(ctx: PassContext, item: ItemState): Promise<boolean> {
+  let released = false;
+  for (const job of item.buildset.jobs) {
+    if (job.build !== null) {
+      continue;
+    }
+    if (job.nodeRequestId === null && job.nodes.length === 0 && job.semaphoresHeld.length === 0) {
+      continue;
+    }
+    await cancelNodeRequest(ctx, job);
+    await releaseSemaphores(ctx, item, job);
+    job.waitReason = null;
+    job.waitingStatus = null;
+    released = true;
+  }
+  if (released) {
+    ctx.touch(item);
+  }
+  return released;
+}

@@ -41,7 +41,10 @@ export function dequeueItem(
   }
 }
 
-/** Cancel the jobs of an item and give it a new buildset (docs/gating.md#canceling-jobs). */
+/**
+ * Cancel the jobs of one item and give it a new buildset (docs/gating.md#canceling-jobs). Only
+ * for an item nothing is tested on top of; otherwise {@link resetItemAndBehind}.
+ */
 export async function resetItem(ctx: PassContext, item: ItemState): Promise<void> {
   await cancelJobs(ctx, item, 'reset');
   if (item.buildset.historyId !== null && item.buildset.result === null) {
@@ -50,6 +53,29 @@ export async function resetItem(ctx: PassContext, item: ItemState): Promise<void
   item.buildset = newBuildset(ctx);
   item.failingReasons = [];
   ctx.touch(item);
+}
+
+/**
+ * Reset an item and every item behind it, at any depth: they were all tested on top of it
+ * (docs/gating.md#canceling-jobs, docs/gating.md#resets).
+ */
+export async function resetItemAndBehind(ctx: PassContext, queue: QueueState, item: ItemState): Promise<void> {
+  const behind = allItemsBehind(queue, item);
+  await resetItem(ctx, item);
+  await resetItems(ctx, behind);
+}
+
+/**
+ * Reset items that were tested on top of an item that leaves without merging (or that was
+ * reset), finished builds included. Items never prepared (outside the window) hold nothing
+ * computed on that state and keep their buildset.
+ */
+export async function resetItems(ctx: PassContext, items: readonly ItemState[]): Promise<void> {
+  for (const item of items) {
+    if (item.buildset.configured) {
+      await resetItem(ctx, item);
+    }
+  }
 }
 
 /**
@@ -63,9 +89,7 @@ export async function removeItem(
   item: ItemState,
   reason: DequeueReason,
 ): Promise<void> {
-  for (const behind of allItemsBehind(queue, item)) {
-    await resetItem(ctx, behind);
-  }
+  await resetItems(ctx, allItemsBehind(queue, item));
   await cancelJobs(ctx, item, 'dequeue');
   if (item.live && item.buildset.result === null) {
     item.buildset.result = 'DEQUEUED';

@@ -38,7 +38,12 @@ export async function promote(
       await resetItem(ctx, item);
     }
     queue.items = desired;
+    // Items before the first difference keep their place in the tree (re-parenting one would
+    // reset it for nothing); the moved ones line up behind them.
     for (const [index, item] of queue.items.entries()) {
+      if (index < firstDifference) {
+        continue;
+      }
       const itemAhead = index === 0 ? null : queue.items[index - 1].uuid;
       if (item.itemAhead !== itemAhead) {
         item.itemAhead = itemAhead;

@@ -6,12 +6,12 @@
 import { reportToDrivers } from './driver-reports';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { allItemsBehind, allJobsComplete, didAllJobsSucceed, findItem, hasAnyJobFailed } from '../item-predicates';
-import { cancelJobs } from '../jobs/cancel';
+import { cancelJobs, releaseUnusedResources } from '../jobs/cancel';
 import { executeJobs } from '../jobs/run';
 import { resumePausedBuilds } from '../jobs/results';
 import type { PassContext } from '../pass-context';
 import { insideWindow } from '../window';
-import { dequeueItem, resetItem } from './leaving';
+import { dequeueItem, resetItemAndBehind, resetItems } from './leaving';
 import { prepareItem } from './prepare';
 import { reportItem } from './reporting';
 import type { ManagedPipeline } from './types';
@@ -75,6 +75,8 @@ async function processOneItem(
   const needed = await pipeline.strategy.neededChanges(pipeline, ctx, queue, item);
   if (needed.state === 'missing') {
     item.dequeuedNeedingChange = needed.message;
+    // Items behind were tested with this one underneath (docs/gating.md#resets).
+    await resetItems(ctx, allItemsBehind(queue, item));
     await cancelJobs(ctx, item, 'dequeue');
     await reportItem(pipeline, ctx, queue, item);
     dequeueItem(pipeline, ctx, queue, item, { kind: 'dependency-dequeued', message: needed.message });
@@ -84,6 +86,9 @@ async function processOneItem(
   if (item.active !== active) {
     item.active = active;
     ctx.touch(item);
+    changed = true;
+  }
+  if (!active && (await releaseUnusedResources(ctx, item))) {
     changed = true;
   }
   if (needed.state === 'failing') {
@@ -109,7 +114,7 @@ async function processOneItem(
     item.failingReasons = reasons;
     ctx.touch(item);
   }
-  if (ahead === null && item.live && allJobsComplete(item)) {
+  if (ahead === null && item.live && allJobsComplete(item) && mayReport(pipeline, ctx, item)) {
     await reportAndDequeue(pipeline, ctx, queue, item);
     return { changed: true, nnfi };
   }
@@ -136,8 +141,10 @@ async function advanceItem(
   const aheadUuid = ahead?.uuid ?? null;
   const nnfiUuid = nnfi?.uuid ?? null;
   if (aheadUuid !== nnfiUuid && ahead !== null && ahead.changes[0].kind === 'change') {
+    // Everything behind this item was tested on its old base too, finished builds included:
+    // a reset of this item alone would let their results count (docs/gating.md#resets).
     item.itemAhead = nnfiUuid;
-    await resetItem(ctx, item);
+    await resetItemAndBehind(ctx, queue, item);
     ctx.publish({
       type: 'item-moved',
       pipeline: pipeline.name,
@@ -174,7 +181,11 @@ async function advanceItem(
   return changed;
 }
 
-/** A complete item at the head reports and leaves; if its merge failed, items behind start over. */
+/**
+ * A complete item at the head reports and leaves. Unless it merged, the items behind start
+ * over: they were tested assuming it would merge (docs/gating.md#resets; a failing item can
+ * report in the same pass its failure is seen, before the walk reaches the items behind it).
+ */
 async function reportAndDequeue(
   pipeline: ManagedPipeline,
   ctx: PassContext,
@@ -192,11 +203,8 @@ async function reportAndDequeue(
   const behind = allItemsBehind(queue, item);
   const outcome = await reportItem(pipeline, ctx, queue, item);
   dequeueItem(pipeline, ctx, queue, item, { kind: 'reported', result: outcome.result });
-  if (outcome.mergeFailed) {
-    // Items behind were tested assuming this one would merge.
-    for (const other of behind) {
-      await resetItem(ctx, other);
-    }
+  if (outcome.result !== 'SUCCESS' || outcome.mergeFailed) {
+    await resetItems(ctx, behind);
   }
 }
 
@@ -212,9 +220,17 @@ async function dequeueMissingRequirements(
   const behind = allItemsBehind(queue, item);
   await reportItem(pipeline, ctx, queue, item);
   dequeueItem(pipeline, ctx, queue, item, { kind: 'requirements-not-met', message: reason });
-  for (const other of behind) {
-    await resetItem(ctx, other);
-  }
+  await resetItems(ctx, behind);
+}
+
+/**
+ * A report that merges into the branch counts as a merge of the pass's budget: past it, the item
+ * reports in the next pass (docs/operations.md#takeovers-under-repeated-kills).
+ */
+function mayReport(pipeline: ManagedPipeline, ctx: PassContext, item: ItemState): boolean {
+  const reporters = pipeline.config.reporters;
+  const submits = pipeline.state.disabled ? reporters.disabled.submit : reporters.success.submit;
+  return !submits || !didAllJobsSucceed(item.buildset) || ctx.mayStartMerge();
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -33,6 +33,9 @@ export async function handleResult(
   const key = result.type === 'nodes-provisioned' ? `nodes:${result.requestId}` : `build:${result.buildUuid}`;
   const location = locations.get(key);
   if (!location || location.item.dequeueTime !== null) {
+    if (result.type === 'nodes-provisioned') {
+      releaseForgottenRequest(ctx, managers, result);
+    }
     return 'stale';
   }
   const manager = managers.get(location.pipeline);
@@ -44,4 +47,27 @@ export async function handleResult(
   }
   await applyResult(ctx, manager.config, location, result);
   return 'ok';
+}
+
+/**
+ * A fulfilment no job waits for: the request was canceled after the launcher fulfilled it, or
+ * its cancel was lost with a leader that died between its commit and its calls
+ * (docs/gating.md#windows-and-nodes). Its nodes would stay assigned to it for good, so it is
+ * canceled (again; the launcher ignores unknown ids). Not when a job holds its nodes: a repeated
+ * fulfilment of a request a job already got (the built-in gateway answers each re-sent request).
+ */
+function releaseForgottenRequest(
+  ctx: PassContext,
+  managers: ReadonlyMap<string, PipelineManager>,
+  event: Extract<ResultEvent, { type: 'nodes-provisioned' }>,
+): void {
+  const ids = new Set(event.nodes.map((node) => node.id));
+  for (const manager of managers.values()) {
+    for (const { item } of manager.allItems()) {
+      if (item.buildset.jobs.some((job) => job.nodes.some((node) => ids.has(node.id)))) {
+        return;
+      }
+    }
+  }
+  ctx.after(() => ctx.gateways.nodes.cancelRequest(ctx.tenant, event.requestId));
 }

@@ -10,7 +10,7 @@ import type { PassContext } from '../pass-context';
 import { PipelineManager } from '../pipeline/manager';
 import type { EngineLayout } from '../ports/layout';
 import { StatusTracker, type StatusSources } from './status-tracker';
-import { BuildTimeRepository } from '../../store/repositories/build-times';
+import { DurationSampleRepository } from '../../store/repositories/duration-samples';
 import { loadEstimates, type EstimateLookup } from '../build-estimates';
 
 export class TenantState {
@@ -99,8 +99,9 @@ export class TenantState {
   }
 
   /** The build-time estimates of the held state's started builds (src/engine/build-estimates.ts). */
-  private estimates(knex: Knex): Promise<EstimateLookup> {
-    return loadEstimates(new BuildTimeRepository(knex), this.tenant, this.pipelines.values());
+  private async estimates(knex: Knex): Promise<EstimateLookup> {
+    const repository = new DurationSampleRepository(knex);
+    return (await loadEstimates(repository, this.tenant, this.pipelines.values(), 'started')).estimatedTime;
   }
 
   /** The pass committed: what it saved is the baseline of the next status delta. */

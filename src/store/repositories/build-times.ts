@@ -71,62 +71,8 @@ interface BuildTimeRow {
   pipeline: string;
 }
 
-/** One job on one project (canonical name) and branch: what a build-time estimate is for. */
-export interface EstimateKey {
-  projectCanonical: string;
-  branch: string | null;
-  jobName: string;
-}
-
-/** How many of the newest final SUCCESS builds an estimate averages (docs/rest.md#status-document). */
-export const ESTIMATE_SAMPLE = 10;
-
 export class BuildTimeRepository {
   constructor(private readonly knex: Knex) {}
-
-  /**
-   * Estimated run time in seconds of each key: the average duration of its newest
-   * `ESTIMATE_SAMPLE` final SUCCESS builds in the tenant (docs/rest.md#status-document,
-   * `estimated_time`). Keys without such builds are absent. One statement for all keys, each an
-   * ordered range scan of `builds_estimate_idx` (migration 0015).
-   */
-  async estimates(tenant: string, keys: readonly EstimateKey[]): Promise<Array<EstimateKey & { seconds: number }>> {
-    const unique = [...new Map(keys.map((key) => [estimateKeyText(key), key])).values()];
-    if (unique.length === 0) {
-      return [];
-    }
-    // Two arms so that each is an equality lookup on the index (a null branch is a tag or ref).
-    const recent = (branchCondition: string) => `(
-        SELECT b.start_time, b.end_time FROM builds b
-        WHERE b.tenant = ? AND b.project_canonical = k.project AND b.job_name = k.job_name AND ${branchCondition}
-          AND b.final AND b.result = 'SUCCESS' AND b.start_time IS NOT NULL
-        ORDER BY b.end_time DESC, b.id DESC
-        LIMIT ${ESTIMATE_SAMPLE})`;
-    const result = (await this.knex.raw(
-      `SELECT k.project, k.branch, k.job_name,
-              avg(EXTRACT(EPOCH FROM (r.end_time - r.start_time)))::float8 AS seconds
-       FROM jsonb_to_recordset(?::jsonb) AS k(project text, branch text, job_name text)
-       CROSS JOIN LATERAL (
-         ${recent('b.branch = k.branch')}
-         UNION ALL
-         ${recent('b.branch IS NULL AND k.branch IS NULL')}
-       ) r
-       GROUP BY k.project, k.branch, k.job_name`,
-      [
-        JSON.stringify(
-          unique.map((key) => ({ project: key.projectCanonical, branch: key.branch, job_name: key.jobName })),
-        ),
-        tenant,
-        tenant,
-      ],
-    )) as { rows: Array<{ project: string; branch: string | null; job_name: string; seconds: number }> };
-    return result.rows.map((row) => ({
-      projectCanonical: row.project,
-      branch: row.branch,
-      jobName: row.job_name,
-      seconds: Number(row.seconds),
-    }));
-  }
 
   /** One page of a tenant's finished builds for runtime charts, newest end time first. */
   async listBuildTimes(
@@ -203,9 +149,4 @@ export class BuildTimeRepository {
     }
     return query;
   }
-}
-
-/** A map key for an estimate key. */
-export function estimateKeyText(key: EstimateKey): string {
-  return `${key.projectCanonical}\n${key.branch ?? ''}\n${key.branch === null ? 'n' : 'b'}\n${key.jobName}`;
 }

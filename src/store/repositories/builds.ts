@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { BuildResult } from '../../model/results';
+import { DurationSampleRepository } from './duration-samples';
 import { HistoryCountRepository } from './history-counts';
 import {
   countRows,
@@ -241,6 +242,17 @@ export class BuildRepository {
     if (!row) {
       throw new Error(`build ${buildId} does not exist`);
     }
+    // The job's recent runs behind its estimates (docs/analytics.md#job-estimates).
+    await new DurationSampleRepository(trx).recordBuild({
+      tenant: row.tenant,
+      projectCanonical: row.project_canonical,
+      branch: row.branch,
+      jobName: row.job_name,
+      result: row.result,
+      final: row.final,
+      startTime: row.start_time,
+      endTime: row.end_time,
+    });
     const artifacts = input.artifacts ?? [];
     if (artifacts.length > 0) {
       await trx('artifacts').insert(

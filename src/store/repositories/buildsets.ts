@@ -17,6 +17,7 @@ import {
   whereTenant,
   type KeysetPage,
 } from './history-query';
+import { DurationSampleRepository } from './duration-samples';
 import { HistoryCountRepository } from './history-counts';
 import { RefRepository, type NewRef, type RefRecord } from './refs';
 
@@ -173,7 +174,10 @@ export class BuildsetRepository {
     if (!row) {
       throw new Error(`buildset ${buildsetId} does not exist`);
     }
-    return toBuildsetRecord(row);
+    const record = toBuildsetRecord(row);
+    // The pipeline's recent items behind item estimates (docs/analytics.md#item-etas).
+    await new DurationSampleRepository(this.knex).recordBuildset({ ...record, finished: record.updated });
+    return record;
   }
 
   /** Adds an event to a buildset's history. */

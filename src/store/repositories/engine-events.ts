@@ -132,6 +132,15 @@ export class EngineEventRepository {
     }));
   }
 
+  /** Request ids of the tenant's unprocessed `nodes-provisioned` events (requests answered, not yet applied). */
+  async pendingNodeFulfilments(tenant: string, trx: Knex = this.knex): Promise<Set<string>> {
+    const rows: Array<{ request_id: string | null }> = await trx('engine_events')
+      .where({ tenant, category: 'result', event_type: 'nodes-provisioned' })
+      .whereNull('processed')
+      .select(trx.raw("payload->>'requestId' as request_id"));
+    return new Set(rows.map((row) => row.request_id).filter((id): id is string => id !== null));
+  }
+
   /** The outcome of one event, or null while it is pending (or unknown). */
   async outcome(id: number, trx: Knex = this.knex): Promise<{ processed: boolean; outcome: string | null } | null> {
     const row: EngineEventRow | undefined = await trx('engine_events').where({ id }).first();

@@ -1,8 +1,8 @@
 /**
  * The deployment a chaos run works on (docs/operations.md#chaos-runs): repositories made from a
  * seed (a dependent `gate` pipeline entered on `patchset-created`, merging on success; project
- * `org/app` whose job `work` holds a semaphore, sleeps briefly and fails for the changes listed in
- * its `fail` variable), a tenant file, one configuration file and data directory per process
+ * `org/app` whose job `work` holds a semaphore, sleeps briefly and fails when its tree holds a
+ * `fail-<n>.txt`, which each failing change adds), a tenant file, one configuration file and data directory per process
  * (short heartbeats, component expiry and scheduler lease, so that lost work and lost leads are
  * taken over within seconds), and a PostgreSQL database of its own that every process shares.
  */
@@ -14,19 +14,28 @@ import { seedRepositories } from '../../../src/drivers/git/seed';
 import { createTestDatabase, type TestDatabase } from '../database';
 import { pushChange, startServe, type ServeProcess } from '../recovery-deployment';
 
-/** Marks of the job: `runs` gets `<change> <attempt> <exit>` for each finished run. */
+/**
+ * The job decides by content, as a real test suite does: it fails when the tree it runs on holds
+ * any `fail-<n>.txt`, the failing change's own or one a wrongly kept change ahead brought in
+ * (docs/gating.md#resets). Marks: `runs` gets `<change> <attempt> <exit> <fail files>` for each
+ * finished run.
+ */
 const WORK_SCRIPT = `#!/bin/sh
 sleep "$SLUICE_VAR_seconds"
+failing=$(ls fail-*.txt 2>/dev/null | tr '\\n' ' ')
 code=0
-case " $SLUICE_VAR_fail " in *" $SLUICE_CHANGE "*) code=1;; esac
-echo "$SLUICE_CHANGE $SLUICE_ATTEMPT $code" >> "$SLUICE_VAR_marks/runs"
+if [ -n "$failing" ]; then
+  echo "FAILING: $failing"
+  code=1
+fi
+echo "$SLUICE_CHANGE $SLUICE_ATTEMPT $code $failing" >> "$SLUICE_VAR_marks/runs"
 exit $code
 `;
 
 export interface ChaosDeploymentOptions {
   /** Number of `sluice serve` processes. */
   processes: number;
-  /** Change numbers whose job fails. */
+  /** Change numbers that add a `fail-<n>.txt` (their job fails, and any job that sees them). */
   failing: readonly number[];
   /** How long the job sleeps (seconds). */
   jobSeconds: number;
@@ -85,7 +94,6 @@ function appConfig(marks: string, options: ChaosDeploymentOptions): string {
     vars:
       marks: ${marks}
       seconds: "${options.jobSeconds}"
-      fail: "${options.failing.join(' ')}"
 
 - project:
     merge-mode: ${options.mergeMode}
@@ -151,7 +159,12 @@ export async function chaosDeployment(options: ChaosDeploymentOptions): Promise<
     database,
     serve: (index, serveOptions = {}) =>
       startServe(configFiles[index] ?? '', { databaseUrl: database.url ?? '', running, ...serveOptions }),
-    pushChange: (number) => pushChange({ dir, baseDir }, number),
+    pushChange: (number) =>
+      pushChange(
+        { dir, baseDir },
+        number,
+        options.failing.includes(number) ? { [`fail-${number}.txt`]: `change ${number} breaks the build\n` } : {},
+      ),
     close: async () => {
       for (const child of running) {
         child.kill('SIGKILL');

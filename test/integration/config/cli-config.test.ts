@@ -12,17 +12,19 @@ const ROOT = path.join(__dirname, '..', '..', '..');
 const savedDatabaseUrl = process.env.DATABASE_URL;
 
 /** Run the CLI in-process, capturing what it writes. */
-async function sluice(args: string[]): Promise<{ code: number; stdout: string }> {
-  let stdout = '';
-  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    return true;
-  });
+async function sluice(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const written = { stdout: '', stderr: '' };
+  const capture = (stream: 'stdout' | 'stderr') =>
+    jest.spyOn(process[stream], 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written[stream] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      return true;
+    });
+  const spies = [capture('stdout'), capture('stderr')];
   try {
     const code = await main(args);
-    return { code, stdout };
+    return { code, ...written };
   } finally {
-    spy.mockRestore();
+    spies.forEach((spy) => spy.mockRestore());
   }
 }
 
@@ -71,6 +73,44 @@ describe('sluice validate-config and reconfigure', () => {
     );
     expect(result.stdout).toMatch(/\n1 error\(s\), 0 warning\(s\)\n$/);
     expect(result.code).toBe(1);
+  });
+
+  it('--offline loads the tenants on local repositories and says which it left out', async () => {
+    writeFileSync(
+      path.join(dir, 'offline-main.yaml'),
+      `${readFileSync(path.join(dir, 'main.yaml'), 'utf8')}- tenant:\n    name: on-github\n    source:\n      github:\n` +
+        '        config-projects: [org/config]\n        untrusted-projects: [org/app]\n',
+    );
+    writeFileSync(
+      path.join(dir, 'offline.yaml'),
+      `${readFileSync(path.join(dir, 'sluice.yaml'), 'utf8').replace('main.yaml', 'offline-main.yaml')}` +
+        // A host that resolves nowhere: any request would fail the projects it reads.
+        '  github:\n    driver: github\n    server: github.example.invalid\n    apiToken: t\n    webhookToken: s\n',
+    );
+    const result = await sluice(['validate-config', '--offline', '--config', path.join(dir, 'offline.yaml')]);
+    expect(result.stdout).toContain(
+      'tenant tenant-one: 3 project(s), 2 pipeline(s), 4 job(s), 1 error(s), 0 warning(s)',
+    );
+    expect(result.stdout).toContain(
+      'tenant on-github: not loaded (--offline): 2 of its 2 project(s) are on remote connection(s) github\n',
+    );
+    expect(result.stdout).toMatch(/\n1 error\(s\), 0 warning\(s\)\n$/);
+    expect(result.code).toBe(1); // tenant-one's error
+  });
+
+  it('a GitHub App key that is no PEM key is a configuration error, one line, not "ok" and a decoder error', async () => {
+    writeFileSync(path.join(dir, 'bad.pem'), 'not a key\n');
+    writeFileSync(
+      path.join(dir, 'bad-pem.yaml'),
+      'tenantConfig: main.yaml\nconnections:\n  github:\n    driver: github\n    appId: 1\n    appKeyFile: bad.pem\n    webhookToken: s\n',
+    );
+    const result = await sluice(['validate-config', '--config', path.join(dir, 'bad-pem.yaml')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `sluice: invalid configuration:\n  ${path.join(dir, 'bad-pem.yaml')}:6: connections.github.appKeyFile: ` +
+        `${path.join(dir, 'bad.pem')} does not hold an RSA private key in PEM\n`,
+    );
   });
 
   it('validates the quickstart without creating repositories under its baseurl', async () => {

@@ -1,17 +1,28 @@
 /**
- * `estimated_time` of status jobs (docs/rest.md#status-document): the average duration of the
- * newest ten final SUCCESS builds of the job on the project and branch, for started builds, read
- * from build history in one statement per status computation however many jobs run.
+ * Estimates in the status (docs/analytics.md#job-estimates, docs/analytics.md#item-etas) on a
+ * seeded history with an injected clock: the reference-style `estimatedTime` (the average of
+ * the newest ten successful runs on the branch), the calibrated p50/p90 with failure and retry
+ * probabilities and their fallback, job and item ranges, the overdue state, the samples the
+ * writers keep (equal to what the migration fills from the raw rows), and one read of the
+ * samples per status computation however many jobs run.
  */
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { EngineHarness, nextTenant } from '../../engine/harness';
+import { startLiveServer } from '../../helpers/live';
+import { canonical, job, makeLayout, pipeline } from '../../engine/scripted-layout';
 import type { JobStatus, TenantStatus } from '../../../src/engine/status';
-import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
+import { fillDurationSamples } from '../../../src/store/migrations/0024-duration-samples';
+import { BuildRepository } from '../../../src/store/repositories/builds';
+import { BuildsetRepository } from '../../../src/store/repositories/buildsets';
+import type { BuildResult } from '../../../src/model/results';
+
+const PROJECT = canonical('org/project');
+const T0 = Date.parse('2025-12-01T00:00:00Z');
 
 /** Jobs of the status by `<change number> <job>`. */
 function jobsOf(status: TenantStatus | null): Map<string, JobStatus> {
   const jobs = new Map<string, JobStatus>();
-  for (const item of (status?.pipelines ?? []).flatMap((p) => p.changeQueues.flatMap((q) => q.heads.flat()))) {
+  for (const item of (status?.pipelines ?? []).flatMap((p) => p.changeQueues.flatMap((q) => q.items))) {
     for (const one of item.jobs) {
       jobs.set(`${item.refs[0].id.split(',')[0]} ${one.name}`, one);
     }
@@ -19,9 +30,39 @@ function jobsOf(status: TenantStatus | null): Map<string, JobStatus> {
   return jobs;
 }
 
-describe.each(backends())('engine: status estimates from build history (%s)', (backend) => {
+function itemOf(status: TenantStatus | null, change: number) {
+  return (status?.pipelines ?? [])
+    .flatMap((p) => p.changeQueues.flatMap((q) => q.items))
+    .find((item) => item.refs[0].id === `${change},1`);
+}
+
+describe.each(backends())('engine: status estimates from recent runs (%s)', (backend) => {
   let db: TestDatabase;
   let h: EngineHarness;
+  let seeded = 0;
+
+  /** A finished run in history: a buildset of the check pipeline with one build. */
+  async function run(jobName: string, branch: string, result: BuildResult, seconds: number, final = true) {
+    seeded += 1;
+    const at = new Date(T0 + seeded * 3_600_000);
+    const { buildset, refs } = await new BuildsetRepository(db.knex).create({
+      uuid: `seed-${h.tenant}-${seeded}`,
+      tenant: h.tenant,
+      pipeline: 'check',
+      refs: [{ project: 'org/project', projectCanonical: PROJECT, ref: `refs/changes/${seeded}`, branch }],
+      triggeredBy: 'seed',
+      at,
+    });
+    const builds = new BuildRepository(db.knex);
+    const build = await builds.start({
+      buildsetId: buildset.id,
+      uuid: `seed-build-${seeded}`,
+      jobName,
+      startTime: at,
+      refId: refs[0].id,
+    });
+    await builds.complete(build.id, { result, endTime: new Date(at.getTime() + seconds * 1000), final });
+  }
 
   beforeAll(async () => {
     db = await createTestDatabase({ backend });
@@ -35,6 +76,22 @@ describe.each(backends())('engine: status estimates from build history (%s)', (b
       }),
     );
     await h.start();
+    // unit on master: ten successes of 10 to 100 s, a failure of 500 s, a retried attempt.
+    for (const seconds of [30, 10, 100, 50, 70]) {
+      await run('unit', 'master', 'SUCCESS', seconds);
+    }
+    await run('unit', 'master', 'FAILURE', 500);
+    await run('unit', 'master', 'RETRY', 5, false);
+    for (const seconds of [20, 90, 40, 60, 80]) {
+      await run('unit', 'master', 'SUCCESS', seconds);
+    }
+    // lint only on stable: master falls back to the project's runs.
+    for (let n = 0; n < 6; n += 1) {
+      await run('lint', 'stable', 'SUCCESS', 30);
+    }
+    // Runs that do not count: a skipped placeholder and a canceled build.
+    await run('unit', 'master', 'SKIPPED', 0);
+    await run('unit', 'master', 'CANCELED', 3);
   });
 
   afterAll(async () => {
@@ -78,37 +135,223 @@ describe.each(backends())('engine: status estimates from build history (%s)', (b
     }
   }
 
-  it('has no estimate before a job ever succeeded', async () => {
-    await startChange(1);
-    const jobs = jobsOf(await h.engine.status(h.tenant));
-    expect([jobs.get('1 unit')?.estimatedTime, jobs.get('1 unit')?.remainingTime]).toEqual([null, null]);
-    // History: unit succeeds in 60 s, lint in 30 s; a failure of 900 s does not count.
-    await h.executor.finish('unit', 1, { result: 'SUCCESS', durationMs: 60_000 });
-    await h.executor.finish('lint', 1, { result: 'SUCCESS', durationMs: 30_000 });
-    await startChange(2);
-    await h.executor.finish('unit', 2, { result: 'SUCCESS', durationMs: 120_000 });
-    await h.executor.finish('lint', 2, { result: 'FAILURE', durationMs: 900_000 });
-    await h.settle();
+  async function samples(): Promise<unknown[]> {
+    const rows: Array<Record<string, unknown>> = await db
+      .knex('duration_samples')
+      .where('tenant', h.tenant)
+      .orderBy(['level', 'project', 'branch', 'name']);
+    return rows.map((row) => ({
+      ...row,
+      successes: (row.successes as number[]).map(Number),
+      failures: (row.failures as number[]).map(Number),
+    }));
+  }
+
+  it('keeps the recent runs as the migration fills them from the raw rows', async () => {
+    const kept = await samples();
+    expect(kept).toContainEqual({
+      tenant: h.tenant,
+      level: 'branch',
+      project: PROJECT,
+      branch: 'master',
+      name: 'unit',
+      outcomes: 'sssssfrsssss',
+      successes: [30, 10, 100, 50, 70, 20, 90, 40, 60, 80],
+      failures: [500],
+    });
+    expect(kept).toContainEqual(expect.objectContaining({ level: 'job', project: '', branch: '', name: 'lint' }));
+    await db.knex('duration_samples').where('tenant', h.tenant).delete();
+    await fillDurationSamples(db.knex);
+    expect(await samples()).toEqual(kept);
   });
 
-  it('estimates started jobs from their successful runs on the same branch, in one query', async () => {
-    await startChange(3);
+  it('estimates every job from its recent runs, falling back to the project, in one read', async () => {
+    await startChange(1);
     const one = await measuredStatus();
-    h.clock.advance(20_000);
-    await startChange(4);
-    await startChange(5);
-    await startChange(6, 'stable');
+    await startChange(2);
+    await startChange(3);
+    await startChange(4, 'stable');
     const many = await measuredStatus();
     expect(many.statements).toHaveLength(one.statements.length);
-    expect(many.statements.filter((sql) => /\bfrom builds\b/i.test(sql))).toHaveLength(1);
+    expect(many.statements.filter((sql) => /\bduration_samples\b/i.test(sql))).toHaveLength(1);
+    expect(many.statements.filter((sql) => /\bfrom builds\b/i.test(sql))).toHaveLength(0);
 
     const jobs = jobsOf(many.status);
-    expect(jobs.get('3 unit')).toMatchObject({ estimatedTime: 90, elapsedTime: 20_000, remainingTime: 70_000 });
-    expect(jobs.get('3 lint')).toMatchObject({ estimatedTime: 30, remainingTime: 10_000 });
-    expect(jobs.get('5 unit')).toMatchObject({ estimatedTime: 90, elapsedTime: 0, remainingTime: 90_000 });
-    // No successful run on that branch yet.
-    expect(jobs.get('6 unit')).toMatchObject({ estimatedTime: null, remainingTime: null });
+    const unit = jobs.get('1 unit');
+    // The reference's estimate: the newest ten successful runs on the branch, averaged.
+    expect(unit?.estimatedTime).toBe(55);
+    expect(unit?.estimate).toMatchObject({ basis: 'branch', runs: 12, successes: 10, failures: 1 });
+    expect(unit?.estimate?.failureProbability).toBeCloseTo(1 / 11);
+    expect(unit?.estimate?.retryProbability).toBeCloseTo(1 / 12);
+    expect(unit?.estimate?.success?.[5]).toBeCloseTo(55);
+    expect(unit?.estimate?.success?.[9]).toBeCloseTo(99);
+    expect(unit?.estimate?.failure?.[5]).toBe(500);
+    // Nothing on master for lint: its runs on any branch of the project.
+    expect(jobs.get('1 lint')).toMatchObject({ estimatedTime: null, estimate: { basis: 'project', successes: 6 } });
+    expect(jobs.get('4 lint')).toMatchObject({ estimatedTime: 30, estimate: { basis: 'branch' } });
+    // Just started: one run (p50 55 s, p90 99 s), or two when retried (1 attempt in 12).
+    expect(unit?.eta).toEqual({ remainingP50: 57_391, remainingP90: 103_304, overdue: false, overdueBy: null });
+    expect(itemOf(many.status, 1)?.eta).toMatchObject({ remainingP50: 57_391, remainingP90: 103_304, overdue: false });
+    expect(many.status?.estimates).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'job', project: PROJECT, branch: 'master', name: 'unit' }),
+        expect.objectContaining({ kind: 'job', project: PROJECT, branch: 'stable', name: 'lint' }),
+      ]),
+    );
+  });
+
+  it('serves the estimates and ranges over GraphQL, and estimates by key', async () => {
+    const server = await startLiveServer(db, { harness: h });
+    try {
+      const status = await server.graphql<{
+        tenant: { status: { estimates: unknown[]; pipelines: Array<{ changeQueues: Array<{ items: unknown[] }> }> } };
+      }>(
+        /* GraphQL */ `
+          query ($tenant: String!) {
+            tenant(name: $tenant) {
+              ... on Tenant {
+                status {
+                  ... on TenantStatus {
+                    estimates {
+                      kind
+                      project
+                      branch
+                      name
+                      estimate {
+                        basis
+                        p50
+                        p90
+                        failureProbability
+                      }
+                    }
+                    pipelines {
+                      changeQueues {
+                        items {
+                          refs {
+                            branch
+                          }
+                          eta {
+                            remainingP50
+                            remainingP90
+                            overdue
+                            resetProbability
+                          }
+                          jobs {
+                            name
+                            estimate {
+                              basis
+                              p50
+                              p90
+                              runs
+                            }
+                            eta {
+                              remainingP50
+                              remainingP90
+                              overdue
+                              overdueBy
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        `,
+        { tenant: h.tenant },
+      );
+      expect(status.errors).toBeUndefined();
+      const first = status.data?.tenant.status.pipelines[0].changeQueues[0].items[0];
+      expect(first).toEqual({
+        refs: [{ branch: 'master' }],
+        eta: { remainingP50: 57_391, remainingP90: 103_304, overdue: false, resetProbability: 0 },
+        jobs: [
+          {
+            name: 'unit',
+            estimate: { basis: 'BRANCH', p50: 55, p90: 99, runs: 12 },
+            eta: { remainingP50: 57_391, remainingP90: 103_304, overdue: false, overdueBy: null },
+          },
+          {
+            name: 'lint',
+            estimate: { basis: 'PROJECT', p50: 30, p90: 30, runs: 6 },
+            eta: { remainingP50: 30_000, remainingP90: 30_000, overdue: false, overdueBy: null },
+          },
+        ],
+      });
+      const byKey = /* GraphQL */ `
+        query ($tenant: String!, $keys: [EstimateKeyInput!]!) {
+          tenant(name: $tenant) {
+            ... on Tenant {
+              estimates(keys: $keys) {
+                __typename
+                ... on EstimateList {
+                  estimates {
+                    kind
+                    name
+                    branch
+                    estimate {
+                      basis
+                      successes
+                    }
+                  }
+                }
+                ... on InvalidInputError {
+                  message
+                  field
+                }
+              }
+            }
+          }
+        }
+      `;
+      const keys = [
+        { kind: 'JOB', project: PROJECT, branch: 'master', name: 'lint' },
+        { kind: 'JOB', project: PROJECT, branch: 'master', name: 'nothing-ran' },
+      ];
+      const found = await server.graphql<{ tenant: { estimates: unknown } }>(byKey, { tenant: h.tenant, keys });
+      expect(found.data?.tenant.estimates).toEqual({
+        __typename: 'EstimateList',
+        estimates: [{ kind: 'JOB', name: 'lint', branch: 'master', estimate: { basis: 'PROJECT', successes: 6 } }],
+      });
+      const tooMany = await server.graphql<{ tenant: { estimates: unknown } }>(byKey, {
+        tenant: h.tenant,
+        keys: Array.from({ length: 501 }, () => keys[0]),
+      });
+      expect(tooMany.data?.tenant.estimates).toEqual({
+        __typename: 'InvalidInputError',
+        message: 'At most 500 keys',
+        field: 'keys',
+      });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('shows an overdue job by how much it is over, not as a frozen estimate', async () => {
+    h.clock.advance(100_000);
+    const status = await h.engine.status(h.tenant);
+    const unit = jobsOf(status).get('1 unit');
+    expect(unit).toMatchObject({ elapsedTime: 100_000, remainingTime: 0 });
+    expect(unit?.eta).toMatchObject({ overdue: true, overdueBy: 1_000 });
+    expect(itemOf(status, 1)?.eta?.overdue).toBe(true);
+  });
+
+  it('takes a finished build into the estimates of the next status', async () => {
+    await h.executor.finish('unit', 1, { result: 'SUCCESS', durationMs: 100_000 });
+    await h.settle();
+    const unit = jobsOf(await h.engine.status(h.tenant)).get('2 unit');
+    // 100 s of running before the finish, 100 s after: one more success of 200 s.
+    expect(unit?.estimate).toMatchObject({ runs: 13, successes: 11 });
+    expect(unit?.estimate?.success?.[11]).toBe(200);
+    expect(unit?.estimatedTime).toBe(72);
+    // Reported items are runs of the pipeline's items.
     await h.executor.finishAll();
     await h.settle();
+    const items = await db.knex('duration_samples').where({ tenant: h.tenant, level: 'item-project' }).first();
+    expect(items).toMatchObject({ project: PROJECT, name: 'check', outcomes: 'ssss' });
+    const [status] = (await h.engine.status(h.tenant))?.pipelines ?? [];
+    expect(status.changeQueues).toEqual([]);
   });
 });

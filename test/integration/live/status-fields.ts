@@ -17,7 +17,7 @@ const JOB_FIELDS = /* GraphQL */ `
   name dependencies elapsedTime remainingTime url fingerUrl reportUrl result voting uuid executeTime startTime
   endTime estimatedTime pipeline canceled paused preFail retry tries queued waitingStatus waitingFor nodeLabels
 `;
-const REF_FIELDS = /* GraphQL */ `refs { id url ref project projectCanonical owner }`;
+const REF_FIELDS = /* GraphQL */ `refs { id url ref project projectCanonical branch owner }`;
 const ITEM_FIELDS = /* GraphQL */ `
   id active live itemAhead itemsBehind failingReasons zuulRef enqueueTime enqueuedAt remainingTime waitingFor
   ${REF_FIELDS} jobs { ${JOB_FIELDS} }

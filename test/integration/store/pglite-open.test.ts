@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DataDirectoryInUseError } from '../../../src/store/data-dir-lock';
 import { openDatabase } from '../../../src/store/database';
 import { migrateLatest } from '../../../src/store/migrate';
 import { cachedTemplate, openPglite } from '../../../src/store/pglite';
@@ -41,6 +42,26 @@ describe('embedded store opening', () => {
       expect(await migrateLatest(again.knex)).toEqual([]);
     } finally {
       await again.close();
+    }
+  });
+
+  it('is held by one store at a time: another is refused, naming the directory and the holder, until the first closes', async () => {
+    const dataDir = path.join(dir, 'held', 'pgdata');
+    const first = openDatabase({ kind: 'pglite', dataDir });
+    const second = openDatabase({ kind: 'pglite', dataDir, log: () => undefined });
+    try {
+      await first.knex.raw('select 1');
+      const refused = await second.knex.raw('select 1').then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(refused).toBeInstanceOf(DataDirectoryInUseError);
+      expect(refused).toMatchObject({ directory: dataDir, pid: process.pid });
+      await first.close();
+      expect((await second.knex.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await first.close();
+      await second.close();
     }
   });
 

@@ -5,6 +5,7 @@
  */
 import { applyStatusDelta, type ItemStatus, type StatusView } from '../../../web/src/status/status-store';
 import type { LiveDelta } from '../../../web/src/status/apply-delta';
+import { NO_ESTIMATES, estimateKeys, estimateTable } from '../../../web/src/status/estimates';
 
 function item(n: number, result: string | null = null): ItemStatus {
   return {
@@ -16,10 +17,21 @@ function item(n: number, result: string | null = null): ItemStatus {
     failingReasons: [],
     waitingFor: null,
     zuulRef: null,
-    refs: [{ id: `${n},1`, project: 'org/project', ref: null, url: null, owner: null }],
+    refs: [
+      {
+        id: `${n},1`,
+        project: 'org/project',
+        projectCanonical: 'git.example.com/org/project',
+        branch: n % 2 === 0 ? 'master' : 'stable',
+        ref: null,
+        url: null,
+        owner: null,
+      },
+    ],
     jobs: [
       {
         name: 'unit',
+        dependencies: [],
         uuid: `uuid-${n}`,
         result,
         queued: false,
@@ -57,6 +69,7 @@ function view(): StatusView {
     state: null,
     eventQueues: { trigger: 0, management: 0, result: 0 },
     lastReconfiguredAt: null,
+    estimates: NO_ESTIMATES,
     live: true,
     error: null,
   };
@@ -140,5 +153,37 @@ describe('status store', () => {
       { key: 9, name: 'p', branch: null, window: 0, items: [], heads: [] },
     ]);
     expect(applied.pipelines[1].changeQueues).toEqual([]);
+  });
+
+  it('asks for the estimates of every job and item once, and reads them back as the model has them', () => {
+    const keys = estimateKeys(view().pipelines);
+    const project = 'git.example.com/org/project';
+    expect(keys).toEqual([
+      { kind: 'ITEM', project, branch: null, name: 'check' },
+      { kind: 'JOB', project, branch: 'master', name: 'unit' },
+      { kind: 'ITEM', project, branch: null, name: 'gate' },
+      { kind: 'JOB', project, branch: 'stable', name: 'unit' },
+    ]);
+    const estimate = {
+      basis: 'ITEM_PROJECT' as const,
+      runs: 3,
+      successes: 2,
+      failures: 1,
+      quantiles: [1, 2],
+      failureQuantiles: null,
+      failureProbability: 1 / 3,
+      retryProbability: 0,
+    };
+    const table = estimateTable([{ kind: 'ITEM', project, branch: null, name: 'gate', estimate }]);
+    expect(table.get(`ITEM\n${project}\n\ngate`)).toEqual({
+      basis: 'item-project',
+      runs: 3,
+      successes: 2,
+      failures: 1,
+      success: [1, 2],
+      failure: null,
+      failureProbability: 1 / 3,
+      retryProbability: 0,
+    });
   });
 });

@@ -218,6 +218,38 @@ export type EnqueueInput = {
   tenant: string;
 };
 
+/** Which recent runs an estimate comes from (docs/analytics.md#job-estimates), narrowest first. */
+export type EstimateBasis =
+  /** The job's runs on the same project and branch. */
+  | 'BRANCH'
+  /** The pipeline's items of any project. */
+  | 'ITEM_PIPELINE'
+  /** The pipeline's items of the same project. */
+  | 'ITEM_PROJECT'
+  /** The job's runs on any project of the tenant. */
+  | 'JOB'
+  /** The job's runs on the same project, any branch. */
+  | 'PROJECT';
+
+/** The key of an estimate. */
+export type EstimateKeyInput = {
+  /** Branch (jobs); null for a ref without a branch. */
+  branch?: string | null | undefined;
+  /** Job or item. */
+  kind: EstimateKind;
+  /** Job name, or pipeline name for items. */
+  name: string;
+  /** Canonical project name. */
+  project: string;
+};
+
+/** What an estimate is for. */
+export type EstimateKind =
+  /** A pipeline's queue items of a project (their whole run). */
+  | 'ITEM'
+  /** A job on a project and branch. */
+  | 'JOB';
+
 /** Life of an image build artifact. */
 export type ImageBuildArtifactState =
   /** Being deleted. */
@@ -782,15 +814,17 @@ export type NodesetRequestEventsSubscription = { nodesetRequestEvents:
     | { __typename: 'NodesetRequestsSnapshot', totalCount: number, records: Array<{ uuid: string, databaseId: number, state: NodesetRequestState, stateTime: string, requestTime: string, labels: Array<string>, jobName: string | null, pipelineName: string | null, project: string | null, buildsetUuid: string | null, failureReason: string | null }> }
    };
 
-export type StatusJobFieldsFragment = { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null };
+export type StatusEstimateFieldsFragment = { kind: EstimateKind, project: string, branch: string | null, name: string, estimate: { basis: EstimateBasis, runs: number, successes: number, failures: number, quantiles: Array<number> | null, failureQuantiles: Array<number> | null, failureProbability: number, retryProbability: number } };
 
-export type StatusRefFieldsFragment = { id: string, project: string, ref: string | null, url: string | null, owner: string | null };
+export type StatusJobFieldsFragment = { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null };
 
-export type StatusItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
+export type StatusRefFieldsFragment = { id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null };
 
-export type QueueItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
+export type StatusItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
 
-export type StatusPipelineFieldsFragment = { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> };
+export type QueueItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
+
+export type StatusPipelineFieldsFragment = { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> };
 
 export type TenantQueueStateFieldsFragment = { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean };
 
@@ -803,7 +837,7 @@ export type StatusSnapshotQuery = { tenant:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Tenant', status:
         | { __typename: 'NotFoundError', message: string }
-        | { __typename: 'TenantStatus', sequence: number, zuulVersion: string, lastReconfiguredAt: string | null, triggerEventQueue: { length: number }, managementEventQueue: { length: number }, resultEventQueue: { length: number }, state: { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean }, pipelines: Array<{ name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> }> }
+        | { __typename: 'TenantStatus', sequence: number, zuulVersion: string, lastReconfiguredAt: string | null, triggerEventQueue: { length: number }, managementEventQueue: { length: number }, resultEventQueue: { length: number }, state: { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean }, pipelines: Array<{ name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> }>, estimates: Array<{ kind: EstimateKind, project: string, branch: string | null, name: string, estimate: { basis: EstimateBasis, runs: number, successes: number, failures: number, quantiles: Array<number> | null, failureQuantiles: Array<number> | null, failureProbability: number, retryProbability: number } }> }
        | null }
    | null };
 
@@ -816,17 +850,17 @@ export type QueueDeltasSubscriptionVariables = Exact<{
 export type QueueDeltasSubscription = { queueEvents:
     | { __typename: 'QueueDelta', sequence: number, changes: Array<
         | { __typename: 'BuildsetChanged', pipeline: string | null }
-        | { __typename: 'ItemChanged', itemId: string, active: boolean, live: boolean, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, pipeline: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> | null }
+        | { __typename: 'ItemChanged', itemId: string, active: boolean, live: boolean, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, pipeline: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> | null }
         | { __typename: 'ItemDequeued', queue: number, itemId: string, pipeline: string | null }
-        | { __typename: 'ItemEnqueued', queue: number, position: number, pipeline: string | null, item: { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> } }
+        | { __typename: 'ItemEnqueued', queue: number, position: number, pipeline: string | null, item: { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> } }
         | { __typename: 'ItemMoved', queue: number, itemId: string, position: number, itemAhead: string | null, pipeline: string | null }
         | { __typename: 'ItemReported', pipeline: string | null }
-        | { __typename: 'JobChanged', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobCompleted', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobPaused', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobResumed', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobStarted', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobWaiting', itemId: string, pipeline: string | null, job: { name: string, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobChanged', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobCompleted', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobPaused', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobResumed', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobStarted', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobWaiting', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
         | { __typename: 'PipelineChanged', name: string, index: number, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, pipeline: string | null }
         | { __typename: 'PipelineRemoved', pipeline: string | null }
         | { __typename: 'QueueChanged', queue: number, index: number, name: string, branch: string | null, window: number, pipeline: string | null }
@@ -842,6 +876,20 @@ export type TenantLevelEventsSubscriptionVariables = Exact<{
 
 
 export type TenantLevelEventsSubscription = { systemEvents: { eventType: SystemEventType } };
+
+export type StatusEstimatesQueryVariables = Exact<{
+  tenant: string;
+  keys: Array<EstimateKeyInput> | EstimateKeyInput;
+}>;
+
+
+export type StatusEstimatesQuery = { tenant:
+    | { __typename: 'NotFoundError' }
+    | { __typename: 'Tenant', estimates:
+        | { __typename: 'EstimateList', estimates: Array<{ kind: EstimateKind, project: string, branch: string | null, name: string, estimate: { basis: EstimateBasis, runs: number, successes: number, failures: number, quantiles: Array<number> | null, failureQuantiles: Array<number> | null, failureProbability: number, retryProbability: number } }> }
+        | { __typename: 'InvalidInputError' }
+       | null }
+   | null };
 
 export type SystemEventFieldsFragment = { databaseId: number, eventId: string, eventTime: string, eventType: SystemEventType, description: string };
 
@@ -1041,10 +1089,30 @@ export const NodesetRequestFieldsFragmentDoc = new TypedDocumentString(`
   failureReason
 }
     `, {"fragmentName":"NodesetRequestFields"}) as unknown as TypedDocumentString<NodesetRequestFieldsFragment, unknown>;
+export const StatusEstimateFieldsFragmentDoc = new TypedDocumentString(`
+    fragment StatusEstimateFields on StatusEstimate {
+  kind
+  project
+  branch
+  name
+  estimate {
+    basis
+    runs
+    successes
+    failures
+    quantiles
+    failureQuantiles
+    failureProbability
+    retryProbability
+  }
+}
+    `, {"fragmentName":"StatusEstimateFields"}) as unknown as TypedDocumentString<StatusEstimateFieldsFragment, unknown>;
 export const StatusRefFieldsFragmentDoc = new TypedDocumentString(`
     fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -1053,6 +1121,7 @@ export const StatusRefFieldsFragmentDoc = new TypedDocumentString(`
 export const StatusJobFieldsFragmentDoc = new TypedDocumentString(`
     fragment StatusJobFields on StatusJob {
   name
+  dependencies
   uuid
   result
   queued
@@ -1089,6 +1158,7 @@ export const QueueItemFieldsFragmentDoc = new TypedDocumentString(`
 }
     fragment StatusJobFields on StatusJob {
   name
+  dependencies
   uuid
   result
   queued
@@ -1108,6 +1178,8 @@ export const QueueItemFieldsFragmentDoc = new TypedDocumentString(`
 fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -1131,6 +1203,7 @@ export const StatusItemFieldsFragmentDoc = new TypedDocumentString(`
 }
     fragment StatusJobFields on StatusJob {
   name
+  dependencies
   uuid
   result
   queued
@@ -1150,6 +1223,8 @@ export const StatusItemFieldsFragmentDoc = new TypedDocumentString(`
 fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -1174,6 +1249,7 @@ export const StatusPipelineFieldsFragmentDoc = new TypedDocumentString(`
 }
     fragment StatusJobFields on StatusJob {
   name
+  dependencies
   uuid
   result
   queued
@@ -1193,6 +1269,8 @@ export const StatusPipelineFieldsFragmentDoc = new TypedDocumentString(`
 fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -2176,13 +2254,33 @@ export const StatusSnapshotDocument = new TypedDocumentString(`
           pipelines {
             ...StatusPipelineFields
           }
+          estimates {
+            ...StatusEstimateFields
+          }
         }
       }
     }
   }
 }
-    fragment StatusJobFields on StatusJob {
+    fragment StatusEstimateFields on StatusEstimate {
+  kind
+  project
+  branch
   name
+  estimate {
+    basis
+    runs
+    successes
+    failures
+    quantiles
+    failureQuantiles
+    failureProbability
+    retryProbability
+  }
+}
+fragment StatusJobFields on StatusJob {
+  name
+  dependencies
   uuid
   result
   queued
@@ -2202,6 +2300,8 @@ export const StatusSnapshotDocument = new TypedDocumentString(`
 fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -2327,6 +2427,7 @@ export const QueueDeltasDocument = new TypedDocumentString(`
 }
     fragment StatusJobFields on StatusJob {
   name
+  dependencies
   uuid
   result
   queued
@@ -2346,6 +2447,8 @@ export const QueueDeltasDocument = new TypedDocumentString(`
 fragment StatusRefFields on StatusRef {
   id
   project
+  projectCanonical
+  branch
   ref
   url
   owner
@@ -2382,6 +2485,38 @@ export const TenantLevelEventsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TenantLevelEventsSubscription, TenantLevelEventsSubscriptionVariables>;
+export const StatusEstimatesDocument = new TypedDocumentString(`
+    query StatusEstimates($tenant: String!, $keys: [EstimateKeyInput!]!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Tenant {
+      estimates(keys: $keys) {
+        __typename
+        ... on EstimateList {
+          estimates {
+            ...StatusEstimateFields
+          }
+        }
+      }
+    }
+  }
+}
+    fragment StatusEstimateFields on StatusEstimate {
+  kind
+  project
+  branch
+  name
+  estimate {
+    basis
+    runs
+    successes
+    failures
+    quantiles
+    failureQuantiles
+    failureProbability
+    retryProbability
+  }
+}`) as unknown as TypedDocumentString<StatusEstimatesQuery, StatusEstimatesQueryVariables>;
 export const SystemEventsDocument = new TypedDocumentString(`
     query SystemEvents($tenant: String!, $first: Int, $offset: Int) {
   tenant(name: $tenant) {

@@ -7,6 +7,7 @@ import { ResultBadge } from '../components/common';
 import { tenantPath } from '../url';
 import type { ItemStatus, JobStatus } from './status-store';
 import { ItemActions } from '../admin/item-actions';
+import { useItemEta, useJobEta } from './estimates';
 
 function itemState(item: ItemStatus): { label: string; tone: string } {
   if (!item.live) {
@@ -66,7 +67,7 @@ export const ItemCard = memo(function ItemCard({
       {item.live && item.jobs.length > 0 && (
         <ul className="jobs">
           {item.jobs.map((job) => (
-            <JobLine key={job.name} tenant={tenant} job={job} />
+            <JobLine key={job.name} tenant={tenant} item={item} job={job} />
           ))}
         </ul>
       )}
@@ -74,46 +75,36 @@ export const ItemCard = memo(function ItemCard({
   );
 });
 
-/**
- * Milliseconds until every job of the item is done by its estimate, from the local clock; null
- * unless every job has started or finished and has an estimate (docs/live.md#times).
- */
-function itemRemaining(item: ItemStatus, now: number): number | null {
-  if (item.jobs.length === 0) {
-    return null;
-  }
-  let remaining = 0;
-  for (const job of item.jobs) {
-    if (job.result !== null) {
-      continue;
-    }
-    if (
-      job.startTime === null ||
-      job.startTime === undefined ||
-      job.estimatedTime === null ||
-      job.estimatedTime === undefined
-    ) {
-      return null;
-    }
-    remaining = Math.max(remaining, job.estimatedTime * 1000 - (now - job.startTime * 1000));
-  }
-  return remaining;
+/** A share as a whole percentage. */
+function percent(p: number): string {
+  return `${Math.round(p * 100)}%`;
 }
 
-/** The item's ETA, ticking with the shared clock (only this line re-renders every second). */
+/**
+ * The item's range (docs/analytics.md#item-etas), ticking with the shared clock: only this line
+ * re-renders every second. Nothing without history.
+ */
 function ItemEta({ item }: { item: ItemStatus }) {
-  const remaining = itemRemaining(item, useNow());
-  if (remaining === null || remaining <= 0) {
+  const eta = useItemEta(item);
+  if (eta === null || eta.remainingP50 === null || eta.remainingP90 === null) {
     return null;
   }
+  const risk = eta.resetProbability >= 0.1 ? ` · ${percent(eta.resetProbability)} reset risk` : '';
   return (
-    <span className="muted small" title="Estimated time to completion">
-      ETA {formatDuration(remaining)}
+    <span
+      className="muted small item-eta"
+      data-eta-p50={eta.remainingP50}
+      data-eta-p90={eta.remainingP90}
+      title={`Reports within ${formatDuration(eta.remainingP50)} (median) to ${formatDuration(eta.remainingP90)} (9 in 10), from its jobs' recent runs, its place in the queue and the risk that an item ahead fails (${percent(eta.resetProbability)}); its own jobs fail ${percent(eta.failureProbability)} of the time`}
+    >
+      {eta.overdue && <span className="badge tone-warn">overdue</span>} ETA {formatDuration(eta.remainingP50)}–
+      {formatDuration(eta.remainingP90)}
+      {risk}
     </span>
   );
 }
 
-function JobLine({ tenant, job }: { tenant: string; job: JobStatus }) {
+function JobLine({ tenant, item, job }: { tenant: string; item: ItemStatus; job: JobStatus }) {
   const name = job.uuid ? (
     <Link href={tenantPath(tenant, `build/${job.uuid}`)}>{job.name}</Link>
   ) : (
@@ -129,7 +120,7 @@ function JobLine({ tenant, job }: { tenant: string; job: JobStatus }) {
         {job.result !== null ? (
           <ResultBadge result={job.result} />
         ) : job.startTime !== null && job.startTime !== undefined ? (
-          <JobProgress job={job} />
+          <JobProgress item={item} job={job} />
         ) : (
           <span className="muted small">{job.waitingStatus ?? (job.queued ? 'queued' : 'waiting')}</span>
         )}
@@ -138,30 +129,46 @@ function JobLine({ tenant, job }: { tenant: string; job: JobStatus }) {
   );
 }
 
-function JobProgress({ job }: { job: JobStatus }) {
+/**
+ * A running job: its elapsed time and what is left as a range (docs/analytics.md#job-estimates);
+ * past the p90 of its successful runs, by how much it is over its usual duration instead of a
+ * frozen percentage.
+ */
+function JobProgress({ item, job }: { item: ItemStatus; job: JobStatus }) {
   const now = useNow();
-  // startTime is in epoch seconds and estimatedTime in seconds (the REST status's units).
+  const range = useJobEta(item, job);
+  // startTime is in epoch seconds (the REST status's unit).
   const elapsed = Math.max(0, now - (job.startTime ?? 0) * 1000);
-  const estimate = job.estimatedTime ? job.estimatedTime * 1000 : null;
   if (job.paused) {
     return <span className="badge tone-warn">paused</span>;
   }
-  if (estimate === null) {
+  if (range === null || range.eta.remainingP50 === null || range.eta.remainingP90 === null) {
     return <span className="small">running {formatDuration(elapsed)}</span>;
   }
-  const percent = Math.min(99, Math.round((elapsed / estimate) * 100));
+  const { eta } = range;
+  if (eta.overdue) {
+    return (
+      <span className="small job-overdue" role="status" aria-label={`${job.name} overdue`}>
+        <span className="badge tone-warn">overdue</span> running {formatDuration(elapsed)} · over its usual duration by{' '}
+        {formatDuration(eta.overdueBy)}
+      </span>
+    );
+  }
+  const remaining = eta.remainingP50 ?? 0;
+  const done = Math.min(99, Math.round((elapsed / Math.max(1, elapsed + remaining)) * 100));
   return (
     <span
       className="progress"
       role="progressbar"
       aria-valuemin={0}
       aria-valuemax={100}
-      aria-valuenow={percent}
+      aria-valuenow={done}
       aria-label={`${job.name} progress`}
+      title={`From ${range.estimate.successes} recent successful runs (${range.estimate.basis}); fails ${percent(range.estimate.failureProbability)}, retried ${percent(range.estimate.retryProbability)} of the time`}
     >
-      <span className="progress-bar" style={{ width: `${percent}%` }} />
+      <span className="progress-bar" style={{ width: `${done}%` }} />
       <span className="progress-text small">
-        {percent}% · {formatDuration(Math.max(0, estimate - elapsed))} left
+        {formatDuration(elapsed)} · {formatDuration(eta.remainingP50)}–{formatDuration(eta.remainingP90)} left
       </span>
     </span>
   );

@@ -3,11 +3,12 @@
  * status-store.ts (snapshot + deltas); rows are memoized per item, so a delta re-renders only
  * the items it changed. Filters (project, pipeline, change, "my changes") live in the URL.
  */
-import { memo, useMemo, useSyncExternalStore } from 'react';
+import { memo, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { useToken } from '../api/hooks';
 import { tokenClaims } from '../api/auth';
 import { ErrorBox, Loading, PageTitle } from '../components/common';
-import { liveStatus, type ItemStatus, type PipelineStatus } from './status-store';
+import { liveStatus, type ItemStatus, type PipelineStatus, type QueueStatus } from './status-store';
+import { QueueRangesContext, type EstimateTable } from './estimates';
 import { ItemCard } from './item-card';
 import { StatusFilters, itemMatcher, type ItemMatcher } from './status-filters';
 import { useUrlParams } from '../url';
@@ -55,7 +56,13 @@ export function StatusPage({ tenant }: { tenant: string }) {
       <StatusFilters pipelines={view.pipelines.map((p) => p.name)} signedIn={me !== null} />
       <div className="pipelines">
         {pipelines.map((pipeline) => (
-          <PipelineView key={pipeline.name} tenant={tenant} pipeline={pipeline} matcher={matcher} />
+          <PipelineView
+            key={pipeline.name}
+            tenant={tenant}
+            pipeline={pipeline}
+            matcher={matcher}
+            estimates={view.estimates}
+          />
         ))}
       </div>
     </section>
@@ -66,10 +73,12 @@ const PipelineView = memo(function PipelineView({
   tenant,
   pipeline,
   matcher,
+  estimates,
 }: {
   tenant: string;
   pipeline: PipelineStatus;
   matcher: ItemMatcher;
+  estimates: EstimateTable;
 }) {
   const count = pipeline.changeQueues.reduce((n, q) => n + q.heads.reduce((m, h) => m + h.length, 0), 0);
   const queues = pipeline.changeQueues
@@ -89,23 +98,44 @@ const PipelineView = memo(function PipelineView({
       </header>
       {pipeline.description && <p className="muted small">{pipeline.description}</p>}
       {queues.map(({ queue, heads }) => (
-        <div className="queue" key={queue.name}>
-          {(pipeline.changeQueues.length > 1 || queue.window > 0) && (
-            <h3 className="queue-name">
-              {queue.name}
-              {queue.branch ? ` (${queue.branch})` : ''}
-              {queue.window > 0 && <span className="muted"> · window {queue.window}</span>}
-            </h3>
-          )}
-          {heads.map((head) => (
-            <ol className="chain" key={head[0].id}>
-              {head.map((item: ItemStatus) => (
-                <ItemCard key={item.id} tenant={tenant} pipeline={pipeline.name} item={item} />
-              ))}
-            </ol>
-          ))}
-        </div>
+        <QueueRanges key={queue.name} pipeline={pipeline} queue={queue} estimates={estimates}>
+          <div className="queue">
+            {(pipeline.changeQueues.length > 1 || queue.window > 0) && (
+              <h3 className="queue-name">
+                {queue.name}
+                {queue.branch ? ` (${queue.branch})` : ''}
+                {queue.window > 0 && <span className="muted"> · window {queue.window}</span>}
+              </h3>
+            )}
+            {heads.map((head) => (
+              <ol className="chain" key={head[0].id}>
+                {head.map((item: ItemStatus) => (
+                  <ItemCard key={item.id} tenant={tenant} pipeline={pipeline.name} item={item} />
+                ))}
+              </ol>
+            ))}
+          </div>
+        </QueueRanges>
       ))}
     </section>
   );
 });
+
+/** The ranges of a queue's items are computed once per queue and clock tick for all its rows (web/src/status/estimates.ts). */
+function QueueRanges({
+  pipeline,
+  queue,
+  estimates,
+  children,
+}: {
+  pipeline: PipelineStatus;
+  queue: QueueStatus;
+  estimates: EstimateTable;
+  children: ReactNode;
+}) {
+  const source = useMemo(
+    () => ({ pipeline: pipeline.name, dependent: pipeline.manager === 'DEPENDENT', queue, estimates }),
+    [pipeline.name, pipeline.manager, queue, estimates],
+  );
+  return <QueueRangesContext.Provider value={source}>{children}</QueueRangesContext.Provider>;
+}

@@ -10,6 +10,7 @@
 import { request, subscribe, onConnectionChange, RequestError } from '../api/client';
 import {
   QueueDeltasDocument,
+  StatusEstimatesDocument,
   StatusSnapshotDocument,
   TenantLevelEventsDocument,
   type StatusPipelineFieldsFragment,
@@ -17,6 +18,7 @@ import {
   type TenantQueueStateFieldsFragment,
 } from '../generated/graphql';
 import { applyDelta, chains, type LiveDelta, type LiveModel, type LivePipeline } from './apply-delta';
+import { NO_ESTIMATES, estimateKeys, estimateTable, type EstimateTable } from './estimates';
 
 export type ItemStatus = StatusItemFieldsFragment;
 export type JobStatus = ItemStatus['jobs'][number];
@@ -32,6 +34,8 @@ export interface StatusView {
   state: TenantQueueState | null;
   eventQueues: { trigger: number; management: number; result: number };
   lastReconfiguredAt: string | null;
+  /** The estimates of the items' jobs and items (docs/analytics.md#job-estimates). */
+  estimates: EstimateTable;
   /** Live deltas are flowing (false while reconnecting or re-reading the snapshot). */
   live: boolean;
   error: RequestError | null;
@@ -43,9 +47,19 @@ const EMPTY: StatusView = {
   state: null,
   eventQueues: { trigger: 0, management: 0, result: 0 },
   lastReconfiguredAt: null,
+  estimates: NO_ESTIMATES,
   live: false,
   error: null,
 };
+
+/** Estimates are read again this long after a job completes, and at most this often (they move slowly). */
+const ESTIMATE_REFRESH_MS = 5_000;
+
+/** Change types after which the history behind the estimates has grown. */
+const HISTORY_CHANGES = new Set(['JobCompleted', 'ItemReported']);
+
+/** The most keys one estimates query asks for (the server's limit). */
+const MAX_KEYS = 500;
 
 /** The page's pipeline of a model pipeline: its queues with their chains (memoized per object). */
 const viewOf = new WeakMap<LivePipeline, PipelineStatus>();
@@ -103,6 +117,7 @@ export class LiveStatus {
   private running = false;
   private snapshotting: Promise<void> | undefined;
   private snapshotAgain = false;
+  private estimateTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly tenant: string) {}
 
@@ -154,6 +169,33 @@ export class LiveStatus {
     this.stopDeltas = undefined;
     this.stopTenantEvents?.();
     this.stopWatchingConnection?.();
+    clearTimeout(this.estimateTimer);
+    this.estimateTimer = undefined;
+  }
+
+  /** Read the estimates again a little later (once for any number of completions meanwhile). */
+  private refreshEstimatesSoon(): void {
+    if (this.estimateTimer !== undefined || !this.running) {
+      return;
+    }
+    this.estimateTimer = setTimeout(() => {
+      void this.refreshEstimates().finally(() => {
+        this.estimateTimer = undefined;
+      });
+    }, ESTIMATE_REFRESH_MS);
+  }
+
+  private async refreshEstimates(): Promise<void> {
+    const keys = estimateKeys(this.view.pipelines).slice(0, MAX_KEYS);
+    try {
+      const data = await request(StatusEstimatesDocument, { tenant: this.tenant, keys });
+      const list = data.tenant?.__typename === 'Tenant' ? data.tenant.estimates : null;
+      if (list?.__typename === 'EstimateList' && this.running) {
+        this.set({ ...this.view, estimates: estimateTable(list.estimates) });
+      }
+    } catch {
+      // The ranges keep the previous estimates; the next completion tries again.
+    }
   }
 
   /** Read the whole status again; deltas keep being applied on top of it. A request while a read runs reads once more after it. */
@@ -196,6 +238,7 @@ export class LiveStatus {
           result: status.resultEventQueue.length,
         },
         lastReconfiguredAt: status.lastReconfiguredAt ?? null,
+        estimates: estimateTable(status.estimates),
         live: this.view.live,
         error: null,
       });
@@ -220,6 +263,9 @@ export class LiveStatus {
             return;
           }
           this.set(applyStatusDelta(this.view, delta as unknown as LiveDelta));
+          if (delta.changes.some((change) => HISTORY_CHANGES.has(change.__typename))) {
+            this.refreshEstimatesSoon();
+          }
         },
         error: (error) => this.set({ ...this.view, live: false, error }),
       },
