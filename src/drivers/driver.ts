@@ -128,7 +128,8 @@ export interface DriverContext<S extends ConnectionSettings> {
 export interface DriverTask {
   name: string;
   role: RoleName;
-  start(): void;
+  /** May resolve once the task is ready: the process listens only after that (a git poller's baselines). */
+  start(): void | Promise<void>;
   stop(): Promise<void>;
 }
 

@@ -38,6 +38,8 @@ import type { ExecutorWorkerOptions, WorkerLogger } from './worker-options';
 export interface ActiveBuild {
   controller: AbortController;
   cancelResult: CancelResult;
+  /** Stopped because the worker stops: handed back unfinished instead of completed (docs/operations.md#shutdown). */
+  handBack: boolean;
   done: Promise<void>;
 }
 
@@ -143,6 +145,7 @@ export class BuildRuntime {
         hostEnv: this.options.hostEnv,
         signal: build.controller.signal,
         cancelResult: () => build.cancelResult,
+        stopNote: () => (build.handBack ? this.handBackNote() : null),
         killGraceMs: this.options.killGraceMs,
         resume: run.resume,
         secrets: run.secrets,
@@ -226,6 +229,35 @@ export class BuildRuntime {
       }
       build.controller.abort();
     });
+  }
+
+  /** The log's last line of a build stopped by the worker's shutdown. */
+  handBackNote(): string {
+    return `Build stopped: executor ${this.id} is shutting down; the build is handed back and runs again from the start (this attempt is not used up)`;
+  }
+
+  /** Whether a build's end is a hand-back: stopped by the worker's shutdown, not finished. */
+  handsBack(build: ActiveBuild, outcome: RunOutcome): boolean {
+    return build.handBack && outcome.canceled === true;
+  }
+
+  /**
+   * Give the build's request back unfinished (docs/operations.md#shutdown) and stop serving its
+   * live log. False when the request is no longer this worker's: the build then completes as usual.
+   */
+  async handBack(params: BuildRequestParams, log: BuildLog): Promise<boolean> {
+    const handedBack = await retryConnectionErrors(
+      () => this.options.repository.handBack(params.buildUuid, this.id, this.now()),
+      {
+        onRetry: (err) =>
+          this.logger.warn({ err, build: params.buildUuid }, 'handing a build back: database away, retrying'),
+      },
+    );
+    if (handedBack) {
+      this.logger.info({ build: params.buildUuid }, 'build handed back unfinished: the executor is shutting down');
+      this.consoles.unregister(params.buildUuid, log);
+    }
+    return handedBack;
   }
 
   /** The outcome of a build that threw: NODE_FAILURE for node problems, else ERROR. */

@@ -88,10 +88,13 @@ export async function continuePausedBuild(
     }
   } catch (err) {
     outcome = runtime.failureOutcome(err, params, log);
-  } finally {
-    log.finish();
-    removeWorkspace(runtime, params, placement.ok && placement.owned ? workspaceRoot : null);
   }
+  log.finish();
+  // Handed back, the build stays paused here: its workspace is kept for the next continue.
+  if (runtime.handsBack(build, outcome) && (await runtime.handBack(params, log))) {
+    return;
+  }
+  removeWorkspace(runtime, params, placement.ok && placement.owned ? workspaceRoot : null);
   await runtime.finish(
     params,
     log,

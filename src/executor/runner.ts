@@ -72,6 +72,11 @@ export interface RunBuildInput {
   signal?: AbortSignal;
   /** Result of a canceled build; asked when the cancel takes effect. Default ABORTED. */
   cancelResult?: () => CancelResult;
+  /**
+   * What the log says when the signal stopped the build; null: `Build canceled (<result>)`. A
+   * note means the build is handed back to run again (executor shutdown): no cleanup step runs.
+   */
+  stopNote?: () => string | null;
   /** Milliseconds clock for timeouts (injectable). */
   clock?: () => number;
   killGraceMs?: number;
@@ -101,6 +106,8 @@ export interface RunOutcome {
    * yet (`result` is the result so far, SUCCESS). Run again with `resume` to finish the build.
    */
   paused?: boolean;
+  /** The signal stopped the build before it ended (`result` is the cancel result). */
+  canceled?: boolean;
 }
 
 /** Files the runner creates for the steps, inside `<workspace>/work/`. */
@@ -313,8 +320,10 @@ async function runPhases(
   }
 
   const postTimeout = params.job.postTimeout;
+  // A build handed back to run again (executor shutdown) runs no cleanup step.
+  const handedBack = (): boolean => (input.stopNote?.() ?? null) !== null;
   for (const step of steps.filter((s) => s.phase === 'post-run')) {
-    if (verdict.aborted && step.step.cleanup !== true) {
+    if (verdict.aborted && (step.step.cleanup !== true || handedBack())) {
       continue;
     }
     if (verdict.nestingReached !== null && (step.step.nestingLevel ?? 0) > verdict.nestingReached) {
@@ -348,8 +357,8 @@ async function runPhases(
 
   if (verdict.aborted) {
     const result = input.cancelResult?.() ?? 'ABORTED';
-    log.write(`Build canceled (${result})`);
-    return { result, errorDetail: null, results: EMPTY_RESULTS, warnings };
+    log.write(input.stopNote?.() ?? `Build canceled (${result})`);
+    return { result, errorDetail: null, results: EMPTY_RESULTS, warnings, canceled: true };
   }
   let result: BuildResult;
   if (verdict.retry) {

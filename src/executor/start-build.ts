@@ -115,7 +115,8 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
       log.write(`${prepared.result}: ${prepared.detail}`);
       outcome = { result: prepared.result, errorDetail: prepared.detail, results: EMPTY_RESULTS, warnings: [] };
     } else if (build.controller.signal.aborted) {
-      outcome = { result: build.cancelResult, errorDetail: null, results: EMPTY_RESULTS, warnings: [] };
+      log.write(build.handBack ? runtime.handBackNote() : `Build canceled (${build.cancelResult})`);
+      outcome = { result: build.cancelResult, errorDetail: null, results: EMPTY_RESULTS, warnings: [], canceled: true };
     } else {
       changedFiles = prepared.changedFiles;
       for (const project of prepared.projects) {
@@ -151,6 +152,9 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
       log.finish();
       removeWorkspace(runtime, params, ownsWorkspace ? workspaceRoot : null);
     }
+  }
+  if (runtime.handsBack(build, outcome) && (await runtime.handBack(params, log))) {
+    return;
   }
   // Masked before anything leaves: a pause hands data and artifacts to dependent jobs.
   outcome = redactOutcome(outcome, secrets.redactor);

@@ -72,8 +72,21 @@ export interface RolesOptions {
 /** Background work of the roles, stopped in reverse order on shutdown. */
 export interface RoleTask {
   name: string;
-  stop(): Promise<void>;
+  /** `deadline`: when the whole shutdown must be over (epoch milliseconds). */
+  stop(deadline: number): Promise<void>;
 }
+
+/**
+ * What a shutdown keeps for after the executor: stopping and handing back the builds still
+ * running (the kill grace and a write) and the rest of the stop (docs/operations.md#shutdown).
+ * Never more than half of what is left.
+ */
+export function buildsFinishBy(deadline: number, killGraceMs: number, now = Date.now()): number {
+  const reserve = Math.min(killGraceMs + HAND_BACK_RESERVE_MS, (deadline - now) / 2);
+  return deadline - reserve;
+}
+
+const HAND_BACK_RESERVE_MS = 2000;
 
 export interface ServiceRoles {
   engine: Engine;
@@ -296,13 +309,18 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       if (roles.has('scheduler')) {
         tasks.push(await startSchedulers(engine, layoutManager, logger));
       }
-      // The drivers' work of the roles this process runs: source intake (git polls, stored webhook deliveries) with `scheduler`.
+      // The drivers' work of the roles this process runs: source intake (git polls, stored webhook
+      // deliveries) with `scheduler`. Awaited before the process listens: a git poller has then
+      // recorded its first-poll baselines, so a push after the start is reported
+      // (docs/operations.md#durable-source-state).
+      const starting: Array<void | Promise<void>> = [];
       for (const task of [...drivers.byDriver.values()].flatMap((runtime) => runtime.tasks)) {
         if (roles.has(task.role)) {
-          task.start();
+          starting.push(task.start());
           tasks.push({ name: task.name, stop: () => task.stop() });
         }
       }
+      await Promise.all(starting);
       if (roles.has('executor')) {
         // Said at start which playbooks this executor can run (docs/executor.md#ansible-on-the-executor).
         const tools = await executor.toolchain.probe();
@@ -319,7 +337,11 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
           );
         }
         executor.worker.start();
-        tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
+        tasks.push({
+          name: 'executor-worker',
+          stop: (deadline) =>
+            executor.worker.stop({ finishBy: buildsFinishBy(deadline, config.executor.killGracePeriod * 1000) }),
+        });
       }
       if (roles.has('launcher')) {
         launcher.start();
