@@ -138,7 +138,7 @@ export interface DeniedResponse {
   };
   /** REST headers: `WWW-Authenticate` on 401. */
   headers: Record<string, string>;
-  /** REST body: the reference's JSON on 401, empty on 403. */
+  /** REST body: the reference's JSON on 401; null on 403 (rest-compat answers its JSON error body). */
   body: AuthFailureBody | null;
 }
 

@@ -75,6 +75,7 @@ export function enginePipeline(pipeline: Pipeline): EnginePipeline {
       decreaseFactor: pipeline.windowDecreaseFactor,
     },
     supercedes: pipeline.supercedes,
+    postReview: pipeline.postReview,
     dequeueOnNewPatchset: pipeline.dequeueOnNewPatchset,
     ignoreDependencies: pipeline.ignoreDependencies,
     disableAfterConsecutiveFailures: pipeline.disableAfterConsecutiveFailures ?? null,

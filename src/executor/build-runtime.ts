@@ -17,6 +17,8 @@ import {
 } from '../model/build-request';
 import type { BuildRequestRecord } from '../store/repositories/build-requests';
 import { retryConnectionErrors } from '../store/links';
+import { ansiblePrivateDir } from './ansible/ansible-build';
+import { AnsibleToolchain } from './ansible/toolchain';
 import type { BuildLog, ConsoleRegistry } from './build-log';
 import { BuildSecretError, redactLogDirectory, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
 import { ensureJobOutput, JobOutputRecorder } from './job-output-json';
@@ -53,6 +55,7 @@ export class NodeFailure extends Error {}
 export class BuildRuntime {
   /** Logs of builds this worker paused: still followed live until the build continues. */
   readonly pausedLogs = new Map<string, BuildLog>();
+  readonly toolchain: AnsibleToolchain;
 
   constructor(
     readonly options: ExecutorWorkerOptions,
@@ -62,7 +65,14 @@ export class BuildRuntime {
     readonly events: EventEmitter,
     readonly now: () => Date,
     readonly logger: WorkerLogger,
-  ) {}
+  ) {
+    this.toolchain = options.toolchain ?? new AnsibleToolchain({ pathEnv: options.hostEnv.PATH });
+  }
+
+  /** The executor's own folder of a build's Ansible files (removed when the build ends). */
+  ansibleDir(params: BuildRequestParams): string {
+    return ansiblePrivateDir(this.options.workRoot, params.buildUuid);
+  }
 
   /**
    * Record the pause (the engine gets `build-paused`); the build leaves this worker. False when
@@ -139,6 +149,13 @@ export class BuildRuntime {
         killGraceMs: this.options.killGraceMs,
         resume: run.resume,
         secrets: run.secrets,
+        ansible: {
+          toolchain: this.toolchain,
+          privateDir: this.ansibleDir(params),
+          // Ansible runs on the executor and reaches every node from there.
+          inventory: this.inventoryOf(params, workspaceRoot, null),
+          sshKeyFor: (node) => this.sshKeyFor(node),
+        },
         jobOutput: new JobOutputRecorder({
           logDir: run.logPlace.dir,
           jobName: params.job.name,
@@ -288,7 +305,8 @@ export class BuildRuntime {
         startTime: times.startTime.toISOString(),
         endTime: endTime.toISOString(),
         errorDetail: outcome.errorDetail,
-        logUrl: times.logUrl,
+        // A playbook may name where its logs are (`zuul.log_url`, docs/executor.md#zuul_return).
+        logUrl: outcome.results.logUrl ?? times.logUrl,
         artifacts,
         data: outcome.results.data,
         childJobs: outcome.results.childJobs,

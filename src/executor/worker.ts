@@ -131,6 +131,8 @@ export class ExecutorWorker {
   }
 
   private async claimAvailable(): Promise<void> {
+    // Builds are judged against what the host offers (docs/executor.md#ansible-on-the-executor).
+    await this.runtime.toolchain.ready();
     const limit = this.concurrency;
     while (this.running && this.active.size < limit) {
       // Paused builds to continue come first: they hold nodes and their dependents are done.

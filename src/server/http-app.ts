@@ -30,6 +30,8 @@ export interface HttpAppOptions {
   bus: { links(): LinkState[] };
   /** The tenants whose schedulers run in this process (undefined when it runs none). */
   leadership?: HealthSources['leadership'];
+  /** The executor's tools (undefined in a process without the executor role). */
+  executorTools?: HealthSources['executorTools'];
   yoga: SluiceYoga;
   services: Services;
   secretRedactor: () => Redactor;
@@ -76,6 +78,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       readiness: options.readiness,
       links: () => options.bus.links(),
       leadership: options.leadership,
+      executorTools: options.executorTools,
     }),
   );
   koa.use(metricsRoute(options.metrics, config.metrics.enabled));

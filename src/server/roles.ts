@@ -25,6 +25,7 @@ import { GitMergerGateway } from '../executor/merger-gateway';
 import type { EngineLayout } from '../engine/ports/layout';
 import { toEngineLayout } from '../engine/layout-adapter';
 import { LocalNodeGateway } from '../launcher/local-node-gateway';
+import { toolchainWarnings } from '../executor/ansible/toolchain';
 import { createExecutorServices, type ExecutorServices } from '../executor/executor-services';
 import { createLauncher, type Launcher } from '../launcher/launcher';
 import { StoreNodeLocker } from '../launcher/node-lock';
@@ -253,6 +254,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
         database.knex,
         (_tenant, canonicalName) => directory.locate(canonicalName)?.name ?? canonicalName,
         options.now,
+        (_tenant, canonicalName) => directory.locate(canonicalName)?.connection ?? null,
       ),
       nodes,
     },
@@ -320,6 +322,20 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       }
       await Promise.all(starting);
       if (roles.has('executor')) {
+        // Said at start which playbooks this executor can run (docs/executor.md#ansible-on-the-executor).
+        const tools = await executor.toolchain.probe();
+        for (const warning of toolchainWarnings(tools)) {
+          logger.warn({ ansible: tools.ansible, sandbox: tools.sandbox }, `executor: ${warning}`);
+        }
+        if (tools.ansible.available) {
+          logger.info(
+            {
+              ansible: tools.ansible.version,
+              sandbox: tools.sandbox.available ? tools.sandbox.version : tools.sandbox.mode,
+            },
+            'executor: playbooks run with ansible-playbook',
+          );
+        }
         executor.worker.start();
         tasks.push({
           name: 'executor-worker',

@@ -111,6 +111,8 @@ export interface EnginePipeline {
   /** False: only changes of projects on a connection the pipeline names (see `pipelineConnections`). */
   allowOtherConnections: boolean;
   reporters: Record<ReporterPhase, ReporterActions>;
+  /** `post-review`: the pipeline runs changes after review (jobs see it as `zuul.post_review`). */
+  postReview?: boolean;
   messages: {
     success: string;
     failure: string;

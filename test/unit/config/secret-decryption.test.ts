@@ -254,7 +254,17 @@ describe('secrets in build requests', () => {
       ['deploy', APP, ['user', 'password', 'keys']],
     ]);
     expect(request.job.run).toEqual([
-      { connection: 'gerrit', project: 'org/app', path: 'deploy.sh', secrets: [{ alias: 'creds', secret: 0 }] },
+      {
+        connection: 'gerrit',
+        project: 'org/app',
+        path: 'deploy.sh',
+        secrets: [{ alias: 'creds', secret: 0 }],
+        // Where it was defined and the defining project's own roles (docs/executor.md#roles).
+        trusted: false,
+        branch: 'master',
+        nestingLevel: 0,
+        roles: [{ type: 'zuul', connection: 'gerrit', project: 'org/app', target: 'app', implicit: true }],
+      },
     ]);
     // The base job's own script sees nothing of it.
     expect(request.job.preRun).toEqual([]);
