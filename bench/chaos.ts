@@ -8,6 +8,8 @@
  *   SLUICE_CHAOS_SEED=1234 ...               # repeat a run's decisions
  *   SLUICE_CHAOS_MERGE_MODE=cherry-pick ...  # instead of the mode drawn from the seed
  *   SLUICE_CHAOS_FINISH_SECONDS=300 ...      # how long the gate gets to finish after the killing
+ *   SLUICE_CHAOS_LEADER_EVERY=10-25 ...      # kill the leading scheduler every 10 to 25 s instead of at moments
+ *   SLUICE_CHAOS_MAX_OPEN=16 ...             # changes pushed and not reported at once (default 6)
  */
 import { runChaos } from '../test/helpers/chaos/chaos-driver';
 import { chaosSeed } from '../test/helpers/chaos/seeded-random';
@@ -18,6 +20,7 @@ async function main(): Promise<void> {
   }
   const kills = Number(process.argv[2] ?? 100);
   const changes = Number(process.argv[3] ?? 60);
+  const leaderEvery = process.env.SLUICE_CHAOS_LEADER_EVERY?.split('-').map((seconds) => Number(seconds) * 1000);
   const figures = await runChaos({
     seed: chaosSeed(),
     processes: 3,
@@ -26,7 +29,8 @@ async function main(): Promise<void> {
     kills,
     killBudgetMs: 60 * 60_000,
     finishBudgetMs: Number(process.env.SLUICE_CHAOS_FINISH_SECONDS ?? 300) * 1000,
-    maxOpen: 6,
+    maxOpen: Number(process.env.SLUICE_CHAOS_MAX_OPEN ?? 6),
+    killLeaderEveryMs: leaderEvery && leaderEvery.length === 2 ? [leaderEvery[0], leaderEvery[1]] : undefined,
     jobSeconds: 1,
     mergeMode: process.env.SLUICE_CHAOS_MERGE_MODE || undefined,
     log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),

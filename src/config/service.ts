@@ -7,7 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import type { ConnectionSettings } from '../drivers/driver';
+import { driverOf } from '../drivers/registry';
 import { componentsSection, executorSection, metricsSection, rolesKey } from './operations-sections';
+import { filesNamedBy, fileProblem } from './service-files';
 import { authSection, connection, graphqlSection, webSite, type AuthConfig } from './service-sections';
 
 export type { AuthConfig, AuthenticatorConfig, GraphQLHardeningConfig } from './service-sections';
@@ -118,10 +121,21 @@ export interface ConfigEnvironment {
 
 /** Parse the YAML text of a service configuration file; `file` is used in messages and for relative paths. */
 export function parseServiceConfig(text: string, file: string, env: ConfigEnvironment = {}): ServiceConfig {
+  return parseLocated(text, file, env).config;
+}
+
+/** The parsed configuration and `at(keyPath)`: `<file>:<line>: <key>` for messages about a key. */
+function parseLocated(
+  text: string,
+  file: string,
+  env: ConfigEnvironment,
+): { config: ServiceConfig; at: (keyPath: Array<string | number>) => string } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter });
   if (doc.errors.length > 0) {
-    throw new ServiceConfigError(doc.errors.map((e) => `${file}: YAML error: ${e.message.split('\n')[0]}`));
+    throw new ServiceConfigError(
+      doc.errors.map((e) => `${file}: YAML error: ${(e.message.split('\n')[0] ?? '').replace(/:$/, '')}`),
+    );
   }
   const raw: unknown = doc.toJS() ?? {};
   const result = serviceConfigSchema.safeParse(raw);
@@ -133,20 +147,23 @@ export function parseServiceConfig(text: string, file: string, env: ConfigEnviro
   const config: ServiceConfig = { ...result.data, source: path.resolve(file) };
   applyEnvironment(config, env);
   resolvePaths(config, path.dirname(path.resolve(file)));
+  const at = (keyPath: Array<string | number>): string =>
+    `${file}${locate(lineOf(doc, lineCounter, keyPath))}: ${keyPath.join('.')}`;
   const unbuilt = config.web.sites.flatMap((site, index) =>
     existsSync(path.join(site.dir, 'index.html'))
       ? []
-      : [
-          `${file}${locate(lineOf(doc, lineCounter, ['web', 'sites', index, 'dir']))}: web.sites.${index}.dir: ${site.dir} has no index.html`,
-        ],
+      : [`${at(['web', 'sites', index, 'dir'])}: ${site.dir} has no index.html`],
   );
   if (unbuilt.length > 0) {
     throw new ServiceConfigError(unbuilt);
   }
-  return config;
+  return { config, at };
 }
 
-/** Read and parse a configuration file. */
+/**
+ * Read and parse a configuration file, and check the files it names
+ * (docs/configuration.md#files-the-configuration-names).
+ */
 export function loadServiceConfig(file: string, env: ConfigEnvironment = {}): ServiceConfig {
   let text: string;
   try {
@@ -156,7 +173,16 @@ export function loadServiceConfig(file: string, env: ConfigEnvironment = {}): Se
       `${file}: cannot read the configuration file (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
     ]);
   }
-  return parseServiceConfig(text, file, env);
+  const { config, at } = parseLocated(text, file, env);
+  const generated = (name: string): boolean => name === LOCAL_ADMIN.name && config.auth.localAdmin === true;
+  const problems = filesNamedBy(config, generated).flatMap((named) => {
+    const problem = fileProblem(named);
+    return problem === undefined ? [] : [`${at(named.keyPath)}: ${problem}`];
+  });
+  if (problems.length > 0) {
+    throw new ServiceConfigError(problems);
+  }
+  return config;
 }
 
 /** The configuration used when no file is given: everything at its default, paths relative to `cwd`. */
@@ -196,20 +222,7 @@ function resolvePaths(config: ServiceConfig, base: string): void {
   }
   addLocalAdminAuthenticator(config);
   for (const conn of Object.values(config.connections)) {
-    if (conn.driver === 'git' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(conn.baseurl)) {
-      conn.baseurl = path.resolve(base, conn.baseurl);
-    }
-    if (conn.driver === 'git' && conn.seedFrom !== undefined) {
-      conn.seedFrom = path.resolve(base, conn.seedFrom);
-    }
-    if (conn.driver === 'github') {
-      for (const key of ['appKeyFile', 'apiTokenFile', 'webhookTokenFile'] as const) {
-        const file = conn[key];
-        if (file !== undefined) {
-          conn[key] = path.resolve(base, file);
-        }
-      }
-    }
+    driverOf(conn)?.connection?.resolvePaths?.(conn, (file) => path.resolve(base, file));
     if (conn.driver === 'local' && conn.root !== undefined) {
       conn.root = path.resolve(base, conn.root);
     }
@@ -245,7 +258,7 @@ function addLocalAdminAuthenticator(config: ServiceConfig): void {
   }
   if (config.auth.authenticators.some((a) => a.name === LOCAL_ADMIN.name)) {
     throw new ServiceConfigError([
-      `auth.localAdmin adds an authenticator named "${LOCAL_ADMIN.name}": rename the configured one`,
+      `${config.source ?? '(defaults)'}: auth.localAdmin adds an authenticator named "${LOCAL_ADMIN.name}": rename the configured one`,
     ]);
   }
   config.auth.authenticators.push({
@@ -295,12 +308,12 @@ function lineOf(doc: Document, counter: LineCounter, keyPath: PropertyKey[]): nu
 }
 
 /**
- * Host part of canonical project names (`<host>/<project>`) for a git connection: its
- * `canonicalHostname`, else the connection's name. Every component derives names through this.
+ * Host part of canonical project names (`<host>/<project>`) of a connection, as its driver says
+ * (a git connection's `canonicalHostname`, else its name). Every component derives names through this.
  */
-export function canonicalHostnameOf(
-  connectionName: string,
-  connection: { canonicalHostname?: string } | undefined,
-): string {
-  return connection?.canonicalHostname ?? connectionName;
+export function canonicalHostnameOf(connectionName: string, settings: ConnectionSettings | undefined): string {
+  const spec = settings === undefined ? undefined : driverOf(settings)?.connection;
+  return settings === undefined || spec === undefined
+    ? connectionName
+    : spec.canonicalHostname(connectionName, settings);
 }

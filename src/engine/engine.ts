@@ -44,6 +44,8 @@ export interface EngineOptions {
   clock: Clock;
   pollIntervalMs?: number;
   batchSize?: number;
+  /** How long a pass takes new work before it commits (docs/operations.md#takeovers-under-repeated-kills); default 2 s. */
+  passBudgetMs?: number;
   uuid?: () => string;
   logger?: SchedulerLogger;
   /** Tenant web root (ending in '/') for status `report_url`. */
@@ -119,6 +121,7 @@ export class Engine {
       clock: this.options.clock,
       pollIntervalMs: this.options.pollIntervalMs ?? 1000,
       batchSize: this.options.batchSize,
+      budgetMs: this.options.passBudgetMs,
       uuid: this.options.uuid,
       logger: this.options.logger,
       onSemaphoreReleased: () => this.wakeAll(),
@@ -303,8 +306,8 @@ export class Engine {
       },
       { isolationLevel: 'repeatable read' },
     );
-    const counts = countPendingEvents(layout, states, pending);
     const now = this.options.clock.now();
+    const counts = countPendingEvents(layout, states, pending, now);
     const status = computeTenantStatus({
       tenant,
       version: SLUICE_VERSION,

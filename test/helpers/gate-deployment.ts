@@ -18,7 +18,8 @@ import { adminToken, liveTestConfig } from './live';
 export const TENANT = 'example';
 export const PROJECT = 'example/hello';
 
-const ENQUEUE = /* GraphQL */ `
+/** The admin enqueue mutation (its result names the accepted event or the error). */
+export const ENQUEUE = /* GraphQL */ `
   mutation ($input: EnqueueInput!) {
     enqueue(input: $input) {
       __typename

@@ -75,7 +75,10 @@ describe('sluice CLI', () => {
     writeFileSync(path.join(dir, 'missing-tenants.yaml'), 'tenantConfig: nowhere.yaml\n');
     const result = await sluice(['validate-config', '--config', path.join(dir, 'missing-tenants.yaml')]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('nowhere.yaml: cannot read the tenant file (ENOENT)');
+    // One line with the file, the line and the key (docs/configuration.md#files-the-configuration-names).
+    expect(result.stderr).toContain(
+      `missing-tenants.yaml:1: tenantConfig: cannot read ${path.join(dir, 'nowhere.yaml')}: no such file\n`,
+    );
   });
 
   it('validate-config exits 1 on a tenant file with a YAML error', async () => {

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { git } from '../../src/sources/git-cli';
+import { ENQUEUE } from '../helpers/gate-deployment';
 import {
   QUICKSTART_PROJECT,
   QUICKSTART_TENANT,
@@ -18,17 +19,6 @@ import {
 } from '../helpers/quickstart-app';
 
 jest.setTimeout(240_000);
-
-const ENQUEUE = /* GraphQL */ `
-  mutation ($input: EnqueueInput!) {
-    enqueue(input: $input) {
-      __typename
-      ... on Error {
-        message
-      }
-    }
-  }
-`;
 
 /** The unit test: waits for the release, fails on any fail-*.txt in the tree, else the quickstart's test. */
 function unitScript(release: string): string {

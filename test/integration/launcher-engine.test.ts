@@ -8,14 +8,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ServiceConfig } from '../../src/config/service';
-import { createLauncher, type Launcher } from '../../src/launcher/launcher';
+import type { Launcher } from '../../src/launcher/launcher';
 import type { EngineJob } from '../../src/model/pipeline-state';
-import type { NodeGateway } from '../../src/engine/ports/nodes';
 import { EngineHarness, nextTenant } from '../engine/harness';
 import { canonical, gitTrigger, job, makeLayout, pipeline } from '../engine/scripted-layout';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { launcherLayout, TestLayouts } from '../helpers/launcher-layout';
+import { launcherLayout } from '../helpers/launcher-layout';
+import { launcherNodes } from '../engine/launcher-nodes';
 
 describe('engine with the launcher', () => {
   let db: TestDatabase;
@@ -46,7 +45,9 @@ describe('engine with the launcher', () => {
       }),
     );
     root = mkdtempSync(path.join(os.tmpdir(), 'sluice-launcher-engine-'));
-    const layouts = new TestLayouts(
+    launcher = launcherNodes(
+      h,
+      db.knex,
       launcherLayout({
         tenant,
         images: [
@@ -67,20 +68,8 @@ describe('engine with the launcher', () => {
           },
         ],
       }),
+      root,
     );
-    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = {
-      dataDir: root,
-      connections: { local: { driver: 'local' } },
-    };
-    launcher = createLauncher({ config, knex: db.knex, layouts, now: h.clock.now.bind(h.clock) });
-    // The engine's node gateway is the launcher's.
-    const gateway: NodeGateway = launcher.gateway;
-    Object.assign(h.nodes, {
-      requestNodes: gateway.requestNodes.bind(gateway),
-      cancelRequest: gateway.cancelRequest.bind(gateway),
-      returnNodes: gateway.returnNodes.bind(gateway),
-      holdNodes: gateway.holdNodes.bind(gateway),
-    });
     await h.start();
   }
 

@@ -9,13 +9,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ServiceConfig } from '../../src/config/service';
-import { createLauncher, type Launcher } from '../../src/launcher/launcher';
-import type { NodeGateway } from '../../src/engine/ports/nodes';
+import type { Launcher } from '../../src/launcher/launcher';
 import { EngineHarness, nextTenant } from '../engine/harness';
 import { job, makeLayout, pipeline } from '../engine/scripted-layout';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { launcherLayout, TestLayouts } from '../helpers/launcher-layout';
+import { launcherLayout } from '../helpers/launcher-layout';
+import { launcherNodes } from '../engine/launcher-nodes';
 
 jest.setTimeout(120_000);
 
@@ -78,7 +77,10 @@ describe('node requests follow the window under a node quota', () => {
       }),
     );
     root = mkdtempSync(path.join(os.tmpdir(), 'sluice-launcher-window-'));
-    const layouts = new TestLayouts(
+    // Node cancels may be dropped, as when the leader that made them died right after its commit.
+    launcher = launcherNodes(
+      h,
+      db.knex,
       launcherLayout({
         tenant,
         images: [{ name: 'debian', type: 'cloud' }],
@@ -98,25 +100,15 @@ describe('node requests follow the window under a node quota', () => {
           },
         ],
       }),
-    );
-    const config: Pick<ServiceConfig, 'connections' | 'dataDir'> = {
-      dataDir: root,
-      connections: { local: { driver: 'local' } },
-    };
-    launcher = createLauncher({ config, knex: db.knex, layouts, now: h.clock.now.bind(h.clock) });
-    const gateway: NodeGateway = launcher.gateway;
-    Object.assign(h.nodes, {
-      requestNodes: gateway.requestNodes.bind(gateway),
-      cancelRequest: (tenant: string, requestId: string) => {
+      root,
+      (gateway, tenantName, requestId) => {
         if (dropCancels) {
           dropped.push(requestId);
           return Promise.resolve();
         }
-        return gateway.cancelRequest(tenant, requestId);
+        return gateway.cancelRequest(tenantName, requestId);
       },
-      returnNodes: gateway.returnNodes.bind(gateway),
-      holdNodes: gateway.holdNodes.bind(gateway),
-    });
+    );
     await h.start();
   }
 

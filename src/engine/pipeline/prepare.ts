@@ -35,6 +35,10 @@ export async function prepareItem(
   }
   if (buildset.mergeState === 'new') {
     const change = item.changes[0];
+    if (change.kind === 'change' && !ctx.mayStartMerge()) {
+      // The pass's budget is spent: the next pass merges (docs/operations.md#takeovers-under-repeated-kills).
+      return { ready: false, changed };
+    }
     if (change.kind === 'change') {
       const outcome = await ctx.gateways.merger.prepare(buildset.mergeItems);
       if (outcome.merged) {

@@ -39,6 +39,11 @@ export interface PassOptions {
   clock: Clock;
   /** Events handled per pass. */
   batchSize?: number;
+  /**
+   * How long (ms, on `clock`) a pass takes new events and starts speculative merges before it
+   * commits what it did and leaves the rest to the next pass (docs/operations.md#takeovers-under-repeated-kills).
+   */
+  budgetMs?: number;
   uuid?: () => string;
   logger?: SchedulerLogger;
   /** Called when a semaphore was released (global semaphores span tenants). */
@@ -64,6 +69,12 @@ export interface PassOptions {
 
 /** The order in which a pass handles the categories of its batch. */
 const ENGINE_EVENT_CATEGORY_ORDER: readonly EngineEventCategory[] = ['management', 'result', 'trigger'];
+
+/**
+ * How long a pass takes new events and starts speculative merges by default: short enough that
+ * a leader killed every few seconds still commits work (docs/operations.md#takeovers-under-repeated-kills).
+ */
+export const DEFAULT_PASS_BUDGET_MS = 2000;
 
 /** Tries of an event whose handler throws before it is marked with an error instead of blocking the tenant. */
 const MAX_EVENT_FAILURES = 3;
@@ -110,6 +121,8 @@ export class PassRunner {
       epoch = this.options.leaseEpoch?.() ?? null;
       const gateways = fence ? fencedGateways(this.options.gateways, () => fence(trx, true)) : this.options.gateways;
       const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid);
+      const deadline = now.getTime() + (this.options.budgetMs ?? DEFAULT_PASS_BUDGET_MS);
+      ctx.budgetSpent = () => this.options.clock.now().getTime() >= deadline;
       committed = ctx;
       // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
       record.eventQueues = (await this.stateRepo.loadTenant(tenant, trx, true)).eventQueues;
@@ -148,7 +161,7 @@ export class PassRunner {
       // Proven again at the commit: the lease is renewed from now, so a long pass leaves its
       // side effects a whole lease to run in (docs/operations.md#leadership-model).
       await fence?.(trx, true);
-      didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted;
+      didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted || ctx.deferred;
     });
     const ctx = committed as PassContext | null;
     if (!ctx) {
@@ -195,6 +208,11 @@ export class PassRunner {
     const outcomes = new Map<number, string>();
     for (const category of ENGINE_EVENT_CATEGORY_ORDER) {
       for (const event of pending.filter((candidate) => candidate.category === category)) {
+        if (outcomes.size > 0 && ctx.budgetSpent()) {
+          // The rest stays pending for the next pass, which runs at once.
+          ctx.deferred = true;
+          return outcomes;
+        }
         const discard = category === 'trigger' && queues.triggerQueueDiscarding;
         outcomes.set(event.id, discard ? 'discarded' : await this.guard(event, () => handle(event)));
       }

@@ -1,7 +1,9 @@
 /**
  * After a restart the new leader sends again what its predecessor may not have: builds without
  * a result and open node requests (both idempotent on the other side), and resume requests of
- * paused builds.
+ * paused builds. A node request whose fulfilment is already waiting to be applied was sent: it
+ * is not sent again, so a gateway that answers every call (the built-in one) does not fulfil it
+ * twice at each takeover (docs/operations.md#takeovers-under-repeated-kills).
  */
 import type { PipelineState } from '../../model/pipeline-state';
 import { buildParams, nodeRequest } from '../jobs/build-params';
@@ -13,6 +15,7 @@ export async function resubmitOutstandingWork(
   layout: EngineLayout,
   pipelines: ReadonlyMap<string, PipelineState>,
   gateways: EngineGateways,
+  answered: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   for (const pipelineConfig of layout.pipelines) {
     const state = pipelines.get(pipelineConfig.name);
@@ -25,7 +28,7 @@ export async function resubmitOutstandingWork(
               // The resume may not have reached the executor before the restart.
               await gateways.executor.resumeBuild(tenant, job.build.uuid);
             }
-          } else if (!job.build && job.nodeRequestId !== null) {
+          } else if (!job.build && job.nodeRequestId !== null && !answered.has(job.nodeRequestId)) {
             await gateways.nodes.requestNodes(nodeRequest(tenant, pipelineConfig, item, job, job.nodeRequestId));
           }
         }

@@ -6,6 +6,7 @@
  * take it now and then; when it loses the lead it stops at once and, should it lead again,
  * starts over from the stored state.
  */
+import { EngineEventRepository } from '../../store/repositories/engine-events';
 import { EngineStateRepository } from '../../store/repositories/engine-state';
 import { LeadershipLostError, TenantLeadership, type LeadershipSettings } from './leadership';
 import { PassRunner, type PassOptions } from './pass';
@@ -31,6 +32,7 @@ export interface TenantSchedulerOptions extends Omit<PassOptions, 'fence' | 'lea
 
 export class TenantScheduler {
   private readonly stateRepo: EngineStateRepository;
+  private readonly events: EngineEventRepository;
   private readonly leadership: TenantLeadership;
   private readonly state: TenantState;
   private readonly passes: PassRunner;
@@ -46,6 +48,7 @@ export class TenantScheduler {
 
   constructor(private readonly options: TenantSchedulerOptions) {
     this.stateRepo = new EngineStateRepository(options.database.knex);
+    this.events = new EngineEventRepository(options.database.knex);
     this.leadership = new TenantLeadership(options.database, options.tenant, options.leadership);
     this.state = new TenantState(this.stateRepo, options.tenant, {
       knex: options.database.knex,
@@ -130,7 +133,8 @@ export class TenantScheduler {
       const layout = this.options.layout();
       await this.passes.sideEffects.resume(this.leadership.epoch);
       if (layout) {
-        await resubmitOutstandingWork(this.tenant, layout, this.state.pipelines, this.options.gateways);
+        const answered = await this.events.pendingNodeFulfilments(this.tenant);
+        await resubmitOutstandingWork(this.tenant, layout, this.state.pipelines, this.options.gateways, answered);
       }
     } catch (error) {
       // The lease (if taken) stays ours until it runs out; the next try takes it again.

@@ -132,6 +132,15 @@ export class EngineEventRepository {
     }));
   }
 
+  /** Request ids of the tenant's unprocessed `nodes-provisioned` events (requests answered, not yet applied). */
+  async pendingNodeFulfilments(tenant: string, trx: Knex = this.knex): Promise<Set<string>> {
+    const rows: Array<{ request_id: string | null }> = await trx('engine_events')
+      .where({ tenant, category: 'result', event_type: 'nodes-provisioned' })
+      .whereNull('processed')
+      .select(trx.raw("payload->>'requestId' as request_id"));
+    return new Set(rows.map((row) => row.request_id).filter((id): id is string => id !== null));
+  }
+
   /**
    * The outcome of one event, or null when there is no such event (`managementOf`: only a
    * management event of this tenant).

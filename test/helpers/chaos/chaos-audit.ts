@@ -26,6 +26,8 @@ export interface ChaosAudit {
   duplicateMerges: number[];
   /** Buildsets with more than one final build of a job (work done twice; retries are not final). */
   duplicateBuilds: number;
+  /** Node requests fulfilled more than once (a request sent again by a new leader although it had been answered). */
+  duplicateNodeFulfilments: number;
   /** Changes still in a queue. */
   stuck: number[];
   /** Changes whose report or merge differs from what their job decided (success merged, failure not). */
@@ -91,6 +93,15 @@ async function duplicateFinalBuilds(knex: Knex, tenant: string): Promise<number>
   return rows.length;
 }
 
+async function duplicateNodeFulfilments(knex: Knex, tenant: string): Promise<number> {
+  const rows = await knex('engine_events')
+    .where({ tenant, event_type: 'nodes-provisioned' })
+    .groupByRaw("payload->>'requestId'")
+    .havingRaw('count(*) > 1')
+    .select(knex.raw("payload->>'requestId' as request_id"));
+  return rows.length;
+}
+
 async function count(query: Knex.QueryBuilder): Promise<number> {
   const [row] = (await query.count({ n: '*' })) as Array<{ n: string | number }>;
   return Number(row?.n ?? 0);
@@ -108,6 +119,7 @@ export async function auditChaos(
     duplicateReports: [],
     duplicateMerges: [],
     duplicateBuilds: await duplicateFinalBuilds(knex, options.tenant),
+    duplicateNodeFulfilments: await duplicateNodeFulfilments(knex, options.tenant),
     stuck: [...queued].sort((a, b) => a - b),
     wrongOutcome: [],
     leftovers: {
@@ -146,6 +158,7 @@ export function auditClean(audit: ChaosAudit): boolean {
     audit.duplicateReports.length === 0 &&
     audit.duplicateMerges.length === 0 &&
     audit.duplicateBuilds === 0 &&
+    audit.duplicateNodeFulfilments === 0 &&
     audit.stuck.length === 0 &&
     audit.wrongOutcome.length === 0 &&
     Object.values(audit.leftovers).every((n) => n === 0)

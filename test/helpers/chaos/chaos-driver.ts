@@ -13,9 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { ServeProcess } from '../recovery-deployment';
-import { auditChaos, auditClean, changeProgress, type ChaosAudit } from './chaos-audit';
+import { auditChaos, auditClean, changeProgress, mergeCounts, type ChaosAudit } from './chaos-audit';
 import { chaosDeployment, type ChaosDeployment } from './chaos-deployment';
-import { MOMENT_KINDS, waitForMoment, type MomentSources } from './kill-moments';
+import { leaderPid, MOMENT_KINDS, waitForMoment, type MomentSources } from './kill-moments';
 import { SeededRandom } from './seeded-random';
 
 const TENANT = 'example';
@@ -41,6 +41,11 @@ export interface ChaosOptions {
   jobSeconds: number;
   /** `org/app`'s merge mode; drawn from the seed among {@link MERGE_MODES} when unset. */
   mergeMode?: string;
+  /**
+   * Kill the leading scheduler every so many ms (drawn between the two bounds) instead of at
+   * moments: takeovers back to back, each new leader starting from what the last one committed.
+   */
+  killLeaderEveryMs?: readonly [number, number];
   log?: (line: string) => void;
 }
 
@@ -65,6 +70,9 @@ export interface ChaosFigures {
   /** Whether every change was finished before the finish budget ran out. */
   finished: boolean;
   durationMs: number;
+  /** Changes merged (on master) and reported when the killing stopped. */
+  mergedWhileKilling: number;
+  reportedWhileKilling: number;
   loadBefore: number[];
   loadAfter: number[];
   kills: KillPoint[];
@@ -181,12 +189,24 @@ async function gateSummary(deployment: ChaosDeployment): Promise<string> {
   );
 }
 
-/** The gate is at rest: nothing left to run or to process. */
-async function atRest(deployment: ChaosDeployment, total: number): Promise<boolean> {
+/** Nothing left to run or to process now. */
+async function restingNow(deployment: ChaosDeployment, total: number): Promise<boolean> {
   const { knex } = deployment.database;
   const open = await knex('build_requests').whereNot({ state: 'completed' }).first('id');
   const pending = await knex('engine_events').whereNull('processed').first('id');
   return open === undefined && pending === undefined && (await finished(deployment, total));
+}
+
+/**
+ * The gate is at rest: nothing to run or process, and still so after a few polls of the
+ * repository (the last merge's `ref-updated` is written by the next poll, 0.5 s later).
+ */
+async function atRest(deployment: ChaosDeployment, total: number): Promise<boolean> {
+  if (!(await restingNow(deployment, total))) {
+    return false;
+  }
+  await sleep(2000);
+  return restingNow(deployment, total);
 }
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
@@ -246,9 +266,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       pushError === null &&
       !(pushed === options.changes && (await finished(deployment, pushed)))
     ) {
-      const kind = decide.pick(MOMENT_KINDS);
-      const timerMs = decide.int(200, 2500);
-      const followOwner = decide.chance(0.75);
+      const kind = options.killLeaderEveryMs ? 'timer' : decide.pick(MOMENT_KINDS);
+      const timerMs = options.killLeaderEveryMs ? decide.int(...options.killLeaderEveryMs) : decide.int(200, 2500);
+      const followOwner = options.killLeaderEveryMs !== undefined || decide.chance(0.75);
       const draw = decide.next();
       const restartDelay = decide.int(0, 1500);
       if (kind === 'starting') {
@@ -262,6 +282,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
         }
       }
       const moment = await waitForMoment(sources, kind === 'starting' ? 'timer' : kind, { timerMs, timeoutMs: 8000 });
+      if (options.killLeaderEveryMs) {
+        moment.owner = await leaderPid(sources);
+      }
       const alive = slots.filter((slot) => slot.process !== null);
       if (alive.length === 0) {
         await sleep(100);
@@ -289,7 +312,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       );
       restart(deployment, target, restartDelay, log);
     }
-    log(`killing stopped after ${kills.length} kill points; ${pushed} changes pushed`);
+    const mergedWhileKilling = (await mergeCounts(deployment.appRepo)).size;
+    const reportedWhileKilling = (await changeProgress(sources.knex, TENANT)).reported.size;
+    log(
+      `killing stopped after ${kills.length} kill points; ${pushed} changes pushed, ` +
+        `${reportedWhileKilling} reported, ${mergedWhileKilling} merged`,
+    );
     await pusher;
     if (pushError !== null) {
       throw pushError;
@@ -325,6 +353,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       clean,
       finished: done,
       durationMs: Date.now() - started,
+      mergedWhileKilling,
+      reportedWhileKilling,
       loadBefore,
       loadAfter: os.loadavg(),
       kills,

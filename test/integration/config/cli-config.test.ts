@@ -2,46 +2,23 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { main } from '../../../src/server/cli';
 import { openDatabase } from '../../../src/store/database';
 import { ReconfigureRequestRepository } from '../../../src/store/repositories/reconfigure-requests';
 import { buildFixtureRepos, type FixtureRepos } from '../../helpers/config-fixtures';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { runCli as sluice, useCliDatabase } from '../../helpers/cli-run';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
-const savedDatabaseUrl = process.env.DATABASE_URL;
-
-/** Run the CLI in-process, capturing what it writes. */
-async function sluice(args: string[]): Promise<{ code: number; stdout: string }> {
-  let stdout = '';
-  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    return true;
-  });
-  try {
-    const code = await main(args);
-    return { code, stdout };
-  } finally {
-    spy.mockRestore();
-  }
-}
+// The reconfigure request goes to a fresh PostgreSQL test database when one is available
+// (the CLI reads DATABASE_URL), otherwise to the embedded store of the test deployment.
+const cliDatabase = useCliDatabase();
 
 // git and PGlite work on a loaded machine.
 jest.setTimeout(60_000);
 
 let dir: string;
 let repos: FixtureRepos;
-let postgres: TestDatabase | undefined;
 
 beforeAll(async () => {
-  // The reconfigure request goes to a fresh PostgreSQL test database when one is available
-  // (the CLI reads DATABASE_URL), otherwise to the embedded store of the test deployment.
-  postgres = savedDatabaseUrl ? await createTestDatabase({ backend: 'postgres', migrate: false }) : undefined;
-  if (postgres?.url !== undefined) {
-    process.env.DATABASE_URL = postgres.url;
-  } else {
-    delete process.env.DATABASE_URL;
-  }
   dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-cli-config-'));
   repos = await buildFixtureRepos(path.join(__dirname, '../../fixtures/config/basic'));
   cpSync(path.join(__dirname, '../../fixtures/config/basic/main.yaml'), path.join(dir, 'main.yaml'));
@@ -52,10 +29,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (savedDatabaseUrl !== undefined) {
-    process.env.DATABASE_URL = savedDatabaseUrl;
-  }
-  await postgres?.destroy();
   repos.cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -73,6 +46,44 @@ describe('sluice validate-config and reconfigure', () => {
     expect(result.code).toBe(1);
   });
 
+  it('--offline loads the tenants on local repositories and says which it left out', async () => {
+    writeFileSync(
+      path.join(dir, 'offline-main.yaml'),
+      `${readFileSync(path.join(dir, 'main.yaml'), 'utf8')}- tenant:\n    name: on-github\n    source:\n      github:\n` +
+        '        config-projects: [org/config]\n        untrusted-projects: [org/app]\n',
+    );
+    writeFileSync(
+      path.join(dir, 'offline.yaml'),
+      `${readFileSync(path.join(dir, 'sluice.yaml'), 'utf8').replace('main.yaml', 'offline-main.yaml')}` +
+        // A host that resolves nowhere: any request would fail the projects it reads.
+        '  github:\n    driver: github\n    server: github.example.invalid\n    apiToken: t\n    webhookToken: s\n',
+    );
+    const result = await sluice(['validate-config', '--offline', '--config', path.join(dir, 'offline.yaml')]);
+    expect(result.stdout).toContain(
+      'tenant tenant-one: 3 project(s), 2 pipeline(s), 4 job(s), 1 error(s), 0 warning(s)',
+    );
+    expect(result.stdout).toContain(
+      'tenant on-github: not loaded (--offline): 2 of its 2 project(s) are on remote connection(s) github\n',
+    );
+    expect(result.stdout).toMatch(/\n1 error\(s\), 0 warning\(s\)\n$/);
+    expect(result.code).toBe(1); // tenant-one's error
+  });
+
+  it('a GitHub App key that is no PEM key is a configuration error, one line, not "ok" and a decoder error', async () => {
+    writeFileSync(path.join(dir, 'bad.pem'), 'not a key\n');
+    writeFileSync(
+      path.join(dir, 'bad-pem.yaml'),
+      'tenantConfig: main.yaml\nconnections:\n  github:\n    driver: github\n    appId: 1\n    appKeyFile: bad.pem\n    webhookToken: s\n',
+    );
+    const result = await sluice(['validate-config', '--config', path.join(dir, 'bad-pem.yaml')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `sluice: invalid configuration:\n  ${path.join(dir, 'bad-pem.yaml')}:6: connections.github.appKeyFile: ` +
+        `${path.join(dir, 'bad.pem')} does not hold an RSA private key in PEM\n`,
+    );
+  });
+
   it('validates the quickstart without creating repositories under its baseurl', async () => {
     const copy = path.join(dir, 'quickstart');
     cpSync(path.join(ROOT, 'examples', 'quickstart'), copy, { recursive: true });
@@ -88,9 +99,10 @@ describe('sluice validate-config and reconfigure', () => {
     const result = await sluice(['reconfigure', '--config', path.join(dir, 'sluice.yaml'), '--tenant', 'tenant-one']);
     expect(result.stdout).toMatch(/Reconfiguration of tenant tenant-one requested \(request \d+\)\./);
     expect(result.code).toBe(0);
+    const url = cliDatabase.url();
     const database =
-      postgres?.url !== undefined
-        ? openDatabase({ kind: 'postgres', url: postgres.url })
+      url !== undefined
+        ? openDatabase({ kind: 'postgres', url })
         : openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'data', 'pgdata') });
     try {
       const claimed = await new ReconfigureRequestRepository(database.knex).claimPending(new Date());

@@ -42,6 +42,7 @@ describeMultiProcess('chaos: processes SIGKILLed at random moments of gate runs'
         duplicateReports: [],
         duplicateMerges: [],
         duplicateBuilds: 0,
+        duplicateNodeFulfilments: 0,
         stuck: [],
         wrongOutcome: [],
         leftovers: {
