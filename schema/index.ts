@@ -20,6 +20,7 @@ import './semaphore';
 import './launcher';
 import './status';
 import './estimates';
+import './analytics';
 import './queue-changes';
 import './queue-events';
 import './autohold';

@@ -4,6 +4,7 @@
  * together with the queue state that caused them (nothing is reported twice after a restart).
  */
 import type { Knex } from 'knex';
+import { AnalyticsRepository } from '../store/repositories/analytics';
 import { BuildRepository } from '../store/repositories/builds';
 import { BuildsetRepository, type BuildsetRecord } from '../store/repositories/buildsets';
 import type { BuildHistoryWriter } from './ports/history';
@@ -70,6 +71,10 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
     if (input.resultData !== undefined) {
       await this.builds.setResultData(buildId, input.resultData);
     }
+  }
+
+  async recordGateReset(input: Parameters<BuildHistoryWriter['recordGateReset']>[0]): Promise<void> {
+    await new AnalyticsRepository(this.knex).recordGateReset(input);
   }
 
   private inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {

@@ -19,6 +19,7 @@ import * as dashboardGaps from './migrations/0019-dashboard-gaps';
 import * as connectionEvents from './migrations/0020-connection-events';
 import * as githubCheckRuns from './migrations/0023-github-check-runs';
 import * as durationSamples from './migrations/0024-duration-samples';
+import * as analytics from './migrations/0025-analytics';
 
 interface Migration {
   name: string;
@@ -43,6 +44,7 @@ const MIGRATIONS: Migration[] = [
   connectionEvents,
   githubCheckRuns,
   durationSamples,
+  analytics,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

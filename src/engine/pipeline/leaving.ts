@@ -5,6 +5,8 @@
  */
 import { reportToDrivers } from './driver-reports';
 import type { ChangeInfo } from '../../model/changes';
+import type { GateResetCause } from '../../model/gate-resets';
+import { recordGateReset } from '../analytics/gate-resets';
 import type { DequeueReason, ItemState, QueueState } from '../../model/pipeline-state';
 import { countDependencies, tooManyDependencies } from '../dependencies';
 import { allItemsBehind, itemsBehind } from '../item-predicates';
@@ -45,7 +47,8 @@ export function dequeueItem(
  * Cancel the jobs of one item and give it a new buildset (docs/gating.md#canceling-jobs). Only
  * for an item nothing is tested on top of; otherwise {@link resetItemAndBehind}.
  */
-export async function resetItem(ctx: PassContext, item: ItemState): Promise<void> {
+export async function resetItem(ctx: PassContext, item: ItemState, cause: GateResetCause): Promise<void> {
+  await recordGateReset(ctx, item, cause);
   await cancelJobs(ctx, item, 'reset');
   if (item.buildset.historyId !== null && item.buildset.result === null) {
     await ctx.history.finishBuildset(item.buildset.historyId, { result: 'DEQUEUED', message: null, at: ctx.now });
@@ -59,10 +62,15 @@ export async function resetItem(ctx: PassContext, item: ItemState): Promise<void
  * Reset an item and every item behind it, at any depth: they were all tested on top of it
  * (docs/gating.md#canceling-jobs, docs/gating.md#resets).
  */
-export async function resetItemAndBehind(ctx: PassContext, queue: QueueState, item: ItemState): Promise<void> {
+export async function resetItemAndBehind(
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+  cause: GateResetCause,
+): Promise<void> {
   const behind = allItemsBehind(queue, item);
-  await resetItem(ctx, item);
-  await resetItems(ctx, behind);
+  await resetItem(ctx, item, cause);
+  await resetItems(ctx, behind, cause);
 }
 
 /**
@@ -70,10 +78,10 @@ export async function resetItemAndBehind(ctx: PassContext, queue: QueueState, it
  * reset), finished builds included. Items never prepared (outside the window) hold nothing
  * computed on that state and keep their buildset.
  */
-export async function resetItems(ctx: PassContext, items: readonly ItemState[]): Promise<void> {
+export async function resetItems(ctx: PassContext, items: readonly ItemState[], cause: GateResetCause): Promise<void> {
   for (const item of items) {
     if (item.buildset.configured) {
-      await resetItem(ctx, item);
+      await resetItem(ctx, item, cause);
     }
   }
 }
@@ -89,7 +97,7 @@ export async function removeItem(
   item: ItemState,
   reason: DequeueReason,
 ): Promise<void> {
-  await resetItems(ctx, allItemsBehind(queue, item));
+  await resetItems(ctx, allItemsBehind(queue, item), { kind: 'item-ahead-dequeued', by: item.uuid });
   await cancelJobs(ctx, item, 'dequeue');
   if (item.live && item.buildset.result === null) {
     item.buildset.result = 'DEQUEUED';

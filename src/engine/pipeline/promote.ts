@@ -35,7 +35,7 @@ export async function promote(
       if (item.buildset.jobs.some((job) => job.build !== null && job.build.result === null)) {
         restarted += 1;
       }
-      await resetItem(ctx, item);
+      await resetItem(ctx, item, { kind: 'promoted', by: null });
     }
     queue.items = desired;
     // Items before the first difference keep their place in the tree (re-parenting one would

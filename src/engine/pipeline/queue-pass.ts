@@ -76,7 +76,7 @@ async function processOneItem(
   if (needed.state === 'missing') {
     item.dequeuedNeedingChange = needed.message;
     // Items behind were tested with this one underneath (docs/gating.md#resets).
-    await resetItems(ctx, allItemsBehind(queue, item));
+    await resetItems(ctx, allItemsBehind(queue, item), { kind: 'dependency-dequeued', by: item.uuid });
     await cancelJobs(ctx, item, 'dequeue');
     await reportItem(pipeline, ctx, queue, item);
     dequeueItem(pipeline, ctx, queue, item, { kind: 'dependency-dequeued', message: needed.message });
@@ -144,7 +144,7 @@ async function advanceItem(
     // Everything behind this item was tested on its old base too, finished builds included:
     // a reset of this item alone would let their results count (docs/gating.md#resets).
     item.itemAhead = nnfiUuid;
-    await resetItemAndBehind(ctx, queue, item);
+    await resetItemAndBehind(ctx, queue, item, { kind: 'item-ahead-failed', by: ahead.uuid });
     ctx.publish({
       type: 'item-moved',
       pipeline: pipeline.name,
@@ -204,7 +204,8 @@ async function reportAndDequeue(
   const outcome = await reportItem(pipeline, ctx, queue, item);
   dequeueItem(pipeline, ctx, queue, item, { kind: 'reported', result: outcome.result });
   if (outcome.result !== 'SUCCESS' || outcome.mergeFailed) {
-    await resetItems(ctx, behind);
+    const kind = outcome.result === 'SUCCESS' ? 'merge-failed' : 'item-ahead-failed';
+    await resetItems(ctx, behind, { kind, by: item.uuid });
   }
 }
 
@@ -220,7 +221,7 @@ async function dequeueMissingRequirements(
   const behind = allItemsBehind(queue, item);
   await reportItem(pipeline, ctx, queue, item);
   dequeueItem(pipeline, ctx, queue, item, { kind: 'requirements-not-met', message: reason });
-  await resetItems(ctx, behind);
+  await resetItems(ctx, behind, { kind: 'requirements-not-met', by: item.uuid });
 }
 
 /**

@@ -1,4 +1,5 @@
 /** The build-history port: the SQL reporter's writes (docs/gating.md#build-history). */
+import type { GateResetCauseKind } from '../../model/gate-resets';
 import type { BuildResult, BuildsetResult } from '../../model/results';
 import type { NewRef } from '../../store/repositories/refs';
 
@@ -54,4 +55,14 @@ export interface BuildHistoryWriter {
     buildId: number,
     input: { eventType: 'paused' | 'resumed'; eventTime: Date; resultData?: Record<string, unknown> },
   ): Promise<void>;
+  /** An item reset, with its cause (docs/analytics.md#gate-resets). */
+  recordGateReset(input: {
+    tenant: string;
+    pipeline: string;
+    project: string;
+    itemUuid: string;
+    cause: GateResetCauseKind;
+    causedBy: string | null;
+    at: Date;
+  }): Promise<void>;
 }

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { BuildResult } from '../../model/results';
 import { DurationSampleRepository } from './duration-samples';
+import { flakyCondition } from './run-outcomes';
 import { HistoryCountRepository } from './history-counts';
 import {
   countRows,
@@ -237,6 +238,7 @@ export class BuildRepository {
         log_url: input.logUrl ?? null,
         final: input.final ?? true,
         held: input.held ?? false,
+        flaky: flakyCondition(trx, input.result),
       })
       .returning('*');
     if (!row) {

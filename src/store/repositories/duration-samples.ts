@@ -13,10 +13,9 @@ import {
   type DurationSamples,
   type SampleKey,
 } from '../../model/estimates';
-import type { BuildResult } from '../../model/results';
+import { FAILED_RUN } from './run-outcomes';
 
-/** Build results that count as a failed run (a failure of the job itself, not of the system around it). */
-const FAILED: ReadonlySet<string> = new Set<BuildResult>(['FAILURE', 'POST_FAILURE', 'TIMED_OUT', 'RETRY_LIMIT']);
+const FAILED: ReadonlySet<string> = new Set<string>(FAILED_RUN);
 
 /** A finished build as the samples need it. */
 export interface FinishedBuild {
