@@ -52,6 +52,8 @@ export function pipeline(
     },
     supercedes: [],
     dequeueOnNewPatchset: true,
+    flakyRetries: 0,
+    flakyThreshold: null,
     ignoreDependencies: false,
     disableAfterConsecutiveFailures: null,
     require: [],
