@@ -382,17 +382,8 @@ describe('runBuild with playbooks', () => {
 
   it('runs trusted playbooks of a project the change touches from the branch as merged', async () => {
     const s = setup({ 'run.yaml': localPlay('    - command: echo proposed by the change\n') });
-    const change = {
-      connection: 'local',
-      project: 'org/app',
-      branch: 'master',
-      ref: 'refs/changes/01/1/1',
-      change: 1,
-      patchset: '1',
-      oldrev: null,
-      newrev: null,
-      mergeMode: 'merge-resolve' as const,
-    };
+    // Change 1,1 of org/app is part of the speculative state.
+    const change = { ...buildParams().item, mergeMode: 'merge-resolve' as const };
     const asMerged: Array<[string, string, string]> = [];
     const branchTree = (connection: string, project: string, branch: string, target: string): Promise<string> => {
       asMerged.push([connection, project, branch]);
