@@ -7,7 +7,7 @@
 import type { Driver, OptionMap, OptionReaders } from '../drivers/driver';
 import { driverNamed } from '../drivers/registry';
 import { ConfigObjectError, ErrorName } from './config-error';
-import { compileRegex, readRegexList } from './regex';
+import { compileRegex, readRegexList, warnDeprecatedRegexes } from './regex';
 import { checkKeys, optBool, optStrList, requireMap, strList, toPlainData } from './schema-helpers';
 import { isYamlMapping } from './yaml-source';
 
@@ -24,14 +24,23 @@ function syntax(message: string, attribute: string): ConfigObjectError {
   return new ConfigObjectError(message, ErrorName.syntax, attribute);
 }
 
-/** The configuration's readers for a driver's options under `attribute`. */
-function readers(attribute: string): OptionReaders {
+/**
+ * The configuration's readers for a driver's options under `attribute`; warnings (the reference's
+ * deprecations, docs/project-configuration.md#config-errors) go to `warnings`.
+ */
+function readers(attribute: string, warnings: ConfigObjectError[]): OptionReaders {
   return {
     keys: (map, allowed, required, where) => checkKeys(map, new Set(allowed), required, where),
     bool: (map, key) => optBool(map, key),
     strings: (value, key) => strList(value, key),
     optStrings: (map, key) => optStrList(map, key),
-    regexes: (value) => readRegexList(value, attribute).forEach((regex) => compileRegex(regex, attribute)),
+    regexes: (value) => {
+      const regexes = readRegexList(value, attribute);
+      regexes.forEach((regex) => compileRegex(regex, attribute));
+      warnDeprecatedRegexes(regexes, attribute, warnings);
+    },
+    deprecatedRegexes: (patterns) => warnDeprecatedRegexes(patterns, attribute, warnings),
+    warn: (name, message) => warnings.push(new ConfigObjectError(message, name, attribute, 'warning')),
     fail: (message) => {
       throw syntax(message, attribute);
     },
@@ -62,29 +71,44 @@ function filters(value: unknown, attribute: string): OptionMap[] {
   });
 }
 
-/** Validate the trigger filters of one connection; returns them as plain data. */
-export function validateTrigger(driver: string, value: unknown, attribute: string): Array<Record<string, unknown>> {
+/** Validate the trigger filters of one connection (warnings to `warnings`); returns them as plain data. */
+export function validateTrigger(
+  driver: string,
+  value: unknown,
+  attribute: string,
+  warnings: ConfigObjectError[],
+): Array<Record<string, unknown>> {
   const list = filters(value, attribute);
   const rules = rulesOf(driver, 'triggers', attribute, 'triggers');
   for (const filter of list) {
-    rules.validate(filter, readers(attribute), attribute);
+    rules.validate(filter, readers(attribute, warnings), attribute);
   }
   return list.map((filter) => toPlainData(filter) as Record<string, unknown>);
 }
 
-/** Validate a reporter's options for one connection. */
-export function validateReporter(driver: string, value: unknown, attribute: string): Record<string, unknown> {
+/** Validate a reporter's options for one connection (warnings to `warnings`). */
+export function validateReporter(
+  driver: string,
+  value: unknown,
+  attribute: string,
+  warnings: ConfigObjectError[],
+): Record<string, unknown> {
   const options = value === null || value === undefined ? {} : requireMap(value, attribute);
   const rules = rulesOf(driver, 'reporters', attribute, 'reporter');
-  rules.validate(options, readers(attribute), attribute);
+  rules.validate(options, readers(attribute, warnings), attribute);
   return toPlainData(options) as Record<string, unknown>;
 }
 
-/** Validate pipeline `require`/`reject` options for one connection. */
-export function validateRequirement(driver: string, value: unknown, attribute: string): Record<string, unknown> {
+/** Validate pipeline `require`/`reject` options for one connection (warnings to `warnings`). */
+export function validateRequirement(
+  driver: string,
+  value: unknown,
+  attribute: string,
+  warnings: ConfigObjectError[],
+): Record<string, unknown> {
   const options = value === null || value === undefined ? {} : requireMap(value, attribute);
   const rules = rulesOf(driver, 'requirements', attribute, 'pipeline requirements');
-  rules.validate(options, readers(attribute), attribute);
+  rules.validate(options, readers(attribute, warnings), attribute);
   return toPlainData(options) as Record<string, unknown>;
 }
 

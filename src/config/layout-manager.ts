@@ -273,7 +273,10 @@ export class LayoutManager {
   private async readTenantFile(): Promise<ReturnType<typeof readTenantFile>> {
     const file = this.options.config.tenantConfig;
     if (file === undefined) {
-      return { abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map() }, problems: [] };
+      return {
+        abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map(), roles: new Map() },
+        problems: [],
+      };
     }
     let text: string;
     try {
@@ -284,7 +287,7 @@ export class LayoutManager {
         return { abide: this.currentAbide, problems: this.problems };
       }
       return {
-        abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map() },
+        abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map(), roles: new Map() },
         problems: [{ message: `cannot read the tenant file ${file}` }],
       };
     }

@@ -43,8 +43,15 @@ export interface OptionReaders {
   strings(value: unknown, key: string): string[];
   /** An optional string or list of strings. */
   optStrings(map: OptionMap, key: string): string[] | undefined;
-  /** `str`, `{regex, negate}` or a list of either: each must compile. */
+  /**
+   * `str`, `{regex, negate}` or a list of either: each must compile; one RE2 lacks adds a `Regex
+   * Deprecation` warning.
+   */
   regexes(value: unknown): void;
+  /** Patterns a driver compiles itself: a `Regex Deprecation` warning for each one RE2 lacks. */
+  deprecatedRegexes(patterns: readonly string[]): void;
+  /** A warning (the object still loads) of the reference's name `name`. */
+  warn(name: string, message: string): void;
   /** A configuration error with this message. */
   fail(message: string): never;
 }

@@ -17,8 +17,9 @@ export function pipelineMatches(
   event: TriggerEvent,
   change: ChangeInfo,
   connection: string,
+  now: Date,
 ): boolean {
-  return triggersMatch(pipeline, event, connection, change.ref, change.branch, change);
+  return triggersMatch(pipeline, event, connection, change.ref, change.branch, change, now);
 }
 
 /**
@@ -30,12 +31,13 @@ export function mayEnterPipeline(
   pipeline: EnginePipeline,
   event: TriggerSubject['event'],
   connection: string,
+  now: Date,
 ): boolean {
   const ref = event.ref ?? (event.branch !== undefined ? `refs/heads/${event.branch}` : undefined);
   const branch =
     event.branch ??
     (ref === undefined ? undefined : ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null);
-  return triggersMatch(pipeline, event, connection, ref, branch, undefined);
+  return triggersMatch(pipeline, event, connection, ref, branch, undefined, now);
 }
 
 function triggersMatch(
@@ -45,8 +47,9 @@ function triggersMatch(
   ref: string | undefined,
   branch: string | null | undefined,
   change: ChangeInfo | undefined,
+  now: Date,
 ): boolean {
-  const subject: TriggerSubject = { event, pipeline: pipeline.name, connection, ref, branch, change };
+  const subject: TriggerSubject = { event, pipeline: pipeline.name, connection, ref, branch, change, now };
   return pipeline.triggers.some((trigger) => trigger.matches(subject));
 }
 

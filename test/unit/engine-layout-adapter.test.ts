@@ -53,6 +53,7 @@ describe('engine layout adapter', () => {
         ref,
         branch: undefined,
         change: undefined,
+        now: new Date(0),
       });
     expect([post.driver, post.events, refUpdated('refs/heads/master'), refUpdated('refs/tags/v1')]).toEqual([
       'git',

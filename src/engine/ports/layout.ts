@@ -30,6 +30,8 @@ export interface TriggerSubject {
   branch: string | null | undefined;
   /** The event's change; undefined while not read (the trigger then judges the event's own fields). */
   change: ChangeInfo | undefined;
+  /** The pass's clock (review-age requirements, docs/github.md#requirements). */
+  now: Date;
 }
 
 /**
@@ -87,9 +89,9 @@ export interface ChangeRequirement {
   status?: string[];
   /**
    * A driver's own options (docs/github.md#requirements), compiled by its rules: why the change
-   * fails them (require) or matches them (reject), or null.
+   * fails them (require) or matches them (reject) at `now` (the pass's clock), or null.
    */
-  driverCheck?: (change: ChangeInfo) => string | null;
+  driverCheck?: (change: ChangeInfo, now: Date) => string | null;
 }
 
 export interface EnginePipeline {

@@ -151,7 +151,7 @@ describe('secrets at layout load', () => {
     const withoutKey = memoryLayout(PROJECTS, '', new Map([[CONFIG, new Error('database down')]]));
     expect(withoutKey.errors.map((e) => e.shortError)).toEqual(
       expect.arrayContaining([
-        'Unable to decrypt secret site: the secrets key of project config is not available.',
+        'Unable to decrypt secret site: the secrets key of project config is not available (database down).',
         'Unable to decrypt secret deploy: the secrets key of project org/app is not available.',
       ]),
     );
