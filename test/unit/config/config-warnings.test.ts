@@ -48,6 +48,9 @@ describe('regex deprecation', () => {
         2,
       ],
     ]);
+    expect(layout.errors[0].error).toMatch(
+      /^Zuul encountered a deprecated syntax while parsing its configuration in the repo org\/a on branch master\./,
+    );
     expect(layout.jobs.get('a')?.[0].branchMatcher).toEqual({
       kind: 'explicit',
       regexes: [{ pattern: '(?!stable/).*', negate: false }],
