@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 // Import boundaries (docs/development.md#import-boundaries): a file in one of these folders may import its own folder
 // and the folders its row names, nothing else. Folders not in the table (test/, bench/, scripts/) are
 // unrestricted. Bottom up, as in docs/development.md#layout: server -> (rest-compat, subscriptions, schema) -> (engine,
-// launcher, executor, config, auth, sources) -> (store, secrets, model).
+// launcher, executor, config, auth) -> drivers -> (sources, engine ports) -> (store, secrets, model).
 const FOLDERS = {
   model: 'src/model',
   store: 'src/store',
@@ -30,12 +30,12 @@ const MAY_IMPORT = {
   store: ['model'],
   secrets: ['model'],
   sources: ['model', 'store', 'secrets'],
-  config: ['model', 'store', 'secrets', 'sources'],
+  config: ['model', 'store', 'secrets', 'sources', 'drivers'],
   auth: ['model', 'store', 'secrets', 'config'],
   engine: ['model', 'store', 'secrets', 'config', 'auth'],
   launcher: ['model', 'store', 'secrets', 'config', 'auth', 'engine'],
   executor: ['model', 'store', 'secrets', 'config', 'auth', 'sources', 'engine'],
-  drivers: ['model', 'store', 'secrets', 'sources', 'config', 'engine'],
+  drivers: ['model', 'store', 'sources', 'engine'],
   schema: ['model', 'store', 'secrets', 'sources', 'config', 'auth', 'engine', 'launcher', 'executor'],
   subscriptions: ['model', 'store', 'secrets', 'sources', 'config', 'auth', 'engine', 'launcher', 'executor', 'schema'],
   'rest-compat': ['model', 'store', 'secrets', 'config', 'auth', 'schema'],
@@ -43,18 +43,19 @@ const MAY_IMPORT = {
 };
 
 // Files allowed more than their folder's row until the change that removes the import lands.
-const BOUNDARY_EXCEPTIONS = [
-  // Until the Driver interface and registry land (issue #33): the files moved into src/drivers keep their imports.
-  { file: 'src/config/drivers.ts', alsoImports: ['drivers'] },
-  { file: 'src/config/load-tenants.ts', alsoImports: ['drivers'] },
-  { file: 'src/config/service-sections.ts', alsoImports: ['drivers'] },
-  { file: 'src/engine/layout-adapter.ts', alsoImports: ['drivers'] },
-  { file: 'src/executor/merger-gateway.ts', alsoImports: ['drivers'] },
-  { file: 'src/drivers/github/roles.ts', alsoImports: ['server'] },
-];
+const BOUNDARY_EXCEPTIONS = [];
 
-// Folders that implement the engine's ports (src/engine/ports) and may import nothing else of it.
-const ENGINE_PORTS_ONLY = ['launcher', 'executor', 'drivers'];
+// Folders that others may import only through a few of their paths: the engine through its ports (for the
+// folders that implement them), the drivers through their registry and interface (for the configuration loader).
+const NARROW_IMPORTS = [
+  { folder: 'engine', except: ['./ports'], importers: ['launcher', 'executor', 'drivers'], what: 'the ports' },
+  {
+    folder: 'drivers',
+    except: ['./registry.ts', './driver.ts'],
+    importers: ['config'],
+    what: 'the registry and the Driver interface',
+  },
+];
 
 function boundaryRule(folder, alsoImports = []) {
   const allowed = [...MAY_IMPORT[folder], ...alsoImports];
@@ -64,9 +65,10 @@ function boundaryRule(folder, alsoImports = []) {
     const message = `${FOLDERS[folder]} may import only ${allowed.join(', ') || 'nothing'} (docs/development.md#import-boundaries).`;
     zones.push({ target: FOLDERS[folder], from: forbidden.map((other) => FOLDERS[other]), message });
   }
-  if (ENGINE_PORTS_ONLY.includes(folder)) {
-    const message = `${FOLDERS[folder]} may import only the ports of the engine, src/engine/ports (docs/development.md#import-boundaries).`;
-    zones.push({ target: FOLDERS[folder], from: FOLDERS.engine, except: ['./ports'], message });
+  for (const narrow of NARROW_IMPORTS.filter((entry) => entry.importers.includes(folder))) {
+    const paths = narrow.except.map((part) => `${FOLDERS[narrow.folder]}/${part.replace(/^\.\//, '')}`).join(', ');
+    const message = `${FOLDERS[folder]} may import only ${narrow.what} of ${FOLDERS[narrow.folder]}, ${paths} (docs/development.md#import-boundaries).`;
+    zones.push({ target: FOLDERS[folder], from: FOLDERS[narrow.folder], except: narrow.except, message });
   }
   if (zones.length === 0) {
     return {};

@@ -39,6 +39,8 @@ async function main(): Promise<void> {
       maxOpen,
       ...outcome.figures,
       buildsetsReset: Number(resets[0]?.n ?? 0),
+      refused: plan.refused.size,
+      dequeuedByAdmin: outcome.dequeued.size,
       merged: outcome.merged.length,
       mistakes: mistakes.length,
       engineErrors: h.errors.length,

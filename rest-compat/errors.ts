@@ -15,15 +15,16 @@ export class RestError extends Error {
     this.name = 'RestError';
   }
 
-  /** The JSON body; null for an empty body. */
-  body(): Record<string, unknown> | null {
+  /** The JSON body. */
+  body(): Record<string, unknown> {
     return { error: this.errorName, description: this.message };
   }
 }
 
 /**
  * A refusal of the security core (src/auth/gate.ts): 401 with the reference's JSON and
- * `WWW-Authenticate`, or 403 with an empty body.
+ * `WWW-Authenticate`, or 403 with the JSON error body the OpenAPI documents (the reference
+ * sends an empty one; docs/rest.md#deliberate-differences-from-the-reference).
  */
 export class RestDeniedError extends RestError {
   constructor(readonly denied: DeniedResponse) {
@@ -36,8 +37,8 @@ export class RestDeniedError extends RestError {
     this.name = 'RestDeniedError';
   }
 
-  override body(): Record<string, unknown> | null {
-    return this.denied.body === null ? null : { ...this.denied.body };
+  override body(): Record<string, unknown> {
+    return this.denied.body === null ? super.body() : { ...this.denied.body };
   }
 }
 

@@ -89,10 +89,6 @@ export function restRouter(options: RestRouterOptions): Koa.Middleware {
         ctx.set(key, value);
       }
       const body = restError.body();
-      if (body === null) {
-        ctx.body = ''; // a 403 has an empty body (docs/security.md#who-may-do-what-rules)
-        return;
-      }
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = JSON.stringify(options.redactor?.().redactJson(body) ?? body);
     }

@@ -1,5 +1,6 @@
 /** Tenant-level capabilities (REST `T/info` adds them to the service information). */
 import { defaultRealm } from '../src/auth/capabilities';
+import { isReadRestricted } from '../src/auth/gate';
 import type { Layout } from '../src/config/layout';
 import { builder } from './infra/builder';
 import type { GraphQLContext } from './infra/context';
@@ -26,9 +27,12 @@ const TenantCapabilities = builder.objectRef<TenantCapabilitiesSource>('TenantCa
     }),
     readProtected: t.boolean({
       nullable: false,
-      description: 'True when reading the tenant requires a token (the tenant has access rules).',
-      resolve: ({ tenant }, _args, ctx) =>
-        (ctx.services.auth.policies().tenantPolicy(tenant)?.accessRules.length ?? 0) > 0,
+      description:
+        'True when reading the tenant requires a token (the tenant has access rules, or anonymous-read-access: false).',
+      resolve: ({ tenant }, _args, ctx) => {
+        const policy = ctx.services.auth.policies().tenantPolicy(tenant);
+        return policy !== undefined && isReadRestricted(policy);
+      },
     }),
     niz: t.boolean({
       nullable: false,

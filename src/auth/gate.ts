@@ -18,8 +18,15 @@ export type Gate = 'public' | 'token' | 'admin';
 export interface AccessPolicy {
   accessRules: readonly string[];
   adminRules: readonly string[];
+  /** Reading needs a matching access rule (or admin) even when `accessRules` is empty. */
+  readRestricted?: boolean;
   /** The realm dashboards should log in with (`authentication-realm`), when set. */
   authenticationRealm?: string;
+}
+
+/** Whether reading needs a token: access rules, or anonymous reads turned off. */
+export function isReadRestricted(policy: AccessPolicy): boolean {
+  return policy.accessRules.length > 0 || policy.readRestricted === true;
 }
 
 /** Where policies come from; implemented over the loaded tenant configuration. */
@@ -86,6 +93,7 @@ export class RequestAuth {
       principal: this.principal,
       rules: this.policies.rules(),
       accessRules: policy.accessRules,
+      readRestricted: policy.readRestricted,
       adminRules: tenant === ROOT_SCOPE ? [] : policy.adminRules,
       onUnknownRule: this.onUnknownRule,
     });
@@ -98,8 +106,7 @@ export class RequestAuth {
    * unknown tenants to 404 before calling this.
    */
   check(gate: Gate, tenant: string): GateResult {
-    const restricted = this.policyOf(tenant).accessRules.length > 0;
-    const needsToken = gate !== 'public' || restricted;
+    const needsToken = gate !== 'public' || isReadRestricted(this.policyOf(tenant));
     if (!this.outcome.ok && needsToken) {
       return { allowed: false, status: 401, failure: this.outcome.failure };
     }
@@ -131,7 +138,7 @@ export interface DeniedResponse {
   };
   /** REST headers: `WWW-Authenticate` on 401. */
   headers: Record<string, string>;
-  /** REST body: the reference's JSON on 401, empty on 403. */
+  /** REST body: the reference's JSON on 401; null on 403 (rest-compat answers its JSON error body). */
   body: AuthFailureBody | null;
 }
 
@@ -192,6 +199,7 @@ export interface TenantAccessSettings {
   name: string;
   accessRules?: readonly string[];
   adminRules?: readonly string[];
+  readRestricted?: boolean;
 }
 
 /**
@@ -207,7 +215,7 @@ export function tenantFilePolicies(input: {
   const tenants = new Map(
     input.tenants.map((t): [string, AccessPolicy] => [
       t.name,
-      { accessRules: t.accessRules ?? [], adminRules: t.adminRules ?? [] },
+      { accessRules: t.accessRules ?? [], adminRules: t.adminRules ?? [], readRestricted: t.readRestricted },
     ]),
   );
   const root: AccessPolicy = {

@@ -147,8 +147,10 @@ export interface AccessQuery {
   /** The caller; null for anonymous requests. */
   principal: Principal | null;
   rules: RuleSet;
-  /** Rule names from `access-rules`; empty means anyone may read. */
+  /** Rule names from `access-rules`; empty means anyone may read unless `readRestricted`. */
   accessRules: readonly string[];
+  /** Reading needs a matching access rule (or admin) even when `accessRules` is empty (`anonymous-read-access: false`). */
+  readRestricted?: boolean;
   /** Rule names from `admin-rules` (the root has none). */
   adminRules?: readonly string[];
   /**
@@ -173,8 +175,9 @@ export interface AccessDecision {
  */
 export function decideAccess(query: AccessQuery): AccessDecision {
   const { principal, tenant } = query;
+  const restricted = query.accessRules.length > 0 || query.readRestricted === true;
   if (principal === null) {
-    return { canRead: query.accessRules.length === 0, isAdmin: false };
+    return { canRead: !restricted, isAdmin: false };
   }
   const override = query.adminOverride ?? principal.authenticator.allowAuthzOverride;
   if (override && overrideTenants(principal.claims).includes(tenant)) {
@@ -192,7 +195,7 @@ export function decideAccess(query: AccessQuery): AccessDecision {
       return ruleMatches(rule, principal.claims, context);
     });
   const isAdmin = anyMatches(query.adminRules ?? []);
-  const canRead = isAdmin || query.accessRules.length === 0 || anyMatches(query.accessRules);
+  const canRead = isAdmin || !restricted || anyMatches(query.accessRules);
   return { canRead, isAdmin };
 }
 

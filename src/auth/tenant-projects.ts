@@ -24,10 +24,7 @@ export function tenantFileProjectResolver(config: ServiceConfig): ProjectResolve
       return undefined;
     }
     for (const [connection, spec] of Object.entries(entry.source as Record<string, unknown>)) {
-      const hostname = canonicalHostnameOf(
-        connection,
-        config.connections[connection] as { canonicalHostname?: string } | undefined,
-      );
+      const hostname = canonicalHostnameOf(connection, config.connections[connection]);
       const lists = spec as { 'config-projects'?: unknown; 'untrusted-projects'?: unknown } | null;
       for (const name of [
         ...projectNames(lists?.['config-projects']),

@@ -164,9 +164,14 @@ export function buildRepositoryError(
 function formatMessage(input: BuildErrorInput): string {
   const { location, severity, name } = input;
   const context = location.context;
+  // The reference's deprecations (and its generic syntax warning) say "deprecated syntax".
+  const deprecation =
+    name === ErrorName.syntaxWarning ||
+    name.endsWith(' Deprecation') ||
+    name === 'Github Trigger Configuration Warning';
   const problem =
     severity === 'warning'
-      ? name === ErrorName.syntaxWarning
+      ? deprecation
         ? 'deprecated syntax'
         : 'configuration warning'
       : name === ErrorName.syntax

@@ -1,172 +1,136 @@
 /**
- * Trigger, reporter and requirement options per driver
- * (docs/project-configuration.md#triggers-reporters-and-requirements, docs/gating.md#sluices-own-rules). The `git`,
- * `timer`, `zuul` and `github` (docs/github.md#trigger-filters) drivers are validated in full; options of the other
- * code-review drivers (gerrit, gitlab) are parsed structurally only, since Sluice has no such connections yet.
+ * Trigger, reporter and requirement options of a pipeline, per connection, validated and
+ * compiled by the rules of the connection's driver (src/drivers/registry.ts;
+ * docs/project-configuration.md#triggers-reporters-and-requirements). This module names no driver:
+ * it hands each driver the configuration's readers, which throw the loader's configuration errors.
  */
+import type { Driver, OptionMap, OptionReaders } from '../drivers/driver';
+import { driverNamed } from '../drivers/registry';
 import { ConfigObjectError, ErrorName } from './config-error';
-import { compileRegex, readRegexList } from './regex';
-import { checkKeys, optBool, optStrList, requireMap, strList, toPlainData, type ConfigMap } from './schema-helpers';
+import { compileRegex, readRegexList, warnDeprecatedRegexes } from './regex';
+import { checkKeys, optBool, optStrList, requireMap, strList, toPlainData } from './schema-helpers';
 import { isYamlMapping } from './yaml-source';
-import { GITHUB_REPORTER_KEYS, validateGitHubRequirement, validateGitHubTrigger } from '../drivers/github/rules';
 
-/** Connection-less drivers that may be named directly as trigger/reporter keys. */
-const IMPLICIT_DRIVERS = new Set(['timer', 'zuul']);
-const GIT_EVENTS = ['ref-updated', 'patchset-created'];
-/** Statuses a git change can have (Gerrit's names; the git driver has no abandoned changes). */
-const GIT_CHANGE_STATUSES = ['NEW', 'MERGED'];
-const ZUUL_EVENTS = ['parent-change-enqueued', 'project-change-merged', 'image-build', 'image-validate'];
-
-/** Resolve a trigger/reporter key to its driver, or throw "Unknown Connection". */
+/** Resolve a trigger/reporter key to its driver (a connection, or a driver pipelines may name directly), or throw "Unknown Connection". */
 export function driverFor(key: string, connections: Readonly<Record<string, string>>, attribute: string): string {
-  const driver = connections[key] ?? (IMPLICIT_DRIVERS.has(key) ? key : undefined);
+  const driver = connections[key] ?? (driverNamed(key)?.implicit === true ? key : undefined);
   if (driver === undefined) {
     throw new ConfigObjectError(`Unknown connection named "${key}".`, ErrorName.unknownConnection, attribute);
   }
   return driver;
 }
 
-function filters(value: unknown, attribute: string): ConfigMap[] {
+function syntax(message: string, attribute: string): ConfigObjectError {
+  return new ConfigObjectError(message, ErrorName.syntax, attribute);
+}
+
+/**
+ * The configuration's readers for a driver's options under `attribute`; warnings (the reference's
+ * deprecations, docs/project-configuration.md#config-errors) go to `warnings`.
+ */
+function readers(attribute: string, warnings: ConfigObjectError[]): OptionReaders {
+  return {
+    keys: (map, allowed, required, where) => checkKeys(map, new Set(allowed), required, where),
+    bool: (map, key) => optBool(map, key),
+    strings: (value, key) => strList(value, key),
+    optStrings: (map, key) => optStrList(map, key),
+    regexes: (value) => {
+      const regexes = readRegexList(value, attribute);
+      regexes.forEach((regex) => compileRegex(regex, attribute));
+      warnDeprecatedRegexes(regexes, attribute, warnings);
+    },
+    deprecatedRegexes: (patterns) => warnDeprecatedRegexes(patterns, attribute, warnings),
+    warn: (name, message) => warnings.push(new ConfigObjectError(message, name, attribute, 'warning')),
+    fail: (message) => {
+      throw syntax(message, attribute);
+    },
+  };
+}
+
+/** The rules of one kind a driver has, or a configuration error saying it has none. */
+function rulesOf<K extends 'triggers' | 'reporters' | 'requirements'>(
+  driver: string,
+  kind: K,
+  attribute: string,
+  none: string,
+): NonNullable<Driver[K]> {
+  const rules = driverNamed(driver)?.[kind];
+  if (rules === undefined) {
+    throw syntax(`The ${driver} driver has no ${none}`, attribute);
+  }
+  return rules as NonNullable<Driver[K]>;
+}
+
+function filters(value: unknown, attribute: string): OptionMap[] {
   const list = Array.isArray(value) ? value : [value];
   return list.map((entry) => {
     if (!isYamlMapping(entry)) {
-      throw new ConfigObjectError(
-        `expected a dictionary for dictionary value @ data['${attribute}']`,
-        ErrorName.syntax,
-        attribute,
-      );
+      throw syntax(`expected a dictionary for dictionary value @ data['${attribute}']`, attribute);
     }
     return entry;
   });
 }
 
-/** Validate the trigger filters of one connection; returns them as plain data. */
-export function validateTrigger(driver: string, value: unknown, attribute: string): Array<Record<string, unknown>> {
+/** Validate the trigger filters of one connection (warnings to `warnings`); returns them as plain data. */
+export function validateTrigger(
+  driver: string,
+  value: unknown,
+  attribute: string,
+  warnings: ConfigObjectError[],
+): Array<Record<string, unknown>> {
   const list = filters(value, attribute);
-  for (const f of list) {
-    switch (driver) {
-      case 'git': {
-        checkKeys(f, new Set(['event', 'ref', 'ignore-deletes', 'debug']), ['event'], `data['${attribute}']`);
-        for (const event of strList(f.event, attribute)) {
-          if (!GIT_EVENTS.includes(event)) {
-            throw new ConfigObjectError(
-              `Unknown git event "${event}" (expected one of ${GIT_EVENTS.join(', ')})`,
-              ErrorName.syntax,
-              attribute,
-            );
-          }
-        }
-        if (f.ref !== undefined) {
-          readRegexList(f.ref, attribute).forEach((r) => compileRegex(r, attribute));
-        }
-        optBool(f, 'ignore-deletes');
-        optBool(f, 'debug');
-        break;
-      }
-      case 'timer': {
-        checkKeys(f, new Set(['time', 'dereference', 'debug']), ['time'], `data['${attribute}']`);
-        const time = f.time;
-        if (typeof time !== 'string' || !validCron(time)) {
-          throw new ConfigObjectError(`Invalid timer specification "${String(time)}"`, ErrorName.syntax, attribute);
-        }
-        optBool(f, 'dereference');
-        optBool(f, 'debug');
-        break;
-      }
-      case 'zuul': {
-        checkKeys(f, new Set(['event', 'pipeline', 'debug']), ['event'], `data['${attribute}']`);
-        for (const event of strList(f.event, attribute)) {
-          if (!ZUUL_EVENTS.includes(event)) {
-            throw new ConfigObjectError(`Unknown zuul event "${event}"`, ErrorName.syntax, attribute);
-          }
-        }
-        if (f.pipeline !== undefined) {
-          readRegexList(f.pipeline, attribute).forEach((r) => compileRegex(r, attribute));
-        }
-        optBool(f, 'debug');
-        break;
-      }
-      case 'github':
-        validateGitHubTrigger(f, attribute);
-        break;
-      default:
-        // Code-review drivers: keep the options; they are validated once such connections exist.
-        if (f.event === undefined) {
-          throw new ConfigObjectError(
-            `required key not provided @ data['${attribute}']['event']`,
-            ErrorName.syntax,
-            attribute,
-          );
-        }
-    }
+  const rules = rulesOf(driver, 'triggers', attribute, 'triggers');
+  for (const filter of list) {
+    rules.validate(filter, readers(attribute, warnings), attribute);
   }
-  return list.map((f) => toPlainData(f) as Record<string, unknown>);
+  return list.map((filter) => toPlainData(filter) as Record<string, unknown>);
 }
 
-/** Validate a reporter's options for one connection. */
-export function validateReporter(driver: string, value: unknown, attribute: string): Record<string, unknown> {
+/** Validate a reporter's options for one connection (warnings to `warnings`). */
+export function validateReporter(
+  driver: string,
+  value: unknown,
+  attribute: string,
+  warnings: ConfigObjectError[],
+): Record<string, unknown> {
   const options = value === null || value === undefined ? {} : requireMap(value, attribute);
-  switch (driver) {
-    case 'git':
-      checkKeys(options, new Set(['submit', 'comment']), [], `data['${attribute}']`);
-      optBool(options, 'submit');
-      optBool(options, 'comment');
-      break;
-    case 'zuul':
-      checkKeys(options, new Set(['image-built', 'image-validated']), [], `data['${attribute}']`);
-      optBool(options, 'image-built');
-      optBool(options, 'image-validated');
-      break;
-    case 'github':
-      checkKeys(options, new Set(GITHUB_REPORTER_KEYS), [], `data['${attribute}']`);
-      break;
-    case 'timer':
-      throw new ConfigObjectError('The timer driver has no reporter', ErrorName.syntax, attribute);
-    default:
-      break;
-  }
+  const rules = rulesOf(driver, 'reporters', attribute, 'reporter');
+  rules.validate(options, readers(attribute, warnings), attribute);
   return toPlainData(options) as Record<string, unknown>;
 }
 
-/** Validate pipeline `require`/`reject` options for one connection. */
-export function validateRequirement(driver: string, value: unknown, attribute: string): Record<string, unknown> {
+/** Validate pipeline `require`/`reject` options for one connection (warnings to `warnings`). */
+export function validateRequirement(
+  driver: string,
+  value: unknown,
+  attribute: string,
+  warnings: ConfigObjectError[],
+): Record<string, unknown> {
   const options = value === null || value === undefined ? {} : requireMap(value, attribute);
-  switch (driver) {
-    case 'git': {
-      checkKeys(options, new Set(['open', 'current-patchset', 'status']), [], `data['${attribute}']`);
-      optBool(options, 'open');
-      optBool(options, 'current-patchset');
-      for (const status of optStrList(options, 'status') ?? []) {
-        if (!GIT_CHANGE_STATUSES.includes(status)) {
-          throw new ConfigObjectError(
-            `Unknown git change status "${status}" (expected one of ${GIT_CHANGE_STATUSES.join(', ')})`,
-            ErrorName.syntax,
-            attribute,
-          );
-        }
-      }
-      break;
-    }
-    case 'github':
-      validateGitHubRequirement(options, attribute);
-      break;
-    case 'timer':
-    case 'zuul':
-      throw new ConfigObjectError(`The ${driver} driver has no pipeline requirements`, ErrorName.syntax, attribute);
-    default:
-      optStrList(options, 'status');
-      break;
-  }
+  const rules = rulesOf(driver, 'requirements', attribute, 'pipeline requirements');
+  rules.validate(options, readers(attribute, warnings), attribute);
   return toPlainData(options) as Record<string, unknown>;
 }
 
-const CRON_FIELD = /^(\*|\?|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/[0-9]+)?(,(\*|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/[0-9]+)?)*$/;
+type CompiledTrigger = ReturnType<NonNullable<Driver['triggers']>['compile']>;
+type CompiledReporter = ReturnType<NonNullable<Driver['reporters']>['compile']>;
+type CompiledRequirement = ReturnType<NonNullable<Driver['requirements']>['compile']>;
 
-/** 5 cron fields, an optional 6th (seconds) and an optional 7th (jitter seconds). */
-function validCron(spec: string): boolean {
-  const fields = spec.trim().split(/\s+/);
-  if (fields.length < 5 || fields.length > 7) {
-    return false;
-  }
-  return fields.every((f) => CRON_FIELD.test(f));
+/** The engine's form of a validated trigger filter (src/engine/layout-adapter.ts); null for a driver without triggers. */
+export function compileTrigger(driver: string, filter: OptionMap, connection: string): CompiledTrigger | null {
+  return driverNamed(driver)?.triggers?.compile(filter, connection) ?? null;
+}
+
+/** What the engine acts on of a validated reporter. */
+export function compileReporter(driver: string, options: OptionMap): CompiledReporter {
+  return driverNamed(driver)?.reporters?.compile(options) ?? {};
+}
+
+/** The engine's form of a validated `require` / `reject` entry (without its connection). */
+export function compileRequirement(
+  driver: string,
+  options: OptionMap,
+  mode: 'require' | 'reject',
+): CompiledRequirement {
+  return driverNamed(driver)?.requirements?.compile(options, mode) ?? {};
 }

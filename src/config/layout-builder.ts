@@ -58,6 +58,7 @@ import {
 import { projectRecords } from './layout-projects';
 import { BUILTIN_NOOP } from './builtin-jobs';
 import { checkSecretDecrypts, type SecretKeys } from './secret-check';
+import { checkConfigureProjects } from './configure-projects';
 import { createRedactor, secretStrings } from '../secrets/redact';
 
 export type { LoadedProject } from './layout-collect';
@@ -118,12 +119,16 @@ class LayoutBuilder {
   private readonly sections = new Map<string, Section>();
   private readonly providerDefs = new Map<string, ProviderDefinition>();
 
-  constructor(private readonly input: BuildLayoutInput) {
-    for (const e of input.initialErrors) {
+  private readonly input: BuildLayoutInput;
+
+  constructor(input: BuildLayoutInput) {
+    const checked = checkConfigureProjects(input.projects);
+    this.input = { ...input, projects: checked.projects };
+    for (const e of [...input.initialErrors, ...checked.errors]) {
       this.errors.add(e);
     }
     this.resolver = new ProjectResolver(
-      input.projects.map((p) => ({
+      this.input.projects.map((p) => ({
         name: p.name,
         canonicalName: p.canonicalName,
         connectionName: p.connectionName,

@@ -4,7 +4,7 @@
  * order, each with the context it will be parsed in. Problems of the files themselves (YAML
  * syntax, unknown item kinds, ignored locations) become config errors here.
  */
-import { ErrorName, type ErrorCollector, type SourceContext } from './config-error';
+import { ErrorName, type ConfigObjectError, type ErrorCollector, type SourceContext } from './config-error';
 import type { FilePragma, ParseContext } from './parse-context';
 import { parsePragma } from './parse-misc';
 import type { ProjectResolver } from './project-resolver';
@@ -25,6 +25,8 @@ export interface LoadedProject {
   branchShas: Record<string, string>;
   /** Only the protected branches were loaded (`exclude-unprotected-branches` on a connection that has protection). */
   protectedBranchesOnly?: boolean;
+  /** Branches matched by `always-dynamic-branches` that are not loaded (sorted). */
+  dynamicBranches?: string[];
   files: ReadonlyMap<string, ReadonlyArray<{ path: string; text: string }>>;
   /** Default locations present but ignored because an earlier one exists, per branch. */
   ignoredLocations: ReadonlyMap<string, readonly string[]>;
@@ -134,15 +136,14 @@ class ItemCollector {
       }
       let pragma: FilePragma = {};
       for (const item of parsed.items.filter((i) => i.key === 'pragma')) {
+        const location = { context, mark: item.mark, stanza: { kind: 'pragma' } };
+        const warnings: ConfigObjectError[] = [];
         try {
-          pragma = { ...pragma, ...stripUndefined(parsePragma(item.body)) };
+          pragma = { ...pragma, ...stripUndefined(parsePragma(item.body, warnings)) };
         } catch (err) {
-          this.errors.reportException(
-            { context, mark: item.mark, stanza: { kind: 'pragma' } },
-            err,
-            keyLines(item.body),
-          );
+          this.errors.reportException(location, err, keyLines(item.body));
         }
+        warnings.forEach((warning) => this.errors.reportException(location, warning, keyLines(item.body)));
       }
       for (const item of parsed.items) {
         if (item.key === 'pragma') {

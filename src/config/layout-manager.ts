@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { driverOf } from '../drivers/registry';
 import type { ConfigError } from './config-error';
 import type { Layout, LayoutProject } from './layout';
 import { buildLayout, type BuildLayoutInput } from './layout-builder';
@@ -86,8 +87,8 @@ export class LayoutManager {
     this.now = options.now ?? (() => new Date());
     this.uuid = options.uuid ?? randomUUID;
     this.timer = options.timer ?? REAL_TIMER;
-    const intervals = Object.values(options.config.connections).flatMap((c) =>
-      c.driver === 'git' ? [c.pollInterval] : [],
+    const intervals = Object.values(options.config.connections).flatMap(
+      (c) => driverOf(c)?.connection?.pollInterval?.(c) ?? [],
     );
     this.pollMs = 1000 * (options.pollInterval ?? (intervals.length > 0 ? Math.min(...intervals) : 60));
     this.configErrors = new ConfigErrorRepository(options.knex);
@@ -272,7 +273,10 @@ export class LayoutManager {
   private async readTenantFile(): Promise<ReturnType<typeof readTenantFile>> {
     const file = this.options.config.tenantConfig;
     if (file === undefined) {
-      return { abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map() }, problems: [] };
+      return {
+        abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map(), roles: new Map() },
+        problems: [],
+      };
     }
     let text: string;
     try {
@@ -283,7 +287,7 @@ export class LayoutManager {
         return { abide: this.currentAbide, problems: this.problems };
       }
       return {
-        abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map() },
+        abide: { tenants: [], authorizationRules: [], globalSemaphores: new Map(), roles: new Map() },
         problems: [{ message: `cannot read the tenant file ${file}` }],
       };
     }

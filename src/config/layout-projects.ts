@@ -29,6 +29,7 @@ export function projectRecords(
       branches: [...p.branches],
       branchShas: { ...p.branchShas },
       ...(p.protectedBranchesOnly ? { protectedBranchesOnly: true } : {}),
+      dynamicBranches: [...(p.dynamicBranches ?? [])],
       metadata: {
         mergeMode: mergeMode ?? 'merge-resolve',
         defaultBranch: defaultBranch ?? p.defaultBranch,

@@ -58,8 +58,9 @@ export function validateLayout(input: ValidationInput): ValidatedLayoutParts {
   const jobs = validateJobs(input, report);
   const known = (name: string) => jobs.has(name) || name === BUILTIN_NOOP.name;
   const templates = new Map<string, ProjectStanza[]>();
+  const noTemplates = () => true;
   for (const [name, list] of input.templates) {
-    const kept = list.filter((t) => keepStanza(t, input, pipelines, known, report));
+    const kept = list.filter((t) => keepStanza(t, input, known, noTemplates, report));
     if (kept.length > 0) {
       templates.set(name, kept);
     }
@@ -67,24 +68,9 @@ export function validateLayout(input: ValidationInput): ValidatedLayoutParts {
   const explicit: ProjectStanza[] = [];
   const regexStanzas: ProjectStanza[] = [];
   for (const stanza of input.projectStanzas) {
-    if (!keepStanza(stanza, input, pipelines, known, report)) {
-      continue;
+    if (keepStanza(stanza, input, known, (t) => templates.has(t), report)) {
+      (stanza.isRegex ? regexStanzas : explicit).push(stanza);
     }
-    const missing = stanza.templates.find((t) => !templates.has(t));
-    if (missing !== undefined) {
-      report(
-        stanza,
-        new ConfigObjectError(
-          `The project template "${missing}" was not found.`,
-          ErrorName.templateNotFound,
-          'templates',
-        ),
-        'project',
-        stanza.name,
-      );
-      continue;
-    }
-    (stanza.isRegex ? regexStanzas : explicit).push(stanza);
   }
   const projectConfigs = new Map<string, ProjectStanza[]>();
   for (const stanza of explicit) {
@@ -315,30 +301,56 @@ function validateJobs(input: ValidationInput, report: Report): Map<string, JobVa
   return out;
 }
 
+/**
+ * Checks a project or template stanza; false when it must be dropped. As in the reference, a job
+ * or template it names that does not exist is reported and the stanza stays (freezing reports the
+ * missing job on the item), so one missing name does not cascade into every project using the
+ * template; an inline job variant that fails its checks drops the stanza
+ * (docs/project-configuration.md#layout-assembly). A pipeline the tenant does not define is
+ * accepted and never used; its jobs are still checked
+ * (docs/project-configuration.md#projects-and-templates).
+ */
 function keepStanza(
   stanza: ProjectStanza,
   input: ValidationInput,
-  pipelines: ReadonlyMap<string, Pipeline>,
   jobExists: (name: string) => boolean,
+  templateExists: (name: string) => boolean,
   report: Report,
 ): boolean {
-  try {
-    for (const [pipelineName, config] of stanza.pipelines) {
-      if (!pipelines.has(pipelineName)) {
-        throw new ConfigObjectError(`extra keys not allowed @ data['${pipelineName}']`, ErrorName.syntax, pipelineName);
+  const missingTemplate = stanza.templates.find((t) => !templateExists(t));
+  if (missingTemplate !== undefined) {
+    report(
+      stanza,
+      new ConfigObjectError(
+        `The project template "${missingTemplate}" was not found.`,
+        ErrorName.templateNotFound,
+        'templates',
+      ),
+      stanza.kind,
+      stanza.name,
+    );
+    return true;
+  }
+  for (const [pipelineName, config] of stanza.pipelines) {
+    for (const job of config.jobs) {
+      if (!jobExists(job.name)) {
+        report(
+          stanza,
+          new ConfigObjectError(`Job ${job.name} not defined`, ErrorName.jobNotFound, pipelineName),
+          stanza.kind,
+          stanza.name,
+        );
+        return true;
       }
-      for (const job of config.jobs) {
-        if (!jobExists(job.name)) {
-          throw new ConfigObjectError(`Job ${job.name} not defined`, ErrorName.jobNotFound, pipelineName);
-        }
-        if (job.variant !== undefined) {
+      if (job.variant !== undefined) {
+        try {
           checkVariant(job.variant, input, jobExists);
+        } catch (err) {
+          report(stanza, err, stanza.kind, stanza.name);
+          return false;
         }
       }
     }
-    return true;
-  } catch (err) {
-    report(stanza, err, stanza.kind, stanza.name);
-    return false;
   }
+  return true;
 }

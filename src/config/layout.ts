@@ -364,6 +364,11 @@ export interface LayoutProject {
    * other branches are not for this tenant (docs/github.md#changes).
    */
   protectedBranchesOnly?: boolean;
+  /**
+   * Existing branches matched by `always-dynamic-branches` (and not loaded): their configuration
+   * is never part of the layout (docs/project-configuration.md#always-dynamic-branches).
+   */
+  dynamicBranches: string[];
   metadata: ProjectMetadata;
 }
 

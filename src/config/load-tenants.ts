@@ -10,35 +10,24 @@ import { buildLayout, type BuildLayoutInput } from './layout-builder';
 import type { ServiceConfig } from './service';
 import { parseTenantFile, type Abide, type TenantConfig, type TenantFileProblem } from './tenant-file';
 import { readTenantProjects, type ConnectionSet, type FileCache } from './tenant-loader';
-import { GitConnection } from '../sources/git-connection';
-import { GitHubConnection } from '../drivers/github/connection';
+import { driverOf } from '../drivers/registry';
+import type { GitConnection } from '../sources/git-connection';
 import type { SecretsKeySource } from '../secrets/secret-data';
 import { loadSecretKeys } from './secret-check';
 
-/** Build the connection set of a service configuration. */
+/** Build the connection set of a service configuration: each connection's repositories, as its driver reads them. */
 export function connectionsFromConfig(config: Pick<ServiceConfig, 'connections' | 'dataDir'>): ConnectionSet {
   const drivers: Record<string, string> = {};
   const gitConnections = new Map<string, GitConnection>();
   for (const [name, conn] of Object.entries(config.connections)) {
     drivers[name] = conn.driver;
-    if (conn.driver === 'git') {
-      gitConnections.set(name, new GitConnection(name, conn, path.join(config.dataDir, 'git-cache')));
-    }
-    if (conn.driver === 'github') {
-      // Project configuration is read from clones over HTTPS with the connection's token (docs/github.md#repositories).
-      const github = new GitHubConnection(name, conn);
-      const settings = {
-        driver: 'git' as const,
-        baseurl: github.web,
-        pollInterval: 60,
-        canonicalHostname: github.canonicalHostname,
-        repositoryUrl: async (project: string) => {
-          await github.prepareGit(project);
-          return `${github.gitBaseUrl(project)}/${project}`;
-        },
-        protectedBranches: (project: string) => github.protectedBranches(project),
-      };
-      gitConnections.set(name, new GitConnection(name, settings, path.join(config.dataDir, 'git-cache')));
+    const repositories = driverOf(conn)?.connection?.configRepositories?.(
+      name,
+      conn,
+      path.join(config.dataDir, 'git-cache'),
+    );
+    if (repositories !== undefined) {
+      gitConnections.set(name, repositories);
     }
   }
   return { drivers, git: gitConnections };

@@ -47,8 +47,13 @@ export const executorSection = z
     pollInterval: z.number().min(0.05).max(60).default(1),
     /** Seconds a canceled or timed-out step gets after SIGTERM before SIGKILL. */
     killGracePeriod: z.number().min(0).max(600).default(0.5),
+    /**
+     * How untrusted playbooks run (docs/executor.md#untrusted-playbooks): `bwrap` (in the
+     * bubblewrap sandbox; they end ERROR where it cannot start) or `none` (unrestricted).
+     */
+    sandbox: z.enum(['bwrap', 'none']).default('bwrap'),
   })
   .strict()
-  .default({ slots: 2, keepWorkspaces: false, pollInterval: 1, killGracePeriod: 0.5 });
+  .default({ slots: 2, keepWorkspaces: false, pollInterval: 1, killGracePeriod: 0.5, sandbox: 'bwrap' });
 
 export type ExecutorSettings = z.infer<typeof executorSection>;

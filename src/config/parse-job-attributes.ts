@@ -17,7 +17,7 @@ import type {
 } from './layout';
 import type { ParseContext } from './parse-context';
 import { parseNodeset } from './parse-nodeset';
-import { compileRegex, isDeprecatedRegex, readRegexList, type RegexSpec } from './regex';
+import { compileRegex, readRegexList, warnDeprecatedRegexes, type RegexSpec } from './regex';
 import { checkKeys, optBool, optString, requireMap, strList, type ConfigMap } from './schema-helpers';
 
 /**
@@ -83,19 +83,8 @@ export function checkTimeouts(a: JobAttributes, ctx: ParseContext): void {
 
 export function checkedRegexes(value: unknown, key: string, ctx: ParseContext): RegexSpec[] {
   const specs = readRegexList(value, key);
-  for (const spec of specs) {
-    compileRegex(spec, key);
-    if (isDeprecatedRegex(spec.pattern)) {
-      ctx.warnings.push(
-        new ConfigObjectError(
-          `The regular expression "${spec.pattern}" uses syntax RE2 does not support; it is deprecated.`,
-          ErrorName.regexDeprecation,
-          key,
-          'warning',
-        ),
-      );
-    }
-  }
+  specs.forEach((spec) => compileRegex(spec, key));
+  warnDeprecatedRegexes(specs, key, ctx.warnings);
   return specs;
 }
 

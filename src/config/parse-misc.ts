@@ -5,7 +5,7 @@
 import { ConfigObjectError, ErrorName } from './config-error';
 import type { Queue, Secret, Semaphore } from './layout';
 import type { FilePragma, ParseContext } from './parse-context';
-import { compileRegex, readRegexList } from './regex';
+import { compileRegex, readRegexList, warnDeprecatedRegexes } from './regex';
 import { checkKeys, optBool, optInt, optMap, optString, requireMap, reqString, toPlainData } from './schema-helpers';
 
 export function parseSemaphore(body: unknown, ctx: ParseContext): Semaphore {
@@ -67,8 +67,9 @@ export function parseSecret(body: unknown, ctx: ParseContext): Secret {
   }
   const oidc = map.oidc === null ? {} : requireMap(map.oidc, 'oidc');
   checkKeys(oidc, new Set(['ttl', 'iss', 'algorithm', 'claims']), [], "data['oidc']");
-  const ttl = optInt(oidc, 'ttl', 1);
-  if (ttl !== undefined && ttl > ctx.tenant.maxOidcTtl) {
+  // A secret without ttl gets the tenant's default-oidc-ttl, which must also be within the maximum.
+  const ttl = optInt(oidc, 'ttl', 1) ?? ctx.tenant.defaultOidcTtl;
+  if (ttl > ctx.tenant.maxOidcTtl) {
     throw new ConfigObjectError(
       `The OIDC ttl ${ttl} exceeds tenant max-oidc-ttl ${ctx.tenant.maxOidcTtl}.`,
       ErrorName.maxOidcTtl,
@@ -94,13 +95,15 @@ export function parseSecret(body: unknown, ctx: ParseContext): Secret {
   };
 }
 
-export function parsePragma(body: unknown): FilePragma {
+/** Parse a `pragma`; deprecated regexes of `implied-branches` add warnings to `warnings`. */
+export function parsePragma(body: unknown, warnings: ConfigObjectError[]): FilePragma {
   const map = requireMap(body, 'pragma');
   checkKeys(map, new Set(['implied-branch-matchers', 'implied-branches']));
   const pragma: FilePragma = { impliedBranchMatchers: optBool(map, 'implied-branch-matchers') };
   if (map['implied-branches'] !== undefined && map['implied-branches'] !== null) {
     pragma.impliedBranches = readRegexList(map['implied-branches'], 'implied-branches');
     pragma.impliedBranches.forEach((r) => compileRegex(r, 'implied-branches'));
+    warnDeprecatedRegexes(pragma.impliedBranches, 'implied-branches', warnings);
   }
   return pragma;
 }

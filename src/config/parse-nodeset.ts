@@ -40,7 +40,8 @@ export function parseNodeset(body: unknown, ctx: ParseContext, anonymous: boolea
   }
   const nodes: NodesetNode[] = [];
   const allNames = new Set<string>();
-  const rawNodes = map.nodes ?? [];
+  // `nodes` and `groups` take one item or a list, as in the reference (docs/project-configuration.md#nodesets).
+  const rawNodes = oneOrList(map.nodes);
   if (!Array.isArray(rawNodes)) {
     throw new ConfigObjectError(`expected a list for dictionary value @ data['nodes']`, ErrorName.syntax, 'nodes');
   }
@@ -76,7 +77,7 @@ export function parseNodeset(body: unknown, ctx: ParseContext, anonymous: boolea
   }
   const groups: NodesetGroup[] = [];
   const groupNames = new Set<string>();
-  const rawGroups = map.groups ?? [];
+  const rawGroups = oneOrList(map.groups);
   if (!Array.isArray(rawGroups)) {
     throw new ConfigObjectError(`expected a list for dictionary value @ data['groups']`, ErrorName.syntax, 'groups');
   }
@@ -117,6 +118,14 @@ export function parseNodeset(body: unknown, ctx: ParseContext, anonymous: boolea
     groups.push({ name: groupName, nodes: members });
   }
   return { name, nodes, groups, alternatives: [], sourceContext: ctx.sourceContext };
+}
+
+/** A single mapping stands for a list of one; anything else is returned as written. */
+function oneOrList(value: unknown): unknown {
+  if (value === undefined || value === null) {
+    return [];
+  }
+  return isYamlMapping(value) ? [value] : value;
 }
 
 /** Structural equality of two nodesets (for identical duplicates across branches). */

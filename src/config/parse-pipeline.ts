@@ -75,7 +75,7 @@ export function parsePipeline(body: unknown, ctx: ParseContext): Pipeline {
     if (allowedTriggers !== undefined && !allowedTriggers.includes(key)) {
       throw new ConfigObjectError(`Unknown connection named "${key}".`, ErrorName.unknownConnection, 'trigger');
     }
-    return { connection: key, driver, filters: validateTrigger(driver, value, 'trigger') };
+    return { connection: key, driver, filters: validateTrigger(driver, value, 'trigger', ctx.warnings) };
   });
   const requirement = (key: 'require' | 'reject') => {
     if (map[key] === undefined || map[key] === null) {
@@ -83,7 +83,7 @@ export function parsePipeline(body: unknown, ctx: ParseContext): Pipeline {
     }
     return Object.entries(requireMap(map[key], key)).map(([conn, value]) => {
       const driver = driverFor(conn, connections, key);
-      return { connection: conn, driver, options: validateRequirement(driver, value, key) };
+      return { connection: conn, driver, options: validateRequirement(driver, value, key, ctx.warnings) };
     });
   };
   const reporters = {} as Record<ReporterPhase, ReporterConfig[]>;
@@ -96,7 +96,7 @@ export function parsePipeline(body: unknown, ctx: ParseContext): Pipeline {
         if (allowedReporters !== undefined && !allowedReporters.includes(conn)) {
           throw new ConfigObjectError(`Unknown connection named "${conn}".`, ErrorName.unknownConnection, phase);
         }
-        list.push({ connection: conn, driver, options: validateReporter(driver, options, phase) });
+        list.push({ connection: conn, driver, options: validateReporter(driver, options, phase, ctx.warnings) });
       }
     }
     reporters[phase] = list;

@@ -41,6 +41,11 @@ export function projectPipelineConfig(
   branch: string,
 ): ProjectPipelineConfigResult | undefined {
   const stanzas = layout.projectConfigs.get(project.canonicalName) ?? [];
+  // A stanza (on any branch) naming a template that does not exist leaves the project in no
+  // pipeline, as in the reference (docs/project-configuration.md#project-pipeline-config).
+  if (stanzas.some((stanza) => stanza.templates.some((name) => !layout.projectTemplates.has(name)))) {
+    return undefined;
+  }
   const order: string[] = [];
   const entries = new Map<string, PpcEntry>();
   let vars: Record<string, unknown> = {};

@@ -72,6 +72,8 @@ export function flattenProvider(def: ProviderDefinition, objects: LauncherObject
   const chain: string[] = [];
   let sectionName: string | undefined = def.section;
   const seen = new Set<string>();
+  // The provider may use another project's section; a section's parent must be in that section's project.
+  let previous: Section | undefined;
   while (sectionName !== undefined) {
     if (seen.has(sectionName)) {
       throw new ConfigObjectError(`Section cycle detected at "${sectionName}"`, ErrorName.unknown, 'section');
@@ -81,13 +83,17 @@ export function flattenProvider(def: ProviderDefinition, objects: LauncherObject
     if (section === undefined) {
       throw new ConfigObjectError(`The section "${sectionName}" was not found`, ErrorName.unknown, 'section');
     }
-    if (section.sourceContext.projectCanonicalName !== def.sourceContext.projectCanonicalName) {
+    if (
+      previous !== undefined &&
+      section.sourceContext.projectCanonicalName !== previous.sourceContext.projectCanonicalName
+    ) {
       throw new ConfigObjectError(
-        `The section "${sectionName}" is defined in a different project`,
+        `The section "${previous.name}" references a section in a different project.`,
         ErrorName.unknown,
         'section',
       );
     }
+    previous = section;
     chain.push(sectionName);
     const sectionMap: Record<string, unknown> = { ...section.config };
     delete sectionMap.name;

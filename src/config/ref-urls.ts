@@ -1,35 +1,13 @@
 /**
- * Web links of refs (`ref_url` in build history, `url` of status refs): a git connection's URL
- * templates, else a page of Sluice's own dashboard (docs/configuration.md#ref-url-templates).
- * Templates use the reference's placeholders (`{baseurl}`, `{project.name}`, `{sha}`, as in its
- * `gitweb_url_template`) and a few more for changes and branches; `{{` and `}}` are literal braces.
+ * Web links of refs (`ref_url` in build history, `url` of status refs): a connection's URL
+ * templates (their syntax: src/model/ref-url-templates.ts), else a page of Sluice's own dashboard
+ * (docs/configuration.md#ref-url-templates).
  */
 import { nameFromCanonical, type ChangeInfo, type ChangeKind } from '../model/changes';
+import { renderRefUrl, type RefUrlPlaceholder, type RefUrlTemplates } from '../model/ref-url-templates';
+import { driverOf } from '../drivers/registry';
 import type { Layout } from './layout';
 import type { ServiceConfig } from './service';
-
-/** The placeholders a template may use. */
-export const REF_URL_PLACEHOLDERS = [
-  'baseurl',
-  'project.name',
-  'project.canonical_name',
-  'change.number',
-  'change.patchset',
-  'branch',
-  'ref',
-  'sha',
-] as const;
-export type RefUrlPlaceholder = (typeof REF_URL_PLACEHOLDERS)[number];
-
-/** The URL template keys of a git connection. */
-export interface RefUrlTemplates {
-  /** Changes (`refs/changes/...`). */
-  changeUrlTemplate?: string;
-  /** Branch heads; `gitwebUrlTemplate` when absent. */
-  branchUrlTemplate?: string;
-  /** Commits: tags and other refs link to their new revision (and branches without `branchUrlTemplate`). */
-  gitwebUrlTemplate?: string;
-}
 
 /** What a link is made for: a change or ref of a project. */
 export interface RefUrlInput {
@@ -42,49 +20,6 @@ export interface RefUrlInput {
   number: number | null;
   patchset: string | null;
   newrev: string | null;
-}
-
-const TOKEN = /\{\{|\}\}|\{([^{}]*)\}|[{}]/g;
-
-/** The problem with a template (unknown placeholder, lone brace), or null when it is well formed. */
-export function refUrlTemplateProblem(template: string): string | null {
-  for (const match of template.matchAll(TOKEN)) {
-    const [token, name] = match;
-    if (token === '{{' || token === '}}') {
-      continue;
-    }
-    if (name === undefined) {
-      return `unmatched "${token}" (write "${token}${token}" for a literal brace)`;
-    }
-    if (!(REF_URL_PLACEHOLDERS as readonly string[]).includes(name)) {
-      return `unknown placeholder {${name}} (known: ${REF_URL_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`;
-    }
-  }
-  return null;
-}
-
-/**
- * The template with its placeholders filled in, or null when it names a placeholder this ref has
- * no value for (`{change.number}` of a branch, `{sha}` of a ref whose revision is unknown).
- * Values are inserted as they are, as the reference does.
- */
-export function renderRefUrl(template: string, values: Partial<Record<RefUrlPlaceholder, string>>): string | null {
-  let missing = false;
-  const rendered = template.replace(TOKEN, (token: string, name: string | undefined) => {
-    if (token === '{{') {
-      return '{';
-    }
-    if (token === '}}') {
-      return '}';
-    }
-    const value = name === undefined ? undefined : values[name as RefUrlPlaceholder];
-    if (value === undefined) {
-      missing = true;
-      return '';
-    }
-    return value;
-  });
-  return missing ? null : rendered;
 }
 
 /** The placeholder values of a ref. */
@@ -173,7 +108,7 @@ export function changeLinks(
     const project = layout?.projects.get(change.project);
     const settings = project === undefined ? undefined : config.connections[project.connectionName];
     return refUrl(
-      settings?.driver === 'git' ? settings : undefined,
+      settings === undefined ? undefined : driverOf(settings)?.connection?.refUrls?.(settings),
       tenantWebRoot(tenant, layout?.tenant.webRoot, publicUrl()),
       {
         kind: change.kind,

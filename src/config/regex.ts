@@ -29,6 +29,30 @@ export function isDeprecatedRegex(pattern: string): boolean {
   return NOT_RE2.test(pattern);
 }
 
+/**
+ * Push a `Regex Deprecation` warning to `warnings` for each pattern RE2 does not support (the
+ * pattern still works; docs/project-configuration.md#configuration-files).
+ */
+export function warnDeprecatedRegexes(
+  patterns: ReadonlyArray<string | RegexSpec>,
+  attribute: string,
+  warnings: ConfigObjectError[],
+): void {
+  for (const entry of patterns) {
+    const pattern = typeof entry === 'string' ? entry : entry.pattern;
+    if (isDeprecatedRegex(pattern)) {
+      warnings.push(
+        new ConfigObjectError(
+          `The regular expression "${pattern}" uses syntax RE2 does not support; it is deprecated.`,
+          ErrorName.regexDeprecation,
+          attribute,
+          'warning',
+        ),
+      );
+    }
+  }
+}
+
 /** Compile a prefix-anchored regex; throws a ConfigObjectError when it does not compile. */
 export function compileRegex(spec: RegexSpec, attribute?: string): CompiledRegex {
   let re: RegExp;

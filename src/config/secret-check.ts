@@ -50,8 +50,9 @@ export function checkSecretDecrypts(secret: Secret, keys: SecretKeys): unknown {
   const project = secret.sourceContext.projectName;
   const key = keys.get(secret.sourceContext.projectCanonicalName);
   if (key === undefined || key instanceof Error) {
+    const why = key instanceof Error ? ` (${key.message})` : '';
     throw new ConfigObjectError(
-      `Unable to decrypt secret ${secret.name}: the secrets key of project ${project} is not available.`,
+      `Unable to decrypt secret ${secret.name}: the secrets key of project ${project} is not available${why}.`,
       ErrorName.unknown,
       'data',
     );

@@ -6,20 +6,14 @@
  */
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { ConnectionFileKind } from '../drivers/driver';
+import { driverOf } from '../drivers/registry';
 import type { ServiceConfig } from './service';
 
-type FileKind =
-  | 'readable'
-  | 'key-encryption-secret'
-  | 'rsa-private-key'
-  | 'rsa-public-key'
-  | 'ec-public-key'
-  | 'jwks'
-  | 'secret'
-  | 'ssh-key';
+type FileKind = ConnectionFileKind | 'key-encryption-secret' | 'rsa-public-key' | 'ec-public-key' | 'jwks' | 'ssh-key';
 
 export interface NamedFile {
-  /** The key naming the file, as a path into the configuration (`connections.github.appKeyFile`). */
+  /** The key naming the file, as a path into the configuration (`connections.<name>.appKeyFile`). */
   keyPath: Array<string | number>;
   file: string;
   kind: FileKind;
@@ -51,10 +45,8 @@ export function filesNamedBy(config: ServiceConfig, skipAuthenticator: (name: st
   });
   for (const [name, conn] of Object.entries(config.connections)) {
     const at = (key: string) => ['connections', name, key];
-    if (conn.driver === 'github') {
-      add(at('appKeyFile'), conn.appKeyFile, 'rsa-private-key');
-      add(at('apiTokenFile'), conn.apiTokenFile, 'secret');
-      add(at('webhookTokenFile'), conn.webhookTokenFile, 'secret');
+    for (const named of driverOf(conn)?.connection?.files?.(conn) ?? []) {
+      add(at(named.key), named.file, named.kind);
     }
     if (conn.driver === 'static') {
       add(at('sshKeyFile'), conn.sshKeyFile, 'ssh-key');

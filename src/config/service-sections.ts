@@ -5,40 +5,7 @@
  * into the whole file's schema and reads the file.
  */
 import { z } from 'zod';
-import { githubConnection } from '../drivers/github/connection-schema';
-import { refUrlTemplateProblem } from './ref-urls';
-
-/** A ref URL template (docs/configuration.md#ref-url-templates): known placeholders only. */
-const refUrlTemplate = z
-  .string()
-  .min(1)
-  .superRefine((template, ctx) => {
-    const problem = refUrlTemplateProblem(template);
-    if (problem !== null) {
-      ctx.addIssue({ code: 'custom', message: problem });
-    }
-  });
-
-const gitConnection = z
-  .object({
-    driver: z.literal('git'),
-    /** A directory holding one bare or non-bare repository per project, or a URL prefix git can clone. */
-    baseurl: z.string().min(1),
-    /** Seconds between polls for branch and change updates. */
-    pollInterval: z.number().positive().default(60),
-    /** Host name used in canonical project names (`<canonicalHostname>/<project>`). */
-    canonicalHostname: z.string().min(1).optional(),
-    /**
-     * A directory of plain project directories; at start, each one that has no repository under
-     * `baseurl` yet becomes a git repository there (used by the quickstart).
-     */
-    seedFrom: z.string().min(1).optional(),
-    /** Web links of changes, branch heads and commits (docs/configuration.md#ref-url-templates). */
-    changeUrlTemplate: refUrlTemplate.optional(),
-    branchUrlTemplate: refUrlTemplate.optional(),
-    gitwebUrlTemplate: refUrlTemplate.optional(),
-  })
-  .strict();
+import { DRIVER_CONNECTIONS } from '../drivers/registry';
 
 /**
  * One token authenticator (docs/security.md#authenticators). Tokens are routed to the authenticator whose
@@ -238,8 +205,6 @@ export const graphqlSection = z
 export type GraphQLHardeningConfig = z.infer<typeof graphqlSection>;
 export type AuthenticatorConfig = AuthConfig['authenticators'][number];
 
-const timerConnection = z.object({ driver: z.literal('timer') }).strict();
-
 /** Launcher connection whose nodes are workspace directories on the executor host (docs/launcher.md). */
 const localConnection = z
   .object({
@@ -280,13 +245,13 @@ export const webSite = z
   })
   .strict();
 
-export const connection = z.discriminatedUnion(
-  'driver',
-  [gitConnection, githubConnection, timerConnection, localConnection, staticConnection],
-  {
-    error: (issue) =>
-      issue.code === 'invalid_union'
-        ? 'unknown connection driver (supported: git, github, timer, local, static)'
-        : undefined,
-  },
-);
+/** Launcher connections (docs/launcher.md): providers' nodes, not drivers of src/drivers/. */
+const LAUNCHER_CONNECTIONS = [localConnection, staticConnection] as const;
+const CONNECTION_DRIVERS = [...DRIVER_CONNECTIONS, ...LAUNCHER_CONNECTIONS].map((schema) => schema.shape.driver.value);
+
+export const connection = z.discriminatedUnion('driver', [...DRIVER_CONNECTIONS, ...LAUNCHER_CONNECTIONS], {
+  error: (issue) =>
+    issue.code === 'invalid_union'
+      ? `unknown connection driver (supported: ${CONNECTION_DRIVERS.join(', ')})`
+      : undefined,
+});

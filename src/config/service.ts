@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import type { ConnectionSettings } from '../drivers/driver';
+import { driverOf } from '../drivers/registry';
 import { componentsSection, executorSection, metricsSection, rolesKey } from './operations-sections';
 import { filesNamedBy, fileProblem } from './service-files';
 import { authSection, connection, graphqlSection, webSite, type AuthConfig } from './service-sections';
@@ -220,20 +222,7 @@ function resolvePaths(config: ServiceConfig, base: string): void {
   }
   addLocalAdminAuthenticator(config);
   for (const conn of Object.values(config.connections)) {
-    if (conn.driver === 'git' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(conn.baseurl)) {
-      conn.baseurl = path.resolve(base, conn.baseurl);
-    }
-    if (conn.driver === 'git' && conn.seedFrom !== undefined) {
-      conn.seedFrom = path.resolve(base, conn.seedFrom);
-    }
-    if (conn.driver === 'github') {
-      for (const key of ['appKeyFile', 'apiTokenFile', 'webhookTokenFile'] as const) {
-        const file = conn[key];
-        if (file !== undefined) {
-          conn[key] = path.resolve(base, file);
-        }
-      }
-    }
+    driverOf(conn)?.connection?.resolvePaths?.(conn, (file) => path.resolve(base, file));
     if (conn.driver === 'local' && conn.root !== undefined) {
       conn.root = path.resolve(base, conn.root);
     }
@@ -319,12 +308,12 @@ function lineOf(doc: Document, counter: LineCounter, keyPath: PropertyKey[]): nu
 }
 
 /**
- * Host part of canonical project names (`<host>/<project>`) for a git connection: its
- * `canonicalHostname`, else the connection's name. Every component derives names through this.
+ * Host part of canonical project names (`<host>/<project>`) of a connection, as its driver says
+ * (a git connection's `canonicalHostname`, else its name). Every component derives names through this.
  */
-export function canonicalHostnameOf(
-  connectionName: string,
-  connection: { canonicalHostname?: string } | undefined,
-): string {
-  return connection?.canonicalHostname ?? connectionName;
+export function canonicalHostnameOf(connectionName: string, settings: ConnectionSettings | undefined): string {
+  const spec = settings === undefined ? undefined : driverOf(settings)?.connection;
+  return settings === undefined || spec === undefined
+    ? connectionName
+    : spec.canonicalHostname(connectionName, settings);
 }

@@ -6,7 +6,8 @@
 import { ConfigObjectError } from './config-error';
 import { checkKeys, optBool, optInt, optString, optStrList, requireMap, reqString } from './schema-helpers';
 import { isYamlMapping, keyLine, parseTenantFileText } from './yaml-source';
-import { DEFAULT_INCLUDE, readProjectList, type TenantProjectConfig } from './tenant-sources';
+import { CONFIG_CLASSES, DEFAULT_INCLUDE, readProjectList, type TenantProjectConfig } from './tenant-sources';
+import { effectiveAccess, parseRole, readRoleMappings, type Role } from './tenant-access';
 import { isTenantName } from '../model/value-checks';
 
 export interface TenantConfig {
@@ -18,6 +19,8 @@ export interface TenantConfig {
   maxChangesPerPipeline?: number;
   maxDependencies?: number;
   maxOidcTtl: number;
+  /** The ttl of an `oidc` secret that sets none. */
+  defaultOidcTtl: number;
   allowedOidcIssuers: string[];
   excludeUnprotectedBranches: boolean;
   excludeLockedBranches: boolean;
@@ -28,8 +31,15 @@ export interface TenantConfig {
   disallowedLabels?: string[];
   defaultParent: string;
   defaultAnsibleVersion?: string;
+  /** Rules granting read, as enforced (from `access-rules`, or from `role-mappings` when given). */
   accessRules: string[];
+  /** Rules granting admin, as enforced (from `admin-rules`, or from `role-mappings` when given). */
   adminRules: string[];
+  /** Reading needs a matching rule even when `accessRules` is empty (`anonymous-read-access: false`). */
+  readRestricted: boolean;
+  anonymousReadAccess: boolean;
+  /** `role-mappings` as written: authorization-rule name -> role names. */
+  roleMappings?: Record<string, string[]>;
   authenticationRealm?: string;
   /** Names of global semaphores this tenant may use. */
   semaphores: string[];
@@ -43,6 +53,8 @@ export interface AuthorizationRule {
   name: string;
   conditions: Array<Record<string, unknown>>;
 }
+
+export type { Role } from './tenant-access';
 
 export interface GlobalSemaphore {
   name: string;
@@ -59,6 +71,8 @@ export interface Abide {
   tenants: TenantConfig[];
   authorizationRules: AuthorizationRule[];
   globalSemaphores: ReadonlyMap<string, GlobalSemaphore>;
+  /** `role` items by name (the built-in `admin` and `read` are not listed). */
+  roles: ReadonlyMap<string, Role>;
   apiRoot?: ApiRoot;
 }
 
@@ -82,6 +96,7 @@ const TENANT_KEYS = new Set([
   'max-changes-per-pipeline',
   'max-dependencies',
   'max-oidc-ttl',
+  'default-oidc-ttl',
   'allowed-oidc-issuers',
   'exclude-unprotected-branches',
   'exclude-locked-branches',
@@ -93,11 +108,14 @@ const TENANT_KEYS = new Set([
   'default-ansible-version',
   'access-rules',
   'admin-rules',
+  'anonymous-read-access',
+  'role-mappings',
   'authentication-realm',
   'semaphores',
   'web-root',
   'allow-circular-dependencies',
   'report-build-page',
+  'allow-base-jobs',
   'use-nodepool',
 ]);
 
@@ -114,6 +132,7 @@ export function parseTenantFile(
   const tenants: TenantConfig[] = [];
   const rules: AuthorizationRule[] = [];
   const globalSemaphores = new Map<string, GlobalSemaphore>();
+  const roles = new Map<string, Role>();
   let apiRoot: ApiRoot | undefined;
   for (const item of parsed.items) {
     const line = item.mark.line;
@@ -149,6 +168,15 @@ export function parseTenantFile(
           globalSemaphores.set(semaphore.name, semaphore);
           break;
         }
+        case 'role': {
+          const role = parseRole(item.body);
+          if (roles.has(role.name)) {
+            problems.push({ message: `Duplicate role "${role.name}"`, line });
+            break;
+          }
+          roles.set(role.name, role);
+          break;
+        }
         case 'api-root': {
           if (apiRoot !== undefined) {
             problems.push({ message: 'More than one api-root is not permitted', line });
@@ -164,7 +192,7 @@ export function parseTenantFile(
         }
         default:
           problems.push({
-            message: `Unknown tenant file item "${item.key}" (expected tenant, authorization-rule, global-semaphore or api-root)`,
+            message: `Unknown tenant file item "${item.key}" (expected tenant, authorization-rule, global-semaphore, role or api-root)`,
             line,
           });
       }
@@ -185,7 +213,15 @@ export function parseTenantFile(
       }
     }
   }
-  return { abide: { tenants, authorizationRules: rules, globalSemaphores, apiRoot }, problems };
+  for (const tenant of tenants) {
+    Object.assign(
+      tenant,
+      effectiveAccess(tenant, roles, (role) =>
+        problems.push({ tenant: tenant.name, message: `The role "${role}" was not found`, line: tenant.line }),
+      ),
+    );
+  }
+  return { abide: { tenants, authorizationRules: rules, globalSemaphores, roles, apiRoot }, problems };
 }
 
 function parseAuthorizationRule(body: unknown): AuthorizationRule {
@@ -227,6 +263,7 @@ function parseTenant(
     maxChangesPerPipeline: optInt(map, 'max-changes-per-pipeline', 0),
     maxDependencies: optInt(map, 'max-dependencies', 0),
     maxOidcTtl: optInt(map, 'max-oidc-ttl', 1) ?? 10800,
+    defaultOidcTtl: optInt(map, 'default-oidc-ttl', 1) ?? 3600,
     allowedOidcIssuers: optStrList(map, 'allowed-oidc-issuers') ?? [],
     excludeUnprotectedBranches: optBool(map, 'exclude-unprotected-branches') ?? false,
     excludeLockedBranches: optBool(map, 'exclude-locked-branches') ?? false,
@@ -239,14 +276,27 @@ function parseTenant(
       map['default-ansible-version'] === undefined ? undefined : String(map['default-ansible-version']),
     accessRules: optStrList(map, 'access-rules') ?? [],
     adminRules: optStrList(map, 'admin-rules') ?? [],
+    // Made effective (role mappings applied) once every `role` of the file is known.
+    readRestricted: false,
+    anonymousReadAccess: optBool(map, 'anonymous-read-access') ?? true,
+    roleMappings: readRoleMappings(map),
     authenticationRealm: optString(map, 'authentication-realm'),
     semaphores: optStrList(map, 'semaphores') ?? [],
     webRoot: normalizeWebRoot(optString(map, 'web-root')),
     useNodepool: optBool(map, 'use-nodepool') ?? true,
     line,
   };
+  // Accepted and ignored (docs/project-configuration.md#the-tenant-file).
   optBool(map, 'allow-circular-dependencies');
   optBool(map, 'report-build-page');
+  optBool(map, 'allow-base-jobs');
+  if (map['default-oidc-ttl'] !== undefined && tenant.defaultOidcTtl > tenant.maxOidcTtl) {
+    problems.push({
+      tenant: name,
+      message: `default-oidc-ttl ${tenant.defaultOidcTtl} exceeds max-oidc-ttl ${tenant.maxOidcTtl}`,
+      line: keyLine(map, 'default-oidc-ttl') ?? line,
+    });
+  }
   const source = map.source === undefined || map.source === null ? {} : requireMap(map.source, 'source');
   const configProjects: TenantProjectConfig[] = [];
   const untrustedProjects: TenantProjectConfig[] = [];
@@ -260,7 +310,7 @@ function parseTenant(
       const specMap = requireMap(spec ?? {}, `source ${connectionName}`);
       checkKeys(specMap, new Set(['config-projects', 'untrusted-projects']));
       configProjects.push(
-        ...readProjectList(specMap['config-projects'], connectionName, true, new Set(DEFAULT_INCLUDE), specMap),
+        ...readProjectList(specMap['config-projects'], connectionName, true, new Set(CONFIG_CLASSES), specMap),
       );
       untrustedProjects.push(
         ...readProjectList(specMap['untrusted-projects'], connectionName, false, new Set(DEFAULT_INCLUDE), specMap),

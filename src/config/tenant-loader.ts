@@ -6,7 +6,7 @@
 import { buildRepositoryError, type ConfigError } from './config-error';
 import type { LoadedProject } from './layout-builder';
 import type { TenantConfig } from './tenant-file';
-import { branchesToLoad, type TenantProjectConfig } from './tenant-sources';
+import { branchesToLoad, dynamicBranches, type TenantProjectConfig } from './tenant-sources';
 import {
   mapConcurrent,
   RepositoryNotFoundError,
@@ -94,12 +94,6 @@ export async function readTenantProjects(
   return { projects, errors };
 }
 
-/** The project name within its connection (a canonical name given in the tenant file is shortened). */
-export function shortProjectName(name: string, connection: GitConnection): string {
-  const prefix = `${connection.canonicalHostname}/`;
-  return name.startsWith(prefix) ? name.slice(prefix.length) : name;
-}
-
 async function readProject(
   tpc: TenantProjectConfig,
   connections: ConnectionSet,
@@ -120,7 +114,9 @@ async function readProject(
       ),
     };
   }
-  const name = shortProjectName(tpc.name, connection);
+  // A tenant-file name is the project's name within its connection, used as written: the
+  // canonical name is the connection's hostname and that name (docs/project-configuration.md#the-tenant-file).
+  const name = tpc.name;
   const identity = { canonicalName: connection.canonicalName(name), name, connectionName: tpc.connectionName };
   try {
     const refs = await connection.refs(name);
@@ -166,6 +162,10 @@ async function readProject(
         defaultBranch: refs.defaultBranch,
         branches,
         branchShas: Object.fromEntries(branches.map((b) => [b, shas[b]])),
+        dynamicBranches: dynamicBranches(
+          tpc,
+          refs.branches.map((b) => b.name),
+        ),
         ...(protectedOnly !== undefined ? { protectedBranchesOnly: true } : {}),
         files,
         ignoredLocations: ignored,

@@ -24,7 +24,13 @@ export const CONFIG_CLASSES = [
   'provider',
 ] as const;
 export type ConfigClass = (typeof CONFIG_CLASSES)[number];
-/** Launcher objects are loaded only when explicitly included. */
+/** The launcher ("provider configuration") classes. */
+export const PROVIDER_CLASSES: readonly ConfigClass[] = ['image', 'flavor', 'label', 'section', 'provider'];
+/**
+ * What untrusted projects load by default: everything but the launcher objects, which they load
+ * only when included (`include`, `include-provider-config`). Config projects load every class
+ * (docs/project-configuration.md#the-tenant-file).
+ */
 export const DEFAULT_INCLUDE: readonly ConfigClass[] = [
   'pipeline',
   'job',
@@ -70,7 +76,11 @@ const PROJECT_OPTION_KEYS = new Set([
   'implied-branch-matchers',
   'configure-projects',
   'allow-circular-dependencies',
+  'include-provider-config',
+  'allow-reporter-jobs',
 ]);
+/** Options only untrusted projects take. */
+const UNTRUSTED_ONLY_OPTIONS = ['configure-projects', 'allow-reporter-jobs'];
 const DEFAULT_LOCATIONS = new Set(['zuul.yaml', 'zuul.d/', '.zuul.yaml', '.zuul.d/', 'zuul.d', '.zuul.d']);
 
 function readClasses(value: unknown, key: string): ConfigClass[] {
@@ -87,6 +97,10 @@ function classSet(current: ReadonlySet<ConfigClass>, options: ConfigMap): Set<Co
   let result = new Set(current);
   if (options.include !== undefined && options.include !== null) {
     result = new Set(readClasses(options.include, 'include'));
+  }
+  // After include, before exclude, as in the reference.
+  if (optBool(options, 'include-provider-config') === true) {
+    PROVIDER_CLASSES.forEach((c) => result.add(c));
   }
   if (options.exclude !== undefined && options.exclude !== null) {
     for (const c of readClasses(options.exclude, 'exclude')) {
@@ -170,14 +184,14 @@ function projectConfig(
     return list;
   };
   const configureProjects = optStrList(options, 'configure-projects') ?? [];
-  if (trusted && configureProjects.length > 0) {
-    throw new ConfigObjectError(
-      'configure-projects is only allowed for untrusted projects',
-      'Unknown Configuration Error',
-      'configure-projects',
-    );
+  for (const key of UNTRUSTED_ONLY_OPTIONS) {
+    if (trusted && options[key] !== undefined) {
+      throw new ConfigObjectError(`${key} is only allowed for untrusted projects`, 'Unknown Configuration Error', key);
+    }
   }
+  // Accepted and ignored: legacy (queues decide), and reporter jobs Sluice does not have.
   optBool(options, 'allow-circular-dependencies');
+  optBool(options, 'allow-reporter-jobs');
   return {
     name,
     connectionName,
@@ -197,6 +211,19 @@ function projectConfig(
   };
 }
 
+/**
+ * The branches of a project that are always dynamic: matched by `always-dynamic-branches` and
+ * not loaded (`include-branches` wins), sorted (docs/project-configuration.md#always-dynamic-branches).
+ */
+export function dynamicBranches(tpc: TenantProjectConfig, branches: readonly string[]): string[] {
+  if (tpc.trusted || tpc.alwaysDynamicBranches === undefined) {
+    return [];
+  }
+  const dynamic = tpc.alwaysDynamicBranches.map((p) => compileFullMatch(p));
+  const loaded = new Set(branchesToLoad(tpc, branches));
+  return branches.filter((b) => !loaded.has(b) && dynamic.some((m) => m(b))).sort();
+}
+
 /** The branches of a project that are loaded, given the TPC's filters. */
 export function branchesToLoad(tpc: TenantProjectConfig, branches: readonly string[]): string[] {
   if (tpc.trusted) {
@@ -206,8 +233,9 @@ export function branchesToLoad(tpc: TenantProjectConfig, branches: readonly stri
   const exclude = [...(tpc.excludeBranches ?? []), ...(tpc.alwaysDynamicBranches ?? [])].map((p) =>
     compileFullMatch(p),
   );
+  // An explicit `include-branches` (even an empty one) decides alone, as in the reference.
   return branches.filter((b) => {
-    if (include && include.length > 0) {
+    if (include !== undefined) {
       return include.some((m) => m(b));
     }
     return !exclude.some((m) => m(b));

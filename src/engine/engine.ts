@@ -312,8 +312,8 @@ export class Engine {
       },
       { isolationLevel: 'repeatable read' },
     );
-    const counts = countPendingEvents(layout, states, pending);
     const now = this.options.clock.now();
+    const counts = countPendingEvents(layout, states, pending, now);
     const status = computeTenantStatus({
       tenant,
       version: SLUICE_VERSION,

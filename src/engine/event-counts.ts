@@ -54,6 +54,7 @@ export function countPendingEvents(
   layout: EngineLayout,
   states: readonly PipelineState[],
   pending: readonly PendingEventRouting[],
+  now: Date,
 ): PendingEventCounts {
   const tenant = zero();
   const pipelines = new Map(layout.pipelines.map((pipeline) => [pipeline.name, zero()]));
@@ -84,7 +85,7 @@ export function countPendingEvents(
       };
       const connection = findProject(layout, event.project ?? '')?.connection ?? '';
       for (const pipeline of layout.pipelines) {
-        if (mayEnterPipeline(pipeline, fields, connection)) {
+        if (mayEnterPipeline(pipeline, fields, connection, now)) {
           (pipelines.get(pipeline.name) as EventCounts).trigger += 1;
         }
       }

@@ -1,10 +1,10 @@
 /**
  * Adapts the configuration loader's Layout to the engine's narrow EngineLayout view: pipeline
- * triggers compiled into filters, reporter actions reduced to what the engine acts on (which
- * phases have reporters, `submit: true`), projects with their queue names, and job freezing
- * through `freezeJobGraph` of the config package.
+ * triggers, requirements and reporter actions compiled by the connections' drivers
+ * (src/config/drivers.ts), projects with their queue names, and job freezing through
+ * `freezeJobGraph` of the config package.
  */
-import { compileGitHubTrigger, githubRequirementCheck } from '../drivers/github/rules';
+import { compileReporter, compileRequirement, compileTrigger } from '../config/drivers';
 import { freezeJobGraph, type FrozenJob } from '../config/freeze';
 import { findLayoutProject, projectPipelineConfig } from '../config/project-pipeline-config';
 import { REPORTER_PHASES, type Layout, type Pipeline, type ReporterConfig, type TriggerConfig } from '../config/layout';
@@ -17,112 +17,33 @@ import type {
   EngineProject,
   FreezeOutcome,
   PipelineTrigger,
-  RefFilter,
   ReporterActions,
   ReporterPhase,
-  ZuulTriggerEvent,
 } from './ports/layout';
 import type { EngineJob } from '../model/pipeline-state';
 
-const ZUUL_EVENTS: readonly string[] = [
-  'parent-change-enqueued',
-  'project-change-merged',
-  'image-build',
-  'image-validate',
-] satisfies ZuulTriggerEvent[];
-
-function asList(value: unknown): unknown[] {
-  if (value === undefined || value === null) {
-    return [];
-  }
-  return Array.isArray(value) ? value : [value];
-}
-
-/** `str`, `{regex, negate}` or a list of either, prefix-anchored as in the reference. */
-function refFilters(value: unknown): RefFilter[] {
-  return asList(value).flatMap((entry): RefFilter[] => {
-    if (typeof entry === 'string') {
-      return [{ pattern: new RegExp(`^(?:${entry})`), negate: false }];
-    }
-    if (typeof entry === 'object' && entry !== null && typeof (entry as { regex?: unknown }).regex === 'string') {
-      const spec = entry as { regex: string; negate?: unknown };
-      return [{ pattern: new RegExp(`^(?:${spec.regex})`), negate: spec.negate === true }];
-    }
-    return [];
-  });
-}
-
-function strings(value: unknown): string[] {
-  return asList(value).filter((entry): entry is string => typeof entry === 'string');
-}
-
+/** A pipeline's triggers, compiled by the rules of each connection's driver. */
 function triggersOf(trigger: TriggerConfig): PipelineTrigger[] {
-  return trigger.filters.flatMap((filter): PipelineTrigger[] => {
-    if (trigger.driver === 'timer') {
-      const time = filter.time;
-      return typeof time === 'string' ? [{ driver: 'timer', connection: trigger.connection, time }] : [];
-    }
-    if (trigger.driver === 'zuul') {
-      const events = strings(filter.event).filter((event): event is ZuulTriggerEvent => ZUUL_EVENTS.includes(event));
-      return events.length === 0
-        ? []
-        : [{ driver: 'zuul', connection: trigger.connection, events, pipelines: strings(filter.pipeline) }];
-    }
-    if (trigger.driver === 'github') {
-      return [
-        {
-          driver: 'github',
-          connection: trigger.connection,
-          events: strings(filter.event),
-          matches: compileGitHubTrigger(filter),
-        },
-      ];
-    }
-    // The git driver (and, until their drivers exist, review systems' events by name).
-    return [
-      {
-        driver: 'git',
-        connection: trigger.connection,
-        events: strings(filter.event),
-        refs: refFilters(filter.ref),
-        branches: refFilters(filter.branch),
-      },
-    ];
-  });
+  return trigger.filters.flatMap((filter) => compileTrigger(trigger.driver, filter, trigger.connection) ?? []);
 }
 
-/** `require`/`reject` options of one connection; options other drivers may have (approvals) never apply to git changes. */
+/** `require`/`reject` options of one connection, compiled by its driver's rules. */
 function requirementOf(entry: Pipeline['require'][number], mode: 'require' | 'reject'): ChangeRequirement {
-  if (entry.driver === 'github') {
-    return { connection: entry.connection, driverCheck: githubRequirementCheck(entry.options, mode) };
-  }
-  const requirement: ChangeRequirement = { connection: entry.connection };
-  if (typeof entry.options.open === 'boolean') {
-    requirement.open = entry.options.open;
-  }
-  if (typeof entry.options['current-patchset'] === 'boolean') {
-    requirement.currentPatchset = entry.options['current-patchset'];
-  }
-  const status = strings(entry.options.status);
-  if (status.length > 0) {
-    requirement.status = status;
-  }
-  return requirement;
+  return { connection: entry.connection, ...compileRequirement(entry.driver, entry.options, mode) };
 }
 
 function reporterActions(reporters: ReporterConfig[]): ReporterActions {
+  const actions = reporters.map((reporter) => ({
+    reporter,
+    action: compileReporter(reporter.driver, reporter.options),
+  }));
   return {
     connections: reporters.map((reporter) => reporter.connection),
-    submit: reporters.some(
-      (reporter) =>
-        reporter.options.submit === true || (reporter.driver === 'github' && reporter.options.merge === true),
-    ),
-    external: reporters
-      .filter((reporter) => reporter.driver === 'github')
-      .map((reporter) => ({ connection: reporter.connection, driver: reporter.driver, options: reporter.options })),
-    imageValidated: reporters.some(
-      (reporter) => reporter.driver === 'zuul' && reporter.options['image-validated'] === true,
-    ),
+    submit: actions.some(({ action }) => action.submit === true),
+    external: actions
+      .filter(({ action }) => action.external === true)
+      .map(({ reporter }) => ({ connection: reporter.connection, driver: reporter.driver, options: reporter.options })),
+    imageValidated: actions.some(({ action }) => action.imageValidated === true),
   };
 }
 
@@ -154,6 +75,7 @@ export function enginePipeline(pipeline: Pipeline): EnginePipeline {
       decreaseFactor: pipeline.windowDecreaseFactor,
     },
     supercedes: pipeline.supercedes,
+    postReview: pipeline.postReview,
     dequeueOnNewPatchset: pipeline.dequeueOnNewPatchset,
     flakyRetries: pipeline.flakyRetries,
     flakyThreshold: pipeline.flakyThreshold,

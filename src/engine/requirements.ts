@@ -19,7 +19,7 @@ function isCurrent(change: ChangeInfo): boolean {
 }
 
 /** Why a change fails one `require` entry, or null when it meets it. */
-function failsRequire(requirement: ChangeRequirement, change: ChangeInfo): string | null {
+function failsRequire(requirement: ChangeRequirement, change: ChangeInfo, now: Date): string | null {
   const isChange = change.kind === 'change';
   if (requirement.open !== undefined) {
     if (!isChange) {
@@ -45,11 +45,11 @@ function failsRequire(requirement: ChangeRequirement, change: ChangeInfo): strin
       return `its status ${status ?? '(none: not a change)'} is not one of ${requirement.status.join(', ')} (require status)`;
     }
   }
-  return requirement.driverCheck?.(change) ?? null;
+  return requirement.driverCheck?.(change, now) ?? null;
 }
 
 /** Why a change matches one `reject` entry, or null when it does not. */
-function matchesReject(requirement: ChangeRequirement, change: ChangeInfo): string | null {
+function matchesReject(requirement: ChangeRequirement, change: ChangeInfo, now: Date): string | null {
   const isChange = change.kind === 'change';
   if (requirement.open !== undefined) {
     if (!isChange) {
@@ -77,7 +77,7 @@ function matchesReject(requirement: ChangeRequirement, change: ChangeInfo): stri
   ) {
     return `its status is ${statusOf(change)} (reject status)`;
   }
-  return requirement.driverCheck?.(change) ?? null;
+  return requirement.driverCheck?.(change, now) ?? null;
 }
 
 /**
@@ -111,15 +111,20 @@ export function hasRequirements(pipeline: EnginePipeline, connection: string): b
 }
 
 /**
- * The reason a change does not meet the pipeline's requirements for its connection, or null
- * when it does.
+ * The reason a change does not meet the pipeline's requirements for its connection at `now`
+ * (the pass's clock), or null when it does.
  */
-export function unmetRequirement(pipeline: EnginePipeline, connection: string, change: ChangeInfo): string | null {
+export function unmetRequirement(
+  pipeline: EnginePipeline,
+  connection: string,
+  change: ChangeInfo,
+  now: Date,
+): string | null {
   for (const requirement of pipeline.require) {
     if (requirement.connection !== connection) {
       continue;
     }
-    const reason = failsRequire(requirement, change);
+    const reason = failsRequire(requirement, change, now);
     if (reason !== null) {
       return `${describe(change)} does not meet the requirements of pipeline ${pipeline.name}: ${reason}`;
     }
@@ -128,7 +133,7 @@ export function unmetRequirement(pipeline: EnginePipeline, connection: string, c
     if (requirement.connection !== connection) {
       continue;
     }
-    const reason = matchesReject(requirement, change);
+    const reason = matchesReject(requirement, change, now);
     if (reason !== null) {
       return `${describe(change)} is rejected by pipeline ${pipeline.name}: ${reason}`;
     }

@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { BuildParams, ExecutorGateway } from '../engine/ports/executor';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
-import { toBuildRequestParams, type ProjectNameResolver } from './build-request-params';
+import { toBuildRequestParams, type ProjectConnectionResolver, type ProjectNameResolver } from './build-request-params';
 
 export class BuildRequestExecutor implements ExecutorGateway {
   private readonly requests: BuildRequestRepository;
@@ -15,6 +15,7 @@ export class BuildRequestExecutor implements ExecutorGateway {
     knex: Knex,
     private readonly projectName: ProjectNameResolver,
     private readonly now: () => Date = () => new Date(),
+    private readonly projectConnection?: ProjectConnectionResolver,
   ) {
     this.requests = new BuildRequestRepository(knex);
   }
@@ -24,7 +25,7 @@ export class BuildRequestExecutor implements ExecutorGateway {
     if (await this.requests.get(params.buildUuid)) {
       return;
     }
-    await this.requests.create(toBuildRequestParams(params, this.projectName), {
+    await this.requests.create(toBuildRequestParams(params, this.projectName, this.projectConnection), {
       precedence: params.precedence,
       now: this.now(),
     });

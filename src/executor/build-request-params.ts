@@ -3,8 +3,15 @@
  * job details come from the frozen job the engine passes along unread (`EngineJob.params`),
  * nodes from what the launcher provided, projects named as their connections know them.
  */
-import type { BuildNode, BuildNodeset, BuildRequestParams, BuildSecret, BuildStep } from '../model/build-request';
-import type { FrozenNodeset, FrozenPlaybook, FrozenSecret } from '../model/frozen-job';
+import type {
+  BuildNode,
+  BuildNodeset,
+  BuildRequestParams,
+  BuildRole,
+  BuildSecret,
+  BuildStep,
+} from '../model/build-request';
+import type { FrozenNodeset, FrozenPlaybook, FrozenRole, FrozenSecret } from '../model/frozen-job';
 import type { BuildParams } from '../engine/ports/executor';
 import { toMergerItem, type MergeItem } from '../model/changes';
 import type { NodeInfo } from '../model/pipeline-state';
@@ -12,6 +19,35 @@ import { isPlainObject } from '../model/value-checks';
 
 /** Maps a canonical project name to the name its connection uses for the repository. */
 export type ProjectNameResolver = (tenant: string, canonicalName: string) => string;
+/** The connection of a project by canonical name (null: unknown). */
+export type ProjectConnectionResolver = (tenant: string, canonicalName: string) => string | null;
+
+/** How the executor names the projects of one request. */
+interface ProjectNaming {
+  name(canonicalName: string): string;
+  connection(canonicalName: string): string;
+  /** Records the canonical name of every project named (`zuul.canonicalNames`). */
+  canonicalNames: Record<string, string>;
+}
+
+function toBuildRole(role: FrozenRole, naming: ProjectNaming): BuildRole {
+  if (role.type === 'galaxy') {
+    return {
+      type: 'galaxy',
+      connection: '',
+      project: role.projectCanonicalName,
+      target: role.targetName,
+      implicit: false,
+    };
+  }
+  return {
+    type: 'zuul',
+    connection: naming.connection(role.projectCanonicalName),
+    project: naming.name(role.projectCanonicalName),
+    target: role.targetName,
+    implicit: role.implicit,
+  };
+}
 
 /**
  * The job's steps; each step lists the secrets bound to its script, added to `secrets` (the
@@ -21,6 +57,7 @@ function steps(
   scripts: readonly FrozenPlaybook[],
   available: readonly FrozenSecret[],
   secrets: BuildSecret[],
+  naming: ProjectNaming,
 ): BuildStep[] {
   return scripts.map((script): BuildStep => {
     const stepSecrets = script.secrets.flatMap((used) => {
@@ -35,13 +72,38 @@ function steps(
       }
       return [{ alias: used.alias, secret: index }];
     });
-    const step = {
-      connection: script.sourceContext.connectionName,
-      project: script.sourceContext.projectName,
+    const context = script.sourceContext;
+    if (context.projectCanonicalName !== undefined) {
+      naming.canonicalNames[context.projectName] = context.projectCanonicalName;
+    }
+    const roles = (script.roles ?? []).map((role) => toBuildRole(role, naming));
+    return {
+      connection: context.connectionName,
+      project: context.projectName,
       path: script.path,
+      ...(stepSecrets.length > 0 ? { secrets: stepSecrets } : {}),
+      ...(context.trusted !== undefined ? { trusted: context.trusted } : {}),
+      ...(context.branch !== undefined ? { branch: context.branch } : {}),
+      ...(script.cleanup === true ? { cleanup: true } : {}),
+      ...(script.nestingLevel !== undefined ? { nestingLevel: script.nestingLevel } : {}),
+      ...(roles.length > 0 ? { roles } : {}),
     };
-    return stepSecrets.length > 0 ? { ...step, secrets: stepSecrets } : step;
   });
+}
+
+/**
+ * Post-run entries with the deprecated `cleanup-run` ones among them: each goes before the first
+ * post-run entry of a lower nesting level (a child's cleanup before its parents' post-run), else
+ * last, and runs as a cleanup entry (docs/executor.md#results).
+ */
+function withCleanupRun(postRun: readonly FrozenPlaybook[], cleanupRun: readonly FrozenPlaybook[]): FrozenPlaybook[] {
+  const ordered = [...postRun];
+  for (const cleanup of cleanupRun) {
+    const entry = { ...cleanup, cleanup: true };
+    const index = ordered.findIndex((post) => (entry.nestingLevel ?? 0) > (post.nestingLevel ?? 0));
+    ordered.splice(index < 0 ? ordered.length : index, 0, entry);
+  }
+  return ordered;
 }
 
 function text(value: unknown): string | null {
@@ -131,16 +193,29 @@ export function nodesetOfNodes(
 }
 
 /** Translate the engine's build parameters into the executor contract (src/model/build-request.ts). */
-export function toBuildRequestParams(params: BuildParams, projectName: ProjectNameResolver): BuildRequestParams {
+export function toBuildRequestParams(
+  params: BuildParams,
+  projectName: ProjectNameResolver,
+  projectConnection?: ProjectConnectionResolver,
+): BuildRequestParams {
   const frozen = params.job.params;
   const change = params.changes[0];
-  const mergeItem = (item: MergeItem) =>
-    toMergerItem(item, { connection: item.connection, project: projectName(params.tenant, item.project) });
   const last = params.mergeItems[params.mergeItems.length - 1];
+  const naming: ProjectNaming = {
+    canonicalNames: {},
+    name(canonicalName) {
+      const name = projectName(params.tenant, canonicalName);
+      this.canonicalNames[name] = canonicalName;
+      return name;
+    },
+    connection: (canonicalName) => projectConnection?.(params.tenant, canonicalName) ?? last?.connection ?? '',
+  };
+  const mergeItem = (item: MergeItem) =>
+    toMergerItem(item, { connection: item.connection, project: naming.name(item.project) });
   const secrets: BuildSecret[] = [];
-  const preRun = steps(frozen.preRun, frozen.frozenSecrets, secrets);
-  const run = steps(frozen.run, frozen.frozenSecrets, secrets);
-  const postRun = steps(frozen.postRun, frozen.frozenSecrets, secrets);
+  const preRun = steps(frozen.preRun, frozen.frozenSecrets, secrets, naming);
+  const run = steps(frozen.run, frozen.frozenSecrets, secrets, naming);
+  const postRun = steps(withCleanupRun(frozen.postRun, frozen.cleanupRun ?? []), frozen.frozenSecrets, secrets, naming);
   const nodes = params.nodes.flatMap((info) => toBuildNode(info) ?? []);
   const nodeset = nodesetOfNodes(frozen.nodesetAlternatives, params.nodes);
   return {
@@ -153,6 +228,8 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
       name: params.job.name,
       timeout: params.job.timeout,
       postTimeout: frozen.postTimeout,
+      ...(frozen.preTimeout !== undefined && frozen.preTimeout !== null ? { preTimeout: frozen.preTimeout } : {}),
+      ...(frozen.ansibleSplitStreams === true ? { ansibleSplitStreams: true } : {}),
       attempts: params.job.attempts,
       workspaceScheme: frozen.workspaceScheme,
       overrideCheckout: frozen.overrideCheckout,
@@ -167,7 +244,7 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
     },
     item: {
       connection: last?.connection ?? '',
-      project: projectName(params.tenant, change.project),
+      project: naming.name(change.project),
       branch: change.branch,
       ref: change.ref,
       change: change.number,
@@ -177,8 +254,8 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
     },
     mergerItems: params.mergeItems.map(mergeItem),
     projects: frozen.requiredProjects.map((required) => ({
-      connection: last?.connection ?? '',
-      project: projectName(params.tenant, required.projectCanonicalName),
+      connection: naming.connection(required.projectCanonicalName),
+      project: naming.name(required.projectCanonicalName),
       overrideCheckout: required.overrideCheckout ?? null,
     })),
     parentData: params.parentData,
@@ -186,8 +263,17 @@ export function toBuildRequestParams(params: BuildParams, projectName: ProjectNa
       ...artifact,
       project: projectName(params.tenant, artifact.project),
     })),
-    eventId: null,
+    eventId: params.eventId ?? null,
     ...(nodes.length > 0 ? { nodes } : {}),
     ...(nodeset ? { nodeset } : {}),
+    zuul: {
+      voting: params.job.voting,
+      jobtags: [...(frozen.tags ?? [])].sort(),
+      inheritancePath: frozen.inheritancePath ?? [],
+      childJobs: params.childJobs ?? [],
+      postReview: params.postReview ?? false,
+      changeUrl: change.url ?? null,
+      canonicalNames: naming.canonicalNames,
+    },
   };
 }

@@ -17,6 +17,9 @@ import {
 } from '../model/build-request';
 import type { BuildRequestRecord } from '../store/repositories/build-requests';
 import { retryConnectionErrors } from '../store/links';
+import { ansiblePrivateDir } from './ansible/ansible-build';
+import { AnsibleToolchain } from './ansible/toolchain';
+import { exportBranch } from './branch-tree';
 import type { BuildLog, ConsoleRegistry } from './build-log';
 import { BuildSecretError, redactLogDirectory, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
 import { ensureJobOutput, JobOutputRecorder } from './job-output-json';
@@ -36,6 +39,8 @@ import type { ExecutorWorkerOptions, WorkerLogger } from './worker-options';
 export interface ActiveBuild {
   controller: AbortController;
   cancelResult: CancelResult;
+  /** Stopped because the worker stops: handed back unfinished instead of completed (docs/operations.md#shutdown). */
+  handBack: boolean;
   done: Promise<void>;
 }
 
@@ -51,6 +56,7 @@ export class NodeFailure extends Error {}
 export class BuildRuntime {
   /** Logs of builds this worker paused: still followed live until the build continues. */
   readonly pausedLogs = new Map<string, BuildLog>();
+  readonly toolchain: AnsibleToolchain;
 
   constructor(
     readonly options: ExecutorWorkerOptions,
@@ -60,7 +66,14 @@ export class BuildRuntime {
     readonly events: EventEmitter,
     readonly now: () => Date,
     readonly logger: WorkerLogger,
-  ) {}
+  ) {
+    this.toolchain = options.toolchain ?? new AnsibleToolchain({ pathEnv: options.hostEnv.PATH });
+  }
+
+  /** The executor's own folder of a build's Ansible files (removed when the build ends). */
+  ansibleDir(params: BuildRequestParams): string {
+    return ansiblePrivateDir(this.options.workRoot, params.buildUuid);
+  }
 
   /**
    * Record the pause (the engine gets `build-paused`); the build leaves this worker. False when
@@ -133,9 +146,19 @@ export class BuildRuntime {
         hostEnv: this.options.hostEnv,
         signal: build.controller.signal,
         cancelResult: () => build.cancelResult,
+        stopNote: () => (build.handBack ? this.handBackNote() : null),
         killGraceMs: this.options.killGraceMs,
         resume: run.resume,
         secrets: run.secrets,
+        ansible: {
+          toolchain: this.toolchain,
+          privateDir: this.ansibleDir(params),
+          // Ansible runs on the executor and reaches every node from there.
+          inventory: this.inventoryOf(params, workspaceRoot, null),
+          sshKeyFor: (node) => this.sshKeyFor(node),
+          branchTree: (connection, project, branch, target) =>
+            exportBranch(this.options.merger.cache, connection, project, branch, target),
+        },
         jobOutput: new JobOutputRecorder({
           logDir: run.logPlace.dir,
           jobName: params.job.name,
@@ -211,6 +234,35 @@ export class BuildRuntime {
     });
   }
 
+  /** The log's last line of a build stopped by the worker's shutdown. */
+  handBackNote(): string {
+    return `Build stopped: executor ${this.id} is shutting down; the build is handed back and runs again from the start (this attempt is not used up)`;
+  }
+
+  /** Whether a build's end is a hand-back: stopped by the worker's shutdown, not finished. */
+  handsBack(build: ActiveBuild, outcome: RunOutcome): boolean {
+    return build.handBack && outcome.canceled === true;
+  }
+
+  /**
+   * Give the build's request back unfinished (docs/operations.md#shutdown) and stop serving its
+   * live log. False when the request is no longer this worker's: the build then completes as usual.
+   */
+  async handBack(params: BuildRequestParams, log: BuildLog): Promise<boolean> {
+    const handedBack = await retryConnectionErrors(
+      () => this.options.repository.handBack(params.buildUuid, this.id, this.now()),
+      {
+        onRetry: (err) =>
+          this.logger.warn({ err, build: params.buildUuid }, 'handing a build back: database away, retrying'),
+      },
+    );
+    if (handedBack) {
+      this.logger.info({ build: params.buildUuid }, 'build handed back unfinished: the executor is shutting down');
+      this.consoles.unregister(params.buildUuid, log);
+    }
+    return handedBack;
+  }
+
   /** The outcome of a build that threw: NODE_FAILURE for node problems, else ERROR. */
   failureOutcome(err: unknown, params: BuildRequestParams, log: BuildLog): RunOutcome {
     if (err instanceof NodeFailure || err instanceof NodeAccessError) {
@@ -256,7 +308,8 @@ export class BuildRuntime {
         startTime: times.startTime.toISOString(),
         endTime: endTime.toISOString(),
         errorDetail: outcome.errorDetail,
-        logUrl: times.logUrl,
+        // A playbook may name where its logs are (`zuul.log_url`, docs/executor.md#zuul_return).
+        logUrl: outcome.results.logUrl ?? times.logUrl,
         artifacts,
         data: outcome.results.data,
         childJobs: outcome.results.childJobs,

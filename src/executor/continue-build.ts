@@ -3,7 +3,6 @@
  * with its secrets decrypted again) or its cancel (it completes canceled, and an SSH node's
  * workspace is removed).
  */
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { buildRequestParamsSchema, type BuildNode } from '../model/build-request';
 import type { BuildRequestRecord } from '../store/repositories/build-requests';
@@ -12,6 +11,7 @@ import { decryptBuildSecrets, NO_SECRETS, type DecryptedBuildSecrets } from './b
 import { invalidRequestPayload, NodeFailure, type ActiveBuild, type BuildRuntime } from './build-runtime';
 import { JOB_OUTPUT_FILE } from './log-paths';
 import { placeBuild } from './node-placement';
+import { removeWorkspace } from './start-build';
 import { parsePauseState } from './pause-state';
 import { EMPTY_RESULTS } from './results-file';
 import type { RunOutcome } from './runner';
@@ -88,12 +88,13 @@ export async function continuePausedBuild(
     }
   } catch (err) {
     outcome = runtime.failureOutcome(err, params, log);
-  } finally {
-    log.finish();
-    if (placement.ok && placement.owned && !runtime.options.keepWorkspaces) {
-      rmSync(workspaceRoot, { recursive: true, force: true });
-    }
   }
+  log.finish();
+  // Handed back, the build stays paused here: its workspace is kept for the next continue.
+  if (runtime.handsBack(build, outcome) && (await runtime.handBack(params, log))) {
+    return;
+  }
+  removeWorkspace(runtime, params, placement.ok && placement.owned ? workspaceRoot : null);
   await runtime.finish(
     params,
     log,

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
 import type { SecretsKeySource } from '../secrets/secret-data';
 import type { BuildRequestRepository } from '../store/repositories/build-requests';
+import { AnsibleToolchain } from './ansible/toolchain';
 import { ConsoleRegistry } from './build-log';
 import { createConsoleResolver, type ConsoleTarget } from './console-resolver';
 import { Merger } from './merger';
@@ -22,6 +23,8 @@ export interface ExecutorServices {
   merger: Merger;
   worker: ExecutorWorker;
   consoles: ConsoleRegistry;
+  /** `ansible-playbook` and the sandbox on this host (probed when the executor starts). */
+  toolchain: AnsibleToolchain;
   /** `resolveBuild` for `attachConsoleStream`. */
   resolveConsole: (tenant: string, buildUuid: string) => Promise<ConsoleTarget>;
 }
@@ -59,6 +62,8 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
       sshKeyFiles[name] = connection.sshKeyFile;
     }
   }
+  const hostEnv = allowedHostEnvironment(options.environment);
+  const toolchain = new AnsibleToolchain({ pathEnv: hostEnv.PATH, sandbox: config.executor.sandbox });
   const worker = new ExecutorWorker({
     repository: options.repository,
     merger,
@@ -69,7 +74,8 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
     pollIntervalMs: config.executor.pollInterval * 1000,
     killGraceMs: config.executor.killGracePeriod * 1000,
     keepWorkspaces: config.executor.keepWorkspaces,
-    hostEnv: allowedHostEnvironment(options.environment),
+    hostEnv,
+    toolchain,
     sshKeyFiles,
     nodeLocker: options.nodeLocker,
     consoles,
@@ -82,6 +88,7 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
     merger,
     worker,
     consoles,
+    toolchain,
     resolveConsole: createConsoleResolver({ repository: options.repository, consoles, logsDir }),
   };
 }

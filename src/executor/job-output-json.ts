@@ -57,7 +57,10 @@ export interface HostStats {
 
 export interface JobOutputTask {
   task: { name: string; id: string; duration: Duration };
-  hosts: Record<string, HostResult>;
+  /** A script's command result, or the module result Ansible's callback recorded. */
+  hosts: Record<string, HostResult | Record<string, unknown>>;
+  /** The role of an Ansible task. */
+  role?: { name: string; id: string; path: string };
 }
 
 export interface JobOutputPlaybook {
@@ -165,6 +168,17 @@ export class JobOutputRecorder {
     });
   }
 
+  /**
+   * An Ansible playbook of the build ended: the scripts of its phase that ran before it become
+   * their playbook first, then it is added and the file written.
+   */
+  addPlaybook(phase: StepPhase, playbook: JobOutputPlaybook): void {
+    this.phaseEnded(phase);
+    const masked = this.options.redactor?.active ? this.options.redactor.redactJson(playbook) : playbook;
+    this.playbooks.push(masked);
+    writeJobOutput(this.options.logDir, this.playbooks);
+  }
+
   /** The phase ended (normally, on a failure or on a cancel): its playbook is written, if it ran steps. */
   phaseEnded(phase: StepPhase): void {
     if (this.tasks.length === 0 || this.phaseStart === null) {
@@ -174,7 +188,7 @@ export class JobOutputRecorder {
     const start = this.phaseStart;
     this.tasks = [];
     this.phaseStart = null;
-    const failures = tasks.filter((task) => task.hosts[this.options.host]?.failed).length;
+    const failures = tasks.filter((task) => task.hosts[this.options.host]?.failed === true).length;
     this.playbooks.push({
       playbook: `${this.options.jobName}/${phase}`,
       phase: PHASE_NAMES[phase],

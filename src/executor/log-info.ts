@@ -6,13 +6,13 @@
  * its workspace is prepared (then `zuul.projects` and the `src_dir`s are known).
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { BuildRequestParams, MergerItem } from '../model/build-request';
+import type { BuildRequestParams } from '../model/build-request';
 import type { WorkspaceProject } from './merger';
 import type { InventoryHostVars, NodeInventory } from './node-inventory';
 import { mergeVariables } from './step-environment';
+import { zuulVariables } from './zuul-variables';
 
 export const ZUUL_INFO_DIR = 'zuul-info';
 export const INVENTORY_FILE = 'inventory.yaml';
@@ -33,64 +33,6 @@ function publishedHostVars(vars: InventoryHostVars): Record<string, unknown> {
   delete published.ansible_ssh_private_key_file;
   delete published.sluice_node_dir;
   return published;
-}
-
-const shortName = (project: string): string => project.slice(project.lastIndexOf('/') + 1);
-
-function projectVars(project: string, projects: WorkspaceProject[] | null): Record<string, unknown> {
-  const checkout = projects?.find((p) => p.project === project);
-  return {
-    name: project,
-    short_name: shortName(project),
-    ...(checkout ? { src_dir: `src/${checkout.relativePath}` } : {}),
-  };
-}
-
-function refVars(item: Omit<MergerItem, 'mergeMode'>): Record<string, unknown> {
-  return {
-    branch: item.branch,
-    ref: item.ref,
-    ...(item.change !== null ? { change: String(item.change), patchset: item.patchset } : {}),
-    ...(item.oldrev !== null ? { oldrev: item.oldrev } : {}),
-    ...(item.newrev !== null ? { newrev: item.newrev } : {}),
-  };
-}
-
-/** The reference's `zuul` variables, as far as Sluice has them (docs/logs.md#zuul-info). */
-export function zuulVariables(input: LogInfoInput): Record<string, unknown> {
-  const { params, projects } = input;
-  const work = path.join(input.workspaceRoot, 'work');
-  const required = new Set(params.projects.map((p) => p.project));
-  return {
-    build: params.buildUuid,
-    buildset: params.buildsetUuid,
-    tenant: params.tenant,
-    pipeline: params.pipeline,
-    job: params.job.name,
-    event_id: params.eventId,
-    attempts: params.attempt,
-    max_attempts: params.job.attempts,
-    timeout: params.job.timeout,
-    post_timeout: params.job.postTimeout,
-    project: projectVars(params.item.project, projects),
-    ...refVars(params.item),
-    items: params.mergerItems.map((item) => ({ project: projectVars(item.project, projects), ...refVars(item) })),
-    projects: Object.fromEntries(
-      (projects ?? []).map((p) => [
-        p.project,
-        { ...projectVars(p.project, projects), checkout: p.checkout, required: required.has(p.project) },
-      ]),
-    ),
-    log_url: input.logUrl,
-    executor: {
-      hostname: os.hostname(),
-      src_root: path.join(input.workspaceRoot, 'src'),
-      work_root: work,
-      log_root: input.logDir,
-      inventory_file: path.join(work, 'inventory.json'),
-      result_data_file: path.join(work, 'results.json'),
-    },
-  };
 }
 
 /** The reference-shaped inventory published in the log. */

@@ -6,7 +6,7 @@
 import type { MergeOutcome, MergerGateway } from '../engine/ports/merger';
 import { toMergerItem, type MergeItem } from '../model/changes';
 import type { MergerItem } from '../model/build-request';
-import type { GitProjects } from '../drivers/git/change-source';
+import type { GitProjects } from '../sources/git-projects';
 import type { Merger } from './merger';
 
 /** Announces Sluice's own branch update to the poller of the connection (emitted once as ref-updated). */

@@ -6,20 +6,10 @@
  */
 import { canonicalHostnameOf, type ServiceConfig } from '../config/service';
 import { GitMirrors } from '../sources/git-mirror';
+import type { RepositoryAccess } from '../sources/git-projects';
 
 /** What the executor needs to know about a git connection. */
-export interface GitConnectionInfo {
-  /** A URL prefix or directory, or per project (a GitHub connection's URL carries its current token, docs/github.md#repositories). */
-  baseurl: string | ((project: string) => string);
-  /** Host part of workspace paths (`golang`/`unique` schemes). */
-  canonicalHostname: string;
-  /**
-   * Run before each fetch of a project: a GitHub connection makes sure its installation token
-   * for the repository is current, so `baseurl` carries it in any process, an executor-only one
-   * included (docs/github.md#repositories).
-   */
-  prepare?: (project: string) => Promise<void>;
-}
+export type GitConnectionInfo = RepositoryAccess;
 
 /**
  * The git connections of a service configuration. The canonical host name defaults to the

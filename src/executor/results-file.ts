@@ -35,6 +35,10 @@ export interface BuildResults {
   /** Pause after the run phase until the dependent jobs have completed (the reference's `zuul.pause`). */
   pause: boolean;
   warnings: string[];
+  /** `zuul.retry` returned by a playbook (docs/executor.md#zuul_return); absent = not said. */
+  retry?: boolean | null;
+  /** `zuul.log_url` returned by a playbook: the build's log URL instead of Sluice's. */
+  logUrl?: string | null;
 }
 
 export type ResultsFileOutcome = { ok: true; results: BuildResults } | { ok: false; error: string };
@@ -92,7 +96,27 @@ function withoutQuotedText(message: string): string {
   return message.replace(/, ".*$/s, ' (not valid JSON)');
 }
 
-function resolveArtifactUrl(url: string, logUrl: string | null): string {
+/**
+ * The results of both files (a script's results file, then the playbooks' `zuul_return`
+ * data): artifacts and warnings joined, data merged key by key (the playbooks' last), the
+ * playbooks' `child_jobs`, `retry` and `log_url` when they returned them, pause when either asked.
+ */
+export function combineResults(scripts: BuildResults, playbooks: BuildResults | null): BuildResults {
+  if (playbooks === null) {
+    return scripts;
+  }
+  return {
+    artifacts: [...scripts.artifacts, ...playbooks.artifacts],
+    data: { ...scripts.data, ...playbooks.data },
+    childJobs: playbooks.childJobs ?? scripts.childJobs,
+    pause: scripts.pause || playbooks.pause,
+    warnings: [...scripts.warnings, ...playbooks.warnings],
+    retry: playbooks.retry ?? scripts.retry ?? null,
+    logUrl: playbooks.logUrl ?? scripts.logUrl ?? null,
+  };
+}
+
+export function resolveArtifactUrl(url: string, logUrl: string | null): string {
   if (logUrl === null || /^[a-z][a-z0-9+.-]*:/i.test(url)) {
     return url;
   }

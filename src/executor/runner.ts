@@ -1,32 +1,63 @@
 /**
  * Runs a build's steps for real in a prepared workspace and maps what happened to a build
- * result (docs/gating.md#results, docs/gating.md#sluices-own-rules):
- * - a `pre-run` step fails (or the job timeout hits during pre-run) -> retryable: `RETRY` while
- *   attempts remain, `RETRY_LIMIT` on the last attempt;
- * - a `run` step exits non-zero -> `FAILURE`; the job timeout hits during run -> `TIMED_OUT`;
- * - a `post-run` step fails after successful run steps -> `POST_FAILURE`;
- * - a missing script, an unsafe script path or an invalid variable name -> `ERROR` (nothing runs);
- * - cancel (the signal aborts) -> the result the caller chooses (`ABORTED` by default); the
- *   running step's process group is killed at once and no further step runs.
- * `post-run` steps run after pre-run or run failures too (to collect logs), never after a cancel.
- * A build whose run phase succeeded and whose results file says `pause` stops before its
- * post-run steps (`paused`); the caller keeps the workspace and continues it later with `resume`.
+ * result, as the reference does (docs/executor.md#results):
+ * - a `pre-run` step fails, times out (`timeout`, `pre-timeout`) or finds a host unreachable ->
+ *   retryable: `RETRY` while attempts remain, `RETRY_LIMIT` on the last attempt (`FAILURE` when
+ *   the playbooks returned `zuul.retry: false`);
+ * - a `run` step fails -> `FAILURE`; the job timeout hits during run -> `TIMED_OUT`; a host is
+ *   unreachable -> retryable;
+ * - a `post-run` step fails -> `POST_FAILURE`, unless a pre-run failure, a timeout or an
+ *   unreachable host already decided the result; an unreachable host -> retryable;
+ * - a missing script or playbook, an unsafe path, an invalid variable name, a Galaxy role,
+ *   playbooks without Ansible, untrusted playbooks without their sandbox -> `ERROR` (nothing runs);
+ * - cancel -> the result the caller chooses (`ABORTED` by default): the running step's process
+ *   group is killed at once and only cleanup steps run after it.
+ * `post-run` steps run after pre-run or run failures too (to collect logs), except those of a
+ * job variant whose pre-run steps were never reached. A build whose run phase succeeded and
+ * whose results ask to pause stops before its post-run steps (`paused`); the caller keeps the
+ * workspace and continues it later with `resume`.
  */
-import { constants, accessSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BuildRequestParams, BuildStep, CancelResult } from '../model/build-request';
+import type { BuildNode, BuildRequestParams, CancelResult } from '../model/build-request';
 import type { BuildResult } from '../model/results';
+import { AnsibleBuild, checkPlaybooks, PlaybookSetupError } from './ansible/ansible-build';
+import type { AnsibleToolchain } from './ansible/toolchain';
+import { readZuulReturn } from './ansible/zuul-return';
 import type { BuildLog } from './build-log';
-import { resolveInside, UnsafePathError } from './log-paths';
+import { NO_SECRETS, type DecryptedBuildSecrets } from './build-secrets';
+import type { JobOutputRecorder } from './job-output-json';
 import type { WorkspaceProject } from './merger';
-import { EMPTY_RESULTS, readResultsFile, type BuildResults } from './results-file';
+import type { NodeInventory } from './node-inventory';
+import { combineResults, EMPTY_RESULTS, readResultsFile, type BuildResults } from './results-file';
 import { flattenVariables, InvalidVariableError, mergeVariables } from './step-environment';
 import type { RemoteSteps } from './ssh-runner';
-import { runStepProcess, type StepExit } from './step-process';
-import { NO_SECRETS, stepSecretsDocument, type DecryptedBuildSecrets } from './build-secrets';
-import type { JobOutputRecorder, StepPhase } from './job-output-json';
+import {
+  describeFailure,
+  resolveSteps,
+  secretsFileOf,
+  StepRunner,
+  StepSetupError,
+  type ResolvedStep,
+  type StepOutcome,
+} from './step-runner';
+import { zuulReturnFile } from './zuul-variables';
 
 export type { StepPhase } from './job-output-json';
+
+/** Seconds cleanup steps get after a cancel when the job sets no `post-timeout`. */
+const CLEANUP_TIMEOUT_SECONDS = 300;
+
+/** What running playbooks needs (absent: a build with playbooks ends ERROR). */
+export interface AnsibleSupport {
+  toolchain: AnsibleToolchain;
+  /** The executor's own folder for the build's Ansible files. */
+  privateDir: string;
+  inventory: NodeInventory;
+  sshKeyFor(node: BuildNode): string | undefined;
+  /** The branch as merged of a project, for trusted playbooks (src/executor/branch-tree.ts). */
+  branchTree?: (connection: string, project: string, branch: string, target: string) => Promise<string>;
+}
 
 export interface RunBuildInput {
   params: BuildRequestParams;
@@ -43,20 +74,26 @@ export interface RunBuildInput {
   signal?: AbortSignal;
   /** Result of a canceled build; asked when the cancel takes effect. Default ABORTED. */
   cancelResult?: () => CancelResult;
+  /**
+   * What the log says when the signal stopped the build; null: `Build canceled (<result>)`. A
+   * note means the build is handed back to run again (executor shutdown): no cleanup step runs.
+   */
+  stopNote?: () => string | null;
   /** Milliseconds clock for timeouts (injectable). */
   clock?: () => number;
   killGraceMs?: number;
-  /** Run the steps on a node instead of locally (static nodes over SSH, see ssh-runner.ts). */
+  /** Run the scripts on a node instead of locally (static nodes over SSH, see ssh-runner.ts). */
   remote?: RemoteSteps;
-  /** The build's decrypted secrets; each step gets those bound to it in its secrets file. */
+  /** The build's decrypted secrets; each step gets those bound to it. */
   secrets?: DecryptedBuildSecrets;
   /** Node inventory variables (`SLUICE_INVENTORY_FILE`, `SLUICE_NODE_DIR`, ...; node-inventory.ts). */
   nodeEnv?: Record<string, string>;
   /** Records the steps into `job-output.json` (docs/logs.md#job-outputjson). */
   jobOutput?: JobOutputRecorder;
+  ansible?: AnsibleSupport;
   /**
    * Continue a paused build: only its post-run steps run, in the kept workspace (and, with
-   * `remote`, the kept remote workspace); the results file is kept for them.
+   * `remote`, the kept remote workspace); the results files are kept for them.
    */
   resume?: boolean;
 }
@@ -67,21 +104,13 @@ export interface RunOutcome {
   results: BuildResults;
   warnings: string[];
   /**
-   * The run phase succeeded and the results file asked to pause: the post-run steps did not run
+   * The run phase succeeded and the results asked to pause: the post-run steps did not run
    * yet (`result` is the result so far, SUCCESS). Run again with `resume` to finish the build.
    */
   paused?: boolean;
+  /** The signal stopped the build before it ended (`result` is the cancel result). */
+  canceled?: boolean;
 }
-
-interface ResolvedStep {
-  phase: StepPhase;
-  step: BuildStep;
-  script: string;
-  cwd: string;
-  executable: boolean;
-}
-
-class StepSetupError extends Error {}
 
 /** Files the runner creates for the steps, inside `<workspace>/work/`. */
 export function workFiles(workspaceRoot: string): {
@@ -98,9 +127,25 @@ export function workFiles(workspaceRoot: string): {
     vars: path.join(dir, 'vars.json'),
     inputs: path.join(dir, 'inputs.json'),
     results: path.join(dir, 'results.json'),
-    secrets: path.join(dir, 'secrets.json'),
+    secrets: secretsFileOf(workspaceRoot),
     tmp: path.join(dir, 'tmp'),
   };
+}
+
+const succeeded = (outcome: StepOutcome): boolean =>
+  outcome.exit.kind === 'exited' && outcome.exit.code === 0 && !outcome.unreachable;
+
+/** What the phases decided so far (the reference's flags). */
+interface Verdict {
+  result: BuildResult | 'PRE_FAILED';
+  errorDetail: string | null;
+  /** A retryable failure happened (pre-run failure, unreachable host). */
+  retry: boolean;
+  /** A failing post-run step may still turn the result into POST_FAILURE. */
+  allowPostResult: boolean;
+  /** The nesting level the pre-run steps reached (post-run steps of deeper variants are skipped); null = all. */
+  nestingReached: number | null;
+  aborted: boolean;
 }
 
 /** Run every step of the build and decide its result. */
@@ -112,25 +157,34 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
   let env: Record<string, string>;
   try {
     steps = resolveSteps(params, input.projects);
+    const playbooks = steps.filter((step) => step.playbook);
+    if (playbooks.length > 0 && input.ansible === undefined) {
+      throw new PlaybookSetupError('The job runs playbooks but this executor cannot run Ansible');
+    }
+    if (input.ansible !== undefined) {
+      checkPlaybooks(
+        steps.map((s) => s.step),
+        input.projects,
+        input.ansible.toolchain,
+      );
+    }
     env = prepareEnvironment(input, warnings);
   } catch (err) {
-    if (err instanceof StepSetupError || err instanceof InvalidVariableError) {
+    if (err instanceof StepSetupError || err instanceof InvalidVariableError || err instanceof PlaybookSetupError) {
       log.write(`ERROR: ${err.message}`);
+      if (err instanceof PlaybookSetupError) {
+        input.ansible?.toolchain.refused(params.job.name, params.buildUuid, err.message);
+      }
       return { result: 'ERROR', errorDetail: err.message, results: EMPTY_RESULTS, warnings };
     }
     throw err;
   }
 
-  const canceled = (phase: StepPhase): RunOutcome => {
-    input.jobOutput?.phaseEnded(phase);
-    const result = input.cancelResult?.() ?? 'ABORTED';
-    log.write(`Build canceled (${result})`);
-    return { result, errorDetail: null, results: EMPTY_RESULTS, warnings };
-  };
-
-  if (input.remote && input.resume !== true) {
+  // The workspace goes to an SSH primary node for scripts only: playbooks run on the executor.
+  const remote = steps.some((step) => !step.playbook) ? input.remote : undefined;
+  if (remote && input.resume !== true) {
     try {
-      await input.remote.prepare();
+      await remote.prepare();
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
       log.write(`ERROR: ${detail}`);
@@ -138,86 +192,188 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
     }
   }
 
-  const deadline = params.job.timeout === null ? null : clock() + params.job.timeout * 1000;
-  let mainResult: BuildResult | 'PRE_FAILED' = 'SUCCESS';
-  let errorDetail: string | null = null;
-  // A resumed build ran its pre-run and run steps before it paused.
-  for (const phase of input.resume === true ? [] : (['pre-run', 'run'] as const)) {
-    for (const step of steps.filter((s) => s.phase === phase)) {
-      const remaining = deadline === null ? null : deadline - clock();
-      const exit =
-        remaining !== null && remaining <= 0
-          ? ({ kind: 'timed-out' } as const)
-          : await runOneStep(step, env, remaining, input);
-      if (exit.kind === 'aborted') {
-        return canceled(phase);
+  let ansible: AnsibleBuild | null = null;
+  try {
+    if (input.ansible !== undefined && steps.some((step) => step.playbook)) {
+      ansible = await AnsibleBuild.open({
+        params,
+        workspaceRoot: input.workspaceRoot,
+        projects: input.projects,
+        privateDir: input.ansible.privateDir,
+        logDir: input.logDir,
+        logUrl: input.logUrl,
+        inventory: input.ansible.inventory,
+        secrets: input.secrets ?? NO_SECRETS,
+        toolchain: input.ansible.toolchain,
+        sshKeyFor: input.ansible.sshKeyFor,
+        env,
+        steps: steps.filter((step) => step.playbook).map((step) => step.step),
+        branchTree: input.ansible.branchTree,
+      });
+    }
+    const runner = new StepRunner({
+      params,
+      workspaceRoot: input.workspaceRoot,
+      log,
+      env,
+      secrets: input.secrets ?? NO_SECRETS,
+      secretsFile: workFiles(input.workspaceRoot).secrets,
+      remote,
+      jobOutput: input.jobOutput,
+      killGraceMs: input.killGraceMs,
+      ansible,
+    });
+    return await runPhases({ ...input, remote }, steps, runner, warnings, clock);
+  } catch (err) {
+    if (err instanceof PlaybookSetupError) {
+      log.write(`ERROR: ${err.message}`);
+      return { result: 'ERROR', errorDetail: err.message, results: EMPTY_RESULTS, warnings };
+    }
+    throw err;
+  } finally {
+    await ansible?.close();
+  }
+}
+
+async function runPhases(
+  input: RunBuildInput,
+  steps: ResolvedStep[],
+  runner: StepRunner,
+  warnings: string[],
+  clock: () => number,
+): Promise<RunOutcome> {
+  const { params, log } = input;
+  const verdict: Verdict = {
+    result: 'SUCCESS',
+    errorDetail: null,
+    retry: false,
+    allowPostResult: true,
+    nestingReached: null,
+    aborted: false,
+  };
+  const resume = input.resume === true;
+  if (!resume) {
+    const deadline = params.job.timeout === null ? null : clock() + params.job.timeout * 1000;
+    const preTimeout = params.job.preTimeout ?? null;
+    const preDeadline = preTimeout === null ? null : clock() + preTimeout * 1000;
+    for (const phase of ['pre-run', 'run'] as const) {
+      for (const step of steps.filter((s) => s.phase === phase)) {
+        if (phase === 'pre-run') {
+          verdict.nestingReached = step.step.nestingLevel ?? 0;
+        }
+        const limits = [deadline, phase === 'pre-run' ? preDeadline : null].filter((d): d is number => d !== null);
+        const remaining = limits.length === 0 ? null : Math.min(...limits) - clock();
+        const outcome: StepOutcome =
+          remaining !== null && remaining <= 0
+            ? { exit: { kind: 'timed-out' }, unreachable: false }
+            : await runner.run(step, { timeoutMs: remaining, signal: input.signal });
+        if (outcome.exit.kind === 'aborted') {
+          verdict.aborted = true;
+          break;
+        }
+        if (succeeded(outcome)) {
+          continue;
+        }
+        verdict.allowPostResult = false;
+        if (phase === 'pre-run') {
+          verdict.result = 'PRE_FAILED';
+          verdict.retry = true;
+          verdict.errorDetail = describeFailure(step, outcome);
+        } else if (outcome.unreachable) {
+          verdict.retry = true;
+          verdict.errorDetail = describeFailure(step, outcome);
+        } else if (outcome.exit.kind === 'timed-out') {
+          verdict.result = 'TIMED_OUT';
+        } else {
+          verdict.result = 'FAILURE';
+          verdict.allowPostResult = true;
+          verdict.errorDetail = outcome.exit.kind === 'spawn-error' ? describeFailure(step, outcome) : null;
+        }
+        break;
       }
-      if (exit.kind === 'exited' && exit.code === 0) {
-        continue;
+      input.jobOutput?.phaseEnded(phase);
+      if (verdict.result !== 'SUCCESS' || verdict.retry || verdict.aborted) {
+        break;
       }
       if (phase === 'pre-run') {
-        mainResult = 'PRE_FAILED';
-        errorDetail = describeFailure(step, exit);
-      } else {
-        mainResult = exit.kind === 'timed-out' ? 'TIMED_OUT' : 'FAILURE';
-        errorDetail = exit.kind === 'spawn-error' ? describeFailure(step, exit) : null;
+        verdict.nestingReached = null;
       }
-      break;
-    }
-    input.jobOutput?.phaseEnded(phase);
-    if (mainResult !== 'SUCCESS') {
-      break;
     }
   }
+  const runSucceeded = resume || (verdict.result === 'SUCCESS' && !verdict.retry && !verdict.aborted);
 
-  if (mainResult === 'SUCCESS' && input.resume !== true) {
-    const pausing = await pauseRequested(input);
-    if (pausing) {
+  if (!verdict.aborted && !resume) {
+    await input.remote?.collect({ keep: true });
+    const soFar = await readResults(input);
+    if (runSucceeded && soFar.ok && soFar.results.pause) {
       log.write('Paused: the run steps asked to pause; the post-run steps run once the dependent jobs have completed');
       return {
         result: 'SUCCESS',
         errorDetail: null,
-        results: pausing,
-        warnings: [...warnings, ...pausing.warnings],
+        results: soFar.results,
+        warnings: [...warnings, ...soFar.results.warnings],
         paused: true,
       };
     }
+    // Playbooks may ask not to retry a pre-run failure.
+    if (verdict.result === 'PRE_FAILED' && soFar.ok && soFar.results.retry === false) {
+      verdict.result = 'FAILURE';
+      verdict.retry = false;
+      verdict.allowPostResult = false;
+    }
   }
 
-  let postFailed = false;
+  const postTimeout = params.job.postTimeout;
+  // A build handed back to run again (executor shutdown) runs no cleanup step.
+  const handedBack = (): boolean => (input.stopNote?.() ?? null) !== null;
   for (const step of steps.filter((s) => s.phase === 'post-run')) {
-    const exit = await runOneStep(
-      step,
-      env,
-      params.job.postTimeout === null ? null : params.job.postTimeout * 1000,
-      input,
-    );
-    if (exit.kind === 'aborted') {
-      return canceled('post-run');
+    if (verdict.aborted && (step.step.cleanup !== true || handedBack())) {
+      continue;
     }
-    if (!(exit.kind === 'exited' && exit.code === 0)) {
-      postFailed = true;
-      if (mainResult === 'SUCCESS') {
-        errorDetail = describeFailure(step, exit);
+    if (verdict.nestingReached !== null && (step.step.nestingLevel ?? 0) > verdict.nestingReached) {
+      log.write(`Skipping post-run ${step.step.path}: its job variant's pre-run steps were not reached`);
+      continue;
+    }
+    const seconds = postTimeout ?? (verdict.aborted ? CLEANUP_TIMEOUT_SECONDS : null);
+    const outcome = await runner.run(step, {
+      timeoutMs: seconds === null ? null : seconds * 1000,
+      // Cleanup steps run to their end after a cancel.
+      signal: verdict.aborted ? undefined : input.signal,
+      success: runSucceeded,
+      willRetry: verdict.retry && params.attempt < params.job.attempts,
+    });
+    if (outcome.exit.kind === 'aborted') {
+      verdict.aborted = true;
+      continue;
+    }
+    if (outcome.unreachable && step.step.cleanup !== true) {
+      verdict.retry = true;
+      verdict.errorDetail ??= describeFailure(step, outcome);
+    }
+    if (!succeeded(outcome) && verdict.allowPostResult && !verdict.aborted) {
+      if (verdict.result !== 'POST_FAILURE') {
+        verdict.errorDetail = describeFailure(step, outcome);
       }
+      verdict.result = 'POST_FAILURE';
     }
   }
-
   input.jobOutput?.phaseEnded('post-run');
 
-  let result: BuildResult;
-  if (mainResult === 'PRE_FAILED') {
-    result = params.attempt >= params.job.attempts ? 'RETRY_LIMIT' : 'RETRY';
-  } else if (mainResult === 'SUCCESS' && postFailed) {
-    result = 'POST_FAILURE';
-  } else {
-    result = mainResult;
+  if (verdict.aborted) {
+    const result = input.cancelResult?.() ?? 'ABORTED';
+    log.write(input.stopNote?.() ?? `Build canceled (${result})`);
+    return { result, errorDetail: null, results: EMPTY_RESULTS, warnings, canceled: true };
   }
-
-  const files = workFiles(input.workspaceRoot);
+  let result: BuildResult;
+  if (verdict.retry) {
+    result = params.attempt >= params.job.attempts ? 'RETRY_LIMIT' : 'RETRY';
+  } else {
+    result = verdict.result === 'PRE_FAILED' ? 'FAILURE' : verdict.result;
+  }
   await input.remote?.collect();
-  const read = await readResultsFile(files.results, input.logUrl);
+  const read = await readResults(input);
   let results = EMPTY_RESULTS;
+  let errorDetail = verdict.errorDetail;
   if (read.ok) {
     results = read.results;
     warnings.push(...results.warnings);
@@ -230,141 +386,19 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
   return { result, errorDetail, results, warnings };
 }
 
-/** The results file after the run phase, when it asks to pause (an invalid file never pauses). */
-async function pauseRequested(input: RunBuildInput): Promise<BuildResults | null> {
-  await input.remote?.collect({ keep: true });
-  const read = await readResultsFile(workFiles(input.workspaceRoot).results, input.logUrl);
-  return read.ok && read.results.pause ? read.results : null;
-}
-
-async function runOneStep(
-  step: ResolvedStep,
-  env: Record<string, string>,
-  timeoutMs: number | null,
+/** The results file of the scripts and the `zuul_return` data of the playbooks, combined. */
+async function readResults(
   input: RunBuildInput,
-): Promise<StepExit> {
-  const { log } = input;
-  log.write(`=== ${step.phase}: ${step.step.path} (${step.step.project}) ===`);
-  input.jobOutput?.stepStarted({ phase: step.phase, path: step.step.path, project: step.step.project });
-  const started = Date.now();
-  const stepEnv = { ...env, SLUICE_STEP: step.phase, SLUICE_STEP_SCRIPT: step.step.path };
-  // The secrets file exists only while its step runs and holds only that step's secrets.
-  const secretsFile = workFiles(input.workspaceRoot).secrets;
-  const secrets = `${JSON.stringify(stepSecretsDocument(step.step, input.secrets ?? NO_SECRETS), null, 2)}\n`;
-  rmSync(secretsFile, { force: true });
-  if (!input.remote) {
-    writeFileSync(secretsFile, secrets, { mode: 0o600 });
+): Promise<{ ok: true; results: BuildResults } | { ok: false; error: string }> {
+  const scripts = await readResultsFile(workFiles(input.workspaceRoot).results, input.logUrl);
+  const playbooks = await readZuulReturn(zuulReturnFile(input.workspaceRoot), input.logUrl);
+  if (!scripts.ok) {
+    return scripts;
   }
-  const spawnSpec = input.remote
-    ? input.remote.command({
-        script: step.script,
-        cwd: step.cwd,
-        env: stepEnv,
-        executable: step.executable,
-        secretsFile: { path: secretsFile, content: secrets },
-      })
-    : {
-        command: step.executable ? step.script : 'bash',
-        args: step.executable ? [] : [step.script],
-        env: stepEnv,
-        input: undefined,
-      };
-  let exit: StepExit;
-  try {
-    exit = await runStepProcess({
-      command: spawnSpec.command,
-      args: spawnSpec.args,
-      cwd: step.cwd,
-      env: spawnSpec.env,
-      input: spawnSpec.input,
-      timeoutMs,
-      signal: input.signal,
-      onLine: (stream, text) => {
-        log.write(text);
-        input.jobOutput?.line(stream, text);
-      },
-      killGraceMs: input.killGraceMs,
-    });
-  } finally {
-    rmSync(secretsFile, { force: true });
+  if (!playbooks.ok) {
+    return playbooks;
   }
-  input.jobOutput?.stepEnded(exit);
-  const elapsed = ((Date.now() - started) / 1000).toFixed(1);
-  switch (exit.kind) {
-    case 'exited':
-      log.write(
-        `=== ${step.phase}: ${step.step.path} ${exit.code === 0 ? 'succeeded' : `failed (${exit.code === null ? `signal ${exit.signal ?? 'unknown'}` : `exit code ${exit.code}`})`} in ${elapsed}s ===`,
-      );
-      break;
-    case 'timed-out':
-      log.write(`=== ${step.phase}: ${step.step.path} timed out after ${elapsed}s; its process group was killed ===`);
-      break;
-    case 'aborted':
-      log.write(`=== ${step.phase}: ${step.step.path} stopped by cancel after ${elapsed}s ===`);
-      break;
-    case 'spawn-error':
-      log.write(`=== ${step.phase}: ${step.step.path} could not start: ${exit.message} ===`);
-      break;
-  }
-  return exit;
-}
-
-function describeFailure(step: ResolvedStep, exit: StepExit): string {
-  const what = `${step.phase} step ${step.step.path} (${step.step.project})`;
-  switch (exit.kind) {
-    case 'exited':
-      return `${what} failed with ${exit.code === null ? `signal ${exit.signal ?? 'unknown'}` : `exit code ${exit.code}`}`;
-    case 'timed-out':
-      return `${what} timed out`;
-    case 'aborted':
-      return `${what} was canceled`;
-    case 'spawn-error':
-      return `${what} could not start: ${exit.message}`;
-  }
-}
-
-/** Find every step's script before anything runs, so a missing script fails the build early. */
-function resolveSteps(params: BuildRequestParams, projects: WorkspaceProject[]): ResolvedStep[] {
-  const phases: [StepPhase, BuildStep[]][] = [
-    ['pre-run', params.job.preRun],
-    ['run', params.job.run],
-    ['post-run', params.job.postRun],
-  ];
-  if (params.job.run.length === 0) {
-    throw new StepSetupError(`Job ${params.job.name} has no run step`);
-  }
-  const resolved: ResolvedStep[] = [];
-  for (const [phase, steps] of phases) {
-    for (const step of steps) {
-      const checkout = projects.find((p) => p.connection === step.connection && p.project === step.project);
-      if (!checkout) {
-        throw new StepSetupError(`Project ${step.project} of ${phase} step ${step.path} is not in the workspace`);
-      }
-      let script: string;
-      try {
-        script = resolveInside(checkout.path, step.path);
-      } catch (err) {
-        if (err instanceof UnsafePathError) {
-          throw new StepSetupError(`Script path ${step.path} of project ${step.project} leaves the project's checkout`);
-        }
-        throw err;
-      }
-      if (!existsSync(script) || !statSync(script).isFile()) {
-        throw new StepSetupError(`Script ${step.path} not found in project ${step.project} (${phase})`);
-      }
-      resolved.push({ phase, step, script, cwd: checkout.path, executable: isExecutable(script) });
-    }
-  }
-  return resolved;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return { ok: true, results: combineResults(scripts.results, playbooks.results) };
 }
 
 /** Write the vars and inputs files and build the steps' environment. */
@@ -374,6 +408,7 @@ function prepareEnvironment(input: RunBuildInput, warnings: string[]): Record<st
   mkdirSync(files.tmp, { recursive: true });
   if (input.resume !== true) {
     rmSync(files.results, { force: true });
+    rmSync(zuulReturnFile(input.workspaceRoot), { force: true });
   }
   const vars = mergeVariables(params.job.vars, params.parentData, params.job.extraVars);
   const flattened = flattenVariables(vars);

@@ -115,7 +115,8 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
       log.write(`${prepared.result}: ${prepared.detail}`);
       outcome = { result: prepared.result, errorDetail: prepared.detail, results: EMPTY_RESULTS, warnings: [] };
     } else if (build.controller.signal.aborted) {
-      outcome = { result: build.cancelResult, errorDetail: null, results: EMPTY_RESULTS, warnings: [] };
+      log.write(build.handBack ? runtime.handBackNote() : `Build canceled (${build.cancelResult})`);
+      outcome = { result: build.cancelResult, errorDetail: null, results: EMPTY_RESULTS, warnings: [], canceled: true };
     } else {
       changedFiles = prepared.changedFiles;
       for (const project of prepared.projects) {
@@ -149,10 +150,11 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
     // A paused build keeps its workspace and its (live) log for the post-run steps.
     if (pauseState === null) {
       log.finish();
-      if (ownsWorkspace && !runtime.options.keepWorkspaces) {
-        rmSync(workspaceRoot, { recursive: true, force: true });
-      }
+      removeWorkspace(runtime, params, ownsWorkspace ? workspaceRoot : null);
     }
+  }
+  if (runtime.handsBack(build, outcome) && (await runtime.handBack(params, log))) {
+    return;
   }
   // Masked before anything leaves: a pause hands data and artifacts to dependent jobs.
   outcome = redactOutcome(outcome, secrets.redactor);
@@ -161,19 +163,42 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
       return;
     }
     log.finish();
-    if (ownsWorkspace && !runtime.options.keepWorkspaces) {
-      rmSync(workspaceRoot, { recursive: true, force: true });
-    }
+    removeWorkspace(runtime, params, ownsWorkspace ? workspaceRoot : null);
   }
   await runtime.finish(params, log, outcome, { startTime, logUrl: logPlace.url, changedFiles }, secrets);
 }
 
-/** Required projects plus the projects holding the job's scripts (checked out like any other). */
+/**
+ * A finished build leaves nothing on the executor: its workspace (when the executor owns it)
+ * and its Ansible files, unless workspaces are kept for debugging.
+ */
+export function removeWorkspace(runtime: BuildRuntime, params: BuildRequestParams, workspaceRoot: string | null): void {
+  if (runtime.options.keepWorkspaces) {
+    return;
+  }
+  if (workspaceRoot !== null) {
+    rmSync(workspaceRoot, { recursive: true, force: true });
+  }
+  rmSync(runtime.ansibleDir(params), { recursive: true, force: true });
+}
+
+/**
+ * Required projects plus the projects holding the job's scripts and playbooks and their roles
+ * (checked out like any other).
+ */
 function checkoutsOf(params: BuildRequestParams): ProjectCheckout[] {
   const checkouts = [...params.projects];
+  const add = (connection: string, project: string): void => {
+    if (!checkouts.some((c) => c.connection === connection && c.project === project)) {
+      checkouts.push({ connection, project, overrideCheckout: null });
+    }
+  };
   for (const step of [...params.job.preRun, ...params.job.run, ...params.job.postRun]) {
-    if (!checkouts.some((c) => c.connection === step.connection && c.project === step.project)) {
-      checkouts.push({ connection: step.connection, project: step.project, overrideCheckout: null });
+    add(step.connection, step.project);
+    for (const role of step.roles ?? []) {
+      if (role.type === 'zuul') {
+        add(role.connection, role.project);
+      }
     }
   }
   return checkouts;

@@ -1,5 +1,6 @@
 /** The options of an executor worker and the neighbours it uses (node locks, logging). */
 import type { SecretsKeySource } from '../secrets/secret-data';
+import type { AnsibleToolchain } from './ansible/toolchain';
 import type { BuildRequestRepository } from '../store/repositories/build-requests';
 import type { ConsoleRegistry } from './build-log';
 import type { Merger } from './merger';
@@ -48,6 +49,8 @@ export interface ExecutorWorkerOptions {
   killGraceMs?: number;
   /** Projects' secrets keys (the KeyManager); builds carrying secrets fail with ERROR without it. */
   secretKeys?: () => Promise<SecretsKeySource>;
+  /** `ansible-playbook` and the sandbox (default: found on PATH, untrusted playbooks sandboxed). */
+  toolchain?: AnsibleToolchain;
 }
 
 /** The logger of a worker given none. */

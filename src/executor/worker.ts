@@ -3,7 +3,9 @@
  * prepares each build's workspace at the speculative state, runs its steps, publishes its log
  * and reports `build-started` / `build-completed` result events for the engine. Cancels
  * requested in the store (`cancel_requested`) are noticed by a poll and stop the build within
- * the poll interval plus the kill grace; stopping the worker aborts running builds (ABORTED).
+ * the poll interval plus the kill grace. Stopping the worker lets running builds finish until a
+ * deadline and hands the rest back unfinished, without using up an attempt
+ * (docs/operations.md#shutdown).
  * A build that pauses after its run phase (`build-paused`) leaves the worker with its workspace
  * kept; once the engine asks for its resume (or cancel), the worker that finds its workspace on
  * this host claims it again and runs its post-run steps (or just completes it canceled). A build
@@ -90,15 +92,34 @@ export class ExecutorWorker {
       });
   }
 
-  /** Stop claiming, abort running builds (reported ABORTED) and wait for them to finish. */
-  async stop(): Promise<void> {
+  /**
+   * Stop claiming. Running builds may finish as usual until `finishBy` (epoch milliseconds;
+   * default: no waiting); the builds still running then are stopped and handed back unfinished:
+   * their requests are requested again (a continued paused build is paused again), so the next
+   * executor runs them under the same attempt (docs/operations.md#shutdown). Cancels keep being
+   * applied while the builds finish. Resolves once every build has ended or been handed back.
+   */
+  async stop(options: { finishBy?: number } = {}): Promise<void> {
     this.running = false;
     clearTimeout(this.claimTimer);
-    clearInterval(this.cancelTimer);
     await this.claiming;
+    const finishBy = options.finishBy ?? 0;
+    if (this.active.size > 0 && finishBy > Date.now()) {
+      this.logger.info(
+        { builds: this.active.size, seconds: Math.round((finishBy - Date.now()) / 1000) },
+        'stopping: waiting for running builds to finish',
+      );
+      await settledBy(
+        [...this.active.values()].map((b) => b.done),
+        finishBy,
+      );
+    }
+    clearInterval(this.cancelTimer);
     for (const build of this.active.values()) {
-      build.cancelResult = 'ABORTED';
-      build.controller.abort();
+      if (!build.controller.signal.aborted) {
+        build.handBack = true;
+        build.controller.abort();
+      }
     }
     await Promise.all([...this.active.values()].map((b) => b.done));
     // Paused builds stay paused in the store; the worker that continues them reopens their log.
@@ -110,6 +131,8 @@ export class ExecutorWorker {
   }
 
   private async claimAvailable(): Promise<void> {
+    // Builds are judged against what the host offers (docs/executor.md#ansible-on-the-executor).
+    await this.runtime.toolchain.ready();
     const limit = this.concurrency;
     while (this.running && this.active.size < limit) {
       // Paused builds to continue come first: they hold nodes and their dependents are done.
@@ -151,7 +174,7 @@ export class ExecutorWorker {
 
   private launch(record: BuildRequestRecord, mode: 'start' | 'continue'): void {
     const controller = new AbortController();
-    const build: ActiveBuild = { controller, cancelResult: 'ABORTED', done: Promise.resolve() };
+    const build: ActiveBuild = { controller, cancelResult: 'ABORTED', handBack: false, done: Promise.resolve() };
     this.active.set(record.buildUuid, build);
     build.done = (
       mode === 'start' ? startBuild(this.runtime, record, build) : continuePausedBuild(this.runtime, record, build)
@@ -190,4 +213,15 @@ export class ExecutorWorker {
       this.logger.warn({ err }, 'checking for canceled builds failed');
     }
   }
+}
+
+/** Resolves when every promise has settled or at `deadline` (epoch milliseconds), whichever is first. */
+function settledBy(promises: Promise<unknown>[], deadline: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+    void Promise.allSettled(promises).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

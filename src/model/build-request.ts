@@ -69,7 +69,30 @@ export const buildStepSecretSchema = z
   .strict();
 export type BuildStepSecret = z.infer<typeof buildStepSecretSchema>;
 
-/** One `pre-run`, `run` or `post-run` entry: a script path inside the defining project's checkout. */
+/**
+ * A role a playbook uses (docs/executor.md#roles): a project of the tenant holding roles (a
+ * `roles/` folder, or itself one role named `target`), checked out with the build; `galaxy`
+ * roles are refused (the build ends ERROR).
+ */
+export const buildRoleSchema = z
+  .object({
+    type: z.enum(['zuul', 'galaxy']),
+    /** The connection of a `zuul` role's project; '' for galaxy roles. */
+    connection: z.string(),
+    /** The project as its connection names it (galaxy: the role's galaxy name). */
+    project: z.string().min(1),
+    /** The role's name when the project itself is a role. */
+    target: z.string().min(1),
+    /** The defining project's own role (added to every playbook without being listed). */
+    implicit: z.boolean(),
+  })
+  .strict();
+export type BuildRole = z.infer<typeof buildRoleSchema>;
+
+/**
+ * One `pre-run`, `run` or `post-run` entry: a path inside the defining project's checkout, a
+ * playbook when it ends in `.yaml`/`.yml`, else a script (docs/executor.md#steps).
+ */
 export const buildStepSchema = z
   .object({
     connection: z.string().min(1),
@@ -79,6 +102,16 @@ export const buildStepSchema = z
     path: z.string().min(1),
     /** Secrets this step sees in its secrets file: alias -> index into `BuildJob.secrets`. */
     secrets: z.array(buildStepSecretSchema).optional(),
+    /** Defined in a config project: a playbook runs unrestricted (absent: untrusted). */
+    trusted: z.boolean().optional(),
+    /** The branch of the configuration that defined the entry. */
+    branch: nullableString.optional(),
+    /** A post-run entry that runs even after a cancel (`cleanup: true`, `cleanup-run`). */
+    cleanup: z.boolean().optional(),
+    /** 0 for the job's own variants, growing towards the base job (docs/executor.md#results). */
+    nestingLevel: z.number().int().min(0).optional(),
+    /** Roles of a playbook (absent: none). */
+    roles: z.array(buildRoleSchema).optional(),
   })
   .strict();
 export type BuildStep = z.infer<typeof buildStepSchema>;
@@ -128,6 +161,10 @@ export const buildJobSchema = z
     timeout: z.number().positive().nullable(),
     /** Seconds for each post-run step; null = no limit. */
     postTimeout: z.number().positive().nullable(),
+    /** Seconds for the pre-run steps together (within `timeout`); null or absent = no own limit. */
+    preTimeout: z.number().positive().nullable().optional(),
+    /** `ansible-split-streams`: command results of playbooks keep stderr apart from stdout. */
+    ansibleSplitStreams: z.boolean().optional(),
     /** Tries allowed for retryable failures (pre-run failure, repository preparation failure). */
     attempts: z.number().int().min(1),
     workspaceScheme: z.enum(WORKSPACE_SCHEMES),
@@ -200,6 +237,26 @@ export const buildNodesetSchema = z
   .strict();
 export type BuildNodeset = z.infer<typeof buildNodesetSchema>;
 
+/** Facts about the job and its item the `zuul` variables carry (docs/executor.md#the-zuul-variables). */
+export const buildZuulInfoSchema = z
+  .object({
+    voting: z.boolean(),
+    /** The job's `tags`, sorted. */
+    jobtags: z.array(z.string()),
+    /** How the job was assembled: one line per variant applied. */
+    inheritancePath: z.array(z.string()),
+    /** The jobs that depend on this one in the item's job graph. */
+    childJobs: z.array(z.string()),
+    /** The pipeline's `post-review`. */
+    postReview: z.boolean(),
+    /** The web address of the change under test (null when unknown). */
+    changeUrl: nullableString,
+    /** Canonical name (`<hostname>/<project>`) of every project the request names, by project name. */
+    canonicalNames: z.record(z.string(), z.string()),
+  })
+  .strict();
+export type BuildZuulInfo = z.infer<typeof buildZuulInfoSchema>;
+
 /** `build_requests.params`: everything an executor needs to run one build; validated when read back from the store. */
 export const buildRequestParamsSchema = z
   .object({
@@ -228,6 +285,8 @@ export const buildRequestParamsSchema = z
     nodes: z.array(buildNodeSchema).optional(),
     /** Names and groups of the nodes (the node inventory, docs/executor.md "Nodes"); absent = no nodeset. */
     nodeset: buildNodesetSchema.optional(),
+    /** What the `zuul` variables say beyond the fields above (docs/executor.md#the-zuul-variables). */
+    zuul: buildZuulInfoSchema.optional(),
   })
   .strict();
 export type BuildRequestParams = z.infer<typeof buildRequestParamsSchema>;

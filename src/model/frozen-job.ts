@@ -18,13 +18,26 @@ export interface FrozenSecretBinding {
   secretName: string;
 }
 
-/** A `pre-run`, `run` or `post-run` script as frozen with the job. */
+/** A role of a playbook: a project holding roles (`zuul`), or a galaxy role (refused by the executor). */
+export interface FrozenRole {
+  type: 'zuul' | 'galaxy';
+  targetName: string;
+  /** Canonical name of the role's project (galaxy: the galaxy name). */
+  projectCanonicalName: string;
+  implicit: boolean;
+}
+
+/** A `pre-run`, `run`, `post-run` or `cleanup-run` entry as frozen with the job. */
 export interface FrozenPlaybook {
-  /** Path of the script inside its project's checkout. */
+  /** Path of the script or playbook inside its project's checkout. */
   path: string;
-  sourceContext: FrozenSourceContext;
+  sourceContext: FrozenSourceContext & { projectCanonicalName?: string; branch?: string; trusted?: boolean };
   /** Secrets bound to the variant that added the script. */
   secrets: FrozenSecretBinding[];
+  /** `cleanup: true` (post-run). Absent in states frozen before Sluice ran playbooks. */
+  cleanup?: boolean;
+  nestingLevel?: number;
+  roles?: FrozenRole[];
 }
 
 /** A secret as a job carries it to the executor: never decrypted before it reaches the executor. */
@@ -63,6 +76,13 @@ export interface FrozenJobExecution {
   preRun: FrozenPlaybook[];
   run: FrozenPlaybook[];
   postRun: FrozenPlaybook[];
+  /** The deprecated `cleanup-run` entries (absent in states frozen before). */
+  cleanupRun?: FrozenPlaybook[];
+  /** Seconds for the pre-run phase; null = no own limit. */
+  preTimeout?: number | null;
+  ansibleSplitStreams?: boolean | null;
+  tags?: string[];
+  inheritancePath?: string[];
   requiredProjects: FrozenRequiredProject[];
   /** The secrets the job's scripts use, still encrypted (docs/security.md#secrets). */
   frozenSecrets: FrozenSecret[];
@@ -82,6 +102,11 @@ export function frozenJobExecution(job: FrozenJobExecution): FrozenJobExecution 
     preRun: job.preRun.map(frozenPlaybook),
     run: job.run.map(frozenPlaybook),
     postRun: job.postRun.map(frozenPlaybook),
+    cleanupRun: (job.cleanupRun ?? []).map(frozenPlaybook),
+    preTimeout: job.preTimeout ?? null,
+    ansibleSplitStreams: job.ansibleSplitStreams ?? null,
+    tags: [...(job.tags ?? [])],
+    inheritancePath: [...(job.inheritancePath ?? [])],
     requiredProjects: job.requiredProjects.map((project) => ({
       projectCanonicalName: project.projectCanonicalName,
       ...(project.overrideCheckout !== undefined ? { overrideCheckout: project.overrideCheckout } : {}),
@@ -96,12 +121,24 @@ export function frozenJobExecution(job: FrozenJobExecution): FrozenJobExecution 
 }
 
 function frozenPlaybook(playbook: FrozenPlaybook): FrozenPlaybook {
+  const context = playbook.sourceContext;
   return {
     path: playbook.path,
     sourceContext: {
-      connectionName: playbook.sourceContext.connectionName,
-      projectName: playbook.sourceContext.projectName,
+      connectionName: context.connectionName,
+      projectName: context.projectName,
+      ...(context.projectCanonicalName !== undefined ? { projectCanonicalName: context.projectCanonicalName } : {}),
+      ...(context.branch !== undefined ? { branch: context.branch } : {}),
+      ...(context.trusted !== undefined ? { trusted: context.trusted } : {}),
     },
     secrets: playbook.secrets.map((secret) => ({ alias: secret.alias, secretName: secret.secretName })),
+    cleanup: playbook.cleanup ?? false,
+    nestingLevel: playbook.nestingLevel ?? 0,
+    roles: (playbook.roles ?? []).map((role) => ({
+      type: role.type,
+      targetName: role.targetName,
+      projectCanonicalName: role.projectCanonicalName,
+      implicit: role.implicit,
+    })),
   };
 }

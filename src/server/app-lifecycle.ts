@@ -162,8 +162,10 @@ export async function shutdown(runtime: AppRuntime): Promise<boolean> {
   await step('http server', () => closed);
   runtime.heartbeat.stopBeating();
   for (const task of runtime.tasks.reverse()) {
-    await step(task.name, () => task.stop());
+    await step(task.name, () => task.stop(deadline));
   }
+  // Deltas of the last passes still on their way: published before the bus closes.
+  await step('engine deltas', () => app.engineDeltas.flush());
   await step('event bus', () => app.bus.close());
   if (readiness.migrated) {
     await step('component record', () => runtime.heartbeat.markStopped());

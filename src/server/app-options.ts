@@ -48,5 +48,6 @@ export interface AppOptions {
 /** Background work that must stop on shutdown. */
 export interface BackgroundTask {
   name: string;
-  stop(): Promise<void>;
+  /** `deadline`: when the whole shutdown must be over (epoch milliseconds). */
+  stop(deadline: number): Promise<void>;
 }

@@ -15,8 +15,8 @@ import { SystemEventRepository } from '../store/repositories/system-events';
 import { LauncherChangeRepository } from '../store/repositories/launcher-changes';
 import type { Services, TenantCatalog } from '../../schema/infra/context';
 import { createEventBus } from '../../subscriptions/bus';
-import type { EventBus } from '../../subscriptions/bus/event-bus';
-import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
+import { BusClosedError, type EventBus } from '../../subscriptions/bus/event-bus';
+import { engineEventBusOver, type EngineEventBridge } from '../../subscriptions/live/engine-bridge';
 import { LiveHub } from '../../subscriptions/live/live-hub';
 import type { AppOptions } from './app-options';
 import { assembleAuthServices, lazyKeyManager, type AssembledAuth } from './auth-services';
@@ -36,6 +36,8 @@ export interface AppServices {
   layoutManager: LayoutManager | undefined;
   tenants: TenantCatalog;
   bus: EventBus;
+  /** The engine's deltas on their way to the bus (flushed before the bus closes). */
+  engineDeltas: EngineEventBridge;
   live: LiveHub;
   roles: ServiceRoles | undefined;
   /** The roles this process runs (`roles` key or `--roles`; docs/operations.md#roles). */
@@ -89,15 +91,21 @@ export function assembleServices(options: AppOptions): AppServices {
   const runs: RoleSet = new Set(config.roles);
   const apiAddress = (): string | undefined => (runs.has('api') ? listening.url : undefined);
   const metrics = new SluiceMetrics();
+  const engineDeltas = engineEventBusOver(bus, (err, delta) => {
+    // A pass abandoned by a shutdown may still publish: live views resync from the store.
+    if (err instanceof BusClosedError) {
+      logger.debug({ tenant: delta.tenant }, 'engine delta after the event bus closed: dropped');
+    } else {
+      logger.warn({ err, tenant: delta.tenant }, 'engine delta not published');
+    }
+  });
   const roles =
     layoutManager && options.engine === undefined
       ? createServiceRoles({
           config,
           database,
           layoutManager,
-          engineBus: engineEventBusOver(bus, (err, delta) =>
-            logger.warn({ err, tenant: delta.tenant }, 'engine delta not published'),
-          ),
+          engineBus: engineDeltas,
           logger,
           now,
           environment: options.environment ?? process.env,
@@ -160,6 +168,7 @@ export function assembleServices(options: AppOptions): AppServices {
     bus,
     live,
     roles,
+    engineDeltas,
     runs,
     listening,
     auth,

@@ -62,6 +62,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     readiness,
     yoga,
     leadership,
+    executorTools: roles && app.runs.has('executor') ? () => roles.executor.toolchain.current() : undefined,
     api: app.runs.has('api'),
     onConnectionEvent: () => roles?.connectionEvents.wake(),
   });

@@ -136,6 +136,7 @@ export function policiesOfAbide(abide: Abide | undefined): AccessPolicySource {
       name: t.name,
       accessRules: t.accessRules,
       adminRules: t.adminRules,
+      readRestricted: t.readRestricted,
     })),
     apiRoot: abide?.apiRoot ?? null,
   });

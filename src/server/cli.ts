@@ -23,6 +23,7 @@ Commands:
   serve             run the service (all roles in one process, or those --roles names)
   migrate           apply pending database migrations and exit
   validate-config   check the service, tenant and project configuration; non-zero exit on errors
+                    (--decrypt-secrets: also decrypt every secret with its project's key)
   reconfigure       ask the running service to reload tenant configuration (--tenant T for one tenant)
   token create      mint an HS256 admin token (sluice token --help)
   encrypt           encrypt a secret for a project (sluice encrypt --help)
@@ -35,6 +36,8 @@ Options:
   -t, --tenant NAME   (reconfigure) only this tenant
       --offline       (validate-config) no network: tenants with projects on GitHub or
                       remote git connections are not loaded (said per tenant)
+      --decrypt-secrets  (validate-config) check that every secret decrypts with its project's
+                      key, read from the database (exit 1 when one does not)
   -h, --help          show this help
 `;
 
@@ -58,6 +61,7 @@ export async function main(argv: string[]): Promise<number> {
         tenant: { type: 'string', short: 't' },
         roles: { type: 'string', short: 'r' },
         offline: { type: 'boolean' },
+        'decrypt-secrets': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -80,6 +84,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (parsed.values.offline === true && command !== 'validate-config') {
     process.stderr.write(`sluice: --offline applies to validate-config only\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values['decrypt-secrets'] !== undefined && command !== 'validate-config') {
+    process.stderr.write(`sluice: --decrypt-secrets applies to validate-config only\n\n${USAGE}`);
     return 2;
   }
   let roles: RoleSet | undefined;
@@ -113,7 +121,10 @@ export async function main(argv: string[]): Promise<number> {
       case 'migrate':
         return await migrate(config);
       case 'validate-config':
-        return await validate(config, parsed.values.offline === true);
+        return await validate(config, {
+          offline: parsed.values.offline === true,
+          decryptSecrets: parsed.values['decrypt-secrets'] === true,
+        });
       case 'reconfigure':
         return await reconfigure(config, parsed.values.tenant);
       default:
@@ -271,8 +282,11 @@ async function reconfigure(config: ServiceConfig, tenant: string | undefined): P
   }
 }
 
-async function validate(config: ServiceConfig, offline: boolean): Promise<number> {
-  const report = await validateDeployment(config, { offline });
+async function validate(
+  config: ServiceConfig,
+  options: { offline: boolean; decryptSecrets: boolean },
+): Promise<number> {
+  const report = await validateDeployment(config, { ...options, openDatabase: databaseFor });
   for (const line of report.lines) {
     process.stdout.write(`${line}\n`);
   }

@@ -5,6 +5,7 @@
  * each link and, in a process running schedulers, which tenants it leads.
  */
 import type Koa from 'koa';
+import { toolchainWarnings, type ToolchainState } from '../executor/ansible/toolchain';
 import type { Database } from '../store/database';
 import { LinkTracker, type LinkState } from '../store/links';
 
@@ -22,6 +23,8 @@ export interface HealthSources {
   leadership?: () => Array<{ tenant: string; leading: boolean; epoch: number | null }>;
   /** How long the store may take to answer `select 1` (default 2 s). */
   probeTimeoutMs?: number;
+  /** What this process's executor can run playbooks with (processes running the executor role). */
+  executorTools?: () => ToolchainState;
 }
 
 /** The JSON of `/health/ready` (docs/operations.md#health). */
@@ -30,6 +33,9 @@ export interface ReadyAnswer {
   problems?: string[];
   links: Record<string, { up: boolean; since: string; error?: string }>;
   leadership?: Record<string, { leading: boolean; epoch: number | null }>;
+  /** Problems that leave the process ready but some builds unable to run (a missing `ansible-playbook`, no sandbox). */
+  warnings?: string[];
+  executor?: ToolchainState;
 }
 
 /** The store's link: one `select 1` at a time, answered within the timeout or counted down. */
@@ -113,6 +119,14 @@ export function healthRoutes(sources: HealthSources): Koa.Middleware {
       answer.leadership = Object.fromEntries(
         leadership.map((state) => [state.tenant, { leading: state.leading, epoch: state.epoch }]),
       );
+    }
+    const tools = sources.executorTools?.();
+    if (tools) {
+      answer.executor = tools;
+      const warnings = toolchainWarnings(tools);
+      if (warnings.length > 0) {
+        answer.warnings = warnings;
+      }
     }
     ctx.status = problems.length === 0 ? 200 : 503;
     ctx.body = answer;

@@ -16,9 +16,9 @@ import { httpMetrics, metricsRoute } from './metrics/http-metrics';
 import type { SluiceMetrics } from './metrics/sluice-metrics';
 import type { Logger } from './logger';
 import { requestContext, type InFlightRequests } from './request-context';
+import { connectionWebhooks } from './connection-webhooks';
 import { restRoute } from './rest-route';
 import { webRoutes } from './web';
-import { webhookRoute } from '../drivers/github/webhook-route';
 import type { SluiceYoga } from './yoga';
 
 export interface HttpAppOptions {
@@ -30,6 +30,8 @@ export interface HttpAppOptions {
   bus: { links(): LinkState[] };
   /** The tenants whose schedulers run in this process (undefined when it runs none). */
   leadership?: HealthSources['leadership'];
+  /** The executor's tools (undefined in a process without the executor role). */
+  executorTools?: HealthSources['executorTools'];
   yoga: SluiceYoga;
   services: Services;
   secretRedactor: () => Redactor;
@@ -76,6 +78,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       readiness: options.readiness,
       links: () => options.bus.links(),
       leadership: options.leadership,
+      executorTools: options.executorTools,
     }),
   );
   koa.use(metricsRoute(options.metrics, config.metrics.enabled));
@@ -89,7 +92,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   }
   koa.use(graphqlRoute(yoga));
   koa.use(
-    webhookRoute({
+    connectionWebhooks({
       config,
       database: options.database,
       now: options.now,

@@ -10,6 +10,7 @@
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { createGzip } from 'node:zlib';
 import type Koa from 'koa';
 import type { ServiceConfig } from '../config/service';
 import { resolveInside, UnsafePathError } from '../executor/log-paths';
@@ -152,28 +153,41 @@ export function logFiles(options: LogFilesOptions): Koa.Middleware {
       return;
     }
     const file = await locate(options.dir, relative);
-    if (file === null) {
+    // A compressed text log that is not there but whose plain file is (`job-output.json.gz`,
+    // which the reference's dashboard asks for first; docs/logs.md#reference-behaviour) is the
+    // plain file compressed as it is sent.
+    const plain =
+      file === null && gzippedContentType(relative) !== null ? await locate(options.dir, relative.slice(0, -3)) : null;
+    const served = file ?? plain;
+    if (served === null) {
       fail(ctx, 404, 'NotFound', 'Log file not found');
       return;
     }
     ctx.status = 200;
-    const inner = gzippedContentType(file.path);
+    const inner = gzippedContentType(relative);
     ctx.set('Vary', 'Accept-Encoding');
     if (inner !== null && ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
       ctx.set('Content-Type', inner);
       ctx.set('Content-Encoding', 'gzip');
     } else {
-      ctx.set('Content-Type', contentTypeFor(file.path));
+      ctx.set('Content-Type', contentTypeFor(relative));
     }
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Content-Security-Policy', 'sandbox');
     ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Last-Modified', file.modified.toUTCString());
+    ctx.set('Last-Modified', served.modified.toUTCString());
+    if (plain !== null) {
+      // Its compressed length is known only once it is sent.
+      if (ctx.method === 'GET') {
+        ctx.body = createReadStream(plain.path).pipe(createGzip());
+      }
+      return;
+    }
     if (ctx.method === 'GET') {
-      ctx.body = createReadStream(file.path);
+      ctx.body = createReadStream(served.path);
     }
     // After the body: Koa drops the length of a stream body it cannot measure.
-    ctx.length = file.size;
+    ctx.length = served.size;
   };
 }
 

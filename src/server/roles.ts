@@ -1,51 +1,44 @@
 /**
  * The gating roles of `sluice serve` in one process: the engine over the LayoutManager's
- * layouts, the git driver (change source, merger gateway, pollers feeding trigger events), the
- * executor worker claiming `build_requests`, and the node side: the launcher loop for tenants
- * whose layout has providers, the built-in local node gateway for the others. Built next to the
- * API in `buildApp()` when a tenant file is configured; `start()` runs the background work of
- * the roles the process runs (docs/operations.md#roles): the schedulers and git pollers with
+ * layouts, the drivers' runtimes (src/server/driver-runtimes.ts: change sources, merges,
+ * reporters, source intake such as git pollers and webhook deliveries), the executor worker
+ * claiming `build_requests`, and the node side: the launcher loop for tenants whose layout has
+ * providers, the built-in local node gateway for the others. Built next to the API in
+ * `buildApp()` when a tenant file is configured; `start()` runs the background work of the roles
+ * the process runs (docs/operations.md#roles): the schedulers and the drivers' intake with
  * `scheduler`, the worker with `executor`, the launcher loop with `launcher`. The engine object
  * itself is built in every process: an API process uses it to record management events and read
  * status from the store.
  */
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
 import { canonicalHostnameOf } from '../config/service';
 import { changeLinks } from '../config/ref-urls';
 import type { LayoutManager } from '../config/layout-manager';
 import type { Layout } from '../config/layout';
 import type { Database } from '../store/database';
-import type { Knex } from 'knex';
 import { BuildRequestRepository } from '../store/repositories/build-requests';
-import { EngineEventRepository } from '../store/repositories/engine-events';
 import { Engine } from '../engine/engine';
 import { BuildRequestExecutor } from '../executor/build-request-gateway';
 import type { EngineEventBus } from '../engine/event-bus';
-import { GitChangeSource, type GitProjectLocation, type GitProjects } from '../drivers/git/change-source';
 import { GitMergerGateway } from '../executor/merger-gateway';
 import type { EngineLayout } from '../engine/ports/layout';
 import { toEngineLayout } from '../engine/layout-adapter';
 import { LocalNodeGateway } from '../launcher/local-node-gateway';
-import type { TriggerEvent } from '../model/engine-events';
+import { toolchainWarnings } from '../executor/ansible/toolchain';
 import { createExecutorServices, type ExecutorServices } from '../executor/executor-services';
-import { GitMirrors } from '../sources/git-mirror';
-import type { GitPoller, GitTriggerEvent } from '../drivers/git/poller';
-import { createGitPollers } from '../drivers/git/pollers';
-import { DurablePollerState } from '../drivers/git/poller-state';
 import { createLauncher, type Launcher } from '../launcher/launcher';
 import { StoreNodeLocker } from '../launcher/node-lock';
 import { layoutUsesLauncher, TenantNodeGateway } from '../launcher/tenant-node-gateway';
+import type { ConnectionSettings, DriverContext } from '../drivers/driver';
+import type { GitProjectLocation } from '../sources/git-projects';
 import {
-  connectionEventProcessor,
-  githubConnections,
-  githubReporter,
+  createDriverRuntimes,
   routingChangeSource,
   routingMerger,
-  type ConnectionEventProcessor,
-} from '../drivers/github/roles';
-import type { GitHubConnection } from '../drivers/github/connection';
+  routingReporter,
+  type DriverRuntimes,
+} from './driver-runtimes';
 import type { ProcessComponent } from './component-heartbeat';
 import { LostWorkReclaimer } from './lost-work-reclaimer';
 import type { SluiceMetrics } from './metrics/sluice-metrics';
@@ -79,17 +72,31 @@ export interface RolesOptions {
 /** Background work of the roles, stopped in reverse order on shutdown. */
 export interface RoleTask {
   name: string;
-  stop(): Promise<void>;
+  /** `deadline`: when the whole shutdown must be over (epoch milliseconds). */
+  stop(deadline: number): Promise<void>;
 }
+
+/**
+ * What a shutdown keeps for after the executor: stopping and handing back the builds still
+ * running (the kill grace and a write) and the rest of the stop (docs/operations.md#shutdown).
+ * Never more than half of what is left.
+ */
+export function buildsFinishBy(deadline: number, killGraceMs: number, now = Date.now()): number {
+  const reserve = Math.min(killGraceMs + HAND_BACK_RESERVE_MS, (deadline - now) / 2);
+  return deadline - reserve;
+}
+
+const HAND_BACK_RESERVE_MS = 2000;
 
 export interface ServiceRoles {
   engine: Engine;
   executor: ExecutorServices;
   /** Serves the node requests of tenants with providers (docs/launcher.md). */
   launcher: Launcher;
-  pollers: ReadonlyMap<string, GitPoller>;
-  /** Turns stored webhook deliveries into trigger events (docs/github.md#webhooks). */
-  connectionEvents: ConnectionEventProcessor;
+  /** The drivers' runtimes (docs/development.md#drivers): change sources, merges, reports, source intake. */
+  drivers: DriverRuntimes;
+  /** Stored webhook deliveries become trigger events (docs/github.md#webhooks): look now, or wait until none waits. */
+  connectionEvents: { wake(): void; idle(): Promise<void> };
   /** The component records of these roles (docs/operations.md#lost-work). */
   components: ProcessComponent[];
   /** Ends the builds of executors that stopped heartbeating (docs/operations.md#lost-work). */
@@ -108,8 +115,7 @@ const LAUNCHER_IDLE_INTERVAL_MS = 5000;
 function projectDirectory(
   config: ServiceConfig,
   layoutManager: LayoutManager,
-  github: ReadonlyMap<string, GitHubConnection>,
-): GitProjects & { projectsOf(connection: string): string[]; tenantsOf(canonicalName: string): string[] } {
+): DriverContext<ConnectionSettings>['projects'] {
   const layouts = (): Layout[] => layoutManager.tenantNames().flatMap((tenant) => layoutManager.layout(tenant) ?? []);
   return {
     locate(canonicalName: string): GitProjectLocation | null {
@@ -126,12 +132,7 @@ function projectDirectory(
       return null;
     },
     canonicalName(connection: string, name: string): string {
-      const settings = config.connections[connection];
-      const hub = github.get(connection);
-      if (hub) {
-        return `${hub.canonicalHostname}/${name}`;
-      }
-      return `${canonicalHostnameOf(connection, settings?.driver === 'git' ? settings : undefined)}/${name}`;
+      return `${canonicalHostnameOf(connection, config.connections[connection])}/${name}`;
     },
     projectsOf(connection: string): string[] {
       const names = new Set<string>();
@@ -149,32 +150,10 @@ function projectDirectory(
         .filter((layout) => layout.projects.has(canonicalName))
         .map((layout) => layout.tenantName);
     },
-  };
-}
-
-/** The engine's trigger payload for a git poller event. */
-export function triggerPayload(event: GitTriggerEvent, canonicalName: string): TriggerEvent {
-  if (event.type === 'patchset-created') {
-    return {
-      type: 'patchset-created',
-      project: canonicalName,
-      change: event.change,
-      patchset: String(event.patchset),
-      ref: event.ref,
-      branch: event.branch,
-      newrev: event.newrev,
-      timestamp: event.timestamp.toISOString(),
-    };
-  }
-  return {
-    type: 'ref-updated',
-    project: canonicalName,
-    ref: event.ref,
-    branch: event.branch ?? undefined,
-    oldrev: event.oldrev,
-    newrev: event.newrev,
-    own: event.own,
-    timestamp: event.timestamp.toISOString(),
+    protectedBranchesOf(tenant: string, canonicalName: string): readonly string[] | undefined {
+      const project = layoutManager.layout(tenant)?.projects.get(canonicalName);
+      return project?.protectedBranchesOnly ? project.branches : undefined;
+    },
   };
 }
 
@@ -195,18 +174,22 @@ function countedDeltas(bus: EngineEventBus, metrics: SluiceMetrics | undefined):
 /** Build (but do not start) the gating roles of this process. */
 export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const { config, database, layoutManager, logger, metrics } = options;
-  const github = githubConnections(config);
-  const directory = projectDirectory(config, layoutManager, github);
-  const githubRepositories = Object.fromEntries(
-    [...github].map(([name, hub]) => [
-      name,
-      {
-        baseurl: (project: string) => hub.gitBaseUrl(project),
-        canonicalHostname: hub.canonicalHostname,
-        prepare: (project: string) => hub.prepareGit(project),
+  const directory = projectDirectory(config, layoutManager);
+  const publicUrl = (config.api.publicUrl ?? '').replace(/\/+$/, '');
+  const drivers = createDriverRuntimes(config.connections, {
+    dataDir: config.dataDir,
+    knex: database.knex,
+    projects: directory,
+    triggers: {
+      record: async (tenant, event, trx) => {
+        await engine.recordTrigger(tenant, event, trx);
       },
-    ]),
-  );
+      wake: (tenant) => engine.wake(tenant),
+    },
+    buildsetUrl: (tenant, uuid) => `${publicUrl}/t/${tenant}/buildset/${uuid}`,
+    now: options.now,
+    log: logger,
+  });
   const repository = new BuildRequestRepository(database.knex);
   const executor = createExecutorServices(config, {
     repository,
@@ -216,15 +199,10 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     nodeLocker: new StoreNodeLocker(database.knex, options.now),
     secretKeys: options.secretKeys,
     logsUrl: options.logsUrl,
-    extraConnections: githubRepositories,
+    extraConnections: Object.fromEntries(
+      [...drivers.byDriver.values()].flatMap((runtime) => [...(runtime.repositories ?? [])]),
+    ),
   });
-  const baseUrls = (connection: string): string => {
-    const settings = config.connections[connection];
-    if (settings?.driver !== 'git') {
-      throw new Error(`connection ${connection} is not a git connection`);
-    }
-    return settings.baseurl;
-  };
 
   // The engine reads layouts on every pass, so a reloaded tenant is seen without a restart.
   const engineLayouts = new Map<string, { source: Layout; adapted: EngineLayout }>();
@@ -241,31 +219,6 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     engineLayouts.set(tenant, { source: layout, adapted });
     return adapted;
   };
-
-  // A poll's trigger rows commit with the refs it saw (docs/operations.md#durable-source-state).
-  const triggerEvents = new EngineEventRepository(database.knex);
-  const recordTriggers = async (trx: Knex.Transaction, events: readonly GitTriggerEvent[]): Promise<void> => {
-    for (const event of events) {
-      const canonicalName = directory.canonicalName(event.connection, event.project);
-      for (const tenant of directory.tenantsOf(canonicalName)) {
-        await triggerEvents.append(
-          { tenant, event: triggerPayload(event, canonicalName), created: options.now() },
-          trx,
-        );
-      }
-    }
-  };
-  const pollers = createGitPollers(config, {
-    projects: (connection) => directory.projectsOf(connection),
-    // Saved already: the schedulers of the tenants holding the project look now.
-    onEvent: (event) => {
-      for (const tenant of directory.tenantsOf(directory.canonicalName(event.connection, event.project))) {
-        engine.wake(tenant);
-      }
-    },
-    onError: (err, connection, project) => logger.warn({ err, connection, project }, 'git poll failed'),
-    state: (connection) => new DurablePollerState(database.knex, connection, recordTriggers, options.now),
-  });
 
   const launcher = createLauncher({
     config,
@@ -286,27 +239,22 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     database,
     layouts,
     gateways: {
-      changes: routingChangeSource(
-        github,
-        directory,
-        new GitChangeSource(new GitMirrors(path.join(config.dataDir, 'engine', 'mirrors'), baseUrls), directory),
-      ),
+      changes: routingChangeSource(directory, drivers),
       merger: routingMerger(
-        github,
         directory,
-        new GitMergerGateway(executor.merger, directory, (connection, project, branch, newrev, oldrev) => {
-          // Announced so the poller reports the merge once, as Sluice's own ref-updated. The merge
-          // runs inside a scheduler pass, which holds a database connection (PGlite has only one):
-          // the pass does not wait for the poller's save.
-          void pollers.get(connection)?.expectOwnUpdate(project, branch, newrev, oldrev);
-          return Promise.resolve();
-        }),
+        drivers,
+        (onMerged) =>
+          new GitMergerGateway(executor.merger, directory, (connection, project, branch, newrev, oldrev) => {
+            onMerged(connection, project, branch, newrev, oldrev);
+            return Promise.resolve();
+          }),
       ),
-      reporter: github.size > 0 ? githubReporter(github, config, database, options.now, logger) : undefined,
+      reporter: routingReporter(drivers),
       executor: new BuildRequestExecutor(
         database.knex,
         (_tenant, canonicalName) => directory.locate(canonicalName)?.name ?? canonicalName,
         options.now,
+        (_tenant, canonicalName) => directory.locate(canonicalName)?.connection ?? null,
       ),
       nodes,
     },
@@ -348,45 +296,52 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     },
   });
 
-  const connectionEvents = connectionEventProcessor({
-    database,
-    github,
-    tenantsOf: (canonicalName) => directory.tenantsOf(canonicalName),
-    protectedBranchesOf: (tenant, canonicalName) => {
-      const project = layoutManager.layout(tenant)?.projects.get(canonicalName);
-      return project?.protectedBranchesOnly ? project.branches : undefined;
-    },
-    record: async (tenant, event, trx) => {
-      await engine.recordTrigger(tenant, event, trx);
-    },
-    wake: (tenant) => engine.wake(tenant),
-    now: options.now,
-    logger,
-  });
-
   return {
     engine,
     executor,
     launcher,
-    pollers,
-    connectionEvents,
+    drivers,
+    connectionEvents: { wake: () => drivers.wake(), idle: () => drivers.idle() },
     components,
     reclaimer,
     start: async () => {
       const tasks: RoleTask[] = [];
       if (roles.has('scheduler')) {
         tasks.push(await startSchedulers(engine, layoutManager, logger));
-        // Source intake feeding the schedulers: stored webhook deliveries and git polls.
-        connectionEvents.start();
-        tasks.push({ name: 'connection-events', stop: () => connectionEvents.stop() });
-        for (const [connection, poller] of pollers) {
-          poller.start();
-          tasks.push({ name: `git-poller:${connection}`, stop: () => poller.stop() });
+      }
+      // The drivers' work of the roles this process runs: source intake (git polls, stored webhook
+      // deliveries) with `scheduler`. Awaited before the process listens: a git poller has then
+      // recorded its first-poll baselines, so a push after the start is reported
+      // (docs/operations.md#durable-source-state).
+      const starting: Array<void | Promise<void>> = [];
+      for (const task of [...drivers.byDriver.values()].flatMap((runtime) => runtime.tasks)) {
+        if (roles.has(task.role)) {
+          starting.push(task.start());
+          tasks.push({ name: task.name, stop: () => task.stop() });
         }
       }
+      await Promise.all(starting);
       if (roles.has('executor')) {
+        // Said at start which playbooks this executor can run (docs/executor.md#ansible-on-the-executor).
+        const tools = await executor.toolchain.probe();
+        for (const warning of toolchainWarnings(tools)) {
+          logger.warn({ ansible: tools.ansible, sandbox: tools.sandbox }, `executor: ${warning}`);
+        }
+        if (tools.ansible.available) {
+          logger.info(
+            {
+              ansible: tools.ansible.version,
+              sandbox: tools.sandbox.available ? tools.sandbox.version : tools.sandbox.mode,
+            },
+            'executor: playbooks run with ansible-playbook',
+          );
+        }
         executor.worker.start();
-        tasks.push({ name: 'executor-worker', stop: () => executor.worker.stop() });
+        tasks.push({
+          name: 'executor-worker',
+          stop: (deadline) =>
+            executor.worker.stop({ finishBy: buildsFinishBy(deadline, config.executor.killGracePeriod * 1000) }),
+        });
       }
       if (roles.has('launcher')) {
         launcher.start();

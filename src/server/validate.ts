@@ -1,7 +1,9 @@
 /**
  * `sluice validate-config`: the service configuration has already been parsed; this loads the
  * tenant file and every tenant's project configuration reachable through the connections and
- * reports each problem with its severity, error name and location.
+ * reports each problem with its severity, error name and location. With `--decrypt-secrets`
+ * every secret must also decrypt with its project's key, read from the database without
+ * creating keys or the key-encryption secret (docs/security.md#secrets).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +13,12 @@ import type { ConfigError } from '../config/config-error';
 import { connectionsFromConfig, loadTenantLayout, readTenantFile } from '../config/load-tenants';
 import type { ConnectionSet } from '../config/tenant-loader';
 import { seedRepositories } from '../drivers/git/seed';
+import type { SecretsKeySource } from '../secrets/secret-data';
+import type { Database } from '../store/database';
+import { KeyRepository } from '../store/repositories/keys';
+import { migrateLatest } from '../store/migrate';
+import { KeyEncryptor, readKeyEncryptionSecret } from '../auth/keys/key-encryption';
+import { KeyManager } from '../auth/keys/key-manager';
 
 export interface ValidationReport {
   lines: string[];
@@ -24,6 +32,9 @@ export interface ValidateOptions {
    * loaded, and the report says which (docs/project-configuration.md#validating-offline).
    */
   offline?: boolean;
+  /** Check that every secret decrypts with its project's key (the keys are read from `openDatabase`). */
+  decryptSecrets?: boolean;
+  openDatabase?: (config: ServiceConfig) => Database;
 }
 
 /** Connections whose repositories are reached over the network. */
@@ -71,7 +82,14 @@ export async function validateDeployment(
       ...config,
       connections: await withSeededRepositories(config, scratch),
     });
-    await validateTenants(config, text, connections, report, options.offline ? remoteConnections(config) : new Set());
+    const database = options.decryptSecrets && options.openDatabase ? options.openDatabase(config) : undefined;
+    try {
+      const keys = database === undefined ? undefined : await storedKeySource(config, database);
+      const skipped = options.offline ? remoteConnections(config) : new Set<string>();
+      await validateTenants(config, text, connections, report, { skipped, secretKeys: keys });
+    } finally {
+      await database?.close();
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -117,12 +135,40 @@ function linkRepositories(from: string, to: string, depth: number): void {
   }
 }
 
+/**
+ * The projects' stored secrets keys, read-only: a project without a key, or a deployment without
+ * a key-encryption secret, makes each of its encrypted secrets an error.
+ */
+async function storedKeySource(config: ServiceConfig, database: Database): Promise<SecretsKeySource> {
+  await migrateLatest(database.knex);
+  const secret = await readKeyEncryptionSecret(config.auth, config.dataDir);
+  const keys =
+    secret === undefined
+      ? undefined
+      : new KeyManager({
+          repository: new KeyRepository(database.knex),
+          encryptor: await KeyEncryptor.fromSecret(secret),
+        });
+  return {
+    secretsKey: async (project) => {
+      if (keys === undefined) {
+        throw new Error('no key-encryption secret is configured or stored in the data directory');
+      }
+      const key = await keys.storedSecretsKey(project);
+      if (key === undefined) {
+        throw new Error(`no secrets key is stored for ${project}`);
+      }
+      return key;
+    },
+  };
+}
+
 async function validateTenants(
   config: ServiceConfig,
   text: string,
   connections: ConnectionSet,
   report: ValidationReport,
-  skipped: ReadonlySet<string>,
+  options: { skipped: ReadonlySet<string>; secretKeys: SecretsKeySource | undefined },
 ): Promise<void> {
   const { abide, problems } = readTenantFile(text, connections);
   for (const p of problems.filter((x) => x.tenant === undefined)) {
@@ -133,7 +179,7 @@ async function validateTenants(
     report.lines.push(`tenant file ${config.tenantConfig}: ok`);
   }
   for (const tenant of abide.tenants) {
-    const remote = tenant.projects.filter((project) => skipped.has(project.connectionName));
+    const remote = tenant.projects.filter((project) => options.skipped.has(project.connectionName));
     if (remote.length > 0) {
       // A layout without some of its projects would report errors that are not there.
       const over = [...new Set(remote.map((project) => project.connectionName))].join(', ');
@@ -142,7 +188,14 @@ async function validateTenants(
       );
       continue;
     }
-    const layout = await loadTenantLayout(tenant, abide, problems, connections);
+    const secretKeys = options.secretKeys;
+    const layout = await loadTenantLayout(
+      tenant,
+      abide,
+      problems,
+      connections,
+      secretKeys === undefined ? {} : { secretKeys: async () => secretKeys },
+    );
     const errors = layout.errors.filter((e) => e.severity === 'error').length;
     report.lines.push(
       `tenant ${tenant.name}: ${layout.projects.size} project(s), ${layout.pipelines.size} pipeline(s), ${layout.jobs.size} job(s), ${errors} error(s), ${layout.errors.length - errors} warning(s)`,

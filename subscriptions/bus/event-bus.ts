@@ -30,6 +30,14 @@ export interface EventBus {
   readonly kind: string;
 }
 
+/** A publish after `close`: refused, never handed to a closed connection (docs/operations.md#shutdown). */
+export class BusClosedError extends Error {
+  constructor() {
+    super('the event bus is closed');
+    this.name = 'BusClosedError';
+  }
+}
+
 export function tenantTopic(tenant: string): string {
   return `tenant:${tenant}`;
 }

@@ -27,6 +27,7 @@ import {
   type Timers,
 } from '../../src/store/links';
 import {
+  BusClosedError,
   ListenerSet,
   decodeMessage,
   encodeMessage,
@@ -117,6 +118,9 @@ export class PostgresBus implements EventBus {
   }
 
   async publish(topic: string, message: BusMessage): Promise<void> {
+    if (this.closed) {
+      throw new BusClosedError(); // never handed to the ended pool ("Cannot use a pool after calling end")
+    }
     const body = encodeMessage(topic, message);
     const giveUpAt = Date.now() + this.publishRetryMs;
     for (let attempt = 0; ; attempt += 1) {
@@ -308,7 +312,7 @@ export class PostgresBus implements EventBus {
 
   private pruneNow(): void {
     const now = Date.now();
-    if (now - this.lastPrune < this.pruneIntervalMs) {
+    if (this.closed || now - this.lastPrune < this.pruneIntervalMs) {
       return;
     }
     this.lastPrune = now;

@@ -5,6 +5,7 @@
 import Redis from 'ioredis';
 import { LinkTracker, type LinkState } from '../../src/store/links';
 import {
+  BusClosedError,
   ListenerSet,
   decodeMessage,
   encodeMessage,
@@ -22,6 +23,7 @@ export class RedisBus implements EventBus {
   private readonly subscriber: Redis;
   private readonly listeners = new ListenerSet();
   private pending: Promise<unknown> = Promise.resolve();
+  private closed = false;
   private readonly publishLink = new LinkTracker('bus.redis-publish', false);
   private readonly subscribeLink = new LinkTracker('bus.redis-subscribe', false);
 
@@ -52,6 +54,9 @@ export class RedisBus implements EventBus {
   }
 
   async publish(topic: string, message: BusMessage): Promise<void> {
+    if (this.closed) {
+      throw new BusClosedError();
+    }
     await this.publisher.publish(this.channelPrefix + topic, encodeMessage(topic, message));
   }
 
@@ -81,6 +86,7 @@ export class RedisBus implements EventBus {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.pending;
     this.subscriber.disconnect();
     this.publisher.disconnect();

@@ -7,11 +7,19 @@ import type { EngineDelta, EngineEventBus } from '../../src/engine/event-bus';
 import { tenantTopic, type EventBus, type JsonValue } from '../bus/event-bus';
 import { LIVE_MESSAGE_KINDS, PartAssembler, deltaMessages, isEngineDelta } from './messages';
 
-/** An `EngineEventBus` over the service's `EventBus`; publish failures go to `onError`, never to the engine. */
+/** The engine's bus over the service's bus; `flush` resolves once every delta given so far was published (or failed). */
+export interface EngineEventBridge extends EngineEventBus {
+  flush(): Promise<void>;
+}
+
+/**
+ * An `EngineEventBus` over the service's `EventBus`; publish failures go to `onError`, never to
+ * the engine. A shutdown flushes it before it closes the bus (docs/operations.md#shutdown).
+ */
 export function engineEventBusOver(
   bus: EventBus,
   onError: (error: unknown, delta: EngineDelta) => void,
-): EngineEventBus {
+): EngineEventBridge {
   // Publish one at a time: a pooled bus could otherwise reorder deltas, and subscribers treat a
   // jump in the sequence as lost deltas.
   let previous: Promise<void> = Promise.resolve();
@@ -26,6 +34,7 @@ export function engineEventBusOver(
         })
         .catch((error: unknown) => onError(error, delta));
     },
+    flush: () => previous,
     subscribe(tenant, listener) {
       const parts = new PartAssembler();
       return bus.subscribe(tenantTopic(tenant), (message) => {

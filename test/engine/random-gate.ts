@@ -5,7 +5,10 @@
  * decides by content, as a job script reading its workspace would: it fails when the speculative
  * state it was given (the build's merge items) holds any failing change, its own or one ahead.
  * So an item whose result counts although it was tested with a failing change ahead fails a good
- * change, which the run's checks catch. The seed fixes every decision.
+ * change, which the run's checks catch. Now and then an administrator dequeues or promotes a
+ * queued change, and the branch refuses the merge of a few good changes (MERGE_FAILURE): each is
+ * a way an item ahead leaves without merging. Every merged change must also have been tested on
+ * exactly the changes merged before it. The seed fixes every decision.
  */
 import type { BuildParams } from '../../src/engine/ports/executor';
 import type { EnginePipeline } from '../../src/engine/ports/layout';
@@ -22,6 +25,8 @@ export interface RandomGatePlan {
   order: number[];
   /** Changes whose content makes every job that sees it fail. */
   failing: Set<number>;
+  /** Good changes whose merge into the branch is refused (reported MERGE_FAILURE). */
+  refused: Set<number>;
   /** The project of each change. */
   projectOf: Map<number, string>;
   /** The layout of the run (tenant left to the harness). */
@@ -50,6 +55,10 @@ export interface RandomGateFigures {
 export interface RandomGateOutcome {
   /** Results reported per change, in report order. */
   reports: Map<number, string[]>;
+  /** Changes an administrator dequeued (they are not reported). */
+  dequeued: Set<number>;
+  /** The changes in the speculative state of each change's last build (its final buildset). */
+  testedOn: Map<number, number[]>;
   /** Changes merged, in merge order (repeats kept). */
   merged: number[];
   figures: RandomGateFigures;
@@ -95,6 +104,7 @@ export function planRandomGate(
   const random = new SeededRandom(seed);
   const numbers = Array.from({ length: changes }, (_, index) => index + 1);
   const failing = new Set(numbers.filter(() => random.chance(options.failRatio)));
+  const refused = new Set(numbers.filter((number) => !failing.has(number) && random.chance(0.05)));
   const order = [...numbers];
   for (let index = order.length - 1; index > 0; index -= 1) {
     const other = random.below(index + 1);
@@ -106,6 +116,7 @@ export function planRandomGate(
     seed,
     order,
     failing,
+    refused,
     projectOf,
     maxOpen: options.maxOpen,
     layout: {
@@ -116,6 +127,39 @@ export function planRandomGate(
       ),
     },
   };
+}
+
+/**
+ * Dequeue or promote a random queued change, as an administrator does; false when none is queued.
+ * A dequeue that comes after the change left is refused by the engine and changes nothing.
+ */
+async function adminAction(
+  h: EngineHarness,
+  plan: RandomGatePlan,
+  random: SeededRandom,
+  queued: readonly number[],
+  reports: ReadonlyMap<number, string[]>,
+  dequeued: ReadonlySet<number>,
+): Promise<boolean> {
+  const open = queued.filter((number) => !reports.has(number) && !dequeued.has(number));
+  if (open.length < 2) {
+    return false;
+  }
+  // Not the newest: a change with others tested on top of it.
+  const number = random.pick(open.slice(0, -1));
+  const change = `${number},1`;
+  const result = random.chance(0.75)
+    ? await h.engine.dequeue(h.tenant, {
+        pipeline: 'gate',
+        project: plan.projectOf.get(number) ?? '',
+        change,
+        by: 'random-gate',
+      })
+    : await h.engine.promote(h.tenant, { pipeline: 'gate', changes: [change], by: 'random-gate' });
+  if (!result.ok) {
+    throw new Error(`seed ${plan.seed}: admin action on ${change} refused: ${result.error.message}`);
+  }
+  return true;
 }
 
 /** What a job decides from the state it was given: the failing changes in its tree. */
@@ -139,38 +183,50 @@ export async function runRandomGate(
   const started = Date.now();
   const changeOfItem = new Map<string, number>();
   const reports = new Map<number, string[]>();
-  let reportedChanges = 0;
+  const dequeued = new Set<number>();
+  /** Changes reported or dequeued. */
+  let settled = 0;
   h.bus.subscribe(h.tenant, (delta) => {
     if (delta.type === 'item-enqueued') {
       changeOfItem.set(delta.itemUuid, Number(delta.changeIds[0].split(',')[0]));
     } else if (delta.type === 'item-reported' && delta.pipeline === 'gate') {
       const change = changeOfItem.get(delta.itemUuid) ?? -1;
       const list = reports.get(change) ?? [];
-      if (list.length === 0) {
-        reportedChanges += 1;
+      if (list.length === 0 && !dequeued.has(change)) {
+        settled += 1;
       }
       reports.set(change, [...list, delta.result]);
+    } else if (delta.type === 'item-dequeued' && delta.reason.kind === 'dequeued-by-admin') {
+      const change = changeOfItem.get(delta.itemUuid) ?? -1;
+      if (!dequeued.has(change) && !reports.has(change)) {
+        settled += 1;
+      }
+      dequeued.add(change);
     }
   });
+  for (const number of plan.refused) {
+    h.merger.refuseMerge.add(number);
+  }
   for (const number of plan.order) {
     h.changes.add(plan.projectOf.get(number) ?? RANDOM_GATE_PROJECTS[0], number);
   }
   const pending = [...plan.order];
+  const queued: number[] = [];
   let enqueued = 0;
   let finishedBuilds = 0;
   let steps = 0;
   let deepest = 0;
   const maxSteps = options.maxSteps ?? plan.order.length * 200;
-  while (reportedChanges < plan.order.length) {
+  while (settled < plan.order.length) {
     steps += 1;
     if (steps > maxSteps) {
-      throw new Error(`seed ${plan.seed}: no end after ${maxSteps} steps (${reportedChanges} reported)`);
+      throw new Error(`seed ${plan.seed}: no end after ${maxSteps} steps (${settled} reported)`);
     }
     const running = [...h.executor.running.values()];
-    const canEnqueue = pending.length > 0 && enqueued - reportedChanges < plan.maxOpen;
+    const canEnqueue = pending.length > 0 && enqueued - settled < plan.maxOpen;
     if (canEnqueue && (running.length === 0 || random.chance(0.5))) {
       // One to three changes at once, up to the bound of open changes.
-      const burst = Math.min(random.int(1, 3), pending.length, plan.maxOpen - (enqueued - reportedChanges));
+      const burst = Math.min(random.int(1, 3), pending.length, plan.maxOpen - (enqueued - settled));
       for (let index = 0; index < burst; index += 1) {
         const number = pending.shift() ?? 0;
         const result = await h.engine.enqueue(h.tenant, {
@@ -182,9 +238,12 @@ export async function runRandomGate(
         if (!result.ok) {
           throw new Error(`seed ${plan.seed}: enqueue of ${number} refused: ${result.error.message}`);
         }
+        queued.push(number);
         enqueued += 1;
       }
-      deepest = Math.max(deepest, enqueued - reportedChanges);
+      deepest = Math.max(deepest, enqueued - settled);
+    } else if (random.chance(0.06) && (await adminAction(h, plan, random, queued, reports, dequeued))) {
+      // An administrator dequeued or promoted a queued change.
     } else if (running.length > 0) {
       // A few results at once, in random order: they may reach one pass together.
       const batch = random.int(1, Math.min(4, running.length));
@@ -204,11 +263,11 @@ export async function runRandomGate(
     } else {
       // Nothing to do for the driver: the engine must still have work, or the gate stalled.
       await h.settle();
-      const more = pending.length > 0 && enqueued - reportedChanges < plan.maxOpen;
-      if (reportedChanges < plan.order.length && h.executor.running.size === 0 && !more) {
+      const more = pending.length > 0 && enqueued - settled < plan.maxOpen;
+      if (settled < plan.order.length && h.executor.running.size === 0 && !more) {
         const status = await h.engine.status(h.tenant);
         throw new Error(
-          `seed ${plan.seed}: the gate stalled with ${plan.order.length - reportedChanges} changes unreported: ` +
+          `seed ${plan.seed}: the gate stalled with ${plan.order.length - settled} changes unreported: ` +
             JSON.stringify(status?.pipelines[0]?.changeQueues.map((queue) => queue.heads)),
         );
       }
@@ -219,12 +278,24 @@ export async function runRandomGate(
       await h.settle();
     }
     if (options.log && steps % 500 === 0) {
-      options.log(`step ${steps}: ${enqueued} enqueued, ${reportedChanges} reported`);
+      options.log(`step ${steps}: ${enqueued} enqueued, ${settled} reported`);
     }
   }
   await h.settle();
+  const testedOn = new Map<number, number[]>();
+  for (const params of h.executor.started) {
+    const own = params.changes[0].number;
+    if (own !== null) {
+      testedOn.set(
+        own,
+        params.mergeItems.map((item) => item.number).filter((number): number is number => number !== null),
+      );
+    }
+  }
   return {
     reports,
+    dequeued,
+    testedOn,
     merged: [...h.merger.mergedOrder],
     figures: {
       changes: plan.order.length,
@@ -240,7 +311,12 @@ export async function runRandomGate(
   };
 }
 
-/** What is wrong with an outcome: each good change reported SUCCESS and merged once, each failing one FAILURE and never merged. */
+/**
+ * What is wrong with an outcome: each good change reported SUCCESS and merged once (MERGE_FAILURE
+ * and never merged when its merge is refused), each failing one FAILURE and never merged, a
+ * dequeued one neither reported nor merged; and each merged change tested on exactly changes
+ * merged before it.
+ */
 export function randomGateMistakes(plan: RandomGatePlan, outcome: RandomGateOutcome): string[] {
   const mistakes: string[] = [];
   const merges = new Map<number, number>();
@@ -248,13 +324,26 @@ export function randomGateMistakes(plan: RandomGatePlan, outcome: RandomGateOutc
     merges.set(number, (merges.get(number) ?? 0) + 1);
   }
   for (const number of plan.order) {
-    const expected = plan.failing.has(number) ? 'FAILURE' : 'SUCCESS';
     const results = outcome.reports.get(number) ?? [];
     const mergedTimes = merges.get(number) ?? 0;
+    if (outcome.dequeued.has(number)) {
+      if (results.length > 0 || mergedTimes > 0) {
+        mistakes.push(`${number}: dequeued, but reported ${JSON.stringify(results)}, merged ${mergedTimes} times`);
+      }
+      continue;
+    }
+    const expected = plan.failing.has(number) ? 'FAILURE' : plan.refused.has(number) ? 'MERGE_FAILURE' : 'SUCCESS';
     if (results.length !== 1 || results[0] !== expected || mergedTimes !== (expected === 'SUCCESS' ? 1 : 0)) {
       mistakes.push(
         `${number}: reported ${JSON.stringify(results)}, merged ${mergedTimes} times (expected ${expected})`,
       );
+    }
+  }
+  for (const [position, number] of outcome.merged.entries()) {
+    const before = new Set(outcome.merged.slice(0, position));
+    const foreign = (outcome.testedOn.get(number) ?? []).filter((other) => other !== number && !before.has(other));
+    if (foreign.length > 0) {
+      mistakes.push(`${number}: merged after a test on a state holding ${foreign.join(', ')}, which were not merged`);
     }
   }
   return mistakes;

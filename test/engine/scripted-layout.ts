@@ -10,8 +10,12 @@ import type {
   EngineSemaphore,
   FreezeOutcome,
   PipelineTrigger,
+  RefFilter,
   ReporterActions,
 } from '../../src/engine/ports/layout';
+import { gitTrigger as compileGitTrigger } from '../../src/drivers/git/rules';
+import { timerDriver } from '../../src/drivers/timer';
+import { zuulDriver } from '../../src/drivers/zuul';
 import type { FrozenJobExecution, FrozenPlaybook } from '../../src/model/frozen-job';
 import type { EngineJob } from '../../src/model/pipeline-state';
 
@@ -40,7 +44,7 @@ export function pipeline(
     description: null,
     manager,
     precedence: 'normal',
-    triggers: [{ driver: 'git', connection: 'git', events: ['patchset-created'], refs: [], branches: [] }],
+    triggers: [gitTrigger(['patchset-created'])],
     window: {
       window: 20,
       floor: 3,
@@ -83,11 +87,22 @@ export function pipeline(
   };
 }
 
+/** A git trigger of the connection `git`, as the git driver compiles it. */
 export function gitTrigger(
   events: string[],
-  overrides: Partial<Extract<PipelineTrigger, { driver: 'git' }>> = {},
+  filters: { refs?: RefFilter[]; branches?: RefFilter[] } = {},
 ): PipelineTrigger {
-  return { driver: 'git', connection: 'git', events, refs: [], branches: [], ...overrides };
+  return compileGitTrigger('git', events, filters.refs, filters.branches);
+}
+
+/** A trigger on the zuul driver's events, as its rules compile it. */
+export function zuulTrigger(events: string[], pipelines: string[] = []): PipelineTrigger {
+  return zuulDriver.triggers.compile({ event: events, pipeline: pipelines }, 'zuul');
+}
+
+/** A timer trigger, as the timer driver compiles it. */
+export function timerTrigger(time: string): PipelineTrigger {
+  return timerDriver.triggers.compile({ time }, 'timer');
 }
 
 /** A script of a test job; its secrets may be left out. */

@@ -46,14 +46,18 @@ export type Manifest = z.infer<typeof manifestSchema>;
 
 const duration = z.object({ start: isoUtc, end: isoUtc }).strict();
 
-/** A command result on one host: what the task summary and console views read. */
-export const hostResultSchema = z.looseObject({
+/**
+ * A command result on one host (a script step, or an Ansible `command`/`shell` task that ran):
+ * what the task summary and console views read. `cmd` is a string for scripts and shell tasks,
+ * the argument list for command tasks.
+ */
+export const commandResultSchema = z.looseObject({
   action: z.string(),
   changed: z.boolean(),
-  failed: z.boolean(),
+  failed: z.boolean().optional(),
   rc: z.number().int().nullable(),
   msg: z.string(),
-  cmd: z.string(),
+  cmd: z.union([z.string(), z.array(z.string())]),
   start: commandTime,
   end: commandTime,
   delta: z.string().regex(/^\d+:\d{2}:\d{2}\.\d{6}$/),
@@ -62,6 +66,47 @@ export const hostResultSchema = z.looseObject({
   stdout_lines: z.array(z.string()),
   stderr_lines: z.array(z.string()),
 });
+
+/** Any other module result: the reference's callback keeps it whole, with the task's action added. */
+const moduleResultSchema = z.looseObject({
+  action: z.string(),
+  changed: z.boolean().optional(),
+  failed: z.boolean().optional(),
+  skipped: z.boolean().optional(),
+  unreachable: z.boolean().optional(),
+});
+
+/** A result hidden by `no_log`. */
+const censoredResultSchema = z.looseObject({ action: z.string(), censored: z.string() });
+
+const COMMAND_ACTIONS = new Set([
+  'command',
+  'shell',
+  'ansible.builtin.command',
+  'ansible.builtin.shell',
+  'ansible.legacy.command',
+  'ansible.legacy.shell',
+]);
+
+/** The result of a task on one host: a command that ran is held to the command shape. */
+export const hostResultSchema = z.looseObject({ action: z.string() }).pipe(
+  z.custom<z.infer<typeof moduleResultSchema>>().superRefine((value, ctx) => {
+    const result = value as Record<string, unknown>;
+    const schema =
+      'censored' in result
+        ? censoredResultSchema
+        : COMMAND_ACTIONS.has(String(result.action)) &&
+            result.skipped !== true &&
+            result.start !== null &&
+            'rc' in result
+          ? commandResultSchema
+          : moduleResultSchema;
+    const parsed = schema.safeParse(result);
+    for (const issue of parsed.success ? [] : parsed.error.issues) {
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    }
+  }),
+);
 
 const hostStats = z
   .object({
@@ -90,6 +135,7 @@ export const playbookSchema = z
             z.looseObject({
               task: z.object({ name: z.string(), id: z.string().min(1), duration }).strict(),
               hosts: z.record(z.string(), hostResultSchema),
+              role: z.object({ name: z.string(), id: z.string(), path: z.string() }).strict().optional(),
             }),
           ),
         })

@@ -15,9 +15,15 @@ export interface MemoryProject {
 
 /**
  * A tenant named `t` on connection `gerrit` (host review.example.com) with the given projects.
- * With `secretKeys` (canonical name -> private key) encrypted secrets are decrypted at load.
+ * With `secretKeys` (canonical name -> private key) encrypted secrets are decrypted at load;
+ * `connections` (name -> driver) are configured besides `gerrit` for triggers and reporters.
  */
-export function memoryLayout(projects: MemoryProject[], tenantOptions = '', secretKeys?: SecretKeys): Layout {
+export function memoryLayout(
+  projects: MemoryProject[],
+  tenantOptions = '',
+  secretKeys?: SecretKeys,
+  connections: Record<string, string> = {},
+): Layout {
   const entry = (p: MemoryProject) =>
     p.options === undefined ? `          - ${p.name}` : `          - ${p.name}: ${p.options}`;
   const config = projects.filter((p) => p.trusted).map(entry);
@@ -54,7 +60,7 @@ export function memoryLayout(projects: MemoryProject[], tenantOptions = '', secr
     now: new Date(0),
     tenant,
     abide,
-    connections: { gerrit: 'git' },
+    connections: { gerrit: 'git', ...connections },
     projects: loaded,
     initialErrors: [],
     secretKeys,

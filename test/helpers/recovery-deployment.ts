@@ -4,7 +4,7 @@
  * success, and project `org/app` whose job `slow` waits for a release file), a tenant file, a
  * service configuration, and the private PostgreSQL database the processes share (DATABASE_URL
  * must be set: the embedded store serves one process; `describeMultiProcess` skips without it). The job leaves
- * marks: `started-<change>-<attempt>`, its step's pid in `pid-<change>-<attempt>`, and a line
+ * marks: `started-<change>-<attempt>` (and a line `<change> <attempt>` in `starts`), its step's pid in `pid-<change>-<attempt>`, and a line
  * `<change> <attempt>` in `runs` when it finishes.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -22,6 +22,7 @@ const SLOW_SCRIPT = `#!/bin/sh
 marks="$SLUICE_VAR_marks"
 echo $$ > "$marks/pid-$SLUICE_CHANGE-$SLUICE_ATTEMPT"
 touch "$marks/started-$SLUICE_CHANGE-$SLUICE_ATTEMPT"
+echo "$SLUICE_CHANGE $SLUICE_ATTEMPT" >> "$marks/starts"
 while [ ! -f "$marks/release" ]; do sleep 0.1; done
 echo "$SLUICE_CHANGE $SLUICE_ATTEMPT" >> "$marks/runs"
 `;
@@ -64,7 +65,17 @@ export interface RecoveryFiles {
   baseDir: string;
 }
 
-export async function recoveryFiles(options: { pollInterval?: number } = {}): Promise<RecoveryFiles> {
+export interface RecoveryOptions {
+  pollInterval?: number;
+  /** Attempts of every job (default 3). */
+  attempts?: number;
+  /** Seconds (default 5). */
+  shutdownTimeout?: number;
+  /** Projects `org/extra-<n>` (a README each, no jobs) listed before org/app in the tenant. */
+  extraProjects?: number;
+}
+
+export async function recoveryFiles(options: RecoveryOptions = {}): Promise<RecoveryFiles> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-recovery-'));
   const marks = path.join(dir, 'marks');
   mkdirSync(marks);
@@ -90,7 +101,7 @@ export async function recoveryFiles(options: { pollInterval?: number } = {}): Pr
     name: base
     parent: null
     timeout: 600
-    attempts: 3
+    attempts: ${options.attempts ?? 3}
 `,
   );
   writeFileSync(
@@ -108,6 +119,11 @@ export async function recoveryFiles(options: { pollInterval?: number } = {}): Pr
 `,
   );
   writeFileSync(path.join(seed, 'org', 'app', 'scripts', 'slow.sh'), SLOW_SCRIPT, { mode: 0o755 });
+  const extras = Array.from({ length: options.extraProjects ?? 0 }, (_, index) => `org/extra-${index + 1}`);
+  for (const extra of extras) {
+    mkdirSync(path.join(seed, extra), { recursive: true });
+    writeFileSync(path.join(seed, extra, 'README'), `${extra}\n`);
+  }
   await seedRepositories(seed, baseDir);
   writeFileSync(
     path.join(dir, 'main.yaml'),
@@ -118,7 +134,7 @@ export async function recoveryFiles(options: { pollInterval?: number } = {}): Pr
         config-projects:
           - sluice-config
         untrusted-projects:
-          - org/app
+${[...extras, 'org/app'].map((project) => `          - ${project}`).join('\n')}
 `,
   );
   const configFile = path.join(dir, 'sluice.yaml');
@@ -127,7 +143,7 @@ export async function recoveryFiles(options: { pollInterval?: number } = {}): Pr
     `listen: {host: 127.0.0.1, port: 0}
 dataDir: data
 tenantConfig: main.yaml
-shutdownTimeout: 5
+shutdownTimeout: ${options.shutdownTimeout ?? 5}
 connections:
   local:
     driver: git

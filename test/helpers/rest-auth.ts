@@ -202,7 +202,9 @@ export async function expect401(res: Response, error: string, description?: stri
   expect(res.headers.get('www-authenticate')).toContain(`error="${error}"`);
 }
 
+/** A 403 with the JSON error body of docs/openapi-current.json. */
 export async function expect403(res: Response): Promise<void> {
   expect(res.status).toBe(403);
-  expect(await res.text()).toBe('');
+  expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(await res.json()).toEqual({ error: 'Forbidden', description: 'Permission denied' });
 }

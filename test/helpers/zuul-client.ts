@@ -140,13 +140,15 @@ export class ZuulClient {
 
   async enqueueRef(
     tenant: string,
-    args: { pipeline: string; project: string; ref: string; oldrev: string; newrev: string },
+    args: { pipeline: string; project: string; ref: string; oldrev?: string; newrev?: string },
   ): Promise<boolean> {
     const prefix = await this.prefix(tenant);
+    // The client's defaults for --oldrev and --newrev: the zero revision.
+    const zero = '0'.repeat(40);
     const response = await this.checked('POST', `${prefix}project/${args.project}/enqueue`, {
       ref: args.ref,
-      oldrev: args.oldrev,
-      newrev: args.newrev,
+      oldrev: args.oldrev ?? zero,
+      newrev: args.newrev ?? zero,
       pipeline: args.pipeline,
     });
     return (await response.json()) === true;

@@ -75,4 +75,43 @@ describe.each(backends())('build requests on %s', (backend) => {
     expect(await repository.cancelsRequested('w1', ['e0000001'])).toEqual(new Map([['e0000001', 'CANCELED']]));
     expect(await repository.cancelsRequested('w2', ['e0000001'])).toEqual(new Map());
   });
+
+  it('takes a running build back unfinished only from its worker, and not once its cancel was requested', async () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    await repository.create(buildParams({ params: { buildUuid: 'f0000001' } }), { precedence: 1 });
+    expect(await repository.claimNext('w1', now)).toMatchObject({ buildUuid: 'f0000001', state: 'running' });
+    expect(await repository.handBack('f0000001', 'w2', now)).toBe(false);
+    expect(await repository.handBack('f0000001', 'w1', now)).toBe(true);
+    expect(await repository.get('f0000001')).toMatchObject({ state: 'requested', worker: null, started: null });
+    // Requested again: the next claimer runs it, under the same uuid and attempt.
+    expect(await repository.claimNext('w2', now)).toMatchObject({ buildUuid: 'f0000001', worker: 'w2' });
+    expect(await repository.requestCancel('f0000001', 'CANCELED', now)).toBe('cancel-requested');
+    expect(await repository.handBack('f0000001', 'w2', now)).toBe(false);
+    expect(await repository.get('f0000001')).toMatchObject({ state: 'running', worker: 'w2' });
+  });
+
+  it('takes a continued paused build back to paused, its resume still requested', async () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    const params = buildParams({ params: { buildUuid: 'f0000002' } });
+    await repository.create(params, { precedence: 1 });
+    await repository.claimNext('w1', now);
+    const paused = {
+      buildUuid: 'f0000002',
+      buildsetUuid: params.buildsetUuid,
+      tenant: 'example',
+      pipeline: 'check',
+      jobName: 'unit',
+      attempt: 1,
+      pauseTime: now.toISOString(),
+      artifacts: [],
+      data: {},
+      childJobs: null,
+      worker: 'w1',
+    };
+    expect(await repository.recordPaused(paused, { startTime: now.toISOString() }, now)).toBe(true);
+    expect(await repository.requestResume('f0000002', now)).toBe(true);
+    expect(await repository.claimPaused('f0000002', 'w1', now)).toMatchObject({ state: 'running' });
+    expect(await repository.handBack('f0000002', 'w1', now)).toBe(true);
+    expect(await repository.get('f0000002')).toMatchObject({ state: 'paused', worker: 'w1', resumeRequested: true });
+  });
 });

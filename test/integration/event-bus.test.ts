@@ -2,7 +2,8 @@
 import { InProcessBus } from '../../subscriptions/bus/in-process';
 import { PostgresBus } from '../../subscriptions/bus/pg-bus';
 import { RedisBus } from '../../subscriptions/bus/redis-bus';
-import type { BusMessage, EventBus } from '../../subscriptions/bus/event-bus';
+import { BusClosedError, type BusMessage, type EventBus } from '../../subscriptions/bus/event-bus';
+import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { itIf, POSTGRES } from '../helpers/preconditions';
 
@@ -60,7 +61,64 @@ describe('event bus', () => {
     }
   });
 
+  it('redis: a publish after close is refused as closed', async () => {
+    const bus = new RedisBus('redis://127.0.0.1:6379');
+    await bus.ready();
+    await bus.close();
+    await expect(bus.publish('t', { kind: 'k', data: 1 })).rejects.toBeInstanceOf(BusClosedError);
+  });
+
+  it("the engine's bridge: flush resolves once every delta given so far was published", async () => {
+    const published: number[] = [];
+    const releases: Array<() => void> = [];
+    const slow: EventBus = {
+      kind: 'slow',
+      subscribe: () => () => undefined,
+      ready: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+      links: () => [],
+      publish: (_topic, message) =>
+        new Promise<void>((resolve) =>
+          releases.push(() => {
+            published.push((message.data as { sequence: number }).sequence);
+            resolve();
+          }),
+        ),
+    };
+    const errors: unknown[] = [];
+    const bridge = engineEventBusOver(slow, (err) => errors.push(err));
+    for (const sequence of [1, 2]) {
+      bridge.publish({ type: 'queue-delta', tenant: 't', sequence, at: '', changes: [] });
+    }
+    let flushed = false;
+    const flushing = bridge.flush().then(() => {
+      flushed = true;
+    });
+    while (published.length < 2) {
+      await new Promise((resolve) => setImmediate(resolve));
+      releases.shift()?.();
+      expect(flushed).toBe(false);
+    }
+    await flushing;
+    expect(published).toEqual([1, 2]);
+    expect(errors).toEqual([]);
+  });
+
   const pgOnly = itIf(POSTGRES);
+  pgOnly('postgres: a publish after close is refused as closed, never handed to the ended pool', async () => {
+    const database: TestDatabase = await createTestDatabase();
+    const bus = new PostgresBus(database.url ?? '');
+    try {
+      await bus.ready();
+      await bus.publish('t', { kind: 'k', data: 1 });
+      await bus.close();
+      await expect(bus.publish('t', { kind: 'k', data: 2 })).rejects.toBeInstanceOf(BusClosedError);
+    } finally {
+      await bus.close();
+      await database.destroy();
+    }
+  });
+
   pgOnly('postgres: LISTEN/NOTIFY carries messages between instances', async () => {
     const database: TestDatabase = await createTestDatabase();
     const url = database.url ?? '';

@@ -178,6 +178,42 @@ describe('ExecutorWorker', () => {
     ]);
   });
 
+  it('stopping: a build finishing before the deadline completes; one still running is handed back and runs again', async () => {
+    const flag = path.join(harness.root, 'release-stop');
+    const quick = 'ae000000000000000000000000000027';
+    const slow = 'ae000000000000000000000000000028';
+    await harness.enqueue(quick, { run: [step('wait.sh')], vars: { flag } });
+    await harness.enqueue(slow, { run: [step('long.sh')] });
+    await waitUntil(
+      () => readLog(harness, quick).includes('| waiting\n') && readLog(harness, slow).includes('| long\n'),
+    );
+    const stopping = harness.worker.stop({ finishBy: Date.now() + 60_000 });
+    writeFileSync(flag, '');
+    expect(await harness.completion(quick)).toMatchObject({ result: 'SUCCESS' });
+    // The quick build is done; the slow one would run 30 s: a nearer deadline hands it back.
+    const successor = harness.spawnWorker();
+    try {
+      await harness.worker.stop({ finishBy: Date.now() });
+      await stopping;
+      expect(await harness.repository.get(slow)).toMatchObject({ state: 'requested', worker: null, result: null });
+      expect(readLog(harness, slow)).toContain(
+        `| Build stopped: executor ${harness.worker.id} is shutting down; the build is handed back and runs again from the start (this attempt is not used up)\n`,
+      );
+      const events = await harness.repository.resultEvents('example');
+      expect(events.filter((e) => e.payload.buildUuid === slow).map((e) => e.eventType)).toEqual(['build-started']);
+      // Another worker runs it again from the start, under the same attempt (then it is canceled: 30 s).
+      successor.start();
+      await waitUntil(async () => (await harness.repository.get(slow))?.worker === successor.id);
+      await waitUntil(() => readLog(harness, slow).split('| long\n').length === 3);
+      expect(readLog(harness, slow).match(/, attempt 1 of 3\) on executor /g)).toHaveLength(2);
+      expect(await harness.repository.requestCancel(slow, 'CANCELED', new Date())).toBe('cancel-requested');
+      expect(await harness.completion(slow)).toMatchObject({ result: 'CANCELED', worker: successor.id });
+    } finally {
+      harness.worker.start();
+      await successor.stop();
+    }
+  });
+
   it('completes an unclaimed request at once with CANCELED', async () => {
     await harness.worker.stop();
     try {

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -143,6 +143,32 @@ describe('log files', () => {
     const archive = await fetch(`http://127.0.0.1:${port}/logs/example/cd/cd34/site.tar.gz`);
     expect(archive.headers.get('content-type')).toBe('application/gzip');
     expect(archive.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('answers `<file>.gz` of a text log that exists only uncompressed with the file, compressed as it is sent', async () => {
+    // The reference's dashboard asks for job-output.json.gz first (docs/logs.md#reference-behaviour).
+    const res = await fetch(`http://127.0.0.1:${port}/logs/example/ab/ab12/result.json.gz`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(await res.json()).toEqual({ a: 1 });
+    // A client that takes no gzip gets the compressed bytes as a gzip file.
+    const raw = await new Promise<{ type?: string; body: Buffer }>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path: '/logs/example/ab/ab12/job-output.txt.gz' }, (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => resolve({ type: answer.headers['content-type'], body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
+    });
+    expect(raw.type).toBe('application/gzip');
+    expect(gunzipSync(raw.body).toString()).toBe('line 1\nline 2\n');
+    const head = await rawGet(port, '/logs/example/ab/ab12/result.json.gz', 'HEAD');
+    expect(head.status).toBe(200);
+    // Only text logs: no archive is made up, and a file with neither form is still missing.
+    expect((await rawGet(port, '/logs/example/ab/ab12/docs.tar.gz')).status).toBe(404);
+    expect((await rawGet(port, '/logs/example/ab/ab12/nothing.txt.gz')).status).toBe(404);
   });
 
   it.each([

@@ -33,6 +33,7 @@ import { git } from '../../src/sources/git-cli';
 import { seedRepositories } from '../../src/drivers/git/seed';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { gitPoller } from '../helpers/git-pollers';
 import { liveTestConfig } from '../helpers/live';
 
 const TENANT = 'example';
@@ -170,7 +171,7 @@ describe('secrets end to end', () => {
     expect(chunk).toHaveLength(684);
 
     // 2. Commit the secret and a job using it to the project's configuration.
-    const poller = app.roles?.pollers.get('local');
+    const poller = gitPoller(app.roles, 'local');
     if (poller === undefined || app.layoutManager === undefined) {
       throw new Error('the quickstart app runs a layout manager and a git poller');
     }

@@ -45,14 +45,27 @@ describe('engine layout adapter', () => {
     expect([engine.pipelines[0].require, engine.pipelines[0].reject]).toEqual([[], []]);
     expect([gate.allowOtherConnections, engine.pipelines[0].allowOtherConnections]).toEqual([false, true]);
     const post = engine.pipelines[2].triggers[0];
-    expect(
-      post.driver === 'git' && [
-        post.events,
-        post.refs.map((filter) => filter.pattern.test('refs/heads/master')),
-        post.refs.map((filter) => filter.pattern.test('refs/tags/v1')),
-      ],
-    ).toEqual([['ref-updated'], [true], [false]]);
-    expect(engine.pipelines[3].triggers).toEqual([{ driver: 'timer', connection: 'timer', time: '0 0 * * *' }]);
+    const refUpdated = (ref: string, connection = 'gerrit') =>
+      post.matches({
+        event: { type: 'ref-updated', ref },
+        pipeline: 'post',
+        connection,
+        ref,
+        branch: undefined,
+        change: undefined,
+        now: new Date(0),
+      });
+    expect([post.driver, post.events, refUpdated('refs/heads/master'), refUpdated('refs/tags/v1')]).toEqual([
+      'git',
+      ['ref-updated'],
+      true,
+      false,
+    ]);
+    // A git trigger takes the events of its own connection only.
+    expect(refUpdated('refs/heads/master', 'other')).toBe(false);
+    expect(engine.pipelines[3].triggers).toEqual([
+      expect.objectContaining({ driver: 'timer', connection: 'timer', events: ['timer'], time: '0 0 * * *' }),
+    ]);
   });
 
   it('maps projects with their queue and freezes job graphs for the engine', () => {

@@ -37,7 +37,7 @@ function check(
   candidate: ChangeInfo,
   connection = 'git',
 ): string | null {
-  return unmetRequirement(pipeline('gate', 'dependent', { require, reject }), connection, candidate);
+  return unmetRequirement(pipeline('gate', 'dependent', { require, reject }), connection, candidate, new Date(0));
 }
 
 describe('pipeline require/reject', () => {
@@ -90,5 +90,20 @@ describe('pipeline require/reject', () => {
     expect(check(requirements, [], change(), 'other')).not.toBeNull();
     const gate = pipeline('gate', 'dependent', { require: requirements });
     expect([hasRequirements(gate, 'git'), hasRequirements(gate, 'other')]).toEqual([false, true]);
+  });
+
+  it("passes the pass's clock to a driver's own check (GitHub review ages)", () => {
+    const seen: Date[] = [];
+    const requirement: ChangeRequirement = {
+      connection: 'git',
+      driverCheck: (_change, now) => {
+        seen.push(now);
+        return now.getTime() > 1000 ? 'too late' : null;
+      },
+    };
+    const gate = pipeline('gate', 'dependent', { require: [requirement] });
+    expect(unmetRequirement(gate, 'git', change(), new Date(1000))).toBeNull();
+    expect(unmetRequirement(gate, 'git', change(), new Date(2000))).toMatch(/too late$/);
+    expect(seen.map((d) => d.getTime())).toEqual([1000, 2000]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The import-boundary lint rule (eslint.config.mjs, docs/development.md#import-boundaries):
  * in-memory files placed in a folder import across the layers, and ESLint with the project's own
- * configuration must reject the upward imports and accept the permitted ones.
+ * configuration must reject the upward imports and accept the permitted ones (drivers: the
+ * engine's ports, sources, store and model; the configuration: drivers through their registry).
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -53,6 +54,20 @@ describe('import boundaries', () => {
       'src/executor/probe.ts',
       "import type { PassContext } from '../engine/pass-context';\n\nexport type Probe = PassContext;\n",
     ],
+    [
+      'src/drivers/probe.ts',
+      "import type { ServiceConfig } from '../config/service';\n\nexport type Probe = ServiceConfig;\n",
+    ],
+    [
+      'src/drivers/github/probe.ts',
+      "import type { PassContext } from '../../engine/pass-context';\n\nexport type Probe = PassContext;\n",
+    ],
+    ['src/drivers/git/probe.ts', "import type { Logger } from '../../server/logger';\n\nexport type Probe = Logger;\n"],
+    [
+      'src/config/probe.ts',
+      "import { GitHubConnection } from '../drivers/github/connection';\n\nexport const probe = GitHubConnection;\n",
+    ],
+    ['src/engine/probe.ts', "import { DRIVERS } from '../drivers/registry';\n\nexport const probe = DRIVERS;\n"],
   ])('rejects the upward import in %s', async (file, code) => {
     const errors = await boundaryErrors(file, code);
     expect(errors).toHaveLength(1);
@@ -80,6 +95,20 @@ describe('import boundaries', () => {
       "import type { ExecutorGateway } from '../engine/ports/executor';\n\nexport type Probe = ExecutorGateway;\n",
     ],
     ['schema/probe.ts', "import { REDACTED } from '../src/secrets/redact';\n\nexport const probe = REDACTED;\n"],
+    [
+      'src/drivers/git/probe.ts',
+      "import type { MergerGateway } from '../../engine/ports/merger';\n\nexport type Probe = MergerGateway;\n",
+    ],
+    ['src/drivers/git/probe.ts', "import { git } from '../../sources/git-cli';\n\nexport const probe = git;\n"],
+    [
+      'src/drivers/github/probe.ts',
+      "import { ConnectionEventRepository } from '../../store/repositories/connection-events';\n\nexport const probe = ConnectionEventRepository;\n",
+    ],
+    [
+      'src/config/probe.ts',
+      "import { driverNamed } from '../drivers/registry';\n\nexport const probe = driverNamed;\n",
+    ],
+    ['src/config/probe.ts', "import type { Driver } from '../drivers/driver';\n\nexport type Probe = Driver;\n"],
     ['src/server/probe.ts', "import { schema } from '../../schema';\n\nexport const probe = schema;\n"],
     ['test/unit/probe.ts', "import { buildApp } from '../../src/server/app';\n\nexport const probe = buildApp;\n"],
   ])('accepts the permitted import in %s', async (file, code) => {

@@ -98,3 +98,22 @@ export async function resolveKeyEncryptionSecret(auth: AuthConfig, dataDir: stri
   const { secret, created } = await readOrCreateSecretFile(file, 'key-encryption secret', 16);
   return { secret, source: created ? 'generated' : 'data-dir', file };
 }
+
+/**
+ * The key-encryption secret as `resolveKeyEncryptionSecret` finds it, without creating the
+ * data-directory file: undefined when none is configured and the file does not exist (no key
+ * can have been stored with it). For read-only commands (`validate-config --decrypt-secrets`).
+ */
+export async function readKeyEncryptionSecret(auth: AuthConfig, dataDir: string): Promise<string | undefined> {
+  if (auth.keyEncryptionKey !== undefined || auth.keyEncryptionKeyFile !== undefined) {
+    return (await resolveKeyEncryptionSecret(auth, dataDir)).secret;
+  }
+  try {
+    return (await readFile(path.join(dataDir, GENERATED_SECRET_FILE), 'utf8')).trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return undefined;
+    }
+    throw err;
+  }
+}

@@ -71,6 +71,12 @@ export class KeyManager {
     return this.keyPair('secrets', project);
   }
 
+  /** The project's secrets key if one is stored; never creates one (read-only commands). */
+  async storedSecretsKey(project: string): Promise<KeyPair | undefined> {
+    const stored = await this.options.repository.get('secrets', project);
+    return stored === undefined ? undefined : this.open(stored);
+  }
+
   /** The project's SSH key. */
   projectSshKey(project: string): Promise<KeyPair> {
     return this.keyPair('project-ssh', project);

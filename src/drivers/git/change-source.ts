@@ -13,20 +13,7 @@ import {
   type ChangeRef,
 } from '../../sources/git-changes';
 import type { GitMirrors } from '../../sources/git-mirror';
-
-/** Where a project lives: its connection, the repository name there and its default branch. */
-export interface GitProjectLocation {
-  connection: string;
-  name: string;
-  defaultBranch: string;
-}
-
-export interface GitProjects {
-  /** Location of a project by canonical name (null when unknown). */
-  locate(canonicalName: string): GitProjectLocation | null;
-  /** Canonical name of a repository of a connection. */
-  canonicalName(connection: string, name: string): string;
-}
+import type { GitProjectLocation, GitProjects } from '../../sources/git-projects';
 
 async function isAncestor(repo: string, ancestor: string, descendant: string): Promise<boolean> {
   try {

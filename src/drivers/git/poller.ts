@@ -3,7 +3,7 @@
  * `ref-updated` for branches and tags (created, updated, deleted) and `patchset-created` for
  * new change refs (docs/gating.md#sluices-own-rules). The refs last reported are kept in a
  * `PollerStateStore`; a project's first poll with nothing stored records a baseline and emits
- * nothing. With the durable store a poll's events and the new refs are saved in one
+ * nothing, and `start` resolves once those baselines are recorded. With the durable store a poll's events and the new refs are saved in one
  * transaction, so a restart reports what moved while Sluice was down, exactly once
  * (docs/operations.md#durable-source-state). Polls never overlap; the next one is scheduled
  * when the previous one has finished.
@@ -120,13 +120,21 @@ export class GitPoller {
     this.state = options.state ?? new MemoryPollerState();
   }
 
-  /** Start polling: a first poll now, then one every `intervalMs` after the previous. */
-  start(): void {
+  /**
+   * Start polling: a first poll now, then one every `intervalMs` after the previous. Resolves
+   * once every project that had nothing stored has its baseline, so a push made after it
+   * resolves is reported (docs/operations.md#durable-source-state); the service waits for it
+   * before it listens. A project that cannot be polled goes to `onError` and gets its baseline
+   * at its first successful poll.
+   */
+  start(): Promise<void> {
     if (this.running) {
-      return;
+      return Promise.resolve();
     }
     this.running = true;
+    const baselines = this.exclusive(() => this.recordMissingBaselines());
     this.schedule(0);
+    return baselines;
   }
 
   /** Stop scheduling polls and wait for a poll in progress to finish. */
@@ -200,6 +208,26 @@ export class GitPoller {
       emitted.push(...events);
     }
     return emitted;
+  }
+
+  /** Poll the projects with nothing stored: each records its baseline (or reports, if another poller did). */
+  private async recordMissingBaselines(): Promise<void> {
+    let projects: string[];
+    try {
+      projects = await this.options.projects();
+    } catch (err) {
+      this.options.onError?.(err, '*');
+      return;
+    }
+    for (const project of projects) {
+      try {
+        if ((await this.state.load(project)) === null) {
+          await this.emit(await this.pollProject(project));
+        }
+      } catch (err) {
+        this.options.onError?.(err, project);
+      }
+    }
   }
 
   private async emit(events: readonly GitTriggerEvent[]): Promise<void> {

@@ -5,7 +5,7 @@
  * pull requests by URL, across repositories.
  */
 import { refChange, type ChangeInfo, type CodeReviewState } from '../../model/changes';
-import type { GitProjects } from '../git/change-source';
+import type { GitProjects } from '../../sources/git-projects';
 import type { GitHubConnection, PullJson } from './connection';
 
 /** `Depends-On: https://<server>/<owner>/<repo>/pull/<n>` lines of a pull request's description. */

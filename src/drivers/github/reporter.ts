@@ -5,23 +5,11 @@
  * port (`mergePullRequest` below).
  */
 import type { Knex } from 'knex';
+import type { ItemReport } from '../../engine/ports/reporter';
 import type { ChangeInfo } from '../../model/changes';
 import type { GitHubCheckRunRepository } from '../../store/repositories/github-check-runs';
 import type { GitHubConnection } from './connection';
 import { REPORT_RETRY_DELAYS_MS, withRetries, type RetryOptions } from './retry';
-
-/** What the engine reports about an item in one phase (the shape of the engine's reporter port). */
-export interface GitHubItemReport {
-  tenant: string;
-  pipeline: string;
-  phase: string;
-  change: ChangeInfo;
-  buildsetUuid: string;
-  message: string;
-  result: string | null;
-  jobs: Array<{ name: string; result: string | null; voting: boolean }>;
-  reporters: Array<{ connection: string; driver: string; options: Record<string, unknown> }>;
-}
 
 const STATUS_DESCRIPTION: Record<string, string> = {
   pending: 'started',
@@ -35,7 +23,7 @@ function repositoryOf(change: ChangeInfo, connection: GitHubConnection): string 
   return change.project.startsWith(prefix) ? change.project.slice(prefix.length) : change.project;
 }
 
-function checkSummary(report: GitHubItemReport): string {
+function checkSummary(report: ItemReport): string {
   const lines = report.jobs.map(
     (job) => `- ${job.name}: ${job.result ?? 'in progress'}${job.voting ? '' : ' (non-voting)'}`,
   );
@@ -68,7 +56,7 @@ export class GitHubReporter {
   }
 
   /** `trx`: the scheduler pass's transaction when reporting inside it (check run ids are read and stored through it). */
-  async report(report: GitHubItemReport, trx?: Knex.Transaction): Promise<void> {
+  async report(report: ItemReport, trx?: Knex.Transaction): Promise<void> {
     const change = report.change;
     for (const reporter of report.reporters) {
       const connection = this.connections.get(reporter.connection);
@@ -82,7 +70,7 @@ export class GitHubReporter {
   private async apply(
     connection: GitHubConnection,
     repository: string,
-    report: GitHubItemReport,
+    report: ItemReport,
     options: Record<string, unknown>,
     trx: Knex.Transaction | undefined,
   ): Promise<void> {
@@ -142,7 +130,7 @@ export class GitHubReporter {
   private async reportCheck(
     connection: GitHubConnection,
     repository: string,
-    report: GitHubItemReport,
+    report: ItemReport,
     state: string,
     url: string,
     trx: Knex.Transaction | undefined,

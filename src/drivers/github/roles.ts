@@ -1,113 +1,71 @@
 /**
- * The GitHub driver's part of the gating roles (docs/github.md#status): its connections,
- * the change source, merger and reporter that route a project's work to its connection's
- * driver, and the processing of stored webhook deliveries into trigger events.
+ * The GitHub driver's part of the gating roles (docs/github.md#status): its connections, the
+ * merge of a pull request, the reporter, and the processing of stored webhook deliveries into
+ * trigger events.
  */
 import type { Knex } from 'knex';
-import type { ServiceConfig } from '../../config/service';
-import type { ChangeSource } from '../../engine/ports/change-source';
-import type { MergerGateway } from '../../engine/ports/merger';
 import type { ChangeReporter } from '../../engine/ports/reporter';
 import type { TriggerEvent } from '../../model/engine-events';
-import type { GitProjects } from '../git/change-source';
-import { GitHubChangeSource } from './change-source';
-import { GitHubConnection } from './connection';
-import { GitHubReporter, mergePullRequest } from './reporter';
-import { REPORT_RETRY_DELAYS_MS } from './retry';
-import { triggersOf } from './webhook-events';
-import type { Database } from '../../store/database';
+import type { GitProjects } from '../../sources/git-projects';
 import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/repositories/connection-events';
 import { GitHubCheckRunRepository } from '../../store/repositories/github-check-runs';
-import type { Logger } from '../../server/logger';
+import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
+import { GitHubConnection } from './connection';
+import type { GitHubConnectionConfig } from './connection-schema';
+import { GitHubReporter, mergePullRequest } from './reporter';
+import { REPORT_RETRY_DELAYS_MS } from './retry';
+import { InvalidPayloadError, triggersOf, type RepositoryTrigger } from './webhook-events';
 
 /** Seconds between looks for stored deliveries when nothing wakes the processor. */
 const PROCESS_INTERVAL_MS = 2000;
 /** Installation tokens are checked (and refreshed before expiry) this often. */
 const TOKEN_REFRESH_INTERVAL_MS = 60_000;
 
-export function githubConnections(config: ServiceConfig): Map<string, GitHubConnection> {
-  const connections = new Map<string, GitHubConnection>();
-  for (const [name, settings] of Object.entries(config.connections)) {
-    if (settings.driver === 'github') {
-      connections.set(name, new GitHubConnection(name, settings));
+/** The GitHub connections of the given settings, by name. */
+export function githubConnections(
+  settings: ReadonlyMap<string, GitHubConnectionConfig>,
+): Map<string, GitHubConnection> {
+  return new Map([...settings].map(([name, config]) => [name, new GitHubConnection(name, config)]));
+}
+
+/** A GitHub pull request is merged through the API; anything else is left to the shared git merger (null). */
+export function githubMerger(
+  github: ReadonlyMap<string, GitHubConnection>,
+  projects: GitProjects,
+): NonNullable<DriverRuntime['mergeToBranch']> {
+  return async (item) => {
+    const location = projects.locate(item.project);
+    const connection = location ? github.get(location.connection) : undefined;
+    if (!connection || !location || item.number === null) {
+      return null;
     }
-  }
-  return connections;
-}
-
-/** A change source answering for GitHub projects through the API and for the others through `git`. */
-export function routingChangeSource(
-  github: ReadonlyMap<string, GitHubConnection>,
-  projects: GitProjects,
-  git: ChangeSource,
-): ChangeSource {
-  const source = new GitHubChangeSource(github, projects);
-  const pick = (project: string): ChangeSource => {
-    const connection = projects.locate(project)?.connection;
-    return connection !== undefined && github.has(connection) ? source : git;
-  };
-  return {
-    getChange: (project, number, patchset) => pick(project).getChange(project, number, patchset),
-    getRef: (project, ref, oldrev, newrev) => pick(project).getRef(project, ref, oldrev, newrev),
-    openChanges: (project) => pick(project).openChanges(project),
-    changesDependingOn: async (change, candidates) => [
-      ...(await source.changesDependingOn(
-        change,
-        candidates.filter((p) => pick(p) === source),
-      )),
-      ...(await git.changesDependingOn(
-        change,
-        candidates.filter((p) => pick(p) === git),
-      )),
-    ],
-  };
-}
-
-/** Speculative merges stay with git; a GitHub change is merged into its branch through the API. */
-export function routingMerger(
-  github: ReadonlyMap<string, GitHubConnection>,
-  projects: GitProjects,
-  git: MergerGateway,
-): MergerGateway {
-  return {
-    prepare: (items) => git.prepare(items),
-    mergeToBranch: async (item) => {
-      const location = projects.locate(item.project);
-      const connection = location ? github.get(location.connection) : undefined;
-      if (!connection || !location || item.number === null) {
-        return git.mergeToBranch(item);
-      }
-      const outcome = await mergePullRequest(connection, location.name, item.number, item.patchset, item.mergeMode);
-      return outcome.merged ? { merged: true, oldrev: null, newrev: outcome.newrev } : outcome;
-    },
+    const outcome = await mergePullRequest(connection, location.name, item.number, item.patchset, item.mergeMode);
+    return outcome.merged ? { merged: true, oldrev: null, newrev: outcome.newrev } : outcome;
   };
 }
 
 export function githubReporter(
   github: ReadonlyMap<string, GitHubConnection>,
-  config: ServiceConfig,
-  database: Database,
-  now: () => Date,
-  logger: Logger,
+  context: Pick<DriverContext<GitHubConnectionConfig>, 'knex' | 'buildsetUrl' | 'now' | 'log'>,
 ): ChangeReporter {
-  const base = (config.api.publicUrl ?? '').replace(/\/+$/, '');
+  const { log } = context;
   const reporter = new GitHubReporter(
     github,
-    (tenant, uuid) => `${base}/t/${tenant}/buildset/${uuid}`,
-    new GitHubCheckRunRepository(database.knex),
-    now,
+    (tenant, uuid) => context.buildsetUrl(tenant, uuid),
+    new GitHubCheckRunRepository(context.knex),
+    context.now,
     {
       delaysMs: REPORT_RETRY_DELAYS_MS,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       onRetry: (err, attempt, waitMs) =>
-        logger.info({ err: err.message, attempt, waitMs }, 'GitHub report failed, trying again'),
+        log.info({ err: err.message, attempt, waitMs }, 'GitHub report failed, trying again'),
     },
-    (message) => logger.warn(message),
+    (message) => log.warn(message),
   );
   return {
     report: (report, trx) =>
       reporter.report(report, trx).catch((err: unknown) => {
-        logger.warn({ err, pipeline: report.pipeline, change: report.change.url }, 'GitHub report failed');
+        log.warn({ err, pipeline: report.pipeline, change: report.change.url }, 'GitHub report failed');
       }),
   };
 }
@@ -128,7 +86,7 @@ export interface ConnectionEventProcessor {
  * a delivery needs (a pull request's base branch) run while the row is locked.
  */
 export function connectionEventProcessor(options: {
-  database: Database;
+  database: { knex: Knex };
   github: ReadonlyMap<string, GitHubConnection>;
   tenantsOf: (canonicalName: string) => string[];
   /** The branches a tenant loaded of a project when it loads protected branches only (else undefined). */
@@ -137,7 +95,7 @@ export function connectionEventProcessor(options: {
   record: (tenant: string, event: TriggerEvent, trx: Knex) => Promise<void>;
   wake: (tenant: string) => void;
   now: () => Date;
-  logger: Logger;
+  logger: DriverLog;
 }): ConnectionEventProcessor {
   const events = new ConnectionEventRepository(options.database.knex);
   let running: Promise<void> | null = null;
@@ -151,7 +109,16 @@ export function connectionEventProcessor(options: {
     if (!connection) {
       return `no GitHub connection ${row.connection}`;
     }
-    const triggers = await triggersOf(connection, row.eventType, row.payload, options.now().toISOString());
+    let triggers: RepositoryTrigger[];
+    try {
+      triggers = await triggersOf(connection, row.eventType, row.payload, options.now().toISOString());
+    } catch (err) {
+      // A payload without the fields read can never be processed: say why instead of trying again.
+      if (err instanceof InvalidPayloadError) {
+        return `invalid payload: ${err.message}`;
+      }
+      throw err;
+    }
     let submitted = 0;
     const excluded: string[] = [];
     for (const trigger of triggers) {

@@ -1,14 +1,15 @@
 /**
- * The GitHub driver's trigger filters and pipeline requirements, with the reference's attribute
- * names (docs/github.md#trigger-filters, docs/github.md#requirements): validation of the
- * configuration and the compiled predicates the engine calls through its layout port.
+ * The GitHub driver's trigger filters, reporter and pipeline requirements, with the reference's
+ * attribute names (docs/github.md#trigger-filters, docs/github.md#reporters,
+ * docs/github.md#requirements): validation of the configuration and the compiled predicates the
+ * engine calls through its layout port.
  */
 import type { ChangeInfo } from '../../model/changes';
 import type { TriggerEvent } from '../../model/engine-events';
-import { ConfigObjectError, ErrorName } from '../../config/config-error';
-import { checkKeys, type ConfigMap } from '../../config/schema-helpers';
+import type { OptionMap, OptionReaders, ReporterRules, RequirementRules, TriggerRules } from '../driver';
+import { githubTriggerWarnings } from './trigger-warnings';
 
-export const GITHUB_EVENTS = ['pull_request', 'pull_request_review', 'push', 'check_run'];
+const GITHUB_EVENTS = ['pull_request', 'pull_request_review', 'push', 'check_run'];
 const GITHUB_TRIGGER_KEYS = [
   'event',
   'action',
@@ -26,7 +27,7 @@ const GITHUB_TRIGGER_KEYS = [
   'debug',
 ];
 const REQUIREMENT_KEYS = ['open', 'merged', 'current-patchset', 'draft', 'review', 'label', 'status'];
-export const GITHUB_REPORTER_KEYS = [
+const GITHUB_REPORTER_KEYS = [
   'status',
   'status-url',
   'check',
@@ -47,16 +48,12 @@ function strs(value: unknown): string[] {
 }
 
 /** Check that every pattern compiles (a bad one is a configuration error naming the attribute). */
-function regexes(value: unknown, attribute: string): void {
+function regexes(value: unknown, read: OptionReaders): void {
   for (const text of strs(value)) {
     try {
       pattern(text);
     } catch (err) {
-      throw new ConfigObjectError(
-        `Invalid regular expression "${text}": ${(err as Error).message}`,
-        ErrorName.syntax,
-        attribute,
-      );
+      read.fail(`Invalid regular expression "${text}": ${(err as Error).message}`);
     }
   }
 }
@@ -76,43 +73,84 @@ function fullMatch(anchored: RegExp, value: string): boolean {
   return anchored.test(value);
 }
 
-/** Validate one GitHub trigger filter (throws ConfigObjectError). */
-export function validateGitHubTrigger(filter: ConfigMap, attribute: string): void {
-  checkKeys(filter, new Set(GITHUB_TRIGGER_KEYS), ['event'], `data['${attribute}']`);
+/** Validate one GitHub trigger filter. */
+function validateTrigger(filter: OptionMap, read: OptionReaders, attribute: string): void {
+  read.keys(filter, GITHUB_TRIGGER_KEYS, ['event'], `data['${attribute}']`);
   for (const event of strs(filter.event)) {
     if (!GITHUB_EVENTS.includes(event)) {
-      throw new ConfigObjectError(
-        `Unknown github event "${event}" (expected one of ${GITHUB_EVENTS.join(', ')})`,
-        ErrorName.syntax,
-        attribute,
-      );
+      read.fail(`Unknown github event "${event}" (expected one of ${GITHUB_EVENTS.join(', ')})`);
     }
   }
   for (const key of ['branch', 'ref', 'comment', 'status', 'check', 'require-status']) {
-    regexes(filter[key], attribute);
+    regexes(filter[key], read);
   }
+  for (const key of ['branch', 'ref', 'comment']) {
+    read.deprecatedRegexes(strs(filter[key]));
+  }
+  // Deprecated forms still load and act as written (docs/github.md#trigger-filters).
+  githubTriggerWarnings(filter).forEach(({ name, message }) => read.warn(name, message));
   for (const key of ['require', 'reject']) {
     if (filter[key] !== undefined) {
-      validateGitHubRequirement(filter[key] as ConfigMap, attribute);
+      validateRequirement(filter[key] as OptionMap, read, attribute);
     }
   }
 }
 
 /** Validate a GitHub pipeline `require`/`reject` entry. */
-export function validateGitHubRequirement(options: ConfigMap, attribute: string): void {
-  checkKeys(options, new Set(REQUIREMENT_KEYS), [], `data['${attribute}']`);
+function validateRequirement(options: OptionMap, read: OptionReaders, attribute: string): void {
+  read.keys(options, REQUIREMENT_KEYS, [], `data['${attribute}']`);
   for (const key of ['open', 'merged', 'current-patchset', 'draft']) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean') {
-      throw new ConfigObjectError(`${key} must be a boolean`, ErrorName.syntax, attribute);
+      read.fail(`${key} must be a boolean`);
     }
   }
   for (const review of list(options.review)) {
     if (review === null || typeof review !== 'object') {
-      throw new ConfigObjectError('review entries must be dictionaries', ErrorName.syntax, attribute);
+      read.fail('review entries must be dictionaries');
     }
-    checkKeys(review as ConfigMap, new Set(['username', 'type', 'permission', 'email']), [], `data['${attribute}']`);
+    read.keys(
+      review as OptionMap,
+      ['username', 'type', 'permission', 'email', 'newer-than', 'older-than'],
+      [],
+      `data['${attribute}']`,
+    );
+    for (const key of ['newer-than', 'older-than']) {
+      const value = (review as OptionMap)[key];
+      if (value !== undefined && timeToSeconds(value) === undefined) {
+        read.fail(`Unable to parse time value: ${String(value)}`);
+      }
+    }
   }
-  regexes(options.status, attribute);
+  regexes(options.status, read);
+}
+
+const TIME_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+
+/** `30s`, `5m`, `2h`, `1d`, `1w` in seconds; undefined for anything else. */
+function timeToSeconds(value: unknown): number | undefined {
+  const match = typeof value === 'string' ? /^(\d+)([smhdw])$/.exec(value) : null;
+  return match === null ? undefined : Number(match[1]) * TIME_UNITS[match[2]];
+}
+
+/**
+ * `newer-than`: the review was submitted less than that long before `now`; `older-than`: at least
+ * that long before (docs/github.md#requirements). A review without a submission time meets neither.
+ */
+function submittedWithin(
+  submittedAt: string,
+  now: Date,
+  newerThan: number | undefined,
+  olderThan: number | undefined,
+): boolean {
+  if (newerThan === undefined && olderThan === undefined) {
+    return true;
+  }
+  const submitted = Date.parse(submittedAt);
+  if (Number.isNaN(submitted)) {
+    return false;
+  }
+  const age = (now.getTime() - submitted) / 1000;
+  return (newerThan === undefined || age <= newerThan) && (olderThan === undefined || age > olderThan);
 }
 
 /**
@@ -122,7 +160,7 @@ export function validateGitHubRequirement(options: ConfigMap, attribute: string)
 export function githubRequirementCheck(
   options: Record<string, unknown>,
   mode: 'require' | 'reject',
-): (change: ChangeInfo) => string | null {
+): (change: ChangeInfo, now: Date) => string | null {
   const reviews = list(options.review).map((entry) => {
     const spec = entry as Record<string, unknown>;
     return {
@@ -130,6 +168,8 @@ export function githubRequirementCheck(
       username: spec.username === undefined ? null : pattern(String(spec.username)),
       type: spec.type === undefined ? null : pattern(String(spec.type)),
       permission: spec.permission === undefined ? null : pattern(String(spec.permission)),
+      newerThan: timeToSeconds(spec['newer-than']),
+      olderThan: timeToSeconds(spec['older-than']),
     };
   });
   const labels = strs(options.label);
@@ -138,7 +178,7 @@ export function githubRequirementCheck(
   const flags = (['open', 'merged', 'current-patchset', 'draft'] as const).filter(
     (key) => typeof options[key] === 'boolean',
   );
-  return (change) => {
+  return (change, now) => {
     const review = change.review;
     if (!review || change.kind !== 'change') {
       return mode === 'require' ? `it is not a pull request (${mode})` : null;
@@ -162,7 +202,8 @@ export function githubRequirementCheck(
         (r) =>
           (spec.username === null || fullMatch(spec.username, r.username)) &&
           (spec.type === null || fullMatch(spec.type, r.type)) &&
-          (spec.permission === null || fullMatch(spec.permission, r.permission)),
+          (spec.permission === null || fullMatch(spec.permission, r.permission)) &&
+          submittedWithin(r.submittedAt, now, spec.newerThan, spec.olderThan),
       );
       if (found !== (mode === 'require')) {
         reasons.push(`${found ? 'it has' : 'it lacks'} a review matching ${spec.text} (${mode} review)`);
@@ -184,12 +225,13 @@ export function githubRequirementCheck(
   };
 }
 
-/** What a compiled GitHub trigger filter judges: the event, and its change once read. */
+/** What a compiled GitHub trigger filter judges: the event, and its change once read, at `now` (the pass's clock). */
 export function compileGitHubTrigger(
   filter: Record<string, unknown>,
-): (event: TriggerEvent, change: ChangeInfo | undefined) => boolean {
+): (event: TriggerEvent, change: ChangeInfo | undefined, now: Date) => boolean {
   const events = strs(filter.event);
-  const actions = strs(filter.action);
+  // The deprecated `requested` check-run action means `rerequested`.
+  const actions = strs(filter.action).map((action) => (action === 'requested' ? 'rerequested' : action));
   const branches = strs(filter.branch).map((text) => pattern(text));
   const refs = strs(filter.ref).map((text) => pattern(text));
   // Comment regexes are searched for in the comment, as the reference does.
@@ -210,7 +252,7 @@ export function compileGitHubTrigger(
       : null;
   const anyMatch = (patterns: RegExp[], value: string | undefined | null) =>
     patterns.length === 0 || (value !== undefined && value !== null && patterns.some((p) => fullMatch(p, value)));
-  return (event, change) => {
+  return (event, change, now) => {
     if (!events.includes(event.type)) {
       return false;
     }
@@ -240,9 +282,42 @@ export function compileGitHubTrigger(
     if (!anyMatch(statuses, event.status) || !anyMatch(checks, event.check)) {
       return false;
     }
-    if (change !== undefined && ((require?.(change) ?? null) !== null || (requireStatus?.(change) ?? null) !== null)) {
+    if (
+      change !== undefined &&
+      ((require?.(change, now) ?? null) !== null || (requireStatus?.(change, now) ?? null) !== null)
+    ) {
       return false;
     }
-    return change === undefined || (reject?.(change) ?? null) === null;
+    return change === undefined || (reject?.(change, now) ?? null) === null;
   };
 }
+
+export const githubTriggers: TriggerRules = {
+  validate: validateTrigger,
+  compile(filter, connection) {
+    const matches = compileGitHubTrigger(filter);
+    return {
+      driver: 'github',
+      connection,
+      events: strs(filter.event),
+      matches: ({ event, connection: of, change, now }) =>
+        of === connection && matches(event as TriggerEvent, change, now),
+    };
+  },
+};
+
+/** Reports go to the reporter port; `merge: true` makes the engine merge on success (docs/github.md#reporters). */
+export const githubReporters: ReporterRules = {
+  validate: (options, read, attribute) => {
+    read.keys(options, GITHUB_REPORTER_KEYS, [], `data['${attribute}']`);
+    if (options['status-url'] !== undefined) {
+      read.warn('Github status-url Deprecation', 'The "status-url" reporter attribute is deprecated.');
+    }
+  },
+  compile: (options) => ({ submit: options.merge === true, external: true }),
+};
+
+export const githubRequirements: RequirementRules = {
+  validate: validateRequirement,
+  compile: (options, mode) => ({ driverCheck: githubRequirementCheck(options, mode) }),
+};

@@ -102,5 +102,10 @@ export function buildParams(tenant: string, pipeline: EnginePipeline, item: Item
     artifacts,
     nodes: job.nodes,
     timeout: job.job.timeout,
+    childJobs: item.buildset.jobs
+      .filter((other) => other.job.dependencies.some((dependency) => dependency.name === job.job.name))
+      .map((other) => other.job.name),
+    eventId: item.eventId,
+    postReview: pipeline.postReview ?? false,
   };
 }

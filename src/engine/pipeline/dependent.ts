@@ -149,7 +149,7 @@ async function recheckRequirements(
     if (!current) {
       return `Change ${changeId(change)} of ${change.project} no longer exists`;
     }
-    const unmet = unmetRequirement(pipeline.config, connection, current);
+    const unmet = unmetRequirement(pipeline.config, connection, current, ctx.now);
     if (unmet !== null) {
       return unmet;
     }

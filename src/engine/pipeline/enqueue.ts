@@ -60,7 +60,7 @@ export async function addChange(
   const needs = await neededChanges(pipeline, ctx, change);
   if (!options.ignoreRequirements) {
     // Requirements apply to dependencies too: an unready dependency blocks the change (docs/gating.md#enqueue).
-    const unmet = unmetRequirement(config, project.connection, change);
+    const unmet = unmetRequirement(config, project.connection, change, ctx.now);
     if (unmet !== null) {
       return { enqueued: false, reason: unmet };
     }

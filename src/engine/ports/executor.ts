@@ -21,6 +21,12 @@ export interface BuildParams {
   artifacts: ArtifactInfo[];
   nodes: NodeInfo[];
   timeout: number | null;
+  /** The jobs whose dependencies name this one (`zuul.child_jobs`). */
+  childJobs?: string[];
+  /** The triggering event's id (`zuul.event_id`). */
+  eventId?: string | null;
+  /** The pipeline's `post-review` (`zuul.post_review`). */
+  postReview?: boolean;
 }
 
 export interface ExecutorGateway {

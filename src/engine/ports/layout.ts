@@ -17,40 +17,57 @@ export interface RefFilter {
   negate: boolean;
 }
 
-/** One trigger filter of a pipeline: which events of which driver enter it. */
-export type PipelineTrigger =
-  | { driver: 'git'; connection: string; events: string[]; refs: RefFilter[]; branches: RefFilter[] }
-  | { driver: 'timer'; connection: string; time: string }
-  | { driver: 'zuul'; connection: string; events: ZuulTriggerEvent[]; pipelines: string[] }
-  | DriverTrigger;
-
-/**
- * A trigger of a code-review driver (GitHub): its filter is compiled by the configuration and
- * judged by the driver's own rules (docs/github.md#trigger-filters). `change` is undefined
- * while the event's change is not read yet: the filter then judges the event's own fields.
- */
-export interface DriverTrigger {
-  driver: 'github';
+/** What a trigger judges: a pending event, with its change once read. */
+export interface TriggerSubject {
+  event: Pick<TriggerEvent, 'type' | 'ref' | 'branch' | 'pipeline' | 'parentPipeline'> & Partial<TriggerEvent>;
+  /** The pipeline the trigger belongs to. */
+  pipeline: string;
+  /** The connection of the event's project. */
   connection: string;
-  events: string[];
-  matches(event: TriggerEvent, change: ChangeInfo | undefined): boolean;
+  /** The event's ref; undefined while unknown (its change is not read yet). */
+  ref: string | undefined;
+  /** The event's branch; null for a ref that is no branch, undefined while unknown. */
+  branch: string | null | undefined;
+  /** The event's change; undefined while not read (the trigger then judges the event's own fields). */
+  change: ChangeInfo | undefined;
+  /** The pass's clock (review-age requirements, docs/github.md#requirements). */
+  now: Date;
 }
 
 /**
- * Events of the zuul trigger driver the engine acts on (`image-build` comes from the launcher,
- * docs/launcher.md#images).
+ * One trigger filter of a pipeline, compiled by its driver's rules (src/drivers/): which events
+ * enter the pipeline.
  */
-export type ZuulTriggerEvent = 'parent-change-enqueued' | 'project-change-merged' | 'image-build' | 'image-validate';
+export interface PipelineTrigger {
+  /** The driver that compiled it (shown in the status). */
+  driver: string;
+  connection: string;
+  /** The event types it may take. */
+  events: readonly string[];
+  /** A cron specification: the engine writes a `timer` event at each fire time (docs/gating.md#sluices-own-rules). */
+  time?: string;
+  matches(subject: TriggerSubject): boolean;
+}
+
+/** What the engine acts on of one reporter, as its driver compiled it. */
+export interface ReporterAction {
+  /** Merge the change into its branch on success. */
+  submit?: boolean;
+  /** The item's image upload passed validation (docs/launcher.md#images). */
+  imageValidated?: boolean;
+  /** Hand the reports to the `ChangeReporter` port (src/engine/ports/reporter.ts). */
+  external?: boolean;
+}
 
 /** The reporter actions of one phase that the engine itself acts on. */
 export interface ReporterActions {
   /** Connections that have a reporter in this phase (empty = no reporters). */
   connections: string[];
-  /** A git reporter with `submit: true` (merge the change into its branch). */
+  /** A reporter merges the change into its branch on success (git `submit: true`, github `merge: true`). */
   submit: boolean;
-  /** A zuul reporter with `image-validated: true` (the item's image upload passed validation). */
+  /** A reporter says the item's image upload passed validation (zuul `image-validated: true`). */
   imageValidated?: boolean;
-  /** Reporters of code-review drivers, handed to the `ChangeReporter` port (src/engine/ports/reporter.ts). */
+  /** Reporters whose reports go to the `ChangeReporter` port (src/engine/ports/reporter.ts). */
   external?: Array<{ connection: string; driver: string; options: Record<string, unknown> }>;
 }
 
@@ -71,10 +88,10 @@ export interface ChangeRequirement {
   /** Gerrit-style status names: `NEW` (open) or `MERGED`. */
   status?: string[];
   /**
-   * A code-review driver's own options (docs/github.md#requirements), compiled by the
-   * configuration: why the change fails them (require) or matches them (reject), or null.
+   * A driver's own options (docs/github.md#requirements), compiled by its rules: why the change
+   * fails them (require) or matches them (reject) at `now` (the pass's clock), or null.
    */
-  driverCheck?: (change: ChangeInfo) => string | null;
+  driverCheck?: (change: ChangeInfo, now: Date) => string | null;
 }
 
 export interface EnginePipeline {
@@ -98,6 +115,8 @@ export interface EnginePipeline {
   /** False: only changes of projects on a connection the pipeline names (see `pipelineConnections`). */
   allowOtherConnections: boolean;
   reporters: Record<ReporterPhase, ReporterActions>;
+  /** `post-review`: the pipeline runs changes after review (jobs see it as `zuul.post_review`). */
+  postReview?: boolean;
   messages: {
     success: string;
     failure: string;

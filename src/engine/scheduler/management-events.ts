@@ -2,7 +2,7 @@
  * Management events: admin enqueue, dequeue and promote (their system events name who asked),
  * a pipeline's `supercedes`, and reconfiguration requests (the pass itself reconciles layouts).
  */
-import { changeId, type ChangeInfo } from '../../model/changes';
+import { changeId, ZERO_REVISION, type ChangeInfo } from '../../model/changes';
 import type {
   DequeueEvent,
   EnqueueEvent,
@@ -49,7 +49,11 @@ async function enqueue(ctx: PassContext, manager: PipelineManager, event: Enqueu
   if (!project) {
     return 'error: unknown project';
   }
-  const change = await resolveChange(ctx, project, event);
+  // A ref enqueued without a new revision (the reference's client sends the zero revision) is
+  // tested at the ref's current commit, and the item records that commit
+  // (docs/rest.md#enqueue-dequeue-and-promote).
+  const tip = event.ref !== undefined && (event.newrev === undefined || event.newrev === ZERO_REVISION);
+  const change = await resolveChange(ctx, project, tip ? { ...event, newrev: null } : event);
   if (!change) {
     return 'error: unknown change';
   }

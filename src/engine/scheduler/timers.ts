@@ -8,7 +8,7 @@ import type { EngineLayout } from '../ports/layout';
 export async function fireTimers(ctx: PassContext, layout: EngineLayout, record: TenantEngineRecord): Promise<void> {
   for (const pipeline of layout.pipelines) {
     for (const trigger of pipeline.triggers) {
-      if (trigger.driver !== 'timer') {
+      if (trigger.time === undefined) {
         continue;
       }
       const key = `${pipeline.name} ${trigger.time}`;

@@ -60,7 +60,7 @@ async function enterPipelines(
   const outcome: EntryOutcome = { entered: 0, refused: [] };
   const connection = ctx.layout.projects.get(change.project)?.connection ?? '';
   for (const manager of managers.values()) {
-    if (!pipelineMatches(manager.config, event, change, connection)) {
+    if (!pipelineMatches(manager.config, event, change, connection, ctx.now)) {
       continue;
     }
     const imageEvent = event.type === 'image-build' || event.type === 'image-validate';

@@ -144,6 +144,34 @@ export class BuildRequestRepository {
   }
 
   /**
+   * Give a running build back unfinished (its executor shuts down, docs/operations.md#shutdown):
+   * a first run becomes `requested` again, so the next executor runs it from the start under the
+   * same uuid and attempt; a paused build that was being continued becomes `paused` again with
+   * its resume still requested. Nothing is written when `worker` no longer holds it or its cancel
+   * was requested meanwhile (then it completes as usual). Resolves with whether it was handed back.
+   */
+  async handBack(buildUuid: string, worker: string, now: Date): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      const row = await trx<BuildRequestRow>('build_requests')
+        .where({ build_uuid: buildUuid, state: 'running', worker, cancel_requested: false })
+        .forUpdate()
+        .first('id', 'pause_state');
+      if (!row) {
+        return false;
+      }
+      const continued = row.pause_state !== null;
+      await trx<BuildRequestRow>('build_requests')
+        .where({ id: row.id })
+        .update(
+          continued
+            ? { state: 'paused', updated: now }
+            : { state: 'requested', worker: null, started: null, updated: now },
+        );
+      return true;
+    });
+  }
+
+  /**
    * Complete a request and emit its `build-completed` event, unless it is already completed
    * (then nothing is written). Resolves with whether this call completed it.
    */

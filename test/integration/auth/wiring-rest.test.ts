@@ -1,6 +1,6 @@
 /**
  * The security core on the REST layer: unknown tenant 404 first, then the endpoint's gate
- * (401 with the reference JSON and WWW-Authenticate, 403 with an empty body); restricted
+ * (401 with the reference JSON and WWW-Authenticate, 403 with the JSON error body); restricted
  * tenants hidden from anonymous listings; key endpoints serve parseable public keys, and a
  * secret encrypted with OpenSSL and the served key decrypts with the project's private key.
  */
@@ -13,6 +13,7 @@ import { tenantFilePolicies } from '../../../src/auth/gate';
 import { decryptSecret } from '../../../src/secrets/encryption';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { adminToken, liveTestConfig, startLiveServer, type LiveServer } from '../../helpers/live';
+import { expect403 } from '../../helpers/rest-auth';
 
 const OPEN = 'open-tenant';
 const OTHER = 'other-tenant';
@@ -139,13 +140,12 @@ describe('security wiring over REST', () => {
     });
   });
 
-  it('restricted tenant: anonymous 401, non-reader 403 with an empty body, reader and admin 200; hidden from anonymous listing', async () => {
+  it('restricted tenant: anonymous 401, non-reader 403 with the JSON error body, reader and admin 200; hidden from anonymous listing', async () => {
     const anonymous = await get(`tenant/${RESTRICTED}/builds`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toContain('MissingAuthError');
     const outsider = await get(`tenant/${RESTRICTED}/builds`, adminToken(OPEN));
-    expect(outsider.status).toBe(403);
-    expect(await outsider.text()).toBe('');
+    await expect403(outsider);
     for (const invalid of INVALID_TOKENS) {
       expect((await get(`tenant/${RESTRICTED}/builds`, invalid.token)).status).toBe(401);
     }

@@ -2,48 +2,23 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { main } from '../../../src/server/cli';
 import { openDatabase } from '../../../src/store/database';
 import { ReconfigureRequestRepository } from '../../../src/store/repositories/reconfigure-requests';
 import { buildFixtureRepos, type FixtureRepos } from '../../helpers/config-fixtures';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { runCli as sluice, useCliDatabase } from '../../helpers/cli-run';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
-const savedDatabaseUrl = process.env.DATABASE_URL;
-
-/** Run the CLI in-process, capturing what it writes. */
-async function sluice(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const written = { stdout: '', stderr: '' };
-  const capture = (stream: 'stdout' | 'stderr') =>
-    jest.spyOn(process[stream], 'write').mockImplementation((chunk: string | Uint8Array) => {
-      written[stream] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-      return true;
-    });
-  const spies = [capture('stdout'), capture('stderr')];
-  try {
-    const code = await main(args);
-    return { code, ...written };
-  } finally {
-    spies.forEach((spy) => spy.mockRestore());
-  }
-}
+// The reconfigure request goes to a fresh PostgreSQL test database when one is available
+// (the CLI reads DATABASE_URL), otherwise to the embedded store of the test deployment.
+const cliDatabase = useCliDatabase();
 
 // git and PGlite work on a loaded machine.
 jest.setTimeout(60_000);
 
 let dir: string;
 let repos: FixtureRepos;
-let postgres: TestDatabase | undefined;
 
 beforeAll(async () => {
-  // The reconfigure request goes to a fresh PostgreSQL test database when one is available
-  // (the CLI reads DATABASE_URL), otherwise to the embedded store of the test deployment.
-  postgres = savedDatabaseUrl ? await createTestDatabase({ backend: 'postgres', migrate: false }) : undefined;
-  if (postgres?.url !== undefined) {
-    process.env.DATABASE_URL = postgres.url;
-  } else {
-    delete process.env.DATABASE_URL;
-  }
   dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-cli-config-'));
   repos = await buildFixtureRepos(path.join(__dirname, '../../fixtures/config/basic'));
   cpSync(path.join(__dirname, '../../fixtures/config/basic/main.yaml'), path.join(dir, 'main.yaml'));
@@ -54,10 +29,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (savedDatabaseUrl !== undefined) {
-    process.env.DATABASE_URL = savedDatabaseUrl;
-  }
-  await postgres?.destroy();
   repos.cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -128,9 +99,10 @@ describe('sluice validate-config and reconfigure', () => {
     const result = await sluice(['reconfigure', '--config', path.join(dir, 'sluice.yaml'), '--tenant', 'tenant-one']);
     expect(result.stdout).toMatch(/Reconfiguration of tenant tenant-one requested \(request \d+\)\./);
     expect(result.code).toBe(0);
+    const url = cliDatabase.url();
     const database =
-      postgres?.url !== undefined
-        ? openDatabase({ kind: 'postgres', url: postgres.url })
+      url !== undefined
+        ? openDatabase({ kind: 'postgres', url })
         : openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'data', 'pgdata') });
     try {
       const claimed = await new ReconfigureRequestRepository(database.knex).claimPending(new Date());

@@ -102,7 +102,7 @@ describe('engine: gate resets', () => {
   });
 
   it.each(SEEDS)('randomized run, seed %i: every good change merged once, every failing one rejected', async (seed) => {
-    const plan = planRandomGate(seed, 40, { failRatio: 0.25, maxOpen: 16 });
+    const plan = planRandomGate(seed, 30, { failRatio: 0.25, maxOpen: 12 });
     const h = await scenarios.harness(plan.layout);
     const outcome = await runRandomGate(h, plan);
     expect({ seed, mistakes: randomGateMistakes(plan, outcome) }).toEqual({ seed, mistakes: [] });

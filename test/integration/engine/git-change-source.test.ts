@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GitChangeSource, type GitProjects } from '../../../src/drivers/git/change-source';
+import { GitChangeSource } from '../../../src/drivers/git/change-source';
+import type { GitProjects } from '../../../src/sources/git-projects';
 import { GitMirrors } from '../../../src/sources/git-mirror';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
 

@@ -1,5 +1,5 @@
 import { engineScenarios } from '../../engine/scenarios';
-import { gitTrigger, job, pipeline } from '../../engine/scripted-layout';
+import { gitTrigger, job, pipeline, timerTrigger } from '../../engine/scripted-layout';
 import { SystemEventRepository } from '../../../src/store/repositories/system-events';
 
 describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, autohold', () => {
@@ -301,7 +301,7 @@ describe('engine: semaphores, promote, dequeue, supercedent, timer, retries, aut
 
   it('fires a timer pipeline for every project in it', async () => {
     const periodic = pipeline('periodic', 'independent', {
-      triggers: [{ driver: 'timer', connection: 'timer', time: '0 */6 * * *' }],
+      triggers: [timerTrigger('0 */6 * * *')],
     });
     const h = await harness({
       pipelines: [periodic],

@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { EngineHarness, nextTenant } from '../../engine/harness';
-import { gitTrigger, job, makeLayout, pipeline, type LayoutSpec } from '../../engine/scripted-layout';
+import { gitTrigger, job, makeLayout, pipeline, zuulTrigger, type LayoutSpec } from '../../engine/scripted-layout';
 
 describe('engine: zuul-driver triggers, serial queues, hold-following-changes, reconfiguration, leadership', () => {
   let db: TestDatabase;
@@ -30,11 +30,11 @@ describe('engine: zuul-driver triggers, serial queues, hold-following-changes, r
 
   it('enqueues children on parent-change-enqueued and open changes on project-change-merged', async () => {
     const gate = pipeline('gate', 'dependent', {
-      triggers: [{ driver: 'zuul', connection: 'zuul', events: ['parent-change-enqueued'], pipelines: ['gate'] }],
+      triggers: [zuulTrigger(['parent-change-enqueued'], ['gate'])],
       submit: true,
     });
     const check = pipeline('check', 'independent', {
-      triggers: [{ driver: 'zuul', connection: 'zuul', events: ['project-change-merged'], pipelines: [] }],
+      triggers: [zuulTrigger(['project-change-merged'])],
     });
     const h = await harness({
       pipelines: [gate, check],

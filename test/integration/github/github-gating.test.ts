@@ -146,6 +146,25 @@ describe('GitHub driver end to end', () => {
       ],
       [await post(hook, '{}', { 'x-github-event': 'push', 'x-github-delivery': 'd-2' }), 401, 'InvalidSignature'],
     ];
+    // A used event whose payload lacks a field Sluice reads is refused with the field named, and not stored.
+    const noRef = JSON.stringify({
+      before: '0'.repeat(40),
+      after: '1'.repeat(40),
+      repository: { full_name: 'org/app' },
+    });
+    const refused = await post(hook, noRef, {
+      'x-hub-signature-256': sign(noRef),
+      'x-github-event': 'push',
+      'x-github-delivery': 'd-3',
+    });
+    expect([refused.status, await refused.json()]).toEqual([
+      400,
+      {
+        error: 'BadRequest',
+        description: "the push payload's ref: Invalid input: expected string, received undefined",
+      },
+    ]);
+    expect(await server.database.knex('connection_events').where({ delivery: 'd-3' }).first()).toBeUndefined();
     for (const [res, status, error] of cases) {
       expect(res.status).toBe(status);
       expect(await res.json()).toMatchObject({ error, description: expect.any(String) });

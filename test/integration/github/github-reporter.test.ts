@@ -11,7 +11,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { GitHubConnection } from '../../../src/drivers/github/connection';
-import { GitHubReporter, type GitHubItemReport } from '../../../src/drivers/github/reporter';
+import type { ReporterPhase } from '../../../src/engine/ports/layout';
+import type { ItemReport } from '../../../src/engine/ports/reporter';
+import { GitHubReporter } from '../../../src/drivers/github/reporter';
 import { REPORT_RETRY_DELAYS_MS } from '../../../src/drivers/github/retry';
 import { GitHubCheckRunRepository } from '../../../src/store/repositories/github-check-runs';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
@@ -69,7 +71,7 @@ describe('GitHub reporter', () => {
     );
   };
 
-  const report = (sha: string, number: number, phase: string, check: string, result: string | null) =>
+  const report = (sha: string, number: number, phase: ReporterPhase, check: string, result: string | null) =>
     ({
       tenant: 'acme',
       pipeline: 'check',
@@ -93,7 +95,7 @@ describe('GitHub reporter', () => {
       result,
       jobs: [{ name: 'unit', result: result === null ? null : 'SUCCESS', voting: true }],
       reporters: [{ connection: 'github', driver: 'github', options: { check, comment: false } }],
-    }) satisfies GitHubItemReport;
+    }) satisfies ItemReport;
 
   const checkRequests = () => hub.requests.filter((r) => r.path.includes('/check-runs'));
 

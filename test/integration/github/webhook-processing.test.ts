@@ -117,4 +117,29 @@ describe.each(backends())('webhook deliveries to trigger events (%s)', (backend)
     expect(failures).toBe(1);
     expect(await newrevsOf('globex')).toEqual(expectedNewrevs());
   }, 60_000);
+
+  it('marks a stored delivery whose payload lacks a field read as invalid, and processes the ones after it', async () => {
+    const deliveries = new ConnectionEventRepository(db.knex);
+    const store = (delivery: string, eventType: string, payload: Record<string, unknown>) =>
+      deliveries.record({ connection: 'gh', delivery, eventType, payload }, new Date());
+    await store('invalid-0', 'push', push(0));
+    // Stored before payloads were checked on arrival: a pull request event without its pull request.
+    await store('invalid-1', 'pull_request', { action: 'opened', repository: { full_name: 'org/app' } });
+    await store('invalid-2', 'push', push(2));
+    const intake = processor('initech');
+    intake.start();
+    await intake.idle();
+    await intake.stop();
+    expect(await newrevsOf('initech')).toEqual([String(push(0).after), String(push(2).after)]);
+    const outcomes = await db
+      .knex('connection_events')
+      .where('delivery', 'like', 'invalid-%')
+      .orderBy('delivery')
+      .select('outcome');
+    expect(outcomes.map((row: { outcome: string }) => row.outcome)).toEqual([
+      'submitted 1',
+      "invalid payload: the pull_request payload's pull_request: Invalid input: expected object, received undefined",
+      'submitted 1',
+    ]);
+  }, 60_000);
 });

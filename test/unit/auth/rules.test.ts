@@ -146,6 +146,25 @@ describe('decideAccess', () => {
     });
   });
 
+  it('restricts reading without access rules when anonymous read access is off', () => {
+    const closed = { ...tenant, readRestricted: true };
+    expect(decideAccess({ ...closed, principal: null })).toEqual({ canRead: false, isAdmin: false });
+    expect(decideAccess({ ...closed, principal: principal({ sub: 'x', groups: ['readers'] }) })).toEqual({
+      canRead: false,
+      isAdmin: false,
+    });
+    expect(
+      decideAccess({ ...closed, principal: principal({ sub: 'x', groups: ['readers'] }), accessRules: ['readers'] }),
+    ).toEqual({ canRead: true, isAdmin: false });
+    expect(decideAccess({ ...closed, principal: principal({ sub: 'venkman' }) })).toEqual({
+      canRead: true,
+      isAdmin: true,
+    });
+    const policies = tenantFilePolicies({ rules: RULES, tenants: [{ name: 'private', readRestricted: true }] });
+    const anonymous = new RequestAuth({ ok: false, failure: new AuthFailure('MissingAuthError', null) }, policies);
+    expect(anonymous.check('public', 'private')).toMatchObject({ allowed: false, status: 401 });
+  });
+
   it('honours a zuul.admin override only for its tenants and only when allowed', () => {
     const token = (tenants: string[], allowed = true) =>
       principal({ sub: 'testuser', zuul: { admin: tenants } }, allowed);

@@ -159,6 +159,20 @@ describe('errors fixture', () => {
     expect(graph.status === 'ok' ? graph.jobs.map((j) => j.name) : []).toEqual(['good-job', 'base']);
   });
 
+  it('keeps a stanza naming a missing template or job, as the reference does: no cascade of errors', () => {
+    const layout = tenant('errors');
+    // org/other's stanzas stay; one names a missing template, so the project is in no pipeline.
+    expect(layout.projectConfigs.get('review.example.com/org/other')?.map((s) => s.templates)).toEqual([
+      ['no-such-template'],
+      [],
+      [],
+    ]);
+    expect(freezeJobGraph(layout, { pipeline: 'check', project: 'org/other', branch: 'master' }).status).toBe(
+      'not-in-pipeline',
+    );
+    expect(layout.errors.filter((e) => e.name === 'Template Not Found')).toHaveLength(1);
+  });
+
   it('lists the projects of the tenant file with trust and load branches', () => {
     const projects = [...tenant('errors').projects.values()].map((p) => [
       p.canonicalName,

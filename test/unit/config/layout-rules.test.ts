@@ -74,7 +74,7 @@ describe('layout rules', () => {
       { name: 'org/b', branches: { master: {} } },
       {
         name: 'org/c',
-        options: "{configure-projects: ['org/.*', config]}",
+        options: "{configure-projects: ['org/.*']}",
         branches: {
           master: {
             'zuul.yaml':

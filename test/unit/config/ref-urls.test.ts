@@ -1,13 +1,7 @@
 /** Web links of refs (docs/configuration.md#ref-url-templates): connection templates and dashboard defaults. */
 import type { ChangeInfo } from '../../../src/model/changes';
-import {
-  changeLinks,
-  refUrl,
-  refUrlTemplateProblem,
-  renderRefUrl,
-  tenantWebRoot,
-  type RefUrlInput,
-} from '../../../src/config/ref-urls';
+import { changeLinks, refUrl, tenantWebRoot, type RefUrlInput } from '../../../src/config/ref-urls';
+import { refUrlTemplateProblem, renderRefUrl } from '../../../src/model/ref-url-templates';
 import type { Layout } from '../../../src/config/layout';
 import type { ServiceConfig } from '../../../src/config/service';
 

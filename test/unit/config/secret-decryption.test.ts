@@ -151,7 +151,7 @@ describe('secrets at layout load', () => {
     const withoutKey = memoryLayout(PROJECTS, '', new Map([[CONFIG, new Error('database down')]]));
     expect(withoutKey.errors.map((e) => e.shortError)).toEqual(
       expect.arrayContaining([
-        'Unable to decrypt secret site: the secrets key of project config is not available.',
+        'Unable to decrypt secret site: the secrets key of project config is not available (database down).',
         'Unable to decrypt secret deploy: the secrets key of project org/app is not available.',
       ]),
     );
@@ -254,7 +254,17 @@ describe('secrets in build requests', () => {
       ['deploy', APP, ['user', 'password', 'keys']],
     ]);
     expect(request.job.run).toEqual([
-      { connection: 'gerrit', project: 'org/app', path: 'deploy.sh', secrets: [{ alias: 'creds', secret: 0 }] },
+      {
+        connection: 'gerrit',
+        project: 'org/app',
+        path: 'deploy.sh',
+        secrets: [{ alias: 'creds', secret: 0 }],
+        // Where it was defined and the defining project's own roles (docs/executor.md#roles).
+        trusted: false,
+        branch: 'master',
+        nestingLevel: 0,
+        roles: [{ type: 'zuul', connection: 'gerrit', project: 'org/app', target: 'app', implicit: true }],
+      },
     ]);
     // The base job's own script sees nothing of it.
     expect(request.job.preRun).toEqual([]);

@@ -99,9 +99,10 @@ redis: {url: "redis://127.0.0.1:6379"}
       keepWorkspaces: false,
       pollInterval: 1,
       killGracePeriod: 0.5,
+      sandbox: 'bwrap',
     });
     const config = parseServiceConfig(
-      'roles: [executor, api]\nexecutor: {slots: 8, workRoot: work, keepWorkspaces: true, pollInterval: 0.2, killGracePeriod: 5}\n',
+      'roles: [executor, api]\nexecutor: {slots: 8, workRoot: work, keepWorkspaces: true, pollInterval: 0.2, killGracePeriod: 5, sandbox: none}\n',
       '/etc/sluice/sluice.yaml',
     );
     expect(config.roles).toEqual(['executor', 'api']);
@@ -111,7 +112,9 @@ redis: {url: "redis://127.0.0.1:6379"}
       keepWorkspaces: true,
       pollInterval: 0.2,
       killGracePeriod: 5,
+      sandbox: 'none',
     });
+    expect(() => parseServiceConfig('executor: {sandbox: firejail}\n', '/etc/sluice/sluice.yaml')).toThrow(/sandbox/);
   });
 
   it('reads component heartbeats and metrics, and refuses an expiry shorter than two heartbeats', () => {

@@ -99,7 +99,12 @@ describe('parseTenantFile', () => {
       useNodepool: false,
     });
     expect(t.projects.map((p) => [p.connectionName, p.name, p.trusted, [...p.include].sort().join(',')])).toEqual([
-      ['gerrit', 'common-config', true, 'job,nodeset,pipeline,project,project-template,queue,secret,semaphore'],
+      [
+        'gerrit',
+        'common-config',
+        true,
+        'flavor,image,job,label,nodeset,pipeline,project,project-template,provider,queue,secret,section,semaphore',
+      ],
       ['gerrit', 'project-config', true, ''],
       ['gerrit', 'org/a', false, 'job'],
       ['gerrit', 'org/b', false, ''],

@@ -11,6 +11,7 @@ import {
   JobOutputRecorder,
   STEP_OUTPUT_LIMIT,
   TRUNCATION_NOTE,
+  type HostResult,
   type JobOutputPlaybook,
 } from '../../../src/executor/job-output-json';
 import { manifestTree, manifestTypeOf } from '../../../src/executor/log-manifest';
@@ -81,7 +82,7 @@ describe('JobOutputRecorder', () => {
     }
     recorder.stepEnded({ kind: 'exited', code: 1, signal: null });
     recorder.phaseEnded('run');
-    const host = read()[0].plays[0].tasks[0].hosts.localhost;
+    const host = read()[0].plays[0].tasks[0].hosts.localhost as HostResult;
     const kept = [...host.stdout_lines, ...host.stderr_lines];
     expect(kept.filter((l) => l === line).length * 1001).toBeLessThanOrEqual(STEP_OUTPUT_LIMIT + 1001);
     expect(kept.filter((l) => l === TRUNCATION_NOTE)).toHaveLength(1);

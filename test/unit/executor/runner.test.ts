@@ -176,15 +176,25 @@ describe('runBuild', () => {
     expect(last.result).toBe('RETRY_LIMIT');
   });
 
-  it('gives POST_FAILURE when a post-run step fails after a successful run, but keeps FAILURE otherwise', async () => {
+  it('gives POST_FAILURE when a post-run step fails, unless a pre-run failure or a timeout decided the result', async () => {
     const ok = setup({ 'run.sh': 'true\n', 'post.sh': 'exit 2\n' });
     const post = await ok.run({ run: [step('run.sh')], postRun: [step('post.sh')] });
     expect(post).toMatchObject({
       result: 'POST_FAILURE',
       errorDetail: 'post-run step post.sh (org/app) failed with exit code 2',
     });
+    // As in the reference, a failed post-run overrides a failed run.
     const bad = setup({ 'run.sh': 'false\n', 'post.sh': 'exit 2\n' });
-    expect((await bad.run({ run: [step('run.sh')], postRun: [step('post.sh')] })).result).toBe('FAILURE');
+    expect((await bad.run({ run: [step('run.sh')], postRun: [step('post.sh')] })).result).toBe('POST_FAILURE');
+    const pre = setup({ 'pre.sh': 'false\n', 'run.sh': 'true\n', 'post.sh': 'exit 2\n' });
+    const retried = await pre.run({ preRun: [step('pre.sh')], run: [step('run.sh')], postRun: [step('post.sh')] });
+    expect(retried).toMatchObject({
+      result: 'RETRY',
+      errorDetail: 'pre-run step pre.sh (org/app) failed with exit code 1',
+    });
+    const slow = setup({ 'run.sh': 'sleep 30\n', 'post.sh': 'exit 2\n' });
+    const timedOut = await slow.run({ timeout: 0.5, run: [step('run.sh')], postRun: [step('post.sh')] });
+    expect(timedOut.result).toBe('TIMED_OUT');
   });
 
   it('gives ERROR with a detail when a script is missing, before running anything', async () => {

@@ -180,7 +180,7 @@ describe('REST router', () => {
     expect(seen).toEqual([{ params: { tenant_name: 't1', project_name: 'org/sub/p' }, body: { pipeline: 'gate' } }]);
   });
 
-  it('maps typed auth failures of the schema to 401 (name kept) and 403 (empty body)', async () => {
+  it('maps typed auth failures of the schema to 401 (name kept) and 403 (JSON error body)', async () => {
     const expired = await post('tenant/t1/project/org/p/control', '{"pipeline": "expired"}');
     expect(expired.status).toBe(401);
     expect(await expired.json()).toEqual({
@@ -190,7 +190,7 @@ describe('REST router', () => {
     });
     const forbidden = await post('tenant/t1/project/org/p/control', '{"pipeline": "forbidden"}');
     expect(forbidden.status).toBe(403);
-    expect(await forbidden.text()).toBe('');
+    expect(await forbidden.json()).toEqual({ error: 'Forbidden', description: 'Permission denied' });
   });
 
   it('answers 201 with null and 204 with no body; preflight lists the methods', async () => {

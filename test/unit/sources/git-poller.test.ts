@@ -174,16 +174,26 @@ describe('GitPoller', () => {
       onEvent: () => undefined,
       clock,
     });
-    timed.start();
+    const baselines = timed.start();
     expect(clock.pending.map((p) => p.ms)).toEqual([0]);
     clock.fire();
     expect(clock.pending).toEqual([]); // nothing scheduled while the poll runs
+    await baselines; // the start recorded the baseline of org/app, before the timer's poll
     await timed.pollNow(); // queued behind the timer's poll
-    expect(polls).toBe(2);
+    expect(polls).toBe(3);
     await new Promise((resolve) => setImmediate(resolve));
     expect(clock.pending.map((p) => p.ms)).toEqual([5000]);
     await timed.stop();
     expect(clock.pending).toEqual([]);
+  });
+
+  it('has the baseline recorded once start resolves: a change pushed right after is reported', async () => {
+    await poller.start();
+    await fixture.pushChange('org/app', 1, 1, { parent: 'master', files: { c: '1\n' } });
+    // The timer's first poll has not run (manual clock): this poll compares with the start's baseline.
+    expect((await poller.pollNow()).map((e) => (e.type === 'patchset-created' ? e.ref : e.type))).toEqual([
+      'refs/changes/01/1/1',
+    ]);
   });
 
   it('keeps polling other projects when one fails', async () => {

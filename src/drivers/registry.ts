@@ -1,0 +1,31 @@
+/**
+ * The one place drivers are registered (docs/development.md#drivers). The configuration loader
+ * and the gating roles find a driver here by name; nothing else lists them.
+ */
+import type { ConnectionSettings, Driver } from './driver';
+import { gitDriver } from './git';
+import { githubDriver } from './github';
+import { timerDriver } from './timer';
+import { zuulDriver } from './zuul';
+
+/** Every driver, in the order messages list them. */
+export const DRIVERS: readonly Driver[] = [gitDriver, githubDriver, timerDriver, zuulDriver];
+
+/** The schemas of the drivers' connections (the service configuration's `connections`, src/config/service-sections.ts). */
+export const DRIVER_CONNECTIONS = [
+  gitDriver.connection.schema,
+  githubDriver.connection.schema,
+  timerDriver.connection.schema,
+] as const;
+
+const BY_NAME = new Map(DRIVERS.map((driver) => [driver.name, driver]));
+
+/** The driver of that name, or undefined (launcher connections, `local` and `static`, are not drivers). */
+export function driverNamed(name: string): Driver | undefined {
+  return BY_NAME.get(name);
+}
+
+/** The driver of a connection's settings, if it is a driver's. */
+export function driverOf(settings: ConnectionSettings): Driver | undefined {
+  return driverNamed(settings.driver);
+}
