@@ -2,6 +2,7 @@
 import type { RestRoute } from './route';
 import { apiIndexRoute } from './routes/api-index';
 import { autoholdRoute, autoholdsRoute, projectAutoholdRoute } from './routes/autohold';
+import { quarantineJobRoute, quarantineRoute } from './routes/quarantine';
 import { badgeRoute } from './routes/badge';
 import { buildTimesRoute } from './routes/build-times';
 import { buildRoute, buildsRoute } from './routes/builds';
@@ -62,6 +63,8 @@ export const REST_ROUTES: RestRoute[] = [
   promoteRoute,
   autoholdsRoute,
   autoholdRoute,
+  quarantineRoute,
+  quarantineJobRoute,
   pipelinesRoute,
   projectsRoute,
   jobsRoute,

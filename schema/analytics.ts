@@ -131,6 +131,12 @@ const AnalyticsBucket = builder.objectRef<BucketValue>('AnalyticsBucket').implem
       description: 'Runs whose result differs from an earlier run on the same revision.',
       resolve: (b) => b.sums.flaky,
     }),
+    flakyRetries: t.int({
+      nullable: false,
+      description:
+        'Failed runs retried in place because their job is known-flaky (docs/analytics.md#flake-aware-gating): gate resets avoided.',
+      resolve: (b) => b.sums.flakyRetries,
+    }),
     failureRate: t.float({
       description: 'Failed runs over runs; null without runs.',
       resolve: (b) => ratio(b.sums.failures, b.sums.runs),

@@ -21,6 +21,7 @@ import './launcher';
 import './status';
 import './estimates';
 import './analytics';
+import './flaky';
 import './queue-changes';
 import './queue-events';
 import './autohold';

@@ -23,6 +23,10 @@ const SYSTEM_EVENT_DESCRIPTIONS: Record<SystemEventTypeValue, string> = {
   'autohold-created': 'An autohold request was created.',
   'autohold-deleted': 'An autohold request was deleted.',
   'autohold-exhausted': 'An autohold request held its last node set and expired.',
+  'flaky-retry':
+    'A known-flaky job failed and was retried in place instead of failing its item (docs/analytics.md#flake-aware-gating).',
+  'quarantine-changed':
+    'A tenant admin added a job to the quarantine list or removed one (actor in the description; docs/analytics.md#quarantine).',
   'node-held': 'Nodes of a failed build were held for an autohold request.',
   'node-released': 'Held nodes were released.',
   'nodeset-request-canceled': 'A nodeset request was canceled.',

@@ -219,6 +219,7 @@ export function applyVariant(job: JobUnderConstruction, other: JobVariant, level
     'timeout',
     'postTimeout',
     'attempts',
+    'flakyRetries',
     'ansibleSplitStreams',
     'ansibleVersion',
     'overrideCheckout',

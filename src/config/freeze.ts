@@ -81,6 +81,8 @@ export interface FrozenJob extends FrozenJobExecution {
   timeout: number | null;
   postTimeout: number | null;
   attempts: number;
+  /** Sluice: flaky retries of the job; null: the pipeline's (docs/analytics.md#flake-aware-gating). */
+  flakyRetries: number | null;
   preRun: Playbook[];
   run: Playbook[];
   postRun: Playbook[];
@@ -376,6 +378,7 @@ function toFrozen(
     timeout: a.timeout ?? null,
     postTimeout: a.postTimeout ?? null,
     attempts: a.attempts ?? 3,
+    flakyRetries: a.flakyRetries ?? null,
     preRun: a.preRun ?? [],
     run: a.run ?? [],
     postRun: a.postRun ?? [],

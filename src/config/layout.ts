@@ -123,6 +123,8 @@ export interface JobAttributes {
   timeout?: number;
   postTimeout?: number;
   attempts?: number;
+  /** Sluice: flaky retries of this job, over the pipeline's (docs/analytics.md#flake-aware-gating). */
+  flakyRetries?: number;
   preRun?: Playbook[];
   run?: Playbook[];
   postRun?: Playbook[];
@@ -240,6 +242,10 @@ export interface Pipeline {
   supercedes: string[];
   postReview: boolean;
   dequeueOnNewPatchset: boolean;
+  /** Sluice: how many times a known-flaky job that fails is retried in place (docs/analytics.md#flake-aware-gating). */
+  flakyRetries: number;
+  /** Sluice: the flake rate from which a job counts as known-flaky (null: the default). */
+  flakyThreshold: number | null;
   ignoreDependencies: boolean;
   disableAfterConsecutiveFailures?: number;
   window: number;

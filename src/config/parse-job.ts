@@ -64,6 +64,7 @@ const JOB_KEYS = new Set([
   'timeout',
   'post-timeout',
   'attempts',
+  'flaky-retries',
   'pre-run',
   'run',
   'post-run',
@@ -186,6 +187,7 @@ export function parseJob(body: unknown, ctx: ParseContext, inlineName?: string):
   a.postTimeout = optInt(map, 'post-timeout', 1);
   checkTimeouts(a, ctx);
   a.attempts = optInt(map, 'attempts', 1);
+  a.flakyRetries = optInt(map, 'flaky-retries', 0);
   // Each script carries the roles of the definition that adds it, as the reference shows them
   // on job variants (docs/rest.md#job-variants); inheritance re-binds them per level (apply-variant).
   a.roles = readRoles(map.roles, ctx);

@@ -3,7 +3,17 @@ import { ConfigObjectError, ErrorName } from './config-error';
 import { driverFor, validateReporter, validateRequirement, validateTrigger } from './drivers';
 import { REPORTER_PHASES, type Pipeline, type ReporterConfig, type ReporterPhase } from './layout';
 import type { ParseContext } from './parse-context';
-import { checkKeys, optBool, optEnum, optInt, optString, optStrList, requireMap, reqString } from './schema-helpers';
+import {
+  checkKeys,
+  optBool,
+  optEnum,
+  optInt,
+  optNumber,
+  optString,
+  optStrList,
+  requireMap,
+  reqString,
+} from './schema-helpers';
 
 const PIPELINE_KEYS = new Set([
   'name',
@@ -17,6 +27,8 @@ const PIPELINE_KEYS = new Set([
   'description',
   'post-review',
   'dequeue-on-new-patchset',
+  'flaky-retries',
+  'flaky-threshold',
   'ignore-dependencies',
   'disable-after-consecutive-failures',
   'window',
@@ -114,6 +126,9 @@ export function parsePipeline(body: unknown, ctx: ParseContext): Pipeline {
     supercedes: optStrList(map, 'supercedes') ?? [],
     postReview: optBool(map, 'post-review') ?? false,
     dequeueOnNewPatchset: optBool(map, 'dequeue-on-new-patchset') ?? true,
+    // Sluice: flake-aware gating, off unless set (docs/analytics.md#flake-aware-gating).
+    flakyRetries: optInt(map, 'flaky-retries', 0) ?? 0,
+    flakyThreshold: optNumber(map, 'flaky-threshold', 0, 1) ?? null,
     ignoreDependencies: optBool(map, 'ignore-dependencies') ?? false,
     disableAfterConsecutiveFailures: optInt(map, 'disable-after-consecutive-failures', 1),
     window: optInt(map, 'window', 0) ?? 20,

@@ -100,6 +100,21 @@ export function optInt(map: ConfigMap, key: string, min?: number): number | unde
   return value;
 }
 
+/** A number in [min, max]; ints are numbers too. */
+export function optNumber(map: ConfigMap, key: string, min: number, max: number): number | undefined {
+  const value = noControl(map, key);
+  if (value === undefined || value === null) {
+    return undefined;
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw syntax(`expected float for dictionary value @ data['${key}']`, key);
+  }
+  if (value < min || value > max) {
+    throw syntax(`value must be between ${min} and ${max} for dictionary value @ data['${key}']`, key);
+  }
+  return value;
+}
+
 export function optEnum<T extends string>(map: ConfigMap, key: string, allowed: readonly T[]): T | undefined {
   const value = optString(map, key);
   if (value === undefined) {

@@ -33,6 +33,8 @@ import { DEFAULT_LEASE_TTL_MS, type LeadershipSettings } from './scheduler/leade
 import { TenantScheduler, type LeadershipChange } from './scheduler/tenant-scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
 import type { AutoholdRecord } from '../store/repositories/autohold';
+import type { QuarantineEntry } from '../store/repositories/quarantine';
+import { QuarantineOperations, type QuarantineInput } from './quarantine';
 import type { TenantEventQueueState } from '../model/pipeline-state';
 
 export interface EngineOptions {
@@ -80,6 +82,7 @@ export class Engine {
   private readonly events: EngineEventRepository;
   private readonly state: EngineStateRepository;
   private readonly operations: EngineOperations;
+  private readonly quarantine: QuarantineOperations;
 
   constructor(private readonly options: EngineOptions) {
     this.events = new EngineEventRepository(options.database.knex);
@@ -90,6 +93,7 @@ export class Engine {
       (tenant) => this.wake(tenant),
       options.defaultHoldExpiration ?? 0,
     );
+    this.quarantine = new QuarantineOperations(options.database.knex, () => options.clock.now());
   }
 
   /**
@@ -253,6 +257,19 @@ export class Engine {
 
   deleteAutohold(tenant: string, id: string): Promise<OperationResult<true>> {
     return this.operations.deleteAutohold(tenant, id);
+  }
+
+  /** The tenant's quarantine list (docs/analytics.md#quarantine). */
+  listQuarantine(tenant: string): Promise<QuarantineEntry[]> {
+    return this.quarantine.list(tenant);
+  }
+
+  quarantineJob(tenant: string, input: QuarantineInput): Promise<OperationResult<QuarantineEntry>> {
+    return this.quarantine.add(this.options.layouts(tenant), input);
+  }
+
+  releaseJob(tenant: string, input: Omit<QuarantineInput, 'reason'>): Promise<OperationResult<QuarantineEntry>> {
+    return this.quarantine.remove(this.options.layouts(tenant), input);
   }
 
   setTenantState(tenant: string, input: TenantStateInput): Promise<OperationResult<TenantEventQueueState>> {

@@ -10,6 +10,14 @@ export function jobFailed(job: JobState): boolean {
   return result !== null && !NOT_FAILED.has(result);
 }
 
+/**
+ * Whether a job's result decides its item: a voting job that is not quarantined (a quarantined
+ * job's failure is reported but does not fail the item, docs/analytics.md#quarantine).
+ */
+export function jobVotes(job: JobState): boolean {
+  return job.job.voting && job.quarantined !== true;
+}
+
 export function jobComplete(job: JobState): boolean {
   return (job.build?.result ?? null) !== null;
 }
@@ -33,14 +41,14 @@ export function didAllJobsSucceed(buildset: BuildsetState): boolean {
   if (!buildset.jobGraphFrozen || buildset.jobs.length === 0) {
     return false;
   }
-  const voting = buildset.jobs.filter((job) => job.job.voting);
+  const voting = buildset.jobs.filter(jobVotes);
   const ok = voting.every((job) => job.build?.result === 'SUCCESS' || job.build?.result === 'SKIPPED');
   const anyRan = buildset.jobs.some((job) => job.build?.result !== 'SKIPPED');
   return ok && anyRan;
 }
 
 export function hasAnyJobFailed(buildset: BuildsetState): boolean {
-  return buildset.jobs.some((job) => job.job.voting && jobFailed(job));
+  return buildset.jobs.some((job) => jobVotes(job) && jobFailed(job));
 }
 
 /** Find an item of a queue by uuid. */

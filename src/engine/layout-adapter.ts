@@ -77,6 +77,8 @@ export function enginePipeline(pipeline: Pipeline): EnginePipeline {
     supercedes: pipeline.supercedes,
     postReview: pipeline.postReview,
     dequeueOnNewPatchset: pipeline.dequeueOnNewPatchset,
+    flakyRetries: pipeline.flakyRetries,
+    flakyThreshold: pipeline.flakyThreshold,
     ignoreDependencies: pipeline.ignoreDependencies,
     disableAfterConsecutiveFailures: pipeline.disableAfterConsecutiveFailures ?? null,
     require: pipeline.require.map((entry) => requirementOf(entry, 'require')),
@@ -102,6 +104,7 @@ export function engineJob(job: FrozenJob): EngineJob {
     dependencies: job.dependencies.map((dependency) => ({ name: dependency.name, soft: dependency.soft })),
     voting: job.voting,
     attempts: job.attempts,
+    ...(job.flakyRetries === null ? {} : { flakyRetries: job.flakyRetries }),
     timeout: job.timeout,
     semaphores: job.semaphores.map((semaphore) => ({ name: semaphore.name, resourcesFirst: semaphore.resourcesFirst })),
     nodeset: {

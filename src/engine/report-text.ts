@@ -18,7 +18,7 @@ export function formatElapsed(seconds: number): string {
   return `${secs}s`;
 }
 
-/** One line per job: `- <name> <url> : <RESULT> <detail> in <elapsed> (non-voting)`. */
+/** One line per job: `- <name> <url> : <RESULT> <detail> in <elapsed> (non-voting)` (or `(quarantined)`). */
 export function jobLines(item: ItemState): string[] {
   const lines: string[] = [];
   let skippedByChildJobs = 0;
@@ -41,6 +41,9 @@ export function jobLines(item: ItemState): string[] {
     }
     if (!job.job.voting) {
       text += ' (non-voting)';
+    } else if (job.quarantined === true) {
+      // Sluice: reported but not blocking (docs/analytics.md#quarantine).
+      text += ' (quarantined)';
     }
     lines.push(text);
   }

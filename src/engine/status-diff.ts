@@ -190,6 +190,9 @@ const JOB_KEYS: ReadonlyArray<keyof JobFields> = [
   'waitingStatus',
   'waitingFor',
   'nodeLabels',
+  'retryReason',
+  'flakyRetries',
+  'quarantined',
 ];
 
 /** Item and job changes of an item present before and after. */

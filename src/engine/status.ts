@@ -35,6 +35,12 @@ export interface JobFields {
   /** Sluice: what the job waits for, as an enum. */
   waitingFor: JobWaitReason | null;
   nodeLabels: string[];
+  /** Sluice: why its latest build was retried (docs/analytics.md#flake-aware-gating); null without a retry. */
+  retryReason: 'infrastructure' | 'flaky' | null;
+  /** Sluice: its builds retried in place because the job is known-flaky. */
+  flakyRetries: number;
+  /** Sluice: the job is quarantined and failed: reported, not blocking (docs/analytics.md#quarantine). */
+  quarantined: boolean;
 }
 
 /** The times of a job at a given moment (docs/live.md#times). */
@@ -211,7 +217,16 @@ export function jobFields(job: JobState, item: ItemState, context: StatusContext
     waitingStatus: started ? null : job.waitingStatus,
     waitingFor: started ? null : job.waitReason,
     nodeLabels: job.job.nodeset.labels,
+    retryReason: retryReasonOf(job),
+    flakyRetries: job.flakyRetries ?? 0,
+    quarantined: job.quarantined === true,
   };
+}
+
+/** Why the latest retried build of a job was retried (builds saved before reasons existed: infrastructure). */
+function retryReasonOf(job: JobState): JobFields['retryReason'] {
+  const last = job.retryBuilds[job.retryBuilds.length - 1];
+  return last === undefined ? null : (last.retryReason ?? 'infrastructure');
 }
 
 /**
@@ -262,6 +277,9 @@ export function jobWithTimes(job: JobFields, nowMs: number): JobStatus {
     waitingStatus: job.waitingStatus,
     waitingFor: job.waitingFor,
     nodeLabels: job.nodeLabels,
+    retryReason: job.retryReason,
+    flakyRetries: job.flakyRetries,
+    quarantined: job.quarantined,
     estimate: null,
     eta: null,
   };

@@ -19,6 +19,7 @@ import type { BuildRequestRecord } from '../store/repositories/build-requests';
 import { retryConnectionErrors } from '../store/links';
 import { ansiblePrivateDir } from './ansible/ansible-build';
 import { AnsibleToolchain } from './ansible/toolchain';
+import { exportBranch } from './branch-tree';
 import type { BuildLog, ConsoleRegistry } from './build-log';
 import { BuildSecretError, redactLogDirectory, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
 import { ensureJobOutput, JobOutputRecorder } from './job-output-json';
@@ -155,6 +156,8 @@ export class BuildRuntime {
           // Ansible runs on the executor and reaches every node from there.
           inventory: this.inventoryOf(params, workspaceRoot, null),
           sshKeyFor: (node) => this.sshKeyFor(node),
+          branchTree: (connection, project, branch, target) =>
+            exportBranch(this.options.merger.cache, connection, project, branch, target),
         },
         jobOutput: new JobOutputRecorder({
           logDir: run.logPlace.dir,

@@ -90,7 +90,8 @@ const PUSH_ATTEMPTS = 3;
 
 export class Merger {
   constructor(
-    private readonly cache: RepoCache,
+    /** The executor's mirrors (also read for trusted playbooks, src/executor/branch-tree.ts). */
+    readonly cache: RepoCache,
     /** Directory for scratch clones (speculate, mergeToBranch). */
     private readonly scratchRoot: string,
   ) {}

@@ -55,6 +55,8 @@ export interface AnsibleSupport {
   privateDir: string;
   inventory: NodeInventory;
   sshKeyFor(node: BuildNode): string | undefined;
+  /** The branch as merged of a project, for trusted playbooks (src/executor/branch-tree.ts). */
+  branchTree?: (connection: string, project: string, branch: string, target: string) => Promise<string>;
 }
 
 export interface RunBuildInput {
@@ -205,6 +207,8 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
         toolchain: input.ansible.toolchain,
         sshKeyFor: input.ansible.sshKeyFor,
         env,
+        steps: steps.filter((step) => step.playbook).map((step) => step.step),
+        branchTree: input.ansible.branchTree,
       });
     }
     const runner = new StepRunner({

@@ -33,6 +33,8 @@ export interface EngineJob {
   dependencies: JobDependencySpec[];
   voting: boolean;
   attempts: number;
+  /** Sluice: retries in place when this known-flaky job fails, over the pipeline's (absent: the pipeline's). */
+  flakyRetries?: number;
   timeout: number | null;
   semaphores: JobSemaphoreSpec[];
   /**
@@ -108,6 +110,8 @@ export interface BuildState {
   paused?: boolean;
   /** The engine asked the executor to resume the paused build (asked again after a restart until it completes). */
   resumeRequested?: boolean;
+  /** Why the build is retried: 'flaky' when it failed and its job is known-flaky (docs/analytics.md#flake-aware-gating). */
+  retryReason?: 'infrastructure' | 'flaky';
 }
 
 export interface JobState {
@@ -122,6 +126,10 @@ export interface JobState {
   nodes: NodeInfo[];
   semaphoresHeld: string[];
   artifacts: ArtifactInfo[];
+  /** Retries in place this job had for flakiness in this buildset (absent: none). */
+  flakyRetries?: number;
+  /** The job is quarantined: its failure is reported but does not fail the item (docs/analytics.md#quarantine). */
+  quarantined?: boolean;
 }
 
 export interface BuildsetState {

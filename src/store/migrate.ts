@@ -20,6 +20,7 @@ import * as connectionEvents from './migrations/0020-connection-events';
 import * as githubCheckRuns from './migrations/0023-github-check-runs';
 import * as durationSamples from './migrations/0024-duration-samples';
 import * as analytics from './migrations/0025-analytics';
+import * as flakyGating from './migrations/0026-flaky-gating';
 
 interface Migration {
   name: string;
@@ -45,6 +46,7 @@ const MIGRATIONS: Migration[] = [
   githubCheckRuns,
   durationSamples,
   analytics,
+  flakyGating,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

@@ -56,6 +56,8 @@ export function pipeline(
     },
     supercedes: [],
     dequeueOnNewPatchset: true,
+    flakyRetries: 0,
+    flakyThreshold: null,
     ignoreDependencies: false,
     disableAfterConsecutiveFailures: null,
     require: [],

@@ -13,4 +13,6 @@ export const ENGINE_ROUTES: ReadonlySet<string> = new Set([
   'autohold',
   'autohold_list',
   'autohold_by_request_id',
+  'quarantine',
+  'quarantine_job',
 ]);

@@ -46,6 +46,21 @@ describe('REST contract over the engine', () => {
             },
           },
     autohold_list: async () => ({ path: `${T()}/autohold` }),
+    quarantine: async (method) =>
+      method === 'GET'
+        ? { path: `${T()}/quarantine` }
+        : {
+            path: `${T()}/quarantine`,
+            init: {
+              method,
+              body: JSON.stringify({ job: 'unit', reason: 'flaky runner', project: 'org/project' }),
+              headers: { 'Content-Type': 'application/json' },
+            },
+          },
+    quarantine_job: async (method) => {
+      await fixture.h.engine.quarantineJob(fixture.h.tenant, { job: 'lint', project: null, reason: 'x', by: null });
+      return { path: `${T()}/quarantine/lint`, init: { method } };
+    },
     autohold_by_request_id: async (method) => ({
       path: `${T()}/autohold/${Number(await createAutohold())}`,
       init: { method },

@@ -3,7 +3,7 @@
  * reset after it is retried, and the whole item canceled on a failure when it fails fast.
  */
 import type { ItemState, JobState } from '../../model/pipeline-state';
-import { jobFailed } from '../item-predicates';
+import { jobFailed, jobVotes } from '../item-predicates';
 import type { PassContext } from '../pass-context';
 import { completeWithoutBuild } from './build-records';
 import { cancelJob, cancelJobs, cancelNodeRequest } from './cancel';
@@ -102,7 +102,7 @@ export async function resetDependents(ctx: PassContext, item: ItemState, job: Jo
 }
 
 export async function failFastIfNeeded(ctx: PassContext, item: ItemState, job: JobState): Promise<void> {
-  if (!item.buildset.failFast || !job.job.voting || !jobFailed(job)) {
+  if (!item.buildset.failFast || !jobVotes(job) || !jobFailed(job)) {
     return;
   }
   await cancelJobs(ctx, item, 'stay-current');

@@ -12,6 +12,7 @@ import type { EnginePipeline } from '../ports/layout';
 import { autoholdMatch } from './autohold';
 import { completeWithoutBuild, isPaused, recordBuildStart } from './build-records';
 import { dependentsOf, failFastIfNeeded, resetDependents, skipByChildJobs, skipDependents } from './dependents';
+import { failureHandling, recordFlakyRetry } from './flaky-gating';
 import { releaseSemaphores } from './semaphores';
 
 const RETRYABLE: ReadonlySet<BuildResult | null> = new Set<BuildResult | null>([
@@ -196,6 +197,18 @@ async function completeBuild(
   } else {
     result = event.result ?? 'RETRY_LIMIT';
   }
+  // Quarantined or known-flaky jobs (docs/analytics.md#flake-aware-gating); nothing unless configured.
+  const handling = retry || build.canceled ? null : await failureHandling(ctx, pipeline, item, job, result);
+  if (handling?.kind === 'flaky-retry') {
+    retry = true;
+    job.flakyRetries = (job.flakyRetries ?? 0) + 1;
+  }
+  if (handling?.kind === 'quarantined') {
+    job.quarantined = true;
+  }
+  if (retry) {
+    build.retryReason = handling?.kind === 'flaky-retry' ? 'flaky' : 'infrastructure';
+  }
   build.result = result;
   build.retry = retry;
   build.paused = false;
@@ -243,6 +256,9 @@ async function completeBuild(
     buildUuid: build.uuid,
     result,
   });
+  if (handling?.kind === 'flaky-retry') {
+    await recordFlakyRetry(ctx, item, job, build, handling.flakeRate);
+  }
   if (retry) {
     job.retryBuilds.push(build);
     job.build = null;

@@ -53,7 +53,7 @@ export interface BuildHistoryWriter {
    */
   buildEvent(
     buildId: number,
-    input: { eventType: 'paused' | 'resumed'; eventTime: Date; resultData?: Record<string, unknown> },
+    input: { eventType: 'paused' | 'resumed' | 'flaky-retry'; eventTime: Date; resultData?: Record<string, unknown> },
   ): Promise<void>;
   /** An item reset, with its cause (docs/analytics.md#gate-resets). */
   recordGateReset(input: {

@@ -103,6 +103,10 @@ export interface EnginePipeline {
   window: WindowParams;
   supercedes: string[];
   dequeueOnNewPatchset: boolean;
+  /** Retries in place of a known-flaky job that fails (0: off; docs/analytics.md#flake-aware-gating). */
+  flakyRetries: number;
+  /** The flake rate from which a job counts as known-flaky; null: the default. */
+  flakyThreshold: number | null;
   ignoreDependencies: boolean;
   disableAfterConsecutiveFailures: number | null;
   /** Preconditions on a change entering the pipeline (checked per the change's connection). */

@@ -79,6 +79,8 @@ function removedPipelineConfig(name: string): EnginePipeline {
     },
     supercedes: [],
     dequeueOnNewPatchset: false,
+    flakyRetries: 0,
+    flakyThreshold: null,
     ignoreDependencies: true,
     disableAfterConsecutiveFailures: null,
     require: [],

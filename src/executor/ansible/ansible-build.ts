@@ -79,6 +79,14 @@ export interface AnsibleBuildInput {
   sshKeyFor(node: BuildNode): string | undefined;
   /** The steps' environment (HOME, TMPDIR, PATH, SLUICE_*). */
   env: Record<string, string>;
+  /** The build's playbook steps (their projects and roles are copied before the first runs). */
+  steps: readonly BuildStep[];
+  /**
+   * Writes a project's branch as merged into a folder (src/executor/branch-tree.ts): trusted
+   * playbooks and roles of a project the speculative state changes run from it. Absent: the
+   * workspace's checkout.
+   */
+  branchTree?: (connection: string, project: string, branch: string, target: string) => Promise<string>;
 }
 
 export function isPlaybookPath(file: string): boolean {
@@ -141,10 +149,19 @@ export class AnsibleBuild {
 
   private constructor(private readonly input: AnsibleBuildInput) {}
 
-  /** Write the build's Ansible files and start its SSH agent (when it has SSH nodes). */
+  /** Write the build's Ansible files, copy its projects and start its SSH agent (when it has SSH nodes). */
   static async open(input: AnsibleBuildInput): Promise<AnsibleBuild> {
     const build = new AnsibleBuild(input);
     build.writeFiles();
+    for (const step of input.steps) {
+      const trust: Trust = step.trusted === true ? 'trusted' : 'untrusted';
+      await build.copy(trust, step.connection, step.project, step.branch ?? null);
+      for (const role of step.roles ?? []) {
+        if (role.type === 'zuul') {
+          await build.copy(trust, role.connection, role.project, null);
+        }
+      }
+    }
     await build.startAgent();
     return build;
   }
@@ -252,19 +269,36 @@ export class AnsibleBuild {
     this.agent = null;
   }
 
-  /** A copy of the project's checkout for one trust context (made once per build). */
-  private copyOf(trust: Trust, connection: string, project: string): string {
+  /**
+   * Copy a project for one trust context (once per build): the workspace's checkout, except
+   * that a trusted context gets the branch as merged of a project the build's changes touch
+   * (`branch`: the playbook's own branch, else the changed branch).
+   */
+  private async copy(trust: Trust, connection: string, project: string, branch: string | null): Promise<void> {
     const key = `${trust}\u0000${connection}\u0000${project}`;
-    const known = this.copies.get(key);
-    if (known !== undefined) {
-      return known;
+    if (this.copies.has(key)) {
+      return;
     }
     const checkout = this.input.projects.find((p) => p.connection === connection && p.project === project);
     if (!checkout) {
       throw new PlaybookSetupError(`Project ${project} is not in the workspace`);
     }
     const target = path.join(this.dir, 'projects', trust, checkout.relativePath);
-    if (!existsSync(target)) {
+    const changed = this.input.params.mergerItems.findLast(
+      (item) => item.connection === connection && item.project === project && item.branch !== null,
+    );
+    if (existsSync(target)) {
+      // A paused build continued: its copies are the ones its first playbooks ran.
+    } else if (trust === 'trusted' && changed !== undefined && this.input.branchTree !== undefined) {
+      const source = branch ?? changed.branch ?? '';
+      try {
+        await this.input.branchTree(connection, project, source, target);
+      } catch (err) {
+        throw new PlaybookSetupError(
+          `Branch ${source} of ${project} (trusted playbooks run it as merged) could not be read: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    } else {
       cpSync(checkout.path, target, {
         recursive: true,
         verbatimSymlinks: true,
@@ -272,7 +306,15 @@ export class AnsibleBuild {
       });
     }
     this.copies.set(key, target);
-    return target;
+  }
+
+  /** The copy of a project for a trust context. */
+  private copyOf(trust: Trust, connection: string, project: string): string {
+    const copy = this.copies.get(`${trust}\u0000${connection}\u0000${project}`);
+    if (copy === undefined) {
+      throw new PlaybookSetupError(`Project ${project} is not in the workspace`);
+    }
+    return copy;
   }
 
   /** The roles path of a playbook: each role project's `roles/` folder, or a link to a bare role. */

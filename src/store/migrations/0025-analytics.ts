@@ -27,12 +27,15 @@ const FAILED = `('FAILURE', 'POST_FAILURE', 'TIMED_OUT', 'RETRY_LIMIT')`;
 /** Every sum is kept by hour and by day. */
 const GRAINS = `(VALUES ('hour'), ('day')) AS g(grain)`;
 
-/** Job sums of finished builds in `rows` (a transition table, or `builds`). */
-const jobSums = (rows: string, where: string): string[] => [
+/**
+ * Job sums of finished builds in `rows` (a transition table, or `builds`); with `flakyRetries`
+ * (migration 0026, which added the column) the failed runs retried in place too.
+ */
+export const jobSums = (rows: string, where: string, flakyRetries = false): string[] => [
   `
   INSERT INTO analytics_jobs AS a
     (tenant, grain, bucket, pipeline, project, job, runs, successes, failures, retries, flaky, success_seconds,
-     success_count)
+     success_count${flakyRetries ? ', flaky_retries' : ''})
   SELECT n.tenant, g.grain, analytics_bucket(g.grain, n.end_time), coalesce(n.pipeline, ''),
          coalesce(n.project_canonical, ''), n.job_name,
          count(*) FILTER (WHERE n.result = 'SUCCESS' OR n.result IN ${FAILED}),
@@ -42,6 +45,7 @@ const jobSums = (rows: string, where: string): string[] => [
          count(*) FILTER (WHERE n.flaky),
          coalesce(sum(EXTRACT(EPOCH FROM (n.end_time - n.start_time))) FILTER (WHERE n.result = 'SUCCESS'), 0),
          count(*) FILTER (WHERE n.result = 'SUCCESS' AND n.start_time IS NOT NULL)
+         ${flakyRetries ? `, count(*) FILTER (WHERE n.result IN ${FAILED} AND NOT n.final)` : ''}
   FROM ${rows} CROSS JOIN ${GRAINS}
   WHERE n.result IS NOT NULL AND n.end_time IS NOT NULL ${where}
   GROUP BY 1, 2, 3, 4, 5, 6
@@ -49,7 +53,8 @@ const jobSums = (rows: string, where: string): string[] => [
     runs = a.runs + EXCLUDED.runs, successes = a.successes + EXCLUDED.successes,
     failures = a.failures + EXCLUDED.failures, retries = a.retries + EXCLUDED.retries,
     flaky = a.flaky + EXCLUDED.flaky, success_seconds = a.success_seconds + EXCLUDED.success_seconds,
-    success_count = a.success_count + EXCLUDED.success_count`,
+    success_count = a.success_count + EXCLUDED.success_count
+    ${flakyRetries ? ', flaky_retries = a.flaky_retries + EXCLUDED.flaky_retries' : ''}`,
   `
   INSERT INTO analytics_busy AS a (tenant, hour, pipeline, runs)
   SELECT n.tenant, analytics_hour(n.end_time), coalesce(n.pipeline, ''), count(*)

@@ -25,6 +25,8 @@ export interface AnalyticsSums {
   failures: number;
   retries: number;
   flaky: number;
+  /** Failed runs retried in place because their job is known-flaky: gate resets avoided. */
+  flakyRetries: number;
   successSeconds: number;
   successCount: number;
   nodeWaits: number;
@@ -67,6 +69,7 @@ export function emptySums(): AnalyticsSums {
     failures: 0,
     retries: 0,
     flaky: 0,
+    flakyRetries: 0,
     successSeconds: 0,
     successCount: 0,
     nodeWaits: 0,
@@ -128,6 +131,31 @@ const number = (value: unknown): number => Number(value ?? 0);
 export class AnalyticsRepository {
   constructor(private readonly knex: Knex) {}
 
+  /**
+   * A job's finished and flaky runs on a project since `since` (whole days), and tenant-wide:
+   * what flake-aware gating reads (docs/analytics.md#flake-aware-gating).
+   */
+  async flakeCounts(
+    tenant: string,
+    project: string,
+    job: string,
+    since: Date,
+  ): Promise<{ project: { runs: number; flaky: number }; tenant: { runs: number; flaky: number } }> {
+    const rows: Array<{ own: boolean; runs: string | number; flaky: string | number }> = (
+      (await this.knex.raw(
+        `SELECT project = ? AS own, sum(runs) AS runs, sum(flaky) AS flaky FROM analytics_jobs
+         WHERE tenant = ? AND grain = 'day' AND bucket >= ? AND job = ? GROUP BY 1`,
+        [project, tenant, since, job],
+      )) as { rows: Array<{ own: boolean; runs: string | number; flaky: string | number }> }
+    ).rows;
+    const own = rows.find((row) => row.own);
+    const all = rows.reduce(
+      (sum, row) => ({ runs: sum.runs + number(row.runs), flaky: sum.flaky + number(row.flaky) }),
+      { runs: 0, flaky: 0 },
+    );
+    return { project: { runs: number(own?.runs), flaky: number(own?.flaky) }, tenant: all };
+  }
+
   /** One item reset (docs/analytics.md#gate-resets); the rollup follows by trigger. */
   async recordGateReset(input: {
     tenant: string;
@@ -171,8 +199,8 @@ export class AnalyticsRepository {
     const [jobRows, itemRows, resetRows, nodeRows, jobTotals, busyRows] = await Promise.all([
       raw(
         `SELECT ${bucket} AS bucket, sum(runs) AS runs, sum(successes) AS successes, sum(failures) AS failures, sum(retries) AS retries,
-                sum(flaky) AS flaky, sum(success_seconds) AS success_seconds, sum(success_count) AS success_count,
-                sum(node_waits) AS node_waits, sum(node_wait_seconds) AS node_wait_seconds
+                sum(flaky) AS flaky, sum(flaky_retries) AS flaky_retries, sum(success_seconds) AS success_seconds,
+                sum(success_count) AS success_count, sum(node_waits) AS node_waits, sum(node_wait_seconds) AS node_wait_seconds
          FROM analytics_jobs WHERE ${jobs.sql} GROUP BY 1`,
         jobs.bindings,
       ),
@@ -224,6 +252,7 @@ export class AnalyticsRepository {
       sums.failures += number(row.failures);
       sums.retries += number(row.retries);
       sums.flaky += number(row.flaky);
+      sums.flakyRetries += number(row.flaky_retries);
       sums.successSeconds += number(row.success_seconds);
       sums.successCount += number(row.success_count);
       sums.nodeWaits += number(row.node_waits);

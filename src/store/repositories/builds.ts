@@ -37,6 +37,8 @@ export interface BuildRecord {
   nodeset: string | null;
   refId: number | null;
   attempt: number;
+  /** Its result differs from an earlier run on the same revision (docs/analytics.md#flaky-runs). */
+  flaky: boolean;
 }
 
 export interface ArtifactRecord {
@@ -149,6 +151,7 @@ interface BuildRow {
   nodeset: string | null;
   ref_id: number | null;
   attempt: number;
+  flaky: boolean;
   /**
    * Copies of the ref's project (name and canonical name) and branch and the buildset's pipeline,
    * for filtering (migrations 0004, 0011).
@@ -465,6 +468,7 @@ function toBuildRecord(row: BuildRow): BuildRecord {
     nodeset: row.nodeset,
     refId: row.ref_id,
     attempt: row.attempt,
+    flaky: row.flaky,
   };
 }
 

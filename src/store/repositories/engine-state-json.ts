@@ -130,6 +130,7 @@ const engineJobSchema = modelSchema<EngineJob>()(
     dependencies: z.array(z.object({ name: text, soft: z.boolean() })),
     voting: z.boolean(),
     attempts: z.number(),
+    flakyRetries: z.number().optional(),
     timeout: nullableNumber,
     semaphores: z.array(z.object({ name: text, resourcesFirst: z.boolean() })),
     nodeset: modelSchema<EngineJob['nodeset']>()(
@@ -162,6 +163,7 @@ const buildStateSchema = modelSchema<BuildState>()(
     submitted: z.boolean(),
     paused: z.boolean().optional(),
     resumeRequested: z.boolean().optional(),
+    retryReason: z.enum(['infrastructure', 'flaky']).optional(),
   }),
 );
 
@@ -204,6 +206,8 @@ export const jobStateSchema = modelSchema<JobState>()(
     nodes: z.array(nodeInfoSchema),
     semaphoresHeld: z.array(text),
     artifacts: z.array(artifactInfoSchema),
+    flakyRetries: z.number().optional(),
+    quarantined: z.boolean().optional(),
   }),
 );
 

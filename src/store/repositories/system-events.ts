@@ -18,6 +18,8 @@ export const SYSTEM_EVENT_TYPES = [
   'autohold-created',
   'autohold-deleted',
   'autohold-exhausted',
+  'flaky-retry',
+  'quarantine-changed',
   'node-held',
   'node-released',
   'nodeset-request-canceled',

@@ -16,6 +16,7 @@ import {
 const JOB_FIELDS = /* GraphQL */ `
   name dependencies elapsedTime remainingTime url fingerUrl reportUrl result voting uuid executeTime startTime
   endTime estimatedTime pipeline canceled paused preFail retry tries queued waitingStatus waitingFor nodeLabels
+  retryReason flakyRetries quarantined
 `;
 const REF_FIELDS = /* GraphQL */ `refs { id url ref project projectCanonical branch owner }`;
 const ITEM_FIELDS = /* GraphQL */ `

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { MergerItem } from '../../../src/model/build-request';
 import type { MergeMode } from '../../../src/model/merge-modes';
+import { exportBranch } from '../../../src/executor/branch-tree';
 import { Merger, type PrepareOutcome } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { workspacePath } from '../../../src/executor/workspace-scheme';
@@ -118,6 +119,26 @@ describe('Merger', () => {
     expect(await log(a, ['remote'])).toBe('');
     expect(outcome.itemFiles).toEqual([['one.txt'], ['docs/readme.md', 'two.txt'], ['src/x.c', 'three.txt']]);
     expect(outcome.changedFiles).toEqual(['src/x.c', 'three.txt']);
+  });
+
+  it('exports a branch as merged from the mirror, whatever the speculative state holds', async () => {
+    const src = newSrc();
+    const items = [change('org/a', 1)];
+    expectOk(
+      await merger.prepareWorkspace(
+        { items, projects: [], scheme: 'golang', item: items[0], overrideCheckout: null },
+        src,
+      ),
+    );
+    // The workspace holds the change; the branch as merged does not.
+    expect(existsSync(path.join(src, 'git.example.com/org/a/one.txt'))).toBe(true);
+    const target = path.join(workRoot, `tree-${counter++}`);
+    const commit = await exportBranch(cache, 'local', 'org/a', 'master', target);
+    expect(commit).toBe(await fixture.revParse('org/a', 'master'));
+    expect(readFileSync(path.join(target, 'a.txt'), 'utf8')).toBe('line 1\nline 2\n');
+    expect(existsSync(path.join(target, 'one.txt'))).toBe(false);
+    expect(existsSync(path.join(target, '.git'))).toBe(false);
+    await expect(exportBranch(cache, 'local', 'org/a', 'no-such-branch', `${target}-x`)).rejects.toThrow();
   });
 
   it('reports a merge conflict naming the change and the files', async () => {

@@ -5,7 +5,16 @@
  * run on the executor (connection local) so the file stays quick.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,6 +74,7 @@ describe('runBuild with playbooks', () => {
         toolchain?: AnsibleToolchain;
         /** The executor's key for SSH nodes. */
         sshKey?: string;
+        branchTree?: (connection: string, project: string, branch: string, target: string) => Promise<string>;
       },
     ): Promise<RunOutcome>;
     jobOutput(): JobOutput;
@@ -140,6 +150,7 @@ describe('runBuild with playbooks', () => {
             privateDir: path.join(root, '.ansible', `build-${counter}`),
             inventory: buildInventory({ params, workspaceRoot: workspace, sshKeyFor: () => extra.sshKey }),
             sshKeyFor: () => extra.sshKey,
+            branchTree: extra.branchTree,
           },
           jobOutput: new JobOutputRecorder({
             logDir,
@@ -367,6 +378,66 @@ describe('runBuild with playbooks', () => {
       result: 'ERROR',
       errorDetail: expect.stringContaining('Galaxy roles are not supported'),
     });
+  });
+
+  it('runs trusted playbooks of a project the change touches from the branch as merged', async () => {
+    const s = setup({ 'run.yaml': localPlay('    - command: echo proposed by the change\n') });
+    // Change 1,1 of org/app is part of the speculative state.
+    const change = { ...buildParams().item, mergeMode: 'merge-resolve' as const };
+    const asMerged: Array<[string, string, string]> = [];
+    const branchTree = (connection: string, project: string, branch: string, target: string): Promise<string> => {
+      asMerged.push([connection, project, branch]);
+      mkdirSync(target, { recursive: true });
+      writeFileSync(path.join(target, 'run.yaml'), localPlay('    - command: echo as merged\n'));
+      return Promise.resolve('0'.repeat(40));
+    };
+    const trusted = await s.run(
+      { run: [playbook('run.yaml', { trusted: true, branch: 'master' })] },
+      { params: { mergerItems: [change] }, branchTree },
+    );
+    expect(trusted.result).toBe('SUCCESS');
+    expect(asMerged).toEqual([['local', 'org/app', 'master']]);
+    const untrusted = await s.run({ run: [playbook('run.yaml')] }, { params: { mergerItems: [change] }, branchTree });
+    expect(untrusted.result).toBe('SUCCESS');
+    s.log.finish();
+    const text = readFileSync(s.logFile, 'utf8');
+    // The trusted run ran the branch as merged, the untrusted one the change.
+    expect(text.indexOf('worker | as merged')).toBeLessThan(text.indexOf('worker | proposed by the change'));
+    expect(text.match(/worker \| as merged/g)).toHaveLength(1);
+  });
+
+  it('refuses untrusted playbooks, and says why, where the kernel refuses the sandbox; trusted ones run', async () => {
+    // A bwrap that fails as it does where unprivileged user namespaces are disabled.
+    const refusing = path.join(root, 'refusing-bwrap');
+    writeFileSync(
+      refusing,
+      '#!/bin/sh\n[ "$1" = --version ] && echo "bubblewrap 0.8.0" && exit 0\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n',
+    );
+    chmodSync(refusing, 0o755);
+    const noSandbox = new AnsibleToolchain({ bwrap: refusing, pathEnv: process.env.PATH });
+    expect((await noSandbox.probe()).sandbox).toEqual({
+      available: false,
+      mode: 'bwrap',
+      error: 'the kernel refuses the bubblewrap sandbox: bwrap: setting up uid map: Permission denied',
+    });
+    const s = setup({ 'run.yaml': localPlay('    - command: "true"\n') });
+    const untrusted = await s.run({ run: [playbook('run.yaml')] }, { toolchain: noSandbox });
+    expect(untrusted).toMatchObject({
+      result: 'ERROR',
+      errorDetail:
+        'Untrusted playbook run.yaml of org/app needs the bubblewrap sandbox: the kernel refuses the bubblewrap sandbox: bwrap: setting up uid map: Permission denied',
+    });
+    const trusted = await s.run({ run: [playbook('run.yaml', { trusted: true })] }, { toolchain: noSandbox });
+    expect(trusted.result).toBe('SUCCESS');
+  });
+
+  it('keeps stderr apart in command results with ansible-split-streams', async () => {
+    const s = setup({ 'run.yaml': localPlay('    - shell: echo out; echo err >&2\n') });
+    expect((await s.run({ run: [playbook('run.yaml')] })).result).toBe('SUCCESS');
+    expect(s.jobOutput()[0].plays[0].tasks[0].hosts.worker).toMatchObject({ stdout: 'out\nerr', stderr: '' });
+    const split = setup({ 'run.yaml': localPlay('    - shell: echo out; echo err >&2\n') });
+    expect((await split.run({ ansibleSplitStreams: true, run: [playbook('run.yaml')] })).result).toBe('SUCCESS');
+    expect(split.jobOutput()[0].plays[0].tasks[0].hosts.worker).toMatchObject({ stdout: 'out', stderr: 'err' });
   });
 
   it('ends ERROR, counted in the toolchain state, when ansible-playbook is missing', async () => {

@@ -47,6 +47,9 @@ function item(n: number, result: string | null = null): ItemStatus {
         waitingStatus: null,
         url: null,
         reportUrl: null,
+        retryReason: null,
+        flakyRetries: 0,
+        quarantined: false,
       },
     ],
   };

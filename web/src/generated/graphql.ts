@@ -417,6 +417,13 @@ export type ResnapshotReason =
   /** The client did not keep up; its backlog was dropped. */
   | 'SLOW_CONSUMER';
 
+/** Why a build was retried (docs/analytics.md#flake-aware-gating). */
+export type RetryReason =
+  /** It failed, and its job is known-flaky in a pipeline or job that retries those in place. */
+  | 'FLAKY'
+  /** It ended without a result of its own (aborted, lost its node...) and attempts were left. */
+  | 'INFRASTRUCTURE';
+
 /** Kinds of system events; the REST API spells them in lower case with dashes (`config-errors-changed`). */
 export type SystemEventType =
   /** An autohold request was created. */
@@ -435,6 +442,8 @@ export type SystemEventType =
   | 'DEQUEUED'
   /** An administrator enqueued a change or ref (actor in the description). */
   | 'ENQUEUED'
+  /** A known-flaky job failed and was retried in place instead of failing its item (docs/analytics.md#flake-aware-gating). */
+  | 'FLAKY_RETRY'
   /** An image build artifact was deleted. */
   | 'IMAGE_ARTIFACT_DELETED'
   /** A build of an image was requested. */
@@ -453,6 +462,8 @@ export type SystemEventType =
   | 'PIPELINE_STATE_CHANGED'
   /** An administrator promoted changes to the head of a queue (actor in the description). */
   | 'PROMOTED'
+  /** A tenant admin added a job to the quarantine list or removed one (actor in the description; docs/analytics.md#quarantine). */
+  | 'QUARANTINE_CHANGED'
   /** The tenant layout was (re)loaded from configuration. */
   | 'RECONFIGURED'
   /** The tenant event queues were paused, resumed or set to discard. */
@@ -926,15 +937,15 @@ export type LauncherDetailQuery = { tenant:
 
 export type StatusEstimateFieldsFragment = { kind: EstimateKind, project: string, branch: string | null, name: string, estimate: { basis: EstimateBasis, runs: number, successes: number, failures: number, quantiles: Array<number> | null, failureQuantiles: Array<number> | null, failureProbability: number, retryProbability: number } };
 
-export type StatusJobFieldsFragment = { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null };
+export type StatusJobFieldsFragment = { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean };
 
 export type StatusRefFieldsFragment = { id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null };
 
-export type StatusItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
+export type StatusItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean }> };
 
-export type QueueItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> };
+export type QueueItemFieldsFragment = { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean }> };
 
-export type StatusPipelineFieldsFragment = { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> };
+export type StatusPipelineFieldsFragment = { name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean }> }> }> };
 
 export type TenantQueueStateFieldsFragment = { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean };
 
@@ -947,7 +958,7 @@ export type StatusSnapshotQuery = { tenant:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Tenant', status:
         | { __typename: 'NotFoundError', message: string }
-        | { __typename: 'TenantStatus', sequence: number, zuulVersion: string, lastReconfiguredAt: string | null, triggerEventQueue: { length: number }, managementEventQueue: { length: number }, resultEventQueue: { length: number }, state: { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean }, pipelines: Array<{ name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> }> }> }>, estimates: Array<{ kind: EstimateKind, project: string, branch: string | null, name: string, estimate: { basis: EstimateBasis, runs: number, successes: number, failures: number, quantiles: Array<number> | null, failureQuantiles: Array<number> | null, failureProbability: number, retryProbability: number } }> }
+        | { __typename: 'TenantStatus', sequence: number, zuulVersion: string, lastReconfiguredAt: string | null, triggerEventQueue: { length: number }, managementEventQueue: { length: number }, resultEventQueue: { length: number }, state: { reason: string | null, triggerQueuePaused: boolean, triggerQueueDiscarding: boolean, resultQueuePaused: boolean }, pipelines: Array<{ name: string, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, changeQueues: Array<{ key: number, name: string, branch: string | null, window: number, items: Array<{ id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean }> }> }> }>, estimates: Array<{ kind: EstimateKind, project: string, branch: string | null, name: string, estimate: { basis: EstimateBasis, runs: number, successes: number, failures: number, quantiles: Array<number> | null, failureQuantiles: Array<number> | null, failureProbability: number, retryProbability: number } }> }
        | null }
    | null };
 
@@ -960,17 +971,17 @@ export type QueueDeltasSubscriptionVariables = Exact<{
 export type QueueDeltasSubscription = { queueEvents:
     | { __typename: 'QueueDelta', sequence: number, changes: Array<
         | { __typename: 'BuildsetChanged', pipeline: string | null }
-        | { __typename: 'ItemChanged', itemId: string, active: boolean, live: boolean, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, pipeline: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> | null }
+        | { __typename: 'ItemChanged', itemId: string, active: boolean, live: boolean, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, pipeline: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean }> | null }
         | { __typename: 'ItemDequeued', queue: number, itemId: string, pipeline: string | null }
-        | { __typename: 'ItemEnqueued', queue: number, position: number, pipeline: string | null, item: { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null }> } }
+        | { __typename: 'ItemEnqueued', queue: number, position: number, pipeline: string | null, item: { id: string, active: boolean, live: boolean, itemAhead: string | null, enqueueTime: number, failingReasons: Array<string>, waitingFor: ItemWaitReason | null, zuulRef: string | null, refs: Array<{ id: string, project: string, projectCanonical: string, branch: string | null, ref: string | null, url: string | null, owner: string | null }>, jobs: Array<{ name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean }> } }
         | { __typename: 'ItemMoved', queue: number, itemId: string, position: number, itemAhead: string | null, pipeline: string | null }
         | { __typename: 'ItemReported', pipeline: string | null }
-        | { __typename: 'JobChanged', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobCompleted', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobPaused', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobResumed', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobStarted', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
-        | { __typename: 'JobWaiting', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null } }
+        | { __typename: 'JobChanged', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean } }
+        | { __typename: 'JobCompleted', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean } }
+        | { __typename: 'JobPaused', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean } }
+        | { __typename: 'JobResumed', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean } }
+        | { __typename: 'JobStarted', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean } }
+        | { __typename: 'JobWaiting', itemId: string, pipeline: string | null, job: { name: string, dependencies: Array<string>, uuid: string | null, result: string | null, queued: boolean, voting: boolean, retry: boolean | null, tries: number, paused: boolean | null, canceled: boolean | null, preFail: boolean | null, startTime: number | null, endTime: number | null, estimatedTime: number | null, waitingStatus: string | null, url: string | null, reportUrl: string | null, retryReason: RetryReason | null, flakyRetries: number, quarantined: boolean } }
         | { __typename: 'PipelineChanged', name: string, index: number, description: string | null, manager: PipelineManagerKind, state: PipelineHealth, disabled: boolean, consecutiveFailures: number, pipeline: string | null }
         | { __typename: 'PipelineRemoved', pipeline: string | null }
         | { __typename: 'QueueChanged', queue: number, index: number, name: string, branch: string | null, window: number, pipeline: string | null }
@@ -1291,6 +1302,9 @@ export const StatusJobFieldsFragmentDoc = new TypedDocumentString(`
   waitingStatus
   url
   reportUrl
+  retryReason
+  flakyRetries
+  quarantined
 }
     `, {"fragmentName":"StatusJobFields"}) as unknown as TypedDocumentString<StatusJobFieldsFragment, unknown>;
 export const QueueItemFieldsFragmentDoc = new TypedDocumentString(`
@@ -1328,6 +1342,9 @@ export const QueueItemFieldsFragmentDoc = new TypedDocumentString(`
   waitingStatus
   url
   reportUrl
+  retryReason
+  flakyRetries
+  quarantined
 }
 fragment StatusRefFields on StatusRef {
   id
@@ -1373,6 +1390,9 @@ export const StatusItemFieldsFragmentDoc = new TypedDocumentString(`
   waitingStatus
   url
   reportUrl
+  retryReason
+  flakyRetries
+  quarantined
 }
 fragment StatusRefFields on StatusRef {
   id
@@ -1419,6 +1439,9 @@ export const StatusPipelineFieldsFragmentDoc = new TypedDocumentString(`
   waitingStatus
   url
   reportUrl
+  retryReason
+  flakyRetries
+  quarantined
 }
 fragment StatusRefFields on StatusRef {
   id
@@ -2677,6 +2700,9 @@ fragment StatusJobFields on StatusJob {
   waitingStatus
   url
   reportUrl
+  retryReason
+  flakyRetries
+  quarantined
 }
 fragment StatusRefFields on StatusRef {
   id
@@ -2824,6 +2850,9 @@ export const QueueDeltasDocument = new TypedDocumentString(`
   waitingStatus
   url
   reportUrl
+  retryReason
+  flakyRetries
+  quarantined
 }
 fragment StatusRefFields on StatusRef {
   id

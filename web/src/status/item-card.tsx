@@ -115,6 +115,17 @@ function JobLine({ tenant, item, job }: { tenant: string; item: ItemStatus; job:
       <span className="job-name">
         {name}
         {!job.voting && <span className="muted small"> (non-voting)</span>}
+        {job.quarantined && (
+          <span className="badge tone-warn" title="Quarantined: its failure is reported but does not fail the item">
+            quarantined
+          </span>
+        )}
+        {job.retryReason === 'FLAKY' && (
+          <span className="muted small" title="It failed and is known to be flaky, so it was retried in place">
+            {' '}
+            retried: flaky{job.flakyRetries > 1 ? ` ×${job.flakyRetries}` : ''}
+          </span>
+        )}
       </span>
       <span className="job-state">
         {job.result !== null ? (
