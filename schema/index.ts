@@ -29,6 +29,7 @@ import './control';
 import './authorizations';
 import './keys';
 import './subscriptions';
+import './management-outcome';
 import './console-log';
 import './launcher-runtime';
 import './launcher-operations';

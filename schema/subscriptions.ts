@@ -164,7 +164,7 @@ builder.subscriptionFields((t) => ({
 }));
 
 /** A subscription over one of a tenant's feeds: read access is checked again for every value and when the rules change. */
-function tenantFeed<Source, Value>(
+export function tenantFeed<Source, Value>(
   ctx: GraphQLContext,
   tenant: string,
   source: AsyncIterator<Source>,

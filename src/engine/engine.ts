@@ -282,6 +282,17 @@ export class Engine {
     return outcome?.processed ? outcome.outcome : null;
   }
 
+  /**
+   * What became of a tenant's management event: `processed` false while it waits, then its
+   * outcome (`ok` or `error: <reason>`); null when the tenant has no event with that id.
+   */
+  managementEventOutcome(
+    tenant: string,
+    eventId: number,
+  ): Promise<{ processed: boolean; outcome: string | null } | null> {
+    return this.events.outcome(eventId, undefined, tenant);
+  }
+
   /** Items that recently left the tenant's pipelines, with their typed reasons. */
   dequeuedItems(tenant: string, options: { pipeline?: string; limit: number }): Promise<DequeuedItemRecord[]> {
     return this.state.listDequeued(tenant, options);

@@ -45,6 +45,11 @@ export type EngineDeltaBody =
       result: BuildsetResult | null;
     }
   /**
+   * Admin requests (enqueue, dequeue, promote) the pass handled, with the outcome it recorded
+   * for each (`ok` or `error: <reason>`), so a client that asked learns what became of it.
+   */
+  | { type: 'management-events-processed'; events: Array<{ eventId: number; outcome: string }> }
+  /**
    * What the pass changed in the tenant status, item by item and job by job, with the pass's
    * notices (docs/live.md#the-delta-protocol); always the last delta of its pass.
    */

@@ -32,6 +32,7 @@ const DELTA_TYPES: ReadonlySet<string> = new Set<EngineDelta['type']>([
   'tenant-state-changed',
   'pipeline-state-changed',
   'buildset-changed',
+  'management-events-processed',
   'queue-delta',
 ]);
 
@@ -45,7 +46,8 @@ export function isEngineDelta(data: JsonValue): data is JsonValue & EngineDelta 
     typeof data.sequence === 'number' &&
     Number.isInteger(data.sequence) &&
     typeof data.at === 'string' &&
-    (data.type !== 'queue-delta' || Array.isArray(data.changes))
+    (data.type !== 'queue-delta' || Array.isArray(data.changes)) &&
+    (data.type !== 'management-events-processed' || Array.isArray(data.events))
   );
 }
 

@@ -10,21 +10,10 @@ import { writeFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { adminToken } from '../helpers/live';
 import { launchBrowser, type TestBrowser } from './browser';
-import { ensureDashboardBuilt, PROJECT, startDeployment, TENANT, type Deployment } from './deployment';
+import { ensureDashboardBuilt, waitingUnit, PROJECT, startDeployment, TENANT, type Deployment } from './deployment';
 
 const LAB = 'lab';
 const WAIT = { timeout: 60_000 };
-
-/** A unit test that waits for the test to create `release` (at most 10 min). */
-function slowUnit(release: string): string {
-  return [
-    '#!/bin/sh',
-    'i=0',
-    `while [ ! -e '${release}' ]; do i=$((i+1)); [ $i -gt 6000 ] && exit 1; sleep 0.1; done`,
-    'echo "unit tests passed"',
-    '',
-  ].join('\n');
-}
 
 describe('admin actions in a browser', () => {
   let deployment: Deployment;
@@ -37,8 +26,8 @@ describe('admin actions in a browser', () => {
     deployment = await startDeployment({ launcher: true });
     release = path.join(deployment.root, 'release-admin-changes');
     // Two changes whose unit test waits: they stay in the gate while the test works on them.
-    await deployment.pushChange(6, { 'scripts/unit.sh': slowUnit(release) }, 'Slow unit test, first');
-    await deployment.pushChange(7, { 'scripts/unit.sh': slowUnit(release) }, 'Slow unit test, second');
+    await deployment.pushChange(6, { 'scripts/unit.sh': waitingUnit(release) }, 'Slow unit test, first');
+    await deployment.pushChange(7, { 'scripts/unit.sh': waitingUnit(release) }, 'Slow unit test, second');
     browser = await launchBrowser(deployment.url);
     page = await browser.open();
     await page.goto(`/t/${TENANT}/status`);

@@ -2,8 +2,9 @@
  * The build page's returned data and log file browser in a browser, after a real gate run whose
  * unit job writes reports into its log folder and returns data; the executor writes the folder's
  * `zuul-manifest.json` and its `zuul_manifest` artifact (docs/logs.md#zuul-manifestjson,
- * docs/dashboard.md#log-file-browser). Folders open with the mouse and the keyboard, plain-text
- * files open in the page at a link that can be shared, other files link raw to the log server.
+ * docs/dashboard.md#log-file-browser), shown in the build page's Artifacts and Logs tabs.
+ * Folders open with the mouse and the keyboard, plain-text files open in the page at a link that
+ * can be shared, other files link raw to the log server.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -66,7 +67,11 @@ describe('build page: returned data and log files in a browser', () => {
   }, 60_000);
 
   it('browses the log folder from the manifest and opens a text file in the page', async () => {
+    await page.getByRole('link', { name: 'Artifacts', exact: true }).click();
+    await page.waitForURL(`**${buildPath}/artifacts`);
     await page.getByRole('link', { name: 'Zuul Manifest' }).waitFor(WAIT); // the executor's artifact
+    await page.getByRole('link', { name: 'Logs', exact: true }).click();
+    await page.waitForURL(`**${buildPath}/logs`);
     const files = page.getByRole('region', { name: 'Log files' });
     // The executor's own files are in the tree too: the JSON output links raw, the inventory opens here.
     expect(await files.getByRole('link', { name: 'job-output.json', exact: true }).getAttribute('href')).toMatch(

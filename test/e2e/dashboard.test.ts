@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from './browser';
-import { contrastProblems, keyboardProblems, overflowProblems } from './page-checks';
+import { pageProblems } from './page-checks';
 import { ensureDashboardBuilt, PROJECT, startDeployment, TENANT, type Deployment } from './deployment';
 
 const SCREENSHOTS = process.env.SLUICE_E2E_SCREENSHOTS;
@@ -278,32 +278,13 @@ describe('dashboard in a browser', () => {
         'system-events',
       ].map((path) => `/t/${TENANT}/${path}`),
     ];
-    const problems: string[] = [];
-    for (const [width, scheme] of [
-      [1280, 'light'],
-      [1280, 'dark'],
-      [390, 'light'],
-      [390, 'dark'],
-    ] as const) {
-      const tab = await browser.open(width);
-      await tab.emulateMedia({ colorScheme: scheme });
-      for (const path of pages) {
-        await tab.goto(path);
-        await tab.locator('main h1').first().waitFor(WAIT);
-        await tab.waitForFunction(
-          () => !document.querySelector('main')?.textContent?.includes('Loading'),
-          undefined,
-          WAIT,
-        );
-        const where = `${path} at ${width} px, ${scheme}`;
-        problems.push(...(await overflowProblems(tab)).map((problem) => `${where}: ${problem}`));
-        problems.push(...(await contrastProblems(tab)).map((problem) => `${where}: ${problem}`));
-        if (scheme === 'light') {
-          problems.push(...(await keyboardProblems(tab)).map((problem) => `${where}: ${problem}`));
-        }
-      }
-      await tab.close();
-    }
-    expect(problems).toEqual([]);
+    expect(
+      await pageProblems(browser, pages, [
+        [1280, 'light', true],
+        [1280, 'dark', false],
+        [390, 'light', true],
+        [390, 'dark', false],
+      ]),
+    ).toEqual([]);
   }, 600_000);
 });

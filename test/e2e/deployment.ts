@@ -34,6 +34,18 @@ export function ensureDashboardBuilt(): void {
   );
 }
 
+/** A unit test that says it started, waits for the test to create `release` (at most 10 min), then passes. */
+export function waitingUnit(release: string): string {
+  return [
+    '#!/bin/sh',
+    'echo "slow unit test starting"',
+    'i=0',
+    `while [ ! -e '${release}' ]; do i=$((i+1)); [ $i -gt 6000 ] && exit 1; sleep 0.1; done`,
+    'echo "unit tests passed"',
+    '',
+  ].join('\n');
+}
+
 export interface Deployment {
   app: SluiceApp;
   url: string;
@@ -97,19 +109,20 @@ function tenantFile(options: DeploymentOptions): string {
       '      local:',
       '        config-projects:',
       '          - lab-config:',
-      '              include: [image, flavor, label, section, provider]',
+      '              include: [image, flavor, label, section, provider, semaphore]',
     );
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** `lab`: a local provider keeping one `small` node ready; `built` is an image its jobs would build. */
+/** `lab`: a local provider keeping one `small` node ready; `built` is an image its jobs would build; a semaphore. */
 const LAB_CONFIG = `- image: { name: host, type: cloud }
 - image: { name: built, type: zuul, description: Built by an image-build job }
 - flavor: { name: normal }
 - label: { name: small, image: host, flavor: normal, min-ready: 1 }
 - section: { name: lab-section, connection: nodes, images: [host, built], flavors: [normal] }
 - provider: { name: lab-nodes, section: lab-section, labels: [small] }
+- semaphore: { name: lab-lock, max: 2 }
 `;
 
 export async function startDeployment(options: DeploymentOptions = {}): Promise<Deployment> {

@@ -26,6 +26,17 @@ describe('launcher pages in a browser', () => {
   beforeAll(async () => {
     ensureDashboardBuilt();
     deployment = await startDeployment({ launcher: true });
+    // The test asks the launcher for nodes no job waits for; the scheduler would cancel such a
+    // fulfilment at once (docs/gating.md#windows-and-nodes). With the lab's result queue paused it
+    // stays fulfilled until the test gives the nodes back, as a job's would.
+    const paused = await fetch(`${deployment.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken(LAB)}` },
+      body: JSON.stringify({
+        query: `mutation { tenantStateSet(input: { tenant: "${LAB}", resultQueuePaused: true, reason: "e2e" }) { __typename } }`,
+      }),
+    });
+    expect(await paused.json()).toEqual({ data: { tenantStateSet: { __typename: 'TenantEventQueueState' } } });
     browser = await launchBrowser(deployment.url);
     page = await browser.open();
   }, 180_000);

@@ -5,6 +5,7 @@
  * order with a visible focus.
  */
 import type { Page } from 'playwright-core';
+import type { TestBrowser } from './browser';
 
 /** Elements (tag#id.class "text") whose box is wider than the viewport, making the page scroll sideways. */
 export async function overflowProblems(page: Page): Promise<string[]> {
@@ -40,6 +41,22 @@ export async function overflowProblems(page: Page): Promise<string[]> {
           `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? '').slice(0, 40)}"`,
       );
     return [`page is ${document.documentElement.scrollWidth} px wide in ${width} px`, ...culprits.slice(0, 3)];
+  });
+}
+
+/**
+ * Headings wider than the window, or whose text spills out of their box (a long name that does
+ * not wrap): even inside a box that scrolls sideways, a heading should fit the screen.
+ */
+export async function headingProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll<HTMLElement>('h1, h2, h3, h4')]
+      .filter((h) => h.getBoundingClientRect().width > width + 1 || h.scrollWidth > h.clientWidth + 1)
+      .map(
+        (h) =>
+          `${h.tagName.toLowerCase()} "${(h.textContent ?? '').slice(0, 40)}" is ${h.scrollWidth} px wide in ${width} px`,
+      );
   });
 }
 
@@ -189,4 +206,38 @@ export async function keyboardProblems(page: Page, maxStops = 400): Promise<stri
     [...reached],
   );
   return [...problems, ...missed];
+}
+
+/** A window the pages are checked in: width, colour scheme, and whether Tab is walked too. */
+export type View = readonly [width: number, scheme: 'light' | 'dark', keyboard: boolean];
+
+/**
+ * Every check above on each page in each view (a new tab per view; a page is checked once its
+ * `main h1` shows and nothing in `main` says "Loading"); each problem says where it is.
+ */
+export async function pageProblems(browser: TestBrowser, pages: string[], views: readonly View[]): Promise<string[]> {
+  const wait = { timeout: 60_000 };
+  const problems: string[] = [];
+  for (const [width, scheme, keyboard] of views) {
+    const tab = await browser.open(width);
+    await tab.emulateMedia({ colorScheme: scheme });
+    for (const at of pages) {
+      await tab.goto(at);
+      await tab.locator('main h1').first().waitFor(wait);
+      await tab.waitForFunction(
+        () => !document.querySelector('main')?.textContent?.includes('Loading'),
+        undefined,
+        wait,
+      );
+      const found = [
+        ...(await overflowProblems(tab)),
+        ...(await headingProblems(tab)),
+        ...(await contrastProblems(tab)),
+        ...(keyboard ? await keyboardProblems(tab) : []),
+      ];
+      problems.push(...found.map((problem) => `${at} at ${width} px, ${scheme}: ${problem}`));
+    }
+    await tab.close();
+  }
+  return problems;
 }

@@ -41,3 +41,21 @@ export function useUrlParams(): UrlParams {
 export function tenantPath(tenant: string, page: string): string {
   return `/t/${encodeURIComponent(tenant)}/${page}`;
 }
+
+/**
+ * A provider's name from its canonical name (`<url-quoted project>/<url-quoted name>`, what nodes
+ * carry), or the name itself.
+ */
+export function providerName(provider: string): string {
+  const last = provider.slice(provider.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+/** The page of a provider; `provider` is its name or canonical name. */
+export function providerPath(tenant: string, provider: string): string {
+  return tenantPath(tenant, `provider/${encodeURIComponent(providerName(provider))}`);
+}

@@ -149,6 +149,14 @@ export class PassRunner {
       for (const [outcome, ids] of byOutcome) {
         await this.events.markProcessed(ids, outcome, now, trx);
       }
+      const management = handled.filter((event) => event.category === 'management');
+      if (management.length > 0) {
+        // Before the pass's status delta, which is always its last (docs/live.md#the-delta-protocol).
+        ctx.publish({
+          type: 'management-events-processed',
+          events: management.map((event) => ({ eventId: event.id, outcome: outcomes.get(event.id) ?? 'ok' })),
+        });
+      }
       await this.state.save(trx, ctx, managers, layout);
       // Proven again at the commit: the lease is renewed from now, so a long pass leaves its
       // side effects a whole lease to run in (docs/operations.md#leadership-model).

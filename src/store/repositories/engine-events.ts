@@ -141,9 +141,18 @@ export class EngineEventRepository {
     return new Set(rows.map((row) => row.request_id).filter((id): id is string => id !== null));
   }
 
-  /** The outcome of one event, or null while it is pending (or unknown). */
-  async outcome(id: number, trx: Knex = this.knex): Promise<{ processed: boolean; outcome: string | null } | null> {
-    const row: EngineEventRow | undefined = await trx('engine_events').where({ id }).first();
+  /**
+   * The outcome of one event, or null when there is no such event (`managementOf`: only a
+   * management event of this tenant).
+   */
+  async outcome(
+    id: number,
+    trx: Knex = this.knex,
+    managementOf?: string,
+  ): Promise<{ processed: boolean; outcome: string | null } | null> {
+    const row: EngineEventRow | undefined = await trx('engine_events')
+      .where(managementOf === undefined ? { id } : { id, tenant: managementOf, category: 'management' })
+      .first();
     if (!row) {
       return null;
     }

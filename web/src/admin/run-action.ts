@@ -5,9 +5,11 @@ import { describeError, describeTypedError } from '../api/errors';
 export interface ActionOutcome {
   ok: boolean;
   message: string;
+  /** The queued management event (`ManagementEventAccepted.eventId`) of an accepted request. */
+  eventId?: number;
 }
 
-type Payload = { __typename: string; message?: string; field?: string | null } | null;
+type Payload = { __typename: string; message?: string; field?: string | null; eventId?: number } | null;
 
 /** `pick` returns the mutation's payload; a payload implementing Error is a typed failure. */
 export async function runAction<R, V>(
@@ -24,7 +26,7 @@ export async function runAction<R, V>(
     if (payload.__typename.endsWith('Error')) {
       return { ok: false, message: describeTypedError(payload) };
     }
-    return { ok: true, message: success };
+    return { ok: true, message: success, eventId: payload.eventId };
   } catch (err) {
     return { ok: false, message: describeError(err instanceof Error ? err : new RequestError(String(err))) };
   }

@@ -3,7 +3,9 @@ import { useState } from 'react';
 import { ActionButton, Outcome } from './action-button';
 import { runAction, type ActionOutcome } from './run-action';
 import { useIsAdmin } from './use-admin';
-import { EnqueueDocument, TenantStateSetDocument } from '../generated/graphql';
+import { useSubscription } from '../api/hooks';
+import { describeError } from '../api/errors';
+import { EnqueueDocument, ManagementEventOutcomeDocument, TenantStateSetDocument } from '../generated/graphql';
 import type { TenantQueueState } from '../status/status-store';
 
 export function TenantControls({ tenant, state }: { tenant: string; state: TenantQueueState | null }) {
@@ -52,28 +54,78 @@ export function TenantControls({ tenant, state }: { tenant: string; state: Tenan
   );
 }
 
+/** An enqueue the server accepted, waiting for what the scheduler makes of it. */
+interface PendingEnqueue {
+  eventId: number;
+  change: string;
+  pipeline: string;
+}
+
+/**
+ * Enqueue a change or ref. The mutation answers once the request is queued; the form then follows
+ * `managementEventOutcome` and says what the scheduler really did (enqueued, or why not: an
+ * unknown change, a refusal...).
+ */
 function EnqueueForm({ tenant }: { tenant: string }) {
   const [pipeline, setPipeline] = useState('');
   const [project, setProject] = useState('');
   const [change, setChange] = useState('');
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
+  const [pending, setPending] = useState<PendingEnqueue | null>(null);
+  useSubscription(
+    ManagementEventOutcomeDocument,
+    { tenant, eventId: pending?.eventId ?? 0 },
+    (data) => {
+      if (pending === null) {
+        return;
+      }
+      const result = data.managementEventOutcome;
+      setPending(null);
+      setOutcome(
+        result.succeeded
+          ? { ok: true, message: `${pending.change} enqueued into ${pending.pipeline}.` }
+          : {
+              ok: false,
+              message: `${pending.change} was not enqueued into ${pending.pipeline}: ${result.outcome.replace(/^error:\s*/, '')}.`,
+            },
+      );
+    },
+    {
+      skip: pending === null,
+      onError: (error) => {
+        setPending(null);
+        setOutcome({
+          ok: false,
+          message: `The enqueue was queued, but its outcome is unknown: ${describeError(error)}`,
+        });
+      },
+    },
+  );
   return (
     <form
       className="inline-form"
       aria-label="Enqueue a change"
       onSubmit={(event) => {
         event.preventDefault();
-        const isChange = /^\d+,\S+$/.test(change.trim());
+        const target = change.trim();
+        const isChange = /^\d+,\S+$/.test(target);
+        setPending(null);
+        setOutcome({ ok: true, message: 'Sending…' });
         void runAction(
           EnqueueDocument,
           {
             input: isChange
-              ? { tenant, pipeline, project, change: change.trim() }
-              : { tenant, pipeline, project, ref: change.trim() },
+              ? { tenant, pipeline, project, change: target }
+              : { tenant, pipeline, project, ref: target },
           },
           (data) => data.enqueue,
-          `${change} enqueued into ${pipeline}.`,
-        ).then(setOutcome);
+          `Enqueue of ${target} into ${pipeline} requested; waiting for the scheduler…`,
+        ).then((result) => {
+          setOutcome(result);
+          if (result.ok && result.eventId !== undefined) {
+            setPending({ eventId: result.eventId, change: target, pipeline });
+          }
+        });
       }}
     >
       <label>
@@ -91,7 +143,9 @@ function EnqueueForm({ tenant }: { tenant: string }) {
           placeholder="12,1 or refs/heads/master"
         />
       </label>
-      <button type="submit">Enqueue</button>
+      <button type="submit" disabled={pending !== null}>
+        Enqueue
+      </button>
       <Outcome outcome={outcome} />
     </form>
   );

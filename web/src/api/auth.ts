@@ -11,7 +11,8 @@ const listeners = new Set<() => void>();
 
 export function currentToken(): string | null {
   try {
-    return localStorage.getItem(TOKEN_KEY);
+    const stored = localStorage.getItem(TOKEN_KEY);
+    return stored === null ? null : normalizeToken(stored);
   } catch {
     return null;
   }
@@ -21,7 +22,7 @@ export function setToken(token: string | null): void {
   if (token === null) {
     localStorage.removeItem(TOKEN_KEY);
   } else {
-    localStorage.setItem(TOKEN_KEY, token.trim());
+    localStorage.setItem(TOKEN_KEY, normalizeToken(token));
   }
   listeners.forEach((listener) => listener());
 }
@@ -39,6 +40,19 @@ export function onTokenChange(listener: () => void): () => void {
     listeners.delete(listener);
     window.removeEventListener('storage', onStorage);
   };
+}
+
+/**
+ * The token in what a user pastes: surrounding space and quotes and an `Authorization` header's
+ * `Bearer ` prefix are left out (docs/gating.md prints tokens as `Bearer <jwt>`).
+ */
+export function normalizeToken(text: string): string {
+  return text
+    .trim()
+    .replace(/^authorization:\s*/i, '')
+    .replace(/^bearer\s+/i, '')
+    .replace(/^["']|["']$/g, '')
+    .trim();
 }
 
 export interface TokenClaims {

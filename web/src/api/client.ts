@@ -25,18 +25,25 @@ export class RequestError extends Error {
   }
 }
 
-function authHeaders(): Record<string, string> {
-  const token = currentToken();
+function authHeaders(token: string | null): Record<string, string> {
   return token === null ? {} : { authorization: `Bearer ${token}` };
 }
 
-/** Run a query or mutation; resolves with its data, rejects with a RequestError. */
-export async function request<R, V>(document: Document<R, V>, variables: V, signal?: AbortSignal): Promise<R> {
+/**
+ * Run a query or mutation with the signed-in token (or `token`, to try one before keeping it);
+ * resolves with its data, rejects with a RequestError.
+ */
+export async function request<R, V>(
+  document: Document<R, V>,
+  variables: V,
+  signal?: AbortSignal,
+  token: string | null = currentToken(),
+): Promise<R> {
   let response: Response;
   try {
     response = await fetch('/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...authHeaders() },
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...authHeaders(token) },
       body: JSON.stringify({ query: document.toString(), variables }),
       signal,
     });

@@ -3,7 +3,8 @@ import { RequestError } from './client';
 
 const BY_CODE: Record<string, string> = {
   UNAUTHENTICATED: 'You need to sign in for this (or your token has expired).',
-  FORBIDDEN: 'Your token does not allow this: you are not an admin of this tenant.',
+  FORBIDDEN:
+    'Permission denied: this needs access your sign-in does not give (an admin action, or a tenant you may not read).',
   NETWORK: 'The server cannot be reached. The dashboard keeps trying.',
   RATE_LIMITED: 'Too many control requests in a short time: wait a moment and try again.',
   BUILD_NOT_STARTED: 'The build has not started yet.',

@@ -50,7 +50,14 @@ export function JobGraphPicture({ tenant, jobs }: { tenant: string; jobs: GraphJ
   const height = Math.max(...columns.map((c) => c.length)) * (BOX_H + GAP_Y) - GAP_Y;
   return (
     <figure className="graph">
-      <svg viewBox={`-2 -2 ${width + 4} ${height + 4}`} role="img" aria-label="Job graph">
+      {/* Drawn at its own size (narrower windows scale it down): text stays at body size. */}
+      <svg
+        viewBox={`-2 -2 ${width + 4} ${height + 4}`}
+        width={width + 4}
+        height={height + 4}
+        role="img"
+        aria-label="Job graph"
+      >
         {jobs.flatMap((job) =>
           job.dependencies
             .filter((dep) => position.has(dep.name))

@@ -10,6 +10,8 @@ export interface FilterField {
   label: string;
   /** Offered values (a select); free text otherwise. */
   options?: string[];
+  /** A yes/no filter: `1`/`true` and `0`/`false` in the URL (the reference sends 1 and 0). */
+  boolean?: boolean;
   placeholder?: string;
 }
 
@@ -18,19 +20,19 @@ const VISIBLE = 5;
 
 export function ListFilters({ fields }: { fields: FilterField[] }) {
   const params = useUrlParams();
-  const initial = () => Object.fromEntries(fields.map((f) => [f.name, params.all(f.name).join(', ')]));
+  const initial = () => Object.fromEntries(fields.map((f) => [f.name, shown(f, params.all(f.name))]));
   const [draft, setDraft] = useState<Record<string, string>>(initial);
   useEffect(() => setDraft(initial()), [params]);
   const active = fields.some((f) => params.get(f.name) !== null);
   const renderField = (field: FilterField) => (
     <label key={field.name}>
       {field.label}
-      {field.options ? (
+      {field.options || field.boolean ? (
         <select value={draft[field.name] ?? ''} onChange={(e) => setDraft({ ...draft, [field.name]: e.target.value })}>
           <option value="">any</option>
-          {field.options.map((o) => (
-            <option key={o} value={o}>
-              {o}
+          {selectOptions(field, draft[field.name] ?? '').map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
             </option>
           ))}
         </select>
@@ -77,6 +79,29 @@ export function ListFilters({ fields }: { fields: FilterField[] }) {
       )}
     </form>
   );
+}
+
+/** The form's text for a field's URL values: a yes/no filter as `true`/`false`, a list joined by commas. */
+function shown(field: FilterField, values: string[]): string {
+  if (field.boolean) {
+    const value = bool(values[0] ?? null);
+    return value === undefined ? (values[0] ?? '') : String(value);
+  }
+  return values.join(', ');
+}
+
+/**
+ * A select's choices as [value, label]; a value the URL holds that is not among them (several
+ * results, another spelling) is offered too, so the form always shows the filter in force.
+ */
+function selectOptions(field: FilterField, current: string): Array<[string, string]> {
+  const choices: Array<[string, string]> = field.boolean
+    ? [
+        ['true', 'yes'],
+        ['false', 'no'],
+      ]
+    : (field.options ?? []).map((o) => [o, o]);
+  return current === '' || choices.some(([value]) => value === current) ? choices : [...choices, [current, current]];
 }
 
 export const PAGE_SIZES = [20, 50, 100, 200];

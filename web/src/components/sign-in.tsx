@@ -3,7 +3,8 @@
  * (authorization code with PKCE). Shows who is signed in and whether they administer the tenant.
  */
 import { useState } from 'react';
-import { setToken, startOidcLogin, tokenClaims } from '../api/auth';
+import { normalizeToken, setToken, startOidcLogin, tokenClaims } from '../api/auth';
+import { checkToken, rememberVerdict, useTokenVerdict } from '../api/token-check';
 import { useQuery, useToken } from '../api/hooks';
 import { DeploymentInfoDocument, TenantCapabilitiesDocument } from '../generated/graphql';
 import { useIsAdmin } from '../admin/use-admin';
@@ -13,6 +14,8 @@ export function SignIn({ tenant }: { tenant?: string }) {
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const verdict = useTokenVerdict();
   const info = useQuery(DeploymentInfoDocument, {});
   const capabilities = useQuery(TenantCapabilitiesDocument, { tenant: tenant ?? '' }, tenant === undefined);
   const realms = info.data?.info.capabilities.auth.realms ?? [];
@@ -32,6 +35,11 @@ export function SignIn({ tenant }: { tenant?: string }) {
         <button type="button" onClick={() => setToken(null)}>
           Sign out
         </button>
+        {verdict?.accepted === false && (
+          <span className="error-inline" role="alert">
+            {verdict.reason}
+          </span>
+        )}
       </div>
     );
   }
@@ -66,14 +74,25 @@ export function SignIn({ tenant }: { tenant?: string }) {
           className="token-form"
           onSubmit={(event) => {
             event.preventDefault();
-            if (tokenClaims(draft.trim()) === null) {
+            const pasted = normalizeToken(draft);
+            if (tokenClaims(pasted) === null) {
               setFailure('That is not a JSON Web Token (three base64url parts separated by dots).');
               return;
             }
             setFailure(null);
-            setToken(draft.trim());
-            setDraft('');
-            setOpen(false);
+            setChecking(true);
+            // The server says whether it takes the token before the page keeps it.
+            void checkToken(pasted).then((answer) => {
+              setChecking(false);
+              if (!answer.accepted) {
+                setFailure(answer.reason);
+                return;
+              }
+              rememberVerdict(pasted, answer);
+              setToken(pasted);
+              setDraft('');
+              setOpen(false);
+            });
           }}
         >
           <label htmlFor="token-input">Token</label>
@@ -83,9 +102,11 @@ export function SignIn({ tenant }: { tenant?: string }) {
             autoComplete="off"
             value={draft}
             onChange={(event) => setDraft(event.target.value)}
-            placeholder="eyJ…"
+            placeholder="eyJ… or Bearer eyJ…"
           />
-          <button type="submit">Use token</button>
+          <button type="submit" disabled={checking}>
+            Use token
+          </button>
         </form>
       )}
     </div>

@@ -111,6 +111,30 @@ export type BuildStatus =
   /** Started and without a result yet. */
   | 'RUNNING';
 
+/** Filters of build times; every field is optional. Values are exact (no wildcards); values of one field are OR'ed, fields AND'ed. */
+export type BuildTimeFilter = {
+  /** Branch of the build's ref. */
+  branch?: Array<string> | null | undefined;
+  /** Builds that ended at or before this time (REST `end_time`). */
+  endTimeMax?: string | null | undefined;
+  /** Builds that ended at or after this time (REST `start_time`). */
+  endTimeMin?: string | null | undefined;
+  /** Not these results. */
+  excludeResult?: Array<BuildResult> | null | undefined;
+  /** Only final builds (true) or only retried builds (false). */
+  final?: boolean | null | undefined;
+  /** Job names. */
+  jobName?: Array<string> | null | undefined;
+  /** Pipeline of the buildset. */
+  pipeline?: Array<string> | null | undefined;
+  /** Project of the build's ref: its name (`org/project`) or canonical name. */
+  project?: Array<string> | null | undefined;
+  /** Git ref of the build's ref. */
+  ref?: Array<string> | null | undefined;
+  /** Only these results. */
+  result?: Array<BuildResult> | null | undefined;
+};
+
 /** Filters of a buildset list; every field is optional. Values of one field are OR'ed, fields are AND'ed. Ref conditions (project, branch, change, patchset, ref, newrev) must hold for one ref of the buildset. */
 export type BuildsetFilter = {
   /** Branch of one of the buildset's refs; `*` is a wildcard (`*ster`). */
@@ -271,6 +295,17 @@ export type ImageType =
   | 'CLOUD'
   /** Built by an image-build job of the tenant and uploaded to provider endpoints. */
   | 'ZUUL';
+
+/** Life of an upload of an image build artifact to a provider endpoint. */
+export type ImageUploadState =
+  /** Being deleted. */
+  | 'DELETING'
+  /** Waiting to be uploaded. */
+  | 'PENDING'
+  /** Uploaded and usable by the provider. */
+  | 'READY'
+  /** Being uploaded. */
+  | 'UPLOADING';
 
 /** Why an item does not run jobs yet. */
 export type ItemWaitReason =
@@ -553,6 +588,14 @@ export type ImageBuildMutation = { imageBuild:
     | { __typename: 'NotFoundError', message: string }
    };
 
+export type ManagementEventOutcomeSubscriptionVariables = Exact<{
+  tenant: string;
+  eventId: number;
+}>;
+
+
+export type ManagementEventOutcomeSubscription = { managementEventOutcome: { eventId: number, succeeded: boolean, outcome: string } };
+
 export type AutoholdFieldsFragment = { id: string, project: string, job: string, refFilter: string, reason: string, maxCount: number, currentCount: number, nodeExpiration: number, created: string, expired: string | null, nodes: Array<{ build: string, nodes: Array<string> }> };
 
 export type AutoholdsQueryVariables = Exact<{
@@ -627,6 +670,32 @@ export type BuildConsoleSubscriptionVariables = Exact<{
 
 
 export type BuildConsoleSubscription = { consoleLog: { lines: Array<{ seq: number, text: string }> } };
+
+export type BuildHeaderQueryVariables = Exact<{
+  tenant: string;
+  uuid: string;
+}>;
+
+
+export type BuildHeaderQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', build:
+        | { __typename: 'Build', uuid: string, jobName: string, pipeline: string, result: BuildResult | null, status: BuildStatus, ref: { project: string, branch: string | null, change: number | null, patchset: string | null, ref: string, refUrl: string | null, newrev: string | null, oldrev: string | null } | null }
+        | { __typename: 'NotFoundError', message: string }
+       | null }
+   | null };
+
+export type BuildTimesChartQueryVariables = Exact<{
+  tenant: string;
+  filter?: BuildTimeFilter | null | undefined;
+  first?: number | null | undefined;
+}>;
+
+
+export type BuildTimesChartQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', buildTimes: { nodes: Array<{ uuid: string, jobName: string, startTime: string | null, endTime: string, duration: number | null, result: BuildResult, project: string | null, branch: string | null, pipeline: string }> } }
+   | null };
 
 export type BuildsetRowFieldsFragment = { uuid: string, pipeline: string, result: BuildsetResult | null, status: BuildsetStatus, createdAt: string, firstBuildStartTime: string | null, lastBuildEndTime: string | null, refs: Array<{ project: string, branch: string | null, change: number | null, patchset: string | null, ref: string, refUrl: string | null, newrev: string | null, oldrev: string | null }> };
 
@@ -757,6 +826,35 @@ export type SemaphoresQuery = { tenant:
     | { __typename: 'Tenant', semaphores: Array<{ name: string, max: number, global: boolean, holders: { count: number, otherTenants: number } }> }
    | null };
 
+export type FreezeJobQueryVariables = Exact<{
+  tenant: string;
+  pipeline: string;
+  project: string;
+  branch?: string | null | undefined;
+  job: string;
+}>;
+
+
+export type FreezeJobQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', freezeJob:
+        | { __typename: 'FrozenJob', name: string, description: string | null, parent: string | null, inheritancePath: Array<string>, voting: boolean, attempts: number, timeout: number | null, tags: Array<string>, childJobs: Array<string>, parameters: unknown, nodeset: { name: string, nodes: Array<{ name: string, label: string }> }, dependencies: Array<{ name: string, soft: boolean }>, semaphores: Array<{ name: string, resourcesFirst: boolean }>, sourceContext: { project: string, branch: string, path: string } }
+        | { __typename: 'InvalidInputError', message: string }
+        | { __typename: 'JobGraphError', message: string }
+        | { __typename: 'NotFoundError', message: string }
+       | null }
+   | null };
+
+export type SemaphoreDetailQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type SemaphoreDetailQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', semaphores: Array<{ name: string, max: number, global: boolean, holders: { count: number, otherTenants: number, thisTenant: Array<{ buildsetUuid: string, jobName: string, acquired: string }> } }>, jobs: Array<{ name: string, variants: Array<{ branches: Array<string> | null, semaphores: Array<{ name: string }> }> }> }
+   | null };
+
 export type LabelsQueryVariables = Exact<{
   tenant: string;
 }>;
@@ -824,6 +922,18 @@ export type NodesetRequestEventsSubscription = { nodesetRequestEvents:
     | { __typename: 'NodesetRequestChanged', uuid: string, totalCount: number, record: { uuid: string, databaseId: number, state: NodesetRequestState, stateTime: string, requestTime: string, labels: Array<string>, jobName: string | null, pipelineName: string | null, project: string | null, buildsetUuid: string | null, failureReason: string | null } | null }
     | { __typename: 'NodesetRequestsSnapshot', totalCount: number, records: Array<{ uuid: string, databaseId: number, state: NodesetRequestState, stateTime: string, requestTime: string, labels: Array<string>, jobName: string | null, pipelineName: string | null, project: string | null, buildsetUuid: string | null, failureReason: string | null }> }
    };
+
+export type ImageDetailFieldsFragment = { name: string, type: ImageType, description: string | null, branch: string, canonicalName: string, projectCanonicalName: string, sourceContext: { project: string, branch: string, path: string }, buildArtifacts: Array<{ uuid: string, buildUuid: string | null, buildTenant: boolean, format: string, state: ImageBuildArtifactState | null, stateTime: string, timestamp: string, validated: boolean, url: string | null, uploads: Array<{ uuid: string, endpointName: string, state: ImageUploadState, stateTime: string, externalId: string | null, validated: boolean }> }> };
+
+export type LauncherDetailQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type LauncherDetailQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', providers: Array<{ name: string, canonicalName: string, connection: string | null, section: string, sourceContext: { project: string, branch: string, path: string }, labels: Array<{ name: string, image: string, flavor: string, minReady: number, description: string | null }>, images: Array<{ name: string }>, flavors: Array<{ name: string, description: string | null }> }>, images: Array<{ name: string, type: ImageType, description: string | null, branch: string, canonicalName: string, projectCanonicalName: string, sourceContext: { project: string, branch: string, path: string }, buildArtifacts: Array<{ uuid: string, buildUuid: string | null, buildTenant: boolean, format: string, state: ImageBuildArtifactState | null, stateTime: string, timestamp: string, validated: boolean, url: string | null, uploads: Array<{ uuid: string, endpointName: string, state: ImageUploadState, stateTime: string, externalId: string | null, validated: boolean }> }> }> }
+   | null };
 
 export type StatusEstimateFieldsFragment = { kind: EstimateKind, project: string, branch: string | null, name: string, estimate: { basis: EstimateBasis, runs: number, successes: number, failures: number, quantiles: Array<number> | null, failureQuantiles: Array<number> | null, failureProbability: number, retryProbability: number } };
 
@@ -954,6 +1064,16 @@ export type TenantAccessQueryVariables = Exact<{
 
 
 export type TenantAccessQuery = { authorizations:
+    | { __typename: 'Authorizations', admin: boolean }
+    | { __typename: 'NotFoundError' }
+   };
+
+export type TokenCheckQueryVariables = Exact<{
+  tenant?: string | null | undefined;
+}>;
+
+
+export type TokenCheckQuery = { authorizations:
     | { __typename: 'Authorizations', admin: boolean }
     | { __typename: 'NotFoundError' }
    };
@@ -1100,6 +1220,40 @@ export const NodesetRequestFieldsFragmentDoc = new TypedDocumentString(`
   failureReason
 }
     `, {"fragmentName":"NodesetRequestFields"}) as unknown as TypedDocumentString<NodesetRequestFieldsFragment, unknown>;
+export const ImageDetailFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ImageDetailFields on Image {
+  name
+  type
+  description
+  branch
+  canonicalName
+  projectCanonicalName
+  sourceContext {
+    project
+    branch
+    path
+  }
+  buildArtifacts {
+    uuid
+    buildUuid
+    buildTenant
+    format
+    state
+    stateTime
+    timestamp
+    validated
+    url
+    uploads {
+      uuid
+      endpointName
+      state
+      stateTime
+      externalId
+      validated
+    }
+  }
+}
+    `, {"fragmentName":"ImageDetailFields"}) as unknown as TypedDocumentString<ImageDetailFieldsFragment, unknown>;
 export const StatusEstimateFieldsFragmentDoc = new TypedDocumentString(`
     fragment StatusEstimateFields on StatusEstimate {
   kind
@@ -1474,6 +1628,15 @@ export const ImageBuildDocument = new TypedDocumentString(`
     field
   }
 }`) as unknown as TypedDocumentString<ImageBuildMutation, ImageBuildMutationVariables>;
+export const ManagementEventOutcomeDocument = new TypedDocumentString(`
+    subscription ManagementEventOutcome($tenant: String!, $eventId: Int!) {
+  managementEventOutcome(tenant: $tenant, eventId: $eventId) {
+    eventId
+    succeeded
+    outcome
+  }
+}
+    `) as unknown as TypedDocumentString<ManagementEventOutcomeSubscription, ManagementEventOutcomeSubscriptionVariables>;
 export const AutoholdsDocument = new TypedDocumentString(`
     query Autoholds($tenant: String!) {
   tenant(name: $tenant) {
@@ -1721,6 +1884,68 @@ export const BuildConsoleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<BuildConsoleSubscription, BuildConsoleSubscriptionVariables>;
+export const BuildHeaderDocument = new TypedDocumentString(`
+    query BuildHeader($tenant: String!, $uuid: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      build(uuid: $uuid) {
+        __typename
+        ... on Error {
+          message
+        }
+        ... on Build {
+          uuid
+          jobName
+          pipeline
+          result
+          status
+          ref {
+            ...RefFields
+          }
+        }
+      }
+    }
+  }
+}
+    fragment RefFields on Ref {
+  project
+  branch
+  change
+  patchset
+  ref
+  refUrl
+  newrev
+  oldrev
+}`) as unknown as TypedDocumentString<BuildHeaderQuery, BuildHeaderQueryVariables>;
+export const BuildTimesChartDocument = new TypedDocumentString(`
+    query BuildTimesChart($tenant: String!, $filter: BuildTimeFilter, $first: Int) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      buildTimes(filter: $filter, first: $first) {
+        nodes {
+          uuid
+          jobName
+          startTime
+          endTime
+          duration
+          result
+          project
+          branch
+          pipeline
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BuildTimesChartQuery, BuildTimesChartQueryVariables>;
 export const BuildsetsDocument = new TypedDocumentString(`
     query Buildsets($tenant: String!, $filter: BuildsetFilter, $first: Int, $after: String, $offset: Int) {
   tenant(name: $tenant) {
@@ -2092,6 +2317,91 @@ export const SemaphoresDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<SemaphoresQuery, SemaphoresQueryVariables>;
+export const FreezeJobDocument = new TypedDocumentString(`
+    query FreezeJob($tenant: String!, $pipeline: String!, $project: String!, $branch: String, $job: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      freezeJob(pipeline: $pipeline, project: $project, branch: $branch, job: $job) {
+        __typename
+        ... on Error {
+          message
+        }
+        ... on FrozenJob {
+          name
+          description
+          parent
+          inheritancePath
+          voting
+          attempts
+          timeout
+          tags
+          childJobs
+          nodeset {
+            name
+            nodes {
+              name
+              label
+            }
+          }
+          dependencies {
+            name
+            soft
+          }
+          semaphores {
+            name
+            resourcesFirst
+          }
+          sourceContext {
+            project
+            branch
+            path
+          }
+          parameters
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<FreezeJobQuery, FreezeJobQueryVariables>;
+export const SemaphoreDetailDocument = new TypedDocumentString(`
+    query SemaphoreDetail($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      semaphores {
+        name
+        max
+        global
+        holders {
+          count
+          otherTenants
+          thisTenant {
+            buildsetUuid
+            jobName
+            acquired
+          }
+        }
+      }
+      jobs {
+        name
+        variants {
+          branches
+          semaphores {
+            name
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SemaphoreDetailQuery, SemaphoreDetailQueryVariables>;
 export const LabelsDocument = new TypedDocumentString(`
     query Labels($tenant: String!) {
   tenant(name: $tenant) {
@@ -2245,6 +2555,77 @@ export const NodesetRequestEventsDocument = new TypedDocumentString(`
   buildsetUuid
   failureReason
 }`) as unknown as TypedDocumentString<NodesetRequestEventsSubscription, NodesetRequestEventsSubscriptionVariables>;
+export const LauncherDetailDocument = new TypedDocumentString(`
+    query LauncherDetail($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      providers {
+        name
+        canonicalName
+        connection
+        section
+        sourceContext {
+          project
+          branch
+          path
+        }
+        labels {
+          name
+          image
+          flavor
+          minReady
+          description
+        }
+        images {
+          name
+        }
+        flavors {
+          name
+          description
+        }
+      }
+      images {
+        ...ImageDetailFields
+      }
+    }
+  }
+}
+    fragment ImageDetailFields on Image {
+  name
+  type
+  description
+  branch
+  canonicalName
+  projectCanonicalName
+  sourceContext {
+    project
+    branch
+    path
+  }
+  buildArtifacts {
+    uuid
+    buildUuid
+    buildTenant
+    format
+    state
+    stateTime
+    timestamp
+    validated
+    url
+    uploads {
+      uuid
+      endpointName
+      state
+      stateTime
+      externalId
+      validated
+    }
+  }
+}`) as unknown as TypedDocumentString<LauncherDetailQuery, LauncherDetailQueryVariables>;
 export const StatusSnapshotDocument = new TypedDocumentString(`
     query StatusSnapshot($tenant: String!) {
   tenant(name: $tenant) {
@@ -2654,3 +3035,13 @@ export const TenantAccessDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TenantAccessQuery, TenantAccessQueryVariables>;
+export const TokenCheckDocument = new TypedDocumentString(`
+    query TokenCheck($tenant: String) {
+  authorizations(tenant: $tenant) {
+    __typename
+    ... on Authorizations {
+      admin
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TokenCheckQuery, TokenCheckQueryVariables>;

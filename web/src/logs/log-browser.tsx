@@ -18,39 +18,7 @@ import {
   type LogEntry,
   type LogManifest,
 } from './manifest';
-
-type Loaded<T> = { value: T } | { error: string } | undefined;
-
-/** GET `url` and turn the answer into T; errors become words. */
-function useFetched<T>(url: string | null, read: (response: Response) => Promise<T>): Loaded<T> {
-  const [state, setState] = useState<Loaded<T>>(undefined);
-  useEffect(() => {
-    if (url === null) {
-      setState(undefined);
-      return;
-    }
-    const controller = new AbortController();
-    setState(undefined);
-    fetch(url, { signal: controller.signal })
-      .then(async (response) => {
-        if (!response.ok) {
-          throw new Error(`the log server answered HTTP ${response.status}`);
-        }
-        return read(response);
-      })
-      .then(
-        (value) => setState({ value }),
-        (err: unknown) => {
-          if (!controller.signal.aborted) {
-            setState({ error: err instanceof Error ? err.message : String(err) });
-          }
-        },
-      );
-    return () => controller.abort();
-    // `read` is a stable module-level function at every call site.
-  }, [url]);
-  return state;
-}
+import { useFetched } from './fetched';
 
 async function readManifest(response: Response): Promise<LogManifest> {
   const manifest = parseManifest(await response.json());

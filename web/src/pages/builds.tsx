@@ -43,9 +43,9 @@ const FIELDS = [
   { name: 'newrev', label: 'New revision' },
   { name: 'uuid', label: 'Build uuid' },
   { name: 'nodeset', label: 'Nodeset' },
-  { name: 'voting', label: 'Voting', options: ['true', 'false'] },
-  { name: 'held', label: 'Held', options: ['true', 'false'] },
-  { name: 'complete', label: 'Complete', options: ['true', 'false'] },
+  { name: 'voting', label: 'Voting', boolean: true },
+  { name: 'held', label: 'Held', boolean: true },
+  { name: 'complete', label: 'Complete', boolean: true },
 ];
 
 export default function BuildsPage({ tenant }: { tenant: string }) {
@@ -63,7 +63,12 @@ export default function BuildsPage({ tenant }: { tenant: string }) {
       newrev: list(params.all('newrev')),
       uuid: list(params.all('uuid')),
       nodeset: list(params.all('nodeset')),
-      result: list(params.all('result').filter((r): r is BuildResult => (BUILD_RESULTS as string[]).includes(r))),
+      result: list(
+        params
+          .all('result')
+          .map((r) => r.toUpperCase())
+          .filter((r): r is BuildResult => (BUILD_RESULTS as string[]).includes(r)),
+      ),
       voting: bool(params.get('voting')),
       held: bool(params.get('held')),
       complete: bool(params.get('complete')),

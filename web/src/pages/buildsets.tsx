@@ -35,7 +35,7 @@ const FIELDS = [
   { name: 'ref', label: 'Ref' },
   { name: 'newrev', label: 'New revision' },
   { name: 'uuid', label: 'Buildset uuid' },
-  { name: 'complete', label: 'Complete', options: ['true', 'false'] },
+  { name: 'complete', label: 'Complete', boolean: true },
 ];
 
 export function useBuildsetFilter(): BuildsetFilter {
@@ -50,7 +50,12 @@ export function useBuildsetFilter(): BuildsetFilter {
       ref: list(params.all('ref')),
       newrev: list(params.all('newrev')),
       uuid: list(params.all('uuid')),
-      result: list(params.all('result').filter((r): r is BuildsetResult => (RESULTS as string[]).includes(r))),
+      result: list(
+        params
+          .all('result')
+          .map((r) => r.toUpperCase())
+          .filter((r): r is BuildsetResult => (RESULTS as string[]).includes(r)),
+      ),
       complete: bool(params.get('complete')),
     }),
     [params],

@@ -1,10 +1,11 @@
 /** `/t/{tenant}/config-errors` and `/t/{tenant}/semaphores`. */
+import { Link } from 'wouter';
 import { useQuery } from '../api/hooks';
 import { Empty, PageTitle } from '../components/common';
 import { Pager, paging } from '../components/list-filters';
 import { TenantData } from '../components/tenant-data';
 import { ConfigErrorsDocument, SemaphoresDocument } from '../generated/graphql';
-import { useUrlParams } from '../url';
+import { tenantPath, useUrlParams } from '../url';
 
 export function ConfigErrorsPage({ tenant }: { tenant: string }) {
   const params = useUrlParams();
@@ -74,7 +75,7 @@ export function SemaphoresPage({ tenant }: { tenant: string }) {
                 {t.semaphores.map((s) => (
                   <tr key={s.name}>
                     <th scope="row" data-label="Semaphore">
-                      {s.name}
+                      <Link href={tenantPath(tenant, `semaphore/${encodeURIComponent(s.name)}`)}>{s.name}</Link>
                     </th>
                     <td data-label="Held">
                       {s.holders.count}

@@ -17,14 +17,18 @@ const BLOCK = 500;
 /** Lines kept in the page; older ones are dropped from view (the full log stays in job-output.txt). */
 const MAX_LINES = 50_000;
 
-/** `status` is the build's status: the stream starts again when it changes (a queued build's log starts when it runs). */
+/**
+ * `status` is the build's status: the stream starts again when it changes (a queued build's log
+ * starts when it runs). "Follow" keeps the end of the log in view inside the console's own box
+ * (never by scrolling the page); it starts on for a running build, off for a finished one.
+ */
 export function Console({ tenant, uuid, status }: { tenant: string; uuid: string; status: string }) {
   const running = status !== 'COMPLETED';
   const [lines, setLines] = useState<Line[]>([]);
   const [state, setState] = useState<'streaming' | 'ended' | 'error'>('streaming');
   const [error, setError] = useState<RequestError | null>(null);
-  const [follow, setFollow] = useState(true);
-  const bottom = useRef<HTMLDivElement>(null);
+  const [follow, setFollow] = useState(running);
+  const box = useRef<HTMLPreElement>(null);
   const last = useRef(0);
   useEffect(() => {
     setState('streaming');
@@ -53,8 +57,8 @@ export function Console({ tenant, uuid, status }: { tenant: string; uuid: string
     );
   }, [tenant, uuid, status]);
   useEffect(() => {
-    if (follow) {
-      bottom.current?.scrollIntoView?.({ block: 'end' });
+    if (follow && box.current !== null) {
+      box.current.scrollTop = box.current.scrollHeight;
     }
   }, [lines, follow]);
   const blocks: Line[][] = [];
@@ -73,11 +77,10 @@ export function Console({ tenant, uuid, status }: { tenant: string; uuid: string
         </label>
       </header>
       {error !== null && <p className="error-box">{describeError(error)}</p>}
-      <pre className="console-text" tabIndex={0} aria-label="Console output">
+      <pre className="console-text" tabIndex={0} aria-label="Console output" ref={box}>
         {blocks.map((block) => (
           <ConsoleBlock key={block[0].seq} lines={block} />
         ))}
-        <div ref={bottom} />
       </pre>
     </section>
   );

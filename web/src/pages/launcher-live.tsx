@@ -3,6 +3,7 @@
  * records kept live by `nodeEvents` and `nodesetRequestEvents` (the page first, then each
  * change; docs/dashboard.md#live-updates-and-reconnection). Nothing polls.
  */
+import { Link } from 'wouter';
 import { useLiveList, type ListEvent } from '../api/live-list';
 import { ErrorBox, Loading, PageTitle } from '../components/common';
 import { Pager, paging } from '../components/list-filters';
@@ -20,7 +21,7 @@ import {
   type NodesetRequestEventsSubscription,
   type NodesetRequestFieldsFragment,
 } from '../generated/graphql';
-import { useUrlParams } from '../url';
+import { providerName, providerPath, useUrlParams } from '../url';
 
 function nodeEvent(data: NodeEventsSubscription): ListEvent<NodeFieldsFragment> {
   const event = data.nodeEvents;
@@ -61,7 +62,7 @@ export function NodesPage({ tenant }: { tenant: string }) {
               cells: [
                 <code>{n.uuid.slice(0, 12)}</code>,
                 n.label,
-                n.provider ?? '',
+                n.provider ? <Link href={providerPath(tenant, n.provider)}>{providerName(n.provider)}</Link> : '',
                 <span data-node-state={n.state}>{n.state}</span>,
                 formatTime(n.stateTime),
                 n.host ?? '',

@@ -1,4 +1,5 @@
 /** Launcher pages read once per visit: labels, providers, images (with image build), flavors. Nodes and nodeset requests are live: launcher-live.tsx. */
+import { Link } from 'wouter';
 import { useQuery } from '../api/hooks';
 import { PageTitle } from '../components/common';
 import { Table } from '../components/table';
@@ -14,6 +15,7 @@ import {
   LabelsDocument,
   ProvidersDocument,
 } from '../generated/graphql';
+import { providerPath, tenantPath } from '../url';
 
 export function LabelsPage({ tenant }: { tenant: string }) {
   const { data, error } = useQuery(LabelsDocument, { tenant });
@@ -47,7 +49,7 @@ export function ProvidersPage({ tenant }: { tenant: string }) {
             rows={t.providers.map((p) => ({
               key: p.canonicalName,
               cells: [
-                p.name,
+                <Link href={providerPath(tenant, p.name)}>{p.name}</Link>,
                 p.connection ?? '',
                 p.section,
                 p.labels.map((l) => l.name).join(', '),
@@ -75,7 +77,7 @@ export function ImagesPage({ tenant }: { tenant: string }) {
             rows={t.images.map((i) => ({
               key: i.name,
               cells: [
-                i.name,
+                <Link href={tenantPath(tenant, `image/${encodeURIComponent(i.name)}`)}>{i.name}</Link>,
                 i.type,
                 i.projectCanonicalName,
                 i.buildArtifacts.map((a) => `${a.format} ${a.state ?? ''} ${formatTime(a.timestamp)}`).join('; '),

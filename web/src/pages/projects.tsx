@@ -154,5 +154,24 @@ function FrozenGraph({
   if (graph?.__typename !== 'JobGraph') {
     return <ErrorBox error={graph && 'message' in graph ? graph.message : 'No job graph'} />;
   }
-  return <JobGraphPicture tenant={tenant} jobs={graph.jobs} />;
+  const query = (job: string, jobParam: string) =>
+    new URLSearchParams({ pipeline, project, branch, [jobParam]: job }).toString();
+  const links = (page: string, jobParam: string) =>
+    graph.jobs.map((job, i) => (
+      <span key={job.name}>
+        {i > 0 && ', '}
+        <Link href={tenantPath(tenant, `${page}?${query(job.name, jobParam)}`)}>{job.name}</Link>
+      </span>
+    ));
+  return (
+    <>
+      <JobGraphPicture tenant={tenant} jobs={graph.jobs} />
+      {graph.jobs.length > 0 && (
+        <p className="muted small">
+          Each job as it would run here: {links('freeze-job', 'job')}. Their build times: {links('runtime', 'job_name')}
+          .
+        </p>
+      )}
+    </>
+  );
 }

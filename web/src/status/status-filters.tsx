@@ -17,7 +17,8 @@ export function itemMatcher(filter: { project: string; change: string; owner: st
     );
 }
 
-export function StatusFilters({ pipelines, signedIn }: { pipelines: string[]; signedIn: boolean }) {
+/** `pipelines`: the pipeline choice, or null on a one-pipeline page. */
+export function StatusFilters({ pipelines, signedIn }: { pipelines: string[] | null; signedIn: boolean }) {
   const params = useUrlParams();
   const [project, setProject] = useState(params.get('project') ?? '');
   const [change, setChange] = useState(params.get('change') ?? '');
@@ -47,17 +48,19 @@ export function StatusFilters({ pipelines, signedIn }: { pipelines: string[]; si
           inputMode="numeric"
         />
       </label>
-      <label>
-        Pipeline
-        <select value={params.get('pipeline') ?? ''} onChange={(e) => params.set({ pipeline: e.target.value })}>
-          <option value="">all</option>
-          {pipelines.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      {pipelines !== null && (
+        <label>
+          Pipeline
+          <select value={params.get('pipeline') ?? ''} onChange={(e) => params.set({ pipeline: e.target.value })}>
+            <option value="">all</option>
+            {pipelines.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {signedIn && (
         <label className="checkbox">
           <input

@@ -4,6 +4,7 @@
  * the items it changed. Filters (project, pipeline, change, "my changes") live in the URL.
  */
 import { memo, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { Link } from 'wouter';
 import { useToken } from '../api/hooks';
 import { tokenClaims } from '../api/auth';
 import { ErrorBox, Loading, PageTitle } from '../components/common';
@@ -14,7 +15,8 @@ import { StatusFilters, itemMatcher, type ItemMatcher } from './status-filters';
 import { useUrlParams } from '../url';
 import { TenantControls } from '../admin/tenant-controls';
 
-export function StatusPage({ tenant }: { tenant: string }) {
+/** `pipeline`: the reference's pipeline page (`status/pipeline/<name>`), one pipeline with its own heading. */
+export function StatusPage({ tenant, pipeline: onlyPipeline }: { tenant: string; pipeline?: string }) {
   const store = liveStatus(tenant);
   const view = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const params = useUrlParams();
@@ -24,12 +26,24 @@ export function StatusPage({ tenant }: { tenant: string }) {
     return claims?.preferred_username ?? claims?.name ?? claims?.sub ?? null;
   }, [token]);
   const project = params.get('project') ?? '';
-  const pipelineFilter = params.get('pipeline') ?? '';
+  const pipelineFilter = onlyPipeline ?? params.get('pipeline') ?? '';
   const change = params.get('change') ?? '';
   const mine = params.get('mine') === '1';
   const matcher = useMemo(() => itemMatcher({ project, change, owner: mine ? me : null }), [project, change, mine, me]);
+  const title = onlyPipeline === undefined ? 'Status' : `Pipeline ${onlyPipeline}`;
   if (view.sequence < 0) {
-    return view.error !== null ? <ErrorBox error={view.error} /> : <Loading what="the status" />;
+    return (
+      <section className="status-page">
+        <PageTitle>{title}</PageTitle>
+        {view.error !== null ? <ErrorBox error={view.error} /> : <Loading what="the status" />}
+        {view.error?.code === 'NOT_FOUND' && (
+          <p>
+            <Link href="/tenants">See the tenants</Link>. The page looks again now and then, so a tenant a
+            reconfiguration adds appears here.
+          </p>
+        )}
+      </section>
+    );
   }
   const pipelines = view.pipelines.filter((p) => pipelineFilter === '' || p.name === pipelineFilter);
   const paused =
@@ -37,7 +51,7 @@ export function StatusPage({ tenant }: { tenant: string }) {
     (view.state.triggerQueuePaused || view.state.resultQueuePaused || view.state.triggerQueueDiscarding);
   return (
     <section className="status-page">
-      <PageTitle actions={<TenantControls tenant={tenant} state={view.state} />}>Status</PageTitle>
+      <PageTitle actions={<TenantControls tenant={tenant} state={view.state} />}>{title}</PageTitle>
       <p className="status-summary" aria-live="polite">
         <span className={view.live ? 'live-on' : 'live-off'}>{view.live ? 'Live' : 'Reconnecting…'}</span>
         {' · '}Events: {view.eventQueues.trigger} trigger, {view.eventQueues.management} management,{' '}
@@ -53,7 +67,13 @@ export function StatusPage({ tenant }: { tenant: string }) {
         </div>
       )}
       {view.error !== null && <ErrorBox error={view.error} />}
-      <StatusFilters pipelines={view.pipelines.map((p) => p.name)} signedIn={me !== null} />
+      {onlyPipeline !== undefined && pipelines.length === 0 && (
+        <ErrorBox error={`The tenant has no pipeline ${onlyPipeline}.`} />
+      )}
+      <StatusFilters
+        pipelines={onlyPipeline === undefined ? view.pipelines.map((p) => p.name) : null}
+        signedIn={me !== null}
+      />
       <div className="pipelines">
         {pipelines.map((pipeline) => (
           <PipelineView

@@ -17,6 +17,7 @@ import {
   type StatusItemFieldsFragment,
   type TenantQueueStateFieldsFragment,
 } from '../generated/graphql';
+import { Backoff } from '../api/backoff';
 import { applyDelta, chains, type LiveDelta, type LiveModel, type LivePipeline } from './apply-delta';
 import { NO_ESTIMATES, estimateKeys, estimateTable, type EstimateTable } from './estimates';
 
@@ -107,7 +108,13 @@ export function applyStatusDelta(view: StatusView, delta: LiveDelta): StatusView
   };
 }
 
-/** One tenant's live status as an external store for React's useSyncExternalStore. */
+/**
+ * One tenant's live status as an external store for React's useSyncExternalStore. It reads the
+ * snapshot first and subscribes only once the tenant is readable; a tenant that does not exist
+ * (or cannot be read) and a subscription that ends with an error are tried again after a growing
+ * pause (api/backoff.ts), never at once: an open page costs the server at most one attempt per
+ * pause.
+ */
 export class LiveStatus {
   private view: StatusView = EMPTY;
   private readonly listeners = new Set<() => void>();
@@ -117,6 +124,10 @@ export class LiveStatus {
   private running = false;
   private snapshotting: Promise<void> | undefined;
   private snapshotAgain = false;
+  /** The last snapshot read found the tenant and its status. */
+  private readable = false;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private readonly backoff = new Backoff();
   private estimateTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly tenant: string) {}
@@ -151,26 +162,65 @@ export class LiveStatus {
         return;
       }
       this.set({ ...this.view, live: connected });
-      if (!connected) {
+      if (!connected && this.stopDeltas !== undefined) {
         this.followDeltas();
       }
     });
-    void this.resnapshot().then(() => this.followDeltas());
-    this.stopTenantEvents = subscribe(
-      TenantLevelEventsDocument,
-      { tenant: this.tenant },
-      { next: () => void this.resnapshot(), error: () => undefined },
-    );
+    void this.connect();
   }
 
   private stop(): void {
     this.running = false;
-    this.stopDeltas?.();
-    this.stopDeltas = undefined;
-    this.stopTenantEvents?.();
+    this.unfollow();
+    clearTimeout(this.retry);
+    this.retry = undefined;
     this.stopWatchingConnection?.();
     clearTimeout(this.estimateTimer);
     this.estimateTimer = undefined;
+  }
+
+  /** Read the snapshot; then follow the tenant live, or try again after a pause when it cannot be read. */
+  private async connect(): Promise<void> {
+    await this.resnapshot();
+    if (!this.running) {
+      return;
+    }
+    if (!this.readable) {
+      this.later();
+      return;
+    }
+    this.stopTenantEvents = subscribe(
+      TenantLevelEventsDocument,
+      { tenant: this.tenant },
+      { next: () => void this.resnapshot(), error: (error) => this.lost(error) },
+    );
+    this.followDeltas();
+  }
+
+  private unfollow(): void {
+    this.stopDeltas?.();
+    this.stopDeltas = undefined;
+    this.stopTenantEvents?.();
+    this.stopTenantEvents = undefined;
+  }
+
+  /** A subscription ended with an error: say so, drop both, and start again after a pause. */
+  private lost(error: RequestError): void {
+    this.unfollow();
+    this.set({ ...this.view, live: false, error });
+    this.later();
+  }
+
+  private later(): void {
+    if (this.retry !== undefined || !this.running) {
+      return;
+    }
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (this.running) {
+        void this.connect();
+      }
+    }, this.backoff.next());
   }
 
   /** Read the estimates again a little later (once for any number of completions meanwhile). */
@@ -218,15 +268,13 @@ export class LiveStatus {
     try {
       const data = await request(StatusSnapshotDocument, { tenant: this.tenant });
       if (data.tenant?.__typename !== 'Tenant') {
-        throw new RequestError(
-          data.tenant && 'message' in data.tenant ? data.tenant.message : 'Tenant not found',
-          'NOT_FOUND',
-        );
+        throw new RequestError(`There is no tenant ${this.tenant} here.`, 'NOT_FOUND');
       }
       const status = data.tenant.status;
       if (status?.__typename !== 'TenantStatus') {
         throw new RequestError(status && 'message' in status ? status.message : 'No status', 'NOT_FOUND');
       }
+      this.readable = true;
       this.set({
         // The snapshot and its sequence are read together: deltas after it apply on top.
         sequence: status.sequence,
@@ -243,6 +291,7 @@ export class LiveStatus {
         error: null,
       });
     } catch (err) {
+      this.readable = false;
       this.set({ ...this.view, error: err instanceof RequestError ? err : new RequestError(String(err)) });
     }
   }
@@ -257,6 +306,7 @@ export class LiveStatus {
       { tenant: this.tenant, afterSeq: this.view.sequence < 0 ? null : this.view.sequence },
       {
         next: (data) => {
+          this.backoff.reset();
           const delta = data.queueEvents;
           if (delta.__typename === 'ResnapshotRequired') {
             void this.resnapshot();
@@ -267,7 +317,7 @@ export class LiveStatus {
             this.refreshEstimatesSoon();
           }
         },
-        error: (error) => this.set({ ...this.view, live: false, error }),
+        error: (error) => this.lost(error),
       },
     );
   }
