@@ -39,6 +39,9 @@ export const TRIGGER_EVENT_TYPES = [
   'pull_request_review',
   'push',
   'check_run',
+  // GitLab (docs/gitlab.md#trigger-events)
+  'gl_merge_request',
+  'gl_push',
 ] as const;
 export type TriggerEventType = (typeof TRIGGER_EVENT_TYPES)[number];
 

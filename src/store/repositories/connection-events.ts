@@ -33,10 +33,19 @@ export class ConnectionEventRepository {
    * purpose: a second process waits for the first one's delivery instead of taking a later one,
    * so deliveries are turned into events one at a time and in the order they arrived; when the
    * first commits, the waiting lock finds the row processed and the next call takes the next one.
+   * `connections`: only theirs (each driver processes its own connections' deliveries).
    */
-  async lockOldestPending(trx: Knex.Transaction): Promise<ConnectionEventRow | null> {
+  async lockOldestPending(
+    trx: Knex.Transaction,
+    connections?: readonly string[],
+  ): Promise<ConnectionEventRow | null> {
     const row = await trx('connection_events')
       .whereNull('processed_at')
+      .modify((query) => {
+        if (connections !== undefined) {
+          void query.whereIn('connection', connections);
+        }
+      })
       .orderBy('id')
       .first<
         { id: string | number; connection: string; delivery: string; event_type: string; payload: unknown } | undefined
@@ -54,9 +63,13 @@ export class ConnectionEventRepository {
     };
   }
 
-  /** Whether deliveries wait to be processed. */
-  async anyPending(): Promise<boolean> {
-    return (await this.knex('connection_events').whereNull('processed_at').first('id')) !== undefined;
+  /** Whether deliveries (of `connections`, else of any connection) wait to be processed. */
+  async anyPending(connections?: readonly string[]): Promise<boolean> {
+    const query = this.knex('connection_events').whereNull('processed_at');
+    if (connections !== undefined) {
+      void query.whereIn('connection', connections);
+    }
+    return (await query.first('id')) !== undefined;
   }
 
   async markProcessed(id: number, outcome: string, at: Date, trx: Knex = this.knex): Promise<void> {
