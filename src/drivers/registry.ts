@@ -5,13 +5,22 @@
 import type { ConnectionSettings, Driver } from './driver';
 import { gitDriver } from './git';
 import { githubDriver } from './github';
+import { gitlabDriver } from './gitlab';
 import { mqttDriver } from './mqtt';
 import { smtpDriver } from './smtp';
 import { timerDriver } from './timer';
 import { zuulDriver } from './zuul';
 
 /** Every driver, in the order messages list them. */
-export const DRIVERS: readonly Driver[] = [gitDriver, githubDriver, timerDriver, zuulDriver, smtpDriver, mqttDriver];
+export const DRIVERS: readonly Driver[] = [
+  gitDriver,
+  githubDriver,
+  timerDriver,
+  zuulDriver,
+  smtpDriver,
+  mqttDriver,
+  gitlabDriver,
+];
 
 /** The schemas of the drivers' connections (the service configuration's `connections`, src/config/service-sections.ts). */
 export const DRIVER_CONNECTIONS = [
@@ -20,6 +29,7 @@ export const DRIVER_CONNECTIONS = [
   timerDriver.connection.schema,
   smtpDriver.connection.schema,
   mqttDriver.connection.schema,
+  gitlabDriver.connection.schema,
 ] as const;
 
 const BY_NAME = new Map(DRIVERS.map((driver) => [driver.name, driver]));

@@ -11,7 +11,9 @@ import type { GitLabConnection, MergeRequestJson } from './connection';
 /** `Depends-On: <url>/<group>/<project>/-/merge_requests/<iid>` lines of a description. */
 export function mergeRequestUrls(text: string): Array<{ url: string; project: string; iid: number }> {
   const found: Array<{ url: string; project: string; iid: number }> = [];
-  for (const match of text.matchAll(/^Depends-On:\s*(https?:\/\/[^/\s]+)\/(\S+?)\/(?:-\/)?merge_requests\/(\d+)\s*$/gim)) {
+  for (const match of text.matchAll(
+    /^Depends-On:\s*(https?:\/\/[^/\s]+)\/(\S+?)\/(?:-\/)?merge_requests\/(\d+)\s*$/gim,
+  )) {
     found.push({ url: match[1], project: match[2], iid: Number(match[3]) });
   }
   return found;

@@ -120,7 +120,11 @@ export class GitLabConnection {
     }
   }
 
-  private once(method: string, path: string, body: unknown): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  private once(
+    method: string,
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
     const url = new URL(`${this.api}${path}`);
     const transport = url.protocol === 'https:' ? https : http;
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -141,12 +145,18 @@ export class GitLabConnection {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
           );
           res.on('error', reject);
         },
       );
-      req.on('timeout', () => req.destroy(new Error(`GitLab API request timed out after ${this.settings.requestTimeout} s`)));
+      req.on('timeout', () =>
+        req.destroy(new Error(`GitLab API request timed out after ${this.settings.requestTimeout} s`)),
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -195,7 +205,10 @@ export class GitLabConnection {
     return this.request('GET', `/projects/${encodeURIComponent(project)}/merge_requests?state=opened&per_page=100`);
   }
 
-  approvals(project: string, iid: number): Promise<{ approved?: boolean; approved_by: Array<{ user: { username: string } }> }> {
+  approvals(
+    project: string,
+    iid: number,
+  ): Promise<{ approved?: boolean; approved_by: Array<{ user: { username: string } }> }> {
     return this.request('GET', this.mrPath(project, iid, '/approvals'));
   }
 

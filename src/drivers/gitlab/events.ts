@@ -33,7 +33,14 @@ const PAYLOADS = {
     user,
     object_attributes: mergeRequest.extend({ action: z.string().nullish(), oldrev: z.string().nullish() }),
     changes: z
-      .object({ labels: z.object({ previous: z.array(z.object({ title: z.string() })), current: z.array(z.object({ title: z.string() })) }).nullish() })
+      .object({
+        labels: z
+          .object({
+            previous: z.array(z.object({ title: z.string() })),
+            current: z.array(z.object({ title: z.string() })),
+          })
+          .nullish(),
+      })
       .nullish(),
   }),
   note: z.object({
@@ -42,8 +49,20 @@ const PAYLOADS = {
     object_attributes: z.object({ note: z.string(), noteable_type: z.string() }),
     merge_request: mergeRequest.nullish(),
   }),
-  push: z.object({ project, user_username: z.string().nullish(), ref: z.string().min(1), before: z.string(), after: z.string() }),
-  tag_push: z.object({ project, user_username: z.string().nullish(), ref: z.string().min(1), before: z.string(), after: z.string() }),
+  push: z.object({
+    project,
+    user_username: z.string().nullish(),
+    ref: z.string().min(1),
+    before: z.string(),
+    after: z.string(),
+  }),
+  tag_push: z.object({
+    project,
+    user_username: z.string().nullish(),
+    ref: z.string().min(1),
+    before: z.string(),
+    after: z.string(),
+  }),
 };
 
 function kindOf(payload: Record<string, unknown>): string {
@@ -179,7 +198,12 @@ export function gitlabWebhooks(context: WebhookContext<GitLabConnectionConfig>):
         return;
       }
       if (!connection.tokenValid(ctx.get('x-gitlab-token') || undefined)) {
-        fail(ctx, 401, 'InvalidToken', 'the X-Gitlab-Token header is missing or is not the webhook token of this connection');
+        fail(
+          ctx,
+          401,
+          'InvalidToken',
+          'the X-Gitlab-Token header is missing or is not the webhook token of this connection',
+        );
         return;
       }
       const eventType = ctx.get('x-gitlab-event');

@@ -35,10 +35,7 @@ export class ConnectionEventRepository {
    * first commits, the waiting lock finds the row processed and the next call takes the next one.
    * `connections`: only theirs (each driver processes its own connections' deliveries).
    */
-  async lockOldestPending(
-    trx: Knex.Transaction,
-    connections?: readonly string[],
-  ): Promise<ConnectionEventRow | null> {
+  async lockOldestPending(trx: Knex.Transaction, connections?: readonly string[]): Promise<ConnectionEventRow | null> {
     const row = await trx('connection_events')
       .whereNull('processed_at')
       .modify((query) => {
