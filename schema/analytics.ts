@@ -229,7 +229,12 @@ const DurationBucket = builder.objectRef<DurationBucketValue>('DurationBucket').
       description: 'Start (inclusive).',
       resolve: (b) => new Date(b.start),
     }),
-    end: t.field({ type: 'DateTime', nullable: false, description: 'End (exclusive).', resolve: (b) => new Date(b.end) }),
+    end: t.field({
+      type: 'DateTime',
+      nullable: false,
+      description: 'End (exclusive).',
+      resolve: (b) => new Date(b.end),
+    }),
     runs: t.int({
       nullable: false,
       description: 'Successful runs (with a start time).',
