@@ -50,7 +50,7 @@ describe('analytics page in a browser', () => {
   async function screenshot(name: string, target: Page): Promise<void> {
     if (SCREENSHOTS !== undefined) {
       mkdirSync(SCREENSHOTS, { recursive: true });
-      await target.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+      await target.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
     }
   }
 
