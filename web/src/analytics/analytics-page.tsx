@@ -13,7 +13,7 @@ import { useUrlParams } from '../url';
 import { BusiestHours, JobTable, NodeHoursBars } from './breakdowns';
 import { axisSeconds, COLORS, count, percent, shortSeconds, type AnalyticsData } from './numbers';
 import { FlakyRetries, QuarantineList } from './quarantine';
-import { TimeChart, type ChartSeries } from './time-chart';
+import { TimeChart, type ChartSeries, type TimeChartProps } from './time-chart';
 import './analytics.css';
 
 const HOUR = 3_600_000;
@@ -219,51 +219,45 @@ function Charts({ analytics, step }: { analytics: AnalyticsData; step: number })
       ],
     };
   }, [analytics]);
+  const seconds = { format: shortSeconds, axisFormat: axisSeconds };
+  const shown: Array<Omit<TimeChartProps, 'starts' | 'step'>> = [
+    {
+      title: 'Job durations',
+      series: charts.durations,
+      ...seconds,
+      note: 'Successful runs that ended in each bucket: median (p50), 9 in 10 (p90) and mean.',
+    },
+    {
+      title: 'Failure and flake rates',
+      series: charts.rates,
+      format: percent,
+      note: 'Failed runs, and runs whose result differs from an earlier run of the same revision, over finished runs.',
+    },
+    {
+      title: 'Gate resets by cause',
+      series: charts.resets,
+      format: count,
+      stacked: true,
+      note: 'Items that started over, by what happened ahead of them.',
+    },
+    {
+      title: 'Queue length',
+      series: charts.queue,
+      format: count,
+      note: 'Mean number of items in the queues (items count once they left).',
+    },
+    {
+      title: 'Time to merge',
+      series: charts.merge,
+      ...seconds,
+      note: 'Mean time from enqueue to a successful report (the merge, in a gate), to any report, and from a node request to its nodes.',
+    },
+  ];
   return (
     <div className="analytics-charts">
-      <TimeChart
-        title="Job durations"
-        starts={charts.starts}
-        step={step}
-        series={charts.durations}
-        format={shortSeconds}
-        axisFormat={axisSeconds}
-        note="Successful runs that ended in each bucket: median (p50), 9 in 10 (p90) and mean."
-      />
-      <TimeChart
-        title="Failure and flake rates"
-        starts={charts.starts}
-        step={step}
-        series={charts.rates}
-        format={percent}
-        note="Failed runs, and runs whose result differs from an earlier run of the same revision, over finished runs."
-      />
-      <TimeChart
-        title="Gate resets by cause"
-        starts={charts.starts}
-        step={step}
-        series={charts.resets}
-        format={count}
-        stacked
-        note="Items that started over, by what happened ahead of them."
-      />
-      <TimeChart
-        title="Queue length"
-        starts={charts.starts}
-        step={step}
-        series={charts.queue}
-        format={count}
-        note="Mean number of items in the queues (items count once they left)."
-      />
-      <TimeChart
-        title="Time to merge"
-        starts={charts.starts}
-        step={step}
-        series={charts.merge}
-        format={shortSeconds}
-        axisFormat={axisSeconds}
-        note="Mean time from enqueue to a successful report (the merge, in a gate), to any report, and from a node request to its nodes."
-      />
+      {shown.map((chart) => (
+        <TimeChart key={chart.title} starts={charts.starts} step={step} {...chart} />
+      ))}
     </div>
   );
 }
