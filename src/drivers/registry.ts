@@ -3,18 +3,20 @@
  * and the gating roles find a driver here by name; nothing else lists them.
  */
 import type { ConnectionSettings, Driver } from './driver';
+import { gerritDriver } from './gerrit';
 import { gitDriver } from './git';
 import { githubDriver } from './github';
 import { timerDriver } from './timer';
 import { zuulDriver } from './zuul';
 
 /** Every driver, in the order messages list them. */
-export const DRIVERS: readonly Driver[] = [gitDriver, githubDriver, timerDriver, zuulDriver];
+export const DRIVERS: readonly Driver[] = [gitDriver, githubDriver, gerritDriver, timerDriver, zuulDriver];
 
 /** The schemas of the drivers' connections (the service configuration's `connections`, src/config/service-sections.ts). */
 export const DRIVER_CONNECTIONS = [
   gitDriver.connection.schema,
   githubDriver.connection.schema,
+  gerritDriver.connection.schema,
   timerDriver.connection.schema,
 ] as const;
 
