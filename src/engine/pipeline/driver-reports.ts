@@ -39,6 +39,8 @@ function driverReport(
         endTime: job.build.endTime,
         executeTime: job.build.executeTime,
         logUrl: job.build.logUrl,
+        data: job.build.data,
+        artifacts: job.build.artifacts,
       },
       dependencies: job.job.dependencies.map((dependency) => dependency.name),
     })),

@@ -30,6 +30,9 @@ export interface ItemReport {
       endTime: string | null;
       executeTime: string;
       logUrl: string | null;
+      /** What the build returned (`zuul_return`). */
+      data: Record<string, unknown>;
+      artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
     } | null;
     /** The jobs it depends on. */
     dependencies?: string[];
