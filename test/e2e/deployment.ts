@@ -48,6 +48,8 @@ export function waitingUnit(release: string): string {
 
 export interface Deployment {
   app: SluiceApp;
+  /** The deployment's database (to seed history through the store's writers). */
+  knex: TestDatabase['knex'];
   url: string;
   root: string;
   token: string;
@@ -216,6 +218,7 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
 
   return {
     app,
+    knex: database.knex,
     url,
     root,
     token,
