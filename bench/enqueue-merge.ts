@@ -88,7 +88,12 @@ async function cluster(): Promise<Deployment> {
   const bus = process.env.REDIS_URL
     ? { redis: { url: process.env.REDIS_URL, channelPrefix: `sluice-bench-${process.pid}:` } }
     : {};
-  const common = { ...bus, executor: { slots: 2 }, components: { heartbeatInterval: 1, expiry: 600 }, shutdownTimeout: 5 };
+  const common = {
+    ...bus,
+    executor: { slots: 2 },
+    components: { heartbeatInterval: 1, expiry: 600 },
+    shutdownTimeout: 5,
+  };
   const processes: RoleProcess[] = [];
   const start = async (name: string, roles: string, extra: Record<string, unknown> = {}): Promise<RoleProcess> => {
     const child = await startRoleProcess(
@@ -102,7 +107,10 @@ async function cluster(): Promise<Deployment> {
   const api = await start('api', 'api');
   const linked = { api: { publicUrl: api.base } };
   await Promise.all([start('scheduler', 'scheduler', linked), start('executor', 'executor', linked)]);
-  await untilTrue(async () => (await database.knex('scheduler_leases').where({ tenant: TENANT }).first()) !== undefined, 100);
+  await untilTrue(
+    async () => (await database.knex('scheduler_leases').where({ tenant: TENANT }).first()) !== undefined,
+    100,
+  );
   return {
     knex: database.knex,
     tenant: TENANT,
@@ -132,20 +140,40 @@ const samples: number[] = [];
 /** What happened to the last change, in ms after its enqueue was stored (BENCH_TIMELINE=1). */
 async function printTimeline(knex: Knex, tenant: string): Promise<void> {
   const enqueue = await knex('engine_events').where({ tenant, event_type: 'enqueue' }).orderBy('id', 'desc').first();
-  const at = (value: Date | null): number | null => (value ? new Date(value).getTime() - enqueue.created.getTime() : null);
+  const at = (value: Date | null): number | null =>
+    value ? new Date(value).getTime() - enqueue.created.getTime() : null;
   const events: Array<{ event_type: string; created: Date; processed: Date | null; payload: { jobName?: string } }> =
     await knex('engine_events').where({ tenant }).where('id', '>=', enqueue.id).orderBy('id');
   for (const row of events) {
-    console.log(`${row.event_type.padEnd(20)} ${String(row.payload.jobName ?? '').padEnd(14)} stored ${at(row.created)} taken ${at(row.processed)}`);
+    console.log(
+      `${row.event_type.padEnd(20)} ${String(row.payload.jobName ?? '').padEnd(14)} stored ${at(row.created)} taken ${at(row.processed)}`,
+    );
   }
   const requests: Array<{ created: Date; started: Date | null; updated: Date; params: { job: { name: string } } }> =
     await knex('build_requests').where({ tenant }).where('created', '>=', enqueue.created).orderBy('id');
   for (const row of requests) {
-    console.log(`request ${row.params.job.name.padEnd(14)} created ${at(row.created)} claimed ${at(row.started)} ended ${at(row.updated)}`);
+    console.log(
+      `request ${row.params.job.name.padEnd(14)} created ${at(row.created)} claimed ${at(row.started)} ended ${at(row.updated)}`,
+    );
   }
-  const buildsets: Array<{ pipeline: string; result: string | null; first_build_start_time?: Date; event_timestamp?: Date; updated?: Date }> =
-    await knex('buildsets').where({ tenant }).orderBy('id', 'desc').limit(2);
-  console.log(JSON.stringify(buildsets.map((row) => Object.fromEntries(Object.entries(row).filter(([, v]) => v instanceof Date).map(([k, v]) => [k, at(v as Date)])))));
+  const buildsets: Array<{
+    pipeline: string;
+    result: string | null;
+    first_build_start_time?: Date;
+    event_timestamp?: Date;
+    updated?: Date;
+  }> = await knex('buildsets').where({ tenant }).orderBy('id', 'desc').limit(2);
+  console.log(
+    JSON.stringify(
+      buildsets.map((row) =>
+        Object.fromEntries(
+          Object.entries(row)
+            .filter(([, v]) => v instanceof Date)
+            .map(([k, v]) => [k, at(v as Date)]),
+        ),
+      ),
+    ),
+  );
 }
 
 async function main(): Promise<void> {
