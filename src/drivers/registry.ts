@@ -3,6 +3,7 @@
  * and the gating roles find a driver here by name; nothing else lists them.
  */
 import type { ConnectionSettings, Driver } from './driver';
+import { gerritDriver } from './gerrit';
 import { gitDriver } from './git';
 import { githubDriver } from './github';
 import { gitlabDriver } from './gitlab';
@@ -15,6 +16,7 @@ import { zuulDriver } from './zuul';
 export const DRIVERS: readonly Driver[] = [
   gitDriver,
   githubDriver,
+  gerritDriver,
   timerDriver,
   zuulDriver,
   smtpDriver,
@@ -26,6 +28,7 @@ export const DRIVERS: readonly Driver[] = [
 export const DRIVER_CONNECTIONS = [
   gitDriver.connection.schema,
   githubDriver.connection.schema,
+  gerritDriver.connection.schema,
   timerDriver.connection.schema,
   smtpDriver.connection.schema,
   mqttDriver.connection.schema,
