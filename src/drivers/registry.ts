@@ -3,6 +3,7 @@
  * and the gating roles find a driver here by name; nothing else lists them.
  */
 import type { ConnectionSettings, Driver } from './driver';
+import { gerritDriver } from './gerrit';
 import { gitDriver } from './git';
 import { githubDriver } from './github';
 import { mqttDriver } from './mqtt';
@@ -11,12 +12,21 @@ import { timerDriver } from './timer';
 import { zuulDriver } from './zuul';
 
 /** Every driver, in the order messages list them. */
-export const DRIVERS: readonly Driver[] = [gitDriver, githubDriver, timerDriver, zuulDriver, smtpDriver, mqttDriver];
+export const DRIVERS: readonly Driver[] = [
+  gitDriver,
+  githubDriver,
+  gerritDriver,
+  timerDriver,
+  zuulDriver,
+  smtpDriver,
+  mqttDriver,
+];
 
 /** The schemas of the drivers' connections (the service configuration's `connections`, src/config/service-sections.ts). */
 export const DRIVER_CONNECTIONS = [
   gitDriver.connection.schema,
   githubDriver.connection.schema,
+  gerritDriver.connection.schema,
   timerDriver.connection.schema,
   smtpDriver.connection.schema,
   mqttDriver.connection.schema,
