@@ -201,9 +201,13 @@ async function main(unbounded: boolean): Promise<void> {
   const before = rss();
   const withClients = !process.argv.includes('--no-clients');
   const child = withClients
-    ? fork(__filename, SSE ? ['--sse-clients', app.url()] : ['--clients', `${app.url().replace(/^http/, 'ws')}/graphql`], {
-        execArgv: process.execArgv,
-      })
+    ? fork(
+        __filename,
+        SSE ? ['--sse-clients', app.url()] : ['--clients', `${app.url().replace(/^http/, 'ws')}/graphql`],
+        {
+          execArgv: process.execArgv,
+        },
+      )
     : null;
   const next = <T>(type: string): Promise<T> =>
     new Promise((resolve) => {

@@ -44,7 +44,9 @@ function partialPost(url: string, headers: Record<string, string>, declared: num
     .join('');
   socket.write(`POST ${HOOK} HTTP/1.1\r\n${head}\r\n`);
   const write = (data: Buffer): boolean =>
-    declared === null ? socket.write(`${data.length.toString(16)}\r\n${data.toString('latin1')}\r\n`, 'latin1') : socket.write(data);
+    declared === null
+      ? socket.write(`${data.length.toString(16)}\r\n${data.toString('latin1')}\r\n`, 'latin1')
+      : socket.write(data);
   if (sent.length > 0) {
     write(sent);
   }
@@ -112,9 +114,17 @@ describe.each(backends())('webhook body limits (%s)', (backend) => {
 
   it('refuses an unsigned body before reading it, and an oversized one as soon as it is known', async () => {
     // 20 MB announced, 1 KB sent: the answer comes without the rest of the body.
-    const unsigned = partialPost(server.url, { 'X-GitHub-Event': 'push', 'X-GitHub-Delivery': 'u-1' }, 20_000_000, Buffer.alloc(1024, 32));
+    const unsigned = partialPost(
+      server.url,
+      { 'X-GitHub-Event': 'push', 'X-GitHub-Delivery': 'u-1' },
+      20_000_000,
+      Buffer.alloc(1024, 32),
+    );
     const refused = await unsigned.answered();
-    expect([refused.status, refused.json]).toEqual([401, { error: 'InvalidSignature', description: expect.any(String) }]);
+    expect([refused.status, refused.json]).toEqual([
+      401,
+      { error: 'InvalidSignature', description: expect.any(String) },
+    ]);
     await unsigned.closed; // the connection is closed after the answer: the rest is never read
     const declared = partialPost(server.url, withDelivery(1), 30 * 1024 * 1024, Buffer.alloc(1024, 32));
     expect((await declared.answered()).json).toEqual({
@@ -132,11 +142,15 @@ describe.each(backends())('webhook body limits (%s)', (backend) => {
     }
     expect((await chunked.answered()).status).toBe(413);
     chunked.socket.destroy();
-    expect(await server.database.knex('connection_events').whereIn('delivery', ['u-1', 'held-1', 'held-2'])).toEqual([]);
+    expect(await server.database.knex('connection_events').whereIn('delivery', ['u-1', 'held-1', 'held-2'])).toEqual(
+      [],
+    );
   }, 120_000);
 
   it('reads at most 8 deliveries at once and answers the others 503; health stays quick; slots come back', async () => {
-    const held = Array.from({ length: 8 }, (_, n) => partialPost(server.url, withDelivery(10 + n), 1_000_000, Buffer.from('{"ref":')));
+    const held = Array.from({ length: 8 }, (_, n) =>
+      partialPost(server.url, withDelivery(10 + n), 1_000_000, Buffer.from('{"ref":')),
+    );
     // The server is reading all eight (it answered none of them).
     await new Promise((resolve) => setTimeout(resolve, 300));
     const ninth = await deliver(JSON.stringify(pushPayload()), 'ninth');

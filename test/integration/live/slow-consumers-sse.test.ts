@@ -76,9 +76,13 @@ describe('slow consumers over server-sent events', () => {
     const stalled = sseRequest(server.url, query, { tenant: h.tenant });
     await stalled.firstEvent;
     stalled.socket.pause(); // reads nothing more
-    const reading = sseRequest(server.url, `subscription ($tenant: String!) { tenantStatus(tenant: $tenant) { sequence } }`, {
-      tenant: h.tenant,
-    });
+    const reading = sseRequest(
+      server.url,
+      `subscription ($tenant: String!) { tenantStatus(tenant: $tenant) { sequence } }`,
+      {
+        tenant: h.tenant,
+      },
+    );
     await reading.firstEvent;
     for (let round = 0; round < 3000 && drops.length === 0; round += 1) {
       await server.app.live.statusChanged(h.tenant);
@@ -115,7 +119,9 @@ describe('slow consumers over server-sent events', () => {
     const quick = await startLiveServer(db, {
       harness: h,
       live: { statusIntervalMs: 1 },
-      webSocket: { send: { maxBufferedBytes: 1024 * 1024 * 1024, sendTimeoutMs: 300, onDrop: (info) => drops.push(info) } },
+      webSocket: {
+        send: { maxBufferedBytes: 1024 * 1024 * 1024, sendTimeoutMs: 300, onDrop: (info) => drops.push(info) },
+      },
     });
     try {
       const query = `subscription ($tenant: String!) { tenantStatus(tenant: $tenant) { ${STATUS_FIELDS} } }`;
