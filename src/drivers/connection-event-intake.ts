@@ -44,7 +44,7 @@ export function connectionEventIntake(options: {
   const processNext = async (): Promise<boolean> => {
     const woken = new Set<string>();
     const found = await options.knex.transaction(async (trx) => {
-      const row = await events.lockOldestPending(trx, options.connections);
+      const row = await events.lockOldestPending(trx, { connections: options.connections });
       if (row === null) {
         return false;
       }

@@ -16,8 +16,6 @@ import { GitLabConnection, type GitLabConnectionConfig } from './connection';
 /** A trigger event of a project (its path; the caller makes it canonical). */
 export type ProjectTrigger = TriggerEvent & { project: string };
 
-const MAX_BODY = 25 * 1024 * 1024;
-
 const project = z.object({ path_with_namespace: z.string().min(1) });
 const user = z.object({ username: z.string() }).nullish();
 const mergeRequest = z.object({
@@ -166,19 +164,6 @@ function fail(ctx: Koa.Context, status: number, error: string, description: stri
   ctx.body = { error, description };
 }
 
-async function readBody(req: Koa.Request['req']): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) {
-      return null;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** Answers the deliveries of the GitLab connections. */
 export function gitlabWebhooks(context: WebhookContext<GitLabConnectionConfig>): WebhookReceiver {
   const connections = new Map(
@@ -186,31 +171,25 @@ export function gitlabWebhooks(context: WebhookContext<GitLabConnectionConfig>):
   );
   const events = new ConnectionEventRepository(context.knex);
   return {
-    receive: async (ctx, name) => {
+    refuseEarly: (ctx, name) => {
       const connection = connections.get(name);
       if (!connection) {
-        fail(ctx, 404, 'NotFound', `no GitLab connection named "${name}"`);
-        return;
-      }
-      const body = await readBody(ctx.req);
-      if (body === null) {
-        fail(ctx, 413, 'PayloadTooLarge', 'webhook payloads are limited to 25 MB');
-        return;
+        return { status: 404, error: 'NotFound', description: `no GitLab connection named "${name}"` };
       }
       if (!connection.tokenValid(ctx.get('x-gitlab-token') || undefined)) {
-        fail(
-          ctx,
-          401,
-          'InvalidToken',
-          'the X-Gitlab-Token header is missing or is not the webhook token of this connection',
-        );
-        return;
+        return {
+          status: 401,
+          error: 'InvalidToken',
+          description: 'the X-Gitlab-Token header is missing or is not the webhook token of this connection',
+        };
       }
+      if (!ctx.get('x-gitlab-event')) {
+        return { status: 400, error: 'BadRequest', description: 'the X-Gitlab-Event header is required' };
+      }
+      return null;
+    },
+    receive: async (ctx, name, body) => {
       const eventType = ctx.get('x-gitlab-event');
-      if (!eventType) {
-        fail(ctx, 400, 'BadRequest', 'the X-Gitlab-Event header is required');
-        return;
-      }
       let payload: unknown;
       try {
         payload = JSON.parse(body.toString('utf8'));

@@ -9,6 +9,24 @@ export interface ConnectionEventRow {
   payload: Record<string, unknown>;
 }
 
+/**
+ * Unprocessed deliveries, of the given connections only when given (each driver's intake takes
+ * its own connections'), received before a time when given (a Gerrit connection's `event_delay`).
+ */
+function pendingOf(
+  query: Knex.QueryBuilder,
+  of: { connections?: readonly string[]; receivedBefore?: Date },
+): Knex.QueryBuilder {
+  query.whereNull('processed_at');
+  if (of.connections !== undefined) {
+    query.whereIn('connection', [...of.connections]);
+  }
+  if (of.receivedBefore !== undefined) {
+    query.where('received_at', '<=', of.receivedBefore);
+  }
+  return query;
+}
+
 export class ConnectionEventRepository {
   constructor(private readonly knex: Knex) {}
 
@@ -33,16 +51,12 @@ export class ConnectionEventRepository {
    * purpose: a second process waits for the first one's delivery instead of taking a later one,
    * so deliveries are turned into events one at a time and in the order they arrived; when the
    * first commits, the waiting lock finds the row processed and the next call takes the next one.
-   * `connections`: only theirs (each driver processes its own connections' deliveries).
    */
-  async lockOldestPending(trx: Knex.Transaction, connections?: readonly string[]): Promise<ConnectionEventRow | null> {
-    const row = await trx('connection_events')
-      .whereNull('processed_at')
-      .modify((query) => {
-        if (connections !== undefined) {
-          void query.whereIn('connection', connections);
-        }
-      })
+  async lockOldestPending(
+    trx: Knex.Transaction,
+    of: { connections?: readonly string[]; receivedBefore?: Date } = {},
+  ): Promise<ConnectionEventRow | null> {
+    const row = await pendingOf(trx('connection_events'), of)
       .orderBy('id')
       .first<
         { id: string | number; connection: string; delivery: string; event_type: string; payload: unknown } | undefined
@@ -60,13 +74,9 @@ export class ConnectionEventRepository {
     };
   }
 
-  /** Whether deliveries (of `connections`, else of any connection) wait to be processed. */
+  /** Whether deliveries (of these connections, when given) wait to be processed. */
   async anyPending(connections?: readonly string[]): Promise<boolean> {
-    const query = this.knex('connection_events').whereNull('processed_at');
-    if (connections !== undefined) {
-      void query.whereIn('connection', connections);
-    }
-    return (await query.first('id')) !== undefined;
+    return (await pendingOf(this.knex('connection_events'), { connections }).first('id')) !== undefined;
   }
 
   async markProcessed(id: number, outcome: string, at: Date, trx: Knex = this.knex): Promise<void> {
