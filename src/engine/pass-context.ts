@@ -20,6 +20,7 @@ import type { MergerGateway } from './ports/merger';
 import type { NodeGateway } from './ports/nodes';
 import type { ManagementEvent, TriggerEvent } from '../model/engine-events';
 import type { ItemState } from '../model/pipeline-state';
+import type { NewEngineWork } from '../store/repositories/engine-work';
 
 export interface EngineGateways {
   changes: ChangeSource;
@@ -38,6 +39,11 @@ export class PassContext {
   readonly engineEvents: EngineEventRepository;
   /** Run after commit, in order. */
   readonly afterCommit: Array<() => Promise<void>> = [];
+  /**
+   * Durable work the pass decided (docs/gating.md#engine-work): stored with the pass's state and
+   * done by the tenant's work runner after the commit, its outcome coming back as an event.
+   */
+  readonly work: NewEngineWork[] = [];
   readonly deltas: EngineDeltaBody[] = [];
   /** Items whose stored row may need rewriting. */
   readonly touched = new Set<ItemState>();
@@ -114,6 +120,11 @@ export class PassContext {
 
   after(action: () => Promise<void>): void {
     this.afterCommit.push(action);
+  }
+
+  /** Store work to be done after the commit, outside any transaction (reports, merges). */
+  requestWork(work: NewEngineWork): void {
+    this.work.push(work);
   }
 
   async systemEvent(event: Omit<NewSystemEvent, 'tenant' | 'eventTime'>): Promise<void> {

@@ -21,6 +21,7 @@ import * as githubCheckRuns from './migrations/0023-github-check-runs';
 import * as durationSamples from './migrations/0024-duration-samples';
 import * as analytics from './migrations/0025-analytics';
 import * as flakyGating from './migrations/0026-flaky-gating';
+import * as engineWork from './migrations/0027-engine-work';
 
 interface Migration {
   name: string;
@@ -47,6 +48,7 @@ const MIGRATIONS: Migration[] = [
   durationSamples,
   analytics,
   flakyGating,
+  engineWork,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

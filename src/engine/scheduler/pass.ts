@@ -2,7 +2,9 @@
  * One scheduler pass (docs/gating.md#event-processing), in one transaction: reconcile a new layout, fire
  * timers, handle a batch of events (management, then results, which stop builds, then
  * triggers), run the queues until stable, mark the events processed and save what changed.
- * Executor and launcher calls and bus deltas happen after the commit.
+ * Executor and launcher calls and bus deltas happen after the commit; reports and merges are stored
+ * as durable work (docs/gating.md#engine-work) that the tenant's work runner does after it, with
+ * no transaction open.
  */
 import type { Knex } from 'knex';
 import type { EngineEventCategory } from '../../model/engine-events';
@@ -11,6 +13,9 @@ import type { ChangeInfo } from '../../model/changes';
 import type { Database } from '../../store/database';
 import { EngineEventRepository, type EngineEventRecord } from '../../store/repositories/engine-events';
 import { EngineStateRepository } from '../../store/repositories/engine-state';
+import { EngineWorkRepository } from '../../store/repositories/engine-work';
+import { handleWorkOutcome, isWorkOutcome, WORK_OUTCOME_TYPES } from '../work/outcomes';
+import { WorkRunner } from '../work/work-runner';
 import type { EngineEventBus } from '../event-bus';
 import { PassContext, type EngineGateways } from '../pass-context';
 import type { PipelineManager } from '../pipeline/manager';
@@ -63,6 +68,8 @@ export interface PassOptions {
   webRoot?: () => string | null;
   /** The web link of a change whose stored state has none, for status deltas (as in `Engine.status`). */
   changeUrl?: (change: ChangeInfo) => string | null;
+  /** Engine work completed (its outcome event waits for a pass). */
+  onWorkCompleted?: () => void;
   /** Told when a pass that produced deltas committed, with its last sequence (instrumentation). */
   onCommitted?: (sequence: number) => void;
 }
@@ -85,6 +92,9 @@ export class PassRunner {
   /** Handler failures per event id, across passes. */
   private readonly failures = new Map<number, number>();
   readonly sideEffects: SideEffects;
+  /** Does the work passes store (docs/gating.md#engine-work), after their commit. */
+  readonly work: WorkRunner;
+  private readonly workRepo: EngineWorkRepository;
 
   constructor(
     private readonly options: PassOptions,
@@ -98,6 +108,19 @@ export class PassRunner {
     );
     this.events = new EngineEventRepository(options.database.knex);
     this.stateRepo = new EngineStateRepository(options.database.knex);
+    this.workRepo = new EngineWorkRepository(options.database.knex);
+    const fence = options.fence;
+    this.work = new WorkRunner({
+      knex: options.database.knex,
+      tenant: options.tenant,
+      gateways: options.gateways,
+      clock: options.clock,
+      epoch: () => options.leaseEpoch?.() ?? null,
+      leading: () => options.leading?.() !== false && options.stopping?.() !== true,
+      prove: fence ? () => options.database.knex.transaction((trx) => fence(trx, true)) : undefined,
+      onCompleted: () => options.onWorkCompleted?.(),
+      logger: options.logger,
+    });
   }
 
   /** Run one pass; true when it did anything (another pass may have work). */
@@ -119,8 +142,7 @@ export class PassRunner {
       const fence = this.options.fence;
       await fence?.(trx);
       epoch = this.options.leaseEpoch?.() ?? null;
-      const gateways = fence ? fencedGateways(this.options.gateways, () => fence(trx, true)) : this.options.gateways;
-      const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid);
+      const ctx = new PassContext(tenant, now, layout, trx, this.options.gateways, this.options.uuid);
       const deadline = now.getTime() + (this.options.budgetMs ?? DEFAULT_PASS_BUDGET_MS);
       ctx.budgetSpent = () => this.options.clock.now().getTime() >= deadline;
       committed = ctx;
@@ -134,6 +156,8 @@ export class PassRunner {
         this.options.batchSize ?? 100,
         pendingCategories(record.eventQueues),
         trx,
+        // Engine work outcomes are taken while results are paused: a merge is not a build result.
+        WORK_OUTCOME_TYPES,
       );
       const outcomes = await this.handleEvents(ctx, managers, pending, record.eventQueues);
       let changed = false;
@@ -157,6 +181,7 @@ export class PassRunner {
           events: management.map((event) => ({ eventId: event.id, outcome: outcomes.get(event.id) ?? 'ok' })),
         });
       }
+      await this.workRepo.create(tenant, ctx.work, now, trx);
       await this.state.save(trx, ctx, managers, layout);
       // Proven again at the commit: the lease is renewed from now, so a long pass leaves its
       // side effects a whole lease to run in (docs/operations.md#leadership-model).
@@ -173,6 +198,9 @@ export class PassRunner {
     }
     for (const event of handled) {
       this.failures.delete(event.id);
+    }
+    if (ctx.work.length > 0) {
+      this.work.kick();
     }
     await this.afterCommit(ctx, epoch);
     return didWork;
@@ -199,6 +227,9 @@ export class PassRunner {
         case 'management':
           return handleManagement(ctx, managers, event.event);
         case 'result':
+          if (isWorkOutcome(event.event)) {
+            return handleWorkOutcome(ctx, managers, event.event);
+          }
           locations ??= locateJobs(managers);
           return handleResult(ctx, managers, locations, event.event);
         case 'trigger':
@@ -267,19 +298,4 @@ function pendingCategories(queues: TenantEventQueueState): EngineEventCategory[]
 /** The outcome of an event whose payload does not validate: recorded, never retried. */
 function invalidOutcome(event: { error: string }): Promise<string> {
   return Promise.resolve(`error: ${event.error}`);
-}
-
-/** The gateways of one pass: a change is merged into its branch only after the lead was proven again. */
-function fencedGateways(gateways: EngineGateways, prove: () => Promise<void>): EngineGateways {
-  const { merger } = gateways;
-  return {
-    ...gateways,
-    merger: {
-      prepare: (items) => merger.prepare(items),
-      mergeToBranch: async (item) => {
-        await prove();
-        return merger.mergeToBranch(item);
-      },
-    },
-  };
 }

@@ -83,19 +83,20 @@ export class EngineEventRepository {
     return Number(row.id);
   }
 
-  /** Unprocessed events of a tenant in the given categories, oldest first. */
+  /** Unprocessed events of a tenant in the given categories (or of the given types), oldest first. */
   async pending(
     tenant: string,
     limit: number,
     categories: readonly EngineEventCategory[] = ENGINE_EVENT_CATEGORIES,
     trx: Knex = this.knex,
+    types: readonly string[] = [],
   ): Promise<EngineEventRecord[]> {
-    if (categories.length === 0) {
+    if (categories.length === 0 && types.length === 0) {
       return [];
     }
     const rows: EngineEventRow[] = await trx('engine_events')
       .where({ tenant })
-      .whereIn('category', categories)
+      .andWhere((query) => query.whereIn('category', categories).orWhereIn('event_type', types))
       .whereNull('processed')
       .orderBy('id')
       .limit(limit);
