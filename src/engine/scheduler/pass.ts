@@ -15,6 +15,7 @@ import { EngineEventRepository, type EngineEventRecord } from '../../store/repos
 import { EngineStateRepository } from '../../store/repositories/engine-state';
 import { EngineWorkRepository } from '../../store/repositories/engine-work';
 import { handleWorkOutcome, isWorkOutcome, WORK_OUTCOME_TYPES } from '../work/outcomes';
+import { PassLookups } from '../work/lookups';
 import { WorkRunner } from '../work/work-runner';
 import type { EngineEventBus } from '../event-bus';
 import { PassContext, type EngineGateways } from '../pass-context';
@@ -95,6 +96,8 @@ export class PassRunner {
   /** Does the work passes store (docs/gating.md#engine-work), after their commit. */
   readonly work: WorkRunner;
   private readonly workRepo: EngineWorkRepository;
+  /** Change look-ups answered before each pass (docs/gating.md#engine-work). */
+  readonly lookups: PassLookups;
 
   constructor(
     private readonly options: PassOptions,
@@ -109,6 +112,7 @@ export class PassRunner {
     this.events = new EngineEventRepository(options.database.knex);
     this.stateRepo = new EngineStateRepository(options.database.knex);
     this.workRepo = new EngineWorkRepository(options.database.knex);
+    this.lookups = new PassLookups(options.gateways.changes);
     const fence = options.fence;
     this.work = new WorkRunner({
       knex: options.database.knex,
@@ -131,6 +135,29 @@ export class PassRunner {
     if (!layout || !record) {
       return false;
     }
+    try {
+      // The changes the pending events name are read before the transaction opens; the pass takes
+      // only these events (later ones wait for the next pass, which their wake-up asks for).
+      const pending = await this.events.pending(
+        tenant,
+        this.options.batchSize ?? 100,
+        pendingCategories(record.eventQueues),
+        this.options.database.knex,
+        WORK_OUTCOME_TYPES,
+      );
+      await this.lookups.prefetch(layout, pending);
+      return await this.runPass(layout, record, pending.at(-1)?.id ?? 0);
+    } finally {
+      this.lookups.clear();
+    }
+  }
+
+  private async runPass(
+    layout: EngineLayout,
+    record: NonNullable<TenantState['record']>,
+    upTo: number,
+  ): Promise<boolean> {
+    const { tenant } = this.options;
     const now = this.options.clock.now();
     await this.state.statusBaseline(layout);
     let handled: EngineEventRecord[] = [];
@@ -142,7 +169,8 @@ export class PassRunner {
       const fence = this.options.fence;
       await fence?.(trx);
       epoch = this.options.leaseEpoch?.() ?? null;
-      const ctx = new PassContext(tenant, now, layout, trx, this.options.gateways, this.options.uuid);
+      const gateways = { ...this.options.gateways, changes: this.lookups.changes };
+      const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid);
       const deadline = now.getTime() + (this.options.budgetMs ?? DEFAULT_PASS_BUDGET_MS);
       ctx.budgetSpent = () => this.options.clock.now().getTime() >= deadline;
       committed = ctx;
@@ -158,6 +186,7 @@ export class PassRunner {
         trx,
         // Engine work outcomes are taken while results are paused: a merge is not a build result.
         WORK_OUTCOME_TYPES,
+        upTo,
       );
       const outcomes = await this.handleEvents(ctx, managers, pending, record.eventQueues);
       let changed = false;

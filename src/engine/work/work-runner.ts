@@ -36,12 +36,17 @@ export interface WorkRunnerOptions {
 
 /** Rows claimed at once. */
 const CLAIM_BATCH = 50;
+/** After a failure (the database away, a call that threw), the runner tries again after this long (ms), doubling up to the maximum. */
+const RETRY_MS = 200;
+const RETRY_MAX_MS = 5000;
 
 export class WorkRunner {
   private readonly repo: EngineWorkRepository;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  private retryMs = RETRY_MS;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: WorkRunnerOptions) {
     this.repo = new EngineWorkRepository(options.knex);
@@ -78,6 +83,10 @@ export class WorkRunner {
   /** Claim nothing more; waits for the call under way. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.retryTimer !== null) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
     while (this.running) {
       await this.running;
     }
@@ -95,6 +104,7 @@ export class WorkRunner {
         rows = await this.repo.claim(this.options.tenant, epoch, this.options.clock.now(), CLAIM_BATCH);
       } catch (error) {
         this.options.logger?.error(`claiming engine work of tenant ${this.options.tenant} failed`, error);
+        this.retryLater();
         return;
       }
       if (rows.length === 0 && !this.again) {
@@ -108,11 +118,31 @@ export class WorkRunner {
         try {
           await this.runOne(row, epoch);
         } catch (error) {
-          this.options.logger?.error(`engine work ${row.id} (${row.kind}) of tenant ${this.options.tenant} failed`, error);
+          this.options.logger?.error(
+            `engine work ${row.id} (${row.kind}) of tenant ${this.options.tenant} failed`,
+            error,
+          );
+          // Still running under this epoch: claimed again by the next round.
+          this.retryLater();
           return;
         }
       }
+      this.retryMs = RETRY_MS;
     }
+  }
+
+  /** Try again after a failure, backing off, while this scheduler leads. */
+  private retryLater(): void {
+    if (this.stopped || this.retryTimer !== null) {
+      return;
+    }
+    const delay = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.kick();
+    }, delay);
+    this.retryTimer.unref?.();
   }
 
   private async runOne(row: EngineWorkRecord, epoch: number): Promise<void> {
@@ -157,7 +187,9 @@ export class WorkRunner {
   }
 
   /** Report (the driver retries transient failures); the error text when it still failed. */
-  private async report(report: Parameters<NonNullable<EngineGateways['reporter']>['report']>[0]): Promise<string | null> {
+  private async report(
+    report: Parameters<NonNullable<EngineGateways['reporter']>['report']>[0],
+  ): Promise<string | null> {
     const reporter = this.options.gateways.reporter;
     if (!reporter) {
       return null;
@@ -194,7 +226,10 @@ export class WorkRunner {
     }
     let error: string | null = null;
     for (const item of work.items) {
-      if (item.number === null || progress.merged.some((done) => done.project === item.project && done.change === item.number)) {
+      if (
+        item.number === null ||
+        progress.merged.some((done) => done.project === item.project && done.change === item.number)
+      ) {
         continue;
       }
       await this.options.prove?.();

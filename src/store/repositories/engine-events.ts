@@ -90,6 +90,8 @@ export class EngineEventRepository {
     categories: readonly EngineEventCategory[] = ENGINE_EVENT_CATEGORIES,
     trx: Knex = this.knex,
     types: readonly string[] = [],
+    /** Only events up to this id (those seen before a pass). */
+    upTo: number = Number.MAX_SAFE_INTEGER,
   ): Promise<EngineEventRecord[]> {
     if (categories.length === 0 && types.length === 0) {
       return [];
@@ -97,6 +99,7 @@ export class EngineEventRepository {
     const rows: EngineEventRow[] = await trx('engine_events')
       .where({ tenant })
       .andWhere((query) => query.whereIn('category', categories).orWhereIn('event_type', types))
+      .andWhere('id', '<=', upTo)
       .whereNull('processed')
       .orderBy('id')
       .limit(limit);

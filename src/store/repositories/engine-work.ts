@@ -62,8 +62,9 @@ export class EngineWorkRepository {
   }
 
   /**
-   * Claim the tenant's open work, oldest first, under lease `epoch`: requested rows, and rows
-   * left running under an earlier epoch (their leader is gone or no longer leads).
+   * Claim the tenant's open work, oldest first, under lease `epoch`: requested rows, and rows left
+   * running under an earlier epoch (their leader is gone or no longer leads) or under this one
+   * (a round of this leader's runner that failed; its rounds never overlap).
    */
   async claim(tenant: string, epoch: number, now: Date, limit: number): Promise<EngineWorkRecord[]> {
     return this.knex.transaction(async (trx) => {
@@ -73,7 +74,7 @@ export class EngineWorkRepository {
         .andWhere((query) =>
           query
             .where({ state: 'requested' })
-            .orWhere((running) => running.where({ state: 'running' }).andWhere('epoch', '<', epoch)),
+            .orWhere((running) => running.where({ state: 'running' }).andWhere('epoch', '<=', epoch)),
         )
         .orderBy('id')
         .limit(limit)
