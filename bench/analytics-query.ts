@@ -8,6 +8,7 @@
  *   npx tsx bench/analytics-query.ts [builds] [runs]          # embedded PGlite in memory
  *   DATABASE_URL=postgres://... npx tsx bench/analytics-query.ts
  */
+import { durationQuantiles } from '../src/store/repositories/analytics-durations';
 import { AnalyticsRepository } from '../src/store/repositories/analytics';
 import type { Database } from '../src/store/database';
 import { startLiveServer } from '../test/helpers/live';
@@ -136,6 +137,15 @@ async function main(): Promise<void> {
       const total = [...result.value.buckets.values()].reduce((sum, b) => sum + b.runs, 0);
       console.log(
         `repository, ${name}: p50 ${result.p50.toFixed(1)} ms, max ${result.max.toFixed(1)} ms (${total} runs)`,
+      );
+    }
+    for (const [name, filter] of cases) {
+      const result = await timed(Math.min(runs, 10), () =>
+        durationQuantiles(database.knex, 'bench', from, to, 'day', filter),
+      );
+      const total = result.value.reduce((sum, bucket) => sum + bucket.runs, 0);
+      console.log(
+        `duration quantiles from the raw builds, ${name}: p50 ${result.p50.toFixed(1)} ms, max ${result.max.toFixed(1)} ms (${total} successful runs)`,
       );
     }
     const raw = await timed(Math.min(runs, 5), () =>

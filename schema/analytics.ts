@@ -8,15 +8,21 @@ import {
   AnalyticsRepository,
   emptySums,
   type AnalyticsInterval as IntervalValue,
+  type AnalyticsFilter as AnalyticsFilterValue,
   type AnalyticsResult,
   type AnalyticsSums,
 } from '../src/store/repositories/analytics';
+import { durationQuantiles, type DurationQuantiles } from '../src/store/repositories/analytics-durations';
 import { builder } from './infra/builder';
 import { perServices } from './infra/context';
 import { InvalidInputError } from './infra/error-classes';
 import { Tenant } from './tenant';
 
 const analyticsStore = perServices((knex) => new AnalyticsRepository(knex));
+const durationStore = perServices((knex) => ({
+  read: (tenant: string, from: Date, to: Date, interval: IntervalValue, filter: AnalyticsFilterValue) =>
+    durationQuantiles(knex, tenant, from, to, interval, filter),
+}));
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -199,11 +205,48 @@ const BusyHour = builder.objectRef<AnalyticsResult['busiestHours'][number]>('Bus
 });
 
 interface AnalyticsValue {
+  tenant: string;
   from: number;
   to: number;
   interval: IntervalValue;
+  filter: AnalyticsFilterValue;
   result: AnalyticsResult;
 }
+
+interface DurationBucketValue {
+  start: number;
+  end: number;
+  quantiles: DurationQuantiles | undefined;
+}
+
+const DurationBucket = builder.objectRef<DurationBucketValue>('DurationBucket').implement({
+  description:
+    'How long the successful runs that ended in one bucket took (docs/analytics.md#duration-quantiles), in seconds.',
+  fields: (t) => ({
+    start: t.field({
+      type: 'DateTime',
+      nullable: false,
+      description: 'Start (inclusive).',
+      resolve: (b) => new Date(b.start),
+    }),
+    end: t.field({
+      type: 'DateTime',
+      nullable: false,
+      description: 'End (exclusive).',
+      resolve: (b) => new Date(b.end),
+    }),
+    runs: t.int({
+      nullable: false,
+      description: 'Successful runs (with a start time).',
+      resolve: (b) => b.quantiles?.runs ?? 0,
+    }),
+    p50: t.float({ description: 'Median duration; null without runs.', resolve: (b) => b.quantiles?.p50 ?? null }),
+    p90: t.float({
+      description: '90th percentile of the durations; null without runs.',
+      resolve: (b) => b.quantiles?.p90 ?? null,
+    }),
+  }),
+});
 
 function stepOf(interval: IntervalValue): number {
   return interval === 'hour' ? HOUR_MS : interval === 'day' ? DAY_MS : 7 * DAY_MS;
@@ -290,6 +333,22 @@ const Analytics = builder.objectRef<AnalyticsValue>('Analytics').implement({
       description: 'The whole range as one bucket.',
       resolve: totals,
     }),
+    durations: t.field({
+      type: [DurationBucket],
+      nullable: false,
+      description:
+        'Every bucket with the p50 and p90 duration of its successful runs, read from the raw builds (not the rollups: slower on a long range).',
+      resolve: async (v, _args, ctx) => {
+        const step = stepOf(v.interval);
+        const rows = await durationStore(ctx).read(v.tenant, new Date(v.from), new Date(v.to), v.interval, v.filter);
+        const byStart = new Map(rows.map((row) => [row.bucket, row]));
+        return bucketStarts(v.from, v.to, v.interval).map((start) => ({
+          start,
+          end: start + step,
+          quantiles: byStart.get(start),
+        }));
+      },
+    }),
     jobs: t.field({
       type: [JobAnalytics],
       nullable: false,
@@ -346,12 +405,13 @@ builder.objectField(Tenant, 'analytics', (t) =>
       const starts = bucketStarts(from, to, interval);
       const first = starts[0];
       const last = starts[starts.length - 1] + stepOf(interval);
-      const result = await analyticsStore(ctx).query(tenant.name, new Date(first), new Date(last), interval, {
+      const filter = {
         pipelines: args.filter?.pipelines ?? undefined,
         projects: args.filter?.projects ?? undefined,
         jobs: args.filter?.jobs ?? undefined,
-      });
-      return { from: first, to: last, interval, result };
+      };
+      const result = await analyticsStore(ctx).query(tenant.name, new Date(first), new Date(last), interval, filter);
+      return { tenant: tenant.name, from: first, to: last, interval, filter, result };
     },
   }),
 );

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { AuthConfig, AuthenticatorConfig } from '../config/service';
-import { signJwt } from './jwt';
+import { signHs256 } from './jwt';
 
 export interface AdminTokenRequest {
   /** Tenants the token administers (`*` for the root). */
@@ -83,5 +83,5 @@ export async function createAdminToken(auth: AuthConfig, request: AdminTokenRequ
   if (authenticator.uidClaim !== 'sub') {
     payload[authenticator.uidClaim] = request.subject;
   }
-  return signJwt(payload, 'HS256', { kind: 'secret', secret });
+  return signHs256(payload, secret);
 }

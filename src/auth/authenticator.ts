@@ -68,7 +68,7 @@ export class Authenticator {
     if (!resolved.algorithms.includes(alg)) {
       throw tokenFailure('AuthTokenUnauthorizedException', 'The specified alg value is not allowed');
     }
-    if (!verifySignature(decoded, alg, resolved.key)) {
+    if (!(await verifySignature(decoded, alg, resolved.key))) {
       throw tokenFailure('AuthTokenInvalidSignatureException');
     }
     const skew = this.config.clockSkew;

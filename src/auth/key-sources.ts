@@ -5,6 +5,7 @@
  */
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { importJWK, type JWK } from 'jose';
 import { tokenFailure } from './errors';
 import { isSupportedAlgorithm, type JsonObject, type JwtAlgorithm, type VerificationKey } from './jwt';
 
@@ -147,7 +148,7 @@ export class JwksKeySource implements KeySource {
 
   private async load(): Promise<CachedKeys> {
     const document = await this.readDocument();
-    return { keys: this.parseKeys(document), fetchedAt: this.now().getTime() };
+    return { keys: await this.parseKeys(document), fetchedAt: this.now().getTime() };
   }
 
   private async readDocument(): Promise<unknown> {
@@ -185,7 +186,7 @@ export class JwksKeySource implements KeySource {
     return jwksUri;
   }
 
-  private parseKeys(document: unknown): Map<string, ResolvedKey> {
+  private async parseKeys(document: unknown): Promise<Map<string, ResolvedKey>> {
     const keys = new Map<string, ResolvedKey>();
     const list = (document as { keys?: unknown } | null)?.keys;
     if (!Array.isArray(list)) {
@@ -193,7 +194,7 @@ export class JwksKeySource implements KeySource {
       throw tokenFailure('AuthTokenUnauthorizedException', JWKS_MESSAGES.fetchKeys);
     }
     for (const entry of list as unknown[]) {
-      const parsed = this.parseKey(entry);
+      const parsed = await this.parseKey(entry);
       if (parsed !== undefined) {
         keys.set(parsed.kid, parsed.resolved);
       }
@@ -201,7 +202,7 @@ export class JwksKeySource implements KeySource {
     return keys;
   }
 
-  private parseKey(entry: unknown): { kid: string; resolved: ResolvedKey } | undefined {
+  private async parseKey(entry: unknown): Promise<{ kid: string; resolved: ResolvedKey } | undefined> {
     if (typeof entry !== 'object' || entry === null) {
       return undefined;
     }
@@ -215,9 +216,13 @@ export class JwksKeySource implements KeySource {
       return undefined;
     }
     try {
-      const { kid, alg: _alg, use: _use, ...material } = jwk;
-      const key = createPublicKey({ key: material, format: 'jwk' });
-      return { kid, resolved: { key: { kind: 'public', key }, algorithms: [algorithm] } };
+      // jose checks the key's type and curve against the algorithm; a private JWK gives its public half.
+      const imported = await importJWK(jwk as JWK, algorithm);
+      if (imported instanceof Uint8Array) {
+        return undefined;
+      }
+      const key = imported.type === 'private' ? createPublicKey(imported as KeyObject) : (imported as KeyObject);
+      return { kid: jwk.kid, resolved: { key: { kind: 'public', key }, algorithms: [algorithm] } };
     } catch (err) {
       this.options.logger?.warn({ err, kid: jwk.kid }, 'skipping an unusable JWK');
       return undefined;

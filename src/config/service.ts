@@ -79,9 +79,14 @@ export const serviceConfigSchema = z
       .object({
         /** Seconds a tenant's leadership lease lasts without renewal (docs/operations.md#leadership-model). */
         leaseTimeout: z.number().min(1).max(3600).default(15),
+        /**
+         * Seconds between a leading scheduler's looks for new events when nothing woke it: the
+         * fallback for a lost wake-up (docs/operations.md#wake-ups).
+         */
+        pollInterval: z.number().min(0.05).max(60).default(1),
       })
       .strict()
-      .default({ leaseTimeout: 15 }),
+      .default({ leaseTimeout: 15, pollInterval: 1 }),
     auth: authSection.default({ authenticators: [] }),
     graphql: graphqlSection.default(graphqlSection.parse({})),
     executor: executorSection,

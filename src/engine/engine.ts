@@ -63,6 +63,12 @@ export interface EngineOptions {
   onLeadershipChange?: (change: LeadershipChange) => void;
   /** Warnings (a lost lead); errors go to `logger`. */
   warn?: (message: string) => void;
+  /**
+   * Wake the tenant's leading scheduler in another process (over the event bus,
+   * src/server/wake-signals.ts): called after an event of the tenant was committed when no
+   * scheduler of this process leads the tenant (docs/operations.md#wake-ups).
+   */
+  wakeElsewhere?: (tenant: string) => void;
 }
 
 /** Whether this process leads a tenant (health, metrics). */
@@ -181,7 +187,20 @@ export class Engine {
     }
   }
 
+  /**
+   * An event of the tenant was committed: wake its scheduler here, or the leading one in another
+   * process when none here leads it (`wakeElsewhere`).
+   */
   wake(tenant: string): void {
+    const scheduler = this.schedulers.get(tenant);
+    scheduler?.wake();
+    if (!scheduler?.isLeading()) {
+      this.options.wakeElsewhere?.(tenant);
+    }
+  }
+
+  /** Wake this process's scheduler of the tenant only (a wake-up received from another process). */
+  wakeHere(tenant: string): void {
     this.schedulers.get(tenant)?.wake();
   }
 

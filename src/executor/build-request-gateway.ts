@@ -16,6 +16,11 @@ export class BuildRequestExecutor implements ExecutorGateway {
     private readonly projectName: ProjectNameResolver,
     private readonly now: () => Date = () => new Date(),
     private readonly projectConnection?: ProjectConnectionResolver,
+    /**
+     * Told after a request was stored that an executor may claim (a new build, a resume):
+     * wakes idle executor workers (docs/operations.md#wake-ups).
+     */
+    private readonly onRequested: () => void = () => undefined,
   ) {
     this.requests = new BuildRequestRepository(knex);
   }
@@ -29,6 +34,7 @@ export class BuildRequestExecutor implements ExecutorGateway {
       precedence: params.precedence,
       now: this.now(),
     });
+    this.onRequested();
   }
 
   /** Unclaimed requests complete at once as CANCELED; running ones are stopped and end ABORTED. */
@@ -38,6 +44,8 @@ export class BuildRequestExecutor implements ExecutorGateway {
 
   /** A paused request is flagged; an executor holding its workspace continues it. */
   async resumeBuild(_tenant: string, buildUuid: string): Promise<void> {
-    await this.requests.requestResume(buildUuid, this.now());
+    if (await this.requests.requestResume(buildUuid, this.now())) {
+      this.onRequested();
+    }
   }
 }

@@ -62,7 +62,7 @@ export class BuildRuntime {
     readonly options: ExecutorWorkerOptions,
     readonly id: string,
     readonly consoles: ConsoleRegistry,
-    /** Emits `paused` (BuildPausedPayload) and `completed` (BuildCompletedPayload) once stored. */
+    /** Emits `started` (BuildStartedPayload), `paused` (BuildPausedPayload) and `completed` (BuildCompletedPayload) once stored. */
     readonly events: EventEmitter,
     readonly now: () => Date,
     readonly logger: WorkerLogger,

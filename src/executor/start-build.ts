@@ -57,22 +57,17 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
       runtime.options.nodeLocker && nodeIds.length > 0
         ? await runtime.options.nodeLocker.lock(nodeIds, runtime.id)
         : null;
-    await retryConnectionErrors(
-      () =>
-        runtime.options.repository.recordStarted(
-          {
-            ...buildEventSubject(params),
-            startTime: startTime.toISOString(),
-            worker: runtime.id,
-            logUrl: logPlace.url,
-          },
-          startTime,
-        ),
-      {
-        onRetry: (err) =>
-          runtime.logger.warn({ err, build: params.buildUuid }, 'recording a build start: database away, retrying'),
-      },
-    );
+    const started = {
+      ...buildEventSubject(params),
+      startTime: startTime.toISOString(),
+      worker: runtime.id,
+      logUrl: logPlace.url,
+    };
+    await retryConnectionErrors(() => runtime.options.repository.recordStarted(started, startTime), {
+      onRetry: (err) =>
+        runtime.logger.warn({ err, build: params.buildUuid }, 'recording a build start: database away, retrying'),
+    });
+    runtime.events.emit('started', started);
     log.write(
       `Job ${params.job.name} (build ${params.buildUuid}, attempt ${params.attempt} of ${params.job.attempts}) on executor ${runtime.id}`,
     );

@@ -31,7 +31,7 @@ const CONTINUE_BATCH = 20;
 export class ExecutorWorker {
   readonly id: string;
   readonly consoles: ConsoleRegistry;
-  /** Emits `paused` (BuildPausedPayload) and `completed` (BuildCompletedPayload) once stored. */
+  /** Emits `started` (BuildStartedPayload), `paused` (BuildPausedPayload) and `completed` (BuildCompletedPayload) once stored. */
   readonly events = new EventEmitter();
   private readonly active = new Map<string, ActiveBuild>();
   private readonly runtime: BuildRuntime;

@@ -36,6 +36,8 @@ export interface LauncherOptions {
   intervalMs?: number;
   /** Called after a pass committed a nodes-provisioned result event for a tenant (wake its scheduler). */
   onResult?: (tenant: string) => void;
+  /** Called after the gateway stored a request or a change the launcher loop acts on (wake launchers elsewhere). */
+  onRequested?: () => void;
   /** Identifies this launcher in lock holders; default `<hostname>-<pid>-<random>`. */
   id?: string;
   drivers?: Partial<Record<LauncherDriver, NodeDriver>>;
@@ -89,7 +91,10 @@ export function createLauncher(options: LauncherOptions): Launcher {
     drivers: { ...defaultDrivers(), ...options.drivers },
   };
   const images = new ImageManager(context);
-  const gateway = new LauncherNodeGateway(context, () => wake());
+  const gateway = new LauncherNodeGateway(context, () => {
+    wake();
+    options.onRequested?.();
+  });
   const intervalMs = options.intervalMs ?? 1000;
   /** Set while waiting for the next pass; undefined while a pass runs. */
   let timer: NodeJS.Timeout | undefined;

@@ -35,6 +35,8 @@ export interface ChangeInfo extends ChangeRef {
   currentPatchset?: boolean;
   /** What a code-review system says of the change (GitHub pull requests; absent for git changes). */
   review?: CodeReviewState;
+  /** What Gerrit says of the change (docs/gerrit.md#changes; absent for other drivers' changes). */
+  gerrit?: GerritChangeState;
 }
 
 /**
@@ -72,6 +74,19 @@ export interface CodeReviewState {
   statuses: string[];
   /** Check runs of the head commit as `<app>:<name>:<conclusion or status>`. */
   checks: string[];
+}
+
+/** A Gerrit change's review state, read with the change (docs/gerrit.md#changes). */
+export interface GerritChangeState {
+  /** `NEW`, `MERGED` or `ABANDONED`. */
+  status: string;
+  wip: boolean;
+  topic: string | null;
+  hashtags: string[];
+  /** The Change-Id trailer's value (`I` and 40 hex digits). */
+  changeId: string;
+  /** Current votes of the patch set: one per label and voter (zero votes left out). */
+  approvals: Array<{ label: string; value: number; username: string; email: string; grantedOn: string }>;
 }
 
 /** One change of a speculative merge, oldest first (items ahead, then the item itself). */

@@ -39,6 +39,15 @@ export const TRIGGER_EVENT_TYPES = [
   'pull_request_review',
   'push',
   'check_run',
+  // Gerrit (docs/gerrit.md#trigger-events; `patchset-created` and `ref-updated` above are Gerrit's names too)
+  'comment-added',
+  'change-merged',
+  'change-abandoned',
+  'change-restored',
+  'draft-published',
+  'wip-state-changed',
+  'hashtags-changed',
+  'pending-check',
 ] as const;
 export type TriggerEventType = (typeof TRIGGER_EVENT_TYPES)[number];
 
@@ -80,8 +89,18 @@ export const triggerEventSchema = z.object({
   status: z.string().optional(),
   /** check_run event: the check run's name. */
   check: z.string().optional(),
-  /** Who caused the event (the sender's login). */
+  /** Who caused the event (the sender's login; Gerrit: the account's username). */
   account: z.string().optional(),
+  /** Gerrit: the e-mail address of who caused the event. */
+  email: z.string().optional(),
+  /** Gerrit comment-added: the votes the comment carries (`oldValue` only where the vote changed). */
+  approvals: z.array(z.object({ type: z.string(), value: z.number(), oldValue: z.number().optional() })).optional(),
+  /** Gerrit hashtags-changed: the hashtags added and removed. */
+  added: z.array(z.string()).optional(),
+  removed: z.array(z.string()).optional(),
+  /** Gerrit pending-check (the checks plugin): the checker's uuid and scheme. */
+  uuid: z.string().optional(),
+  scheme: z.string().optional(),
 });
 export type TriggerEvent = z.infer<typeof triggerEventSchema>;
 

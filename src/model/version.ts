@@ -1,14 +1,10 @@
 /** The running Sluice version, read once from package.json. */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PACKAGE_ROOT } from './package-root';
 
 function readVersion(): string {
-  // src/model/ under tsx, dist/src/model/ in a compiled build (`npm run build`).
-  const file = [
-    path.join(__dirname, '..', '..', 'package.json'),
-    path.join(__dirname, '..', '..', '..', 'package.json'),
-  ].find((candidate) => existsSync(candidate));
-  const pkg = JSON.parse(readFileSync(file ?? 'package.json', 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

@@ -116,6 +116,7 @@ export function assembleServices(options: AppOptions): AppServices {
           publicUrl: () => config.api.publicUrl ?? apiAddress(),
           metrics,
           roles: runs,
+          bus,
         })
       : undefined;
   if (roles && runs.has('executor') && !runs.has('api') && publicLogsUrl(config, undefined) === undefined) {

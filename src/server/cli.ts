@@ -3,19 +3,21 @@
  * Exit codes: 0 success, 1 a problem was found or the command failed, 2 usage error.
  */
 import { parseArgs } from 'node:util';
-import { encryptCommand, tokenCommand, type AuthCommandDeps } from '../auth/cli-commands';
-import { loadServiceConfig, defaultServiceConfig, ServiceConfigError, type ServiceConfig } from '../config/service';
+import type { AuthCommandDeps } from '../auth/cli-commands';
+import type * as AuthCommands from '../auth/cli-commands';
+import type { ServiceConfig } from '../config/service';
+import type * as ServiceConfigModule from '../config/service';
+import type * as CliService from './cli-service';
 import { SLUICE_VERSION } from '../model/version';
-import { migrateLatest } from '../store/migrate';
-import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
-import { seedRepositories } from '../drivers/git/seed';
-import { DataDirectoryInUseError } from '../store/data-dir-lock';
-import { buildApp, databaseFor } from './app';
-import { ListenError } from './app-lifecycle';
-import { startBanner } from './banner';
-import { createLogger } from './logger';
-import { validateDeployment } from './validate';
 import { parseRoleList, ROLE_NAMES, type RoleSet } from '../model/roles';
+
+// What a command needs is loaded when it runs: `sluice version` and `sluice token create` do not
+// load the server (docs/operations.md#the-sluice-command).
+/* eslint-disable @typescript-eslint/no-require-imports */
+const service = (): typeof CliService => require('./cli-service') as typeof CliService;
+const configModule = (): typeof ServiceConfigModule => require('../config/service') as typeof ServiceConfigModule;
+const authCommands = (): typeof AuthCommands => require('../auth/cli-commands') as typeof AuthCommands;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const USAGE = `Usage: sluice <command> [options]
 
@@ -42,8 +44,8 @@ Options:
 `;
 
 const AUTH_COMMANDS: Record<string, (argv: string[], deps: AuthCommandDeps) => Promise<number>> = {
-  token: tokenCommand,
-  encrypt: encryptCommand,
+  token: (argv, deps) => authCommands().tokenCommand(argv, deps),
+  encrypt: (argv, deps) => authCommands().encryptCommand(argv, deps),
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -105,7 +107,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     config = readConfig(parsed.values.config);
   } catch (err) {
-    if (err instanceof ServiceConfigError) {
+    if (err instanceof configModule().ServiceConfigError) {
       process.stderr.write(`sluice: invalid configuration:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
       return 1;
     }
@@ -115,40 +117,25 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'serve':
         // The command line wins over the configuration's roles key.
-        return await serve(
+        return await service().serve(
           roles === undefined ? config : { ...config, roles: ROLE_NAMES.filter((role) => roles.has(role)) },
         );
       case 'migrate':
-        return await migrate(config);
+        return await service().migrate(config);
       case 'validate-config':
-        return await validate(config, {
+        return await service().validate(config, {
           offline: parsed.values.offline === true,
           decryptSecrets: parsed.values['decrypt-secrets'] === true,
         });
       case 'reconfigure':
-        return await reconfigure(config, parsed.values.tenant);
+        return await service().reconfigure(config, parsed.values.tenant);
       default:
         process.stderr.write(`sluice: unknown command "${command}"\n\n${USAGE}`);
         return 2;
     }
   } catch (err) {
-    return reportOperatorError(err);
+    return service().reportOperatorError(err);
   }
-}
-
-/** Failures an operator acts on, in one line without a stack; undefined for anything else. */
-export function operatorMessage(err: unknown): string | undefined {
-  return err instanceof DataDirectoryInUseError || err instanceof ListenError ? err.message : undefined;
-}
-
-/** Exit 1 with the one-line message of an operator's failure; anything else is rethrown (with its stack). */
-function reportOperatorError(err: unknown): number {
-  const message = operatorMessage(err);
-  if (message === undefined) {
-    throw err;
-  }
-  process.stderr.write(`sluice: ${message}\n`);
-  return 1;
 }
 
 async function runAuthCommand(
@@ -167,131 +154,20 @@ async function runAuthCommand(
     },
   };
   try {
-    return await command(argv, { io, loadConfig: readConfig, openDatabase: databaseFor });
+    return await command(argv, { io, loadConfig: readConfig, openDatabase: (config) => service().databaseFor(config) });
   } catch (err) {
-    if (err instanceof ServiceConfigError) {
+    if (err instanceof configModule().ServiceConfigError) {
       process.stderr.write(`sluice: invalid configuration:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
       return 1;
     }
-    return reportOperatorError(err);
+    return service().reportOperatorError(err);
   }
 }
 
 function readConfig(file: string | undefined): ServiceConfig {
   const env = { PORT: process.env.PORT, DATABASE_URL: process.env.DATABASE_URL };
   const path = file ?? process.env.SLUICE_CONFIG;
-  return path ? loadServiceConfig(path, env) : defaultServiceConfig(process.cwd(), env);
-}
-
-async function serve(config: ServiceConfig): Promise<number> {
-  const logger = createLogger();
-  const app = buildApp({ config, logger }); // authenticators come from config.auth
-  let address;
-  try {
-    // Open the database while the repositories are seeded (a fresh embedded store unpacks its
-    // cluster and starts PostgreSQL then); a store another process holds ends the start here,
-    // any other failure surfaces again in app.start().
-    const opening = app.database.knex.raw('select 1').then(
-      () => undefined,
-      (err: unknown) => err,
-    );
-    for (const [name, conn] of Object.entries(config.connections)) {
-      if (conn.driver === 'git' && conn.seedFrom) {
-        const seeded = await seedRepositories(conn.seedFrom, conn.baseurl);
-        for (const repo of seeded) {
-          logger.info({ connection: name, project: repo.project, path: repo.path }, 'created repository from seed');
-        }
-      }
-    }
-    const refused = await opening;
-    if (refused instanceof DataDirectoryInUseError) {
-      throw refused;
-    }
-    address = await app.start();
-  } catch (err) {
-    // Nothing of a failed start keeps running: whatever it started stops, and the process
-    // exits now (docs/operations.md#one-process-per-embedded-store).
-    process.stderr.write(
-      `sluice: ${operatorMessage(err) ?? (err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
-    );
-    setTimeout(() => process.exit(1), config.shutdownTimeout * 1000).unref();
-    await app.stop();
-    process.exit(1);
-  }
-  process.stdout.write(startBanner(config, address));
-  // SIGHUP reloads every tenant, as `sluice reconfigure` does; the one way to ask it of a
-  // process on the embedded store, which no other process may open (docs/project-configuration.md#reconfiguration).
-  const onHangUp = (): void => {
-    logger.info('SIGHUP: reloading every tenant');
-    app.layoutManager?.reconfigure().catch((err: unknown) => logger.error({ err }, 'reconfiguration failed'));
-  };
-  process.on('SIGHUP', onHangUp);
-  await new Promise<void>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      logger.info({ signal }, 'signal received');
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
-      process.off('SIGHUP', onHangUp);
-      resolve();
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
-  });
-  // Bounded in every state (docs/operations.md#shutdown): at `shutdownTimeout` after the signal
-  // the process exits, whatever is still open (a connection attempt to a database that is gone):
-  // 0 when the stop completed, 1 when it abandoned a step (or had not finished).
-  setTimeout(() => process.exit(process.exitCode ?? 1), config.shutdownTimeout * 1000).unref();
-  const code = (await app.stop()) ? 0 : 1;
-  process.exitCode = code;
-  return code;
-}
-
-async function migrate(config: ServiceConfig): Promise<number> {
-  const database = databaseFor(config);
-  try {
-    const applied = await migrateLatest(database.knex);
-    process.stdout.write(applied.length === 0 ? 'Database is up to date.\n' : `Applied: ${applied.join(', ')}\n`);
-    return 0;
-  } finally {
-    await database.close();
-  }
-}
-
-async function reconfigure(config: ServiceConfig, tenant: string | undefined): Promise<number> {
-  const database = databaseFor(config);
-  try {
-    try {
-      await migrateLatest(database.knex);
-    } catch (err) {
-      if (err instanceof DataDirectoryInUseError && err.pid !== undefined) {
-        process.stderr.write(
-          `sluice: the service (pid ${err.pid}) holds the embedded database ${err.directory}; ` +
-            `kill -HUP ${err.pid} makes it reload every tenant\n`,
-        );
-        return 1;
-      }
-      throw err;
-    }
-    const id = await new ReconfigureRequestRepository(database.knex).request(tenant, new Date());
-    process.stdout.write(
-      `Reconfiguration of ${tenant === undefined ? 'all tenants' : `tenant ${tenant}`} requested (request ${id}).\n`,
-    );
-    return 0;
-  } finally {
-    await database.close();
-  }
-}
-
-async function validate(
-  config: ServiceConfig,
-  options: { offline: boolean; decryptSecrets: boolean },
-): Promise<number> {
-  const report = await validateDeployment(config, { ...options, openDatabase: databaseFor });
-  for (const line of report.lines) {
-    process.stdout.write(`${line}\n`);
-  }
-  process.stdout.write(`${report.errors} error(s), ${report.warnings} warning(s)\n`);
-  return report.errors > 0 ? 1 : 0;
+  return path ? configModule().loadServiceConfig(path, env) : configModule().defaultServiceConfig(process.cwd(), env);
 }
 
 if (require.main === module) {

@@ -42,10 +42,12 @@ import {
 import type { ProcessComponent } from './component-heartbeat';
 import { LostWorkReclaimer } from './lost-work-reclaimer';
 import type { SluiceMetrics } from './metrics/sluice-metrics';
-import type { BuildCompletedPayload } from '../model/build-request';
+import type { BuildCompletedPayload, BuildEventSubject } from '../model/build-request';
 import type { Logger } from './logger';
 import type { SecretsKeySource } from '../secrets/secret-data';
 import { ALL_ROLES, type RoleSet } from '../model/roles';
+import type { EventBus } from '../../subscriptions/bus/event-bus';
+import { WakeSignals } from './wake-signals';
 
 export interface RolesOptions {
   config: ServiceConfig;
@@ -67,6 +69,8 @@ export interface RolesOptions {
   metrics?: SluiceMetrics;
   /** The roles this process runs (default: all). */
   roles?: RoleSet;
+  /** The service's event bus: wake-ups to the roles of other processes go over it (src/server/wake-signals.ts). */
+  bus?: EventBus;
 }
 
 /** Background work of the roles, stopped in reverse order on shutdown. */
@@ -174,6 +178,9 @@ function countedDeltas(bus: EngineEventBus, metrics: SluiceMetrics | undefined):
 /** Build (but do not start) the gating roles of this process. */
 export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const { config, database, layoutManager, logger, metrics } = options;
+  const signals = options.bus
+    ? new WakeSignals(options.bus, (err, kind) => logger.warn({ err, kind }, 'wake-up not sent to other processes'))
+    : null;
   const directory = projectDirectory(config, layoutManager);
   const publicUrl = (config.api.publicUrl ?? '').replace(/\/+$/, '');
   const drivers = createDriverRuntimes(config.connections, {
@@ -228,6 +235,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     now: options.now,
     intervalMs: LAUNCHER_IDLE_INTERVAL_MS,
     onResult: (tenant) => engine.wake(tenant),
+    onRequested: () => signals?.launchers(),
   });
   const nodes = new TenantNodeGateway(
     launcher.gateway,
@@ -255,11 +263,18 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
         (_tenant, canonicalName) => directory.locate(canonicalName)?.name ?? canonicalName,
         options.now,
         (_tenant, canonicalName) => directory.locate(canonicalName)?.connection ?? null,
+        () => {
+          // An idle worker here claims it at once; others hear of it over the bus.
+          executor.worker.wake();
+          signals?.executors();
+        },
       ),
       nodes,
     },
     bus: countedDeltas(options.engineBus, metrics),
     clock: { now: options.now },
+    pollIntervalMs: config.scheduler.pollInterval * 1000,
+    wakeElsewhere: (tenant) => signals?.scheduler(tenant),
     logger: { error: (message, err) => logger.error({ err }, message) },
     warn: (message) => logger.warn(message),
     leadership: { ttlMs: config.scheduler.leaseTimeout * 1000 },
@@ -275,6 +290,10 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   });
   if (metrics) {
     executor.worker.events.on('completed', (payload: BuildCompletedPayload) => metrics.observeBuild(payload));
+  }
+  // A build's start, pause and result are result events: its tenant's scheduler acts on them at once.
+  for (const stored of ['started', 'paused', 'completed']) {
+    executor.worker.events.on(stored, (payload: BuildEventSubject) => engine.wake(payload.tenant));
   }
 
   const roles = options.roles ?? ALL_ROLES;
@@ -301,11 +320,34 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     executor,
     launcher,
     drivers,
-    connectionEvents: { wake: () => drivers.wake(), idle: () => drivers.idle() },
+    connectionEvents: {
+      wake: () => {
+        drivers.wake();
+        signals?.intake();
+      },
+      idle: () => drivers.idle(),
+    },
     components,
     reclaimer,
     start: async () => {
       const tasks: RoleTask[] = [];
+      if (signals) {
+        // Wake-ups from other processes, for the roles this one runs (stopped last).
+        const stopListening = signals.listen({
+          scheduler: roles.has('scheduler') ? (tenant) => engine.wakeHere(tenant) : undefined,
+          intake: roles.has('scheduler') ? () => drivers.wake() : undefined,
+          executor: roles.has('executor') ? () => executor.worker.wake() : undefined,
+          launcher: roles.has('launcher') ? () => launcher.wake() : undefined,
+        });
+        tasks.push({
+          name: 'wake-signals',
+          stop: () => {
+            stopListening();
+            signals.close();
+            return Promise.resolve();
+          },
+        });
+      }
       if (roles.has('scheduler')) {
         tasks.push(await startSchedulers(engine, layoutManager, logger));
       }

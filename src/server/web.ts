@@ -6,11 +6,12 @@
 import path from 'node:path';
 import type Koa from 'koa';
 import type { ServiceConfig } from '../config/service';
+import { PACKAGE_ROOT } from '../model/package-root';
 import { graphiqlAssets } from './graphiql-assets';
 import { spaSite } from './spa-site';
 
 /** Where `npm run web:build` (and `npm start`) puts the dashboard build. */
-export const DASHBOARD_BUILD_DIR = path.join(__dirname, '..', '..', 'web', 'dist');
+export const DASHBOARD_BUILD_DIR = path.join(PACKAGE_ROOT, 'web', 'dist');
 
 export interface WebRoutesOptions {
   /** The dashboard build (tests); defaults to DASHBOARD_BUILD_DIR. */

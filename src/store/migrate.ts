@@ -81,6 +81,7 @@ export function migrationNames(): string[] {
 export async function migrateLatest(knex: Knex, retry = { attempts: 300, delayMs: 200 }): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
     try {
+      await prepareMigrationTables(knex);
       const [, applied] = (await knex.migrate.latest(MIGRATION_CONFIG)) as [number, string[]];
       return applied;
     } catch (err) {
@@ -90,6 +91,31 @@ export async function migrateLatest(knex: Knex, retry = { attempts: 300, delayMs
       await new Promise((resolve) => setTimeout(resolve, retry.delayMs));
     }
   }
+}
+
+/** Any fixed key: it serialises the creation of the migration tables across processes. */
+const MIGRATION_TABLES_LOCK = 7_112_004_001;
+
+/**
+ * Create knex's migration tables and the single lock row, one process at a time. knex creates
+ * them itself with check-then-act statements: processes starting at once could each insert a
+ * lock row, and with two rows knex reports "Migration table is already locked" forever. A store
+ * left with extra rows by that race is repaired here (the rows are interchangeable; knex only
+ * ever sets is_locked inside the migrating transaction).
+ */
+async function prepareMigrationTables(knex: Knex): Promise<void> {
+  const table = MIGRATION_CONFIG.tableName ?? 'knex_migrations';
+  const lockTable = `${table}_lock`;
+  await knex.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [MIGRATION_TABLES_LOCK]);
+    await trx.raw(
+      `CREATE TABLE IF NOT EXISTS ?? (id serial PRIMARY KEY, name varchar(255), batch integer, migration_time timestamptz)`,
+      [table],
+    );
+    await trx.raw(`CREATE TABLE IF NOT EXISTS ?? ("index" serial PRIMARY KEY, is_locked integer)`, [lockTable]);
+    await trx.raw(`DELETE FROM ?? WHERE "index" > (SELECT min("index") FROM ??)`, [lockTable, lockTable]);
+    await trx.raw(`INSERT INTO ?? (is_locked) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM ??)`, [lockTable, lockTable]);
+  });
 }
 
 /** Another process migrates: knex's lock is taken, or it created the migration tables first. */

@@ -1,7 +1,8 @@
 /**
  * A real Sluice deployment for the dashboard's end-to-end tests: the quickstart (engine, built-in
  * executor, git driver, logs) in one `buildApp()` process on port 0, plus one project whose
- * configuration is broken (a config error), and helpers to push changes and gate them.
+ * configuration is broken (a config error), and helpers to push changes and gate them; on request
+ * a project whose gate job runs a real Ansible playbook.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,39 @@ import { startQuickstartApp } from '../helpers/quickstart-deployment';
 
 export const TENANT = 'example';
 export const PROJECT = 'example/hello';
+/** The project of the `ansible` option: its gate job `greeting-check` runs `playbooks/check.yaml`. */
+export const PLAYBOOK_PROJECT = 'example/playbooks';
+
+/**
+ * One play on the job's node (docs/executor.md#ansible-on-the-executor): a task that reports, one
+ * that changes, one that compares `greeting.txt` of the checkout with "Hello, Sluice!" (on a
+ * difference it prints what it got and, on stderr, what it expected, and exits 3), and one after it.
+ */
+const CHECK_PLAYBOOK = `- name: Check the greeting
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: Say where we are
+      debug: {msg: "checking {{ zuul.project.name }} on {{ inventory_hostname }}"}
+    - name: Build the greeting
+      command: echo "built the greeting"
+    - name: Compare the greeting
+      args: {chdir: "{{ zuul.project.src_dir }}"}
+      shell: |
+        got=$(cat greeting.txt)
+        echo "greeting: got $got"
+        if [ "$got" != "Hello, Sluice!" ]; then echo "expected Hello, Sluice!" >&2; exit 3; fi
+    - name: Publish the greeting
+      command: echo "published"
+`;
+
+const PLAYBOOK_PROJECT_FILES: Record<string, string> = {
+  '.zuul.yaml':
+    '- job:\n    name: greeting-check\n    description: Checks the greeting with ansible-playbook.\n' +
+    '    run: playbooks/check.yaml\n- project:\n    gate:\n      jobs: [greeting-check]\n',
+  'playbooks/check.yaml': CHECK_PLAYBOOK,
+  'greeting.txt': 'Hello, Sluice!\n',
+};
 
 const REPOSITORY_ROOT = path.resolve(__dirname, '../..');
 
@@ -48,15 +82,20 @@ export function waitingUnit(release: string): string {
 
 export interface Deployment {
   app: SluiceApp;
+  /** The deployment's database (to seed history through the store's writers). */
+  knex: TestDatabase['knex'];
   url: string;
   root: string;
   token: string;
-  /** Commit `files` on master in a clone, push it as change `<number>,1`. */
-  pushChange(number: number, files: Record<string, string>, message: string): Promise<void>;
+  /**
+   * Commit `files` on master of `project` (default PROJECT) in a clone, push it as change
+   * `<number>,1`. Change numbers are unique across projects.
+   */
+  pushChange(number: number, files: Record<string, string>, message: string, project?: string): Promise<void>;
   /** Enqueue change `<number>,1` into gate as a tenant admin; resolves with the item's report. */
-  gate(number: number): Promise<EngineDelta>;
+  gate(number: number, project?: string): Promise<EngineDelta>;
   /** Enqueue change `<number>,1` into gate; resolves once accepted, with the promise of its report. */
-  enqueue(number: number): Promise<{ reported: Promise<EngineDelta> }>;
+  enqueue(number: number, project?: string): Promise<{ reported: Promise<EngineDelta> }>;
   graphql<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
   stop(): Promise<void>;
 }
@@ -77,6 +116,8 @@ export interface DeploymentOptions {
   oidc?: { issuer: string; clientId: string };
   /** A second tenant, `lab`, whose local provider keeps one `small` node ready (the launcher pages). */
   launcher?: boolean;
+  /** The project PLAYBOOK_PROJECT in `example`, whose gate job runs a playbook with ansible-playbook. */
+  ansible?: boolean;
 }
 
 /** The tenant file: `example` (with its OIDC realm and admin rule when asked), and `lab` when asked. */
@@ -92,6 +133,9 @@ function tenantFile(options: DeploymentOptions): string {
     '          - example/hello',
     '          - example/broken',
   ];
+  if (options.ansible) {
+    lines.push(`          - ${PLAYBOOK_PROJECT}`);
+  }
   if (options.oidc) {
     lines.push('    authentication-realm: fake-realm', '    admin-rules: [oidc-admins]');
     lines.unshift(
@@ -135,6 +179,12 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
     path.join(deployment, 'repos/example/broken/.zuul.yaml'),
     '- job:\n    name: broken-job\n    parent: no-such-parent\n    run: run.sh\n',
   );
+  if (options.ansible) {
+    for (const [file, content] of Object.entries(PLAYBOOK_PROJECT_FILES)) {
+      mkdirSync(path.dirname(path.join(deployment, 'repos', PLAYBOOK_PROJECT, file)), { recursive: true });
+      writeFileSync(path.join(deployment, 'repos', PLAYBOOK_PROJECT, file), content);
+    }
+  }
   if (options.launcher) {
     mkdirSync(path.join(deployment, 'repos/lab-config'), { recursive: true });
     writeFileSync(path.join(deployment, 'repos/lab-config/zuul.yaml'), LAB_CONFIG);
@@ -153,7 +203,6 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
   // post runs interleave with the gate runs the test counts.
   connection.pollInterval = 3600;
   await seedRepositories(connection.seedFrom, connection.baseurl);
-  const bareRepo = path.join(connection.baseurl, `${PROJECT}.git`);
   const database: TestDatabase = await createTestDatabase({ migrate: false });
   const auth = liveTestConfig().auth;
   if (options.oidc) {
@@ -203,10 +252,10 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
   };
 
   // The report is wrapped in an object: an async function returning a bare promise would wait for it.
-  const enqueue = async (number: number): Promise<{ reported: Promise<EngineDelta> }> => {
+  const enqueue = async (number: number, project = PROJECT): Promise<{ reported: Promise<EngineDelta> }> => {
     const reported = new Promise<EngineDelta>((resolve) => reports.set(`${number},1`, resolve));
     const data = await graphql<{ enqueue: { __typename: string } }>(ENQUEUE, {
-      input: { tenant: TENANT, pipeline: 'gate', project: PROJECT, change: `${number},1` },
+      input: { tenant: TENANT, pipeline: 'gate', project, change: `${number},1` },
     });
     if (data.enqueue.__typename !== 'ManagementEventAccepted') {
       throw new Error(`enqueue refused: ${data.enqueue.__typename}`);
@@ -216,16 +265,18 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
 
   return {
     app,
+    knex: database.knex,
     url,
     root,
     token,
     graphql,
     enqueue,
-    gate: async (number) => (await enqueue(number)).reported,
-    pushChange: async (number, files, message) => {
+    gate: async (number, project) => (await enqueue(number, project)).reported,
+    pushChange: async (number, files, message, project = PROJECT) => {
       const work = mkdtempSync(path.join(root, 'work-'));
-      await git(root, ['clone', '--quiet', bareRepo, work]);
+      await git(root, ['clone', '--quiet', path.join(connection.baseurl, `${project}.git`), work]);
       for (const [file, content] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
         writeFileSync(path.join(work, file), content, { mode: 0o755 });
       }
       await git(work, ['add', '--all']);

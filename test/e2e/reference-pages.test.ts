@@ -3,14 +3,24 @@
  * server after real gate runs (docs/dashboard.md#pages): the `url` the REST status gives a running
  * job opens its live console; change, pipeline, build-tab, freeze-job, runtime, semaphore,
  * provider, image and OpenAPI paths open their pages; the build page reads `job-output.json` for
- * its task summary and play/task console and opens at its summary on a phone.
+ * its task summary and play/task console and opens at its summary on a phone; it does the same for
+ * a real Ansible playbook job (`ansible-playbook` run by the executor, docs/executor.md), whose
+ * job-output.json is what the reference dashboard's Task Summary and Console tabs read.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from './browser';
 import { overflowProblems, pageProblems } from './page-checks';
-import { ensureDashboardBuilt, waitingUnit, PROJECT, startDeployment, TENANT, type Deployment } from './deployment';
+import {
+  ensureDashboardBuilt,
+  waitingUnit,
+  PLAYBOOK_PROJECT,
+  PROJECT,
+  startDeployment,
+  TENANT,
+  type Deployment,
+} from './deployment';
 
 const SCREENSHOTS = process.env.SLUICE_E2E_SCREENSHOTS;
 const WAIT = { timeout: 60_000 };
@@ -41,7 +51,7 @@ describe('reference dashboard URLs and pages in a browser', () => {
 
   beforeAll(async () => {
     ensureDashboardBuilt();
-    deployment = await startDeployment({ launcher: true });
+    deployment = await startDeployment({ launcher: true, ansible: true });
     release = path.join(deployment.root, 'release-reference-pages');
     await deployment.pushChange(8, { 'scripts/unit.sh': waitingUnit(release) }, 'A slow unit test');
     browser = await launchBrowser(deployment.url);
@@ -293,4 +303,55 @@ describe('reference dashboard URLs and pages in a browser', () => {
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(`**/builds?result=FAILURE&result=SUCCESS&voting=true`);
   }, 60_000);
+
+  it("reads a real Ansible job's job-output.json: task summary, plays, tasks and hosts, console", async () => {
+    await deployment.pushChange(20, { 'greeting.txt': 'Goodbye\n' }, 'Say goodbye instead', PLAYBOOK_PROJECT);
+    await deployment.gate(20, PLAYBOOK_PROJECT);
+    const found = await deployment.graphql<{
+      tenant: { builds: { nodes: Array<{ uuid: string; result: string }> } };
+    }>(
+      `query { tenant(name: "${TENANT}") { ... on Tenant { builds(filter: { change: [20], jobName: ["greeting-check"] }) { nodes { uuid result } } } } }`,
+    );
+    expect(found.tenant.builds.nodes.map((b) => b.result)).toEqual(['FAILURE']);
+    const uuid = found.tenant.builds.nodes[0].uuid;
+    await page.goto(`/t/${TENANT}/build/${uuid}`);
+    const summary = page.getByRole('region', { name: 'Task summary' });
+    const host = summary.locator('.host-summary');
+    await host.getByText('1 failed').waitFor(WAIT);
+    // ansible-playbook's own stats of the node: two tasks ok (one of them changed), one failed.
+    expect(await host.getByRole('heading', { level: 3 }).textContent()).toBe('worker 2 ok · 1 changed · 1 failed');
+    const failed = summary.locator('.failed-task');
+    expect(await failed.count()).toBe(1);
+    expect(await failed.getByRole('heading', { level: 4 }).textContent()).toMatch(
+      /^FAILED Compare the greeting \(.*example\/playbooks\/playbooks\/check\.yaml.*\)$/,
+    );
+    expect(await failed.getByText('exit code 3').count()).toBe(1);
+    // Without ansible-split-streams the command's stderr joins its stdout, as in the reference.
+    expect(await failed.getByLabel('Output', { exact: true }).textContent()).toBe(
+      'greeting: got Goodbye\nexpected Hello, Sluice!',
+    );
+    // The text console the callback wrote as the tasks ran.
+    await page.locator('.console-text', { hasText: 'Compare the greeting' }).first().waitFor(WAIT);
+
+    await page.getByRole('link', { name: 'Console', exact: true }).click();
+    await page.waitForURL(`**/t/${TENANT}/build/${uuid}/console`);
+    const run = page.getByRole('region', { name: 'Plays and tasks' }).getByRole('region', { name: /^Run playbook / });
+    await run.getByRole('heading', { name: /^Play Check the greeting/ }).waitFor(WAIT);
+    const rows = await run
+      .locator('.tasks summary')
+      .evaluateAll((summaries) =>
+        summaries.map((row) =>
+          ['.badge', '.task-name', '.muted'].map((part) => row.querySelector(part)?.textContent?.split(' · ')[0]),
+        ),
+      );
+    expect(rows).toEqual([
+      ['OK', 'Say where we are', 'worker'],
+      ['CHANGED', 'Build the greeting', 'worker'],
+      ['FAILED', 'Compare the greeting', 'worker'],
+    ]);
+    const task = run.locator('.tasks details', { hasText: 'Compare the greeting' });
+    expect(await task.getAttribute('open')).not.toBeNull(); // a failed task is open
+    expect(await task.getByLabel('Output', { exact: true }).textContent()).toContain('expected Hello, Sluice!');
+    await screenshot('build-ansible-console-1280', page, true);
+  }, 240_000);
 });

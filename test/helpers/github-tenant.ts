@@ -33,6 +33,8 @@ export interface GitHubTenantOptions {
   prepare?: (hub: FakeGitHub) => void;
   /** A personal token (`apiToken`) instead of the GitHub App (the default). */
   personalToken?: string;
+  /** More connections of the service configuration (reporters' connections: smtp, mqtt). */
+  connections?: ServiceConfig['connections'];
 }
 
 /** Start the fake GitHub and a server gating its pull requests; GH_DEBUG=1 logs the server. */
@@ -68,6 +70,7 @@ export async function startGitHubTenant(options: GitHubTenantOptions): Promise<G
         requestTimeout: 30,
         rateLimitMaxWait: 900,
       },
+      ...options.connections,
     },
     api: { restShape: 'current', publicUrl: 'https://sluice.example.com' },
     logs: { dir: path.join(root, 'logs') },

@@ -8,7 +8,7 @@ import { buildApp, type AppOptions, type SluiceApp } from '../../src/server/app'
 import { defaultServiceConfig } from '../../src/config/service';
 import { silentLogger } from '../../src/server/logger';
 import type { Database } from '../../src/store/database';
-import { signJwt } from '../../src/auth/jwt';
+import { signJwt } from './sign-jwt';
 import type { ServiceConfig } from '../../src/config/service';
 import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import type { EngineHarness } from '../engine/harness';

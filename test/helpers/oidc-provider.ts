@@ -8,7 +8,7 @@
 import { createHash, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signJwt } from '../../src/auth/jwt';
+import { signJwt } from './sign-jwt';
 
 export interface FakeOidcOptions {
   clientId: string;

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { signJwt } from '../../src/auth/jwt';
+import { signJwt } from './sign-jwt';
 import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { createGitFixture, type GitFixture } from './git-fixtures';
 import { startTestServer, type TestServer } from './server';

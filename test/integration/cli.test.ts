@@ -3,6 +3,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
+import { POSTGRES, itIf } from '../helpers/preconditions';
+import { testDatabasePrefix } from '../helpers/database';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -114,5 +118,37 @@ describe('sluice CLI', () => {
     const result = await sluice(['migrate', '--config', path.join(dir, 'migrate-shipped.yaml')], { DATABASE_URL: '' });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Database is up to date.\n');
+  });
+
+  itIf(POSTGRES)('migrate creates a missing PostgreSQL database, or names it in one line when it cannot', async () => {
+    const name = `${testDatabasePrefix()}cli_${randomBytes(4).toString('hex')}`;
+    const role = `${name}_role`;
+    const server = new URL(process.env.DATABASE_URL ?? '');
+    const urlOf = (user: string): string => {
+      const url = new URL(server);
+      url.username = user;
+      url.password = '';
+      url.pathname = `/${name}`;
+      return url.toString();
+    };
+    const admin = knexFactory({ client: 'pg', connection: process.env.DATABASE_URL, pool: { min: 0, max: 1 } });
+    await admin.raw(`CREATE ROLE ${role} LOGIN`);
+    try {
+      // A role that may not create databases: one line, no stack.
+      const refused = await sluice(['migrate'], { DATABASE_URL: urlOf(role) });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        `sluice: database "${name}" does not exist on ${server.hostname}:${server.port || '5432'} and could not be created ` +
+          `(permission denied to create database); create it (createdb "${name}") or change database.url / DATABASE_URL\n`,
+      );
+      // The server's own role creates it and migrates it.
+      const created = await sluice(['migrate'], { DATABASE_URL: urlOf(server.username) });
+      expect(created.code).toBe(0);
+      expect(created.stdout).toMatch(new RegExp(`^Created database ${name}\\.\nApplied: 0001-initial`));
+    } finally {
+      await admin.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.raw(`DROP ROLE IF EXISTS ${role}`);
+      await admin.destroy();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { backends, createTestDatabase } from '../helpers/database';
+import { backends, createTestDatabase, type TestDatabase } from '../helpers/database';
 import { migrateLatest, migrationsComplete } from '../../src/store/migrate';
 import { SystemEventRepository } from '../../src/store/repositories/system-events';
 import { openDatabase } from '../../src/store/database';
@@ -107,19 +107,45 @@ describe.each(backends())('store on %s', (backend) => {
 const withPostgres = describeIf(MULTI_PROCESS);
 
 withPostgres('migrations of processes starting at once (PostgreSQL)', () => {
-  it('three pools migrating one empty database together all succeed; the migrations run once', async () => {
+  const lockRows = async (db: TestDatabase): Promise<number> =>
+    Number(((await db.knex('sluice_migrations_lock').count({ n: '*' })) as Array<{ n: string }>)[0].n);
+
+  it.each([1, 2, 3])(
+    'eight pools migrating one empty database together all succeed; the migrations run once (round %i)',
+    async () => {
+      const db = await createTestDatabase({ backend: 'postgres', migrate: false });
+      const others = Array.from({ length: 7 }, () => openDatabase({ kind: 'postgres', url: db.url ?? '' }));
+      try {
+        // Few attempts: a store wedged by a second lock row would never migrate, not slowly.
+        const results = await Promise.all(
+          [db, ...others].map((pool) => migrateLatest(pool.knex, { attempts: 50, delayMs: 100 })),
+        );
+        // Each migration was applied by exactly one of them.
+        expect(results.flat().sort()).toEqual(
+          [...results.flat()].sort().filter((name, i, all) => all.indexOf(name) === i),
+        );
+        expect(results.flat()).toContain('0001-initial');
+        expect(await migrationsComplete(db.knex)).toBe(true);
+        expect(await lockRows(db)).toBe(1);
+      } finally {
+        await Promise.all(others.map((pool) => pool.close()));
+        await db.destroy();
+      }
+    },
+  );
+
+  it('repairs a store whose lock table got a second row from that race in an earlier version', async () => {
     const db = await createTestDatabase({ backend: 'postgres', migrate: false });
-    const others = [1, 2].map(() => openDatabase({ kind: 'postgres', url: db.url ?? '' }));
     try {
-      const results = await Promise.all([db, ...others].map((pool) => migrateLatest(pool.knex)));
-      // Each migration was applied by exactly one of them.
-      expect(results.flat().sort()).toEqual(
-        [...results.flat()].sort().filter((name, i, all) => all.indexOf(name) === i),
-      );
-      expect(results.flat()).toContain('0001-initial');
+      await db.knex.schema.createTable('sluice_migrations_lock', (t) => {
+        t.increments('index').primary();
+        t.integer('is_locked');
+      });
+      await db.knex('sluice_migrations_lock').insert([{ is_locked: 0 }, { is_locked: 0 }]);
+      await migrateLatest(db.knex, { attempts: 3, delayMs: 10 });
       expect(await migrationsComplete(db.knex)).toBe(true);
+      expect(await lockRows(db)).toBe(1);
     } finally {
-      await Promise.all(others.map((pool) => pool.close()));
       await db.destroy();
     }
   });

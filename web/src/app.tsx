@@ -19,6 +19,7 @@ const OpenApiPage = lazy(() => import('./pages/openapi'));
 
 const TENANT_NAV: Array<[string, string]> = [
   ['status', 'Status'],
+  ['analytics', 'Analytics'],
   ['projects', 'Projects'],
   ['jobs', 'Jobs'],
   ['builds', 'Builds'],

@@ -17,6 +17,7 @@ const BuildsetPage = lazy(() => import('./pages/buildset'));
 const ChangePage = lazy(() => import('./pages/change'));
 const FreezeJobPage = lazy(() => import('./pages/freeze-job'));
 const RuntimePage = lazy(() => import('./pages/runtime'));
+const AnalyticsPage = lazy(() => import('./analytics/analytics-page'));
 const OpenApiPage = lazy(() => import('./pages/openapi'));
 const JobsPage = lazy(() => import('./pages/jobs').then((m) => ({ default: m.JobsPage })));
 const JobPage = lazy(() => import('./pages/jobs').then((m) => ({ default: m.JobPage })));
@@ -97,6 +98,9 @@ export function TenantPageRoutes({ tenant }: { tenant: string }) {
       <Route path="/t/:tenant/job/:name">{(p) => <JobPage tenant={tenant} name={decodeSegment(p.name)} />}</Route>
       <Route path="/t/:tenant/freeze-job">
         <FreezeJobPage tenant={tenant} />
+      </Route>
+      <Route path="/t/:tenant/analytics">
+        <AnalyticsPage tenant={tenant} />
       </Route>
       <Route path="/t/:tenant/runtime">
         <RuntimePage tenant={tenant} />

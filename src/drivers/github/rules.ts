@@ -7,6 +7,7 @@
 import type { ChangeInfo } from '../../model/changes';
 import type { TriggerEvent } from '../../model/engine-events';
 import type { OptionMap, OptionReaders, ReporterRules, RequirementRules, TriggerRules } from '../driver';
+import { givenWithin as submittedWithin, timeToSeconds } from '../review-age';
 import { githubTriggerWarnings } from './trigger-warnings';
 
 const GITHUB_EVENTS = ['pull_request', 'pull_request_review', 'push', 'check_run'];
@@ -122,35 +123,6 @@ function validateRequirement(options: OptionMap, read: OptionReaders, attribute:
     }
   }
   regexes(options.status, read);
-}
-
-const TIME_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
-
-/** `30s`, `5m`, `2h`, `1d`, `1w` in seconds; undefined for anything else. */
-function timeToSeconds(value: unknown): number | undefined {
-  const match = typeof value === 'string' ? /^(\d+)([smhdw])$/.exec(value) : null;
-  return match === null ? undefined : Number(match[1]) * TIME_UNITS[match[2]];
-}
-
-/**
- * `newer-than`: the review was submitted less than that long before `now`; `older-than`: at least
- * that long before (docs/github.md#requirements). A review without a submission time meets neither.
- */
-function submittedWithin(
-  submittedAt: string,
-  now: Date,
-  newerThan: number | undefined,
-  olderThan: number | undefined,
-): boolean {
-  if (newerThan === undefined && olderThan === undefined) {
-    return true;
-  }
-  const submitted = Date.parse(submittedAt);
-  if (Number.isNaN(submitted)) {
-    return false;
-  }
-  const age = (now.getTime() - submitted) / 1000;
-  return (newerThan === undefined || age <= newerThan) && (olderThan === undefined || age > olderThan);
 }
 
 /**

@@ -34,7 +34,24 @@ export function driverReport(
       name: job.job.name,
       result: job.build?.result ?? null,
       voting: job.job.voting,
+      build: job.build && {
+        uuid: job.build.uuid,
+        startTime: job.build.startTime,
+        endTime: job.build.endTime,
+        executeTime: job.build.executeTime,
+        logUrl: job.build.logUrl,
+        data: job.build.data,
+        artifacts: job.build.artifacts,
+      },
+      dependencies: job.job.dependencies.map((dependency) => dependency.name),
     })),
+    item: {
+      uuid: item.uuid,
+      enqueueTime: item.enqueueTime,
+      eventTimestamp: item.eventTimestamp,
+      eventId: item.eventId,
+    },
+    startMessage: pipeline.config.messages.start.replaceAll('{pipeline.name}', pipeline.name),
     reporters,
   };
 }

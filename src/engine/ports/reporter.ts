@@ -18,7 +18,28 @@ export interface ItemReport {
   message: string;
   /** The buildset result once reported (SUCCESS, FAILURE, MERGE_FAILURE, ...), else null. */
   result: string | null;
-  jobs: Array<{ name: string; result: string | null; voting: boolean }>;
+  jobs: Array<{
+    name: string;
+    result: string | null;
+    voting: boolean;
+    /** The job's current build, once it has one (the notification reporters, docs/reporters.md). */
+    build?: {
+      uuid: string;
+      startTime: string | null;
+      endTime: string | null;
+      executeTime: string;
+      logUrl: string | null;
+      /** What the build returned (`zuul_return`). */
+      data: Record<string, unknown>;
+      artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
+    } | null;
+    /** The jobs it depends on. */
+    dependencies?: string[];
+  }>;
+  /** The item (its uuid, when it was enqueued, and its triggering event's time and id). */
+  item?: { uuid: string; enqueueTime: string; eventTimestamp: string | null; eventId: string | null };
+  /** The pipeline's start message, `{pipeline.name}` filled in (the start report's `message` is empty). */
+  startMessage?: string;
   reporters: Array<{ connection: string; driver: string; options: Record<string, unknown> }>;
 }
 

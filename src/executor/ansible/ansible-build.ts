@@ -401,6 +401,8 @@ export class AnsibleBuild {
       ANSIBLE_CONFIG: path.join(this.dir, `ansible-${trust}.cfg`),
       ANSIBLE_ROLES_PATH: rolesPath.join(':'),
       ANSIBLE_NOCOLOR: '1',
+      // Our plugins load from the service's install tree: no bytecode written beside them.
+      PYTHONDONTWRITEBYTECODE: '1',
       SLUICE_PLAYBOOK_OUTPUT: path.join(out, 'job-output.json'),
       SLUICE_UNREACHABLE_FILE: path.join(out, 'unreachable'),
       SLUICE_CONSOLE_DIR: this.consoleDir,

@@ -94,31 +94,43 @@ const BUCKET: Record<AnalyticsInterval, string> = {
 
 const GRAIN: Record<AnalyticsInterval, 'hour' | 'day'> = { hour: 'hour', day: 'day', week: 'day' };
 
-/** Conditions of the filter on a rollup's columns, with their bindings. */
-function conditions(
+/** Column names of a table that is not a rollup (the raw builds). */
+export interface FilterColumns {
+  time: string;
+  pipeline: string;
+  project: string;
+  job: string;
+}
+
+const ROLLUP: FilterColumns = { time: 'bucket', pipeline: 'pipeline', project: 'project', job: 'job' };
+
+/** Conditions of the filter on a rollup's columns (or `names`' columns), with their bindings. */
+export function conditions(
   tenant: string,
   range: { from: Date; to: Date; grain: 'hour' | 'day' | null },
   filter: AnalyticsFilter,
   columns: { pipeline?: boolean; project?: boolean; job?: boolean },
+  names: FilterColumns = ROLLUP,
 ): { sql: string; bindings: unknown[] } {
-  const time = range.grain === null ? 'hour' : 'bucket';
+  const time = names !== ROLLUP ? names.time : range.grain === null ? 'hour' : 'bucket';
   const parts = ['tenant = ?', `${time} >= ?`, `${time} < ?`];
   const bindings: unknown[] = [tenant, range.from, range.to];
-  if (range.grain !== null) {
+  if (range.grain !== null && names === ROLLUP) {
     parts.push('grain = ?');
     bindings.push(range.grain);
   }
   if (columns.pipeline && filter.pipelines?.length) {
-    parts.push(`pipeline IN (${filter.pipelines.map(() => '?').join(', ')})`);
+    parts.push(`${names.pipeline} IN (${filter.pipelines.map(() => '?').join(', ')})`);
     bindings.push(...filter.pipelines);
   }
   if (columns.project && filter.projects?.length) {
     const list = filter.projects.map(() => '?').join(', ');
-    parts.push(`(project IN (${list}) OR substr(project, strpos(project, '/') + 1) IN (${list}))`);
+    const project = names.project;
+    parts.push(`(${project} IN (${list}) OR substr(${project}, strpos(${project}, '/') + 1) IN (${list}))`);
     bindings.push(...filter.projects, ...filter.projects);
   }
   if (columns.job && filter.jobs?.length) {
-    parts.push(`job IN (${filter.jobs.map(() => '?').join(', ')})`);
+    parts.push(`${names.job} IN (${filter.jobs.map(() => '?').join(', ')})`);
     bindings.push(...filter.jobs);
   }
   return { sql: parts.join(' AND '), bindings };

@@ -10,7 +10,7 @@
  * an object; the executor validates what it receives from it (src/model/build-request.ts).
  */
 import { z } from 'zod';
-import type { ChangeInfo, CodeReviewState, MergeItem } from '../../model/changes';
+import type { ChangeInfo, CodeReviewState, GerritChangeState, MergeItem } from '../../model/changes';
 import type { FrozenJobExecution } from '../../model/frozen-job';
 import { MERGE_MODES } from '../../model/merge-modes';
 import type {
@@ -73,6 +73,18 @@ const codeReviewSchema = modelSchema<CodeReviewState>()(
   }),
 );
 
+/** A Gerrit change's review state (docs/gerrit.md#changes). */
+const gerritStateSchema = modelSchema<GerritChangeState>()(
+  z.object({
+    status: text,
+    wip: z.boolean(),
+    topic: nullableText,
+    hashtags: z.array(text),
+    changeId: text,
+    approvals: z.array(z.object({ label: text, value: z.number(), username: text, email: text, grantedOn: text })),
+  }),
+);
+
 const changeInfoSchema = modelSchema<ChangeInfo>()(
   z.object({
     ...changeRefFields,
@@ -83,6 +95,7 @@ const changeInfoSchema = modelSchema<ChangeInfo>()(
     merged: z.boolean(),
     currentPatchset: z.boolean().optional(),
     review: codeReviewSchema.optional(),
+    gerrit: gerritStateSchema.optional(),
   }),
 );
 

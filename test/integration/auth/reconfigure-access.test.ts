@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { signJwt } from '../../../src/auth/jwt';
+import { signJwt } from '../../helpers/sign-jwt';
 import { loadServiceConfig, type ServiceConfig } from '../../../src/config/service';
 import type { EngineDelta } from '../../../src/engine/event-bus';
 import { buildApp, type SluiceApp } from '../../../src/server/app';

@@ -8,7 +8,7 @@ import { GraphQLError } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { createTokenAuthenticator, type TokenAuthenticator } from '../../../src/auth/authenticator';
 import { requestAuthFromHeader, type AccessPolicySource, type RequestAuth } from '../../../src/auth/gate';
-import { signJwt } from '../../../src/auth/jwt';
+import { signJwt } from '../../helpers/sign-jwt';
 import { denialForFailure, scopeLoaders } from '../../../src/auth/scopes';
 import { authorizationsBody } from '../../../src/auth/rules';
 

@@ -15,6 +15,14 @@ import { BuildsetRepository } from '../../../src/store/repositories/buildsets';
 import { NodeRepository } from '../../../src/store/repositories/nodes';
 import { NodesetRequestRepository } from '../../../src/store/repositories/nodeset-requests';
 import type { BuildResult } from '../../../src/model/results';
+import { durationQuantiles } from '../../../src/store/repositories/analytics-durations';
+
+/** The quantile at p of sorted values, at rank (n − 1)p + 1 between neighbours (percentile_cont). */
+function type7(sorted: number[], p: number): number {
+  const rank = (sorted.length - 1) * p;
+  const low = Math.floor(rank);
+  return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (rank - low);
+}
 
 const PROJECT = canonical('org/project');
 const MINUTE = 60_000;
@@ -220,6 +228,43 @@ describe.each(backends())('queue analytics (%s)', (backend) => {
     expect(check.total).toMatchObject({ runs: 4, failures: 2, flaky: 2, resets: 0, leftItems: 0 });
   });
 
+  it('gives the p50 and p90 of the successful runs of each bucket as the raw builds do', async () => {
+    const hour = (at: Date) => Math.floor(at.getTime() / 3_600_000) * 3_600_000;
+    const expected = async (job?: string) => {
+      const rows: Array<{ start_time: Date; end_time: Date }> = await db
+        .knex('builds')
+        .where({ tenant: h.tenant, result: 'SUCCESS' })
+        .whereNotNull('start_time')
+        .modify((query) => (job === undefined ? query : query.where('job_name', job)));
+      const byHour = new Map<number, number[]>();
+      for (const row of rows) {
+        const list = byHour.get(hour(row.end_time)) ?? [];
+        list.push((row.end_time.getTime() - row.start_time.getTime()) / 1000);
+        byHour.set(hour(row.end_time), list);
+      }
+      return [...byHour.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([bucket, list]) => {
+          const sorted = list.sort((a, b) => a - b);
+          return { bucket, runs: sorted.length, p50: type7(sorted, 0.5), p90: type7(sorted, 0.9) };
+        });
+    };
+    const from = new Date(hour(start) - 3_600_000);
+    const to = new Date(hour(start) + 24 * 3_600_000);
+    const all = await durationQuantiles(db.knex, h.tenant, from, to, 'hour', {});
+    const want = await expected();
+    expect(want.reduce((sum, bucket) => sum + bucket.runs, 0)).toBeGreaterThan(4);
+    expect(all.map((b) => ({ ...b, p50: Math.round(b.p50 * 1000), p90: Math.round(b.p90 * 1000) }))).toEqual(
+      want.map((b) => ({ ...b, p50: Math.round(b.p50 * 1000), p90: Math.round(b.p90 * 1000) })),
+    );
+    const lint = await durationQuantiles(db.knex, h.tenant, from, to, 'hour', { jobs: ['lint'], pipelines: ['gate'] });
+    expect(lint.map((b) => [b.bucket, b.runs, Math.round(b.p50)])).toEqual(
+      (await expected('lint')).map((b) => [b.bucket, b.runs, Math.round(b.p50)]),
+    );
+    // Another pipeline's filter leaves nothing.
+    expect(await durationQuantiles(db.knex, h.tenant, from, to, 'day', { pipelines: ['post'] })).toEqual([]);
+  });
+
   it('serves the series, rates and totals over GraphQL', async () => {
     const server = await startLiveServer(db, { harness: h });
     try {
@@ -244,6 +289,12 @@ describe.each(backends())('queue analytics (%s)', (backend) => {
                     gateResets
                     runs
                     nodeHours
+                  }
+                  durations {
+                    start
+                    runs
+                    p50
+                    p90
                   }
                   totals {
                     itemsEnqueued
@@ -313,6 +364,15 @@ describe.each(backends())('queue analytics (%s)', (backend) => {
         nodeHours: unknown;
       };
       expect(analytics.series).toHaveLength(3);
+      const durations = (hourly.data?.tenant.analytics as { durations: Array<{ runs: number; p50: number | null }> })
+        .durations;
+      expect(durations).toHaveLength(3);
+      expect(durations.reduce((sum, bucket) => sum + bucket.runs, 0)).toBe(
+        (
+          await durationQuantiles(db.knex, h.tenant, new Date(variables.from), new Date(variables.to), 'hour', {})
+        ).reduce((sum, bucket) => sum + bucket.runs, 0),
+      );
+      expect(durations.filter((bucket) => bucket.runs === 0).every((bucket) => bucket.p50 === null)).toBe(true);
       expect(analytics.series.reduce((sum, bucket) => sum + bucket.nodeHours, 0)).toBeCloseTo(2.5, 5);
       expect(analytics.nodeHours).toEqual([{ label: 'small', hours: 2.5 }]);
       const totals = analytics.totals;

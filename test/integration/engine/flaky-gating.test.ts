@@ -34,14 +34,21 @@ describe.each(backends())('flake-aware gating (%s)', (backend) => {
   });
 
   /** A gate harness whose history has `unit` failing then passing on the same revision ten times (50% flaky). */
-  async function gate(flakyRetries: number): Promise<EngineHarness> {
+  async function gate(
+    flakyRetries: number,
+    options: { threshold?: number; unitRetries?: number } = {},
+  ): Promise<EngineHarness> {
+    const threshold = options.threshold ?? 0.2;
+    const unit = options.unitRetries === undefined ? job('unit') : job('unit', { flakyRetries: options.unitRetries });
     const h = new EngineHarness(
       db,
       makeLayout({
         tenant: nextTenant(),
-        pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true, flakyRetries, flakyThreshold: 0.2 })],
+        pipelines: [
+          pipeline('gate', 'dependent', { triggers: [], submit: true, flakyRetries, flakyThreshold: threshold }),
+        ],
         projects: [{ name: 'org/project' }],
-        jobs: { 'org/project': { gate: [job('unit'), job('lint')] } },
+        jobs: { 'org/project': { gate: [unit, job('lint')] } },
       }),
     );
     harnesses.push(h);
@@ -194,6 +201,60 @@ describe.each(backends())('flake-aware gating (%s)', (backend) => {
     await h.settle();
     expect(h.reports()).toEqual(['1,1 gate FAILURE', '2,1 gate SUCCESS']);
     expect(await resets(h)).toBe(1);
+    expect(await db.knex('system_events').where({ tenant: h.tenant, event_type: 'flaky-retry' })).toEqual([]);
+  });
+
+  /** Flaky retries and resets of the gate in the analytics (a day either side of now). */
+  async function counted(h: EngineHarness): Promise<{ flakyRetries: number; resets: number }> {
+    const day = new Date(h.clock.now().getTime() - 86_400_000);
+    const analytics = await new AnalyticsRepository(db.knex).query(
+      h.tenant,
+      day,
+      new Date(day.getTime() + 2 * 86_400_000),
+      'day',
+      { pipelines: ['gate'] },
+    );
+    const sums = [...analytics.buckets.values()];
+    return {
+      flakyRetries: sums.reduce((n, bucket) => n + bucket.flakyRetries, 0),
+      resets: sums.reduce((n, bucket) => n + bucket.resets, 0),
+    };
+  }
+
+  it('fails the item once its flaky retries are used up, and then resets the item behind', async () => {
+    const h = await gate(1);
+    await failHeadOnce(h);
+    expect(await resets(h)).toBe(0);
+    // The retry fails too: one retry was allowed, so this failure fails the head.
+    expect(await h.executor.finish('unit', 1, { result: 'FAILURE' })).toBe(1);
+    await h.settle();
+    const head = (await h.engine.status(h.tenant))?.pipelines[0].changeQueues[0].items[0];
+    expect(head?.failingReasons).not.toEqual([]);
+    await h.executor.finishAll();
+    await h.settle();
+    expect(h.reports()).toEqual(['1,1 gate FAILURE', '2,1 gate SUCCESS']);
+    expect(await resets(h)).toBe(1);
+    expect(await db.knex('system_events').where({ tenant: h.tenant, event_type: 'flaky-retry' })).toHaveLength(1);
+    expect(await counted(h)).toEqual({ flakyRetries: 1, resets: 1 });
+  });
+
+  it('does not retry a job whose flake rate is under the threshold', async () => {
+    // unit's seeded flake rate is 0.5.
+    const h = await gate(1, { threshold: 0.6 });
+    await failHeadOnce(h);
+    await h.executor.finishAll();
+    await h.settle();
+    expect(h.reports()).toEqual(['1,1 gate FAILURE', '2,1 gate SUCCESS']);
+    expect(await counted(h)).toEqual({ flakyRetries: 0, resets: 1 });
+  });
+
+  it("lets a job's flaky-retries: 0 turn off its pipeline's", async () => {
+    const h = await gate(2, { unitRetries: 0 });
+    await failHeadOnce(h);
+    await h.executor.finishAll();
+    await h.settle();
+    expect(h.reports()).toEqual(['1,1 gate FAILURE', '2,1 gate SUCCESS']);
+    expect(await counted(h)).toEqual({ flakyRetries: 0, resets: 1 });
     expect(await db.knex('system_events').where({ tenant: h.tenant, event_type: 'flaky-retry' })).toEqual([]);
   });
 

@@ -6,7 +6,8 @@ import { parseServiceConfig, type AuthConfig } from '../../../src/config/service
 import { createTokenAuthenticator, type AuthOutcome, type TokenAuthenticator } from '../../../src/auth/authenticator';
 import { authFailureBody, wwwAuthenticateHeader } from '../../../src/auth/errors';
 import { openPolicies, requestAuthFromConnectionParams, requestAuthFromHeader } from '../../../src/auth/gate';
-import { base64UrlEncode, signJwt, type JsonObject } from '../../../src/auth/jwt';
+import type { JsonObject } from '../../../src/auth/jwt';
+import { base64UrlEncode, signJwt } from '../../helpers/sign-jwt';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const nowSeconds = NOW.getTime() / 1000;

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseServiceConfig } from '../../../src/config/service';
 import { createTokenAuthenticator, type AuthOutcome } from '../../../src/auth/authenticator';
-import { signJwt, type JsonObject } from '../../../src/auth/jwt';
+import type { JsonObject } from '../../../src/auth/jwt';
+import { signJwt } from '../../helpers/sign-jwt';
 
 const ISSUER = 'https://idp.example.com/realms/ci';
 let clock = new Date('2026-11-22T12:00:00Z');

@@ -40,9 +40,9 @@ describe('driver registry', () => {
     expect(connection.safeParse({ driver: 'git', baseurl: '/srv/git' }).success).toBe(true);
     expect(connection.safeParse({ driver: 'git' }).success).toBe(false);
     expect(connection.safeParse({ driver: 'timer' }).success).toBe(true);
-    const unknown = connection.safeParse({ driver: 'gerrit' });
+    const unknown = connection.safeParse({ driver: 'nosuch' });
     expect(unknown.success ? '' : unknown.error.issues[0].message).toBe(
-      'unknown connection driver (supported: git, github, timer, local, static)',
+      'unknown connection driver (supported: git, github, gerrit, timer, smtp, mqtt, local, static)',
     );
   });
 

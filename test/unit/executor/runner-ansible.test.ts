@@ -5,165 +5,24 @@
  * run on the executor (connection local) so the file stays quick.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BuildJob, BuildRequestParams, BuildStep } from '../../../src/model/build-request';
 import { AnsibleToolchain } from '../../../src/executor/ansible/toolchain';
-import { BuildLog } from '../../../src/executor/build-log';
-import { JobOutputRecorder } from '../../../src/executor/job-output-json';
-import type { WorkspaceProject } from '../../../src/executor/merger';
-import { buildInventory } from '../../../src/executor/node-inventory';
-import { runBuild, type RunOutcome } from '../../../src/executor/runner';
-import { allowedHostEnvironment } from '../../../src/executor/step-environment';
-import { createRedactor } from '../../../src/secrets/redact';
+import { AnsibleHarness, closedPort, localPlay, LOG_URL, playbook, type Setup } from '../../helpers/ansible-harness';
 import { buildParams } from '../../helpers/build-params';
-import { expectValid, jobOutputSchema, type JobOutput } from '../../helpers/log-schemas';
-
-const LOG_URL = 'https://logs.example.com/example/ab/ab12cd34ef5600000000000000000001/';
-
-/** A playbook step of org/app (untrusted unless said). */
-function playbook(file: string, extra: Partial<BuildStep> = {}): BuildStep {
-  return { connection: 'local', project: 'org/app', path: file, ...extra };
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-const localPlay = (tasks: string): string => `- hosts: all\n  gather_facts: false\n  tasks:\n${tasks}`;
 
 describe('runBuild with playbooks', () => {
+  const harness = new AnsibleHarness();
   let root: string;
-  let counter = 0;
-  const toolchain = new AnsibleToolchain({ pathEnv: process.env.PATH });
+  const setup = (files: Record<string, string>, roleFiles?: Record<string, string>): Setup =>
+    harness.setup(files, roleFiles);
 
   beforeAll(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'sluice-ansible-'));
-    await toolchain.probe();
+    await harness.start();
+    root = harness.root;
   });
 
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-  interface Setup {
-    workspace: string;
-    logDir: string;
-    logFile: string;
-    log: BuildLog;
-    run(
-      job: Partial<BuildJob>,
-      extra?: {
-        params?: Partial<BuildRequestParams>;
-        signal?: AbortSignal;
-        secrets?: unknown[];
-        toolchain?: AnsibleToolchain;
-        /** The executor's key for SSH nodes. */
-        sshKey?: string;
-        branchTree?: (connection: string, project: string, branch: string, target: string) => Promise<string>;
-      },
-    ): Promise<RunOutcome>;
-    jobOutput(): JobOutput;
-  }
-
-  /** A workspace with org/app (and org/roles) holding the given files, one local node `worker`. */
-  function setup(files: Record<string, string>, roleFiles: Record<string, string> = {}): Setup {
-    const workspace = path.join(root, `build-${counter++}`);
-    const projects: WorkspaceProject[] = [];
-    for (const [project, content] of [
-      ['org/app', files],
-      ['org/roles', roleFiles],
-    ] as const) {
-      const checkout = path.join(workspace, 'src', 'git.example.com', project);
-      mkdirSync(checkout, { recursive: true });
-      for (const [file, text] of Object.entries(content)) {
-        mkdirSync(path.dirname(path.join(checkout, file)), { recursive: true });
-        writeFileSync(path.join(checkout, file), text);
-      }
-      projects.push({
-        connection: 'local',
-        project,
-        path: checkout,
-        relativePath: `git.example.com/${project}`,
-        checkout: 'master',
-        head: 'x',
-        speculativeBranches: {},
-      });
-    }
-    const logDir = path.join(root, `logs-${counter}`);
-    const logFile = path.join(logDir, 'job-output.txt');
-    const log = new BuildLog(logFile);
-    return {
-      workspace,
-      logDir,
-      logFile,
-      log,
-      jobOutput: () =>
-        expectValid(jobOutputSchema, JSON.parse(readFileSync(path.join(logDir, 'job-output.json'), 'utf8')), 'json'),
-      run: async (job, extra = {}) => {
-        const params = buildParams({
-          job,
-          params: {
-            nodeset: { name: '', nodes: [{ name: 'worker', aliases: [], label: 'local' }], groups: [] },
-            zuul: {
-              voting: true,
-              jobtags: [],
-              inheritancePath: [],
-              childJobs: [],
-              postReview: false,
-              changeUrl: null,
-              canonicalNames: { 'org/app': 'git.example.com/org/app' },
-            },
-            ...extra.params,
-          },
-        });
-        const values = extra.secrets ?? [];
-        const secrets = { values, redactor: createRedactor(values.flatMap((v) => Object.values(v as object))) };
-        log.setRedactor(secrets.redactor);
-        const outcome = await runBuild({
-          params,
-          workspaceRoot: workspace,
-          projects,
-          log,
-          logDir,
-          logUrl: LOG_URL,
-          hostEnv: allowedHostEnvironment({ PATH: process.env.PATH }),
-          signal: extra.signal,
-          killGraceMs: 500,
-          secrets,
-          ansible: {
-            toolchain: extra.toolchain ?? toolchain,
-            privateDir: path.join(root, '.ansible', `build-${counter}`),
-            inventory: buildInventory({ params, workspaceRoot: workspace, sshKeyFor: () => extra.sshKey }),
-            sshKeyFor: () => extra.sshKey,
-            branchTree: extra.branchTree,
-          },
-          jobOutput: new JobOutputRecorder({
-            logDir,
-            jobName: 'unit',
-            host: 'worker',
-            branch: 'master',
-            redactor: secrets.redactor,
-          }),
-        });
-        return outcome;
-      },
-    };
-  }
+  afterAll(() => harness.stop());
 
   it('runs pre-run, run and post-run playbooks, streams the console and writes job-output.json', async () => {
     const s = setup({

@@ -3,6 +3,25 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Which part of the tenant's history to sum (values OR'ed; absent: all). */
+export type AnalyticsFilter = {
+  /** Job names (only the job figures: runs, durations, rates, node waits). */
+  jobs?: Array<string> | null | undefined;
+  /** Pipeline names. */
+  pipelines?: Array<string> | null | undefined;
+  /** Project names or canonical names. */
+  projects?: Array<string> | null | undefined;
+};
+
+/** The size of the buckets of an analytics series (UTC; weeks start on Monday). */
+export type AnalyticsInterval =
+  /** One UTC day. */
+  | 'DAY'
+  /** One hour. */
+  | 'HOUR'
+  /** One ISO week, from Monday 00:00 UTC. */
+  | 'WEEK';
+
 /** An autohold request; `change` and `ref` are mutually exclusive (neither = every ref). */
 export type AutoholdCreateInput = {
   /** Change number whose refs to match. */
@@ -274,6 +293,21 @@ export type EstimateKind =
   /** A job on a project and branch. */
   | 'JOB';
 
+/** What made an item start over (docs/analytics.md#gate-resets). */
+export type GateResetCause =
+  /** Reset cause `dependency-dequeued` (docs/analytics.md#gate-resets). */
+  | 'DEPENDENCY_DEQUEUED'
+  /** Reset cause `item-ahead-dequeued` (docs/analytics.md#gate-resets). */
+  | 'ITEM_AHEAD_DEQUEUED'
+  /** Reset cause `item-ahead-failed` (docs/analytics.md#gate-resets). */
+  | 'ITEM_AHEAD_FAILED'
+  /** Reset cause `merge-failed` (docs/analytics.md#gate-resets). */
+  | 'MERGE_FAILED'
+  /** Reset cause `promoted` (docs/analytics.md#gate-resets). */
+  | 'PROMOTED'
+  /** Reset cause `requirements-not-met` (docs/analytics.md#gate-resets). */
+  | 'REQUIREMENTS_NOT_MET';
+
 /** Life of an image build artifact. */
 export type ImageBuildArtifactState =
   /** Being deleted. */
@@ -404,6 +438,28 @@ export type PromoteInput = {
   changes: Array<string>;
   /** Pipeline of the changes. */
   pipeline: string;
+  /** Tenant name. */
+  tenant: string;
+};
+
+/** A job to quarantine, for one project or every project of the tenant. */
+export type QuarantineAddInput = {
+  /** Job name. */
+  job: string;
+  /** Project (short or canonical name); every project when absent. */
+  project?: string | null | undefined;
+  /** Why (shown with the list and in the audit event). */
+  reason: string;
+  /** Tenant name. */
+  tenant: string;
+};
+
+/** A quarantined job to take off the list. */
+export type QuarantineRemoveInput = {
+  /** Job name. */
+  job: string;
+  /** Project (short or canonical name); the every-project entry when absent. */
+  project?: string | null | undefined;
   /** Tenant name. */
   tenant: string;
 };
@@ -595,6 +651,80 @@ export type ManagementEventOutcomeSubscriptionVariables = Exact<{
 
 
 export type ManagementEventOutcomeSubscription = { managementEventOutcome: { eventId: number, succeeded: boolean, outcome: string } };
+
+export type AnalyticsBucketFieldsFragment = { start: string, end: string, itemsEnqueued: number, itemsReported: number, itemsSucceeded: number, timeToMerge: number | null, timeToReport: number | null, queueLength: number, nodeWaits: number, nodeWait: number | null, gateResets: number, runs: number, failures: number, retries: number, flaky: number, flakyRetries: number, failureRate: number | null, flakeRate: number | null, meanDuration: number | null, nodeHours: number, resetCauses: Array<{ cause: GateResetCause, resets: number }> };
+
+export type TenantAnalyticsQueryVariables = Exact<{
+  tenant: string;
+  from: string;
+  to: string;
+  interval?: AnalyticsInterval | null | undefined;
+  filter?: AnalyticsFilter | null | undefined;
+}>;
+
+
+export type TenantAnalyticsQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', analytics:
+        | { __typename: 'Analytics', from: string, to: string, interval: AnalyticsInterval, series: Array<{ start: string, end: string, itemsEnqueued: number, itemsReported: number, itemsSucceeded: number, timeToMerge: number | null, timeToReport: number | null, queueLength: number, nodeWaits: number, nodeWait: number | null, gateResets: number, runs: number, failures: number, retries: number, flaky: number, flakyRetries: number, failureRate: number | null, flakeRate: number | null, meanDuration: number | null, nodeHours: number, resetCauses: Array<{ cause: GateResetCause, resets: number }> }>, totals: { start: string, end: string, itemsEnqueued: number, itemsReported: number, itemsSucceeded: number, timeToMerge: number | null, timeToReport: number | null, queueLength: number, nodeWaits: number, nodeWait: number | null, gateResets: number, runs: number, failures: number, retries: number, flaky: number, flakyRetries: number, failureRate: number | null, flakeRate: number | null, meanDuration: number | null, nodeHours: number, resetCauses: Array<{ cause: GateResetCause, resets: number }> }, durations: Array<{ start: string, runs: number, p50: number | null, p90: number | null }>, jobs: Array<{ job: string, runs: number, failures: number, retries: number, flaky: number, failureRate: number | null, flakeRate: number | null, meanDuration: number | null }>, nodeHours: Array<{ label: string, hours: number }>, busiestHours: Array<{ weekday: number, hour: number, itemsEnqueued: number, runs: number }> }
+        | { __typename: 'InvalidInputError', message: string, field: string | null }
+       | null }
+   | null };
+
+export type AnalyticsChoicesQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type AnalyticsChoicesQuery = { tenant:
+    | { __typename: 'NotFoundError' }
+    | { __typename: 'Tenant', pipelines: Array<{ name: string }>, projects: Array<{ name: string }>, jobs: Array<{ name: string }> }
+   | null };
+
+export type QuarantinedJobFieldsFragment = { job: string, project: string | null, reason: string, addedBy: string | null, addedAt: string };
+
+export type TenantQuarantineQueryVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type TenantQuarantineQuery = { tenant:
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'Tenant', quarantine: Array<{ job: string, project: string | null, reason: string, addedBy: string | null, addedAt: string }> }
+   | null };
+
+export type FlakyRetriesQueryVariables = Exact<{
+  tenant: string;
+  first?: number | null | undefined;
+}>;
+
+
+export type FlakyRetriesQuery = { tenant:
+    | { __typename: 'NotFoundError' }
+    | { __typename: 'Tenant', systemEvents: { totalCount: number, nodes: Array<{ databaseId: number, eventTime: string, description: string, data: unknown }> } }
+   | null };
+
+export type QuarantineAddMutationVariables = Exact<{
+  input: QuarantineAddInput;
+}>;
+
+
+export type QuarantineAddMutation = { quarantineAdd:
+    | { __typename: 'InvalidInputError', message: string, field: string | null }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'QuarantinedJob', job: string, project: string | null, reason: string, addedBy: string | null, addedAt: string }
+   | null };
+
+export type QuarantineRemoveMutationVariables = Exact<{
+  input: QuarantineRemoveInput;
+}>;
+
+
+export type QuarantineRemoveMutation = { quarantineRemove:
+    | { __typename: 'InvalidInputError', message: string, field: string | null }
+    | { __typename: 'NotFoundError', message: string }
+    | { __typename: 'QuarantinedJob', job: string }
+   | null };
 
 export type AutoholdFieldsFragment = { id: string, project: string, job: string, refFilter: string, reason: string, maxCount: number, currentCount: number, nodeExpiration: number, created: string, expired: string | null, nodes: Array<{ build: string, nodes: Array<string> }> };
 
@@ -1105,6 +1235,43 @@ export const TypedErrorFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"TypedErrorFields"}) as unknown as TypedDocumentString<TypedErrorFieldsFragment, unknown>;
+export const AnalyticsBucketFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AnalyticsBucketFields on AnalyticsBucket {
+  start
+  end
+  itemsEnqueued
+  itemsReported
+  itemsSucceeded
+  timeToMerge
+  timeToReport
+  queueLength
+  nodeWaits
+  nodeWait
+  gateResets
+  resetCauses {
+    cause
+    resets
+  }
+  runs
+  failures
+  retries
+  flaky
+  flakyRetries
+  failureRate
+  flakeRate
+  meanDuration
+  nodeHours
+}
+    `, {"fragmentName":"AnalyticsBucketFields"}) as unknown as TypedDocumentString<AnalyticsBucketFieldsFragment, unknown>;
+export const QuarantinedJobFieldsFragmentDoc = new TypedDocumentString(`
+    fragment QuarantinedJobFields on QuarantinedJob {
+  job
+  project
+  reason
+  addedBy
+  addedAt
+}
+    `, {"fragmentName":"QuarantinedJobFields"}) as unknown as TypedDocumentString<QuarantinedJobFieldsFragment, unknown>;
 export const AutoholdFieldsFragmentDoc = new TypedDocumentString(`
     fragment AutoholdFields on Autohold {
   id
@@ -1637,6 +1804,182 @@ export const ManagementEventOutcomeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ManagementEventOutcomeSubscription, ManagementEventOutcomeSubscriptionVariables>;
+export const TenantAnalyticsDocument = new TypedDocumentString(`
+    query TenantAnalytics($tenant: String!, $from: DateTime!, $to: DateTime!, $interval: AnalyticsInterval, $filter: AnalyticsFilter) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      analytics(from: $from, to: $to, interval: $interval, filter: $filter) {
+        __typename
+        ... on InvalidInputError {
+          message
+          field
+        }
+        ... on Analytics {
+          from
+          to
+          interval
+          series {
+            ...AnalyticsBucketFields
+          }
+          totals {
+            ...AnalyticsBucketFields
+          }
+          durations {
+            start
+            runs
+            p50
+            p90
+          }
+          jobs {
+            job
+            runs
+            failures
+            retries
+            flaky
+            failureRate
+            flakeRate
+            meanDuration
+          }
+          nodeHours {
+            label
+            hours
+          }
+          busiestHours {
+            weekday
+            hour
+            itemsEnqueued
+            runs
+          }
+        }
+      }
+    }
+  }
+}
+    fragment AnalyticsBucketFields on AnalyticsBucket {
+  start
+  end
+  itemsEnqueued
+  itemsReported
+  itemsSucceeded
+  timeToMerge
+  timeToReport
+  queueLength
+  nodeWaits
+  nodeWait
+  gateResets
+  resetCauses {
+    cause
+    resets
+  }
+  runs
+  failures
+  retries
+  flaky
+  flakyRetries
+  failureRate
+  flakeRate
+  meanDuration
+  nodeHours
+}`) as unknown as TypedDocumentString<TenantAnalyticsQuery, TenantAnalyticsQueryVariables>;
+export const AnalyticsChoicesDocument = new TypedDocumentString(`
+    query AnalyticsChoices($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Tenant {
+      pipelines {
+        name
+      }
+      projects {
+        name
+      }
+      jobs {
+        name
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AnalyticsChoicesQuery, AnalyticsChoicesQueryVariables>;
+export const TenantQuarantineDocument = new TypedDocumentString(`
+    query TenantQuarantine($tenant: String!) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on Tenant {
+      quarantine {
+        ...QuarantinedJobFields
+      }
+    }
+  }
+}
+    fragment QuarantinedJobFields on QuarantinedJob {
+  job
+  project
+  reason
+  addedBy
+  addedAt
+}`) as unknown as TypedDocumentString<TenantQuarantineQuery, TenantQuarantineQueryVariables>;
+export const FlakyRetriesDocument = new TypedDocumentString(`
+    query FlakyRetries($tenant: String!, $first: Int) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Tenant {
+      systemEvents(first: $first, filter: {eventTypes: [FLAKY_RETRY]}) {
+        totalCount
+        nodes {
+          databaseId
+          eventTime
+          description
+          data
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<FlakyRetriesQuery, FlakyRetriesQueryVariables>;
+export const QuarantineAddDocument = new TypedDocumentString(`
+    mutation QuarantineAdd($input: QuarantineAddInput!) {
+  quarantineAdd(input: $input) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on InvalidInputError {
+      field
+    }
+    ... on QuarantinedJob {
+      ...QuarantinedJobFields
+    }
+  }
+}
+    fragment QuarantinedJobFields on QuarantinedJob {
+  job
+  project
+  reason
+  addedBy
+  addedAt
+}`) as unknown as TypedDocumentString<QuarantineAddMutation, QuarantineAddMutationVariables>;
+export const QuarantineRemoveDocument = new TypedDocumentString(`
+    mutation QuarantineRemove($input: QuarantineRemoveInput!) {
+  quarantineRemove(input: $input) {
+    __typename
+    ... on Error {
+      message
+    }
+    ... on InvalidInputError {
+      field
+    }
+    ... on QuarantinedJob {
+      job
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<QuarantineRemoveMutation, QuarantineRemoveMutationVariables>;
 export const AutoholdsDocument = new TypedDocumentString(`
     query Autoholds($tenant: String!) {
   tenant(name: $tenant) {

@@ -1,0 +1,44 @@
+/**
+ * The Gerrit driver (docs/gerrit.md): Gerrit changes as changes, `gerrit stream-events` over SSH
+ * as trigger events, votes, review messages and submit over the REST API as reports.
+ */
+import { GitConnection } from '../../sources/git-connection';
+import type { Driver } from '../driver';
+import { gerritBaseUrl, gerritConnection, gerritGitUrl, type GerritConnectionConfig } from './connection-schema';
+import { gerritReporters, gerritRequirements, gerritTriggers } from './rules';
+
+export const gerritDriver = {
+  name: 'gerrit',
+  connection: {
+    schema: gerritConnection,
+    files: (settings) => [{ key: 'sshkey', file: settings.sshkey, kind: 'readable' }],
+    resolvePaths(settings, resolve) {
+      if (settings.sshkey !== undefined) {
+        settings.sshkey = resolve(settings.sshkey);
+      }
+    },
+    canonicalHostname: (_name, settings) => settings.canonical_hostname ?? settings.server,
+    pollInterval: (settings) => settings.poll_interval,
+    // Gerrit's own pages: `/c/<project>/+/<number>` and its gitweb (the reference's default template).
+    refUrls: (settings) => ({
+      baseurl: gerritBaseUrl(settings),
+      changeUrlTemplate: '{baseurl}/c/{project.name}/+/{change.number}',
+      gitwebUrlTemplate: settings.gitweb_url_template ?? '{baseurl}/gitweb?p={project.name}.git;a=commitdiff;h={sha}',
+    }),
+    configRepositories: (name, settings, cacheDir) =>
+      new GitConnection(
+        name,
+        {
+          driver: 'git',
+          baseurl: gerritBaseUrl(settings),
+          pollInterval: settings.poll_interval,
+          canonicalHostname: settings.canonical_hostname ?? settings.server,
+          repositoryUrl: async (project) => gerritGitUrl(settings, project),
+        },
+        cacheDir,
+      ),
+  },
+  triggers: gerritTriggers,
+  reporters: gerritReporters,
+  requirements: gerritRequirements,
+} satisfies Driver<GerritConnectionConfig>;
