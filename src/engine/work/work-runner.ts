@@ -218,11 +218,11 @@ export class WorkRunner {
       }
     };
     if (!progress.reported) {
+      progress.reported = true;
       if (work.report) {
         await this.report(work.report);
+        await save();
       }
-      progress.reported = true;
-      await save();
     }
     let error: string | null = null;
     for (const item of work.items) {
