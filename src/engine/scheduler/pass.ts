@@ -137,16 +137,16 @@ export class PassRunner {
     }
     try {
       // The changes the pending events name are read before the transaction opens; the pass takes
-      // only these events (later ones wait for the next pass, which their wake-up asks for).
+      // only the events there were then (later ones wait for the next pass, which their wake-up
+      // asks for). Which queues are paused is read again inside the pass.
+      const upTo = await this.events.newestPendingId(tenant);
       const pending = await this.events.pending(
         tenant,
         this.options.batchSize ?? 100,
-        pendingCategories(record.eventQueues),
-        this.options.database.knex,
-        WORK_OUTCOME_TYPES,
+        pendingCategories(record.eventQueues).filter((category) => category !== 'result'),
       );
       await this.lookups.prefetch(layout, pending);
-      return await this.runPass(layout, record, pending.at(-1)?.id ?? 0);
+      return await this.runPass(layout, record, upTo);
     } finally {
       this.lookups.clear();
     }
