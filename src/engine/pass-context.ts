@@ -56,12 +56,9 @@ export class PassContext {
   eventsEmitted = false;
   /**
    * The pass's bound on work (docs/operations.md#takeovers-under-repeated-kills): once spent,
-   * the pass takes no further event and starts no further speculative merge. Never spent unless
-   * the scheduler sets one.
+   * the pass takes no further event. Never spent unless the scheduler sets one.
    */
   budgetSpent: () => boolean = () => false;
-  /** Speculative merges started in this pass (the first one always runs). */
-  mergesStarted = 0;
   /** Work was left for the next pass because the budget was spent (run another pass at once). */
   deferred = false;
 
@@ -88,16 +85,6 @@ export class PassContext {
     this.autohold = new AutoholdRepository(trx);
     this.systemEvents = new SystemEventRepository(trx);
     this.engineEvents = new EngineEventRepository(trx);
-  }
-
-  /** Whether a speculative merge may start now; false (and the pass marked deferred) once the budget is spent. */
-  mayStartMerge(): boolean {
-    if (this.mergesStarted > 0 && this.budgetSpent()) {
-      this.deferred = true;
-      return false;
-    }
-    this.mergesStarted += 1;
-    return true;
   }
 
   /** A new hex uuid. */
