@@ -46,7 +46,7 @@ export interface PassOptions {
   /** Events handled per pass. */
   batchSize?: number;
   /**
-   * How long (ms, on `clock`) a pass takes new events and starts speculative merges before it
+   * How long (ms, on `clock`) a pass takes new events before it
    * commits what it did and leaves the rest to the next pass (docs/operations.md#takeovers-under-repeated-kills).
    */
   budgetMs?: number;
@@ -79,7 +79,7 @@ export interface PassOptions {
 const ENGINE_EVENT_CATEGORY_ORDER: readonly EngineEventCategory[] = ['management', 'result', 'trigger'];
 
 /**
- * How long a pass takes new events and starts speculative merges by default: short enough that
+ * How long a pass takes new events by default: short enough that
  * a leader killed every few seconds still commits work (docs/operations.md#takeovers-under-repeated-kills).
  */
 export const DEFAULT_PASS_BUDGET_MS = 2000;
