@@ -44,11 +44,7 @@ export interface PrepareRequest {
   item: Pick<BuildItemRef, 'connection' | 'project' | 'branch' | 'ref' | 'newrev'> | null;
   /** Job-level override-checkout. */
   overrideCheckout: string | null;
-  /**
-   * The branch heads the items were merged onto when the engine prepared the item (a speculative
-   * merge's `repoState`): used instead of the branches' current tips, so a build tests exactly
-   * what was prepared even when a branch moved since (docs/gating.md#engine-work).
-   */
+  /** Branch heads to merge onto instead of the current tips: what the speculative merge used (docs/gating.md#engine-work). */
   repoState?: RepoState | null;
 }
 
