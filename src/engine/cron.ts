@@ -1,103 +1,84 @@
 /**
- * A small cron matcher for timer pipelines: five fields (minute hour day-of-month month
- * day-of-week) or six with leading seconds, each `*`, `N`, `A-B`, lists and `/step`. Times are
- * evaluated in UTC. Day-of-month and day-of-week combine with OR when both are restricted,
- * as in classic cron.
+ * Cron schedules of timer pipelines, read as the reference reads a timer's `time` (its cron
+ * trigger; docs/project-configuration.md, the `timer` trigger): `minute hour day month day-of-week
+ * [second [jitter]]`, in UTC. Every field must match (a restricted day of month AND a restricted
+ * day of week); day of week 0 is Monday, 6 Sunday, or the names mon to sun. The jitter is
+ * accepted and not applied: fire times are exact. Parsing and matching are croner's; this module
+ * only puts the fields in croner's order and numbers the weekdays as croner does (0 Sunday).
  */
-
-interface CronField {
-  values: Set<number>;
-  restricted: boolean;
-}
+import { Cron } from 'croner';
 
 export interface CronSchedule {
-  seconds: CronField;
-  minutes: CronField;
-  hours: CronField;
-  days: CronField;
-  months: CronField;
-  weekdays: CronField;
+  readonly expression: string;
+  readonly cron: Cron;
 }
 
-const RANGES: Array<[number, number]> = [
-  [0, 59],
-  [0, 59],
-  [0, 23],
-  [1, 31],
-  [1, 12],
-  [0, 7],
-];
+/** The reference's weekday names, Monday first: the index is its number. */
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
-/** Parse a cron expression; throws with a readable message when it is malformed. */
+/** Parse a timer's cron expression; throws with a readable message when it is malformed. */
 export function parseCron(expression: string): CronSchedule {
   const parts = expression.trim().split(/\s+/);
-  if (parts.length !== 5 && parts.length !== 6) {
-    throw new Error(`cron expression must have 5 or 6 fields: "${expression}"`);
+  if (parts.length < 5 || parts.length > 7) {
+    throw new Error(`cron expression must have 5 to 7 fields: "${expression}"`);
   }
-  const fields = parts.length === 6 ? parts : ['0', ...parts];
-  const parsed = fields.map((field, index) => parseField(field, RANGES[index][0], RANGES[index][1], expression));
-  const weekdays = parsed[5];
-  if (weekdays.values.has(7)) {
-    weekdays.values.add(0);
+  const [minute, hour, day, month, weekday, second = '0'] = parts;
+  const invalid = (detail: string): Error => new Error(`invalid cron expression "${expression}": ${detail}`);
+  if (parts.length === 7 && !/^\d+$/.test(parts[6])) {
+    throw invalid(`the jitter "${parts[6]}" is not a number of seconds`);
   }
-  return { seconds: parsed[0], minutes: parsed[1], hours: parsed[2], days: parsed[3], months: parsed[4], weekdays };
+  const pattern = [second, minute, hour, day, month, sundayFirst(weekday, invalid)].join(' ');
+  try {
+    return { expression, cron: new Cron(pattern, { timezone: 'UTC', domAndDow: true, mode: '6-part' }) };
+  } catch (err) {
+    throw invalid(err instanceof Error ? err.message : String(err));
+  }
 }
 
-function parseField(field: string, min: number, max: number, expression: string): CronField {
-  const values = new Set<number>();
-  for (const part of field.split(',')) {
-    const [rangeText, stepText] = part.split('/');
-    const step = stepText === undefined ? 1 : Number(stepText);
-    let low = min;
-    let high = max;
-    if (rangeText !== '*') {
-      const [a, b] = rangeText.split('-');
-      low = Number(a);
-      high = b === undefined ? (stepText === undefined ? low : max) : Number(b);
+/** The day-of-week field with Monday as 0 (the reference's) as croner reads it (Sunday as 0). */
+function sundayFirst(field: string, invalid: (detail: string) => Error): string {
+  if (field === '*' || field === '?') {
+    return '*';
+  }
+  const number = (text: string): number => {
+    const named = WEEKDAYS.indexOf(text.toLowerCase());
+    const value = named >= 0 ? named : /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!(value >= 0 && value <= 6)) {
+      throw invalid(`day of week "${text}" is not 0-6 or mon-sun`);
     }
-    if (![low, high, step].every(Number.isInteger) || low < min || high > max || low > high || step < 1) {
-      throw new Error(`invalid cron field "${field}" in "${expression}"`);
+    return value;
+  };
+  const days = new Set<number>();
+  for (const part of field.split(',')) {
+    const [range, stepText, extra] = part.split('/');
+    const step = stepText === undefined ? 1 : Number(stepText);
+    if (extra !== undefined || !Number.isInteger(step) || step < 1) {
+      throw invalid(`day of week "${field}"`);
+    }
+    const [low, high] =
+      range === '*' ? [0, 6] : range.includes('-') ? range.split('-').map(number) : [number(range), number(range)];
+    if (high === undefined || low > high || (range !== '*' && !range.includes('-') && stepText !== undefined)) {
+      throw invalid(`day of week "${field}"`);
     }
     for (let value = low; value <= high; value += step) {
-      values.add(value);
+      days.add((value + 1) % 7);
     }
   }
-  return { values, restricted: field !== '*' };
+  return [...days].sort((a, b) => a - b).join(',');
 }
 
 /** Whether the schedule fires at this (whole-second) instant. */
 export function cronMatches(schedule: CronSchedule, at: Date): boolean {
-  const dayMatches = schedule.days.values.has(at.getUTCDate());
-  const weekdayMatches = schedule.weekdays.values.has(at.getUTCDay());
-  const dayOk =
-    schedule.days.restricted && schedule.weekdays.restricted
-      ? dayMatches || weekdayMatches
-      : dayMatches && weekdayMatches;
-  return (
-    schedule.seconds.values.has(at.getUTCSeconds()) &&
-    schedule.minutes.values.has(at.getUTCMinutes()) &&
-    schedule.hours.values.has(at.getUTCHours()) &&
-    schedule.months.values.has(at.getUTCMonth() + 1) &&
-    dayOk
-  );
+  return schedule.cron.match(at);
 }
 
 /** Fire times in (after, until], at most `limit` of them (oldest first). */
 export function cronFireTimes(schedule: CronSchedule, after: Date, until: Date, limit: number): Date[] {
   const times: Date[] = [];
-  let cursor = Math.floor(after.getTime() / 1000) * 1000 + 1000;
-  const end = until.getTime();
-  // Walk minute by minute when seconds are fixed at 0 (the common 5-field case), else second by second.
-  const stepMs = schedule.seconds.values.size === 1 && schedule.seconds.values.has(0) ? 60_000 : 1000;
-  if (stepMs === 60_000) {
-    cursor = Math.ceil(cursor / 60_000) * 60_000;
-  }
-  while (cursor <= end && times.length < limit) {
-    const at = new Date(cursor);
-    if (cronMatches(schedule, at)) {
-      times.push(at);
-    }
-    cursor += stepMs;
+  let next = schedule.cron.nextRun(after);
+  while (next !== null && next.getTime() <= until.getTime() && times.length < limit) {
+    times.push(next);
+    next = schedule.cron.nextRun(next);
   }
   return times;
 }

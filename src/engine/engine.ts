@@ -6,8 +6,6 @@
 import type { Knex } from 'knex';
 import type { Database } from '../store/database';
 import { EngineEventRepository } from '../store/repositories/engine-events';
-import { DurationSampleRepository } from '../store/repositories/duration-samples';
-import { loadEstimates } from './build-estimates';
 import type { ChangeInfo } from '../model/changes';
 import { EngineStateRepository, type DequeuedItemRecord } from '../store/repositories/engine-state';
 import { SLUICE_VERSION } from '../model/version';
@@ -32,6 +30,7 @@ import type { SchedulerLogger } from './scheduler/pass';
 import { DEFAULT_LEASE_TTL_MS, type LeadershipSettings } from './scheduler/leadership';
 import { TenantScheduler, type LeadershipChange } from './scheduler/tenant-scheduler';
 import { computeTenantStatus, type TenantStatus } from './status';
+import { StatusInputLoader } from './status-inputs';
 import type { AutoholdRecord } from '../store/repositories/autohold';
 import type { QuarantineEntry } from '../store/repositories/quarantine';
 import { QuarantineOperations, type QuarantineInput } from './quarantine';
@@ -89,6 +88,8 @@ export class Engine {
   private readonly state: EngineStateRepository;
   private readonly operations: EngineOperations;
   private readonly quarantine: QuarantineOperations;
+  /** What status reads need from the store, the parsed pipeline state kept while no pass writes. */
+  private readonly statusInputs: StatusInputLoader;
 
   constructor(private readonly options: EngineOptions) {
     this.events = new EngineEventRepository(options.database.knex);
@@ -100,6 +101,7 @@ export class Engine {
       options.defaultHoldExpiration ?? 0,
     );
     this.quarantine = new QuarantineOperations(options.database.knex, () => options.clock.now());
+    this.statusInputs = new StatusInputLoader(options.database.knex);
   }
 
   /**
@@ -334,17 +336,7 @@ export class Engine {
     if (!layout) {
       return null;
     }
-    // Estimates too: a pass writes the history they are read from (src/engine/build-estimates.ts).
-    const { states, record, pending, estimates } = await this.options.database.knex.transaction(
-      async (trx) => {
-        const pipelines = await this.state.loadPipelines(tenant, trx);
-        const tenantRecord = await this.state.loadTenant(tenant, trx);
-        const routing = await this.events.pendingRouting(tenant, trx);
-        const lookup = await loadEstimates(new DurationSampleRepository(trx), tenant, pipelines);
-        return { states: pipelines, record: tenantRecord, pending: routing, estimates: lookup };
-      },
-      { isolationLevel: 'repeatable read' },
-    );
+    const { states, record, pending, estimates } = await this.statusInputs.load(tenant);
     const now = this.options.clock.now();
     const counts = countPendingEvents(layout, states, pending, now);
     const status = computeTenantStatus({

@@ -1,140 +1,102 @@
 /**
  * Unpacks the tarballs PGlite writes (`dumpDataDir('none')`: ustar, directories and regular
- * files only) into a directory. Used to start a new embedded data directory from the template
- * cluster without running PGlite's own loader (pglite.ts says why).
+ * files only) into a directory, with node-tar (`tar`). Used to start a new embedded data
+ * directory from the template cluster without running PGlite's own loader (pglite.ts says why).
  *
  * The tarball may arrive in chunks (a decompressing stream): file contents are written as they
- * come, so the whole cluster (about 40 MB) never sits in memory at once.
+ * come, so the whole cluster (about 40 MB) never sits in memory at once. Every problem fails
+ * the extraction: an entry that would land outside the directory, a truncated archive or any entry other
+ * than a directory or regular file (links, devices) fails the extraction instead of being skipped.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { mkdirSync, Stats } from 'node:fs';
 import path from 'node:path';
+import { Unpack, UnpackSync, type ReadEntry, type TarOptionsWithAliases } from 'tar';
 
-const BLOCK = 512;
+type TarOptions = TarOptionsWithAliases;
+
+/**
+ * What node-tar is told for every extraction, and the first problem it met: an entry type
+ * refused here or a warning of node-tar's (a path with `..`, a bad checksum, a cut archive; only
+ * its notes, such as the leading slash it strips, are not problems).
+ */
+function unpackOptions(dir: string): { options: TarOptions; refused: () => Error | undefined } {
+  let refused: Error | undefined;
+  const root = path.resolve(dir);
+  mkdirSync(root, { recursive: true });
+  const options: TarOptions = {
+    cwd: root,
+    onwarn: (code: string, message: string) => {
+      if (code !== 'TAR_ENTRY_INFO') {
+        refused ??= explain(Object.assign(new Error(message), { code }), dir);
+      }
+    },
+    // Entries name their paths from the archive's root: a leading slash is relative to `root`.
+    preservePaths: false,
+    filter: (name: string, entry: ReadEntry | Stats) => {
+      const type = entry instanceof Stats ? undefined : entry.type;
+      if (type === 'File' || type === 'OldFile' || type === 'Directory') {
+        return true;
+      }
+      refused ??= new Error(`tar entry "${name}" has unsupported type "${String(type)}"`);
+      return false;
+    },
+  };
+  return { options, refused: () => refused };
+}
+
+/** node-tar's refusals (a path with `..`, a cut archive) in this module's words. */
+function explain(err: unknown, dir: string): Error {
+  const error = err instanceof Error ? err : new Error(String(err));
+  const code = (error as { code?: string }).code;
+  if (/'\.\.'/.test(error.message)) {
+    return new Error(`a tar entry points outside ${path.resolve(dir)}: ${error.message}`);
+  }
+  if (code === 'TAR_BAD_ARCHIVE' || /truncated/i.test(error.message)) {
+    return new Error(`tar archive is truncated: ${error.message}`);
+  }
+  return error;
+}
 
 /** Write every entry of `tar` under `dir`; refuses entries that would land outside it. */
 export function extractTar(tar: Uint8Array, dir: string): void {
-  const extractor = new TarExtractor(dir);
+  const { options, refused } = unpackOptions(dir);
+  // In strict mode node-tar reports a bad entry as an 'error' event, even when synchronous.
+  let failed: unknown;
+  const unpack = new UnpackSync(options);
+  unpack.on('error', (err: unknown) => (failed ??= err));
   try {
-    extractor.write(tar);
-    extractor.end();
-  } finally {
-    extractor.abandon();
+    unpack.end(Buffer.from(tar.buffer, tar.byteOffset, tar.byteLength));
+  } catch (err) {
+    failed ??= err;
+  }
+  if (failed !== undefined) {
+    throw explain(failed, dir);
+  }
+  const error = refused();
+  if (error !== undefined) {
+    throw error;
   }
 }
 
 /** Like extractTar, for a tarball read in chunks. */
 export async function extractTarStream(chunks: AsyncIterable<Uint8Array>, dir: string): Promise<void> {
-  const extractor = new TarExtractor(dir);
-  try {
-    for await (const chunk of chunks) {
-      extractor.write(chunk);
-    }
-    extractor.end();
-  } finally {
-    extractor.abandon();
-  }
-}
-
-/** A ustar reader fed with consecutive pieces of one archive. */
-class TarExtractor {
-  private readonly root: string;
-  private readonly header = new Uint8Array(BLOCK);
-  private headerFilled = 0;
-  /** The file being written, the bytes of it still to come, then the padding to skip. */
-  private file: { fd: number; name: string; remaining: number } | undefined;
-  private skip = 0;
-  private finished = false;
-
-  constructor(dir: string) {
-    this.root = path.resolve(dir);
-    mkdirSync(this.root, { recursive: true });
-  }
-
-  write(chunk: Uint8Array): void {
-    let offset = 0;
-    while (offset < chunk.length && !this.finished) {
-      if (this.file !== undefined) {
-        const length = Math.min(this.file.remaining, chunk.length - offset);
-        writeSync(this.file.fd, chunk, offset, length);
-        offset += length;
-        this.file.remaining -= length;
-        if (this.file.remaining === 0) {
-          closeSync(this.file.fd);
-          this.file = undefined;
-        }
-      } else if (this.skip > 0) {
-        const length = Math.min(this.skip, chunk.length - offset);
-        offset += length;
-        this.skip -= length;
-      } else {
-        const length = Math.min(BLOCK - this.headerFilled, chunk.length - offset);
-        this.header.set(chunk.subarray(offset, offset + length), this.headerFilled);
-        this.headerFilled += length;
-        offset += length;
-        if (this.headerFilled === BLOCK) {
-          this.headerFilled = 0;
-          this.entry(this.header);
-        }
-      }
+  const { options, refused } = unpackOptions(dir);
+  const unpack = new Unpack(options);
+  const done = new Promise<void>((resolve, reject) => {
+    unpack.on('close', () => resolve());
+    unpack.on('error', (err: unknown) => reject(explain(err, dir)));
+  });
+  // A failed extraction rejects `done` while chunks are still being written.
+  done.catch(() => undefined);
+  for await (const chunk of chunks) {
+    if (!unpack.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))) {
+      await new Promise<void>((resolve) => unpack.once('drain', () => resolve()));
     }
   }
-
-  /** The archive is complete: a file cut short is an error. */
-  end(): void {
-    if (this.file !== undefined || this.skip > 0 || this.headerFilled > 0) {
-      throw new Error(`tar entry "${this.file?.name ?? ''}" is truncated`);
-    }
+  unpack.end();
+  await done;
+  const error = refused();
+  if (error !== undefined) {
+    throw error;
   }
-
-  /** Close a file left open by an archive that ended early or failed. */
-  abandon(): void {
-    if (this.file !== undefined) {
-      closeSync(this.file.fd);
-      this.file = undefined;
-    }
-  }
-
-  private entry(header: Uint8Array): void {
-    if (header.every((byte) => byte === 0)) {
-      this.finished = true; // end-of-archive marker
-      return;
-    }
-    const name = joinName(text(header, 345, 155), text(header, 0, 100));
-    const size = octal(header, 124, 12);
-    const type = String.fromCharCode(header[156] || 0x30);
-    const mode = octal(header, 100, 8);
-    const target = path.resolve(this.root, `.${path.posix.sep}${name}`);
-    if (target !== this.root && !target.startsWith(this.root + path.sep)) {
-      throw new Error(`tar entry "${name}" points outside ${this.root}`);
-    }
-    if (type === '5') {
-      mkdirSync(target, { recursive: true, mode: mode || 0o700 });
-    } else if (type === '0') {
-      mkdirSync(path.dirname(target), { recursive: true });
-      const fd = openSync(target, 'w', mode || 0o600);
-      if (size === 0) {
-        closeSync(fd);
-      } else {
-        this.file = { fd, name, remaining: size };
-      }
-      this.skip = Math.ceil(size / BLOCK) * BLOCK - size;
-    } else {
-      throw new Error(`tar entry "${name}" has unsupported type "${type}"`);
-    }
-  }
-}
-
-function text(header: Uint8Array, start: number, length: number): string {
-  const field = header.subarray(start, start + length);
-  const end = field.indexOf(0);
-  return Buffer.from(end < 0 ? field : field.subarray(0, end)).toString('utf8');
-}
-
-function octal(header: Uint8Array, start: number, length: number): number {
-  const value = text(header, start, length).trim();
-  return value === '' ? 0 : parseInt(value, 8);
-}
-
-function joinName(prefix: string, name: string): string {
-  return prefix === '' ? name : `${prefix}/${name}`;
 }

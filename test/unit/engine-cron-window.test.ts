@@ -2,23 +2,29 @@ import { cronFireTimes, cronMatches, parseCron } from '../../src/engine/cron';
 import { decreasedWindow, increasedWindow, insideWindow, MAX_WINDOW } from '../../src/engine/window';
 import type { WindowParams } from '../../src/model/pipeline-state';
 
-describe('cron schedules of timer pipelines', () => {
-  it('matches five- and six-field expressions in UTC', () => {
+describe("cron schedules of timer pipelines (the reference's fields and weekdays)", () => {
+  it('matches five-, six- and seven-field expressions in UTC', () => {
     const sixHourly = parseCron('0 */6 * * *');
     expect(cronMatches(sixHourly, new Date('2026-01-01T06:00:00Z'))).toBe(true);
     expect(cronMatches(sixHourly, new Date('2026-01-01T07:00:00Z'))).toBe(false);
-    const weekdays = parseCron('30 2 * * 1-5');
+    // Day of week 0 is Monday: 0-4 is Monday to Friday.
+    const weekdays = parseCron('30 2 * * 0-4');
     expect(cronMatches(weekdays, new Date('2026-01-05T02:30:00Z'))).toBe(true); // Monday
+    expect(cronMatches(weekdays, new Date('2026-01-09T02:30:00Z'))).toBe(true); // Friday
     expect(cronMatches(weekdays, new Date('2026-01-04T02:30:00Z'))).toBe(false); // Sunday
-    const seconds = parseCron('15 * * * * *');
+    expect(cronMatches(parseCron('0 0 * * sat,sun'), new Date('2026-01-04T00:00:00Z'))).toBe(true);
+    // The sixth field is the second, the seventh a jitter (accepted, fire times stay exact).
+    const seconds = parseCron('* * * * * 15');
     expect(cronMatches(seconds, new Date('2026-01-01T00:00:15Z'))).toBe(true);
+    expect(cronMatches(seconds, new Date('2026-01-01T00:15:00Z'))).toBe(false);
+    expect(cronMatches(parseCron('0 3 * * * 0 30'), new Date('2026-01-01T03:00:00Z'))).toBe(true);
   });
 
-  it('combines day of month and day of week with OR when both are restricted', () => {
-    const schedule = parseCron('0 0 1 * 0');
-    expect(cronMatches(schedule, new Date('2026-01-01T00:00:00Z'))).toBe(true); // 1st (Thursday)
-    expect(cronMatches(schedule, new Date('2026-01-04T00:00:00Z'))).toBe(true); // Sunday
-    expect(cronMatches(schedule, new Date('2026-01-05T00:00:00Z'))).toBe(false);
+  it('requires day of month and day of week both when both are restricted', () => {
+    const schedule = parseCron('0 0 1 * 6'); // the 1st, when it is a Sunday
+    expect(cronMatches(schedule, new Date('2026-01-01T00:00:00Z'))).toBe(false); // 1st (Thursday)
+    expect(cronMatches(schedule, new Date('2026-01-04T00:00:00Z'))).toBe(false); // Sunday
+    expect(cronMatches(schedule, new Date('2026-02-01T00:00:00Z'))).toBe(true); // Sunday the 1st
   });
 
   it('lists fire times in an interval and rejects malformed expressions', () => {
@@ -29,8 +35,9 @@ describe('cron schedules of timer pipelines', () => {
       10,
     );
     expect(times.map((time) => time.toISOString())).toEqual(['2026-01-01T06:00:00.000Z', '2026-01-01T12:00:00.000Z']);
-    expect(() => parseCron('* * *')).toThrow('cron expression must have 5 or 6 fields');
-    expect(() => parseCron('61 * * * *')).toThrow('invalid cron field "61"');
+    expect(() => parseCron('* * *')).toThrow('cron expression must have 5 to 7 fields');
+    expect(() => parseCron('61 * * * *')).toThrow('invalid cron expression "61 * * * *"');
+    expect(() => parseCron('0 0 * * 7')).toThrow('day of week "7" is not 0-6 or mon-sun');
   });
 });
 

@@ -276,32 +276,23 @@ export class EngineStateRepository {
   async loadTenant(tenant: string, trx: Knex = this.knex, forUpdate = false): Promise<TenantEngineRecord> {
     const query = trx('tenant_state').where({ tenant }).first();
     const row: TenantStateRow | undefined = await (forUpdate ? query.forUpdate() : query);
-    if (!row) {
-      return {
-        eventQueues: {
-          triggerQueueDiscarding: false,
-          triggerQueuePaused: false,
-          resultQueuePaused: false,
-          reason: null,
-        },
-        layoutUuid: null,
-        lastReconfigured: null,
-        busSequence: 0,
-        timerState: {},
-      };
-    }
-    return {
-      eventQueues: {
-        triggerQueueDiscarding: row.trigger_queue_discarding,
-        triggerQueuePaused: row.trigger_queue_paused,
-        resultQueuePaused: row.result_queue_paused,
-        reason: row.reason,
-      },
-      layoutUuid: row.layout_uuid,
-      lastReconfigured: row.last_reconfigured,
-      busSequence: Number(row.bus_sequence),
-      timerState: storedValue(timerStateSchema, row.timer_state, () => `tenant ${tenant} timer state`),
-    };
+    return tenantRecord(tenant, row);
+  }
+
+  /**
+   * The tenant-level record with the version of the tenant's stored engine state: the row
+   * version (`xmin`) of its `tenant_state` row, which every scheduler pass rewrites in the
+   * transaction that saves items, jobs and history, so the version changes with every committed
+   * pass (null without a row). A reader may keep what it parsed for as long as it stays.
+   */
+  async loadTenantVersion(
+    tenant: string,
+    trx: Knex = this.knex,
+  ): Promise<{ record: TenantEngineRecord; version: string | null }> {
+    const row: (TenantStateRow & { row_version: string }) | undefined = await trx('tenant_state')
+      .where({ tenant })
+      .first('*', trx.raw('xmin::text as row_version'));
+    return { record: tenantRecord(tenant, row), version: row?.row_version ?? null };
   }
 
   /** Create the tenant's row when missing, so that passes and operations can lock it. */
@@ -327,6 +318,36 @@ export class EngineStateRepository {
       .onConflict('tenant')
       .merge();
   }
+}
+
+/** The tenant-level record of a `tenant_state` row (defaults when there is none). */
+function tenantRecord(tenant: string, row: TenantStateRow | undefined): TenantEngineRecord {
+  if (!row) {
+    return {
+      eventQueues: {
+        triggerQueueDiscarding: false,
+        triggerQueuePaused: false,
+        resultQueuePaused: false,
+        reason: null,
+      },
+      layoutUuid: null,
+      lastReconfigured: null,
+      busSequence: 0,
+      timerState: {},
+    };
+  }
+  return {
+    eventQueues: {
+      triggerQueueDiscarding: row.trigger_queue_discarding,
+      triggerQueuePaused: row.trigger_queue_paused,
+      resultQueuePaused: row.result_queue_paused,
+      reason: row.reason,
+    },
+    layoutUuid: row.layout_uuid,
+    lastReconfigured: row.last_reconfigured,
+    busSequence: Number(row.bus_sequence),
+    timerState: storedValue(timerStateSchema, row.timer_state, () => `tenant ${tenant} timer state`),
+  };
 }
 
 /** Rows per multi-row statement when saving items. */

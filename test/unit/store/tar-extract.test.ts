@@ -3,14 +3,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { extractTar, extractTarStream } from '../../../src/store/tar-extract';
 
-/** One ustar header block for `name`. */
-function header(name: string, type: '0' | '5', size: number, mode = 0o600): Buffer {
+/** One ustar header block for `name`, with its checksum (a link names `linkTarget`). */
+function header(name: string, type: '0' | '5' | '2', size: number, mode = 0o600, linkTarget = ''): Buffer {
   const block = Buffer.alloc(512);
   block.write(name, 0, 'utf8');
   block.write(`${mode.toString(8).padStart(7, '0')}\0`, 100, 'ascii');
   block.write(`${size.toString(8).padStart(11, '0')}\0`, 124, 'ascii');
   block.write(type, 156, 'ascii');
+  block.write(linkTarget, 157, 'utf8');
   block.write('ustar\0', 257, 'ascii');
+  block.write('00', 263, 'ascii');
+  // The checksum is the sum of the header's bytes with its own field read as spaces.
+  block.fill(0x20, 148, 156);
+  const sum = block.reduce((total, byte) => total + byte, 0);
+  block.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
   return block;
 }
 
@@ -57,7 +63,9 @@ describe('extractTar', () => {
   it('refuses entries outside the target, truncated entries and other entry types', () => {
     expect(() => extractTar(Buffer.concat([file('../escape', 'x'), END]), dir)).toThrow('points outside');
     expect(() => extractTar(header('big', '0', 4096), dir)).toThrow('is truncated');
-    expect(() => extractTar(Buffer.concat([header('link', '2' as '0', 0), END]), dir)).toThrow('unsupported type "2"');
+    expect(() => extractTar(Buffer.concat([header('link', '2', 0, 0o777, 'PG_VERSION'), END]), dir)).toThrow(
+      'unsupported type "SymbolicLink"',
+    );
   });
 
   it('unpacks the same archive arriving in pieces that cut headers, contents and padding', async () => {

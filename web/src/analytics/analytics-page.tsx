@@ -8,7 +8,13 @@
 import { useMemo } from 'react';
 import { useQuery } from '../api/hooks';
 import { ErrorBox, Loading, PageTitle } from '../components/common';
-import { AnalyticsChoicesDocument, TenantAnalyticsDocument, type AnalyticsInterval } from '../generated/graphql';
+import {
+  AnalyticsChoicesDocument,
+  AnalyticsDurationsDocument,
+  TenantAnalyticsDocument,
+  type AnalyticsDurationsQuery,
+  type AnalyticsInterval,
+} from '../generated/graphql';
 import { useUrlParams } from '../url';
 import { BusiestHours, JobTable, NodeHoursBars } from './breakdowns';
 import { axisSeconds, COLORS, count, percent, shortSeconds, type AnalyticsData } from './numbers';
@@ -31,6 +37,10 @@ const INTERVALS: Array<[AnalyticsInterval, string, number]> = [
 ];
 
 type Bucket = AnalyticsData['series'][number];
+type DurationData = Extract<
+  NonNullable<Extract<AnalyticsDurationsQuery['tenant'], { __typename: 'Tenant' }>['analytics']>,
+  { __typename: 'Analytics' }
+>['durations'];
 
 const CAUSES: Array<[string, string]> = [
   ['ITEM_AHEAD_FAILED', 'item ahead failed'],
@@ -141,11 +151,20 @@ function Totals({ totals }: { totals: Bucket }) {
 }
 
 /** The time series charts of one answer. */
-function Charts({ analytics, step }: { analytics: AnalyticsData; step: number }) {
+function Charts({
+  analytics,
+  durations: quantiles,
+  step,
+}: {
+  analytics: AnalyticsData;
+  /** Undefined while they load. */
+  durations: DurationData | undefined;
+  step: number;
+}) {
   const charts = useMemo(() => {
     const starts = analytics.series.map((bucket) => new Date(bucket.start).getTime());
     const pick = (f: (bucket: Bucket) => number | null) => analytics.series.map(f);
-    const durations = new Map(analytics.durations.map((d) => [new Date(d.start).getTime(), d]));
+    const durations = new Map((quantiles ?? []).map((d) => [new Date(d.start).getTime(), d]));
     const causes = CAUSES.filter(([cause]) => analytics.totals.resetCauses.some((c) => c.cause === cause));
     const line = (label: string, values: Array<number | null>, color: string, dash = false): ChartSeries => ({
       label,
@@ -218,14 +237,14 @@ function Charts({ analytics, step }: { analytics: AnalyticsData; step: number })
         ),
       ],
     };
-  }, [analytics]);
+  }, [analytics, quantiles]);
   const seconds = { format: shortSeconds, axisFormat: axisSeconds };
   const shown: Array<Omit<TimeChartProps, 'starts' | 'step'>> = [
     {
       title: 'Job durations',
       series: charts.durations,
       ...seconds,
-      note: 'Successful runs that ended in each bucket: median (p50), 9 in 10 (p90) and mean.',
+      note: `Successful runs that ended in each bucket: median (p50), 9 in 10 (p90) and mean.${quantiles === undefined ? ' Reading the p50 and p90 from the builds…' : ''}`,
     },
     {
       title: 'Failure and flake rates',
@@ -267,7 +286,15 @@ export default function AnalyticsPage({ tenant }: { tenant: string }) {
   const { range, from, to, interval, step } = useRange();
   const list = (name: string) => (params.all(name).length > 0 ? params.all(name) : undefined);
   const filter = { pipelines: list('pipeline'), projects: list('project'), jobs: list('job') };
-  const { data, error } = useQuery(TenantAnalyticsDocument, { tenant, from, to, interval, filter });
+  const variables = { tenant, from, to, interval, filter };
+  const { data, error } = useQuery(TenantAnalyticsDocument, variables);
+  const quantiles = useQuery(AnalyticsDurationsDocument, variables);
+  const durations =
+    !quantiles.loading && quantiles.data?.tenant?.__typename === 'Tenant'
+      ? quantiles.data.tenant.analytics?.__typename === 'Analytics'
+        ? quantiles.data.tenant.analytics.durations
+        : undefined
+      : undefined;
   const answer = data?.tenant?.__typename === 'Tenant' ? data.tenant.analytics : undefined;
   return (
     <section className="analytics-page">
@@ -286,7 +313,7 @@ export default function AnalyticsPage({ tenant }: { tenant: string }) {
             {filter.jobs ? '; the job filter narrows the job figures only (runs, durations, rates, node waits)' : ''}.
           </p>
           <Totals totals={answer.totals} />
-          <Charts analytics={answer} step={step} />
+          <Charts analytics={answer} durations={durations} step={step} />
           <div className="analytics-breakdowns">
             <NodeHoursBars labels={answer.nodeHours} />
             <BusiestHours hours={answer.busiestHours} />

@@ -666,8 +666,25 @@ export type TenantAnalyticsQueryVariables = Exact<{
 export type TenantAnalyticsQuery = { tenant:
     | { __typename: 'NotFoundError', message: string }
     | { __typename: 'Tenant', analytics:
-        | { __typename: 'Analytics', from: string, to: string, interval: AnalyticsInterval, series: Array<{ start: string, end: string, itemsEnqueued: number, itemsReported: number, itemsSucceeded: number, timeToMerge: number | null, timeToReport: number | null, queueLength: number, nodeWaits: number, nodeWait: number | null, gateResets: number, runs: number, failures: number, retries: number, flaky: number, flakyRetries: number, failureRate: number | null, flakeRate: number | null, meanDuration: number | null, nodeHours: number, resetCauses: Array<{ cause: GateResetCause, resets: number }> }>, totals: { start: string, end: string, itemsEnqueued: number, itemsReported: number, itemsSucceeded: number, timeToMerge: number | null, timeToReport: number | null, queueLength: number, nodeWaits: number, nodeWait: number | null, gateResets: number, runs: number, failures: number, retries: number, flaky: number, flakyRetries: number, failureRate: number | null, flakeRate: number | null, meanDuration: number | null, nodeHours: number, resetCauses: Array<{ cause: GateResetCause, resets: number }> }, durations: Array<{ start: string, runs: number, p50: number | null, p90: number | null }>, jobs: Array<{ job: string, runs: number, failures: number, retries: number, flaky: number, failureRate: number | null, flakeRate: number | null, meanDuration: number | null }>, nodeHours: Array<{ label: string, hours: number }>, busiestHours: Array<{ weekday: number, hour: number, itemsEnqueued: number, runs: number }> }
+        | { __typename: 'Analytics', from: string, to: string, interval: AnalyticsInterval, series: Array<{ start: string, end: string, itemsEnqueued: number, itemsReported: number, itemsSucceeded: number, timeToMerge: number | null, timeToReport: number | null, queueLength: number, nodeWaits: number, nodeWait: number | null, gateResets: number, runs: number, failures: number, retries: number, flaky: number, flakyRetries: number, failureRate: number | null, flakeRate: number | null, meanDuration: number | null, nodeHours: number, resetCauses: Array<{ cause: GateResetCause, resets: number }> }>, totals: { start: string, end: string, itemsEnqueued: number, itemsReported: number, itemsSucceeded: number, timeToMerge: number | null, timeToReport: number | null, queueLength: number, nodeWaits: number, nodeWait: number | null, gateResets: number, runs: number, failures: number, retries: number, flaky: number, flakyRetries: number, failureRate: number | null, flakeRate: number | null, meanDuration: number | null, nodeHours: number, resetCauses: Array<{ cause: GateResetCause, resets: number }> }, jobs: Array<{ job: string, runs: number, failures: number, retries: number, flaky: number, failureRate: number | null, flakeRate: number | null, meanDuration: number | null }>, nodeHours: Array<{ label: string, hours: number }>, busiestHours: Array<{ weekday: number, hour: number, itemsEnqueued: number, runs: number }> }
         | { __typename: 'InvalidInputError', message: string, field: string | null }
+       | null }
+   | null };
+
+export type AnalyticsDurationsQueryVariables = Exact<{
+  tenant: string;
+  from: string;
+  to: string;
+  interval?: AnalyticsInterval | null | undefined;
+  filter?: AnalyticsFilter | null | undefined;
+}>;
+
+
+export type AnalyticsDurationsQuery = { tenant:
+    | { __typename: 'NotFoundError' }
+    | { __typename: 'Tenant', analytics:
+        | { __typename: 'Analytics', durations: Array<{ start: string, runs: number, p50: number | null, p90: number | null }> }
+        | { __typename: 'InvalidInputError' }
        | null }
    | null };
 
@@ -1828,12 +1845,6 @@ export const TenantAnalyticsDocument = new TypedDocumentString(`
           totals {
             ...AnalyticsBucketFields
           }
-          durations {
-            start
-            runs
-            p50
-            p90
-          }
           jobs {
             job
             runs
@@ -1885,6 +1896,26 @@ export const TenantAnalyticsDocument = new TypedDocumentString(`
   meanDuration
   nodeHours
 }`) as unknown as TypedDocumentString<TenantAnalyticsQuery, TenantAnalyticsQueryVariables>;
+export const AnalyticsDurationsDocument = new TypedDocumentString(`
+    query AnalyticsDurations($tenant: String!, $from: DateTime!, $to: DateTime!, $interval: AnalyticsInterval, $filter: AnalyticsFilter) {
+  tenant(name: $tenant) {
+    __typename
+    ... on Tenant {
+      analytics(from: $from, to: $to, interval: $interval, filter: $filter) {
+        __typename
+        ... on Analytics {
+          durations {
+            start
+            runs
+            p50
+            p90
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AnalyticsDurationsQuery, AnalyticsDurationsQueryVariables>;
 export const AnalyticsChoicesDocument = new TypedDocumentString(`
     query AnalyticsChoices($tenant: String!) {
   tenant(name: $tenant) {
