@@ -19,7 +19,7 @@ import { createTestDatabase, type TestDatabase } from '../test/helpers/database'
 import { GateDeployment, PROJECT, TENANT } from '../test/helpers/gate-deployment';
 import { gateHops, median } from '../test/helpers/gate-hops';
 import { startQuickstartApp, QUICKSTART_PROJECT, QUICKSTART_TENANT } from '../test/helpers/quickstart-app';
-import { startRoleProcess, type RoleProcess } from '../test/helpers/role-process';
+import { startGateRoles, type RoleProcess } from '../test/helpers/role-process';
 
 interface Deployment {
   knex: Knex;
@@ -95,22 +95,7 @@ async function cluster(): Promise<Deployment> {
     shutdownTimeout: 5,
   };
   const processes: RoleProcess[] = [];
-  const start = async (name: string, roles: string, extra: Record<string, unknown> = {}): Promise<RoleProcess> => {
-    const child = await startRoleProcess(
-      name,
-      deployment.configFile(name, database.url ?? '', { ...common, ...extra }),
-      roles,
-    );
-    processes.push(child);
-    return child;
-  };
-  const api = await start('api', 'api');
-  const linked = { api: { publicUrl: api.base } };
-  await Promise.all([start('scheduler', 'scheduler', linked), start('executor', 'executor', linked)]);
-  await untilTrue(
-    async () => (await database.knex('scheduler_leases').where({ tenant: TENANT }).first()) !== undefined,
-    100,
-  );
+  const { api } = await startGateRoles(deployment, database, TENANT, common, processes);
   return {
     knex: database.knex,
     tenant: TENANT,

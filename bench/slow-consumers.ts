@@ -7,10 +7,14 @@
  * its connection dropped, 1006 on its side). The server runs in this process (RSS includes the
  * engine and the embedded store); the clients in a child process. `--unbounded` runs the same
  * without send limits, `--no-clients` without clients (the growth of the engine's own work).
+ * `--sse`: 10 clients over server-sent events instead, each one `queueEvents` request with every
+ * field (raw HTTP requests whose sockets stop reading after the first event); the server cuts
+ * such a connection off, the client sees its end.
  *
- *   NODE_OPTIONS=--expose-gc npx tsx bench/slow-consumers.ts [--unbounded | --no-clients]
+ *   NODE_OPTIONS=--expose-gc npx tsx bench/slow-consumers.ts [--unbounded | --no-clients] [--sse]
  */
 import { fork } from 'node:child_process';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { defaultServiceConfig } from '../src/config/service';
 import { Engine } from '../src/engine/engine';
@@ -26,10 +30,11 @@ import { job, makeLayout, pipeline } from '../test/engine/scripted-layout';
 import { QUEUE_EVENT_FIELDS, STATUS_FIELDS } from '../test/integration/live/status-fields';
 
 const TENANT = 'slow';
-const SOCKETS = 20;
+const SSE = process.argv.includes('--sse');
+const SOCKETS = SSE ? 10 : 20;
 const PER_SOCKET = 100;
 const ITEMS = 200;
-const DELTAS = 450;
+const DELTAS = SSE ? 2500 : 450;
 
 const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
@@ -76,6 +81,50 @@ async function clients(url: string): Promise<void> {
       for (const socket of sockets) {
         socket.terminate();
       }
+      process.exit(0);
+    }, 3000);
+  });
+}
+
+/** Child, `--sse`: each client one SSE request; it stops reading at its first event. Reports 0 for a connection the server ended. */
+async function sseClients(url: string): Promise<void> {
+  const { hostname, port } = new URL(url);
+  const query = `subscription ($t: String!) { queueEvents(tenant: $t) { ${QUEUE_EVENT_FIELDS} } }`;
+  const body = JSON.stringify({ query, variables: { t: TENANT } });
+  const closes: number[] = [];
+  const sockets: net.Socket[] = [];
+  await Promise.all(
+    Array.from(
+      { length: SOCKETS },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const socket = net.connect(Number(port), hostname);
+          sockets.push(socket);
+          let text = '';
+          socket.once('error', reject);
+          socket.on('close', () => closes.push(0));
+          socket.on('data', (chunk: Buffer) => {
+            text += chunk.toString('utf8');
+            if (text.startsWith('HTTP/1.1 200')) {
+              resolve(); // subscribed
+            }
+            if (text.includes('event: next')) {
+              socket.pause(); // reads nothing more
+            }
+          });
+          socket.write(
+            `POST /graphql HTTP/1.1\r\nHost: ${hostname}\r\nAccept: text/event-stream\r\n` +
+              `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+          );
+        }),
+    ),
+  );
+  process.send?.({ type: 'subscribed' });
+  process.once('message', () => {
+    sockets.forEach((socket) => socket.resume());
+    setTimeout(() => {
+      process.send?.({ type: 'closes', closes });
+      sockets.forEach((socket) => socket.destroy());
       process.exit(0);
     }, 3000);
   });
@@ -152,7 +201,13 @@ async function main(unbounded: boolean): Promise<void> {
   const before = rss();
   const withClients = !process.argv.includes('--no-clients');
   const child = withClients
-    ? fork(__filename, ['--clients', `${app.url().replace(/^http/, 'ws')}/graphql`], { execArgv: process.execArgv })
+    ? fork(
+        __filename,
+        SSE ? ['--sse-clients', app.url()] : ['--clients', `${app.url().replace(/^http/, 'ws')}/graphql`],
+        {
+          execArgv: process.execArgv,
+        },
+      )
     : null;
   const next = <T>(type: string): Promise<T> =>
     new Promise((resolve) => {
@@ -195,13 +250,13 @@ async function main(unbounded: boolean): Promise<void> {
     codes.set(code, (codes.get(code) ?? 0) + 1);
   }
   console.log(
-    `${unbounded ? 'without send limits' : 'with send limits (default 4 MiB per socket)'}: ${withClients ? SOCKETS : 0} sockets x ${PER_SOCKET} subscriptions, ${published - start} deltas in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `${unbounded ? 'without send limits' : 'with send limits (default 4 MiB per socket)'}: ${withClients ? SOCKETS : 0} ${SSE ? 'SSE requests' : `sockets x ${PER_SOCKET} subscriptions`}, ${published - start} deltas in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   console.log(
     `  server RSS: before clients ${mib(before)}, subscribed ${mib(subscribed)}, peak ${mib(peak)} (+${mib(peak - subscribed)}), at the end ${mib(end)}; JS heap: peak +${mib(heapPeak - heapBefore)}, at the end after a full GC +${mib(heapEnd - heapBefore)}`,
   );
   console.log(
-    `  sockets dropped by the server: ${dropped}; close codes seen by the clients: ${JSON.stringify(Object.fromEntries(codes))}`,
+    `  ${SSE ? 'connections' : 'sockets'} dropped by the server: ${dropped}; ${SSE ? 'connections ended (0)' : 'close codes'} seen by the clients: ${JSON.stringify(Object.fromEntries(codes))}`,
   );
   await app.stop();
   await engine.stop();
@@ -210,6 +265,8 @@ async function main(unbounded: boolean): Promise<void> {
 
 if (process.argv[2] === '--clients') {
   void clients(process.argv[3] ?? '');
+} else if (process.argv[2] === '--sse-clients') {
+  void sseClients(process.argv[3] ?? '');
 } else {
   main(process.argv.includes('--unbounded')).catch((error: unknown) => {
     console.error(error);

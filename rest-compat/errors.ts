@@ -63,6 +63,12 @@ export class RestAuthError extends RestError {
   }
 }
 
+/**
+ * 503 while the database cannot be reached (a refused or lost connection, no connection from the
+ * pool in time): the request may succeed later (docs/rest.md#errors-while-the-database-is-down).
+ */
+export const databaseUnavailable = () =>
+  new RestError(503, 'ServiceUnavailable', 'The database is unavailable; try again later.', { 'Retry-After': '5' });
 export const badRequest = (message: string) => new RestError(400, 'BadRequest', message);
 export const notFound = (message: string) => new RestError(404, 'NotFound', message);
 export const methodNotAllowed = (allow: string[]) =>

@@ -9,7 +9,16 @@ import type { GraphQLError } from 'graphql';
 import { deniedResponse, type DeniedResponse, type RequestAuth } from '../src/auth/gate';
 import { ROOT_SCOPE } from '../src/auth/rules';
 import { stringProblem, tenantNameProblem } from '../src/model/value-checks';
-import { RestAuthError, RestDeniedError, RestError, badRequest, methodNotAllowed, notFound } from './errors';
+import {
+  RestAuthError,
+  RestDeniedError,
+  RestError,
+  badRequest,
+  databaseUnavailable,
+  methodNotAllowed,
+  notFound,
+} from './errors';
+import { isConnectionError } from '../src/store/links';
 import { RestTenantExistsDocument } from './generated/graphql';
 import type { OperationRunner } from './operation-runner';
 import { parseQuery } from './query-params';
@@ -212,6 +221,9 @@ function boundRunner(
 ): BoundOperationRunner {
   return async (document, variables) => {
     const result = await run(document, variables, serverContext);
+    if (result.errors?.some((error) => isConnectionError(error.originalError))) {
+      throw databaseUnavailable();
+    }
     if (result.errors && result.errors.length > 0 && result.data === undefined && !result.errors[0].extensions?.code) {
       // A request error: the variables did not coerce (an Int out of range, a wrong type). REST
       // checks its parameters first, so this is a backstop with GraphQL's wording.
@@ -382,6 +394,9 @@ function deniedFromExtensions(message: string, extensions: Record<string, unknow
 }
 
 function internalError(ctx: Koa.Context, err: unknown): RestError {
+  if (isConnectionError(err)) {
+    return databaseUnavailable();
+  }
   ctx.app.emit('error', err, ctx);
   return new RestError(500, 'InternalError', 'Unexpected error.');
 }

@@ -171,13 +171,26 @@ export interface WebhookContext<S extends ConnectionSettings> {
   onStored(): void;
 }
 
-/** Webhook deliveries to a driver's connections. */
+/** A webhook delivery refused: its status and the JSON error body `{error, description}`. */
+export interface WebhookRefusal {
+  status: number;
+  error: string;
+  description: string;
+}
+
+/**
+ * Webhook deliveries to a driver's connections. src/server/connection-webhooks.ts checks the path,
+ * the method and the connection, asks `refuseEarly`, then reads the body under its limits (size,
+ * deliveries read at once, bytes held; docs/github.md#webhooks) and hands it to `receive`.
+ */
 export interface WebhookReceiver {
   /**
-   * Answer one `POST /api/connection/{connection}/payload` (src/server/connection-webhooks.ts
-   * routes it here after checking the path and method): read the body, check it, store it.
+   * Checks of the headers made before any of the body is read (no signature, no delivery id), so
+   * an unsigned body is never buffered: a refusal, or null to read the body.
    */
-  receive(ctx: Koa.Context, connection: string): Promise<void>;
+  refuseEarly(ctx: Koa.Context, connection: string): WebhookRefusal | null;
+  /** Answer one `POST /api/connection/{connection}/payload` with its body: check it, store it. */
+  receive(ctx: Koa.Context, connection: string, body: Buffer): Promise<void>;
 }
 
 /**

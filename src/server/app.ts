@@ -19,7 +19,7 @@ import { createHttpApp } from './http-app';
 import { registerRuntimeGauges } from './metrics/runtime-gauges';
 import type { Logger } from './logger';
 import type { ServiceRoles } from './roles';
-import { attachWebSockets } from './websockets';
+import { attachWebSockets, sendLimitsOf } from './websockets';
 import { buildYoga, type SluiceYoga } from './yoga';
 
 export type { AppOptions, BackgroundTask } from './app-options';
@@ -61,6 +61,7 @@ export function buildApp(options: AppOptions): SluiceApp {
     ...app,
     readiness,
     yoga,
+    sendLimits: sendLimitsOf(app, options.webSocket, 'Server-sent events'),
     leadership,
     executorTools: roles && app.runs.has('executor') ? () => roles.executor.toolchain.current() : undefined,
     api: app.runs.has('api'),

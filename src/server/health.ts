@@ -74,11 +74,13 @@ class DatabaseProbe {
 export function healthRoutes(sources: HealthSources): Koa.Middleware {
   const probe = new DatabaseProbe(sources.database, sources.probeTimeoutMs ?? 2000);
   return async (ctx, next) => {
-    if (ctx.path === '/health/live') {
+    // `/health/ready/` is `/health/ready` (not a page of the dashboard).
+    const path = ctx.path.replace(/(?<=.)\/+$/, '');
+    if (path === '/health/live') {
       ctx.body = { status: 'ok' };
       return;
     }
-    if (ctx.path !== '/health/ready') {
+    if (path !== '/health/ready') {
       return next();
     }
     const { readiness } = sources;

@@ -20,6 +20,7 @@ import { connectionWebhooks } from './connection-webhooks';
 import { restRoute } from './rest-route';
 import { webRoutes } from './web';
 import type { SluiceYoga } from './yoga';
+import type { SendLimits } from '../../subscriptions/slow-consumer';
 
 export interface HttpAppOptions {
   config: ServiceConfig;
@@ -33,6 +34,8 @@ export interface HttpAppOptions {
   /** The executor's tools (undefined in a process without the executor role). */
   executorTools?: HealthSources['executorTools'];
   yoga: SluiceYoga;
+  /** Limits of GraphQL over server-sent events, the WebSockets' (docs/live.md#slow-consumers). */
+  sendLimits: SendLimits;
   services: Services;
   secretRedactor: () => Redactor;
   metrics: SluiceMetrics;
@@ -90,7 +93,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   if (logsMount !== null && config.logs.dir !== undefined) {
     koa.use(logFiles({ dir: config.logs.dir, mountPath: logsMount }));
   }
-  koa.use(graphqlRoute(yoga));
+  koa.use(graphqlRoute(yoga, options.sendLimits));
   koa.use(
     connectionWebhooks({
       config,

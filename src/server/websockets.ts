@@ -17,6 +17,25 @@ export interface WebSockets {
   close(): Promise<void>;
 }
 
+/**
+ * The send limits of every stream to a client (graphql-ws, the console stream, GraphQL over
+ * server-sent events): `graphql.maxSocketBufferBytes`, the defaults, then the app's overrides
+ * (docs/live.md#slow-consumers).
+ */
+export function sendLimitsOf(
+  app: Pick<AppServices, 'config' | 'logger'>,
+  limits: WebSocketOptions | undefined,
+  transport: string,
+): SendLimits {
+  return {
+    ...DEFAULT_SEND_LIMITS,
+    maxBufferedBytes: app.config.graphql.maxSocketBufferBytes,
+    onDrop: ({ bufferedBytes, reason }) =>
+      app.logger.warn(`${transport} client dropped (${reason}; ${bufferedBytes} bytes unsent)`),
+    ...limits?.send,
+  };
+}
+
 export function attachWebSockets(
   httpServer: http.Server,
   yoga: SluiceYoga,
@@ -24,13 +43,7 @@ export function attachWebSockets(
   limits: WebSocketOptions | undefined,
 ): WebSockets {
   const { config, roles, auth } = app;
-  const send: SendLimits = {
-    ...DEFAULT_SEND_LIMITS,
-    maxBufferedBytes: config.graphql.maxSocketBufferBytes,
-    onDrop: ({ bufferedBytes, reason }) =>
-      app.logger.warn(`WebSocket client dropped (${reason}; ${bufferedBytes} bytes unsent)`),
-    ...limits?.send,
-  };
+  const send = sendLimitsOf(app, limits, 'WebSocket');
   const graphqlWs = attachGraphQLWebSocket(
     httpServer,
     yoga,

@@ -21,7 +21,8 @@ import * as githubCheckRuns from './migrations/0023-github-check-runs';
 import * as durationSamples from './migrations/0024-duration-samples';
 import * as analytics from './migrations/0025-analytics';
 import * as flakyGating from './migrations/0026-flaky-gating';
-import * as engineWork from './migrations/0027-engine-work';
+import * as successDurationsIndex from './migrations/0027-success-durations-index';
+import * as engineWork from './migrations/0028-engine-work';
 
 interface Migration {
   name: string;
@@ -48,6 +49,7 @@ const MIGRATIONS: Migration[] = [
   durationSamples,
   analytics,
   flakyGating,
+  successDurationsIndex,
   engineWork,
 ];
 

@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type { Knex } from 'knex';
 import { spawnServe } from './serve-process';
 
 export interface RoleProcess {
@@ -57,4 +58,38 @@ export async function startRoleProcess(
       return code;
     },
   };
+}
+
+/**
+ * An api, a scheduler and an executor process of `deployment` on one PostgreSQL database (the
+ * other two link to the api process), pushed onto `processes` as they start; `common` is added to
+ * every configuration. Resolves once the scheduler leads `tenant`.
+ */
+export async function startGateRoles(
+  deployment: { configFile(name: string, databaseUrl: string, extra: Record<string, unknown>): string },
+  database: { url?: string; knex: Knex },
+  tenant: string,
+  common: Record<string, unknown>,
+  processes: RoleProcess[],
+): Promise<{ api: RoleProcess }> {
+  const start = async (name: string, roles: string, extra: Record<string, unknown> = {}): Promise<RoleProcess> => {
+    const child = await startRoleProcess(
+      name,
+      deployment.configFile(name, database.url ?? '', { ...common, ...extra }),
+      roles,
+    );
+    processes.push(child);
+    return child;
+  };
+  const api = await start('api', 'api');
+  const linked = { api: { publicUrl: api.base } };
+  await Promise.all([start('scheduler', 'scheduler', linked), start('executor', 'executor', linked)]);
+  const deadline = Date.now() + 60_000;
+  while ((await database.knex('scheduler_leases').where({ tenant }).first()) === undefined) {
+    if (Date.now() > deadline) {
+      throw new Error(`no scheduler took the lead of tenant ${tenant}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { api };
 }

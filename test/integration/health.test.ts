@@ -22,6 +22,14 @@ describe('health endpoints', () => {
         links: { database: { up: true, since: expect.any(String) } },
       });
       expect((await fetch(`${base}/health/live`)).status).toBe(200);
+      // With a trailing slash: the same answers (not the dashboard's page, which is always 200).
+      const slashed = await fetch(`${base}/health/ready/`);
+      expect([slashed.status, slashed.headers.get('content-type'), await slashed.json()]).toEqual([
+        503,
+        'application/json; charset=utf-8',
+        expect.objectContaining({ status: 'unavailable', problems: ['migrations not applied yet'] }),
+      ]);
+      expect(await (await fetch(`${base}/health/live/`)).json()).toEqual({ status: 'ok' });
       await database.close();
       const noDatabase = await fetch(`${base}/health/ready`);
       expect(noDatabase.status).toBe(503);

@@ -6,6 +6,7 @@ import { GitConnection } from '../../sources/git-connection';
 import type { Driver } from '../driver';
 import { gerritBaseUrl, gerritConnection, gerritGitUrl, type GerritConnectionConfig } from './connection-schema';
 import { gerritReporters, gerritRequirements, gerritTriggers } from './rules';
+import { gerritRuntime } from './runtime';
 
 export const gerritDriver = {
   name: 'gerrit',
@@ -41,4 +42,5 @@ export const gerritDriver = {
   triggers: gerritTriggers,
   reporters: gerritReporters,
   requirements: gerritRequirements,
+  runtime: gerritRuntime,
 } satisfies Driver<GerritConnectionConfig>;

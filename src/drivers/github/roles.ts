@@ -151,7 +151,7 @@ export function connectionEventProcessor(options: {
   const processNext = async (): Promise<boolean> => {
     const woken = new Set<string>();
     const found = await options.database.knex.transaction(async (trx) => {
-      const row = await events.lockOldestPending(trx);
+      const row = await events.lockOldestPending(trx, { connections: [...options.github.keys()] });
       if (row === null) {
         return false;
       }
@@ -220,7 +220,7 @@ export function connectionEventProcessor(options: {
       await running;
     },
     idle: async () => {
-      while (running || (await events.anyPending())) {
+      while (running || (await events.anyPending([...options.github.keys()]))) {
         wake();
         await running;
       }

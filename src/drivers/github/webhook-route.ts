@@ -1,6 +1,8 @@
 /**
  * `POST /api/connection/{name}/payload` of a GitHub connection: its webhook deliveries
- * (docs/github.md#webhooks). The signature (`X-Hub-Signature-256`) is checked, the payload's
+ * (docs/github.md#webhooks). A delivery without a well-formed signature header or without its
+ * event and delivery headers is refused before its body is read (src/server/connection-webhooks.ts
+ * reads it under its limits). The signature (`X-Hub-Signature-256`) is checked, the payload's
  * fields that become trigger events are checked (src/drivers/github/webhook-events.ts), the
  * delivery is stored durably (de-duplicated by `X-GitHub-Delivery`) and only then answered 200;
  * the scheduler role turns stored deliveries into trigger events.
@@ -12,25 +14,51 @@ import { GitHubConnection } from './connection';
 import type { GitHubConnectionConfig } from './connection-schema';
 import { payloadProblem } from './webhook-events';
 
-/** GitHub caps webhook payloads at 25 MB. */
-const MAX_BODY = 25 * 1024 * 1024;
+/**
+ * How deep a payload may nest. GitHub's nest a few levels; a deeper one is refused with 400 rather
+ * than left to the JSON serialisation and the database's parser, which recurse.
+ */
+export const MAX_PAYLOAD_NESTING = 100;
+
+/** A valid HMAC-SHA256 header: `sha256=` and 64 hex digits. */
+const SIGNATURE = /^sha256=[0-9a-f]{64}$/i;
 
 function fail(ctx: Koa.Context, status: number, error: string, description: string): void {
   ctx.status = status;
   ctx.body = { error, description };
 }
 
-async function readBody(req: Koa.Request['req']): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) {
-      return null;
+const INVALID_SIGNATURE = {
+  status: 401,
+  error: 'InvalidSignature',
+  description:
+    'the X-Hub-Signature-256 header is missing or is not the HMAC-SHA256 of the body with the webhook secret of this connection',
+};
+
+/** True when the JSON text nests arrays and objects deeper than `max` (one pass, strings skipped). */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) {
+        i += 1; // the escaped character
+      } else if (char === 0x22) {
+        inString = false;
+      }
+    } else if (char === 0x22) {
+      inString = true;
+    } else if (char === 0x5b || char === 0x7b) {
+      depth += 1;
+      if (depth > max) {
+        return true;
+      }
+    } else if (char === 0x5d || char === 0x7d) {
+      depth -= 1;
     }
-    chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  return false;
 }
 
 /** Answers the deliveries of the GitHub connections (the API role routes `POST /api/connection/{name}/payload` here). */
@@ -40,35 +68,38 @@ export function githubWebhooks(context: WebhookContext<GitHubConnectionConfig>):
   );
   const events = new ConnectionEventRepository(context.knex);
   return {
-    receive: async (ctx, name) => {
+    refuseEarly: (ctx, name) => {
+      if (!connections.has(name)) {
+        return { status: 404, error: 'NotFound', description: `no GitHub connection named "${name}"` };
+      }
+      if (!SIGNATURE.test(ctx.get('x-hub-signature-256'))) {
+        return INVALID_SIGNATURE;
+      }
+      if (!ctx.get('x-github-event') || !ctx.get('x-github-delivery')) {
+        return {
+          status: 400,
+          error: 'BadRequest',
+          description: 'the X-GitHub-Event and X-GitHub-Delivery headers are required',
+        };
+      }
+      return null;
+    },
+    receive: async (ctx, name, body) => {
       const connection = connections.get(name);
-      if (!connection) {
-        fail(ctx, 404, 'NotFound', `no GitHub connection named "${name}"`);
-        return;
-      }
-      const body = await readBody(ctx.req);
-      if (body === null) {
-        fail(ctx, 413, 'PayloadTooLarge', 'webhook payloads are limited to 25 MB');
-        return;
-      }
-      if (!connection.signatureValid(body, ctx.get('x-hub-signature-256') || undefined)) {
-        fail(
-          ctx,
-          401,
-          'InvalidSignature',
-          'the X-Hub-Signature-256 header is missing or is not the HMAC-SHA256 of the body with the webhook secret of this connection',
-        );
+      if (!connection?.signatureValid(body, ctx.get('x-hub-signature-256') || undefined)) {
+        fail(ctx, INVALID_SIGNATURE.status, INVALID_SIGNATURE.error, INVALID_SIGNATURE.description);
         return;
       }
       const eventType = ctx.get('x-github-event');
       const delivery = ctx.get('x-github-delivery');
-      if (!eventType || !delivery) {
-        fail(ctx, 400, 'BadRequest', 'the X-GitHub-Event and X-GitHub-Delivery headers are required');
+      const text = body.toString('utf8');
+      if (jsonNestsDeeperThan(text, MAX_PAYLOAD_NESTING)) {
+        fail(ctx, 400, 'BadRequest', `the payload nests deeper than ${MAX_PAYLOAD_NESTING} levels`);
         return;
       }
       let payload: unknown;
       try {
-        payload = JSON.parse(body.toString('utf8'));
+        payload = JSON.parse(text);
       } catch {
         fail(
           ctx,

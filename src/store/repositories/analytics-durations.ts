@@ -2,8 +2,8 @@
  * How long successful runs took, by bucket (docs/analytics.md#duration-quantiles): the median
  * and 90th percentile of the durations of the builds that ended `SUCCESS` in each bucket, read
  * from the raw builds with the analytics filter. Quantiles cannot be summed, so unlike the other
- * figures this one has no rollup: its cost follows the successful runs of the range (one range
- * scan of `builds_end_time_idx`).
+ * figures this one has no rollup: its cost follows the successful runs of the range (an
+ * index-only range scan of `builds_success_end_idx`, migration 0027).
  */
 import type { Knex } from 'knex';
 import { conditions, type AnalyticsFilter, type AnalyticsInterval } from './analytics';

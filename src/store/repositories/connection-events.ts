@@ -9,6 +9,24 @@ export interface ConnectionEventRow {
   payload: Record<string, unknown>;
 }
 
+/**
+ * Unprocessed deliveries, of the given connections only when given (each driver's intake takes
+ * its own connections'), received before a time when given (a Gerrit connection's `event_delay`).
+ */
+function pendingOf(
+  query: Knex.QueryBuilder,
+  of: { connections?: readonly string[]; receivedBefore?: Date },
+): Knex.QueryBuilder {
+  query.whereNull('processed_at');
+  if (of.connections !== undefined) {
+    query.whereIn('connection', [...of.connections]);
+  }
+  if (of.receivedBefore !== undefined) {
+    query.where('received_at', '<=', of.receivedBefore);
+  }
+  return query;
+}
+
 export class ConnectionEventRepository {
   constructor(private readonly knex: Knex) {}
 
@@ -34,9 +52,11 @@ export class ConnectionEventRepository {
    * so deliveries are turned into events one at a time and in the order they arrived; when the
    * first commits, the waiting lock finds the row processed and the next call takes the next one.
    */
-  async lockOldestPending(trx: Knex.Transaction): Promise<ConnectionEventRow | null> {
-    const row = await trx('connection_events')
-      .whereNull('processed_at')
+  async lockOldestPending(
+    trx: Knex.Transaction,
+    of: { connections?: readonly string[]; receivedBefore?: Date } = {},
+  ): Promise<ConnectionEventRow | null> {
+    const row = await pendingOf(trx('connection_events'), of)
       .orderBy('id')
       .first<
         { id: string | number; connection: string; delivery: string; event_type: string; payload: unknown } | undefined
@@ -54,9 +74,9 @@ export class ConnectionEventRepository {
     };
   }
 
-  /** Whether deliveries wait to be processed. */
-  async anyPending(): Promise<boolean> {
-    return (await this.knex('connection_events').whereNull('processed_at').first('id')) !== undefined;
+  /** Whether deliveries (of these connections, when given) wait to be processed. */
+  async anyPending(connections?: readonly string[]): Promise<boolean> {
+    return (await pendingOf(this.knex('connection_events'), { connections }).first('id')) !== undefined;
   }
 
   async markProcessed(id: number, outcome: string, at: Date, trx: Knex = this.knex): Promise<void> {

@@ -12,7 +12,7 @@ import { GateDeployment, TENANT } from '../../helpers/gate-deployment';
 import { gateHops } from '../../helpers/gate-hops';
 import { describeIf, MULTI_PROCESS } from '../../helpers/preconditions';
 import { waitFor } from '../../helpers/recovery-deployment';
-import { startRoleProcess, type RoleProcess } from '../../helpers/role-process';
+import { startGateRoles, type RoleProcess } from '../../helpers/role-process';
 
 const withPostgres = describeIf(MULTI_PROCESS);
 
@@ -44,23 +44,8 @@ withPostgres('wake-ups between role processes', () => {
       components: { heartbeatInterval: 1, expiry: 600 },
       shutdownTimeout: 5,
     };
-    const start = async (name: string, roles: string, extra: Record<string, unknown> = {}): Promise<RoleProcess> => {
-      const child = await startRoleProcess(
-        name,
-        deployment.configFile(name, database.url ?? '', { ...common, ...extra }),
-        roles,
-      );
-      processes.push(child);
-      return child;
-    };
-    const api = await start('api', 'api');
-    const linked = { api: { publicUrl: api.base } };
-    await Promise.all([start('scheduler', 'scheduler', linked), start('executor', 'executor', linked)]);
-    // The executor's first look for work at its start is over before the change is enqueued.
-    await waitFor('the scheduler to lead the tenant', async () => {
-      const lease = await database.knex('scheduler_leases').where({ tenant: TENANT }).first();
-      return lease !== undefined;
-    });
+    // Resolves once the scheduler leads: the executor's first look for work at its start is over.
+    const { api } = await startGateRoles(deployment, database, TENANT, common, processes);
 
     const sha = await deployment.pushChange(1);
     const since = new Date();

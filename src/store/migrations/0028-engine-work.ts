@@ -8,7 +8,7 @@
  */
 import type { Knex } from 'knex';
 
-export const name = '0027-engine-work';
+export const name = '0028-engine-work';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('engine_work', (t) => {

@@ -1,0 +1,167 @@
+/**
+ * The Gerrit side of the engine's change source (docs/gerrit.md#changes): a change is
+ * `<number>,<patchset>` with its ref `refs/changes/NN/N/P`, read over the REST API with its
+ * status, work-in-progress flag, topic, hashtags and current votes; `Depends-On:` lines of the
+ * patch set's commit message name changes by URL (`<baseurl>/c/<project>/+/<number>`) or by
+ * Change-Id (every open change of that Change-Id).
+ */
+import { refChange, type ChangeInfo, type GerritChangeState } from '../../model/changes';
+import type { GitProjects } from '../../sources/git-projects';
+import type { ChangeJson, GerritClient } from './client';
+
+/** One Gerrit connection as the change source uses it. */
+export interface GerritSource {
+  name: string;
+  canonicalHostname: string;
+  client: GerritClient;
+}
+
+/** `Depends-On:` lines of a commit message: change URLs and Change-Ids. */
+export function dependsOnLines(message: string): Array<{ url: string } | { changeId: string }> {
+  const found: Array<{ url: string } | { changeId: string }> = [];
+  for (const match of message.matchAll(/^Depends-On:\s*(\S+)\s*$/gim)) {
+    const value = match[1];
+    if (/^I[0-9a-f]{40}$/.test(value)) {
+      found.push({ changeId: value });
+    } else if (/^https?:\/\//.test(value)) {
+      found.push({ url: value });
+    }
+  }
+  return found;
+}
+
+/** Gerrit's times (`2013-02-01 09:59:32.126000000`, UTC) as ISO 8601. */
+export function gerritTime(value: string | undefined): string {
+  if (value === undefined) {
+    return '';
+  }
+  const match = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d{1,3})?/.exec(value);
+  return match === null ? value : `${match[1]}T${match[2]}${match[3] ?? ''}Z`;
+}
+
+export class GerritChangeSource {
+  constructor(
+    private readonly sources: ReadonlyMap<string, GerritSource>,
+    private readonly projects: GitProjects,
+  ) {}
+
+  private locate(project: string): { source: GerritSource; name: string } | null {
+    const location = this.projects.locate(project);
+    const source = location ? this.sources.get(location.connection) : undefined;
+    return location && source ? { source, name: location.name } : null;
+  }
+
+  async getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {
+    const located = this.locate(project);
+    const json = located ? await located.source.client.change(located.name, number) : null;
+    return located && json ? this.describe(project, located.source, json, patchset) : null;
+  }
+
+  async getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
+    return refChange(project, ref, oldrev, newrev);
+  }
+
+  async openChanges(project: string): Promise<ChangeInfo[]> {
+    const located = this.locate(project);
+    if (!located) {
+      return [];
+    }
+    const changes = await located.source.client.query(`project:${located.name} status:open`);
+    return Promise.all(changes.map((json) => this.describe(project, located.source, json)));
+  }
+
+  async changesDependingOn(change: ChangeInfo, projects: readonly string[]): Promise<ChangeInfo[]> {
+    const children: ChangeInfo[] = [];
+    for (const project of projects) {
+      for (const open of await this.openChanges(project)) {
+        if (open.dependsOn.some((d) => d.project === change.project && d.number === change.number)) {
+          children.push(open);
+        }
+      }
+    }
+    return children;
+  }
+
+  /** The canonical project of a change URL (`<web>/c/<project>/+/<number>`), or null for another shape. */
+  private dependencyOfUrl(source: GerritSource, url: string): { project: string; number: number } | null {
+    const parsed = new URL(url);
+    const match = /\/c\/(.+)\/\+\/(\d+)\/?$/.exec(parsed.pathname);
+    if (match === null) {
+      return null;
+    }
+    const own = new URL(source.client.base);
+    const host = parsed.host === own.host ? source.canonicalHostname : parsed.host;
+    return { project: `${host}/${decodeURIComponent(match[1])}`, number: Number(match[2]) };
+  }
+
+  private async dependencies(source: GerritSource, message: string): Promise<ChangeInfo['dependsOn']> {
+    const found: ChangeInfo['dependsOn'] = [];
+    for (const line of dependsOnLines(message)) {
+      if ('url' in line) {
+        const dependency = this.dependencyOfUrl(source, line.url);
+        if (dependency !== null) {
+          found.push(dependency);
+        }
+        continue;
+      }
+      for (const json of await source.client.query(`change:${line.changeId} status:open`)) {
+        found.push({ project: `${source.canonicalHostname}/${json.project}`, number: json._number });
+      }
+    }
+    return found;
+  }
+
+  private async describe(
+    project: string,
+    source: GerritSource,
+    json: ChangeJson,
+    patchset?: string,
+  ): Promise<ChangeInfo> {
+    const revisions = Object.entries(json.revisions ?? {});
+    const current = json.current_revision ?? revisions.at(-1)?.[0] ?? null;
+    const wanted = patchset === undefined ? current : revisions.find(([, r]) => String(r._number) === patchset)?.[0];
+    const [sha, revision] = revisions.find(([key]) => key === wanted) ?? [null, undefined];
+    const number = revision?._number ?? Number(patchset ?? 0);
+    return {
+      kind: 'change',
+      project,
+      ref: revision?.ref ?? `refs/changes/${String(json._number % 100).padStart(2, '0')}/${json._number}/${number}`,
+      branch: json.branch,
+      number: json._number,
+      patchset: String(number),
+      oldrev: null,
+      newrev: sha,
+      url: `${source.client.base}/c/${json.project}/+/${json._number}`,
+      owner: json.owner?.username ?? json.owner?.name ?? null,
+      dependsOn: await this.dependencies(source, revision?.commit?.message ?? ''),
+      merged: json.status === 'MERGED',
+      currentPatchset: sha !== null && sha === current,
+      gerrit: gerritState(json),
+    };
+  }
+}
+
+function gerritState(json: ChangeJson): GerritChangeState {
+  const approvals: GerritChangeState['approvals'] = [];
+  for (const [label, detail] of Object.entries(json.labels ?? {})) {
+    for (const vote of detail.all ?? []) {
+      if (vote.value !== undefined && vote.value !== 0) {
+        approvals.push({
+          label,
+          value: vote.value,
+          username: vote.username ?? '',
+          email: vote.email ?? '',
+          grantedOn: gerritTime(vote.date),
+        });
+      }
+    }
+  }
+  return {
+    status: json.status,
+    wip: json.work_in_progress === true,
+    topic: json.topic ?? null,
+    hashtags: json.hashtags ?? [],
+    changeId: json.change_id,
+    approvals,
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * The Gerrit driver's part of the gating roles (docs/gerrit.md): the event streams and the intake
+ * that turns stored events into trigger events, the change source, the reporter (votes and review
+ * messages) and the merge of a change through Gerrit's submit.
+ */
+import type { Knex } from 'knex';
+import type { ChangeReporter } from '../../engine/ports/reporter';
+import type { TriggerEvent } from '../../model/engine-events';
+import type { GitProjects } from '../../sources/git-projects';
+import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/repositories/connection-events';
+import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
+import { GerritChangeSource, type GerritSource } from './change-source';
+import { GerritApiError, GerritClient } from './client';
+import { gerritGitUrl, type GerritConnectionConfig } from './connection-schema';
+import { triggerOf, type StreamEvent } from './events';
+import { reporterVotes } from './rules';
+import { GerritEventStream } from './stream';
+
+/** Milliseconds between looks for stored events that became due when nothing wakes the intake. */
+const PROCESS_INTERVAL_MS = 1000;
+
+interface Intake {
+  wake(): void;
+  start(): void;
+  stop(): Promise<void>;
+  idle(): Promise<void>;
+}
+
+/**
+ * Turns stored stream events into trigger events for every tenant that has the project, one at a
+ * time, in the order they were stored and exactly once (the row is locked, its trigger events
+ * written and it is marked processed in one transaction, as the GitHub intake does), each once
+ * it is `event_delay` old (the shortest of the connections').
+ */
+function gerritIntake(options: {
+  knex: Knex;
+  sources: ReadonlyMap<string, GerritSource & { delaySeconds: number }>;
+  tenantsOf: (canonicalName: string) => string[];
+  record: (tenant: string, event: TriggerEvent, trx: Knex) => Promise<void>;
+  wake: (tenant: string) => void;
+  now: () => Date;
+  log: DriverLog;
+}): Intake {
+  const events = new ConnectionEventRepository(options.knex);
+  const connections = [...options.sources.keys()];
+  const delayMs = Math.min(...[...options.sources.values()].map((s) => s.delaySeconds)) * 1000;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  const processOne = async (row: ConnectionEventRow, trx: Knex, woken: Set<string>): Promise<string> => {
+    const source = options.sources.get(row.connection);
+    const trigger = source ? triggerOf(row.payload as StreamEvent, row.connection) : null;
+    if (!source || trigger === null) {
+      return 'ignored';
+    }
+    const canonical = `${source.canonicalHostname}/${trigger.project}`;
+    let submitted = 0;
+    for (const tenant of options.tenantsOf(canonical)) {
+      await options.record(tenant, { ...trigger, project: canonical }, trx);
+      woken.add(tenant);
+      submitted += 1;
+    }
+    return `submitted ${submitted}`;
+  };
+
+  const processNext = async (): Promise<boolean> => {
+    const woken = new Set<string>();
+    const receivedBefore = new Date(options.now().getTime() - delayMs);
+    const found = await options.knex.transaction(async (trx) => {
+      const row = await events.lockOldestPending(trx, { connections, receivedBefore });
+      if (row === null) {
+        return false;
+      }
+      await events.markProcessed(row.id, await processOne(row, trx, woken), options.now(), trx);
+      return true;
+    });
+    woken.forEach((tenant) => options.wake(tenant));
+    return found;
+  };
+
+  const drain = async (): Promise<void> => {
+    do {
+      again = false;
+      while (!stopped && (await processNext())) {
+        // one event per transaction
+      }
+    } while (again && !stopped);
+  };
+
+  const wake = (): void => {
+    if (stopped) {
+      return;
+    }
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((err: unknown) => options.log.warn({ err }, 'Gerrit event not processed yet'))
+      .finally(() => {
+        running = null;
+      });
+  };
+
+  return {
+    wake,
+    start: () => {
+      wake();
+      timer = setInterval(wake, PROCESS_INTERVAL_MS);
+    },
+    stop: async () => {
+      stopped = true;
+      if (timer) {
+        clearInterval(timer);
+      }
+      await running;
+    },
+    idle: async () => {
+      while (running || (await events.anyPending(connections))) {
+        wake();
+        await (running ?? new Promise((resolve) => setTimeout(resolve, 100)));
+      }
+    },
+  };
+}
+
+/** The connection and project name of a canonical project on one of these connections, or null. */
+function locateOn(
+  sources: ReadonlyMap<string, GerritSource>,
+  projects: GitProjects,
+  project: string,
+): { source: GerritSource; name: string } | null {
+  const location = projects.locate(project);
+  const source = location ? sources.get(location.connection) : undefined;
+  return location && source ? { source, name: location.name } : null;
+}
+
+/** Votes, the report text as the review's message and `notify`, for each Gerrit reporter of the phase. */
+function gerritReporter(
+  sources: ReadonlyMap<string, GerritSource>,
+  projects: GitProjects,
+  log: DriverLog,
+): ChangeReporter {
+  return {
+    report: async (report) => {
+      const { change } = report;
+      const located = locateOn(sources, projects, change.project);
+      if (!located || change.kind !== 'change' || change.number === null || change.patchset === null) {
+        return;
+      }
+      for (const reporter of report.reporters) {
+        if (reporter.connection !== located.source.name) {
+          continue;
+        }
+        const labels = reporterVotes(reporter.options);
+        const message = reporter.options.comment === false || report.message === '' ? undefined : report.message;
+        if (Object.keys(labels).length === 0 && message === undefined) {
+          continue;
+        }
+        const notify = reporter.options.notify === undefined ? {} : { notify: String(reporter.options.notify) };
+        await located.source.client
+          .review(located.name, change.number, change.patchset, { message, labels, ...notify })
+          .catch((err: unknown) =>
+            log.warn({ err, pipeline: report.pipeline, change: change.url }, 'Gerrit review not posted'),
+          );
+      }
+    },
+  };
+}
+
+export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): DriverRuntime {
+  const sources = new Map(
+    [...context.connections].map(([name, settings]) => [
+      name,
+      {
+        name,
+        canonicalHostname: settings.canonical_hostname ?? settings.server,
+        client: new GerritClient(settings),
+        delaySeconds: settings.event_delay,
+      },
+    ]),
+  );
+  const intake = gerritIntake({
+    knex: context.knex,
+    sources,
+    tenantsOf: (canonical) => context.projects.tenantsOf(canonical),
+    record: (tenant, event, trx) => context.triggers.record(tenant, event, trx),
+    wake: (tenant) => context.triggers.wake(tenant),
+    now: context.now,
+    log: context.log,
+  });
+  const streams = [...context.connections].map(
+    ([connection, settings]) =>
+      new GerritEventStream({
+        connection,
+        settings,
+        events: new ConnectionEventRepository(context.knex),
+        now: context.now,
+        onStored: () => intake.wake(),
+        log: context.log,
+      }),
+  );
+  return {
+    changes: new GerritChangeSource(sources, context.projects),
+    mergeToBranch: async (item) => {
+      const located = locateOn(sources, context.projects, item.project);
+      if (!located || item.number === null || item.branch === null) {
+        return null;
+      }
+      const { client } = located.source;
+      try {
+        await client.submit(located.name, item.number);
+      } catch (err) {
+        const merged = err instanceof GerritApiError && (await client.change(located.name, item.number))?.status;
+        if (merged !== 'MERGED') {
+          return { merged: false, error: (err as Error).message };
+        }
+      }
+      return { merged: true, oldrev: null, newrev: await client.branchRevision(located.name, item.branch) };
+    },
+    reporter: gerritReporter(sources, context.projects, context.log),
+    // The executor fetches `<baseurl>/a/<project>` with the HTTP password, or over SSH (docs/gerrit.md#repositories).
+    repositories: new Map(
+      [...context.connections].map(([name, settings]) => [
+        name,
+        {
+          baseurl: (project: string) => gerritGitUrl(settings, project).slice(0, -(project.length + 1)),
+          canonicalHostname: settings.canonical_hostname ?? settings.server,
+        },
+      ]),
+    ),
+    tasks: [
+      { name: 'gerrit-events', role: 'scheduler', start: () => intake.start(), stop: () => intake.stop() },
+      {
+        name: 'gerrit-streams',
+        role: 'scheduler',
+        start: () => streams.forEach((stream) => stream.start()),
+        stop: async () => {
+          await Promise.all(streams.map((stream) => stream.stop()));
+        },
+      },
+    ],
+    wake: () => intake.wake(),
+    idle: () => intake.idle(),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * The event stream of one Gerrit connection (docs/gerrit.md#events): `gerrit stream-events` run
+ * over SSH with the `ssh2` client as `user` with `sshkey`; each line is stored in
+ * `connection_events` as it arrives (de-duplicated by its content, so a line seen twice is stored
+ * once) and the intake woken. A dropped connection is made again after a growing pause (1 s,
+ * doubling up to 60 s, back to 1 s once a connection stood).
+ */
+import { readFileSync } from 'node:fs';
+import { Client } from 'ssh2';
+import type { ConnectionEventRepository } from '../../store/repositories/connection-events';
+import type { DriverLog } from '../driver';
+import type { GerritConnectionConfig } from './connection-schema';
+import { eventDelivery } from './events';
+
+const FIRST_PAUSE_MS = 1000;
+const LONGEST_PAUSE_MS = 60_000;
+
+export interface StreamOptions {
+  connection: string;
+  settings: GerritConnectionConfig;
+  events: ConnectionEventRepository;
+  now(): Date;
+  /** A line was stored. */
+  onStored(): void;
+  log: DriverLog;
+}
+
+export class GerritEventStream {
+  private client: Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private pause = FIRST_PAUSE_MS;
+  private stopped = false;
+  /** Stores in flight, awaited on stop. */
+  private storing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: StreamOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) {
+      clearTimeout(this.timer);
+    }
+    this.client?.end();
+    this.client = null;
+    await this.storing;
+  }
+
+  private connect(): void {
+    const { settings, connection, log } = this.options;
+    if (settings.sshkey === undefined) {
+      return;
+    }
+    const client = new Client();
+    this.client = client;
+    let buffered = '';
+    let closed = false;
+    const again = (reason: string) => {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      client.end();
+      if (this.stopped) {
+        return;
+      }
+      log.warn({ connection, reason, retryInMs: this.pause }, 'Gerrit event stream closed, connecting again');
+      this.timer = setTimeout(() => this.connect(), this.pause);
+      this.pause = Math.min(this.pause * 2, LONGEST_PAUSE_MS);
+    };
+    client.on('ready', () => {
+      client.exec('gerrit stream-events', (err, channel) => {
+        if (err) {
+          again(err.message);
+          return;
+        }
+        log.info({ connection }, 'Gerrit event stream open');
+        this.pause = FIRST_PAUSE_MS;
+        channel.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString('utf8');
+          let newline = buffered.indexOf('\n');
+          while (newline >= 0) {
+            const line = buffered.slice(0, newline);
+            buffered = buffered.slice(newline + 1);
+            if (line.trim() !== '') {
+              this.store(line);
+            }
+            newline = buffered.indexOf('\n');
+          }
+        });
+        channel.stderr.on('data', (chunk: Buffer) => log.warn({ connection, stderr: chunk.toString() }, 'Gerrit said'));
+        channel.on('close', () => again('the stream ended'));
+      });
+    });
+    client.on('error', (err) => again(err.message));
+    client.on('close', () => again('the connection closed'));
+    client.connect({
+      host: settings.server,
+      port: settings.port,
+      username: settings.user,
+      privateKey: readFileSync(settings.sshkey),
+      keepaliveInterval: settings.keepalive * 1000,
+      readyTimeout: 30_000,
+    });
+  }
+
+  /** Store one line (in order: each store waits for the one before). */
+  private store(line: string): void {
+    const { connection, events, now, onStored, log } = this.options;
+    this.storing = this.storing.then(async () => {
+      let payload: Record<string, unknown>;
+      try {
+        payload = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        log.warn({ connection, line: line.slice(0, 200) }, 'Gerrit sent a line that is no JSON; ignored');
+        return;
+      }
+      const type = typeof payload.type === 'string' ? payload.type : 'unknown';
+      try {
+        await events.record({ connection, delivery: eventDelivery(line), eventType: type, payload }, now());
+        onStored();
+      } catch (err) {
+        log.error({ connection, err, type }, 'Gerrit event not stored');
+      }
+    });
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * A fake Gerrit for tests (docs/gerrit.md#the-fake-gerrit-for-tests): the REST endpoints the
+ * driver uses (with Gerrit's `)]}'` prefix and HTTP basic authentication under `/a/`), git over
+ * HTTP (`git http-backend`) of real bare repositories with `refs/changes/NN/N/P`, and an SSH
+ * server streaming events (test/helpers/fake-gerrit/ssh.ts). It records every request, review
+ * and submit; tests upload patch sets and vote through its methods, which emit the events Gerrit
+ * would.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { serveGit } from '../fake-github/git-http';
+import { branchHead, createProject, pushPatchset, submitRevision, type FileMap } from './repos';
+import { FakeGerritSsh } from './ssh';
+
+export interface Account {
+  username: string;
+  email: string;
+  name: string;
+  _account_id: number;
+}
+
+export interface FakeChange {
+  number: number;
+  project: string;
+  branch: string;
+  changeId: string;
+  subject: string;
+  status: 'NEW' | 'MERGED' | 'ABANDONED';
+  owner: Account;
+  patchsets: Array<{ number: number; revision: string; ref: string; message: string }>;
+  votes: Array<{ label: string; value: number; by: Account; date: string }>;
+  /** Reviews posted over REST, in order. */
+  reviews: Array<{ by: string; patchset: string; message?: string; labels?: Record<string, number>; notify?: string }>;
+  /** Set by a test: the next submit is refused with this message (409). */
+  refuseSubmit: string | null;
+}
+
+let accountIds = 1000;
+export function account(username: string): Account {
+  return { username, email: `${username}@example.com`, name: username, _account_id: accountIds++ };
+}
+
+/** Gerrit's time format (UTC, nanoseconds). */
+function gerritDate(date = new Date()): string {
+  return `${date.toISOString().replace('T', ' ').replace('Z', '')}000000`;
+}
+
+export class FakeGerrit {
+  readonly root = mkdtempSync(path.join(os.tmpdir(), 'fake-gerrit-'));
+  readonly changes: FakeChange[] = [];
+  readonly requests: Array<{ method: string; path: string; body: unknown }> = [];
+  /** Submits, in order: `<number>,<patchset>`. */
+  readonly submitted: string[] = [];
+  /** Every event line emitted. */
+  readonly events: string[] = [];
+  readonly ssh: FakeGerritSsh;
+  private readonly http: Server;
+  private readonly accounts = new Map<string, Account>();
+  url = '';
+
+  constructor(
+    readonly user: string,
+    readonly password: string,
+    clientPublicKey: string,
+  ) {
+    this.ssh = new FakeGerritSsh(user, clientPublicKey);
+    this.http = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(String(err));
+      });
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.ssh.start();
+    await new Promise<void>((resolve) => this.http.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.http.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await this.ssh.stop();
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+    rmSync(this.root, { recursive: true, force: true });
+  }
+
+  accountOf(username: string): Account {
+    const known = this.accounts.get(username) ?? account(username);
+    this.accounts.set(username, known);
+    return known;
+  }
+
+  createProject(name: string, files: FileMap): Promise<string> {
+    return createProject(this.root, name, files);
+  }
+
+  change(number: number): FakeChange {
+    const found = this.changes.find((c) => c.number === number);
+    if (!found) {
+      throw new Error(`no change ${number}`);
+    }
+    return found;
+  }
+
+  /** A new change (or, with `change`, a new patch set of it) on top of its branch; emits patchset-created. */
+  async upload(
+    project: string,
+    options: { subject: string; files: FileMap; branch?: string; change?: number; footer?: string },
+  ): Promise<FakeChange> {
+    const existing = options.change === undefined ? undefined : this.change(options.change);
+    const change: FakeChange = existing ?? {
+      number: this.changes.length + 1,
+      project,
+      branch: options.branch ?? 'master',
+      changeId: `I${randomBytes(20).toString('hex')}`,
+      subject: options.subject,
+      status: 'NEW',
+      owner: this.accountOf('dev'),
+      patchsets: [],
+      votes: [],
+      reviews: [],
+      refuseSubmit: null,
+    };
+    const patchset = change.patchsets.length + 1;
+    const ref = `refs/changes/${String(change.number % 100).padStart(2, '0')}/${change.number}/${patchset}`;
+    const footer = options.footer === undefined ? '' : `${options.footer}\n`;
+    const message = `${options.subject}\n\n${footer}Change-Id: ${change.changeId}\n`;
+    const parent = await branchHead(this.root, project, change.branch);
+    const revision = await pushPatchset(this.root, project, parent, ref, options.files, message);
+    change.patchsets.push({ number: patchset, revision, ref, message });
+    // A new patch set keeps no votes here (Gerrit copies some by label rules; not modelled).
+    change.votes = [];
+    if (!existing) {
+      this.changes.push(change);
+    }
+    this.emit({ type: 'patchset-created', uploader: change.owner, ...this.eventChange(change) });
+    return change;
+  }
+
+  /** A reviewer votes (and comments); emits comment-added with every label's vote, `oldValue` where it changed. */
+  review(number: number, username: string, labels: Record<string, number>, message = ''): void {
+    const change = this.change(number);
+    const by = this.accountOf(username);
+    const approvals = this.vote(change, by, labels);
+    const votes = Object.entries(labels).map(([label, value]) => ` ${label}${value > 0 ? '+' : ''}${value}`);
+    const comment = `Patch Set ${change.patchsets.length}:${votes.join('')}${message ? `\n\n${message}` : ''}`;
+    this.emit({ type: 'comment-added', author: by, approvals, comment, ...this.eventChange(change) });
+  }
+
+  private vote(change: FakeChange, by: Account, labels: Record<string, number>) {
+    return Object.entries(labels).map(([label, value]) => {
+      const before = change.votes.find((v) => v.label === label && v.by.username === by.username);
+      change.votes = change.votes.filter((v) => v !== before);
+      change.votes.push({ label, value, by, date: gerritDate() });
+      const oldValue = before?.value ?? 0;
+      return {
+        type: label,
+        description: label,
+        value: String(value),
+        ...(oldValue === value ? {} : { oldValue: String(oldValue) }),
+      };
+    });
+  }
+
+  private eventChange(change: FakeChange) {
+    const current = change.patchsets.at(-1);
+    return {
+      change: {
+        project: change.project,
+        branch: change.branch,
+        id: change.changeId,
+        number: change.number,
+        subject: change.subject,
+        owner: change.owner,
+        url: `${this.url}/c/${change.project}/+/${change.number}`,
+        status: change.status,
+      },
+      patchSet: { number: current?.number, revision: current?.revision, ref: current?.ref },
+      eventCreatedOn: Math.floor(Date.now() / 1000),
+    };
+  }
+
+  emit(event: Record<string, unknown>): void {
+    const line = JSON.stringify(event);
+    this.events.push(line);
+    this.ssh.send(line);
+  }
+
+  /** A change as Gerrit's REST API answers with ALL_REVISIONS, ALL_COMMITS, DETAILED_LABELS, DETAILED_ACCOUNTS. */
+  changeJson(change: FakeChange): Record<string, unknown> {
+    const labels: Record<string, { all: unknown[] }> = {};
+    for (const vote of change.votes) {
+      (labels[vote.label] ??= { all: [] }).all.push({ ...vote.by, value: vote.value, date: vote.date });
+    }
+    return {
+      id: `${encodeURIComponent(change.project)}~${change.number}`,
+      project: change.project,
+      branch: change.branch,
+      change_id: change.changeId,
+      subject: change.subject,
+      status: change.status,
+      hashtags: [],
+      _number: change.number,
+      owner: change.owner,
+      current_revision: change.patchsets.at(-1)?.revision,
+      revisions: Object.fromEntries(
+        change.patchsets.map((p) => [p.revision, { _number: p.number, ref: p.ref, commit: { message: p.message } }]),
+      ),
+      labels,
+    };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const auth = req.headers.authorization ?? '';
+    const decoded = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString('utf8') : '';
+    if (!url.pathname.startsWith('/a/')) {
+      res.writeHead(404).end('Not found');
+      return;
+    }
+    if (!url.pathname.startsWith('/a/changes/') && !url.pathname.startsWith('/a/projects/')) {
+      const gitUrl = new URL(url.toString());
+      gitUrl.pathname = url.pathname.slice(2);
+      await serveGit(
+        this.root,
+        req,
+        res,
+        gitUrl,
+        (password) => decoded === `${this.user}:${password}` && password === this.password,
+      );
+      return;
+    }
+    if (decoded !== `${this.user}:${this.password}`) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="Gerrit Code Review"' }).end('Unauthorized');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) {
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    const body: unknown = text === '' ? undefined : JSON.parse(text);
+    this.requests.push({ method: req.method ?? 'GET', path: `${url.pathname}${url.search}`, body });
+    const answer = await this.route(req.method ?? 'GET', url, body);
+    if (typeof answer === 'string' || answer === undefined) {
+      const [status, message] = answer === undefined ? [404, 'Not found'] : answer.split('|', 2);
+      res.writeHead(Number(status), { 'content-type': 'text/plain' }).end(`${message}\n`);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
+    res.end(`)]}'\n${JSON.stringify(answer)}`);
+  }
+
+  /** A JSON answer, `<status>|<text>` for an error, undefined for 404. */
+  private async route(method: string, url: URL, body: unknown): Promise<unknown> {
+    const parts = url.pathname.split('/').slice(2).map(decodeURIComponent);
+    if (parts[0] === 'projects' && parts[2] === 'branches' && method === 'GET') {
+      const revision = await branchHead(this.root, parts[1], parts[3]).catch(() => undefined);
+      return revision === undefined ? undefined : { ref: `refs/heads/${parts[3]}`, revision };
+    }
+    if (parts[0] !== 'changes') {
+      return undefined;
+    }
+    if (parts[1] === '' && method === 'GET') {
+      return this.query(url.searchParams.get('q') ?? '').map((c) => this.changeJson(c));
+    }
+    const number = Number(parts[1].split('~').at(-1));
+    const change = this.changes.find((c) => c.number === number);
+    if (!change) {
+      return undefined;
+    }
+    if (parts.length === 2 && method === 'GET') {
+      return this.changeJson(change);
+    }
+    if (parts[2] === 'revisions' && parts[4] === 'review' && method === 'POST') {
+      const review = body as { message?: string; labels?: Record<string, number>; notify?: string };
+      change.reviews.push({ by: this.user, patchset: parts[3], ...review });
+      const approvals = this.vote(change, this.accountOf(this.user), review.labels ?? {});
+      this.emit({
+        type: 'comment-added',
+        author: this.accountOf(this.user),
+        approvals,
+        comment: review.message ?? '',
+        ...this.eventChange(change),
+      });
+      return { labels: review.labels ?? {} };
+    }
+    if (parts[2] === 'submit' && method === 'POST') {
+      return this.submit(change);
+    }
+    return undefined;
+  }
+
+  private async submit(change: FakeChange): Promise<unknown> {
+    if (change.status !== 'NEW') {
+      return `409|change is ${change.status.toLowerCase()}`;
+    }
+    if (change.refuseSubmit !== null) {
+      const message = change.refuseSubmit;
+      change.refuseSubmit = null;
+      return `409|${message}`;
+    }
+    const current = change.patchsets.at(-1);
+    if (!current) {
+      return '409|no patch set';
+    }
+    const { oldrev, newrev } = await submitRevision(this.root, change.project, change.branch, current.revision);
+    change.status = 'MERGED';
+    this.submitted.push(`${change.number},${current.number}`);
+    const submitter = this.accountOf(this.user);
+    this.emit({ type: 'change-merged', submitter, newRev: newrev, ...this.eventChange(change) });
+    this.emit({
+      type: 'ref-updated',
+      submitter,
+      refUpdate: { oldRev: oldrev, newRev: newrev, refName: `refs/heads/${change.branch}`, project: change.project },
+      eventCreatedOn: Math.floor(Date.now() / 1000),
+    });
+    return this.changeJson(change);
+  }
+
+  /** The changes of a query of `project:`, `status:open`, `change:<number or Change-Id>` terms. */
+  private query(q: string): FakeChange[] {
+    return this.changes.filter((change) =>
+      q.split(/\s+/).every((term) => {
+        const [key, value] = [term.slice(0, term.indexOf(':')), term.slice(term.indexOf(':') + 1)];
+        switch (key) {
+          case 'project':
+            return change.project === value;
+          case 'status':
+            return value === 'open' ? change.status === 'NEW' : change.status.toLowerCase() === value;
+          case 'change':
+            return String(change.number) === value || change.changeId === value;
+          default:
+            return term === '';
+        }
+      }),
+    );
+  }
+}

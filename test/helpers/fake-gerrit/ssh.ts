@@ -1,0 +1,100 @@
+/**
+ * The fake Gerrit's SSH side: an `ssh2` server on 127.0.0.1 that accepts one user with one public
+ * key and answers `gerrit stream-events` with the events the fake emits, one JSON object a line.
+ * `drop()` closes every stream (the driver must connect again).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Server, utils, type ServerChannel } from 'ssh2';
+
+export class FakeGerritSsh {
+  private readonly server: Server;
+  private readonly streams = new Set<ServerChannel>();
+  private readonly waiting: Array<() => void> = [];
+  /** How many `gerrit stream-events` sessions were opened. */
+  opened = 0;
+  port = 0;
+
+  constructor(user: string, clientPublicKey: string) {
+    const hostKey = utils.generateKeyPairSync('ed25519');
+    const allowed = utils.parseKey(clientPublicKey);
+    if (allowed instanceof Error) {
+      throw allowed;
+    }
+    this.server = new Server({ hostKeys: [hostKey.private] }, (client) => {
+      client.on('error', () => undefined);
+      client.on('authentication', (ctx) => {
+        const fits =
+          ctx.method === 'publickey' &&
+          ctx.username === user &&
+          ctx.key.algo === allowed.type &&
+          ctx.key.data.length === allowed.getPublicSSH().length &&
+          timingSafeEqual(ctx.key.data, allowed.getPublicSSH());
+        if (
+          !fits ||
+          (ctx.method === 'publickey' &&
+            ctx.signature &&
+            !allowed.verify(ctx.blob as Buffer, ctx.signature, ctx.hashAlgo))
+        ) {
+          ctx.reject(['publickey']);
+          return;
+        }
+        ctx.accept();
+      });
+      client.on('ready', () => {
+        client.on('session', (accept) => {
+          const session = accept();
+          session.on('exec', (acceptExec, _reject, info) => {
+            const channel = acceptExec();
+            if (info.command !== 'gerrit stream-events') {
+              channel.stderr.write(`fatal: unknown command ${info.command}\n`);
+              channel.exit(1);
+              channel.end();
+              return;
+            }
+            this.opened += 1;
+            this.streams.add(channel);
+            channel.on('close', () => this.streams.delete(channel));
+            this.waiting.splice(0).forEach((resolve) => resolve());
+          });
+        });
+      });
+    });
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  /** Resolves once a stream is open (at once when one is). */
+  connected(): Promise<void> {
+    return this.streams.size > 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Whether a stream is open now. */
+  get listening(): boolean {
+    return this.streams.size > 0;
+  }
+
+  /** Send one event line to every open stream. */
+  send(line: string): void {
+    for (const stream of this.streams) {
+      stream.write(`${line}\n`);
+    }
+  }
+
+  /** Close every open stream. */
+  drop(): void {
+    for (const stream of this.streams) {
+      stream.exit(0);
+      stream.end();
+    }
+    this.streams.clear();
+  }
+
+  async stop(): Promise<void> {
+    this.drop();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

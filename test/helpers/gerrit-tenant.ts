@@ -1,0 +1,145 @@
+/**
+ * A Sluice server whose tenant gates changes of a fake Gerrit (docs/gerrit.md): the SSH key pair
+ * of the `zuul` account, the fake with its projects, and the connection `gerrit`.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { utils } from 'ssh2';
+import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
+import { createLogger } from '../../src/server/logger';
+import { createTestDatabase, type TestDatabase } from './database';
+import type { FileMap } from './fake-gerrit/repos';
+import { FakeGerrit } from './fake-gerrit/server';
+import { startTestServer, type TestServer } from './server';
+
+export interface GerritTenant {
+  gerrit: FakeGerrit;
+  server: TestServer;
+  /** Stop the server and start a new one on the same database; `server` is the new one. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Start the fake Gerrit and a server gating its changes; GERRIT_DEBUG=1 logs the server. */
+export async function startGerritTenant(options: {
+  projects: Record<string, FileMap>;
+  tenantFile: string;
+}): Promise<GerritTenant> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-'));
+  const keys = utils.generateKeyPairSync('ed25519');
+  const keyFile = path.join(root, 'id_ed25519');
+  writeFileSync(keyFile, keys.private, { mode: 0o600 });
+  const gerrit = new FakeGerrit('zuul', 'http-secret', keys.public);
+  await gerrit.start();
+  for (const [name, files] of Object.entries(options.projects)) {
+    await gerrit.createProject(name, files);
+  }
+  const tenantFile = path.join(root, 'main.yaml');
+  writeFileSync(tenantFile, options.tenantFile);
+  const config: ServiceConfig = {
+    ...defaultServiceConfig(root),
+    dataDir: path.join(root, 'data'),
+    tenantConfig: tenantFile,
+    connections: {
+      gerrit: {
+        driver: 'gerrit',
+        server: '127.0.0.1',
+        canonical_hostname: 'review.example.com',
+        port: gerrit.ssh.port,
+        baseurl: gerrit.url,
+        user: 'zuul',
+        sshkey: keyFile,
+        keepalive: 60,
+        password: 'http-secret',
+        auth_type: 'basic',
+        event_delay: 0,
+        git_over_ssh: false,
+        poll_interval: 60,
+      },
+    },
+    api: { restShape: 'current', publicUrl: 'https://sluice.example.com' },
+    logs: { dir: path.join(root, 'logs') },
+  };
+  const logger = process.env.GERRIT_DEBUG ? createLogger({ level: 'debug' }) : undefined;
+  const database = await createTestDatabase();
+  const shared: TestDatabase = { ...database, close: () => Promise.resolve() };
+  const start = () => startTestServer({ config, logger, database: shared });
+  const env: GerritTenant = {
+    gerrit,
+    server: await start(),
+    restart: async () => {
+      await env.server.stop();
+      env.server = await start();
+    },
+    stop: async () => {
+      await env.server.stop();
+      await database.destroy();
+      await gerrit.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  return env;
+}
+
+/** A tenant with one config project and untrusted projects, all on `gerrit`. */
+export function gerritTenantYaml(configProject: string, untrusted: string[]): string {
+  return [
+    '- tenant:',
+    '    name: acme',
+    '    source:',
+    '      gerrit:',
+    '        config-projects:',
+    `          - ${configProject}`,
+    '        untrusted-projects:',
+    ...untrusted.map((name) => `          - ${name}`),
+    '',
+  ].join('\n');
+}
+
+/** `check` votes Verified on new patch sets; `gate` takes Approved +1 with Code-Review +2 and submits. */
+export const GERRIT_PIPELINES = `
+- pipeline:
+    name: check
+    manager: independent
+    trigger:
+      gerrit:
+        - event: patchset-created
+    success:
+      gerrit:
+        Verified: 1
+    failure:
+      gerrit:
+        Verified: -1
+- pipeline:
+    name: gate
+    manager: dependent
+    require:
+      gerrit:
+        open: true
+        current-patchset: true
+        approval:
+          - Code-Review: 2
+    trigger:
+      gerrit:
+        - event: comment-added
+          approval:
+            - Approved: 1
+    success:
+      gerrit:
+        Verified: 2
+        submit: true
+    failure:
+      gerrit:
+        Verified: -2
+- nodeset:
+    name: single-node
+    nodes:
+      - name: worker
+        label: local
+- job:
+    name: base
+    parent: null
+    nodeset: single-node
+    timeout: 600
+`;

@@ -1,0 +1,134 @@
+/**
+ * The Gerrit driver through the real server and the fake Gerrit (docs/gerrit.md): events come
+ * over `gerrit stream-events` on SSH and are stored before they become trigger events; `check`
+ * votes Verified +1 / -1 on new patch sets; `gate` takes changes approved (Approved +1 with
+ * Code-Review +2), votes Verified +2 and submits them in order over the REST API; a failing
+ * change gets Verified -2 and is not submitted.
+ */
+import { appFiles, until } from '../../helpers/github-tenant';
+import { GERRIT_PIPELINES, gerritTenantYaml, startGerritTenant, type GerritTenant } from '../../helpers/gerrit-tenant';
+import type { FakeChange } from '../../helpers/fake-gerrit/server';
+
+jest.setTimeout(240_000);
+
+/** Resolve once `probe` answers true (polling the database). */
+async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The last vote of `label` Sluice posted on the change. */
+function lastVote(change: FakeChange, label: string): number | undefined {
+  return change.reviews.filter((r) => r.labels?.[label] !== undefined).at(-1)?.labels?.[label];
+}
+
+describe('Gerrit driver end to end', () => {
+  let env: GerritTenant;
+
+  beforeAll(async () => {
+    env = await startGerritTenant({
+      projects: {
+        'org/config': { 'zuul.yaml': GERRIT_PIPELINES },
+        'org/app': appFiles('merge-resolve'),
+      },
+      tenantFile: gerritTenantYaml('org/config', ['org/app']),
+    });
+    await env.gerrit.ssh.connected();
+  });
+
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  it('votes Verified +1 on a good patch set and -1 on a failing one, with the results as the message', async () => {
+    const { gerrit } = env;
+    const good = await gerrit.upload('org/app', { subject: 'Add feature', files: { 'feature.txt': 'x\n' } });
+    const bad = await gerrit.upload('org/app', { subject: 'Break it', files: { FAIL: 'yes\n' } });
+    await until('Verified +1', () => lastVote(good, 'Verified') === 1);
+    await until('Verified -1', () => lastVote(bad, 'Verified') === -1);
+    expect(good.reviews.at(-1)).toMatchObject({ patchset: '1', message: expect.stringMatching(/unit.*SUCCESS/s) });
+    expect(bad.reviews.at(-1)?.message).toMatch(/unit.*FAILURE/s);
+    // The events were stored on arrival and processed once each.
+    const stored = await env.server.database
+      .knex('connection_events')
+      .where({ connection: 'gerrit', event_type: 'patchset-created' })
+      .select('outcome');
+    expect(stored.map((row: { outcome: string }) => row.outcome)).toEqual(['submitted 1', 'submitted 1']);
+  });
+
+  it('gates approved changes, votes Verified +2 and submits them in order', async () => {
+    const { gerrit } = env;
+    const first = gerrit.change(1);
+    const second = await gerrit.upload('org/app', { subject: 'Second feature', files: { 'second.txt': 'y\n' } });
+    await until('check of the second change', () => lastVote(second, 'Verified') === 1);
+    gerrit.review(first.number, 'core', { 'Code-Review': 2 });
+    gerrit.review(first.number, 'core', { Approved: 1 });
+    gerrit.review(second.number, 'core', { 'Code-Review': 2, Approved: 1 });
+    await until('both submitted', () => first.status === 'MERGED' && second.status === 'MERGED');
+    expect(gerrit.submitted).toEqual(['1,1', '3,1']);
+    expect(lastVote(first, 'Verified')).toBe(2);
+    expect(lastVote(second, 'Verified')).toBe(2);
+  });
+
+  it('does not take Approved +1 without Code-Review +2 (the requirement is read from the change)', async () => {
+    const { gerrit, server } = env;
+    const change = await gerrit.upload('org/app', { subject: 'Unreviewed', files: { 'u.txt': 'u\n' } });
+    await until('check', () => lastVote(change, 'Verified') === 1);
+    gerrit.review(change.number, 'core', { Approved: 1 });
+    const judged = async () => {
+      const rows = await server.database
+        .knex('engine_events')
+        .where({ event_type: 'comment-added' })
+        .whereNotNull('processed')
+        .select('payload', 'outcome');
+      return rows.find(
+        (row: { payload: { change?: number; account?: string } }) =>
+          row.payload.change === change.number && row.payload.account === 'core',
+      ) as { outcome: string } | undefined;
+    };
+    let outcome: { outcome: string } | undefined;
+    await eventually('the event judged', async () => (outcome = await judged()) !== undefined);
+    expect(outcome?.outcome).toMatch(/^entered 0; refused by gate: .*Code-Review/);
+    expect(change.status).toBe('NEW');
+  });
+
+  it('votes Verified -2 on a failing approved change and does not submit it', async () => {
+    const { gerrit } = env;
+    const bad = gerrit.change(2);
+    gerrit.review(bad.number, 'core', { 'Code-Review': 2, Approved: 1 });
+    await until('Verified -2', () => lastVote(bad, 'Verified') === -2);
+    expect(bad.status).toBe('NEW');
+    expect(gerrit.submitted).not.toContain('2,1');
+  });
+
+  it('connects again after the stream drops, and stores a line sent twice once', async () => {
+    const { gerrit, server } = env;
+    const opened = gerrit.ssh.opened;
+    gerrit.ssh.drop();
+    await until('the stream opened again', () => gerrit.ssh.opened > opened);
+    const change = await gerrit.upload('org/app', { subject: 'After the drop', files: { 'd.txt': 'd\n' } });
+    await until('Verified +1 after the reconnect', () => lastVote(change, 'Verified') === 1);
+    const line = gerrit.events.find(
+      (e) => e.includes('"patchset-created"') && e.includes(`"number":${change.number},`),
+    );
+    const comments = async () =>
+      (await server.database.knex('connection_events').where({ event_type: 'comment-added' }).select('id')).length;
+    const before = await comments();
+    gerrit.ssh.send(line as string);
+    gerrit.review(change.number, 'core', { 'Code-Review': 1 });
+    // Lines are stored in the order they arrive: once the comment is stored, the line before it was handled.
+    await eventually('the comment stored', async () => (await comments()) > before);
+    await server.app.roles?.connectionEvents.idle();
+    const rows = await server.database
+      .knex('connection_events')
+      .where({ connection: 'gerrit', event_type: 'patchset-created' })
+      .select('id');
+    // One row per patch set uploaded in this file: the line sent again was not stored twice.
+    expect(rows).toHaveLength(gerrit.events.filter((e) => e.includes('"patchset-created"')).length);
+  });
+});
