@@ -6,6 +6,7 @@ import type { ConnectionSettings, Driver } from './driver';
 import { gerritDriver } from './gerrit';
 import { gitDriver } from './git';
 import { githubDriver } from './github';
+import { gitlabDriver } from './gitlab';
 import { mqttDriver } from './mqtt';
 import { smtpDriver } from './smtp';
 import { timerDriver } from './timer';
@@ -20,6 +21,7 @@ export const DRIVERS: readonly Driver[] = [
   zuulDriver,
   smtpDriver,
   mqttDriver,
+  gitlabDriver,
 ];
 
 /** The schemas of the drivers' connections (the service configuration's `connections`, src/config/service-sections.ts). */
@@ -30,6 +32,7 @@ export const DRIVER_CONNECTIONS = [
   timerDriver.connection.schema,
   smtpDriver.connection.schema,
   mqttDriver.connection.schema,
+  gitlabDriver.connection.schema,
 ] as const;
 
 const BY_NAME = new Map(DRIVERS.map((driver) => [driver.name, driver]));

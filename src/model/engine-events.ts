@@ -48,6 +48,9 @@ export const TRIGGER_EVENT_TYPES = [
   'wip-state-changed',
   'hashtags-changed',
   'pending-check',
+  // GitLab (docs/gitlab.md#trigger-events)
+  'gl_merge_request',
+  'gl_push',
 ] as const;
 export type TriggerEventType = (typeof TRIGGER_EVENT_TYPES)[number];
 

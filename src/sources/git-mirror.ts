@@ -16,6 +16,8 @@ export const MIRROR_REFSPECS = [
   '+refs/changes/*:refs/changes/*',
   // GitHub pull request heads (docs/github.md#repositories).
   '+refs/pull/*:refs/pull/*',
+  // GitLab merge request heads (docs/gitlab.md#repositories).
+  '+refs/merge-requests/*:refs/merge-requests/*',
 ];
 
 /** True when a connection's `baseurl` is a URL prefix rather than a local directory. */

@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import type { ChangeReporter } from '../../engine/ports/reporter';
 import type { TriggerEvent } from '../../model/engine-events';
 import type { GitProjects } from '../../sources/git-projects';
-import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/repositories/connection-events';
+import type { ConnectionEventRow } from '../../store/repositories/connection-events';
+import { connectionEventIntake, type ConnectionEventIntake } from '../connection-event-intake';
 import { GitHubCheckRunRepository } from '../../store/repositories/github-check-runs';
 import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
 import { GitHubConnection } from './connection';
@@ -16,8 +17,6 @@ import { GitHubReporter, mergePullRequest } from './reporter';
 import { REPORT_RETRY_DELAYS_MS } from './retry';
 import { InvalidPayloadError, triggersOf, type RepositoryTrigger } from './webhook-events';
 
-/** Seconds between looks for stored deliveries when nothing wakes the processor. */
-const PROCESS_INTERVAL_MS = 2000;
 /** Installation tokens are checked (and refreshed before expiry) this often. */
 const TOKEN_REFRESH_INTERVAL_MS = 60_000;
 
@@ -70,13 +69,7 @@ export function githubReporter(
   };
 }
 
-export interface ConnectionEventProcessor {
-  wake(): void;
-  start(): void;
-  stop(): Promise<void>;
-  /** Resolves when no stored delivery waits (tests, shutdown). */
-  idle(): Promise<void>;
-}
+export type ConnectionEventProcessor = ConnectionEventIntake;
 
 /**
  * Turns stored deliveries into trigger events for every tenant that has the repository, one at a
@@ -97,13 +90,6 @@ export function connectionEventProcessor(options: {
   now: () => Date;
   logger: DriverLog;
 }): ConnectionEventProcessor {
-  const events = new ConnectionEventRepository(options.database.knex);
-  let running: Promise<void> | null = null;
-  let again = false;
-  let timer: NodeJS.Timeout | null = null;
-  let refresher: NodeJS.Timeout | null = null;
-  let stopped = false;
-
   const processOne = async (row: ConnectionEventRow, trx: Knex, woken: Set<string>): Promise<string> => {
     const connection = options.github.get(row.connection);
     if (!connection) {
@@ -147,60 +133,22 @@ export function connectionEventProcessor(options: {
     return excluded.length === 0 ? `submitted ${submitted}` : `submitted ${submitted}; ${excluded.join('; ')}`;
   };
 
-  /** Process the oldest waiting delivery; false when none waits. */
-  const processNext = async (): Promise<boolean> => {
-    const woken = new Set<string>();
-    const found = await options.database.knex.transaction(async (trx) => {
-      const row = await events.lockOldestPending(trx, { connections: [...options.github.keys()] });
-      if (row === null) {
-        return false;
-      }
-      const outcome = await processOne(row, trx, woken);
-      await events.markProcessed(row.id, outcome, options.now(), trx);
-      return true;
-    });
-    woken.forEach((tenant) => options.wake(tenant));
-    return found;
-  };
-
-  const drain = async (): Promise<void> => {
-    do {
-      again = false;
-      try {
-        while (!stopped && (await processNext())) {
-          // one delivery per transaction
-        }
-      } catch (err) {
-        // The API may be down (the transaction rolled back): the delivery waits for the next round.
-        options.logger.warn({ err }, 'webhook delivery not processed yet');
-        return;
-      }
-    } while (again && !stopped);
-  };
-
-  const wake = (): void => {
-    if (stopped) {
-      return;
-    }
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .catch((err: unknown) => options.logger.error({ err }, 'webhook processing failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-
+  const intake = connectionEventIntake({
+    knex: options.database.knex,
+    connections: [...options.github.keys()],
+    processOne,
+    wake: options.wake,
+    now: options.now,
+    logger: options.logger,
+  });
+  let refresher: NodeJS.Timeout | null = null;
   return {
-    wake,
+    wake: intake.wake,
     start: () => {
       if (options.github.size === 0) {
         return;
       }
-      wake();
-      timer = setInterval(wake, PROCESS_INTERVAL_MS);
+      intake.start();
       refresher = setInterval(() => {
         for (const connection of options.github.values()) {
           void connection.client
@@ -210,20 +158,11 @@ export function connectionEventProcessor(options: {
       }, TOKEN_REFRESH_INTERVAL_MS);
     },
     stop: async () => {
-      stopped = true;
-      if (timer) {
-        clearInterval(timer);
-      }
       if (refresher) {
         clearInterval(refresher);
       }
-      await running;
+      await intake.stop();
     },
-    idle: async () => {
-      while (running || (await events.anyPending([...options.github.keys()]))) {
-        wake();
-        await running;
-      }
-    },
+    idle: intake.idle,
   };
 }

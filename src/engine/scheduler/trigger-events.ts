@@ -38,10 +38,12 @@ export async function handleTrigger(
   if (!change) {
     return 'dropped: unknown change';
   }
-  // A new patchset: a git change ref, or a pull request opened or pushed to (docs/github.md#trigger-events).
+  // A new patchset: a git change ref, or a pull or merge request opened or pushed to
+  // (docs/github.md#trigger-events, docs/gitlab.md#trigger-events).
   const newPatchset =
     event.type === 'patchset-created' ||
-    (event.type === 'pull_request' && (event.action === 'opened' || event.action === 'changed'));
+    ((event.type === 'pull_request' || event.type === 'gl_merge_request') &&
+      (event.action === 'opened' || event.action === 'changed'));
   if (newPatchset) {
     for (const manager of managers.values()) {
       await manager.removeOldPatchsets(ctx, change);

@@ -80,7 +80,7 @@ let scratchCounter = 0;
 
 /** Commit `files` on top of `parent` (null: a root commit) in a scratch clone and push to `ref`. */
 export async function commitFiles(
-  repo: FakeRepo,
+  repo: Pick<FakeRepo, 'dir' | 'defaultBranch'>,
   scratchRoot: string,
   options: { parent: string | null; files: FileMap; message: string; ref: string; author?: string },
 ): Promise<string> {
@@ -109,7 +109,7 @@ export async function commitFiles(
   return sha;
 }
 
-export async function revParse(repo: FakeRepo, rev: string): Promise<string | null> {
+export async function revParse(repo: Pick<FakeRepo, 'dir'>, rev: string): Promise<string | null> {
   try {
     return (await git(repo.dir, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).stdout.trim() || null;
   } catch {
@@ -131,8 +131,8 @@ export async function createBareRepo(root: string, fullName: string): Promise<st
  * with the new base sha, or an error message when git cannot merge.
  */
 export async function mergePull(
-  repo: FakeRepo,
-  pull: FakePull,
+  repo: Pick<FakeRepo, 'dir'>,
+  pull: Pick<FakePull, 'base' | 'headSha'>,
   method: MergeMethod,
   scratchRoot: string,
   title: string,

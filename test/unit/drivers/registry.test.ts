@@ -42,7 +42,7 @@ describe('driver registry', () => {
     expect(connection.safeParse({ driver: 'timer' }).success).toBe(true);
     const unknown = connection.safeParse({ driver: 'nosuch' });
     expect(unknown.success ? '' : unknown.error.issues[0].message).toBe(
-      'unknown connection driver (supported: git, github, gerrit, timer, smtp, mqtt, local, static)',
+      'unknown connection driver (supported: git, github, gerrit, timer, smtp, mqtt, gitlab, local, static)',
     );
   });
 

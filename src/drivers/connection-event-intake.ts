@@ -1,0 +1,111 @@
+/**
+ * The intake of stored webhook deliveries (docs/github.md#webhooks, docs/gitlab.md#webhooks):
+ * a driver's deliveries become trigger events one at a time, in the order they were stored,
+ * exactly once. The delivery's row is locked, `processOne` writes its trigger events and the row
+ * is marked processed in one transaction, so neither a second scheduler process nor a crash can
+ * make its events twice. A failing round (the code-review system's API is down) rolls back and
+ * the delivery waits for the next one.
+ */
+import type { Knex } from 'knex';
+import { ConnectionEventRepository, type ConnectionEventRow } from '../store/repositories/connection-events';
+import type { DriverLog } from './driver';
+
+/** Milliseconds between looks for stored deliveries when nothing wakes the intake. */
+const PROCESS_INTERVAL_MS = 2000;
+
+export interface ConnectionEventIntake {
+  wake(): void;
+  start(): void;
+  stop(): Promise<void>;
+  /** Resolves when no stored delivery of its connections waits (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+export function connectionEventIntake(options: {
+  knex: Knex;
+  /** The driver's connections: only their deliveries are taken. */
+  connections: readonly string[];
+  /**
+   * Write the delivery's trigger events through `trx`, adding the tenants to wake to `woken`;
+   * resolve with the outcome stored with the delivery.
+   */
+  processOne(row: ConnectionEventRow, trx: Knex, woken: Set<string>): Promise<string>;
+  wake(tenant: string): void;
+  now(): Date;
+  logger: DriverLog;
+}): ConnectionEventIntake {
+  const events = new ConnectionEventRepository(options.knex);
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+
+  /** Process the oldest waiting delivery; false when none waits. */
+  const processNext = async (): Promise<boolean> => {
+    const woken = new Set<string>();
+    const found = await options.knex.transaction(async (trx) => {
+      const row = await events.lockOldestPending(trx, { connections: options.connections });
+      if (row === null) {
+        return false;
+      }
+      const outcome = await options.processOne(row, trx, woken);
+      await events.markProcessed(row.id, outcome, options.now(), trx);
+      return true;
+    });
+    woken.forEach((tenant) => options.wake(tenant));
+    return found;
+  };
+
+  const drain = async (): Promise<void> => {
+    do {
+      again = false;
+      try {
+        while (!stopped && (await processNext())) {
+          // one delivery per transaction
+        }
+      } catch (err) {
+        options.logger.warn({ err }, 'webhook delivery not processed yet');
+        return;
+      }
+    } while (again && !stopped);
+  };
+
+  const wake = (): void => {
+    if (stopped) {
+      return;
+    }
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((err: unknown) => options.logger.error({ err }, 'webhook processing failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+
+  return {
+    wake,
+    start: () => {
+      if (options.connections.length === 0) {
+        return;
+      }
+      wake();
+      timer = setInterval(wake, PROCESS_INTERVAL_MS);
+    },
+    stop: async () => {
+      stopped = true;
+      if (timer) {
+        clearInterval(timer);
+      }
+      await running;
+    },
+    idle: async () => {
+      while (running || (await events.anyPending(options.connections))) {
+        wake();
+        await running;
+      }
+    },
+  };
+}

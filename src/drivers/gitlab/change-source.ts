@@ -1,0 +1,135 @@
+/**
+ * The GitLab side of the engine's change source (docs/gitlab.md#changes): a merge request is a
+ * change (iid as number, head sha as patchset, `refs/merge-requests/<iid>/head` as ref), read
+ * through the API with its labels and approvals; `Depends-On:` lines of its description name
+ * merge requests by URL, of this or another connection's server.
+ */
+import { refChange, type ChangeInfo, type CodeReviewState } from '../../model/changes';
+import type { GitProjects } from '../../sources/git-projects';
+import type { GitLabConnection, MergeRequestJson } from './connection';
+
+/** `Depends-On: <url>/<group>/<project>/-/merge_requests/<iid>` lines of a description. */
+export function mergeRequestUrls(text: string): Array<{ url: string; project: string; iid: number }> {
+  const found: Array<{ url: string; project: string; iid: number }> = [];
+  for (const match of text.matchAll(
+    /^Depends-On:\s*(https?:\/\/[^/\s]+)\/(\S+?)\/(?:-\/)?merge_requests\/(\d+)\s*$/gim,
+  )) {
+    found.push({ url: match[1], project: match[2], iid: Number(match[3]) });
+  }
+  return found;
+}
+
+export class GitLabChangeSource {
+  constructor(
+    private readonly connections: ReadonlyMap<string, GitLabConnection>,
+    private readonly projects: GitProjects,
+  ) {}
+
+  private locate(project: string): { connection: GitLabConnection; name: string } | null {
+    const location = this.projects.locate(project);
+    const connection = location ? this.connections.get(location.connection) : undefined;
+    return location && connection ? { connection, name: location.name } : null;
+  }
+
+  async getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {
+    const located = this.locate(project);
+    if (!located) {
+      return null;
+    }
+    let mr: MergeRequestJson;
+    try {
+      mr = await located.connection.mergeRequest(located.name, number);
+    } catch (err) {
+      if ((err as { status?: number }).status === 404) {
+        return null;
+      }
+      throw err;
+    }
+    return this.describe(project, located.connection, located.name, mr, patchset);
+  }
+
+  async getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
+    return refChange(project, ref, oldrev, newrev);
+  }
+
+  async openChanges(project: string): Promise<ChangeInfo[]> {
+    const located = this.locate(project);
+    if (!located) {
+      return [];
+    }
+    const found: ChangeInfo[] = [];
+    for (const mr of await located.connection.openMergeRequests(located.name)) {
+      found.push(await this.describe(project, located.connection, located.name, mr));
+    }
+    return found;
+  }
+
+  async changesDependingOn(change: ChangeInfo, projects: readonly string[]): Promise<ChangeInfo[]> {
+    const children: ChangeInfo[] = [];
+    for (const project of projects) {
+      const located = this.locate(project);
+      if (!located) {
+        continue;
+      }
+      for (const mr of await located.connection.openMergeRequests(located.name)) {
+        const names = this.dependsOn(located.connection, mr).some(
+          (d) => d.project === change.project && d.number === change.number,
+        );
+        if (names) {
+          children.push(await this.describe(project, located.connection, located.name, mr));
+        }
+      }
+    }
+    return children;
+  }
+
+  /** The canonical projects and numbers of a description's `Depends-On` URLs. */
+  private dependsOn(connection: GitLabConnection, mr: MergeRequestJson): Array<{ project: string; number: number }> {
+    return mergeRequestUrls(mr.description ?? '').map((d) => {
+      const owner = [...this.connections.values()].find((c) => c.ownsUrl(d.url)) ?? connection;
+      const host = owner.ownsUrl(d.url) ? owner.canonicalHostname : new URL(d.url).host;
+      return { project: `${host}/${d.project}`, number: d.iid };
+    });
+  }
+
+  private async describe(
+    project: string,
+    connection: GitLabConnection,
+    name: string,
+    mr: MergeRequestJson,
+    patchset?: string,
+  ): Promise<ChangeInfo> {
+    const sha = patchset ?? mr.sha;
+    const approvals = await connection.approvals(name, mr.iid);
+    const review: CodeReviewState = {
+      state: mr.state === 'opened' ? 'open' : mr.state,
+      draft: /^(draft:|\[draft\]|\(draft\))/i.test(mr.title),
+      title: mr.title,
+      labels: mr.labels,
+      reviews: approvals.approved_by.map((a) => ({
+        username: a.user.username,
+        type: 'approved',
+        permission: 'write',
+        submittedAt: '',
+      })),
+      statuses: [],
+      checks: [],
+    };
+    return {
+      kind: 'change',
+      project,
+      ref: `refs/merge-requests/${mr.iid}/head`,
+      branch: mr.target_branch,
+      number: mr.iid,
+      patchset: sha,
+      oldrev: null,
+      newrev: sha,
+      url: mr.web_url,
+      owner: mr.author?.username ?? null,
+      dependsOn: this.dependsOn(connection, mr),
+      merged: mr.state === 'merged',
+      currentPatchset: sha === mr.sha,
+      review,
+    };
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The GitLab driver (docs/gitlab.md): merge requests as changes, webhooks as `gl_merge_request`
+ * and `gl_push` trigger events, notes, approvals and labels as reports, merges through the API.
+ */
+import { GitConnection } from '../../sources/git-connection';
+import { connectionEventIntake } from '../connection-event-intake';
+import type { Driver } from '../driver';
+import { GitLabChangeSource } from './change-source';
+import { GitLabConnection, gitlabConnection, type GitLabConnectionConfig } from './connection';
+import { gitlabWebhooks, triggersOf } from './events';
+import { GitLabReporter, mergeMergeRequest } from './reporter';
+import { gitlabReporters, gitlabRequirements, gitlabTriggers } from './rules';
+
+export const gitlabDriver = {
+  name: 'gitlab',
+  connection: {
+    schema: gitlabConnection,
+    files: (settings) => [{ key: 'sshkey', file: settings.sshkey, kind: 'readable' as const }],
+    resolvePaths(settings, resolve) {
+      if (settings.sshkey !== undefined) {
+        settings.sshkey = resolve(settings.sshkey);
+      }
+    },
+    canonicalHostname: (_name, settings) => settings.canonicalHostname ?? settings.server,
+    // Configuration is read from clones over HTTP with the connection's token (docs/gitlab.md#repositories).
+    configRepositories(name, settings, cacheDir) {
+      const gitlab = new GitLabConnection(name, settings);
+      return new GitConnection(
+        name,
+        {
+          driver: 'git',
+          baseurl: gitlab.web,
+          pollInterval: 60,
+          canonicalHostname: gitlab.canonicalHostname,
+          repositoryUrl: async (project: string) => `${gitlab.gitBaseUrl()}/${project}.git`,
+        },
+        cacheDir,
+      );
+    },
+  },
+  triggers: gitlabTriggers,
+  reporters: gitlabReporters,
+  requirements: gitlabRequirements,
+  runtime(context) {
+    const gitlab = new Map(
+      [...context.connections].map(([name, settings]) => [name, new GitLabConnection(name, settings)]),
+    );
+    const intake = connectionEventIntake({
+      knex: context.knex,
+      connections: [...gitlab.keys()],
+      processOne: async (row, trx, woken) => {
+        const connection = gitlab.get(row.connection);
+        if (!connection) {
+          return `no GitLab connection ${row.connection}`;
+        }
+        const triggers = triggersOf(row.payload, context.now().toISOString());
+        let submitted = 0;
+        for (const trigger of triggers) {
+          const canonical = `${connection.canonicalHostname}/${trigger.project}`;
+          for (const tenant of context.projects.tenantsOf(canonical)) {
+            await context.triggers.record(tenant, { ...trigger, project: canonical, connection: row.connection }, trx);
+            woken.add(tenant);
+            submitted += 1;
+          }
+        }
+        return triggers.length === 0 ? 'ignored' : `submitted ${submitted}`;
+      },
+      wake: (tenant) => context.triggers.wake(tenant),
+      now: context.now,
+      logger: context.log,
+    });
+    return {
+      changes: new GitLabChangeSource(gitlab, context.projects),
+      mergeToBranch: async (item) => {
+        const location = context.projects.locate(item.project);
+        const connection = location ? gitlab.get(location.connection) : undefined;
+        if (!connection || !location || item.number === null) {
+          return null;
+        }
+        return mergeMergeRequest(connection, location.name, item.number, item.patchset, item.mergeMode);
+      },
+      reporter: new GitLabReporter(gitlab, context.log),
+      // The executor clones over HTTP with the connection's token (docs/gitlab.md#repositories).
+      repositories: new Map(
+        [...gitlab].map(([name, connection]) => [
+          name,
+          { baseurl: connection.gitBaseUrl(), canonicalHostname: connection.canonicalHostname },
+        ]),
+      ),
+      tasks: [
+        {
+          name: 'gitlab-events',
+          role: 'scheduler',
+          start: () => intake.start(),
+          stop: async () => {
+            await intake.stop();
+            gitlab.forEach((connection) => connection.close());
+          },
+        },
+      ],
+      wake: () => intake.wake(),
+      idle: () => intake.idle(),
+    };
+  },
+  webhooks: gitlabWebhooks,
+} satisfies Driver<GitLabConnectionConfig>;

@@ -1,0 +1,337 @@
+/**
+ * A fake GitLab for tests (docs/gitlab.md#the-fake-gitlab-for-tests): an HTTP server on port 0
+ * with the REST API v4 calls the driver makes (`PRIVATE-TOKEN` checked), the projects' real bare
+ * repositories over git's smart HTTP (basic credentials with the token as password; the fake
+ * GitHub's `git http-backend` runner, test/helpers/fake-github/git-http.ts), and webhook
+ * deliveries (`X-Gitlab-Token`, `X-Gitlab-Event`, a fresh `X-Gitlab-Event-UUID`) of what a test
+ * does: open or update a merge request, approve, label, comment; merges really merge and send a
+ * push and a merge hook.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { serveGit } from './fake-github/git-http';
+import { commitFiles, createBareRepo, mergePull, revParse, type FileMap } from './fake-github/repos';
+
+export interface FakeMergeRequest {
+  iid: number;
+  title: string;
+  description: string;
+  targetBranch: string;
+  headSha: string;
+  state: 'opened' | 'merged' | 'closed';
+  labels: string[];
+  approvedBy: string[];
+  notes: string[];
+  author: string;
+  mergeCommitSha: string | null;
+}
+
+export interface FakeProject {
+  path: string;
+  dir: string;
+  defaultBranch: string;
+  mrs: Map<number, FakeMergeRequest>;
+}
+
+export interface GitLabDelivery {
+  uuid: string;
+  event: string;
+  payload: Record<string, unknown>;
+  status: number;
+  body: string;
+}
+
+export class FakeGitLab {
+  readonly projects = new Map<string, FakeProject>();
+  readonly deliveries: GitLabDelivery[] = [];
+  readonly requests: Array<{ method: string; path: string; body: Record<string, unknown> | null }> = [];
+  /** Merges are refused with this message (HTTP 405) while set. */
+  refuseMerge: string | null = null;
+  private readonly root = mkdtempSync(path.join(os.tmpdir(), 'fake-gitlab-'));
+  private readonly server = http.createServer((req, res) => void this.handle(req, res));
+  private webhook: { url: string; token: string } | null = null;
+  url = '';
+
+  constructor(readonly token: string) {}
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    rmSync(this.root, { recursive: true, force: true });
+  }
+
+  setWebhook(url: string, token: string): void {
+    this.webhook = { url, token };
+  }
+
+  async createProject(name: string, files: FileMap): Promise<FakeProject> {
+    const dir = await createBareRepo(path.join(this.root, 'repos'), name);
+    const project: FakeProject = { path: name, dir, defaultBranch: 'main', mrs: new Map() };
+    await commitFiles(project, this.root, { parent: null, files, message: 'Initial commit', ref: 'refs/heads/main' });
+    this.projects.set(name, project);
+    return project;
+  }
+
+  project(name: string): FakeProject {
+    const project = this.projects.get(name);
+    if (!project) {
+      throw new Error(`no project ${name}`);
+    }
+    return project;
+  }
+
+  mr(name: string, iid: number): FakeMergeRequest {
+    const mr = this.project(name).mrs.get(iid);
+    if (!mr) {
+      throw new Error(`no merge request ${name}!${iid}`);
+    }
+    return mr;
+  }
+
+  /** Open a merge request of one commit with `files` on the target branch's head; sends its open hook. */
+  async openMergeRequest(
+    name: string,
+    options: { title: string; description?: string; files: FileMap; author?: string },
+  ): Promise<FakeMergeRequest> {
+    const project = this.project(name);
+    const iid = project.mrs.size + 1;
+    const headSha = await commitFiles(project, this.root, {
+      parent: 'refs/heads/main',
+      files: options.files,
+      message: options.title,
+      ref: `refs/merge-requests/${iid}/head`,
+    });
+    const mr: FakeMergeRequest = {
+      iid,
+      title: options.title,
+      description: options.description ?? '',
+      targetBranch: 'main',
+      headSha,
+      state: 'opened',
+      labels: [],
+      approvedBy: [],
+      notes: [],
+      author: options.author ?? 'dev',
+      mergeCommitSha: null,
+    };
+    project.mrs.set(iid, mr);
+    await this.mrHook(project, mr, 'open');
+    return mr;
+  }
+
+  async approve(name: string, iid: number, user: string): Promise<void> {
+    const mr = this.mr(name, iid);
+    mr.approvedBy.push(user);
+    await this.mrHook(this.project(name), mr, 'approved', user);
+  }
+
+  async unapprove(name: string, iid: number, user: string): Promise<void> {
+    const mr = this.mr(name, iid);
+    mr.approvedBy = mr.approvedBy.filter((u) => u !== user);
+    await this.mrHook(this.project(name), mr, 'unapproved', user);
+  }
+
+  async label(name: string, iid: number, label: string): Promise<void> {
+    const mr = this.mr(name, iid);
+    const previous = [...mr.labels];
+    mr.labels.push(label);
+    await this.mrHook(this.project(name), mr, 'update', 'dev', {
+      labels: { previous: previous.map((title) => ({ title })), current: mr.labels.map((title) => ({ title })) },
+    });
+  }
+
+  mrJson(project: FakeProject, mr: FakeMergeRequest): Record<string, unknown> {
+    return {
+      iid: mr.iid,
+      state: mr.state,
+      title: mr.title,
+      description: mr.description,
+      web_url: `${this.url}/${project.path}/-/merge_requests/${mr.iid}`,
+      author: { username: mr.author },
+      target_branch: mr.targetBranch,
+      source_branch: `mr-${mr.iid}`,
+      sha: mr.headSha,
+      labels: mr.labels,
+      merge_commit_sha: mr.mergeCommitSha,
+    };
+  }
+
+  private async mrHook(
+    project: FakeProject,
+    mr: FakeMergeRequest,
+    action: string,
+    user = 'dev',
+    changes: Record<string, unknown> = {},
+  ): Promise<GitLabDelivery> {
+    return this.send('Merge Request Hook', {
+      object_kind: 'merge_request',
+      event_type: 'merge_request',
+      user: { username: user },
+      project: { path_with_namespace: project.path, web_url: `${this.url}/${project.path}` },
+      object_attributes: {
+        ...this.mrJson(project, mr),
+        action,
+        target_branch: mr.targetBranch,
+        last_commit: { id: mr.headSha },
+        url: `${this.url}/${project.path}/-/merge_requests/${mr.iid}`,
+      },
+      labels: mr.labels.map((title) => ({ title })),
+      changes,
+    });
+  }
+
+  /** Send a webhook; `token` overrides the configured one (a wrong token), `uuid` repeats a delivery. */
+  async send(
+    event: string,
+    payload: Record<string, unknown>,
+    options: { token?: string; uuid?: string } = {},
+  ): Promise<GitLabDelivery> {
+    if (!this.webhook) {
+      throw new Error('no webhook target set');
+    }
+    const uuid = options.uuid ?? randomUUID();
+    const res = await fetch(this.webhook.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-gitlab-event': event,
+        'x-gitlab-token': options.token ?? this.webhook.token,
+        'x-gitlab-event-uuid': uuid,
+      },
+      body: JSON.stringify(payload),
+    });
+    const delivery = { uuid, event, payload, status: res.status, body: await res.text() };
+    this.deliveries.push(delivery);
+    return delivery;
+  }
+
+  private async readJson(req: IncomingMessage): Promise<Record<string, unknown> | null> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) {
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    return text === '' ? null : (JSON.parse(text) as Record<string, unknown>);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    if (!url.pathname.startsWith('/api/v4/')) {
+      await serveGit(path.join(this.root, 'repos'), req, res, url, (token) => token === this.token);
+      return;
+    }
+    const reply = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.headers['private-token'] !== this.token) {
+      reply(401, { message: '401 Unauthorized' });
+      return;
+    }
+    const body = await this.readJson(req);
+    const method = req.method ?? 'GET';
+    this.requests.push({ method, path: url.pathname, body });
+    const match = /^\/api\/v4\/projects\/([^/]+)\/merge_requests(?:\/(\d+))?(?:\/([a-z]+))?$/.exec(url.pathname);
+    const project = match ? this.projects.get(decodeURIComponent(match[1])) : undefined;
+    if (!match || !project) {
+      reply(404, { message: '404 Project Not Found' });
+      return;
+    }
+    if (match[2] === undefined) {
+      const open = [...project.mrs.values()].filter((mr) => mr.state === 'opened');
+      reply(
+        200,
+        open.map((mr) => this.mrJson(project, mr)),
+      );
+      return;
+    }
+    const mr = project.mrs.get(Number(match[2]));
+    if (!mr) {
+      reply(404, { message: '404 Not found' });
+      return;
+    }
+    const action = `${method} ${match[3] ?? ''}`;
+    if (action === 'GET ') {
+      reply(200, this.mrJson(project, mr));
+    } else if (action === 'GET approvals') {
+      reply(200, {
+        approved: mr.approvedBy.length > 0,
+        approved_by: mr.approvedBy.map((username) => ({ user: { username } })),
+      });
+    } else if (action === 'POST notes') {
+      mr.notes.push(String(body?.body ?? ''));
+      reply(201, { id: mr.notes.length, body: body?.body });
+    } else if (action === 'POST approve' || action === 'POST unapprove') {
+      mr.approvedBy = mr.approvedBy.filter((u) => u !== 'sluice');
+      if (action === 'POST approve') {
+        mr.approvedBy.push('sluice');
+      }
+      reply(201, { approved_by: mr.approvedBy.map((username) => ({ user: { username } })) });
+    } else if (action === 'PUT ') {
+      const add = String(body?.add_labels ?? '')
+        .split(',')
+        .filter(Boolean);
+      const remove = String(body?.remove_labels ?? '')
+        .split(',')
+        .filter(Boolean);
+      mr.labels = [...mr.labels.filter((l) => !remove.includes(l)), ...add.filter((l) => !mr.labels.includes(l))];
+      reply(200, this.mrJson(project, mr));
+    } else if (action === 'PUT merge') {
+      await this.merge(project, mr, body, reply);
+    } else {
+      reply(404, { message: '404 Not found' });
+    }
+  }
+
+  private async merge(
+    project: FakeProject,
+    mr: FakeMergeRequest,
+    body: Record<string, unknown> | null,
+    reply: (status: number, body: unknown) => void,
+  ): Promise<void> {
+    if (this.refuseMerge !== null || mr.state !== 'opened') {
+      reply(405, { message: this.refuseMerge ?? '405 Method Not Allowed' });
+      return;
+    }
+    if (body?.sha !== undefined && body.sha !== mr.headSha) {
+      reply(409, { message: 'SHA does not match HEAD of source branch' });
+      return;
+    }
+    const merged = await mergePull(
+      project,
+      { base: mr.targetBranch, headSha: mr.headSha },
+      body?.squash === true ? 'squash' : 'merge',
+      this.root,
+      mr.title,
+    );
+    if ('error' in merged) {
+      reply(406, { message: 'Branch cannot be merged' });
+      return;
+    }
+    mr.state = 'merged';
+    mr.mergeCommitSha = merged.sha;
+    reply(200, this.mrJson(project, mr));
+    void this.send('Push Hook', {
+      object_kind: 'push',
+      ref: `refs/heads/${mr.targetBranch}`,
+      before: merged.before,
+      after: merged.sha,
+      user_username: 'sluice',
+      project: { path_with_namespace: project.path },
+    }).then(() => this.mrHook(project, mr, 'merge', 'sluice'));
+  }
+
+  /** The sha a branch of a project points at. */
+  branchSha(name: string, branch: string): Promise<string | null> {
+    return revParse(this.project(name), `refs/heads/${branch}`);
+  }
+}

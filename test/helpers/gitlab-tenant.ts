@@ -1,0 +1,162 @@
+/**
+ * A Sluice server whose tenant gates merge requests of a fake GitLab (docs/gitlab.md): the fake
+ * with its projects, the connection `gitlab` and the webhook pointed at the server's
+ * `/api/connection/gitlab/payload`.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
+import { createLogger } from '../../src/server/logger';
+import { createTestDatabase } from './database';
+import { FakeGitLab } from './fake-gitlab';
+import type { FileMap } from './fake-github/repos';
+import { startTestServer, type TestServer } from './server';
+
+export const GITLAB_TOKEN = 'glpat-test-token';
+export const GITLAB_WEBHOOK_TOKEN = 'gitlab-webhook-token';
+
+export interface GitLabTenant {
+  lab: FakeGitLab;
+  server: TestServer;
+  stop(): Promise<void>;
+}
+
+/** Start the fake GitLab and a server gating its merge requests; GL_DEBUG=1 logs the server. */
+export async function startGitLabTenant(options: {
+  projects: Record<string, FileMap>;
+  tenantFile: string;
+}): Promise<GitLabTenant> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gitlab-'));
+  const lab = new FakeGitLab(GITLAB_TOKEN);
+  await lab.start();
+  for (const [name, files] of Object.entries(options.projects)) {
+    await lab.createProject(name, files);
+  }
+  const tenantFile = path.join(root, 'main.yaml');
+  writeFileSync(tenantFile, options.tenantFile);
+  const config: ServiceConfig = {
+    ...defaultServiceConfig(root),
+    dataDir: path.join(root, 'data'),
+    tenantConfig: tenantFile,
+    connections: {
+      gitlab: {
+        driver: 'gitlab',
+        server: 'gitlab.example.com',
+        baseurl: lab.url,
+        apiToken: GITLAB_TOKEN,
+        apiTokenName: 'sluice-bot',
+        webhookToken: GITLAB_WEBHOOK_TOKEN,
+        keepalive: 60,
+        disableConnectionPool: false,
+        requestTimeout: 30,
+      },
+    },
+    api: { restShape: 'current', publicUrl: 'https://sluice.example.com' },
+    logs: { dir: path.join(root, 'logs') },
+  };
+  const logger = process.env.GL_DEBUG ? createLogger({ level: 'debug' }) : undefined;
+  const database = await createTestDatabase();
+  const server = await startTestServer({ config, logger, database });
+  lab.setWebhook(`${server.url}/api/connection/gitlab/payload`, GITLAB_WEBHOOK_TOKEN);
+  return {
+    lab,
+    server,
+    stop: async () => {
+      await server.stop();
+      await lab.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A tenant with the config project `org/config` and the untrusted `org/app`, both on `gitlab`. */
+export const GITLAB_TENANT = `
+- tenant:
+    name: acme
+    source:
+      gitlab:
+        config-projects:
+          - org/config:
+              load-branch: main
+        untrusted-projects:
+          - org/app
+`;
+
+/** `check` on opened/changed merge requests, `gate` on approval (merging), `post` on pushes. */
+export const GITLAB_PIPELINES = `
+- pipeline:
+    name: check
+    manager: independent
+    trigger:
+      gitlab:
+        - event: gl_merge_request
+          action: [opened, changed]
+    start:
+      gitlab:
+        comment: false
+    success:
+      gitlab:
+        label: [verified]
+    failure:
+      gitlab:
+        unlabel: verified
+- pipeline:
+    name: gate
+    manager: dependent
+    require:
+      gitlab:
+        open: true
+        approved: true
+    trigger:
+      gitlab:
+        - event: gl_merge_request
+          action: approved
+    start:
+      gitlab:
+        comment: false
+    success:
+      gitlab:
+        merge: true
+    failure:
+      gitlab: {}
+- pipeline:
+    name: post
+    manager: supercedent
+    trigger:
+      gitlab:
+        - event: gl_push
+          ref: ^refs/heads/.*$
+- nodeset:
+    name: single-node
+    nodes:
+      - name: worker
+        label: local
+- job:
+    name: base
+    parent: null
+    nodeset: single-node
+    timeout: 600
+`;
+
+/** `org/app`: job `unit` (fails when the file FAIL exists) in check and gate, `publish` in post. */
+export const GITLAB_APP: FileMap = {
+  '.zuul.yaml': `
+- job:
+    name: unit
+    run: unit.sh
+- job:
+    name: publish
+    run: unit.sh
+- project:
+    merge-mode: merge
+    check:
+      jobs: [unit]
+    gate:
+      jobs: [unit]
+    post:
+      jobs: [publish]
+`,
+  'unit.sh': '#!/bin/sh\nset -e\nif [ -e FAIL ]; then echo "failing on purpose"; exit 1; fi\necho ok\n',
+  'README.md': 'app\n',
+};
