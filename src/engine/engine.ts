@@ -218,8 +218,11 @@ export class Engine {
     if (!scheduler) {
       return;
     }
-    scheduler.wake();
-    await scheduler.whenIdle();
+    do {
+      scheduler.wake();
+      await scheduler.whenIdle();
+      // Engine work a pass stored brings its outcome back as an event for another pass.
+    } while (!(await scheduler.workSettled()));
   }
 
   /** Record a trigger event (git connection, timers are internal) and wake the scheduler. */

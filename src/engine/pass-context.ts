@@ -20,6 +20,7 @@ import type { MergerGateway } from './ports/merger';
 import type { NodeGateway } from './ports/nodes';
 import type { ManagementEvent, TriggerEvent } from '../model/engine-events';
 import type { ItemState } from '../model/pipeline-state';
+import type { NewEngineWork } from '../store/repositories/engine-work';
 
 export interface EngineGateways {
   changes: ChangeSource;
@@ -38,6 +39,11 @@ export class PassContext {
   readonly engineEvents: EngineEventRepository;
   /** Run after commit, in order. */
   readonly afterCommit: Array<() => Promise<void>> = [];
+  /**
+   * Durable work the pass decided (docs/gating.md#engine-work): stored with the pass's state and
+   * done by the tenant's work runner after the commit, its outcome coming back as an event.
+   */
+  readonly work: NewEngineWork[] = [];
   readonly deltas: EngineDeltaBody[] = [];
   /** Items whose stored row may need rewriting. */
   readonly touched = new Set<ItemState>();
@@ -50,12 +56,9 @@ export class PassContext {
   eventsEmitted = false;
   /**
    * The pass's bound on work (docs/operations.md#takeovers-under-repeated-kills): once spent,
-   * the pass takes no further event and starts no further speculative merge. Never spent unless
-   * the scheduler sets one.
+   * the pass takes no further event. Never spent unless the scheduler sets one.
    */
   budgetSpent: () => boolean = () => false;
-  /** Speculative merges started in this pass (the first one always runs). */
-  mergesStarted = 0;
   /** Work was left for the next pass because the budget was spent (run another pass at once). */
   deferred = false;
 
@@ -84,16 +87,6 @@ export class PassContext {
     this.engineEvents = new EngineEventRepository(trx);
   }
 
-  /** Whether a speculative merge may start now; false (and the pass marked deferred) once the budget is spent. */
-  mayStartMerge(): boolean {
-    if (this.mergesStarted > 0 && this.budgetSpent()) {
-      this.deferred = true;
-      return false;
-    }
-    this.mergesStarted += 1;
-    return true;
-  }
-
   /** A new hex uuid. */
   uuid(): string {
     return this.uuidSource();
@@ -114,6 +107,11 @@ export class PassContext {
 
   after(action: () => Promise<void>): void {
     this.afterCommit.push(action);
+  }
+
+  /** Store work to be done after the commit, outside any transaction (reports, merges). */
+  requestWork(work: NewEngineWork): void {
+    this.work.push(work);
   }
 
   async systemEvent(event: Omit<NewSystemEvent, 'tenant' | 'eventTime'>): Promise<void> {

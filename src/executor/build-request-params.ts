@@ -253,6 +253,7 @@ export function toBuildRequestParams(
       newrev: change.newrev,
     },
     mergerItems: params.mergeItems.map(mergeItem),
+    ...(params.repoState ? { repoState: repoStateOf(params.repoState) } : {}),
     projects: frozen.requiredProjects.map((required) => ({
       connection: naming.connection(required.projectCanonicalName),
       project: naming.name(required.projectCanonicalName),
@@ -276,4 +277,17 @@ export function toBuildRequestParams(
       canonicalNames: naming.canonicalNames,
     },
   };
+}
+
+/** The pinned branch heads of a speculative merge, as the build request stores them (strings only). */
+function repoStateOf(state: Record<string, unknown>): Record<string, Record<string, string>> {
+  const pinned: Record<string, Record<string, string>> = {};
+  for (const [project, branches] of Object.entries(state)) {
+    if (branches !== null && typeof branches === 'object') {
+      pinned[project] = Object.fromEntries(
+        Object.entries(branches).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      );
+    }
+  }
+  return pinned;
 }

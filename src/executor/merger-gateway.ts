@@ -30,7 +30,7 @@ export class GitMergerGateway implements MergerGateway {
     if (!outcome.ok) {
       return { merged: false, error: outcome.detail };
     }
-    return { merged: true, files: outcome.changedFiles, repoState: {} };
+    return { merged: true, files: outcome.changedFiles, repoState: outcome.repoState };
   }
 
   async mergeToBranch(

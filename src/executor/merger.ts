@@ -44,7 +44,12 @@ export interface PrepareRequest {
   item: Pick<BuildItemRef, 'connection' | 'project' | 'branch' | 'ref' | 'newrev'> | null;
   /** Job-level override-checkout. */
   overrideCheckout: string | null;
+  /** Branch heads to merge onto instead of the current tips: what the speculative merge used (docs/gating.md#engine-work). */
+  repoState?: RepoState | null;
 }
+
+/** Per project (`<connection>/<project>`), the commit each branch the items changed was merged onto. */
+export type RepoState = Record<string, Record<string, string>>;
 
 export type PrepareOutcome =
   | {
@@ -54,6 +59,8 @@ export type PrepareOutcome =
       itemFiles: string[][];
       /** Files changed by the last item (the item under test). */
       changedFiles: string[];
+      /** The branch heads the items were merged onto. */
+      repoState: RepoState;
     }
   | { ok: false; result: 'MERGE_CONFLICT' | 'ERROR'; detail: string };
 
@@ -84,6 +91,9 @@ interface ProjectRepo {
   relativePath: string;
   heads: Map<string, string>;
   tagCheckout: string | null;
+  /** Pinned branch heads (from the request's repo state), and the base each branch was merged onto. */
+  pinned: Record<string, string>;
+  bases: Map<string, string>;
 }
 
 const PUSH_ATTEMPTS = 3;
@@ -218,7 +228,13 @@ export class Merger {
         await checkoutProject(repo, request, overrides.get(projectKey(repo.connection, repo.project)) ?? null),
       );
     }
-    return { ok: true, projects, itemFiles, changedFiles: itemFiles[itemFiles.length - 1] ?? [] };
+    const repoState: RepoState = {};
+    for (const repo of repos.values()) {
+      if (repo.bases.size > 0) {
+        repoState[`${repo.connection}/${repo.project}`] = Object.fromEntries(repo.bases);
+      }
+    }
+    return { ok: true, projects, itemFiles, changedFiles: itemFiles[itemFiles.length - 1] ?? [], repoState };
   }
 
   private async cloneProjects(request: PrepareRequest, srcRoot: string): Promise<Map<string, ProjectRepo>> {
@@ -270,6 +286,8 @@ export class Merger {
         relativePath,
         heads: new Map(),
         tagCheckout: null,
+        pinned: request.repoState?.[`${connection}/${project}`] ?? {},
+        bases: new Map(),
       });
     }
     return repos;
@@ -406,7 +424,14 @@ async function branchHead(repo: ProjectRepo, branch: string): Promise<string | n
   if (speculative !== undefined) {
     return speculative;
   }
-  const sha = await revParse(repo.dir, `refs/remotes/origin/${branch}`).catch(() => '');
+  const pinned = repo.pinned[branch] as string | undefined;
+  if (pinned !== undefined && !(await hasCommit(repo.dir, pinned))) {
+    throw new PrepareFailure('ERROR', `Commit ${pinned} of branch ${branch} of ${repo.project} was not found`);
+  }
+  const sha = pinned ?? (await revParse(repo.dir, `refs/remotes/origin/${branch}`).catch(() => ''));
+  if (sha !== '') {
+    repo.bases.set(branch, sha);
+  }
   return sha === '' ? null : sha;
 }
 

@@ -103,6 +103,7 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
         scheme: params.job.workspaceScheme,
         item: params.item,
         overrideCheckout: params.job.overrideCheckout,
+        repoState: params.repoState ?? null,
       },
       path.join(workspaceRoot, 'src'),
     );

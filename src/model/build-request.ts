@@ -273,6 +273,8 @@ export const buildRequestParamsSchema = z
     item: buildItemRefSchema,
     /** Speculative state: item ahead first, the item under test last. */
     mergerItems: z.array(mergerItemSchema),
+    /** The branch heads the engine's speculative merge used, per `<connection>/<project>` (absent: the current tips). */
+    repoState: z.record(z.string(), z.record(z.string(), z.string())).optional(),
     /** Extra projects to check out (required-projects); projects of merger items and steps are added automatically. */
     projects: z.array(projectCheckoutSchema),
     /** Result data of parent jobs, merged in job-graph order; exported as variables. */

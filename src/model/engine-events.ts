@@ -245,13 +245,46 @@ export const nodesProvisionedEventSchema = z.object({
   nodes: z.array(nodeInfo),
 });
 
+/** A report made by engine work (docs/gating.md#engine-work): `error` when the reporter failed. */
+export const reportCompletedEventSchema = z.object({
+  type: z.literal('report-completed'),
+  work: z.number().int(),
+  buildsetUuid: z.string(),
+  error: nullableString,
+});
+
+/**
+ * A merge made by engine work (docs/gating.md#engine-work): the speculative merge of a buildset
+ * (`files` changed, `repoState` the commits prepared) or the merge of an item's changes into
+ * their branches (`error`: the first refusal).
+ */
+export const mergeCompletedEventSchema = z.object({
+  type: z.literal('merge-completed'),
+  work: z.number().int(),
+  mode: z.enum(['speculative', 'branch']),
+  pipeline: z.string(),
+  buildsetUuid: z.string(),
+  merged: z.boolean(),
+  error: nullableString,
+  files: z.array(z.string()).nullable(),
+  repoState: record.nullable(),
+  /** branch: the changes merged (with the commit each produced). */
+  changes: z.array(z.object({ project: z.string(), change: z.number().int(), newrev: nullableString })).optional(),
+});
+
 export const resultEventSchema = z.discriminatedUnion('type', [
   buildStartedEventSchema,
   buildCompletedEventSchema,
   buildPausedEventSchema,
   nodesProvisionedEventSchema,
+  reportCompletedEventSchema,
+  mergeCompletedEventSchema,
 ]);
 export type ResultEvent = z.infer<typeof resultEventSchema>;
+export type MergeCompletedEvent = z.infer<typeof mergeCompletedEventSchema>;
+export type ReportCompletedEvent = z.infer<typeof reportCompletedEventSchema>;
+/** The result events of builds and node requests (not of engine work). */
+export type BuildResultEvent = Exclude<ResultEvent, MergeCompletedEvent | ReportCompletedEvent>;
 export type BuildCompletedEvent = z.infer<typeof buildCompletedEventSchema>;
 export type BuildPausedEvent = z.infer<typeof buildPausedEventSchema>;
 

@@ -132,6 +132,15 @@ export interface JobState {
   quarantined?: boolean;
 }
 
+export interface BranchMergeState {
+  /** The pipeline was disabled when the item reported (its `disabled` reporters report). */
+  disabled: boolean;
+  /** The success report went out with the merge (before it). */
+  reported: boolean;
+  done: boolean;
+  error: string | null;
+}
+
 export interface BuildsetState {
   uuid: string;
   historyId: number | null;
@@ -140,6 +149,15 @@ export interface BuildsetState {
   configured: boolean;
   mergeItems: MergeItem[];
   mergeState: 'new' | 'complete';
+  /** Its speculative merge is stored as engine work and not answered yet (docs/gating.md#engine-work). */
+  mergeRequested?: boolean;
+  /** The commits the speculative merge prepared, as the merger gave them (absent before it answered). */
+  repoState?: Record<string, unknown> | null;
+  /**
+   * The merge of the successful item into its branches, stored as engine work: whether the success
+   * report went with it, the reporters' phase, and once `done` the first refusal (null: merged).
+   */
+  branchMerge?: BranchMergeState | null;
   files: string[] | null;
   unableToMerge: boolean;
   mergeError: string | null;

@@ -111,11 +111,11 @@ export function routingReporter(runtimes: DriverRuntimes): ChangeReporter | unde
     return undefined;
   }
   return {
-    report: async (report, trx) => {
+    report: async (report) => {
       for (const [driver, runtime] of reporting) {
         const reporters = report.reporters.filter((reporter) => reporter.driver === driver);
         if (reporters.length > 0) {
-          await runtime.reporter?.report({ ...report, reporters }, trx);
+          await runtime.reporter?.report({ ...report, reporters });
         }
       }
     },

@@ -22,6 +22,7 @@ import * as durationSamples from './migrations/0024-duration-samples';
 import * as analytics from './migrations/0025-analytics';
 import * as flakyGating from './migrations/0026-flaky-gating';
 import * as successDurationsIndex from './migrations/0027-success-durations-index';
+import * as engineWork from './migrations/0028-engine-work';
 
 interface Migration {
   name: string;
@@ -49,6 +50,7 @@ const MIGRATIONS: Migration[] = [
   analytics,
   flakyGating,
   successDurationsIndex,
+  engineWork,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

@@ -118,11 +118,17 @@ describe('gate resets with real git: good changes behind a failing one are merge
     for (const number of [1, 2, 3, 4]) {
       await enqueue(number);
     }
-    // All four items are in the gate, each prepared on top of the ones ahead, before any unit ends.
+    // All four items are in the gate, each prepared on top of the ones ahead and running its unit
+    // job, before any unit ends (speculative merges are engine work: docs/gating.md#engine-work).
     for (const number of [1, 2, 3, 4]) {
-      await qs.waitForDelta(
+      const enqueued = await qs.waitForDelta(
         from,
         (delta) => delta.type === 'item-enqueued' && delta.pipeline === 'gate' && delta.changeIds[0] === `${number},1`,
+      );
+      await qs.waitForDelta(
+        from,
+        (delta) =>
+          delta.type === 'job-started' && enqueued.type === 'item-enqueued' && delta.itemUuid === enqueued.itemUuid,
       );
     }
     writeFileSync(release, '');

@@ -4,7 +4,6 @@
  * Merging is not done here: `merge: true` makes the engine merge on success through the merger
  * port (`mergePullRequest` below).
  */
-import type { Knex } from 'knex';
 import type { ItemReport } from '../../engine/ports/reporter';
 import type { ChangeInfo } from '../../model/changes';
 import type { GitHubCheckRunRepository } from '../../store/repositories/github-check-runs';
@@ -55,15 +54,14 @@ export class GitHubReporter {
     return withRetries(() => connection.client.request<T>(method, path, repository, body), this.retry);
   }
 
-  /** `trx`: the scheduler pass's transaction when reporting inside it (check run ids are read and stored through it). */
-  async report(report: ItemReport, trx?: Knex.Transaction): Promise<void> {
+  async report(report: ItemReport): Promise<void> {
     const change = report.change;
     for (const reporter of report.reporters) {
       const connection = this.connections.get(reporter.connection);
       if (!connection || change.kind !== 'change' || change.number === null || change.patchset === null) {
         continue;
       }
-      await this.apply(connection, repositoryOf(change, connection), report, reporter.options, trx);
+      await this.apply(connection, repositoryOf(change, connection), report, reporter.options);
     }
   }
 
@@ -72,7 +70,6 @@ export class GitHubReporter {
     repository: string,
     report: ItemReport,
     options: Record<string, unknown>,
-    trx: Knex.Transaction | undefined,
   ): Promise<void> {
     const number = report.change.number ?? 0;
     const sha = report.change.patchset ?? '';
@@ -92,7 +89,7 @@ export class GitHubReporter {
       // GitHub refuses check runs to personal tokens; the other reports of the phase still go out.
       this.warn(`connection ${connection.name}: check runs need a GitHub App; ${context} not reported as a check run`);
     } else if (typeof options.check === 'string') {
-      await this.reportCheck(connection, repository, report, options.check, url, trx);
+      await this.reportCheck(connection, repository, report, options.check, url);
     }
     const comment = options.comment === undefined ? report.message !== '' : options.comment === true;
     if (comment && report.message !== '') {
@@ -133,7 +130,6 @@ export class GitHubReporter {
     report: ItemReport,
     state: string,
     url: string,
-    trx: Knex.Transaction | undefined,
   ): Promise<void> {
     const sha = report.change.patchset ?? '';
     const name = `${report.tenant}/${report.pipeline}`;
@@ -148,7 +144,7 @@ export class GitHubReporter {
       ...(done ? { conclusion: state, completed_at: this.now().toISOString() } : {}),
       output: { title: `${report.pipeline}: ${report.result ?? 'in progress'}`, summary: checkSummary(report) || name },
     };
-    const existing = await this.checkRuns.find(key, trx);
+    const existing = await this.checkRuns.find(key);
     if (existing !== null) {
       await this.send(connection, 'PATCH', `/repos/${repository}/check-runs/${existing}`, repository, body);
       return;
@@ -160,7 +156,7 @@ export class GitHubReporter {
       repository,
       body,
     );
-    await this.checkRuns.save(key, created.id, this.now(), trx);
+    await this.checkRuns.save(key, created.id, this.now());
   }
 }
 

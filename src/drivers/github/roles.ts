@@ -62,8 +62,8 @@ export function githubReporter(
     (message) => log.warn(message),
   );
   return {
-    report: (report, trx) =>
-      reporter.report(report, trx).catch((err: unknown) => {
+    report: (report) =>
+      reporter.report(report).catch((err: unknown) => {
         log.warn({ err, pipeline: report.pipeline, change: report.change.url }, 'GitHub report failed');
       }),
   };

@@ -98,6 +98,7 @@ export function buildParams(tenant: string, pipeline: EnginePipeline, item: Item
     precedence: precedenceOf(pipeline),
     changes: item.changes,
     mergeItems: item.buildset.mergeItems,
+    repoState: item.buildset.repoState ?? null,
     parentData,
     artifacts,
     nodes: job.nodes,

@@ -3,7 +3,7 @@
  * paused (and resumed once their dependents are done) and completed, with retries, autohold and
  * what a result means for the job's dependents.
  */
-import type { BuildCompletedEvent, BuildPausedEvent, ResultEvent } from '../../model/engine-events';
+import type { BuildCompletedEvent, BuildPausedEvent, BuildResultEvent } from '../../model/engine-events';
 import type { BuildState, ItemState, JobState, QueueState } from '../../model/pipeline-state';
 import type { BuildResult } from '../../model/results';
 import { jobFailed } from '../item-predicates';
@@ -43,7 +43,7 @@ export async function applyResult(
   ctx: PassContext,
   pipeline: EnginePipeline,
   location: JobLocation,
-  event: ResultEvent,
+  event: BuildResultEvent,
 ): Promise<void> {
   const { item, job } = location;
   ctx.touch(item);

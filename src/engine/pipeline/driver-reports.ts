@@ -1,7 +1,7 @@
 /**
  * Handing an item's report in one phase to the code-review drivers' reporters through the
- * `ChangeReporter` port (docs/github.md#reporters): after the pass commits, or at once for the
- * report that must precede a merge.
+ * `ChangeReporter` port (docs/github.md#reporters), as engine work done after the pass commits;
+ * the report that must precede a merge goes with the merge's work (reporting.ts).
  */
 import type { ItemState } from '../../model/pipeline-state';
 import type { PassContext } from '../pass-context';
@@ -9,7 +9,8 @@ import type { ReporterPhase } from '../ports/layout';
 import type { ItemReport } from '../ports/reporter';
 import type { ManagedPipeline } from './types';
 
-function driverReport(
+/** The report of an item in one phase, or null when nothing reports it. */
+export function driverReport(
   pipeline: ManagedPipeline,
   ctx: PassContext,
   item: ItemState,
@@ -55,7 +56,10 @@ function driverReport(
   };
 }
 
-/** Report after the pass commits (the pass holds a database connection). */
+/**
+ * Report after the pass commits: stored as engine work with the pass's state, made by the
+ * tenant's work runner with no transaction open (docs/gating.md#engine-work).
+ */
 export function reportToDrivers(
   pipeline: ManagedPipeline,
   ctx: PassContext,
@@ -65,29 +69,7 @@ export function reportToDrivers(
   result: string | null,
 ): void {
   const report = driverReport(pipeline, ctx, item, phase, message, result);
-  const reporter = ctx.gateways.reporter;
-  if (report && reporter) {
-    ctx.after(() => reporter.report(report));
+  if (report) {
+    ctx.requestWork({ kind: 'report', payload: { buildsetUuid: item.buildset.uuid, report } });
   }
-}
-
-/**
- * Report now, inside the pass: the success report goes out before the merge, since the code
- * review system's branch protection may require the pipeline's status (docs/github.md#reporters).
- * Resolves with whether anything was reported.
- */
-export async function reportToDriversNow(
-  pipeline: ManagedPipeline,
-  ctx: PassContext,
-  item: ItemState,
-  phase: ReporterPhase,
-  message: string,
-  result: string | null,
-): Promise<boolean> {
-  const report = driverReport(pipeline, ctx, item, phase, message, result);
-  if (!report || !ctx.gateways.reporter) {
-    return false;
-  }
-  await ctx.gateways.reporter.report(report, ctx.trx);
-  return true;
 }

@@ -35,18 +35,19 @@ export async function prepareItem(
   }
   if (buildset.mergeState === 'new') {
     const change = item.changes[0];
-    if (change.kind === 'change' && !ctx.mayStartMerge()) {
-      // The pass's budget is spent: the next pass merges (docs/operations.md#takeovers-under-repeated-kills).
-      return { ready: false, changed };
-    }
     if (change.kind === 'change') {
-      const outcome = await ctx.gateways.merger.prepare(buildset.mergeItems);
-      if (outcome.merged) {
-        buildset.files = outcome.files;
-      } else {
-        buildset.unableToMerge = true;
-        buildset.mergeError = outcome.error;
+      // Merged by the work runner after the commit; its outcome comes back as `merge-completed`
+      // (docs/gating.md#engine-work).
+      if (!buildset.mergeRequested) {
+        buildset.mergeRequested = true;
+        ctx.requestWork({
+          kind: 'speculative-merge',
+          payload: { pipeline: pipeline.name, buildsetUuid: buildset.uuid, items: buildset.mergeItems },
+        });
+        ctx.touch(item);
+        changed = true;
       }
+      return { ready: false, changed };
     }
     buildset.mergeState = 'complete';
     changed = true;

@@ -114,9 +114,9 @@ async function processOneItem(
     item.failingReasons = reasons;
     ctx.touch(item);
   }
-  if (ahead === null && item.live && allJobsComplete(item) && mayReport(pipeline, ctx, item)) {
-    await reportAndDequeue(pipeline, ctx, queue, item);
-    return { changed: true, nnfi };
+  if (ahead === null && item.live && allJobsComplete(item)) {
+    const reported = await reportAndDequeue(pipeline, ctx, queue, item);
+    return { changed: changed || reported, nnfi: reported ? nnfi : item };
   }
   if (item.failingReasons.length === 0 && item.live) {
     return { changed, nnfi: item };
@@ -182,7 +182,8 @@ async function advanceItem(
 }
 
 /**
- * A complete item at the head reports and leaves. Unless it merged, the items behind start
+ * A complete item at the head reports and leaves; false while its merge (engine work,
+ * docs/gating.md#engine-work) has not come back. Unless it merged, the items behind start
  * over: they were tested assuming it would merge (docs/gating.md#resets; a failing item can
  * report in the same pass its failure is seen, before the walk reaches the items behind it).
  */
@@ -191,22 +192,26 @@ async function reportAndDequeue(
   ctx: PassContext,
   queue: QueueState,
   item: ItemState,
-): Promise<void> {
-  if (didAllJobsSucceed(item.buildset)) {
+): Promise<boolean> {
+  if (didAllJobsSucceed(item.buildset) && !item.buildset.branchMerge) {
     // The last look before merging: the change may have moved on since it was enqueued.
     const refusal = await pipeline.strategy.refusalBeforeMerge(pipeline, ctx, item);
     if (refusal !== null) {
       await dequeueMissingRequirements(pipeline, ctx, queue, item, refusal);
-      return;
+      return true;
     }
   }
   const behind = allItemsBehind(queue, item);
   const outcome = await reportItem(pipeline, ctx, queue, item);
+  if (outcome === null) {
+    return false;
+  }
   dequeueItem(pipeline, ctx, queue, item, { kind: 'reported', result: outcome.result });
   if (outcome.result !== 'SUCCESS' || outcome.mergeFailed) {
     const kind = outcome.result === 'SUCCESS' ? 'merge-failed' : 'item-ahead-failed';
     await resetItems(ctx, behind, { kind, by: item.uuid });
   }
+  return true;
 }
 
 /** Report an item that no longer meets the requirements as failed and take it out; items behind were tested with it. */
@@ -222,16 +227,6 @@ async function dequeueMissingRequirements(
   await reportItem(pipeline, ctx, queue, item);
   dequeueItem(pipeline, ctx, queue, item, { kind: 'requirements-not-met', message: reason });
   await resetItems(ctx, behind, { kind: 'requirements-not-met', by: item.uuid });
-}
-
-/**
- * A report that merges into the branch counts as a merge of the pass's budget: past it, the item
- * reports in the next pass (docs/operations.md#takeovers-under-repeated-kills).
- */
-function mayReport(pipeline: ManagedPipeline, ctx: PassContext, item: ItemState): boolean {
-  const reporters = pipeline.config.reporters;
-  const submits = pipeline.state.disabled ? reporters.disabled.submit : reporters.success.submit;
-  return !submits || !didAllJobsSucceed(item.buildset) || ctx.mayStartMerge();
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

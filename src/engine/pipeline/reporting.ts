@@ -10,8 +10,8 @@ import { historyRefOf } from '../jobs/build-records';
 import type { PassContext } from '../pass-context';
 import { describeTrigger, formatNonEnqueuedReport, formatReport, type ReportAction } from '../report-text';
 import { ensureHistoryBuildset } from './buildsets';
-import { reportToDrivers, reportToDriversNow } from './driver-reports';
-import { mergeChanges } from './merging';
+import { driverReport, reportToDrivers } from './driver-reports';
+import { mergeItemOf } from './merging';
 import type { AddChangeOptions, ManagedPipeline } from './types';
 
 /** What reporting an item decided: its result, and whether its merge failed (items behind were tested on it). */
@@ -63,40 +63,45 @@ async function countOutcome(pipeline: ManagedPipeline, ctx: PassContext, action:
   }
 }
 
-/** Decide the action, record the result, merge on success and adjust the window (docs/gating.md#reporting). */
+/**
+ * Decide the action, record the result, merge on success and adjust the window (docs/gating.md#reporting).
+ * A successful item whose pipeline submits is merged first, as engine work done after the pass
+ * (docs/gating.md#engine-work): resolves with null until its `merge-completed` came back.
+ */
 export async function reportItem(
   pipeline: ManagedPipeline,
   ctx: PassContext,
   queue: QueueState,
   item: ItemState,
-): Promise<ReportOutcome> {
+): Promise<ReportOutcome | null> {
   const { config } = pipeline;
   const buildset = item.buildset;
   const decided = decide(pipeline, item);
   const action = decided.action;
   let result = decided.result;
+  const merge = buildset.branchMerge ?? null;
   // A disabled pipeline reports through its `disabled` reporters instead (docs/gating.md#reporting).
-  const wasDisabled = pipeline.state.disabled;
-  await countOutcome(pipeline, ctx, action);
-  let message = formatReport(config, item, action);
-  let mergeFailed = false;
+  const wasDisabled = merge?.disabled ?? pipeline.state.disabled;
   const submit = wasDisabled ? config.reporters.disabled.submit : config.reporters.success.submit;
+  let message = formatReport(config, item, action);
+  if (action === 'success' && submit && (merge === null || !merge.done)) {
+    if (merge === null) {
+      requestBranchMerge(pipeline, ctx, item, wasDisabled, message, result);
+    }
+    return null;
+  }
+  await countOutcome(pipeline, ctx, action);
+  let mergeFailed = false;
   const uploadUuid = item.imageUploadUuid;
   if (action === 'success' && !wasDisabled && config.reporters.success.imageValidated && uploadUuid) {
     // After the pass commits, like every gateway call (the pass holds a database connection).
     ctx.after(() => ctx.gateways.nodes.markUploadValidated?.(ctx.tenant, uploadUuid) ?? Promise.resolve());
   }
-  let reportedBeforeMerge = false;
-  if (action === 'success' && submit) {
-    // The success status goes out first: branch protection may require it (docs/github.md#reporters).
-    const phase = wasDisabled ? 'disabled' : 'success';
-    reportedBeforeMerge = await reportToDriversNow(pipeline, ctx, item, phase, message, result);
-    const refusal = await mergeChanges(pipeline.layout, ctx, item);
-    if (refusal !== null) {
-      result = 'MERGE_FAILURE';
-      message = `This change was not merged by the code review system: ${refusal}`;
-      mergeFailed = true;
-    }
+  const reportedBeforeMerge = merge?.reported ?? false;
+  if (merge?.done && merge.error !== null) {
+    result = 'MERGE_FAILURE';
+    message = `This change was not merged by the code review system: ${merge.error}`;
+    mergeFailed = true;
   }
   setWindow(
     pipeline,
@@ -133,6 +138,31 @@ function setWindow(pipeline: ManagedPipeline, ctx: PassContext, queue: QueueStat
     queue.window = window;
     ctx.publish({ type: 'window-changed', pipeline: pipeline.name, queue: queue.name, window });
   }
+}
+
+/**
+ * Store the merge of a successful item as engine work: the success status goes out first, with
+ * it, since branch protection may require it (docs/github.md#reporters); then each change is
+ * merged into its branch.
+ */
+function requestBranchMerge(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  item: ItemState,
+  disabled: boolean,
+  message: string,
+  result: string,
+): void {
+  const report = driverReport(pipeline, ctx, item, disabled ? 'disabled' : 'success', message, result);
+  const items = item.changes
+    .filter((change) => change.kind === 'change')
+    .map((change) => mergeItemOf(pipeline.layout, change, item.buildset.uuid));
+  item.buildset.branchMerge = { disabled, reported: report !== null, done: false, error: null };
+  ctx.requestWork({
+    kind: 'branch-merge',
+    payload: { pipeline: pipeline.name, buildsetUuid: item.buildset.uuid, report, items },
+  });
+  ctx.touch(item);
 }
 
 /**

@@ -16,6 +16,8 @@ export interface BuildParams {
   changes: ChangeInfo[];
   /** The speculative merge: items ahead then the item itself. */
   mergeItems: MergeItem[];
+  /** The repository state the speculative merge prepared (pinned: the executor merges onto it). */
+  repoState?: Record<string, unknown> | null;
   /** Result data of the transitive dependencies (`zuul` keys removed). */
   parentData: Record<string, unknown>;
   artifacts: ArtifactInfo[];

@@ -1,10 +1,9 @@
 /**
  * The reporter port: what the engine tells code-review systems about an item (commit status,
- * check run, comment, labels, review) in each reporter phase (docs/github.md#reporters). Called
- * after the pass commits (or inside it, before a merge); the driver retries transient failures,
- * the engine never does.
+ * check run, comment, labels, review) in each reporter phase (docs/github.md#reporters). Called by
+ * the tenant's work runner with no transaction open (docs/gating.md#engine-work); the driver
+ * retries transient failures, the engine does not.
  */
-import type { Knex } from 'knex';
 import type { ChangeInfo } from '../../model/changes';
 import type { ReporterPhase } from './layout';
 
@@ -45,9 +44,5 @@ export interface ItemReport {
 }
 
 export interface ChangeReporter {
-  /**
-   * `trx`: the pass's transaction when the report is made inside the pass (before a merge); the
-   * reporter's own database reads and writes then go through it (PGlite has one connection).
-   */
-  report(report: ItemReport, trx?: Knex.Transaction): Promise<void>;
+  report(report: ItemReport): Promise<void>;
 }

@@ -1,6 +1,6 @@
 /** Resolving what an event names: the project (short or canonical name) and the change or ref. */
 import type { ChangeInfo } from '../../model/changes';
-import type { PassContext } from '../pass-context';
+import type { ChangeSource } from '../ports/change-source';
 import type { EngineLayout } from '../ports/layout';
 
 /** The canonical name of a project named by its short or canonical name, or null when unknown. */
@@ -27,13 +27,17 @@ export interface ChangeSpec {
 }
 
 /** The change or ref update an event names, from the change source; null when it names none it knows. */
-export async function resolveChange(ctx: PassContext, project: string, spec: ChangeSpec): Promise<ChangeInfo | null> {
+export async function resolveChange(
+  changes: ChangeSource,
+  project: string,
+  spec: ChangeSpec,
+): Promise<ChangeInfo | null> {
   if (spec.change !== undefined && spec.change !== null) {
-    return ctx.gateways.changes.getChange(project, spec.change, spec.patchset ?? undefined);
+    return changes.getChange(project, spec.change, spec.patchset ?? undefined);
   }
   const ref = spec.ref ?? (spec.branch ? `refs/heads/${spec.branch}` : null);
   if (ref === null) {
     return null;
   }
-  return ctx.gateways.changes.getRef(project, ref, spec.oldrev ?? null, spec.newrev ?? null);
+  return changes.getRef(project, ref, spec.oldrev ?? null, spec.newrev ?? null);
 }

@@ -53,7 +53,7 @@ async function enqueue(ctx: PassContext, manager: PipelineManager, event: Enqueu
   // tested at the ref's current commit, and the item records that commit
   // (docs/rest.md#enqueue-dequeue-and-promote).
   const tip = event.ref !== undefined && (event.newrev === undefined || event.newrev === ZERO_REVISION);
-  const change = await resolveChange(ctx, project, tip ? { ...event, newrev: null } : event);
+  const change = await resolveChange(ctx.gateways.changes, project, tip ? { ...event, newrev: null } : event);
   if (!change) {
     return 'error: unknown change';
   }

@@ -2,7 +2,9 @@
  * One scheduler pass (docs/gating.md#event-processing), in one transaction: reconcile a new layout, fire
  * timers, handle a batch of events (management, then results, which stop builds, then
  * triggers), run the queues until stable, mark the events processed and save what changed.
- * Executor and launcher calls and bus deltas happen after the commit.
+ * Executor and launcher calls and bus deltas happen after the commit; reports and merges are stored
+ * as durable work (docs/gating.md#engine-work) that the tenant's work runner does after it, with
+ * no transaction open.
  */
 import type { Knex } from 'knex';
 import type { EngineEventCategory } from '../../model/engine-events';
@@ -11,6 +13,10 @@ import type { ChangeInfo } from '../../model/changes';
 import type { Database } from '../../store/database';
 import { EngineEventRepository, type EngineEventRecord } from '../../store/repositories/engine-events';
 import { EngineStateRepository } from '../../store/repositories/engine-state';
+import { EngineWorkRepository } from '../../store/repositories/engine-work';
+import { handleWorkOutcome, isWorkOutcome, WORK_OUTCOME_TYPES } from '../work/outcomes';
+import { PassLookups } from '../work/lookups';
+import { WorkRunner } from '../work/work-runner';
 import type { EngineEventBus } from '../event-bus';
 import { PassContext, type EngineGateways } from '../pass-context';
 import type { PipelineManager } from '../pipeline/manager';
@@ -40,7 +46,7 @@ export interface PassOptions {
   /** Events handled per pass. */
   batchSize?: number;
   /**
-   * How long (ms, on `clock`) a pass takes new events and starts speculative merges before it
+   * How long (ms, on `clock`) a pass takes new events before it
    * commits what it did and leaves the rest to the next pass (docs/operations.md#takeovers-under-repeated-kills).
    */
   budgetMs?: number;
@@ -63,6 +69,8 @@ export interface PassOptions {
   webRoot?: () => string | null;
   /** The web link of a change whose stored state has none, for status deltas (as in `Engine.status`). */
   changeUrl?: (change: ChangeInfo) => string | null;
+  /** Engine work completed (its outcome event waits for a pass). */
+  onWorkCompleted?: () => void;
   /** Told when a pass that produced deltas committed, with its last sequence (instrumentation). */
   onCommitted?: (sequence: number) => void;
 }
@@ -71,7 +79,7 @@ export interface PassOptions {
 const ENGINE_EVENT_CATEGORY_ORDER: readonly EngineEventCategory[] = ['management', 'result', 'trigger'];
 
 /**
- * How long a pass takes new events and starts speculative merges by default: short enough that
+ * How long a pass takes new events by default: short enough that
  * a leader killed every few seconds still commits work (docs/operations.md#takeovers-under-repeated-kills).
  */
 export const DEFAULT_PASS_BUDGET_MS = 2000;
@@ -85,6 +93,11 @@ export class PassRunner {
   /** Handler failures per event id, across passes. */
   private readonly failures = new Map<number, number>();
   readonly sideEffects: SideEffects;
+  /** Does the work passes store (docs/gating.md#engine-work), after their commit. */
+  readonly work: WorkRunner;
+  private readonly workRepo: EngineWorkRepository;
+  /** Change look-ups answered before each pass (docs/gating.md#engine-work). */
+  readonly lookups: PassLookups;
 
   constructor(
     private readonly options: PassOptions,
@@ -98,6 +111,20 @@ export class PassRunner {
     );
     this.events = new EngineEventRepository(options.database.knex);
     this.stateRepo = new EngineStateRepository(options.database.knex);
+    this.workRepo = new EngineWorkRepository(options.database.knex);
+    this.lookups = new PassLookups(options.gateways.changes);
+    const fence = options.fence;
+    this.work = new WorkRunner({
+      knex: options.database.knex,
+      tenant: options.tenant,
+      gateways: options.gateways,
+      clock: options.clock,
+      epoch: () => options.leaseEpoch?.() ?? null,
+      leading: () => options.leading?.() !== false && options.stopping?.() !== true,
+      prove: fence ? () => options.database.knex.transaction((trx) => fence(trx, true)) : undefined,
+      onCompleted: () => options.onWorkCompleted?.(),
+      logger: options.logger,
+    });
   }
 
   /** Run one pass; true when it did anything (another pass may have work). */
@@ -108,6 +135,29 @@ export class PassRunner {
     if (!layout || !record) {
       return false;
     }
+    try {
+      // The changes the pending events name are read before the transaction opens; the pass takes
+      // only the events there were then (later ones wait for the next pass, which their wake-up
+      // asks for). Which queues are paused is read again inside the pass.
+      const upTo = await this.events.newestPendingId(tenant);
+      const pending = await this.events.pending(
+        tenant,
+        this.options.batchSize ?? 100,
+        pendingCategories(record.eventQueues).filter((category) => category !== 'result'),
+      );
+      await this.lookups.prefetch(layout, pending);
+      return await this.runPass(layout, record, upTo);
+    } finally {
+      this.lookups.clear();
+    }
+  }
+
+  private async runPass(
+    layout: EngineLayout,
+    record: NonNullable<TenantState['record']>,
+    upTo: number,
+  ): Promise<boolean> {
+    const { tenant } = this.options;
     const now = this.options.clock.now();
     await this.state.statusBaseline(layout);
     let handled: EngineEventRecord[] = [];
@@ -119,7 +169,7 @@ export class PassRunner {
       const fence = this.options.fence;
       await fence?.(trx);
       epoch = this.options.leaseEpoch?.() ?? null;
-      const gateways = fence ? fencedGateways(this.options.gateways, () => fence(trx, true)) : this.options.gateways;
+      const gateways = { ...this.options.gateways, changes: this.lookups.changes };
       const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid);
       const deadline = now.getTime() + (this.options.budgetMs ?? DEFAULT_PASS_BUDGET_MS);
       ctx.budgetSpent = () => this.options.clock.now().getTime() >= deadline;
@@ -134,6 +184,9 @@ export class PassRunner {
         this.options.batchSize ?? 100,
         pendingCategories(record.eventQueues),
         trx,
+        // Engine work outcomes are taken while results are paused: a merge is not a build result.
+        WORK_OUTCOME_TYPES,
+        upTo,
       );
       const outcomes = await this.handleEvents(ctx, managers, pending, record.eventQueues);
       let changed = false;
@@ -157,6 +210,7 @@ export class PassRunner {
           events: management.map((event) => ({ eventId: event.id, outcome: outcomes.get(event.id) ?? 'ok' })),
         });
       }
+      await this.workRepo.create(tenant, ctx.work, now, trx);
       await this.state.save(trx, ctx, managers, layout);
       // Proven again at the commit: the lease is renewed from now, so a long pass leaves its
       // side effects a whole lease to run in (docs/operations.md#leadership-model).
@@ -173,6 +227,9 @@ export class PassRunner {
     }
     for (const event of handled) {
       this.failures.delete(event.id);
+    }
+    if (ctx.work.length > 0) {
+      this.work.kick();
     }
     await this.afterCommit(ctx, epoch);
     return didWork;
@@ -199,6 +256,9 @@ export class PassRunner {
         case 'management':
           return handleManagement(ctx, managers, event.event);
         case 'result':
+          if (isWorkOutcome(event.event)) {
+            return handleWorkOutcome(ctx, managers, event.event);
+          }
           locations ??= locateJobs(managers);
           return handleResult(ctx, managers, locations, event.event);
         case 'trigger':
@@ -267,19 +327,4 @@ function pendingCategories(queues: TenantEventQueueState): EngineEventCategory[]
 /** The outcome of an event whose payload does not validate: recorded, never retried. */
 function invalidOutcome(event: { error: string }): Promise<string> {
   return Promise.resolve(`error: ${event.error}`);
-}
-
-/** The gateways of one pass: a change is merged into its branch only after the lead was proven again. */
-function fencedGateways(gateways: EngineGateways, prove: () => Promise<void>): EngineGateways {
-  const { merger } = gateways;
-  return {
-    ...gateways,
-    merger: {
-      prepare: (items) => merger.prepare(items),
-      mergeToBranch: async (item) => {
-        await prove();
-        return merger.mergeToBranch(item);
-      },
-    },
-  };
 }

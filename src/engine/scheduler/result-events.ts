@@ -1,5 +1,5 @@
 /** Result events (builds started, paused, completed; nodes provisioned) applied to the job they are about. */
-import type { ResultEvent } from '../../model/engine-events';
+import type { BuildResultEvent, ResultEvent } from '../../model/engine-events';
 import { applyResult, type JobLocation } from '../jobs/results';
 import type { PassContext } from '../pass-context';
 import type { PipelineManager } from '../pipeline/manager';
@@ -28,7 +28,7 @@ export async function handleResult(
   ctx: PassContext,
   managers: ReadonlyMap<string, PipelineManager>,
   locations: ReadonlyMap<string, JobLocation>,
-  result: ResultEvent,
+  result: BuildResultEvent,
 ): Promise<string> {
   const key = result.type === 'nodes-provisioned' ? `nodes:${result.requestId}` : `build:${result.buildUuid}`;
   const location = locations.get(key);

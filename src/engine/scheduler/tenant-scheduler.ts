@@ -62,6 +62,7 @@ export class TenantScheduler {
         leading: () => this.leadership.isHeld(),
         stopping: () => this.stopped,
         leaseEpoch: () => this.leadership.epoch,
+        onWorkCompleted: () => this.wake(),
       },
       this.state,
     );
@@ -92,6 +93,7 @@ export class TenantScheduler {
     if (this.loopPromise) {
       await this.loopPromise;
     }
+    await this.passes.work.stop();
     this.leading = false;
     try {
       await this.leadership.release();
@@ -116,6 +118,11 @@ export class TenantScheduler {
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
     });
+  }
+
+  /** True when no engine work runs (docs/gating.md#engine-work); else waits for the round under way and resolves false. */
+  workSettled(): Promise<boolean> {
+    return this.passes.work.settled();
   }
 
   isLeading(): boolean {
@@ -145,6 +152,8 @@ export class TenantScheduler {
     this.leadEpoch = this.leadership.epoch;
     this.idle = false;
     this.announce(true, 'took the lease', this.leadEpoch);
+    // Work a former leader stored or left running (docs/gating.md#engine-work).
+    this.passes.work.kick();
     return true;
   }
 

@@ -34,7 +34,7 @@ export async function handleTrigger(
     }
     return describeEntry(outcome);
   }
-  const change = await resolveChange(ctx, project, event);
+  const change = await resolveChange(ctx.gateways.changes, project, event);
   if (!change) {
     return 'dropped: unknown change';
   }

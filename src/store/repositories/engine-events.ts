@@ -83,23 +83,35 @@ export class EngineEventRepository {
     return Number(row.id);
   }
 
-  /** Unprocessed events of a tenant in the given categories, oldest first. */
+  /** Unprocessed events of a tenant in the given categories (or of the given types), oldest first. */
   async pending(
     tenant: string,
     limit: number,
     categories: readonly EngineEventCategory[] = ENGINE_EVENT_CATEGORIES,
     trx: Knex = this.knex,
+    types: readonly string[] = [],
+    /** Only events up to this id (those seen before a pass). */
+    upTo: number = Number.MAX_SAFE_INTEGER,
   ): Promise<EngineEventRecord[]> {
-    if (categories.length === 0) {
+    if (categories.length === 0 && types.length === 0) {
       return [];
     }
     const rows: EngineEventRow[] = await trx('engine_events')
       .where({ tenant })
-      .whereIn('category', categories)
+      .andWhere((query) => query.whereIn('category', categories).orWhereIn('event_type', types))
+      .andWhere('id', '<=', upTo)
       .whereNull('processed')
       .orderBy('id')
       .limit(limit);
     return rows.map(toRecord);
+  }
+
+  /** The id of the tenant's newest unprocessed event (0: none). */
+  async newestPendingId(tenant: string, trx: Knex = this.knex): Promise<number> {
+    const [row] = (await trx('engine_events').where({ tenant }).whereNull('processed').max({ id: 'id' })) as Array<{
+      id: number | string | null;
+    }>;
+    return Number(row?.id ?? 0);
   }
 
   /** Mark events handled (or discarded) with a short outcome text. */

@@ -237,6 +237,12 @@ const storedBuildsetSchema = modelSchema<StoredBuildset>()(
     configured: z.boolean(),
     mergeItems: z.array(mergeItemSchema),
     mergeState: z.enum(['new', 'complete']),
+    mergeRequested: z.boolean().optional(),
+    repoState: z.record(z.string(), z.unknown()).nullable().optional(),
+    branchMerge: z
+      .object({ disabled: z.boolean(), reported: z.boolean(), done: z.boolean(), error: nullableText })
+      .nullable()
+      .optional(),
     files: z.array(text).nullable(),
     unableToMerge: z.boolean(),
     mergeError: nullableText,

@@ -12,7 +12,7 @@ export interface CheckRunKey {
 export class GitHubCheckRunRepository {
   constructor(private readonly knex: Knex) {}
 
-  /** The check run id, or null when none was created; `trx` when called inside a scheduler pass. */
+  /** The check run id, or null when none was created. */
   async find(key: CheckRunKey, trx?: Knex.Transaction): Promise<number | null> {
     const row = await (trx ?? this.knex)('github_check_runs')
       .where({ connection: key.connection, repository: key.repository, head_sha: key.headSha, name: key.name })

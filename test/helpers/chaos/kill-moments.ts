@@ -15,6 +15,7 @@ export const MOMENT_KINDS = [
   'trigger-pending',
   'pass-committed',
   'merge-pushed',
+  'merge-work',
   'starting',
 ] as const;
 
@@ -122,6 +123,18 @@ export async function waitForMoment(
           return { kind, owner: await leaderPid(sources) };
         }
         break;
+      case 'merge-work':
+        // The leader's work runner reports and merges (docs/gating.md#engine-work); killed now, the next leader takes it over.
+        if (
+          await sources
+            .knex('engine_work')
+            .where({ tenant: sources.tenant, kind: 'branch-merge', state: 'running' })
+            .first('id')
+        ) {
+          return { kind, owner: await leaderPid(sources) };
+        }
+        await sleep(Math.min(interval, 10));
+        continue;
       case 'pass-committed':
         if ((await busTop(sources)) > top) {
           return { kind, owner: await leaderPid(sources) };

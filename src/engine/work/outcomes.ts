@@ -1,0 +1,67 @@
+/**
+ * The outcomes of engine work as the next pass applies them (docs/gating.md#engine-work): a
+ * speculative merge completes its buildset's merge state; a branch merge lets its item report.
+ * An outcome whose buildset is no longer current (the item left or was reset) is `stale`.
+ */
+import type { EngineEvent, MergeCompletedEvent, ReportCompletedEvent } from '../../model/engine-events';
+import type { PassContext } from '../pass-context';
+import type { PipelineManager } from '../pipeline/manager';
+import { pipelinesListen } from '../triggers';
+
+export type WorkOutcomeEvent = MergeCompletedEvent | ReportCompletedEvent;
+
+/** The event types of engine work outcomes (result events, taken also while results are paused). */
+export const WORK_OUTCOME_TYPES: readonly string[] = ['merge-completed', 'report-completed'];
+
+export function isWorkOutcome(event: EngineEvent): event is WorkOutcomeEvent {
+  return WORK_OUTCOME_TYPES.includes(event.type);
+}
+
+export async function handleWorkOutcome(
+  ctx: PassContext,
+  managers: ReadonlyMap<string, PipelineManager>,
+  event: WorkOutcomeEvent,
+): Promise<string> {
+  if (event.type === 'report-completed') {
+    return event.error === null ? 'ok' : `report failed: ${event.error}`;
+  }
+  const found = managers
+    .get(event.pipeline)
+    ?.allItems()
+    .find(({ item }) => item.buildset.uuid === event.buildsetUuid && item.dequeueTime === null);
+  if (!found) {
+    return 'stale';
+  }
+  const { item } = found;
+  const buildset = item.buildset;
+  if (event.mode === 'speculative') {
+    if (buildset.mergeState !== 'new') {
+      return 'stale';
+    }
+    if (event.merged) {
+      buildset.files = event.files ?? [];
+      buildset.repoState = event.repoState;
+    } else {
+      buildset.unableToMerge = true;
+      buildset.mergeError = event.error;
+    }
+    buildset.mergeState = 'complete';
+    buildset.mergeRequested = false;
+    ctx.touch(item);
+    return 'ok';
+  }
+  const merge = buildset.branchMerge;
+  if (!merge || merge.done) {
+    return 'stale';
+  }
+  merge.done = true;
+  merge.error = event.error;
+  ctx.touch(item);
+  // The branch update itself is announced once as `ref-updated` by the git connection.
+  if (pipelinesListen(ctx.layout, 'project-change-merged')) {
+    for (const change of event.changes ?? []) {
+      await ctx.emit({ type: 'project-change-merged', project: change.project, mergedChange: change.change });
+    }
+  }
+  return 'ok';
+}

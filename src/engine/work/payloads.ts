@@ -1,0 +1,38 @@
+/**
+ * The payloads of durable engine work (docs/gating.md#engine-work) as a pass stores them in
+ * `engine_work`, validated when the work runner reads them back.
+ */
+import { z } from 'zod';
+import type { MergeItem } from '../../model/changes';
+import type { ItemReport } from '../ports/reporter';
+
+const object = z.record(z.string(), z.unknown());
+/** A report or merge item as the pass built it (the engine's own types; checked for shape only). */
+const itemReport = object.transform((value) => value as unknown as ItemReport);
+const mergeItems = z.array(object).transform((value) => value as unknown as MergeItem[]);
+
+export const reportWorkSchema = z.object({ buildsetUuid: z.string(), report: itemReport });
+export type ReportWork = z.infer<typeof reportWorkSchema>;
+
+export const speculativeMergeWorkSchema = z.object({
+  pipeline: z.string(),
+  buildsetUuid: z.string(),
+  items: mergeItems,
+});
+export type SpeculativeMergeWork = z.infer<typeof speculativeMergeWorkSchema>;
+
+/** The merge of a successful item: its success report first (branch protection may require it), then its changes. */
+export const branchMergeWorkSchema = z.object({
+  pipeline: z.string(),
+  buildsetUuid: z.string(),
+  report: itemReport.nullable(),
+  items: mergeItems,
+});
+export type BranchMergeWork = z.infer<typeof branchMergeWorkSchema>;
+
+/** What a branch merge already did, kept on its row so a leader taking it over does not do it again. */
+export const branchMergeProgressSchema = z.object({
+  reported: z.boolean(),
+  merged: z.array(z.object({ project: z.string(), change: z.number().int(), newrev: z.string().nullable() })),
+});
+export type BranchMergeProgress = z.infer<typeof branchMergeProgressSchema>;

@@ -1,0 +1,261 @@
+/**
+ * The runner of a tenant's durable engine work (docs/gating.md#engine-work): while its scheduler
+ * leads the tenant it claims the work the committed passes stored (reports, speculative merges,
+ * merges into branches), makes the calls with no transaction open, and completes each row with
+ * the engine event that brings the outcome back to the next pass. Woken after every pass that
+ * stored work and when the lead is taken (then it takes over what a former leader left running).
+ */
+import type { Knex } from 'knex';
+import type { EngineEvent } from '../../model/engine-events';
+import { EngineWorkRepository, type EngineWorkRecord } from '../../store/repositories/engine-work';
+import type { EngineGateways } from '../pass-context';
+import type { Clock } from '../ports/clock';
+import {
+  branchMergeProgressSchema,
+  branchMergeWorkSchema,
+  reportWorkSchema,
+  speculativeMergeWorkSchema,
+  type BranchMergeProgress,
+} from './payloads';
+
+export interface WorkRunnerOptions {
+  knex: Knex;
+  tenant: string;
+  gateways: EngineGateways;
+  clock: Clock;
+  /** The lease epoch this scheduler leads with (null: no leadership in use). */
+  epoch: () => number | null;
+  /** False once the lead may have been lost: nothing more is claimed or done. */
+  leading: () => boolean;
+  /** Proves the lead again (before a change is merged into its branch); throws when lost. */
+  prove?: () => Promise<void>;
+  /** A row completed: its event waits for the tenant's scheduler. */
+  onCompleted: () => void;
+  logger?: { error(message: string, error?: unknown): void };
+}
+
+/** Rows claimed at once. */
+const CLAIM_BATCH = 50;
+/** After a failure (the database away, a call that threw), the runner tries again after this long (ms), doubling up to the maximum. */
+const RETRY_MS = 200;
+const RETRY_MAX_MS = 5000;
+
+export class WorkRunner {
+  private readonly repo: EngineWorkRepository;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private retryMs = RETRY_MS;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly options: WorkRunnerOptions) {
+    this.repo = new EngineWorkRepository(options.knex);
+  }
+
+  /** Look for work soon (a pass stored some, or the lead was taken). */
+  kick(): void {
+    if (this.stopped) {
+      return;
+    }
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** True when nothing runs; else waits for the current round and resolves false. */
+  async settled(): Promise<boolean> {
+    const running = this.running;
+    if (!running) {
+      return true;
+    }
+    await running;
+    return false;
+  }
+
+  /** Claim nothing more; waits for the call under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer !== null) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
+    while (this.running) {
+      await this.running;
+    }
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      this.again = false;
+      if (this.stopped || !this.options.leading()) {
+        return;
+      }
+      const epoch = this.options.epoch() ?? 0;
+      let rows: EngineWorkRecord[];
+      try {
+        rows = await this.repo.claim(this.options.tenant, epoch, this.options.clock.now(), CLAIM_BATCH);
+      } catch (error) {
+        this.options.logger?.error(`claiming engine work of tenant ${this.options.tenant} failed`, error);
+        this.retryLater();
+        return;
+      }
+      if (rows.length === 0 && !this.again) {
+        return;
+      }
+      for (const row of rows) {
+        if (this.stopped || !this.options.leading()) {
+          // Left running under this epoch: the next leader (or this one, leading again) takes it over.
+          return;
+        }
+        try {
+          await this.runOne(row, epoch);
+        } catch (error) {
+          this.options.logger?.error(
+            `engine work ${row.id} (${row.kind}) of tenant ${this.options.tenant} failed`,
+            error,
+          );
+          // Still running under this epoch: claimed again by the next round.
+          this.retryLater();
+          return;
+        }
+      }
+      this.retryMs = RETRY_MS;
+    }
+  }
+
+  /** Try again after a failure, backing off, while this scheduler leads. */
+  private retryLater(): void {
+    if (this.stopped || this.retryTimer !== null) {
+      return;
+    }
+    const delay = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.kick();
+    }, delay);
+    this.retryTimer.unref?.();
+  }
+
+  private async runOne(row: EngineWorkRecord, epoch: number): Promise<void> {
+    const { event, outcome } = await this.perform(row, epoch);
+    if (await this.repo.complete(row, epoch, outcome, event, this.options.clock.now())) {
+      this.options.onCompleted();
+    }
+  }
+
+  /** Make the row's calls; the event that brings the outcome back and a short outcome text. */
+  private async perform(row: EngineWorkRecord, epoch: number): Promise<{ event: EngineEvent; outcome: string }> {
+    const { gateways } = this.options;
+    switch (row.kind) {
+      case 'report': {
+        const work = reportWorkSchema.parse(row.payload);
+        const error = await this.report(work.report);
+        const event: EngineEvent = { type: 'report-completed', work: row.id, buildsetUuid: work.buildsetUuid, error };
+        return { event, outcome: error === null ? 'ok' : `error: ${error}` };
+      }
+      case 'speculative-merge': {
+        const work = speculativeMergeWorkSchema.parse(row.payload);
+        const merged = await gateways.merger.prepare(work.items).catch((error: unknown) => ({
+          merged: false as const,
+          error: error instanceof Error ? error.message : String(error),
+        }));
+        const event: EngineEvent = {
+          type: 'merge-completed',
+          work: row.id,
+          mode: 'speculative',
+          pipeline: work.pipeline,
+          buildsetUuid: work.buildsetUuid,
+          merged: merged.merged,
+          error: merged.merged ? null : merged.error,
+          files: merged.merged ? merged.files : null,
+          repoState: merged.merged ? merged.repoState : null,
+        };
+        return { event, outcome: merged.merged ? 'merged' : 'merge-conflict' };
+      }
+      case 'branch-merge':
+        return this.branchMerge(row, epoch);
+    }
+  }
+
+  /** Report (the driver retries transient failures); the error text when it still failed. */
+  private async report(
+    report: Parameters<NonNullable<EngineGateways['reporter']>['report']>[0],
+  ): Promise<string | null> {
+    const reporter = this.options.gateways.reporter;
+    if (!reporter) {
+      return null;
+    }
+    try {
+      await reporter.report(report);
+      return null;
+    } catch (error) {
+      this.options.logger?.error(`report of tenant ${this.options.tenant} failed`, error);
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  /**
+   * The success report, then each change merged into its branch, the row's progress recorded after
+   * each step: a leader taking the row over skips what is recorded (a merge pushed but not yet
+   * recorded is made again, and the merger answers an already merged change as merged).
+   */
+  private async branchMerge(row: EngineWorkRecord, epoch: number): Promise<{ event: EngineEvent; outcome: string }> {
+    const work = branchMergeWorkSchema.parse(row.payload);
+    const parsed = branchMergeProgressSchema.safeParse(row.progress);
+    const progress: BranchMergeProgress = parsed.success ? parsed.data : { reported: false, merged: [] };
+    const save = async (): Promise<void> => {
+      if (!(await this.repo.recordProgress(row.id, epoch, progress, this.options.clock.now()))) {
+        throw new Error('the work was taken over by another leader');
+      }
+    };
+    if (!progress.reported) {
+      progress.reported = true;
+      if (work.report) {
+        await this.report(work.report);
+        await save();
+      }
+    }
+    let error: string | null = null;
+    for (const item of work.items) {
+      if (
+        item.number === null ||
+        progress.merged.some((done) => done.project === item.project && done.change === item.number)
+      ) {
+        continue;
+      }
+      await this.options.prove?.();
+      const outcome = await this.options.gateways.merger.mergeToBranch(item).catch((failure: unknown) => ({
+        merged: false as const,
+        error: failure instanceof Error ? failure.message : String(failure),
+      }));
+      if (!outcome.merged) {
+        error = outcome.error;
+        break;
+      }
+      progress.merged.push({ project: item.project, change: item.number, newrev: outcome.newrev });
+      await save();
+    }
+    const event: EngineEvent = {
+      type: 'merge-completed',
+      work: row.id,
+      mode: 'branch',
+      pipeline: work.pipeline,
+      buildsetUuid: work.buildsetUuid,
+      merged: error === null,
+      error,
+      files: null,
+      repoState: null,
+      changes: progress.merged,
+    };
+    return { event, outcome: error === null ? 'merged' : `refused: ${error}` };
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Durable engine work (`engine_work`, docs/gating.md#engine-work): rows a scheduler pass inserts
+ * with its state, claimed by the tenant's leader, which makes the calls outside any transaction
+ * and completes each row together with the engine event that brings its outcome back. A row is
+ * claimed under the leader's lease epoch: a leader of a later epoch takes over rows a former one
+ * left running, and a completion under a superseded epoch writes nothing, so each row's outcome
+ * is recorded exactly once. Payloads are stored as given; the engine validates them when read.
+ */
+import type { Knex } from 'knex';
+import type { EngineEvent } from '../../model/engine-events';
+import { EngineEventRepository } from './engine-events';
+
+export type EngineWorkKind = 'report' | 'speculative-merge' | 'branch-merge';
+
+export interface NewEngineWork {
+  kind: EngineWorkKind;
+  payload: unknown;
+}
+
+export interface EngineWorkRecord {
+  id: number;
+  tenant: string;
+  kind: EngineWorkKind;
+  state: 'requested' | 'running' | 'completed';
+  payload: unknown;
+  progress: unknown;
+  epoch: number | null;
+  outcome: string | null;
+}
+
+interface EngineWorkRow {
+  id: number | string;
+  tenant: string;
+  kind: EngineWorkKind;
+  state: 'requested' | 'running' | 'completed';
+  payload: unknown;
+  progress: unknown;
+  epoch: number | string | null;
+  outcome: string | null;
+  created: Date;
+  updated: Date;
+}
+
+export class EngineWorkRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /** Insert a pass's work (in the pass's transaction). */
+  async create(tenant: string, work: readonly NewEngineWork[], now: Date, trx: Knex): Promise<void> {
+    if (work.length === 0) {
+      return;
+    }
+    await trx('engine_work').insert(
+      work.map((entry) => ({
+        tenant,
+        kind: entry.kind,
+        state: 'requested',
+        payload: JSON.stringify(entry.payload) as unknown,
+        created: now,
+        updated: now,
+      })),
+    );
+  }
+
+  /**
+   * Claim the tenant's open work, oldest first, under lease `epoch`: requested rows, and rows left
+   * running under an earlier epoch (their leader is gone or no longer leads) or under this one
+   * (a round of this leader's runner that failed; its rounds never overlap).
+   */
+  async claim(tenant: string, epoch: number, now: Date, limit: number): Promise<EngineWorkRecord[]> {
+    return this.knex.transaction(async (trx) => {
+      const candidates: Array<{ id: number | string }> = await trx('engine_work')
+        .select('id')
+        .where({ tenant })
+        .andWhere((query) =>
+          query
+            .where({ state: 'requested' })
+            .orWhere((running) => running.where({ state: 'running' }).andWhere('epoch', '<=', epoch)),
+        )
+        .orderBy('id')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked();
+      if (candidates.length === 0) {
+        return [];
+      }
+      const rows: EngineWorkRow[] = await trx('engine_work')
+        .whereIn(
+          'id',
+          candidates.map((row) => row.id),
+        )
+        .update({ state: 'running', epoch, updated: now })
+        .returning('*');
+      return rows.map(toRecord).sort((a, b) => a.id - b.id);
+    });
+  }
+
+  /** Record what a running row already did; false when it is no longer this epoch's. */
+  async recordProgress(id: number, epoch: number, progress: unknown, now: Date): Promise<boolean> {
+    const updated = await this.knex('engine_work')
+      .where({ id, state: 'running', epoch })
+      .update({ progress: JSON.stringify(progress) as unknown, updated: now })
+      .returning('id');
+    return updated.length > 0;
+  }
+
+  /**
+   * Complete a running row of this epoch with its outcome and append `event` for the tenant's
+   * scheduler, in one transaction; false (nothing written) when the row is no longer this epoch's.
+   */
+  async complete(record: EngineWorkRecord, epoch: number, outcome: string, event: EngineEvent, now: Date) {
+    return this.knex.transaction(async (trx) => {
+      const updated = await trx('engine_work')
+        .where({ id: record.id, state: 'running', epoch })
+        .update({ state: 'completed', outcome, updated: now })
+        .returning('id');
+      if (updated.length === 0) {
+        return false;
+      }
+      await new EngineEventRepository(trx).append({ tenant: record.tenant, event, created: now }, trx);
+      return true;
+    });
+  }
+
+  /** The tenant's work not completed yet, oldest first (tests, status). */
+  async open(tenant: string): Promise<EngineWorkRecord[]> {
+    const rows: EngineWorkRow[] = await this.knex('engine_work')
+      .where({ tenant })
+      .whereNot({ state: 'completed' })
+      .orderBy('id');
+    return rows.map(toRecord);
+  }
+
+  /** Every row of the tenant, oldest first (tests). */
+  async all(tenant: string): Promise<EngineWorkRecord[]> {
+    const rows: EngineWorkRow[] = await this.knex('engine_work').where({ tenant }).orderBy('id');
+    return rows.map(toRecord);
+  }
+}
+
+function toRecord(row: EngineWorkRow): EngineWorkRecord {
+  return {
+    id: Number(row.id),
+    tenant: row.tenant,
+    kind: row.kind,
+    state: row.state,
+    payload: row.payload,
+    progress: row.progress,
+    epoch: row.epoch === null ? null : Number(row.epoch),
+    outcome: row.outcome,
+  };
+}

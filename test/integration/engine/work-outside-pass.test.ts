@@ -1,0 +1,155 @@
+/**
+ * Merges and reports run as engine work, outside any pass transaction (docs/gating.md#engine-work):
+ * while one tenant's merger hangs, on PGlite (one connection) the API still answers for that
+ * tenant and another tenant's changes are gated and merged. Were a merge made inside a pass, the
+ * pass would hold the only connection until the merger answered, and both would wait.
+ */
+import type { MergeOutcome } from '../../../src/engine/ports/merger';
+import type { MergeItem } from '../../../src/model/changes';
+import { EngineWorkRepository } from '../../../src/store/repositories/engine-work';
+import { EngineHarness, nextTenant } from '../../engine/harness';
+import { FakeChanges } from '../../engine/fake-changes';
+import { FakeClock, job, makeLayout, pipeline } from '../../engine/scripted-layout';
+import { ScriptedMerger } from '../../engine/scripted-gateways';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { adminToken, startLiveServer, type LiveServer } from '../../helpers/live';
+
+type BranchOutcome = Awaited<ReturnType<ScriptedMerger['mergeToBranch']>>;
+
+/** A merger whose calls hang while held, until released; `entered` resolves when a held call came in. */
+class BlockingMerger extends ScriptedMerger {
+  private held = false;
+  private release: (() => void) | null = null;
+  private gate: Promise<void> = Promise.resolve();
+  private enteredResolve: (() => void) | null = null;
+  entered: Promise<void> = Promise.resolve();
+
+  hold(): void {
+    this.held = true;
+    this.gate = new Promise((resolve) => {
+      this.release = resolve;
+    });
+    this.entered = new Promise((resolve) => {
+      this.enteredResolve = resolve;
+    });
+  }
+
+  open(): void {
+    this.held = false;
+    this.release?.();
+  }
+
+  private async pass(): Promise<void> {
+    if (this.held) {
+      this.enteredResolve?.();
+      await this.gate;
+    }
+  }
+
+  override async prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
+    await this.pass();
+    return super.prepare(items);
+  }
+
+  override async mergeToBranch(item: MergeItem): Promise<BranchOutcome> {
+    await this.pass();
+    return super.mergeToBranch(item);
+  }
+}
+
+const layoutOf = (tenant: string) =>
+  makeLayout({
+    tenant,
+    pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true })],
+    projects: [{ name: 'org/project', queue: 'integrated' }],
+    jobs: { 'org/project': { gate: [job('unit')] } },
+  });
+
+describe('engine work: no pass transaction is open while a merge runs', () => {
+  let db: TestDatabase;
+  let blocked: EngineHarness;
+  let other: EngineHarness;
+  let merger: BlockingMerger;
+  let server: LiveServer;
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ backend: 'pglite' });
+  });
+
+  afterAll(async () => {
+    await db.destroy();
+  });
+
+  beforeEach(async () => {
+    const changes = new FakeChanges();
+    merger = new BlockingMerger(changes);
+    blocked = new EngineHarness(db, layoutOf(nextTenant()), { clock: new FakeClock(), changes, merger });
+    other = new EngineHarness(db, layoutOf(nextTenant()));
+    await blocked.start();
+    await other.start();
+    server = await startLiveServer(db, { harness: blocked });
+  });
+
+  afterEach(async () => {
+    merger.open();
+    await server.stop();
+    await blocked.stop();
+    await other.stop();
+    expect([...blocked.errors, ...other.errors]).toEqual([]);
+  });
+
+  /** While the blocked tenant's merger hangs: its status is served, and the other tenant gates and merges a change. */
+  async function othersKeepWorking(change: number): Promise<void> {
+    const res = await fetch(`${server.url}/api/tenant/${blocked.tenant}/status`, {
+      headers: { Authorization: `Bearer ${adminToken(blocked.tenant)}` },
+    });
+    expect(res.status).toBe(200);
+    const status = (await res.json()) as { pipelines: Array<{ name: string }> };
+    expect(status.pipelines.map((entry) => entry.name)).toEqual(['gate']);
+    other.changes.add('org/project', change);
+    await other.enqueue('gate', 'org/project', `${change},1`);
+    await other.executor.finish('unit', change, { result: 'SUCCESS' });
+    await other.settle();
+    expect(other.reports()).toContain(`${change},1 gate SUCCESS`);
+    expect(other.merger.mergedOrder).toContain(change);
+  }
+
+  it('serves the API and runs another tenant while a speculative merge and a branch merge hang', async () => {
+    blocked.changes.add('org/project', 1);
+    merger.hold();
+    const enqueued = await blocked.engine.enqueue(blocked.tenant, {
+      pipeline: 'gate',
+      project: 'org/project',
+      change: '1,1',
+      by: 'admin',
+    });
+    expect(enqueued.ok).toBe(true);
+    await merger.entered;
+    await othersKeepWorking(1);
+    expect(blocked.executor.started).toEqual([]);
+    const work = new EngineWorkRepository(db.knex);
+    expect((await work.open(blocked.tenant)).map((row) => [row.kind, row.state])).toEqual([
+      ['speculative-merge', 'running'],
+    ]);
+
+    merger.open();
+    await blocked.settle();
+    expect(blocked.executor.started.map((build) => build.job.name)).toEqual(['unit']);
+    merger.hold();
+    await blocked.executor.finish('unit', 1, { result: 'SUCCESS' });
+    await merger.entered;
+    await othersKeepWorking(2);
+    expect(blocked.reports()).toEqual([]);
+    expect(merger.mergedOrder).toEqual([]);
+
+    merger.open();
+    await blocked.settle();
+    expect(blocked.reports()).toEqual(['1,1 gate SUCCESS']);
+    expect(merger.mergedOrder).toEqual([1]);
+    expect(await work.open(blocked.tenant)).toEqual([]);
+    expect((await work.all(blocked.tenant)).map((row) => [row.kind, row.outcome])).toEqual([
+      ['speculative-merge', 'merged'],
+      ['branch-merge', 'merged'],
+    ]);
+  });
+});
