@@ -142,6 +142,19 @@ export function tenantYaml(configProject: string, untrusted: string[], projectOp
   ].join('\n');
 }
 
+/** The config project's nodeset `single-node` (label `local`) and job `base` the tests' pipelines go with. */
+export const BASE_JOB = `- nodeset:
+    name: single-node
+    nodes:
+      - name: worker
+        label: local
+- job:
+    name: base
+    parent: null
+    nodeset: single-node
+    timeout: 600
+`;
+
 /** The config project's pipelines: `check` on opened/changed pull requests, `gate` on approval + label `gate`, merging. */
 export const GITHUB_PIPELINES = `
 - pipeline:
@@ -199,17 +212,7 @@ export const GITHUB_PIPELINES = `
     merge-conflict:
       github:
         status: failure
-- nodeset:
-    name: single-node
-    nodes:
-      - name: worker
-        label: local
-- job:
-    name: base
-    parent: null
-    nodeset: single-node
-    timeout: 600
-`;
+${BASE_JOB}`;
 
 /** An untrusted project's files: job `unit` (fails when the file FAIL exists; waits while HOLD exists) in check and gate. */
 export function appFiles(mergeMode = 'squash-merge', queue = ''): FileMap {

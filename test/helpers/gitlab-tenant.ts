@@ -9,6 +9,7 @@ import path from 'node:path';
 import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { createLogger } from '../../src/server/logger';
 import { createTestDatabase } from './database';
+import { BASE_JOB } from './github-tenant';
 import { FakeGitLab } from './fake-gitlab';
 import type { FileMap } from './fake-github/repos';
 import { startTestServer, type TestServer } from './server';
@@ -127,17 +128,7 @@ export const GITLAB_PIPELINES = `
       gitlab:
         - event: gl_push
           ref: ^refs/heads/.*$
-- nodeset:
-    name: single-node
-    nodes:
-      - name: worker
-        label: local
-- job:
-    name: base
-    parent: null
-    nodeset: single-node
-    timeout: 600
-`;
+${BASE_JOB}`;
 
 /** `org/app`: job `unit` (fails when the file FAIL exists) in check and gate, `publish` in post. */
 export const GITLAB_APP: FileMap = {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
-import { appFiles, startGitHubTenant, tenantYaml, type GitHubTenant } from '../../helpers/github-tenant';
+import { appFiles, BASE_JOB, startGitHubTenant, tenantYaml, type GitHubTenant } from '../../helpers/github-tenant';
 
 jest.setTimeout(240_000);
 
@@ -33,17 +33,7 @@ const PIPELINES = `
       bus:
         topic: "${PREFIX}/failures"
         qos: 2
-- nodeset:
-    name: single-node
-    nodes:
-      - name: worker
-        label: local
-- job:
-    name: base
-    parent: null
-    nodeset: single-node
-    timeout: 600
-`;
+${BASE_JOB}`;
 
 interface Received {
   topic: string;

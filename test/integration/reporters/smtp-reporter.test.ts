@@ -5,7 +5,7 @@
  * connection's addresses, the subject template filled in and the report's text, after the
  * connection authenticated as its `user`.
  */
-import { appFiles, startGitHubTenant, tenantYaml, type GitHubTenant } from '../../helpers/github-tenant';
+import { appFiles, BASE_JOB, startGitHubTenant, tenantYaml, type GitHubTenant } from '../../helpers/github-tenant';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink';
 
 jest.setTimeout(240_000);
@@ -28,17 +28,7 @@ const PIPELINES = `
         subject: "{pipeline.name} passed: {change.project} {change} ({change.branch})"
     failure:
       mail: {}
-- nodeset:
-    name: single-node
-    nodes:
-      - name: worker
-        label: local
-- job:
-    name: base
-    parent: null
-    nodeset: single-node
-    timeout: 600
-`;
+${BASE_JOB}`;
 
 describe('SMTP reporter end to end', () => {
   let sink: SmtpSink;
