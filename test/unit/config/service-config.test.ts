@@ -153,7 +153,7 @@ redis: {url: "redis://127.0.0.1:6379"}
     ['database: {url: 5}', '/etc/sluice/sluice.yaml:1: database.url: Invalid input: expected string, received number'],
     [
       'connections:\n  a:\n    driver: nosuch',
-      '/etc/sluice/sluice.yaml:3: connections.a.driver: unknown connection driver (supported: git, github, gerrit, timer, smtp, mqtt, local, static)',
+      '/etc/sluice/sluice.yaml:3: connections.a.driver: unknown connection driver (supported: git, github, gerrit, timer, smtp, mqtt, gitlab, local, static)',
     ],
     ['connections:\n  a:\n    driver: git', '/etc/sluice/sluice.yaml:2: connections.a.baseurl: is required'],
     [
