@@ -6,6 +6,7 @@
  */
 import { refChange, type ChangeInfo, type CodeReviewState } from '../../model/changes';
 import type { GitProjects } from '../../sources/git-projects';
+import { locateProject, nullIfNotFound } from '../located-project';
 import type { GitHubConnection, PullJson } from './connection';
 
 /** `Depends-On: https://<server>/<owner>/<repo>/pull/<n>` lines of a pull request's description. */
@@ -41,9 +42,7 @@ export class GitHubChangeSource {
   ) {}
 
   private locate(project: string): { connection: GitHubConnection; name: string } | null {
-    const location = this.projects.locate(project);
-    const connection = location ? this.connections.get(location.connection) : undefined;
-    return location && connection ? { connection, name: location.name } : null;
+    return locateProject(this.projects, this.connections, project);
   }
 
   async getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {
@@ -51,16 +50,8 @@ export class GitHubChangeSource {
     if (!located) {
       return null;
     }
-    let pull: PullJson;
-    try {
-      pull = await located.connection.pull(located.name, number);
-    } catch (err) {
-      if ((err as { status?: number }).status === 404) {
-        return null;
-      }
-      throw err;
-    }
-    return this.describe(project, located.connection, located.name, pull, patchset);
+    const pull = await nullIfNotFound(() => located.connection.pull(located.name, number));
+    return pull === null ? null : this.describe(project, located.connection, located.name, pull, patchset);
   }
 
   async getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {

@@ -6,6 +6,7 @@
  */
 import { refChange, type ChangeInfo, type CodeReviewState } from '../../model/changes';
 import type { GitProjects } from '../../sources/git-projects';
+import { locateProject, nullIfNotFound } from '../located-project';
 import type { GitLabConnection, MergeRequestJson } from './connection';
 
 /** `Depends-On: <url>/<group>/<project>/-/merge_requests/<iid>` lines of a description. */
@@ -26,9 +27,7 @@ export class GitLabChangeSource {
   ) {}
 
   private locate(project: string): { connection: GitLabConnection; name: string } | null {
-    const location = this.projects.locate(project);
-    const connection = location ? this.connections.get(location.connection) : undefined;
-    return location && connection ? { connection, name: location.name } : null;
+    return locateProject(this.projects, this.connections, project);
   }
 
   async getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {
@@ -36,16 +35,8 @@ export class GitLabChangeSource {
     if (!located) {
       return null;
     }
-    let mr: MergeRequestJson;
-    try {
-      mr = await located.connection.mergeRequest(located.name, number);
-    } catch (err) {
-      if ((err as { status?: number }).status === 404) {
-        return null;
-      }
-      throw err;
-    }
-    return this.describe(project, located.connection, located.name, mr, patchset);
+    const mr = await nullIfNotFound(() => located.connection.mergeRequest(located.name, number));
+    return mr === null ? null : this.describe(project, located.connection, located.name, mr, patchset);
   }
 
   async getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
