@@ -33,7 +33,12 @@ export function connectionEventIntake(options: {
   wake(tenant: string): void;
   now(): Date;
   logger: DriverLog;
+  /** A row is taken only once it is this old (Gerrit's `event_delay`); 0 by default. */
+  delayMs?: number;
+  /** Milliseconds between looks when nothing wakes the intake. */
+  intervalMs?: number;
 }): ConnectionEventIntake {
+  const delayMs = options.delayMs ?? 0;
   const events = new ConnectionEventRepository(options.knex);
   let running: Promise<void> | null = null;
   let again = false;
@@ -44,7 +49,8 @@ export function connectionEventIntake(options: {
   const processNext = async (): Promise<boolean> => {
     const woken = new Set<string>();
     const found = await options.knex.transaction(async (trx) => {
-      const row = await events.lockOldestPending(trx, { connections: options.connections });
+      const receivedBefore = delayMs > 0 ? new Date(options.now().getTime() - delayMs) : undefined;
+      const row = await events.lockOldestPending(trx, { connections: options.connections, receivedBefore });
       if (row === null) {
         return false;
       }
@@ -92,7 +98,7 @@ export function connectionEventIntake(options: {
         return;
       }
       wake();
-      timer = setInterval(wake, PROCESS_INTERVAL_MS);
+      timer = setInterval(wake, options.intervalMs ?? PROCESS_INTERVAL_MS);
     },
     stop: async () => {
       stopped = true;
@@ -104,7 +110,8 @@ export function connectionEventIntake(options: {
     idle: async () => {
       while (running || (await events.anyPending(options.connections))) {
         wake();
-        await running;
+        // A delayed row is pending but not yet due: look again shortly.
+        await (running ?? new Promise((resolve) => setTimeout(resolve, 100)));
       }
     },
   };

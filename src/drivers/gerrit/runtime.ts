@@ -8,6 +8,7 @@ import type { ChangeReporter } from '../../engine/ports/reporter';
 import type { TriggerEvent } from '../../model/engine-events';
 import type { GitProjects } from '../../sources/git-projects';
 import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/repositories/connection-events';
+import { connectionEventIntake, type ConnectionEventIntake } from '../connection-event-intake';
 import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
 import { GerritChangeSource, type GerritSource } from './change-source';
 import { GerritApiError, GerritClient } from './client';
@@ -19,18 +20,10 @@ import { GerritEventStream } from './stream';
 /** Milliseconds between looks for stored events that became due when nothing wakes the intake. */
 const PROCESS_INTERVAL_MS = 1000;
 
-interface Intake {
-  wake(): void;
-  start(): void;
-  stop(): Promise<void>;
-  idle(): Promise<void>;
-}
-
 /**
- * Turns stored stream events into trigger events for every tenant that has the project, one at a
- * time, in the order they were stored and exactly once (the row is locked, its trigger events
- * written and it is marked processed in one transaction, as the GitHub intake does), each once
- * it is `event_delay` old (the shortest of the connections').
+ * Turns stored stream events into trigger events for every tenant that has the project, through
+ * the shared intake (src/drivers/connection-event-intake.ts: one at a time, in stored order,
+ * exactly once), each once it is `event_delay` old (the shortest of the connections').
  */
 function gerritIntake(options: {
   knex: Knex;
@@ -40,15 +33,7 @@ function gerritIntake(options: {
   wake: (tenant: string) => void;
   now: () => Date;
   log: DriverLog;
-}): Intake {
-  const events = new ConnectionEventRepository(options.knex);
-  const connections = [...options.sources.keys()];
-  const delayMs = Math.min(...[...options.sources.values()].map((s) => s.delaySeconds)) * 1000;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-
+}): ConnectionEventIntake {
   const processOne = async (row: ConnectionEventRow, trx: Knex, woken: Set<string>): Promise<string> => {
     const source = options.sources.get(row.connection);
     const trigger = source ? triggerOf(row.payload as StreamEvent, row.connection) : null;
@@ -64,66 +49,16 @@ function gerritIntake(options: {
     }
     return `submitted ${submitted}`;
   };
-
-  const processNext = async (): Promise<boolean> => {
-    const woken = new Set<string>();
-    const receivedBefore = new Date(options.now().getTime() - delayMs);
-    const found = await options.knex.transaction(async (trx) => {
-      const row = await events.lockOldestPending(trx, { connections, receivedBefore });
-      if (row === null) {
-        return false;
-      }
-      await events.markProcessed(row.id, await processOne(row, trx, woken), options.now(), trx);
-      return true;
-    });
-    woken.forEach((tenant) => options.wake(tenant));
-    return found;
-  };
-
-  const drain = async (): Promise<void> => {
-    do {
-      again = false;
-      while (!stopped && (await processNext())) {
-        // one event per transaction
-      }
-    } while (again && !stopped);
-  };
-
-  const wake = (): void => {
-    if (stopped) {
-      return;
-    }
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .catch((err: unknown) => options.log.warn({ err }, 'Gerrit event not processed yet'))
-      .finally(() => {
-        running = null;
-      });
-  };
-
-  return {
-    wake,
-    start: () => {
-      wake();
-      timer = setInterval(wake, PROCESS_INTERVAL_MS);
-    },
-    stop: async () => {
-      stopped = true;
-      if (timer) {
-        clearInterval(timer);
-      }
-      await running;
-    },
-    idle: async () => {
-      while (running || (await events.anyPending(connections))) {
-        wake();
-        await (running ?? new Promise((resolve) => setTimeout(resolve, 100)));
-      }
-    },
-  };
+  return connectionEventIntake({
+    knex: options.knex,
+    connections: [...options.sources.keys()],
+    processOne,
+    wake: options.wake,
+    now: options.now,
+    logger: options.log,
+    delayMs: Math.min(...[...options.sources.values()].map((s) => s.delaySeconds)) * 1000,
+    intervalMs: PROCESS_INTERVAL_MS,
+  });
 }
 
 /** The connection and project name of a canonical project on one of these connections, or null. */
