@@ -9,6 +9,7 @@ import type { TriggerEvent } from '../../model/engine-events';
 import type { OptionMap, OptionReaders, ReporterRules, RequirementRules, TriggerRules } from '../driver';
 import { givenWithin as submittedWithin, timeToSeconds } from '../review-age';
 import { githubTriggerWarnings } from './trigger-warnings';
+import { checkFilterPatterns, filterPattern } from '../filter-patterns';
 
 const GITHUB_EVENTS = ['pull_request', 'pull_request_review', 'push', 'check_run'];
 const GITHUB_TRIGGER_KEYS = [
@@ -50,24 +51,10 @@ function strs(value: unknown): string[] {
 
 /** Check that every pattern compiles (a bad one is a configuration error naming the attribute). */
 function regexes(value: unknown, read: OptionReaders): void {
-  for (const text of strs(value)) {
-    try {
-      pattern(text);
-    } catch (err) {
-      read.fail(`Invalid regular expression "${text}": ${(err as Error).message}`);
-    }
-  }
+  checkFilterPatterns(strs(value), read);
 }
 
-/**
- * A filter's regex: a leading `(?i)` (Python's inline flag, common in the reference's
- * `comment` filters) makes it case-insensitive; `(?P<name>` groups are accepted.
- */
-function pattern(text: string, anchored = true): RegExp {
-  const caseless = text.startsWith('(?i)');
-  const body = (caseless ? text.slice(4) : text).replace(/\(\?P</g, '(?<');
-  return new RegExp(anchored ? `^(?:${body})$` : body, caseless ? 'i' : '');
-}
+const pattern = filterPattern;
 
 /** Full-string regex match, as the reference's filters use (the pattern is anchored). */
 function fullMatch(anchored: RegExp, value: string): boolean {

@@ -4,10 +4,11 @@
  * docs/gitlab.md#reporters).
  */
 import type { ChangeInfo } from '../../model/changes';
+import { checkFilterPatterns, filterPattern } from '../filter-patterns';
 import type { OptionMap, OptionReaders, ReporterRules, RequirementRules, TriggerRules } from '../driver';
 
 const EVENTS = ['gl_merge_request', 'gl_push'];
-const ACTIONS = ['opened', 'changed', 'merged', 'comment', 'approved', 'unapproved', 'labeled', 'unlabeled'];
+const ACTIONS = ['opened', 'changed', 'closed', 'merged', 'comment', 'approved', 'unapproved', 'labeled', 'unlabeled'];
 const TRIGGER_KEYS = ['event', 'action', 'branch', 'ref', 'comment', 'labels', 'unlabels', 'debug'];
 const REQUIREMENT_KEYS = ['open', 'merged', 'approved', 'labels'];
 const REPORTER_KEYS = ['comment', 'approval', 'merge', 'label', 'unlabel'];
@@ -18,7 +19,7 @@ function strs(value: unknown): string[] {
 }
 
 function anchored(text: string): RegExp {
-  return new RegExp(`^(?:${text})$`);
+  return filterPattern(text);
 }
 
 function validateTrigger(filter: OptionMap, read: OptionReaders, attribute: string): void {
@@ -35,7 +36,7 @@ function validateTrigger(filter: OptionMap, read: OptionReaders, attribute: stri
   }
   for (const key of ['branch', 'ref', 'comment']) {
     if (filter[key] !== undefined) {
-      read.regexes(filter[key]);
+      checkFilterPatterns(strs(filter[key]), read);
     }
   }
   read.optStrings(filter, 'labels');
@@ -50,7 +51,7 @@ export const gitlabTriggers: TriggerRules = {
     const actions = strs(filter.action);
     const branches = strs(filter.branch).map(anchored);
     const refs = strs(filter.ref).map(anchored);
-    const comments = strs(filter.comment).map((text) => new RegExp(text));
+    const comments = strs(filter.comment).map((text) => filterPattern(text, false));
     const labels = strs(filter.labels);
     const unlabels = strs(filter.unlabels);
     return {
