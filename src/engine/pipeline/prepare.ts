@@ -6,6 +6,7 @@ import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { findItem, itemsAhead } from '../item-predicates';
 import type { PassContext } from '../pass-context';
 import { ensureHistoryBuildset } from './buildsets';
+import { freezeItemJobs } from './item-jobs';
 import { mergeItemOf } from './merging';
 import type { ManagedPipeline } from './types';
 
@@ -68,12 +69,7 @@ export async function prepareItem(
 /** Freeze the item's job graph: its jobs, or why it has none (not in the pipeline, a configuration error). */
 async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item: ItemState): Promise<void> {
   const buildset = item.buildset;
-  const change = item.changes[0];
-  const project = pipeline.layout.projects.get(change.project);
-  const branch = change.branch ?? project?.defaultBranch ?? 'master';
-  const frozen = pipeline.layout.freezeJobGraph(pipeline.name, change.project, branch, buildset.files ?? undefined, {
-    imageNames: item.imageNames ?? undefined,
-  });
+  const frozen = freezeItemJobs(pipeline.layout, pipeline.name, item, buildset.files ?? undefined);
   buildset.jobGraphFrozen = true;
   if (frozen.status === 'not-in-pipeline') {
     buildset.notInPipeline = true;
@@ -81,7 +77,7 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
     buildset.configError = `Unable to freeze job graph: ${frozen.message}`;
   } else {
     buildset.failFast = frozen.failFast;
-    buildset.jobs = frozen.jobs.map((job) => ({
+    buildset.jobs = frozen.jobs.map(({ job, change, otherChanges }) => ({
       job,
       tries: 0,
       build: null,
@@ -93,6 +89,9 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
       nodes: [],
       semaphoresHeld: [],
       artifacts: [],
+      // Only items of a cycle say which change a job runs for.
+      ...(change > 0 ? { change } : {}),
+      ...(otherChanges.length > 0 ? { otherChanges } : {}),
     }));
     if (buildset.jobs.length > 0) {
       await ensureHistoryBuildset(pipeline, ctx, item);
