@@ -4,6 +4,7 @@
  */
 import type { ChangeInfo, MergeItem } from './changes';
 import type { FrozenJobExecution } from './frozen-job';
+import type { ProposedConfig } from './proposed-config';
 import type { BuildResult, BuildsetResult } from './results';
 
 /** Window parameters of a change queue (docs/gating.md#windows). */
@@ -158,6 +159,11 @@ export interface BuildsetState {
    * report went with it, the reporters' phase, and once `done` the first refusal (null: merged).
    */
   branchMerge?: BranchMergeState | null;
+  /**
+   * The configuration the speculative merge proposes, until the job graph is frozen with it
+   * (docs/gating.md#speculative-layouts); null or absent: the item changes no configuration.
+   */
+  proposedConfig?: ProposedConfig[] | null;
   files: string[] | null;
   unableToMerge: boolean;
   mergeError: string | null;
