@@ -164,6 +164,8 @@ export interface BuildsetState {
    * (docs/gating.md#speculative-layouts); null or absent: the item changes no configuration.
    */
   proposedConfig?: ProposedConfig[] | null;
+  /** The job graph was frozen with a speculative layout. */
+  speculativeLayout?: boolean;
   files: string[] | null;
   unableToMerge: boolean;
   mergeError: string | null;

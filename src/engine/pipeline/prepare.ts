@@ -101,6 +101,9 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
   const proposed = buildset.proposedConfig ?? [];
   const speculative = proposed.length > 0 ? pipeline.layout.speculative?.(proposed) : undefined;
   buildset.proposedConfig = null;
+  if (speculative !== undefined) {
+    buildset.speculativeLayout = true;
+  }
   if (speculative !== undefined && speculative.errors.length > 0) {
     buildset.jobGraphFrozen = true;
     buildset.configError = speculative.errors.join('\n\n');

@@ -245,6 +245,7 @@ const storedBuildsetSchema = modelSchema<StoredBuildset>()(
       .nullable()
       .optional(),
     proposedConfig: z.array(proposedConfigSchema).nullable().optional(),
+    speculativeLayout: z.boolean().optional(),
     files: z.array(text).nullable(),
     unableToMerge: z.boolean(),
     mergeError: nullableText,
