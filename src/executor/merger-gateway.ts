@@ -7,6 +7,8 @@ import type { MergeOutcome, MergerGateway } from '../engine/ports/merger';
 import { toMergerItem, type MergeItem } from '../model/changes';
 import type { MergerItem } from '../model/build-request';
 import type { GitProjects } from '../sources/git-projects';
+import type { ConfigLocations, ProposedConfig } from '../model/proposed-config';
+import { readMergedConfig } from './merged-config';
 import type { Merger, MergeToBranchRequest } from './merger';
 
 /** Announces Sluice's own branch update to the poller of the connection (emitted once as ref-updated). */
@@ -25,12 +27,22 @@ export class GitMergerGateway implements MergerGateway {
     private readonly announce: OwnUpdateAnnouncer,
   ) {}
 
-  async prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
-    const outcome = await this.merger.speculate(items.map((item) => this.mergerItem(item)));
+  async prepare(
+    items: readonly MergeItem[],
+    options: { configLocations?: ConfigLocations } = {},
+  ): Promise<MergeOutcome> {
+    const mergerItems = items.map((item) => this.mergerItem(item));
+    let config: ProposedConfig[] = [];
+    const outcome = await this.merger.speculate(mergerItems, async (merged) => {
+      if (merged.ok && options.configLocations !== undefined) {
+        const state = { items, mergerItems, itemFiles: merged.itemFiles, projects: merged.projects };
+        config = await readMergedConfig(state, options.configLocations);
+      }
+    });
     if (!outcome.ok) {
       return { merged: false, error: outcome.detail };
     }
-    return { merged: true, files: outcome.changedFiles, repoState: outcome.repoState };
+    return { merged: true, files: outcome.changedFiles, repoState: outcome.repoState, config };
   }
 
   /** Whether the change would merge into its branch now (a merge in a scratch clone, nothing pushed). */

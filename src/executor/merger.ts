@@ -131,8 +131,8 @@ export class Merger {
     }
   }
 
-  /** Merge the items in a scratch area and report conflicts and changed files; nothing is kept. */
-  async speculate(items: MergerItem[]): Promise<PrepareOutcome> {
+  /** Merge the items in a scratch area, report conflicts and changed files, `inspect` the clones; nothing is kept. */
+  async speculate(items: MergerItem[], inspect?: (outcome: PrepareOutcome) => Promise<void>): Promise<PrepareOutcome> {
     mkdirSync(this.scratchRoot, { recursive: true });
     const dir = mkdtempSync(path.join(this.scratchRoot, 'speculate-'));
     try {
@@ -146,7 +146,10 @@ export class Merger {
             newrev: last.newrev,
           }
         : null;
-      return await this.prepareWorkspace({ items, projects: [], scheme: 'unique', item, overrideCheckout: null }, dir);
+      const request = { items, projects: [], scheme: 'unique' as const, item, overrideCheckout: null };
+      const outcome = await this.prepareWorkspace(request, dir);
+      await inspect?.(outcome);
+      return outcome;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -495,6 +498,4 @@ function conflictDetail(project: string, what: string, branch: string, err: Merg
   return `Merge conflict in ${project}: ${what} does not apply to ${branch}${files}: ${err.message}`;
 }
 
-function projectKey(connection: string, project: string): string {
-  return `${connection}\u0000${project}`;
-}
+const projectKey = (connection: string, project: string): string => `${connection}\u0000${project}`;

@@ -4,6 +4,7 @@
  */
 import type { ChangeInfo, MergeItem } from './changes';
 import type { FrozenJobExecution } from './frozen-job';
+import type { ProposedConfig } from './proposed-config';
 import type { BuildResult, BuildsetResult } from './results';
 
 /** Window parameters of a change queue (docs/gating.md#windows). */
@@ -164,6 +165,13 @@ export interface BuildsetState {
    * report went with it, the reporters' phase, and once `done` the first refusal (null: merged).
    */
   branchMerge?: BranchMergeState | null;
+  /**
+   * The configuration the speculative merge proposes, until the job graph is frozen with it
+   * (docs/gating.md#speculative-layouts); null or absent: the item changes no configuration.
+   */
+  proposedConfig?: ProposedConfig[] | null;
+  /** The job graph was frozen with a speculative layout. */
+  speculativeLayout?: boolean;
   files: string[] | null;
   unableToMerge: boolean;
   mergeError: string | null;

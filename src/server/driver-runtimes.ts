@@ -95,7 +95,7 @@ export function routingMerger(
     runtimes.ofConnection(connection)?.merged?.(connection, project, branch, newrev, oldrev),
   );
   return {
-    prepare: (items) => merger.prepare(items),
+    prepare: (items, options) => merger.prepare(items, options),
     mergeToBranch: async (item) => {
       const location = projects.locate(item.project);
       const runtime = location === null ? undefined : runtimes.ofConnection(location.connection);

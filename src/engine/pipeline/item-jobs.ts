@@ -22,10 +22,11 @@ export type ItemJobGraph =
  * Freeze the graph of every change of the item. A change whose project is not in the pipeline
  * adds nothing; the item is not in the pipeline when none is. The speculative merge tells the
  * files of the item's last change only: the other members of a cycle freeze without file
- * matchers (every job matches).
+ * matchers (every job matches). `freezer`: the item's speculative layout, else `layout`.
  */
 export function freezeItemJobs(
   layout: EngineLayout,
+  freezer: Pick<EngineLayout, 'freezeJobGraph'>,
   pipeline: string,
   item: ItemState,
   files: readonly string[] | undefined,
@@ -36,7 +37,7 @@ export function freezeItemJobs(
   for (const [index, change] of item.changes.entries()) {
     const branch = change.branch ?? layout.projects.get(change.project)?.defaultBranch ?? 'master';
     const last = index === item.changes.length - 1;
-    const frozen = layout.freezeJobGraph(pipeline, change.project, branch, last ? files : undefined, {
+    const frozen = freezer.freezeJobGraph(pipeline, change.project, branch, last ? files : undefined, {
       imageNames: item.imageNames ?? undefined,
     });
     if (frozen.status === 'not-in-pipeline') {

@@ -165,10 +165,12 @@ export class WorkRunner {
       }
       case 'speculative-merge': {
         const work = speculativeMergeWorkSchema.parse(row.payload);
-        const merged = await gateways.merger.prepare(work.items).catch((error: unknown) => ({
-          merged: false as const,
-          error: error instanceof Error ? error.message : String(error),
-        }));
+        const merged = await gateways.merger
+          .prepare(work.items, { configLocations: work.configLocations })
+          .catch((error: unknown) => ({
+            merged: false as const,
+            error: error instanceof Error ? error.message : String(error),
+          }));
         const event: EngineEvent = {
           type: 'merge-completed',
           work: row.id,
@@ -179,6 +181,7 @@ export class WorkRunner {
           error: merged.merged ? null : merged.error,
           files: merged.merged ? merged.files : null,
           repoState: merged.merged ? merged.repoState : null,
+          ...(merged.merged && (merged.config?.length ?? 0) > 0 ? { config: merged.config } : {}),
         };
         return { event, outcome: merged.merged ? 'merged' : 'merge-conflict' };
       }
