@@ -46,6 +46,11 @@ export interface FreezeRequest {
    * runs only for those (docs/project-configuration.md#freezing-one-job step 7). Undefined = no image filter.
    */
   imageNames?: readonly string[];
+  /**
+   * Whether the item's proposed configuration changes a job (a speculative layout): such a job
+   * with `match-on-config-updates` matches whatever files the change touches (step 8).
+   */
+  updatesJobConfig?: (job: FrozenJob) => boolean;
 }
 
 /**
@@ -306,6 +311,9 @@ function freezeOne(
     return undefined;
   }
   const frozen = toFrozen(layout, job, variants, request);
+  if (!frozen.matchesChange && frozen.matchOnConfigUpdates && request.updatesJobConfig?.(frozen)) {
+    frozen.matchesChange = true;
+  }
   return {
     frozen,
     pendingErrors: (postReviewPipeline: boolean) => {

@@ -15,6 +15,7 @@ import type { Layout, LayoutProject } from './layout';
 import { buildLayout, type BuildLayoutInput } from './layout-builder';
 import { connectionsFromConfig, readTenantFile, readTenantLayoutInput } from './load-tenants';
 import { BoundedMemo } from './bounded-memo';
+import { tenantsChangedBy, type BranchUpdate } from './branch-update';
 import { proposedLayout, type ProposedLayout, type SpeculativeLayout } from './proposed-layout';
 import type { ServiceConfig } from './service';
 import type { Abide, TenantFileProblem } from './tenant-file';
@@ -131,6 +132,28 @@ export class LayoutManager {
     });
   }
 
+  /** What a layout this manager built was built from (speculative layouts start from it). */
+  inputOf(layout: Layout): BuildLayoutInput | undefined {
+    return this.inputs.get(layout);
+  }
+
+  /**
+   * Sluice merged into a branch: the tenants whose configuration that changes are reloaded now,
+   * before the update is announced (src/config/branch-update.ts); resolves with their names.
+   */
+  async reconfigureForUpdate(update: BranchUpdate): Promise<string[]> {
+    const tenants = await tenantsChangedBy(
+      this.layouts.values(),
+      (l) => this.inputs.get(l),
+      this.connections.git,
+      update,
+    );
+    if (tenants.length > 0) {
+      await this.reconfigure(tenants);
+    }
+    return tenants;
+  }
+
   /** The tenant file's global objects (authorization rules, global semaphores, api-root). */
   abide(): Abide | undefined {
     return this.currentAbide;
@@ -241,7 +264,7 @@ export class LayoutManager {
         cache: this.cache,
         secretKeys: this.options.secretKeys,
       });
-      const layout = buildLayout(input);
+      const layout = await buildLayout(input);
       this.inputs.set(layout, input);
       built.push(layout);
     }

@@ -21,6 +21,9 @@ import { hasControlCharacter } from '../model/value-checks';
 import { git, GitError } from '../sources/git-cli';
 import { describeChange, parseChangeRef, CHANGE_REF_PREFIX, type ChangeId } from '../sources/git-changes';
 import { readConfigSnapshots, type GitConnection } from '../sources/git-connection';
+import { isConfigPath } from '../model/proposed-config';
+
+export { isConfigPath };
 
 /** The ref a proposed layout was computed for. */
 export type ProposedRef =
@@ -164,7 +167,7 @@ export async function proposedLayout(request: ProposedLayoutRequest): Promise<Pr
     if (snapshot.status === 'conflict') {
       return { status: 'conflict', message: `${describe} does not merge into branch ${branch}: ${snapshot.detail}` };
     }
-    const speculative = buildLayout({
+    const speculative = await buildLayout({
       ...request.input,
       uuid: request.uuid,
       now: request.now,
@@ -190,17 +193,6 @@ export async function proposedLayout(request: ProposedLayoutRequest): Promise<Pr
   return result.status === 'conflict'
     ? result
     : { status: 'ok', ref: proposed, layout: result.layout, speculative: true, newErrors: result.newErrors };
-}
-
-/**
- * Whether a changed file is one the configuration is read from (docs/project-configuration.md#configuration-files
- * locations and extra paths).
- */
-export function isConfigPath(file: string, extraConfigPaths: readonly string[]): boolean {
-  if (file === 'zuul.yaml' || file === '.zuul.yaml' || file.startsWith('zuul.d/') || file.startsWith('.zuul.d/')) {
-    return true;
-  }
-  return extraConfigPaths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p));
 }
 
 async function branchTip(connection: GitConnection, project: string, branch: string): Promise<string | undefined> {

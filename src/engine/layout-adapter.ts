@@ -5,7 +5,10 @@
  * `freezeJobGraph` of the config package.
  */
 import { compileReporter, compileRequirement, compileTrigger } from '../config/drivers';
-import { freezeJobGraph, type FrozenJob } from '../config/freeze';
+import { freezeJobGraph, type FreezeRequest, type FrozenJob } from '../config/freeze';
+import type { SpeculativeLayouts } from '../config/speculative-layouts';
+import type { ProposedConfig } from '../model/proposed-config';
+import { speculativeView } from './speculative-view';
 import { findLayoutProject, projectPipelineConfig } from '../config/project-pipeline-config';
 import { REPORTER_PHASES, type Layout, type Pipeline, type ReporterConfig, type TriggerConfig } from '../config/layout';
 import { providerImageFormat } from '../config/provider-flatten';
@@ -115,6 +118,7 @@ export function engineJob(job: FrozenJob): EngineJob {
     provides: job.provides,
     requires: job.requires,
     holdFollowingChanges: job.holdFollowingChanges,
+    deduplicate: job.deduplicate,
     vars: job.vars,
     params: frozenJobExecution(job),
   };
@@ -161,8 +165,30 @@ function withImageVariables(layout: Layout, frozen: FrozenJob, job: EngineJob): 
   };
 }
 
-/** Wrap a configuration Layout as an EngineLayout. */
-export function toEngineLayout(layout: Layout): EngineLayout {
+/** Freeze a job graph for the engine: its jobs, or why there are none. */
+export function freezeOutcome(layout: Layout, request: FreezeRequest): FreezeOutcome {
+  const result = freezeJobGraph(layout, request);
+  switch (result.status) {
+    case 'ok':
+      return {
+        status: 'ok',
+        jobs: result.jobs.map((job) => withImageVariables(layout, job, engineJob(job))),
+        failFast: result.failFast,
+      };
+    case 'error':
+      return { status: 'error', message: result.errors.map((error) => error.message).join('\n') };
+    case 'unknown-pipeline':
+      return { status: 'error', message: `Unknown pipeline ${request.pipeline}` };
+    default:
+      return { status: 'not-in-pipeline' };
+  }
+}
+
+/**
+ * Wrap a configuration Layout as an EngineLayout; with `speculative` (built from the same inputs)
+ * items that change configuration get speculative layouts (docs/gating.md#speculative-layouts).
+ */
+export function toEngineLayout(layout: Layout, speculative?: SpeculativeLayouts): EngineLayout {
   const projects = new Map<string, EngineProject>();
   for (const project of layout.projects.values()) {
     const queueName = project.metadata.queueName ?? null;
@@ -194,28 +220,8 @@ export function toEngineLayout(layout: Layout): EngineLayout {
       maxChangesPerPipeline: layout.tenant.maxChangesPerPipeline ?? null,
       maxDependencies: layout.tenant.maxDependencies ?? null,
     },
-    freezeJobGraph(
-      pipeline: string,
-      project: string,
-      branch: string,
-      files: readonly string[] | undefined,
-      options: { imageNames?: readonly string[] } = {},
-    ): FreezeOutcome {
-      const result = freezeJobGraph(layout, { pipeline, project, branch, files, imageNames: options.imageNames });
-      switch (result.status) {
-        case 'ok':
-          return {
-            status: 'ok',
-            jobs: result.jobs.map((job) => withImageVariables(layout, job, engineJob(job))),
-            failFast: result.failFast,
-          };
-        case 'error':
-          return { status: 'error', message: result.errors.map((error) => error.message).join('\n') };
-        case 'unknown-pipeline':
-          return { status: 'error', message: `Unknown pipeline ${pipeline}` };
-        default:
-          return { status: 'not-in-pipeline' };
-      }
+    freezeJobGraph(pipeline, project, branch, files, options = {}): FreezeOutcome {
+      return freezeOutcome(layout, { pipeline, project, branch, files, imageNames: options.imageNames });
     },
     projectInPipeline(pipeline: string, project: string): boolean {
       const found = findLayoutProject(layout, project);
@@ -224,5 +230,12 @@ export function toEngineLayout(layout: Layout): EngineLayout {
       }
       return found.branches.some((branch) => projectPipelineConfig(layout, found, pipeline, branch) !== undefined);
     },
+    ...(speculative === undefined
+      ? {}
+      : {
+          configLocation: (project: string) => speculative.location(project),
+          speculative: (proposed: readonly ProposedConfig[]) =>
+            speculativeView(layout, speculative.resolve(proposed), freezeOutcome),
+        }),
   };
 }

@@ -71,6 +71,8 @@ export interface MergeToBranchRequest {
   ref: string;
   targetBranch: string;
   mergeMode: MergeMode;
+  /** Merge in a scratch clone only, push nothing: whether the merge would apply (a cycle's check before it merges). */
+  dryRun?: boolean;
 }
 
 export type MergeToBranchOutcome = { ok: true; oldrev: string; newrev: string } | { ok: false; detail: string };
@@ -129,8 +131,8 @@ export class Merger {
     }
   }
 
-  /** Merge the items in a scratch area and report conflicts and changed files; nothing is kept. */
-  async speculate(items: MergerItem[]): Promise<PrepareOutcome> {
+  /** Merge the items in a scratch area, report conflicts and changed files, `inspect` the clones; nothing is kept. */
+  async speculate(items: MergerItem[], inspect?: (outcome: PrepareOutcome) => Promise<void>): Promise<PrepareOutcome> {
     mkdirSync(this.scratchRoot, { recursive: true });
     const dir = mkdtempSync(path.join(this.scratchRoot, 'speculate-'));
     try {
@@ -144,7 +146,10 @@ export class Merger {
             newrev: last.newrev,
           }
         : null;
-      return await this.prepareWorkspace({ items, projects: [], scheme: 'unique', item, overrideCheckout: null }, dir);
+      const request = { items, projects: [], scheme: 'unique' as const, item, overrideCheckout: null };
+      const outcome = await this.prepareWorkspace(request, dir);
+      await inspect?.(outcome);
+      return outcome;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -181,7 +186,7 @@ export class Merger {
           request.mergeMode,
           mergeMessage(request.ref, request.targetBranch),
         );
-        if (newrev === oldrev) {
+        if (newrev === oldrev || request.dryRun === true) {
           return { ok: true, oldrev, newrev };
         }
         const origin = this.cache.origin(request.connection, request.project);
@@ -493,6 +498,4 @@ function conflictDetail(project: string, what: string, branch: string, err: Merg
   return `Merge conflict in ${project}: ${what} does not apply to ${branch}${files}: ${err.message}`;
 }
 
-function projectKey(connection: string, project: string): string {
-  return `${connection}\u0000${project}`;
-}
+const projectKey = (connection: string, project: string): string => `${connection}\u0000${project}`;

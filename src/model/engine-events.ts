@@ -7,6 +7,7 @@
  * validated with them once, by the repository that owns the table.
  */
 import { z } from 'zod';
+import { proposedConfigSchema } from './proposed-config';
 import { BUILD_RESULTS, type BuildResult } from './results';
 
 export const ENGINE_EVENT_CATEGORIES = ['trigger', 'management', 'result'] as const;
@@ -48,6 +49,7 @@ export const TRIGGER_EVENT_TYPES = [
   'wip-state-changed',
   'hashtags-changed',
   'pending-check',
+  'vote-deleted',
   // GitLab (docs/gitlab.md#trigger-events)
   'gl_merge_request',
   'gl_push',
@@ -268,6 +270,8 @@ export const mergeCompletedEventSchema = z.object({
   error: nullableString,
   files: z.array(z.string()).nullable(),
   repoState: record.nullable(),
+  /** speculative: the configuration the merged state proposes (docs/gating.md#speculative-layouts). */
+  config: z.array(proposedConfigSchema).optional(),
   /** branch: the changes merged (with the commit each produced). */
   changes: z.array(z.object({ project: z.string(), change: z.number().int(), newrev: nullableString })).optional(),
 });

@@ -4,6 +4,7 @@
  */
 import type { ChangeInfo, MergeItem } from './changes';
 import type { FrozenJobExecution } from './frozen-job';
+import type { ProposedConfig } from './proposed-config';
 import type { BuildResult, BuildsetResult } from './results';
 
 /** Window parameters of a change queue (docs/gating.md#windows). */
@@ -45,6 +46,8 @@ export interface EngineJob {
   provides: string[];
   requires: string[];
   holdFollowingChanges: boolean;
+  /** How the job is deduplicated in a dependency cycle (absent: `auto`; docs/gating.md#dependency-cycles). */
+  deduplicate?: boolean | 'auto';
   vars: Record<string, unknown>;
   /** Everything else the executor needs (scripts, required projects, secrets, ...), passed through unread. */
   params: FrozenJobExecution;
@@ -131,6 +134,10 @@ export interface JobState {
   flakyRetries?: number;
   /** The job is quarantined: its failure is reported but does not fail the item (docs/analytics.md#quarantine). */
   quarantined?: boolean;
+  /** Index in `item.changes` of the change it runs for (absent: 0; several only in a dependency cycle). */
+  change?: number;
+  /** The other changes of a cycle it runs for, deduplicated (docs/gating.md#dependency-cycles). */
+  otherChanges?: number[];
 }
 
 export interface BranchMergeState {
@@ -147,6 +154,8 @@ export interface BuildsetState {
   historyId: number | null;
   /** History id of the item's (first) ref, known once the buildset row exists. */
   historyRefId?: number | null;
+  /** History ids of every change's ref, in item order, for an item of a dependency cycle (builds record their own change's). */
+  historyRefIds?: number[];
   configured: boolean;
   mergeItems: MergeItem[];
   mergeState: 'new' | 'complete';
@@ -159,6 +168,13 @@ export interface BuildsetState {
    * report went with it, the reporters' phase, and once `done` the first refusal (null: merged).
    */
   branchMerge?: BranchMergeState | null;
+  /**
+   * The configuration the speculative merge proposes, until the job graph is frozen with it
+   * (docs/gating.md#speculative-layouts); null or absent: the item changes no configuration.
+   */
+  proposedConfig?: ProposedConfig[] | null;
+  /** The job graph was frozen with a speculative layout. */
+  speculativeLayout?: boolean;
   files: string[] | null;
   unableToMerge: boolean;
   mergeError: string | null;
@@ -231,4 +247,12 @@ export interface TenantEventQueueState {
   triggerQueuePaused: boolean;
   resultQueuePaused: boolean;
   reason: string | null;
+}
+
+/**
+ * The key of a job in its item (`queue_item_jobs.job_name`): its name, with the change it runs
+ * for when that is not the item's first (a dependency cycle can run two jobs of one name).
+ */
+export function jobKey(job: JobState): string {
+  return job.change ? `${job.job.name}#${job.change}` : job.job.name;
 }

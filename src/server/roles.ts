@@ -24,6 +24,7 @@ import type { EngineEventBus } from '../engine/event-bus';
 import { GitMergerGateway } from '../executor/merger-gateway';
 import type { EngineLayout } from '../engine/ports/layout';
 import { toEngineLayout } from '../engine/layout-adapter';
+import { SpeculativeLayouts } from '../config/speculative-layouts';
 import { LocalNodeGateway } from '../launcher/local-node-gateway';
 import { toolchainWarnings } from '../executor/ansible/toolchain';
 import { createExecutorServices, type ExecutorServices } from '../executor/executor-services';
@@ -222,7 +223,9 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     if (cached?.source === layout) {
       return cached.adapted;
     }
-    const adapted = toEngineLayout(layout);
+    // Items that change configuration get speculative layouts built from the same inputs (docs/gating.md#speculative-layouts).
+    const input = layoutManager.inputOf(layout);
+    const adapted = toEngineLayout(layout, input === undefined ? undefined : new SpeculativeLayouts(layout, input));
     engineLayouts.set(tenant, { source: layout, adapted });
     return adapted;
   };
@@ -252,9 +255,12 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
         directory,
         drivers,
         (onMerged) =>
-          new GitMergerGateway(executor.merger, directory, (connection, project, branch, newrev, oldrev) => {
+          new GitMergerGateway(executor.merger, directory, async (connection, project, branch, newrev, oldrev) => {
+            // A merged configuration change is loaded before its update is announced (docs/gating.md#speculative-layouts).
+            await layoutManager
+              .reconfigureForUpdate({ connection, project, branch, newrev })
+              .catch((err: unknown) => logger.error({ err, project, branch }, 'reconfiguration after a merge failed'));
             onMerged(connection, project, branch, newrev, oldrev);
-            return Promise.resolve();
           }),
       ),
       reporter: routingReporter(drivers),

@@ -1,5 +1,5 @@
 /** Builds a layout from in-memory files (no git), for small focused configuration tests. */
-import { buildLayout, type LoadedProject } from '../../src/config/layout-builder';
+import { buildLayoutSync, type BuildLayoutInput, type LoadedProject } from '../../src/config/layout-builder';
 import type { Layout } from '../../src/config/layout';
 import { parseTenantFile } from '../../src/config/tenant-file';
 import type { SecretKeys } from '../../src/config/secret-check';
@@ -24,6 +24,16 @@ export function memoryLayout(
   secretKeys?: SecretKeys,
   connections: Record<string, string> = {},
 ): Layout {
+  return buildLayoutSync(memoryLayoutInput(projects, tenantOptions, secretKeys, connections));
+}
+
+/** The input `memoryLayout` builds from, for tests of the (sliced) builder itself. */
+export function memoryLayoutInput(
+  projects: MemoryProject[],
+  tenantOptions = '',
+  secretKeys?: SecretKeys,
+  connections: Record<string, string> = {},
+): BuildLayoutInput {
   const entry = (p: MemoryProject) =>
     p.options === undefined ? `          - ${p.name}` : `          - ${p.name}: ${p.options}`;
   const config = projects.filter((p) => p.trusted).map(entry);
@@ -55,7 +65,7 @@ export function memoryLayout(
       ignoredLocations: new Map(),
     };
   });
-  return buildLayout({
+  return {
     uuid: 'memory',
     now: new Date(0),
     tenant,
@@ -64,5 +74,5 @@ export function memoryLayout(
     projects: loaded,
     initialErrors: [],
     secretKeys,
-  });
+  };
 }

@@ -2,10 +2,14 @@
  * Preparing an item inside the window (docs/gating.md#preparing-an-item): its speculative state (the items
  * ahead and the item merged in order), then its frozen job graph.
  */
+import type { MergeItem } from '../../model/changes';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
+import type { ConfigLocations } from '../../model/proposed-config';
+import type { EngineLayout } from '../ports/layout';
 import { findItem, itemsAhead } from '../item-predicates';
 import type { PassContext } from '../pass-context';
 import { ensureHistoryBuildset } from './buildsets';
+import { freezeItemJobs } from './item-jobs';
 import { mergeItemOf } from './merging';
 import type { ManagedPipeline } from './types';
 
@@ -42,7 +46,12 @@ export async function prepareItem(
         buildset.mergeRequested = true;
         ctx.requestWork({
           kind: 'speculative-merge',
-          payload: { pipeline: pipeline.name, buildsetUuid: buildset.uuid, items: buildset.mergeItems },
+          payload: {
+            pipeline: pipeline.name,
+            buildsetUuid: buildset.uuid,
+            items: buildset.mergeItems,
+            ...configLocationsOf(layout, buildset.mergeItems),
+          },
         });
         ctx.touch(item);
         changed = true;
@@ -65,15 +74,47 @@ export async function prepareItem(
   return { ready: buildset.jobs.length > 0, changed };
 }
 
+/**
+ * Where the configuration of the merged projects is read, so the merge returns what the item
+ * proposes (docs/gating.md#speculative-layouts); nothing without speculative layouts.
+ */
+function configLocationsOf(layout: EngineLayout, items: readonly MergeItem[]): { configLocations?: ConfigLocations } {
+  if (layout.configLocation === undefined) {
+    return {};
+  }
+  const locations: ConfigLocations = {};
+  for (const item of items) {
+    const location = layout.configLocation(item.project);
+    if (location !== null) {
+      locations[item.project] = location;
+    }
+  }
+  return { configLocations: locations };
+}
+
 /** Freeze the item's job graph: its jobs, or why it has none (not in the pipeline, a configuration error). */
 async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item: ItemState): Promise<void> {
   const buildset = item.buildset;
-  const change = item.changes[0];
-  const project = pipeline.layout.projects.get(change.project);
-  const branch = change.branch ?? project?.defaultBranch ?? 'master';
-  const frozen = pipeline.layout.freezeJobGraph(pipeline.name, change.project, branch, buildset.files ?? undefined, {
-    imageNames: item.imageNames ?? undefined,
-  });
+  // An item whose merged state proposes configuration is frozen with its speculative layout.
+  const proposed = buildset.proposedConfig ?? [];
+  const speculative = proposed.length > 0 ? pipeline.layout.speculative?.(proposed) : undefined;
+  buildset.proposedConfig = null;
+  if (speculative !== undefined) {
+    buildset.speculativeLayout = true;
+  }
+  if (speculative !== undefined && speculative.errors.length > 0) {
+    buildset.jobGraphFrozen = true;
+    buildset.configError = speculative.errors.join('\n\n');
+    ctx.touch(item);
+    return;
+  }
+  const frozen = freezeItemJobs(
+    pipeline.layout,
+    speculative ?? pipeline.layout,
+    pipeline.name,
+    item,
+    buildset.files ?? undefined,
+  );
   buildset.jobGraphFrozen = true;
   if (frozen.status === 'not-in-pipeline') {
     buildset.notInPipeline = true;
@@ -81,7 +122,7 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
     buildset.configError = `Unable to freeze job graph: ${frozen.message}`;
   } else {
     buildset.failFast = frozen.failFast;
-    buildset.jobs = frozen.jobs.map((job) => ({
+    buildset.jobs = frozen.jobs.map(({ job, change, otherChanges }) => ({
       job,
       tries: 0,
       build: null,
@@ -93,6 +134,9 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
       nodes: [],
       semaphoresHeld: [],
       artifacts: [],
+      // Only items of a cycle say which change a job runs for.
+      ...(change > 0 ? { change } : {}),
+      ...(otherChanges.length > 0 ? { otherChanges } : {}),
     }));
     if (buildset.jobs.length > 0) {
       await ensureHistoryBuildset(pipeline, ctx, item);

@@ -23,7 +23,11 @@ export interface ReportOutcome {
 /** The report action and buildset result of an item whose jobs are done (or that can never run). */
 function decide(pipeline: ManagedPipeline, item: ItemState): { action: ReportAction; result: BuildsetResult } {
   const buildset = item.buildset;
-  if (buildset.notInPipeline || !pipeline.layout.projectInPipeline(pipeline.name, item.changes[0].project)) {
+  // An item frozen with its speculative layout is in the pipeline by that layout, whatever the live one says.
+  const inPipeline =
+    buildset.speculativeLayout === true ||
+    item.changes.some((change) => pipeline.layout.projectInPipeline(pipeline.name, change.project));
+  if (buildset.notInPipeline || !inPipeline) {
     return { action: 'no-jobs', result: 'NO_JOBS' };
   }
   if (buildset.configError !== null) {

@@ -7,6 +7,7 @@ import type { ChangeInfo } from '../../model/changes';
 import type { TriggerEvent } from '../../model/engine-events';
 import { nameFromCanonical } from '../../model/changes';
 import type { MergeMode } from '../../model/merge-modes';
+import type { ConfigLocation, ProposedConfig } from '../../model/proposed-config';
 import type { EngineJob, WindowParams } from '../../model/pipeline-state';
 
 export type ManagerKind = 'independent' | 'dependent' | 'serial' | 'supercedent';
@@ -140,7 +141,7 @@ export interface EngineProject {
   queueName: string | null;
   /** Whether the named queue is per branch. */
   queuePerBranch: boolean;
-  /** The named queue says `allow-circular-dependencies: true` (Sluice still refuses cycles). */
+  /** The named queue says `allow-circular-dependencies: true`: a dependency cycle may enter as one item. */
   queueAllowsCycles: boolean;
 }
 
@@ -187,6 +188,21 @@ export interface EngineLayout {
   ): FreezeOutcome;
   /** Whether the project has any configuration for the pipeline. */
   projectInPipeline(pipeline: string, project: string): boolean;
+  /**
+   * Where a project's configuration is read, for the speculative merge to read it back
+   * (docs/gating.md#speculative-layouts); null: it loads none. Absent: no speculative layouts.
+   */
+  configLocation?(project: string): ConfigLocation | null;
+  /** The layout of an item whose merged state proposes `proposed` (absent: no speculative layouts). */
+  speculative?(proposed: readonly ProposedConfig[]): SpeculativeLayout;
+}
+
+/** What an item that changes configuration is frozen with (docs/gating.md#speculative-layouts). */
+export interface SpeculativeLayout {
+  /** The errors its proposed configuration brings, each a full message with its file and line; empty: valid. */
+  errors: string[];
+  /** Freeze with the proposed configuration (a job the proposal changes matches its files with `match-on-config-updates`). */
+  freezeJobGraph: EngineLayout['freezeJobGraph'];
 }
 
 /**

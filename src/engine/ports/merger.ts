@@ -1,12 +1,25 @@
 /** The merger port: speculative merges of an item and the merge of a change into its branch. */
 import type { MergeItem } from '../../model/changes';
+import type { ConfigLocations, ProposedConfig } from '../../model/proposed-config';
 
 export type MergeOutcome =
-  { merged: true; files: string[]; repoState: Record<string, unknown> } | { merged: false; error: string };
+  | {
+      merged: true;
+      files: string[];
+      repoState: Record<string, unknown>;
+      /** The configuration the merged state proposes (docs/gating.md#speculative-layouts); absent or empty: none. */
+      config?: ProposedConfig[];
+    }
+  | { merged: false; error: string };
 
 export interface MergerGateway {
   /** Prepare the speculative state of an item: merge every change in order. */
-  prepare(items: readonly MergeItem[]): Promise<MergeOutcome>;
+  prepare(items: readonly MergeItem[], options?: { configLocations?: ConfigLocations }): Promise<MergeOutcome>;
+  /**
+   * Whether a change would merge into its target branch now, nothing merged (absent, or null: the
+   * source cannot tell beforehand). A cycle checks all its changes before merging any.
+   */
+  canMergeToBranch?(item: MergeItem): Promise<{ mergeable: true } | { mergeable: false; error: string } | null>;
   /** Merge a change into its target branch (idempotent: an already merged change succeeds). */
   mergeToBranch(
     item: MergeItem,

@@ -41,6 +41,7 @@ export async function handleWorkOutcome(
     if (event.merged) {
       buildset.files = event.files ?? [];
       buildset.repoState = event.repoState;
+      buildset.proposedConfig = event.config ?? null;
     } else {
       buildset.unableToMerge = true;
       buildset.mergeError = event.error;

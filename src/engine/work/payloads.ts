@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { MergeItem } from '../../model/changes';
+import { configLocationsSchema } from '../../model/proposed-config';
 import type { ItemReport } from '../ports/reporter';
 
 const object = z.record(z.string(), z.unknown());
@@ -18,6 +19,8 @@ export const speculativeMergeWorkSchema = z.object({
   pipeline: z.string(),
   buildsetUuid: z.string(),
   items: mergeItems,
+  /** Projects whose configuration the merge reads back (docs/gating.md#speculative-layouts); absent in older rows. */
+  configLocations: configLocationsSchema.optional(),
 });
 export type SpeculativeMergeWork = z.infer<typeof speculativeMergeWorkSchema>;
 

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { ChangeInfo, CodeReviewState, GerritChangeState, MergeItem } from '../../model/changes';
 import type { FrozenJobExecution } from '../../model/frozen-job';
 import { MERGE_MODES } from '../../model/merge-modes';
+import { proposedConfigSchema } from '../../model/proposed-config';
 import type {
   ArtifactInfo,
   BuildState,
@@ -153,6 +154,7 @@ const engineJobSchema = modelSchema<EngineJob>()(
     provides: z.array(text),
     requires: z.array(text),
     holdFollowingChanges: z.boolean(),
+    deduplicate: z.union([z.boolean(), z.literal('auto')]).optional(),
     vars: jsonObject,
     params: frozenJobExecutionSchema,
   }),
@@ -222,6 +224,8 @@ export const jobStateSchema = modelSchema<JobState>()(
     artifacts: z.array(artifactInfoSchema),
     flakyRetries: z.number().optional(),
     quarantined: z.boolean().optional(),
+    change: z.number().optional(),
+    otherChanges: z.array(z.number()).optional(),
   }),
 );
 
@@ -235,6 +239,7 @@ const storedBuildsetSchema = modelSchema<StoredBuildset>()(
     uuid: text,
     historyId: nullableNumber,
     historyRefId: nullableNumber.optional(),
+    historyRefIds: z.array(z.number()).optional(),
     configured: z.boolean(),
     mergeItems: z.array(mergeItemSchema),
     mergeState: z.enum(['new', 'complete']),
@@ -244,6 +249,8 @@ const storedBuildsetSchema = modelSchema<StoredBuildset>()(
       .object({ disabled: z.boolean(), reported: z.boolean(), done: z.boolean(), error: nullableText })
       .nullable()
       .optional(),
+    proposedConfig: z.array(proposedConfigSchema).nullable().optional(),
+    speculativeLayout: z.boolean().optional(),
     files: z.array(text).nullable(),
     unableToMerge: z.boolean(),
     mergeError: nullableText,

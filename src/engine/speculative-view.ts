@@ -1,0 +1,46 @@
+/**
+ * The engine's view of a speculative layout (docs/gating.md#speculative-layouts): the errors an item
+ * is blamed for, as report text, and freezing with the proposed configuration, where a job the
+ * proposal changes matches the change's files when it says `match-on-config-updates` (the
+ * reference compares the job as frozen with and without the proposal).
+ */
+import type { FreezeRequest, FrozenJob } from '../config/freeze';
+import { freezeJobGraph } from '../config/freeze';
+import type { Layout } from '../config/layout';
+import type { SpeculativeBuild } from '../config/speculative-layouts';
+import type { FreezeOutcome, SpeculativeLayout } from './ports/layout';
+
+export function speculativeView(
+  live: Layout,
+  build: SpeculativeBuild,
+  freeze: (layout: Layout, request: FreezeRequest) => FreezeOutcome,
+): SpeculativeLayout {
+  return {
+    errors: build.errors.map((error) => error.error),
+    freezeJobGraph(pipeline, project, branch, files, options = {}) {
+      const request: FreezeRequest = { pipeline, project, branch, files, imageNames: options.imageNames };
+      if (build.layout === live) {
+        return freeze(live, request);
+      }
+      let before: ReadonlyMap<string, string> | undefined;
+      const updatesJobConfig = (job: FrozenJob): boolean => {
+        // The same job as the live layout freezes it, file matchers not evaluated.
+        before ??= liveJobs(live, { pipeline, project, branch, imageNames: options.imageNames });
+        const old = before.get(job.name);
+        return old === undefined || old !== configOf(job);
+      };
+      return freeze(build.layout, { ...request, updatesJobConfig });
+    },
+  };
+}
+
+function liveJobs(live: Layout, request: FreezeRequest): ReadonlyMap<string, string> {
+  const result = freezeJobGraph(live, request);
+  const jobs = result.status === 'ok' || result.status === 'error' ? result.jobs : [];
+  return new Map(jobs.map((job) => [job.name, configOf(job)]));
+}
+
+/** A frozen job's configuration, without whether it matched the change. */
+function configOf(job: FrozenJob): string {
+  return JSON.stringify({ ...job, matchesChange: undefined });
+}

@@ -1,0 +1,114 @@
+/**
+ * The engine's side of speculative layouts (docs/gating.md#speculative-layouts), with a scripted
+ * merger and layout: the merge work is told where configuration lives and returns what the merged
+ * state proposes; the item is frozen with the speculative layout (even for a project the live
+ * layout has in no pipeline), an item whose proposal has errors reports them as `CONFIG_ERROR`, and
+ * the proposal is dropped from the stored buildset once frozen.
+ */
+import type { MergeOutcome } from '../../../src/engine/ports/merger';
+import type { EngineLayout, FreezeOutcome, SpeculativeLayout } from '../../../src/engine/ports/layout';
+import type { MergeItem } from '../../../src/model/changes';
+import type { ConfigLocations, ProposedConfig } from '../../../src/model/proposed-config';
+import { EngineHarness, nextTenant } from '../../engine/harness';
+import { FakeChanges } from '../../engine/fake-changes';
+import { FakeClock, job, makeLayout, pipeline } from '../../engine/scripted-layout';
+import { ScriptedMerger } from '../../engine/scripted-gateways';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+
+const PROJECT = 'git.example.com/org/new';
+
+/** A merger whose merged state proposes the `.zuul.yaml` text chosen per change number. */
+class ConfigMerger extends ScriptedMerger {
+  readonly proposals = new Map<number, string>();
+  readonly locations: Array<ConfigLocations | undefined> = [];
+
+  override async prepare(
+    items: readonly MergeItem[],
+    options?: { configLocations?: ConfigLocations },
+  ): Promise<MergeOutcome> {
+    this.locations.push(options?.configLocations);
+    const outcome = await super.prepare(items);
+    const text = items.map((item) => this.proposals.get(item.number ?? 0)).find((found) => found !== undefined);
+    if (!outcome.merged || text === undefined || options?.configLocations?.[PROJECT] === undefined) {
+      return outcome;
+    }
+    return {
+      ...outcome,
+      files: ['.zuul.yaml'],
+      config: [{ project: PROJECT, branch: 'master', files: [{ path: '.zuul.yaml', text }], ignoredLocations: [] }],
+    };
+  }
+}
+
+/** The live layout: org/new is in no pipeline; a proposal naming `broken` has an error, any other adds `extra` to check. */
+function layoutWithSpeculation(tenant: string): EngineLayout {
+  const live = makeLayout({
+    tenant,
+    pipelines: [pipeline('check', 'independent', { triggers: [] })],
+    projects: [{ name: 'org/new' }],
+    jobs: {},
+  });
+  const speculative = (proposed: readonly ProposedConfig[]): SpeculativeLayout => {
+    const text = proposed.map((entry) => entry.files.map((file) => file.text).join('')).join('');
+    return {
+      errors: text.includes('broken') ? ['Job nowhere not defined\n  in ".zuul.yaml", line 3'] : [],
+      freezeJobGraph: (): FreezeOutcome => ({ status: 'ok', jobs: [job('extra')], failFast: false }),
+    };
+  };
+  return {
+    ...live,
+    configLocation: (project) => (project === PROJECT ? { extraConfigPaths: ['ci/'], dynamicBranches: [] } : null),
+    speculative,
+  };
+}
+
+describe('engine: items that change configuration', () => {
+  let db: TestDatabase;
+  let h: EngineHarness;
+  let merger: ConfigMerger;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    await db.destroy();
+  });
+
+  beforeEach(async () => {
+    const changes = new FakeChanges();
+    merger = new ConfigMerger(changes);
+    h = new EngineHarness(db, layoutWithSpeculation(nextTenant()), { clock: new FakeClock(), changes, merger });
+    await h.start();
+  });
+
+  afterEach(async () => {
+    await h.stop();
+    expect(h.errors).toEqual([]);
+  });
+
+  it('runs the jobs of the proposed configuration, for a project the live layout has in no pipeline', async () => {
+    h.changes.add('org/new', 1);
+    merger.proposals.set(1, '- job: {name: extra}\n');
+    await h.enqueue('check', 'org/new', '1,1');
+    await h.settle();
+    expect(merger.locations).toEqual([{ [PROJECT]: { extraConfigPaths: ['ci/'], dynamicBranches: [] } }]);
+    expect([...h.executor.running.values()].map((build) => build.job.name)).toEqual(['extra']);
+    const stored: Array<{ data: unknown }> = await db.knex('queue_items').select('data');
+    expect(JSON.stringify(stored)).not.toContain('name: extra');
+    await h.executor.finish('extra', 1, { result: 'SUCCESS' });
+    await h.settle();
+    expect(h.reports()).toEqual(['1,1 check SUCCESS']);
+  });
+
+  it('reports the errors of a broken proposal as CONFIG_ERROR and runs nothing', async () => {
+    h.changes.add('org/new', 2);
+    merger.proposals.set(2, '- job: {name: broken, parent: nowhere}\n');
+    await h.enqueue('check', 'org/new', '2,1');
+    await h.settle();
+    expect(h.executor.running.size).toBe(0);
+    expect(h.reports()).toEqual(['2,1 check CONFIG_ERROR']);
+    const [buildset] = await h.buildsets();
+    expect(buildset.message).toContain('in ".zuul.yaml", line 3');
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * Speculative layouts with real git, the real executor and the server in one process
+ * (docs/gating.md#speculative-layouts): a change that adds a job runs it before it merges; a broken
+ * configuration change is reported with its error and never merges; in a gate of three, the third
+ * change uses the job the second one adds; and the post run of a merged configuration change runs
+ * the job it added (the tenant is reconfigured before the merge is announced).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { git } from '../../src/sources/git-cli';
+import type { EngineDelta } from '../../src/engine/event-bus';
+import { ENQUEUE } from '../helpers/gate-deployment';
+import {
+  QUICKSTART_PROJECT,
+  QUICKSTART_TENANT,
+  startQuickstartApp,
+  type QuickstartApp,
+} from '../helpers/quickstart-app';
+
+jest.setTimeout(240_000);
+
+const ZUUL_YAML = readFileSync(
+  path.resolve(__dirname, '../../examples/quickstart/repos/example/hello/.zuul.yaml'),
+  'utf8',
+);
+
+/** A job definition inserted after the file's first (comment) line, far from the project stanza. */
+function withJob(text: string, name: string): string {
+  const [first, ...rest] = text.split('\n');
+  const job = ['- job:', `    name: ${name}`, '    run: scripts/extra.sh', ''];
+  return [first, ...job, ...rest].join('\n');
+}
+
+/** `job` added to the jobs of `pipeline` in the project stanza (after its last listed job). */
+function withPipelineJob(text: string, pipeline: string, job: string): string {
+  const lines = text.split('\n');
+  let at = lines.indexOf(`    ${pipeline}:`) + 2;
+  while (lines[at]?.startsWith('        - ')) {
+    at++;
+  }
+  lines.splice(at, 0, `        - ${job}`);
+  return lines.join('\n');
+}
+
+describe('speculative layouts with real git', () => {
+  let qs: QuickstartApp;
+
+  beforeAll(async () => {
+    qs = await startQuickstartApp('sluice-speculative-', {
+      projectFiles: { 'scripts/extra.sh': '#!/bin/sh\necho "extra job ran"\n' },
+      configure: (config) => {
+        config.executor.slots = 4;
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await qs?.stop();
+  });
+
+  async function enqueue(pipeline: string, number: number): Promise<void> {
+    const response = await fetch(`${qs.url()}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${qs.token()}` },
+      body: JSON.stringify({
+        query: ENQUEUE,
+        variables: {
+          input: { tenant: QUICKSTART_TENANT, pipeline, project: QUICKSTART_PROJECT, change: `${number},1` },
+        },
+      }),
+    });
+    const body = (await response.json()) as { data?: { enqueue: { __typename: string } } };
+    expect(body.data?.enqueue.__typename).toBe('ManagementEventAccepted');
+  }
+
+  /** The report of change `number` in `pipeline` after the first `from` deltas. */
+  async function reportOf(
+    pipeline: string,
+    number: number,
+    from: number,
+  ): Promise<EngineDelta & { type: 'item-reported' }> {
+    const enqueued = await qs.waitForDelta(
+      from,
+      (delta) => delta.type === 'item-enqueued' && delta.pipeline === pipeline && delta.changeIds[0] === `${number},1`,
+    );
+    const uuid = enqueued.type === 'item-enqueued' ? enqueued.itemUuid : '';
+    const reported = await qs.waitForDelta(from, (delta) => delta.type === 'item-reported' && delta.itemUuid === uuid);
+    return reported as EngineDelta & { type: 'item-reported' };
+  }
+
+  /** Job name -> result of the final builds of the change's last buildset in `pipeline`. */
+  async function builds(pipeline: string, where: Record<string, unknown>): Promise<Record<string, string>> {
+    const buildset: { id: number } | undefined = await qs.database
+      .knex('buildsets')
+      .join('buildset_refs', 'buildset_refs.buildset_id', 'buildsets.id')
+      .join('refs', 'refs.id', 'buildset_refs.ref_id')
+      .where({ 'buildsets.tenant': QUICKSTART_TENANT, 'buildsets.pipeline': pipeline })
+      .where(Object.fromEntries(Object.entries(where).map(([key, value]) => [`refs.${key}`, value])))
+      .orderBy('buildsets.id', 'desc')
+      .first('buildsets.id');
+    const rows: Array<{ job_name: string; result: string | null }> = await qs.database
+      .knex('builds')
+      .where({ buildset_id: buildset?.id ?? 0, final: true })
+      .select('job_name', 'result');
+    return Object.fromEntries(rows.map((row) => [row.job_name, row.result ?? 'none']));
+  }
+
+  async function onMaster(sha: string): Promise<boolean> {
+    return git(qs.bareRepo, ['merge-base', '--is-ancestor', sha, 'refs/heads/master']).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  it('runs a job a change adds in check, before the change merges', async () => {
+    const text = withPipelineJob(withJob(ZUUL_YAML, 'hello-extra'), 'check', 'hello-extra');
+    const sha = await qs.pushChange(1, { '.zuul.yaml': text }, 'Add hello-extra to check');
+    const from = qs.deltaCount();
+    await enqueue('check', 1);
+    const report = await reportOf('check', 1, from);
+    expect(report.result).toBe('SUCCESS');
+    expect(await builds('check', { change: 1 })).toEqual({
+      'hello-unit': 'SUCCESS',
+      'hello-lint': 'SUCCESS',
+      'hello-extra': 'SUCCESS',
+    });
+    expect(await onMaster(sha)).toBe(false);
+  });
+
+  it('reports a broken configuration change with its error and never merges it', async () => {
+    const broken = withPipelineJob(ZUUL_YAML, 'gate', 'no-such-job');
+    const sha = await qs.pushChange(2, { '.zuul.yaml': broken }, 'Use a job nobody defined');
+    const from = qs.deltaCount();
+    await enqueue('gate', 2);
+    const report = await reportOf('gate', 2, from);
+    expect(report.result).toBe('CONFIG_ERROR');
+    expect(report.message).toContain('no-such-job');
+    expect(report.message).toMatch(/\.zuul\.yaml", line \d+/);
+    expect(await builds('gate', { change: 2 })).toEqual({});
+    expect(await onMaster(sha)).toBe(false);
+  });
+
+  it('gates three changes where the third uses the job the second adds', async () => {
+    const plain = await qs.pushChange(3, { 'notes-3.md': 'Notes\n' }, 'Change 3');
+    const adds = await qs.pushChange(4, { '.zuul.yaml': withJob(ZUUL_YAML, 'hello-extra') }, 'Define hello-extra');
+    // Based on master, not on change 4: alone it names a job that does not exist.
+    const uses = await qs.pushChange(
+      5,
+      { '.zuul.yaml': withPipelineJob(ZUUL_YAML, 'gate', 'hello-extra') },
+      'Run hello-extra in gate',
+    );
+    const from = qs.deltaCount();
+    for (const number of [3, 4, 5]) {
+      await enqueue('gate', number);
+    }
+    for (const number of [3, 4, 5]) {
+      expect((await reportOf('gate', number, from)).result).toBe('SUCCESS');
+    }
+    expect(await builds('gate', { change: 5 })).toEqual({
+      'hello-unit': 'SUCCESS',
+      'hello-lint': 'SUCCESS',
+      'hello-extra': 'SUCCESS',
+    });
+    for (const sha of [plain, adds, uses]) {
+      expect(await onMaster(sha)).toBe(true);
+    }
+  });
+
+  it('runs the post job a merged configuration change adds on the merge itself', async () => {
+    const current = (await git(qs.bareRepo, ['show', 'master:.zuul.yaml'])).stdout;
+    const text = withPipelineJob(withJob(current, 'hello-announce'), 'post', 'hello-announce');
+    const from = qs.deltaCount();
+    await qs.pushChange(6, { '.zuul.yaml': text }, 'Announce after every merge');
+    await enqueue('gate', 6);
+    expect((await reportOf('gate', 6, from)).result).toBe('SUCCESS');
+    const tip = (await git(qs.bareRepo, ['rev-parse', 'refs/heads/master'])).stdout.trim();
+    await qs.waitForDelta(from, (delta) => delta.type === 'item-reported' && delta.pipeline === 'post');
+    let post: Record<string, string> = {};
+    for (let tries = 0; tries < 600 && !('hello-announce' in post && post['hello-announce'] !== 'none'); tries++) {
+      post = await builds('post', { newrev: tip });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(post).toEqual({ 'hello-publish': 'SUCCESS', 'hello-announce': 'SUCCESS' });
+  });
+});
