@@ -1,7 +1,5 @@
 /**
- * GitLab merge requests already in `gate` (docs/gitlab.md): an approval taken back
- * (`unapproved`) takes the item out, reported, and it is not merged; a project that allows a
- * merge only after a successful pipeline gets the merge asked "when the pipeline succeeds"
+ * GitLab merge requests in `gate` (docs/gitlab.md): a project that allows a merge only after a successful pipeline gets the merge asked "when the pipeline succeeds"
  * (`auto_merge`), which GitLab does once its pipeline succeeds, and a failed pipeline is the
  * item's merge failure.
  */
@@ -49,30 +47,6 @@ describe('GitLab merge requests in gate', () => {
     Number(
       Object.values((await env.server.database.knex('buildsets').where({ pipeline: 'gate', result }).count())[0])[0],
     );
-
-  it('takes an item out of gate when its approval is revoked, and does not merge it', async () => {
-    const { lab } = env;
-    const held = path.join(scratch, 'held');
-    writeFileSync(held, '');
-    const mr = await lab.openMergeRequest('org/app', { title: 'Slow', files: { HOLD: held } });
-    await lab.approve('org/app', mr.iid, 'reviewer');
-    await until(
-      'the gate build running',
-      async () =>
-        (await env.server.database.knex('builds').where({ job_name: 'unit' }).whereNull('result').first()) !==
-        undefined,
-    );
-    await lab.unapprove('org/app', mr.iid, 'reviewer');
-    await until('the dequeue reported', () =>
-      mr.notes.some((note) => /missing merge requirement[\s\S]*approved/.test(note)),
-    );
-    rmSync(held);
-    await env.server.app.roles?.connectionEvents.idle();
-    expect(mr.state).toBe('opened');
-    expect(lab.requests.some((r) => r.method === 'PUT' && r.path.endsWith(`/merge_requests/${mr.iid}/merge`))).toBe(
-      false,
-    );
-  });
 
   it('merges when the pipeline succeeds where the project requires it, and fails the item when it fails', async () => {
     const { lab } = env;
