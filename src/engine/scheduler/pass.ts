@@ -15,6 +15,7 @@ import { EngineEventRepository, type EngineEventRecord } from '../../store/repos
 import { EngineStateRepository } from '../../store/repositories/engine-state';
 import { EngineWorkRepository } from '../../store/repositories/engine-work';
 import { handleWorkOutcome, isWorkOutcome, WORK_OUTCOME_TYPES } from '../work/outcomes';
+import { reloadForBranchUpdates } from '../work/branch-updates';
 import { PassLookups } from '../work/lookups';
 import { WorkRunner } from '../work/work-runner';
 import type { EngineEventBus } from '../event-bus';
@@ -145,8 +146,11 @@ export class PassRunner {
         this.options.batchSize ?? 100,
         pendingCategories(record.eventQueues).filter((category) => category !== 'result'),
       );
-      await this.lookups.prefetch(layout, pending);
-      return await this.runPass(layout, record, upTo);
+      // A branch update that changes configuration is acted on with the new layout (docs/gating.md#speculative-layouts).
+      const reloaded = await reloadForBranchUpdates(this.options.gateways.configuration, tenant, pending);
+      const current = reloaded ? (this.options.layout() ?? layout) : layout;
+      await this.lookups.prefetch(current, pending);
+      return await this.runPass(current, record, upTo);
     } finally {
       this.lookups.clear();
     }
