@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { ServiceConfig } from '../config/service';
 import type { Database } from '../store/database';
+import { ensurePostgresDatabase } from '../store/ensure-database';
 import { migrateLatest } from '../store/migrate';
 import { KeyRepository } from '../store/repositories/keys';
 import { AdminTokenError, createAdminToken } from './admin-token';
@@ -147,6 +148,10 @@ export async function encryptCommand(argv: string[], deps: AuthCommandDeps): Pro
     return 1;
   }
   const plaintext = values.infile === undefined ? await deps.io.readStdin() : await readFile(values.infile, 'utf8');
+  // The project's key is created on demand, so a missing database is created too, as migrate does.
+  if (config.database.url !== undefined && (await ensurePostgresDatabase(config.database.url))) {
+    deps.io.stderr.write(`sluice: created the database ${new URL(config.database.url).pathname.slice(1)}\n`);
+  }
   const database = deps.openDatabase(config);
   try {
     await migrateLatest(database.knex);

@@ -118,6 +118,7 @@ export function engineJob(job: FrozenJob): EngineJob {
     provides: job.provides,
     requires: job.requires,
     holdFollowingChanges: job.holdFollowingChanges,
+    deduplicate: job.deduplicate,
     vars: job.vars,
     params: frozenJobExecution(job),
   };

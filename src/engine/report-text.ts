@@ -90,8 +90,27 @@ export function formatReport(pipeline: EnginePipeline, item: ItemState, action: 
           `This change depends on a change that failed to merge.\n\n${item.dequeuedNeedingChange}`,
         );
       }
+      if (item.changes.length > 1) {
+        // The reference's wording for a cycle, with the changes it holds.
+        const related = item.changes.map((change) => `  ${change.url ?? `${change.project} ${changeIdOf(change)}`}`);
+        return withFooter(
+          pipeline,
+          [
+            'This change is part of a dependency cycle that failed.',
+            '',
+            ...jobLines(item),
+            '',
+            'Related changes:',
+            ...related,
+          ].join('\n'),
+        );
+      }
       return withFooter(pipeline, [pipeline.messages.failure, '', ...jobLines(item)].join('\n'));
   }
+}
+
+function changeIdOf(change: ChangeInfo): string {
+  return `${change.number ?? ''},${change.patchset ?? ''}`;
 }
 
 /** "Triggered by" description of a change (docs/gating.md#build-history). */

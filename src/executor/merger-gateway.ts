@@ -9,7 +9,7 @@ import type { MergerItem } from '../model/build-request';
 import type { GitProjects } from '../sources/git-projects';
 import type { ConfigLocations, ProposedConfig } from '../model/proposed-config';
 import { readMergedConfig } from './merged-config';
-import type { Merger } from './merger';
+import type { Merger, MergeToBranchRequest } from './merger';
 
 /** Announces Sluice's own branch update to the poller of the connection (emitted once as ref-updated). */
 export type OwnUpdateAnnouncer = (
@@ -45,18 +45,18 @@ export class GitMergerGateway implements MergerGateway {
     return { merged: true, files: outcome.changedFiles, repoState: outcome.repoState, config };
   }
 
+  /** Whether the change would merge into its branch now (a merge in a scratch clone, nothing pushed). */
+  async canMergeToBranch(item: MergeItem): Promise<{ mergeable: true } | { mergeable: false; error: string }> {
+    const outcome = await this.merger.mergeToBranch(this.branchRequest(item, true));
+    return outcome.ok ? { mergeable: true } : { mergeable: false, error: outcome.detail };
+  }
+
   async mergeToBranch(
     item: MergeItem,
   ): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }> {
     const mergerItem = this.mergerItem(item);
     const branch = item.branch ?? this.projects.locate(item.project)?.defaultBranch ?? 'master';
-    const outcome = await this.merger.mergeToBranch({
-      connection: mergerItem.connection,
-      project: mergerItem.project,
-      ref: item.ref,
-      targetBranch: branch,
-      mergeMode: mergerItem.mergeMode,
-    });
+    const outcome = await this.merger.mergeToBranch(this.branchRequest(item, false));
     if (!outcome.ok) {
       return { merged: false, error: outcome.detail };
     }
@@ -64,6 +64,18 @@ export class GitMergerGateway implements MergerGateway {
       await this.announce(mergerItem.connection, mergerItem.project, branch, outcome.newrev, outcome.oldrev);
     }
     return { merged: true, oldrev: outcome.oldrev, newrev: outcome.newrev };
+  }
+
+  private branchRequest(item: MergeItem, dryRun: boolean): MergeToBranchRequest {
+    const mergerItem = this.mergerItem(item);
+    return {
+      connection: mergerItem.connection,
+      project: mergerItem.project,
+      ref: item.ref,
+      targetBranch: item.branch ?? this.projects.locate(item.project)?.defaultBranch ?? 'master',
+      mergeMode: mergerItem.mergeMode,
+      ...(dryRun ? { dryRun } : {}),
+    };
   }
 
   private mergerItem(item: MergeItem): MergerItem {

@@ -71,6 +71,8 @@ export interface MergeToBranchRequest {
   ref: string;
   targetBranch: string;
   mergeMode: MergeMode;
+  /** Merge in a scratch clone only, push nothing: whether the merge would apply (a cycle's check before it merges). */
+  dryRun?: boolean;
 }
 
 export type MergeToBranchOutcome = { ok: true; oldrev: string; newrev: string } | { ok: false; detail: string };
@@ -184,7 +186,7 @@ export class Merger {
           request.mergeMode,
           mergeMessage(request.ref, request.targetBranch),
         );
-        if (newrev === oldrev) {
+        if (newrev === oldrev || request.dryRun === true) {
           return { ok: true, oldrev, newrev };
         }
         const origin = this.cache.origin(request.connection, request.project);

@@ -46,6 +46,8 @@ export interface EngineJob {
   provides: string[];
   requires: string[];
   holdFollowingChanges: boolean;
+  /** How the job is deduplicated in a dependency cycle (absent: `auto`; docs/gating.md#dependency-cycles). */
+  deduplicate?: boolean | 'auto';
   vars: Record<string, unknown>;
   /** Everything else the executor needs (scripts, required projects, secrets, ...), passed through unread. */
   params: FrozenJobExecution;
@@ -131,6 +133,10 @@ export interface JobState {
   flakyRetries?: number;
   /** The job is quarantined: its failure is reported but does not fail the item (docs/analytics.md#quarantine). */
   quarantined?: boolean;
+  /** Index in `item.changes` of the change it runs for (absent: 0; several only in a dependency cycle). */
+  change?: number;
+  /** The other changes of a cycle it runs for, deduplicated (docs/gating.md#dependency-cycles). */
+  otherChanges?: number[];
 }
 
 export interface BranchMergeState {
@@ -238,4 +244,12 @@ export interface TenantEventQueueState {
   triggerQueuePaused: boolean;
   resultQueuePaused: boolean;
   reason: string | null;
+}
+
+/**
+ * The key of a job in its item (`queue_item_jobs.job_name`): its name, with the change it runs
+ * for when that is not the item's first (a dependency cycle can run two jobs of one name).
+ */
+export function jobKey(job: JobState): string {
+  return job.change ? `${job.job.name}#${job.change}` : job.job.name;
 }

@@ -3,12 +3,14 @@
  * event bus and live fan-out, security, and the roles (engine, executor, pollers) the process
  * runs itself when no engine is given.
  */
+import { existsSync } from 'node:fs';
 import type { ServiceConfig } from '../config/service';
 import { LayoutManager } from '../config/layout-manager';
 import { ChangeSignal } from '../auth/change-signal';
 import { SLUICE_VERSION } from '../model/version';
 import type { Redactor } from '../secrets/redact';
 import { openDatabase, type Database } from '../store/database';
+import { missingPostgresDatabase } from '../store/ensure-database';
 import { serviceTemplate } from '../store/shipped-template';
 import { EngineStateRepository } from '../store/repositories/engine-state';
 import { SystemEventRepository } from '../store/repositories/system-events';
@@ -58,6 +60,23 @@ export interface AppServices {
 
 const NO_TENANTS: TenantCatalog = { tenantNames: () => [], layout: () => undefined };
 
+/** Where the embedded store of a deployment without `database.url` lives. */
+function embeddedStoreDirectory(config: ServiceConfig): string {
+  return `${config.dataDir}/pgdata`;
+}
+
+/**
+ * What is missing when the deployment's database does not exist yet (a PostgreSQL database, or
+ * the embedded store's directory), for commands that must not create it; undefined when it exists.
+ */
+export async function missingDatabase(config: ServiceConfig): Promise<string | undefined> {
+  if (config.database.url !== undefined) {
+    return missingPostgresDatabase(config.database.url);
+  }
+  const directory = embeddedStoreDirectory(config);
+  return existsSync(directory) ? undefined : `the embedded database ${directory} does not exist`;
+}
+
 export function databaseFor(config: ServiceConfig, logger?: Logger): Database {
   const log = logger && ((level: 'warn' | 'error', message: string) => logger[level]({ database: 'pool' }, message));
   return config.database.url
@@ -67,7 +86,7 @@ export function databaseFor(config: ServiceConfig, logger?: Logger): Database {
         applicationName: config.database.applicationName,
         log,
       })
-    : openDatabase({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata`, template: serviceTemplate, log });
+    : openDatabase({ kind: 'pglite', dataDir: embeddedStoreDirectory(config), template: serviceTemplate, log });
 }
 
 export function assembleServices(options: AppOptions): AppServices {

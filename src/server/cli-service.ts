@@ -9,6 +9,7 @@ import { DataDirectoryInUseError } from '../store/data-dir-lock';
 import { ensurePostgresDatabase, DatabaseSetupError } from '../store/ensure-database';
 import type { ServiceConfig } from '../config/service';
 import { buildApp, databaseFor } from './app';
+import { missingDatabase } from './app-services';
 import { ListenError } from './app-lifecycle';
 import { startBanner } from './banner';
 import { createLogger } from './logger';
@@ -146,7 +147,7 @@ export async function validate(
   config: ServiceConfig,
   options: { offline: boolean; decryptSecrets: boolean },
 ): Promise<number> {
-  const report = await validateDeployment(config, { ...options, openDatabase: databaseFor });
+  const report = await validateDeployment(config, { ...options, openDatabase: databaseFor, missingDatabase });
   for (const line of report.lines) {
     process.stdout.write(`${line}\n`);
   }

@@ -101,6 +101,15 @@ export function routingMerger(
       const runtime = location === null ? undefined : runtimes.ofConnection(location.connection);
       return (await runtime?.mergeToBranch?.(item)) ?? merger.mergeToBranch(item);
     },
+    canMergeToBranch: async (item) => {
+      const location = projects.locate(item.project);
+      const runtime = location === null ? undefined : runtimes.ofConnection(location.connection);
+      // A driver that merges itself cannot be asked beforehand (docs/gating.md#dependency-cycles).
+      if (runtime?.mergeToBranch !== undefined) {
+        return null;
+      }
+      return (await merger.canMergeToBranch?.(item)) ?? null;
+    },
   };
 }
 

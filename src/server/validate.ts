@@ -35,6 +35,11 @@ export interface ValidateOptions {
   /** Check that every secret decrypts with its project's key (the keys are read from `openDatabase`). */
   decryptSecrets?: boolean;
   openDatabase?: (config: ServiceConfig) => Database;
+  /**
+   * What is missing when the database does not exist: validation then names it instead of
+   * creating it (src/server/app-services.ts, missingDatabase).
+   */
+  missingDatabase?: (config: ServiceConfig) => Promise<string | undefined>;
 }
 
 /** Connections whose repositories are reached over the network. */
@@ -82,13 +87,12 @@ export async function validateDeployment(
       ...config,
       connections: await withSeededRepositories(config, scratch),
     });
-    const database = options.decryptSecrets && options.openDatabase ? options.openDatabase(config) : undefined;
+    const keys = options.decryptSecrets ? await storedKeySource(config, options) : undefined;
     try {
-      const keys = database === undefined ? undefined : await storedKeySource(config, database);
       const skipped = options.offline ? remoteConnections(config) : new Set<string>();
-      await validateTenants(config, text, connections, report, { skipped, secretKeys: keys });
+      await validateTenants(config, text, connections, report, { skipped, secretKeys: keys?.source });
     } finally {
-      await database?.close();
+      await keys?.close();
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -135,31 +139,56 @@ function linkRepositories(from: string, to: string, depth: number): void {
   }
 }
 
-/**
- * The projects' stored secrets keys, read-only: a project without a key, or a deployment without
- * a key-encryption secret, makes each of its encrypted secrets an error.
- */
-async function storedKeySource(config: ServiceConfig, database: Database): Promise<SecretsKeySource> {
-  await migrateLatest(database.knex);
-  const secret = await readKeyEncryptionSecret(config.auth, config.dataDir);
-  const keys =
-    secret === undefined
-      ? undefined
-      : new KeyManager({
-          repository: new KeyRepository(database.knex),
-          encryptor: await KeyEncryptor.fromSecret(secret),
-        });
+/** A source of keys that has none: every encrypted secret fails to decrypt for `reason`. */
+function noKeys(reason: string): SecretsKeySource {
   return {
-    secretsKey: async (project) => {
-      if (keys === undefined) {
-        throw new Error('no key-encryption secret is configured or stored in the data directory');
-      }
-      const key = await keys.storedSecretsKey(project);
-      if (key === undefined) {
-        throw new Error(`no secrets key is stored for ${project}`);
-      }
-      return key;
+    secretsKey: () => Promise.reject(new Error(reason)),
+  };
+}
+
+/**
+ * The projects' stored secrets keys, read-only: without a key-encryption secret or without the
+ * database (which validation does not create), or for a project without a stored key, each
+ * encrypted secret is an error saying which.
+ */
+async function storedKeySource(
+  config: ServiceConfig,
+  options: ValidateOptions,
+): Promise<{ source: SecretsKeySource; close(): Promise<void> }> {
+  const none = async () => undefined;
+  const secret = await readKeyEncryptionSecret(config.auth, config.dataDir);
+  if (secret === undefined || options.openDatabase === undefined) {
+    return { source: noKeys('no key-encryption secret is configured or stored in the data directory'), close: none };
+  }
+  const missing = await options.missingDatabase?.(config);
+  if (missing !== undefined) {
+    return {
+      source: noKeys(`${missing}, so it stores no key; sluice migrate creates it, sluice encrypt a project's key`),
+      close: none,
+    };
+  }
+  const database = options.openDatabase(config);
+  try {
+    await migrateLatest(database.knex);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  const keys = new KeyManager({
+    repository: new KeyRepository(database.knex),
+    encryptor: await KeyEncryptor.fromSecret(secret),
+  });
+  return {
+    source: {
+      secretsKey: async (project) => {
+        const key = await keys.storedSecretsKey(project);
+        if (key === undefined) {
+          throw new Error(`no secrets key is stored for ${project}`);
+        }
+        return key;
+      },
     },
+    close: () => database.close(),
   };
 }
 

@@ -59,24 +59,36 @@ async function connectAndEnd(connectionString: string): Promise<void> {
 }
 
 /**
- * Creates the database of `url` when the server says it does not exist; resolves to true when it
- * created it. Throws DatabaseSetupError when it cannot, or when the server refuses the
- * credentials; any other failure to connect resolves to false (the store reports and retries those).
+ * "database "X" does not exist on host:port" when the server says so, else undefined (it exists,
+ * or the server cannot be reached: the store reports and retries that). Throws DatabaseSetupError
+ * when the server refuses the credentials.
  */
-export async function ensurePostgresDatabase(url: string): Promise<boolean> {
+export async function missingPostgresDatabase(url: string): Promise<string | undefined> {
   const database = databaseOf(url);
   try {
     await connectAndEnd(url);
-    return false;
+    return undefined;
   } catch (err) {
     if (REFUSED_CREDENTIALS.has(code(err) ?? '')) {
       throw new DatabaseSetupError(
         `PostgreSQL at ${serverOf(url)} refuses the connection to database "${database}": ${(err as Error).message}`,
       );
     }
-    if (code(err) !== INVALID_CATALOG_NAME || database === undefined) {
-      return false;
-    }
+    return code(err) === INVALID_CATALOG_NAME && database !== undefined
+      ? `database "${database}" does not exist on ${serverOf(url)}`
+      : undefined;
+  }
+}
+
+/**
+ * Creates the database of `url` when the server says it does not exist; resolves to true when it
+ * created it. Throws DatabaseSetupError when it cannot, or when the server refuses the
+ * credentials; any other failure to connect resolves to false (the store reports and retries those).
+ */
+export async function ensurePostgresDatabase(url: string): Promise<boolean> {
+  const database = databaseOf(url);
+  if (database === undefined || (await missingPostgresDatabase(url)) === undefined) {
+    return false;
   }
   const maintenance = new URL(url);
   maintenance.pathname = database === 'postgres' ? '/template1' : '/postgres';

@@ -18,6 +18,8 @@ import type { FakeClock } from './scripted-layout';
 export class ScriptedMerger implements MergerGateway {
   readonly conflicts = new Set<number>();
   readonly refuseMerge = new Set<number>();
+  /** Changes whose merge is refused only when it is made: a check beforehand says they would merge. */
+  readonly refuseUnforeseen = new Set<number>();
   /** Speculative states prepared: change ids of each merge, in order. */
   readonly prepared: string[][] = [];
   /** Changes merged into their branch, in order. */
@@ -34,10 +36,17 @@ export class ScriptedMerger implements MergerGateway {
     return Promise.resolve({ merged: true, files: ['README'], repoState: {} });
   }
 
+  canMergeToBranch(item: MergeItem): Promise<{ mergeable: true } | { mergeable: false; error: string }> {
+    if (item.number !== null && this.refuseMerge.has(item.number)) {
+      return Promise.resolve({ mergeable: false, error: 'refused' });
+    }
+    return Promise.resolve({ mergeable: true });
+  }
+
   mergeToBranch(
     item: MergeItem,
   ): Promise<{ merged: true; oldrev: string | null; newrev: string } | { merged: false; error: string }> {
-    if (item.number !== null && this.refuseMerge.has(item.number)) {
+    if (item.number !== null && (this.refuseMerge.has(item.number) || this.refuseUnforeseen.has(item.number))) {
       return Promise.resolve({ merged: false, error: 'refused' });
     }
     const branch = item.branch ?? 'master';

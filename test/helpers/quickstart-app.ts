@@ -47,6 +47,8 @@ export interface QuickstartApp {
 export interface QuickstartAppOptions {
   /** Files of example/hello replaced or added before the repositories are seeded (path -> content; scripts are executable). */
   projectFiles?: Record<string, string>;
+  /** Files of the deployment (path relative to it -> content) replaced or added before it is read: the tenant file, other projects. */
+  deploymentFiles?: Record<string, string>;
   /** Changes to the service configuration before the server starts. */
   configure?: (config: ServiceConfig) => void;
 }
@@ -56,8 +58,17 @@ export async function startQuickstartApp(prefix: string, options: QuickstartAppO
   const root = mkdtempSync(path.join(os.tmpdir(), prefix));
   const deployment = path.join(root, 'examples', 'quickstart');
   cpSync(path.resolve(__dirname, '../../examples/quickstart'), deployment, { recursive: true });
-  for (const [file, content] of Object.entries(options.projectFiles ?? {})) {
-    const target = path.join(deployment, 'repos', QUICKSTART_PROJECT, file);
+  const files = {
+    ...Object.fromEntries(
+      Object.entries(options.projectFiles ?? {}).map(([file, content]) => [
+        path.join('repos', QUICKSTART_PROJECT, file),
+        content,
+      ]),
+    ),
+    ...options.deploymentFiles,
+  };
+  for (const [file, content] of Object.entries(files)) {
+    const target = path.join(deployment, file);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, content, { mode: file.endsWith('.sh') ? 0o755 : 0o644 });
   }

@@ -1,4 +1,4 @@
-import { cronFireTimes, cronMatches, parseCron } from '../../src/engine/cron';
+import { cronFireTimes, cronMatches, parseCron } from '../../src/model/cron';
 import { decreasedWindow, increasedWindow, insideWindow, MAX_WINDOW } from '../../src/engine/window';
 import type { WindowParams } from '../../src/model/pipeline-state';
 

@@ -91,8 +91,18 @@ function validateTrigger(filter: OptionMap, read: OptionReaders, attribute: stri
     // `approval: {Workflow: 1}`: votes the event itself must carry.
     validateApproval(entry, read, 'approval');
   }
-  for (const key of ['require-approval', 'reject-approval']) {
+  for (const [key, replacement] of [
+    ['require-approval', 'require'],
+    ['reject-approval', 'reject'],
+  ]) {
     list(filter[key]).forEach((entry) => validateApproval(entry, read, key));
+    if (filter[key] !== undefined) {
+      // The reference's deprecation warnings; the filter still acts as written.
+      read.warn(
+        `Gerrit ${key} Deprecation`,
+        `The "${key}" trigger attribute is deprecated; use "${replacement}" instead.`,
+      );
+    }
   }
   for (const key of ['require', 'reject']) {
     if (filter[key] !== undefined) {

@@ -5,19 +5,24 @@
  * a connection, and no runtime. Pipelines may name it without a configured connection.
  */
 import { z } from 'zod';
+import { CronSpecError, parseCron } from '../../model/cron';
 import type { Driver } from '../driver';
 
 export const timerConnection = z.object({ driver: z.literal('timer') }).strict();
 
-const CRON_FIELD = /^(\*|\?|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/[0-9]+)?(,(\*|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/[0-9]+)?)*$/;
-
-/** 5 cron fields, an optional 6th (seconds) and an optional 7th (jitter seconds). */
-function validCron(spec: string): boolean {
-  const fields = spec.trim().split(/\s+/);
-  if (fields.length < 5 || fields.length > 7) {
-    return false;
+/** Why `time` is no cron specification the timer can fire on, or undefined when it is one. */
+function cronProblem(time: unknown): string | undefined {
+  if (typeof time !== 'string') {
+    return `Invalid timer specification ${JSON.stringify(time)}: expected a string of 5 to 7 cron fields`;
   }
-  return fields.every((field) => CRON_FIELD.test(field));
+  try {
+    // The parser the scheduler fires with (src/model/cron.ts): what loads here also fires.
+    parseCron(time);
+    return undefined;
+  } catch (err) {
+    const detail = err instanceof CronSpecError ? err.detail : String(err);
+    return `Invalid timer specification "${time}": ${detail}`;
+  }
 }
 
 export const timerDriver = {
@@ -30,9 +35,9 @@ export const timerDriver = {
   triggers: {
     validate(filter, read, attribute) {
       read.keys(filter, ['time', 'dereference', 'debug'], ['time'], `data['${attribute}']`);
-      const time = filter.time;
-      if (typeof time !== 'string' || !validCron(time)) {
-        read.fail(`Invalid timer specification "${String(time)}"`);
+      const problem = cronProblem(filter.time);
+      if (problem !== undefined) {
+        read.fail(problem);
       }
       read.bool(filter, 'dereference');
       read.bool(filter, 'debug');

@@ -4,6 +4,7 @@ import type { BuildParams } from '../ports/executor';
 import type { EnginePipeline } from '../ports/layout';
 import type { NodeRequest } from '../ports/nodes';
 import { isPaused } from './build-records';
+import { changeOfJob, jobsOfSameChange } from './job-changes';
 
 const PRECEDENCE: Record<EnginePipeline['precedence'], number> = { high: 100, normal: 200, low: 300 };
 
@@ -13,7 +14,7 @@ export function precedenceOf(pipeline: EnginePipeline): number {
 }
 
 function transitiveDependencies(item: ItemState, job: JobState): JobState[] {
-  const byName = new Map(item.buildset.jobs.map((candidate) => [candidate.job.name, candidate]));
+  const byName = new Map(jobsOfSameChange(item, job).map((candidate) => [candidate.job.name, candidate]));
   const result: JobState[] = [];
   const seen = new Set<string>();
   const stack = [...job.job.dependencies];
@@ -48,7 +49,7 @@ export function nodeRequest(
   const alternatives = job.job.nodeset.alternatives;
   // Children of a paused parent go first: the parent holds its nodes until they are done.
   const parentPaused = job.job.dependencies.some((dependency) =>
-    isPaused(item.buildset.jobs.find((candidate) => candidate.job.name === dependency.name)?.build ?? null),
+    isPaused(jobsOfSameChange(item, job).find((candidate) => candidate.job.name === dependency.name)?.build ?? null),
   );
   return {
     id: requestId,
@@ -59,7 +60,7 @@ export function nodeRequest(
     labels,
     priority: Math.max(precedenceOf(pipeline) - (parentPaused ? 1 : 0), 0),
     alternatives: alternatives && alternatives.length > 0 ? alternatives : [labels],
-    project: item.changes[0]?.project ?? null,
+    project: item.changes.length > 0 ? changeOfJob(item, job).project : null,
     eventId: item.eventId,
     imageNames: item.imageNames ?? null,
     imageUploadUuid: item.imageUploadUuid ?? null,
@@ -75,7 +76,7 @@ export function buildParams(tenant: string, pipeline: EnginePipeline, item: Item
     delete data.zuul;
     Object.assign(parentData, data);
     for (const artifact of dependency.build?.artifacts ?? []) {
-      const change = item.changes[0];
+      const change = changeOfJob(item, dependency);
       artifacts.push({
         name: artifact.name,
         url: artifact.url,
@@ -96,17 +97,26 @@ export function buildParams(tenant: string, pipeline: EnginePipeline, item: Item
     job: job.job,
     attempt: job.tries,
     precedence: precedenceOf(pipeline),
-    changes: item.changes,
+    // The job's own change first: the executor's `zuul.change` (a cycle's item holds several).
+    changes: ownChangeFirst(item, job),
     mergeItems: item.buildset.mergeItems,
     repoState: item.buildset.repoState ?? null,
     parentData,
     artifacts,
     nodes: job.nodes,
     timeout: job.job.timeout,
-    childJobs: item.buildset.jobs
+    childJobs: jobsOfSameChange(item, job)
       .filter((other) => other.job.dependencies.some((dependency) => dependency.name === job.job.name))
       .map((other) => other.job.name),
     eventId: item.eventId,
     postReview: pipeline.postReview ?? false,
   };
+}
+
+function ownChangeFirst(item: ItemState, job: JobState): ItemState['changes'] {
+  const own = job.change ?? 0;
+  if (own === 0) {
+    return item.changes;
+  }
+  return [item.changes[own], ...item.changes.filter((_change, index) => index !== own)];
 }

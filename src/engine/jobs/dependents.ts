@@ -3,6 +3,7 @@
  * reset after it is retried, and the whole item canceled on a failure when it fails fast.
  */
 import type { ItemState, JobState } from '../../model/pipeline-state';
+import { jobsOfSameChange } from './job-changes';
 import { jobFailed, jobVotes } from '../item-predicates';
 import type { PassContext } from '../pass-context';
 import { completeWithoutBuild } from './build-records';
@@ -13,12 +14,16 @@ import { cancelJob, cancelJobs, cancelNodeRequest } from './cancel';
  * follows hard dependencies only.
  */
 export function dependentsOf(item: ItemState, roots: readonly JobState[], hardOnly: boolean): JobState[] {
+  if (roots.length === 0) {
+    return [];
+  }
   const names = new Set<string>(roots.map((root) => root.job.name));
   const found: JobState[] = [];
+  const candidates = jobsOfSameChange(item, roots[0]);
   let grew = true;
   while (grew) {
     grew = false;
-    for (const job of item.buildset.jobs) {
+    for (const job of candidates) {
       if (
         !names.has(job.job.name) &&
         job.job.dependencies.some((dependency) => names.has(dependency.name) && !(hardOnly && dependency.soft))
@@ -34,9 +39,9 @@ export function dependentsOf(item: ItemState, roots: readonly JobState[], hardOn
 
 /** Skip every dependent (soft or hard, transitively) of a failed job that has no build yet. */
 export async function skipDependents(ctx: PassContext, item: ItemState, failed: JobState): Promise<void> {
-  const names = new Set(dependentsOf(item, [failed], false).map((job) => job.job.name));
+  const dependents = new Set(dependentsOf(item, [failed], false));
   for (const job of item.buildset.jobs) {
-    if (job !== failed && names.has(job.job.name) && job.build === null) {
+    if (job !== failed && dependents.has(job) && job.build === null) {
       await cancelNodeRequest(ctx, job);
       await completeWithoutBuild(ctx, item, job, 'SKIPPED', `Skipped due to failed job ${failed.job.name}`);
     }
@@ -68,7 +73,7 @@ export async function skipByChildJobs(
   if (keep.size === 0) {
     skipped = dependentsOf(item, [job], true);
   } else {
-    const direct = item.buildset.jobs.filter(
+    const direct = jobsOfSameChange(item, job).filter(
       (candidate) =>
         !keep.has(candidate.job.name) &&
         candidate.job.dependencies.some((dependency) => dependency.name === job.job.name),

@@ -9,6 +9,7 @@ import type { PassContext } from '../pass-context';
 import type { EnginePipeline } from '../ports/layout';
 import { buildParams, nodeRequest } from './build-params';
 import { completeWithoutBuild, isPaused, newBuild } from './build-records';
+import { jobsOfSameChange } from './job-changes';
 import { acquireSemaphores } from './semaphores';
 
 function setWaiting(
@@ -47,7 +48,7 @@ function heldByItemsAhead(queue: QueueState, item: ItemState): boolean {
 
 /** Names of dependencies that have not (yet) succeeded; a failed one makes the job never runnable. */
 function unmetDependencies(item: ItemState, job: JobState): string[] {
-  const byName = new Map(item.buildset.jobs.map((candidate) => [candidate.job.name, candidate]));
+  const byName = new Map(jobsOfSameChange(item, job).map((candidate) => [candidate.job.name, candidate]));
   const unmet: string[] = [];
   for (const dependency of job.job.dependencies) {
     const found = byName.get(dependency.name);

@@ -82,15 +82,32 @@ async function neededChanges(
   return neededItemFailing(queue, item) ? { state: 'failing' } : { state: 'met' };
 }
 
+/** What the item's changes name in Depends-On, its own changes (a cycle's members) left out. */
+function dependenciesOf(item: ItemState): Array<{ project: string; number: number }> {
+  const own = (dependency: { project: string; number: number }) =>
+    item.changes.some((change) => change.project === dependency.project && change.number === dependency.number);
+  return item.changes
+    .filter((change) => change.kind === 'change')
+    .flatMap((change) => change.dependsOn)
+    .filter(
+      (dependency, index, all) =>
+        !own(dependency) && all.findIndex((other) => sameDependency(other, dependency)) === index,
+    );
+}
+
+function sameDependency(a: { project: string; number: number }, b: { project: string; number: number }): boolean {
+  return a.project === b.project && a.number === b.number;
+}
+
 /** Depends-On changes of an item that are neither merged nor in an item ahead. */
 async function missingNeededChanges(ctx: PassContext, queue: QueueState, item: ItemState): Promise<ChangeInfo[]> {
-  const change = item.changes[0];
-  if (change.kind !== 'change' || change.dependsOn.length === 0) {
+  const dependencies = dependenciesOf(item);
+  if (dependencies.length === 0) {
     return [];
   }
   const aheadChanges = itemsAhead(queue, item).flatMap((ahead) => ahead.changes);
   const missing: ChangeInfo[] = [];
-  for (const dependency of change.dependsOn) {
+  for (const dependency of dependencies) {
     if (
       aheadChanges.some(
         (candidate) => candidate.project === dependency.project && candidate.number === dependency.number,
@@ -107,15 +124,15 @@ async function missingNeededChanges(ctx: PassContext, queue: QueueState, item: I
 }
 
 function neededItemFailing(queue: QueueState, item: ItemState): boolean {
-  const change = item.changes[0];
-  if (change.kind !== 'change' || change.dependsOn.length === 0) {
+  const dependencies = dependenciesOf(item);
+  if (dependencies.length === 0) {
     return false;
   }
   return itemsAhead(queue, item).some(
     (ahead) =>
       ahead.failingReasons.length > 0 &&
       ahead.changes.some((candidate) =>
-        change.dependsOn.some(
+        dependencies.some(
           (dependency) => dependency.project === candidate.project && dependency.number === candidate.number,
         ),
       ),

@@ -7,12 +7,14 @@ import { reportToDrivers } from './driver-reports';
 import { changeId, sameChange, type ChangeInfo } from '../../model/changes';
 import type { SerialChange } from '../../model/engine-events';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
+import { cycleRefusal } from '../cycles';
 import { countDependencies, pipelineLimitExceeded, tooManyDependencies } from '../dependencies';
 import type { PassContext } from '../pass-context';
 import { describeTrigger } from '../report-text';
 import { foreignConnection, unmetRequirement } from '../requirements';
 import { pipelinesListen } from '../triggers';
 import { newBuildset } from './buildsets';
+import { changeCycle, cycleTooLarge, foreignMember, memberOutsideQueue } from './cycle-enqueue';
 import { allItems } from './queues';
 import { reportNotEnqueued } from './reporting';
 import type { AddChangeOptions, AddChangeResult, ManagedPipeline } from './types';
@@ -52,17 +54,28 @@ export async function addChange(
     return { enqueued: false, reason: foreign };
   }
   const history = options.history ?? [];
-  const cycleStart = history.findIndex((seen) => sameChange(seen, change));
-  if (cycleStart >= 0) {
-    const cycle = await refuseCycle(pipeline, ctx, history.slice(cycleStart), options);
-    return { enqueued: false, reason: cycle };
+  if (history.some((seen) => sameChange(seen, change))) {
+    // Reached again while its own dependencies were being enqueued: a cycle the walk of
+    // findCycle did not see whole (larger than its limit).
+    const cycle = history.slice(history.findIndex((seen) => sameChange(seen, change)));
+    return refuse(pipeline, ctx, cycle[0], options, cycleRefusal(layout, cycle) ?? cycleTooLarge(cycle));
   }
-  const needs = await neededChanges(pipeline, ctx, change);
+  const cycle = await changeCycle(pipeline, ctx, change);
+  if (cycle.length > 1) {
+    const refusal = cycleRefusal(layout, cycle) ?? foreignMember(pipeline, cycle);
+    if (refusal !== null) {
+      return refuse(pipeline, ctx, change, options, refusal);
+    }
+  }
+  const needs = await neededChanges(pipeline, ctx, cycle);
   if (!options.ignoreRequirements) {
-    // Requirements apply to dependencies too: an unready dependency blocks the change (docs/gating.md#enqueue).
-    const unmet = unmetRequirement(config, project.connection, change, ctx.now);
-    if (unmet !== null) {
-      return { enqueued: false, reason: unmet };
+    // Requirements apply to dependencies and every member of a cycle too (docs/gating.md#enqueue).
+    for (const member of cycle) {
+      const connection = layout.projects.get(member.project)?.connection ?? project.connection;
+      const unmet = unmetRequirement(config, connection, member, ctx.now);
+      if (unmet !== null) {
+        return { enqueued: false, reason: unmet };
+      }
     }
   }
   const limits = layout.limits;
@@ -78,12 +91,22 @@ export async function addChange(
     }
   }
   // The changes whose enqueue is in progress above this one count too (docs/gating.md#enqueue step 9).
-  const overLimit = pipelineLimitExceeded(pipeline.name, state, 1 + history.length, limits.maxChangesPerPipeline);
+  const overLimit = pipelineLimitExceeded(
+    pipeline.name,
+    state,
+    cycle.length + history.length,
+    limits.maxChangesPerPipeline,
+  );
   if (overLimit !== null) {
     await reportNotEnqueued(pipeline, ctx, change, options, overLimit);
     return { enqueued: false, reason: overLimit };
   }
   const queue = options.forcedQueue ?? strategy.changeQueue(pipeline, change, project);
+  const outsider = cycle.length > 1 ? memberOutsideQueue(pipeline, queue, cycle) : null;
+  if (outsider !== null) {
+    return refuse(pipeline, ctx, change, options, outsider);
+  }
+  const enqueuing = cycle.length > 1 ? [...history, ...cycle] : [...history, change];
   for (const needed of needs) {
     if (queue.items.some((item) => item.changes.some((candidate) => sameChange(candidate, needed)))) {
       continue;
@@ -96,17 +119,22 @@ export async function addChange(
       ...options,
       live: admitted.live,
       quiet: true,
-      history: [...history, change],
+      history: enqueuing,
       forcedQueue: queue,
     });
     if (!added.enqueued) {
       return added;
     }
   }
-  if (!queue.projects.includes(project.canonicalName)) {
-    queue.projects.push(project.canonicalName);
+  for (const member of cycle) {
+    const canonical = layout.projects.get(member.project)?.canonicalName ?? member.project;
+    if (!queue.projects.includes(canonical)) {
+      queue.projects.push(canonical);
+    }
   }
-  const already = queue.items.find((item) => item.changes.some((candidate) => sameChange(candidate, change)));
+  const already = queue.items.find((item) =>
+    item.changes.some((candidate) => cycle.some((member) => sameChange(candidate, member))),
+  );
   if (already) {
     if (options.live && !already.live) {
       already.live = true;
@@ -117,7 +145,7 @@ export async function addChange(
   if (!state.queues.includes(queue)) {
     state.queues.push(queue);
   }
-  const item = createItem(pipeline, ctx, queue, change, options);
+  const item = createItem(pipeline, ctx, queue, cycle, options);
   queue.items.push(item);
   ctx.touch(item);
   ctx.publish({
@@ -129,41 +157,32 @@ export async function addChange(
     live: item.live,
   });
   reportToDrivers(pipeline, ctx, item, 'enqueue', '', null);
-  await strategy.enqueueChangesBehind(pipeline, ctx, change, queue, options, history);
-  await announceEnqueue(pipeline, ctx, change);
+  for (const member of cycle) {
+    await strategy.enqueueChangesBehind(pipeline, ctx, member, queue, options, cycle.length > 1 ? enqueuing : history);
+  }
+  for (const member of cycle) {
+    await announceEnqueue(pipeline, ctx, member);
+  }
   return { enqueued: true, item };
 }
 
-/**
- * A dependency cycle (the change was reached again while its own dependencies were being
- * enqueued). The reference enqueues a cycle as one item when every member's queue allows
- * circular dependencies; Sluice does not implement cycles and refuses them either way, with
- * the reference's message when the queue does not allow them. The refusal is reported like
- * any non-enqueued change.
- */
-async function refuseCycle(
+/** A refusal reported like any non-enqueued change (docs/gating.md#enqueue). */
+async function refuse(
   pipeline: ManagedPipeline,
   ctx: PassContext,
-  cycle: ChangeInfo[],
+  change: ChangeInfo,
   options: AddChangeOptions,
-): Promise<string> {
-  const members = cycle.map((member) => `${changeId(member)} of ${member.project}`).join(', ');
-  const forbidding = cycle
-    .map((member) => pipeline.layout.projects.get(member.project))
-    .find((project) => project !== undefined && !project.queueAllowsCycles);
-  const reason = forbidding
-    ? `Dependency cycle detected and project ${forbidding.name} doesn't allow circular dependencies (cycle: ${members})`
-    : `Dependency cycle detected (cycle: ${members}); Sluice does not support dependency cycles yet, although the queue allows circular dependencies`;
-  // The first member is the change whose enqueue was asked for.
-  await reportNotEnqueued(pipeline, ctx, cycle[0], { ...options, live: true }, reason);
-  return reason;
+  reason: string,
+): Promise<AddChangeResult> {
+  await reportNotEnqueued(pipeline, ctx, change, { ...options, live: true }, reason);
+  return { enqueued: false, reason };
 }
 
 function createItem(
   pipeline: ManagedPipeline,
   ctx: PassContext,
   queue: QueueState,
-  change: ChangeInfo,
+  changes: ChangeInfo[],
   options: AddChangeOptions,
 ): ItemState {
   const tail = queue.items.length > 0 ? queue.items[queue.items.length - 1] : null;
@@ -171,7 +190,7 @@ function createItem(
     uuid: ctx.uuid(),
     pipeline: pipeline.name,
     queueName: queue.name,
-    changes: [change],
+    changes,
     live: options.live,
     active: false,
     quiet: options.quiet,
@@ -181,7 +200,7 @@ function createItem(
     eventTimestamp: options.eventTimestamp,
     imageNames: options.imageNames ?? null,
     imageUploadUuid: options.imageUploadUuid ?? null,
-    triggeredBy: `Triggered by ${describeTrigger(change)}`,
+    triggeredBy: `Triggered by ${describeTrigger(changes[0])}`,
     reportedStart: false,
     reported: false,
     dequeuedNeedingChange: null,
@@ -195,16 +214,22 @@ function createItem(
   };
 }
 
-/** Unmerged changes named by Depends-On (only numbered changes have dependencies). */
-async function neededChanges(pipeline: ManagedPipeline, ctx: PassContext, change: ChangeInfo): Promise<ChangeInfo[]> {
-  if (change.kind !== 'change' || pipeline.config.ignoreDependencies) {
-    return [];
-  }
+/** Unmerged changes named by Depends-On of any member, the members themselves left out (only numbered changes have dependencies). */
+async function neededChanges(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  members: readonly ChangeInfo[],
+): Promise<ChangeInfo[]> {
   const needs: ChangeInfo[] = [];
-  for (const dependency of change.dependsOn) {
-    const needed = await ctx.gateways.changes.getChange(dependency.project, dependency.number);
-    if (needed && !needed.merged) {
-      needs.push(needed);
+  for (const change of members) {
+    if (change.kind !== 'change' || pipeline.config.ignoreDependencies) {
+      continue;
+    }
+    for (const dependency of change.dependsOn) {
+      const needed = await ctx.gateways.changes.getChange(dependency.project, dependency.number);
+      if (needed && !needed.merged && ![...members, ...needs].some((known) => sameChange(known, needed))) {
+        needs.push(needed);
+      }
     }
   }
   return needs;

@@ -9,6 +9,7 @@ import type { EngineLayout } from '../ports/layout';
 import { findItem, itemsAhead } from '../item-predicates';
 import type { PassContext } from '../pass-context';
 import { ensureHistoryBuildset } from './buildsets';
+import { freezeItemJobs } from './item-jobs';
 import { mergeItemOf } from './merging';
 import type { ManagedPipeline } from './types';
 
@@ -94,9 +95,6 @@ function configLocationsOf(layout: EngineLayout, items: readonly MergeItem[]): {
 /** Freeze the item's job graph: its jobs, or why it has none (not in the pipeline, a configuration error). */
 async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item: ItemState): Promise<void> {
   const buildset = item.buildset;
-  const change = item.changes[0];
-  const project = pipeline.layout.projects.get(change.project);
-  const branch = change.branch ?? project?.defaultBranch ?? 'master';
   // An item whose merged state proposes configuration is frozen with its speculative layout.
   const proposed = buildset.proposedConfig ?? [];
   const speculative = proposed.length > 0 ? pipeline.layout.speculative?.(proposed) : undefined;
@@ -110,12 +108,12 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
     ctx.touch(item);
     return;
   }
-  const frozen = (speculative ?? pipeline.layout).freezeJobGraph(
+  const frozen = freezeItemJobs(
+    pipeline.layout,
+    speculative ?? pipeline.layout,
     pipeline.name,
-    change.project,
-    branch,
+    item,
     buildset.files ?? undefined,
-    { imageNames: item.imageNames ?? undefined },
   );
   buildset.jobGraphFrozen = true;
   if (frozen.status === 'not-in-pipeline') {
@@ -124,7 +122,7 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
     buildset.configError = `Unable to freeze job graph: ${frozen.message}`;
   } else {
     buildset.failFast = frozen.failFast;
-    buildset.jobs = frozen.jobs.map((job) => ({
+    buildset.jobs = frozen.jobs.map(({ job, change, otherChanges }) => ({
       job,
       tries: 0,
       build: null,
@@ -136,6 +134,9 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
       nodes: [],
       semaphoresHeld: [],
       artifacts: [],
+      // Only items of a cycle say which change a job runs for.
+      ...(change > 0 ? { change } : {}),
+      ...(otherChanges.length > 0 ? { otherChanges } : {}),
     }));
     if (buildset.jobs.length > 0) {
       await ensureHistoryBuildset(pipeline, ctx, item);

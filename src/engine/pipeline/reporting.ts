@@ -25,7 +25,8 @@ function decide(pipeline: ManagedPipeline, item: ItemState): { action: ReportAct
   const buildset = item.buildset;
   // An item frozen with its speculative layout is in the pipeline by that layout, whatever the live one says.
   const inPipeline =
-    buildset.speculativeLayout === true || pipeline.layout.projectInPipeline(pipeline.name, item.changes[0].project);
+    buildset.speculativeLayout === true ||
+    item.changes.some((change) => pipeline.layout.projectInPipeline(pipeline.name, change.project));
   if (buildset.notInPipeline || !inPipeline) {
     return { action: 'no-jobs', result: 'NO_JOBS' };
   }

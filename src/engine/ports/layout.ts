@@ -141,7 +141,7 @@ export interface EngineProject {
   queueName: string | null;
   /** Whether the named queue is per branch. */
   queuePerBranch: boolean;
-  /** The named queue says `allow-circular-dependencies: true` (Sluice still refuses cycles). */
+  /** The named queue says `allow-circular-dependencies: true`: a dependency cycle may enter as one item. */
   queueAllowsCycles: boolean;
 }
 

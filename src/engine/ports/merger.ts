@@ -15,6 +15,11 @@ export type MergeOutcome =
 export interface MergerGateway {
   /** Prepare the speculative state of an item: merge every change in order. */
   prepare(items: readonly MergeItem[], options?: { configLocations?: ConfigLocations }): Promise<MergeOutcome>;
+  /**
+   * Whether a change would merge into its target branch now, nothing merged (absent, or null: the
+   * source cannot tell beforehand). A cycle checks all its changes before merging any.
+   */
+  canMergeToBranch?(item: MergeItem): Promise<{ mergeable: true } | { mergeable: false; error: string } | null>;
   /** Merge a change into its target branch (idempotent: an already merged change succeeds). */
   mergeToBranch(
     item: MergeItem,

@@ -1,6 +1,6 @@
 /** Timer pipelines: fire times that passed become `timer` trigger events. */
 import type { TenantEngineRecord } from '../../store/repositories/engine-state';
-import { cronFireTimes, parseCron } from '../cron';
+import { cronFireTimes, parseCron } from '../../model/cron';
 import type { PassContext } from '../pass-context';
 import type { EngineLayout } from '../ports/layout';
 

@@ -16,6 +16,7 @@ import {
   reportWorkSchema,
   speculativeMergeWorkSchema,
   type BranchMergeProgress,
+  type BranchMergeWork,
 } from './payloads';
 
 export interface WorkRunnerOptions {
@@ -207,6 +208,29 @@ export class WorkRunner {
   }
 
   /**
+   * The changes of a cycle merge all or none where the source can tell beforehand
+   * (docs/gating.md#dependency-cycles): each is checked before any is merged. The refusal of
+   * the first that would not merge; null when all would, or when there is one change.
+   */
+  private async unmergeableChange(items: BranchMergeWork['items']): Promise<string | null> {
+    const check = this.options.gateways.merger.canMergeToBranch?.bind(this.options.gateways.merger);
+    if (items.length < 2 || check === undefined) {
+      return null;
+    }
+    for (const item of items) {
+      await this.options.prove?.();
+      const answer = await check(item).catch((failure: unknown) => ({
+        mergeable: false as const,
+        error: failure instanceof Error ? failure.message : String(failure),
+      }));
+      if (answer !== null && !answer.mergeable) {
+        return `Change ${item.number ?? item.ref} of ${item.project} can not be merged: ${answer.error}`;
+      }
+    }
+    return null;
+  }
+
+  /**
    * The success report, then each change merged into its branch, the row's progress recorded after
    * each step: a leader taking the row over skips what is recorded (a merge pushed but not yet
    * recorded is made again, and the merger answers an already merged change as merged).
@@ -227,8 +251,8 @@ export class WorkRunner {
         await save();
       }
     }
-    let error: string | null = null;
-    for (const item of work.items) {
+    let error = progress.merged.length === 0 ? await this.unmergeableChange(work.items) : null;
+    for (const item of error === null ? work.items : []) {
       if (
         item.number === null ||
         progress.merged.some((done) => done.project === item.project && done.change === item.number)
@@ -247,6 +271,9 @@ export class WorkRunner {
       progress.merged.push({ project: item.project, change: item.number, newrev: outcome.newrev });
       await save();
     }
+    if (error !== null && work.items.length > 1) {
+      error = `${error} (${mergedSoFar(work.items, progress.merged)})`;
+    }
     const event: EngineEvent = {
       type: 'merge-completed',
       work: row.id,
@@ -261,4 +288,14 @@ export class WorkRunner {
     };
     return { event, outcome: error === null ? 'merged' : `refused: ${error}` };
   }
+}
+
+/** Which changes of a cycle were merged before one was refused: none, or the list. */
+function mergedSoFar(items: BranchMergeWork['items'], merged: BranchMergeProgress['merged']): string {
+  if (merged.length === 0) {
+    return 'none of the changes was merged';
+  }
+  const names = merged.map((done) => `${done.change} of ${done.project}`);
+  const left = items.length - merged.length;
+  return `merged before the refusal: ${names.join(', ')}; ${left} not merged`;
 }

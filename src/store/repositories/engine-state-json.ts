@@ -153,6 +153,7 @@ const engineJobSchema = modelSchema<EngineJob>()(
     provides: z.array(text),
     requires: z.array(text),
     holdFollowingChanges: z.boolean(),
+    deduplicate: z.union([z.boolean(), z.literal('auto')]).optional(),
     vars: jsonObject,
     params: frozenJobExecutionSchema,
   }),
@@ -222,6 +223,8 @@ export const jobStateSchema = modelSchema<JobState>()(
     artifacts: z.array(artifactInfoSchema),
     flakyRetries: z.number().optional(),
     quarantined: z.boolean().optional(),
+    change: z.number().optional(),
+    otherChanges: z.array(z.number()).optional(),
   }),
 );
 

@@ -12,6 +12,7 @@ import type {
   QueueState,
   TenantEventQueueState,
 } from '../../model/pipeline-state';
+import { jobKey } from '../../model/pipeline-state';
 import {
   pipelineStateValueSchema,
   queueProjectsSchema,
@@ -381,7 +382,7 @@ function itemRow(tenant: string, queueId: number | null, position: number, item:
 function jobRow(itemId: number, job: JobState): Record<string, unknown> {
   return {
     item_id: itemId,
-    job_name: job.job.name,
+    job_name: jobKey(job),
     state: jobStateName(job),
     waiting_status: job.waitingStatus,
     build_uuid: job.build?.uuid ?? null,

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { parse } from 'yaml';
 import { loadServiceConfig } from '../../../src/config/service';
 import { encryptCommand, tokenCommand, type AuthCommandDeps } from '../../../src/auth/cli-commands';
@@ -13,7 +14,8 @@ import { decryptSecret } from '../../../src/secrets/encryption';
 import { openDatabase } from '../../../src/store/database';
 import { migrateLatest } from '../../../src/store/migrate';
 import { KeyRepository } from '../../../src/store/repositories/keys';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { createTestDatabase, testDatabasePrefix, type TestDatabase } from '../../helpers/database';
+import { describeIf, POSTGRES } from '../../helpers/preconditions';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
@@ -189,6 +191,47 @@ describe('sluice encrypt', () => {
     expect(await encryptCommand(['--tenant', 'tenant-one', '--project', 'org/elsewhere'], d)).toBe(1);
     expect(d.captured.stderr).toContain('project "org/elsewhere" is not part of tenant "tenant-one"');
     expect(await encryptCommand(['--tenant', 'tenant-one'], deps(database))).toBe(2);
+  });
+});
+
+describeIf(POSTGRES)('sluice encrypt on a PostgreSQL database that does not exist yet', () => {
+  const name = `${testDatabasePrefix()}encrypt_${process.pid}`;
+  const admin = () => new pg.Client({ connectionString: process.env.DATABASE_URL });
+  afterAll(async () => {
+    const client = admin();
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  });
+
+  it('creates the database, as migrate does, says so on stderr and stores the key there', async () => {
+    const url = Object.assign(new URL(process.env.DATABASE_URL as string), { pathname: `/${name}` }).toString();
+    const captured = { stdout: '', stderr: '' };
+    const database = openDatabase({ kind: 'postgres', url });
+    try {
+      const d: AuthCommandDeps = {
+        io: {
+          stdout: { write: (t: string) => (captured.stdout += t) },
+          stderr: { write: (t: string) => (captured.stderr += t) },
+          readStdin: () => Promise.resolve('secret'),
+        },
+        loadConfig: () => ({ ...loadServiceConfig(configFile), database: { url, applicationName: 'sluice' } }),
+        openDatabase: () => database,
+        keySizes: { secrets: 1024 },
+      };
+      expect(await encryptCommand(['--tenant', 'tenant-one', '--project', 'org/project'], d)).toBe(0);
+      expect(captured.stderr).toBe(`sluice: created the database ${name}\n`);
+      expect(captured.stdout).toContain('!encrypted/pkcs1-oaep');
+    } finally {
+      await database.close();
+    }
+    const check = openDatabase({ kind: 'postgres', url });
+    try {
+      const keys = await check.knex('keys').count<Array<{ count: string }>>({ count: '*' });
+      expect(Number(keys[0].count)).toBeGreaterThan(0);
+    } finally {
+      await check.close();
+    }
   });
 });
 

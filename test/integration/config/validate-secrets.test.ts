@@ -1,12 +1,14 @@
 /**
  * `sluice validate-config --decrypt-secrets` (docs/security.md#what-is-enforced): every secret
  * must decrypt with its project's key as stored in the database; each one that does not is one
- * error line and the command exits 1. It creates neither keys nor the key-encryption secret.
+ * error line and the command exits 1. It creates neither keys nor the key-encryption secret nor
+ * the database, and names what is missing.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import pg from 'pg';
 import { openDatabase, type Database } from '../../../src/store/database';
 import { migrateLatest } from '../../../src/store/migrate';
 import { KeyRepository } from '../../../src/store/repositories/keys';
@@ -15,6 +17,7 @@ import { KeyManager } from '../../../src/auth/keys/key-manager';
 import { encryptSecret } from '../../../src/secrets/encryption';
 import { buildFixtureRepos, type FixtureRepos } from '../../helpers/config-fixtures';
 import { runCli as sluice, useCliDatabase } from '../../helpers/cli-run';
+import { testDatabasePrefix } from '../../helpers/database';
 
 const KEY_ENCRYPTION_KEY = 'validate-secrets-key-encryption';
 const HOST = 'review.example.com';
@@ -153,6 +156,46 @@ describe('sluice validate-config --decrypt-secrets', () => {
     );
     expect(result.code).toBe(1);
     expect(existsSync(path.join(dataDir, 'key-encryption.key'))).toBe(false);
+  });
+
+  it('names a database that does not exist, creating none', async () => {
+    const dataDir = path.join(dir, 'no-store');
+    const config = writeConfig(path.join(dir, 'no-store-sluice.yaml'), path.join(dir, 'good.yaml'), dataDir);
+    const url = cliDatabase.url();
+    const name = `${testDatabasePrefix()}missing_${process.pid}`;
+    const missingUrl = url === undefined ? undefined : Object.assign(new URL(url), { pathname: `/${name}` }).toString();
+    const saved = process.env.DATABASE_URL;
+    if (missingUrl !== undefined) {
+      process.env.DATABASE_URL = missingUrl;
+    }
+    let result;
+    try {
+      result = await sluice(['validate-config', '--decrypt-secrets', '--config', config]);
+    } finally {
+      if (missingUrl !== undefined) {
+        process.env.DATABASE_URL = saved;
+      }
+    }
+    const missing =
+      url === undefined
+        ? `the embedded database ${dataDir}/pgdata does not exist`
+        : `database "${name}" does not exist on ${new URL(url).hostname}:${new URL(url).port || '5432'}`;
+    expect(result.stdout).toContain(
+      `Unable to decrypt secret deploy: the secrets key of project org/app is not available (${missing}, so it stores no key; sluice migrate creates it, sluice encrypt a project's key).`,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    if (url === undefined) {
+      expect(existsSync(path.join(dataDir, 'pgdata'))).toBe(false);
+    } else {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        expect((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount).toBe(0);
+      } finally {
+        await client.end();
+      }
+    }
   });
 
   it('is refused with another command', async () => {

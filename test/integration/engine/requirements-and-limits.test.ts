@@ -277,14 +277,5 @@ describe.each(backends())('engine: pipeline requirements and limits (%s)', (back
       ]);
       expect(h.executor.started).toEqual([]);
     });
-
-    it('still refuses a cycle when the queue allows circular dependencies, and says that Sluice does not support them', async () => {
-      const h = await harness(spec(true));
-      h.changes.add('org/server', 1, { dependsOn: [{ project: 'org/client', number: 2 }] });
-      h.changes.add('org/client', 2, { dependsOn: [{ project: 'org/server', number: 1 }] });
-      expect(await h.enqueue('gate', 'org/server', '1,1')).toBe(
-        `error: Dependency cycle detected (cycle: 1,1 of ${canonical('org/server')}, 2,1 of ${canonical('org/client')}); Sluice does not support dependency cycles yet, although the queue allows circular dependencies`,
-      );
-    });
   });
 });

@@ -111,10 +111,19 @@ function errors(config: string): string[] {
 }
 
 describe('Gerrit pipelines', () => {
-  it("load the reference's Gerrit pipelines with no error (a lookahead is the reference's RE2 warning)", () => {
+  it("load the reference's Gerrit pipelines with no error, only the reference's warnings", () => {
     const layout = load(REFERENCE_PIPELINES);
-    expect(layout.errors.map((e) => [e.severity, e.shortError])).toEqual([
-      ['warning', 'The regular expression "^(?!refs/).*$" uses syntax RE2 does not support; it is deprecated.'],
+    expect(layout.errors.map((e) => [e.severity, e.name, e.shortError])).toEqual([
+      [
+        'warning',
+        'Gerrit require-approval Deprecation',
+        'The "require-approval" trigger attribute is deprecated; use "require" instead.',
+      ],
+      [
+        'warning',
+        'Regex Deprecation',
+        'The regular expression "^(?!refs/).*$" uses syntax RE2 does not support; it is deprecated.',
+      ],
     ]);
     expect([...layout.pipelines.keys()].sort()).toEqual(['check', 'gate', 'post']);
   });
@@ -136,6 +145,23 @@ describe('Gerrit pipelines', () => {
   ])('refuse %s in a trigger', (_what, filter, message) => {
     const config = `\n- pipeline:\n    name: check\n    manager: independent\n    trigger:\n      review:\n        ${filter}\n`;
     expect(errors(config).join('\n')).toContain(message);
+  });
+
+  it('warn, as the reference does, for reject-approval and require-approval in a trigger; the filter still loads', () => {
+    const layout = load(
+      `\n- pipeline:\n    name: check\n    manager: independent\n    trigger:\n      review:\n` +
+        `        - event: comment-added\n          reject-approval: {Code-Review: -2}\n` +
+        `        - event: comment-added\n          require: {approval: {Code-Review: 2}}\n`,
+    );
+    expect(layout.errors.map((e) => [e.severity, e.name, e.shortError, e.line])).toEqual([
+      [
+        'warning',
+        'Gerrit reject-approval Deprecation',
+        'The "reject-approval" trigger attribute is deprecated; use "reject" instead.',
+        7,
+      ],
+    ]);
+    expect(layout.pipelines.get('check')?.triggers[0].filters).toHaveLength(2);
   });
 
   it('refuse a reporter vote that is no integer, an unknown notify and an unknown requirement', () => {

@@ -16,22 +16,69 @@ export interface CronSchedule {
 /** The reference's weekday names, Monday first: the index is its number. */
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
-/** Parse a timer's cron expression; throws with a readable message when it is malformed. */
+/** A malformed cron expression; `detail` says what is wrong without repeating the expression. */
+export class CronSpecError extends Error {
+  constructor(
+    readonly expression: string,
+    readonly detail: string,
+  ) {
+    super(`invalid cron expression "${expression}": ${detail}`);
+    this.name = 'CronSpecError';
+  }
+}
+
+/** Bounds of the numeric fields, in the reference's order (the day of week is checked by sundayFirst). */
+const FIELD_RANGES: Array<{ name: string; low: number; high: number }> = [
+  { name: 'minute', low: 0, high: 59 },
+  { name: 'hour', low: 0, high: 23 },
+  { name: 'day of month', low: 1, high: 31 },
+  { name: 'month', low: 1, high: 12 },
+];
+
+/** Parse a timer's cron expression; throws a CronSpecError saying what is malformed. */
 export function parseCron(expression: string): CronSchedule {
   const parts = expression.trim().split(/\s+/);
   if (parts.length < 5 || parts.length > 7) {
-    throw new Error(`cron expression must have 5 to 7 fields: "${expression}"`);
+    throw new CronSpecError(expression, `cron expression must have 5 to 7 fields, not ${parts.length}`);
   }
   const [minute, hour, day, month, weekday, second = '0'] = parts;
-  const invalid = (detail: string): Error => new Error(`invalid cron expression "${expression}": ${detail}`);
+  const invalid = (detail: string): Error => new CronSpecError(expression, detail);
   if (parts.length === 7 && !/^\d+$/.test(parts[6])) {
     throw invalid(`the jitter "${parts[6]}" is not a number of seconds`);
   }
+  FIELD_RANGES.forEach((range, index) => checkRange(parts[index], range, invalid));
+  checkRange(second, { name: 'second', low: 0, high: 59 }, invalid);
   const pattern = [second, minute, hour, day, month, sundayFirst(weekday, invalid)].join(' ');
   try {
     return { expression, cron: new Cron(pattern, { timezone: 'UTC', domAndDow: true, mode: '6-part' }) };
   } catch (err) {
-    throw invalid(err instanceof Error ? err.message : String(err));
+    throw invalid(cronerDetail(err));
+  }
+}
+
+/** croner's message without its prefix and its own field numbering. */
+function cronerDetail(err: unknown): string {
+  const message = (err instanceof Error ? err.message : String(err)).replace(/^CronPattern: /, '');
+  const illegal = /^configuration entry \d+ \((.*)\) contains illegal characters\.?$/.exec(message);
+  return illegal === null ? message : `"${illegal[1]}" is no value of its field`;
+}
+
+/**
+ * Numbers of a field outside its range, named in the reference's terms (croner's own messages
+ * count days and months from 0); names and syntax are left to croner.
+ */
+function checkRange(
+  field: string,
+  range: { name: string; low: number; high: number },
+  invalid: (detail: string) => Error,
+) {
+  for (const part of field.split(',')) {
+    const [values] = part.split('/');
+    for (const value of values.split('-')) {
+      if (/^\d+$/.test(value) && (Number(value) < range.low || Number(value) > range.high)) {
+        throw invalid(`${range.name} ${value} is not within ${range.low}-${range.high}`);
+      }
+    }
   }
 }
 

@@ -1,0 +1,85 @@
+/**
+ * Dependency cycles (docs/gating.md#dependency-cycles): the changes that depend on a change
+ * through `Depends-On:` and on which it depends in turn, i.e. the strongly connected component
+ * of its dependency graph that holds it. A cycle enters a pipeline as one item holding all its
+ * changes, when every member's queue allows circular dependencies.
+ */
+import { changeId, type ChangeInfo } from '../model/changes';
+import type { ChangeSource } from './ports/change-source';
+import type { EngineLayout } from './ports/layout';
+
+/** How many changes the graph walk reads at most: a cycle larger than this is not looked for. */
+export const CYCLE_GRAPH_LIMIT = 100;
+
+const keyOf = (project: string, number: number | null): string => `${project}#${number ?? 0}`;
+
+/**
+ * The cycle holding `change`, the change first and the others in the order the walk met them;
+ * `[change]` when it is in none. Merged changes are not part of the graph (as for
+ * dependencies). Each change is read once.
+ */
+export async function findCycle(source: ChangeSource, change: ChangeInfo): Promise<ChangeInfo[]> {
+  if (change.kind !== 'change' || change.number === null || change.dependsOn.length === 0) {
+    return [change];
+  }
+  const start = keyOf(change.project, change.number);
+  const nodes = new Map<string, ChangeInfo>([[start, change]]);
+  // Depends-On may name a project otherwise than its changes do (short or canonical name):
+  // nodes are keyed by the change as read, and what a dependency named maps to it.
+  const named = new Map<string, string | null>([[start, start]]);
+  const edges = new Map<string, string[]>();
+  const frontier = [start];
+  while (frontier.length > 0 && nodes.size <= CYCLE_GRAPH_LIMIT) {
+    const key = frontier.shift() as string;
+    const node = nodes.get(key) as ChangeInfo;
+    const targets: string[] = [];
+    for (const dependency of node.dependsOn) {
+      const name = keyOf(dependency.project, dependency.number);
+      if (!named.has(name)) {
+        const needed = await source.getChange(dependency.project, dependency.number);
+        const target = needed && !needed.merged ? keyOf(needed.project, needed.number) : null;
+        named.set(name, target);
+        if (needed && target !== null && !nodes.has(target)) {
+          nodes.set(target, needed);
+          frontier.push(target);
+        }
+      }
+      const target = named.get(name);
+      if (target) {
+        targets.push(target);
+      }
+    }
+    edges.set(key, targets);
+  }
+  // The members are the changes the walk reached that reach the change back.
+  const reachesStart = new Set<string>([start]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [from, targets] of edges) {
+      if (!reachesStart.has(from) && targets.some((target) => reachesStart.has(target))) {
+        reachesStart.add(from);
+        grew = true;
+      }
+    }
+  }
+  return [...nodes.entries()].filter(([key]) => reachesStart.has(key)).map(([, member]) => member);
+}
+
+/** The cycle's members as the refusal names them: `1,1 of org/a, 2,1 of org/b`. */
+export function describeCycle(cycle: readonly ChangeInfo[]): string {
+  return cycle.map((member) => `${changeId(member)} of ${member.project}`).join(', ');
+}
+
+/**
+ * Why a cycle may not enter the pipeline (null when it may): a member whose project's queue does
+ * not allow circular dependencies, with the reference's message.
+ */
+export function cycleRefusal(layout: EngineLayout, cycle: readonly ChangeInfo[]): string | null {
+  const forbidding = cycle.find((member) => !(layout.projects.get(member.project)?.queueAllowsCycles ?? false));
+  if (forbidding === undefined) {
+    return null;
+  }
+  const name = layout.projects.get(forbidding.project)?.name ?? forbidding.project;
+  return `Dependency cycle detected and project ${name} doesn't allow circular dependencies (cycle: ${describeCycle(cycle)})`;
+}
