@@ -11,7 +11,7 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { buildLayout, type BuildLayoutInput } from '../src/config/layout-builder';
+import { buildLayoutSync, type BuildLayoutInput } from '../src/config/layout-builder';
 import { SpeculativeLayouts } from '../src/config/speculative-layouts';
 import { freezeOutcome } from '../src/engine/layout-adapter';
 import { speculativeView } from '../src/engine/speculative-view';
@@ -94,7 +94,7 @@ function main(): void {
   const projects = Number(process.argv[4] ?? 40);
   const input = tenant(projects);
   const started = performance.now();
-  const live = buildLayout(input);
+  const live = buildLayoutSync(input);
   const liveMs = performance.now() - started;
   const gate = gateProposals(items, changing, projects);
   const cached = new SpeculativeLayouts(live, input, 64);

@@ -60,6 +60,7 @@ import { BUILTIN_NOOP } from './builtin-jobs';
 import { checkSecretDecrypts, type SecretKeys } from './secret-check';
 import { checkConfigureProjects } from './configure-projects';
 import { createRedactor, secretStrings } from '../secrets/redact';
+import { runSteps, runStepsSliced, type Steps } from './time-slice';
 
 export type { LoadedProject } from './layout-collect';
 
@@ -91,10 +92,18 @@ export interface Origin {
   body: unknown;
 }
 
-/** Build the layout of one tenant. */
-export function buildLayout(input: BuildLayoutInput): Layout {
-  const builder = new LayoutBuilder(input);
-  return builder.build();
+/**
+ * Build the layout of one tenant in slices that give the event loop back every few milliseconds:
+ * a tenant of thousands of jobs takes seconds of CPU, during which the process must keep answering
+ * (docs/operations.md#configuration-reloads).
+ */
+export function buildLayout(input: BuildLayoutInput): Promise<Layout> {
+  return runStepsSliced(new LayoutBuilder(input).build());
+}
+
+/** The same layout in one go, for callers that cannot wait (tests, small in-memory layouts). */
+export function buildLayoutSync(input: BuildLayoutInput): Layout {
+  return runSteps(new LayoutBuilder(input).build());
 }
 
 class LayoutBuilder {
@@ -137,16 +146,18 @@ class LayoutBuilder {
     );
   }
 
-  build(): Layout {
-    const pending = collectConfigItems(this.input, this.errors, this.resolver);
+  /** Checkpoints after each file, item, job and stanza (time-slice.ts). */
+  *build(): Steps<Layout> {
+    const pending = yield* collectConfigItems(this.input, this.errors, this.resolver);
     for (const cls of CLASS_ORDER) {
       for (const p of pending.get(cls) ?? []) {
         this.addItem(cls, p);
+        yield;
       }
     }
     const originOf: OriginOf = (o) => this.origins.get(o);
     const providers = this.flattenProviders();
-    const validated = validateLayout({
+    const validated = yield* validateLayout({
       tenant: this.input.tenant,
       globalSemaphores: this.input.abide.globalSemaphores,
       pipelines: this.pipelines,

@@ -11,6 +11,7 @@ import type { ProjectResolver } from './project-resolver';
 import type { TenantConfig } from './tenant-file';
 import type { ConfigClass, TenantProjectConfig } from './tenant-sources';
 import { keyLines, parseConfigFile, type ConfigItem, type ParsedConfigFile } from './yaml-source';
+import type { Steps } from './time-slice';
 
 /** A project of the tenant with the files read from each of its loaded branches. */
 export interface LoadedProject {
@@ -62,17 +63,17 @@ export interface CollectInput {
   projects: readonly LoadedProject[];
 }
 
-/** The items of every project-branch, by class, in load order. */
-export function collectConfigItems(
+/** The items of every project-branch, by class, in load order; a checkpoint after each file (time-slice.ts). */
+export function* collectConfigItems(
   input: CollectInput,
   errors: ErrorCollector,
   resolver: ProjectResolver,
-): Map<ItemClass, PendingItem[]> {
+): Steps<Map<ItemClass, PendingItem[]>> {
   const collector = new ItemCollector(input, errors, resolver);
   const pending = new Map<ItemClass, PendingItem[]>(CLASS_ORDER.map((c) => [c, []]));
   for (const project of input.projects) {
     for (const branch of project.branches) {
-      collector.collectBranch(project, branch, pending);
+      yield* collector.collectBranch(project, branch, pending);
     }
   }
   return pending;
@@ -108,7 +109,7 @@ class ItemCollector {
     };
   }
 
-  collectBranch(project: LoadedProject, branch: string, pending: Map<ItemClass, PendingItem[]>): void {
+  *collectBranch(project: LoadedProject, branch: string, pending: Map<ItemClass, PendingItem[]>): Steps<void> {
     const files = project.files.get(branch) ?? [];
     for (const ignored of project.ignoredLocations.get(branch) ?? []) {
       const context = this.contextFor(project, branch, ignored);
@@ -173,6 +174,7 @@ class ItemCollector {
         };
         pending.get(cls)?.push({ item, ctx });
       }
+      yield;
     }
   }
 }

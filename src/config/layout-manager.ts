@@ -284,7 +284,7 @@ export class LayoutManager {
         cache: this.cache,
         secretKeys: this.options.secretKeys,
       });
-      const layout = buildLayout(input);
+      const layout = await buildLayout(input);
       this.inputs.set(layout, input);
       built.push(layout);
     }

@@ -12,6 +12,7 @@ import type { ProjectResolver } from './project-resolver';
 import { cachedRegex } from './regex';
 import { BUILTIN_NOOP } from './builtin-jobs';
 import { keyLines } from './yaml-source';
+import type { Steps } from './time-slice';
 
 export type OriginOf = (object: object) => Origin | undefined;
 
@@ -43,7 +44,8 @@ export interface ValidatedLayoutParts {
   semaphores: Map<string, Semaphore>;
 }
 
-export function validateLayout(input: ValidationInput): ValidatedLayoutParts {
+/** A checkpoint (time-slice.ts) after each job, template and project stanza. */
+export function* validateLayout(input: ValidationInput): Steps<ValidatedLayoutParts> {
   const report = (object: object, err: unknown, fallbackKind: string, fallbackName?: string): void => {
     const origin = input.originOf(object);
     const location: ErrorLocation = {
@@ -55,7 +57,7 @@ export function validateLayout(input: ValidationInput): ValidatedLayoutParts {
   };
   validateNodesets(input, report);
   const pipelines = validatePipelines(input, report);
-  const jobs = validateJobs(input, report);
+  const jobs = yield* validateJobs(input, report);
   const known = (name: string) => jobs.has(name) || name === BUILTIN_NOOP.name;
   const templates = new Map<string, ProjectStanza[]>();
   const noTemplates = () => true;
@@ -64,6 +66,7 @@ export function validateLayout(input: ValidationInput): ValidatedLayoutParts {
     if (kept.length > 0) {
       templates.set(name, kept);
     }
+    yield;
   }
   const explicit: ProjectStanza[] = [];
   const regexStanzas: ProjectStanza[] = [];
@@ -71,6 +74,7 @@ export function validateLayout(input: ValidationInput): ValidatedLayoutParts {
     if (keepStanza(stanza, input, known, (t) => templates.has(t), report)) {
       (stanza.isRegex ? regexStanzas : explicit).push(stanza);
     }
+    yield;
   }
   const projectConfigs = new Map<string, ProjectStanza[]>();
   for (const stanza of explicit) {
@@ -85,6 +89,7 @@ export function validateLayout(input: ValidationInput): ValidatedLayoutParts {
         projectConfigs.set(project.canonicalName, [...(projectConfigs.get(project.canonicalName) ?? []), applied]);
       }
     }
+    yield;
   }
   const semaphores = new Map<string, Semaphore>(input.semaphores);
   for (const name of input.tenant.semaphores) {
@@ -265,7 +270,7 @@ function checkParent(
   }
 }
 
-function validateJobs(input: ValidationInput, report: Report): Map<string, JobVariant[]> {
+function* validateJobs(input: ValidationInput, report: Report): Steps<Map<string, JobVariant[]>> {
   const exists = (name: string) => input.jobs.has(name) || name === BUILTIN_NOOP.name;
   const intrinsic = new Map<string, JobVariant[]>();
   for (const [name, variants] of input.jobs) {
@@ -281,6 +286,7 @@ function validateJobs(input: ValidationInput, report: Report): Map<string, JobVa
     if (kept.length > 0) {
       intrinsic.set(name, kept);
     }
+    yield;
   }
   const baseJobs = new Set([...intrinsic].filter(([, vs]) => vs[0].attributes.parent === null).map(([n]) => n));
   const out = new Map<string, JobVariant[]>();
@@ -297,6 +303,7 @@ function validateJobs(input: ValidationInput, report: Report): Map<string, JobVa
     if (kept.length > 0) {
       out.set(name, kept);
     }
+    yield;
   }
   return out;
 }

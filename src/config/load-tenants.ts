@@ -86,7 +86,7 @@ export async function loadTenantLayout(
   connections: ConnectionSet,
   options: LoadTenantOptions = {},
 ): Promise<Layout> {
-  return buildLayout(await readTenantLayoutInput(tenant, abide, problems, connections, options));
+  return await buildLayout(await readTenantLayoutInput(tenant, abide, problems, connections, options));
 }
 
 /** Opens the key source only when a project has encrypted values (it may create files or keys). */

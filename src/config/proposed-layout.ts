@@ -167,7 +167,7 @@ export async function proposedLayout(request: ProposedLayoutRequest): Promise<Pr
     if (snapshot.status === 'conflict') {
       return { status: 'conflict', message: `${describe} does not merge into branch ${branch}: ${snapshot.detail}` };
     }
-    const speculative = buildLayout({
+    const speculative = await buildLayout({
       ...request.input,
       uuid: request.uuid,
       now: request.now,

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { ConfigError } from './config-error';
 import type { Layout } from './layout';
-import { buildLayout, type BuildLayoutInput, type LoadedProject } from './layout-builder';
+import { buildLayoutSync, type BuildLayoutInput, type LoadedProject } from './layout-builder';
 import type { ConfigLocation, ProposedConfig } from '../model/proposed-config';
 
 export interface SpeculativeBuild {
@@ -100,7 +100,7 @@ export class SpeculativeLayouts {
 
   private build(entries: readonly ProposedConfig[], key: string): Layout {
     this.builds++;
-    return buildLayout({
+    return buildLayoutSync({
       ...this.input,
       uuid: `${this.live.uuid}+${key.slice(0, 16)}`,
       now: this.live.loadedAt,

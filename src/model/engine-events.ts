@@ -49,6 +49,7 @@ export const TRIGGER_EVENT_TYPES = [
   'wip-state-changed',
   'hashtags-changed',
   'pending-check',
+  'vote-deleted',
   // GitLab (docs/gitlab.md#trigger-events)
   'gl_merge_request',
   'gl_push',

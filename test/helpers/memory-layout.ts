@@ -1,5 +1,5 @@
 /** Builds a layout from in-memory files (no git), for small focused configuration tests. */
-import { buildLayout, type BuildLayoutInput, type LoadedProject } from '../../src/config/layout-builder';
+import { buildLayoutSync, type BuildLayoutInput, type LoadedProject } from '../../src/config/layout-builder';
 import type { Layout } from '../../src/config/layout';
 import { parseTenantFile } from '../../src/config/tenant-file';
 import type { SecretKeys } from '../../src/config/secret-check';
@@ -24,10 +24,10 @@ export function memoryLayout(
   secretKeys?: SecretKeys,
   connections: Record<string, string> = {},
 ): Layout {
-  return buildLayout(memoryLayoutInput(projects, tenantOptions, secretKeys, connections));
+  return buildLayoutSync(memoryLayoutInput(projects, tenantOptions, secretKeys, connections));
 }
 
-/** What `memoryLayout` builds its layout from. */
+/** The input `memoryLayout` builds from, for tests of the (sliced) builder itself. */
 export function memoryLayoutInput(
   projects: MemoryProject[],
   tenantOptions = '',

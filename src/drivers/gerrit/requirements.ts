@@ -6,6 +6,7 @@
  */
 import type { ChangeInfo, GerritChangeState } from '../../model/changes';
 import type { OptionMap, OptionReaders } from '../driver';
+import { compilePattern } from '../filter-patterns';
 import { givenWithin, timeToSeconds } from '../review-age';
 
 export const REQUIREMENT_KEYS = ['approval', 'open', 'current-patchset', 'wip', 'status', 'hashtags'];
@@ -21,24 +22,14 @@ export function strs(value: unknown): string[] {
   return list(value).map(String);
 }
 
-/**
- * A pattern of the configuration: matched at the start of the value as the reference's
- * `re.match` (`search`: anywhere, as its `re.search`); a leading `(?i)` (Python's inline flag)
- * makes it case-insensitive and `(?P<name>` groups are accepted.
- */
+/** A pattern of the configuration matched at the start of the value, as the reference's `re.match`. */
 export function prefixPattern(text: string): RegExp {
-  return pattern(text, false);
+  return compilePattern(text, 'start');
 }
 
 /** A pattern searched for anywhere in the value (the reference's `re.search`). */
 export function searchPattern(text: string): RegExp {
-  return pattern(text, true);
-}
-
-function pattern(text: string, search: boolean): RegExp {
-  const caseless = text.startsWith('(?i)');
-  const body = (caseless ? text.slice(4) : text).replace(/\(\?P</g, '(?<');
-  return new RegExp(search ? body : `^(?:${body})`, caseless ? 'i' : '');
+  return compilePattern(text, 'search');
 }
 
 /** Check that every pattern compiles (a bad one is a configuration error). */

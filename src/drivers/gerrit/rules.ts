@@ -8,10 +8,10 @@ import type { ChangeInfo } from '../../model/changes';
 import { ZERO_REVISION } from '../../model/changes';
 import type { TriggerEvent } from '../../model/engine-events';
 import type { OptionMap, OptionReaders, ReporterRules, RequirementRules, TriggerRules } from '../driver';
+import { checkFilterPatterns, filterMatchers, type FilterMatcher } from '../filter-patterns';
 import {
   approvalMet,
   approvalSpec,
-  checkPatterns,
   gerritRequirementCheck,
   list,
   prefixPattern,
@@ -32,6 +32,7 @@ export const GERRIT_EVENTS = [
   'pending-check',
   'wip-state-changed',
   'hashtags-changed',
+  'vote-deleted',
 ];
 const TRIGGER_KEYS = [
   'event',
@@ -45,6 +46,7 @@ const TRIGGER_KEYS = [
   'username',
   'username_filter',
   'approval',
+  'approval-change',
   'require-approval',
   'reject-approval',
   'require',
@@ -75,9 +77,10 @@ function validateTrigger(filter: OptionMap, read: OptionReaders, attribute: stri
     'email_filter',
     'username',
     'username_filter',
+    'added',
+    'removed',
   ]) {
-    checkPatterns(filter[key], read);
-    read.deprecatedRegexes(strs(filter[key]));
+    checkFilterPatterns(filter[key], read, prefixPattern, key);
   }
   for (const key of ['comment_filter', 'email_filter', 'username_filter']) {
     if (filter[key] !== undefined) {
@@ -87,9 +90,9 @@ function validateTrigger(filter: OptionMap, read: OptionReaders, attribute: stri
   }
   read.bool(filter, 'ignore-deletes');
   read.bool(filter, 'debug');
-  for (const entry of list(filter.approval)) {
-    // `approval: {Workflow: 1}`: votes the event itself must carry.
-    validateApproval(entry, read, 'approval');
+  for (const key of ['approval', 'approval-change']) {
+    // `approval: {Workflow: 1}`: votes the event itself must carry; `approval-change`: votes it changed to.
+    list(filter[key]).forEach((entry) => validateApproval(entry, read, key));
   }
   for (const [key, replacement] of [
     ['require-approval', 'require'],
@@ -121,31 +124,38 @@ function eventVotes(event: GerritEventFields): Array<{ type: string; value: numb
   return approvals.some((a) => a.oldValue !== undefined) ? changed : approvals;
 }
 
+/** The label votes an `approval` / `approval-change` attribute names (`{Workflow: 1}`, a list of them). */
+function votesOf(value: unknown): Array<{ type: string; values: number[] }> {
+  return list(value).flatMap((entry) =>
+    Object.entries(entry as OptionMap).map(([type, votes]) => ({ type, values: list(votes).map(Number) })),
+  );
+}
+
 /** What a compiled Gerrit trigger filter judges: the event, and its change once read, at `now`. */
 export function compileGerritTrigger(
   filter: OptionMap,
 ): (event: GerritEventFields, change: ChangeInfo | undefined, now: Date) => boolean {
   const events = strs(filter.event);
-  const branches = strs(filter.branch).map(prefixPattern);
-  const refs = strs(filter.ref).map(prefixPattern);
-  const comments = strs(filter.comment ?? filter.comment_filter).map(searchPattern);
-  const emails = strs(filter.email ?? filter.email_filter).map(prefixPattern);
-  const usernames = strs(filter.username ?? filter.username_filter).map(prefixPattern);
+  const branches = filterMatchers(filter.branch, prefixPattern);
+  const refs = filterMatchers(filter.ref, prefixPattern);
+  const comments = filterMatchers(filter.comment ?? filter.comment_filter, searchPattern);
+  // Who caused the event and the hashtags it added or removed are searched, as the reference does.
+  const emails = filterMatchers(filter.email ?? filter.email_filter, searchPattern);
+  const usernames = filterMatchers(filter.username ?? filter.username_filter, searchPattern);
   const ignoreDeletes = filter['ignore-deletes'] !== false;
-  const wanted = list(filter.approval).flatMap((entry) =>
-    Object.entries(entry as OptionMap).map(([type, value]) => ({ type, values: list(value).map(Number) })),
-  );
+  const wanted = votesOf(filter.approval);
   const requireApprovals = list(filter['require-approval']).map((e) => approvalSpec(e as OptionMap));
   const rejectApprovals = list(filter['reject-approval']).map((e) => approvalSpec(e as OptionMap));
   const require = filter.require === undefined ? null : gerritRequirementCheck(filter.require as OptionMap, 'require');
   const reject = filter.reject === undefined ? null : gerritRequirementCheck(filter.reject as OptionMap, 'reject');
-  const added = strs(filter.added).map(prefixPattern);
-  const removed = strs(filter.removed).map(prefixPattern);
+  const added = filterMatchers(filter.added, searchPattern);
+  const removed = filterMatchers(filter.removed, searchPattern);
+  const changedTo = votesOf(filter['approval-change']);
   const uuids = strs(filter.uuid);
   const schemes = strs(filter.scheme);
-  const anyMatch = (patterns: RegExp[], value: string | undefined | null) =>
+  const anyMatch = (patterns: FilterMatcher[], value: string | undefined | null) =>
     patterns.length === 0 || (value !== undefined && value !== null && patterns.some((p) => p.test(value)));
-  const someMatch = (patterns: RegExp[], values: readonly string[] | undefined) =>
+  const someMatch = (patterns: FilterMatcher[], values: readonly string[] | undefined) =>
     patterns.length === 0 || (values ?? []).some((value) => patterns.some((p) => p.test(value)));
   return (event, change, now) => {
     if (!events.includes(event.type)) {
@@ -171,6 +181,11 @@ export function compileGerritTrigger(
     }
     const votes = eventVotes(event);
     if (!wanted.every(({ type, values }) => votes.some((v) => v.type === type && values.includes(v.value)))) {
+      return false;
+    }
+    const changed = (v: { type: string; value: number; oldValue?: number }, type: string, values: number[]) =>
+      v.type === type && values.includes(v.value) && v.oldValue !== undefined && v.oldValue !== v.value;
+    if (!changedTo.every(({ type, values }) => (event.approvals ?? []).some((v) => changed(v, type, values)))) {
       return false;
     }
     if (!someMatch(added, event.added) || !someMatch(removed, event.removed)) {

@@ -8,6 +8,7 @@ import type { ChangeInfo } from '../../model/changes';
 import type { TriggerEvent } from '../../model/engine-events';
 import type { OptionMap, OptionReaders, ReporterRules, RequirementRules, TriggerRules } from '../driver';
 import { givenWithin as submittedWithin, timeToSeconds } from '../review-age';
+import { checkFilterPatterns, compilePattern, filterMatchers, type FilterMatcher } from '../filter-patterns';
 import { githubTriggerWarnings } from './trigger-warnings';
 
 const GITHUB_EVENTS = ['pull_request', 'pull_request_review', 'push', 'check_run'];
@@ -59,18 +60,13 @@ function regexes(value: unknown, read: OptionReaders): void {
   }
 }
 
-/**
- * A filter's regex: a leading `(?i)` (Python's inline flag, common in the reference's
- * `comment` filters) makes it case-insensitive; `(?P<name>` groups are accepted.
- */
+/** A filter's regex (src/drivers/filter-patterns.ts): whole-value, or searched for when not `anchored`. */
 function pattern(text: string, anchored = true): RegExp {
-  const caseless = text.startsWith('(?i)');
-  const body = (caseless ? text.slice(4) : text).replace(/\(\?P</g, '(?<');
-  return new RegExp(anchored ? `^(?:${body})$` : body, caseless ? 'i' : '');
+  return compilePattern(text, anchored ? 'full' : 'search');
 }
 
 /** Full-string regex match, as the reference's filters use (the pattern is anchored). */
-function fullMatch(anchored: RegExp, value: string): boolean {
+function fullMatch(anchored: FilterMatcher, value: string): boolean {
   return anchored.test(value);
 }
 
@@ -82,11 +78,11 @@ function validateTrigger(filter: OptionMap, read: OptionReaders, attribute: stri
       read.fail(`Unknown github event "${event}" (expected one of ${GITHUB_EVENTS.join(', ')})`);
     }
   }
-  for (const key of ['branch', 'ref', 'comment', 'status', 'check', 'require-status']) {
+  for (const key of ['status', 'check', 'require-status']) {
     regexes(filter[key], read);
   }
   for (const key of ['branch', 'ref', 'comment']) {
-    read.deprecatedRegexes(strs(filter[key]));
+    checkFilterPatterns(filter[key], read, (text) => pattern(text), key);
   }
   // Deprecated forms still load and act as written (docs/github.md#trigger-filters).
   githubTriggerWarnings(filter).forEach(({ name, message }) => read.warn(name, message));
@@ -204,10 +200,10 @@ export function compileGitHubTrigger(
   const events = strs(filter.event);
   // The deprecated `requested` check-run action means `rerequested`.
   const actions = strs(filter.action).map((action) => (action === 'requested' ? 'rerequested' : action));
-  const branches = strs(filter.branch).map((text) => pattern(text));
-  const refs = strs(filter.ref).map((text) => pattern(text));
+  const branches = filterMatchers(filter.branch, (text) => pattern(text));
+  const refs = filterMatchers(filter.ref, (text) => pattern(text));
   // Comment regexes are searched for in the comment, as the reference does.
-  const comments = strs(filter.comment).map((text) => pattern(text, false));
+  const comments = filterMatchers(filter.comment, (text) => pattern(text, false));
   const labels = strs(filter.label);
   const unlabels = strs(filter.unlabel);
   const states = strs(filter.state);
@@ -222,7 +218,7 @@ export function compileGitHubTrigger(
     filter.require === undefined && filter['require-status'] !== undefined
       ? githubRequirementCheck({ status: filter['require-status'] }, 'require')
       : null;
-  const anyMatch = (patterns: RegExp[], value: string | undefined | null) =>
+  const anyMatch = (patterns: FilterMatcher[], value: string | undefined | null) =>
     patterns.length === 0 || (value !== undefined && value !== null && patterns.some((p) => fullMatch(p, value)));
   return (event, change, now) => {
     if (!events.includes(event.type)) {

@@ -5,6 +5,7 @@
  */
 import type { ChangeInfo } from '../../model/changes';
 import type { OptionMap, OptionReaders, ReporterRules, RequirementRules, TriggerRules } from '../driver';
+import { checkFilterPatterns, compilePattern, filterMatchers } from '../filter-patterns';
 
 const EVENTS = ['gl_merge_request', 'gl_push'];
 const ACTIONS = ['opened', 'changed', 'merged', 'comment', 'approved', 'unapproved', 'labeled', 'unlabeled'];
@@ -18,7 +19,12 @@ function strs(value: unknown): string[] {
 }
 
 function anchored(text: string): RegExp {
-  return new RegExp(`^(?:${text})$`);
+  return compilePattern(text, 'full');
+}
+
+/** Comment regexes are searched for in the note; `(?i)` as in the reference's examples. */
+function searched(text: string): RegExp {
+  return compilePattern(text, 'search');
 }
 
 function validateTrigger(filter: OptionMap, read: OptionReaders, attribute: string): void {
@@ -33,11 +39,10 @@ function validateTrigger(filter: OptionMap, read: OptionReaders, attribute: stri
       read.fail(`Unknown gitlab action "${action}" (expected one of ${ACTIONS.join(', ')})`);
     }
   }
-  for (const key of ['branch', 'ref', 'comment']) {
-    if (filter[key] !== undefined) {
-      read.regexes(filter[key]);
-    }
+  for (const key of ['branch', 'ref']) {
+    checkFilterPatterns(filter[key], read, anchored, key);
   }
+  checkFilterPatterns(filter.comment, read, searched, 'comment');
   read.optStrings(filter, 'labels');
   read.optStrings(filter, 'unlabels');
   read.bool(filter, 'debug');
@@ -48,9 +53,9 @@ export const gitlabTriggers: TriggerRules = {
   compile(filter, connection) {
     const events = strs(filter.event);
     const actions = strs(filter.action);
-    const branches = strs(filter.branch).map(anchored);
-    const refs = strs(filter.ref).map(anchored);
-    const comments = strs(filter.comment).map((text) => new RegExp(text));
+    const branches = filterMatchers(filter.branch, anchored);
+    const refs = filterMatchers(filter.ref, anchored);
+    const comments = filterMatchers(filter.comment, searched);
     const labels = strs(filter.labels);
     const unlabels = strs(filter.unlabels);
     return {

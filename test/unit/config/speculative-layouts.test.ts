@@ -1,5 +1,5 @@
 /** Speculative layouts of proposed configuration (docs/gating.md#speculative-layouts), on in-memory projects. */
-import { buildLayout } from '../../../src/config/layout-builder';
+import { buildLayoutSync } from '../../../src/config/layout-builder';
 import { SpeculativeLayouts } from '../../../src/config/speculative-layouts';
 import { freezeOutcome } from '../../../src/engine/layout-adapter';
 import { speculativeView } from '../../../src/engine/speculative-view';
@@ -24,7 +24,7 @@ function setUp(app = APP, options?: string, dynamicBranches?: string[]) {
   const input = memoryLayoutInput(projects);
   // What the tenant loader lists from the repository's branches (the memory projects have none besides master).
   input.projects = input.projects.map((p) => (p.trusted ? p : { ...p, dynamicBranches }));
-  const live = buildLayout(input);
+  const live = buildLayoutSync(input);
   const speculative = new SpeculativeLayouts(live, input);
   const view = (proposed: ProposedConfig[]) => speculativeView(live, speculative.resolve(proposed), freezeOutcome);
   return { live, speculative, view };

@@ -5,6 +5,7 @@
  */
 import { parseServiceConfig, ServiceConfigError } from '../../../src/config/service';
 import { compileGerritTrigger } from '../../../src/drivers/gerrit/rules';
+import { triggerOf } from '../../../src/drivers/gerrit/events';
 import { gerritRequirementCheck } from '../../../src/drivers/gerrit/requirements';
 import type { ChangeInfo, GerritChangeState } from '../../../src/model/changes';
 import { memoryLayout } from '../../helpers/memory-layout';
@@ -342,6 +343,68 @@ describe('Gerrit trigger filters', () => {
     const check = compileGerritTrigger({ event: 'pending-check', uuid: 'zuul:check' });
     expect(check({ type: 'pending-check', uuid: 'zuul:check' }, undefined, NOW)).toBe(true);
     expect(check({ type: 'pending-check', uuid: 'other:check' }, undefined, NOW)).toBe(false);
+  });
+});
+
+describe('Gerrit trigger filters the reference also takes', () => {
+  it('approval-change: a vote the event changed to that value, not one it kept', () => {
+    const matches = compileGerritTrigger({ event: 'comment-added', 'approval-change': [{ 'Code-Review': [2] }] });
+    const on = (approvals: Array<{ type: string; value: number; oldValue?: number }>) =>
+      matches({ type: 'comment-added', approvals }, undefined, NOW);
+    expect(on([{ type: 'Code-Review', value: 2, oldValue: 1 }])).toBe(true);
+    expect(on([{ type: 'Code-Review', value: 2, oldValue: 2 }])).toBe(false);
+    expect(on([{ type: 'Code-Review', value: 2 }])).toBe(false);
+    expect(on([{ type: 'Code-Review', value: 1, oldValue: 0 }])).toBe(false);
+    expect(
+      errors(
+        `\n- pipeline:\n    name: check\n    manager: independent\n    trigger:\n      review:\n        - event: comment-added\n          approval-change: {Code-Review: two}\n`,
+      ).join(),
+    ).toContain('approval-change: the value of label "Code-Review" must be a vote');
+  });
+
+  it('vote-deleted events load, are read from the stream with who removed the vote, and match', () => {
+    expect(
+      errors(
+        '\n- pipeline:\n    name: check\n    manager: independent\n    trigger:\n      review:\n        - event: vote-deleted\n',
+      ),
+    ).toEqual([]);
+    const event = triggerOf(
+      {
+        type: 'vote-deleted',
+        change: { project: 'org/app', branch: 'master', number: 7 },
+        patchSet: { number: 2 },
+        remover: { username: 'core' },
+        approvals: [{ type: 'Code-Review', value: '0', oldValue: '2' }],
+      },
+      'review',
+    );
+    expect(event).toMatchObject({
+      type: 'vote-deleted',
+      change: 7,
+      account: 'core',
+      approvals: [{ type: 'Code-Review', value: 0, oldValue: 2 }],
+    });
+    const matches = compileGerritTrigger({ event: 'vote-deleted', username: 'core' });
+    expect(matches(event as NonNullable<typeof event>, undefined, NOW)).toBe(true);
+  });
+
+  it('username, email and hashtags are searched anywhere in the value, as the reference does', () => {
+    const matches = compileGerritTrigger({
+      event: 'hashtags-changed',
+      username: 'bot',
+      email: 'example\\.com$',
+      added: 'ready',
+    });
+    const on = (fields: Record<string, unknown>) =>
+      matches(
+        { type: 'hashtags-changed', account: 'ci-bot', email: 'ci@example.com', added: ['not-ready'], ...fields },
+        undefined,
+        NOW,
+      );
+    expect(on({})).toBe(true);
+    expect(on({ account: 'alice' })).toBe(false);
+    expect(on({ email: 'ci@example.org' })).toBe(false);
+    expect(on({ added: ['wip'] })).toBe(false);
   });
 });
 
