@@ -153,6 +153,8 @@ export interface BuildsetState {
   historyId: number | null;
   /** History id of the item's (first) ref, known once the buildset row exists. */
   historyRefId?: number | null;
+  /** History ids of every change's ref, in item order, for an item of a dependency cycle (builds record their own change's). */
+  historyRefIds?: number[];
   configured: boolean;
   mergeItems: MergeItem[];
   mergeState: 'new' | 'complete';

@@ -13,7 +13,8 @@ import { ENQUEUE } from '../helpers/gate-deployment';
 import { startQuickstartApp, type QuickstartApp } from '../helpers/quickstart-app';
 import { pushChange } from '../helpers/quickstart-deployment';
 
-jest.setTimeout(240_000);
+// Each case runs several real builds; on a loaded 2-core machine one took 160 s.
+jest.setTimeout(420_000);
 
 const TENANT = 'example';
 const PROJECTS = ['example/hello', 'example/world', 'example/solo'] as const;

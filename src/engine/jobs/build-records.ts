@@ -71,7 +71,8 @@ export function recordBuildStart(
     startTime,
     voting: job.job.voting,
     nodeset: job.job.nodeset.name,
-    refId: item.buildset.historyRefId ?? null,
+    // A build of a cycle's item is recorded against the change it ran for.
+    refId: item.buildset.historyRefIds?.[job.change ?? 0] ?? item.buildset.historyRefId ?? null,
     attempt: build.attempt,
   });
 }

@@ -45,6 +45,9 @@ export async function ensureHistoryBuildset(
   });
   item.buildset.historyId = created.id;
   item.buildset.historyRefId = created.refIds[0] ?? null;
+  if (item.changes.length > 1) {
+    item.buildset.historyRefIds = created.refIds;
+  }
   item.buildset.startTime = ctx.nowIso();
   ctx.touch(item);
   return created.id;

@@ -238,6 +238,7 @@ const storedBuildsetSchema = modelSchema<StoredBuildset>()(
     uuid: text,
     historyId: nullableNumber,
     historyRefId: nullableNumber.optional(),
+    historyRefIds: z.array(z.number()).optional(),
     configured: z.boolean(),
     mergeItems: z.array(mergeItemSchema),
     mergeState: z.enum(['new', 'complete']),

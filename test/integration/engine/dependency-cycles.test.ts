@@ -70,6 +70,19 @@ describe.each(backends())('engine: dependency cycles (%s)', (backend) => {
       .orderBy('refs.change')
       .select('refs.change');
     expect(refs.map((ref) => Number(ref.change))).toEqual([1, 2]);
+    // Each build is recorded against the change it ran for.
+    const builds: Array<{ job_name: string; change: number }> = await h.database
+      .knex('builds')
+      .join('refs', 'refs.id', 'builds.ref_id')
+      .where({ buildset_id: buildsets[0].id })
+      .orderBy(['job_name', 'refs.change'])
+      .select('builds.job_name', 'refs.change');
+    expect(builds.map((build) => `${build.job_name} ${Number(build.change)}`)).toEqual([
+      'client-unit 2',
+      'lint 1',
+      'lint 2',
+      'server-unit 1',
+    ]);
     expect(h.errors).toEqual([]);
   });
 
