@@ -9,11 +9,12 @@ import type { BuildLayoutInput } from './layout-builder';
 import type { GitConnection } from '../sources/git-connection';
 
 export interface BranchUpdate {
-  connection: string;
-  /** The project's name within its connection. */
+  /** Absent: `project` is a canonical or short name, else the project's name within this connection. */
+  connection?: string;
   project: string;
   branch: string;
-  newrev: string;
+  /** Null: the branch's tip. */
+  newrev: string | null;
 }
 
 export async function tenantsChangedBy(
@@ -22,24 +23,33 @@ export async function tenantsChangedBy(
   connections: ReadonlyMap<string, GitConnection>,
   update: BranchUpdate,
 ): Promise<string[]> {
-  const connection = connections.get(update.connection);
-  if (connection === undefined) {
-    return [];
-  }
   const tenants: string[] = [];
-  let refreshed = false;
+  const refreshed = new Set<GitConnection>();
   for (const layout of layouts) {
-    const loaded = inputOf(layout)?.projects.find(
-      (p) => p.connectionName === update.connection && p.name === update.project,
+    const loaded = inputOf(layout)?.projects.find((p) =>
+      update.connection === undefined
+        ? p.canonicalName === update.project || p.name === update.project
+        : p.connectionName === update.connection && p.name === update.project,
     );
-    if (loaded === undefined || loaded.tpc.include.size === 0 || !loaded.branches.includes(update.branch)) {
+    const connection = loaded === undefined ? undefined : connections.get(loaded.connectionName);
+    if (
+      loaded === undefined ||
+      connection === undefined ||
+      loaded.tpc.include.size === 0 ||
+      !loaded.branches.includes(update.branch)
+    ) {
       continue;
     }
-    if (!refreshed) {
-      await connection.refresh(update.project);
-      refreshed = true;
+    if (!refreshed.has(connection)) {
+      await connection.refresh(loaded.name);
+      refreshed.add(connection);
     }
-    const after = await connection.readConfigFiles(update.project, update.newrev, loaded.tpc.extraConfigPaths);
+    const newrev =
+      update.newrev ?? (await connection.refs(loaded.name)).branches.find((b) => b.name === update.branch)?.sha;
+    if (newrev === undefined || newrev === loaded.branchShas[update.branch]) {
+      continue;
+    }
+    const after = await connection.readConfigFiles(loaded.name, newrev, loaded.tpc.extraConfigPaths);
     if (JSON.stringify(after.files) !== JSON.stringify(loaded.files.get(update.branch) ?? [])) {
       tenants.push(layout.tenantName);
     }

@@ -154,6 +154,26 @@ export class LayoutManager {
     return tenants;
   }
 
+  /**
+   * Branch updates the engine is about to act on (src/engine/ports/configuration.ts): the tenant is
+   * reloaded first when they change its configuration; true when it was.
+   */
+  async branchesUpdated(tenant: string, updates: readonly BranchUpdate[]): Promise<boolean> {
+    const layouts = [this.layouts.get(tenant)].filter((layout) => layout !== undefined);
+    try {
+      for (const update of layouts.length === 0 ? [] : updates) {
+        if ((await tenantsChangedBy(layouts, (l) => this.inputs.get(l), this.connections.git, update)).length > 0) {
+          await this.reconfigure([tenant]);
+          return true;
+        }
+      }
+    } catch (err) {
+      // An unreadable repository must not stop the tenant: its events run with the current layout.
+      this.options.logger.warn({ err, tenant }, 'cannot check branch updates for configuration changes');
+    }
+    return false;
+  }
+
   /** The tenant file's global objects (authorization rules, global semaphores, api-root). */
   abide(): Abide | undefined {
     return this.currentAbide;

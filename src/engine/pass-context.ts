@@ -16,6 +16,7 @@ import type { BuildHistoryWriter } from './ports/history';
 import type { ChangeSource } from './ports/change-source';
 import type { EngineLayout } from './ports/layout';
 import type { ExecutorGateway } from './ports/executor';
+import type { ConfigurationGateway } from './ports/configuration';
 import type { MergerGateway } from './ports/merger';
 import type { NodeGateway } from './ports/nodes';
 import type { ManagementEvent, TriggerEvent } from '../model/engine-events';
@@ -29,6 +30,8 @@ export interface EngineGateways {
   nodes: NodeGateway;
   /** Reports to code-review systems (absent: nothing beyond Sluice's own history). */
   reporter?: ChangeReporter;
+  /** Reloads configuration that pending branch updates change, before the pass (absent: never). */
+  configuration?: ConfigurationGateway;
 }
 
 export class PassContext {

@@ -264,6 +264,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
           }),
       ),
       reporter: routingReporter(drivers),
+      configuration: layoutManager,
       executor: new BuildRequestExecutor(
         database.knex,
         (_tenant, canonicalName) => directory.locate(canonicalName)?.name ?? canonicalName,

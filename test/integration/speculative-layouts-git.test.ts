@@ -3,13 +3,15 @@
  * (docs/gating.md#speculative-layouts): a change that adds a job runs it before it merges; a broken
  * configuration change is reported with its error and never merges; in a gate of three, the third
  * change uses the job the second one adds; and the post run of a merged configuration change runs
- * the job it added (the tenant is reconfigured before the merge is announced).
+ * the job it added (the tenant is reconfigured before the merge is announced), and so does the
+ * post run of a configuration change pushed to the branch directly (reconfigured before the pass).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { git } from '../../src/sources/git-cli';
 import type { EngineDelta } from '../../src/engine/event-bus';
 import { ENQUEUE } from '../helpers/gate-deployment';
+import { gitPoller } from '../helpers/git-pollers';
 import {
   QUICKSTART_PROJECT,
   QUICKSTART_TENANT,
@@ -105,6 +107,16 @@ describe('speculative layouts with real git', () => {
     return Object.fromEntries(rows.map((row) => [row.job_name, row.result ?? 'none']));
   }
 
+  /** The post builds of the push of `tip`, once `job` has a result (for up to a minute). */
+  async function postBuilds(tip: string, job: string): Promise<Record<string, string>> {
+    let post: Record<string, string> = {};
+    for (let tries = 0; tries < 600 && (post[job] ?? 'none') === 'none'; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      post = await builds('post', { newrev: tip });
+    }
+    return post;
+  }
+
   async function onMaster(sha: string): Promise<boolean> {
     return git(qs.bareRepo, ['merge-base', '--is-ancestor', sha, 'refs/heads/master']).then(
       () => true,
@@ -174,12 +186,27 @@ describe('speculative layouts with real git', () => {
     await enqueue('gate', 6);
     expect((await reportOf('gate', 6, from)).result).toBe('SUCCESS');
     const tip = (await git(qs.bareRepo, ['rev-parse', 'refs/heads/master'])).stdout.trim();
-    await qs.waitForDelta(from, (delta) => delta.type === 'item-reported' && delta.pipeline === 'post');
-    let post: Record<string, string> = {};
-    for (let tries = 0; tries < 600 && !('hello-announce' in post && post['hello-announce'] !== 'none'); tries++) {
-      post = await builds('post', { newrev: tip });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const post = await postBuilds(tip, 'hello-announce');
     expect(post).toEqual({ 'hello-publish': 'SUCCESS', 'hello-announce': 'SUCCESS' });
+  });
+
+  it('runs the post job a configuration change pushed to the branch adds, on that push', async () => {
+    await gitPoller(qs.app.roles, 'local')?.pollNow(); // the branch tips before the push
+    const work = mkdtempSync(path.join(qs.root, 'direct-'));
+    await git(qs.root, ['clone', '--quiet', qs.bareRepo, work]);
+    const current = readFileSync(path.join(work, '.zuul.yaml'), 'utf8');
+    writeFileSync(
+      path.join(work, '.zuul.yaml'),
+      withPipelineJob(withJob(current, 'hello-direct'), 'post', 'hello-direct'),
+    );
+    await git(work, ['-c', 'user.name=U', '-c', 'user.email=u@example.com', 'commit', '--quiet', '-am', 'Direct']);
+    await git(work, ['push', '--quiet', 'origin', 'HEAD:master']);
+    const tip = (await git(work, ['rev-parse', 'HEAD'])).stdout.trim();
+    await gitPoller(qs.app.roles, 'local')?.pollNow();
+    // hello-announce too when the test before it ran.
+    expect(await postBuilds(tip, 'hello-direct')).toMatchObject({
+      'hello-publish': 'SUCCESS',
+      'hello-direct': 'SUCCESS',
+    });
   });
 });

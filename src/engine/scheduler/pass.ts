@@ -15,6 +15,7 @@ import { EngineEventRepository, type EngineEventRecord } from '../../store/repos
 import { EngineStateRepository } from '../../store/repositories/engine-state';
 import { EngineWorkRepository } from '../../store/repositories/engine-work';
 import { handleWorkOutcome, isWorkOutcome, WORK_OUTCOME_TYPES } from '../work/outcomes';
+import { reloadForBranchUpdates } from '../work/branch-updates';
 import { PassLookups } from '../work/lookups';
 import { WorkRunner } from '../work/work-runner';
 import type { EngineEventBus } from '../event-bus';
@@ -158,12 +159,15 @@ export class PassRunner {
         this.options.batchSize ?? 100,
         pendingCategories(record.eventQueues).filter((category) => category !== 'result'),
       );
-      await this.lookups.prefetch(layout, pending);
+      // A branch update that changes configuration is acted on with the new layout (docs/gating.md#speculative-layouts).
+      const reloaded = await reloadForBranchUpdates(this.options.gateways.configuration, tenant, pending);
+      const current = reloaded ? (this.options.layout() ?? layout) : layout;
+      await this.lookups.prefetch(current, pending);
       for (let round = 1; ; round += 1) {
         const failures = new Map(this.failures);
         this.lookups.deferring = round < LOOKUP_ROUNDS;
         try {
-          return await this.runPass(layout, this.state.record ?? record, upTo);
+          return await this.runPass(current, this.state.record ?? record, upTo);
         } catch (error) {
           const missing = this.lookups.takeMissing();
           if (missing.length === 0) {
