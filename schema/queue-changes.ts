@@ -246,6 +246,7 @@ const DequeueReasonKind = builder.enumType('DequeueReasonKind', {
     DEQUEUED_BY_ADMIN: { value: 'dequeued-by-admin', description: 'An administrator dequeued it.' },
     SUPERSEDED: { value: 'superseded', description: 'A newer item replaced it.' },
     NEW_PATCHSET: { value: 'new-patchset', description: 'A new patchset of its change was uploaded.' },
+    CHANGE_ABANDONED: { value: 'change-abandoned', description: 'Its change was abandoned (closed without merging).' },
     DEPENDENCY_DEQUEUED: { value: 'dependency-dequeued', description: 'A change it needs left the pipeline.' },
     REQUIREMENTS_NOT_MET: {
       value: 'requirements-not-met',
@@ -286,7 +287,8 @@ const DequeueReason = builder.objectRef<DequeueReasonValue>('DequeueReason').imp
       resolve: (reason) => (reason.kind === 'new-patchset' ? reason.patchset : null),
     }),
     message: t.string({
-      description: 'Explanation (DEPENDENCY_DEQUEUED, REQUIREMENTS_NOT_MET, TOO_MANY_DEPENDENCIES, RECONFIGURATION).',
+      description:
+        'Explanation (CHANGE_ABANDONED, DEPENDENCY_DEQUEUED, REQUIREMENTS_NOT_MET, TOO_MANY_DEPENDENCIES, RECONFIGURATION).',
       resolve: (reason) => ('message' in reason ? reason.message : null),
     }),
   }),

@@ -28,11 +28,18 @@ export interface FakeMergeRequest {
   notes: string[];
   author: string;
   mergeCommitSha: string | null;
+  /** The head pipeline's status (null: none); a test sets it through `finishPipeline`. */
+  pipeline: string | null;
+  /** Set by a merge asked with `auto_merge` / `merge_when_pipeline_succeeds` while the pipeline runs. */
+  autoMerge: boolean;
+  squashOnMerge?: boolean;
 }
 
 export interface FakeProject {
   path: string;
   dir: string;
+  /** The project's "Pipelines must succeed": a merge is refused (405) until the head pipeline succeeded. */
+  pipelineRequired?: boolean;
   defaultBranch: string;
   mrs: Map<number, FakeMergeRequest>;
 }
@@ -122,6 +129,8 @@ export class FakeGitLab {
       notes: [],
       author: options.author ?? 'dev',
       mergeCommitSha: null,
+      pipeline: project.pipelineRequired ? 'running' : null,
+      autoMerge: false,
     };
     project.mrs.set(iid, mr);
     await this.mrHook(project, mr, 'open');
@@ -162,6 +171,9 @@ export class FakeGitLab {
       sha: mr.headSha,
       labels: mr.labels,
       merge_commit_sha: mr.mergeCommitSha,
+      head_pipeline: mr.pipeline === null ? null : { status: mr.pipeline },
+      merge_when_pipeline_succeeds: mr.autoMerge,
+      auto_merge_enabled: mr.autoMerge,
     };
   }
 
@@ -306,20 +318,51 @@ export class FakeGitLab {
       reply(409, { message: 'SHA does not match HEAD of source branch' });
       return;
     }
+    if (project.pipelineRequired && mr.pipeline !== 'success') {
+      const auto = body?.auto_merge === true || body?.merge_when_pipeline_succeeds === true;
+      if (auto && mr.pipeline === 'running') {
+        mr.autoMerge = true;
+        mr.squashOnMerge = body?.squash === true;
+        reply(200, this.mrJson(project, mr));
+      } else {
+        reply(405, { message: '405 Method Not Allowed' });
+      }
+      return;
+    }
+    const merged = await this.mergeNow(project, mr, body?.squash === true);
+    if (merged) {
+      reply(200, this.mrJson(project, mr));
+    } else {
+      reply(406, { message: 'Branch cannot be merged' });
+    }
+  }
+
+  /** The head pipeline ends; a merge waiting for it (auto-merge) is done on success, dropped otherwise. */
+  async finishPipeline(name: string, iid: number, status: 'success' | 'failed'): Promise<void> {
+    const project = this.project(name);
+    const mr = this.mr(name, iid);
+    mr.pipeline = status;
+    const waiting = mr.autoMerge;
+    mr.autoMerge = false;
+    if (waiting && status === 'success') {
+      await this.mergeNow(project, mr, mr.squashOnMerge === true);
+    }
+  }
+
+  /** Merge in the bare repository and send the push and merge hooks; false on a conflict. */
+  private async mergeNow(project: FakeProject, mr: FakeMergeRequest, squash: boolean): Promise<boolean> {
     const merged = await mergePull(
       project,
       { base: mr.targetBranch, headSha: mr.headSha },
-      body?.squash === true ? 'squash' : 'merge',
+      squash ? 'squash' : 'merge',
       this.root,
       mr.title,
     );
     if ('error' in merged) {
-      reply(406, { message: 'Branch cannot be merged' });
-      return;
+      return false;
     }
     mr.state = 'merged';
     mr.mergeCommitSha = merged.sha;
-    reply(200, this.mrJson(project, mr));
     void this.send('Push Hook', {
       object_kind: 'push',
       ref: `refs/heads/${mr.targetBranch}`,
@@ -328,6 +371,7 @@ export class FakeGitLab {
       user_username: 'sluice',
       project: { path_with_namespace: project.path },
     }).then(() => this.mrHook(project, mr, 'merge', 'sluice'));
+    return true;
   }
 
   /** The sha a branch of a project points at. */

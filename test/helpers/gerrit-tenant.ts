@@ -25,6 +25,8 @@ export interface GerritTenant {
 export async function startGerritTenant(options: {
   projects: Record<string, FileMap>;
   tenantFile: string;
+  /** Connection keys over the defaults below (e.g. `max_dependencies`). */
+  connection?: Record<string, unknown>;
 }): Promise<GerritTenant> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-'));
   const keys = utils.generateKeyPairSync('ed25519');
@@ -56,6 +58,7 @@ export async function startGerritTenant(options: {
         event_delay: 0,
         git_over_ssh: false,
         poll_interval: 60,
+        ...options.connection,
       },
     },
     api: { restShape: 'current', publicUrl: 'https://sluice.example.com' },
@@ -143,3 +146,12 @@ export const GERRIT_PIPELINES = `
     nodeset: single-node
     timeout: 600
 `;
+
+/** The items (`N,P`) of a pipeline in the tenant's status document (REST, current shape). */
+export async function itemsIn(server: TestServer, pipeline: string): Promise<string[]> {
+  const status = (await (await fetch(`${server.url}/api/tenant/acme/status`)).json()) as {
+    pipelines: Array<{ name: string; change_queues: Array<{ heads: Array<Array<{ refs: Array<{ id: string }> }>> }> }>;
+  };
+  const found = status.pipelines.find((p) => p.name === pipeline);
+  return (found?.change_queues ?? []).flatMap((q) => q.heads.flat().flatMap((item) => item.refs.map((ref) => ref.id)));
+}

@@ -130,7 +130,7 @@ export const GITLAB_PIPELINES = `
           ref: ^refs/heads/.*$
 ${BASE_JOB}`;
 
-/** `org/app`: job `unit` (fails when the file FAIL exists) in check and gate, `publish` in post. */
+/** `org/app`: job `unit` (fails when the file FAIL exists, runs while the file HOLD names exists) in check and gate, `publish` in post. */
 export const GITLAB_APP: FileMap = {
   '.zuul.yaml': `
 - job:
@@ -148,6 +148,14 @@ export const GITLAB_APP: FileMap = {
     post:
       jobs: [publish]
 `,
-  'unit.sh': '#!/bin/sh\nset -e\nif [ -e FAIL ]; then echo "failing on purpose"; exit 1; fi\necho ok\n',
+  'unit.sh': [
+    '#!/bin/sh',
+    'set -e',
+    // HOLD names a file of the test: the job runs while it exists.
+    'if [ -e HOLD ]; then while [ -e "$(cat HOLD)" ]; do sleep 0.1; done; fi',
+    'if [ -e FAIL ]; then echo "failing on purpose"; exit 1; fi',
+    'echo ok',
+    '',
+  ].join('\n'),
   'README.md': 'app\n',
 };

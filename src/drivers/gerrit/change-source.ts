@@ -82,6 +82,29 @@ export class GerritChangeSource {
     return children;
   }
 
+  /**
+   * How many distinct unmerged changes this one needs, transitively (itself not counted); the
+   * walk stops once the count passes `limit`.
+   */
+  async countNeeded(change: ChangeInfo, limit: number): Promise<number> {
+    const key = (d: { project: string; number: number | null }) => `${d.project}#${d.number}`;
+    const seen = new Set([key(change)]);
+    const frontier = [...change.dependsOn];
+    let count = 0;
+    for (let next = frontier.shift(); next !== undefined && count <= limit; next = frontier.shift()) {
+      if (seen.has(key(next))) {
+        continue;
+      }
+      seen.add(key(next));
+      const needed = await this.getChange(next.project, next.number);
+      if (needed && !needed.merged) {
+        count += 1;
+        frontier.push(...needed.dependsOn);
+      }
+    }
+    return count;
+  }
+
   /** The canonical project of a change URL (`<web>/c/<project>/+/<number>`), or null for another shape. */
   private dependencyOfUrl(source: GerritSource, url: string): { project: string; number: number } | null {
     const parsed = new URL(url);
@@ -94,18 +117,50 @@ export class GerritChangeSource {
     return { project: `${host}/${decodeURIComponent(match[1])}`, number: Number(match[2]) };
   }
 
-  private async dependencies(source: GerritSource, message: string): Promise<ChangeInfo['dependsOn']> {
+  /**
+   * The open change whose patch set is this revision's parent commit (the reference's git
+   * dependency; a merged parent is no dependency), from Gerrit's related changes.
+   */
+  private async gitParent(
+    source: GerritSource,
+    json: ChangeJson,
+    sha: string,
+  ): Promise<{ project: string; number: number } | null> {
+    const parents = (json.revisions?.[sha]?.commit?.parents ?? []).map((p) => p.commit);
+    if (json.status !== 'NEW' || parents.length === 0) {
+      return null;
+    }
+    const related = await source.client.related(json.project, json._number, sha);
+    const parent = related.find((entry) => entry.commit?.commit !== undefined && parents.includes(entry.commit.commit));
+    if (parent?._change_number === undefined || parent.status === 'MERGED') {
+      return null;
+    }
+    return { project: `${source.canonicalHostname}/${parent.project ?? json.project}`, number: parent._change_number };
+  }
+
+  private async dependencies(
+    source: GerritSource,
+    json: ChangeJson,
+    sha: string | null,
+  ): Promise<ChangeInfo['dependsOn']> {
     const found: ChangeInfo['dependsOn'] = [];
+    const add = (dependency: { project: string; number: number } | null) => {
+      if (
+        dependency !== null &&
+        !found.some((d) => d.project === dependency.project && d.number === dependency.number)
+      ) {
+        found.push(dependency);
+      }
+    };
+    add(sha === null ? null : await this.gitParent(source, json, sha));
+    const message = sha === null ? '' : (json.revisions?.[sha]?.commit?.message ?? '');
     for (const line of dependsOnLines(message)) {
       if ('url' in line) {
-        const dependency = this.dependencyOfUrl(source, line.url);
-        if (dependency !== null) {
-          found.push(dependency);
-        }
+        add(this.dependencyOfUrl(source, line.url));
         continue;
       }
-      for (const json of await source.client.query(`change:${line.changeId} status:open`)) {
-        found.push({ project: `${source.canonicalHostname}/${json.project}`, number: json._number });
+      for (const open of await source.client.query(`change:${line.changeId} status:open`)) {
+        add({ project: `${source.canonicalHostname}/${open.project}`, number: open._number });
       }
     }
     return found;
@@ -133,7 +188,7 @@ export class GerritChangeSource {
       newrev: sha,
       url: `${source.client.base}/c/${json.project}/+/${json._number}`,
       owner: json.owner?.username ?? json.owner?.name ?? null,
-      dependsOn: await this.dependencies(source, revision?.commit?.message ?? ''),
+      dependsOn: await this.dependencies(source, json, sha),
       merged: json.status === 'MERGED',
       currentPatchset: sha !== null && sha === current,
       gerrit: gerritState(json),

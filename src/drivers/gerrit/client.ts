@@ -26,8 +26,20 @@ export interface ChangeJson {
   owner?: AccountJson;
   work_in_progress?: boolean;
   current_revision?: string;
-  revisions?: Record<string, { _number: number; ref: string; commit?: { message?: string } }>;
+  revisions?: Record<
+    string,
+    { _number: number; ref: string; commit?: { message?: string; parents?: Array<{ commit: string }> } }
+  >;
   labels?: Record<string, { all?: Array<AccountJson & { value?: number; date?: string }> }>;
+}
+
+/** One entry of `GET .../revisions/<revision>/related`: a change in the revision's git ancestry or built on it. */
+export interface RelatedChangeJson {
+  project?: string;
+  commit?: { commit?: string };
+  _change_number?: number;
+  _revision_number?: number;
+  status?: string;
 }
 
 export class GerritApiError extends Error {
@@ -94,6 +106,16 @@ export class GerritClient {
       }
       throw err;
     }
+  }
+
+  /** The changes related to a revision by git ancestry (Gerrit's "Related Changes"). */
+  async related(project: string, number: number, revision: string): Promise<RelatedChangeJson[]> {
+    const id = encodeURIComponent(`${project}~${number}`);
+    const answer = await this.request<{ changes?: RelatedChangeJson[] } | null>(
+      'GET',
+      `/changes/${id}/revisions/${encodeURIComponent(revision)}/related`,
+    );
+    return answer?.changes ?? [];
   }
 
   /** Post a review (votes, message, notify) on a patch set. */

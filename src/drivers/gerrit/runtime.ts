@@ -27,7 +27,8 @@ const PROCESS_INTERVAL_MS = 1000;
  */
 function gerritIntake(options: {
   knex: Knex;
-  sources: ReadonlyMap<string, GerritSource & { delaySeconds: number }>;
+  sources: ReadonlyMap<string, GerritSource & { delaySeconds: number; maxDependencies: number | null }>;
+  changes: GerritChangeSource;
   tenantsOf: (canonicalName: string) => string[];
   record: (tenant: string, event: TriggerEvent, trx: Knex) => Promise<void>;
   wake: (tenant: string) => void;
@@ -41,6 +42,10 @@ function gerritIntake(options: {
       return 'ignored';
     }
     const canonical = `${source.canonicalHostname}/${trigger.project}`;
+    const tooMany = await overDependencyLimit(options.changes, source.maxDependencies, canonical, trigger);
+    if (tooMany !== null) {
+      return tooMany;
+    }
     let submitted = 0;
     for (const tenant of options.tenantsOf(canonical)) {
       await options.record(tenant, { ...trigger, project: canonical }, trx);
@@ -59,6 +64,30 @@ function gerritIntake(options: {
     delayMs: Math.min(...[...options.sources.values()].map((s) => s.delaySeconds)) * 1000,
     intervalMs: PROCESS_INTERVAL_MS,
   });
+}
+
+/**
+ * The connection's `max_dependencies` (docs/gerrit.md#the-connection): an event whose change
+ * needs more unmerged changes than that, transitively, is dropped, as the reference drops it
+ * ("too many dependencies"); the outcome says so. Null when within the limit or unlimited.
+ */
+async function overDependencyLimit(
+  changes: GerritChangeSource,
+  limit: number | null,
+  project: string,
+  trigger: TriggerEvent,
+): Promise<string | null> {
+  if (limit === null || trigger.change === undefined || trigger.change === null) {
+    return null;
+  }
+  const change = await changes.getChange(project, trigger.change, trigger.patchset ?? undefined);
+  if (change === null || change.dependsOn.length === 0) {
+    return null;
+  }
+  const count = await changes.countNeeded(change, limit);
+  return count > limit
+    ? `dropped: change ${change.number},${change.patchset} has too many dependencies (more than max_dependencies ${limit})`
+    : null;
 }
 
 /** The connection and project name of a canonical project on one of these connections, or null. */
@@ -114,12 +143,15 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         canonicalHostname: settings.canonical_hostname ?? settings.server,
         client: new GerritClient(settings),
         delaySeconds: settings.event_delay,
+        maxDependencies: settings.max_dependencies ?? null,
       },
     ]),
   );
+  const changes = new GerritChangeSource(sources, context.projects);
   const intake = gerritIntake({
     knex: context.knex,
     sources,
+    changes,
     tenantsOf: (canonical) => context.projects.tenantsOf(canonical),
     record: (tenant, event, trx) => context.triggers.record(tenant, event, trx),
     wake: (tenant) => context.triggers.wake(tenant),
@@ -138,7 +170,7 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
       }),
   );
   return {
-    changes: new GerritChangeSource(sources, context.projects),
+    changes,
     mergeToBranch: async (item) => {
       const located = locateOn(sources, context.projects, item.project);
       if (!located || item.number === null || item.branch === null) {

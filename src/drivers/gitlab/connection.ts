@@ -64,6 +64,11 @@ export interface MergeRequestJson {
   merge_commit_sha?: string | null;
   squash_commit_sha?: string | null;
   squash?: boolean;
+  /** The pipeline of the head commit (`status`: created, pending, running, success, failed, ...). */
+  head_pipeline?: { status?: string } | null;
+  /** Set while GitLab waits for the pipeline to merge (before 17.11; `auto_merge_enabled` after). */
+  merge_when_pipeline_succeeds?: boolean;
+  auto_merge_enabled?: boolean;
 }
 
 /** Waits before the second, third and fourth try of a request that failed transiently. */

@@ -84,6 +84,7 @@ export function payloadProblem(payload: Record<string, unknown>): string | null 
 const MR_ACTIONS: Record<string, string> = {
   open: 'opened',
   reopen: 'opened',
+  close: 'closed',
   merge: 'merged',
   approved: 'approved',
   unapproved: 'unapproved',

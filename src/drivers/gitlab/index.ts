@@ -8,7 +8,8 @@ import type { Driver } from '../driver';
 import { GitLabChangeSource } from './change-source';
 import { GitLabConnection, gitlabConnection, type GitLabConnectionConfig } from './connection';
 import { gitlabWebhooks, triggersOf } from './events';
-import { GitLabReporter, mergeMergeRequest } from './reporter';
+import { mergeMergeRequest } from './merge';
+import { GitLabReporter } from './reporter';
 import { gitlabReporters, gitlabRequirements, gitlabTriggers } from './rules';
 
 export const gitlabDriver = {

@@ -2,7 +2,7 @@
  * The GitLab reporter (docs/gitlab.md#reporters): for each reporter of the phase a note on the
  * merge request (`comment`, default true), an approval given or taken back (`approval`), labels
  * added or removed (`label`, `unlabel`). `merge: true` makes the engine merge on success through
- * the merger port (`mergeMergeRequest` below). Each call is retried by the connection on
+ * the merger port (src/drivers/gitlab/merge.ts). Each call is retried by the connection on
  * transient failures (src/drivers/gitlab/connection.ts); a report that still fails is logged.
  */
 import type { ItemReport } from '../../engine/ports/reporter';
@@ -57,30 +57,5 @@ export class GitLabReporter {
         this.log.warn({ err: String(err), pipeline: report.pipeline, change: change.url }, 'GitLab report failed');
       }
     }
-  }
-}
-
-/**
- * Merge a merge request at `sha` through the API (`squash` for the `squash-merge` merge mode);
- * GitLab's answer says why it did not.
- */
-export async function mergeMergeRequest(
-  connection: GitLabConnection,
-  project: string,
-  iid: number,
-  sha: string | null,
-  mergeMode: string,
-): Promise<{ merged: true; oldrev: null; newrev: string } | { merged: false; error: string }> {
-  try {
-    const mr = await connection.merge(project, iid, {
-      ...(sha ? { sha } : {}),
-      squash: mergeMode === 'squash-merge',
-    });
-    if (mr.state !== 'merged') {
-      return { merged: false, error: `GitLab did not merge it (state ${mr.state})` };
-    }
-    return { merged: true, oldrev: null, newrev: mr.merge_commit_sha ?? mr.squash_commit_sha ?? mr.sha };
-  } catch (err) {
-    return { merged: false, error: (err as Error).message };
   }
 }

@@ -8,7 +8,7 @@ import type { OptionMap, OptionReaders, ReporterRules, RequirementRules, Trigger
 import { checkFilterPatterns, compilePattern, filterMatchers } from '../filter-patterns';
 
 const EVENTS = ['gl_merge_request', 'gl_push'];
-const ACTIONS = ['opened', 'changed', 'merged', 'comment', 'approved', 'unapproved', 'labeled', 'unlabeled'];
+const ACTIONS = ['opened', 'changed', 'closed', 'merged', 'comment', 'approved', 'unapproved', 'labeled', 'unlabeled'];
 const TRIGGER_KEYS = ['event', 'action', 'branch', 'ref', 'comment', 'labels', 'unlabels', 'debug'];
 const REQUIREMENT_KEYS = ['open', 'merged', 'approved', 'labels'];
 const REPORTER_KEYS = ['comment', 'approval', 'merge', 'label', 'unlabel'];

@@ -8,6 +8,7 @@ import type { ChangeInfo } from '../../model/changes';
 import type { DequeueReason, ItemState, PipelineState, QueueState } from '../../model/pipeline-state';
 import type { PassContext } from '../pass-context';
 import type { EngineLayout, EnginePipeline } from '../ports/layout';
+import { dequeueUnmetRequirements, removeAbandonedChange } from './change-updates';
 import { addChange } from './enqueue';
 import { enforceDependencyLimit, removeItem, removeOldPatchsets } from './leaving';
 import { promote } from './promote';
@@ -54,6 +55,16 @@ export class PipelineManager implements ManagedPipeline {
   /** Remove live items holding an older patchset of the change (dequeue-on-new-patchset). */
   removeOldPatchsets(ctx: PassContext, change: ChangeInfo): Promise<void> {
     return removeOldPatchsets(this, ctx, change);
+  }
+
+  /** Live items holding an abandoned (closed) change leave. */
+  removeAbandonedChange(ctx: PassContext, change: ChangeInfo): Promise<void> {
+    return removeAbandonedChange(this, ctx, change);
+  }
+
+  /** Live items holding the change leave when it, as just read, no longer meets the requirements. */
+  dequeueUnmetRequirements(ctx: PassContext, change: ChangeInfo): Promise<void> {
+    return dequeueUnmetRequirements(this, ctx, change);
   }
 
   /** After a new layout: items over the tenant's `max-dependencies` leave. */

@@ -215,7 +215,7 @@ async function reportAndDequeue(
 }
 
 /** Report an item that no longer meets the requirements as failed and take it out; items behind were tested with it. */
-async function dequeueMissingRequirements(
+export async function dequeueMissingRequirements(
   pipeline: ManagedPipeline,
   ctx: PassContext,
   queue: QueueState,

@@ -49,7 +49,26 @@ export async function handleTrigger(
       await manager.removeOldPatchsets(ctx, change);
     }
   }
+  for (const manager of managers.values()) {
+    if (abandoned(event, change)) {
+      await manager.removeAbandonedChange(ctx, change);
+    } else {
+      await manager.dequeueUnmetRequirements(ctx, change);
+    }
+  }
   return describeEntry(await enterPipelines(ctx, managers, event, change));
+}
+
+/**
+ * An event that closes a change without merging it: Gerrit's `change-abandoned`, a pull or merge
+ * request closed unmerged (the reference's `isChangeAbandoned`).
+ */
+function abandoned(event: TriggerEvent, change: ChangeInfo): boolean {
+  if (event.type === 'change-abandoned') {
+    return true;
+  }
+  const closes = (event.type === 'pull_request' || event.type === 'gl_merge_request') && event.action === 'closed';
+  return closes && !change.merged;
 }
 
 /** Offer a change to every pipeline whose triggers match; refusals are kept for the event's outcome. */

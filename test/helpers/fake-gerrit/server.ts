@@ -31,7 +31,7 @@ export interface FakeChange {
   subject: string;
   status: 'NEW' | 'MERGED' | 'ABANDONED';
   owner: Account;
-  patchsets: Array<{ number: number; revision: string; ref: string; message: string }>;
+  patchsets: Array<{ number: number; revision: string; ref: string; message: string; parent: string }>;
   votes: Array<{ label: string; value: number; by: Account; date: string }>;
   /** Reviews posted over REST, in order. */
   reviews: Array<{ by: string; patchset: string; message?: string; labels?: Record<string, number>; notify?: string }>;
@@ -110,7 +110,15 @@ export class FakeGerrit {
   /** A new change (or, with `change`, a new patch set of it) on top of its branch; emits patchset-created. */
   async upload(
     project: string,
-    options: { subject: string; files: FileMap; branch?: string; change?: number; footer?: string },
+    options: {
+      subject: string;
+      files: FileMap;
+      branch?: string;
+      change?: number;
+      footer?: string;
+      /** A change whose newest patch set is the parent commit (a git dependency); default: the branch's head. */
+      parent?: number;
+    },
   ): Promise<FakeChange> {
     const existing = options.change === undefined ? undefined : this.change(options.change);
     const change: FakeChange = existing ?? {
@@ -130,9 +138,12 @@ export class FakeGerrit {
     const ref = `refs/changes/${String(change.number % 100).padStart(2, '0')}/${change.number}/${patchset}`;
     const footer = options.footer === undefined ? '' : `${options.footer}\n`;
     const message = `${options.subject}\n\n${footer}Change-Id: ${change.changeId}\n`;
-    const parent = await branchHead(this.root, project, change.branch);
+    const parent =
+      options.parent === undefined
+        ? await branchHead(this.root, project, change.branch)
+        : (this.change(options.parent).patchsets.at(-1)?.revision as string);
     const revision = await pushPatchset(this.root, project, parent, ref, options.files, message);
-    change.patchsets.push({ number: patchset, revision, ref, message });
+    change.patchsets.push({ number: patchset, revision, ref, message, parent });
     // A new patch set keeps no votes here (Gerrit copies some by label rules; not modelled).
     change.votes = [];
     if (!existing) {
@@ -150,6 +161,56 @@ export class FakeGerrit {
     const votes = Object.entries(labels).map(([label, value]) => ` ${label}${value > 0 ? '+' : ''}${value}`);
     const comment = `Patch Set ${change.patchsets.length}:${votes.join('')}${message ? `\n\n${message}` : ''}`;
     this.emit({ type: 'comment-added', author: by, approvals, comment, ...this.eventChange(change) });
+  }
+
+  /** The owner abandons a change; emits change-abandoned. */
+  abandon(number: number): void {
+    const change = this.change(number);
+    change.status = 'ABANDONED';
+    this.emit({ type: 'change-abandoned', abandoner: change.owner, reason: '', ...this.eventChange(change) });
+  }
+
+  /**
+   * Gerrit's related changes of a revision: the changes its ancestry passes through and those
+   * built on it, newest first; empty when there are none but itself.
+   */
+  related(change: FakeChange, revision: string): Record<string, unknown> {
+    const owner = (sha: string) =>
+      this.changes
+        .flatMap((c) => c.patchsets.map((p) => ({ change: c, patchset: p })))
+        .find((e) => e.patchset.revision === sha);
+    const chain: Array<{ change: FakeChange; patchset: FakeChange['patchsets'][number] }> = [];
+    for (let at = owner(revision); at !== undefined; at = owner(at.patchset.parent)) {
+      chain.push(at);
+    }
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const other of this.changes) {
+        const current = other.patchsets.at(-1);
+        if (
+          current &&
+          !chain.some((e) => e.change === other) &&
+          chain.some((e) => e.patchset.revision === current.parent)
+        ) {
+          chain.unshift({ change: other, patchset: current });
+          grew = true;
+        }
+      }
+    }
+    if (chain.length <= 1) {
+      return { changes: [] };
+    }
+    return {
+      changes: chain.map(({ change: c, patchset: p }) => ({
+        project: c.project,
+        change_id: c.changeId,
+        commit: { commit: p.revision, parents: [{ commit: p.parent }], subject: c.subject },
+        _change_number: c.number,
+        _revision_number: p.number,
+        _current_revision_number: c.patchsets.length,
+        status: c.status,
+      })),
+    };
   }
 
   private vote(change: FakeChange, by: Account, labels: Record<string, number>) {
@@ -209,7 +270,10 @@ export class FakeGerrit {
       owner: change.owner,
       current_revision: change.patchsets.at(-1)?.revision,
       revisions: Object.fromEntries(
-        change.patchsets.map((p) => [p.revision, { _number: p.number, ref: p.ref, commit: { message: p.message } }]),
+        change.patchsets.map((p) => [
+          p.revision,
+          { _number: p.number, ref: p.ref, commit: { message: p.message, parents: [{ commit: p.parent }] } },
+        ]),
       ),
       labels,
     };
@@ -289,6 +353,10 @@ export class FakeGerrit {
         ...this.eventChange(change),
       });
       return { labels: review.labels ?? {} };
+    }
+    if (parts[2] === 'revisions' && parts[4] === 'related' && method === 'GET') {
+      const patchset = change.patchsets.find((p) => p.revision === parts[3] || String(p.number) === parts[3]);
+      return patchset === undefined ? undefined : this.related(change, patchset.revision);
     }
     if (parts[2] === 'submit' && method === 'POST') {
       return this.submit(change);

@@ -39,7 +39,7 @@ describe('GitLab trigger events', () => {
     expect(triggersOf(mrHook('unapproved'), AT)[0].action).toBe('unapproved');
     expect(triggersOf(mrHook('update', { oldrev: 'old' }), AT)[0].action).toBe('changed');
     expect(triggersOf(mrHook('update'), AT)).toEqual([]);
-    expect(triggersOf(mrHook('close'), AT)).toEqual([]);
+    expect(triggersOf(mrHook('close'), AT)[0].action).toBe('closed');
   });
 
   it('turns label changes into labeled and unlabeled events, one per label', () => {
