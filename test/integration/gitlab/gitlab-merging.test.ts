@@ -3,7 +3,7 @@
  * (`auto_merge`), which GitLab does once its pipeline succeeds, and a failed pipeline is the
  * item's merge failure.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { until } from '../../helpers/github-tenant';
