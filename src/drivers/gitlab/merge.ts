@@ -1,5 +1,5 @@
 /**
- * Merging a merge request through the API (docs/gitlab.md#merging): `PUT .../merge` at the tested
+ * Merging a merge request through the API (docs/gitlab.md#reporters): `PUT .../merge` at the tested
  * `sha` (`squash` for the `squash-merge` merge mode). Where the project allows a merge only after
  * a successful pipeline and the merge request's head pipeline is still running, GitLab refuses the
  * merge (405); Sluice then asks GitLab to merge when the pipeline succeeds (`auto_merge`, and
