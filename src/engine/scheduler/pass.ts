@@ -85,19 +85,6 @@ const ENGINE_EVENT_CATEGORY_ORDER: readonly EngineEventCategory[] = ['management
  */
 export const DEFAULT_PASS_BUDGET_MS = 2000;
 
-/**
- * Tries of a pass that asked questions nobody foresaw before its last (which asks them inside, as
- * a chain of `Depends-On` deeper than that may need): each try answers the noted ones outside.
- */
-const LOOKUP_ROUNDS = 4;
-
-/** Rolls back a pass that asked questions it had no answer for (PassLookups.missing). */
-class LookupsDeferred extends Error {
-  constructor() {
-    super('change look-ups deferred until after the pass');
-  }
-}
-
 /** Tries of an event whose handler throws before it is marked with an error instead of blocking the tenant. */
 const MAX_EVENT_FAILURES = 3;
 
@@ -163,24 +150,7 @@ export class PassRunner {
       const reloaded = await reloadForBranchUpdates(this.options.gateways.configuration, tenant, pending);
       const current = reloaded ? (this.options.layout() ?? layout) : layout;
       await this.lookups.prefetch(current, pending);
-      for (let round = 1; ; round += 1) {
-        const failures = new Map(this.failures);
-        this.lookups.deferring = round < LOOKUP_ROUNDS;
-        try {
-          return await this.runPass(current, this.state.record ?? record, upTo);
-        } catch (error) {
-          const missing = this.lookups.takeMissing();
-          if (missing.length === 0) {
-            throw error;
-          }
-          // Rolled back for want of answers, not for a fault of its events: the failures of this
-          // try do not count, and the held state is what the store holds again.
-          this.failures.clear();
-          failures.forEach((count, id) => this.failures.set(id, count));
-          await this.state.load();
-          await this.lookups.answer(missing);
-        }
-      }
+      return await this.runPass(current, record, upTo);
     } finally {
       this.lookups.clear();
     }
@@ -243,10 +213,6 @@ export class PassRunner {
           type: 'management-events-processed',
           events: management.map((event) => ({ eventId: event.id, outcome: outcomes.get(event.id) ?? 'ok' })),
         });
-      }
-      if (this.lookups.missing.length > 0) {
-        // Even when a handler caught the neutral answer's consequence: this try must not commit.
-        throw new LookupsDeferred();
       }
       await this.workRepo.create(tenant, ctx.work, now, trx);
       await this.state.save(trx, ctx, managers, layout);

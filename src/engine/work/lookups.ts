@@ -4,11 +4,8 @@
  * enqueue's change or ref, the open changes of a merged change's project, and the changes those
  * depend on) are answered with no transaction open; the pass reads them through
  * `PassLookups.changes`. A question nobody foresaw (the changes depending on an enqueued one,
- * the dependency count of `max-dependencies`, a requirement checked again before a merge) is
- * not asked inside the pass: while `deferring`, it is noted in `missing` and answered as if
- * nothing were found, and the pass runner rolls that pass back, answers the noted questions with
- * no transaction open and runs the pass again (src/engine/scheduler/pass.ts). Answers live until
- * the pass commits.
+ * a requirement checked again before a merge) is still asked inside the pass, and counted.
+ * Answers live until the pass commits.
  */
 import type { ChangeInfo } from '../../model/changes';
 import { ZERO_REVISION } from '../../model/changes';
@@ -16,7 +13,6 @@ import type { EngineEventRecord } from '../../store/repositories/engine-events';
 import type { ChangeSource } from '../ports/change-source';
 import type { EngineLayout } from '../ports/layout';
 import { resolveChange, resolveProject } from '../scheduler/change-lookup';
-import { pipelinesListen } from '../triggers';
 
 /** One question to the change source. */
 export type Lookup =
@@ -67,14 +63,8 @@ function recorder(into: Lookup[]): ChangeSource {
 
 export class PassLookups {
   private readonly answers = new Map<string, Answer>();
-  /** Look-ups answered before a pass, asked inside one (the last try of a pass), and deferred. */
-  readonly counts = { before: 0, inside: 0, deferred: 0 };
-  /** The answers of `depending` questions, for questions over fewer projects. */
-  private readonly dependingAnswers = new Map<Extract<Lookup, { kind: 'depending' }>, Answer>();
-  /** While true, an unanswered question is noted in `missing` instead of asked. */
-  deferring = false;
-  /** Questions a pass asked that had no answer (its transaction must not commit). */
-  readonly missing: Lookup[] = [];
+  /** Look-ups answered before a pass, and asked inside one (nobody foresaw them). */
+  readonly counts = { before: 0, inside: 0 };
 
   constructor(private readonly source: ChangeSource) {}
 
@@ -89,47 +79,11 @@ export class PassLookups {
   /** Forget every answer (a pass ended: the next one asks afresh). */
   clear(): void {
     this.answers.clear();
-    this.dependingAnswers.clear();
-    this.missing.length = 0;
-    this.deferring = false;
-  }
-
-  /** The questions noted while deferring (and forget them). */
-  takeMissing(): Lookup[] {
-    return this.missing.splice(0);
   }
 
   /** Answer the questions the pending events' handlers will ask (outside any transaction). */
   async prefetch(layout: EngineLayout, events: readonly EngineEventRecord[]): Promise<void> {
     const lookups: Lookup[] = [];
-    await this.eventQuestions(layout, events, lookups);
-    await this.answer(lookups);
-    // An enqueued change in a dependent pipeline asks which changes depend on it (the projects
-    // sharing its queue), and so does `parent-change-enqueued`: asked once over every project.
-    if (
-      !layout.pipelines.some((pipeline) => pipeline.manager === 'dependent') &&
-      !pipelinesListen(layout, 'parent-change-enqueued')
-    ) {
-      return;
-    }
-    const projects = [...layout.projects.keys()];
-    const depending: Lookup[] = [];
-    for (const lookup of lookups) {
-      const answer = lookup.kind === 'change' ? this.answers.get(keyOf(lookup)) : undefined;
-      const change = answer?.ok ? (answer.value as ChangeInfo | null) : null;
-      if (change?.kind === 'change') {
-        depending.push({ kind: 'depending', change, projects });
-      }
-    }
-    await this.answer(depending);
-  }
-
-  /** The questions the pending events' handlers ask first, noted in `lookups`. */
-  private async eventQuestions(
-    layout: EngineLayout,
-    events: readonly EngineEventRecord[],
-    lookups: Lookup[],
-  ): Promise<void> {
     const source = recorder(lookups);
     for (const event of events) {
       if (!event.valid) {
@@ -154,6 +108,7 @@ export class PassLookups {
         }
       }
     }
+    await this.answer(lookups);
   }
 
   /** Ask the change source (no transaction open); a change read brings the changes it depends on. */
@@ -169,9 +124,6 @@ export class PassLookups {
         this.counts.before += 1;
         const answer = await this.call(lookup);
         this.answers.set(key, answer);
-        if (lookup.kind === 'depending') {
-          this.dependingAnswers.set(lookup, answer);
-        }
         const changes = !answer.ok
           ? []
           : lookup.kind === 'open' || lookup.kind === 'depending'
@@ -190,28 +142,6 @@ export class PassLookups {
       }
       round = next;
     }
-  }
-
-  /**
-   * The changes depending on a change within some projects, from an answer over more projects
-   * (the prefetch asks over all of them): those of the projects asked for.
-   */
-  private dependingWithin(lookup: Lookup): Answer | undefined {
-    if (lookup.kind !== 'depending') {
-      return undefined;
-    }
-    const wanted = new Set(lookup.projects);
-    for (const [other, answer] of this.dependingAnswers) {
-      if (
-        answer.ok &&
-        other.change.project === lookup.change.project &&
-        other.change.ref === lookup.change.ref &&
-        lookup.projects.every((project) => other.projects.includes(project))
-      ) {
-        return { ok: true, value: (answer.value as ChangeInfo[]).filter((child) => wanted.has(child.project)) };
-      }
-    }
-    return undefined;
   }
 
   private async call(lookup: Lookup): Promise<Answer> {
@@ -237,16 +167,7 @@ export class PassLookups {
 
   private async ask<T>(lookup: Lookup): Promise<T> {
     const key = keyOf(lookup);
-    let answer = this.answers.get(key) ?? this.dependingWithin(lookup);
-    if (!answer && this.deferring) {
-      // The pass goes on as if nothing were found (to note its other questions) and is rolled back.
-      this.counts.deferred += 1;
-      this.missing.push(lookup);
-      if (lookup.kind === 'ref') {
-        throw new Error(`look-up of ${lookup.project} ${lookup.ref} deferred until after the pass`);
-      }
-      return (lookup.kind === 'change' ? null : []) as T;
-    }
+    let answer = this.answers.get(key);
     if (!answer) {
       this.counts.inside += 1;
       answer = await this.call(lookup);

@@ -5,7 +5,6 @@
  * inside the pass, the pass would hold the only connection and the query would wait for it.
  */
 import type { Knex } from 'knex';
-import type { ChangeInfo } from '../../../src/model/changes';
 import { EngineHarness, nextTenant } from '../../engine/harness';
 import { FakeChanges } from '../../engine/fake-changes';
 import { canonical, FakeClock, gitTrigger, job, makeLayout, pipeline } from '../../engine/scripted-layout';
@@ -16,25 +15,15 @@ class ProbingChanges extends FakeChanges {
   readonly probes: string[] = [];
   knex: Knex | null = null;
 
-  private probe(knex: Knex): Promise<string> {
-    return Promise.race([
-      knex.raw('select 1').then(() => 'free'),
-      new Promise<string>((resolve) => setTimeout(() => resolve('held by a transaction'), 1500).unref()),
-    ]);
-  }
-
   override async getChange(project: string, number: number, patchset?: string) {
     if (this.knex) {
-      this.probes.push(`${number}: ${await this.probe(this.knex)}`);
+      const probe = await Promise.race([
+        this.knex.raw('select 1').then(() => 'free'),
+        new Promise<string>((resolve) => setTimeout(() => resolve('held by a transaction'), 1500).unref()),
+      ]);
+      this.probes.push(`${number}: ${probe}`);
     }
     return super.getChange(project, number, patchset);
-  }
-
-  override async changesDependingOn(change: ChangeInfo, projects: readonly string[]) {
-    if (this.knex) {
-      this.probes.push(`depending on ${change.number}: ${await this.probe(this.knex)}`);
-    }
-    return super.changesDependingOn(change, projects);
   }
 }
 
@@ -47,11 +36,8 @@ describe('change look-ups before the pass', () => {
   });
 
   afterAll(async () => {
-    await db.destroy();
-  });
-
-  afterEach(async () => {
     await h.stop();
+    await db.destroy();
     expect(h.errors).toEqual([]);
   });
 
@@ -81,37 +67,5 @@ describe('change look-ups before the pass', () => {
     expect(h.executor.started.map((build) => build.mergeItems.map((item) => item.number).at(-1))).toContain(1);
     expect(changes.probes.length).toBeGreaterThanOrEqual(2);
     expect(new Set(changes.probes)).toEqual(new Set(['1: free', '2: free']));
-  });
-
-  it('asks for the changes depending on an enqueued one, and counts max-dependencies, with no transaction open', async () => {
-    const changes = new ProbingChanges();
-    h = new EngineHarness(
-      db,
-      makeLayout({
-        tenant: nextTenant(),
-        pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true })],
-        projects: [{ name: 'org/project' }],
-        jobs: { 'org/project': { gate: [job('unit')] } },
-        limits: { maxDependencies: 10 },
-      }),
-      { clock: new FakeClock(), changes },
-    );
-    await h.start();
-    // A chain 8 -> 7 -> ... -> 1 counted against max-dependencies; the dependent gate asks which
-    // changes depend on 8 (asked inside the pass before, where the probe found the store held).
-    for (let number = 1; number <= 8; number += 1) {
-      changes.add(
-        'org/project',
-        number,
-        number > 1 ? { dependsOn: [{ project: canonical('org/project'), number: number - 1 }] } : {},
-      );
-    }
-    changes.knex = db.knex;
-    const result = await h.engine.enqueue(h.tenant, { pipeline: 'gate', project: 'org/project', change: '8,1' });
-    expect(result.ok).toBe(true);
-    await h.settle();
-    expect(h.executor.started.map((build) => build.mergeItems.at(-1)?.number)).toContain(8);
-    expect(changes.probes.some((probe) => probe.startsWith('depending on'))).toBe(true);
-    expect(changes.probes.filter((probe) => !probe.endsWith(': free'))).toEqual([]);
   });
 });
