@@ -1,10 +1,9 @@
 /**
  * The speculative state of an item (docs/gating.md#speculative-gating-in-a-dependent-queue): every project involved is
- * cloned from the repository cache, the merger items are applied in queue order (item ahead first) with each
- * project's merge mode, and each project is checked out on the right branch. A change that
- * does not apply gives a MERGE_CONFLICT outcome naming it. The same code prepares a build's
- * workspace (`prepareWorkspace`) and answers "does this item merge, and which files does it
- * change" for the engine (`speculate`). `mergeToBranch` merges a gated change for real.
+ * cloned from the repository cache, the merger items are applied in queue order (item ahead first) with each project's
+ * merge mode, and each project is checked out on the right branch. A change that does not apply gives a MERGE_CONFLICT
+ * outcome naming it. The same code prepares a build's workspace (`prepareWorkspace`) and answers "does this item merge,
+ * and which files does it change" for the engine (`speculate`). `mergeToBranch` merges a gated change for real.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
