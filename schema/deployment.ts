@@ -2,6 +2,7 @@
  * Deployment-wide facts the REST `components` and `connections` endpoints report
  * (docs/rest.md#components-and-connections): live Sluice processes and the configured source connections.
  */
+import { connectionPublicInfo } from '../src/config/service';
 import { ComponentRepository, type ComponentRecord } from '../src/store/repositories/components';
 import { builder } from './infra/builder';
 
@@ -21,12 +22,7 @@ const Component = builder.objectRef<ComponentRecord>('Component').implement({
   }),
 });
 
-interface ConnectionView {
-  name: string;
-  driver: string;
-  baseurl: string;
-  canonicalHostname: string;
-}
+type ConnectionView = NonNullable<ReturnType<typeof connectionPublicInfo>>;
 
 const Connection = builder.objectRef<ConnectionView>('Connection').implement({
   description: 'A configured source connection (code repositories Sluice reads changes from).',
@@ -38,6 +34,15 @@ const Connection = builder.objectRef<ConnectionView>('Connection').implement({
       nullable: false,
       description: 'Host part of canonical project names (the connection name when none is configured).',
     }),
+    server: t.exposeString('server', {
+      nullable: true,
+      description: 'Host name of the code-review server (Gerrit, GitHub, GitLab); null for git.',
+    }),
+    sshServer: t.exposeString('sshServer', {
+      nullable: true,
+      description: "Host of Gerrit's SSH (event stream, git over SSH); null for other drivers.",
+    }),
+    port: t.exposeInt('port', { nullable: true, description: "Gerrit's SSH port; null for other drivers." }),
   }),
 });
 
@@ -58,17 +63,9 @@ builder.queryFields((t) => ({
       'Source connections in configuration order (connections without a source, such as timer, are not listed; api-root access rules apply).',
     authScopes: { rootRead: true },
     resolve: (_root, _args, ctx) =>
-      Object.entries(ctx.services.config.connections).flatMap(([name, connection]) =>
-        connection.driver === 'git'
-          ? [
-              {
-                name,
-                driver: connection.driver,
-                baseurl: connection.baseurl,
-                canonicalHostname: connection.canonicalHostname ?? name,
-              },
-            ]
-          : [],
-      ),
+      Object.entries(ctx.services.config.connections).flatMap(([name, connection]) => {
+        const info = connectionPublicInfo(name, connection);
+        return info === undefined ? [] : [info];
+      }),
   }),
 }));

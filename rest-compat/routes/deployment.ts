@@ -2,8 +2,8 @@
  * `GET /api/components` and `GET /api/connections` (docs/rest.md#components-and-connections; earlier
  * docs/rest.md#earlier-shape-endpoints).
  */
-import { RestComponentsDocument, RestConnectionsDocument } from '../generated/graphql';
-import { arrayOf, object, str, type JsonSchema } from '../json-schema';
+import { RestComponentsDocument, RestConnectionsDocument, type RestConnectionsQuery } from '../generated/graphql';
+import { arrayOf, int, nullable, object, str, type JsonSchema } from '../json-schema';
 import type { RestRoute } from '../route';
 
 const componentSchema = object({ hostname: str(), state: str(), version: str() });
@@ -47,7 +47,47 @@ export const componentsRoute: RestRoute = {
   },
 };
 
-const connectionSchema: JsonSchema = object({ name: str(), driver: str(), baseurl: str(), canonical_hostname: str() });
+/** A connection's entry: `{name, driver}` and its driver's keys (docs/rest.md#components-and-connections). */
+const connectionSchema = (current: boolean): JsonSchema =>
+  object(
+    { name: str(), driver: str() },
+    {
+      baseurl: str(),
+      canonical_hostname: str(),
+      server: str(),
+      port: int('Gerrit SSH port'),
+      ...(current ? { ssh_server: str('Gerrit SSH host'), repo_cache: nullable(str('GitHub: always null')) } : {}),
+    },
+  );
+
+type ConnectionEntry = RestConnectionsQuery['connections'][number];
+
+/**
+ * The reference's entry of a connection: gerrit adds `baseurl`, `canonical_hostname`, `server`,
+ * `ssh_server` (current shape only) and `port`; github `baseurl`, `canonical_hostname`, `server`,
+ * `repo_cache` (current shape only; Sluice has no repository cache, so null); git `baseurl`,
+ * `canonical_hostname`; other drivers (gitlab) nothing more.
+ */
+function connectionEntry(connection: ConnectionEntry, current: boolean): Record<string, unknown> {
+  const entry: Record<string, unknown> = { name: connection.name, driver: connection.driver };
+  const base = { baseurl: connection.baseurl, canonical_hostname: connection.canonicalHostname };
+  switch (connection.driver) {
+    case 'git':
+      return { ...entry, ...base };
+    case 'gerrit':
+      return {
+        ...entry,
+        ...base,
+        server: connection.server,
+        ...(current ? { ssh_server: connection.sshServer } : {}),
+        port: connection.port,
+      };
+    case 'github':
+      return { ...entry, ...base, server: connection.server, ...(current ? { repo_cache: null } : {}) };
+    default:
+      return entry;
+  }
+}
 
 export const connectionsRoute: RestRoute = {
   name: 'connections',
@@ -58,19 +98,14 @@ export const connectionsRoute: RestRoute = {
       auth: 'public',
       operations: ['RestConnections'],
       responses: {
-        current: { status: 200, schema: arrayOf(connectionSchema), description: 'Connections' },
-        earlier: { status: 200, schema: arrayOf(connectionSchema), description: 'Connections' },
+        current: { status: 200, schema: arrayOf(connectionSchema(true)), description: 'Connections' },
+        earlier: { status: 200, schema: arrayOf(connectionSchema(false)), description: 'Connections' },
       },
       errors: {},
       handler: async (req) => {
         const { connections } = await req.run(RestConnectionsDocument, {});
         return {
-          body: connections.map((connection) => ({
-            name: connection.name,
-            driver: connection.driver,
-            baseurl: connection.baseurl,
-            canonical_hostname: connection.canonicalHostname,
-          })),
+          body: connections.map((connection) => connectionEntry(connection, req.shape === 'current')),
         };
       },
     },

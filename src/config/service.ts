@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import type { ConnectionSettings } from '../drivers/driver';
+import type { ConnectionPublicInfo, ConnectionSettings } from '../drivers/driver';
 import { driverOf } from '../drivers/registry';
 import { componentsSection, executorSection, metricsSection, rolesKey } from './operations-sections';
 import { filesNamedBy, fileProblem } from './service-files';
@@ -310,6 +310,18 @@ function lineOf(doc: Document, counter: LineCounter, keyPath: PropertyKey[]): nu
     }
   }
   return undefined;
+}
+
+/**
+ * What the connection listings say of a connection, as its driver says
+ * (docs/rest.md#components-and-connections); undefined for a connection without a source.
+ */
+export function connectionPublicInfo(
+  connectionName: string,
+  settings: ConnectionSettings,
+): (ConnectionPublicInfo & { name: string; driver: string }) | undefined {
+  const info = driverOf(settings)?.connection?.publicInfo?.(connectionName, settings);
+  return info === undefined ? undefined : { name: connectionName, driver: settings.driver, ...info };
 }
 
 /**

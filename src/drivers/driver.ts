@@ -77,6 +77,19 @@ export interface RequirementRules {
 }
 
 /** The service configuration side of a driver's connections (`connections.<name>`, docs/configuration.md#keys). */
+/** The public facts of a source connection, as the reference's connection listing gives them. */
+export interface ConnectionPublicInfo {
+  /** Where its repositories (git), REST API (Gerrit, GitLab) or API (GitHub) are found. */
+  baseurl: string;
+  canonicalHostname: string;
+  /** The server's host name (Gerrit, GitHub, GitLab). */
+  server?: string;
+  /** The host of Gerrit's SSH (event stream, git over SSH). */
+  sshServer?: string;
+  /** Gerrit's SSH port. */
+  port?: number;
+}
+
 export interface ConnectionSpec<S extends ConnectionSettings> {
   /** The settings' schema: a strict object whose `driver` is the driver's name. */
   schema: z.ZodType<S>;
@@ -93,6 +106,11 @@ export interface ConnectionSpec<S extends ConnectionSettings> {
   pollInterval?(settings: S): number;
   /** Its URL templates of changes and refs (docs/configuration.md#ref-url-templates); absent: links go to the dashboard. */
   refUrls?(settings: S): RefUrlTemplates & { baseurl?: string };
+  /**
+   * What `/api/connections` and GraphQL's `connections` say of it (docs/rest.md#components-and-connections);
+   * absent: the connection has no source and is not listed (timer, SMTP, MQTT).
+   */
+  publicInfo?(name: string, settings: S): ConnectionPublicInfo;
   /** The git repositories its projects' configuration is read from; absent: its connections serve no projects. */
   configRepositories?(name: string, settings: S, cacheDir: string): GitConnection;
 }

@@ -46,7 +46,9 @@ export async function startGerritTenant(options: {
     connections: {
       gerrit: {
         driver: 'gerrit',
-        server: '127.0.0.1',
+        // SSH goes to ssh_server; server is only named (baseurl and canonical_hostname are given).
+        server: 'gerrit.invalid',
+        ssh_server: '127.0.0.1',
         canonical_hostname: 'review.example.com',
         port: gerrit.ssh.port,
         baseurl: gerrit.url,

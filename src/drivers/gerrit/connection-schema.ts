@@ -47,6 +47,12 @@ export const gerritConnection = z
       .string()
       .min(1)
       .regex(/^[^\s/:]+$/, 'must be a host name (no scheme, port or path; see baseurl)'),
+    /** Host of SSH (the event stream, git over SSH); default `server`. */
+    ssh_server: z
+      .string()
+      .min(1)
+      .regex(/^[^\s/:]+$/, 'must be a host name (no scheme, port or path)')
+      .optional(),
     /** Host part of canonical project names; default `server`. */
     canonical_hostname: z.string().min(1).optional(),
     /** SSH port of `gerrit stream-events`. */
@@ -68,7 +74,7 @@ export const gerritConnection = z
     event_delay: numeric({ integer: false, min: 0 }).default(10),
     /** More changes than this in a change's dependency chain refuse it (unset: no limit). */
     max_dependencies: numeric({ integer: true, min: 0 }).optional(),
-    /** Fetch over SSH (`ssh://user@server:port/project`) instead of HTTP(S). */
+    /** Fetch over SSH (`ssh://user@ssh_server:port/project`) instead of HTTP(S). */
     git_over_ssh: flag.default(false),
     /** Seconds between looks for configuration changes (and branch heads). */
     poll_interval: numeric({ integer: false, min: 1 }).default(60),
@@ -103,11 +109,11 @@ export function gerritBaseUrl(settings: Pick<GerritConnectionConfig, 'baseurl' |
 
 /**
  * The URL git fetches a project from: `<baseurl>/a/<project>` with the HTTP password (Gerrit's
- * authenticated git over HTTP), or `ssh://<user>@<server>:<port>/<project>` with `git_over_ssh`.
+ * authenticated git over HTTP), or `ssh://<user>@<ssh_server>:<port>/<project>` with `git_over_ssh`.
  */
 export function gerritGitUrl(settings: GerritConnectionConfig, project: string): string {
   if (settings.git_over_ssh) {
-    return `ssh://${encodeURIComponent(settings.user)}@${settings.server}:${settings.port}/${project}`;
+    return `ssh://${encodeURIComponent(settings.user)}@${settings.ssh_server ?? settings.server}:${settings.port}/${project}`;
   }
   const url = new URL(`${gerritBaseUrl(settings)}/a/${project}`);
   url.username = settings.user;

@@ -19,6 +19,13 @@ export const gerritDriver = {
       }
     },
     canonicalHostname: (_name, settings) => settings.canonical_hostname ?? settings.server,
+    publicInfo: (_name, settings) => ({
+      baseurl: gerritBaseUrl(settings),
+      canonicalHostname: settings.canonical_hostname ?? settings.server,
+      server: settings.server,
+      sshServer: settings.ssh_server ?? settings.server,
+      port: settings.port,
+    }),
     pollInterval: (settings) => settings.poll_interval,
     // Gerrit's own pages: `/c/<project>/+/<number>` and its gitweb (the reference's default template).
     refUrls: (settings) => ({

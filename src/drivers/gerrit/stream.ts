@@ -99,7 +99,7 @@ export class GerritEventStream {
     client.on('error', (err) => again(err.message));
     client.on('close', () => again('the connection closed'));
     client.connect({
-      host: settings.server,
+      host: settings.ssh_server ?? settings.server,
       port: settings.port,
       username: settings.user,
       privateKey: readFileSync(settings.sshkey),

@@ -27,6 +27,10 @@ export const gitDriver = {
     canonicalHostname: (name, settings) => settings.canonicalHostname ?? name,
     pollInterval: (settings) => settings.pollInterval,
     refUrls: (settings) => settings,
+    publicInfo: (name, settings) => ({
+      baseurl: settings.baseurl,
+      canonicalHostname: settings.canonicalHostname ?? name,
+    }),
     configRepositories: (name, settings, cacheDir) => new GitConnection(name, settings, cacheDir),
   },
   triggers: gitTriggers,

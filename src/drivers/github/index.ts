@@ -32,6 +32,10 @@ export const githubDriver = {
       }
     },
     canonicalHostname: (_name, settings) => settings.canonicalHostname ?? githubEndpoints(settings).host,
+    publicInfo: (_name, settings) => {
+      const { api, host } = githubEndpoints(settings);
+      return { baseurl: api, canonicalHostname: settings.canonicalHostname ?? host, server: host };
+    },
     // Configuration is read from clones over HTTPS with the connection's token (docs/github.md#repositories).
     configRepositories(name, settings, cacheDir) {
       const github = new GitHubConnection(name, settings);

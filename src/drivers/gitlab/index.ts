@@ -23,6 +23,10 @@ export const gitlabDriver = {
       }
     },
     canonicalHostname: (_name, settings) => settings.canonicalHostname ?? settings.server,
+    publicInfo: (name, settings) => {
+      const gitlab = new GitLabConnection(name, settings);
+      return { baseurl: gitlab.web, canonicalHostname: gitlab.canonicalHostname, server: settings.server };
+    },
     // Configuration is read from clones over HTTP with the connection's token (docs/gitlab.md#repositories).
     configRepositories(name, settings, cacheDir) {
       const gitlab = new GitLabConnection(name, settings);

@@ -2,7 +2,10 @@
  * What happens to Gerrit changes already in the pipelines, and how they depend on each other,
  * through the real server and the fake Gerrit (docs/gerrit.md): `Workflow +1` with
  * `Code-Review +2` enters `gate`; a new patch set replaces the item in `check` and `gate`;
- * `Workflow` taken back dequeues it (the requirement re-checked); `change-abandoned` dequeues it.
+ * `Workflow` taken back dequeues it (the requirement re-checked); `change-abandoned` dequeues it;
+ * a change built on another one's patch set (a git parent) gates behind it and is submitted
+ * after it; `max_dependencies` drops the event of a change needing too many, counted through git
+ * parents, `Depends-On:` Change-Ids and `Depends-On:` URLs.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -110,6 +113,28 @@ describe('Gerrit changes in the pipelines', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   };
+  /** The stored stream event of a change's patch set, once processed: its outcome. */
+  const outcomeOf = async (type: string, change: FakeChange, patchset = 1) => {
+    const rows: Array<{ payload: unknown; outcome: string | null }> = await env.server.database
+      .knex('connection_events')
+      .where({ connection: 'gerrit', event_type: type })
+      .whereNotNull('processed_at')
+      .select('payload', 'outcome');
+    const payloads = rows.map((row) => ({
+      ...row,
+      event: (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as {
+        change?: { number?: number };
+        patchSet?: { number?: number };
+        author?: { username?: string };
+      },
+    }));
+    return payloads.find(
+      (row) =>
+        row.event.change?.number === change.number &&
+        row.event.patchSet?.number === patchset &&
+        (type !== 'comment-added' || row.event.author?.username === 'core'),
+    )?.outcome;
+  };
   const approve = (change: FakeChange) => env.gerrit.review(change.number, 'core', { 'Code-Review': 2, Workflow: 1 });
 
   it('enters gate on Workflow +1 and replaces the item in check and gate with a new patch set', async () => {
@@ -145,5 +170,64 @@ describe('Gerrit changes in the pipelines', () => {
     expect(await itemsIn(env.server, 'check')).not.toContain(`${abandoned.number},1`);
     expect([taken.status, abandoned.status]).toEqual(['NEW', 'ABANDONED']);
     expect(gerrit.submitted).toEqual([]);
+  });
+
+  it('gates a change behind the change its patch set is built on, and submits it after it', async () => {
+    const { gerrit } = env;
+    const held = hold('third');
+    const parent = await gerrit.upload('org/app', { subject: 'Parent', files: { HOLD: held, 'p.txt': 'p\n' } });
+    const child = await gerrit.upload('org/app', {
+      subject: 'Child',
+      files: { 'c.txt': 'c\n' },
+      parent: parent.number,
+    });
+    // Approved alone, the child does not enter gate: the change it needs is not approved.
+    approve(child);
+    const judged = async () => {
+      const rows: Array<{ payload: { change?: number; account?: string }; outcome: string }> = await env.server.database
+        .knex('engine_events')
+        .where({ event_type: 'comment-added' })
+        .whereNotNull('processed')
+        .select('payload', 'outcome');
+      return rows.find((row) => row.payload.change === child.number && row.payload.account === 'core')?.outcome;
+    };
+    await eventually('the child approval judged', async () => (await judged()) !== undefined);
+    expect(await judged()).toMatch(/^entered 0/);
+    expect(await itemsIn(env.server, 'gate')).toEqual([]);
+    approve(parent);
+    const ids = [`${parent.number},1`, `${child.number},1`];
+    await eventually('both in gate', async () => (await itemsIn(env.server, 'gate')).length === 2);
+    expect(await itemsIn(env.server, 'gate')).toEqual(ids);
+    rmSync(held);
+    await until('both submitted', () => parent.status === 'MERGED' && child.status === 'MERGED');
+    expect(gerrit.submitted.slice(-2)).toEqual(ids);
+  });
+
+  it('drops the event of a change needing more than max_dependencies (git parents, Change-Ids, URLs)', async () => {
+    const { gerrit } = env;
+    const first = await gerrit.upload('org/app', { subject: 'M1', files: { 'm1.txt': '1\n' } });
+    const second = await gerrit.upload('org/app', { subject: 'M2', files: { 'm2.txt': '2\n' }, parent: first.number });
+    const third = await gerrit.upload('org/app', {
+      subject: 'M3',
+      files: { 'm3.txt': '3\n' },
+      footer: `Depends-On: ${second.changeId}`,
+    });
+    const fourth = await gerrit.upload('org/app', {
+      subject: 'M4',
+      files: { 'm4.txt': '4\n' },
+      footer: `Depends-On: ${gerrit.url}/c/org/app/+/${third.number}`,
+    });
+    await eventually(
+      'the fourth upload judged',
+      async () => (await outcomeOf('patchset-created', fourth)) !== undefined,
+    );
+    // The third needs two (the second by Change-Id, the first as the second's git parent): within the limit.
+    expect(await outcomeOf('patchset-created', third)).toBe('submitted 1');
+    expect(await outcomeOf('patchset-created', fourth)).toBe(
+      `dropped: change ${fourth.number},1 has too many dependencies (more than max_dependencies 2)`,
+    );
+    // The third is checked with the changes it needs ahead of it; the fourth never is.
+    await until('the third checked', () => lastVote(third, 'Verified') === 1);
+    expect(lastVote(fourth, 'Verified')).toBeUndefined();
   });
 });

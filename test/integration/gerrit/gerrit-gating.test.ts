@@ -131,4 +131,21 @@ describe('Gerrit driver end to end', () => {
     // One row per patch set uploaded in this file: the line sent again was not stored twice.
     expect(rows).toHaveLength(gerrit.events.filter((e) => e.includes('"patchset-created"')).length);
   });
+
+  it('lists the connection in /api/connections with the reference keys of each shape', async () => {
+    const { gerrit, server } = env;
+    const listed = async (shape: string) =>
+      (await fetch(`${server.url}/api/connections`, { headers: { 'X-Sluice-Api-Shape': shape } })).json();
+    const entry = {
+      name: 'gerrit',
+      driver: 'gerrit',
+      baseurl: gerrit.url,
+      canonical_hostname: 'review.example.com',
+      server: 'gerrit.invalid',
+      port: gerrit.ssh.port,
+    };
+    expect(await listed('current')).toEqual([{ ...entry, ssh_server: '127.0.0.1' }]);
+    // The 2019 entry had no ssh_server.
+    expect(await listed('earlier')).toEqual([entry]);
+  });
 });

@@ -57,4 +57,20 @@ describe('GitHub connection with a personal token', () => {
     expect(cloned).toEqual(new Set(['org/config', 'org/app']));
     expect(hub.gitAccess.every((a) => a.token === TOKEN && a.installationId === null)).toBe(true);
   });
+
+  it('lists the connection in /api/connections with the reference keys of each shape', async () => {
+    const { hub, server } = env;
+    const listed = async (shape: string) =>
+      (await fetch(`${server.url}/api/connections`, { headers: { 'X-Sluice-Api-Shape': shape } })).json();
+    const host = new URL(hub.url).host;
+    const entry = {
+      name: 'github',
+      driver: 'github',
+      baseurl: `${hub.url}/api/v3`,
+      canonical_hostname: host,
+      server: host,
+    };
+    expect(await listed('current')).toEqual([{ ...entry, repo_cache: null }]);
+    expect(await listed('earlier')).toEqual([entry]);
+  });
 });

@@ -96,4 +96,9 @@ describe('GitLab driver end to end', () => {
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).description).toMatch(/merge_request payload's project.path_with_namespace/);
   });
+
+  it('lists the connection in /api/connections by name and driver only, as the reference does', async () => {
+    const res = await fetch(`${env.server.url}/api/connections`);
+    expect(await res.json()).toEqual([{ name: 'gitlab', driver: 'gitlab' }]);
+  });
 });

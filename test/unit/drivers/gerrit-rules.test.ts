@@ -239,7 +239,11 @@ describe('Gerrit connection', () => {
     expect(problems(`${base}    server: r\n    password: p\n    git_over_ssh: true\n`).join()).toContain(
       'git_over_ssh needs "sshkey"',
     );
-    expect(problems(`${base}    server: r\n    password: p\n    ssh_server: x\n`).join()).toContain('ssh_server');
+    expect(problems(`${base}    server: r\n    password: p\n    ssh_server: x\n`)).toEqual([]);
+    expect(problems(`${base}    server: r\n    password: p\n    ssh_server: x:29418\n`).join()).toContain(
+      'must be a host name',
+    );
+    expect(problems(`${base}    server: r\n    password: p\n    sshserver: x\n`).join()).toContain('sshserver');
   });
 });
 
