@@ -107,12 +107,30 @@ describe('speculative layouts with real git', () => {
     return Object.fromEntries(rows.map((row) => [row.job_name, row.result ?? 'none']));
   }
 
-  /** The post builds of the push of `tip`, once `job` has a result (for up to a minute). */
+  /**
+   * The post builds of the push of `tip`, once its buildset has reported and `job` is among them
+   * (for up to a minute): its jobs finish in any order, so one job's result is not enough.
+   */
   async function postBuilds(tip: string, job: string): Promise<Record<string, string>> {
     let post: Record<string, string> = {};
-    for (let tries = 0; tries < 600 && (post[job] ?? 'none') === 'none'; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    const reported = async (): Promise<boolean> => {
+      const row: { result: string | null } | undefined = await qs.database
+        .knex('buildsets')
+        .join('buildset_refs', 'buildset_refs.buildset_id', 'buildsets.id')
+        .join('refs', 'refs.id', 'buildset_refs.ref_id')
+        .where({ 'buildsets.tenant': QUICKSTART_TENANT, 'buildsets.pipeline': 'post', 'refs.newrev': tip })
+        .orderBy('buildsets.id', 'desc')
+        .first('buildsets.result');
+      return (row?.result ?? null) !== null;
+    };
+    for (let tries = 0; tries < 600; tries++) {
+      // Read after the report: the builds are then final.
+      const done = await reported();
       post = await builds('post', { newrev: tip });
+      if (done && job in post) {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return post;
   }

@@ -18,6 +18,11 @@ export interface LeadershipSettings {
   renewAfterMs?: number;
   /** How often a scheduler standing by tries to take the lead (default: a third of `ttlMs`). */
   standbyRetryMs?: number;
+  /**
+   * Background renewals stop when the scheduler has not started a step of its loop for this long
+   * (default: ten times `ttlMs`), so a scheduler stuck in one step lets the lease run out.
+   */
+  stalledAfterMs?: number;
   /** A monotonic clock in ms (tests). */
   monotonic?: () => number;
 }
@@ -45,6 +50,12 @@ export class TenantLeadership {
   private validUntil = 0;
   /** When (monotonic) the lease was last proven. */
   private provenAt = 0;
+  /** The background renewal timer while the lease is kept (`keep`). */
+  private keeper: ReturnType<typeof setInterval> | null = null;
+  /** The background renewal under way. */
+  private renewal: Promise<void> | null = null;
+  /** When (monotonic) the scheduler last started a step of its loop (`progressed`). */
+  private progressAt = 0;
 
   constructor(
     database: Database,
@@ -66,6 +77,40 @@ export class TenantLeadership {
 
   get standbyRetryMs(): number {
     return this.settings.standbyRetryMs ?? this.settings.ttlMs / 3;
+  }
+
+  get stalledAfterMs(): number {
+    return this.settings.stalledAfterMs ?? this.settings.ttlMs * 10;
+  }
+
+  /**
+   * Renew the held lease in the background whenever it is due, whatever the scheduler is doing
+   * (loading the tenant after a takeover, reading git before a pass, side effects after one), so
+   * work outside a pass's transaction that takes longer than the lease under load does not lose
+   * the lead (docs/operations.md#leadership-model). Renewals stop when the scheduler has not
+   * started a step for `stalledAfterMs` (`progressed`), and with `stopKeeping`.
+   */
+  keep(onError: (error: unknown) => void): void {
+    this.progressed();
+    if (this.keeper !== null) {
+      return;
+    }
+    this.keeper = setInterval(() => this.keepTick(onError), Math.max(10, this.renewAfterMs / 2));
+    this.keeper.unref?.();
+  }
+
+  /** The scheduler started a step of its loop: background renewals go on. */
+  progressed(): void {
+    this.progressAt = this.monotonic();
+  }
+
+  /** No more background renewals; waits for the one under way. */
+  async stopKeeping(): Promise<void> {
+    if (this.keeper !== null) {
+      clearInterval(this.keeper);
+      this.keeper = null;
+    }
+    await this.renewal;
   }
 
   /** Take the lead when the lease is free; false when another scheduler holds it. */
@@ -103,10 +148,10 @@ export class TenantLeadership {
     }
     const asked = this.monotonic();
     if (!(await this.leases.renew(this.tenant, this.holder, epoch, this.settings.ttlMs, trx, again))) {
-      this.drop();
+      this.dropEpoch(epoch);
       throw new LeadershipLostError(this.tenant, `another scheduler holds the lease (epoch ${epoch} ended)`);
     }
-    this.proven(asked);
+    this.proven(asked, epoch);
   }
 
   /** True when the lease should be renewed outside a pass. */
@@ -122,10 +167,10 @@ export class TenantLeadership {
     }
     const asked = this.monotonic();
     if (!(await this.leases.renew(this.tenant, this.holder, epoch, this.settings.ttlMs))) {
-      this.drop();
+      this.dropEpoch(epoch);
       return false;
     }
-    this.proven(asked);
+    this.proven(asked, epoch);
     return true;
   }
 
@@ -135,17 +180,42 @@ export class TenantLeadership {
     this.validUntil = 0;
   }
 
+  /** Forget the lease of `epoch` if it is still the one held (a renewal may end after a newer lease was taken). */
+  private dropEpoch(epoch: number): void {
+    if (this.held === epoch) {
+      this.drop();
+    }
+  }
+
+  private keepTick(onError: (error: unknown) => void): void {
+    if (this.renewal !== null || !this.renewDue() || this.monotonic() - this.progressAt >= this.stalledAfterMs) {
+      return;
+    }
+    this.renewal = this.renew()
+      .then(
+        () => undefined,
+        (error: unknown) => onError(error),
+      )
+      .finally(() => {
+        this.renewal = null;
+      });
+  }
+
   /** Give the lease up so that another scheduler takes over at once. */
   async release(): Promise<void> {
     const epoch = this.held;
     this.drop();
+    await this.stopKeeping();
     if (epoch !== null) {
       await this.leases.release(this.tenant, this.holder, epoch);
     }
   }
 
   /** The database extended the lease at some moment after `asked`: it is ours for a lease's duration from then. */
-  private proven(asked: number): void {
+  private proven(asked: number, epoch = this.held): void {
+    if (epoch !== this.held) {
+      return; // a renewal of a lease given up or replaced meanwhile
+    }
     this.provenAt = asked;
     this.validUntil = asked + this.settings.ttlMs * (1 - SAFETY_SHARE);
   }

@@ -96,7 +96,7 @@ export class TenantScheduler {
     await this.passes.work.stop();
     this.leading = false;
     try {
-      await this.leadership.release();
+      await this.leadership.release(); // stops the background renewals first
     } catch (error) {
       // The lease runs out by itself; another scheduler takes over then.
       this.options.logger?.error(`releasing the lead of tenant ${this.tenant} failed`, error);
@@ -135,6 +135,8 @@ export class TenantScheduler {
       if (!(await this.leadership.acquire())) {
         return false;
       }
+      // Loading the tenant can take longer than the lease under load: it is renewed meanwhile.
+      this.leadership.keep((error) => this.renewalFailed(error));
       await this.stateRepo.ensureTenant(this.tenant, this.options.clock.now());
       await this.state.load();
       const layout = this.options.layout();
@@ -145,6 +147,7 @@ export class TenantScheduler {
       }
     } catch (error) {
       // The lease (if taken) stays ours until it runs out; the next try takes it again.
+      await this.leadership.stopKeeping();
       this.options.logger?.error(`taking the lead of tenant ${this.tenant} failed`, error);
       return false;
     }
@@ -160,6 +163,7 @@ export class TenantScheduler {
   /** Stop acting for the tenant at once: the lease is gone or cannot be proven. */
   private loseLead(reason: string): void {
     this.leadership.drop();
+    void this.leadership.stopKeeping();
     if (!this.leading) {
       return;
     }
@@ -180,6 +184,7 @@ export class TenantScheduler {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
+      this.leadership.progressed();
       if (!this.leading || !this.leadership.isHeld()) {
         await this.standBy();
         continue;
@@ -240,10 +245,14 @@ export class TenantScheduler {
         return false;
       }
     } catch (error) {
-      // The database is away: the lease runs out locally unless a later renewal gets through.
-      this.options.logger?.error(`renewing the lead of tenant ${this.tenant} failed`, error);
+      this.renewalFailed(error);
     }
     return true;
+  }
+
+  /** The database is away: the lease runs out locally unless a later renewal gets through. */
+  private renewalFailed(error: unknown): void {
+    this.options.logger?.error(`renewing the lead of tenant ${this.tenant} failed`, error);
   }
 
   /** Wait `ms`, or less when stopped (or woken, unless `wakeable` is false). */

@@ -166,8 +166,9 @@ describe.each(backends())('fenced leadership on %s', (backend) => {
   it('a lease not renewed in time stops the scheduler; it leads again from the store with a new epoch', async () => {
     let clock = 0;
     const log = new LeadershipLog();
+    // No renewal outside passes within the test (renewAfterMs): only passes prove the lease.
     const h = new EngineHarness(db, gateLayout(), undefined, {
-      leadership: { ttlMs: 10_000, monotonic: () => clock },
+      leadership: { ttlMs: 10_000, renewAfterMs: 3_600_000, monotonic: () => clock },
       onLeadershipChange: log.record,
     });
     harnesses.push(h);
@@ -211,6 +212,43 @@ describe.each(backends())('fenced leadership on %s', (backend) => {
     await h.executor.finishAll({ result: 'SUCCESS' });
     await h.settle();
     expect(h.merger.mergedOrder).toEqual([1]);
+    expect(log.changes.map((change) => change.leading)).toEqual([true]);
+    expect(h.errors).toEqual([]);
+  });
+
+  it('work before a pass that takes longer than the lease keeps the lead: the lease is renewed meanwhile', async () => {
+    const log = new LeadershipLog();
+    const h = new EngineHarness(db, gateLayout(), undefined, {
+      leadership: { ttlMs: 1000 },
+      onLeadershipChange: log.record,
+    });
+    harnesses.push(h);
+    await h.start();
+    h.changes.add('org/project', 1);
+    const getChange = h.changes.getChange.bind(h.changes);
+    let slow = true;
+    h.changes.getChange = async (project, number, patchset) => {
+      if (slow) {
+        // Read before the pass opens its transaction (a loaded machine): longer than the whole lease.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      }
+      return getChange(project, number, patchset);
+    };
+    const result = await h.engine.enqueue(h.tenant, {
+      pipeline: 'gate',
+      project: 'org/project',
+      change: '1,1',
+      by: 'admin',
+    });
+    expect(result.ok).toBe(true);
+    await h.settle();
+    expect(await h.engine.eventOutcome(result.ok ? result.value.eventId : 0)).not.toBeNull();
+    slow = false;
+    expect(h.executor.started.map((build) => build.job.name)).toEqual(['unit']);
+    await h.executor.finishAll({ result: 'SUCCESS' });
+    await h.settle();
+    expect(h.merger.mergedOrder).toEqual([1]);
+    // Before, each try lost the lead at the pass's fence and took it again: the event was never handled.
     expect(log.changes.map((change) => change.leading)).toEqual([true]);
     expect(h.errors).toEqual([]);
   });
