@@ -16,8 +16,11 @@ import { startTestServer, type TestServer } from './server';
 export interface GerritTenant {
   gerrit: FakeGerrit;
   server: TestServer;
-  /** Stop the server and start a new one on the same database; `server` is the new one. */
-  restart(): Promise<void>;
+  /**
+   * Stop the server and start a new one on the same database; `server` is the new one.
+   * `whileDown` runs between the two (what Gerrit does while nobody listens).
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -73,8 +76,9 @@ export async function startGerritTenant(options: {
   const env: GerritTenant = {
     gerrit,
     server: await start(),
-    restart: async () => {
+    restart: async (whileDown) => {
       await env.server.stop();
+      await whileDown?.();
       env.server = await start();
     },
     stop: async () => {

@@ -10,6 +10,7 @@ import type { GitProjects } from '../../sources/git-projects';
 import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/repositories/connection-events';
 import { connectionEventIntake, type ConnectionEventIntake } from '../connection-event-intake';
 import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
+import { catchUp } from './catch-up';
 import { GerritChangeSource, type GerritSource } from './change-source';
 import { GerritApiError, GerritClient } from './client';
 import { gerritGitUrl, type GerritConnectionConfig } from './connection-schema';
@@ -158,14 +159,23 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
     now: context.now,
     log: context.log,
   });
+  const connectionEvents = new ConnectionEventRepository(context.knex);
   const streams = [...context.connections].map(
     ([connection, settings]) =>
       new GerritEventStream({
         connection,
         settings,
-        events: new ConnectionEventRepository(context.knex),
+        events: connectionEvents,
         now: context.now,
         onStored: () => intake.wake(),
+        onOpen: () => {
+          const { client } = sources.get(connection) as GerritSource;
+          catchUp({ connection, client, events: connectionEvents, now: context.now, log: context.log })
+            .then((stored) => stored > 0 && intake.wake())
+            .catch((err: unknown) =>
+              context.log.warn({ connection, err }, 'Gerrit events missed while no stream listened not read'),
+            );
+        },
         log: context.log,
       }),
   );

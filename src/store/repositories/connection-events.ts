@@ -74,6 +74,18 @@ export class ConnectionEventRepository {
     };
   }
 
+  /** The payloads of a connection's newest stored deliveries, newest first. */
+  async recentPayloads(connection: string, limit: number): Promise<Array<Record<string, unknown>>> {
+    const rows: Array<{ payload: unknown }> = await this.knex('connection_events')
+      .where({ connection })
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .select('payload');
+    return rows.map(
+      (row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown>,
+    );
+  }
+
   /** Whether deliveries (of these connections, when given) wait to be processed. */
   async anyPending(connections?: readonly string[]): Promise<boolean> {
     return (await pendingOf(this.knex('connection_events'), { connections }).first('id')) !== undefined;

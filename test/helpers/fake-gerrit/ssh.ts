@@ -23,6 +23,9 @@ export class FakeGerritSsh {
     }
     this.server = new Server({ hostKeys: [hostKey.private] }, (client) => {
       client.on('error', () => undefined);
+      // A client gone (Sluice stopped) no longer listens, whether or not its channel said so.
+      const mine = new Set<ServerChannel>();
+      client.on('close', () => mine.forEach((channel) => this.streams.delete(channel)));
       client.on('authentication', (ctx) => {
         const fits =
           ctx.method === 'publickey' &&
@@ -54,6 +57,7 @@ export class FakeGerritSsh {
             }
             this.opened += 1;
             this.streams.add(channel);
+            mine.add(channel);
             channel.on('close', () => this.streams.delete(channel));
             this.waiting.splice(0).forEach((resolve) => resolve());
           });
