@@ -8,7 +8,8 @@
  *   npx tsx bench/analytics-query.ts [builds] [runs]          # embedded PGlite in memory
  *   DATABASE_URL=postgres://... npx tsx bench/analytics-query.ts
  */
-import { durationQuantiles } from '../src/store/repositories/analytics-durations';
+import { loadavg } from 'node:os';
+import { durationQuantiles, rawDurationQuantiles } from '../src/store/repositories/analytics-durations';
 import { AnalyticsRepository } from '../src/store/repositories/analytics';
 import type { Database } from '../src/store/database';
 import { startLiveServer } from '../test/helpers/live';
@@ -104,6 +105,12 @@ const QUERY = /* GraphQL */ `
               failureRate
               meanDuration
             }
+            durations {
+              start
+              runs
+              p50
+              p90
+            }
             busiestHours {
               weekday
               hour
@@ -120,6 +127,11 @@ async function main(): Promise<void> {
   const count = Number(process.argv[2] ?? 1_000_000);
   const runs = Number(process.argv[3] ?? 20);
   const { database, cleanup } = await openBenchDatabase();
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   try {
     const filling = Date.now();
     await fill(database, count);
@@ -140,12 +152,22 @@ async function main(): Promise<void> {
       );
     }
     for (const [name, filter] of cases) {
-      const result = await timed(Math.min(runs, 10), () =>
-        durationQuantiles(database.knex, 'bench', from, to, 'day', filter),
+      const histogram = await timed(runs, () => durationQuantiles(database.knex, 'bench', from, to, 'day', filter));
+      const exact = await timed(Math.min(runs, 3), () =>
+        rawDurationQuantiles(database.knex, 'bench', from, to, 'day', filter),
       );
-      const total = result.value.reduce((sum, bucket) => sum + bucket.runs, 0);
+      const byBucket = new Map(exact.value.map((bucket) => [bucket.bucket, bucket]));
+      let worst = 0;
+      for (const bucket of histogram.value) {
+        const want = byBucket.get(bucket.bucket);
+        if (want === undefined || want.runs !== bucket.runs) {
+          throw new Error(`histogram runs differ from the raw builds at ${new Date(bucket.bucket).toISOString()}`);
+        }
+        worst = Math.max(worst, Math.abs(bucket.p50 - want.p50) / want.p50, Math.abs(bucket.p90 - want.p90) / want.p90);
+      }
+      const total = histogram.value.reduce((sum, bucket) => sum + bucket.runs, 0);
       console.log(
-        `duration quantiles from the raw builds, ${name}: p50 ${result.p50.toFixed(1)} ms, max ${result.max.toFixed(1)} ms (${total} successful runs)`,
+        `duration quantiles, ${name} (${total} successful runs): histograms p50 ${histogram.p50.toFixed(1)} ms, max ${histogram.max.toFixed(1)} ms; raw builds p50 ${exact.p50.toFixed(1)} ms, max ${exact.max.toFixed(1)} ms; largest difference ${(worst * 100).toFixed(2)}%`,
       );
     }
     const raw = await timed(Math.min(runs, 5), () =>
@@ -179,6 +201,11 @@ async function main(): Promise<void> {
     } finally {
       await server.stop();
     }
+    console.log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
     await cleanup();
   }

@@ -337,7 +337,7 @@ const Analytics = builder.objectRef<AnalyticsValue>('Analytics').implement({
       type: [DurationBucket],
       nullable: false,
       description:
-        'Every bucket with the p50 and p90 duration of its successful runs, read from the raw builds (not the rollups: slower on a long range).',
+        'Every bucket with the p50 and p90 duration of its successful runs, read from the duration histograms (within 2.5% plus 0.5 s of the exact value).',
       resolve: async (v, _args, ctx) => {
         const step = stepOf(v.interval);
         const rows = await durationStore(ctx).read(v.tenant, new Date(v.from), new Date(v.to), v.interval, v.filter);

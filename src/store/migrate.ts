@@ -23,6 +23,7 @@ import * as analytics from './migrations/0025-analytics';
 import * as flakyGating from './migrations/0026-flaky-gating';
 import * as successDurationsIndex from './migrations/0027-success-durations-index';
 import * as engineWork from './migrations/0028-engine-work';
+import * as durationHistograms from './migrations/0029-duration-histograms';
 
 interface Migration {
   name: string;
@@ -51,6 +52,7 @@ const MIGRATIONS: Migration[] = [
   flakyGating,
   successDurationsIndex,
   engineWork,
+  durationHistograms,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

@@ -15,7 +15,8 @@ import { BuildsetRepository } from '../../../src/store/repositories/buildsets';
 import { NodeRepository } from '../../../src/store/repositories/nodes';
 import { NodesetRequestRepository } from '../../../src/store/repositories/nodeset-requests';
 import type { BuildResult } from '../../../src/model/results';
-import { durationQuantiles } from '../../../src/store/repositories/analytics-durations';
+import { durationQuantiles, rawDurationQuantiles } from '../../../src/store/repositories/analytics-durations';
+import { histogramCounts } from '../../../src/store/migrations/0029-duration-histograms';
 
 /** The quantile at p of sorted values, at rank (n − 1)p + 1 between neighbours (percentile_cont). */
 function type7(sorted: number[], p: number): number {
@@ -228,14 +229,15 @@ describe.each(backends())('queue analytics (%s)', (backend) => {
     expect(check.total).toMatchObject({ runs: 4, failures: 2, flaky: 2, resets: 0, leftItems: 0 });
   });
 
-  it('gives the p50 and p90 of the successful runs of each bucket as the raw builds do', async () => {
+  it('gives the p50 and p90 of the successful runs of each bucket from the histograms, as the raw builds do', async () => {
     const hour = (at: Date) => Math.floor(at.getTime() / 3_600_000) * 3_600_000;
-    const expected = async (job?: string) => {
+    const expected = async (job?: string, pipeline?: string) => {
       const rows: Array<{ start_time: Date; end_time: Date }> = await db
         .knex('builds')
         .where({ tenant: h.tenant, result: 'SUCCESS' })
         .whereNotNull('start_time')
-        .modify((query) => (job === undefined ? query : query.where('job_name', job)));
+        .modify((query) => (job === undefined ? query : query.where('job_name', job)))
+        .modify((query) => (pipeline === undefined ? query : query.where({ pipeline })));
       const byHour = new Map<number, number[]>();
       for (const row of rows) {
         const list = byHour.get(hour(row.end_time)) ?? [];
@@ -249,20 +251,63 @@ describe.each(backends())('queue analytics (%s)', (backend) => {
           return { bucket, runs: sorted.length, p50: type7(sorted, 0.5), p90: type7(sorted, 0.9) };
         });
     };
+    const ms = (buckets: Array<{ bucket: number; runs: number; p50: number; p90: number }>) =>
+      buckets.map((b) => ({ ...b, p50: Math.round(b.p50 * 1000), p90: Math.round(b.p90 * 1000) }));
+    // The histograms give the same runs, and quantiles within 2.5% plus 0.5 s of the exact ones.
+    const close = (
+      got: Array<{ bucket: number; runs: number; p50: number; p90: number }>,
+      want: Array<{ bucket: number; runs: number; p50: number; p90: number }>,
+    ) => {
+      expect(got.map((b) => [b.bucket, b.runs])).toEqual(want.map((b) => [b.bucket, b.runs]));
+      got.forEach((b, i) => {
+        expect(Math.abs(b.p50 - want[i].p50)).toBeLessThanOrEqual(0.025 * want[i].p50 + 0.5);
+        expect(Math.abs(b.p90 - want[i].p90)).toBeLessThanOrEqual(0.025 * want[i].p90 + 0.5);
+      });
+    };
     const from = new Date(hour(start) - 3_600_000);
     const to = new Date(hour(start) + 24 * 3_600_000);
-    const all = await durationQuantiles(db.knex, h.tenant, from, to, 'hour', {});
     const want = await expected();
     expect(want.reduce((sum, bucket) => sum + bucket.runs, 0)).toBeGreaterThan(4);
-    expect(all.map((b) => ({ ...b, p50: Math.round(b.p50 * 1000), p90: Math.round(b.p90 * 1000) }))).toEqual(
-      want.map((b) => ({ ...b, p50: Math.round(b.p50 * 1000), p90: Math.round(b.p90 * 1000) })),
+    expect(ms(await rawDurationQuantiles(db.knex, h.tenant, from, to, 'hour', {}))).toEqual(ms(want));
+    const all = await durationQuantiles(db.knex, h.tenant, from, to, 'hour', {});
+    close(all, want);
+    const lint = await expected('lint');
+    const gateLint = await expected('lint', 'gate');
+    close(
+      await durationQuantiles(db.knex, h.tenant, from, to, 'hour', { jobs: ['lint'], pipelines: ['gate'] }),
+      gateLint,
     );
-    const lint = await durationQuantiles(db.knex, h.tenant, from, to, 'hour', { jobs: ['lint'], pipelines: ['gate'] });
-    expect(lint.map((b) => [b.bucket, b.runs, Math.round(b.p50)])).toEqual(
-      (await expected('lint')).map((b) => [b.bucket, b.runs, Math.round(b.p50)]),
-    );
+    close(await durationQuantiles(db.knex, h.tenant, from, to, 'hour', { jobs: ['lint'] }), lint);
+    close(await durationQuantiles(db.knex, h.tenant, from, to, 'hour', { projects: ['org/project'] }), want);
+    const everyFilter = { pipelines: ['gate'], projects: [PROJECT], jobs: ['lint', 'unit'] };
+    close(await durationQuantiles(db.knex, h.tenant, from, to, 'hour', everyFilter), await expected(undefined, 'gate'));
     // Another pipeline's filter leaves nothing.
     expect(await durationQuantiles(db.knex, h.tenant, from, to, 'day', { pipelines: ['post'] })).toEqual([]);
+    // Every combination of dimensions counts every run, by hour and by day.
+    const levels = (
+      (await db.knex.raw(
+        `SELECT grain, rolled, sum(runs) AS runs FROM analytics_durations WHERE tenant = ?
+         GROUP BY 1, 2 ORDER BY 1, 2`,
+        [h.tenant],
+      )) as { rows: Array<{ grain: string; rolled: number; runs: string | number }> }
+    ).rows;
+    const total = want.reduce((sum, bucket) => sum + bucket.runs, 0);
+    expect(levels.map((l) => [l.grain, l.rolled, Number(l.runs)])).toEqual(
+      ['day', 'hour'].flatMap((grain) => [0, 1, 2, 3, 4, 5, 6, 7].map((rolled) => [grain, rolled, total])),
+    );
+    // The migration counts the history already stored as the triggers do.
+    const kept = await db
+      .knex('analytics_durations')
+      .where({ tenant: h.tenant })
+      .orderBy(['grain', 'rolled', 'bucket', 'pipeline', 'project', 'job', 'bin']);
+    await db.knex('analytics_durations').where({ tenant: h.tenant }).delete();
+    await db.knex.raw(histogramCounts('builds n', 'AND n.tenant = ?'), [h.tenant]);
+    expect(
+      await db
+        .knex('analytics_durations')
+        .where({ tenant: h.tenant })
+        .orderBy(['grain', 'rolled', 'bucket', 'pipeline', 'project', 'job', 'bin']),
+    ).toEqual(kept);
   });
 
   it('serves the series, rates and totals over GraphQL', async () => {
@@ -369,7 +414,7 @@ describe.each(backends())('queue analytics (%s)', (backend) => {
       expect(durations).toHaveLength(3);
       expect(durations.reduce((sum, bucket) => sum + bucket.runs, 0)).toBe(
         (
-          await durationQuantiles(db.knex, h.tenant, new Date(variables.from), new Date(variables.to), 'hour', {})
+          await rawDurationQuantiles(db.knex, h.tenant, new Date(variables.from), new Date(variables.to), 'hour', {})
         ).reduce((sum, bucket) => sum + bucket.runs, 0),
       );
       expect(durations.filter((bucket) => bucket.runs === 0).every((bucket) => bucket.p50 === null)).toBe(true);

@@ -5,12 +5,13 @@
  * failure and flake rates, gate resets by cause, queue length, time to merge, node-hours by label,
  * busiest hours, each job, the quarantine list and the latest flaky retries.
  */
-import { useMemo } from 'react';
-import { useQuery } from '../api/hooks';
+import { useEffect, useMemo, useRef } from 'react';
+import { useQuery, useSubscription } from '../api/hooks';
 import { ErrorBox, Loading, PageTitle } from '../components/common';
 import {
   AnalyticsChoicesDocument,
   AnalyticsDurationsDocument,
+  AnalyticsHistoryUpdatesDocument,
   TenantAnalyticsDocument,
   type AnalyticsDurationsQuery,
   type AnalyticsInterval,
@@ -281,19 +282,52 @@ function Charts({
   );
 }
 
+/** The shortest time between two readings caused by new history. */
+const REFRESH_MS = 10_000;
+
+/**
+ * Call `refresh` when the tenant's history changes (a buildset recorded, one of its builds
+ * completing, its result), at most once per REFRESH_MS: the page follows new history live.
+ */
+function useHistoryRefresh(tenant: string, refresh: () => void): void {
+  const latest = useRef(refresh);
+  latest.current = refresh;
+  const timer = useRef<{ handle?: ReturnType<typeof setTimeout>; last: number }>({ last: 0 });
+  useEffect(() => () => clearTimeout(timer.current.handle), []);
+  useSubscription(AnalyticsHistoryUpdatesDocument, { tenant }, () => {
+    const state = timer.current;
+    if (state.handle !== undefined) {
+      return;
+    }
+    state.handle = setTimeout(
+      () => {
+        state.handle = undefined;
+        state.last = Date.now();
+        latest.current();
+      },
+      Math.max(0, state.last + REFRESH_MS - Date.now()),
+    );
+  });
+}
+
 export default function AnalyticsPage({ tenant }: { tenant: string }) {
   const params = useUrlParams();
   const { range, from, to, interval, step } = useRange();
   const list = (name: string) => (params.all(name).length > 0 ? params.all(name) : undefined);
   const filter = { pipelines: list('pipeline'), projects: list('project'), jobs: list('job') };
   const variables = { tenant, from, to, interval, filter };
-  const { data, error } = useQuery(TenantAnalyticsDocument, variables);
+  const { data, error, refetch } = useQuery(TenantAnalyticsDocument, variables);
   const quantiles = useQuery(AnalyticsDurationsDocument, variables);
+  useHistoryRefresh(tenant, () => {
+    refetch();
+    quantiles.refetch();
+  });
+  // While a refresh of the same view is read, the last reading stays; a new view waits for its own.
   const durations =
-    !quantiles.loading && quantiles.data?.tenant?.__typename === 'Tenant'
-      ? quantiles.data.tenant.analytics?.__typename === 'Analytics'
-        ? quantiles.data.tenant.analytics.durations
-        : undefined
+    quantiles.dataKey === JSON.stringify(variables) &&
+    quantiles.data?.tenant?.__typename === 'Tenant' &&
+    quantiles.data.tenant.analytics?.__typename === 'Analytics'
+      ? quantiles.data.tenant.analytics.durations
       : undefined;
   const answer = data?.tenant?.__typename === 'Tenant' ? data.tenant.analytics : undefined;
   return (

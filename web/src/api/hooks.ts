@@ -7,6 +7,8 @@ export interface QueryState<R> {
   data: R | undefined;
   error: RequestError | undefined;
   loading: boolean;
+  /** The variables (as JSON) `data` was read with: while a new reading is under way, the last one stays. */
+  dataKey: string | undefined;
   /** Run the query again (after a mutation, or a live event that says the data changed). */
   refetch(): void;
 }
@@ -16,15 +18,17 @@ export function useQuery<R, V>(document: Document<R, V>, variables: V, skip = fa
   const key = JSON.stringify(variables);
   const token = useToken();
   const [generation, setGeneration] = useState(0);
-  const [state, setState] = useState<{ data?: R; error?: RequestError; loading: boolean }>({ loading: !skip });
+  const [state, setState] = useState<{ data?: R; dataKey?: string; error?: RequestError; loading: boolean }>({
+    loading: !skip,
+  });
   useEffect(() => {
     if (skip) {
       return;
     }
     const controller = new AbortController();
-    setState((previous) => ({ data: previous.data, loading: true }));
+    setState((previous) => ({ data: previous.data, dataKey: previous.dataKey, loading: true }));
     request(document, JSON.parse(key) as V, controller.signal).then(
-      (data) => setState({ data, loading: false }),
+      (data) => setState({ data, dataKey: key, loading: false }),
       (err: unknown) => {
         if (!controller.signal.aborted) {
           setState({ error: err instanceof RequestError ? err : new RequestError(String(err)), loading: false });
@@ -33,7 +37,13 @@ export function useQuery<R, V>(document: Document<R, V>, variables: V, skip = fa
     );
     return () => controller.abort();
   }, [document, key, token, generation, skip]);
-  return { data: state.data, error: state.error, loading: state.loading, refetch: () => setGeneration((g) => g + 1) };
+  return {
+    data: state.data,
+    dataKey: state.dataKey,
+    error: state.error,
+    loading: state.loading,
+    refetch: () => setGeneration((g) => g + 1),
+  };
 }
 
 /** Call `onData` for each event of a subscription while the component is mounted (and the variables stay). */

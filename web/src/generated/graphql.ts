@@ -743,6 +743,13 @@ export type QuarantineRemoveMutation = { quarantineRemove:
     | { __typename: 'QuarantinedJob', job: string }
    | null };
 
+export type AnalyticsHistoryUpdatesSubscriptionVariables = Exact<{
+  tenant: string;
+}>;
+
+
+export type AnalyticsHistoryUpdatesSubscription = { buildsetUpdated: { uuid: string } };
+
 export type AutoholdFieldsFragment = { id: string, project: string, job: string, refFilter: string, reason: string, maxCount: number, currentCount: number, nodeExpiration: number, created: string, expired: string | null, nodes: Array<{ build: string, nodes: Array<string> }> };
 
 export type AutoholdsQueryVariables = Exact<{
@@ -2011,6 +2018,13 @@ export const QuarantineRemoveDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<QuarantineRemoveMutation, QuarantineRemoveMutationVariables>;
+export const AnalyticsHistoryUpdatesDocument = new TypedDocumentString(`
+    subscription AnalyticsHistoryUpdates($tenant: String!) {
+  buildsetUpdated(tenant: $tenant) {
+    uuid
+  }
+}
+    `) as unknown as TypedDocumentString<AnalyticsHistoryUpdatesSubscription, AnalyticsHistoryUpdatesSubscriptionVariables>;
 export const AutoholdsDocument = new TypedDocumentString(`
     query Autoholds($tenant: String!) {
   tenant(name: $tenant) {
