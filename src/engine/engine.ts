@@ -178,15 +178,16 @@ export class Engine {
       : { ...gateways, changes: withChangeLinks(gateways.changes, (change) => link(tenant, change)) };
   }
 
-  /** Stop every scheduler (each finishes its current pass), including those being started. */
-  async stop(): Promise<void> {
+  /**
+   * Stop every scheduler, including those being started: each finishes its current pass and
+   * engine work call, or leaves them at `until` (epoch ms; docs/operations.md#shutdown).
+   */
+  async stop(until?: number): Promise<void> {
     this.stops += 1;
     await Promise.allSettled([...this.starting]);
     const schedulers = [...this.schedulers.values()];
     this.schedulers.clear();
-    for (const scheduler of schedulers) {
-      await scheduler.stop();
-    }
+    await Promise.all(schedulers.map((scheduler) => scheduler.stop(until)));
   }
 
   /**

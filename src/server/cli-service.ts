@@ -17,6 +17,9 @@ import { validateDeployment } from './validate';
 
 export { databaseFor };
 
+/** How long after `shutdownTimeout` the process exits even if the stop has not returned (docs/operations.md#shutdown). */
+const HARD_EXIT_GRACE_MS = 1000;
+
 /** Failures an operator acts on, in one line without a stack; undefined for anything else. */
 export function operatorMessage(err: unknown): string | undefined {
   return err instanceof DataDirectoryInUseError || err instanceof ListenError || err instanceof DatabaseSetupError
@@ -96,10 +99,11 @@ export async function serve(config: ServiceConfig): Promise<number> {
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
-  // Bounded in every state (docs/operations.md#shutdown): at `shutdownTimeout` after the signal
-  // the process exits, whatever is still open (a connection attempt to a database that is gone):
-  // 0 when the stop completed, 1 when it abandoned a step (or had not finished).
-  setTimeout(() => process.exit(process.exitCode ?? 1), config.shutdownTimeout * 1000).unref();
+  // Bounded in every state (docs/operations.md#shutdown): the stop ends its steps by
+  // `shutdownTimeout` after the signal and sets the code (0 when every step finished, 1 when it
+  // abandoned one); a moment later the process exits whatever is still open (a connection
+  // attempt to a database that is gone), with 1 if the stop had not even returned.
+  setTimeout(() => process.exit(process.exitCode ?? 1), config.shutdownTimeout * 1000 + HARD_EXIT_GRACE_MS).unref();
   const code = (await app.stop()) ? 0 : 1;
   process.exitCode = code;
   return code;

@@ -93,6 +93,17 @@ export function buildsFinishBy(deadline: number, killGraceMs: number, now = Date
 
 const HAND_BACK_RESERVE_MS = 2000;
 
+/**
+ * Until when a shutdown waits for the schedulers' passes and engine work calls under way
+ * (docs/operations.md#shutdown): what comes after them (the bus, the component records, the
+ * store) keeps this reserve, never more than half of what is left.
+ */
+export function engineStopBy(deadline: number, now = Date.now()): number {
+  return deadline - Math.min(ENGINE_STOP_RESERVE_MS, Math.max(0, deadline - now) / 2);
+}
+
+const ENGINE_STOP_RESERVE_MS = 1500;
+
 export interface ServiceRoles {
   engine: Engine;
   executor: ExecutorServices;
@@ -427,17 +438,29 @@ async function startSchedulers(engine: Engine, layoutManager: LayoutManager, log
           await engine.reconfigure(layout.tenantName);
         }
       })
-      .catch((err: unknown) => logger.error({ err, tenant: layout.tenantName }, 'engine reconfiguration failed'));
+      .catch((err: unknown) => {
+        if (!stopping) {
+          logger.error({ err, tenant: layout.tenantName }, 'engine reconfiguration failed');
+        } // else left at shutdown, failing as the database closes
+      });
     reconfiguring.add(work);
     void work.then(() => reconfiguring.delete(work));
   });
   return {
     name: 'engine',
-    stop: async () => {
+    stop: async (deadline) => {
       stopping = true;
       unsubscribe();
-      await Promise.all(reconfiguring);
-      await engine.stop();
+      const until = engineStopBy(deadline);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all(reconfiguring),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, Math.max(0, until - Date.now()));
+        }),
+      ]);
+      clearTimeout(timer);
+      await engine.stop(until);
     },
   };
 }

@@ -114,6 +114,8 @@ export class GitPoller {
   private queue: Promise<unknown> = Promise.resolve();
   private timer: unknown;
   private running = false;
+  /** Set by `stop`: a poll round in progress ends after the project being polled. */
+  private stopping = false;
 
   constructor(private readonly options: GitPollerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -132,14 +134,16 @@ export class GitPoller {
       return Promise.resolve();
     }
     this.running = true;
+    this.stopping = false;
     const baselines = this.exclusive(() => this.recordMissingBaselines());
     this.schedule(0);
     return baselines;
   }
 
-  /** Stop scheduling polls and wait for a poll in progress to finish. */
+  /** Stop scheduling polls and wait for the project being polled (a round in progress ends after it). */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping = true;
     if (this.timer !== undefined) {
       this.clock.clearTimeout(this.timer);
       this.timer = undefined;
@@ -197,6 +201,9 @@ export class GitPoller {
     const emitted: GitTriggerEvent[] = [];
     const projects = await this.options.projects();
     for (const project of projects) {
+      if (this.stopping) {
+        break; // stopping: the projects not polled yet are polled by the next start (their state is stored)
+      }
       let events: GitTriggerEvent[];
       try {
         events = await this.pollProject(project);

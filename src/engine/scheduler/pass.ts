@@ -150,6 +150,9 @@ export class PassRunner {
       const reloaded = await reloadForBranchUpdates(this.options.gateways.configuration, tenant, pending);
       const current = reloaded ? (this.options.layout() ?? layout) : layout;
       await this.lookups.prefetch(current, pending);
+      if (this.options.stopping?.() === true) {
+        return false; // stopped while reading: the events wait for the next leader
+      }
       return await this.runPass(current, record, upTo);
     } finally {
       this.lookups.clear();

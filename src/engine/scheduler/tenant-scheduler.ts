@@ -86,14 +86,29 @@ export class TenantScheduler {
     return leading;
   }
 
-  /** Stop after the current pass; gives the lease up. */
-  async stop(): Promise<void> {
+  /**
+   * Stop after the current pass and engine work call; gives the lease up. With `until` (epoch
+   * ms), a pass or call still under way then is left (docs/operations.md#shutdown): its
+   * transaction never commits (the database closes under it), a work row stays claimed under
+   * this epoch, and the lease is kept until it runs out; the next leader takes both over.
+   */
+  async stop(until?: number): Promise<void> {
     this.stopped = true;
     this.wake();
-    if (this.loopPromise) {
+    const stopping = (async () => {
       await this.loopPromise;
+      await this.passes.work.stop();
+    })();
+    if (!(await settledBy(stopping, until))) {
+      this.leading = false;
+      await this.leadership.stopKeeping();
+      this.leadership.drop();
+      this.options.warn?.(
+        `scheduler of tenant ${this.tenant} left its pass or engine work under way at shutdown; ` +
+          'the next leader takes it over when the lease runs out',
+      );
+      return;
     }
-    await this.passes.work.stop();
     this.leading = false;
     try {
       await this.leadership.release(); // stops the background renewals first
@@ -198,6 +213,9 @@ export class TenantScheduler {
           this.loseLead(error.message);
           continue;
         }
+        if (this.stopped) {
+          break; // a pass left at shutdown, failing as the database closes: nothing was committed
+        }
         this.options.logger?.error(`scheduler pass failed for tenant ${this.tenant}`, error);
         await this.pause(Math.min(this.options.pollIntervalMs, 200));
         // The pass was rolled back: continue from what the store holds.
@@ -277,4 +295,22 @@ export class TenantScheduler {
     this.idleWaiters = [];
     waiters.forEach((resolve) => resolve());
   }
+}
+
+/** True when `work` settles by `until` (epoch ms; never without it), false at `until`. */
+function settledBy(work: Promise<unknown>, until: number | undefined): Promise<boolean> {
+  if (until === undefined) {
+    return work.then(
+      () => true,
+      () => true,
+    );
+  }
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), Math.max(0, until - Date.now()));
+    const settled = (): void => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    work.then(settled, settled);
+  });
 }

@@ -104,6 +104,9 @@ export class WorkRunner {
       try {
         rows = await this.repo.claim(this.options.tenant, epoch, this.options.clock.now(), CLAIM_BATCH);
       } catch (error) {
+        if (this.stopped) {
+          return; // left at shutdown (docs/operations.md#shutdown), failing as the database closes
+        }
         this.options.logger?.error(`claiming engine work of tenant ${this.options.tenant} failed`, error);
         this.retryLater();
         return;
@@ -119,6 +122,9 @@ export class WorkRunner {
         try {
           await this.runOne(row, epoch);
         } catch (error) {
+          if (this.stopped) {
+            return; // left at shutdown: still claimed under this epoch, the next leader takes it over
+          }
           this.options.logger?.error(
             `engine work ${row.id} (${row.kind}) of tenant ${this.options.tenant} failed`,
             error,

@@ -253,6 +253,49 @@ describe.each(backends())('fenced leadership on %s', (backend) => {
     expect(h.errors).toEqual([]);
   });
 
+  it('a stop with a deadline leaves a pass still reading then; the pass opens no transaction after it', async () => {
+    const h = new EngineHarness(db, gateLayout(), undefined, { leadership: { ttlMs: 60_000 } });
+    harnesses.push(h);
+    await h.start();
+    h.changes.add('org/project', 1);
+    const getChange = h.changes.getChange.bind(h.changes);
+    let reading: (() => void) | null = null;
+    const read = new Promise<void>((resolve) => {
+      reading = resolve;
+    });
+    let done: () => void = () => undefined;
+    const finished = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    h.changes.getChange = async (project, number, patchset) => {
+      if (reading) {
+        reading();
+        reading = null;
+        // A read before the pass (git on a loaded machine) outlasting the shutdown's deadline.
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        done();
+      }
+      return getChange(project, number, patchset);
+    };
+    const result = await h.engine.enqueue(h.tenant, {
+      pipeline: 'gate',
+      project: 'org/project',
+      change: '1,1',
+      by: 'admin',
+    });
+    expect(result.ok).toBe(true);
+    await read;
+    const asked = Date.now();
+    await h.engine.stop(asked + 200);
+    expect(Date.now() - asked).toBeLessThan(1500);
+    await finished;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Stopped while reading: the event waits for the next leader, nothing was written.
+    expect(await h.engine.eventOutcome(result.ok ? result.value.eventId : 0)).toBeNull();
+    expect(h.executor.started).toEqual([]);
+    expect(h.errors).toEqual([]);
+  });
+
   it('a scheduler standing by stops at once, however long it would wait before trying again', async () => {
     const leader = new EngineHarness(db, gateLayout());
     harnesses.push(leader);

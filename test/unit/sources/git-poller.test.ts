@@ -4,6 +4,7 @@ import path from 'node:path';
 import { git } from '../../../src/sources/git-cli';
 import { GitMirrors } from '../../../src/sources/git-mirror';
 import { GitPoller, ZERO_SHA, type GitTriggerEvent, type PollerClock } from '../../../src/drivers/git/poller';
+import { MemoryPollerState } from '../../../src/drivers/git/poller-state';
 import { Merger } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
@@ -209,5 +210,52 @@ describe('GitPoller', () => {
     });
     await broken.pollNow();
     expect(errors).toEqual(['org/missing']);
+  });
+
+  it('stops a round after the project being polled; the next start polls the rest', async () => {
+    await fixture.createProject('org/b', { README: 'b\n' });
+    await fixture.createProject('org/c', { README: 'c\n' });
+    const seen: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = false;
+    const options = {
+      connection: 'local',
+      mirrors: new GitMirrors(path.join(work, 'round'), () => fixture.baseDir),
+      projects: () => ['org/app', 'org/b', 'org/c'],
+      intervalMs: 1000,
+      onEvent: async (event: GitTriggerEvent) => {
+        seen.push(event.project);
+        if (holding) {
+          await held; // the round is in org/app's poll when the stop comes
+        }
+      },
+      clock: manualClock(),
+      state: new MemoryPollerState(), // what is stored, shared by both pollers (as the database is)
+    };
+    const first = new GitPoller(options);
+    await first.start(); // baselines of the three projects
+    for (const project of ['org/app', 'org/b', 'org/c']) {
+      await fixture.pushChange(project, 1, 1, { parent: 'master', files: { d: '1\n' } });
+    }
+    holding = true;
+    const round = first.pollNow();
+    while (seen.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const stopped = first.stop();
+    release();
+    await stopped;
+    await round;
+    // Before, the stop waited for the whole round (every project's git fetch: seconds under load).
+    expect(seen).toEqual(['org/app']);
+    holding = false;
+    const second = new GitPoller(options);
+    await second.start();
+    await second.pollNow();
+    await second.stop();
+    expect(seen).toEqual(['org/app', 'org/b', 'org/c']);
   });
 });
