@@ -32,7 +32,11 @@ export async function startGerritTenant(options: {
   connection?: Record<string, unknown>;
 }): Promise<GerritTenant> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-'));
-  const keys = utils.generateKeyPairSync('ed25519');
+  // ssh2 now and then writes an ed25519 key it cannot read back: make another.
+  let keys = utils.generateKeyPairSync('ed25519');
+  while (utils.parseKey(keys.private) instanceof Error) {
+    keys = utils.generateKeyPairSync('ed25519');
+  }
   const keyFile = path.join(root, 'id_ed25519');
   writeFileSync(keyFile, keys.private, { mode: 0o600 });
   const gerrit = new FakeGerrit('zuul', 'http-secret', keys.public);

@@ -36,15 +36,32 @@ function gerritIntake(options: {
   now: () => Date;
   log: DriverLog;
 }): ConnectionEventIntake {
-  const processOne = async (row: ConnectionEventRow, trx: Knex, woken: Set<string>): Promise<string> => {
+  const triggerOfRow = (row: ConnectionEventRow) => {
     const source = options.sources.get(row.connection);
     const trigger = source ? triggerOf(row.payload as StreamEvent, row.connection) : null;
-    if (!source || trigger === null) {
+    return source && trigger !== null
+      ? { source, trigger, canonical: `${source.canonicalHostname}/${trigger.project}` }
+      : null;
+  };
+  // Gerrit is asked before the row's transaction (docs/gerrit.md#events): no row stays locked while it answers.
+  const prepare = async (row: ConnectionEventRow): Promise<string | null> => {
+    const found = triggerOfRow(row);
+    return found === null
+      ? null
+      : overDependencyLimit(options.changes, found.source.maxDependencies, found.canonical, found.trigger);
+  };
+  const processOne = async (
+    row: ConnectionEventRow,
+    trx: Knex,
+    woken: Set<string>,
+    tooMany?: string | null,
+  ): Promise<string> => {
+    const found = triggerOfRow(row);
+    if (found === null) {
       return 'ignored';
     }
-    const canonical = `${source.canonicalHostname}/${trigger.project}`;
-    const tooMany = await overDependencyLimit(options.changes, source.maxDependencies, canonical, trigger);
-    if (tooMany !== null) {
+    const { trigger, canonical } = found;
+    if (tooMany !== undefined && tooMany !== null) {
       return tooMany;
     }
     let submitted = 0;
@@ -55,9 +72,10 @@ function gerritIntake(options: {
     }
     return `submitted ${submitted}`;
   };
-  return connectionEventIntake({
+  return connectionEventIntake<string | null>({
     knex: options.knex,
     connections: [...options.sources.keys()],
+    prepare,
     processOne,
     wake: options.wake,
     now: options.now,

@@ -70,6 +70,9 @@ export class FakeGerrit {
   readonly ssh: FakeGerritSsh;
   private readonly http: Server;
   private readonly accounts = new Map<string, Account>();
+  /** While set, change requests wait for it (`holdChangeRequests`); how many waited. */
+  private held: Promise<void> | null = null;
+  heldRequests = 0;
   url = '';
 
   constructor(
@@ -97,6 +100,18 @@ export class FakeGerrit {
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
     rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** Make change requests wait until the returned function is called (a slow Gerrit). */
+  holdChangeRequests(): () => void {
+    let release = () => undefined as void;
+    this.held = new Promise<void>((resolve) => {
+      release = () => {
+        this.held = null;
+        resolve();
+      };
+    });
+    return release;
   }
 
   accountOf(username: string): Account {
@@ -333,6 +348,10 @@ export class FakeGerrit {
     if (decoded !== `${this.user}:${this.password}`) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="Gerrit Code Review"' }).end('Unauthorized');
       return;
+    }
+    if (this.held !== null && url.pathname.startsWith('/a/changes/')) {
+      this.heldRequests += 1;
+      await this.held;
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) {

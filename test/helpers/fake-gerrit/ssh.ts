@@ -16,7 +16,11 @@ export class FakeGerritSsh {
   port = 0;
 
   constructor(user: string, clientPublicKey: string) {
-    const hostKey = utils.generateKeyPairSync('ed25519');
+    // ssh2 now and then writes an ed25519 key it cannot read back: make another.
+    let hostKey = utils.generateKeyPairSync('ed25519');
+    while (utils.parseKey(hostKey.private) instanceof Error) {
+      hostKey = utils.generateKeyPairSync('ed25519');
+    }
     const allowed = utils.parseKey(clientPublicKey);
     if (allowed instanceof Error) {
       throw allowed;
