@@ -21,7 +21,7 @@ export interface ConnectionEventIntake {
   idle(): Promise<void>;
 }
 
-export function connectionEventIntake(options: {
+export function connectionEventIntake<P = undefined>(options: {
   knex: Knex;
   /** The driver's connections: only their deliveries are taken. */
   connections: readonly string[];
@@ -29,7 +29,12 @@ export function connectionEventIntake(options: {
    * Write the delivery's trigger events through `trx`, adding the tenants to wake to `woken`;
    * resolve with the outcome stored with the delivery.
    */
-  processOne(row: ConnectionEventRow, trx: Knex, woken: Set<string>): Promise<string>;
+  processOne(row: ConnectionEventRow, trx: Knex, woken: Set<string>, prepared?: P): Promise<string>;
+  /**
+   * Look-ups the delivery needs that are no database work (the code-review system's API), done
+   * before its transaction so that no row stays locked while they wait; given to `processOne`.
+   */
+  prepare?(row: ConnectionEventRow): Promise<P>;
   wake(tenant: string): void;
   now(): Date;
   logger: DriverLog;
@@ -48,13 +53,22 @@ export function connectionEventIntake(options: {
   /** Process the oldest waiting delivery; false when none waits. */
   const processNext = async (): Promise<boolean> => {
     const woken = new Set<string>();
+    const of = () => ({
+      connections: options.connections,
+      receivedBefore: delayMs > 0 ? new Date(options.now().getTime() - delayMs) : undefined,
+    });
+    const peeked = options.prepare ? await events.oldestPending(of()) : null;
+    const prepared = peeked !== null && options.prepare ? await options.prepare(peeked) : undefined;
     const found = await options.knex.transaction(async (trx) => {
-      const receivedBefore = delayMs > 0 ? new Date(options.now().getTime() - delayMs) : undefined;
-      const row = await events.lockOldestPending(trx, { connections: options.connections, receivedBefore });
+      const row = await events.lockOldestPending(trx, of());
       if (row === null) {
         return false;
       }
-      const outcome = await options.processOne(row, trx, woken);
+      if (options.prepare && row.id !== peeked?.id) {
+        // Another process took the one prepared for: prepare for this one first.
+        return true;
+      }
+      const outcome = await options.processOne(row, trx, woken, prepared);
       await events.markProcessed(row.id, outcome, options.now(), trx);
       return true;
     });

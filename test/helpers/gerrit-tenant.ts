@@ -16,8 +16,11 @@ import { startTestServer, type TestServer } from './server';
 export interface GerritTenant {
   gerrit: FakeGerrit;
   server: TestServer;
-  /** Stop the server and start a new one on the same database; `server` is the new one. */
-  restart(): Promise<void>;
+  /**
+   * Stop the server and start a new one on the same database; `server` is the new one.
+   * `whileDown` runs between the two (what Gerrit does while nobody listens).
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -29,7 +32,11 @@ export async function startGerritTenant(options: {
   connection?: Record<string, unknown>;
 }): Promise<GerritTenant> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-'));
-  const keys = utils.generateKeyPairSync('ed25519');
+  // ssh2 now and then writes an ed25519 key it cannot read back: make another.
+  let keys = utils.generateKeyPairSync('ed25519');
+  while (utils.parseKey(keys.private) instanceof Error) {
+    keys = utils.generateKeyPairSync('ed25519');
+  }
   const keyFile = path.join(root, 'id_ed25519');
   writeFileSync(keyFile, keys.private, { mode: 0o600 });
   const gerrit = new FakeGerrit('zuul', 'http-secret', keys.public);
@@ -73,8 +80,9 @@ export async function startGerritTenant(options: {
   const env: GerritTenant = {
     gerrit,
     server: await start(),
-    restart: async () => {
+    restart: async (whileDown) => {
       await env.server.stop();
+      await whileDown?.();
       env.server = await start();
     },
     stop: async () => {

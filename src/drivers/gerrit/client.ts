@@ -25,11 +25,23 @@ export interface ChangeJson {
   _number: number;
   owner?: AccountJson;
   work_in_progress?: boolean;
+  updated?: string;
+  submitted?: string;
   current_revision?: string;
   revisions?: Record<
     string,
-    { _number: number; ref: string; commit?: { message?: string; parents?: Array<{ commit: string }> } }
+    {
+      _number: number;
+      ref: string;
+      created?: string;
+      uploader?: AccountJson;
+      commit?: { message?: string; parents?: Array<{ commit: string }> };
+    }
   >;
+  /** With `MESSAGES`: the change's review messages. */
+  messages?: Array<{ author?: AccountJson; date?: string; message?: string; _revision_number?: number }>;
+  /** On the last change of a page when more match. */
+  _more_changes?: boolean;
   labels?: Record<string, { all?: Array<AccountJson & { value?: number; date?: string }> }>;
 }
 
@@ -93,6 +105,22 @@ export class GerritClient {
   query(query: string): Promise<ChangeJson[]> {
     const options = CHANGE_OPTIONS.map((o) => `&o=${o}`).join('');
     return this.request<ChangeJson[]>('GET', `/changes/?q=${encodeURIComponent(query)}${options}`);
+  }
+
+  /** Every change matching a query, with its review messages, page by page (Gerrit caps each answer). */
+  async queryAll(query: string): Promise<ChangeJson[]> {
+    const options = [...CHANGE_OPTIONS, 'MESSAGES'].map((o) => `&o=${o}`).join('');
+    const all: ChangeJson[] = [];
+    for (;;) {
+      const page = await this.request<ChangeJson[]>(
+        'GET',
+        `/changes/?q=${encodeURIComponent(query)}${options}&S=${all.length}`,
+      );
+      all.push(...page);
+      if (page.length === 0 || page.at(-1)?._more_changes !== true) {
+        return all;
+      }
+    }
   }
 
   /** The change of a project by number, or null when Gerrit has none. */

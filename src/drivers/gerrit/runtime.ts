@@ -10,6 +10,7 @@ import type { GitProjects } from '../../sources/git-projects';
 import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/repositories/connection-events';
 import { connectionEventIntake, type ConnectionEventIntake } from '../connection-event-intake';
 import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
+import { catchUp } from './catch-up';
 import { GerritChangeSource, type GerritSource } from './change-source';
 import { GerritApiError, GerritClient } from './client';
 import { gerritGitUrl, type GerritConnectionConfig } from './connection-schema';
@@ -35,15 +36,32 @@ function gerritIntake(options: {
   now: () => Date;
   log: DriverLog;
 }): ConnectionEventIntake {
-  const processOne = async (row: ConnectionEventRow, trx: Knex, woken: Set<string>): Promise<string> => {
+  const triggerOfRow = (row: ConnectionEventRow) => {
     const source = options.sources.get(row.connection);
     const trigger = source ? triggerOf(row.payload as StreamEvent, row.connection) : null;
-    if (!source || trigger === null) {
+    return source && trigger !== null
+      ? { source, trigger, canonical: `${source.canonicalHostname}/${trigger.project}` }
+      : null;
+  };
+  // Gerrit is asked before the row's transaction (docs/gerrit.md#events): no row stays locked while it answers.
+  const prepare = async (row: ConnectionEventRow): Promise<string | null> => {
+    const found = triggerOfRow(row);
+    return found === null
+      ? null
+      : overDependencyLimit(options.changes, found.source.maxDependencies, found.canonical, found.trigger);
+  };
+  const processOne = async (
+    row: ConnectionEventRow,
+    trx: Knex,
+    woken: Set<string>,
+    tooMany?: string | null,
+  ): Promise<string> => {
+    const found = triggerOfRow(row);
+    if (found === null) {
       return 'ignored';
     }
-    const canonical = `${source.canonicalHostname}/${trigger.project}`;
-    const tooMany = await overDependencyLimit(options.changes, source.maxDependencies, canonical, trigger);
-    if (tooMany !== null) {
+    const { trigger, canonical } = found;
+    if (tooMany !== undefined && tooMany !== null) {
       return tooMany;
     }
     let submitted = 0;
@@ -54,9 +72,10 @@ function gerritIntake(options: {
     }
     return `submitted ${submitted}`;
   };
-  return connectionEventIntake({
+  return connectionEventIntake<string | null>({
     knex: options.knex,
     connections: [...options.sources.keys()],
+    prepare,
     processOne,
     wake: options.wake,
     now: options.now,
@@ -158,14 +177,23 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
     now: context.now,
     log: context.log,
   });
+  const connectionEvents = new ConnectionEventRepository(context.knex);
   const streams = [...context.connections].map(
     ([connection, settings]) =>
       new GerritEventStream({
         connection,
         settings,
-        events: new ConnectionEventRepository(context.knex),
+        events: connectionEvents,
         now: context.now,
         onStored: () => intake.wake(),
+        onOpen: () => {
+          const { client } = sources.get(connection) as GerritSource;
+          catchUp({ connection, client, events: connectionEvents, now: context.now, log: context.log })
+            .then((stored) => stored > 0 && intake.wake())
+            .catch((err: unknown) =>
+              context.log.warn({ connection, err }, 'Gerrit events missed while no stream listened not read'),
+            );
+        },
         log: context.log,
       }),
   );

@@ -22,6 +22,8 @@ export interface StreamOptions {
   now(): Date;
   /** A line was stored. */
   onStored(): void;
+  /** The stream opened (events sent before were not heard: catch up on them). */
+  onOpen(): void;
   log: DriverLog;
 }
 
@@ -80,6 +82,7 @@ export class GerritEventStream {
         }
         log.info({ connection }, 'Gerrit event stream open');
         this.pause = FIRST_PAUSE_MS;
+        this.options.onOpen();
         channel.on('data', (chunk: Buffer) => {
           buffered += chunk.toString('utf8');
           let newline = buffered.indexOf('\n');

@@ -1,5 +1,6 @@
 /** Autohold requests (docs/gating.md#autohold; docs/rest.md#autohold). */
 import type { Knex } from 'knex';
+import { pickFields } from '../row-fields';
 
 export interface AutoholdRecord {
   /** 10-digit zero-padded id. */
@@ -121,17 +122,20 @@ export class AutoholdRepository {
 
 function toRecord(row: AutoholdRow): AutoholdRecord {
   return {
+    ...pickFields(row, [
+      'id',
+      'tenant',
+      'project',
+      'job',
+      'refFilter',
+      'reason',
+      'maxCount',
+      'currentCount',
+      'nodeExpiration',
+      'expired',
+      'nodes',
+      'created',
+    ]),
     id: formatAutoholdId(Number(row.id)),
-    tenant: row.tenant,
-    project: row.project,
-    job: row.job,
-    refFilter: row.ref_filter,
-    reason: row.reason,
-    maxCount: row.max_count,
-    currentCount: row.current_count,
-    nodeExpiration: row.node_expiration,
-    expired: row.expired,
-    nodes: row.nodes,
-    created: row.created,
   };
 }

@@ -18,6 +18,7 @@ import {
 } from '../../model/build-request';
 import type { BuildResult } from '../../model/results';
 import { EngineEventRepository } from './engine-events';
+import { pickFields } from '../row-fields';
 
 export type BuildRequestState = 'requested' | 'running' | 'paused' | 'completed';
 
@@ -322,22 +323,22 @@ function unclaimedCancel(row: BuildRequestRow, now: Date): BuildCompletedPayload
 }
 
 function toRecord(row: BuildRequestRow): BuildRequestRecord {
-  return {
-    id: row.id,
-    buildUuid: row.build_uuid,
-    tenant: row.tenant,
-    state: row.state,
-    precedence: row.precedence,
-    params: row.params,
-    worker: row.worker,
-    cancelRequested: row.cancel_requested,
-    cancelResult: row.cancel_result,
-    resumeRequested: row.resume_requested,
-    pauseState: row.pause_state,
-    result: row.result,
-    logUrl: row.log_url,
-    created: row.created,
-    started: row.started,
-    completed: row.completed,
-  };
+  return pickFields(row, [
+    'id',
+    'buildUuid',
+    'tenant',
+    'state',
+    'precedence',
+    'params',
+    'worker',
+    'cancelRequested',
+    'cancelResult',
+    'resumeRequested',
+    'pauseState',
+    'result',
+    'logUrl',
+    'created',
+    'started',
+    'completed',
+  ]);
 }

@@ -14,6 +14,7 @@ import {
   whereTenant,
   type KeysetPage,
 } from './history-query';
+import { pickFields } from '../row-fields';
 
 /** Every filter of `T/build-times` (exact values, OR'ed); only finished builds are listed. */
 export interface BuildTimeFilter {
@@ -107,20 +108,22 @@ export class BuildTimeRepository {
       .offset(page.offset);
     const rows: BuildTimeRow[] = await query;
     const ordered = page.fromEnd ? rows.reverse() : rows;
-    return ordered.map((row) => ({
-      id: row.id,
-      uuid: row.uuid,
-      jobName: row.job_name,
-      result: row.result,
-      startTime: row.start_time,
-      endTime: row.end_time,
-      final: row.final,
-      project: row.project,
-      projectCanonical: row.project_canonical,
-      branch: row.branch,
-      ref: row.ref,
-      pipeline: row.pipeline,
-    }));
+    return ordered.map((row) =>
+      pickFields(row, [
+        'id',
+        'uuid',
+        'jobName',
+        'result',
+        'startTime',
+        'endTime',
+        'final',
+        'project',
+        'projectCanonical',
+        'branch',
+        'ref',
+        'pipeline',
+      ]),
+    );
   }
 
   /** How many finished builds of a tenant match a build-times filter. */

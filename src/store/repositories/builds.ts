@@ -19,6 +19,7 @@ import {
   whereTenant,
   type KeysetPage,
 } from './history-query';
+import { pickFields } from '../row-fields';
 
 export interface BuildRecord {
   id: number;
@@ -248,16 +249,9 @@ export class BuildRepository {
       throw new Error(`build ${buildId} does not exist`);
     }
     // The job's recent runs behind its estimates (docs/analytics.md#job-estimates).
-    await new DurationSampleRepository(trx).recordBuild({
-      tenant: row.tenant,
-      projectCanonical: row.project_canonical,
-      branch: row.branch,
-      jobName: row.job_name,
-      result: row.result,
-      final: row.final,
-      startTime: row.start_time,
-      endTime: row.end_time,
-    });
+    await new DurationSampleRepository(trx).recordBuild(
+      pickFields(row, ['tenant', 'projectCanonical', 'branch', 'jobName', 'result', 'final', 'startTime', 'endTime']),
+    );
     const artifacts = input.artifacts ?? [];
     if (artifacts.length > 0) {
       await trx('artifacts').insert(
@@ -373,13 +367,7 @@ export class BuildRepository {
     const rows: ArtifactRow[] = await this.knex('artifacts')
       .whereIn('build_id', buildIds)
       .orderBy([{ column: 'build_id' }, { column: 'name' }, { column: 'id' }]);
-    return rows.map((row) => ({
-      id: row.id,
-      buildId: row.build_id,
-      name: row.name,
-      url: row.url,
-      metadata: row.metadata,
-    }));
+    return rows.map((row) => pickFields(row, ['id', 'buildId', 'name', 'url', 'metadata']));
   }
 
   /** Provides of each build, by name; one query for all builds. */
@@ -451,33 +439,27 @@ function toBuildEventRow(buildId: number, event: NewBuildEvent): Omit<BuildEvent
 }
 
 function toBuildRecord(row: BuildRow): BuildRecord {
-  return {
-    id: row.id,
-    buildsetId: row.buildset_id,
-    tenant: row.tenant,
-    uuid: row.uuid,
-    jobName: row.job_name,
-    result: row.result,
-    startTime: row.start_time,
-    endTime: row.end_time,
-    voting: row.voting,
-    logUrl: row.log_url,
-    errorDetail: row.error_detail,
-    final: row.final,
-    held: row.held,
-    nodeset: row.nodeset,
-    refId: row.ref_id,
-    attempt: row.attempt,
-    flaky: row.flaky,
-  };
+  return pickFields(row, [
+    'id',
+    'buildsetId',
+    'tenant',
+    'uuid',
+    'jobName',
+    'result',
+    'startTime',
+    'endTime',
+    'voting',
+    'logUrl',
+    'errorDetail',
+    'final',
+    'held',
+    'nodeset',
+    'refId',
+    'attempt',
+    'flaky',
+  ]);
 }
 
 function toBuildEventRecord(row: BuildEventRow): BuildEventRecord {
-  return {
-    id: row.id,
-    buildId: row.build_id,
-    eventTime: row.event_time,
-    eventType: row.event_type,
-    description: row.description,
-  };
+  return pickFields(row, ['id', 'buildId', 'eventTime', 'eventType', 'description']);
 }

@@ -20,6 +20,7 @@ import {
 import { DurationSampleRepository } from './duration-samples';
 import { HistoryCountRepository } from './history-counts';
 import { RefRepository, type NewRef, type RefRecord } from './refs';
+import { pickFields } from '../row-fields';
 
 export interface BuildsetRecord {
   id: number;
@@ -287,28 +288,22 @@ function hasRefFilter(filter: BuildsetFilter): boolean {
 }
 
 function toBuildsetRecord(row: BuildsetRow): BuildsetRecord {
-  return {
-    id: row.id,
-    uuid: row.uuid,
-    tenant: row.tenant,
-    pipeline: row.pipeline,
-    result: row.result,
-    message: row.message,
-    eventId: row.event_id,
-    eventTimestamp: row.event_timestamp,
-    firstBuildStartTime: row.first_build_start_time,
-    lastBuildEndTime: row.last_build_end_time,
-    created: row.created,
-    updated: row.updated,
-  };
+  return pickFields(row, [
+    'id',
+    'uuid',
+    'tenant',
+    'pipeline',
+    'result',
+    'message',
+    'eventId',
+    'eventTimestamp',
+    'firstBuildStartTime',
+    'lastBuildEndTime',
+    'created',
+    'updated',
+  ]);
 }
 
 function toBuildsetEventRecord(row: BuildsetEventRow): BuildsetEventRecord {
-  return {
-    id: row.id,
-    buildsetId: row.buildset_id,
-    eventTime: row.event_time,
-    eventType: row.event_type,
-    description: row.description,
-  };
+  return pickFields(row, ['id', 'buildsetId', 'eventTime', 'eventType', 'description']);
 }

@@ -1,5 +1,6 @@
 /** Configuration errors of each tenant's current layout (served by `T/config-errors` and GraphQL). */
 import type { Knex } from 'knex';
+import { columnOf, pickFields } from '../row-fields';
 
 export interface ConfigErrorRecord {
   keyHash: string;
@@ -89,19 +90,7 @@ export class ConfigErrorRepository {
         await trx('config_errors')
           .insert(rows.slice(i, i + 500))
           .onConflict(['tenant', 'key_hash'])
-          .merge([
-            'project',
-            'project_canonical_name',
-            'connection_name',
-            'branch',
-            'path',
-            'line',
-            'severity',
-            'name',
-            'error',
-            'short_error',
-            'position',
-          ]);
+          .merge([...DESCRIBED.map(columnOf), 'position']);
       }
       return { changed };
     });
@@ -151,19 +140,20 @@ export class ConfigErrorRepository {
   }
 }
 
+/** The fields that describe an error, rewritten when it is seen again. */
+const DESCRIBED = [
+  'project',
+  'projectCanonicalName',
+  'connectionName',
+  'branch',
+  'path',
+  'line',
+  'severity',
+  'name',
+  'error',
+  'shortError',
+] as const;
+
 function toRecord(row: ConfigErrorRow): ConfigErrorRecord {
-  return {
-    keyHash: row.key_hash,
-    project: row.project,
-    projectCanonicalName: row.project_canonical_name,
-    connectionName: row.connection_name,
-    branch: row.branch,
-    path: row.path,
-    line: row.line,
-    severity: row.severity,
-    name: row.name,
-    error: row.error,
-    shortError: row.short_error,
-    firstSeen: row.first_seen,
-  };
+  return pickFields(row, ['keyHash', ...DESCRIBED, 'firstSeen']);
 }

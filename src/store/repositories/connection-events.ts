@@ -27,6 +27,28 @@ function pendingOf(
   return query;
 }
 
+type StoredRow = { id: string | number; connection: string; delivery: string; event_type: string; payload: unknown };
+
+/** The oldest unprocessed delivery's row (of these connections, received before that time). */
+function oldest(knex: Knex, of: { connections?: readonly string[]; receivedBefore?: Date }) {
+  return pendingOf(knex('connection_events'), of)
+    .orderBy('id')
+    .first<StoredRow | undefined>('id', 'connection', 'delivery', 'event_type', 'payload');
+}
+
+function rowOf(row: StoredRow | undefined): ConnectionEventRow | null {
+  if (row === undefined) {
+    return null;
+  }
+  return {
+    id: Number(row.id),
+    connection: row.connection,
+    delivery: row.delivery,
+    eventType: row.event_type,
+    payload: (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown>,
+  };
+}
+
 export class ConnectionEventRepository {
   constructor(private readonly knex: Knex) {}
 
@@ -56,22 +78,26 @@ export class ConnectionEventRepository {
     trx: Knex.Transaction,
     of: { connections?: readonly string[]; receivedBefore?: Date } = {},
   ): Promise<ConnectionEventRow | null> {
-    const row = await pendingOf(trx('connection_events'), of)
-      .orderBy('id')
-      .first<
-        { id: string | number; connection: string; delivery: string; event_type: string; payload: unknown } | undefined
-      >('id', 'connection', 'delivery', 'event_type', 'payload')
-      .forUpdate();
-    if (row === undefined) {
-      return null;
-    }
-    return {
-      id: Number(row.id),
-      connection: row.connection,
-      delivery: row.delivery,
-      eventType: row.event_type,
-      payload: (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown>,
-    };
+    return rowOf(await oldest(trx, of).forUpdate());
+  }
+
+  /** The oldest unprocessed delivery, not locked (read ahead of the transaction that locks it), or null. */
+  async oldestPending(
+    of: { connections?: readonly string[]; receivedBefore?: Date } = {},
+  ): Promise<ConnectionEventRow | null> {
+    return rowOf(await oldest(this.knex, of));
+  }
+
+  /** The payloads of a connection's newest stored deliveries, newest first. */
+  async recentPayloads(connection: string, limit: number): Promise<Array<Record<string, unknown>>> {
+    const rows: Array<{ payload: unknown }> = await this.knex('connection_events')
+      .where({ connection })
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .select('payload');
+    return rows.map(
+      (row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown>,
+    );
   }
 
   /** Whether deliveries (of these connections, when given) wait to be processed. */

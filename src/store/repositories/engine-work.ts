@@ -9,6 +9,7 @@
 import type { Knex } from 'knex';
 import type { EngineEvent } from '../../model/engine-events';
 import { EngineEventRepository } from './engine-events';
+import { pickFields } from '../row-fields';
 
 export type EngineWorkKind = 'report' | 'speculative-merge' | 'branch-merge';
 
@@ -139,13 +140,8 @@ export class EngineWorkRepository {
 
 function toRecord(row: EngineWorkRow): EngineWorkRecord {
   return {
+    ...pickFields(row, ['id', 'tenant', 'kind', 'state', 'payload', 'progress', 'epoch', 'outcome']),
     id: Number(row.id),
-    tenant: row.tenant,
-    kind: row.kind,
-    state: row.state,
-    payload: row.payload,
-    progress: row.progress,
     epoch: row.epoch === null ? null : Number(row.epoch),
-    outcome: row.outcome,
   };
 }

@@ -3,6 +3,8 @@
  * `image_build_artifacts` and `image_uploads`). The launcher writes them.
  */
 import type { Knex } from 'knex';
+import { pickFields } from '../row-fields';
+import { ARTIFACT_FILE_FIELDS } from './images';
 
 export interface ImageUploadRecord {
   uuid: string;
@@ -106,35 +108,23 @@ export class ImageArtifactRepository {
 }
 
 function toUpload(row: UploadRow): ImageUploadRecord {
-  return {
-    uuid: row.uuid,
-    artifactUuid: row.artifact_uuid,
-    canonicalName: row.canonical_name,
-    endpointName: row.endpoint_name,
-    externalId: row.external_id,
-    state: row.state,
-    stateTime: row.state_time,
-    timestamp: row.timestamp,
-    validated: row.validated,
-    lockHolder: row.lock_holder,
-  };
+  return pickFields(row, [
+    'uuid',
+    'artifactUuid',
+    'canonicalName',
+    'endpointName',
+    'externalId',
+    'state',
+    'stateTime',
+    'timestamp',
+    'validated',
+    'lockHolder',
+  ]);
 }
 
 function toArtifact(row: ArtifactRow, uploads: ImageUploadRecord[]): ImageBuildArtifactRecord {
   return {
-    uuid: row.uuid,
-    tenant: row.tenant,
-    canonicalName: row.canonical_name,
-    buildUuid: row.build_uuid,
-    format: row.format,
-    md5sum: row.md5sum,
-    sha256: row.sha256,
-    url: row.url,
-    state: row.state,
-    stateTime: row.state_time,
-    timestamp: row.timestamp,
-    validated: row.validated,
-    lockHolder: row.lock_holder,
+    ...pickFields(row, ['uuid', 'tenant', 'canonicalName', 'buildUuid', ...ARTIFACT_FILE_FIELDS]),
     uploads,
   };
 }

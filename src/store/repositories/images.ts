@@ -6,6 +6,7 @@ import type {
   ImageUploadRecord,
   ImageUploadState,
 } from '../../model/launcher';
+import { pickFields } from '../row-fields';
 
 interface ArtifactRow {
   id: number | string;
@@ -72,45 +73,56 @@ export interface NewImageUpload {
   validated: boolean;
 }
 
+/** The fields of an artifact's file and state, read by both artifact mappings. */
+export const ARTIFACT_FILE_FIELDS = [
+  'format',
+  'md5sum',
+  'sha256',
+  'url',
+  'state',
+  'stateTime',
+  'timestamp',
+  'validated',
+  'lockHolder',
+] as const;
+
 function artifactRecord(row: ArtifactRow): ImageBuildArtifactRecord {
   return {
+    ...pickFields(row, [
+      'id',
+      'uuid',
+      'tenant',
+      'canonicalName',
+      'name',
+      'projectCanonicalName',
+      'projectBranch',
+      'buildUuid',
+      'artifactName',
+      ...ARTIFACT_FILE_FIELDS,
+    ]),
     id: Number(row.id),
-    uuid: row.uuid,
-    tenant: row.tenant,
-    canonicalName: row.canonical_name,
-    name: row.name,
-    projectCanonicalName: row.project_canonical_name,
-    projectBranch: row.project_branch,
-    buildUuid: row.build_uuid,
-    artifactName: row.artifact_name,
-    format: row.format,
-    md5sum: row.md5sum,
-    sha256: row.sha256,
-    url: row.url,
-    state: row.state,
-    stateTime: row.state_time,
-    timestamp: row.timestamp,
-    validated: row.validated,
-    lockHolder: row.lock_holder,
   };
 }
 
 function uploadRecord(row: UploadRow): ImageUploadRecord {
   return {
+    ...pickFields(row, [
+      'id',
+      'uuid',
+      'artifactUuid',
+      'canonicalName',
+      'endpointName',
+      'providers',
+      'configHash',
+      'externalId',
+      'path',
+      'state',
+      'stateTime',
+      'timestamp',
+      'validated',
+      'lockHolder',
+    ]),
     id: Number(row.id),
-    uuid: row.uuid,
-    artifactUuid: row.artifact_uuid,
-    canonicalName: row.canonical_name,
-    endpointName: row.endpoint_name,
-    providers: row.providers,
-    configHash: row.config_hash,
-    externalId: row.external_id,
-    path: row.path,
-    state: row.state,
-    stateTime: row.state_time,
-    timestamp: row.timestamp,
-    validated: row.validated,
-    lockHolder: row.lock_holder,
   };
 }
 

@@ -3,6 +3,7 @@
  * already encrypted; this repository never sees a plaintext private key.
  */
 import type { Knex } from 'knex';
+import { pickFields } from '../row-fields';
 
 export type KeyKind = 'secrets' | 'project-ssh' | 'tenant-ssh';
 
@@ -67,11 +68,5 @@ export class KeyRepository {
 }
 
 function toStoredKey(row: KeyRow): StoredKey {
-  return {
-    kind: row.kind,
-    owner: row.owner,
-    publicKey: row.public_key,
-    privateKeyEncrypted: row.private_key_encrypted,
-    created: row.created,
-  };
+  return pickFields(row, ['kind', 'owner', 'publicKey', 'privateKeyEncrypted', 'created']);
 }

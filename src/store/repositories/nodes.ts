@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { NodeRecord, NodeState } from '../../model/launcher';
 import { fetchIdPage, type KeysetPage } from './history-query';
 import { recordLauncherChanges } from './launcher-changes';
+import { pickFields } from '../row-fields';
 
 interface NodeRow {
   id: number | string;
@@ -104,32 +105,35 @@ const COLUMN_OF: Record<keyof NodeUpdate, string> = {
 
 function toRecord(row: NodeRow): NodeRecord {
   return {
+    ...pickFields(row, [
+      'id',
+      'uuid',
+      'tenant',
+      'provider',
+      'connection',
+      'label',
+      'labelConfigHash',
+      'state',
+      'stateTime',
+      'requestUuid',
+      'connectionType',
+      'externalId',
+      'interfaceIp',
+      'host',
+      'port',
+      'username',
+      'comment',
+      'holdExpiration',
+      'holdRequestId',
+      'maxReadyAge',
+      'imageUploadUuid',
+      'created',
+      'readyTime',
+      'holdTime',
+      'lockHolder',
+      'data',
+    ]),
     id: Number(row.id),
-    uuid: row.uuid,
-    tenant: row.tenant,
-    provider: row.provider,
-    connection: row.connection,
-    label: row.label,
-    labelConfigHash: row.label_config_hash,
-    state: row.state,
-    stateTime: row.state_time,
-    requestUuid: row.request_uuid,
-    connectionType: row.connection_type,
-    externalId: row.external_id,
-    interfaceIp: row.interface_ip,
-    host: row.host,
-    port: row.port,
-    username: row.username,
-    comment: row.comment,
-    holdExpiration: row.hold_expiration,
-    holdRequestId: row.hold_request_id,
-    maxReadyAge: row.max_ready_age,
-    imageUploadUuid: row.image_upload_uuid,
-    created: row.created,
-    readyTime: row.ready_time,
-    holdTime: row.hold_time,
-    lockHolder: row.lock_holder,
-    data: row.data,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { NodesetRequestRecord, NodesetRequestState, ProviderNodeData } from '../../model/launcher';
 import { fetchIdPage, type KeysetPage } from './history-query';
 import { recordLauncherChanges } from './launcher-changes';
+import { pickFields } from '../row-fields';
 
 interface NodesetRequestRow {
   id: number | string;
@@ -71,28 +72,31 @@ const OPEN_STATES: NodesetRequestState[] = ['requested', 'accepted'];
 
 function toRecord(row: NodesetRequestRow): NodesetRequestRecord {
   return {
+    ...pickFields(row, [
+      'id',
+      'uuid',
+      'tenant',
+      'state',
+      'pipelineName',
+      'buildsetUuid',
+      'jobName',
+      'project',
+      'labels',
+      'alternatives',
+      'alternativeIndex',
+      'priority',
+      'relativePriority',
+      'zuulEventId',
+      'imageNames',
+      'imageUploadUuid',
+      'preferredProvider',
+      'providerNodeData',
+      'failureReason',
+      'lockHolder',
+      'requestTime',
+      'stateTime',
+    ]),
     id: Number(row.id),
-    uuid: row.uuid,
-    tenant: row.tenant,
-    state: row.state,
-    pipelineName: row.pipeline_name,
-    buildsetUuid: row.buildset_uuid,
-    jobName: row.job_name,
-    project: row.project,
-    labels: row.labels,
-    alternatives: row.alternatives,
-    alternativeIndex: row.alternative_index,
-    priority: row.priority,
-    relativePriority: row.relative_priority,
-    zuulEventId: row.zuul_event_id,
-    imageNames: row.image_names,
-    imageUploadUuid: row.image_upload_uuid,
-    preferredProvider: row.preferred_provider,
-    providerNodeData: row.provider_node_data,
-    failureReason: row.failure_reason,
-    lockHolder: row.lock_holder,
-    requestTime: row.request_time,
-    stateTime: row.state_time,
   };
 }
 

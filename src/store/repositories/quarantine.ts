@@ -3,6 +3,7 @@
  * fail their item, for one project or every project of a tenant ('' in `project`).
  */
 import type { Knex } from 'knex';
+import { pickFields } from '../row-fields';
 
 export interface QuarantineEntry {
   tenant: string;
@@ -25,12 +26,8 @@ interface QuarantineRow {
 
 function toEntry(row: QuarantineRow): QuarantineEntry {
   return {
-    tenant: row.tenant,
+    ...pickFields(row, ['tenant', 'project', 'job', 'reason', 'addedBy', 'addedAt']),
     project: row.project === '' ? null : row.project,
-    job: row.job,
-    reason: row.reason,
-    addedBy: row.added_by,
-    addedAt: row.added_at,
   };
 }
 

@@ -3,6 +3,7 @@
  * shared by buildsets and builds and never deleted (docs/gating.md#build-history).
  */
 import type { Knex } from 'knex';
+import { pickFields } from '../row-fields';
 
 export interface RefRecord {
   id: number;
@@ -138,16 +139,16 @@ export class RefRepository {
 
 /** Maps a `refs` row to its record. */
 export function toRefRecord(row: RefRow): RefRecord {
-  return {
-    id: row.id,
-    project: row.project,
-    projectCanonical: row.project_canonical,
-    ref: row.ref,
-    refUrl: row.ref_url,
-    change: row.change,
-    patchset: row.patchset,
-    oldrev: row.oldrev,
-    newrev: row.newrev,
-    branch: row.branch,
-  };
+  return pickFields(row, [
+    'id',
+    'project',
+    'projectCanonical',
+    'ref',
+    'refUrl',
+    'change',
+    'patchset',
+    'oldrev',
+    'newrev',
+    'branch',
+  ]);
 }

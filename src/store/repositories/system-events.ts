@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { countRows, fetchIdPage, tenantOrder, whereAnyOf, whereTenant, type KeysetPage } from './history-query';
+import { pickFields } from '../row-fields';
 
 /**
  * Every event type Sluice records (docs/rest.md#deliberate-differences-from-the-reference); docs/rest.md#system-events
@@ -145,13 +146,5 @@ export class SystemEventRepository {
 }
 
 function toRecord(row: SystemEventRow): SystemEventRecord {
-  return {
-    id: row.id,
-    eventId: row.event_id,
-    tenant: row.tenant,
-    eventType: row.event_type,
-    eventTime: row.event_time,
-    description: row.description,
-    data: row.data,
-  };
+  return pickFields(row, ['id', 'eventId', 'tenant', 'eventType', 'eventTime', 'description', 'data']);
 }

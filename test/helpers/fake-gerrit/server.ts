@@ -31,8 +31,13 @@ export interface FakeChange {
   subject: string;
   status: 'NEW' | 'MERGED' | 'ABANDONED';
   owner: Account;
-  patchsets: Array<{ number: number; revision: string; ref: string; message: string; parent: string }>;
+  patchsets: Array<{ number: number; revision: string; ref: string; message: string; parent: string; created: string }>;
   votes: Array<{ label: string; value: number; by: Account; date: string }>;
+  /** Review messages (votes and comments, from tests and from Sluice), in order. */
+  messages: Array<{ author: Account; date: string; message: string; _revision_number: number }>;
+  /** When the change last changed, and when it was submitted (Gerrit's time format). */
+  updated: string;
+  submitted?: string;
   /** Reviews posted over REST, in order. */
   reviews: Array<{ by: string; patchset: string; message?: string; labels?: Record<string, number>; notify?: string }>;
   /** Set by a test: the next submit is refused with this message (409). */
@@ -49,6 +54,11 @@ function gerritDate(date = new Date()): string {
   return `${date.toISOString().replace('T', ' ').replace('Z', '')}000000`;
 }
 
+/** Milliseconds since the epoch of a time in Gerrit's format. */
+function gerritMs(date: string): number {
+  return Date.parse(`${date.slice(0, 23).replace(' ', 'T')}Z`);
+}
+
 export class FakeGerrit {
   readonly root = mkdtempSync(path.join(os.tmpdir(), 'fake-gerrit-'));
   readonly changes: FakeChange[] = [];
@@ -60,6 +70,9 @@ export class FakeGerrit {
   readonly ssh: FakeGerritSsh;
   private readonly http: Server;
   private readonly accounts = new Map<string, Account>();
+  /** While set, change requests wait for it (`holdChangeRequests`); how many waited. */
+  private held: Promise<void> | null = null;
+  heldRequests = 0;
   url = '';
 
   constructor(
@@ -87,6 +100,18 @@ export class FakeGerrit {
     this.http.closeAllConnections();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
     rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** Make change requests wait until the returned function is called (a slow Gerrit). */
+  holdChangeRequests(): () => void {
+    let release = () => undefined as void;
+    this.held = new Promise<void>((resolve) => {
+      release = () => {
+        this.held = null;
+        resolve();
+      };
+    });
+    return release;
   }
 
   accountOf(username: string): Account {
@@ -131,6 +156,8 @@ export class FakeGerrit {
       owner: this.accountOf('dev'),
       patchsets: [],
       votes: [],
+      messages: [],
+      updated: '',
       reviews: [],
       refuseSubmit: null,
     };
@@ -143,7 +170,8 @@ export class FakeGerrit {
         ? await branchHead(this.root, project, change.branch)
         : (this.change(options.parent).patchsets.at(-1)?.revision as string);
     const revision = await pushPatchset(this.root, project, parent, ref, options.files, message);
-    change.patchsets.push({ number: patchset, revision, ref, message, parent });
+    change.updated = gerritDate();
+    change.patchsets.push({ number: patchset, revision, ref, message, parent, created: change.updated });
     // A new patch set keeps no votes here (Gerrit copies some by label rules; not modelled).
     change.votes = [];
     if (!existing) {
@@ -160,6 +188,7 @@ export class FakeGerrit {
     const approvals = this.vote(change, by, labels);
     const votes = Object.entries(labels).map(([label, value]) => ` ${label}${value > 0 ? '+' : ''}${value}`);
     const comment = `Patch Set ${change.patchsets.length}:${votes.join('')}${message ? `\n\n${message}` : ''}`;
+    this.addMessage(change, by, comment);
     this.emit({ type: 'comment-added', author: by, approvals, comment, ...this.eventChange(change) });
   }
 
@@ -167,6 +196,7 @@ export class FakeGerrit {
   abandon(number: number): void {
     const change = this.change(number);
     change.status = 'ABANDONED';
+    change.updated = gerritDate();
     this.emit({ type: 'change-abandoned', abandoner: change.owner, reason: '', ...this.eventChange(change) });
   }
 
@@ -213,11 +243,18 @@ export class FakeGerrit {
     };
   }
 
+  /** A review message at the time of the votes just cast (the change's `updated`). */
+  private addMessage(change: FakeChange, author: Account, message: string): void {
+    change.messages.push({ author, date: change.updated, message, _revision_number: change.patchsets.length });
+  }
+
+  /** Votes cast now: the change's `updated` is their time. */
   private vote(change: FakeChange, by: Account, labels: Record<string, number>) {
+    change.updated = gerritDate();
     return Object.entries(labels).map(([label, value]) => {
       const before = change.votes.find((v) => v.label === label && v.by.username === by.username);
       change.votes = change.votes.filter((v) => v !== before);
-      change.votes.push({ label, value, by, date: gerritDate() });
+      change.votes.push({ label, value, by, date: change.updated });
       const oldValue = before?.value ?? 0;
       return {
         type: label,
@@ -268,14 +305,23 @@ export class FakeGerrit {
       hashtags: [],
       _number: change.number,
       owner: change.owner,
+      updated: change.updated,
+      ...(change.submitted === undefined ? {} : { submitted: change.submitted }),
       current_revision: change.patchsets.at(-1)?.revision,
       revisions: Object.fromEntries(
         change.patchsets.map((p) => [
           p.revision,
-          { _number: p.number, ref: p.ref, commit: { message: p.message, parents: [{ commit: p.parent }] } },
+          {
+            _number: p.number,
+            ref: p.ref,
+            created: p.created,
+            uploader: change.owner,
+            commit: { message: p.message, parents: [{ commit: p.parent }] },
+          },
         ]),
       ),
       labels,
+      messages: change.messages,
     };
   }
 
@@ -302,6 +348,10 @@ export class FakeGerrit {
     if (decoded !== `${this.user}:${this.password}`) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="Gerrit Code Review"' }).end('Unauthorized');
       return;
+    }
+    if (this.held !== null && url.pathname.startsWith('/a/changes/')) {
+      this.heldRequests += 1;
+      await this.held;
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) {
@@ -345,6 +395,7 @@ export class FakeGerrit {
       const review = body as { message?: string; labels?: Record<string, number>; notify?: string };
       change.reviews.push({ by: this.user, patchset: parts[3], ...review });
       const approvals = this.vote(change, this.accountOf(this.user), review.labels ?? {});
+      this.addMessage(change, this.accountOf(this.user), review.message ?? '');
       this.emit({
         type: 'comment-added',
         author: this.accountOf(this.user),
@@ -379,6 +430,8 @@ export class FakeGerrit {
     }
     const { oldrev, newrev } = await submitRevision(this.root, change.project, change.branch, current.revision);
     change.status = 'MERGED';
+    change.updated = gerritDate();
+    change.submitted = change.updated;
     this.submitted.push(`${change.number},${current.number}`);
     const submitter = this.accountOf(this.user);
     this.emit({ type: 'change-merged', submitter, newRev: newrev, ...this.eventChange(change) });
@@ -391,12 +444,20 @@ export class FakeGerrit {
     return this.changeJson(change);
   }
 
-  /** The changes of a query of `project:`, `status:open`, `change:<number or Change-Id>` terms. */
+  /**
+   * The changes of a query of `project:`, `status:open`, `change:<number or Change-Id>` and
+   * `after:"<YYYY-MM-DD HH:MM:SS -0000>"` (updated at or after) terms.
+   */
   private query(q: string): FakeChange[] {
+    const terms = [...q.matchAll(/(\w+):("[^"]*"|\S+)/g)].map((m) => [m[1], m[2].replace(/^"|"$/g, '')]);
+    if (terms.length === 0 && q.trim() !== '') {
+      return [];
+    }
     return this.changes.filter((change) =>
-      q.split(/\s+/).every((term) => {
-        const [key, value] = [term.slice(0, term.indexOf(':')), term.slice(term.indexOf(':') + 1)];
+      terms.every(([key, value]) => {
         switch (key) {
+          case 'after':
+            return gerritMs(change.updated) >= Date.parse(value.replace(' -0000', 'Z').replace(' ', 'T'));
           case 'project':
             return change.project === value;
           case 'status':
@@ -404,7 +465,7 @@ export class FakeGerrit {
           case 'change':
             return String(change.number) === value || change.changeId === value;
           default:
-            return term === '';
+            return false;
         }
       }),
     );

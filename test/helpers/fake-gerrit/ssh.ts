@@ -16,13 +16,20 @@ export class FakeGerritSsh {
   port = 0;
 
   constructor(user: string, clientPublicKey: string) {
-    const hostKey = utils.generateKeyPairSync('ed25519');
+    // ssh2 now and then writes an ed25519 key it cannot read back: make another.
+    let hostKey = utils.generateKeyPairSync('ed25519');
+    while (utils.parseKey(hostKey.private) instanceof Error) {
+      hostKey = utils.generateKeyPairSync('ed25519');
+    }
     const allowed = utils.parseKey(clientPublicKey);
     if (allowed instanceof Error) {
       throw allowed;
     }
     this.server = new Server({ hostKeys: [hostKey.private] }, (client) => {
       client.on('error', () => undefined);
+      // A client gone (Sluice stopped) no longer listens, whether or not its channel said so.
+      const mine = new Set<ServerChannel>();
+      client.on('close', () => mine.forEach((channel) => this.streams.delete(channel)));
       client.on('authentication', (ctx) => {
         const fits =
           ctx.method === 'publickey' &&
@@ -54,6 +61,7 @@ export class FakeGerritSsh {
             }
             this.opened += 1;
             this.streams.add(channel);
+            mine.add(channel);
             channel.on('close', () => this.streams.delete(channel));
             this.waiting.splice(0).forEach((resolve) => resolve());
           });

@@ -148,4 +148,26 @@ describe('Gerrit driver end to end', () => {
     // The 2019 entry had no ssh_server.
     expect(await listed('earlier')).toEqual([entry]);
   });
+
+  it('catches up after a restart on what happened while no stream listened', async () => {
+    const { gerrit } = env;
+    const waiting = await gerrit.upload('org/app', { subject: 'Approved while down', files: { 'w.txt': 'w\n' } });
+    await until('the check of the waiting change', () => lastVote(waiting, 'Verified') === 1);
+    let uploaded: FakeChange | undefined;
+    await env.restart(async () => {
+      await until('the stream closed', () => !gerrit.ssh.listening);
+      gerrit.review(waiting.number, 'core', { 'Code-Review': 2, Approved: 1 });
+      uploaded = await gerrit.upload('org/app', { subject: 'Uploaded while down', files: { 'u2.txt': 'u\n' } });
+    });
+    const down = uploaded as FakeChange;
+    await until('the change uploaded while down checked', () => lastVote(down, 'Verified') === 1);
+    await until('the change approved while down submitted', () => waiting.status === 'MERGED');
+    expect(lastVote(waiting, 'Verified')).toBe(2);
+    // Each missed event was stored once, not once per catch-up.
+    const stored = await env.server.database
+      .knex('connection_events')
+      .where({ connection: 'gerrit', event_type: 'patchset-created' })
+      .select('id');
+    expect(stored).toHaveLength(gerrit.events.filter((e) => e.includes('"patchset-created"')).length);
+  });
 });
