@@ -194,7 +194,11 @@ export class TenantLeadership {
     this.renewal = this.renew()
       .then(
         () => undefined,
-        (error: unknown) => onError(error),
+        (error: unknown) => {
+          if (this.keeper !== null) {
+            onError(error); // else no longer kept (given up, lost, or left at shutdown as the database closes)
+          }
+        },
       )
       .finally(() => {
         this.renewal = null;

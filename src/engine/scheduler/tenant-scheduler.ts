@@ -101,7 +101,8 @@ export class TenantScheduler {
     })();
     if (!(await settledBy(stopping, until))) {
       this.leading = false;
-      await this.leadership.stopKeeping();
+      // Not waited for: a renewal may wait for the lease row a transaction left open holds.
+      void this.leadership.stopKeeping();
       this.leadership.drop();
       this.options.warn?.(
         `scheduler of tenant ${this.tenant} left its pass or engine work under way at shutdown; ` +
