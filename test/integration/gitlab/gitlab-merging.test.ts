@@ -1,11 +1,13 @@
 /**
  * GitLab merge requests in `gate` (docs/gitlab.md): a project that allows a merge only after a successful pipeline gets the merge asked "when the pipeline succeeds"
  * (`auto_merge`), which GitLab does once its pipeline succeeds, and a failed pipeline is the
- * item's merge failure.
+ * item's merge failure; an approval taken back (`unapproved`) takes the item out of `gate`, noted
+ * with the requirement it no longer meets, and the merge request is not merged.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { itemsIn } from '../../helpers/gerrit-tenant';
 import { until } from '../../helpers/github-tenant';
 import {
   GITLAB_APP,
@@ -73,5 +75,20 @@ describe('GitLab merge requests in gate', () => {
     await until('the merge failure reported', () => bad.notes.some((note) => /pipeline .*failed/i.test(note)));
     expect(bad.state).toBe('opened');
     lab.project('org/app').pipelineRequired = false;
+  });
+
+  it('takes an item whose approval is revoked out of gate, notes why, and does not merge it', async () => {
+    const { lab } = env;
+    const held = path.join(scratch, 'unapproved');
+    writeFileSync(held, '');
+    const mr = await lab.openMergeRequest('org/app', { title: 'Revoked', files: { HOLD: held } });
+    await lab.approve('org/app', mr.iid, 'reviewer');
+    await eventually('in gate', async () => (await itemsIn(env.server, 'gate')).length === 1);
+    await lab.unapprove('org/app', mr.iid, 'reviewer');
+    await eventually('out of gate', async () => (await itemsIn(env.server, 'gate')).length === 0);
+    await until('the requirement noted', () => mr.notes.some((note) => /approv/i.test(note)));
+    rmSync(held);
+    expect(mr.state).toBe('opened');
+    expect(mr.autoMerge).toBe(false);
   });
 });
