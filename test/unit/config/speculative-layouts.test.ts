@@ -1,7 +1,7 @@
 /** Speculative layouts of proposed configuration (docs/gating.md#speculative-layouts), on in-memory projects. */
 import { buildLayoutSync } from '../../../src/config/layout-builder';
 import { SpeculativeLayouts } from '../../../src/config/speculative-layouts';
-import { freezeOutcome } from '../../../src/engine/layout-adapter';
+import { freezeOutcome, toEngineLayout } from '../../../src/engine/layout-adapter';
 import { speculativeView } from '../../../src/engine/speculative-view';
 import type { ProposedConfig } from '../../../src/model/proposed-config';
 import { memoryLayoutInput, type MemoryProject } from '../../helpers/memory-layout';
@@ -99,6 +99,22 @@ describe('speculative layouts', () => {
     const off = APP.replace("files: ['^docs/']", "files: ['^docs/'], match-on-config-updates: false");
     const { view: viewOff } = setUp(off);
     expect(jobsOf(viewOff([app(off.replace('docs.sh', 'docs2.sh'))]), ['README'])).toEqual(['unit']);
+  });
+
+  it('compares a job with the layout of the item ahead for match-on-config-updates', () => {
+    const { live, speculative } = setUp();
+    const engine = toEngineLayout(live, speculative);
+    const changed = app(APP.replace('docs.sh', 'docs2.sh'));
+    const frozen = (proposed: ProposedConfig[], ahead?: ProposedConfig[]) => {
+      const outcome = engine.speculative?.(proposed, ahead).freezeJobGraph('check', 'org/app', 'master', ['README']);
+      return outcome?.status === 'ok' ? outcome.jobs.map((job) => job.name) : outcome;
+    };
+    // At the head the live layout is compared with: the changed job runs.
+    expect(frozen([changed])).toEqual(['unit', 'docs']);
+    // Behind the item that changed `docs`, an item proposing the same configuration changes no job.
+    expect(frozen([changed], [changed])).toEqual(['unit']);
+    // One that changes `docs` again still runs it.
+    expect(frozen([app(APP.replace('docs.sh', 'docs3.sh'))], [changed])).toEqual(['unit', 'docs']);
   });
 
   it('loads the proposed configuration of an always-dynamic branch', () => {
