@@ -235,7 +235,7 @@ export function toEngineLayout(layout: Layout, speculative?: SpeculativeLayouts)
       : {
           configLocation: (project: string) => speculative.location(project),
           speculative: (proposed: readonly ProposedConfig[], ahead: readonly ProposedConfig[] = []) =>
-            speculativeView(speculative.resolve(ahead).layout, speculative.resolve(proposed), freezeOutcome),
+            speculativeView(speculative.resolve(ahead).layout, speculative.resolve(proposed, ahead), freezeOutcome),
         }),
   };
 }
