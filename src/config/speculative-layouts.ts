@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { ConfigError } from './config-error';
 import type { Layout } from './layout';
+import type { Redactor } from '../secrets/redact';
 import { buildLayoutSync, type BuildLayoutInput, type LoadedProject } from './layout-builder';
 import type { ConfigLocation, ProposedConfig } from '../model/proposed-config';
 
@@ -45,6 +46,11 @@ export class SpeculativeLayouts {
     readonly live: Layout,
     private readonly input: BuildLayoutInput,
     private readonly capacity = DEFAULT_CAPACITY,
+    /**
+     * Told of every layout built whose secrets decrypted, so the service keeps masking values
+     * that exist only in a proposal (docs/gating.md#speculative-layouts).
+     */
+    private readonly secretsSeen?: (redactor: Redactor) => void,
   ) {
     this.liveKeys = new Set(live.errors.map(blameKey));
   }
@@ -127,12 +133,16 @@ export class SpeculativeLayouts {
 
   private build(entries: readonly ProposedConfig[], key: string): Layout {
     this.builds++;
-    return buildLayoutSync({
+    const layout = buildLayoutSync({
       ...this.input,
       uuid: `${this.live.uuid}+${key.slice(0, 16)}`,
       now: this.live.loadedAt,
       projects: this.input.projects.map((project) => withProposal(project, entries)),
     });
+    if (layout.secretRedactor?.active === true) {
+      this.secretsSeen?.(layout.secretRedactor);
+    }
+    return layout;
   }
 }
 
