@@ -202,7 +202,13 @@ describe('analytics page in a browser', () => {
     await narrow.goto(`/t/${TENANT}/analytics`);
     const canvas = narrow.locator('figure[data-chart="Job durations"] canvas');
     await canvas.waitFor(WAIT);
-    const box = await canvas.boundingBox();
+    // The chart is drawn again when its figures are read again (the page follows new history),
+    // so its canvas can be hidden for a moment: take its size once it is shown.
+    let box = await canvas.boundingBox();
+    for (let tries = 0; box === null && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      box = await canvas.boundingBox();
+    }
     expect(box?.width).toBeGreaterThan(200);
     expect(box?.width).toBeLessThanOrEqual(390);
     await narrow.emulateMedia({ colorScheme: 'dark' });

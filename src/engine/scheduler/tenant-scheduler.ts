@@ -45,6 +45,11 @@ export class TenantScheduler {
   private loopPromise: Promise<void> | null = null;
   private idleWaiters: Array<() => void> = [];
   private idle = false;
+  /**
+   * A pass was rolled back and the state in memory may hold what it did: no pass runs until the
+   * state is read again from the store (a pass on it would commit work the store never had).
+   */
+  private stateStale = false;
 
   constructor(private readonly options: TenantSchedulerOptions) {
     this.stateRepo = new EngineStateRepository(options.database.knex);
@@ -155,6 +160,7 @@ export class TenantScheduler {
       this.leadership.keep((error) => this.renewalFailed(error));
       await this.stateRepo.ensureTenant(this.tenant, this.options.clock.now());
       await this.state.load();
+      this.stateStale = false;
       const layout = this.options.layout();
       await this.passes.sideEffects.resume(this.leadership.epoch);
       if (layout) {
@@ -208,7 +214,7 @@ export class TenantScheduler {
       this.wakeRequested = false;
       let didWork = false;
       try {
-        didWork = await this.passes.run();
+        didWork = this.stateStale && !(await this.reloadState()) ? await this.retryLater() : await this.passes.run();
       } catch (error) {
         if (error instanceof LeadershipLostError) {
           this.loseLead(error.message);
@@ -218,14 +224,9 @@ export class TenantScheduler {
           break; // a pass left at shutdown, failing as the database closes: nothing was committed
         }
         this.options.logger?.error(`scheduler pass failed for tenant ${this.tenant}`, error);
-        await this.pause(Math.min(this.options.pollIntervalMs, 200));
-        // The pass was rolled back: continue from what the store holds.
-        try {
-          await this.state.load();
-        } catch (reloadError) {
-          this.options.logger?.error(`reloading the state of tenant ${this.tenant} failed`, reloadError);
-        }
-        didWork = true;
+        // The pass was rolled back: continue from what the store holds, once it can be read.
+        this.stateStale = true;
+        didWork = await this.retryLater();
       }
       if (!(await this.renewIfDue())) {
         continue;
@@ -238,6 +239,24 @@ export class TenantScheduler {
       await this.pause(Math.min(this.options.pollIntervalMs, this.leadership.renewAfterMs));
     }
     this.releaseIdleWaiters();
+  }
+
+  /** Read the tenant's state again after a rolled-back pass; false while the store cannot answer. */
+  private async reloadState(): Promise<boolean> {
+    try {
+      await this.state.load();
+      this.stateStale = false;
+      return true;
+    } catch (error) {
+      this.options.logger?.error(`reloading the state of tenant ${this.tenant} failed`, error);
+      return false;
+    }
+  }
+
+  /** A short wait before a failed step is tried again; true: the loop goes on at once after it. */
+  private async retryLater(): Promise<boolean> {
+    await this.pause(Math.min(this.options.pollIntervalMs, 200));
+    return true;
   }
 
   /** Not leading (or no longer sure to): try to take the lead, else wait and try again. */
