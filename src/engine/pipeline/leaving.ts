@@ -133,15 +133,20 @@ export async function enforceDependencyLimit(pipeline: ManagedPipeline, ctx: Pas
   }
 }
 
-/** Remove live items holding an older patchset of the change (dequeue-on-new-patchset). */
+/**
+ * Remove live items holding an older patchset of the change (dequeue-on-new-patchset). Returns
+ * the other changes of the removed items (members of a dependency cycle), which the reference
+ * enqueues again (docs/gating.md#dependency-cycles).
+ */
 export async function removeOldPatchsets(
   pipeline: ManagedPipeline,
   ctx: PassContext,
   change: ChangeInfo,
-): Promise<void> {
+): Promise<ChangeInfo[]> {
   if (!pipeline.config.dequeueOnNewPatchset || change.kind !== 'change') {
-    return;
+    return [];
   }
+  const others: ChangeInfo[] = [];
   for (const { queue, item } of allItems(pipeline)) {
     const old = item.changes.find(
       (candidate) =>
@@ -151,8 +156,10 @@ export async function removeOldPatchsets(
     );
     if (item.live && old && isOlderPatchset(old, change)) {
       await removeItem(pipeline, ctx, queue, item, { kind: 'new-patchset', patchset: change.patchset ?? '' });
+      others.push(...item.changes.filter((member) => member !== old));
     }
   }
+  return others;
 }
 
 /**
