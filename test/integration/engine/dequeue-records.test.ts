@@ -19,7 +19,7 @@ class HoldingMerger extends ScriptedMerger {
   readonly held = new Set<number>();
   private waiting: Array<() => void> = [];
 
-  async prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
+  override async prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
     const last = items[items.length - 1];
     if (last?.number !== null && last !== undefined && this.held.has(last.number)) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
