@@ -4,6 +4,7 @@
  * An outcome whose buildset is no longer current (the item left or was reset) is `stale`.
  */
 import type { EngineEvent, MergeCompletedEvent, ReportCompletedEvent } from '../../model/engine-events';
+import { configDigestOf } from '../../model/proposed-config';
 import type { PassContext } from '../pass-context';
 import type { PipelineManager } from '../pipeline/manager';
 import { pipelinesListen } from '../triggers';
@@ -42,6 +43,7 @@ export async function handleWorkOutcome(
       buildset.files = event.files ?? [];
       buildset.repoState = event.repoState;
       buildset.proposedConfig = event.config ?? null;
+      buildset.proposedDigests = event.config?.map(configDigestOf) ?? null;
     } else {
       buildset.unableToMerge = true;
       buildset.mergeError = event.error;
