@@ -53,7 +53,6 @@ export async function prepareItem(
             ...configLocationsOf(layout, buildset.mergeItems),
           },
         });
-        ctx.touch(item);
         changed = true;
       }
       return { ready: false, changed };
@@ -105,7 +104,6 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
   if (speculative !== undefined && speculative.errors.length > 0) {
     buildset.jobGraphFrozen = true;
     buildset.configError = speculative.errors.join('\n\n');
-    ctx.touch(item);
     return;
   }
   const frozen = freezeItemJobs(
@@ -142,5 +140,4 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
       await ensureHistoryBuildset(pipeline, ctx, item);
     }
   }
-  ctx.touch(item);
 }
