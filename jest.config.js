@@ -10,6 +10,8 @@ module.exports = {
   },
   // Generous: PGlite start-up and RSA key generation take tens of seconds on a loaded 2-core machine.
   testTimeout: 60000,
+  // The `sluice` processes tests spawn run the compiled build made here once per run.
+  globalSetup: '<rootDir>/test/helpers/compile-once.js',
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
   // Under --experimental-vm-modules (npm test: PGlite's dynamic import) node keeps every test
   // file's vm context alive, about 25 MB of heap per file that boots a server, so over a full run

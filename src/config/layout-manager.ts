@@ -27,6 +27,9 @@ import { SystemEventRepository } from '../store/repositories/system-events';
 import type { SecretsKeySource } from '../secrets/secret-data';
 import { combineRedactors, type Redactor } from '../secrets/redact';
 
+/** Speculative layouts whose secret values the service redactor keeps masking. */
+const SPECULATIVE_REDACTORS = 256;
+
 /** Timer functions, injectable so tests drive polling themselves. */
 export interface PollTimer {
   set(callback: () => void, ms: number): unknown;
@@ -82,6 +85,8 @@ export class LayoutManager {
   private handle: unknown;
   private running = false;
   private redactor: { from: ReadonlyMap<string, Layout>; redactor: Redactor } | undefined;
+  /** Redactors of speculative layouts, the newest last (docs/gating.md#speculative-layouts). */
+  private readonly speculativeRedactors = new Set<Redactor>();
 
   constructor(private readonly options: LayoutManagerOptions) {
     this.connections = connectionsFromConfig(options.config);
@@ -193,10 +198,25 @@ export class LayoutManager {
       const layouts = [...this.layouts.values()];
       this.redactor = {
         from: this.layouts,
-        redactor: combineRedactors(layouts.flatMap((l) => l.secretRedactor ?? [])),
+        redactor: combineRedactors([...layouts.flatMap((l) => l.secretRedactor ?? []), ...this.speculativeRedactors]),
       };
     }
     return this.redactor.redactor;
+  }
+
+  /**
+   * Mask the secret values of a speculative layout too, values that exist only in a proposal
+   * included: they stay masked after a reconfiguration (builds ran with them), for the last
+   * SPECULATIVE_REDACTORS layouts built.
+   */
+  addSpeculativeRedactor(redactor: Redactor): void {
+    this.speculativeRedactors.delete(redactor);
+    this.speculativeRedactors.add(redactor);
+    if (this.speculativeRedactors.size > SPECULATIVE_REDACTORS) {
+      const [oldest] = this.speculativeRedactors;
+      this.speculativeRedactors.delete(oldest);
+    }
+    this.redactor = undefined;
   }
 
   /** Call `listener` with every new layout; returns an unsubscribe function. */

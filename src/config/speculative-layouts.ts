@@ -12,13 +12,23 @@
 import { createHash } from 'node:crypto';
 import type { ConfigError } from './config-error';
 import type { Layout } from './layout';
+import type { Redactor } from '../secrets/redact';
 import { buildLayoutSync, type BuildLayoutInput, type LoadedProject } from './layout-builder';
 import type { ConfigLocation, ProposedConfig } from '../model/proposed-config';
 
 export interface SpeculativeBuild {
   /** The layout the item is frozen with. */
   layout: Layout;
-  /** Errors (severity `error`) the proposal brings: errors of the live layout are not blamed on it. */
+  /**
+   * Errors (severity `error`) the item is blamed for: those the live layout does not have, and, as
+   * in the reference, every error in a project-branch whose configuration the item itself changes.
+   */
+  errors: ConfigError[];
+}
+
+/** A built proposal as kept: its layout and all its errors (severity `error`). */
+interface KeptBuild {
+  layout: Layout;
   errors: ConfigError[];
 }
 
@@ -26,7 +36,7 @@ export interface SpeculativeBuild {
 const DEFAULT_CAPACITY = 32;
 
 export class SpeculativeLayouts {
-  private readonly cache = new Map<string, SpeculativeBuild>();
+  private readonly cache = new Map<string, KeptBuild>();
   private readonly liveKeys: ReadonlySet<string>;
   /** Layouts built so far (the rest were found in the cache). */
   builds = 0;
@@ -36,6 +46,11 @@ export class SpeculativeLayouts {
     readonly live: Layout,
     private readonly input: BuildLayoutInput,
     private readonly capacity = DEFAULT_CAPACITY,
+    /**
+     * Told of every layout built whose secrets decrypted, so the service keeps masking values
+     * that exist only in a proposal (docs/gating.md#speculative-layouts).
+     */
+    private readonly secretsSeen?: (redactor: Redactor) => void,
   ) {
     this.liveKeys = new Set(live.errors.map(blameKey));
   }
@@ -52,14 +67,32 @@ export class SpeculativeLayouts {
     };
   }
 
-  /** The layout an item proposing `proposed` runs with, and the errors it is blamed for. */
-  resolve(proposed: readonly ProposedConfig[]): SpeculativeBuild {
+  /**
+   * The layout an item proposing `proposed` runs with, and the errors it is blamed for; `ahead`:
+   * what the item ahead proposed, so the project-branches the item itself changes are known (an
+   * entry of `proposed` the item ahead did not propose as it is).
+   */
+  resolve(proposed: readonly ProposedConfig[], ahead: readonly ProposedConfig[] = []): SpeculativeBuild {
     const effective = proposed
       .filter((entry) => this.differsFromLive(entry))
       .sort((a, b) => (a.project + '\0' + a.branch < b.project + '\0' + b.branch ? -1 : 1));
     if (effective.length === 0) {
       return { layout: this.live, errors: [] };
     }
+    const kept = this.kept(effective);
+    const aheadKeys = new Set(ahead.map(entryKey));
+    const own = new Set(
+      proposed.filter((entry) => !aheadKeys.has(entryKey(entry))).map((entry) => `${entry.project}\0${entry.branch}`),
+    );
+    const inOwn = (error: ConfigError): boolean =>
+      own.has(`${error.sourceContext?.projectCanonicalName}\0${error.sourceContext?.branch}`);
+    return {
+      layout: kept.layout,
+      errors: kept.errors.filter((error) => inOwn(error) || !this.liveKeys.has(blameKey(error))),
+    };
+  }
+
+  private kept(effective: readonly ProposedConfig[]): KeptBuild {
     const key = createHash('sha256').update(JSON.stringify(effective)).digest('hex');
     const known = this.cache.get(key);
     if (known !== undefined) {
@@ -70,9 +103,9 @@ export class SpeculativeLayouts {
     const untrusted = effective.filter((entry) => !this.project(entry.project)?.trusted);
     const validated = this.build(effective, key);
     const layout = untrusted.length === effective.length ? validated : this.build(untrusted, `${key}-untrusted`);
-    const result: SpeculativeBuild = {
+    const result: KeptBuild = {
       layout: withLiveParts(layout, this.live),
-      errors: validated.errors.filter((e) => e.severity === 'error' && !this.liveKeys.has(blameKey(e))),
+      errors: validated.errors.filter((e) => e.severity === 'error'),
     };
     this.cache.set(key, result);
     if (this.cache.size > this.capacity) {
@@ -100,12 +133,16 @@ export class SpeculativeLayouts {
 
   private build(entries: readonly ProposedConfig[], key: string): Layout {
     this.builds++;
-    return buildLayoutSync({
+    const layout = buildLayoutSync({
       ...this.input,
       uuid: `${this.live.uuid}+${key.slice(0, 16)}`,
       now: this.live.loadedAt,
       projects: this.input.projects.map((project) => withProposal(project, entries)),
     });
+    if (layout.secretRedactor?.active === true) {
+      this.secretsSeen?.(layout.secretRedactor);
+    }
+    return layout;
   }
 }
 
@@ -150,4 +187,9 @@ function withLiveParts(layout: Layout, live: Layout): Layout {
 function blameKey(error: ConfigError): string {
   const context = error.sourceContext;
   return [error.name, context?.projectCanonicalName, context?.branch, context?.path, error.shortError].join('\0');
+}
+
+/** A proposed project-branch with its content. */
+function entryKey(entry: ProposedConfig): string {
+  return JSON.stringify([entry.project, entry.branch, entry.files, entry.ignoredLocations]);
 }

@@ -234,8 +234,8 @@ export function toEngineLayout(layout: Layout, speculative?: SpeculativeLayouts)
       ? {}
       : {
           configLocation: (project: string) => speculative.location(project),
-          speculative: (proposed: readonly ProposedConfig[]) =>
-            speculativeView(layout, speculative.resolve(proposed), freezeOutcome),
+          speculative: (proposed: readonly ProposedConfig[], ahead: readonly ProposedConfig[] = []) =>
+            speculativeView(speculative.resolve(ahead).layout, speculative.resolve(proposed, ahead), freezeOutcome),
         }),
   };
 }

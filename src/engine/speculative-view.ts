@@ -1,8 +1,10 @@
 /**
  * The engine's view of a speculative layout (docs/gating.md#speculative-layouts): the errors an item
  * is blamed for, as report text, and freezing with the proposed configuration, where a job the
- * proposal changes matches the change's files when it says `match-on-config-updates` (the
- * reference compares the job as frozen with and without the proposal).
+ * proposal changes matches the change's files when it says `match-on-config-updates`. As in the
+ * reference, the job is compared with the same job frozen with the layout of the item ahead (the
+ * live layout for the item at the head), so a job an item ahead changed is not changed again for
+ * the items behind it.
  */
 import type { FreezeRequest, FrozenJob } from '../config/freeze';
 import { freezeJobGraph } from '../config/freeze';
@@ -11,7 +13,8 @@ import type { SpeculativeBuild } from '../config/speculative-layouts';
 import type { FreezeOutcome, SpeculativeLayout } from './ports/layout';
 
 export function speculativeView(
-  live: Layout,
+  /** The layout of the item ahead (the live one when none is ahead). */
+  before: Layout,
   build: SpeculativeBuild,
   freeze: (layout: Layout, request: FreezeRequest) => FreezeOutcome,
 ): SpeculativeLayout {
@@ -19,14 +22,14 @@ export function speculativeView(
     errors: build.errors.map((error) => error.error),
     freezeJobGraph(pipeline, project, branch, files, options = {}) {
       const request: FreezeRequest = { pipeline, project, branch, files, imageNames: options.imageNames };
-      if (build.layout === live) {
-        return freeze(live, request);
+      if (build.layout === before) {
+        return freeze(build.layout, request);
       }
-      let before: ReadonlyMap<string, string> | undefined;
+      let jobsBefore: ReadonlyMap<string, string> | undefined;
       const updatesJobConfig = (job: FrozenJob): boolean => {
-        // The same job as the live layout freezes it, file matchers not evaluated.
-        before ??= liveJobs(live, { pipeline, project, branch, imageNames: options.imageNames });
-        const old = before.get(job.name);
+        // The same job as the layout ahead freezes it, file matchers not evaluated.
+        jobsBefore ??= frozenJobs(before, { pipeline, project, branch, imageNames: options.imageNames });
+        const old = jobsBefore.get(job.name);
         return old === undefined || old !== configOf(job);
       };
       return freeze(build.layout, { ...request, updatesJobConfig });
@@ -34,8 +37,8 @@ export function speculativeView(
   };
 }
 
-function liveJobs(live: Layout, request: FreezeRequest): ReadonlyMap<string, string> {
-  const result = freezeJobGraph(live, request);
+function frozenJobs(layout: Layout, request: FreezeRequest): ReadonlyMap<string, string> {
+  const result = freezeJobGraph(layout, request);
   const jobs = result.status === 'ok' || result.status === 'error' ? result.jobs : [];
   return new Map(jobs.map((job) => [job.name, configOf(job)]));
 }

@@ -4,7 +4,7 @@
  */
 import type { ChangeInfo, MergeItem } from './changes';
 import type { FrozenJobExecution } from './frozen-job';
-import type { ProposedConfig } from './proposed-config';
+import type { ConfigDigest, ProposedConfig } from './proposed-config';
 import type { BuildResult, BuildsetResult } from './results';
 
 /** Window parameters of a change queue (docs/gating.md#windows). */
@@ -173,6 +173,11 @@ export interface BuildsetState {
    * (docs/gating.md#speculative-layouts); null or absent: the item changes no configuration.
    */
   proposedConfig?: ProposedConfig[] | null;
+  /**
+   * Digests of what its speculative merge proposed, kept after the freeze for the items behind it:
+   * `match-on-config-updates` compares their jobs with this item's layout.
+   */
+  proposedDigests?: ConfigDigest[] | null;
   /** The job graph was frozen with a speculative layout. */
   speculativeLayout?: boolean;
   files: string[] | null;

@@ -5,6 +5,7 @@
  * merged state and returns them with the repository state, so the pass builds the item's layout
  * without reading git itself.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 /** Where a project's configuration is read, as the merge work needs it. */
@@ -42,4 +43,32 @@ export function isConfigPath(file: string, extraConfigPaths: readonly string[]):
     return true;
   }
   return extraConfigPaths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p));
+}
+
+/**
+ * A proposed project-branch as the items behind it remember it: the configuration as merged up to
+ * an item is kept by digest only, and an item behind it finds the same content in its own proposal
+ * (docs/gating.md#speculative-layouts).
+ */
+export const configDigestSchema = z.object({ project: z.string(), branch: z.string(), digest: z.string() });
+export type ConfigDigest = z.infer<typeof configDigestSchema>;
+
+export function configDigestOf(entry: ProposedConfig): ConfigDigest {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([entry.files, entry.ignoredLocations]))
+    .digest('hex');
+  return { project: entry.project, branch: entry.branch, digest };
+}
+
+/**
+ * What the item ahead proposed, read back from the item's own proposal: the entries whose content
+ * the item ahead had too. A project-branch the item itself changed again is left out (the live
+ * configuration stands for it), so its jobs compare with the live layout's.
+ */
+export function proposalAhead(proposed: readonly ProposedConfig[], ahead: readonly ConfigDigest[]): ProposedConfig[] {
+  const known = new Set(ahead.map((entry) => `${entry.project}\0${entry.branch}\0${entry.digest}`));
+  return proposed.filter((entry) => {
+    const digest = configDigestOf(entry);
+    return known.has(`${digest.project}\0${digest.branch}\0${digest.digest}`);
+  });
 }

@@ -22,6 +22,9 @@ import type { ServiceRoles } from './roles';
 import { attachWebSockets, sendLimitsOf } from './websockets';
 import { buildYoga, type SluiceYoga } from './yoga';
 
+/** How long an idle keep-alive connection stays open: longer than clients keep theirs (see below). */
+const KEEP_ALIVE_MS = 65_000;
+
 export type { AppOptions, BackgroundTask } from './app-options';
 export { databaseFor } from './app-services';
 
@@ -68,6 +71,11 @@ export function buildApp(options: AppOptions): SluiceApp {
     onConnectionEvent: () => roles?.connectionEvents.wake(),
   });
   const httpServer = http.createServer(koa.callback());
+  // Node closes an idle keep-alive socket after 5 s, about when clients (undici: 4 s) still reuse
+  // it: a request sent as the server closes gets ECONNRESET (seen under load). Idle sockets are
+  // kept longer than clients and proxies keep theirs; shutdown closes them at once anyway.
+  httpServer.keepAliveTimeout = KEEP_ALIVE_MS;
+  httpServer.headersTimeout = KEEP_ALIVE_MS + 1_000;
   const heartbeat = new ComponentHeartbeat(
     database,
     app.now,

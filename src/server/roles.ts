@@ -236,7 +236,13 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     }
     // Items that change configuration get speculative layouts built from the same inputs (docs/gating.md#speculative-layouts).
     const input = layoutManager.inputOf(layout);
-    const adapted = toEngineLayout(layout, input === undefined ? undefined : new SpeculativeLayouts(layout, input));
+    const speculative =
+      input === undefined
+        ? undefined
+        : new SpeculativeLayouts(layout, input, undefined, (redactor) =>
+            layoutManager.addSpeculativeRedactor(redactor),
+          );
+    const adapted = toEngineLayout(layout, speculative);
     engineLayouts.set(tenant, { source: layout, adapted });
     return adapted;
   };

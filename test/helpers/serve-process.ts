@@ -18,7 +18,8 @@ export interface ServeProcess {
 }
 
 /**
- * Spawn `sluice serve --config <file>` (with `--roles` when given) from the sources, logging
+ * Spawn `sluice serve --config <file>` (with `--roles` when given), from the build the run's
+ * globalSetup compiled (test/helpers/compile-once.js), logging
  * warnings only; `env` adds to the minimal environment every test process gets. `prefix` is a
  * command that executes the rest of its command line (test/helpers/tmpfs.ts).
  */
@@ -37,7 +38,6 @@ export function spawnServe(
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       SLUICE_LOG_LEVEL: 'warn',
-      SLUICE_FROM_SOURCE: '1',
       ...(process.env.SLUICE_CACHE_DIR ? { SLUICE_CACHE_DIR: process.env.SLUICE_CACHE_DIR } : {}),
       ...options.env,
     },

@@ -21,7 +21,10 @@ describe('health endpoints', () => {
         problems: ['migrations not applied yet'],
         links: { database: { up: true, since: expect.any(String) } },
       });
-      expect((await fetch(`${base}/health/live`)).status).toBe(200);
+      const live = await fetch(`${base}/health/live`);
+      expect(live.status).toBe(200);
+      // Idle connections outlive clients' own keep-alive (src/server/app.ts says why).
+      expect(live.headers.get('keep-alive')).toBe('timeout=65');
       // With a trailing slash: the same answers (not the dashboard's page, which is always 200).
       const slashed = await fetch(`${base}/health/ready/`);
       expect([slashed.status, slashed.headers.get('content-type'), await slashed.json()]).toEqual([

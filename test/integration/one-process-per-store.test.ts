@@ -39,6 +39,16 @@ async function sluice(args: string[], env: Record<string, string> = {}) {
   return { code, stdout, stderr };
 }
 
+/** SIGKILL a child and resolve once it has exited (at once when it already has). */
+function killAndWait(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve();
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  return exited;
+}
+
 describe('one process per embedded store', () => {
   let dir: string;
   let config: string;
@@ -49,11 +59,11 @@ describe('one process per embedded store', () => {
     config = path.join(dir, 'examples', 'quickstart', 'sluice.yaml');
   });
 
-  afterEach(() => {
-    // A process that should have exited but did not (the failure these tests look for) is ended too.
-    for (const child of [first?.child, ...spawned.splice(0)]) {
-      child?.kill('SIGKILL');
-    }
+  afterEach(async () => {
+    // A process that should have exited but did not (the failure these tests look for) is ended
+    // too, and waited for: the next test's server must not meet its lock still held.
+    const children = [first?.child, ...spawned.splice(0)].filter((child) => child !== undefined);
+    await Promise.all(children.map(killAndWait));
   });
 
   afterAll(() => {

@@ -13,7 +13,7 @@ import { allItemsBehind, itemsBehind } from '../item-predicates';
 import { cancelJobs } from '../jobs/cancel';
 import type { PassContext } from '../pass-context';
 import { formatReport } from '../report-text';
-import { newBuildset } from './buildsets';
+import { ensureHistoryBuildset, newBuildset } from './buildsets';
 import { allItems } from './queues';
 import type { ManagedPipeline } from './types';
 
@@ -27,12 +27,10 @@ export function dequeueItem(
 ): void {
   for (const behind of itemsBehind(queue, item)) {
     behind.itemAhead = item.itemAhead;
-    ctx.touch(behind);
   }
   queue.items = queue.items.filter((candidate) => candidate !== item);
   item.dequeueTime = ctx.nowIso();
   item.dequeueReason = reason;
-  ctx.touched.delete(item);
   ctx.dequeued.push({ item, queueId: queue.id });
   ctx.publish({ type: 'item-dequeued', pipeline: pipeline.name, queue: queue.name, itemUuid: item.uuid, reason });
   if (queue.items.length === 0 && queue.dynamic) {
@@ -55,7 +53,6 @@ export async function resetItem(ctx: PassContext, item: ItemState, cause: GateRe
   }
   item.buildset = newBuildset(ctx);
   item.failingReasons = [];
-  ctx.touch(item);
 }
 
 /**
@@ -102,13 +99,28 @@ export async function removeItem(
   if (item.live && item.buildset.result === null) {
     item.buildset.result = 'DEQUEUED';
     const message = item.reportedStart ? formatReport(pipeline.config, item, 'dequeue') : null;
-    if (item.buildset.historyId !== null) {
-      await ctx.history.finishBuildset(item.buildset.historyId, { result: 'DEQUEUED', message, at: ctx.now });
+    if (recordsDequeue(item)) {
+      const historyId = await ensureHistoryBuildset(pipeline, ctx, item);
+      await ctx.history.finishBuildset(historyId, { result: 'DEQUEUED', message, at: ctx.now });
     }
     // The pipeline's `dequeue` reporters of code-review drivers (docs/github.md#reporters).
     reportToDrivers(pipeline, ctx, item, 'dequeue', message ?? '', 'DEQUEUED');
   }
   dequeueItem(pipeline, ctx, queue, item, reason);
+}
+
+/**
+ * Whether a dequeued item's buildset is recorded, as the reference decides it: once it has jobs
+ * (its row exists from the freeze on), a configuration error or a failed merge (the row is
+ * written now). An item taken out before its job graph was frozen leaves no buildset: nothing
+ * was known to run for it (docs/gating.md#leaving-a-pipeline).
+ */
+function recordsDequeue(item: ItemState): boolean {
+  const buildset = item.buildset;
+  return (
+    buildset.historyId !== null ||
+    (!buildset.notInPipeline && (buildset.configError !== null || buildset.unableToMerge))
+  );
 }
 
 /**
@@ -133,15 +145,20 @@ export async function enforceDependencyLimit(pipeline: ManagedPipeline, ctx: Pas
   }
 }
 
-/** Remove live items holding an older patchset of the change (dequeue-on-new-patchset). */
+/**
+ * Remove live items holding an older patchset of the change (dequeue-on-new-patchset). Returns
+ * the other changes of the removed items (members of a dependency cycle), which the reference
+ * enqueues again (docs/gating.md#dependency-cycles).
+ */
 export async function removeOldPatchsets(
   pipeline: ManagedPipeline,
   ctx: PassContext,
   change: ChangeInfo,
-): Promise<void> {
+): Promise<ChangeInfo[]> {
   if (!pipeline.config.dequeueOnNewPatchset || change.kind !== 'change') {
-    return;
+    return [];
   }
+  const others: ChangeInfo[] = [];
   for (const { queue, item } of allItems(pipeline)) {
     const old = item.changes.find(
       (candidate) =>
@@ -151,8 +168,10 @@ export async function removeOldPatchsets(
     );
     if (item.live && old && isOlderPatchset(old, change)) {
       await removeItem(pipeline, ctx, queue, item, { kind: 'new-patchset', patchset: change.patchset ?? '' });
+      others.push(...item.changes.filter((member) => member !== old));
     }
   }
+  return others;
 }
 
 /**

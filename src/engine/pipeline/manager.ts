@@ -52,9 +52,26 @@ export class PipelineManager implements ManagedPipeline {
     return removeItem(this, ctx, queue, item, reason);
   }
 
-  /** Remove live items holding an older patchset of the change (dequeue-on-new-patchset). */
-  removeOldPatchsets(ctx: PassContext, change: ChangeInfo): Promise<void> {
-    return removeOldPatchsets(this, ctx, change);
+  /**
+   * Remove live items holding an older patchset of the change (dequeue-on-new-patchset); the other
+   * members of a removed cycle item are enqueued again as they are now, requirements not checked,
+   * as an admin enqueue is (the reference's re-enqueue, docs/gating.md#dependency-cycles).
+   */
+  async removeOldPatchsets(ctx: PassContext, change: ChangeInfo): Promise<void> {
+    const others = await removeOldPatchsets(this, ctx, change);
+    for (const other of others) {
+      const current = other.number === null ? null : await ctx.gateways.changes.getChange(other.project, other.number);
+      if (current === null || current.merged) {
+        continue;
+      }
+      await addChange(this, ctx, current, {
+        live: true,
+        quiet: false,
+        eventId: null,
+        eventTimestamp: ctx.nowIso(),
+        ignoreRequirements: true,
+      });
+    }
   }
 
   /** Live items holding an abandoned (closed) change leave. */

@@ -4,7 +4,7 @@
  */
 import type { MergeItem } from '../../model/changes';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
-import type { ConfigLocations } from '../../model/proposed-config';
+import { proposalAhead, type ConfigDigest, type ConfigLocations } from '../../model/proposed-config';
 import type { EngineLayout } from '../ports/layout';
 import { findItem, itemsAhead } from '../item-predicates';
 import type { PassContext } from '../pass-context';
@@ -53,7 +53,6 @@ export async function prepareItem(
             ...configLocationsOf(layout, buildset.mergeItems),
           },
         });
-        ctx.touch(item);
         changed = true;
       }
       return { ready: false, changed };
@@ -68,7 +67,12 @@ export async function prepareItem(
     return { ready: false, changed };
   }
   if (!buildset.jobGraphFrozen) {
-    await freezeJobGraph(pipeline, ctx, item);
+    if ((buildset.proposedConfig?.length ?? 0) > 0 && ahead && ahead.buildset.mergeState === 'new') {
+      // As in the reference, the layout of the item ahead is waited for: match-on-config-updates
+      // compares with it (docs/gating.md#speculative-layouts).
+      return { ready: false, changed };
+    }
+    await freezeJobGraph(pipeline, ctx, item, ahead?.buildset.proposedDigests ?? []);
     changed = true;
   }
   return { ready: buildset.jobs.length > 0, changed };
@@ -93,11 +97,17 @@ function configLocationsOf(layout: EngineLayout, items: readonly MergeItem[]): {
 }
 
 /** Freeze the item's job graph: its jobs, or why it has none (not in the pipeline, a configuration error). */
-async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item: ItemState): Promise<void> {
+async function freezeJobGraph(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  item: ItemState,
+  aheadDigests: readonly ConfigDigest[],
+): Promise<void> {
   const buildset = item.buildset;
   // An item whose merged state proposes configuration is frozen with its speculative layout.
   const proposed = buildset.proposedConfig ?? [];
-  const speculative = proposed.length > 0 ? pipeline.layout.speculative?.(proposed) : undefined;
+  const speculative =
+    proposed.length > 0 ? pipeline.layout.speculative?.(proposed, proposalAhead(proposed, aheadDigests)) : undefined;
   buildset.proposedConfig = null;
   if (speculative !== undefined) {
     buildset.speculativeLayout = true;
@@ -105,7 +115,6 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
   if (speculative !== undefined && speculative.errors.length > 0) {
     buildset.jobGraphFrozen = true;
     buildset.configError = speculative.errors.join('\n\n');
-    ctx.touch(item);
     return;
   }
   const frozen = freezeItemJobs(
@@ -142,5 +151,4 @@ async function freezeJobGraph(pipeline: ManagedPipeline, ctx: PassContext, item:
       await ensureHistoryBuildset(pipeline, ctx, item);
     }
   }
-  ctx.touch(item);
 }

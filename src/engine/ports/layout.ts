@@ -193,8 +193,12 @@ export interface EngineLayout {
    * (docs/gating.md#speculative-layouts); null: it loads none. Absent: no speculative layouts.
    */
   configLocation?(project: string): ConfigLocation | null;
-  /** The layout of an item whose merged state proposes `proposed` (absent: no speculative layouts). */
-  speculative?(proposed: readonly ProposedConfig[]): SpeculativeLayout;
+  /**
+   * The layout of an item whose merged state proposes `proposed` (absent: no speculative layouts);
+   * `ahead`: what the item ahead of it proposed (its layout is what `match-on-config-updates`
+   * compares with; none: the live layout).
+   */
+  speculative?(proposed: readonly ProposedConfig[], ahead?: readonly ProposedConfig[]): SpeculativeLayout;
 }
 
 /** What an item that changes configuration is frozen with (docs/gating.md#speculative-layouts). */

@@ -4,6 +4,7 @@
  * An outcome whose buildset is no longer current (the item left or was reset) is `stale`.
  */
 import type { EngineEvent, MergeCompletedEvent, ReportCompletedEvent } from '../../model/engine-events';
+import { configDigestOf } from '../../model/proposed-config';
 import type { PassContext } from '../pass-context';
 import type { PipelineManager } from '../pipeline/manager';
 import { pipelinesListen } from '../triggers';
@@ -42,13 +43,13 @@ export async function handleWorkOutcome(
       buildset.files = event.files ?? [];
       buildset.repoState = event.repoState;
       buildset.proposedConfig = event.config ?? null;
+      buildset.proposedDigests = event.config?.map(configDigestOf) ?? null;
     } else {
       buildset.unableToMerge = true;
       buildset.mergeError = event.error;
     }
     buildset.mergeState = 'complete';
     buildset.mergeRequested = false;
-    ctx.touch(item);
     return 'ok';
   }
   const merge = buildset.branchMerge;
@@ -57,7 +58,6 @@ export async function handleWorkOutcome(
   }
   merge.done = true;
   merge.error = event.error;
-  ctx.touch(item);
   // The branch update itself is announced once as `ref-updated` by the git connection.
   if (pipelinesListen(ctx.layout, 'project-change-merged')) {
     for (const change of event.changes ?? []) {

@@ -1,5 +1,6 @@
 /** Stored webhook deliveries of code-review connections (docs/github.md#webhooks); the only code touching `connection_events`. */
 import type { Knex } from 'knex';
+import { pickFields } from '../row-fields';
 
 export interface ConnectionEventRow {
   id: number;
@@ -41,10 +42,8 @@ function rowOf(row: StoredRow | undefined): ConnectionEventRow | null {
     return null;
   }
   return {
+    ...pickFields(row, ['id', 'connection', 'delivery', 'eventType']),
     id: Number(row.id),
-    connection: row.connection,
-    delivery: row.delivery,
-    eventType: row.event_type,
     payload: (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown>,
   };
 }

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { ChangeInfo, CodeReviewState, GerritChangeState, MergeItem } from '../../model/changes';
 import type { FrozenJobExecution } from '../../model/frozen-job';
 import { MERGE_MODES } from '../../model/merge-modes';
-import { proposedConfigSchema } from '../../model/proposed-config';
+import { configDigestSchema, proposedConfigSchema } from '../../model/proposed-config';
 import type {
   ArtifactInfo,
   BuildState,
@@ -250,6 +250,7 @@ const storedBuildsetSchema = modelSchema<StoredBuildset>()(
       .nullable()
       .optional(),
     proposedConfig: z.array(proposedConfigSchema).nullable().optional(),
+    proposedDigests: z.array(configDigestSchema).nullable().optional(),
     speculativeLayout: z.boolean().optional(),
     files: z.array(text).nullable(),
     unableToMerge: z.boolean(),

@@ -13,6 +13,7 @@ import type {
   TenantEventQueueState,
 } from '../../model/pipeline-state';
 import { jobKey } from '../../model/pipeline-state';
+import { pickFields } from '../row-fields';
 import {
   pipelineStateValueSchema,
   queueProjectsSchema,
@@ -134,8 +135,7 @@ export class EngineStateRepository {
       pipelines.set(row.pipeline, {
         name: row.pipeline,
         state: storedValue(pipelineStateValueSchema, row.state, () => `tenant ${tenant}, pipeline ${row.pipeline}`),
-        disabled: row.disabled,
-        consecutiveFailures: row.consecutive_failures,
+        ...pickFields(row, ['disabled', 'consecutiveFailures']),
         queues: [],
       });
     }
@@ -146,12 +146,9 @@ export class EngineStateRepository {
         pipelines.set(row.pipeline, pipeline);
       }
       const queue: QueueState = {
-        id: row.id,
-        name: row.name,
-        branch: row.branch,
+        ...pickFields(row, ['id', 'name', 'branch']),
         projects: storedValue(queueProjectsSchema, row.projects, () => `tenant ${tenant}, queue ${row.id} projects`),
-        dynamic: row.dynamic,
-        window: row.window,
+        ...pickFields(row, ['dynamic', 'window']),
         params: storedValue(windowParamsSchema, row.window_params, () => `tenant ${tenant}, queue ${row.id} window`),
         items: itemsByQueue.get(row.id) ?? [],
       };
@@ -264,9 +261,7 @@ export class EngineStateRepository {
       const data = storedItems.read(row.data, () => `tenant ${tenant}, item ${row.uuid}`);
       const { buildset: _buildset, ...item } = data;
       return {
-        uuid: row.uuid,
-        pipeline: row.pipeline,
-        dequeueTime: row.dequeue_time,
+        ...pickFields(row, ['uuid', 'pipeline', 'dequeueTime']),
         reason: data.dequeueReason,
         item,
       };
@@ -338,14 +333,8 @@ function tenantRecord(tenant: string, row: TenantStateRow | undefined): TenantEn
     };
   }
   return {
-    eventQueues: {
-      triggerQueueDiscarding: row.trigger_queue_discarding,
-      triggerQueuePaused: row.trigger_queue_paused,
-      resultQueuePaused: row.result_queue_paused,
-      reason: row.reason,
-    },
-    layoutUuid: row.layout_uuid,
-    lastReconfigured: row.last_reconfigured,
+    eventQueues: pickFields(row, ['triggerQueueDiscarding', 'triggerQueuePaused', 'resultQueuePaused', 'reason']),
+    ...pickFields(row, ['layoutUuid', 'lastReconfigured']),
     busSequence: Number(row.bus_sequence),
     timerState: storedValue(timerStateSchema, row.timer_state, () => `tenant ${tenant} timer state`),
   };

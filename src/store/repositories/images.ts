@@ -323,9 +323,9 @@ export class ImageRepository {
    */
   async unrecordedImageArtifacts(limit: number, trx: Knex = this.knex): Promise<ReportedImageArtifact[]> {
     const rows: Array<{
-      id: number | string;
+      artifact_id: number | string;
       tenant: string;
-      uuid: string;
+      build_uuid: string;
       end_time: Date | null;
       name: string;
       url: string;
@@ -342,15 +342,10 @@ export class ImageRepository {
       })
       .orderBy('a.id')
       .limit(limit)
-      .select('a.id', 'b.tenant', 'b.uuid', 'b.end_time', 'a.name', 'a.url', 'a.metadata');
-    return rows.map((r) => ({
-      artifactId: Number(r.id),
-      tenant: r.tenant,
-      buildUuid: r.uuid,
-      endTime: r.end_time,
-      name: r.name,
-      url: r.url,
-      metadata: r.metadata,
+      .select('a.id as artifact_id', 'b.tenant', 'b.uuid as build_uuid', 'b.end_time', 'a.name', 'a.url', 'a.metadata');
+    return rows.map((row) => ({
+      ...pickFields(row, ['artifactId', 'tenant', 'buildUuid', 'endTime', 'name', 'url', 'metadata']),
+      artifactId: Number(row.artifact_id),
     }));
   }
 }

@@ -5,6 +5,7 @@
  * never its content: subscribers read the record as it is when they deliver the change.
  */
 import type { Knex } from 'knex';
+import { pickFields } from '../row-fields';
 
 export type LauncherChangeKind = 'node' | 'nodeset-request';
 
@@ -56,12 +57,8 @@ export class LauncherChangeRepository {
       .orderBy('id', 'asc')
       .limit(limit);
     return rows.map((row) => ({
+      ...pickFields(row, ['id', 'kind', 'uuid', 'tenant', 'provider', 'changedAt']),
       id: Number(row.id),
-      kind: row.kind,
-      uuid: row.uuid,
-      tenant: row.tenant,
-      provider: row.provider,
-      changedAt: row.changed_at,
     }));
   }
 

@@ -10,6 +10,7 @@
  */
 import type { Knex } from 'knex';
 import { completedWithoutRun, type BuildCompletedPayload } from '../../model/build-request';
+import { pickFields } from '../row-fields';
 import { EngineEventRepository } from './engine-events';
 
 /** A worker holding running or paused build requests, with what the store knows of it. */
@@ -263,9 +264,7 @@ export class LostWorkRepository {
     );
     await this.events.append({ tenant: row.tenant, event: { ...payload, type: 'build-completed' }, created: now }, trx);
     return {
-      buildUuid: row.build_uuid,
-      tenant: row.tenant,
-      state: row.state,
+      ...pickFields(row, ['buildUuid', 'tenant', 'state']),
       nodesReleased: await releaseNodes(trx, nodeIdsOf(row.params), now),
     };
   }

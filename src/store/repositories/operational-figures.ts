@@ -4,6 +4,7 @@
  * and live components. Each is one grouped query over an indexed column or a small table.
  */
 import type { Knex } from 'knex';
+import { pickFields } from '../row-fields';
 
 export interface QueueFigure {
   tenant: string;
@@ -26,17 +27,21 @@ export class OperationalFiguresRepository {
     const rows = (await this.knex('change_queues as q')
       .leftJoin('queue_items as i', (join) => join.on('i.queue_id', 'q.id').andOnNull('i.dequeue_time'))
       .groupBy('q.id', 'q.tenant', 'q.pipeline', 'q.name', 'q.window')
-      .select('q.tenant', 'q.pipeline', 'q.name', 'q.window', this.knex.raw('count(i.id) as items'))) as Array<{
+      .select(
+        'q.tenant',
+        'q.pipeline',
+        'q.name as queue',
+        'q.window',
+        this.knex.raw('count(i.id) as items'),
+      )) as Array<{
       tenant: string;
       pipeline: string;
-      name: string;
+      queue: string;
       window: number;
       items: string | number;
     }>;
     return rows.map((row) => ({
-      tenant: row.tenant,
-      pipeline: row.pipeline,
-      queue: row.name,
+      ...pickFields(row, ['tenant', 'pipeline', 'queue']),
       items: Number(row.items),
       window: Number(row.window),
     }));

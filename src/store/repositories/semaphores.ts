@@ -3,6 +3,7 @@
  * semaphores count holders of the same tenant; global ones count holders of every tenant.
  */
 import type { Knex } from 'knex';
+import { pickFields } from '../row-fields';
 
 export interface SemaphoreHolderRecord {
   semaphore: string;
@@ -97,13 +98,8 @@ export class SemaphoreRepository {
         void query.where({ tenant, global: false }).orWhere({ global: true });
       })
       .orderBy('id');
-    return rows.map((row) => ({
-      semaphore: row.semaphore,
-      global: row.global,
-      holderTenant: row.holder_tenant,
-      buildsetUuid: row.buildset_uuid,
-      jobName: row.job_name,
-      acquired: row.acquired,
-    }));
+    return rows.map((row) =>
+      pickFields(row, ['semaphore', 'global', 'holderTenant', 'buildsetUuid', 'jobName', 'acquired']),
+    );
   }
 }

@@ -253,7 +253,7 @@ describe('the sluice binary', () => {
 
     const secretFile = path.join(dir, 'bin-secret.txt');
     writeFileSync(secretFile, 'binary secret');
-    const env = { ...process.env, SLUICE_FROM_SOURCE: '1', DATABASE_URL: '' };
+    const env = { ...process.env, DATABASE_URL: '' };
     const encrypted = await run(
       'node',
       [

@@ -165,6 +165,28 @@ describe.each(backends())('engine: dependency cycles (%s)', (backend) => {
     expect(h.merger.mergedOrder).toEqual([]);
   });
 
+  it('enqueues the other members again when one member gets a new patchset, as they are now', async () => {
+    const h = await harness(spec());
+    addCycle(h);
+    expect(await h.enqueue('check', 'org/server', '1,1')).toBe('ok');
+    // Server 1's second patchset no longer depends on client 2: no cycle any more.
+    h.changes.add('org/server', 1);
+    await h.patchsetCreated('org/server', 1, '2');
+    await h.settle();
+    const status = await h.engine.status(h.tenant);
+    const refs = status?.pipelines
+      .find((candidate) => candidate.name === 'check')
+      ?.changeQueues.flatMap((queue) =>
+        queue.heads.flat().map((item) => `${item.refs.map((ref) => ref.id).join(' ')} ${item.live}`),
+      );
+    // Client 2 is back, behind the new patchset it needs (not live: the check trigger did not take it).
+    expect(refs?.sort()).toEqual(['1,2 false', '2,1 true']);
+    expect((await h.engine.dequeuedItems(h.tenant, { limit: 5 })).map((item) => item.reason)).toContainEqual({
+      kind: 'new-patchset',
+      patchset: '2',
+    });
+  });
+
   it('refuses the cycle when a queue does not allow it', async () => {
     const h = await harness(spec(unitPerProject, false));
     addCycle(h);

@@ -3,7 +3,8 @@
  * merger and layout: the merge work is told where configuration lives and returns what the merged
  * state proposes; the item is frozen with the speculative layout (even for a project the live
  * layout has in no pipeline), an item whose proposal has errors reports them as `CONFIG_ERROR`, and
- * the proposal is dropped from the stored buildset once frozen.
+ * the proposal is dropped from the stored buildset once frozen (its digests stay, for the item
+ * behind it to find the layout of the item ahead).
  */
 import type { MergeOutcome } from '../../../src/engine/ports/merger';
 import type { EngineLayout, FreezeOutcome, SpeculativeLayout } from '../../../src/engine/ports/layout';
@@ -28,7 +29,11 @@ class ConfigMerger extends ScriptedMerger {
   ): Promise<MergeOutcome> {
     this.locations.push(options?.configLocations);
     const outcome = await super.prepare(items);
-    const text = items.map((item) => this.proposals.get(item.number ?? 0)).find((found) => found !== undefined);
+    // The last change of the merge that proposes a text wins, as in a file changed twice.
+    const text = items
+      .map((item) => this.proposals.get(item.number ?? 0))
+      .reverse()
+      .find((found) => found !== undefined);
     if (!outcome.merged || text === undefined || options?.configLocations?.[PROJECT] === undefined) {
       return outcome;
     }
@@ -41,15 +46,20 @@ class ConfigMerger extends ScriptedMerger {
 }
 
 /** The live layout: org/new is in no pipeline; a proposal naming `broken` has an error, any other adds `extra` to check. */
-function layoutWithSpeculation(tenant: string): EngineLayout {
+function layoutWithSpeculation(tenant: string, calls: Array<{ proposed: string; ahead: string[] }> = []): EngineLayout {
   const live = makeLayout({
     tenant,
-    pipelines: [pipeline('check', 'independent', { triggers: [] })],
+    pipelines: [pipeline('check', 'independent', { triggers: [] }), pipeline('gate', 'dependent', { triggers: [] })],
     projects: [{ name: 'org/new' }],
     jobs: {},
   });
-  const speculative = (proposed: readonly ProposedConfig[]): SpeculativeLayout => {
-    const text = proposed.map((entry) => entry.files.map((file) => file.text).join('')).join('');
+  const textOf = (entry: ProposedConfig) => entry.files.map((file) => file.text).join('');
+  const speculative = (
+    proposed: readonly ProposedConfig[],
+    ahead: readonly ProposedConfig[] = [],
+  ): SpeculativeLayout => {
+    const text = proposed.map(textOf).join('');
+    calls.push({ proposed: text, ahead: ahead.map(textOf) });
     return {
       errors: text.includes('broken') ? ['Job nowhere not defined\n  in ".zuul.yaml", line 3'] : [],
       freezeJobGraph: (): FreezeOutcome => ({ status: 'ok', jobs: [job('extra')], failFast: false }),
@@ -66,6 +76,7 @@ describe('engine: items that change configuration', () => {
   let db: TestDatabase;
   let h: EngineHarness;
   let merger: ConfigMerger;
+  let calls: Array<{ proposed: string; ahead: string[] }>;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -78,7 +89,8 @@ describe('engine: items that change configuration', () => {
   beforeEach(async () => {
     const changes = new FakeChanges();
     merger = new ConfigMerger(changes);
-    h = new EngineHarness(db, layoutWithSpeculation(nextTenant()), { clock: new FakeClock(), changes, merger });
+    calls = [];
+    h = new EngineHarness(db, layoutWithSpeculation(nextTenant(), calls), { clock: new FakeClock(), changes, merger });
     await h.start();
   });
 
@@ -110,5 +122,23 @@ describe('engine: items that change configuration', () => {
     expect(h.reports()).toEqual(['2,1 check CONFIG_ERROR']);
     const [buildset] = await h.buildsets();
     expect(buildset.message).toContain('in ".zuul.yaml", line 3');
+  });
+
+  it('gives each item the proposal of the item ahead, for match-on-config-updates to compare with', async () => {
+    for (const number of [3, 4, 5]) {
+      h.changes.add('org/new', number);
+    }
+    merger.proposals.set(3, '- job: {name: extra, vars: {a: 1}}\n');
+    merger.proposals.set(5, '- job: {name: extra, vars: {a: 2}}\n');
+    for (const number of [3, 4, 5]) {
+      await h.enqueue('gate', 'org/new', `${number},1`);
+      await h.settle();
+    }
+    // 4 proposes what 3 did; 5 changes the same file again, so the live layout stands for 3's.
+    expect(calls).toEqual([
+      { proposed: '- job: {name: extra, vars: {a: 1}}\n', ahead: [] },
+      { proposed: '- job: {name: extra, vars: {a: 1}}\n', ahead: ['- job: {name: extra, vars: {a: 1}}\n'] },
+      { proposed: '- job: {name: extra, vars: {a: 2}}\n', ahead: [] },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /** Speculative layouts of proposed configuration (docs/gating.md#speculative-layouts), on in-memory projects. */
 import { buildLayoutSync } from '../../../src/config/layout-builder';
 import { SpeculativeLayouts } from '../../../src/config/speculative-layouts';
-import { freezeOutcome } from '../../../src/engine/layout-adapter';
+import { freezeOutcome, toEngineLayout } from '../../../src/engine/layout-adapter';
 import { speculativeView } from '../../../src/engine/speculative-view';
 import type { ProposedConfig } from '../../../src/model/proposed-config';
 import { memoryLayoutInput, type MemoryProject } from '../../helpers/memory-layout';
@@ -16,9 +16,9 @@ const APP = `
 - project: {check: {jobs: [unit, docs]}}
 `;
 
-function setUp(app = APP, options?: string, dynamicBranches?: string[]) {
+function setUp(app = APP, options?: string, dynamicBranches?: string[], configText = CONFIG) {
   const projects: MemoryProject[] = [
-    { name: 'config', trusted: true, branches: { master: { 'zuul.yaml': CONFIG } } },
+    { name: 'config', trusted: true, branches: { master: { 'zuul.yaml': configText } } },
     { name: 'org/app', options, branches: { master: { '.zuul.yaml': app } } },
   ];
   const input = memoryLayoutInput(projects);
@@ -60,14 +60,25 @@ describe('speculative layouts', () => {
     expect(jobsOf(outcome, ['README'])).toEqual(['unit', 'extra']);
   });
 
-  it('blames only the errors the proposal brings, with file and line', () => {
-    // The live configuration already has an error (a stanza naming a job nobody defined).
-    const { view } = setUp(`${APP}- project: {check: {jobs: [missing]}}\n`);
-    const proposal = `${APP}- project: {check: {jobs: [missing]}}\n- job: {name: bad, parent: nowhere, run: x.sh}\n`;
+  it('blames the errors the proposal brings, with file and line, and those of the project-branch it changes', () => {
+    // The live configuration already has an error (a stanza naming a job nobody defined) in the
+    // config project: a change to org/app is not blamed for it.
+    const missing = `${CONFIG}- project: {name: org/app, check: {jobs: [missing]}}\n`;
+    const { view } = setUp(APP, undefined, undefined, missing);
+    const proposal = `${APP}- job: {name: bad, parent: nowhere, run: x.sh}\n`;
     const outcome = view([app(proposal)]);
     expect(outcome.errors).toHaveLength(1);
     expect(outcome.errors[0]).toContain('nowhere');
-    expect(outcome.errors[0]).toMatch(/\.zuul\.yaml", line 6/);
+    expect(outcome.errors[0]).toMatch(/\.zuul\.yaml", line 5/);
+    // In org/app itself, as in the reference, an error that was there is listed on a change to it.
+    const { view: viewOwn } = setUp(`${APP}- project: {check: {jobs: [missing]}}\n`);
+    const own = viewOwn([app(`${APP}- project: {check: {jobs: [missing]}}\n- job: {name: fine, run: f.sh}\n`)]);
+    expect(own.errors).toHaveLength(1);
+    expect(own.errors[0]).toContain('missing');
+    // Behind the item that changed it, an item proposing the same is not blamed again.
+    const { speculative } = setUp(`${APP}- project: {check: {jobs: [missing]}}\n`);
+    const same = app(`${APP}- project: {check: {jobs: [missing]}}\n- job: {name: fine, run: f.sh}\n`);
+    expect(speculative.resolve([same], [same]).errors).toEqual([]);
   });
 
   it("validates a config project's proposal without using it", () => {
@@ -89,7 +100,7 @@ describe('speculative layouts', () => {
     expect(speculative.builds).toBe(0);
     const proposal = `${APP}- job: {name: extra, run: extra.sh}\n`;
     const first = speculative.resolve([app(proposal)]);
-    expect(speculative.resolve([app(proposal)])).toBe(first);
+    expect(speculative.resolve([app(proposal)]).layout).toBe(first.layout);
     expect(speculative.builds).toBe(1);
   });
 
@@ -99,6 +110,22 @@ describe('speculative layouts', () => {
     const off = APP.replace("files: ['^docs/']", "files: ['^docs/'], match-on-config-updates: false");
     const { view: viewOff } = setUp(off);
     expect(jobsOf(viewOff([app(off.replace('docs.sh', 'docs2.sh'))]), ['README'])).toEqual(['unit']);
+  });
+
+  it('compares a job with the layout of the item ahead for match-on-config-updates', () => {
+    const { live, speculative } = setUp();
+    const engine = toEngineLayout(live, speculative);
+    const changed = app(APP.replace('docs.sh', 'docs2.sh'));
+    const frozen = (proposed: ProposedConfig[], ahead?: ProposedConfig[]) => {
+      const outcome = engine.speculative?.(proposed, ahead).freezeJobGraph('check', 'org/app', 'master', ['README']);
+      return outcome?.status === 'ok' ? outcome.jobs.map((job) => job.name) : outcome;
+    };
+    // At the head the live layout is compared with: the changed job runs.
+    expect(frozen([changed])).toEqual(['unit', 'docs']);
+    // Behind the item that changed `docs`, an item proposing the same configuration changes no job.
+    expect(frozen([changed], [changed])).toEqual(['unit']);
+    // One that changes `docs` again still runs it.
+    expect(frozen([app(APP.replace('docs.sh', 'docs3.sh'))], [changed])).toEqual(['unit', 'docs']);
   });
 
   it('loads the proposed configuration of an always-dynamic branch', () => {

@@ -127,8 +127,10 @@ const PipelineView = memo(function PipelineView({
                 {queue.window > 0 && <span className="muted"> · window {queue.window}</span>}
               </h3>
             )}
-            {heads.map((head) => (
-              <ol className="chain" key={head[0].id}>
+            {heads.map((head, position) => (
+              // Keyed by position: a promote puts another item at the head of a chain, and a chain
+              // keyed by its head would be drawn anew, losing what its items' buttons just said.
+              <ol className="chain" key={position}>
                 {head.map((item: ItemStatus) => (
                   <ItemCard key={item.id} tenant={tenant} pipeline={pipeline.name} item={item} />
                 ))}
