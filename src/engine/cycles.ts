@@ -86,7 +86,8 @@ export async function findCycle(
 async function topicMates(source: ChangeSource, change: ChangeInfo): Promise<ChangeInfo[]> {
   const found = (await source.changesInTopic?.(change)) ?? [];
   return found.filter(
-    (mate) => mate.kind === 'change' && !mate.merged && !(mate.project === change.project && mate.number === change.number),
+    (mate) =>
+      mate.kind === 'change' && !mate.merged && !(mate.project === change.project && mate.number === change.number),
   );
 }
 
