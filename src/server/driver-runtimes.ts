@@ -76,6 +76,7 @@ export function routingChangeSource(projects: GitProjects, runtimes: DriverRunti
       }
       return found;
     },
+    changesInTopic: async (change) => (await sourceOf(change.project)?.changesInTopic?.(change)) ?? [],
   };
 }
 
