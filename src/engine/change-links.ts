@@ -29,5 +29,6 @@ export function withChangeLinks(source: ChangeSource, link: (change: ChangeInfo)
     getRef: async (project, ref, oldrev, newrev) => one(await source.getRef(project, ref, oldrev, newrev)),
     openChanges: async (project) => (await source.openChanges(project)).map(one),
     changesDependingOn: async (change, projects) => (await source.changesDependingOn(change, projects)).map(one),
+    changesInTopic: async (change) => ((await source.changesInTopic?.(change)) ?? []).map(one),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Dependency cycles (docs/gating.md#dependency-cycles): the changes that depend on a change
  * through `Depends-On:` and on which it depends in turn, i.e. the strongly connected component
- * of its dependency graph that holds it. A cycle enters a pipeline as one item holding all its
+ * of its dependency graph that holds it. Where a project's queue says `dependencies-by-topic`,
+ * its change also depends on every open change sharing its topic, as in the reference. A cycle enters a pipeline as one item holding all its
  * changes, when every member's queue allows circular dependencies.
  */
 import { changeId, type ChangeInfo } from '../model/changes';
@@ -16,10 +17,16 @@ const keyOf = (project: string, number: number | null): string => `${project}#${
 /**
  * The cycle holding `change`, the change first and the others in the order the walk met them;
  * `[change]` when it is in none. Merged changes are not part of the graph (as for
- * dependencies). Each change is read once.
+ * dependencies). Each change is read once. `byTopic`: whether a project's changes depend on the
+ * changes of their topic.
  */
-export async function findCycle(source: ChangeSource, change: ChangeInfo): Promise<ChangeInfo[]> {
-  if (change.kind !== 'change' || change.number === null || change.dependsOn.length === 0) {
+export async function findCycle(
+  source: ChangeSource,
+  change: ChangeInfo,
+  byTopic: (project: string) => boolean = () => false,
+): Promise<ChangeInfo[]> {
+  const topics = (member: ChangeInfo) => source.changesInTopic !== undefined && byTopic(member.project);
+  if (change.kind !== 'change' || change.number === null || (change.dependsOn.length === 0 && !topics(change))) {
     return [change];
   }
   const start = keyOf(change.project, change.number);
@@ -49,6 +56,15 @@ export async function findCycle(source: ChangeSource, change: ChangeInfo): Promi
         targets.push(target);
       }
     }
+    for (const mate of topics(node) ? await topicMates(source, node) : []) {
+      const target = keyOf(mate.project, mate.number);
+      if (!nodes.has(target)) {
+        nodes.set(target, mate);
+        named.set(target, target);
+        frontier.push(target);
+      }
+      targets.push(target);
+    }
     edges.set(key, targets);
   }
   // The members are the changes the walk reached that reach the change back.
@@ -64,6 +80,15 @@ export async function findCycle(source: ChangeSource, change: ChangeInfo): Promi
     }
   }
   return [...nodes.entries()].filter(([key]) => reachesStart.has(key)).map(([, member]) => member);
+}
+
+/** The open changes sharing the change's topic, the change itself left out. */
+async function topicMates(source: ChangeSource, change: ChangeInfo): Promise<ChangeInfo[]> {
+  const found = (await source.changesInTopic?.(change)) ?? [];
+  return found.filter(
+    (mate) =>
+      mate.kind === 'change' && !mate.merged && !(mate.project === change.project && mate.number === change.number),
+  );
 }
 
 /** The cycle's members as the refusal names them: `1,1 of org/a, 2,1 of org/b`. */

@@ -201,6 +201,7 @@ export function toEngineLayout(layout: Layout, speculative?: SpeculativeLayouts)
       queueName,
       queuePerBranch: queueName !== null && (layout.queues.get(queueName)?.perBranch ?? false),
       queueAllowsCycles: queueName !== null && (layout.queues.get(queueName)?.allowCircularDependencies ?? false),
+      queueDependenciesByTopic: queueName !== null && (layout.queues.get(queueName)?.dependenciesByTopic ?? false),
     });
   }
   const semaphores = new Map(

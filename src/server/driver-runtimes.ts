@@ -99,6 +99,7 @@ export function routingChangeSource(projects: GitProjects, runtimes: DriverRunti
       }
       return found;
     },
+    changesInTopic: async (change) => (await sourceOf(change.project)?.changesInTopic?.(change)) ?? [],
   };
 }
 

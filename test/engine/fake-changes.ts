@@ -7,6 +7,8 @@ import { canonical, HOST } from './scripted-layout';
 export class FakeChanges implements ChangeSource {
   private readonly changes = new Map<string, ChangeInfo[]>();
   private readonly branchTips = new Map<string, string>();
+  /** Each change's topic (Gerrit's), by change key. */
+  private readonly topics = new Map<string, string>();
   private revCounter = 0;
 
   private key(project: string, number: number): string {
@@ -22,6 +24,7 @@ export class FakeChanges implements ChangeSource {
       branch?: string;
       dependsOn?: Array<{ project: string; number: number }>;
       owner?: string;
+      topic?: string;
     } = {},
   ): ChangeInfo {
     const patchsets = this.changes.get(this.key(project, number)) ?? [];
@@ -45,6 +48,9 @@ export class FakeChanges implements ChangeSource {
     };
     patchsets.push(change);
     this.changes.set(this.key(project, number), patchsets);
+    if (options.topic !== undefined) {
+      this.topics.set(this.key(project, number), options.topic);
+    }
     return change;
   }
 
@@ -69,6 +75,25 @@ export class FakeChanges implements ChangeSource {
 
   setTip(project: string, branch: string, rev: string): void {
     this.branchTips.set(`${project}:${branch}`, rev);
+  }
+
+  /** The open changes with the change's topic (current patchsets), as Gerrit's topic query finds them. */
+  async changesInTopic(change: ChangeInfo): Promise<ChangeInfo[]> {
+    const topic = change.number === null ? undefined : this.topics.get(this.key(change.project, change.number));
+    if (topic === undefined) {
+      return [];
+    }
+    const found: ChangeInfo[] = [];
+    for (const [key, patchsets] of this.changes) {
+      const latest = patchsets[patchsets.length - 1];
+      if (this.topics.get(key) === topic && !latest.merged && latest.number !== null) {
+        const current = await this.getChange(latest.project, latest.number);
+        if (current !== null) {
+          found.push(current);
+        }
+      }
+    }
+    return found;
   }
 
   getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {

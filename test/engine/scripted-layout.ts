@@ -162,7 +162,15 @@ export function job(
 export interface LayoutSpec {
   tenant?: string;
   pipelines: EnginePipeline[];
-  projects: Array<{ name: string; queue?: string; perBranch?: boolean; allowCycles?: boolean; connection?: string }>;
+  projects: Array<{
+    name: string;
+    queue?: string;
+    perBranch?: boolean;
+    allowCycles?: boolean;
+    /** The queue says `dependencies-by-topic`. */
+    byTopic?: boolean;
+    connection?: string;
+  }>;
   /** project short name -> pipeline -> jobs (a missing pipeline = project not in pipeline). */
   jobs: Record<string, Record<string, EngineJob[] | { error: string }>>;
   semaphores?: EngineSemaphore[];
@@ -192,6 +200,7 @@ export function makeLayout(spec: LayoutSpec, uuid = 'layout-1'): EngineLayout {
       queueName: project.queue ?? null,
       queuePerBranch: project.perBranch ?? false,
       queueAllowsCycles: project.allowCycles ?? false,
+      queueDependenciesByTopic: project.byTopic ?? false,
     });
   }
   const shortName = (name: string): string => projects.get(name)?.name ?? name;

@@ -79,6 +79,22 @@ export class GerritChangeSource {
     return Promise.all(changes.map((json) => this.describe(project, located.source, json)));
   }
 
+  /**
+   * The open changes of the change's topic on its connection (Gerrit's `status:open topic:"X"`
+   * query, as the reference asks it), each as its current patch set; none without a topic.
+   */
+  async changesInTopic(change: ChangeInfo): Promise<ChangeInfo[]> {
+    const located = this.locate(change.project);
+    const topic = change.gerrit?.topic;
+    if (!located || !topic) {
+      return [];
+    }
+    const found = await located.source.client.query(`status:open topic:"${topic.replace(/"/g, '')}"`);
+    return Promise.all(
+      found.map((json) => this.describe(`${located.source.canonicalHostname}/${json.project}`, located.source, json)),
+    );
+  }
+
   async changesDependingOn(change: ChangeInfo, projects: readonly string[]): Promise<ChangeInfo[]> {
     const children: ChangeInfo[] = [];
     for (const project of projects) {

@@ -23,7 +23,8 @@ export async function changeCycle(
   if (change.kind !== 'change' || pipeline.config.ignoreDependencies || pipeline.config.manager === 'supercedent') {
     return [change];
   }
-  return findCycle(ctx.gateways.changes, change);
+  const byTopic = (project: string) => pipeline.layout.projects.get(project)?.queueDependenciesByTopic ?? false;
+  return findCycle(ctx.gateways.changes, change, byTopic);
 }
 
 /** Why a member of the cycle may not enter the pipeline on its connection (null when all may). */

@@ -11,4 +11,9 @@ export interface ChangeSource {
   openChanges(project: string): Promise<ChangeInfo[]>;
   /** Open changes that depend on this one (Depends-On) in the given projects. */
   changesDependingOn(change: ChangeInfo, projects: readonly string[]): Promise<ChangeInfo[]>;
+  /**
+   * Open changes of the change's connection that share its topic, itself among them; none when it
+   * has no topic. Absent: the source's changes carry no topics (docs/gating.md#dependency-cycles).
+   */
+  changesInTopic?(change: ChangeInfo): Promise<ChangeInfo[]>;
 }

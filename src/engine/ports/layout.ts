@@ -143,6 +143,11 @@ export interface EngineProject {
   queuePerBranch: boolean;
   /** The named queue says `allow-circular-dependencies: true`: a dependency cycle may enter as one item. */
   queueAllowsCycles: boolean;
+  /**
+   * The named queue says `dependencies-by-topic: true`: open changes sharing a change's topic
+   * depend on each other (docs/gating.md#dependency-cycles).
+   */
+  queueDependenciesByTopic?: boolean;
 }
 
 export type FreezeOutcome =

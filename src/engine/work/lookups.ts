@@ -19,7 +19,8 @@ export type Lookup =
   | { kind: 'change'; project: string; number: number; patchset?: string }
   | { kind: 'ref'; project: string; ref: string; oldrev: string | null; newrev: string | null }
   | { kind: 'open'; project: string }
-  | { kind: 'depending'; change: ChangeInfo; projects: readonly string[] };
+  | { kind: 'depending'; change: ChangeInfo; projects: readonly string[] }
+  | { kind: 'topic'; change: ChangeInfo };
 
 type Answer = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -36,6 +37,8 @@ function keyOf(lookup: Lookup): string {
       return `open\n${lookup.project}`;
     case 'depending':
       return `depending\n${lookup.change.project}\n${lookup.change.ref}\n${lookup.projects.join('\n')}`;
+    case 'topic':
+      return `topic\n${lookup.change.project}\n${lookup.change.ref}`;
   }
 }
 
@@ -58,6 +61,10 @@ function recorder(into: Lookup[]): ChangeSource {
       into.push({ kind: 'depending', change, projects });
       return Promise.resolve([]);
     },
+    changesInTopic: (change) => {
+      into.push({ kind: 'topic', change });
+      return Promise.resolve([]);
+    },
   };
 }
 
@@ -74,6 +81,7 @@ export class PassLookups {
     getRef: (project, ref, oldrev, newrev) => this.ask({ kind: 'ref', project, ref, oldrev, newrev }),
     openChanges: (project) => this.ask({ kind: 'open', project }),
     changesDependingOn: (change, projects) => this.ask({ kind: 'depending', change, projects }),
+    changesInTopic: (change) => this.ask({ kind: 'topic', change }),
   };
 
   /** Forget every answer (a pass ended: the next one asks afresh). */
@@ -126,13 +134,13 @@ export class PassLookups {
         this.answers.set(key, answer);
         const changes = !answer.ok
           ? []
-          : lookup.kind === 'open' || lookup.kind === 'depending'
+          : lookup.kind === 'open' || lookup.kind === 'depending' || lookup.kind === 'topic'
             ? (answer.value as ChangeInfo[])
             : answer.value === null
               ? []
               : [answer.value as ChangeInfo];
         for (const change of changes) {
-          if (change.kind !== 'change' || lookup.kind === 'depending') {
+          if (change.kind !== 'change' || lookup.kind === 'depending' || lookup.kind === 'topic') {
             continue;
           }
           next.push(
@@ -158,6 +166,8 @@ export class PassLookups {
           return { ok: true, value: await this.source.openChanges(lookup.project) };
         case 'depending':
           return { ok: true, value: await this.source.changesDependingOn(lookup.change, lookup.projects) };
+        case 'topic':
+          return { ok: true, value: (await this.source.changesInTopic?.(lookup.change)) ?? [] };
       }
     } catch (error) {
       // Thrown again inside the pass, where the event's handler fails as it did with the call there.

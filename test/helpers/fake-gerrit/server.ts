@@ -42,6 +42,8 @@ export interface FakeChange {
   reviews: Array<{ by: string; patchset: string; message?: string; labels?: Record<string, number>; notify?: string }>;
   /** Set by a test: the next submit is refused with this message (409). */
   refuseSubmit: string | null;
+  /** The change's topic, if any. */
+  topic?: string;
 }
 
 let accountIds = 1000;
@@ -143,6 +145,7 @@ export class FakeGerrit {
       footer?: string;
       /** A change whose newest patch set is the parent commit (a git dependency); default: the branch's head. */
       parent?: number;
+      topic?: string;
     },
   ): Promise<FakeChange> {
     const existing = options.change === undefined ? undefined : this.change(options.change);
@@ -160,6 +163,7 @@ export class FakeGerrit {
       updated: '',
       reviews: [],
       refuseSubmit: null,
+      ...(options.topic === undefined ? {} : { topic: options.topic }),
     };
     const patchset = change.patchsets.length + 1;
     const ref = `refs/changes/${String(change.number % 100).padStart(2, '0')}/${change.number}/${patchset}`;
@@ -303,6 +307,7 @@ export class FakeGerrit {
       subject: change.subject,
       status: change.status,
       hashtags: [],
+      ...(change.topic === undefined ? {} : { topic: change.topic }),
       _number: change.number,
       owner: change.owner,
       updated: change.updated,
@@ -445,7 +450,7 @@ export class FakeGerrit {
   }
 
   /**
-   * The changes of a query of `project:`, `status:open`, `change:<number or Change-Id>` and
+   * The changes of a query of `project:`, `status:open`, `topic:`, `change:<number or Change-Id>` and
    * `after:"<YYYY-MM-DD HH:MM:SS -0000>"` (updated at or after) terms.
    */
   private query(q: string): FakeChange[] {
@@ -464,6 +469,8 @@ export class FakeGerrit {
             return value === 'open' ? change.status === 'NEW' : change.status.toLowerCase() === value;
           case 'change':
             return String(change.number) === value || change.changeId === value;
+          case 'topic':
+            return change.topic === value;
           default:
             return false;
         }
