@@ -72,9 +72,10 @@ export class FakeGerrit {
   readonly ssh: FakeGerritSsh;
   private readonly http: Server;
   private readonly accounts = new Map<string, Account>();
-  /** While set, change requests wait for it (`holdChangeRequests`); how many waited. */
+  /** While set, change requests wait for it (`holdChangeRequests`). */
   private held: Promise<void> | null = null;
-  heldRequests = 0;
+  /** The paths of the change requests that waited, in order (a test tells whose request waits). */
+  readonly heldPaths: string[] = [];
   url = '';
 
   constructor(
@@ -355,7 +356,7 @@ export class FakeGerrit {
       return;
     }
     if (this.held !== null && url.pathname.startsWith('/a/changes/')) {
-      this.heldRequests += 1;
+      this.heldPaths.push(decodeURIComponent(url.pathname));
       await this.held;
     }
     const chunks: Buffer[] = [];

@@ -137,6 +137,35 @@ describe('Gerrit changes in the pipelines', () => {
   };
   const approve = (change: FakeChange) => env.gerrit.review(change.number, 'core', { 'Code-Review': 2, Workflow: 1 });
 
+  it('asks Gerrit about an event before its transaction: the row is not locked while Gerrit answers', async () => {
+    const { gerrit } = env;
+    const release = gerrit.holdChangeRequests();
+    try {
+      const change = await gerrit.upload('org/app', { subject: 'Slow Gerrit', files: { 's.txt': 's\n' } });
+      // First in the file: no other change's event or item asks Gerrit meanwhile (the intake takes
+      // events one at a time, so an earlier event held here would keep this one waiting).
+      await eventually('the intake asking Gerrit', async () =>
+        gerrit.heldPaths.some((held) => held.startsWith(`/a/changes/org/app~${change.number}`)),
+      );
+      // Another transaction locks the pending row at once (NOWAIT fails on a locked row; on PGlite,
+      // whose one connection a transaction holds, it would not answer before Gerrit does).
+      const lockedAtOnce = env.server.database.knex.transaction(async (trx) =>
+        trx('connection_events')
+          .where({ connection: 'gerrit', event_type: 'patchset-created' })
+          .whereNull('processed_at')
+          .forUpdate()
+          .noWait()
+          .select('id'),
+      );
+      const tooLate = new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 10_000));
+      expect(await Promise.race([lockedAtOnce, tooLate])).toHaveLength(1);
+      release();
+      await until('the change checked', () => lastVote(change, 'Verified') === 1);
+    } finally {
+      release();
+    }
+  });
+
   it('enters gate on Workflow +1 and replaces the item in check and gate with a new patch set', async () => {
     const { gerrit } = env;
     const held = hold('first');
@@ -229,31 +258,5 @@ describe('Gerrit changes in the pipelines', () => {
     // The third is checked with the changes it needs ahead of it; the fourth never is.
     await until('the third checked', () => lastVote(third, 'Verified') === 1);
     expect(lastVote(fourth, 'Verified')).toBeUndefined();
-  });
-
-  it('asks Gerrit about an event before its transaction: the row is not locked while Gerrit answers', async () => {
-    const { gerrit } = env;
-    const release = gerrit.holdChangeRequests();
-    const before = gerrit.heldRequests;
-    try {
-      const change = await gerrit.upload('org/app', { subject: 'Slow Gerrit', files: { 's.txt': 's\n' } });
-      await eventually('the intake asking Gerrit', async () => gerrit.heldRequests > before);
-      // Another transaction locks the pending row at once (NOWAIT fails on a locked row; on PGlite,
-      // whose one connection a transaction holds, it would not answer before Gerrit does).
-      const lockedAtOnce = env.server.database.knex.transaction(async (trx) =>
-        trx('connection_events')
-          .where({ connection: 'gerrit', event_type: 'patchset-created' })
-          .whereNull('processed_at')
-          .forUpdate()
-          .noWait()
-          .select('id'),
-      );
-      const tooLate = new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 10_000));
-      expect(await Promise.race([lockedAtOnce, tooLate])).toHaveLength(1);
-      release();
-      await until('the change checked', () => lastVote(change, 'Verified') === 1);
-    } finally {
-      release();
-    }
   });
 });
