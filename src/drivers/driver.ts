@@ -13,6 +13,7 @@ import type { ChangeRequirement, PipelineTrigger, ReporterAction } from '../engi
 import type { MergerGateway } from '../engine/ports/merger';
 import type { ChangeReporter } from '../engine/ports/reporter';
 import type { MergeItem } from '../model/changes';
+import type { ChangeOfUrl, NamedChange } from './depends-on';
 import type { TriggerEvent } from '../model/engine-events';
 import type { RefUrlTemplates } from '../model/ref-url-templates';
 import type { RoleName } from '../model/roles';
@@ -111,6 +112,11 @@ export interface ConnectionSpec<S extends ConnectionSettings> {
    * absent: the connection has no source and is not listed (timer, SMTP, MQTT).
    */
   publicInfo?(name: string, settings: S): ConnectionPublicInfo;
+  /**
+   * The change a URL names when the URL is one of this connection's (a `Depends-On:` line of any
+   * driver's change, src/drivers/depends-on.ts): its canonical project and number; null otherwise.
+   */
+  changeOfUrl?(name: string, settings: S, url: URL): NamedChange | null;
   /** The git repositories its projects' configuration is read from; absent: its connections serve no projects. */
   configRepositories?(name: string, settings: S, cacheDir: string): GitConnection;
 }
@@ -143,6 +149,8 @@ export interface DriverContext<S extends ConnectionSettings> {
     protectedBranchesOf(tenant: string, canonicalName: string): readonly string[] | undefined;
   };
   triggers: TriggerSink;
+  /** The change a `Depends-On:` URL names on any configured connection (every driver's), or null. */
+  changeOfUrl: ChangeOfUrl;
   /** The dashboard page of a buildset (for links in reports). */
   buildsetUrl(tenant: string, uuid: string): string;
   now(): Date;

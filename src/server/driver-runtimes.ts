@@ -8,7 +8,8 @@ import type { ChangeSource } from '../engine/ports/change-source';
 import type { MergerGateway } from '../engine/ports/merger';
 import type { ChangeReporter } from '../engine/ports/reporter';
 import type { ConnectionSettings, DriverContext, DriverRuntime } from '../drivers/driver';
-import { DRIVERS } from '../drivers/registry';
+import { parsedUrl, type ChangeOfUrl } from '../drivers/depends-on';
+import { DRIVERS, driverOf } from '../drivers/registry';
 import type { GitProjects } from '../sources/git-projects';
 
 /** The runtimes of this process, by driver name. */
@@ -25,15 +26,16 @@ export interface DriverRuntimes {
 /** Start nothing: build the runtime of every driver with connections in `connections`. */
 export function createDriverRuntimes(
   connections: Readonly<Record<string, ConnectionSettings>>,
-  context: Omit<DriverContext<ConnectionSettings>, 'connections'>,
+  context: Omit<DriverContext<ConnectionSettings>, 'connections' | 'changeOfUrl'>,
 ): DriverRuntimes {
+  const changeOfUrl = changeOfUrlOnAny(connections);
   const byDriver = new Map<string, DriverRuntime>();
   const driverOfConnection = new Map<string, string>();
   for (const driver of DRIVERS) {
     const own = new Map(Object.entries(connections).filter(([, settings]) => settings.driver === driver.name));
     own.forEach((_settings, name) => driverOfConnection.set(name, driver.name));
     if (driver.runtime !== undefined && own.size > 0) {
-      byDriver.set(driver.name, driver.runtime({ ...context, connections: own }));
+      byDriver.set(driver.name, driver.runtime({ ...context, connections: own, changeOfUrl }));
     }
   }
   const runtimes = [...byDriver.values()];
@@ -44,6 +46,27 @@ export function createDriverRuntimes(
     idle: async () => {
       await Promise.all(runtimes.map((runtime) => runtime.idle?.()));
     },
+  };
+}
+
+/**
+ * `Depends-On:` URLs through every configured connection (src/drivers/depends-on.ts): the first
+ * whose driver says the URL is its own names the change, as the reference asks each source.
+ */
+export function changeOfUrlOnAny(connections: Readonly<Record<string, ConnectionSettings>>): ChangeOfUrl {
+  const owners = Object.entries(connections).flatMap(([name, settings]) => {
+    const spec = driverOf(settings)?.connection;
+    return spec?.changeOfUrl === undefined ? [] : [(url: URL) => spec.changeOfUrl?.(name, settings, url) ?? null];
+  });
+  return (text) => {
+    const url = parsedUrl(text);
+    for (const owner of url === null ? [] : owners) {
+      const named = owner(url as URL);
+      if (named !== null) {
+        return named;
+      }
+    }
+    return null;
   };
 }
 

@@ -32,44 +32,14 @@ export async function startGerritTenant(options: {
   connection?: Record<string, unknown>;
 }): Promise<GerritTenant> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-'));
-  // ssh2 now and then writes an ed25519 key it cannot read back: make another.
-  let keys = utils.generateKeyPairSync('ed25519');
-  while (utils.parseKey(keys.private) instanceof Error) {
-    keys = utils.generateKeyPairSync('ed25519');
-  }
-  const keyFile = path.join(root, 'id_ed25519');
-  writeFileSync(keyFile, keys.private, { mode: 0o600 });
-  const gerrit = new FakeGerrit('zuul', 'http-secret', keys.public);
-  await gerrit.start();
-  for (const [name, files] of Object.entries(options.projects)) {
-    await gerrit.createProject(name, files);
-  }
+  const { gerrit, connection } = await startFakeGerrit(root, options.projects, options.connection);
   const tenantFile = path.join(root, 'main.yaml');
   writeFileSync(tenantFile, options.tenantFile);
   const config: ServiceConfig = {
     ...defaultServiceConfig(root),
     dataDir: path.join(root, 'data'),
     tenantConfig: tenantFile,
-    connections: {
-      gerrit: {
-        driver: 'gerrit',
-        // SSH goes to ssh_server; server is only named (baseurl and canonical_hostname are given).
-        server: 'gerrit.invalid',
-        ssh_server: '127.0.0.1',
-        canonical_hostname: 'review.example.com',
-        port: gerrit.ssh.port,
-        baseurl: gerrit.url,
-        user: 'zuul',
-        sshkey: keyFile,
-        keepalive: 60,
-        password: 'http-secret',
-        auth_type: 'basic',
-        event_delay: 0,
-        git_over_ssh: false,
-        poll_interval: 60,
-        ...options.connection,
-      },
-    },
+    connections: { gerrit: connection as ServiceConfig['connections'][string] },
     api: { restShape: 'current', publicUrl: 'https://sluice.example.com' },
     logs: { dir: path.join(root, 'logs') },
   };
@@ -93,6 +63,48 @@ export async function startGerritTenant(options: {
     },
   };
   return env;
+}
+
+/**
+ * The fake Gerrit with its projects and the `zuul` account's SSH key (written under `root`), and
+ * the settings of a connection to it (`extra` over the defaults below).
+ */
+export async function startFakeGerrit(
+  root: string,
+  projects: Record<string, FileMap>,
+  extra?: Record<string, unknown>,
+): Promise<{ gerrit: FakeGerrit; connection: Record<string, unknown> }> {
+  // ssh2 now and then writes an ed25519 key it cannot read back: make another.
+  let keys = utils.generateKeyPairSync('ed25519');
+  while (utils.parseKey(keys.private) instanceof Error) {
+    keys = utils.generateKeyPairSync('ed25519');
+  }
+  const keyFile = path.join(root, 'id_ed25519');
+  writeFileSync(keyFile, keys.private, { mode: 0o600 });
+  const gerrit = new FakeGerrit('zuul', 'http-secret', keys.public);
+  await gerrit.start();
+  for (const [name, files] of Object.entries(projects)) {
+    await gerrit.createProject(name, files);
+  }
+  const connection = {
+    driver: 'gerrit',
+    // SSH goes to ssh_server; server is only named (baseurl and canonical_hostname are given).
+    server: 'gerrit.invalid',
+    ssh_server: '127.0.0.1',
+    canonical_hostname: 'review.example.com',
+    port: gerrit.ssh.port,
+    baseurl: gerrit.url,
+    user: 'zuul',
+    sshkey: keyFile,
+    keepalive: 60,
+    password: 'http-secret',
+    auth_type: 'basic',
+    event_delay: 0,
+    git_over_ssh: false,
+    poll_interval: 60,
+    ...extra,
+  };
+  return { gerrit, connection };
 }
 
 /** A tenant with one config project and untrusted projects, all on `gerrit`. */
@@ -164,4 +176,15 @@ export async function itemsIn(server: TestServer, pipeline: string): Promise<str
   };
   const found = status.pipelines.find((p) => p.name === pipeline);
   return (found?.change_queues ?? []).flatMap((q) => q.heads.flat().flatMap((item) => item.refs.map((ref) => ref.id)));
+}
+
+/** Resolve once `probe` (asking the server or the database) answers true; fail after two minutes. */
+export async function eventually(what: string, probe: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!(await probe())) {
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

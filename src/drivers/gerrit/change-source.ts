@@ -2,11 +2,12 @@
  * The Gerrit side of the engine's change source (docs/gerrit.md#changes): a change is
  * `<number>,<patchset>` with its ref `refs/changes/NN/N/P`, read over the REST API with its
  * status, work-in-progress flag, topic, hashtags and current votes; `Depends-On:` lines of the
- * patch set's commit message name changes by URL (`<baseurl>/c/<project>/+/<number>`) or by
- * Change-Id (every open change of that Change-Id).
+ * patch set's commit message name changes by URL (`<baseurl>/c/<project>/+/<number>`, or any
+ * other connection's change URL) or by Change-Id (every open change of that Change-Id).
  */
 import { refChange, type ChangeInfo, type GerritChangeState } from '../../model/changes';
 import type { GitProjects } from '../../sources/git-projects';
+import { changesNamedByUrls, type ChangeOfUrl, type NamedChange } from '../depends-on';
 import type { ChangeJson, GerritClient } from './client';
 
 /** One Gerrit connection as the change source uses it. */
@@ -16,18 +17,25 @@ export interface GerritSource {
   client: GerritClient;
 }
 
-/** `Depends-On:` lines of a commit message: change URLs and Change-Ids. */
-export function dependsOnLines(message: string): Array<{ url: string } | { changeId: string }> {
-  const found: Array<{ url: string } | { changeId: string }> = [];
-  for (const match of message.matchAll(/^Depends-On:\s*(\S+)\s*$/gim)) {
-    const value = match[1];
-    if (/^I[0-9a-f]{40}$/.test(value)) {
-      found.push({ changeId: value });
-    } else if (/^https?:\/\//.test(value)) {
-      found.push({ url: value });
-    }
+/** The Change-Ids of a commit message's `Depends-On:` lines (its URLs are read by src/drivers/depends-on.ts). */
+export function dependsOnChangeIds(message: string): string[] {
+  return [...message.matchAll(/^Depends-On:\s*(I[0-9a-f]{40})\s*$/gim)].map((match) => match[1]);
+}
+
+/** A change URL's project and number: `<baseurl>/c/<project>/+/<number>`. */
+export function gerritChangeOfUrl(url: URL): NamedChange | null {
+  const match = /\/c\/(.+)\/\+\/(\d+)\/?$/.exec(url.pathname);
+  const project = match === null ? null : decodedOrNull(match[1]);
+  return match === null || project === null ? null : { project, number: Number(match[2]) };
+}
+
+/** A URL path's text decoded, or null for a malformed escape (a URL nobody's change has). */
+function decodedOrNull(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
   }
-  return found;
 }
 
 /** Gerrit's times (`2013-02-01 09:59:32.126000000`, UTC) as ISO 8601. */
@@ -43,6 +51,7 @@ export class GerritChangeSource {
   constructor(
     private readonly sources: ReadonlyMap<string, GerritSource>,
     private readonly projects: GitProjects,
+    private readonly changeOfUrl: ChangeOfUrl,
   ) {}
 
   private locate(project: string): { source: GerritSource; name: string } | null {
@@ -121,18 +130,6 @@ export class GerritChangeSource {
     return count;
   }
 
-  /** The canonical project of a change URL (`<web>/c/<project>/+/<number>`), or null for another shape. */
-  private dependencyOfUrl(source: GerritSource, url: string): { project: string; number: number } | null {
-    const parsed = new URL(url);
-    const match = /\/c\/(.+)\/\+\/(\d+)\/?$/.exec(parsed.pathname);
-    if (match === null) {
-      return null;
-    }
-    const own = new URL(source.client.base);
-    const host = parsed.host === own.host ? source.canonicalHostname : parsed.host;
-    return { project: `${host}/${decodeURIComponent(match[1])}`, number: Number(match[2]) };
-  }
-
   /**
    * The open change whose patch set is this revision's parent commit (the reference's git
    * dependency; a merged parent is no dependency), from Gerrit's related changes.
@@ -170,12 +167,9 @@ export class GerritChangeSource {
     };
     add(sha === null ? null : await this.gitParent(source, json, sha));
     const message = sha === null ? '' : (json.revisions?.[sha]?.commit?.message ?? '');
-    for (const line of dependsOnLines(message)) {
-      if ('url' in line) {
-        add(this.dependencyOfUrl(source, line.url));
-        continue;
-      }
-      for (const open of await source.client.query(`change:${line.changeId} status:open`)) {
+    changesNamedByUrls(message, this.changeOfUrl, gerritChangeOfUrl).forEach(add);
+    for (const changeId of dependsOnChangeIds(message)) {
+      for (const open of await source.client.query(`change:${changeId} status:open`)) {
         add({ project: `${source.canonicalHostname}/${open.project}`, number: open._number });
       }
     }

@@ -5,6 +5,8 @@
 import { GitConnection } from '../../sources/git-connection';
 import type { Driver } from '../driver';
 import { gerritBaseUrl, gerritConnection, gerritGitUrl, type GerritConnectionConfig } from './connection-schema';
+import { ownedChange } from '../depends-on';
+import { gerritChangeOfUrl } from './change-source';
 import { gerritReporters, gerritRequirements, gerritTriggers } from './rules';
 import { gerritRuntime } from './runtime';
 
@@ -27,6 +29,8 @@ export const gerritDriver = {
       port: settings.port,
     }),
     pollInterval: (settings) => settings.poll_interval,
+    changeOfUrl: (_name, settings, url) =>
+      ownedChange(url, gerritBaseUrl(settings), settings.canonical_hostname ?? settings.server, gerritChangeOfUrl),
     // Gerrit's own pages: `/c/<project>/+/<number>` and its gitweb (the reference's default template).
     refUrls: (settings) => ({
       baseurl: gerritBaseUrl(settings),

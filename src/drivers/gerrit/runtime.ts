@@ -166,7 +166,7 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
       },
     ]),
   );
-  const changes = new GerritChangeSource(sources, context.projects);
+  const changes = new GerritChangeSource(sources, context.projects, context.changeOfUrl);
   const intake = gerritIntake({
     knex: context.knex,
     sources,

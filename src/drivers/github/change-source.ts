@@ -2,20 +2,18 @@
  * The GitHub side of the engine's change source (docs/github.md#changes): a pull request is a
  * change (number, head sha as patchset, title and body as message, URL as `ref_url`), read
  * through the API with its reviews, labels, statuses and check runs; `Depends-On:` lines name
- * pull requests by URL, across repositories.
+ * pull requests, Gerrit changes or merge requests by URL, across repositories and connections.
  */
 import { refChange, type ChangeInfo, type CodeReviewState } from '../../model/changes';
 import type { GitProjects } from '../../sources/git-projects';
+import { changesNamedByUrls, type ChangeOfUrl, type NamedChange } from '../depends-on';
 import { locateProject, nullIfNotFound } from '../located-project';
 import type { GitHubConnection, PullJson } from './connection';
 
-/** `Depends-On: https://<server>/<owner>/<repo>/pull/<n>` lines of a pull request's description. */
-export function dependsOnUrls(text: string): Array<{ web: string; repository: string; number: number }> {
-  const found: Array<{ web: string; repository: string; number: number }> = [];
-  for (const match of text.matchAll(/^Depends-On:\s*(https?:\/\/[^/\s]+)\/([^/\s]+\/[^/\s]+)\/pull\/(\d+)\s*$/gim)) {
-    found.push({ web: match[1], repository: match[2], number: Number(match[3]) });
-  }
-  return found;
+/** A pull request URL's repository (`<owner>/<repo>`) and number: `<web>/<owner>/<repo>/pull/<n>`. */
+export function pullRequestOfUrl(url: URL): NamedChange | null {
+  const match = /^\/([^/]+\/[^/]+)\/pull\/(\d+)\/?$/.exec(url.pathname);
+  return match === null ? null : { project: match[1], number: Number(match[2]) };
 }
 
 /** Pull requests whose review state is read at the same time (by `openChanges`). */
@@ -39,6 +37,7 @@ export class GitHubChangeSource {
   constructor(
     private readonly connections: ReadonlyMap<string, GitHubConnection>,
     private readonly projects: GitProjects,
+    private readonly changeOfUrl: ChangeOfUrl,
   ) {}
 
   private locate(project: string): { connection: GitHubConnection; name: string } | null {
@@ -79,9 +78,7 @@ export class GitHubChangeSource {
         continue;
       }
       for (const pull of await located.connection.openPulls(located.name)) {
-        const names = dependsOnUrls(pull.body ?? '').some(
-          (d) => this.canonicalOf(located.connection, d) === change.project && d.number === change.number,
-        );
+        const names = this.dependsOn(pull).some((d) => d.project === change.project && d.number === change.number);
         if (names) {
           children.push(await this.describe(project, located.connection, located.name, pull));
         }
@@ -90,10 +87,9 @@ export class GitHubChangeSource {
     return children;
   }
 
-  private canonicalOf(connection: GitHubConnection, dependency: { web: string; repository: string }): string {
-    const host = new URL(dependency.web).host;
-    const hostname = host === new URL(connection.web).host ? connection.canonicalHostname : host;
-    return `${hostname}/${dependency.repository}`;
+  /** What the description's `Depends-On:` URLs name, on any connection (src/drivers/depends-on.ts). */
+  private dependsOn(pull: PullJson): NamedChange[] {
+    return changesNamedByUrls(pull.body ?? '', this.changeOfUrl, pullRequestOfUrl);
   }
 
   private async describe(
@@ -104,10 +100,7 @@ export class GitHubChangeSource {
     patchset?: string,
   ): Promise<ChangeInfo> {
     const sha = patchset ?? pull.head.sha;
-    const [review, dependsOn] = [
-      await this.reviewState(connection, repository, pull),
-      dependsOnUrls(pull.body ?? '').map((d) => ({ project: this.canonicalOf(connection, d), number: d.number })),
-    ];
+    const [review, dependsOn] = [await this.reviewState(connection, repository, pull), this.dependsOn(pull)];
     return {
       kind: 'change',
       project,

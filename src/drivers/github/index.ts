@@ -4,7 +4,8 @@
  */
 import { GitConnection } from '../../sources/git-connection';
 import type { Driver } from '../driver';
-import { GitHubChangeSource } from './change-source';
+import { ownedChange } from '../depends-on';
+import { GitHubChangeSource, pullRequestOfUrl } from './change-source';
 import { githubEndpoints, GitHubConnection } from './connection';
 import { githubConnection, type GitHubConnectionConfig } from './connection-schema';
 import { connectionEventProcessor, githubConnections, githubMerger, githubReporter } from './roles';
@@ -35,6 +36,10 @@ export const githubDriver = {
     publicInfo: (_name, settings) => {
       const { api, host } = githubEndpoints(settings);
       return { baseurl: api, canonicalHostname: settings.canonicalHostname ?? host, server: host };
+    },
+    changeOfUrl: (_name, settings, url) => {
+      const { web, host } = githubEndpoints(settings);
+      return ownedChange(url, web, settings.canonicalHostname ?? host, pullRequestOfUrl);
     },
     // Configuration is read from clones over HTTPS with the connection's token (docs/github.md#repositories).
     configRepositories(name, settings, cacheDir) {
@@ -69,7 +74,7 @@ export const githubDriver = {
       logger: context.log,
     });
     return {
-      changes: new GitHubChangeSource(github, context.projects),
+      changes: new GitHubChangeSource(github, context.projects, context.changeOfUrl),
       mergeToBranch: githubMerger(github, context.projects),
       reporter: githubReporter(github, context),
       // The executor clones over HTTPS with the installation token of the repository (docs/github.md#repositories).

@@ -2,28 +2,25 @@
  * The GitLab side of the engine's change source (docs/gitlab.md#changes): a merge request is a
  * change (iid as number, head sha as patchset, `refs/merge-requests/<iid>/head` as ref), read
  * through the API with its labels and approvals; `Depends-On:` lines of its description name
- * merge requests by URL, of this or another connection's server.
+ * merge requests, pull requests or Gerrit changes by URL, of any connection.
  */
 import { refChange, type ChangeInfo, type CodeReviewState } from '../../model/changes';
 import type { GitProjects } from '../../sources/git-projects';
+import { changesNamedByUrls, type ChangeOfUrl, type NamedChange } from '../depends-on';
 import { locateProject, nullIfNotFound } from '../located-project';
 import type { GitLabConnection, MergeRequestJson } from './connection';
 
-/** `Depends-On: <url>/<group>/<project>/-/merge_requests/<iid>` lines of a description. */
-export function mergeRequestUrls(text: string): Array<{ url: string; project: string; iid: number }> {
-  const found: Array<{ url: string; project: string; iid: number }> = [];
-  for (const match of text.matchAll(
-    /^Depends-On:\s*(https?:\/\/[^/\s]+)\/(\S+?)\/(?:-\/)?merge_requests\/(\d+)\s*$/gim,
-  )) {
-    found.push({ url: match[1], project: match[2], iid: Number(match[3]) });
-  }
-  return found;
+/** A merge request URL's project path and iid: `<web>/<group>/<project>/-/merge_requests/<iid>` (the `/-/` optional). */
+export function mergeRequestOfUrl(url: URL): NamedChange | null {
+  const match = /^\/(.+?)\/(?:-\/)?merge_requests\/(\d+)\/?$/.exec(url.pathname);
+  return match === null ? null : { project: match[1], number: Number(match[2]) };
 }
 
 export class GitLabChangeSource {
   constructor(
     private readonly connections: ReadonlyMap<string, GitLabConnection>,
     private readonly projects: GitProjects,
+    private readonly changeOfUrl: ChangeOfUrl,
   ) {}
 
   private locate(project: string): { connection: GitLabConnection; name: string } | null {
@@ -63,9 +60,7 @@ export class GitLabChangeSource {
         continue;
       }
       for (const mr of await located.connection.openMergeRequests(located.name)) {
-        const names = this.dependsOn(located.connection, mr).some(
-          (d) => d.project === change.project && d.number === change.number,
-        );
+        const names = this.dependsOn(mr).some((d) => d.project === change.project && d.number === change.number);
         if (names) {
           children.push(await this.describe(project, located.connection, located.name, mr));
         }
@@ -74,13 +69,9 @@ export class GitLabChangeSource {
     return children;
   }
 
-  /** The canonical projects and numbers of a description's `Depends-On` URLs. */
-  private dependsOn(connection: GitLabConnection, mr: MergeRequestJson): Array<{ project: string; number: number }> {
-    return mergeRequestUrls(mr.description ?? '').map((d) => {
-      const owner = [...this.connections.values()].find((c) => c.ownsUrl(d.url)) ?? connection;
-      const host = owner.ownsUrl(d.url) ? owner.canonicalHostname : new URL(d.url).host;
-      return { project: `${host}/${d.project}`, number: d.iid };
-    });
+  /** What the description's `Depends-On:` URLs name, on any connection (src/drivers/depends-on.ts). */
+  private dependsOn(mr: MergeRequestJson): NamedChange[] {
+    return changesNamedByUrls(mr.description ?? '', this.changeOfUrl, mergeRequestOfUrl);
   }
 
   private async describe(
@@ -117,7 +108,7 @@ export class GitLabChangeSource {
       newrev: sha,
       url: mr.web_url,
       owner: mr.author?.username ?? null,
-      dependsOn: this.dependsOn(connection, mr),
+      dependsOn: this.dependsOn(mr),
       merged: mr.state === 'merged',
       currentPatchset: sha === mr.sha,
       review,

@@ -76,6 +76,11 @@ const RETRY_DELAYS_MS = [500, 2000, 5000];
 /** Longest wait for a rate limit (`Retry-After`) before the request fails. */
 const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
+/** The connection's web base (`baseurl`, default `https://<server>`), without a trailing slash. */
+export function gitlabWeb(settings: Pick<GitLabConnectionConfig, 'baseurl' | 'server'>): string {
+  return (settings.baseurl ?? `https://${settings.server}`).replace(/\/+$/, '');
+}
+
 export class GitLabConnection {
   readonly web: string;
   readonly api: string;
@@ -89,7 +94,7 @@ export class GitLabConnection {
     private readonly settings: GitLabConnectionConfig,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {
-    this.web = (settings.baseurl ?? `https://${settings.server}`).replace(/\/+$/, '');
+    this.web = gitlabWeb(settings);
     this.api = `${this.web}/api/v4`;
     this.canonicalHostname = settings.canonicalHostname ?? settings.server;
     this.token = settings.apiToken;
@@ -114,15 +119,6 @@ export class GitLabConnection {
       url.password = this.token;
     }
     return url.toString().replace(/\/+$/, '');
-  }
-
-  /** Whether a URL (a `Depends-On` link) is of this connection's server. */
-  ownsUrl(url: string): boolean {
-    try {
-      return new URL(url).host === new URL(this.web).host;
-    } catch {
-      return false;
-    }
   }
 
   private once(

@@ -5,8 +5,9 @@
 import { GitConnection } from '../../sources/git-connection';
 import { connectionEventIntake } from '../connection-event-intake';
 import type { Driver } from '../driver';
-import { GitLabChangeSource } from './change-source';
-import { GitLabConnection, gitlabConnection, type GitLabConnectionConfig } from './connection';
+import { ownedChange } from '../depends-on';
+import { GitLabChangeSource, mergeRequestOfUrl } from './change-source';
+import { GitLabConnection, gitlabConnection, gitlabWeb, type GitLabConnectionConfig } from './connection';
 import { gitlabWebhooks, triggersOf } from './events';
 import { mergeMergeRequest } from './merge';
 import { GitLabReporter } from './reporter';
@@ -27,6 +28,8 @@ export const gitlabDriver = {
       const gitlab = new GitLabConnection(name, settings);
       return { baseurl: gitlab.web, canonicalHostname: gitlab.canonicalHostname, server: settings.server };
     },
+    changeOfUrl: (_name, settings, url) =>
+      ownedChange(url, gitlabWeb(settings), settings.canonicalHostname ?? settings.server, mergeRequestOfUrl),
     // Configuration is read from clones over HTTP with the connection's token (docs/gitlab.md#repositories).
     configRepositories(name, settings, cacheDir) {
       const gitlab = new GitLabConnection(name, settings);
@@ -75,7 +78,7 @@ export const gitlabDriver = {
       logger: context.log,
     });
     return {
-      changes: new GitLabChangeSource(gitlab, context.projects),
+      changes: new GitLabChangeSource(gitlab, context.projects, context.changeOfUrl),
       mergeToBranch: async (item) => {
         const location = context.projects.locate(item.project);
         const connection = location ? gitlab.get(location.connection) : undefined;

@@ -64,7 +64,7 @@ function gerritMs(date: string): number {
 export class FakeGerrit {
   readonly root = mkdtempSync(path.join(os.tmpdir(), 'fake-gerrit-'));
   readonly changes: FakeChange[] = [];
-  readonly requests: Array<{ method: string; path: string; body: unknown }> = [];
+  readonly requests: Array<{ method: string; path: string; body: unknown; at: number }> = [];
   /** Submits, in order: `<number>,<patchset>`. */
   readonly submitted: string[] = [];
   /** Every event line emitted. */
@@ -365,7 +365,7 @@ export class FakeGerrit {
     }
     const text = Buffer.concat(chunks).toString('utf8');
     const body: unknown = text === '' ? undefined : JSON.parse(text);
-    this.requests.push({ method: req.method ?? 'GET', path: `${url.pathname}${url.search}`, body });
+    this.requests.push({ method: req.method ?? 'GET', path: `${url.pathname}${url.search}`, body, at: Date.now() });
     const answer = await this.route(req.method ?? 'GET', url, body);
     if (typeof answer === 'string' || answer === undefined) {
       const [status, message] = answer === undefined ? [404, 'Not found'] : answer.split('|', 2);

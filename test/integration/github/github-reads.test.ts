@@ -8,7 +8,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GitHubChangeSource } from '../../../src/drivers/github/change-source';
+import { ownedChange } from '../../../src/drivers/depends-on';
+import { GitHubChangeSource, pullRequestOfUrl } from '../../../src/drivers/github/change-source';
 import { GitHubConnection } from '../../../src/drivers/github/connection';
 import type { RequestCount } from '../../helpers/fake-github/conditional';
 import { FakeGitHub } from '../../helpers/fake-github/server';
@@ -50,11 +51,15 @@ describe('GitHub reads', () => {
       { now: () => new Date(clock), permissionTtlMs: 60_000 },
     );
     await connection.client.tokenFor(REPO);
-    const source = new GitHubChangeSource(new Map([['github', connection]]), {
-      locate: (project) =>
-        project.startsWith('fake/') ? { connection: 'github', name: project.slice(5), defaultBranch: 'main' } : null,
-      canonicalName: (_connection, name) => `fake/${name}`,
-    });
+    const source = new GitHubChangeSource(
+      new Map([['github', connection]]),
+      {
+        locate: (project) =>
+          project.startsWith('fake/') ? { connection: 'github', name: project.slice(5), defaultBranch: 'main' } : null,
+        canonicalName: (_connection, name) => `fake/${name}`,
+      },
+      (url) => ownedChange(new URL(url), hub.url, 'fake', pullRequestOfUrl),
+    );
     return { connection, source };
   };
 

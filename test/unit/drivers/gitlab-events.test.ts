@@ -2,7 +2,8 @@
  * GitLab webhook payloads as trigger events (docs/gitlab.md#trigger-events), `Depends-On` merge
  * request URLs (docs/gitlab.md#changes) and the requirements (docs/gitlab.md#requirements).
  */
-import { mergeRequestUrls } from '../../../src/drivers/gitlab/change-source';
+import { changesNamedByUrls } from '../../../src/drivers/depends-on';
+import { mergeRequestOfUrl } from '../../../src/drivers/gitlab/change-source';
 import { payloadProblem, triggersOf } from '../../../src/drivers/gitlab/events';
 import { gitlabRequirementCheck } from '../../../src/drivers/gitlab/rules';
 import type { ChangeInfo } from '../../../src/model/changes';
@@ -90,9 +91,10 @@ describe('GitLab Depends-On and requirements', () => {
   it('reads merge request URLs, with and without the /-/ segment', () => {
     const text =
       'Fix\n\nDepends-On: https://gitlab.example.com/group/sub/lib/-/merge_requests/12\nDepends-On: https://gl.other.org/a/b/merge_requests/3\n';
-    expect(mergeRequestUrls(text)).toEqual([
-      { url: 'https://gitlab.example.com', project: 'group/sub/lib', iid: 12 },
-      { url: 'https://gl.other.org', project: 'a/b', iid: 3 },
+    // No connection owns these: the URL's host is the canonical host.
+    expect(changesNamedByUrls(text, () => null, mergeRequestOfUrl)).toEqual([
+      { project: 'gitlab.example.com/group/sub/lib', number: 12 },
+      { project: 'gl.other.org/a/b', number: 3 },
     ]);
   });
 
