@@ -12,7 +12,9 @@ import { runChaos } from '../../helpers/chaos/chaos-driver';
 import { chaosSeed } from '../../helpers/chaos/seeded-random';
 import { describeMultiProcess } from '../../helpers/recovery-deployment';
 
-jest.setTimeout(420_000);
+// Above the run's own bound (kill and finish budgets, set-up, stopping), so the driver always ends
+// the run and stops its processes itself: a jest time-out would leave them running.
+jest.setTimeout(600_000);
 
 const KILL_POINTS = 20;
 
