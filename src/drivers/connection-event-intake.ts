@@ -9,7 +9,6 @@
 import type { Knex } from 'knex';
 import { ConnectionEventRepository, type ConnectionEventRow } from '../store/repositories/connection-events';
 import type { DriverLog } from './driver';
-import { PeriodicTask } from '../engine/ports/periodic-task';
 
 /** Milliseconds between looks for stored deliveries when nothing wakes the intake. */
 const PROCESS_INTERVAL_MS = 2000;
@@ -46,6 +45,9 @@ export function connectionEventIntake<P = undefined>(options: {
 }): ConnectionEventIntake {
   const delayMs = options.delayMs ?? 0;
   const events = new ConnectionEventRepository(options.knex);
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | null = null;
   let stopped = false;
 
   /** Process the oldest waiting delivery; false when none waits. */
@@ -74,46 +76,56 @@ export function connectionEventIntake<P = undefined>(options: {
     return found;
   };
 
-  /** Every waiting delivery, one per transaction; a failing one waits for the next run. */
   const drain = async (): Promise<void> => {
-    try {
-      while (!stopped && (await processNext())) {
-        // one delivery per transaction
+    do {
+      again = false;
+      try {
+        while (!stopped && (await processNext())) {
+          // one delivery per transaction
+        }
+      } catch (err) {
+        options.logger.warn({ err }, 'webhook delivery not processed yet');
+        return;
       }
-    } catch (err) {
-      options.logger.warn({ err }, 'webhook delivery not processed yet');
-    }
+    } while (again && !stopped);
   };
 
-  // A wake during a run gives one more run right after it (src/engine/ports/periodic-task.ts).
-  const task = new PeriodicTask({
-    name: 'webhook intake',
-    intervalMs: options.intervalMs ?? PROCESS_INTERVAL_MS,
-    tick: drain,
-    onError: (err) => options.logger.error({ err }, 'webhook processing failed'),
-  });
+  const wake = (): void => {
+    if (stopped) {
+      return;
+    }
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((err: unknown) => options.logger.error({ err }, 'webhook processing failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
 
   return {
-    wake: () => task.wake(),
+    wake,
     start: () => {
       if (options.connections.length === 0) {
         return;
       }
-      task.start(true);
+      wake();
+      timer = setInterval(wake, options.intervalMs ?? PROCESS_INTERVAL_MS);
     },
     stop: async () => {
       stopped = true;
-      await task.stop();
+      if (timer) {
+        clearInterval(timer);
+      }
+      await running;
     },
     idle: async () => {
-      await task.idle();
-      while (await events.anyPending(options.connections)) {
-        task.wake();
-        await task.idle();
-        if (await events.anyPending(options.connections)) {
-          // A delayed row is pending but not yet due: look again shortly.
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+      while (running || (await events.anyPending(options.connections))) {
+        wake();
+        // A delayed row is pending but not yet due: look again shortly.
+        await (running ?? new Promise((resolve) => setTimeout(resolve, 100)));
       }
     },
   };

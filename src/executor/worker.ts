@@ -24,7 +24,6 @@ import { continuePausedBuild } from './continue-build';
 import { placeBuild } from './node-placement';
 import { startBuild } from './start-build';
 import { silentLogger, type ExecutorWorkerOptions, type WorkerLogger } from './worker-options';
-import { PeriodicTask } from '../engine/ports/periodic-task';
 
 /** Paused builds looked at per claim attempt for a requested resume or cancel. */
 const CONTINUE_BATCH = 20;
@@ -39,10 +38,9 @@ export class ExecutorWorker {
   private readonly now: () => Date;
   private readonly logger: WorkerLogger;
   private running = false;
-  /** Claims requests on `wake()` and every poll interval as the fallback for a lost wake-up. */
-  private readonly claims: PeriodicTask;
-  /** Looks for cancels of the running builds while any run (stopped once they ended). */
-  private readonly cancels: PeriodicTask;
+  private claimTimer: NodeJS.Timeout | undefined;
+  private cancelTimer: NodeJS.Timeout | undefined;
+  private claiming: Promise<void> | null = null;
 
   constructor(private readonly options: ExecutorWorkerOptions) {
     this.id = options.workerId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -50,20 +48,6 @@ export class ExecutorWorker {
     this.now = options.now ?? (() => new Date());
     this.logger = options.logger ?? silentLogger;
     this.runtime = new BuildRuntime(options, this.id, this.consoles, this.events, this.now, this.logger);
-    this.claims = new PeriodicTask({
-      name: 'build request claims',
-      intervalMs: options.pollIntervalMs ?? 1000,
-      tick: () => this.claimAvailable(),
-      onError: (err) => this.logger.error({ err }, 'claiming build requests failed'),
-      // A claim under way may start a build: stopping waits for it (the shutdown has its own deadline).
-      stopWaitMs: 60_000,
-    });
-    this.cancels = new PeriodicTask({
-      name: 'build cancels',
-      intervalMs: options.cancelPollIntervalMs ?? 500,
-      tick: () => this.checkCancels(),
-      onError: (err) => this.logger.error({ err }, 'looking for build cancels failed'),
-    });
   }
 
   /** Number of builds running now. */
@@ -81,15 +65,31 @@ export class ExecutorWorker {
       return;
     }
     this.running = true;
-    this.claims.start(true);
-    this.cancels.start();
+    this.wake();
+    this.cancelTimer = setInterval(() => {
+      void this.checkCancels();
+    }, this.options.cancelPollIntervalMs ?? 500);
+    this.cancelTimer.unref();
   }
 
-  /** Look for work now (for example after the engine queued a request); a wake during a claim claims again after it. */
+  /** Look for work now (for example after the engine queued a request). */
   wake(): void {
-    if (this.running) {
-      this.claims.wake();
+    if (!this.running) {
+      return;
     }
+    if (this.claiming) {
+      return;
+    }
+    clearTimeout(this.claimTimer);
+    this.claiming = this.claimAvailable()
+      .catch((err: unknown) => this.logger.error({ err }, 'claiming build requests failed'))
+      .finally(() => {
+        this.claiming = null;
+        if (this.running) {
+          this.claimTimer = setTimeout(() => this.wake(), this.options.pollIntervalMs ?? 1000);
+          this.claimTimer.unref();
+        }
+      });
   }
 
   /**
@@ -101,7 +101,8 @@ export class ExecutorWorker {
    */
   async stop(options: { finishBy?: number } = {}): Promise<void> {
     this.running = false;
-    await this.claims.stop();
+    clearTimeout(this.claimTimer);
+    await this.claiming;
     const finishBy = options.finishBy ?? 0;
     if (this.active.size > 0 && finishBy > Date.now()) {
       this.logger.info(
@@ -113,7 +114,7 @@ export class ExecutorWorker {
         finishBy,
       );
     }
-    await this.cancels.stop();
+    clearInterval(this.cancelTimer);
     for (const build of this.active.values()) {
       if (!build.controller.signal.aborted) {
         build.handBack = true;

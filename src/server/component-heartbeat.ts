@@ -11,7 +11,6 @@ import { ComponentRepository, type ComponentKind } from '../store/repositories/c
 import type { Database } from '../store/database';
 import { hostIdentity } from './host-identity';
 import type { Logger } from './logger';
-import { PeriodicTask } from '../engine/ports/periodic-task';
 
 /** A component of this process: its kind and the id it is known by (an executor's worker id, ...). */
 export interface ProcessComponent {
@@ -22,7 +21,7 @@ export interface ProcessComponent {
 export class ComponentHeartbeat {
   private readonly components: ComponentRepository;
   private readonly members: ProcessComponent[];
-  private readonly beating: PeriodicTask;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     database: Database,
@@ -35,12 +34,6 @@ export class ComponentHeartbeat {
   ) {
     this.components = new ComponentRepository(database.knex);
     this.members = [...(api ? [{ kind: 'api' as const, id: randomUUID() }] : []), ...roles];
-    this.beating = new PeriodicTask({
-      name: 'component heartbeat',
-      intervalMs: this.intervalMs,
-      tick: () => this.beat(),
-      onError: (err) => this.logger.warn({ err }, 'component heartbeat failed'),
-    });
   }
 
   /** Ids of this process's components. */
@@ -50,7 +43,10 @@ export class ComponentHeartbeat {
 
   async start(): Promise<void> {
     await this.register();
-    this.beating.start();
+    this.timer = setInterval(() => {
+      this.beat().catch((err: unknown) => this.logger.warn({ err }, 'component heartbeat failed'));
+    }, this.intervalMs);
+    this.timer.unref();
   }
 
   /** One heartbeat now (the timer calls it; tests with an injected clock too). */
@@ -61,9 +57,11 @@ export class ComponentHeartbeat {
     }
   }
 
-  /** Stops the periodic heartbeat (shutdown, before the background tasks stop); waits for a beat under way. */
-  async stopBeating(): Promise<void> {
-    await this.beating.stop();
+  /** Stops the periodic heartbeat (shutdown, before the background tasks stop). */
+  stopBeating(): void {
+    if (this.timer) {
+      clearInterval(this.timer);
+    }
   }
 
   /** Marks the records stopped; best effort, the database may already be gone. */

@@ -14,7 +14,6 @@ import { ComponentRepository } from '../store/repositories/components';
 import { LostWorkRepository, type ReclaimedBuild, type WorkHolder } from '../store/repositories/lost-work';
 import { endedOnThisHost } from './host-identity';
 import type { Logger } from './logger';
-import { PeriodicTask } from '../engine/ports/periodic-task';
 
 export interface LostWorkReclaimerOptions {
   knex: Knex;
@@ -48,27 +47,27 @@ function deathOf(holder: WorkHolder, cutoff: Date): string | null {
 export class LostWorkReclaimer {
   private readonly lostWork: LostWorkRepository;
   private readonly components: ComponentRepository;
+  private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<unknown> = Promise.resolve();
-  private readonly periodic: PeriodicTask;
+  private running = false;
 
   constructor(private readonly options: LostWorkReclaimerOptions) {
     this.lostWork = new LostWorkRepository(options.knex);
     this.components = new ComponentRepository(options.knex);
-    this.periodic = new PeriodicTask({
-      name: 'lost-work reclaimer',
-      intervalMs: options.intervalMs,
-      tick: () => this.sweep(),
-      onError: (err) => this.options.logger.warn({ err }, 'reclaiming lost work failed'),
-    });
   }
 
   /** Sweep now and then every `intervalMs` until `stop()`. */
   start(): void {
-    this.periodic.start(true);
+    if (this.running) {
+      return;
+    }
+    this.running = true;
+    this.schedule(0);
   }
 
   async stop(): Promise<void> {
-    await this.periodic.stop();
+    this.running = false;
+    clearTimeout(this.timer);
     await this.sweeping;
   }
 
@@ -77,6 +76,19 @@ export class LostWorkReclaimer {
     const result = this.sweeping.then(() => this.sweepOnce());
     this.sweeping = result.catch(() => undefined);
     return result;
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      this.sweep()
+        .catch((err: unknown) => this.options.logger.warn({ err }, 'reclaiming lost work failed'))
+        .finally(() => {
+          if (this.running) {
+            this.schedule(this.options.intervalMs);
+          }
+        });
+    }, delayMs);
+    this.timer.unref();
   }
 
   private async sweepOnce(): Promise<ReclaimedBuild[]> {

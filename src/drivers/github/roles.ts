@@ -16,7 +16,6 @@ import type { GitHubConnectionConfig } from './connection-schema';
 import { GitHubReporter, mergePullRequest } from './reporter';
 import { REPORT_RETRY_DELAYS_MS } from './retry';
 import { InvalidPayloadError, triggersOf, type RepositoryTrigger } from './webhook-events';
-import { PeriodicTask } from '../../engine/ports/periodic-task';
 
 /** Installation tokens are checked (and refreshed before expiry) this often. */
 const TOKEN_REFRESH_INTERVAL_MS = 60_000;
@@ -142,20 +141,7 @@ export function connectionEventProcessor(options: {
     now: options.now,
     logger: options.logger,
   });
-  // Each token refresh on its own: one connection's failure does not hold up the others.
-  const refresher = new PeriodicTask({
-    name: 'GitHub token refresh',
-    intervalMs: TOKEN_REFRESH_INTERVAL_MS,
-    tick: () =>
-      Promise.all(
-        [...options.github.values()].map((connection) =>
-          connection.client
-            .refreshTokens()
-            .catch((err: unknown) => options.logger.warn({ err }, 'GitHub token refresh failed')),
-        ),
-      ),
-    onError: (err) => options.logger.warn({ err }, 'GitHub token refresh failed'),
-  });
+  let refresher: NodeJS.Timeout | null = null;
   return {
     wake: intake.wake,
     start: () => {
@@ -163,10 +149,18 @@ export function connectionEventProcessor(options: {
         return;
       }
       intake.start();
-      refresher.start();
+      refresher = setInterval(() => {
+        for (const connection of options.github.values()) {
+          void connection.client
+            .refreshTokens()
+            .catch((err: unknown) => options.logger.warn({ err }, 'GitHub token refresh failed'));
+        }
+      }, TOKEN_REFRESH_INTERVAL_MS);
     },
     stop: async () => {
-      await refresher.stop();
+      if (refresher) {
+        clearInterval(refresher);
+      }
       await intake.stop();
     },
     idle: intake.idle,

@@ -49,5 +49,6 @@ export async function ensureHistoryBuildset(
     item.buildset.historyRefIds = created.refIds;
   }
   item.buildset.startTime = ctx.nowIso();
+  ctx.touch(item);
   return created.id;
 }

@@ -53,6 +53,7 @@ export async function prepareItem(
             ...configLocationsOf(layout, buildset.mergeItems),
           },
         });
+        ctx.touch(item);
         changed = true;
       }
       return { ready: false, changed };
@@ -115,6 +116,7 @@ async function freezeJobGraph(
   if (speculative !== undefined && speculative.errors.length > 0) {
     buildset.jobGraphFrozen = true;
     buildset.configError = speculative.errors.join('\n\n');
+    ctx.touch(item);
     return;
   }
   const frozen = freezeItemJobs(
@@ -151,4 +153,5 @@ async function freezeJobGraph(
       await ensureHistoryBuildset(pipeline, ctx, item);
     }
   }
+  ctx.touch(item);
 }

@@ -52,6 +52,7 @@ export async function promote(
       if (moved.includes(item)) {
         item.quiet = true;
       }
+      ctx.touch(item);
     }
   }
   return restarted;

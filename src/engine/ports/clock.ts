@@ -4,25 +4,4 @@ export interface Clock {
   now(): Date;
 }
 
-/** A timer set on a clock; cancelling a timer that already fired does nothing. */
-export interface ClockTimer {
-  cancel(): void;
-}
-
-/**
- * A clock that also runs callbacks later (src/engine/ports/periodic-task.ts runs its loops on one), so a
- * test's fake clock decides when a periodic task's next run is due.
- */
-export interface TimerClock extends Clock {
-  /** Calls `callback` once after `ms`; the timer never keeps the process alive by itself. */
-  after(ms: number, callback: () => void): ClockTimer;
-}
-
-export const systemClock: TimerClock = {
-  now: () => new Date(),
-  after: (ms, callback) => {
-    const handle = setTimeout(callback, Math.max(0, ms));
-    handle.unref();
-    return { cancel: () => clearTimeout(handle) };
-  },
-};
+export const systemClock: Clock = { now: () => new Date() };

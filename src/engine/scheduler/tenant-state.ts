@@ -1,8 +1,7 @@
 /**
  * The tenant's pipeline state as the scheduler holds it between passes: loaded from the store
- * on start (and after a failed pass), saved at the end of each pass. Items mark themselves
- * changed (./item-changes.ts); a pass writes the changed, new and moved ones, and of those only
- * the ones whose content differs from what was last saved.
+ * on start (and after a failed pass), saved at the end of each pass. Fingerprints of what was
+ * last saved keep the writes to what a pass changed.
  */
 import type { Knex } from 'knex';
 import type { DequeueReason, ItemState, PipelineState, QueueState } from '../../model/pipeline-state';
@@ -13,7 +12,6 @@ import type { EngineLayout } from '../ports/layout';
 import { StatusTracker, type StatusSources } from './status-tracker';
 import { DurationSampleRepository } from '../../store/repositories/duration-samples';
 import { loadEstimates, type EstimateLookup } from '../build-estimates';
-import { ItemChangeTracker } from './item-changes';
 
 export class TenantState {
   readonly pipelines = new Map<string, PipelineState>();
@@ -23,7 +21,6 @@ export class TenantState {
   /** The stored queue and position of each item (docs/live.md#the-delta-protocol needs the stored order to be the queue order). */
   private positions = new Map<string, { queueId: number; position: number }>();
   private readonly status: StatusTracker;
-  private changes = new ItemChangeTracker();
 
   constructor(
     private readonly repository: EngineStateRepository,
@@ -50,14 +47,12 @@ export class TenantState {
     this.status.reset();
     this.itemFingerprints.clear();
     this.pipelineFingerprints.clear();
-    this.changes = new ItemChangeTracker();
     for (const pipeline of pipelines) {
       this.pipelineFingerprints.set(pipeline.name, pipelineFingerprint(pipeline));
       for (const queue of pipeline.queues) {
-        queue.items = queue.items.map((item) => {
+        for (const item of queue.items) {
           this.itemFingerprints.set(item.uuid, JSON.stringify(item));
-          return this.changes.track(item);
-        });
+        }
       }
     }
   }
@@ -115,7 +110,7 @@ export class TenantState {
   }
 
   /**
-   * Save what the pass changed: pipelines and queues, changed and dequeued items, then the pass's
+   * Save what the pass changed: pipelines and queues, touched and dequeued items, then the pass's
    * status delta (docs/live.md#the-delta-protocol) joins its deltas, and the tenant record takes
    * their sequence numbers.
    */
@@ -143,7 +138,6 @@ export class TenantState {
     for (const { item, queueId } of ctx.dequeued) {
       entries.push({ queueId, position: 0, item });
       this.itemFingerprints.delete(item.uuid);
-      this.changes.saved(item.uuid);
     }
     for (const manager of managers.values()) {
       for (const queue of manager.state.queues) {
@@ -151,15 +145,9 @@ export class TenantState {
         for (const [index, item] of queue.items.entries()) {
           const position = positions[index];
           const moved = position !== this.positions.get(item.uuid)?.position;
-          // An item not yet tracked is new in this pass (or a replaced copy): from now on it is.
-          const tracked = this.changes.isTracked(item);
-          if (!tracked) {
-            queue.items[index] = this.changes.track(item);
-          }
-          if (!moved && tracked && !this.changes.changed(item.uuid)) {
+          if (!moved && !ctx.touched.has(item) && this.itemFingerprints.has(item.uuid)) {
             continue;
           }
-          this.changes.saved(item.uuid);
           const fingerprint = JSON.stringify(item);
           if (!moved && fingerprint === this.itemFingerprints.get(item.uuid)) {
             continue;

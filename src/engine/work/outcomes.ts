@@ -50,6 +50,7 @@ export async function handleWorkOutcome(
     }
     buildset.mergeState = 'complete';
     buildset.mergeRequested = false;
+    ctx.touch(item);
     return 'ok';
   }
   const merge = buildset.branchMerge;
@@ -58,6 +59,7 @@ export async function handleWorkOutcome(
   }
   merge.done = true;
   merge.error = event.error;
+  ctx.touch(item);
   // The branch update itself is announced once as `ref-updated` by the git connection.
   if (pipelinesListen(ctx.layout, 'project-change-merged')) {
     for (const change of event.changes ?? []) {
