@@ -138,7 +138,6 @@ export async function addChange(
   if (already) {
     if (options.live && !already.live) {
       already.live = true;
-      ctx.touch(already);
     }
     return { enqueued: true, item: already };
   }
@@ -147,7 +146,6 @@ export async function addChange(
   }
   const item = createItem(pipeline, ctx, queue, cycle, options);
   queue.items.push(item);
-  ctx.touch(item);
   ctx.publish({
     type: 'item-enqueued',
     pipeline: pipeline.name,
