@@ -59,7 +59,10 @@ export async function reportOf(
   patchset = 1,
 ): Promise<EngineDelta & { type: 'item-reported' }> {
   const { itemUuid } = await enqueuedItem(qs, pipeline, number, from, patchset);
-  const reported = await qs.waitForDelta(from, (delta) => delta.type === 'item-reported' && delta.itemUuid === itemUuid);
+  const reported = await qs.waitForDelta(
+    from,
+    (delta) => delta.type === 'item-reported' && delta.itemUuid === itemUuid,
+  );
   return reported as EngineDelta & { type: 'item-reported' };
 }
 

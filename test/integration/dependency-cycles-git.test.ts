@@ -200,8 +200,20 @@ describe('dependency cycles with real git', () => {
     const poll = async () => {
       await gitPoller(qs.app.roles, 'local')?.pollNow();
     };
-    await pushChange(qs.root, bareRepo('example/hello'), 11, { 'hold-11.txt': release }, 'Change 11\n\nDepends-On: example/world:12');
-    await pushChange(qs.root, bareRepo('example/world'), 12, { 'world-12.txt': 'one\n' }, 'Change 12\n\nDepends-On: example/hello:11');
+    await pushChange(
+      qs.root,
+      bareRepo('example/hello'),
+      11,
+      { 'hold-11.txt': release },
+      'Change 11\n\nDepends-On: example/world:12',
+    );
+    await pushChange(
+      qs.root,
+      bareRepo('example/world'),
+      12,
+      { 'world-12.txt': 'one\n' },
+      'Change 12\n\nDepends-On: example/hello:11',
+    );
     const from = qs.deltaCount();
     await poll(); // patchset-created for both: check takes the cycle as one item
     const cycle = await qs.waitForDelta(
@@ -223,7 +235,10 @@ describe('dependency cycles with real git', () => {
     expect(alone.changeIds).toEqual(['11,1']);
     writeFileSync(release, 'go\n');
     expect((await reportOf(qs, 'check', 11, again)).result).toBe('SUCCESS');
-    expect(await lastBuilds(qs, 'check', { change: 11 })).toEqual({ 'cycle-shared': 'SUCCESS', 'hello-cycle': 'SUCCESS' });
+    expect(await lastBuilds(qs, 'check', { change: 11 })).toEqual({
+      'cycle-shared': 'SUCCESS',
+      'hello-cycle': 'SUCCESS',
+    });
     // Patchset 2 of change 12 reports too (in its own item or ahead of 11) before the next test looks at check.
     await qs.waitForDelta(
       again,

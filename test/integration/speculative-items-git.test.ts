@@ -114,10 +114,9 @@ ${chunks.map((chunk) => `        - ${chunk}`).join('\n')}
     run: scripts/publish.sh
 
 `;
-    const proposed = current.replace('- project:', `${secret}- project:`).replace(
-      '    post:\n      jobs:\n',
-      '    post:\n      jobs:\n        - hello-deploy\n',
-    );
+    const proposed = current
+      .replace('- project:', `${secret}- project:`)
+      .replace('    post:\n      jobs:\n', '    post:\n      jobs:\n        - hello-deploy\n');
     await qs.pushChange(3, { '.zuul.yaml': proposed }, 'Deploy after each merge');
     const from = qs.deltaCount();
     await enqueueChange(qs, 'check', 3);
@@ -144,7 +143,10 @@ ${chunks.map((chunk) => `        - ${chunk}`).join('\n')}
     }
     expect((await liveErrors()).some((error) => error.includes('nowhere'))).toBe(true);
 
-    const withJob = broken.replace('- project:', '- job:\n    name: hello-fine\n    run: scripts/unit.sh\n\n- project:');
+    const withJob = broken.replace(
+      '- project:',
+      '- job:\n    name: hello-fine\n    run: scripts/unit.sh\n\n- project:',
+    );
     await qs.pushChange(4, { '.zuul.yaml': withJob }, 'Define hello-fine');
     await qs.pushChange(5, { 'notes-5.md': 'Notes\n' }, 'Notes');
     const from = qs.deltaCount();
