@@ -12,7 +12,7 @@ import type { EngineJob, WindowParams } from '../../model/pipeline-state';
 
 export type ManagerKind = 'independent' | 'dependent' | 'serial' | 'supercedent';
 
-/** A compiled regex filter as used by trigger `ref`/`branch` options (a negated entry excludes). */
+/** A compiled regex filter as used by trigger `ref`/`branch` options (a negated entry matches what its regex does not). */
 export interface RefFilter {
   pattern: RegExp;
   negate: boolean;
