@@ -88,56 +88,73 @@ describe('speculative layouts item by item, with real git', () => {
     expect(await lastBuilds(qs, 'gate', { change: 2 })).toEqual({ 'hello-unit': 'SUCCESS', 'hello-lint': 'SUCCESS' });
   });
 
+  /** Commit `.zuul.yaml` as `change` makes it straight to master and poll (the tenant reloads before the pass). */
+  async function pushToMaster(change: (text: string) => string): Promise<string> {
+    await gitPoller(qs.app.roles, 'local')?.pollNow();
+    const work = mkdtempSync(path.join(qs.root, 'direct-'));
+    await git(qs.root, ['clone', '--quiet', qs.bareRepo, work]);
+    const text = change(readFileSync(path.join(work, '.zuul.yaml'), 'utf8'));
+    writeFileSync(path.join(work, '.zuul.yaml'), text);
+    await git(work, ['-c', 'user.name=U', '-c', 'user.email=u@example.com', 'commit', '--quiet', '-am', 'Direct']);
+    await git(work, ['push', '--quiet', 'origin', 'HEAD:master']);
+    await gitPoller(qs.app.roles, 'local')?.pollNow();
+    return text;
+  }
+
   it('masks the values of a secret only a proposed change has, once its layout is built', async () => {
-    const echo = async () => {
+    const echo = async (value: string) => {
       const body = await adminGraphql<{ data: { tenant: { key?: string; message?: string } } }>(
         qs,
         'query ($t: String!) { tenant(name: $t) { ... on NotFoundError { key message } } }',
-        { t: SECRET },
+        { t: value },
       );
       return body.data.tenant;
     };
-    // No layout has the value yet: an answer that echoes it shows it.
-    expect((await echo()).key).toBe(SECRET);
     const pem = await (await fetch(`${qs.url()}/api/tenant/${QUICKSTART_TENANT}/key/${QUICKSTART_PROJECT}.pub`)).text();
-    const chunks = encryptSecret(SECRET, createPublicKey(pem));
-    const current = (await git(qs.bareRepo, ['show', 'master:.zuul.yaml'])).stdout;
-    const secret = `- secret:
-    name: hello-token
+    const secret = (value: string) => `- secret:
+    name: hello_token
     data:
       token: !encrypted/pkcs1-oaep
-${chunks.map((chunk) => `        - ${chunk}`).join('\n')}
-
-- job:
-    name: hello-deploy
-    secrets: [hello-token]
-    run: scripts/publish.sh
+${encryptSecret(value, createPublicKey(pem))
+  .map((chunk) => `        - ${chunk}`)
+  .join('\n')}
 
 `;
-    const proposed = current
-      .replace('- project:', `${secret}- project:`)
-      .replace('    post:\n      jobs:\n', '    post:\n      jobs:\n        - hello-deploy\n');
-    await qs.pushChange(3, { '.zuul.yaml': proposed }, 'Deploy after each merge');
+    // The live layout has the secret with another value, and a post job using it.
+    const before = `live-${randomBytes(12).toString('hex')}`;
+    await pushToMaster((text) =>
+      text
+        .replace(
+          '- project:',
+          `${secret(before)}- job:\n    name: hello-deploy\n    secrets: [hello_token]\n    run: scripts/publish.sh\n\n- project:`,
+        )
+        .replace('    post:\n      jobs:\n', '    post:\n      jobs:\n        - hello-deploy\n'),
+    );
+    for (let tries = 0; tries < 600 && (await echo(before)).key !== REDACTED; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await echo(before)).key).toBe(REDACTED);
+    // No layout has the proposed value yet: an answer that echoes it shows it.
+    expect((await echo(SECRET)).key).toBe(SECRET);
+    const current = (await git(qs.bareRepo, ['show', 'master:.zuul.yaml'])).stdout;
+    const proposed = current.replace(/- secret:[\s\S]*?\n\n/, secret(SECRET));
+    expect(proposed).not.toBe(current);
+    await qs.pushChange(3, { '.zuul.yaml': proposed }, 'Another token');
     const from = qs.deltaCount();
     await enqueueChange(qs, 'check', 3);
-    expect((await reportOf(qs, 'check', 3, from)).result).toBe('SUCCESS');
+    const checked = await reportOf(qs, 'check', 3, from);
+    expect([checked.result, checked.message]).toEqual(['SUCCESS', expect.any(String)]);
     // The check item was frozen with the proposal's layout: from then on the value is masked.
-    expect(await echo()).toEqual({ key: REDACTED, message: expect.not.stringContaining(SECRET) as unknown });
+    expect(await echo(SECRET)).toEqual({ key: REDACTED, message: expect.not.stringContaining(SECRET) as unknown });
     const rest = await fetch(`${qs.url()}/api/tenant/${SECRET}/status`);
     expect(await rest.text()).not.toContain(SECRET);
   });
 
   it('lists the errors a project-branch had on a change to its configuration, and only there', async () => {
     // A job with a parent nobody defines reaches master directly: the live layout has the error.
-    await gitPoller(qs.app.roles, 'local')?.pollNow();
-    const work = mkdtempSync(path.join(qs.root, 'direct-'));
-    await git(qs.root, ['clone', '--quiet', qs.bareRepo, work]);
-    const current = readFileSync(path.join(work, '.zuul.yaml'), 'utf8');
-    const broken = current.replace('- project:', '- job:\n    name: hello-orphan\n    parent: nowhere\n\n- project:');
-    writeFileSync(path.join(work, '.zuul.yaml'), broken);
-    await git(work, ['-c', 'user.name=U', '-c', 'user.email=u@example.com', 'commit', '--quiet', '-am', 'Orphan']);
-    await git(work, ['push', '--quiet', 'origin', 'HEAD:master']);
-    await gitPoller(qs.app.roles, 'local')?.pollNow();
+    const broken = await pushToMaster((text) =>
+      text.replace('- project:', '- job:\n    name: hello-orphan\n    parent: nowhere\n\n- project:'),
+    );
     for (let tries = 0; tries < 600 && !(await liveErrors()).some((error) => error.includes('nowhere')); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
