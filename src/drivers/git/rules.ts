@@ -4,7 +4,9 @@
  * their validation and the engine's compiled form.
  */
 import type { PipelineTrigger, RefFilter } from '../../engine/ports/layout';
+import { ZERO_REVISION } from '../../model/changes';
 import type { OptionMap, ReporterRules, RequirementRules, TriggerRules } from '../driver';
+import { checkFilterPatterns, compilePattern, patternEntries } from '../filter-patterns';
 
 const GIT_EVENTS = ['ref-updated', 'patchset-created'];
 /** Statuses a git change can have (Gerrit's names; the git driver has no abandoned changes). */
@@ -21,21 +23,16 @@ function strings(value: unknown): string[] {
   return asList(value).filter((entry): entry is string => typeof entry === 'string');
 }
 
-/** `str`, `{regex, negate}` or a list of either, prefix-anchored as in the reference. */
+/** `str`, `{regex, negate}` or a list of either, prefix-anchored as in the reference's `make_regex`. */
 function refFilters(value: unknown): RefFilter[] {
-  return asList(value).flatMap((entry): RefFilter[] => {
-    if (typeof entry === 'string') {
-      return [{ pattern: new RegExp(`^(?:${entry})`), negate: false }];
-    }
-    if (typeof entry === 'object' && entry !== null && typeof (entry as { regex?: unknown }).regex === 'string') {
-      const spec = entry as { regex: string; negate?: unknown };
-      return [{ pattern: new RegExp(`^(?:${spec.regex})`), negate: spec.negate === true }];
-    }
-    return [];
-  });
+  return patternEntries(value).map(({ pattern, negate }) => ({ pattern: compilePattern(pattern, 'start'), negate }));
 }
 
-/** `undefined` = not known yet (the event's change is not resolved): any filter may match. */
+/**
+ * The reference's git event filter: the entries are ORed, each negated one matching the values
+ * its regex does not. `undefined` = not known yet (the event's change is not resolved): any
+ * filter may match.
+ */
 function filtersMatch(filters: readonly RefFilter[], value: string | null | undefined): boolean {
   if (filters.length === 0 || value === undefined) {
     return true;
@@ -43,32 +40,33 @@ function filtersMatch(filters: readonly RefFilter[], value: string | null | unde
   if (value === null) {
     return false;
   }
-  if (filters.some((filter) => filter.negate && filter.pattern.test(value))) {
-    return false;
-  }
-  const positive = filters.filter((filter) => !filter.negate);
-  return positive.length === 0 || positive.some((filter) => filter.pattern.test(value));
+  return filters.some((filter) => filter.pattern.test(value) !== filter.negate);
 }
 
 /**
  * A git trigger: events of the connection of its project, of the listed types, whose ref
- * (`ref-updated`) and branch pass the filters.
+ * (`ref-updated`) and branch pass the filters; with `ignoreDeletes` (the default, as in the
+ * reference) a ref deleted (new revision all zeros) does not match.
  */
 export function gitTrigger(
   connection: string,
   events: readonly string[],
   refs: readonly RefFilter[] = [],
   branches: readonly RefFilter[] = [],
+  ignoreDeletes = true,
 ): PipelineTrigger {
   return {
     driver: 'git',
     connection,
     events,
-    matches: ({ event, connection: of, ref, branch }) => {
+    matches: ({ event, connection: of, ref, branch, change }) => {
       if (of !== connection || !events.includes(event.type)) {
         return false;
       }
       if (event.type === 'ref-updated') {
+        if (ignoreDeletes && (change?.newrev ?? event.newrev) === ZERO_REVISION) {
+          return false;
+        }
         return filtersMatch(refs, ref) && filtersMatch(branches, branch);
       }
       return filtersMatch(branches, branch);
@@ -84,14 +82,12 @@ export const gitTriggers: TriggerRules = {
         read.fail(`Unknown git event "${event}" (expected one of ${GIT_EVENTS.join(', ')})`);
       }
     }
-    if (filter.ref !== undefined) {
-      read.regexes(filter.ref);
-    }
+    checkFilterPatterns(filter.ref, read, (pattern) => compilePattern(pattern, 'start'), 'ref');
     read.bool(filter, 'ignore-deletes');
     read.bool(filter, 'debug');
   },
   compile: (filter, connection) =>
-    gitTrigger(connection, strings(filter.event), refFilters(filter.ref), refFilters(filter.branch)),
+    gitTrigger(connection, strings(filter.event), refFilters(filter.ref), [], filter['ignore-deletes'] !== false),
 };
 
 export const gitReporters: ReporterRules = {

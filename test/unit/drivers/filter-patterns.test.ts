@@ -5,6 +5,7 @@
  * wording.
  */
 import { compileGerritTrigger } from '../../../src/drivers/gerrit/rules';
+import { gitTriggers } from '../../../src/drivers/git/rules';
 import { compileGitHubTrigger } from '../../../src/drivers/github/rules';
 import { gitlabTriggers } from '../../../src/drivers/gitlab/rules';
 import type { TriggerEvent } from '../../../src/model/engine-events';
@@ -40,6 +41,7 @@ describe('{regex, negate} in trigger filters', () => {
     ['gerrit', '{event: comment-added, comment: [{regex: recheck}], username: {regex: bot, negate: true}}'],
     ['gerrit', '{event: hashtags-changed, added: {regex: ci}}'],
     ['gitlab', '{event: gl_merge_request, branch: {regex: "stable/.*", negate: true}}'],
+    ['git', '{event: ref-updated, ref: [{regex: "refs/tags/.*", negate: true}, "refs/tags/v1"]}'],
     // docs/gitlab.md's example: Python's inline (?i) flag.
     ['gitlab', '{event: gl_merge_request, action: comment, comment: "(?i)^\\\\s*recheck\\\\s*$"}'],
   ])('load on %s: %s', (driver, filter) => {
@@ -65,6 +67,16 @@ describe('{regex, negate} in trigger filters', () => {
       "expected bool for dictionary value @ data['ref']['negate']",
     ],
     ['gitlab', '{event: gl_push, ref: {regex: "("}}', 'Invalid regular expression "("'],
+    [
+      'git',
+      '{event: ref-updated, ref: {regex: "x", negated: true}}',
+      "extra keys not allowed @ data['ref']['negated']",
+    ],
+    [
+      'git',
+      '{event: ref-updated, ref: {regex: "x", negate: 1}}',
+      "expected bool for dictionary value @ data['ref']['negate']",
+    ],
     [
       'github',
       '{event: push, ref: [[x]]}',
@@ -144,5 +156,28 @@ describe('{regex, negate} in trigger filters', () => {
       });
     expect(said(' RECHECK ')).toBe(true);
     expect(said('recheck please')).toBe(false);
+  });
+
+  it('git: the ref entries are ORed, a negated one matching what its regex does not; deletions ignored by default', () => {
+    const trigger = (options: Record<string, unknown>) =>
+      gitTriggers.compile({ event: 'ref-updated', ...options }, 'remote');
+    const on = (compiled: ReturnType<typeof trigger>, ref: string, newrev = 'a'.repeat(40)) =>
+      compiled.matches({
+        event: event({ type: 'ref-updated', ref, newrev }),
+        pipeline: 'post',
+        connection: 'remote',
+        ref,
+        branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null,
+        change: undefined,
+        now: NOW,
+      });
+    const refs = trigger({ ref: [{ regex: 'refs/heads/stable/.*', negate: true }, 'refs/heads/stable/2'] });
+    expect(on(refs, 'refs/heads/main')).toBe(true);
+    expect(on(refs, 'refs/heads/stable/1')).toBe(false);
+    expect(on(refs, 'refs/heads/stable/2')).toBe(true);
+    expect(on(refs, 'refs/heads/main', '0'.repeat(40))).toBe(false);
+    const deletes = trigger({ ref: 'refs/heads/.*', 'ignore-deletes': false });
+    expect(on(deletes, 'refs/heads/main', '0'.repeat(40))).toBe(true);
+    expect(on(deletes, 'refs/tags/v1')).toBe(false);
   });
 });
