@@ -12,6 +12,8 @@ module.exports = {
   testTimeout: 60000,
   // The `sluice` processes tests spawn run the compiled build made here once per run.
   globalSetup: '<rootDir>/test/helpers/compile-once.js',
+  // Slowest files first, from jest's cache or test/durations.json (docs/development.md#test-order).
+  testSequencer: '<rootDir>/test/helpers/slow-first-sequencer.js',
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
   // Under --experimental-vm-modules (npm test: PGlite's dynamic import) node keeps every test
   // file's vm context alive, about 25 MB of heap per file that boots a server, so over a full run

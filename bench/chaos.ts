@@ -8,7 +8,7 @@
  *   SLUICE_CHAOS_SEED=1234 ...               # repeat a run's decisions
  *   SLUICE_CHAOS_MERGE_MODE=cherry-pick ...  # instead of the mode drawn from the seed
  *   SLUICE_CHAOS_FINISH_SECONDS=300 ...      # how long the gate gets to finish after the killing
- *   SLUICE_CHAOS_LEADER_EVERY=10-25 ...      # kill the leading scheduler every 10 to 25 s instead of at moments
+ *   SLUICE_CHAOS_LEADER_EVERY=10-25 ...      # kill the leading scheduler 10 to 25 s into each lead instead of at moments
  *   SLUICE_CHAOS_MAX_OPEN=16 ...             # changes pushed and not reported at once (default 6)
  */
 import { runChaos } from '../test/helpers/chaos/chaos-driver';

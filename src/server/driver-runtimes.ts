@@ -128,9 +128,9 @@ export function routingMerger(
     canMergeToBranch: async (item) => {
       const location = projects.locate(item.project);
       const runtime = location === null ? undefined : runtimes.ofConnection(location.connection);
-      // A driver that merges itself cannot be asked beforehand (docs/gating.md#dependency-cycles).
+      // A driver that merges itself is asked itself, where it can tell (docs/gating.md#dependency-cycles).
       if (runtime?.mergeToBranch !== undefined) {
-        return null;
+        return (await runtime.canMergeToBranch?.(item)) ?? null;
       }
       return (await merger.canMergeToBranch?.(item)) ?? null;
     },

@@ -245,11 +245,17 @@ export interface ServeOptions {
   roles?: readonly string[];
   /** Called with the child as soon as it is spawned (before it is ready), to kill it while it starts. */
   onSpawn?: (child: ChildProcess) => void;
+  /**
+   * How long the child may take to print its address (ms, default 180 s): past it the child is
+   * SIGKILLed and the start fails, so a start hanging on a loaded machine ends the test's run
+   * instead of outliving it.
+   */
+  readyTimeoutMs?: number;
 }
 
 /** Start `sluice serve --config <configFile>` (in the file's directory) and wait for its address. */
 export async function startServe(configFile: string, options: ServeOptions): Promise<ServeProcess> {
-  const { databaseUrl, running, roles, onSpawn } = options;
+  const { databaseUrl, running, roles, onSpawn, readyTimeoutMs = 180_000 } = options;
   const child = spawnServe(configFile, {
     roles: roles?.join(','),
     cwd: path.dirname(configFile),
@@ -258,6 +264,7 @@ export async function startServe(configFile: string, options: ServeOptions): Pro
   running.add(child);
   onSpawn?.(child);
   let output = '';
+  let timer: NodeJS.Timeout | undefined;
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code: number | null) => {
       running.delete(child);
@@ -276,7 +283,11 @@ export async function startServe(configFile: string, options: ServeOptions): Pro
       output += chunk.toString();
     });
     void exited.then((code) => reject(new Error(`sluice exited early (${code}): ${output}`)));
-  });
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`sluice did not print its address within ${readyTimeoutMs} ms: ${output}`));
+    }, readyTimeoutMs);
+  }).finally(() => clearTimeout(timer));
   return { child, base, exited, output: () => output };
 }
 

@@ -83,6 +83,8 @@ const gerritStateSchema = modelSchema<GerritChangeState>()(
     hashtags: z.array(text),
     changeId: text,
     approvals: z.array(z.object({ label: text, value: z.number(), username: text, email: text, grantedOn: text })),
+    missingLabels: z.array(text).optional(),
+    submitRequirements: z.array(z.object({ name: text, status: text, expression: text })).optional(),
   }),
 );
 

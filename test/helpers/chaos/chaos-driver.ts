@@ -15,7 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { ServeProcess } from '../recovery-deployment';
 import { auditChaos, auditClean, changeProgress, mergeCounts, type ChaosAudit } from './chaos-audit';
 import { chaosDeployment, type ChaosDeployment } from './chaos-deployment';
-import { leaderPid, MOMENT_KINDS, waitForMoment, type MomentSources } from './kill-moments';
+import { MOMENT_KINDS, waitForLeaderTerm, waitForMoment, type MomentSources } from './kill-moments';
 import { SeededRandom } from './seeded-random';
 
 const TENANT = 'example';
@@ -42,8 +42,9 @@ export interface ChaosOptions {
   /** `org/app`'s merge mode; drawn from the seed among {@link MERGE_MODES} when unset. */
   mergeMode?: string;
   /**
-   * Kill the leading scheduler every so many ms (drawn between the two bounds) instead of at
-   * moments: takeovers back to back, each new leader starting from what the last one committed.
+   * Kill the leading scheduler so many ms (drawn between the two bounds) after it took the lead,
+   * instead of at moments: takeovers back to back, each new leader starting from what the last
+   * one committed.
    */
   killLeaderEveryMs?: readonly [number, number];
   log?: (line: string) => void;
@@ -281,10 +282,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
           continue;
         }
       }
-      const moment = await waitForMoment(sources, kind === 'starting' ? 'timer' : kind, { timerMs, timeoutMs: 8000 });
-      if (options.killLeaderEveryMs) {
-        moment.owner = await leaderPid(sources);
-      }
+      const moment = options.killLeaderEveryMs
+        ? await waitForLeaderTerm(sources, (pid) => slots.some((slot) => slot.process?.child.pid === pid), {
+            termMs: timerMs,
+            timeoutMs: 60_000,
+          })
+        : await waitForMoment(sources, kind === 'starting' ? 'timer' : kind, { timerMs, timeoutMs: 8000 });
       const alive = slots.filter((slot) => slot.process !== null);
       if (alive.length === 0) {
         await sleep(100);

@@ -152,3 +152,29 @@ export async function waitForMoment(
   }
   return { kind: 'timeout', owner: null };
 }
+
+/**
+ * A leader's term: wait (at most `timeoutMs`) until one of the `alive` processes holds the
+ * tenant's live lease, then `termMs` more; the moment belongs to the leader then. The term is
+ * counted from the take-over, not from the last kill, so that on a loaded machine (where a
+ * restart and a take-over take long) every leader still gets its term to commit work in.
+ */
+export async function waitForLeaderTerm(
+  sources: MomentSources,
+  alive: (pid: number) => boolean,
+  options: { termMs: number; timeoutMs: number },
+): Promise<Moment> {
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    const pid = await leaderPid(sources);
+    if (pid !== null && alive(pid)) {
+      break;
+    }
+    if (Date.now() > deadline) {
+      return { kind: 'timeout', owner: null };
+    }
+    await sleep(100);
+  }
+  await sleep(options.termMs);
+  return { kind: 'timer', owner: await leaderPid(sources) };
+}
