@@ -117,6 +117,7 @@ const dequeueReasonSchema = modelSchema<DequeueReason>()(
     z.object({ kind: z.literal('dequeued-by-admin'), by: nullableText }),
     z.object({ kind: z.literal('superseded'), by: text }),
     z.object({ kind: z.literal('new-patchset'), patchset: text }),
+    z.object({ kind: z.literal('cycle-changed'), message: text }),
     z.object({ kind: z.literal('change-abandoned'), message: text }),
     z.object({ kind: z.literal('dependency-dequeued'), message: text }),
     z.object({ kind: z.literal('requirements-not-met'), message: text }),

@@ -213,6 +213,24 @@ export class FakeGerrit {
     this.emit({ type: 'comment-added', author: by, approvals, comment, ...this.eventChange(change) });
   }
 
+  /** The owner sets (or, with undefined, removes) the change's topic; emits topic-changed. */
+  setTopic(number: number, topic: string | undefined): void {
+    const change = this.change(number);
+    const oldTopic = change.topic;
+    if (topic === undefined) {
+      delete change.topic;
+    } else {
+      change.topic = topic;
+    }
+    change.updated = gerritDate();
+    this.emit({
+      type: 'topic-changed',
+      changer: change.owner,
+      ...(oldTopic === undefined ? {} : { oldTopic }),
+      ...this.eventChange(change),
+    });
+  }
+
   /** The owner abandons a change; emits change-abandoned. */
   abandon(number: number): void {
     const change = this.change(number);
@@ -294,6 +312,7 @@ export class FakeGerrit {
         owner: change.owner,
         url: `${this.url}/c/${change.project}/+/${change.number}`,
         status: change.status,
+        ...(change.topic === undefined ? {} : { topic: change.topic }),
       },
       patchSet: { number: current?.number, revision: current?.revision, ref: current?.ref },
       eventCreatedOn: Math.floor(Date.now() / 1000),
