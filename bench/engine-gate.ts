@@ -13,19 +13,13 @@ import os from 'node:os';
 import { InProcessEventBus } from '../src/engine/event-bus';
 import { openBenchDatabase } from './bench-database';
 import { startBenchEngine } from './bench-engine';
+import { StatementCounter } from './statement-counter';
 import { job, makeLayout, pipeline } from '../test/engine/scripted-layout';
 
 async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 1000);
   const { database, cleanup } = await openBenchDatabase();
-  const queryCounts = new Map<string, number>();
-  let counting = false;
-  database.knex.on('query', (query: { sql: string }) => {
-    if (counting) {
-      const key = statementKind(query.sql.replace(/\d+/g, 'N'));
-      queryCounts.set(key, (queryCounts.get(key) ?? 0) + 1);
-    }
-  });
+  const statements = new StatementCounter(database.knex);
   const layout = makeLayout({
     tenant: 'bench',
     pipelines: [
@@ -67,7 +61,7 @@ async function main(): Promise<void> {
     changes.add('org/project', number);
   }
   const loadBefore = os.loadavg()[0];
-  counting = true;
+  statements.start();
   const cpuStart = process.cpuUsage();
   const started = process.hrtime.bigint();
   for (let number = 1; number <= total; number += 1) {
@@ -80,8 +74,7 @@ async function main(): Promise<void> {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuStart);
   const cpuMsPerItem = (cpu.user + cpu.system) / 1000 / total;
-  counting = false;
-  const statements = [...queryCounts.values()].reduce((sum, count) => sum + count, 0);
+  statements.stop();
   await engine.stop();
   const merged = await database
     .knex('buildsets')
@@ -97,27 +90,16 @@ async function main(): Promise<void> {
       seconds: Number(seconds.toFixed(2)),
       itemsPerSecond: Number((total / seconds).toFixed(1)),
       cpuMsPerItem: Number(cpuMsPerItem.toFixed(2)),
-      statementsPerItem: Number((statements / total).toFixed(1)),
+      statementsPerItem: Number((statements.total / total).toFixed(1)),
       loadAverage: [Number(loadBefore.toFixed(1)), Number(os.loadavg()[0].toFixed(1))],
     }),
   );
   if (process.env.BENCH_QUERIES) {
-    for (const [kind, count] of [...queryCounts.entries()].sort((a, b) => b[1] - a[1])) {
-      console.log(`${(count / total).toFixed(2).padStart(7)}  ${kind}`);
+    for (const [kind, perItem] of statements.perItem(total)) {
+      console.log(`${perItem.toFixed(2).padStart(7)}  ${kind}`);
     }
   }
   await cleanup();
-}
-
-/** A statement's verb and table ("insert engine_events", "select buildsets"), or the statement itself (BEGIN). */
-function statementKind(sql: string): string {
-  const words = sql.replace(/"/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
-  const verb = /^(select|insert|update|delete|with)\b/.exec(words)?.[1];
-  if (verb === undefined) {
-    return words.slice(0, 40);
-  }
-  const table = /\b(?:from|into|update)\s+([a-z_]+)/.exec(words)?.[1] ?? '?';
-  return `${verb} ${table}`;
 }
 
 main().catch((error: unknown) => {

@@ -246,6 +246,10 @@ const DequeueReasonKind = builder.enumType('DequeueReasonKind', {
     DEQUEUED_BY_ADMIN: { value: 'dequeued-by-admin', description: 'An administrator dequeued it.' },
     SUPERSEDED: { value: 'superseded', description: 'A newer item replaced it.' },
     NEW_PATCHSET: { value: 'new-patchset', description: 'A new patchset of its change was uploaded.' },
+    CYCLE_CHANGED: {
+      value: 'cycle-changed',
+      description: 'Its dependency cycle gained or lost a change; its changes were enqueued again.',
+    },
     CHANGE_ABANDONED: { value: 'change-abandoned', description: 'Its change was abandoned (closed without merging).' },
     DEPENDENCY_DEQUEUED: { value: 'dependency-dequeued', description: 'A change it needs left the pipeline.' },
     REQUIREMENTS_NOT_MET: {
@@ -288,7 +292,7 @@ const DequeueReason = builder.objectRef<DequeueReasonValue>('DequeueReason').imp
     }),
     message: t.string({
       description:
-        'Explanation (CHANGE_ABANDONED, DEPENDENCY_DEQUEUED, REQUIREMENTS_NOT_MET, TOO_MANY_DEPENDENCIES, RECONFIGURATION).',
+        'Explanation (CYCLE_CHANGED, CHANGE_ABANDONED, DEPENDENCY_DEQUEUED, REQUIREMENTS_NOT_MET, TOO_MANY_DEPENDENCIES, RECONFIGURATION).',
       resolve: (reason) => ('message' in reason ? reason.message : null),
     }),
   }),

@@ -175,6 +175,11 @@ export interface DriverRuntime {
    * merger (src/executor/merger-gateway.ts over src/sources/), which also merges when this is absent.
    */
   mergeToBranch?(item: MergeItem): Promise<Awaited<ReturnType<MergerGateway['mergeToBranch']>> | null>;
+  /**
+   * Whether `mergeToBranch` would merge the change now, asked of every change of a cycle before
+   * any is merged (docs/gating.md#dependency-cycles); null: it cannot tell.
+   */
+  canMergeToBranch?(item: MergeItem): ReturnType<NonNullable<MergerGateway['canMergeToBranch']>>;
   /** The shared git merger pushed a merge to a branch of one of its connections' projects. */
   merged?(connection: string, project: string, branch: string, newrev: string, oldrev: string): void;
   /** Reports to its connections. */

@@ -47,6 +47,7 @@ function reporterActions(reporters: ReporterConfig[]): ReporterActions {
       .filter(({ action }) => action.external === true)
       .map(({ reporter }) => ({ connection: reporter.connection, driver: reporter.driver, options: reporter.options })),
     imageValidated: actions.some(({ action }) => action.imageValidated === true),
+    allowNeeds: [...new Set(actions.flatMap(({ action }) => action.allowNeeds ?? []))],
   };
 }
 

@@ -42,10 +42,14 @@ export class RepoCache {
     readonly root: string,
     private readonly connections: Record<string, GitConnectionInfo>,
   ) {
-    this.mirrors = new GitMirrors(root, (name, project) => {
-      const baseurl = this.connection(name).baseurl;
-      return typeof baseurl === 'string' ? baseurl : baseurl(project);
-    });
+    this.mirrors = new GitMirrors(
+      root,
+      (name, project) => {
+        const baseurl = this.connection(name).baseurl;
+        return typeof baseurl === 'string' ? baseurl : baseurl(project);
+      },
+      (name) => this.connection(name).gitEnv ?? {},
+    );
   }
 
   connection(name: string): GitConnectionInfo {

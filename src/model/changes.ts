@@ -87,6 +87,37 @@ export interface GerritChangeState {
   changeId: string;
   /** Current votes of the patch set: one per label and voter (zero votes left out). */
   approvals: Array<{ label: string; value: number; username: string; email: string; grantedOn: string }>;
+  /**
+   * Labels Gerrit lists for the change that are neither approved nor optional, or that block
+   * (docs/gerrit.md#submit-requirements); absent in states saved before it was read.
+   */
+  missingLabels?: string[];
+  /** Gerrit's submit requirements of the change (Gerrit 3.5 and later): name, status, submittability expression. */
+  submitRequirements?: Array<{ name: string; status: string; expression: string }>;
+}
+
+/**
+ * Why Gerrit would not merge a change, judged as the reference's `canMerge` judges it
+ * (docs/gerrit.md#submit-requirements): work in progress; a missing label other than
+ * `allowNeeds` (the labels the pipeline's success reporters vote); an unsatisfied submit
+ * requirement whose expression names none of `allowNeeds` (`label:<name>`). Null when it would.
+ */
+export function gerritMergeRefusal(state: GerritChangeState, allowNeeds: readonly string[]): string | null {
+  if (state.wip) {
+    return 'work in progress flag';
+  }
+  const missing = (state.missingLabels ?? []).filter((label) => !allowNeeds.includes(label));
+  if (missing.length > 0) {
+    return `missing labels: ${missing.join(', ')}`;
+  }
+  const blocking = (state.submitRequirements ?? []).find(
+    (requirement) =>
+      requirement.status === 'UNSATISFIED' &&
+      !allowNeeds.some((label) => requirement.expression.includes(`label:${label}`)),
+  );
+  return blocking === undefined
+    ? null
+    : `submit requirement ${blocking.name} unsatisfied (${blocking.expression || 'no expression'})`;
 }
 
 /** One change of a speculative merge, oldest first (items ahead, then the item itself). */

@@ -50,6 +50,7 @@ export const TRIGGER_EVENT_TYPES = [
   'hashtags-changed',
   'pending-check',
   'vote-deleted',
+  'topic-changed',
   // GitLab (docs/gitlab.md#trigger-events)
   'gl_merge_request',
   'gl_push',

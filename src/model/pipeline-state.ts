@@ -77,6 +77,7 @@ export type DequeueReason =
   | { kind: 'dequeued-by-admin'; by: string | null }
   | { kind: 'superseded'; by: string }
   | { kind: 'new-patchset'; patchset: string }
+  | { kind: 'cycle-changed'; message: string }
   | { kind: 'change-abandoned'; message: string }
   | { kind: 'dependency-dequeued'; message: string }
   | { kind: 'requirements-not-met'; message: string }

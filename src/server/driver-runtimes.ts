@@ -128,16 +128,20 @@ export function routingMerger(
     canMergeToBranch: async (item) => {
       const location = projects.locate(item.project);
       const runtime = location === null ? undefined : runtimes.ofConnection(location.connection);
-      // A driver that merges itself cannot be asked beforehand (docs/gating.md#dependency-cycles).
+      // A driver that merges itself is asked itself, where it can tell (docs/gating.md#dependency-cycles).
       if (runtime?.mergeToBranch !== undefined) {
-        return null;
+        return (await runtime.canMergeToBranch?.(item)) ?? null;
       }
       return (await merger.canMergeToBranch?.(item)) ?? null;
     },
   };
 }
 
-/** The engine's reporter: each reporter of a report goes to its driver's runtime; undefined when no driver reports. */
+/**
+ * The engine's reporter: each reporter of a report goes to its driver's runtime, once for each
+ * change of the item (every change of a dependency cycle is reported, as in the reference); a
+ * driver skips the changes of other connections. Undefined when no driver reports.
+ */
 export function routingReporter(runtimes: DriverRuntimes): ChangeReporter | undefined {
   const reporting = [...runtimes.byDriver].filter(([, runtime]) => runtime.reporter !== undefined);
   if (reporting.length === 0) {
@@ -145,10 +149,11 @@ export function routingReporter(runtimes: DriverRuntimes): ChangeReporter | unde
   }
   return {
     report: async (report) => {
+      const changes = [...(report.otherChanges ?? []), report.change];
       for (const [driver, runtime] of reporting) {
         const reporters = report.reporters.filter((reporter) => reporter.driver === driver);
-        if (reporters.length > 0) {
-          await runtime.reporter?.report({ ...report, reporters });
+        for (const change of reporters.length > 0 ? changes : []) {
+          await runtime.reporter?.report({ ...report, change, reporters });
         }
       }
     },

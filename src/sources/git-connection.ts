@@ -19,6 +19,8 @@ export interface GitConnectionSettings {
    * URL carries a token that changes, docs/github.md#repositories); default `<baseurl>/<project>`.
    */
   repositoryUrl?: (project: string) => Promise<string>;
+  /** The environment git runs with to reach the repositories (a Gerrit connection's SSH key, docs/gerrit.md#repositories). */
+  gitEnv?: Record<string, string>;
   /**
    * The protected branches of a project, for connections of code-review systems that have them
    * (tenant option `exclude-unprotected-branches`, docs/github.md#changes).
@@ -165,12 +167,12 @@ export class GitConnection {
       if (!existsSync(target)) {
         mkdirSync(path.dirname(target), { recursive: true });
         try {
-          await git(this.cacheDir, ['clone', '--quiet', '--mirror', url, target]);
+          await git(this.cacheDir, ['clone', '--quiet', '--mirror', url, target], this.settings.gitEnv);
         } catch {
           throw new RepositoryNotFoundError(project);
         }
       } else if (refresh || existing === undefined) {
-        await git(target, ['fetch', '--quiet', '--prune', url, '+refs/*:refs/*']);
+        await git(target, ['fetch', '--quiet', '--prune', url, '+refs/*:refs/*'], this.settings.gitEnv);
       }
       return target;
     })();

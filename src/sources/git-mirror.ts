@@ -70,6 +70,8 @@ export class GitMirrors {
   constructor(
     readonly root: string,
     private readonly baseUrls: (connection: string, project: string) => string,
+    /** The environment git reaches a connection's origins with (docs/gerrit.md#repositories). */
+    private readonly envOf: (connection: string) => Record<string, string> = () => ({}),
   ) {}
 
   /** Path of the mirror of `project` of `connection` (it may not exist yet). */
@@ -91,14 +93,15 @@ export class GitMirrors {
     const mirror = this.mirrorPath(connection, project);
     return this.mutex.run(mirror, async () => {
       const origin = this.originOf(connection, project);
+      const env = this.envOf(connection);
       if (!existsSync(path.join(mirror, 'HEAD'))) {
         mkdirSync(mirror, { recursive: true });
         await git(mirror, ['init', '--quiet', '--bare']);
         this.cloneCount += 1;
       }
-      await git(mirror, ['fetch', '--quiet', '--prune', '--no-tags', origin, ...MIRROR_REFSPECS]);
+      await git(mirror, ['fetch', '--quiet', '--prune', '--no-tags', origin, ...MIRROR_REFSPECS], env);
       this.fetchCount += 1;
-      await syncHead(mirror, origin);
+      await syncHead(mirror, origin, env);
       return mirror;
     });
   }
@@ -111,8 +114,8 @@ export class GitMirrors {
 }
 
 /** Point the mirror's HEAD at the origin's default branch so "default branch" means the same. */
-async function syncHead(mirror: string, origin: string): Promise<void> {
-  const { stdout } = await git(mirror, ['ls-remote', '--symref', origin, 'HEAD']);
+async function syncHead(mirror: string, origin: string, env: Record<string, string>): Promise<void> {
+  const { stdout } = await git(mirror, ['ls-remote', '--symref', origin, 'HEAD'], env);
   const match = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(stdout);
   if (match) {
     await git(mirror, ['symbolic-ref', 'HEAD', match[1]]);

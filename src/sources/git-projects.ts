@@ -30,4 +30,6 @@ export interface RepositoryAccess {
    * included (docs/github.md#repositories).
    */
   prepare?: (project: string) => Promise<void>;
+  /** The environment git runs with to reach them (a Gerrit connection's SSH key, docs/gerrit.md#repositories). */
+  gitEnv?: Record<string, string>;
 }

@@ -54,6 +54,15 @@ export class FakeChanges implements ChangeSource {
     return change;
   }
 
+  /** Set (or, with undefined, remove) a change's topic, as Gerrit's topic-changed does. */
+  setTopic(project: string, number: number, topic: string | undefined): void {
+    if (topic === undefined) {
+      this.topics.delete(this.key(project, number));
+    } else {
+      this.topics.set(this.key(project, number), topic);
+    }
+  }
+
   markMerged(project: string, number: number): void {
     for (const change of this.changes.get(this.key(project, number)) ?? []) {
       change.merged = true;

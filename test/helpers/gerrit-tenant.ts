@@ -16,6 +16,8 @@ import { startTestServer, type TestServer } from './server';
 export interface GerritTenant {
   gerrit: FakeGerrit;
   server: TestServer;
+  /** The server's data directory (`dataDir`). */
+  dataDir: string;
   /**
    * Stop the server and start a new one on the same database; `server` is the new one.
    * `whileDown` runs between the two (what Gerrit does while nobody listens).
@@ -50,6 +52,7 @@ export async function startGerritTenant(options: {
   const env: GerritTenant = {
     gerrit,
     server: await start(),
+    dataDir: config.dataDir,
     restart: async (whileDown) => {
       await env.server.stop();
       await whileDown?.();

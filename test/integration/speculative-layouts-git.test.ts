@@ -9,15 +9,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { git } from '../../src/sources/git-cli';
-import type { EngineDelta } from '../../src/engine/event-bus';
-import { ENQUEUE } from '../helpers/gate-deployment';
 import { gitPoller } from '../helpers/git-pollers';
-import {
-  QUICKSTART_PROJECT,
-  QUICKSTART_TENANT,
-  startQuickstartApp,
-  type QuickstartApp,
-} from '../helpers/quickstart-app';
+import { QUICKSTART_TENANT, startQuickstartApp, type QuickstartApp } from '../helpers/quickstart-app';
+import { enqueueChange, lastBuilds, reportOf as reportOfItem } from '../helpers/quickstart-items';
 
 jest.setTimeout(240_000);
 
@@ -60,52 +54,9 @@ describe('speculative layouts with real git', () => {
     await qs?.stop();
   });
 
-  async function enqueue(pipeline: string, number: number): Promise<void> {
-    const response = await fetch(`${qs.url()}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${qs.token()}` },
-      body: JSON.stringify({
-        query: ENQUEUE,
-        variables: {
-          input: { tenant: QUICKSTART_TENANT, pipeline, project: QUICKSTART_PROJECT, change: `${number},1` },
-        },
-      }),
-    });
-    const body = (await response.json()) as { data?: { enqueue: { __typename: string } } };
-    expect(body.data?.enqueue.__typename).toBe('ManagementEventAccepted');
-  }
-
-  /** The report of change `number` in `pipeline` after the first `from` deltas. */
-  async function reportOf(
-    pipeline: string,
-    number: number,
-    from: number,
-  ): Promise<EngineDelta & { type: 'item-reported' }> {
-    const enqueued = await qs.waitForDelta(
-      from,
-      (delta) => delta.type === 'item-enqueued' && delta.pipeline === pipeline && delta.changeIds[0] === `${number},1`,
-    );
-    const uuid = enqueued.type === 'item-enqueued' ? enqueued.itemUuid : '';
-    const reported = await qs.waitForDelta(from, (delta) => delta.type === 'item-reported' && delta.itemUuid === uuid);
-    return reported as EngineDelta & { type: 'item-reported' };
-  }
-
-  /** Job name -> result of the final builds of the change's last buildset in `pipeline`. */
-  async function builds(pipeline: string, where: Record<string, unknown>): Promise<Record<string, string>> {
-    const buildset: { id: number } | undefined = await qs.database
-      .knex('buildsets')
-      .join('buildset_refs', 'buildset_refs.buildset_id', 'buildsets.id')
-      .join('refs', 'refs.id', 'buildset_refs.ref_id')
-      .where({ 'buildsets.tenant': QUICKSTART_TENANT, 'buildsets.pipeline': pipeline })
-      .where(Object.fromEntries(Object.entries(where).map(([key, value]) => [`refs.${key}`, value])))
-      .orderBy('buildsets.id', 'desc')
-      .first('buildsets.id');
-    const rows: Array<{ job_name: string; result: string | null }> = await qs.database
-      .knex('builds')
-      .where({ buildset_id: buildset?.id ?? 0, final: true })
-      .select('job_name', 'result');
-    return Object.fromEntries(rows.map((row) => [row.job_name, row.result ?? 'none']));
-  }
+  const enqueue = (pipeline: string, number: number) => enqueueChange(qs, pipeline, number);
+  const reportOf = (pipeline: string, number: number, from: number) => reportOfItem(qs, pipeline, number, from);
+  const builds = (pipeline: string, where: Record<string, unknown>) => lastBuilds(qs, pipeline, where);
 
   /**
    * The post builds of the push of `tip`, once its buildset has reported and `job` is among them

@@ -206,7 +206,17 @@ export class GerritChangeSource {
   }
 }
 
-function gerritState(json: ChangeJson): GerritChangeState {
+/**
+ * The labels the reference counts missing (docs/gerrit.md#submit-requirements): each label Gerrit
+ * lists that blocks, or that is neither optional nor approved.
+ */
+function missingLabels(json: ChangeJson): string[] {
+  return Object.entries(json.labels ?? {})
+    .filter(([, label]) => label.optional !== true && (label.blocking === true || label.approved === undefined))
+    .map(([name]) => name);
+}
+
+export function gerritState(json: ChangeJson): GerritChangeState {
   const approvals: GerritChangeState['approvals'] = [];
   for (const [label, detail] of Object.entries(json.labels ?? {})) {
     for (const vote of detail.all ?? []) {
@@ -228,5 +238,11 @@ function gerritState(json: ChangeJson): GerritChangeState {
     hashtags: json.hashtags ?? [],
     changeId: json.change_id,
     approvals,
+    missingLabels: missingLabels(json),
+    submitRequirements: (json.submit_requirements ?? []).map((requirement) => ({
+      name: requirement.name ?? '',
+      status: requirement.status ?? '',
+      expression: requirement.submittability_expression_result?.expression ?? '',
+    })),
   };
 }

@@ -38,13 +38,19 @@ export function eventDelivery(line: string): string {
 }
 
 /**
+ * Events that no trigger filter names but that the engine acts on, as the reference's change
+ * cache does: `topic-changed` may change a dependency cycle (docs/gating.md#dependency-cycles).
+ */
+const CHANGE_UPDATES = ['topic-changed'];
+
+/**
  * The trigger event of a stream event (its project the Gerrit project's name), or null for an
  * event Sluice takes no trigger from (`reviewer-added`, `ref-replicated`, ...) or that lacks
  * what it needs.
  */
 export function triggerOf(event: StreamEvent, connection: string): TriggerEvent | null {
   const type = event.type ?? '';
-  if (!GERRIT_EVENTS.includes(type)) {
+  if (!GERRIT_EVENTS.includes(type) && !CHANGE_UPDATES.includes(type)) {
     return null;
   }
   const actor = ACTORS.map((key) => event[key] as Account | undefined).find((a) => a !== undefined && a !== null);

@@ -4,7 +4,15 @@
  */
 import { GitConnection } from '../../sources/git-connection';
 import type { Driver } from '../driver';
-import { gerritBaseUrl, gerritConnection, gerritGitUrl, type GerritConnectionConfig } from './connection-schema';
+import path from 'node:path';
+import {
+  gerritBaseUrl,
+  gerritConnection,
+  gerritGitEnv,
+  gerritGitUrl,
+  gerritKnownHostsFile,
+  type GerritConnectionConfig,
+} from './connection-schema';
 import { ownedChange } from '../depends-on';
 import { gerritChangeOfUrl } from './change-source';
 import { gerritReporters, gerritRequirements, gerritTriggers } from './rules';
@@ -46,6 +54,8 @@ export const gerritDriver = {
           pollInterval: settings.poll_interval,
           canonicalHostname: settings.canonical_hostname ?? settings.server,
           repositoryUrl: async (project) => gerritGitUrl(settings, project),
+          // The cache is `<dataDir>/git-cache` (src/config/load-tenants.ts): host keys go to `<dataDir>`.
+          gitEnv: gerritGitEnv(settings, gerritKnownHostsFile(path.dirname(cacheDir))),
         },
         cacheDir,
       ),

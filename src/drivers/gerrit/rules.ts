@@ -256,7 +256,11 @@ export const gerritReporters: ReporterRules = {
       }
     }
   },
-  compile: (options) => ({ submit: options.submit === true, external: true }),
+  compile: (options) => ({
+    submit: options.submit === true,
+    external: true,
+    allowNeeds: Object.keys(reporterVotes(options)),
+  }),
 };
 
 export const gerritRequirements: RequirementRules = {

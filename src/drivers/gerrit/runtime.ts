@@ -11,9 +11,11 @@ import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/
 import { connectionEventIntake, type ConnectionEventIntake } from '../connection-event-intake';
 import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
 import { catchUp } from './catch-up';
-import { GerritChangeSource, type GerritSource } from './change-source';
+import { catchUpRefs } from './ref-catch-up';
+import { gerritMergeRefusal, type MergeItem } from '../../model/changes';
+import { GerritChangeSource, gerritState, type GerritSource } from './change-source';
 import { GerritApiError, GerritClient } from './client';
-import { gerritGitUrl, type GerritConnectionConfig } from './connection-schema';
+import { gerritGitEnv, gerritGitUrl, gerritKnownHostsFile, type GerritConnectionConfig } from './connection-schema';
 import { triggerOf, type StreamEvent } from './events';
 import { reporterVotes } from './rules';
 import { GerritEventStream } from './stream';
@@ -188,7 +190,12 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         onStored: () => intake.wake(),
         onOpen: () => {
           const { client } = sources.get(connection) as GerritSource;
-          catchUp({ connection, client, events: connectionEvents, now: context.now, log: context.log })
+          const common = { connection, client, events: connectionEvents, now: context.now, log: context.log };
+          catchUp(common)
+            .then(async (changes) => {
+              const refs = await catchUpRefs({ ...common, projects: context.projects.projectsOf(connection) });
+              return changes + refs;
+            })
             .then((stored) => stored > 0 && intake.wake())
             .catch((err: unknown) =>
               context.log.warn({ connection, err }, 'Gerrit events missed while no stream listened not read'),
@@ -197,13 +204,42 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         log: context.log,
       }),
   );
+  /**
+   * Whether Gerrit would submit the change now (docs/gerrit.md#submit-requirements): its
+   * `submittable`, with the reason read from its labels and submit requirements; null when not a
+   * change of these connections, or already merged.
+   */
+  const submittability = async (item: MergeItem) => {
+    const located = locateOn(sources, context.projects, item.project);
+    if (!located || item.number === null) {
+      return null;
+    }
+    const json = await located.source.client.change(located.name, item.number);
+    if (json === null || json.status === 'MERGED' || json.submittable !== false) {
+      return { located, mergeable: true as const };
+    }
+    const why = gerritMergeRefusal(gerritState(json), []) ?? `Gerrit says it can not be submitted (${json.status})`;
+    return { located, mergeable: false as const, error: `Change ${item.number} can not be submitted: ${why}` };
+  };
   return {
     changes,
+    canMergeToBranch: async (item) => {
+      const answer = await submittability(item);
+      return answer === null
+        ? null
+        : answer.mergeable
+          ? { mergeable: true }
+          : { mergeable: false, error: answer.error };
+    },
     mergeToBranch: async (item) => {
-      const located = locateOn(sources, context.projects, item.project);
-      if (!located || item.number === null || item.branch === null) {
+      const checked = item.branch === null ? null : await submittability(item);
+      if (checked === null || item.number === null || item.branch === null) {
         return null;
       }
+      if (!checked.mergeable) {
+        return { merged: false, error: checked.error };
+      }
+      const { located } = checked;
       const { client } = located.source;
       try {
         await client.submit(located.name, item.number);
@@ -223,6 +259,7 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         {
           baseurl: (project: string) => gerritGitUrl(settings, project).slice(0, -(project.length + 1)),
           canonicalHostname: settings.canonical_hostname ?? settings.server,
+          gitEnv: gerritGitEnv(settings, gerritKnownHostsFile(context.dataDir)),
         },
       ]),
     ),

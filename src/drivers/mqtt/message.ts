@@ -14,9 +14,12 @@ function epochSeconds(iso: string | null | undefined): number | null {
   return Number.isNaN(ms) ? null : ms / 1000;
 }
 
-/** The topic of a reporter's `topic` template. */
+/**
+ * The topic of a reporter's `topic` template; MQTT's wildcards `+` and `#`, which a topic one
+ * publishes to may not hold, become `_` (a branch `feature+x`), as the reference replaces them.
+ */
 export function mqttTopic(template: string, report: ItemReport): string {
-  return fillTemplate(template, reportFields(report));
+  return fillTemplate(template, reportFields(report)).replace(/[+#]/g, '_');
 }
 
 /**

@@ -27,6 +27,7 @@ export function driverReport(
     pipeline: pipeline.name,
     phase,
     change: item.changes[item.changes.length - 1],
+    ...(item.changes.length > 1 ? { otherChanges: item.changes.slice(0, -1) } : {}),
     buildsetUuid: item.buildset.uuid,
     message,
     result,

@@ -4,7 +4,7 @@
  * `parent-change-enqueued` and the pipeline's `supercedes` follow.
  */
 import { reportToDrivers } from './driver-reports';
-import { changeId, sameChange, type ChangeInfo } from '../../model/changes';
+import { changeId, gerritMergeRefusal, sameChange, type ChangeInfo } from '../../model/changes';
 import type { SerialChange } from '../../model/engine-events';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { cycleRefusal } from '../cycles';
@@ -77,6 +77,10 @@ export async function addChange(
         return { enqueued: false, reason: unmet };
       }
     }
+  }
+  const notReady = config.manager === 'dependent' ? unmergeableMember(pipeline, cycle) : null;
+  if (notReady !== null) {
+    return { enqueued: false, reason: notReady };
   }
   const limits = layout.limits;
   if (limits.maxDependencies !== null && history.length === 0 && needs.length > 0) {
@@ -162,6 +166,23 @@ export async function addChange(
     await announceEnqueue(pipeline, ctx, member);
   }
   return { enqueued: true, item };
+}
+
+/**
+ * A dependent pipeline takes only changes their source would merge, as the reference's
+ * `areChangesReadyToBeEnqueued`: for a Gerrit change, its work-in-progress flag, missing labels and
+ * submit requirements, with the labels the pipeline's success reporters vote allowed to be
+ * missing (docs/gerrit.md#submit-requirements). The refusal of the first that would not; null.
+ */
+function unmergeableMember(pipeline: ManagedPipeline, cycle: readonly ChangeInfo[]): string | null {
+  const allowNeeds = pipeline.config.reporters.success.allowNeeds ?? [];
+  for (const member of cycle) {
+    const refusal = member.gerrit && !member.merged ? gerritMergeRefusal(member.gerrit, allowNeeds) : null;
+    if (refusal !== null) {
+      return `Change ${changeId(member)} in project ${member.project} can not be merged due to: ${refusal}`;
+    }
+  }
+  return null;
 }
 
 /** A refusal reported like any non-enqueued change (docs/gating.md#enqueue). */

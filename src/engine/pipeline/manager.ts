@@ -9,6 +9,7 @@ import type { DequeueReason, ItemState, PipelineState, QueueState } from '../../
 import type { PassContext } from '../pass-context';
 import type { EngineLayout, EnginePipeline } from '../ports/layout';
 import { dequeueUnmetRequirements, removeAbandonedChange } from './change-updates';
+import { removeChangedCycles } from './cycle-updates';
 import { addChange } from './enqueue';
 import { enforceDependencyLimit, removeItem, removeOldPatchsets } from './leaving';
 import { promote } from './promote';
@@ -58,8 +59,20 @@ export class PipelineManager implements ManagedPipeline {
    * as an admin enqueue is (the reference's re-enqueue, docs/gating.md#dependency-cycles).
    */
   async removeOldPatchsets(ctx: PassContext, change: ChangeInfo): Promise<void> {
-    const others = await removeOldPatchsets(this, ctx, change);
-    for (const other of others) {
+    await this.enqueueAgain(ctx, await removeOldPatchsets(this, ctx, change));
+  }
+
+  /**
+   * Items whose dependency cycle gained or lost a change, read again for an event of `change`,
+   * leave; their changes are enqueued again as they are now (docs/gating.md#dependency-cycles).
+   */
+  async removeChangedCycles(ctx: PassContext, change: ChangeInfo): Promise<void> {
+    await this.enqueueAgain(ctx, await removeChangedCycles(this, ctx, change));
+  }
+
+  /** Enqueue changes again as they are now (merged ones left out), as an admin enqueue: the reference's re-enqueue. */
+  private async enqueueAgain(ctx: PassContext, changes: readonly ChangeInfo[]): Promise<void> {
+    for (const other of changes) {
       const current = other.number === null ? null : await ctx.gateways.changes.getChange(other.project, other.number);
       if (current === null || current.merged) {
         continue;

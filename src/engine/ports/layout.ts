@@ -58,6 +58,11 @@ export interface ReporterAction {
   imageValidated?: boolean;
   /** Hand the reports to the `ChangeReporter` port (src/engine/ports/reporter.ts). */
   external?: boolean;
+  /**
+   * Labels it votes before a merge (a Gerrit reporter's): a dependent pipeline does not hold them
+   * missing against a change (the reference's "allow needs", docs/gerrit.md#submit-requirements).
+   */
+  allowNeeds?: readonly string[];
 }
 
 /** The reporter actions of one phase that the engine itself acts on. */
@@ -70,6 +75,8 @@ export interface ReporterActions {
   imageValidated?: boolean;
   /** Reporters whose reports go to the `ChangeReporter` port (src/engine/ports/reporter.ts). */
   external?: Array<{ connection: string; driver: string; options: Record<string, unknown> }>;
+  /** The labels its reporters vote (`ReporterAction.allowNeeds`, all of them). */
+  allowNeeds?: string[];
 }
 
 export type ReporterPhase =

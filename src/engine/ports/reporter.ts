@@ -13,6 +13,11 @@ export interface ItemReport {
   phase: ReporterPhase;
   /** The item's changes (the change itself last). */
   change: ChangeInfo;
+  /**
+   * The other changes of a dependency cycle's item: each is reported the same, as in the
+   * reference (docs/gating.md#dependency-cycles).
+   */
+  otherChanges?: ChangeInfo[];
   buildsetUuid: string;
   /** The report text (docs/gating.md#reporting); empty for enqueue and start. */
   message: string;

@@ -141,7 +141,7 @@ export class TenantLeadership {
    * when the lease changed hands or ran out. `again`: `trx` proved it before and holds the row,
    * so a lease that ran out during a long transaction is still this scheduler's.
    */
-  async fence(trx: Knex.Transaction, again = false): Promise<void> {
+  async fence(trx: Knex, again = false): Promise<void> {
     const epoch = this.held;
     if (epoch === null) {
       throw new LeadershipLostError(this.tenant, 'not leading');

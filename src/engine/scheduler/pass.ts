@@ -59,7 +59,9 @@ export interface PassOptions {
    * Proves inside the pass's transaction that this scheduler leads the tenant (its first
    * statement, and again before a change is merged into its branch); throws when it does not.
    */
-  fence?: (trx: Knex.Transaction, again?: boolean) => Promise<void>;
+  fence?: (trx: Knex, again?: boolean) => Promise<void>;
+  /** True when the lease is due for renewal (the pass then proves it again at its commit; default true). */
+  renewDue?: () => boolean;
   /** False once the lead may have been lost: side effects after the commit are left to the new leader. */
   leading?: () => boolean;
   /** True once the scheduler is stopping (side effects are not retried then). */
@@ -122,7 +124,7 @@ export class PassRunner {
       clock: options.clock,
       epoch: () => options.leaseEpoch?.() ?? null,
       leading: () => options.leading?.() !== false && options.stopping?.() !== true,
-      prove: fence ? () => options.database.knex.transaction((trx) => fence(trx, true)) : undefined,
+      prove: fence ? () => fence(options.database.knex, true) : undefined,
       onCompleted: () => options.onWorkCompleted?.(),
       logger: options.logger,
     });
@@ -137,23 +139,29 @@ export class PassRunner {
       return false;
     }
     try {
-      // The changes the pending events name are read before the transaction opens; the pass takes
-      // only the events there were then (later ones wait for the next pass, which their wake-up
-      // asks for). Which queues are paused is read again inside the pass.
-      const upTo = await this.events.newestPendingId(tenant);
-      const pending = await this.events.pending(
+      // The pending events are read once, before the transaction opens, and the changes they name
+      // are looked up then; the pass takes only these events (later ones wait for the next pass,
+      // which their wake-up asks for). Only this scheduler marks them, in its passes, and a pass
+      // commits only under the lease it proves first, so none of them can have been handled
+      // meanwhile. Which queues are paused is read again inside the pass.
+      const queues = record.eventQueues;
+      const seen = await this.events.pending(
         tenant,
         this.options.batchSize ?? 100,
-        pendingCategories(record.eventQueues).filter((category) => category !== 'result'),
+        pendingCategories(queues),
+        undefined,
+        // Engine work outcomes are taken while results are paused: a merge is not a build result.
+        WORK_OUTCOME_TYPES,
       );
+      const triggers = seen.filter((event) => event.category !== 'result');
       // A branch update that changes configuration is acted on with the new layout (docs/gating.md#speculative-layouts).
-      const reloaded = await reloadForBranchUpdates(this.options.gateways.configuration, tenant, pending);
+      const reloaded = await reloadForBranchUpdates(this.options.gateways.configuration, tenant, triggers);
       const current = reloaded ? (this.options.layout() ?? layout) : layout;
-      await this.lookups.prefetch(current, pending);
+      await this.lookups.prefetch(current, triggers);
       if (this.options.stopping?.() === true) {
         return false; // stopped while reading: the events wait for the next leader
       }
-      return await this.runPass(current, record, upTo);
+      return await this.runPass(current, record, { events: seen, queues });
     } finally {
       this.lookups.clear();
     }
@@ -162,7 +170,7 @@ export class PassRunner {
   private async runPass(
     layout: EngineLayout,
     record: NonNullable<TenantState['record']>,
-    upTo: number,
+    seen: { events: readonly EngineEventRecord[]; queues: TenantEventQueueState },
   ): Promise<boolean> {
     const { tenant } = this.options;
     const now = this.options.clock.now();
@@ -186,29 +194,25 @@ export class PassRunner {
       const managers = this.state.managers(layout);
       const reconfigured = await reconcileLayout(ctx, layout, managers, this.state.pipelines, record, this.stateRepo);
       await fireTimers(ctx, layout, record);
-      const pending = await this.events.pending(
-        tenant,
-        this.options.batchSize ?? 100,
-        pendingCategories(record.eventQueues),
-        trx,
-        // Engine work outcomes are taken while results are paused: a merge is not a build result.
-        WORK_OUTCOME_TYPES,
-        upTo,
+      const categories = pendingCategories(record.eventQueues);
+      const pending = seen.events.filter(
+        (event) => categories.includes(event.category) || WORK_OUTCOME_TYPES.includes(event.eventType),
       );
+      if (categories.join() !== pendingCategories(seen.queues).join()) {
+        // A queue was paused or resumed since the events were read: the next pass reads them again.
+        ctx.deferred = true;
+      }
       const outcomes = await this.handleEvents(ctx, managers, pending, record.eventQueues);
       let changed = false;
       for (const manager of managers.values()) {
         changed = (await manager.processQueues(ctx)) || changed;
       }
       handled = pending.filter((event) => outcomes.has(event.id));
-      const byOutcome = new Map<string, number[]>();
-      for (const event of handled) {
-        const outcome = outcomes.get(event.id) ?? 'ok';
-        byOutcome.set(outcome, [...(byOutcome.get(outcome) ?? []), event.id]);
-      }
-      for (const [outcome, ids] of byOutcome) {
-        await this.events.markProcessed(ids, outcome, now, trx);
-      }
+      await this.events.markOutcomes(
+        handled.map((event) => ({ id: event.id, outcome: outcomes.get(event.id) ?? 'ok' })),
+        now,
+        trx,
+      );
       const management = handled.filter((event) => event.category === 'management');
       if (management.length > 0) {
         // Before the pass's status delta, which is always its last (docs/live.md#the-delta-protocol).
@@ -219,9 +223,13 @@ export class PassRunner {
       }
       await this.workRepo.create(tenant, ctx.work, now, trx);
       await this.state.save(trx, ctx, managers, layout);
-      // Proven again at the commit: the lease is renewed from now, so a long pass leaves its
-      // side effects a whole lease to run in (docs/operations.md#leadership-model).
-      await fence?.(trx, true);
+      // Proven again at the commit when the pass took long (the lease is due for renewal): it is
+      // renewed from now, so a long pass leaves its side effects a whole lease to run in
+      // (docs/operations.md#leadership-model). The row stays locked from the first proof to the
+      // commit, so a short pass needs no second one.
+      if (this.options.renewDue?.() !== false) {
+        await fence?.(trx, true);
+      }
       didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted || ctx.deferred;
     });
     const ctx = committed as PassContext | null;

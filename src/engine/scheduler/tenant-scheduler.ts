@@ -22,7 +22,10 @@ export interface LeadershipChange {
   reason: string;
 }
 
-export interface TenantSchedulerOptions extends Omit<PassOptions, 'fence' | 'leading' | 'stopping' | 'leaseEpoch'> {
+export interface TenantSchedulerOptions extends Omit<
+  PassOptions,
+  'fence' | 'renewDue' | 'leading' | 'stopping' | 'leaseEpoch'
+> {
   /** Poll fallback when no wake-up arrives. */
   pollIntervalMs: number;
   leadership: LeadershipSettings;
@@ -65,6 +68,7 @@ export class TenantScheduler {
         ...options,
         fence: (trx, again) => this.leadership.fence(trx, again),
         leading: () => this.leadership.isHeld(),
+        renewDue: () => this.leadership.renewDue(),
         stopping: () => this.stopped,
         leaseEpoch: () => this.leadership.epoch,
         onWorkCompleted: () => this.wake(),

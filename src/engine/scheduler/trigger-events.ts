@@ -54,6 +54,7 @@ export async function handleTrigger(
       await manager.removeAbandonedChange(ctx, change);
     } else {
       await manager.dequeueUnmetRequirements(ctx, change);
+      await manager.removeChangedCycles(ctx, change);
     }
   }
   return describeEntry(await enterPipelines(ctx, managers, event, change));

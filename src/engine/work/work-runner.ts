@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { EngineEvent } from '../../model/engine-events';
-import { EngineWorkRepository, type EngineWorkRecord } from '../../store/repositories/engine-work';
+import { EngineWorkRepository, type EngineWorkRecord, type WorkCompletion } from '../../store/repositories/engine-work';
 import type { EngineGateways } from '../pass-context';
 import type { Clock } from '../ports/clock';
 import {
@@ -40,6 +40,8 @@ const CLAIM_BATCH = 50;
 /** After a failure (the database away, a call that threw), the runner tries again after this long (ms), doubling up to the maximum. */
 const RETRY_MS = 200;
 const RETRY_MAX_MS = 5000;
+/** Longest a speculative merge's outcome waits to be recorded with the next ones of its round (ms). */
+const COMPLETION_DELAY_MS = 100;
 
 export class WorkRunner {
   private readonly repo: EngineWorkRepository;
@@ -114,27 +116,57 @@ export class WorkRunner {
       if (rows.length === 0 && !this.again) {
         return;
       }
-      for (const row of rows) {
-        if (this.stopped || !this.options.leading()) {
-          // Left running under this epoch: the next leader (or this one, leading again) takes it over.
+      const completions = new Completions(this.repo, epoch, this.options.clock, this.options.onCompleted);
+      try {
+        if (!(await this.runRound(rows, epoch, completions))) {
           return;
         }
-        try {
-          await this.runOne(row, epoch);
-        } catch (error) {
-          if (this.stopped) {
-            return; // left at shutdown: still claimed under this epoch, the next leader takes it over
-          }
-          this.options.logger?.error(
-            `engine work ${row.id} (${row.kind}) of tenant ${this.options.tenant} failed`,
-            error,
-          );
-          // Still running under this epoch: claimed again by the next round.
-          this.retryLater();
-          return;
-        }
+      } finally {
+        await this.flush(completions);
       }
       this.retryMs = RETRY_MS;
+    }
+  }
+
+  /** Do a round's rows in order; false when the runner stops there (stopped, the lead lost, a failure). */
+  private async runRound(rows: readonly EngineWorkRecord[], epoch: number, completions: Completions): Promise<boolean> {
+    for (const row of rows) {
+      if (this.stopped || !this.options.leading()) {
+        // Left running under this epoch: the next leader (or this one, leading again) takes it over.
+        return false;
+      }
+      try {
+        const { event, outcome } = await this.perform(row, epoch);
+        completions.add({ record: row, outcome, event });
+        // A report or a branch merge repeated after a kill is seen outside: recorded at once.
+        if (row.kind !== 'speculative-merge' || completions.due()) {
+          await completions.flush();
+        }
+      } catch (error) {
+        if (this.stopped) {
+          return false; // left at shutdown: still claimed under this epoch, the next leader takes it over
+        }
+        this.options.logger?.error(
+          `engine work ${row.id} (${row.kind}) of tenant ${this.options.tenant} failed`,
+          error,
+        );
+        // Still running under this epoch: claimed again by the next round.
+        this.retryLater();
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Record what a round did and has not recorded yet (a failure leaves those rows to the next round). */
+  private async flush(completions: Completions): Promise<void> {
+    try {
+      await completions.flush();
+    } catch (error) {
+      if (!this.stopped) {
+        this.options.logger?.error(`completing engine work of tenant ${this.options.tenant} failed`, error);
+        this.retryLater();
+      }
     }
   }
 
@@ -150,13 +182,6 @@ export class WorkRunner {
       this.kick();
     }, delay);
     this.retryTimer.unref?.();
-  }
-
-  private async runOne(row: EngineWorkRecord, epoch: number): Promise<void> {
-    const { event, outcome } = await this.perform(row, epoch);
-    if (await this.repo.complete(row, epoch, outcome, event, this.options.clock.now())) {
-      this.options.onCompleted();
-    }
   }
 
   /** Make the row's calls; the event that brings the outcome back and a short outcome text. */
@@ -304,4 +329,44 @@ function mergedSoFar(items: BranchMergeWork['items'], merged: BranchMergeProgres
   const names = merged.map((done) => `${done.change} of ${done.project}`);
   const left = items.length - merged.length;
   return `merged before the refusal: ${names.join(', ')}; ${left} not merged`;
+}
+
+/**
+ * The completions of a round not yet recorded: written together (docs/gating.md#engine-work), at
+ * the latest `COMPLETION_DELAY_MS` after the first of them was done.
+ */
+class Completions {
+  private entries: WorkCompletion[] = [];
+  private firstAt = 0;
+
+  constructor(
+    private readonly repo: EngineWorkRepository,
+    private readonly epoch: number,
+    private readonly clock: Clock,
+    private readonly onCompleted: () => void,
+  ) {}
+
+  add(entry: WorkCompletion): void {
+    if (this.entries.length === 0) {
+      this.firstAt = this.clock.now().getTime();
+    }
+    this.entries.push(entry);
+  }
+
+  /** True when the oldest unrecorded completion has waited long enough. */
+  due(): boolean {
+    return this.entries.length > 0 && this.clock.now().getTime() - this.firstAt >= COMPLETION_DELAY_MS;
+  }
+
+  async flush(): Promise<void> {
+    const entries = this.entries;
+    if (entries.length === 0) {
+      return;
+    }
+    const completed = await this.repo.completeMany(entries, this.epoch, this.clock.now());
+    this.entries = [];
+    if (completed > 0) {
+      this.onCompleted();
+    }
+  }
 }

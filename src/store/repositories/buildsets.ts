@@ -123,10 +123,10 @@ export class BuildsetRepository {
 
   /**
    * Buildset start (docs/gating.md#build-history step 1): inserts the buildset, get-or-creates and links its refs and
-   * records the `triggered` event, in one transaction.
+   * records the `triggered` event, in one transaction (the caller's, when it is one: no savepoint).
    */
   async create(input: NewBuildset): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> {
-    return this.knex.transaction(async (trx) => {
+    const run = async (trx: Knex.Transaction): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> => {
       const [row]: BuildsetRow[] = await trx('buildsets')
         .insert({
           uuid: input.uuid,
@@ -153,7 +153,8 @@ export class BuildsetRepository {
         description: input.triggeredBy,
       });
       return { buildset: toBuildsetRecord(row), refs };
-    });
+    };
+    return this.knex.isTransaction ? run(this.knex as Knex.Transaction) : this.knex.transaction(run);
   }
 
   /**

@@ -99,6 +99,34 @@ export class ConnectionEventRepository {
     );
   }
 
+  /**
+   * The newest stored event of a type whose payload names this `project` (a Gerrit connection's
+   * branch heads, docs/gerrit.md#events-missed-while-no-stream-listened), or null.
+   */
+  async newestOfProject(
+    connection: string,
+    eventType: string,
+    project: string,
+  ): Promise<{ id: number; payload: Record<string, unknown> } | null> {
+    const row = await this.knex('connection_events')
+      .where({ connection, event_type: eventType })
+      .whereRaw("payload->>'project' = ?", [project])
+      .orderBy('id', 'desc')
+      .first<StoredRow | undefined>('id', 'connection', 'delivery', 'event_type', 'payload');
+    const found = rowOf(row);
+    return found === null ? null : { id: found.id, payload: found.payload };
+  }
+
+  /** The payloads of a type stored after an event (by id), oldest first. */
+  async payloadsAfter(connection: string, eventType: string, afterId: number): Promise<Array<Record<string, unknown>>> {
+    const rows: StoredRow[] = await this.knex('connection_events')
+      .where({ connection, event_type: eventType })
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .select('id', 'connection', 'delivery', 'event_type', 'payload');
+    return rows.map((row) => (rowOf(row) as ConnectionEventRow).payload);
+  }
+
   /** Whether deliveries (of these connections, when given) wait to be processed. */
   async anyPending(connections?: readonly string[]): Promise<boolean> {
     return (await pendingOf(this.knex('connection_events'), { connections }).first('id')) !== undefined;

@@ -67,20 +67,31 @@ export class EngineEventRepository {
    * that can enqueue a change gets its event id here when it has none (docs/gating.md#event-ids).
    */
   async append(entry: NewEngineEvent, trx: Knex = this.knex): Promise<number> {
-    const payload =
-      takesEventId(entry.event) && entry.event.eventId === undefined
-        ? { ...entry.event, eventId: randomUUID().replace(/-/g, '') }
-        : entry.event;
-    const [row] = await trx<EngineEventRow>('engine_events')
-      .insert({
-        tenant: entry.tenant,
-        category: categorise(entry.event).category,
-        event_type: entry.event.type,
-        payload,
-        created: entry.created,
-      })
+    const [id] = await this.appendMany([entry], trx);
+    return id;
+  }
+
+  /** Store events in one statement, in the given order; their ids, in that order. */
+  async appendMany(entries: readonly NewEngineEvent[], trx: Knex = this.knex): Promise<number[]> {
+    if (entries.length === 0) {
+      return [];
+    }
+    const rows = await trx<EngineEventRow>('engine_events')
+      .insert(
+        entries.map((entry) => ({
+          tenant: entry.tenant,
+          category: categorise(entry.event).category,
+          event_type: entry.event.type,
+          payload:
+            takesEventId(entry.event) && entry.event.eventId === undefined
+              ? { ...entry.event, eventId: randomUUID().replace(/-/g, '') }
+              : entry.event,
+          created: entry.created,
+        })),
+      )
       .returning('id');
-    return Number(row.id);
+    // Ids are taken in the order of the rows; sorted, they follow the entries.
+    return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
   }
 
   /** Unprocessed events of a tenant in the given categories (or of the given types), oldest first. */
@@ -116,10 +127,31 @@ export class EngineEventRepository {
 
   /** Mark events handled (or discarded) with a short outcome text. */
   async markProcessed(ids: readonly number[], outcome: string, at: Date, trx: Knex = this.knex): Promise<void> {
-    if (ids.length === 0) {
+    await this.markOutcomes(
+      ids.map((id) => ({ id, outcome })),
+      at,
+      trx,
+    );
+  }
+
+  /**
+   * Mark events handled, each with its own outcome text, in one statement; an event already
+   * marked keeps its first outcome.
+   */
+  async markOutcomes(
+    entries: ReadonlyArray<{ id: number; outcome: string }>,
+    at: Date,
+    trx: Knex = this.knex,
+  ): Promise<void> {
+    if (entries.length === 0) {
       return;
     }
-    await trx('engine_events').whereIn('id', ids).update({ processed: at, outcome });
+    const values = entries.map(() => '(?::bigint, ?::text)').join(', ');
+    await trx.raw(
+      `UPDATE engine_events AS e SET processed = ?, outcome = v.outcome FROM (VALUES ${values}) AS v(id, outcome)
+       WHERE e.id = v.id AND e.processed IS NULL`,
+      [at, ...entries.flatMap((entry) => [entry.id, entry.outcome])],
+    );
   }
 
   /**

@@ -83,6 +83,8 @@ const gerritStateSchema = modelSchema<GerritChangeState>()(
     hashtags: z.array(text),
     changeId: text,
     approvals: z.array(z.object({ label: text, value: z.number(), username: text, email: text, grantedOn: text })),
+    missingLabels: z.array(text).optional(),
+    submitRequirements: z.array(z.object({ name: text, status: text, expression: text })).optional(),
   }),
 );
 
@@ -115,6 +117,7 @@ const dequeueReasonSchema = modelSchema<DequeueReason>()(
     z.object({ kind: z.literal('dequeued-by-admin'), by: nullableText }),
     z.object({ kind: z.literal('superseded'), by: text }),
     z.object({ kind: z.literal('new-patchset'), patchset: text }),
+    z.object({ kind: z.literal('cycle-changed'), message: text }),
     z.object({ kind: z.literal('change-abandoned'), message: text }),
     z.object({ kind: z.literal('dependency-dequeued'), message: text }),
     z.object({ kind: z.literal('requirements-not-met'), message: text }),

@@ -18,6 +18,13 @@ export interface NewEngineWork {
   payload: unknown;
 }
 
+/** A row done: its outcome text and the event that brings the outcome to the tenant's scheduler. */
+export interface WorkCompletion {
+  record: EngineWorkRecord;
+  outcome: string;
+  event: EngineEvent;
+}
+
 export interface EngineWorkRecord {
   id: number;
   tenant: string;
@@ -68,31 +75,25 @@ export class EngineWorkRepository {
    * (a round of this leader's runner that failed; its rounds never overlap).
    */
   async claim(tenant: string, epoch: number, now: Date, limit: number): Promise<EngineWorkRecord[]> {
-    return this.knex.transaction(async (trx) => {
-      const candidates: Array<{ id: number | string }> = await trx('engine_work')
-        .select('id')
-        .where({ tenant })
-        .andWhere((query) =>
-          query
-            .where({ state: 'requested' })
-            .orWhere((running) => running.where({ state: 'running' }).andWhere('epoch', '<=', epoch)),
-        )
-        .orderBy('id')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked();
-      if (candidates.length === 0) {
-        return [];
-      }
-      const rows: EngineWorkRow[] = await trx('engine_work')
-        .whereIn(
-          'id',
-          candidates.map((row) => row.id),
-        )
-        .update({ state: 'running', epoch, updated: now })
-        .returning('*');
-      return rows.map(toRecord).sort((a, b) => a.id - b.id);
-    });
+    // One statement: the rows are chosen and locked (SKIP LOCKED, so concurrent claims never take
+    // the same row) by the sub-query of the update that claims them.
+    const candidates = this.knex('engine_work')
+      .select('id')
+      .where({ tenant })
+      .andWhere((query) =>
+        query
+          .where({ state: 'requested' })
+          .orWhere((running) => running.where({ state: 'running' }).andWhere('epoch', '<=', epoch)),
+      )
+      .orderBy('id')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    const rows: EngineWorkRow[] = await this.knex('engine_work')
+      .whereIn('id', candidates)
+      .update({ state: 'running', epoch, updated: now })
+      .returning('*');
+    return rows.map(toRecord).sort((a, b) => a.id - b.id);
   }
 
   /** Record what a running row already did; false when it is no longer this epoch's. */
@@ -109,16 +110,32 @@ export class EngineWorkRepository {
    * scheduler, in one transaction; false (nothing written) when the row is no longer this epoch's.
    */
   async complete(record: EngineWorkRecord, epoch: number, outcome: string, event: EngineEvent, now: Date) {
+    return (await this.completeMany([{ record, outcome, event }], epoch, now)) > 0;
+  }
+
+  /**
+   * Complete running rows of this epoch, each with its outcome and event, in one transaction of
+   * two statements; a row no longer this epoch's writes nothing. The number of rows completed.
+   */
+  async completeMany(entries: readonly WorkCompletion[], epoch: number, now: Date): Promise<number> {
+    if (entries.length === 0) {
+      return 0;
+    }
     return this.knex.transaction(async (trx) => {
-      const updated = await trx('engine_work')
-        .where({ id: record.id, state: 'running', epoch })
-        .update({ state: 'completed', outcome, updated: now })
-        .returning('id');
-      if (updated.length === 0) {
-        return false;
-      }
-      await new EngineEventRepository(trx).append({ tenant: record.tenant, event, created: now }, trx);
-      return true;
+      const values = entries.map(() => '(?::bigint, ?::text)').join(', ');
+      const result = (await trx.raw(
+        `UPDATE engine_work AS w SET state = 'completed', outcome = v.outcome, updated = ?
+         FROM (VALUES ${values}) AS v(id, outcome)
+         WHERE w.id = v.id AND w.state = 'running' AND w.epoch = ?
+         RETURNING w.id`,
+        [now, ...entries.flatMap((entry) => [entry.record.id, entry.outcome]), epoch],
+      )) as { rows: Array<{ id: number | string }> };
+      const completed = new Set(result.rows.map((row) => Number(row.id)));
+      const events = entries
+        .filter((entry) => completed.has(entry.record.id))
+        .map((entry) => ({ tenant: entry.record.tenant, event: entry.event, created: now }));
+      await new EngineEventRepository(trx).appendMany(events, trx);
+      return completed.size;
     });
   }
 

@@ -88,3 +88,38 @@ export async function submitRevision(
     return { oldrev, newrev: (await git(work, ['rev-parse', 'HEAD'])).stdout.trim() };
   });
 }
+
+/** A direct push of a commit with the files onto a branch (no change); the branch's old and new revisions. */
+export async function pushToBranch(
+  root: string,
+  project: string,
+  branch: string,
+  files: FileMap,
+  message: string,
+): Promise<{ oldrev: string; newrev: string }> {
+  const oldrev = await branchHead(root, project, branch);
+  return withWork(path.join(root, project), async (work) => {
+    await git(work, ['checkout', '--quiet', '-B', branch, `origin/${branch}`]);
+    writeFiles(work, files);
+    await git(work, ['add', '--all']);
+    await git(work, ['commit', '--quiet', '-m', message], AUTHOR);
+    await git(work, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`]);
+    return { oldrev, newrev: (await git(work, ['rev-parse', 'HEAD'])).stdout.trim() };
+  });
+}
+
+/** Every branch of a project with its revision, as `GET /projects/<p>/branches/` lists them. */
+export async function listBranches(root: string, project: string): Promise<Array<{ ref: string; revision: string }>> {
+  const { stdout } = await git(path.join(root, project), [
+    'for-each-ref',
+    '--format=%(refname) %(objectname)',
+    'refs/heads',
+  ]);
+  return stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [ref, revision] = line.split(' ');
+      return { ref, revision };
+    });
+}

@@ -1,10 +1,13 @@
 /**
  * The fake Gerrit's SSH side: an `ssh2` server on 127.0.0.1 that accepts one user with one public
- * key and answers `gerrit stream-events` with the events the fake emits, one JSON object a line.
- * `drop()` closes every stream (the driver must connect again).
+ * key and answers `gerrit stream-events` with the events the fake emits, one JSON object a line,
+ * and `git-upload-pack '/<project>'` (git over SSH: `git upload-pack` of the project's repository
+ * under `gitRoot`). `drop()` closes every stream (the driver must connect again).
  */
+import { spawn } from 'node:child_process';
 import { timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { Server, utils, type ServerChannel } from 'ssh2';
 
 export class FakeGerritSsh {
@@ -13,14 +16,23 @@ export class FakeGerritSsh {
   private readonly waiting: Array<() => void> = [];
   /** How many `gerrit stream-events` sessions were opened. */
   opened = 0;
+  /** The projects fetched over SSH (`git-upload-pack`), in order. */
+  readonly uploadPacks: string[] = [];
+  /** The server's public host key, OpenSSH's one-line form (`ssh-ed25519 AAAA...`). */
+  readonly hostPublicKey: string;
   port = 0;
 
-  constructor(user: string, clientPublicKey: string) {
+  constructor(
+    user: string,
+    clientPublicKey: string,
+    private readonly gitRoot: string,
+  ) {
     // ssh2 now and then writes an ed25519 key it cannot read back: make another.
     let hostKey = utils.generateKeyPairSync('ed25519');
     while (utils.parseKey(hostKey.private) instanceof Error) {
       hostKey = utils.generateKeyPairSync('ed25519');
     }
+    this.hostPublicKey = hostKey.public.trim();
     const allowed = utils.parseKey(clientPublicKey);
     if (allowed instanceof Error) {
       throw allowed;
@@ -53,6 +65,11 @@ export class FakeGerritSsh {
           const session = accept();
           session.on('exec', (acceptExec, _reject, info) => {
             const channel = acceptExec();
+            const upload = /^git-upload-pack '\/?([^']+?)(?:\.git)?'$/.exec(info.command);
+            if (upload !== null) {
+              this.uploadPack(channel, upload[1]);
+              return;
+            }
             if (info.command !== 'gerrit stream-events') {
               channel.stderr.write(`fatal: unknown command ${info.command}\n`);
               channel.exit(1);
@@ -67,6 +84,26 @@ export class FakeGerritSsh {
           });
         });
       });
+    });
+  }
+
+  /** Serve a fetch of a project: `git upload-pack` of its repository, its exit status as the channel's. */
+  private uploadPack(channel: ServerChannel, project: string): void {
+    if (project.split('/').some((part) => part === '..' || part === '')) {
+      channel.stderr.write(`fatal: bad project ${project}\n`);
+      channel.exit(1);
+      channel.end();
+      return;
+    }
+    this.uploadPacks.push(project);
+    const child = spawn('git', ['upload-pack', path.join(this.gitRoot, project)], { stdio: 'pipe' });
+    channel.pipe(child.stdin);
+    child.stdout.pipe(channel, { end: false });
+    child.stderr.pipe(channel.stderr, { end: false });
+    child.on('error', () => channel.close());
+    child.on('close', (code) => {
+      channel.exit(code ?? 1);
+      channel.end();
     });
   }
 

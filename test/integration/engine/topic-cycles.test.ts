@@ -2,7 +2,8 @@
  * `dependencies-by-topic` (docs/gating.md#dependency-cycles) with the real engine and store and
  * the scripted change source, merger and executor: open changes sharing a topic depend on each
  * other, as in the reference, so in a queue that allows cycles they enter as one item, are tested
- * together and merge together; without the option the topic means nothing.
+ * together and merge together; without the option the topic means nothing. A change that joins
+ * or leaves the topic after the item entered makes the item leave and its changes enter again.
  */
 import { backends } from '../../helpers/database';
 import type { EngineHarness } from '../../engine/harness';
@@ -70,5 +71,45 @@ describe.each(backends())('engine: dependencies by topic (%s)', (backend) => {
     await h.enqueue('gate', 'org/client', '2,1');
     await h.enqueue('gate', 'org/server', '1,1');
     expect(await items(h)).toEqual(['2,1', '1,1']);
+  });
+
+  it('takes a change that joins the topic into the item, and lets go of one that leaves it', async () => {
+    const h = await harness(spec(true));
+    addChanges(h);
+    await h.enqueue('gate', 'org/client', '2,1');
+    expect(await items(h)).toEqual(['2,1 1,1']);
+    // Change 4 is uploaded into the topic: the gate does not take it by itself (no trigger), but
+    // the cycle of the item changed, so the item leaves and its changes enter again with it.
+    h.changes.add('org/other', 4, { topic: 'feature' });
+    await h.patchsetCreated('org/other', 4);
+    await h.settle();
+    expect(await items(h)).toEqual(['2,1 1,1 4,1']);
+    const reasons = async () => (await h.engine.dequeuedItems(h.tenant, { limit: 10 })).map((item) => item.reason);
+    expect(await reasons()).toContainEqual({
+      kind: 'cycle-changed',
+      message: expect.stringContaining(
+        'was 2,1 of git.example.com/org/client, 1,1 of git.example.com/org/server',
+      ) as unknown,
+    });
+    // Change 4 moves to another topic: the item enters again without it, and it enters alone.
+    h.changes.setTopic('org/other', 4, 'elsewhere');
+    await h.trigger({ type: 'topic-changed', project: 'git.example.com/org/other', change: 4, patchset: '1' });
+    expect(await items(h)).toEqual(['2,1 1,1', '4,1']);
+    await h.executor.finishAll();
+    await h.settle();
+    await h.executor.finishAll();
+    await h.settle();
+    expect(h.reports()).toEqual(['2,1 1,1 gate SUCCESS', '4,1 gate SUCCESS']);
+  });
+
+  it('keeps the item when a member merged elsewhere (the reference counts it as still there)', async () => {
+    const h = await harness(spec(true));
+    addChanges(h);
+    await h.enqueue('gate', 'org/client', '2,1');
+    h.changes.markMerged('org/server', 1);
+    await h.patchsetCreated('org/client', 2, '1');
+    await h.settle();
+    expect(await items(h)).toEqual(['2,1 1,1']);
+    expect((await h.engine.dequeuedItems(h.tenant, { limit: 10 })).map((item) => item.reason?.kind)).toEqual([]);
   });
 });

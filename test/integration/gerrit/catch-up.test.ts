@@ -1,0 +1,187 @@
+/**
+ * Catching up after a stream outage (docs/gerrit.md#events-missed-while-no-stream-listened),
+ * through the real server and the fake Gerrit: while no server ran, a commit was pushed straight
+ * to `master`, an abandoned change restored, a change set work in progress, and a vote cast on a
+ * change that held another vote already. After the restart each is stored as the event Gerrit
+ * sent meanwhile (`ref-updated` with the branch's old and new revisions, `change-restored`,
+ * `wip-state-changed`, `comment-added` with `oldValue` on the changed vote only), each once, and
+ * they act: `post` runs for the push, `check` takes the restored change, and `gate` does not take
+ * an `Approved +1` that did not change.
+ */
+import { branchHead } from '../../helpers/fake-gerrit/repos';
+import type { FakeChange } from '../../helpers/fake-gerrit/server';
+import { until } from '../../helpers/github-tenant';
+import { eventually, gerritTenantYaml, startGerritTenant, type GerritTenant } from '../../helpers/gerrit-tenant';
+
+jest.setTimeout(300_000);
+
+const PIPELINES = `
+- pipeline:
+    name: check
+    manager: independent
+    trigger:
+      gerrit:
+        - event: [patchset-created, change-restored]
+    success:
+      gerrit:
+        Verified: 1
+- pipeline:
+    name: gate
+    manager: dependent
+    require:
+      gerrit:
+        approval:
+          - Code-Review: 2
+    trigger:
+      gerrit:
+        - event: comment-added
+          approval:
+            - Approved: 1
+    success:
+      gerrit:
+        Verified: 2
+        submit: true
+- pipeline:
+    name: post
+    manager: supercedent
+    trigger:
+      gerrit:
+        - event: ref-updated
+          ref: ^refs/heads/.*$
+- nodeset:
+    name: single-node
+    nodes:
+      - name: worker
+        label: local
+- job:
+    name: base
+    parent: null
+    nodeset: single-node
+    timeout: 600
+`;
+
+const APP = {
+  '.zuul.yaml': `
+- job:
+    name: unit
+    run: unit.sh
+- project:
+    check:
+      jobs: [unit]
+    gate:
+      jobs: [unit]
+    post:
+      jobs: [unit]
+`,
+  'unit.sh': '#!/bin/sh\necho ok\n',
+};
+
+interface Stored {
+  type: string;
+  change?: { number?: number; wip?: boolean };
+  refUpdate?: { refName?: string; oldRev?: string; newRev?: string };
+  approvals?: Array<{ type: string; value: string; oldValue?: string }>;
+  author?: { username?: string };
+}
+
+describe('Gerrit catch-up after an outage', () => {
+  let env: GerritTenant;
+
+  beforeAll(async () => {
+    env = await startGerritTenant({
+      projects: { 'org/config': { 'zuul.yaml': PIPELINES }, 'org/app': APP },
+      tenantFile: gerritTenantYaml('org/config', ['org/app']),
+    });
+    await env.gerrit.ssh.connected();
+  });
+
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  const stored = async (): Promise<Stored[]> => {
+    const rows: Array<{ payload: unknown }> = await env.server.database
+      .knex('connection_events')
+      .where({ connection: 'gerrit' })
+      .orderBy('id')
+      .select('payload');
+    return rows.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Stored);
+  };
+  /** Every stored event made into trigger events, and every engine event processed. */
+  const judgedAll = async () => {
+    const [connectionEvents] = await env.server.database
+      .knex('connection_events')
+      .whereNull('processed_at')
+      .count('* as n');
+    const [engineEvents] = await env.server.database.knex('engine_events').whereNull('processed').count('* as n');
+    return Number(connectionEvents.n) === 0 && Number(engineEvents.n) === 0;
+  };
+  const checks = (change: FakeChange) => change.reviews.filter((r) => r.labels?.Verified === 1).length;
+
+  it('stores and acts on what Gerrit did while no stream listened, once', async () => {
+    const { gerrit } = env;
+    const restored = await gerrit.upload('org/app', { subject: 'Restored', files: { 'r.txt': 'r\n' } });
+    const wip = await gerrit.upload('org/app', { subject: 'Goes WIP', files: { 'w.txt': 'w\n' } });
+    const voted = await gerrit.upload('org/app', { subject: 'Voted', files: { 'v.txt': 'v\n' } });
+    await until('the checks', () => [restored, wip, voted].every((c) => checks(c) === 1));
+    gerrit.abandon(restored.number);
+    gerrit.review(voted.number, 'core', { Approved: 1 });
+    // The branch heads are known once a stream opened (stored at its catch-up).
+    await eventually('the heads stored', async () => (await stored()).some((e) => e.type === 'sluice-branch-heads'));
+    await eventually('every event judged', judgedAll);
+    expect(voted.status).toBe('NEW');
+    let pushed = '';
+    let oldHead = '';
+    let emitted: Stored | undefined;
+    await env.restart(async () => {
+      await until('the stream closed', () => !gerrit.ssh.listening);
+      oldHead = await branchHead(gerrit.root, 'org/app', 'master');
+      pushed = await gerrit.push('org/app', 'master', { 'direct.txt': 'd\n' });
+      gerrit.restore(restored.number);
+      gerrit.setWip(wip.number, true);
+      gerrit.review(voted.number, 'core', { 'Code-Review': 2, Approved: 1 });
+      emitted = JSON.parse(gerrit.events.at(-1) as string) as Stored;
+    });
+    await until('the restored change checked again', () => checks(restored) === 2);
+    await eventually('post ran for the push', async () => {
+      const answer = await fetch(`${env.server.url}/api/tenant/acme/buildsets?pipeline=post`);
+      const sets = (await answer.json()) as Array<{ result: string; refs?: Array<{ newrev?: string }> }>;
+      return sets.some((set) => set.result === 'SUCCESS');
+    });
+    await eventually('every event judged', judgedAll);
+    const events = await stored();
+    const updates = events.filter((e) => e.type === 'ref-updated');
+    expect(updates).toEqual([
+      expect.objectContaining({
+        refUpdate: { project: 'org/app', refName: 'refs/heads/master', oldRev: oldHead, newRev: pushed },
+      }),
+    ]);
+    expect(events.filter((e) => e.type === 'change-restored').map((e) => e.change?.number)).toEqual([restored.number]);
+    const wipEvents = events.filter((e) => e.type === 'wip-state-changed');
+    expect(wipEvents.map((e) => [e.change?.number, e.change?.wip])).toEqual([[wip.number, true]]);
+    // The vote caught up carries what the stream would have sent: oldValue on the changed vote only.
+    const comments = events.filter((e) => e.type === 'comment-added' && e.change?.number === voted.number);
+    const caught = comments.at(-1) as Stored;
+    const votes = (list: Stored['approvals']) =>
+      (list ?? []).map((a) => ({ type: a.type, value: String(a.value), oldValue: a.oldValue }));
+    expect(votes(caught.approvals)).toEqual(votes(emitted?.approvals));
+    expect(votes(caught.approvals)).toEqual([
+      { type: 'Code-Review', value: '2', oldValue: '0' },
+      { type: 'Approved', value: '1', oldValue: undefined },
+    ]);
+    // The unchanged Approved +1 does not gate the change.
+    expect(voted.status).toBe('NEW');
+    expect(gerrit.submitted).toEqual([]);
+    // A second catch-up (the stream dropped and opened again) stores nothing twice.
+    const count = events.filter((e) => e.type !== 'sluice-branch-heads').length;
+    const listings = () => gerrit.requests.filter((r) => r.path.endsWith('/branches/')).length;
+    const listed = listings();
+    gerrit.ssh.drop();
+    await until('the branches listed again', () => listings() > listed);
+    await eventually('the events processed', async () => {
+      const pending = await env.server.database.knex('connection_events').whereNull('processed_at').count('* as n');
+      return Number(pending[0].n) === 0;
+    });
+    expect((await stored()).filter((e) => e.type !== 'sluice-branch-heads')).toHaveLength(count);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * `git_over_ssh` (docs/gerrit.md#repositories): git reaches the fake Gerrit's SSH server with the
+ * connection's key, user and port (`GIT_SSH_COMMAND`), trusts its host key on first use and
+ * records it, and refuses a host whose key changed. Through the real server: the tenant's
+ * configuration and the jobs' workspaces come over SSH, and `check` votes on what was fetched.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { utils } from 'ssh2';
+import { gerritConnection, gerritGitEnv, gerritKnownHostsFile } from '../../../src/drivers/gerrit/connection-schema';
+import { GitMirrors } from '../../../src/sources/git-mirror';
+import { git } from '../../../src/sources/git-cli';
+import type { FakeChange, FakeGerrit } from '../../helpers/fake-gerrit/server';
+import { appFiles, until } from '../../helpers/github-tenant';
+import {
+  GERRIT_PIPELINES,
+  gerritTenantYaml,
+  startFakeGerrit,
+  startGerritTenant,
+  type GerritTenant,
+} from '../../helpers/gerrit-tenant';
+
+jest.setTimeout(240_000);
+
+function lastVote(change: FakeChange, label: string): number | undefined {
+  return change.reviews.filter((r) => r.labels?.[label] !== undefined).at(-1)?.labels?.[label];
+}
+
+describe('git over SSH with the connection key', () => {
+  let root: string;
+  let gerrit: FakeGerrit;
+  let settings: ReturnType<typeof gerritConnection.parse>;
+
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-ssh-'));
+    const started = await startFakeGerrit(root, { 'org/app': { 'README.md': 'app\n' } }, { git_over_ssh: true });
+    gerrit = started.gerrit;
+    settings = gerritConnection.parse(started.connection);
+  });
+
+  afterAll(async () => {
+    await gerrit?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A mirror of org/app fetched with the connection's git environment and this known_hosts file. */
+  const fetchWith = (knownHosts: string, connection = settings) => {
+    const url = `ssh://zuul@127.0.0.1:${gerrit.ssh.port}`;
+    const mirrors = new GitMirrors(
+      mkdtempSync(path.join(root, 'mirrors-')),
+      () => url,
+      () => gerritGitEnv(connection, knownHosts),
+    );
+    return mirrors.update('gerrit', 'org/app');
+  };
+
+  it('fetches with the key, trusting the host key on first use and recording it', async () => {
+    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const mirror = await fetchWith(knownHosts);
+    const { stdout } = await git(mirror, ['show', 'refs/heads/master:README.md']);
+    expect(stdout).toBe('app\n');
+    expect(gerrit.ssh.uploadPacks).toContain('org/app');
+    // Recorded (host names hashed or not, as the machine's ssh_config says).
+    const [keyType, keyData] = gerrit.ssh.hostPublicKey.split(/\s+/);
+    expect(readFileSync(knownHosts, 'utf8')).toContain(`${keyType} ${keyData}`);
+    // A second fetch checks the recorded key and passes.
+    await expect(fetchWith(knownHosts)).resolves.toEqual(expect.any(String));
+  });
+
+  it('refuses a host whose key differs from the recorded one', async () => {
+    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const other = utils.generateKeyPairSync('ed25519').public.split(/\s+/).slice(0, 2).join(' ');
+    writeFileSync(knownHosts, `[127.0.0.1]:${gerrit.ssh.port} ${other}\n`);
+    const served = gerrit.ssh.uploadPacks.length;
+    await expect(fetchWith(knownHosts)).rejects.toThrow(/Host key verification failed|REMOTE HOST IDENTIFICATION/);
+    expect(gerrit.ssh.uploadPacks).toHaveLength(served);
+  });
+
+  it('is refused with another key (the connection key is the one offered)', async () => {
+    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const keyFile = path.join(root, 'other_ed25519');
+    let keys = utils.generateKeyPairSync('ed25519');
+    while (utils.parseKey(keys.private) instanceof Error) {
+      keys = utils.generateKeyPairSync('ed25519');
+    }
+    writeFileSync(keyFile, keys.private, { mode: 0o600 });
+    await expect(fetchWith(knownHosts, { ...settings, sshkey: keyFile })).rejects.toThrow(/Permission denied/);
+  });
+});
+
+describe('Gerrit with git_over_ssh end to end', () => {
+  let env: GerritTenant;
+
+  beforeAll(async () => {
+    env = await startGerritTenant({
+      projects: {
+        'org/config': { 'zuul.yaml': GERRIT_PIPELINES },
+        'org/app': appFiles('merge-resolve'),
+      },
+      tenantFile: gerritTenantYaml('org/config', ['org/app']),
+      connection: { git_over_ssh: true },
+    });
+    await env.gerrit.ssh.connected();
+  });
+
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  it('loads the configuration and checks patch sets fetched over SSH', async () => {
+    const { gerrit } = env;
+    const good = await gerrit.upload('org/app', { subject: 'Add feature', files: { 'feature.txt': 'x\n' } });
+    const bad = await gerrit.upload('org/app', { subject: 'Break it', files: { FAIL: 'yes\n' } });
+    await until('Verified +1', () => lastVote(good, 'Verified') === 1);
+    await until('Verified -1', () => lastVote(bad, 'Verified') === -1);
+    expect(bad.reviews.at(-1)?.message).toMatch(/unit.*FAILURE/s);
+    expect(gerrit.ssh.uploadPacks).toEqual(expect.arrayContaining(['org/config', 'org/app']));
+    const [keyType, keyData] = gerrit.ssh.hostPublicKey.split(/\s+/);
+    expect(readFileSync(gerritKnownHostsFile(env.dataDir), 'utf8')).toContain(`${keyType} ${keyData}`);
+  });
+});
