@@ -48,8 +48,6 @@ export class PassContext {
    */
   readonly work: NewEngineWork[] = [];
   readonly deltas: EngineDeltaBody[] = [];
-  /** Items whose stored row may need rewriting. */
-  readonly touched = new Set<ItemState>();
   /** Items that left their pipeline in this pass (saved once with their dequeue time). */
   readonly dequeued: Array<{ item: ItemState; queueId: number }> = [];
   readonly deletedQueueIds: number[] = [];
@@ -98,10 +96,6 @@ export class PassContext {
   /** ISO text of the pass time. */
   nowIso(): string {
     return this.now.toISOString();
-  }
-
-  touch(item: ItemState): void {
-    this.touched.add(item);
   }
 
   publish(delta: EngineDeltaBody): void {

@@ -20,7 +20,8 @@ export interface ServeProcess {
 /**
  * Spawn `sluice serve --config <file>` (with `--roles` when given), from the build the run's
  * globalSetup compiled (test/helpers/compile-once.js), logging
- * warnings only; `env` adds to the minimal environment every test process gets. `prefix` is a
+ * warnings only, every save checking for item changes nothing marked (src/engine/scheduler/item-changes.ts);
+ * `env` adds to the minimal environment every test process gets. `prefix` is a
  * command that executes the rest of its command line (test/helpers/tmpfs.ts).
  */
 export function spawnServe(
@@ -38,6 +39,7 @@ export function spawnServe(
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       SLUICE_LOG_LEVEL: 'warn',
+      SLUICE_CHECK_ITEM_CHANGES: '1',
       ...(process.env.SLUICE_CACHE_DIR ? { SLUICE_CACHE_DIR: process.env.SLUICE_CACHE_DIR } : {}),
       ...options.env,
     },

@@ -93,7 +93,6 @@ export async function completeWithoutBuild(
   job.build = build;
   job.waitReason = null;
   job.waitingStatus = null;
-  ctx.touch(item);
   await recordEnded(ctx, item, job, build, result, errorDetail);
   await releaseSemaphores(ctx, item, job);
 }

@@ -34,7 +34,6 @@ export async function cancelJobs(ctx: PassContext, item: ItemState, mode: Cancel
   for (const job of item.buildset.jobs) {
     await cancelJob(ctx, item, job, mode);
   }
-  ctx.touch(item);
 }
 
 /** Cancel one job: its node request, its unfinished build (paused ones too) and its semaphores. */
@@ -77,9 +76,6 @@ export async function releaseUnusedResources(ctx: PassContext, item: ItemState):
     job.waitReason = null;
     job.waitingStatus = null;
     released = true;
-  }
-  if (released) {
-    ctx.touch(item);
   }
   return released;
 }

@@ -46,7 +46,6 @@ export async function applyResult(
   event: BuildResultEvent,
 ): Promise<void> {
   const { item, job } = location;
-  ctx.touch(item);
   if (event.type === 'nodes-provisioned') {
     job.nodeRequestId = null;
     if (!event.fulfilled) {
@@ -168,7 +167,6 @@ export async function resumePausedBuilds(ctx: PassContext, item: ItemState): Pro
     const buildUuid = build.uuid;
     ctx.after(() => ctx.gateways.executor.resumeBuild(ctx.tenant, buildUuid));
     ctx.publish({ type: 'job-resumed', pipeline: item.pipeline, itemUuid: item.uuid, job: job.job.name, buildUuid });
-    ctx.touch(item);
     resumed = true;
   }
   return resumed;

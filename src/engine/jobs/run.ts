@@ -24,7 +24,6 @@ function setWaiting(
   }
   job.waitReason = reason;
   job.waitingStatus = status;
-  ctx.touch(item);
   if (reason !== null) {
     ctx.publish({
       type: 'job-waiting',
@@ -183,12 +182,10 @@ function requestNodes(ctx: PassContext, pipeline: EnginePipeline, item: ItemStat
     // Empty nodesets are fulfilled at once, as in the reference.
     job.nodesReady = true;
     job.nodes = [];
-    ctx.touch(item);
     return true;
   }
   const requestId = ctx.uuid();
   job.nodeRequestId = requestId;
-  ctx.touch(item);
   setWaiting(ctx, item, job, 'nodes', `node request: ${requestId}`);
   const request = nodeRequest(ctx.tenant, pipeline, item, job, requestId);
   ctx.after(() => ctx.gateways.nodes.requestNodes(request));
@@ -201,7 +198,6 @@ function startBuild(ctx: PassContext, pipeline: EnginePipeline, item: ItemState,
   build.submitted = true;
   job.build = build;
   setWaiting(ctx, item, job, 'executor', 'executor');
-  ctx.touch(item);
   const params = buildParams(ctx.tenant, pipeline, item, job);
   ctx.after(() => ctx.gateways.executor.startBuild(params));
 }

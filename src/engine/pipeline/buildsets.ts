@@ -49,6 +49,5 @@ export async function ensureHistoryBuildset(
     item.buildset.historyRefIds = created.refIds;
   }
   item.buildset.startTime = ctx.nowIso();
-  ctx.touch(item);
   return created.id;
 }

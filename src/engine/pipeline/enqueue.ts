@@ -142,7 +142,6 @@ export async function addChange(
   if (already) {
     if (options.live && !already.live) {
       already.live = true;
-      ctx.touch(already);
     }
     return { enqueued: true, item: already };
   }
@@ -151,7 +150,6 @@ export async function addChange(
   }
   const item = createItem(pipeline, ctx, queue, cycle, options);
   queue.items.push(item);
-  ctx.touch(item);
   ctx.publish({
     type: 'item-enqueued',
     pipeline: pipeline.name,

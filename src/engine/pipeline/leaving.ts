@@ -27,12 +27,10 @@ export function dequeueItem(
 ): void {
   for (const behind of itemsBehind(queue, item)) {
     behind.itemAhead = item.itemAhead;
-    ctx.touch(behind);
   }
   queue.items = queue.items.filter((candidate) => candidate !== item);
   item.dequeueTime = ctx.nowIso();
   item.dequeueReason = reason;
-  ctx.touched.delete(item);
   ctx.dequeued.push({ item, queueId: queue.id });
   ctx.publish({ type: 'item-dequeued', pipeline: pipeline.name, queue: queue.name, itemUuid: item.uuid, reason });
   if (queue.items.length === 0 && queue.dynamic) {
@@ -55,7 +53,6 @@ export async function resetItem(ctx: PassContext, item: ItemState, cause: GateRe
   }
   item.buildset = newBuildset(ctx);
   item.failingReasons = [];
-  ctx.touch(item);
 }
 
 /**

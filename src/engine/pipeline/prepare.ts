@@ -53,7 +53,6 @@ export async function prepareItem(
             ...configLocationsOf(layout, buildset.mergeItems),
           },
         });
-        ctx.touch(item);
         changed = true;
       }
       return { ready: false, changed };
@@ -116,7 +115,6 @@ async function freezeJobGraph(
   if (speculative !== undefined && speculative.errors.length > 0) {
     buildset.jobGraphFrozen = true;
     buildset.configError = speculative.errors.join('\n\n');
-    ctx.touch(item);
     return;
   }
   const frozen = freezeItemJobs(
@@ -153,5 +151,4 @@ async function freezeJobGraph(
       await ensureHistoryBuildset(pipeline, ctx, item);
     }
   }
-  ctx.touch(item);
 }

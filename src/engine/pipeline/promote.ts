@@ -52,7 +52,6 @@ export async function promote(
       if (moved.includes(item)) {
         item.quiet = true;
       }
-      ctx.touch(item);
     }
   }
   return restarted;

@@ -85,7 +85,6 @@ async function processOneItem(
   const active = insideWindow(index, queue.window);
   if (item.active !== active) {
     item.active = active;
-    ctx.touch(item);
     changed = true;
   }
   if (!active && (await releaseUnusedResources(ctx, item))) {
@@ -112,7 +111,6 @@ async function processOneItem(
   }
   if (!sameList(item.failingReasons, reasons)) {
     item.failingReasons = reasons;
-    ctx.touch(item);
   }
   if (ahead === null && item.live && allJobsComplete(item)) {
     const reported = await reportAndDequeue(pipeline, ctx, queue, item);
@@ -157,7 +155,6 @@ async function advanceItem(
   if (!item.active) {
     return changed;
   }
-  ctx.touch(item);
   const prepared = await prepareItem(pipeline, ctx, queue, item);
   changed = prepared.changed || changed;
   if (item.buildset.unableToMerge) {

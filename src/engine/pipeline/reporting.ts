@@ -132,7 +132,6 @@ export async function reportItem(
     const phase = wasDisabled ? 'disabled' : mergeFailed ? 'merge-conflict' : action;
     reportToDrivers(pipeline, ctx, item, phase, message, result);
   }
-  ctx.touch(item);
   ctx.publish({ type: 'item-reported', pipeline: pipeline.name, itemUuid: item.uuid, result, message });
   return { result, mergeFailed };
 }
@@ -166,7 +165,6 @@ function requestBranchMerge(
     kind: 'branch-merge',
     payload: { pipeline: pipeline.name, buildsetUuid: item.buildset.uuid, report, items },
   });
-  ctx.touch(item);
 }
 
 /**

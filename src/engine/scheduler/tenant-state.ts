@@ -1,7 +1,8 @@
 /**
  * The tenant's pipeline state as the scheduler holds it between passes: loaded from the store
- * on start (and after a failed pass), saved at the end of each pass. Fingerprints of what was
- * last saved keep the writes to what a pass changed.
+ * on start (and after a failed pass), saved at the end of each pass. Items mark themselves
+ * changed (./item-changes.ts); a pass writes the marked, new and moved ones, and of those only
+ * the ones whose JSON differs from what was last saved.
  */
 import type { Knex } from 'knex';
 import type { DequeueReason, ItemState, PipelineState, QueueState } from '../../model/pipeline-state';
@@ -12,6 +13,7 @@ import type { EngineLayout } from '../ports/layout';
 import { StatusTracker, type StatusSources } from './status-tracker';
 import { DurationSampleRepository } from '../../store/repositories/duration-samples';
 import { loadEstimates, type EstimateLookup } from '../build-estimates';
+import { checkItemChanges, ItemChangeTracker } from './item-changes';
 
 export class TenantState {
   readonly pipelines = new Map<string, PipelineState>();
@@ -21,6 +23,9 @@ export class TenantState {
   /** The stored queue and position of each item (docs/live.md#the-delta-protocol needs the stored order to be the queue order). */
   private positions = new Map<string, { queueId: number; position: number }>();
   private readonly status: StatusTracker;
+  private changes = new ItemChangeTracker();
+  /** Compare every held item with what was last saved at each save (./item-changes.ts). */
+  private readonly checkUnmarked = checkItemChanges();
 
   constructor(
     private readonly repository: EngineStateRepository,
@@ -47,12 +52,14 @@ export class TenantState {
     this.status.reset();
     this.itemFingerprints.clear();
     this.pipelineFingerprints.clear();
+    this.changes = new ItemChangeTracker();
     for (const pipeline of pipelines) {
       this.pipelineFingerprints.set(pipeline.name, pipelineFingerprint(pipeline));
       for (const queue of pipeline.queues) {
-        for (const item of queue.items) {
+        queue.items = queue.items.map((item) => {
           this.itemFingerprints.set(item.uuid, JSON.stringify(item));
-        }
+          return this.changes.track(item);
+        });
       }
     }
   }
@@ -110,7 +117,7 @@ export class TenantState {
   }
 
   /**
-   * Save what the pass changed: pipelines and queues, touched and dequeued items, then the pass's
+   * Save what the pass changed: pipelines and queues, changed and dequeued items, then the pass's
    * status delta (docs/live.md#the-delta-protocol) joins its deltas, and the tenant record takes
    * their sequence numbers.
    */
@@ -136,28 +143,48 @@ export class TenantState {
     }
     const entries: Array<{ queueId: number | null; position: number; item: ItemState }> = [];
     for (const { item, queueId } of ctx.dequeued) {
-      entries.push({ queueId, position: 0, item });
+      entries.push({ queueId, position: 0, item: this.changes.plain(item) });
       this.itemFingerprints.delete(item.uuid);
     }
+    const unmarked: string[] = [];
     for (const manager of managers.values()) {
       for (const queue of manager.state.queues) {
         const positions = this.queuePositions(queue);
         for (const [index, item] of queue.items.entries()) {
           const position = positions[index];
           const moved = position !== this.positions.get(item.uuid)?.position;
-          if (!moved && !ctx.touched.has(item) && this.itemFingerprints.has(item.uuid)) {
+          // An item not tracked yet is new in this pass (or a copy put in its place); one without
+          // a fingerprint left a queue and came back.
+          const marked =
+            !this.changes.isTracked(item) || this.changes.changed(item.uuid) || !this.itemFingerprints.has(item.uuid);
+          if (!moved && !marked && !this.checkUnmarked) {
             continue;
           }
-          const fingerprint = JSON.stringify(item);
+          const plain = this.changes.plain(item);
+          const fingerprint = JSON.stringify(plain);
+          if (marked || moved) {
+            // Tracked again: what the pass attached through plain references is known from now on.
+            queue.items[index] = this.changes.track(item);
+          }
           if (!moved && fingerprint === this.itemFingerprints.get(item.uuid)) {
             continue;
           }
-          entries.push({ queueId: queue.id, position, item });
+          if (!moved && !marked) {
+            unmarked.push(item.uuid);
+          }
+          entries.push({ queueId: queue.id, position, item: plain });
           this.itemFingerprints.set(item.uuid, fingerprint);
           this.positions.set(item.uuid, { queueId: queue.id, position });
         }
       }
     }
+    if (unmarked.length > 0) {
+      throw new Error(
+        `items of tenant ${this.tenant} changed without being marked changed: ${unmarked.join(', ')} ` +
+          '(a write src/engine/scheduler/item-changes.ts did not see)',
+      );
+    }
+    this.changes.clear();
     for (const { item } of ctx.dequeued) {
       this.positions.delete(item.uuid);
     }

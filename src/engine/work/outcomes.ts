@@ -50,7 +50,6 @@ export async function handleWorkOutcome(
     }
     buildset.mergeState = 'complete';
     buildset.mergeRequested = false;
-    ctx.touch(item);
     return 'ok';
   }
   const merge = buildset.branchMerge;
@@ -59,7 +58,6 @@ export async function handleWorkOutcome(
   }
   merge.done = true;
   merge.error = event.error;
-  ctx.touch(item);
   // The branch update itself is announced once as `ref-updated` by the git connection.
   if (pipelinesListen(ctx.layout, 'project-change-merged')) {
     for (const change of event.changes ?? []) {
