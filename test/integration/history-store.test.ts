@@ -86,6 +86,32 @@ describe.each(backends())('build history store on %s', (backend) => {
     expect(finished.lastBuildEndTime).toEqual(first.endTime);
   });
 
+  it('keeps returned data until the build completes returning none, in the same statement as its end', async () => {
+    const set = await factory.buildset({ tenant: 'returned-data' });
+    const builds = factory.builds;
+    const kept = await builds.start({
+      buildsetId: set.buildset.id,
+      uuid: 'a'.repeat(32),
+      jobName: 'kept',
+      startTime: factory.tick(),
+    });
+    const cleared = await builds.start({
+      buildsetId: set.buildset.id,
+      uuid: 'b'.repeat(32),
+      jobName: 'cleared',
+      startTime: factory.tick(),
+    });
+    // Both paused with data (a paused build returns it before it ends).
+    await builds.setResultData(kept.id, { registry: 'r1' });
+    await builds.setResultData(cleared.id, { registry: 'r2' });
+    await builds.complete(kept.id, { result: 'SUCCESS', endTime: factory.tick(), resultData: { registry: 'r3' } });
+    await builds.complete(cleared.id, { result: 'SUCCESS', endTime: factory.tick(), resultData: {} });
+    const data = await builds.listResultData([kept.id, cleared.id]);
+    expect([...data.entries()]).toEqual([[kept.id, { registry: 'r3' }]]);
+    const [completed] = await builds.findByIds([cleared.id]);
+    expect(completed.result).toBe('SUCCESS');
+  });
+
   it('records placeholder builds that never started', async () => {
     const set = await factory.buildset({ tenant: 'placeholders' });
     const skipped = await factory.builds.recordPlaceholder({

@@ -200,7 +200,15 @@ export class BuildRepository {
     if (!trx) {
       return this.knex.transaction((inner) => this.start(input, inner));
     }
+    // The buildset's first build start time rides on the insert (one statement; docs/gating.md#performance).
     const [row]: BuildRow[] = await trx('builds')
+      .with(
+        'first_start',
+        trx('buildsets')
+          .where('id', input.buildsetId)
+          .whereNull('first_build_start_time')
+          .update({ first_build_start_time: input.startTime }),
+      )
       .insert({
         buildset_id: input.buildsetId,
         tenant: trx('buildsets').select('tenant').where('id', input.buildsetId),
@@ -218,10 +226,6 @@ export class BuildRepository {
         attempt: input.attempt ?? 1,
       })
       .returning('*');
-    await trx('buildsets')
-      .where('id', input.buildsetId)
-      .whereNull('first_build_start_time')
-      .update({ first_build_start_time: input.startTime });
     return toBuildRecord(row);
   }
 
@@ -233,7 +237,14 @@ export class BuildRepository {
     if (!trx) {
       return this.knex.transaction((inner) => this.complete(buildId, input, inner));
     }
-    const [row]: BuildRow[] = await trx('builds')
+    // Result data the build returned none of is removed by the same statement (a paused build may have
+    // stored some before): no statement of its own (docs/gating.md#performance).
+    const clearsData = input.resultData !== undefined && isEmptyData(input.resultData);
+    const update = trx('builds');
+    if (clearsData) {
+      update.with('cleared', trx('build_result_data').where('build_id', buildId).delete());
+    }
+    const [row]: BuildRow[] = await update
       .where('id', buildId)
       .update({
         result: input.result,
@@ -271,7 +282,7 @@ export class BuildRepository {
     if (events.length > 0) {
       await trx('build_events').insert(events.map((event) => toBuildEventRow(buildId, event)));
     }
-    if (input.resultData !== undefined) {
+    if (input.resultData !== undefined && !clearsData) {
       await this.setResultData(buildId, input.resultData, trx);
     }
     return toBuildRecord(row);
@@ -279,7 +290,7 @@ export class BuildRepository {
 
   /** Replaces the data a build returned (a paused build returned it before it ends); null or `{}` removes it. */
   async setResultData(buildId: number, data: Record<string, unknown> | null, trx: Knex = this.knex): Promise<void> {
-    if (data === null || Object.keys(data).length === 0) {
+    if (isEmptyData(data)) {
       await trx('build_result_data').where('build_id', buildId).delete();
       return;
     }
@@ -462,4 +473,9 @@ function toBuildRecord(row: BuildRow): BuildRecord {
 
 function toBuildEventRecord(row: BuildEventRow): BuildEventRecord {
   return pickFields(row, ['id', 'buildId', 'eventTime', 'eventType', 'description']);
+}
+
+/** Result data that stores nothing: null or `{}` (a build's row in `build_result_data` is removed). */
+function isEmptyData(data: Record<string, unknown> | null): boolean {
+  return data === null || Object.keys(data).length === 0;
 }
