@@ -3,11 +3,72 @@
  * `ChangeReporter` port (docs/github.md#reporters), as engine work done after the pass commits;
  * the report that must precede a merge goes with the merge's work (reporting.ts).
  */
-import type { ItemState } from '../../model/pipeline-state';
+import { createHash } from 'node:crypto';
+import type { BuildState, ItemState, JobState } from '../../model/pipeline-state';
+import { jobsOfSameChange } from '../jobs/job-changes';
 import type { PassContext } from '../pass-context';
 import type { ReporterPhase } from '../ports/layout';
-import type { ItemReport } from '../ports/reporter';
+import type { ItemReport, ReportBuild } from '../ports/reporter';
 import type { ManagedPipeline } from './types';
+
+/**
+ * The item's queue as the reference names it: a queue made for one item (independent and
+ * supercedent pipelines) has no name, a shared queue the one it was given (its project's name
+ * when the project names none).
+ */
+function queueName(pipeline: ManagedPipeline, item: ItemState): string {
+  const queue = pipeline.state.queues.find((candidate) => candidate.items.includes(item));
+  const dynamic = queue ? queue.dynamic : ['independent', 'supercedent'].includes(pipeline.config.manager);
+  return dynamic ? '' : item.queueName;
+}
+
+/**
+ * A job's uuid in the buildset's job graph (docs/reporters.md#message): Sluice keeps none, so
+ * it is derived from the buildset, the job's name and its change, 32 hex digits as the
+ * reference's, the same in every report of the buildset.
+ */
+function jobUuid(buildsetUuid: string, job: JobState): string {
+  return createHash('sha256')
+    .update(`${buildsetUuid}\n${job.job.name}\n${job.change ?? 0}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** A build as the notification reporters publish it. */
+function reportBuild(build: BuildState): ReportBuild {
+  return {
+    uuid: build.uuid,
+    startTime: build.startTime,
+    endTime: build.endTime,
+    executeTime: build.executeTime,
+    logUrl: build.logUrl,
+    result: build.result,
+    data: build.data,
+    artifacts: build.artifacts,
+  };
+}
+
+/** The jobs of the item's buildset, each with its builds and the jobs of the graph it depends on. */
+function reportJobs(item: ItemState): ItemReport['jobs'] {
+  const uuid = (job: JobState) => jobUuid(item.buildset.uuid, job);
+  return item.buildset.jobs.map((job) => {
+    const sameChange = jobsOfSameChange(item, job);
+    const dependencies = job.job.dependencies.flatMap(
+      (dependency) => sameChange.find((candidate) => candidate.job.name === dependency.name) ?? [],
+    );
+    return {
+      name: job.job.name,
+      result: job.build?.result ?? null,
+      voting: job.job.voting,
+      uuid: uuid(job),
+      change: job.change ?? 0,
+      build: job.build && reportBuild(job.build),
+      retryBuilds: job.retryBuilds.map(reportBuild),
+      dependencies: dependencies.map((dependency) => dependency.job.name),
+      dependencyUuids: Object.fromEntries(dependencies.map((dependency) => [dependency.job.name, uuid(dependency)])),
+    };
+  });
+}
 
 /** The report of an item in one phase, or null when nothing reports it. */
 export function driverReport(
@@ -31,21 +92,8 @@ export function driverReport(
     buildsetUuid: item.buildset.uuid,
     message,
     result,
-    jobs: item.buildset.jobs.map((job) => ({
-      name: job.job.name,
-      result: job.build?.result ?? null,
-      voting: job.job.voting,
-      build: job.build && {
-        uuid: job.build.uuid,
-        startTime: job.build.startTime,
-        endTime: job.build.endTime,
-        executeTime: job.build.executeTime,
-        logUrl: job.build.logUrl,
-        data: job.build.data,
-        artifacts: job.build.artifacts,
-      },
-      dependencies: job.job.dependencies.map((dependency) => dependency.name),
-    })),
+    queue: queueName(pipeline, item),
+    jobs: reportJobs(item),
     item: {
       uuid: item.uuid,
       enqueueTime: item.enqueueTime,

@@ -7,6 +7,20 @@
 import type { ChangeInfo } from '../../model/changes';
 import type { ReporterPhase } from './layout';
 
+/** A build of a job as the notification reporters publish it. */
+export interface ReportBuild {
+  uuid: string;
+  startTime: string | null;
+  endTime: string | null;
+  executeTime: string;
+  logUrl: string | null;
+  /** Its result (null while it runs); a retried build's is `RETRY`. */
+  result?: string | null;
+  /** What the build returned (`zuul_return`). */
+  data: Record<string, unknown>;
+  artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
+}
+
 export interface ItemReport {
   tenant: string;
   pipeline: string;
@@ -19,6 +33,8 @@ export interface ItemReport {
    */
   otherChanges?: ChangeInfo[];
   buildsetUuid: string;
+  /** The item's queue as the reference names it: `""` for a queue of its own (independent, supercedent). */
+  queue?: string;
   /** The report text (docs/gating.md#reporting); empty for enqueue and start. */
   message: string;
   /** The buildset result once reported (SUCCESS, FAILURE, MERGE_FAILURE, ...), else null. */
@@ -27,19 +43,22 @@ export interface ItemReport {
     name: string;
     result: string | null;
     voting: boolean;
+    /**
+     * The job's uuid in the buildset's job graph (docs/reporters.md#message): derived from the
+     * buildset, the job and its change, the same in every report of the buildset (absent in
+     * reports stored before it was added).
+     */
+    uuid?: string;
+    /** Index into `[...otherChanges, change]` of the change the job runs for (absent: 0). */
+    change?: number;
     /** The job's current build, once it has one (the notification reporters, docs/reporters.md). */
-    build?: {
-      uuid: string;
-      startTime: string | null;
-      endTime: string | null;
-      executeTime: string;
-      logUrl: string | null;
-      /** What the build returned (`zuul_return`). */
-      data: Record<string, unknown>;
-      artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
-    } | null;
-    /** The jobs it depends on. */
+    build?: ReportBuild | null;
+    /** Its earlier builds that were retried, oldest first. */
+    retryBuilds?: ReportBuild[];
+    /** The jobs of the graph it depends on (a soft dependency not in the graph is left out). */
     dependencies?: string[];
+    /** The same jobs' uuids by name. */
+    dependencyUuids?: Record<string, string>;
   }>;
   /** The item (its uuid, when it was enqueued, and its triggering event's time and id). */
   item?: { uuid: string; enqueueTime: string; eventTimestamp: string | null; eventId: string | null };
