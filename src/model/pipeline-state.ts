@@ -90,6 +90,13 @@ export type DequeueReason =
 export type JobWaitReason =
   'window' | 'merge' | 'hold-following-changes' | 'requirements' | 'dependencies' | 'semaphores' | 'nodes' | 'executor';
 
+/** A build event (the reference's `BuildEvent`): the build paused or was resumed. */
+export interface BuildEventState {
+  eventType: 'paused' | 'resumed';
+  eventTime: string;
+  description: string | null;
+}
+
 export interface BuildState {
   uuid: string;
   /** History row id once the build started. */
@@ -115,6 +122,11 @@ export interface BuildState {
   paused?: boolean;
   /** The engine asked the executor to resume the paused build (asked again after a restart until it completes). */
   resumeRequested?: boolean;
+  /**
+   * When the build paused and was resumed, oldest first (the reference's build events, which its
+   * MQTT reporter publishes; docs/reporters.md#message). Absent: none, or saved before they were kept.
+   */
+  events?: BuildEventState[];
   /** Why the build is retried: 'flaky' when it failed and its job is known-flaky (docs/analytics.md#flake-aware-gating). */
   retryReason?: 'infrastructure' | 'flaky';
 }

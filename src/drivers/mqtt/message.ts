@@ -74,6 +74,11 @@ export function mqttMessage(
         dependencies: job.dependencies ?? [],
         job_dependencies: job.dependencyUuids ?? {},
         artifacts: build.artifacts.map((artifact) => ({ ...artifact, metadata: artifact.metadata ?? {} })),
+        events: (build.events ?? []).map((event) => ({
+          event_time: epochSeconds(event.eventTime),
+          event_type: event.eventType,
+          description: event.description,
+        })),
       });
       if (includeReturnedData) {
         entry.returned_data = build.data;

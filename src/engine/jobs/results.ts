@@ -113,6 +113,10 @@ async function pauseBuild(
     return; // Repeated or late: the build already moved on.
   }
   build.paused = true;
+  build.events = [
+    ...(build.events ?? []),
+    { eventType: 'paused', eventTime: ctx.now.toISOString(), description: null },
+  ];
   build.data = event.data ?? {};
   build.artifacts = (event.artifacts ?? []).map((artifact) => ({
     name: artifact.name,
@@ -161,6 +165,10 @@ export async function resumePausedBuilds(ctx: PassContext, item: ItemState): Pro
     }
     build.paused = false;
     build.resumeRequested = true;
+    build.events = [
+      ...(build.events ?? []),
+      { eventType: 'resumed', eventTime: ctx.now.toISOString(), description: null },
+    ];
     if (build.historyId !== null) {
       await ctx.history.buildEvent(build.historyId, { eventType: 'resumed', eventTime: ctx.now });
     }

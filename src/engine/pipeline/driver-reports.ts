@@ -45,6 +45,7 @@ function reportBuild(build: BuildState): ReportBuild {
     result: build.result,
     data: build.data,
     artifacts: build.artifacts,
+    events: build.events ?? [],
   };
 }
 

@@ -19,6 +19,8 @@ export interface ReportBuild {
   /** What the build returned (`zuul_return`). */
   data: Record<string, unknown>;
   artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
+  /** When it paused and was resumed (absent in reports stored before they were kept). */
+  events?: Array<{ eventType: string; eventTime: string; description: string | null }>;
 }
 
 export interface ItemReport {

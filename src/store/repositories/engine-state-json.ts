@@ -183,6 +183,9 @@ const buildStateSchema = modelSchema<BuildState>()(
     paused: z.boolean().optional(),
     resumeRequested: z.boolean().optional(),
     retryReason: z.enum(['infrastructure', 'flaky']).optional(),
+    events: z
+      .array(z.object({ eventType: z.enum(['paused', 'resumed']), eventTime: text, description: nullableText }))
+      .optional(),
   }),
 );
 

@@ -51,7 +51,7 @@ const PIPELINES = `
         topic: "${PREFIX}/queued/{change}"
 ${BASE_JOB}`;
 
-/** `org/app`: `unit` (fails with FAIL), `lint` after it, `flaky` whose pre-run fails with PREFAIL (two attempts). */
+/** `org/app`: `unit` (fails with FAIL), `service` (pauses), `lint` after both, `flaky` whose pre-run fails with PREFAIL (two attempts). */
 function mqttAppFiles(): FileMap {
   const files = appFiles();
   return {
@@ -61,9 +61,12 @@ function mqttAppFiles(): FileMap {
     name: unit
     run: unit.sh
 - job:
+    name: service
+    run: service.sh
+- job:
     name: lint
     run: unit.sh
-    dependencies: [unit]
+    dependencies: [unit, service]
 - job:
     name: flaky
     pre-run: pre.sh
@@ -72,10 +75,12 @@ function mqttAppFiles(): FileMap {
 - project:
     queue: integrated
     check:
-      jobs: [unit, lint, flaky]
+      jobs: [unit, service, lint, flaky]
     queued:
       jobs: [unit]
 `,
+    // Pauses after its run phase (as a service for its dependents); resumed once lint is done.
+    'service.sh': '#!/bin/sh\nprintf \'{"pause": true}\' > "$SLUICE_RESULTS_FILE"\n',
     'pre.sh': '#!/bin/sh\nif [ -e PREFAIL ]; then echo "pre-run failing on purpose"; exit 1; fi\n',
   };
 }
@@ -166,7 +171,7 @@ describe('MQTT reporter end to end', () => {
     expect(body.message).toMatch(/unit.*SUCCESS/);
     const buildset = body.buildset as { uuid: string; result: string; builds: Build[]; retry_builds: Build[] };
     expect(buildset.result).toBe('SUCCESS');
-    expect(buildset.builds.map((build) => build.job_name).sort()).toEqual(['flaky', 'lint', 'unit']);
+    expect(buildset.builds.map((build) => build.job_name).sort()).toEqual(['flaky', 'lint', 'service', 'unit']);
     expect(buildset.retry_builds).toEqual([]);
     const build = byJob(buildset.builds, 'unit');
     expect(build).toMatchObject({ job_name: 'unit', voting: true, result: 'SUCCESS', dependencies: [] });
@@ -179,15 +184,29 @@ describe('MQTT reporter end to end', () => {
     expect(build.returned_data).toEqual(expect.any(Object));
     // Job uuids: one per job, the same in each report of the buildset; a dependency names its job's.
     const uuids = buildset.builds.map((each) => each.job_uuid);
-    expect(new Set(uuids).size).toBe(3);
+    expect(new Set(uuids).size).toBe(4);
     for (const uuid of uuids) {
       expect(uuid).toMatch(/^[0-9a-f]{32}$/);
     }
+    const service = byJob(buildset.builds, 'service');
     expect(byJob(buildset.builds, 'lint')).toMatchObject({
       result: 'SUCCESS',
-      dependencies: ['unit'],
-      job_dependencies: { unit: build.job_uuid },
+      dependencies: ['unit', 'service'],
+      job_dependencies: { unit: build.job_uuid, service: service.job_uuid },
     });
+    // Build events: service paused after its run phase, and was resumed once lint had its result.
+    expect(build.events).toEqual([]);
+    expect(service.result).toBe('SUCCESS');
+    const events = service.events as Array<{ event_time: number; event_type: string; description: null }>;
+    expect(events.map((event) => [event.event_type, event.description])).toEqual([
+      ['paused', null],
+      ['resumed', null],
+    ]);
+    const lint = byJob(buildset.builds, 'lint');
+    expect(events[0].event_time).toBeGreaterThanOrEqual(Number(service.start_time));
+    expect(events[0].event_time).toBeLessThanOrEqual(Number(lint.start_time));
+    expect(events[1].event_time).toBeGreaterThanOrEqual(Number(lint.end_time));
+    expect(Number(service.end_time)).toBeGreaterThanOrEqual(events[1].event_time);
     const started = (start.body.buildset as { builds: Build[] }).builds;
     expect(started.map((each) => [each.job_name, each.job_uuid]).sort()).toEqual(
       buildset.builds.map((each) => [each.job_name, each.job_uuid]).sort(),
