@@ -136,12 +136,22 @@ export function missedEvents(change: ChangeJson, since: number): StreamEvent[] {
 /** How many of the newest stored events are read to find where to catch up from. */
 const RECENT_EVENTS = 200;
 
-/** What an event is, without its time and text: its type, change, patch set and who caused it. */
+/**
+ * What an event is, without its time and text: its type, change, patch set and who caused it,
+ * and for a review the votes it changed (those with `oldValue`, which the stream and the review
+ * message both name): two reviews by one author in the same second are two events, not one
+ * already stored.
+ */
 function identity(event: StreamEvent): string {
   const who = ['author', 'uploader', 'submitter', 'abandoner', 'restorer', 'changer']
     .map((key) => (event[key] as { username?: string } | undefined)?.username)
     .find((name) => name !== undefined);
-  return [event.type, event.change?.number, event.patchSet?.number, who ?? ''].join('|');
+  const changedVotes = (event.approvals ?? [])
+    .filter((vote) => vote.oldValue !== undefined)
+    .map((vote) => `${vote.type}=${vote.value}`)
+    .sort()
+    .join(',');
+  return [event.type, event.change?.number, event.patchSet?.number, who ?? '', changedVotes].join('|');
 }
 
 /**

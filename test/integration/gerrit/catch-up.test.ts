@@ -128,6 +128,22 @@ describe('Gerrit catch-up after an outage', () => {
     gerrit.review(voted.number, 'core', { Approved: 1 });
     // The branch heads are known once a stream opened (stored at its catch-up).
     await eventually('the heads stored', async () => (await stored()).some((e) => e.type === 'sluice-branch-heads'));
+    // The first vote comes over the stream: judged by the engine before the outage, so that it is
+    // not judged after the Code-Review +2 below (which would rightly let it gate the change).
+    await eventually('the first vote judged', async () => {
+      const judged: Array<{ payload: unknown }> = await env.server.database
+        .knex('engine_events')
+        .where({ event_type: 'comment-added' })
+        .whereNotNull('processed')
+        .select('payload');
+      return judged.some((row) => {
+        const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as {
+          change?: number;
+          approvals?: Array<{ type: string }>;
+        };
+        return payload.change === voted.number && (payload.approvals ?? []).some((a) => a.type === 'Approved');
+      });
+    });
     await eventually('every event judged', judgedAll);
     expect(voted.status).toBe('NEW');
     let pushed = '';

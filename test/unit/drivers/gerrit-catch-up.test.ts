@@ -1,7 +1,7 @@
 /**
  * The events a change read over REST implies since a time (docs/gerrit.md#events-missed-while-no-stream-listened):
- * patch sets uploaded, review messages with their author's votes of that moment, a submit or an
- * abandon; nothing at or before the time.
+ * patch sets uploaded, review messages with the votes their first line records (`oldValue` where a
+ * vote changed), a submit or an abandon; nothing at or before the time.
  */
 import { gerritSeconds, missedEvents } from '../../../src/drivers/gerrit/catch-up';
 import type { ChangeJson } from '../../../src/drivers/gerrit/client';
@@ -33,7 +33,12 @@ function change(extra: Partial<ChangeJson> = {}): ChangeJson {
     },
     messages: [
       { author: dev, date: '2026-01-01 10:01:00.000000000', message: 'Patch Set 1: old', _revision_number: 1 },
-      { author: core, date: '2026-01-01 10:06:00.000000000', message: 'Patch Set 2: Looks good', _revision_number: 2 },
+      {
+        author: core,
+        date: '2026-01-01 10:06:00.000000000',
+        message: 'Patch Set 2: Code-Review+2 Workflow+1\n\nLooks good',
+        _revision_number: 2,
+      },
     ],
     ...extra,
   };
@@ -59,11 +64,11 @@ describe('Gerrit catch-up events', () => {
     });
     expect(events[1]).toMatchObject({
       author: { username: 'core' },
-      comment: 'Patch Set 2: Looks good',
+      comment: 'Patch Set 2: Code-Review+2 Workflow+1\n\nLooks good',
       patchSet: { number: 2 },
       approvals: [
-        { type: 'Code-Review', value: '2' },
-        { type: 'Workflow', value: '1' },
+        { type: 'Code-Review', value: '2', oldValue: '0' },
+        { type: 'Workflow', value: '1', oldValue: '0' },
       ],
     });
   });
