@@ -117,14 +117,6 @@ export class EngineEventRepository {
     return rows.map(toRecord);
   }
 
-  /** The id of the tenant's newest unprocessed event (0: none). */
-  async newestPendingId(tenant: string, trx: Knex = this.knex): Promise<number> {
-    const [row] = (await trx('engine_events').where({ tenant }).whereNull('processed').max({ id: 'id' })) as Array<{
-      id: number | string | null;
-    }>;
-    return Number(row?.id ?? 0);
-  }
-
   /** Mark events handled (or discarded) with a short outcome text. */
   async markProcessed(ids: readonly number[], outcome: string, at: Date, trx: Knex = this.knex): Promise<void> {
     await this.markOutcomes(
