@@ -209,6 +209,9 @@ describe.each(backends())('engine: status estimates from recent runs (%s)', (bac
       (await db.knex('duration_samples').where({ tenant }).orderBy(['level', 'project', 'branch', 'name'])).map(
         (row: Record<string, unknown>) => ({
           ...row,
+          level: row.level as string,
+          name: row.name as string,
+          outcomes: row.outcomes as string,
           tenant: null,
           successes: (row.successes as number[]).map(Number),
           failures: (row.failures as number[]).map(Number),
@@ -233,7 +236,8 @@ describe.each(backends())('engine: status estimates from recent runs (%s)', (bac
       return statements.slice(begin, statements.findIndex((sql, index) => index > begin && /^COMMIT/.test(sql)) + 1);
     };
     expect(read(many.statements)).toHaveLength(read(one.statements).length);
-    expect(many.statements.filter((sql) => /\bduration_samples\b/i.test(sql))).toHaveLength(1);
+    // Reads only: a pass that began before the count may write its samples during it.
+    expect(many.statements.filter((sql) => /^\s*select\b[\s\S]*\bduration_samples\b/i.test(sql))).toHaveLength(1);
     expect(many.statements.filter((sql) => /\bfrom builds\b/i.test(sql))).toHaveLength(0);
 
     const jobs = jobsOf(many.status);
