@@ -88,7 +88,7 @@ export class EngineEventRepository {
    * order, only when its row (`work`) was completed. The number of events stored.
    */
   async appendForCompletedWork(
-    completing: { sql: string; bindings: readonly unknown[] },
+    completing: { sql: string; bindings: readonly Knex.RawBinding[] },
     entries: ReadonlyArray<NewEngineEvent & { work: number }>,
   ): Promise<number> {
     if (entries.length === 0) {
