@@ -7,11 +7,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { utils } from 'ssh2';
-import { gerritConnection, gerritGitEnv, gerritKnownHostsFile } from '../../../src/drivers/gerrit/connection-schema';
+import { gerritConnection, gerritGitEnv } from '../../../src/drivers/gerrit/connection-schema';
+import { sshKnownHostsFile } from '../../../src/sources/git-ssh';
 import { GitMirrors } from '../../../src/sources/git-mirror';
 import { git } from '../../../src/sources/git-cli';
 import type { FakeChange, FakeGerrit } from '../../helpers/fake-gerrit/server';
+import { sshKeyPair } from '../../helpers/fake-ssh-server';
 import { appFiles, until } from '../../helpers/github-tenant';
 import {
   GERRIT_PIPELINES,
@@ -56,7 +57,7 @@ describe('git over SSH with the connection key', () => {
   };
 
   it('fetches with the key, trusting the host key on first use and recording it', async () => {
-    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
     const mirror = await fetchWith(knownHosts);
     const { stdout } = await git(mirror, ['show', 'refs/heads/master:README.md']);
     expect(stdout).toBe('app\n');
@@ -69,8 +70,8 @@ describe('git over SSH with the connection key', () => {
   });
 
   it('refuses a host whose key differs from the recorded one', async () => {
-    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
-    const other = utils.generateKeyPairSync('ed25519').public.split(/\s+/).slice(0, 2).join(' ');
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const other = sshKeyPair().public.split(/\s+/).slice(0, 2).join(' ');
     writeFileSync(knownHosts, `[127.0.0.1]:${gerrit.ssh.port} ${other}\n`);
     const served = gerrit.ssh.uploadPacks.length;
     await expect(fetchWith(knownHosts)).rejects.toThrow(/Host key verification failed|REMOTE HOST IDENTIFICATION/);
@@ -78,13 +79,9 @@ describe('git over SSH with the connection key', () => {
   });
 
   it('is refused with another key (the connection key is the one offered)', async () => {
-    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
     const keyFile = path.join(root, 'other_ed25519');
-    let keys = utils.generateKeyPairSync('ed25519');
-    while (utils.parseKey(keys.private) instanceof Error) {
-      keys = utils.generateKeyPairSync('ed25519');
-    }
-    writeFileSync(keyFile, keys.private, { mode: 0o600 });
+    writeFileSync(keyFile, sshKeyPair().private, { mode: 0o600 });
     await expect(fetchWith(knownHosts, { ...settings, sshkey: keyFile })).rejects.toThrow(/Permission denied/);
   });
 });
@@ -117,6 +114,6 @@ describe('Gerrit with git_over_ssh end to end', () => {
     expect(bad.reviews.at(-1)?.message).toMatch(/unit.*FAILURE/s);
     expect(gerrit.ssh.uploadPacks).toEqual(expect.arrayContaining(['org/config', 'org/app']));
     const [keyType, keyData] = gerrit.ssh.hostPublicKey.split(/\s+/);
-    expect(readFileSync(gerritKnownHostsFile(env.dataDir), 'utf8')).toContain(`${keyType} ${keyData}`);
+    expect(readFileSync(sshKnownHostsFile(env.dataDir), 'utf8')).toContain(`${keyType} ${keyData}`);
   });
 });
