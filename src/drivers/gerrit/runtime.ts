@@ -185,6 +185,7 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
       new GerritEventStream({
         connection,
         settings,
+        knownHosts: gerritKnownHostsFile(context.dataDir),
         events: connectionEvents,
         now: context.now,
         onStored: () => intake.wake(),
