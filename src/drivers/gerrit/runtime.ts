@@ -186,6 +186,7 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
       new GerritEventStream({
         connection,
         settings,
+        knownHosts: sshKnownHostsFile(context.dataDir),
         events: connectionEvents,
         now: context.now,
         onStored: () => intake.wake(),

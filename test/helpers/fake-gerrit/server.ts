@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { serveGit } from '../fake-github/git-http';
 import { queryChanges, related } from './queries';
-import { labelsJson, submitRefusal, submitRequirementsJson, type LabelSettings } from './labels';
+import { labelsJson, submitRecordsJson, submitRefusal, submitRequirementsJson, type LabelSettings } from './labels';
 import {
   branchHead,
   createProject,
@@ -83,7 +83,7 @@ export class FakeGerrit {
   readonly events: string[] = [];
   readonly ssh: FakeSshServer;
   /** Labels listed without votes, optional labels and submit requirements (test/helpers/fake-gerrit/labels.ts). */
-  readonly labels: LabelSettings = { listed: [], optional: [], requirements: [] };
+  readonly labels: LabelSettings = { listed: [], optional: [], requirements: [], rules: [] };
   /** What `GET /config/server/version` answers. */
   version = '3.9.1';
   private readonly http: Server;
@@ -360,6 +360,7 @@ export class FakeGerrit {
       ...(options.includes('SUBMIT_REQUIREMENTS')
         ? { submit_requirements: submitRequirementsJson(change, this.labels) }
         : {}),
+      ...(this.labels.rules.length > 0 ? { submit_records: submitRecordsJson(change, this.labels) } : {}),
     };
   }
 

@@ -9,7 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { gerritConnection, gerritGitEnv } from '../../../src/drivers/gerrit/connection-schema';
 import { sshKnownHostsFile } from '../../../src/sources/git-ssh';
+import { GerritEventStream } from '../../../src/drivers/gerrit/stream';
 import { GitMirrors } from '../../../src/sources/git-mirror';
+import { ConnectionEventRepository } from '../../../src/store/repositories/connection-events';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { git } from '../../../src/sources/git-cli';
 import type { FakeChange, FakeGerrit } from '../../helpers/fake-gerrit/server';
 import { sshKeyPair } from '../../helpers/fake-ssh-server';
@@ -32,8 +35,10 @@ describe('git over SSH with the connection key', () => {
   let root: string;
   let gerrit: FakeGerrit;
   let settings: ReturnType<typeof gerritConnection.parse>;
+  let database: TestDatabase;
 
   beforeAll(async () => {
+    database = await createTestDatabase();
     root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-ssh-'));
     const started = await startFakeGerrit(root, { 'org/app': { 'README.md': 'app\n' } }, { git_over_ssh: true });
     gerrit = started.gerrit;
@@ -42,6 +47,7 @@ describe('git over SSH with the connection key', () => {
 
   afterAll(async () => {
     await gerrit?.stop();
+    await database?.destroy();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -76,6 +82,48 @@ describe('git over SSH with the connection key', () => {
     const served = gerrit.ssh.uploadPacks.length;
     await expect(fetchWith(knownHosts)).rejects.toThrow(/Host key verification failed|REMOTE HOST IDENTIFICATION/);
     expect(gerrit.ssh.uploadPacks).toHaveLength(served);
+  });
+
+  /** Open the event stream with this known_hosts file; resolves with what it logged once it opened or was refused. */
+  const streamWith = async (knownHosts: string) => {
+    const warnings: string[] = [];
+    const opened = gerrit.ssh.opened;
+    const stream = new GerritEventStream({
+      connection: 'gerrit',
+      settings,
+      knownHosts,
+      events: new ConnectionEventRepository(database.knex),
+      now: () => new Date(),
+      onStored: () => undefined,
+      onOpen: () => undefined,
+      log: { info: () => undefined, error: () => undefined, warn: (f) => warnings.push(JSON.stringify(f)) },
+    });
+    stream.start();
+    await until('the stream opened or refused', () => gerrit.ssh.opened > opened || warnings.length > 0);
+    await stream.stop();
+    return { opened: gerrit.ssh.opened > opened, warnings };
+  };
+
+  it('opens the event stream with the key git recorded, and git fetches with the key the stream recorded', async () => {
+    const byGit = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    await fetchWith(byGit);
+    expect(await streamWith(byGit)).toEqual({ opened: true, warnings: [] });
+    const byStream = sshKnownHostsFile(path.join(mkdtempSync(path.join(root, 'data-')), 'fresh'));
+    expect(await streamWith(byStream)).toEqual({ opened: true, warnings: [] });
+    const [keyType, keyData] = gerrit.ssh.hostPublicKey.split(/\s+/);
+    expect(readFileSync(byStream, 'utf8')).toBe(`[127.0.0.1]:${gerrit.ssh.port} ${keyType} ${keyData}\n`);
+    await expect(fetchWith(byStream)).resolves.toEqual(expect.any(String));
+    expect(readFileSync(byStream, 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses to open the event stream with a host whose key differs from the recorded one', async () => {
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const other = sshKeyPair().public.split(/\s+/).slice(0, 2).join(' ');
+    writeFileSync(knownHosts, `[127.0.0.1]:${gerrit.ssh.port} ${other}\n`);
+    const { opened, warnings } = await streamWith(knownHosts);
+    expect(opened).toBe(false);
+    expect(warnings[0]).toContain('differs from the one recorded');
+    expect(readFileSync(knownHosts, 'utf8')).toBe(`[127.0.0.1]:${gerrit.ssh.port} ${other}\n`);
   });
 
   it('is refused with another key (the connection key is the one offered)', async () => {
