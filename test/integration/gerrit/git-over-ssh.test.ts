@@ -7,14 +7,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { utils } from 'ssh2';
-import { gerritConnection, gerritGitEnv, gerritKnownHostsFile } from '../../../src/drivers/gerrit/connection-schema';
+import { gerritConnection, gerritGitEnv } from '../../../src/drivers/gerrit/connection-schema';
+import { sshKnownHostsFile } from '../../../src/sources/git-ssh';
 import { GerritEventStream } from '../../../src/drivers/gerrit/stream';
 import { GitMirrors } from '../../../src/sources/git-mirror';
 import { ConnectionEventRepository } from '../../../src/store/repositories/connection-events';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { git } from '../../../src/sources/git-cli';
 import type { FakeChange, FakeGerrit } from '../../helpers/fake-gerrit/server';
+import { sshKeyPair } from '../../helpers/fake-ssh-server';
 import { appFiles, until } from '../../helpers/github-tenant';
 import {
   GERRIT_PIPELINES,
@@ -62,7 +63,7 @@ describe('git over SSH with the connection key', () => {
   };
 
   it('fetches with the key, trusting the host key on first use and recording it', async () => {
-    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
     const mirror = await fetchWith(knownHosts);
     const { stdout } = await git(mirror, ['show', 'refs/heads/master:README.md']);
     expect(stdout).toBe('app\n');
@@ -75,8 +76,8 @@ describe('git over SSH with the connection key', () => {
   });
 
   it('refuses a host whose key differs from the recorded one', async () => {
-    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
-    const other = utils.generateKeyPairSync('ed25519').public.split(/\s+/).slice(0, 2).join(' ');
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const other = sshKeyPair().public.split(/\s+/).slice(0, 2).join(' ');
     writeFileSync(knownHosts, `[127.0.0.1]:${gerrit.ssh.port} ${other}\n`);
     const served = gerrit.ssh.uploadPacks.length;
     await expect(fetchWith(knownHosts)).rejects.toThrow(/Host key verification failed|REMOTE HOST IDENTIFICATION/);
@@ -104,10 +105,10 @@ describe('git over SSH with the connection key', () => {
   };
 
   it('opens the event stream with the key git recorded, and git fetches with the key the stream recorded', async () => {
-    const byGit = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const byGit = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
     await fetchWith(byGit);
     expect(await streamWith(byGit)).toEqual({ opened: true, warnings: [] });
-    const byStream = gerritKnownHostsFile(path.join(mkdtempSync(path.join(root, 'data-')), 'fresh'));
+    const byStream = sshKnownHostsFile(path.join(mkdtempSync(path.join(root, 'data-')), 'fresh'));
     expect(await streamWith(byStream)).toEqual({ opened: true, warnings: [] });
     const [keyType, keyData] = gerrit.ssh.hostPublicKey.split(/\s+/);
     expect(readFileSync(byStream, 'utf8')).toBe(`[127.0.0.1]:${gerrit.ssh.port} ${keyType} ${keyData}\n`);
@@ -116,8 +117,8 @@ describe('git over SSH with the connection key', () => {
   });
 
   it('refuses to open the event stream with a host whose key differs from the recorded one', async () => {
-    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
-    const other = utils.generateKeyPairSync('ed25519').public.split(/\s+/).slice(0, 2).join(' ');
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const other = sshKeyPair().public.split(/\s+/).slice(0, 2).join(' ');
     writeFileSync(knownHosts, `[127.0.0.1]:${gerrit.ssh.port} ${other}\n`);
     const { opened, warnings } = await streamWith(knownHosts);
     expect(opened).toBe(false);
@@ -126,13 +127,9 @@ describe('git over SSH with the connection key', () => {
   });
 
   it('is refused with another key (the connection key is the one offered)', async () => {
-    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
     const keyFile = path.join(root, 'other_ed25519');
-    let keys = utils.generateKeyPairSync('ed25519');
-    while (utils.parseKey(keys.private) instanceof Error) {
-      keys = utils.generateKeyPairSync('ed25519');
-    }
-    writeFileSync(keyFile, keys.private, { mode: 0o600 });
+    writeFileSync(keyFile, sshKeyPair().private, { mode: 0o600 });
     await expect(fetchWith(knownHosts, { ...settings, sshkey: keyFile })).rejects.toThrow(/Permission denied/);
   });
 });
@@ -165,6 +162,6 @@ describe('Gerrit with git_over_ssh end to end', () => {
     expect(bad.reviews.at(-1)?.message).toMatch(/unit.*FAILURE/s);
     expect(gerrit.ssh.uploadPacks).toEqual(expect.arrayContaining(['org/config', 'org/app']));
     const [keyType, keyData] = gerrit.ssh.hostPublicKey.split(/\s+/);
-    expect(readFileSync(gerritKnownHostsFile(env.dataDir), 'utf8')).toContain(`${keyType} ${keyData}`);
+    expect(readFileSync(sshKnownHostsFile(env.dataDir), 'utf8')).toContain(`${keyType} ${keyData}`);
   });
 });
