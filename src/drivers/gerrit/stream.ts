@@ -13,6 +13,7 @@ import type { DriverLog } from '../driver';
 import type { GerritConnectionConfig } from './connection-schema';
 import { eventDelivery } from './events';
 import { hostKeyCheck } from './known-hosts';
+import { caughtUpAlready } from './ref-catch-up';
 
 const FIRST_PAUSE_MS = 1000;
 const LONGEST_PAUSE_MS = 60_000;
@@ -133,8 +134,20 @@ export class GerritEventStream {
         return;
       }
       const type = typeof payload.type === 'string' ? payload.type : 'unknown';
+      const row = { connection, delivery: eventDelivery(line), eventType: type, payload };
       try {
-        await events.record({ connection, delivery: eventDelivery(line), eventType: type, payload }, now());
+        if (type !== 'ref-updated') {
+          await events.record(row, now());
+        } else {
+          // A branch update the catch-up stored already while the stream reconnected is not stored again.
+          const caught = await events.withRefLock(connection, async (locked) => {
+            const already = await caughtUpAlready(locked, connection, payload);
+            return already || !(await locked.record(row, now()));
+          });
+          if (caught) {
+            log.info({ connection, refUpdate: payload.refUpdate }, 'Gerrit branch update stored already');
+          }
+        }
         onStored();
       } catch (err) {
         log.error({ connection, err, type }, 'Gerrit event not stored');
