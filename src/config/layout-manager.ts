@@ -13,7 +13,9 @@ import { driverOf } from '../drivers/registry';
 import type { ConfigError } from './config-error';
 import type { Layout, LayoutProject } from './layout';
 import { buildLayout, type BuildLayoutInput } from './layout-builder';
-import { connectionsFromConfig, readTenantFile, readTenantLayoutInput } from './load-tenants';
+import { connectionsFromConfig, lazySource, readTenantFile, readTenantLayoutInput } from './load-tenants';
+import { addProposalSecretKeys } from './secret-check';
+import type { ProposedConfig } from '../model/proposed-config';
 import { BoundedMemo } from './bounded-memo';
 import { tenantsChangedBy, type BranchUpdate } from './branch-update';
 import { proposedLayout, type ProposedLayout, type SpeculativeLayout } from './proposed-layout';
@@ -177,6 +179,20 @@ export class LayoutManager {
       this.options.logger.warn({ err, tenant }, 'cannot check branch updates for configuration changes');
     }
     return false;
+  }
+
+  /**
+   * Speculative merges the engine is about to act on (src/engine/ports/configuration.ts): the
+   * secrets keys of projects whose proposed files hold encrypted values join the keys of the
+   * tenant's layout, which its speculative layouts decrypt with (a project's first secret).
+   */
+  async proposalsMerged(tenant: string, proposed: readonly ProposedConfig[]): Promise<void> {
+    const layout = this.layouts.get(tenant);
+    const keys = layout === undefined ? undefined : this.inputs.get(layout)?.secretKeys;
+    const open = this.options.secretKeys;
+    if (keys instanceof Map && open !== undefined) {
+      await addProposalSecretKeys(keys, proposed, lazySource(open));
+    }
   }
 
   /** The tenant file's global objects (authorization rules, global semaphores, api-root). */

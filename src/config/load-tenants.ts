@@ -90,7 +90,7 @@ export async function loadTenantLayout(
 }
 
 /** Opens the key source only when a project has encrypted values (it may create files or keys). */
-function lazySource(open: () => Promise<SecretsKeySource>): SecretsKeySource {
+export function lazySource(open: () => Promise<SecretsKeySource>): SecretsKeySource {
   return { secretsKey: async (project) => (await open()).secretsKey(project) };
 }
 

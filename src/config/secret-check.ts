@@ -3,7 +3,8 @@
  * `secret` must decrypt with the private key of the project that defines it, else the secret
  * is dropped with a configuration error. The error names the secret, the value's path and the
  * chunk, never the ciphertext or the plaintext. Keys are loaded before the (synchronous)
- * layout build, only for projects whose files hold encrypted values.
+ * layout build, only for projects whose files hold encrypted values, and before a pass for the
+ * projects whose proposed files do.
  */
 import type { KeyObject } from 'node:crypto';
 import { decryptSecretData, hasEncryptedData, SecretDataError, type SecretsKeySource } from '../secrets/secret-data';
@@ -16,6 +17,10 @@ export type SecretKeys = ReadonlyMap<string, KeyObject | Error>;
 /** The tag that marks encrypted values; a file without it needs no key. */
 const ENCRYPTED_TAG = '!encrypted/';
 
+/** Whether configuration files hold an encrypted value. */
+const holdsEncrypted = (files: ReadonlyArray<{ text: string }>): boolean =>
+  files.some((file) => file.text.includes(ENCRYPTED_TAG));
+
 /** Load the secrets keys of the projects whose configuration files contain encrypted values. */
 export async function loadSecretKeys(
   projects: ReadonlyArray<{ canonicalName: string; files: ReadonlyMap<string, ReadonlyArray<{ text: string }>> }>,
@@ -23,19 +28,39 @@ export async function loadSecretKeys(
 ): Promise<SecretKeys> {
   const keys = new Map<string, KeyObject | Error>();
   for (const project of projects) {
-    const encrypted = [...project.files.values()].some((files) =>
-      files.some((file) => file.text.includes(ENCRYPTED_TAG)),
-    );
-    if (!encrypted || keys.has(project.canonicalName)) {
-      continue;
-    }
-    try {
-      keys.set(project.canonicalName, (await source.secretsKey(project.canonicalName)).privateKey());
-    } catch (err) {
-      keys.set(project.canonicalName, err instanceof Error ? err : new Error(String(err)));
+    if ([...project.files.values()].some(holdsEncrypted)) {
+      await addKey(keys, project.canonicalName, source);
     }
   }
   return keys;
+}
+
+/**
+ * Add to `keys` (a layout's, which its speculative layouts read) the keys of the projects whose
+ * proposed files hold encrypted values and whose key is not there: a proposal adding a project's
+ * first secret (docs/gating.md#speculative-layouts). Asked before the pass that builds the layout.
+ */
+export async function addProposalSecretKeys(
+  keys: Map<string, KeyObject | Error>,
+  proposed: ReadonlyArray<{ project: string; files: ReadonlyArray<{ text: string }> }>,
+  source: SecretsKeySource,
+): Promise<void> {
+  for (const entry of proposed) {
+    if (holdsEncrypted(entry.files)) {
+      await addKey(keys, entry.project, source);
+    }
+  }
+}
+
+async function addKey(keys: Map<string, KeyObject | Error>, project: string, source: SecretsKeySource): Promise<void> {
+  if (keys.has(project)) {
+    return;
+  }
+  try {
+    keys.set(project, (await source.secretsKey(project)).privateKey());
+  } catch (err) {
+    keys.set(project, err instanceof Error ? err : new Error(String(err)));
+  }
 }
 
 /**

@@ -12,7 +12,14 @@ import type { EngineLayout } from './ports/layout';
 /** How many changes the graph walk reads at most: a cycle larger than this is not looked for. */
 export const CYCLE_GRAPH_LIMIT = 100;
 
-const keyOf = (project: string, number: number | null): string => `${project}#${number ?? 0}`;
+/** What a `Depends-On:` names: a change by project and number (its current patchset). */
+const nameOf = (project: string, number: number | null): string => `${project}#${number ?? 0}`;
+/**
+ * A node of the graph: one patchset. A dependency names the current patchset, so an outdated
+ * patchset (an event judged after a newer one was uploaded) is not reached back through it: as
+ * in the reference, whose changes are per patchset, it is in no cycle.
+ */
+const keyOf = (member: ChangeInfo): string => `${nameOf(member.project, member.number)}#${member.patchset ?? ''}`;
 
 /**
  * The cycle holding `change`, the change first and the others in the order the walk met them;
@@ -29,11 +36,11 @@ export async function findCycle(
   if (change.kind !== 'change' || change.number === null || (change.dependsOn.length === 0 && !topics(change))) {
     return [change];
   }
-  const start = keyOf(change.project, change.number);
+  const start = keyOf(change);
   const nodes = new Map<string, ChangeInfo>([[start, change]]);
   // Depends-On may name a project otherwise than its changes do (short or canonical name):
   // nodes are keyed by the change as read, and what a dependency named maps to it.
-  const named = new Map<string, string | null>([[start, start]]);
+  const named = new Map<string, string | null>();
   const edges = new Map<string, string[]>();
   const frontier = [start];
   while (frontier.length > 0 && nodes.size <= CYCLE_GRAPH_LIMIT) {
@@ -41,10 +48,10 @@ export async function findCycle(
     const node = nodes.get(key) as ChangeInfo;
     const targets: string[] = [];
     for (const dependency of node.dependsOn) {
-      const name = keyOf(dependency.project, dependency.number);
+      const name = nameOf(dependency.project, dependency.number);
       if (!named.has(name)) {
         const needed = await source.getChange(dependency.project, dependency.number);
-        const target = needed && !needed.merged ? keyOf(needed.project, needed.number) : null;
+        const target = needed && !needed.merged ? keyOf(needed) : null;
         named.set(name, target);
         if (needed && target !== null && !nodes.has(target)) {
           nodes.set(target, needed);
@@ -57,10 +64,10 @@ export async function findCycle(
       }
     }
     for (const mate of topics(node) ? await topicMates(source, node) : []) {
-      const target = keyOf(mate.project, mate.number);
+      const target = keyOf(mate);
       if (!nodes.has(target)) {
         nodes.set(target, mate);
-        named.set(target, target);
+        named.set(nameOf(mate.project, mate.number), target);
         frontier.push(target);
       }
       targets.push(target);

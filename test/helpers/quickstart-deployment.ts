@@ -70,7 +70,7 @@ export async function startQuickstartApp(
 
 /**
  * Commit `files` on top of master of `bareRepo` in a scratch clone under `root` and push the
- * commit as change `<number>,1`; resolves with its sha.
+ * commit as change `<number>,<patchset>` (patchset 1 unless given); resolves with its sha.
  */
 export async function pushChange(
   root: string,
@@ -78,6 +78,7 @@ export async function pushChange(
   number: number,
   files: Record<string, string>,
   message: string,
+  patchset = 1,
 ): Promise<string> {
   const work = mkdtempSync(path.join(root, 'work-'));
   await git(root, ['clone', '--quiet', bareRepo, work]);
@@ -95,7 +96,7 @@ export async function pushChange(
     '-m',
     message,
   ]);
-  const ref = `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/1`;
+  const ref = `refs/changes/${String(number % 100).padStart(2, '0')}/${number}/${patchset}`;
   await git(work, ['push', '--quiet', 'origin', `HEAD:${ref}`]);
   return (await git(work, ['rev-parse', 'HEAD'])).stdout.trim();
 }

@@ -86,3 +86,15 @@ export async function lastBuilds(
     .select('job_name', 'result');
   return Object.fromEntries(rows.map((row) => [row.job_name, row.result ?? 'none']));
 }
+
+/** Resolves once the engine has processed every stored event (a test's next push then comes after them). */
+export async function eventsJudged(qs: QuickstartApp): Promise<void> {
+  for (let tries = 0; tries < 3000; tries += 1) {
+    const [pending] = await qs.database.knex('engine_events').whereNull('processed').count('* as n');
+    if (Number(pending.n) === 0) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('engine events still pending after five minutes');
+}

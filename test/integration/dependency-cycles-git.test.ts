@@ -5,12 +5,15 @@
  * `example/solo` without a queue. Each change of a cycle adds a `cycle-*.txt` file; every job
  * fails unless both changes' files are in the tree it runs on, and whenever a `fail-*.txt` is
  * in either project. The job `cycle-shared`, marked `deduplicate: true`, is in both projects.
+ * A `hold-*.txt` in the tree holds every job until the file it names exists (at most five minutes).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { git } from '../../src/sources/git-cli';
 import { ENQUEUE } from '../helpers/gate-deployment';
+import { gitPoller } from '../helpers/git-pollers';
 import { startQuickstartApp, type QuickstartApp } from '../helpers/quickstart-app';
+import { enqueuedItem, eventsJudged, lastBuilds, reportOf } from '../helpers/quickstart-items';
 import { pushChange } from '../helpers/quickstart-deployment';
 
 // Each case runs several real builds; on a loaded 2-core machine one took 160 s.
@@ -27,6 +30,11 @@ type Project = (typeof PROJECTS)[number];
 const CHECK_SCRIPT = `#!/bin/sh
 set -e
 cd ..
+for hold in hello/hold-*.txt world/hold-*.txt; do
+  [ -e "$hold" ] || continue
+  waited=0
+  while [ ! -e "$(cat "$hold")" ] && [ $waited -lt 3000 ]; do sleep 0.1; waited=$((waited + 1)); done
+done
 failing=$(ls hello/fail-*.txt world/fail-*.txt solo/fail-*.txt 2>/dev/null || true)
 if [ -n "$failing" ]; then
   echo "FAILING: $failing"
@@ -185,6 +193,61 @@ describe('dependency cycles with real git', () => {
   async function log(url: string | null): Promise<string> {
     return url === null ? '' : (await fetch(new URL('job-output.txt', url))).text();
   }
+
+  // First: it polls the repositories, and every change pushed before a poll is a new patchset then.
+  it('enqueues the other member again when one member of a cycle gets a new patchset', async () => {
+    const release = path.join(mkdtempSync(path.join(qs.root, 'release-')), 'go');
+    const poll = async () => {
+      await gitPoller(qs.app.roles, 'local')?.pollNow();
+    };
+    await pushChange(
+      qs.root,
+      bareRepo('example/hello'),
+      11,
+      { 'hold-11.txt': release },
+      'Change 11\n\nDepends-On: example/world:12',
+    );
+    await pushChange(
+      qs.root,
+      bareRepo('example/world'),
+      12,
+      { 'world-12.txt': 'one\n' },
+      'Change 12\n\nDepends-On: example/hello:11',
+    );
+    const from = qs.deltaCount();
+    await poll(); // patchset-created for both: check takes the cycle as one item
+    const cycle = await qs.waitForDelta(
+      from,
+      (delta) => delta.type === 'item-enqueued' && delta.pipeline === 'check' && delta.changeIds.includes('11,1'),
+    );
+    const cycleUuid = cycle.type === 'item-enqueued' ? cycle.itemUuid : '';
+    expect(cycle.type === 'item-enqueued' && [...cycle.changeIds].sort()).toEqual(['11,1', '12,1']);
+    // Both events judged before the next patchset exists: judged after it, the event of 12,1 would
+    // find the cycle already broken (cycle-changed) and enqueue the outdated patchset on its own.
+    await eventsJudged(qs);
+    // Change 12's second patchset leaves the cycle (no Depends-On any more).
+    await pushChange(qs.root, bareRepo('example/world'), 12, { 'world-12.txt': 'two\n' }, 'Change 12 again', 2);
+    const again = qs.deltaCount();
+    await poll();
+    await qs.waitForDelta(
+      again,
+      (delta) => delta.type === 'item-dequeued' && delta.itemUuid === cycleUuid && delta.reason.kind === 'new-patchset',
+    );
+    // Change 11 is enqueued again, as it is now: alone, after the patchset it still needs.
+    const alone = await enqueuedItem(qs, 'check', 11, again);
+    expect(alone.changeIds).toEqual(['11,1']);
+    writeFileSync(release, 'go\n');
+    expect((await reportOf(qs, 'check', 11, again)).result).toBe('SUCCESS');
+    expect(await lastBuilds(qs, 'check', { change: 11 })).toEqual({
+      'cycle-shared': 'SUCCESS',
+      'hello-cycle': 'SUCCESS',
+    });
+    // Patchset 2 of change 12 reports too (in its own item or ahead of 11) before the next test looks at check.
+    await qs.waitForDelta(
+      again,
+      (delta) => delta.type === 'item-reported' && delta.pipeline === 'check' && delta.itemUuid !== alone.itemUuid,
+    );
+  });
 
   it('gates a two-change cycle: both tested together, the shared job runs once, both merged', async () => {
     const hello = await push('example/hello', 1, ['example/world', 2]);

@@ -88,6 +88,47 @@ describe('speculative layouts item by item, with real git', () => {
     expect(await lastBuilds(qs, 'gate', { change: 2 })).toEqual({ 'hello-unit': 'SUCCESS', 'hello-lint': 'SUCCESS' });
   });
 
+  /** The answer to a GraphQL query naming `value` as a tenant: the not-found error echoes it unless masked. */
+  async function echo(value: string): Promise<{ key?: string; message?: string }> {
+    const body = await adminGraphql<{ data: { tenant: { key?: string; message?: string } } }>(
+      qs,
+      'query ($t: String!) { tenant(name: $t) { ... on NotFoundError { key message } } }',
+      { t: value },
+    );
+    return body.data.tenant;
+  }
+
+  /** A `secret` stanza holding `value` encrypted with the project's public key, as a user makes it. */
+  async function secretStanza(name: string, value: string): Promise<string> {
+    const pem = await (await fetch(`${qs.url()}/api/tenant/${QUICKSTART_TENANT}/key/${QUICKSTART_PROJECT}.pub`)).text();
+    return `- secret:
+    name: ${name}
+    data:
+      token: !encrypted/pkcs1-oaep
+${encryptSecret(value, createPublicKey(pem))
+  .map((chunk) => `        - ${chunk}`)
+  .join('\n')}
+
+`;
+  }
+
+  // Before any test puts a secret on master: the project's files hold no encrypted value yet.
+  it("decrypts a proposed change's secret when the project has none yet", async () => {
+    const first = `first-${randomBytes(12).toString('hex')}`;
+    // The project's key is made when the user asks for it, after the layout was loaded.
+    const current = (await git(qs.bareRepo, ['show', 'master:.zuul.yaml'])).stdout;
+    expect(current).not.toContain('!encrypted/');
+    const stanza = await secretStanza('hello_first', first);
+    await qs.pushChange(6, { '.zuul.yaml': current.replace('- project:', `${stanza}- project:`) }, 'A first secret');
+    expect((await echo(first)).key).toBe(first);
+    const from = qs.deltaCount();
+    await enqueueChange(qs, 'check', 6);
+    const checked = await reportOf(qs, 'check', 6, from);
+    expect([checked.result, checked.message]).toEqual(['SUCCESS', expect.not.stringContaining('decrypt')]);
+    // Its layout decrypted the value: the API masks it.
+    expect((await echo(first)).key).toBe(REDACTED);
+  });
+
   /** Commit `.zuul.yaml` as `change` makes it straight to master and poll (the tenant reloads before the pass). */
   async function pushToMaster(change: (text: string) => string): Promise<string> {
     await gitPoller(qs.app.roles, 'local')?.pollNow();
@@ -102,31 +143,15 @@ describe('speculative layouts item by item, with real git', () => {
   }
 
   it('masks the values of a secret only a proposed change has, once its layout is built', async () => {
-    const echo = async (value: string) => {
-      const body = await adminGraphql<{ data: { tenant: { key?: string; message?: string } } }>(
-        qs,
-        'query ($t: String!) { tenant(name: $t) { ... on NotFoundError { key message } } }',
-        { t: value },
-      );
-      return body.data.tenant;
-    };
-    const pem = await (await fetch(`${qs.url()}/api/tenant/${QUICKSTART_TENANT}/key/${QUICKSTART_PROJECT}.pub`)).text();
-    const secret = (value: string) => `- secret:
-    name: hello_token
-    data:
-      token: !encrypted/pkcs1-oaep
-${encryptSecret(value, createPublicKey(pem))
-  .map((chunk) => `        - ${chunk}`)
-  .join('\n')}
-
-`;
+    const secret = (value: string) => secretStanza('hello_token', value);
     // The live layout has the secret with another value, and a post job using it.
     const before = `live-${randomBytes(12).toString('hex')}`;
+    const liveSecret = await secret(before);
     await pushToMaster((text) =>
       text
         .replace(
           '- project:',
-          `${secret(before)}- job:\n    name: hello-deploy\n    secrets: [hello_token]\n    run: scripts/publish.sh\n\n- project:`,
+          `${liveSecret}- job:\n    name: hello-deploy\n    secrets: [hello_token]\n    run: scripts/publish.sh\n\n- project:`,
         )
         .replace('    post:\n      jobs:\n', '    post:\n      jobs:\n        - hello-deploy\n'),
     );
@@ -137,7 +162,8 @@ ${encryptSecret(value, createPublicKey(pem))
     // No layout has the proposed value yet: an answer that echoes it shows it.
     expect((await echo(SECRET)).key).toBe(SECRET);
     const current = (await git(qs.bareRepo, ['show', 'master:.zuul.yaml'])).stdout;
-    const proposed = current.replace(/- secret:[\s\S]*?\n\n/, secret(SECRET));
+    const proposedSecret = await secret(SECRET);
+    const proposed = current.replace(/- secret:[\s\S]*?\n\n/, proposedSecret);
     expect(proposed).not.toBe(current);
     await qs.pushChange(3, { '.zuul.yaml': proposed }, 'Another token');
     const from = qs.deltaCount();

@@ -15,7 +15,7 @@ import { EngineEventRepository, type EngineEventRecord } from '../../store/repos
 import { EngineStateRepository } from '../../store/repositories/engine-state';
 import { EngineWorkRepository } from '../../store/repositories/engine-work';
 import { handleWorkOutcome, isWorkOutcome, WORK_OUTCOME_TYPES } from '../work/outcomes';
-import { reloadForBranchUpdates } from '../work/branch-updates';
+import { prepareProposals, reloadForBranchUpdates } from '../work/branch-updates';
 import { PassLookups } from '../work/lookups';
 import { WorkRunner } from '../work/work-runner';
 import type { EngineEventBus } from '../event-bus';
@@ -157,6 +157,7 @@ export class PassRunner {
       // A branch update that changes configuration is acted on with the new layout (docs/gating.md#speculative-layouts).
       const reloaded = await reloadForBranchUpdates(this.options.gateways.configuration, tenant, triggers);
       const current = reloaded ? (this.options.layout() ?? layout) : layout;
+      await prepareProposals(this.options.gateways.configuration, tenant, seen);
       await this.lookups.prefetch(current, triggers);
       if (this.options.stopping?.() === true) {
         return false; // stopped while reading: the events wait for the next leader

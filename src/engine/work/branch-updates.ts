@@ -7,6 +7,7 @@
  */
 import { ZERO_REVISION } from '../../model/changes';
 import type { EngineEventRecord } from '../../store/repositories/engine-events';
+import type { ProposedConfig } from '../../model/proposed-config';
 import type { BranchUpdated, ConfigurationGateway } from '../ports/configuration';
 
 const BRANCH_UPDATES: readonly string[] = ['ref-updated', 'push', 'change-merged'];
@@ -37,4 +38,21 @@ export async function reloadForBranchUpdates(
 ): Promise<boolean> {
   const updates = gateway === undefined ? [] : branchUpdatesOf(pending);
   return updates.length > 0 && gateway !== undefined ? gateway.branchesUpdated(tenant, updates) : false;
+}
+
+/** Hand the configuration the pending speculative merges propose to the loader (secrets keys it needs). */
+export async function prepareProposals(
+  gateway: ConfigurationGateway | undefined,
+  tenant: string,
+  pending: readonly EngineEventRecord[],
+): Promise<void> {
+  const proposed: ProposedConfig[] = [];
+  for (const record of pending) {
+    if (record.valid && record.event.type === 'merge-completed') {
+      proposed.push(...(record.event.config ?? []));
+    }
+  }
+  if (proposed.length > 0) {
+    await gateway?.proposalsMerged?.(tenant, proposed);
+  }
 }

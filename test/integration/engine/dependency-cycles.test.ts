@@ -187,6 +187,25 @@ describe.each(backends())('engine: dependency cycles (%s)', (backend) => {
     });
   });
 
+  it('finds no cycle for an outdated patchset the current patchset of its dependency no longer names', async () => {
+    const h = await harness(spec());
+    addCycle(h);
+    // Server 1's second patchset no longer depends on client 2: patchset 1 is in no cycle, as in
+    // the reference (a change enqueued by an event judged after the new patchset was uploaded).
+    h.changes.add('org/server', 1);
+    expect(await h.enqueue('check', 'org/server', '1,1')).toBe('ok');
+    const status = await h.engine.status(h.tenant);
+    const items = status?.pipelines
+      .find((candidate) => candidate.name === 'check')
+      ?.changeQueues.flatMap((queue) =>
+        queue.heads.flat().map((item) => `${item.refs.map((ref) => ref.id).join(' ')} ${item.live}`),
+      );
+    // Client 2 (and the patchset it needs) ahead, not live; patchset 1 alone in its item.
+    expect(items).toContain('1,1 true');
+    expect(items?.filter((item) => item.includes(' 2,1') || item.startsWith('2,1 '))).toEqual(['2,1 false']);
+    await h.executor.finishAll();
+  });
+
   it('refuses the cycle when a queue does not allow it', async () => {
     const h = await harness(spec(unitPerProject, false));
     addCycle(h);
