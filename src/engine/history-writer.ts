@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { AnalyticsRepository } from '../store/repositories/analytics';
 import { BuildRepository } from '../store/repositories/builds';
 import { BuildsetRepository, type BuildsetRecord } from '../store/repositories/buildsets';
+import type { SampleBatch } from '../store/repositories/duration-samples';
 import type { BuildHistoryWriter } from './ports/history';
 
 export class StoreHistoryWriter implements BuildHistoryWriter {
@@ -17,6 +18,8 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
     private readonly knex: Knex,
     /** Told of every buildset row written (created, or finished with its result). */
     private readonly onBuildsetChanged: (buildset: BuildsetRecord) => void = () => undefined,
+    /** Collects the duration samples of finished builds and buildsets (absent: written at once). */
+    private readonly samples?: SampleBatch,
   ) {
     this.buildsets = new BuildsetRepository(knex);
     this.builds = new BuildRepository(knex);
@@ -40,7 +43,7 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   }
 
   async finishBuildset(buildsetId: number, input: Parameters<BuildHistoryWriter['finishBuildset']>[1]): Promise<void> {
-    this.onBuildsetChanged(await this.buildsets.finish(buildsetId, input));
+    this.onBuildsetChanged(await this.buildsets.finish(buildsetId, input, this.samples));
   }
 
   async startBuild(input: Parameters<BuildHistoryWriter['startBuild']>[0]): Promise<number> {
@@ -63,7 +66,7 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   }
 
   async completeBuild(buildId: number, input: Parameters<BuildHistoryWriter['completeBuild']>[1]): Promise<void> {
-    await this.inTransaction((trx) => this.builds.complete(buildId, input, trx));
+    await this.inTransaction((trx) => this.builds.complete(buildId, input, trx, this.samples));
   }
 
   async buildEvent(buildId: number, input: Parameters<BuildHistoryWriter['buildEvent']>[1]): Promise<void> {

@@ -8,6 +8,7 @@ import type { ChangeReporter } from './ports/reporter';
 import type { Knex } from 'knex';
 import { AutoholdRepository } from '../store/repositories/autohold';
 import { EngineEventRepository } from '../store/repositories/engine-events';
+import { SampleBatch } from '../store/repositories/duration-samples';
 import { SemaphoreRepository } from '../store/repositories/semaphores';
 import { SystemEventRepository, type NewSystemEvent } from '../store/repositories/system-events';
 import type { EngineDeltaBody } from './event-bus';
@@ -36,6 +37,8 @@ export interface EngineGateways {
 
 export class PassContext {
   readonly history: BuildHistoryWriter;
+  /** The duration samples of the pass's finished builds and buildsets, written together before its commit. */
+  readonly samples = new SampleBatch();
   readonly semaphores: SemaphoreRepository;
   readonly autohold: AutoholdRepository;
   readonly systemEvents: SystemEventRepository;
@@ -73,14 +76,17 @@ export class PassContext {
   ) {
     // Buildset rows are announced themselves: a buildset can be created and finished without
     // any build (merge conflict, config error), so no job delta would name it.
-    this.history = new StoreHistoryWriter(trx, (buildset) =>
-      this.publish({
-        type: 'buildset-changed',
-        pipeline: buildset.pipeline,
-        buildsetId: buildset.id,
-        buildsetUuid: buildset.uuid,
-        result: buildset.result,
-      }),
+    this.history = new StoreHistoryWriter(
+      trx,
+      (buildset) =>
+        this.publish({
+          type: 'buildset-changed',
+          pipeline: buildset.pipeline,
+          buildsetId: buildset.id,
+          buildsetUuid: buildset.uuid,
+          result: buildset.result,
+        }),
+      this.samples,
     );
     this.semaphores = new SemaphoreRepository(trx);
     this.autohold = new AutoholdRepository(trx);

@@ -133,6 +133,11 @@ export interface BuildState {
 
 export interface JobState {
   job: EngineJob;
+  /**
+   * The job's uuid in the frozen job graph (32 hex digits, docs/reporters.md#message): made when
+   * the graph is frozen, a new one when it is frozen again (absent in jobs stored before it was kept).
+   */
+  uuid?: string;
   tries: number;
   build: BuildState | null;
   retryBuilds: BuildState[];

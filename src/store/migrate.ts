@@ -24,6 +24,7 @@ import * as flakyGating from './migrations/0026-flaky-gating';
 import * as successDurationsIndex from './migrations/0027-success-durations-index';
 import * as engineWork from './migrations/0028-engine-work';
 import * as durationHistograms from './migrations/0029-duration-histograms';
+import * as connectionEventsIndexes from './migrations/0030-connection-events-indexes';
 
 interface Migration {
   name: string;
@@ -53,6 +54,7 @@ const MIGRATIONS: Migration[] = [
   successDurationsIndex,
   engineWork,
   durationHistograms,
+  connectionEventsIndexes,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

@@ -5,7 +5,8 @@
  * GitHub's `git http-backend` runner, test/helpers/fake-github/git-http.ts), and webhook
  * deliveries (`X-Gitlab-Token`, `X-Gitlab-Event`, a fresh `X-Gitlab-Event-UUID`) of what a test
  * does: open or update a merge request, approve, label, comment; merges really merge and send a
- * push and a merge hook.
+ * push and a merge hook. `startSsh` adds git over SSH (test/helpers/fake-ssh-server.ts): user
+ * `git` with one key, `git-upload-pack` of the same repositories.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { FakeSshServer } from './fake-ssh-server';
 import { serveGit } from './fake-github/git-http';
 import { commitFiles, createBareRepo, mergePull, revParse, type FileMap } from './fake-github/repos';
 
@@ -62,6 +64,10 @@ export class FakeGitLab {
   private readonly server = http.createServer((req, res) => void this.handle(req, res));
   private webhook: { url: string; token: string } | null = null;
   url = '';
+  /** Requests to the repositories over HTTP. */
+  gitHttpRequests = 0;
+  /** The SSH endpoint, once `startSsh` started it. */
+  ssh: FakeSshServer | null = null;
 
   constructor(readonly token: string) {}
 
@@ -70,7 +76,15 @@ export class FakeGitLab {
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
+  /** Serve the repositories over SSH too, to user `git` with the key `clientPublicKey`; `ssh://git@127.0.0.1:<port>` is its clone URL. */
+  async startSsh(clientPublicKey: string): Promise<FakeSshServer> {
+    this.ssh = new FakeSshServer('git', clientPublicKey, path.join(this.root, 'repos'));
+    await this.ssh.start();
+    return this.ssh;
+  }
+
   async stop(): Promise<void> {
+    await this.ssh?.stop();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.root, { recursive: true, force: true });
@@ -238,6 +252,7 @@ export class FakeGitLab {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     if (!url.pathname.startsWith('/api/v4/')) {
+      this.gitHttpRequests += 1;
       await serveGit(path.join(this.root, 'repos'), req, res, url, (token) => token === this.token);
       return;
     }

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { utils } from 'ssh2';
+import { sshKeyPair } from './fake-ssh-server';
 import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { createLogger } from '../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -77,11 +77,7 @@ export async function startFakeGerrit(
   projects: Record<string, FileMap>,
   extra?: Record<string, unknown>,
 ): Promise<{ gerrit: FakeGerrit; connection: Record<string, unknown> }> {
-  // ssh2 now and then writes an ed25519 key it cannot read back: make another.
-  let keys = utils.generateKeyPairSync('ed25519');
-  while (utils.parseKey(keys.private) instanceof Error) {
-    keys = utils.generateKeyPairSync('ed25519');
-  }
+  const keys = sshKeyPair();
   const keyFile = path.join(root, 'id_ed25519');
   writeFileSync(keyFile, keys.private, { mode: 0o600 });
   const gerrit = new FakeGerrit('zuul', 'http-secret', keys.public);

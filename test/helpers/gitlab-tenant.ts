@@ -11,6 +11,7 @@ import { createLogger } from '../../src/server/logger';
 import { createTestDatabase } from './database';
 import { BASE_JOB } from './github-tenant';
 import { FakeGitLab } from './fake-gitlab';
+import { sshKeyPair } from './fake-ssh-server';
 import type { FileMap } from './fake-github/repos';
 import { startTestServer, type TestServer } from './server';
 
@@ -20,6 +21,9 @@ export const GITLAB_WEBHOOK_TOKEN = 'gitlab-webhook-token';
 export interface GitLabTenant {
   lab: FakeGitLab;
   server: TestServer;
+  dataDir: string;
+  /** The settings of the connection `gitlab`. */
+  connection: unknown;
   stop(): Promise<void>;
 }
 
@@ -27,12 +31,22 @@ export interface GitLabTenant {
 export async function startGitLabTenant(options: {
   projects: Record<string, FileMap>;
   tenantFile: string;
+  /** Clone over SSH (`cloneurl: ssh://git@127.0.0.1:<port>` with an `sshkey`) instead of HTTP. */
+  ssh?: boolean;
 }): Promise<GitLabTenant> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gitlab-'));
   const lab = new FakeGitLab(GITLAB_TOKEN);
   await lab.start();
   for (const [name, files] of Object.entries(options.projects)) {
     await lab.createProject(name, files);
+  }
+  let sshSettings = {};
+  if (options.ssh) {
+    const keys = sshKeyPair();
+    const sshkey = path.join(root, 'id_ed25519');
+    writeFileSync(sshkey, keys.private, { mode: 0o600 });
+    const ssh = await lab.startSsh(keys.public);
+    sshSettings = { sshkey, cloneurl: `ssh://git@127.0.0.1:${ssh.port}` };
   }
   const tenantFile = path.join(root, 'main.yaml');
   writeFileSync(tenantFile, options.tenantFile);
@@ -51,6 +65,7 @@ export async function startGitLabTenant(options: {
         keepalive: 60,
         disableConnectionPool: false,
         requestTimeout: 30,
+        ...sshSettings,
       },
     },
     api: { restShape: 'current', publicUrl: 'https://sluice.example.com' },
@@ -63,6 +78,8 @@ export async function startGitLabTenant(options: {
   return {
     lab,
     server,
+    dataDir: config.dataDir,
+    connection: config.connections?.gitlab,
     stop: async () => {
       await server.stop();
       await lab.stop();

@@ -33,17 +33,49 @@ export function spawnServe(
     args.push('--roles', options.roles);
   }
   const [command, ...prefixArgs] = [...(options.prefix ?? []), process.execPath];
-  return spawn(command, [...prefixArgs, ...args], {
-    cwd: options.cwd ?? ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      SLUICE_LOG_LEVEL: 'warn',
-      SLUICE_CHECK_ITEM_CHANGES: '1',
-      ...(process.env.SLUICE_CACHE_DIR ? { SLUICE_CACHE_DIR: process.env.SLUICE_CACHE_DIR } : {}),
-      ...options.env,
-    },
-  });
+  return killedWithTheTest(
+    spawn(command, [...prefixArgs, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        SLUICE_LOG_LEVEL: 'warn',
+        SLUICE_CHECK_ITEM_CHANGES: '1',
+        ...(process.env.SLUICE_CACHE_DIR ? { SLUICE_CACHE_DIR: process.env.SLUICE_CACHE_DIR } : {}),
+        ...options.env,
+      },
+    }),
+  );
+}
+
+const running = new Set<ChildProcessWithoutNullStreams>();
+let stopHooksInstalled = false;
+
+/**
+ * A server outlives a jest worker that ends without stopping it (a test file that crashed or
+ * timed out, a run stopped with a signal): it would hold its port and database and load the
+ * machine for the rest of the run. The worker's exit, or a SIGTERM/SIGINT to it, kills every
+ * server it started that is still running.
+ */
+function killedWithTheTest(child: ChildProcessWithoutNullStreams): ChildProcessWithoutNullStreams {
+  if (!stopHooksInstalled) {
+    stopHooksInstalled = true;
+    const killAll = (): void => {
+      for (const server of running) {
+        server.kill('SIGKILL');
+      }
+    };
+    process.on('exit', killAll);
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        killAll();
+        process.kill(process.pid, signal);
+      });
+    }
+  }
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  return child;
 }
 
 export async function startServe(

@@ -208,12 +208,23 @@ export class GerritChangeSource {
 
 /**
  * The labels the reference counts missing (docs/gerrit.md#submit-requirements): each label Gerrit
- * lists that blocks, or that is neither optional nor approved.
+ * lists that blocks, or that is neither optional nor approved; and where Gerrit answers no submit
+ * requirements, each label a `NOT_READY` submit record needs (`NEED`) or rejects (`REJECT`), as
+ * the reference reads the records of older Gerrit.
  */
 function missingLabels(json: ChangeJson): string[] {
-  return Object.entries(json.labels ?? {})
+  const missing = Object.entries(json.labels ?? {})
     .filter(([, label]) => label.optional !== true && (label.blocking === true || label.approved === undefined))
     .map(([name]) => name);
+  const records = (json.submit_requirements ?? []).length === 0 ? (json.submit_records ?? []) : [];
+  for (const record of records.filter((r) => r.status === 'NOT_READY')) {
+    for (const { label, status } of record.labels ?? []) {
+      if (label !== undefined && (status === 'NEED' || status === 'REJECT') && !missing.includes(label)) {
+        missing.push(label);
+      }
+    }
+  }
+  return missing;
 }
 
 export function gerritState(json: ChangeJson): GerritChangeState {

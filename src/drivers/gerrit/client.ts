@@ -63,6 +63,16 @@ export interface ChangeJson {
   >;
   /** With `SUBMITTABLE`: whether Gerrit would submit the change now. */
   submittable?: boolean;
+  /**
+   * The legacy submit rules' records (the default rule, prolog rules, plugins' rules), where Gerrit
+   * answers them: each `OK`, `NOT_READY`, `CLOSED`, `FORCED` or `RULE_ERROR`, with its labels
+   * `OK`, `REJECT`, `NEED`, `MAY` or `IMPOSSIBLE`.
+   */
+  submit_records?: Array<{
+    rule_name?: string;
+    status?: string;
+    labels?: Array<{ label?: string; status?: string }>;
+  }>;
   /** With `SUBMIT_REQUIREMENTS` (Gerrit 3.5 and later). */
   submit_requirements?: Array<{
     name?: string;

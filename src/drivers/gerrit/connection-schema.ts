@@ -3,9 +3,9 @@
  * the reference's keys as written in its `zuul.conf` (`canonical_hostname`, `gitweb_url_template`,
  * ...); one of the connection schemas of src/config/service-sections.ts.
  */
-import path from 'node:path';
 import { z } from 'zod';
 import { refUrlTemplateProblem } from '../../model/ref-url-templates';
+import { sshGitEnv } from '../../sources/git-ssh';
 
 /** A number given as a number or as the digits of one (`zuul.conf` values are strings). */
 function numeric(options: { integer: boolean; min: number }) {
@@ -122,34 +122,13 @@ export function gerritGitUrl(settings: GerritConnectionConfig, project: string):
   return url.toString();
 }
 
-/** A word quoted for the shell git runs `GIT_SSH_COMMAND` with. */
-function shellQuoted(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The file of SSH host keys git over SSH trusts and records (docs/gerrit.md#repositories). */
-export function gerritKnownHostsFile(dataDir: string): string {
-  return path.join(dataDir, 'ssh_known_hosts');
-}
-
 /**
  * The environment git runs with for a connection's repositories: with `git_over_ssh`, OpenSSH
- * with the connection's key only (`-i`, `IdentitiesOnly`), never asking (`BatchMode`), and host
- * keys trusted on first use and recorded in `knownHosts` (`StrictHostKeyChecking=accept-new`: a
- * changed key is refused), as the reference records them; user and port are in the URL. Empty
- * over HTTP.
+ * with the connection's key (src/sources/git-ssh.ts); empty over HTTP.
  */
 export function gerritGitEnv(settings: GerritConnectionConfig, knownHosts: string): Record<string, string> {
   if (!settings.git_over_ssh || settings.sshkey === undefined) {
     return {};
   }
-  const options = [
-    '-i',
-    shellQuoted(settings.sshkey),
-    '-o IdentitiesOnly=yes',
-    '-o BatchMode=yes',
-    '-o StrictHostKeyChecking=accept-new',
-    `-o UserKnownHostsFile=${shellQuoted(knownHosts)}`,
-  ];
-  return { GIT_SSH_COMMAND: `ssh ${options.join(' ')}` };
+  return sshGitEnv(settings.sshkey, knownHosts);
 }

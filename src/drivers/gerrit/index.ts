@@ -3,6 +3,7 @@
  * as trigger events, votes, review messages and submit over the REST API as reports.
  */
 import { GitConnection } from '../../sources/git-connection';
+import { sshKnownHostsFile } from '../../sources/git-ssh';
 import type { Driver } from '../driver';
 import path from 'node:path';
 import {
@@ -10,7 +11,6 @@ import {
   gerritConnection,
   gerritGitEnv,
   gerritGitUrl,
-  gerritKnownHostsFile,
   type GerritConnectionConfig,
 } from './connection-schema';
 import { ownedChange } from '../depends-on';
@@ -55,7 +55,7 @@ export const gerritDriver = {
           canonicalHostname: settings.canonical_hostname ?? settings.server,
           repositoryUrl: async (project) => gerritGitUrl(settings, project),
           // The cache is `<dataDir>/git-cache` (src/config/load-tenants.ts): host keys go to `<dataDir>`.
-          gitEnv: gerritGitEnv(settings, gerritKnownHostsFile(path.dirname(cacheDir))),
+          gitEnv: gerritGitEnv(settings, sshKnownHostsFile(path.dirname(cacheDir))),
         },
         cacheDir,
       ),

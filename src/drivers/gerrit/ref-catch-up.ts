@@ -51,10 +51,39 @@ async function knownHeads(
   return heads;
 }
 
+/** What a caught-up `ref-updated` carries to be told from the stream's (src/drivers/gerrit/stream.ts). */
+export const CAUGHT_UP = 'sluiceCaughtUp';
+
+/**
+ * Whether a `ref-updated` the stream delivers was caught up already: the newest stored update of
+ * its ref is a caught-up one with the same revisions (a push the branch listing saw while the
+ * stream reconnected). Called under the connection's ref lock.
+ */
+export async function caughtUpAlready(
+  events: ConnectionEventRepository,
+  connection: string,
+  event: StreamEvent,
+): Promise<boolean> {
+  const update = event.refUpdate;
+  if (update?.project === undefined || update.refName === undefined) {
+    return false;
+  }
+  const names = [...new Set([update.refName, fullRef(update.refName)])];
+  const newest = (await events.newestRefUpdate(connection, update.project, names)) as StreamEvent | null;
+  return (
+    newest?.[CAUGHT_UP] === true &&
+    newest.refUpdate?.oldRev === update.oldRev &&
+    newest.refUpdate?.newRev === update.newRev
+  );
+}
+
 /**
  * Store the `ref-updated` events of the branches of `projects` that moved since the heads last
  * stored (none stored yet for a project: its heads become the starting point), then the heads;
- * resolves with how many events were stored.
+ * resolves with how many events were stored. The known heads are read before the branches are
+ * listed and again, under the connection's ref lock, before anything is stored: a ref the stream
+ * moved in between is left to the stream (its event is stored; the listing may predate it), so a
+ * push made while the stream reconnects is stored once and never reversed.
  */
 export async function catchUpRefs(options: {
   connection: string;
@@ -66,23 +95,40 @@ export async function catchUpRefs(options: {
 }): Promise<number> {
   const { connection, client, events } = options;
   let stored = 0;
-  const store = async (payload: StreamEvent & { type: string }) =>
-    events.record(
-      { connection, delivery: eventDelivery(JSON.stringify(payload)), eventType: payload.type, payload },
-      options.now(),
-    );
   for (const project of options.projects) {
+    const before = await knownHeads(events, connection, project);
     const current = await client.branches(project);
-    const known = await knownHeads(events, connection, project);
-    for (const ref of known === null ? [] : [...new Set([...Object.keys(known), ...Object.keys(current)])].sort()) {
-      const oldRev = known?.[ref] ?? DELETED;
-      const newRev = current[ref] ?? DELETED;
-      if (oldRev !== newRev) {
-        const update = { type: 'ref-updated', refUpdate: { project, refName: ref, oldRev, newRev } };
-        stored += (await store({ ...update, eventCreatedOn: Math.floor(options.now().getTime() / 1000) })) ? 1 : 0;
+    stored += await events.withRefLock(connection, async (locked) => {
+      const store = async (payload: StreamEvent & { type: string }) =>
+        locked.record(
+          { connection, delivery: eventDelivery(JSON.stringify(payload)), eventType: payload.type, payload },
+          options.now(),
+        );
+      const known = await knownHeads(locked, connection, project);
+      const heads = { ...current };
+      let count = 0;
+      for (const ref of known === null ? [] : [...new Set([...Object.keys(known), ...Object.keys(current)])].sort()) {
+        const knownRev = known?.[ref];
+        if (before?.[ref] !== knownRev) {
+          // Moved by the stream since the first look: its event stands, its head is the known one.
+          if (knownRev === undefined) {
+            delete heads[ref];
+          } else {
+            heads[ref] = knownRev;
+          }
+          continue;
+        }
+        const oldRev = knownRev ?? DELETED;
+        const newRev = current[ref] ?? DELETED;
+        if (oldRev !== newRev) {
+          const update = { type: 'ref-updated', refUpdate: { project, refName: ref, oldRev, newRev } };
+          const at = Math.floor(options.now().getTime() / 1000);
+          count += (await store({ ...update, eventCreatedOn: at, [CAUGHT_UP]: true })) ? 1 : 0;
+        }
       }
-    }
-    await store({ type: BRANCH_HEADS, project, heads: current });
+      await store({ type: BRANCH_HEADS, project, heads });
+      return count;
+    });
   }
   if (stored > 0) {
     options.log.info({ connection, stored }, 'Gerrit branch updates missed while no stream listened stored');

@@ -15,7 +15,8 @@ import { catchUpRefs } from './ref-catch-up';
 import { gerritMergeRefusal, type MergeItem } from '../../model/changes';
 import { GerritChangeSource, gerritState, type GerritSource } from './change-source';
 import { GerritApiError, GerritClient } from './client';
-import { gerritGitEnv, gerritGitUrl, gerritKnownHostsFile, type GerritConnectionConfig } from './connection-schema';
+import { sshKnownHostsFile } from '../../sources/git-ssh';
+import { gerritGitEnv, gerritGitUrl, type GerritConnectionConfig } from './connection-schema';
 import { triggerOf, type StreamEvent } from './events';
 import { reporterVotes } from './rules';
 import { GerritEventStream } from './stream';
@@ -185,6 +186,7 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
       new GerritEventStream({
         connection,
         settings,
+        knownHosts: sshKnownHostsFile(context.dataDir),
         events: connectionEvents,
         now: context.now,
         onStored: () => intake.wake(),
@@ -259,7 +261,7 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         {
           baseurl: (project: string) => gerritGitUrl(settings, project).slice(0, -(project.length + 1)),
           canonicalHostname: settings.canonical_hostname ?? settings.server,
-          gitEnv: gerritGitEnv(settings, gerritKnownHostsFile(context.dataDir)),
+          gitEnv: gerritGitEnv(settings, sshKnownHostsFile(context.dataDir)),
         },
       ]),
     ),

@@ -2,15 +2,18 @@
  * The event stream of one Gerrit connection (docs/gerrit.md#events): `gerrit stream-events` run
  * over SSH with the `ssh2` client as `user` with `sshkey`; each line is stored in
  * `connection_events` as it arrives (de-duplicated by its content, so a line seen twice is stored
- * once) and the intake woken. A dropped connection is made again after a growing pause (1 s,
+ * once) and the intake woken. Gerrit's host key is checked against `<dataDir>/ssh_known_hosts` as
+ * git over SSH checks it (trusted on first use, a changed key refused: src/drivers/gerrit/known-hosts.ts). A dropped connection is made again after a growing pause (1 s,
  * doubling up to 60 s, back to 1 s once a connection stood).
  */
 import { readFileSync } from 'node:fs';
-import { Client } from 'ssh2';
+import { Client, type ServerHostKeyAlgorithm } from 'ssh2';
 import type { ConnectionEventRepository } from '../../store/repositories/connection-events';
 import type { DriverLog } from '../driver';
 import type { GerritConnectionConfig } from './connection-schema';
 import { eventDelivery } from './events';
+import { hostKeyCheck } from './known-hosts';
+import { caughtUpAlready } from './ref-catch-up';
 
 const FIRST_PAUSE_MS = 1000;
 const LONGEST_PAUSE_MS = 60_000;
@@ -18,6 +21,8 @@ const LONGEST_PAUSE_MS = 60_000;
 export interface StreamOptions {
   connection: string;
   settings: GerritConnectionConfig;
+  /** The known_hosts file Gerrit's host key is checked against and recorded in (docs/gerrit.md#host-keys). */
+  knownHosts: string;
   events: ConnectionEventRepository;
   now(): Date;
   /** A line was stored. */
@@ -99,11 +104,17 @@ export class GerritEventStream {
         channel.on('close', () => again('the stream ended'));
       });
     });
-    client.on('error', (err) => again(err.message));
-    client.on('close', () => again('the connection closed'));
+    const host = settings.ssh_server ?? settings.server;
+    const hostKey = hostKeyCheck(this.options.knownHosts, host, settings.port);
+    client.on('error', (err) => again(hostKey.refusal ?? err.message));
+    client.on('close', () => again(hostKey.refusal ?? 'the connection closed'));
     client.connect({
-      host: settings.ssh_server ?? settings.server,
+      host,
       port: settings.port,
+      hostVerifier: (key: Buffer) => hostKey.verify(key),
+      ...(hostKey.serverHostKey === undefined
+        ? {}
+        : { algorithms: { serverHostKey: hostKey.serverHostKey as ServerHostKeyAlgorithm[] } }),
       username: settings.user,
       privateKey: readFileSync(settings.sshkey),
       keepaliveInterval: settings.keepalive * 1000,
@@ -123,8 +134,20 @@ export class GerritEventStream {
         return;
       }
       const type = typeof payload.type === 'string' ? payload.type : 'unknown';
+      const row = { connection, delivery: eventDelivery(line), eventType: type, payload };
       try {
-        await events.record({ connection, delivery: eventDelivery(line), eventType: type, payload }, now());
+        if (type !== 'ref-updated') {
+          await events.record(row, now());
+        } else {
+          // A branch update the catch-up stored already while the stream reconnected is not stored again.
+          const caught = await events.withRefLock(connection, async (locked) => {
+            const already = await caughtUpAlready(locked, connection, payload);
+            return already || !(await locked.record(row, now()));
+          });
+          if (caught) {
+            log.info({ connection, refUpdate: payload.refUpdate }, 'Gerrit branch update stored already');
+          }
+        }
         onStored();
       } catch (err) {
         log.error({ connection, err, type }, 'Gerrit event not stored');

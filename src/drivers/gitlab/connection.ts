@@ -9,6 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
+import { sshGitEnv } from '../../sources/git-ssh';
 
 export const gitlabConnection = z
   .object({
@@ -24,9 +25,9 @@ export const gitlabConnection = z
     apiTokenName: z.string().min(1).optional(),
     /** The webhook's secret token (`X-Gitlab-Token`). */
     webhookToken: z.string().min(1),
-    /** An SSH private key for git over SSH (checked readable; Sluice clones over HTTP, docs/gitlab.md#not-done). */
+    /** The SSH private key git over SSH offers (with an `ssh://` cloneurl, docs/gitlab.md#repositories). */
     sshkey: z.string().min(1).optional(),
-    /** Base URL repositories are cloned from; default the baseurl with the token as credentials. */
+    /** Base URL repositories are cloned from (`ssh://git@<server>` for SSH); default the baseurl with the token as credentials. */
     cloneurl: z.string().url().optional(),
     /** Seconds an idle API connection is kept open (0: closed after each request). */
     keepalive: z.number().int().min(0).default(60),
@@ -111,7 +112,15 @@ export class GitLabConnection {
     return given.length === this.webhookToken.length && timingSafeEqual(given, this.webhookToken);
   }
 
-  /** The URL prefix git fetches a project from (`<prefix>/<project>`), with the token as credentials. */
+  /**
+   * The environment git fetches with: over SSH (an `ssh://` cloneurl) OpenSSH with the `sshkey`
+   * and host keys trusted on first use in `knownHosts` (src/sources/git-ssh.ts); none over HTTP.
+   */
+  gitEnv(knownHosts: string): Record<string, string> {
+    return this.settings.cloneurl?.startsWith('ssh://') ? sshGitEnv(this.settings.sshkey, knownHosts) : {};
+  }
+
+  /** The URL prefix git fetches a project from (`<prefix>/<project>`), with the token as credentials over HTTP(S). */
   gitBaseUrl(): string {
     const url = new URL(this.settings.cloneurl ?? this.web);
     if (url.protocol.startsWith('http') && url.username === '') {

@@ -2,7 +2,9 @@
  * The GitLab driver (docs/gitlab.md): merge requests as changes, webhooks as `gl_merge_request`
  * and `gl_push` trigger events, notes, approvals and labels as reports, merges through the API.
  */
+import path from 'node:path';
 import { GitConnection } from '../../sources/git-connection';
+import { sshKnownHostsFile } from '../../sources/git-ssh';
 import { connectionEventIntake } from '../connection-event-intake';
 import type { Driver } from '../driver';
 import { ownedChange } from '../depends-on';
@@ -30,7 +32,7 @@ export const gitlabDriver = {
     },
     changeOfUrl: (_name, settings, url) =>
       ownedChange(url, gitlabWeb(settings), settings.canonicalHostname ?? settings.server, mergeRequestOfUrl),
-    // Configuration is read from clones over HTTP with the connection's token (docs/gitlab.md#repositories).
+    // Configuration is read from clones over HTTP with the connection's token, or over SSH (docs/gitlab.md#repositories).
     configRepositories(name, settings, cacheDir) {
       const gitlab = new GitLabConnection(name, settings);
       return new GitConnection(
@@ -41,6 +43,8 @@ export const gitlabDriver = {
           pollInterval: 60,
           canonicalHostname: gitlab.canonicalHostname,
           repositoryUrl: async (project: string) => `${gitlab.gitBaseUrl()}/${project}.git`,
+          // The cache is `<dataDir>/git-cache` (src/config/load-tenants.ts): host keys go to `<dataDir>`.
+          gitEnv: gitlab.gitEnv(sshKnownHostsFile(path.dirname(cacheDir))),
         },
         cacheDir,
       );
@@ -88,11 +92,15 @@ export const gitlabDriver = {
         return mergeMergeRequest(connection, location.name, item.number, item.patchset, item.mergeMode);
       },
       reporter: new GitLabReporter(gitlab, context.log),
-      // The executor clones over HTTP with the connection's token (docs/gitlab.md#repositories).
+      // The executor clones over HTTP with the connection's token, or over SSH (docs/gitlab.md#repositories).
       repositories: new Map(
         [...gitlab].map(([name, connection]) => [
           name,
-          { baseurl: connection.gitBaseUrl(), canonicalHostname: connection.canonicalHostname },
+          {
+            baseurl: connection.gitBaseUrl(),
+            canonicalHostname: connection.canonicalHostname,
+            gitEnv: connection.gitEnv(sshKnownHostsFile(context.dataDir)),
+          },
         ]),
       ),
       tasks: [

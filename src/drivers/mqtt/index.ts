@@ -4,6 +4,7 @@
  * to the reporter's `topic` with its `qos`, through the `mqtt` client.
  */
 import { readFileSync } from 'node:fs';
+import type { ConnectionOptions } from 'node:tls';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { z } from 'zod';
 import type { ItemReport } from '../../engine/ports/reporter';
@@ -22,13 +23,18 @@ export const mqttConnection = z
     user: z.string().min(1).optional(),
     password: z.string().optional(),
     transport: z.enum(['tcp', 'websockets']).default('tcp'),
-    /** TLS: the CA certificates to trust, and a client certificate with its key. */
+    /** TLS: the CA certificates to trust, a client certificate with its key, the ciphers allowed (OpenSSL's list format). */
     caCerts: z.string().min(1).optional(),
     certfile: z.string().min(1).optional(),
     keyfile: z.string().min(1).optional(),
+    ciphers: z.string().min(1).optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
+    // The reference's rules: TLS is on with ca_certs, which the other TLS keys need.
+    if (c.caCerts === undefined && (c.ciphers !== undefined || c.certfile !== undefined || c.keyfile !== undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'MQTT TLS configuration requires "caCerts"', path: ['caCerts'] });
+    }
     if ((c.certfile === undefined) !== (c.keyfile === undefined)) {
       ctx.addIssue({ code: 'custom', message: 'give both "certfile" and "keyfile", or neither', path: ['certfile'] });
     }
@@ -41,8 +47,12 @@ const REPORTER_KEYS = ['topic', 'qos', 'include-returned-data'];
 /** Longest wait for a publish (the broker's acknowledgement for qos 1 and 2). */
 const PUBLISH_TIMEOUT_MS = 30_000;
 
-function clientOptions(settings: MqttConnectionConfig): { url: string; options: IClientOptions } {
-  const tls = settings.caCerts !== undefined || settings.certfile !== undefined;
+/** The client's options: TLS ones go to `tls.connect` as they are (`ciphers` included). */
+function clientOptions(settings: MqttConnectionConfig): {
+  url: string;
+  options: IClientOptions & Pick<ConnectionOptions, 'ciphers'>;
+} {
+  const tls = settings.caCerts !== undefined;
   const protocol = settings.transport === 'websockets' ? (tls ? 'wss' : 'ws') : tls ? 'mqtts' : 'mqtt';
   const file = (name: string | undefined) => (name === undefined ? undefined : readFileSync(name));
   return {
@@ -55,6 +65,7 @@ function clientOptions(settings: MqttConnectionConfig): { url: string; options: 
       ca: file(settings.caCerts),
       cert: file(settings.certfile),
       key: file(settings.keyfile),
+      ciphers: settings.ciphers,
       connectTimeout: PUBLISH_TIMEOUT_MS,
       reconnectPeriod: 1000,
     },
@@ -71,6 +82,7 @@ export class MqttReporter {
     private readonly buildUrl: (tenant: string, uuid: string) => string,
     private readonly log: DriverLog,
     private readonly now: () => Date = () => new Date(),
+    private readonly publishTimeoutMs = PUBLISH_TIMEOUT_MS,
   ) {}
 
   private client(name: string, settings: MqttConnectionConfig): MqttClient {
@@ -106,8 +118,8 @@ export class MqttReporter {
           this.client(reporter.connection, settings).publishAsync(topic, JSON.stringify(message), { qos }),
           new Promise((_resolve, reject) => {
             timer = setTimeout(
-              () => reject(new Error(`not published in ${PUBLISH_TIMEOUT_MS} ms`)),
-              PUBLISH_TIMEOUT_MS,
+              () => reject(new Error(`not published in ${this.publishTimeoutMs} ms`)),
+              this.publishTimeoutMs,
             );
           }),
         ]);

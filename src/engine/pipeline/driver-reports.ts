@@ -23,11 +23,14 @@ function queueName(pipeline: ManagedPipeline, item: ItemState): string {
 }
 
 /**
- * A job's uuid in the buildset's job graph (docs/reporters.md#message): Sluice keeps none, so
- * it is derived from the buildset, the job's name and its change, 32 hex digits as the
- * reference's, the same in every report of the buildset.
+ * A job's uuid in the buildset's job graph (docs/reporters.md#message): the one kept with the
+ * frozen job; a job frozen before Sluice kept one gets one derived from the buildset, the job's
+ * name and its change (32 hex digits as well), the same in every report of the buildset.
  */
 function jobUuid(buildsetUuid: string, job: JobState): string {
+  if (job.uuid !== undefined) {
+    return job.uuid;
+  }
   return createHash('sha256')
     .update(`${buildsetUuid}\n${job.job.name}\n${job.change ?? 0}`)
     .digest('hex')

@@ -133,6 +133,8 @@ async function freezeJobGraph(
     buildset.failFast = frozen.failFast;
     buildset.jobs = frozen.jobs.map(({ job, change, otherChanges }) => ({
       job,
+      // Kept with the job in the frozen graph; the MQTT reporter's job_uuid (docs/reporters.md#message).
+      uuid: ctx.uuid(),
       tries: 0,
       build: null,
       retryBuilds: [],

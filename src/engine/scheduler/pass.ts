@@ -222,6 +222,8 @@ export class PassRunner {
         });
       }
       await this.workRepo.create(tenant, ctx.work, now, trx);
+      // Before the save, whose status delta reads the estimates (docs/gating.md#performance).
+      await ctx.samples.flush(trx);
       await this.state.save(trx, ctx, managers, layout);
       // Proven again at the commit when the pass took long (the lease is due for renewal): it is
       // renewed from now, so a long pass leaves its side effects a whole lease to run in

@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { BuildResult } from '../../model/results';
-import { DurationSampleRepository } from './duration-samples';
+import { DurationSampleRepository, type SampleBatch } from './duration-samples';
 import { flakyCondition } from './run-outcomes';
 import { HistoryCountRepository } from './history-counts';
 import {
@@ -233,9 +233,14 @@ export class BuildRepository {
    * Build end (docs/gating.md#build-history step 3): records result, end time, details, artifacts, provides and events
    * in one transaction.
    */
-  async complete(buildId: number, input: CompleteBuild, trx?: Knex.Transaction): Promise<BuildRecord> {
+  async complete(
+    buildId: number,
+    input: CompleteBuild,
+    trx?: Knex.Transaction,
+    samples?: SampleBatch,
+  ): Promise<BuildRecord> {
     if (!trx) {
-      return this.knex.transaction((inner) => this.complete(buildId, input, inner));
+      return this.knex.transaction((inner) => this.complete(buildId, input, inner, samples));
     }
     // Result data the build returned none of is removed by the same statement (a paused build may have
     // stored some before): no statement of its own (docs/gating.md#performance).
@@ -262,6 +267,8 @@ export class BuildRepository {
     // The job's recent runs behind its estimates (docs/analytics.md#job-estimates).
     await new DurationSampleRepository(trx).recordBuild(
       pickFields(row, ['tenant', 'projectCanonical', 'branch', 'jobName', 'result', 'final', 'startTime', 'endTime']),
+      trx,
+      samples,
     );
     const artifacts = input.artifacts ?? [];
     if (artifacts.length > 0) {

@@ -17,7 +17,7 @@ import {
   whereTenant,
   type KeysetPage,
 } from './history-query';
-import { DurationSampleRepository } from './duration-samples';
+import { DurationSampleRepository, type SampleBatch } from './duration-samples';
 import { HistoryCountRepository } from './history-counts';
 import { RefRepository, type NewRef, type RefRecord } from './refs';
 import { pickFields } from '../row-fields';
@@ -161,8 +161,9 @@ export class BuildsetRepository {
    * Buildset end (docs/gating.md#build-history step 4): sets result and message, `last_build_end_time` (the latest of
    * the first build start and every build end) and `updated`.
    */
-  async finish(buildsetId: number, input: FinishBuildset): Promise<BuildsetRecord> {
-    const [row]: BuildsetRow[] = await this.knex('buildsets')
+  async finish(buildsetId: number, input: FinishBuildset, samples?: SampleBatch): Promise<BuildsetRecord> {
+    // The project of the first ref (what item estimates are kept under) rides on the update.
+    const [row]: Array<BuildsetRow & { first_project: string | null }> = await this.knex('buildsets')
       .where('id', buildsetId)
       .update({
         result: input.result,
@@ -172,13 +173,24 @@ export class BuildsetRepository {
           'GREATEST(first_build_start_time, (SELECT max(end_time) FROM builds WHERE builds.buildset_id = buildsets.id))',
         ),
       })
-      .returning('*');
+      .returning([
+        '*',
+        this.knex.raw(
+          `(SELECT refs.project_canonical FROM buildset_refs JOIN refs ON refs.id = buildset_refs.ref_id
+            WHERE buildset_refs.buildset_id = buildsets.id ORDER BY refs.id LIMIT 1) AS first_project`,
+        ),
+      ] as unknown as string[]);
     if (!row) {
       throw new Error(`buildset ${buildsetId} does not exist`);
     }
     const record = toBuildsetRecord(row);
     // The pipeline's recent items behind item estimates (docs/analytics.md#item-etas).
-    await new DurationSampleRepository(this.knex).recordBuildset({ ...record, finished: record.updated });
+    await new DurationSampleRepository(this.knex).recordBuildset(
+      { ...record, finished: record.updated },
+      row.first_project,
+      this.knex,
+      samples,
+    );
     return record;
   }
 

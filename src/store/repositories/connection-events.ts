@@ -117,6 +117,33 @@ export class ConnectionEventRepository {
     return found === null ? null : { id: found.id, payload: found.payload };
   }
 
+  /**
+   * Run `action` in a transaction that holds the connection's lock on branch updates (a Gerrit
+   * stream storing a `ref-updated` and a catch-up comparing branch heads take turns:
+   * docs/gerrit.md#events-missed-while-no-stream-listened), with a repository on that transaction.
+   */
+  async withRefLock<T>(connection: string, action: (locked: ConnectionEventRepository) => Promise<T>): Promise<T> {
+    return this.knex.transaction(async (trx) => {
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`sluice-ref-updates:${connection}`]);
+      return action(new ConnectionEventRepository(trx));
+    });
+  }
+
+  /** The newest stored `ref-updated` of a project's ref (any of `refNames`, its spellings), or null. */
+  async newestRefUpdate(
+    connection: string,
+    project: string,
+    refNames: readonly string[],
+  ): Promise<Record<string, unknown> | null> {
+    const row = await this.knex('connection_events')
+      .where({ connection, event_type: 'ref-updated' })
+      .whereRaw("payload->'refUpdate'->>'project' = ?", [project])
+      .whereRaw(`payload->'refUpdate'->>'refName' IN (${refNames.map(() => '?').join(', ')})`, [...refNames])
+      .orderBy('id', 'desc')
+      .first<StoredRow | undefined>('id', 'connection', 'delivery', 'event_type', 'payload');
+    return rowOf(row)?.payload ?? null;
+  }
+
   /** The payloads of a type stored after an event (by id), oldest first. */
   async payloadsAfter(connection: string, eventType: string, afterId: number): Promise<Array<Record<string, unknown>>> {
     const rows: StoredRow[] = await this.knex('connection_events')

@@ -1,8 +1,10 @@
 /**
  * The recent runs of each job and each pipeline's items (docs/analytics.md#job-estimates), kept
  * by the history writers: a finished build appends its outcome and duration to its job's keys
- * (branch, project, tenant-wide), a finished buildset to its pipeline's item keys, each in one
- * statement that also drops what is older than the newest `SAMPLE_LIMIT` (migration 0024).
+ * (branch, project, tenant-wide), a finished buildset to its pipeline's item keys, in one
+ * statement that also drops what is older than the newest `SAMPLE_LIMIT` (migration 0024). A
+ * scheduler pass collects its runs in a `SampleBatch` and writes them all in one statement before
+ * its commit (docs/gating.md#performance).
  */
 import type { Knex } from 'knex';
 import {
@@ -40,6 +42,43 @@ export function buildOutcome(build: Pick<FinishedBuild, 'result' | 'final'>): 's
   return build.result !== null && FAILED.has(build.result) ? 'f' : null;
 }
 
+/** One run to append to its keys. */
+interface SampleAppend {
+  tenant: string;
+  keys: readonly SampleKey[];
+  outcome: 's' | 'f' | 'r';
+  seconds: number;
+}
+
+/** The runs of one key, oldest first, as one row to append. */
+interface KeyAppend {
+  tenant: string;
+  key: SampleKey;
+  outcomes: string;
+  successes: number[];
+  failures: number[];
+}
+
+/**
+ * Runs collected (in a scheduler pass) and appended together by `flush`: one statement for all,
+ * whatever their keys, so a pass's finished builds and buildsets cost one statement
+ * (docs/gating.md#performance).
+ */
+export class SampleBatch {
+  private appends: SampleAppend[] = [];
+
+  add(append: SampleAppend): void {
+    this.appends.push(append);
+  }
+
+  /** Append what was collected, in one statement (none when nothing was). */
+  async flush(knex: Knex): Promise<void> {
+    const appends = this.appends;
+    this.appends = [];
+    await writeSamples(knex, appends);
+  }
+}
+
 interface SampleRow {
   level: string;
   project: string;
@@ -53,47 +92,37 @@ interface SampleRow {
 export class DurationSampleRepository {
   constructor(private readonly knex: Knex) {}
 
-  /** Append a finished build to its job's keys (nothing for results that do not count). */
-  async recordBuild(build: FinishedBuild, trx: Knex = this.knex): Promise<void> {
+  /**
+   * Append a finished build to its job's keys (nothing for results that do not count); with a
+   * batch, collected there for its flush instead.
+   */
+  async recordBuild(build: FinishedBuild, trx: Knex = this.knex, batch?: SampleBatch): Promise<void> {
     const outcome = buildOutcome(build);
     if (outcome === null || build.projectCanonical === null || build.endTime === null) {
       return;
     }
     const seconds = build.startTime === null ? 0 : (build.endTime.getTime() - build.startTime.getTime()) / 1000;
-    await this.append(
-      trx,
-      build.tenant,
-      jobSampleKeys(build.projectCanonical, build.branch, build.jobName),
-      outcome,
-      seconds,
-    );
+    const keys = jobSampleKeys(build.projectCanonical, build.branch, build.jobName);
+    await this.record(trx, { tenant: build.tenant, keys, outcome, seconds }, batch);
   }
 
-  /** Append a buildset that finished with SUCCESS or FAILURE to its pipeline's item keys. */
+  /**
+   * Append a buildset that finished with SUCCESS or FAILURE to its pipeline's item keys, under the
+   * project of its first ref (null: none, nothing recorded); with a batch, collected there.
+   */
   async recordBuildset(
-    buildset: { id: number; tenant: string; pipeline: string; result: string | null; created: Date; finished: Date },
+    buildset: { tenant: string; pipeline: string; result: string | null; created: Date; finished: Date },
+    firstProject: string | null,
     trx: Knex = this.knex,
+    batch?: SampleBatch,
   ): Promise<void> {
-    if (buildset.result !== 'SUCCESS' && buildset.result !== 'FAILURE') {
-      return;
-    }
-    const first: { project_canonical: string } | undefined = await trx('buildset_refs')
-      .join('refs', 'refs.id', 'buildset_refs.ref_id')
-      .where('buildset_refs.buildset_id', buildset.id)
-      .orderBy('refs.id')
-      .first('refs.project_canonical');
-    if (!first) {
+    if ((buildset.result !== 'SUCCESS' && buildset.result !== 'FAILURE') || firstProject === null) {
       return;
     }
     const seconds = (buildset.finished.getTime() - buildset.created.getTime()) / 1000;
     const outcome = buildset.result === 'SUCCESS' ? 's' : 'f';
-    await this.append(
-      trx,
-      buildset.tenant,
-      itemSampleKeys(buildset.pipeline, first.project_canonical),
-      outcome,
-      seconds,
-    );
+    const keys = itemSampleKeys(buildset.pipeline, firstProject);
+    await this.record(trx, { tenant: buildset.tenant, keys, outcome, seconds }, batch);
   }
 
   /** The samples of each key that has any, by `sampleKeyText`; one statement. */
@@ -122,36 +151,73 @@ export class DurationSampleRepository {
     );
   }
 
-  /** One run appended to several keys in one statement; each key keeps its newest `SAMPLE_LIMIT` of each kind. */
-  private async append(
-    trx: Knex,
-    tenant: string,
-    keys: readonly SampleKey[],
-    outcome: 's' | 'f' | 'r',
-    seconds: number,
-  ): Promise<void> {
-    const counted = seconds > 0 && outcome !== 'r';
-    const array = (kind: 's' | 'f'): string => (counted && outcome === kind ? 'ARRAY[?::float8]' : `'{}'::float8[]`);
-    const values = keys.map(() => `(?, ?, ?, ?, ?, ?, ${array('s')}, ${array('f')})`).join(', ');
-    const bindings = keys.flatMap((key) => [
-      tenant,
-      key.level,
-      key.project,
-      key.branch,
-      key.name,
-      outcome,
-      ...(counted ? [seconds] : []),
-    ]);
-    const trimmed = (column: string): string =>
-      `(d.${column} || EXCLUDED.${column})[greatest(cardinality(d.${column} || EXCLUDED.${column}) - ${SAMPLE_LIMIT - 1}, 1):]`;
-    await trx.raw(
-      `INSERT INTO duration_samples AS d (tenant, level, project, branch, name, outcomes, successes, failures)
-       VALUES ${values}
-       ON CONFLICT (tenant, level, project, branch, name) DO UPDATE SET
-         outcomes = right(d.outcomes || EXCLUDED.outcomes, ${SAMPLE_LIMIT}),
-         successes = ${trimmed('successes')},
-         failures = ${trimmed('failures')}`,
-      bindings,
-    );
+  private async record(trx: Knex, append: SampleAppend, batch: SampleBatch | undefined): Promise<void> {
+    if (batch) {
+      batch.add(append);
+    } else {
+      await writeSamples(trx, [append]);
+    }
   }
+}
+
+/** The runs of `appends` by key, in order, each kind cut to its newest `SAMPLE_LIMIT`. */
+function byKey(appends: readonly SampleAppend[]): KeyAppend[] {
+  const rows = new Map<string, KeyAppend>();
+  for (const { tenant, keys, outcome, seconds } of appends) {
+    // A retried run keeps no duration; a run of no measurable time counts in the outcomes only.
+    const counted = seconds > 0 && outcome !== 'r';
+    for (const key of keys) {
+      const text = `${tenant}\u0000${sampleKeyText(key)}`;
+      let row = rows.get(text);
+      if (!row) {
+        row = { tenant, key, outcomes: '', successes: [], failures: [] };
+        rows.set(text, row);
+      }
+      row.outcomes += outcome;
+      if (counted) {
+        (outcome === 's' ? row.successes : row.failures).push(seconds);
+      }
+    }
+  }
+  return [...rows.values()].map((row) => ({
+    ...row,
+    outcomes: row.outcomes.slice(-SAMPLE_LIMIT),
+    successes: row.successes.slice(-SAMPLE_LIMIT),
+    failures: row.failures.slice(-SAMPLE_LIMIT),
+  }));
+}
+
+/**
+ * Runs appended to their keys in one statement (one row per key: a statement may not update a row
+ * twice); each key keeps its newest `SAMPLE_LIMIT` of each kind.
+ */
+async function writeSamples(knex: Knex, appends: readonly SampleAppend[]): Promise<void> {
+  const rows = byKey(appends);
+  if (rows.length === 0) {
+    return;
+  }
+  const array = (values: number[]): string =>
+    values.length === 0 ? `'{}'::float8[]` : `ARRAY[${values.map(() => '?::float8').join(', ')}]`;
+  const values = rows.map((row) => `(?, ?, ?, ?, ?, ?, ${array(row.successes)}, ${array(row.failures)})`).join(', ');
+  const bindings = rows.flatMap((row) => [
+    row.tenant,
+    row.key.level,
+    row.key.project,
+    row.key.branch,
+    row.key.name,
+    row.outcomes,
+    ...row.successes,
+    ...row.failures,
+  ]);
+  const trimmed = (column: string): string =>
+    `(d.${column} || EXCLUDED.${column})[greatest(cardinality(d.${column} || EXCLUDED.${column}) - ${SAMPLE_LIMIT - 1}, 1):]`;
+  await knex.raw(
+    `INSERT INTO duration_samples AS d (tenant, level, project, branch, name, outcomes, successes, failures)
+     VALUES ${values}
+     ON CONFLICT (tenant, level, project, branch, name) DO UPDATE SET
+       outcomes = right(d.outcomes || EXCLUDED.outcomes, ${SAMPLE_LIMIT}),
+       successes = ${trimmed('successes')},
+       failures = ${trimmed('failures')}`,
+    bindings,
+  );
 }

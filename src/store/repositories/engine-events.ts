@@ -76,22 +76,40 @@ export class EngineEventRepository {
     if (entries.length === 0) {
       return [];
     }
-    const rows = await trx<EngineEventRow>('engine_events')
-      .insert(
-        entries.map((entry) => ({
-          tenant: entry.tenant,
-          category: categorise(entry.event).category,
-          event_type: entry.event.type,
-          payload:
-            takesEventId(entry.event) && entry.event.eventId === undefined
-              ? { ...entry.event, eventId: randomUUID().replace(/-/g, '') }
-              : entry.event,
-          created: entry.created,
-        })),
-      )
-      .returning('id');
+    const rows = await trx<EngineEventRow>('engine_events').insert(entries.map(toRow)).returning('id');
     // Ids are taken in the order of the rows; sorted, they follow the entries.
     return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+  }
+
+  /**
+   * Store the events of engine work in the statement that completes the work (a data-modifying
+   * `WITH`, one statement and its own commit; docs/gating.md#engine-work): `completing` is an
+   * update returning the `id` of each row it completed, and an event is stored, in the given
+   * order, only when its row (`work`) was completed. The number of events stored.
+   */
+  async appendForCompletedWork(
+    completing: { sql: string; bindings: readonly Knex.RawBinding[] },
+    entries: ReadonlyArray<NewEngineEvent & { work: number }>,
+  ): Promise<number> {
+    if (entries.length === 0) {
+      return 0;
+    }
+    const values = entries.map(() => '(?::bigint, ?::int, ?, ?, ?, ?::jsonb, ?::timestamptz)').join(', ');
+    const bindings = entries.flatMap((entry, order) => {
+      const row = toRow(entry);
+      return [entry.work, order, row.tenant, row.category, row.event_type, JSON.stringify(row.payload), row.created];
+    });
+    const result = (await this.knex.raw(
+      `WITH done AS (${completing.sql})
+       INSERT INTO engine_events (tenant, category, event_type, payload, created)
+       SELECT e.tenant, e.category, e.event_type, e.payload, e.created
+       FROM (VALUES ${values}) AS e(work, ord, tenant, category, event_type, payload, created)
+       JOIN done ON done.id = e.work
+       ORDER BY e.ord
+       RETURNING id`,
+      [...completing.bindings, ...bindings],
+    )) as { rows: unknown[] };
+    return result.rows.length;
   }
 
   /** Unprocessed events of a tenant in the given categories (or of the given types), oldest first. */
@@ -258,4 +276,24 @@ function toRecord(row: EngineEventRow): EngineEventRecord {
   return parsed.ok
     ? { ...common, valid: true, ...parsed.value }
     : { ...common, valid: false, category: row.category, error: parsed.error };
+}
+
+/** The row of a new event (an event that takes an event id gets one when it has none). */
+function toRow(entry: NewEngineEvent): {
+  tenant: string;
+  category: EngineEventCategory;
+  event_type: string;
+  payload: EngineEvent;
+  created: Date;
+} {
+  return {
+    tenant: entry.tenant,
+    category: categorise(entry.event).category,
+    event_type: entry.event.type,
+    payload:
+      takesEventId(entry.event) && entry.event.eventId === undefined
+        ? { ...entry.event, eventId: randomUUID().replace(/-/g, '') }
+        : entry.event,
+    created: entry.created,
+  };
 }

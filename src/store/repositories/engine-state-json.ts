@@ -207,6 +207,7 @@ const artifactInfoSchema = modelSchema<ArtifactInfo>()(
 export const jobStateSchema = modelSchema<JobState>()(
   z.object({
     job: engineJobSchema,
+    uuid: text.optional(),
     tries: z.number(),
     build: buildStateSchema.nullable(),
     retryBuilds: z.array(buildStateSchema),

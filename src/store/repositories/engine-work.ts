@@ -114,29 +114,30 @@ export class EngineWorkRepository {
   }
 
   /**
-   * Complete running rows of this epoch, each with its outcome and event, in one transaction of
-   * two statements; a row no longer this epoch's writes nothing. The number of rows completed.
+   * Complete running rows of this epoch, each with its outcome and event, in one statement (its own
+   * commit); a row no longer this epoch's writes nothing. The number of rows completed.
    */
   async completeMany(entries: readonly WorkCompletion[], epoch: number, now: Date): Promise<number> {
     if (entries.length === 0) {
       return 0;
     }
-    return this.knex.transaction(async (trx) => {
-      const values = entries.map(() => '(?::bigint, ?::text)').join(', ');
-      const result = (await trx.raw(
-        `UPDATE engine_work AS w SET state = 'completed', outcome = v.outcome, updated = ?
-         FROM (VALUES ${values}) AS v(id, outcome)
-         WHERE w.id = v.id AND w.state = 'running' AND w.epoch = ?
-         RETURNING w.id`,
-        [now, ...entries.flatMap((entry) => [entry.record.id, entry.outcome]), epoch],
-      )) as { rows: Array<{ id: number | string }> };
-      const completed = new Set(result.rows.map((row) => Number(row.id)));
-      const events = entries
-        .filter((entry) => completed.has(entry.record.id))
-        .map((entry) => ({ tenant: entry.record.tenant, event: entry.event, created: now }));
-      await new EngineEventRepository(trx).appendMany(events, trx);
-      return completed.size;
-    });
+    const values = entries.map(() => '(?::bigint, ?::text)').join(', ');
+    const completing = {
+      sql: `UPDATE engine_work AS w SET state = 'completed', outcome = v.outcome, updated = ?
+            FROM (VALUES ${values}) AS v(id, outcome)
+            WHERE w.id = v.id AND w.state = 'running' AND w.epoch = ?
+            RETURNING w.id`,
+      bindings: [now, ...entries.flatMap((entry) => [entry.record.id, entry.outcome]), epoch],
+    };
+    return new EngineEventRepository(this.knex).appendForCompletedWork(
+      completing,
+      entries.map((entry) => ({
+        tenant: entry.record.tenant,
+        event: entry.event,
+        created: now,
+        work: entry.record.id,
+      })),
+    );
   }
 
   /** The tenant's work not completed yet, oldest first (tests, status). */

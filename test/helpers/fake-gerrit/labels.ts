@@ -26,6 +26,12 @@ export interface LabelSettings {
   /** Labels listed as optional (neither needed nor blocking). */
   optional: string[];
   requirements: FakeSubmitRequirement[];
+  /**
+   * Labels a legacy submit rule (a prolog rule, a plugin's rule) needs, not listed as labels:
+   * answered as `submit_records`, each label `OK` with a vote of its highest value, `REJECT` with
+   * one of its lowest, `NEED` otherwise.
+   */
+  rules: string[];
 }
 
 function range(label: string): [number, number] {
@@ -77,6 +83,19 @@ export function submitRequirementsJson(change: FakeChange, settings: LabelSettin
   }));
 }
 
+function ruleStatus(change: FakeChange, label: string): 'OK' | 'REJECT' | 'NEED' {
+  const [min, max] = range(label);
+  const votes = change.votes.filter((vote) => vote.label === label);
+  return votes.some((v) => v.value === min) ? 'REJECT' : votes.some((v) => v.value === max) ? 'OK' : 'NEED';
+}
+
+/** `submit_records`: the legacy rule's record, when a test set rules. */
+export function submitRecordsJson(change: FakeChange, settings: LabelSettings): unknown[] {
+  const labels = settings.rules.map((label) => ({ label, status: ruleStatus(change, label) }));
+  const ready = labels.every((label) => label.status === 'OK');
+  return [{ rule_name: 'gerrit~PrologRule', status: ready ? 'OK' : 'NOT_READY', labels }];
+}
+
 /** Why Gerrit would refuse to submit the change now, or null (`submittable`). */
 export function submitRefusal(change: FakeChange, settings: LabelSettings): string | null {
   if (change.status !== 'NEW') {
@@ -88,6 +107,10 @@ export function submitRefusal(change: FakeChange, settings: LabelSettings): stri
   const unmet = settings.requirements.find((requirement) => !satisfied(change, requirement));
   if (unmet !== undefined) {
     return `submit requirement '${unmet.name}' is unsatisfied`;
+  }
+  const needed = settings.rules.find((label) => ruleStatus(change, label) !== 'OK');
+  if (needed !== undefined) {
+    return `submit rule needs ${needed}`;
   }
   const blocked = change.votes.find((vote) => vote.value === range(vote.label)[0] && vote.value < 0);
   return blocked === undefined ? null : `${blocked.label} is blocked by ${(blocked.by as Account).username}`;

@@ -2,7 +2,7 @@
  * A fake Gerrit for tests (docs/gerrit.md#the-fake-gerrit-for-tests): the REST endpoints the
  * driver uses (with Gerrit's `)]}'` prefix and HTTP basic authentication under `/a/`), git over
  * HTTP (`git http-backend`) of real bare repositories with `refs/changes/NN/N/P`, and an SSH
- * server streaming events (test/helpers/fake-gerrit/ssh.ts). It records every request, review
+ * server streaming events (test/helpers/fake-ssh-server.ts). It records every request, review
  * and submit; tests upload patch sets and vote through its methods, which emit the events Gerrit
  * would.
  */
@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { serveGit } from '../fake-github/git-http';
 import { queryChanges, related } from './queries';
-import { labelsJson, submitRefusal, submitRequirementsJson, type LabelSettings } from './labels';
+import { labelsJson, submitRecordsJson, submitRefusal, submitRequirementsJson, type LabelSettings } from './labels';
 import {
   branchHead,
   createProject,
@@ -24,7 +24,7 @@ import {
   submitRevision,
   type FileMap,
 } from './repos';
-import { FakeGerritSsh } from './ssh';
+import { FakeSshServer } from '../fake-ssh-server';
 
 export interface Account {
   username: string;
@@ -81,9 +81,9 @@ export class FakeGerrit {
   readonly submitted: string[] = [];
   /** Every event line emitted. */
   readonly events: string[] = [];
-  readonly ssh: FakeGerritSsh;
+  readonly ssh: FakeSshServer;
   /** Labels listed without votes, optional labels and submit requirements (test/helpers/fake-gerrit/labels.ts). */
-  readonly labels: LabelSettings = { listed: [], optional: [], requirements: [] };
+  readonly labels: LabelSettings = { listed: [], optional: [], requirements: [], rules: [] };
   /** What `GET /config/server/version` answers. */
   version = '3.9.1';
   private readonly http: Server;
@@ -99,7 +99,7 @@ export class FakeGerrit {
     readonly password: string,
     clientPublicKey: string,
   ) {
-    this.ssh = new FakeGerritSsh(user, clientPublicKey, this.root);
+    this.ssh = new FakeSshServer(user, clientPublicKey, this.root);
     this.http = createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
         res.writeHead(500, { 'content-type': 'text/plain' });
@@ -360,6 +360,7 @@ export class FakeGerrit {
       ...(options.includes('SUBMIT_REQUIREMENTS')
         ? { submit_requirements: submitRequirementsJson(change, this.labels) }
         : {}),
+      ...(this.labels.rules.length > 0 ? { submit_records: submitRecordsJson(change, this.labels) } : {}),
     };
   }
 

@@ -7,11 +7,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { utils } from 'ssh2';
-import { gerritConnection, gerritGitEnv, gerritKnownHostsFile } from '../../../src/drivers/gerrit/connection-schema';
+import { gerritConnection, gerritGitEnv } from '../../../src/drivers/gerrit/connection-schema';
+import { sshKnownHostsFile } from '../../../src/sources/git-ssh';
+import { GerritEventStream } from '../../../src/drivers/gerrit/stream';
 import { GitMirrors } from '../../../src/sources/git-mirror';
+import { ConnectionEventRepository } from '../../../src/store/repositories/connection-events';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { git } from '../../../src/sources/git-cli';
 import type { FakeChange, FakeGerrit } from '../../helpers/fake-gerrit/server';
+import { sshKeyPair } from '../../helpers/fake-ssh-server';
 import { appFiles, until } from '../../helpers/github-tenant';
 import {
   GERRIT_PIPELINES,
@@ -31,8 +35,10 @@ describe('git over SSH with the connection key', () => {
   let root: string;
   let gerrit: FakeGerrit;
   let settings: ReturnType<typeof gerritConnection.parse>;
+  let database: TestDatabase;
 
   beforeAll(async () => {
+    database = await createTestDatabase();
     root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-ssh-'));
     const started = await startFakeGerrit(root, { 'org/app': { 'README.md': 'app\n' } }, { git_over_ssh: true });
     gerrit = started.gerrit;
@@ -41,6 +47,7 @@ describe('git over SSH with the connection key', () => {
 
   afterAll(async () => {
     await gerrit?.stop();
+    await database?.destroy();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -56,7 +63,7 @@ describe('git over SSH with the connection key', () => {
   };
 
   it('fetches with the key, trusting the host key on first use and recording it', async () => {
-    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
     const mirror = await fetchWith(knownHosts);
     const { stdout } = await git(mirror, ['show', 'refs/heads/master:README.md']);
     expect(stdout).toBe('app\n');
@@ -69,22 +76,60 @@ describe('git over SSH with the connection key', () => {
   });
 
   it('refuses a host whose key differs from the recorded one', async () => {
-    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
-    const other = utils.generateKeyPairSync('ed25519').public.split(/\s+/).slice(0, 2).join(' ');
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const other = sshKeyPair().public.split(/\s+/).slice(0, 2).join(' ');
     writeFileSync(knownHosts, `[127.0.0.1]:${gerrit.ssh.port} ${other}\n`);
     const served = gerrit.ssh.uploadPacks.length;
     await expect(fetchWith(knownHosts)).rejects.toThrow(/Host key verification failed|REMOTE HOST IDENTIFICATION/);
     expect(gerrit.ssh.uploadPacks).toHaveLength(served);
   });
 
+  /** Open the event stream with this known_hosts file; resolves with what it logged once it opened or was refused. */
+  const streamWith = async (knownHosts: string) => {
+    const warnings: string[] = [];
+    const opened = gerrit.ssh.opened;
+    const stream = new GerritEventStream({
+      connection: 'gerrit',
+      settings,
+      knownHosts,
+      events: new ConnectionEventRepository(database.knex),
+      now: () => new Date(),
+      onStored: () => undefined,
+      onOpen: () => undefined,
+      log: { info: () => undefined, error: () => undefined, warn: (f) => warnings.push(JSON.stringify(f)) },
+    });
+    stream.start();
+    await until('the stream opened or refused', () => gerrit.ssh.opened > opened || warnings.length > 0);
+    await stream.stop();
+    return { opened: gerrit.ssh.opened > opened, warnings };
+  };
+
+  it('opens the event stream with the key git recorded, and git fetches with the key the stream recorded', async () => {
+    const byGit = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    await fetchWith(byGit);
+    expect(await streamWith(byGit)).toEqual({ opened: true, warnings: [] });
+    const byStream = sshKnownHostsFile(path.join(mkdtempSync(path.join(root, 'data-')), 'fresh'));
+    expect(await streamWith(byStream)).toEqual({ opened: true, warnings: [] });
+    const [keyType, keyData] = gerrit.ssh.hostPublicKey.split(/\s+/);
+    expect(readFileSync(byStream, 'utf8')).toBe(`[127.0.0.1]:${gerrit.ssh.port} ${keyType} ${keyData}\n`);
+    await expect(fetchWith(byStream)).resolves.toEqual(expect.any(String));
+    expect(readFileSync(byStream, 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses to open the event stream with a host whose key differs from the recorded one', async () => {
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const other = sshKeyPair().public.split(/\s+/).slice(0, 2).join(' ');
+    writeFileSync(knownHosts, `[127.0.0.1]:${gerrit.ssh.port} ${other}\n`);
+    const { opened, warnings } = await streamWith(knownHosts);
+    expect(opened).toBe(false);
+    expect(warnings[0]).toContain('differs from the one recorded');
+    expect(readFileSync(knownHosts, 'utf8')).toBe(`[127.0.0.1]:${gerrit.ssh.port} ${other}\n`);
+  });
+
   it('is refused with another key (the connection key is the one offered)', async () => {
-    const knownHosts = gerritKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
+    const knownHosts = sshKnownHostsFile(mkdtempSync(path.join(root, 'data-')));
     const keyFile = path.join(root, 'other_ed25519');
-    let keys = utils.generateKeyPairSync('ed25519');
-    while (utils.parseKey(keys.private) instanceof Error) {
-      keys = utils.generateKeyPairSync('ed25519');
-    }
-    writeFileSync(keyFile, keys.private, { mode: 0o600 });
+    writeFileSync(keyFile, sshKeyPair().private, { mode: 0o600 });
     await expect(fetchWith(knownHosts, { ...settings, sshkey: keyFile })).rejects.toThrow(/Permission denied/);
   });
 });
@@ -117,6 +162,6 @@ describe('Gerrit with git_over_ssh end to end', () => {
     expect(bad.reviews.at(-1)?.message).toMatch(/unit.*FAILURE/s);
     expect(gerrit.ssh.uploadPacks).toEqual(expect.arrayContaining(['org/config', 'org/app']));
     const [keyType, keyData] = gerrit.ssh.hostPublicKey.split(/\s+/);
-    expect(readFileSync(gerritKnownHostsFile(env.dataDir), 'utf8')).toContain(`${keyType} ${keyData}`);
+    expect(readFileSync(sshKnownHostsFile(env.dataDir), 'utf8')).toContain(`${keyType} ${keyData}`);
   });
 });

@@ -4,7 +4,8 @@
  * reporters vote (`Verified`) does not keep a change out of `gate`; one on another label (`Legal`)
  * refuses the change at enqueue, with the reason in the event's outcome, until it is satisfied; a
  * requirement that becomes unsatisfied while the change is tested stops the merge before Gerrit's
- * submit is asked, the reason being the item's merge failure.
+ * submit is asked, the reason being the item's merge failure; where Gerrit answers no submit
+ * requirements, a legacy submit rule's records (`submit_records`) name the labels still needed.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -117,5 +118,26 @@ describe('Gerrit submit requirements', () => {
     expect(buildset).toMatchObject({ result: 'MERGE_FAILURE' });
     // Legal's lowest vote blocks (a missing label, as the reference reads it) and fails its requirement.
     expect(String(buildset?.message)).toMatch(new RegExp(`Change ${change.number} can not be submitted: .*Legal`));
+  });
+
+  it('reads the submit records of a legacy submit rule where Gerrit answers no submit requirements', async () => {
+    const { gerrit, server } = env;
+    gerrit.labels.requirements.length = 0;
+    gerrit.labels.rules.push('Non-Author-Code-Review');
+    const change = await gerrit.upload('org/app', { subject: 'Needs a rule', files: { 'n.txt': 'n\n' } });
+    await until('check', () => lastVote(change, 'Verified') === 1);
+    gerrit.review(change.number, 'core', { 'Code-Review': 2, Approved: 1 });
+    let outcome: string | undefined;
+    await eventually('the approval judged', async () => (outcome = await judged(change, 'core')) !== undefined);
+    expect(outcome).toBe(
+      `entered 0; refused by gate: Change ${change.number},1 in project review.example.com/org/app can not be merged ` +
+        'due to: missing labels: Non-Author-Code-Review',
+    );
+    expect(await itemsIn(server, 'gate')).toEqual([]);
+    // The rule's label voted, the change is approved again and gated.
+    gerrit.review(change.number, 'peer', { 'Non-Author-Code-Review': 1 });
+    gerrit.review(change.number, 'core', { Approved: 0 });
+    gerrit.review(change.number, 'core', { Approved: 1 });
+    await until('submitted', () => change.status === 'MERGED');
   });
 });

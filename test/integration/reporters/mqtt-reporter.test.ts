@@ -3,7 +3,8 @@
  * GitHub runs `check`, whose start, success and failure reporters name the `bus` connection to
  * the Mosquitto broker on 127.0.0.1:1883 (`.ci/run` makes sure one answers); a subscriber
  * receives the messages on the topics with their `{name}` filled in, in the reference's shape:
- * the item's queue and changes, each build's job uuid, dependencies and change, retried builds.
+ * the item's queue and changes, each build's job uuid (the one stored with the frozen job),
+ * dependencies and change, retried builds.
  * The dependent pipeline `queued` puts `org/app` in its named queue `integrated`.
  */
 import { randomUUID } from 'node:crypto';
@@ -161,6 +162,14 @@ describe('MQTT reporter end to end', () => {
     expect(start.body.changes).toEqual([
       { ...changeFields, change_url: start.body.change_url, owner: start.body.owner, topic: null },
     ]);
+    // The job uuids are the ones kept with the jobs of the frozen graph (queue_item_jobs.frozen).
+    const stored = await env.server.database
+      .knex('queue_item_jobs')
+      .select('job_name', env.server.database.knex.raw("frozen->>'uuid' as uuid"));
+    const startJobs = (start.body.buildset as { builds: Build[] }).builds;
+    expect(stored.map((row: { uuid: string }) => row.uuid)).toEqual(
+      expect.arrayContaining(startJobs.map((each) => each.job_uuid)),
+    );
     const success = await message((m) => m.topic === topic && m.body.action === 'success');
     const body = success.body;
     expect(body.uuid).toBe(start.body.uuid);

@@ -5,13 +5,13 @@
  * sequential or primary-key scan of a history table, and no scan that reads and drops the other
  * tenant's rows (before, `builds?limit=50` walked the primary key backward through all of them).
  */
-import type { Knex } from 'knex';
 import { fillBuildHistory } from '../../../bench/history-data';
 import { BuildTimeRepository } from '../../../src/store/repositories/build-times';
 import { BuildRepository } from '../../../src/store/repositories/builds';
 import { BuildsetRepository } from '../../../src/store/repositories/buildsets';
 import { SystemEventRepository } from '../../../src/store/repositories/system-events';
 import { createTestDatabase, defaultBackend, type Backend, type TestDatabase } from '../../helpers/database';
+import { captureQueries, explainPlan, walk } from '../../helpers/query-plans';
 
 // Filling tens of thousands of builds under a loaded machine.
 jest.setTimeout(240_000);
@@ -21,40 +21,6 @@ jest.setTimeout(240_000);
 
 const HISTORY_TABLES = new Set(['builds', 'buildsets', 'system_events']);
 const NEWER_ROWS_OF_OTHER_TENANT = 6_000;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-
-function* walk(node: PlanNode): Generator<PlanNode> {
-  yield node;
-  for (const child of node.Plans ?? []) {
-    yield* walk(child);
-  }
-}
-
-/** Runs `action` and returns the SQL statements (with their bindings) it sent. */
-async function captureQueries(
-  knex: Knex,
-  action: () => Promise<unknown>,
-): Promise<{ sql: string; bindings: unknown[] }[]> {
-  const seen: { sql: string; bindings: unknown[] }[] = [];
-  const listener = (query: { sql: string; bindings?: unknown[] }): void => {
-    // The event carries the driver's numbered placeholders; knex.raw below wants `?`.
-    seen.push({ sql: query.sql.replace(/\$\d+/g, '?'), bindings: query.bindings ?? [] });
-  };
-  knex.on('query', listener);
-  try {
-    await action();
-  } finally {
-    knex.off('query', listener);
-  }
-  return seen;
-}
 
 describe.each([defaultBackend()])(
   'history list plans on a store shared by unbalanced tenants (%s)',
@@ -85,12 +51,7 @@ describe.each([defaultBackend()])(
       const history = queries.filter((query) => /from "(builds|buildsets|system_events)"/i.test(query.sql));
       expect(history.length).toBeGreaterThan(0);
       for (const query of history) {
-        const result = await db.knex.raw(
-          `EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`,
-          query.bindings as Knex.RawBinding[],
-        );
-        const rows = (result as { rows: Record<string, unknown>[] }).rows;
-        const plan = (rows[0]?.['QUERY PLAN'] as { Plan: PlanNode }[])[0]?.Plan as PlanNode;
+        const plan = await explainPlan(db.knex, query);
         for (const node of walk(plan)) {
           if (node['Relation Name'] === undefined || !HISTORY_TABLES.has(node['Relation Name'])) {
             continue;

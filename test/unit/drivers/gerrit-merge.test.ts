@@ -51,6 +51,34 @@ describe('gerritMergeRefusal', () => {
   });
 });
 
+describe('submit records', () => {
+  const records: ChangeJson['submit_records'] = [
+    {
+      rule_name: 'gerrit~PrologRule',
+      status: 'NOT_READY',
+      labels: [
+        { label: 'Code-Review', status: 'OK' },
+        { label: 'Non-Author', status: 'NEED' },
+        { label: 'Legal', status: 'REJECT' },
+        { label: 'Lint', status: 'MAY' },
+      ],
+    },
+    { rule_name: 'plugin~Ready', status: 'OK', labels: [{ label: 'Other', status: 'NEED' }] },
+  ];
+
+  it('reads the labels a NOT_READY record needs or rejects as missing where no submit requirement is answered', () => {
+    const state = gerritState(change({ submit_records: records, labels: { 'Code-Review': { approved: {} } } }));
+    expect(state.missingLabels).toEqual(['Non-Author', 'Legal']);
+    expect(gerritMergeRefusal(state, ['Legal'])).toBe('missing labels: Non-Author');
+  });
+
+  it('leaves the records to the submit requirements where Gerrit answers them', () => {
+    const requirements = [{ name: 'Code-Review', status: 'SATISFIED' }];
+    const state = gerritState(change({ submit_records: records, submit_requirements: requirements }));
+    expect(state.missingLabels).toEqual([]);
+  });
+});
+
 describe('hasSubmitRequirements', () => {
   it('is true from Gerrit 3.5 on', () => {
     expect(['3.4.8', '2.16.28', '3.5.0', '3.5.0-rc1', '3.10.1', '4.0'].map(hasSubmitRequirements)).toEqual([

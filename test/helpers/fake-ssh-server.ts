@@ -1,8 +1,9 @@
 /**
- * The fake Gerrit's SSH side: an `ssh2` server on 127.0.0.1 that accepts one user with one public
- * key and answers `gerrit stream-events` with the events the fake emits, one JSON object a line,
- * and `git-upload-pack '/<project>'` (git over SSH: `git upload-pack` of the project's repository
- * under `gitRoot`). `drop()` closes every stream (the driver must connect again).
+ * The SSH side of the fake Gerrit and the fake GitLab: an `ssh2` server on 127.0.0.1 that accepts
+ * one user with one public key and answers `git-upload-pack '/<project>'` (git over SSH: `git
+ * upload-pack` of the project's repository under `gitRoot`, a trailing `.git` left out) and, for
+ * Gerrit, `gerrit stream-events` with the events the fake emits, one JSON object a line.
+ * `drop()` closes every stream (the driver must connect again).
  */
 import { spawn } from 'node:child_process';
 import { timingSafeEqual } from 'node:crypto';
@@ -10,7 +11,17 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Server, utils, type ServerChannel } from 'ssh2';
 
-export class FakeGerritSsh {
+/** An ed25519 key pair in OpenSSH's form that ssh2 reads back. */
+export function sshKeyPair(): { private: string; public: string } {
+  // ssh2 now and then writes an ed25519 key it cannot read back: make another.
+  let keys = utils.generateKeyPairSync('ed25519');
+  while (utils.parseKey(keys.private) instanceof Error) {
+    keys = utils.generateKeyPairSync('ed25519');
+  }
+  return keys;
+}
+
+export class FakeSshServer {
   private readonly server: Server;
   private readonly streams = new Set<ServerChannel>();
   private readonly waiting: Array<() => void> = [];
@@ -27,11 +38,7 @@ export class FakeGerritSsh {
     clientPublicKey: string,
     private readonly gitRoot: string,
   ) {
-    // ssh2 now and then writes an ed25519 key it cannot read back: make another.
-    let hostKey = utils.generateKeyPairSync('ed25519');
-    while (utils.parseKey(hostKey.private) instanceof Error) {
-      hostKey = utils.generateKeyPairSync('ed25519');
-    }
+    const hostKey = sshKeyPair();
     this.hostPublicKey = hostKey.public.trim();
     const allowed = utils.parseKey(clientPublicKey);
     if (allowed instanceof Error) {
