@@ -9,6 +9,8 @@
 import type { Knex } from 'knex';
 import { ConnectionEventRepository, type ConnectionEventRow } from '../store/repositories/connection-events';
 import type { DriverLog } from './driver';
+import type { TimerClock } from '../engine/ports/clock';
+import { PeriodicTask } from '../engine/ports/periodic-task';
 
 /** Milliseconds between looks for stored deliveries when nothing wakes the intake. */
 const PROCESS_INTERVAL_MS = 2000;
@@ -42,12 +44,11 @@ export function connectionEventIntake<P = undefined>(options: {
   delayMs?: number;
   /** Milliseconds between looks when nothing wakes the intake. */
   intervalMs?: number;
+  /** Runs the loop (src/engine/ports/periodic-task.ts); the system clock by default. */
+  timers?: TimerClock;
 }): ConnectionEventIntake {
   const delayMs = options.delayMs ?? 0;
   const events = new ConnectionEventRepository(options.knex);
-  let running: Promise<void> | null = null;
-  let again = false;
-  let timer: NodeJS.Timeout | null = null;
   let stopped = false;
 
   /** Process the oldest waiting delivery; false when none waits. */
@@ -76,56 +77,52 @@ export function connectionEventIntake<P = undefined>(options: {
     return found;
   };
 
+  /** Every waiting delivery, one per transaction; a failing one waits for the next run. */
   const drain = async (): Promise<void> => {
-    do {
-      again = false;
-      try {
-        while (!stopped && (await processNext())) {
-          // one delivery per transaction
-        }
-      } catch (err) {
-        options.logger.warn({ err }, 'webhook delivery not processed yet');
-        return;
+    try {
+      while (!stopped && (await processNext())) {
+        // one delivery per transaction
       }
-    } while (again && !stopped);
+    } catch (err) {
+      options.logger.warn({ err }, 'webhook delivery not processed yet');
+    }
   };
 
-  const wake = (): void => {
-    if (stopped) {
-      return;
-    }
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .catch((err: unknown) => options.logger.error({ err }, 'webhook processing failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
+  // A wake during a run gives one more run right after it.
+  const task = new PeriodicTask({
+    name: 'webhook intake',
+    intervalMs: options.intervalMs ?? PROCESS_INTERVAL_MS,
+    tick: drain,
+    onError: (err) => options.logger.error({ err }, 'webhook processing failed'),
+    clock: options.timers,
+    // The delivery under way commits or rolls back before the database closes.
+    stopWaitMs: null,
+  });
 
   return {
-    wake,
+    wake: () => task.wake(),
     start: () => {
       if (options.connections.length === 0) {
         return;
       }
-      wake();
-      timer = setInterval(wake, options.intervalMs ?? PROCESS_INTERVAL_MS);
+      task.start();
+      task.wake();
     },
     stop: async () => {
       stopped = true;
-      if (timer) {
-        clearInterval(timer);
-      }
-      await running;
+      await task.stop();
     },
     idle: async () => {
-      while (running || (await events.anyPending(options.connections))) {
-        wake();
-        // A delayed row is pending but not yet due: look again shortly.
-        await (running ?? new Promise((resolve) => setTimeout(resolve, 100)));
+      for (let round = 0; ; round++) {
+        await task.idle();
+        if (!(await events.anyPending(options.connections))) {
+          return;
+        }
+        if (round > 0) {
+          // A delayed row is pending but not yet due: look again shortly.
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        task.wake();
       }
     },
   };

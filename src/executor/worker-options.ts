@@ -1,4 +1,5 @@
 /** The options of an executor worker and the neighbours it uses (node locks, logging). */
+import type { TimerClock } from '../engine/ports/clock';
 import type { SecretsKeySource } from '../secrets/secret-data';
 import type { AnsibleToolchain } from './ansible/toolchain';
 import type { BuildRequestRepository } from '../store/repositories/build-requests';
@@ -37,6 +38,8 @@ export interface ExecutorWorkerOptions {
   consoles?: ConsoleRegistry;
   workerId?: string;
   now?: () => Date;
+  /** Runs the claim and cancel loops (src/engine/ports/periodic-task.ts); the system clock by default. */
+  timers?: TimerClock;
   logger?: WorkerLogger;
   /** Private key file used to reach SSH nodes of any connection not in `sshKeyFiles`; builds on SSH nodes without a key end NODE_FAILURE. */
   sshKeyFile?: string;

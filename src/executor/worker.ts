@@ -24,6 +24,7 @@ import { continuePausedBuild } from './continue-build';
 import { placeBuild } from './node-placement';
 import { startBuild } from './start-build';
 import { silentLogger, type ExecutorWorkerOptions, type WorkerLogger } from './worker-options';
+import { PeriodicTask } from '../engine/ports/periodic-task';
 
 /** Paused builds looked at per claim attempt for a requested resume or cancel. */
 const CONTINUE_BATCH = 20;
@@ -38,9 +39,10 @@ export class ExecutorWorker {
   private readonly now: () => Date;
   private readonly logger: WorkerLogger;
   private running = false;
-  private claimTimer: NodeJS.Timeout | undefined;
-  private cancelTimer: NodeJS.Timeout | undefined;
-  private claiming: Promise<void> | null = null;
+  /** Claims requests on `wake()`, and every poll interval as the fallback for a lost wake-up. */
+  private readonly claims: PeriodicTask;
+  /** Looks for cancels of the running builds. */
+  private readonly cancels: PeriodicTask;
 
   constructor(private readonly options: ExecutorWorkerOptions) {
     this.id = options.workerId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -48,6 +50,22 @@ export class ExecutorWorker {
     this.now = options.now ?? (() => new Date());
     this.logger = options.logger ?? silentLogger;
     this.runtime = new BuildRuntime(options, this.id, this.consoles, this.events, this.now, this.logger);
+    this.claims = new PeriodicTask({
+      name: 'build request claims',
+      intervalMs: options.pollIntervalMs ?? 1000,
+      tick: () => this.claimAvailable(),
+      onError: (err) => this.logger.error({ err }, 'claiming build requests failed'),
+      clock: options.timers,
+      // A claim under way may be starting a build: stopping waits for it, to hand the build back.
+      stopWaitMs: null,
+    });
+    this.cancels = new PeriodicTask({
+      name: 'build cancels',
+      intervalMs: options.cancelPollIntervalMs ?? 500,
+      tick: () => this.checkCancels(),
+      onError: (err) => this.logger.warn({ err }, 'checking for canceled builds failed'),
+      clock: options.timers,
+    });
   }
 
   /** Number of builds running now. */
@@ -65,31 +83,16 @@ export class ExecutorWorker {
       return;
     }
     this.running = true;
-    this.wake();
-    this.cancelTimer = setInterval(() => {
-      void this.checkCancels();
-    }, this.options.cancelPollIntervalMs ?? 500);
-    this.cancelTimer.unref();
+    this.claims.start();
+    this.claims.wake();
+    this.cancels.start();
   }
 
-  /** Look for work now (for example after the engine queued a request). */
+  /** Look for work now (for example after the engine queued a request); a wake during a claim claims again after it. */
   wake(): void {
-    if (!this.running) {
-      return;
+    if (this.running) {
+      this.claims.wake();
     }
-    if (this.claiming) {
-      return;
-    }
-    clearTimeout(this.claimTimer);
-    this.claiming = this.claimAvailable()
-      .catch((err: unknown) => this.logger.error({ err }, 'claiming build requests failed'))
-      .finally(() => {
-        this.claiming = null;
-        if (this.running) {
-          this.claimTimer = setTimeout(() => this.wake(), this.options.pollIntervalMs ?? 1000);
-          this.claimTimer.unref();
-        }
-      });
   }
 
   /**
@@ -101,8 +104,7 @@ export class ExecutorWorker {
    */
   async stop(options: { finishBy?: number } = {}): Promise<void> {
     this.running = false;
-    clearTimeout(this.claimTimer);
-    await this.claiming;
+    await this.claims.stop();
     const finishBy = options.finishBy ?? 0;
     if (this.active.size > 0 && finishBy > Date.now()) {
       this.logger.info(
@@ -114,7 +116,7 @@ export class ExecutorWorker {
         finishBy,
       );
     }
-    clearInterval(this.cancelTimer);
+    await this.cancels.stop();
     for (const build of this.active.values()) {
       if (!build.controller.signal.aborted) {
         build.handBack = true;
@@ -190,27 +192,23 @@ export class ExecutorWorker {
     if (this.active.size === 0) {
       return;
     }
-    try {
-      const uuids = [...this.active.keys()];
-      const cancels = await this.options.repository.cancelsRequested(this.id, uuids);
-      for (const [uuid, result] of cancels) {
-        const build = this.active.get(uuid);
-        if (build && !build.controller.signal.aborted) {
-          build.cancelResult = result;
-          build.controller.abort();
-        }
+    const uuids = [...this.active.keys()];
+    const cancels = await this.options.repository.cancelsRequested(this.id, uuids);
+    for (const [uuid, result] of cancels) {
+      const build = this.active.get(uuid);
+      if (build && !build.controller.signal.aborted) {
+        build.cancelResult = result;
+        build.controller.abort();
       }
-      // Ended by a reclaim while this executor was judged dead (docs/operations.md#lost-work):
-      // the build stops, and its completion finds the request ended already and writes nothing.
-      for (const uuid of await this.options.repository.takenFrom(this.id, uuids)) {
-        const build = this.active.get(uuid);
-        if (build && !build.controller.signal.aborted) {
-          this.logger.warn({ build: uuid }, 'build reclaimed by another process; stopping it');
-          build.controller.abort();
-        }
+    }
+    // Ended by a reclaim while this executor was judged dead (docs/operations.md#lost-work):
+    // the build stops, and its completion finds the request ended already and writes nothing.
+    for (const uuid of await this.options.repository.takenFrom(this.id, uuids)) {
+      const build = this.active.get(uuid);
+      if (build && !build.controller.signal.aborted) {
+        this.logger.warn({ build: uuid }, 'build reclaimed by another process; stopping it');
+        build.controller.abort();
       }
-    } catch (err) {
-      this.logger.warn({ err }, 'checking for canceled builds failed');
     }
   }
 }

@@ -18,6 +18,8 @@ import {
   type LayoutSource,
 } from './context';
 import type { NodeDriver } from './drivers/driver';
+import type { TimerClock } from '../engine/ports/clock';
+import { PeriodicTask } from '../engine/ports/periodic-task';
 import { ImageManager } from './image-manager';
 import { LauncherNodeGateway } from './node-gateway';
 import { ageNodes, deleteNode, launchNode, maintainMinReady, reclaimOrphans } from './node-processor';
@@ -31,6 +33,8 @@ export interface LauncherOptions {
   logger?: LauncherLogger;
   /** Injectable clock. */
   now?: () => Date;
+  /** Runs the loop of passes (src/engine/ports/periodic-task.ts); the system clock by default. */
+  timers?: TimerClock;
   uuid?: () => string;
   /** Milliseconds between passes while idle (wake-ups and passes that changed something run sooner). */
   intervalMs?: number;
@@ -95,11 +99,7 @@ export function createLauncher(options: LauncherOptions): Launcher {
     wake();
     options.onRequested?.();
   });
-  const intervalMs = options.intervalMs ?? 1000;
-  /** Set while waiting for the next pass; undefined while a pass runs. */
-  let timer: NodeJS.Timeout | undefined;
   let running = false;
-  let woken = false;
   let followUps = 0;
   let current: Promise<boolean> = Promise.resolve(false);
 
@@ -167,33 +167,32 @@ export function createLauncher(options: LauncherOptions): Launcher {
     return current;
   }
 
-  function schedule(delayMs: number): void {
-    clearTimeout(timer);
-    timer = setTimeout(tick, delayMs);
-  }
-
-  function tick(): void {
-    timer = undefined;
-    woken = false;
-    runPass()
-      .catch((err: unknown) => {
+  // A wake during a pass gives one more pass right after it; so does a pass that changed something (bounded).
+  const task = new PeriodicTask({
+    name: 'launcher',
+    intervalMs: options.intervalMs ?? 1000,
+    tick: async () => {
+      let changed = false;
+      try {
+        changed = await runPass();
+      } catch (err) {
         context.logger.error({ err }, 'launcher pass failed');
-        return false;
-      })
-      .then((changed) => {
-        if (!running) {
-          return;
-        }
-        // Another pass at once when woken meanwhile or when this one made progress (bounded).
-        followUps = changed && followUps < MAX_FOLLOW_UPS ? followUps + 1 : 0;
-        schedule(woken || followUps > 0 ? 0 : intervalMs);
-      });
-  }
+      }
+      followUps = changed && followUps < MAX_FOLLOW_UPS ? followUps + 1 : 0;
+      if (followUps > 0) {
+        task.wake();
+      }
+    },
+    onError: (err) => context.logger.error({ err }, 'launcher pass failed'),
+    clock: options.timers,
+    // The pass under way ends before the database closes.
+    stopWaitMs: null,
+  });
 
+  /** A pass soon, while the launcher runs (a process without the launcher role only stores requests). */
   function wake(): void {
-    woken = true;
-    if (running && timer !== undefined) {
-      schedule(0);
+    if (running) {
+      task.wake();
     }
   }
 
@@ -207,12 +206,11 @@ export function createLauncher(options: LauncherOptions): Launcher {
       }
       running = true;
       context.logger.info({ launcher: id }, 'launcher started');
-      schedule(0);
+      task.start(0);
     },
     stop: async () => {
       running = false;
-      clearTimeout(timer);
-      timer = undefined;
+      await task.stop();
       await current.catch(() => undefined);
       context.logger.info({ launcher: id }, 'launcher stopped');
     },

@@ -160,7 +160,7 @@ export async function shutdown(runtime: AppRuntime): Promise<boolean> {
   await waitForDrain(runtime.inFlight, Math.min(deadline, started + timeoutMs / 2));
   httpServer.closeAllConnections();
   await step('http server', () => closed);
-  runtime.heartbeat.stopBeating();
+  await step('component heartbeat', () => runtime.heartbeat.stopBeating());
   for (const task of runtime.tasks.reverse()) {
     await step(task.name, () => task.stop(deadline));
   }

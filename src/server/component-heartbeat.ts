@@ -11,6 +11,8 @@ import { ComponentRepository, type ComponentKind } from '../store/repositories/c
 import type { Database } from '../store/database';
 import { hostIdentity } from './host-identity';
 import type { Logger } from './logger';
+import type { TimerClock } from '../engine/ports/clock';
+import { PeriodicTask } from '../engine/ports/periodic-task';
 
 /** A component of this process: its kind and the id it is known by (an executor's worker id, ...). */
 export interface ProcessComponent {
@@ -21,7 +23,7 @@ export interface ProcessComponent {
 export class ComponentHeartbeat {
   private readonly components: ComponentRepository;
   private readonly members: ProcessComponent[];
-  private timer: NodeJS.Timeout | undefined;
+  private readonly beating: PeriodicTask;
 
   constructor(
     database: Database,
@@ -31,9 +33,18 @@ export class ComponentHeartbeat {
     /** The roles' components; the api component is added here when `api` is true. */
     roles: readonly ProcessComponent[] = [],
     api = true,
+    /** Runs the heartbeat loop (src/engine/ports/periodic-task.ts); the system clock by default. */
+    timers?: TimerClock,
   ) {
     this.components = new ComponentRepository(database.knex);
     this.members = [...(api ? [{ kind: 'api' as const, id: randomUUID() }] : []), ...roles];
+    this.beating = new PeriodicTask({
+      name: 'component heartbeat',
+      intervalMs: intervalMs,
+      tick: () => this.beat(),
+      onError: (err) => this.logger.warn({ err }, 'component heartbeat failed'),
+      clock: timers,
+    });
   }
 
   /** Ids of this process's components. */
@@ -43,10 +54,7 @@ export class ComponentHeartbeat {
 
   async start(): Promise<void> {
     await this.register();
-    this.timer = setInterval(() => {
-      this.beat().catch((err: unknown) => this.logger.warn({ err }, 'component heartbeat failed'));
-    }, this.intervalMs);
-    this.timer.unref();
+    this.beating.start();
   }
 
   /** One heartbeat now (the timer calls it; tests with an injected clock too). */
@@ -57,11 +65,9 @@ export class ComponentHeartbeat {
     }
   }
 
-  /** Stops the periodic heartbeat (shutdown, before the background tasks stop). */
-  stopBeating(): void {
-    if (this.timer) {
-      clearInterval(this.timer);
-    }
+  /** Stops the periodic heartbeat (shutdown, before the background tasks stop); waits for a beat under way. */
+  async stopBeating(): Promise<void> {
+    await this.beating.stop();
   }
 
   /** Marks the records stopped; best effort, the database may already be gone. */

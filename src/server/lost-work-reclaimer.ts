@@ -14,6 +14,8 @@ import { ComponentRepository } from '../store/repositories/components';
 import { LostWorkRepository, type ReclaimedBuild, type WorkHolder } from '../store/repositories/lost-work';
 import { endedOnThisHost } from './host-identity';
 import type { Logger } from './logger';
+import type { TimerClock } from '../engine/ports/clock';
+import { PeriodicTask } from '../engine/ports/periodic-task';
 
 export interface LostWorkReclaimerOptions {
   knex: Knex;
@@ -22,6 +24,8 @@ export interface LostWorkReclaimerOptions {
   expiryMs: number;
   /** Milliseconds between sweeps. */
   intervalMs: number;
+  /** Runs the sweeps (src/engine/ports/periodic-task.ts); the system clock by default. */
+  timers?: TimerClock;
   logger: Pick<Logger, 'info' | 'warn'>;
   /** The components of this process: never judged by it. */
   own: () => readonly string[];
@@ -47,27 +51,30 @@ function deathOf(holder: WorkHolder, cutoff: Date): string | null {
 export class LostWorkReclaimer {
   private readonly lostWork: LostWorkRepository;
   private readonly components: ComponentRepository;
-  private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<unknown> = Promise.resolve();
-  private running = false;
+  private readonly periodic: PeriodicTask;
 
   constructor(private readonly options: LostWorkReclaimerOptions) {
     this.lostWork = new LostWorkRepository(options.knex);
     this.components = new ComponentRepository(options.knex);
+    this.periodic = new PeriodicTask({
+      name: 'lost-work reclaimer',
+      intervalMs: options.intervalMs,
+      tick: () => this.sweep(),
+      onError: (err) => this.options.logger.warn({ err }, 'reclaiming lost work failed'),
+      clock: options.timers,
+      // A sweep ends what it judged lost in its own transactions: stopping waits for it.
+      stopWaitMs: null,
+    });
   }
 
-  /** Sweep now and then every `intervalMs` until `stop()`. */
+  /** Sweep soon (after the start finished) and then every `intervalMs` after the previous sweep, until `stop()`. */
   start(): void {
-    if (this.running) {
-      return;
-    }
-    this.running = true;
-    this.schedule(0);
+    this.periodic.start(0);
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
+    await this.periodic.stop();
     await this.sweeping;
   }
 
@@ -76,19 +83,6 @@ export class LostWorkReclaimer {
     const result = this.sweeping.then(() => this.sweepOnce());
     this.sweeping = result.catch(() => undefined);
     return result;
-  }
-
-  private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => {
-      this.sweep()
-        .catch((err: unknown) => this.options.logger.warn({ err }, 'reclaiming lost work failed'))
-        .finally(() => {
-          if (this.running) {
-            this.schedule(this.options.intervalMs);
-          }
-        });
-    }, delayMs);
-    this.timer.unref();
   }
 
   private async sweepOnce(): Promise<ReclaimedBuild[]> {

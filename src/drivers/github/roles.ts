@@ -16,6 +16,7 @@ import type { GitHubConnectionConfig } from './connection-schema';
 import { GitHubReporter, mergePullRequest } from './reporter';
 import { REPORT_RETRY_DELAYS_MS } from './retry';
 import { InvalidPayloadError, triggersOf, type RepositoryTrigger } from './webhook-events';
+import { PeriodicTask } from '../../engine/ports/periodic-task';
 
 /** Installation tokens are checked (and refreshed before expiry) this often. */
 const TOKEN_REFRESH_INTERVAL_MS = 60_000;
@@ -141,7 +142,22 @@ export function connectionEventProcessor(options: {
     now: options.now,
     logger: options.logger,
   });
-  let refresher: NodeJS.Timeout | null = null;
+  // Each connection's tokens on their own: one connection's failure does not hold up the others.
+  const refresher = new PeriodicTask({
+    name: 'GitHub token refresh',
+    intervalMs: TOKEN_REFRESH_INTERVAL_MS,
+    tick: () =>
+      Promise.all(
+        [...options.github.values()].map((connection) =>
+          connection.client
+            .refreshTokens()
+            .catch((err: unknown) => options.logger.warn({ err }, 'GitHub token refresh failed')),
+        ),
+      ),
+    onError: (err) => options.logger.warn({ err }, 'GitHub token refresh failed'),
+    // A refresh keeps tokens in memory only: stopping does not wait for one.
+    stopWaitMs: 0,
+  });
   return {
     wake: intake.wake,
     start: () => {
@@ -149,18 +165,10 @@ export function connectionEventProcessor(options: {
         return;
       }
       intake.start();
-      refresher = setInterval(() => {
-        for (const connection of options.github.values()) {
-          void connection.client
-            .refreshTokens()
-            .catch((err: unknown) => options.logger.warn({ err }, 'GitHub token refresh failed'));
-        }
-      }, TOKEN_REFRESH_INTERVAL_MS);
+      refresher.start();
     },
     stop: async () => {
-      if (refresher) {
-        clearInterval(refresher);
-      }
+      await refresher.stop();
       await intake.stop();
     },
     idle: intake.idle,

@@ -4,4 +4,25 @@ export interface Clock {
   now(): Date;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+/** A callback set on a clock; cancelling one that already ran does nothing. */
+export interface ClockTimer {
+  cancel(): void;
+}
+
+/**
+ * A clock that also runs a callback later. The background loops run on one
+ * (src/engine/ports/periodic-task.ts), so a test's fake clock decides when their next run is due.
+ */
+export interface TimerClock extends Clock {
+  /** Calls `callback` once after `ms`; the timer never keeps the process alive by itself. */
+  after(ms: number, callback: () => void): ClockTimer;
+}
+
+export const systemClock: TimerClock = {
+  now: () => new Date(),
+  after: (ms, callback) => {
+    const handle = setTimeout(callback, Math.max(0, ms));
+    handle.unref();
+    return { cancel: () => clearTimeout(handle) };
+  },
+};
