@@ -63,6 +63,22 @@ describe('Gerrit submit requirements', () => {
     return rows.filter((row) => row.payload.change === change.number && row.payload.account === account)[nth]?.outcome;
   };
 
+  /** Checked, then approved by `core`: the outcome of that approval once the engine judged it. */
+  const checkedThenApproved = async (change: FakeChange) => {
+    await until('check', () => lastVote(change, 'Verified') === 1);
+    env.gerrit.review(change.number, 'core', { 'Code-Review': 2, Approved: 1 });
+    let outcome: string | undefined;
+    await eventually('the approval judged', async () => (outcome = await judged(change, 'core')) !== undefined);
+    return outcome;
+  };
+
+  /** Approved again by `core` once what was missing is there: the change is gated and submitted. */
+  const approvedAgainAndSubmitted = async (change: FakeChange) => {
+    env.gerrit.review(change.number, 'core', { Approved: 0 });
+    env.gerrit.review(change.number, 'core', { Approved: 1 });
+    await until('submitted', () => change.status === 'MERGED');
+  };
+
   it('gates a change whose only unsatisfied requirement is on a label the gate votes', async () => {
     const { gerrit } = env;
     const change = await gerrit.upload('org/app', { subject: 'Needs Verified', files: { 'v.txt': 'v\n' } });
@@ -79,11 +95,7 @@ describe('Gerrit submit requirements', () => {
     const { gerrit, server } = env;
     gerrit.labels.requirements.push({ name: 'Legal', label: 'Legal' });
     const change = await gerrit.upload('org/app', { subject: 'Needs Legal', files: { 'l.txt': 'l\n' } });
-    await until('check', () => lastVote(change, 'Verified') === 1);
-    gerrit.review(change.number, 'core', { 'Code-Review': 2, Approved: 1 });
-    let outcome: string | undefined;
-    await eventually('the approval judged', async () => (outcome = await judged(change, 'core')) !== undefined);
-    expect(outcome).toBe(
+    expect(await checkedThenApproved(change)).toBe(
       `entered 0; refused by gate: Change ${change.number},1 in project review.example.com/org/app can not be merged ` +
         'due to: submit requirement Legal unsatisfied (label:Legal=MAX AND -label:Legal=MIN)',
     );
@@ -91,9 +103,7 @@ describe('Gerrit submit requirements', () => {
     expect(lastVote(change, 'Verified')).toBe(1);
     // Satisfied, the change is approved again and gated.
     gerrit.review(change.number, 'legal', { Legal: 1 });
-    gerrit.review(change.number, 'core', { Approved: 0 });
-    gerrit.review(change.number, 'core', { Approved: 1 });
-    await until('submitted', () => change.status === 'MERGED');
+    await approvedAgainAndSubmitted(change);
     expect(lastVote(change, 'Verified')).toBe(2);
   });
 
@@ -125,19 +135,13 @@ describe('Gerrit submit requirements', () => {
     gerrit.labels.requirements.length = 0;
     gerrit.labels.rules.push('Non-Author-Code-Review');
     const change = await gerrit.upload('org/app', { subject: 'Needs a rule', files: { 'n.txt': 'n\n' } });
-    await until('check', () => lastVote(change, 'Verified') === 1);
-    gerrit.review(change.number, 'core', { 'Code-Review': 2, Approved: 1 });
-    let outcome: string | undefined;
-    await eventually('the approval judged', async () => (outcome = await judged(change, 'core')) !== undefined);
-    expect(outcome).toBe(
+    expect(await checkedThenApproved(change)).toBe(
       `entered 0; refused by gate: Change ${change.number},1 in project review.example.com/org/app can not be merged ` +
         'due to: missing labels: Non-Author-Code-Review',
     );
     expect(await itemsIn(server, 'gate')).toEqual([]);
     // The rule's label voted, the change is approved again and gated.
     gerrit.review(change.number, 'peer', { 'Non-Author-Code-Review': 1 });
-    gerrit.review(change.number, 'core', { Approved: 0 });
-    gerrit.review(change.number, 'core', { Approved: 1 });
-    await until('submitted', () => change.status === 'MERGED');
+    await approvedAgainAndSubmitted(change);
   });
 });
