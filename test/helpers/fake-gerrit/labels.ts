@@ -4,7 +4,7 @@
  * voted), the submit requirements a test sets (`label:<L>=MAX AND -label:<L>=MIN`, as Gerrit's
  * defaults are written) and `submittable`, as Gerrit's REST API answers them.
  */
-import type { Account, FakeChange } from './server';
+import type { Account, FakeChange } from './model';
 
 /** Ranges of the labels tests vote (the reference's test labels, and `Workflow`); others are -1..+1. */
 export const LABEL_RANGES: Record<string, [number, number]> = {

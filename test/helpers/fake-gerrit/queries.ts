@@ -2,7 +2,7 @@
  * The fake Gerrit's change queries (test/helpers/fake-gerrit/server.ts): `GET /changes/?q=` terms
  * and a revision's related changes (its git ancestry and the changes built on it).
  */
-import type { FakeChange } from './server';
+import type { FakeChange } from './model';
 
 /** Milliseconds since the epoch of a time in Gerrit's format. */
 function gerritMs(date: string): number {

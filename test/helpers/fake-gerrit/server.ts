@@ -8,70 +8,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { serveGit } from '../fake-github/git-http';
-import { queryChanges, related } from './queries';
-import { labelsJson, submitRecordsJson, submitRefusal, submitRequirementsJson, type LabelSettings } from './labels';
-import {
-  branchHead,
-  createProject,
-  listBranches,
-  pushPatchset,
-  pushToBranch,
-  submitRevision,
-  type FileMap,
-} from './repos';
+import { changeJson } from './change-json';
+import { submitRefusal, type LabelSettings } from './labels';
+import { account, eventChange, gerritDate, voteText, type Account, type FakeChange } from './model';
+import { branchHead, createProject, pushPatchset, pushToBranch, submitRevision, type FileMap } from './repos';
+import { handleRequest } from './rest';
 import { FakeSshServer } from '../fake-ssh-server';
 
-export interface Account {
-  username: string;
-  email: string;
-  name: string;
-  _account_id: number;
-}
-
-export interface FakeChange {
-  number: number;
-  project: string;
-  branch: string;
-  changeId: string;
-  subject: string;
-  status: 'NEW' | 'MERGED' | 'ABANDONED';
-  owner: Account;
-  patchsets: Array<{ number: number; revision: string; ref: string; message: string; parent: string; created: string }>;
-  votes: Array<{ label: string; value: number; by: Account; date: string }>;
-  /** Review messages (votes and comments, from tests and from Sluice), in order. */
-  messages: Array<{ author: Account; date: string; message: string; _revision_number: number; tag?: string }>;
-  /** When the change last changed, and when it was submitted (Gerrit's time format). */
-  updated: string;
-  submitted?: string;
-  /** Reviews posted over REST, in order. */
-  reviews: Array<{ by: string; patchset: string; message?: string; labels?: Record<string, number>; notify?: string }>;
-  /** Set by a test: the next submit is refused with this message (409). */
-  refuseSubmit: string | null;
-  /** The change's topic, if any. */
-  topic?: string;
-  /** Work in progress. */
-  wip?: boolean;
-}
-
-let accountIds = 1000;
-export function account(username: string): Account {
-  return { username, email: `${username}@example.com`, name: username, _account_id: accountIds++ };
-}
-
-/** Gerrit's time format (UTC, nanoseconds). */
-function gerritDate(date = new Date()): string {
-  return `${date.toISOString().replace('T', ' ').replace('Z', '')}000000`;
-}
-
-/** A vote as Gerrit writes it in a review message: `Code-Review+2`, `Verified-1`, `-Workflow` (removed). */
-function voteText(label: string, value: number): string {
-  return value === 0 ? `-${label}` : `${label}${value > 0 ? '+' : ''}${value}`;
-}
+export { account, type Account, type FakeChange } from './model';
 
 export class FakeGerrit {
   readonly root = mkdtempSync(path.join(os.tmpdir(), 'fake-gerrit-'));
@@ -101,7 +49,7 @@ export class FakeGerrit {
   ) {
     this.ssh = new FakeSshServer(user, clientPublicKey, this.root);
     this.http = createServer((req, res) => {
-      this.handle(req, res).catch((err: unknown) => {
+      handleRequest(this, req, res).catch((err: unknown) => {
         res.writeHead(500, { 'content-type': 'text/plain' });
         res.end(String(err));
       });
@@ -131,6 +79,14 @@ export class FakeGerrit {
       };
     });
     return release;
+  }
+
+  /** Wait while change requests are held (`holdChangeRequests`), noting the request's path. */
+  async waitWhileHeld(requestPath: string): Promise<void> {
+    if (this.held !== null) {
+      this.heldPaths.push(requestPath);
+      await this.held;
+    }
   }
 
   accountOf(username: string): Account {
@@ -272,6 +228,28 @@ export class FakeGerrit {
     return newrev;
   }
 
+  /** A review posted over REST (as `user`): votes, a message headed by them; emits comment-added. */
+  postReview(
+    change: FakeChange,
+    patchset: string,
+    review: { message?: string; labels?: Record<string, number>; notify?: string },
+  ): void {
+    const by = this.accountOf(this.user);
+    change.reviews.push({ by: this.user, patchset, ...review });
+    const approvals = this.vote(change, by, review.labels ?? {});
+    // Gerrit heads the message with the votes cast (`Patch Set 1: Verified+1`).
+    const votes = Object.entries(review.labels ?? {}).map(([l, v]) => ` ${voteText(l, v)}`);
+    const header = `Patch Set ${patchset}:${votes.join('')}`;
+    this.addMessage(change, by, review.message ? `${header}\n\n${review.message}` : header);
+    this.emit({
+      type: 'comment-added',
+      author: by,
+      approvals,
+      comment: review.message ?? '',
+      ...this.eventChange(change),
+    });
+  }
+
   /** A review message at the time of the votes just cast (the change's `updated`). */
   private addMessage(change: FakeChange, author: Account, message: string, tag?: string): void {
     change.messages.push({
@@ -301,22 +279,7 @@ export class FakeGerrit {
   }
 
   private eventChange(change: FakeChange) {
-    const current = change.patchsets.at(-1);
-    return {
-      change: {
-        project: change.project,
-        branch: change.branch,
-        id: change.changeId,
-        number: change.number,
-        subject: change.subject,
-        owner: change.owner,
-        url: `${this.url}/c/${change.project}/+/${change.number}`,
-        status: change.status,
-        ...(change.topic === undefined ? {} : { topic: change.topic }),
-      },
-      patchSet: { number: current?.number, revision: current?.revision, ref: current?.ref },
-      eventCreatedOn: Math.floor(Date.now() / 1000),
-    };
+    return eventChange(change, this.url);
   }
 
   emit(event: Record<string, unknown>): void {
@@ -325,147 +288,13 @@ export class FakeGerrit {
     this.ssh.send(line);
   }
 
-  /** A change as Gerrit's REST API answers with ALL_REVISIONS, ALL_COMMITS, DETAILED_LABELS, DETAILED_ACCOUNTS. */
+  /** A change as Gerrit's REST API answers (test/helpers/fake-gerrit/change-json.ts). */
   changeJson(change: FakeChange, options: string[] = []): Record<string, unknown> {
-    return {
-      id: `${encodeURIComponent(change.project)}~${change.number}`,
-      project: change.project,
-      branch: change.branch,
-      change_id: change.changeId,
-      subject: change.subject,
-      status: change.status,
-      hashtags: [],
-      ...(change.topic === undefined ? {} : { topic: change.topic }),
-      _number: change.number,
-      owner: change.owner,
-      updated: change.updated,
-      ...(change.submitted === undefined ? {} : { submitted: change.submitted }),
-      current_revision: change.patchsets.at(-1)?.revision,
-      revisions: Object.fromEntries(
-        change.patchsets.map((p) => [
-          p.revision,
-          {
-            _number: p.number,
-            ref: p.ref,
-            created: p.created,
-            uploader: change.owner,
-            commit: { message: p.message, parents: [{ commit: p.parent }] },
-          },
-        ]),
-      ),
-      labels: labelsJson(change, this.labels),
-      messages: change.messages,
-      ...(change.wip ? { work_in_progress: true } : {}),
-      ...(options.includes('SUBMITTABLE') ? { submittable: submitRefusal(change, this.labels) === null } : {}),
-      ...(options.includes('SUBMIT_REQUIREMENTS')
-        ? { submit_requirements: submitRequirementsJson(change, this.labels) }
-        : {}),
-      ...(this.labels.rules.length > 0 ? { submit_records: submitRecordsJson(change, this.labels) } : {}),
-    };
+    return changeJson(change, this.labels, options);
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', this.url);
-    const auth = req.headers.authorization ?? '';
-    const decoded = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString('utf8') : '';
-    if (!url.pathname.startsWith('/a/')) {
-      res.writeHead(404).end('Not found');
-      return;
-    }
-    if (!/^\/a\/(changes|projects|config)\//.test(url.pathname)) {
-      const gitUrl = new URL(url.toString());
-      gitUrl.pathname = url.pathname.slice(2);
-      await serveGit(
-        this.root,
-        req,
-        res,
-        gitUrl,
-        (password) => decoded === `${this.user}:${password}` && password === this.password,
-      );
-      return;
-    }
-    if (decoded !== `${this.user}:${this.password}`) {
-      res.writeHead(401, { 'www-authenticate': 'Basic realm="Gerrit Code Review"' }).end('Unauthorized');
-      return;
-    }
-    if (this.held !== null && url.pathname.startsWith('/a/changes/')) {
-      this.heldPaths.push(decodeURIComponent(url.pathname));
-      await this.held;
-    }
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) {
-      chunks.push(chunk as Buffer);
-    }
-    const text = Buffer.concat(chunks).toString('utf8');
-    const body: unknown = text === '' ? undefined : JSON.parse(text);
-    this.requests.push({ method: req.method ?? 'GET', path: `${url.pathname}${url.search}`, body, at: Date.now() });
-    const answer = await this.route(req.method ?? 'GET', url, body);
-    if (typeof answer === 'string' || answer === undefined) {
-      const [status, message] = answer === undefined ? [404, 'Not found'] : answer.split('|', 2);
-      res.writeHead(Number(status), { 'content-type': 'text/plain' }).end(`${message}\n`);
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
-    const json = url.pathname === '/a/config/server/version' ? (answer as string[])[0] : answer;
-    res.end(`)]}'\n${JSON.stringify(json)}`);
-  }
-
-  /** A JSON answer, `<status>|<text>` for an error, undefined for 404. */
-  private async route(method: string, url: URL, body: unknown): Promise<unknown> {
-    const parts = url.pathname.split('/').slice(2).map(decodeURIComponent);
-    const options = url.searchParams.getAll('o');
-    if (parts.join('/') === 'config/server/version' && method === 'GET') {
-      return [this.version]; // a JSON string, sent unwrapped below
-    }
-    if (parts[0] === 'projects' && parts[2] === 'branches' && !parts[3] && method === 'GET') {
-      return (await listBranches(this.root, parts[1]).catch(() => undefined)) ?? undefined;
-    }
-    if (parts[0] === 'projects' && parts[2] === 'branches' && method === 'GET') {
-      const revision = await branchHead(this.root, parts[1], parts[3]).catch(() => undefined);
-      return revision === undefined ? undefined : { ref: `refs/heads/${parts[3]}`, revision };
-    }
-    if (parts[0] !== 'changes') {
-      return undefined;
-    }
-    if (parts[1] === '' && method === 'GET') {
-      return queryChanges(this.changes, url.searchParams.get('q') ?? '').map((c) => this.changeJson(c, options));
-    }
-    const number = Number(parts[1].split('~').at(-1));
-    const change = this.changes.find((c) => c.number === number);
-    if (!change) {
-      return undefined;
-    }
-    if (parts.length === 2 && method === 'GET') {
-      return this.changeJson(change, options);
-    }
-    if (parts[2] === 'revisions' && parts[4] === 'review' && method === 'POST') {
-      const review = body as { message?: string; labels?: Record<string, number>; notify?: string };
-      change.reviews.push({ by: this.user, patchset: parts[3], ...review });
-      const approvals = this.vote(change, this.accountOf(this.user), review.labels ?? {});
-      // Gerrit heads the message with the votes cast (`Patch Set 1: Verified+1`).
-      const votes = Object.entries(review.labels ?? {}).map(([l, v]) => ` ${voteText(l, v)}`);
-      const header = `Patch Set ${parts[3]}:${votes.join('')}`;
-      this.addMessage(change, this.accountOf(this.user), review.message ? `${header}\n\n${review.message}` : header);
-      this.emit({
-        type: 'comment-added',
-        author: this.accountOf(this.user),
-        approvals,
-        comment: review.message ?? '',
-        ...this.eventChange(change),
-      });
-      return { labels: review.labels ?? {} };
-    }
-    if (parts[2] === 'revisions' && parts[4] === 'related' && method === 'GET') {
-      const patchset = change.patchsets.find((p) => p.revision === parts[3] || String(p.number) === parts[3]);
-      return patchset === undefined ? undefined : related(this.changes, patchset.revision);
-    }
-    if (parts[2] === 'submit' && method === 'POST') {
-      return this.submit(change);
-    }
-    return undefined;
-  }
-
-  private async submit(change: FakeChange): Promise<unknown> {
+  /** Gerrit's submit of a change's newest patch set (REST); emits change-merged and ref-updated. */
+  async submit(change: FakeChange): Promise<unknown> {
     const refusal = submitRefusal(change, this.labels);
     if (refusal !== null) {
       return `409|Change ${change.number}: ${refusal}`;

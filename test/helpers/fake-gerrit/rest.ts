@@ -1,0 +1,102 @@
+/**
+ * The fake Gerrit's HTTP side (test/helpers/fake-gerrit/server.ts): everything under `/a/` with
+ * HTTP basic authentication, git over HTTP (`git http-backend`) for paths that are no REST
+ * endpoint, and the REST endpoints the driver uses (docs/gerrit.md#rest-api), answered with
+ * Gerrit's `)]}'` prefix. Every REST request is recorded in `gerrit.requests`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveGit } from '../fake-github/git-http';
+import { changeJson } from './change-json';
+import { queryChanges, related } from './queries';
+import { branchHead, listBranches } from './repos';
+import type { FakeGerrit } from './server';
+
+/** Answer one HTTP request of the fake Gerrit. */
+export async function handleRequest(gerrit: FakeGerrit, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', gerrit.url);
+  const auth = req.headers.authorization ?? '';
+  const decoded = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString('utf8') : '';
+  if (!url.pathname.startsWith('/a/')) {
+    res.writeHead(404).end('Not found');
+    return;
+  }
+  if (!/^\/a\/(changes|projects|config)\//.test(url.pathname)) {
+    const gitUrl = new URL(url.toString());
+    gitUrl.pathname = url.pathname.slice(2);
+    await serveGit(
+      gerrit.root,
+      req,
+      res,
+      gitUrl,
+      (password) => decoded === `${gerrit.user}:${password}` && password === gerrit.password,
+    );
+    return;
+  }
+  if (decoded !== `${gerrit.user}:${gerrit.password}`) {
+    res.writeHead(401, { 'www-authenticate': 'Basic realm="Gerrit Code Review"' }).end('Unauthorized');
+    return;
+  }
+  if (url.pathname.startsWith('/a/changes/')) {
+    await gerrit.waitWhileHeld(decodeURIComponent(url.pathname));
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  const body: unknown = text === '' ? undefined : JSON.parse(text);
+  gerrit.requests.push({ method: req.method ?? 'GET', path: `${url.pathname}${url.search}`, body, at: Date.now() });
+  const answer = await route(gerrit, req.method ?? 'GET', url, body);
+  if (typeof answer === 'string' || answer === undefined) {
+    const [status, message] = answer === undefined ? [404, 'Not found'] : answer.split('|', 2);
+    res.writeHead(Number(status), { 'content-type': 'text/plain' }).end(`${message}\n`);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
+  const json = url.pathname === '/a/config/server/version' ? (answer as string[])[0] : answer;
+  res.end(`)]}'\n${JSON.stringify(json)}`);
+}
+
+/** A JSON answer, `<status>|<text>` for an error, undefined for 404. */
+async function route(gerrit: FakeGerrit, method: string, url: URL, body: unknown): Promise<unknown> {
+  const parts = url.pathname.split('/').slice(2).map(decodeURIComponent);
+  const options = url.searchParams.getAll('o');
+  if (parts.join('/') === 'config/server/version' && method === 'GET') {
+    return [gerrit.version]; // a JSON string, sent unwrapped by handleRequest
+  }
+  if (parts[0] === 'projects' && parts[2] === 'branches' && !parts[3] && method === 'GET') {
+    return (await listBranches(gerrit.root, parts[1]).catch(() => undefined)) ?? undefined;
+  }
+  if (parts[0] === 'projects' && parts[2] === 'branches' && method === 'GET') {
+    const revision = await branchHead(gerrit.root, parts[1], parts[3]).catch(() => undefined);
+    return revision === undefined ? undefined : { ref: `refs/heads/${parts[3]}`, revision };
+  }
+  if (parts[0] !== 'changes') {
+    return undefined;
+  }
+  if (parts[1] === '' && method === 'GET') {
+    const found = queryChanges(gerrit.changes, url.searchParams.get('q') ?? '');
+    return found.map((c) => changeJson(c, gerrit.labels, options));
+  }
+  const number = Number(parts[1].split('~').at(-1));
+  const change = gerrit.changes.find((c) => c.number === number);
+  if (!change) {
+    return undefined;
+  }
+  if (parts.length === 2 && method === 'GET') {
+    return changeJson(change, gerrit.labels, options);
+  }
+  if (parts[2] === 'revisions' && parts[4] === 'review' && method === 'POST') {
+    const review = body as { message?: string; labels?: Record<string, number>; notify?: string };
+    gerrit.postReview(change, parts[3], review);
+    return { labels: review.labels ?? {} };
+  }
+  if (parts[2] === 'revisions' && parts[4] === 'related' && method === 'GET') {
+    const patchset = change.patchsets.find((p) => p.revision === parts[3] || String(p.number) === parts[3]);
+    return patchset === undefined ? undefined : related(gerrit.changes, patchset.revision);
+  }
+  if (parts[2] === 'submit' && method === 'POST') {
+    return gerrit.submit(change);
+  }
+  return undefined;
+}
