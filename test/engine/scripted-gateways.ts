@@ -25,7 +25,14 @@ export class ScriptedMerger implements MergerGateway {
   /** Changes merged into their branch, in order. */
   readonly mergedOrder: number[] = [];
 
+  /** The branches containing a tagged commit, by commit; a commit not listed is on `master`. */
+  readonly containing = new Map<string, string[]>();
+
   constructor(private readonly changes: FakeChanges) {}
+
+  branchesContaining(item: MergeItem): Promise<string[]> {
+    return Promise.resolve(this.containing.get(item.newrev ?? '') ?? ['master']);
+  }
 
   prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
     this.prepared.push(items.map((item) => `${item.number ?? item.ref},${item.patchset ?? ''}`));
