@@ -29,13 +29,18 @@ import {
 } from './project-pipeline-config';
 import { resolveJobNodeset } from './nodeset-resolution';
 import { completeGraph, matchesFiles } from './job-graph';
-import { matchesBranch, type RegexSpec } from './regex';
+import { matchesBranch, type BranchTarget, type RegexSpec, type TagTarget } from './regex';
 
 export interface FreezeRequest {
   pipeline: string;
   /** Short or canonical project name. */
   project: string;
   branch: string;
+  /**
+   * A tag's item: branch matchers match its full ref or the branches containing its commit
+   * instead of `branch` (docs/project-configuration.md#jobs).
+   */
+  tag?: TagTarget;
   /**
    * Files the change modifies. Undefined = file matchers are not evaluated (every job matches),
    * as for the `freeze-jobs` endpoint.
@@ -146,7 +151,7 @@ export function freezeJobGraph(layout: Layout, request: FreezeRequest): FreezeRe
   if (pipeline === undefined) {
     return { status: 'unknown-pipeline' };
   }
-  const ppc = projectPipelineConfig(layout, project, request.pipeline, request.branch);
+  const ppc = projectPipelineConfig(layout, project, request.pipeline, request.tag ?? request.branch);
   if (ppc === undefined) {
     return { status: 'not-in-pipeline' };
   }
@@ -199,7 +204,11 @@ export function freezeJob(
  * docs/project-configuration.md#freezing-one-job step 2: variants of a job and its ancestors that match, base-most
  * first.
  */
-function collectVariants(layout: Layout, name: string, branchFor: (v: JobVariant) => string): JobVariant[] | undefined {
+function collectVariants(
+  layout: Layout,
+  name: string,
+  branchFor: (v: JobVariant) => BranchTarget,
+): JobVariant[] | undefined {
   const collected: JobVariant[] = [];
   const visited = new Set<string>([name]);
   const walk = (jobName: string, stack: string[]): boolean => {
@@ -247,7 +256,8 @@ function freezeOne(
   ppc: ProjectPipelineConfigResult,
   entry: PpcEntry,
 ): FrozenWithErrors | undefined {
-  const inline = entry.variants.filter((v) => matchesBranch(v.variant.branchMatcher, request.branch));
+  const target = request.tag ?? request.branch;
+  const inline = entry.variants.filter((v) => matchesBranch(v.variant.branchMatcher, target));
   // docs/project-configuration.md#freezing-one-job step 1: override checkouts from matching project-pipeline variants.
   let overrideCheckout: string | undefined;
   const perProject = new Map<string, string>();
@@ -259,7 +269,8 @@ function freezeOne(
       }
     }
   }
-  const branchFor = (v: JobVariant): string => {
+  // An override checkout is a branch: matched as one, even for a tag's item (as in the reference).
+  const branchFor = (v: JobVariant): BranchTarget => {
     const candidate = perProject.get(v.sourceContext.projectCanonicalName) ?? overrideCheckout;
     if (
       candidate !== undefined &&
@@ -267,7 +278,7 @@ function freezeOne(
     ) {
       return candidate;
     }
-    return request.branch;
+    return target;
   };
   if (inline.length === 0) {
     return undefined;

@@ -5,7 +5,7 @@
  */
 import { deepMerge } from './apply-variant';
 import type { JobVariant, Layout, LayoutProject, ProjectStanza } from './layout';
-import { matchesBranch } from './regex';
+import { matchesBranch, type BranchTarget } from './regex';
 
 /** One job of a project-pipeline configuration with the variants that name it, in order. */
 export interface PpcEntry {
@@ -31,14 +31,14 @@ export function findLayoutProject(layout: Layout, name: string): LayoutProject |
 }
 
 /**
- * docs/project-configuration.md#project-pipeline-config: the project's stanzas and templates that apply to the branch,
- * merged for one pipeline.
+ * docs/project-configuration.md#project-pipeline-config: the project's stanzas and templates that apply to the branch
+ * (or the tag, docs/project-configuration.md#jobs), merged for one pipeline.
  */
 export function projectPipelineConfig(
   layout: Layout,
   project: LayoutProject,
   pipeline: string,
-  branch: string,
+  branch: BranchTarget,
 ): ProjectPipelineConfigResult | undefined {
   const stanzas = layout.projectConfigs.get(project.canonicalName) ?? [];
   // A stanza (on any branch) naming a template that does not exist leaves the project in no

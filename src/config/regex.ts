@@ -128,17 +128,47 @@ export interface BranchMatcher {
   regexes: RegexSpec[];
 }
 
-/** Whether `matcher` accepts `branch` (undefined matcher = all branches). */
-export function matchesBranch(matcher: BranchMatcher | undefined, branch: string): boolean {
+/**
+ * A tag's item as branch matchers see it (docs/project-configuration.md#jobs): its full ref and
+ * the branches that contain the tagged commit, which the merger found.
+ */
+export interface TagTarget {
+  ref: string;
+  containingBranches: readonly string[];
+}
+
+/** What a branch matcher is matched against: a branch name, or a tag. */
+export type BranchTarget = string | TagTarget;
+
+/**
+ * Whether `matcher` accepts `target` (undefined matcher = all branches and tags). A tag matches
+ * when a regex matches its full ref or one of the branches containing its commit (an implied
+ * matcher: a containing branch equal to its branch), as in the reference.
+ */
+export function matchesBranch(matcher: BranchMatcher | undefined, target: BranchTarget): boolean {
   if (matcher === undefined) {
     return true;
   }
-  return matcher.regexes.some((spec) => {
-    if (matcher.kind === 'implied') {
-      return spec.pattern === branch;
-    }
-    return cachedRegex(spec).test(branch);
-  });
+  if (typeof target === 'string') {
+    return matcher.regexes.some((spec) => matchesOne(matcher, spec, target));
+  }
+  return matcher.regexes.some(
+    (spec) =>
+      matchesRef(spec, target.ref) || target.containingBranches.some((branch) => matchesOne(matcher, spec, branch)),
+  );
+}
+
+function matchesOne(matcher: BranchMatcher, spec: RegexSpec, branch: string): boolean {
+  return matcher.kind === 'implied' ? spec.pattern === branch : cachedRegex(spec).test(branch);
+}
+
+/** The full ref is matched with the regex even by an implied matcher (its branch name read as one). */
+function matchesRef(spec: RegexSpec, ref: string): boolean {
+  try {
+    return cachedRegex(spec).test(ref);
+  } catch {
+    return false; // a branch name that is no valid regex matches no ref
+  }
 }
 
 const regexCache = new Map<string, CompiledRegex>();

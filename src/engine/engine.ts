@@ -226,6 +226,16 @@ export class Engine {
     } while (!(await scheduler.workSettled()));
   }
 
+  /**
+   * Wait until the tenant's scheduler has taken every pending event, without waiting for engine
+   * work: a merge that hangs (a test holding it) leaves this resolving where `settle` would not.
+   */
+  async settlePasses(tenant: string): Promise<void> {
+    const scheduler = this.schedulers.get(tenant);
+    scheduler?.wake();
+    await scheduler?.whenIdle();
+  }
+
   /** Record a trigger event (git connection, timers are internal) and wake the scheduler. */
   async submitTrigger(tenant: string, event: TriggerEvent): Promise<number> {
     const id = await this.events.append({ tenant, event, created: this.options.clock.now() });

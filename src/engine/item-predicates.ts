@@ -51,6 +51,15 @@ export function hasAnyJobFailed(buildset: BuildsetState): boolean {
   return buildset.jobs.some((job) => jobVotes(job) && jobFailed(job));
 }
 
+/**
+ * Its merge into its branch is out as engine work (docs/gating.md#engine-work): it cannot be
+ * called back, so only that merge's outcome decides the item now. Nothing moves, resets or
+ * dequeues it meanwhile (docs/gating.md#items-being-merged).
+ */
+export function isMergingIntoBranch(item: ItemState): boolean {
+  return item.buildset.branchMerge !== undefined && item.buildset.branchMerge !== null;
+}
+
 /** Find an item of a queue by uuid. */
 export function findItem(queue: QueueState, uuid: string | null): ItemState | null {
   if (uuid === null) {

@@ -223,7 +223,14 @@ export function toEngineLayout(layout: Layout, speculative?: SpeculativeLayouts)
       maxDependencies: layout.tenant.maxDependencies ?? null,
     },
     freezeJobGraph(pipeline, project, branch, files, options = {}): FreezeOutcome {
-      return freezeOutcome(layout, { pipeline, project, branch, files, imageNames: options.imageNames });
+      return freezeOutcome(layout, {
+        pipeline,
+        project,
+        branch,
+        files,
+        imageNames: options.imageNames,
+        tag: options.tag,
+      });
     },
     projectInPipeline(pipeline: string, project: string): boolean {
       const found = findLayoutProject(layout, project);

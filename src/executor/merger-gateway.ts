@@ -1,10 +1,11 @@
 /**
  * The git side of the engine's merger port: speculative merges and gate merges are done by the
- * executor's Merger, and a gate merge is announced to the connection's poller so it is emitted
+ * executor's Merger, the branches containing a tag's commit are read from its mirror, and a gate merge is announced to the connection's poller so it is emitted
  * exactly once as Sluice's own `ref-updated`.
  */
 import type { MergeOutcome, MergerGateway } from '../engine/ports/merger';
-import { toMergerItem, type MergeItem } from '../model/changes';
+import { toMergerItem, ZERO_REVISION, type MergeItem } from '../model/changes';
+import { git, GitError } from '../sources/git-cli';
 import type { MergerItem } from '../model/build-request';
 import type { GitProjects } from '../sources/git-projects';
 import type { ConfigLocations, ProposedConfig } from '../model/proposed-config';
@@ -43,6 +44,39 @@ export class GitMergerGateway implements MergerGateway {
       return { merged: false, error: outcome.detail };
     }
     return { merged: true, files: outcome.changedFiles, repoState: outcome.repoState, config };
+  }
+
+  /**
+   * The branches containing a tag's commit (docs/project-configuration.md#jobs), read from the
+   * project's mirror brought up to date first. A commit the mirror lacks is on no branch, as in
+   * the reference; a mirror that cannot be updated is an error.
+   */
+  async branchesContaining(item: MergeItem): Promise<string[]> {
+    const revision = item.newrev;
+    if (revision === null || revision === ZERO_REVISION) {
+      return [];
+    }
+    const { connection, project } = this.mergerItem(item);
+    const cache = this.merger.cache;
+    await cache.update(connection, project);
+    return cache.mirrors.withMirror(connection, project, async (mirror) => {
+      const listed = await git(mirror, [
+        'for-each-ref',
+        `--contains=${revision}^{commit}`,
+        '--format=%(refname:strip=2)',
+        'refs/heads/',
+      ]).catch((error: unknown) => {
+        if (error instanceof GitError) {
+          return null; // not a commit of the repository
+        }
+        throw error;
+      });
+      return (listed?.stdout ?? '')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .sort();
+    });
   }
 
   /** Whether the change would merge into its branch now (a merge in a scratch clone, nothing pushed). */

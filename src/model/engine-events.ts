@@ -264,7 +264,8 @@ export const reportCompletedEventSchema = z.object({
 export const mergeCompletedEventSchema = z.object({
   type: z.literal('merge-completed'),
   work: z.number().int(),
-  mode: z.enum(['speculative', 'branch']),
+  /** `tag`: the branches containing a tag's commit were looked up (docs/project-configuration.md#jobs). */
+  mode: z.enum(['speculative', 'tag', 'branch']),
   pipeline: z.string(),
   buildsetUuid: z.string(),
   merged: z.boolean(),
@@ -273,6 +274,8 @@ export const mergeCompletedEventSchema = z.object({
   repoState: record.nullable(),
   /** speculative: the configuration the merged state proposes (docs/gating.md#speculative-layouts). */
   config: z.array(proposedConfigSchema).optional(),
+  /** tag: the branches containing the tagged commit. */
+  containingBranches: z.array(z.string()).optional(),
   /** branch: the changes merged (with the commit each produced). */
   changes: z.array(z.object({ project: z.string(), change: z.number().int(), newrev: nullableString })).optional(),
 });

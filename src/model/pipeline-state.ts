@@ -182,6 +182,11 @@ export interface BuildsetState {
   /** The commits the speculative merge prepared, as the merger gave them (absent before it answered). */
   repoState?: Record<string, unknown> | null;
   /**
+   * A tag's item: the branches containing the tagged commit, as the merger found them (absent
+   * before it answered); its branch matchers match them (docs/project-configuration.md#jobs).
+   */
+  containingBranches?: string[] | null;
+  /**
    * The merge of the successful item into its branches, stored as engine work: whether the success
    * report went with it, the reporters' phase, and once `done` the first refusal (null: merged).
    */

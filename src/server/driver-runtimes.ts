@@ -120,6 +120,7 @@ export function routingMerger(
   );
   return {
     prepare: (items, options) => merger.prepare(items, options),
+    branchesContaining: (item) => merger.branchesContaining(item),
     mergeToBranch: async (item) => {
       const location = projects.locate(item.project);
       const runtime = location === null ? undefined : runtimes.ofConnection(location.connection);

@@ -25,7 +25,14 @@ export class ScriptedMerger implements MergerGateway {
   /** Changes merged into their branch, in order. */
   readonly mergedOrder: number[] = [];
 
+  /** The branches containing a tagged commit, by commit; a commit not listed is on `master`. */
+  readonly containing = new Map<string, string[]>();
+
   constructor(private readonly changes: FakeChanges) {}
+
+  branchesContaining(item: MergeItem): Promise<string[]> {
+    return Promise.resolve(this.containing.get(item.newrev ?? '') ?? ['master']);
+  }
 
   prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
     this.prepared.push(items.map((item) => `${item.number ?? item.ref},${item.patchset ?? ''}`));
@@ -58,6 +65,49 @@ export class ScriptedMerger implements MergerGateway {
       this.mergedOrder.push(item.number);
     }
     return Promise.resolve({ merged: true, oldrev, newrev });
+  }
+}
+
+type BranchOutcome = Awaited<ReturnType<ScriptedMerger['mergeToBranch']>>;
+
+/** A merger whose calls hang while held, until released; `entered` resolves when a held call came in. */
+export class BlockingMerger extends ScriptedMerger {
+  private held = false;
+  private release: (() => void) | null = null;
+  private gate: Promise<void> = Promise.resolve();
+  private enteredResolve: (() => void) | null = null;
+  entered: Promise<void> = Promise.resolve();
+
+  hold(): void {
+    this.held = true;
+    this.gate = new Promise((resolve) => {
+      this.release = resolve;
+    });
+    this.entered = new Promise((resolve) => {
+      this.enteredResolve = resolve;
+    });
+  }
+
+  open(): void {
+    this.held = false;
+    this.release?.();
+  }
+
+  private async pass(): Promise<void> {
+    if (this.held) {
+      this.enteredResolve?.();
+      await this.gate;
+    }
+  }
+
+  override async prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
+    await this.pass();
+    return super.prepare(items);
+  }
+
+  override async mergeToBranch(item: MergeItem): Promise<BranchOutcome> {
+    await this.pass();
+    return super.mergeToBranch(item);
   }
 }
 

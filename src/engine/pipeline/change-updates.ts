@@ -6,6 +6,7 @@
  */
 import { changeId, type ChangeInfo } from '../../model/changes';
 import type { ItemState } from '../../model/pipeline-state';
+import { isMergingIntoBranch } from '../item-predicates';
 import type { PassContext } from '../pass-context';
 import { hasRequirements, unmetRequirement } from '../requirements';
 import { removeItem } from './leaving';
@@ -73,8 +74,7 @@ export async function dequeueUnmetRequirements(
         candidate.number === change.number &&
         candidate.patchset === change.patchset,
     );
-    const merging = item.buildset.branchMerge !== undefined && item.buildset.branchMerge !== null;
-    if (item.live && item.dequeueTime === null && !item.requirementsIgnored && !merging && holds) {
+    if (item.live && item.dequeueTime === null && !item.requirementsIgnored && !isMergingIntoBranch(item) && holds) {
       await dequeueMissingRequirements(pipeline, ctx, queue, item, unmet);
     }
   }

@@ -45,11 +45,13 @@ export async function removeChangedCycles(
     if (now === null) {
       continue;
     }
-    await removeItem(pipeline, ctx, queue, item, {
+    const removed = await removeItem(pipeline, ctx, queue, item, {
       kind: 'cycle-changed',
       message: `Dependency cycle changed: now ${describe(now)}, was ${describe(item.changes)}`,
     });
-    again.push(...item.changes);
+    if (removed) {
+      again.push(...item.changes);
+    }
   }
   return again;
 }

@@ -9,7 +9,7 @@ import type { GateResetCause } from '../../model/gate-resets';
 import { recordGateReset } from '../analytics/gate-resets';
 import type { DequeueReason, ItemState, QueueState } from '../../model/pipeline-state';
 import { countDependencies, tooManyDependencies } from '../dependencies';
-import { allItemsBehind, itemsBehind } from '../item-predicates';
+import { allItemsBehind, isMergingIntoBranch, itemsBehind } from '../item-predicates';
 import { cancelJobs } from '../jobs/cancel';
 import type { PassContext } from '../pass-context';
 import { formatReport } from '../report-text';
@@ -86,6 +86,9 @@ export async function resetItems(ctx: PassContext, items: readonly ItemState[], 
 /**
  * Cancel an item's jobs, record DEQUEUED and take it out (docs/gating.md#leaving-a-pipeline). Items
  * behind it were tested with it merged underneath, so they are reset (docs/gating.md#canceling-jobs).
+ * False, changing nothing, for an item whose merge into its branch is out: that merge decides it
+ * (docs/gating.md#items-being-merged); only a reconfiguration that drops its pipeline or project
+ * takes it out at once.
  */
 export async function removeItem(
   pipeline: ManagedPipeline,
@@ -93,7 +96,10 @@ export async function removeItem(
   queue: QueueState,
   item: ItemState,
   reason: DequeueReason,
-): Promise<void> {
+): Promise<boolean> {
+  if (isMergingIntoBranch(item) && reason.kind !== 'reconfiguration') {
+    return false;
+  }
   await resetItems(ctx, allItemsBehind(queue, item), { kind: 'item-ahead-dequeued', by: item.uuid });
   await cancelJobs(ctx, item, 'dequeue');
   if (item.live && item.buildset.result === null) {
@@ -107,6 +113,7 @@ export async function removeItem(
     reportToDrivers(pipeline, ctx, item, 'dequeue', message ?? '', 'DEQUEUED');
   }
   dequeueItem(pipeline, ctx, queue, item, reason);
+  return true;
 }
 
 /**
@@ -166,8 +173,12 @@ export async function removeOldPatchsets(
         candidate.number === change.number &&
         candidate.patchset !== change.patchset,
     );
-    if (item.live && old && isOlderPatchset(old, change)) {
-      await removeItem(pipeline, ctx, queue, item, { kind: 'new-patchset', patchset: change.patchset ?? '' });
+    if (
+      item.live &&
+      old &&
+      isOlderPatchset(old, change) &&
+      (await removeItem(pipeline, ctx, queue, item, { kind: 'new-patchset', patchset: change.patchset ?? '' }))
+    ) {
       others.push(...item.changes.filter((member) => member !== old));
     }
   }

@@ -49,7 +49,7 @@ export class PipelineManager implements ManagedPipeline {
   }
 
   /** Cancel an item's jobs, record DEQUEUED and take it out (docs/gating.md#leaving-a-pipeline). */
-  removeItem(ctx: PassContext, queue: QueueState, item: ItemState, reason: DequeueReason): Promise<void> {
+  removeItem(ctx: PassContext, queue: QueueState, item: ItemState, reason: DequeueReason): Promise<boolean> {
     return removeItem(this, ctx, queue, item, reason);
   }
 

@@ -57,6 +57,19 @@ export async function prepareItem(
       }
       return { ready: false, changed };
     }
+    if (change.kind === 'tag') {
+      // The branches containing the tagged commit, looked up by the work runner after the commit
+      // (docs/project-configuration.md#jobs); they come back as `merge-completed` (mode `tag`).
+      if (!buildset.mergeRequested) {
+        buildset.mergeRequested = true;
+        ctx.requestWork({
+          kind: 'tag-branches',
+          payload: { pipeline: pipeline.name, buildsetUuid: buildset.uuid, item: buildset.mergeItems.at(-1) },
+        });
+        changed = true;
+      }
+      return { ready: false, changed };
+    }
     buildset.mergeState = 'complete';
     changed = true;
   }

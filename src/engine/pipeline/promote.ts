@@ -2,8 +2,11 @@
  * Promote (docs/gating.md#leaving-a-pipeline): the listed items move to the head of their queue in the given
  * order; live items from the first difference on are canceled and re-added quietly with their
  * original enqueue time. Where the manager does not reorder items, only the queue order changes.
+ * An item whose merge into its branch is out keeps its place at the head, with its buildset: the
+ * promoted items line up behind it (docs/gating.md#items-being-merged).
  */
 import type { ItemState, QueueState } from '../../model/pipeline-state';
+import { isMergingIntoBranch } from '../item-predicates';
 import type { PassContext } from '../pass-context';
 import { resetItem } from './leaving';
 import type { ManagedPipeline } from './types';
@@ -23,9 +26,12 @@ export async function promote(
     return 0;
   }
   for (const queue of queues) {
-    const promoted = items.filter((entry) => entry.queue === queue).map((entry) => entry.item);
-    const rest = queue.items.filter((item) => !promoted.includes(item));
-    const desired = [...promoted, ...rest];
+    const merging = queue.items.filter(isMergingIntoBranch);
+    const promoted = items
+      .filter((entry) => entry.queue === queue && !merging.includes(entry.item))
+      .map((entry) => entry.item);
+    const rest = queue.items.filter((item) => !promoted.includes(item) && !merging.includes(item));
+    const desired = [...merging, ...promoted, ...rest];
     let firstDifference = 0;
     while (firstDifference < desired.length && desired[firstDifference] === queue.items[firstDifference]) {
       firstDifference += 1;

@@ -5,7 +5,14 @@
  */
 import { reportToDrivers } from './driver-reports';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
-import { allItemsBehind, allJobsComplete, didAllJobsSucceed, findItem, hasAnyJobFailed } from '../item-predicates';
+import {
+  allItemsBehind,
+  allJobsComplete,
+  didAllJobsSucceed,
+  findItem,
+  hasAnyJobFailed,
+  isMergingIntoBranch,
+} from '../item-predicates';
 import { cancelJobs, releaseUnusedResources } from '../jobs/cancel';
 import { executeJobs } from '../jobs/run';
 import { resumePausedBuilds } from '../jobs/results';
@@ -71,6 +78,12 @@ async function processOneItem(
   let ahead = parent && parent.dequeueTime === null ? parent : findItem(queue, item.itemAhead);
   if (ahead && !ahead.live) {
     ahead = null;
+  }
+  if (isMergingIntoBranch(item)) {
+    // Its merge is out and cannot be called back: only its outcome decides the item now
+    // (docs/gating.md#items-being-merged).
+    const reported = await reportAndDequeue(pipeline, ctx, queue, item);
+    return { changed: reported, nnfi: reported ? nnfi : item };
   }
   const needed = await pipeline.strategy.neededChanges(pipeline, ctx, queue, item);
   if (needed.state === 'missing') {

@@ -1,4 +1,7 @@
-/** The merger port: speculative merges of an item and the merge of a change into its branch. */
+/**
+ * The merger port: speculative merges of an item, the branches containing a tag's commit and the
+ * merge of a change into its branch.
+ */
 import type { MergeItem } from '../../model/changes';
 import type { ConfigLocations, ProposedConfig } from '../../model/proposed-config';
 
@@ -20,6 +23,11 @@ export interface MergerGateway {
    * source cannot tell beforehand). A cycle checks all its changes before merging any.
    */
   canMergeToBranch?(item: MergeItem): Promise<{ mergeable: true } | { mergeable: false; error: string } | null>;
+  /**
+   * The branches of the item's project that contain its new revision (a tag's commit), sorted;
+   * none when no branch does or the commit is unknown (docs/project-configuration.md#jobs).
+   */
+  branchesContaining(item: MergeItem): Promise<string[]>;
   /** Merge a change into its target branch (idempotent: an already merged change succeeds). */
   mergeToBranch(
     item: MergeItem,

@@ -86,7 +86,10 @@ async function dequeue(ctx: PassContext, manager: PipelineManager, event: Dequeu
   if (!found) {
     return 'error: change not in pipeline';
   }
-  await manager.removeItem(ctx, found.queue, found.item, { kind: 'dequeued-by-admin', by: event.by });
+  if (!(await manager.removeItem(ctx, found.queue, found.item, { kind: 'dequeued-by-admin', by: event.by }))) {
+    // Its merge into its branch is out and cannot be called back (docs/gating.md#items-being-merged).
+    return 'error: change is being merged';
+  }
   await ctx.systemEvent({
     eventType: 'dequeued',
     description: `${found.item.changes.map(changeId).join(' ')} of ${project ?? ''} dequeued from ${manager.name}${byText(event.by)}`,
@@ -135,8 +138,8 @@ async function supercede(ctx: PassContext, manager: PipelineManager, event: Supe
   if (!found) {
     return 'ok: nothing to supersede';
   }
-  await manager.removeItem(ctx, found.queue, found.item, { kind: 'superseded', by: event.by });
-  return 'ok';
+  const removed = await manager.removeItem(ctx, found.queue, found.item, { kind: 'superseded', by: event.by });
+  return removed ? 'ok' : 'ok: being merged, not superseded';
 }
 
 function matchesChangeSpec(change: ChangeInfo, spec: DequeueEvent): boolean {

@@ -1,6 +1,7 @@
 /**
  * The outcomes of engine work as the next pass applies them (docs/gating.md#engine-work): a
- * speculative merge completes its buildset's merge state; a branch merge lets its item report.
+ * speculative merge (or a tag's branch look-up) completes its buildset's merge state; a branch
+ * merge lets its item report.
  * An outcome whose buildset is no longer current (the item left or was reset) is `stale`.
  */
 import type { EngineEvent, MergeCompletedEvent, ReportCompletedEvent } from '../../model/engine-events';
@@ -35,18 +36,21 @@ export async function handleWorkOutcome(
   }
   const { item } = found;
   const buildset = item.buildset;
-  if (event.mode === 'speculative') {
+  if (event.mode === 'speculative' || event.mode === 'tag') {
     if (buildset.mergeState !== 'new') {
       return 'stale';
     }
-    if (event.merged) {
+    if (!event.merged) {
+      // A tag's failed look-up too, as the reference's failed repository-state request.
+      buildset.unableToMerge = true;
+      buildset.mergeError = event.error;
+    } else if (event.mode === 'tag') {
+      buildset.containingBranches = event.containingBranches ?? [];
+    } else {
       buildset.files = event.files ?? [];
       buildset.repoState = event.repoState;
       buildset.proposedConfig = event.config ?? null;
       buildset.proposedDigests = event.config?.map(configDigestOf) ?? null;
-    } else {
-      buildset.unableToMerge = true;
-      buildset.mergeError = event.error;
     }
     buildset.mergeState = 'complete';
     buildset.mergeRequested = false;

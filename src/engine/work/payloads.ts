@@ -24,6 +24,14 @@ export const speculativeMergeWorkSchema = z.object({
 });
 export type SpeculativeMergeWork = z.infer<typeof speculativeMergeWorkSchema>;
 
+/** A tag's item: the branches containing its commit are looked up (docs/project-configuration.md#jobs). */
+export const tagBranchesWorkSchema = z.object({
+  pipeline: z.string(),
+  buildsetUuid: z.string(),
+  item: object.transform((value) => value as unknown as MergeItem),
+});
+export type TagBranchesWork = z.infer<typeof tagBranchesWorkSchema>;
+
 /** The merge of a successful item: its success report first (branch protection may require it), then its changes. */
 export const branchMergeWorkSchema = z.object({
   pipeline: z.string(),

@@ -1,7 +1,7 @@
 /**
  * The runner of a tenant's durable engine work (docs/gating.md#engine-work): while its scheduler
  * leads the tenant it claims the work the committed passes stored (reports, speculative merges,
- * merges into branches), makes the calls with no transaction open, and completes each row with
+ * tags' branch look-ups, merges into branches), makes the calls with no transaction open, and completes each row with
  * the engine event that brings the outcome back to the next pass. Woken after every pass that
  * stored work and when the lead is taken (then it takes over what a former leader left running).
  */
@@ -15,6 +15,7 @@ import {
   branchMergeWorkSchema,
   reportWorkSchema,
   speculativeMergeWorkSchema,
+  tagBranchesWorkSchema,
   type BranchMergeProgress,
   type BranchMergeWork,
 } from './payloads';
@@ -216,9 +217,33 @@ export class WorkRunner {
         };
         return { event, outcome: merged.merged ? 'merged' : 'merge-conflict' };
       }
+      case 'tag-branches':
+        return this.tagBranches(row);
       case 'branch-merge':
         return this.branchMerge(row, epoch);
     }
+  }
+
+  /** The branches containing a tag's commit (docs/project-configuration.md#jobs); a failed look-up is the item's merge failure. */
+  private async tagBranches(row: EngineWorkRecord): Promise<{ event: EngineEvent; outcome: string }> {
+    const work = tagBranchesWorkSchema.parse(row.payload);
+    const found = await this.options.gateways.merger.branchesContaining(work.item).then(
+      (branches) => ({ ok: true as const, branches }),
+      (error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }),
+    );
+    const event: EngineEvent = {
+      type: 'merge-completed',
+      work: row.id,
+      mode: 'tag',
+      pipeline: work.pipeline,
+      buildsetUuid: work.buildsetUuid,
+      merged: found.ok,
+      error: found.ok ? null : found.error,
+      files: null,
+      repoState: null,
+      ...(found.ok ? { containingBranches: found.branches } : {}),
+    };
+    return { event, outcome: found.ok ? `branches: ${found.branches.join(', ') || 'none'}` : `error: ${found.error}` };
   }
 
   /** Report (the driver retries transient failures); the error text when it still failed. */

@@ -252,6 +252,7 @@ const storedBuildsetSchema = modelSchema<StoredBuildset>()(
     mergeState: z.enum(['new', 'complete']),
     mergeRequested: z.boolean().optional(),
     repoState: z.record(z.string(), z.unknown()).nullable().optional(),
+    containingBranches: z.array(text).nullable().optional(),
     branchMerge: z
       .object({ disabled: z.boolean(), reported: z.boolean(), done: z.boolean(), error: nullableText })
       .nullable()

@@ -11,7 +11,7 @@ import type { EngineEvent } from '../../model/engine-events';
 import { EngineEventRepository } from './engine-events';
 import { pickFields } from '../row-fields';
 
-export type EngineWorkKind = 'report' | 'speculative-merge' | 'branch-merge';
+export type EngineWorkKind = 'report' | 'speculative-merge' | 'tag-branches' | 'branch-merge';
 
 export interface NewEngineWork {
   kind: EngineWorkKind;

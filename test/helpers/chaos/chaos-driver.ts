@@ -363,7 +363,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
       kills,
       logDir: null,
     };
-    if (!clean) {
+    // SLUICE_CHAOS_KEEP_LOGS=1 keeps them for a clean run too (docs/operations.md#chaos-runs).
+    if (!clean || process.env.SLUICE_CHAOS_KEEP_LOGS === '1') {
       figures.logDir = await keepLogs(slots, figures, deployment);
     }
     return figures;

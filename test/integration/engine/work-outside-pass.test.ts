@@ -4,58 +4,13 @@
  * tenant and another tenant's changes are gated and merged. Were a merge made inside a pass, the
  * pass would hold the only connection until the merger answered, and both would wait.
  */
-import type { MergeOutcome } from '../../../src/engine/ports/merger';
-import type { MergeItem } from '../../../src/model/changes';
 import { EngineWorkRepository } from '../../../src/store/repositories/engine-work';
 import { EngineHarness, nextTenant } from '../../engine/harness';
 import { FakeChanges } from '../../engine/fake-changes';
 import { FakeClock, job, makeLayout, pipeline } from '../../engine/scripted-layout';
-import { ScriptedMerger } from '../../engine/scripted-gateways';
+import { BlockingMerger } from '../../engine/scripted-gateways';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { adminToken, startLiveServer, type LiveServer } from '../../helpers/live';
-
-type BranchOutcome = Awaited<ReturnType<ScriptedMerger['mergeToBranch']>>;
-
-/** A merger whose calls hang while held, until released; `entered` resolves when a held call came in. */
-class BlockingMerger extends ScriptedMerger {
-  private held = false;
-  private release: (() => void) | null = null;
-  private gate: Promise<void> = Promise.resolve();
-  private enteredResolve: (() => void) | null = null;
-  entered: Promise<void> = Promise.resolve();
-
-  hold(): void {
-    this.held = true;
-    this.gate = new Promise((resolve) => {
-      this.release = resolve;
-    });
-    this.entered = new Promise((resolve) => {
-      this.enteredResolve = resolve;
-    });
-  }
-
-  open(): void {
-    this.held = false;
-    this.release?.();
-  }
-
-  private async pass(): Promise<void> {
-    if (this.held) {
-      this.enteredResolve?.();
-      await this.gate;
-    }
-  }
-
-  override async prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
-    await this.pass();
-    return super.prepare(items);
-  }
-
-  override async mergeToBranch(item: MergeItem): Promise<BranchOutcome> {
-    await this.pass();
-    return super.mergeToBranch(item);
-  }
-}
 
 const layoutOf = (tenant: string) =>
   makeLayout({

@@ -129,6 +129,7 @@ describe('routing over the drivers', () => {
       }),
       (onMerged) => ({
         prepare: () => Promise.resolve({ merged: true, files: [], repoState: {} }),
+        branchesContaining: () => Promise.resolve([]),
         mergeToBranch: (merge) => {
           gitMerges.push(merge.project);
           onMerged(PROJECTS.locate(merge.project)?.connection ?? '', merge.project, 'main', 'pushed', 'before');
