@@ -10,7 +10,8 @@ import { defaultServiceConfig, type ServiceConfig } from '../../src/config/servi
 import { createLogger } from '../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from './database';
 import type { FileMap } from './fake-gerrit/repos';
-import { FakeGerrit } from './fake-gerrit/server';
+import { FakeGerrit, type FakeChange } from './fake-gerrit/server';
+import { appFiles, BASE_JOB } from './github-tenant';
 import { startTestServer, type TestServer } from './server';
 
 export interface GerritTenant {
@@ -69,6 +70,33 @@ export async function startGerritTenant(options: {
 }
 
 /**
+ * The gate tenant most Gerrit tests use, its stream connected: config project `org/config` with
+ * `pipelines` (default GERRIT_PIPELINES), untrusted `org/app` (default: job `unit` in check and
+ * gate, test/helpers/github-tenant.ts appFiles) and any `more` untrusted projects.
+ */
+export async function startGerritGateTenant(
+  options: {
+    pipelines?: string;
+    app?: FileMap;
+    more?: Record<string, FileMap>;
+    connection?: Record<string, unknown>;
+  } = {},
+): Promise<GerritTenant> {
+  const more = options.more ?? {};
+  const env = await startGerritTenant({
+    projects: {
+      'org/config': { 'zuul.yaml': options.pipelines ?? GERRIT_PIPELINES },
+      'org/app': options.app ?? appFiles('merge-resolve'),
+      ...more,
+    },
+    tenantFile: gerritTenantYaml('org/config', ['org/app', ...Object.keys(more)]),
+    ...(options.connection === undefined ? {} : { connection: options.connection }),
+  });
+  await env.gerrit.ssh.connected();
+  return env;
+}
+
+/**
  * The fake Gerrit with its projects and the `zuul` account's SSH key (written under `root`), and
  * the settings of a connection to it (`extra` over the defaults below).
  */
@@ -121,20 +149,32 @@ export function gerritTenantYaml(configProject: string, untrusted: string[]): st
   ].join('\n');
 }
 
+/**
+ * Pipeline `check`: independent, triggered by the given filters (YAML list items such as
+ * `- event: patchset-created`, default that one), voting `Verified` +1 on success, -1 on failure.
+ */
+export function checkPipeline(...filters: string[]): string {
+  const items = filters.length > 0 ? filters : ['- event: patchset-created'];
+  const trigger = items.flatMap((item) => item.split('\n')).map((line) => `        ${line}`);
+  return [
+    '',
+    '- pipeline:',
+    '    name: check',
+    '    manager: independent',
+    '    trigger:',
+    '      gerrit:',
+    ...trigger,
+    '    success:',
+    '      gerrit:',
+    '        Verified: 1',
+    '    failure:',
+    '      gerrit:',
+    '        Verified: -1',
+  ].join('\n');
+}
+
 /** `check` votes Verified on new patch sets; `gate` takes Approved +1 with Code-Review +2 and submits. */
-export const GERRIT_PIPELINES = `
-- pipeline:
-    name: check
-    manager: independent
-    trigger:
-      gerrit:
-        - event: patchset-created
-    success:
-      gerrit:
-        Verified: 1
-    failure:
-      gerrit:
-        Verified: -1
+export const GERRIT_PIPELINES = `${checkPipeline()}
 - pipeline:
     name: gate
     manager: dependent
@@ -156,17 +196,7 @@ export const GERRIT_PIPELINES = `
     failure:
       gerrit:
         Verified: -2
-- nodeset:
-    name: single-node
-    nodes:
-      - name: worker
-        label: local
-- job:
-    name: base
-    parent: null
-    nodeset: single-node
-    timeout: 600
-`;
+${BASE_JOB}`;
 
 /** The items (`N,P`) of a pipeline in the tenant's status document (REST, current shape). */
 export async function itemsIn(server: TestServer, pipeline: string): Promise<string[]> {
@@ -186,4 +216,33 @@ export async function eventually(what: string, probe: () => Promise<boolean>): P
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** The newest vote of a label Sluice gave a change (of one patch set, when given). */
+export function lastVote(change: FakeChange, label: string, patchset?: string): number | undefined {
+  return change.reviews
+    .filter((r) => r.labels?.[label] !== undefined && (patchset === undefined || r.patchset === patchset))
+    .at(-1)?.labels?.[label];
+}
+
+/** How many times Sluice voted `Verified +1` on a change (each a `check` that passed). */
+export function checksPassed(change: FakeChange): number {
+  return change.reviews.filter((r) => r.labels?.Verified === 1).length;
+}
+
+/** The payloads of the Gerrit events the server stored, oldest first. */
+export async function storedEvents<T>(server: TestServer): Promise<T[]> {
+  const rows: Array<{ payload: unknown }> = await server.database
+    .knex('connection_events')
+    .where({ connection: 'gerrit' })
+    .orderBy('id')
+    .select('payload');
+  return rows.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as T);
+}
+
+/** Every stored Gerrit event made into trigger events, and every engine event processed. */
+export async function judgedAll(server: TestServer): Promise<boolean> {
+  const [connectionEvents] = await server.database.knex('connection_events').whereNull('processed_at').count('* as n');
+  const [engineEvents] = await server.database.knex('engine_events').whereNull('processed').count('* as n');
+  return Number(connectionEvents.n) === 0 && Number(engineEvents.n) === 0;
 }

@@ -30,7 +30,7 @@ export interface StreamEvent {
 }
 
 /** Who caused an event, by its type's attribute name. */
-const ACTORS = ['author', 'uploader', 'submitter', 'abandoner', 'restorer', 'changer', 'editor', 'reviewer', 'remover'];
+const ACTORS = ['author', 'uploader', 'submitter', 'abandoner', 'restorer', 'changer', 'editor', 'remover', 'reviewer'];
 
 /** The id a stream event is stored under: the same line arriving twice (a reconnect) is stored once. */
 export function eventDelivery(line: string): string {

@@ -14,7 +14,7 @@ export function changeJson(change: FakeChange, labels: LabelSettings, options: s
     change_id: change.changeId,
     subject: change.subject,
     status: change.status,
-    hashtags: [],
+    hashtags: change.hashtags ?? [],
     ...(change.topic === undefined ? {} : { topic: change.topic }),
     _number: change.number,
     owner: change.owner,

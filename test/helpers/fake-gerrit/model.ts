@@ -22,7 +22,15 @@ export interface FakeChange {
   patchsets: Array<{ number: number; revision: string; ref: string; message: string; parent: string; created: string }>;
   votes: Array<{ label: string; value: number; by: Account; date: string }>;
   /** Review messages (votes and comments, from tests and from Sluice), in order. */
-  messages: Array<{ author: Account; date: string; message: string; _revision_number: number; tag?: string }>;
+  messages: Array<{
+    author: Account;
+    date: string;
+    message: string;
+    _revision_number: number;
+    tag?: string;
+    /** The accounts the message names by template (`<GERRIT_ACCOUNT_1001>`), as Gerrit 3.5 and later answer. */
+    accounts_in_message?: Account[];
+  }>;
   /** When the change last changed, and when it was submitted (Gerrit's time format). */
   updated: string;
   submitted?: string;
@@ -34,6 +42,8 @@ export interface FakeChange {
   topic?: string;
   /** Work in progress. */
   wip?: boolean;
+  /** The change's hashtags. */
+  hashtags?: string[];
 }
 
 let accountIds = 1000;

@@ -9,22 +9,20 @@
  * an `Approved +1` that did not change.
  */
 import { branchHead } from '../../helpers/fake-gerrit/repos';
-import type { FakeChange } from '../../helpers/fake-gerrit/server';
-import { until } from '../../helpers/github-tenant';
-import { eventually, gerritTenantYaml, startGerritTenant, type GerritTenant } from '../../helpers/gerrit-tenant';
+import { BASE_JOB, until } from '../../helpers/github-tenant';
+import {
+  checkPipeline,
+  checksPassed as checks,
+  eventually,
+  judgedAll as judged,
+  startGerritGateTenant,
+  storedEvents,
+  type GerritTenant,
+} from '../../helpers/gerrit-tenant';
 
 jest.setTimeout(300_000);
 
-const PIPELINES = `
-- pipeline:
-    name: check
-    manager: independent
-    trigger:
-      gerrit:
-        - event: [patchset-created, change-restored]
-    success:
-      gerrit:
-        Verified: 1
+const PIPELINES = `${checkPipeline('- event: [patchset-created, change-restored]')}
 - pipeline:
     name: gate
     manager: dependent
@@ -48,17 +46,7 @@ const PIPELINES = `
       gerrit:
         - event: ref-updated
           ref: ^refs/heads/.*$
-- nodeset:
-    name: single-node
-    nodes:
-      - name: worker
-        label: local
-- job:
-    name: base
-    parent: null
-    nodeset: single-node
-    timeout: 600
-`;
+${BASE_JOB}`;
 
 const APP = {
   '.zuul.yaml': `
@@ -88,35 +76,15 @@ describe('Gerrit catch-up after an outage', () => {
   let env: GerritTenant;
 
   beforeAll(async () => {
-    env = await startGerritTenant({
-      projects: { 'org/config': { 'zuul.yaml': PIPELINES }, 'org/app': APP },
-      tenantFile: gerritTenantYaml('org/config', ['org/app']),
-    });
-    await env.gerrit.ssh.connected();
+    env = await startGerritGateTenant({ pipelines: PIPELINES, app: APP });
   });
 
   afterAll(async () => {
     await env?.stop();
   });
 
-  const stored = async (): Promise<Stored[]> => {
-    const rows: Array<{ payload: unknown }> = await env.server.database
-      .knex('connection_events')
-      .where({ connection: 'gerrit' })
-      .orderBy('id')
-      .select('payload');
-    return rows.map((row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Stored);
-  };
-  /** Every stored event made into trigger events, and every engine event processed. */
-  const judgedAll = async () => {
-    const [connectionEvents] = await env.server.database
-      .knex('connection_events')
-      .whereNull('processed_at')
-      .count('* as n');
-    const [engineEvents] = await env.server.database.knex('engine_events').whereNull('processed').count('* as n');
-    return Number(connectionEvents.n) === 0 && Number(engineEvents.n) === 0;
-  };
-  const checks = (change: FakeChange) => change.reviews.filter((r) => r.labels?.Verified === 1).length;
+  const stored = () => storedEvents<Stored>(env.server);
+  const judgedAll = () => judged(env.server);
 
   it('stores and acts on what Gerrit did while no stream listened, once', async () => {
     const { gerrit } = env;

@@ -377,6 +377,8 @@ describe('Gerrit trigger filters the reference also takes', () => {
         type: 'vote-deleted',
         change: { project: 'org/app', branch: 'master', number: 7 },
         patchSet: { number: 2 },
+        // Gerrit names the voter too: who caused the event is the remover.
+        reviewer: { username: 'dev' },
         remover: { username: 'core' },
         approvals: [{ type: 'Code-Review', value: '0', oldValue: '2' }],
       },
