@@ -29,7 +29,7 @@ import {
 } from './project-pipeline-config';
 import { resolveJobNodeset } from './nodeset-resolution';
 import { completeGraph, matchesFiles } from './job-graph';
-import { matchesBranch, type BranchTarget, type RegexSpec, type TagTarget } from './regex';
+import { matchesBranch, type BranchTarget, type RegexSpec, type RefTarget } from './regex';
 
 export interface FreezeRequest {
   pipeline: string;
@@ -37,10 +37,10 @@ export interface FreezeRequest {
   project: string;
   branch: string;
   /**
-   * A tag's item: branch matchers match its full ref or the branches containing its commit
-   * instead of `branch` (docs/project-configuration.md#jobs).
+   * A tag's or other ref's item: branch matchers match its full ref or the branches containing its
+   * commit (a tag's) instead of `branch` (docs/project-configuration.md#jobs).
    */
-  tag?: TagTarget;
+  ref?: RefTarget;
   /**
    * Files the change modifies. Undefined = file matchers are not evaluated (every job matches),
    * as for the `freeze-jobs` endpoint.
@@ -151,7 +151,7 @@ export function freezeJobGraph(layout: Layout, request: FreezeRequest): FreezeRe
   if (pipeline === undefined) {
     return { status: 'unknown-pipeline' };
   }
-  const ppc = projectPipelineConfig(layout, project, request.pipeline, request.tag ?? request.branch);
+  const ppc = projectPipelineConfig(layout, project, request.pipeline, request.ref ?? request.branch);
   if (ppc === undefined) {
     return { status: 'not-in-pipeline' };
   }
@@ -256,7 +256,7 @@ function freezeOne(
   ppc: ProjectPipelineConfigResult,
   entry: PpcEntry,
 ): FrozenWithErrors | undefined {
-  const target = request.tag ?? request.branch;
+  const target = request.ref ?? request.branch;
   const inline = entry.variants.filter((v) => matchesBranch(v.variant.branchMatcher, target));
   // docs/project-configuration.md#freezing-one-job step 1: override checkouts from matching project-pipeline variants.
   let overrideCheckout: string | undefined;

@@ -129,21 +129,23 @@ export interface BranchMatcher {
 }
 
 /**
- * A tag's item as branch matchers see it (docs/project-configuration.md#jobs): its full ref and
- * the branches that contain the tagged commit, which the merger found.
+ * An item of a ref that is no branch as branch matchers see it (docs/project-configuration.md#jobs):
+ * its full ref and, for a tag, the branches that contain the tagged commit, which the merger
+ * found (none for another ref).
  */
-export interface TagTarget {
+export interface RefTarget {
   ref: string;
   containingBranches: readonly string[];
 }
 
-/** What a branch matcher is matched against: a branch name, or a tag. */
-export type BranchTarget = string | TagTarget;
+/** What a branch matcher is matched against: a branch name, or a tag or other ref. */
+export type BranchTarget = string | RefTarget;
 
 /**
- * Whether `matcher` accepts `target` (undefined matcher = all branches and tags). A tag matches
+ * Whether `matcher` accepts `target` (undefined matcher = all branches and refs). A tag matches
  * when a regex matches its full ref or one of the branches containing its commit (an implied
- * matcher: a containing branch equal to its branch), as in the reference.
+ * matcher: a containing branch equal to its branch), another ref when a regex matches it, as in
+ * the reference.
  */
 export function matchesBranch(matcher: BranchMatcher | undefined, target: BranchTarget): boolean {
   if (matcher === undefined) {

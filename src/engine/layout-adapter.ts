@@ -229,7 +229,7 @@ export function toEngineLayout(layout: Layout, speculative?: SpeculativeLayouts)
         branch,
         files,
         imageNames: options.imageNames,
-        tag: options.tag,
+        ref: options.ref,
       });
     },
     projectInPipeline(pipeline: string, project: string): boolean {

@@ -21,15 +21,15 @@ export function speculativeView(
   return {
     errors: build.errors.map((error) => error.error),
     freezeJobGraph(pipeline, project, branch, files, options = {}) {
-      const { imageNames, tag } = options;
-      const request: FreezeRequest = { pipeline, project, branch, files, imageNames, tag };
+      const { imageNames, ref } = options;
+      const request: FreezeRequest = { pipeline, project, branch, files, imageNames, ref };
       if (build.layout === before) {
         return freeze(build.layout, request);
       }
       let jobsBefore: ReadonlyMap<string, string> | undefined;
       const updatesJobConfig = (job: FrozenJob): boolean => {
         // The same job as the layout ahead freezes it, file matchers not evaluated.
-        jobsBefore ??= frozenJobs(before, { pipeline, project, branch, imageNames, tag });
+        jobsBefore ??= frozenJobs(before, { pipeline, project, branch, imageNames, ref });
         const old = jobsBefore.get(job.name);
         return old === undefined || old !== configOf(job);
       };

@@ -37,14 +37,15 @@ export function freezeItemJobs(
   for (const [index, change] of item.changes.entries()) {
     const branch = change.branch ?? layout.projects.get(change.project)?.defaultBranch ?? 'master';
     const last = index === item.changes.length - 1;
-    // A tag is matched by its ref and the branches containing its commit (docs/project-configuration.md#jobs).
-    const tag =
-      change.kind === 'tag'
-        ? { ref: change.ref, containingBranches: item.buildset.containingBranches ?? [] }
+    // A tag is matched by its ref and the branches containing its commit, another ref that is no
+    // branch by its ref only (docs/project-configuration.md#jobs).
+    const ref =
+      change.kind === 'tag' || change.kind === 'ref'
+        ? { ref: change.ref, containingBranches: change.kind === 'tag' ? (item.buildset.containingBranches ?? []) : [] }
         : undefined;
     const frozen = freezer.freezeJobGraph(pipeline, change.project, branch, last ? files : undefined, {
       imageNames: item.imageNames ?? undefined,
-      ...(tag ? { tag } : {}),
+      ...(ref ? { ref } : {}),
     });
     if (frozen.status === 'not-in-pipeline') {
       continue;

@@ -190,14 +190,15 @@ export interface EngineLayout {
   /**
    * Freeze the job graph of a change; `files` undefined = unknown (every file matcher matches);
    * `imageNames`: the images an `image-build` event asks for (jobs building other images are left out);
-   * `tag`: a tag's item, matched by its ref and the branches containing its commit (docs/project-configuration.md#jobs).
+   * `ref`: the item of a tag or other ref that is no branch, matched by its full ref and (a tag) the
+   * branches containing its commit (docs/project-configuration.md#jobs).
    */
   freezeJobGraph(
     pipeline: string,
     project: string,
     branch: string,
     files: readonly string[] | undefined,
-    options?: { imageNames?: readonly string[]; tag?: { ref: string; containingBranches: readonly string[] } },
+    options?: { imageNames?: readonly string[]; ref?: { ref: string; containingBranches: readonly string[] } },
   ): FreezeOutcome;
   /** Whether the project has any configuration for the pipeline. */
   projectInPipeline(pipeline: string, project: string): boolean;

@@ -2,7 +2,8 @@
  * A tag's containing branches are engine work (docs/gating.md#engine-work, `tag-branches`): the
  * pass stores the look-up, the work runner asks the merger with no transaction open, and the job
  * graph is frozen with the answer (docs/project-configuration.md#jobs); a failed look-up makes
- * the item unable to merge. Branch items need no look-up.
+ * the item unable to merge. Branch items need no look-up, nor do items of other refs (matched on
+ * their ref only).
  */
 import type { EngineLayout } from '../../../src/engine/ports/layout';
 import type { MergeItem } from '../../../src/model/changes';
@@ -47,7 +48,7 @@ describe('engine work: the branches containing a tag', () => {
     const watched: EngineLayout = {
       ...layout,
       freezeJobGraph: (pipelineName, project, branch, files, options) => {
-        tags.push(options?.tag ?? null);
+        tags.push(options?.ref ?? null);
         return freeze(pipelineName, project, branch, files, options);
       },
     };
@@ -81,6 +82,13 @@ describe('engine work: the branches containing a tag', () => {
     expect(merger.asked).toHaveLength(1);
     expect(tags.at(-1)).toBeNull();
     expect(h.executor.started.map((build) => build.job.name)).toEqual(['publish', 'publish']);
+
+    // Another ref that is no branch: matched on its ref only, nothing looked up.
+    await refUpdated('refs/notes/commits', 'c4');
+    await h.settle();
+    expect(merger.asked).toHaveLength(1);
+    expect(tags.at(-1)).toEqual({ ref: 'refs/notes/commits', containingBranches: [] });
+    expect(h.executor.started).toHaveLength(3);
   });
 
   it('makes a tag unable to merge when the look-up fails', async () => {

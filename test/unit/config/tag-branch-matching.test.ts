@@ -74,7 +74,7 @@ describe('freezing a tag in a project with two branches (the reference: TestBran
       pipeline: 'tag',
       project: 'org/project',
       branch: 'master',
-      tag: { ref: 'refs/tags/foo', containingBranches },
+      ref: { ref: 'refs/tags/foo', containingBranches },
     });
 
   it('runs the stanzas and job variants of the branches containing the tagged commit', () => {
@@ -85,6 +85,28 @@ describe('freezing a tag in a project with two branches (the reference: TestBran
 
   it('runs no implied-branch stanza or job for a commit on no branch', () => {
     expect(names(freeze([]))).toEqual(['central']);
+  });
+
+  it('matches another ref on its full ref only (the reference: a Ref has no branch)', () => {
+    const result = freezeJobGraph(layout, {
+      pipeline: 'tag',
+      project: 'org/project',
+      branch: 'master',
+      ref: { ref: 'refs/notes/commits', containingBranches: [] },
+    });
+    expect(names(result)).toEqual(['central']);
+    // A bare branch name as the ref (an admin enqueue of `master`) matches the implied matcher of
+    // that branch, read as a regex, as in the reference.
+    expect(
+      names(
+        freezeJobGraph(layout, {
+          pipeline: 'tag',
+          project: 'org/project',
+          branch: 'master',
+          ref: { ref: 'master', containingBranches: [] },
+        }),
+      ),
+    ).toEqual(['central', 'test2-job']);
   });
 
   it('selects variants of an override checkout by that branch', () => {
