@@ -143,6 +143,8 @@ export interface DriverContext<S extends ConnectionSettings> {
   projects: GitProjects & {
     /** Short names of a connection's projects in any loaded tenant. */
     projectsOf(connection: string): string[];
+    /** The trigger filters of a connection in the pipelines of every loaded tenant. */
+    triggerFiltersOf(connection: string): Array<Record<string, unknown>>;
     /** Tenants whose layout has the project. */
     tenantsOf(canonicalName: string): string[];
     /** The branches a tenant loaded of a project that loads protected branches only, else undefined. */

@@ -161,6 +161,15 @@ function projectDirectory(
       }
       return [...names];
     },
+    triggerFiltersOf(connection: string): Array<Record<string, unknown>> {
+      return layouts().flatMap((layout) =>
+        [...layout.pipelines.values()].flatMap((pipeline) =>
+          pipeline.triggers
+            .filter((trigger) => trigger.connection === connection)
+            .flatMap((trigger) => trigger.filters),
+        ),
+      );
+    },
     tenantsOf(canonicalName: string): string[] {
       return layouts()
         .filter((layout) => layout.projects.has(canonicalName))

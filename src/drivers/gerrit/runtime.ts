@@ -11,6 +11,7 @@ import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/
 import { connectionEventIntake, type ConnectionEventIntake } from '../connection-event-intake';
 import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
 import { catchUp } from './catch-up';
+import { catchUpPendingChecks } from './pending-checks';
 import { catchUpRefs } from './ref-catch-up';
 import { gerritMergeRefusal, type MergeItem } from '../../model/changes';
 import { GerritChangeSource, gerritState, type GerritSource } from './change-source';
@@ -196,7 +197,8 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
           catchUp(common)
             .then(async (changes) => {
               const refs = await catchUpRefs({ ...common, projects: context.projects.projectsOf(connection) });
-              return changes + refs;
+              const filters = context.projects.triggerFiltersOf(connection);
+              return changes + refs + (await catchUpPendingChecks({ ...common, filters }));
             })
             .then((stored) => stored > 0 && intake.wake())
             .catch((err: unknown) =>

@@ -20,7 +20,7 @@ export async function handleRequest(gerrit: FakeGerrit, req: IncomingMessage, re
     res.writeHead(404).end('Not found');
     return;
   }
-  if (!/^\/a\/(changes|projects|config)\//.test(url.pathname)) {
+  if (!/^\/a\/(changes|projects|config|plugins)\//.test(url.pathname)) {
     const gitUrl = new URL(url.toString());
     gitUrl.pathname = url.pathname.slice(2);
     await serveGit(
@@ -71,6 +71,9 @@ async function route(gerrit: FakeGerrit, method: string, url: URL, body: unknown
     const revision = await branchHead(gerrit.root, parts[1], parts[3]).catch(() => undefined);
     return revision === undefined ? undefined : { ref: `refs/heads/${parts[3]}`, revision };
   }
+  if (parts[0] === 'plugins' && parts[1] === 'checks' && method === 'GET') {
+    return checksPlugin(gerrit, parts[2], url.searchParams.get('query') ?? '');
+  }
   if (parts[0] !== 'changes') {
     return undefined;
   }
@@ -99,4 +102,29 @@ async function route(gerrit: FakeGerrit, method: string, url: URL, body: unknown
     return gerrit.submit(change);
   }
   return undefined;
+}
+
+/**
+ * The checks plugin: its checkers (`checkers/`) and the checks pending of a checker
+ * (`checks.pending/?query=checker:<uuid> (state:NOT_STARTED)`), by patch set.
+ */
+function checksPlugin(gerrit: FakeGerrit, endpoint: string, query: string): unknown {
+  if (endpoint === 'checkers') {
+    return gerrit.checkers;
+  }
+  const checker = /checker:(\S+)/.exec(query)?.[1];
+  if (endpoint !== 'checks.pending' || checker === undefined || !query.includes('state:NOT_STARTED')) {
+    return undefined;
+  }
+  const pending = gerrit.pendingChecks.filter((check) => check.uuid === checker);
+  const patchSets = [...new Set(pending.map((check) => `${check.change},${check.patchset}`))];
+  return patchSets.map((key) => {
+    const [number, patchset] = key.split(',').map(Number);
+    const change = gerrit.change(number);
+    const checks = pending.filter((check) => check.change === number && check.patchset === patchset);
+    return {
+      patch_set: { repository: change.project, change_number: number, patch_set_id: patchset },
+      pending_checks: Object.fromEntries(checks.map((check) => [check.uuid, { state: 'NOT_STARTED' }])),
+    };
+  });
 }

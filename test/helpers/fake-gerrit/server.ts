@@ -32,6 +32,9 @@ export class FakeGerrit {
   readonly ssh: FakeSshServer;
   /** Labels listed without votes, optional labels and submit requirements (test/helpers/fake-gerrit/labels.ts). */
   readonly labels: LabelSettings = { listed: [], optional: [], requirements: [], rules: [] };
+  /** The checks plugin's checkers (`plugins/checks/checkers/`) and its checks not started yet. */
+  readonly checkers: Array<{ uuid: string; repository: string; status: 'ENABLED' | 'DISABLED' }> = [];
+  readonly pendingChecks: Array<{ change: number; patchset: number; uuid: string }> = [];
   /** What `GET /config/server/version` answers. */
   version = '3.9.1';
   private readonly http: Server;

@@ -6,7 +6,9 @@
  * (`hashtags-changed` with `added` and the hashtags after it, `vote-deleted` with the voter, the
  * remover and the votes), each once, and they act: `check` takes both changes again (its
  * triggers: a hashtag `ci` added, a vote deleted by `admin`), and a hashtag added that no trigger
- * names does nothing.
+ * names does nothing. The checks pending meanwhile (Gerrit's checks plugin, which sends no stream
+ * event) of the checkers `pending-check` triggers name, by uuid or by scheme, are stored as
+ * `pending-check` events once and checked; a checker no trigger names is not asked about.
  */
 import { BASE_JOB, until } from '../../helpers/github-tenant';
 import {
@@ -25,6 +27,8 @@ const PIPELINES = `${checkPipeline(
   '- event: patchset-created',
   '- event: hashtags-changed\n  added: ^ci$',
   '- event: vote-deleted\n  username: ^admin$',
+  '- event: pending-check\n  uuid: zuul:check',
+  '- event: pending-check\n  scheme: sluice',
 )}
 ${BASE_JOB}`;
 
@@ -118,5 +122,55 @@ describe('Gerrit catch-up of hashtag edits and deleted votes', () => {
     await eventually('every event judged', () => judgedAll(env.server));
     const again = await storedEvents<Stored>(env.server);
     expect(again.filter((e) => e.type !== 'sluice-branch-heads')).toHaveLength(count);
+  });
+
+  it('stores the checks pending for the watched checkers when a stream opens, once', async () => {
+    const { gerrit } = env;
+    const first = await gerrit.upload('org/app', { subject: 'By uuid', files: { 'u.txt': 'u\n' } });
+    const second = await gerrit.upload('org/app', { subject: 'By scheme', files: { 's.txt': 's\n' } });
+    await until('the checks', () => checksPassed(first) === 1 && checksPassed(second) === 1);
+    await eventually('every event judged', () => judgedAll(env.server));
+    await env.restart(async () => {
+      await until('the stream closed', () => !gerrit.ssh.listening);
+      gerrit.checkers.push(
+        { uuid: 'sluice:lint', repository: 'org/app', status: 'ENABLED' },
+        { uuid: 'sluice:off', repository: 'org/app', status: 'DISABLED' },
+        { uuid: 'other:x', repository: 'org/app', status: 'ENABLED' },
+      );
+      gerrit.pendingChecks.push(
+        { change: first.number, patchset: 1, uuid: 'zuul:check' },
+        { change: second.number, patchset: 1, uuid: 'sluice:lint' },
+        { change: second.number, patchset: 1, uuid: 'other:x' },
+      );
+    });
+    await until('both checked again', () => checksPassed(first) === 2 && checksPassed(second) === 2);
+    await eventually('every event judged', () => judgedAll(env.server));
+    const pending = () =>
+      storedEvents<Stored & { uuid?: string; scheme?: string }>(env.server).then((events) =>
+        events.filter((e) => e.type === 'pending-check'),
+      );
+    expect((await pending()).map((e) => [e.change?.number, e.patchSet?.number, e.uuid, e.scheme])).toEqual([
+      [second.number, 1, 'sluice:lint', 'sluice'],
+      [first.number, 1, 'zuul:check', 'zuul'],
+    ]);
+    const asked = gerrit.requests
+      .filter((r) => r.path.includes('checks.pending'))
+      .map((r) => decodeURIComponent(r.path.split('query=')[1] ?? ''));
+    expect([...new Set(asked)].sort()).toEqual([
+      'checker:sluice:lint (state:NOT_STARTED)',
+      'checker:zuul:check (state:NOT_STARTED)',
+    ]);
+    // Still pending at the next catch-up: not stored, not checked again.
+    const listings = () => gerrit.requests.filter((r) => r.path.endsWith('/branches/')).length;
+    const listed = listings();
+    gerrit.ssh.drop();
+    await until('the branches listed again', () => listings() > listed);
+    await until(
+      'the checks asked again',
+      () => gerrit.requests.filter((r) => r.path.includes('checks.pending')).length > asked.length,
+    );
+    await eventually('every event judged', () => judgedAll(env.server));
+    expect(await pending()).toHaveLength(2);
+    expect([checksPassed(first), checksPassed(second)]).toEqual([2, 2]);
   });
 });

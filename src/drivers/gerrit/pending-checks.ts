@@ -1,0 +1,110 @@
+/**
+ * `pending-check` events from Gerrit's checks plugin (docs/gerrit.md#events-missed-while-no-stream-listened):
+ * the plugin sends no stream event, so, as the reference reads them, the checks still pending
+ * (`NOT_STARTED`) of each checker a `pending-check` trigger names are asked for
+ * (`GET /plugins/checks/checks.pending/?query=checker:<uuid>+(state:NOT_STARTED)`), a trigger's
+ * `scheme` naming every enabled checker of that scheme (`GET /plugins/checks/checkers/`). Each pending
+ * check is stored as the event the reference makes of it, under the hash of its text: a check
+ * still pending the next time is stored once.
+ */
+import type { ConnectionEventRepository } from '../../store/repositories/connection-events';
+import type { DriverLog } from '../driver';
+import type { GerritClient } from './client';
+import { eventDelivery, type StreamEvent } from './events';
+
+/** What `checks.pending` answers: a patch set and its pending checks by checker. */
+interface PendingChecksJson {
+  patch_set?: { repository?: string; change_number?: number; patch_set_id?: number };
+  pending_checks?: Record<string, { state?: string }>;
+}
+
+/** The checkers the `pending-check` filters name: their `uuid`s, and their `scheme`s. */
+export function watchedCheckers(filters: ReadonlyArray<Record<string, unknown>>): {
+  uuids: string[];
+  schemes: string[];
+} {
+  const uuids = new Set<string>();
+  const schemes = new Set<string>();
+  for (const filter of filters) {
+    const events = ([] as unknown[]).concat(filter.event);
+    if (!events.includes('pending-check')) {
+      continue;
+    }
+    for (const [key, into] of [
+      ['uuid', uuids],
+      ['scheme', schemes],
+    ] as const) {
+      for (const value of ([] as unknown[]).concat(filter[key] ?? [])) {
+        if (typeof value === 'string') {
+          into.add(value);
+        }
+      }
+    }
+  }
+  return { uuids: [...uuids].sort(), schemes: [...schemes].sort() };
+}
+
+/** The `pending-check` event of one pending check, as the reference makes it (the scheme is the uuid's part before `:`). */
+export function pendingCheckEvent(pending: PendingChecksJson, uuid: string): StreamEvent | null {
+  const patchSet = pending.patch_set;
+  if (patchSet?.repository === undefined || patchSet.change_number === undefined) {
+    return null;
+  }
+  return {
+    type: 'pending-check',
+    uuid,
+    scheme: uuid.split(':')[0],
+    change: { project: patchSet.repository, number: patchSet.change_number },
+    patchSet: { number: patchSet.patch_set_id },
+  };
+}
+
+/**
+ * Store the checks pending for the checkers `filters` name (none named: nothing is asked);
+ * resolves with how many were newly stored.
+ */
+export async function catchUpPendingChecks(options: {
+  connection: string;
+  client: GerritClient;
+  events: ConnectionEventRepository;
+  filters: ReadonlyArray<Record<string, unknown>>;
+  now(): Date;
+  log: DriverLog;
+}): Promise<number> {
+  const { connection, client, events } = options;
+  const { uuids, schemes } = watchedCheckers(options.filters);
+  const checkers = new Set(uuids);
+  if (schemes.length > 0) {
+    const configured = await client.request<Array<{ uuid?: string; status?: string }>>(
+      'GET',
+      '/plugins/checks/checkers/',
+    );
+    for (const checker of configured ?? []) {
+      if (checker.status === 'ENABLED' && checker.uuid !== undefined && schemes.includes(checker.uuid.split(':')[0])) {
+        checkers.add(checker.uuid);
+      }
+    }
+  }
+  let stored = 0;
+  for (const checker of [...checkers].sort()) {
+    const query = encodeURIComponent(`checker:${checker} (state:NOT_STARTED)`);
+    const answer = await client.request<PendingChecksJson[]>('GET', `/plugins/checks/checks.pending/?query=${query}`);
+    for (const pending of answer ?? []) {
+      for (const uuid of Object.keys(pending.pending_checks ?? {})) {
+        const event = pendingCheckEvent(pending, uuid);
+        if (event === null) {
+          continue;
+        }
+        const line = JSON.stringify(event);
+        const row = { connection, delivery: eventDelivery(line), eventType: 'pending-check', payload: event };
+        if (await events.record(row, options.now())) {
+          stored += 1;
+        }
+      }
+    }
+  }
+  if (stored > 0) {
+    options.log.info({ connection, stored }, 'Gerrit pending checks stored');
+  }
+  return stored;
+}
