@@ -4,6 +4,7 @@
  */
 import { freezeJobGraph, type FreezeError, type FrozenJob as FrozenJobValue } from '../src/config/freeze';
 import type { ConfigError, Layout, LayoutProject } from '../src/config/layout';
+import type { RefTarget } from '../src/config/regex';
 import { builder } from './infra/builder';
 import { ConflictError, ErrorInterface, InvalidInputError, NotFoundError } from './infra/errors';
 import { frozenJobParameters } from './frozen-job-parameters';
@@ -163,7 +164,7 @@ function requirePipeline(layout: Layout, pipeline: string): void {
 function freezeIn(
   layout: Layout,
   project: LayoutProject,
-  args: { pipeline: string; branch: string; projectArg: string; files?: readonly string[] },
+  args: { pipeline: string; branch: string; projectArg: string; files?: readonly string[]; ref?: RefTarget },
 ): GraphView {
   const base = { layout, project, pipeline: args.pipeline, branch: args.branch };
   const result = freezeJobGraph(layout, {
@@ -171,6 +172,7 @@ function freezeIn(
     project: project.canonicalName,
     branch: args.branch,
     files: args.files,
+    ref: args.ref,
   });
   switch (result.status) {
     case 'ok':
@@ -233,11 +235,17 @@ async function freezePipeline(tenant: TenantRef, args: FreezePipelineArgs, ctx: 
   }
   const speculativeProject = proposed.layout.projects.get(project.canonicalName) ?? project;
   const files = proposed.ref.kind === 'change' ? proposed.ref.files : undefined;
+  // A tag is matched on its ref and the branches containing its commit (docs/project-configuration.md#jobs).
+  const ref =
+    proposed.ref.kind === 'tag'
+      ? { ref: proposed.ref.ref, containingBranches: proposed.ref.containingBranches }
+      : undefined;
   return freezeIn(proposed.layout, speculativeProject, {
     pipeline: args.pipeline,
     branch: proposed.ref.branch,
     projectArg: args.project,
     files,
+    ref,
   });
 }
 
@@ -245,13 +253,14 @@ builder.objectFields(Tenant, (t) => ({
   freezePipeline: t.field({
     type: JobGraph,
     description:
-      'The job graph a branch or change ref of a project would get in a pipeline: for a change of an untrusted project, the configuration it proposes is applied speculatively and file matchers are evaluated against its changed files; a branch gets the current configuration with file matchers not evaluated.',
+      'The job graph a branch, tag or change ref of a project would get in a pipeline: for a change of an untrusted project, the configuration it proposes is applied speculatively and file matchers are evaluated against its changed files; a branch gets the current configuration with file matchers not evaluated; a tag too, its branch matchers matching its ref or the branches containing its commit.',
     args: {
       project: t.arg.string({ required: true, description: 'Short or canonical project name.' }),
       pipeline: t.arg.string({ required: true, description: 'Name of the pipeline.' }),
       ref: t.arg.string({
         required: true,
-        description: 'A branch (`master` or `refs/heads/master`) or a change ref `refs/changes/NN/N/P`.',
+        description:
+          'A branch (`master` or `refs/heads/master`), a tag `refs/tags/<tag>` or a change ref `refs/changes/NN/N/P`.',
       }),
     },
     errors: { types: [NotFoundError, InvalidInputError, JobGraphError, ConflictError], directResult: true },

@@ -243,12 +243,15 @@ export const freezePipelineRoute: RestRoute = {
   endpoints: {
     POST: {
       summary:
-        'The job graph a branch or change ref would get in the pipeline: a change of an untrusted project with its proposed configuration applied and file matchers evaluated against its changed files (Sluice, A4)',
+        'The job graph a branch, tag or change ref would get in the pipeline (a tag matched on the branches containing its commit): a change of an untrusted project with its proposed configuration applied and file matchers evaluated against its changed files (Sluice, A4)',
       auth: 'public',
       operations: ['RestFreezePipeline'],
       body: {
         required: true,
-        schema: object({ ref: str('A branch, refs/heads/<branch> or refs/changes/NN/N/P'), pipeline: str() }),
+        schema: object({
+          ref: str('A branch, refs/heads/<branch>, refs/tags/<tag> or refs/changes/NN/N/P'),
+          pipeline: str(),
+        }),
       },
       responses: {
         current: { status: 200, schema: graphRecordSchema, description: 'Jobs in graph order' },

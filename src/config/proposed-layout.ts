@@ -4,6 +4,8 @@
  *
  * - A branch (`master`, `refs/heads/master`) runs with the tenant's current layout; no changed
  *   files are known, so file matchers are not evaluated (as for the engine's branch items).
+ * - A tag (`refs/tags/<tag>`) runs with the current layout, matched on its ref and on the
+ *   branches containing the tagged commit (docs/project-configuration.md#jobs); no changed files.
  * - A change ref (`refs/changes/NN/N/P`) targets the branch of its `Target-Branch:` trailer (else
  *   the project's default branch). Its changed files are the files between the merge-base with
  *   that branch and the change. When the project is untrusted, the branch's configuration is
@@ -18,6 +20,7 @@ import type { ConfigError } from './config-error';
 import type { Layout, LayoutProject } from './layout';
 import { buildLayout, type BuildLayoutInput } from './layout-builder';
 import { hasControlCharacter } from '../model/value-checks';
+import { branchesContaining } from '../sources/git-branches';
 import { git, GitError } from '../sources/git-cli';
 import { describeChange, parseChangeRef, CHANGE_REF_PREFIX, type ChangeId } from '../sources/git-changes';
 import { readConfigSnapshots, type GitConnection } from '../sources/git-connection';
@@ -28,6 +31,8 @@ export { isConfigPath };
 /** The ref a proposed layout was computed for. */
 export type ProposedRef =
   | { kind: 'branch'; ref: string; branch: string; sha: string }
+  /** `branch`: the project's default branch, as the engine gives a tag's item. */
+  | { kind: 'tag'; ref: string; branch: string; sha: string; containingBranches: string[] }
   | { kind: 'change'; ref: string; number: number; patchset: number; branch: string; sha: string; files: string[] };
 
 export type ProposedLayout =
@@ -40,7 +45,7 @@ export type ProposedLayout =
       /** Errors (severity `error`) of the speculative layout that the current layout does not have. */
       newErrors: ConfigError[];
     }
-  /** The ref is not a branch name, `refs/heads/<branch>` or a well-formed change ref. */
+  /** The ref is not a branch name, `refs/heads/<branch>`, a tag or a well-formed change ref. */
   | { status: 'invalid-ref'; message: string }
   /** The branch or change ref does not exist in the project (or the change's target branch does not). */
   | { status: 'unknown-ref'; message: string }
@@ -73,26 +78,29 @@ export interface ProposedLayoutRequest {
   memo?: SpeculativeMemo;
 }
 
-type ParsedRef = { kind: 'branch'; branch: string } | { kind: 'change'; id: ChangeId } | { kind: 'invalid' };
+type ParsedRef =
+  { kind: 'branch'; branch: string } | { kind: 'tag' } | { kind: 'change'; id: ChangeId } | { kind: 'invalid' };
 
-/** A branch name, `refs/heads/<branch>` or a change ref; anything else under `refs/` is invalid. */
+/** A branch name, `refs/heads/<branch>`, `refs/tags/<tag>` or a change ref; anything else under `refs/` is invalid. */
 export function parseProposedRef(ref: string): ParsedRef {
   if (ref.startsWith(CHANGE_REF_PREFIX)) {
     const id = parseChangeRef(ref);
     return id === null ? { kind: 'invalid' } : { kind: 'change', id };
   }
-  if (ref.startsWith('refs/') && !ref.startsWith('refs/heads/')) {
+  if (ref.startsWith('refs/') && !ref.startsWith('refs/heads/') && !ref.startsWith('refs/tags/')) {
     return { kind: 'invalid' };
   }
-  const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;
-  // Characters git never allows in a branch name (git check-ref-format).
-  if (branch === '' || hasControlCharacter(branch) || /[\s~^:?*[\\]/.test(branch)) {
+  const tag = ref.startsWith('refs/tags/');
+  const name = ref.slice(tag ? 'refs/tags/'.length : ref.startsWith('refs/heads/') ? 'refs/heads/'.length : 0);
+  // Characters git never allows in a branch or tag name (git check-ref-format).
+  if (name === '' || hasControlCharacter(name) || /[\s~^:?*[\\]/.test(name)) {
     return { kind: 'invalid' };
   }
-  return { kind: 'branch', branch };
+  return tag ? { kind: 'tag' } : { kind: 'branch', branch: name };
 }
 
-const INVALID_REF = 'expected a branch name, refs/heads/<branch> or a change ref refs/changes/NN/N/P';
+const INVALID_REF =
+  'expected a branch name, refs/heads/<branch>, a tag refs/tags/<tag> or a change ref refs/changes/NN/N/P';
 
 /** Resolve `request.ref` and build the layout it would run with. */
 export async function proposedLayout(request: ProposedLayoutRequest): Promise<ProposedLayout> {
@@ -122,6 +130,17 @@ export async function proposedLayout(request: ProposedLayoutRequest): Promise<Pr
   }
   if (sha === undefined) {
     return { status: 'unknown-ref', message: `Unknown ref ${ref} in project ${project.name}` };
+  }
+  if (parsed.kind === 'tag') {
+    const containingBranches = await branchesContaining(repo, sha);
+    const branch = project.metadata.defaultBranch;
+    return {
+      status: 'ok',
+      ref: { kind: 'tag', ref, branch, sha, containingBranches },
+      layout,
+      speculative: false,
+      newErrors: [],
+    };
   }
   const change = await describeChange(repo, project.name, ref, project.metadata.defaultBranch);
   const branch = change.targetBranch;

@@ -5,7 +5,7 @@
  */
 import type { MergeOutcome, MergerGateway } from '../engine/ports/merger';
 import { toMergerItem, ZERO_REVISION, type MergeItem } from '../model/changes';
-import { git, GitError } from '../sources/git-cli';
+import { branchesContaining } from '../sources/git-branches';
 import type { MergerItem } from '../model/build-request';
 import type { GitProjects } from '../sources/git-projects';
 import type { ConfigLocations, ProposedConfig } from '../model/proposed-config';
@@ -59,24 +59,7 @@ export class GitMergerGateway implements MergerGateway {
     const { connection, project } = this.mergerItem(item);
     const cache = this.merger.cache;
     await cache.update(connection, project);
-    return cache.mirrors.withMirror(connection, project, async (mirror) => {
-      const listed = await git(mirror, [
-        'for-each-ref',
-        `--contains=${revision}^{commit}`,
-        '--format=%(refname:strip=2)',
-        'refs/heads/',
-      ]).catch((error: unknown) => {
-        if (error instanceof GitError) {
-          return null; // not a commit of the repository
-        }
-        throw error;
-      });
-      return (listed?.stdout ?? '')
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((line) => line !== '')
-        .sort();
-    });
+    return cache.mirrors.withMirror(connection, project, (mirror) => branchesContaining(mirror, revision));
   }
 
   /** Whether the change would merge into its branch now (a merge in a scratch clone, nothing pushed). */

@@ -1,6 +1,7 @@
 /**
  * `POST T/project/{p}/freeze-pipeline` (docs/rest.md#deliberate-differences-from-the-reference) through a real server
- * over real git repositories: branches get the current configuration; change refs get their changed files
+ * over real git repositories: branches get the current configuration, tags too (matched on the
+ * branches containing their commit); change refs get their changed files
  * matched against file matchers and, for untrusted projects, their proposed configuration
  * merged into the branch tip and applied speculatively; every bad input has its 4xx.
  */
@@ -265,6 +266,16 @@ describe('REST freeze-pipeline', () => {
     );
   });
 
+  it('a tag is matched on the branches containing its commit (docs/project-configuration.md#jobs)', async () => {
+    const bare = path.join(git.baseDir, 'org/project.git');
+    await gitCli(bare, ['tag', 'v-stable', await git.revParse('org/project', 'stable')]);
+    // Two branches: the project's own stanzas have implied matchers; stable's applies.
+    expect(names(await graph('refs/tags/v-stable'))).toEqual(['unit', 'docs']);
+    // A commit on no branch: none of the project's stanzas applies, it is in no pipeline.
+    await git.commit('org/project', { parent: 'master', ref: 'refs/tags/v-none', files: { 'none.txt': 'none\n' } });
+    expect(await graph('refs/tags/v-none')).toEqual([]);
+  });
+
   it('the earlier shape answers the same records', async () => {
     const res = await freeze({ ref: 'master', pipeline: 'check' }, { shape: 'earlier' });
     expect(res.headers.get('x-sluice-api-shape')).toBe('earlier');
@@ -276,17 +287,18 @@ describe('REST freeze-pipeline', () => {
     [{ ref: 'master' }, 400, 'BadRequest', 'Invalid request body: missing pipeline'],
     [{ ref: 1, pipeline: 'check' }, 400, 'BadRequest', 'Invalid request body: ref and pipeline must be strings'],
     [
-      { ref: 'refs/tags/v1', pipeline: 'check' },
+      { ref: 'refs/notes/v1', pipeline: 'check' },
       400,
       'BadRequest',
-      'Invalid ref "refs/tags/v1": expected a branch name, refs/heads/<branch> or a change ref refs/changes/NN/N/P',
+      'Invalid ref "refs/notes/v1": expected a branch name, refs/heads/<branch>, a tag refs/tags/<tag> or a change ref refs/changes/NN/N/P',
     ],
     [
       { ref: 'refs/changes/1/1/1', pipeline: 'check' },
       400,
       'BadRequest',
-      'Invalid ref "refs/changes/1/1/1": expected a branch name, refs/heads/<branch> or a change ref refs/changes/NN/N/P',
+      'Invalid ref "refs/changes/1/1/1": expected a branch name, refs/heads/<branch>, a tag refs/tags/<tag> or a change ref refs/changes/NN/N/P',
     ],
+    [{ ref: 'refs/tags/v1', pipeline: 'check' }, 404, 'NotFound', 'Unknown ref refs/tags/v1 in project org/project'],
     [{ ref: 'nope', pipeline: 'check' }, 404, 'NotFound', 'Unknown ref nope in project org/project'],
     [
       { ref: 'refs/changes/99/99/1', pipeline: 'check' },
