@@ -50,6 +50,11 @@ export class PassContext {
    * done by the tenant's work runner after the commit, its outcome coming back as an event.
    */
   readonly work: NewEngineWork[] = [];
+  /**
+   * Buildsets whose speculative merge (or tag look-up) was asked for and is no longer wanted: the
+   * item was reset or left. Their work rows are withdrawn with the pass (docs/gating.md#engine-work).
+   */
+  readonly withdrawnMerges: string[] = [];
   readonly deltas: EngineDeltaBody[] = [];
   /** Items that left their pipeline in this pass (saved once with their dequeue time). */
   readonly dequeued: Array<{ item: ItemState; queueId: number }> = [];
@@ -115,6 +120,13 @@ export class PassContext {
   /** Store work to be done after the commit, outside any transaction (reports, merges). */
   requestWork(work: NewEngineWork): void {
     this.work.push(work);
+  }
+
+  /** The buildset's speculative merge, if one is out, is no longer wanted (its item was reset or left). */
+  withdrawMerge(buildset: { uuid: string; mergeState: string; mergeRequested?: boolean }): void {
+    if (buildset.mergeRequested === true && buildset.mergeState === 'new') {
+      this.withdrawnMerges.push(buildset.uuid);
+    }
   }
 
   async systemEvent(event: Omit<NewSystemEvent, 'tenant' | 'eventTime'>): Promise<void> {

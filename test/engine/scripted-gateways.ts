@@ -77,6 +77,8 @@ export class BlockingMerger extends ScriptedMerger {
   private gate: Promise<void> = Promise.resolve();
   private enteredResolve: (() => void) | null = null;
   entered: Promise<void> = Promise.resolve();
+  /** Calls in the order they were made: `prepare 1 2` (the changes merged), `merge 1`. */
+  readonly calls: string[] = [];
 
   hold(): void {
     this.held = true;
@@ -101,11 +103,13 @@ export class BlockingMerger extends ScriptedMerger {
   }
 
   override async prepare(items: readonly MergeItem[]): Promise<MergeOutcome> {
+    this.calls.push(`prepare ${items.map((item) => item.number).join(' ')}`);
     await this.pass();
     return super.prepare(items);
   }
 
   override async mergeToBranch(item: MergeItem): Promise<BranchOutcome> {
+    this.calls.push(`merge ${item.number}`);
     await this.pass();
     return super.mergeToBranch(item);
   }

@@ -31,6 +31,7 @@ export function dequeueItem(
   queue.items = queue.items.filter((candidate) => candidate !== item);
   item.dequeueTime = ctx.nowIso();
   item.dequeueReason = reason;
+  ctx.withdrawMerge(item.buildset);
   ctx.dequeued.push({ item, queueId: queue.id });
   ctx.publish({ type: 'item-dequeued', pipeline: pipeline.name, queue: queue.name, itemUuid: item.uuid, reason });
   if (queue.items.length === 0 && queue.dynamic) {
@@ -51,6 +52,7 @@ export async function resetItem(ctx: PassContext, item: ItemState, cause: GateRe
   if (item.buildset.historyId !== null && item.buildset.result === null) {
     await ctx.history.finishBuildset(item.buildset.historyId, { result: 'DEQUEUED', message: null, at: ctx.now });
   }
+  ctx.withdrawMerge(item.buildset);
   item.buildset = newBuildset(ctx);
   item.failingReasons = [];
 }

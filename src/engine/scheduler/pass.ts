@@ -17,6 +17,7 @@ import { EngineWorkRepository } from '../../store/repositories/engine-work';
 import { handleWorkOutcome, isWorkOutcome, WORK_OUTCOME_TYPES } from '../work/outcomes';
 import { prepareProposals, reloadForBranchUpdates } from '../work/branch-updates';
 import { PassLookups } from '../work/lookups';
+import { withdrawableBuildset } from '../work/payloads';
 import { WorkRunner } from '../work/work-runner';
 import type { EngineEventBus } from '../event-bus';
 import { PassContext, type EngineGateways } from '../pass-context';
@@ -222,7 +223,10 @@ export class PassRunner {
           events: management.map((event) => ({ eventId: event.id, outcome: outcomes.get(event.id) ?? 'ok' })),
         });
       }
-      await this.workRepo.create(tenant, ctx.work, now, trx);
+      const withdrawn = new Set(ctx.withdrawnMerges);
+      const kept = ctx.work.filter((work) => !withdrawn.has(withdrawableBuildset(work.kind, work.payload) ?? ''));
+      await this.workRepo.create(tenant, kept, now, trx);
+      await this.workRepo.withdrawMerges(tenant, ctx.withdrawnMerges, now, trx);
       // Before the save, whose status delta reads the estimates (docs/gating.md#performance).
       await ctx.samples.flush(trx);
       await this.state.save(trx, ctx, managers, layout);
@@ -246,6 +250,8 @@ export class PassRunner {
     for (const event of handled) {
       this.failures.delete(event.id);
     }
+    // Rows of this epoch's runner claimed before the commit are skipped in memory too.
+    this.work.withdraw(ctx.withdrawnMerges);
     if (ctx.work.length > 0) {
       this.work.kick();
     }

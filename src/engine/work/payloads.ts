@@ -47,3 +47,15 @@ export const branchMergeProgressSchema = z.object({
   merged: z.array(z.object({ project: z.string(), change: z.number().int(), newrev: z.string().nullable() })),
 });
 export type BranchMergeProgress = z.infer<typeof branchMergeProgressSchema>;
+
+/**
+ * The buildset a speculative merge or tag look-up is for (work an item's reset or departure
+ * withdraws, docs/gating.md#engine-work); null for other work.
+ */
+export function withdrawableBuildset(kind: string, payload: unknown): string | null {
+  if (kind !== 'speculative-merge' && kind !== 'tag-branches') {
+    return null;
+  }
+  const uuid = (payload as { buildsetUuid?: unknown } | null)?.buildsetUuid;
+  return typeof uuid === 'string' ? uuid : null;
+}

@@ -16,6 +16,7 @@ import {
   reportWorkSchema,
   speculativeMergeWorkSchema,
   tagBranchesWorkSchema,
+  withdrawableBuildset,
   type BranchMergeProgress,
   type BranchMergeWork,
 } from './payloads';
@@ -51,6 +52,8 @@ export class WorkRunner {
   private stopped = false;
   private retryMs = RETRY_MS;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Buildsets whose merges a committed pass withdrew since the last claim (their rows are completed). */
+  private readonly withdrawn = new Set<string>();
 
   constructor(private readonly options: WorkRunnerOptions) {
     this.repo = new EngineWorkRepository(options.knex);
@@ -72,6 +75,16 @@ export class WorkRunner {
         this.kick();
       }
     });
+  }
+
+  /**
+   * A committed pass withdrew these buildsets' speculative merges (their items were reset or
+   * left): rows of them claimed before are skipped, not done for an outcome nobody reads.
+   */
+  withdraw(buildsetUuids: readonly string[]): void {
+    for (const uuid of buildsetUuids) {
+      this.withdrawn.add(uuid);
+    }
   }
 
   /** True when nothing runs; else waits for the current round and resolves false. */
@@ -103,6 +116,8 @@ export class WorkRunner {
         return;
       }
       const epoch = this.options.epoch() ?? 0;
+      // Rows withdrawn before this claim are completed in the store: the claim cannot return them.
+      this.withdrawn.clear();
       let rows: EngineWorkRecord[];
       try {
         rows = await this.repo.claim(this.options.tenant, epoch, this.options.clock.now(), CLAIM_BATCH);
@@ -129,12 +144,23 @@ export class WorkRunner {
     }
   }
 
-  /** Do a round's rows in order; false when the runner stops there (stopped, the lead lost, a failure). */
+  /**
+   * Do a round's rows in order; false when the runner stops there (stopped, the lead lost, a
+   * failure). A round gives way once a pass stored new work (a kick): the rows left are claimed
+   * again with it, reports and branch merges first, so an item that finished does not wait for
+   * a batch of speculative merges (docs/gating.md#engine-work).
+   */
   private async runRound(rows: readonly EngineWorkRecord[], epoch: number, completions: Completions): Promise<boolean> {
     for (const row of rows) {
+      if (this.again && withdrawableBuildset(row.kind, row.payload) !== null) {
+        return true;
+      }
       if (this.stopped || !this.options.leading()) {
         // Left running under this epoch: the next leader (or this one, leading again) takes it over.
         return false;
+      }
+      if (this.withdrawn.has(withdrawableBuildset(row.kind, row.payload) ?? '')) {
+        continue;
       }
       try {
         const { event, outcome } = await this.perform(row, epoch);

@@ -70,9 +70,27 @@ export class EngineWorkRepository {
   }
 
   /**
-   * Claim the tenant's open work, oldest first, under lease `epoch`: requested rows, and rows left
-   * running under an earlier epoch (their leader is gone or no longer leads) or under this one
-   * (a round of this leader's runner that failed; its rounds never overlap).
+   * Complete, as `withdrawn` and with no outcome event, the open speculative merges and tag
+   * look-ups of these buildsets (in the pass's transaction): their items were reset or left, so
+   * an outcome would only be ignored as stale (docs/gating.md#engine-work).
+   */
+  async withdrawMerges(tenant: string, buildsetUuids: readonly string[], now: Date, trx: Knex): Promise<void> {
+    if (buildsetUuids.length === 0) {
+      return;
+    }
+    await trx('engine_work')
+      .where({ tenant })
+      .whereIn('kind', ['speculative-merge', 'tag-branches'])
+      .whereNot('state', 'completed')
+      .whereRaw(`payload->>'buildsetUuid' = ANY(?)`, [buildsetUuids as string[]])
+      .update({ state: 'completed', outcome: 'withdrawn', updated: now });
+  }
+
+  /**
+   * Claim the tenant's open work under lease `epoch`, reports and branch merges first, each kind
+   * oldest first: requested rows, and rows left running under an earlier epoch (their leader is
+   * gone or no longer leads) or under this one (a round of this leader's runner that failed or
+   * gave way to newer work; its rounds never overlap).
    */
   async claim(tenant: string, epoch: number, now: Date, limit: number): Promise<EngineWorkRecord[]> {
     // One statement: the rows are chosen and locked (SKIP LOCKED, so concurrent claims never take
@@ -85,7 +103,9 @@ export class EngineWorkRepository {
           .where({ state: 'requested' })
           .orWhere((running) => running.where({ state: 'running' }).andWhere('epoch', '<=', epoch)),
       )
-      .orderBy('id')
+      // Reports and branch merges first: an item that finished waits for nothing but them, while
+      // speculative merges can be many (docs/gating.md#engine-work).
+      .orderByRaw(`CASE WHEN kind IN ('speculative-merge', 'tag-branches') THEN 1 ELSE 0 END, id`)
       .limit(limit)
       .forUpdate()
       .skipLocked();
@@ -93,7 +113,7 @@ export class EngineWorkRepository {
       .whereIn('id', candidates)
       .update({ state: 'running', epoch, updated: now })
       .returning('*');
-    return rows.map(toRecord).sort((a, b) => a.id - b.id);
+    return rows.map(toRecord).sort((a, b) => claimOrder(a) - claimOrder(b) || a.id - b.id);
   }
 
   /** Record what a running row already did; false when it is no longer this epoch's. */
@@ -154,6 +174,11 @@ export class EngineWorkRepository {
     const rows: EngineWorkRow[] = await this.knex('engine_work').where({ tenant }).orderBy('id');
     return rows.map(toRecord);
   }
+}
+
+/** 1 for the work that waits behind reports and branch merges when claimed together. */
+function claimOrder(record: EngineWorkRecord): number {
+  return record.kind === 'speculative-merge' || record.kind === 'tag-branches' ? 1 : 0;
 }
 
 function toRecord(row: EngineWorkRow): EngineWorkRecord {

@@ -383,7 +383,10 @@ async function snapshot(deployment: ChaosDeployment): Promise<Record<string, unk
     buildRequests: await knex('build_requests').orderBy('id').select('id', 'build_uuid', 'state', 'worker', 'result'),
     builds: await knex('builds').orderBy('id').select('id', 'buildset_id', 'uuid', 'result', 'final'),
     buildsets: await knex('buildsets').orderBy('id').select('id', 'uuid', 'result'),
-    events: await knex('engine_events').orderBy('id').select('id', 'category', 'event_type', 'processed', 'outcome'),
+    events: await knex('engine_events').orderBy('id').select('*'),
+    engineWork: await knex('engine_work')
+      .orderBy('id')
+      .select('id', 'kind', 'state', 'epoch', 'outcome', 'created', 'updated'),
     leases: await knex('scheduler_leases').select(),
     components: await knex('components').select('id', 'kind', 'pid', 'state', 'heartbeat'),
   };

@@ -2,7 +2,9 @@
  * Merges and reports run as engine work, outside any pass transaction (docs/gating.md#engine-work):
  * while one tenant's merger hangs, on PGlite (one connection) the API still answers for that
  * tenant and another tenant's changes are gated and merged. Were a merge made inside a pass, the
- * pass would hold the only connection until the merger answered, and both would wait.
+ * pass would hold the only connection until the merger answered, and both would wait. Also the
+ * runner's order: merges withdrawn when their items are reset or leave, and a branch merge done
+ * before the speculative merges a round had already claimed.
  */
 import { EngineWorkRepository } from '../../../src/store/repositories/engine-work';
 import { EngineHarness, nextTenant } from '../../engine/harness';
@@ -105,6 +107,104 @@ describe('engine work: no pass transaction is open while a merge runs', () => {
     expect((await work.all(blocked.tenant)).map((row) => [row.kind, row.outcome])).toEqual([
       ['speculative-merge', 'merged'],
       ['branch-merge', 'merged'],
+    ]);
+  });
+
+  it('withdraws the speculative merges of items reset or dequeued before the runner made them', async () => {
+    const work = new EngineWorkRepository(db.knex);
+    merger.hold();
+    for (const number of [1, 2, 3]) {
+      blocked.changes.add('org/project', number);
+      const enqueued = await blocked.engine.enqueue(blocked.tenant, {
+        pipeline: 'gate',
+        project: 'org/project',
+        change: `${number},1`,
+        by: 'admin',
+      });
+      expect(enqueued.ok).toBe(true);
+      await blocked.engine.settlePasses(blocked.tenant);
+    }
+    await merger.entered;
+    // 1's merge goes through; the runner's next round claims 2's and 3's and hangs in 2's.
+    merger.open();
+    merger.hold();
+    await merger.entered;
+    // Dequeuing 2 withdraws its merge (under way) and 3's (claimed, not begun): 3 is reset.
+    const dequeue = await blocked.engine.dequeue(blocked.tenant, {
+      pipeline: 'gate',
+      project: 'org/project',
+      change: '2,1',
+      by: 'admin',
+    });
+    expect(dequeue.ok).toBe(true);
+    await blocked.engine.settlePasses(blocked.tenant);
+    merger.open();
+    await blocked.settle();
+    expect(merger.prepared).toEqual([['1,1'], ['1,1', '2,1'], ['1,1', '3,1']]);
+    expect((await work.all(blocked.tenant)).map((row) => [row.kind, row.outcome])).toEqual([
+      ['speculative-merge', 'merged'],
+      ['speculative-merge', 'withdrawn'],
+      ['speculative-merge', 'withdrawn'],
+      ['speculative-merge', 'merged'],
+    ]);
+    const outcomes = await db
+      .knex('engine_events')
+      .where({ tenant: blocked.tenant, event_type: 'merge-completed' })
+      .orderBy('id')
+      .pluck('outcome');
+    expect(outcomes).toEqual(['ok', 'ok']);
+  });
+
+  it('does a branch merge stored meanwhile before the speculative merges a round had claimed', async () => {
+    merger.hold();
+    for (const number of [1, 2, 3]) {
+      blocked.changes.add('org/project', number);
+      const enqueued = await blocked.engine.enqueue(blocked.tenant, {
+        pipeline: 'gate',
+        project: 'org/project',
+        change: `${number},1`,
+        by: 'admin',
+      });
+      expect(enqueued.ok).toBe(true);
+      await blocked.engine.settlePasses(blocked.tenant);
+    }
+    await merger.entered;
+    // 1's merge goes through; the next round claims 2's and 3's and hangs in 2's.
+    merger.open();
+    merger.hold();
+    await merger.entered;
+    await blocked.engine.settlePasses(blocked.tenant);
+    // 1's build succeeds meanwhile: its branch merge is stored behind the claimed round.
+    await blocked.executor.finish('unit', 1, { result: 'SUCCESS' });
+    await blocked.engine.settlePasses(blocked.tenant);
+    merger.open();
+    await blocked.settle();
+    expect(merger.calls).toEqual(['prepare 1', 'prepare 1 2', 'merge 1', 'prepare 1 2 3']);
+    expect(blocked.reports()).toEqual(['1,1 gate SUCCESS']);
+  });
+
+  it('claims reports and branch merges before older speculative merges', async () => {
+    const work = new EngineWorkRepository(db.knex);
+    const tenant = nextTenant();
+    const now = new Date();
+    await work.create(
+      tenant,
+      [
+        { kind: 'speculative-merge', payload: { buildsetUuid: 'a' } },
+        { kind: 'tag-branches', payload: { buildsetUuid: 'b' } },
+        { kind: 'branch-merge', payload: { buildsetUuid: 'c' } },
+        { kind: 'report', payload: { buildsetUuid: 'd' } },
+      ],
+      now,
+      db.knex,
+    );
+    const claimed = await work.claim(tenant, 1, now, 3);
+    expect(claimed.map((row) => row.kind)).toEqual(['branch-merge', 'report', 'speculative-merge']);
+    expect((await work.claim(tenant, 1, now, 10)).map((row) => row.kind)).toEqual([
+      'branch-merge',
+      'report',
+      'speculative-merge',
+      'tag-branches',
     ]);
   });
 });
