@@ -10,26 +10,20 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { appFiles, until } from '../../helpers/github-tenant';
-import { gerritTenantYaml, itemsIn, startGerritTenant, type GerritTenant } from '../../helpers/gerrit-tenant';
+import { BASE_JOB, until } from '../../helpers/github-tenant';
+import {
+  checkPipeline,
+  itemsIn,
+  lastVote,
+  startGerritGateTenant,
+  type GerritTenant,
+} from '../../helpers/gerrit-tenant';
 import type { FakeChange } from '../../helpers/fake-gerrit/server';
 
 jest.setTimeout(300_000);
 
 /** The reference's own shape: `gate` on `Workflow +1`, requiring `Code-Review +2` and `Workflow +1`. */
-const PIPELINES = `
-- pipeline:
-    name: check
-    manager: independent
-    trigger:
-      gerrit:
-        - event: patchset-created
-    success:
-      gerrit:
-        Verified: 1
-    failure:
-      gerrit:
-        Verified: -1
+const PIPELINES = `${checkPipeline()}
 - pipeline:
     name: gate
     manager: dependent
@@ -52,24 +46,7 @@ const PIPELINES = `
     failure:
       gerrit:
         Verified: -2
-- nodeset:
-    name: single-node
-    nodes:
-      - name: worker
-        label: local
-- job:
-    name: base
-    parent: null
-    nodeset: single-node
-    timeout: 600
-`;
-
-/** The last vote of `label` Sluice posted on the change. */
-function lastVote(change: FakeChange, label: string, patchset?: string): number | undefined {
-  return change.reviews
-    .filter((r) => r.labels?.[label] !== undefined && (patchset === undefined || r.patchset === patchset))
-    .at(-1)?.labels?.[label];
-}
+${BASE_JOB}`;
 
 describe('Gerrit changes in the pipelines', () => {
   let env: GerritTenant;
@@ -77,12 +54,7 @@ describe('Gerrit changes in the pipelines', () => {
 
   beforeAll(async () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-holds-'));
-    env = await startGerritTenant({
-      projects: { 'org/config': { 'zuul.yaml': PIPELINES }, 'org/app': appFiles('merge-resolve') },
-      tenantFile: gerritTenantYaml('org/config', ['org/app']),
-      connection: { max_dependencies: 2 },
-    });
-    await env.gerrit.ssh.connected();
+    env = await startGerritGateTenant({ pipelines: PIPELINES, connection: { max_dependencies: 2 } });
   });
 
   // A test that fails must not leave jobs of the next ones waiting behind held ones.

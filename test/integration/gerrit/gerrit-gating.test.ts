@@ -5,40 +5,17 @@
  * Code-Review +2), votes Verified +2 and submits them in order over the REST API; a failing
  * change gets Verified -2 and is not submitted.
  */
-import { appFiles, until } from '../../helpers/github-tenant';
-import { GERRIT_PIPELINES, gerritTenantYaml, startGerritTenant, type GerritTenant } from '../../helpers/gerrit-tenant';
+import { until } from '../../helpers/github-tenant';
 import type { FakeChange } from '../../helpers/fake-gerrit/server';
+import { eventually, lastVote, startGerritGateTenant, type GerritTenant } from '../../helpers/gerrit-tenant';
 
 jest.setTimeout(240_000);
-
-/** Resolve once `probe` answers true (polling the database). */
-async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** The last vote of `label` Sluice posted on the change. */
-function lastVote(change: FakeChange, label: string): number | undefined {
-  return change.reviews.filter((r) => r.labels?.[label] !== undefined).at(-1)?.labels?.[label];
-}
 
 describe('Gerrit driver end to end', () => {
   let env: GerritTenant;
 
   beforeAll(async () => {
-    env = await startGerritTenant({
-      projects: {
-        'org/config': { 'zuul.yaml': GERRIT_PIPELINES },
-        'org/app': appFiles('merge-resolve'),
-      },
-      tenantFile: gerritTenantYaml('org/config', ['org/app']),
-    });
-    await env.gerrit.ssh.connected();
+    env = await startGerritGateTenant();
   });
 
   afterAll(async () => {

@@ -14,22 +14,12 @@ import { GitMirrors } from '../../../src/sources/git-mirror';
 import { ConnectionEventRepository } from '../../../src/store/repositories/connection-events';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { git } from '../../../src/sources/git-cli';
-import type { FakeChange, FakeGerrit } from '../../helpers/fake-gerrit/server';
+import type { FakeGerrit } from '../../helpers/fake-gerrit/server';
 import { sshKeyPair } from '../../helpers/fake-ssh-server';
-import { appFiles, until } from '../../helpers/github-tenant';
-import {
-  GERRIT_PIPELINES,
-  gerritTenantYaml,
-  startFakeGerrit,
-  startGerritTenant,
-  type GerritTenant,
-} from '../../helpers/gerrit-tenant';
+import { until } from '../../helpers/github-tenant';
+import { type GerritTenant, lastVote, startFakeGerrit, startGerritGateTenant } from '../../helpers/gerrit-tenant';
 
 jest.setTimeout(240_000);
-
-function lastVote(change: FakeChange, label: string): number | undefined {
-  return change.reviews.filter((r) => r.labels?.[label] !== undefined).at(-1)?.labels?.[label];
-}
 
 describe('git over SSH with the connection key', () => {
   let root: string;
@@ -138,15 +128,7 @@ describe('Gerrit with git_over_ssh end to end', () => {
   let env: GerritTenant;
 
   beforeAll(async () => {
-    env = await startGerritTenant({
-      projects: {
-        'org/config': { 'zuul.yaml': GERRIT_PIPELINES },
-        'org/app': appFiles('merge-resolve'),
-      },
-      tenantFile: gerritTenantYaml('org/config', ['org/app']),
-      connection: { git_over_ssh: true },
-    });
-    await env.gerrit.ssh.connected();
+    env = await startGerritGateTenant({ connection: { git_over_ssh: true } });
   });
 
   afterAll(async () => {

@@ -11,21 +11,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FakeChange } from '../../helpers/fake-gerrit/server';
-import { appFiles, until } from '../../helpers/github-tenant';
-import {
-  eventually,
-  GERRIT_PIPELINES,
-  gerritTenantYaml,
-  itemsIn,
-  startGerritTenant,
-  type GerritTenant,
-} from '../../helpers/gerrit-tenant';
+import { until } from '../../helpers/github-tenant';
+import { eventually, type GerritTenant, itemsIn, lastVote, startGerritGateTenant } from '../../helpers/gerrit-tenant';
 
 jest.setTimeout(300_000);
-
-function lastVote(change: FakeChange, label: string): number | undefined {
-  return change.reviews.filter((r) => r.labels?.[label] !== undefined).at(-1)?.labels?.[label];
-}
 
 describe('Gerrit submit requirements', () => {
   let env: GerritTenant;
@@ -33,18 +22,11 @@ describe('Gerrit submit requirements', () => {
 
   beforeAll(async () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-sr-'));
-    env = await startGerritTenant({
-      projects: {
-        'org/config': { 'zuul.yaml': GERRIT_PIPELINES },
-        'org/app': appFiles('merge-resolve'),
-      },
-      tenantFile: gerritTenantYaml('org/config', ['org/app']),
-    });
+    env = await startGerritGateTenant();
     env.gerrit.labels.requirements.push(
       { name: 'Code-Review', label: 'Code-Review' },
       { name: 'Verified', label: 'Verified' },
     );
-    await env.gerrit.ssh.connected();
   });
 
   afterAll(async () => {

@@ -12,12 +12,11 @@ import path from 'node:path';
 import {
   eventually,
   GERRIT_PIPELINES,
-  gerritTenantYaml,
-  startGerritTenant,
   type GerritTenant,
+  lastVote,
+  startGerritGateTenant,
 } from '../../helpers/gerrit-tenant';
 import { appFiles, until } from '../../helpers/github-tenant';
-import type { FakeChange } from '../../helpers/fake-gerrit/server';
 
 jest.setTimeout(300_000);
 
@@ -46,26 +45,17 @@ function projectFiles(short: string): Record<string, string> {
   };
 }
 
-/** The last vote of `label` Sluice posted on the change. */
-function lastVote(change: FakeChange, label: string): number | undefined {
-  return change.reviews.filter((r) => r.labels?.[label] !== undefined).at(-1)?.labels?.[label];
-}
-
 describe('dependencies by topic with the fake Gerrit', () => {
   let env: GerritTenant;
   let holds: string;
 
   beforeAll(async () => {
     holds = mkdtempSync(path.join(os.tmpdir(), 'sluice-topic-holds-'));
-    env = await startGerritTenant({
-      projects: {
-        'org/config': { 'zuul.yaml': `${GERRIT_PIPELINES}${QUEUE}` },
-        'org/app': projectFiles('app'),
-        'org/lib': projectFiles('lib'),
-      },
-      tenantFile: gerritTenantYaml('org/config', ['org/app', 'org/lib']),
+    env = await startGerritGateTenant({
+      pipelines: `${GERRIT_PIPELINES}${QUEUE}`,
+      app: projectFiles('app'),
+      more: { 'org/lib': projectFiles('lib') },
     });
-    await env.gerrit.ssh.connected();
   });
 
   afterAll(async () => {
