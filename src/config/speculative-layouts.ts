@@ -24,12 +24,14 @@ export interface SpeculativeBuild {
    * in the reference, every error in a project-branch whose configuration the item itself changes.
    */
   errors: ConfigError[];
+  /** Warnings the item is blamed for, by the same rule; reported with the item, never blocking. */
+  warnings: ConfigError[];
 }
 
-/** A built proposal as kept: its layout and all its errors (severity `error`). */
+/** A built proposal as kept: its layout and all its problems (errors and warnings). */
 interface KeptBuild {
   layout: Layout;
-  errors: ConfigError[];
+  problems: readonly ConfigError[];
 }
 
 /** Layouts kept per live layout: each is a whole tenant layout. */
@@ -77,7 +79,7 @@ export class SpeculativeLayouts {
       .filter((entry) => this.differsFromLive(entry))
       .sort((a, b) => (a.project + '\0' + a.branch < b.project + '\0' + b.branch ? -1 : 1));
     if (effective.length === 0) {
-      return { layout: this.live, errors: [] };
+      return { layout: this.live, errors: [], warnings: [] };
     }
     const kept = this.kept(effective);
     const aheadKeys = new Set(ahead.map(entryKey));
@@ -86,9 +88,11 @@ export class SpeculativeLayouts {
     );
     const inOwn = (error: ConfigError): boolean =>
       own.has(`${error.sourceContext?.projectCanonicalName}\0${error.sourceContext?.branch}`);
+    const blamed = kept.problems.filter((error) => inOwn(error) || !this.liveKeys.has(blameKey(error)));
     return {
       layout: kept.layout,
-      errors: kept.errors.filter((error) => inOwn(error) || !this.liveKeys.has(blameKey(error))),
+      errors: blamed.filter((error) => error.severity === 'error'),
+      warnings: blamed.filter((error) => error.severity !== 'error'),
     };
   }
 
@@ -105,7 +109,7 @@ export class SpeculativeLayouts {
     const layout = untrusted.length === effective.length ? validated : this.build(untrusted, `${key}-untrusted`);
     const result: KeptBuild = {
       layout: withLiveParts(layout, this.live),
-      errors: validated.errors.filter((e) => e.severity === 'error'),
+      problems: validated.errors,
     };
     this.cache.set(key, result);
     if (this.cache.size > this.capacity) {

@@ -64,48 +64,49 @@ export function formatNonEnqueuedReport(pipeline: EnginePipeline, reason: string
 
 export type ReportAction = 'success' | 'failure' | 'merge-conflict' | 'config-error' | 'no-jobs' | 'dequeue';
 
-/** The report message of an item for the chosen action. */
+/**
+ * The report message of an item for the chosen action; the first warning of its speculative
+ * layout follows the message, as in the reference (docs/gating.md#speculative-layouts).
+ */
 export function formatReport(pipeline: EnginePipeline, item: ItemState, action: ReportAction): string {
+  const text = reportBody(pipeline, item, action);
+  const warning = item.buildset.configWarning;
+  return withFooter(pipeline, warning ? `${text}\n\nWarning:\n  ${warning}` : text);
+}
+
+/** The report message of an item for the chosen action, before its warning and footer. */
+function reportBody(pipeline: EnginePipeline, item: ItemState, action: ReportAction): string {
   switch (action) {
     case 'success':
-      return withFooter(pipeline, [pipeline.messages.success, '', ...jobLines(item)].join('\n'));
+      return [pipeline.messages.success, '', ...jobLines(item)].join('\n');
     case 'merge-conflict':
-      return withFooter(pipeline, pipeline.messages.mergeConflict);
+      return pipeline.messages.mergeConflict;
     case 'config-error':
-      return withFooter(pipeline, item.buildset.configError ?? 'Unknown configuration error');
+      return item.buildset.configError ?? 'Unknown configuration error';
     case 'no-jobs':
-      return withFooter(pipeline, pipeline.messages.noJobs);
+      return pipeline.messages.noJobs;
     case 'dequeue':
-      return withFooter(pipeline, [pipeline.messages.dequeue, '', ...jobLines(item)].join('\n'));
+      return [pipeline.messages.dequeue, '', ...jobLines(item)].join('\n');
     case 'failure':
       if (item.dequeuedMissingRequirements) {
-        return withFooter(
-          pipeline,
-          `This change is unable to merge due to a missing merge requirement.\n\n${item.dequeuedMissingRequirements}`,
-        );
+        return `This change is unable to merge due to a missing merge requirement.\n\n${item.dequeuedMissingRequirements}`;
       }
       if (item.dequeuedNeedingChange !== null) {
-        return withFooter(
-          pipeline,
-          `This change depends on a change that failed to merge.\n\n${item.dequeuedNeedingChange}`,
-        );
+        return `This change depends on a change that failed to merge.\n\n${item.dequeuedNeedingChange}`;
       }
       if (item.changes.length > 1) {
         // The reference's wording for a cycle, with the changes it holds.
         const related = item.changes.map((change) => `  ${change.url ?? `${change.project} ${changeIdOf(change)}`}`);
-        return withFooter(
-          pipeline,
-          [
-            'This change is part of a dependency cycle that failed.',
-            '',
-            ...jobLines(item),
-            '',
-            'Related changes:',
-            ...related,
-          ].join('\n'),
-        );
+        return [
+          'This change is part of a dependency cycle that failed.',
+          '',
+          ...jobLines(item),
+          '',
+          'Related changes:',
+          ...related,
+        ].join('\n');
       }
-      return withFooter(pipeline, [pipeline.messages.failure, '', ...jobLines(item)].join('\n'));
+      return [pipeline.messages.failure, '', ...jobLines(item)].join('\n');
   }
 }
 

@@ -20,6 +20,7 @@ export function speculativeView(
 ): SpeculativeLayout {
   return {
     errors: build.errors.map((error) => error.error),
+    warnings: build.warnings.map((error) => error.error),
     freezeJobGraph(pipeline, project, branch, files, options = {}) {
       const { imageNames, ref } = options;
       const request: FreezeRequest = { pipeline, project, branch, files, imageNames, ref };

@@ -203,6 +203,8 @@ export interface BuildsetState {
   proposedDigests?: ConfigDigest[] | null;
   /** The job graph was frozen with a speculative layout. */
   speculativeLayout?: boolean;
+  /** The first warning that layout brings, added to every report of the item (docs/gating.md#speculative-layouts). */
+  configWarning?: string | null;
   files: string[] | null;
   unableToMerge: boolean;
   mergeError: string | null;

@@ -124,6 +124,8 @@ async function freezeJobGraph(
   buildset.proposedConfig = null;
   if (speculative !== undefined) {
     buildset.speculativeLayout = true;
+    // As in the reference, the first warning is added to the item's reports.
+    buildset.configWarning = speculative.warnings[0] ?? null;
   }
   if (speculative !== undefined && speculative.errors.length > 0) {
     buildset.jobGraphFrozen = true;

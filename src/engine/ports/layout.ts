@@ -219,6 +219,8 @@ export interface EngineLayout {
 export interface SpeculativeLayout {
   /** The errors its proposed configuration brings, each a full message with its file and line; empty: valid. */
   errors: string[];
+  /** The warnings it brings, likewise (the first is reported with the item, docs/gating.md#speculative-layouts). */
+  warnings: string[];
   /** Freeze with the proposed configuration (a job the proposal changes matches its files with `match-on-config-updates`). */
   freezeJobGraph: EngineLayout['freezeJobGraph'];
 }

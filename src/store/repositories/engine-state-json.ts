@@ -260,6 +260,7 @@ const storedBuildsetSchema = modelSchema<StoredBuildset>()(
     proposedConfig: z.array(proposedConfigSchema).nullable().optional(),
     proposedDigests: z.array(configDigestSchema).nullable().optional(),
     speculativeLayout: z.boolean().optional(),
+    configWarning: nullableText.optional(),
     files: z.array(text).nullable(),
     unableToMerge: z.boolean(),
     mergeError: nullableText,

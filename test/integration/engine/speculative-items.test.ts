@@ -2,7 +2,8 @@
  * The engine's side of speculative layouts (docs/gating.md#speculative-layouts), with a scripted
  * merger and layout: the merge work is told where configuration lives and returns what the merged
  * state proposes; the item is frozen with the speculative layout (even for a project the live
- * layout has in no pipeline), an item whose proposal has errors reports them as `CONFIG_ERROR`, and
+ * layout has in no pipeline), an item whose proposal has errors reports them as `CONFIG_ERROR` (and
+ * one with warnings adds the first to its reports), and
  * the proposal is dropped from the stored buildset once frozen (its digests stay, for the item
  * behind it to find the layout of the item ahead).
  */
@@ -62,6 +63,9 @@ function layoutWithSpeculation(tenant: string, calls: Array<{ proposed: string; 
     calls.push({ proposed: text, ahead: ahead.map(textOf) });
     return {
       errors: text.includes('broken') ? ['Job nowhere not defined\n  in ".zuul.yaml", line 3'] : [],
+      warnings: text.includes('(?!')
+        ? ['Zuul encountered a deprecated syntax ...\n  in ".zuul.yaml", line 1', 'second']
+        : [],
       freezeJobGraph: (): FreezeOutcome => ({ status: 'ok', jobs: [job('extra')], failFast: false }),
     };
   };
@@ -122,6 +126,20 @@ describe('engine: items that change configuration', () => {
     expect(h.reports()).toEqual(['2,1 check CONFIG_ERROR']);
     const [buildset] = await h.buildsets();
     expect(buildset.message).toContain('in ".zuul.yaml", line 3');
+  });
+
+  it('adds the first warning of the proposal to the report, as the reference does', async () => {
+    h.changes.add('org/new', 6);
+    merger.proposals.set(6, '- job: {name: extra, branches: "^(?!stable)"}\n');
+    await h.enqueue('check', 'org/new', '6,1');
+    await h.settle();
+    await h.executor.finish('extra', 6, { result: 'SUCCESS' });
+    await h.settle();
+    expect(h.reports()).toEqual(['6,1 check SUCCESS']);
+    const [buildset] = await h.buildsets();
+    expect(buildset.message).toMatch(
+      /^Build succeeded\.\n\n- extra .*\n\nWarning:\n {2}Zuul encountered a deprecated syntax \.\.\.\n {2}in "\.zuul\.yaml", line 1$/,
+    );
   });
 
   it('gives each item the proposal of the item ahead, for match-on-config-updates to compare with', async () => {

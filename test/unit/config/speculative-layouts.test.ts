@@ -81,6 +81,15 @@ describe('speculative layouts', () => {
     expect(speculative.resolve([same], [same]).errors).toEqual([]);
   });
 
+  it('blames the warnings the proposal brings by the same rule, without blocking it', () => {
+    const { view } = setUp();
+    const outcome = view([app(`${APP}- job: {name: ahead, run: a.sh, branches: '^(?!stable)'}\n`)]);
+    expect(outcome.errors).toEqual([]);
+    expect(outcome.warnings).toHaveLength(1);
+    expect(outcome.warnings[0]).toMatch(/^Zuul encountered a deprecated syntax[\s\S]*\.zuul\.yaml", line 5/);
+    expect(view([app(`${APP}- job: {name: extra, run: extra.sh}\n`)]).warnings).toEqual([]);
+  });
+
   it("validates a config project's proposal without using it", () => {
     const { view } = setUp();
     const added = view([
