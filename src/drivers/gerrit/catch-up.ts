@@ -294,6 +294,8 @@ export async function catchUp(options: {
   events: ConnectionEventRepository;
   now(): Date;
   log: DriverLog;
+  /** The service is stopping: store nothing more. */
+  stopped?(): boolean;
 }): Promise<number> {
   const { connection, client, events } = options;
   const recent = (await events.recentPayloads(connection, RECENT_EVENTS)) as StreamEvent[];
@@ -312,6 +314,9 @@ export async function catchUp(options: {
   missed.sort(inOrder);
   let stored = 0;
   for (const event of missed) {
+    if (options.stopped?.()) {
+      break;
+    }
     const line = JSON.stringify(event);
     const type = event.type ?? 'unknown';
     if (

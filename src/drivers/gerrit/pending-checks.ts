@@ -70,6 +70,8 @@ export async function catchUpPendingChecks(options: {
   filters: ReadonlyArray<Record<string, unknown>>;
   now(): Date;
   log: DriverLog;
+  /** The service is stopping: ask about no further checker. */
+  stopped?(): boolean;
 }): Promise<number> {
   const { connection, client, events } = options;
   const { uuids, schemes } = watchedCheckers(options.filters);
@@ -87,6 +89,9 @@ export async function catchUpPendingChecks(options: {
   }
   let stored = 0;
   for (const checker of [...checkers].sort()) {
+    if (options.stopped?.()) {
+      break;
+    }
     const query = encodeURIComponent(`checker:${checker} (state:NOT_STARTED)`);
     const answer = await client.request<PendingChecksJson[]>('GET', `/plugins/checks/checks.pending/?query=${query}`);
     for (const pending of answer ?? []) {

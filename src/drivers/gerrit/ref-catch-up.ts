@@ -92,10 +92,15 @@ export async function catchUpRefs(options: {
   projects: readonly string[];
   now(): Date;
   log: DriverLog;
+  /** The service is stopping: compare no further project. */
+  stopped?(): boolean;
 }): Promise<number> {
   const { connection, client, events } = options;
   let stored = 0;
   for (const project of options.projects) {
+    if (options.stopped?.()) {
+      break;
+    }
     const before = await knownHeads(events, connection, project);
     const current = await client.branches(project);
     stored += await events.withRefLock(connection, async (locked) => {

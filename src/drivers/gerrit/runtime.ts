@@ -182,6 +182,14 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
     log: context.log,
   });
   const connectionEvents = new ConnectionEventRepository(context.knex);
+  /**
+   * Catch-ups under way (one per stream opening), awaited when the streams stop, so that none
+   * reads or writes the database after the service stopped; once stopping, a catch-up does no
+   * further step and none starts.
+   */
+  const catchingUp = new Set<Promise<unknown>>();
+  let stopping = false;
+  const stopped = () => stopping;
   const streams = [...context.connections].map(
     ([connection, settings]) =>
       new GerritEventStream({
@@ -192,18 +200,24 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         now: context.now,
         onStored: () => intake.wake(),
         onOpen: () => {
+          if (stopping) {
+            return;
+          }
           const { client } = sources.get(connection) as GerritSource;
-          const common = { connection, client, events: connectionEvents, now: context.now, log: context.log };
-          catchUp(common)
+          const common = { connection, client, events: connectionEvents, now: context.now, log: context.log, stopped };
+          const run = catchUp(common)
             .then(async (changes) => {
-              const refs = await catchUpRefs({ ...common, projects: context.projects.projectsOf(connection) });
-              const filters = context.projects.triggerFiltersOf(connection);
+              const projects = stopping ? [] : context.projects.projectsOf(connection);
+              const refs = await catchUpRefs({ ...common, projects });
+              const filters = stopping ? [] : context.projects.triggerFiltersOf(connection);
               return changes + refs + (await catchUpPendingChecks({ ...common, filters }));
             })
-            .then((stored) => stored > 0 && intake.wake())
+            .then((stored) => stored > 0 && !stopping && intake.wake())
             .catch((err: unknown) =>
               context.log.warn({ connection, err }, 'Gerrit events missed while no stream listened not read'),
-            );
+            )
+            .finally(() => catchingUp.delete(run));
+          catchingUp.add(run);
         },
         log: context.log,
       }),
@@ -272,9 +286,14 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
       {
         name: 'gerrit-streams',
         role: 'scheduler',
-        start: () => streams.forEach((stream) => stream.start()),
+        start: () => {
+          stopping = false;
+          streams.forEach((stream) => stream.start());
+        },
         stop: async () => {
+          stopping = true;
           await Promise.all(streams.map((stream) => stream.stop()));
+          await Promise.all([...catchingUp]);
         },
       },
     ],

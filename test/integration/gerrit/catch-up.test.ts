@@ -6,7 +6,8 @@
  * sent meanwhile (`ref-updated` with the branch's old and new revisions, `change-restored`,
  * `wip-state-changed`, `comment-added` with `oldValue` on the changed vote only), each once, and
  * they act: `post` runs for the push, `check` takes the restored change, and `gate` does not take
- * an `Approved +1` that did not change.
+ * an `Approved +1` that did not change. A catch-up under way when the server stops is waited for
+ * and stores nothing after the stop.
  */
 import { branchHead } from '../../helpers/fake-gerrit/repos';
 import { BASE_JOB, until } from '../../helpers/github-tenant';
@@ -167,5 +168,26 @@ describe('Gerrit catch-up after an outage', () => {
       return Number(pending[0].n) === 0;
     });
     expect((await stored()).filter((e) => e.type !== 'sluice-branch-heads')).toHaveLength(count);
+  });
+
+  // Last: it stops the server. After the test above (with no event stored, a catch-up reads no changes).
+  it('stops a catch-up under way with the server, which stores nothing after it stopped', async () => {
+    const { gerrit } = env;
+    const release = gerrit.holdChangeRequests();
+    gerrit.ssh.drop();
+    const missed = await gerrit.upload('org/app', { subject: 'Missed', files: { 'm.txt': 'm\n' } });
+    await until('the catch-up waiting on Gerrit', () => gerrit.heldPaths.length > 0);
+    let stoppedAt = 0;
+    const stopping = env.server.stop().then(() => (stoppedAt = Date.now()));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The stop waits for the catch-up (which waits on Gerrit) instead of leaving it to run after.
+    expect(stoppedAt).toBe(0);
+    const released = Date.now();
+    release();
+    await stopping;
+    expect(stoppedAt).toBeGreaterThanOrEqual(released);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const events = await stored();
+    expect(events.filter((e) => e.type === 'patchset-created' && e.change?.number === missed.number)).toEqual([]);
   });
 });
