@@ -69,6 +69,26 @@ describe('sluice validate-config and reconfigure', () => {
     expect(result.code).toBe(1); // tenant-one's error
   });
 
+  it("an unknown Ansible version in the tenant file is that tenant's error, printed with its line", async () => {
+    writeFileSync(
+      path.join(dir, 'ansible-main.yaml'),
+      readFileSync(path.join(dir, 'main.yaml'), 'utf8').replace(
+        '    name: tenant-one\n',
+        '    name: tenant-one\n    default-ansible-version: 8\n',
+      ),
+    );
+    writeFileSync(
+      path.join(dir, 'ansible.yaml'),
+      readFileSync(path.join(dir, 'sluice.yaml'), 'utf8').replace('main.yaml', 'ansible-main.yaml'),
+    );
+    const result = await sluice(['validate-config', '--config', path.join(dir, 'ansible.yaml')]);
+    expect(result.stdout).toContain(
+      "error: [Unknown Configuration Error] tenant tenant-one: Requested ansible version '8' is unknown. Supported versions are 9, 11 (tenant file line 3)\n",
+    );
+    expect(result.stdout).toMatch(/\n2 error\(s\), 0 warning\(s\)\n$/);
+    expect(result.code).toBe(1);
+  });
+
   it('a GitHub App key that is no PEM key is a configuration error, one line, not "ok" and a decoder error', async () => {
     writeFileSync(path.join(dir, 'bad.pem'), 'not a key\n');
     writeFileSync(
