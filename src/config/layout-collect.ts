@@ -24,8 +24,11 @@ export interface LoadedProject {
   /** Loaded branches in load order (default branch first for untrusted projects). */
   branches: string[];
   branchShas: Record<string, string>;
-  /** Only the protected branches were loaded (`exclude-unprotected-branches` on a connection that has protection). */
-  protectedBranchesOnly?: boolean;
+  /**
+   * Only protected branches were loaded (`exclude-unprotected-branches` on a connection that has
+   * protection): the project's protected branches (sorted), loaded or not.
+   */
+  protectedBranches?: string[];
   /** Branches matched by `always-dynamic-branches` that are not loaded (sorted). */
   dynamicBranches?: string[];
   files: ReadonlyMap<string, ReadonlyArray<{ path: string; text: string }>>;

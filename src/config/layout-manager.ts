@@ -22,7 +22,7 @@ import { proposedLayout, type ProposedLayout, type SpeculativeLayout } from './p
 import type { ServiceConfig } from './service';
 import type { Abide, TenantFileProblem } from './tenant-file';
 import { branchesToLoad } from './tenant-sources';
-import { GenerationalFileCache, type ConnectionSet } from './tenant-loader';
+import { eligibleBranches, GenerationalFileCache, type ConnectionSet } from './tenant-loader';
 import { ConfigErrorRepository, type NewConfigError } from '../store/repositories/config-errors';
 import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
 import { SystemEventRepository } from '../store/repositories/system-events';
@@ -446,12 +446,20 @@ export class LayoutManager {
             this.knownTips.set(tipKey, newSha);
           }
         }
-        if (!tpc.trusted && refs.branches.some((b) => !project.branches.includes(b.name))) {
-          const loadable = branchesToLoad(
+        if (!tpc.trusted) {
+          // Branch protection and locks are read again: a branch locked or unprotected since the
+          // load leaves the tenant, one unlocked or protected joins it.
+          const eligible = await eligibleBranches(
+            connection,
             tpc,
+            layout.tenant,
             refs.branches.map((b) => b.name),
           );
-          if (loadable.some((b) => !project.branches.includes(b))) {
+          const loadable = branchesToLoad(tpc, eligible.names);
+          if (
+            loadable.some((b) => !project.branches.includes(b)) ||
+            project.branches.some((b) => !loadable.includes(b))
+          ) {
             return true;
           }
         }

@@ -28,7 +28,7 @@ export function projectRecords(
       trusted: p.trusted,
       branches: [...p.branches],
       branchShas: { ...p.branchShas },
-      ...(p.protectedBranchesOnly ? { protectedBranchesOnly: true } : {}),
+      ...(p.protectedBranches !== undefined ? { protectedBranches: [...p.protectedBranches] } : {}),
       dynamicBranches: [...(p.dynamicBranches ?? [])],
       metadata: {
         mergeMode: mergeMode ?? 'merge-resolve',

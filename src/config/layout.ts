@@ -360,10 +360,11 @@ export interface LayoutProject {
   /** Branch tip SHAs at load time (used to detect changed configuration). */
   branchShas: Record<string, string>;
   /**
-   * Only protected branches were loaded (`exclude-unprotected-branches`): events and changes of
-   * other branches are not for this tenant (docs/github.md#changes).
+   * Only protected branches were loaded (`exclude-unprotected-branches`): the project's protected
+   * branches (sorted, loaded or not); events and changes of other branches are not for this
+   * tenant (docs/github.md#changes).
    */
-  protectedBranchesOnly?: boolean;
+  protectedBranches?: string[];
   /**
    * Existing branches matched by `always-dynamic-branches` (and not loaded): their configuration
    * is never part of the layout (docs/project-configuration.md#always-dynamic-branches).

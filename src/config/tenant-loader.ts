@@ -79,7 +79,7 @@ export async function readTenantProjects(
   cache?: FileCache,
 ): Promise<TenantProjects> {
   const results = await mapConcurrent(tenant.projects, PROJECT_CONCURRENCY, (tpc) =>
-    readProject(tpc, connections, cache, tenant.excludeUnprotectedBranches),
+    readProject(tpc, connections, cache, tenant),
   );
   const projects: LoadedProject[] = [];
   const errors: ConfigError[] = [];
@@ -98,7 +98,7 @@ async function readProject(
   tpc: TenantProjectConfig,
   connections: ConnectionSet,
   cache: FileCache | undefined,
-  excludeUnprotected: boolean,
+  tenant: BranchProtectionDefaults,
 ): Promise<{ project?: LoadedProject; error?: ConfigError }> {
   const connection = connections.git.get(tpc.connectionName);
   const fallback = {
@@ -120,12 +120,13 @@ async function readProject(
   const identity = { canonicalName: connection.canonicalName(name), name, connectionName: tpc.connectionName };
   try {
     const refs = await connection.refs(name);
-    // Branch protection: only protected branches exist for the tenant (docs/github.md#changes).
-    const protectedOnly =
-      (tpc.excludeUnprotectedBranches ?? excludeUnprotected) ? await connection.protectedBranches(name) : undefined;
-    if (protectedOnly !== undefined) {
-      refs.branches = refs.branches.filter((b) => protectedOnly.includes(b.name));
-    }
+    const eligible = await eligibleBranches(
+      connection,
+      tpc,
+      tenant,
+      refs.branches.map((b) => b.name),
+    );
+    refs.branches = refs.branches.filter((b) => eligible.names.includes(b.name));
     const shas = Object.fromEntries(refs.branches.map((b) => [b.name, b.sha]));
     let branches = branchesToLoad(
       tpc,
@@ -166,7 +167,7 @@ async function readProject(
           tpc,
           refs.branches.map((b) => b.name),
         ),
-        ...(protectedOnly !== undefined ? { protectedBranchesOnly: true } : {}),
+        ...(eligible.protectedBranches !== undefined ? { protectedBranches: eligible.protectedBranches } : {}),
         files,
         ignoredLocations: ignored,
       },
@@ -180,4 +181,33 @@ async function readProject(
           : String(err);
     return { error: buildRepositoryError(identity, text) };
   }
+}
+
+/** The tenant-wide defaults of the branch protection options (a project's own setting wins). */
+export type BranchProtectionDefaults = Pick<TenantConfig, 'excludeUnprotectedBranches' | 'excludeLockedBranches'>;
+
+/**
+ * The branches of a project that exist for the tenant, before `include-branches` /
+ * `exclude-branches` / `always-dynamic-branches`, as the reference lists them: without the
+ * unprotected ones under `exclude-unprotected-branches` and without the locked ones under
+ * `exclude-locked-branches`, on connections that have protection or locks (GitHub); elsewhere
+ * every branch (docs/project-configuration.md#the-tenant-file). `protectedBranches` is the
+ * project's protected branches when unprotected ones are excluded.
+ */
+export async function eligibleBranches(
+  connection: GitConnection,
+  tpc: Pick<TenantProjectConfig, 'name' | 'excludeUnprotectedBranches' | 'excludeLockedBranches'>,
+  tenant: BranchProtectionDefaults,
+  names: readonly string[],
+): Promise<{ names: string[]; protectedBranches?: string[] }> {
+  const excludeUnprotected = tpc.excludeUnprotectedBranches ?? tenant.excludeUnprotectedBranches;
+  const excludeLocked = tpc.excludeLockedBranches ?? tenant.excludeLockedBranches;
+  const protectedBranches = excludeUnprotected ? await connection.protectedBranches(tpc.name) : undefined;
+  const locked = excludeLocked ? await connection.lockedBranches(tpc.name) : undefined;
+  return {
+    names: names.filter(
+      (b) => (protectedBranches === undefined || protectedBranches.includes(b)) && !(locked ?? []).includes(b),
+    ),
+    ...(protectedBranches !== undefined ? { protectedBranches: [...protectedBranches].sort() } : {}),
+  };
 }

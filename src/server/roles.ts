@@ -180,7 +180,7 @@ function projectDirectory(
     },
     protectedBranchesOf(tenant: string, canonicalName: string): readonly string[] | undefined {
       const project = layoutManager.layout(tenant)?.projects.get(canonicalName);
-      return project?.protectedBranchesOnly ? project.branches : undefined;
+      return project?.protectedBranches;
     },
   };
 }

@@ -26,6 +26,11 @@ export interface GitConnectionSettings {
    * (tenant option `exclude-unprotected-branches`, docs/github.md#changes).
    */
   protectedBranches?: (project: string) => Promise<string[]>;
+  /**
+   * The locked (read-only) branches of a project, for connections of code-review systems that can
+   * lock one (tenant option `exclude-locked-branches`, docs/github.md#changes).
+   */
+  lockedBranches?: (project: string) => Promise<string[]>;
 }
 
 export interface BranchTip {
@@ -105,6 +110,11 @@ export class GitConnection {
   /** The project's protected branches, or undefined when the connection has no branch protection. */
   async protectedBranches(project: string): Promise<string[] | undefined> {
     return this.settings.protectedBranches?.(project);
+  }
+
+  /** The project's locked branches, or undefined when the connection cannot lock branches. */
+  async lockedBranches(project: string): Promise<string[] | undefined> {
+    return this.settings.lockedBranches?.(project);
   }
 
   /** Refresh a URL mirror (no-op for local repositories). */

@@ -5,7 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { GitHubClient, type GitHubClientOptions } from './client';
+import { GitHubApiError, GitHubClient, type GitHubClientOptions } from './client';
 import { LruMap } from './lru';
 
 /** How long a collaborator's permission is believed (docs/github.md#reads-and-their-cost). */
@@ -201,5 +201,32 @@ export class GitHubConnection {
       repository,
     );
     return branches.map((b) => b.name);
+  }
+
+  /**
+   * Branches locked by their protection (`lock_branch`, read-only; for `exclude-locked-branches`):
+   * only a protected branch can be locked, so the protection of each protected branch is read.
+   */
+  async lockedBranches(repository: string): Promise<string[]> {
+    const names = await this.protectedBranches(repository);
+    const locked = await Promise.all(
+      names.map(async (name) => {
+        const protection: { lock_branch?: { enabled?: boolean } } = await this.client
+          .request<{ lock_branch?: { enabled?: boolean } }>(
+            'GET',
+            `/repos/${repository}/branches/${encodeURIComponent(name)}/protection`,
+            repository,
+          )
+          // Protection removed since the list was read: not locked.
+          .catch((err: unknown) => {
+            if (err instanceof GitHubApiError && err.status === 404) {
+              return {};
+            }
+            throw err;
+          });
+        return protection.lock_branch?.enabled === true;
+      }),
+    );
+    return names.filter((_, i) => locked[i]);
   }
 }

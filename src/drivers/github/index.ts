@@ -54,6 +54,7 @@ export const githubDriver = {
           return `${github.gitBaseUrl(project)}/${project}`;
         },
         protectedBranches: (project: string) => github.protectedBranches(project),
+        lockedBranches: (project: string) => github.lockedBranches(project),
       };
       return new GitConnection(name, repositories, cacheDir);
     },

@@ -68,8 +68,8 @@ export interface FakeRepo {
   pulls: Map<number, FakePull>;
   statuses: Map<string, FakeStatus[]>;
   checkRuns: FakeCheckRun[];
-  /** Branch protection: branch -> required status contexts. */
-  protected: Map<string, { requiredContexts: string[] }>;
+  /** Branch protection: branch -> required status contexts, and whether the branch is locked (read-only). */
+  protected: Map<string, { requiredContexts: string[]; locked?: boolean }>;
   permissions: Map<string, string>;
   installationId: number;
 }

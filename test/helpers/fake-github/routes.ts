@@ -176,7 +176,13 @@ export async function handleRepoRoute(
   if (protection) {
     const entry = repo.protected.get(decodeURIComponent(protection[1]));
     return entry
-      ? { status: 200, body: { required_status_checks: { contexts: entry.requiredContexts } } }
+      ? {
+          status: 200,
+          body: {
+            required_status_checks: { contexts: entry.requiredContexts },
+            lock_branch: { enabled: entry.locked === true },
+          },
+        }
       : { status: 404, body: { message: 'Branch not protected' } };
   }
   return notFound;

@@ -2,7 +2,8 @@
  * More of the GitHub driver through the real server and the fake GitHub (docs/github.md): a new
  * push to a pull request removes its old item; `Depends-On` across two repositories gates both,
  * in order; a merge the API refuses fails the item with the API's words; branch protection
- * (`exclude-unprotected-branches`, required status contexts); rate limits are waited out;
+ * (`exclude-unprotected-branches`, `exclude-locked-branches`, required status contexts); rate
+ * limits are waited out;
  * repositories are cloned over HTTPS with the installation token.
  */
 import { execFileSync } from 'node:child_process';
@@ -32,6 +33,8 @@ const TENANT = `
           - org/app:
               exclude-unprotected-branches: true
           - org/lib
+          - org/locks:
+              exclude-locked-branches: true
 `;
 
 describe('GitHub driver: patchsets, dependencies, refusals, protection, rate limits', () => {
@@ -45,12 +48,19 @@ describe('GitHub driver: patchsets, dependencies, refusals, protection, rate lim
         'org/config': { 'zuul.yaml': GITHUB_PIPELINES },
         'org/app': appFiles('merge', 'integrated'),
         'org/lib': appFiles('merge', 'integrated'),
+        'org/locks': { 'README.md': 'locks\n' },
       },
       tenantFile: TENANT,
       prepare: (hub) => {
         // org/app: main is protected and needs the gate's status; wip is not protected.
         hub.repo('org/app').protected.set('main', { requiredContexts: ['acme/gate'] });
         execFileSync('git', ['branch', 'wip', 'main'], { cwd: hub.repo('org/app').dir });
+        // org/locks: frozen is protected and locked (read-only), release protected, topic neither.
+        for (const branch of ['frozen', 'release', 'topic']) {
+          execFileSync('git', ['branch', branch, 'main'], { cwd: hub.repo('org/locks').dir });
+        }
+        hub.repo('org/locks').protected.set('frozen', { requiredContexts: [], locked: true });
+        hub.repo('org/locks').protected.set('release', { requiredContexts: [] });
       },
     });
   });
@@ -76,6 +86,24 @@ describe('GitHub driver: patchsets, dependencies, refusals, protection, rate lim
     // Only main was loaded for the tenant.
     const layout = server.app.layoutManager?.layout('acme');
     expect(layout?.projects.get(`${new URL(hub.url).host}/org/app`)?.branches).toEqual(['main']);
+  });
+
+  it('leaves locked branches out of a project that excludes them, and follows locks as they change', async () => {
+    const { hub, server } = env;
+    const manager = server.app.layoutManager;
+    const locks = `${new URL(hub.url).host}/org/locks`;
+    const branches = () => manager?.layout('acme')?.projects.get(locks)?.branches;
+    expect(branches()).toEqual(['main', 'release', 'topic']);
+    // A poll with nothing changed reloads nothing (org/app's unprotected wip and the locked frozen included).
+    const before = manager?.layout('acme')?.uuid;
+    await manager?.pollOnce();
+    expect(manager?.layout('acme')?.uuid).toBe(before);
+    // release is locked, frozen unlocked: the next poll reloads the tenant with the branches swapped.
+    hub.repo('org/locks').protected.set('release', { requiredContexts: [], locked: true });
+    hub.repo('org/locks').protected.set('frozen', { requiredContexts: [] });
+    await manager?.pollOnce();
+    expect(manager?.layout('acme')?.uuid).not.toBe(before);
+    expect(branches()).toEqual(['main', 'frozen', 'topic']);
   });
 
   it('removes the old item when a new commit is pushed to the pull request', async () => {
