@@ -9,6 +9,7 @@ import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { ChangeSource } from '../engine/ports/change-source';
+import type { TimerClock } from '../engine/ports/clock';
 import type { ChangeRequirement, PipelineTrigger, ReporterAction } from '../engine/ports/layout';
 import type { MergerGateway } from '../engine/ports/merger';
 import type { ChangeReporter } from '../engine/ports/reporter';
@@ -156,6 +157,8 @@ export interface DriverContext<S extends ConnectionSettings> {
   /** The dashboard page of a buildset (for links in reports). */
   buildsetUrl(tenant: string, uuid: string): string;
   now(): Date;
+  /** The timers of the drivers' own polls (Gerrit's pending checks); default: the system clock. */
+  timers?: TimerClock;
   log: DriverLog;
 }
 

@@ -3,6 +3,7 @@ import type { TokenAuthenticator } from '../auth/authenticator';
 import type { AccessPolicySource } from '../auth/gate';
 import type { KeySizes } from '../auth/keys/key-manager';
 import type { ServiceConfig } from '../config/service';
+import type { TimerClock } from '../engine/ports/clock';
 import type { Engine } from '../engine/engine';
 import type { Database } from '../store/database';
 import type { TenantCatalog } from '../../schema/infra/context';
@@ -18,6 +19,8 @@ export interface AppOptions {
   database?: Database;
   logger?: Logger;
   now?: () => Date;
+  /** The timers of the drivers' own polls (tests move them on; default: the system clock). */
+  timers?: TimerClock;
   /** Heartbeat period of this process's component record, in ms. */
   heartbeatInterval?: number;
   /** Which tenants exist (tests); by default a LayoutManager loads the tenant file, if one is configured. */

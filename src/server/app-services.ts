@@ -127,6 +127,7 @@ export function assembleServices(options: AppOptions): AppServices {
           engineBus: engineDeltas,
           logger,
           now,
+          timers: options.timers,
           environment: options.environment ?? process.env,
           secretKeys: keys,
           // Links point at an API process: this one when it runs the api role, else `api.publicUrl`

@@ -23,6 +23,7 @@ import { BuildRequestExecutor } from '../executor/build-request-gateway';
 import type { EngineEventBus } from '../engine/event-bus';
 import { GitMergerGateway } from '../executor/merger-gateway';
 import type { EngineLayout } from '../engine/ports/layout';
+import type { TimerClock } from '../engine/ports/clock';
 import { toEngineLayout } from '../engine/layout-adapter';
 import { SpeculativeLayouts } from '../config/speculative-layouts';
 import { LocalNodeGateway } from '../launcher/local-node-gateway';
@@ -58,6 +59,8 @@ export interface RolesOptions {
   engineBus: EngineEventBus;
   logger: Logger;
   now: () => Date;
+  /** The timers of the drivers' own polls (default: the system clock). */
+  timers?: TimerClock;
   /** The process environment; only allow-listed variables reach job steps. */
   environment: Record<string, string | undefined>;
   /** Projects' secrets keys, for the executor to decrypt the secrets of builds. */
@@ -216,6 +219,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     },
     buildsetUrl: (tenant, uuid) => `${publicUrl}/t/${tenant}/buildset/${uuid}`,
     now: options.now,
+    timers: options.timers,
     log: logger,
   });
   const repository = new BuildRequestRepository(database.knex);

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sshKeyPair } from './fake-ssh-server';
+import type { TimerClock } from '../../src/engine/ports/clock';
 import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { createLogger } from '../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -33,6 +34,8 @@ export async function startGerritTenant(options: {
   tenantFile: string;
   /** Connection keys over the defaults below (e.g. `max_dependencies`). */
   connection?: Record<string, unknown>;
+  /** The timers of the pending checks' poll (a FakeTimerClock: the test moves them on). */
+  timers?: TimerClock;
 }): Promise<GerritTenant> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-'));
   const { gerrit, connection } = await startFakeGerrit(root, options.projects, options.connection);
@@ -49,7 +52,7 @@ export async function startGerritTenant(options: {
   const logger = process.env.GERRIT_DEBUG ? createLogger({ level: 'debug' }) : undefined;
   const database = await createTestDatabase();
   const shared: TestDatabase = { ...database, close: () => Promise.resolve() };
-  const start = () => startTestServer({ config, logger, database: shared });
+  const start = () => startTestServer({ config, logger, database: shared, timers: options.timers });
   const env: GerritTenant = {
     gerrit,
     server: await start(),
@@ -80,6 +83,7 @@ export async function startGerritGateTenant(
     app?: FileMap;
     more?: Record<string, FileMap>;
     connection?: Record<string, unknown>;
+    timers?: TimerClock;
   } = {},
 ): Promise<GerritTenant> {
   const more = options.more ?? {};
@@ -91,6 +95,7 @@ export async function startGerritGateTenant(
     },
     tenantFile: gerritTenantYaml('org/config', ['org/app', ...Object.keys(more)]),
     ...(options.connection === undefined ? {} : { connection: options.connection }),
+    timers: options.timers,
   });
   await env.gerrit.ssh.connected();
   return env;
@@ -173,6 +178,12 @@ export function checkPipeline(...filters: string[]): string {
   ].join('\n');
 }
 
+/** `pending-check` trigger filters (checkPipeline items): checker `zuul:check` by uuid, and every checker of scheme `sluice`. */
+export const PENDING_CHECK_TRIGGERS = [
+  '- event: pending-check\n  uuid: zuul:check',
+  '- event: pending-check\n  scheme: sluice',
+];
+
 /** `check` votes Verified on new patch sets; `gate` takes Approved +1 with Code-Review +2 and submits. */
 export const GERRIT_PIPELINES = `${checkPipeline()}
 - pipeline:
@@ -245,4 +256,49 @@ export async function judgedAll(server: TestServer): Promise<boolean> {
   const [connectionEvents] = await server.database.knex('connection_events').whereNull('processed_at').count('* as n');
   const [engineEvents] = await server.database.knex('engine_events').whereNull('processed').count('* as n');
   return Number(connectionEvents.n) === 0 && Number(engineEvents.n) === 0;
+}
+
+/**
+ * Stop the server while the fake Gerrit holds its requests (`holdChangeRequests`, `release` ends
+ * that a second after the stop began): fails unless the stop waited for Gerrit's answer. Resolves
+ * half a second after the server stopped (anything it still did would be stored by then).
+ */
+export async function stopOnceGerritAnswered(env: GerritTenant, release: () => void): Promise<void> {
+  let stoppedAt = 0;
+  const stopping = env.server.stop().then(() => (stoppedAt = Date.now()));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // The stop waits for the work under way (which waits on Gerrit) instead of leaving it to run after.
+  if (stoppedAt !== 0) {
+    throw new Error('the server stopped before Gerrit answered');
+  }
+  const released = Date.now();
+  release();
+  await stopping;
+  if (stoppedAt < released) {
+    throw new Error('the server stopped before Gerrit answered');
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
+/**
+ * For PENDING_CHECK_TRIGGERS: checkers `sluice:lint` and `other:x` (no trigger names it), enabled,
+ * and any `more`; checks pending on patch set 1 of change `byUuid` (`zuul:check`) and of change
+ * `byScheme` (`sluice:lint` and `other:x`).
+ */
+export function addPendingChecks(
+  gerrit: FakeGerrit,
+  byUuid: number,
+  byScheme: number,
+  more: FakeGerrit['checkers'] = [],
+): void {
+  gerrit.checkers.push({ uuid: 'sluice:lint', repository: 'org/app', status: 'ENABLED' }, ...more, {
+    uuid: 'other:x',
+    repository: 'org/app',
+    status: 'ENABLED',
+  });
+  gerrit.pendingChecks.push(
+    { change: byUuid, patchset: 1, uuid: 'zuul:check' },
+    { change: byScheme, patchset: 1, uuid: 'sluice:lint' },
+    { change: byScheme, patchset: 1, uuid: 'other:x' },
+  );
 }

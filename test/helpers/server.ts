@@ -1,4 +1,5 @@
 /** Boots the real Sluice server on an ephemeral port against a fresh test database. */
+import type { TimerClock } from '../../src/engine/ports/clock';
 import { buildApp, type SluiceApp } from '../../src/server/app';
 import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { silentLogger, type Logger } from '../../src/server/logger';
@@ -21,6 +22,8 @@ export interface TestServerOptions {
   backend?: Backend;
   config?: Partial<ServiceConfig>;
   now?: () => Date;
+  /** The timers of the drivers' own polls (a FakeTimerClock moves them on); default: the system clock. */
+  timers?: TimerClock;
   /**
    * Tenant names the server knows, without layouts. When absent, the server loads
    * `config.tenantConfig` with a real LayoutManager (no tenants without a tenant file).
@@ -37,7 +40,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config: ServiceConfig = { ...defaultServiceConfig(process.cwd()), ...options.config };
   const tenantNames = options.tenants;
   const tenants = tenantNames === undefined ? undefined : { tenantNames: () => tenantNames, layout: () => undefined };
-  const app = buildApp({ config, database, logger: options.logger ?? silentLogger(), now: options.now, tenants });
+  const app = buildApp({
+    config,
+    database,
+    logger: options.logger ?? silentLogger(),
+    now: options.now,
+    timers: options.timers,
+    tenants,
+  });
   await app.start(0, '127.0.0.1');
   const url = app.url();
   return {

@@ -1,12 +1,14 @@
 /**
- * `pending-check` events from Gerrit's checks plugin (docs/gerrit.md#events-missed-while-no-stream-listened):
- * the plugin sends no stream event, so, as the reference reads them, the checks still pending
+ * `pending-check` events from Gerrit's checks plugin (docs/gerrit.md#pending-checks): the plugin
+ * sends no stream event, so, as the reference reads them (when a stream opens and every 30 s), the checks still pending
  * (`NOT_STARTED`) of each checker a `pending-check` trigger names are asked for
  * (`GET /plugins/checks/checks.pending/?query=checker:<uuid>+(state:NOT_STARTED)`), a trigger's
  * `scheme` naming every enabled checker of that scheme (`GET /plugins/checks/checkers/`). Each pending
  * check is stored as the event the reference makes of it, under the hash of its text: a check
  * still pending the next time is stored once.
  */
+import type { TimerClock } from '../../engine/ports/clock';
+import { PeriodicTask } from '../../engine/ports/periodic-task';
 import type { ConnectionEventRepository } from '../../store/repositories/connection-events';
 import type { DriverLog } from '../driver';
 import type { GerritClient } from './client';
@@ -70,7 +72,7 @@ export async function catchUpPendingChecks(options: {
   filters: ReadonlyArray<Record<string, unknown>>;
   now(): Date;
   log: DriverLog;
-  /** The service is stopping: ask about no further checker. */
+  /** The service is stopping: ask about no further checker, store nothing more. */
   stopped?(): boolean;
 }): Promise<number> {
   const { connection, client, events } = options;
@@ -97,7 +99,8 @@ export async function catchUpPendingChecks(options: {
     for (const pending of answer ?? []) {
       for (const uuid of Object.keys(pending.pending_checks ?? {})) {
         const event = pendingCheckEvent(pending, uuid);
-        if (event === null) {
+        // Once stopping, nothing more is stored (the answer of a request in flight included).
+        if (event === null || options.stopped?.()) {
           continue;
         }
         const line = JSON.stringify(event);
@@ -112,4 +115,45 @@ export async function catchUpPendingChecks(options: {
     options.log.info({ connection, stored }, 'Gerrit pending checks stored');
   }
   return stored;
+}
+
+/** Milliseconds between two polls of the pending checks: the reference's poller polls every 30 s (not configurable). */
+export const PENDING_CHECKS_POLL_MS = 30_000;
+
+/**
+ * The poll of one connection's pending checks (docs/gerrit.md#pending-checks): every 30 s from the
+ * end of the previous poll, the first one interval after `start()`; the checkers are those the
+ * `pending-check` triggers of the tenants loaded at that moment name (none: nothing is asked).
+ * Its `stop()` waits for a poll under way, which asks about no further checker once `stopped()`.
+ */
+export function pendingChecksPoller(options: {
+  connection: string;
+  client: GerritClient;
+  events: ConnectionEventRepository;
+  filters(): ReadonlyArray<Record<string, unknown>>;
+  now(): Date;
+  log: DriverLog;
+  stopped(): boolean;
+  /** Something was stored: the intake may look now. */
+  onStored(): void;
+  timers?: TimerClock;
+}): PeriodicTask {
+  const { connection, log } = options;
+  return new PeriodicTask({
+    name: `Gerrit pending checks of ${connection}`,
+    intervalMs: PENDING_CHECKS_POLL_MS,
+    tick: async () => {
+      if (options.stopped()) {
+        return;
+      }
+      const stored = await catchUpPendingChecks({ ...options, filters: options.filters() });
+      if (stored > 0 && !options.stopped()) {
+        options.onStored();
+      }
+    },
+    onError: (err) => log.warn({ connection, err }, 'Gerrit pending checks not read'),
+    clock: options.timers,
+    // A poll writes to the database: the stop waits until it ended (as for a catch-up).
+    stopWaitMs: null,
+  });
 }

@@ -1,7 +1,7 @@
 /**
- * The Gerrit driver's part of the gating roles (docs/gerrit.md): the event streams and the intake
- * that turns stored events into trigger events, the change source, the reporter (votes and review
- * messages) and the merge of a change through Gerrit's submit.
+ * The Gerrit driver's part of the gating roles (docs/gerrit.md): the event streams, the poll of
+ * the pending checks and the intake that turns stored events into trigger events, the change
+ * source, the reporter (votes and review messages) and the merge of a change through Gerrit's submit.
  */
 import type { Knex } from 'knex';
 import type { ChangeReporter } from '../../engine/ports/reporter';
@@ -11,7 +11,7 @@ import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/
 import { connectionEventIntake, type ConnectionEventIntake } from '../connection-event-intake';
 import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
 import { catchUp } from './catch-up';
-import { catchUpPendingChecks } from './pending-checks';
+import { catchUpPendingChecks, pendingChecksPoller } from './pending-checks';
 import { catchUpRefs } from './ref-catch-up';
 import { gerritMergeRefusal, type MergeItem } from '../../model/changes';
 import { GerritChangeSource, gerritState, type GerritSource } from './change-source';
@@ -222,6 +222,20 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         log: context.log,
       }),
   );
+  // The pending checks are also polled every 30 s, as the reference polls them (docs/gerrit.md#pending-checks).
+  const pollers = [...context.connections.keys()].map((connection) =>
+    pendingChecksPoller({
+      connection,
+      client: (sources.get(connection) as GerritSource).client,
+      events: connectionEvents,
+      filters: () => context.projects.triggerFiltersOf(connection),
+      now: context.now,
+      log: context.log,
+      stopped,
+      onStored: () => intake.wake(),
+      timers: context.timers,
+    }),
+  );
   /**
    * Whether Gerrit would submit the change now (docs/gerrit.md#submit-requirements): its
    * `submittable`, with the reason read from its labels and submit requirements; null when not a
@@ -289,10 +303,11 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         start: () => {
           stopping = false;
           streams.forEach((stream) => stream.start());
+          pollers.forEach((poller) => poller.start());
         },
         stop: async () => {
           stopping = true;
-          await Promise.all(streams.map((stream) => stream.stop()));
+          await Promise.all([...streams.map((stream) => stream.stop()), ...pollers.map((poller) => poller.stop())]);
           await Promise.all([...catchingUp]);
         },
       },

@@ -36,7 +36,7 @@ export async function handleRequest(gerrit: FakeGerrit, req: IncomingMessage, re
     res.writeHead(401, { 'www-authenticate': 'Basic realm="Gerrit Code Review"' }).end('Unauthorized');
     return;
   }
-  if (url.pathname.startsWith('/a/changes/')) {
+  if (url.pathname.startsWith('/a/changes/') || url.pathname.startsWith('/a/plugins/checks/')) {
     await gerrit.waitWhileHeld(decodeURIComponent(url.pathname));
   }
   const chunks: Buffer[] = [];

@@ -72,7 +72,7 @@ export class FakeGerrit {
     rmSync(this.root, { recursive: true, force: true });
   }
 
-  /** Make change requests wait until the returned function is called (a slow Gerrit). */
+  /** Make change requests and the checks plugin's wait until the returned function is called (a slow Gerrit). */
   holdChangeRequests(): () => void {
     let release = () => undefined as void;
     this.held = new Promise<void>((resolve) => {

@@ -12,10 +12,12 @@
  */
 import { BASE_JOB, until } from '../../helpers/github-tenant';
 import {
+  addPendingChecks,
   checkPipeline,
   checksPassed,
   eventually,
   judgedAll,
+  PENDING_CHECK_TRIGGERS,
   startGerritGateTenant,
   storedEvents,
   type GerritTenant,
@@ -27,8 +29,7 @@ const PIPELINES = `${checkPipeline(
   '- event: patchset-created',
   '- event: hashtags-changed\n  added: ^ci$',
   '- event: vote-deleted\n  username: ^admin$',
-  '- event: pending-check\n  uuid: zuul:check',
-  '- event: pending-check\n  scheme: sluice',
+  ...PENDING_CHECK_TRIGGERS,
 )}
 ${BASE_JOB}`;
 
@@ -132,16 +133,9 @@ describe('Gerrit catch-up of hashtag edits and deleted votes', () => {
     await eventually('every event judged', () => judgedAll(env.server));
     await env.restart(async () => {
       await until('the stream closed', () => !gerrit.ssh.listening);
-      gerrit.checkers.push(
-        { uuid: 'sluice:lint', repository: 'org/app', status: 'ENABLED' },
+      addPendingChecks(gerrit, first.number, second.number, [
         { uuid: 'sluice:off', repository: 'org/app', status: 'DISABLED' },
-        { uuid: 'other:x', repository: 'org/app', status: 'ENABLED' },
-      );
-      gerrit.pendingChecks.push(
-        { change: first.number, patchset: 1, uuid: 'zuul:check' },
-        { change: second.number, patchset: 1, uuid: 'sluice:lint' },
-        { change: second.number, patchset: 1, uuid: 'other:x' },
-      );
+      ]);
     });
     await until('both checked again', () => checksPassed(first) === 2 && checksPassed(second) === 2);
     await eventually('every event judged', () => judgedAll(env.server));
