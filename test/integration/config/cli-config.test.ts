@@ -119,6 +119,13 @@ describe('sluice validate-config and reconfigure', () => {
     const result = await sluice(['reconfigure', '--config', path.join(dir, 'sluice.yaml'), '--tenant', 'tenant-one']);
     expect(result.stdout).toMatch(/Reconfiguration of tenant tenant-one requested \(request \d+\)\./);
     expect(result.code).toBe(0);
+    const smart = await sluice(['reconfigure', '--config', path.join(dir, 'sluice.yaml'), '--smart']);
+    expect(smart.stdout).toMatch(
+      /Reconfiguration of the tenants whose tenant-file entry changed requested \(request \d+\)\./,
+    );
+    expect(smart.code).toBe(0);
+    const both = await sluice(['reconfigure', '--config', path.join(dir, 'sluice.yaml'), '--smart', '-t', 'x']);
+    expect([both.code, both.stderr]).toEqual([2, 'sluice: reconfigure takes --smart or --tenant, not both\n']);
     const url = cliDatabase.url();
     const database =
       url !== undefined
@@ -126,7 +133,10 @@ describe('sluice validate-config and reconfigure', () => {
         : openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'data', 'pgdata') });
     try {
       const claimed = await new ReconfigureRequestRepository(database.knex).claimPending(new Date());
-      expect(claimed.map((r) => r.tenant)).toEqual(['tenant-one']);
+      expect(claimed.map((r) => [r.tenant, r.smart])).toEqual([
+        ['tenant-one', undefined],
+        [undefined, true],
+      ]);
     } finally {
       await database.close();
     }
