@@ -6,6 +6,9 @@
  */
 export const SUPPORTED_ANSIBLE_VERSIONS: readonly string[] = ['9', '11'];
 
+/** The version a frozen job names when neither it nor its tenant names one (the reference's default). */
+export const DEFAULT_ANSIBLE_VERSION = '9';
+
 /** The reference's complaint about a version it does not know, or undefined for a supported one. */
 export function unknownAnsibleVersion(version: string): string | undefined {
   return SUPPORTED_ANSIBLE_VERSIONS.includes(version)

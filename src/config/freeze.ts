@@ -4,6 +4,7 @@
  * its parents, variants and project-pipeline variants, and their dependencies. User errors are
  * returned, never thrown.
  */
+import { DEFAULT_ANSIBLE_VERSION } from './ansible-versions';
 import { applyVariant, deepMerge, InheritanceError, startJob, type JobUnderConstruction } from './apply-variant';
 import type {
   IncludeVars,
@@ -403,7 +404,8 @@ function toFrozen(
     postRun: a.postRun ?? [],
     cleanupRun: a.cleanupRun ?? [],
     ansibleSplitStreams: a.ansibleSplitStreams ?? null,
-    ansibleVersion: a.ansibleVersion ?? layout.tenant.defaultAnsibleVersion ?? null,
+    // As the reference: the job's version, else the tenant's default, else the default version.
+    ansibleVersion: a.ansibleVersion ?? layout.tenant.defaultAnsibleVersion ?? DEFAULT_ANSIBLE_VERSION,
     roles: a.roles ?? [],
     requiredProjects: a.requiredProjects ?? [],
     vars: a.vars ?? {},

@@ -128,6 +128,8 @@ describe('REST contract', () => {
         '/api/tenant/tenant-one/pipeline/check/project/org/project1/branch/master/freeze-job/p1-unit',
       );
       expect(frozen).toHaveProperty('job', 'p1-unit');
+      // Neither the job nor the tenant names an Ansible version: the reference's default.
+      expect(frozen).toHaveProperty('ansible_version', '9');
       const cases: [string, string][] = [
         ['pipeline/nope/project/org/project1/branch/master/freeze-jobs', 'Unknown pipeline'],
         ['pipeline/check/project/org/nope/branch/master/freeze-jobs', 'Unknown project'],

@@ -3,6 +3,7 @@
  * list, or the loader refuses them with the reference's words
  * (docs/project-configuration.md#differences-from-the-reference-and-what-is-not-supported-yet).
  */
+import { freezeJobGraph } from '../../../src/config/freeze';
 import { parseTenantFile } from '../../../src/config/tenant-file';
 import { memoryLayout } from '../../helpers/memory-layout';
 
@@ -40,5 +41,32 @@ describe('Ansible versions', () => {
     const good = parseTenantFile(tenantFile('11'), {});
     expect(good.problems).toEqual([]);
     expect(good.abide.tenants[0].defaultAnsibleVersion).toBe('11');
+  });
+
+  it("a frozen job names its own version, else its tenant's default, else 9", () => {
+    const project = `
+- job: {name: own, ansible-version: 11}
+- job: {name: plain}
+- project: {check: {jobs: [own, plain]}}
+`;
+    const versions = (tenantOptions: string) => {
+      const layout = memoryLayout(
+        [
+          { name: 'config', trusted: true, branches: { master: { 'zuul.yaml': BASE } } },
+          { name: 'org/p', branches: { master: { 'zuul.yaml': project } } },
+        ],
+        tenantOptions,
+      );
+      const graph = freezeJobGraph(layout, { pipeline: 'check', project: 'org/p', branch: 'master' });
+      return graph.status === 'ok' ? graph.jobs.map((j) => [j.name, j.ansibleVersion]) : graph;
+    };
+    expect(versions('')).toEqual([
+      ['own', '11'],
+      ['plain', '9'],
+    ]);
+    expect(versions('    default-ansible-version: 11\n')).toEqual([
+      ['own', '11'],
+      ['plain', '11'],
+    ]);
   });
 });
