@@ -7,6 +7,7 @@ describe('freeze-pipeline refs', () => {
     ['feature/x', { kind: 'branch', branch: 'feature/x' }],
     ['refs/changes/01/1/2', { kind: 'change', id: { number: 1, patchset: 2 } }],
     ['refs/changes/34/1234/1', { kind: 'change', id: { number: 1234, patchset: 1 } }],
+    ['refs/tags/v1', { kind: 'tag' }],
   ])('%s is accepted', (ref, parsed) => {
     expect(parseProposedRef(ref)).toEqual(parsed);
   });
@@ -14,7 +15,8 @@ describe('freeze-pipeline refs', () => {
   it.each([
     '',
     'refs/heads/',
-    'refs/tags/v1',
+    'refs/tags/',
+    'refs/tags/a b',
     'refs/changes/1/1/1',
     'refs/changes/02/1/1',
     'refs/changes/01/1',
