@@ -22,6 +22,7 @@ import { proposedLayout, type ProposedLayout, type SpeculativeLayout } from './p
 import type { ServiceConfig } from './service';
 import type { Abide, TenantFileProblem } from './tenant-file';
 import { branchesToLoad } from './tenant-sources';
+import { changedTenants, tenantFingerprints } from './smart-reconfigure';
 import { eligibleBranches, GenerationalFileCache, type ConnectionSet } from './tenant-loader';
 import { ConfigErrorRepository, type NewConfigError } from '../store/repositories/config-errors';
 import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-requests';
@@ -69,6 +70,7 @@ export class LayoutManager {
   private readonly inputs = new WeakMap<Layout, BuildLayoutInput>();
   private currentAbide: Abide | undefined;
   private problems: TenantFileProblem[] = [];
+  private fingerprints = new Map<string, string>(); // the tenant file's entries last read, for smart reloads
   private readonly connections: ConnectionSet;
   private readonly cache = new GenerationalFileCache();
   /** Speculative layouts of `proposedLayout`: each holds a whole tenant layout, so few are kept. */
@@ -262,8 +264,8 @@ export class LayoutManager {
    * (tenants gone from the file are dropped); with names, only those tenants are reloaded.
    * Calls are serialized.
    */
-  reconfigure(tenants?: readonly string[]): Promise<ReconfigureOutcome> {
-    const work = this.queue.then(() => this.doReconfigure(tenants));
+  reconfigure(tenants?: readonly string[], options: { smart?: boolean } = {}): Promise<ReconfigureOutcome> {
+    const work = this.queue.then(() => this.doReconfigure(tenants, options.smart === true));
     this.queue = work.catch(() => undefined);
     return work;
   }
@@ -272,10 +274,16 @@ export class LayoutManager {
   pollOnce(): Promise<void> {
     const work = this.queue.then(async () => {
       const requests = await this.requests.claimPending(this.now());
-      if (requests.some((r) => r.tenant === undefined)) {
+      const named = [...new Set(requests.flatMap((r) => (r.tenant === undefined ? [] : [r.tenant])))];
+      if (requests.some((r) => r.tenant === undefined && r.smart !== true)) {
         await this.doReconfigure(undefined);
-      } else if (requests.length > 0) {
-        await this.doReconfigure([...new Set(requests.map((r) => r.tenant ?? ''))]);
+      } else {
+        if (requests.some((r) => r.smart === true)) {
+          await this.doReconfigure(undefined, true);
+        }
+        if (named.length > 0) {
+          await this.doReconfigure(named);
+        }
       }
       const changed = await this.tenantsWithChangedConfig();
       if (changed.length > 0) {
@@ -297,19 +305,23 @@ export class LayoutManager {
     }, this.pollMs);
   }
 
-  private async doReconfigure(tenants: readonly string[] | undefined): Promise<ReconfigureOutcome> {
+  private async doReconfigure(tenants: readonly string[] | undefined, smart = false): Promise<ReconfigureOutcome> {
+    const everyTenant = tenants === undefined;
     let abide = this.currentAbide;
     if (tenants === undefined || abide === undefined) {
       const parsed = await this.readTenantFile();
       abide = parsed.abide;
       this.problems = parsed.problems;
+      const before = this.fingerprints;
+      this.fingerprints = tenantFingerprints(abide, parsed.problems);
+      tenants = smart && everyTenant ? changedTenants(before, this.fingerprints) : tenants;
       for (const p of parsed.problems.filter((x) => x.tenant === undefined)) {
         this.options.logger.error({ line: p.line }, `tenant file: ${p.message}`);
       }
     }
     const wanted = abide.tenants.filter((t) => tenants === undefined || tenants.includes(t.name));
     if (tenants === undefined) {
-      // A full reload touches every loaded branch: snapshots it does not use are dropped.
+      // A full reload touches every loaded branch: snapshots it does not use are dropped (a smart one keeps them).
       this.cache.rotate();
     }
     const built: Layout[] = [];
@@ -337,7 +349,7 @@ export class LayoutManager {
     // The swap: one assignment of a fully built map.
     this.layouts = next;
     this.currentAbide = abide;
-    if (tenants === undefined) {
+    if (everyTenant) {
       await this.configErrors.deleteTenantsExcept([...next.keys()]);
     }
     for (const layout of built) {

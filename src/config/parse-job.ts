@@ -1,5 +1,6 @@
 /** `job` definitions (docs/project-configuration.md#jobs), top-level and as project-pipeline variants. */
 import { ConfigObjectError, ErrorName } from './config-error';
+import { unknownAnsibleVersion } from './ansible-versions';
 import type { JobAttributeName, JobAttributes, JobVariant } from './layout';
 import { impliedBranchMatcher, type ParseContext } from './parse-context';
 import {
@@ -221,6 +222,10 @@ export function parseJob(body: unknown, ctx: ParseContext, inlineName?: string):
       throw syntax(`expected str for dictionary value @ data['ansible-version']`, 'ansible-version');
     }
     a.ansibleVersion = String(map['ansible-version']);
+    const unknown = unknownAnsibleVersion(a.ansibleVersion);
+    if (unknown !== undefined) {
+      throw new ConfigObjectError(unknown, ErrorName.unknown, 'ansible-version');
+    }
   }
   if (map['required-projects'] !== undefined && map['required-projects'] !== null) {
     a.requiredProjects = readRequiredProjects(map['required-projects'], ctx);

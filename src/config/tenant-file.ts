@@ -4,6 +4,7 @@
  * errors: each bad item is skipped and a problem recorded with its line.
  */
 import { ConfigObjectError } from './config-error';
+import { unknownAnsibleVersion } from './ansible-versions';
 import { checkKeys, optBool, optInt, optString, optStrList, requireMap, reqString } from './schema-helpers';
 import { isYamlMapping, keyLine, parseTenantFileText } from './yaml-source';
 import { CONFIG_CLASSES, DEFAULT_INCLUDE, readProjectList, type TenantProjectConfig } from './tenant-sources';
@@ -290,6 +291,11 @@ function parseTenant(
   optBool(map, 'allow-circular-dependencies');
   optBool(map, 'report-build-page');
   optBool(map, 'allow-base-jobs');
+  const unknownVersion =
+    tenant.defaultAnsibleVersion === undefined ? undefined : unknownAnsibleVersion(tenant.defaultAnsibleVersion);
+  if (unknownVersion !== undefined) {
+    problems.push({ tenant: name, message: unknownVersion, line: keyLine(map, 'default-ansible-version') ?? line });
+  }
   if (map['default-oidc-ttl'] !== undefined && tenant.defaultOidcTtl > tenant.maxOidcTtl) {
     problems.push({
       tenant: name,

@@ -180,6 +180,8 @@ export const supercedeEventSchema = z.object({
 export const reconfigureEventSchema = z.object({
   type: z.literal('reconfigure'),
   tenant: nullableString.optional(),
+  /** `sluice reconfigure --smart`: only the tenants whose tenant-file entry changed. */
+  smart: z.boolean().optional(),
 });
 
 export const managementEventSchema = z.discriminatedUnion('type', [

@@ -121,7 +121,7 @@ export async function migrate(config: ServiceConfig): Promise<number> {
   }
 }
 
-export async function reconfigure(config: ServiceConfig, tenant: string | undefined): Promise<number> {
+export async function reconfigure(config: ServiceConfig, tenant: string | undefined, smart = false): Promise<number> {
   await prepareDatabase(config, (database) => process.stdout.write(`Created database ${database}.\n`));
   const database = databaseFor(config);
   try {
@@ -137,10 +137,13 @@ export async function reconfigure(config: ServiceConfig, tenant: string | undefi
       }
       throw err;
     }
-    const id = await new ReconfigureRequestRepository(database.knex).request(tenant, new Date());
-    process.stdout.write(
-      `Reconfiguration of ${tenant === undefined ? 'all tenants' : `tenant ${tenant}`} requested (request ${id}).\n`,
-    );
+    const id = await new ReconfigureRequestRepository(database.knex).request(tenant, new Date(), smart);
+    const which = smart
+      ? 'the tenants whose tenant-file entry changed'
+      : tenant === undefined
+        ? 'all tenants'
+        : `tenant ${tenant}`;
+    process.stdout.write(`Reconfiguration of ${which} requested (request ${id}).\n`);
     return 0;
   } finally {
     await database.close();

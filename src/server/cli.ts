@@ -26,7 +26,8 @@ Commands:
   migrate           apply pending database migrations and exit
   validate-config   check the service, tenant and project configuration; non-zero exit on errors
                     (--decrypt-secrets: also decrypt every secret with its project's key)
-  reconfigure       ask the running service to reload tenant configuration (--tenant T for one tenant)
+  reconfigure       ask the running service to reload tenant configuration (--tenant T for one tenant,
+                    --smart for the tenants whose tenant-file entry changed)
   token create      mint an HS256 admin token (sluice token --help)
   encrypt           encrypt a secret for a project (sluice encrypt --help)
   version           print the version
@@ -63,6 +64,7 @@ export async function main(argv: string[]): Promise<number> {
         tenant: { type: 'string', short: 't' },
         roles: { type: 'string', short: 'r' },
         offline: { type: 'boolean' },
+        smart: { type: 'boolean' },
         'decrypt-secrets': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -128,7 +130,11 @@ export async function main(argv: string[]): Promise<number> {
           decryptSecrets: parsed.values['decrypt-secrets'] === true,
         });
       case 'reconfigure':
-        return await service().reconfigure(config, parsed.values.tenant);
+        if (parsed.values.smart === true && parsed.values.tenant !== undefined) {
+          process.stderr.write('sluice: reconfigure takes --smart or --tenant, not both\n');
+          return 2;
+        }
+        return await service().reconfigure(config, parsed.values.tenant, parsed.values.smart === true);
       default:
         process.stderr.write(`sluice: unknown command "${command}"\n\n${USAGE}`);
         return 2;

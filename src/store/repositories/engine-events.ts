@@ -54,6 +54,8 @@ export interface ReconfigureRequest {
   id: number;
   /** Undefined = every tenant. */
   tenant?: string;
+  /** Only the tenants whose tenant-file entry changed (docs/project-configuration.md#reconfiguration). */
+  smart?: boolean;
 }
 
 /** Tenant value of reconfiguration requests that cover every tenant (the column is not nullable). */
@@ -238,10 +240,10 @@ export class EngineEventRepository {
   }
 
   /** Queue a reconfiguration request for one tenant or (no tenant) all tenants. */
-  async requestReconfigure(tenant: string | undefined, at: Date): Promise<number> {
+  async requestReconfigure(tenant: string | undefined, at: Date, smart = false): Promise<number> {
     return this.append({
       tenant: tenant ?? ALL_TENANTS,
-      event: { type: 'reconfigure', tenant: tenant ?? null },
+      event: { type: 'reconfigure', tenant: tenant ?? null, ...(smart ? { smart: true } : {}) },
       created: at,
     });
   }
@@ -258,14 +260,23 @@ export class EngineEventRepository {
         .orderBy('id')
         .forUpdate()
         .skipLocked()
-        .select<{ id: number | string; tenant: string }[]>('id', 'tenant');
+        .select<{ id: number | string; tenant: string; payload: unknown }[]>('id', 'tenant', 'payload');
       await this.markProcessed(
         rows.map((row) => Number(row.id)),
         'claimed',
         at,
         trx,
       );
-      return rows.map((row) => ({ id: Number(row.id), tenant: row.tenant === ALL_TENANTS ? undefined : row.tenant }));
+      return rows.map((row) => {
+        const payload = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as {
+          smart?: unknown;
+        } | null;
+        return {
+          id: Number(row.id),
+          tenant: row.tenant === ALL_TENANTS ? undefined : row.tenant,
+          ...(payload?.smart === true ? { smart: true } : {}),
+        };
+      });
     });
   }
 }

@@ -13,9 +13,9 @@ export class ReconfigureRequestRepository {
     this.events = new EngineEventRepository(knex);
   }
 
-  /** Queue a request for one tenant or (no tenant) all tenants. */
-  request(tenant: string | undefined, at: Date): Promise<number> {
-    return this.events.requestReconfigure(tenant, at);
+  /** Queue a request for one tenant or (no tenant) all tenants, or (smart) the tenants whose entry changed. */
+  request(tenant: string | undefined, at: Date, smart = false): Promise<number> {
+    return this.events.requestReconfigure(tenant, at, smart);
   }
 
   /** Claim every pending request; concurrent processes never take the same one. */

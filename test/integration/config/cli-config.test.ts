@@ -69,6 +69,26 @@ describe('sluice validate-config and reconfigure', () => {
     expect(result.code).toBe(1); // tenant-one's error
   });
 
+  it("an unknown Ansible version in the tenant file is that tenant's error, printed with its line", async () => {
+    writeFileSync(
+      path.join(dir, 'ansible-main.yaml'),
+      readFileSync(path.join(dir, 'main.yaml'), 'utf8').replace(
+        '    name: tenant-one\n',
+        '    name: tenant-one\n    default-ansible-version: 8\n',
+      ),
+    );
+    writeFileSync(
+      path.join(dir, 'ansible.yaml'),
+      readFileSync(path.join(dir, 'sluice.yaml'), 'utf8').replace('main.yaml', 'ansible-main.yaml'),
+    );
+    const result = await sluice(['validate-config', '--config', path.join(dir, 'ansible.yaml')]);
+    expect(result.stdout).toContain(
+      "error: [Unknown Configuration Error] tenant tenant-one: Requested ansible version '8' is unknown. Supported versions are 9, 11 (tenant file line 3)\n",
+    );
+    expect(result.stdout).toMatch(/\n2 error\(s\), 0 warning\(s\)\n$/);
+    expect(result.code).toBe(1);
+  });
+
   it('a GitHub App key that is no PEM key is a configuration error, one line, not "ok" and a decoder error', async () => {
     writeFileSync(path.join(dir, 'bad.pem'), 'not a key\n');
     writeFileSync(
@@ -99,6 +119,13 @@ describe('sluice validate-config and reconfigure', () => {
     const result = await sluice(['reconfigure', '--config', path.join(dir, 'sluice.yaml'), '--tenant', 'tenant-one']);
     expect(result.stdout).toMatch(/Reconfiguration of tenant tenant-one requested \(request \d+\)\./);
     expect(result.code).toBe(0);
+    const smart = await sluice(['reconfigure', '--config', path.join(dir, 'sluice.yaml'), '--smart']);
+    expect(smart.stdout).toMatch(
+      /Reconfiguration of the tenants whose tenant-file entry changed requested \(request \d+\)\./,
+    );
+    expect(smart.code).toBe(0);
+    const both = await sluice(['reconfigure', '--config', path.join(dir, 'sluice.yaml'), '--smart', '-t', 'x']);
+    expect([both.code, both.stderr]).toEqual([2, 'sluice: reconfigure takes --smart or --tenant, not both\n']);
     const url = cliDatabase.url();
     const database =
       url !== undefined
@@ -106,7 +133,10 @@ describe('sluice validate-config and reconfigure', () => {
         : openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'data', 'pgdata') });
     try {
       const claimed = await new ReconfigureRequestRepository(database.knex).claimPending(new Date());
-      expect(claimed.map((r) => r.tenant)).toEqual(['tenant-one']);
+      expect(claimed.map((r) => [r.tenant, r.smart])).toEqual([
+        ['tenant-one', undefined],
+        [undefined, true],
+      ]);
     } finally {
       await database.close();
     }

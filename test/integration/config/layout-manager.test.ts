@@ -1,8 +1,9 @@
 /**
  * LayoutManager against real git repositories and the store: initial load, atomic swaps,
- * persisted config errors and system events, reconfigure requests and config-change polling.
+ * persisted config errors and system events, reconfigure requests (smart ones too) and
+ * config-change polling.
  */
-import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LayoutManager, type PollTimer } from '../../../src/config/layout-manager';
@@ -155,6 +156,31 @@ describe('LayoutManager', () => {
     unsubscribe();
     await manager.reconfigure(['tenant-one']);
     expect(seen).toEqual(['layout-5']);
+  });
+
+  it('a smart reconfiguration reloads the tenants whose entry changed, loads new ones, drops removed ones', async () => {
+    const main = path.join(dir, 'main.yaml');
+    const original = readFileSync(main, 'utf8');
+    const one = manager.layout('tenant-one')?.uuid;
+    // tenant-two is new and comes first: tenant-one's entry moves down the file but does not change.
+    const two =
+      '- tenant:\n    name: tenant-two\n    source:\n      gerrit:\n        untrusted-projects: [org/project1]\n';
+    writeFileSync(main, `${two}${original}`);
+    const requests = new ReconfigureRequestRepository(db.knex);
+    await requests.request(undefined, clock, true);
+    await manager.pollOnce();
+    expect(await requests.claimPending(clock)).toEqual([]);
+    expect(manager.tenantNames().sort()).toEqual(['tenant-one', 'tenant-two']);
+    expect(manager.layout('tenant-one')?.uuid).toBe(one);
+    // tenant-one changes, tenant-two is removed.
+    writeFileSync(main, original.replace('    name: tenant-one\n', '    name: tenant-one\n    max-job-timeout: 600\n'));
+    const outcome = await manager.reconfigure(undefined, { smart: true });
+    expect(outcome.tenants).toEqual(['tenant-one']);
+    expect(manager.tenantNames()).toEqual(['tenant-one']);
+    expect(manager.layout('tenant-one')?.uuid).not.toBe(one);
+    expect(manager.layout('tenant-one')?.tenant.maxJobTimeout).toBe(600);
+    // Nothing changed: nothing is reloaded.
+    expect((await manager.reconfigure(undefined, { smart: true })).tenants).toEqual([]);
   });
 
   it('stops polling on stop()', async () => {
