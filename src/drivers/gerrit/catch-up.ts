@@ -5,7 +5,7 @@
  * the events they imply are stored as if they had come over the stream: `patchset-created` for
  * patch sets uploaded since, `comment-added` for review messages posted since (with the votes
  * their author cast at that moment), `change-merged` and `change-abandoned`, and from Gerrit's own
- * messages `change-restored`, `wip-state-changed`, `hashtags-changed` and `vote-deleted`. Each is stored under
+ * messages `change-restored`, `wip-state-changed`, `hashtags-changed`, `vote-deleted` and `topic-changed`. Each is stored under
  * the hash of its text, so catching up twice stores it once.
  */
 import type { ConnectionEventRepository } from '../../store/repositories/connection-events';
@@ -128,6 +128,42 @@ function accountsOf(change: ChangeJson): AccountJson[] {
 }
 
 /**
+ * The topic before a `setTopic` message (`Topic set to b`, `Topic changed from a to b`, `Topic a
+ * removed`, as Gerrit writes it), given the topic after it (a topic may hold ` to `); null when
+ * the message is none of these.
+ */
+export function topicBefore(message: string, after: string): string | null {
+  const text = message.split('\n', 1)[0].trim();
+  if (text.startsWith('Topic set to ')) {
+    return '';
+  }
+  const changed = /^Topic changed from (.*)$/.exec(text);
+  if (changed !== null) {
+    const tail = ` to ${after}`;
+    return changed[1].endsWith(tail) ? changed[1].slice(0, -tail.length) : changed[1].replace(/ to .*$/, '');
+  }
+  const removed = /^Topic (.*) removed$/.exec(text);
+  return removed === null ? null : removed[1];
+}
+
+/**
+ * The topic a change had before and after each of its `setTopic` messages: its topic now, each
+ * message's edit undone going back.
+ */
+function topicsAround(change: ChangeJson): Map<MessageJson, { before: string; after: string }> {
+  const around = new Map<MessageJson, { before: string; after: string }>();
+  let state = change.topic ?? '';
+  for (const message of [...(change.messages ?? [])].reverse()) {
+    const before = message.tag === `${GERRIT_TAG}setTopic` ? topicBefore(message.message ?? '', state) : null;
+    if (before !== null) {
+      around.set(message, { before, after: state });
+      state = before;
+    }
+  }
+  return around;
+}
+
+/**
  * The hashtags a change had after each of its `setHashtag` messages: its hashtags now, each
  * message's edit undone going back.
  */
@@ -193,6 +229,7 @@ export function missedEvents(change: ChangeJson, since: number): MissedEvent[] {
   };
   const accounts = accountsOf(change);
   const hashtags = hashtagsAfter(change);
+  const topics = topicsAround(change);
   let abandonMessage = false;
   for (const message of change.messages ?? []) {
     const at = message.date;
@@ -217,6 +254,13 @@ export function missedEvents(change: ChangeJson, since: number): MissedEvent[] {
           ...(removed.length > 0 ? { removed } : {}),
           hashtags: hashtags.get(message) ?? [],
         });
+      } else if (kind === 'setTopic') {
+        const topic = topics.get(message);
+        if (topic !== undefined) {
+          // As Gerrit sends it: no patch set, the old topic empty when there was none.
+          const after = topic.after === '' ? {} : { topic: topic.after };
+          add(at, { type: 'topic-changed', changer: who, oldTopic: topic.before }, after);
+        }
       } else if (kind === 'deleteVote') {
         const deletion = deletedVote(message, accounts);
         if (deletion !== null) {
@@ -281,7 +325,8 @@ function identity(event: StreamEvent): string {
     .sort()
     .join(',');
   const hashtags = [...(event.added ?? []).map((t) => `+${t}`), ...(event.removed ?? []).map((t) => `-${t}`)].join(',');
-  return [event.type, event.change?.number, event.patchSet?.number, who ?? '', changedVotes, hashtags].join('|');
+  const topic = event.type === 'topic-changed' ? `${String(event.oldTopic)}>${String(event.change?.topic)}` : '';
+  return [event.type, event.change?.number, event.patchSet?.number, who ?? '', changedVotes, hashtags, topic].join('|');
 }
 
 /**

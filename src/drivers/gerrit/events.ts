@@ -16,7 +16,7 @@ interface Account {
 /** The fields of a stream event Sluice reads ("any field may be missing", as Gerrit's documentation warns). */
 export interface StreamEvent {
   type?: string;
-  change?: { project?: string; branch?: string; number?: number | string };
+  change?: { project?: string; branch?: string; number?: number | string; topic?: string };
   patchSet?: { number?: number | string; revision?: string; ref?: string };
   refUpdate?: { project?: string; refName?: string; oldRev?: string; newRev?: string };
   comment?: string;

@@ -35,9 +35,11 @@ ${BASE_JOB}`;
 
 interface Stored {
   type: string;
-  change?: { number?: number };
+  change?: { number?: number; topic?: string };
   patchSet?: { number?: number };
   editor?: { username?: string };
+  changer?: { username?: string };
+  oldTopic?: string;
   remover?: { username?: string };
   reviewer?: { username?: string };
   added?: string[];
@@ -166,5 +168,54 @@ describe('Gerrit catch-up of hashtag edits and deleted votes', () => {
     await eventually('every event judged', () => judgedAll(env.server));
     expect(await pending()).toHaveLength(2);
     expect([checksPassed(first), checksPassed(second)]).toEqual([2, 2]);
+  });
+  it('stores the topic edits made while no stream listened as Gerrit sent them, once, as trigger events', async () => {
+    const { gerrit } = env;
+    const upload = (subject: string, file: string) =>
+      gerrit.upload('org/app', { subject, files: { [file]: `${file}\n` } });
+    const [renamed, cleared, fresh] = [
+      await upload('Renamed', 'r.txt'),
+      await upload('Cleared', 'c.txt'),
+      await upload('Fresh', 'f.txt'),
+    ];
+    gerrit.setTopic(renamed.number, 'alpha');
+    gerrit.setTopic(cleared.number, 'solo');
+    await until('the checks', () => [renamed, cleared, fresh].every((c) => checksPassed(c) === 1));
+    await eventually('every event judged', () => judgedAll(env.server));
+    const emitted: Stored[] = [];
+    await env.restart(async () => {
+      await until('the stream closed', () => !gerrit.ssh.listening);
+      const sent = gerrit.events.length;
+      // A topic may hold ` to `: the old one is told from the topic after it.
+      gerrit.setTopic(renamed.number, 'release to 2', 'dev');
+      gerrit.setTopic(cleared.number, undefined, 'dev');
+      gerrit.setTopic(fresh.number, 'fresh');
+      emitted.push(...gerrit.events.slice(sent).map((line) => JSON.parse(line) as Stored));
+    });
+    const topicEdits = async () =>
+      (await storedEvents<Stored>(env.server)).filter((e) => e.type === 'topic-changed').slice(2);
+    await eventually('the topic edits caught up', async () => (await topicEdits()).length >= 3);
+    await eventually('every event judged', () => judgedAll(env.server));
+    const shape = (e: Stored) => ({
+      change: e.change?.number,
+      topic: e.change?.topic,
+      changer: e.changer?.username,
+      oldTopic: e.oldTopic,
+    });
+    const byChange = (a: { change?: number }, b: { change?: number }) => (a.change ?? 0) - (b.change ?? 0);
+    const caught = (await topicEdits()).map(shape).sort(byChange);
+    expect(caught).toEqual(emitted.map(shape).sort(byChange));
+    expect(caught).toEqual([
+      { change: renamed.number, topic: 'release to 2', changer: 'dev', oldTopic: 'alpha' },
+      { change: cleared.number, topic: undefined, changer: 'dev', oldTopic: 'solo' },
+      { change: fresh.number, topic: 'fresh', changer: expect.any(String), oldTopic: '' },
+    ]);
+    // Each made a trigger event (the engine re-reads the dependency cycles of the change).
+    const outcomes = await env.server.database
+      .knex('connection_events')
+      .where({ connection: 'gerrit', event_type: 'topic-changed' })
+      .orderBy('id')
+      .pluck('outcome');
+    expect(outcomes.slice(2)).toEqual(['submitted 1', 'submitted 1', 'submitted 1']);
   });
 });

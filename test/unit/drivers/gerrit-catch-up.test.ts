@@ -4,7 +4,13 @@
  * vote changed), a submit or an abandon, hashtag edits and deleted votes (Gerrit's own messages);
  * nothing at or before the time.
  */
-import { deletedVote, gerritSeconds, hashtagEdit, missedEvents } from '../../../src/drivers/gerrit/catch-up';
+import {
+  deletedVote,
+  gerritSeconds,
+  hashtagEdit,
+  missedEvents,
+  topicBefore,
+} from '../../../src/drivers/gerrit/catch-up';
 import type { ChangeJson } from '../../../src/drivers/gerrit/client';
 
 const core = { _account_id: 7, username: 'core', email: 'core@example.com', name: 'Core' };
@@ -138,6 +144,38 @@ describe('Gerrit catch-up events', () => {
     const older = { ...removal, message: 'Removed Code-Review+2 by Core <core@example.com>\n' };
     expect(deletedVote(older, [core])).toEqual({ label: 'Code-Review', oldValue: 2, reviewer: core });
     expect(deletedVote({ ...removal, message: 'Removed nothing' }, [])).toBeNull();
+  });
+
+  it('gives topic-changed for each topic edit, with the old topic (a topic may hold " to ")', () => {
+    expect(topicBefore('Topic changed from a to b to c', 'b to c')).toBe('a');
+    expect(topicBefore('Topic changed from a to b to c', 'c')).toBe('a to b');
+    expect(topicBefore('Topic set to x', 'x')).toBe('');
+    expect(topicBefore('Topic x removed', '')).toBe('x');
+    expect(topicBefore('Something else', '')).toBeNull();
+    const edited = change({
+      topic: 'one to two',
+      messages: (
+        [
+          [dev, '10:01', 'Topic set to x'],
+          [dev, '10:03', 'Topic x removed'],
+          [core, '10:04', 'Topic set to one'],
+          [dev, '10:05', 'Topic changed from one to one to two'],
+        ] as const
+      ).map(([author, time, message]) => ({
+        author,
+        date: `2026-01-01 ${time}:00.000000000`,
+        message,
+        tag: tag('setTopic'),
+      })),
+    });
+    const events = missedEvents(edited, since).filter((e) => e.type === 'topic-changed');
+    expect(
+      events.map((e) => [(e.changer as { username: string }).username, e.oldTopic, e.change?.topic, e.patchSet]),
+    ).toEqual([
+      ['dev', 'x', undefined, undefined],
+      ['core', '', 'one', undefined],
+      ['dev', 'one', 'one to two', undefined],
+    ]);
   });
 });
 
