@@ -60,6 +60,11 @@ export interface ReconfigureRequest {
 
 /** Tenant value of reconfiguration requests that cover every tenant (the column is not nullable). */
 const ALL_TENANTS = '*';
+/**
+ * A `reconfigure` event written by `requestReconfigure` names its tenant in the payload; the
+ * engine's own `reconfigure` (a tenant's scheduler told of its new layout) has no such field.
+ */
+const REQUEST_FROM_CLI = "payload->>'tenant' IS NOT NULL";
 
 export class EngineEventRepository {
   constructor(private readonly knex: Knex) {}
@@ -132,6 +137,8 @@ export class EngineEventRepository {
       .andWhere((query) => query.whereIn('category', categories).orWhereIn('event_type', types))
       .andWhere('id', '<=', upTo)
       .whereNull('processed')
+      // A tenant's `sluice reconfigure` request is the layout holder's, not the scheduler's.
+      .whereNot((query) => query.where('event_type', 'reconfigure').whereRaw(REQUEST_FROM_CLI))
       .orderBy('id')
       .limit(limit);
     return rows.map(toRecord);
@@ -256,6 +263,8 @@ export class EngineEventRepository {
     return this.knex.transaction(async (trx) => {
       const rows = await trx('engine_events')
         .where({ category: 'management', event_type: 'reconfigure' })
+        // Not the scheduler's own wake-ups after a new layout (no `tenant` in their payload).
+        .andWhere((query) => query.where('tenant', ALL_TENANTS).orWhereRaw(REQUEST_FROM_CLI))
         .whereNull('processed')
         .orderBy('id')
         .forUpdate()
