@@ -110,8 +110,11 @@ describe('engine work: no pass transaction is open while a merge runs', () => {
     ]);
   });
 
-  it('withdraws the speculative merges of items reset or dequeued before the runner made them', async () => {
-    const work = new EngineWorkRepository(db.knex);
+  /**
+   * Changes 1, 2 and 3 enqueued with merges held: 1's merge goes through, then the runner's next
+   * round claims 2's and 3's and hangs in 2's.
+   */
+  async function secondRoundHeld(): Promise<void> {
     merger.hold();
     for (const number of [1, 2, 3]) {
       blocked.changes.add('org/project', number);
@@ -125,10 +128,14 @@ describe('engine work: no pass transaction is open while a merge runs', () => {
       await blocked.engine.settlePasses(blocked.tenant);
     }
     await merger.entered;
-    // 1's merge goes through; the runner's next round claims 2's and 3's and hangs in 2's.
     merger.open();
     merger.hold();
     await merger.entered;
+  }
+
+  it('withdraws the speculative merges of items reset or dequeued before the runner made them', async () => {
+    const work = new EngineWorkRepository(db.knex);
+    await secondRoundHeld();
     // Dequeuing 2 withdraws its merge (under way) and 3's (claimed, not begun): 3 is reset.
     const dequeue = await blocked.engine.dequeue(blocked.tenant, {
       pipeline: 'gate',
@@ -156,23 +163,7 @@ describe('engine work: no pass transaction is open while a merge runs', () => {
   });
 
   it('does a branch merge stored meanwhile before the speculative merges a round had claimed', async () => {
-    merger.hold();
-    for (const number of [1, 2, 3]) {
-      blocked.changes.add('org/project', number);
-      const enqueued = await blocked.engine.enqueue(blocked.tenant, {
-        pipeline: 'gate',
-        project: 'org/project',
-        change: `${number},1`,
-        by: 'admin',
-      });
-      expect(enqueued.ok).toBe(true);
-      await blocked.engine.settlePasses(blocked.tenant);
-    }
-    await merger.entered;
-    // 1's merge goes through; the next round claims 2's and 3's and hangs in 2's.
-    merger.open();
-    merger.hold();
-    await merger.entered;
+    await secondRoundHeld();
     await blocked.engine.settlePasses(blocked.tenant);
     // 1's build succeeds meanwhile: its branch merge is stored behind the claimed round.
     await blocked.executor.finish('unit', 1, { result: 'SUCCESS' });
