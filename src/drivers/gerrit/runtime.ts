@@ -11,7 +11,10 @@ import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/
 import { connectionEventIntake, type ConnectionEventIntake } from '../connection-event-intake';
 import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
 import { catchUp } from './catch-up';
-import { catchUpPendingChecks, pendingChecksPoller } from './pending-checks';
+import type { PeriodicTask } from '../../engine/ports/periodic-task';
+import { eventsPoller } from './event-poll';
+import { catchUpPendingChecks, PENDING_CHECKS_POLL_MS, pendingChecksPoller } from './pending-checks';
+import { PollLease, pollLeaseTtl } from './poll-lease';
 import { catchUpRefs } from './ref-catch-up';
 import { gerritMergeRefusal, type MergeItem } from '../../model/changes';
 import { GerritChangeSource, gerritState, type GerritSource } from './change-source';
@@ -222,20 +225,49 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         log: context.log,
       }),
   );
-  // The pending checks are also polled every 30 s, as the reference polls them (docs/gerrit.md#pending-checks).
-  const pollers = [...context.connections.keys()].map((connection) =>
-    pendingChecksPoller({
+  /** A poll of one connection, by the process holding its lease, which the stop gives up. */
+  const leased = (connection: string, lease: PollLease, task: PeriodicTask, firstInMs?: number) => ({
+    start: () => task.start(firstInMs),
+    stop: async () => {
+      await task.stop();
+      await lease
+        .release()
+        .catch((err: unknown) => context.log.warn({ connection, err }, 'Gerrit poll lease not released'));
+    },
+  });
+  const pollOptions = (connection: string) => ({
+    connection,
+    client: (sources.get(connection) as GerritSource).client,
+    events: connectionEvents,
+    now: context.now,
+    log: context.log,
+    stopped,
+    onStored: () => intake.wake(),
+    timers: context.timers,
+  });
+  // The pending checks are also polled every 30 s, as the reference polls them (docs/gerrit.md#pending-checks),
+  // by one process per connection.
+  const pollers = [...context.connections].map(([connection, settings]) => {
+    const ttl = pollLeaseTtl(PENDING_CHECKS_POLL_MS);
+    const checksLease = new PollLease(context.knex, `pending-checks@gerrit:${connection}`, ttl);
+    const filters = () => context.projects.triggerFiltersOf(connection);
+    const checks = leased(
       connection,
-      client: (sources.get(connection) as GerritSource).client,
-      events: connectionEvents,
-      filters: () => context.projects.triggerFiltersOf(connection),
-      now: context.now,
-      log: context.log,
-      stopped,
-      onStored: () => intake.wake(),
-      timers: context.timers,
-    }),
-  );
+      checksLease,
+      pendingChecksPoller({ ...pollOptions(connection), filters, lease: checksLease }),
+    );
+    if (settings.sshkey !== undefined) {
+      return [checks];
+    }
+    // No `sshkey`: the events come by polling, the first poll at start (docs/gerrit.md#events-by-polling).
+    const intervalMs = settings.poll_interval * 1000;
+    const lease = new PollLease(context.knex, `events@gerrit:${connection}`, pollLeaseTtl(intervalMs));
+    const projects = () => context.projects.projectsOf(connection);
+    return [
+      checks,
+      leased(connection, lease, eventsPoller({ ...pollOptions(connection), lease, intervalMs, projects }), 0),
+    ];
+  });
   /**
    * Whether Gerrit would submit the change now (docs/gerrit.md#submit-requirements): its
    * `submittable`, with the reason read from its labels and submit requirements; null when not a
@@ -303,11 +335,12 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         start: () => {
           stopping = false;
           streams.forEach((stream) => stream.start());
-          pollers.forEach((poller) => poller.start());
+          pollers.flat().forEach((poller) => poller.start());
         },
         stop: async () => {
           stopping = true;
-          await Promise.all([...streams.map((stream) => stream.stop()), ...pollers.map((poller) => poller.stop())]);
+          const polls = pollers.flat().map((poller) => poller.stop());
+          await Promise.all([...streams.map((stream) => stream.stop()), ...polls]);
           await Promise.all([...catchingUp]);
         },
       },
