@@ -5,7 +5,8 @@
  * GitHub's `git http-backend` runner, test/helpers/fake-github/git-http.ts), and webhook
  * deliveries (`X-Gitlab-Token`, `X-Gitlab-Event`, a fresh `X-Gitlab-Event-UUID`) of what a test
  * does: open or update a merge request, approve, label, comment; merges really merge and send a
- * push and a merge hook. `startSsh` adds git over SSH (test/helpers/fake-ssh-server.ts): user
+ * push and a merge hook. Branches carry GitLab's `protected` flag (`protect`); `failOnce` makes
+ * the next matching API call answer an error (before or after doing its work). `startSsh` adds git over SSH (test/helpers/fake-ssh-server.ts): user
  * `git` with one key, `git-upload-pack` of the same repositories.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,50 +15,21 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { git } from '../../src/sources/git-cli';
+import type { FakeMergeRequest, FakeProject, GitLabDelivery, GitLabFault } from './fake-gitlab-model';
 import { FakeSshServer } from './fake-ssh-server';
 import { serveGit } from './fake-github/git-http';
 import { commitFiles, createBareRepo, mergePull, revParse, type FileMap } from './fake-github/repos';
 
-export interface FakeMergeRequest {
-  iid: number;
-  title: string;
-  description: string;
-  targetBranch: string;
-  headSha: string;
-  state: 'opened' | 'merged' | 'closed';
-  labels: string[];
-  approvedBy: string[];
-  notes: string[];
-  author: string;
-  mergeCommitSha: string | null;
-  /** The head pipeline's status (null: none); a test sets it through `finishPipeline`. */
-  pipeline: string | null;
-  /** Set by a merge asked with `auto_merge` / `merge_when_pipeline_succeeds` while the pipeline runs. */
-  autoMerge: boolean;
-  squashOnMerge?: boolean;
-}
-
-export interface FakeProject {
-  path: string;
-  dir: string;
-  /** The project's "Pipelines must succeed": a merge is refused (405) until the head pipeline succeeded. */
-  pipelineRequired?: boolean;
-  defaultBranch: string;
-  mrs: Map<number, FakeMergeRequest>;
-}
-
-export interface GitLabDelivery {
-  uuid: string;
-  event: string;
-  payload: Record<string, unknown>;
-  status: number;
-  body: string;
-}
+export type { FakeMergeRequest, FakeProject, GitLabDelivery, GitLabFault };
 
 export class FakeGitLab {
   readonly projects = new Map<string, FakeProject>();
   readonly deliveries: GitLabDelivery[] = [];
   readonly requests: Array<{ method: string; path: string; body: Record<string, unknown> | null }> = [];
+  readonly faults: GitLabFault[] = [];
+  /** The user the API token belongs to (`GET /user`), the author of notes and approvals it makes. */
+  readonly apiUser = 'sluice';
   /** Merges are refused with this message (HTTP 405) while set. */
   refuseMerge: string | null = null;
   private readonly root = mkdtempSync(path.join(os.tmpdir(), 'fake-gitlab-'));
@@ -96,7 +68,13 @@ export class FakeGitLab {
 
   async createProject(name: string, files: FileMap): Promise<FakeProject> {
     const dir = await createBareRepo(path.join(this.root, 'repos'), name);
-    const project: FakeProject = { path: name, dir, defaultBranch: 'main', mrs: new Map() };
+    const project: FakeProject = {
+      path: name,
+      dir,
+      defaultBranch: 'main',
+      mrs: new Map(),
+      protectedBranches: new Set(['main']),
+    };
     await commitFiles(project, this.root, { parent: null, files, message: 'Initial commit', ref: 'refs/heads/main' });
     this.projects.set(name, project);
     return project;
@@ -121,12 +99,13 @@ export class FakeGitLab {
   /** Open a merge request of one commit with `files` on the target branch's head; sends its open hook. */
   async openMergeRequest(
     name: string,
-    options: { title: string; description?: string; files: FileMap; author?: string },
+    options: { title: string; description?: string; files: FileMap; author?: string; targetBranch?: string },
   ): Promise<FakeMergeRequest> {
     const project = this.project(name);
     const iid = project.mrs.size + 1;
+    const targetBranch = options.targetBranch ?? 'main';
     const headSha = await commitFiles(project, this.root, {
-      parent: 'refs/heads/main',
+      parent: `refs/heads/${targetBranch}`,
       files: options.files,
       message: options.title,
       ref: `refs/merge-requests/${iid}/head`,
@@ -135,12 +114,14 @@ export class FakeGitLab {
       iid,
       title: options.title,
       description: options.description ?? '',
-      targetBranch: 'main',
+      targetBranch,
       headSha,
       state: 'opened',
       labels: [],
       approvedBy: [],
       notes: [],
+      noteAuthors: [],
+      draft: /^draft:/i.test(options.title),
       author: options.author ?? 'dev',
       mergeCommitSha: null,
       pipeline: project.pipelineRequired ? 'running' : null,
@@ -163,12 +144,64 @@ export class FakeGitLab {
     await this.mrHook(this.project(name), mr, 'unapproved', user);
   }
 
-  async label(name: string, iid: number, label: string): Promise<void> {
+  /** `dev` adds a label (`remove`: takes it off); sends the update hook with the label change. */
+  async label(name: string, iid: number, label: string, remove = false): Promise<void> {
     const mr = this.mr(name, iid);
     const previous = [...mr.labels];
-    mr.labels.push(label);
+    mr.labels = remove ? mr.labels.filter((l) => l !== label) : [...mr.labels, label];
     await this.mrHook(this.project(name), mr, 'update', 'dev', {
       labels: { previous: previous.map((title) => ({ title })), current: mr.labels.map((title) => ({ title })) },
+    });
+  }
+
+  /** A new commit with `files` on the merge request's head; sends the update hook with `oldrev`. */
+  async pushToMergeRequest(name: string, iid: number, files: FileMap): Promise<void> {
+    const project = this.project(name);
+    const mr = this.mr(name, iid);
+    const oldrev = mr.headSha;
+    mr.headSha = await commitFiles(project, this.root, {
+      parent: `refs/merge-requests/${iid}/head`,
+      files,
+      message: `${mr.title} (more)`,
+      ref: `refs/merge-requests/${iid}/head`,
+    });
+    await this.mrHook(project, mr, 'update', 'dev', {}, { oldrev });
+  }
+
+  /** A user merges the merge request in GitLab's web page (the push and merge hooks follow). */
+  async mergeByUser(name: string, iid: number): Promise<void> {
+    if (!(await this.mergeNow(this.project(name), this.mr(name, iid), false))) {
+      throw new Error(`cannot merge ${name}!${iid}`);
+    }
+  }
+
+  /** A branch `branch` of one commit with `files` on main; `protect` makes it protected. */
+  async createBranch(name: string, branch: string, files: FileMap, protect = false): Promise<void> {
+    const project = this.project(name);
+    await commitFiles(project, this.root, {
+      parent: 'refs/heads/main',
+      files,
+      message: `Branch ${branch}`,
+      ref: `refs/heads/${branch}`,
+    });
+    if (protect) {
+      project.protectedBranches.add(branch);
+    }
+  }
+
+  /** `user` writes a note on the merge request; sends its note hook. */
+  async comment(name: string, iid: number, user: string, note: string): Promise<GitLabDelivery> {
+    const project = this.project(name);
+    const mr = this.mr(name, iid);
+    mr.notes.push(note);
+    mr.noteAuthors.push(user);
+    return this.send('Note Hook', {
+      object_kind: 'note',
+      event_type: 'note',
+      user: { username: user },
+      project: { path_with_namespace: project.path, web_url: `${this.url}/${project.path}` },
+      object_attributes: { note, noteable_type: 'MergeRequest' },
+      merge_request: { ...this.mrJson(project, mr), last_commit: { id: mr.headSha } },
     });
   }
 
@@ -184,6 +217,8 @@ export class FakeGitLab {
       source_branch: `mr-${mr.iid}`,
       sha: mr.headSha,
       labels: mr.labels,
+      draft: mr.draft,
+      work_in_progress: mr.draft,
       merge_commit_sha: mr.mergeCommitSha,
       head_pipeline: mr.pipeline === null ? null : { status: mr.pipeline },
       merge_when_pipeline_succeeds: mr.autoMerge,
@@ -197,6 +232,7 @@ export class FakeGitLab {
     action: string,
     user = 'dev',
     changes: Record<string, unknown> = {},
+    attributes: Record<string, unknown> = {},
   ): Promise<GitLabDelivery> {
     return this.send('Merge Request Hook', {
       object_kind: 'merge_request',
@@ -209,6 +245,7 @@ export class FakeGitLab {
         target_branch: mr.targetBranch,
         last_commit: { id: mr.headSha },
         url: `${this.url}/${project.path}/-/merge_requests/${mr.iid}`,
+        ...attributes,
       },
       labels: mr.labels.map((title) => ({ title })),
       changes,
@@ -267,6 +304,41 @@ export class FakeGitLab {
     const body = await this.readJson(req);
     const method = req.method ?? 'GET';
     this.requests.push({ method, path: url.pathname, body });
+    const fault = this.faults.findIndex((f) => f.method === method && url.pathname.endsWith(f.path));
+    if (fault >= 0) {
+      const [taken] = this.faults.splice(fault, 1);
+      const answer = () => {
+        res.writeHead(taken.status, {
+          'content-type': 'application/json',
+          ...(taken.retryAfter === undefined ? {} : { 'retry-after': String(taken.retryAfter) }),
+        });
+        res.end(JSON.stringify({ message: `${taken.status} injected` }));
+      };
+      if (!taken.afterWork) {
+        answer();
+        return;
+      }
+      await this.route(url, method, body, answer);
+      return;
+    }
+    await this.route(url, method, body, reply);
+  }
+
+  private async route(
+    url: URL,
+    method: string,
+    body: Record<string, unknown> | null,
+    reply: (status: number, body: unknown) => void,
+  ): Promise<void> {
+    if (url.pathname === '/api/v4/user') {
+      reply(200, { id: 1, username: this.apiUser });
+      return;
+    }
+    const branches = /^\/api\/v4\/projects\/([^/]+)\/repository\/branches$/.exec(url.pathname);
+    if (branches) {
+      await this.listBranches(branches[1], url, reply);
+      return;
+    }
     const match = /^\/api\/v4\/projects\/([^/]+)\/merge_requests(?:\/(\d+))?(?:\/([a-z]+))?$/.exec(url.pathname);
     const project = match ? this.projects.get(decodeURIComponent(match[1])) : undefined;
     if (!match || !project) {
@@ -296,7 +368,17 @@ export class FakeGitLab {
       });
     } else if (action === 'POST notes') {
       mr.notes.push(String(body?.body ?? ''));
+      mr.noteAuthors.push(this.apiUser);
       reply(201, { id: mr.notes.length, body: body?.body });
+    } else if (action === 'GET notes') {
+      // Newest first, as GitLab lists them by default.
+      const notes = mr.notes.map((note, i) => ({
+        id: i + 1,
+        body: note,
+        author: { username: mr.noteAuthors[i] },
+        system: false,
+      }));
+      reply(200, notes.reverse());
     } else if (action === 'POST approve' || action === 'POST unapprove') {
       mr.approvedBy = mr.approvedBy.filter((u) => u !== 'sluice');
       if (action === 'POST approve') {
@@ -350,6 +432,24 @@ export class FakeGitLab {
     } else {
       reply(406, { message: 'Branch cannot be merged' });
     }
+  }
+
+  /** `GET .../repository/branches`: the branches with their `protected` flag, 100 a page. */
+  private async listBranches(id: string, url: URL, reply: (status: number, body: unknown) => void): Promise<void> {
+    const project = this.projects.get(decodeURIComponent(id));
+    if (!project) {
+      reply(404, { message: '404 Project Not Found' });
+      return;
+    }
+    const refs = await git(project.dir, ['for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads/']);
+    const all = refs.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' '))
+      .map(([name, sha]) => ({ name, protected: project.protectedBranches.has(name), commit: { id: sha } }));
+    const page = Number(url.searchParams.get('page') ?? '1');
+    const perPage = Number(url.searchParams.get('per_page') ?? '20');
+    reply(200, all.slice((page - 1) * perPage, page * perPage));
   }
 
   /** The head pipeline ends; a merge waiting for it (auto-merge) is done on success, dropped otherwise. */

@@ -84,6 +84,8 @@ export async function startGerritGateTenant(
     more?: Record<string, FileMap>;
     connection?: Record<string, unknown>;
     timers?: TimerClock;
+    /** No `sshkey`: the events come by polling (docs/gerrit.md#events-by-polling), no stream is awaited. */
+    polled?: boolean;
   } = {},
 ): Promise<GerritTenant> {
   const more = options.more ?? {};
@@ -94,10 +96,12 @@ export async function startGerritGateTenant(
       ...more,
     },
     tenantFile: gerritTenantYaml('org/config', ['org/app', ...Object.keys(more)]),
-    ...(options.connection === undefined ? {} : { connection: options.connection }),
+    connection: { ...options.connection, ...(options.polled === true ? { sshkey: undefined } : {}) },
     timers: options.timers,
   });
-  await env.gerrit.ssh.connected();
+  if (options.polled !== true) {
+    await env.gerrit.ssh.connected();
+  }
   return env;
 }
 
@@ -184,8 +188,13 @@ export const PENDING_CHECK_TRIGGERS = [
   '- event: pending-check\n  scheme: sluice',
 ];
 
-/** `check` votes Verified on new patch sets; `gate` takes Approved +1 with Code-Review +2 and submits. */
-export const GERRIT_PIPELINES = `${checkPipeline()}
+/**
+ * Pipeline `gate`: dependent, taking a change on `comment-added` with the `trigger` vote (e.g.
+ * `Approved: 1`) when it is open, current and has each `approvals` vote; `Verified` +2 and submit
+ * on success, -2 on failure.
+ */
+function gatePipeline(approvals: string[], trigger: string): string {
+  return `
 - pipeline:
     name: gate
     manager: dependent
@@ -194,12 +203,12 @@ export const GERRIT_PIPELINES = `${checkPipeline()}
         open: true
         current-patchset: true
         approval:
-          - Code-Review: 2
+${approvals.map((vote) => `          - ${vote}`).join('\n')}
     trigger:
       gerrit:
         - event: comment-added
           approval:
-            - Approved: 1
+            - ${trigger}
     success:
       gerrit:
         Verified: 2
@@ -207,7 +216,14 @@ export const GERRIT_PIPELINES = `${checkPipeline()}
     failure:
       gerrit:
         Verified: -2
-${BASE_JOB}`;
+`;
+}
+
+/** `check` votes Verified on new patch sets; `gate` takes Approved +1 with Code-Review +2 and submits. */
+export const GERRIT_PIPELINES = `${checkPipeline()}${gatePipeline(['Code-Review: 2'], 'Approved: 1')}${BASE_JOB}`;
+
+/** The reference's own shape: `gate` on `Workflow +1`, requiring `Code-Review +2` and `Workflow +1`. */
+export const WORKFLOW_PIPELINES = `${checkPipeline()}${gatePipeline(['Code-Review: 2', 'Workflow: 1'], 'Workflow: 1')}${BASE_JOB}`;
 
 /** The items (`N,P`) of a pipeline in the tenant's status document (REST, current shape). */
 export async function itemsIn(server: TestServer, pipeline: string): Promise<string[]> {

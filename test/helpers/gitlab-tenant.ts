@@ -33,6 +33,10 @@ export async function startGitLabTenant(options: {
   tenantFile: string;
   /** Clone over SSH (`cloneurl: ssh://git@127.0.0.1:<port>` with an `sshkey`) instead of HTTP. */
   ssh?: boolean;
+  /** More connections of the service configuration (a fake Gerrit's, for `Depends-On` across drivers). */
+  connections?: ServiceConfig['connections'];
+  /** Runs once the projects exist, before the server starts (branches, protection). */
+  prepare?: (lab: FakeGitLab) => Promise<void>;
 }): Promise<GitLabTenant> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gitlab-'));
   const lab = new FakeGitLab(GITLAB_TOKEN);
@@ -40,6 +44,7 @@ export async function startGitLabTenant(options: {
   for (const [name, files] of Object.entries(options.projects)) {
     await lab.createProject(name, files);
   }
+  await options.prepare?.(lab);
   let sshSettings = {};
   if (options.ssh) {
     const keys = sshKeyPair();
@@ -67,6 +72,7 @@ export async function startGitLabTenant(options: {
         requestTimeout: 30,
         ...sshSettings,
       },
+      ...options.connections,
     },
     api: { restShape: 'current', publicUrl: 'https://sluice.example.com' },
     logs: { dir: path.join(root, 'logs') },
@@ -88,18 +94,58 @@ export async function startGitLabTenant(options: {
   };
 }
 
+/**
+ * A tenant `acme` with the config project `org/config` and the untrusted projects `untrusted`
+ * (YAML list entries, indented for the list) on `gitlab`; `options` are more lines of the tenant
+ * (`exclude-unprotected-branches: true`), `sources` more sources (`gerrit:` with its projects).
+ */
+export function gitlabTenantFile(untrusted: string[], more: { options?: string[]; sources?: string[] } = {}): string {
+  return [
+    '',
+    '- tenant:',
+    '    name: acme',
+    ...(more.options ?? []).map((line) => `    ${line}`),
+    '    source:',
+    '      gitlab:',
+    '        config-projects:',
+    '          - org/config:',
+    '              load-branch: main',
+    '        untrusted-projects:',
+    ...untrusted.map((line) => `          ${line}`),
+    ...(more.sources ?? []).map((line) => `      ${line}`),
+    '',
+  ].join('\n');
+}
+
 /** A tenant with the config project `org/config` and the untrusted `org/app`, both on `gitlab`. */
-export const GITLAB_TENANT = `
-- tenant:
-    name: acme
-    source:
-      gitlab:
-        config-projects:
-          - org/config:
-              load-branch: main
-        untrusted-projects:
-          - org/app
-`;
+export const GITLAB_TENANT = gitlabTenantFile(['- org/app']);
+
+/**
+ * An independent `check` on opened merge requests and the `triggers` (YAML lines under the
+ * connections of `trigger:`, e.g. a `gerrit:` one), with the reporter phases `reports` (YAML lines).
+ */
+export function gitlabCheck(triggers: string[], reports: string[]): string {
+  return [
+    '- pipeline:',
+    '    name: check',
+    '    manager: independent',
+    '    trigger:',
+    '      gitlab:',
+    '        - event: gl_merge_request',
+    '          action: opened',
+    ...triggers.map((line) => `      ${line}`),
+    ...reports.map((line) => `    ${line}`),
+  ].join('\n');
+}
+
+/** GITLAB_APP with its job `unit` in the pipelines `pipelines` only. */
+export function unitIn(...pipelines: string[]): FileMap {
+  const project = pipelines.flatMap((name) => [`    ${name}:`, '      jobs: [unit]']);
+  return {
+    ...GITLAB_APP,
+    '.zuul.yaml': ['- job:', '    name: unit', '    run: unit.sh', '- project:', ...project, ''].join('\n'),
+  };
+}
 
 /** `check` on opened/changed merge requests, `gate` on approval (merging), `post` on pushes. */
 export const GITLAB_PIPELINES = `

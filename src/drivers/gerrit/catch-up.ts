@@ -306,6 +306,9 @@ export function missedEvents(change: ChangeJson, since: number): MissedEvent[] {
   return events.sort(inOrder);
 }
 
+/** The stored mark a connection's first poll catches up from (it makes no trigger events). */
+export const POLL_START = 'sluice-poll-start';
+
 /** How many of the newest stored events are read to find where to catch up from. */
 const RECENT_EVENTS = 200;
 
@@ -341,11 +344,24 @@ export async function catchUp(options: {
   log: DriverLog;
   /** The service is stopping: store nothing more. */
   stopped?(): boolean;
+  /**
+   * With no event stored yet, store a `sluice-poll-start` mark at `now()` to catch up from next
+   * time (a poll, docs/gerrit.md#events-by-polling, has no stream whose events would be the first).
+   */
+  startMark?: boolean;
 }): Promise<number> {
   const { connection, client, events } = options;
   const recent = (await events.recentPayloads(connection, RECENT_EVENTS)) as StreamEvent[];
   const times = recent.map((event) => event.eventCreatedOn).filter((t): t is number => typeof t === 'number');
   if (times.length === 0) {
+    if (options.startMark === true && options.stopped?.() !== true) {
+      const mark = { type: POLL_START, eventCreatedOn: Math.floor(options.now().getTime() / 1000) };
+      const line = JSON.stringify(mark);
+      await events.record(
+        { connection, delivery: eventDelivery(line), eventType: POLL_START, payload: mark },
+        options.now(),
+      );
+    }
     return 0;
   }
   const since = Math.max(...times);

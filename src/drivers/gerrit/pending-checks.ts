@@ -12,6 +12,7 @@ import { PeriodicTask } from '../../engine/ports/periodic-task';
 import type { ConnectionEventRepository } from '../../store/repositories/connection-events';
 import type { DriverLog } from '../driver';
 import type { GerritClient } from './client';
+import type { PollLease } from './poll-lease';
 import { eventDelivery, type StreamEvent } from './events';
 
 /** What `checks.pending` answers: a patch set and its pending checks by checker. */
@@ -125,6 +126,7 @@ export const PENDING_CHECKS_POLL_MS = 30_000;
  * end of the previous poll, the first one interval after `start()`; the checkers are those the
  * `pending-check` triggers of the tenants loaded at that moment name (none: nothing is asked).
  * Its `stop()` waits for a poll under way, which asks about no further checker once `stopped()`.
+ * With a `lease`, only the process holding it polls (the reference elects one poller per connection).
  */
 export function pendingChecksPoller(options: {
   connection: string;
@@ -136,6 +138,8 @@ export function pendingChecksPoller(options: {
   stopped(): boolean;
   /** Something was stored: the intake may look now. */
   onStored(): void;
+  /** Polled only while this process holds it (one poller per connection, src/drivers/gerrit/poll-lease.ts). */
+  lease?: PollLease;
   timers?: TimerClock;
 }): PeriodicTask {
   const { connection, log } = options;
@@ -143,7 +147,7 @@ export function pendingChecksPoller(options: {
     name: `Gerrit pending checks of ${connection}`,
     intervalMs: PENDING_CHECKS_POLL_MS,
     tick: async () => {
-      if (options.stopped()) {
+      if (options.stopped() || (options.lease !== undefined && !(await options.lease.hold()))) {
         return;
       }
       const stored = await catchUpPendingChecks({ ...options, filters: options.filters() });

@@ -4,18 +4,22 @@
  * source, the reporter (votes and review messages) and the merge of a change through Gerrit's submit.
  */
 import type { Knex } from 'knex';
-import type { ChangeReporter } from '../../engine/ports/reporter';
+import type { ChangeReporter, ItemReport } from '../../engine/ports/reporter';
 import type { TriggerEvent } from '../../model/engine-events';
 import type { GitProjects } from '../../sources/git-projects';
 import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/repositories/connection-events';
 import { connectionEventIntake, type ConnectionEventIntake } from '../connection-event-intake';
 import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
 import { catchUp } from './catch-up';
-import { catchUpPendingChecks, pendingChecksPoller } from './pending-checks';
+import type { PeriodicTask } from '../../engine/ports/periodic-task';
+import { eventsPoller } from './event-poll';
+import { catchUpPendingChecks, PENDING_CHECKS_POLL_MS, pendingChecksPoller } from './pending-checks';
+import { PollLease, pollLeaseTtl } from './poll-lease';
 import { catchUpRefs } from './ref-catch-up';
 import { gerritMergeRefusal, type MergeItem } from '../../model/changes';
 import { GerritChangeSource, gerritState, type GerritSource } from './change-source';
-import { GerritApiError, GerritClient } from './client';
+import { GerritApiError, GerritClient, type CommentInput } from './client';
+import { commentsOnFiles, returnedFileComments, withWarnings } from './file-comments';
 import { sshKnownHostsFile } from '../../sources/git-ssh';
 import { gerritGitEnv, gerritGitUrl, type GerritConnectionConfig } from './connection-schema';
 import { triggerOf, type StreamEvent } from './events';
@@ -124,7 +128,35 @@ function locateOn(
   return location && source ? { source, name: location.name } : null;
 }
 
-/** Votes, the report text as the review's message and `notify`, for each Gerrit reporter of the phase. */
+/**
+ * The file comments of a report (docs/gerrit.md#file-comments): those the builds returned, on the
+ * files the patch set has, with the warnings of those left out; asked of Gerrit only when a build
+ * returned some.
+ */
+async function reportComments(
+  report: ItemReport,
+  located: { source: GerritSource; name: string },
+  log: DriverLog,
+): Promise<{ comments: Record<string, CommentInput[]>; warnings: string[] }> {
+  const { change } = report;
+  const returned = returnedFileComments(report);
+  if (Object.keys(returned.comments).length === 0 || change.number === null || change.patchset === null) {
+    return returned;
+  }
+  try {
+    const files = await located.source.client.revisionFiles(located.name, change.number, change.patchset);
+    const kept = commentsOnFiles(returned.comments, files);
+    return { comments: kept.comments, warnings: [...returned.warnings, ...kept.warnings] };
+  } catch (err) {
+    log.warn({ err, pipeline: report.pipeline, change: change.url }, 'Gerrit files of the patch set not read');
+    return {
+      comments: {},
+      warnings: [...returned.warnings, 'File comments not sent: the files of the patch set could not be read'],
+    };
+  }
+}
+
+/** Votes, the report text as the review's message, `notify` and file comments, for each Gerrit reporter of the phase. */
 function gerritReporter(
   sources: ReadonlyMap<string, GerritSource>,
   projects: GitProjects,
@@ -137,18 +169,23 @@ function gerritReporter(
       if (!located || change.kind !== 'change' || change.number === null || change.patchset === null) {
         return;
       }
-      for (const reporter of report.reporters) {
-        if (reporter.connection !== located.source.name) {
-          continue;
-        }
+      const mine = report.reporters.filter((reporter) => reporter.connection === located.source.name);
+      const { comments, warnings } =
+        mine.length === 0 ? { comments: {}, warnings: [] } : await reportComments(report, located, log);
+      if (warnings.length > 0) {
+        log.warn({ pipeline: report.pipeline, change: change.url, warnings }, 'Gerrit file comments left out');
+      }
+      const withComments = Object.keys(comments).length === 0 ? {} : { comments };
+      for (const reporter of mine) {
         const labels = reporterVotes(reporter.options);
-        const message = reporter.options.comment === false || report.message === '' ? undefined : report.message;
-        if (Object.keys(labels).length === 0 && message === undefined) {
+        const text = reporter.options.comment === false || report.message === '' ? undefined : report.message;
+        const message = withWarnings(text, warnings);
+        if (Object.keys(labels).length === 0 && message === undefined && withComments.comments === undefined) {
           continue;
         }
         const notify = reporter.options.notify === undefined ? {} : { notify: String(reporter.options.notify) };
         await located.source.client
-          .review(located.name, change.number, change.patchset, { message, labels, ...notify })
+          .review(located.name, change.number, change.patchset, { message, labels, ...notify, ...withComments })
           .catch((err: unknown) =>
             log.warn({ err, pipeline: report.pipeline, change: change.url }, 'Gerrit review not posted'),
           );
@@ -222,20 +259,49 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         log: context.log,
       }),
   );
-  // The pending checks are also polled every 30 s, as the reference polls them (docs/gerrit.md#pending-checks).
-  const pollers = [...context.connections.keys()].map((connection) =>
-    pendingChecksPoller({
+  /** A poll of one connection, by the process holding its lease, which the stop gives up. */
+  const leased = (connection: string, lease: PollLease, task: PeriodicTask, firstInMs?: number) => ({
+    start: () => task.start(firstInMs),
+    stop: async () => {
+      await task.stop();
+      await lease
+        .release()
+        .catch((err: unknown) => context.log.warn({ connection, err }, 'Gerrit poll lease not released'));
+    },
+  });
+  const pollOptions = (connection: string) => ({
+    connection,
+    client: (sources.get(connection) as GerritSource).client,
+    events: connectionEvents,
+    now: context.now,
+    log: context.log,
+    stopped,
+    onStored: () => intake.wake(),
+    timers: context.timers,
+  });
+  // The pending checks are also polled every 30 s, as the reference polls them (docs/gerrit.md#pending-checks),
+  // by one process per connection.
+  const pollers = [...context.connections].map(([connection, settings]) => {
+    const ttl = pollLeaseTtl(PENDING_CHECKS_POLL_MS);
+    const checksLease = new PollLease(context.knex, `pending-checks@gerrit:${connection}`, ttl);
+    const filters = () => context.projects.triggerFiltersOf(connection);
+    const checks = leased(
       connection,
-      client: (sources.get(connection) as GerritSource).client,
-      events: connectionEvents,
-      filters: () => context.projects.triggerFiltersOf(connection),
-      now: context.now,
-      log: context.log,
-      stopped,
-      onStored: () => intake.wake(),
-      timers: context.timers,
-    }),
-  );
+      checksLease,
+      pendingChecksPoller({ ...pollOptions(connection), filters, lease: checksLease }),
+    );
+    if (settings.sshkey !== undefined) {
+      return [checks];
+    }
+    // No `sshkey`: the events come by polling, the first poll at start (docs/gerrit.md#events-by-polling).
+    const intervalMs = settings.poll_interval * 1000;
+    const lease = new PollLease(context.knex, `events@gerrit:${connection}`, pollLeaseTtl(intervalMs));
+    const projects = () => context.projects.projectsOf(connection);
+    return [
+      checks,
+      leased(connection, lease, eventsPoller({ ...pollOptions(connection), lease, intervalMs, projects }), 0),
+    ];
+  });
   /**
    * Whether Gerrit would submit the change now (docs/gerrit.md#submit-requirements): its
    * `submittable`, with the reason read from its labels and submit requirements; null when not a
@@ -303,11 +369,12 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
         start: () => {
           stopping = false;
           streams.forEach((stream) => stream.start());
-          pollers.forEach((poller) => poller.start());
+          pollers.flat().forEach((poller) => poller.start());
         },
         stop: async () => {
           stopping = true;
-          await Promise.all([...streams.map((stream) => stream.stop()), ...pollers.map((poller) => poller.stop())]);
+          const polls = pollers.flat().map((poller) => poller.stop());
+          await Promise.all([...streams.map((stream) => stream.stop()), ...polls]);
           await Promise.all([...catchingUp]);
         },
       },

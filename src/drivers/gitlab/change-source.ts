@@ -85,7 +85,8 @@ export class GitLabChangeSource {
     const approvals = await connection.approvals(name, mr.iid);
     const review: CodeReviewState = {
       state: mr.state === 'opened' ? 'open' : mr.state,
-      draft: /^(draft:|\[draft\]|\(draft\))/i.test(mr.title),
+      // GitLab's own flag (`draft`, or its older name `work_in_progress`); the title's prefix without either.
+      draft: mr.draft ?? mr.work_in_progress ?? /^(draft:|\[draft\]|\(draft\))/i.test(mr.title),
       title: mr.title,
       labels: mr.labels,
       reviews: approvals.approved_by.map((a) => ({

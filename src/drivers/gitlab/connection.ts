@@ -62,6 +62,9 @@ export interface MergeRequestJson {
   source_branch: string;
   sha: string;
   labels: string[];
+  /** Whether it is a draft (`work_in_progress`: the field's older name, which GitLab still sends). */
+  draft?: boolean;
+  work_in_progress?: boolean;
   merge_commit_sha?: string | null;
   squash_commit_sha?: string | null;
   squash?: boolean;
@@ -72,6 +75,15 @@ export interface MergeRequestJson {
   auto_merge_enabled?: boolean;
 }
 
+/** A note as the API lists it (the fields read). */
+interface NoteJson {
+  body: string;
+  author?: { username?: string } | null;
+  created_at?: string;
+}
+
+/** How far GitLab's clock may be behind Sluice's when a retried note looks for itself. */
+const NOTE_CLOCK_SKEW_MS = 60_000;
 /** Waits before the second, third and fourth try of a request that failed transiently. */
 const RETRY_DELAYS_MS = [500, 2000, 5000];
 /** Longest wait for a rate limit (`Retry-After`) before the request fails. */
@@ -89,6 +101,7 @@ export class GitLabConnection {
   private readonly agent: http.Agent | false;
   private readonly token: string;
   private readonly webhookToken: Buffer;
+  private userName: Promise<string> | undefined;
 
   constructor(
     readonly name: string,
@@ -172,12 +185,21 @@ export class GitLabConnection {
     });
   }
 
-  /** One API call; resolves with the parsed answer, or throws GitLabApiError (status 0: no answer). */
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /**
+   * One API call; resolves with the parsed answer, or throws GitLabApiError (status 0: no answer).
+   * `done`, asked before each try after one that failed without an answer or with a 5xx (the
+   * call may have been done all the same), ends the retries when it finds the call's work done.
+   */
+  async request<T>(method: string, path: string, body?: unknown, done?: () => Promise<T | null>): Promise<T> {
+    let unsure = false;
     for (let attempt = 0; ; attempt += 1) {
       let status = 0;
       let message: string;
       try {
+        const found = unsure && done ? await done() : null;
+        if (found !== null) {
+          return found;
+        }
         const answer = await this.once(method, path, body);
         status = answer.status;
         if (status >= 200 && status < 300) {
@@ -195,6 +217,7 @@ export class GitLabConnection {
         message = `GitLab ${method} ${path}: ${(err as Error).message}`;
       }
       const transient = status === 0 || status >= 500;
+      unsure = unsure || transient;
       const delay = RETRY_DELAYS_MS[attempt];
       if (!transient || delay === undefined) {
         throw new GitLabApiError(status, message);
@@ -222,8 +245,57 @@ export class GitLabConnection {
     return this.request('GET', this.mrPath(project, iid, '/approvals'));
   }
 
+  /**
+   * Note `body` on the merge request. A try after one that failed without an answer or with a 5xx
+   * first reads the newest notes: when one of the token's user with this body was created since
+   * the first try (less `NOTE_CLOCK_SKEW_MS`), GitLab stored it already and it is not posted again.
+   */
   comment(project: string, iid: number, body: string): Promise<unknown> {
-    return this.request('POST', this.mrPath(project, iid, '/notes'), { body });
+    const since = Date.now() - NOTE_CLOCK_SKEW_MS;
+    return this.request('POST', this.mrPath(project, iid, '/notes'), { body }, async () => {
+      const user = await this.user();
+      const notes = await this.request<NoteJson[]>(
+        'GET',
+        this.mrPath(project, iid, '/notes?sort=desc&order_by=created_at&per_page=100'),
+      );
+      const stored = notes.find(
+        (n) =>
+          n.body === body &&
+          n.author?.username === user &&
+          (n.created_at === undefined || Date.parse(n.created_at) >= since),
+      );
+      return stored ?? null;
+    });
+  }
+
+  /** The user name of the API token (`GET /user`), read once. */
+  private user(): Promise<string> {
+    this.userName ??= this.request<{ username: string }>('GET', '/user').then(
+      (u) => u.username,
+      (err: unknown) => {
+        this.userName = undefined;
+        throw err;
+      },
+    );
+    return this.userName;
+  }
+
+  /**
+   * The project's protected branches, from the branch list's `protected` flags (as the
+   * reference's `exclude-unprotected-branches` reads them): `GET .../repository/branches`, 100 a page.
+   */
+  async protectedBranches(project: string): Promise<string[]> {
+    const names: string[] = [];
+    for (let page = 1; ; page += 1) {
+      const branches = await this.request<Array<{ name: string; protected?: boolean }>>(
+        'GET',
+        `/projects/${encodeURIComponent(project)}/repository/branches?per_page=100&page=${page}`,
+      );
+      names.push(...branches.filter((b) => b.protected === true).map((b) => b.name));
+      if (branches.length < 100) {
+        return names;
+      }
+    }
   }
 
   approve(project: string, iid: number, sha: string | null): Promise<unknown> {

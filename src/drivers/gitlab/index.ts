@@ -45,6 +45,8 @@ export const gitlabDriver = {
           repositoryUrl: async (project: string) => `${gitlab.gitBaseUrl()}/${project}.git`,
           // The cache is `<dataDir>/git-cache` (src/config/load-tenants.ts): host keys go to `<dataDir>`.
           gitEnv: gitlab.gitEnv(sshKnownHostsFile(path.dirname(cacheDir))),
+          // `exclude-unprotected-branches` (docs/gitlab.md#protected-branches).
+          protectedBranches: (project: string) => gitlab.protectedBranches(project),
         },
         cacheDir,
       );
@@ -67,15 +69,27 @@ export const gitlabDriver = {
         }
         const triggers = triggersOf(row.payload, context.now().toISOString());
         let submitted = 0;
+        const excluded: string[] = [];
         for (const trigger of triggers) {
           const canonical = `${connection.canonicalHostname}/${trigger.project}`;
           for (const tenant of context.projects.tenantsOf(canonical)) {
+            // `exclude-unprotected-branches`: events of other branches are not for this tenant.
+            const protectedBranches = context.projects.protectedBranchesOf(tenant, canonical);
+            if (protectedBranches !== undefined && trigger.branch !== undefined) {
+              if (!protectedBranches.includes(trigger.branch)) {
+                excluded.push(`${tenant}: ${trigger.branch} is not protected`);
+                continue;
+              }
+            }
             await context.triggers.record(tenant, { ...trigger, project: canonical, connection: row.connection }, trx);
             woken.add(tenant);
             submitted += 1;
           }
         }
-        return triggers.length === 0 ? 'ignored' : `submitted ${submitted}`;
+        if (triggers.length === 0) {
+          return 'ignored';
+        }
+        return excluded.length === 0 ? `submitted ${submitted}` : `submitted ${submitted}; ${excluded.join('; ')}`;
       },
       wake: (tenant) => context.triggers.wake(tenant),
       now: context.now,

@@ -53,17 +53,21 @@ export function related(changes: readonly FakeChange[], revision: string): Recor
 }
 
 /**
- * The changes of a query of `project:`, `status:open`, `topic:`, `change:<number or Change-Id>` and
- * `after:"<YYYY-MM-DD HH:MM:SS -0000>"` (updated at or after) terms.
+ * The changes of a query of `project:`, `status:open`, `topic:`, `change:<number or Change-Id>`,
+ * `after:"<YYYY-MM-DD HH:MM:SS -0000>"` (updated at or after) and `age:<N>s` / `-age:<N>s` terms
+ * (a `-` negates only `age`).
  */
 export function queryChanges(changes: readonly FakeChange[], q: string): FakeChange[] {
-  const terms = [...q.matchAll(/(\w+):("[^"]*"|\S+)/g)].map((m) => [m[1], m[2].replace(/^"|"$/g, '')]);
+  const terms = [...q.matchAll(/(-?)(\w+):("[^"]*"|\S+)/g)].map((m) => [m[1], m[2], m[3].replace(/^"|"$/g, '')]);
   if (terms.length === 0 && q.trim() !== '') {
     return [];
   }
   return changes.filter((change) =>
-    terms.every(([key, value]) => {
+    terms.every(([negated, key, value]) => {
       switch (key) {
+        case 'age':
+          // `age:Ns`: updated at least N seconds ago; `-age:Ns`: within the last N seconds.
+          return Date.now() - gerritMs(change.updated) >= Number.parseInt(value, 10) * 1000 !== (negated === '-');
         case 'after':
           return gerritMs(change.updated) >= Date.parse(value.replace(' -0000', 'Z').replace(' ', 'T'));
         case 'project':

@@ -10,43 +10,17 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BASE_JOB, until } from '../../helpers/github-tenant';
+import { until } from '../../helpers/github-tenant';
 import {
-  checkPipeline,
   itemsIn,
   lastVote,
   startGerritGateTenant,
+  WORKFLOW_PIPELINES,
   type GerritTenant,
 } from '../../helpers/gerrit-tenant';
 import type { FakeChange } from '../../helpers/fake-gerrit/server';
 
 jest.setTimeout(300_000);
-
-/** The reference's own shape: `gate` on `Workflow +1`, requiring `Code-Review +2` and `Workflow +1`. */
-const PIPELINES = `${checkPipeline()}
-- pipeline:
-    name: gate
-    manager: dependent
-    require:
-      gerrit:
-        open: true
-        current-patchset: true
-        approval:
-          - Code-Review: 2
-          - Workflow: 1
-    trigger:
-      gerrit:
-        - event: comment-added
-          approval:
-            - Workflow: 1
-    success:
-      gerrit:
-        Verified: 2
-        submit: true
-    failure:
-      gerrit:
-        Verified: -2
-${BASE_JOB}`;
 
 describe('Gerrit changes in the pipelines', () => {
   let env: GerritTenant;
@@ -54,7 +28,7 @@ describe('Gerrit changes in the pipelines', () => {
 
   beforeAll(async () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-holds-'));
-    env = await startGerritGateTenant({ pipelines: PIPELINES, connection: { max_dependencies: 2 } });
+    env = await startGerritGateTenant({ pipelines: WORKFLOW_PIPELINES, connection: { max_dependencies: 2 } });
   });
 
   // A test that fails must not leave jobs of the next ones waiting behind held ones.

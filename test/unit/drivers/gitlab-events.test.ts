@@ -3,10 +3,12 @@
  * request URLs (docs/gitlab.md#changes) and the requirements (docs/gitlab.md#requirements).
  */
 import { changesNamedByUrls } from '../../../src/drivers/depends-on';
-import { mergeRequestOfUrl } from '../../../src/drivers/gitlab/change-source';
+import { GitLabChangeSource, mergeRequestOfUrl } from '../../../src/drivers/gitlab/change-source';
+import type { GitLabConnection } from '../../../src/drivers/gitlab/connection';
 import { payloadProblem, triggersOf } from '../../../src/drivers/gitlab/events';
 import { gitlabRequirementCheck } from '../../../src/drivers/gitlab/rules';
 import type { ChangeInfo } from '../../../src/model/changes';
+import type { GitProjects } from '../../../src/sources/git-projects';
 
 const AT = '2026-01-01T00:00:00.000Z';
 const project = { path_with_namespace: 'org/app' };
@@ -118,5 +120,40 @@ describe('GitLab Depends-On and requirements', () => {
     expect(require(change([], true))).toBe('labels gate missing (require labels)');
     const reject = gitlabRequirementCheck({ labels: ['wip'] }, 'reject');
     expect(reject(change(['wip'], true))).toBe('labels wip present (reject labels)');
+  });
+});
+
+describe('GitLab merge requests as changes', () => {
+  const read = async (fields: Record<string, unknown>) => {
+    const mr = {
+      iid: 7,
+      state: 'opened',
+      title: 'Plain title',
+      description: '',
+      web_url: 'https://gitlab.example.com/org/app/-/merge_requests/7',
+      author: { username: 'dev' },
+      target_branch: 'main',
+      source_branch: 'topic',
+      sha: 'abc',
+      labels: [],
+      ...fields,
+    };
+    const connection = {
+      mergeRequest: async () => mr,
+      approvals: async () => ({ approved_by: [] }),
+    } as unknown as GitLabConnection;
+    const projects = {
+      locate: () => ({ connection: 'gitlab', name: 'org/app' }),
+    } as unknown as GitProjects;
+    const source = new GitLabChangeSource(new Map([['gitlab', connection]]), projects, () => null);
+    return (await source.getChange('gitlab.example.com/org/app', 7))?.review?.draft;
+  };
+
+  it("takes draft status from GitLab's draft field, its older work_in_progress, else the title", async () => {
+    expect(await read({ draft: true })).toBe(true);
+    expect(await read({ draft: false, title: 'Draft: looks like one' })).toBe(false);
+    expect(await read({ work_in_progress: true })).toBe(true);
+    expect(await read({ title: 'Draft: old GitLab' })).toBe(true);
+    expect(await read({})).toBe(false);
   });
 });
