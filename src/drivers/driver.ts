@@ -159,6 +159,11 @@ export interface DriverContext<S extends ConnectionSettings> {
   now(): Date;
   /** The timers of the drivers' own polls (Gerrit's pending checks); default: the system clock. */
   timers?: TimerClock;
+  /**
+   * Reload these tenants' layouts now, without waiting for the configuration poll (a repository's
+   * branch protection changed, docs/github.md#branch-protection-changes). Does not wait.
+   */
+  reloadTenants?(tenants: readonly string[]): void;
   log: DriverLog;
 }
 

@@ -220,6 +220,13 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     buildsetUrl: (tenant, uuid) => `${publicUrl}/t/${tenant}/buildset/${uuid}`,
     now: options.now,
     timers: options.timers,
+    reloadTenants: (tenants) => {
+      layoutManager
+        .reconfigure(tenants)
+        .catch((err: unknown) =>
+          logger.error({ err, tenants }, 'tenant reload after a branch protection change failed'),
+        );
+    },
     log: logger,
   });
   const repository = new BuildRequestRepository(database.knex);

@@ -144,13 +144,35 @@ export class FakeGitLab {
     await this.mrHook(this.project(name), mr, 'unapproved', user);
   }
 
-  async label(name: string, iid: number, label: string): Promise<void> {
+  /** `dev` adds a label (`remove`: takes it off); sends the update hook with the label change. */
+  async label(name: string, iid: number, label: string, remove = false): Promise<void> {
     const mr = this.mr(name, iid);
     const previous = [...mr.labels];
-    mr.labels.push(label);
+    mr.labels = remove ? mr.labels.filter((l) => l !== label) : [...mr.labels, label];
     await this.mrHook(this.project(name), mr, 'update', 'dev', {
       labels: { previous: previous.map((title) => ({ title })), current: mr.labels.map((title) => ({ title })) },
     });
+  }
+
+  /** A new commit with `files` on the merge request's head; sends the update hook with `oldrev`. */
+  async pushToMergeRequest(name: string, iid: number, files: FileMap): Promise<void> {
+    const project = this.project(name);
+    const mr = this.mr(name, iid);
+    const oldrev = mr.headSha;
+    mr.headSha = await commitFiles(project, this.root, {
+      parent: `refs/merge-requests/${iid}/head`,
+      files,
+      message: `${mr.title} (more)`,
+      ref: `refs/merge-requests/${iid}/head`,
+    });
+    await this.mrHook(project, mr, 'update', 'dev', {}, { oldrev });
+  }
+
+  /** A user merges the merge request in GitLab's web page (the push and merge hooks follow). */
+  async mergeByUser(name: string, iid: number): Promise<void> {
+    if (!(await this.mergeNow(this.project(name), this.mr(name, iid), false))) {
+      throw new Error(`cannot merge ${name}!${iid}`);
+    }
   }
 
   /** A branch `branch` of one commit with `files` on main; `protect` makes it protected. */
@@ -210,6 +232,7 @@ export class FakeGitLab {
     action: string,
     user = 'dev',
     changes: Record<string, unknown> = {},
+    attributes: Record<string, unknown> = {},
   ): Promise<GitLabDelivery> {
     return this.send('Merge Request Hook', {
       object_kind: 'merge_request',
@@ -222,6 +245,7 @@ export class FakeGitLab {
         target_branch: mr.targetBranch,
         last_commit: { id: mr.headSha },
         url: `${this.url}/${project.path}/-/merge_requests/${mr.iid}`,
+        ...attributes,
       },
       labels: mr.labels.map((title) => ({ title })),
       changes,

@@ -71,6 +71,7 @@ export const githubDriver = {
       protectedBranchesOf: (tenant, canonicalName) => context.projects.protectedBranchesOf(tenant, canonicalName),
       record: (tenant, event, trx) => context.triggers.record(tenant, event, trx),
       wake: (tenant) => context.triggers.wake(tenant),
+      reloadTenants: (tenants) => context.reloadTenants?.(tenants),
       now: context.now,
       logger: context.log,
     });

@@ -15,7 +15,7 @@ import { GitHubConnection } from './connection';
 import type { GitHubConnectionConfig } from './connection-schema';
 import { GitHubReporter, mergePullRequest } from './reporter';
 import { REPORT_RETRY_DELAYS_MS } from './retry';
-import { InvalidPayloadError, triggersOf, type RepositoryTrigger } from './webhook-events';
+import { InvalidPayloadError, protectionChangeOf, triggersOf, type RepositoryTrigger } from './webhook-events';
 import { PeriodicTask } from '../../engine/ports/periodic-task';
 
 /** Installation tokens are checked (and refreshed before expiry) this often. */
@@ -88,6 +88,8 @@ export function connectionEventProcessor(options: {
   /** Write a trigger event in the delivery's transaction; the scheduler is woken after the commit. */
   record: (tenant: string, event: TriggerEvent, trx: Knex) => Promise<void>;
   wake: (tenant: string) => void;
+  /** Reload tenants' layouts now (a repository's branch protection changed); does not wait. */
+  reloadTenants: (tenants: readonly string[]) => void;
   now: () => Date;
   logger: DriverLog;
 }): ConnectionEventProcessor {
@@ -95,6 +97,17 @@ export function connectionEventProcessor(options: {
     const connection = options.github.get(row.connection);
     if (!connection) {
       return `no GitHub connection ${row.connection}`;
+    }
+    const protectionChanged = protectionChangeOf(row.eventType, row.payload);
+    if (protectionChanged !== null) {
+      // The tenants re-read the repository's branch protection and locks at once (the reload
+      // does not hold this transaction; a delivery processed twice reloads twice, which is harmless).
+      const tenants = options.tenantsOf(`${connection.canonicalHostname}/${protectionChanged}`);
+      if (tenants.length === 0) {
+        return 'ignored';
+      }
+      options.reloadTenants(tenants);
+      return `reloading ${tenants.join(', ')}`;
     }
     let triggers: RepositoryTrigger[];
     try {

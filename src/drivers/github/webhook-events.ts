@@ -2,7 +2,8 @@
  * GitHub webhook payloads -> the engine's trigger events (docs/github.md#trigger-events), with
  * the reference's event and action names: `pull_request` (opened, changed, closed, reopened,
  * labeled, unlabeled, edited, comment, status), `pull_request_review` (submitted, dismissed),
- * `push` and `check_run` (requested). Each event's payload is checked (zod) for the fields read
+ * `push` and `check_run` (requested). A `branch_protection_rule` makes no trigger event: the
+ * tenants with its repository reload (`protectionChangeOf`). Each event's payload is checked (zod) for the fields read
  * here, when it arrives (src/drivers/github/webhook-route.ts) and again when it is processed.
  */
 import { z } from 'zod';
@@ -58,6 +59,7 @@ const PAYLOADS = {
     deleted: z.boolean().nullish(),
   }),
   status: z.object({ ...base, sha: z.string().min(1), context: z.string(), state: z.string() }),
+  branch_protection_rule: z.object({ ...base, action: z.string() }),
 };
 
 type Payloads = { [K in keyof typeof PAYLOADS]: z.infer<(typeof PAYLOADS)[K]> };
@@ -85,6 +87,12 @@ function parsePayload(eventType: string, payload: unknown): Parsed | { ignored: 
 export function payloadProblem(eventType: string, payload: unknown): string | null {
   const parsed = parsePayload(eventType, payload);
   return 'problem' in parsed ? parsed.problem : null;
+}
+
+/** The repository (full name) whose branch protection a delivery says changed, or null. */
+export function protectionChangeOf(eventType: string, payload: unknown): string | null {
+  const parsed = parsePayload(eventType, payload);
+  return 'type' in parsed && parsed.type === 'branch_protection_rule' ? parsed.payload.repository.full_name : null;
 }
 
 const PR_ACTIONS: Record<string, string> = {
@@ -199,6 +207,8 @@ export async function triggersOf(
         .filter((pull) => pull.head.sha === event.sha)
         .map((pull) => pr(pull.number, pull.base.ref, { action: 'status', status }));
     }
+    case 'branch_protection_rule':
+      return []; // the tenants reload instead (src/drivers/github/roles.ts)
   }
 }
 

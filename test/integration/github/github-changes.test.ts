@@ -18,6 +18,7 @@ import {
   until,
   type GitHubTenant,
 } from '../../helpers/github-tenant';
+import { repoJson } from '../../helpers/fake-github/json';
 
 jest.setTimeout(240_000);
 
@@ -104,6 +105,36 @@ describe('GitHub driver: patchsets, dependencies, refusals, protection, rate lim
     await manager?.pollOnce();
     expect(manager?.layout('acme')?.uuid).not.toBe(before);
     expect(branches()).toEqual(['main', 'frozen', 'topic']);
+  });
+
+  it('reloads the tenant when GitHub says a branch protection rule changed, without waiting for a poll', async () => {
+    const { hub, server } = env;
+    const manager = server.app.layoutManager;
+    const app = `${new URL(hub.url).host}/org/app`;
+    const branches = () => manager?.layout('acme')?.projects.get(app)?.branches;
+    expect(branches()).toEqual(['main']);
+    hub.repo('org/app').protected.set('wip', { requiredContexts: [] });
+    const delivery = await hub.send('branch_protection_rule', {
+      action: 'created',
+      rule: { id: 7, name: 'wip' },
+      repository: repoJson(hub.url, hub.repo('org/app')),
+      sender: { login: 'admin' },
+    });
+    expect(delivery.status).toBe(200);
+    await server.app.roles?.connectionEvents.idle();
+    const stored = await server.database.knex('connection_events').where({ delivery: delivery.id }).first();
+    expect(stored.outcome).toBe('reloading acme');
+    // The reload runs after the delivery's commit; the configuration poll (every 60 s) is not what brings wip in.
+    await until('wip loaded', () => (branches()?.includes('wip') ? true : undefined), 30_000);
+    expect(branches()).toEqual(['main', 'wip']);
+    hub.repo('org/app').protected.delete('wip');
+    await hub.send('branch_protection_rule', {
+      action: 'deleted',
+      rule: { id: 7, name: 'wip' },
+      repository: repoJson(hub.url, hub.repo('org/app')),
+      sender: { login: 'admin' },
+    });
+    await until('wip dropped', () => (branches()?.includes('wip') ? undefined : true), 30_000);
   });
 
   it('removes the old item when a new commit is pushed to the pull request', async () => {

@@ -50,6 +50,7 @@ describe.each(backends())('webhook deliveries to trigger events (%s)', (backend)
       github: new Map([['gh', connection]]),
       tenantsOf: () => [tenant],
       protectedBranchesOf: () => undefined,
+      reloadTenants: () => undefined,
       record: async (to, event, trx) => {
         await engineEvents.append({ tenant: to, event, created: new Date() }, trx);
         // Yield between writing the event and committing, so the other processor gets a turn.

@@ -3,10 +3,15 @@
  * merge request that passes `check` is approved by Sluice and one that fails has the approval
  * taken back; a `recheck` note runs `check` again; a label runs `triage`, which swaps it for
  * another; a note GitLab stored but answered 502 for is not posted twice; a rate limit
- * (`429` with `Retry-After`) and a `502` on a read are waited out.
+ * (`429` with `Retry-After`) and a `502` on a read are waited out; new commits replace the old
+ * patchset in `check`; a label taken off triggers, a rejected label keeps a merge request out,
+ * and a merge done in GitLab triggers `promote`.
  */
-import { until } from '../../helpers/github-tenant';
-import { BASE_JOB } from '../../helpers/github-tenant';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eventually, itemsIn } from '../../helpers/gerrit-tenant';
+import { BASE_JOB, until } from '../../helpers/github-tenant';
 import { GITLAB_TENANT, gitlabCheck, startGitLabTenant, unitIn, type GitLabTenant } from '../../helpers/gitlab-tenant';
 
 jest.setTimeout(240_000);
@@ -14,30 +19,54 @@ jest.setTimeout(240_000);
 /** `check` on opened merge requests and `recheck` notes, approving on success; `triage` on the label `triage`. */
 const PIPELINES = `
 ${gitlabCheck(
-  ['  - event: gl_merge_request', '    action: comment', '    comment: (?i)^\\s*recheck\\s*$'],
+  [
+    '  - event: gl_merge_request',
+    '    action: changed',
+    '  - event: gl_merge_request',
+    '    action: comment',
+    '    comment: (?i)^\\s*recheck\\s*$',
+  ],
   ['success:', '  gitlab:', '    approval: true', 'failure:', '  gitlab:', '    approval: false'],
 )}
 - pipeline:
     name: triage
     manager: independent
+    reject:
+      gitlab:
+        labels: [blocked]
     trigger:
       gitlab:
         - event: gl_merge_request
           action: labeled
           labels: [triage]
+        - event: gl_merge_request
+          action: unlabeled
+          unlabels: [hold]
     success:
       gitlab:
         comment: false
         label: [triaged]
         unlabel: [triage]
+- pipeline:
+    name: promote
+    manager: supercedent
+    trigger:
+      gitlab:
+        - event: gl_merge_request
+          action: merged
+    success:
+      gitlab:
+        comment: false
 ${BASE_JOB}`;
 
-const APP = unitIn('check', 'triage');
+const APP = unitIn('check', 'triage', 'promote');
 
 describe('GitLab triggers and reports', () => {
   let env: GitLabTenant;
+  let scratch: string;
 
   beforeAll(async () => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'sluice-gitlab-reports-'));
     env = await startGitLabTenant({
       projects: { 'org/config': { 'zuul.yaml': PIPELINES }, 'org/app': APP },
       tenantFile: GITLAB_TENANT,
@@ -46,10 +75,22 @@ describe('GitLab triggers and reports', () => {
 
   afterAll(async () => {
     await env?.stop();
+    rmSync(scratch, { recursive: true, force: true });
   });
 
   const builds = async (pipeline: string, result: string) =>
     Number(Object.values((await env.server.database.knex('buildsets').where({ pipeline, result }).count())[0])[0]);
+  /** The outcomes of the judged `labeled` events of the label, oldest first. */
+  const labeledOutcome = async (label: string) => {
+    const rows: Array<{ payload: { action?: string; label?: string }; outcome: string | null }> =
+      await env.server.database
+        .knex('engine_events')
+        .where({ event_type: 'gl_merge_request' })
+        .whereNotNull('processed')
+        .orderBy('id')
+        .select('payload', 'outcome');
+    return rows.filter((r) => r.payload.action === 'labeled' && r.payload.label === label).map((r) => r.outcome);
+  };
   const calls = (method: string, suffix: string) =>
     env.lab.requests.filter((r) => r.method === method && r.path.endsWith(suffix)).length;
 
@@ -111,5 +152,38 @@ describe('GitLab triggers and reports', () => {
     await until('the approval', () => mr.approvedBy.includes(lab.apiUser));
     expect(lab.faults).toHaveLength(0);
     expect(calls('GET', '/merge_requests/3/approvals')).toBeGreaterThan(1);
+  });
+
+  it('takes the old patchset out of check when commits are pushed, and checks the new one', async () => {
+    const { lab, server } = env;
+    const held = path.join(scratch, 'pushed');
+    writeFileSync(held, '');
+    const mr = await lab.openMergeRequest('org/app', { title: 'Pushed to', files: { HOLD: held } });
+    const first = mr.headSha;
+    await eventually('the first patchset in check', async () =>
+      (await itemsIn(server, 'check')).includes(`${mr.iid},${first}`),
+    );
+    await lab.pushToMergeRequest('org/app', mr.iid, { 'more.txt': 'more\n' });
+    expect(mr.headSha).not.toBe(first);
+    await eventually('only the new patchset in check', async () => {
+      const items = await itemsIn(server, 'check');
+      return items.length === 1 && items[0] === `${mr.iid},${mr.headSha}`;
+    });
+    rmSync(held);
+    await until('the new patchset approved', () => mr.approvedBy.includes(lab.apiUser));
+  });
+
+  it('runs triage when a label is taken off, not while a rejected label is on, and promote on a merge', async () => {
+    const { lab } = env;
+    await lab.label('org/app', 1, 'hold');
+    await lab.label('org/app', 1, 'hold', true);
+    await eventually('triage run again', async () => (await builds('triage', 'SUCCESS')) === 2);
+    await lab.label('org/app', 1, 'blocked');
+    await lab.label('org/app', 1, 'triage');
+    await eventually('the triage label judged', async () => (await labeledOutcome('triage')).length === 2);
+    expect((await labeledOutcome('triage')).at(-1)).toMatch(/reject|blocked/i);
+    await lab.mergeByUser('org/app', 1);
+    await eventually('promote run', async () => (await builds('promote', 'SUCCESS')) === 1);
+    expect(await builds('triage', 'SUCCESS')).toBe(2);
   });
 });
