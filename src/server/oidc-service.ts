@@ -66,9 +66,18 @@ export class OidcService {
       if (match === null) {
         return next();
       }
+      ctx.state.route = ctx.path.startsWith('/oidc') ? '/oidc/.well-known' : '/.well-known';
+      if (ctx.method === 'OPTIONS') {
+        // A browser's preflight (the reference answers it too).
+        ctx.status = 204;
+        ctx.set('Access-Control-Allow-Origin', '*');
+        ctx.set('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+        ctx.set('Access-Control-Max-Age', '86400');
+        return;
+      }
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
         ctx.status = 405;
-        ctx.set('Allow', 'GET, HEAD');
+        ctx.set('Allow', 'GET, HEAD, OPTIONS');
         ctx.body = { error: 'Method Not Allowed', description: `${ctx.method} is not allowed here` };
         return;
       }

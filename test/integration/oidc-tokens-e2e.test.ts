@@ -21,6 +21,17 @@ const SCRIPT = `set -eu
 node -e 'process.stdout.write(require(process.env.SLUICE_SECRETS_FILE).id_token)' > "$SLUICE_VAR_seen_dir/token.txt"
 `;
 
+/** An Ansible playbook returns the claims and header of its token (the token itself would be masked). */
+const PLAYBOOK = `- hosts: localhost
+  gather_facts: false
+  tasks:
+    - zuul_return:
+        data:
+          claims: "{{ (id_token.split('.')[1] | replace('-', '+') | replace('_', '/') + '==') | b64decode | from_json }}"
+          header: "{{ (id_token.split('.')[0] | replace('-', '+') | replace('_', '/') + '==') | b64decode | from_json }}"
+          parts: "{{ id_token.split('.') | length }}"
+`;
+
 const JOBS = (seenDir: string) => `
 - secret:
     name: cloud-identity
@@ -29,6 +40,13 @@ const JOBS = (seenDir: string) => `
       claims:
         aud: my-cloud
         sub: ignored
+
+- job:
+    name: hello-identity-playbook
+    run: playbooks/identity.yaml
+    secrets:
+      - name: id_token
+        secret: cloud-identity
 
 - job:
     name: hello-identity
@@ -51,7 +69,7 @@ function zuulYaml(seenDir: string): string {
   if (!current.includes(post)) {
     throw new Error('the quickstart project runs hello-publish in post');
   }
-  return `${current.replace(post, `${post}        - hello-identity\n`)}${JOBS(seenDir)}`;
+  return `${current.replace(post, `${post}        - hello-identity\n        - hello-identity-playbook\n`)}${JOBS(seenDir)}`;
 }
 
 describe('OIDC tokens end to end', () => {
@@ -64,7 +82,11 @@ describe('OIDC tokens end to end', () => {
     seenDir = path.join(scratch, 'seen');
     mkdirSync(seenDir);
     quickstart = await startQuickstartApp('sluice-oidc-e2e-', {
-      projectFiles: { '.zuul.yaml': zuulYaml(seenDir), 'scripts/identity.sh': SCRIPT },
+      projectFiles: {
+        '.zuul.yaml': zuulYaml(seenDir),
+        'scripts/identity.sh': SCRIPT,
+        'playbooks/identity.yaml': PLAYBOOK,
+      },
     });
   }, 60_000);
 
@@ -93,6 +115,10 @@ describe('OIDC tokens end to end', () => {
     }
     const response = await fetch(`${quickstart.url()}/oidc/.well-known/jwks`, { method: 'POST' });
     expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    const preflight = await fetch(`${quickstart.url()}/oidc/${TENANT}/.well-known/jwks`, { method: 'OPTIONS' });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('gives a job with an oidc secret a token that verifies against the JWKS endpoint', async () => {
@@ -138,5 +164,34 @@ describe('OIDC tokens end to end', () => {
     const jwksBody = (await getJson('/oidc/.well-known/jwks')) as { keys: Array<Record<string, unknown>> };
     expect(jwksBody.keys).toEqual([expect.objectContaining({ kty: 'RSA', alg: 'RS256', use: 'sig', kid: 'RS256-0' })]);
     expect(decodeProtectedHeader(token).typ).toBe('JWT');
+
+    // The Ansible playbook's variable held a token of its own, with its playbook in the claims.
+    const [played] = await quickstart.database
+      .knex('builds')
+      .where({ tenant: TENANT, job_name: 'hello-identity-playbook' })
+      .select('uuid', 'result');
+    expect(played.result).toBe('SUCCESS');
+    const query = `query ($tenant: String!, $uuid: String!) {
+      tenant(name: $tenant) { ... on Tenant { build(uuid: $uuid) { ... on Build { returnedData } } } }
+    }`;
+    const answer = await fetch(`${quickstart.url()}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables: { tenant: TENANT, uuid: played.uuid } }),
+    });
+    const body = (await answer.json()) as { data: { tenant: { build: { returnedData: Record<string, unknown> } } } };
+    const returned = body.data.tenant.build.returnedData;
+    expect(returned).toMatchObject({
+      parts: '3',
+      header: { alg: 'RS256', kid: 'RS256-0', typ: 'JWT' },
+      claims: {
+        iss: issuer,
+        sub: `secret:${TENANT}/${canonical}/cloud-identity`,
+        aud: 'my-cloud',
+        'build-uuid': played.uuid,
+        'job-name': 'hello-identity-playbook',
+        playbook: `${canonical}/playbooks/identity.yaml`,
+      },
+    });
   }, 120_000);
 });
