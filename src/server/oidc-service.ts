@@ -120,8 +120,11 @@ export class OidcService {
     }
   }
 
-  /** Start the rotation loop (at once, then every hour or rotation interval); the task stops it. */
-  startRotation(): RoleTask {
+  /**
+   * Start the rotation loop (at once, then every hour or rotation interval); the task stops it,
+   * `idle()` waits for a rotation under way.
+   */
+  startRotation(): RoleTask & { idle(): Promise<void> } {
     const interval = Math.min(this.options.config.oidc.signingKeyRotationInterval, ROTATION_CHECK_SECONDS);
     const task = new PeriodicTask({
       name: 'oidc signing key rotation',
@@ -133,6 +136,7 @@ export class OidcService {
     task.start(0);
     return {
       name: 'oidc-key-rotation',
+      idle: () => task.idle(),
       stop: async () => {
         await task.stop();
       },

@@ -8,7 +8,13 @@ import { parseServiceConfig } from '../../../src/config/service';
 import { KeyDecryptionError, KeyEncryptor } from '../../../src/auth/keys/key-encryption';
 import { OidcSigningKeys, UnsupportedSigningAlgorithmError } from '../../../src/auth/keys/oidc-signing-keys';
 import { deleteOidcSigningKeysCommand } from '../../../src/auth/oidc-cli';
+import { KeyManager } from '../../../src/auth/keys/key-manager';
+import type { Layout } from '../../../src/config/layout';
+import { silentLogger } from '../../../src/server/logger';
+import { OidcService } from '../../../src/server/oidc-service';
+import { KeyRepository } from '../../../src/store/repositories/keys';
 import { OidcSigningKeyRepository } from '../../../src/store/repositories/oidc-signing-keys';
+import { FakeTimerClock } from '../../helpers/fake-timer-clock';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
 
 const HOUR = 3600;
@@ -112,5 +118,43 @@ describe.each(backends())('OIDC signing keys on %s', (backend) => {
     expect(await deleteOidcSigningKeysCommand(['RS256', 'extra'], deps)).toBe(2);
     // The next need creates a new version 0.
     expect((await keys().latest('RS256')).kid).toBe('RS256-0');
+  });
+
+  it('the scheduler side rotates on the configured interval, on an injected clock, until stopped', async () => {
+    const timers = new FakeTimerClock(Date.parse('2026-11-29T00:00:00Z'));
+    const manager = new KeyManager({
+      repository: new KeyRepository(database.knex),
+      encryptor,
+      oidcRepository: new OidcSigningKeyRepository(database.knex),
+      now: () => timers.now(),
+    });
+    const service = new OidcService({
+      config: parseServiceConfig('oidc:\n  signingKeyRotationInterval: 7200\n', '/tmp/sluice-oidc.yaml'),
+      keys: () => Promise.resolve(manager),
+      layout: () => ({ tenant: { maxOidcTtl: 600 } }) as Layout,
+      tenantNames: () => ['acme'],
+      publicUrl: () => 'https://ci.example.com/',
+      logger: silentLogger(),
+      timers,
+    });
+    expect(service.maxTtl()).toBe(600);
+    const rotation = service.startRotation();
+    const step = async (seconds: number) => {
+      await timers.advance(seconds * 1000);
+      await rotation.idle();
+    };
+    await step(0);
+    expect(await versions()).toEqual([0]); // at start
+    await step(HOUR); // checked every hour (the interval is longer)
+    await step(HOUR); // exactly the interval old: kept
+    expect(await versions()).toEqual([0]);
+    await step(HOUR);
+    expect(await versions()).toEqual([0, 1]);
+    await step(HOUR); // version 1 is older than the longest max-oidc-ttl: version 0 goes
+    expect(await versions()).toEqual([1]);
+    await rotation.stop(0);
+    await step(10 * DAY);
+    expect(await versions()).toEqual([1]);
+    expect(timers.pending).toEqual([]);
   });
 });
