@@ -172,7 +172,7 @@ export async function encryptCommand(argv: string[], deps: AuthCommandDeps): Pro
 
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
 
-function parse<T extends Options>(argv: string[], options: T, usage: string, io: CommandIo) {
+export function parse<T extends Options>(argv: string[], options: T, usage: string, io: CommandIo) {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -186,7 +186,7 @@ function parse<T extends Options>(argv: string[], options: T, usage: string, io:
   return parsed;
 }
 
-function usageError(io: CommandIo, usage: string, message: string): number {
+export function usageError(io: CommandIo, usage: string, message: string): number {
   io.stderr.write(`sluice: ${message}\n\n${usage}`);
   return 2;
 }

@@ -440,6 +440,7 @@ function frozenSecrets(layout: Layout, playbookLists: ReadonlyArray<readonly Pla
           name: secret.name,
           projectCanonicalName: secret.sourceContext.projectCanonicalName,
           data: secret.data ?? null,
+          ...(secret.oidc === undefined ? {} : { oidc: { ...secret.oidc, ttl: secret.oidc.ttl ?? 3600 } }),
         });
       }
     }

@@ -29,20 +29,11 @@ import { ReconfigureRequestRepository } from '../store/repositories/reconfigure-
 import { SystemEventRepository } from '../store/repositories/system-events';
 import type { SecretsKeySource } from '../secrets/secret-data';
 import { combineRedactors, type Redactor } from '../secrets/redact';
+import type { TimerClock } from '../engine/ports/clock';
+import { PeriodicTask } from '../engine/ports/periodic-task';
 
 /** Speculative layouts whose secret values the service redactor keeps masking. */
 const SPECULATIVE_REDACTORS = 256;
-
-/** Timer functions, injectable so tests drive polling themselves. */
-export interface PollTimer {
-  set(callback: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-const REAL_TIMER: PollTimer = {
-  set: (callback, ms) => setTimeout(callback, ms),
-  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 export interface LayoutManagerOptions {
   config: Pick<ServiceConfig, 'connections' | 'dataDir' | 'tenantConfig'>;
@@ -50,7 +41,8 @@ export interface LayoutManagerOptions {
   logger: Logger;
   now?: () => Date;
   uuid?: () => string;
-  timer?: PollTimer;
+  /** The poll's timers (src/engine/ports/clock.ts), so tests drive polling themselves; default: the system clock. */
+  clock?: TimerClock;
   /** Seconds between polls; default: the smallest pollInterval of the git connections (60 without any). */
   pollInterval?: number;
   /** Projects' secrets keys (the KeyManager): secrets are decrypted at load; without it they are not checked. */
@@ -79,15 +71,13 @@ export class LayoutManager {
   private readonly knownTips = new Map<string, string>();
   private readonly now: () => Date;
   private readonly uuid: () => string;
-  private readonly timer: PollTimer;
-  private readonly pollMs: number;
+  /** The configuration poll (src/engine/ports/periodic-task.ts). */
+  private readonly poll: PeriodicTask;
   private readonly configErrors: ConfigErrorRepository;
   private readonly requests: ReconfigureRequestRepository;
   private readonly events: SystemEventRepository;
   private readonly listeners = new Set<LayoutListener>();
   private queue: Promise<unknown> = Promise.resolve();
-  private handle: unknown;
-  private running = false;
   private redactor: { from: ReadonlyMap<string, Layout>; redactor: Redactor } | undefined;
   /** Redactors of speculative layouts, the newest last (docs/gating.md#speculative-layouts). */
   private readonly speculativeRedactors = new Set<Redactor>();
@@ -96,11 +86,18 @@ export class LayoutManager {
     this.connections = connectionsFromConfig(options.config);
     this.now = options.now ?? (() => new Date());
     this.uuid = options.uuid ?? randomUUID;
-    this.timer = options.timer ?? REAL_TIMER;
     const intervals = Object.values(options.config.connections).flatMap(
       (c) => driverOf(c)?.connection?.pollInterval?.(c) ?? [],
     );
-    this.pollMs = 1000 * (options.pollInterval ?? (intervals.length > 0 ? Math.min(...intervals) : 60));
+    this.poll = new PeriodicTask({
+      name: 'configuration poll',
+      intervalMs: 1000 * (options.pollInterval ?? (intervals.length > 0 ? Math.min(...intervals) : 60)),
+      tick: () => this.pollOnce(),
+      onError: (err) => options.logger.error({ err }, 'configuration poll failed'),
+      clock: options.clock,
+      // `stop` waits for the queue of reloads itself.
+      stopWaitMs: 0,
+    });
     this.configErrors = new ConfigErrorRepository(options.knex);
     this.requests = new ReconfigureRequestRepository(options.knex);
     this.events = new SystemEventRepository(options.knex);
@@ -246,16 +243,11 @@ export class LayoutManager {
   /** Load every tenant, then poll for changes until `stop()`. */
   async start(): Promise<void> {
     await this.reconfigure();
-    this.running = true;
-    this.schedule();
+    this.poll.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.handle !== undefined) {
-      this.timer.clear(this.handle);
-      this.handle = undefined;
-    }
+    await this.poll.stop();
     await this.queue.catch(() => undefined);
   }
 
@@ -292,17 +284,6 @@ export class LayoutManager {
     });
     this.queue = work.catch(() => undefined);
     return work;
-  }
-
-  private schedule(): void {
-    if (!this.running) {
-      return;
-    }
-    this.handle = this.timer.set(() => {
-      this.pollOnce()
-        .catch((err: unknown) => this.options.logger.error({ err }, 'configuration poll failed'))
-        .finally(() => this.schedule());
-    }, this.pollMs);
   }
 
   private async doReconfigure(tenants: readonly string[] | undefined, smart = false): Promise<ReconfigureOutcome> {

@@ -123,3 +123,12 @@ export function changeLinks(
     );
   };
 }
+
+/**
+ * The issuer of OIDC tokens and discovery documents (docs/security.md#oidc-tokens): the tenant's
+ * `web-root`, else the service's public URL, cut at `/t/` and without a trailing slash; empty
+ * when neither is known.
+ */
+export function oidcIssuer(tenantWebRoot: string | undefined, publicUrl: string | undefined): string {
+  return (tenantWebRoot ?? publicUrl ?? '').split('/t/')[0].replace(/\/+$/, '');
+}

@@ -224,7 +224,7 @@ const staticConnection = z
   .strict();
 
 /** URL paths the service answers itself; a static site may not be mounted on or below them. */
-export const RESERVED_WEB_PATHS = ['/api', '/graphql', '/graphiql', '/health', '/logs'];
+export const RESERVED_WEB_PATHS = ['/api', '/graphql', '/graphiql', '/health', '/logs', '/oidc'];
 
 /** A static single-page build served from `dir` under `path` (docs/configuration.md#keys, `web.sites`). */
 export const webSite = z
@@ -255,3 +255,26 @@ export const connection = z.discriminatedUnion('driver', [...DRIVER_CONNECTIONS,
       ? `unknown connection driver (supported: ${CONNECTION_DRIVERS.join(', ')})`
       : undefined,
 });
+
+/** Sluice as an OIDC issuer of workload-identity tokens (docs/configuration.md#keys, `oidc`). */
+export const oidcSection = z
+  .object({
+    /** Algorithms whose signing keys are kept and published (only RS256 exists). */
+    supportedSigningAlgorithms: z
+      .array(z.enum(['RS256']))
+      .min(1)
+      .default(['RS256']),
+    /** The algorithm of an `oidc` secret that names none. */
+    defaultSigningAlgorithm: z.enum(['RS256']).default('RS256'),
+    /** Seconds between rotations of the signing keys (one week by default). */
+    signingKeyRotationInterval: z.number().int().min(60).default(604_800),
+  })
+  .strict()
+  .refine((oidc) => oidc.supportedSigningAlgorithms.includes(oidc.defaultSigningAlgorithm), {
+    message: 'defaultSigningAlgorithm must be one of supportedSigningAlgorithms',
+  })
+  .default({
+    supportedSigningAlgorithms: ['RS256'],
+    defaultSigningAlgorithm: 'RS256',
+    signingKeyRotationInterval: 604_800,
+  });

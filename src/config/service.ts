@@ -11,7 +11,7 @@ import type { ConnectionPublicInfo, ConnectionSettings } from '../drivers/driver
 import { driverOf } from '../drivers/registry';
 import { componentsSection, executorSection, metricsSection, rolesKey } from './operations-sections';
 import { filesNamedBy, fileProblem } from './service-files';
-import { authSection, connection, graphqlSection, webSite, type AuthConfig } from './service-sections';
+import { authSection, connection, graphqlSection, oidcSection, webSite, type AuthConfig } from './service-sections';
 
 export type { AuthConfig, AuthenticatorConfig, GraphQLHardeningConfig } from './service-sections';
 
@@ -90,6 +90,7 @@ export const serviceConfigSchema = z
     auth: authSection.default({ authenticators: [] }),
     graphql: graphqlSection.default(graphqlSection.parse({})),
     executor: executorSection,
+    oidc: oidcSection,
     roles: rolesKey,
     redis: z
       .object({

@@ -5,14 +5,16 @@
  * they were read at (`EngineStateRepository.loadTenantVersion`: the row version of the tenant's
  * `tenant_state` row, which every scheduler pass rewrites in the transaction that saves items,
  * jobs and history). While the version stays, a read costs two small queries: the tenant row and
- * the pending events; after a committed pass, here or in another process, the items are loaded
- * and parsed again in one repeatable-read transaction.
+ * the pending events; after a committed pass, here or in another process, the state is read
+ * again in one repeatable-read transaction, where only the items whose rows changed are parsed
+ * again (src/store/repositories/queued-items.ts).
  */
 import type { Knex } from 'knex';
 import type { PipelineState } from '../model/pipeline-state';
 import { DurationSampleRepository } from '../store/repositories/duration-samples';
 import { EngineEventRepository, type PendingEventRouting } from '../store/repositories/engine-events';
 import { EngineStateRepository, type TenantEngineRecord } from '../store/repositories/engine-state';
+import type { ParsedItems } from '../store/repositories/queued-items';
 import { loadEstimates, type StatusEstimates } from './build-estimates';
 
 export interface StatusInputs {
@@ -33,6 +35,8 @@ export class StatusInputLoader {
   private readonly state: EngineStateRepository;
   private readonly events: EngineEventRepository;
   private readonly parsed = new Map<string, Parsed>();
+  /** Each tenant's queued items as last parsed, by row: a read after a pass parses only what changed. */
+  private readonly items = new Map<string, ParsedItems>();
 
   constructor(private readonly knex: Knex) {
     this.state = new EngineStateRepository(knex);
@@ -58,7 +62,12 @@ export class StatusInputLoader {
       async (trx) => {
         const { record, version } = await this.state.loadTenantVersion(tenant, trx);
         const pending = await this.events.pendingRouting(tenant, trx);
-        const states = await this.state.loadPipelines(tenant, trx);
+        let items = this.items.get(tenant);
+        if (items === undefined) {
+          items = new Map();
+          this.items.set(tenant, items);
+        }
+        const states = await this.state.loadPipelines(tenant, trx, items);
         const estimates = await loadEstimates(new DurationSampleRepository(trx), tenant, states);
         if (version !== null) {
           this.parsed.set(tenant, { version, states, estimates });

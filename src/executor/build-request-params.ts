@@ -62,13 +62,18 @@ function steps(
   return scripts.map((script): BuildStep => {
     const stepSecrets = script.secrets.flatMap((used) => {
       const frozen = available.find((secret) => secret.name === used.secretName);
-      // OIDC secrets (data null) are not delivered.
-      if (!frozen || frozen.data === null) {
+      // An OIDC secret (data null) carries its settings: the executor issues its token.
+      if (!frozen || (frozen.data === null && frozen.oidc === undefined)) {
         return [];
       }
       let index = secrets.findIndex((secret) => secret.name === frozen.name);
       if (index < 0) {
-        index = secrets.push({ name: frozen.name, project: frozen.projectCanonicalName, data: frozen.data }) - 1;
+        const secret: BuildSecret = {
+          name: frozen.name,
+          project: frozen.projectCanonicalName,
+          data: frozen.data ?? {},
+        };
+        index = secrets.push(frozen.oidc === undefined ? secret : { ...secret, oidc: frozen.oidc }) - 1;
       }
       return [{ alias: used.alias, secret: index }];
     });

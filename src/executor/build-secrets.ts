@@ -12,14 +12,26 @@ import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
 import { createRedactor, secretStrings, type Redactor } from '../secrets/redact';
 import { decryptSecretData, SecretDataError, type SecretsKeySource } from '../secrets/secret-data';
-import type { BuildSecret, BuildStep } from '../model/build-request';
+import type { BuildRequestParams, BuildSecret, BuildStep } from '../model/build-request';
 import type { RunOutcome } from './runner';
+import { OidcTokenIssuer, type OidcBuildFacts, type OidcTokenSource } from './oidc-tokens';
+import { canonicalNameOf } from './zuul-variables';
 
 export interface DecryptedBuildSecrets {
   /** Decrypted data by index of `BuildJob.secrets`. */
   values: unknown[];
-  /** Masks every string value of every secret (inactive without secrets). */
+  /** Masks every string value of every secret (inactive without secrets), and every OIDC token. */
   redactor: Redactor;
+  /** Issues the tokens of the build's `oidc` secrets (absent when it has none). */
+  oidc?: OidcTokenIssuer;
+}
+
+/** What the tokens of a build's `oidc` secrets need (docs/security.md#oidc-tokens). */
+export interface BuildOidcContext {
+  source: OidcTokenSource | undefined;
+  facts: OidcBuildFacts;
+  now: () => Date;
+  warn: (message: string) => void;
 }
 
 export const NO_SECRETS: DecryptedBuildSecrets = { values: [], redactor: createRedactor([]) };
@@ -36,18 +48,24 @@ export class BuildSecretError extends Error {
 export async function decryptBuildSecrets(
   secrets: readonly BuildSecret[],
   keys: (() => Promise<SecretsKeySource>) | undefined,
+  oidc?: BuildOidcContext,
 ): Promise<DecryptedBuildSecrets> {
   if (secrets.length === 0) {
     return NO_SECRETS;
   }
-  if (keys === undefined) {
+  const encrypted = secrets.filter((secret) => secret.oidc === undefined);
+  if (keys === undefined && encrypted.length > 0) {
     throw new BuildSecretError(
-      `Secret ${secrets[0].name} cannot be decrypted: this executor has no access to the projects' secrets keys`,
+      `Secret ${encrypted[0].name} cannot be decrypted: this executor has no access to the projects' secrets keys`,
     );
   }
-  const source = await keys();
+  const source = encrypted.length > 0 && keys !== undefined ? await keys() : undefined;
   const values: unknown[] = [];
   for (const secret of secrets) {
+    if (secret.oidc !== undefined || source === undefined) {
+      values.push(undefined); // an OIDC secret's value is the token each step run gets
+      continue;
+    }
     let privateKey;
     try {
       privateKey = (await source.secretsKey(secret.project)).privateKey();
@@ -67,7 +85,32 @@ export async function decryptBuildSecrets(
       throw err;
     }
   }
-  return { values, redactor: createRedactor(values.flatMap(secretStrings)) };
+  const redactor = createRedactor(values.flatMap(secretStrings));
+  if (encrypted.length === secrets.length || oidc === undefined) {
+    return { values, redactor };
+  }
+  const issuer = new OidcTokenIssuer(oidc.source, oidc.facts, redactor, oidc.now, oidc.warn);
+  return { values, redactor: issuer.redactor, oidc: issuer };
+}
+
+/** Decrypt the secrets of a build request; its `oidc` secrets get tokens from `options.oidc`. */
+export function decryptRequestSecrets(
+  params: BuildRequestParams,
+  options: { secretKeys?: () => Promise<SecretsKeySource>; oidc?: OidcTokenSource; now?: () => Date },
+  warn: (message: string) => void,
+): Promise<DecryptedBuildSecrets> {
+  return decryptBuildSecrets(params.job.secrets ?? [], options.secretKeys, {
+    source: options.oidc,
+    facts: {
+      tenant: params.tenant,
+      project: canonicalNameOf(params, params.item.project, params.item.connection),
+      buildUuid: params.buildUuid,
+      jobName: params.job.name,
+      pipeline: params.pipeline,
+    },
+    now: options.now ?? (() => new Date()),
+    warn,
+  });
 }
 
 /** The document of a step's secrets file: `{<alias>: <secret data>}` for the step's secrets only. */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { buildRequestParamsSchema, type BuildNode } from '../model/build-request';
 import type { BuildRequestRecord } from '../store/repositories/build-requests';
 import { BuildLog } from './build-log';
-import { decryptBuildSecrets, NO_SECRETS, type DecryptedBuildSecrets } from './build-secrets';
+import { decryptRequestSecrets, NO_SECRETS, type DecryptedBuildSecrets } from './build-secrets';
 import { invalidRequestPayload, NodeFailure, type ActiveBuild, type BuildRuntime } from './build-runtime';
 import { JOB_OUTPUT_FILE } from './log-paths';
 import { placeBuild } from './node-placement';
@@ -70,7 +70,7 @@ export async function continuePausedBuild(
       }
       log.write(`Resumed on executor ${runtime.id}: every dependent job has completed`);
       // The post-run steps get their secrets again (a restarted executor has none in memory).
-      secrets = await decryptBuildSecrets(params.job.secrets ?? [], runtime.options.secretKeys);
+      secrets = await decryptRequestSecrets(params, runtime.options, (message) => log.write(`WARNING: ${message}`));
       log.setRedactor(secrets.redactor);
       const run = await runtime.runOnNodes({
         params,

@@ -5,6 +5,7 @@
  * by default `builds/` there), the worker's settings from the `executor` section
  * (docs/configuration.md#keys), and the SSH keys of static launcher connections.
  */
+import type { OidcTokenSource } from './oidc-tokens';
 import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
 import type { SecretsKeySource } from '../secrets/secret-data';
@@ -40,6 +41,8 @@ export interface ExecutorServicesOptions {
   now?: () => Date;
   /** Projects' secrets keys (the KeyManager), to decrypt builds' secrets. */
   secretKeys?: () => Promise<SecretsKeySource>;
+  /** Signing keys and issuer of OIDC tokens (docs/security.md#oidc-tokens). */
+  oidc?: OidcTokenSource;
   /** Public URL prefix of the logs, read per build; defaults to `logs.url`. */
   logsUrl?: () => string | undefined;
   /** Connections not of the `git` driver whose repositories the executor clones (GitHub). */
@@ -82,6 +85,7 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
     logger: options.logger,
     now: options.now,
     secretKeys: options.secretKeys,
+    oidc: options.oidc,
   });
   return {
     cache,

@@ -10,7 +10,7 @@ import {
 import type { BuildRequestRecord } from '../store/repositories/build-requests';
 import { retryConnectionErrors } from '../store/links';
 import { BuildLog } from './build-log';
-import { decryptBuildSecrets, NO_SECRETS, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
+import { decryptRequestSecrets, NO_SECRETS, redactOutcome, type DecryptedBuildSecrets } from './build-secrets';
 import { invalidRequestPayload, NodeFailure, type ActiveBuild, type BuildRuntime } from './build-runtime';
 import { JOB_OUTPUT_FILE } from './log-paths';
 import { placeBuild } from './node-placement';
@@ -77,7 +77,7 @@ export async function startBuild(runtime: BuildRuntime, record: BuildRequestReco
       projects: null,
     });
     // Decrypted first, so everything logged from here on is masked.
-    secrets = await decryptBuildSecrets(params.job.secrets ?? [], runtime.options.secretKeys);
+    secrets = await decryptRequestSecrets(params, runtime.options, (message) => log.write(`WARNING: ${message}`));
     log.setRedactor(secrets.redactor);
     if (lockRefusal !== null) {
       throw new NodeFailure(lockRefusal);

@@ -12,6 +12,7 @@ import { runPlaybookStep } from './ansible/playbook-step';
 import type { BuildLog } from './build-log';
 import { NO_SECRETS, stepSecretsDocument, type DecryptedBuildSecrets } from './build-secrets';
 import type { JobOutputRecorder, StepPhase } from './job-output-json';
+import { stepCanonicalPath } from './oidc-tokens';
 import { resolveInside, UnsafePathError } from './log-paths';
 import type { WorkspaceProject } from './merger';
 import type { RemoteSteps } from './ssh-runner';
@@ -129,14 +130,21 @@ export class StepRunner {
       : { exit: await this.runScript(step, options), unreachable: false };
   }
 
+  /** The tokens of the step's `oidc` secrets, issued for this run (docs/security.md#oidc-tokens). */
+  private async tokens(step: BuildStep): Promise<Record<string, string>> {
+    const { secrets, params } = this.context;
+    return (await secrets?.oidc?.stepTokens(step, params.job.secrets ?? [], stepCanonicalPath(params, step))) ?? {};
+  }
+
   private async runPlaybook(step: ResolvedStep, options: StepRunOptions): Promise<StepOutcome> {
     const { log, ansible, params } = this.context;
     if (ansible === null) {
       throw new Error('a playbook step without the build’s Ansible files');
     }
     const phase = PHASE_NAMES[step.phase];
+    const tokens = await this.tokens(step.step);
     const command = ansible.playbookCommand(
-      { step: step.step, phase, index: step.index, success: options.success, willRetry: options.willRetry },
+      { step: step.step, phase, index: step.index, success: options.success, willRetry: options.willRetry, tokens },
       (this.playbooks += 1),
     );
     const branch = step.step.branch ?? params.item.branch ?? params.item.ref;
@@ -180,7 +188,11 @@ export class StepRunner {
     const stepEnv = { ...this.context.env, SLUICE_STEP: step.phase, SLUICE_STEP_SCRIPT: step.step.path };
     // The secrets file exists only while its step runs and holds only that step's secrets.
     const secretsFile = this.context.secretsFile;
-    const secrets = `${JSON.stringify(stepSecretsDocument(step.step, this.context.secrets ?? NO_SECRETS), null, 2)}\n`;
+    const document = {
+      ...stepSecretsDocument(step.step, this.context.secrets ?? NO_SECRETS),
+      ...(await this.tokens(step.step)),
+    };
+    const secrets = `${JSON.stringify(document, null, 2)}\n`;
     rmSync(secretsFile, { force: true });
     if (!remote) {
       writeFileSync(secretsFile, secrets, { mode: 0o600 });

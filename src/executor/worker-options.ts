@@ -1,4 +1,5 @@
 /** The options of an executor worker and the neighbours it uses (node locks, logging). */
+import type { OidcTokenSource } from './oidc-tokens';
 import type { TimerClock } from '../engine/ports/clock';
 import type { SecretsKeySource } from '../secrets/secret-data';
 import type { AnsibleToolchain } from './ansible/toolchain';
@@ -52,6 +53,8 @@ export interface ExecutorWorkerOptions {
   killGraceMs?: number;
   /** Projects' secrets keys (the KeyManager); builds carrying secrets fail with ERROR without it. */
   secretKeys?: () => Promise<SecretsKeySource>;
+  /** Signing keys and issuer of OIDC tokens; without it `oidc` secrets get no token (a warning). */
+  oidc?: OidcTokenSource;
   /** `ansible-playbook` and the sandbox (default: found on PATH, untrusted playbooks sandboxed). */
   toolchain?: AnsibleToolchain;
 }

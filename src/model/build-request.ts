@@ -128,6 +128,16 @@ export const buildSecretSchema = z
     project: z.string().min(1),
     /** Secret data; encrypted values are `{encrypted: 'pkcs1-oaep', chunks: [...]}`. */
     data: recordSchema,
+    /** An `oidc` secret (data empty): the executor issues a token (docs/security.md#oidc-tokens). */
+    oidc: z
+      .object({
+        ttl: z.number().int().positive(),
+        iss: z.string().optional(),
+        algorithm: z.string().min(1),
+        claims: recordSchema,
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type BuildSecret = z.infer<typeof buildSecretSchema>;

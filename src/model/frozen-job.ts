@@ -45,8 +45,10 @@ export interface FrozenSecret {
   name: string;
   /** The project that defines the secret; its key decrypts the data. */
   projectCanonicalName: string;
-  /** The data with encrypted values as `{encrypted, chunks}`; null for OIDC secrets (not delivered). */
+  /** The data with encrypted values as `{encrypted, chunks}`; null for OIDC secrets. */
   data: Record<string, unknown> | null;
+  /** An `oidc` secret's settings (docs/security.md#oidc-tokens); absent for data secrets. */
+  oidc?: { ttl: number; iss?: string; algorithm: string; claims: Record<string, unknown> };
 }
 
 /** A project the job needs checked out (`required-projects`). */

@@ -3,6 +3,7 @@
  * event bus and live fan-out, security, and the roles (engine, executor, pollers) the process
  * runs itself when no engine is given.
  */
+import { OidcService } from './oidc-service';
 import { existsSync } from 'node:fs';
 import type { ServiceConfig } from '../config/service';
 import { LayoutManager } from '../config/layout-manager';
@@ -56,6 +57,8 @@ export interface AppServices {
   services: Services;
   /** This process's metrics (docs/operations.md#metrics). */
   metrics: SluiceMetrics;
+  /** The OIDC issuer: discovery routes, the executor's tokens, key rotation. */
+  oidc: OidcService;
 }
 
 const NO_TENANTS: TenantCatalog = { tenantNames: () => [], layout: () => undefined };
@@ -110,6 +113,15 @@ export function assembleServices(options: AppOptions): AppServices {
   const runs: RoleSet = new Set(config.roles);
   const apiAddress = (): string | undefined => (runs.has('api') ? listening.url : undefined);
   const metrics = new SluiceMetrics();
+  const oidc = new OidcService({
+    config,
+    keys,
+    layout: (tenant) => tenants.layout(tenant),
+    tenantNames: () => [...tenants.tenantNames()],
+    publicUrl: () => config.api.publicUrl ?? apiAddress(),
+    logger,
+    timers: options.timers,
+  });
   const engineDeltas = engineEventBusOver(bus, (err, delta) => {
     // A pass abandoned by a shutdown may still publish: live views resync from the store.
     if (err instanceof BusClosedError) {
@@ -130,6 +142,7 @@ export function assembleServices(options: AppOptions): AppServices {
           timers: options.timers,
           environment: options.environment ?? process.env,
           secretKeys: keys,
+          oidc,
           // Links point at an API process: this one when it runs the api role, else `api.publicUrl`
           // or `logs.url` (docs/operations.md#which-configuration-each-role-needs).
           logsUrl: () => publicLogsUrl(config, apiAddress()),
@@ -196,6 +209,7 @@ export function assembleServices(options: AppOptions): AppServices {
     secretRedactor,
     services,
     metrics,
+    oidc,
   };
 }
 

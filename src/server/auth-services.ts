@@ -13,6 +13,7 @@ import { TokenBucketLimiter } from '../auth/rate-limit';
 import type { ChangeSignal } from '../auth/change-signal';
 import type { ServiceConfig } from '../config/service';
 import type { Abide } from '../config/tenant-file';
+import { OidcSigningKeyRepository } from '../store/repositories/oidc-signing-keys';
 import { KeyRepository } from '../store/repositories/keys';
 import type { Logger } from './logger';
 
@@ -99,6 +100,7 @@ async function openKeyManager(
     repository: new KeyRepository(knex),
     encryptor: await KeyEncryptor.fromSecret(secret.secret),
     sizes,
+    oidcRepository: new OidcSigningKeyRepository(knex),
   });
 }
 

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import type { AuthCommandDeps } from '../auth/cli-commands';
 import type * as AuthCommands from '../auth/cli-commands';
+import type * as OidcCommands from '../auth/oidc-cli';
 import type { ServiceConfig } from '../config/service';
 import type * as ServiceConfigModule from '../config/service';
 import type * as CliService from './cli-service';
@@ -17,6 +18,7 @@ import { parseRoleList, ROLE_NAMES, type RoleSet } from '../model/roles';
 const service = (): typeof CliService => require('./cli-service') as typeof CliService;
 const configModule = (): typeof ServiceConfigModule => require('../config/service') as typeof ServiceConfigModule;
 const authCommands = (): typeof AuthCommands => require('../auth/cli-commands') as typeof AuthCommands;
+const oidcCommands = (): typeof OidcCommands => require('../auth/oidc-cli') as typeof OidcCommands;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const USAGE = `Usage: sluice <command> [options]
@@ -30,6 +32,8 @@ Commands:
                     --smart for the tenants whose tenant-file entry changed)
   token create      mint an HS256 admin token (sluice token --help)
   encrypt           encrypt a secret for a project (sluice encrypt --help)
+  delete-oidc-signing-keys ALGORITHM
+                    delete the OIDC signing keys of ALGORITHM (RS256)
   version           print the version
 
 Options:
@@ -47,6 +51,7 @@ Options:
 const AUTH_COMMANDS: Record<string, (argv: string[], deps: AuthCommandDeps) => Promise<number>> = {
   token: (argv, deps) => authCommands().tokenCommand(argv, deps),
   encrypt: (argv, deps) => authCommands().encryptCommand(argv, deps),
+  'delete-oidc-signing-keys': (argv, deps) => oidcCommands().deleteOidcSigningKeysCommand(argv, deps),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -47,6 +47,8 @@ export interface HttpAppOptions {
   now: () => Date;
   /** A webhook delivery was stored (wakes the processing of connection events). */
   onConnectionEvent?: () => void;
+  /** The OIDC discovery and JWKS routes (docs/rest.md#oidc-discovery). */
+  oidc?: { routes(): Koa.Middleware };
 }
 
 export interface HttpApp {
@@ -102,6 +104,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       onStored: () => options.onConnectionEvent?.(),
     }),
   );
+  if (options.oidc) {
+    koa.use(options.oidc.routes());
+  }
   koa.use(restRoute({ config, yoga, services: options.services, redactor: options.secretRedactor }));
   webRoutes(config).forEach((route) => koa.use(route)); // GraphiQL assets, web.sites, the dashboard at /
   return { koa, inFlight };

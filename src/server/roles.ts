@@ -10,6 +10,7 @@
  * itself is built in every process: an API process uses it to record management events and read
  * status from the store.
  */
+import type { OidcService } from './oidc-service';
 import { randomUUID } from 'node:crypto';
 import type { ServiceConfig } from '../config/service';
 import { canonicalHostnameOf } from '../config/service';
@@ -65,6 +66,8 @@ export interface RolesOptions {
   environment: Record<string, string | undefined>;
   /** Projects' secrets keys, for the executor to decrypt the secrets of builds. */
   secretKeys?: () => Promise<SecretsKeySource>;
+  /** The OIDC issuer: the executor's token source; the scheduler role rotates its keys. */
+  oidc?: OidcService;
   /** Public URL prefix of build logs, read per build (`publicLogsUrl` in log-files.ts). */
   logsUrl?: () => string | undefined;
   /** The service's public URL, for links to its dashboard pages (`api.publicUrl`, else where it listens). */
@@ -237,6 +240,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     now: options.now,
     nodeLocker: new StoreNodeLocker(database.knex, options.now),
     secretKeys: options.secretKeys,
+    oidc: options.oidc?.tokenSource(),
     logsUrl: options.logsUrl,
     extraConnections: Object.fromEntries(
       [...drivers.byDriver.values()].flatMap((runtime) => [...(runtime.repositories ?? [])]),
@@ -394,6 +398,8 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       }
       if (roles.has('scheduler')) {
         tasks.push(await startSchedulers(engine, layoutManager, logger));
+        // docs/security.md#oidc-tokens
+        tasks.push(...(options.oidc ? [options.oidc.startRotation()] : []));
       }
       // The drivers' work of the roles this process runs: source intake (git polls, stored webhook
       // deliveries) with `scheduler`. Awaited before the process listens: a git poller has then

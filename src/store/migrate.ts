@@ -25,6 +25,7 @@ import * as successDurationsIndex from './migrations/0027-success-durations-inde
 import * as engineWork from './migrations/0028-engine-work';
 import * as durationHistograms from './migrations/0029-duration-histograms';
 import * as connectionEventsIndexes from './migrations/0030-connection-events-indexes';
+import * as oidcSigningKeys from './migrations/0031-oidc-signing-keys';
 
 interface Migration {
   name: string;
@@ -55,6 +56,7 @@ const MIGRATIONS: Migration[] = [
   engineWork,
   durationHistograms,
   connectionEventsIndexes,
+  oidcSigningKeys,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

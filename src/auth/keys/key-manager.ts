@@ -8,6 +8,8 @@ import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } fr
 import type { KeyKind, KeyRepository, StoredKey } from '../../store/repositories/keys';
 import type { KeyEncryptor } from './key-encryption';
 import { opensshPublicKey, pemPublicKey } from './formats';
+import type { OidcSigningKeyRepository } from '../../store/repositories/oidc-signing-keys';
+import { OidcSigningKeys } from './oidc-signing-keys';
 
 /** RSA modulus sizes in bits; tests inject smaller ones because 4096-bit generation is slow. */
 export interface KeySizes {
@@ -56,14 +58,24 @@ export interface KeyManagerOptions {
   repository: KeyRepository;
   encryptor: KeyEncryptor;
   sizes?: Partial<KeySizes>;
+  /** Where the OIDC signing keys live (absent: this manager has none). */
+  oidcRepository?: OidcSigningKeyRepository;
+  /** The wall clock of the OIDC signing keys' ages. */
+  now?: () => Date;
 }
 
 export class KeyManager {
   private readonly cache = new Map<string, Promise<KeyPair>>();
   private readonly sizes: KeySizes;
+  /** The OIDC signing keys (docs/security.md#oidc-tokens), encrypted with the same secret. */
+  readonly oidc: OidcSigningKeys | undefined;
 
   constructor(private readonly options: KeyManagerOptions) {
     this.sizes = { ...DEFAULT_KEY_SIZES, ...options.sizes };
+    this.oidc =
+      options.oidcRepository === undefined
+        ? undefined
+        : new OidcSigningKeys({ repository: options.oidcRepository, encryptor: options.encryptor, now: options.now });
   }
 
   /** The project's secrets key (`owner` = project canonical name). */

@@ -2,12 +2,13 @@
  * The Gerrit side of the engine's change source (docs/gerrit.md#changes): a change is
  * `<number>,<patchset>` with its ref `refs/changes/NN/N/P`, read over the REST API with its
  * status, work-in-progress flag, topic, hashtags and current votes; `Depends-On:` lines of the
- * patch set's commit message name changes by URL (`<baseurl>/c/<project>/+/<number>`, or any
- * other connection's change URL) or by Change-Id (every open change of that Change-Id).
+ * patch set's commit message name changes by URL (`<baseurl>/c/<project>/+/<number>`, Gerrit's
+ * older `<baseurl>/#/c/<number>` and `<baseurl>/<number>`, or any other connection's change URL)
+ * or by Change-Id (every open change of that Change-Id).
  */
 import { refChange, type ChangeInfo, type GerritChangeState } from '../../model/changes';
 import type { GitProjects } from '../../sources/git-projects';
-import { changesNamedByUrls, type ChangeOfUrl, type NamedChange } from '../depends-on';
+import { changesNamedByUrls, dependsOnUrlLines, parsedUrl, type ChangeOfUrl, type NamedChange } from '../depends-on';
 import type { ChangeJson, GerritClient } from './client';
 
 /** One Gerrit connection as the change source uses it. */
@@ -27,6 +28,24 @@ export function gerritChangeOfUrl(url: URL): NamedChange | null {
   const match = /\/c\/(.+)\/\+\/(\d+)\/?$/.exec(url.pathname);
   const project = match === null ? null : decodedOrNull(match[1]);
   return match === null || project === null ? null : { project, number: Number(match[2]) };
+}
+
+/**
+ * The number of a change URL of Gerrit's older shapes under `baseurl`, which name no project:
+ * `<baseurl>/#/c/<number>` (the old web UI) and `<baseurl>/<number>` (the short link), either
+ * followed by `/...` (a patch set); null for another host, path or shape. The reference matches
+ * them as `/<prefix>(#/c/|c/.*\/+/)?(\d+)`.
+ */
+export function olderShapeNumber(text: string, baseurl: string): number | null {
+  const url = parsedUrl(text);
+  const base = parsedUrl(baseurl);
+  if (url === null || base === null || url.host !== base.host) {
+    return null;
+  }
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const path = `${url.pathname}${url.hash}`;
+  const match = path.startsWith(`${prefix}/`) ? /^\/(?:#\/c\/)?(\d+)(?:\/.*)?$/.exec(path.slice(prefix.length)) : null;
+  return match === null ? null : Number(match[1]);
 }
 
 /** A URL path's text decoded, or null for a malformed escape (a URL nobody's change has). */
@@ -168,6 +187,18 @@ export class GerritChangeSource {
     add(sha === null ? null : await this.gitParent(source, json, sha));
     const message = sha === null ? '' : (json.revisions?.[sha]?.commit?.message ?? '');
     changesNamedByUrls(message, this.changeOfUrl, gerritChangeOfUrl).forEach(add);
+    // Gerrit's older URL shapes name no project: Gerrit says whose change the number is.
+    for (const line of dependsOnUrlLines(message)) {
+      for (const other of this.sources.values()) {
+        const number = olderShapeNumber(line, other.client.base);
+        const named = number === null ? [] : await other.client.query(`change:${number}`);
+        add(
+          named.length === 0
+            ? null
+            : { project: `${other.canonicalHostname}/${named[0].project}`, number: named[0]._number },
+        );
+      }
+    }
     for (const changeId of dependsOnChangeIds(message)) {
       for (const open of await source.client.query(`change:${changeId} status:open`)) {
         add({ project: `${source.canonicalHostname}/${open.project}`, number: open._number });

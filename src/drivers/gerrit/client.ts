@@ -84,6 +84,14 @@ export interface ChangeJson {
 }
 
 /** One entry of `GET .../revisions/<revision>/related`: a change in the revision's git ancestry or built on it. */
+/** An inline comment of a review (Gerrit's `CommentInput`, its path the key it is listed under). */
+export interface CommentInput {
+  message: string;
+  /** Absent: a comment on the whole file. */
+  line?: number;
+  range?: { start_line: number; start_character: number; end_line: number; end_character: number };
+}
+
 export interface RelatedChangeJson {
   project?: string;
   commit?: { commit?: string };
@@ -207,15 +215,33 @@ export class GerritClient {
     return answer?.changes ?? [];
   }
 
-  /** Post a review (votes, message, notify) on a patch set. */
+  /** Post a review (votes, message, notify, file comments) on a patch set. */
   async review(
     project: string,
     number: number,
     patchset: string,
-    review: { message?: string; labels?: Record<string, number>; notify?: string },
+    review: {
+      message?: string;
+      labels?: Record<string, number>;
+      notify?: string;
+      comments?: Record<string, CommentInput[]>;
+    },
   ): Promise<void> {
     const id = encodeURIComponent(`${project}~${number}`);
     await this.request('POST', `/changes/${id}/revisions/${encodeURIComponent(patchset)}/review`, review);
+  }
+
+  /**
+   * The files a patch set may be commented on: Gerrit's files of the revision against its default
+   * base (the parent, or a merge commit's auto-merge), `/COMMIT_MSG` among them.
+   */
+  async revisionFiles(project: string, number: number, patchset: string): Promise<string[]> {
+    const id = encodeURIComponent(`${project}~${number}`);
+    const files = await this.request<Record<string, unknown> | null>(
+      'GET',
+      `/changes/${id}/revisions/${encodeURIComponent(patchset)}/files`,
+    );
+    return Object.keys(files ?? {});
   }
 
   /** Submit a change (Gerrit merges it into its branch). */

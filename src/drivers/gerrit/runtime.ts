@@ -4,7 +4,7 @@
  * source, the reporter (votes and review messages) and the merge of a change through Gerrit's submit.
  */
 import type { Knex } from 'knex';
-import type { ChangeReporter } from '../../engine/ports/reporter';
+import type { ChangeReporter, ItemReport } from '../../engine/ports/reporter';
 import type { TriggerEvent } from '../../model/engine-events';
 import type { GitProjects } from '../../sources/git-projects';
 import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/repositories/connection-events';
@@ -18,7 +18,8 @@ import { PollLease, pollLeaseTtl } from './poll-lease';
 import { catchUpRefs } from './ref-catch-up';
 import { gerritMergeRefusal, type MergeItem } from '../../model/changes';
 import { GerritChangeSource, gerritState, type GerritSource } from './change-source';
-import { GerritApiError, GerritClient } from './client';
+import { GerritApiError, GerritClient, type CommentInput } from './client';
+import { commentsOnFiles, returnedFileComments, withWarnings } from './file-comments';
 import { sshKnownHostsFile } from '../../sources/git-ssh';
 import { gerritGitEnv, gerritGitUrl, type GerritConnectionConfig } from './connection-schema';
 import { triggerOf, type StreamEvent } from './events';
@@ -127,7 +128,35 @@ function locateOn(
   return location && source ? { source, name: location.name } : null;
 }
 
-/** Votes, the report text as the review's message and `notify`, for each Gerrit reporter of the phase. */
+/**
+ * The file comments of a report (docs/gerrit.md#file-comments): those the builds returned, on the
+ * files the patch set has, with the warnings of those left out; asked of Gerrit only when a build
+ * returned some.
+ */
+async function reportComments(
+  report: ItemReport,
+  located: { source: GerritSource; name: string },
+  log: DriverLog,
+): Promise<{ comments: Record<string, CommentInput[]>; warnings: string[] }> {
+  const { change } = report;
+  const returned = returnedFileComments(report);
+  if (Object.keys(returned.comments).length === 0 || change.number === null || change.patchset === null) {
+    return returned;
+  }
+  try {
+    const files = await located.source.client.revisionFiles(located.name, change.number, change.patchset);
+    const kept = commentsOnFiles(returned.comments, files);
+    return { comments: kept.comments, warnings: [...returned.warnings, ...kept.warnings] };
+  } catch (err) {
+    log.warn({ err, pipeline: report.pipeline, change: change.url }, 'Gerrit files of the patch set not read');
+    return {
+      comments: {},
+      warnings: [...returned.warnings, 'File comments not sent: the files of the patch set could not be read'],
+    };
+  }
+}
+
+/** Votes, the report text as the review's message, `notify` and file comments, for each Gerrit reporter of the phase. */
 function gerritReporter(
   sources: ReadonlyMap<string, GerritSource>,
   projects: GitProjects,
@@ -140,18 +169,23 @@ function gerritReporter(
       if (!located || change.kind !== 'change' || change.number === null || change.patchset === null) {
         return;
       }
-      for (const reporter of report.reporters) {
-        if (reporter.connection !== located.source.name) {
-          continue;
-        }
+      const mine = report.reporters.filter((reporter) => reporter.connection === located.source.name);
+      const { comments, warnings } =
+        mine.length === 0 ? { comments: {}, warnings: [] } : await reportComments(report, located, log);
+      if (warnings.length > 0) {
+        log.warn({ pipeline: report.pipeline, change: change.url, warnings }, 'Gerrit file comments left out');
+      }
+      const withComments = Object.keys(comments).length === 0 ? {} : { comments };
+      for (const reporter of mine) {
         const labels = reporterVotes(reporter.options);
-        const message = reporter.options.comment === false || report.message === '' ? undefined : report.message;
-        if (Object.keys(labels).length === 0 && message === undefined) {
+        const text = reporter.options.comment === false || report.message === '' ? undefined : report.message;
+        const message = withWarnings(text, warnings);
+        if (Object.keys(labels).length === 0 && message === undefined && withComments.comments === undefined) {
           continue;
         }
         const notify = reporter.options.notify === undefined ? {} : { notify: String(reporter.options.notify) };
         await located.source.client
-          .review(located.name, change.number, change.patchset, { message, labels, ...notify })
+          .review(located.name, change.number, change.patchset, { message, labels, ...notify, ...withComments })
           .catch((err: unknown) =>
             log.warn({ err, pipeline: report.pipeline, change: change.url }, 'Gerrit review not posted'),
           );

@@ -17,6 +17,8 @@ import { describeChange, parseChangeRef, type ChangeDependency, type ChangeOwner
 import type { GitMirrors } from '../../sources/git-mirror';
 import { ZERO_REVISION } from '../../model/changes';
 import { MemoryPollerState, type PollerStateStore, type StoredRefs } from './poller-state';
+import { systemClock, type TimerClock } from '../../engine/ports/clock';
+import { PeriodicTask } from '../../engine/ports/periodic-task';
 
 /** The revision used for "no commit" in oldrev (creation) and newrev (deletion), as the reference. */
 export const ZERO_SHA = ZERO_REVISION;
@@ -60,23 +62,6 @@ export interface PatchsetCreatedEvent {
 
 export type GitTriggerEvent = RefUpdatedEvent | PatchsetCreatedEvent;
 
-/** Timers and time, injectable so tests control scheduling. */
-export interface PollerClock {
-  now(): Date;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemClock: PollerClock = {
-  now: () => new Date(),
-  setTimeout: (callback, ms) => {
-    const handle = setTimeout(callback, ms);
-    handle.unref();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
 export interface GitPollerOptions {
   connection: string;
   /** The poller's own mirrors (not shared with an executor's cache). */
@@ -91,7 +76,8 @@ export interface GitPollerOptions {
   state?: PollerStateStore;
   /** A project that could not be polled; the other projects are still polled. */
   onError?: (error: unknown, project: string) => void;
-  clock?: PollerClock;
+  /** Time and the loop's timers (src/engine/ports/clock.ts); default: the system clock. */
+  clock?: TimerClock;
 }
 
 type RefSnapshot = Map<string, string>;
@@ -108,11 +94,12 @@ interface OwnExpectation {
 
 export class GitPoller {
   private readonly state: PollerStateStore;
-  private readonly clock: PollerClock;
+  private readonly clock: TimerClock;
   /** Own updates announced and not reported yet, by project and ref. */
   private readonly expected = new Map<string, Map<string, OwnExpectation>>();
   private queue: Promise<unknown> = Promise.resolve();
-  private timer: unknown;
+  /** The polls every `intervalMs` (src/engine/ports/periodic-task.ts). */
+  private readonly loop: PeriodicTask;
   private running = false;
   /** Set by `stop`: a poll round in progress ends after the project being polled. */
   private stopping = false;
@@ -120,6 +107,16 @@ export class GitPoller {
   constructor(private readonly options: GitPollerOptions) {
     this.clock = options.clock ?? systemClock;
     this.state = options.state ?? new MemoryPollerState();
+    this.loop = new PeriodicTask({
+      name: `git poll of ${options.connection}`,
+      intervalMs: options.intervalMs,
+      tick: () => this.exclusive(() => this.pollAll()),
+      // A project's failure goes to onError inside the round; this is a failure of the round itself.
+      onError: (error) => this.options.onError?.(error, '(every project)'),
+      clock: this.clock,
+      // `stop` ends a round after the project being polled, so it waits for that round.
+      stopWaitMs: null,
+    });
   }
 
   /**
@@ -136,7 +133,7 @@ export class GitPoller {
     this.running = true;
     this.stopping = false;
     const baselines = this.exclusive(() => this.recordMissingBaselines());
-    this.schedule(0);
+    this.loop.start(0);
     return baselines;
   }
 
@@ -144,10 +141,7 @@ export class GitPoller {
   async stop(): Promise<void> {
     this.running = false;
     this.stopping = true;
-    if (this.timer !== undefined) {
-      this.clock.clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    await this.loop.stop();
     await this.queue;
   }
 
@@ -178,17 +172,6 @@ export class GitPoller {
       this.options.onError?.(err, project),
     );
     return reported;
-  }
-
-  private schedule(delay: number): void {
-    this.timer = this.clock.setTimeout(() => {
-      this.timer = undefined;
-      void this.exclusive(() => this.pollAll()).finally(() => {
-        if (this.running) {
-          this.schedule(this.options.intervalMs);
-        }
-      });
-    }, delay);
   }
 
   private exclusive<T>(task: () => Promise<T>): Promise<T> {

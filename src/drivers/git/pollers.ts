@@ -4,7 +4,8 @@
  */
 import path from 'node:path';
 import { GitMirrors } from '../../sources/git-mirror';
-import { GitPoller, type GitTriggerEvent, type PollerClock } from './poller';
+import type { TimerClock } from '../../engine/ports/clock';
+import { GitPoller, type GitTriggerEvent } from './poller';
 import type { PollerStateStore } from './poller-state';
 
 export interface GitPollersOptions {
@@ -12,7 +13,7 @@ export interface GitPollersOptions {
   projects: (connection: string) => string[] | Promise<string[]>;
   onEvent: (event: GitTriggerEvent) => void | Promise<void>;
   onError?: (error: unknown, connection: string, project: string) => void;
-  clock?: PollerClock;
+  clock?: TimerClock;
   /** Where a connection's poller keeps the refs it reported; default: memory (a restart re-baselines). */
   state?: (connection: string) => PollerStateStore;
 }

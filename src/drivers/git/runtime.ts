@@ -68,6 +68,7 @@ export function gitRuntime(context: DriverContext<GitConnectionConfig>): GitDriv
         }
       },
       onError: (err, connection, project) => context.log.warn({ err, connection, project }, 'git poll failed'),
+      clock: context.timers,
       state: (connection) => new DurablePollerState(context.knex, connection, recordTriggers, context.now),
     },
   );

@@ -12,6 +12,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, rmSync, statSync, symlinkSync
 import path from 'node:path';
 import type { BuildNode, BuildRequestParams, BuildRole, BuildStep } from '../../model/build-request';
 import { stepSecretsDocument, type DecryptedBuildSecrets } from '../build-secrets';
+import { stepCanonicalPath } from '../oidc-tokens';
 import { resolveInside, UnsafePathError } from '../log-paths';
 import type { WorkspaceProject } from '../merger';
 import type { NodeInventory } from '../node-inventory';
@@ -48,6 +49,8 @@ export interface PlaybookRun {
   /** Post-run playbooks: whether the run phase succeeded (`zuul_success`) and the build will be retried. */
   success?: boolean;
   willRetry?: boolean;
+  /** The tokens of the step's `oidc` secrets issued for this run, by alias. */
+  tokens?: Record<string, string>;
 }
 
 /** The command of one playbook, and where its callback leaves the structured output and unreachable hosts. */
@@ -360,8 +363,7 @@ export class AnsibleBuild {
     const out = path.join(own, 'out');
     rmSync(own, { recursive: true, force: true });
     mkdirSync(out, { recursive: true, mode: 0o700 });
-    const canonical = params.zuul?.canonicalNames[step.project] ?? step.project;
-    const name = `${canonical}/${step.path}`;
+    const name = stepCanonicalPath(params, step);
     const args = [
       '-i',
       this.inventoryFile,
@@ -388,7 +390,8 @@ export class AnsibleBuild {
     let secretsFile: string | null = null;
     if ((step.secrets ?? []).length > 0) {
       secretsFile = path.join(own, 'secrets.yaml');
-      writeFileSync(secretsFile, `${unsafeYaml(stepSecretsDocument(step, this.input.secrets))}\n`, { mode: 0o600 });
+      const document = { ...stepSecretsDocument(step, this.input.secrets), ...run.tokens };
+      writeFileSync(secretsFile, `${unsafeYaml(document)}\n`, { mode: 0o600 });
       args.push('-e', `@${secretsFile}`);
     }
     if (trust === 'untrusted') {

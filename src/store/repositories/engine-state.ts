@@ -18,11 +18,11 @@ import {
   pipelineStateValueSchema,
   queueProjectsSchema,
   storedItems,
-  storedJobs,
   storedValue,
   timerStateSchema,
   windowParamsSchema,
 } from './engine-state-json';
+import { readQueuedItems, type ParsedItems } from './queued-items';
 
 interface QueueRow {
   id: number;
@@ -39,22 +39,6 @@ interface QueueRow {
   dynamic: boolean;
   /** JSON: `windowParamsSchema`. */
   window_params: unknown;
-}
-
-interface ItemRow {
-  id: number;
-  uuid: string;
-  queue_id: number;
-  position: number;
-  /** JSON text: `storedItemSchema`. */
-  data: unknown;
-}
-
-interface JobRow {
-  item_id: number;
-  job_name: string;
-  /** JSON text: `jobStateSchema`. */
-  frozen: unknown;
 }
 
 interface PipelineRow {
@@ -99,37 +83,17 @@ export class EngineStateRepository {
   constructor(private readonly knex: Knex) {}
 
   /** Every pipeline's live state for a tenant (queues in order, items in order, jobs attached). */
-  async loadPipelines(tenant: string, trx: Knex = this.knex): Promise<PipelineState[]> {
+  /**
+   * The tenant's pipelines with their queued items. With `parsed` (a reader that keeps what it
+   * parsed, src/engine/status-inputs.ts) only the items whose row changed since are read and
+   * parsed again (./queued-items.ts); the map is brought up to date.
+   */
+  async loadPipelines(tenant: string, trx: Knex = this.knex, parsed?: ParsedItems): Promise<PipelineState[]> {
     const pipelineRows: PipelineRow[] = await trx('pipeline_state').where({ tenant });
     const queueRows: QueueRow[] = await trx('change_queues')
       .where({ tenant })
       .orderBy([{ column: 'pipeline' }, { column: 'position' }, { column: 'id' }]);
-    const itemRows: ItemRow[] = await trx('queue_items')
-      .where({ tenant })
-      .whereNull('dequeue_time')
-      .orderBy([{ column: 'queue_id' }, { column: 'position' }])
-      .select('id', 'uuid', 'queue_id', 'position', trx.raw('data::text as data'));
-    const jobRows: JobRow[] =
-      itemRows.length === 0
-        ? []
-        : await trx('queue_item_jobs')
-            .whereIn('item_id', trx('queue_items').select('id').where({ tenant }).whereNull('dequeue_time'))
-            .orderBy('id')
-            .select('item_id', 'job_name', trx.raw('frozen::text as frozen'));
-    const jobsByItem = new Map<number, JobState[]>();
-    for (const row of jobRows) {
-      const list = jobsByItem.get(row.item_id) ?? [];
-      list.push(storedJobs.read(row.frozen, () => `tenant ${tenant}, job ${row.job_name} of item ${row.item_id}`));
-      jobsByItem.set(row.item_id, list);
-    }
-    const itemsByQueue = new Map<number, ItemState[]>();
-    for (const row of itemRows) {
-      const data = storedItems.read(row.data, () => `tenant ${tenant}, item ${row.uuid}`);
-      const item: ItemState = { ...data, buildset: { ...data.buildset, jobs: jobsByItem.get(row.id) ?? [] } };
-      const list = itemsByQueue.get(row.queue_id) ?? [];
-      list.push(item);
-      itemsByQueue.set(row.queue_id, list);
-    }
+    const itemsByQueue = await readQueuedItems(trx, tenant, parsed);
     const pipelines = new Map<string, PipelineState>();
     for (const row of pipelineRows) {
       pipelines.set(row.pipeline, {
@@ -150,7 +114,7 @@ export class EngineStateRepository {
         projects: storedValue(queueProjectsSchema, row.projects, () => `tenant ${tenant}, queue ${row.id} projects`),
         ...pickFields(row, ['dynamic', 'window']),
         params: storedValue(windowParamsSchema, row.window_params, () => `tenant ${tenant}, queue ${row.id} window`),
-        items: itemsByQueue.get(row.id) ?? [],
+        items: itemsByQueue.get(Number(row.id)) ?? [],
       };
       pipeline.queues.push(queue);
     }

@@ -35,7 +35,15 @@ export interface FakeChange {
   updated: string;
   submitted?: string;
   /** Reviews posted over REST, in order. */
-  reviews: Array<{ by: string; patchset: string; message?: string; labels?: Record<string, number>; notify?: string }>;
+  reviews: Array<{
+    by: string;
+    patchset: string;
+    message?: string;
+    labels?: Record<string, number>;
+    notify?: string;
+    /** Inline comments by path (Gerrit's `CommentInput`s). */
+    comments?: Record<string, Array<Record<string, unknown>>>;
+  }>;
   /** Set by a test: the next submit is refused with this message (409). */
   refuseSubmit: string | null;
   /** The change's topic, if any. */

@@ -68,6 +68,12 @@ export async function pushPatchset(
   });
 }
 
+/** The files a revision changes against its first parent (Gerrit's files of a patch set, less `/COMMIT_MSG`). */
+export async function changedFiles(root: string, project: string, revision: string): Promise<string[]> {
+  const out = await git(path.join(root, project), ['diff-tree', '--no-commit-id', '--name-only', '-r', revision]);
+  return out.stdout.split('\n').filter((line) => line !== '');
+}
+
 export async function branchHead(root: string, project: string, branch: string): Promise<string> {
   return (await git(path.join(root, project), ['rev-parse', `refs/heads/${branch}`])).stdout.trim();
 }

@@ -8,8 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serveGit } from '../fake-github/git-http';
 import { changeJson } from './change-json';
 import { queryChanges, related } from './queries';
-import { branchHead, listBranches } from './repos';
-import type { FakeGerrit } from './server';
+import { branchHead, changedFiles, listBranches } from './repos';
+import type { FakeChange, FakeGerrit } from './server';
 
 /** Answer one HTTP request of the fake Gerrit. */
 export async function handleRequest(gerrit: FakeGerrit, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -89,8 +89,18 @@ async function route(gerrit: FakeGerrit, method: string, url: URL, body: unknown
   if (parts.length === 2 && method === 'GET') {
     return changeJson(change, gerrit.labels, options);
   }
+  if (parts[2] === 'revisions' && parts[4] === 'files' && method === 'GET') {
+    const files = await revisionFiles(gerrit, change, parts[3]);
+    return files === undefined ? undefined : Object.fromEntries(files.map((file) => [file, { lines_inserted: 1 }]));
+  }
   if (parts[2] === 'revisions' && parts[4] === 'review' && method === 'POST') {
-    const review = body as { message?: string; labels?: Record<string, number>; notify?: string };
+    const review = body as FakeChange['reviews'][number];
+    // As Gerrit: a comment on a file the patch set does not have refuses the whole review.
+    const files = await revisionFiles(gerrit, change, parts[3]);
+    const stray = Object.keys(review.comments ?? {}).find((file) => !(files ?? []).includes(file));
+    if (stray !== undefined) {
+      return `400|file ${stray} not found in revision ${change.number},${parts[3]}`;
+    }
     gerrit.postReview(change, parts[3], review);
     return { labels: review.labels ?? {} };
   }
@@ -102,6 +112,14 @@ async function route(gerrit: FakeGerrit, method: string, url: URL, body: unknown
     return gerrit.submit(change);
   }
   return undefined;
+}
+
+/** Gerrit's files of a patch set (by number or revision): `/COMMIT_MSG` and those it changes; undefined when none such. */
+async function revisionFiles(gerrit: FakeGerrit, change: FakeChange, id: string): Promise<string[] | undefined> {
+  const patchset = change.patchsets.find((p) => p.revision === id || String(p.number) === id);
+  return patchset === undefined
+    ? undefined
+    : ['/COMMIT_MSG', ...(await changedFiles(gerrit.root, change.project, patchset.revision))];
 }
 
 /**

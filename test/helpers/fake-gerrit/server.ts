@@ -297,7 +297,7 @@ export class FakeGerrit {
   postReview(
     change: FakeChange,
     patchset: string,
-    review: { message?: string; labels?: Record<string, number>; notify?: string },
+    review: Omit<FakeChange['reviews'][number], 'by' | 'patchset'>,
   ): void {
     const by = this.accountOf(this.user);
     change.reviews.push({ by: this.user, patchset, ...review });

@@ -6,7 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LayoutManager, type PollTimer } from '../../../src/config/layout-manager';
+import { LayoutManager } from '../../../src/config/layout-manager';
+import { FakeTimerClock } from '../../helpers/fake-timer-clock';
 import { silentLogger } from '../../../src/server/logger';
 import { git } from '../../../src/sources/git-cli';
 import { ConfigErrorRepository } from '../../../src/store/repositories/config-errors';
@@ -17,24 +18,11 @@ import { buildFixtureRepos, type FixtureRepos } from '../../helpers/config-fixtu
 
 const FIXTURE = path.join(__dirname, '../../fixtures/config/basic');
 
-class ManualTimer implements PollTimer {
-  pending = new Set<number>();
-  private next = 0;
-  set(): unknown {
-    this.next += 1;
-    this.pending.add(this.next);
-    return this.next;
-  }
-  clear(handle: unknown): void {
-    this.pending.delete(handle as number);
-  }
-}
-
 let db: TestDatabase;
 let repos: FixtureRepos;
 let dir: string;
 let manager: LayoutManager;
-const timer = new ManualTimer();
+const timers = new FakeTimerClock();
 let clock = new Date('2026-01-01T00:00:00Z');
 let counter = 0;
 
@@ -68,7 +56,7 @@ beforeAll(async () => {
     logger: silentLogger(),
     now: () => clock,
     uuid: () => `layout-${++counter}`,
-    timer,
+    clock: timers,
   });
   await manager.start();
 });
@@ -85,7 +73,7 @@ describe('LayoutManager', () => {
     expect(manager.tenantNames()).toEqual(['tenant-one']);
     expect(manager.layout('tenant-one')?.uuid).toBe('layout-1');
     expect(manager.layout('nope')).toBeUndefined();
-    expect(timer.pending.size).toBe(1);
+    expect(timers.pending).toEqual([5000]);
   });
 
   it('persists config errors and records system events', async () => {
@@ -185,6 +173,6 @@ describe('LayoutManager', () => {
 
   it('stops polling on stop()', async () => {
     await manager.stop();
-    expect(timer.pending.size).toBe(0);
+    expect(timers.pending).toEqual([]);
   });
 });

@@ -2,12 +2,14 @@
  * Status reads keep the parsed pipeline state while the stored state does not change
  * (docs/live.md#status-computation): repeated reads parse the stored items once; a pass that
  * writes (here or in another process, an engine of its own on the same database) makes the
- * next read load them again; pending-event counters are read every time.
+ * next read load them again, parsing only the items whose rows changed; pending-event counters
+ * are read every time.
  */
 import { Engine } from '../../../src/engine/engine';
 import { InProcessEventBus } from '../../../src/engine/event-bus';
 import type { TenantStatus } from '../../../src/engine/status';
 import { EngineStateRepository } from '../../../src/store/repositories/engine-state';
+import { storedItems } from '../../../src/store/repositories/engine-state-json';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { EngineHarness, nextTenant } from '../../engine/harness';
 import { canonical, job, makeLayout, pipeline } from '../../engine/scripted-layout';
@@ -73,6 +75,41 @@ describe.each(backends())('engine: status reads over cached parsed state (%s)', 
     loads.mockClear();
     expect(changesIn(await reader.status(h.tenant))).toEqual(['1,1', '2,1']);
     expect(loads).toHaveBeenCalledTimes(1);
+  });
+
+  it('parses again only the items a pass wrote, and reads the same status as a fresh reader', async () => {
+    for (const number of [3, 4, 5, 6]) {
+      h.changes.add('org/project', number);
+      await h.enqueue('check', 'org/project', `${number},1`);
+    }
+    expect(changesIn(await reader.status(h.tenant))).toEqual(['1,1', '2,1', '3,1', '4,1', '5,1', '6,1']);
+    const parses = jest.spyOn(storedItems, 'read');
+    try {
+      // A new item in a queue of its own: the other items' rows stay as they were.
+      h.changes.add('org/project', 7);
+      await h.enqueue('check', 'org/project', '7,1');
+      const incremental = await reader.status(h.tenant);
+      expect(parses).toHaveBeenCalledTimes(1);
+      // The dequeue of an item: nothing parsed, the item is gone from what is kept.
+      const dequeued = await h.engine.dequeue(h.tenant, { pipeline: 'check', project: 'org/project', change: '3,1' });
+      expect(dequeued.ok).toBe(true);
+      await h.settle();
+      parses.mockClear(); // the dequeue operation reads the state itself
+      expect(changesIn(await reader.status(h.tenant))).toEqual(['1,1', '2,1', '4,1', '5,1', '6,1', '7,1']);
+      expect(parses).toHaveBeenCalledTimes(0);
+      // What was kept and reused is what a reader with nothing kept reads.
+      const fresh = new Engine({
+        database: db,
+        layouts: (tenant) => (tenant === h.tenant ? h.layout : null),
+        gateways: { changes: h.changes, merger: h.merger, executor: h.executor, nodes: h.nodes },
+        bus: new InProcessEventBus(),
+        clock: h.clock,
+      });
+      expect(JSON.stringify(await reader.status(h.tenant))).toBe(JSON.stringify(await fresh.status(h.tenant)));
+      expect(changesIn(incremental)).toEqual(['1,1', '2,1', '3,1', '4,1', '5,1', '6,1', '7,1']);
+    } finally {
+      parses.mockRestore();
+    }
   });
 
   it('counts events that wait for a pass on every read', async () => {

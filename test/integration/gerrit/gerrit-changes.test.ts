@@ -81,6 +81,15 @@ describe('Gerrit changes in the pipelines', () => {
         (type !== 'comment-added' || row.event.author?.username === 'core'),
     )?.outcome;
   };
+  /** The engine's outcome of core's approval of a change, once judged. */
+  const approvalOutcome = async (change: FakeChange) => {
+    const rows: Array<{ payload: { change?: number; account?: string }; outcome: string }> = await env.server.database
+      .knex('engine_events')
+      .where({ event_type: 'comment-added' })
+      .whereNotNull('processed')
+      .select('payload', 'outcome');
+    return rows.find((row) => row.payload.change === change.number && row.payload.account === 'core')?.outcome;
+  };
   const approve = (change: FakeChange) => env.gerrit.review(change.number, 'core', { 'Code-Review': 2, Workflow: 1 });
 
   it('asks Gerrit about an event before its transaction: the row is not locked while Gerrit answers', async () => {
@@ -158,14 +167,7 @@ describe('Gerrit changes in the pipelines', () => {
     });
     // Approved alone, the child does not enter gate: the change it needs is not approved.
     approve(child);
-    const judged = async () => {
-      const rows: Array<{ payload: { change?: number; account?: string }; outcome: string }> = await env.server.database
-        .knex('engine_events')
-        .where({ event_type: 'comment-added' })
-        .whereNotNull('processed')
-        .select('payload', 'outcome');
-      return rows.find((row) => row.payload.change === child.number && row.payload.account === 'core')?.outcome;
-    };
+    const judged = () => approvalOutcome(child);
     await eventually('the child approval judged', async () => (await judged()) !== undefined);
     expect(await judged()).toMatch(/^entered 0/);
     expect(await itemsIn(env.server, 'gate')).toEqual([]);
@@ -176,6 +178,37 @@ describe('Gerrit changes in the pipelines', () => {
     rmSync(held);
     await until('both submitted', () => parent.status === 'MERGED' && child.status === 'MERGED');
     expect(gerrit.submitted.slice(-2)).toEqual(ids);
+  });
+
+  it('gates changes behind the one their Depends-On: URL of an older shape names (#/c/N, /N)', async () => {
+    const { gerrit } = env;
+    const needed = await gerrit.upload('org/app', { subject: 'Needed', files: { 'n.txt': 'n\n' } });
+    const byHash = await gerrit.upload('org/app', {
+      subject: 'By the old UI URL',
+      files: { 'h.txt': 'h\n' },
+      footer: `Depends-On: ${gerrit.url}/#/c/${needed.number}`,
+    });
+    const byNumber = await gerrit.upload('org/app', {
+      subject: 'By the short URL',
+      files: { 's2.txt': 's\n' },
+      footer: `Depends-On: ${gerrit.url}/${needed.number}/`,
+    });
+    await until('the three checked', () => [needed, byHash, byNumber].every((c) => lastVote(c, 'Verified') === 1));
+    // Approved alone, neither enters gate: the change they need is not approved.
+    approve(byHash);
+    approve(byNumber);
+    await eventually(
+      'both approvals judged',
+      async () => (await approvalOutcome(byHash)) !== undefined && (await approvalOutcome(byNumber)) !== undefined,
+    );
+    expect([await approvalOutcome(byHash), await approvalOutcome(byNumber)]).toEqual([
+      expect.stringMatching(/^entered 0/),
+      expect.stringMatching(/^entered 0/),
+    ]);
+    expect(await itemsIn(env.server, 'gate')).toEqual([]);
+    approve(needed);
+    await until('all three submitted', () => [needed, byHash, byNumber].every((c) => c.status === 'MERGED'));
+    expect(gerrit.submitted.slice(-3)[0]).toBe(`${needed.number},1`);
   });
 
   it('drops the event of a change needing more than max_dependencies (git parents, Change-Ids, URLs)', async () => {

@@ -3,7 +3,7 @@
  * asked whether a URL is its own, whatever driver's change names it.
  */
 import { changesNamedByUrls } from '../../../src/drivers/depends-on';
-import { gerritChangeOfUrl } from '../../../src/drivers/gerrit/change-source';
+import { gerritChangeOfUrl, olderShapeNumber } from '../../../src/drivers/gerrit/change-source';
 import { pullRequestOfUrl } from '../../../src/drivers/github/change-source';
 import { mergeRequestOfUrl } from '../../../src/drivers/gitlab/change-source';
 import { changeOfUrlOnAny } from '../../../src/server/driver-runtimes';
@@ -57,5 +57,29 @@ describe('Depends-On URLs across drivers', () => {
       changesNamedByUrls('Depends-On: https://other.example.org/x/y/pull/9', changeOfUrl, gerritChangeOfUrl),
     ).toEqual([]);
     expect(mergeRequestOfUrl(new URL('https://gitlab.example.com/a/b/-/merge_requests/x'))).toBeNull();
+  });
+});
+
+describe('Gerrit change URLs of the older shapes (no project)', () => {
+  it('reads `<baseurl>/#/c/<number>` and `<baseurl>/<number>`, with or without a patch set', () => {
+    const base = 'https://review.example.com/r';
+    expect(olderShapeNumber('https://review.example.com/r/#/c/42', base)).toBe(42);
+    expect(olderShapeNumber('https://review.example.com/r/#/c/42/3', base)).toBe(42);
+    expect(olderShapeNumber('https://review.example.com/r/42', base)).toBe(42);
+    expect(olderShapeNumber('https://review.example.com/r/42/', base)).toBe(42);
+    expect(olderShapeNumber('http://127.0.0.1:8080/#/c/7', 'http://127.0.0.1:8080')).toBe(7);
+    expect(olderShapeNumber('http://127.0.0.1:8080/7', 'http://127.0.0.1:8080/')).toBe(7);
+  });
+
+  it('reads nothing else: another host or prefix, the current shape, no number', () => {
+    const base = 'https://review.example.com/r';
+    expect(olderShapeNumber('https://other.example.com/r/#/c/42', base)).toBeNull();
+    expect(olderShapeNumber('https://review.example.com/42', base)).toBeNull();
+    expect(olderShapeNumber('https://review.example.com/rr/42', base)).toBeNull();
+    expect(olderShapeNumber('https://review.example.com/r/c/org/lib/+/42', base)).toBeNull();
+    expect(olderShapeNumber('https://review.example.com/r/#/q/42', base)).toBeNull();
+    expect(olderShapeNumber('https://review.example.com/r/42abc', base)).toBeNull();
+    expect(olderShapeNumber('https://review.example.com/r/', base)).toBeNull();
+    expect(olderShapeNumber('not a url', base)).toBeNull();
   });
 });

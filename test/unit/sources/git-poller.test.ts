@@ -3,28 +3,30 @@ import os from 'node:os';
 import path from 'node:path';
 import { git } from '../../../src/sources/git-cli';
 import { GitMirrors } from '../../../src/sources/git-mirror';
-import { GitPoller, ZERO_SHA, type GitTriggerEvent, type PollerClock } from '../../../src/drivers/git/poller';
+import type { TimerClock } from '../../../src/engine/ports/clock';
+import { GitPoller, ZERO_SHA, type GitTriggerEvent } from '../../../src/drivers/git/poller';
 import { MemoryPollerState } from '../../../src/drivers/git/poller-state';
 import { Merger } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
 
 /** A clock whose timers fire only when the test says so. */
-function manualClock(): PollerClock & { pending: { callback: () => void; ms: number }[]; fire(): void } {
+function manualClock(): TimerClock & { pending: { callback: () => void; ms: number }[]; fire(): void } {
   const pending: { callback: () => void; ms: number }[] = [];
   return {
     pending,
     now: () => new Date('2026-01-01T00:00:00Z'),
-    setTimeout: (callback, ms) => {
+    after: (ms, callback) => {
       const entry = { callback, ms };
       pending.push(entry);
-      return entry;
-    },
-    clearTimeout: (handle) => {
-      const index = pending.indexOf(handle as { callback: () => void; ms: number });
-      if (index >= 0) {
-        pending.splice(index, 1);
-      }
+      return {
+        cancel: () => {
+          const index = pending.indexOf(entry);
+          if (index >= 0) {
+            pending.splice(index, 1);
+          }
+        },
+      };
     },
     fire() {
       const entry = pending.shift();
