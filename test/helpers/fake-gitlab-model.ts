@@ -1,4 +1,9 @@
-/** What the fake GitLab (test/helpers/fake-gitlab.ts) keeps: projects, merge requests, deliveries, injected faults. */
+/**
+ * What the fake GitLab (test/helpers/fake-gitlab.ts) keeps: projects, merge requests, deliveries,
+ * injected faults; and its answer to the branch reads.
+ */
+import { git } from '../../src/sources/git-cli';
+
 export interface FakeMergeRequest {
   iid: number;
   title: string;
@@ -50,4 +55,21 @@ export interface GitLabDelivery {
   payload: Record<string, unknown>;
   status: number;
   body: string;
+}
+
+/** `GET .../repository/branches`: the branches with their `protected` flag, by page; `one`: only that branch (`.../branches/<one>`). */
+export async function listBranches(project: FakeProject, url: URL, one?: string): Promise<[number, unknown]> {
+  const refs = await git(project.dir, ['for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads/']);
+  const all = refs.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(' '))
+    .map(([name, sha]) => ({ name, protected: project.protectedBranches.has(name), commit: { id: sha } }));
+  if (one !== undefined) {
+    const branch = all.find((b) => b.name === one);
+    return branch ? [200, branch] : [404, { message: '404 Branch Not Found' }];
+  }
+  const page = Number(url.searchParams.get('page') ?? '1');
+  const perPage = Number(url.searchParams.get('per_page') ?? '20');
+  return [200, all.slice((page - 1) * perPage, page * perPage)];
 }

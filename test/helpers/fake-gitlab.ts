@@ -15,8 +15,13 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { git } from '../../src/sources/git-cli';
-import type { FakeMergeRequest, FakeProject, GitLabDelivery, GitLabFault } from './fake-gitlab-model';
+import {
+  listBranches,
+  type FakeMergeRequest,
+  type FakeProject,
+  type GitLabDelivery,
+  type GitLabFault,
+} from './fake-gitlab-model';
 import { FakeSshServer } from './fake-ssh-server';
 import { serveGit } from './fake-github/git-http';
 import { commitFiles, createBareRepo, mergePull, revParse, type FileMap } from './fake-github/repos';
@@ -334,9 +339,13 @@ export class FakeGitLab {
       reply(200, { id: 1, username: this.apiUser });
       return;
     }
-    const branches = /^\/api\/v4\/projects\/([^/]+)\/repository\/branches$/.exec(url.pathname);
+    const branches = /^\/api\/v4\/projects\/([^/]+)\/repository\/branches(?:\/(.+))?$/.exec(url.pathname);
     if (branches) {
-      await this.listBranches(branches[1], url, reply);
+      const project = this.projects.get(decodeURIComponent(branches[1]));
+      const [status, answer] = project
+        ? await listBranches(project, url, branches[2] && decodeURIComponent(branches[2]))
+        : [404, { message: '404 Project Not Found' }];
+      reply(status, answer);
       return;
     }
     const match = /^\/api\/v4\/projects\/([^/]+)\/merge_requests(?:\/(\d+))?(?:\/([a-z]+))?$/.exec(url.pathname);
@@ -432,24 +441,6 @@ export class FakeGitLab {
     } else {
       reply(406, { message: 'Branch cannot be merged' });
     }
-  }
-
-  /** `GET .../repository/branches`: the branches with their `protected` flag, 100 a page. */
-  private async listBranches(id: string, url: URL, reply: (status: number, body: unknown) => void): Promise<void> {
-    const project = this.projects.get(decodeURIComponent(id));
-    if (!project) {
-      reply(404, { message: '404 Project Not Found' });
-      return;
-    }
-    const refs = await git(project.dir, ['for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads/']);
-    const all = refs.stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.split(' '))
-      .map(([name, sha]) => ({ name, protected: project.protectedBranches.has(name), commit: { id: sha } }));
-    const page = Number(url.searchParams.get('page') ?? '1');
-    const perPage = Number(url.searchParams.get('per_page') ?? '20');
-    reply(200, all.slice((page - 1) * perPage, page * perPage));
   }
 
   /** The head pipeline ends; a merge waiting for it (auto-merge) is done on success, dropped otherwise. */

@@ -10,6 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
 import { sshGitEnv } from '../../sources/git-ssh';
+import { nullIfNotFound } from '../located-project';
 
 export const gitlabConnection = z
   .object({
@@ -278,6 +279,17 @@ export class GitLabConnection {
       },
     );
     return this.userName;
+  }
+
+  /** Whether the branch is protected now (`GET .../repository/branches/<branch>`); null when there is no such branch. */
+  async branchProtected(project: string, branch: string): Promise<boolean | null> {
+    const found = await nullIfNotFound(() =>
+      this.request<{ protected?: boolean }>(
+        'GET',
+        `/projects/${encodeURIComponent(project)}/repository/branches/${encodeURIComponent(branch)}`,
+      ),
+    );
+    return found === null ? null : found.protected === true;
   }
 
   /**

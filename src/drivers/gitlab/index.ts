@@ -70,14 +70,26 @@ export const gitlabDriver = {
         const triggers = triggersOf(row.payload, context.now().toISOString());
         let submitted = 0;
         const excluded: string[] = [];
+        const reload: string[] = [];
         for (const trigger of triggers) {
           const canonical = `${connection.canonicalHostname}/${trigger.project}`;
+          const branch = trigger.branch;
+          let protectedNow: boolean | null | undefined;
           for (const tenant of context.projects.tenantsOf(canonical)) {
-            // `exclude-unprotected-branches`: events of other branches are not for this tenant.
+            // `exclude-unprotected-branches` (docs/gitlab.md#protected-branches): the branch's
+            // protection is read again, as the reference does on every event of a branch; a change
+            // since the tenant's load reloads the tenant, and only protected branches' events count.
             const protectedBranches = context.projects.protectedBranchesOf(tenant, canonical);
-            if (protectedBranches !== undefined && trigger.branch !== undefined) {
-              if (!protectedBranches.includes(trigger.branch)) {
-                excluded.push(`${tenant}: ${trigger.branch} is not protected`);
+            if (protectedBranches !== undefined && branch !== undefined) {
+              const loaded = protectedBranches.includes(branch);
+              protectedNow ??= await connection.branchProtected(trigger.project, branch);
+              if (protectedNow !== null && protectedNow !== loaded) {
+                reload.push(tenant);
+                excluded.push(`${tenant}: ${branch} is ${protectedNow ? 'protected' : 'unprotected'} now, reloading`);
+                continue;
+              }
+              if (!loaded) {
+                excluded.push(`${tenant}: ${branch} is not protected`);
                 continue;
               }
             }
@@ -85,6 +97,9 @@ export const gitlabDriver = {
             woken.add(tenant);
             submitted += 1;
           }
+        }
+        if (reload.length > 0) {
+          context.reloadTenants?.([...new Set(reload)]);
         }
         if (triggers.length === 0) {
           return 'ignored';

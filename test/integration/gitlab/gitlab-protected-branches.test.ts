@@ -3,7 +3,8 @@
  * (docs/gitlab.md#protected-branches): with the tenant's setting, a project's unprotected branch
  * is not loaded (its job is unknown) while a protected one is, and merge requests to it trigger
  * nothing; a project that says `false` itself loads every branch; a branch protected later joins
- * the tenant on the next poll.
+ * the tenant on the next poll, or at once when an event of the branch finds its protection
+ * changed (one unprotected since leaves the same way).
  */
 import { until } from '../../helpers/github-tenant';
 import {
@@ -91,5 +92,26 @@ describe('GitLab exclude-unprotected-branches', () => {
     expect(manager?.layout('acme')?.uuid).not.toBe(before);
     expect(branches('org/app')).toEqual(['main', 'stable', 'wip']);
     expect(await jobs()).toContain('wip-job');
+  });
+
+  it("reloads the tenant when an event's branch was protected or unprotected since the load", async () => {
+    const { lab, server } = env;
+    const outcomeOf = async (uuid: string | undefined) => {
+      await server.app.roles?.connectionEvents.idle();
+      return (await server.database.knex('connection_events').where({ delivery: uuid }).first()).outcome;
+    };
+    lab.project('org/app').protectedBranches.delete('stable');
+    await lab.openMergeRequest('org/app', { title: 'To stable', files: { 's.txt': 's\n' }, targetBranch: 'stable' });
+    expect(await outcomeOf(lab.deliveries.at(-1)?.uuid)).toBe(
+      'submitted 0; acme: stable is unprotected now, reloading',
+    );
+    await until('stable left', () => branches('org/app')?.includes('stable') === false);
+    lab.project('org/app').protectedBranches.add('stable');
+    await lab.openMergeRequest('org/app', { title: 'Again', files: { 'a.txt': 'a\n' }, targetBranch: 'stable' });
+    expect(await outcomeOf(lab.deliveries.at(-1)?.uuid)).toBe('submitted 0; acme: stable is protected now, reloading');
+    await until('stable back', () => branches('org/app')?.includes('stable'));
+    // Now loaded, its merge requests' events are the tenant's.
+    await lab.openMergeRequest('org/app', { title: 'Third', files: { 't.txt': 't\n' }, targetBranch: 'stable' });
+    expect(await outcomeOf(lab.deliveries.at(-1)?.uuid)).toBe('submitted 1');
   });
 });
