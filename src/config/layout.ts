@@ -279,7 +279,7 @@ export interface Secret {
   sourceContext: SourceContext;
   /** Secret data with encrypted values kept as `{encrypted: 'pkcs1-oaep', chunks: [...]}`. */
   data?: Record<string, unknown>;
-  oidc?: { ttl?: number; iss?: string; algorithm: string; claims: Record<string, unknown> };
+  oidc?: { ttl?: number; iss?: string; algorithm?: string; claims: Record<string, unknown> };
 }
 
 export interface Queue {

@@ -84,8 +84,9 @@ export function parseSecret(body: unknown, ctx: ParseContext): Secret {
       'oidc',
     );
   }
-  const algorithm = optString(oidc, 'algorithm') ?? 'RS256';
-  if (!OIDC_ALGORITHMS.includes(algorithm)) {
+  // Without one, the executor signs with `oidc.defaultSigningAlgorithm` (docs/security.md#oidc-tokens).
+  const algorithm = optString(oidc, 'algorithm');
+  if (algorithm !== undefined && !OIDC_ALGORITHMS.includes(algorithm)) {
     throw new ConfigObjectError(`The OIDC algorithm "${algorithm}" is not supported.`, ErrorName.unknown, 'oidc');
   }
   return {

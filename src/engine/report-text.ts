@@ -59,19 +59,25 @@ function withFooter(pipeline: EnginePipeline, text: string): string {
 
 /** The report of a change that could not be enqueued: a failure with the reason as a warning. */
 export function formatNonEnqueuedReport(pipeline: EnginePipeline, reason: string): string {
-  return withFooter(pipeline, `${pipeline.messages.failure}\n\nWarning:\n  ${reason}`);
+  return withFooter(pipeline, withWarningBlock(pipeline.messages.failure, [reason]));
 }
 
 export type ReportAction = 'success' | 'failure' | 'merge-conflict' | 'config-error' | 'no-jobs' | 'dequeue';
 
+/** `Warning:` and its lines after the text, as the reference appends a block of warnings. */
+function withWarningBlock(text: string, warnings: readonly string[]): string {
+  return warnings.length === 0 ? text : `${text}\n\nWarning:\n  ${warnings.join('\n  ')}`;
+}
+
 /**
- * The report message of an item for the chosen action; the first warning of its speculative
- * layout follows the message, as in the reference (docs/gating.md#speculative-layouts).
+ * The report message of an item for the chosen action, as the reference appends to it: the first
+ * warning of its speculative layout (docs/gating.md#speculative-layouts), then a block of the
+ * warnings its builds returned or the executor added, then the footer.
  */
 export function formatReport(pipeline: EnginePipeline, item: ItemState, action: ReportAction): string {
-  const text = reportBody(pipeline, item, action);
   const warning = item.buildset.configWarning;
-  return withFooter(pipeline, warning ? `${text}\n\nWarning:\n  ${warning}` : text);
+  const text = withWarningBlock(reportBody(pipeline, item, action), warning ? [warning] : []);
+  return withFooter(pipeline, withWarningBlock(text, item.buildset.warningMessages ?? []));
 }
 
 /** The report message of an item for the chosen action, before its warning and footer. */

@@ -11,6 +11,8 @@ import type { BuildRequestParams, BuildSecret, BuildStep } from '../model/build-
 
 /** Where the executor gets signing keys and the issuer from. */
 export interface OidcTokenSource {
+  /** The algorithm of a secret that names none (`oidc.defaultSigningAlgorithm`). */
+  defaultAlgorithm: string;
   /** The newest signing key of the algorithm (created on first need). */
   signingKey(algorithm: string): Promise<{ kid: string; privateKey: KeyObject }>;
   /** The issuer of the tenant's tokens: its web root cut at `/t/`; undefined when none is known. */
@@ -111,15 +113,16 @@ export class OidcTokenIssuer {
     }
     const out: Record<string, string> = {};
     for (const secret of used) {
+      const algorithm = secret.oidc.algorithm ?? this.source.defaultAlgorithm;
       let key;
       try {
-        key = await this.source.signingKey(secret.oidc.algorithm);
+        key = await this.source.signingKey(algorithm);
       } catch (err) {
         throw new OidcTokenError(`Secret ${secret.name}: no OIDC signing key: ${(err as Error).message}`);
       }
       const claims = oidcClaims(secret, this.facts, playbook, issuer, this.now());
       out[secret.alias] = await new SignJWT(claims)
-        .setProtectedHeader({ alg: secret.oidc.algorithm, typ: 'JWT', kid: key.kid })
+        .setProtectedHeader({ alg: algorithm, typ: 'JWT', kid: key.kid })
         .sign(key.privateKey);
       this.tokens.push(out[secret.alias]);
     }

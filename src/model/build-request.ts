@@ -133,7 +133,8 @@ export const buildSecretSchema = z
       .object({
         ttl: z.number().int().positive(),
         iss: z.string().optional(),
-        algorithm: z.string().min(1),
+        /** Absent: the executor's default (`oidc.defaultSigningAlgorithm`). */
+        algorithm: z.string().min(1).optional(),
         claims: recordSchema,
       })
       .strict()

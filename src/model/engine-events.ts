@@ -231,6 +231,11 @@ export const buildCompletedEventSchema = z.object({
   errorDetail: nullableString.optional(),
   logUrl: nullableString.optional(),
   ...returnedResults,
+  /**
+   * Warnings of the build (a job's `zuul.warnings`, what the executor dropped from what it
+   * returned): kept with the item's buildset and appended to its reports (docs/gating.md#reporting).
+   */
+  warnings: z.array(z.string()).optional(),
 });
 
 /**

@@ -48,7 +48,7 @@ export interface FrozenSecret {
   /** The data with encrypted values as `{encrypted, chunks}`; null for OIDC secrets. */
   data: Record<string, unknown> | null;
   /** An `oidc` secret's settings (docs/security.md#oidc-tokens); absent for data secrets. */
-  oidc?: { ttl: number; iss?: string; algorithm: string; claims: Record<string, unknown> };
+  oidc?: { ttl: number; iss?: string; algorithm?: string; claims: Record<string, unknown> };
 }
 
 /** A project the job needs checked out (`required-projects`). */

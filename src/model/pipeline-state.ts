@@ -205,6 +205,11 @@ export interface BuildsetState {
   speculativeLayout?: boolean;
   /** The first warning that layout brings, added to every report of the item (docs/gating.md#speculative-layouts). */
   configWarning?: string | null;
+  /**
+   * The warnings of its completed builds, retried ones included, in the order they completed
+   * (the reference's `BuildSet.warning_messages`); appended to its reports. Absent: none.
+   */
+  warningMessages?: string[];
   files: string[] | null;
   unableToMerge: boolean;
   mergeError: string | null;

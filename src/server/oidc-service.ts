@@ -54,6 +54,7 @@ export class OidcService {
   /** What the executor signs tokens with. */
   tokenSource(): OidcTokenSource {
     return {
+      defaultAlgorithm: this.options.config.oidc.defaultSigningAlgorithm,
       signingKey: async (algorithm) => (await this.signingKeys()).latest(algorithm),
       issuer: (tenant) => this.issuer(tenant) || undefined,
     };

@@ -122,6 +122,8 @@ export interface BuildOutcome {
   durationMs?: number;
   data?: Record<string, unknown>;
   artifacts?: Array<{ name: string; url: string }>;
+  /** The build's warnings (the completion's `warnings`). */
+  warnings?: string[];
 }
 
 /** What a pausing build returns (`pause`). */
@@ -269,6 +271,7 @@ export class ScriptedExecutor implements ExecutorGateway {
       logUrl: `https://logs.example.com/${params.buildUuid}`,
       data: outcome.data,
       artifacts: outcome.artifacts,
+      ...(outcome.warnings === undefined ? {} : { warnings: outcome.warnings }),
     });
   }
 }

@@ -19,6 +19,7 @@ import {
 
 const SCRIPT = `set -eu
 node -e 'process.stdout.write(require(process.env.SLUICE_SECRETS_FILE).id_token)' > "$SLUICE_VAR_seen_dir/token.txt"
+echo "token=$(cat "$SLUICE_VAR_seen_dir/token.txt")"
 `;
 
 /** An Ansible playbook returns the claims and header of its token (the token itself would be masked). */
@@ -148,7 +149,11 @@ describe('OIDC tokens end to end', () => {
     const [build] = await quickstart.database
       .knex('builds')
       .where({ tenant: TENANT, job_name: 'hello-identity' })
-      .select('uuid');
+      .select('uuid', 'log_url');
+    // The token is masked in the build's log like a secret value.
+    const log = await (await fetch(`${build.log_url as string}job-output.txt`)).text();
+    expect(log).toContain('token=******');
+    expect(log).not.toContain(token.split('.')[2]);
     const canonical = `git.example.local/${PROJECT}`;
     expect(payload).toMatchObject({
       iss: issuer,

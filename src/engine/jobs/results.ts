@@ -227,6 +227,10 @@ async function completeBuild(
     url: artifact.url,
     metadata: artifact.metadata ?? null,
   }));
+  // Every completion's warnings, a retried build's too, as the reference keeps them (docs/gating.md#reporting).
+  if (event.warnings !== undefined && event.warnings.length > 0) {
+    item.buildset.warningMessages = [...(item.buildset.warningMessages ?? []), ...event.warnings];
+  }
   if (!retry && AUTOHOLD_RESULTS.has(result)) {
     build.held = await autoholdMatch(ctx, item, job, build);
   }

@@ -261,6 +261,7 @@ const storedBuildsetSchema = modelSchema<StoredBuildset>()(
     proposedDigests: z.array(configDigestSchema).nullable().optional(),
     speculativeLayout: z.boolean().optional(),
     configWarning: nullableText.optional(),
+    warningMessages: z.array(text).optional(),
     files: z.array(text).nullable(),
     unableToMerge: z.boolean(),
     mergeError: nullableText,

@@ -1,13 +1,12 @@
 /**
  * The OIDC signing keys in the store, on both backends (docs/security.md#oidc-tokens): created on
  * first need, private parts encrypted, rotated on the interval with an injected clock (versions
- * kept while tokens they signed may be valid), and `sluice delete-oidc-signing-keys`.
+ * kept while tokens they signed may be valid), also by the scheduler side's task.
  */
 import { jwtVerify, SignJWT, createLocalJWKSet } from 'jose';
 import { parseServiceConfig } from '../../../src/config/service';
 import { KeyDecryptionError, KeyEncryptor } from '../../../src/auth/keys/key-encryption';
 import { OidcSigningKeys, UnsupportedSigningAlgorithmError } from '../../../src/auth/keys/oidc-signing-keys';
-import { deleteOidcSigningKeysCommand } from '../../../src/auth/oidc-cli';
 import { KeyManager } from '../../../src/auth/keys/key-manager';
 import type { Layout } from '../../../src/config/layout';
 import { silentLogger } from '../../../src/server/logger';
@@ -95,29 +94,6 @@ describe.each(backends())('OIDC signing keys on %s', (backend) => {
     advance(interval + 1);
     await keys().rotate('RS256', interval, 3 * interval);
     expect(await versions()).toEqual([1, 2, 3]);
-  });
-
-  it("sluice delete-oidc-signing-keys deletes the algorithm's keys; bad arguments are usage errors", async () => {
-    await keys().latest('RS256');
-    const out = { stdout: '', stderr: '' };
-    const deps = {
-      io: {
-        stdout: { write: (text: string) => (out.stdout += text) },
-        stderr: { write: (text: string) => (out.stderr += text) },
-        readStdin: () => Promise.resolve(''),
-      },
-      loadConfig: () => parseServiceConfig('{}\n', '/tmp/sluice-oidc-cli.yaml'),
-      openDatabase: () => ({ ...database, close: () => Promise.resolve() }),
-    };
-    expect(await deleteOidcSigningKeysCommand(['RS256'], deps)).toBe(0);
-    expect(out.stdout).toBe('Deleted 1 OIDC signing key(s) of RS256\n');
-    expect(await versions()).toEqual([]);
-    expect(await deleteOidcSigningKeysCommand(['ES999'], deps)).toBe(2);
-    expect(out.stderr).toContain('unsupported algorithm "ES999"');
-    expect(await deleteOidcSigningKeysCommand([], deps)).toBe(2);
-    expect(await deleteOidcSigningKeysCommand(['RS256', 'extra'], deps)).toBe(2);
-    // The next need creates a new version 0.
-    expect((await keys().latest('RS256')).kid).toBe('RS256-0');
   });
 
   it('the scheduler side rotates on the configured interval, on an injected clock, until stopped', async () => {

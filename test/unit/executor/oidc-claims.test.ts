@@ -66,12 +66,13 @@ describe('OIDC token claims', () => {
 describe('OIDC token issuer', () => {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const source: OidcTokenSource = {
+    defaultAlgorithm: 'RS256',
     signingKey: () => Promise.resolve({ kid: 'RS256-3', privateKey }),
     issuer: () => 'https://ci.example.com',
   };
   const secrets = [
     { name: 'plain', project: FACTS.project, data: { x: 1 } },
-    { name: 'cloud', project: FACTS.project, data: {}, oidc: { ttl: 60, algorithm: 'RS256', claims: {} } },
+    { name: 'cloud', project: FACTS.project, data: {}, oidc: { ttl: 60, claims: {} } },
   ];
   const step = {
     connection: 'c',
