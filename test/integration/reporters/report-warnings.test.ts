@@ -2,7 +2,8 @@
  * Build warnings in the report text of every reporter that sends it (docs/gating.md#reporting),
  * through the real server and executor: a pull request of the fake GitHub runs `check`, whose
  * job returns two warnings in its results file; the GitHub comment, the SMTP mail's body and the
- * MQTT message's `message` each carry the `Warning:` block, before the footer.
+ * MQTT message's `message` each carry the `Warning:` block, before the footer; so does the note
+ * on a merge request of the fake GitLab.
  */
 import { randomUUID } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -14,6 +15,7 @@ import {
   until,
   type GitHubTenant,
 } from '../../helpers/github-tenant';
+import { GITLAB_TENANT, gitlabCheck, startGitLabTenant, unitIn } from '../../helpers/gitlab-tenant';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink';
 
 jest.setTimeout(240_000);
@@ -93,5 +95,25 @@ describe('build warnings in every reporter’s text', () => {
     expect(comment.body.endsWith(BLOCK)).toBe(true);
     const message = await until('the MQTT message', () => published.find((m) => m.action === 'success'));
     expect(String(message.message).endsWith(BLOCK)).toBe(true);
+  });
+});
+
+describe('build warnings in the GitLab note', () => {
+  it('appends the warnings to the merge request’s note', async () => {
+    const pipelines = `${gitlabCheck([], ['footer-message: The footer.', 'success:', '  gitlab: {}'])}\n${BASE_JOB}`;
+    const env = await startGitLabTenant({
+      projects: {
+        'org/config': { 'zuul.yaml': pipelines },
+        'org/app': { ...unitIn('check'), 'unit.sh': APP['unit.sh'] },
+      },
+      tenantFile: GITLAB_TENANT,
+    });
+    try {
+      const mr = await env.lab.openMergeRequest('org/app', { title: 'Warn', files: { 'w.txt': 'w\n' } });
+      const note = await until('the note', () => mr.notes.find((n) => n.startsWith('Build succeeded')));
+      expect(note.endsWith(BLOCK)).toBe(true);
+    } finally {
+      await env.stop();
+    }
   });
 });
