@@ -173,6 +173,14 @@ export class FakeGitLab {
     await this.mrHook(project, mr, 'update', 'dev', {}, { oldrev });
   }
 
+  /** `dev` edits the description; sends the update hook with `changes.description`. */
+  async editDescription(name: string, iid: number, description: string): Promise<void> {
+    const mr = this.mr(name, iid);
+    const previous = mr.description;
+    mr.description = description;
+    await this.mrHook(this.project(name), mr, 'update', 'dev', { description: { previous, current: description } });
+  }
+
   /** A user merges the merge request in GitLab's web page (the push and merge hooks follow). */
   async mergeByUser(name: string, iid: number): Promise<void> {
     if (!(await this.mergeNow(this.project(name), this.mr(name, iid), false))) {

@@ -10,6 +10,7 @@ import type { TimerClock } from '../../src/engine/ports/clock';
 import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { createLogger } from '../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from './database';
+import type { FakeAuthMode } from './fake-gerrit/auth';
 import type { FileMap } from './fake-gerrit/repos';
 import { FakeGerrit, type FakeChange } from './fake-gerrit/server';
 import { appFiles, BASE_JOB } from './github-tenant';
@@ -36,9 +37,11 @@ export async function startGerritTenant(options: {
   connection?: Record<string, unknown>;
   /** The timers of the pending checks' poll (a FakeTimerClock: the test moves them on). */
   timers?: TimerClock;
+  /** The fake's HTTP authentication and the connection's `auth_type` (default basic). */
+  authMode?: FakeAuthMode;
 }): Promise<GerritTenant> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gerrit-'));
-  const { gerrit, connection } = await startFakeGerrit(root, options.projects, options.connection);
+  const { gerrit, connection } = await startFakeGerrit(root, options.projects, options.connection, options.authMode);
   const tenantFile = path.join(root, 'main.yaml');
   writeFileSync(tenantFile, options.tenantFile);
   const config: ServiceConfig = {
@@ -86,6 +89,7 @@ export async function startGerritGateTenant(
     timers?: TimerClock;
     /** No `sshkey`: the events come by polling (docs/gerrit.md#events-by-polling), no stream is awaited. */
     polled?: boolean;
+    authMode?: FakeAuthMode;
   } = {},
 ): Promise<GerritTenant> {
   const more = options.more ?? {};
@@ -98,6 +102,7 @@ export async function startGerritGateTenant(
     tenantFile: gerritTenantYaml('org/config', ['org/app', ...Object.keys(more)]),
     connection: { ...options.connection, ...(options.polled === true ? { sshkey: undefined } : {}) },
     timers: options.timers,
+    authMode: options.authMode,
   });
   if (options.polled !== true) {
     await env.gerrit.ssh.connected();
@@ -113,11 +118,13 @@ export async function startFakeGerrit(
   root: string,
   projects: Record<string, FileMap>,
   extra?: Record<string, unknown>,
+  authMode: FakeAuthMode = 'basic',
 ): Promise<{ gerrit: FakeGerrit; connection: Record<string, unknown> }> {
   const keys = sshKeyPair();
   const keyFile = path.join(root, 'id_ed25519');
   writeFileSync(keyFile, keys.private, { mode: 0o600 });
   const gerrit = new FakeGerrit('zuul', 'http-secret', keys.public);
+  gerrit.auth.mode = authMode;
   await gerrit.start();
   for (const [name, files] of Object.entries(projects)) {
     await gerrit.createProject(name, files);
@@ -134,7 +141,7 @@ export async function startFakeGerrit(
     sshkey: keyFile,
     keepalive: 60,
     password: 'http-secret',
-    auth_type: 'basic',
+    auth_type: authMode,
     event_delay: 0,
     git_over_ssh: false,
     poll_interval: 60,

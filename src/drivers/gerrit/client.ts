@@ -1,9 +1,10 @@
 /**
  * Gerrit's REST API as the driver uses it (docs/gerrit.md#rest-api): authenticated requests under
- * `<baseurl>/a/` with HTTP basic credentials, answers with the `)]}'` prefix Gerrit puts before its
+ * `<baseurl>/a/` with the connection's HTTP authentication (basic, digest or form; http-auth.ts), answers with the `)]}'` prefix Gerrit puts before its
  * JSON stripped, errors carrying Gerrit's text.
  */
 import { gerritBaseUrl, type GerritConnectionConfig } from './connection-schema';
+import { gerritFetch, type GerritFetch } from './http-auth';
 
 /** An account as Gerrit's REST API describes it (`DETAILED_ACCOUNTS`). */
 export interface AccountJson {
@@ -123,7 +124,8 @@ export function hasSubmitRequirements(version: string): boolean {
 
 export class GerritClient {
   readonly base: string;
-  private readonly authorization: string;
+  /** `fetch` with the connection's `auth_type` (basic, digest or form). */
+  private readonly send: GerritFetch;
   private changeOptions: Promise<string[]> | null = null;
 
   constructor(
@@ -131,7 +133,7 @@ export class GerritClient {
     private readonly timeoutMs = 30_000,
   ) {
     this.base = gerritBaseUrl(settings);
-    this.authorization = `Basic ${Buffer.from(`${settings.user}:${settings.password ?? ''}`).toString('base64')}`;
+    this.send = gerritFetch(settings);
   }
 
   /** One authenticated request (`path` below `/a`); the parsed JSON answer, null when it has none. */
@@ -143,10 +145,9 @@ export class GerritClient {
 
   /** One authenticated request (`path` below `/a`); the answer's text as sent (a plugin's JSON lines). */
   async requestText(method: string, path: string, body?: unknown): Promise<string> {
-    const res = await fetch(`${this.base}/a${path}`, {
+    const res = await this.send(`${this.base}/a${path}`, {
       method,
       headers: {
-        authorization: this.authorization,
         accept: 'application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json; charset=UTF-8' }),
       },

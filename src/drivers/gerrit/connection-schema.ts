@@ -47,7 +47,10 @@ const urlTemplate = z
     }
   });
 
-/** HTTP authentication types of the reference; Sluice speaks `basic` (docs/gerrit.md#not-done). */
+/**
+ * HTTP authentication types of the reference: Sluice speaks `basic`, `digest` and `form`
+ * (src/drivers/gerrit/http-auth.ts); `gcloud_service` is refused (docs/gerrit.md#not-done).
+ */
 const AUTH_TYPES = ['basic', 'digest', 'form', 'gcloud_service'] as const;
 
 export const gerritConnection = z
@@ -97,10 +100,12 @@ export const gerritConnection = z
   })
   .strict()
   .superRefine((c, ctx) => {
-    if (c.auth_type !== 'basic') {
+    if (c.auth_type === 'gcloud_service') {
       ctx.addIssue({
         code: 'custom',
-        message: `auth_type "${c.auth_type}" is not supported by Sluice (only "basic"; see docs/gerrit.md#not-done)`,
+        message:
+          'auth_type "gcloud_service" is not supported by Sluice: it takes its tokens from the Google Cloud ' +
+          'metadata server; use "basic", "digest" or "form" (docs/gerrit.md#not-done)',
         path: ['auth_type'],
       });
     }

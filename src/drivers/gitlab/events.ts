@@ -32,6 +32,7 @@ const PAYLOADS = {
     object_attributes: mergeRequest.extend({ action: z.string().nullish(), oldrev: z.string().nullish() }),
     changes: z
       .object({
+        description: z.unknown().optional(),
         labels: z
           .object({
             previous: z.array(z.object({ title: z.string() })),
@@ -144,8 +145,9 @@ export function triggersOf(payload: Record<string, unknown>, timestamp: string):
   if (attrs.action !== 'update') {
     return [];
   }
-  // An update with new commits has `oldrev`; one that changes labels has `changes.labels`.
-  if (attrs.oldrev) {
+  // An update with new commits has `oldrev`; one that edits the description (which may name other
+  // `Depends-On` changes) is `changed` too, as the reference has it; one that changes labels has `changes.labels`.
+  if (attrs.oldrev || mr.changes?.description !== undefined) {
     return [{ ...base, action: 'changed' }];
   }
   const labels = mr.changes?.labels;

@@ -1,11 +1,12 @@
 /**
  * The fake Gerrit's HTTP side (test/helpers/fake-gerrit/server.ts): everything under `/a/` with
- * HTTP basic authentication, git over HTTP (`git http-backend`) for paths that are no REST
+ * the authentication of `gerrit.auth.mode` (basic, digest or form with `/login`, auth.ts), git over HTTP (`git http-backend`) for paths that are no REST
  * endpoint, and the REST endpoints the driver uses (docs/gerrit.md#rest-api), answered with
  * Gerrit's `)]}'` prefix. Every REST request is recorded in `gerrit.requests`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serveGit } from '../fake-github/git-http';
+import { authenticate, handleLogin } from './auth';
 import { changeJson } from './change-json';
 import { queryChanges, related } from './queries';
 import { branchHead, changedFiles, listBranches } from './repos';
@@ -14,13 +15,20 @@ import type { FakeChange, FakeGerrit } from './server';
 /** Answer one HTTP request of the fake Gerrit. */
 export async function handleRequest(gerrit: FakeGerrit, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', gerrit.url);
-  const auth = req.headers.authorization ?? '';
-  const decoded = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString('utf8') : '';
+  if (await handleLogin(gerrit.auth, req, res)) {
+    return;
+  }
   if (!url.pathname.startsWith('/a/')) {
     res.writeHead(404).end('Not found');
     return;
   }
-  if (!/^\/a\/(changes|projects|config|plugins)\//.test(url.pathname)) {
+  const git = !/^\/a\/(changes|projects|config|plugins)\//.test(url.pathname);
+  if (!authenticate(gerrit.auth, req, res, git)) {
+    return;
+  }
+  const auth = req.headers.authorization ?? '';
+  const decoded = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString('utf8') : '';
+  if (git) {
     const gitUrl = new URL(url.toString());
     gitUrl.pathname = url.pathname.slice(2);
     await serveGit(
@@ -30,10 +38,6 @@ export async function handleRequest(gerrit: FakeGerrit, req: IncomingMessage, re
       gitUrl,
       (password) => decoded === `${gerrit.user}:${password}` && password === gerrit.password,
     );
-    return;
-  }
-  if (decoded !== `${gerrit.user}:${gerrit.password}`) {
-    res.writeHead(401, { 'www-authenticate': 'Basic realm="Gerrit Code Review"' }).end('Unauthorized');
     return;
   }
   if (url.pathname.startsWith('/a/changes/') || url.pathname.startsWith('/a/plugins/checks/')) {

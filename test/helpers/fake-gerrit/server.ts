@@ -1,6 +1,6 @@
 /**
  * A fake Gerrit for tests (docs/gerrit.md#the-fake-gerrit-for-tests): the REST endpoints the
- * driver uses (with Gerrit's `)]}'` prefix and HTTP basic authentication under `/a/`), git over
+ * driver uses (with Gerrit's `)]}'` prefix and HTTP basic, digest or form authentication under `/a/`), git over
  * HTTP (`git http-backend`) of real bare repositories with `refs/changes/NN/N/P`, and an SSH
  * server streaming events (test/helpers/fake-ssh-server.ts). It records every request, review
  * and submit; tests upload patch sets and vote through its methods, which emit the events Gerrit
@@ -16,6 +16,7 @@ import { changeJson } from './change-json';
 import { submitRefusal, type LabelSettings } from './labels';
 import { account, eventChange, gerritDate, voteText, type Account, type FakeChange } from './model';
 import { branchHead, createProject, pushPatchset, pushToBranch, submitRevision, type FileMap } from './repos';
+import { FakeAuthState } from './auth';
 import { handleRequest } from './rest';
 import { FakeSshServer } from '../fake-ssh-server';
 
@@ -42,6 +43,8 @@ export class FakeGerrit {
    * the lines emitted, with when; else 404), and, when `failing`, whether it answers 503.
    */
   readonly eventsLog = { installed: false, failing: false, lines: [] as Array<{ line: string; at: number }> };
+  /** HTTP authentication under `/a/` (`auth.mode`: basic, digest, form) and what it keeps (auth.ts). */
+  readonly auth: FakeAuthState;
   private readonly http: Server;
   private readonly accounts = new Map<string, Account>();
   /** While set, change requests wait for it (`holdChangeRequests`). */
@@ -55,6 +58,7 @@ export class FakeGerrit {
     readonly password: string,
     clientPublicKey: string,
   ) {
+    this.auth = new FakeAuthState(user, password);
     this.ssh = new FakeSshServer(user, clientPublicKey, this.root);
     this.http = createServer((req, res) => {
       handleRequest(this, req, res).catch((err: unknown) => {

@@ -1,7 +1,8 @@
 /**
  * `Depends-On:` from a GitLab merge request through the real server, the fake GitLab and the fake
  * Gerrit (docs/gitlab.md#changes): a merge request whose description names a merge request of
- * another GitLab project and a Gerrit change by URL is checked with both ahead of it in its queue.
+ * another GitLab project and a Gerrit change by URL is checked with both ahead of it in its queue;
+ * a description edit that names a dependency is a `changed` event, checked with it ahead.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,7 +22,7 @@ jest.setTimeout(300_000);
 
 const PIPELINES = `
 ${gitlabCheck(
-  ['gerrit:', '  - event: patchset-created'],
+  ['  - event: gl_merge_request', '    action: changed', 'gerrit:', '  - event: patchset-created'],
   [
     'success:',
     '  gitlab: {}',
@@ -92,5 +93,22 @@ describe('Depends-On from a GitLab merge request', () => {
     expect(items.at(-1)).toBe(`${app.iid},${app.headSha}`);
     rmSync(held);
     await until('the app checked', () => app.notes.some((n) => n.startsWith('Build succeeded')));
+  });
+
+  it('checks a merge request again, with the dependency ahead, when a description edit names one', async () => {
+    const { lab } = env;
+    const lib = lab.mr('org/lib', 1);
+    // HOLD names a file that does not exist yet: the first check passes at once.
+    const held = path.join(root, 'held-later');
+    const app = await lab.openMergeRequest('org/app', { title: 'Later', files: { HOLD: held } });
+    await until('the first check', () => app.notes.some((n) => n.startsWith('Build succeeded')));
+    writeFileSync(held, '');
+    await lab.editDescription('org/app', app.iid, `Depends-On: ${lab.url}/org/lib/-/merge_requests/${lib.iid}`);
+    await eventually('checked with the library ahead', async () => {
+      const items = await itemsIn(env.server, 'check');
+      return items.length === 2 && items[0] === `${lib.iid},${lib.headSha}` && items[1] === `${app.iid},${app.headSha}`;
+    });
+    rmSync(held);
+    await until('the second check', () => app.notes.filter((n) => n.startsWith('Build succeeded')).length === 2);
   });
 });

@@ -231,9 +231,12 @@ describe('Gerrit connection', () => {
     expect(problems(`${base}    server: https://review.example.com\n    password: p\n`).join()).toContain(
       'must be a host name',
     );
-    expect(problems(`${base}    server: r\n    password: p\n    auth_type: digest\n`).join()).toContain(
-      'auth_type "digest" is not supported',
+    expect(problems(`${base}    server: r\n    password: p\n    auth_type: gcloud_service\n`).join()).toContain(
+      'auth_type "gcloud_service" is not supported by Sluice: it takes its tokens from the Google Cloud metadata server',
     );
+    expect(problems(`${base}    server: r\n    password: p\n    auth_type: digest\n`)).toEqual([]);
+    expect(problems(`${base}    server: r\n    password: p\n    auth_type: form\n`)).toEqual([]);
+    expect(problems(`${base}    server: r\n    password: p\n    auth_type: kerberos\n`).join()).toContain('auth_type');
     expect(problems(`${base}    server: r\n    password: p\n    port: 0\n`).join()).toContain(
       'must be an integer >= 1',
     );

@@ -43,6 +43,13 @@ describe('GitLab trigger events', () => {
     expect(triggersOf(mrHook('update', { oldrev: 'old' }), AT)[0].action).toBe('changed');
     expect(triggersOf(mrHook('update'), AT)).toEqual([]);
     expect(triggersOf(mrHook('close'), AT)[0].action).toBe('closed');
+    // A description edit is `changed`, as in the reference; a title edit and the per-user
+    // `approval` / `unapproval` actions make nothing there either.
+    const described = triggersOf(mrHook('update', {}, { description: { previous: 'a', current: 'b' } }), AT);
+    expect(described.map((e) => e.action)).toEqual(['changed']);
+    expect(triggersOf(mrHook('update', {}, { title: { previous: 'a', current: 'b' } }), AT)).toEqual([]);
+    expect(triggersOf(mrHook('approval'), AT)).toEqual([]);
+    expect(triggersOf(mrHook('unapproval'), AT)).toEqual([]);
   });
 
   it('turns label changes into labeled and unlabeled events, one per label', () => {
