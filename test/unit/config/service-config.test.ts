@@ -165,6 +165,22 @@ redis: {url: "redis://127.0.0.1:6379"}
       '/etc/sluice/sluice.yaml:2: connections.hub.webhookToken: give exactly one of "webhookToken" and "webhookTokenFile"',
     ],
     [
+      'connections:\n  lab:\n    driver: gitlab\n    webhookToken: s',
+      '/etc/sluice/sluice.yaml:2: connections.lab.apiToken: is required',
+    ],
+    [
+      'connections:\n  lab:\n    driver: gitlab\n    apiToken: t\n    webhookToken: s\n    baseurl: not a url',
+      '/etc/sluice/sluice.yaml:6: connections.lab.baseurl: Invalid URL',
+    ],
+    [
+      'connections:\n  lab:\n    driver: gitlab\n    apiToken: t\n    webhookToken: s\n    keepalive: -1',
+      '/etc/sluice/sluice.yaml:6: connections.lab.keepalive: Too small: expected number to be >=0',
+    ],
+    [
+      'connections:\n  lab:\n    driver: gitlab\n    apiToken: t\n    webhookToken: s\n    api_token: t',
+      '/etc/sluice/sluice.yaml:6: unknown key "connections.lab.api_token"',
+    ],
+    [
       'connections:\n  a:\n    driver: git\n    baseurl: r\n    extra: 1',
       '/etc/sluice/sluice.yaml:5: unknown key "connections.a.extra"',
     ],
