@@ -138,6 +138,13 @@ export class GerritClient {
 
   /** One authenticated request (`path` below `/a`); the parsed JSON answer, null when it has none. */
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const text = await this.requestText(method, path, body);
+    const json = text.startsWith(XSSI_PREFIX) ? text.slice(XSSI_PREFIX.length) : text;
+    return (json.trim() === '' ? null : JSON.parse(json)) as T;
+  }
+
+  /** One authenticated request (`path` below `/a`); the answer's text as sent (a plugin's JSON lines). */
+  async requestText(method: string, path: string, body?: unknown): Promise<string> {
     const res = await this.send(`${this.base}/a${path}`, {
       method,
       headers: {
@@ -151,8 +158,7 @@ export class GerritClient {
     if (!res.ok) {
       throw new GerritApiError(res.status, `${method} ${path}: ${res.status} ${text.trim() || res.statusText}`);
     }
-    const json = text.startsWith(XSSI_PREFIX) ? text.slice(XSSI_PREFIX.length) : text;
-    return (json.trim() === '' ? null : JSON.parse(json)) as T;
+    return text;
   }
 
   /**

@@ -27,6 +27,16 @@ const flag = z
   .union([z.boolean(), z.enum(['true', 'false', 'True', 'False'])])
   .transform((v) => String(v) === 'true' || v === 'True');
 
+/** `true`, `false` or `auto` (docs/gerrit.md#the-events-log-plugin), as YAML or `zuul.conf` writes them. */
+const eventsLogSetting = z.union([z.boolean(), z.string()]).transform((value, ctx): boolean | 'auto' => {
+  const text = String(value).toLowerCase();
+  if (text === 'true' || text === 'false' || text === 'auto') {
+    return text === 'auto' ? 'auto' : text === 'true';
+  }
+  ctx.addIssue({ code: 'custom', message: 'must be true, false or auto' });
+  return z.NEVER;
+});
+
 const urlTemplate = z
   .string()
   .min(1)
@@ -82,6 +92,11 @@ export const gerritConnection = z
     git_over_ssh: flag.default(false),
     /** Seconds between looks for configuration changes (and branch heads). */
     poll_interval: numeric({ integer: false, min: 1 }).default(60),
+    /**
+     * Read missed (and, without `sshkey`, polled) events from Gerrit's events-log plugin:
+     * `auto` asks it once and uses it when Gerrit has it (docs/gerrit.md#the-events-log-plugin).
+     */
+    events_log: eventsLogSetting.default('auto'),
   })
   .strict()
   .superRefine((c, ctx) => {

@@ -16,6 +16,7 @@ import type { DriverLog } from '../driver';
 import { catchUp, missedEvents } from './catch-up';
 import type { GerritClient } from './client';
 import { eventDelivery } from './events';
+import type { EventsLog } from './events-log';
 import type { PollLease } from './poll-lease';
 import { catchUpRefs } from './ref-catch-up';
 
@@ -72,6 +73,8 @@ export function eventsPoller(options: {
   /** Something was stored: the intake may look now. */
   onStored(): void;
   timers?: TimerClock;
+  /** Gerrit's events-log plugin, read first where the connection allows it (src/drivers/gerrit/events-log.ts). */
+  eventsLog?: EventsLog;
 }): PeriodicTask {
   const { connection, log, lease } = options;
   /** When (the process's clock, ms) the previous merged-change poll asked; null before the first. */
@@ -83,15 +86,18 @@ export function eventsPoller(options: {
       if (options.stopped() || !(await lease.hold())) {
         return;
       }
-      const common = { ...options, startMark: true };
-      let stored = await catchUp(common);
+      // The events-log holds the stream's events (merges and ref updates too); else read the changes and branches.
+      const logged = (await options.eventsLog?.catchUp(options)) ?? null;
+      let stored = logged ?? (await catchUp({ ...options, startMark: true }));
       const asked = options.now().getTime();
-      if (lastMergedPoll !== null && !options.stopped()) {
+      if (logged === null && lastMergedPoll !== null && !options.stopped()) {
         const ageSeconds = Math.ceil((asked - lastMergedPoll) / 1000) + MERGED_AGE_SLACK_S;
         stored += await pollMergedChanges({ ...options, ageSeconds });
       }
       lastMergedPoll = asked;
-      stored += await catchUpRefs({ ...options, projects: options.stopped() ? [] : options.projects() });
+      if (logged === null) {
+        stored += await catchUpRefs({ ...options, projects: options.stopped() ? [] : options.projects() });
+      }
       if (stored > 0 && !options.stopped()) {
         options.onStored();
       }

@@ -11,6 +11,7 @@ import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/
 import { connectionEventIntake, type ConnectionEventIntake } from '../connection-event-intake';
 import type { DriverContext, DriverLog, DriverRuntime } from '../driver';
 import { catchUp } from './catch-up';
+import { EventsLog } from './events-log';
 import type { PeriodicTask } from '../../engine/ports/periodic-task';
 import { eventsPoller } from './event-poll';
 import { catchUpPendingChecks, PENDING_CHECKS_POLL_MS, pendingChecksPoller } from './pending-checks';
@@ -227,6 +228,13 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
   const catchingUp = new Set<Promise<unknown>>();
   let stopping = false;
   const stopped = () => stopping;
+  // The events-log plugin is read first where the connection allows it (docs/gerrit.md#the-events-log-plugin).
+  const eventsLogs = new Map(
+    [...context.connections].map(([connection, settings]) => [
+      connection,
+      new EventsLog(connection, (sources.get(connection) as GerritSource).client, settings.events_log, context.log),
+    ]),
+  );
   const streams = [...context.connections].map(
     ([connection, settings]) =>
       new GerritEventStream({
@@ -242,12 +250,17 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
           }
           const { client } = sources.get(connection) as GerritSource;
           const common = { connection, client, events: connectionEvents, now: context.now, log: context.log, stopped };
-          const run = catchUp(common)
-            .then(async (changes) => {
-              const projects = stopping ? [] : context.projects.projectsOf(connection);
-              const refs = await catchUpRefs({ ...common, projects });
+          const run = (eventsLogs.get(connection) as EventsLog)
+            .catchUp(common)
+            .then(async (logged) => {
+              // The events-log holds the stream's own events (the ref updates too); else read the changes.
+              let stored = logged ?? (await catchUp(common));
+              if (logged === null) {
+                const projects = stopping ? [] : context.projects.projectsOf(connection);
+                stored += await catchUpRefs({ ...common, projects });
+              }
               const filters = stopping ? [] : context.projects.triggerFiltersOf(connection);
-              return changes + refs + (await catchUpPendingChecks({ ...common, filters }));
+              return stored + (await catchUpPendingChecks({ ...common, filters }));
             })
             .then((stored) => stored > 0 && !stopping && intake.wake())
             .catch((err: unknown) =>
@@ -299,7 +312,18 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
     const projects = () => context.projects.projectsOf(connection);
     return [
       checks,
-      leased(connection, lease, eventsPoller({ ...pollOptions(connection), lease, intervalMs, projects }), 0),
+      leased(
+        connection,
+        lease,
+        eventsPoller({
+          ...pollOptions(connection),
+          lease,
+          intervalMs,
+          projects,
+          eventsLog: eventsLogs.get(connection),
+        }),
+        0,
+      ),
     ];
   });
   /**

@@ -124,34 +124,49 @@ export class GerritEventStream {
 
   /** Store one line (in order: each store waits for the one before). */
   private store(line: string): void {
-    const { connection, events, now, onStored, log } = this.options;
     this.storing = this.storing.then(async () => {
-      let payload: Record<string, unknown>;
-      try {
-        payload = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        log.warn({ connection, line: line.slice(0, 200) }, 'Gerrit sent a line that is no JSON; ignored');
-        return;
-      }
-      const type = typeof payload.type === 'string' ? payload.type : 'unknown';
-      const row = { connection, delivery: eventDelivery(line), eventType: type, payload };
-      try {
-        if (type !== 'ref-updated') {
-          await events.record(row, now());
-        } else {
-          // A branch update the catch-up stored already while the stream reconnected is not stored again.
-          const caught = await events.withRefLock(connection, async (locked) => {
-            const already = await caughtUpAlready(locked, connection, payload);
-            return already || !(await locked.record(row, now()));
-          });
-          if (caught) {
-            log.info({ connection, refUpdate: payload.refUpdate }, 'Gerrit branch update stored already');
-          }
-        }
-        onStored();
-      } catch (err) {
-        log.error({ connection, err, type }, 'Gerrit event not stored');
+      if ((await storeStreamLine(this.options, line)) !== null) {
+        this.options.onStored();
       }
     });
+  }
+}
+
+/**
+ * Store one line of `gerrit stream-events` (or the same event read from the events-log plugin,
+ * src/drivers/gerrit/events-log.ts) under the hash of its text; a `ref-updated` under the
+ * connection's ref lock, not stored when the catch-up stored that update already. Resolves with
+ * whether it was newly stored, null when it could not be (no JSON, the database failed: logged).
+ */
+export async function storeStreamLine(
+  options: Pick<StreamOptions, 'connection' | 'events' | 'now' | 'log'>,
+  line: string,
+): Promise<boolean | null> {
+  const { connection, events, now, log } = options;
+  let payload: Record<string, unknown>;
+  try {
+    payload = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    log.warn({ connection, line: line.slice(0, 200) }, 'Gerrit sent a line that is no JSON; ignored');
+    return null;
+  }
+  const type = typeof payload.type === 'string' ? payload.type : 'unknown';
+  const row = { connection, delivery: eventDelivery(line), eventType: type, payload };
+  try {
+    if (type !== 'ref-updated') {
+      return await events.record(row, now());
+    }
+    // A branch update the catch-up stored already while the stream reconnected is not stored again.
+    const caught = await events.withRefLock(connection, async (locked) => {
+      const already = await caughtUpAlready(locked, connection, payload);
+      return already || !(await locked.record(row, now()));
+    });
+    if (caught) {
+      log.info({ connection, refUpdate: payload.refUpdate }, 'Gerrit branch update stored already');
+    }
+    return !caught;
+  } catch (err) {
+    log.error({ connection, err, type }, 'Gerrit event not stored');
+    return null;
   }
 }

@@ -50,6 +50,11 @@ export async function handleRequest(gerrit: FakeGerrit, req: IncomingMessage, re
   const text = Buffer.concat(chunks).toString('utf8');
   const body: unknown = text === '' ? undefined : JSON.parse(text);
   gerrit.requests.push({ method: req.method ?? 'GET', path: `${url.pathname}${url.search}`, body, at: Date.now() });
+  if (url.pathname === '/a/plugins/events-log/events/' && gerrit.eventsLog.installed) {
+    const [status, text] = gerrit.eventsLog.failing ? [503, 'Service Unavailable\n'] : [200, eventsLog(gerrit, url)];
+    res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8' }).end(text);
+    return;
+  }
   const answer = await route(gerrit, req.method ?? 'GET', url, body);
   if (typeof answer === 'string' || answer === undefined) {
     const [status, message] = answer === undefined ? [404, 'Not found'] : answer.split('|', 2);
@@ -149,4 +154,23 @@ function checksPlugin(gerrit: FakeGerrit, endpoint: string, query: string): unkn
       pending_checks: Object.fromEntries(checks.map((check) => [check.uuid, { state: 'NOT_STARTED' }])),
     };
   });
+}
+
+/**
+ * The events-log plugin's answer: the lines emitted after `t1` and before `t2` (`yyyy-MM-dd
+ * HH:mm:ss`, optionally with milliseconds, or `yyyy-MM-dd`; read as UTC, this server's zone),
+ * one a line, oldest first.
+ */
+function eventsLog(gerrit: FakeGerrit, url: URL): string {
+  const time = (name: string, otherwise: number) => {
+    const value = url.searchParams.get(name);
+    const match = value === null ? null : /^(\d{4}-\d\d-\d\d)(?:[ T](\d\d:\d\d:\d\d(?:\.\d+)?))?$/.exec(value);
+    return match === null ? otherwise : Date.parse(`${match[1]}T${match[2] ?? '00:00:00'}Z`);
+  };
+  const from = time('t1', -Infinity);
+  const to = time('t2', Infinity);
+  return gerrit.eventsLog.lines
+    .filter(({ at }) => at > from && at < to)
+    .map(({ line }) => `${line}\n`)
+    .join('');
 }

@@ -38,6 +38,11 @@ export class FakeGerrit {
   readonly pendingChecks: Array<{ change: number; patchset: number; uuid: string }> = [];
   /** What `GET /config/server/version` answers. */
   version = '3.9.1';
+  /**
+   * Whether the events-log plugin is installed (`GET /plugins/events-log/events/?t1=&t2=` answers
+   * the lines emitted, with when; else 404), and, when `failing`, whether it answers 503.
+   */
+  readonly eventsLog = { installed: false, failing: false, lines: [] as Array<{ line: string; at: number }> };
   /** HTTP authentication under `/a/` (`auth.mode`: basic, digest, form) and what it keeps (auth.ts). */
   readonly auth: FakeAuthState;
   private readonly http: Server;
@@ -201,6 +206,13 @@ export class FakeGerrit {
     this.emit({ type: 'topic-changed', changer, oldTopic, ...this.eventChange(change) });
   }
 
+  /** `username` adds `reviewer` to the change as a reviewer; emits reviewer-added (Gerrit writes no message of it). */
+  addReviewer(number: number, reviewer: string, username: string): void {
+    const change = this.change(number);
+    const adder = this.accountOf(username);
+    this.emit({ type: 'reviewer-added', reviewer: this.accountOf(reviewer), adder, ...this.eventChange(change) });
+  }
+
   /** The owner abandons a change; emits change-abandoned. */
   abandon(number: number): void {
     const change = this.change(number);
@@ -354,6 +366,7 @@ export class FakeGerrit {
   emit(event: Record<string, unknown>): void {
     const line = JSON.stringify(event);
     this.events.push(line);
+    this.eventsLog.lines.push({ line, at: Date.now() });
     this.ssh.send(line);
   }
 

@@ -221,6 +221,7 @@ describe('Gerrit connection', () => {
       event_delay: 0,
       git_over_ssh: false,
       poll_interval: 60,
+      events_log: 'auto',
     });
   });
 
@@ -247,6 +248,10 @@ describe('Gerrit connection', () => {
       'must be a host name',
     );
     expect(problems(`${base}    server: r\n    password: p\n    sshserver: x\n`).join()).toContain('sshserver');
+    expect(problems(`${base}    server: r\n    password: p\n    events_log: maybe\n`).join()).toContain(
+      'must be true, false or auto',
+    );
+    expect(problems(`${base}    server: r\n    password: p\n    events_log: "False"\n`)).toEqual([]);
   });
 });
 
