@@ -48,7 +48,12 @@ const BOUNDARY_EXCEPTIONS = [];
 // Folders that others may import only through a few of their paths: the engine through its ports (for the
 // folders that implement them), the drivers through their registry and interface (for the configuration loader).
 const NARROW_IMPORTS = [
-  { folder: 'engine', except: ['./ports'], importers: ['launcher', 'executor', 'drivers', 'config'], what: 'the ports' },
+  {
+    folder: 'engine',
+    except: ['./ports'],
+    importers: ['launcher', 'executor', 'drivers', 'config'],
+    what: 'the ports',
+  },
   {
     folder: 'drivers',
     except: ['./registry.ts', './driver.ts'],

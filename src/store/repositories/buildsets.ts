@@ -122,37 +122,43 @@ export class BuildsetRepository {
   }
 
   /**
-   * Buildset start (docs/gating.md#build-history step 1): inserts the buildset, get-or-creates and links its refs and
-   * records the `triggered` event, in one transaction (the caller's, when it is one: no savepoint).
+   * Buildset start (docs/gating.md#build-history step 1): get-or-creates its refs, then inserts the buildset, links
+   * the refs and records the `triggered` event in one statement, in one transaction (the caller's, when it is one:
+   * no savepoint).
    */
   async create(input: NewBuildset): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> {
     const run = async (trx: Knex.Transaction): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> => {
-      const [row]: BuildsetRow[] = await trx('buildsets')
-        .insert({
-          uuid: input.uuid,
-          tenant: input.tenant,
-          pipeline: input.pipeline,
-          event_id: input.eventId ?? null,
-          event_timestamp: input.eventTimestamp ?? null,
-          created: input.at,
-          updated: input.at,
-        })
-        .returning('*');
       const refs: RefRecord[] = [];
       for (const ref of input.refs) {
         refs.push(await this.refs.getOrCreate(ref, trx));
       }
       const uniqueRefIds = [...new Set(refs.map((ref) => ref.id))];
-      if (uniqueRefIds.length > 0) {
-        await trx('buildset_refs').insert(uniqueRefIds.map((refId) => ({ buildset_id: row.id, ref_id: refId })));
-      }
-      await trx('buildset_events').insert({
-        buildset_id: row.id,
-        event_time: input.at,
-        event_type: 'triggered',
-        description: input.triggeredBy,
-      });
-      return { buildset: toBuildsetRecord(row), refs };
+      // Data-modifying WITH: the links and the event are written with the buildset they name.
+      const result = (await trx.raw(
+        `WITH b AS (
+           INSERT INTO buildsets (uuid, tenant, pipeline, event_id, event_timestamp, created, updated)
+           VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *),
+         l AS (
+           INSERT INTO buildset_refs (buildset_id, ref_id)
+           SELECT b.id, r.value::bigint FROM b, jsonb_array_elements_text(?::jsonb) AS r(value)),
+         e AS (
+           INSERT INTO buildset_events (buildset_id, event_time, event_type, description)
+           SELECT b.id, ?, 'triggered', ? FROM b)
+         SELECT * FROM b`,
+        [
+          input.uuid,
+          input.tenant,
+          input.pipeline,
+          input.eventId ?? null,
+          input.eventTimestamp ?? null,
+          input.at,
+          input.at,
+          JSON.stringify(uniqueRefIds),
+          input.at,
+          input.triggeredBy,
+        ],
+      )) as { rows: BuildsetRow[] };
+      return { buildset: toBuildsetRecord(result.rows[0]), refs };
     };
     return this.knex.isTransaction ? run(this.knex as Knex.Transaction) : this.knex.transaction(run);
   }
