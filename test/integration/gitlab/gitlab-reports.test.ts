@@ -50,10 +50,16 @@ ${gitlabCheck(
 - pipeline:
     name: promote
     manager: supercedent
+    require:
+      gitlab:
+        merged: true
     trigger:
       gitlab:
         - event: gl_merge_request
           action: merged
+        - event: gl_merge_request
+          action: comment
+          comment: ^promote$
     success:
       gitlab:
         comment: false
@@ -80,16 +86,18 @@ describe('GitLab triggers and reports', () => {
 
   const builds = async (pipeline: string, result: string) =>
     Number(Object.values((await env.server.database.knex('buildsets').where({ pipeline, result }).count())[0])[0]);
-  /** The outcomes of the judged `labeled` events of the label, oldest first. */
-  const labeledOutcome = async (label: string) => {
-    const rows: Array<{ payload: { action?: string; label?: string }; outcome: string | null }> =
+  /** The outcomes of the judged events of the action whose `label` or `comment` is `value`, oldest first. */
+  const outcomes = async (action: string, value: string) => {
+    const rows: Array<{ payload: { action?: string; label?: string; comment?: string }; outcome: string | null }> =
       await env.server.database
         .knex('engine_events')
         .where({ event_type: 'gl_merge_request' })
         .whereNotNull('processed')
         .orderBy('id')
         .select('payload', 'outcome');
-    return rows.filter((r) => r.payload.action === 'labeled' && r.payload.label === label).map((r) => r.outcome);
+    return rows
+      .filter((r) => r.payload.action === action && (r.payload.label ?? r.payload.comment) === value)
+      .map((r) => r.outcome);
   };
   const calls = (method: string, suffix: string) =>
     env.lab.requests.filter((r) => r.method === method && r.path.endsWith(suffix)).length;
@@ -180,8 +188,14 @@ describe('GitLab triggers and reports', () => {
     await eventually('triage run again', async () => (await builds('triage', 'SUCCESS')) === 2);
     await lab.label('org/app', 1, 'blocked');
     await lab.label('org/app', 1, 'triage');
-    await eventually('the triage label judged', async () => (await labeledOutcome('triage')).length === 2);
-    expect((await labeledOutcome('triage')).at(-1)).toMatch(/reject|blocked/i);
+    await eventually('the triage label judged', async () => (await outcomes('labeled', 'triage')).length === 2);
+    expect((await outcomes('labeled', 'triage')).at(-1)).toMatch(/reject|blocked/i);
+    // promote requires `merged`: asked on the open merge request it does not run; merged, it does.
+    await lab.comment('org/app', 1, 'reviewer', 'promote');
+    await eventually('the promote note judged', async () => (await outcomes('comment', 'promote')).length === 1);
+    expect((await outcomes('comment', 'promote'))[0]).toMatch(
+      /^entered 0; .*merged is false \(require merged: true\)$/,
+    );
     await lab.mergeByUser('org/app', 1);
     await eventually('promote run', async () => (await builds('promote', 'SUCCESS')) === 1);
     expect(await builds('triage', 'SUCCESS')).toBe(2);
