@@ -124,6 +124,8 @@ export function hasSubmitRequirements(version: string): boolean {
 
 export class GerritClient {
   readonly base: string;
+  /** The account the connection acts as (its reviews' author). */
+  readonly user: string;
   /** `fetch` with the connection's `auth_type` (basic, digest or form). */
   private readonly send: GerritFetch;
   private changeOptions: Promise<string[]> | null = null;
@@ -133,6 +135,7 @@ export class GerritClient {
     private readonly timeoutMs = 30_000,
   ) {
     this.base = gerritBaseUrl(settings);
+    this.user = settings.user;
     this.send = gerritFetch(settings);
   }
 
@@ -220,6 +223,13 @@ export class GerritClient {
       `/changes/${id}/revisions/${encodeURIComponent(revision)}/related`,
     );
     return answer?.changes ?? [];
+  }
+
+  /** A change with its review messages and their authors. */
+  async changeMessages(project: string, number: number): Promise<NonNullable<ChangeJson['messages']>> {
+    const id = encodeURIComponent(`${project}~${number}`);
+    const change = await this.request<ChangeJson | null>('GET', `/changes/${id}?o=MESSAGES&o=DETAILED_ACCOUNTS`);
+    return change?.messages ?? [];
   }
 
   /** Post a review (votes, message, notify, file comments) on a patch set. */

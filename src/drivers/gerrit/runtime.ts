@@ -3,6 +3,7 @@
  * the pending checks and the intake that turns stored events into trigger events, the change
  * source, the reporter (votes and review messages) and the merge of a change through Gerrit's submit.
  */
+import { postReview, REVIEW_RETRY_DELAYS_MS, type ReviewRetryOptions } from './review-posting';
 import type { Knex } from 'knex';
 import type { ChangeReporter, ItemReport } from '../../engine/ports/reporter';
 import type { TriggerEvent } from '../../model/engine-events';
@@ -162,6 +163,7 @@ function gerritReporter(
   sources: ReadonlyMap<string, GerritSource>,
   projects: GitProjects,
   log: DriverLog,
+  retries: ReviewRetryOptions,
 ): ChangeReporter {
   return {
     report: async (report) => {
@@ -185,11 +187,11 @@ function gerritReporter(
           continue;
         }
         const notify = reporter.options.notify === undefined ? {} : { notify: String(reporter.options.notify) };
-        await located.source.client
-          .review(located.name, change.number, change.patchset, { message, labels, ...notify, ...withComments })
-          .catch((err: unknown) =>
+        const target = { project: located.name, number: change.number, patchset: change.patchset };
+        await postReview(located.source.client, target, { message, labels, ...notify, ...withComments }, retries).catch(
+          (err: unknown) =>
             log.warn({ err, pipeline: report.pipeline, change: change.url }, 'Gerrit review not posted'),
-          );
+        );
       }
     },
   };
@@ -373,7 +375,13 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
       }
       return { merged: true, oldrev: null, newrev: await client.branchRevision(located.name, item.branch) };
     },
-    reporter: gerritReporter(sources, context.projects, context.log),
+    reporter: gerritReporter(sources, context.projects, context.log, {
+      delaysMs: REVIEW_RETRY_DELAYS_MS,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      now: context.now,
+      onRetry: (err, attempt, waitMs) =>
+        context.log.info({ err: (err as Error).message, attempt, waitMs }, 'Gerrit review failed, trying again'),
+    }),
     // The executor fetches `<baseurl>/a/<project>` with the HTTP password, or over SSH (docs/gerrit.md#repositories).
     repositories: new Map(
       [...context.connections].map(([name, settings]) => [

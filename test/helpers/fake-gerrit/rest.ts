@@ -110,8 +110,12 @@ async function route(gerrit: FakeGerrit, method: string, url: URL, body: unknown
     if (stray !== undefined) {
       return `400|file ${stray} not found in revision ${change.number},${parts[3]}`;
     }
+    const fault = gerrit.reviewFaults.shift();
+    if (fault === 'refuse') {
+      return '503|Service Unavailable';
+    }
     gerrit.postReview(change, parts[3], review);
-    return { labels: review.labels ?? {} };
+    return fault === 'lose-answer' ? '502|Bad Gateway' : { labels: review.labels ?? {} };
   }
   if (parts[2] === 'revisions' && parts[4] === 'related' && method === 'GET') {
     const patchset = change.patchsets.find((p) => p.revision === parts[3] || String(p.number) === parts[3]);

@@ -28,6 +28,8 @@ export class FakeGerrit {
   readonly requests: Array<{ method: string; path: string; body: unknown; at: number }> = [];
   /** Submits, in order: `<number>,<patchset>`. */
   readonly submitted: string[] = [];
+  /** Faults of the next review posts, in order: 503 without applying it, or 502 after applying it. */
+  readonly reviewFaults: Array<'refuse' | 'lose-answer'> = [];
   /** Every event line emitted. */
   readonly events: string[] = [];
   readonly ssh: FakeSshServer;

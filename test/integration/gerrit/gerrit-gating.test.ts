@@ -147,4 +147,22 @@ describe('Gerrit driver end to end', () => {
       .select('id');
     expect(stored).toHaveLength(gerrit.events.filter((e) => e.includes('"patchset-created"')).length);
   });
+
+  it('posts a review again after a 503, and once only when just its answer was lost', async () => {
+    const { gerrit, server } = env;
+    const reportsDone = async () =>
+      (await server.database.knex('engine_work').where({ kind: 'report' }).whereNot({ state: 'completed' })).length ===
+      0;
+    gerrit.reviewFaults.push('refuse');
+    const refused = await gerrit.upload('org/app', { subject: 'Review refused once', files: { 'r1.txt': 'r\n' } });
+    await until('Verified +1 after the retry', () => lastVote(refused, 'Verified') === 1);
+    expect(refused.reviews).toHaveLength(1);
+    gerrit.reviewFaults.push('lose-answer');
+    const lost = await gerrit.upload('org/app', { subject: 'Answer lost', files: { 'r2.txt': 'r\n' } });
+    await until('Verified +1 applied', () => lastVote(lost, 'Verified') === 1);
+    await eventually('the report done', reportsDone);
+    // The retry read the change's messages, found its review there and did not post it again.
+    expect(lost.reviews).toHaveLength(1);
+    expect(gerrit.requests.some((r) => r.method === 'GET' && r.path.includes(`~${lost.number}?o=MESSAGES`))).toBe(true);
+  });
 });
