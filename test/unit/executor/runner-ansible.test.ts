@@ -4,6 +4,7 @@
  * zuul_return, roles, secrets and the sandbox of untrusted playbooks. Playbooks are small and
  * run on the executor (connection local) so the file stays quick.
  */
+import { randomInt } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -120,19 +121,21 @@ describe('runBuild with playbooks', () => {
           return false;
         }
       });
+    // Durations of this run only: a sleeper another run left behind (killed midway) is not taken for ours.
+    const [trustedSleep, untrustedSleep] = [1, 2].map((n) => String(100_000 + randomInt(400_000) * 2 + n));
     const s = setup({
-      'trusted.yaml': localPlay('    - shell: echo started 7771; exec sleep 7771\n'),
-      'untrusted.yaml': localPlay('    - shell: echo started 7772; exec sleep 7772\n'),
+      'trusted.yaml': localPlay(`    - shell: echo started ${trustedSleep}; exec sleep ${trustedSleep}\n`),
+      'untrusted.yaml': localPlay(`    - shell: echo started ${untrustedSleep}; exec sleep ${untrustedSleep}\n`),
     });
     const trusted = await s.run({ timeout: 5, run: [playbook('trusted.yaml', { trusted: true })] });
     expect(trusted.result).toBe('TIMED_OUT');
     // The command had started (its output streamed) before the timeout killed it.
-    expect(readFileSync(s.logFile, 'utf8')).toContain('worker | started 7771');
-    expect(sleepers('7771')).toEqual([]);
+    expect(readFileSync(s.logFile, 'utf8')).toContain(`worker | started ${trustedSleep}`);
+    expect(sleepers(trustedSleep)).toEqual([]);
     const untrusted = await s.run({ timeout: 5, run: [playbook('untrusted.yaml')] });
     expect(untrusted.result).toBe('TIMED_OUT');
-    expect(readFileSync(s.logFile, 'utf8')).toContain('worker | started 7772');
-    expect(sleepers('7772')).toEqual([]);
+    expect(readFileSync(s.logFile, 'utf8')).toContain(`worker | started ${untrustedSleep}`);
+    expect(sleepers(untrustedSleep)).toEqual([]);
   });
 
   it('retries the build when a node is unreachable, in run and in post-run', async () => {
