@@ -31,13 +31,13 @@ function memoryEvents(payloads: Array<Record<string, unknown>>) {
 
 function client(answer: () => Promise<string>) {
   const paths: string[] = [];
-  const stub = {
+  const fakeClient = {
     requestText: (_method: string, path: string) => {
       paths.push(path);
       return answer();
     },
   } as unknown as GerritClient;
-  return { paths, stub };
+  return { paths, fakeClient };
 }
 
 describe('Gerrit events-log', () => {
@@ -59,8 +59,8 @@ describe('Gerrit events-log', () => {
       `{"type":"reviewer-added","eventCreatedOn":${since}}`,
       `{"type":"ref-updated-x","submitter":{"username":"p"},"eventCreatedOn":${since + 5}}`,
     ];
-    const { paths, stub } = client(() => Promise.resolve(`${lines.join('\n')}\n`));
-    const reader = new EventsLog('review', stub, 'auto', log);
+    const { paths, fakeClient } = client(() => Promise.resolve(`${lines.join('\n')}\n`));
+    const reader = new EventsLog('review', fakeClient, 'auto', log);
     expect(await reader.catchUp({ events: repository, now: () => new Date() })).toBe(2);
     expect(rows.slice(1).map((row) => row.payload.type)).toEqual(['reviewer-added', 'ref-updated-x']);
     // Asked from a day before (the plugin's zone is its server's).
@@ -73,18 +73,18 @@ describe('Gerrit events-log', () => {
   it('asks a Gerrit without the plugin once (auto), and is not read when off or nothing is stored', async () => {
     const { repository } = memoryEvents([{ type: 'x', eventCreatedOn: 5 }]);
     const missing = client(() => Promise.reject(new GerritApiError(404, 'Not found')));
-    const auto = new EventsLog('review', missing.stub, 'auto', log);
+    const auto = new EventsLog('review', missing.fakeClient, 'auto', log);
     expect(await auto.catchUp({ events: repository, now: () => new Date() })).toBeNull();
     expect(await auto.catchUp({ events: repository, now: () => new Date() })).toBeNull();
     expect(missing.paths).toHaveLength(1);
     // `true`: asked each time (a failure falls back each time).
-    const on = new EventsLog('review', missing.stub, true, log);
+    const on = new EventsLog('review', missing.fakeClient, true, log);
     expect(await on.catchUp({ events: repository, now: () => new Date() })).toBeNull();
     expect(await on.catchUp({ events: repository, now: () => new Date() })).toBeNull();
     expect(missing.paths).toHaveLength(3);
-    const off = new EventsLog('review', missing.stub, false, log);
+    const off = new EventsLog('review', missing.fakeClient, false, log);
     expect(await off.catchUp({ events: repository, now: () => new Date() })).toBeNull();
-    const empty = new EventsLog('review', missing.stub, true, log);
+    const empty = new EventsLog('review', missing.fakeClient, true, log);
     expect(await empty.catchUp({ events: memoryEvents([]).repository, now: () => new Date() })).toBeNull();
     expect(missing.paths).toHaveLength(3);
   });
