@@ -10,7 +10,10 @@
  * - `rebase`: the change's commits not yet in the head are rebased onto it (fast-forward result).
  */
 import type { MergeMode } from '../model/merge-modes';
-import { git, GitError, gitWithInput } from '../sources/git-cli';
+import { git as gitIn, GitError, gitWithInput, NO_AUTO_MAINTENANCE } from '../sources/git-cli';
+
+/** Every repository merged in is a throwaway clone (src/executor/workspace-git.ts). */
+const git = (repo: string, args: string[]) => gitIn(repo, args, NO_AUTO_MAINTENANCE);
 
 export class MergeConflictError extends Error {
   constructor(

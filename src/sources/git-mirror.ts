@@ -3,7 +3,7 @@
  * repository cache each keep their own mirrors and update them with `git fetch`; a mirror is
  * cloned once and never again. Mirrors carry branches, tags and change refs.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { git } from './git-cli';
 import { KeyedMutex } from './keyed-mutex';
@@ -113,11 +113,62 @@ export class GitMirrors {
   }
 }
 
-/** Point the mirror's HEAD at the origin's default branch so "default branch" means the same. */
+/**
+ * Point the mirror's HEAD at the origin's default branch so "default branch" means the same. A local
+ * origin's HEAD is read from its file (what `git ls-remote --symref` answers, without two
+ * processes: a branch the fetch did not bring, an unborn one, is no answer either); the mirror's
+ * HEAD is rewritten only when it changed.
+ */
 async function syncHead(mirror: string, origin: string, env: Record<string, string>): Promise<void> {
+  const local = localSymbolicHead(origin);
+  const target =
+    local !== null
+      ? hasLooseOrPackedRef(mirror, local)
+        ? local
+        : null
+      : await remoteSymbolicHead(mirror, origin, env);
+  if (target !== null && localSymbolicHead(mirror) !== target) {
+    await git(mirror, ['symbolic-ref', 'HEAD', target]);
+  }
+}
+
+async function remoteSymbolicHead(mirror: string, origin: string, env: Record<string, string>): Promise<string | null> {
   const { stdout } = await git(mirror, ['ls-remote', '--symref', origin, 'HEAD'], env);
-  const match = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(stdout);
-  if (match) {
-    await git(mirror, ['symbolic-ref', 'HEAD', match[1]]);
+  return /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(stdout)?.[1] ?? null;
+}
+
+/**
+ * The branch HEAD names in a local repository (bare, or non-bare with a `.git` directory), from
+ * its HEAD file; null for a remote origin, a detached HEAD or anything else (then git is asked).
+ */
+export function localSymbolicHead(repository: string): string | null {
+  if (isRemoteBaseUrl(repository)) {
+    return null;
+  }
+  const gitDir = existsSync(path.join(repository, 'objects')) ? repository : path.join(repository, '.git');
+  let text: string;
+  try {
+    text = readFileSync(path.join(gitDir, 'HEAD'), 'utf8');
+  } catch {
+    return null;
+  }
+  return /^ref: (refs\/heads\/\S+)\n?$/.exec(text)?.[1] ?? null;
+}
+
+/** Whether a repository of the files ref store has `ref` (a loose ref file or a line of packed-refs). */
+function hasLooseOrPackedRef(gitDir: string, ref: string): boolean {
+  try {
+    if (statSync(path.join(gitDir, ref)).isFile()) {
+      return true;
+    }
+  } catch {
+    // not loose
+  }
+  try {
+    return readFileSync(path.join(gitDir, 'packed-refs'), 'utf8')
+      .split('\n')
+      .some((line) => line.endsWith(` ${ref}`));
+  } catch {
+    return false;
   }
 }
