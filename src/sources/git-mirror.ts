@@ -20,6 +20,9 @@ export const MIRROR_REFSPECS = [
   '+refs/merge-requests/*:refs/merge-requests/*',
 ];
 
+/** How many fetches of a mirror share one automatic maintenance check (src/sources/git-mirror.ts). */
+export const MAINTENANCE_EVERY = 16;
+
 /** True when a connection's `baseurl` is a URL prefix rather than a local directory. */
 export function isRemoteBaseUrl(baseurl: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(baseurl) || /^[^/]+@[^/]+:/.test(baseurl);
@@ -66,6 +69,7 @@ export class GitMirrors {
   /** Number of clones made so far (a mirror is cloned once, then only fetched). */
   cloneCount = 0;
   fetchCount = 0;
+  private readonly fetches = new Map<string, number>();
 
   constructor(
     readonly root: string,
@@ -99,7 +103,12 @@ export class GitMirrors {
         await git(mirror, ['init', '--quiet', '--bare']);
         this.cloneCount += 1;
       }
-      await git(mirror, ['fetch', '--quiet', '--prune', '--no-tags', origin, ...MIRROR_REFSPECS], env);
+      // `git maintenance run --auto` (a process that packs when enough loose objects piled up)
+      // after the first fetch of a mirror and every MAINTENANCE_EVERY-th after it, not after each.
+      const fetches = this.fetches.get(mirror) ?? 0;
+      this.fetches.set(mirror, fetches + 1);
+      const maintenance = fetches % MAINTENANCE_EVERY === 0 ? [] : ['-c', 'maintenance.auto=false'];
+      await git(mirror, [...maintenance, 'fetch', '--quiet', '--prune', '--no-tags', origin, ...MIRROR_REFSPECS], env);
       this.fetchCount += 1;
       await syncHead(mirror, origin, env);
       return mirror;
