@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { git } from './git-cli';
 import { KeyedMutex } from './keyed-mutex';
+import { localGitDir, localRefsDigest } from './local-refs';
 import { hasControlCharacter } from '../model/value-checks';
 
 /** The refs a mirror copies from its origin (forced, pruned). */
@@ -69,7 +70,11 @@ export class GitMirrors {
   /** Number of clones made so far (a mirror is cloned once, then only fetched). */
   cloneCount = 0;
   fetchCount = 0;
+  /** Fetches skipped because the local origin's refs had not changed since the last one. */
+  skippedFetchCount = 0;
   private readonly fetches = new Map<string, number>();
+  /** Per mirror of a local origin, the origin's refs when its last successful fetch started. */
+  private readonly fetchedRefs = new Map<string, string>();
 
   constructor(
     readonly root: string,
@@ -102,7 +107,16 @@ export class GitMirrors {
         mkdirSync(mirror, { recursive: true });
         await git(mirror, ['init', '--quiet', '--bare']);
         this.cloneCount += 1;
+        this.fetchedRefs.delete(mirror);
       }
+      // A local origin whose refs (and HEAD) are as they were when the last fetch started has
+      // nothing to bring: the fetch is skipped (read before fetching, so a push during it counts).
+      const refs = isRemoteBaseUrl(origin) ? null : localRefsDigest(localGitDir(origin));
+      if (refs !== null && this.fetchedRefs.get(mirror) === refs) {
+        this.skippedFetchCount += 1;
+        return mirror;
+      }
+      this.fetchedRefs.delete(mirror);
       // `git maintenance run --auto` (a process that packs when enough loose objects piled up)
       // after the first fetch of a mirror and every MAINTENANCE_EVERY-th after it, not after each.
       const fetches = this.fetches.get(mirror) ?? 0;
@@ -111,6 +125,9 @@ export class GitMirrors {
       await git(mirror, [...maintenance, 'fetch', '--quiet', '--prune', '--no-tags', origin, ...MIRROR_REFSPECS], env);
       this.fetchCount += 1;
       await syncHead(mirror, origin, env);
+      if (refs !== null) {
+        this.fetchedRefs.set(mirror, refs);
+      }
       return mirror;
     });
   }
@@ -154,7 +171,7 @@ export function localSymbolicHead(repository: string): string | null {
   if (isRemoteBaseUrl(repository)) {
     return null;
   }
-  const gitDir = existsSync(path.join(repository, 'objects')) ? repository : path.join(repository, '.git');
+  const gitDir = localGitDir(repository);
   let text: string;
   try {
     text = readFileSync(path.join(gitDir, 'HEAD'), 'utf8');
