@@ -1,7 +1,7 @@
 /**
  * The git steps of the merger's clones (src/executor/merger.ts), with as few git processes as
  * the result allows: starting one costs milliseconds of CPU, and a change's speculative merge,
- * each build's workspace and the gate merge each clone a mirror (docs/executor.md#workspaces).
+ * each build's workspace and the gate merge each clone a mirror (docs/executor.md#workspace).
  * A clone's refs are read from the mirror, at the state the clone copies, by one
  * `git for-each-ref`, instead of a `git fetch` of each change ref and a `git rev-parse` of each
  * branch from the clone; the clone's own commands never start git's automatic maintenance (the

@@ -1,5 +1,5 @@
 /**
- * The git processes a change costs the merger (docs/operations.md#enqueue---merged-latency): each
+ * The git processes a change costs the merger (docs/operations.md#git-work-per-change): each
  * one costs milliseconds of CPU to start, and a change's speculative merge, each of its builds'
  * workspaces and its gate merge each prepare a clone. Every git process the merger starts (git on
  * PATH, counted by a wrapper) and every process git starts in turn (GIT_TRACE `run_command`) is
@@ -13,6 +13,7 @@ import { Merger, type PrepareOutcome } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { git } from '../../../src/sources/git-cli';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
+import { expectOk } from '../../helpers/merger-outcome';
 
 const item = (number: number): MergerItem => ({
   connection: 'local',
@@ -25,13 +26,6 @@ const item = (number: number): MergerItem => ({
   newrev: null,
   mergeMode: 'merge-resolve',
 });
-
-function expectOk(outcome: PrepareOutcome): Extract<PrepareOutcome, { ok: true }> {
-  if (!outcome.ok) {
-    throw new Error(`expected a successful merge, got ${outcome.result}: ${outcome.detail}`);
-  }
-  return outcome;
-}
 
 describe('Merger: git processes per change', () => {
   let fixture: GitFixture;
