@@ -404,7 +404,8 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       // The drivers' work of the roles this process runs: source intake (git polls, stored webhook
       // deliveries) with `scheduler`. Awaited before the process listens: a git poller has then
       // recorded its first-poll baselines, so a push after the start is reported
-      // (docs/operations.md#durable-source-state).
+      // (docs/operations.md#durable-source-state). The executor's tools are probed meanwhile.
+      const probing = roles.has('executor') ? executor.toolchain.probe() : undefined;
       const starting: Array<void | Promise<void>> = [];
       for (const task of [...drivers.byDriver.values()].flatMap((runtime) => runtime.tasks)) {
         if (roles.has(task.role)) {
@@ -413,9 +414,9 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
         }
       }
       await Promise.all(starting);
-      if (roles.has('executor')) {
+      if (probing) {
         // Said at start which playbooks this executor can run (docs/executor.md#ansible-on-the-executor).
-        const tools = await executor.toolchain.probe();
+        const tools = await probing;
         for (const warning of toolchainWarnings(tools)) {
           logger.warn({ ansible: tools.ansible, sandbox: tools.sandbox }, `executor: ${warning}`);
         }
