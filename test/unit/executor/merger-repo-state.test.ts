@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { MergerItem } from '../../../src/model/build-request';
-import { Merger, type PrepareOutcome } from '../../../src/executor/merger';
+import { Merger } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { git } from '../../../src/sources/git-cli';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';

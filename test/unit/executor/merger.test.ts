@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { MergerItem } from '../../../src/model/build-request';
 import type { MergeMode } from '../../../src/model/merge-modes';
 import { exportBranch } from '../../../src/executor/branch-tree';
-import { Merger, type PrepareOutcome } from '../../../src/executor/merger';
+import { Merger } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { workspacePath } from '../../../src/executor/workspace-scheme';
 import { git } from '../../../src/sources/git-cli';
