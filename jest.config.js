@@ -1,12 +1,13 @@
 // One jest run covers unit and integration tests. Type checking is a separate CI step
-// (`npm run typecheck`), so ts-jest only transpiles here.
+// (`npm run typecheck`), so the TypeScript is only transpiled here, by esbuild
+// (test/helpers/esbuild-transform.js, docs/development.md#how-the-suite-is-transformed).
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+    '^.+\\.ts$': '<rootDir>/test/helpers/esbuild-transform.js',
   },
   // Generous: PGlite start-up and RSA key generation take tens of seconds on a loaded 2-core machine.
   testTimeout: 60000,
