@@ -47,12 +47,13 @@ import { LostWorkReclaimer } from './lost-work-reclaimer';
 import type { SluiceMetrics } from './metrics/sluice-metrics';
 import type { BuildCompletedPayload, BuildEventSubject } from '../model/build-request';
 import type { Logger } from './logger';
+import type { AppOptions } from './app-options'; // `toolchain`: what makes the executor's toolchain (tests)
 import type { SecretsKeySource } from '../secrets/secret-data';
 import { ALL_ROLES, type RoleSet } from '../model/roles';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import { WakeSignals } from './wake-signals';
 
-export interface RolesOptions {
+export interface RolesOptions extends Pick<AppOptions, 'toolchain'> {
   config: ServiceConfig;
   database: Database;
   layoutManager: LayoutManager;
@@ -236,6 +237,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const executor = createExecutorServices(config, {
     repository,
     environment: options.environment,
+    toolchain: options.toolchain,
     logger,
     now: options.now,
     nodeLocker: new StoreNodeLocker(database.knex, options.now),

@@ -104,7 +104,7 @@ export function findCommand(command: string, pathEnv: string): string | null {
 }
 
 export class AnsibleToolchain {
-  private state: ToolchainState;
+  protected state: ToolchainState;
   private probing: Promise<ToolchainState> | null = null;
   private probed: Promise<ToolchainState> | null = null;
   readonly plugins = pluginsDir();
@@ -166,7 +166,7 @@ export class AnsibleToolchain {
     return this.probing;
   }
 
-  private async runProbe(): Promise<ToolchainState> {
+  protected async runProbe(): Promise<ToolchainState> {
     const env = { PATH: this.pathEnv, LANG: 'C.UTF-8' };
     const command = findCommand(this.options.ansiblePlaybook ?? 'ansible-playbook', this.pathEnv);
     let ansible: ToolState;
