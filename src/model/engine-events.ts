@@ -285,6 +285,8 @@ export const mergeCompletedEventSchema = z.object({
   containingBranches: z.array(z.string()).optional(),
   /** branch: the changes merged (with the commit each produced). */
   changes: z.array(z.object({ project: z.string(), change: z.number().int(), newrev: nullableString })).optional(),
+  /** branch: not made, because the merge of the item ahead it waited for was not (docs/gating.md#merges-in-a-row). */
+  skipped: z.boolean().optional(),
 });
 
 export const resultEventSchema = z.discriminatedUnion('type', [

@@ -165,6 +165,13 @@ export interface BranchMergeState {
   reported: boolean;
   done: boolean;
   error: string | null;
+  /**
+   * The buildset of the item ahead whose merge this one is made after: asked for while that merge
+   * was out (docs/gating.md#merges-in-a-row); absent for the merge of a queue's head.
+   */
+  after?: string | null;
+  /** The merge was not made because the one ahead of it was not (the item is tested again). */
+  skipped?: boolean;
 }
 
 export interface BuildsetState {

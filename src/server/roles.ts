@@ -47,13 +47,12 @@ import { LostWorkReclaimer } from './lost-work-reclaimer';
 import type { SluiceMetrics } from './metrics/sluice-metrics';
 import type { BuildCompletedPayload, BuildEventSubject } from '../model/build-request';
 import type { Logger } from './logger';
-import type { AppOptions } from './app-options'; // `toolchain`: what makes the executor's toolchain (tests)
 import type { SecretsKeySource } from '../secrets/secret-data';
 import { ALL_ROLES, type RoleSet } from '../model/roles';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import { WakeSignals } from './wake-signals';
 
-export interface RolesOptions extends Pick<AppOptions, 'toolchain'> {
+export interface RolesOptions extends Pick<Parameters<typeof createExecutorServices>[1], 'toolchain'> {
   config: ServiceConfig;
   database: Database;
   layoutManager: LayoutManager;
@@ -406,7 +405,8 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
       // The drivers' work of the roles this process runs: source intake (git polls, stored webhook
       // deliveries) with `scheduler`. Awaited before the process listens: a git poller has then
       // recorded its first-poll baselines, so a push after the start is reported
-      // (docs/operations.md#durable-source-state).
+      // (docs/operations.md#durable-source-state). The executor's tools are probed meanwhile.
+      const probing = roles.has('executor') ? executor.toolchain.probe() : undefined;
       const starting: Array<void | Promise<void>> = [];
       for (const task of [...drivers.byDriver.values()].flatMap((runtime) => runtime.tasks)) {
         if (roles.has(task.role)) {
@@ -415,9 +415,9 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
         }
       }
       await Promise.all(starting);
-      if (roles.has('executor')) {
+      if (probing) {
         // Said at start which playbooks this executor can run (docs/executor.md#ansible-on-the-executor).
-        const tools = await executor.toolchain.probe();
+        const tools = await probing;
         for (const warning of toolchainWarnings(tools)) {
           logger.warn({ ansible: tools.ansible, sandbox: tools.sandbox }, `executor: ${warning}`);
         }

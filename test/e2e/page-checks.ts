@@ -145,22 +145,28 @@ export async function contrastProblems(page: Page): Promise<string[]> {
 /**
  * Tab through the page from the top: the first stop must be "Skip to content", every stop must
  * show a focus outline, and every visible enabled control must be reached. Returns what is wrong.
+ *
+ * The Tab presses are real key presses (focus moves as it would for a person); what each one
+ * focused is recorded in the page by a capturing `keydown` listener, which sees the element the
+ * previous press focused, so the walk reads the page once per batch of presses rather than once
+ * per press. A batch is as long as the page has visible controls (plus the wrap to the top), then
+ * ten at a time until the walk is back at the top.
  */
 export async function keyboardProblems(page: Page, maxStops = 400): Promise<string[]> {
+  interface Stop {
+    id: string;
+    text: string;
+    outlined: boolean;
+  }
   // Start from the top whatever was clicked before: focusing the body moves the sequential
   // focus starting point there.
-  await page.evaluate(() => {
+  const controls = await page.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();
     document.body.tabIndex = -1;
     document.body.focus();
     document.body.removeAttribute('tabindex');
     window.scrollTo(0, 0);
-  });
-  const problems: string[] = [];
-  const reached = new Set<string>();
-  for (let stop = 0; stop < maxStops; stop += 1) {
-    await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => {
+    const focused = (): Stop | null => {
       const element = document.activeElement as HTMLElement | null;
       if (!element || element === document.body) {
         return null;
@@ -174,17 +180,55 @@ export async function keyboardProblems(page: Page, maxStops = 400): Promise<stri
         text: (element.textContent ?? element.getAttribute('aria-label') ?? element.tagName).trim().slice(0, 30),
         outlined: style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0,
       };
+    };
+    const walk = window as unknown as {
+      sluiceTabStops: Array<Stop | null>;
+      sluiceTabListener?: (event: KeyboardEvent) => void;
+    };
+    walk.sluiceTabStops = [];
+    // Added anew each time: a document written over (document.open) loses the window's listeners.
+    if (walk.sluiceTabListener !== undefined) {
+      window.removeEventListener('keydown', walk.sluiceTabListener, true);
+    }
+    walk.sluiceTabListener = (event) => {
+      if (event.key === 'Tab') {
+        walk.sluiceTabStops.push(focused());
+      }
+    };
+    window.addEventListener('keydown', walk.sluiceTabListener, true);
+    (window as unknown as { sluiceFocused: () => Stop | null }).sluiceFocused = focused;
+    return document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]').length;
+  });
+  const problems: string[] = [];
+  const reached = new Set<string>();
+  let pressed = 0;
+  let walking = true;
+  while (walking && pressed < maxStops) {
+    const batch = Math.min(maxStops - pressed, pressed === 0 ? controls + 2 : 10);
+    for (let press = 0; press < batch; press += 1) {
+      await page.keyboard.press('Tab');
+    }
+    // The state after each press of the walk so far: a keydown saw the one before it, and the last is read now.
+    const after = await page.evaluate(() => {
+      const walk = window as unknown as { sluiceTabStops: Array<Stop | null>; sluiceFocused: () => Stop | null };
+      return [...walk.sluiceTabStops.slice(1), walk.sluiceFocused()];
     });
-    if (focused === null || reached.has(focused.id)) {
-      break; // back at the top
+    for (let stop = pressed; stop < pressed + batch; stop += 1) {
+      const focused = after[stop];
+      // Past the last control focus leaves the page, whose next keydown may go unseen (undefined).
+      if (focused === undefined || focused === null || reached.has(focused.id)) {
+        walking = false; // back at the top
+        break;
+      }
+      if (stop === 0 && focused.text !== 'Skip to content') {
+        problems.push(`first stop is "${focused.text}", not "Skip to content"`);
+      }
+      if (!focused.outlined) {
+        problems.push(`no visible focus on "${focused.text}"`);
+      }
+      reached.add(focused.id);
     }
-    if (stop === 0 && focused.text !== 'Skip to content') {
-      problems.push(`first stop is "${focused.text}", not "Skip to content"`);
-    }
-    if (!focused.outlined) {
-      problems.push(`no visible focus on "${focused.text}"`);
-    }
-    reached.add(focused.id);
+    pressed += batch;
   }
   const missed = await page.evaluate(
     (ids: string[]) => {
@@ -212,16 +256,21 @@ export async function keyboardProblems(page: Page, maxStops = 400): Promise<stri
 export type View = readonly [width: number, scheme: 'light' | 'dark', keyboard: boolean];
 
 /**
- * Every check above on each page in each view (a new tab per view; a page is checked once its
- * `main h1` shows and nothing in `main` says "Loading"); each problem says where it is.
+ * Every check above on each page in each view; each problem says where it is. A page is checked
+ * once its `main h1` shows and nothing in `main` says "Loading". The views of one width share a
+ * tab and one load of each page: the first view's scheme is emulated before the load and each
+ * further scheme is switched to on the loaded page (the colour schemes are CSS only, a
+ * `prefers-color-scheme` media query of web/src/styles.css with no transition, so the page's
+ * styles are those a load in that scheme gives); before each view the focus goes back to the top.
  */
 export async function pageProblems(browser: TestBrowser, pages: string[], views: readonly View[]): Promise<string[]> {
   const wait = { timeout: 60_000 };
   const problems: string[] = [];
-  for (const [width, scheme, keyboard] of views) {
+  for (const width of new Set(views.map(([viewWidth]) => viewWidth))) {
+    const schemes = views.filter(([viewWidth]) => viewWidth === width);
     const tab = await browser.open(width);
-    await tab.emulateMedia({ colorScheme: scheme });
     for (const at of pages) {
+      await tab.emulateMedia({ colorScheme: schemes[0][1] });
       await tab.goto(at);
       await tab.locator('main h1').first().waitFor(wait);
       await tab.waitForFunction(
@@ -229,13 +278,20 @@ export async function pageProblems(browser: TestBrowser, pages: string[], views:
         undefined,
         wait,
       );
-      const found = [
-        ...(await overflowProblems(tab)),
-        ...(await headingProblems(tab)),
-        ...(await contrastProblems(tab)),
-        ...(keyboard ? await keyboardProblems(tab) : []),
-      ];
-      problems.push(...found.map((problem) => `${at} at ${width} px, ${scheme}: ${problem}`));
+      for (const [, scheme, keyboard] of schemes) {
+        await tab.emulateMedia({ colorScheme: scheme });
+        await tab.evaluate(() => {
+          (document.activeElement as HTMLElement | null)?.blur();
+          window.scrollTo(0, 0);
+        });
+        const found = [
+          ...(await overflowProblems(tab)),
+          ...(await headingProblems(tab)),
+          ...(await contrastProblems(tab)),
+          ...(keyboard ? await keyboardProblems(tab) : []),
+        ];
+        problems.push(...found.map((problem) => `${at} at ${width} px, ${scheme}: ${problem}`));
+      }
     }
     await tab.close();
   }

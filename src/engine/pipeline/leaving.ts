@@ -75,11 +75,18 @@ export async function resetItemAndBehind(
 /**
  * Reset items that were tested on top of an item that leaves without merging (or that was
  * reset), finished builds included. Items never prepared (outside the window) hold nothing
- * computed on that state and keep their buildset.
+ * computed on that state and keep their buildset. An item whose merge into its branch is out
+ * keeps it too, since that merge may still be made (docs/gating.md#merges-in-a-row), unless
+ * `mergeAheadFailed`: the merge it was to follow failed, so the runner will not make it.
  */
-export async function resetItems(ctx: PassContext, items: readonly ItemState[], cause: GateResetCause): Promise<void> {
+export async function resetItems(
+  ctx: PassContext,
+  items: readonly ItemState[],
+  cause: GateResetCause,
+  options: { mergeAheadFailed?: boolean } = {},
+): Promise<void> {
   for (const item of items) {
-    if (item.buildset.configured) {
+    if (item.buildset.configured && (options.mergeAheadFailed === true || !isMergingIntoBranch(item))) {
       await resetItem(ctx, item, cause);
     }
   }

@@ -18,9 +18,9 @@ import { executeJobs } from '../jobs/run';
 import { resumePausedBuilds } from '../jobs/results';
 import type { PassContext } from '../pass-context';
 import { insideWindow } from '../window';
-import { dequeueItem, resetItemAndBehind, resetItems } from './leaving';
+import { dequeueItem, resetItem, resetItemAndBehind, resetItems } from './leaving';
 import { prepareItem } from './prepare';
-import { reportItem } from './reporting';
+import { reportItem, requestMergeBehind } from './reporting';
 import type { ManagedPipeline } from './types';
 
 /** Upper bound of processQueue repetitions in one pass (a safety net against oscillation). */
@@ -82,8 +82,7 @@ async function processOneItem(
   if (isMergingIntoBranch(item)) {
     // Its merge is out and cannot be called back: only its outcome decides the item now
     // (docs/gating.md#items-being-merged).
-    const reported = await reportAndDequeue(pipeline, ctx, queue, item);
-    return { changed: reported, nnfi: reported ? nnfi : item };
+    return mergingItem(pipeline, ctx, queue, item, ahead, nnfi);
   }
   const needed = await pipeline.strategy.neededChanges(pipeline, ctx, queue, item);
   if (needed.state === 'missing') {
@@ -128,6 +127,16 @@ async function processOneItem(
   if (ahead === null && item.live && allJobsComplete(item)) {
     const reported = await reportAndDequeue(pipeline, ctx, queue, item);
     return { changed: changed || reported, nnfi: reported ? nnfi : item };
+  }
+  if (
+    ahead !== null &&
+    item.live &&
+    reasons.length === 0 &&
+    allJobsComplete(item) &&
+    isMergingIntoBranch(ahead) &&
+    (await requestMergeBehind(pipeline, ctx, item, ahead))
+  ) {
+    return { changed: true, nnfi: item };
   }
   if (item.failingReasons.length === 0 && item.live) {
     return { changed, nnfi: item };
@@ -192,6 +201,33 @@ async function advanceItem(
 }
 
 /**
+ * An item whose merge into its branch is out: at the head it reports and leaves once the merge
+ * came back; behind an item it waits for that one to leave (docs/gating.md#merges-in-a-row). A
+ * merge the runner skipped, because the merge it was to follow was not made, is tested again
+ * with what is now ahead of it, and so is every item behind it.
+ */
+async function mergingItem(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+  ahead: ItemState | null,
+  nnfi: ItemState | null,
+): Promise<{ changed: boolean; nnfi: ItemState | null }> {
+  if (item.buildset.branchMerge?.skipped === true && item.buildset.branchMerge.done) {
+    const behind = allItemsBehind(queue, item);
+    await resetItem(ctx, item, { kind: 'merge-failed', by: null });
+    await resetItems(ctx, behind, { kind: 'merge-failed', by: null }, { mergeAheadFailed: true });
+    return { changed: true, nnfi };
+  }
+  if (ahead !== null) {
+    return { changed: false, nnfi: item };
+  }
+  const reported = await reportAndDequeue(pipeline, ctx, queue, item);
+  return { changed: reported, nnfi: reported ? nnfi : item };
+}
+
+/**
  * A complete item at the head reports and leaves; false while its merge (engine work,
  * docs/gating.md#engine-work) has not come back. Unless it merged, the items behind start
  * over: they were tested assuming it would merge (docs/gating.md#resets; a failing item can
@@ -218,8 +254,9 @@ async function reportAndDequeue(
   }
   dequeueItem(pipeline, ctx, queue, item, { kind: 'reported', result: outcome.result });
   if (outcome.result !== 'SUCCESS' || outcome.mergeFailed) {
-    const kind = outcome.result === 'SUCCESS' ? 'merge-failed' : 'item-ahead-failed';
-    await resetItems(ctx, behind, { kind, by: item.uuid });
+    const kind = outcome.mergeFailed ? 'merge-failed' : 'item-ahead-failed';
+    // The merges asked for behind it are not made either (docs/gating.md#merges-in-a-row).
+    await resetItems(ctx, behind, { kind, by: item.uuid }, { mergeAheadFailed: outcome.mergeFailed });
   }
   return true;
 }

@@ -155,16 +155,57 @@ function requestBranchMerge(
   disabled: boolean,
   message: string,
   result: string,
+  after: string | null = null,
 ): void {
   const report = driverReport(pipeline, ctx, item, disabled ? 'disabled' : 'success', message, result);
   const items = item.changes
     .filter((change) => change.kind === 'change')
     .map((change) => mergeItemOf(pipeline.layout, change, item.buildset.uuid));
-  item.buildset.branchMerge = { disabled, reported: report !== null, done: false, error: null };
+  item.buildset.branchMerge = { disabled, reported: report !== null, done: false, error: null, after };
   ctx.requestWork({
     kind: 'branch-merge',
-    payload: { pipeline: pipeline.name, buildsetUuid: item.buildset.uuid, report, items },
+    payload: { pipeline: pipeline.name, buildsetUuid: item.buildset.uuid, report, items, after },
   });
+}
+
+/**
+ * A successful item directly behind one whose merge into its branch is out asks for its own
+ * merge now, made by the work runner right after that one and only if that one was made
+ * (docs/gating.md#merges-in-a-row): the successful items at a queue's head are merged one after
+ * the other without a pass between them, as the reference merges them in one pass. It reports
+ * and leaves once it is at the head. False when it does not merge now: not successful, its
+ * pipeline does not submit, or the requirements checked before a merge refuse it (then that is
+ * decided when it is at the head).
+ */
+export async function requestMergeBehind(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  item: ItemState,
+  ahead: ItemState,
+): Promise<boolean> {
+  const aheadMerge = ahead.buildset.branchMerge;
+  if (
+    !aheadMerge ||
+    aheadMerge.skipped ||
+    (aheadMerge.done && aheadMerge.error !== null) ||
+    item.buildset.branchMerge
+  ) {
+    return false;
+  }
+  if (decide(pipeline, item).action !== 'success') {
+    return false;
+  }
+  const { config } = pipeline;
+  const disabled = pipeline.state.disabled;
+  if (!(disabled ? config.reporters.disabled.submit : config.reporters.success.submit)) {
+    return false;
+  }
+  if ((await pipeline.strategy.refusalBeforeMerge(pipeline, ctx, item)) !== null) {
+    return false;
+  }
+  const message = formatReport(config, item, 'success');
+  requestBranchMerge(pipeline, ctx, item, disabled, message, 'SUCCESS', ahead.buildset.uuid);
+  return true;
 }
 
 /**

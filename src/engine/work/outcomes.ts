@@ -62,6 +62,9 @@ export async function handleWorkOutcome(
   }
   merge.done = true;
   merge.error = event.error;
+  if (event.skipped === true) {
+    merge.skipped = true;
+  }
   // The branch update itself is announced once as `ref-updated` by the git connection.
   if (pipelinesListen(ctx.layout, 'project-change-merged')) {
     for (const change of event.changes ?? []) {

@@ -38,6 +38,11 @@ export const branchMergeWorkSchema = z.object({
   buildsetUuid: z.string(),
   report: itemReport.nullable(),
   items: mergeItems,
+  /**
+   * The buildset whose branch merge must have been made before this one (the item ahead, whose
+   * merge was out when this one was asked for; docs/gating.md#merges-in-a-row).
+   */
+  after: z.string().nullable().optional(),
 });
 export type BranchMergeWork = z.infer<typeof branchMergeWorkSchema>;
 

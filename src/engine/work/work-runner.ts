@@ -10,6 +10,7 @@ import type { EngineEvent } from '../../model/engine-events';
 import { EngineWorkRepository, type EngineWorkRecord, type WorkCompletion } from '../../store/repositories/engine-work';
 import type { EngineGateways } from '../pass-context';
 import type { Clock } from '../ports/clock';
+import { MergesAhead, WaitingForMergeAhead } from './merges-ahead';
 import {
   branchMergeProgressSchema,
   branchMergeWorkSchema,
@@ -54,9 +55,11 @@ export class WorkRunner {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   /** Buildsets whose merges a committed pass withdrew since the last claim (their rows are completed). */
   private readonly withdrawn = new Set<string>();
+  private readonly mergesAhead: MergesAhead;
 
   constructor(private readonly options: WorkRunnerOptions) {
     this.repo = new EngineWorkRepository(options.knex);
+    this.mergesAhead = new MergesAhead(this.repo, options.tenant);
   }
 
   /** Look for work soon (a pass stored some, or the lead was taken). */
@@ -169,9 +172,16 @@ export class WorkRunner {
         if (row.kind !== 'speculative-merge' || completions.due()) {
           await completions.flush();
         }
+        if (event.type === 'merge-completed' && event.mode === 'branch') {
+          this.mergesAhead.recorded(event.buildsetUuid, event.merged);
+        }
       } catch (error) {
         if (this.stopped) {
           return false; // left at shutdown: still claimed under this epoch, the next leader takes it over
+        }
+        if (error instanceof WaitingForMergeAhead) {
+          this.retryLater();
+          return false;
         }
         this.options.logger?.error(
           `engine work ${row.id} (${row.kind}) of tenant ${this.options.tenant} failed`,
@@ -321,6 +331,17 @@ export class WorkRunner {
     const work = branchMergeWorkSchema.parse(row.payload);
     const parsed = branchMergeProgressSchema.safeParse(row.progress);
     const progress: BranchMergeProgress = parsed.success ? parsed.data : { reported: false, merged: [] };
+    if (work.after) {
+      // Asked for while the merge of the item ahead was out: made only if that one was
+      // (docs/gating.md#merges-in-a-row), else the item is tested again.
+      const ahead = await this.mergesAhead.state(work.after, row.id);
+      if (ahead === 'pending') {
+        throw new WaitingForMergeAhead(`the merge of buildset ${work.after} is not done yet`);
+      }
+      if (ahead === 'not-merged') {
+        return skippedMerge(row, work);
+      }
+    }
     const save = async (): Promise<void> => {
       if (!(await this.repo.recordProgress(row.id, epoch, progress, this.options.clock.now()))) {
         throw new Error('the work was taken over by another leader');
@@ -370,6 +391,24 @@ export class WorkRunner {
     };
     return { event, outcome: error === null ? 'merged' : `refused: ${error}` };
   }
+}
+
+/** The outcome of a merge not made because the one it was to follow was not. */
+function skippedMerge(row: EngineWorkRecord, work: BranchMergeWork): { event: EngineEvent; outcome: string } {
+  const event: EngineEvent = {
+    type: 'merge-completed',
+    work: row.id,
+    mode: 'branch',
+    pipeline: work.pipeline,
+    buildsetUuid: work.buildsetUuid,
+    merged: false,
+    error: 'the change ahead of it was not merged',
+    files: null,
+    repoState: null,
+    changes: [],
+    skipped: true,
+  };
+  return { event, outcome: 'skipped: the change ahead of it was not merged' };
 }
 
 /** Which changes of a cycle were merged before one was refused: none, or the list. */

@@ -166,43 +166,44 @@ export class AnsibleToolchain {
     return this.probing;
   }
 
+  /**
+   * The two tools are probed side by side (so are the sandbox's version and its trial run):
+   * `ansible-playbook --version` alone is a Python start-up of a second or more on a loaded host,
+   * and the executor starts only after the probe.
+   */
   protected async runProbe(): Promise<ToolchainState> {
     const env = { PATH: this.pathEnv, LANG: 'C.UTF-8' };
-    const command = findCommand(this.options.ansiblePlaybook ?? 'ansible-playbook', this.pathEnv);
-    let ansible: ToolState;
-    if (command === null) {
-      ansible = { available: false, error: 'ansible-playbook is not installed (Debian package ansible-core)' };
-    } else {
-      const answer = await run(command, ['--version'], env);
-      ansible =
-        answer.code === 0
-          ? { available: true, version: answer.out.split('\n')[0].trim() }
-          : { available: false, error: `ansible-playbook --version failed: ${(answer.error ?? answer.out).trim()}` };
-    }
-    let sandbox: ToolState;
-    if (this.sandboxMode === 'none') {
-      sandbox = {
-        available: false,
-        error: 'disabled by executor.sandbox: none (untrusted playbooks run unrestricted)',
-      };
-    } else {
-      const bwrap = findCommand(this.options.bwrap ?? 'bwrap', this.pathEnv);
-      if (bwrap === null) {
-        sandbox = { available: false, error: 'bwrap is not installed (Debian package bubblewrap)' };
-      } else {
-        const version = await run(bwrap, ['--version'], env);
-        const tried = await run(bwrap, sandboxProbeArgs(), env);
-        sandbox =
-          tried.code === 0
-            ? { available: true, version: version.out.trim() }
-            : {
-                available: false,
-                error: `the kernel refuses the bubblewrap sandbox: ${(tried.error ?? tried.out).trim() || `exit code ${tried.code}`}`,
-              };
-      }
-    }
+    const [ansible, sandbox] = await Promise.all([this.probeAnsible(env), this.probeSandbox(env)]);
     this.state = { ...this.state, ansible, sandbox: { ...sandbox, mode: this.sandboxMode } };
     return this.current();
+  }
+
+  private async probeAnsible(env: Record<string, string>): Promise<ToolState> {
+    const command = findCommand(this.options.ansiblePlaybook ?? 'ansible-playbook', this.pathEnv);
+    if (command === null) {
+      return { available: false, error: 'ansible-playbook is not installed (Debian package ansible-core)' };
+    }
+    const answer = await run(command, ['--version'], env);
+    return answer.code === 0
+      ? { available: true, version: answer.out.split('\n')[0].trim() }
+      : { available: false, error: `ansible-playbook --version failed: ${(answer.error ?? answer.out).trim()}` };
+  }
+
+  private async probeSandbox(env: Record<string, string>): Promise<ToolState> {
+    if (this.sandboxMode === 'none') {
+      return { available: false, error: 'disabled by executor.sandbox: none (untrusted playbooks run unrestricted)' };
+    }
+    const bwrap = findCommand(this.options.bwrap ?? 'bwrap', this.pathEnv);
+    if (bwrap === null) {
+      return { available: false, error: 'bwrap is not installed (Debian package bubblewrap)' };
+    }
+    const [version, tried] = await Promise.all([run(bwrap, ['--version'], env), run(bwrap, sandboxProbeArgs(), env)]);
+    return tried.code === 0
+      ? { available: true, version: version.out.trim() }
+      : {
+          available: false,
+          error: `the kernel refuses the bubblewrap sandbox: ${(tried.error ?? tried.out).trim() || `exit code ${tried.code}`}`,
+        };
   }
 
   /** A build needed something missing here: counted for the health answer. */

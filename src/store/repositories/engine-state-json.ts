@@ -254,7 +254,14 @@ const storedBuildsetSchema = modelSchema<StoredBuildset>()(
     repoState: z.record(z.string(), z.unknown()).nullable().optional(),
     containingBranches: z.array(text).nullable().optional(),
     branchMerge: z
-      .object({ disabled: z.boolean(), reported: z.boolean(), done: z.boolean(), error: nullableText })
+      .object({
+        disabled: z.boolean(),
+        reported: z.boolean(),
+        done: z.boolean(),
+        error: nullableText,
+        after: nullableText.optional(),
+        skipped: z.boolean().optional(),
+      })
       .nullable()
       .optional(),
     proposedConfig: z.array(proposedConfigSchema).nullable().optional(),

@@ -160,6 +160,25 @@ export class EngineWorkRepository {
     );
   }
 
+  /**
+   * The state and outcome of a buildset's branch merge stored before row `before` (null: none).
+   * Read backwards from that row by id: the merge looked for is one of the few stored just before.
+   */
+  async branchMergeBefore(
+    tenant: string,
+    buildsetUuid: string,
+    before: number,
+  ): Promise<Pick<EngineWorkRecord, 'state' | 'outcome'> | null> {
+    const row: Pick<EngineWorkRow, 'state' | 'outcome'> | undefined = await this.knex('engine_work')
+      .select('state', 'outcome')
+      .where({ tenant, kind: 'branch-merge' })
+      .andWhere('id', '<', before)
+      .andWhereRaw(`payload->>'buildsetUuid' = ?`, [buildsetUuid])
+      .orderBy('id', 'desc')
+      .first();
+    return row ?? null;
+  }
+
   /** The tenant's work not completed yet, oldest first (tests, status). */
   async open(tenant: string): Promise<EngineWorkRecord[]> {
     const rows: EngineWorkRow[] = await this.knex('engine_work')
