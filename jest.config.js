@@ -1,17 +1,20 @@
 // One jest run covers unit and integration tests. Type checking is a separate CI step
-// (`npm run typecheck`), so ts-jest only transpiles here.
+// (`npm run typecheck`), so the TypeScript is only transpiled here, by esbuild
+// (test/helpers/esbuild-transform.js, docs/development.md#how-the-suite-is-transformed).
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+    '^.+\\.ts$': '<rootDir>/test/helpers/esbuild-transform.js',
   },
   // Generous: PGlite start-up and RSA key generation take tens of seconds on a loaded 2-core machine.
   testTimeout: 60000,
-  // The `sluice` processes tests spawn run the compiled build made here once per run.
-  globalSetup: '<rootDir>/test/helpers/compile-once.js',
+  // The `sluice` processes tests spawn run the compiled build made here once per run; the files of
+  // a run share a directory of answers that do not change during it (SLUICE_TEST_RUN_DIR).
+  globalSetup: '<rootDir>/test/helpers/global-setup.js',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.js',
   // Slowest files first, from jest's cache or test/durations.json (docs/development.md#test-order).
   testSequencer: '<rootDir>/test/helpers/slow-first-sequencer.js',
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { ServiceConfig } from '../config/service';
 import type { SecretsKeySource } from '../secrets/secret-data';
 import type { BuildRequestRepository } from '../store/repositories/build-requests';
-import { AnsibleToolchain } from './ansible/toolchain';
+import { AnsibleToolchain, type ToolchainOptions } from './ansible/toolchain';
 import { ConsoleRegistry } from './build-log';
 import { createConsoleResolver, type ConsoleTarget } from './console-resolver';
 import { Merger } from './merger';
@@ -47,6 +47,8 @@ export interface ExecutorServicesOptions {
   logsUrl?: () => string | undefined;
   /** Connections not of the `git` driver whose repositories the executor clones (GitHub). */
   extraConnections?: Record<string, GitConnectionInfo>;
+  /** Makes the toolchain from the options taken from the configuration (tests); default: `AnsibleToolchain`. */
+  toolchain?: (options: ToolchainOptions) => AnsibleToolchain;
 }
 
 /** Build (but do not start) the executor services; call `worker.start()` / `worker.stop()`. */
@@ -66,7 +68,8 @@ export function createExecutorServices(config: ServiceConfig, options: ExecutorS
     }
   }
   const hostEnv = allowedHostEnvironment(options.environment);
-  const toolchain = new AnsibleToolchain({ pathEnv: hostEnv.PATH, sandbox: config.executor.sandbox });
+  const toolchainOptions = { pathEnv: hostEnv.PATH, sandbox: config.executor.sandbox };
+  const toolchain = options.toolchain?.(toolchainOptions) ?? new AnsibleToolchain(toolchainOptions);
   const worker = new ExecutorWorker({
     repository: options.repository,
     merger,

@@ -13,10 +13,20 @@ import { git, GitError } from '../sources/git-cli';
 import { parseChangeRef } from '../sources/git-changes';
 import { isRemoteBaseUrl } from '../sources/git-mirror';
 import { ZERO_REVISION as ZERO_SHA } from '../model/changes';
-import { applyWithMode, isAncestor, MergeConflictError, revParse } from './merge-modes';
+import { applyWithMode, MergeConflictError, revParse } from './merge-modes';
 import { isOutOfSpace } from './out-of-space';
 import type { RepoCache } from './repo-cache';
 import { workspacePath } from './workspace-scheme';
+import {
+  checkoutBranches,
+  cloneMirror,
+  defaultBranchOf,
+  diffNames,
+  filesSinceFork,
+  hasCommit,
+  refCommit,
+  type MirrorSnapshot,
+} from './workspace-git';
 
 /** One project of a prepared workspace. */
 export interface WorkspaceProject {
@@ -95,6 +105,8 @@ interface ProjectRepo {
   /** Pinned branch heads (from the request's repo state), and the base each branch was merged onto. */
   pinned: Record<string, string>;
   bases: Map<string, string>;
+  /** The mirror's branches and the items' refs when it was cloned. */
+  snapshot: MirrorSnapshot;
 }
 
 const PUSH_ATTEMPTS = 3;
@@ -107,10 +119,18 @@ export class Merger {
     private readonly scratchRoot: string,
   ) {}
 
-  /** Prepare every project of a build under `srcRoot` at the speculative state. */
-  async prepareWorkspace(request: PrepareRequest, srcRoot: string): Promise<PrepareOutcome> {
+  /**
+   * Prepare every project of a build under `srcRoot` at the speculative state. A `scratch`
+   * preparation (a speculative merge, removed afterwards) leaves each clone at its merged commit
+   * with its origin: nothing reads its branches or working tree.
+   */
+  async prepareWorkspace(
+    request: PrepareRequest,
+    srcRoot: string,
+    options: { scratch?: boolean } = {},
+  ): Promise<PrepareOutcome> {
     try {
-      return await this.prepare(request, srcRoot);
+      return await this.prepare(request, srcRoot, options.scratch === true);
     } catch (err) {
       if (err instanceof PrepareFailure) {
         return { ok: false, result: err.result, detail: err.message };
@@ -146,7 +166,7 @@ export class Merger {
           }
         : null;
       const request = { items, projects: [], scheme: 'unique' as const, item, overrideCheckout: null };
-      const outcome = await this.prepareWorkspace(request, dir);
+      const outcome = await this.prepareWorkspace(request, dir, { scratch: true });
       await inspect?.(outcome);
       return outcome;
     } finally {
@@ -168,13 +188,13 @@ export class Merger {
       mkdirSync(this.scratchRoot, { recursive: true });
       const dir = mkdtempSync(path.join(this.scratchRoot, 'submit-'));
       try {
-        const mirror = await this.cache.update(request.connection, request.project);
-        await git(this.scratchRoot, ['clone', '--quiet', '--no-checkout', mirror, dir]);
-        const oldrev = await revParse(dir, `refs/remotes/origin/${request.targetBranch}`).catch(() => '');
+        await this.cache.update(request.connection, request.project);
+        const snapshot = await cloneMirror(this.cache, request.connection, request.project, dir, [request.ref]);
+        const oldrev = snapshot.refs.get(`refs/heads/${request.targetBranch}`) ?? '';
         if (oldrev === '') {
           return { ok: false, detail: `Branch ${request.targetBranch} does not exist in ${request.project}` };
         }
-        const commit = await fetchCommit(dir, request.ref);
+        const commit = await refCommit(dir, snapshot, request.ref);
         if (commit === null) {
           return { ok: false, detail: `Change ref ${request.ref} not found in ${request.project}` };
         }
@@ -215,7 +235,7 @@ export class Merger {
     return { ok: false, detail: `Unable to merge ${request.ref} into ${request.targetBranch}: ${lastError}` };
   }
 
-  private async prepare(request: PrepareRequest, srcRoot: string): Promise<PrepareOutcome> {
+  private async prepare(request: PrepareRequest, srcRoot: string, scratch: boolean): Promise<PrepareOutcome> {
     const repos = await this.cloneProjects(request, srcRoot);
     const itemFiles: string[][] = [];
     for (const item of request.items) {
@@ -229,7 +249,7 @@ export class Merger {
     const overrides = new Map(request.projects.map((p) => [projectKey(p.connection, p.project), p.overrideCheckout]));
     for (const repo of repos.values()) {
       projects.push(
-        await checkoutProject(repo, request, overrides.get(projectKey(repo.connection, repo.project)) ?? null),
+        await checkoutProject(repo, request, overrides.get(projectKey(repo.connection, repo.project)) ?? null, scratch),
       );
     }
     const repoState: RepoState = {};
@@ -268,9 +288,8 @@ export class Merger {
         );
       }
       usedPaths.set(relativePath, project);
-      let mirror: string;
       try {
-        mirror = await this.cache.update(connection, project);
+        await this.cache.update(connection, project);
       } catch (err) {
         throw new PrepareFailure(
           'MERGE_CONFLICT',
@@ -282,7 +301,8 @@ export class Merger {
         throw new PrepareFailure('ERROR', `Workspace path ${relativePath} already exists`);
       }
       mkdirSync(path.dirname(dir), { recursive: true });
-      await git(srcRoot, ['clone', '--quiet', '--no-checkout', mirror, dir]);
+      const refs = request.items.filter((i) => i.connection === connection && i.project === project).map((i) => i.ref);
+      const snapshot = await cloneMirror(this.cache, connection, project, dir, refs);
       repos.set(projectKey(connection, project), {
         connection,
         project,
@@ -292,6 +312,7 @@ export class Merger {
         tagCheckout: null,
         pinned: request.repoState?.[`${connection}/${project}`] ?? {},
         bases: new Map(),
+        snapshot,
       });
     }
     return repos;
@@ -311,7 +332,7 @@ async function applyItem(repo: ProjectRepo, item: MergerItem): Promise<string[]>
       `Branch ${branch} does not exist in ${item.project} (change ${describeItem(item)})`,
     );
   }
-  const commit = await fetchCommit(repo.dir, item.ref);
+  const commit = await refCommit(repo.dir, repo.snapshot, item.ref);
   if (commit === null) {
     throw new PrepareFailure('MERGE_CONFLICT', `Change ref ${item.ref} not found in ${item.project}`);
   }
@@ -321,8 +342,7 @@ async function applyItem(repo: ProjectRepo, item: MergerItem): Promise<string[]>
       `Change ${describeItem(item)} of ${item.project} points at ${commit}, expected ${item.newrev}`,
     );
   }
-  const base = (await git(repo.dir, ['merge-base', head, commit])).stdout.trim();
-  const files = await diffNames(repo.dir, base, commit);
+  const files = await filesSinceFork(repo.dir, head, commit);
   await git(repo.dir, ['checkout', '--quiet', '--force', '--detach', head]);
   try {
     const merged = await applyWithMode(repo.dir, commit, item.mergeMode, mergeMessage(item.ref, branch));
@@ -337,10 +357,9 @@ async function applyItem(repo: ProjectRepo, item: MergerItem): Promise<string[]>
 }
 
 async function applyRefItem(repo: ProjectRepo, item: MergerItem): Promise<string[]> {
-  const current = await revParse(
-    repo.dir,
-    item.ref.startsWith('refs/heads/') ? `refs/remotes/origin/${item.ref.slice(11)}` : item.ref,
-  ).catch(() => '');
+  const current = item.ref.startsWith('refs/heads/')
+    ? (repo.snapshot.refs.get(item.ref) ?? '')
+    : await revParse(repo.dir, item.ref).catch(() => '');
   const newrev = item.newrev !== null && item.newrev !== ZERO_SHA ? item.newrev : current;
   if (newrev === '') {
     throw new PrepareFailure('MERGE_CONFLICT', `Ref ${item.ref} not found in ${item.project}`);
@@ -363,20 +382,17 @@ async function applyRefItem(repo: ProjectRepo, item: MergerItem): Promise<string
  * Check a project out: the project's override-checkout, else the job's, else the branch of the
  * ref under test, else the default branch; a name that is neither a branch nor a tag of the
  * project is skipped. Every branch becomes a local branch at its speculative head and the
- * connection to the executor's cache is removed.
+ * connection to the executor's cache is removed. A scratch clone is left as it is.
  */
 async function checkoutProject(
   repo: ProjectRepo,
   request: PrepareRequest,
   projectOverride: string | null,
+  scratch: boolean,
 ): Promise<WorkspaceProject> {
-  const originBranches = await listOriginBranches(repo.dir);
-  const branches = new Map(originBranches);
+  const branches = new Map(repo.snapshot.branches);
   for (const [branch, sha] of repo.heads) {
     branches.set(branch, sha);
-  }
-  for (const [branch, sha] of branches) {
-    await git(repo.dir, ['update-ref', `refs/heads/${branch}`, sha]);
   }
   const isItemProject =
     request.item !== null && request.item.connection === repo.connection && request.item.project === repo.project;
@@ -398,29 +414,20 @@ async function checkoutProject(
   if (checkout === '' || (!branches.has(checkout) && !(await hasCommit(repo.dir, checkout)))) {
     throw new PrepareFailure('ERROR', `No branch to check out in ${repo.project}`);
   }
-  await git(repo.dir, ['checkout', '--quiet', '--force', checkout]);
-  await git(repo.dir, ['remote', 'remove', 'origin']);
+  const head = branches.get(checkout) ?? (await revParse(repo.dir, checkout));
+  if (!scratch) {
+    await checkoutBranches(repo.dir, branches, checkout);
+    await git(repo.dir, ['remote', 'remove', 'origin']);
+  }
   return {
     connection: repo.connection,
     project: repo.project,
     path: repo.dir,
     relativePath: repo.relativePath,
     checkout,
-    head: await revParse(repo.dir, 'HEAD'),
+    head,
     speculativeBranches: Object.fromEntries(repo.heads),
   };
-}
-
-async function listOriginBranches(dir: string): Promise<Map<string, string>> {
-  const { stdout } = await git(dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/remotes/origin/']);
-  const branches = new Map<string, string>();
-  for (const line of stdout.split('\n')) {
-    const [ref, sha] = line.split(' ');
-    if (ref && sha && ref !== 'refs/remotes/origin/HEAD') {
-      branches.set(ref.slice('refs/remotes/origin/'.length), sha);
-    }
-  }
-  return branches;
 }
 
 async function branchHead(repo: ProjectRepo, branch: string): Promise<string | null> {
@@ -429,50 +436,15 @@ async function branchHead(repo: ProjectRepo, branch: string): Promise<string | n
     return speculative;
   }
   const pinned = repo.pinned[branch] as string | undefined;
-  if (pinned !== undefined && !(await hasCommit(repo.dir, pinned))) {
+  const current = repo.snapshot.refs.get(`refs/heads/${branch}`) ?? '';
+  if (pinned !== undefined && pinned !== current && !(await hasCommit(repo.dir, pinned))) {
     throw new PrepareFailure('ERROR', `Commit ${pinned} of branch ${branch} of ${repo.project} was not found`);
   }
-  const sha = pinned ?? (await revParse(repo.dir, `refs/remotes/origin/${branch}`).catch(() => ''));
+  const sha = pinned ?? current;
   if (sha !== '') {
     repo.bases.set(branch, sha);
   }
   return sha === '' ? null : sha;
-}
-
-async function defaultBranchOf(dir: string): Promise<string> {
-  const origin = await git(dir, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']).catch(() => null);
-  if (origin) {
-    return origin.stdout.trim().replace(/^refs\/remotes\/origin\//, '');
-  }
-  const head = await git(dir, ['symbolic-ref', '--quiet', 'HEAD']).catch(() => null);
-  return head ? head.stdout.trim().replace(/^refs\/heads\//, '') : '';
-}
-
-/** Fetch a ref from the clone's origin (the cache mirror); null when it does not exist. */
-async function fetchCommit(dir: string, ref: string): Promise<string | null> {
-  try {
-    await git(dir, ['fetch', '--quiet', '--no-tags', 'origin', ref]);
-    return await revParse(dir, 'FETCH_HEAD');
-  } catch {
-    return null;
-  }
-}
-
-async function hasCommit(dir: string, rev: string): Promise<boolean> {
-  try {
-    await git(dir, ['cat-file', '-e', `${rev}^{commit}`]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function diffNames(dir: string, from: string, to: string): Promise<string[]> {
-  if (from === to || (await isAncestor(dir, to, from))) {
-    return [];
-  }
-  const { stdout } = await git(dir, ['diff', '--name-only', '--no-renames', from, to]);
-  return stdout.split('\n').filter((f) => f !== '');
 }
 
 /** Pushing to a local non-bare origin updates its checked-out branch and working tree when clean. */

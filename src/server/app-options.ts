@@ -4,6 +4,7 @@ import type { AccessPolicySource } from '../auth/gate';
 import type { KeySizes } from '../auth/keys/key-manager';
 import type { ServiceConfig } from '../config/service';
 import type { TimerClock } from '../engine/ports/clock';
+import type { AnsibleToolchain, ToolchainOptions } from '../executor/ansible/toolchain';
 import type { Engine } from '../engine/engine';
 import type { Database } from '../store/database';
 import type { TenantCatalog } from '../../schema/infra/context';
@@ -36,6 +37,8 @@ export interface AppOptions {
   engine?: Engine;
   /** Environment passed (allow-listed) to job steps of the built-in executor; defaults to `process.env`. */
   environment?: Record<string, string | undefined>;
+  /** Makes the built-in executor's toolchain (tests); default: `AnsibleToolchain`. */
+  toolchain?: (options: ToolchainOptions) => AnsibleToolchain;
   /** Token verification; defaults to the authenticators of `config.auth`. */
   authenticator?: TokenAuthenticator;
   /** Access policies; default: the tenant file's rules (a reloading layout manager passes its own). */

@@ -141,6 +141,7 @@ export function assembleServices(options: AppOptions): AppServices {
           now,
           timers: options.timers,
           environment: options.environment ?? process.env,
+          toolchain: options.toolchain,
           secretKeys: keys,
           oidc,
           // Links point at an API process: this one when it runs the api role, else `api.publicUrl`

@@ -52,7 +52,7 @@ import { ALL_ROLES, type RoleSet } from '../model/roles';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import { WakeSignals } from './wake-signals';
 
-export interface RolesOptions {
+export interface RolesOptions extends Pick<Parameters<typeof createExecutorServices>[1], 'toolchain'> {
   config: ServiceConfig;
   database: Database;
   layoutManager: LayoutManager;
@@ -236,6 +236,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
   const executor = createExecutorServices(config, {
     repository,
     environment: options.environment,
+    toolchain: options.toolchain,
     logger,
     now: options.now,
     nodeLocker: new StoreNodeLocker(database.knex, options.now),

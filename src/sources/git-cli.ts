@@ -30,6 +30,16 @@ const GIT_ENV = {
   GIT_COMMITTER_EMAIL: 'sluice@localhost',
 };
 
+/**
+ * Extra environment for git in a throwaway clone: no `git maintenance run --auto` process after a
+ * fetch, merge or commit (such a clone never grows enough to need it; src/executor/workspace-git.ts).
+ */
+export const NO_AUTO_MAINTENANCE: Readonly<Record<string, string>> = {
+  GIT_CONFIG_COUNT: '1',
+  GIT_CONFIG_KEY_0: 'maintenance.auto',
+  GIT_CONFIG_VALUE_0: 'false',
+};
+
 export function git(cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     execFile(

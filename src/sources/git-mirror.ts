@@ -3,10 +3,11 @@
  * repository cache each keep their own mirrors and update them with `git fetch`; a mirror is
  * cloned once and never again. Mirrors carry branches, tags and change refs.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { git } from './git-cli';
 import { KeyedMutex } from './keyed-mutex';
+import { localGitDir, localRefsDigest } from './local-refs';
 import { hasControlCharacter } from '../model/value-checks';
 
 /** The refs a mirror copies from its origin (forced, pruned). */
@@ -19,6 +20,9 @@ export const MIRROR_REFSPECS = [
   // GitLab merge request heads (docs/gitlab.md#repositories).
   '+refs/merge-requests/*:refs/merge-requests/*',
 ];
+
+/** How many fetches of a mirror share one automatic maintenance check (src/sources/git-mirror.ts). */
+export const MAINTENANCE_EVERY = 16;
 
 /** True when a connection's `baseurl` is a URL prefix rather than a local directory. */
 export function isRemoteBaseUrl(baseurl: string): boolean {
@@ -66,6 +70,11 @@ export class GitMirrors {
   /** Number of clones made so far (a mirror is cloned once, then only fetched). */
   cloneCount = 0;
   fetchCount = 0;
+  /** Fetches skipped because the local origin's refs had not changed since the last one. */
+  skippedFetchCount = 0;
+  private readonly fetches = new Map<string, number>();
+  /** Per mirror of a local origin, the origin's refs when its last successful fetch started. */
+  private readonly fetchedRefs = new Map<string, string>();
 
   constructor(
     readonly root: string,
@@ -98,10 +107,27 @@ export class GitMirrors {
         mkdirSync(mirror, { recursive: true });
         await git(mirror, ['init', '--quiet', '--bare']);
         this.cloneCount += 1;
+        this.fetchedRefs.delete(mirror);
       }
-      await git(mirror, ['fetch', '--quiet', '--prune', '--no-tags', origin, ...MIRROR_REFSPECS], env);
+      // A local origin whose refs (and HEAD) are as they were when the last fetch started has
+      // nothing to bring: the fetch is skipped (read before fetching, so a push during it counts).
+      const refs = isRemoteBaseUrl(origin) ? null : localRefsDigest(localGitDir(origin));
+      if (refs !== null && this.fetchedRefs.get(mirror) === refs) {
+        this.skippedFetchCount += 1;
+        return mirror;
+      }
+      this.fetchedRefs.delete(mirror);
+      // `git maintenance run --auto` (a process that packs when enough loose objects piled up)
+      // after the first fetch of a mirror and every MAINTENANCE_EVERY-th after it, not after each.
+      const fetches = this.fetches.get(mirror) ?? 0;
+      this.fetches.set(mirror, fetches + 1);
+      const maintenance = fetches % MAINTENANCE_EVERY === 0 ? [] : ['-c', 'maintenance.auto=false'];
+      await git(mirror, [...maintenance, 'fetch', '--quiet', '--prune', '--no-tags', origin, ...MIRROR_REFSPECS], env);
       this.fetchCount += 1;
       await syncHead(mirror, origin, env);
+      if (refs !== null) {
+        this.fetchedRefs.set(mirror, refs);
+      }
       return mirror;
     });
   }
@@ -113,11 +139,62 @@ export class GitMirrors {
   }
 }
 
-/** Point the mirror's HEAD at the origin's default branch so "default branch" means the same. */
+/**
+ * Point the mirror's HEAD at the origin's default branch so "default branch" means the same. A local
+ * origin's HEAD is read from its file (what `git ls-remote --symref` answers, without two
+ * processes: a branch the fetch did not bring, an unborn one, is no answer either); the mirror's
+ * HEAD is rewritten only when it changed.
+ */
 async function syncHead(mirror: string, origin: string, env: Record<string, string>): Promise<void> {
+  const local = localSymbolicHead(origin);
+  const target =
+    local !== null
+      ? hasLooseOrPackedRef(mirror, local)
+        ? local
+        : null
+      : await remoteSymbolicHead(mirror, origin, env);
+  if (target !== null && localSymbolicHead(mirror) !== target) {
+    await git(mirror, ['symbolic-ref', 'HEAD', target]);
+  }
+}
+
+async function remoteSymbolicHead(mirror: string, origin: string, env: Record<string, string>): Promise<string | null> {
   const { stdout } = await git(mirror, ['ls-remote', '--symref', origin, 'HEAD'], env);
-  const match = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(stdout);
-  if (match) {
-    await git(mirror, ['symbolic-ref', 'HEAD', match[1]]);
+  return /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(stdout)?.[1] ?? null;
+}
+
+/**
+ * The branch HEAD names in a local repository (bare, or non-bare with a `.git` directory), from
+ * its HEAD file; null for a remote origin, a detached HEAD or anything else (then git is asked).
+ */
+export function localSymbolicHead(repository: string): string | null {
+  if (isRemoteBaseUrl(repository)) {
+    return null;
+  }
+  const gitDir = localGitDir(repository);
+  let text: string;
+  try {
+    text = readFileSync(path.join(gitDir, 'HEAD'), 'utf8');
+  } catch {
+    return null;
+  }
+  return /^ref: (refs\/heads\/\S+)\n?$/.exec(text)?.[1] ?? null;
+}
+
+/** Whether a repository of the files ref store has `ref` (a loose ref file or a line of packed-refs). */
+function hasLooseOrPackedRef(gitDir: string, ref: string): boolean {
+  try {
+    if (statSync(path.join(gitDir, ref)).isFile()) {
+      return true;
+    }
+  } catch {
+    // not loose
+  }
+  try {
+    return readFileSync(path.join(gitDir, 'packed-refs'), 'utf8')
+      .split('\n')
+      .some((line) => line.endsWith(` ${ref}`));
+  } catch {
+    return false;
   }
 }

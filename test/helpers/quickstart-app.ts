@@ -18,6 +18,7 @@ import { engineEventBusOver } from '../../subscriptions/live/engine-bridge';
 import { createTestDatabase, type TestDatabase } from './database';
 import { adminToken, liveTestConfig } from './live';
 import { pushChange } from './quickstart-deployment';
+import { RunCachedToolchain } from './run-cached-toolchain';
 
 export const QUICKSTART_TENANT = 'example';
 export const QUICKSTART_PROJECT = 'example/hello';
@@ -87,6 +88,7 @@ export async function startQuickstartApp(prefix: string, options: QuickstartAppO
     database,
     logger: silentLogger(),
     environment: { PATH: process.env.PATH },
+    toolchain: (options) => new RunCachedToolchain(options),
   });
   await app.start(0, '127.0.0.1');
   const deltas: EngineDelta[] = [];

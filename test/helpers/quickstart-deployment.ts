@@ -13,6 +13,7 @@ import { git } from '../../src/sources/git-cli';
 import { seedRepositories } from '../../src/drivers/git/seed';
 import type { TestDatabase } from './database';
 import { liveTestConfig } from './live';
+import { RunCachedToolchain } from './run-cached-toolchain';
 
 type GitConnection = Extract<ServiceConfig['connections'][string], { driver: 'git' }>;
 
@@ -63,6 +64,7 @@ export async function startQuickstartApp(
     database,
     logger: silentLogger(),
     environment: { PATH: process.env.PATH },
+    toolchain: (options) => new RunCachedToolchain(options),
   });
   await app.start(0, '127.0.0.1');
   return app;

@@ -4,6 +4,7 @@ import { buildApp, type SluiceApp } from '../../src/server/app';
 import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { silentLogger, type Logger } from '../../src/server/logger';
 import { createTestDatabase, type Backend, type TestDatabase } from './database';
+import { RunCachedToolchain } from './run-cached-toolchain';
 
 export interface TestServer {
   app: SluiceApp;
@@ -47,6 +48,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     now: options.now,
     timers: options.timers,
     tenants,
+    // The toolchain probe at start is answered once per jest run (test/helpers/run-cached-toolchain.ts).
+    toolchain: (toolchainOptions) => new RunCachedToolchain(toolchainOptions),
   });
   await app.start(0, '127.0.0.1');
   const url = app.url();

@@ -24,6 +24,10 @@ async function isAncestor(repo: string, ancestor: string, descendant: string): P
   }
 }
 
+/** A parsed commit's key: its ref and sha, and the branch a change without `Target-Branch:` targets. */
+const detailsKey = (location: GitProjectLocation, ref: string, sha: string): string =>
+  [location.connection, location.name, location.defaultBranch, ref, sha].join('\n');
+
 /** Parsed commits kept by GitChangeSource (a commit never changes, so entries never go stale). */
 const DETAILS_CACHE_LIMIT = 10_000;
 
@@ -49,7 +53,7 @@ export class GitChangeSource {
     if (!found) {
       return null;
     }
-    return this.describe(repo, project, location, found.ref, found === patchsets[patchsets.length - 1]);
+    return this.describe(repo, project, location, found, found === patchsets[patchsets.length - 1]);
   }
 
   async getRef(project: string, ref: string, oldrev: string | null, newrev: string | null): Promise<ChangeInfo> {
@@ -71,9 +75,9 @@ export class GitChangeSource {
       return [];
     }
     const repo = await this.mirrors.update(location.connection, location.name);
-    const latest = new Map<number, string>();
+    const latest = new Map<number, ChangeRef>();
     for (const change of await listChanges(repo)) {
-      latest.set(change.number, change.ref);
+      latest.set(change.number, change);
     }
     const open: ChangeInfo[] = [];
     for (const ref of latest.values()) {
@@ -111,7 +115,7 @@ export class GitChangeSource {
         if (!names) {
           continue;
         }
-        const described = await this.describe(repo, project, location, candidate.ref, true);
+        const described = await this.describe(repo, project, location, candidate, true);
         if (!described.merged) {
           children.push(described);
         }
@@ -125,7 +129,7 @@ export class GitChangeSource {
     location: GitProjectLocation,
     ref: Pick<ChangeRef, 'ref' | 'sha'>,
   ): Promise<ChangeDetails> {
-    const key = `${location.connection}\n${location.name}\n${ref.ref}\n${ref.sha}`;
+    const key = detailsKey(location, ref.ref, ref.sha);
     const cached = this.detailsCache.get(key);
     if (cached) {
       return cached;
@@ -135,7 +139,7 @@ export class GitChangeSource {
       this.detailsCache.clear();
     }
     // Keyed by the sha the ref pointed at when listed; a ref moved since then is read again next time.
-    this.detailsCache.set(`${location.connection}\n${location.name}\n${ref.ref}\n${details.sha}`, details);
+    this.detailsCache.set(detailsKey(location, ref.ref, details.sha), details);
     return details;
   }
 
@@ -143,10 +147,12 @@ export class GitChangeSource {
     repo: string,
     project: string,
     location: GitProjectLocation,
-    ref: string,
+    change: Pick<ChangeRef, 'ref' | 'sha'>,
     currentPatchset: boolean,
   ): Promise<ChangeInfo> {
-    const details = await describeChange(repo, location.name, ref, location.defaultBranch);
+    const ref = change.ref;
+    // The parsed commit is shared with changesDependingOn, which reads every open change's.
+    const details = await this.details(repo, location, change);
     const merged = await isAncestor(repo, details.sha, `refs/heads/${details.targetBranch}`);
     return {
       kind: 'change',

@@ -104,7 +104,7 @@ export function findCommand(command: string, pathEnv: string): string | null {
 }
 
 export class AnsibleToolchain {
-  private state: ToolchainState;
+  protected state: ToolchainState;
   private probing: Promise<ToolchainState> | null = null;
   private probed: Promise<ToolchainState> | null = null;
   readonly plugins = pluginsDir();
@@ -171,7 +171,7 @@ export class AnsibleToolchain {
    * `ansible-playbook --version` alone is a Python start-up of a second or more on a loaded host,
    * and the executor starts only after the probe.
    */
-  private async runProbe(): Promise<ToolchainState> {
+  protected async runProbe(): Promise<ToolchainState> {
     const env = { PATH: this.pathEnv, LANG: 'C.UTF-8' };
     const [ansible, sandbox] = await Promise.all([this.probeAnsible(env), this.probeSandbox(env)]);
     this.state = { ...this.state, ansible, sandbox: { ...sandbox, mode: this.sandboxMode } };

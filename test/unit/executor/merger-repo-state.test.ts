@@ -7,10 +7,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { MergerItem } from '../../../src/model/build-request';
-import { Merger, type PrepareOutcome } from '../../../src/executor/merger';
+import { Merger } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { git } from '../../../src/sources/git-cli';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
+import { expectOk } from '../../helpers/merger-outcome';
 
 const item: MergerItem = {
   connection: 'local',
@@ -23,13 +24,6 @@ const item: MergerItem = {
   newrev: null,
   mergeMode: 'merge-resolve',
 };
-
-function expectOk(outcome: PrepareOutcome): Extract<PrepareOutcome, { ok: true }> {
-  if (!outcome.ok) {
-    throw new Error(`expected a successful merge, got ${outcome.result}: ${outcome.detail}`);
-  }
-  return outcome;
-}
 
 describe('Merger: pinned repository state', () => {
   let fixture: GitFixture;

@@ -4,11 +4,12 @@ import path from 'node:path';
 import type { MergerItem } from '../../../src/model/build-request';
 import type { MergeMode } from '../../../src/model/merge-modes';
 import { exportBranch } from '../../../src/executor/branch-tree';
-import { Merger, type PrepareOutcome } from '../../../src/executor/merger';
+import { Merger } from '../../../src/executor/merger';
 import { RepoCache } from '../../../src/executor/repo-cache';
 import { workspacePath } from '../../../src/executor/workspace-scheme';
 import { git } from '../../../src/sources/git-cli';
 import { createGitFixture, type GitFixture } from '../../helpers/git-fixtures';
+import { expectOk } from '../../helpers/merger-outcome';
 
 function change(
   project: string,
@@ -27,13 +28,6 @@ function change(
     newrev: null,
     mergeMode,
   };
-}
-
-function expectOk(outcome: PrepareOutcome): Extract<PrepareOutcome, { ok: true }> {
-  if (!outcome.ok) {
-    throw new Error(`expected a successful merge, got ${outcome.result}: ${outcome.detail}`);
-  }
-  return outcome;
 }
 
 async function log(dir: string, args: string[]): Promise<string> {
