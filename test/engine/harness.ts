@@ -91,6 +91,21 @@ export class EngineHarness {
     await this.engine.settle(this.tenant);
   }
 
+  /** Settle, finishing every build still running (as it was tested) until none is left. */
+  async finishEverything(): Promise<void> {
+    await this.settle();
+    while (this.executor.running.size > 0) {
+      await this.executor.finishAll();
+      await this.settle();
+    }
+  }
+
+  /** The changes (numbers) the last build of a change was tested on. */
+  testedOn(change: number): number[] {
+    const builds = this.executor.started.filter((params) => params.changes[0].number === change);
+    return builds[builds.length - 1].mergeItems.map((item) => item.number ?? 0);
+  }
+
   /** A new patchset event for a change (as the git poller emits it). */
   async patchsetCreated(project: string, number: number, patchset?: string): Promise<void> {
     const change = await this.changes.getChange(canonical(project), number, patchset);

@@ -377,38 +377,38 @@ export class WorkRunner {
     if (error !== null && work.items.length > 1) {
       error = `${error} (${mergedSoFar(work.items, progress.merged)})`;
     }
-    const event: EngineEvent = {
-      type: 'merge-completed',
-      work: row.id,
-      mode: 'branch',
-      pipeline: work.pipeline,
-      buildsetUuid: work.buildsetUuid,
-      merged: error === null,
-      error,
-      files: null,
-      repoState: null,
-      changes: progress.merged,
-    };
+    const event = branchMergeCompleted(row, work, error, progress.merged);
     return { event, outcome: error === null ? 'merged' : `refused: ${error}` };
   }
 }
 
-/** The outcome of a merge not made because the one it was to follow was not. */
-function skippedMerge(row: EngineWorkRecord, work: BranchMergeWork): { event: EngineEvent; outcome: string } {
-  const event: EngineEvent = {
+/** The event that brings a branch merge's outcome back: merged when there is no error. */
+function branchMergeCompleted(
+  row: EngineWorkRecord,
+  work: BranchMergeWork,
+  error: string | null,
+  changes: BranchMergeProgress['merged'],
+  skipped?: true,
+): EngineEvent {
+  return {
     type: 'merge-completed',
     work: row.id,
     mode: 'branch',
     pipeline: work.pipeline,
     buildsetUuid: work.buildsetUuid,
-    merged: false,
-    error: 'the change ahead of it was not merged',
+    merged: error === null,
+    error,
     files: null,
     repoState: null,
-    changes: [],
-    skipped: true,
+    changes,
+    ...(skipped ? { skipped } : {}),
   };
-  return { event, outcome: 'skipped: the change ahead of it was not merged' };
+}
+
+/** The outcome of a merge not made because the one it was to follow was not. */
+function skippedMerge(row: EngineWorkRecord, work: BranchMergeWork): { event: EngineEvent; outcome: string } {
+  const error = 'the change ahead of it was not merged';
+  return { event: branchMergeCompleted(row, work, error, [], true), outcome: `skipped: ${error}` };
 }
 
 /** Which changes of a cycle were merged before one was refused: none, or the list. */

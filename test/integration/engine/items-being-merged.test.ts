@@ -61,20 +61,10 @@ describe('engine: an item whose branch merge is out', () => {
     expect(merger.mergedOrder).toEqual([]);
   }
 
-  /** Let the held merge go, finish every build left (by the changes they were tested on) and settle. */
+  /** Let the held merge go, finish every build left and settle. */
   async function release(): Promise<void> {
     merger.open();
-    await h.settle();
-    while (h.executor.running.size > 0) {
-      await h.executor.finishAll();
-      await h.settle();
-    }
-  }
-
-  /** The changes (numbers) the last build of a change was tested on. */
-  function testedOn(change: number): number[] {
-    const builds = h.executor.started.filter((params) => params.changes[0].number === change);
-    return builds[builds.length - 1].mergeItems.map((item) => item.number ?? 0);
+    await h.finishEverything();
   }
 
   it('keeps its place at the head when a change behind it is promoted', async () => {
@@ -88,8 +78,8 @@ describe('engine: an item whose branch merge is out', () => {
     await release();
     expect(merger.mergedOrder).toEqual([1, 3, 2]);
     expect(h.reports()).toEqual(['1,1 gate SUCCESS', '3,1 gate SUCCESS', '2,1 gate SUCCESS']);
-    expect(testedOn(3)).toEqual([1, 3]);
-    expect(testedOn(2)).toEqual([1, 3, 2]);
+    expect(h.testedOn(3)).toEqual([1, 3]);
+    expect(h.testedOn(2)).toEqual([1, 3, 2]);
   });
 
   it('is not dequeued by an administrator: the dequeue is refused and the merge reported', async () => {

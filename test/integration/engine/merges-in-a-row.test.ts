@@ -83,17 +83,7 @@ describe('engine: merges in a row', () => {
   /** Let the held merge go, finish every build left and settle. */
   async function release(): Promise<void> {
     merger.open();
-    await h.settle();
-    while (h.executor.running.size > 0) {
-      await h.executor.finishAll();
-      await h.settle();
-    }
-  }
-
-  /** The changes (numbers) the last build of a change was tested on. */
-  function testedOn(change: number): number[] {
-    const builds = h.executor.started.filter((params) => params.changes[0].number === change);
-    return builds[builds.length - 1].mergeItems.map((item) => item.number ?? 0);
+    await h.finishEverything();
   }
 
   function builtChanges(): number[] {
@@ -126,8 +116,8 @@ describe('engine: merges in a row', () => {
     expect(merger.mergedOrder).toEqual([2, 3]);
     expect(h.reports()).toEqual(['1,1 gate MERGE_FAILURE', '2,1 gate SUCCESS', '3,1 gate SUCCESS']);
     expect(builtChanges()).toEqual([1, 2, 3, 2, 3]);
-    expect(testedOn(2)).toEqual([2]);
-    expect(testedOn(3)).toEqual([2, 3]);
+    expect(h.testedOn(2)).toEqual([2]);
+    expect(h.testedOn(3)).toEqual([2, 3]);
     const outcomes = (await new EngineWorkRepository(db.knex).all(h.tenant))
       .filter((row) => row.kind === 'branch-merge')
       .map((row) => `${(row.payload as BranchMergeWork).items[0].number} ${row.outcome}`);
@@ -149,7 +139,7 @@ describe('engine: merges in a row', () => {
     expect(merger.mergedOrder).toEqual([1, 3]);
     expect(h.reports()).toEqual(['1,1 gate SUCCESS', '2,1 gate MERGE_FAILURE', '3,1 gate SUCCESS']);
     expect(builtChanges()).toEqual([1, 2, 3, 3]);
-    expect(testedOn(3)).toEqual([3]);
+    expect(h.testedOn(3)).toEqual([3]);
   });
 
   it('keeps the merges behind a head that a reconfiguration takes out: they are still made after it', async () => {
