@@ -1,5 +1,5 @@
 /** A thin promise wrapper around the git command line (git is on every machine Sluice runs on). */
-import { execFile, spawn } from 'node:child_process';
+import { run } from './spawner';
 
 export interface GitResult {
   stdout: string;
@@ -40,52 +40,38 @@ export const NO_AUTO_MAINTENANCE: Readonly<Record<string, string>> = {
   GIT_CONFIG_VALUE_0: 'false',
 };
 
-export function git(cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      args,
-      {
-        cwd,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV, ...extraEnv },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (err, stdout, stderr) => {
-        if (err) {
-          reject(new GitError(args, stderr, typeof err.code === 'number' ? err.code : null, stdout));
-          return;
-        }
-        resolve({ stdout, stderr });
-      },
-    );
+/** git's environment: the fixed one above, PATH and HOME of this process, then `extraEnv`. */
+function gitEnv(extraEnv: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV, ...extraEnv };
+}
+
+/**
+ * Run git to its end, started by the small process of src/sources/spawner.ts rather than this
+ * one (docs/operations.md#starting-git-from-a-small-process); a non-zero exit rejects with a GitError.
+ */
+export async function git(cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<GitResult> {
+  const done = await run('git', args, { cwd, env: gitEnv(extraEnv) }).catch((error: Error) => {
+    // git could not be started (no such directory, no git): a failure without an exit code.
+    throw new GitError(args, error.message, null);
   });
+  const stdout = done.stdout.toString('utf8');
+  const stderr = done.stderr.toString('utf8');
+  if (done.code !== 0) {
+    throw new GitError(args, stderr, done.code, stdout);
+  }
+  return { stdout, stderr };
 }
 
 /** Run git with `input` on standard input and return raw standard output (for `cat-file --batch`). */
-export function gitWithInput(
+export async function gitWithInput(
   cwd: string,
   args: string[],
   input: string,
   extraEnv: Record<string, string> = {},
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
-      cwd,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV, ...extraEnv },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) {
-        reject(new GitError(args, Buffer.concat(err).toString('utf8'), code));
-        return;
-      }
-      resolve(Buffer.concat(out));
-    });
-    child.stdin.end(input);
-  });
+  const done = await run('git', args, { cwd, env: gitEnv(extraEnv), input });
+  if (done.code !== 0) {
+    throw new GitError(args, done.stderr.toString('utf8'), done.code);
+  }
+  return done.stdout;
 }
