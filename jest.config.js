@@ -16,6 +16,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/helpers/global-setup.js',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.js',
   // Slowest files first, from jest's cache or test/durations.json (docs/development.md#test-order).
+  // V8's compiled code of the modules is kept across test files (docs/development.md#v8-code-cache).
+  runtime: '<rootDir>/test/helpers/code-cache-runtime.js',
   testSequencer: '<rootDir>/test/helpers/slow-first-sequencer.js',
   maxWorkers: process.env.JEST_MAX_WORKERS ?? 2,
   // Under --experimental-vm-modules (npm test: PGlite's dynamic import) node keeps every test

@@ -6,9 +6,11 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const compileOnce = require('./compile-once');
+const { pruneCodeCache } = require('./code-cache-runtime');
 
 module.exports = async function globalSetup() {
   await compileOnce();
+  pruneCodeCache();
   // Workers start after this, so they inherit the variable.
   process.env.SLUICE_TEST_RUN_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'sluice-test-run-'));
 };
