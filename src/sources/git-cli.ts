@@ -1,5 +1,5 @@
 /** A thin promise wrapper around the git command line (git is on every machine Sluice runs on). */
-import { execFile, spawn } from 'node:child_process';
+import { runThroughHelper } from './git-runner';
 
 export interface GitResult {
   stdout: string;
@@ -40,52 +40,39 @@ export const NO_AUTO_MAINTENANCE: Readonly<Record<string, string>> = {
   GIT_CONFIG_VALUE_0: 'false',
 };
 
-export function git(cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      args,
-      {
-        cwd,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV, ...extraEnv },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (err, stdout, stderr) => {
-        if (err) {
-          reject(new GitError(args, stderr, typeof err.code === 'number' ? err.code : null, stdout));
-          return;
-        }
-        resolve({ stdout, stderr });
-      },
-    );
-  });
+/** Git's output is at most this large (64 MB); more fails the command. */
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
+/**
+ * Run git in `cwd`, started by a small helper process (src/sources/git-runner.ts); a failure
+ * (an exit status other than 0, a signal, no git) is a GitError.
+ */
+async function runGit(
+  cwd: string,
+  args: string[],
+  extraEnv: Record<string, string>,
+  input?: string,
+): Promise<{ stdout: Buffer; stderr: string }> {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV, ...extraEnv };
+  const result = await runThroughHelper({ file: 'git', args, cwd, env, maxBuffer: MAX_OUTPUT, input });
+  const stderr = result.stderr.toString('utf8');
+  if (result.failure !== null) {
+    throw new GitError(args, stderr, result.code, input === undefined ? result.stdout.toString('utf8') : '');
+  }
+  return { stdout: result.stdout, stderr };
+}
+
+export async function git(cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<GitResult> {
+  const { stdout, stderr } = await runGit(cwd, args, extraEnv);
+  return { stdout: stdout.toString('utf8'), stderr };
 }
 
 /** Run git with `input` on standard input and return raw standard output (for `cat-file --batch`). */
-export function gitWithInput(
+export async function gitWithInput(
   cwd: string,
   args: string[],
   input: string,
   extraEnv: Record<string, string> = {},
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
-      cwd,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV, ...extraEnv },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) {
-        reject(new GitError(args, Buffer.concat(err).toString('utf8'), code));
-        return;
-      }
-      resolve(Buffer.concat(out));
-    });
-    child.stdin.end(input);
-  });
+  return (await runGit(cwd, args, extraEnv, input)).stdout;
 }
