@@ -1,5 +1,5 @@
 /** A thin promise wrapper around the git command line (git is on every machine Sluice runs on). */
-import { run } from './spawner';
+import { runThroughHelper } from './git-runner';
 
 export interface GitResult {
   stdout: string;
@@ -40,26 +40,31 @@ export const NO_AUTO_MAINTENANCE: Readonly<Record<string, string>> = {
   GIT_CONFIG_VALUE_0: 'false',
 };
 
-/** git's environment: the fixed one above, PATH and HOME of this process, then `extraEnv`. */
-function gitEnv(extraEnv: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV, ...extraEnv };
-}
+/** Git's output is at most this large (64 MB); more fails the command. */
+const MAX_OUTPUT = 64 * 1024 * 1024;
 
 /**
- * Run git to its end, started by the small process of src/sources/spawner.ts rather than this
- * one (docs/operations.md#starting-git-from-a-small-process); a non-zero exit rejects with a GitError.
+ * Run git in `cwd`, started by a small helper process (src/sources/git-runner.ts); a failure
+ * (an exit status other than 0, a signal, no git) is a GitError.
  */
-export async function git(cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<GitResult> {
-  const done = await run('git', args, { cwd, env: gitEnv(extraEnv) }).catch((error: Error) => {
-    // git could not be started (no such directory, no git): a failure without an exit code.
-    throw new GitError(args, error.message, null);
-  });
-  const stdout = done.stdout.toString('utf8');
-  const stderr = done.stderr.toString('utf8');
-  if (done.code !== 0) {
-    throw new GitError(args, stderr, done.code, stdout);
+async function runGit(
+  cwd: string,
+  args: string[],
+  extraEnv: Record<string, string>,
+  input?: string,
+): Promise<{ stdout: Buffer; stderr: string }> {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...GIT_ENV, ...extraEnv };
+  const result = await runThroughHelper({ file: 'git', args, cwd, env, maxBuffer: MAX_OUTPUT, input });
+  const stderr = result.stderr.toString('utf8');
+  if (result.failure !== null) {
+    throw new GitError(args, stderr, result.code, input === undefined ? result.stdout.toString('utf8') : '');
   }
-  return { stdout, stderr };
+  return { stdout: result.stdout, stderr };
+}
+
+export async function git(cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<GitResult> {
+  const { stdout, stderr } = await runGit(cwd, args, extraEnv);
+  return { stdout: stdout.toString('utf8'), stderr };
 }
 
 /** Run git with `input` on standard input and return raw standard output (for `cat-file --batch`). */
@@ -69,9 +74,5 @@ export async function gitWithInput(
   input: string,
   extraEnv: Record<string, string> = {},
 ): Promise<Buffer> {
-  const done = await run('git', args, { cwd, env: gitEnv(extraEnv), input });
-  if (done.code !== 0) {
-    throw new GitError(args, done.stderr.toString('utf8'), done.code);
-  }
-  return done.stdout;
+  return (await runGit(cwd, args, extraEnv, input)).stdout;
 }

@@ -1,6 +1,6 @@
 /**
  * git for the test helpers (the fakes' repositories, fixtures): src/sources/git-cli.ts `git`,
- * which starts git from a small process (src/sources/spawner.ts), with no automatic maintenance or
+ * which starts git from a small process (src/sources/git-runner.ts), with no automatic maintenance or
  * garbage collection in the fixtures' short-lived repositories.
  */
 import { git as gitCli, type GitResult } from '../../src/sources/git-cli';

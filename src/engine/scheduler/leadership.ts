@@ -154,6 +154,21 @@ export class TenantLeadership {
     this.proven(asked, epoch);
   }
 
+  /**
+   * Prove the lead before a side effect outside the database (a merge into a branch): when a
+   * pass or a renewal proved it within the last `renewAfterMs`, that proof stands (nobody can take
+   * the lease before it runs out, and at least 80% of the lease minus `renewAfterMs` of it is left
+   * on this process's clock); else the fencing statement on its own. Passes prove the lead in
+   * their transaction, whose row lock would hold a statement here up until their commit: a busy
+   * gate's merges then went one per pass (docs/operations.md#leadership-model).
+   */
+  async proveRecent(knex: Knex): Promise<void> {
+    if (this.isHeld() && this.monotonic() - this.provenAt < this.renewAfterMs) {
+      return;
+    }
+    await this.fence(knex, true);
+  }
+
   /** True when the lease should be renewed outside a pass. */
   renewDue(): boolean {
     return this.held !== null && this.monotonic() - this.provenAt >= this.renewAfterMs;

@@ -61,6 +61,8 @@ export interface PassOptions {
    * statement, and again before a change is merged into its branch); throws when it does not.
    */
   fence?: (trx: Knex, again?: boolean) => Promise<void>;
+  /** Proves the lead before a merge into a branch, outside any transaction (default: `fence` on its own). */
+  proveLead?: (knex: Knex) => Promise<void>;
   /** True when the lease is due for renewal (the pass then proves it again at its commit; default true). */
   renewDue?: () => boolean;
   /** False once the lead may have been lost: side effects after the commit are left to the new leader. */
@@ -118,6 +120,7 @@ export class PassRunner {
     this.workRepo = new EngineWorkRepository(options.database.knex);
     this.lookups = new PassLookups(options.gateways.changes);
     const fence = options.fence;
+    const proveLead = options.proveLead ?? (fence ? (knex: Knex) => fence(knex, true) : undefined);
     this.work = new WorkRunner({
       knex: options.database.knex,
       tenant: options.tenant,
@@ -125,7 +128,7 @@ export class PassRunner {
       clock: options.clock,
       epoch: () => options.leaseEpoch?.() ?? null,
       leading: () => options.leading?.() !== false && options.stopping?.() !== true,
-      prove: fence ? () => fence(options.database.knex, true) : undefined,
+      prove: proveLead ? () => proveLead(options.database.knex) : undefined,
       onCompleted: () => options.onWorkCompleted?.(),
       logger: options.logger,
     });

@@ -24,7 +24,7 @@ export interface LeadershipChange {
 
 export interface TenantSchedulerOptions extends Omit<
   PassOptions,
-  'fence' | 'renewDue' | 'leading' | 'stopping' | 'leaseEpoch'
+  'fence' | 'proveLead' | 'renewDue' | 'leading' | 'stopping' | 'leaseEpoch'
 > {
   /** Poll fallback when no wake-up arrives. */
   pollIntervalMs: number;
@@ -67,6 +67,7 @@ export class TenantScheduler {
       {
         ...options,
         fence: (trx, again) => this.leadership.fence(trx, again),
+        proveLead: (knex) => this.leadership.proveRecent(knex),
         leading: () => this.leadership.isHeld(),
         renewDue: () => this.leadership.renewDue(),
         stopping: () => this.stopped,

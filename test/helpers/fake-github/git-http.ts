@@ -5,7 +5,7 @@
  * them the answer is 401 with a Basic challenge, as GitHub does for private repositories.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { run } from '../../../src/sources/spawner';
+import { runThroughHelper } from '../../../src/sources/git-runner';
 import { NO_HOUSEKEEPING } from '../fixture-git';
 
 export async function serveGit(
@@ -27,8 +27,12 @@ export async function serveGit(
   for await (const chunk of req) {
     input.push(chunk as Buffer);
   }
-  // Started by the small process of src/sources/spawner.ts, as the server starts its git.
-  const done = await run('git', ['http-backend'], {
+  // Started by the small process of src/sources/git-runner.ts, as the server starts its git.
+  const done = await runThroughHelper({
+    file: 'git',
+    args: ['http-backend'],
+    cwd: root,
+    maxBuffer: 256 * 1024 * 1024,
     input: Buffer.concat(input),
     env: {
       ...NO_HOUSEKEEPING,
