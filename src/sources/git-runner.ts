@@ -29,7 +29,8 @@ export interface RunnerRequest {
   cwd: string;
   env: Record<string, string>;
   maxBuffer: number;
-  input?: string;
+  /** Standard input: text, or bytes (sent to the helper in base64). */
+  input?: string | Buffer;
 }
 
 /** The helper: one JSON request a line on standard input, one JSON answer a line on standard output. */
@@ -54,7 +55,7 @@ lines.on('line', (line) => {
     },
   );
   child.stdin.on('error', () => undefined);
-  child.stdin.end(request.input === undefined ? undefined : request.input);
+  child.stdin.end(request.inputBase64 !== undefined ? Buffer.from(request.inputBase64, 'base64') : request.input);
 });
 lines.on('close', () => process.exit(0));
 `;
@@ -154,6 +155,9 @@ export function runThroughHelper(request: RunnerRequest): Promise<RunnerResult> 
   return new Promise<RunnerResult>((resolve, reject) => {
     current.pending.set(id, { resolve, reject });
     settleRefs(current);
-    current.child.stdin.write(`${JSON.stringify({ id, ...request })}\n`);
+    const input = Buffer.isBuffer(request.input)
+      ? { input: undefined, inputBase64: request.input.toString('base64') }
+      : { input: request.input };
+    current.child.stdin.write(`${JSON.stringify({ id, ...request, ...input })}\n`);
   });
 }

@@ -2,7 +2,7 @@
  * What the fake GitLab (test/helpers/fake-gitlab.ts) keeps: projects, merge requests, deliveries,
  * injected faults; and its answer to the branch reads.
  */
-import { git } from '../../src/sources/git-cli';
+import { git } from './fixture-git';
 
 export interface FakeMergeRequest {
   iid: number;

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { git } from '../../src/sources/git-cli';
+import { git } from './fixture-git';
 import { formatChangeRef } from '../../src/sources/git-changes';
 
 export interface FileSpec {

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { git } from '../../../src/sources/git-cli';
+import { git } from '../fixture-git';
 
 export type FileMap = Record<string, string>;
 

@@ -4,8 +4,9 @@
  * carry HTTP basic credentials `x-access-token:<token>` with a token the fake accepts; without
  * them the answer is 401 with a Basic challenge, as GitHub does for private repositories.
  */
-import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { runThroughHelper } from '../../../src/sources/git-runner';
+import { NO_HOUSEKEEPING } from '../fixture-git';
 
 export async function serveGit(
   root: string,
@@ -22,8 +23,19 @@ export async function serveGit(
     res.end('authentication required');
     return;
   }
-  const child = spawn('git', ['http-backend'], {
+  const input: Buffer[] = [];
+  for await (const chunk of req) {
+    input.push(chunk as Buffer);
+  }
+  // Started by the small process of src/sources/git-runner.ts, as the server starts its git.
+  const done = await runThroughHelper({
+    file: 'git',
+    args: ['http-backend'],
+    cwd: root,
+    maxBuffer: 256 * 1024 * 1024,
+    input: Buffer.concat(input),
     env: {
+      ...NO_HOUSEKEEPING,
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       GIT_PROJECT_ROOT: root,
       GIT_HTTP_EXPORT_ALL: '1',
@@ -39,11 +51,7 @@ export async function serveGit(
       HTTP_GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
     },
   });
-  req.pipe(child.stdin);
-  const chunks: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-  await new Promise<void>((resolve) => child.on('close', () => resolve()));
-  const output = Buffer.concat(chunks);
+  const output = done.stdout;
   const split = output.indexOf('\r\n\r\n');
   const headerEnd = split >= 0 ? split : output.indexOf('\n\n');
   const headerText = output.subarray(0, headerEnd).toString('utf8');

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { git } from '../../../src/sources/git-cli';
+import { git } from '../fixture-git';
 
 export type MergeMethod = 'merge' | 'squash' | 'rebase';
 

@@ -1,5 +1,5 @@
 /** The fake GitHub's repository endpoints (`/repos/{owner}/{repo}/...`), answered from its in-memory state. */
-import { git } from '../../../src/sources/git-cli';
+import { git } from '../fixture-git';
 import { checkRunJson, repoJson, statusJson } from './json';
 import { revParse, type FakePull, type FakeRepo, type MergeMethod } from './repos';
 import type { FakeGitHub } from './server';

@@ -1,6 +1,6 @@
 /**
  * Git through the helper process (src/sources/git-runner.ts, docs/operations.md#git-processes):
- * the same outputs, exit codes and errors as a git started directly, standard input passed on,
+ * the same outputs, exit codes and errors as a git started directly, standard input (text or bytes) passed on,
  * and commands at once answered each to its caller.
  */
 import { execFileSync } from 'node:child_process';
@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { git, GitError, gitWithInput } from '../../../src/sources/git-cli';
+import { runThroughHelper } from '../../../src/sources/git-runner';
 
 describe('git through the helper process', () => {
   let repo: string;
@@ -33,6 +34,20 @@ describe('git through the helper process', () => {
     const blob = (await git(repo, ['rev-parse', 'HEAD:bytes.bin'])).stdout.trim();
     const out = await gitWithInput(repo, ['cat-file', '--batch'], `${blob}\n`);
     expect(out.subarray(out.indexOf(0x0a) + 1, out.length - 1)).toEqual(Buffer.from([0xff, 0xfe, 0x00, 0x0a, 0x41]));
+  });
+
+  it('hands bytes that are not text to standard input unchanged', async () => {
+    const bytes = Buffer.from([0xff, 0xfe, 0x00, 0x0a, 0x41, 0x80]);
+    const answer = await runThroughHelper({
+      file: 'git',
+      args: ['hash-object', '--stdin'],
+      cwd: repo,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      maxBuffer: 1024,
+      input: bytes,
+    });
+    const direct = execFileSync('git', ['hash-object', '--stdin'], { cwd: repo, input: bytes, encoding: 'utf8' });
+    expect(answer.stdout.toString('utf8')).toBe(direct);
   });
 
   it('fails with a GitError holding the exit code, standard error and output', async () => {
