@@ -31,14 +31,25 @@ const GIT_ENV = {
 };
 
 /**
+ * Git configuration given through the environment (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_<n>`,
+ * `GIT_CONFIG_VALUE_<n>`), as if each were a `-c key=value`. One such set per command: a second
+ * would take the same variable names.
+ */
+export function gitConfigEnv(settings: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const entries = Object.entries(settings);
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(entries.length) };
+  entries.forEach(([key, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = key;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return env;
+}
+
+/**
  * Extra environment for git in a throwaway clone: no `git maintenance run --auto` process after a
  * fetch, merge or commit (such a clone never grows enough to need it; src/executor/workspace-git.ts).
  */
-export const NO_AUTO_MAINTENANCE: Readonly<Record<string, string>> = {
-  GIT_CONFIG_COUNT: '1',
-  GIT_CONFIG_KEY_0: 'maintenance.auto',
-  GIT_CONFIG_VALUE_0: 'false',
-};
+export const NO_AUTO_MAINTENANCE = gitConfigEnv({ 'maintenance.auto': 'false' });
 
 /** Git's output is at most this large (64 MB); more fails the command. */
 const MAX_OUTPUT = 64 * 1024 * 1024;

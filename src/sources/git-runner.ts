@@ -29,7 +29,7 @@ export interface RunnerRequest {
   cwd: string;
   env: Record<string, string>;
   maxBuffer: number;
-  /** Standard input: text, or bytes (sent to the helper in base64). */
+  /** Standard input: text (UTF-8) or bytes; sent to the helper in base64. */
   input?: string | Buffer;
 }
 
@@ -55,7 +55,7 @@ lines.on('line', (line) => {
     },
   );
   child.stdin.on('error', () => undefined);
-  child.stdin.end(request.inputBase64 !== undefined ? Buffer.from(request.inputBase64, 'base64') : request.input);
+  child.stdin.end(request.input === undefined ? undefined : Buffer.from(request.input, 'base64'));
 });
 lines.on('close', () => process.exit(0));
 `;
@@ -155,9 +155,7 @@ export function runThroughHelper(request: RunnerRequest): Promise<RunnerResult> 
   return new Promise<RunnerResult>((resolve, reject) => {
     current.pending.set(id, { resolve, reject });
     settleRefs(current);
-    const input = Buffer.isBuffer(request.input)
-      ? { input: undefined, inputBase64: request.input.toString('base64') }
-      : { input: request.input };
-    current.child.stdin.write(`${JSON.stringify({ id, ...request, ...input })}\n`);
+    const input = request.input === undefined ? undefined : Buffer.from(request.input).toString('base64');
+    current.child.stdin.write(`${JSON.stringify({ id, ...request, input })}\n`);
   });
 }

@@ -58,10 +58,10 @@ export interface PassOptions {
   onSemaphoreReleased?: () => void;
   /**
    * Proves inside the pass's transaction that this scheduler leads the tenant (its first
-   * statement, and again before a change is merged into its branch); throws when it does not.
+   * statement, and again at a long pass's commit); throws when it does not.
    */
   fence?: (trx: Knex, again?: boolean) => Promise<void>;
-  /** Proves the lead before a merge into a branch, outside any transaction (default: `fence` on its own). */
+  /** Proves the lead before a merge into a branch, outside any transaction; throws when it does not. */
   proveLead?: (knex: Knex) => Promise<void>;
   /** True when the lease is due for renewal (the pass then proves it again at its commit; default true). */
   renewDue?: () => boolean;
@@ -119,8 +119,7 @@ export class PassRunner {
     this.stateRepo = new EngineStateRepository(options.database.knex);
     this.workRepo = new EngineWorkRepository(options.database.knex);
     this.lookups = new PassLookups(options.gateways.changes);
-    const fence = options.fence;
-    const proveLead = options.proveLead ?? (fence ? (knex: Knex) => fence(knex, true) : undefined);
+    const proveLead = options.proveLead;
     this.work = new WorkRunner({
       knex: options.database.knex,
       tenant: options.tenant,
