@@ -25,7 +25,9 @@ export interface MirrorSnapshot {
 /**
  * Clone the mirror of a project into `dir` (no checkout) and read its branches and `refs` at the
  * state the clone copied: the mirror is held meanwhile, so no fetch moves it in between. A local
- * clone copies every object of the mirror, so each commit the snapshot names is in the clone.
+ * clone links every object of the mirror, so each commit the snapshot names is in the clone; a
+ * `shared` one (a speculative merge's, removed when it is done) borrows them instead and keeps
+ * only the objects made in it (src/executor/prepared-merges.ts).
  */
 export function cloneMirror(
   cache: RepoCache,
@@ -33,6 +35,7 @@ export function cloneMirror(
   project: string,
   dir: string,
   refs: readonly string[],
+  shared = false,
 ): Promise<MirrorSnapshot> {
   return cache.mirrors.withMirror(connection, project, async (mirror) => {
     const asked = new Set(refs.filter((ref) => ref.startsWith('refs/') && !ref.startsWith('refs/heads/')));
@@ -42,7 +45,7 @@ export function cloneMirror(
       'refs/heads/',
       ...asked,
     ]);
-    await git(path.dirname(dir), ['clone', '--quiet', '--no-checkout', mirror, dir]);
+    await git(path.dirname(dir), ['clone', '--quiet', '--no-checkout', ...(shared ? ['--shared'] : []), mirror, dir]);
     const snapshot: MirrorSnapshot = { branches: new Map(), refs: new Map(), asked };
     for (const line of stdout.split('\n')) {
       const [type, sha, ref] = line.split(' ');
