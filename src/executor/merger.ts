@@ -11,11 +11,10 @@ import type { BuildItemRef, MergerItem, ProjectCheckout, WorkspaceScheme } from 
 import type { MergeMode } from '../model/merge-modes';
 import { git, GitError } from '../sources/git-cli';
 import { parseChangeRef } from '../sources/git-changes';
-import { isRemoteBaseUrl } from '../sources/git-mirror';
 import { ZERO_REVISION as ZERO_SHA } from '../model/changes';
 import { applyWithMode, MergeConflictError, revParse } from './merge-modes';
 import { isOutOfSpace } from './out-of-space';
-import { PreparedMerges, publishMerges, type MergeStep } from './prepared-merges';
+import { cloneObjectStores, PreparedMerges, preparedOnMirror, publishMerges, type MergeStep } from './prepared-merges';
 import type { RepoCache } from './repo-cache';
 import { workspacePath } from './workspace-scheme';
 import {
@@ -25,6 +24,7 @@ import {
   diffNames,
   filesSinceFork,
   hasCommit,
+  receivePackFor,
   refCommit,
   type MirrorSnapshot,
 } from './workspace-git';
@@ -195,27 +195,20 @@ export class Merger {
       const dir = mkdtempSync(path.join(this.scratchRoot, 'submit-'));
       try {
         await this.cache.update(request.connection, request.project);
-        const snapshot = await cloneMirror(this.cache, request.connection, request.project, dir, [request.ref]);
-        const oldrev = snapshot.refs.get(`refs/heads/${request.targetBranch}`) ?? '';
-        if (oldrev === '') {
-          return { ok: false, detail: `Branch ${request.targetBranch} does not exist in ${request.project}` };
-        }
-        const commit = await refCommit(dir, snapshot, request.ref);
-        if (commit === null) {
-          return { ok: false, detail: `Change ref ${request.ref} not found in ${request.project}` };
-        }
         const message = mergeMessage(request.ref, request.targetBranch);
-        let newrev = this.merges.lookup(dir, oldrev, commit, request.mergeMode, message)?.merged;
-        if (newrev === undefined) {
-          await git(dir, ['checkout', '--quiet', '--force', '--detach', oldrev]);
-          newrev = await applyWithMode(dir, commit, request.mergeMode, message);
+        // The speculative merge's commit on the branch's tip is pushed from the mirror: no clone.
+        const prepared = await preparedOnMirror(this.merges, this.cache, request, message);
+        const merged = prepared ?? (await this.mergeInClone(request, dir, message));
+        if ('detail' in merged) {
+          return { ok: false, detail: merged.detail };
         }
+        const { oldrev, newrev } = merged;
         if (newrev === oldrev || request.dryRun === true) {
           return { ok: true, oldrev, newrev };
         }
         const origin = this.cache.origin(request.connection, request.project);
         try {
-          await git(dir, [
+          await git(prepared?.mirror ?? dir, [
             'push',
             '--quiet',
             ...receivePackFor(origin),
@@ -238,6 +231,25 @@ export class Merger {
       }
     }
     return { ok: false, detail: `Unable to merge ${request.ref} into ${request.targetBranch}: ${lastError}` };
+  }
+
+  /** Merge the change onto the branch's tip in a clone of the mirror at `dir`. */
+  private async mergeInClone(
+    request: MergeToBranchRequest,
+    dir: string,
+    message: string,
+  ): Promise<{ oldrev: string; newrev: string } | { detail: string }> {
+    const snapshot = await cloneMirror(this.cache, request.connection, request.project, dir, [request.ref]);
+    const oldrev = snapshot.refs.get(`refs/heads/${request.targetBranch}`) ?? '';
+    if (oldrev === '') {
+      return { detail: `Branch ${request.targetBranch} does not exist in ${request.project}` };
+    }
+    const commit = await refCommit(dir, snapshot, request.ref);
+    if (commit === null) {
+      return { detail: `Change ref ${request.ref} not found in ${request.project}` };
+    }
+    await git(dir, ['checkout', '--quiet', '--force', '--detach', oldrev]);
+    return { oldrev, newrev: await applyWithMode(dir, commit, request.mergeMode, message) };
   }
 
   private async prepare(request: PrepareRequest, srcRoot: string, scratch: boolean): Promise<PrepareOutcome> {
@@ -357,7 +369,7 @@ async function applyItem(repo: ProjectRepo, item: MergerItem, merges: PreparedMe
     );
   }
   const message = mergeMessage(item.ref, branch);
-  const prepared = merges.lookup(repo.dir, head, commit, item.mergeMode, message);
+  const prepared = merges.lookup(cloneObjectStores(repo.dir), head, commit, item.mergeMode, message);
   if (prepared !== null) {
     repo.heads.set(branch, prepared.merged);
     return prepared.files;
@@ -466,14 +478,6 @@ async function branchHead(repo: ProjectRepo, branch: string): Promise<string | n
     repo.bases.set(branch, sha);
   }
   return sha === '' ? null : sha;
-}
-
-/** Pushing to a local non-bare origin updates its checked-out branch and working tree when clean. */
-function receivePackFor(origin: string): string[] {
-  if (isRemoteBaseUrl(origin) || !existsSync(path.join(origin, '.git'))) {
-    return [];
-  }
-  return ['--receive-pack=git -c receive.denyCurrentBranch=updateInstead receive-pack'];
 }
 
 function mergeMessage(ref: string, branch: string): string {

@@ -10,6 +10,7 @@
  */
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { RepoCache } from './repo-cache';
 
 /** What applying `commit` onto `head` gave. */
 export interface PreparedMerge {
@@ -35,8 +36,8 @@ export class PreparedMerges {
   /** Merges taken from here instead of made again (for tests and timing). */
   reused = 0;
 
-  /** The remembered result of a merge whose commit is in the clone at `dir`; null otherwise. */
-  lookup(dir: string, head: string, commit: string, mode: string, message: string): PreparedMerge | null {
+  /** The remembered result of a merge whose commit is in one of the object `stores`; null otherwise. */
+  lookup(stores: readonly string[], head: string, commit: string, mode: string, message: string): PreparedMerge | null {
     const key = keyOf(head, commit, mode, message);
     const entry = this.entries.get(key);
     if (entry === undefined) {
@@ -46,9 +47,9 @@ export class PreparedMerges {
       this.entries.delete(key);
       return null;
     }
-    // A loose object of the clone (a local clone links the mirror's) or of the store it borrows
-    // from; a packed one is not looked for, and the merge is made again.
-    if (!objectStores(dir).some((objects) => existsSync(looseObject(objects, entry.merged)))) {
+    // A loose object (a local clone links the mirror's); a packed one is not looked for, and the
+    // merge is made again.
+    if (!stores.some((objects) => existsSync(looseObject(objects, entry.merged)))) {
       return null;
     }
     this.reused += 1;
@@ -108,7 +109,7 @@ function linkObjects(from: string, to: string): void {
 }
 
 /** The object store of the clone at `dir` and those it borrows from (`objects/info/alternates`). */
-function objectStores(dir: string): string[] {
+export function cloneObjectStores(dir: string): string[] {
   const own = path.join(dir, '.git', 'objects');
   try {
     const alternates = readFileSync(path.join(own, 'info', 'alternates'), 'utf8').split('\n');
@@ -116,6 +117,49 @@ function objectStores(dir: string): string[] {
   } catch {
     return [own];
   }
+}
+
+/**
+ * The gate merge of a change whose speculative merge was made on the branch's current tip in the
+ * mirror: the branch's tip, the merge's commit (to push from the mirror) and the mirror; null
+ * otherwise. The mirror's refs are read from its files while no fetch moves them.
+ */
+export function preparedOnMirror(
+  memo: PreparedMerges,
+  cache: RepoCache,
+  request: { connection: string; project: string; ref: string; targetBranch: string; mergeMode: string },
+  message: string,
+): Promise<{ oldrev: string; newrev: string; mirror: string } | null> {
+  return cache.mirrors.withMirror(request.connection, request.project, async (mirror) => {
+    const oldrev = readRef(mirror, `refs/heads/${request.targetBranch}`);
+    const commit = readRef(mirror, request.ref);
+    if (oldrev === null || commit === null) {
+      return null;
+    }
+    const prepared = memo.lookup([path.join(mirror, 'objects')], oldrev, commit, request.mergeMode, message);
+    return prepared === null ? null : { oldrev, newrev: prepared.merged, mirror };
+  });
+}
+
+/** The object a ref of a bare repository names, from its loose file or `packed-refs`; null otherwise. */
+function readRef(gitDir: string, ref: string): string | null {
+  const sha = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+  try {
+    return sha.exec(readFileSync(path.join(gitDir, ref), 'utf8').trim())?.[1] ?? null;
+  } catch {
+    // not loose
+  }
+  try {
+    for (const line of readFileSync(path.join(gitDir, 'packed-refs'), 'utf8').split('\n')) {
+      const [value, name] = line.split(' ');
+      if (name === ref) {
+        return sha.exec(value)?.[1] ?? null;
+      }
+    }
+  } catch {
+    // no packed refs
+  }
+  return null;
 }
 
 function looseObject(objects: string, sha: string): string {

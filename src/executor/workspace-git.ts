@@ -7,8 +7,10 @@
  * branch from the clone; the clone's own commands never start git's automatic maintenance (the
  * clones are thrown away or handed to a build).
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { git, gitWithInput, NO_AUTO_MAINTENANCE } from '../sources/git-cli';
+import { isRemoteBaseUrl } from '../sources/git-mirror';
 import { isAncestor, revParse } from './merge-modes';
 import type { RepoCache } from './repo-cache';
 
@@ -140,4 +142,12 @@ export async function checkoutBranches(dir: string, branches: Map<string, string
   }
   const sha = branches.get(checkout);
   await git(dir, ['checkout', '--quiet', '--force', ...(sha !== undefined ? ['-B', checkout, sha] : [checkout])]);
+}
+
+/** Pushing to a local non-bare origin updates its checked-out branch and working tree when clean. */
+export function receivePackFor(origin: string): string[] {
+  if (isRemoteBaseUrl(origin) || !existsSync(path.join(origin, '.git'))) {
+    return [];
+  }
+  return ['--receive-pack=git -c receive.denyCurrentBranch=updateInstead receive-pack'];
 }

@@ -127,9 +127,9 @@ describe('Merger: git processes per change', () => {
         });
         expect(outcome.ok).toBe(true);
       });
-    // The speculative merge's commit is pushed; the push moves the origin's branch, the mirror
-    // fetches it (it was 14 commands, then 6).
-    expect((await gateMerge(2)).commands).toEqual(['for-each-ref', 'clone', 'push', 'fetch']);
+    // The speculative merge's commit is pushed from the mirror, no clone; the push moves the
+    // origin's branch, the mirror fetches it (it was 14 commands, then 6).
+    expect((await gateMerge(2)).commands).toEqual(['push', 'fetch']);
     expect(await fixture.revParse('org/a', 'master')).toBe(head);
     // A change without a speculative merge on this head is merged in the clone.
     expect((await gateMerge(1)).commands).toEqual(['for-each-ref', 'clone', 'checkout', 'merge', 'push', 'fetch']);
