@@ -230,6 +230,8 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
           logger.error({ err, tenants }, 'tenant reload after a branch protection change failed'),
         );
     },
+    // The change source reads the git merger's mirrors: one fetch of a new change serves both.
+    gitMirrors: () => executor.merger.cache.mirrors,
     log: logger,
   });
   const repository = new BuildRequestRepository(database.knex);

@@ -35,7 +35,7 @@ export class GitChangeSource {
   private readonly detailsCache = new Map<string, ChangeDetails>();
 
   constructor(
-    private readonly mirrors: GitMirrors,
+    private readonly mirrors: Pick<GitMirrors, 'update'>,
     private readonly projects: GitProjects,
   ) {}
 
