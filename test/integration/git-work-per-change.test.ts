@@ -85,6 +85,11 @@ describe('git work of one gated change in one process', () => {
     // The change look-up's fetch serves the speculative merge; the second brings the gate merge
     // back. The poller keeps mirrors of its own: it does not poll here (docs/operations.md#git-work-per-change).
     expect(where('fetch')).toEqual(['executor', 'executor']);
+    // The change refs are listed once for the look-ups of the enqueue.
+    const listings = readFileSync(calls, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('for-each-ref') && line.endsWith(' refs/changes/'));
+    expect(listings).toHaveLength(1);
     expect(existsSync(path.join(dataDir, 'engine', 'mirrors'))).toBe(false);
     // One merge, the speculative one: the two builds check its commit out, the gate merge pushes it.
     expect(where('merge')).toEqual(['executor']);

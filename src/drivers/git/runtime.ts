@@ -85,7 +85,13 @@ export function gitRuntime(context: DriverContext<GitConnectionConfig>): GitDriv
     context.gitMirrors?.() ?? (own ??= new GitMirrors(path.join(context.dataDir, 'engine', 'mirrors'), baseUrl));
   return {
     pollers,
-    changes: new GitChangeSource({ update: (connection, project) => mirrors().update(connection, project) }, projects),
+    changes: new GitChangeSource(
+      {
+        update: (connection, project) => mirrors().update(connection, project),
+        generation: (connection, project) => mirrors().generation(connection, project),
+      },
+      projects,
+    ),
     // The merge runs inside a scheduler pass, which holds a database connection (PGlite has only
     // one): the pass does not wait for the poller's save.
     merged: (connection, project, branch, newrev, oldrev) => {
