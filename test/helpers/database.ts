@@ -129,7 +129,7 @@ function workerShared<T>(key: string, make: () => Promise<T>): Promise<T> {
 }
 
 /**
- * A PGlite cluster with every migration applied, parsed (docs/development.md#test-databases).
+ * A PGlite cluster with every migration applied, parsed (docs/development.md#opening-test-stores).
  * The tarball is cached on disk, the parsed tree per worker. The cluster holds the `postgres`
  * database only: template0 and template1 are dropped, as no test store creates a database, and
  * they were two thirds of the files every store loads.
