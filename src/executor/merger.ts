@@ -11,10 +11,10 @@ import type { BuildItemRef, MergerItem, ProjectCheckout, WorkspaceScheme } from 
 import type { MergeMode } from '../model/merge-modes';
 import { git, GitError } from '../sources/git-cli';
 import { parseChangeRef } from '../sources/git-changes';
-import { isRemoteBaseUrl } from '../sources/git-mirror';
 import { ZERO_REVISION as ZERO_SHA } from '../model/changes';
 import { applyWithMode, MergeConflictError, revParse } from './merge-modes';
 import { isOutOfSpace } from './out-of-space';
+import { cloneObjectStores, PreparedMerges, preparedOnMirror, publishMerges, type MergeStep } from './prepared-merges';
 import type { RepoCache } from './repo-cache';
 import { workspacePath } from './workspace-scheme';
 import {
@@ -24,6 +24,7 @@ import {
   diffNames,
   filesSinceFork,
   hasCommit,
+  receivePackFor,
   refCommit,
   type MirrorSnapshot,
 } from './workspace-git';
@@ -107,11 +108,16 @@ interface ProjectRepo {
   bases: Map<string, string>;
   /** The mirror's branches and the items' refs when it was cloned. */
   snapshot: MirrorSnapshot;
+  /** The merges made in this clone. */
+  steps: MergeStep[];
 }
 
 const PUSH_ATTEMPTS = 3;
 
 export class Merger {
+  /** The merges this process made, for the workspaces and gate merges that apply the same ones. */
+  readonly merges = new PreparedMerges();
+
   constructor(
     /** The executor's mirrors (also read for trusted playbooks, src/executor/branch-tree.ts). */
     readonly cache: RepoCache,
@@ -189,28 +195,20 @@ export class Merger {
       const dir = mkdtempSync(path.join(this.scratchRoot, 'submit-'));
       try {
         await this.cache.update(request.connection, request.project);
-        const snapshot = await cloneMirror(this.cache, request.connection, request.project, dir, [request.ref]);
-        const oldrev = snapshot.refs.get(`refs/heads/${request.targetBranch}`) ?? '';
-        if (oldrev === '') {
-          return { ok: false, detail: `Branch ${request.targetBranch} does not exist in ${request.project}` };
+        const message = mergeMessage(request.ref, request.targetBranch);
+        // The speculative merge's commit on the branch's tip is pushed from the mirror: no clone.
+        const prepared = await preparedOnMirror(this.merges, this.cache, request, message);
+        const merged = prepared ?? (await this.mergeInClone(request, dir, message));
+        if ('detail' in merged) {
+          return { ok: false, detail: merged.detail };
         }
-        const commit = await refCommit(dir, snapshot, request.ref);
-        if (commit === null) {
-          return { ok: false, detail: `Change ref ${request.ref} not found in ${request.project}` };
-        }
-        await git(dir, ['checkout', '--quiet', '--force', '--detach', oldrev]);
-        const newrev = await applyWithMode(
-          dir,
-          commit,
-          request.mergeMode,
-          mergeMessage(request.ref, request.targetBranch),
-        );
+        const { oldrev, newrev } = merged;
         if (newrev === oldrev || request.dryRun === true) {
           return { ok: true, oldrev, newrev };
         }
         const origin = this.cache.origin(request.connection, request.project);
         try {
-          await git(dir, [
+          await git(prepared?.mirror ?? dir, [
             'push',
             '--quiet',
             ...receivePackFor(origin),
@@ -235,15 +233,38 @@ export class Merger {
     return { ok: false, detail: `Unable to merge ${request.ref} into ${request.targetBranch}: ${lastError}` };
   }
 
+  /** Merge the change onto the branch's tip in a clone of the mirror at `dir`. */
+  private async mergeInClone(
+    request: MergeToBranchRequest,
+    dir: string,
+    message: string,
+  ): Promise<{ oldrev: string; newrev: string } | { detail: string }> {
+    const snapshot = await cloneMirror(this.cache, request.connection, request.project, dir, [request.ref]);
+    const oldrev = snapshot.refs.get(`refs/heads/${request.targetBranch}`) ?? '';
+    if (oldrev === '') {
+      return { detail: `Branch ${request.targetBranch} does not exist in ${request.project}` };
+    }
+    const commit = await refCommit(dir, snapshot, request.ref);
+    if (commit === null) {
+      return { detail: `Change ref ${request.ref} not found in ${request.project}` };
+    }
+    await git(dir, ['checkout', '--quiet', '--force', '--detach', oldrev]);
+    return { oldrev, newrev: await applyWithMode(dir, commit, request.mergeMode, message) };
+  }
+
   private async prepare(request: PrepareRequest, srcRoot: string, scratch: boolean): Promise<PrepareOutcome> {
-    const repos = await this.cloneProjects(request, srcRoot);
+    const repos = await this.cloneProjects(request, srcRoot, scratch);
     const itemFiles: string[][] = [];
     for (const item of request.items) {
       const repo = repos.get(projectKey(item.connection, item.project));
       if (!repo) {
         throw new PrepareFailure('ERROR', `project ${item.project} was not prepared`);
       }
-      itemFiles.push(await applyItem(repo, item));
+      itemFiles.push(await applyItem(repo, item, this.merges));
+    }
+    for (const repo of scratch ? repos.values() : []) {
+      // A speculative merge's results, for the builds and the gate merge of the same state.
+      publishMerges(this.merges, repo.dir, this.cache.mirrors.mirrorPath(repo.connection, repo.project), repo.steps);
     }
     const projects: WorkspaceProject[] = [];
     const overrides = new Map(request.projects.map((p) => [projectKey(p.connection, p.project), p.overrideCheckout]));
@@ -261,7 +282,11 @@ export class Merger {
     return { ok: true, projects, itemFiles, changedFiles: itemFiles[itemFiles.length - 1] ?? [], repoState };
   }
 
-  private async cloneProjects(request: PrepareRequest, srcRoot: string): Promise<Map<string, ProjectRepo>> {
+  private async cloneProjects(
+    request: PrepareRequest,
+    srcRoot: string,
+    scratch: boolean,
+  ): Promise<Map<string, ProjectRepo>> {
     const wanted: { connection: string; project: string }[] = [];
     const seen = new Set<string>();
     for (const p of [...request.items, ...request.projects, ...(request.item ? [request.item] : [])]) {
@@ -302,7 +327,7 @@ export class Merger {
       }
       mkdirSync(path.dirname(dir), { recursive: true });
       const refs = request.items.filter((i) => i.connection === connection && i.project === project).map((i) => i.ref);
-      const snapshot = await cloneMirror(this.cache, connection, project, dir, refs);
+      const snapshot = await cloneMirror(this.cache, connection, project, dir, refs, scratch);
       repos.set(projectKey(connection, project), {
         connection,
         project,
@@ -313,6 +338,7 @@ export class Merger {
         pinned: request.repoState?.[`${connection}/${project}`] ?? {},
         bases: new Map(),
         snapshot,
+        steps: [],
       });
     }
     return repos;
@@ -320,7 +346,7 @@ export class Merger {
 }
 
 /** Apply one merger item to its project's speculative state; resolves with the files it changes. */
-async function applyItem(repo: ProjectRepo, item: MergerItem): Promise<string[]> {
+async function applyItem(repo: ProjectRepo, item: MergerItem, merges: PreparedMerges): Promise<string[]> {
   if (item.change === null) {
     return applyRefItem(repo, item);
   }
@@ -342,11 +368,18 @@ async function applyItem(repo: ProjectRepo, item: MergerItem): Promise<string[]>
       `Change ${describeItem(item)} of ${item.project} points at ${commit}, expected ${item.newrev}`,
     );
   }
+  const message = mergeMessage(item.ref, branch);
+  const prepared = merges.lookup(cloneObjectStores(repo.dir), head, commit, item.mergeMode, message);
+  if (prepared !== null) {
+    repo.heads.set(branch, prepared.merged);
+    return prepared.files;
+  }
   const files = await filesSinceFork(repo.dir, head, commit);
   await git(repo.dir, ['checkout', '--quiet', '--force', '--detach', head]);
   try {
-    const merged = await applyWithMode(repo.dir, commit, item.mergeMode, mergeMessage(item.ref, branch));
+    const merged = await applyWithMode(repo.dir, commit, item.mergeMode, message);
     repo.heads.set(branch, merged);
+    repo.steps.push({ head, commit, mode: item.mergeMode, message, merged, files });
   } catch (err) {
     if (err instanceof MergeConflictError) {
       throw new PrepareFailure('MERGE_CONFLICT', conflictDetail(item.project, describeItem(item), branch, err));
@@ -445,14 +478,6 @@ async function branchHead(repo: ProjectRepo, branch: string): Promise<string | n
     repo.bases.set(branch, sha);
   }
   return sha === '' ? null : sha;
-}
-
-/** Pushing to a local non-bare origin updates its checked-out branch and working tree when clean. */
-function receivePackFor(origin: string): string[] {
-  if (isRemoteBaseUrl(origin) || !existsSync(path.join(origin, '.git'))) {
-    return [];
-  }
-  return ['--receive-pack=git -c receive.denyCurrentBranch=updateInstead receive-pack'];
 }
 
 function mergeMessage(ref: string, branch: string): string {

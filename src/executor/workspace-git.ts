@@ -7,8 +7,10 @@
  * branch from the clone; the clone's own commands never start git's automatic maintenance (the
  * clones are thrown away or handed to a build).
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { git, gitWithInput, NO_AUTO_MAINTENANCE } from '../sources/git-cli';
+import { isRemoteBaseUrl } from '../sources/git-mirror';
 import { isAncestor, revParse } from './merge-modes';
 import type { RepoCache } from './repo-cache';
 
@@ -25,7 +27,9 @@ export interface MirrorSnapshot {
 /**
  * Clone the mirror of a project into `dir` (no checkout) and read its branches and `refs` at the
  * state the clone copied: the mirror is held meanwhile, so no fetch moves it in between. A local
- * clone copies every object of the mirror, so each commit the snapshot names is in the clone.
+ * clone links every object of the mirror, so each commit the snapshot names is in the clone; a
+ * `shared` one (a speculative merge's, removed when it is done) borrows them instead and keeps
+ * only the objects made in it (src/executor/prepared-merges.ts).
  */
 export function cloneMirror(
   cache: RepoCache,
@@ -33,6 +37,7 @@ export function cloneMirror(
   project: string,
   dir: string,
   refs: readonly string[],
+  shared = false,
 ): Promise<MirrorSnapshot> {
   return cache.mirrors.withMirror(connection, project, async (mirror) => {
     const asked = new Set(refs.filter((ref) => ref.startsWith('refs/') && !ref.startsWith('refs/heads/')));
@@ -42,7 +47,7 @@ export function cloneMirror(
       'refs/heads/',
       ...asked,
     ]);
-    await git(path.dirname(dir), ['clone', '--quiet', '--no-checkout', mirror, dir]);
+    await git(path.dirname(dir), ['clone', '--quiet', '--no-checkout', ...(shared ? ['--shared'] : []), mirror, dir]);
     const snapshot: MirrorSnapshot = { branches: new Map(), refs: new Map(), asked };
     for (const line of stdout.split('\n')) {
       const [type, sha, ref] = line.split(' ');
@@ -137,4 +142,12 @@ export async function checkoutBranches(dir: string, branches: Map<string, string
   }
   const sha = branches.get(checkout);
   await git(dir, ['checkout', '--quiet', '--force', ...(sha !== undefined ? ['-B', checkout, sha] : [checkout])]);
+}
+
+/** Pushing to a local non-bare origin updates its checked-out branch and working tree when clean. */
+export function receivePackFor(origin: string): string[] {
+  if (isRemoteBaseUrl(origin) || !existsSync(path.join(origin, '.git'))) {
+    return [];
+  }
+  return ['--receive-pack=git -c receive.denyCurrentBranch=updateInstead receive-pack'];
 }

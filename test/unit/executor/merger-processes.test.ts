@@ -105,26 +105,34 @@ describe('Merger: git processes per change', () => {
       };
       expectOk(await merger.prepareWorkspace({ ...request, repoState: speculated?.repoState }, src));
     });
-    // No fetch: the origin's refs are as they were at the last one. Then the workspace's branch,
-    // checkout and origin removal (it was 18 commands).
-    expect(workspace.commands).toEqual(['for-each-ref', 'clone', 'diff', 'checkout', 'merge', 'checkout', 'remote']);
+    // No fetch: the origin's refs are as they were at the last one. No diff, checkout and merge
+    // either: the speculative merge's commit is checked out (docs/executor.md#reused-merges). Then
+    // the workspace's branch and origin removal (it was 18 commands, then 7).
+    expect(workspace.commands).toEqual(['for-each-ref', 'clone', 'checkout', 'remote']);
     expect(workspace.children.filter((line) => line.includes('maintenance'))).toEqual([]);
     const dir = path.join(src, 'git.example.com/org/a');
+    const head = speculated?.projects[0].speculativeBranches.master;
+    expect((await git(dir, ['rev-parse', 'HEAD'])).stdout.trim()).toBe(head);
     expect((await git(dir, ['rev-parse', 'HEAD^1'])).stdout.trim()).toBe(speculated?.repoState['local/org/a'].master);
     expect((await git(dir, ['symbolic-ref', 'HEAD'])).stdout.trim()).toBe('refs/heads/master');
 
-    const gate = await processes(async () => {
-      const outcome = await merger.mergeToBranch({
-        connection: 'local',
-        project: 'org/a',
-        ref: item(1).ref,
-        targetBranch: 'master',
-        mergeMode: 'merge-resolve',
+    const gateMerge = (number: number) =>
+      processes(async () => {
+        const outcome = await merger.mergeToBranch({
+          connection: 'local',
+          project: 'org/a',
+          ref: item(number).ref,
+          targetBranch: 'master',
+          mergeMode: 'merge-resolve',
+        });
+        expect(outcome.ok).toBe(true);
       });
-      expect(outcome.ok).toBe(true);
-    });
-    // The push moves the origin's branch: the mirror fetches it (it was 14 commands).
-    expect(gate.commands).toEqual(['for-each-ref', 'clone', 'checkout', 'merge', 'push', 'fetch']);
+    // The speculative merge's commit is pushed from the mirror, no clone; the push moves the
+    // origin's branch, the mirror fetches it (it was 14 commands, then 6).
+    expect((await gateMerge(2)).commands).toEqual(['push', 'fetch']);
+    expect(await fixture.revParse('org/a', 'master')).toBe(head);
+    // A change without a speculative merge on this head is merged in the clone.
+    expect((await gateMerge(1)).commands).toEqual(['for-each-ref', 'clone', 'checkout', 'merge', 'push', 'fetch']);
     const mirror = await cache.update('local', 'org/a');
     expect((await git(mirror, ['rev-parse', 'master'])).stdout.trim()).toBe(await fixture.revParse('org/a', 'master'));
   });
