@@ -55,7 +55,8 @@ export async function createTestDatabase(
   const backend = options.backend ?? defaultBackend();
   let database: TestDatabase;
   if (backend === 'pglite') {
-    const db = openDatabase({ kind: 'pglite', template: (options.migrate ?? true) ? migratedTree : undefined });
+    const migrated = options.migrate ?? true;
+    const db = openDatabase({ kind: 'pglite', template: () => testTemplateTree(migrated) });
     database = { ...db, destroy: () => db.close() };
   } else {
     const adminUrl = process.env.DATABASE_URL;
@@ -129,21 +130,27 @@ function workerShared<T>(key: string, make: () => Promise<T>): Promise<T> {
 }
 
 /**
- * A PGlite cluster with every migration applied, parsed (docs/development.md#opening-test-stores).
- * The tarball is cached on disk, the parsed tree per worker. The cluster holds the `postgres`
- * database only: template0 and template1 are dropped, as no test store creates a database, and
- * they were two thirds of the files every store loads.
+ * The cluster a test store starts from, parsed (docs/development.md#opening-test-stores): the
+ * pristine one, or one with every migration applied. The tarball is cached on disk, the parsed
+ * tree per worker. It holds the `postgres` database only: template0 and template1 are dropped, as
+ * no test store creates a database, and they were almost half the files every store loads.
  */
-function migratedTree(): Promise<TemplateTree> {
-  const name = `pglite-${pgliteVersion()}-migrated-${migrationsHash()}-postgres-only.tar`;
-  return workerShared(name, async () => parseTemplateTree(await cachedTemplate(name, makeMigratedTemplate)));
+function testTemplateTree(migrated: boolean): Promise<TemplateTree> {
+  const name = migrated
+    ? `pglite-${pgliteVersion()}-migrated-${migrationsHash()}-postgres-only.tar`
+    : `pglite-${pgliteVersion()}-postgres-only.tar`;
+  return workerShared(name, async () =>
+    parseTemplateTree(await cachedTemplate(name, () => makeTestTemplate(migrated))),
+  );
 }
 
-async function makeMigratedTemplate(): Promise<Uint8Array> {
+async function makeTestTemplate(migrated: boolean): Promise<Uint8Array> {
   const pglite = await openPglite({});
   const knex = knexFactory({ client: ClientPgLite, dialect: 'postgres', connection: { pglite } as never });
   try {
-    await migrateLatest(knex);
+    if (migrated) {
+      await migrateLatest(knex);
+    }
     for (const template of ['template0', 'template1']) {
       await pglite.query(`ALTER DATABASE ${template} WITH IS_TEMPLATE false`);
       await pglite.query(`DROP DATABASE ${template}`); // a statement of its own: not in a transaction
