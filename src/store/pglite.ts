@@ -32,10 +32,11 @@ import { promisify } from 'node:util';
 import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
+import { parseTemplateTree, TemplateMemoryFS, type TemplateTree } from './pglite-memory';
 import { extractTar, extractTarStream } from './tar-extract';
 
-/** A template cluster: a tarball, whole or as a stream of its bytes. */
-export type TemplateData = Uint8Array | AsyncIterable<Uint8Array>;
+/** A template cluster: a tarball, whole or as a stream of its bytes, or already parsed. */
+export type TemplateData = Uint8Array | AsyncIterable<Uint8Array> | TemplateTree;
 
 /** Start-up options of every embedded store (PGlite's defaults plus the buffer size above). */
 export const PGLITE_START_PARAMS: string[] = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
@@ -157,7 +158,7 @@ export function useBaselineWasmCompiler(): void {
 export interface PgliteOpenOptions {
   /** The cluster's directory; in memory when absent. */
   dataDir?: string;
-  /** The cluster (a tarball) a new store starts from; defaults to `pristineTemplate()`. */
+  /** The cluster a new store starts from; defaults to `pristineTemplate()`. */
   template?: () => Promise<TemplateData>;
 }
 
@@ -170,9 +171,10 @@ export async function openPglite(options: PgliteOpenOptions): Promise<PGlite> {
   const template = options.template ?? pristineTemplate;
   const { dataDir } = options;
   useBaselineWasmCompiler();
-  let loadDataDir: Blob | undefined;
+  let fs: TemplateMemoryFS | undefined;
   if (dataDir === undefined) {
-    loadDataDir = new Blob([(await wholeTarball(await template())) as Uint8Array<ArrayBuffer>]);
+    const data = await template();
+    fs = new TemplateMemoryFS(isTemplateTree(data) ? data : parseTemplateTree(await wholeTarball(data)));
   } else if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
       throw new Error(`${dataDir} is not empty but holds no PGlite database (no PG_VERSION): move it away`);
@@ -180,7 +182,9 @@ export async function openPglite(options: PgliteOpenOptions): Promise<PGlite> {
     const draft = `${dataDir}.new-${process.pid}`;
     rmSync(draft, { recursive: true, force: true });
     const data = await template();
-    if (data instanceof Uint8Array) {
+    if (isTemplateTree(data)) {
+      writeTemplateTree(data, draft);
+    } else if (ArrayBuffer.isView(data)) {
       extractTar(data, draft);
     } else {
       await extractTarStream(data, draft);
@@ -188,13 +192,29 @@ export async function openPglite(options: PgliteOpenOptions): Promise<PGlite> {
     rmSync(dataDir, { recursive: true, force: true }); // an empty directory
     renameSync(draft, dataDir);
   }
-  const db = new PGlite({ dataDir, startParams: PGLITE_START_PARAMS, loadDataDir });
+  const db = new PGlite({ dataDir, fs, startParams: PGLITE_START_PARAMS });
   await db.waitReady;
   return db;
 }
 
-async function wholeTarball(data: TemplateData): Promise<Uint8Array> {
-  if (data instanceof Uint8Array) {
+function isTemplateTree(data: TemplateData): data is TemplateTree {
+  return !ArrayBuffer.isView(data) && 'directories' in data && Array.isArray(data.directories);
+}
+
+/** A parsed template written out as a directory (`dir` must not exist yet). */
+function writeTemplateTree(tree: TemplateTree, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  for (const directory of tree.directories) {
+    mkdirSync(path.join(dir, directory));
+  }
+  for (const file of tree.files) {
+    writeFileSync(path.join(dir, file.path), file.data);
+  }
+}
+
+async function wholeTarball(data: Uint8Array | AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  // isView, not instanceof: a tarball may come from another realm (a jest worker's cache).
+  if (ArrayBuffer.isView(data)) {
     return data;
   }
   const chunks: Uint8Array[] = [];

@@ -14,6 +14,7 @@ const path = require('node:path');
 const v8 = require('node:v8');
 const vm = require('node:vm');
 const Runtime = require('jest-runtime').default;
+const { protectProperties } = require('jest-util');
 
 // V8 checks its flags against a code cache's: src/store/pglite.ts sets this one in any process
 // that opens an embedded store, so it is set from the start and every file of a worker compiles
@@ -27,6 +28,14 @@ const VERSION_TAG = `${process.version}-${process.arch}`;
 
 /** Per file name, the source last compiled in this worker and its code cache. */
 const kept = new Map();
+
+/**
+ * What the test files of this worker share (test/helpers/database.ts: the parsed template
+ * cluster), as `globalThis.sluiceWorkerCache` in every file's context. jest empties what a file
+ * set on its global at the file's teardown; this map is protected from that (it outlives files).
+ */
+const workerCache = new Map();
+protectProperties(workerCache);
 
 function diskFile(filename, source) {
   const key = crypto
@@ -84,6 +93,7 @@ function compileWrapped(source, filename, parameters, cachedData, importModuleDy
 class CodeCacheRuntime extends Runtime {
   constructor(...args) {
     super(...args);
+    this._environment.global.sluiceWorkerCache = workerCache;
     /** Modules compiled without an accepted cache in this file: serialised at its teardown. */
     this.uncached = [];
     const executor = this.executor;

@@ -16,6 +16,7 @@ import ClientPgLite from 'knex-pglite';
 import { openDatabase, type Database } from '../../src/store/database';
 import { migrateLatest } from '../../src/store/migrate';
 import { cachedTemplate, openPglite, pgliteVersion } from '../../src/store/pglite';
+import { parseTemplateTree, type TemplateTree } from '../../src/store/pglite-memory';
 import { pgTypeParsers } from '../../src/store/type-parsers';
 
 export type Backend = 'pglite' | 'postgres';
@@ -54,7 +55,8 @@ export async function createTestDatabase(
   const backend = options.backend ?? defaultBackend();
   let database: TestDatabase;
   if (backend === 'pglite') {
-    const db = openDatabase({ kind: 'pglite', template: (options.migrate ?? true) ? migratedTemplate : undefined });
+    const migrated = options.migrate ?? true;
+    const db = openDatabase({ kind: 'pglite', template: () => testTemplateTree(migrated) });
     database = { ...db, destroy: () => db.close() };
   } else {
     const adminUrl = process.env.DATABASE_URL;
@@ -108,21 +110,55 @@ function migrationsHash(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-let migrated: Promise<Uint8Array> | undefined;
+const fileShared = new Map<string, Promise<unknown>>();
 
-/** A PGlite cluster with every migration applied, as a tarball (cached on disk, memoized here). */
-function migratedTemplate(): Promise<Uint8Array> {
-  migrated ??= cachedTemplate(`pglite-${pgliteVersion()}-migrated-${migrationsHash()}.tar`, async () => {
-    const pglite = await openPglite({});
-    const knex = knexFactory({ client: ClientPgLite, dialect: 'postgres', connection: { pglite } as never });
-    try {
+/**
+ * What every test file of a jest worker can reuse, made by the first that asks: kept by the
+ * worker's runtime (test/helpers/code-cache-runtime.js), or per test file under another runtime.
+ * Values cross test files' realms (jest shares its typed arrays and Buffer between them, not
+ * everything: never test them with instanceof).
+ */
+function workerShared<T>(key: string, make: () => Promise<T>): Promise<T> {
+  const cache = (globalThis as { sluiceWorkerCache?: Map<string, Promise<unknown>> }).sluiceWorkerCache ?? fileShared;
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    cache.set(key, value);
+    value.catch(() => cache.delete(key)); // a failure is not kept
+  }
+  return value as Promise<T>;
+}
+
+/**
+ * The cluster a test store starts from, parsed (docs/development.md#opening-test-stores): the
+ * pristine one, or one with every migration applied. The tarball is cached on disk, the parsed
+ * tree per worker. It holds the `postgres` database only: template0 and template1 are dropped, as
+ * no test store creates a database, and they were almost half the files every store loads.
+ */
+function testTemplateTree(migrated: boolean): Promise<TemplateTree> {
+  const name = migrated
+    ? `pglite-${pgliteVersion()}-migrated-${migrationsHash()}-postgres-only.tar`
+    : `pglite-${pgliteVersion()}-postgres-only.tar`;
+  return workerShared(name, async () =>
+    parseTemplateTree(await cachedTemplate(name, () => makeTestTemplate(migrated))),
+  );
+}
+
+async function makeTestTemplate(migrated: boolean): Promise<Uint8Array> {
+  const pglite = await openPglite({});
+  const knex = knexFactory({ client: ClientPgLite, dialect: 'postgres', connection: { pglite } as never });
+  try {
+    if (migrated) {
       await migrateLatest(knex);
-      await pglite.query('CHECKPOINT'); // little WAL to replay when a store starts from the dump
-      const tar = await pglite.dumpDataDir('none');
-      return new Uint8Array(await tar.arrayBuffer());
-    } finally {
-      await knex.destroy();
     }
-  });
-  return migrated;
+    for (const template of ['template0', 'template1']) {
+      await pglite.query(`ALTER DATABASE ${template} WITH IS_TEMPLATE false`);
+      await pglite.query(`DROP DATABASE ${template}`); // a statement of its own: not in a transaction
+    }
+    await pglite.query('CHECKPOINT'); // little WAL to replay when a store starts from the dump
+    const tar = await pglite.dumpDataDir('none');
+    return new Uint8Array(await tar.arrayBuffer());
+  } finally {
+    await knex.destroy();
+  }
 }
