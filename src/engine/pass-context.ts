@@ -18,7 +18,7 @@ import type { BuildHistoryWriter } from './ports/history';
 type BuildsetDelta = Extract<EngineDeltaBody, { type: 'buildset-changed' }>;
 import type { ChangeSource } from './ports/change-source';
 import type { EngineLayout } from './ports/layout';
-import type { ExecutorGateway } from './ports/executor';
+import type { BuildParams, ExecutorGateway } from './ports/executor';
 import type { ConfigurationGateway } from './ports/configuration';
 import type { MergerGateway } from './ports/merger';
 import type { NodeGateway } from './ports/nodes';
@@ -46,6 +46,8 @@ export class PassContext {
   readonly systemEvents: SystemEventRepository;
   readonly engineEvents: EngineEventRepository;
   private pendingSystemEvents: NewSystemEvent[] = [];
+  /** The last batch of builds to submit after the commit (`startBuildAfter`). */
+  private launches: { params: BuildParams[]; action: () => Promise<void> } | null = null;
   /** Run after commit, in order. */
   readonly afterCommit: Array<() => Promise<void>> = [];
   /**
@@ -131,6 +133,33 @@ export class PassContext {
 
   after(action: () => Promise<void>): void {
     this.afterCommit.push(action);
+  }
+
+  /**
+   * Submit a build after the commit; builds started one after another (no other call between)
+   * go to the executor together (docs/gating.md#performance).
+   */
+  startBuildAfter(params: BuildParams): void {
+    const last = this.launches;
+    if (last !== null && this.afterCommit[this.afterCommit.length - 1] === last.action) {
+      last.params.push(params);
+      return;
+    }
+    const executor = this.gateways.executor;
+    const batch: { params: BuildParams[]; action: () => Promise<void> } = {
+      params: [params],
+      action: async () => {
+        if (executor.startBuilds) {
+          await executor.startBuilds(batch.params);
+          return;
+        }
+        for (const each of batch.params) {
+          await executor.startBuild(each);
+        }
+      },
+    };
+    this.launches = batch;
+    this.afterCommit.push(batch.action);
   }
 
   /** Store work to be done after the commit, outside any transaction (reports, merges). */
