@@ -19,6 +19,7 @@ import type { TriggerEvent } from '../model/engine-events';
 import type { RefUrlTemplates } from '../model/ref-url-templates';
 import type { RoleName } from '../model/roles';
 import type { GitConnection } from '../sources/git-connection';
+import type { GitMirrors } from '../sources/git-mirror';
 import type { GitProjects, RepositoryAccess } from '../sources/git-projects';
 
 /** What every connection's settings have: the name of its driver. */
@@ -164,6 +165,12 @@ export interface DriverContext<S extends ConnectionSettings> {
    * branch protection changed, docs/github.md#branch-protection-changes). Does not wait.
    */
   reloadTenants?(tenants: readonly string[]): void;
+  /**
+   * The mirrors of this process's git merger (its executor cache), read by the change source
+   * instead of mirrors of its own: one fetch of a new change serves both (docs/operations.md#git-work-per-change).
+   * Called once the roles are built; without it the driver keeps its own mirrors.
+   */
+  gitMirrors?(): GitMirrors;
   log: DriverLog;
 }
 

@@ -97,6 +97,9 @@ function linkObjects(from: string, to: string): void {
     }
     mkdirSync(path.join(to, fanout), { recursive: true });
     for (const name of readdirSync(path.join(from, fanout))) {
+      if (!/^([0-9a-f]{38}|[0-9a-f]{62})$/.test(name)) {
+        continue; // a temporary file of a write that did not finish
+      }
       try {
         linkSync(path.join(from, fanout, name), path.join(to, fanout, name));
       } catch (err) {

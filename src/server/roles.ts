@@ -12,8 +12,7 @@
  */
 import type { OidcService } from './oidc-service';
 import { randomUUID } from 'node:crypto';
-import type { ServiceConfig } from '../config/service';
-import { canonicalHostnameOf } from '../config/service';
+import { canonicalHostnameOf, type ServiceConfig } from '../config/service';
 import { changeLinks } from '../config/ref-urls';
 import type { LayoutManager } from '../config/layout-manager';
 import type { Layout } from '../config/layout';
@@ -230,6 +229,7 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
           logger.error({ err, tenants }, 'tenant reload after a branch protection change failed'),
         );
     },
+    gitMirrors: () => executor.merger.cache.mirrors,
     log: logger,
   });
   const repository = new BuildRequestRepository(database.knex);

@@ -73,6 +73,8 @@ export class GitMirrors {
   /** Fetches skipped because the local origin's refs had not changed since the last one. */
   skippedFetchCount = 0;
   private readonly fetches = new Map<string, number>();
+  /** Per mirror, how many fetches into it ended (its refs are as they were while this is the same). */
+  private readonly generations = new Map<string, number>();
   /** Per mirror of a local origin, the origin's refs when its last successful fetch started. */
   private readonly fetchedRefs = new Map<string, string>();
 
@@ -122,7 +124,15 @@ export class GitMirrors {
       const fetches = this.fetches.get(mirror) ?? 0;
       this.fetches.set(mirror, fetches + 1);
       const maintenance = fetches % MAINTENANCE_EVERY === 0 ? [] : ['-c', 'maintenance.auto=false'];
-      await git(mirror, [...maintenance, 'fetch', '--quiet', '--prune', '--no-tags', origin, ...MIRROR_REFSPECS], env);
+      try {
+        await git(
+          mirror,
+          [...maintenance, 'fetch', '--quiet', '--prune', '--no-tags', origin, ...MIRROR_REFSPECS],
+          env,
+        );
+      } finally {
+        this.generations.set(mirror, (this.generations.get(mirror) ?? 0) + 1);
+      }
       this.fetchCount += 1;
       await syncHead(mirror, origin, env);
       if (refs !== null) {
@@ -130,6 +140,14 @@ export class GitMirrors {
       }
       return mirror;
     });
+  }
+
+  /**
+   * A number that changes whenever a fetch into the mirror ended: what was read from its refs
+   * while it had one value holds while it has it (only `update` writes a mirror's refs).
+   */
+  generation(connection: string, project: string): number {
+    return this.generations.get(this.mirrorPath(connection, project)) ?? 0;
   }
 
   /** Run `task` while no other operation touches the mirror. */

@@ -33,19 +33,34 @@ const DETAILS_CACHE_LIMIT = 10_000;
 
 export class GitChangeSource {
   private readonly detailsCache = new Map<string, ChangeDetails>();
+  /** Per mirror, its change refs at a generation (an enqueue reads them twice). */
+  private readonly changeRefs = new Map<string, { generation: number; changes: readonly ChangeRef[] }>();
 
   constructor(
-    private readonly mirrors: GitMirrors,
+    private readonly mirrors: Pick<GitMirrors, 'update' | 'generation'>,
     private readonly projects: GitProjects,
   ) {}
+
+  /** Bring the project's mirror up to date; its path and change refs (read once per generation). */
+  private async mirrorChanges(location: GitProjectLocation): Promise<{ repo: string; changes: readonly ChangeRef[] }> {
+    const repo = await this.mirrors.update(location.connection, location.name);
+    const generation = this.mirrors.generation(location.connection, location.name);
+    const known = this.changeRefs.get(repo);
+    if (known?.generation === generation) {
+      return { repo, changes: known.changes };
+    }
+    const changes = await listChanges(repo);
+    this.changeRefs.set(repo, { generation, changes });
+    return { repo, changes };
+  }
 
   async getChange(project: string, number: number, patchset?: string): Promise<ChangeInfo | null> {
     const location = this.projects.locate(project);
     if (!location) {
       return null;
     }
-    const repo = await this.mirrors.update(location.connection, location.name);
-    const patchsets = (await listChanges(repo)).filter((candidate) => candidate.number === number);
+    const { repo, changes } = await this.mirrorChanges(location);
+    const patchsets = changes.filter((candidate) => candidate.number === number);
     const found =
       patchset === undefined
         ? patchsets[patchsets.length - 1]
@@ -74,9 +89,9 @@ export class GitChangeSource {
     if (!location) {
       return [];
     }
-    const repo = await this.mirrors.update(location.connection, location.name);
+    const { repo, changes } = await this.mirrorChanges(location);
     const latest = new Map<number, ChangeRef>();
-    for (const change of await listChanges(repo)) {
+    for (const change of changes) {
       latest.set(change.number, change);
     }
     const open: ChangeInfo[] = [];
@@ -101,9 +116,9 @@ export class GitChangeSource {
       if (!location) {
         continue;
       }
-      const repo = await this.mirrors.update(location.connection, location.name);
+      const { repo, changes } = await this.mirrorChanges(location);
       const latest = new Map<number, ChangeRef>();
-      for (const candidate of await listChanges(repo)) {
+      for (const candidate of changes) {
         latest.set(candidate.number, candidate);
       }
       for (const candidate of latest.values()) {

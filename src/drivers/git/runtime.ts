@@ -1,7 +1,8 @@
 /**
  * The git driver's part of the gating roles: pollers that turn what moved in the repositories
  * into trigger events (scheduler role, docs/operations.md#durable-source-state), and the change
- * source over the engine's mirrors. Merges are the shared git merger's; a merge it pushes is
+ * source over the git merger's mirrors (the executor cache of this process; mirrors of its own
+ * without one). Merges are the shared git merger's; a merge it pushes is
  * announced to the connection's poller, which reports it once as Sluice's own `ref-updated`.
  */
 import path from 'node:path';
@@ -79,9 +80,18 @@ export function gitRuntime(context: DriverContext<GitConnectionConfig>): GitDriv
     }
     return settings.baseurl;
   };
+  let own: GitMirrors | undefined;
+  const mirrors = (): GitMirrors =>
+    context.gitMirrors?.() ?? (own ??= new GitMirrors(path.join(context.dataDir, 'engine', 'mirrors'), baseUrl));
   return {
     pollers,
-    changes: new GitChangeSource(new GitMirrors(path.join(context.dataDir, 'engine', 'mirrors'), baseUrl), projects),
+    changes: new GitChangeSource(
+      {
+        update: (connection, project) => mirrors().update(connection, project),
+        generation: (connection, project) => mirrors().generation(connection, project),
+      },
+      projects,
+    ),
     // The merge runs inside a scheduler pass, which holds a database connection (PGlite has only
     // one): the pass does not wait for the poller's save.
     merged: (connection, project, branch, newrev, oldrev) => {
