@@ -53,7 +53,7 @@ export class PreparedMerges {
       return null;
     }
     this.reused += 1;
-    return { merged: entry.merged, files: entry.files };
+    return { merged: entry.merged, files: [...entry.files] };
   }
 
   remember(step: MergeStep): void {

@@ -41,12 +41,10 @@ export function cloneMirror(
 ): Promise<MirrorSnapshot> {
   return cache.mirrors.withMirror(connection, project, async (mirror) => {
     const asked = new Set(refs.filter((ref) => ref.startsWith('refs/') && !ref.startsWith('refs/heads/')));
-    const { stdout } = await git(mirror, [
-      'for-each-ref',
-      '--format=%(objecttype) %(objectname) %(refname)',
-      'refs/heads/',
-      ...asked,
-    ]);
+    // The same refs of the same mirror state (a change's speculative merge and its builds) are read once.
+    const { stdout } = await cache.mirrors.readRefs(connection, project, `snapshot ${[...asked].join(' ')}`, () =>
+      git(mirror, ['for-each-ref', '--format=%(objecttype) %(objectname) %(refname)', 'refs/heads/', ...asked]),
+    );
     await git(path.dirname(dir), ['clone', '--quiet', '--no-checkout', ...(shared ? ['--shared'] : []), mirror, dir]);
     const snapshot: MirrorSnapshot = { branches: new Map(), refs: new Map(), asked };
     for (const line of stdout.split('\n')) {

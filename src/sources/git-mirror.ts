@@ -21,6 +21,9 @@ export const MIRROR_REFSPECS = [
   '+refs/merge-requests/*:refs/merge-requests/*',
 ];
 
+/** How many answers `readRefs` keeps per mirror until its next fetch. */
+const READINGS_PER_MIRROR = 64;
+
 /** How many fetches of a mirror share one automatic maintenance check (src/sources/git-mirror.ts). */
 export const MAINTENANCE_EVERY = 16;
 
@@ -75,6 +78,8 @@ export class GitMirrors {
   private readonly fetches = new Map<string, number>();
   /** Per mirror, how many fetches into it ended (its refs are as they were while this is the same). */
   private readonly generations = new Map<string, number>();
+  /** Per mirror, what was read from its refs at a generation (`readRefs`). */
+  private readonly readings = new Map<string, { generation: number; values: Map<string, unknown> }>();
   /** Per mirror of a local origin, the origin's refs when its last successful fetch started. */
   private readonly fetchedRefs = new Map<string, string>();
 
@@ -143,11 +148,28 @@ export class GitMirrors {
   }
 
   /**
-   * A number that changes whenever a fetch into the mirror ended: what was read from its refs
-   * while it had one value holds while it has it (only `update` writes a mirror's refs).
+   * What `read` reads from the mirror's refs under `key`, read once per fetch into the mirror:
+   * only `update` writes a mirror's refs, so an answer holds until the next fetch ends. An answer
+   * read while a fetch ended is not kept.
    */
-  generation(connection: string, project: string): number {
-    return this.generations.get(this.mirrorPath(connection, project)) ?? 0;
+  async readRefs<T>(connection: string, project: string, key: string, read: () => Promise<T>): Promise<T> {
+    const mirror = this.mirrorPath(connection, project);
+    const generation = this.generations.get(mirror) ?? 0;
+    let reading = this.readings.get(mirror);
+    if (reading?.generation === generation && reading.values.has(key)) {
+      return reading.values.get(key) as T;
+    }
+    const value = await read();
+    if ((this.generations.get(mirror) ?? 0) === generation) {
+      if (reading?.generation !== generation) {
+        reading = { generation, values: new Map() };
+        this.readings.set(mirror, reading);
+      }
+      if (reading.values.size < READINGS_PER_MIRROR) {
+        reading.values.set(key, value);
+      }
+    }
+    return value;
   }
 
   /** Run `task` while no other operation touches the mirror. */

@@ -100,6 +100,12 @@ describe('git work of one gated change in one process', () => {
       .split('\n')
       .filter((line) => line.includes('for-each-ref') && line.endsWith(' refs/changes/'));
     expect(listings).toHaveLength(1);
+    // The mirror's branches and the change's ref are read once for its speculative merge and its
+    // two builds (the same mirror state), once for the post build (after the gate merge's fetch).
+    const snapshots = readFileSync(calls, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('for-each-ref --format=%(objecttype)'));
+    expect(snapshots).toHaveLength(2);
     expect(existsSync(path.join(dataDir, 'engine', 'mirrors'))).toBe(false);
     // One merge, the speculative one: the two builds check its commit out, the gate merge pushes it.
     expect(where('merge')).toEqual(['executor']);

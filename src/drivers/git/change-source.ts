@@ -33,24 +33,16 @@ const DETAILS_CACHE_LIMIT = 10_000;
 
 export class GitChangeSource {
   private readonly detailsCache = new Map<string, ChangeDetails>();
-  /** Per mirror, its change refs at a generation (an enqueue reads them twice). */
-  private readonly changeRefs = new Map<string, { generation: number; changes: readonly ChangeRef[] }>();
 
   constructor(
-    private readonly mirrors: Pick<GitMirrors, 'update' | 'generation'>,
+    private readonly mirrors: Pick<GitMirrors, 'update' | 'readRefs'>,
     private readonly projects: GitProjects,
   ) {}
 
-  /** Bring the project's mirror up to date; its path and change refs (read once per generation). */
+  /** Bring the project's mirror up to date; its path and change refs (read once per fetch: an enqueue asks twice). */
   private async mirrorChanges(location: GitProjectLocation): Promise<{ repo: string; changes: readonly ChangeRef[] }> {
     const repo = await this.mirrors.update(location.connection, location.name);
-    const generation = this.mirrors.generation(location.connection, location.name);
-    const known = this.changeRefs.get(repo);
-    if (known?.generation === generation) {
-      return { repo, changes: known.changes };
-    }
-    const changes = await listChanges(repo);
-    this.changeRefs.set(repo, { generation, changes });
+    const changes = await this.mirrors.readRefs(location.connection, location.name, 'changes', () => listChanges(repo));
     return { repo, changes };
   }
 

@@ -88,7 +88,7 @@ export function gitRuntime(context: DriverContext<GitConnectionConfig>): GitDriv
     changes: new GitChangeSource(
       {
         update: (connection, project) => mirrors().update(connection, project),
-        generation: (connection, project) => mirrors().generation(connection, project),
+        readRefs: (connection, project, key, read) => mirrors().readRefs(connection, project, key, read),
       },
       projects,
     ),

@@ -105,10 +105,11 @@ describe('Merger: git processes per change', () => {
       };
       expectOk(await merger.prepareWorkspace({ ...request, repoState: speculated?.repoState }, src));
     });
-    // No fetch: the origin's refs are as they were at the last one. No diff, checkout and merge
-    // either: the speculative merge's commit is checked out (docs/executor.md#reused-merges). Then
-    // the workspace's branch and origin removal (it was 18 commands, then 7).
-    expect(workspace.commands).toEqual(['for-each-ref', 'clone', 'checkout', 'remote']);
+    // No fetch: the origin's refs are as they were at the last one, and so no `for-each-ref`
+    // either: the speculative merge read the same refs of the same mirror state. No diff, checkout
+    // and merge: the speculative merge's commit is checked out (docs/executor.md#reused-merges).
+    // Then the workspace's branch and origin removal (it was 18 commands, then 7).
+    expect(workspace.commands).toEqual(['clone', 'checkout', 'remote']);
     expect(workspace.children.filter((line) => line.includes('maintenance'))).toEqual([]);
     const dir = path.join(src, 'git.example.com/org/a');
     const head = speculated?.projects[0].speculativeBranches.master;
