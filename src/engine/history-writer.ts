@@ -2,24 +2,58 @@
  * The engine's build-history writes (docs/gating.md#build-history) through the store repositories. One
  * writer is created per scheduler pass on the pass's transaction, so history rows commit
  * together with the queue state that caused them (nothing is reported twice after a restart).
+ * Given a build-id reserve, the writer collects build starts, build completions and buildset
+ * finishes and writes each kind in one statement at `flush` (docs/gating.md#performance), which
+ * the pass calls before its commit.
  */
 import type { Knex } from 'knex';
 import { AnalyticsRepository } from '../store/repositories/analytics';
 import { BuildRepository } from '../store/repositories/builds';
 import { BuildsetRepository, type BuildsetRecord } from '../store/repositories/buildsets';
-import type { SampleBatch } from '../store/repositories/duration-samples';
+import { DurationSampleRepository, type SampleBatch } from '../store/repositories/duration-samples';
+import {
+  completeBuilds,
+  finishBuildsets,
+  insertStartedBuilds,
+  reserveBuildIds,
+  type BatchedBuildCompletion,
+  type BatchedBuildsetFinish,
+  type BatchedBuildStart,
+} from '../store/repositories/history-batches';
 import type { BuildHistoryWriter } from './ports/history';
+
+/** Build ids taken from the sequence ahead, kept across a scheduler's passes (gaps are harmless). */
+export class BuildIdReserve {
+  private ids: number[] = [];
+
+  constructor(private readonly block = 16) {}
+
+  async take(knex: Knex): Promise<number> {
+    if (this.ids.length === 0) {
+      this.ids = await reserveBuildIds(knex, this.block);
+    }
+    return this.ids.shift() as number;
+  }
+}
+
+/** Announces a buildset row written: called when the write is decided, filled in once written. */
+export type BuildsetAnnouncer = () => (buildset: BuildsetRecord) => void;
 
 export class StoreHistoryWriter implements BuildHistoryWriter {
   private readonly buildsets: BuildsetRepository;
   private readonly builds: BuildRepository;
+  private starts: BatchedBuildStart[] = [];
+  private completions: BatchedBuildCompletion[] = [];
+  private finishes: Array<BatchedBuildsetFinish & { announce: (buildset: BuildsetRecord) => void }> = [];
 
   constructor(
     private readonly knex: Knex,
-    /** Told of every buildset row written (created, or finished with its result). */
-    private readonly onBuildsetChanged: (buildset: BuildsetRecord) => void = () => undefined,
+    /** Told of every buildset row written (created, or finished with its result), in the order decided. */
+    private readonly announce: BuildsetAnnouncer = () => () => undefined,
     /** Collects the duration samples of finished builds and buildsets (absent: written at once). */
     private readonly samples?: SampleBatch,
+    /** Build ids ahead: writes are collected until `flush` (absent: each is written at once). */
+    private readonly reserve?: BuildIdReserve,
   ) {
     this.buildsets = new BuildsetRepository(knex);
     this.builds = new BuildRepository(knex);
@@ -28,6 +62,7 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   async createBuildset(
     input: Parameters<BuildHistoryWriter['createBuildset']>[0],
   ): Promise<{ id: number; refIds: number[] }> {
+    const announced = this.announce();
     const { buildset, refs } = await this.buildsets.create({
       uuid: input.uuid,
       tenant: input.tenant,
@@ -38,15 +73,28 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
       triggeredBy: input.triggeredBy,
       at: input.at,
     });
-    this.onBuildsetChanged(buildset);
+    announced(buildset);
     return { id: buildset.id, refIds: refs.map((ref) => ref.id) };
   }
 
   async finishBuildset(buildsetId: number, input: Parameters<BuildHistoryWriter['finishBuildset']>[1]): Promise<void> {
-    this.onBuildsetChanged(await this.buildsets.finish(buildsetId, input, this.samples));
+    const announced = this.announce();
+    if (!this.reserve) {
+      announced(await this.buildsets.finish(buildsetId, input, this.samples));
+      return;
+    }
+    if (this.finishes.some((finish) => finish.id === buildsetId)) {
+      await this.flush();
+    }
+    this.finishes.push({ id: buildsetId, ...input, announce: announced });
   }
 
   async startBuild(input: Parameters<BuildHistoryWriter['startBuild']>[0]): Promise<number> {
+    if (this.reserve) {
+      const id = await this.reserve.take(this.knex);
+      this.starts.push({ id, ...input });
+      return id;
+    }
     const record = await this.inTransaction((trx) =>
       this.builds.start(
         {
@@ -66,10 +114,20 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   }
 
   async completeBuild(buildId: number, input: Parameters<BuildHistoryWriter['completeBuild']>[1]): Promise<void> {
-    await this.inTransaction((trx) => this.builds.complete(buildId, input, trx, this.samples));
+    if (!this.reserve) {
+      await this.inTransaction((trx) => this.builds.complete(buildId, input, trx, this.samples));
+      return;
+    }
+    // A finish decided before sees this completion only when written after it (its last build
+    // end, and the flaky flag of later builds of a reported buildset), as with one statement each.
+    if (this.finishes.length > 0 || this.completions.some((done) => done.id === buildId)) {
+      await this.flush();
+    }
+    this.completions.push({ id: buildId, ...input });
   }
 
   async buildEvent(buildId: number, input: Parameters<BuildHistoryWriter['buildEvent']>[1]): Promise<void> {
+    await this.flush();
     await this.builds.addEvent(buildId, { eventType: input.eventType, eventTime: input.eventTime });
     if (input.resultData !== undefined) {
       await this.builds.setResultData(buildId, input.resultData);
@@ -78,6 +136,30 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
 
   async recordGateReset(input: Parameters<BuildHistoryWriter['recordGateReset']>[0]): Promise<void> {
     await new AnalyticsRepository(this.knex).recordGateReset(input);
+  }
+
+  /**
+   * Write what was collected: started builds, then completions, then buildset finishes (the
+   * order of the single writes). Called before anything reads these rows or what their triggers
+   * roll up, and before the pass commits.
+   */
+  async flush(): Promise<void> {
+    const starts = this.starts;
+    const completions = this.completions;
+    const finishes = this.finishes;
+    this.starts = [];
+    this.completions = [];
+    this.finishes = [];
+    await insertStartedBuilds(this.knex, starts);
+    const samples = new DurationSampleRepository(this.knex);
+    for (const build of await completeBuilds(this.knex, completions)) {
+      await samples.recordBuild(build, this.knex, this.samples);
+    }
+    const finished = await finishBuildsets(this.knex, finishes);
+    for (const [index, { record, firstProject }] of finished.entries()) {
+      finishes[index].announce(record);
+      await samples.recordBuildset({ ...record, finished: record.updated }, firstProject, this.knex, this.samples);
+    }
   }
 
   private inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {

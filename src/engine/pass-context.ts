@@ -12,11 +12,13 @@ import { SampleBatch } from '../store/repositories/duration-samples';
 import { SemaphoreRepository } from '../store/repositories/semaphores';
 import { SystemEventRepository, type NewSystemEvent } from '../store/repositories/system-events';
 import type { EngineDeltaBody } from './event-bus';
-import { StoreHistoryWriter } from './history-writer';
+import { StoreHistoryWriter, type BuildIdReserve } from './history-writer';
 import type { BuildHistoryWriter } from './ports/history';
+
+type BuildsetDelta = Extract<EngineDeltaBody, { type: 'buildset-changed' }>;
 import type { ChangeSource } from './ports/change-source';
 import type { EngineLayout } from './ports/layout';
-import type { ExecutorGateway } from './ports/executor';
+import type { BuildParams, ExecutorGateway } from './ports/executor';
 import type { ConfigurationGateway } from './ports/configuration';
 import type { MergerGateway } from './ports/merger';
 import type { NodeGateway } from './ports/nodes';
@@ -43,6 +45,9 @@ export class PassContext {
   readonly autohold: AutoholdRepository;
   readonly systemEvents: SystemEventRepository;
   readonly engineEvents: EngineEventRepository;
+  private pendingSystemEvents: NewSystemEvent[] = [];
+  /** The last batch of builds to submit after the commit (`startBuildAfter`). */
+  private launches: { params: BuildParams[]; action: () => Promise<void> } | null = null;
   /** Run after commit, in order. */
   readonly afterCommit: Array<() => Promise<void>> = [];
   /**
@@ -78,20 +83,33 @@ export class PassContext {
     readonly trx: Knex.Transaction,
     readonly gateways: EngineGateways,
     private readonly uuidSource: () => string = () => randomUUID().replace(/-/g, ''),
+    /** Build ids ahead: history writes are collected and written at `history.flush` (docs/gating.md#performance). */
+    buildIds?: BuildIdReserve,
   ) {
     // Buildset rows are announced themselves: a buildset can be created and finished without
     // any build (merge conflict, config error), so no job delta would name it.
     this.history = new StoreHistoryWriter(
       trx,
-      (buildset) =>
-        this.publish({
+      () => {
+        // Published in the order decided; filled in when the row is written (before the commit).
+        const delta: BuildsetDelta = {
           type: 'buildset-changed',
-          pipeline: buildset.pipeline,
-          buildsetId: buildset.id,
-          buildsetUuid: buildset.uuid,
-          result: buildset.result,
-        }),
+          pipeline: '',
+          buildsetId: 0,
+          buildsetUuid: '',
+          result: null,
+        };
+        this.publish(delta);
+        return (buildset) =>
+          Object.assign(delta, {
+            pipeline: buildset.pipeline,
+            buildsetId: buildset.id,
+            buildsetUuid: buildset.uuid,
+            result: buildset.result,
+          });
+      },
       this.samples,
+      buildIds,
     );
     this.semaphores = new SemaphoreRepository(trx);
     this.autohold = new AutoholdRepository(trx);
@@ -117,6 +135,33 @@ export class PassContext {
     this.afterCommit.push(action);
   }
 
+  /**
+   * Submit a build after the commit; builds started one after another (no other call between)
+   * go to the executor together (docs/gating.md#performance).
+   */
+  startBuildAfter(params: BuildParams): void {
+    const last = this.launches;
+    if (last !== null && this.afterCommit[this.afterCommit.length - 1] === last.action) {
+      last.params.push(params);
+      return;
+    }
+    const executor = this.gateways.executor;
+    const batch: { params: BuildParams[]; action: () => Promise<void> } = {
+      params: [params],
+      action: async () => {
+        if (executor.startBuilds) {
+          await executor.startBuilds(batch.params);
+          return;
+        }
+        for (const each of batch.params) {
+          await executor.startBuild(each);
+        }
+      },
+    };
+    this.launches = batch;
+    this.afterCommit.push(batch.action);
+  }
+
   /** Store work to be done after the commit, outside any transaction (reports, merges). */
   requestWork(work: NewEngineWork): void {
     this.work.push(work);
@@ -129,8 +174,22 @@ export class PassContext {
     }
   }
 
-  async systemEvent(event: Omit<NewSystemEvent, 'tenant' | 'eventTime'>): Promise<void> {
-    await this.systemEvents.record({ ...event, tenant: this.tenant, eventTime: this.now }, this.trx);
+  /** Record a system event: collected, and written with the pass's others at `flush`. */
+  systemEvent(event: Omit<NewSystemEvent, 'tenant' | 'eventTime'>): Promise<void> {
+    this.pendingSystemEvents.push({ ...event, tenant: this.tenant, eventTime: this.now });
+    return Promise.resolve();
+  }
+
+  /**
+   * Write what the pass collected, each kind in one statement (docs/gating.md#performance): its
+   * history rows, its system events, then its duration samples. Before the pass's state is saved.
+   */
+  async flush(): Promise<void> {
+    await this.history.flush();
+    const events = this.pendingSystemEvents;
+    this.pendingSystemEvents = [];
+    await this.systemEvents.recordMany(events, this.trx);
+    await this.samples.flush(this.trx);
   }
 
   /** Queue a follow-up event for this tenant (processed in a later pass of the same run). */

@@ -25,16 +25,26 @@ export class BuildRequestExecutor implements ExecutorGateway {
     this.requests = new BuildRequestRepository(knex);
   }
 
-  /** Insert the build request unless it exists (a restart re-submits builds without a result). */
+  /**
+   * Insert the build request unless it exists (a restart re-submits builds without a result): one
+   * statement (docs/gating.md#performance).
+   */
   async startBuild(params: BuildParams): Promise<void> {
-    if (await this.requests.get(params.buildUuid)) {
-      return;
+    await this.startBuilds([params]);
+  }
+
+  /** The requests of several builds, each unless it exists, in one statement. */
+  async startBuilds(params: readonly BuildParams[]): Promise<void> {
+    const created = await this.requests.createIfMissing(
+      params.map((each) => ({
+        params: toBuildRequestParams(each, this.projectName, this.projectConnection),
+        precedence: each.precedence,
+      })),
+      this.now(),
+    );
+    if (created > 0) {
+      this.onRequested();
     }
-    await this.requests.create(toBuildRequestParams(params, this.projectName, this.projectConnection), {
-      precedence: params.precedence,
-      now: this.now(),
-    });
-    this.onRequested();
   }
 
   /** Unclaimed requests complete at once as CANCELED; running ones are stopped and end ABORTED. */

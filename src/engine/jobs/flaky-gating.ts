@@ -26,6 +26,8 @@ export type FailureHandling = { kind: 'quarantined' } | { kind: 'flaky-retry'; f
 async function flakeRate(ctx: PassContext, project: string, job: string): Promise<number | null> {
   const since = new Date(ctx.now.getTime() - FLAKE_WINDOW_DAYS * 86_400_000);
   since.setUTCHours(0, 0, 0, 0);
+  // The rollup counts the builds this pass completed so far (docs/gating.md#performance).
+  await ctx.history.flush();
   const counts = await new AnalyticsRepository(ctx.trx).flakeCounts(ctx.tenant, project, job, since);
   const basis = counts.project.runs >= MIN_FLAKE_RUNS ? counts.project : counts.tenant;
   return basis.runs >= MIN_FLAKE_RUNS ? basis.flaky / basis.runs : null;

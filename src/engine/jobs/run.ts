@@ -199,5 +199,5 @@ function startBuild(ctx: PassContext, pipeline: EnginePipeline, item: ItemState,
   job.build = build;
   setWaiting(ctx, item, job, 'executor', 'executor');
   const params = buildParams(ctx.tenant, pipeline, item, job);
-  ctx.after(() => ctx.gateways.executor.startBuild(params));
+  ctx.startBuildAfter(params);
 }

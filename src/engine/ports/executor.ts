@@ -34,6 +34,11 @@ export interface BuildParams {
 export interface ExecutorGateway {
   /** Submit a build. Idempotent by build uuid (called again after a restart for builds without a result). */
   startBuild(params: BuildParams): Promise<void>;
+  /**
+   * Submit the builds a pass started one after another, as `startBuild` each in turn does; absent:
+   * `startBuild` is called for each (docs/gating.md#performance).
+   */
+  startBuilds?(params: readonly BuildParams[]): Promise<void>;
   /** Stop a build; a completed-event may still arrive and is then ignored. */
   cancelBuild(tenant: string, buildUuid: string): Promise<void>;
   /**

@@ -55,6 +55,11 @@ export interface BuildHistoryWriter {
     buildId: number,
     input: { eventType: 'paused' | 'resumed' | 'flaky-retry'; eventTime: Date; resultData?: Record<string, unknown> },
   ): Promise<void>;
+  /**
+   * Write what the writer collected (docs/gating.md#performance); before anything reads the rows
+   * written or what they roll up, and before the pass commits.
+   */
+  flush(): Promise<void>;
   /** An item reset, with its cause (docs/analytics.md#gate-resets). */
   recordGateReset(input: {
     tenant: string;

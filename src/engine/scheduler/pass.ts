@@ -20,6 +20,7 @@ import { PassLookups } from '../work/lookups';
 import { withdrawableBuildset } from '../work/payloads';
 import { WorkRunner } from '../work/work-runner';
 import type { EngineEventBus } from '../event-bus';
+import { BuildIdReserve } from '../history-writer';
 import { PassContext, type EngineGateways } from '../pass-context';
 import type { PipelineManager } from '../pipeline/manager';
 import type { Clock } from '../ports/clock';
@@ -104,6 +105,8 @@ export class PassRunner {
   private readonly workRepo: EngineWorkRepository;
   /** Change look-ups answered before each pass (docs/gating.md#engine-work). */
   readonly lookups: PassLookups;
+  /** Build ids ahead, so a pass writes its history rows together (docs/gating.md#performance). */
+  private readonly buildIds = new BuildIdReserve();
 
   constructor(
     private readonly options: PassOptions,
@@ -189,7 +192,7 @@ export class PassRunner {
       await fence?.(trx);
       epoch = this.options.leaseEpoch?.() ?? null;
       const gateways = { ...this.options.gateways, changes: this.lookups.changes };
-      const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid);
+      const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid, this.buildIds);
       const deadline = now.getTime() + (this.options.budgetMs ?? DEFAULT_PASS_BUDGET_MS);
       ctx.budgetSpent = () => this.options.clock.now().getTime() >= deadline;
       committed = ctx;
@@ -229,8 +232,9 @@ export class PassRunner {
       const kept = ctx.work.filter((work) => !withdrawn.has(withdrawableBuildset(work.kind, work.payload) ?? ''));
       await this.workRepo.create(tenant, kept, now, trx);
       await this.workRepo.withdrawMerges(tenant, ctx.withdrawnMerges, now, trx);
-      // Before the save, whose status delta reads the estimates (docs/gating.md#performance).
-      await ctx.samples.flush(trx);
+      // The pass's history rows, system events and samples: before the save, whose status delta
+      // reads the estimates (docs/gating.md#performance).
+      await ctx.flush();
       await this.state.save(trx, ctx, managers, layout);
       // Proven again at the commit when the pass took long (the lease is due for renewal): it is
       // renewed from now, so a long pass leaves its side effects a whole lease to run in

@@ -101,6 +101,35 @@ export class BuildRequestRepository {
     return toRecord(row);
   }
 
+  /**
+   * Queue builds unless a request for their uuid exists (a restart re-submits builds without a
+   * result), in one statement, in the given order; how many were queued now.
+   */
+  async createIfMissing(
+    requests: ReadonlyArray<{ params: BuildRequestParams; precedence?: number }>,
+    now: Date = new Date(),
+  ): Promise<number> {
+    if (requests.length === 0) {
+      return 0;
+    }
+    const rows: Array<{ id: number }> = await this.knex<BuildRequestRow>('build_requests')
+      .insert(
+        requests.map(({ params, precedence }) => ({
+          build_uuid: params.buildUuid,
+          tenant: params.tenant,
+          state: 'requested',
+          precedence: precedence ?? 200,
+          params: JSON.stringify(params) as unknown,
+          created: now,
+          updated: now,
+        })),
+      )
+      .onConflict('build_uuid')
+      .ignore()
+      .returning('id');
+    return rows.length;
+  }
+
   async get(buildUuid: string): Promise<BuildRequestRecord | null> {
     const row = await this.knex<BuildRequestRow>('build_requests').where({ build_uuid: buildUuid }).first();
     return row ? toRecord(row) : null;

@@ -18,6 +18,7 @@ import {
   type KeysetPage,
 } from './history-query';
 import { DurationSampleRepository, type SampleBatch } from './duration-samples';
+import { createBuildsetWithRefs } from './history-batches';
 import { HistoryCountRepository } from './history-counts';
 import { RefRepository, type NewRef, type RefRecord } from './refs';
 import { pickFields } from '../row-fields';
@@ -89,7 +90,7 @@ export interface FinishBuildset {
   at: Date;
 }
 
-interface BuildsetRow {
+export interface BuildsetRow {
   id: number;
   uuid: string;
   tenant: string;
@@ -128,6 +129,12 @@ export class BuildsetRepository {
    */
   async create(input: NewBuildset): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> {
     const run = async (trx: Knex.Transaction): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> => {
+      // Usually one statement with its refs (docs/gating.md#performance); a ref inserted meanwhile by
+      // another transaction leaves it to the steps below.
+      const created = await createBuildsetWithRefs(trx, input);
+      if (created) {
+        return created;
+      }
       const refs: RefRecord[] = [];
       for (const ref of input.refs) {
         refs.push(await this.refs.getOrCreate(ref, trx));
@@ -306,7 +313,7 @@ function hasRefFilter(filter: BuildsetFilter): boolean {
   );
 }
 
-function toBuildsetRecord(row: BuildsetRow): BuildsetRecord {
+export function toBuildsetRecord(row: BuildsetRow): BuildsetRecord {
   return pickFields(row, [
     'id',
     'uuid',

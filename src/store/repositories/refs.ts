@@ -65,17 +65,7 @@ export class RefRepository {
    * existing row are left alone, as in the reference. Safe under concurrent inserts.
    */
   async getOrCreate(ref: NewRef, trx: Knex = this.knex): Promise<RefRecord> {
-    const row = {
-      project: ref.project,
-      project_canonical: ref.projectCanonical ?? ref.project,
-      ref: ref.ref,
-      ref_url: ref.refUrl ?? null,
-      change: ref.change ?? null,
-      patchset: ref.patchset ?? null,
-      oldrev: ref.oldrev ?? null,
-      newrev: ref.newrev ?? null,
-      branch: ref.branch ?? null,
-    };
+    const row = toNewRefRow(ref);
     const inserted: RefRow[] = await trx('refs').insert(row).onConflict().ignore().returning('*');
     if (inserted.length > 0) {
       return toRefRecord(inserted[0]);
@@ -138,6 +128,21 @@ export class RefRepository {
 }
 
 /** Maps a `refs` row to its record. */
+/** The columns of a new ref row. */
+export function toNewRefRow(ref: NewRef): Omit<RefRow, 'id'> {
+  return {
+    project: ref.project,
+    project_canonical: ref.projectCanonical ?? ref.project,
+    ref: ref.ref,
+    ref_url: ref.refUrl ?? null,
+    change: ref.change ?? null,
+    patchset: ref.patchset ?? null,
+    oldrev: ref.oldrev ?? null,
+    newrev: ref.newrev ?? null,
+    branch: ref.branch ?? null,
+  };
+}
+
 export function toRefRecord(row: RefRow): RefRecord {
   return pickFields(row, [
     'id',

@@ -71,17 +71,15 @@ export class SystemEventRepository {
   constructor(private readonly knex: Knex) {}
 
   async record(event: NewSystemEvent, trx: Knex = this.knex): Promise<SystemEventRecord> {
-    const [row] = await trx<SystemEventRow>('system_events')
-      .insert({
-        event_id: randomUUID().replace(/-/g, ''),
-        tenant: event.tenant,
-        event_type: event.eventType,
-        event_time: event.eventTime,
-        description: event.description,
-        data: event.data ?? null,
-      })
-      .returning('*');
+    const [row] = await trx<SystemEventRow>('system_events').insert(toNewRow(event)).returning('*');
     return toRecord(row);
+  }
+
+  /** Store events in one statement (none: no statement), their ids in the given order. */
+  async recordMany(events: readonly NewSystemEvent[], trx: Knex = this.knex): Promise<void> {
+    if (events.length > 0) {
+      await trx<SystemEventRow>('system_events').insert(events.map(toNewRow));
+    }
   }
 
   /** One page of a tenant's events, newest first; `eventTypes` filters by type (OR). */
@@ -143,6 +141,17 @@ export class SystemEventRepository {
       .offset(options.offset);
     return rows.map(toRecord);
   }
+}
+
+function toNewRow(event: NewSystemEvent): Omit<SystemEventRow, 'id'> {
+  return {
+    event_id: randomUUID().replace(/-/g, ''),
+    tenant: event.tenant,
+    event_type: event.eventType,
+    event_time: event.eventTime,
+    description: event.description,
+    data: event.data ?? null,
+  };
 }
 
 function toRecord(row: SystemEventRow): SystemEventRecord {

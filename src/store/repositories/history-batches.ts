@@ -1,0 +1,275 @@
+/**
+ * The build-history writes of a scheduler pass in multi-row statements (docs/gating.md#performance):
+ * the builds it started, the builds it completed and the buildsets it finished, each kind in one
+ * statement at the pass's end instead of one statement per row. Build ids are taken from the
+ * sequence ahead (`reserveBuildIds`), so a started build has its id before its row is written.
+ * Each statement does what the single-row writes of builds.ts and buildsets.ts do; a buildset
+ * and its refs are written in one statement too.
+ */
+import type { Knex } from 'knex';
+import type { BuildResult, BuildsetResult } from '../../model/results';
+import { toBuildsetRecord, type BuildsetRecord, type BuildsetRow, type NewBuildset } from './buildsets';
+import type { FinishedBuild } from './duration-samples';
+import { toNewRefRow, toRefRecord, type RefRecord, type RefRow } from './refs';
+import { FAILED_RUN, flakyCondition } from './run-outcomes';
+
+export interface BatchedBuildStart {
+  id: number;
+  buildsetId: number;
+  uuid: string;
+  jobName: string;
+  startTime: Date;
+  voting: boolean;
+  nodeset: string | null;
+  refId: number | null;
+  attempt: number;
+}
+
+export interface BatchedBuildCompletion {
+  id: number;
+  result: BuildResult;
+  endTime: Date;
+  errorDetail: string | null;
+  logUrl: string | null;
+  final: boolean;
+  held: boolean;
+  artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
+  provides: string[];
+  resultData: Record<string, unknown>;
+}
+
+export interface BatchedBuildsetFinish {
+  id: number;
+  result: BuildsetResult;
+  message: string | null;
+  at: Date;
+}
+
+/** `count` fresh build ids from the builds' sequence (one statement). */
+export async function reserveBuildIds(knex: Knex, count: number): Promise<number[]> {
+  const result = (await knex.raw(
+    `SELECT nextval(pg_get_serial_sequence('builds', 'id')) AS id FROM generate_series(1, ?::int)`,
+    [count],
+  )) as { rows: Array<{ id: string | number }> };
+  return result.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+}
+
+/**
+ * Insert started builds (as `BuildRepository.start` does, one row each, in the given order) and
+ * set each buildset's first build start time, from its first build in the given order, when unset.
+ */
+export async function insertStartedBuilds(trx: Knex, starts: readonly BatchedBuildStart[]): Promise<void> {
+  if (starts.length === 0) {
+    return;
+  }
+  const rows = starts.map((start, order) => ({
+    ord: order,
+    id: start.id,
+    buildset_id: start.buildsetId,
+    uuid: start.uuid,
+    job_name: start.jobName,
+    start_time: start.startTime.toISOString(),
+    voting: start.voting,
+    nodeset: start.nodeset,
+    ref_id: start.refId,
+    attempt: start.attempt,
+  }));
+  await trx.raw(
+    `WITH v AS (
+       SELECT * FROM jsonb_to_recordset(?::jsonb) AS v(ord int, id bigint, buildset_id bigint, uuid text,
+         job_name text, start_time timestamptz, voting boolean, nodeset text, ref_id bigint, attempt int)
+     ), first_start AS (
+       UPDATE buildsets SET first_build_start_time = f.start_time
+       FROM (SELECT DISTINCT ON (buildset_id) buildset_id, start_time FROM v ORDER BY buildset_id, ord) f
+       WHERE buildsets.id = f.buildset_id AND buildsets.first_build_start_time IS NULL
+     )
+     INSERT INTO builds (id, buildset_id, tenant, pipeline, project, project_canonical, branch, uuid, job_name,
+                         start_time, voting, nodeset, ref_id, attempt)
+     SELECT v.id, v.buildset_id, bs.tenant, bs.pipeline, r.project, r.project_canonical, r.branch, v.uuid, v.job_name,
+            v.start_time, v.voting, v.nodeset, v.ref_id, v.attempt
+     FROM v LEFT JOIN buildsets bs ON bs.id = v.buildset_id LEFT JOIN refs r ON r.id = v.ref_id
+     ORDER BY v.ord`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/**
+ * Complete builds (as `BuildRepository.complete` does: result, end time, flaky flag, result data
+ * cleared or replaced, artifacts and provides); each build at most once per call. Returns what the
+ * duration samples need of each, in the given order.
+ */
+export async function completeBuilds(
+  trx: Knex,
+  completions: readonly BatchedBuildCompletion[],
+): Promise<FinishedBuild[]> {
+  if (completions.length === 0) {
+    return [];
+  }
+  const rows = completions.map((done) => ({
+    id: done.id,
+    result: done.result,
+    end_time: done.endTime.toISOString(),
+    error_detail: done.errorDetail,
+    log_url: done.logUrl,
+    final: done.final,
+    held: done.held,
+    clears: Object.keys(done.resultData).length === 0,
+  }));
+  const failed = FAILED_RUN.map(() => '?').join(', ');
+  const whenSuccess = flakyCondition(trx, 'SUCCESS') as Knex.Raw;
+  const whenFailed = flakyCondition(trx, 'FAILURE') as Knex.Raw;
+  const updated = (await trx.raw(
+    `WITH v AS (
+       SELECT * FROM jsonb_to_recordset(?::jsonb) AS v(id bigint, result text, end_time timestamptz,
+         error_detail text, log_url text, final boolean, held boolean, clears boolean)
+     ), cleared AS (
+       DELETE FROM build_result_data USING v WHERE build_result_data.build_id = v.id AND v.clears
+     )
+     UPDATE builds SET result = v.result, end_time = v.end_time, error_detail = v.error_detail, log_url = v.log_url,
+       final = v.final, held = v.held,
+       flaky = CASE WHEN v.result = 'SUCCESS' THEN ? WHEN v.result IN (${failed}) THEN ? ELSE false END
+     FROM v WHERE builds.id = v.id
+     RETURNING builds.id, builds.tenant, builds.project_canonical, builds.branch, builds.job_name, builds.result,
+       builds.final, builds.start_time, builds.end_time`,
+    [JSON.stringify(rows), whenSuccess, ...FAILED_RUN, whenFailed],
+  )) as { rows: Array<Record<string, unknown> & { id: string | number }> };
+  const byId = new Map(updated.rows.map((row) => [Number(row.id), row]));
+  const missing = completions.find((done) => !byId.has(done.id));
+  if (missing) {
+    throw new Error(`build ${missing.id} does not exist`);
+  }
+  const artifacts = completions.flatMap((done) =>
+    done.artifacts.map((artifact) => ({
+      build_id: done.id,
+      name: artifact.name,
+      url: artifact.url,
+      metadata: artifact.metadata ?? null,
+    })),
+  );
+  if (artifacts.length > 0) {
+    await trx('artifacts').insert(artifacts);
+  }
+  const provides = completions.flatMap((done) => done.provides.map((name) => ({ build_id: done.id, name })));
+  if (provides.length > 0) {
+    await trx('provides').insert(provides);
+  }
+  const data = completions
+    .filter((done) => Object.keys(done.resultData).length > 0)
+    .map((done) => ({ build_id: done.id, data: done.resultData }));
+  if (data.length > 0) {
+    await trx('build_result_data').insert(data).onConflict('build_id').merge();
+  }
+  return completions.map((done) => {
+    const row = byId.get(done.id) as Record<string, unknown>;
+    return {
+      tenant: row.tenant as string,
+      projectCanonical: (row.project_canonical as string | null) ?? null,
+      branch: (row.branch as string | null) ?? null,
+      jobName: row.job_name as string,
+      result: (row.result as string | null) ?? null,
+      final: row.final as boolean,
+      startTime: (row.start_time as Date | null) ?? null,
+      endTime: (row.end_time as Date | null) ?? null,
+    };
+  });
+}
+
+/**
+ * Finish buildsets (as `BuildsetRepository.finish` does); each buildset at most once per call. The
+ * records, in the given order, with the project of each one's first ref.
+ */
+export async function finishBuildsets(
+  trx: Knex,
+  finishes: readonly BatchedBuildsetFinish[],
+): Promise<Array<{ record: BuildsetRecord; firstProject: string | null }>> {
+  if (finishes.length === 0) {
+    return [];
+  }
+  const rows = finishes.map((finish) => ({
+    id: finish.id,
+    result: finish.result,
+    message: finish.message,
+    at: finish.at.toISOString(),
+  }));
+  const result = (await trx.raw(
+    `UPDATE buildsets SET result = v.result, message = v.message, updated = v.at,
+       last_build_end_time = GREATEST(first_build_start_time,
+         (SELECT max(end_time) FROM builds WHERE builds.buildset_id = buildsets.id))
+     FROM jsonb_to_recordset(?::jsonb) AS v(id bigint, result text, message text, at timestamptz)
+     WHERE buildsets.id = v.id
+     RETURNING buildsets.*,
+       (SELECT refs.project_canonical FROM buildset_refs JOIN refs ON refs.id = buildset_refs.ref_id
+        WHERE buildset_refs.buildset_id = buildsets.id ORDER BY refs.id LIMIT 1) AS first_project`,
+    [JSON.stringify(rows)],
+  )) as { rows: Array<BuildsetRow & { first_project: string | null }> };
+  const byId = new Map(result.rows.map((row) => [Number(row.id), row]));
+  return finishes.map((finish) => {
+    const row = byId.get(finish.id);
+    if (!row) {
+      throw new Error(`buildset ${finish.id} does not exist`);
+    }
+    return { record: toBuildsetRecord(row), firstProject: row.first_project };
+  });
+}
+
+/**
+ * Buildset start in one statement (as `BuildsetRepository.create` does): its refs inserted when
+ * missing, the buildset, its ref links and its `triggered` event. Null when a ref was inserted by
+ * another transaction since this statement's snapshot (no buildset written then; the caller takes
+ * the refs one by one).
+ */
+export async function createBuildsetWithRefs(
+  trx: Knex,
+  input: NewBuildset,
+): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] } | null> {
+  const refs = input.refs.map((ref, order) => ({ ord: order, ...toNewRefRow(ref) }));
+  const same = (table: string) =>
+    `${table}.project_canonical = v.project_canonical AND ${table}.ref = v.ref
+     AND ${table}.change IS NOT DISTINCT FROM v.change AND ${table}.patchset IS NOT DISTINCT FROM v.patchset
+     AND ${table}.oldrev IS NOT DISTINCT FROM v.oldrev AND ${table}.newrev IS NOT DISTINCT FROM v.newrev`;
+  const result = (await trx.raw(
+    `WITH v AS (
+       SELECT * FROM jsonb_to_recordset(?::jsonb) AS v(ord int, project text, project_canonical text, ref text,
+         ref_url text, change int, patchset text, oldrev text, newrev text, branch text)
+     ), ins AS (
+       INSERT INTO refs (project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch)
+       SELECT project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch FROM v ORDER BY ord
+       ON CONFLICT DO NOTHING RETURNING *
+     ), matched AS (
+       SELECT v.ord, r.* FROM v CROSS JOIN LATERAL (
+         SELECT * FROM (SELECT ins.*, 0 AS pick FROM ins WHERE ${same('ins')}
+                        UNION ALL SELECT refs.*, 1 AS pick FROM refs WHERE ${same('refs')}) c
+         ORDER BY c.pick LIMIT 1) r
+     ), b AS (
+       INSERT INTO buildsets (uuid, tenant, pipeline, event_id, event_timestamp, created, updated)
+       SELECT ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM matched) = ? RETURNING *
+     ), l AS (
+       INSERT INTO buildset_refs (buildset_id, ref_id) SELECT DISTINCT b.id, matched.id FROM b, matched
+     ), e AS (
+       INSERT INTO buildset_events (buildset_id, event_time, event_type, description)
+       SELECT b.id, ?, 'triggered', ? FROM b
+     )
+     SELECT b.*, (SELECT jsonb_agg(to_jsonb(m) - 'ord' - 'pick' ORDER BY m.ord) FROM matched m) AS linked_refs FROM b`,
+    [
+      JSON.stringify(refs),
+      input.uuid,
+      input.tenant,
+      input.pipeline,
+      input.eventId ?? null,
+      input.eventTimestamp ?? null,
+      input.at,
+      input.at,
+      refs.length,
+      input.at,
+      input.triggeredBy,
+    ],
+  )) as { rows: Array<BuildsetRow & { linked_refs: RefRow[] | null }> };
+  const row = result.rows[0];
+  if (!row) {
+    return null;
+  }
+  return {
+    buildset: toBuildsetRecord(row),
+    refs: (row.linked_refs ?? []).map((ref) => toRefRecord({ ...ref, id: Number(ref.id) })),
+  };
+}
