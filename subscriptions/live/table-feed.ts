@@ -117,8 +117,13 @@ export class TableFeed<R extends { id: number }, I> {
     return this.reading;
   }
 
+  /**
+   * Subscribers the feed reads for. One that arrived while the feed was still finding its
+   * starting point (the newest id) is counted once that is known: a row written before it may
+   * be taken as the start and never sent, so "subscribed" means every later row will come.
+   */
   subscriberTotal(): number {
-    return this.subscriberCount;
+    return this.floor === null ? 0 : this.subscriberCount;
   }
 
   close(): void {

@@ -127,6 +127,20 @@ describe('SystemEventFeed', () => {
     }
   });
 
+  it('counts a subscriber once its starting point is known, so every event after that reaches it', async () => {
+    let startingPoint: () => void = () => undefined;
+    const latest = table.latestId.bind(table);
+    table.latestId = () => new Promise<number>((resolve) => (startingPoint = () => void latest().then(resolve)));
+    const subscribing = feed.subscribe('t1');
+    expect(feed.subscriberTotal()).toBe(0); // an event written now may become the starting point
+    startingPoint();
+    const events = await subscribing;
+    expect(feed.subscriberTotal()).toBe(1);
+    const next = table.insert('t1');
+    await feed.nudge();
+    expect(await drain(events, 1)).toEqual([next]);
+  });
+
   it('stops reading when the last subscriber leaves and starts from the newest event again', async () => {
     const events = await feed.subscribe('t1');
     table.insert('t1');
