@@ -26,6 +26,7 @@ import * as engineWork from './migrations/0028-engine-work';
 import * as durationHistograms from './migrations/0029-duration-histograms';
 import * as connectionEventsIndexes from './migrations/0030-connection-events-indexes';
 import * as oidcSigningKeys from './migrations/0031-oidc-signing-keys';
+import * as engineWorkRetention from './migrations/0032-engine-work-retention';
 
 interface Migration {
   name: string;
@@ -57,6 +58,7 @@ const MIGRATIONS: Migration[] = [
   durationHistograms,
   connectionEventsIndexes,
   oidcSigningKeys,
+  engineWorkRetention,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

@@ -43,6 +43,12 @@ const CLAIM_BATCH = 50;
 /** After a failure (the database away, a call that threw), the runner tries again after this long (ms), doubling up to the maximum. */
 const RETRY_MS = 200;
 const RETRY_MAX_MS = 5000;
+/** How long a completed row is kept (docs/gating.md#engine-work): one day. */
+export const WORK_RETENTION_MS = 24 * 60 * 60_000;
+/** Least time between two prunings of the tenant's completed rows (ms). */
+const PRUNE_INTERVAL_MS = 10 * 60_000;
+/** Completed rows deleted per statement: a backlog goes in short statements. */
+const PRUNE_BATCH = 500;
 /** Longest a speculative merge's outcome waits to be recorded with the next ones of its round (ms). */
 const COMPLETION_DELAY_MS = 100;
 
@@ -56,6 +62,8 @@ export class WorkRunner {
   /** Buildsets whose merges a committed pass withdrew since the last claim (their rows are completed). */
   private readonly withdrawn = new Set<string>();
   private readonly mergesAhead: MergesAhead;
+  /** When the completed rows were last pruned (ms on the clock; 0: not yet). */
+  private prunedAt = 0;
 
   constructor(private readonly options: WorkRunnerOptions) {
     this.repo = new EngineWorkRepository(options.knex);
@@ -133,6 +141,7 @@ export class WorkRunner {
         return;
       }
       if (rows.length === 0 && !this.again) {
+        await this.pruneIfDue();
         return;
       }
       const completions = new Completions(this.repo, epoch, this.options.clock, this.options.onCompleted);
@@ -144,6 +153,32 @@ export class WorkRunner {
         await this.flush(completions);
       }
       this.retryMs = RETRY_MS;
+    }
+  }
+
+  /**
+   * Once the tenant's work is done, at most every `PRUNE_INTERVAL_MS`: delete the completed rows
+   * older than `WORK_RETENTION_MS` that nothing reads any more, `PRUNE_BATCH` at a time, giving way
+   * to new work (the rest goes on at the next idle moment).
+   */
+  private async pruneIfDue(): Promise<void> {
+    const now = this.options.clock.now().getTime();
+    if (this.prunedAt !== 0 && now - this.prunedAt < PRUNE_INTERVAL_MS) {
+      return;
+    }
+    this.prunedAt = now;
+    const before = new Date(now - WORK_RETENTION_MS);
+    try {
+      while (!this.stopped && !this.again && this.options.leading()) {
+        if ((await this.repo.pruneCompleted(this.options.tenant, before, PRUNE_BATCH)) < PRUNE_BATCH) {
+          return;
+        }
+      }
+      this.prunedAt = 0; // interrupted with rows left: go on at the next idle moment
+    } catch (error) {
+      if (!this.stopped) {
+        this.options.logger?.error(`pruning engine work of tenant ${this.options.tenant} failed`, error);
+      }
     }
   }
 

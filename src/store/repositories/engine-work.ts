@@ -179,6 +179,33 @@ export class EngineWorkRepository {
     return row ?? null;
   }
 
+  /**
+   * Delete up to `limit` of the tenant's completed rows that nothing reads any more
+   * (docs/gating.md#engine-work), oldest first, in one statement; the number deleted. A row goes
+   * once it was completed before `before`, its outcome event was processed (no event of the
+   * tenant completed with it or earlier is still unprocessed), and, for a branch merge, no open
+   * branch merge stored after it may still look it up (`branchMergeBefore`).
+   */
+  async pruneCompleted(tenant: string, before: Date, limit: number): Promise<number> {
+    const result: { rows: unknown[] } = await this.knex.raw(
+      `DELETE FROM engine_work WHERE id IN (
+         SELECT w.id FROM engine_work AS w
+         WHERE w.tenant = :tenant AND w.state = 'completed' AND w.updated < :before
+           AND w.updated < COALESCE(
+             (SELECT min(e.created) FROM engine_events AS e WHERE e.tenant = :tenant AND e.processed IS NULL),
+             'infinity')
+           AND (w.kind <> 'branch-merge' OR NOT EXISTS (
+             SELECT 1 FROM engine_work AS o
+             WHERE o.tenant = :tenant AND o.state <> 'completed' AND o.kind = 'branch-merge' AND o.id > w.id))
+         ORDER BY w.updated
+         LIMIT :limit
+         FOR UPDATE SKIP LOCKED)
+       RETURNING 1`,
+      { tenant, before, limit },
+    );
+    return result.rows.length;
+  }
+
   /** The tenant's work not completed yet, oldest first (tests, status). */
   async open(tenant: string): Promise<EngineWorkRecord[]> {
     const rows: EngineWorkRow[] = await this.knex('engine_work')
