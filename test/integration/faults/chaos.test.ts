@@ -35,7 +35,9 @@ describeMultiProcess('chaos: processes SIGKILLed at random moments of gate runs'
     const figures = await runChaos({
       seed,
       processes: 3,
-      changes: 16,
+      // Enough changes that the gate is still busy at the 20th kill point: with 16, a fast gate
+      // (17 git commands per change) had finished them all after 18 (seed 708815238).
+      changes: 24,
       failRatio: 0.25,
       kills: KILL_POINTS,
       killBudgetMs: 200_000,
