@@ -1,6 +1,7 @@
 /** The build-history port: the SQL reporter's writes (docs/gating.md#build-history). */
 import type { GateResetCauseKind } from '../../model/gate-resets';
-import type { BuildResult, BuildsetResult } from '../../model/results';
+import type { BuildsetResult } from '../../model/results';
+import type { BuildCompletion } from '../../store/repositories/history-batches';
 import type { NewRef } from '../../store/repositories/refs';
 
 /** The ref a buildset or build is recorded for (every field given). */
@@ -32,21 +33,7 @@ export interface BuildHistoryWriter {
     refId: number | null;
     attempt: number;
   }): Promise<number>;
-  completeBuild(
-    buildId: number,
-    input: {
-      result: BuildResult;
-      endTime: Date;
-      errorDetail: string | null;
-      logUrl: string | null;
-      final: boolean;
-      held: boolean;
-      artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
-      provides: string[];
-      /** The data the build returned (docs/gating.md#build-history); empty when none. */
-      resultData: Record<string, unknown>;
-    },
-  ): Promise<void>;
+  completeBuild(buildId: number, input: BuildCompletion): Promise<void>;
   /**
    * A `paused` or `resumed` event of a started build (docs/gating.md#build-history); a pause also
    * records the data the build returned so far.

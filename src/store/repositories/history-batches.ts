@@ -25,8 +25,8 @@ export interface BatchedBuildStart {
   attempt: number;
 }
 
-export interface BatchedBuildCompletion {
-  id: number;
+/** What a build's end writes (the history port's `completeBuild` input). */
+export interface BuildCompletion {
   result: BuildResult;
   endTime: Date;
   errorDetail: string | null;
@@ -35,7 +35,12 @@ export interface BatchedBuildCompletion {
   held: boolean;
   artifacts: Array<{ name: string; url: string; metadata: Record<string, unknown> | null }>;
   provides: string[];
+  /** The data the build returned (docs/gating.md#build-history); empty when none. */
   resultData: Record<string, unknown>;
+}
+
+export interface BatchedBuildCompletion extends BuildCompletion {
+  id: number;
 }
 
 export interface BatchedBuildsetFinish {
