@@ -4,13 +4,13 @@
  * statement at the pass's end instead of one statement per row, and the buildsets it created with
  * their refs. Build and buildset ids are taken from their sequences ahead (`reserveHistoryIds`),
  * so a row has its id before it is written. Each statement does what the single-row writes of
- * builds.ts and buildsets.ts do; a single buildset and its refs are written in one statement too.
+ * builds.ts and buildsets.ts do (a single buildset is written with `createBuildsets` too).
  */
 import type { Knex } from 'knex';
 import type { BuildResult, BuildsetResult } from '../../model/results';
 import { toBuildsetRecord, type BuildsetRecord, type BuildsetRow, type NewBuildset } from './buildsets';
 import type { FinishedBuild } from './duration-samples';
-import { RefRepository, toNewRefRow, toRefRecord, type RefRecord, type RefRow } from './refs';
+import { RefRepository, toNewRefRow, type RefRow } from './refs';
 import { FAILED_RUN, flakyCondition } from './run-outcomes';
 
 export interface BatchedBuildStart {
@@ -222,65 +222,6 @@ export async function finishBuildsets(
   });
 }
 
-/**
- * Buildset start in one statement (as `BuildsetRepository.create` does): its refs inserted when
- * missing, the buildset, its ref links and its `triggered` event. Null when a ref was inserted by
- * another transaction since this statement's snapshot (no buildset written then; the caller takes
- * the refs one by one).
- */
-export async function createBuildsetWithRefs(
-  trx: Knex,
-  input: NewBuildset,
-): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] } | null> {
-  const refs = input.refs.map((ref, order) => ({ ord: order, ...toNewRefRow(ref) }));
-  const same = (table: string) => sameRef(table, 'v');
-  const result = (await trx.raw(
-    `WITH v AS (
-       SELECT * FROM jsonb_to_recordset(?::jsonb) AS v(ord int, project text, project_canonical text, ref text,
-         ref_url text, change int, patchset text, oldrev text, newrev text, branch text)
-     ), ins AS (
-       INSERT INTO refs (project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch)
-       SELECT project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch FROM v ORDER BY ord
-       ON CONFLICT DO NOTHING RETURNING *
-     ), matched AS (
-       SELECT v.ord, r.* FROM v CROSS JOIN LATERAL (
-         SELECT * FROM (SELECT ins.*, 0 AS pick FROM ins WHERE ${same('ins')}
-                        UNION ALL SELECT refs.*, 1 AS pick FROM refs WHERE ${same('refs')}) c
-         ORDER BY c.pick LIMIT 1) r
-     ), b AS (
-       INSERT INTO buildsets (uuid, tenant, pipeline, event_id, event_timestamp, created, updated)
-       SELECT ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM matched) = ? RETURNING *
-     ), l AS (
-       INSERT INTO buildset_refs (buildset_id, ref_id) SELECT DISTINCT b.id, matched.id FROM b, matched
-     ), e AS (
-       INSERT INTO buildset_events (buildset_id, event_time, event_type, description)
-       SELECT b.id, ?, 'triggered', ? FROM b
-     )
-     SELECT b.*, (SELECT jsonb_agg(to_jsonb(m) - 'ord' - 'pick' ORDER BY m.ord) FROM matched m) AS linked_refs FROM b`,
-    [
-      JSON.stringify(refs),
-      input.uuid,
-      input.tenant,
-      input.pipeline,
-      input.eventId ?? null,
-      input.eventTimestamp ?? null,
-      input.at,
-      input.at,
-      refs.length,
-      input.at,
-      input.triggeredBy,
-    ],
-  )) as { rows: Array<BuildsetRow & { linked_refs: RefRow[] | null }> };
-  const row = result.rows[0];
-  if (!row) {
-    return null;
-  }
-  return {
-    buildset: toBuildsetRecord(row),
-    refs: (row.linked_refs ?? []).map((ref) => toRefRecord({ ...ref, id: Number(ref.id) })),
-  };
-}
-
 /** `a` and `b` are the same ref by its unique columns (NULLS NOT DISTINCT). */
 function sameRef(a: string, b: string): string {
   return `${a}.project_canonical = ${b}.project_canonical AND ${a}.ref = ${b}.ref
@@ -289,8 +230,7 @@ function sameRef(a: string, b: string): string {
 }
 
 /**
- * Buildset starts in one statement (as `createBuildsetWithRefs` does for each, in the given
- * order): the refs of all of them inserted when missing (each distinct ref once, the first
+ * Buildset starts in one statement (docs/gating.md#build-history step 1, in the given order): the refs of all of them inserted when missing (each distinct ref once, the first
  * occurrence's name, URL and branch kept), the buildsets with their given ids, their ref links
  * and their `triggered` events. Returns each buildset's record and the ids of its refs (in the
  * order given), in the given order. When a ref was inserted by another transaction since the
