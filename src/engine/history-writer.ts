@@ -43,9 +43,15 @@ export class BuildIdReserve {
     return this.next(knex, 'buildsets');
   }
 
+  /** When one kind runs out, both are filled up to a block in one statement. */
   private async next(knex: Knex, table: 'builds' | 'buildsets'): Promise<number> {
     if (this.ids[table].length === 0) {
-      this.ids[table] = await reserveHistoryIds(knex, table, this.block);
+      const taken = await reserveHistoryIds(knex, {
+        builds: this.block - this.ids.builds.length,
+        buildsets: this.block - this.ids.buildsets.length,
+      });
+      this.ids.builds.push(...taken.builds);
+      this.ids.buildsets.push(...taken.buildsets);
     }
     return this.ids[table].shift() as number;
   }

@@ -128,7 +128,7 @@ export class BuildsetRepository {
    */
   async create(input: NewBuildset): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> {
     const run = async (trx: Knex.Transaction): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> => {
-      const [id] = await reserveHistoryIds(trx, 'buildsets', 1);
+      const [id] = (await reserveHistoryIds(trx, { builds: 0, buildsets: 1 })).buildsets;
       const [{ record, refIds }] = await createBuildsets(trx, [{ ...input, id }]);
       const refs = new Map((await new RefRepository(trx).findByIds(refIds)).map((ref) => [ref.id, ref]));
       return { buildset: record, refs: refIds.map((refId) => refs.get(refId) as RefRecord) };

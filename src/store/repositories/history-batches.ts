@@ -55,13 +55,23 @@ export interface BatchedBuildsetCreation extends NewBuildset {
   id: number;
 }
 
-/** `count` fresh ids from the sequence of `builds` or `buildsets` (one statement). */
-export async function reserveHistoryIds(knex: Knex, table: 'builds' | 'buildsets', count: number): Promise<number[]> {
+/** Fresh ids from the sequences of `builds` and `buildsets`, as many as asked of each (one statement). */
+export async function reserveHistoryIds(
+  knex: Knex,
+  count: { builds: number; buildsets: number },
+): Promise<{ builds: number[]; buildsets: number[] }> {
   const result = (await knex.raw(
-    `SELECT nextval(pg_get_serial_sequence(?, 'id')) AS id FROM generate_series(1, ?::int)`,
-    [table, count],
-  )) as { rows: Array<{ id: string | number }> };
-  return result.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+    `SELECT CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('builds', 'id')) END AS build,
+       CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('buildsets', 'id')) END AS buildset
+     FROM generate_series(1, GREATEST(?::int, ?::int)) AS n`,
+    [count.builds, count.buildsets, count.builds, count.buildsets],
+  )) as { rows: Array<{ build: string | number | null; buildset: string | number | null }> };
+  const ids = (column: 'build' | 'buildset') =>
+    result.rows
+      .filter((row) => row[column] !== null)
+      .map((row) => Number(row[column]))
+      .sort((a, b) => a - b);
+  return { builds: ids('build'), buildsets: ids('buildset') };
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
- * A pass's buildset starts in one statement (docs/gating.md#build-history): refs shared by several
- * buildsets of the batch or already stored are found, not inserted again; each buildset gets its
- * given id, its ref links and its `triggered` event; and on PostgreSQL a ref inserted by another
- * transaction while the statement ran is found by the one-at-a-time fallback.
+ * A pass's buildset starts in one statement (docs/gating.md#build-history), with ids reserved
+ * ahead: refs shared by several buildsets of the batch or already stored are found, not inserted
+ * again; each buildset gets its given id, its ref links and its `triggered` event; and on
+ * PostgreSQL a ref inserted by another transaction while the statement ran is found by the
+ * one-at-a-time fallback.
  */
 import type { Knex } from 'knex';
 import {
@@ -30,7 +31,7 @@ function change(number: number, refUrl = `https://review.example.com/${number}`)
 }
 
 async function creations(knex: Knex, refSets: NewRef[][]): Promise<BatchedBuildsetCreation[]> {
-  const ids = await reserveHistoryIds(knex, 'buildsets', refSets.length);
+  const ids = (await reserveHistoryIds(knex, { builds: 0, buildsets: refSets.length })).buildsets;
   return refSets.map((refs, index) => ({
     id: ids[index],
     uuid: `bs-${ids[index]}`,
@@ -58,6 +59,16 @@ describe.each(backends())('buildsets created in one statement on %s', (backend) 
 
   afterAll(async () => {
     await db.destroy();
+  });
+
+  it('reserves as many build and buildset ids as asked, in one statement', async () => {
+    const taken = await reserveHistoryIds(db.knex, { builds: 3, buildsets: 1 });
+    expect(taken.builds).toHaveLength(3);
+    expect(taken.buildsets).toHaveLength(1);
+    expect([...taken.builds].sort((a, b) => a - b)).toEqual(taken.builds);
+    const next = await reserveHistoryIds(db.knex, { builds: 0, buildsets: 2 });
+    expect(next.builds).toEqual([]);
+    expect(next.buildsets[0]).toBeGreaterThan(taken.buildsets[0]);
   });
 
   it('writes the buildsets with their refs, links and events, each distinct ref once', async () => {
