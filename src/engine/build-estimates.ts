@@ -20,6 +20,7 @@ import {
 import type { ItemState, PipelineState } from '../model/pipeline-state';
 import type { DurationSampleRepository } from '../store/repositories/duration-samples';
 import type { EstimateEntry, EstimateSource } from './status';
+import { untracked } from './scheduler/item-changes';
 
 /** The reference-style estimate in seconds of a job of an item, null when its history has none. */
 export type EstimateLookup = (item: ItemState, jobName: string) => number | null;
@@ -48,7 +49,8 @@ export async function loadEstimates(
   const keys: SampleKey[] = [];
   for (const state of states) {
     for (const queue of state.queues) {
-      for (const item of queue.items) {
+      // Only read: the plain data behind tracked items (src/engine/scheduler/item-changes.ts).
+      for (const item of queue.items.map((tracked) => untracked(tracked))) {
         if (!item.live) {
           continue;
         }

@@ -1,6 +1,11 @@
-/** Item and job predicates of docs/gating.md#build-completion (pure functions over the runtime model). */
+/**
+ * Item and job predicates of docs/gating.md#build-completion (pure functions over the runtime
+ * model). They only read, so they read the plain data behind tracked items
+ * (src/engine/scheduler/item-changes.ts, `untracked`); those returning items return the queue's own.
+ */
 import type { BuildResult } from '../model/results';
 import type { BuildsetState, ItemState, JobState, QueueState } from '../model/pipeline-state';
+import { untracked } from './scheduler/item-changes';
 
 const NOT_FAILED: ReadonlySet<BuildResult> = new Set<BuildResult>(['SUCCESS', 'SKIPPED', 'RETRY']);
 
@@ -23,7 +28,8 @@ export function jobComplete(job: JobState): boolean {
 }
 
 /** True when the item has nothing left to run (or can never run). */
-export function allJobsComplete(item: ItemState): boolean {
+export function allJobsComplete(tracked: ItemState): boolean {
+  const item = untracked(tracked);
   const buildset = item.buildset;
   if (
     buildset.configError !== null ||
@@ -37,7 +43,8 @@ export function allJobsComplete(item: ItemState): boolean {
 }
 
 /** Every voting job SUCCESS or SKIPPED, and not all of them skipped. */
-export function didAllJobsSucceed(buildset: BuildsetState): boolean {
+export function didAllJobsSucceed(tracked: BuildsetState): boolean {
+  const buildset = untracked(tracked);
   if (!buildset.jobGraphFrozen || buildset.jobs.length === 0) {
     return false;
   }
@@ -48,7 +55,7 @@ export function didAllJobsSucceed(buildset: BuildsetState): boolean {
 }
 
 export function hasAnyJobFailed(buildset: BuildsetState): boolean {
-  return buildset.jobs.some((job) => jobVotes(job) && jobFailed(job));
+  return untracked(buildset).jobs.some((job) => jobVotes(job) && jobFailed(job));
 }
 
 /**
@@ -57,7 +64,8 @@ export function hasAnyJobFailed(buildset: BuildsetState): boolean {
  * dequeues it meanwhile (docs/gating.md#items-being-merged).
  */
 export function isMergingIntoBranch(item: ItemState): boolean {
-  return item.buildset.branchMerge !== undefined && item.buildset.branchMerge !== null;
+  const branchMerge = untracked(item).buildset.branchMerge;
+  return branchMerge !== undefined && branchMerge !== null;
 }
 
 /** Find an item of a queue by uuid. */
@@ -65,27 +73,42 @@ export function findItem(queue: QueueState, uuid: string | null): ItemState | nu
   if (uuid === null) {
     return null;
   }
-  return queue.items.find((item) => item.uuid === uuid) ?? null;
+  return queue.items.find((item) => untracked(item).uuid === uuid) ?? null;
 }
 
 /** Items directly behind an item. */
 export function itemsBehind(queue: QueueState, item: ItemState): ItemState[] {
-  return queue.items.filter((other) => other.itemAhead === item.uuid);
+  const uuid = untracked(item).uuid;
+  return queue.items.filter((other) => untracked(other).itemAhead === uuid);
 }
 
-/** The chain of items ahead, nearest first. */
+/**
+ * The chain of items ahead, nearest first. Items ahead sit before the item in its queue, so
+ * uuids are looked up among the queue's first items only as far as the chain needs (for an item
+ * in the window, not the whole queue; further when an item ahead sits behind it).
+ */
 export function itemsAhead(queue: QueueState, item: ItemState): ItemState[] {
   const chain: ItemState[] = [];
-  if (item.itemAhead === null) {
-    return chain;
-  }
-  const byUuid = new Map(queue.items.map((candidate) => [candidate.uuid, candidate]));
+  const byUuid = new Map<string, ItemState>();
+  let scanned = 0;
+  const find = (uuid: string): ItemState | undefined => {
+    while (!byUuid.has(uuid) && scanned < queue.items.length) {
+      const candidate = queue.items[scanned];
+      byUuid.set(untracked(candidate).uuid, candidate);
+      scanned += 1;
+    }
+    return byUuid.get(uuid);
+  };
   const seen = new Set<string>();
-  let current = byUuid.get(item.itemAhead);
-  while (current && !seen.has(current.uuid)) {
+  let next = untracked(item).itemAhead;
+  while (next !== null && !seen.has(next)) {
+    const current = find(next);
+    if (!current) {
+      break;
+    }
     chain.push(current);
-    seen.add(current.uuid);
-    current = current.itemAhead === null ? undefined : byUuid.get(current.itemAhead);
+    seen.add(next);
+    next = untracked(current).itemAhead;
   }
   return chain;
 }
@@ -93,11 +116,12 @@ export function itemsAhead(queue: QueueState, item: ItemState): ItemState[] {
 /** Every item transitively behind an item (in queue order). */
 export function allItemsBehind(queue: QueueState, item: ItemState): ItemState[] {
   const result: ItemState[] = [];
-  const frontier = new Set<string>([item.uuid]);
+  const frontier = new Set<string>([untracked(item).uuid]);
   for (const other of queue.items) {
-    if (other.itemAhead !== null && frontier.has(other.itemAhead)) {
+    const { uuid, itemAhead } = untracked(other);
+    if (itemAhead !== null && frontier.has(itemAhead)) {
       result.push(other);
-      frontier.add(other.uuid);
+      frontier.add(uuid);
     }
   }
   return result;

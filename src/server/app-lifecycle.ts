@@ -6,10 +6,12 @@
  */
 import type http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import type { TimerClock } from '../engine/ports/clock';
 import { migrateLatest } from '../store/migrate';
 import { reconcileProjectNames } from '../store/repositories/project-names';
 import type { BackgroundTask } from './app-options';
 import type { AppServices } from './app-services';
+import { EmbeddedVacuum } from './embedded-vacuum';
 import type { ComponentHeartbeat } from './component-heartbeat';
 import type { Readiness } from './health';
 import { waitForDrain, type InFlightRequests } from './request-context';
@@ -24,6 +26,8 @@ export interface AppRuntime {
   httpServer: http.Server;
   inFlight: InFlightRequests;
   webSockets?: WebSockets;
+  /** The timers of background loops (tests move them on); default: the system clock. */
+  timers?: TimerClock;
 }
 
 /** Everything that must run before the process accepts connections. */
@@ -36,6 +40,12 @@ export async function startServices(runtime: AppRuntime): Promise<void> {
     logger.info({ migrations: applied, database: database.describe }, 'migrations applied');
   }
   readiness.migrated = true;
+  if (database.kind === 'pglite') {
+    // PGlite has no autovacuum (docs/configuration.md#vacuum-of-the-embedded-store).
+    const vacuum = new EmbeddedVacuum({ knex: database.knex, logger, timers: runtime.timers });
+    vacuum.start();
+    tasks.push({ name: 'embedded vacuum', stop: () => vacuum.stop() });
+  }
   if (layoutManager) {
     // Layouts load before listening so the first request already sees every tenant.
     await layoutManager.start();

@@ -84,7 +84,15 @@ export function buildApp(options: AppOptions): SluiceApp {
     app.roles?.components ?? [],
     app.runs.has('api'),
   );
-  const runtime: AppRuntime = { app, readiness, heartbeat, tasks: [], httpServer, inFlight };
+  const runtime: AppRuntime = {
+    app,
+    readiness,
+    heartbeat,
+    tasks: [],
+    httpServer,
+    inFlight,
+    timers: options.timers,
+  };
   registerRuntimeGauges(app.metrics, {
     knex: database.knex,
     now: app.now,

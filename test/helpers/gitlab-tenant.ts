@@ -13,6 +13,7 @@ import { BASE_JOB } from './github-tenant';
 import { FakeGitLab } from './fake-gitlab';
 import { sshKeyPair } from './fake-ssh-server';
 import type { FileMap } from './fake-github/repos';
+import type { TimerClock } from '../../src/engine/ports/clock';
 import { startTestServer, type TestServer } from './server';
 
 export const GITLAB_TOKEN = 'glpat-test-token';
@@ -37,6 +38,8 @@ export async function startGitLabTenant(options: {
   connections?: ServiceConfig['connections'];
   /** Runs once the projects exist, before the server starts (branches, protection). */
   prepare?: (lab: FakeGitLab) => Promise<void>;
+  /** The timers of the server's background loops and drivers' waits (a FakeTimerClock moves them on). */
+  timers?: TimerClock;
 }): Promise<GitLabTenant> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sluice-gitlab-'));
   const lab = new FakeGitLab(GITLAB_TOKEN);
@@ -79,7 +82,7 @@ export async function startGitLabTenant(options: {
   };
   const logger = process.env.GL_DEBUG ? createLogger({ level: 'debug' }) : undefined;
   const database = await createTestDatabase();
-  const server = await startTestServer({ config, logger, database });
+  const server = await startTestServer({ config, logger, database, timers: options.timers });
   lab.setWebhook(`${server.url}/api/connection/gitlab/payload`, GITLAB_WEBHOOK_TOKEN);
   return {
     lab,

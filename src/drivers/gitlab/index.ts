@@ -11,7 +11,7 @@ import { ownedChange } from '../depends-on';
 import { GitLabChangeSource, mergeRequestOfUrl } from './change-source';
 import { GitLabConnection, gitlabConnection, gitlabWeb, type GitLabConnectionConfig } from './connection';
 import { gitlabWebhooks, triggersOf } from './events';
-import { mergeMergeRequest } from './merge';
+import { DEFAULT_MERGE_WAIT, mergeMergeRequest } from './merge';
 import { GitLabReporter } from './reporter';
 import { gitlabReporters, gitlabRequirements, gitlabTriggers } from './rules';
 
@@ -118,7 +118,10 @@ export const gitlabDriver = {
         if (!connection || !location || item.number === null) {
           return null;
         }
-        return mergeMergeRequest(connection, location.name, item.number, item.patchset, item.mergeMode);
+        return mergeMergeRequest(connection, location.name, item.number, item.patchset, item.mergeMode, {
+          ...DEFAULT_MERGE_WAIT,
+          timers: context.timers ?? DEFAULT_MERGE_WAIT.timers,
+        });
       },
       reporter: new GitLabReporter(gitlab, context.log),
       // The executor clones over HTTP with the connection's token, or over SSH (docs/gitlab.md#repositories).

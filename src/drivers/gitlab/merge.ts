@@ -6,6 +6,7 @@
  * `merge_when_pipeline_succeeds` for GitLab before 17.11) and waits for the outcome: merged, or
  * the pipeline failed or the auto-merge was cancelled (the item's merge failure).
  */
+import { systemClock, type TimerClock } from '../../engine/ports/clock';
 import { GitLabApiError, type GitLabConnection, type MergeRequestJson } from './connection';
 
 /** Head pipeline statuses that have not finished yet (GitLab's pipeline statuses). */
@@ -26,9 +27,15 @@ export interface MergeWaitOptions {
   pollMs: number;
   /** Milliseconds after which an auto-merge not done yet counts as failed. */
   timeoutMs: number;
+  /** The clock of the waits and of the deadline (tests move a fake one on). */
+  timers: TimerClock;
 }
 
-const DEFAULT_WAIT: MergeWaitOptions = { pollMs: 5000, timeoutMs: 3 * 60 * 60 * 1000 };
+export const DEFAULT_MERGE_WAIT: MergeWaitOptions = {
+  pollMs: 5000,
+  timeoutMs: 3 * 60 * 60 * 1000,
+  timers: systemClock,
+};
 
 function mergedOutcome(mr: MergeRequestJson): MergeOutcome {
   return { merged: true, oldrev: null, newrev: mr.merge_commit_sha ?? mr.squash_commit_sha ?? mr.sha };
@@ -41,7 +48,7 @@ export async function mergeMergeRequest(
   iid: number,
   sha: string | null,
   mergeMode: string,
-  wait: MergeWaitOptions = DEFAULT_WAIT,
+  wait: MergeWaitOptions = DEFAULT_MERGE_WAIT,
 ): Promise<MergeOutcome> {
   const body = { ...(sha ? { sha } : {}), squash: mergeMode === 'squash-merge' };
   try {
@@ -71,7 +78,8 @@ async function mergeWhenPipelineSucceeds(
 ): Promise<MergeOutcome> {
   try {
     let mr = await connection.merge(project, iid, { ...body, auto_merge: true, merge_when_pipeline_succeeds: true });
-    const deadline = Date.now() + wait.timeoutMs;
+    const { timers } = wait;
+    const deadline = timers.now().getTime() + wait.timeoutMs;
     while (mr.state === 'opened') {
       const pipeline = mr.head_pipeline?.status;
       if (pipeline !== undefined && !UNFINISHED.has(pipeline) && pipeline !== 'success') {
@@ -80,10 +88,10 @@ async function mergeWhenPipelineSucceeds(
       if (mr.merge_when_pipeline_succeeds === false && mr.auto_merge_enabled !== true) {
         return { merged: false, error: 'The merge when the pipeline succeeds was cancelled in GitLab' };
       }
-      if (Date.now() > deadline) {
+      if (timers.now().getTime() > deadline) {
         return { merged: false, error: `GitLab's pipeline did not finish within ${wait.timeoutMs / 1000} s` };
       }
-      await new Promise((resolve) => setTimeout(resolve, wait.pollMs));
+      await new Promise<void>((resolve) => timers.after(wait.pollMs, resolve));
       mr = await connection.mergeRequest(project, iid);
     }
     return mr.state === 'merged' ? mergedOutcome(mr) : { merged: false, error: `The merge request was ${mr.state}` };

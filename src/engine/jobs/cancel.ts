@@ -2,8 +2,14 @@
 import type { BuildResult } from '../../model/results';
 import type { ItemState, JobState } from '../../model/pipeline-state';
 import type { PassContext } from '../pass-context';
+import { untracked } from '../scheduler/item-changes';
 import { completeWithoutBuild, recordEnded } from './build-records';
 import { releaseSemaphores } from './semaphores';
+
+/** A job without a build that holds a node request, nodes or semaphores. */
+function holdsUnusedResources(job: JobState): boolean {
+  return job.build === null && (job.nodeRequestId !== null || job.nodes.length > 0 || job.semaphoresHeld.length > 0);
+}
 
 /** Cancel the job's node request and return the nodes it holds. */
 export async function cancelNodeRequest(ctx: PassContext, job: JobState): Promise<void> {
@@ -63,12 +69,13 @@ export async function cancelJob(ctx: PassContext, item: ItemState, job: JobState
  * go on. Returns true when anything was given back.
  */
 export async function releaseUnusedResources(ctx: PassContext, item: ItemState): Promise<boolean> {
+  // Looked for in the plain data first: every item outside the window comes here on every pass.
+  if (!untracked(item).buildset.jobs.some(holdsUnusedResources)) {
+    return false;
+  }
   let released = false;
   for (const job of item.buildset.jobs) {
-    if (job.build !== null) {
-      continue;
-    }
-    if (job.nodeRequestId === null && job.nodes.length === 0 && job.semaphoresHeld.length === 0) {
+    if (!holdsUnusedResources(job)) {
       continue;
     }
     await cancelNodeRequest(ctx, job);

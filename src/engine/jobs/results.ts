@@ -8,6 +8,7 @@ import type { BuildState, ItemState, JobState, QueueState } from '../../model/pi
 import type { BuildResult } from '../../model/results';
 import { jobFailed } from '../item-predicates';
 import type { PassContext } from '../pass-context';
+import { untracked } from '../scheduler/item-changes';
 import type { EnginePipeline } from '../ports/layout';
 import { autoholdMatch } from './autohold';
 import { completeWithoutBuild, isPaused, recordBuildStart } from './build-records';
@@ -154,6 +155,10 @@ async function pauseBuild(
  * (docs/gating.md#build-completion step 6). Returns true when one was resumed.
  */
 export async function resumePausedBuilds(ctx: PassContext, item: ItemState): Promise<boolean> {
+  // Looked for in the plain data first: every live item comes here on every pass.
+  if (!untracked(item).buildset.jobs.some((job) => isPaused(job.build))) {
+    return false;
+  }
   let resumed = false;
   for (const job of item.buildset.jobs) {
     const build = job.build;

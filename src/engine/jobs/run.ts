@@ -6,6 +6,7 @@
 import type { ItemState, JobState, JobWaitReason, QueueState } from '../../model/pipeline-state';
 import { itemsAhead } from '../item-predicates';
 import type { PassContext } from '../pass-context';
+import { untracked } from '../scheduler/item-changes';
 import type { EnginePipeline } from '../ports/layout';
 import { buildParams, nodeRequest } from './build-params';
 import { completeWithoutBuild, isPaused, newBuild } from './build-records';
@@ -39,10 +40,13 @@ function setWaiting(
 
 /** Whether a job ahead in the queue holds following changes (hold-following-changes without success). */
 function heldByItemsAhead(queue: QueueState, item: ItemState): boolean {
-  return itemsAhead(queue, item).some(
-    (ahead) =>
-      ahead.live && ahead.buildset.jobs.some((job) => job.job.holdFollowingChanges && job.build?.result !== 'SUCCESS'),
-  );
+  return itemsAhead(queue, item)
+    .map((ahead) => untracked(ahead))
+    .some(
+      (ahead) =>
+        ahead.live &&
+        ahead.buildset.jobs.some((job) => job.job.holdFollowingChanges && job.build?.result !== 'SUCCESS'),
+    );
 }
 
 /** Names of dependencies that have not (yet) succeeded; a failed one makes the job never runnable. */

@@ -3,12 +3,12 @@
  * (docs/gating.md#dependency-cycles): which pipelines look for cycles, each member's
  * connection, and, in pipelines with shared queues, each member's queue.
  */
-import { changeId, sameChange, type ChangeInfo } from '../../model/changes';
+import { changeId, type ChangeInfo } from '../../model/changes';
 import type { QueueState } from '../../model/pipeline-state';
 import { CYCLE_GRAPH_LIMIT, describeCycle, findCycle } from '../cycles';
 import type { PassContext } from '../pass-context';
 import { foreignConnection } from '../requirements';
-import { allItems, wouldShareQueue } from './queues';
+import { allItems, holdsChange, wouldShareQueue } from './queues';
 import type { ManagedPipeline } from './types';
 
 /**
@@ -58,9 +58,7 @@ export function memberOutsideQueue(
   const [change, ...others] = cycle;
   for (const member of others) {
     const project = pipeline.layout.projects.get(member.project);
-    const elsewhere = allItems(pipeline).some(
-      (entry) => entry.queue !== queue && entry.item.changes.some((candidate) => sameChange(candidate, member)),
-    );
+    const elsewhere = allItems(pipeline).some((entry) => entry.queue !== queue && holdsChange(entry.item, member));
     if (!project || elsewhere || !wouldShareQueue(queue, project, member.branch)) {
       return `Change ${changeId(member)} in project ${member.project} does not share a change queue with ${changeId(change)} in project ${change.project}`;
     }

@@ -7,6 +7,7 @@
 import { changeId, sameChange, type ChangeInfo } from '../../model/changes';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { itemsAhead } from '../item-predicates';
+import { untracked } from '../scheduler/item-changes';
 import type { PassContext } from '../pass-context';
 import { hasRequirements, unmetRequirement } from '../requirements';
 import { decreasedWindow, increasedWindow } from '../window';
@@ -62,15 +63,23 @@ const enqueueChangesBehind: ManagerStrategy['enqueueChangesBehind'] = async (
   }
 };
 
-/** A live item leaves when a Depends-On change is neither merged nor ahead; any item fails with a failing one ahead. */
+/**
+ * A live item leaves when a Depends-On change is neither merged nor ahead; any item fails with a
+ * failing one ahead. Only reads: items are read through their plain data (`untracked`).
+ */
 async function neededChanges(
   _pipeline: ManagedPipeline,
   ctx: PassContext,
   queue: QueueState,
   item: ItemState,
 ): Promise<NeededChanges> {
+  const dependencies = dependenciesOf(untracked(item));
+  if (dependencies.length === 0) {
+    return { state: 'met' };
+  }
+  const ahead = itemsAhead(queue, item).map((tracked) => untracked(tracked));
   if (item.live) {
-    const missing = await missingNeededChanges(ctx, queue, item);
+    const missing = await missingNeededChanges(ctx, ahead, dependencies);
     if (missing.length > 0) {
       const urls = missing.map((change) => change.url ?? changeId(change));
       return {
@@ -79,12 +88,15 @@ async function neededChanges(
       };
     }
   }
-  return neededItemFailing(queue, item) ? { state: 'failing' } : { state: 'met' };
+  return neededItemFailing(ahead, dependencies) ? { state: 'failing' } : { state: 'met' };
 }
 
 /** What the item's changes name in Depends-On, its own changes (a cycle's members) left out. */
-function dependenciesOf(item: ItemState): Array<{ project: string; number: number }> {
-  const own = (dependency: { project: string; number: number }) =>
+function dependenciesOf(item: ItemState): Dependency[] {
+  if (!item.changes.some((change) => change.kind === 'change' && change.dependsOn.length > 0)) {
+    return [];
+  }
+  const own = (dependency: Dependency) =>
     item.changes.some((change) => change.project === dependency.project && change.number === dependency.number);
   return item.changes
     .filter((change) => change.kind === 'change')
@@ -95,24 +107,26 @@ function dependenciesOf(item: ItemState): Array<{ project: string; number: numbe
     );
 }
 
-function sameDependency(a: { project: string; number: number }, b: { project: string; number: number }): boolean {
+interface Dependency {
+  project: string;
+  number: number;
+}
+
+/** Whether a change (or another dependency) is the one a dependency names. */
+function sameDependency(a: { project: string; number: number | null }, b: Dependency): boolean {
   return a.project === b.project && a.number === b.number;
 }
 
 /** Depends-On changes of an item that are neither merged nor in an item ahead. */
-async function missingNeededChanges(ctx: PassContext, queue: QueueState, item: ItemState): Promise<ChangeInfo[]> {
-  const dependencies = dependenciesOf(item);
-  if (dependencies.length === 0) {
-    return [];
-  }
-  const aheadChanges = itemsAhead(queue, item).flatMap((ahead) => ahead.changes);
+async function missingNeededChanges(
+  ctx: PassContext,
+  ahead: readonly ItemState[],
+  dependencies: readonly Dependency[],
+): Promise<ChangeInfo[]> {
+  const aheadChanges = ahead.flatMap((candidate) => candidate.changes);
   const missing: ChangeInfo[] = [];
   for (const dependency of dependencies) {
-    if (
-      aheadChanges.some(
-        (candidate) => candidate.project === dependency.project && candidate.number === dependency.number,
-      )
-    ) {
+    if (aheadChanges.some((candidate) => sameDependency(candidate, dependency))) {
       continue;
     }
     const needed = await ctx.gateways.changes.getChange(dependency.project, dependency.number);
@@ -123,19 +137,11 @@ async function missingNeededChanges(ctx: PassContext, queue: QueueState, item: I
   return missing;
 }
 
-function neededItemFailing(queue: QueueState, item: ItemState): boolean {
-  const dependencies = dependenciesOf(item);
-  if (dependencies.length === 0) {
-    return false;
-  }
-  return itemsAhead(queue, item).some(
-    (ahead) =>
-      ahead.failingReasons.length > 0 &&
-      ahead.changes.some((candidate) =>
-        dependencies.some(
-          (dependency) => dependency.project === candidate.project && dependency.number === candidate.number,
-        ),
-      ),
+function neededItemFailing(ahead: readonly ItemState[], dependencies: readonly Dependency[]): boolean {
+  return ahead.some(
+    (candidate) =>
+      candidate.failingReasons.length > 0 &&
+      candidate.changes.some((change) => dependencies.some((dependency) => sameDependency(change, dependency))),
   );
 }
 

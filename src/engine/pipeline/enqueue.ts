@@ -15,7 +15,8 @@ import { foreignConnection, unmetRequirement } from '../requirements';
 import { pipelinesListen } from '../triggers';
 import { newBuildset } from './buildsets';
 import { changeCycle, cycleTooLarge, foreignMember, memberOutsideQueue } from './cycle-enqueue';
-import { allItems } from './queues';
+import { allItems, holdsChange } from './queues';
+import { untracked } from '../scheduler/item-changes';
 import { reportNotEnqueued } from './reporting';
 import type { AddChangeOptions, AddChangeResult, ManagedPipeline } from './types';
 
@@ -24,11 +25,7 @@ export function findLiveItem(
   pipeline: ManagedPipeline,
   change: ChangeInfo,
 ): { queue: QueueState; item: ItemState } | null {
-  return (
-    allItems(pipeline).find(
-      ({ item }) => item.live && item.changes.some((candidate) => sameChange(candidate, change)),
-    ) ?? null
-  );
+  return allItems(pipeline).find(({ item }) => untracked(item).live && holdsChange(item, change)) ?? null;
 }
 
 /** Enqueue a change and, unless ignored, the changes it needs (docs/gating.md#enqueue). */
@@ -112,7 +109,7 @@ export async function addChange(
   }
   const enqueuing = cycle.length > 1 ? [...history, ...cycle] : [...history, change];
   for (const needed of needs) {
-    if (queue.items.some((item) => item.changes.some((candidate) => sameChange(candidate, needed)))) {
+    if (queue.items.some((item) => holdsChange(item, needed))) {
       continue;
     }
     const admitted = strategy.admitDependency(pipeline, queue, needed, change);
@@ -136,9 +133,7 @@ export async function addChange(
       queue.projects.push(canonical);
     }
   }
-  const already = queue.items.find((item) =>
-    item.changes.some((candidate) => cycle.some((member) => sameChange(candidate, member))),
-  );
+  const already = queue.items.find((item) => cycle.some((member) => holdsChange(item, member)));
   if (already) {
     if (options.live && !already.live) {
       already.live = true;

@@ -17,6 +17,7 @@ import { cancelJobs, releaseUnusedResources } from '../jobs/cancel';
 import { executeJobs } from '../jobs/run';
 import { resumePausedBuilds } from '../jobs/results';
 import type { PassContext } from '../pass-context';
+import { untracked } from '../scheduler/item-changes';
 import { insideWindow } from '../window';
 import { dequeueItem, resetItem, resetItemAndBehind, resetItems } from './leaving';
 import { prepareItem } from './prepare';
@@ -47,16 +48,16 @@ async function processQueue(pipeline: ManagedPipeline, ctx: PassContext, queue: 
   let changed = false;
   // Lookups by uuid and the queue position are kept incrementally: long queues (hundreds of
   // items) are walked on every pass, so per-item linear scans would make a pass quadratic.
-  const byUuid = new Map(queue.items.map((item) => [item.uuid, item]));
+  const byUuid = new Map(queue.items.map((item) => [untracked(item).uuid, item]));
   let index = 0;
   for (const item of [...queue.items]) {
-    if (item.dequeueTime !== null) {
+    if (untracked(item).dequeueTime !== null) {
       continue;
     }
     const outcome = await processOneItem(pipeline, ctx, queue, item, nnfi, index, byUuid);
     changed = changed || outcome.changed;
     nnfi = outcome.nnfi;
-    if (item.dequeueTime === null) {
+    if (untracked(item).dequeueTime === null) {
       index += 1;
     }
   }
@@ -74,9 +75,12 @@ async function processOneItem(
 ): Promise<{ changed: boolean; nnfi: ItemState | null }> {
   let changed = false;
   const reasons: string[] = [];
-  const parent = item.itemAhead === null ? undefined : byUuid.get(item.itemAhead);
-  let ahead = parent && parent.dequeueTime === null ? parent : findItem(queue, item.itemAhead);
-  if (ahead && !ahead.live) {
+  // Reads go to the plain data (most items wait outside the window and change nothing); writes,
+  // and everything handed on, to the tracked item.
+  const view = untracked(item);
+  const parent = view.itemAhead === null ? undefined : byUuid.get(view.itemAhead);
+  let ahead = parent && untracked(parent).dequeueTime === null ? parent : findItem(queue, view.itemAhead);
+  if (ahead && !untracked(ahead).live) {
     ahead = null;
   }
   if (isMergingIntoBranch(item)) {
@@ -95,7 +99,7 @@ async function processOneItem(
     return { changed: true, nnfi };
   }
   const active = insideWindow(index, queue.window);
-  if (item.active !== active) {
+  if (view.active !== active) {
     item.active = active;
     changed = true;
   }
@@ -104,33 +108,33 @@ async function processOneItem(
   }
   if (needed.state === 'failing') {
     reasons.push('a needed change is failing');
-    if (item.buildset.jobs.some((job) => job.build === null || job.build.result === null)) {
+    if (view.buildset.jobs.some((job) => job.build === null || job.build.result === null)) {
       await cancelJobs(ctx, item, 'stay-current');
       changed = true;
     }
   } else {
     changed = (await advanceItem(pipeline, ctx, queue, item, ahead, nnfi, reasons)) || changed;
   }
-  if (item.live && (await resumePausedBuilds(ctx, item))) {
+  if (view.live && (await resumePausedBuilds(ctx, item))) {
     changed = true;
   }
-  if (hasAnyJobFailed(item.buildset)) {
+  if (hasAnyJobFailed(view.buildset)) {
     reasons.push('at least one job failed');
   }
-  if (!item.live && !queue.items.some((other) => other.itemAhead === item.uuid)) {
+  if (!view.live && !queue.items.some((other) => untracked(other).itemAhead === view.uuid)) {
     dequeueItem(pipeline, ctx, queue, item, { kind: 'non-live-no-items-behind' });
     return { changed: true, nnfi };
   }
-  if (!sameList(item.failingReasons, reasons)) {
+  if (!sameList(view.failingReasons, reasons)) {
     item.failingReasons = reasons;
   }
-  if (ahead === null && item.live && allJobsComplete(item)) {
+  if (ahead === null && view.live && allJobsComplete(item)) {
     const reported = await reportAndDequeue(pipeline, ctx, queue, item);
     return { changed: changed || reported, nnfi: reported ? nnfi : item };
   }
   if (
     ahead !== null &&
-    item.live &&
+    view.live &&
     reasons.length === 0 &&
     allJobsComplete(item) &&
     isMergingIntoBranch(ahead) &&
@@ -138,7 +142,7 @@ async function processOneItem(
   ) {
     return { changed: true, nnfi: item };
   }
-  if (item.failingReasons.length === 0 && item.live) {
+  if (view.failingReasons.length === 0 && view.live) {
     return { changed, nnfi: item };
   }
   return { changed, nnfi };
@@ -158,9 +162,9 @@ async function advanceItem(
   reasons: string[],
 ): Promise<boolean> {
   let changed = false;
-  const aheadUuid = ahead?.uuid ?? null;
-  const nnfiUuid = nnfi?.uuid ?? null;
-  if (aheadUuid !== nnfiUuid && ahead !== null && ahead.changes[0].kind === 'change') {
+  const aheadUuid = ahead === null ? null : untracked(ahead).uuid;
+  const nnfiUuid = nnfi === null ? null : untracked(nnfi).uuid;
+  if (aheadUuid !== nnfiUuid && ahead !== null && untracked(ahead).changes[0].kind === 'change') {
     // Everything behind this item was tested on its old base too, finished builds included:
     // a reset of this item alone would let their results count (docs/gating.md#resets).
     item.itemAhead = nnfiUuid;
@@ -174,7 +178,7 @@ async function advanceItem(
     });
     changed = true;
   }
-  if (!item.active) {
+  if (!untracked(item).active) {
     return changed;
   }
   const prepared = await prepareItem(pipeline, ctx, queue, item);

@@ -2,9 +2,9 @@
  * What the manager kinds with shared queues (dependent, serial, supercedent) have in common,
  * and the behaviour of every kind that does not gate (no windows, no waiting for Depends-On).
  */
-import { changeId, sameChange, type ChangeInfo } from '../../model/changes';
+import { changeId, type ChangeInfo } from '../../model/changes';
 import type { QueueState } from '../../model/pipeline-state';
-import { allItems, wouldShareQueue } from './queues';
+import { allItems, holdsChange, wouldShareQueue } from './queues';
 import type { ManagedPipeline, ManagerStrategy } from './types';
 
 /** A dependency enters live, ahead of the change in its queue, which it must be able to share. */
@@ -15,9 +15,7 @@ export function admitIntoSharedQueue(
   change: ChangeInfo,
 ): { live: boolean } | { refused: string } {
   const neededProject = pipeline.layout.projects.get(needed.project);
-  const elsewhere = allItems(pipeline).some(
-    (entry) => entry.queue !== queue && entry.item.changes.some((candidate) => sameChange(candidate, needed)),
-  );
+  const elsewhere = allItems(pipeline).some((entry) => entry.queue !== queue && holdsChange(entry.item, needed));
   if (!neededProject || elsewhere || !wouldShareQueue(queue, neededProject, needed.branch)) {
     return {
       refused: `Change ${changeId(needed)} in project ${needed.project} does not share a change queue with ${changeId(change)} in project ${change.project}`,

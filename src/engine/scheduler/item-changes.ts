@@ -20,9 +20,33 @@
  */
 import type { ItemState } from '../../model/pipeline-state';
 
+/** The object behind each proxy of every tracker (a proxy is a new object: one map serves them all). */
+const targetOf = new WeakMap<object, object>();
+
+/**
+ * What reading the held items cost since the process started, counted for the tests that keep a
+ * pass from growing with its queues (test/integration/engine/pass-cost.test.ts): reads through a
+ * proxy (`traps`), those of them handing out an object behind its proxy (`wrapped`, the costly
+ * ones) and `untracked` look-ups.
+ */
+export const itemReads = { traps: 0, wrapped: 0, untracked: 0 };
+
+/**
+ * The plain data behind a tracked item or anything reached through one (the value itself when it
+ * is not tracked), for code that only reads: no trap runs, so a read costs what a plain read
+ * costs, and nothing is learnt about who holds what, which only writes need. Nothing may be
+ * written through it, nor anything reached through it be handed to code that writes: that write
+ * would go unmarked (the check of `TenantState` fails such a pass under jest). A pass walks every
+ * item of its queues (docs/gating.md#queue-pass), so reads through the proxies would make a pass's
+ * cost grow with the items waiting outside the window.
+ */
+export function untracked<T extends object>(value: T): T {
+  itemReads.untracked += 1;
+  return (targetOf.get(value) as T | undefined) ?? value;
+}
+
 export class ItemChangeTracker {
   private readonly proxyOf = new WeakMap<object, object>();
-  private readonly targetOf = new WeakMap<object, object>();
   /** Uuids of the items holding each object (an item holds itself). */
   private readonly owners = new WeakMap<object, Set<string>>();
   private readonly changedUuids = new Set<string>();
@@ -31,11 +55,13 @@ export class ItemChangeTracker {
   constructor() {
     this.handler = {
       get: (target, key, receiver) => {
+        itemReads.traps += 1;
         const value: unknown = Reflect.get(target, key, receiver);
         // A frozen object must hand out its own values (a proxy's invariant): they are not tracked.
         if (value === null || typeof value !== 'object' || Object.isFrozen(target)) {
           return value;
         }
+        itemReads.wrapped += 1;
         const child = this.plain(value);
         this.inherit(child, target);
         return this.wrap(child);
@@ -81,12 +107,13 @@ export class ItemChangeTracker {
 
   /** Whether this is the tracked form of an item. */
   isTracked(item: ItemState): boolean {
-    return this.targetOf.has(item);
+    const target = targetOf.get(item);
+    return target !== undefined && this.proxyOf.get(target) === item;
   }
 
   /** The plain data behind a tracked item (for serialising without the proxies' cost). */
   plain<T extends object>(value: T): T {
-    return (this.targetOf.get(value) as T | undefined) ?? value;
+    return untracked(value);
   }
 
   /** Whether the item with this uuid changed since the marks were last cleared. */
@@ -104,7 +131,7 @@ export class ItemChangeTracker {
     if (!proxy) {
       proxy = new Proxy(target, this.handler);
       this.proxyOf.set(target, proxy);
-      this.targetOf.set(proxy, target);
+      targetOf.set(proxy, target);
     }
     return proxy;
   }

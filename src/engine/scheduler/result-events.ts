@@ -2,6 +2,7 @@
 import type { BuildResultEvent, ResultEvent } from '../../model/engine-events';
 import { applyResult, type JobLocation } from '../jobs/results';
 import type { PassContext } from '../pass-context';
+import { untracked } from './item-changes';
 import type { PipelineManager } from '../pipeline/manager';
 
 /** Where each current build and open node request is: `build:<uuid>` and `nodes:<request id>`. */
@@ -9,13 +10,18 @@ export function locateJobs(managers: ReadonlyMap<string, PipelineManager>): Map<
   const locations = new Map<string, JobLocation>();
   for (const manager of managers.values()) {
     for (const { queue, item } of manager.allItems()) {
-      for (const job of item.buildset.jobs) {
-        const location = { pipeline: manager.name, queue, item, job };
-        if (job.build) {
-          locations.set(`build:${job.build.uuid}`, location);
+      // Looked for in the plain data (every item comes here); a location holds the tracked job,
+      // which the result changes.
+      for (const [index, { build, nodeRequestId }] of untracked(item).buildset.jobs.entries()) {
+        if (!build && nodeRequestId === null) {
+          continue;
         }
-        if (job.nodeRequestId !== null) {
-          locations.set(`nodes:${job.nodeRequestId}`, location);
+        const location = { pipeline: manager.name, queue, item, job: item.buildset.jobs[index] };
+        if (build) {
+          locations.set(`build:${build.uuid}`, location);
+        }
+        if (nodeRequestId !== null) {
+          locations.set(`nodes:${nodeRequestId}`, location);
         }
       }
     }

@@ -12,6 +12,7 @@ import type { EstimateLookup } from '../build-estimates';
 import { projectName, type EngineLayout } from '../ports/layout';
 import { itemFields, type ItemFields, type StatusContext } from '../status';
 import { diffStatus, type ProjectedItem, type StatusChange, type StatusProjection } from '../status-diff';
+import { untracked } from './item-changes';
 
 /** What item fields read besides the stored state, as `Engine.status` has them. */
 export interface StatusSources {
@@ -57,7 +58,9 @@ function project(
         consecutiveFailures: state?.consecutiveFailures ?? 0,
       },
       queues: (state?.queues ?? []).map((queue) => {
-        for (const item of queue.items) {
+        // Only read: the plain data behind tracked items (./item-changes.ts).
+        const plainItems = queue.items.map((item) => untracked(item));
+        for (const item of plainItems) {
           let kept = writes?.written.has(item.uuid) ? undefined : previous?.items.get(item.uuid);
           if (kept && writes?.estimates && estimateChanged(kept.fields, item, writes.estimates)) {
             kept = undefined;
@@ -70,7 +73,7 @@ function project(
         }
         return {
           fields: { key: queue.id, name: queue.name, branch: queue.branch, window: queue.window },
-          items: queue.items.map((item) => item.uuid),
+          items: plainItems.map((item) => item.uuid),
         };
       }),
     };

@@ -88,7 +88,7 @@ export class TenantState {
   private queuePositions(queue: QueueState): number[] {
     let previous = -1;
     return queue.items.map((item) => {
-      const stored = this.positions.get(item.uuid);
+      const stored = this.positions.get(this.changes.plain(item).uuid);
       previous =
         stored !== undefined && stored.queueId === queue.id && stored.position > previous
           ? stored.position
@@ -152,29 +152,30 @@ export class TenantState {
         const positions = this.queuePositions(queue);
         for (const [index, item] of queue.items.entries()) {
           const position = positions[index];
-          const moved = position !== this.positions.get(item.uuid)?.position;
+          const plain = this.changes.plain(item);
+          const uuid = plain.uuid;
+          const moved = position !== this.positions.get(uuid)?.position;
           // An item not tracked yet is new in this pass (or a copy put in its place); one without
           // a fingerprint left a queue and came back.
           const marked =
-            !this.changes.isTracked(item) || this.changes.changed(item.uuid) || !this.itemFingerprints.has(item.uuid);
+            !this.changes.isTracked(item) || this.changes.changed(uuid) || !this.itemFingerprints.has(uuid);
           if (!moved && !marked && !this.checkUnmarked) {
             continue;
           }
-          const plain = this.changes.plain(item);
           const fingerprint = JSON.stringify(plain);
           if (marked || moved) {
             // Tracked again: what the pass attached through plain references is known from now on.
             queue.items[index] = this.changes.track(item);
           }
-          if (!moved && fingerprint === this.itemFingerprints.get(item.uuid)) {
+          if (!moved && fingerprint === this.itemFingerprints.get(uuid)) {
             continue;
           }
           if (!moved && !marked) {
-            unmarked.push(item.uuid);
+            unmarked.push(uuid);
           }
           entries.push({ queueId: queue.id, position, item: plain });
-          this.itemFingerprints.set(item.uuid, fingerprint);
-          this.positions.set(item.uuid, { queueId: queue.id, position });
+          this.itemFingerprints.set(uuid, fingerprint);
+          this.positions.set(uuid, { queueId: queue.id, position });
         }
       }
     }

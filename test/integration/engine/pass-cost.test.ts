@@ -1,0 +1,108 @@
+/**
+ * A pass's cost does not grow with the items waiting outside the window (docs/gating.md#performance).
+ * Gate queues of 8, 20 and 32 changes, two in the window running their jobs, the rest waiting,
+ * each held anew from the store; one pass (the queues walked until stable, then the save) over
+ * each, counting its reads of the held items (src/engine/scheduler/item-changes.ts, `itemReads`):
+ * no waiting item is read through a proxy at all, only through `untracked`, and each costs the
+ * same few look-ups whatever the length of the queue, so twelve more items cost the same from 20
+ * to 32 as from 8 to 20. A per-item scan of the queue makes that growth quadratic and fails here; unlike
+ * time, the counts do not depend on the machine.
+ */
+import { itemReads } from '../../../src/engine/scheduler/item-changes';
+import { PassContext } from '../../../src/engine/pass-context';
+import { TenantState } from '../../../src/engine/scheduler/tenant-state';
+import { EngineStateRepository } from '../../../src/store/repositories/engine-state';
+import type { EngineHarness } from '../../engine/harness';
+import { engineScenarios } from '../../engine/scenarios';
+import { job, pipeline } from '../../engine/scripted-layout';
+
+const WINDOW = 2;
+
+/** `untracked` look-ups per waiting item and pass: 18 as measured, with room for two more. */
+const UNTRACKED_PER_WAITING_ITEM = 20;
+
+type Reads = typeof itemReads;
+
+describe('engine: the cost of a pass and the items outside the window', () => {
+  const scenarios = engineScenarios();
+
+  /** A gate queue of `changes` changes, the first two running their jobs; its state held anew. */
+  async function heldQueue(changes: number): Promise<{ h: EngineHarness; state: TenantState }> {
+    const h = await scenarios.harness({
+      pipelines: [
+        pipeline('gate', 'dependent', {
+          triggers: [],
+          submit: true,
+          window: {
+            window: WINDOW,
+            floor: WINDOW,
+            ceiling: WINDOW,
+            increaseType: 'linear',
+            increaseFactor: 1,
+            decreaseType: 'exponential',
+            decreaseFactor: 2,
+          },
+        }),
+      ],
+      projects: [{ name: 'org/project' }],
+      jobs: { 'org/project': { gate: [job('unit'), job('lint')] } },
+    });
+    for (let number = 1; number <= changes; number += 1) {
+      h.changes.add('org/project', number);
+      expect(await h.enqueue('gate', 'org/project', `${number},1`)).toBe('ok');
+    }
+    await h.settle();
+    expect(h.executor.running.size).toBe(WINDOW * 2);
+    await h.stop();
+    const knex = h.database.knex;
+    const state = new TenantState(new EngineStateRepository(knex), h.tenant, { knex, webRoot: () => null });
+    await state.load();
+    return { h, state };
+  }
+
+  /** The reads of one pass that finds nothing to do: every queue walked until stable, then saved. */
+  async function passReads({ h, state }: { h: EngineHarness; state: TenantState }): Promise<Reads> {
+    await state.statusBaseline(h.layout);
+    const before = { ...itemReads };
+    let changed = false;
+    let deltas = 0;
+    await h.database.knex.transaction(async (trx) => {
+      const gateways = { changes: h.changes, merger: h.merger, executor: h.executor, nodes: h.nodes };
+      const ctx = new PassContext(h.tenant, h.clock.now(), h.layout, trx, gateways);
+      const managers = state.managers(h.layout);
+      for (const manager of managers.values()) {
+        changed = (await manager.processQueues(ctx)) || changed;
+      }
+      await state.save(trx, ctx, managers, h.layout);
+      deltas = ctx.deltas.length;
+    });
+    state.statusCommitted();
+    expect({ changed, deltas }).toEqual({ changed: false, deltas: 0 });
+    return {
+      traps: itemReads.traps - before.traps,
+      wrapped: itemReads.wrapped - before.wrapped,
+      untracked: itemReads.untracked - before.untracked,
+    };
+  }
+
+  function growth(from: Reads, to: Reads): Reads {
+    return {
+      traps: to.traps - from.traps,
+      wrapped: to.wrapped - from.wrapped,
+      untracked: to.untracked - from.untracked,
+    };
+  }
+
+  it('reads each waiting item a few times, without proxies handing out objects, linearly', async () => {
+    const reads: Reads[] = [];
+    for (const changes of [8, 20, 32]) {
+      reads.push(await passReads(await heldQueue(changes)));
+    }
+    const first = growth(reads[0], reads[1]);
+    const second = growth(reads[1], reads[2]);
+    process.stdout.write(`pass reads at 8, 20, 32 changes: ${JSON.stringify(reads)}\n`);
+    expect(second).toEqual(first);
+    expect(first).toEqual({ traps: 0, wrapped: 0, untracked: first.untracked });
+    expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_WAITING_ITEM);
+  });
+});
