@@ -314,9 +314,13 @@ const APPEND_GROUP_MAX = 500;
 
 /**
  * Group commit of the appends made outside a transaction on one knex instance
- * (docs/gating.md#performance): appends that arrive while a statement is being written, or in
- * the same turn of the event loop, are written together by the next one, in the order they
- * arrived, in one multi-row insert that commits on its own. Each caller gets its own id once
+ * (docs/gating.md#performance): appends that arrive while a statement is being written, or
+ * before the microtasks queued with the first of them have run (calls made together, and the
+ * continuations of callers answered together), are written together by the next one, in the
+ * order they arrived, in one multi-row insert that commits on its own. The write is queued as a
+ * microtask, not for a later turn of the event loop: with one connection (PGlite) it then asks
+ * for the connection before a scheduler pass that follows (a `setImmediate` made a client that
+ * enqueues one change after another wait for a whole pass each time). Each caller gets its own id once
  * that statement committed, or its error: a failed statement fails every append in it.
  */
 class AppendGroup {
@@ -333,13 +337,13 @@ class AppendGroup {
     });
   }
 
-  /** Write at the next turn of the event loop, when no statement is being written. */
+  /** Write once the microtasks queued so far have run, when no statement is being written. */
   private schedule(): void {
     if (this.writing || this.scheduled || this.waiting.length === 0) {
       return;
     }
     this.scheduled = true;
-    setImmediate(() => {
+    queueMicrotask(() => {
       this.scheduled = false;
       void this.write();
     });
