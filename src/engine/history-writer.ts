@@ -2,9 +2,9 @@
  * The engine's build-history writes (docs/gating.md#build-history) through the store repositories. One
  * writer is created per scheduler pass on the pass's transaction, so history rows commit
  * together with the queue state that caused them (nothing is reported twice after a restart).
- * Given a build-id reserve, the writer collects build starts, build completions and buildset
- * finishes and writes each kind in one statement at `flush` (docs/gating.md#performance), which
- * the pass calls before its commit.
+ * Given an id reserve, the writer collects buildset creations, build starts, build completions
+ * and buildset finishes and writes each kind in one statement at `flush`
+ * (docs/gating.md#performance), which the pass calls before its commit.
  */
 import type { Knex } from 'knex';
 import { AnalyticsRepository } from '../store/repositories/analytics';
@@ -13,27 +13,54 @@ import { BuildsetRepository, type BuildsetRecord } from '../store/repositories/b
 import { DurationSampleRepository, type SampleBatch } from '../store/repositories/duration-samples';
 import {
   completeBuilds,
+  createBuildsets,
   finishBuildsets,
   insertStartedBuilds,
-  reserveBuildIds,
+  reserveHistoryIds,
   type BatchedBuildCompletion,
+  type BatchedBuildsetCreation,
   type BatchedBuildsetFinish,
   type BatchedBuildStart,
 } from '../store/repositories/history-batches';
 import type { BuildHistoryWriter } from './ports/history';
 
-/** Build ids taken from the sequence ahead, kept across a scheduler's passes (gaps are harmless). */
+/**
+ * Build and buildset ids taken from their sequences ahead, kept across a scheduler's passes (gaps
+ * are harmless).
+ */
 export class BuildIdReserve {
-  private ids: number[] = [];
+  private readonly ids = { builds: [] as number[], buildsets: [] as number[] };
 
   constructor(private readonly block = 16) {}
 
-  async take(knex: Knex): Promise<number> {
-    if (this.ids.length === 0) {
-      this.ids = await reserveBuildIds(knex, this.block);
-    }
-    return this.ids.shift() as number;
+  /** A build id. */
+  take(knex: Knex): Promise<number> {
+    return this.next(knex, 'builds');
   }
+
+  /** A buildset id. */
+  takeBuildset(knex: Knex): Promise<number> {
+    return this.next(knex, 'buildsets');
+  }
+
+  /** When one kind runs out, both are filled up to a block in one statement. */
+  private async next(knex: Knex, table: 'builds' | 'buildsets'): Promise<number> {
+    if (this.ids[table].length === 0) {
+      const taken = await reserveHistoryIds(knex, {
+        builds: this.block - this.ids.builds.length,
+        buildsets: this.block - this.ids.buildsets.length,
+      });
+      this.ids.builds.push(...taken.builds);
+      this.ids.buildsets.push(...taken.buildsets);
+    }
+    return this.ids[table].shift() as number;
+  }
+}
+
+/** A buildset to create at `flush`, and who is told of its row and its refs' ids. */
+interface PendingBuildset extends BatchedBuildsetCreation {
+  announce: (buildset: BuildsetRecord) => void;
+  refsWritten?: (refIds: number[]) => void;
 }
 
 /** Announces a buildset row written: called when the write is decided, filled in once written. */
@@ -42,6 +69,9 @@ export type BuildsetAnnouncer = () => (buildset: BuildsetRecord) => void;
 export class StoreHistoryWriter implements BuildHistoryWriter {
   private readonly buildsets: BuildsetRepository;
   private readonly builds: BuildRepository;
+  private creations: PendingBuildset[] = [];
+  /** Starts of builds of buildsets in `creations`, whose ref is the buildset's ref of this index. */
+  private startRefs = new Map<BatchedBuildStart, number>();
   private starts: BatchedBuildStart[] = [];
   private completions: BatchedBuildCompletion[] = [];
   private finishes: Array<BatchedBuildsetFinish & { announce: (buildset: BuildsetRecord) => void }> = [];
@@ -61,8 +91,14 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
 
   async createBuildset(
     input: Parameters<BuildHistoryWriter['createBuildset']>[0],
-  ): Promise<{ id: number; refIds: number[] }> {
+    refsWritten?: (refIds: number[]) => void,
+  ): Promise<number> {
     const announced = this.announce();
+    if (this.reserve) {
+      const id = await this.reserve.takeBuildset(this.knex);
+      this.creations.push({ id, ...input, announce: announced, refsWritten });
+      return id;
+    }
     const { buildset, refs } = await this.buildsets.create({
       uuid: input.uuid,
       tenant: input.tenant,
@@ -74,7 +110,8 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
       at: input.at,
     });
     announced(buildset);
-    return { id: buildset.id, refIds: refs.map((ref) => ref.id) };
+    refsWritten?.(refs.map((ref) => ref.id));
+    return buildset.id;
   }
 
   async finishBuildset(buildsetId: number, input: Parameters<BuildHistoryWriter['finishBuildset']>[1]): Promise<void> {
@@ -92,7 +129,11 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   async startBuild(input: Parameters<BuildHistoryWriter['startBuild']>[0]): Promise<number> {
     if (this.reserve) {
       const id = await this.reserve.take(this.knex);
-      this.starts.push({ id, ...input });
+      const { refIndex, ...start } = input;
+      this.starts.push({ id, ...start });
+      if (this.creations.some((creation) => creation.id === input.buildsetId)) {
+        this.startRefs.set(this.starts[this.starts.length - 1], refIndex);
+      }
       return id;
     }
     const record = await this.inTransaction((trx) =>
@@ -139,17 +180,31 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   }
 
   /**
-   * Write what was collected: started builds, then completions, then buildset finishes (the
-   * order of the single writes). Called before anything reads these rows or what their triggers
-   * roll up, and before the pass commits.
+   * Write what was collected: created buildsets, started builds, then completions, then buildset
+   * finishes (the order of the single writes). Called before anything reads these rows or what
+   * their triggers roll up, and before the pass commits.
    */
   async flush(): Promise<void> {
+    const creations = this.creations;
+    const startRefs = this.startRefs;
     const starts = this.starts;
     const completions = this.completions;
     const finishes = this.finishes;
+    this.creations = [];
+    this.startRefs = new Map();
     this.starts = [];
     this.completions = [];
     this.finishes = [];
+    const refIds = new Map<number, number[]>();
+    for (const [index, { record, refIds: ids }] of (await createBuildsets(this.knex, creations)).entries()) {
+      creations[index].announce(record);
+      creations[index].refsWritten?.(ids);
+      refIds.set(record.id, ids);
+    }
+    for (const [start, index] of startRefs) {
+      const ids = refIds.get(start.buildsetId) ?? [];
+      start.refId = ids[index] ?? ids[0] ?? null;
+    }
     await insertStartedBuilds(this.knex, starts);
     const samples = new DurationSampleRepository(this.knex);
     for (const build of await completeBuilds(this.knex, completions)) {

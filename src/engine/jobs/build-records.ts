@@ -73,6 +73,7 @@ export function recordBuildStart(
     nodeset: job.job.nodeset.name,
     // A build of a cycle's item is recorded against the change it ran for.
     refId: item.buildset.historyRefIds?.[job.change ?? 0] ?? item.buildset.historyRefId ?? null,
+    refIndex: job.change ?? 0,
     attempt: build.attempt,
   });
 }

@@ -33,21 +33,29 @@ export async function ensureHistoryBuildset(
   if (item.buildset.historyId !== null) {
     return item.buildset.historyId;
   }
-  const created = await ctx.history.createBuildset({
-    uuid: item.buildset.uuid,
-    tenant: ctx.tenant,
-    pipeline: pipeline.name,
-    eventId: item.eventId,
-    eventTimestamp: item.eventTimestamp === null ? null : new Date(item.eventTimestamp),
-    refs: item.changes.map((change) => historyRefOf(change, ctx.layout)),
-    triggeredBy: item.triggeredBy,
-    at: ctx.now,
-  });
-  item.buildset.historyId = created.id;
-  item.buildset.historyRefId = created.refIds[0] ?? null;
-  if (item.changes.length > 1) {
-    item.buildset.historyRefIds = created.refIds;
-  }
-  item.buildset.startTime = ctx.nowIso();
-  return created.id;
+  const buildset = item.buildset;
+  const cycle = item.changes.length > 1;
+  // The ref ids are known once the row is written, at the latest before the pass saves the item
+  // (docs/gating.md#build-history); builds started before then take theirs from the writer.
+  const id = await ctx.history.createBuildset(
+    {
+      uuid: buildset.uuid,
+      tenant: ctx.tenant,
+      pipeline: pipeline.name,
+      eventId: item.eventId,
+      eventTimestamp: item.eventTimestamp === null ? null : new Date(item.eventTimestamp),
+      refs: item.changes.map((change) => historyRefOf(change, ctx.layout)),
+      triggeredBy: item.triggeredBy,
+      at: ctx.now,
+    },
+    (refIds) => {
+      buildset.historyRefId = refIds[0] ?? null;
+      if (cycle) {
+        buildset.historyRefIds = refIds;
+      }
+    },
+  );
+  buildset.historyId = id;
+  buildset.startTime = ctx.nowIso();
+  return id;
 }

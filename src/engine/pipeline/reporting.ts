@@ -223,7 +223,7 @@ export async function reportNotEnqueued(
   if (!options.live || !pipeline.layout.projectInPipeline(pipeline.name, change.project)) {
     return;
   }
-  const created = await ctx.history.createBuildset({
+  const historyId = await ctx.history.createBuildset({
     uuid: ctx.uuid(),
     tenant: ctx.tenant,
     pipeline: pipeline.name,
@@ -233,7 +233,7 @@ export async function reportNotEnqueued(
     triggeredBy: `Triggered by ${describeTrigger(change)}`,
     at: ctx.now,
   });
-  await ctx.history.finishBuildset(created.id, {
+  await ctx.history.finishBuildset(historyId, {
     result: 'FAILURE',
     message: formatNonEnqueuedReport(pipeline.config, reason),
     at: ctx.now,

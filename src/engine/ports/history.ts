@@ -8,17 +8,24 @@ import type { NewRef } from '../../store/repositories/refs';
 export type HistoryRef = Required<NewRef>;
 
 export interface BuildHistoryWriter {
-  /** Buildset start: returns the row id and the ids of its refs (in the order given). */
-  createBuildset(input: {
-    uuid: string;
-    tenant: string;
-    pipeline: string;
-    eventId: string | null;
-    eventTimestamp: Date | null;
-    refs: HistoryRef[];
-    triggeredBy: string;
-    at: Date;
-  }): Promise<{ id: number; refIds: number[] }>;
+  /**
+   * Buildset start: returns the row id. `refsWritten` is given the ids of its refs (in the order
+   * given) once they are written: at once, or at `flush` when the writer collects writes
+   * (docs/gating.md#build-history).
+   */
+  createBuildset(
+    input: {
+      uuid: string;
+      tenant: string;
+      pipeline: string;
+      eventId: string | null;
+      eventTimestamp: Date | null;
+      refs: HistoryRef[];
+      triggeredBy: string;
+      at: Date;
+    },
+    refsWritten?: (refIds: number[]) => void,
+  ): Promise<number>;
   finishBuildset(
     buildsetId: number,
     input: { result: BuildsetResult; message: string | null; at: Date },
@@ -30,7 +37,13 @@ export interface BuildHistoryWriter {
     startTime: Date;
     voting: boolean;
     nodeset: string | null;
+    /** The build's ref, when the buildset's refs are written (else null). */
     refId: number | null;
+    /**
+     * Which of the buildset's refs (their order at its creation) the build ran for: its ref when
+     * the buildset's refs are not written yet (the first when there is no such).
+     */
+    refIndex: number;
     attempt: number;
   }): Promise<number>;
   completeBuild(buildId: number, input: BuildCompletion): Promise<void>;

@@ -18,7 +18,7 @@ import {
   type KeysetPage,
 } from './history-query';
 import { DurationSampleRepository, type SampleBatch } from './duration-samples';
-import { createBuildsetWithRefs } from './history-batches';
+import { createBuildsets, reserveHistoryIds } from './history-batches';
 import { HistoryCountRepository } from './history-counts';
 import { RefRepository, type NewRef, type RefRecord } from './refs';
 import { pickFields } from '../row-fields';
@@ -114,58 +114,24 @@ interface BuildsetEventRow {
 }
 
 export class BuildsetRepository {
-  private readonly refs: RefRepository;
   private readonly counts: HistoryCountRepository;
 
   constructor(private readonly knex: Knex) {
-    this.refs = new RefRepository(knex);
     this.counts = new HistoryCountRepository(knex);
   }
 
   /**
    * Buildset start (docs/gating.md#build-history step 1): get-or-creates its refs, then inserts the buildset, links
-   * the refs and records the `triggered` event in one statement, in one transaction (the caller's, when it is one:
-   * no savepoint).
+   * the refs and records the `triggered` event in one statement (with an id taken from the sequence first), in one
+   * transaction (the caller's, when it is one: no savepoint). A scheduler pass writes its buildsets together instead
+   * (`createBuildsets`).
    */
   async create(input: NewBuildset): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> {
     const run = async (trx: Knex.Transaction): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] }> => {
-      // Usually one statement with its refs (docs/gating.md#performance); a ref inserted meanwhile by
-      // another transaction leaves it to the steps below.
-      const created = await createBuildsetWithRefs(trx, input);
-      if (created) {
-        return created;
-      }
-      const refs: RefRecord[] = [];
-      for (const ref of input.refs) {
-        refs.push(await this.refs.getOrCreate(ref, trx));
-      }
-      const uniqueRefIds = [...new Set(refs.map((ref) => ref.id))];
-      // Data-modifying WITH: the links and the event are written with the buildset they name.
-      const result = (await trx.raw(
-        `WITH b AS (
-           INSERT INTO buildsets (uuid, tenant, pipeline, event_id, event_timestamp, created, updated)
-           VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *),
-         l AS (
-           INSERT INTO buildset_refs (buildset_id, ref_id)
-           SELECT b.id, r.value::bigint FROM b, jsonb_array_elements_text(?::jsonb) AS r(value)),
-         e AS (
-           INSERT INTO buildset_events (buildset_id, event_time, event_type, description)
-           SELECT b.id, ?, 'triggered', ? FROM b)
-         SELECT * FROM b`,
-        [
-          input.uuid,
-          input.tenant,
-          input.pipeline,
-          input.eventId ?? null,
-          input.eventTimestamp ?? null,
-          input.at,
-          input.at,
-          JSON.stringify(uniqueRefIds),
-          input.at,
-          input.triggeredBy,
-        ],
-      )) as { rows: BuildsetRow[] };
-      return { buildset: toBuildsetRecord(result.rows[0]), refs };
+      const [id] = (await reserveHistoryIds(trx, { builds: 0, buildsets: 1 })).buildsets;
+      const [{ record, refIds }] = await createBuildsets(trx, [{ ...input, id }]);
+      const refs = new Map((await new RefRepository(trx).findByIds(refIds)).map((ref) => [ref.id, ref]));
+      return { buildset: record, refs: refIds.map((refId) => refs.get(refId) as RefRecord) };
     };
     return this.knex.isTransaction ? run(this.knex as Knex.Transaction) : this.knex.transaction(run);
   }

@@ -1,16 +1,16 @@
 /**
  * The build-history writes of a scheduler pass in multi-row statements (docs/gating.md#performance):
  * the builds it started, the builds it completed and the buildsets it finished, each kind in one
- * statement at the pass's end instead of one statement per row. Build ids are taken from the
- * sequence ahead (`reserveBuildIds`), so a started build has its id before its row is written.
- * Each statement does what the single-row writes of builds.ts and buildsets.ts do; a buildset
- * and its refs are written in one statement too.
+ * statement at the pass's end instead of one statement per row, and the buildsets it created with
+ * their refs. Build and buildset ids are taken from their sequences ahead (`reserveHistoryIds`),
+ * so a row has its id before it is written. Each statement does what the single-row writes of
+ * builds.ts and buildsets.ts do (a single buildset is written with `createBuildsets` too).
  */
 import type { Knex } from 'knex';
 import type { BuildResult, BuildsetResult } from '../../model/results';
 import { toBuildsetRecord, type BuildsetRecord, type BuildsetRow, type NewBuildset } from './buildsets';
 import type { FinishedBuild } from './duration-samples';
-import { toNewRefRow, toRefRecord, type RefRecord, type RefRow } from './refs';
+import { RefRepository, toNewRefRow, type RefRow } from './refs';
 import { FAILED_RUN, flakyCondition } from './run-outcomes';
 
 export interface BatchedBuildStart {
@@ -50,13 +50,28 @@ export interface BatchedBuildsetFinish {
   at: Date;
 }
 
-/** `count` fresh build ids from the builds' sequence (one statement). */
-export async function reserveBuildIds(knex: Knex, count: number): Promise<number[]> {
+/** A buildset to create with a given id (taken ahead with `reserveHistoryIds`). */
+export interface BatchedBuildsetCreation extends NewBuildset {
+  id: number;
+}
+
+/** Fresh ids from the sequences of `builds` and `buildsets`, as many as asked of each (one statement). */
+export async function reserveHistoryIds(
+  knex: Knex,
+  count: { builds: number; buildsets: number },
+): Promise<{ builds: number[]; buildsets: number[] }> {
   const result = (await knex.raw(
-    `SELECT nextval(pg_get_serial_sequence('builds', 'id')) AS id FROM generate_series(1, ?::int)`,
-    [count],
-  )) as { rows: Array<{ id: string | number }> };
-  return result.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+    `SELECT CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('builds', 'id')) END AS build,
+       CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('buildsets', 'id')) END AS buildset
+     FROM generate_series(1, GREATEST(?::int, ?::int)) AS n`,
+    [count.builds, count.buildsets, count.builds, count.buildsets],
+  )) as { rows: Array<{ build: string | number | null; buildset: string | number | null }> };
+  const ids = (column: 'build' | 'buildset') =>
+    result.rows
+      .filter((row) => row[column] !== null)
+      .map((row) => Number(row[column]))
+      .sort((a, b) => a - b);
+  return { builds: ids('build'), buildsets: ids('buildset') };
 }
 
 /**
@@ -217,64 +232,116 @@ export async function finishBuildsets(
   });
 }
 
+/** `a` and `b` are the same ref by its unique columns (NULLS NOT DISTINCT). */
+function sameRef(a: string, b: string): string {
+  return `${a}.project_canonical = ${b}.project_canonical AND ${a}.ref = ${b}.ref
+     AND ${a}.change IS NOT DISTINCT FROM ${b}.change AND ${a}.patchset IS NOT DISTINCT FROM ${b}.patchset
+     AND ${a}.oldrev IS NOT DISTINCT FROM ${b}.oldrev AND ${a}.newrev IS NOT DISTINCT FROM ${b}.newrev`;
+}
+
 /**
- * Buildset start in one statement (as `BuildsetRepository.create` does): its refs inserted when
- * missing, the buildset, its ref links and its `triggered` event. Null when a ref was inserted by
- * another transaction since this statement's snapshot (no buildset written then; the caller takes
- * the refs one by one).
+ * Buildset starts in one statement (docs/gating.md#build-history step 1, in the given order): the refs of all of them inserted when missing (each distinct ref once, the first
+ * occurrence's name, URL and branch kept), the buildsets with their given ids, their ref links
+ * and their `triggered` events. Returns each buildset's record and the ids of its refs (in the
+ * order given), in the given order. When a ref was inserted by another transaction since the
+ * statement's snapshot, the refs are found or created one at a time and the statement runs again.
  */
-export async function createBuildsetWithRefs(
+export async function createBuildsets(
   trx: Knex,
-  input: NewBuildset,
-): Promise<{ buildset: BuildsetRecord; refs: RefRecord[] } | null> {
-  const refs = input.refs.map((ref, order) => ({ ord: order, ...toNewRefRow(ref) }));
-  const same = (table: string) =>
-    `${table}.project_canonical = v.project_canonical AND ${table}.ref = v.ref
-     AND ${table}.change IS NOT DISTINCT FROM v.change AND ${table}.patchset IS NOT DISTINCT FROM v.patchset
-     AND ${table}.oldrev IS NOT DISTINCT FROM v.oldrev AND ${table}.newrev IS NOT DISTINCT FROM v.newrev`;
-  const result = (await trx.raw(
-    `WITH v AS (
-       SELECT * FROM jsonb_to_recordset(?::jsonb) AS v(ord int, project text, project_canonical text, ref text,
-         ref_url text, change int, patchset text, oldrev text, newrev text, branch text)
-     ), ins AS (
-       INSERT INTO refs (project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch)
-       SELECT project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch FROM v ORDER BY ord
-       ON CONFLICT DO NOTHING RETURNING *
-     ), matched AS (
-       SELECT v.ord, r.* FROM v CROSS JOIN LATERAL (
-         SELECT * FROM (SELECT ins.*, 0 AS pick FROM ins WHERE ${same('ins')}
-                        UNION ALL SELECT refs.*, 1 AS pick FROM refs WHERE ${same('refs')}) c
-         ORDER BY c.pick LIMIT 1) r
-     ), b AS (
-       INSERT INTO buildsets (uuid, tenant, pipeline, event_id, event_timestamp, created, updated)
-       SELECT ?, ?, ?, ?, ?, ?, ? WHERE (SELECT count(*) FROM matched) = ? RETURNING *
-     ), l AS (
-       INSERT INTO buildset_refs (buildset_id, ref_id) SELECT DISTINCT b.id, matched.id FROM b, matched
-     ), e AS (
-       INSERT INTO buildset_events (buildset_id, event_time, event_type, description)
-       SELECT b.id, ?, 'triggered', ? FROM b
-     )
-     SELECT b.*, (SELECT jsonb_agg(to_jsonb(m) - 'ord' - 'pick' ORDER BY m.ord) FROM matched m) AS linked_refs FROM b`,
-    [
-      JSON.stringify(refs),
-      input.uuid,
-      input.tenant,
-      input.pipeline,
-      input.eventId ?? null,
-      input.eventTimestamp ?? null,
-      input.at,
-      input.at,
-      refs.length,
-      input.at,
-      input.triggeredBy,
-    ],
-  )) as { rows: Array<BuildsetRow & { linked_refs: RefRow[] | null }> };
-  const row = result.rows[0];
-  if (!row) {
-    return null;
+  creations: readonly BatchedBuildsetCreation[],
+): Promise<Array<{ record: BuildsetRecord; refIds: number[] }>> {
+  if (creations.length === 0) {
+    return [];
   }
-  return {
-    buildset: toBuildsetRecord(row),
-    refs: (row.linked_refs ?? []).map((ref) => toRefRecord({ ...ref, id: Number(ref.id) })),
-  };
+  // Each distinct ref once (by its unique columns), numbered in order of first occurrence.
+  const refs: Array<{ k: number } & Omit<RefRow, 'id'>> = [];
+  const numbers = new Map<string, number>();
+  const refNumbers = creations.map((creation) =>
+    creation.refs.map((ref) => {
+      const row = toNewRefRow(ref);
+      const key = JSON.stringify([row.project_canonical, row.ref, row.change, row.patchset, row.oldrev, row.newrev]);
+      let k = numbers.get(key);
+      if (k === undefined) {
+        k = refs.length;
+        numbers.set(key, k);
+        refs.push({ k, ...row });
+      }
+      return k;
+    }),
+  );
+  const links = creations.flatMap((creation, index) =>
+    [...new Set(refNumbers[index])].map((k) => ({ buildset_id: creation.id, k })),
+  );
+  const buildsets = creations.map((creation, order) => ({
+    ord: order,
+    id: creation.id,
+    uuid: creation.uuid,
+    tenant: creation.tenant,
+    pipeline: creation.pipeline,
+    event_id: creation.eventId ?? null,
+    event_timestamp: creation.eventTimestamp?.toISOString() ?? null,
+    at: creation.at.toISOString(),
+    triggered_by: creation.triggeredBy,
+  }));
+  const run = async () =>
+    (await trx.raw(
+      `WITH r AS (
+         SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(k int, project text, project_canonical text, ref text,
+           ref_url text, change int, patchset text, oldrev text, newrev text, branch text)
+       ), ins AS (
+         INSERT INTO refs (project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch)
+         SELECT project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch FROM r ORDER BY k
+         ON CONFLICT DO NOTHING RETURNING *
+       ), matched AS (
+         SELECT r.k, COALESCE(ins.id, (SELECT refs.id FROM refs WHERE ${sameRef('refs', 'r')})) AS id
+         FROM r LEFT JOIN ins ON ${sameRef('ins', 'r')}
+       ), s AS (
+         SELECT * FROM jsonb_to_recordset(?::jsonb) AS s(ord int, id bigint, uuid text, tenant text, pipeline text,
+           event_id text, event_timestamp timestamptz, at timestamptz, triggered_by text)
+       ), b AS (
+         INSERT INTO buildsets (id, uuid, tenant, pipeline, event_id, event_timestamp, created, updated)
+         SELECT id, uuid, tenant, pipeline, event_id, event_timestamp, at, at FROM s
+         WHERE NOT EXISTS (SELECT 1 FROM matched WHERE matched.id IS NULL) ORDER BY ord RETURNING *
+       ), l AS (
+         INSERT INTO buildset_refs (buildset_id, ref_id)
+         SELECT b.id, matched.id
+         FROM jsonb_to_recordset(?::jsonb) AS l(buildset_id bigint, k int)
+         JOIN b ON b.id = l.buildset_id JOIN matched ON matched.k = l.k
+       ), e AS (
+         INSERT INTO buildset_events (buildset_id, event_time, event_type, description)
+         SELECT s.id, s.at, 'triggered', s.triggered_by FROM s JOIN b ON b.id = s.id ORDER BY s.ord
+       )
+       SELECT b.*, (SELECT jsonb_object_agg(matched.k, matched.id) FROM matched) AS ref_ids FROM b`,
+      [JSON.stringify(refs), JSON.stringify(buildsets), JSON.stringify(links)],
+    )) as { rows: Array<BuildsetRow & { ref_ids: Record<string, number | string> }> };
+  let result = await run();
+  if (result.rows.length === 0) {
+    // A ref inserted by another transaction since the snapshot: found once it is visible.
+    const repository = new RefRepository(trx);
+    for (const ref of refs) {
+      await repository.getOrCreate(
+        {
+          project: ref.project,
+          projectCanonical: ref.project_canonical,
+          ref: ref.ref,
+          refUrl: ref.ref_url,
+          change: ref.change,
+          patchset: ref.patchset,
+          oldrev: ref.oldrev,
+          newrev: ref.newrev,
+          branch: ref.branch,
+        },
+        trx,
+      );
+    }
+    result = await run();
+  }
+  const byId = new Map(result.rows.map((row) => [Number(row.id), row]));
+  return creations.map((creation, index) => {
+    const row = byId.get(creation.id);
+    if (!row) {
+      throw new Error(`buildset ${creation.id} was not written`);
+    }
+    return { record: toBuildsetRecord(row), refIds: refNumbers[index].map((k) => Number(row.ref_ids[k])) };
+  });
 }
