@@ -319,9 +319,9 @@ const APPEND_GROUP_MAX = 500;
  * continuations of callers answered together), are written together by the next one, in the
  * order they arrived, in one multi-row insert that commits on its own. The write is queued as a
  * microtask, not for a later turn of the event loop: with one connection (PGlite) it then asks
- * for the connection before a scheduler pass that follows (a `setImmediate` made a client that
- * enqueues one change after another wait for a whole pass each time). Each caller gets its own id once
- * that statement committed, or its error: a failed statement fails every append in it.
+ * for the connection before a scheduler pass that follows (with `setImmediate`, a client that
+ * enqueued one change after another waited a whole pass each time). Each caller gets its own id
+ * once that statement committed, or its error: a failed statement fails every append in it.
  */
 class AppendGroup {
   private waiting: Array<{ row: NewEventRow; resolve: (id: number) => void; reject: (error: unknown) => void }> = [];
