@@ -4,7 +4,9 @@
  * second, the process CPU time per item (process.cpuUsage, user + system; with the embedded
  * store this includes PGlite, which runs in the same process), SQL statements per item (BEGIN
  * and COMMIT included; independent of the machine's load, unlike the rest) and the load average
- * at the start and the end. `BENCH_QUERIES=1` adds the statements per item by kind.
+ * at the start and the end. `BENCH_QUERIES=1` adds the statements per item by kind. The changes
+ * are enqueued by one client, one after another; `BENCH_CLIENTS=k` has k clients enqueue them at
+ * the same time, each one change after another (change i by client i mod k).
  *
  *   npx tsx bench/engine-gate.ts [changes]              # embedded PGlite (in memory)
  *   DATABASE_URL=postgres://... npx tsx bench/engine-gate.ts
@@ -64,12 +66,16 @@ async function main(): Promise<void> {
   statements.start();
   const cpuStart = process.cpuUsage();
   const started = process.hrtime.bigint();
-  for (let number = 1; number <= total; number += 1) {
-    const result = await engine.enqueue('bench', { pipeline: 'gate', project: 'org/project', change: `${number},1` });
-    if (!result.ok) {
-      throw new Error(result.error.message);
+  const clients = Math.max(1, Number(process.env.BENCH_CLIENTS ?? 1));
+  const client = async (first: number): Promise<void> => {
+    for (let number = first; number <= total; number += clients) {
+      const result = await engine.enqueue('bench', { pipeline: 'gate', project: 'org/project', change: `${number},1` });
+      if (!result.ok) {
+        throw new Error(result.error.message);
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: clients }, (_, index) => client(index + 1)));
   await done;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuStart);
@@ -86,6 +92,7 @@ async function main(): Promise<void> {
       changes: total,
       window: 20,
       jobsPerChange: 2,
+      clients,
       mergedBuildsets: Number(merged[0].count),
       seconds: Number(seconds.toFixed(2)),
       itemsPerSecond: Number((total / seconds).toFixed(1)),

@@ -48,6 +48,8 @@ export class PassContext {
   private pendingSystemEvents: NewSystemEvent[] = [];
   /** The last batch of builds to submit after the commit (`startBuildAfter`). */
   private launches: { params: BuildParams[]; action: () => Promise<void> } | null = null;
+  /** The last calls made together (`after` with a kind). */
+  private group: { kind: string; calls: Array<() => Promise<void>>; action: () => Promise<void> } | null = null;
   /** Run after commit, in order. */
   readonly afterCommit: Array<() => Promise<void>> = [];
   /**
@@ -131,32 +133,45 @@ export class PassContext {
     this.deltas.push(delta);
   }
 
-  after(action: () => Promise<void>): void {
-    this.afterCommit.push(action);
+  /**
+   * Make a call after the commit, in the order decided. Calls of one kind made one after another
+   * (`together`, no other call between), each on its own build, node request or nodes, are
+   * independent: they are made at the same time (docs/gating.md#performance).
+   */
+  after(action: () => Promise<void>, together?: 'start-build' | 'request-nodes'): void {
+    const last = this.group;
+    if (together !== undefined && last?.kind === together && this.afterCommit.at(-1) === last.action) {
+      last.calls.push(action);
+      return;
+    }
+    if (together === undefined) {
+      this.afterCommit.push(action);
+      return;
+    }
+    const calls = [action];
+    this.group = { kind: together, calls, action: () => callTogether(calls) };
+    this.afterCommit.push(this.group.action);
   }
 
   /**
    * Submit a build after the commit; builds started one after another (no other call between)
-   * go to the executor together (docs/gating.md#performance).
+   * go to the executor together (docs/gating.md#performance): in one call, or, with an executor
+   * that takes one build a call, in calls made at the same time.
    */
   startBuildAfter(params: BuildParams): void {
+    const executor = this.gateways.executor;
+    if (!executor.startBuilds) {
+      this.after(() => executor.startBuild(params), 'start-build');
+      return;
+    }
     const last = this.launches;
     if (last !== null && this.afterCommit[this.afterCommit.length - 1] === last.action) {
       last.params.push(params);
       return;
     }
-    const executor = this.gateways.executor;
     const batch: { params: BuildParams[]; action: () => Promise<void> } = {
       params: [params],
-      action: async () => {
-        if (executor.startBuilds) {
-          await executor.startBuilds(batch.params);
-          return;
-        }
-        for (const each of batch.params) {
-          await executor.startBuild(each);
-        }
-      },
+      action: () => executor.startBuilds?.(batch.params) ?? Promise.resolve(),
     };
     this.launches = batch;
     this.afterCommit.push(batch.action);
@@ -196,5 +211,21 @@ export class PassContext {
   async emit(event: TriggerEvent | ManagementEvent): Promise<void> {
     await this.engineEvents.append({ tenant: this.tenant, event, created: this.now }, this.trx);
     this.eventsEmitted = true;
+  }
+}
+
+/**
+ * Make independent calls at the same time; done once every call answered. The calls that
+ * succeeded are taken out of `calls`, so a try again (side-effects.ts: the store away, a lapsed
+ * lead taken again) makes only the others; the first error is thrown.
+ */
+async function callTogether(calls: Array<() => Promise<void>>): Promise<void> {
+  const outcomes = await Promise.allSettled(calls.map((call) => call()));
+  const failed = outcomes.flatMap((outcome, index) => (outcome.status === 'rejected' ? [index] : []));
+  const left = failed.map((index) => calls[index]);
+  calls.splice(0, calls.length, ...left);
+  const first = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (first !== undefined) {
+    throw first.reason;
   }
 }

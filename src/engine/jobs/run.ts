@@ -192,7 +192,7 @@ function requestNodes(ctx: PassContext, pipeline: EnginePipeline, item: ItemStat
   job.nodeRequestId = requestId;
   setWaiting(ctx, item, job, 'nodes', `node request: ${requestId}`);
   const request = nodeRequest(ctx.tenant, pipeline, item, job, requestId);
-  ctx.after(() => ctx.gateways.nodes.requestNodes(request));
+  ctx.after(() => ctx.gateways.nodes.requestNodes(request), 'request-nodes');
   return true;
 }
 

@@ -15,7 +15,7 @@ import { foreignConnection, unmetRequirement } from '../requirements';
 import { pipelinesListen } from '../triggers';
 import { newBuildset } from './buildsets';
 import { changeCycle, cycleTooLarge, foreignMember, memberOutsideQueue } from './cycle-enqueue';
-import { allItems, holdsChange } from './queues';
+import { holdsChange } from './queues';
 import { untracked } from '../scheduler/item-changes';
 import { reportNotEnqueued } from './reporting';
 import type { AddChangeOptions, AddChangeResult, ManagedPipeline } from './types';
@@ -25,7 +25,14 @@ export function findLiveItem(
   pipeline: ManagedPipeline,
   change: ChangeInfo,
 ): { queue: QueueState; item: ItemState } | null {
-  return allItems(pipeline).find(({ item }) => untracked(item).live && holdsChange(item, change)) ?? null;
+  // Queue by queue, not through allItems: an enqueue asks this of every item of the pipeline.
+  for (const queue of pipeline.state.queues) {
+    const item = queue.items.find((candidate) => untracked(candidate).live && holdsChange(candidate, change));
+    if (item) {
+      return { queue, item };
+    }
+  }
+  return null;
 }
 
 /** Enqueue a change and, unless ignored, the changes it needs (docs/gating.md#enqueue). */

@@ -7,9 +7,10 @@
  */
 import type { Knex } from 'knex';
 import type { EngineEvent } from '../../model/engine-events';
-import { EngineWorkRepository, type EngineWorkRecord, type WorkCompletion } from '../../store/repositories/engine-work';
+import { EngineWorkRepository, type EngineWorkRecord } from '../../store/repositories/engine-work';
 import type { EngineGateways } from '../pass-context';
 import type { Clock } from '../ports/clock';
+import { Completions } from './completions';
 import { MergesAhead, WaitingForMergeAhead } from './merges-ahead';
 import {
   branchMergeProgressSchema,
@@ -49,8 +50,6 @@ export const WORK_RETENTION_MS = 24 * 60 * 60_000;
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 /** Completed rows deleted per statement: a backlog goes in short statements. */
 const PRUNE_BATCH = 500;
-/** Longest a speculative merge's outcome waits to be recorded with the next ones of its round (ms). */
-const COMPLETION_DELAY_MS = 100;
 
 export class WorkRunner {
   private readonly repo: EngineWorkRepository;
@@ -62,6 +61,8 @@ export class WorkRunner {
   /** Buildsets whose merges a committed pass withdrew since the last claim (their rows are completed). */
   private readonly withdrawn = new Set<string>();
   private readonly mergesAhead: MergesAhead;
+  /** The lease epoch of the last drain that found nothing left to claim (null: none yet). */
+  private drainedEpoch: number | null = null;
   /** When the completed rows were last pruned (ms on the clock; 0: not yet). */
   private prunedAt = 0;
 
@@ -141,6 +142,7 @@ export class WorkRunner {
         return;
       }
       if (rows.length === 0 && !this.again) {
+        this.drainedEpoch = epoch;
         await this.pruneIfDue();
         return;
       }
@@ -153,6 +155,13 @@ export class WorkRunner {
         await this.flush(completions);
       }
       this.retryMs = RETRY_MS;
+      if (rows.length < CLAIM_BATCH && !this.again && this.drainedEpoch === epoch) {
+        // The claim took every open row, and no pass stored work since (it would have kicked):
+        // nothing is left to claim until the next kick. Not so in the first drain of a lead,
+        // which claims until nothing is left (a former leader's claim may have been under way).
+        await this.pruneIfDue();
+        return;
+      }
     }
   }
 
@@ -359,8 +368,9 @@ export class WorkRunner {
 
   /**
    * The success report, then each change merged into its branch, the row's progress recorded after
-   * each step: a leader taking the row over skips what is recorded (a merge pushed but not yet
-   * recorded is made again, and the merger answers an already merged change as merged).
+   * each step but the last, which the row's completion records: a leader taking the row over skips
+   * what is recorded (a merge pushed but not yet recorded is made again, and the merger answers an
+   * already merged change as merged).
    */
   private async branchMerge(row: EngineWorkRecord, epoch: number): Promise<{ event: EngineEvent; outcome: string }> {
     const work = branchMergeWorkSchema.parse(row.payload);
@@ -407,7 +417,10 @@ export class WorkRunner {
         break;
       }
       progress.merged.push({ project: item.project, change: item.number, newrev: outcome.newrev });
-      await save();
+      if (item !== work.items[work.items.length - 1]) {
+        // The last change's merge is recorded by the row's completion, written next (runRound).
+        await save();
+      }
     }
     if (error !== null && work.items.length > 1) {
       error = `${error} (${mergedSoFar(work.items, progress.merged)})`;
@@ -454,44 +467,4 @@ function mergedSoFar(items: BranchMergeWork['items'], merged: BranchMergeProgres
   const names = merged.map((done) => `${done.change} of ${done.project}`);
   const left = items.length - merged.length;
   return `merged before the refusal: ${names.join(', ')}; ${left} not merged`;
-}
-
-/**
- * The completions of a round not yet recorded: written together (docs/gating.md#engine-work), at
- * the latest `COMPLETION_DELAY_MS` after the first of them was done.
- */
-class Completions {
-  private entries: WorkCompletion[] = [];
-  private firstAt = 0;
-
-  constructor(
-    private readonly repo: EngineWorkRepository,
-    private readonly epoch: number,
-    private readonly clock: Clock,
-    private readonly onCompleted: () => void,
-  ) {}
-
-  add(entry: WorkCompletion): void {
-    if (this.entries.length === 0) {
-      this.firstAt = this.clock.now().getTime();
-    }
-    this.entries.push(entry);
-  }
-
-  /** True when the oldest unrecorded completion has waited long enough. */
-  due(): boolean {
-    return this.entries.length > 0 && this.clock.now().getTime() - this.firstAt >= COMPLETION_DELAY_MS;
-  }
-
-  async flush(): Promise<void> {
-    const entries = this.entries;
-    if (entries.length === 0) {
-      return;
-    }
-    const completed = await this.repo.completeMany(entries, this.epoch, this.clock.now());
-    this.entries = [];
-    if (completed > 0) {
-      this.onCompleted();
-    }
-  }
 }

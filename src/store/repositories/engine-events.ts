@@ -74,18 +74,19 @@ export class EngineEventRepository {
    * that can enqueue a change gets its event id here when it has none (docs/gating.md#event-ids).
    */
   async append(entry: NewEngineEvent, trx: Knex = this.knex): Promise<number> {
-    const [id] = await this.appendMany([entry], trx);
+    const row = toRow(entry);
+    if (!isTransaction(trx)) {
+      // Appends made at the same time outside a transaction share one statement and its commit
+      // (docs/gating.md#performance); each caller still waits for that commit.
+      return appendGroupOf(trx).add(row);
+    }
+    const [id] = await insertRows(trx, [row]);
     return id;
   }
 
   /** Store events in one statement, in the given order; their ids, in that order. */
   async appendMany(entries: readonly NewEngineEvent[], trx: Knex = this.knex): Promise<number[]> {
-    if (entries.length === 0) {
-      return [];
-    }
-    const rows = await trx<EngineEventRow>('engine_events').insert(entries.map(toRow)).returning('id');
-    // Ids are taken in the order of the rows; sorted, they follow the entries.
-    return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+    return insertRows(trx, entries.map(toRow));
   }
 
   /**
@@ -304,6 +305,95 @@ export class EngineEventRepository {
       });
     });
   }
+}
+
+type NewEventRow = ReturnType<typeof toRow>;
+
+/** Insert rows in one statement, in the given order; their ids, in that order. */
+async function insertRows(knex: Knex, rows: readonly NewEventRow[]): Promise<number[]> {
+  if (rows.length === 0) {
+    return [];
+  }
+  const inserted = await knex<EngineEventRow>('engine_events')
+    .insert(rows as NewEventRow[])
+    .returning('id');
+  // Ids are taken in the order of the rows; sorted, they follow the entries.
+  return inserted.map((row) => Number(row.id)).sort((a, b) => a - b);
+}
+
+function isTransaction(knex: Knex): boolean {
+  return (knex as Knex.Transaction).isTransaction === true;
+}
+
+/** Rows written by one statement of an append group at most. */
+const APPEND_GROUP_MAX = 500;
+
+/**
+ * Group commit of the appends made outside a transaction on one knex instance
+ * (docs/gating.md#performance): appends that arrive while a statement is being written, or
+ * before the microtasks queued with the first of them have run (calls made together, and the
+ * continuations of callers answered together), are written together by the next one, in the
+ * order they arrived, in one multi-row insert that commits on its own. The write is queued as a
+ * microtask, not for a later turn of the event loop: with one connection (PGlite) it then asks
+ * for the connection before a scheduler pass that follows (with `setImmediate`, a client that
+ * enqueued one change after another waited a whole pass each time). Each caller gets its own id
+ * once that statement committed, or its error: a failed statement fails every append in it.
+ */
+class AppendGroup {
+  private waiting: Array<{ row: NewEventRow; resolve: (id: number) => void; reject: (error: unknown) => void }> = [];
+  private writing = false;
+  private scheduled = false;
+
+  constructor(private readonly knex: Knex) {}
+
+  add(row: NewEventRow): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ row, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Write once the microtasks queued so far have run, when no statement is being written. */
+  private schedule(): void {
+    if (this.writing || this.scheduled || this.waiting.length === 0) {
+      return;
+    }
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      void this.write();
+    });
+  }
+
+  private async write(): Promise<void> {
+    const batch = this.waiting.splice(0, APPEND_GROUP_MAX);
+    this.writing = true;
+    try {
+      const ids = await insertRows(
+        this.knex,
+        batch.map((entry) => entry.row),
+      );
+      batch.forEach((entry, index) => entry.resolve(ids[index]));
+    } catch (error) {
+      for (const entry of batch) {
+        entry.reject(error);
+      }
+    } finally {
+      this.writing = false;
+      this.schedule();
+    }
+  }
+}
+
+const appendGroups = new WeakMap<Knex, AppendGroup>();
+
+function appendGroupOf(knex: Knex): AppendGroup {
+  let group = appendGroups.get(knex);
+  if (group === undefined) {
+    group = new AppendGroup(knex);
+    appendGroups.set(knex, group);
+  }
+  return group;
 }
 
 function toRecord(row: EngineEventRow): EngineEventRecord {

@@ -78,12 +78,17 @@ export class EngineWorkRepository {
     if (buildsetUuids.length === 0) {
       return;
     }
-    await trx('engine_work')
+    // Rows locked in id order, as the runner's completions lock theirs (`completeMany`): a pass
+    // withdrawing rows the runner is completing waits for it instead of deadlocking with it.
+    const rows = trx('engine_work')
+      .select('id')
       .where({ tenant })
       .whereIn('kind', ['speculative-merge', 'tag-branches'])
       .whereNot('state', 'completed')
       .whereRaw(`payload->>'buildsetUuid' = ANY(?)`, [buildsetUuids as string[]])
-      .update({ state: 'completed', outcome: 'withdrawn', updated: now });
+      .orderBy('id')
+      .forUpdate();
+    await trx('engine_work').whereIn('id', rows).update({ state: 'completed', outcome: 'withdrawn', updated: now });
   }
 
   /**
@@ -142,12 +147,20 @@ export class EngineWorkRepository {
       return 0;
     }
     const values = entries.map(() => '(?::bigint, ?::text)').join(', ');
+    // The rows are locked in id order first, as a pass withdrawing merges locks them
+    // (`withdrawMerges`), so the two never wait for each other in a cycle.
     const completing = {
       sql: `UPDATE engine_work AS w SET state = 'completed', outcome = v.outcome, updated = ?
-            FROM (VALUES ${values}) AS v(id, outcome)
-            WHERE w.id = v.id AND w.state = 'running' AND w.epoch = ?
+            FROM (VALUES ${values}) AS v(id, outcome),
+              (SELECT id FROM engine_work WHERE id = ANY(?::bigint[]) ORDER BY id FOR UPDATE) AS locked
+            WHERE w.id = v.id AND locked.id = w.id AND w.state = 'running' AND w.epoch = ?
             RETURNING w.id`,
-      bindings: [now, ...entries.flatMap((entry) => [entry.record.id, entry.outcome]), epoch],
+      bindings: [
+        now,
+        ...entries.flatMap((entry) => [entry.record.id, entry.outcome]),
+        entries.map((entry) => entry.record.id),
+        epoch,
+      ],
     };
     return new EngineEventRepository(this.knex).appendForCompletedWork(
       completing,

@@ -11,7 +11,7 @@ import {
   reserveHistoryIds,
   type BatchedBuildsetCreation,
 } from '../../../src/store/repositories/history-batches';
-import { RefRepository, type NewRef } from '../../../src/store/repositories/refs';
+import { RefRepository, toNewRefRow, type NewRef } from '../../../src/store/repositories/refs';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
 
 const AT = new Date('2026-11-30T02:00:00Z');
@@ -117,7 +117,7 @@ describe.each(backends())('buildsets created in one statement on %s', (backend) 
     it('finds a ref another transaction inserted while the statement ran', async () => {
       const other = await db.knex.transaction();
       const [raced] = await other('refs')
-        .insert({ ...refRow(change(10)) })
+        .insert(toNewRefRow(change(10)))
         .returning('id');
       const batch = await creations(db.knex, [[change(11), change(10)]]);
       const pending = db.knex.transaction((trx) => createBuildsets(trx, batch));
@@ -139,18 +139,6 @@ describe.each(backends())('buildsets created in one statement on %s', (backend) 
     });
   }
 });
-
-function refRow(ref: NewRef): Record<string, unknown> {
-  return {
-    project: ref.project,
-    project_canonical: ref.projectCanonical,
-    ref: ref.ref,
-    ref_url: ref.refUrl,
-    change: ref.change,
-    patchset: ref.patchset,
-    branch: ref.branch,
-  };
-}
 
 async function waitFor(condition: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 10_000;

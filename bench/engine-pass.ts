@@ -1,0 +1,90 @@
+/**
+ * The CPU of one scheduler pass over a long gate queue (docs/gating.md#performance): N changes
+ * (default 1,000) enqueued into a window-20 dependent gate whose builds keep running, so 20 items
+ * are in the window and the rest wait; then the state is held anew from the store and 30 passes
+ * that find nothing to do are run as a pass runs them (every queue walked until stable, then the
+ * save). Reports the process CPU of a pass (median and lowest; with the embedded store this
+ * includes PGlite's share of the save) and the load average.
+ *
+ *   npx tsx bench/engine-pass.ts [changes]              # embedded PGlite (in memory)
+ *   DATABASE_URL=postgres://... npx tsx bench/engine-pass.ts
+ */
+import os from 'node:os';
+import { PassContext } from '../src/engine/pass-context';
+import { TenantState } from '../src/engine/scheduler/tenant-state';
+import { EngineStateRepository } from '../src/store/repositories/engine-state';
+import { EngineHarness } from '../test/engine/harness';
+import { job, makeLayout, pipeline } from '../test/engine/scripted-layout';
+import { openBenchDatabase } from './bench-database';
+
+const PASSES = 30;
+
+async function main(): Promise<void> {
+  const total = Number(process.argv[2] ?? 1000);
+  const { database, cleanup } = await openBenchDatabase();
+  const h = new EngineHarness(
+    database,
+    makeLayout({
+      tenant: 'bench',
+      pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true })],
+      projects: [{ name: 'org/project' }],
+      jobs: { 'org/project': { gate: [job('unit'), job('lint')] } },
+    }),
+  );
+  await h.start();
+  for (let number = 1; number <= total; number += 1) {
+    h.changes.add('org/project', number);
+    const result = await h.engine.enqueue(h.tenant, {
+      pipeline: 'gate',
+      project: 'org/project',
+      change: `${number},1`,
+      by: 'admin',
+    });
+    if (!result.ok) {
+      throw new Error(result.error.message);
+    }
+  }
+  await h.settle();
+  await h.stop();
+  const knex = database.knex;
+  const state = new TenantState(new EngineStateRepository(knex), h.tenant, { knex, webRoot: () => null });
+  await state.load();
+  await state.statusBaseline(h.layout);
+  const gateways = { changes: h.changes, merger: h.merger, executor: h.executor, nodes: h.nodes };
+  const loadBefore = os.loadavg()[0];
+  const cpuMs: number[] = [];
+  for (let pass = 0; pass < PASSES; pass += 1) {
+    await knex.transaction(async (trx) => {
+      const ctx = new PassContext(h.tenant, h.clock.now(), h.layout, trx, gateways);
+      const managers = state.managers(h.layout);
+      const cpuStart = process.cpuUsage();
+      for (const manager of managers.values()) {
+        await manager.processQueues(ctx);
+      }
+      await state.save(trx, ctx, managers, h.layout);
+      const cpu = process.cpuUsage(cpuStart);
+      cpuMs.push((cpu.user + cpu.system) / 1000);
+    });
+    state.statusCommitted();
+  }
+  cpuMs.sort((a, b) => a - b);
+  const queued = [...state.pipelines.values()].flatMap((pipelineState) => pipelineState.queues);
+  process.stdout.write(
+    `${JSON.stringify({
+      store: process.env.DATABASE_URL ? 'postgres' : 'pglite',
+      changes: total,
+      queued: queued.reduce((sum, queue) => sum + queue.items.length, 0),
+      runningBuilds: h.executor.running.size,
+      passes: PASSES,
+      cpuMsPerPass: Number(cpuMs[Math.floor(PASSES / 2)].toFixed(2)),
+      lowestCpuMsPerPass: Number(cpuMs[0].toFixed(2)),
+      loadAverage: [Number(loadBefore.toFixed(1)), Number(os.loadavg()[0].toFixed(1))],
+    })}\n`,
+  );
+  await cleanup();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

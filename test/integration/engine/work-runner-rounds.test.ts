@@ -1,0 +1,179 @@
+/**
+ * What the work runner writes while it does a tenant's engine work (docs/gating.md#engine-work):
+ * a branch merge records each change merged on its row except the last, which its completion
+ * records; a new leader skips the changes recorded; and a drain claims until nothing is left only
+ * in the first drain of a lead, later ones end with a claim that took every open row.
+ */
+import type { EngineGateways } from '../../../src/engine/pass-context';
+import type { MergerGateway } from '../../../src/engine/ports/merger';
+import { WorkRunner } from '../../../src/engine/work/work-runner';
+import type { MergeItem } from '../../../src/model/changes';
+import { EngineEventRepository } from '../../../src/store/repositories/engine-events';
+import { EngineWorkRepository } from '../../../src/store/repositories/engine-work';
+import { StatementCounter } from '../../../bench/statement-counter';
+import { nextTenant } from '../../engine/harness';
+import { FakeClock } from '../../engine/scripted-layout';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+
+function change(number: number): MergeItem {
+  return {
+    project: 'example.com/org/project',
+    ref: `refs/changes/${number}/1`,
+    branch: 'master',
+    number,
+    patchset: '1',
+    oldrev: null,
+    newrev: null,
+    connection: 'git',
+    mergeMode: 'merge-resolve',
+    buildsetUuid: `bs-${number}`,
+  };
+}
+
+describe('engine work runner rounds', () => {
+  let db: TestDatabase;
+  let repo: EngineWorkRepository;
+  let counter: StatementCounter;
+  const clock = new FakeClock();
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    repo = new EngineWorkRepository(db.knex);
+    counter = new StatementCounter(db.knex);
+  });
+
+  afterAll(async () => {
+    await db.destroy();
+  });
+
+  /** A runner under `epoch` whose merger records the changes it merges and the row's stored progress then. */
+  function runner(tenant: string, epoch: number) {
+    const merged: Array<{ change: number | null; progress: unknown }> = [];
+    const errors: unknown[] = [];
+    const merger = {
+      mergeToBranch: async (item: MergeItem) => {
+        const [row] = await repo.open(tenant);
+        merged.push({ change: item.number, progress: row?.progress ?? null });
+        return { merged: true as const, oldrev: null, newrev: `rev-${item.number}` };
+      },
+    } as unknown as MergerGateway;
+    const work = new WorkRunner({
+      knex: db.knex,
+      tenant,
+      gateways: { merger } as unknown as EngineGateways,
+      clock,
+      epoch: () => epoch,
+      leading: () => true,
+      onCompleted: () => undefined,
+      logger: { error: (_message, error) => errors.push(error) },
+    });
+    return { work, merged, errors };
+  }
+
+  async function drained(work: WorkRunner): Promise<void> {
+    work.kick();
+    while (!(await work.settled())) {
+      // A round ran: wait for the next one, if any.
+    }
+  }
+
+  function count(kind: string, pattern: RegExp, sqls: string[]): number {
+    return sqls.filter((sql) => sql.startsWith(kind) && pattern.test(sql)).length;
+  }
+
+  function recording(): { sqls: string[]; stop: () => void } {
+    const sqls: string[] = [];
+    const onQuery = (query: { sql: string }) => sqls.push(query.sql.replace(/\s+/g, ' ').toLowerCase());
+    db.knex.on('query', onQuery);
+    return { sqls, stop: () => db.knex.removeListener('query', onQuery) };
+  }
+
+  async function branchMerge(tenant: string, numbers: number[]): Promise<void> {
+    await repo.create(
+      tenant,
+      [
+        {
+          kind: 'branch-merge',
+          payload: {
+            pipeline: 'gate',
+            buildsetUuid: `bs-${numbers.join('-')}`,
+            report: null,
+            items: numbers.map(change),
+          },
+        },
+      ],
+      clock.now(),
+      db.knex,
+    );
+  }
+
+  async function outcomeEvents(tenant: string): Promise<unknown[]> {
+    const events = await new EngineEventRepository(db.knex).list(tenant, 'result');
+    return events.map((event) => event.payload.changes);
+  }
+
+  it('records each change merged but the last on the row, and the last with the completion', async () => {
+    const tenant = nextTenant();
+    await branchMerge(tenant, [1, 2, 3]);
+    const { work, merged, errors } = runner(tenant, 1);
+    const log = recording();
+    await drained(work);
+    log.stop();
+    expect(errors).toEqual([]);
+    const done = (number: number) => ({ project: 'example.com/org/project', change: number, newrev: `rev-${number}` });
+    expect(merged).toEqual([
+      { change: 1, progress: null },
+      { change: 2, progress: { reported: true, merged: [done(1)] } },
+      { change: 3, progress: { reported: true, merged: [done(1), done(2)] } },
+    ]);
+    expect(count('update', /"progress"/, log.sqls)).toBe(2);
+    expect((await repo.all(tenant)).map((row) => [row.state, row.outcome])).toEqual([['completed', 'merged']]);
+    expect(await outcomeEvents(tenant)).toEqual([[done(1), done(2), done(3)]]);
+  });
+
+  it('lets a new leader skip the changes recorded and merge the rest', async () => {
+    const tenant = nextTenant();
+    await branchMerge(tenant, [1, 2]);
+    // A former leader (epoch 1) merged change 1, recorded it, and died.
+    const [claimed] = await repo.claim(tenant, 1, clock.now(), 10);
+    const first = { project: 'example.com/org/project', change: 1, newrev: 'rev-1' };
+    expect(await repo.recordProgress(claimed.id, 1, { reported: true, merged: [first] }, clock.now())).toBe(true);
+    const { work, merged, errors } = runner(tenant, 2);
+    await drained(work);
+    expect(errors).toEqual([]);
+    expect(merged.map((entry) => entry.change)).toEqual([2]);
+    expect(await outcomeEvents(tenant)).toEqual([[first, { ...first, change: 2, newrev: 'rev-2' }]]);
+  });
+
+  it('claims until nothing is left in the first drain of a lead only', async () => {
+    const tenant = nextTenant();
+    const { work, merged, errors } = runner(tenant, 1);
+    const claims = (sqls: string[]) => count('update', /set "state" = .*"epoch"/, sqls);
+    await branchMerge(tenant, [1]);
+    let log = recording();
+    await drained(work);
+    log.stop();
+    // The first drain: its row, then a claim that found nothing.
+    expect(claims(log.sqls)).toBe(2);
+    await branchMerge(tenant, [2]);
+    log = recording();
+    counter.start();
+    await drained(work);
+    counter.stop();
+    log.stop();
+    // Later: one claim took every open row; and a single change's merge writes no progress.
+    expect(claims(log.sqls)).toBe(1);
+    expect(count('update', /"progress"/, log.sqls)).toBe(0);
+    // The claim, the merger's look at the row (this test's) and the completion with its event.
+    expect(
+      counter
+        .perItem(1)
+        .map(([kind]) => kind)
+        .sort(),
+    ).toEqual(['select engine_work', 'update engine_work', 'with engine_work']);
+    expect(counter.total).toBe(3);
+    expect(merged.map((entry) => entry.change)).toEqual([1, 2]);
+    expect(errors).toEqual([]);
+    expect((await repo.all(tenant)).map((row) => row.outcome)).toEqual(['merged', 'merged']);
+  });
+});
