@@ -12,6 +12,7 @@ import { reconcileProjectNames } from '../store/repositories/project-names';
 import type { BackgroundTask } from './app-options';
 import type { AppServices } from './app-services';
 import { EmbeddedVacuum } from './embedded-vacuum';
+import { EngineEventRetention } from './engine-event-retention';
 import type { ComponentHeartbeat } from './component-heartbeat';
 import type { Readiness } from './health';
 import { waitForDrain, type InFlightRequests } from './request-context';
@@ -45,6 +46,12 @@ export async function startServices(runtime: AppRuntime): Promise<void> {
     const vacuum = new EmbeddedVacuum({ knex: database.knex, logger, timers: runtime.timers });
     vacuum.start();
     tasks.push({ name: 'embedded vacuum', stop: () => vacuum.stop() });
+  }
+  if (app.runs.has('scheduler')) {
+    // Processed engine events are deleted after a day (docs/gating.md#what-is-kept-of-engine-events).
+    const retention = new EngineEventRetention({ knex: database.knex, now: app.now, logger, timers: runtime.timers });
+    retention.start();
+    tasks.push({ name: 'engine event retention', stop: () => retention.stop() });
   }
   if (layoutManager) {
     // Layouts load before listening so the first request already sees every tenant.

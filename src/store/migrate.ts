@@ -27,6 +27,7 @@ import * as durationHistograms from './migrations/0029-duration-histograms';
 import * as connectionEventsIndexes from './migrations/0030-connection-events-indexes';
 import * as oidcSigningKeys from './migrations/0031-oidc-signing-keys';
 import * as engineWorkRetention from './migrations/0032-engine-work-retention';
+import * as engineEventsRetention from './migrations/0033-engine-events-retention';
 
 interface Migration {
   name: string;
@@ -59,6 +60,7 @@ const MIGRATIONS: Migration[] = [
   connectionEventsIndexes,
   oidcSigningKeys,
   engineWorkRetention,
+  engineEventsRetention,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

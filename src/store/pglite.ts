@@ -229,6 +229,16 @@ async function wholeTarball(data: Uint8Array | AsyncIterable<Uint8Array>): Promi
  * constructed (the template is read asynchronously). PGlite has one session, so every
  * connection knex asks for is the same instance.
  */
+/** What knex hands a client's `processResponse`, as far as a delete needs. */
+interface PgliteQuery {
+  method?: string;
+  output?: unknown;
+  returning?: unknown;
+  response: { affectedRows?: number };
+}
+
+type PgliteQueryHandler = (this: unknown, obj: PgliteQuery, runner: unknown) => unknown;
+
 export class LazyPgliteClient extends ClientPgLite {
   private opening: Promise<PGlite> | undefined;
 
@@ -249,6 +259,20 @@ export class LazyPgliteClient extends ClientPgLite {
       });
     }
     return this.opening;
+  }
+
+  /**
+   * The count of deleted rows for a delete, as on PostgreSQL: knex-pglite names a delete's
+   * command `DEL` (its knex method, upper-cased), which knex's PostgreSQL client does not read as
+   * a delete, so it handed back PGlite's whole result instead (`{ rows, affectedRows, ... }`).
+   */
+  processResponse(obj: PgliteQuery, runner: unknown): unknown {
+    if (obj.method === 'del' && obj.output === undefined && obj.returning === undefined) {
+      return obj.response.affectedRows ?? 0;
+    }
+    // knex's typings leave the client's own processResponse out.
+    const inherited = (ClientPgLite.prototype as unknown as { processResponse: PgliteQueryHandler }).processResponse;
+    return inherited.call(this, obj, runner);
   }
 
   /** knex hands out the one session only while it is open; a closed instance is opened again. */

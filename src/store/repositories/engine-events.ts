@@ -247,6 +247,22 @@ export class EngineEventRepository {
     return row !== undefined;
   }
 
+  /**
+   * Delete up to `limit` events processed before `before`, oldest first (docs/gating.md#what-is-kept-of-engine-events);
+   * resolves with how many were deleted. Unprocessed events are never deleted.
+   */
+  async pruneProcessed(before: Date, limit: number): Promise<number> {
+    // RETURNING counts the rows on both stores (PGlite's knex client reports no row count for a delete).
+    const result: { rows: unknown[] } = await this.knex.raw(
+      `DELETE FROM engine_events WHERE id IN (
+         SELECT id FROM engine_events WHERE processed IS NOT NULL AND processed < :before
+         ORDER BY processed LIMIT :limit FOR UPDATE SKIP LOCKED)
+       RETURNING 1`,
+      { before, limit },
+    );
+    return result.rows.length;
+  }
+
   /** Queue a reconfiguration request for one tenant or (no tenant) all tenants. */
   async requestReconfigure(tenant: string | undefined, at: Date, smart = false): Promise<number> {
     return this.append({

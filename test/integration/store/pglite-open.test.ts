@@ -1,7 +1,8 @@
 /**
  * Opening the embedded store (src/store/pglite.ts): a new data directory is unpacked from the
  * cached template and reopened as it is afterwards; the store runs with small shared buffers; a
- * directory that is not a cluster is refused rather than overwritten.
+ * directory that is not a cluster is refused rather than overwritten; a delete answers with the
+ * count of deleted rows, as on PostgreSQL.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -62,6 +63,20 @@ describe('embedded store opening', () => {
     } finally {
       await first.close();
       await second.close();
+    }
+  });
+
+  it('answers a delete with the count of deleted rows, as on PostgreSQL', async () => {
+    const db = openDatabase({ kind: 'pglite' });
+    try {
+      await db.knex.raw('CREATE TABLE counted (id int PRIMARY KEY)');
+      await db.knex.raw('INSERT INTO counted SELECT generate_series(1, 10)');
+      expect(await db.knex('counted').where('id', '<', 4).delete()).toBe(3);
+      expect(await db.knex('counted').where('id', '>', 100).delete()).toBe(0);
+      expect(await db.knex('counted').where('id', 5).delete().returning('id')).toEqual([{ id: 5 }]);
+      expect(await db.knex('counted').where('id', 6).update({ id: 60 })).toBe(1);
+    } finally {
+      await db.close();
     }
   });
 
