@@ -216,6 +216,10 @@ export class TenantScheduler {
         await this.standBy();
         continue;
       }
+      // What is already on its way to the store (event appends, the executor's results) gets there
+      // first: on PGlite's one session a pass started at once takes the session ahead of it and
+      // handles an event or two at a time (docs/gating.md#performance).
+      await yieldToQueuedWork();
       this.wakeRequested = false;
       let didWork = false;
       try {
@@ -338,4 +342,9 @@ function settledBy(work: Promise<unknown>, until: number | undefined): Promise<b
     };
     work.then(settled, settled);
   });
+}
+
+/** One turn of the event loop: the I/O callbacks and appends queued meanwhile run before what follows. */
+function yieldToQueuedWork(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
