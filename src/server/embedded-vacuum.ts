@@ -27,7 +27,6 @@ export interface EmbeddedVacuumOptions {
 /** The periodic vacuum of one embedded store: `start()` once it is migrated, `stop()` before it closes. */
 export class EmbeddedVacuum {
   private readonly task: PeriodicTask;
-  private stopping = false;
 
   constructor(private readonly options: EmbeddedVacuumOptions) {
     this.task = new PeriodicTask({
@@ -42,12 +41,10 @@ export class EmbeddedVacuum {
   }
 
   start(): void {
-    this.stopping = false;
     this.task.start();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     await this.task.stop();
   }
 
@@ -57,7 +54,7 @@ export class EmbeddedVacuum {
     const cares = await tablesNeedingCare(knex, this.options.thresholds);
     const done: TableCare[] = [];
     for (const care of cares) {
-      if (this.stopping) {
+      if (this.task.stopRequested) {
         break;
       }
       const started = Date.now();

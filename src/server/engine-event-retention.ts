@@ -27,7 +27,6 @@ export interface EngineEventRetentionOptions {
 export class EngineEventRetention {
   private readonly events: EngineEventRepository;
   private readonly task: PeriodicTask;
-  private stopping = false;
 
   constructor(private readonly options: EngineEventRetentionOptions) {
     this.events = new EngineEventRepository(options.knex);
@@ -44,12 +43,10 @@ export class EngineEventRetention {
 
   /** Run soon (a restarted service deletes what aged meanwhile), then every interval after the previous run. */
   start(): void {
-    this.stopping = false;
     this.task.start(0);
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     await this.task.stop();
   }
 
@@ -57,7 +54,7 @@ export class EngineEventRetention {
   async runOnce(): Promise<number> {
     const before = new Date(this.options.now().getTime() - EVENT_RETENTION_MS);
     let total = 0;
-    while (!this.stopping) {
+    while (!this.task.stopRequested) {
       const deleted = await this.events.pruneProcessed(before, BATCH);
       total += deleted;
       if (deleted < BATCH) {

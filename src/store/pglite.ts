@@ -224,11 +224,6 @@ async function wholeTarball(data: Uint8Array | AsyncIterable<Uint8Array>): Promi
   return Buffer.concat(chunks);
 }
 
-/**
- * knex's PGlite client, opening the cluster when knex first connects rather than when it is
- * constructed (the template is read asynchronously). PGlite has one session, so every
- * connection knex asks for is the same instance.
- */
 /** What knex hands a client's `processResponse`, as far as a delete needs. */
 interface PgliteQuery {
   method?: string;
@@ -239,6 +234,11 @@ interface PgliteQuery {
 
 type PgliteQueryHandler = (this: unknown, obj: PgliteQuery, runner: unknown) => unknown;
 
+/**
+ * knex's PGlite client, opening the cluster when knex first connects rather than when it is
+ * constructed (the template is read asynchronously). PGlite has one session, so every
+ * connection knex asks for is the same instance.
+ */
 export class LazyPgliteClient extends ClientPgLite {
   private opening: Promise<PGlite> | undefined;
 

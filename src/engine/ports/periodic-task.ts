@@ -38,6 +38,11 @@ export class PeriodicTask {
     return this.options.name;
   }
 
+  /** Whether `stop()` was called and no `start()` since: a long run ends early on it. */
+  get stopRequested(): boolean {
+    return this.stopped;
+  }
+
   /** Whether a run is under way. */
   get running(): boolean {
     return this.run !== null;

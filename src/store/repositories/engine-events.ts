@@ -252,7 +252,7 @@ export class EngineEventRepository {
    * resolves with how many were deleted. Unprocessed events are never deleted.
    */
   async pruneProcessed(before: Date, limit: number): Promise<number> {
-    // RETURNING counts the rows on both stores (PGlite's knex client reports no row count for a delete).
+    // A raw statement's answer names its row count differently on each store; its rows count alike.
     const result: { rows: unknown[] } = await this.knex.raw(
       `DELETE FROM engine_events WHERE id IN (
          SELECT id FROM engine_events WHERE processed IS NOT NULL AND processed < :before

@@ -10,6 +10,7 @@ import { DEFAULT_CARE_THRESHOLDS, tablesNeedingCare, type TableCare } from '../.
 import { silentLogger } from '../../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { FakeTimerClock } from '../../helpers/fake-timer-clock';
+import { eventually } from '../../helpers/pg-faults';
 import { startTestServer } from '../../helpers/server';
 
 jest.setTimeout(60_000);
@@ -129,21 +130,10 @@ describe('vacuum of the embedded store', () => {
       await timers.advance(EMBEDDED_VACUUM_INTERVAL_MS - 1);
       expect(await stats(knex, 'probe_service')).toEqual(before);
       await timers.advance(1);
-      await waitFor(async () => (await stats(knex, 'probe_service')).vacuums === 1);
+      await eventually('the vacuum run', async () => (await stats(knex, 'probe_service')).vacuums === 1);
       expect(await stats(knex, 'probe_service')).toMatchObject({ dead: 0, analyzes: 1 });
     } finally {
       await server.stop();
     }
   });
 });
-
-/** Poll the store until `check` holds (the run started by the timer goes on asynchronously). */
-async function waitFor(check: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (await check()) {
-      return;
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error('condition not met');
-}

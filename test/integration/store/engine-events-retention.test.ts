@@ -14,6 +14,7 @@ import { EngineEventRepository } from '../../../src/store/repositories/engine-ev
 import { nextTenant } from '../../engine/harness';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { FakeTimerClock } from '../../helpers/fake-timer-clock';
+import { eventually } from '../../helpers/pg-faults';
 import { startTestServer } from '../../helpers/server';
 
 jest.setTimeout(60_000);
@@ -102,7 +103,7 @@ describe.each(backends())('engine event retention (%s)', (backend) => {
     const server = await startTestServer({ backend, timers, tenants: [], database });
     try {
       await timers.advance(0);
-      await until(async () => (await remaining(database.knex, tenant)).length === 1);
+      await eventually('the first run', async () => (await remaining(database.knex, tenant)).length === 1);
       expect(await remaining(database.knex, tenant)).toEqual([kept]);
       expect(timers.pending).toContain(EVENT_RETENTION_INTERVAL_MS);
       expect(old).toBeLessThan(kept);
@@ -112,14 +113,3 @@ describe.each(backends())('engine event retention (%s)', (backend) => {
     }
   });
 });
-
-/** Poll the store until `check` holds (the run the timer started goes on asynchronously). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 500; attempt += 1) {
-    if (await check()) {
-      return;
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error('condition not met');
-}
