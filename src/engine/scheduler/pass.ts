@@ -58,10 +58,14 @@ export interface PassOptions {
   /** Called when a semaphore was released (global semaphores span tenants). */
   onSemaphoreReleased?: () => void;
   /**
-   * Proves inside the pass's transaction that this scheduler leads the tenant (its first
-   * statement, and again at a long pass's commit); throws when it does not.
+   * Proves inside the pass's transaction that this scheduler leads the tenant, as its first
+   * statement, which then locks the tenant's state row and returns its event-queue flags; throws
+   * when it does not lead (docs/operations.md#leadership-model). Without it the pass locks and
+   * reads the row on its own.
    */
-  fence?: (trx: Knex, again?: boolean) => Promise<void>;
+  fence?: (trx: Knex) => Promise<TenantEventQueueState>;
+  /** Proves the lead again at a long pass's commit (the transaction holds the lease row); throws when it does not. */
+  fenceAgain?: (trx: Knex) => Promise<void>;
   /** Proves the lead before a merge into a branch, outside any transaction; throws when it does not. */
   proveLead?: (knex: Knex) => Promise<void>;
   /** True when the lease is due for renewal (the pass then proves it again at its commit; default true). */
@@ -187,17 +191,17 @@ export class PassRunner {
     let didWork = false;
     let epoch: number | null = null;
     await this.options.database.knex.transaction(async (trx) => {
-      // Nothing of the tenant is read or written before the lead is proven in this transaction.
+      // Nothing of the tenant is read or written before the lead is proven in this transaction: the
+      // fence's statement proves it, then locks the tenant's row (event-queue flags are changed by
+      // operations; the row lock orders those writes with this pass) and reads the flags.
       const fence = this.options.fence;
-      await fence?.(trx);
+      record.eventQueues = fence ? await fence(trx) : (await this.stateRepo.loadTenant(tenant, trx, true)).eventQueues;
       epoch = this.options.leaseEpoch?.() ?? null;
       const gateways = { ...this.options.gateways, changes: this.lookups.changes };
       const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid, this.buildIds);
       const deadline = now.getTime() + (this.options.budgetMs ?? DEFAULT_PASS_BUDGET_MS);
       ctx.budgetSpent = () => this.options.clock.now().getTime() >= deadline;
       committed = ctx;
-      // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
-      record.eventQueues = (await this.stateRepo.loadTenant(tenant, trx, true)).eventQueues;
       const managers = this.state.managers(layout);
       const reconfigured = await reconcileLayout(ctx, layout, managers, this.state.pipelines, record, this.stateRepo);
       await fireTimers(ctx, layout, record);
@@ -241,7 +245,7 @@ export class PassRunner {
       // (docs/operations.md#leadership-model). The row stays locked from the first proof to the
       // commit, so a short pass needs no second one.
       if (this.options.renewDue?.() !== false) {
-        await fence?.(trx, true);
+        await this.options.fenceAgain?.(trx);
       }
       didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted || ctx.deferred;
     });
