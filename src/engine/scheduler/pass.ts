@@ -219,11 +219,6 @@ export class PassRunner {
         changed = (await manager.processQueues(ctx)) || changed;
       }
       handled = pending.filter((event) => outcomes.has(event.id));
-      await this.events.markOutcomes(
-        handled.map((event) => ({ id: event.id, outcome: outcomes.get(event.id) ?? 'ok' })),
-        now,
-        trx,
-      );
       const management = handled.filter((event) => event.category === 'management');
       if (management.length > 0) {
         // Before the pass's status delta, which is always its last (docs/live.md#the-delta-protocol).
@@ -234,11 +229,18 @@ export class PassRunner {
       }
       const withdrawn = new Set(ctx.withdrawnMerges);
       const kept = ctx.work.filter((work) => !withdrawn.has(withdrawableBuildset(work.kind, work.payload) ?? ''));
-      await this.workRepo.create(tenant, kept, now, trx);
+      // The work rows kept are none of those withdrawn, so the two writes are independent.
       await this.workRepo.withdrawMerges(tenant, ctx.withdrawnMerges, now, trx);
-      // The pass's history rows, system events and samples: before the save, whose status delta
-      // reads the estimates (docs/gating.md#performance).
-      await ctx.flush();
+      // The pass's history rows, then its events' outcomes, work rows, system events and samples
+      // in one statement: before the save, whose status delta reads the estimates
+      // (docs/gating.md#performance).
+      await ctx.flush([
+        this.events.outcomesWrite(
+          handled.map((event) => ({ id: event.id, outcome: outcomes.get(event.id) ?? 'ok' })),
+          now,
+        ),
+        this.workRepo.createWrite(tenant, kept, now),
+      ]);
       await this.state.save(trx, ctx, managers, layout);
       // Proven again at the commit when the pass took long (the lease is due for renewal): it is
       // renewed from now, so a long pass leaves its side effects a whole lease to run in
