@@ -15,8 +15,8 @@ const CHANGES = 6;
 
 /**
  * Statements per item, measured with this test on each store (docs/gating.md#performance: 55 on
- * PGlite, 65 on PostgreSQL, whose pool lets two passes more per item run), plus half a
- * statement: one statement more per item fails.
+ * PGlite, 65 on PostgreSQL, where an item takes two passes more), plus half a statement: one
+ * statement more per item fails.
  */
 const BUDGET: Record<string, number> = { pglite: 55.5, postgres: 65.5 };
 
