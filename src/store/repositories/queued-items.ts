@@ -2,7 +2,7 @@
  * The queued items of a tenant, by queue, in queue order, with their jobs. A reader that keeps
  * what it parsed (`ParsedItems`, src/engine/status-inputs.ts) reads only the rows that changed
  * since: every write of an item goes through `EngineStateRepository.saveItems`, which updates
- * the item's row (a new row version, `xmin`) whenever it replaces the item's job rows, so an
+ * the item's row (a new row version, `xmin`) whenever it writes any of the item's job rows, so an
  * item whose row version stayed has the data and jobs parsed before. After a pass that changed a
  * few items of 500 a status read parses those few instead of all (docs/live.md#status-reads-at-500-items).
  */
