@@ -9,8 +9,11 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AnsibleToolchain } from '../../../src/executor/ansible/toolchain';
+import type { RunOutcome } from '../../../src/executor/runner';
+import type { BuildStep } from '../../../src/model/build-request';
 import { AnsibleHarness, closedPort, localPlay, LOG_URL, playbook, type Setup } from '../../helpers/ansible-harness';
 import { buildParams } from '../../helpers/build-params';
+import { FakeTimerClock } from '../../helpers/fake-timer-clock';
 
 describe('runBuild with playbooks', () => {
   const harness = new AnsibleHarness();
@@ -127,14 +130,22 @@ describe('runBuild with playbooks', () => {
       'trusted.yaml': localPlay(`    - shell: echo started ${trustedSleep}; exec sleep ${trustedSleep}\n`),
       'untrusted.yaml': localPlay(`    - shell: echo started ${untrustedSleep}; exec sleep ${untrustedSleep}\n`),
     });
-    const trusted = await s.run({ timeout: 5, run: [playbook('trusted.yaml', { trusted: true })] });
-    expect(trusted.result).toBe('TIMED_OUT');
-    // The command had started (its output streamed) before the timeout killed it.
-    expect(readFileSync(s.logFile, 'utf8')).toContain(`worker | started ${trustedSleep}`);
+    // The job's timeout runs on a clock the test moves on once the command has started (its
+    // output streamed): no real time is waited, however long Ansible takes to get there.
+    const timeOut = async (step: BuildStep, seconds: string): Promise<RunOutcome> => {
+      const timers = new FakeTimerClock();
+      const running = s.run({ timeout: 5, run: [step] }, { timers });
+      await s.untilLogged(`worker | started ${seconds}`, running);
+      expect(timers.pending).toEqual([5000]);
+      expect(sleepers(seconds)).toHaveLength(1);
+      await timers.advance(4999);
+      expect(sleepers(seconds)).toHaveLength(1);
+      await timers.advance(1);
+      return running;
+    };
+    expect((await timeOut(playbook('trusted.yaml', { trusted: true }), trustedSleep)).result).toBe('TIMED_OUT');
     expect(sleepers(trustedSleep)).toEqual([]);
-    const untrusted = await s.run({ timeout: 5, run: [playbook('untrusted.yaml')] });
-    expect(untrusted.result).toBe('TIMED_OUT');
-    expect(readFileSync(s.logFile, 'utf8')).toContain(`worker | started ${untrustedSleep}`);
+    expect((await timeOut(playbook('untrusted.yaml'), untrustedSleep)).result).toBe('TIMED_OUT');
     expect(sleepers(untrustedSleep)).toEqual([]);
   });
 
@@ -316,11 +327,7 @@ describe('runBuild with playbooks', () => {
       'run.yaml': localPlay('    - shell: "echo first; while [ ! -e release ]; do sleep 0.1; done; echo second"\n'),
     });
     const running = s.run({ run: [playbook('run.yaml')] });
-    for await (const batch of s.log.lines()) {
-      if (batch.some((line) => line.text.endsWith('worker | first'))) {
-        break;
-      }
-    }
+    await s.untilLogged('worker | first', running);
     // The task is still running (waiting for `release`) when its first line arrived.
     expect(readFileSync(s.logFile, 'utf8')).not.toContain('second');
     writeFileSync(path.join(s.workspace, 'release'), '');
@@ -369,11 +376,7 @@ describe('runBuild with playbooks', () => {
       },
       { signal: controller.signal },
     );
-    for await (const batch of s.log.lines()) {
-      if (batch.some((line) => line.text.endsWith('worker | started'))) {
-        break;
-      }
-    }
+    await s.untilLogged('worker | started', running);
     controller.abort();
     expect((await running).result).toBe('ABORTED');
     expect(existsSync(path.join(s.workspace, 'cleanup-ran'))).toBe(true);
