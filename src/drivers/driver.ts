@@ -160,7 +160,8 @@ export interface DriverContext<S extends ConnectionSettings> {
   now(): Date;
   /**
    * The timers of the drivers' own polls and waits (Gerrit's pending checks, the waits between
-   * Gerrit and GitHub report retries, GitHub's rate limits); default: the system clock.
+   * Gerrit and GitHub report retries and GitLab request retries, GitHub's and GitLab's rate
+   * limits); default: the system clock.
    */
   timers?: TimerClock;
   /**

@@ -199,23 +199,20 @@ describe('GitHub driver: patchsets, dependencies, refusals, protection, rate lim
   ] as const)('waits out a rate limit (%s) and carries on', async (mode, seconds) => {
     const { hub } = env;
     const since = hub.requests.length;
-    // The rate limit's waits on the drivers' timers: no longer than the limit and the extra second
-    // after a reset (the server's other loops there are due now, never moved on, or in most of a minute or more).
-    const limitWaits = () => timers.pending.filter((ms) => ms > 0 && ms <= (seconds + 2) * 1000);
-    expect(limitWaits()).toEqual([]);
+    // The rate limit's waits on the drivers' timers are no longer than the limit and the extra
+    // second after a reset; no call is made again before the test moves the clock on past its wait.
+    const upTo = (seconds + 2) * 1000;
+    expect(timers.pending.filter((ms) => ms > 0 && ms <= upTo)).toEqual([]);
     hub.rateLimit(2, mode, seconds);
     const pull = await hub.openPull('org/lib', { title: `Limited ${mode}`, files: { [`${mode}.txt`]: 'z\n' } });
-    // A wait ends only when the test moves the clock on; each move notes how many calls were made by then.
+    // Each move of the clock, with the waits it ended and how many calls were made by then.
     const moves: Array<{ waits: number[]; sent: number }> = [];
-    let moving: Promise<void> | null = null;
-    await until('check success', () => {
-      const waits = limitWaits();
-      if (waits.length > 0 && moving === null) {
-        moves.push({ waits, sent: hub.requests.length });
-        moving = timers.advance(Math.max(...waits)).finally(() => (moving = null));
-      }
-      return status('org/lib', pull.headSha, 'acme/check')?.state === 'success';
-    });
+    await timers.movingOn(
+      'check success',
+      () => status('org/lib', pull.headSha, 'acme/check')?.state === 'success',
+      upTo,
+      (waits) => moves.push({ waits, sent: hub.requests.length }),
+    );
     const limited = hub.requests.slice(since).filter((r) => r.status === 429 || r.status === 403);
     expect(limited).toHaveLength(2);
     // Each refused call was made again only after the clock moved on past a wait as long as the
