@@ -124,6 +124,17 @@ describe('runBuild with playbooks', () => {
           return false;
         }
       });
+    // Polled: a process starts (`exec`) just after its line, and a killed one may linger a
+    // moment on a loaded machine; one left running sleeps for days.
+    const sleeping = async (seconds: string, count: number): Promise<void> => {
+      const deadline = Date.now() + 10_000;
+      while (sleepers(seconds).length !== count) {
+        if (Date.now() > deadline) {
+          throw new Error(`sleep ${seconds}: ${sleepers(seconds).length} processes, not ${count}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
     // Durations of this run only: a sleeper another run left behind (killed midway) is not taken for ours.
     const [trustedSleep, untrustedSleep] = [1, 2].map((n) => String(100_000 + randomInt(400_000) * 2 + n));
     const s = setup({
@@ -136,17 +147,17 @@ describe('runBuild with playbooks', () => {
       const timers = new FakeTimerClock();
       const running = s.run({ timeout: 5, run: [step] }, { timers });
       await s.untilLogged(`worker | started ${seconds}`, running);
+      await sleeping(seconds, 1);
       expect(timers.pending).toEqual([5000]);
-      expect(sleepers(seconds)).toHaveLength(1);
       await timers.advance(4999);
       expect(sleepers(seconds)).toHaveLength(1);
       await timers.advance(1);
       return running;
     };
     expect((await timeOut(playbook('trusted.yaml', { trusted: true }), trustedSleep)).result).toBe('TIMED_OUT');
-    expect(sleepers(trustedSleep)).toEqual([]);
+    await sleeping(trustedSleep, 0);
     expect((await timeOut(playbook('untrusted.yaml'), untrustedSleep)).result).toBe('TIMED_OUT');
-    expect(sleepers(untrustedSleep)).toEqual([]);
+    await sleeping(untrustedSleep, 0);
   });
 
   it('retries the build when a node is unreachable, in run and in post-run', async () => {
