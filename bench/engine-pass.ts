@@ -4,9 +4,12 @@
  * are in the window and the rest wait; then the state is held anew from the store and 30 passes
  * that find nothing to do are run as a pass runs them (every queue walked until stable, then the
  * save). Reports the process CPU of a pass (median and lowest; with the embedded store this
- * includes PGlite's share of the save) and the load average.
+ * includes PGlite's share of the save) and the load average. With `depends` (default 0) every
+ * change names the `depends` changes just ahead of it in Depends-On (as many as there are), so
+ * each item's needed changes are looked up among the items ahead on every pass; with `head`,
+ * every change names the first one.
  *
- *   npx tsx bench/engine-pass.ts [changes]              # embedded PGlite (in memory)
+ *   npx tsx bench/engine-pass.ts [changes] [depends|head]    # embedded PGlite (in memory)
  *   DATABASE_URL=postgres://... npx tsx bench/engine-pass.ts
  */
 import os from 'node:os';
@@ -21,6 +24,7 @@ const PASSES = 30;
 
 async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 1000);
+  const depends = process.argv[3] === 'head' ? 'head' : Number(process.argv[3] ?? 0);
   const { database, cleanup } = await openBenchDatabase();
   const h = new EngineHarness(
     database,
@@ -33,7 +37,7 @@ async function main(): Promise<void> {
   );
   await h.start();
   for (let number = 1; number <= total; number += 1) {
-    h.changes.add('org/project', number);
+    h.changes.add('org/project', number, { dependsOn: neededBy(number, depends) });
     const result = await h.engine.enqueue(h.tenant, {
       pipeline: 'gate',
       project: 'org/project',
@@ -73,6 +77,7 @@ async function main(): Promise<void> {
     `${JSON.stringify({
       store: process.env.DATABASE_URL ? 'postgres' : 'pglite',
       changes: total,
+      depends,
       queued: queued.reduce((sum, queue) => sum + queue.items.length, 0),
       runningBuilds: h.executor.running.size,
       passes: PASSES,
@@ -82,6 +87,17 @@ async function main(): Promise<void> {
     })}\n`,
   );
   await cleanup();
+}
+
+/** The changes a change names in Depends-On: the `depends` just ahead of it, or the first. */
+function neededBy(number: number, depends: number | 'head'): Array<{ project: string; number: number }> {
+  const first = depends === 'head' ? 1 : Math.max(1, number - depends);
+  const last = depends === 'head' ? Math.min(1, number - 1) : number - 1;
+  const needed = [];
+  for (let other = first; other <= last; other += 1) {
+    needed.push({ project: 'org/project', number: other });
+  }
+  return needed;
 }
 
 main().catch((error: unknown) => {

@@ -16,20 +16,30 @@ import {
   createBuildsets,
   finishBuildsets,
   insertStartedBuilds,
+  historyIdsQuery,
+  readHistoryIds,
   reserveHistoryIds,
+  type HistoryIdRow,
   type BatchedBuildCompletion,
   type BatchedBuildsetCreation,
   type BatchedBuildsetFinish,
   type BatchedBuildStart,
 } from '../store/repositories/history-batches';
+import type { QueuedWrite } from '../store/writes-together';
 import type { BuildHistoryWriter } from './ports/history';
+
+/** The most ids of each kind a reserve is filled up to by `topUp`. */
+const MAX_RESERVE = 1024;
 
 /**
  * Build and buildset ids taken from their sequences ahead, kept across a scheduler's passes (gaps
- * are harmless).
+ * are harmless). A pass fills the reserve up with its closing writes (`topUp`), so that the next
+ * one seldom sends a statement of its own for ids.
  */
 export class BuildIdReserve {
   private readonly ids = { builds: [] as number[], buildsets: [] as number[] };
+  /** Ids of each kind taken since the last `topUp`. */
+  private readonly used = { builds: 0, buildsets: 0 };
 
   constructor(private readonly block = 16) {}
 
@@ -43,17 +53,40 @@ export class BuildIdReserve {
     return this.next(knex, 'buildsets');
   }
 
+  /**
+   * The query that fills the reserve up, each kind to twice what was taken since the last top-up
+   * (at least a block, at most `MAX_RESERVE`), to send after other writes (`writeTogether`), and
+   * what to do with its rows; null when the reserve holds that much.
+   */
+  topUp(): { query: QueuedWrite; receive: (rows: readonly HistoryIdRow[]) => void } | null {
+    const wanted = (kind: 'builds' | 'buildsets'): number =>
+      Math.max(0, Math.min(MAX_RESERVE, Math.max(this.block, 2 * this.used[kind])) - this.ids[kind].length);
+    const count = { builds: wanted('builds'), buildsets: wanted('buildsets') };
+    this.used.builds = 0;
+    this.used.buildsets = 0;
+    if (count.builds === 0 && count.buildsets === 0) {
+      return null;
+    }
+    return { query: historyIdsQuery(count), receive: (rows) => this.add(readHistoryIds(rows)) };
+  }
+
   /** When one kind runs out, both are filled up to a block in one statement. */
   private async next(knex: Knex, table: 'builds' | 'buildsets'): Promise<number> {
     if (this.ids[table].length === 0) {
-      const taken = await reserveHistoryIds(knex, {
-        builds: this.block - this.ids.builds.length,
-        buildsets: this.block - this.ids.buildsets.length,
-      });
-      this.ids.builds.push(...taken.builds);
-      this.ids.buildsets.push(...taken.buildsets);
+      this.add(
+        await reserveHistoryIds(knex, {
+          builds: Math.max(0, this.block - this.ids.builds.length),
+          buildsets: Math.max(0, this.block - this.ids.buildsets.length),
+        }),
+      );
     }
+    this.used[table] += 1;
     return this.ids[table].shift() as number;
+  }
+
+  private add(taken: { builds: number[]; buildsets: number[] }): void {
+    this.ids.builds.push(...taken.builds);
+    this.ids.buildsets.push(...taken.buildsets);
   }
 }
 

@@ -113,6 +113,90 @@ export function itemsAhead(queue: QueueState, item: ItemState): ItemState[] {
   return chain;
 }
 
+/**
+ * The items of an item's chain ahead (as {@link itemsAhead} follows it) that hold any of these
+ * changes, nearest first. The walk stops once every item of the queue holding one of them was met,
+ * at once when none does, and looks uuids up in an index of the queue, so an item whose changes
+ * sit just ahead of it costs the same whatever the length of the queue (the Depends-On of a
+ * dependent queue, docs/gating.md#performance).
+ */
+export function itemsAheadHolding(
+  queue: QueueState,
+  item: ItemState,
+  changes: ReadonlyArray<{ project: string; number: number }>,
+): ItemState[] {
+  const index = queueIndex(queue);
+  const holders = new Set<number>();
+  for (const change of changes) {
+    for (const position of index.byChange.get(changeKey(change.project, change.number)) ?? []) {
+      holders.add(position);
+    }
+  }
+  const found: ItemState[] = [];
+  const seen = new Set<string>();
+  let next = untracked(item).itemAhead;
+  while (holders.size > 0 && next !== null && !seen.has(next)) {
+    const position = index.byUuid.get(next);
+    if (position === undefined) {
+      break;
+    }
+    const current = index.items[position];
+    if (holders.delete(position)) {
+      found.push(current);
+    }
+    seen.add(next);
+    next = untracked(current).itemAhead;
+  }
+  return found;
+}
+
+/**
+ * Where each uuid (its first item) and each numbered change (the items holding it) sit in one
+ * array of a queue's items. Kept while the queue holds the same array with the same length: the
+ * engine changes a queue's items by giving it a new array (a dequeue, a promote, a load) or by
+ * pushing onto it (an enqueue), and never changes an item's uuid or changes in place.
+ */
+interface QueueIndex {
+  items: readonly ItemState[];
+  length: number;
+  byUuid: Map<string, number>;
+  byChange: Map<string, number[]>;
+}
+
+const queueIndexes = new WeakMap<QueueState, QueueIndex>();
+
+function changeKey(project: string, number: number): string {
+  return `${number} ${project}`;
+}
+
+function queueIndex(queue: QueueState): QueueIndex {
+  const known = queueIndexes.get(queue);
+  if (known && known.items === queue.items && known.length === queue.items.length) {
+    return known;
+  }
+  const index: QueueIndex = { items: queue.items, length: queue.items.length, byUuid: new Map(), byChange: new Map() };
+  queue.items.forEach((tracked, position) => {
+    const { uuid, changes } = untracked(tracked);
+    if (!index.byUuid.has(uuid)) {
+      index.byUuid.set(uuid, position);
+    }
+    for (const change of changes) {
+      if (change.number === null) {
+        continue;
+      }
+      const key = changeKey(change.project, change.number);
+      const positions = index.byChange.get(key);
+      if (!positions) {
+        index.byChange.set(key, [position]);
+      } else if (positions[positions.length - 1] !== position) {
+        positions.push(position);
+      }
+    }
+  });
+  queueIndexes.set(queue, index);
+  return index;
+}
+
 /** Every item transitively behind an item (in queue order). */
 export function allItemsBehind(queue: QueueState, item: ItemState): ItemState[] {
   const result: ItemState[] = [];

@@ -11,6 +11,8 @@ import { EngineEventRepository } from '../store/repositories/engine-events';
 import { SampleBatch } from '../store/repositories/duration-samples';
 import { SemaphoreRepository } from '../store/repositories/semaphores';
 import { SystemEventRepository, type NewSystemEvent } from '../store/repositories/system-events';
+import type { HistoryIdRow } from '../store/repositories/history-batches';
+import { writeTogether, type QueuedWrite } from '../store/writes-together';
 import type { EngineDeltaBody } from './event-bus';
 import { StoreHistoryWriter, type BuildIdReserve } from './history-writer';
 import type { BuildHistoryWriter } from './ports/history';
@@ -85,8 +87,11 @@ export class PassContext {
     readonly trx: Knex.Transaction,
     readonly gateways: EngineGateways,
     private readonly uuidSource: () => string = () => randomUUID().replace(/-/g, ''),
-    /** Build ids ahead: history writes are collected and written at `history.flush` (docs/gating.md#performance). */
-    buildIds?: BuildIdReserve,
+    /**
+     * Build ids ahead: history writes are collected and written at `history.flush`, and `flush`
+     * fills the reserve up (docs/gating.md#performance).
+     */
+    private readonly buildIds?: BuildIdReserve,
   ) {
     // Buildset rows are announced themselves: a buildset can be created and finished without
     // any build (merge conflict, config error), so no job delta would name it.
@@ -196,15 +201,22 @@ export class PassContext {
   }
 
   /**
-   * Write what the pass collected, each kind in one statement (docs/gating.md#performance): its
-   * history rows, its system events, then its duration samples. Before the pass's state is saved.
+   * Write what the pass collected (docs/gating.md#performance): its history rows, each kind in one
+   * statement; then in one statement `writes` (the pass's own: its events' outcomes, its work
+   * rows), its system events and its duration samples, which also fills the build id reserve up.
+   * None of these reads what another writes. Before the pass's state is saved.
    */
-  async flush(): Promise<void> {
+  async flush(writes: ReadonlyArray<QueuedWrite | null> = []): Promise<void> {
     await this.history.flush();
     const events = this.pendingSystemEvents;
     this.pendingSystemEvents = [];
-    await this.systemEvents.recordMany(events, this.trx);
-    await this.samples.flush(this.trx);
+    const together = [...writes, this.systemEvents.recordManyWrite(events), this.samples.take()].filter(
+      (write) => write !== null,
+    );
+    // Ids only ride on a statement the pass sends anyway.
+    const topUp = together.length > 0 ? (this.buildIds?.topUp() ?? null) : null;
+    const rows = await writeTogether<HistoryIdRow>(this.trx, together, topUp?.query);
+    topUp?.receive(rows);
   }
 
   /** Queue a follow-up event for this tenant (processed in a later pass of the same run). */

@@ -6,7 +6,7 @@
  * the next one against it. Applying the changes in order to a status snapshot taken at the
  * previous pass gives the status of this pass exactly.
  */
-import type { DequeueReason, TenantEventQueueState } from '../model/pipeline-state';
+import { defaultEventQueues, type DequeueReason, type TenantEventQueueState } from '../model/pipeline-state';
 import type { BuildsetResult } from '../model/results';
 import type { ItemFields, JobFields, PipelineStatus } from './status';
 
@@ -93,7 +93,7 @@ export interface StatusProjection {
 
 const EMPTY_PROJECTION: StatusProjection = {
   tenant: {
-    state: { triggerQueueDiscarding: false, triggerQueuePaused: false, resultQueuePaused: false, reason: null },
+    state: defaultEventQueues(),
     lastReconfigured: null,
   },
   pipelines: [],

@@ -291,6 +291,11 @@ export interface TenantEventQueueState {
   reason: string | null;
 }
 
+/** A tenant's event queues as they are until an operation pauses one: all running. */
+export function defaultEventQueues(): TenantEventQueueState {
+  return { triggerQueueDiscarding: false, triggerQueuePaused: false, resultQueuePaused: false, reason: null };
+}
+
 /**
  * The key of a job in its item (`queue_item_jobs.job_name`): its name, with the change it runs
  * for when that is not the item's first (a dependency cycle can run two jobs of one name).

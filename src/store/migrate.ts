@@ -28,6 +28,7 @@ import * as connectionEventsIndexes from './migrations/0030-connection-events-in
 import * as oidcSigningKeys from './migrations/0031-oidc-signing-keys';
 import * as engineWorkRetention from './migrations/0032-engine-work-retention';
 import * as engineEventsRetention from './migrations/0033-engine-events-retention';
+import * as itemMergeLists from './migrations/0034-item-merge-lists';
 
 interface Migration {
   name: string;
@@ -61,6 +62,7 @@ const MIGRATIONS: Migration[] = [
   oidcSigningKeys,
   engineWorkRetention,
   engineEventsRetention,
+  itemMergeLists,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

@@ -40,6 +40,8 @@ export type TemplateData = Uint8Array | AsyncIterable<Uint8Array> | TemplateTree
 
 /** Start-up options of every embedded store (PGlite's defaults plus the buffer size above). */
 export const PGLITE_START_PARAMS: string[] = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+/** Start-up options added for a store in memory. */
+const IN_MEMORY_PARAMS: string[] = ['-c', 'synchronous_commit=off'];
 
 const PGLITE_MAIN = require.resolve('@electric-sql/pglite');
 const NODE_MODULES = PGLITE_MAIN.slice(
@@ -192,7 +194,11 @@ export async function openPglite(options: PgliteOpenOptions): Promise<PGlite> {
     rmSync(dataDir, { recursive: true, force: true }); // an empty directory
     renameSync(draft, dataDir);
   }
-  const db = new PGlite({ dataDir, fs, startParams: PGLITE_START_PARAMS });
+  // In memory nothing outlives the process, so a commit need not wait for its WAL to be written
+  // (docs/configuration.md#embedded-database): about 0.4 ms less per transaction. On disk it
+  // waits, so a killed process loses no commit.
+  const startParams = dataDir === undefined ? [...PGLITE_START_PARAMS, ...IN_MEMORY_PARAMS] : PGLITE_START_PARAMS;
+  const db = new PGlite({ dataDir, fs, startParams });
   await db.waitReady;
   return db;
 }

@@ -6,7 +6,7 @@
  */
 import { changeId, sameChange, type ChangeInfo } from '../../model/changes';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
-import { itemsAhead } from '../item-predicates';
+import { itemsAheadHolding } from '../item-predicates';
 import { untracked } from '../scheduler/item-changes';
 import type { PassContext } from '../pass-context';
 import { hasRequirements, unmetRequirement } from '../requirements';
@@ -65,7 +65,9 @@ const enqueueChangesBehind: ManagerStrategy['enqueueChangesBehind'] = async (
 
 /**
  * A live item leaves when a Depends-On change is neither merged nor ahead; any item fails with a
- * failing one ahead. Only reads: items are read through their plain data (`untracked`).
+ * failing one ahead. Only the items ahead holding a Depends-On change are looked at, the chain
+ * walked only as far as they sit (`itemsAheadHolding`). Only reads: items are read through their
+ * plain data (`untracked`).
  */
 async function neededChanges(
   _pipeline: ManagedPipeline,
@@ -73,13 +75,14 @@ async function neededChanges(
   queue: QueueState,
   item: ItemState,
 ): Promise<NeededChanges> {
-  const dependencies = dependenciesOf(untracked(item));
+  const view = untracked(item);
+  const dependencies = dependenciesOf(view);
   if (dependencies.length === 0) {
     return { state: 'met' };
   }
-  const ahead = itemsAhead(queue, item).map((tracked) => untracked(tracked));
-  if (item.live) {
-    const missing = await missingNeededChanges(ctx, ahead, dependencies);
+  const holders = itemsAheadHolding(queue, item, dependencies).map((tracked) => untracked(tracked));
+  if (view.live) {
+    const missing = await missingNeededChanges(ctx, holders, dependencies);
     if (missing.length > 0) {
       const urls = missing.map((change) => change.url ?? changeId(change));
       return {
@@ -88,7 +91,7 @@ async function neededChanges(
       };
     }
   }
-  return neededItemFailing(ahead, dependencies) ? { state: 'failing' } : { state: 'met' };
+  return holders.some((holder) => holder.failingReasons.length > 0) ? { state: 'failing' } : { state: 'met' };
 }
 
 /** What the item's changes name in Depends-On, its own changes (a cycle's members) left out. */
@@ -117,16 +120,15 @@ function sameDependency(a: { project: string; number: number | null }, b: Depend
   return a.project === b.project && a.number === b.number;
 }
 
-/** Depends-On changes of an item that are neither merged nor in an item ahead. */
+/** Depends-On changes of an item that are neither merged nor held by an item ahead (`holders`). */
 async function missingNeededChanges(
   ctx: PassContext,
-  ahead: readonly ItemState[],
+  holders: readonly ItemState[],
   dependencies: readonly Dependency[],
 ): Promise<ChangeInfo[]> {
-  const aheadChanges = ahead.flatMap((candidate) => candidate.changes);
   const missing: ChangeInfo[] = [];
   for (const dependency of dependencies) {
-    if (aheadChanges.some((candidate) => sameDependency(candidate, dependency))) {
+    if (holders.some((holder) => holder.changes.some((candidate) => sameDependency(candidate, dependency)))) {
       continue;
     }
     const needed = await ctx.gateways.changes.getChange(dependency.project, dependency.number);
@@ -135,14 +137,6 @@ async function missingNeededChanges(
     }
   }
   return missing;
-}
-
-function neededItemFailing(ahead: readonly ItemState[], dependencies: readonly Dependency[]): boolean {
-  return ahead.some(
-    (candidate) =>
-      candidate.failingReasons.length > 0 &&
-      candidate.changes.some((change) => dependencies.some((dependency) => sameDependency(change, dependency))),
-  );
 }
 
 /**

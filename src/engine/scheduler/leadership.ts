@@ -1,13 +1,14 @@
 /**
  * Scheduler leadership of a tenant (docs/operations.md#leadership-model): a lease row with a
  * fencing epoch (src/store/repositories/scheduler-leases.ts). A scheduler acts for a tenant only
- * while it holds the lease: every pass proves it with `fence` inside the transaction that writes
- * the tenant's state, and side effects outside a transaction check that the lease cannot have
+ * while it holds the lease: every pass proves it with `fencePass` inside the transaction that
+ * writes the tenant's state, and side effects outside a transaction check that the lease cannot have
  * run out since it was last proven (`isHeld`, on this process's monotonic clock).
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Knex } from 'knex';
+import type { TenantEventQueueState } from '../../model/pipeline-state';
 import type { Database } from '../../store/database';
 import { SchedulerLeaseRepository } from '../../store/repositories/scheduler-leases';
 
@@ -142,16 +143,37 @@ export class TenantLeadership {
    * so a lease that ran out during a long transaction is still this scheduler's.
    */
   async fence(trx: Knex, again = false): Promise<void> {
+    await this.prove(async (epoch) =>
+      (await this.leases.renew(this.tenant, this.holder, epoch, this.settings.ttlMs, trx, again)) ? true : null,
+    );
+  }
+
+  /**
+   * A scheduler pass's first statement: `fence`, and in the same statement, once the lead is
+   * proven, the tenant's `tenant_state` row locked until `trx` ends and its event-queue flags
+   * returned (docs/operations.md#leadership-model). Throws as `fence` does, having read and
+   * locked nothing of the tenant.
+   */
+  async fencePass(trx: Knex): Promise<TenantEventQueueState> {
+    return this.prove((epoch) =>
+      this.leases.renewLockingTenant(this.tenant, this.holder, epoch, this.settings.ttlMs, trx),
+    );
+  }
+
+  /** Prove the held lease with `renew` (null: not proven, the lease is dropped and this throws). */
+  private async prove<T>(renew: (epoch: number) => Promise<T | null>): Promise<T> {
     const epoch = this.held;
     if (epoch === null) {
       throw new LeadershipLostError(this.tenant, 'not leading');
     }
     const asked = this.monotonic();
-    if (!(await this.leases.renew(this.tenant, this.holder, epoch, this.settings.ttlMs, trx, again))) {
+    const proof = await renew(epoch);
+    if (proof === null) {
       this.dropEpoch(epoch);
       throw new LeadershipLostError(this.tenant, `another scheduler holds the lease (epoch ${epoch} ended)`);
     }
     this.proven(asked, epoch);
+    return proof;
   }
 
   /**

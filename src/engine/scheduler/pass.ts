@@ -58,10 +58,14 @@ export interface PassOptions {
   /** Called when a semaphore was released (global semaphores span tenants). */
   onSemaphoreReleased?: () => void;
   /**
-   * Proves inside the pass's transaction that this scheduler leads the tenant (its first
-   * statement, and again at a long pass's commit); throws when it does not.
+   * Proves inside the pass's transaction that this scheduler leads the tenant, as its first
+   * statement, which then locks the tenant's state row and returns its event-queue flags; throws
+   * when it does not lead (docs/operations.md#leadership-model). Without it the pass locks and
+   * reads the row on its own.
    */
-  fence?: (trx: Knex, again?: boolean) => Promise<void>;
+  fence?: (trx: Knex) => Promise<TenantEventQueueState>;
+  /** Proves the lead again at a long pass's commit (the transaction holds the lease row); throws when it does not. */
+  fenceAgain?: (trx: Knex) => Promise<void>;
   /** Proves the lead before a merge into a branch, outside any transaction; throws when it does not. */
   proveLead?: (knex: Knex) => Promise<void>;
   /** True when the lease is due for renewal (the pass then proves it again at its commit; default true). */
@@ -187,17 +191,17 @@ export class PassRunner {
     let didWork = false;
     let epoch: number | null = null;
     await this.options.database.knex.transaction(async (trx) => {
-      // Nothing of the tenant is read or written before the lead is proven in this transaction.
+      // Nothing of the tenant is read or written before the lead is proven in this transaction: the
+      // fence's statement proves it, then locks the tenant's row (event-queue flags are changed by
+      // operations; the row lock orders those writes with this pass) and reads the flags.
       const fence = this.options.fence;
-      await fence?.(trx);
+      record.eventQueues = fence ? await fence(trx) : (await this.stateRepo.loadTenant(tenant, trx, true)).eventQueues;
       epoch = this.options.leaseEpoch?.() ?? null;
       const gateways = { ...this.options.gateways, changes: this.lookups.changes };
       const ctx = new PassContext(tenant, now, layout, trx, gateways, this.options.uuid, this.buildIds);
       const deadline = now.getTime() + (this.options.budgetMs ?? DEFAULT_PASS_BUDGET_MS);
       ctx.budgetSpent = () => this.options.clock.now().getTime() >= deadline;
       committed = ctx;
-      // Event-queue flags are changed by operations; the row lock orders those writes with this pass.
-      record.eventQueues = (await this.stateRepo.loadTenant(tenant, trx, true)).eventQueues;
       const managers = this.state.managers(layout);
       const reconfigured = await reconcileLayout(ctx, layout, managers, this.state.pipelines, record, this.stateRepo);
       await fireTimers(ctx, layout, record);
@@ -215,11 +219,6 @@ export class PassRunner {
         changed = (await manager.processQueues(ctx)) || changed;
       }
       handled = pending.filter((event) => outcomes.has(event.id));
-      await this.events.markOutcomes(
-        handled.map((event) => ({ id: event.id, outcome: outcomes.get(event.id) ?? 'ok' })),
-        now,
-        trx,
-      );
       const management = handled.filter((event) => event.category === 'management');
       if (management.length > 0) {
         // Before the pass's status delta, which is always its last (docs/live.md#the-delta-protocol).
@@ -230,18 +229,25 @@ export class PassRunner {
       }
       const withdrawn = new Set(ctx.withdrawnMerges);
       const kept = ctx.work.filter((work) => !withdrawn.has(withdrawableBuildset(work.kind, work.payload) ?? ''));
-      await this.workRepo.create(tenant, kept, now, trx);
+      // The work rows kept are none of those withdrawn, so the two writes are independent.
       await this.workRepo.withdrawMerges(tenant, ctx.withdrawnMerges, now, trx);
-      // The pass's history rows, system events and samples: before the save, whose status delta
-      // reads the estimates (docs/gating.md#performance).
-      await ctx.flush();
+      // The pass's history rows, then its events' outcomes, work rows, system events and samples
+      // in one statement: before the save, whose status delta reads the estimates
+      // (docs/gating.md#performance).
+      await ctx.flush([
+        this.events.outcomesWrite(
+          handled.map((event) => ({ id: event.id, outcome: outcomes.get(event.id) ?? 'ok' })),
+          now,
+        ),
+        this.workRepo.createWrite(tenant, kept, now),
+      ]);
       await this.state.save(trx, ctx, managers, layout);
       // Proven again at the commit when the pass took long (the lease is due for renewal): it is
       // renewed from now, so a long pass leaves its side effects a whole lease to run in
       // (docs/operations.md#leadership-model). The row stays locked from the first proof to the
       // commit, so a short pass needs no second one.
       if (this.options.renewDue?.() !== false) {
-        await fence?.(trx, true);
+        await this.options.fenceAgain?.(trx);
       }
       didWork = handled.length > 0 || changed || reconfigured || ctx.eventsEmitted || ctx.deferred;
     });

@@ -24,7 +24,7 @@ export interface LeadershipChange {
 
 export interface TenantSchedulerOptions extends Omit<
   PassOptions,
-  'fence' | 'proveLead' | 'renewDue' | 'leading' | 'stopping' | 'leaseEpoch'
+  'fence' | 'fenceAgain' | 'proveLead' | 'renewDue' | 'leading' | 'stopping' | 'leaseEpoch'
 > {
   /** Poll fallback when no wake-up arrives. */
   pollIntervalMs: number;
@@ -66,7 +66,8 @@ export class TenantScheduler {
     this.passes = new PassRunner(
       {
         ...options,
-        fence: (trx, again) => this.leadership.fence(trx, again),
+        fence: (trx) => this.leadership.fencePass(trx),
+        fenceAgain: (trx) => this.leadership.fence(trx, true),
         proveLead: (knex) => this.leadership.proveRecent(knex),
         leading: () => this.leadership.isHeld(),
         renewDue: () => this.leadership.renewDue(),

@@ -2,11 +2,13 @@
  * The tenant's pipeline state as the scheduler holds it between passes: loaded from the store
  * on start (and after a failed pass), saved at the end of each pass. Items mark themselves
  * changed (./item-changes.ts); a pass writes the marked, new and moved ones, and of those only
- * the ones whose JSON differs from what was last saved.
+ * the ones whose JSON differs from what was last saved, and of their rows only the parts that
+ * differ (src/store/repositories/item-rows.ts).
  */
 import type { Knex } from 'knex';
 import type { DequeueReason, ItemState, PipelineState, QueueState } from '../../model/pipeline-state';
 import { type EngineStateRepository, type TenantEngineRecord } from '../../store/repositories/engine-state';
+import { itemTexts, sameTexts, staleParts, type ItemSave, type ItemTexts } from '../../store/repositories/item-rows';
 import type { PassContext } from '../pass-context';
 import { PipelineManager } from '../pipeline/manager';
 import type { EngineLayout } from '../ports/layout';
@@ -18,7 +20,8 @@ import { checkItemChanges, ItemChangeTracker } from './item-changes';
 export class TenantState {
   readonly pipelines = new Map<string, PipelineState>();
   private loadedRecord: TenantEngineRecord | null = null;
-  private readonly itemFingerprints = new Map<string, string>();
+  /** What the rows of each held item hold, as last saved or loaded. */
+  private readonly itemFingerprints = new Map<string, ItemTexts>();
   private readonly pipelineFingerprints = new Map<string, string>();
   /** The stored queue and position of each item (docs/live.md#the-delta-protocol needs the stored order to be the queue order). */
   private positions = new Map<string, { queueId: number; position: number }>();
@@ -57,11 +60,18 @@ export class TenantState {
       this.pipelineFingerprints.set(pipeline.name, pipelineFingerprint(pipeline));
       for (const queue of pipeline.queues) {
         queue.items = queue.items.map((item) => {
-          this.itemFingerprints.set(item.uuid, JSON.stringify(item));
+          this.itemFingerprints.set(item.uuid, itemTexts(item));
           return this.changes.track(item);
         });
       }
     }
+  }
+
+  /** An item to save, with the parts its stored rows lack (all of them for an item not saved or loaded here). */
+  private itemSave(queueId: number | null, position: number, item: ItemState): ItemSave & { texts: ItemTexts } {
+    const texts = itemTexts(item);
+    const stored = this.itemFingerprints.get(item.uuid);
+    return { queueId, position, item, texts, stale: stored && staleParts(stored, texts) };
   }
 
   /** A manager for every pipeline of the layout (pipelines new to the layout start empty). */
@@ -141,9 +151,9 @@ export class TenantState {
         this.pipelineFingerprints.set(manager.name, pipelineFingerprint(manager.state));
       }
     }
-    const entries: Array<{ queueId: number | null; position: number; item: ItemState }> = [];
+    const entries: ItemSave[] = [];
     for (const { item, queueId } of ctx.dequeued) {
-      entries.push({ queueId, position: 0, item: this.changes.plain(item) });
+      entries.push(this.itemSave(queueId, 0, this.changes.plain(item)));
       this.itemFingerprints.delete(item.uuid);
     }
     const unmarked: string[] = [];
@@ -162,19 +172,20 @@ export class TenantState {
           if (!moved && !marked && !this.checkUnmarked) {
             continue;
           }
-          const fingerprint = JSON.stringify(plain);
+          const save = this.itemSave(queue.id, position, plain);
           if (marked || moved) {
             // Tracked again: what the pass attached through plain references is known from now on.
             queue.items[index] = this.changes.track(item);
           }
-          if (!moved && fingerprint === this.itemFingerprints.get(uuid)) {
+          const stored = this.itemFingerprints.get(uuid);
+          if (!moved && stored && sameTexts(stored, save.texts)) {
             continue;
           }
           if (!moved && !marked) {
             unmarked.push(uuid);
           }
-          entries.push({ queueId: queue.id, position, item: plain });
-          this.itemFingerprints.set(uuid, fingerprint);
+          entries.push(save);
+          this.itemFingerprints.set(uuid, save.texts);
           this.positions.set(uuid, { queueId: queue.id, position });
         }
       }

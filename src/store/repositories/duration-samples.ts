@@ -16,6 +16,7 @@ import {
   type SampleKey,
 } from '../../model/estimates';
 import { FAILED_RUN } from './run-outcomes';
+import { writeTogether, type QueuedWrite } from '../writes-together';
 
 const FAILED: ReadonlySet<string> = new Set<string>(FAILED_RUN);
 
@@ -60,9 +61,9 @@ interface KeyAppend {
 }
 
 /**
- * Runs collected (in a scheduler pass) and appended together by `flush`: one statement for all,
- * whatever their keys, so a pass's finished builds and buildsets cost one statement
- * (docs/gating.md#performance).
+ * Runs collected (in a scheduler pass) and appended together by `flush`, or by the write `take`
+ * returns: one statement for all, whatever their keys, so a pass's finished builds and buildsets
+ * cost one statement, which the pass sends with its other writes (docs/gating.md#performance).
  */
 export class SampleBatch {
   private appends: SampleAppend[] = [];
@@ -73,9 +74,14 @@ export class SampleBatch {
 
   /** Append what was collected, in one statement (none when nothing was). */
   async flush(knex: Knex): Promise<void> {
+    await writeTogether(knex, [this.take()]);
+  }
+
+  /** What was collected, as one write to send with others (`writeTogether`; null when nothing was). */
+  take(): QueuedWrite | null {
     const appends = this.appends;
     this.appends = [];
-    await writeSamples(knex, appends);
+    return samplesWrite(appends);
   }
 }
 
@@ -155,7 +161,7 @@ export class DurationSampleRepository {
     if (batch) {
       batch.add(append);
     } else {
-      await writeSamples(trx, [append]);
+      await writeTogether(trx, [samplesWrite([append])]);
     }
   }
 }
@@ -191,10 +197,10 @@ function byKey(appends: readonly SampleAppend[]): KeyAppend[] {
  * Runs appended to their keys in one statement (one row per key: a statement may not update a row
  * twice); each key keeps its newest `SAMPLE_LIMIT` of each kind.
  */
-async function writeSamples(knex: Knex, appends: readonly SampleAppend[]): Promise<void> {
+function samplesWrite(appends: readonly SampleAppend[]): QueuedWrite | null {
   const rows = byKey(appends);
   if (rows.length === 0) {
-    return;
+    return null;
   }
   const array = (values: number[]): string =>
     values.length === 0 ? `'{}'::float8[]` : `ARRAY[${values.map(() => '?::float8').join(', ')}]`;
@@ -211,13 +217,13 @@ async function writeSamples(knex: Knex, appends: readonly SampleAppend[]): Promi
   ]);
   const trimmed = (column: string): string =>
     `(d.${column} || EXCLUDED.${column})[greatest(cardinality(d.${column} || EXCLUDED.${column}) - ${SAMPLE_LIMIT - 1}, 1):]`;
-  await knex.raw(
-    `INSERT INTO duration_samples AS d (tenant, level, project, branch, name, outcomes, successes, failures)
+  return {
+    sql: `INSERT INTO duration_samples AS d (tenant, level, project, branch, name, outcomes, successes, failures)
      VALUES ${values}
      ON CONFLICT (tenant, level, project, branch, name) DO UPDATE SET
        outcomes = right(d.outcomes || EXCLUDED.outcomes, ${SAMPLE_LIMIT}),
        successes = ${trimmed('successes')},
        failures = ${trimmed('failures')}`,
     bindings,
-  );
+  };
 }

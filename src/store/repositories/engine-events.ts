@@ -16,6 +16,7 @@ import {
   type EngineEvent,
   type EngineEventCategory,
 } from '../../model/engine-events';
+import { writeTogether, type QueuedWrite } from '../writes-together';
 
 /** A stored event: typed when its payload is valid, else the reason it is not (the scheduler records it). */
 export type EngineEventRecord = { id: number; tenant: string; eventType: string; created: Date } & (
@@ -163,15 +164,20 @@ export class EngineEventRepository {
     at: Date,
     trx: Knex = this.knex,
   ): Promise<void> {
+    await writeTogether(trx, [this.outcomesWrite(entries, at)]);
+  }
+
+  /** `markOutcomes` as a write to send with others (`writeTogether`); null when there is none. */
+  outcomesWrite(entries: ReadonlyArray<{ id: number; outcome: string }>, at: Date): QueuedWrite | null {
     if (entries.length === 0) {
-      return;
+      return null;
     }
     const values = entries.map(() => '(?::bigint, ?::text)').join(', ');
-    await trx.raw(
-      `UPDATE engine_events AS e SET processed = ?, outcome = v.outcome FROM (VALUES ${values}) AS v(id, outcome)
+    return {
+      sql: `UPDATE engine_events AS e SET processed = ?, outcome = v.outcome FROM (VALUES ${values}) AS v(id, outcome)
        WHERE e.id = v.id AND e.processed IS NULL`,
-      [at, ...entries.flatMap((entry) => [entry.id, entry.outcome])],
-    );
+      bindings: [at, ...entries.flatMap((entry) => [entry.id, entry.outcome])],
+    };
   }
 
   /**

@@ -236,8 +236,11 @@ export const jobStateSchema = modelSchema<JobState>()(
   }),
 );
 
-/** An item's buildset as `queue_items.data` holds it: its jobs are rows of their own. */
-export type StoredBuildset = Omit<BuildsetState, 'jobs'>;
+/**
+ * An item's buildset as `queue_items.data` holds it: its jobs are rows of their own and its merge
+ * list is a column of its own (`queue_items.merge_items`).
+ */
+export type StoredBuildset = Omit<BuildsetState, 'jobs' | 'mergeItems'>;
 /** `queue_items.data`: the item with its buildset, without the buildset's jobs. */
 export type StoredItem = Omit<ItemState, 'buildset'> & { buildset: StoredBuildset };
 
@@ -248,7 +251,6 @@ const storedBuildsetSchema = modelSchema<StoredBuildset>()(
     historyRefId: nullableNumber.optional(),
     historyRefIds: z.array(z.number()).optional(),
     configured: z.boolean(),
-    mergeItems: z.array(mergeItemSchema),
     mergeState: z.enum(['new', 'complete']),
     mergeRequested: z.boolean().optional(),
     repoState: z.record(z.string(), z.unknown()).nullable().optional(),
@@ -381,3 +383,5 @@ export class StoredJson<T> {
 /** Item data and job states of every tenant, read through their remembered texts. */
 export const storedItems = new StoredJson(storedItemSchema);
 export const storedJobs = new StoredJson(jobStateSchema);
+/** `queue_items.merge_items`: an item's merge list. */
+export const storedMergeItems = new StoredJson(z.array(mergeItemSchema));

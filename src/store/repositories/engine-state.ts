@@ -7,12 +7,10 @@ import type { Knex } from 'knex';
 import type {
   DequeueReason,
   ItemState,
-  JobState,
   PipelineState,
   QueueState,
   TenantEventQueueState,
 } from '../../model/pipeline-state';
-import { jobKey } from '../../model/pipeline-state';
 import { pickFields } from '../row-fields';
 import {
   pipelineStateValueSchema,
@@ -22,6 +20,7 @@ import {
   timerStateSchema,
   windowParamsSchema,
 } from './engine-state-json';
+import { itemSaveStatement, type ItemSave } from './item-rows';
 import { readQueuedItems, type ParsedItems } from './queued-items';
 
 interface QueueRow {
@@ -184,30 +183,11 @@ export class EngineStateRepository {
     await this.saveItems(tenant, [{ queueId, position, item }], trx);
   }
 
-  /** Insert or update many item rows and replace their job rows, in a few statements. */
-  async saveItems(
-    tenant: string,
-    entries: ReadonlyArray<{ queueId: number | null; position: number; item: ItemState }>,
-    trx: Knex,
-  ): Promise<void> {
-    for (let start = 0; start < entries.length; start += SAVE_CHUNK) {
-      const chunk = entries.slice(start, start + SAVE_CHUNK);
-      const saved: Array<{ id: number; uuid: string }> = await trx('queue_items')
-        .insert(chunk.map(({ queueId, position, item }) => itemRow(tenant, queueId, position, item)))
-        .onConflict('uuid')
-        .merge()
-        .returning(['id', 'uuid']);
-      const idByUuid = new Map(saved.map((row) => [row.uuid, Number(row.id)]));
-      await trx('queue_item_jobs')
-        .whereIn('item_id', [...idByUuid.values()])
-        .delete();
-      const jobRows = chunk.flatMap(({ item }) => {
-        const itemId = idByUuid.get(item.uuid);
-        return itemId === undefined ? [] : item.buildset.jobs.map((job) => jobRow(itemId, job));
-      });
-      if (jobRows.length > 0) {
-        await trx('queue_item_jobs').insert(jobRows);
-      }
+  /** Insert or update item rows with the job rows they need (./item-rows.ts), one statement per chunk. */
+  async saveItems(tenant: string, saves: readonly ItemSave[], trx: Knex): Promise<void> {
+    for (let start = 0; start < saves.length; start += SAVE_CHUNK) {
+      const { sql, bindings } = itemSaveStatement(tenant, saves.slice(start, start + SAVE_CHUNK));
+      await trx.raw(sql, bindings);
     }
   }
 
@@ -306,68 +286,3 @@ function tenantRecord(tenant: string, row: TenantStateRow | undefined): TenantEn
 
 /** Rows per multi-row statement when saving items. */
 const SAVE_CHUNK = 200;
-
-function itemRow(tenant: string, queueId: number | null, position: number, item: ItemState): Record<string, unknown> {
-  const { buildset, ...rest } = item;
-  const { jobs, ...buildsetRest } = buildset;
-  return {
-    uuid: item.uuid,
-    tenant,
-    pipeline: item.pipeline,
-    queue_id: queueId === 0 ? null : queueId,
-    position,
-    item_ahead_uuid: item.itemAhead,
-    changes: JSON.stringify(item.changes),
-    live: item.live,
-    active: item.active,
-    state: itemStateName(item),
-    buildset_uuid: buildset.uuid,
-    failing_reasons: JSON.stringify(item.failingReasons),
-    job_graph: buildset.jobGraphFrozen ? JSON.stringify(jobs.map((job) => job.job.name)) : null,
-    event_id: item.eventId,
-    enqueue_time: item.enqueueTime,
-    dequeue_time: item.dequeueTime,
-    dequeue_reason: item.dequeueReason?.kind ?? null,
-    data: JSON.stringify({ ...rest, buildset: buildsetRest }),
-  };
-}
-
-function jobRow(itemId: number, job: JobState): Record<string, unknown> {
-  return {
-    item_id: itemId,
-    job_name: jobKey(job),
-    state: jobStateName(job),
-    waiting_status: job.waitingStatus,
-    build_uuid: job.build?.uuid ?? null,
-    tries: job.tries,
-    result: job.build?.result ?? null,
-    nodeset_request_uuid: job.nodeRequestId,
-    frozen: JSON.stringify(job),
-  };
-}
-
-function itemStateName(item: ItemState): string {
-  if (item.dequeueTime !== null) {
-    return 'dequeued';
-  }
-  if (!item.active) {
-    return 'waiting';
-  }
-  if (item.buildset.mergeState === 'new') {
-    return 'merging';
-  }
-  if (!item.buildset.jobGraphFrozen) {
-    return 'configuring';
-  }
-  return item.buildset.jobs.every((job) => job.build?.result) ? 'complete' : 'running';
-}
-
-function jobStateName(job: JobState): string {
-  if (!job.build) {
-    return job.nodeRequestId !== null ? 'queued' : 'waiting';
-  }
-  if (job.build.result !== null) {
-    return 'completed';
-  }
-  return job.build.startTime !== null ? 'running' : 'requested';
-}

@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import type { EngineEvent } from '../../model/engine-events';
 import { EngineEventRepository } from './engine-events';
 import { pickFields } from '../row-fields';
+import { queuedWrite, writeTogether, type QueuedWrite } from '../writes-together';
 
 export type EngineWorkKind = 'report' | 'speculative-merge' | 'tag-branches' | 'branch-merge';
 
@@ -54,18 +55,25 @@ export class EngineWorkRepository {
 
   /** Insert a pass's work (in the pass's transaction). */
   async create(tenant: string, work: readonly NewEngineWork[], now: Date, trx: Knex): Promise<void> {
+    await writeTogether(trx, [this.createWrite(tenant, work, now)]);
+  }
+
+  /** `create` as a write to send with others (`writeTogether`); null when there is no work. */
+  createWrite(tenant: string, work: readonly NewEngineWork[], now: Date): QueuedWrite | null {
     if (work.length === 0) {
-      return;
+      return null;
     }
-    await trx('engine_work').insert(
-      work.map((entry) => ({
-        tenant,
-        kind: entry.kind,
-        state: 'requested',
-        payload: JSON.stringify(entry.payload) as unknown,
-        created: now,
-        updated: now,
-      })),
+    return queuedWrite(
+      this.knex('engine_work').insert(
+        work.map((entry) => ({
+          tenant,
+          kind: entry.kind,
+          state: 'requested',
+          payload: JSON.stringify(entry.payload) as unknown,
+          created: now,
+          updated: now,
+        })),
+      ),
     );
   }
 

@@ -7,6 +7,7 @@
  * builds.ts and buildsets.ts do (a single buildset is written with `createBuildsets` too).
  */
 import type { Knex } from 'knex';
+import type { QueuedWrite } from '../writes-together';
 import type { BuildResult, BuildsetResult } from '../../model/results';
 import { toBuildsetRecord, type BuildsetRecord, type BuildsetRow, type NewBuildset } from './buildsets';
 import type { FinishedBuild } from './duration-samples';
@@ -60,14 +61,31 @@ export async function reserveHistoryIds(
   knex: Knex,
   count: { builds: number; buildsets: number },
 ): Promise<{ builds: number[]; buildsets: number[] }> {
-  const result = (await knex.raw(
-    `SELECT CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('builds', 'id')) END AS build,
+  const query = historyIdsQuery(count);
+  const result = (await knex.raw(query.sql, query.bindings)) as { rows: HistoryIdRow[] };
+  return readHistoryIds(result.rows);
+}
+
+/** A row of `historyIdsQuery`. */
+export interface HistoryIdRow {
+  build: string | number | null;
+  buildset: string | number | null;
+}
+
+/** The query of `reserveHistoryIds`, to send after other writes (`writeTogether`); `readHistoryIds` reads its rows. */
+export function historyIdsQuery(count: { builds: number; buildsets: number }): QueuedWrite {
+  return {
+    sql: `SELECT CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('builds', 'id')) END AS build,
        CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('buildsets', 'id')) END AS buildset
      FROM generate_series(1, GREATEST(?::int, ?::int)) AS n`,
-    [count.builds, count.buildsets, count.builds, count.buildsets],
-  )) as { rows: Array<{ build: string | number | null; buildset: string | number | null }> };
+    bindings: [count.builds, count.buildsets, count.builds, count.buildsets],
+  };
+}
+
+/** The ids of each kind in `historyIdsQuery`'s rows, ascending. */
+export function readHistoryIds(rows: readonly HistoryIdRow[]): { builds: number[]; buildsets: number[] } {
   const ids = (column: 'build' | 'buildset') =>
-    result.rows
+    rows
       .filter((row) => row[column] !== null)
       .map((row) => Number(row[column]))
       .sort((a, b) => a - b);

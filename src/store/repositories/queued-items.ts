@@ -2,13 +2,13 @@
  * The queued items of a tenant, by queue, in queue order, with their jobs. A reader that keeps
  * what it parsed (`ParsedItems`, src/engine/status-inputs.ts) reads only the rows that changed
  * since: every write of an item goes through `EngineStateRepository.saveItems`, which updates
- * the item's row (a new row version, `xmin`) whenever it replaces the item's job rows, so an
+ * the item's row (a new row version, `xmin`) whenever it writes any of the item's job rows, so an
  * item whose row version stayed has the data and jobs parsed before. After a pass that changed a
  * few items of 500 a status read parses those few instead of all (docs/live.md#status-reads-at-500-items).
  */
 import type { Knex } from 'knex';
 import type { ItemState, JobState } from '../../model/pipeline-state';
-import { storedItems, storedJobs } from './engine-state-json';
+import { storedItems, storedJobs, storedMergeItems } from './engine-state-json';
 
 /** Items parsed by an earlier read, by row id, with the row version they were parsed at. */
 export type ParsedItems = Map<number, { version: string; item: ItemState }>;
@@ -26,6 +26,8 @@ interface DataRow {
   uuid: string;
   /** JSON text: `storedItemSchema`. */
   data: unknown;
+  /** JSON text: the merge list. */
+  merge_items: unknown;
 }
 
 interface JobRow {
@@ -54,7 +56,7 @@ export async function readQueuedItems(
   const fresh = new Map<number, ItemState>();
   if (stale.length === index.length) {
     // Nothing usable kept (the first read, or every item changed): one read of all, as a loader does.
-    const rows: DataRow[] = await queued().select('id', 'uuid', trx.raw('data::text as data'));
+    const rows: DataRow[] = await queued().select('id', 'uuid', ...dataColumns(trx));
     const jobs: JobRow[] =
       rows.length === 0
         ? []
@@ -68,7 +70,7 @@ export async function readQueuedItems(
       const ids = stale.slice(start, start + CHUNK).map((row) => row.id);
       const rows: DataRow[] = await trx('queue_items')
         .whereIn('id', ids)
-        .select('id', 'uuid', trx.raw('data::text as data'));
+        .select('id', 'uuid', ...dataColumns(trx));
       const jobs: JobRow[] = await trx('queue_item_jobs')
         .whereIn('item_id', ids)
         .orderBy('id')
@@ -103,6 +105,11 @@ export async function readQueuedItems(
   return byQueue;
 }
 
+/** An item's JSON columns, as text (parsed here, through the texts remembered as valid). */
+function dataColumns(trx: Knex): Knex.Raw[] {
+  return [trx.raw('data::text as data'), trx.raw(`coalesce(merge_items, '[]')::text as merge_items`)];
+}
+
 function parseInto(
   into: Map<number, ItemState>,
   tenant: string,
@@ -116,7 +123,10 @@ function parseInto(
     jobsByItem.set(Number(row.item_id), list);
   }
   for (const row of rows) {
-    const data = storedItems.read(row.data, () => `tenant ${tenant}, item ${row.uuid}`);
-    into.set(Number(row.id), { ...data, buildset: { ...data.buildset, jobs: jobsByItem.get(Number(row.id)) ?? [] } });
+    const where = () => `tenant ${tenant}, item ${row.uuid}`;
+    const data = storedItems.read(row.data, where);
+    const mergeItems = storedMergeItems.read(row.merge_items, where);
+    const jobs = jobsByItem.get(Number(row.id)) ?? [];
+    into.set(Number(row.id), { ...data, buildset: { ...data.buildset, mergeItems, jobs } });
   }
 }

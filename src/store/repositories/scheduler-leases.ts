@@ -4,6 +4,8 @@
  * Times are the database's (`clock_timestamp()`), so the processes' clocks do not matter.
  */
 import type { Knex } from 'knex';
+import { defaultEventQueues, type TenantEventQueueState } from '../../model/pipeline-state';
+import { pickFields } from '../row-fields';
 
 export interface SchedulerLease {
   tenant: string;
@@ -17,6 +19,15 @@ const ACQUIRE_LOCK_WAIT_MS = 2000;
 
 /** PostgreSQL's "lock not available" (lock_timeout). */
 const LOCK_NOT_AVAILABLE = '55P03';
+
+/** The `tenant_state` columns a pass's first statement returns (all null when the tenant has no row). */
+interface TenantQueueRow {
+  tenant: string | null;
+  trigger_queue_discarding: boolean;
+  trigger_queue_paused: boolean;
+  result_queue_paused: boolean;
+  reason: string | null;
+}
 
 export class SchedulerLeaseRepository {
   constructor(private readonly knex: Knex) {}
@@ -73,6 +84,43 @@ export class SchedulerLeaseRepository {
       [ttlMs / 1000, tenant, holder, epoch, locked],
     )) as { rows: unknown[] };
     return result.rows.length === 1;
+  }
+
+  /**
+   * A scheduler pass's first statement (docs/operations.md#leadership-model): `renew`, and only
+   * when that proved the lease, the tenant's `tenant_state` row locked (`FOR UPDATE`) until the
+   * transaction ends, its event-queue flags returned (defaults without a row). Null when the lease
+   * was not proven: then nothing of the tenant was read or locked. The row is looked up by the
+   * tenant the lease update returned, so it is locked after the lease row, whatever the plan.
+   */
+  async renewLockingTenant(
+    tenant: string,
+    holder: string,
+    epoch: number,
+    ttlMs: number,
+    trx: Knex,
+  ): Promise<TenantEventQueueState | null> {
+    const result = (await trx.raw(
+      `WITH lease AS (
+         UPDATE scheduler_leases
+         SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + make_interval(secs => ?)
+         WHERE tenant = ? AND holder = ? AND epoch = ? AND expires_at > clock_timestamp()
+         RETURNING tenant
+       )
+       SELECT state.tenant, state.trigger_queue_discarding, state.trigger_queue_paused, state.result_queue_paused,
+              state.reason
+       FROM lease LEFT JOIN LATERAL (
+         SELECT * FROM tenant_state WHERE tenant_state.tenant = lease.tenant FOR UPDATE
+       ) AS state ON true`,
+      [ttlMs / 1000, tenant, holder, epoch],
+    )) as { rows: TenantQueueRow[] };
+    const row = result.rows[0];
+    if (row === undefined) {
+      return null;
+    }
+    return row.tenant === null
+      ? defaultEventQueues()
+      : pickFields(row, ['triggerQueueDiscarding', 'triggerQueuePaused', 'resultQueuePaused', 'reason']);
   }
 
   /** Give the lease up (it expires now), if `holder` still holds it at `epoch`. */

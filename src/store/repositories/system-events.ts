@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { countRows, fetchIdPage, tenantOrder, whereAnyOf, whereTenant, type KeysetPage } from './history-query';
 import { pickFields } from '../row-fields';
+import { queuedWrite, writeTogether, type QueuedWrite } from '../writes-together';
 
 /**
  * Every event type Sluice records (docs/rest.md#deliberate-differences-from-the-reference); docs/rest.md#system-events
@@ -77,9 +78,12 @@ export class SystemEventRepository {
 
   /** Store events in one statement (none: no statement), their ids in the given order. */
   async recordMany(events: readonly NewSystemEvent[], trx: Knex = this.knex): Promise<void> {
-    if (events.length > 0) {
-      await trx<SystemEventRow>('system_events').insert(events.map(toNewRow));
-    }
+    await writeTogether(trx, [this.recordManyWrite(events)]);
+  }
+
+  /** `recordMany` as a write to send with others (`writeTogether`); null when there is no event. */
+  recordManyWrite(events: readonly NewSystemEvent[]): QueuedWrite | null {
+    return events.length === 0 ? null : queuedWrite(this.knex('system_events').insert(events.map(toNewRow)));
   }
 
   /** One page of a tenant's events, newest first; `eventTypes` filters by type (OR). */

@@ -6,7 +6,9 @@
  * no waiting item is read through a proxy at all, only through `untracked`, and each costs the
  * same few look-ups whatever the length of the queue, so twelve more items cost the same from 20
  * to 32 as from 8 to 20. A per-item scan of the queue makes that growth quadratic and fails here; unlike
- * time, the counts do not depend on the machine.
+ * time, the counts do not depend on the machine. The same holds in a queue where every change
+ * names the two changes ahead of it in Depends-On: looking them up among the items ahead must not
+ * walk the whole queue for each item (docs/gating.md#performance).
  */
 import { itemReads } from '../../../src/engine/scheduler/item-changes';
 import { PassContext } from '../../../src/engine/pass-context';
@@ -21,13 +23,19 @@ const WINDOW = 2;
 /** `untracked` look-ups per waiting item and pass: 18 as measured, with room for two more. */
 const UNTRACKED_PER_WAITING_ITEM = 20;
 
+/** The same with Depends-On on the two changes ahead: 24 as measured, with room for two more. */
+const UNTRACKED_PER_WAITING_ITEM_WITH_DEPENDS_ON = 26;
+
 type Reads = typeof itemReads;
 
 describe('engine: the cost of a pass and the items outside the window', () => {
   const scenarios = engineScenarios();
 
-  /** A gate queue of `changes` changes, the first two running their jobs; its state held anew. */
-  async function heldQueue(changes: number): Promise<{ h: EngineHarness; state: TenantState }> {
+  /**
+   * A gate queue of `changes` changes, the first two running their jobs, each change naming the
+   * `depends` changes just ahead of it in Depends-On; its state held anew.
+   */
+  async function heldQueue(changes: number, depends = 0): Promise<{ h: EngineHarness; state: TenantState }> {
     const h = await scenarios.harness({
       pipelines: [
         pipeline('gate', 'dependent', {
@@ -48,7 +56,11 @@ describe('engine: the cost of a pass and the items outside the window', () => {
       jobs: { 'org/project': { gate: [job('unit'), job('lint')] } },
     });
     for (let number = 1; number <= changes; number += 1) {
-      h.changes.add('org/project', number);
+      const dependsOn = [];
+      for (let needed = Math.max(1, number - depends); needed < number; needed += 1) {
+        dependsOn.push({ project: 'org/project', number: needed });
+      }
+      h.changes.add('org/project', number, { dependsOn });
       expect(await h.enqueue('gate', 'org/project', `${number},1`)).toBe('ok');
     }
     await h.settle();
@@ -104,5 +116,18 @@ describe('engine: the cost of a pass and the items outside the window', () => {
     expect(second).toEqual(first);
     expect(first).toEqual({ traps: 0, wrapped: 0, untracked: first.untracked });
     expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_WAITING_ITEM);
+  });
+
+  it('looks the Depends-On of each waiting item up among the items ahead in as many reads whatever the queue', async () => {
+    const reads: Reads[] = [];
+    for (const changes of [8, 20, 32]) {
+      reads.push(await passReads(await heldQueue(changes, 2)));
+    }
+    const first = growth(reads[0], reads[1]);
+    const second = growth(reads[1], reads[2]);
+    process.stdout.write(`pass reads at 8, 20, 32 changes with Depends-On: ${JSON.stringify(reads)}\n`);
+    expect(second).toEqual(first);
+    expect(first).toEqual({ traps: 0, wrapped: 0, untracked: first.untracked });
+    expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_WAITING_ITEM_WITH_DEPENDS_ON);
   });
 });

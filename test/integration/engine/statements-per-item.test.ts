@@ -14,10 +14,11 @@ import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 const CHANGES = 6;
 
 /**
- * Statements per item, measured with this test on both stores (docs/gating.md#performance: 77),
- * plus half a statement: one statement more per item fails.
+ * Statements per item, measured with this test on each store (docs/gating.md#performance: 55 on
+ * PGlite, 65 on PostgreSQL, where an item takes two passes more), plus half a statement: one
+ * statement more per item fails.
  */
-const BUDGET: Record<string, number> = { pglite: 77.5, postgres: 77.5 };
+const BUDGET: Record<string, number> = { pglite: 48.5, postgres: 57.5 };
 
 describe.each(backends())('engine: SQL statements per gated item (%s)', (backend) => {
   let db: TestDatabase;

@@ -95,6 +95,94 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     expect(h.merger.mergedOrder).toEqual([10, 20]);
   });
 
+  it('holds the items needing a failing change and takes out those it is no longer ahead of', async () => {
+    const gate = pipeline('gate', 'dependent', { triggers: [], submit: true });
+    const h = await harness({
+      pipelines: [gate],
+      projects: [
+        { name: 'org/server', queue: 'integrated' },
+        { name: 'org/client', queue: 'integrated' },
+      ],
+      jobs: {
+        'org/server': { gate: [job('unit'), job('lint')] },
+        'org/client': { gate: [job('unit'), job('lint')] },
+      },
+    });
+    h.changes.add('org/server', 9);
+    h.changes.markMerged('org/server', 9);
+    const server = (number: number) => ({ project: 'org/server', number });
+    const changes: Array<[string, number, Array<{ project: string; number: number }>]> = [
+      ['org/server', 1, []],
+      // Needs the change just ahead, of another project.
+      ['org/client', 2, [server(1)]],
+      // Needs the change two items ahead.
+      ['org/client', 3, [server(1)]],
+      // Needs a merged change.
+      ['org/server', 4, [server(9)]],
+      ['org/server', 5, [{ project: 'org/client', number: 3 }, server(4)]],
+    ];
+    for (const [project, number, dependsOn] of changes) {
+      h.changes.add(project, number, { dependsOn });
+      expect(await h.enqueue('gate', project, `${number},1`)).toBe('ok');
+    }
+    const items = async () =>
+      (await h.engine.status(h.tenant))?.pipelines[0].changeQueues[0].heads.map((head) =>
+        head.map((item) => [item.refs[0].id, item.failingReasons]),
+      );
+    const needed = async () =>
+      (await h.buildsets()).flatMap((buildset) =>
+        buildset.message?.includes('is needed') ? [buildset.message.split('\n').pop()] : [],
+      );
+    expect(await items()).toEqual([
+      [
+        ['1,1', []],
+        ['2,1', []],
+        ['3,1', []],
+        ['4,1', []],
+        ['5,1', []],
+      ],
+    ]);
+    expect(h.executor.running.size).toBe(10);
+
+    // 1 fails and still runs a job: 2 and 3 need a failing change ahead and their builds are
+    // canceled (which fails them too); 4 moves ahead of them to be tested alone, 5 with it: 3, which 5 needs, is no longer
+    // ahead of 5, which leaves.
+    await h.executor.finish('unit', 1, { result: 'FAILURE' });
+    await h.settle();
+    expect(await items()).toEqual([
+      [
+        ['1,1', ['at least one job failed']],
+        ['2,1', ['a needed change is failing', 'at least one job failed']],
+        ['3,1', ['a needed change is failing', 'at least one job failed']],
+      ],
+      [['4,1', []]],
+    ]);
+    expect(h.reports()).toEqual(['5,1 gate FAILURE']);
+    expect(await needed()).toEqual(['Change https://git.example.com/c/3 is needed.']);
+    expect([...h.executor.running.values()].map((build) => [build.job.name, build.changes[0].number])).toEqual([
+      ['lint', 1],
+      ['unit', 4],
+      ['lint', 4],
+    ]);
+
+    // 1 reports and leaves unmerged: 2 and 3 leave for the change they need; 4 merges.
+    await h.executor.finish('lint', 1, { result: 'SUCCESS' });
+    await h.finishEverything();
+    expect(h.reports()).toEqual([
+      '5,1 gate FAILURE',
+      '1,1 gate FAILURE',
+      '2,1 gate FAILURE',
+      '3,1 gate FAILURE',
+      '4,1 gate SUCCESS',
+    ]);
+    expect(await needed()).toEqual([
+      'Change https://git.example.com/c/3 is needed.',
+      'Change https://git.example.com/c/1 is needed.',
+      'Change https://git.example.com/c/1 is needed.',
+    ]);
+    expect(h.merger.mergedOrder).toEqual([4]);
+  });
+
   it('refuses a Depends-On change whose dependency does not share the queue', async () => {
     const gate = pipeline('gate', 'dependent', { triggers: [], submit: true });
     const h = await harness({

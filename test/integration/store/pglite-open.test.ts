@@ -29,6 +29,8 @@ describe('embedded store opening', () => {
       await first.knex.raw('CREATE TABLE kept (note text)');
       await first.knex('kept').insert({ note: 'still here' });
       expect((await first.knex.raw('SHOW shared_buffers')).rows).toEqual([{ shared_buffers: '16MB' }]);
+      // On disk a commit waits for its WAL, so a killed process loses none.
+      expect((await first.knex.raw('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'on' }]);
     } finally {
       await first.close();
     }
@@ -63,6 +65,26 @@ describe('embedded store opening', () => {
     } finally {
       await first.close();
       await second.close();
+    }
+  });
+
+  it('commits in memory without waiting for the WAL, and dumps every commit after a checkpoint', async () => {
+    const pglite = await openPglite({});
+    try {
+      expect((await pglite.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'off' }]);
+      await pglite.query('CREATE TABLE kept (note text)');
+      await pglite.query(`INSERT INTO kept VALUES ('committed')`);
+      await pglite.query('CHECKPOINT');
+      const dumped = await openPglite({
+        template: async () => new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer()),
+      });
+      try {
+        expect((await dumped.query('SELECT note FROM kept')).rows).toEqual([{ note: 'committed' }]);
+      } finally {
+        await dumped.close();
+      }
+    } finally {
+      await pglite.close();
     }
   });
 

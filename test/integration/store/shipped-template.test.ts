@@ -104,6 +104,9 @@ describe('shipped store template', () => {
     const knex = knexFactory({ client: ClientPgLite, dialect: 'postgres', connection: { pglite } as never });
     try {
       await migrateUpTo(knex, held[held.length - 1] ?? '');
+      // As scripts/store-template.ts does: a store in memory commits without writing its WAL at
+      // once (src/store/pglite.ts), so a dump needs the checkpoint to hold every commit.
+      await pglite.query('CHECKPOINT');
       const tar = new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer());
       mkdirSync(templateDir, { recursive: true });
       writeFileSync(files.tarball, brotliCompressSync(tar, { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } }));
