@@ -158,7 +158,11 @@ export interface DriverContext<S extends ConnectionSettings> {
   /** The dashboard page of a buildset (for links in reports). */
   buildsetUrl(tenant: string, uuid: string): string;
   now(): Date;
-  /** The timers of the drivers' own polls (Gerrit's pending checks); default: the system clock. */
+  /**
+   * The timers of the drivers' own polls and waits (Gerrit's pending checks, the waits between
+   * Gerrit and GitHub report retries and GitLab request retries, GitHub's and GitLab's rate
+   * limits); default: the system clock.
+   */
   timers?: TimerClock;
   /**
    * Reload these tenants' layouts now, without waiting for the configuration poll (a repository's

@@ -19,6 +19,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { systemClock, type TimerClock } from '../engine/ports/clock';
 import type { BuildNode, BuildRequestParams, CancelResult } from '../model/build-request';
 import type { BuildResult } from '../model/results';
 import { AnsibleBuild, checkPlaybooks, PlaybookSetupError } from './ansible/ansible-build';
@@ -79,8 +80,11 @@ export interface RunBuildInput {
    * note means the build is handed back to run again (executor shutdown): no cleanup step runs.
    */
   stopNote?: () => string | null;
-  /** Milliseconds clock for timeouts (injectable). */
-  clock?: () => number;
+  /**
+   * The clock of the job's timeouts: their deadlines and the timers that stop a step (tests move
+   * a fake one on); default: the system clock.
+   */
+  timers?: TimerClock;
   killGraceMs?: number;
   /** Run the scripts on a node instead of locally (static nodes over SSH, see ssh-runner.ts). */
   remote?: RemoteSteps;
@@ -151,7 +155,8 @@ interface Verdict {
 /** Run every step of the build and decide its result. */
 export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
   const { params, log } = input;
-  const clock = input.clock ?? Date.now;
+  const timers = input.timers ?? systemClock;
+  const clock = (): number => timers.now().getTime();
   const warnings: string[] = [];
   let steps: ResolvedStep[];
   let env: Record<string, string>;
@@ -221,6 +226,7 @@ export async function runBuild(input: RunBuildInput): Promise<RunOutcome> {
       remote,
       jobOutput: input.jobOutput,
       killGraceMs: input.killGraceMs,
+      timers,
       ansible,
     });
     return await runPhases({ ...input, remote }, steps, runner, warnings, clock);

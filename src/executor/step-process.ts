@@ -5,6 +5,7 @@
  * never outlive their step. (A process that leaves the group with `setsid` escapes this.)
  */
 import { spawn } from 'node:child_process';
+import { systemClock, type TimerClock } from '../engine/ports/clock';
 
 export type OutputStream = 'stdout' | 'stderr';
 
@@ -17,6 +18,8 @@ export interface StepProcessOptions {
   input?: string;
   /** Milliseconds before the step is killed and reported as timed out; null = no limit. */
   timeoutMs: number | null;
+  /** The clock the timeout runs on (tests move a fake one on); default: the system clock. */
+  timers?: TimerClock;
   signal?: AbortSignal;
   /** Called for every complete output line (and the last partial one), without the newline. */
   onLine: (stream: OutputStream, text: string) => void;
@@ -78,7 +81,9 @@ export function runStepProcess(options: StepProcessOptions): Promise<StepExit> {
     const timeout =
       options.timeoutMs === null
         ? undefined
-        : setTimeout(() => stop('timed-out'), Math.min(MAX_TIMER_MS, Math.max(0, options.timeoutMs)));
+        : (options.timers ?? systemClock).after(Math.min(MAX_TIMER_MS, Math.max(0, options.timeoutMs)), () =>
+            stop('timed-out'),
+          );
     const onAbort = (): void => stop('aborted');
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -86,7 +91,7 @@ export function runStepProcess(options: StepProcessOptions): Promise<StepExit> {
       if (openStreams > 0 || (exit === null && spawnError === null)) {
         return;
       }
-      clearTimeout(timeout);
+      timeout?.cancel();
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
       if (spawnError !== null) {

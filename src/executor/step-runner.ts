@@ -6,6 +6,7 @@
  */
 import { constants, accessSync, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { TimerClock } from '../engine/ports/clock';
 import type { BuildRequestParams, BuildStep } from '../model/build-request';
 import { isPlaybookPath, type AnsibleBuild, type PlaybookPhase } from './ansible/ansible-build';
 import { runPlaybookStep } from './ansible/playbook-step';
@@ -106,6 +107,8 @@ export interface StepRunnerContext {
   remote?: RemoteSteps;
   jobOutput?: JobOutputRecorder;
   killGraceMs?: number;
+  /** The clock of the steps' timeouts (src/executor/step-process.ts); default: the system clock. */
+  timers?: TimerClock;
   /** The build's Ansible files (present when it has playbooks). */
   ansible: AnsibleBuild | null;
 }
@@ -154,6 +157,7 @@ export class StepRunner {
     const started = Date.now();
     const result = await runPlaybookStep(command, {
       timeoutMs: options.timeoutMs,
+      timers: this.context.timers,
       signal: options.signal,
       killGraceMs: this.context.killGraceMs,
       onLine: (_stream, text) => log.write(text),
@@ -220,6 +224,7 @@ export class StepRunner {
         env: spawnSpec.env,
         input: spawnSpec.input,
         timeoutMs: options.timeoutMs,
+        timers: this.context.timers,
         signal: options.signal,
         onLine: (stream, text) => {
           log.write(text);

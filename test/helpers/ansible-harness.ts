@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { TimerClock } from '../../src/engine/ports/clock';
 import type { BuildJob, BuildRequestParams, BuildStep } from '../../src/model/build-request';
 import { AnsibleToolchain } from '../../src/executor/ansible/toolchain';
 import { BuildLog } from '../../src/executor/build-log';
@@ -52,8 +53,12 @@ export interface Setup {
       /** The executor's key for SSH nodes. */
       sshKey?: string;
       branchTree?: (connection: string, project: string, branch: string, target: string) => Promise<string>;
+      /** The clock of the job's timeouts (a FakeTimerClock: the test moves it on). */
+      timers?: TimerClock;
     },
   ): Promise<RunOutcome>;
+  /** Resolves once the log has a line ending with `end`; rejects if `running` ends first. */
+  untilLogged(end: string, running: Promise<RunOutcome>): Promise<void>;
   jobOutput(): JobOutput;
 }
 
@@ -104,6 +109,20 @@ export class AnsibleHarness {
       logDir,
       logFile,
       log,
+      untilLogged: async (end, running) => {
+        const seen = (async () => {
+          for await (const batch of log.lines()) {
+            if (batch.some((line) => line.text.endsWith(end))) {
+              return;
+            }
+          }
+          throw new Error(`the log ended without a line ending with "${end}"`);
+        })();
+        const ended = running.then((outcome) => {
+          throw new Error(`the build ended (${outcome.result}) before a line ending with "${end}"`);
+        });
+        await Promise.race([seen, ended]);
+      },
       jobOutput: () =>
         expectValid(jobOutputSchema, JSON.parse(readFileSync(path.join(logDir, 'job-output.json'), 'utf8')), 'json'),
       run: async (job, extra = {}) => {
@@ -135,6 +154,7 @@ export class AnsibleHarness {
           logUrl: LOG_URL,
           hostEnv: allowedHostEnvironment({ PATH: process.env.PATH }),
           signal: extra.signal,
+          timers: extra.timers,
           killGraceMs: 500,
           secrets,
           ansible: {

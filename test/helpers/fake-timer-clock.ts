@@ -59,6 +59,34 @@ export class FakeTimerClock implements TimerClock {
     this.timers = this.live();
   }
 
+  /**
+   * Waits (polling every 50 ms of real time) until `done` says so; meanwhile, whenever timers of
+   * at most `upToMs` are waiting (a driver's retry or rate-limit waits; those due now, the
+   * server's loops a test never moves on, are left alone), calls `onMove` with them and moves
+   * time on past the longest.
+   */
+  async movingOn(
+    what: string,
+    done: () => boolean | Promise<boolean>,
+    upToMs: number,
+    onMove: (waits: number[]) => void = () => undefined,
+    timeoutMs = 120_000,
+  ): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await done())) {
+      const waits = this.pending.filter((ms) => ms > 0 && ms <= upToMs);
+      if (waits.length > 0) {
+        onMove(waits);
+        await this.advance(Math.max(...waits));
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`timed out waiting for ${what}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   private live(): PendingTimer[] {
     return this.timers.filter((timer) => !timer.cancelled);
   }

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultServiceConfig, type ServiceConfig } from '../../src/config/service';
 import { createLogger } from '../../src/server/logger';
+import type { TimerClock } from '../../src/engine/ports/clock';
 import { FakeGitHub } from './fake-github/server';
 import type { FileMap } from './fake-github/repos';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -35,6 +36,8 @@ export interface GitHubTenantOptions {
   personalToken?: string;
   /** More connections of the service configuration (reporters' connections: smtp, mqtt). */
   connections?: ServiceConfig['connections'];
+  /** The timers of the drivers' waits, rate limits among them (a FakeTimerClock: the test moves them on). */
+  timers?: TimerClock;
 }
 
 /** Start the fake GitHub and a server gating its pull requests; GH_DEBUG=1 logs the server. */
@@ -80,7 +83,7 @@ export async function startGitHubTenant(options: GitHubTenantOptions): Promise<G
   // A stopping server closes its database: the one it is given outlives it, for a restart.
   const shared: TestDatabase = { ...database, close: () => Promise.resolve() };
   const start = async () => {
-    const server = await startTestServer({ config, logger, database: shared });
+    const server = await startTestServer({ config, logger, database: shared, timers: options.timers });
     hub.setWebhook(`${server.url}/api/connection/github/payload`, WEBHOOK_SECRET);
     return server;
   };

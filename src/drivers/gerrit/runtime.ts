@@ -5,6 +5,7 @@
  */
 import { postReview, REVIEW_RETRY_DELAYS_MS, type ReviewRetryOptions } from './review-posting';
 import type { Knex } from 'knex';
+import { sleepOn, systemClock } from '../../engine/ports/clock';
 import type { ChangeReporter, ItemReport } from '../../engine/ports/reporter';
 import type { TriggerEvent } from '../../model/engine-events';
 import type { GitProjects } from '../../sources/git-projects';
@@ -377,7 +378,7 @@ export function gerritRuntime(context: DriverContext<GerritConnectionConfig>): D
     },
     reporter: gerritReporter(sources, context.projects, context.log, {
       delaysMs: REVIEW_RETRY_DELAYS_MS,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      sleep: sleepOn(context.timers ?? systemClock),
       now: context.now,
       onRetry: (err, attempt, waitMs) =>
         context.log.info({ err: (err as Error).message, attempt, waitMs }, 'Gerrit review failed, trying again'),

@@ -5,6 +5,7 @@
  * limits waited out (`Retry-After`, `X-RateLimit-Reset`), never retried in a tight loop.
  */
 import { createSign } from 'node:crypto';
+import { sleepOn, systemClock, type TimerClock } from '../../engine/ports/clock';
 import { DEFAULT_RESPONSE_CACHE_LIMITS, ResponseCache, type ResponseCacheLimits } from './response-cache';
 
 export type GitHubAuth = { kind: 'app'; appId: string; privateKey: string } | { kind: 'token'; token: string };
@@ -16,7 +17,8 @@ export interface GitHubClientOptions {
   /** Longest single wait for a rate limit; a longer one fails the request. */
   maxWaitMs: number;
   now?: () => Date;
-  sleep?: (ms: number) => Promise<void>;
+  /** The clock rate limits are waited out on: when a limit ends, and the wait (default: the system clock). */
+  timers?: TimerClock;
   /** Called before each rate-limit wait (logging, tests). */
   onRateLimit?: (waitMs: number, path: string) => void;
   /** Bounds of the conditional-request cache of GET answers (docs/github.md#reads-and-their-cost). */
@@ -60,13 +62,13 @@ export class GitHubClient {
   /** No request is sent before this time (a rate limit in force). */
   private blockedUntil = 0;
   private readonly now: () => Date;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly timers: TimerClock;
   readonly responses: ResponseCache;
 
   constructor(private readonly options: GitHubClientOptions) {
     this.responses = new ResponseCache(options.responseCache ?? DEFAULT_RESPONSE_CACHE_LIMITS);
     this.now = options.now ?? (() => new Date());
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.timers = options.timers ?? systemClock;
   }
 
   /** Whether the client authenticates as a GitHub App (only Apps may write check runs). */
@@ -147,7 +149,7 @@ export class GitHubClient {
 
   private async send(method: string, path: string, body: unknown, bearer: string): Promise<unknown> {
     for (let attempt = 1; ; attempt += 1) {
-      const wait = this.blockedUntil - Date.now();
+      const wait = this.blockedUntil - this.timers.now().getTime();
       if (wait > 0) {
         await this.waitFor(wait, path);
       }
@@ -184,7 +186,7 @@ export class GitHubClient {
       const json = text ? (safeJson(text) ?? { message: text }) : null;
       const limitWait = this.rateLimitWait(res);
       if (limitWait !== null && attempt < MAX_ATTEMPTS) {
-        this.blockedUntil = Math.max(this.blockedUntil, Date.now() + limitWait);
+        this.blockedUntil = Math.max(this.blockedUntil, this.timers.now().getTime() + limitWait);
         continue;
       }
       if (!res.ok) {
@@ -200,7 +202,7 @@ export class GitHubClient {
       throw new GitHubApiError(429, `rate limited for ${Math.ceil(ms / 1000)} s (more than the allowed wait)`, path);
     }
     this.options.onRateLimit?.(ms, path);
-    await this.sleep(ms);
+    await sleepOn(this.timers)(ms);
   }
 
   /** Milliseconds to wait when the answer is a rate limit (primary or secondary), else null. */
@@ -214,7 +216,7 @@ export class GitHubClient {
     }
     if (res.headers.get('x-ratelimit-remaining') === '0') {
       const reset = Number(res.headers.get('x-ratelimit-reset'));
-      // One extra second: the reset time is whole seconds.
+      // One extra second: the reset time is whole seconds. It is the wall clock's; the wait is on `timers`.
       return Number.isFinite(reset) ? Math.max(0, reset * 1000 - Date.now()) + 1000 : 60_000;
     }
     // A secondary limit without headers: GitHub asks for at least a minute.

@@ -81,7 +81,7 @@ export class GitHubConnection {
   constructor(
     readonly name: string,
     settings: GitHubConnectionConfig,
-    options: Pick<GitHubClientOptions, 'now' | 'sleep' | 'onRateLimit' | 'responseCache'> & {
+    options: Pick<GitHubClientOptions, 'now' | 'timers' | 'onRateLimit' | 'responseCache'> & {
       permissionTtlMs?: number;
     } = {},
   ) {
@@ -105,7 +105,7 @@ export class GitHubConnection {
       timeoutMs: settings.requestTimeout * 1000,
       maxWaitMs: settings.rateLimitMaxWait * 1000,
       now: options.now,
-      sleep: options.sleep,
+      timers: options.timers,
       onRateLimit: options.onRateLimit,
       responseCache: options.responseCache,
     });

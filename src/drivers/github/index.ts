@@ -63,7 +63,7 @@ export const githubDriver = {
   reporters: githubReporters,
   requirements: githubRequirements,
   runtime(context) {
-    const github = githubConnections(context.connections);
+    const github = githubConnections(context.connections, context.timers);
     const intake = connectionEventProcessor({
       database: { knex: context.knex },
       github,

@@ -4,6 +4,7 @@
  * trigger events.
  */
 import type { Knex } from 'knex';
+import { sleepOn, systemClock, type TimerClock } from '../../engine/ports/clock';
 import type { ChangeReporter } from '../../engine/ports/reporter';
 import type { TriggerEvent } from '../../model/engine-events';
 import type { GitProjects } from '../../sources/git-projects';
@@ -21,11 +22,12 @@ import { PeriodicTask } from '../../engine/ports/periodic-task';
 /** Installation tokens are checked (and refreshed before expiry) this often. */
 const TOKEN_REFRESH_INTERVAL_MS = 60_000;
 
-/** The GitHub connections of the given settings, by name. */
+/** The GitHub connections of the given settings, by name; their rate limits are waited out on `timers`. */
 export function githubConnections(
   settings: ReadonlyMap<string, GitHubConnectionConfig>,
+  timers: TimerClock = systemClock,
 ): Map<string, GitHubConnection> {
-  return new Map([...settings].map(([name, config]) => [name, new GitHubConnection(name, config)]));
+  return new Map([...settings].map(([name, config]) => [name, new GitHubConnection(name, config, { timers })]));
 }
 
 /** A GitHub pull request is merged through the API; anything else is left to the shared git merger (null). */
@@ -46,7 +48,7 @@ export function githubMerger(
 
 export function githubReporter(
   github: ReadonlyMap<string, GitHubConnection>,
-  context: Pick<DriverContext<GitHubConnectionConfig>, 'knex' | 'buildsetUrl' | 'now' | 'log'>,
+  context: Pick<DriverContext<GitHubConnectionConfig>, 'knex' | 'buildsetUrl' | 'now' | 'log' | 'timers'>,
 ): ChangeReporter {
   const { log } = context;
   const reporter = new GitHubReporter(
@@ -56,7 +58,7 @@ export function githubReporter(
     context.now,
     {
       delaysMs: REPORT_RETRY_DELAYS_MS,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      sleep: sleepOn(context.timers ?? systemClock),
       onRetry: (err, attempt, waitMs) =>
         log.info({ err: err.message, attempt, waitMs }, 'GitHub report failed, trying again'),
     },

@@ -3,6 +3,7 @@
  * and `gl_push` trigger events, notes, approvals and labels as reports, merges through the API.
  */
 import path from 'node:path';
+import { sleepOn, systemClock } from '../../engine/ports/clock';
 import { GitConnection } from '../../sources/git-connection';
 import { sshKnownHostsFile } from '../../sources/git-ssh';
 import { connectionEventIntake } from '../connection-event-intake';
@@ -57,7 +58,10 @@ export const gitlabDriver = {
   requirements: gitlabRequirements,
   runtime(context) {
     const gitlab = new Map(
-      [...context.connections].map(([name, settings]) => [name, new GitLabConnection(name, settings)]),
+      [...context.connections].map(([name, settings]) => [
+        name,
+        new GitLabConnection(name, settings, sleepOn(context.timers ?? systemClock)),
+      ]),
     );
     const intake = connectionEventIntake({
       knex: context.knex,

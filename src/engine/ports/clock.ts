@@ -26,3 +26,8 @@ export const systemClock: TimerClock = {
     return { cancel: () => clearTimeout(handle) };
   },
 };
+
+/** A wait of `ms` on `clock` (a driver's retries and rate limits: tests move a fake clock on). */
+export function sleepOn(clock: TimerClock): (ms: number) => Promise<void> {
+  return (ms) => new Promise<void>((resolve) => clock.after(ms, resolve));
+}

@@ -5,12 +5,15 @@
  * unreachable, and the playbook's part of job-output.json.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import type { TimerClock } from '../../engine/ports/clock';
 import type { JobOutputPlaybook } from '../job-output-json';
 import { runStepProcess, type OutputStream, type StepExit } from '../step-process';
 import type { PlaybookCommand, PlaybookPhase } from './ansible-build';
 
 export interface PlaybookStepOptions {
   timeoutMs: number | null;
+  /** The clock of the timeout (src/executor/step-process.ts). */
+  timers?: TimerClock;
   signal?: AbortSignal;
   killGraceMs?: number;
   onLine: (stream: OutputStream, text: string) => void;
@@ -42,6 +45,7 @@ export async function runPlaybookStep(
       cwd: command.cwd,
       env: command.env,
       timeoutMs: options.timeoutMs,
+      timers: options.timers,
       signal: options.signal,
       killGraceMs: options.killGraceMs,
       onLine: options.onLine,

@@ -5,17 +5,21 @@
  * Code-Review +2), votes Verified +2 and submits them in order over the REST API; a failing
  * change gets Verified -2 and is not submitted.
  */
+import { REVIEW_RETRY_DELAYS_MS } from '../../../src/drivers/gerrit/review-posting';
 import { until } from '../../helpers/github-tenant';
 import type { FakeChange } from '../../helpers/fake-gerrit/server';
+import { FakeTimerClock } from '../../helpers/fake-timer-clock';
 import { eventually, lastVote, startGerritGateTenant, type GerritTenant } from '../../helpers/gerrit-tenant';
 
 jest.setTimeout(240_000);
 
 describe('Gerrit driver end to end', () => {
   let env: GerritTenant;
+  // The drivers' timers: the waits between review retries pass when the test moves this clock on.
+  const timers = new FakeTimerClock();
 
   beforeAll(async () => {
-    env = await startGerritGateTenant();
+    env = await startGerritGateTenant({ timers });
   });
 
   afterAll(async () => {
@@ -153,13 +157,22 @@ describe('Gerrit driver end to end', () => {
     const reportsDone = async () =>
       (await server.database.knex('engine_work').where({ kind: 'report' }).whereNot({ state: 'completed' })).length ===
       0;
+    // A retry waits the first delay on the drivers' timers, then tries again.
+    const [delay] = REVIEW_RETRY_DELAYS_MS;
+    const retryWaits = () => timers.pending.filter((ms) => ms === delay).length;
+    const waitsBefore = retryWaits();
     gerrit.reviewFaults.push('refuse');
     const refused = await gerrit.upload('org/app', { subject: 'Review refused once', files: { 'r1.txt': 'r\n' } });
+    await until('the retry waiting', () => retryWaits() > waitsBefore);
+    expect(refused.reviews).toHaveLength(0);
+    await timers.advance(delay);
     await until('Verified +1 after the retry', () => lastVote(refused, 'Verified') === 1);
     expect(refused.reviews).toHaveLength(1);
     gerrit.reviewFaults.push('lose-answer');
     const lost = await gerrit.upload('org/app', { subject: 'Answer lost', files: { 'r2.txt': 'r\n' } });
     await until('Verified +1 applied', () => lastVote(lost, 'Verified') === 1);
+    await until('the retry waiting', () => retryWaits() > waitsBefore);
+    await timers.advance(delay);
     await eventually('the report done', reportsDone);
     // The retry read the change's messages, found its review there and did not post it again.
     expect(lost.reviews).toHaveLength(1);

@@ -19,6 +19,7 @@ import {
   type GitHubTenant,
 } from '../../helpers/github-tenant';
 import { repoJson } from '../../helpers/fake-github/json';
+import { FakeTimerClock } from '../../helpers/fake-timer-clock';
 
 jest.setTimeout(240_000);
 
@@ -41,6 +42,8 @@ const TENANT = `
 describe('GitHub driver: patchsets, dependencies, refusals, protection, rate limits', () => {
   let env: GitHubTenant;
   let scratch: string;
+  // The drivers' timers: a rate limit's wait passes when the test moves this clock on.
+  const timers = new FakeTimerClock();
 
   beforeAll(async () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'sluice-github-holds-'));
@@ -52,6 +55,7 @@ describe('GitHub driver: patchsets, dependencies, refusals, protection, rate lim
         'org/locks': { 'README.md': 'locks\n' },
       },
       tenantFile: TENANT,
+      timers,
       prepare: (hub) => {
         // org/app: main is protected and needs the gate's status; wip is not protected.
         hub.repo('org/app').protected.set('main', { requiredContexts: ['acme/gate'] });
@@ -195,16 +199,30 @@ describe('GitHub driver: patchsets, dependencies, refusals, protection, rate lim
   ] as const)('waits out a rate limit (%s) and carries on', async (mode, seconds) => {
     const { hub } = env;
     const since = hub.requests.length;
+    // The rate limit's waits on the drivers' timers are no longer than the limit and the extra
+    // second after a reset; no call is made again before the test moves the clock on past its wait.
+    const upTo = (seconds + 2) * 1000;
+    expect(timers.pending.filter((ms) => ms > 0 && ms <= upTo)).toEqual([]);
     hub.rateLimit(2, mode, seconds);
     const pull = await hub.openPull('org/lib', { title: `Limited ${mode}`, files: { [`${mode}.txt`]: 'z\n' } });
-    await until('check success', () => status('org/lib', pull.headSha, 'acme/check')?.state === 'success');
-    const requests = hub.requests.slice(since);
-    const limited = requests.filter((r) => r.status === 429 || r.status === 403);
+    // Each move of the clock, with the waits it ended and how many calls were made by then.
+    const moves: Array<{ waits: number[]; sent: number }> = [];
+    await timers.movingOn(
+      'check success',
+      () => status('org/lib', pull.headSha, 'acme/check')?.state === 'success',
+      upTo,
+      (waits) => moves.push({ waits, sent: hub.requests.length }),
+    );
+    const limited = hub.requests.slice(since).filter((r) => r.status === 429 || r.status === 403);
     expect(limited).toHaveLength(2);
-    // Each refused call was made again, not before the limit ended, until it went through.
+    // Each refused call was made again only after the clock moved on past a wait as long as the
+    // limit (calls made meanwhile wait what is left of it), until it went through.
     for (const refused of limited) {
-      const same = requests.filter((r) => r.at > refused.at && r.method === refused.method && r.path === refused.path);
-      expect(same[0].at - refused.at).toBeGreaterThanOrEqual(mode === 'reset' ? 1000 : 950);
+      const at = hub.requests.indexOf(refused);
+      const same = hub.requests.filter((r, i) => i > at && r.method === refused.method && r.path === refused.path);
+      const again = hub.requests.indexOf(same[0]);
+      const waited = moves.filter((move) => move.sent > at && move.sent <= again).flatMap((move) => move.waits);
+      expect(Math.max(...waited)).toBeGreaterThanOrEqual(seconds * 1000 - 50);
       expect(same.at(-1)?.status).toBeLessThan(400);
     }
   });

@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { FakeTimerClock } from '../../helpers/fake-timer-clock';
 import { eventually, itemsIn } from '../../helpers/gerrit-tenant';
 import { BASE_JOB, until } from '../../helpers/github-tenant';
 import { GITLAB_TENANT, gitlabCheck, startGitLabTenant, unitIn, type GitLabTenant } from '../../helpers/gitlab-tenant';
@@ -70,12 +71,21 @@ const APP = unitIn('check', 'triage', 'promote');
 describe('GitLab triggers and reports', () => {
   let env: GitLabTenant;
   let scratch: string;
+  // The drivers' timers: a request's retry waits and a rate limit's wait pass when the test moves this clock on.
+  const timers = new FakeTimerClock();
+  /** Waits until `done`, moving the clock on past the retry waits (at most 5 s) as they come; the waits. */
+  const movingOn = async (what: string, done: () => boolean): Promise<number[]> => {
+    const waits: number[] = [];
+    await timers.movingOn(what, done, 5000, (pending) => waits.push(...pending));
+    return waits;
+  };
 
   beforeAll(async () => {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'sluice-gitlab-reports-'));
     env = await startGitLabTenant({
       projects: { 'org/config': { 'zuul.yaml': PIPELINES }, 'org/app': APP },
       tenantFile: GITLAB_TENANT,
+      timers,
     });
   });
 
@@ -140,8 +150,10 @@ describe('GitLab triggers and reports', () => {
     lab.faults.push({ method: 'POST', path: '/merge_requests/1/notes', status: 502, afterWork: true });
     await lab.comment('org/app', 1, 'reviewer', 'recheck');
     // The note comes before the approval in the report: once the approval is asked, the note is done.
-    await until('the report', () => calls('POST', '/merge_requests/1/approve') > approvals);
+    const waits = await movingOn('the report', () => calls('POST', '/merge_requests/1/approve') > approvals);
     expect(lab.faults).toHaveLength(0);
+    // One retry, after the first retry wait.
+    expect(waits).toEqual([500]);
     const added = mr.notes.slice(notes).filter((_, i) => mr.noteAuthors[notes + i] === lab.apiUser);
     expect(added).toHaveLength(1);
     expect(added[0]).toMatch(/^Build succeeded/);
@@ -157,9 +169,11 @@ describe('GitLab triggers and reports', () => {
     );
     const mr = await lab.openMergeRequest('org/app', { title: 'Limited', files: { 'l.txt': 'l\n' } });
     expect(mr.iid).toBe(3);
-    await until('the approval', () => mr.approvedBy.includes(lab.apiUser));
+    const waits = await movingOn('the approval', () => mr.approvedBy.includes(lab.apiUser));
     expect(lab.faults).toHaveLength(0);
     expect(calls('GET', '/merge_requests/3/approvals')).toBeGreaterThan(1);
+    // The rate limit's `Retry-After` (1 s) and the first retry wait after the 502 (0.5 s) were waited out.
+    expect([...waits].sort((a, b) => a - b)).toEqual([500, 1000]);
   });
 
   it('takes the old patchset out of check when commits are pushed, and checks the new one', async () => {

@@ -9,8 +9,11 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AnsibleToolchain } from '../../../src/executor/ansible/toolchain';
+import type { RunOutcome } from '../../../src/executor/runner';
+import type { BuildStep } from '../../../src/model/build-request';
 import { AnsibleHarness, closedPort, localPlay, LOG_URL, playbook, type Setup } from '../../helpers/ansible-harness';
 import { buildParams } from '../../helpers/build-params';
+import { FakeTimerClock } from '../../helpers/fake-timer-clock';
 
 describe('runBuild with playbooks', () => {
   const harness = new AnsibleHarness();
@@ -121,21 +124,40 @@ describe('runBuild with playbooks', () => {
           return false;
         }
       });
+    // Polled: a process starts (`exec`) just after its line, and a killed one may linger a
+    // moment on a loaded machine; one left running sleeps for days.
+    const sleeping = async (seconds: string, count: number): Promise<void> => {
+      const deadline = Date.now() + 10_000;
+      while (sleepers(seconds).length !== count) {
+        if (Date.now() > deadline) {
+          throw new Error(`sleep ${seconds}: ${sleepers(seconds).length} processes, not ${count}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
     // Durations of this run only: a sleeper another run left behind (killed midway) is not taken for ours.
     const [trustedSleep, untrustedSleep] = [1, 2].map((n) => String(100_000 + randomInt(400_000) * 2 + n));
     const s = setup({
       'trusted.yaml': localPlay(`    - shell: echo started ${trustedSleep}; exec sleep ${trustedSleep}\n`),
       'untrusted.yaml': localPlay(`    - shell: echo started ${untrustedSleep}; exec sleep ${untrustedSleep}\n`),
     });
-    const trusted = await s.run({ timeout: 5, run: [playbook('trusted.yaml', { trusted: true })] });
-    expect(trusted.result).toBe('TIMED_OUT');
-    // The command had started (its output streamed) before the timeout killed it.
-    expect(readFileSync(s.logFile, 'utf8')).toContain(`worker | started ${trustedSleep}`);
-    expect(sleepers(trustedSleep)).toEqual([]);
-    const untrusted = await s.run({ timeout: 5, run: [playbook('untrusted.yaml')] });
-    expect(untrusted.result).toBe('TIMED_OUT');
-    expect(readFileSync(s.logFile, 'utf8')).toContain(`worker | started ${untrustedSleep}`);
-    expect(sleepers(untrustedSleep)).toEqual([]);
+    // The job's timeout runs on a clock the test moves on once the command has started (its
+    // output streamed): no real time is waited, however long Ansible takes to get there.
+    const timeOut = async (step: BuildStep, seconds: string): Promise<RunOutcome> => {
+      const timers = new FakeTimerClock();
+      const running = s.run({ timeout: 5, run: [step] }, { timers });
+      await s.untilLogged(`worker | started ${seconds}`, running);
+      await sleeping(seconds, 1);
+      expect(timers.pending).toEqual([5000]);
+      await timers.advance(4999);
+      expect(sleepers(seconds)).toHaveLength(1);
+      await timers.advance(1);
+      return running;
+    };
+    expect((await timeOut(playbook('trusted.yaml', { trusted: true }), trustedSleep)).result).toBe('TIMED_OUT');
+    await sleeping(trustedSleep, 0);
+    expect((await timeOut(playbook('untrusted.yaml'), untrustedSleep)).result).toBe('TIMED_OUT');
+    await sleeping(untrustedSleep, 0);
   });
 
   it('retries the build when a node is unreachable, in run and in post-run', async () => {
@@ -316,11 +338,7 @@ describe('runBuild with playbooks', () => {
       'run.yaml': localPlay('    - shell: "echo first; while [ ! -e release ]; do sleep 0.1; done; echo second"\n'),
     });
     const running = s.run({ run: [playbook('run.yaml')] });
-    for await (const batch of s.log.lines()) {
-      if (batch.some((line) => line.text.endsWith('worker | first'))) {
-        break;
-      }
-    }
+    await s.untilLogged('worker | first', running);
     // The task is still running (waiting for `release`) when its first line arrived.
     expect(readFileSync(s.logFile, 'utf8')).not.toContain('second');
     writeFileSync(path.join(s.workspace, 'release'), '');
@@ -369,11 +387,7 @@ describe('runBuild with playbooks', () => {
       },
       { signal: controller.signal },
     );
-    for await (const batch of s.log.lines()) {
-      if (batch.some((line) => line.text.endsWith('worker | started'))) {
-        break;
-      }
-    }
+    await s.untilLogged('worker | started', running);
     controller.abort();
     expect((await running).result).toBe('ABORTED');
     expect(existsSync(path.join(s.workspace, 'cleanup-ran'))).toBe(true);

@@ -6,7 +6,9 @@ import { BuildLog } from '../../../src/executor/build-log';
 import type { WorkspaceProject } from '../../../src/executor/merger';
 import { runBuild, type RunOutcome } from '../../../src/executor/runner';
 import { allowedHostEnvironment } from '../../../src/executor/step-environment';
+import type { TimerClock } from '../../../src/engine/ports/clock';
 import { buildParams, step } from '../../helpers/build-params';
+import { FakeTimerClock } from '../../helpers/fake-timer-clock';
 
 function isAlive(pid: number): boolean {
   try {
@@ -51,6 +53,8 @@ describe('runBuild', () => {
         cancelResult?: () => 'CANCELED' | 'ABORTED';
         hostEnv?: Record<string, string>;
         resume?: boolean;
+        /** The clock of the job's timeouts (a FakeTimerClock: the test moves it on). */
+        timers?: TimerClock;
       },
     ): Promise<RunOutcome>;
   }
@@ -103,6 +107,7 @@ describe('runBuild', () => {
           cancelResult: extra.cancelResult,
           killGraceMs: 200,
           resume: extra.resume,
+          timers: extra.timers,
         });
         runLog.finish();
         return outcome;
@@ -147,12 +152,20 @@ describe('runBuild', () => {
 
   it('gives TIMED_OUT and kills the step together with its children', async () => {
     const s = setup({ 'slow.sh': 'sleep 30 &\necho $! > "$SLUICE_WORKSPACE/child.pid"\nwait\n' });
-    const started = Date.now();
-    const outcome = await s.run({ timeout: 1, run: [step('slow.sh')] });
-    expect(outcome.result).toBe('TIMED_OUT');
-    expect(Date.now() - started).toBeLessThan(5000);
-    const childPid = Number(readFileSync(path.join(s.workspace, 'child.pid'), 'utf8'));
+    // The timeout runs on a clock the test moves on once the step has started its child.
+    const timers = new FakeTimerClock();
+    const running = s.run({ timeout: 1, run: [step('slow.sh')] }, { timers });
+    const pidFile = path.join(s.workspace, 'child.pid');
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 30_000);
+    const childPid = Number(readFileSync(pidFile, 'utf8'));
     expect(childPid).toBeGreaterThan(0);
+    expect(timers.pending).toEqual([1000]);
+    const movedOn = Date.now();
+    await timers.advance(1000);
+    const outcome = await running;
+    expect(outcome.result).toBe('TIMED_OUT');
+    // Killed, not waited for (its child sleeps 30 s).
+    expect(Date.now() - movedOn).toBeLessThan(5000);
     await waitFor(() => !isAlive(childPid));
     expect(readFileSync(s.logFile, 'utf8')).toContain('timed out after');
   });
@@ -193,8 +206,11 @@ describe('runBuild', () => {
       errorDetail: 'pre-run step pre.sh (org/app) failed with exit code 1',
     });
     const slow = setup({ 'run.sh': 'sleep 30\n', 'post.sh': 'exit 2\n' });
-    const timedOut = await slow.run({ timeout: 0.5, run: [step('run.sh')], postRun: [step('post.sh')] });
-    expect(timedOut.result).toBe('TIMED_OUT');
+    const timers = new FakeTimerClock();
+    const timingOut = slow.run({ timeout: 0.5, run: [step('run.sh')], postRun: [step('post.sh')] }, { timers });
+    await waitFor(() => timers.pending.includes(500));
+    await timers.advance(500);
+    expect((await timingOut).result).toBe('TIMED_OUT');
   });
 
   it('gives ERROR with a detail when a script is missing, before running anything', async () => {
