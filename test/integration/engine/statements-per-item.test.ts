@@ -14,11 +14,11 @@ import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 const CHANGES = 6;
 
 /**
- * Statements per item, measured with this test on each store (docs/gating.md#performance: 55 on
- * PGlite, 65 on PostgreSQL, where an item takes two passes more), plus half a statement: one
- * statement more per item fails.
+ * Statements per item, measured with this test on each store (docs/gating.md#performance: 48 on
+ * PGlite; 57.2 to 58 on PostgreSQL, where an item takes two passes more and a run one pass more
+ * or less), plus half a statement: one statement more per item fails.
  */
-const BUDGET: Record<string, number> = { pglite: 48.5, postgres: 57.5 };
+const BUDGET: Record<string, number> = { pglite: 48.5, postgres: 58.5 };
 
 describe.each(backends())('engine: SQL statements per gated item (%s)', (backend) => {
   let db: TestDatabase;
