@@ -2,8 +2,10 @@
  * The periodic task (src/engine/ports/periodic-task.ts) on a fake clock (no real time passes):
  * runs every interval counted from the end of the previous run, at once on wake, never two runs
  * at a time, one more run after a wake during a run, a failed run logged and the loop going on,
- * and stop waiting for the run under way only up to its bound.
+ * and stop waiting for the run under way only up to its bound. Also `sleepOn`, the one-off wait
+ * on a clock (src/engine/ports/clock.ts).
  */
+import { sleepOn, systemClock } from '../../src/engine/ports/clock';
 import { PeriodicTask } from '../../src/engine/ports/periodic-task';
 import { FakeTimerClock, settle } from '../helpers/fake-timer-clock';
 
@@ -195,5 +197,31 @@ describe('PeriodicTask', () => {
     }
     expect(await task.stop()).toBe(true);
     expect(clock.pending).toEqual([]);
+  });
+});
+
+describe('sleepOn', () => {
+  it('ends when a fake clock moves past the wait, and not before', async () => {
+    const clock = new FakeTimerClock();
+    let done = false;
+    const waiting = sleepOn(clock)(1000).then(() => (done = true));
+    expect(clock.pending).toEqual([1000]);
+    await clock.advance(999);
+    expect(done).toBe(false);
+    await clock.advance(1);
+    await waiting;
+    expect(done).toBe(true);
+  });
+
+  it('keeps the process alive while it waits on the system clock, as a plain setTimeout does', async () => {
+    const timeouts = jest.spyOn(globalThis, 'setTimeout');
+    try {
+      const waiting = sleepOn(systemClock)(5);
+      const handle = timeouts.mock.results.at(-1)?.value as NodeJS.Timeout;
+      expect(handle.hasRef()).toBe(true);
+      await waiting;
+    } finally {
+      timeouts.mockRestore();
+    }
   });
 });

@@ -27,7 +27,14 @@ export const systemClock: TimerClock = {
   },
 };
 
-/** A wait of `ms` on `clock` (a driver's retries and rate limits: tests move a fake clock on). */
+/**
+ * A wait of `ms` on `clock` (a driver's retries and rate limits: tests move a fake clock on). On
+ * the system clock it is a plain `setTimeout`, which keeps the process alive meanwhile (a
+ * command that only waits out a rate limit does not end before it).
+ */
 export function sleepOn(clock: TimerClock): (ms: number) => Promise<void> {
+  if (clock === systemClock) {
+    return (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  }
   return (ms) => new Promise<void>((resolve) => clock.after(ms, resolve));
 }
