@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { UNFLUSHED_CONDITION, UNFLUSHED_CTE } from '../unflushed-commit';
 import {
   categorise,
   ENGINE_EVENT_CATEGORIES,
@@ -99,6 +100,8 @@ export class EngineEventRepository {
   async appendForCompletedWork(
     completing: { sql: string; bindings: readonly Knex.RawBinding[] },
     entries: ReadonlyArray<NewEngineEvent & { work: number }>,
+    /** The commit may leave its WAL unflushed (src/store/unflushed-commit.ts): work safe to do again. */
+    unflushed = false,
   ): Promise<number> {
     if (entries.length === 0) {
       return 0;
@@ -109,11 +112,12 @@ export class EngineEventRepository {
       return [entry.work, order, row.tenant, row.category, row.event_type, JSON.stringify(row.payload), row.created];
     });
     const result = (await this.knex.raw(
-      `WITH done AS (${completing.sql})
+      `WITH ${unflushed ? `${UNFLUSHED_CTE}, ` : ''}done AS (${completing.sql})
        INSERT INTO engine_events (tenant, category, event_type, payload, created)
        SELECT e.tenant, e.category, e.event_type, e.payload, e.created
        FROM (VALUES ${values}) AS e(work, ord, tenant, category, event_type, payload, created)
        JOIN done ON done.id = e.work
+       ${unflushed ? `WHERE ${UNFLUSHED_CONDITION}` : ''}
        ORDER BY e.ord
        RETURNING id`,
       [...completing.bindings, ...bindings],

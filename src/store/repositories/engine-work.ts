@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import type { EngineEvent } from '../../model/engine-events';
 import { EngineEventRepository } from './engine-events';
 import { pickFields } from '../row-fields';
+import { UNFLUSHED_CONDITION, UNFLUSHED_SELECT } from '../unflushed-commit';
 import { queuedWrite, writeTogether, type QueuedWrite } from '../writes-together';
 
 export type EngineWorkKind = 'report' | 'speculative-merge' | 'tag-branches' | 'branch-merge';
@@ -49,6 +50,13 @@ interface EngineWorkRow {
   created: Date;
   updated: Date;
 }
+
+/**
+ * Work whose completion may be lost with PostgreSQL (src/store/unflushed-commit.ts): done again, it
+ * changes nothing outside (a merge into a branch already made is answered as merged; a speculative
+ * merge and a branch look-up only read). A report is seen outside: its completion is flushed.
+ */
+const SAFE_TO_REPEAT: ReadonlySet<string> = new Set(['speculative-merge', 'tag-branches', 'branch-merge']);
 
 export class EngineWorkRepository {
   constructor(private readonly knex: Knex) {}
@@ -122,8 +130,12 @@ export class EngineWorkRepository {
       .limit(limit)
       .forUpdate()
       .skipLocked();
+    // A claim lost with PostgreSQL is only claimed again; whatever was done under it and is not
+    // safe to do again is flushed by its own commit, and that flushes the claim with it.
     const rows: EngineWorkRow[] = await this.knex('engine_work')
+      .with('unflushed', this.knex.raw(UNFLUSHED_SELECT))
       .whereIn('id', candidates)
+      .whereRaw(UNFLUSHED_CONDITION)
       .update({ state: 'running', epoch, updated: now })
       .returning('*');
     return rows.map(toRecord).sort((a, b) => claimOrder(a) - claimOrder(b) || a.id - b.id);
@@ -178,6 +190,7 @@ export class EngineWorkRepository {
         created: now,
         work: entry.record.id,
       })),
+      entries.every((entry) => SAFE_TO_REPEAT.has(entry.record.kind)),
     );
   }
 
