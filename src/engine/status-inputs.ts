@@ -3,8 +3,8 @@
  * pipeline state with its build-time estimates, its engine record and its pending events. The
  * parsed pipeline state and estimates are kept per tenant with the version of the stored state
  * they were read at (`EngineStateRepository.loadTenantVersion`: the row version of the tenant's
- * `tenant_state` row, which every scheduler pass rewrites in the transaction that saves items,
- * jobs and history). While the version stays, a read costs two small queries: the tenant row and
+ * `tenant_state` row, which every scheduler pass that changes anything rewrites in the
+ * transaction that saves items, jobs and history). While the version stays, a read costs two small queries: the tenant row and
  * the pending events; after a committed pass, here or in another process, the state is read
  * again in one repeatable-read transaction, where only the items whose rows changed are parsed
  * again (src/store/repositories/queued-items.ts).

@@ -23,6 +23,8 @@ export class TenantState {
   /** What the rows of each held item hold, as last saved or loaded. */
   private readonly itemFingerprints = new Map<string, ItemTexts>();
   private readonly pipelineFingerprints = new Map<string, string>();
+  /** The tenant record as last saved or loaded (JSON). */
+  private savedRecord: string | null = null;
   /** The stored queue and position of each item (docs/live.md#the-delta-protocol needs the stored order to be the queue order). */
   private positions = new Map<string, { queueId: number; position: number }>();
   private readonly status: StatusTracker;
@@ -51,6 +53,7 @@ export class TenantState {
       this.pipelines.set(pipeline.name, pipeline);
     }
     this.loadedRecord = await this.repository.loadTenant(this.tenant);
+    this.savedRecord = JSON.stringify(this.loadedRecord);
     this.positions = await this.repository.loadItemPositions(this.tenant);
     this.status.reset();
     this.itemFingerprints.clear();
@@ -141,6 +144,7 @@ export class TenantState {
     if (!record) {
       return;
     }
+    let wrote = false;
     for (const manager of managers.values()) {
       const fingerprint = pipelineFingerprint(manager.state);
       if (
@@ -148,6 +152,7 @@ export class TenantState {
         manager.state.queues.some((queue) => queue.id === 0)
       ) {
         await this.repository.savePipeline(this.tenant, manager.state, trx);
+        wrote = true;
         this.pipelineFingerprints.set(manager.name, pipelineFingerprint(manager.state));
       }
     }
@@ -208,7 +213,14 @@ export class TenantState {
     const estimates = written.size === 0 ? null : await this.estimates(trx);
     this.publishStatusDelta(ctx, layout, written, estimates);
     record.busSequence += ctx.deltas.length;
-    await this.repository.saveTenant(this.tenant, record, ctx.now, trx);
+    // A pass that changed nothing leaves the tenant row as it is: its row version is the version of
+    // the stored state that status reads keep what they parsed by (src/engine/status-inputs.ts).
+    wrote ||= entries.length > 0 || ctx.deletedQueueIds.length > 0 || ctx.deltas.length > 0;
+    const saved = JSON.stringify(record);
+    if (wrote || saved !== this.savedRecord) {
+      await this.repository.saveTenant(this.tenant, record, ctx.now, trx);
+      this.savedRecord = saved;
+    }
   }
 
   /** The pass's status changes and notices as one `queue-delta`, the last delta of the pass. */

@@ -221,9 +221,10 @@ export class EngineStateRepository {
 
   /**
    * The tenant-level record with the version of the tenant's stored engine state: the row
-   * version (`xmin`) of its `tenant_state` row, which every scheduler pass rewrites in the
-   * transaction that saves items, jobs and history, so the version changes with every committed
-   * pass (null without a row). A reader may keep what it parsed for as long as it stays.
+   * version (`xmin`) of its `tenant_state` row, which every scheduler pass that changes anything
+   * rewrites in the transaction that saves items, jobs and history, so the version changes with
+   * every committed pass that wrote (null without a row). A reader may keep what it parsed for as
+   * long as it stays.
    */
   async loadTenantVersion(
     tenant: string,

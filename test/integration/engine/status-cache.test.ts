@@ -8,9 +8,11 @@
 import { Engine } from '../../../src/engine/engine';
 import { InProcessEventBus } from '../../../src/engine/event-bus';
 import type { TenantStatus } from '../../../src/engine/status';
+import { PassRunner } from '../../../src/engine/scheduler/pass';
 import { EngineStateRepository } from '../../../src/store/repositories/engine-state';
 import { storedItems } from '../../../src/store/repositories/engine-state-json';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { eventually } from '../../helpers/pg-faults';
 import { EngineHarness, nextTenant } from '../../engine/harness';
 import { canonical, job, makeLayout, pipeline } from '../../engine/scripted-layout';
 
@@ -110,6 +112,27 @@ describe.each(backends())('engine: status reads over cached parsed state (%s)', 
     } finally {
       parses.mockRestore();
     }
+  });
+
+  it('keeps the stored state’s version through passes that change nothing', async () => {
+    h.changes.add('org/project', 3);
+    await h.enqueue('check', 'org/project', '3,1');
+    const version = async () => (await new EngineStateRepository(db.knex).loadTenantVersion(h.tenant)).version;
+    const before = await version();
+    expect(changesIn(await reader.status(h.tenant))).toContain('3,1');
+    const runs = jest.spyOn(PassRunner.prototype, 'run');
+    try {
+      // The harness polls every 50 ms: each poll runs a pass that finds nothing to do.
+      await eventually('three passes', () => runs.mock.calls.length >= 3, 15_000, 20);
+      await Promise.all(runs.mock.results.map((result) => result.value as Promise<boolean>));
+    } finally {
+      runs.mockRestore();
+    }
+    expect(await version()).toBe(before);
+    // The reader keeps what it parsed before those passes.
+    loads.mockClear();
+    expect(changesIn(await reader.status(h.tenant))).toContain('3,1');
+    expect(loads).toHaveBeenCalledTimes(0);
   });
 
   it('counts events that wait for a pass on every read', async () => {
