@@ -7,9 +7,11 @@
  * includes PGlite's share of the save) and the load average. With `depends` (default 0) every
  * change names the `depends` changes just ahead of it in Depends-On (as many as there are), so
  * each item's needed changes are looked up among the items ahead on every pass; with `head`,
- * every change names the first one.
+ * every change names the first one. With `chain`, a check (independent) pipeline instead: every
+ * change names the one before it and only the last is enqueued, so the others wait ahead of it as
+ * N - 1 non-live items and it runs its jobs.
  *
- *   npx tsx bench/engine-pass.ts [changes] [depends|head]    # embedded PGlite (in memory)
+ *   npx tsx bench/engine-pass.ts [changes] [depends|head|chain]    # embedded PGlite (in memory)
  *   DATABASE_URL=postgres://... npx tsx bench/engine-pass.ts
  */
 import os from 'node:os';
@@ -24,22 +26,27 @@ const PASSES = 30;
 
 async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 1000);
-  const depends = process.argv[3] === 'head' ? 'head' : Number(process.argv[3] ?? 0);
+  const chain = process.argv[3] === 'chain';
+  const depends = process.argv[3] === 'head' ? 'head' : chain ? 1 : Number(process.argv[3] ?? 0);
+  const into = chain ? 'check' : 'gate';
   const { database, cleanup } = await openBenchDatabase();
   const h = new EngineHarness(
     database,
     makeLayout({
       tenant: 'bench',
-      pipelines: [pipeline('gate', 'dependent', { triggers: [], submit: true })],
+      pipelines: [pipeline(into, chain ? 'independent' : 'dependent', { triggers: [], submit: true })],
       projects: [{ name: 'org/project' }],
-      jobs: { 'org/project': { gate: [job('unit'), job('lint')] } },
+      jobs: { 'org/project': { [into]: [job('unit'), job('lint')] } },
     }),
   );
   await h.start();
   for (let number = 1; number <= total; number += 1) {
     h.changes.add('org/project', number, { dependsOn: neededBy(number, depends) });
+    if (chain && number < total) {
+      continue;
+    }
     const result = await h.engine.enqueue(h.tenant, {
-      pipeline: 'gate',
+      pipeline: into,
       project: 'org/project',
       change: `${number},1`,
       by: 'admin',
@@ -77,7 +84,7 @@ async function main(): Promise<void> {
     `${JSON.stringify({
       store: process.env.DATABASE_URL ? 'postgres' : 'pglite',
       changes: total,
-      depends,
+      depends: chain ? 'chain' : depends,
       queued: queued.reduce((sum, queue) => sum + queue.items.length, 0),
       runningBuilds: h.executor.running.size,
       passes: PASSES,

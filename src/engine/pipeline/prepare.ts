@@ -6,19 +6,24 @@ import type { MergeItem } from '../../model/changes';
 import type { ItemState, QueueState } from '../../model/pipeline-state';
 import { proposalAhead, type ConfigDigest, type ConfigLocations } from '../../model/proposed-config';
 import type { EngineLayout } from '../ports/layout';
-import { findItem, itemsAhead } from '../item-predicates';
+import { itemsAhead } from '../item-predicates';
 import type { PassContext } from '../pass-context';
 import { ensureHistoryBuildset } from './buildsets';
 import { freezeItemJobs } from './item-jobs';
 import { mergeItemOf } from './merging';
 import type { ManagedPipeline } from './types';
 
-/** Speculative merge and job graph of an item; `ready` once it has jobs to run. */
+/**
+ * Speculative merge and job graph of an item; `ready` once it has jobs to run. `find` is
+ * `findItem` over the queue, kept by the walk of the queue (src/engine/pipeline/queue-pass.ts) so
+ * that looking up the item ahead does not scan the queue for every item prepared.
+ */
 export async function prepareItem(
   pipeline: ManagedPipeline,
   ctx: PassContext,
   queue: QueueState,
   item: ItemState,
+  find: (uuid: string | null) => ItemState | null,
 ): Promise<{ ready: boolean; changed: boolean }> {
   const { layout } = pipeline;
   const buildset = item.buildset;
@@ -32,7 +37,7 @@ export async function prepareItem(
     buildset.configured = true;
     changed = true;
   }
-  const ahead = findItem(queue, item.itemAhead);
+  const ahead = find(item.itemAhead);
   if (ahead && ahead.buildset.configError !== null && buildset.configError === null) {
     buildset.configError = 'This change depends on a change with an invalid configuration.';
     return { ready: false, changed: true };

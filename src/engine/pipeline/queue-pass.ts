@@ -49,12 +49,20 @@ async function processQueue(pipeline: ManagedPipeline, ctx: PassContext, queue: 
   // Lookups by uuid and the queue position are kept incrementally: long queues (hundreds of
   // items) are walked on every pass, so per-item linear scans would make a pass quadratic.
   const byUuid = new Map(queue.items.map((item) => [untracked(item).uuid, item]));
+  const walk: QueueWalk = {
+    find: (uuid) => {
+      const found = uuid === null ? undefined : byUuid.get(uuid);
+      // An item that left during the walk is no longer in the queue: its uuid is looked up again.
+      return found && untracked(found).dequeueTime === null ? found : findItem(queue, uuid);
+    },
+    parents: new ParentsInQueue(queue),
+  };
   let index = 0;
   for (const item of [...queue.items]) {
     if (untracked(item).dequeueTime !== null) {
       continue;
     }
-    const outcome = await processOneItem(pipeline, ctx, queue, item, nnfi, index, byUuid);
+    const outcome = await processOneItem(pipeline, ctx, queue, item, nnfi, index, walk);
     changed = changed || outcome.changed;
     nnfi = outcome.nnfi;
     if (untracked(item).dequeueTime === null) {
@@ -64,6 +72,68 @@ async function processQueue(pipeline: ManagedPipeline, ctx: PassContext, queue: 
   return changed;
 }
 
+/** What one walk of a queue keeps so that an item costs the same whatever the length of the queue. */
+interface QueueWalk {
+  /** The item of the queue with this uuid (`findItem`), looked up among the items the walk began with. */
+  find: (uuid: string | null) => ItemState | null;
+  parents: ParentsInQueue;
+}
+
+/**
+ * Which uuids are the item ahead of an item of the queue, and of how many: whether a non-live
+ * item still has an item behind it (docs/gating.md#queue-pass) without a scan of the queue for
+ * each such item, which made a walk quadratic in queues of many non-live items (a change with a
+ * long Depends-On chain in an independent pipeline, docs/gating.md#performance). Counted when
+ * first asked, and again when the queue holds another array or one of another length (a dequeue
+ * gives the queue a new array with the items behind re-parented, an enqueue pushes onto it, as
+ * for `itemsAheadHolding` in src/engine/item-predicates.ts); a move during the walk, the only
+ * change of an item ahead made in place, is told with {@link moved}.
+ */
+class ParentsInQueue {
+  private counted: readonly ItemState[] | null = null;
+  private length = 0;
+  private readonly behind = new Map<string, number>();
+
+  constructor(private readonly queue: QueueState) {}
+
+  /** Whether any item of the queue has this one as its item ahead. */
+  hasItemBehind(uuid: string): boolean {
+    if (!this.current()) {
+      this.behind.clear();
+      for (const item of this.queue.items) {
+        this.add(untracked(item).itemAhead, 1);
+      }
+      this.counted = this.queue.items;
+      this.length = this.queue.items.length;
+    }
+    return this.behind.has(uuid);
+  }
+
+  /** An item of the queue now has `to` ahead of it instead of `from`. */
+  moved(from: string | null, to: string | null): void {
+    if (this.current()) {
+      this.add(from, -1);
+      this.add(to, 1);
+    }
+  }
+
+  private current(): boolean {
+    return this.counted === this.queue.items && this.length === this.queue.items.length;
+  }
+
+  private add(uuid: string | null, count: number): void {
+    if (uuid === null) {
+      return;
+    }
+    const total = (this.behind.get(uuid) ?? 0) + count;
+    if (total > 0) {
+      this.behind.set(uuid, total);
+    } else {
+      this.behind.delete(uuid);
+    }
+  }
+}
+
 async function processOneItem(
   pipeline: ManagedPipeline,
   ctx: PassContext,
@@ -71,15 +141,14 @@ async function processOneItem(
   item: ItemState,
   nnfi: ItemState | null,
   index: number,
-  byUuid: ReadonlyMap<string, ItemState>,
+  walk: QueueWalk,
 ): Promise<{ changed: boolean; nnfi: ItemState | null }> {
   let changed = false;
   const reasons: string[] = [];
   // Reads go to the plain data (most items wait outside the window and change nothing); writes,
   // and everything handed on, to the tracked item.
   const view = untracked(item);
-  const parent = view.itemAhead === null ? undefined : byUuid.get(view.itemAhead);
-  let ahead = parent && untracked(parent).dequeueTime === null ? parent : findItem(queue, view.itemAhead);
+  let ahead = walk.find(view.itemAhead);
   if (ahead && !untracked(ahead).live) {
     ahead = null;
   }
@@ -113,7 +182,7 @@ async function processOneItem(
       changed = true;
     }
   } else {
-    changed = (await advanceItem(pipeline, ctx, queue, item, ahead, nnfi, reasons)) || changed;
+    changed = (await advanceItem(pipeline, ctx, queue, item, ahead, nnfi, reasons, walk)) || changed;
   }
   if (view.live && (await resumePausedBuilds(ctx, item))) {
     changed = true;
@@ -121,7 +190,7 @@ async function processOneItem(
   if (hasAnyJobFailed(view.buildset)) {
     reasons.push('at least one job failed');
   }
-  if (!view.live && !queue.items.some((other) => untracked(other).itemAhead === view.uuid)) {
+  if (!view.live && !walk.parents.hasItemBehind(view.uuid)) {
     dequeueItem(pipeline, ctx, queue, item, { kind: 'non-live-no-items-behind' });
     return { changed: true, nnfi };
   }
@@ -160,6 +229,7 @@ async function advanceItem(
   ahead: ItemState | null,
   nnfi: ItemState | null,
   reasons: string[],
+  walk: QueueWalk,
 ): Promise<boolean> {
   let changed = false;
   const aheadUuid = ahead === null ? null : untracked(ahead).uuid;
@@ -167,6 +237,7 @@ async function advanceItem(
   if (aheadUuid !== nnfiUuid && ahead !== null && untracked(ahead).changes[0].kind === 'change') {
     // Everything behind this item was tested on its old base too, finished builds included:
     // a reset of this item alone would let their results count (docs/gating.md#resets).
+    walk.parents.moved(untracked(item).itemAhead, nnfiUuid);
     item.itemAhead = nnfiUuid;
     await resetItemAndBehind(ctx, queue, item, { kind: 'item-ahead-failed', by: ahead.uuid });
     ctx.publish({
@@ -181,7 +252,7 @@ async function advanceItem(
   if (!untracked(item).active) {
     return changed;
   }
-  const prepared = await prepareItem(pipeline, ctx, queue, item);
+  const prepared = await prepareItem(pipeline, ctx, queue, item, walk.find);
   changed = prepared.changed || changed;
   if (item.buildset.unableToMerge) {
     reasons.push('it has a merge conflict');

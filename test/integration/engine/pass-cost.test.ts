@@ -8,7 +8,9 @@
  * to 32 as from 8 to 20. A per-item scan of the queue makes that growth quadratic and fails here; unlike
  * time, the counts do not depend on the machine. The same holds in a queue where every change
  * names the two changes ahead of it in Depends-On: looking them up among the items ahead must not
- * walk the whole queue for each item (docs/gating.md#performance).
+ * walk the whole queue for each item (docs/gating.md#performance). And in a check queue where one
+ * change brings the chain of changes it depends on ahead of it as non-live items: whether each
+ * of them still has an item behind it must not be a walk of the whole queue either.
  */
 import { itemReads } from '../../../src/engine/scheduler/item-changes';
 import { PassContext } from '../../../src/engine/pass-context';
@@ -26,6 +28,12 @@ const UNTRACKED_PER_WAITING_ITEM = 20;
 /** The same with Depends-On on the two changes ahead: 24 as measured, with room for two more. */
 const UNTRACKED_PER_WAITING_ITEM_WITH_DEPENDS_ON = 26;
 
+/**
+ * The same for a non-live item of a check queue (window 0: every item is prepared, and read through
+ * its proxy there, 13 reads as measured): 21 as measured, with room for two more.
+ */
+const UNTRACKED_PER_NON_LIVE_ITEM = 23;
+
 type Reads = typeof itemReads;
 
 describe('engine: the cost of a pass and the items outside the window', () => {
@@ -33,12 +41,18 @@ describe('engine: the cost of a pass and the items outside the window', () => {
 
   /**
    * A gate queue of `changes` changes, the first two running their jobs, each change naming the
-   * `depends` changes just ahead of it in Depends-On; its state held anew.
+   * `depends` changes just ahead of it in Depends-On; its state held anew. In `check` (an
+   * independent pipeline) only the last change is enqueued: the others come ahead of it as
+   * non-live items, and it runs its jobs.
    */
-  async function heldQueue(changes: number, depends = 0): Promise<{ h: EngineHarness; state: TenantState }> {
+  async function heldQueue(
+    changes: number,
+    depends = 0,
+    into: 'gate' | 'check' = 'gate',
+  ): Promise<{ h: EngineHarness; state: TenantState }> {
     const h = await scenarios.harness({
       pipelines: [
-        pipeline('gate', 'dependent', {
+        pipeline(into, into === 'gate' ? 'dependent' : 'independent', {
           triggers: [],
           submit: true,
           window: {
@@ -53,7 +67,7 @@ describe('engine: the cost of a pass and the items outside the window', () => {
         }),
       ],
       projects: [{ name: 'org/project' }],
-      jobs: { 'org/project': { gate: [job('unit'), job('lint')] } },
+      jobs: { 'org/project': { [into]: [job('unit'), job('lint')] } },
     });
     for (let number = 1; number <= changes; number += 1) {
       const dependsOn = [];
@@ -61,10 +75,12 @@ describe('engine: the cost of a pass and the items outside the window', () => {
         dependsOn.push({ project: 'org/project', number: needed });
       }
       h.changes.add('org/project', number, { dependsOn });
-      expect(await h.enqueue('gate', 'org/project', `${number},1`)).toBe('ok');
+      if (into === 'gate' || number === changes) {
+        expect(await h.enqueue(into, 'org/project', `${number},1`)).toBe('ok');
+      }
     }
     await h.settle();
-    expect(h.executor.running.size).toBe(WINDOW * 2);
+    expect(h.executor.running.size).toBe(into === 'gate' ? WINDOW * 2 : 2);
     await h.stop();
     const knex = h.database.knex;
     const state = new TenantState(new EngineStateRepository(knex), h.tenant, { knex, webRoot: () => null });
@@ -129,5 +145,20 @@ describe('engine: the cost of a pass and the items outside the window', () => {
     expect(second).toEqual(first);
     expect(first).toEqual({ traps: 0, wrapped: 0, untracked: first.untracked });
     expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_WAITING_ITEM_WITH_DEPENDS_ON);
+  });
+
+  it('asks each non-live item of a check queue whether an item is behind it in as many reads whatever the queue', async () => {
+    const reads: Reads[] = [];
+    for (const changes of [8, 20, 32]) {
+      const held = await heldQueue(changes, 1, 'check');
+      const queues = [...held.state.pipelines.values()].flatMap((state) => state.queues);
+      expect(queues.map((queue) => queue.items.filter((item) => !item.live).length)).toEqual([changes - 1]);
+      reads.push(await passReads(held));
+    }
+    const first = growth(reads[0], reads[1]);
+    const second = growth(reads[1], reads[2]);
+    process.stdout.write(`pass reads at 7, 19, 31 non-live items: ${JSON.stringify(reads)}\n`);
+    expect(second).toEqual(first);
+    expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_NON_LIVE_ITEM);
   });
 });

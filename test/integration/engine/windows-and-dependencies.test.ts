@@ -222,6 +222,41 @@ describe('engine: windows, Depends-On and job dependencies', () => {
     expect((await h.engine.status(h.tenant))?.pipelines[0].changeQueues).toEqual([]);
   });
 
+  it('keeps a chain of non-live items ahead while an item is behind each, and dequeues them once none is', async () => {
+    const check = pipeline('check', 'independent', { triggers: [] });
+    const h = await harness({
+      pipelines: [check],
+      projects: [{ name: 'org/project' }],
+      jobs: { 'org/project': { check: [job('unit')] } },
+    });
+    h.changes.add('org/project', 1);
+    h.changes.add('org/project', 2, { dependsOn: [{ project: 'org/project', number: 1 }] });
+    h.changes.add('org/project', 3, { dependsOn: [{ project: 'org/project', number: 2 }] });
+    expect(await h.enqueue('check', 'org/project', '3,1')).toBe('ok');
+    await h.settle();
+    // 1,1 has only the non-live 2,1 behind it: it stays as long as 2,1 does.
+    const status = await h.engine.status(h.tenant);
+    expect(status?.pipelines[0].changeQueues[0].heads[0].map((item) => [item.refs[0].id, item.live])).toEqual([
+      ['1,1', false],
+      ['2,1', false],
+      ['3,1', true],
+    ]);
+    await h.executor.finishAll();
+    await h.settle();
+    expect(h.reports()).toEqual(['3,1 check SUCCESS']);
+    expect((await h.engine.status(h.tenant))?.pipelines[0].changeQueues).toEqual([]);
+    const dequeued = await h.engine.dequeuedItems(h.tenant, { limit: 10 });
+    expect(
+      dequeued
+        .map((entry) => [entry.item.changes[0].number, entry.reason?.kind])
+        .sort((a, b) => Number(a[0]) - Number(b[0])),
+    ).toEqual([
+      [1, 'non-live-no-items-behind'],
+      [2, 'non-live-no-items-behind'],
+      [3, 'reported'],
+    ]);
+  });
+
   it('runs jobs after their dependencies, passes provides to requiring jobs behind, and skips dependents of a failure', async () => {
     const gate = pipeline('gate', 'dependent', { triggers: [], submit: true });
     const h = await harness({
