@@ -2,7 +2,8 @@
  * Engine benchmark: N changes (default 1,000) through a dependent gate pipeline with window 20
  * and instant jobs (two per change; the scripted executor answers at once). Reports items per
  * second, the process CPU time per item (process.cpuUsage, user + system; with the embedded
- * store this includes PGlite, which runs in the same process), SQL statements per item (BEGIN
+ * store this includes PGlite, which runs in the same process), on PostgreSQL on this machine the
+ * CPU time per item of the server's backends (./server-cpu.ts), SQL statements per item (BEGIN
  * and COMMIT included; independent of the machine's load, unlike the rest) and the load average
  * at the start and the end. `BENCH_QUERIES=1` adds the statements per item by kind. The changes
  * are enqueued by one client, one after another; `BENCH_CLIENTS=k` has k clients enqueue them at
@@ -15,6 +16,7 @@ import os from 'node:os';
 import { InProcessEventBus } from '../src/engine/event-bus';
 import { openBenchDatabase } from './bench-database';
 import { startBenchEngine } from './bench-engine';
+import { ServerCpu } from './server-cpu';
 import { StatementCounter } from './statement-counter';
 import { job, makeLayout, pipeline } from '../test/engine/scripted-layout';
 
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     changes.add('org/project', number);
   }
   const loadBefore = os.loadavg()[0];
+  const serverCpu = database.kind === 'postgres' ? await ServerCpu.start(database.knex) : null;
   statements.start();
   const cpuStart = process.cpuUsage();
   const started = process.hrtime.bigint();
@@ -81,6 +84,7 @@ async function main(): Promise<void> {
   const cpu = process.cpuUsage(cpuStart);
   const cpuMsPerItem = (cpu.user + cpu.system) / 1000 / total;
   statements.stop();
+  const serverMs = (await serverCpu?.elapsedMs()) ?? null;
   await engine.stop();
   const merged = await database
     .knex('buildsets')
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
       seconds: Number(seconds.toFixed(2)),
       itemsPerSecond: Number((total / seconds).toFixed(1)),
       cpuMsPerItem: Number(cpuMsPerItem.toFixed(2)),
+      serverCpuMsPerItem: serverMs === null ? null : Number((serverMs / total).toFixed(2)),
       statementsPerItem: Number((statements.total / total).toFixed(1)),
       loadAverage: [Number(loadBefore.toFixed(1)), Number(os.loadavg()[0].toFixed(1))],
     }),
