@@ -168,20 +168,29 @@ export class EngineWorkRepository {
     }
     const values = entries.map(() => '(?::bigint, ?::text)').join(', ');
     // The rows are locked in id order first, as a pass withdrawing merges locks them
-    // (`withdrawMerges`), so the two never wait for each other in a cycle.
-    const completing = {
-      sql: `UPDATE engine_work AS w SET state = 'completed', outcome = v.outcome, updated = ?
+    // (`withdrawMerges`), so the two never wait for each other in a cycle. One row (a merge into a
+    // branch, recorded at once) is locked by its update alone: a cycle needs two rows on each side.
+    const [first] = entries;
+    const completing =
+      entries.length === 1
+        ? {
+            sql: `UPDATE engine_work SET state = 'completed', outcome = ?, updated = ?
+            WHERE id = ? AND state = 'running' AND epoch = ? RETURNING id`,
+            bindings: [first.outcome, now, first.record.id, epoch],
+          }
+        : {
+            sql: `UPDATE engine_work AS w SET state = 'completed', outcome = v.outcome, updated = ?
             FROM (VALUES ${values}) AS v(id, outcome),
               (SELECT id FROM engine_work WHERE id = ANY(?::bigint[]) ORDER BY id FOR UPDATE) AS locked
             WHERE w.id = v.id AND locked.id = w.id AND w.state = 'running' AND w.epoch = ?
             RETURNING w.id`,
-      bindings: [
-        now,
-        ...entries.flatMap((entry) => [entry.record.id, entry.outcome]),
-        entries.map((entry) => entry.record.id),
-        epoch,
-      ],
-    };
+            bindings: [
+              now,
+              ...entries.flatMap((entry) => [entry.record.id, entry.outcome]),
+              entries.map((entry) => entry.record.id),
+              epoch,
+            ],
+          };
     return new EngineEventRepository(this.knex).appendForCompletedWork(
       completing,
       entries.map((entry) => ({
