@@ -14,11 +14,13 @@ import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 const CHANGES = 6;
 
 /**
- * Statements per item, measured with this test on each store (docs/gating.md#performance: 48 on
- * PGlite; 57.2 to 58 on PostgreSQL, where an item takes two passes more and a run one pass more
- * or less), plus half a statement: one statement more per item fails.
+ * Statements per item, measured with this test on each store (docs/gating.md#performance): 47 on
+ * PGlite, plus half a statement, so one statement more per item fails. On PostgreSQL 54.3 to 55:
+ * there wake-ups run passes that find nothing (4 statements each, 0.67 per item here), one or two
+ * more or less per run, so the budget leaves room for two of them and catches two statements more
+ * per item.
  */
-const BUDGET: Record<string, number> = { pglite: 47.5, postgres: 55.5 };
+const BUDGET: Record<string, number> = { pglite: 47.5, postgres: 56.5 };
 
 describe.each(backends())('engine: SQL statements per gated item (%s)', (backend) => {
   let db: TestDatabase;
@@ -34,6 +36,9 @@ describe.each(backends())('engine: SQL statements per gated item (%s)', (backend
         projects: [{ name: 'org/project' }],
         jobs: { 'org/project': { gate: [job('unit'), job('lint')] } },
       }),
+      undefined,
+      // Wake-ups only: a pass that a poll runs meanwhile would add its statements at random.
+      { pollIntervalMs: 60_000 },
     );
     h.executor.auto = () => ({ result: 'SUCCESS', durationMs: 0 });
     await h.start();
