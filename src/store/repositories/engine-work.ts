@@ -56,7 +56,7 @@ interface EngineWorkRow {
  * changes nothing outside (a merge into a branch already made is answered as merged; a speculative
  * merge and a branch look-up only read). A report is seen outside: its completion is flushed.
  */
-const SAFE_TO_REPEAT: ReadonlySet<string> = new Set(['speculative-merge', 'tag-branches', 'branch-merge']);
+const SAFE_TO_REPEAT: ReadonlySet<EngineWorkKind> = new Set(['speculative-merge', 'tag-branches', 'branch-merge']);
 
 export class EngineWorkRepository {
   constructor(private readonly knex: Knex) {}
