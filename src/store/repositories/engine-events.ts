@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { prepared } from '../prepared-statements';
 import { UNFLUSHED_CONDITION, UNFLUSHED_CTE } from '../unflushed-commit';
 import {
   categorise,
@@ -23,6 +24,9 @@ import { writeTogether, type QueuedWrite } from '../writes-together';
 export type EngineEventRecord = { id: number; tenant: string; eventType: string; created: Date } & (
   ({ valid: true } & CategorisedEvent) | { valid: false; category: EngineEventCategory; error: string }
 );
+
+/** The columns `toRecord` reads. */
+const EVENT_COLUMNS = ['id', 'tenant', 'category', 'event_type', 'payload', 'created'] as const;
 
 interface EngineEventRow {
   id: number | string;
@@ -118,7 +122,7 @@ export class EngineEventRepository {
       const row = toRow(entry);
       return [entry.work, order, row.tenant, row.category, row.event_type, JSON.stringify(row.payload), row.created];
     });
-    const result = (await this.knex.raw(
+    const statement = this.knex.raw(
       `WITH ${unflushed ? `${UNFLUSHED_CTE}, ` : ''}done AS (${completing.sql})
        INSERT INTO engine_events (tenant, category, event_type, payload, created)
        SELECT e.tenant, e.category, e.event_type, e.payload, e.created
@@ -128,7 +132,9 @@ export class EngineEventRepository {
        ORDER BY e.ord
        RETURNING id`,
       [...completing.bindings, ...bindings],
-    )) as { rows: unknown[] };
+    );
+    // One entry: a fixed text when `completing`'s is (the runner completes most work one row at a time).
+    const result = (await (entries.length === 1 ? prepared(statement) : statement)) as { rows: unknown[] };
     return result.rows.length;
   }
 
@@ -145,7 +151,9 @@ export class EngineEventRepository {
     if (categories.length === 0 && types.length === 0) {
       return [];
     }
-    const rows: EngineEventRow[] = await trx('engine_events')
+    // Prepared: one text per set of categories and types, so its columns are named (../prepared-statements.ts).
+    const rows: EngineEventRow[] = await prepared(trx('engine_events'))
+      .select(...EVENT_COLUMNS)
       .where({ tenant })
       .andWhere((query) => query.whereIn('category', categories).orWhereIn('event_type', types))
       .modify((query) => {
@@ -335,9 +343,11 @@ async function insertRows(knex: Knex, rows: readonly NewEventRow[]): Promise<num
   if (rows.length === 0) {
     return [];
   }
-  const inserted = await knex<EngineEventRow>('engine_events')
+  const insert = knex<EngineEventRow>('engine_events')
     .insert(rows as NewEventRow[])
     .returning('id');
+  // One row (an append in a transaction, or alone in its group): a fixed text.
+  const inserted = await (rows.length === 1 ? prepared(insert) : insert);
   // Ids are taken in the order of the rows; sorted, they follow the entries.
   return inserted.map((row) => Number(row.id)).sort((a, b) => a - b);
 }
