@@ -2,7 +2,8 @@
  * An index of a queue's items, kept from pass to pass, so that what asks for the item with a
  * uuid or the items holding a change costs the same whatever the length of the queue
  * (docs/gating.md#performance): an enqueue asked every item of the pipeline whether it held the
- * change, twice, and a pass walks the chain ahead of every waiting item. Read from the plain data
+ * change (up to three times), a trigger event read every item, and a pass walks the chain ahead of
+ * every waiting item. Read from the plain data
  * (`untracked`); the items it returns are the queue's own.
  *
  * The engine changes a queue's items by giving it a new array (a dequeue, a promote, a load), by
