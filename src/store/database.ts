@@ -7,6 +7,7 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { IN_USE_BY_ANOTHER_PROCESS, lockDataDirectory, type DataDirectoryLock } from './data-dir-lock';
 import { LazyPgliteClient, openPglite, type TemplateData } from './pglite';
+import { PreparingPgClient } from './prepared-statements';
 import { pgTypeParsers } from './type-parsers';
 
 export type DatabaseTarget =
@@ -43,8 +44,9 @@ export function openDatabase(target: DatabaseTarget): Database {
     // so a terminated session or a PostgreSQL restart costs the queries in flight, never the
     // process (docs/operations.md#database-links). Connecting gives up after 5 s (the pool
     // retries while a query waits); keepalive notices a peer that vanished without a word.
+    // Statements marked `prepared` are parsed and planned once per session (./prepared-statements.ts).
     const knex = knexFactory({
-      client: 'pg',
+      client: PreparingPgClient,
       connection: {
         connectionString: target.url,
         application_name: target.applicationName ?? 'sluice',

@@ -29,6 +29,7 @@ import * as oidcSigningKeys from './migrations/0031-oidc-signing-keys';
 import * as engineWorkRetention from './migrations/0032-engine-work-retention';
 import * as engineEventsRetention from './migrations/0033-engine-events-retention';
 import * as itemMergeLists from './migrations/0034-item-merge-lists';
+import * as engineEventsPendingOrder from './migrations/0035-engine-events-pending-order';
 
 interface Migration {
   name: string;
@@ -63,6 +64,7 @@ const MIGRATIONS: Migration[] = [
   engineWorkRetention,
   engineEventsRetention,
   itemMergeLists,
+  engineEventsPendingOrder,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

@@ -90,6 +90,22 @@ export interface FinishBuildset {
   at: Date;
 }
 
+/** The columns of `BuildsetRow`, for statements that name them. */
+export const BUILDSET_COLUMNS = [
+  'id',
+  'uuid',
+  'tenant',
+  'pipeline',
+  'result',
+  'message',
+  'event_id',
+  'event_timestamp',
+  'first_build_start_time',
+  'last_build_end_time',
+  'created',
+  'updated',
+] as const satisfies ReadonlyArray<keyof BuildsetRow>;
+
 export interface BuildsetRow {
   id: number;
   uuid: string;

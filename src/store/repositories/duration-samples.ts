@@ -16,6 +16,7 @@ import {
   type SampleKey,
 } from '../../model/estimates';
 import { FAILED_RUN } from './run-outcomes';
+import { prepared } from '../prepared-statements';
 import { writeTogether, type QueuedWrite } from '../writes-together';
 
 const FAILED: ReadonlySet<string> = new Set<string>(FAILED_RUN);
@@ -137,12 +138,14 @@ export class DurationSampleRepository {
     if (unique.length === 0) {
       return new Map();
     }
-    const result = (await this.knex.raw(
-      `SELECT d.level, d.project, d.branch, d.name, d.outcomes, d.successes, d.failures
+    const result = (await prepared(
+      this.knex.raw(
+        `SELECT d.level, d.project, d.branch, d.name, d.outcomes, d.successes, d.failures
        FROM jsonb_to_recordset(?::jsonb) AS k(level text, project text, branch text, name text)
        JOIN duration_samples d
          ON d.tenant = ? AND d.level = k.level AND d.project = k.project AND d.branch = k.branch AND d.name = k.name`,
-      [JSON.stringify(unique), tenant],
+        [JSON.stringify(unique), tenant],
+      ),
     )) as { rows: SampleRow[] };
     return new Map(
       result.rows.map((row) => [

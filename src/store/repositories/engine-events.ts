@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { prepared } from '../prepared-statements';
 import { UNFLUSHED_CONDITION, UNFLUSHED_CTE } from '../unflushed-commit';
 import {
   categorise,
@@ -23,6 +24,9 @@ import { writeTogether, type QueuedWrite } from '../writes-together';
 export type EngineEventRecord = { id: number; tenant: string; eventType: string; created: Date } & (
   ({ valid: true } & CategorisedEvent) | { valid: false; category: EngineEventCategory; error: string }
 );
+
+/** The columns `toRecord` reads. */
+const EVENT_COLUMNS = ['id', 'tenant', 'category', 'event_type', 'payload', 'created'] as const;
 
 interface EngineEventRow {
   id: number | string;
@@ -67,6 +71,13 @@ const ALL_TENANTS = '*';
  * engine's own `reconfigure` (a tenant's scheduler told of its new layout) has no such field.
  */
 const REQUEST_FROM_CLI = "payload->>'tenant' IS NOT NULL";
+/**
+ * The order of a tenant's pending events: the event id, as the key only the partial index
+ * `engine_events_pending_order` provides (migration 0035). Ordered by `id` itself, statistics
+ * taken while many events were pending made the planner walk the primary key through every
+ * processed event, each pass (docs/gating.md#what-is-kept-of-engine-events).
+ */
+const PENDING_ORDER = '(id + 0)';
 
 export class EngineEventRepository {
   constructor(private readonly knex: Knex) {}
@@ -111,7 +122,7 @@ export class EngineEventRepository {
       const row = toRow(entry);
       return [entry.work, order, row.tenant, row.category, row.event_type, JSON.stringify(row.payload), row.created];
     });
-    const result = (await this.knex.raw(
+    const statement = this.knex.raw(
       `WITH ${unflushed ? `${UNFLUSHED_CTE}, ` : ''}done AS (${completing.sql})
        INSERT INTO engine_events (tenant, category, event_type, payload, created)
        SELECT e.tenant, e.category, e.event_type, e.payload, e.created
@@ -121,7 +132,9 @@ export class EngineEventRepository {
        ORDER BY e.ord
        RETURNING id`,
       [...completing.bindings, ...bindings],
-    )) as { rows: unknown[] };
+    );
+    // One entry: a fixed text when `completing`'s is (the runner completes most work one row at a time).
+    const result = (await (entries.length === 1 ? prepared(statement) : statement)) as { rows: unknown[] };
     return result.rows.length;
   }
 
@@ -133,19 +146,25 @@ export class EngineEventRepository {
     trx: Knex = this.knex,
     types: readonly string[] = [],
     /** Only events up to this id (those seen before a pass). */
-    upTo: number = Number.MAX_SAFE_INTEGER,
+    upTo?: number,
   ): Promise<EngineEventRecord[]> {
     if (categories.length === 0 && types.length === 0) {
       return [];
     }
-    const rows: EngineEventRow[] = await trx('engine_events')
+    // Prepared: one text per set of categories and types, so its columns are named (../prepared-statements.ts).
+    const rows: EngineEventRow[] = await prepared(trx('engine_events'))
+      .select(...EVENT_COLUMNS)
       .where({ tenant })
       .andWhere((query) => query.whereIn('category', categories).orWhereIn('event_type', types))
-      .andWhere('id', '<=', upTo)
+      .modify((query) => {
+        if (upTo !== undefined) {
+          query.andWhereRaw(`${PENDING_ORDER} <= ?`, [upTo]);
+        }
+      })
       .whereNull('processed')
       // A tenant's `sluice reconfigure` request is the layout holder's, not the scheduler's.
       .whereNot((query) => query.where('event_type', 'reconfigure').whereRaw(REQUEST_FROM_CLI))
-      .orderBy('id')
+      .orderByRaw(PENDING_ORDER)
       .limit(limit);
     return rows.map(toRecord);
   }
@@ -194,7 +213,7 @@ export class EngineEventRepository {
       await trx('engine_events')
         .where({ tenant })
         .whereNull('processed')
-        .orderBy('id')
+        .orderByRaw(PENDING_ORDER)
         .select('category', 'event_type', ...ROUTING_FIELDS.map(field));
     return rows.map((row) => ({
       category: row.category,
@@ -324,9 +343,11 @@ async function insertRows(knex: Knex, rows: readonly NewEventRow[]): Promise<num
   if (rows.length === 0) {
     return [];
   }
-  const inserted = await knex<EngineEventRow>('engine_events')
+  const insert = knex<EngineEventRow>('engine_events')
     .insert(rows as NewEventRow[])
     .returning('id');
+  // One row (an append in a transaction, or alone in its group): a fixed text.
+  const inserted = await (rows.length === 1 ? prepared(insert) : insert);
   // Ids are taken in the order of the rows; sorted, they follow the entries.
   return inserted.map((row) => Number(row.id)).sort((a, b) => a - b);
 }

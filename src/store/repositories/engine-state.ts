@@ -11,6 +11,7 @@ import type {
   QueueState,
   TenantEventQueueState,
 } from '../../model/pipeline-state';
+import { prepared } from '../prepared-statements';
 import { pickFields } from '../row-fields';
 import {
   pipelineStateValueSchema,
@@ -187,7 +188,8 @@ export class EngineStateRepository {
   async saveItems(tenant: string, saves: readonly ItemSave[], trx: Knex): Promise<void> {
     for (let start = 0; start < saves.length; start += SAVE_CHUNK) {
       const { sql, bindings } = itemSaveStatement(tenant, saves.slice(start, start + SAVE_CHUNK));
-      await trx.raw(sql, bindings);
+      // Its text is one of two whatever the items (they are one JSON parameter).
+      await prepared(trx.raw(sql, bindings));
     }
   }
 
@@ -243,7 +245,7 @@ export class EngineStateRepository {
 
   /** Save the tenant-level record. */
   async saveTenant(tenant: string, record: TenantEngineRecord, at: Date, trx: Knex = this.knex): Promise<void> {
-    await trx('tenant_state')
+    await prepared(trx('tenant_state'))
       .insert({
         tenant,
         trigger_queue_discarding: record.eventQueues.triggerQueueDiscarding,

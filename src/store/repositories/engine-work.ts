@@ -9,6 +9,7 @@
 import type { Knex } from 'knex';
 import type { EngineEvent } from '../../model/engine-events';
 import { EngineEventRepository } from './engine-events';
+import { prepared } from '../prepared-statements';
 import { pickFields } from '../row-fields';
 import { UNFLUSHED_CONDITION, UNFLUSHED_SELECT } from '../unflushed-commit';
 import { queuedWrite, writeTogether, type QueuedWrite } from '../writes-together';
@@ -37,6 +38,19 @@ export interface EngineWorkRecord {
   epoch: number | null;
   outcome: string | null;
 }
+
+const ENGINE_WORK_COLUMNS = [
+  'id',
+  'tenant',
+  'kind',
+  'state',
+  'payload',
+  'progress',
+  'epoch',
+  'outcome',
+  'created',
+  'updated',
+] as const satisfies ReadonlyArray<keyof EngineWorkRow>;
 
 interface EngineWorkRow {
   id: number | string;
@@ -132,12 +146,13 @@ export class EngineWorkRepository {
       .skipLocked();
     // A claim lost with PostgreSQL is only claimed again; whatever was done under it and is not
     // safe to do again is flushed by its own commit, and that flushes the claim with it.
-    const rows: EngineWorkRow[] = await this.knex('engine_work')
+    // Prepared (its text is fixed), so its columns are named: ../prepared-statements.ts.
+    const rows: EngineWorkRow[] = await prepared(this.knex('engine_work'))
       .with('unflushed', this.knex.raw(UNFLUSHED_SELECT))
       .whereIn('id', candidates)
       .whereRaw(UNFLUSHED_CONDITION)
       .update({ state: 'running', epoch, updated: now })
-      .returning('*');
+      .returning([...ENGINE_WORK_COLUMNS]);
     return rows.map(toRecord).sort((a, b) => claimOrder(a) - claimOrder(b) || a.id - b.id);
   }
 

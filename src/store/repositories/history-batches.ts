@@ -7,9 +7,16 @@
  * builds.ts and buildsets.ts do (a single buildset is written with `createBuildsets` too).
  */
 import type { Knex } from 'knex';
+import { prepared } from '../prepared-statements';
 import type { QueuedWrite } from '../writes-together';
 import type { BuildResult, BuildsetResult } from '../../model/results';
-import { toBuildsetRecord, type BuildsetRecord, type BuildsetRow, type NewBuildset } from './buildsets';
+import {
+  BUILDSET_COLUMNS,
+  toBuildsetRecord,
+  type BuildsetRecord,
+  type BuildsetRow,
+  type NewBuildset,
+} from './buildsets';
 import type { FinishedBuild } from './duration-samples';
 import { RefRepository, toNewRefRow, type RefRow } from './refs';
 import { FAILED_RUN, flakyCondition } from './run-outcomes';
@@ -112,8 +119,9 @@ export async function insertStartedBuilds(trx: Knex, starts: readonly BatchedBui
     ref_id: start.refId,
     attempt: start.attempt,
   }));
-  await trx.raw(
-    `WITH v AS (
+  await prepared(
+    trx.raw(
+      `WITH v AS (
        SELECT * FROM jsonb_to_recordset(?::jsonb) AS v(ord int, id bigint, buildset_id bigint, uuid text,
          job_name text, start_time timestamptz, voting boolean, nodeset text, ref_id bigint, attempt int)
      ), first_start AS (
@@ -127,7 +135,8 @@ export async function insertStartedBuilds(trx: Knex, starts: readonly BatchedBui
             v.start_time, v.voting, v.nodeset, v.ref_id, v.attempt
      FROM v LEFT JOIN buildsets bs ON bs.id = v.buildset_id LEFT JOIN refs r ON r.id = v.ref_id
      ORDER BY v.ord`,
-    [JSON.stringify(rows)],
+      [JSON.stringify(rows)],
+    ),
   );
 }
 
@@ -156,8 +165,9 @@ export async function completeBuilds(
   const failed = FAILED_RUN.map(() => '?').join(', ');
   const whenSuccess = flakyCondition(trx, 'SUCCESS') as Knex.Raw;
   const whenFailed = flakyCondition(trx, 'FAILURE') as Knex.Raw;
-  const updated = (await trx.raw(
-    `WITH v AS (
+  const updated = (await prepared(
+    trx.raw(
+      `WITH v AS (
        SELECT * FROM jsonb_to_recordset(?::jsonb) AS v(id bigint, result text, end_time timestamptz,
          error_detail text, log_url text, final boolean, held boolean, clears boolean)
      ), cleared AS (
@@ -169,7 +179,8 @@ export async function completeBuilds(
      FROM v WHERE builds.id = v.id
      RETURNING builds.id, builds.tenant, builds.project_canonical, builds.branch, builds.job_name, builds.result,
        builds.final, builds.start_time, builds.end_time`,
-    [JSON.stringify(rows), whenSuccess, ...FAILED_RUN, whenFailed],
+      [JSON.stringify(rows), whenSuccess, ...FAILED_RUN, whenFailed],
+    ),
   )) as { rows: Array<Record<string, unknown> & { id: string | number }> };
   const byId = new Map(updated.rows.map((row) => [Number(row.id), row]));
   const missing = completions.find((done) => !byId.has(done.id));
@@ -229,16 +240,19 @@ export async function finishBuildsets(
     message: finish.message,
     at: finish.at.toISOString(),
   }));
-  const result = (await trx.raw(
-    `UPDATE buildsets SET result = v.result, message = v.message, updated = v.at,
+  // The columns named, not `buildsets.*`: a prepared statement's columns are fixed (../prepared-statements.ts).
+  const result = (await prepared(
+    trx.raw(
+      `UPDATE buildsets SET result = v.result, message = v.message, updated = v.at,
        last_build_end_time = GREATEST(first_build_start_time,
          (SELECT max(end_time) FROM builds WHERE builds.buildset_id = buildsets.id))
      FROM jsonb_to_recordset(?::jsonb) AS v(id bigint, result text, message text, at timestamptz)
      WHERE buildsets.id = v.id
-     RETURNING buildsets.*,
+     RETURNING ${BUILDSET_COLUMNS.map((column) => `buildsets.${column}`).join(', ')},
        (SELECT refs.project_canonical FROM buildset_refs JOIN refs ON refs.id = buildset_refs.ref_id
         WHERE buildset_refs.buildset_id = buildsets.id ORDER BY refs.id LIMIT 1) AS first_project`,
-    [JSON.stringify(rows)],
+      [JSON.stringify(rows)],
+    ),
   )) as { rows: Array<BuildsetRow & { first_project: string | null }> };
   const byId = new Map(result.rows.map((row) => [Number(row.id), row]));
   return finishes.map((finish) => {
@@ -301,9 +315,11 @@ export async function createBuildsets(
     at: creation.at.toISOString(),
     triggered_by: creation.triggeredBy,
   }));
+  // The buildsets' columns named, not `RETURNING *`: a prepared statement's columns are fixed.
   const run = async () =>
-    (await trx.raw(
-      `WITH r AS (
+    (await prepared(
+      trx.raw(
+        `WITH r AS (
          SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(k int, project text, project_canonical text, ref text,
            ref_url text, change int, patchset text, oldrev text, newrev text, branch text)
        ), ins AS (
@@ -319,7 +335,8 @@ export async function createBuildsets(
        ), b AS (
          INSERT INTO buildsets (id, uuid, tenant, pipeline, event_id, event_timestamp, created, updated)
          SELECT id, uuid, tenant, pipeline, event_id, event_timestamp, at, at FROM s
-         WHERE NOT EXISTS (SELECT 1 FROM matched WHERE matched.id IS NULL) ORDER BY ord RETURNING *
+         WHERE NOT EXISTS (SELECT 1 FROM matched WHERE matched.id IS NULL)
+         ORDER BY ord RETURNING ${BUILDSET_COLUMNS.join(', ')}
        ), l AS (
          INSERT INTO buildset_refs (buildset_id, ref_id)
          SELECT b.id, matched.id
@@ -330,7 +347,8 @@ export async function createBuildsets(
          SELECT s.id, s.at, 'triggered', s.triggered_by FROM s JOIN b ON b.id = s.id ORDER BY s.ord
        )
        SELECT b.*, (SELECT jsonb_object_agg(matched.k, matched.id) FROM matched) AS ref_ids FROM b`,
-      [JSON.stringify(refs), JSON.stringify(buildsets), JSON.stringify(links)],
+        [JSON.stringify(refs), JSON.stringify(buildsets), JSON.stringify(links)],
+      ),
     )) as { rows: Array<BuildsetRow & { ref_ids: Record<string, number | string> }> };
   let result = await run();
   if (result.rows.length === 0) {

@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { defaultEventQueues, type TenantEventQueueState } from '../../model/pipeline-state';
+import { prepared } from '../prepared-statements';
 import { pickFields } from '../row-fields';
 
 export interface SchedulerLease {
@@ -76,12 +77,14 @@ export class SchedulerLeaseRepository {
     /** The caller's transaction locked the row already: nobody can have taken it, even if it ran out since. */
     locked = false,
   ): Promise<boolean> {
-    const result = (await trx.raw(
-      `UPDATE scheduler_leases
+    const result = (await prepared(
+      trx.raw(
+        `UPDATE scheduler_leases
        SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + make_interval(secs => ?)
        WHERE tenant = ? AND holder = ? AND epoch = ? AND (? OR expires_at > clock_timestamp())
        RETURNING epoch`,
-      [ttlMs / 1000, tenant, holder, epoch, locked],
+        [ttlMs / 1000, tenant, holder, epoch, locked],
+      ),
     )) as { rows: unknown[] };
     return result.rows.length === 1;
   }
@@ -100,8 +103,9 @@ export class SchedulerLeaseRepository {
     ttlMs: number,
     trx: Knex,
   ): Promise<TenantEventQueueState | null> {
-    const result = (await trx.raw(
-      `WITH lease AS (
+    const result = (await prepared(
+      trx.raw(
+        `WITH lease AS (
          UPDATE scheduler_leases
          SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + make_interval(secs => ?)
          WHERE tenant = ? AND holder = ? AND epoch = ? AND expires_at > clock_timestamp()
@@ -112,7 +116,8 @@ export class SchedulerLeaseRepository {
        FROM lease LEFT JOIN LATERAL (
          SELECT * FROM tenant_state WHERE tenant_state.tenant = lease.tenant FOR UPDATE
        ) AS state ON true`,
-      [ttlMs / 1000, tenant, holder, epoch],
+        [ttlMs / 1000, tenant, holder, epoch],
+      ),
     )) as { rows: TenantQueueRow[] };
     const row = result.rows[0];
     if (row === undefined) {
