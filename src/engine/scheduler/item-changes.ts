@@ -64,6 +64,9 @@ interface Held {
 
 const NO_HOLDERS: Holders = new Set();
 
+/** More objects than any item holds: a walk with no set of the objects it saw stops there. */
+const WALK_LIMIT = 1_000_000;
+
 /** Whether every item of `some` is in `all`. */
 function holdsAll(all: Holders, some: Holders): boolean {
   if (all === some) {
@@ -129,7 +132,8 @@ export class ItemChangeTracker {
    * to be held by it. Also after the item was saved: what was attached to it through a plain
    * reference during the pass is known from then on. The item's texts were just made
    * (src/store/repositories/item-rows.ts, `itemTexts`): JSON would have failed on a cycle, so
-   * the walk keeps no set of the objects it saw (an object reached twice is walked twice).
+   * the walk keeps no set of the objects it saw (an object reached twice is walked twice; a walk
+   * of `WALK_LIMIT` objects fails, as a cycle a write no proxy saw would have made).
    */
   track(item: ItemState): ItemState {
     const plain = this.plain(item) as ItemState;
@@ -234,6 +238,7 @@ export class ItemChangeTracker {
   ): void {
     const pending: object[] = [root];
     const pendingHolders: Holders[] = [uuids];
+    let walked = 0;
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
       const holders = pendingHolders.pop() as Holders;
       if (seen !== null) {
@@ -241,6 +246,8 @@ export class ItemChangeTracker {
           continue;
         }
         seen.add(next);
+      } else if (++walked > WALK_LIMIT) {
+        throw new Error(`a tracked item reaches more than ${WALK_LIMIT} objects: a cycle no proxy saw?`);
       }
       this.hold(next, holders);
       const fields = next as Record<string, unknown>;

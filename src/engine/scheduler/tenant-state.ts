@@ -23,10 +23,13 @@ export class TenantState {
   /** What the rows of each held item hold, as last saved or loaded. */
   private readonly itemFingerprints = new Map<string, ItemTexts>();
   /**
-   * The text of each held item's merge list (`buildset.mergeItems`, most of its row) as last made
-   * when the item was tracked: the text while the tracker saw no write into the list.
+   * Each held item's merge list (`buildset.mergeItems`, most of its row) and its text, as last
+   * made when the item was tracked (src/engine/scheduler/item-changes.ts): the list's text while
+   * the item still has that list and its part of the list saw no write. Kept by item, not by
+   * list: a list handed to another item, or back to this one, may have been written meanwhile
+   * with no write marking this item's part of it.
    */
-  private mergeTexts = new WeakMap<object, string>();
+  private readonly mergeTexts = new Map<string, { list: object; text: string }>();
   private readonly pipelineFingerprints = new Map<string, string>();
   /** The tenant record as last saved or loaded (JSON). */
   private savedRecord: string | null = null;
@@ -64,14 +67,14 @@ export class TenantState {
     this.itemFingerprints.clear();
     this.pipelineFingerprints.clear();
     this.changes = new ItemChangeTracker();
-    this.mergeTexts = new WeakMap();
+    this.mergeTexts.clear();
     for (const pipeline of pipelines) {
       this.pipelineFingerprints.set(pipeline.name, pipelineFingerprint(pipeline));
       for (const queue of pipeline.queues) {
         queue.items = queue.items.map((item) => {
           const texts = itemTexts(item);
           this.itemFingerprints.set(item.uuid, texts);
-          this.mergeTexts.set(item.buildset.mergeItems, texts.mergeItems);
+          this.mergeTexts.set(item.uuid, { list: item.buildset.mergeItems, text: texts.mergeItems });
           return this.changes.track(item);
         });
       }
@@ -159,6 +162,7 @@ export class TenantState {
     for (const { item, queueId } of ctx.dequeued) {
       entries.push(this.itemSave(queueId, 0, this.changes.plain(item)));
       this.itemFingerprints.delete(item.uuid);
+      this.mergeTexts.delete(item.uuid);
     }
     const unmarked: string[] = [];
     for (const manager of managers.values()) {
@@ -187,12 +191,13 @@ export class TenantState {
           }
           const list = plain.buildset.mergeItems;
           // Tracked since its text was made, with no write into it: the text is the list's.
-          const kept = tracked && !this.changes.mergeItemsChanged(uuid) ? this.mergeTexts.get(list) : undefined;
+          const made = tracked && !this.changes.mergeItemsChanged(uuid) ? this.mergeTexts.get(uuid) : undefined;
+          const kept = made?.list === list ? made.text : undefined;
           const save = this.itemSave(queue.id, position, plain, kept);
           if (marked || moved) {
             // Tracked again: what the pass attached through plain references is known from now on.
             queue.items[index] = this.changes.track(item);
-            this.mergeTexts.set(list, save.texts.mergeItems);
+            this.mergeTexts.set(uuid, { list, text: save.texts.mergeItems });
           }
           if (save.keptStale) {
             unmarked.push(uuid);

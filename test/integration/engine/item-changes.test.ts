@@ -10,7 +10,7 @@
 import type { ItemState, QueueState } from '../../../src/model/pipeline-state';
 import { PassContext, type EngineGateways } from '../../../src/engine/pass-context';
 import { resetItemAndBehind } from '../../../src/engine/pipeline/leaving';
-import { untracked } from '../../../src/engine/scheduler/item-changes';
+import { ItemChangeTracker, untracked } from '../../../src/engine/scheduler/item-changes';
 import { TenantState } from '../../../src/engine/scheduler/tenant-state';
 import { EngineStateRepository } from '../../../src/store/repositories/engine-state';
 import type { EngineHarness } from '../../engine/harness';
@@ -234,12 +234,36 @@ describe('engine: items mark themselves changed', () => {
     } finally {
       stringify.mockRestore();
     }
-    // Shared with the second item, written through it: both lists' texts are made again.
+    // The third item's list replaced, written, then put back: its text is made again.
+    const list = third.buildset.mergeItems;
+    expect(
+      await pass(held, () => {
+        third.buildset.mergeItems = [];
+        list.pop();
+      }),
+    ).toBe(1);
+    expect(await pass(held, () => void (third.buildset.mergeItems = list))).toBe(1);
+    expect((await storedItems(held))[2].buildset.mergeItems.map((merge) => merge.number)).toEqual([1, 2]);
+    // Written through the third item, then handed to the second one (saved first) in one pass.
     const second = queueOf(held.state).items[1];
-    expect(await pass(held, () => void (second.buildset.mergeItems = third.buildset.mergeItems))).toBe(1);
+    expect(
+      await pass(held, () => {
+        third.buildset.mergeItems.pop();
+        second.buildset.mergeItems = third.buildset.mergeItems;
+      }),
+    ).toBe(2);
+    expect((await storedItems(held))[1].buildset.mergeItems.map((merge) => merge.number)).toEqual([1]);
+    // Shared with the second item, written through it: both lists' texts are made again.
     expect(await pass(held, () => void (second.buildset.mergeItems[0].branch = 'old'))).toBe(2);
     expect((await storedItems(held))[2].buildset.mergeItems[0].branch).toBe('old');
     await expectStoredAsHeld(held);
+  });
+
+  it('fails to track an item with a cycle, which only a write no proxy saw can make', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const item = { uuid: 'cyclic', buildset: { mergeItems: [], jobs: [] }, cycle } as unknown as ItemState;
+    expect(() => new ItemChangeTracker().track(item)).toThrow('a cycle no proxy saw');
   });
 
   it('fails the save on a change nothing marked, when unmarked items are checked', async () => {
