@@ -30,6 +30,7 @@ import * as engineWorkRetention from './migrations/0032-engine-work-retention';
 import * as engineEventsRetention from './migrations/0033-engine-events-retention';
 import * as itemMergeLists from './migrations/0034-item-merge-lists';
 import * as engineEventsPendingOrder from './migrations/0035-engine-events-pending-order';
+import * as buildsRefJobIndex from './migrations/0036-builds-ref-job-index';
 
 interface Migration {
   name: string;
@@ -65,6 +66,7 @@ const MIGRATIONS: Migration[] = [
   engineEventsRetention,
   itemMergeLists,
   engineEventsPendingOrder,
+  buildsRefJobIndex,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

@@ -7,8 +7,10 @@ import type { Knex } from 'knex';
 export interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  Alias?: string;
   'Index Name'?: string;
   'Rows Removed by Filter'?: number;
+  'Actual Rows'?: number;
   Plans?: PlanNode[];
 }
 

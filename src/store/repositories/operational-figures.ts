@@ -47,9 +47,18 @@ export class OperationalFiguresRepository {
     }));
   }
 
-  /** Unprocessed engine events by tenant and category. */
+  /**
+   * Unprocessed engine events by tenant and category, read in the order of the partial index of
+   * pending events (tenant, category, id), which the table cannot give: statistics taken during a
+   * burst of pending events made a plain count scan every processed event the table keeps
+   * (docs/gating.md#what-is-kept-of-engine-events).
+   */
   pendingEvents(): Promise<Array<CountBy<'tenant' | 'category'>>> {
-    return this.countBy('engine_events', ['tenant', 'category'], (query) => query.whereNull('processed'));
+    const pending = this.knex('engine_events')
+      .whereNull('processed')
+      .select('tenant', 'category')
+      .orderBy(['tenant', 'category', 'id']);
+    return this.countBy(pending.as('pending'), ['tenant', 'category']);
   }
 
   /** Build requests that are not completed, by state (completed ones are history). */
@@ -73,11 +82,11 @@ export class OperationalFiguresRepository {
   }
 
   private async countBy<K extends string>(
-    table: string,
+    table: string | Knex.QueryBuilder,
     columns: K[],
     filter: (query: Knex.QueryBuilder) => Knex.QueryBuilder = (query) => query,
   ): Promise<Array<CountBy<K>>> {
-    const rows = (await filter(this.knex(table))
+    const rows = (await filter(this.knex.from(table))
       .groupBy(columns)
       .select([...columns, this.knex.raw('count(*) as n')])) as Array<Record<K | 'n', string | number>>;
     return rows.map((row) => ({

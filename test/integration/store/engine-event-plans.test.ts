@@ -3,19 +3,26 @@
  * partial index of unprocessed events whatever the statistics say. Statistics taken during a
  * burst of pending events once made the scheduler's read walk the primary key in id order and
  * drop every event processed since, each pass; the read now orders by a key the primary key
- * cannot provide (migration 0035). Checked with EXPLAIN ANALYZE on the SQL the repository sends.
+ * cannot provide (migration 0035). The oldest pending event the pruning of completed engine work
+ * waits for, and the metrics gauge of pending events, were read by scanning the whole table after
+ * such statistics. Checked with EXPLAIN ANALYZE on the SQL the repositories send.
  */
 import type { Knex } from 'knex';
 import { WORK_OUTCOME_TYPES } from '../../../src/engine/work/outcomes';
 import { EngineEventRepository } from '../../../src/store/repositories/engine-events';
+import { EngineWorkRepository } from '../../../src/store/repositories/engine-work';
+import { OperationalFiguresRepository } from '../../../src/store/repositories/operational-figures';
 import { backends, createTestDatabase, type Backend, type TestDatabase } from '../../helpers/database';
 import { captureQueries, explainPlan, walk } from '../../helpers/query-plans';
 
 jest.setTimeout(120_000);
 
 const BURST = 3_000;
-/** The partial index of pending events, ordered by tenant and `(id + 0)` (migration 0035). */
-const PENDING_INDEX = 'engine_events_pending_order';
+/**
+ * The partial indexes of pending events: by tenant and `(id + 0)` (migration 0035), by tenant,
+ * category and id (migration 0001).
+ */
+const PENDING_INDEXES = ['engine_events_pending_order', 'engine_events_pending_idx'];
 const created = new Date('2026-01-01T00:00:00Z');
 
 /** Store `count` pending trigger events of `tenant` in one statement; their ids. */
@@ -34,21 +41,36 @@ async function pendingBurst(knex: Knex, tenant: string, count: number): Promise<
 describe.each(backends())('pending engine event reads (%s)', (backend: Backend) => {
   let db: TestDatabase;
   let events: EngineEventRepository;
+  let work: EngineWorkRepository;
+  let figures: OperationalFiguresRepository;
 
   beforeAll(async () => {
     db = await createTestDatabase({ backend });
     events = new EngineEventRepository(db.knex);
+    work = new EngineWorkRepository(db.knex);
+    figures = new OperationalFiguresRepository(db.knex);
   });
 
   afterAll(async () => {
     await db?.destroy();
   });
 
-  /** The scheduler's read (src/engine/scheduler/pass.ts) and the status document's. */
+  /**
+   * The scheduler's read (src/engine/scheduler/pass.ts), the status document's, the oldest pending
+   * event the pruning of completed engine work waits for, and the metrics gauge of pending events.
+   */
   const reads = (tenant: string) => [
     () => events.pending(tenant, 100, ['management', 'result', 'trigger'], undefined, WORK_OUTCOME_TYPES),
     () => events.pendingRouting(tenant),
+    () => work.pruneCompleted(tenant, new Date(), 100),
+    () => figures.pendingEvents(),
   ];
+
+  /** The metrics gauge of pending events, as sorted lines. */
+  const gauge = async () =>
+    (await figures.pendingEvents())
+      .map((figure) => `${figure.key.tenant} ${figure.key.category} ${figure.count}`)
+      .sort();
 
   /**
    * Checks the plan of every statement `read` sends: the primary key is not scanned, nor the whole
@@ -56,7 +78,7 @@ describe.each(backends())('pending engine event reads (%s)', (backend: Backend) 
    * serves it.
    */
   async function expectPendingIndex(read: () => Promise<unknown>): Promise<void> {
-    const queries = (await captureQueries(db.knex, read)).filter((query) => /from "engine_events"/i.test(query.sql));
+    const queries = (await captureQueries(db.knex, read)).filter((query) => /from "?engine_events"?/i.test(query.sql));
     expect(queries.length).toBeGreaterThan(0);
     for (const query of queries) {
       const nodes = [...walk(await explainPlan(db.knex, query))];
@@ -71,7 +93,7 @@ describe.each(backends())('pending engine event reads (%s)', (backend: Backend) 
         where,
         dropped: scans.map(() => 0),
       });
-      expect({ where, pending: nodes.some((node) => node['Index Name'] === PENDING_INDEX) }).toEqual({
+      expect({ where, pending: nodes.some((node) => PENDING_INDEXES.includes(node['Index Name'] ?? '')) }).toEqual({
         where,
         pending: true,
       });
@@ -87,6 +109,7 @@ describe.each(backends())('pending engine event reads (%s)', (backend: Backend) 
       await expectPendingIndex(read);
     }
     expect((await events.pending('burst', 100)).map((event) => event.id)).toEqual([next]);
+    expect(await gauge()).toEqual(['burst management 1']);
   });
 
   it('with statistics of a drained table, reads through the same index, in id order', async () => {
@@ -99,5 +122,6 @@ describe.each(backends())('pending engine event reads (%s)', (backend: Backend) 
     }
     expect((await events.pending('drained', 2)).map((event) => event.id)).toEqual(later.slice(0, 2));
     expect(await events.pendingRouting('drained')).toHaveLength(3);
+    expect(await gauge()).toEqual(['burst management 1', 'drained trigger 3']);
   });
 });
