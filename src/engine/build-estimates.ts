@@ -49,19 +49,24 @@ export async function loadEstimates(
   const keys: SampleKey[] = [];
   for (const state of states) {
     for (const queue of state.queues) {
-      // Only read: the plain data behind tracked items (src/engine/scheduler/item-changes.ts).
-      for (const item of queue.items.map((tracked) => untracked(tracked))) {
+      for (const tracked of queue.items) {
+        // Only read: the plain data behind tracked items (src/engine/scheduler/item-changes.ts).
+        const item = untracked(tracked);
         if (!item.live) {
           continue;
         }
-        const { project, branch } = itemTarget(item);
         if (scope === 'all') {
+          const { project, branch } = itemTarget(item);
           keys.push(...itemSampleKeys(item.pipeline, project));
-        }
-        for (const job of item.buildset.jobs) {
-          if (scope === 'all') {
+          for (const job of item.buildset.jobs) {
             keys.push(...jobSampleKeys(project, branch, job.job.name));
-          } else if (job.build?.startTime) {
+          }
+          continue;
+        }
+        // 'started': most items wait with no build started (outside the window); their target is not needed.
+        for (const job of item.buildset.jobs) {
+          if (job.build?.startTime) {
+            const { project, branch } = itemTarget(item);
             keys.push(jobSampleKeys(project, branch, job.job.name)[0]);
           }
         }

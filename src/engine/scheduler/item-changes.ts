@@ -13,6 +13,10 @@
  * child is held by whoever holds its parent). Values stored into a tracked object are stored
  * unwrapped, at any depth: the state stays plain data.
  *
+ * An item's merge list (`buildset.mergeItems`, most of its stored row) is also held by a part of
+ * the item of its own (`mergeItemsChanged`): the save keeps the list's text while nothing was
+ * written into it (./tenant-state.ts).
+ *
  * A write this cannot see is one made through a plain reference kept from an earlier pass (an
  * item new in a pass is plain until it is saved). `TenantState` compares every item with what
  * was last saved at each save when `SLUICE_CHECK_ITEM_CHANGES` is set or under jest, and
@@ -45,10 +49,40 @@ export function untracked<T extends object>(value: T): T {
   return (targetOf.get(value) as T | undefined) ?? value;
 }
 
+/**
+ * The items holding an object, by uuid. A set is never changed once made: objects held by the same
+ * items share one (most objects are held by the one item they are in), so learning that a child is
+ * held by whoever holds its parent is, on most reads, one comparison.
+ */
+type Holders = ReadonlySet<string>;
+
+/** What the tracker knows of an object: who holds it and its proxy, once handed out. */
+interface Held {
+  holders: Holders;
+  proxy: object | null;
+}
+
+const NO_HOLDERS: Holders = new Set();
+
+/** More objects than any item holds: a walk with no set of the objects it saw stops there. */
+const WALK_LIMIT = 1_000_000;
+
+/** Whether every item of `some` is in `all`. */
+function holdsAll(all: Holders, some: Holders): boolean {
+  if (all === some) {
+    return true;
+  }
+  for (const uuid of some) {
+    if (!all.has(uuid)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 export class ItemChangeTracker {
-  private readonly proxyOf = new WeakMap<object, object>();
-  /** Uuids of the items holding each object (an item holds itself). */
-  private readonly owners = new WeakMap<object, Set<string>>();
+  /** Each object reached in a held item (an item holds itself). */
+  private readonly held = new WeakMap<object, Held>();
   private readonly changedUuids = new Set<string>();
   private readonly handler: ProxyHandler<object>;
 
@@ -63,8 +97,7 @@ export class ItemChangeTracker {
         }
         itemReads.wrapped += 1;
         const child = this.plain(value);
-        this.inherit(child, target);
-        return this.wrap(child);
+        return this.wrap(child, this.inherit(child, target));
       },
       set: (target, key, value) => {
         const stored = this.plainValue(value);
@@ -97,18 +130,41 @@ export class ItemChangeTracker {
   /**
    * The tracked form of an item (the same proxy for the same item), every object in it known
    * to be held by it. Also after the item was saved: what was attached to it through a plain
-   * reference during the pass is known from then on.
+   * reference during the pass is known from then on. The item's texts were just made
+   * (src/store/repositories/item-rows.ts, `itemTexts`): JSON would have failed on a cycle, so
+   * the walk keeps no set of the objects it saw (an object reached twice is walked twice; a walk
+   * of `WALK_LIMIT` objects fails, as a cycle a write no proxy saw would have made).
    */
   track(item: ItemState): ItemState {
     const plain = this.plain(item) as ItemState;
-    this.walk(plain, new Set([plain.uuid]));
-    return this.wrap(plain) as ItemState;
+    const uuid = plain.uuid;
+    const list = plain.buildset.mergeItems;
+    const part = { list, holders: this.holdersOf(list, [uuid, mergeItemsPart(uuid)]) };
+    this.walk(plain, this.holdersOf(plain, [uuid]), null, part);
+    return this.wrap(plain, this.held.get(plain) as Held) as ItemState;
+  }
+
+  /**
+   * Whether anything in the merge list of the item with this uuid (`buildset.mergeItems`, the
+   * list it had when last tracked) was written since the marks were last cleared: the list is
+   * also held by a part of the item of its own.
+   */
+  mergeItemsChanged(uuid: string): boolean {
+    return this.changedUuids.has(mergeItemsPart(uuid));
+  }
+
+  /** The holders `value` has when they are exactly `uuids` (the set its objects share), else a new set of them. */
+  private holdersOf(value: object, uuids: readonly string[]): Holders {
+    const had = this.held.get(value)?.holders;
+    return had !== undefined && had.size === uuids.length && uuids.every((uuid) => had.has(uuid))
+      ? had
+      : new Set(uuids);
   }
 
   /** Whether this is the tracked form of an item. */
   isTracked(item: ItemState): boolean {
     const target = targetOf.get(item);
-    return target !== undefined && this.proxyOf.get(target) === item;
+    return target !== undefined && this.held.get(target)?.proxy === item;
   }
 
   /** The plain data behind a tracked item (for serialising without the proxies' cost). */
@@ -126,36 +182,37 @@ export class ItemChangeTracker {
     this.changedUuids.clear();
   }
 
-  private wrap(target: object): object {
-    let proxy = this.proxyOf.get(target);
-    if (!proxy) {
-      proxy = new Proxy(target, this.handler);
-      this.proxyOf.set(target, proxy);
-      targetOf.set(proxy, target);
+  private wrap(target: object, held: Held): object {
+    if (held.proxy === null) {
+      held.proxy = new Proxy(target, this.handler);
+      targetOf.set(held.proxy, target);
     }
-    return proxy;
+    return held.proxy;
   }
 
   private mark(target: object): void {
-    for (const uuid of this.owners.get(target) ?? []) {
+    for (const uuid of this.held.get(target)?.holders ?? NO_HOLDERS) {
       this.changedUuids.add(uuid);
     }
   }
 
+  /** Note `uuids` as holders of `value` (the shared set when it adds nothing). */
+  private hold(value: object, uuids: Holders): Held {
+    const held = this.held.get(value);
+    if (held === undefined) {
+      const made = { holders: uuids, proxy: null };
+      this.held.set(value, made);
+      return made;
+    }
+    if (!holdsAll(held.holders, uuids)) {
+      held.holders = holdsAll(uuids, held.holders) ? uuids : new Set([...held.holders, ...uuids]);
+    }
+    return held;
+  }
+
   /** A child read through its parent is held by whoever holds the parent. */
-  private inherit(child: object, parent: object): void {
-    const from = this.owners.get(parent);
-    if (!from) {
-      return;
-    }
-    const to = this.owners.get(child);
-    if (!to) {
-      this.owners.set(child, new Set(from));
-      return;
-    }
-    for (const uuid of from) {
-      to.add(uuid);
-    }
+  private inherit(child: object, parent: object): Held {
+    return this.hold(child, this.held.get(parent)?.holders ?? NO_HOLDERS);
   }
 
   /**
@@ -164,36 +221,49 @@ export class ItemChangeTracker {
    */
   private adopt(value: unknown, parent: object): void {
     if (value !== null && typeof value === 'object') {
-      this.walk(value, this.owners.get(parent) ?? new Set());
+      this.walk(value, this.held.get(parent)?.holders ?? NO_HOLDERS, new Set(), null);
     }
   }
 
-  /** Note `uuids` as holders of `root` and of everything in it, replacing any proxy inside by its target. */
-  private walk(root: object, uuids: ReadonlySet<string>): void {
-    const seen = new Set<object>();
+  /**
+   * Note `uuids` as holders of `root` and of everything in it, replacing any proxy inside by its
+   * target; `seen` keeps a cycle from walking forever (null: `root` is known to have none). Under
+   * `part.list`, the holders are `part.holders`.
+   */
+  private walk(
+    root: object,
+    uuids: Holders,
+    seen: Set<object> | null,
+    part: { list: object; holders: Holders } | null,
+  ): void {
     const pending: object[] = [root];
+    const pendingHolders: Holders[] = [uuids];
+    let walked = 0;
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-      if (seen.has(next)) {
-        continue;
+      const holders = pendingHolders.pop() as Holders;
+      if (seen !== null) {
+        if (seen.has(next)) {
+          continue;
+        }
+        seen.add(next);
+      } else if (++walked > WALK_LIMIT) {
+        throw new Error(`a tracked item reaches more than ${WALK_LIMIT} objects: a cycle no proxy saw?`);
       }
-      seen.add(next);
-      let holders = this.owners.get(next);
-      if (!holders) {
-        holders = new Set();
-        this.owners.set(next, holders);
-      }
-      for (const uuid of uuids) {
-        holders.add(uuid);
-      }
+      this.hold(next, holders);
       const fields = next as Record<string, unknown>;
-      for (const key of Object.keys(fields)) {
+      // The items' data is JSON: an array holds its values at its indices (no key strings to make).
+      const keys = Array.isArray(next) ? null : Object.keys(fields);
+      const count = keys === null ? (next as unknown[]).length : keys.length;
+      for (let index = 0; index < count; index += 1) {
+        const key = keys === null ? index : keys[index];
         const value = fields[key];
         if (value !== null && typeof value === 'object') {
-          const target = this.plain(value);
+          const target = targetOf.get(value) ?? value;
           if (target !== value) {
             fields[key] = target;
           }
           pending.push(target);
+          pendingHolders.push(target === part?.list ? part.holders : holders);
         }
       }
     }
@@ -202,6 +272,11 @@ export class ItemChangeTracker {
   private plainValue(value: unknown): unknown {
     return value !== null && typeof value === 'object' ? this.plain(value) : value;
   }
+}
+
+/** What holds an item's merge list besides the item (no uuid has a colon). */
+function mergeItemsPart(uuid: string): string {
+  return `merge-items:${uuid}`;
 }
 
 /** Whether each save compares every held item with what was last saved (tests, debugging). */

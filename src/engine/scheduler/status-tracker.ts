@@ -58,22 +58,26 @@ function project(
         consecutiveFailures: state?.consecutiveFailures ?? 0,
       },
       queues: (state?.queues ?? []).map((queue) => {
-        // Only read: the plain data behind tracked items (./item-changes.ts).
-        const plainItems = queue.items.map((item) => untracked(item));
-        for (const item of plainItems) {
+        const order: string[] = [];
+        for (const tracked of queue.items) {
+          // Only read: the plain data behind tracked items (./item-changes.ts).
+          const item = untracked(tracked);
+          order.push(item.uuid);
           let kept = writes?.written.has(item.uuid) ? undefined : previous?.items.get(item.uuid);
           if (kept && writes?.estimates && estimateChanged(kept.fields, item, writes.estimates)) {
             kept = undefined;
           }
-          items.set(item.uuid, {
-            pipeline: config.name,
-            queue: queue.id,
-            fields: kept?.fields ?? itemFields(item, context),
-          });
+          // An item kept where it was keeps its entry (the diff then skips it on identity).
+          items.set(
+            item.uuid,
+            kept?.pipeline === config.name && kept.queue === queue.id
+              ? kept
+              : { pipeline: config.name, queue: queue.id, fields: kept?.fields ?? itemFields(item, context) },
+          );
         }
         return {
           fields: { key: queue.id, name: queue.name, branch: queue.branch, window: queue.window },
-          items: plainItems.map((item) => item.uuid),
+          items: order,
         };
       }),
     };

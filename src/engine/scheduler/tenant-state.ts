@@ -6,7 +6,7 @@
  * differ (src/store/repositories/item-rows.ts).
  */
 import type { Knex } from 'knex';
-import type { DequeueReason, ItemState, PipelineState, QueueState } from '../../model/pipeline-state';
+import type { DequeueReason, ItemState, PipelineState } from '../../model/pipeline-state';
 import { type EngineStateRepository, type TenantEngineRecord } from '../../store/repositories/engine-state';
 import { itemTexts, sameTexts, staleParts, type ItemSave, type ItemTexts } from '../../store/repositories/item-rows';
 import type { PassContext } from '../pass-context';
@@ -22,6 +22,14 @@ export class TenantState {
   private loadedRecord: TenantEngineRecord | null = null;
   /** What the rows of each held item hold, as last saved or loaded. */
   private readonly itemFingerprints = new Map<string, ItemTexts>();
+  /**
+   * Each held item's merge list (`buildset.mergeItems`, most of its row) and its text, as last
+   * made when the item was tracked (src/engine/scheduler/item-changes.ts): the list's text while
+   * the item still has that list and its part of the list saw no write. Kept by item, not by
+   * list: a list handed to another item, or back to this one, may have been written meanwhile
+   * with no write marking this item's part of it.
+   */
+  private readonly mergeTexts = new Map<string, { list: object; text: string }>();
   private readonly pipelineFingerprints = new Map<string, string>();
   /** The tenant record as last saved or loaded (JSON). */
   private savedRecord: string | null = null;
@@ -29,7 +37,7 @@ export class TenantState {
   private positions = new Map<string, { queueId: number; position: number }>();
   private readonly status: StatusTracker;
   private changes = new ItemChangeTracker();
-  /** Compare every held item with what was last saved at each save (./item-changes.ts). */
+  /** Compare every held item with what was last saved at each save, and a kept merge-list text with a new one (./item-changes.ts). */
   private readonly checkUnmarked = checkItemChanges();
 
   constructor(
@@ -59,22 +67,35 @@ export class TenantState {
     this.itemFingerprints.clear();
     this.pipelineFingerprints.clear();
     this.changes = new ItemChangeTracker();
+    this.mergeTexts.clear();
     for (const pipeline of pipelines) {
       this.pipelineFingerprints.set(pipeline.name, pipelineFingerprint(pipeline));
       for (const queue of pipeline.queues) {
         queue.items = queue.items.map((item) => {
-          this.itemFingerprints.set(item.uuid, itemTexts(item));
+          const texts = itemTexts(item);
+          this.itemFingerprints.set(item.uuid, texts);
+          this.mergeTexts.set(item.uuid, { list: item.buildset.mergeItems, text: texts.mergeItems });
           return this.changes.track(item);
         });
       }
     }
   }
 
-  /** An item to save, with the parts its stored rows lack (all of them for an item not saved or loaded here). */
-  private itemSave(queueId: number | null, position: number, item: ItemState): ItemSave & { texts: ItemTexts } {
-    const texts = itemTexts(item);
+  /**
+   * An item to save, with the parts its stored rows lack (all of them for an item not saved or
+   * loaded here). `kept`: the text of its merge list as last made, when nothing was written into
+   * the list since (made again under the check of unmarked items, which then compares the two).
+   */
+  private itemSave(
+    queueId: number | null,
+    position: number,
+    item: ItemState,
+    kept?: string,
+  ): ItemSave & { texts: ItemTexts; keptStale: boolean } {
+    const texts = itemTexts(item, this.checkUnmarked ? undefined : kept);
     const stored = this.itemFingerprints.get(item.uuid);
-    return { queueId, position, item, texts, stale: stored && staleParts(stored, texts) };
+    const keptStale = kept !== undefined && kept !== texts.mergeItems;
+    return { queueId, position, item, texts, stale: stored && staleParts(stored, texts), keptStale };
   }
 
   /** A manager for every pipeline of the layout (pipelines new to the layout start empty). */
@@ -89,25 +110,6 @@ export class TenantState {
       managers.set(config.name, new PipelineManager(config, state, layout));
     }
     return managers;
-  }
-
-  /**
-   * The stored position of each item of a queue, in queue order. Positions only order the
-   * items (loading sorts by them), so an item keeps its stored one while that one is higher
-   * than the position of the item before it; the others (new items, items moved forward or from
-   * another queue) get the next number. Removing items rewrites nothing; a promote rewrites the
-   * items it overtook.
-   */
-  private queuePositions(queue: QueueState): number[] {
-    let previous = -1;
-    return queue.items.map((item) => {
-      const stored = this.positions.get(this.changes.plain(item).uuid);
-      previous =
-        stored !== undefined && stored.queueId === queue.id && stored.position > previous
-          ? stored.position
-          : previous + 1;
-      return previous;
-    });
   }
 
   /** Before a pass changes anything: the status the next status delta is computed against. */
@@ -160,27 +162,45 @@ export class TenantState {
     for (const { item, queueId } of ctx.dequeued) {
       entries.push(this.itemSave(queueId, 0, this.changes.plain(item)));
       this.itemFingerprints.delete(item.uuid);
+      this.mergeTexts.delete(item.uuid);
     }
     const unmarked: string[] = [];
     for (const manager of managers.values()) {
       for (const queue of manager.state.queues) {
-        const positions = this.queuePositions(queue);
-        for (const [index, item] of queue.items.entries()) {
-          const position = positions[index];
+        let position = -1;
+        for (let index = 0; index < queue.items.length; index += 1) {
+          const item = queue.items[index];
           const plain = this.changes.plain(item);
           const uuid = plain.uuid;
-          const moved = position !== this.positions.get(uuid)?.position;
+          // Positions only order the items (loading sorts by them), so an item keeps its stored
+          // one while that one is higher than the position of the item before it; the others (new
+          // items, items moved forward or from another queue) get the next number. Removing items
+          // rewrites nothing; a promote rewrites the items it overtook.
+          const storedAt = this.positions.get(uuid);
+          position =
+            storedAt !== undefined && storedAt.queueId === queue.id && storedAt.position > position
+              ? storedAt.position
+              : position + 1;
+          const moved = position !== storedAt?.position;
           // An item not tracked yet is new in this pass (or a copy put in its place); one without
           // a fingerprint left a queue and came back.
-          const marked =
-            !this.changes.isTracked(item) || this.changes.changed(uuid) || !this.itemFingerprints.has(uuid);
+          const tracked = this.changes.isTracked(item) && this.itemFingerprints.has(uuid);
+          const marked = !tracked || this.changes.changed(uuid);
           if (!moved && !marked && !this.checkUnmarked) {
             continue;
           }
-          const save = this.itemSave(queue.id, position, plain);
+          const list = plain.buildset.mergeItems;
+          // Tracked since its text was made, with no write into it: the text is the list's.
+          const made = tracked && !this.changes.mergeItemsChanged(uuid) ? this.mergeTexts.get(uuid) : undefined;
+          const kept = made?.list === list ? made.text : undefined;
+          const save = this.itemSave(queue.id, position, plain, kept);
           if (marked || moved) {
             // Tracked again: what the pass attached through plain references is known from now on.
             queue.items[index] = this.changes.track(item);
+            this.mergeTexts.set(uuid, { list, text: save.texts.mergeItems });
+          }
+          if (save.keptStale) {
+            unmarked.push(uuid);
           }
           const stored = this.itemFingerprints.get(uuid);
           if (!moved && stored && sameTexts(stored, save.texts)) {

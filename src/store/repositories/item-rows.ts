@@ -35,12 +35,13 @@ export interface ItemSave {
   stale?: { mergeItems: boolean; jobs: ReadonlySet<string> };
 }
 
-export function itemTexts(item: ItemState): ItemTexts {
+/** The texts of an item's rows; `mergeItemsText`: the text of its merge list, when the caller knows it. */
+export function itemTexts(item: ItemState, mergeItemsText?: string): ItemTexts {
   const { buildset, ...rest } = item;
   const { jobs, mergeItems, ...buildsetRest } = buildset;
   return {
     data: JSON.stringify({ ...rest, buildset: buildsetRest }),
-    mergeItems: JSON.stringify(mergeItems),
+    mergeItems: mergeItemsText ?? JSON.stringify(mergeItems),
     jobs: jobs.map((job) => ({ key: jobKey(job), frozen: JSON.stringify(job) })),
   };
 }

@@ -10,6 +10,7 @@
 import type { ItemState, QueueState } from '../../../src/model/pipeline-state';
 import { PassContext, type EngineGateways } from '../../../src/engine/pass-context';
 import { resetItemAndBehind } from '../../../src/engine/pipeline/leaving';
+import { ItemChangeTracker, untracked } from '../../../src/engine/scheduler/item-changes';
 import { TenantState } from '../../../src/engine/scheduler/tenant-state';
 import { EngineStateRepository } from '../../../src/store/repositories/engine-state';
 import type { EngineHarness } from '../../engine/harness';
@@ -215,6 +216,56 @@ describe('engine: items mark themselves changed', () => {
     await expectStoredAsHeld(held);
   });
 
+  it('makes the text of a merge list again only after a write into it', async () => {
+    const held = await gateQueue();
+    const third = queueOf(held.state).items[2];
+    const stringify = jest.spyOn(JSON, 'stringify');
+    // The texts made of the plain list behind the item's proxies.
+    const listTexts = (): number =>
+      stringify.mock.calls.filter(([value]) => value === untracked(third).buildset.mergeItems).length;
+    try {
+      // The item changed, its merge list did not: the list's text is the one made before.
+      expect(await pass(held, () => void (third.quiet = true))).toBe(1);
+      expect(listTexts()).toBe(0);
+      // A write deep inside the list (read through the item) makes it again.
+      expect(await pass(held, () => void (third.buildset.mergeItems[1].branch = 'stable'))).toBe(1);
+      expect(listTexts()).toBe(1);
+      expect((await storedItems(held))[2].buildset.mergeItems[1].branch).toBe('stable');
+    } finally {
+      stringify.mockRestore();
+    }
+    // The third item's list replaced, written, then put back: its text is made again.
+    const list = third.buildset.mergeItems;
+    expect(
+      await pass(held, () => {
+        third.buildset.mergeItems = [];
+        list.pop();
+      }),
+    ).toBe(1);
+    expect(await pass(held, () => void (third.buildset.mergeItems = list))).toBe(1);
+    expect((await storedItems(held))[2].buildset.mergeItems.map((merge) => merge.number)).toEqual([1, 2]);
+    // Written through the third item, then handed to the second one (saved first) in one pass.
+    const second = queueOf(held.state).items[1];
+    expect(
+      await pass(held, () => {
+        third.buildset.mergeItems.pop();
+        second.buildset.mergeItems = third.buildset.mergeItems;
+      }),
+    ).toBe(2);
+    expect((await storedItems(held))[1].buildset.mergeItems.map((merge) => merge.number)).toEqual([1]);
+    // Shared with the second item, written through it: both lists' texts are made again.
+    expect(await pass(held, () => void (second.buildset.mergeItems[0].branch = 'old'))).toBe(2);
+    expect((await storedItems(held))[2].buildset.mergeItems[0].branch).toBe('old');
+    await expectStoredAsHeld(held);
+  });
+
+  it('fails to track an item with a cycle, which only a write no proxy saw can make', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const item = { uuid: 'cyclic', buildset: { mergeItems: [], jobs: [] }, cycle } as unknown as ItemState;
+    expect(() => new ItemChangeTracker().track(item)).toThrow('a cycle no proxy saw');
+  });
+
   it('fails the save on a change nothing marked, when unmarked items are checked', async () => {
     const held = await gateQueue(true);
     const third = queueOf(held.state).items[2];
@@ -224,5 +275,18 @@ describe('engine: items mark themselves changed', () => {
     await expect(pass(held, () => void (plain.configError = 'unseen'))).rejects.toThrow(
       `changed without being marked changed: ${third.uuid}`,
     );
+  });
+
+  it('fails the save on a write into a merge list nothing marked, though its item changed otherwise', async () => {
+    const held = await gateQueue(true);
+    const third = queueOf(held.state).items[2];
+    // The plain list behind the proxies: the save would keep the text it made of it before.
+    const buildset = Object.getOwnPropertyDescriptor(third, 'buildset')?.value as ItemState['buildset'];
+    await expect(
+      pass(held, () => {
+        third.quiet = true;
+        buildset.mergeItems[0].branch = 'unseen';
+      }),
+    ).rejects.toThrow(`changed without being marked changed: ${third.uuid}`);
   });
 });
