@@ -5,6 +5,7 @@
  */
 import type { BuildResult } from '../model/results';
 import type { BuildsetState, ItemState, JobState, QueueState } from '../model/pipeline-state';
+import { changeKey, queueIndex } from './queue-index';
 import { untracked } from './scheduler/item-changes';
 
 const NOT_FAILED: ReadonlySet<BuildResult> = new Set<BuildResult>(['SUCCESS', 'SKIPPED', 'RETRY']);
@@ -55,7 +56,12 @@ export function didAllJobsSucceed(tracked: BuildsetState): boolean {
 }
 
 export function hasAnyJobFailed(buildset: BuildsetState): boolean {
-  return untracked(buildset).jobs.some((job) => jobVotes(job) && jobFailed(job));
+  return anyJobFailed(untracked(buildset).jobs);
+}
+
+/** {@link hasAnyJobFailed} of jobs already read from the plain data (the walk of a queue holds it). */
+export function anyJobFailed(jobs: readonly JobState[]): boolean {
+  return jobs.some((job) => jobVotes(job) && jobFailed(job));
 }
 
 /**
@@ -74,12 +80,6 @@ export function findItem(queue: QueueState, uuid: string | null): ItemState | nu
     return null;
   }
   return queue.items.find((item) => untracked(item).uuid === uuid) ?? null;
-}
-
-/** Items directly behind an item. */
-export function itemsBehind(queue: QueueState, item: ItemState): ItemState[] {
-  const uuid = untracked(item).uuid;
-  return queue.items.filter((other) => untracked(other).itemAhead === uuid);
 }
 
 /**
@@ -118,7 +118,7 @@ export function itemsAhead(queue: QueueState, item: ItemState): ItemState[] {
  * changes, nearest first. The walk stops once every item of the queue holding one of them was met,
  * at once when none does, and looks uuids up in an index of the queue, so an item whose changes
  * sit just ahead of it costs the same whatever the length of the queue (the Depends-On of a
- * dependent queue, docs/gating.md#performance).
+ * dependent queue, docs/gating.md#performance; the index: src/engine/queue-index.ts).
  */
 export function itemsAheadHolding(
   queue: QueueState,
@@ -148,53 +148,6 @@ export function itemsAheadHolding(
     next = untracked(current).itemAhead;
   }
   return found;
-}
-
-/**
- * Where each uuid (its first item) and each numbered change (the items holding it) sit in one
- * array of a queue's items. Kept while the queue holds the same array with the same length: the
- * engine changes a queue's items by giving it a new array (a dequeue, a promote, a load) or by
- * pushing onto it (an enqueue), and never changes an item's uuid or changes in place.
- */
-interface QueueIndex {
-  items: readonly ItemState[];
-  length: number;
-  byUuid: Map<string, number>;
-  byChange: Map<string, number[]>;
-}
-
-const queueIndexes = new WeakMap<QueueState, QueueIndex>();
-
-function changeKey(project: string, number: number): string {
-  return `${number} ${project}`;
-}
-
-function queueIndex(queue: QueueState): QueueIndex {
-  const known = queueIndexes.get(queue);
-  if (known && known.items === queue.items && known.length === queue.items.length) {
-    return known;
-  }
-  const index: QueueIndex = { items: queue.items, length: queue.items.length, byUuid: new Map(), byChange: new Map() };
-  queue.items.forEach((tracked, position) => {
-    const { uuid, changes } = untracked(tracked);
-    if (!index.byUuid.has(uuid)) {
-      index.byUuid.set(uuid, position);
-    }
-    for (const change of changes) {
-      if (change.number === null) {
-        continue;
-      }
-      const key = changeKey(change.project, change.number);
-      const positions = index.byChange.get(key);
-      if (!positions) {
-        index.byChange.set(key, [position]);
-      } else if (positions[positions.length - 1] !== position) {
-        positions.push(position);
-      }
-    }
-  });
-  queueIndexes.set(queue, index);
-  return index;
 }
 
 /** Every item transitively behind an item (in queue order). */

@@ -63,14 +63,21 @@ export async function cancelJob(ctx: PassContext, item: ItemState, job: JobState
 }
 
 /**
+ * Whether {@link releaseUnusedResources} has anything to give back. Looked for in the plain data,
+ * and without a promise: every item outside the window is asked on every pass.
+ */
+export function holdsAnyUnusedResources(item: ItemState): boolean {
+  return untracked(item).buildset.jobs.some(holdsUnusedResources);
+}
+
+/**
  * An item outside the window keeps no node request and no nodes it cannot use
  * (docs/gating.md#windows-and-nodes): every job without a build gives back its request, its
  * nodes and its semaphores, and asks again once the item is back in the window. Running builds
  * go on. Returns true when anything was given back.
  */
 export async function releaseUnusedResources(ctx: PassContext, item: ItemState): Promise<boolean> {
-  // Looked for in the plain data first: every item outside the window comes here on every pass.
-  if (!untracked(item).buildset.jobs.some(holdsUnusedResources)) {
+  if (!holdsAnyUnusedResources(item)) {
     return false;
   }
   let released = false;

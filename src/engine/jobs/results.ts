@@ -151,12 +151,19 @@ async function pauseBuild(
 }
 
 /**
+ * Whether an item has a paused build ({@link resumePausedBuilds} may resume it). Looked for in the
+ * plain data, and without a promise: every live item is asked on every pass.
+ */
+export function hasPausedBuild(item: ItemState): boolean {
+  return untracked(item).buildset.jobs.some((job) => isPaused(job.build));
+}
+
+/**
  * Resume every paused build of an item whose dependents (transitively) all have a result
  * (docs/gating.md#build-completion step 6). Returns true when one was resumed.
  */
 export async function resumePausedBuilds(ctx: PassContext, item: ItemState): Promise<boolean> {
-  // Looked for in the plain data first: every live item comes here on every pass.
-  if (!untracked(item).buildset.jobs.some((job) => isPaused(job.build))) {
+  if (!hasPausedBuild(item)) {
     return false;
   }
   let resumed = false;

@@ -9,9 +9,8 @@ import type { ItemState } from '../../model/pipeline-state';
 import { isMergingIntoBranch } from '../item-predicates';
 import type { PassContext } from '../pass-context';
 import { hasRequirements, unmetRequirement } from '../requirements';
-import { removeItem } from './leaving';
+import { holdingNumber, removeItem } from './leaving';
 import { dequeueMissingRequirements } from './queue-pass';
-import { allItems } from './queues';
 import type { ManagedPipeline } from './types';
 
 /** Whether the item holds the change (any patchset of it). */
@@ -34,7 +33,7 @@ export async function removeAbandonedChange(
   if (change.kind !== 'change') {
     return;
   }
-  for (const { queue, item } of allItems(pipeline)) {
+  for (const { queue, item } of holdingNumber(pipeline, change)) {
     if (item.live && item.dequeueTime === null && holdsChange(item, change)) {
       await removeItem(pipeline, ctx, queue, item, {
         kind: 'change-abandoned',
@@ -67,7 +66,7 @@ export async function dequeueUnmetRequirements(
   if (unmet === null) {
     return;
   }
-  for (const { queue, item } of allItems(pipeline)) {
+  for (const { queue, item } of holdingNumber(pipeline, change)) {
     const holds = item.changes.some(
       (candidate) =>
         candidate.project === change.project &&

@@ -8,7 +8,8 @@ import type { QueueState } from '../../model/pipeline-state';
 import { CYCLE_GRAPH_LIMIT, describeCycle, findCycle } from '../cycles';
 import type { PassContext } from '../pass-context';
 import { foreignConnection } from '../requirements';
-import { allItems, holdsChange, wouldShareQueue } from './queues';
+import { heldInAnotherQueue } from '../queue-index';
+import { wouldShareQueue } from './queues';
 import type { ManagedPipeline } from './types';
 
 /**
@@ -58,7 +59,7 @@ export function memberOutsideQueue(
   const [change, ...others] = cycle;
   for (const member of others) {
     const project = pipeline.layout.projects.get(member.project);
-    const elsewhere = allItems(pipeline).some((entry) => entry.queue !== queue && holdsChange(entry.item, member));
+    const elsewhere = heldInAnotherQueue(pipeline.state.queues, queue, member);
     if (!project || elsewhere || !wouldShareQueue(queue, project, member.branch)) {
       return `Change ${changeId(member)} in project ${member.project} does not share a change queue with ${changeId(change)} in project ${change.project}`;
     }

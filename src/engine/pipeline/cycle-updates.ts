@@ -13,6 +13,7 @@ import type { PassContext } from '../pass-context';
 import { changeCycle } from './cycle-enqueue';
 import { removeItem } from './leaving';
 import { allItems } from './queues';
+import { untracked } from '../scheduler/item-changes';
 import type { ManagedPipeline } from './types';
 
 /** A change by project and number, any patchset: a cycle's members compare so. */
@@ -30,15 +31,19 @@ export async function removeChangedCycles(
   if (change.kind !== 'change' || change.merged) {
     return [];
   }
-  const candidates = allItems(pipeline).filter(({ item }) => item.live && item.dequeueTime === null);
+  // Read from the plain data (`untracked`, `view`, which the item's writes land in): every trigger
+  // event of a change asks this of every item.
+  const candidates = allItems(pipeline)
+    .map((entry) => ({ ...entry, view: untracked(entry.item) }))
+    .filter(({ view }) => view.live && view.dequeueTime === null);
   if (candidates.length === 0) {
     return [];
   }
   const related = new Set((await changeCycle(pipeline, ctx, change)).map(memberKey));
   related.add(memberKey(change));
   const again: ChangeInfo[] = [];
-  for (const { queue, item } of candidates) {
-    if (item.dequeueTime !== null || !item.changes.some((member) => related.has(memberKey(member)))) {
+  for (const { queue, item, view } of candidates) {
+    if (view.dequeueTime !== null || !view.changes.some((member) => related.has(memberKey(member)))) {
       continue;
     }
     const now = await cycleNow(pipeline, ctx, item);

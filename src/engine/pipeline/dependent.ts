@@ -14,7 +14,7 @@ import { decreasedWindow, increasedWindow } from '../window';
 import { addChange } from './enqueue';
 import { sharedChangeQueue, wouldShareQueue } from './queues';
 import { admitIntoSharedQueue } from './shared-queue';
-import type { ManagedPipeline, ManagerStrategy, NeededChanges } from './types';
+import { NEEDS_MET, type ManagedPipeline, type ManagerStrategy, type NeededChanges } from './types';
 
 /**
  * Open changes that depend (Depends-On) on a change just enqueued, in projects that would
@@ -69,17 +69,25 @@ const enqueueChangesBehind: ManagerStrategy['enqueueChangesBehind'] = async (
  * walked only as far as they sit (`itemsAheadHolding`). Only reads: items are read through their
  * plain data (`untracked`).
  */
-async function neededChanges(
+function neededChanges(
   _pipeline: ManagedPipeline,
   ctx: PassContext,
   queue: QueueState,
   item: ItemState,
-): Promise<NeededChanges> {
+): NeededChanges | Promise<NeededChanges> {
   const view = untracked(item);
   const dependencies = dependenciesOf(view);
-  if (dependencies.length === 0) {
-    return { state: 'met' };
-  }
+  // Answered without a promise when there is nothing to look up: most items name no Depends-On.
+  return dependencies.length === 0 ? NEEDS_MET : neededChangesAhead(ctx, queue, item, dependencies);
+}
+
+async function neededChangesAhead(
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+  dependencies: readonly Dependency[],
+): Promise<NeededChanges> {
+  const view = untracked(item);
   const holders = itemsAheadHolding(queue, item, dependencies).map((tracked) => untracked(tracked));
   if (view.live) {
     const missing = await missingNeededChanges(ctx, holders, dependencies);
@@ -91,7 +99,7 @@ async function neededChanges(
       };
     }
   }
-  return holders.some((holder) => holder.failingReasons.length > 0) ? { state: 'failing' } : { state: 'met' };
+  return holders.some((holder) => holder.failingReasons.length > 0) ? { state: 'failing' } : NEEDS_MET;
 }
 
 /** What the item's changes name in Depends-On, its own changes (a cycle's members) left out. */

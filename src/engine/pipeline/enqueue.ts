@@ -15,7 +15,7 @@ import { foreignConnection, unmetRequirement } from '../requirements';
 import { pipelinesListen } from '../triggers';
 import { newBuildset } from './buildsets';
 import { changeCycle, cycleTooLarge, foreignMember, memberOutsideQueue } from './cycle-enqueue';
-import { holdsChange } from './queues';
+import { firstItemHoldingAny, itemsHolding } from '../queue-index';
 import { untracked } from '../scheduler/item-changes';
 import { reportNotEnqueued } from './reporting';
 import type { AddChangeOptions, AddChangeResult, ManagedPipeline } from './types';
@@ -25,9 +25,9 @@ export function findLiveItem(
   pipeline: ManagedPipeline,
   change: ChangeInfo,
 ): { queue: QueueState; item: ItemState } | null {
-  // Queue by queue, not through allItems: an enqueue asks this of every item of the pipeline.
+  // Through the queues' indexes (src/engine/queue-index.ts): every enqueue asks, whatever the queue's length.
   for (const queue of pipeline.state.queues) {
-    const item = queue.items.find((candidate) => untracked(candidate).live && holdsChange(candidate, change));
+    const item = itemsHolding(queue, change).find((candidate) => untracked(candidate).live);
     if (item) {
       return { queue, item };
     }
@@ -116,7 +116,7 @@ export async function addChange(
   }
   const enqueuing = cycle.length > 1 ? [...history, ...cycle] : [...history, change];
   for (const needed of needs) {
-    if (queue.items.some((item) => holdsChange(item, needed))) {
+    if (itemsHolding(queue, needed).length > 0) {
       continue;
     }
     const admitted = strategy.admitDependency(pipeline, queue, needed, change);
@@ -140,7 +140,7 @@ export async function addChange(
       queue.projects.push(canonical);
     }
   }
-  const already = queue.items.find((item) => cycle.some((member) => holdsChange(item, member)));
+  const already = firstItemHoldingAny(queue, cycle);
   if (already) {
     if (options.live && !already.live) {
       already.live = true;

@@ -9,12 +9,14 @@ import type { GateResetCause } from '../../model/gate-resets';
 import { recordGateReset } from '../analytics/gate-resets';
 import type { DequeueReason, ItemState, QueueState } from '../../model/pipeline-state';
 import { countDependencies, tooManyDependencies } from '../dependencies';
-import { allItemsBehind, isMergingIntoBranch, itemsBehind } from '../item-predicates';
+import { allItemsBehind, isMergingIntoBranch } from '../item-predicates';
 import { cancelJobs } from '../jobs/cancel';
 import type { PassContext } from '../pass-context';
 import { formatReport } from '../report-text';
 import { ensureHistoryBuildset, newBuildset } from './buildsets';
+import { itemsHoldingNumber } from '../queue-index';
 import { allItems } from './queues';
+import { untracked } from '../scheduler/item-changes';
 import type { ManagedPipeline } from './types';
 
 /** Take an item out of its queue; items behind move up to its parent (docs/gating.md#leaving-a-pipeline). */
@@ -25,10 +27,20 @@ export function dequeueItem(
   item: ItemState,
   reason: DequeueReason,
 ): void {
-  for (const behind of itemsBehind(queue, item)) {
-    behind.itemAhead = item.itemAhead;
+  // One look at each item (read from the plain data): the items behind move up, the others stay.
+  const uuid = untracked(item).uuid;
+  const itemAhead = untracked(item).itemAhead;
+  const remaining: ItemState[] = [];
+  for (const other of queue.items) {
+    if (other === item) {
+      continue;
+    }
+    if (untracked(other).itemAhead === uuid) {
+      other.itemAhead = itemAhead;
+    }
+    remaining.push(other);
   }
-  queue.items = queue.items.filter((candidate) => candidate !== item);
+  queue.items = remaining;
   item.dequeueTime = ctx.nowIso();
   item.dequeueReason = reason;
   ctx.withdrawMerge(item.buildset);
@@ -175,7 +187,7 @@ export async function removeOldPatchsets(
     return [];
   }
   const others: ChangeInfo[] = [];
-  for (const { queue, item } of allItems(pipeline)) {
+  for (const { queue, item } of holdingNumber(pipeline, change)) {
     const old = item.changes.find(
       (candidate) =>
         candidate.project === change.project &&
@@ -192,6 +204,21 @@ export async function removeOldPatchsets(
     }
   }
   return others;
+}
+
+/**
+ * The items of the pipeline that may hold the change (any patchset), in the order of `allItems`:
+ * those its queues' indexes name (src/engine/queue-index.ts), so that a trigger event of a change
+ * costs the same whatever the length of the queues (docs/gating.md#performance); every item for a
+ * change without a number.
+ */
+export function holdingNumber(
+  pipeline: ManagedPipeline,
+  change: ChangeInfo,
+): Array<{ queue: QueueState; item: ItemState }> {
+  return change.number === null
+    ? allItems(pipeline)
+    : itemsHoldingNumber(pipeline.state.queues, change.project, change.number);
 }
 
 /**

@@ -8,15 +8,16 @@ import type { ItemState, QueueState } from '../../model/pipeline-state';
 import {
   allItemsBehind,
   allJobsComplete,
+  anyJobFailed,
   didAllJobsSucceed,
   findItem,
-  hasAnyJobFailed,
   isMergingIntoBranch,
 } from '../item-predicates';
-import { cancelJobs, releaseUnusedResources } from '../jobs/cancel';
+import { cancelJobs, holdsAnyUnusedResources, releaseUnusedResources } from '../jobs/cancel';
 import { executeJobs } from '../jobs/run';
-import { resumePausedBuilds } from '../jobs/results';
+import { hasPausedBuild, resumePausedBuilds } from '../jobs/results';
 import type { PassContext } from '../pass-context';
+import { queueIndex } from '../queue-index';
 import { untracked } from '../scheduler/item-changes';
 import { insideWindow } from '../window';
 import { dequeueItem, resetItem, resetItemAndBehind, resetItems } from './leaving';
@@ -47,26 +48,32 @@ async function processQueue(pipeline: ManagedPipeline, ctx: PassContext, queue: 
   let nnfi: ItemState | null = null;
   let changed = false;
   // Lookups by uuid and the queue position are kept incrementally: long queues (hundreds of
-  // items) are walked on every pass, so per-item linear scans would make a pass quadratic.
-  const byUuid = new Map(queue.items.map((item) => [untracked(item).uuid, item]));
+  // items) are walked on every pass, so per-item linear scans would make a pass quadratic. The
+  // uuids are those of the items the walk begins with, in the queue's index
+  // (src/engine/queue-index.ts), which the walks and enqueues of later passes share while the
+  // queue keeps its array.
+  const index = queueIndex(queue);
   const walk: QueueWalk = {
     find: (uuid) => {
-      const found = uuid === null ? undefined : byUuid.get(uuid);
+      const position = uuid === null ? undefined : index.byUuid.get(uuid);
+      const found = position === undefined ? undefined : index.items[position];
       // An item that left during the walk is no longer in the queue: its uuid is looked up again.
       return found && untracked(found).dequeueTime === null ? found : findItem(queue, uuid);
     },
     parents: new ParentsInQueue(queue),
   };
-  let index = 0;
+  let position = 0;
   for (const item of [...queue.items]) {
-    if (untracked(item).dequeueTime !== null) {
+    // The plain data behind the item (`untracked`), read once: the item's writes land in it.
+    const view = untracked(item);
+    if (view.dequeueTime !== null) {
       continue;
     }
-    const outcome = await processOneItem(pipeline, ctx, queue, item, nnfi, index, walk);
+    const outcome = await processOneItem(pipeline, ctx, queue, item, view, nnfi, position, walk);
     changed = changed || outcome.changed;
     nnfi = outcome.nnfi;
-    if (untracked(item).dequeueTime === null) {
-      index += 1;
+    if (view.dequeueTime === null) {
+      position += 1;
     }
   }
   return changed;
@@ -139,15 +146,15 @@ async function processOneItem(
   ctx: PassContext,
   queue: QueueState,
   item: ItemState,
+  view: ItemState,
   nnfi: ItemState | null,
   index: number,
   walk: QueueWalk,
 ): Promise<{ changed: boolean; nnfi: ItemState | null }> {
   let changed = false;
   const reasons: string[] = [];
-  // Reads go to the plain data (most items wait outside the window and change nothing); writes,
-  // and everything handed on, to the tracked item.
-  const view = untracked(item);
+  // Reads go to the plain data, `view` (most items wait outside the window and change nothing);
+  // writes, and everything handed on, to the tracked item.
   let ahead = walk.find(view.itemAhead);
   if (ahead && !untracked(ahead).live) {
     ahead = null;
@@ -157,7 +164,10 @@ async function processOneItem(
     // (docs/gating.md#items-being-merged).
     return mergingItem(pipeline, ctx, queue, item, ahead, nnfi);
   }
-  const needed = await pipeline.strategy.neededChanges(pipeline, ctx, queue, item);
+  // An item waiting outside the window changes nothing in most passes: what it is asked is
+  // answered without a promise when there is nothing to do (docs/gating.md#performance).
+  const asked = pipeline.strategy.neededChanges(pipeline, ctx, queue, item);
+  const needed = asked instanceof Promise ? await asked : asked;
   if (needed.state === 'missing') {
     item.dequeuedNeedingChange = needed.message;
     // Items behind were tested with this one underneath (docs/gating.md#resets).
@@ -172,7 +182,7 @@ async function processOneItem(
     item.active = active;
     changed = true;
   }
-  if (!active && (await releaseUnusedResources(ctx, item))) {
+  if (!active && holdsAnyUnusedResources(item) && (await releaseUnusedResources(ctx, item))) {
     changed = true;
   }
   if (needed.state === 'failing') {
@@ -181,13 +191,13 @@ async function processOneItem(
       await cancelJobs(ctx, item, 'stay-current');
       changed = true;
     }
-  } else {
+  } else if (view.active || movesBehindNnfi(ahead, nnfi)) {
     changed = (await advanceItem(pipeline, ctx, queue, item, ahead, nnfi, reasons, walk)) || changed;
   }
-  if (view.live && (await resumePausedBuilds(ctx, item))) {
+  if (view.live && hasPausedBuild(item) && (await resumePausedBuilds(ctx, item))) {
     changed = true;
   }
-  if (hasAnyJobFailed(view.buildset)) {
+  if (anyJobFailed(view.buildset.jobs)) {
     reasons.push('at least one job failed');
   }
   if (!view.live && !walk.parents.hasItemBehind(view.uuid)) {
@@ -217,6 +227,16 @@ async function processOneItem(
   return { changed, nnfi };
 }
 
+/** Whether an item whose item ahead is `ahead` moves behind the NNFI: its parent is failing (or left the chain of live items). */
+function movesBehindNnfi(ahead: ItemState | null, nnfi: ItemState | null): boolean {
+  if (ahead === null || ahead === nnfi) {
+    return false; // most items: right behind the NNFI
+  }
+  const aheadUuid = ahead === null ? null : untracked(ahead).uuid;
+  const nnfiUuid = nnfi === null ? null : untracked(nnfi).uuid;
+  return aheadUuid !== nnfiUuid && ahead !== null && untracked(ahead).changes[0].kind === 'change';
+}
+
 /**
  * An item whose needed changes are fine: moved behind the NNFI when its parent is failing,
  * and, inside the window, prepared and given its jobs. Reasons it is failing are added.
@@ -232,9 +252,8 @@ async function advanceItem(
   walk: QueueWalk,
 ): Promise<boolean> {
   let changed = false;
-  const aheadUuid = ahead === null ? null : untracked(ahead).uuid;
-  const nnfiUuid = nnfi === null ? null : untracked(nnfi).uuid;
-  if (aheadUuid !== nnfiUuid && ahead !== null && untracked(ahead).changes[0].kind === 'change') {
+  if (ahead !== null && movesBehindNnfi(ahead, nnfi)) {
+    const nnfiUuid = nnfi === null ? null : untracked(nnfi).uuid;
     // Everything behind this item was tested on its old base too, finished builds included:
     // a reset of this item alone would let their results count (docs/gating.md#resets).
     walk.parents.moved(untracked(item).itemAhead, nnfiUuid);
@@ -322,13 +341,16 @@ async function reportAndDequeue(
       return true;
     }
   }
-  const behind = allItemsBehind(queue, item);
   const outcome = await reportItem(pipeline, ctx, queue, item);
   if (outcome === null) {
     return false;
   }
+  const resets = outcome.result !== 'SUCCESS' || outcome.mergeFailed;
+  // Taken before the dequeue moves them up, and only when they start over: a scan of the queue
+  // (docs/gating.md#performance). Reporting moves no item.
+  const behind = resets ? allItemsBehind(queue, item) : [];
   dequeueItem(pipeline, ctx, queue, item, { kind: 'reported', result: outcome.result });
-  if (outcome.result !== 'SUCCESS' || outcome.mergeFailed) {
+  if (resets) {
     const kind = outcome.mergeFailed ? 'merge-failed' : 'item-ahead-failed';
     // The merges asked for behind it are not made either (docs/gating.md#merges-in-a-row).
     await resetItems(ctx, behind, { kind, by: item.uuid }, { mergeAheadFailed: outcome.mergeFailed });

@@ -1,7 +1,5 @@
 /** Change queues of a pipeline: which queue serves a project, and new queues (docs/gating.md#managers). */
-import { sameChange, type ChangeInfo } from '../../model/changes';
 import type { ItemState, QueueState, WindowParams } from '../../model/pipeline-state';
-import { untracked } from '../scheduler/item-changes';
 import type { EngineProject } from '../ports/layout';
 import type { ManagedPipeline } from './types';
 
@@ -69,12 +67,4 @@ export function singleItemWindow(params: WindowParams): WindowParams {
 /** Every live and non-live item of the pipeline, queue by queue. */
 export function allItems(pipeline: ManagedPipeline): Array<{ queue: QueueState; item: ItemState }> {
   return pipeline.state.queues.flatMap((queue) => queue.items.map((item) => ({ queue, item })));
-}
-
-/**
- * Whether an item holds the change (or ref update). Read from the plain data (`untracked`): an
- * enqueue asks this of every item of the pipeline.
- */
-export function holdsChange(item: ItemState, change: ChangeInfo): boolean {
-  return untracked(item).changes.some((candidate) => sameChange(candidate, change));
 }

@@ -4,8 +4,9 @@
  */
 import { changeId, type ChangeInfo } from '../../model/changes';
 import type { QueueState } from '../../model/pipeline-state';
-import { allItems, holdsChange, wouldShareQueue } from './queues';
-import type { ManagedPipeline, ManagerStrategy } from './types';
+import { heldInAnotherQueue } from '../queue-index';
+import { wouldShareQueue } from './queues';
+import { NEEDS_MET, type ManagedPipeline, type ManagerStrategy } from './types';
 
 /** A dependency enters live, ahead of the change in its queue, which it must be able to share. */
 export function admitIntoSharedQueue(
@@ -15,7 +16,7 @@ export function admitIntoSharedQueue(
   change: ChangeInfo,
 ): { live: boolean } | { refused: string } {
   const neededProject = pipeline.layout.projects.get(needed.project);
-  const elsewhere = allItems(pipeline).some((entry) => entry.queue !== queue && holdsChange(entry.item, needed));
+  const elsewhere = heldInAnotherQueue(pipeline.state.queues, queue, needed);
   if (!neededProject || elsewhere || !wouldShareQueue(queue, neededProject, needed.branch)) {
     return {
       refused: `Change ${changeId(needed)} in project ${needed.project} does not share a change queue with ${changeId(change)} in project ${change.project}`,
@@ -30,7 +31,7 @@ export const nonGating: Pick<
   'enqueueChangesBehind' | 'neededChanges' | 'refusalBeforeMerge' | 'windowAfterReport' | 'reconfigureQueue'
 > = {
   enqueueChangesBehind: () => Promise.resolve(),
-  neededChanges: () => Promise.resolve({ state: 'met' }),
+  neededChanges: () => NEEDS_MET,
   refusalBeforeMerge: () => Promise.resolve(null),
   windowAfterReport: (queue) => queue.window,
   reconfigureQueue: () => undefined,

@@ -44,6 +44,9 @@ export type NeededChanges =
   /** A needed change ahead is failing: the item cannot succeed. */
   | { state: 'failing' };
 
+/** Every needed change is there (one shared answer: it is only read). */
+export const NEEDS_MET: NeededChanges = Object.freeze({ state: 'met' });
+
 /** What one manager kind decides; the pipeline modules ask it instead of testing the kind. */
 export interface ManagerStrategy {
   /** The queue a change enters (docs/gating.md#managers): an existing one, or a new one the caller adds. */
@@ -73,7 +76,7 @@ export interface ManagerStrategy {
     ctx: PassContext,
     queue: QueueState,
     item: ItemState,
-  ): Promise<NeededChanges>;
+  ): NeededChanges | Promise<NeededChanges>;
   /** The last look before a successful item reports: why it may not merge after all (null when it may). */
   refusalBeforeMerge(pipeline: ManagedPipeline, ctx: PassContext, item: ItemState): Promise<string | null>;
   /** The queue's window after an item reported (`succeeded`: it merged; `jobsFailed`: a voting job failed). */

@@ -9,19 +9,22 @@ import type { PipelineManager } from '../pipeline/manager';
 export function locateJobs(managers: ReadonlyMap<string, PipelineManager>): Map<string, JobLocation> {
   const locations = new Map<string, JobLocation>();
   for (const manager of managers.values()) {
-    for (const { queue, item } of manager.allItems()) {
-      // Looked for in the plain data (every item comes here); a location holds the tracked job,
-      // which the result changes.
-      for (const [index, { build, nodeRequestId }] of untracked(item).buildset.jobs.entries()) {
-        if (!build && nodeRequestId === null) {
-          continue;
-        }
-        const location = { pipeline: manager.name, queue, item, job: item.buildset.jobs[index] };
-        if (build) {
-          locations.set(`build:${build.uuid}`, location);
-        }
-        if (nodeRequestId !== null) {
-          locations.set(`nodes:${nodeRequestId}`, location);
+    // Queue by queue, not through `allItems`, which lists every item of the pipeline anew.
+    for (const queue of manager.state.queues) {
+      for (const item of queue.items) {
+        // Looked for in the plain data (every item comes here); a location holds the tracked job,
+        // which the result changes.
+        for (const [index, { build, nodeRequestId }] of untracked(item).buildset.jobs.entries()) {
+          if (!build && nodeRequestId === null) {
+            continue;
+          }
+          const location = { pipeline: manager.name, queue, item, job: item.buildset.jobs[index] };
+          if (build) {
+            locations.set(`build:${build.uuid}`, location);
+          }
+          if (nodeRequestId !== null) {
+            locations.set(`nodes:${nodeRequestId}`, location);
+          }
         }
       }
     }

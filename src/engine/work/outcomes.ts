@@ -7,7 +7,9 @@
 import type { EngineEvent, MergeCompletedEvent, ReportCompletedEvent } from '../../model/engine-events';
 import { configDigestOf } from '../../model/proposed-config';
 import type { PassContext } from '../pass-context';
+import type { ItemState } from '../../model/pipeline-state';
 import type { PipelineManager } from '../pipeline/manager';
+import { untracked } from '../scheduler/item-changes';
 import { pipelinesListen } from '../triggers';
 
 export type WorkOutcomeEvent = MergeCompletedEvent | ReportCompletedEvent;
@@ -19,6 +21,25 @@ export function isWorkOutcome(event: EngineEvent): event is WorkOutcomeEvent {
   return WORK_OUTCOME_TYPES.includes(event.type);
 }
 
+/**
+ * The item of the pipeline holding the buildset, still queued: looked for in the plain data
+ * (`untracked`), queue by queue, as far as it sits. A busy gate's pass takes an outcome or two for
+ * each item it moves, nearly all of items at the head of their queue, so listing every item of
+ * the pipeline for each (`allItems`) made the pass's cost grow with the queue
+ * (docs/gating.md#performance). The item found is the queue's own.
+ */
+function currentItemOf(manager: PipelineManager | undefined, buildsetUuid: string): ItemState | null {
+  for (const queue of manager?.state.queues ?? []) {
+    for (const item of queue.items) {
+      const view = untracked(item);
+      if (view.buildset.uuid === buildsetUuid && view.dequeueTime === null) {
+        return item;
+      }
+    }
+  }
+  return null;
+}
+
 export async function handleWorkOutcome(
   ctx: PassContext,
   managers: ReadonlyMap<string, PipelineManager>,
@@ -27,14 +48,10 @@ export async function handleWorkOutcome(
   if (event.type === 'report-completed') {
     return event.error === null ? 'ok' : `report failed: ${event.error}`;
   }
-  const found = managers
-    .get(event.pipeline)
-    ?.allItems()
-    .find(({ item }) => item.buildset.uuid === event.buildsetUuid && item.dequeueTime === null);
-  if (!found) {
+  const item = currentItemOf(managers.get(event.pipeline), event.buildsetUuid);
+  if (!item) {
     return 'stale';
   }
-  const { item } = found;
   const buildset = item.buildset;
   if (event.mode === 'speculative' || event.mode === 'tag') {
     if (buildset.mergeState !== 'new') {

@@ -10,8 +10,11 @@
  * names the two changes ahead of it in Depends-On: looking them up among the items ahead must not
  * walk the whole queue for each item (docs/gating.md#performance). And in a check queue where one
  * change brings the chain of changes it depends on ahead of it as non-live items: whether each
- * of them still has an item behind it must not be a walk of the whole queue either.
+ * of them still has an item behind it must not be a walk of the whole queue either. And an
+ * enqueue, which asks whether the pipeline holds the change already, looks it up in an index of
+ * the queue's items (src/engine/queue-index.ts) instead of looking at each.
  */
+import type { ChangeInfo } from '../../../src/model/changes';
 import { itemReads } from '../../../src/engine/scheduler/item-changes';
 import { PassContext } from '../../../src/engine/pass-context';
 import { TenantState } from '../../../src/engine/scheduler/tenant-state';
@@ -22,17 +25,37 @@ import { job, pipeline } from '../../engine/scripted-layout';
 
 const WINDOW = 2;
 
-/** `untracked` look-ups per waiting item and pass: 18 as measured, with room for two more. */
-const UNTRACKED_PER_WAITING_ITEM = 20;
+/**
+ * `untracked` look-ups per waiting item and pass: 12 as measured, with room for two more (18
+ * before the walk read each item's plain data once and shared the queue's index of uuids).
+ */
+const UNTRACKED_PER_WAITING_ITEM = 14;
 
-/** The same with Depends-On on the two changes ahead: 24 as measured, with room for two more. */
-const UNTRACKED_PER_WAITING_ITEM_WITH_DEPENDS_ON = 26;
+/** The same with Depends-On on the two changes ahead: 19 as measured (24 before), with room for two more. */
+const UNTRACKED_PER_WAITING_ITEM_WITH_DEPENDS_ON = 21;
 
 /**
  * The same for a non-live item of a check queue (window 0: every item is prepared, and read through
- * its proxy there, 13 reads as measured): 21 as measured, with room for two more.
+ * its proxy there, 13 reads as measured): 18 as measured (21 before), with room for two more.
  */
-const UNTRACKED_PER_NON_LIVE_ITEM = 23;
+const UNTRACKED_PER_NON_LIVE_ITEM = 20;
+
+/** Changes enqueued one after another into the held queue by the enqueue test. */
+const ENQUEUED = 4;
+
+/**
+ * `untracked` look-ups per item of the queue for those {@link ENQUEUED} enqueues: 1 as measured
+ * (the index of the queue's changes, built at the first; each enqueue looked at every item three
+ * times before, 12 for the four).
+ */
+const UNTRACKED_PER_ITEM_FOR_ENQUEUES = 1;
+
+/**
+ * `untracked` look-ups per item of the queue for a trigger event of a change it does not hold: 2
+ * as measured (the index of the queue's changes, and whether each item is live for the look at
+ * dependency cycles, which still reads every item).
+ */
+const UNTRACKED_PER_ITEM_FOR_A_TRIGGER = 2;
 
 type Reads = typeof itemReads;
 
@@ -113,6 +136,68 @@ describe('engine: the cost of a pass and the items outside the window', () => {
     };
   }
 
+  /**
+   * The reads of enqueueing `count` new changes one after another into the held queue, in one
+   * pass (the queue walk left out): whether the pipeline holds each change already must not be a
+   * look at every item for each enqueue.
+   */
+  async function enqueueReads({ h, state }: { h: EngineHarness; state: TenantState }, count: number): Promise<Reads> {
+    const held = [...state.pipelines.values()].flatMap((pipelineState) => pipelineState.queues)[0].items.length;
+    const changes: ChangeInfo[] = [];
+    for (let number = held + 1; number <= held + count; number += 1) {
+      h.changes.add('org/project', number);
+      const change = await h.changes.getChange('org/project', number);
+      expect(change).not.toBeNull();
+      changes.push(change as ChangeInfo);
+    }
+    await state.statusBaseline(h.layout);
+    const before = { ...itemReads };
+    await h.database.knex.transaction(async (trx) => {
+      const gateways = { changes: h.changes, merger: h.merger, executor: h.executor, nodes: h.nodes };
+      const ctx = new PassContext(h.tenant, h.clock.now(), h.layout, trx, gateways);
+      const gate = state.managers(h.layout).get('gate');
+      expect(gate).toBeDefined();
+      for (const change of changes) {
+        const options = { live: true, quiet: false, eventId: null, eventTimestamp: ctx.nowIso() };
+        expect(await gate?.addChange(ctx, change, options)).toMatchObject({ enqueued: true });
+      }
+    });
+    return {
+      traps: itemReads.traps - before.traps,
+      wrapped: itemReads.wrapped - before.wrapped,
+      untracked: itemReads.untracked - before.untracked,
+    };
+  }
+
+  /**
+   * The reads of what a trigger event of a change the queue does not hold asks the gate (a new
+   * patchset, the change abandoned, its cycle read again; src/engine/scheduler/trigger-events.ts),
+   * in one pass.
+   */
+  async function triggerReads({ h, state }: { h: EngineHarness; state: TenantState }): Promise<Reads> {
+    const number = [...state.pipelines.values()].flatMap((pipelineState) => pipelineState.queues)[0].items.length + 1;
+    h.changes.add('org/project', number);
+    const change = await h.changes.getChange('org/project', number);
+    expect(change).not.toBeNull();
+    await state.statusBaseline(h.layout);
+    const before = { ...itemReads };
+    await h.database.knex.transaction(async (trx) => {
+      const gateways = { changes: h.changes, merger: h.merger, executor: h.executor, nodes: h.nodes };
+      const ctx = new PassContext(h.tenant, h.clock.now(), h.layout, trx, gateways);
+      const gate = state.managers(h.layout).get('gate');
+      expect(gate?.config.dequeueOnNewPatchset).toBe(true);
+      await gate?.removeOldPatchsets(ctx, change as ChangeInfo);
+      await gate?.removeAbandonedChange(ctx, change as ChangeInfo);
+      await gate?.removeChangedCycles(ctx, change as ChangeInfo);
+      expect(ctx.deltas).toEqual([]);
+    });
+    return {
+      traps: itemReads.traps - before.traps,
+      wrapped: itemReads.wrapped - before.wrapped,
+      untracked: itemReads.untracked - before.untracked,
+    };
+  }
+
   function growth(from: Reads, to: Reads): Reads {
     return {
       traps: to.traps - from.traps,
@@ -160,5 +245,33 @@ describe('engine: the cost of a pass and the items outside the window', () => {
     process.stdout.write(`pass reads at 7, 19, 31 non-live items: ${JSON.stringify(reads)}\n`);
     expect(second).toEqual(first);
     expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_NON_LIVE_ITEM);
+  });
+
+  it('looks for each enqueued change among the items of the queue in an index, built once', async () => {
+    const reads: Reads[] = [];
+    for (const changes of [8, 20, 32]) {
+      reads.push(await enqueueReads(await heldQueue(changes), ENQUEUED));
+    }
+    const first = growth(reads[0], reads[1]);
+    const second = growth(reads[1], reads[2]);
+    process.stdout.write(`enqueue reads of ${ENQUEUED} changes at 8, 20, 32 changes: ${JSON.stringify(reads)}\n`);
+    expect(second).toEqual(first);
+    expect(first).toEqual({ traps: 0, wrapped: 0, untracked: first.untracked });
+    // Each waiting item is read once, to index it, whatever the number of changes enqueued.
+    expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_ITEM_FOR_ENQUEUES);
+  });
+
+  it("finds the items holding a trigger event's change without reading every item through its proxy", async () => {
+    const reads: Reads[] = [];
+    for (const changes of [8, 20, 32]) {
+      reads.push(await triggerReads(await heldQueue(changes)));
+    }
+    const first = growth(reads[0], reads[1]);
+    const second = growth(reads[1], reads[2]);
+    process.stdout.write(`trigger event reads at 8, 20, 32 changes: ${JSON.stringify(reads)}\n`);
+    expect(second).toEqual(first);
+    // Before, each item was read through its proxy three times (5 traps, 1 wrapped).
+    expect(first).toEqual({ traps: 0, wrapped: 0, untracked: first.untracked });
+    expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_ITEM_FOR_A_TRIGGER);
   });
 });
