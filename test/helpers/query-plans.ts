@@ -9,6 +9,7 @@ export interface PlanNode {
   'Relation Name'?: string;
   Alias?: string;
   'Index Name'?: string;
+  'Index Cond'?: string;
   'Rows Removed by Filter'?: number;
   'Actual Rows'?: number;
   Plans?: PlanNode[];

@@ -78,6 +78,15 @@ const REQUEST_FROM_CLI = "payload->>'tenant' IS NOT NULL";
  * processed event, each pass (docs/gating.md#what-is-kept-of-engine-events).
  */
 const PENDING_ORDER = '(id + 0)';
+/**
+ * A tenant's pending events of one category (bindings: tenant, category) in `PENDING_ORDER`,
+ * for reads that filter them further by type or payload. `OFFSET 0` keeps those filters out of
+ * the scan: the planner then weighs only conditions the partial indexes of pending events hold,
+ * and a type it believed rare made it scan the whole table after statistics taken during a burst
+ * (docs/gating.md#what-is-kept-of-engine-events).
+ */
+const PENDING_OF_CATEGORY = `SELECT id, event_type, payload FROM engine_events
+  WHERE tenant = ? AND category = ? AND processed IS NULL ORDER BY ${PENDING_ORDER} OFFSET 0`;
 
 export class EngineEventRepository {
   constructor(private readonly knex: Knex) {}
@@ -227,10 +236,11 @@ export class EngineEventRepository {
 
   /** Request ids of the tenant's unprocessed `nodes-provisioned` events (requests answered, not yet applied). */
   async pendingNodeFulfilments(tenant: string, trx: Knex = this.knex): Promise<Set<string>> {
-    const rows: Array<{ request_id: string | null }> = await trx('engine_events')
-      .where({ tenant, category: 'result', event_type: 'nodes-provisioned' })
-      .whereNull('processed')
-      .select(trx.raw("payload->>'requestId' as request_id"));
+    const { rows }: { rows: Array<{ request_id: string | null }> } = await trx.raw(
+      `SELECT payload->>'requestId' AS request_id FROM (${PENDING_OF_CATEGORY}) AS pending
+       WHERE event_type = 'nodes-provisioned'`,
+      [tenant, 'result'],
+    );
     return new Set(rows.map((row) => row.request_id).filter((id): id is string => id !== null));
   }
 
@@ -268,12 +278,12 @@ export class EngineEventRepository {
 
   /** Whether the tenant has an unprocessed `image-build` trigger event naming the image. */
   async hasPendingImageBuild(tenant: string, imageName: string, trx: Knex = this.knex): Promise<boolean> {
-    const row = await trx('engine_events')
-      .where({ tenant, category: 'trigger', event_type: 'image-build' })
-      .whereNull('processed')
-      .whereRaw("payload->'imageNames' @> ?::jsonb", [JSON.stringify([imageName])])
-      .first('id');
-    return row !== undefined;
+    const { rows }: { rows: unknown[] } = await trx.raw(
+      `SELECT 1 FROM (${PENDING_OF_CATEGORY}) AS pending
+       WHERE event_type = 'image-build' AND payload->'imageNames' @> ?::jsonb LIMIT 1`,
+      [tenant, 'trigger', JSON.stringify([imageName])],
+    );
+    return rows.length > 0;
   }
 
   /**
@@ -307,15 +317,20 @@ export class EngineEventRepository {
    */
   async claimReconfigureRequests(at: Date): Promise<ReconfigureRequest[]> {
     return this.knex.transaction(async (trx) => {
-      const rows = await trx('engine_events')
-        .where({ category: 'management', event_type: 'reconfigure' })
-        // Not the scheduler's own wake-ups after a new layout (no `tenant` in their payload).
-        .andWhere((query) => query.where('tenant', ALL_TENANTS).orWhereRaw(REQUEST_FROM_CLI))
-        .whereNull('processed')
-        .orderBy('id')
-        .forUpdate()
-        .skipLocked()
-        .select<{ id: number | string; tenant: string; payload: unknown }[]>('id', 'tenant', 'payload');
+      // The requests among the pending management events, read in the order of
+      // `engine_events_pending_idx` behind `OFFSET 0` (see PENDING_OF_CATEGORY); then locked by id.
+      // Not the scheduler's own wake-ups after a new layout (no `tenant` in their payload).
+      const { rows }: { rows: Array<{ id: number | string; tenant: string; payload: unknown }> } = await trx.raw(
+        `SELECT id, tenant, payload FROM engine_events
+         WHERE id = ANY(ARRAY(
+           SELECT id FROM (
+             SELECT id, tenant, event_type, payload FROM engine_events
+             WHERE category = 'management' AND processed IS NULL ORDER BY tenant, category, id OFFSET 0) AS pending
+           WHERE event_type = 'reconfigure' AND (tenant = ? OR ${REQUEST_FROM_CLI})))
+           AND processed IS NULL
+         ORDER BY id FOR UPDATE SKIP LOCKED`,
+        [ALL_TENANTS],
+      );
       await this.markProcessed(
         rows.map((row) => Number(row.id)),
         'claimed',
