@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { categoryPendingWalk, tenantPendingWalk } from '../pending-walk';
 import { prepared } from '../prepared-statements';
 import { UNFLUSHED_CONDITION, UNFLUSHED_CTE } from '../unflushed-commit';
 import {
@@ -80,12 +79,14 @@ const REQUEST_FROM_CLI = "payload->>'tenant' IS NOT NULL";
  */
 const PENDING_ORDER = '(id + 0)';
 /**
- * A tenant's pending events with their category, type and payload (bindings: tenant, tenant), for
- * reads that filter them by category, type or payload above the walk: the planner then weighs only
- * the walk's probes, where a type it believed rare made it scan the whole table after statistics
- * taken during a burst (docs/gating.md#what-is-kept-of-engine-events).
+ * A tenant's pending events of one category (bindings: tenant, category) in `PENDING_ORDER`,
+ * for reads that filter them further by type or payload. `OFFSET 0` keeps those filters out of
+ * the scan: the planner then weighs only conditions the partial indexes of pending events hold,
+ * and a type it believed rare made it scan the whole table after statistics taken during a burst
+ * (docs/gating.md#what-is-kept-of-engine-events).
  */
-const PENDING_OF_TENANT = tenantPendingWalk(['category', 'event_type', 'payload']);
+const PENDING_OF_CATEGORY = `SELECT id, event_type, payload FROM engine_events
+  WHERE tenant = ? AND category = ? AND processed IS NULL ORDER BY ${PENDING_ORDER} OFFSET 0`;
 
 export class EngineEventRepository {
   constructor(private readonly knex: Knex) {}
@@ -216,16 +217,13 @@ export class EngineEventRepository {
    * which pipeline each one concerns (status document counters) without loading payloads.
    */
   async pendingRouting(tenant: string, trx: Knex = this.knex): Promise<PendingEventRouting[]> {
-    // A walk of the pending events (src/store/pending-walk.ts): read in one statement, the whole table was scanned.
-    const fields = ROUTING_FIELDS.map((name) => `payload->>'${name}' AS "${name}"`);
-    const {
-      rows,
-    }: { rows: Array<{ category: EngineEventCategory; event_type: string } & Record<RoutingField, string | null>> } =
-      await trx.raw(
-        `${tenantPendingWalk(['category', 'event_type', ...fields])}
-         SELECT category, event_type, ${ROUTING_FIELDS.map((name) => `"${name}"`).join(', ')} FROM pending ORDER BY id`,
-        [tenant, tenant],
-      );
+    const field = (name: string) => trx.raw('payload->>? as ??', [name, name]);
+    const rows: Array<{ category: EngineEventCategory; event_type: string } & Record<RoutingField, string | null>> =
+      await trx('engine_events')
+        .where({ tenant })
+        .whereNull('processed')
+        .orderByRaw(PENDING_ORDER)
+        .select('category', 'event_type', ...ROUTING_FIELDS.map(field));
     return rows.map((row) => ({
       category: row.category,
       eventType: row.event_type,
@@ -239,9 +237,9 @@ export class EngineEventRepository {
   /** Request ids of the tenant's unprocessed `nodes-provisioned` events (requests answered, not yet applied). */
   async pendingNodeFulfilments(tenant: string, trx: Knex = this.knex): Promise<Set<string>> {
     const { rows }: { rows: Array<{ request_id: string | null }> } = await trx.raw(
-      `${PENDING_OF_TENANT} SELECT payload->>'requestId' AS request_id FROM pending
-       WHERE category = 'result' AND event_type = 'nodes-provisioned'`,
-      [tenant, tenant],
+      `SELECT payload->>'requestId' AS request_id FROM (${PENDING_OF_CATEGORY}) AS pending
+       WHERE event_type = 'nodes-provisioned'`,
+      [tenant, 'result'],
     );
     return new Set(rows.map((row) => row.request_id).filter((id): id is string => id !== null));
   }
@@ -281,9 +279,9 @@ export class EngineEventRepository {
   /** Whether the tenant has an unprocessed `image-build` trigger event naming the image. */
   async hasPendingImageBuild(tenant: string, imageName: string, trx: Knex = this.knex): Promise<boolean> {
     const { rows }: { rows: unknown[] } = await trx.raw(
-      `${PENDING_OF_TENANT} SELECT 1 FROM pending
-       WHERE category = 'trigger' AND event_type = 'image-build' AND payload->'imageNames' @> ?::jsonb LIMIT 1`,
-      [tenant, tenant, JSON.stringify([imageName])],
+      `SELECT 1 FROM (${PENDING_OF_CATEGORY}) AS pending
+       WHERE event_type = 'image-build' AND payload->'imageNames' @> ?::jsonb LIMIT 1`,
+      [tenant, 'trigger', JSON.stringify([imageName])],
     );
     return rows.length > 0;
   }
@@ -319,17 +317,19 @@ export class EngineEventRepository {
    */
   async claimReconfigureRequests(at: Date): Promise<ReconfigureRequest[]> {
     return this.knex.transaction(async (trx) => {
-      // The requests among the pending management events, walked in the order of
-      // `engine_events_pending_idx` (src/store/pending-walk.ts); then locked by id.
+      // The requests among the pending management events, read in the order of
+      // `engine_events_pending_idx` behind `OFFSET 0` (see PENDING_OF_CATEGORY); then locked by id.
       // Not the scheduler's own wake-ups after a new layout (no `tenant` in their payload).
       const { rows }: { rows: Array<{ id: number | string; tenant: string; payload: unknown }> } = await trx.raw(
         `SELECT id, tenant, payload FROM engine_events
          WHERE id = ANY(ARRAY(
-           ${categoryPendingWalk(['event_type', 'payload'], true)}
-           SELECT id FROM pending WHERE event_type = 'reconfigure' AND (tenant = ? OR ${REQUEST_FROM_CLI})))
+           SELECT id FROM (
+             SELECT id, tenant, event_type, payload FROM engine_events
+             WHERE category = 'management' AND processed IS NULL ORDER BY tenant, category, id OFFSET 0) AS pending
+           WHERE event_type = 'reconfigure' AND (tenant = ? OR ${REQUEST_FROM_CLI})))
            AND processed IS NULL
          ORDER BY id FOR UPDATE SKIP LOCKED`,
-        ['management', 'management', ALL_TENANTS],
+        [ALL_TENANTS],
       );
       await this.markProcessed(
         rows.map((row) => Number(row.id)),

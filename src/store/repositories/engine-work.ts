@@ -9,7 +9,6 @@
 import type { Knex } from 'knex';
 import type { EngineEvent } from '../../model/engine-events';
 import { EngineEventRepository } from './engine-events';
-import { tenantPendingWalk } from '../pending-walk';
 import { prepared } from '../prepared-statements';
 import { pickFields } from '../row-fields';
 import { UNFLUSHED_CONDITION, UNFLUSHED_SELECT } from '../unflushed-commit';
@@ -244,9 +243,9 @@ export class EngineWorkRepository {
    * once it was completed before `before`, its outcome event was processed (no event of the
    * tenant completed with it or earlier is still unprocessed), and, for a branch merge, no open
    * branch merge stored after it may still look it up (`branchMergeBefore`). The tenant's oldest
-   * unprocessed event is found by a walk of its pending events (src/store/pending-walk.ts): a plain
-   * `min`, or one read in an order only the partial index gives, scanned every processed event kept
-   * after statistics taken during a burst (docs/gating.md#what-is-kept-of-engine-events).
+   * unprocessed event is found in the order of the partial index of pending events, `(id + 0)`,
+   * which the table cannot give: a plain `min` scanned every processed event kept, after
+   * statistics taken during a burst (docs/gating.md#what-is-kept-of-engine-events).
    */
   async pruneCompleted(tenant: string, before: Date, limit: number): Promise<number> {
     const result: { rows: unknown[] } = await this.knex.raw(
@@ -254,7 +253,9 @@ export class EngineWorkRepository {
          SELECT w.id FROM engine_work AS w
          WHERE w.tenant = :tenant AND w.state = 'completed' AND w.updated < :before
            AND w.updated < COALESCE(
-             (${tenantPendingWalk(['created'], ':tenant')} SELECT min(created) FROM pending),
+             (SELECT min(pending.created) FROM (
+                SELECT e.created FROM engine_events AS e WHERE e.tenant = :tenant AND e.processed IS NULL
+                ORDER BY e.id + 0) AS pending),
              'infinity')
            AND (w.kind <> 'branch-merge' OR NOT EXISTS (
              SELECT 1 FROM engine_work AS o

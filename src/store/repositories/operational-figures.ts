@@ -4,7 +4,6 @@
  * and live components. Each is one grouped query over an indexed column or a small table.
  */
 import type { Knex } from 'knex';
-import { categoryPendingWalk } from '../pending-walk';
 import { pickFields } from '../row-fields';
 
 export interface QueueFigure {
@@ -49,16 +48,17 @@ export class OperationalFiguresRepository {
   }
 
   /**
-   * Unprocessed engine events by tenant and category, counted over a walk of the partial index of
-   * pending events (src/store/pending-walk.ts): statistics taken during a burst of pending events
-   * made a plain count scan every processed event the table keeps
+   * Unprocessed engine events by tenant and category, read in the order of the partial index of
+   * pending events (tenant, category, id), which the table cannot give: statistics taken during a
+   * burst of pending events made a plain count scan every processed event the table keeps
    * (docs/gating.md#what-is-kept-of-engine-events).
    */
-  async pendingEvents(): Promise<Array<CountBy<'tenant' | 'category'>>> {
-    const { rows }: { rows: Array<{ tenant: string; category: string; n: string | number }> } = await this.knex.raw(
-      `${categoryPendingWalk([], false)} SELECT tenant, category, count(*) AS n FROM pending GROUP BY tenant, category`,
-    );
-    return rows.map((row) => ({ key: { tenant: row.tenant, category: row.category }, count: Number(row.n) }));
+  pendingEvents(): Promise<Array<CountBy<'tenant' | 'category'>>> {
+    const pending = this.knex('engine_events')
+      .whereNull('processed')
+      .select('tenant', 'category')
+      .orderBy(['tenant', 'category', 'id']);
+    return this.countBy(pending.as('pending'), ['tenant', 'category']);
   }
 
   /** Build requests that are not completed, by state (completed ones are history). */

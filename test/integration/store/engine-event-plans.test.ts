@@ -8,10 +8,8 @@
  * such statistics. The reads that filter a tenant's pending events by type (node fulfilments, image
  * builds) and the claim of reconfiguration requests scanned the whole table after statistics taken
  * during a burst of other events of that category (or, for image builds, of triggers): the type
- * they looked for, believed rare, made the partial index look dearer than the table. On a table
- * that held processed history as well, the reads without a limit scanned it even so: they now walk
- * the partial indexes one row at a time (src/store/pending-walk.ts). Checked with EXPLAIN ANALYZE
- * on the SQL the repositories send.
+ * they looked for, believed rare, made the partial index look dearer than the table. Checked with
+ * EXPLAIN ANALYZE on the SQL the repositories send.
  */
 import type { Knex } from 'knex';
 import { WORK_OUTCOME_TYPES } from '../../../src/engine/work/outcomes';
@@ -182,38 +180,6 @@ describe.each(backends())('pending engine event reads (%s)', (backend: Backend) 
         [new Set(), false],
       );
       expect(await events.claimReconfigureRequests(new Date())).toEqual([]);
-    },
-  );
-
-  it.each([
-    ['another tenant', 'old', false, ['trigger', 'ref-updated']],
-    ['the same tenant', 'history', false, ['trigger', 'ref-updated']],
-    ['another tenant, deleted and vacuumed', 'old', true, ['trigger', 'ref-updated']],
-    ['management events', 'history', false, ['management', 'enqueue']],
-  ] as const)(
-    'after statistics taken during a burst on a table holding processed history of %s, reads the pending events without walking the processed ones',
-    async (_history, historyTenant, vacuumed, kind) => {
-      await db.knex.raw('TRUNCATE engine_events');
-      // A day of processed history kept (docs/gating.md#what-is-kept-of-engine-events), then a burst.
-      const history = await pendingBurst(db.knex, historyTenant, BURST, kind);
-      await events.markProcessed(history, 'done', new Date());
-      const burst = await pendingBurst(db.knex, 'history', BURST, kind);
-      await db.knex.raw('ANALYZE engine_events');
-      await events.markProcessed(burst, 'done', new Date());
-      if (vacuumed) {
-        // The history's retention passed.
-        await db.knex('engine_events').whereIn('id', history).del();
-        await db.knex.raw('VACUUM engine_events');
-      }
-      const next = await events.append({ tenant: 'history', event: { type: 'reconfigure' }, created });
-      for (const read of reads('history')) {
-        await expectPendingIndex(read);
-      }
-      expect((await events.pending('history', 100)).map((event) => event.id)).toEqual([next]);
-      expect(await events.pendingRouting('history')).toEqual([
-        expect.objectContaining({ category: 'management', eventType: 'reconfigure' }),
-      ]);
-      expect(await gauge()).toEqual(['history management 1']);
     },
   );
 });
