@@ -79,46 +79,55 @@ export function findItem(queue: QueueState, uuid: string | null): ItemState | nu
   if (uuid === null) {
     return null;
   }
-  return queue.items.find((item) => untracked(item).uuid === uuid) ?? null;
+  const position = queueIndex(queue).byUuid.get(uuid);
+  return position === undefined ? null : queue.items[position];
 }
 
 /**
- * The chain of items ahead, nearest first. Items ahead sit before the item in its queue, so
- * uuids are looked up among the queue's first items only as far as the chain needs (for an item
- * in the window, not the whole queue; further when an item ahead sits behind it).
+ * The chain of items ahead, nearest first, through the queue's uuid index (src/engine/queue-index.ts),
+ * so each step costs the same whatever the length of the queue; `keep` picks the items returned and
+ * `done` stops the walk early.
  */
-export function itemsAhead(queue: QueueState, item: ItemState): ItemState[] {
-  const chain: ItemState[] = [];
-  const byUuid = new Map<string, ItemState>();
-  let scanned = 0;
-  const find = (uuid: string): ItemState | undefined => {
-    while (!byUuid.has(uuid) && scanned < queue.items.length) {
-      const candidate = queue.items[scanned];
-      byUuid.set(untracked(candidate).uuid, candidate);
-      scanned += 1;
-    }
-    return byUuid.get(uuid);
-  };
+function walkAhead(
+  queue: QueueState,
+  item: ItemState,
+  keep: (position: number) => boolean,
+  done: () => boolean,
+): ItemState[] {
+  const index = queueIndex(queue);
+  const found: ItemState[] = [];
   const seen = new Set<string>();
   let next = untracked(item).itemAhead;
-  while (next !== null && !seen.has(next)) {
-    const current = find(next);
-    if (!current) {
+  while (!done() && next !== null && !seen.has(next)) {
+    const position = index.byUuid.get(next);
+    if (position === undefined) {
       break;
     }
-    chain.push(current);
+    const current = index.items[position];
+    if (keep(position)) {
+      found.push(current);
+    }
     seen.add(next);
     next = untracked(current).itemAhead;
   }
-  return chain;
+  return found;
+}
+
+/** The chain of items ahead, nearest first. */
+export function itemsAhead(queue: QueueState, item: ItemState): ItemState[] {
+  return walkAhead(
+    queue,
+    item,
+    () => true,
+    () => false,
+  );
 }
 
 /**
  * The items of an item's chain ahead (as {@link itemsAhead} follows it) that hold any of these
  * changes, nearest first. The walk stops once every item of the queue holding one of them was met,
- * at once when none does, and looks uuids up in an index of the queue, so an item whose changes
- * sit just ahead of it costs the same whatever the length of the queue (the Depends-On of a
- * dependent queue, docs/gating.md#performance; the index: src/engine/queue-index.ts).
+ * at once when none does, so an item whose changes sit just ahead of it costs the same whatever the
+ * length of the queue (the Depends-On of a dependent queue, docs/gating.md#performance).
  */
 export function itemsAheadHolding(
   queue: QueueState,
@@ -132,22 +141,12 @@ export function itemsAheadHolding(
       holders.add(position);
     }
   }
-  const found: ItemState[] = [];
-  const seen = new Set<string>();
-  let next = untracked(item).itemAhead;
-  while (holders.size > 0 && next !== null && !seen.has(next)) {
-    const position = index.byUuid.get(next);
-    if (position === undefined) {
-      break;
-    }
-    const current = index.items[position];
-    if (holders.delete(position)) {
-      found.push(current);
-    }
-    seen.add(next);
-    next = untracked(current).itemAhead;
-  }
-  return found;
+  return walkAhead(
+    queue,
+    item,
+    (position) => holders.delete(position),
+    () => holders.size === 0,
+  );
 }
 
 /** Every item transitively behind an item (in queue order). */

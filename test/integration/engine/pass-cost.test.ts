@@ -206,70 +206,58 @@ describe('engine: the cost of a pass and the items outside the window', () => {
     };
   }
 
-  it('reads each waiting item a few times, without proxies handing out objects, linearly', async () => {
+  /** Reads at 8, 20 and 32 changes, logged under `label`; checks they grow linearly and returns the step. */
+  async function linearStep(label: string, measure: (changes: number) => Promise<Reads>): Promise<Reads> {
     const reads: Reads[] = [];
     for (const changes of [8, 20, 32]) {
-      reads.push(await passReads(await heldQueue(changes)));
+      reads.push(await measure(changes));
     }
     const first = growth(reads[0], reads[1]);
     const second = growth(reads[1], reads[2]);
-    process.stdout.write(`pass reads at 8, 20, 32 changes: ${JSON.stringify(reads)}\n`);
+    process.stdout.write(`${label}: ${JSON.stringify(reads)}\n`);
     expect(second).toEqual(first);
+    return first;
+  }
+
+  it('reads each waiting item a few times, without proxies handing out objects, linearly', async () => {
+    const first = await linearStep('pass reads at 8, 20, 32 changes', async (changes) =>
+      passReads(await heldQueue(changes)),
+    );
     expect(first).toEqual({ traps: 0, wrapped: 0, untracked: first.untracked });
     expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_WAITING_ITEM);
   });
 
   it('looks the Depends-On of each waiting item up among the items ahead in as many reads whatever the queue', async () => {
-    const reads: Reads[] = [];
-    for (const changes of [8, 20, 32]) {
-      reads.push(await passReads(await heldQueue(changes, 2)));
-    }
-    const first = growth(reads[0], reads[1]);
-    const second = growth(reads[1], reads[2]);
-    process.stdout.write(`pass reads at 8, 20, 32 changes with Depends-On: ${JSON.stringify(reads)}\n`);
-    expect(second).toEqual(first);
+    const first = await linearStep('pass reads at 8, 20, 32 changes with Depends-On', async (changes) =>
+      passReads(await heldQueue(changes, 2)),
+    );
     expect(first).toEqual({ traps: 0, wrapped: 0, untracked: first.untracked });
     expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_WAITING_ITEM_WITH_DEPENDS_ON);
   });
 
   it('asks each non-live item of a check queue whether an item is behind it in as many reads whatever the queue', async () => {
-    const reads: Reads[] = [];
-    for (const changes of [8, 20, 32]) {
+    const first = await linearStep('pass reads at 7, 19, 31 non-live items', async (changes) => {
       const held = await heldQueue(changes, 1, 'check');
       const queues = [...held.state.pipelines.values()].flatMap((state) => state.queues);
       expect(queues.map((queue) => queue.items.filter((item) => !item.live).length)).toEqual([changes - 1]);
-      reads.push(await passReads(held));
-    }
-    const first = growth(reads[0], reads[1]);
-    const second = growth(reads[1], reads[2]);
-    process.stdout.write(`pass reads at 7, 19, 31 non-live items: ${JSON.stringify(reads)}\n`);
-    expect(second).toEqual(first);
+      return await passReads(held);
+    });
     expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_NON_LIVE_ITEM);
   });
 
   it('looks for each enqueued change among the items of the queue in an index, built once', async () => {
-    const reads: Reads[] = [];
-    for (const changes of [8, 20, 32]) {
-      reads.push(await enqueueReads(await heldQueue(changes), ENQUEUED));
-    }
-    const first = growth(reads[0], reads[1]);
-    const second = growth(reads[1], reads[2]);
-    process.stdout.write(`enqueue reads of ${ENQUEUED} changes at 8, 20, 32 changes: ${JSON.stringify(reads)}\n`);
-    expect(second).toEqual(first);
+    const first = await linearStep(`enqueue reads of ${ENQUEUED} changes at 8, 20, 32 changes`, async (changes) =>
+      enqueueReads(await heldQueue(changes), ENQUEUED),
+    );
     expect(first).toEqual({ traps: 0, wrapped: 0, untracked: first.untracked });
     // Each waiting item is read once, to index it, whatever the number of changes enqueued.
     expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_ITEM_FOR_ENQUEUES);
   });
 
   it("finds the items holding a trigger event's change without reading every item through its proxy", async () => {
-    const reads: Reads[] = [];
-    for (const changes of [8, 20, 32]) {
-      reads.push(await triggerReads(await heldQueue(changes)));
-    }
-    const first = growth(reads[0], reads[1]);
-    const second = growth(reads[1], reads[2]);
-    process.stdout.write(`trigger event reads at 8, 20, 32 changes: ${JSON.stringify(reads)}\n`);
-    expect(second).toEqual(first);
+    const first = await linearStep('trigger event reads at 8, 20, 32 changes', async (changes) =>
+      triggerReads(await heldQueue(changes)),
+    );
     // Before, each item was read through its proxy three times (5 traps, 1 wrapped).
     expect(first).toEqual({ traps: 0, wrapped: 0, untracked: first.untracked });
     expect(first.untracked).toBeLessThanOrEqual(12 * UNTRACKED_PER_ITEM_FOR_A_TRIGGER);
