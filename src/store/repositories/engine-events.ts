@@ -154,8 +154,6 @@ export class EngineEventRepository {
     categories: readonly EngineEventCategory[] = ENGINE_EVENT_CATEGORIES,
     trx: Knex = this.knex,
     types: readonly string[] = [],
-    /** Only events up to this id (those seen before a pass). */
-    upTo?: number,
   ): Promise<EngineEventRecord[]> {
     if (categories.length === 0 && types.length === 0) {
       return [];
@@ -165,11 +163,6 @@ export class EngineEventRepository {
       .select(...EVENT_COLUMNS)
       .where({ tenant })
       .andWhere((query) => query.whereIn('category', categories).orWhereIn('event_type', types))
-      .modify((query) => {
-        if (upTo !== undefined) {
-          query.andWhereRaw(`${PENDING_ORDER} <= ?`, [upTo]);
-        }
-      })
       .whereNull('processed')
       // A tenant's `sluice reconfigure` request is the layout holder's, not the scheduler's.
       .whereNot((query) => query.where('event_type', 'reconfigure').whereRaw(REQUEST_FROM_CLI))
