@@ -172,15 +172,8 @@ export class TenantState {
           const item = queue.items[index];
           const plain = this.changes.plain(item);
           const uuid = plain.uuid;
-          // Positions only order the items (loading sorts by them), so an item keeps its stored
-          // one while that one is higher than the position of the item before it; the others (new
-          // items, items moved forward or from another queue) get the next number. Removing items
-          // rewrites nothing; a promote rewrites the items it overtook.
           const storedAt = this.positions.get(uuid);
-          position =
-            storedAt !== undefined && storedAt.queueId === queue.id && storedAt.position > position
-              ? storedAt.position
-              : position + 1;
+          position = nextPosition(storedAt, queue.id, position);
           const moved = position !== storedAt?.position;
           // An item not tracked yet is new in this pass (or a copy put in its place); one without
           // a fingerprint left a queue and came back.
@@ -290,4 +283,21 @@ function pipelineFingerprint(pipeline: PipelineState): string {
       queue.params,
     ]),
   });
+}
+
+/**
+ * The stored position of an item, given the one of the item before it in its queue. Positions only
+ * order the items (loading sorts by them), so an item keeps its stored one while that one is higher
+ * than the position of the item before it; the others (new items, items moved forward or from
+ * another queue) get the next number. Removing items rewrites nothing; a promote rewrites the items
+ * it overtook.
+ */
+function nextPosition(
+  stored: { queueId: number; position: number } | undefined,
+  queueId: number,
+  previous: number,
+): number {
+  return stored !== undefined && stored.queueId === queueId && stored.position > previous
+    ? stored.position
+    : previous + 1;
 }
