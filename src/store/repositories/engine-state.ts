@@ -23,6 +23,7 @@ import {
 } from './engine-state-json';
 import { itemSaveStatement, type ItemSave } from './item-rows';
 import { readQueuedItems, type ParsedItems } from './queued-items';
+import { stateSaveStatement, withoutDeletedQueues, type StateChanges } from './state-save';
 
 interface QueueRow {
   id: number;
@@ -191,6 +192,22 @@ export class EngineStateRepository {
       // Its text is one of two whatever the items (they are one JSON parameter).
       await prepared(trx.raw(sql, bindings));
     }
+  }
+
+  /**
+   * Save what a pass changed in one statement (./state-save.ts); items past the first
+   * `SAVE_CHUNK` go ahead in statements of their own. Nothing to write sends nothing.
+   */
+  async saveChanges(tenant: string, changes: StateChanges, trx: Knex): Promise<void> {
+    const { items, pipelines, deletedQueueIds, record } = changes;
+    if (items.length === 0 && pipelines.length === 0 && deletedQueueIds.length === 0 && record === null) {
+      return;
+    }
+    const ahead = Math.max(0, items.length - SAVE_CHUNK);
+    await this.saveItems(tenant, withoutDeletedQueues(items.slice(0, ahead), new Set(deletedQueueIds)), trx);
+    const { sql, bindings } = stateSaveStatement(tenant, { ...changes, items: items.slice(ahead) });
+    // Its text is the same whatever is written (each part is one JSON parameter).
+    await prepared(trx.raw(sql, bindings));
   }
 
   /** Items that left a pipeline, newest first (why a change was dropped). */
