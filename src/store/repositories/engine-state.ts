@@ -195,19 +195,18 @@ export class EngineStateRepository {
   }
 
   /**
-   * Save what a pass changed in one statement (./state-save.ts); items past the first
+   * Save what a pass changed in one statement (./state-save.ts); items past the last
    * `SAVE_CHUNK` go ahead in statements of their own. Nothing to write sends nothing.
    */
   async saveChanges(tenant: string, changes: StateChanges, trx: Knex): Promise<void> {
-    const { items, pipelines, deletedQueueIds, record } = changes;
-    if (items.length === 0 && pipelines.length === 0 && deletedQueueIds.length === 0 && record === null) {
-      return;
-    }
+    const { items, deletedQueueIds } = changes;
     const ahead = Math.max(0, items.length - SAVE_CHUNK);
     await this.saveItems(tenant, withoutDeletedQueues(items.slice(0, ahead), new Set(deletedQueueIds)), trx);
-    const { sql, bindings } = stateSaveStatement(tenant, { ...changes, items: items.slice(ahead) });
-    // Its text is the same whatever is written (each part is one JSON parameter).
-    await prepared(trx.raw(sql, bindings));
+    const statement = stateSaveStatement(tenant, { ...changes, items: items.slice(ahead) });
+    if (statement !== null) {
+      const query = trx.raw(statement.sql, statement.bindings);
+      await (statement.fixed ? prepared(query) : query);
+    }
   }
 
   /** Items that left a pipeline, newest first (why a change was dropped). */

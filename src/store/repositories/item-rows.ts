@@ -115,7 +115,7 @@ const JOB_RECORD = `ord int, item_uuid text, job_name text, state text, waiting_
 const quoted = (column: string): string => `"${column}"`;
 
 /** The item rows of `jsonb_to_recordset(?)`, inserted or updated (a merge list sent as null keeps the stored one). */
-const UPSERT_ITEMS = `INSERT INTO queue_items AS q (${ITEM_COLUMNS.map(quoted).join(', ')}, merge_items)
+export const UPSERT_ITEMS = `INSERT INTO queue_items AS q (${ITEM_COLUMNS.map(quoted).join(', ')}, merge_items)
     SELECT ${ITEM_COLUMNS.map((column) => `v.${quoted(column)}`).join(', ')}, v.merge_items
     FROM jsonb_to_recordset(?::jsonb) AS v(${ITEM_RECORD}) ORDER BY v.ord
     ON CONFLICT (uuid) DO UPDATE SET ${ITEM_COLUMNS.filter((column) => column !== 'uuid')
@@ -129,10 +129,10 @@ const UPSERT_ITEMS = `INSERT INTO queue_items AS q (${ITEM_COLUMNS.map(quoted).j
  * job of the same name, which the deleted row, gone for this transaction, does not stand in the
  * way of.
  */
-const CLEAR_JOBS = `DELETE FROM queue_item_jobs AS d USING saved
+export const CLEAR_JOBS = `DELETE FROM queue_item_jobs AS d USING saved
     WHERE d.item_id = saved.id AND saved.uuid IN (SELECT jsonb_array_elements_text(?::jsonb))
     RETURNING d.id`;
-const WRITE_JOBS = `INSERT INTO queue_item_jobs AS j (item_id, ${JOB_COLUMNS.map(quoted).join(', ')})
+export const WRITE_JOBS = `INSERT INTO queue_item_jobs AS j (item_id, ${JOB_COLUMNS.map(quoted).join(', ')})
     SELECT saved.id, ${JOB_COLUMNS.map((column) => `w.${quoted(column)}`).join(', ')}
     FROM jsonb_to_recordset(?::jsonb) AS w(${JOB_RECORD}) JOIN saved ON saved.uuid = w.item_uuid
     WHERE (SELECT count(*) FROM cleared) >= 0
@@ -141,16 +141,7 @@ const WRITE_JOBS = `INSERT INTO queue_item_jobs AS j (item_id, ${JOB_COLUMNS.map
       .map((column) => `${quoted(column)} = excluded.${quoted(column)}`)
       .join(', ')}`;
 
-/**
- * The item and job writes as entries of a `WITH` (`saved`, `cleared`, `jobs`), whatever the items:
- * a fixed text with three parameters, the items, the uuids of those whose job rows are replaced,
- * and the job rows (./state-save.ts).
- */
-export const ITEM_WRITES = `saved AS (${UPSERT_ITEMS} RETURNING q.id, q.uuid),
-      cleared AS (${CLEAR_JOBS}),
-      jobs AS (${WRITE_JOBS})`;
-
-/** The three parameters of `ITEM_WRITES` for `saves` (JSON texts). */
+/** The parameters of `UPSERT_ITEMS`, `CLEAR_JOBS` and `WRITE_JOBS` for `saves` (JSON texts). */
 export function itemWriteBindings(tenant: string, saves: readonly ItemSave[]): [string, string, string] {
   const items: string[] = [];
   const jobs: string[] = [];
@@ -174,7 +165,7 @@ export function itemWriteBindings(tenant: string, saves: readonly ItemSave[]): [
 
 /**
  * The statement that writes items and the jobs they need, in one round trip: the items' upsert
- * alone when no job row is written or replaced, else with the job writes of `ITEM_WRITES`.
+ * alone when no job row is written or replaced, else with the job writes.
  */
 export function itemSaveStatement(tenant: string, saves: readonly ItemSave[]): { sql: string; bindings: string[] } {
   const [items, replaced, jobs] = itemWriteBindings(tenant, saves);

@@ -1,8 +1,10 @@
 /**
  * What a scheduler pass saves at its end (`EngineStateRepository.saveChanges`), in one statement
- * of a fixed text (docs/gating.md#performance): the items and their job rows (./item-rows.ts), the
- * changed pipelines' counters and queues, the deleted (dynamic) queues and the tenant row, each a
- * data-modifying `WITH` entry reading its rows from one JSON parameter (none: it writes nothing).
+ * (docs/gating.md#performance): the items and their job rows (./item-rows.ts), the changed
+ * pipelines' counters and queues, the deleted (dynamic) queues and the tenant row, each a
+ * data-modifying `WITH` entry (the last one the statement itself) reading its rows from one JSON
+ * parameter. Only the parts with something to write are in it: an empty part still costs the
+ * server the opening of its table and indexes at each run.
  *
  * The entries see one snapshot and run in no set order unless one reads another's result, so none
  * may depend on another's rows: the job rows depend on the items' and wait for them
@@ -16,7 +18,7 @@
  */
 import type { PipelineState } from '../../model/pipeline-state';
 import type { TenantEngineRecord } from './engine-state';
-import { ITEM_WRITES, itemWriteBindings, type ItemSave } from './item-rows';
+import { CLEAR_JOBS, UPSERT_ITEMS, WRITE_JOBS, itemWriteBindings, type ItemSave } from './item-rows';
 
 /** What a pass changed, to be written together. */
 export interface StateChanges {
@@ -55,9 +57,9 @@ const QUEUE_WRITE = `UPDATE change_queues AS c SET ${QUEUE_COLUMNS.map((column) 
       window_params jsonb)
     WHERE c.id = v.id`;
 
-/** Waits for the items' write (it reads its count): the rows of its dequeued items are written first. */
-const QUEUE_DELETE = `DELETE FROM change_queues
-    WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb)::bigint) AND (SELECT count(*) FROM saved) >= 0`;
+const QUEUE_DELETE = `DELETE FROM change_queues WHERE id IN (SELECT jsonb_array_elements_text(?::jsonb)::bigint)`;
+/** With items written: waits for their write (it reads its count), so dequeued rows are written first. */
+const QUEUE_DELETE_AFTER_ITEMS = `${QUEUE_DELETE} AND (SELECT count(*) FROM saved) >= 0`;
 
 const TENANT_COLUMNS = [
   'tenant',
@@ -81,17 +83,73 @@ const TENANT_WRITE = `INSERT INTO tenant_state AS s (${TENANT_COLUMNS.join(', ')
       .map((column) => `${column} = excluded.${column}`)
       .join(', ')}`;
 
-/** The statement's text: the same whatever is written. */
-const STATE_SAVE = `WITH ${ITEM_WRITES},
-      pipelines AS (${PIPELINE_WRITE}),
-      queues AS (${QUEUE_WRITE}),
-      deleted AS (${QUEUE_DELETE})
-    ${TENANT_WRITE}`;
+/** One write of the statement: a `WITH` entry, or the statement itself when last. */
+interface Part {
+  name: string;
+  sql: string;
+  bindings: string[];
+}
 
-/** The statement writing `changes` (a fixed text; its parameters are JSON texts). */
-export function stateSaveStatement(tenant: string, changes: StateChanges): { sql: string; bindings: string[] } {
+/**
+ * The statement writing `changes`, of the parts it needs: its text is one of a few whatever is
+ * written (its parameters are JSON texts). `fixed`: of the usual ones (items, the tenant row), to
+ * be prepared; with pipelines or deleted queues, rare, it is not.
+ */
+export function stateSaveStatement(
+  tenant: string,
+  changes: StateChanges,
+): { sql: string; bindings: string[]; fixed: boolean } | null {
   const deleted = new Set(changes.deletedQueueIds);
-  const queues = changes.pipelines.flatMap((pipeline) =>
+  const parts: Part[] = [];
+  if (changes.items.length > 0) {
+    const [items, replaced, jobs] = itemWriteBindings(tenant, withoutDeletedQueues(changes.items, deleted));
+    parts.push({ name: 'saved', sql: `${UPSERT_ITEMS} RETURNING q.id, q.uuid`, bindings: [items] });
+    if (jobs !== '[]' || replaced !== '[]') {
+      parts.push({ name: 'cleared', sql: CLEAR_JOBS, bindings: [replaced] });
+      parts.push({ name: 'jobs', sql: WRITE_JOBS, bindings: [jobs] });
+    }
+  }
+  const fixed = changes.pipelines.length === 0 && deleted.size === 0;
+  if (changes.pipelines.length > 0) {
+    parts.push({ name: 'pipelines', sql: PIPELINE_WRITE, bindings: [JSON.stringify(pipelineRows(tenant, changes))] });
+    const queues = queueRows(tenant, changes).filter((queue) => !deleted.has(queue.id));
+    parts.push({ name: 'queues', sql: QUEUE_WRITE, bindings: [JSON.stringify(queues)] });
+  }
+  if (deleted.size > 0) {
+    const sql = changes.items.length > 0 ? QUEUE_DELETE_AFTER_ITEMS : QUEUE_DELETE;
+    parts.push({ name: 'deleted', sql, bindings: [JSON.stringify([...deleted])] });
+  }
+  if (changes.record !== null) {
+    parts.push({
+      name: 'tenant',
+      sql: TENANT_WRITE,
+      bindings: [JSON.stringify([tenantRow(tenant, changes.record, changes.at)])],
+    });
+  }
+  const last = parts.pop();
+  if (last === undefined) {
+    return null;
+  }
+  const ahead = parts.map((part) => `${part.name} AS (${part.sql})`);
+  return {
+    sql: ahead.length === 0 ? last.sql : `WITH ${ahead.join(',\n      ')}\n    ${last.sql}`,
+    bindings: [...parts.flatMap((part) => part.bindings), ...last.bindings],
+    fixed,
+  };
+}
+
+function pipelineRows(tenant: string, changes: StateChanges): object[] {
+  return changes.pipelines.map((pipeline) => ({
+    tenant,
+    pipeline: pipeline.name,
+    state: pipeline.state,
+    disabled: pipeline.disabled,
+    consecutive_failures: pipeline.consecutiveFailures,
+  }));
+}
+
+function queueRows(tenant: string, changes: StateChanges): Array<{ id: number }> {
+  return changes.pipelines.flatMap((pipeline) =>
     pipeline.queues.map((queue, position) => ({
       id: queue.id,
       tenant,
@@ -107,40 +165,20 @@ export function stateSaveStatement(tenant: string, changes: StateChanges): { sql
       window_params: queue.params,
     })),
   );
-  const pipelines = changes.pipelines.map((pipeline) => ({
-    tenant,
-    pipeline: pipeline.name,
-    state: pipeline.state,
-    disabled: pipeline.disabled,
-    consecutive_failures: pipeline.consecutiveFailures,
-  }));
-  const { record } = changes;
-  const tenantRows =
-    record === null
-      ? []
-      : [
-          {
-            tenant,
-            trigger_queue_discarding: record.eventQueues.triggerQueueDiscarding,
-            trigger_queue_paused: record.eventQueues.triggerQueuePaused,
-            result_queue_paused: record.eventQueues.resultQueuePaused,
-            reason: record.eventQueues.reason,
-            layout_uuid: record.layoutUuid,
-            last_reconfigured: record.lastReconfigured,
-            bus_sequence: record.busSequence,
-            timer_state: record.timerState,
-            updated: changes.at,
-          },
-        ];
+}
+
+function tenantRow(tenant: string, record: TenantEngineRecord, at: Date): object {
   return {
-    sql: STATE_SAVE,
-    bindings: [
-      ...itemWriteBindings(tenant, withoutDeletedQueues(changes.items, deleted)),
-      JSON.stringify(pipelines),
-      JSON.stringify(queues.filter((queue) => !deleted.has(queue.id))),
-      JSON.stringify([...deleted]),
-      JSON.stringify(tenantRows),
-    ],
+    tenant,
+    trigger_queue_discarding: record.eventQueues.triggerQueueDiscarding,
+    trigger_queue_paused: record.eventQueues.triggerQueuePaused,
+    result_queue_paused: record.eventQueues.resultQueuePaused,
+    reason: record.eventQueues.reason,
+    layout_uuid: record.layoutUuid,
+    last_reconfigured: record.lastReconfigured,
+    bus_sequence: record.busSequence,
+    timer_state: record.timerState,
+    updated: at,
   };
 }
 

@@ -3,7 +3,8 @@
  * its merge list only when it was prepared again, a job's row only when that job changed, and
  * its job rows replaced when its jobs are others. The scheduler asks for exactly the parts a
  * pass changed (src/engine/scheduler/tenant-state.ts), and an item stored before its merge list
- * had a column of its own loads with it.
+ * had a column of its own loads with it. A pass's save writes items, pipelines, deleted queues and
+ * the tenant row in one statement (src/store/repositories/state-save.ts).
  */
 import type { ItemState } from '../../../src/model/pipeline-state';
 import { migrateLatest, migrateUpTo } from '../../../src/store/migrate';
@@ -144,6 +145,40 @@ describe('store: item saves', () => {
       { uuid: added.uuid, queue_id: null, state: 'dequeued' },
     ]);
     expect((await repository.loadTenant(h.tenant)).busSequence).toBe(record.busSequence);
+  });
+
+  it("writes a pipeline's counters and the order and windows of its queues with the items", async () => {
+    const h = await runningGate();
+    await h.stop();
+    const repository = new EngineStateRepository(scenarios.db.knex);
+    const [gate] = await repository.loadPipelines(h.tenant);
+    const [queue] = gate.queues;
+    gate.state = 'error';
+    gate.disabled = true;
+    gate.consecutiveFailures = 3;
+    queue.window = 7;
+    queue.params = { ...queue.params, floor: 2, ceiling: 9 };
+    const [first] = queue.items;
+    first.quiet = true;
+    await scenarios.db.knex.transaction((trx) =>
+      repository.saveChanges(
+        h.tenant,
+        {
+          items: [{ queueId: queue.id, position: 0, item: first }],
+          pipelines: [gate],
+          deletedQueueIds: [],
+          record: null,
+          at: new Date(),
+        },
+        trx,
+      ),
+    );
+    const [stored] = await repository.loadPipelines(h.tenant);
+    expect(stored).toMatchObject({ state: 'error', disabled: true, consecutiveFailures: 3 });
+    expect(stored.queues.map(({ id, window, params }) => ({ id, window, params }))).toEqual([
+      { id: queue.id, window: 7, params: queue.params },
+    ]);
+    expect(stored.queues[0].items[0].quiet).toBe(true);
   });
 
   it('has a pass write only the jobs it changed, and the merge list only when the item is prepared', async () => {
