@@ -210,6 +210,64 @@ describe('store: item saves', () => {
     const [, stored] = await storedItems(h.tenant);
     expect(stored.buildset.jobs.map((state) => state.build?.result ?? null)).toEqual([null, 'SUCCESS']);
   });
+
+  it('updates the rows of an item in place where the table is full (room is left on each page, 0037)', async () => {
+    const h = await runningGate();
+    await h.stop();
+    const [, second] = await storedItems(h.tenant);
+    const knex = scenarios.db.knex;
+    const repository = new EngineStateRepository(knex);
+    const [{ queue_id: queueId }] = await knex('queue_items').where({ uuid: second.uuid }).select('queue_id');
+    // Enough items, written one after another, to fill several pages of both tables.
+    const copies = Array.from({ length: 24 }, (_, index) => ({
+      ...structuredClone(second),
+      uuid: `copy-${index}`,
+      buildset: { ...structuredClone(second.buildset), uuid: `copy-buildset-${index}` },
+    }));
+    await knex.transaction((trx) =>
+      repository.saveItems(
+        h.tenant,
+        copies.map((item, index) => ({ queueId: Number(queueId), position: 10 + index, item })),
+        trx,
+      ),
+    );
+    const copy = copies[8];
+    /** The pages holding the copy's item row and its job rows. */
+    const pages = async (): Promise<string[]> => {
+      const rows: Array<{ page: string }> = await knex
+        .select(knex.raw(`(ctid::text::point)[0]::int::text AS page`))
+        .from('queue_items')
+        .where({ uuid: copy.uuid })
+        .unionAll((union) =>
+          union
+            .select(knex.raw(`(j.ctid::text::point)[0]::int::text`))
+            .from('queue_item_jobs as j')
+            .join('queue_items as i', 'i.id', 'j.item_id')
+            .where('i.uuid', copy.uuid),
+        );
+      return rows.map((row) => row.page);
+    };
+    const before = await pages();
+    copy.quiet = true;
+    copy.buildset.jobs[0].tries = 2;
+    copy.buildset.jobs[1].tries = 2;
+    await knex.transaction((trx) =>
+      repository.saveItems(
+        h.tenant,
+        [
+          {
+            queueId: Number(queueId),
+            position: 18,
+            item: copy,
+            stale: { mergeItems: false, jobs: new Set(['unit', 'lint']) },
+          },
+        ],
+        trx,
+      ),
+    );
+    // Updated in place (HOT: no index entry written), each row version on its page.
+    expect(await pages()).toEqual(before);
+  });
 });
 
 describe.each(backends())('store on %s: items stored before 0034', (backend) => {
