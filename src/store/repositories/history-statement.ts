@@ -15,6 +15,11 @@
  * a build started in the batch, a finish of a buildset created in it, a build completed or a
  * buildset finished twice (each is a row written twice, or one a statement cannot see).
  *
+ * PostgreSQL runs the parts in no defined order: no row is written by two of them, and the rows
+ * they lock (the tenant's buildsets, builds and result data) are written by no other transaction
+ * while the pass holds the tenant's row, so the order of their locks matters no more than the
+ * order of the statements did.
+ *
  * Every part waits on the refs: when another transaction inserted one of them since the
  * statement's snapshot, nothing but the other refs is written; they are then found or created one
  * at a time and the statement runs again.
