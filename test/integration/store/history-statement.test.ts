@@ -16,7 +16,7 @@ import { backends, createTestDatabase, type TestDatabase } from '../../helpers/d
 const AT = new Date('2026-11-30T10:00:00Z');
 const later = (seconds: number) => new Date(AT.getTime() + seconds * 1000);
 
-function change(number: number, branch = 'main'): NewRef {
+function change(number: number, branch = 'main'): Required<NewRef> {
   return {
     project: 'org/project',
     projectCanonical: 'review.example.com/org/project',
@@ -30,7 +30,7 @@ function change(number: number, branch = 'main'): NewRef {
   };
 }
 
-const buildset = (uuid: string, refs: NewRef[]) => ({
+const buildset = (uuid: string, refs: Array<Required<NewRef>>) => ({
   uuid,
   tenant: 't1',
   pipeline: 'gate',
