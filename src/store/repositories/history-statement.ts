@@ -2,7 +2,8 @@
  * A scheduler pass's build-history writes in one statement (docs/gating.md#performance): the
  * buildsets it created with their refs, links and events, the builds it started, the builds it
  * completed (with their artifacts, provides and result data) and the buildsets it finished, each
- * a data-modifying `WITH` of one statement of fixed text (prepared, ../prepared-statements.ts).
+ * kind data-modifying `WITH`s of one statement. Its text holds the parts of the kinds the batch
+ * has, so it is one of 15 fixed texts, each prepared (../prepared-statements.ts).
  *
  * The parts of one statement see the same snapshot and none sees another's rows, so each does
  * what a statement of its own after the earlier kinds would do:
@@ -20,7 +21,7 @@
  * while the pass holds the tenant's row, so the order of their locks matters no more than the
  * order of the statements did.
  *
- * Every part waits on the refs: when another transaction inserted one of them since the
+ * Every part waits on the refs when the batch creates buildsets: when another transaction inserted one of them since the
  * statement's snapshot, nothing but the other refs is written; they are then found or created one
  * at a time and the statement runs again.
  */
@@ -34,7 +35,8 @@ import type {
   BatchedBuildsetFinish,
   BatchedBuildStart,
 } from './history-batches';
-import { RefRepository, toNewRefRow, type RefRow } from './refs';
+import { historyParameters, unfoldable } from './history-parameters';
+import { RefRepository } from './refs';
 import { FAILED_RUN, flakyCondition } from './run-outcomes';
 
 /** A build start whose ref is the `index`th ref of the batch's `creation`th buildset (the first when it has fewer). */
@@ -88,124 +90,215 @@ const BUILD_COLUMNS: ReadonlyArray<[string, string]> = [
   ['end_time', 'timestamptz'],
 ];
 
-/** A returned row's select list: `kind`, the buildset columns, ref ids, first project, build columns. */
-function resultColumns(kind: string, from: string, extra: { refIds?: string; firstProject?: string; build?: boolean }) {
+/**
+ * A returned row's select list: `kind`, the buildset columns, ref ids, first project, build
+ * columns; the columns of other kinds as typed nulls when rows of several kinds are returned
+ * (`alone`: only this kind, only its columns).
+ */
+function resultColumns(
+  kind: string,
+  from: string,
+  extra: { refIds?: string; firstProject?: boolean; build?: boolean },
+  alone: boolean,
+) {
   const shared = new Set(['id', 'tenant', 'result']);
-  const buildset = BUILDSET_COLUMNS.map((column) =>
-    extra.build && !shared.has(column) ? `NULL::${BUILDSET_TYPES[column]} AS ${column}` : `${from}.${column}`,
-  );
-  const build = BUILD_COLUMNS.map(([column, type]) =>
-    extra.build ? `${from}.${column}` : `NULL::${type} AS ${column}`,
-  );
+  const own = (column: string, type: string, ours: boolean) =>
+    ours ? [`${from}.${column}`] : alone ? [] : [`NULL::${type} AS ${column}`];
   return [
     `'${kind}' AS kind`,
-    ...buildset,
-    `${extra.refIds ?? 'NULL::jsonb'} AS ref_ids`,
-    `${extra.firstProject ?? 'NULL::text'} AS first_project`,
-    ...build,
+    ...BUILDSET_COLUMNS.flatMap((column) => own(column, BUILDSET_TYPES[column], !extra.build || shared.has(column))),
+    ...(extra.refIds ? [`${extra.refIds} AS ref_ids`] : alone ? [] : ['NULL::jsonb AS ref_ids']),
+    ...own('first_project', 'text', extra.firstProject === true),
+    ...BUILD_COLUMNS.flatMap(([column, type]) => own(column, type, extra.build === true)),
   ].join(', ');
 }
 
-/** The statement's text: fixed, whatever the batch holds (its rows are JSON parameters). */
-function historySql(): string {
-  const guard = '(SELECT ok FROM g)';
-  const failed = FAILED_RUN.map(() => '?').join(', ');
-  return `WITH r AS (
-     SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(k int, project text, project_canonical text, ref text,
-       ref_url text, change int, patchset text, oldrev text, newrev text, branch text)
-   ), ins AS (
-     INSERT INTO refs (project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch)
-     SELECT project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch FROM r ORDER BY k
-     ON CONFLICT DO NOTHING RETURNING *
-   ), matched AS (
-     SELECT r.k, COALESCE(ins.id, (SELECT refs.id FROM refs WHERE ${sameRef('refs', 'r')})) AS id
-     FROM r LEFT JOIN ins ON ${sameRef('ins', 'r')}
-   ), g AS (
-     SELECT NOT EXISTS (SELECT 1 FROM matched WHERE matched.id IS NULL) AS ok
-   ), s AS (
-     SELECT * FROM jsonb_to_recordset(?::jsonb) AS s(ord int, id bigint, uuid text, tenant text, pipeline text,
-       event_id text, event_timestamp timestamptz, at timestamptz, triggered_by text)
-   ), st AS (
-     SELECT * FROM jsonb_to_recordset(?::jsonb) AS st(ord int, id bigint, buildset_id bigint, uuid text,
-       job_name text, start_time timestamptz, voting boolean, nodeset text, ref_id bigint, ref_k int, attempt int)
-   ), cv AS (
-     SELECT * FROM jsonb_to_recordset(?::jsonb) AS cv(id bigint, result text, end_time timestamptz,
-       error_detail text, log_url text, final boolean, held boolean, clears boolean)
-   ), fv AS (
-     SELECT * FROM jsonb_to_recordset(?::jsonb) AS fv(id bigint, result text, message text, at timestamptz)
-   ), fs AS (
-     SELECT DISTINCT ON (buildset_id) buildset_id, start_time FROM st ORDER BY buildset_id, ord
-   ), b AS (
-     INSERT INTO buildsets (id, uuid, tenant, pipeline, event_id, event_timestamp, created, updated,
-                            first_build_start_time)
-     SELECT s.id, s.uuid, s.tenant, s.pipeline, s.event_id, s.event_timestamp, s.at, s.at, fs.start_time
-     FROM s LEFT JOIN fs ON fs.buildset_id = s.id
-     WHERE ${guard}
-     ORDER BY s.ord RETURNING ${BUILDSET_COLUMNS.join(', ')}
-   ), l AS (
-     INSERT INTO buildset_refs (buildset_id, ref_id)
-     SELECT b.id, matched.id
-     FROM jsonb_to_recordset(?::jsonb) AS l(buildset_id bigint, k int)
-     JOIN b ON b.id = l.buildset_id JOIN matched ON matched.k = l.k
-   ), e AS (
-     INSERT INTO buildset_events (buildset_id, event_time, event_type, description)
-     SELECT s.id, s.at, 'triggered', s.triggered_by FROM s JOIN b ON b.id = s.id ORDER BY s.ord
-   ), first_start AS (
-     UPDATE buildsets SET first_build_start_time = fs.start_time
-     FROM fs
-     WHERE buildsets.id = fs.buildset_id AND buildsets.first_build_start_time IS NULL
-       AND NOT EXISTS (SELECT 1 FROM fv WHERE fv.id = fs.buildset_id) AND ${guard}
-   ), started AS (
-     INSERT INTO builds (id, buildset_id, tenant, pipeline, project, project_canonical, branch, uuid, job_name,
-                         start_time, voting, nodeset, ref_id, attempt)
-     SELECT st.id, st.buildset_id, COALESCE(bs.tenant, s.tenant), COALESCE(bs.pipeline, s.pipeline),
-            CASE WHEN rf.id IS NULL THEN ins.project ELSE rf.project END,
-            CASE WHEN rf.id IS NULL THEN ins.project_canonical ELSE rf.project_canonical END,
-            CASE WHEN rf.id IS NULL THEN ins.branch ELSE rf.branch END,
-            st.uuid, st.job_name, st.start_time, st.voting, st.nodeset, COALESCE(st.ref_id, m.id), st.attempt
-     FROM st LEFT JOIN matched m ON m.k = st.ref_k
-       LEFT JOIN buildsets bs ON bs.id = st.buildset_id LEFT JOIN s ON s.id = st.buildset_id
-       LEFT JOIN refs rf ON rf.id = COALESCE(st.ref_id, m.id) LEFT JOIN ins ON ins.id = COALESCE(st.ref_id, m.id)
-     WHERE ${guard}
-     ORDER BY st.ord
-   ), cleared AS (
-     DELETE FROM build_result_data USING cv WHERE build_result_data.build_id = cv.id AND cv.clears AND ${guard}
-   ), done AS (
-     UPDATE builds SET result = cv.result, end_time = cv.end_time, error_detail = cv.error_detail,
-       log_url = cv.log_url, final = cv.final, held = cv.held,
-       flaky = CASE WHEN cv.result = 'SUCCESS' THEN ? WHEN cv.result IN (${failed}) THEN ? ELSE false END
-     FROM cv WHERE builds.id = cv.id AND ${guard}
-     RETURNING builds.id, builds.tenant, builds.project_canonical, builds.branch, builds.job_name, builds.result,
-       builds.final, builds.start_time, builds.end_time
-   ), artifact AS (
-     INSERT INTO artifacts (build_id, name, url, metadata)
-     SELECT a.build_id, a.name, a.url, a.metadata
-     FROM jsonb_to_recordset(?::jsonb) AS a(ord int, build_id bigint, name text, url text, metadata jsonb)
-     WHERE ${guard} ORDER BY a.ord
-   ), provided AS (
-     INSERT INTO provides (build_id, name)
-     SELECT p.build_id, p.name FROM jsonb_to_recordset(?::jsonb) AS p(ord int, build_id bigint, name text)
-     WHERE ${guard} ORDER BY p.ord
-   ), data AS (
-     INSERT INTO build_result_data (build_id, data)
-     SELECT d.build_id, d.data FROM jsonb_to_recordset(?::jsonb) AS d(ord int, build_id bigint, data jsonb)
-     WHERE ${guard} ORDER BY d.ord
-     ON CONFLICT (build_id) DO UPDATE SET data = EXCLUDED.data
-   ), fin AS (
-     UPDATE buildsets SET result = fv.result, message = fv.message, updated = fv.at,
-       first_build_start_time = COALESCE(buildsets.first_build_start_time, fs.start_time),
-       last_build_end_time = GREATEST(COALESCE(buildsets.first_build_start_time, fs.start_time),
-         (SELECT max(CASE WHEN c.id IS NULL THEN x.end_time ELSE c.end_time END)
-          FROM builds x LEFT JOIN cv c ON c.id = x.id WHERE x.buildset_id = buildsets.id))
-     FROM fv LEFT JOIN fs ON fs.buildset_id = fv.id
-     WHERE buildsets.id = fv.id AND ${guard}
-     RETURNING ${BUILDSET_COLUMNS.map((column) => `buildsets.${column}`).join(', ')},
-       (SELECT refs.project_canonical FROM buildset_refs JOIN refs ON refs.id = buildset_refs.ref_id
-        WHERE buildset_refs.buildset_id = buildsets.id ORDER BY refs.id LIMIT 1) AS first_project
-   )
-   SELECT ${resultColumns('created', 'b', { refIds: '(SELECT jsonb_object_agg(matched.k, matched.id) FROM matched)' })} FROM b
-   UNION ALL SELECT ${resultColumns('completed', 'done', { build: true })} FROM done
-   UNION ALL SELECT ${resultColumns('finished', 'fin', { firstProject: 'fin.first_project' })} FROM fin`;
+/** Which kinds a batch holds. */
+interface Kinds {
+  creations: boolean;
+  starts: boolean;
+  completions: boolean;
+  finishes: boolean;
+}
+
+/** The batch's rows as JSON parameters (./history-parameters.ts). */
+type Json = ReturnType<typeof historyParameters>['json'];
+
+/**
+ * The statement for the kinds a batch holds: its parts for those kinds only, so one of 15 fixed
+ * texts (its rows are JSON parameters). A part sent empty would still cost its planning and the
+ * statement triggers of its table (migrations 0017, 0025, 0029), which fire on no rows too.
+ */
+function historyStatement(trx: Knex, kinds: Kinds, json: Json): { sql: string; bindings: Knex.RawBinding[] } {
+  const parts: Array<[string, Knex.RawBinding[]]> = [];
+  const part = (sql: string, ...bindings: Knex.RawBinding[]) => parts.push([sql, bindings]);
+  // Every part waits on the refs when the batch inserts some (module comment).
+  const guard = kinds.creations ? 'AND (SELECT ok FROM g)' : '';
+  if (kinds.creations) {
+    part(
+      `r AS (
+       SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(k int, project text, project_canonical text, ref text,
+         ref_url text, change int, patchset text, oldrev text, newrev text, branch text)
+     ), ins AS (
+       INSERT INTO refs (project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch)
+       SELECT project, project_canonical, ref, ref_url, change, patchset, oldrev, newrev, branch FROM r ORDER BY k
+       ON CONFLICT DO NOTHING RETURNING *
+     ), matched AS (
+       SELECT r.k, COALESCE(ins.id, (SELECT refs.id FROM refs WHERE ${sameRef('refs', 'r')})) AS id
+       FROM r LEFT JOIN ins ON ${sameRef('ins', 'r')}
+     ), g AS (
+       SELECT NOT EXISTS (SELECT 1 FROM matched WHERE matched.id IS NULL) AS ok
+     ), s AS (
+       SELECT * FROM jsonb_to_recordset(?::jsonb) AS s(ord int, id bigint, uuid text, tenant text, pipeline text,
+         event_id text, event_timestamp timestamptz, at timestamptz, triggered_by text)
+     )`,
+      json.refs,
+      json.buildsets,
+    );
+  }
+  if (kinds.starts) {
+    part(
+      `st AS (
+       SELECT * FROM jsonb_to_recordset(?::jsonb) AS st(ord int, id bigint, buildset_id bigint, uuid text,
+         job_name text, start_time timestamptz, voting boolean, nodeset text, ref_id bigint, ref_k int, attempt int)
+     ), fs AS (
+       SELECT DISTINCT ON (buildset_id) buildset_id, start_time FROM st ORDER BY buildset_id, ord
+     )`,
+      json.starts,
+    );
+  }
+  if (kinds.completions) {
+    part(
+      `cv AS (
+       SELECT * FROM jsonb_to_recordset(?::jsonb) AS cv(id bigint, result text, end_time timestamptz,
+         error_detail text, log_url text, final boolean, held boolean, clears boolean)
+     )`,
+      json.completions,
+    );
+  }
+  if (kinds.finishes) {
+    part(
+      `fv AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS fv(id bigint, result text, message text, at timestamptz))`,
+      json.finishes,
+    );
+  }
+  if (kinds.creations) {
+    const firstStart = kinds.starts ? 'fs.start_time' : 'NULL::timestamptz';
+    part(
+      `b AS (
+       INSERT INTO buildsets (id, uuid, tenant, pipeline, event_id, event_timestamp, created, updated,
+                              first_build_start_time)
+       SELECT s.id, s.uuid, s.tenant, s.pipeline, s.event_id, s.event_timestamp, s.at, s.at, ${firstStart}
+       FROM s ${kinds.starts ? 'LEFT JOIN fs ON fs.buildset_id = s.id' : ''}
+       WHERE true ${guard}
+       ORDER BY s.ord RETURNING ${BUILDSET_COLUMNS.join(', ')}
+     ), l AS (
+       INSERT INTO buildset_refs (buildset_id, ref_id)
+       SELECT b.id, matched.id
+       FROM jsonb_to_recordset(?::jsonb) AS l(buildset_id bigint, k int)
+       JOIN b ON b.id = l.buildset_id JOIN matched ON matched.k = l.k
+     ), e AS (
+       INSERT INTO buildset_events (buildset_id, event_time, event_type, description)
+       SELECT s.id, s.at, 'triggered', s.triggered_by FROM s JOIN b ON b.id = s.id ORDER BY s.ord
+     )`,
+      json.links,
+    );
+  }
+  if (kinds.starts) {
+    // A ref of a buildset created here is one the statement may insert (`ins`), else stored (`rf`).
+    const refId = kinds.creations ? 'COALESCE(st.ref_id, m.id)' : 'st.ref_id';
+    const refColumn = (column: string) =>
+      kinds.creations ? `CASE WHEN rf.id IS NULL THEN ins.${column} ELSE rf.${column} END` : `rf.${column}`;
+    part(
+      `first_start AS (
+       UPDATE buildsets SET first_build_start_time = fs.start_time
+       FROM fs
+       WHERE buildsets.id = fs.buildset_id AND buildsets.first_build_start_time IS NULL
+         ${kinds.finishes ? 'AND NOT EXISTS (SELECT 1 FROM fv WHERE fv.id = fs.buildset_id)' : ''} ${guard}
+     ), started AS (
+       INSERT INTO builds (id, buildset_id, tenant, pipeline, project, project_canonical, branch, uuid, job_name,
+                           start_time, voting, nodeset, ref_id, attempt)
+       SELECT st.id, st.buildset_id, ${kinds.creations ? 'COALESCE(bs.tenant, s.tenant), COALESCE(bs.pipeline, s.pipeline)' : 'bs.tenant, bs.pipeline'},
+              ${refColumn('project')}, ${refColumn('project_canonical')}, ${refColumn('branch')},
+              st.uuid, st.job_name, st.start_time, st.voting, st.nodeset, ${refId}, st.attempt
+       FROM st LEFT JOIN buildsets bs ON bs.id = st.buildset_id
+         ${kinds.creations ? 'LEFT JOIN matched m ON m.k = st.ref_k LEFT JOIN s ON s.id = st.buildset_id' : ''}
+         LEFT JOIN refs rf ON rf.id = ${refId}
+         ${kinds.creations ? `LEFT JOIN ins ON ins.id = ${refId}` : ''}
+       WHERE true ${guard}
+       ORDER BY st.ord
+     )`,
+    );
+  }
+  if (kinds.completions) {
+    const failed = FAILED_RUN.map(() => '?').join(', ');
+    part(
+      `cleared AS (
+       DELETE FROM build_result_data USING cv WHERE build_result_data.build_id = cv.id AND cv.clears ${guard}
+     ), done AS (
+       UPDATE builds SET result = cv.result, end_time = cv.end_time, error_detail = cv.error_detail,
+         log_url = cv.log_url, final = cv.final, held = cv.held,
+         flaky = CASE WHEN cv.result = 'SUCCESS' THEN ? WHEN cv.result IN (${failed}) THEN ? ELSE false END
+       FROM cv WHERE builds.id = cv.id ${guard}
+       RETURNING builds.id, builds.tenant, builds.project_canonical, builds.branch, builds.job_name, builds.result,
+         builds.final, builds.start_time, builds.end_time
+     ), artifact AS (
+       INSERT INTO artifacts (build_id, name, url, metadata)
+       SELECT a.build_id, a.name, a.url, a.metadata
+       FROM jsonb_to_recordset(?::jsonb) AS a(ord int, build_id bigint, name text, url text, metadata jsonb)
+       WHERE true ${guard} ORDER BY a.ord
+     ), provided AS (
+       INSERT INTO provides (build_id, name)
+       SELECT p.build_id, p.name FROM jsonb_to_recordset(?::jsonb) AS p(ord int, build_id bigint, name text)
+       WHERE true ${guard} ORDER BY p.ord
+     ), data AS (
+       INSERT INTO build_result_data (build_id, data)
+       SELECT d.build_id, d.data FROM jsonb_to_recordset(?::jsonb) AS d(ord int, build_id bigint, data jsonb)
+       WHERE true ${guard} ORDER BY d.ord
+       ON CONFLICT (build_id) DO UPDATE SET data = EXCLUDED.data
+     )`,
+      flakyCondition(trx, 'SUCCESS') as Knex.Raw,
+      ...FAILED_RUN,
+      flakyCondition(trx, 'FAILURE') as Knex.Raw,
+      json.artifacts,
+      json.provides,
+      json.data,
+    );
+  }
+  if (kinds.finishes) {
+    // Its first build's start, when started here (the one update of its row); the end times its
+    // completions here write.
+    const firstStart = kinds.starts
+      ? 'COALESCE(buildsets.first_build_start_time, fs.start_time)'
+      : 'buildsets.first_build_start_time';
+    const endTime = kinds.completions ? 'CASE WHEN c.id IS NULL THEN x.end_time ELSE c.end_time END' : 'x.end_time';
+    part(
+      `fin AS (
+       UPDATE buildsets SET result = fv.result, message = fv.message, updated = fv.at,
+         first_build_start_time = ${firstStart},
+         last_build_end_time = GREATEST(${firstStart},
+           (SELECT max(${endTime}) FROM builds x ${kinds.completions ? 'LEFT JOIN cv c ON c.id = x.id' : ''}
+            WHERE x.buildset_id = buildsets.id))
+       FROM fv ${kinds.starts ? 'LEFT JOIN fs ON fs.buildset_id = fv.id' : ''}
+       WHERE buildsets.id = fv.id ${guard}
+       RETURNING ${BUILDSET_COLUMNS.map((column) => `buildsets.${column}`).join(', ')},
+         (SELECT refs.project_canonical FROM buildset_refs JOIN refs ON refs.id = buildset_refs.ref_id
+          WHERE buildset_refs.buildset_id = buildsets.id ORDER BY refs.id LIMIT 1) AS first_project
+     )`,
+    );
+  }
+  const alone = [kinds.creations, kinds.completions, kinds.finishes].filter(Boolean).length === 1;
+  const returned = [
+    kinds.creations &&
+      `SELECT ${resultColumns('created', 'b', { refIds: '(SELECT jsonb_object_agg(matched.k, matched.id) FROM matched)' }, alone)} FROM b`,
+    kinds.completions && `SELECT ${resultColumns('completed', 'done', { build: true }, alone)} FROM done`,
+    kinds.finishes && `SELECT ${resultColumns('finished', 'fin', { firstProject: true }, alone)} FROM fin`,
+  ].filter((select): select is string => typeof select === 'string');
+  const main = returned.length > 0 ? returned.join(' UNION ALL ') : `SELECT 'none' AS kind WHERE false`;
+  return {
+    sql: `WITH ${parts.map(([sql]) => sql).join(', ')} ${main}`,
+    bindings: parts.flatMap(([, bindings]) => bindings),
+  };
 }
 
 /** A returned row. */
@@ -220,120 +313,6 @@ type HistoryRow = BuildsetRow & {
   start_time: Date | null;
   end_time: Date | null;
 };
-
-/** The batch's rows as the statement's JSON parameters (refs numbered by first occurrence). */
-function parameters(batch: Required<HistoryBatch>) {
-  const refs: Array<{ k: number } & Omit<RefRow, 'id'>> = [];
-  const numbers = new Map<string, number>();
-  const refNumbers = batch.creations.map((creation) =>
-    creation.refs.map((ref) => {
-      const row = toNewRefRow(ref);
-      const key = JSON.stringify([row.project_canonical, row.ref, row.change, row.patchset, row.oldrev, row.newrev]);
-      let k = numbers.get(key);
-      if (k === undefined) {
-        k = refs.length;
-        numbers.set(key, k);
-        refs.push({ k, ...row });
-      }
-      return k;
-    }),
-  );
-  const links = batch.creations.flatMap((creation, index) =>
-    [...new Set(refNumbers[index])].map((k) => ({ buildset_id: creation.id, k })),
-  );
-  const buildsets = batch.creations.map((creation, order) => ({
-    ord: order,
-    id: creation.id,
-    uuid: creation.uuid,
-    tenant: creation.tenant,
-    pipeline: creation.pipeline,
-    event_id: creation.eventId ?? null,
-    event_timestamp: creation.eventTimestamp?.toISOString() ?? null,
-    at: creation.at.toISOString(),
-    triggered_by: creation.triggeredBy,
-  }));
-  const starts = batch.starts.map((start, order) => {
-    const numbered = start.refOf === undefined ? undefined : refNumbers[start.refOf.creation];
-    return {
-      ord: order,
-      id: start.id,
-      buildset_id: start.buildsetId,
-      uuid: start.uuid,
-      job_name: start.jobName,
-      start_time: start.startTime.toISOString(),
-      voting: start.voting,
-      nodeset: start.nodeset,
-      ref_id: numbered === undefined ? start.refId : null,
-      ref_k: numbered === undefined ? null : (numbered[start.refOf?.index ?? 0] ?? numbered[0] ?? null),
-      attempt: start.attempt,
-    };
-  });
-  const completions = batch.completions.map((done) => ({
-    id: done.id,
-    result: done.result,
-    end_time: done.endTime.toISOString(),
-    error_detail: done.errorDetail,
-    log_url: done.logUrl,
-    final: done.final,
-    held: done.held,
-    clears: Object.keys(done.resultData).length === 0,
-  }));
-  const artifacts = batch.completions.flatMap((done) =>
-    done.artifacts.map((artifact) => ({
-      build_id: done.id,
-      name: artifact.name,
-      url: artifact.url,
-      metadata: artifact.metadata ?? undefined,
-    })),
-  );
-  const provides = batch.completions.flatMap((done) => done.provides.map((name) => ({ build_id: done.id, name })));
-  const data = batch.completions
-    .filter((done) => Object.keys(done.resultData).length > 0)
-    .map((done) => ({ build_id: done.id, data: done.resultData }));
-  const finishes = batch.finishes.map((finish) => ({
-    id: finish.id,
-    result: finish.result,
-    message: finish.message,
-    at: finish.at.toISOString(),
-  }));
-  const numbered = <T>(rows: T[]) => JSON.stringify(rows.map((row, ord) => ({ ord, ...row })));
-  return {
-    refs,
-    refNumbers,
-    json: {
-      refs: JSON.stringify(refs),
-      buildsets: JSON.stringify(buildsets),
-      starts: JSON.stringify(starts),
-      completions: JSON.stringify(completions),
-      finishes: JSON.stringify(finishes),
-      links: JSON.stringify(links),
-      artifacts: numbered(artifacts),
-      provides: numbered(provides),
-      data: numbered(data),
-    },
-  };
-}
-
-/** What the batch may not hold together (module comment); the first such row, described. */
-function unfoldable(batch: Required<HistoryBatch>): string | null {
-  const started = new Set(batch.starts.map((start) => start.id));
-  const created = new Set(batch.creations.map((creation) => creation.id));
-  const completed = new Set<number>();
-  for (const done of batch.completions) {
-    if (started.has(done.id) || completed.has(done.id)) {
-      return `build ${done.id} is started or completed again in the same statement`;
-    }
-    completed.add(done.id);
-  }
-  const finished = new Set<number>();
-  for (const finish of batch.finishes) {
-    if (created.has(finish.id) || finished.has(finish.id)) {
-      return `buildset ${finish.id} is created or finished again in the same statement`;
-    }
-    finished.add(finish.id);
-  }
-  return null;
-}
 
 /**
  * Write a pass's history in one statement (module comment); what the callers are told, each kind
@@ -353,26 +332,18 @@ export async function writeHistory(trx: Knex, input: HistoryBatch): Promise<Hist
   if (refused !== null) {
     throw new Error(refused);
   }
-  const { refs, refNumbers, json } = parameters(batch);
-  const run = async () =>
-    (
-      (await prepared(
-        trx.raw(historySql(), [
-          json.refs,
-          json.buildsets,
-          json.starts,
-          json.completions,
-          json.finishes,
-          json.links,
-          flakyCondition(trx, 'SUCCESS') as Knex.Raw,
-          ...FAILED_RUN,
-          flakyCondition(trx, 'FAILURE') as Knex.Raw,
-          json.artifacts,
-          json.provides,
-          json.data,
-        ]),
-      )) as { rows: HistoryRow[] }
-    ).rows;
+  const { refs, refNumbers, json } = historyParameters(batch);
+  const statement = historyStatement(
+    trx,
+    {
+      creations: batch.creations.length > 0,
+      starts: batch.starts.length > 0,
+      completions: batch.completions.length > 0,
+      finishes: batch.finishes.length > 0,
+    },
+    json,
+  );
+  const run = async () => ((await prepared(trx.raw(statement.sql, statement.bindings))) as { rows: HistoryRow[] }).rows;
   let rows = await run();
   if (batch.creations.length > 0 && !rows.some((row) => row.kind === 'created')) {
     // A ref inserted by another transaction since the snapshot: found once it is visible.
