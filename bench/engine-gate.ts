@@ -7,12 +7,16 @@
  * and COMMIT included; independent of the machine's load, unlike the rest) and the load average
  * at the start and the end. `BENCH_QUERIES=1` adds the statements per item by kind. The changes
  * are enqueued by one client, one after another; `BENCH_CLIENTS=k` has k clients enqueue them at
- * the same time, each one change after another (change i by client i mod k).
+ * the same time, each one change after another (change i by client i mod k). `BENCH_WARMUP=w`
+ * first takes w changes through the gate, unmeasured, so that the figures are of a process whose
+ * code the JIT has compiled (a service runs for days; a cold run of 1,000 changes spends a good
+ * part of its CPU compiling, see docs/gating.md#performance); w is printed as `warmup`.
  *
  *   npx tsx bench/engine-gate.ts [changes]              # embedded PGlite (in memory)
  *   DATABASE_URL=postgres://... npx tsx bench/engine-gate.ts
  */
 import os from 'node:os';
+import type { Engine } from '../src/engine/engine';
 import { InProcessEventBus } from '../src/engine/event-bus';
 import { openBenchDatabase } from './bench-database';
 import { startBenchEngine } from './bench-engine';
@@ -22,6 +26,7 @@ import { job, makeLayout, pipeline } from '../test/engine/scripted-layout';
 
 async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 1000);
+  const warmup = Math.max(0, Number(process.env.BENCH_WARMUP ?? 0));
   const { database, cleanup } = await openBenchDatabase();
   const statements = new StatementCounter(database.knex);
   const layout = makeLayout({
@@ -46,24 +51,26 @@ async function main(): Promise<void> {
   });
   let reported = 0;
   const bus = new InProcessEventBus();
-  let resolveDone: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => {
-    resolveDone = resolve;
-  });
+  const warmed = reportedCount(warmup);
+  const done = reportedCount(warmup + total);
   bus.subscribe('bench', (delta) => {
     if (delta.type === 'item-reported') {
       reported += 1;
-      if (reported === total) {
-        resolveDone();
-      }
+      warmed.reached(reported);
+      done.reached(reported);
     }
   });
   const { engine, changes, executor } = await startBenchEngine(database, layout, bus);
   executor.auto = () => ({ result: 'SUCCESS', durationMs: 0 });
 
-  for (let number = 1; number <= total; number += 1) {
+  for (let number = 1; number <= warmup + total; number += 1) {
     changes.add('org/project', number);
   }
+  // The warm-up's changes are numbered after the measured ones, so the measured run's are as without it.
+  for (let number = total + 1; number <= total + warmup; number += 1) {
+    await enqueueChange(engine, number);
+  }
+  await warmed.promise;
   const loadBefore = os.loadavg()[0];
   const serverCpu = database.kind === 'postgres' ? await ServerCpu.start(database.knex) : null;
   statements.start();
@@ -72,14 +79,11 @@ async function main(): Promise<void> {
   const clients = Math.max(1, Number(process.env.BENCH_CLIENTS ?? 1));
   const client = async (first: number): Promise<void> => {
     for (let number = first; number <= total; number += clients) {
-      const result = await engine.enqueue('bench', { pipeline: 'gate', project: 'org/project', change: `${number},1` });
-      if (!result.ok) {
-        throw new Error(result.error.message);
-      }
+      await enqueueChange(engine, number);
     }
   };
   await Promise.all(Array.from({ length: clients }, (_, index) => client(index + 1)));
-  await done;
+  await done.promise;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuStart);
   const cpuMsPerItem = (cpu.user + cpu.system) / 1000 / total;
@@ -97,7 +101,8 @@ async function main(): Promise<void> {
       window: 20,
       jobsPerChange: 2,
       clients,
-      mergedBuildsets: Number(merged[0].count),
+      warmup,
+      mergedBuildsets: Number(merged[0].count) - warmup,
       seconds: Number(seconds.toFixed(2)),
       itemsPerSecond: Number((total / seconds).toFixed(1)),
       cpuMsPerItem: Number(cpuMsPerItem.toFixed(2)),
@@ -112,6 +117,25 @@ async function main(): Promise<void> {
     }
   }
   await cleanup();
+}
+
+async function enqueueChange(engine: Engine, number: number): Promise<void> {
+  const result = await engine.enqueue('bench', { pipeline: 'gate', project: 'org/project', change: `${number},1` });
+  if (!result.ok) {
+    throw new Error(result.error.message);
+  }
+}
+
+/** A promise resolved once the count of reported items reaches `target` (at once when it is 0). */
+function reportedCount(target: number): { promise: Promise<void>; reached: (count: number) => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((settle) => {
+    resolve = settle;
+  });
+  if (target === 0) {
+    resolve();
+  }
+  return { promise, reached: (count) => (count === target ? resolve() : undefined) };
 }
 
 main().catch((error: unknown) => {

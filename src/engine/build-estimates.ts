@@ -46,6 +46,12 @@ export async function loadEstimates(
   states: Iterable<PipelineState>,
   scope: 'started' | 'all' = 'all',
 ): Promise<StatusEstimates> {
+  const keys = estimateKeys(states, scope);
+  return estimatesFrom(keys.length === 0 ? new Map() : await repository.read(tenant, keys));
+}
+
+/** The sample keys the estimates of `states` read (`loadEstimates`). */
+export function estimateKeys(states: Iterable<PipelineState>, scope: 'started' | 'all'): SampleKey[] {
   const keys: SampleKey[] = [];
   for (const state of states) {
     for (const queue of state.queues) {
@@ -73,7 +79,7 @@ export async function loadEstimates(
       }
     }
   }
-  return estimatesFrom(keys.length === 0 ? new Map() : await repository.read(tenant, keys));
+  return keys;
 }
 
 /** The estimates of the samples read (by `sampleKeyText`). */

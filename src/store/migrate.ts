@@ -31,6 +31,7 @@ import * as engineEventsRetention from './migrations/0033-engine-events-retentio
 import * as itemMergeLists from './migrations/0034-item-merge-lists';
 import * as engineEventsPendingOrder from './migrations/0035-engine-events-pending-order';
 import * as buildsRefJobIndex from './migrations/0036-builds-ref-job-index';
+import * as itemRowsFillfactor from './migrations/0037-item-rows-fillfactor';
 
 interface Migration {
   name: string;
@@ -67,6 +68,7 @@ const MIGRATIONS: Migration[] = [
   itemMergeLists,
   engineEventsPendingOrder,
   buildsRefJobIndex,
+  itemRowsFillfactor,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

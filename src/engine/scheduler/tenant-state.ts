@@ -14,7 +14,8 @@ import { PipelineManager } from '../pipeline/manager';
 import type { EngineLayout } from '../ports/layout';
 import { StatusTracker, type StatusSources } from './status-tracker';
 import { DurationSampleRepository } from '../../store/repositories/duration-samples';
-import { loadEstimates, type EstimateLookup } from '../build-estimates';
+import { estimateKeys, estimatesFrom, type EstimateLookup } from '../build-estimates';
+import { sampleKeyText } from '../../model/estimates';
 import { checkItemChanges, ItemChangeTracker } from './item-changes';
 
 export class TenantState {
@@ -37,6 +38,12 @@ export class TenantState {
   private positions = new Map<string, { queueId: number; position: number }>();
   private readonly status: StatusTracker;
   private changes = new ItemChangeTracker();
+  /**
+   * The estimates as last read, with the keys read (found or not), of committed samples; `pending`:
+   * read in the running pass, kept once it commits (it may have read its own samples).
+   */
+  private estimatesRead: { keys: ReadonlySet<string>; lookup: EstimateLookup } | null = null;
+  private estimatesPending: TenantState['estimatesRead'] = null;
   /** Compare every held item with what was last saved at each save, and a kept merge-list text with a new one (./item-changes.ts). */
   private readonly checkUnmarked = checkItemChanges();
 
@@ -64,6 +71,8 @@ export class TenantState {
     this.savedRecord = JSON.stringify(this.loadedRecord);
     this.positions = await this.repository.loadItemPositions(this.tenant);
     this.status.reset();
+    this.estimatesRead = null;
+    this.estimatesPending = null;
     this.itemFingerprints.clear();
     this.pipelineFingerprints.clear();
     this.changes = new ItemChangeTracker();
@@ -115,26 +124,45 @@ export class TenantState {
   /** Before a pass changes anything: the status the next status delta is computed against. */
   async statusBaseline(layout: EngineLayout): Promise<void> {
     if (this.loadedRecord && !this.status.hasBaseline()) {
-      const estimates = await this.estimates(this.sources.knex);
+      const estimates = await this.estimates(this.sources.knex, true);
+      this.estimatesRead = this.estimatesPending;
+      this.estimatesPending = null;
       this.status.baseline(layout, this.pipelines, this.loadedRecord, estimates);
     }
   }
 
-  /** The build-time estimates of the held state's started builds (src/engine/build-estimates.ts). */
-  private async estimates(knex: Knex): Promise<EstimateLookup> {
-    const repository = new DurationSampleRepository(knex);
-    return (await loadEstimates(repository, this.tenant, this.pipelines.values(), 'started')).estimatedTime;
+  /**
+   * The build-time estimates of the held state's started builds (src/engine/build-estimates.ts).
+   * Read again only when `samplesChanged` or a key is new: the duration samples of a tenant change
+   * only with the passes of its scheduler (src/engine/pass-context.ts collects them), and a new
+   * lead starts from a fresh load.
+   */
+  private async estimates(knex: Knex, samplesChanged: boolean): Promise<EstimateLookup> {
+    const keys = estimateKeys(this.pipelines.values(), 'started');
+    const texts = new Set(keys.map(sampleKeyText));
+    const read = this.estimatesRead;
+    if (!samplesChanged && read !== null && [...texts].every((text) => read.keys.has(text))) {
+      this.estimatesPending = read;
+      return read.lookup;
+    }
+    const samples = keys.length === 0 ? new Map() : await new DurationSampleRepository(knex).read(this.tenant, keys);
+    this.estimatesPending = { keys: texts, lookup: estimatesFrom(samples).estimatedTime };
+    return this.estimatesPending.lookup;
   }
 
   /** The pass committed: what it saved is the baseline of the next status delta. */
   statusCommitted(): void {
     this.status.commit();
+    if (this.estimatesPending !== null) {
+      this.estimatesRead = this.estimatesPending;
+      this.estimatesPending = null;
+    }
   }
 
   /**
-   * Save what the pass changed: pipelines and queues, changed and dequeued items, then the pass's
-   * status delta (docs/live.md#the-delta-protocol) joins its deltas, and the tenant record takes
-   * their sequence numbers.
+   * Save what the pass changed: its status delta (docs/live.md#the-delta-protocol) joins its
+   * deltas and the tenant record takes their sequence numbers, then pipelines and queues, changed
+   * and dequeued items, deleted queues and the tenant record are written in one statement.
    */
   async save(
     trx: Knex.Transaction,
@@ -143,19 +171,22 @@ export class TenantState {
     layout: EngineLayout,
   ): Promise<void> {
     const record = this.loadedRecord;
+    this.estimatesPending = null;
     if (!record) {
       return;
     }
-    let wrote = false;
+    const pipelines: PipelineState[] = [];
+    let savedApart = false;
     for (const manager of managers.values()) {
       const fingerprint = pipelineFingerprint(manager.state);
-      if (
-        fingerprint !== this.pipelineFingerprints.get(manager.name) ||
-        manager.state.queues.some((queue) => queue.id === 0)
-      ) {
+      if (manager.state.queues.some((queue) => queue.id === 0)) {
+        // Its new queues' ids, which their items' rows need, come from their insert.
         await this.repository.savePipeline(this.tenant, manager.state, trx);
-        wrote = true;
         this.pipelineFingerprints.set(manager.name, pipelineFingerprint(manager.state));
+        savedApart = true;
+      } else if (fingerprint !== this.pipelineFingerprints.get(manager.name)) {
+        pipelines.push(manager.state);
+        this.pipelineFingerprints.set(manager.name, fingerprint);
       }
     }
     const entries: ItemSave[] = [];
@@ -218,22 +249,34 @@ export class TenantState {
     for (const { item } of ctx.dequeued) {
       this.positions.delete(item.uuid);
     }
-    // Dequeued rows are written before their (dynamic) queue rows are deleted.
-    await this.repository.saveItems(this.tenant, entries, trx);
-    await this.repository.deleteQueues(ctx.deletedQueueIds, trx);
     const written = new Set(entries.map((entry) => entry.item.uuid));
-    // Estimates change only with the history a pass writes, and such a pass writes items too.
-    const estimates = written.size === 0 ? null : await this.estimates(trx);
+    const samplesChanged = ctx.samples.recorded;
+    if (samplesChanged) {
+      this.estimatesRead = null;
+    }
+    // Estimates change only with the history a pass writes, and such a pass writes items too. They
+    // are read before the save's write, which touches no sample: the pass's samples were written
+    // before the save (`PassContext.flush`, src/engine/scheduler/pass.ts).
+    const estimates = written.size === 0 ? null : await this.estimates(trx, samplesChanged);
     this.publishStatusDelta(ctx, layout, written, estimates);
     record.busSequence += ctx.deltas.length;
     // A pass that changed nothing leaves the tenant row as it is: its row version is the version of
     // the stored state that status reads keep what they parsed by (src/engine/status-inputs.ts).
-    wrote ||= entries.length > 0 || ctx.deletedQueueIds.length > 0 || ctx.deltas.length > 0;
+    const wrote =
+      savedApart ||
+      pipelines.length > 0 ||
+      entries.length > 0 ||
+      ctx.deletedQueueIds.length > 0 ||
+      ctx.deltas.length > 0;
     const saved = JSON.stringify(record);
-    if (wrote || saved !== this.savedRecord) {
-      await this.repository.saveTenant(this.tenant, record, ctx.now, trx);
-      this.savedRecord = saved;
-    }
+    const tenantRow = wrote || saved !== this.savedRecord ? record : null;
+    // One statement for all of it (src/store/repositories/state-save.ts), none for nothing.
+    await this.repository.saveChanges(
+      this.tenant,
+      { items: entries, pipelines, deletedQueueIds: ctx.deletedQueueIds, record: tenantRow, at: ctx.now },
+      trx,
+    );
+    this.savedRecord = saved;
   }
 
   /** The pass's status changes and notices as one `queue-delta`, the last delta of the pass. */

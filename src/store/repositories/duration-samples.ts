@@ -68,9 +68,16 @@ interface KeyAppend {
  */
 export class SampleBatch {
   private appends: SampleAppend[] = [];
+  private collected = false;
 
   add(append: SampleAppend): void {
     this.appends.push(append);
+    this.collected = true;
+  }
+
+  /** Whether any run was collected, written since or not: the samples may have changed. */
+  get recorded(): boolean {
+    return this.collected;
   }
 
   /** Append what was collected, in one statement (none when nothing was). */

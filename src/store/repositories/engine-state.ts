@@ -23,6 +23,7 @@ import {
 } from './engine-state-json';
 import { itemSaveStatement, type ItemSave } from './item-rows';
 import { readQueuedItems, type ParsedItems } from './queued-items';
+import { stateSaveStatement, withoutDeletedQueues, type StateChanges } from './state-save';
 
 interface QueueRow {
   id: number;
@@ -190,6 +191,21 @@ export class EngineStateRepository {
       const { sql, bindings } = itemSaveStatement(tenant, saves.slice(start, start + SAVE_CHUNK));
       // Its text is one of two whatever the items (they are one JSON parameter).
       await prepared(trx.raw(sql, bindings));
+    }
+  }
+
+  /**
+   * Save what a pass changed in one statement (./state-save.ts); items past the last
+   * `SAVE_CHUNK` go ahead in statements of their own. Nothing to write sends nothing.
+   */
+  async saveChanges(tenant: string, changes: StateChanges, trx: Knex): Promise<void> {
+    const { items, deletedQueueIds } = changes;
+    const ahead = Math.max(0, items.length - SAVE_CHUNK);
+    await this.saveItems(tenant, withoutDeletedQueues(items.slice(0, ahead), new Set(deletedQueueIds)), trx);
+    const statement = stateSaveStatement(tenant, { ...changes, items: items.slice(ahead) });
+    if (statement !== null) {
+      const query = trx.raw(statement.sql, statement.bindings);
+      await (statement.fixed ? prepared(query) : query);
     }
   }
 

@@ -114,14 +114,35 @@ const JOB_RECORD = `ord int, item_uuid text, job_name text, state text, waiting_
 
 const quoted = (column: string): string => `"${column}"`;
 
+/** The item rows of `jsonb_to_recordset(?)`, inserted or updated (a merge list sent as null keeps the stored one). */
+export const UPSERT_ITEMS = `INSERT INTO queue_items AS q (${ITEM_COLUMNS.map(quoted).join(', ')}, merge_items)
+    SELECT ${ITEM_COLUMNS.map((column) => `v.${quoted(column)}`).join(', ')}, v.merge_items
+    FROM jsonb_to_recordset(?::jsonb) AS v(${ITEM_RECORD}) ORDER BY v.ord
+    ON CONFLICT (uuid) DO UPDATE SET ${ITEM_COLUMNS.filter((column) => column !== 'uuid')
+      .map((column) => `${quoted(column)} = excluded.${quoted(column)}`)
+      .join(', ')}, merge_items = coalesce(excluded.merge_items, q.merge_items)`;
+
 /**
- * The statement that writes items and the jobs they need, in one round trip: the items are
- * inserted or updated (a merge list sent as null keeps the stored one), the job rows of the items
- * whose jobs are replaced are deleted, then the jobs' rows are inserted or updated, in order.
- * The jobs' write waits for the delete (it reads its count): it may put back a job of the same
- * name, which the deleted row, gone for this transaction, does not stand in the way of.
+ * After `saved` (the items' upsert returning their ids): the job rows of the items whose jobs are
+ * replaced (`?`, their uuids) are deleted as `cleared`, then the jobs' rows (`?`) are inserted or
+ * updated, in order. The jobs' write waits for the delete (it reads its count): it may put back a
+ * job of the same name, which the deleted row, gone for this transaction, does not stand in the
+ * way of.
  */
-export function itemSaveStatement(tenant: string, saves: readonly ItemSave[]): { sql: string; bindings: string[] } {
+export const CLEAR_JOBS = `DELETE FROM queue_item_jobs AS d USING saved
+    WHERE d.item_id = saved.id AND saved.uuid IN (SELECT jsonb_array_elements_text(?::jsonb))
+    RETURNING d.id`;
+export const WRITE_JOBS = `INSERT INTO queue_item_jobs AS j (item_id, ${JOB_COLUMNS.map(quoted).join(', ')})
+    SELECT saved.id, ${JOB_COLUMNS.map((column) => `w.${quoted(column)}`).join(', ')}
+    FROM jsonb_to_recordset(?::jsonb) AS w(${JOB_RECORD}) JOIN saved ON saved.uuid = w.item_uuid
+    WHERE (SELECT count(*) FROM cleared) >= 0
+    ORDER BY w.ord
+    ON CONFLICT (item_id, job_name) DO UPDATE SET ${JOB_COLUMNS.filter((column) => column !== 'job_name')
+      .map((column) => `${quoted(column)} = excluded.${quoted(column)}`)
+      .join(', ')}`;
+
+/** The parameters of `UPSERT_ITEMS`, `CLEAR_JOBS` and `WRITE_JOBS` for `saves` (JSON texts). */
+export function itemWriteBindings(tenant: string, saves: readonly ItemSave[]): [string, string, string] {
   const items: string[] = [];
   const jobs: string[] = [];
   const replaced: string[] = [];
@@ -139,36 +160,23 @@ export function itemSaveStatement(tenant: string, saves: readonly ItemSave[]): {
       }
     }
   }
-  const columns = ITEM_COLUMNS.map(quoted).join(', ');
-  const updates = ITEM_COLUMNS.filter((column) => column !== 'uuid')
-    .map((column) => `${quoted(column)} = excluded.${quoted(column)}`)
-    .join(', ');
-  const upsertItems = `INSERT INTO queue_items AS q (${columns}, merge_items)
-    SELECT ${ITEM_COLUMNS.map((column) => `v.${quoted(column)}`).join(', ')}, v.merge_items
-    FROM jsonb_to_recordset(?::jsonb) AS v(${ITEM_RECORD}) ORDER BY v.ord
-    ON CONFLICT (uuid) DO UPDATE SET ${updates}, merge_items = coalesce(excluded.merge_items, q.merge_items)`;
-  const itemsJson = `[${items.join(',')}]`;
-  if (jobs.length === 0 && replaced.length === 0) {
-    return { sql: upsertItems, bindings: [itemsJson] };
+  return [`[${items.join(',')}]`, JSON.stringify(replaced), `[${jobs.join(',')}]`];
+}
+
+/**
+ * The statement that writes items and the jobs they need, in one round trip: the items' upsert
+ * alone when no job row is written or replaced, else with the job writes.
+ */
+export function itemSaveStatement(tenant: string, saves: readonly ItemSave[]): { sql: string; bindings: string[] } {
+  const [items, replaced, jobs] = itemWriteBindings(tenant, saves);
+  if (jobs === '[]' && replaced === '[]') {
+    return { sql: UPSERT_ITEMS, bindings: [items] };
   }
-  const jobColumns = JOB_COLUMNS.map(quoted).join(', ');
-  const jobUpdates = JOB_COLUMNS.filter((column) => column !== 'job_name')
-    .map((column) => `${quoted(column)} = excluded.${quoted(column)}`)
-    .join(', ');
   return {
-    sql: `WITH saved AS (${upsertItems} RETURNING q.id, q.uuid),
-      cleared AS (
-        DELETE FROM queue_item_jobs AS d USING saved
-        WHERE d.item_id = saved.id AND saved.uuid IN (SELECT jsonb_array_elements_text(?::jsonb))
-        RETURNING d.id
-      )
-      INSERT INTO queue_item_jobs AS j (item_id, ${jobColumns})
-      SELECT saved.id, ${JOB_COLUMNS.map((column) => `w.${quoted(column)}`).join(', ')}
-      FROM jsonb_to_recordset(?::jsonb) AS w(${JOB_RECORD}) JOIN saved ON saved.uuid = w.item_uuid
-      WHERE (SELECT count(*) FROM cleared) >= 0
-      ORDER BY w.ord
-      ON CONFLICT (item_id, job_name) DO UPDATE SET ${jobUpdates}`,
-    bindings: [itemsJson, JSON.stringify(replaced), `[${jobs.join(',')}]`],
+    sql: `WITH saved AS (${UPSERT_ITEMS} RETURNING q.id, q.uuid),
+      cleared AS (${CLEAR_JOBS})
+      ${WRITE_JOBS}`,
+    bindings: [items, replaced, jobs],
   };
 }
 

@@ -82,7 +82,7 @@ describe('engine: items mark themselves changed', () => {
     change: (ctx: PassContext) => Promise<void> | void = () => undefined,
   ): Promise<number> {
     const { h, state, repository } = held;
-    const saveItems = jest.spyOn(repository, 'saveItems');
+    const saveChanges = jest.spyOn(repository, 'saveChanges');
     try {
       await state.statusBaseline(h.layout);
       await scenarios.db.knex.transaction(async (trx) => {
@@ -91,9 +91,9 @@ describe('engine: items mark themselves changed', () => {
         await state.save(trx, ctx, state.managers(h.layout), h.layout);
       });
       state.statusCommitted();
-      return saveItems.mock.calls.reduce((sum, [, entries]) => sum + entries.length, 0);
+      return saveChanges.mock.calls.reduce((sum, [, changes]) => sum + changes.items.length, 0);
     } finally {
-      saveItems.mockRestore();
+      saveChanges.mockRestore();
     }
   }
 

@@ -40,9 +40,9 @@ describe('engine: a rolled-back pass, then a store that cannot be read for a whi
 
     // The pass that enqueues the change and starts its builds fails as it saves the item; the
     // next two reads of the tenant's state fail as well, as they do while a database restarts.
-    const save = EngineStateRepository.prototype.saveItems;
+    const save = EngineStateRepository.prototype.saveChanges;
     let saveFailures = 1;
-    jest.spyOn(EngineStateRepository.prototype, 'saveItems').mockImplementation(function (
+    jest.spyOn(EngineStateRepository.prototype, 'saveChanges').mockImplementation(function (
       this: EngineStateRepository,
       ...args
     ) {

@@ -14,13 +14,13 @@ import { job, makeLayout, pipeline } from '../../engine/scripted-layout';
 const CHANGES = 6;
 
 /**
- * Statements per item, measured with this test on each store (docs/gating.md#performance): 47 on
- * PGlite, plus half a statement, so one statement more per item fails. On PostgreSQL 54.3 to 55:
+ * Statements per item, measured with this test on each store (docs/gating.md#performance): 41 on
+ * PGlite, plus half a statement, so one statement more per item fails. On PostgreSQL 47.7 to 49:
  * there wake-ups run passes that find nothing (4 statements each, 0.67 per item here), one or two
  * more or less per run, so the budget leaves room for two of them and catches two statements more
  * per item.
  */
-const BUDGET: Record<string, number> = { pglite: 47.5, postgres: 56.5 };
+const BUDGET: Record<string, number> = { pglite: 41.5, postgres: 50.5 };
 
 describe.each(backends())('engine: SQL statements per gated item (%s)', (backend) => {
   let db: TestDatabase;

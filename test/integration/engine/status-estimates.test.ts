@@ -419,4 +419,34 @@ describe.each(backends())('engine: status estimates from recent runs (%s)', (bac
     const [status] = (await h.engine.status(h.tenant))?.pipelines ?? [];
     expect(status.changeQueues).toEqual([]);
   });
+
+  it('has a pass read the samples for its status delta only when they may have changed', async () => {
+    /** Reads of the samples by scheduler passes (known by the lease they prove or the row they lock) while `during` runs. */
+    async function passReads(during: () => Promise<void>): Promise<number> {
+      const seen: Array<{ sql: string; tx: string | undefined }> = [];
+      const count = (query: { sql: string; __knexTxId?: string }): void => {
+        seen.push({ sql: query.sql, tx: query.__knexTxId });
+      };
+      db.knex.on('query', count);
+      try {
+        await during();
+      } finally {
+        db.knex.off('query', count);
+      }
+      const passes = new Set(seen.filter((q) => /scheduler_leases|for update/i.test(q.sql)).map((q) => q.tx));
+      return seen.filter((q) => passes.has(q.tx) && /^\s*select\b[\s\S]*\bduration_samples\b/i.test(q.sql)).length;
+    }
+    await startChange(30);
+    // Passes that write items (an enqueue, started builds) but no sample, with the same keys to estimate.
+    expect(await passReads(() => startChange(31))).toBe(0);
+    // A finished build's pass writes its samples: the delta reads them again.
+    expect(
+      await passReads(async () => {
+        await h.executor.finish('unit', 30, { result: 'SUCCESS', durationMs: 1_000 });
+        await h.settle();
+      }),
+    ).toBe(1);
+    await h.executor.finishAll();
+    await h.settle();
+  });
 });

@@ -3,7 +3,8 @@
  * its merge list only when it was prepared again, a job's row only when that job changed, and
  * its job rows replaced when its jobs are others. The scheduler asks for exactly the parts a
  * pass changed (src/engine/scheduler/tenant-state.ts), and an item stored before its merge list
- * had a column of its own loads with it.
+ * had a column of its own loads with it. A pass's save writes items, pipelines, deleted queues and
+ * the tenant row in one statement (src/store/repositories/state-save.ts).
  */
 import type { ItemState } from '../../../src/model/pipeline-state';
 import { migrateLatest, migrateUpTo } from '../../../src/store/migrate';
@@ -102,25 +103,103 @@ describe('store: item saves', () => {
     expect(Object.keys(await jobRows(first.uuid)).sort()).toEqual(['docs', 'lint']);
   });
 
+  it('writes dequeued items, a new one included, with their queue deleted in the same statement', async () => {
+    const h = await runningGate();
+    await h.stop();
+    const knex = scenarios.db.knex;
+    const repository = new EngineStateRepository(knex);
+    const [first, second] = await storedItems(h.tenant);
+    const [{ queue_id: queueId }] = await knex('queue_items').where({ uuid: first.uuid }).select('queue_id');
+    const queue = Number(queueId);
+    // A change enqueued into the queue and dequeued in the same pass: its row is new.
+    const added: ItemState = { ...structuredClone(second), uuid: `${second.uuid}-added` };
+    const at = new Date();
+    for (const item of [first, added]) {
+      item.dequeueTime = at.toISOString();
+      item.dequeueReason = { kind: 'dequeued-by-admin', by: null };
+    }
+    const record = await repository.loadTenant(h.tenant);
+    record.busSequence += 5;
+    await knex.transaction((trx) =>
+      repository.saveChanges(
+        h.tenant,
+        {
+          items: [first, added].map((item) => ({ queueId: queue, position: 0, item })),
+          pipelines: [],
+          deletedQueueIds: [queue],
+          record,
+          at,
+        },
+        trx,
+      ),
+    );
+    expect(await knex('change_queues').where({ id: queue })).toEqual([]);
+    const rows: Array<{ uuid: string; queue_id: unknown; state: string }> = await knex('queue_items')
+      .whereIn('uuid', [first.uuid, second.uuid, added.uuid])
+      .orderBy('id')
+      .select('uuid', 'queue_id', 'state');
+    // The item not written lost its queue to the delete (migration 0006), the others were written without.
+    expect(rows).toEqual([
+      { uuid: first.uuid, queue_id: null, state: 'dequeued' },
+      { uuid: second.uuid, queue_id: null, state: expect.any(String) },
+      { uuid: added.uuid, queue_id: null, state: 'dequeued' },
+    ]);
+    expect((await repository.loadTenant(h.tenant)).busSequence).toBe(record.busSequence);
+  });
+
+  it("writes a pipeline's counters and the order and windows of its queues with the items", async () => {
+    const h = await runningGate();
+    await h.stop();
+    const repository = new EngineStateRepository(scenarios.db.knex);
+    const [gate] = await repository.loadPipelines(h.tenant);
+    const [queue] = gate.queues;
+    gate.state = 'error';
+    gate.disabled = true;
+    gate.consecutiveFailures = 3;
+    queue.window = 7;
+    queue.params = { ...queue.params, floor: 2, ceiling: 9 };
+    const [first] = queue.items;
+    first.quiet = true;
+    await scenarios.db.knex.transaction((trx) =>
+      repository.saveChanges(
+        h.tenant,
+        {
+          items: [{ queueId: queue.id, position: 0, item: first }],
+          pipelines: [gate],
+          deletedQueueIds: [],
+          record: null,
+          at: new Date(),
+        },
+        trx,
+      ),
+    );
+    const [stored] = await repository.loadPipelines(h.tenant);
+    expect(stored).toMatchObject({ state: 'error', disabled: true, consecutiveFailures: 3 });
+    expect(stored.queues.map(({ id, window, params }) => ({ id, window, params }))).toEqual([
+      { id: queue.id, window: 7, params: queue.params },
+    ]);
+    expect(stored.queues[0].items[0].quiet).toBe(true);
+  });
+
   it('has a pass write only the jobs it changed, and the merge list only when the item is prepared', async () => {
     const h = await runningGate();
     const saves: ItemSave[] = [];
-    const original = EngineStateRepository.prototype.saveItems;
-    const saveItems = jest.spyOn(EngineStateRepository.prototype, 'saveItems').mockImplementation(function (
+    const original = EngineStateRepository.prototype.saveChanges;
+    const saveChanges = jest.spyOn(EngineStateRepository.prototype, 'saveChanges').mockImplementation(function (
       this: EngineStateRepository,
       tenant,
-      entries,
+      changes,
       trx,
     ) {
-      saves.push(...entries);
-      return original.call(this, tenant, entries, trx);
+      saves.push(...changes.items);
+      return original.call(this, tenant, changes, trx);
     });
     try {
       const [params] = h.executor.find('lint', 2);
       await h.executor.complete(params.buildUuid, { result: 'SUCCESS' });
       await h.settle();
     } finally {
-      saveItems.mockRestore();
+      saveChanges.mockRestore();
     }
     const second = saves.filter((entry) => entry.item.changes[0].number === 2);
     expect(second.length).toBeGreaterThan(0);
@@ -130,6 +209,64 @@ describe('store: item saves', () => {
     }
     const [, stored] = await storedItems(h.tenant);
     expect(stored.buildset.jobs.map((state) => state.build?.result ?? null)).toEqual([null, 'SUCCESS']);
+  });
+
+  it('updates the rows of an item in place where the table is full (room is left on each page, 0037)', async () => {
+    const h = await runningGate();
+    await h.stop();
+    const [, second] = await storedItems(h.tenant);
+    const knex = scenarios.db.knex;
+    const repository = new EngineStateRepository(knex);
+    const [{ queue_id: queueId }] = await knex('queue_items').where({ uuid: second.uuid }).select('queue_id');
+    // Enough items, written one after another, to fill several pages of both tables.
+    const copies = Array.from({ length: 24 }, (_, index) => ({
+      ...structuredClone(second),
+      uuid: `copy-${index}`,
+      buildset: { ...structuredClone(second.buildset), uuid: `copy-buildset-${index}` },
+    }));
+    await knex.transaction((trx) =>
+      repository.saveItems(
+        h.tenant,
+        copies.map((item, index) => ({ queueId: Number(queueId), position: 10 + index, item })),
+        trx,
+      ),
+    );
+    const copy = copies[8];
+    /** The pages holding the copy's item row and its job rows. */
+    const pages = async (): Promise<string[]> => {
+      const rows: Array<{ page: string }> = await knex
+        .select(knex.raw(`(ctid::text::point)[0]::int::text AS page`))
+        .from('queue_items')
+        .where({ uuid: copy.uuid })
+        .unionAll((union) =>
+          union
+            .select(knex.raw(`(j.ctid::text::point)[0]::int::text`))
+            .from('queue_item_jobs as j')
+            .join('queue_items as i', 'i.id', 'j.item_id')
+            .where('i.uuid', copy.uuid),
+        );
+      return rows.map((row) => row.page);
+    };
+    const before = await pages();
+    copy.quiet = true;
+    copy.buildset.jobs[0].tries = 2;
+    copy.buildset.jobs[1].tries = 2;
+    await knex.transaction((trx) =>
+      repository.saveItems(
+        h.tenant,
+        [
+          {
+            queueId: Number(queueId),
+            position: 18,
+            item: copy,
+            stale: { mergeItems: false, jobs: new Set(['unit', 'lint']) },
+          },
+        ],
+        trx,
+      ),
+    );
+    // Updated in place (HOT: no index entry written), each row version on its page.
+    expect(await pages()).toEqual(before);
   });
 });
 
