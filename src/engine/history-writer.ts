@@ -3,7 +3,7 @@
  * writer is created per scheduler pass on the pass's transaction, so history rows commit
  * together with the queue state that caused them (nothing is reported twice after a restart).
  * Given an id reserve, the writer collects buildset creations, build starts, build completions
- * and buildset finishes and writes each kind in one statement at `flush`
+ * and buildset finishes and writes them all in one statement at `flush`
  * (docs/gating.md#performance), which the pass calls before its commit.
  */
 import type { Knex } from 'knex';
@@ -12,10 +12,6 @@ import { BuildRepository } from '../store/repositories/builds';
 import { BuildsetRepository, type BuildsetRecord } from '../store/repositories/buildsets';
 import { DurationSampleRepository, type SampleBatch } from '../store/repositories/duration-samples';
 import {
-  completeBuilds,
-  createBuildsets,
-  finishBuildsets,
-  insertStartedBuilds,
   historyIdsQuery,
   readHistoryIds,
   reserveHistoryIds,
@@ -23,8 +19,8 @@ import {
   type BatchedBuildCompletion,
   type BatchedBuildsetCreation,
   type BatchedBuildsetFinish,
-  type BatchedBuildStart,
 } from '../store/repositories/history-batches';
+import { writeHistory, type HistoryStart } from '../store/repositories/history-statement';
 import type { QueuedWrite } from '../store/writes-together';
 import type { BuildHistoryWriter } from './ports/history';
 
@@ -103,9 +99,7 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   private readonly buildsets: BuildsetRepository;
   private readonly builds: BuildRepository;
   private creations: PendingBuildset[] = [];
-  /** Starts of builds of buildsets in `creations`, whose ref is the buildset's ref of this index. */
-  private startRefs = new Map<BatchedBuildStart, number>();
-  private starts: BatchedBuildStart[] = [];
+  private starts: HistoryStart[] = [];
   private completions: BatchedBuildCompletion[] = [];
   private finishes: Array<BatchedBuildsetFinish & { announce: (buildset: BuildsetRecord) => void }> = [];
 
@@ -153,7 +147,9 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
       announced(await this.buildsets.finish(buildsetId, input, this.samples));
       return;
     }
-    if (this.finishes.some((finish) => finish.id === buildsetId)) {
+    // A buildset created since the last flush is finished by a statement of its own after it: one
+    // statement cannot update a row it inserts (../store/repositories/history-statement.ts).
+    if (this.finishes.some((finish) => finish.id === buildsetId) || this.creations.some((c) => c.id === buildsetId)) {
       await this.flush();
     }
     this.finishes.push({ id: buildsetId, ...input, announce: announced });
@@ -163,10 +159,9 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
     if (this.reserve) {
       const id = await this.reserve.take(this.knex);
       const { refIndex, ...start } = input;
-      this.starts.push({ id, ...start });
-      if (this.creations.some((creation) => creation.id === input.buildsetId)) {
-        this.startRefs.set(this.starts[this.starts.length - 1], refIndex);
-      }
+      // A build of a buildset created since the last flush takes the ref written with it.
+      const creation = this.creations.findIndex((created) => created.id === input.buildsetId);
+      this.starts.push({ id, ...start, ...(creation < 0 ? {} : { refOf: { creation, index: refIndex } }) });
       return id;
     }
     const record = await this.inTransaction((trx) =>
@@ -193,8 +188,13 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
       return;
     }
     // A finish decided before sees this completion only when written after it (its last build
-    // end, and the flaky flag of later builds of a reported buildset), as with one statement each.
-    if (this.finishes.length > 0 || this.completions.some((done) => done.id === buildId)) {
+    // end, and the flaky flag of later builds of a reported buildset), as with one statement each;
+    // a build started since the last flush is completed by a statement after the one inserting it.
+    if (
+      this.finishes.length > 0 ||
+      this.completions.some((done) => done.id === buildId) ||
+      this.starts.some((start) => start.id === buildId)
+    ) {
       await this.flush();
     }
     this.completions.push({ id: buildId, ...input });
@@ -213,38 +213,30 @@ export class StoreHistoryWriter implements BuildHistoryWriter {
   }
 
   /**
-   * Write what was collected: created buildsets, started builds, then completions, then buildset
-   * finishes (the order of the single writes). Called before anything reads these rows or what
+   * Write what was collected in one statement: created buildsets, started builds, completions and
+   * buildset finishes, each seeing the kinds before it as with one statement each
+   * (../store/repositories/history-statement.ts). Called before anything reads these rows or what
    * their triggers roll up, and before the pass commits.
    */
   async flush(): Promise<void> {
     const creations = this.creations;
-    const startRefs = this.startRefs;
     const starts = this.starts;
     const completions = this.completions;
     const finishes = this.finishes;
     this.creations = [];
-    this.startRefs = new Map();
     this.starts = [];
     this.completions = [];
     this.finishes = [];
-    const refIds = new Map<number, number[]>();
-    for (const [index, { record, refIds: ids }] of (await createBuildsets(this.knex, creations)).entries()) {
+    const written = await writeHistory(this.knex, { creations, starts, completions, finishes });
+    for (const [index, { record, refIds }] of written.created.entries()) {
       creations[index].announce(record);
-      creations[index].refsWritten?.(ids);
-      refIds.set(record.id, ids);
+      creations[index].refsWritten?.(refIds);
     }
-    for (const [start, index] of startRefs) {
-      const ids = refIds.get(start.buildsetId) ?? [];
-      start.refId = ids[index] ?? ids[0] ?? null;
-    }
-    await insertStartedBuilds(this.knex, starts);
     const samples = new DurationSampleRepository(this.knex);
-    for (const build of await completeBuilds(this.knex, completions)) {
+    for (const build of written.completed) {
       await samples.recordBuild(build, this.knex, this.samples);
     }
-    const finished = await finishBuildsets(this.knex, finishes);
-    for (const [index, { record, firstProject }] of finished.entries()) {
+    for (const [index, { record, firstProject }] of written.finished.entries()) {
       finishes[index].announce(record);
       await samples.recordBuildset({ ...record, finished: record.updated }, firstProject, this.knex, this.samples);
     }

@@ -201,8 +201,8 @@ export class PassContext {
   }
 
   /**
-   * Write what the pass collected (docs/gating.md#performance): its history rows, each kind in one
-   * statement; then in one statement `writes` (the pass's own: its events' outcomes, its work
+   * Write what the pass collected (docs/gating.md#performance): its history rows in one statement
+   * (./history-writer.ts); then in one statement `writes` (the pass's own: its events' outcomes, its work
    * rows), its system events and its duration samples, which also fills the build id reserve up.
    * None of these reads what another writes. Before the pass's state is saved.
    */
