@@ -22,6 +22,11 @@ export function* walk(node: PlanNode): Generator<PlanNode> {
   }
 }
 
+/** The index a scan reads: its own, or that of the bitmap index scan under it. */
+export function indexOf(node: PlanNode): string | undefined {
+  return node['Index Name'] ?? (node.Plans ?? []).find((child) => child['Index Name'])?.['Index Name'];
+}
+
 /** Runs `action` and returns the SQL statements (with their bindings) it sent. */
 export async function captureQueries(
   knex: Knex,

@@ -128,9 +128,15 @@ export const UPSERT_ITEMS = `INSERT INTO queue_items AS q (${ITEM_COLUMNS.map(qu
  * updated, in order. The jobs' write waits for the delete (it reads its count): it may put back a
  * job of the same name, which the deleted row, gone for this transaction, does not stand in the
  * way of.
+ *
+ * The delete looks the rows up by their items' ids, an array made first, through
+ * `queue_item_jobs_item_job_key`. As a join with `saved` (`USING saved`), which the planner takes
+ * for 100 rows, it hash-joined over a scan of the whole table, which keeps the job rows of the
+ * dequeued items, in custom and generic plans alike until the table was large enough to turn the
+ * join round (docs/gating.md#performance, test/integration/store/item-save-plans.test.ts).
  */
-export const CLEAR_JOBS = `DELETE FROM queue_item_jobs AS d USING saved
-    WHERE d.item_id = saved.id AND saved.uuid IN (SELECT jsonb_array_elements_text(?::jsonb))
+export const CLEAR_JOBS = `DELETE FROM queue_item_jobs AS d
+    WHERE d.item_id = ANY (ARRAY(SELECT saved.id FROM saved WHERE saved.uuid IN (SELECT jsonb_array_elements_text(?::jsonb))))
     RETURNING d.id`;
 export const WRITE_JOBS = `INSERT INTO queue_item_jobs AS j (item_id, ${JOB_COLUMNS.map(quoted).join(', ')})
     SELECT saved.id, ${JOB_COLUMNS.map((column) => `w.${quoted(column)}`).join(', ')}

@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { BuildRepository } from '../../../src/store/repositories/builds';
 import { completeBuilds } from '../../../src/store/repositories/history-batches';
 import { backends, createTestDatabase, type Backend, type TestDatabase } from '../../helpers/database';
-import { captureQueries, explainPlan, walk, type PlanNode } from '../../helpers/query-plans';
+import { captureQueries, explainPlan, indexOf, walk, type PlanNode } from '../../helpers/query-plans';
 
 jest.setTimeout(120_000);
 
@@ -83,11 +83,6 @@ async function running(knex: Knex, tenant: string, job: string, ref: number): Pr
     )
   ).rows as Array<{ id: number | string }>;
   return Number(row.id);
-}
-
-/** The index a scan reads: its own, or that of the bitmap index scan under it. */
-function indexOf(node: PlanNode): string | undefined {
-  return node['Index Name'] ?? (node.Plans ?? []).find((child) => child['Index Name'])?.['Index Name'];
 }
 
 describe.each(backends())('the flaky check at build completion (%s)', (backend: Backend) => {
