@@ -22,6 +22,24 @@ const PREPARE = 'sluicePrepare';
  */
 export const MAX_PREPARED_TEXTS = 64;
 
+/**
+ * Where a transaction's first statement may add `GENERIC_PLANS_JOIN`: on PostgreSQL, so that every
+ * marked statement after it in that transaction runs its generic plan, planned once per session,
+ * instead of the custom plans PostgreSQL otherwise makes for a statement's first five executions
+ * in each session and, for the large statements of a scheduler pass (rows passed as one JSON
+ * parameter: nothing in a custom plan depends on the values), for most executions after them,
+ * 2 to 3 ms each (docs/gating.md#performance). The setting ends with the transaction. Unmarked
+ * statements with parameters in that transaction are planned generically too, once each; the
+ * statements of a pass are keyed look-ups and writes, never pattern matches. The embedded store
+ * names no statement, so there it adds nothing.
+ */
+export function namesStatements(knex: { client: unknown }): boolean {
+  return knex.client instanceof PreparingPgClient;
+}
+
+/** Joined into a transaction's first statement: generic plans until the transaction ends (`namesStatements`). */
+export const GENERIC_PLANS_JOIN = `CROSS JOIN (SELECT set_config('plan_cache_mode', 'force_generic_plan', true)) AS generic_plans`;
+
 /** Mark a query (builder or raw) to run as a prepared statement on PostgreSQL. */
 export function prepared<Query extends { options(options: Readonly<Record<string, unknown>>): Query }>(
   query: Query,

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { defaultEventQueues, type TenantEventQueueState } from '../../model/pipeline-state';
-import { prepared } from '../prepared-statements';
+import { GENERIC_PLANS_JOIN, namesStatements, prepared } from '../prepared-statements';
 import { pickFields } from '../row-fields';
 
 export interface SchedulerLease {
@@ -94,7 +94,9 @@ export class SchedulerLeaseRepository {
    * when that proved the lease, the tenant's `tenant_state` row locked (`FOR UPDATE`) until the
    * transaction ends, its event-queue flags returned (defaults without a row). Null when the lease
    * was not proven: then nothing of the tenant was read or locked. The row is looked up by the
-   * tenant the lease update returned, so it is locked after the lease row, whatever the plan.
+   * tenant the lease update returned, so it is locked after the lease row, whatever the plan. On
+   * PostgreSQL it also has the pass's prepared statements run their generic plans
+   * (`GENERIC_PLANS_JOIN`, ../prepared-statements.ts).
    */
   async renewLockingTenant(
     tenant: string,
@@ -113,7 +115,7 @@ export class SchedulerLeaseRepository {
        )
        SELECT state.tenant, state.trigger_queue_discarding, state.trigger_queue_paused, state.result_queue_paused,
               state.reason
-       FROM lease LEFT JOIN LATERAL (
+       FROM lease ${namesStatements(trx) ? GENERIC_PLANS_JOIN : ''} LEFT JOIN LATERAL (
          SELECT * FROM tenant_state WHERE tenant_state.tenant = lease.tenant FOR UPDATE
        ) AS state ON true`,
         [ttlMs / 1000, tenant, holder, epoch],

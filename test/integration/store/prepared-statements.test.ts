@@ -9,6 +9,7 @@
 import type { Knex } from 'knex';
 import { openDatabase, type Database } from '../../../src/store/database';
 import { MAX_PREPARED_TEXTS, prepared } from '../../../src/store/prepared-statements';
+import { SchedulerLeaseRepository } from '../../../src/store/repositories/scheduler-leases';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { terminateSessions } from '../../helpers/pg-faults';
 import { describeIf, POSTGRES } from '../../helpers/preconditions';
@@ -55,6 +56,36 @@ describe.each(backends())('prepared statements (%s)', (backend) => {
     expect(await prepared(db.knex('marked')).where({ id: 1 }).select('label')).toEqual([{ label: 'one' }]);
     expect(await prepared(db.knex('marked')).where({ id: 1 }).update({ label: 'uno' })).toBe(1);
     expect(await db.knex('marked').select('label')).toEqual([{ label: 'uno' }]);
+  });
+
+  it("runs the marked statements after a pass's fence with their generic plans on PostgreSQL, in that transaction only", async () => {
+    await db.knex.schema.createTable('planned', (t) => {
+      t.integer('id');
+    });
+    const leases = new SchedulerLeaseRepository(db.knex);
+    const epoch = await leases.acquire('generic', 'holder', 60_000);
+    const setting = async (knex: Knex) =>
+      ((await knex.raw(`SELECT current_setting('plan_cache_mode') AS mode`)) as { rows: Array<{ mode: string }> })
+        .rows[0].mode;
+    const plans = await db.knex.transaction(async (trx) => {
+      expect(await leases.renewLockingTenant('generic', 'holder', epoch ?? 0, 60_000, trx)).not.toBeNull();
+      for (let run = 0; run < 7; run += 1) {
+        await prepared(trx.raw('SELECT count(*) FROM planned WHERE id = ?', [run]));
+      }
+      const counts = (await trx.raw(
+        `SELECT generic_plans::int AS "genericPlans", custom_plans::int AS "customPlans"
+         FROM pg_prepared_statements WHERE statement LIKE '%FROM planned WHERE id%'`,
+      )) as { rows: Array<{ genericPlans: number; customPlans: number }> };
+      return { mode: await setting(trx), counts: counts.rows };
+    });
+    if (backend === 'pglite') {
+      expect(plans.mode).toBe('auto');
+      return;
+    }
+    expect(plans.mode).toBe('force_generic_plan');
+    // Without the fence's setting the first five executions are custom plans.
+    expect(plans.counts).toEqual([{ genericPlans: 7, customPlans: 0 }]);
+    expect(await setting(db.knex)).toBe('auto');
   });
 });
 
