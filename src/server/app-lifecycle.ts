@@ -12,6 +12,7 @@ import { reconcileProjectNames } from '../store/repositories/project-names';
 import type { BackgroundTask } from './app-options';
 import type { AppServices } from './app-services';
 import { EmbeddedVacuum } from './embedded-vacuum';
+import { DequeuedItemRetention } from './dequeued-item-retention';
 import { EngineEventRetention } from './engine-event-retention';
 import type { ComponentHeartbeat } from './component-heartbeat';
 import type { Readiness } from './health';
@@ -52,6 +53,10 @@ export async function startServices(runtime: AppRuntime): Promise<void> {
     const retention = new EngineEventRetention({ knex: database.knex, now: app.now, logger, timers: runtime.timers });
     retention.start();
     tasks.push({ name: 'engine event retention', stop: () => retention.stop() });
+    // Dequeued items are deleted after 14 days (docs/gating.md#what-is-kept-of-dequeued-items).
+    const dequeued = new DequeuedItemRetention({ knex: database.knex, now: app.now, logger, timers: runtime.timers });
+    dequeued.start();
+    tasks.push({ name: 'dequeued item retention', stop: () => dequeued.stop() });
   }
   if (layoutManager) {
     // Layouts load before listening so the first request already sees every tenant.

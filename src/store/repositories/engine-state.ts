@@ -80,6 +80,24 @@ export interface DequeuedItemRecord {
   item: Omit<ItemState, 'buildset'>;
 }
 
+/**
+ * `EngineStateRepository.pruneDequeued` (`:before`, `:limit`): the tenants one after the other over
+ * an index that starts with `tenant` (a recursive skip, as many probes as tenants), then each
+ * tenant's oldest over `queue_items_dequeued_idx`.
+ */
+export const PRUNE_DEQUEUED = `WITH RECURSIVE tenants AS (
+     (SELECT tenant FROM queue_items ORDER BY tenant LIMIT 1)
+     UNION ALL
+     SELECT (SELECT q.tenant FROM queue_items q WHERE q.tenant > t.tenant ORDER BY q.tenant LIMIT 1)
+     FROM tenants t WHERE t.tenant IS NOT NULL)
+   DELETE FROM queue_items WHERE id IN (
+     SELECT old.id FROM tenants t CROSS JOIN LATERAL (
+       SELECT id, dequeue_time FROM queue_items
+       WHERE tenant = t.tenant AND dequeue_time IS NOT NULL AND dequeue_time < :before
+       ORDER BY dequeue_time LIMIT :limit FOR UPDATE SKIP LOCKED) old
+     ORDER BY old.dequeue_time LIMIT :limit)
+   RETURNING 1`;
+
 export class EngineStateRepository {
   constructor(private readonly knex: Knex) {}
 
@@ -228,6 +246,18 @@ export class EngineStateRepository {
         item,
       };
     });
+  }
+
+  /**
+   * Delete up to `limit` items dequeued before `before`, oldest first, with their job rows (ON
+   * DELETE CASCADE); resolves with how many items were deleted (docs/gating.md#what-is-kept-of-dequeued-items).
+   * Queued items (no `dequeue_time`) are never deleted; rows another process is deleting are
+   * skipped (`FOR UPDATE SKIP LOCKED`).
+   */
+  async pruneDequeued(before: Date, limit: number): Promise<number> {
+    // A raw statement's answer names its row count differently on each store; its rows count alike.
+    const result: { rows: unknown[] } = await this.knex.raw(PRUNE_DEQUEUED, { before, limit });
+    return result.rows.length;
   }
 
   /** Tenant-level engine record (created with defaults when missing). */
