@@ -23,7 +23,7 @@ import {
 } from './engine-state-json';
 import { itemSaveStatement, type ItemSave } from './item-rows';
 import { readQueuedItems, type ParsedItems } from './queued-items';
-import { stateSaveStatement, withoutDeletedQueues, type StateChanges } from './state-save';
+import { stateSaveStatement, tenantRow, withoutDeletedQueues, type StateChanges } from './state-save';
 
 interface QueueRow {
   id: number;
@@ -292,18 +292,7 @@ export class EngineStateRepository {
   /** Save the tenant-level record. */
   async saveTenant(tenant: string, record: TenantEngineRecord, at: Date, trx: Knex = this.knex): Promise<void> {
     await prepared(trx('tenant_state'))
-      .insert({
-        tenant,
-        trigger_queue_discarding: record.eventQueues.triggerQueueDiscarding,
-        trigger_queue_paused: record.eventQueues.triggerQueuePaused,
-        result_queue_paused: record.eventQueues.resultQueuePaused,
-        reason: record.eventQueues.reason,
-        layout_uuid: record.layoutUuid,
-        last_reconfigured: record.lastReconfigured,
-        bus_sequence: record.busSequence,
-        timer_state: JSON.stringify(record.timerState),
-        updated: at,
-      })
+      .insert({ ...tenantRow(tenant, record, at), timer_state: JSON.stringify(record.timerState) })
       .onConflict('tenant')
       .merge();
   }

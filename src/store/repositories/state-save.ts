@@ -167,7 +167,8 @@ function queueRows(tenant: string, changes: StateChanges): Array<{ id: number }>
   );
 }
 
-function tenantRow(tenant: string, record: TenantEngineRecord, at: Date): object {
+/** The tenant row's columns (`timer_state` as JSON data; a statement binding it directly passes it as text). */
+export function tenantRow(tenant: string, record: TenantEngineRecord, at: Date): Record<string, unknown> {
   return {
     tenant,
     trigger_queue_discarding: record.eventQueues.triggerQueueDiscarding,
