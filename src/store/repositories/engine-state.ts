@@ -23,7 +23,14 @@ import {
 } from './engine-state-json';
 import { itemSaveStatement, type ItemSave } from './item-rows';
 import { readQueuedItems, type ParsedItems } from './queued-items';
-import { stateSaveStatement, tenantRow, withoutDeletedQueues, type StateChanges } from './state-save';
+import {
+  pipelineRow,
+  queueRow,
+  stateSaveStatement,
+  tenantRow,
+  withoutDeletedQueues,
+  type StateChanges,
+} from './state-save';
 
 interface QueueRow {
   id: number;
@@ -157,30 +164,9 @@ export class EngineStateRepository {
 
   /** Save a pipeline's counters and the order and windows of its queues (assigning ids to new queues). */
   async savePipeline(tenant: string, pipeline: PipelineState, trx: Knex): Promise<void> {
-    await trx('pipeline_state')
-      .insert({
-        tenant,
-        pipeline: pipeline.name,
-        state: pipeline.state,
-        disabled: pipeline.disabled,
-        consecutive_failures: pipeline.consecutiveFailures,
-      })
-      .onConflict(['tenant', 'pipeline'])
-      .merge();
+    await trx('pipeline_state').insert(pipelineRow(tenant, pipeline)).onConflict(['tenant', 'pipeline']).merge();
     for (const [position, queue] of pipeline.queues.entries()) {
-      const row = {
-        tenant,
-        pipeline: pipeline.name,
-        name: queue.name,
-        window: queue.window,
-        window_floor: queue.params.floor,
-        window_ceiling: queue.params.ceiling,
-        projects: JSON.stringify(queue.projects),
-        position,
-        branch: queue.branch,
-        dynamic: queue.dynamic,
-        window_params: queue.params,
-      };
+      const row = { ...queueRow(tenant, pipeline, queue, position), projects: JSON.stringify(queue.projects) };
       if (queue.id === 0) {
         const [inserted] = await trx('change_queues').insert(row).returning('id');
         queue.id = Number((inserted as { id: number }).id);

@@ -139,32 +139,46 @@ export function stateSaveStatement(
 }
 
 function pipelineRows(tenant: string, changes: StateChanges): object[] {
-  return changes.pipelines.map((pipeline) => ({
+  return changes.pipelines.map((pipeline) => pipelineRow(tenant, pipeline));
+}
+
+function queueRows(tenant: string, changes: StateChanges): Array<{ id: number }> {
+  return changes.pipelines.flatMap((pipeline) =>
+    pipeline.queues.map((queue, position) => ({ id: queue.id, ...queueRow(tenant, pipeline, queue, position) })),
+  );
+}
+
+/** A pipeline's `pipeline_state` row. */
+export function pipelineRow(tenant: string, pipeline: PipelineState): Record<string, unknown> {
+  return {
     tenant,
     pipeline: pipeline.name,
     state: pipeline.state,
     disabled: pipeline.disabled,
     consecutive_failures: pipeline.consecutiveFailures,
-  }));
+  };
 }
 
-function queueRows(tenant: string, changes: StateChanges): Array<{ id: number }> {
-  return changes.pipelines.flatMap((pipeline) =>
-    pipeline.queues.map((queue, position) => ({
-      id: queue.id,
-      tenant,
-      pipeline: pipeline.name,
-      name: queue.name,
-      window: queue.window,
-      window_floor: queue.params.floor,
-      window_ceiling: queue.params.ceiling,
-      projects: queue.projects,
-      position,
-      branch: queue.branch,
-      dynamic: queue.dynamic,
-      window_params: queue.params,
-    })),
-  );
+/** A queue's `change_queues` row without its id (`projects` as JSON data: bound directly it goes as text). */
+export function queueRow(
+  tenant: string,
+  pipeline: PipelineState,
+  queue: PipelineState['queues'][number],
+  position: number,
+): Record<string, unknown> {
+  return {
+    tenant,
+    pipeline: pipeline.name,
+    name: queue.name,
+    window: queue.window,
+    window_floor: queue.params.floor,
+    window_ceiling: queue.params.ceiling,
+    projects: queue.projects,
+    position,
+    branch: queue.branch,
+    dynamic: queue.dynamic,
+    window_params: queue.params,
+  };
 }
 
 /** The tenant row's columns (`timer_state` as JSON data; a statement binding it directly passes it as text). */
