@@ -115,6 +115,13 @@ export class EngineStateRepository {
    * parsed again (./queued-items.ts); the map is brought up to date.
    */
   async loadPipelines(tenant: string, trx: Knex = this.knex, parsed?: ParsedItems): Promise<PipelineState[]> {
+    if ((trx as Knex.Transaction).isTransaction !== true) {
+      // One snapshot for all the reads: a pass committing between the queued items' index and their
+      // rows would dequeue an item the index listed (./queued-items.ts reads them in two statements).
+      return trx.transaction((snapshot) => this.loadPipelines(tenant, snapshot, parsed), {
+        isolationLevel: 'repeatable read',
+      });
+    }
     const pipelineRows: PipelineRow[] = await trx('pipeline_state').where({ tenant });
     const queueRows: QueueRow[] = await trx('change_queues')
       .where({ tenant })
