@@ -84,9 +84,14 @@ export const serviceConfigSchema = z
          * fallback for a lost wake-up (docs/operations.md#wake-ups).
          */
         pollInterval: z.number().min(0.05).max(60).default(1),
+        /**
+         * Seconds a pass takes new events before it commits and leaves the rest to the next
+         * pass (docs/operations.md#takeovers-under-repeated-kills).
+         */
+        passBudget: z.number().min(0.1).max(600).default(2),
       })
       .strict()
-      .default({ leaseTimeout: 15, pollInterval: 1 }),
+      .default({ leaseTimeout: 15, pollInterval: 1, passBudget: 2 }),
     auth: authSection.default({ authenticators: [] }),
     graphql: graphqlSection.default(graphqlSection.parse({})),
     executor: executorSection,

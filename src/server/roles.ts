@@ -50,6 +50,7 @@ import type { SecretsKeySource } from '../secrets/secret-data';
 import { ALL_ROLES, type RoleSet } from '../model/roles';
 import type { EventBus } from '../../subscriptions/bus/event-bus';
 import { WakeSignals } from './wake-signals';
+import { schedulerTimings } from './scheduler-timings';
 
 export interface RolesOptions extends Pick<Parameters<typeof createExecutorServices>[1], 'toolchain'> {
   config: ServiceConfig;
@@ -322,11 +323,10 @@ export function createServiceRoles(options: RolesOptions): ServiceRoles {
     },
     bus: countedDeltas(options.engineBus, metrics),
     clock: { now: options.now },
-    pollIntervalMs: config.scheduler.pollInterval * 1000,
+    ...schedulerTimings(config.scheduler),
     wakeElsewhere: (tenant) => signals?.scheduler(tenant),
     logger: { error: (message, err) => logger.error({ err }, message) },
     warn: (message) => logger.warn(message),
-    leadership: { ttlMs: config.scheduler.leaseTimeout * 1000 },
     onLeadershipChange: (change) => {
       // The leadership gauge (docs/operations.md#metrics) and a log line.
       metrics?.setLeadership(change.tenant, change.leading);
