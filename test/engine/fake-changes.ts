@@ -128,16 +128,25 @@ export class FakeChanges implements ChangeSource {
   }
 
   changesDependingOn(change: ChangeInfo, projects: readonly string[]): Promise<ChangeInfo[]> {
-    const children = [...this.changes.values()]
-      .map((patchsets) => patchsets[patchsets.length - 1])
-      .filter(
-        (candidate) =>
-          !candidate.merged &&
-          projects.includes(candidate.project) &&
-          candidate.dependsOn.some(
-            (dependency) => dependency.project === change.project && dependency.number === change.number,
-          ),
-      );
-    return Promise.resolve(children.map((candidate) => ({ ...candidate })));
+    // One look at each change's latest patchset, without copying the whole store first: the
+    // engine benchmark asks this of every enqueued change, with a thousand changes stored.
+    const children: ChangeInfo[] = [];
+    for (const patchsets of this.changes.values()) {
+      const candidate = patchsets[patchsets.length - 1];
+      if (!candidate.merged && dependsOnChange(candidate, change) && projects.includes(candidate.project)) {
+        children.push({ ...candidate });
+      }
+    }
+    return Promise.resolve(children);
   }
+}
+
+/** Whether `candidate` names `change` among its dependencies (a loop: no closure per candidate). */
+function dependsOnChange(candidate: ChangeInfo, change: ChangeInfo): boolean {
+  for (const dependency of candidate.dependsOn) {
+    if (dependency.project === change.project && dependency.number === change.number) {
+      return true;
+    }
+  }
+  return false;
 }
