@@ -4,7 +4,9 @@
  * second, the process CPU time per item (process.cpuUsage, user + system; with the embedded
  * store this includes PGlite, which runs in the same process), on PostgreSQL on this machine the
  * CPU time per item of the server's backends (./server-cpu.ts), SQL statements per item (BEGIN
- * and COMMIT included; independent of the machine's load, unlike the rest) and the load average
+ * and COMMIT included; independent of the machine's load, unlike the rest), the process's garbage
+ * collection pauses and young-generation collections per item (./gc-time.ts; the count follows the
+ * bytes allocated, so it is steadier than the times) and the load average
  * at the start and the end. `BENCH_QUERIES=1` adds the statements per item by kind. The changes
  * are enqueued by one client, one after another; `BENCH_CLIENTS=k` has k clients enqueue them at
  * the same time, each one change after another (change i by client i mod k). `BENCH_WARMUP=w`
@@ -20,6 +22,7 @@ import type { Engine } from '../src/engine/engine';
 import { InProcessEventBus } from '../src/engine/event-bus';
 import { openBenchDatabase } from './bench-database';
 import { startBenchEngine } from './bench-engine';
+import { GcTime } from './gc-time';
 import { ServerCpu } from './server-cpu';
 import { StatementCounter } from './statement-counter';
 import { job, makeLayout, pipeline } from '../test/engine/scripted-layout';
@@ -74,6 +77,8 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0];
   const serverCpu = database.kind === 'postgres' ? await ServerCpu.start(database.knex) : null;
   statements.start();
+  const gc = new GcTime();
+  gc.start();
   const cpuStart = process.cpuUsage();
   const started = process.hrtime.bigint();
   const clients = Math.max(1, Number(process.env.BENCH_CLIENTS ?? 1));
@@ -87,6 +92,7 @@ async function main(): Promise<void> {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuStart);
   const cpuMsPerItem = (cpu.user + cpu.system) / 1000 / total;
+  const collected = gc.stop();
   statements.stop();
   const serverMs = (await serverCpu?.elapsedMs()) ?? null;
   await engine.stop();
@@ -108,6 +114,8 @@ async function main(): Promise<void> {
       cpuMsPerItem: Number(cpuMsPerItem.toFixed(2)),
       serverCpuMsPerItem: serverMs === null ? null : Number((serverMs / total).toFixed(2)),
       statementsPerItem: Number((statements.total / total).toFixed(1)),
+      gcPauseMsPerItem: Number((collected.pauseMs / total).toFixed(2)),
+      youngCollectionsPerItem: Number((collected.youngCollections / total).toFixed(3)),
       loadAverage: [Number(loadBefore.toFixed(1)), Number(os.loadavg()[0].toFixed(1))],
     }),
   );
