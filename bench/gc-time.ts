@@ -9,14 +9,7 @@ import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf
 export class GcTime {
   private pauseMs = 0;
   private young = 0;
-  private readonly observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      this.pauseMs += entry.duration;
-      if (isYoung(entry)) {
-        this.young += 1;
-      }
-    }
-  });
+  private readonly observer = new PerformanceObserver((list) => this.count(list.getEntries()));
 
   start(): void {
     this.pauseMs = 0;
@@ -26,12 +19,16 @@ export class GcTime {
 
   /** Stops observing; the pauses (ms) and young-generation collections since `start`. */
   stop(): { pauseMs: number; youngCollections: number } {
-    for (const entry of this.observer.takeRecords()) {
+    this.count(this.observer.takeRecords());
+    this.observer.disconnect();
+    return { pauseMs: this.pauseMs, youngCollections: this.young };
+  }
+
+  private count(entries: readonly PerformanceEntry[]): void {
+    for (const entry of entries) {
       this.pauseMs += entry.duration;
       this.young += isYoung(entry) ? 1 : 0;
     }
-    this.observer.disconnect();
-    return { pauseMs: this.pauseMs, youngCollections: this.young };
   }
 }
 
