@@ -16,6 +16,7 @@ import { seedRepositories } from '../../src/drivers/git/seed';
 import type { Database } from '../../src/store/database';
 import { createTestDatabase, type TestDatabase } from './database';
 import { spawnServe } from './serve-process';
+import { describeExit, processExit, stoppable, type StoppableProcess } from './process-exit';
 import { describeIf, MULTI_PROCESS } from './preconditions';
 
 const SLOW_SCRIPT = `#!/bin/sh
@@ -27,12 +28,9 @@ while [ ! -f "$marks/release" ]; do sleep 0.1; done
 echo "$SLUICE_CHANGE $SLUICE_ATTEMPT" >> "$marks/runs"
 `;
 
-export interface ServeProcess {
-  child: ChildProcess;
+export interface ServeProcess extends StoppableProcess {
   /** `http://127.0.0.1:<port>` */
   base: string;
-  exited: Promise<number | null>;
-  output(): string;
 }
 
 export interface RecoveryDeployment {
@@ -265,12 +263,10 @@ export async function startServe(configFile: string, options: ServeOptions): Pro
   onSpawn?.(child);
   let output = '';
   let timer: NodeJS.Timeout | undefined;
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code: number | null) => {
-      running.delete(child);
-      resolve(code);
-    }),
-  );
+  const exited = processExit(child).then((exit) => {
+    running.delete(child);
+    return exit;
+  });
   const base = await new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -282,13 +278,13 @@ export async function startServe(configFile: string, options: ServeOptions): Pro
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    void exited.then((code) => reject(new Error(`sluice exited early (${code}): ${output}`)));
+    void exited.then((exit) => reject(new Error(`sluice exited early (${describeExit(exit)}): ${output}`)));
     timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`sluice did not print its address within ${readyTimeoutMs} ms: ${output}`));
     }, readyTimeoutMs);
   }).finally(() => clearTimeout(timer));
-  return { child, base, exited, output: () => output };
+  return { ...stoppable({ child, exited, output: () => output }), base };
 }
 
 /** Poll `check` (every 100 ms) until it holds; fails with `what` after `timeoutMs`. */

@@ -1,18 +1,16 @@
 /** A real `sluice serve` process for tests: started with a configuration file, its address read from the banner. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
+import { describeExit, processExit, stoppable, type StoppableProcess } from './process-exit';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-export interface ServeProcess {
+export interface ServeProcess extends StoppableProcess {
   child: ChildProcessWithoutNullStreams;
   /** `http://127.0.0.1:<port>` */
   base: string;
-  /** Resolves with the exit code (null after a signal). */
-  exited: Promise<number | null>;
-  /** Set once the process has exited. */
+  /** Set once the process has exited (null after a signal). */
   exitCode(): number | null | undefined;
-  output(): string;
   /** `/health/ready`: status and body (status 0 when the process does not answer). */
   ready(): Promise<{ status: number; body: unknown }>;
 }
@@ -86,12 +84,10 @@ export async function startServe(
   const child = spawnServe(configFile, { env, ...options });
   let output = '';
   let code: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (exitCode) => {
-      code = exitCode;
-      resolve(exitCode);
-    }),
-  );
+  const exited = processExit(child).then((exit) => {
+    code = exit.code;
+    return exit;
+  });
   child.stderr.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
@@ -103,14 +99,12 @@ export async function startServe(
         resolve(match[1] ?? '');
       }
     });
-    void exited.then((exitCode) => reject(new Error(`sluice exited early (${exitCode}): ${output}`)));
+    void exited.then((exit) => reject(new Error(`sluice exited early (${describeExit(exit)}): ${output}`)));
   });
   return {
-    child,
+    ...stoppable({ child, exited, output: () => output }),
     base,
-    exited,
     exitCode: () => code,
-    output: () => output,
     ready: async () => {
       try {
         const response = await fetch(`${base}/health/ready`, { signal: AbortSignal.timeout(5000) });

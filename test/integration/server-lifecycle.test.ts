@@ -9,13 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { describeExit, expectCleanExit, processExit, type ProcessExit } from '../helpers/process-exit';
 
 const ROOT = path.join(__dirname, '..', '..');
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
   base: string;
-  exited: Promise<number | null>;
+  exited: Promise<ProcessExit>;
   output: () => string;
 }
 
@@ -25,7 +26,7 @@ async function startService(env: Record<string, string>, configFile: string): Pr
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', SLUICE_LOG_LEVEL: 'warn', ...env },
   });
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = processExit(child);
   const base = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -38,7 +39,7 @@ async function startService(env: Record<string, string>, configFile: string): Pr
     child.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    void exited.then((code) => reject(new Error(`sluice exited early (${code}): ${output}`)));
+    void exited.then((exit) => reject(new Error(`sluice exited early (${describeExit(exit)}): ${output}`)));
   });
   return { child, base, exited, output: () => output };
 }
@@ -126,7 +127,7 @@ describe('sluice serve', () => {
       expect(answered.status).toBe(200);
       expect(JSON.parse(answered.text)).toMatchObject({ data: { info: { version: expect.any(String) } } });
       expect(await closed).toBe(1001);
-      expect(await service.exited).toBe(0);
+      await expectCleanExit(service);
       expect(service.output()).toContain('Sluice');
     } finally {
       service.child.kill('SIGKILL');

@@ -215,8 +215,7 @@ auth:
     expect(first.exitCode()).toBeUndefined();
     expect((await first.ready()).status).toBe(200);
     await expectNodesReturned(first);
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
+    await first.stop();
 
     // A build runs when the process is killed (each process mounts fresh disks); the next
     // process starts on a full log disk and retries the lost build there.
@@ -237,8 +236,7 @@ auth:
     expect(third.exitCode()).toBeUndefined();
     expect((await third.ready()).status).toBe(200);
     await expectNodesReturned(third);
-    third.child.kill('SIGTERM');
-    expect(await third.exited).toBe(0);
+    await third.stop();
   });
 
   it('a workspace disk too small for the change ends the build ERROR naming the full disk, not MERGE_CONFLICT', async () => {
@@ -253,7 +251,6 @@ auth:
     expect(build.error_detail).toMatch(/^Out of space preparing the repositories: .*No space left on device/s);
     expect((await server.ready()).status).toBe(200);
     await expectNodesReturned(server);
-    server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    await server.stop();
   });
 });

@@ -143,8 +143,7 @@ withCluster('PostgreSQL restarts under a running sluice serve (private cluster)'
     expect(sluice.exitCode()).toBeUndefined(); // alive all along
     expect((await sluice.ready()).body).toMatchObject({ status: 'ready' });
 
-    sluice.child.kill('SIGTERM');
-    expect(await sluice.exited).toBe(0);
+    await sluice.stop();
   });
 
   /** Once the process is not ready, SIGTERM; resolves with the milliseconds until it exited (bounded). */

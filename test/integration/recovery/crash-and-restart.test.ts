@@ -95,8 +95,7 @@ describeMultiProcess('sluice serve processes killed and restarted', () => {
     // Each retried build ran to its end once (the killed attempts never finished).
     expect(deployment.runs().sort()).toEqual(['1 2', '2 2', '3 1']);
     expect(await count(deployment, 'build_requests', { state: 'running' })).toBe(0);
-    second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    await second.stop();
   });
 
   it('a change pushed while Sluice is stopped is tested once after the restart', async () => {
@@ -104,8 +103,7 @@ describeMultiProcess('sluice serve processes killed and restarted', () => {
     deployment.release();
     const first = await deployment.serve();
     await waitFor('the first poll of org/app', async () => (await pollerGeneration(deployment)) > 0);
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
+    await first.stop();
 
     await deployment.pushChange(7);
     const second = await deployment.serve();
@@ -115,8 +113,7 @@ describeMultiProcess('sluice serve processes killed and restarted', () => {
       120_000,
     );
     expect(await mergedChanges(deployment)).toEqual(['7']);
-    second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    await second.stop();
 
     // Once more: the next process compares with what was saved and reports nothing again. A new
     // branch tip proves it polled after starting.
@@ -127,7 +124,6 @@ describeMultiProcess('sluice serve processes killed and restarted', () => {
     expect(await count(deployment, 'engine_events', { event_type: 'patchset-created' })).toBe(1);
     expect(await count(deployment, 'buildsets', { tenant: 'example' })).toBe(1);
     expect(deployment.runs()).toEqual(['7 1']);
-    third.child.kill('SIGTERM');
-    expect(await third.exited).toBe(0);
+    await third.stop();
   });
 });

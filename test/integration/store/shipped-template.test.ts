@@ -156,8 +156,7 @@ describe('shipped store template', () => {
         const tenants = (await (await fetch(`${serve.base}/api/tenants`)).json()) as Array<{ name: string }>;
         expect(tenants.map((tenant) => tenant.name)).toEqual(['example']);
       } finally {
-        serve.child.kill('SIGTERM');
-        expect(await serve.exited).toBe(0);
+        await serve.stop();
       }
       const store = openDatabase({ kind: 'pglite', dataDir: path.join(copy, 'data', 'pgdata') });
       try {
