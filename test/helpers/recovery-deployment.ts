@@ -18,6 +18,7 @@ import { createTestDatabase, type TestDatabase } from './database';
 import { spawnServe } from './serve-process';
 import { describeExit, processExit, stoppable, type StoppableProcess } from './process-exit';
 import { describeIf, MULTI_PROCESS } from './preconditions';
+import { killStep } from './step-processes';
 
 const SLOW_SCRIPT = `#!/bin/sh
 marks="$SLUICE_VAR_marks"
@@ -209,14 +210,7 @@ export async function recoveryDeployment(options: { pollInterval?: number } = {}
     release: () => writeFileSync(path.join(marks, 'release'), ''),
     killOrphanSteps: () => {
       for (const file of readdirSync(marks).filter((name) => name.startsWith('pid-'))) {
-        const pid = Number(readFileSync(path.join(marks, file), 'utf8').trim());
-        for (const target of [-pid, pid]) {
-          try {
-            process.kill(target, 'SIGKILL');
-          } catch {
-            // gone already
-          }
-        }
+        killStep(marks, file);
       }
     },
     mark: (name) => existsSync(path.join(marks, name)),

@@ -8,7 +8,7 @@
  * (PostgreSQL), else on the embedded store. Needs a private mount namespace (test/helpers/tmpfs.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { seedRepositories } from '../../../src/drivers/git/seed';
@@ -17,6 +17,7 @@ import { adminToken } from '../../helpers/live';
 import { describeIf } from '../../helpers/preconditions';
 import { pushChange, waitFor } from '../../helpers/recovery-deployment';
 import { startServe, type ServeProcess } from '../../helpers/serve-process';
+import { killStep } from '../../helpers/step-processes';
 import { inTmpfs, TMPFS, type TmpfsMount } from '../../helpers/tmpfs';
 
 jest.setTimeout(240_000);
@@ -189,13 +190,7 @@ auth:
   }
 
   function killOrphanSteps(): void {
-    for (const file of ['pid-4-1']) {
-      try {
-        process.kill(-Number(readFileSync(path.join(marks, file), 'utf8').trim()), 'SIGKILL');
-      } catch {
-        // not started, or gone already
-      }
-    }
+    killStep(marks, 'pid-4-1');
   }
 
   it('full log disks end builds ERROR with the reason and the process stays up, after a restart too', async () => {
