@@ -52,3 +52,48 @@ export async function explainPlan(knex: Knex, query: { sql: string; bindings: un
   const rows = (result as { rows: Record<string, unknown>[] }).rows;
   return (rows[0]?.['QUERY PLAN'] as { Plan: PlanNode }[])[0]?.Plan as PlanNode;
 }
+
+/**
+ * The generic plan PostgreSQL runs for a captured statement (EXPLAIN ANALYZE of the statement
+ * prepared with `plan_cache_mode = force_generic_plan`): the plan of every statement of a scheduler
+ * pass, and of a prepared statement once PostgreSQL stops planning it for its values. Its parameters
+ * stay parameters, so a partial index is used only when the statement's own text proves its
+ * predicate. Run in a transaction that is rolled back: EXPLAIN ANALYZE of a write makes the write.
+ */
+export async function explainGenericPlan(knex: Knex, query: { sql: string; bindings: unknown[] }): Promise<PlanNode> {
+  let parameter = 0;
+  const numbered = query.sql.replace(/\?/g, () => `$${(parameter += 1)}`);
+  // EXECUTE takes no bound parameters of its own: its values are written as literals, which the
+  // generic plan receives as parameters all the same.
+  const values = query.bindings.map((value) => knex.raw('?', [value as Knex.Value]).toQuery()).join(', ');
+  // A prepared statement outlives the rollback: each check has a name of its own.
+  const name = `generic_plan_check_${(planChecks += 1)}`;
+  let plan: PlanNode | undefined;
+  await knex
+    .transaction(async (trx) => {
+      await trx.raw(`SET LOCAL plan_cache_mode = force_generic_plan`);
+      await trx.raw(`PREPARE ${name} AS ${numbered}`);
+      const result = await trx.raw(
+        `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${name}${values === '' ? '' : `(${values})`}`,
+      );
+      const rows = (result as { rows: Record<string, unknown>[] }).rows;
+      plan = (rows[0]?.['QUERY PLAN'] as { Plan: PlanNode }[])[0]?.Plan;
+      await trx.raw(`DEALLOCATE ${name}`);
+      throw new RolledBack();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBack)) {
+        throw error;
+      }
+    });
+  if (plan === undefined) {
+    throw new Error(`no plan for ${query.sql}`);
+  }
+  return plan;
+}
+
+/** Generic plans checked by this process (names their prepared statements). */
+let planChecks = 0;
+
+/** Thrown to roll back the transaction of `explainGenericPlan`. */
+class RolledBack extends Error {}

@@ -72,6 +72,15 @@ interface EngineWorkRow {
  */
 const SAFE_TO_REPEAT: ReadonlySet<EngineWorkKind> = new Set(['speculative-merge', 'tag-branches', 'branch-merge']);
 
+/**
+ * The open rows, as the partial index `engine_work_open` (migration 0028) is defined. The states a
+ * statement looks for are written into its text, never bound: a generic plan (every statement of a
+ * scheduler pass, and a prepared statement after its first executions) cannot prove from a
+ * parameter that a row is open, so it would read every completed row kept for a day
+ * (docs/gating.md#engine-work) instead of the index (test/integration/store/engine-work-plans.test.ts).
+ */
+const OPEN = `state <> 'completed'`;
+
 export class EngineWorkRepository {
   constructor(private readonly knex: Knex) {}
 
@@ -114,7 +123,7 @@ export class EngineWorkRepository {
       .select('id')
       .where({ tenant })
       .whereIn('kind', ['speculative-merge', 'tag-branches'])
-      .whereNot('state', 'completed')
+      .whereRaw(OPEN)
       .whereRaw(`payload->>'buildsetUuid' = ANY(?)`, [buildsetUuids as string[]])
       .orderBy('id')
       .forUpdate();
@@ -133,11 +142,7 @@ export class EngineWorkRepository {
     const candidates = this.knex('engine_work')
       .select('id')
       .where({ tenant })
-      .andWhere((query) =>
-        query
-          .where({ state: 'requested' })
-          .orWhere((running) => running.where({ state: 'running' }).andWhere('epoch', '<=', epoch)),
-      )
+      .whereRaw(`(state = 'requested' OR (state = 'running' AND epoch <= ?))`, [epoch])
       // Reports and branch merges first: an item that finished waits for nothing but them, while
       // speculative merges can be many (docs/gating.md#engine-work).
       .orderByRaw(`CASE WHEN kind IN ('speculative-merge', 'tag-branches') THEN 1 ELSE 0 END, id`)
@@ -271,10 +276,7 @@ export class EngineWorkRepository {
 
   /** The tenant's work not completed yet, oldest first (tests, status). */
   async open(tenant: string): Promise<EngineWorkRecord[]> {
-    const rows: EngineWorkRow[] = await this.knex('engine_work')
-      .where({ tenant })
-      .whereNot({ state: 'completed' })
-      .orderBy('id');
+    const rows: EngineWorkRow[] = await this.knex('engine_work').where({ tenant }).whereRaw(OPEN).orderBy('id');
     return rows.map(toRecord);
   }
 
