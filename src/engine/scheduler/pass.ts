@@ -25,6 +25,7 @@ import { PassContext, type EngineGateways } from '../pass-context';
 import type { PipelineManager } from '../pipeline/manager';
 import type { Clock } from '../ports/clock';
 import type { EngineLayout } from '../ports/layout';
+import { untracked } from './item-changes';
 import { handleManagement } from './management-events';
 import { reconcileLayout } from './reconfiguration';
 import { SideEffects } from './side-effects';
@@ -239,7 +240,7 @@ export class PassRunner {
           handled.map((event) => ({ id: event.id, outcome: outcomes.get(event.id) ?? 'ok' })),
           now,
         ),
-        this.workRepo.createWrite(tenant, kept, now),
+        this.workRepo.createWrite(tenant, kept, now, untracked),
       ]);
       await this.state.save(trx, ctx, managers, layout);
       // Proven again at the commit when the pass took long (the lease is due for renewal): it is

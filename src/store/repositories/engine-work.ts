@@ -89,18 +89,30 @@ export class EngineWorkRepository {
     await writeTogether(trx, [this.createWrite(tenant, work, now)]);
   }
 
-  /** `create` as a write to send with others (`writeTogether`); null when there is no work. */
-  createWrite(tenant: string, work: readonly NewEngineWork[], now: Date): QueuedWrite | null {
+  /**
+   * `create` as a write to send with others (`writeTogether`); null when there is no work.
+   * `plain` gives the plain data behind each object of a payload before it is serialised: a
+   * scheduler pass hands payloads holding parts of its tracked items, whose reads through their
+   * proxies would cost far more than the serialising (src/engine/scheduler/item-changes.ts).
+   */
+  createWrite(
+    tenant: string,
+    work: readonly NewEngineWork[],
+    now: Date,
+    plain: (value: object) => object = (value) => value,
+  ): QueuedWrite | null {
     if (work.length === 0) {
       return null;
     }
+    const plainValues = (_key: string, value: unknown): unknown =>
+      value !== null && typeof value === 'object' ? plain(value) : value;
     return queuedWrite(
       this.knex('engine_work').insert(
         work.map((entry) => ({
           tenant,
           kind: entry.kind,
           state: 'requested',
-          payload: JSON.stringify(entry.payload) as unknown,
+          payload: JSON.stringify(entry.payload, plainValues) as unknown,
           created: now,
           updated: now,
         })),

@@ -78,6 +78,42 @@ describe.each(backends())('writes sent together on %s', (backend) => {
     ]);
   });
 
+  it('serialises the plain data behind each object of a work payload, not its proxy', async () => {
+    // A scheduler pass hands parts of its tracked items (src/engine/scheduler/item-changes.ts):
+    // every read through their proxies costs a trap; `plain` gives the data behind them.
+    const tenant = `plain-payload-${backend}`;
+    const targets = new WeakMap<object, object>();
+    const trapped: PropertyKey[] = [];
+    const behindProxy = <T extends object>(target: T): T => {
+      const proxy = new Proxy(target, {
+        get: (object, key, receiver) => {
+          trapped.push(key);
+          return Reflect.get(object, key, receiver) as unknown;
+        },
+      });
+      targets.set(proxy, target);
+      return proxy;
+    };
+    const items = behindProxy([{ project: 'org/app', change: 1 }, behindProxy({ project: 'org/lib', change: 2 })]);
+    const write = new EngineWorkRepository(db.knex).createWrite(
+      tenant,
+      [{ kind: 'speculative-merge', payload: { buildsetUuid: 'b1', items } }],
+      AT,
+      (value) => targets.get(value) ?? value,
+    );
+    await writeTogether(db.knex, [write]);
+    // JSON looks for `toJSON` on each value before the replacer sees it: one read of each proxy.
+    expect(trapped).toEqual(['toJSON', 'toJSON']);
+    const [row] = await db.knex('engine_work').where({ tenant });
+    expect((row as { payload: unknown }).payload).toEqual({
+      buildsetUuid: 'b1',
+      items: [
+        { project: 'org/app', change: 1 },
+        { project: 'org/lib', change: 2 },
+      ],
+    });
+  });
+
   it('makes more statements than one when the parameters would pass the limit', async () => {
     const events = new EngineEventRepository(db.knex);
     // 10,000 outcomes are 20,001 parameters each: two of them do not fit in one statement.
