@@ -18,12 +18,12 @@ import { executeJobs } from '../jobs/run';
 import { hasPausedBuild, resumePausedBuilds } from '../jobs/results';
 import type { PassContext } from '../pass-context';
 import { queueIndex } from '../queue-index';
-import { untracked } from '../scheduler/item-changes';
+import { checkItemChanges, untracked } from '../scheduler/item-changes';
 import { insideWindow } from '../window';
 import { dequeueItem, resetItem, resetItemAndBehind, resetItems } from './leaving';
 import { prepareItem } from './prepare';
 import { reportItem, requestMergeBehind } from './reporting';
-import type { ManagedPipeline } from './types';
+import type { ManagedPipeline, NeededChanges } from './types';
 
 /** Upper bound of processQueue repetitions in one pass (a safety net against oscillation). */
 const MAX_QUEUE_PASSES = 50;
@@ -69,7 +69,9 @@ async function processQueue(pipeline: ManagedPipeline, ctx: PassContext, queue: 
     if (view.dequeueTime !== null) {
       continue;
     }
-    const outcome = await processOneItem(pipeline, ctx, queue, item, view, nnfi, position, walk);
+    // Most items wait outside the window and are answered without a promise (`waitsUnchanged`).
+    const processed = processOneItem(pipeline, ctx, queue, item, view, nnfi, position, walk);
+    const outcome = processed instanceof Promise ? await processed : processed;
     changed = changed || outcome.changed;
     nnfi = outcome.nnfi;
     if (view.dequeueTime === null) {
@@ -141,7 +143,16 @@ class ParentsInQueue {
   }
 }
 
-async function processOneItem(
+/** What the walk carries on from an item: whether it changed anything, and the NNFI behind it. */
+interface ItemOutcome {
+  changed: boolean;
+  nnfi: ItemState | null;
+}
+
+/** Whether the walk checks each answer of `waitsUnchanged` against the full look (the item change check's switch). */
+const checkWaitingItems = checkItemChanges();
+
+function processOneItem(
   pipeline: ManagedPipeline,
   ctx: PassContext,
   queue: QueueState,
@@ -150,9 +161,7 @@ async function processOneItem(
   nnfi: ItemState | null,
   index: number,
   walk: QueueWalk,
-): Promise<{ changed: boolean; nnfi: ItemState | null }> {
-  let changed = false;
-  const reasons: string[] = [];
+): ItemOutcome | Promise<ItemOutcome> {
   // Reads go to the plain data, `view` (most items wait outside the window and change nothing);
   // writes, and everything handed on, to the tracked item.
   let ahead = walk.find(view.itemAhead);
@@ -167,6 +176,71 @@ async function processOneItem(
   // An item waiting outside the window changes nothing in most passes: what it is asked is
   // answered without a promise when there is nothing to do (docs/gating.md#performance).
   const asked = pipeline.strategy.neededChanges(pipeline, ctx, queue, item);
+  if (!(asked instanceof Promise) && waitsUnchanged(queue, item, view, asked, ahead, nnfi, index)) {
+    return checkWaitingItems
+      ? checkWaiting(lookAtItem(pipeline, ctx, queue, item, view, nnfi, index, walk, ahead, asked), item)
+      : { changed: false, nnfi: item };
+  }
+  return lookAtItem(pipeline, ctx, queue, item, view, nnfi, index, walk, ahead, asked);
+}
+
+/**
+ * Whether the full look at an item (`lookAtItem`) would change nothing and make it the NNFI: a
+ * live item outside the window, staying outside it, behind the NNFI, with its needed changes
+ * met, no failed job, no failing reason, no resources to give back, no paused build and no merge
+ * to ask for behind the item ahead. A walk visits every waiting item on every pass, so these are
+ * answered from the plain data with no promise, reasons list or result made for each
+ * (docs/gating.md#performance). Under jest (the item change check's switch) each such answer is
+ * checked against the full look.
+ */
+function waitsUnchanged(
+  queue: QueueState,
+  item: ItemState,
+  view: ItemState,
+  needed: NeededChanges,
+  ahead: ItemState | null,
+  nnfi: ItemState | null,
+  index: number,
+): boolean {
+  return (
+    needed.state === 'met' &&
+    view.live &&
+    !view.active &&
+    !insideWindow(index, queue.window) &&
+    ahead !== null &&
+    !movesBehindNnfi(ahead, nnfi) &&
+    view.failingReasons.length === 0 &&
+    !anyJobFailed(view.buildset.jobs) &&
+    !holdsAnyUnusedResources(item) &&
+    !hasPausedBuild(item) &&
+    !(allJobsComplete(item) && isMergingIntoBranch(ahead))
+  );
+}
+
+/** The full look's outcome for an item `waitsUnchanged` answered for: nothing changed, the item the NNFI. */
+async function checkWaiting(full: Promise<ItemOutcome>, item: ItemState): Promise<ItemOutcome> {
+  const outcome = await full;
+  if (outcome.changed || outcome.nnfi !== item) {
+    throw new Error(`the queue walk took item ${untracked(item).uuid} for a waiting item with nothing to do, wrongly`);
+  }
+  return outcome;
+}
+
+/** The full look at an item of the walk (docs/gating.md#queue-pass). */
+async function lookAtItem(
+  pipeline: ManagedPipeline,
+  ctx: PassContext,
+  queue: QueueState,
+  item: ItemState,
+  view: ItemState,
+  nnfi: ItemState | null,
+  index: number,
+  walk: QueueWalk,
+  ahead: ItemState | null,
+  asked: NeededChanges | Promise<NeededChanges>,
+): Promise<ItemOutcome> {
+  let changed = false;
+  const reasons: string[] = [];
   const needed = asked instanceof Promise ? await asked : asked;
   if (needed.state === 'missing') {
     item.dequeuedNeedingChange = needed.message;
@@ -307,7 +381,7 @@ async function mergingItem(
   item: ItemState,
   ahead: ItemState | null,
   nnfi: ItemState | null,
-): Promise<{ changed: boolean; nnfi: ItemState | null }> {
+): Promise<ItemOutcome> {
   if (item.buildset.branchMerge?.skipped === true && item.buildset.branchMerge.done) {
     const behind = allItemsBehind(queue, item);
     await resetItem(ctx, item, { kind: 'merge-failed', by: null });
