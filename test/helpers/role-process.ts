@@ -3,20 +3,19 @@
  * configuration file, its address read from the banner's health line (printed by every process,
  * with or without the api role).
  */
-import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { Knex } from 'knex';
+import { describeExit, processExit, stopCleanly, type ProcessExit, type WatchedProcess } from './process-exit';
 import { spawnServe } from './serve-process';
 
-export interface RoleProcess {
+export interface RoleProcess extends WatchedProcess {
   name: string;
-  child: ChildProcess;
   /** `http://127.0.0.1:<port>` */
   base: string;
-  exited: Promise<number | null>;
-  output(): string;
-  /** SIGTERM, then the exit code (SIGKILL after `graceMs`). */
-  stop(graceMs?: number): Promise<number | null>;
+  /** SIGTERM, then how it ended (SIGKILL after `graceMs`): for clean-up, which checks nothing. */
+  stop(graceMs?: number): Promise<ProcessExit>;
+  /** SIGTERM, then a failure naming the code, the signal and the output's tail unless it exits with code 0. */
+  stopCleanly(): Promise<void>;
 }
 
 /** `roles` is the `--roles` value; undefined leaves the choice to the configuration's `roles` key. */
@@ -27,7 +26,7 @@ export async function startRoleProcess(
 ): Promise<RoleProcess> {
   const child = spawnServe(configFile, { roles, cwd: path.dirname(configFile) });
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = processExit(child);
   const base = await new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -39,24 +38,24 @@ export async function startRoleProcess(
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    void exited.then((code) => reject(new Error(`${name} exited early (${code}): ${output}`)));
+    void exited.then((exit) => reject(new Error(`${name} exited early (${describeExit(exit)}): ${output}`)));
   });
+  const watched: WatchedProcess = { child, exited, output: () => output };
   return {
+    ...watched,
     name,
-    child,
     base,
-    exited,
-    output: () => output,
     stop: async (graceMs = 15_000) => {
       if (child.exitCode !== null || child.signalCode !== null) {
-        return child.exitCode;
+        return exited;
       }
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      const code = await exited;
+      const exit = await exited;
       clearTimeout(timer);
-      return code;
+      return exit;
     },
+    stopCleanly: () => stopCleanly(watched, name),
   };
 }
 
