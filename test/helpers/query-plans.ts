@@ -49,8 +49,13 @@ export async function captureQueries(
 /** The plan PostgreSQL ran for a captured statement (EXPLAIN ANALYZE). */
 export async function explainPlan(knex: Knex, query: { sql: string; bindings: unknown[] }): Promise<PlanNode> {
   const result = await knex.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.sql}`, query.bindings as Knex.RawBinding[]);
+  return planOf(result) as PlanNode;
+}
+
+/** The plan in the result of an `EXPLAIN (FORMAT JSON)`. */
+function planOf(result: unknown): PlanNode | undefined {
   const rows = (result as { rows: Record<string, unknown>[] }).rows;
-  return (rows[0]?.['QUERY PLAN'] as { Plan: PlanNode }[])[0]?.Plan as PlanNode;
+  return (rows[0]?.['QUERY PLAN'] as { Plan: PlanNode }[])[0]?.Plan;
 }
 
 /**
@@ -68,32 +73,23 @@ export async function explainGenericPlan(knex: Knex, query: { sql: string; bindi
   const values = query.bindings.map((value) => knex.raw('?', [value as Knex.Value]).toQuery()).join(', ');
   // A prepared statement outlives the rollback: each check has a name of its own.
   const name = `generic_plan_check_${(planChecks += 1)}`;
-  let plan: PlanNode | undefined;
-  await knex
-    .transaction(async (trx) => {
-      await trx.raw(`SET LOCAL plan_cache_mode = force_generic_plan`);
-      await trx.raw(`PREPARE ${name} AS ${numbered}`);
-      const result = await trx.raw(
-        `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${name}${values === '' ? '' : `(${values})`}`,
-      );
-      const rows = (result as { rows: Record<string, unknown>[] }).rows;
-      plan = (rows[0]?.['QUERY PLAN'] as { Plan: PlanNode }[])[0]?.Plan;
-      await trx.raw(`DEALLOCATE ${name}`);
-      throw new RolledBack();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof RolledBack)) {
-        throw error;
-      }
-    });
-  if (plan === undefined) {
-    throw new Error(`no plan for ${query.sql}`);
+  const trx = await knex.transaction();
+  trx.executionPromise.catch(() => undefined); // rejected by the rollback below
+  try {
+    await trx.raw(`SET LOCAL plan_cache_mode = force_generic_plan`);
+    await trx.raw(`PREPARE ${name} AS ${numbered}`);
+    const plan = planOf(
+      await trx.raw(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${name}${values === '' ? '' : `(${values})`}`),
+    );
+    await trx.raw(`DEALLOCATE ${name}`);
+    if (plan === undefined) {
+      throw new Error(`no plan for ${query.sql}`);
+    }
+    return plan;
+  } finally {
+    await trx.rollback();
   }
-  return plan;
 }
 
 /** Generic plans checked by this process (names their prepared statements). */
 let planChecks = 0;
-
-/** Thrown to roll back the transaction of `explainGenericPlan`. */
-class RolledBack extends Error {}
