@@ -1,7 +1,7 @@
 /** A real `sluice serve` process for tests: started with a configuration file, its address read from the banner. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
-import { describeExit, processExit, stoppable, type StoppableProcess } from './process-exit';
+import { describeExit, processExit, stoppable, type ProcessExit, type StoppableProcess } from './process-exit';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -9,8 +9,8 @@ export interface ServeProcess extends StoppableProcess {
   child: ChildProcessWithoutNullStreams;
   /** `http://127.0.0.1:<port>` */
   base: string;
-  /** Set once the process has exited (null after a signal). */
-  exitCode(): number | null | undefined;
+  /** Set once the process has exited: its code, or the signal that ended it. */
+  exit(): ProcessExit | undefined;
   /** `/health/ready`: status and body (status 0 when the process does not answer). */
   ready(): Promise<{ status: number; body: unknown }>;
 }
@@ -83,9 +83,9 @@ export async function startServe(
 ): Promise<ServeProcess> {
   const child = spawnServe(configFile, { env, ...options });
   let output = '';
-  let code: number | null | undefined;
+  let exitSeen: ProcessExit | undefined;
   const exited = processExit(child).then((exit) => {
-    code = exit.code;
+    exitSeen = exit;
     return exit;
   });
   child.stderr.on('data', (chunk: Buffer) => {
@@ -104,7 +104,7 @@ export async function startServe(
   return {
     ...stoppable({ child, exited, output: () => output }),
     base,
-    exitCode: () => code,
+    exit: () => exitSeen,
     ready: async () => {
       try {
         const response = await fetch(`${base}/health/ready`, { signal: AbortSignal.timeout(5000) });

@@ -207,7 +207,7 @@ auth:
       expect(build.result).toBe('ERROR');
       expect(build.error_detail).toMatch(/^The build log could not be written: ENOSPC: no space left on device/);
     }
-    expect(first.exitCode()).toBeUndefined();
+    expect(first.exit()).toBeUndefined();
     expect((await first.ready()).status).toBe(200);
     await expectNodesReturned(first);
     await first.stop();
@@ -228,7 +228,7 @@ auth:
     expect(lost).toMatchObject({ result: 'RETRY', error_detail: expect.stringMatching(/^Build request lost/) });
     expect(retried.result).toBe('ERROR');
     expect(retried.error_detail).toMatch(/^The build log could not be written: ENOSPC: no space left on device/);
-    expect(third.exitCode()).toBeUndefined();
+    expect(third.exit()).toBeUndefined();
     expect((await third.ready()).status).toBe(200);
     await expectNodesReturned(third);
     await third.stop();

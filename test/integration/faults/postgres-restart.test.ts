@@ -13,6 +13,7 @@ import knexFactory, { type Knex } from 'knex';
 import { GateDeployment } from '../../helpers/gate-deployment';
 import { eventually } from '../../helpers/pg-faults';
 import { postgresBinDir, PrivateCluster } from '../../helpers/private-cluster';
+import { describeExit } from '../../helpers/process-exit';
 import { startServe, type ServeProcess } from '../../helpers/serve-process';
 import { describeIf, POSTGRES_BINARIES } from '../../helpers/preconditions';
 
@@ -87,8 +88,9 @@ withCluster('PostgreSQL restarts under a running sluice serve (private cluster)'
     await eventually(
       'the process to notice',
       async () => {
-        if (sluice.exitCode() !== undefined) {
-          throw new Error(`sluice exited (${sluice.exitCode()}): ${sluice.output().slice(-3000)}`);
+        const exit = sluice.exit();
+        if (exit !== undefined) {
+          throw new Error(`sluice exited (${describeExit(exit)}): ${sluice.output().slice(-3000)}`);
         }
         return (await sluice.ready()).status === 503;
       },
@@ -140,7 +142,7 @@ withCluster('PostgreSQL restarts under a running sluice serve (private cluster)'
     for (const sha of shas.values()) {
       expect(await deployment.merged(sha)).toBe(true);
     }
-    expect(sluice.exitCode()).toBeUndefined(); // alive all along
+    expect(sluice.exit()).toBeUndefined(); // alive all along
     expect((await sluice.ready()).body).toMatchObject({ status: 'ready' });
 
     await sluice.stop();
