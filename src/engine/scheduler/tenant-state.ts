@@ -13,9 +13,13 @@ import type { PassContext } from '../pass-context';
 import { PipelineManager } from '../pipeline/manager';
 import type { EngineLayout } from '../ports/layout';
 import { StatusTracker, type StatusSources } from './status-tracker';
-import { DurationSampleRepository } from '../../store/repositories/duration-samples';
+import {
+  DurationSampleRepository,
+  withRunsAppended,
+  type SampleAppend,
+} from '../../store/repositories/duration-samples';
 import { estimateKeys, estimatesFrom, type EstimateLookup } from '../build-estimates';
-import { sampleKeyText } from '../../model/estimates';
+import { sampleKeyText, type DurationSamples } from '../../model/estimates';
 import { checkItemChanges, ItemChangeTracker } from './item-changes';
 
 export class TenantState {
@@ -39,10 +43,15 @@ export class TenantState {
   private readonly status: StatusTracker;
   private changes = new ItemChangeTracker();
   /**
-   * The estimates as last read, with the keys read (found or not), of committed samples; `pending`:
-   * read in the running pass, kept once it commits (it may have read its own samples).
+   * The samples of the keys last read (found or not) and their estimates, as committed; `pending`:
+   * those of the running pass (read in it, or the committed ones with its own runs appended), kept
+   * once it commits.
    */
-  private estimatesRead: { keys: ReadonlySet<string>; lookup: EstimateLookup } | null = null;
+  private estimatesRead: {
+    keys: ReadonlySet<string>;
+    samples: ReadonlyMap<string, DurationSamples>;
+    lookup: EstimateLookup;
+  } | null = null;
   private estimatesPending: TenantState['estimatesRead'] = null;
   /** Compare every held item with what was last saved at each save, and a kept merge-list text with a new one (./item-changes.ts). */
   private readonly checkUnmarked = checkItemChanges();
@@ -124,7 +133,7 @@ export class TenantState {
   /** Before a pass changes anything: the status the next status delta is computed against. */
   async statusBaseline(layout: EngineLayout): Promise<void> {
     if (this.loadedRecord && !this.status.hasBaseline()) {
-      const estimates = await this.estimates(this.sources.knex, true);
+      const estimates = await this.estimates(this.sources.knex, { readAgain: true });
       this.estimatesRead = this.estimatesPending;
       this.estimatesPending = null;
       this.status.baseline(layout, this.pipelines, this.loadedRecord, estimates);
@@ -133,20 +142,29 @@ export class TenantState {
 
   /**
    * The build-time estimates of the held state's started builds (src/engine/build-estimates.ts).
-   * Read again only when `samplesChanged` or a key is new: the duration samples of a tenant change
-   * only with the passes of its scheduler (src/engine/pass-context.ts collects them), and a new
-   * lead starts from a fresh load.
+   * Read again only when asked to or a key is new: the duration samples of a tenant change only
+   * with the passes of its scheduler (src/engine/pass-context.ts collects them), which append the
+   * `runs` they wrote to the samples kept as the store does (`withRunsAppended`), and a new lead
+   * starts from a fresh load.
    */
-  private async estimates(knex: Knex, samplesChanged: boolean): Promise<EstimateLookup> {
+  private async estimates(
+    knex: Knex,
+    change: { readAgain: true } | { runs: readonly SampleAppend[] },
+  ): Promise<EstimateLookup> {
     const keys = estimateKeys(this.pipelines.values(), 'started');
     const texts = new Set(keys.map(sampleKeyText));
-    const read = this.estimatesRead;
-    if (!samplesChanged && read !== null && [...texts].every((text) => read.keys.has(text))) {
-      this.estimatesPending = read;
-      return read.lookup;
+    let kept = 'readAgain' in change ? null : this.estimatesRead;
+    if (kept !== null && 'runs' in change && change.runs.length > 0) {
+      const samples = withRunsAppended(kept.samples, kept.keys, change.runs);
+      kept = { keys: kept.keys, samples, lookup: estimatesFrom(samples).estimatedTime };
     }
+    if (kept !== null && [...texts].every((text) => kept.keys.has(text))) {
+      this.estimatesPending = kept;
+      return kept.lookup;
+    }
+    // Read in the pass's transaction, the samples include the runs it wrote.
     const samples = keys.length === 0 ? new Map() : await new DurationSampleRepository(knex).read(this.tenant, keys);
-    this.estimatesPending = { keys: texts, lookup: estimatesFrom(samples).estimatedTime };
+    this.estimatesPending = { keys: texts, samples, lookup: estimatesFrom(samples).estimatedTime };
     return this.estimatesPending.lookup;
   }
 
@@ -250,14 +268,15 @@ export class TenantState {
       this.positions.delete(item.uuid);
     }
     const written = new Set(entries.map((entry) => entry.item.uuid));
-    const samplesChanged = ctx.samples.recorded;
-    if (samplesChanged) {
+    const runs = ctx.samples.taken();
+    if (written.size === 0 && (ctx.samples.recorded || runs.length > 0)) {
+      // No delta to estimate now: the samples kept are stale once this pass commits.
       this.estimatesRead = null;
     }
-    // Estimates change only with the history a pass writes, and such a pass writes items too. They
-    // are read before the save's write, which touches no sample: the pass's samples were written
-    // before the save (`PassContext.flush`, src/engine/scheduler/pass.ts).
-    const estimates = written.size === 0 ? null : await this.estimates(trx, samplesChanged);
+    // Estimates change only with the history a pass writes, and such a pass writes items too. The
+    // pass's samples were written before the save (`PassContext.flush`, src/engine/scheduler/pass.ts),
+    // so a read here sees them, as do the kept samples with the pass's runs appended.
+    const estimates = written.size === 0 ? null : await this.estimates(trx, { runs });
     this.publishStatusDelta(ctx, layout, written, estimates);
     record.busSequence += ctx.deltas.length;
     // A pass that changed nothing leaves the tenant row as it is: its row version is the version of

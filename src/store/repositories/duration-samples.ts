@@ -45,7 +45,7 @@ export function buildOutcome(build: Pick<FinishedBuild, 'result' | 'final'>): 's
 }
 
 /** One run to append to its keys. */
-interface SampleAppend {
+export interface SampleAppend {
   tenant: string;
   keys: readonly SampleKey[];
   outcome: 's' | 'f' | 'r';
@@ -68,6 +68,7 @@ interface KeyAppend {
  */
 export class SampleBatch {
   private appends: SampleAppend[] = [];
+  private readonly handedOut: SampleAppend[] = [];
   private collected = false;
 
   add(append: SampleAppend): void {
@@ -89,8 +90,46 @@ export class SampleBatch {
   take(): QueuedWrite | null {
     const appends = this.appends;
     this.appends = [];
+    this.handedOut.push(...appends);
     return samplesWrite(appends);
   }
+
+  /** Every run `take` handed out, in order: what the batch's writes append (`withRunsAppended`). */
+  taken(): readonly SampleAppend[] {
+    return this.handedOut;
+  }
+}
+
+/**
+ * `samples` (one tenant's, by `sampleKeyText`) as they are once `runs` are written (`samplesWrite`:
+ * each kind of each key cut to its newest `SAMPLE_LIMIT`), for the keys in `keys` only (a key of
+ * `keys` that `samples` lacks had no row). A scheduler keeps the samples its status deltas need
+ * this way instead of reading them again after each pass that wrote some (docs/gating.md#performance).
+ */
+export function withRunsAppended(
+  samples: ReadonlyMap<string, DurationSamples>,
+  keys: ReadonlySet<string>,
+  runs: readonly SampleAppend[],
+): Map<string, DurationSamples> {
+  const updated = new Map(samples);
+  for (const row of byKey(runs)) {
+    const text = sampleKeyText(row.key);
+    if (!keys.has(text)) {
+      continue;
+    }
+    const kept = updated.get(text);
+    updated.set(
+      text,
+      kept === undefined
+        ? { outcomes: row.outcomes, successes: row.successes, failures: row.failures }
+        : {
+            outcomes: (kept.outcomes + row.outcomes).slice(-SAMPLE_LIMIT),
+            successes: [...kept.successes, ...row.successes].slice(-SAMPLE_LIMIT),
+            failures: [...kept.failures, ...row.failures].slice(-SAMPLE_LIMIT),
+          },
+    );
+  }
+  return updated;
 }
 
 interface SampleRow {

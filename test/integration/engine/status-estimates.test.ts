@@ -436,16 +436,39 @@ describe.each(backends())('engine: status estimates from recent runs (%s)', (bac
       const passes = new Set(seen.filter((q) => /scheduler_leases|for update/i.test(q.sql)).map((q) => q.tx));
       return seen.filter((q) => passes.has(q.tx) && /^\s*select\b[\s\S]*\bduration_samples\b/i.test(q.sql)).length;
     }
+    /** The last `estimatedTime` the deltas since `from` sent for job `name` of item `itemId`. */
+    function sentEstimate(from: number, itemId: string, name: string): number | null | undefined {
+      let sent: number | null | undefined;
+      for (const delta of h.deltas.slice(from)) {
+        for (const change of delta.type === 'queue-delta' ? delta.changes : []) {
+          const jobs =
+            change.kind === 'job-changed' && change.itemId === itemId
+              ? [change.job]
+              : change.kind === 'item-changed' && change.itemId === itemId
+                ? (change.jobs ?? [])
+                : [];
+          sent = jobs.find((one) => one.name === name)?.estimatedTime ?? sent;
+        }
+      }
+      return sent;
+    }
     await startChange(30);
     // Passes that write items (an enqueue, started builds) but no sample, with the same keys to estimate.
     expect(await passReads(() => startChange(31))).toBe(0);
-    // A finished build's pass writes its samples: the delta reads them again.
+    const before = jobsOf(await h.engine.status(h.tenant)).get('31 unit')?.estimatedTime;
+    // A finished build's pass writes its samples and appends them to those it keeps, as the
+    // store does: its delta sends the estimate a fresh read gives, with no read.
+    const from = h.deltas.length;
     expect(
       await passReads(async () => {
         await h.executor.finish('unit', 30, { result: 'SUCCESS', durationMs: 1_000 });
         await h.settle();
       }),
-    ).toBe(1);
+    ).toBe(0);
+    const status = await h.engine.status(h.tenant);
+    const after = jobsOf(status).get('31 unit')?.estimatedTime;
+    expect(after).not.toBe(before);
+    expect(sentEstimate(from, itemOf(status, 31)?.id ?? '', 'unit')).toBe(after);
     await h.executor.finishAll();
     await h.settle();
   });
