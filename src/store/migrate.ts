@@ -32,6 +32,7 @@ import * as itemMergeLists from './migrations/0034-item-merge-lists';
 import * as engineEventsPendingOrder from './migrations/0035-engine-events-pending-order';
 import * as buildsRefJobIndex from './migrations/0036-builds-ref-job-index';
 import * as itemRowsFillfactor from './migrations/0037-item-rows-fillfactor';
+import * as historyPatternIndexes from './migrations/0038-history-pattern-indexes';
 
 interface Migration {
   name: string;
@@ -69,6 +70,7 @@ const MIGRATIONS: Migration[] = [
   engineEventsPendingOrder,
   buildsRefJobIndex,
   itemRowsFillfactor,
+  historyPatternIndexes,
 ];
 
 class ListedMigrationSource implements Knex.MigrationSource<Migration> {

@@ -61,7 +61,8 @@ describe.each(backends())('store on %s', (backend) => {
       const indexes: string[] = await db.knex('pg_indexes').where({ schemaname: 'public' }).pluck('indexdef');
       const covered = (table: string, column: string) =>
         indexes.some(
-          (def) => def.includes(` ON public.${table} `) && new RegExp(`\\(${column}[,)]|, ${column}[,)]`).test(def),
+          (def) =>
+            def.includes(` ON public.${table} `) && new RegExp(`(\\(|, )${column}( text_pattern_ops)?[,)]`).test(def),
         );
       for (const column of ['project', 'ref', 'change', 'patchset', 'newrev', 'branch']) {
         expect([column, covered('refs', column)]).toEqual([column, true]);
