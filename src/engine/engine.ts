@@ -47,6 +47,8 @@ export interface EngineOptions {
   batchSize?: number;
   /** How long a pass takes new work before it commits (docs/operations.md#takeovers-under-repeated-kills); default 2 s. */
   passBudgetMs?: number;
+  /** How long a pass waits for the branch merges the pass before stored (docs/gating.md#merges-in-a-row); default 20 ms. */
+  branchMergeWaitMs?: number;
   uuid?: () => string;
   logger?: SchedulerLogger;
   /** Tenant web root (ending in '/') for status `report_url`. */
@@ -134,6 +136,7 @@ export class Engine {
       pollIntervalMs: this.options.pollIntervalMs ?? 1000,
       batchSize: this.options.batchSize,
       budgetMs: this.options.passBudgetMs,
+      branchMergeWaitMs: this.options.branchMergeWaitMs,
       uuid: this.options.uuid,
       logger: this.options.logger,
       onSemaphoreReleased: () => this.wakeAll(),

@@ -54,6 +54,11 @@ export interface PassOptions {
    * commits what it did and leaves the rest to the next pass (docs/operations.md#takeovers-under-repeated-kills).
    */
   budgetMs?: number;
+  /**
+   * How long (ms, wall time) a pass waits for the work runner's round when the pass before it
+   * stored merges into branches (docs/gating.md#merges-in-a-row); default `BRANCH_MERGE_WAIT_MS`.
+   */
+  branchMergeWaitMs?: number;
   uuid?: () => string;
   logger?: SchedulerLogger;
   /** Called when a semaphore was released (global semaphores span tenants). */
@@ -96,6 +101,13 @@ const ENGINE_EVENT_CATEGORY_ORDER: readonly EngineEventCategory[] = ['management
  */
 export const DEFAULT_PASS_BUDGET_MS = 2000;
 
+/**
+ * How long a pass waits, at most, for the merges into branches the pass before it stored: their
+ * outcomes then come back to one pass instead of trickling into several small ones
+ * (docs/gating.md#merges-in-a-row). Wall time: it bounds a wait for calls in flight.
+ */
+export const BRANCH_MERGE_WAIT_MS = 20;
+
 /** Tries of an event whose handler throws before it is marked with an error instead of blocking the tenant. */
 const MAX_EVENT_FAILURES = 3;
 
@@ -112,6 +124,8 @@ export class PassRunner {
   readonly lookups: PassLookups;
   /** Build ids ahead, so a pass writes its history rows together (docs/gating.md#performance). */
   private readonly buildIds = new BuildIdReserve();
+  /** The last pass stored merges into branches: the next one waits for the runner's round first. */
+  private branchMergesStored = false;
 
   constructor(
     private readonly options: PassOptions,
@@ -148,6 +162,10 @@ export class PassRunner {
     const record = this.state.record;
     if (!layout || !record) {
       return false;
+    }
+    if (this.branchMergesStored) {
+      this.branchMergesStored = false;
+      await this.waitForBranchMerges();
     }
     try {
       // The pending events are read once, before the transaction opens, and the changes they name
@@ -267,9 +285,26 @@ export class PassRunner {
     this.work.withdraw(ctx.withdrawnMerges);
     if (ctx.work.length > 0) {
       this.work.kick();
+      this.branchMergesStored = ctx.work.some((work) => work.kind === 'branch-merge');
     }
     await this.afterCommit(ctx, epoch);
     return didWork;
+  }
+
+  /**
+   * Give the work runner's round (the merges into branches the last pass stored, made one after
+   * the other) up to `branchMergeWaitMs` to end, so that their outcomes are taken together
+   * (docs/gating.md#merges-in-a-row). A merge slower than that is taken by a later pass, as before.
+   */
+  private async waitForBranchMerges(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.work.settled(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.options.branchMergeWaitMs ?? BRANCH_MERGE_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /**
