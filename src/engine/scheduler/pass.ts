@@ -29,6 +29,7 @@ import { untracked } from './item-changes';
 import { handleManagement } from './management-events';
 import { reconcileLayout } from './reconfiguration';
 import { SideEffects } from './side-effects';
+import { settledBy } from './settled-by';
 import type { JobLocation } from '../jobs/results';
 import { handleResult, locateJobs } from './result-events';
 import type { TenantState } from './tenant-state';
@@ -297,14 +298,7 @@ export class PassRunner {
    * (docs/gating.md#merges-in-a-row). A merge slower than that is taken by a later pass, as before.
    */
   private async waitForBranchMerges(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      this.work.settled(),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, this.options.branchMergeWaitMs ?? BRANCH_MERGE_WAIT_MS);
-      }),
-    ]);
-    clearTimeout(timer);
+    await settledBy(this.work.settled(), Date.now() + (this.options.branchMergeWaitMs ?? BRANCH_MERGE_WAIT_MS));
   }
 
   /**

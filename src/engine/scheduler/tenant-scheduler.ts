@@ -12,6 +12,7 @@ import { LeadershipLostError, TenantLeadership, type LeadershipSettings } from '
 import { PassRunner, type PassOptions } from './pass';
 import { resubmitOutstandingWork } from './recovery';
 import { TenantState } from './tenant-state';
+import { settledBy } from './settled-by';
 
 /** A scheduler took or lost the lead of its tenant. */
 export interface LeadershipChange {
@@ -325,24 +326,6 @@ export class TenantScheduler {
     this.idleWaiters = [];
     waiters.forEach((resolve) => resolve());
   }
-}
-
-/** True when `work` settles by `until` (epoch ms; never without it), false at `until`. */
-function settledBy(work: Promise<unknown>, until: number | undefined): Promise<boolean> {
-  if (until === undefined) {
-    return work.then(
-      () => true,
-      () => true,
-    );
-  }
-  return new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), Math.max(0, until - Date.now()));
-    const settled = (): void => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    work.then(settled, settled);
-  });
 }
 
 /** One turn of the event loop: the I/O callbacks and appends queued meanwhile run before what follows. */

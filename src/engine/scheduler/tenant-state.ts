@@ -269,7 +269,7 @@ export class TenantState {
     }
     const written = new Set(entries.map((entry) => entry.item.uuid));
     const runs = ctx.samples.taken();
-    if (written.size === 0 && (ctx.samples.recorded || runs.length > 0)) {
+    if (written.size === 0 && ctx.samples.recorded) {
       // No delta to estimate now: the samples kept are stale once this pass commits.
       this.estimatesRead = null;
     }
