@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { prepared } from '../prepared-statements';
 import { runStatement } from '../direct-statement';
 import { UNFLUSHED_CONDITION, UNFLUSHED_CTE } from '../unflushed-commit';
 import {
@@ -156,16 +155,18 @@ export class EngineEventRepository {
     if (categories.length === 0 && types.length === 0) {
       return [];
     }
-    // Prepared: one text per set of categories and types, so its columns are named (../prepared-statements.ts).
-    const rows: EngineEventRow[] = await prepared(trx('engine_events'))
-      .select(...EVENT_COLUMNS)
-      .where({ tenant })
-      .andWhere((query) => query.whereIn('category', categories).orWhereIn('event_type', types))
-      .whereNull('processed')
-      // A tenant's `sluice reconfigure` request is the layout holder's, not the scheduler's.
-      .whereNot((query) => query.where('event_type', 'reconfigure').whereRaw(REQUEST_FROM_CLI))
-      .orderByRaw(PENDING_ORDER)
-      .limit(limit);
+    // Prepared (one text whatever the categories and types), so its columns are named
+    // (../prepared-statements.ts). A tenant's `sluice reconfigure` request is the layout
+    // holder's, not the scheduler's.
+    const { rows } = await runStatement<EngineEventRow>(
+      trx,
+      `SELECT ${EVENT_COLUMNS.join(', ')} FROM engine_events
+       WHERE tenant = ? AND (category = ANY(?::text[]) OR event_type = ANY(?::text[])) AND processed IS NULL
+         AND NOT (event_type = 'reconfigure' AND ${REQUEST_FROM_CLI})
+       ORDER BY ${PENDING_ORDER} LIMIT ?`,
+      [tenant, categories, types, limit],
+      true,
+    );
     return rows.map(toRecord);
   }
 
