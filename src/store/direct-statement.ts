@@ -1,11 +1,11 @@
 /**
  * A statement whose SQL text is written out, run on the store's knex client without knex's query
- * builder and runner (docs/gating.md#performance). A scheduler pass and the work runner send a
- * few fixed statements per change; building a knex query for each, compiling it and walking its
- * bindings cost more CPU than sending it (about a seventh of a change's CPU). Here the text goes
- * to the client as it is: the connection is the one knex would use (the transaction's inside
- * one, else one from the pool), the `query` event is still emitted (statement counts, tests)
- * and a failed statement's error still names its SQL, as knex's own do.
+ * builder and runner (docs/development.md#statements-written-out). A scheduler pass and the work
+ * runner send a few fixed statements per change; building a knex query for each, compiling it
+ * and walking its bindings cost more CPU than sending it (about a seventh of a change's CPU). Here
+ * the text goes to the client as it is: the connection is the one knex would use (the
+ * transaction's inside one, else one from the pool), the `query` event is still emitted
+ * (statement counts, tests) and a failed statement's error still names its SQL, as knex's own do.
  *
  * `?` placeholders only (no `??` identifiers, no named bindings); a binding is sent as it is.
  */
