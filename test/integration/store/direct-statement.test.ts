@@ -63,6 +63,15 @@ describe.each(backends())('statements written out (%s)', (backend) => {
     expect(await labels()).toEqual(['one!', 'two!']);
   });
 
+  it('refuses a statement on a transaction that ended (its session went back to the pool)', async () => {
+    const trx = await db.knex.transaction();
+    await trx.commit();
+    await expect(runStatement(trx, 'INSERT INTO written_out (id, label) VALUES (?, ?)', [4, 'four'])).rejects.toThrow(
+      /Transaction query already complete/,
+    );
+    expect(await labels()).toEqual(['one!', 'two!']);
+  });
+
   it('names the SQL in the error of a failed statement, and the store keeps working', async () => {
     await expect(
       runStatement(db.knex, 'INSERT INTO written_out (id, label) VALUES (?, ?)', [1, 'again']),
