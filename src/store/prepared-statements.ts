@@ -40,11 +40,14 @@ export function namesStatements(knex: { client: unknown }): boolean {
 /** Joined into a transaction's first statement: generic plans until the transaction ends (`namesStatements`). */
 export const GENERIC_PLANS_JOIN = `CROSS JOIN (SELECT set_config('plan_cache_mode', 'force_generic_plan', true)) AS generic_plans`;
 
+/** The query options of the mark (also for statements run without a knex query: ./direct-statement.ts). */
+export const PREPARED_OPTIONS: Readonly<Record<string, unknown>> = Object.freeze({ [PREPARE]: true });
+
 /** Mark a query (builder or raw) to run as a prepared statement on PostgreSQL. */
 export function prepared<Query extends { options(options: Readonly<Record<string, unknown>>): Query }>(
   query: Query,
 ): Query {
-  return query.options({ [PREPARE]: true });
+  return query.options(PREPARED_OPTIONS);
 }
 
 /** What knex hands a client's `_query`, as far as naming needs. */

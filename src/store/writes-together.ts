@@ -8,6 +8,7 @@
  * than `MAX_BINDINGS` parameters.
  */
 import type { Knex } from 'knex';
+import { runStatement } from './direct-statement';
 
 /** One data-modifying statement with `?` placeholders (not itself starting with `WITH`). */
 export interface QueuedWrite {
@@ -54,11 +55,13 @@ export async function writeTogether<Row = unknown>(
     const last = group[group.length - 1];
     const ahead = group.slice(0, -1).map((write, index) => `w${index} AS (${write.sql})`);
     const sql = ahead.length === 0 ? last.sql : `WITH ${ahead.join(', ')} ${last.sql}`;
-    const result = (await knex.raw(
-      sql,
-      group.flatMap((write) => write.bindings),
-    )) as { rows?: Row[] };
-    rows = result.rows ?? [];
+    rows = (
+      await runStatement<Row>(
+        knex,
+        sql,
+        group.flatMap((write) => write.bindings),
+      )
+    ).rows;
   }
   return query === undefined ? [] : rows;
 }

@@ -134,12 +134,17 @@ export class ItemChangeTracker {
    * (src/store/repositories/item-rows.ts, `itemTexts`): JSON would have failed on a cycle, so
    * the walk keeps no set of the objects it saw (an object reached twice is walked twice; a walk
    * of `WALK_LIMIT` objects fails, as a cycle a write no proxy saw would have made).
+   *
+   * `listKept`: the save kept the text of the item's merge list, the list it had when last
+   * tracked, into which nothing was written since: its objects are known already, and the walk
+   * leaves the list out (it is most of an item). A write through a plain reference into it would
+   * be lost with the kept text anyway, which the check of `TenantState` reports.
    */
-  track(item: ItemState): ItemState {
+  track(item: ItemState, listKept = false): ItemState {
     const plain = this.plain(item) as ItemState;
     const uuid = plain.uuid;
     const list = plain.buildset.mergeItems;
-    const part = { list, holders: this.holdersOf(list, [uuid, mergeItemsPart(uuid)]) };
+    const part = { list, holders: this.holdersOf(list, [uuid, mergeItemsPart(uuid)]), skip: listKept };
     this.walk(plain, this.holdersOf(plain, [uuid]), null, part);
     return this.wrap(plain, this.held.get(plain) as Held) as ItemState;
   }
@@ -228,13 +233,13 @@ export class ItemChangeTracker {
   /**
    * Note `uuids` as holders of `root` and of everything in it, replacing any proxy inside by its
    * target; `seen` keeps a cycle from walking forever (null: `root` is known to have none). Under
-   * `part.list`, the holders are `part.holders`.
+   * `part.list`, the holders are `part.holders` (`part.skip`: the list is not walked).
    */
   private walk(
     root: object,
     uuids: Holders,
     seen: Set<object> | null,
-    part: { list: object; holders: Holders } | null,
+    part: { list: object; holders: Holders; skip: boolean } | null,
   ): void {
     const pending: object[] = [root];
     const pendingHolders: Holders[] = [uuids];
@@ -262,8 +267,12 @@ export class ItemChangeTracker {
           if (target !== value) {
             fields[key] = target;
           }
+          const inList = target === part?.list;
+          if (inList && part.skip) {
+            continue;
+          }
           pending.push(target);
-          pendingHolders.push(target === part?.list ? part.holders : holders);
+          pendingHolders.push(inList ? part.holders : holders);
         }
       }
     }

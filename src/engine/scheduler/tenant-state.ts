@@ -238,7 +238,7 @@ export class TenantState {
           const save = this.itemSave(queue.id, position, plain, kept);
           if (marked || moved) {
             // Tracked again: what the pass attached through plain references is known from now on.
-            queue.items[index] = this.changes.track(item);
+            queue.items[index] = this.changes.track(item, kept !== undefined);
             this.mergeTexts.set(uuid, { list, text: save.texts.mergeItems });
           }
           if (save.keptStale) {

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { prepared } from '../prepared-statements';
+import { runStatement } from '../direct-statement';
 import { UNFLUSHED_CONDITION, UNFLUSHED_CTE } from '../unflushed-commit';
 import {
   categorise,
@@ -131,19 +131,16 @@ export class EngineEventRepository {
       const row = toRow(entry);
       return [entry.work, order, row.tenant, row.category, row.event_type, JSON.stringify(row.payload), row.created];
     });
-    const statement = this.knex.raw(
-      `WITH ${unflushed ? `${UNFLUSHED_CTE}, ` : ''}done AS (${completing.sql})
+    const sql = `WITH ${unflushed ? `${UNFLUSHED_CTE}, ` : ''}done AS (${completing.sql})
        INSERT INTO engine_events (tenant, category, event_type, payload, created)
        SELECT e.tenant, e.category, e.event_type, e.payload, e.created
        FROM (VALUES ${values}) AS e(work, ord, tenant, category, event_type, payload, created)
        JOIN done ON done.id = e.work
        ${unflushed ? `WHERE ${UNFLUSHED_CONDITION}` : ''}
        ORDER BY e.ord
-       RETURNING id`,
-      [...completing.bindings, ...bindings],
-    );
+       RETURNING id`;
     // One entry: a fixed text when `completing`'s is (the runner completes most work one row at a time).
-    const result = (await (entries.length === 1 ? prepared(statement) : statement)) as { rows: unknown[] };
+    const result = await runStatement(this.knex, sql, [...completing.bindings, ...bindings], entries.length === 1);
     return result.rows.length;
   }
 
@@ -158,16 +155,18 @@ export class EngineEventRepository {
     if (categories.length === 0 && types.length === 0) {
       return [];
     }
-    // Prepared: one text per set of categories and types, so its columns are named (../prepared-statements.ts).
-    const rows: EngineEventRow[] = await prepared(trx('engine_events'))
-      .select(...EVENT_COLUMNS)
-      .where({ tenant })
-      .andWhere((query) => query.whereIn('category', categories).orWhereIn('event_type', types))
-      .whereNull('processed')
-      // A tenant's `sluice reconfigure` request is the layout holder's, not the scheduler's.
-      .whereNot((query) => query.where('event_type', 'reconfigure').whereRaw(REQUEST_FROM_CLI))
-      .orderByRaw(PENDING_ORDER)
-      .limit(limit);
+    // Prepared (one text whatever the categories and types), so its columns are named
+    // (../prepared-statements.ts). A tenant's `sluice reconfigure` request is the layout
+    // holder's, not the scheduler's.
+    const { rows } = await runStatement<EngineEventRow>(
+      trx,
+      `SELECT ${EVENT_COLUMNS.join(', ')} FROM engine_events
+       WHERE tenant = ? AND (category = ANY(?::text[]) OR event_type = ANY(?::text[])) AND processed IS NULL
+         AND NOT (event_type = 'reconfigure' AND ${REQUEST_FROM_CLI})
+       ORDER BY ${PENDING_ORDER} LIMIT ?`,
+      [tenant, categories, types, limit],
+      true,
+    );
     return rows.map(toRecord);
   }
 
@@ -351,11 +350,15 @@ async function insertRows(knex: Knex, rows: readonly NewEventRow[]): Promise<num
   if (rows.length === 0) {
     return [];
   }
-  const insert = knex<EngineEventRow>('engine_events')
-    .insert(rows as NewEventRow[])
-    .returning('id');
+  const values = rows.map(() => '(?, ?, ?, ?, ?)').join(', ');
+  const bindings = rows.flatMap((row) => [row.tenant, row.category, row.event_type, row.payload, row.created]);
   // One row (an append in a transaction, or alone in its group): a fixed text.
-  const inserted = await (rows.length === 1 ? prepared(insert) : insert);
+  const { rows: inserted } = await runStatement<{ id: number | string }>(
+    knex,
+    `INSERT INTO engine_events (tenant, category, event_type, payload, created) VALUES ${values} RETURNING id`,
+    bindings,
+    rows.length === 1,
+  );
   // Ids are taken in the order of the rows; sorted, they follow the entries.
   return inserted.map((row) => Number(row.id)).sort((a, b) => a - b);
 }

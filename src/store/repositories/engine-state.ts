@@ -12,6 +12,7 @@ import type {
   TenantEventQueueState,
 } from '../../model/pipeline-state';
 import { prepared } from '../prepared-statements';
+import { runStatement } from '../direct-statement';
 import { pickFields } from '../row-fields';
 import {
   pipelineStateValueSchema,
@@ -201,7 +202,7 @@ export class EngineStateRepository {
     for (let start = 0; start < saves.length; start += SAVE_CHUNK) {
       const { sql, bindings } = itemSaveStatement(tenant, saves.slice(start, start + SAVE_CHUNK));
       // Its text is one of two whatever the items (they are one JSON parameter).
-      await prepared(trx.raw(sql, bindings));
+      await runStatement(trx, sql, bindings, true);
     }
   }
 
@@ -215,8 +216,7 @@ export class EngineStateRepository {
     await this.saveItems(tenant, withoutDeletedQueues(items.slice(0, ahead), new Set(deletedQueueIds)), trx);
     const statement = stateSaveStatement(tenant, { ...changes, items: items.slice(ahead) });
     if (statement !== null) {
-      const query = trx.raw(statement.sql, statement.bindings);
-      await (statement.fixed ? prepared(query) : query);
+      await runStatement(trx, statement.sql, statement.bindings, statement.fixed);
     }
   }
 

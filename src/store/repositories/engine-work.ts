@@ -9,10 +9,10 @@
 import type { Knex } from 'knex';
 import type { EngineEvent } from '../../model/engine-events';
 import { EngineEventRepository } from './engine-events';
-import { prepared } from '../prepared-statements';
+import { runStatement } from '../direct-statement';
 import { pickFields } from '../row-fields';
-import { UNFLUSHED_CONDITION, UNFLUSHED_SELECT } from '../unflushed-commit';
-import { queuedWrite, writeTogether, type QueuedWrite } from '../writes-together';
+import { UNFLUSHED_CONDITION, UNFLUSHED_CTE } from '../unflushed-commit';
+import { writeTogether, type QueuedWrite } from '../writes-together';
 
 export type EngineWorkKind = 'report' | 'speculative-merge' | 'tag-branches' | 'branch-merge';
 
@@ -106,18 +106,12 @@ export class EngineWorkRepository {
     }
     const plainValues = (_key: string, value: unknown): unknown =>
       value !== null && typeof value === 'object' ? plain(value) : value;
-    return queuedWrite(
-      this.knex('engine_work').insert(
-        work.map((entry) => ({
-          tenant,
-          kind: entry.kind,
-          state: 'requested',
-          payload: JSON.stringify(entry.payload, plainValues) as unknown,
-          created: now,
-          updated: now,
-        })),
-      ),
-    );
+    return {
+      sql: `INSERT INTO engine_work (tenant, kind, state, payload, created, updated) VALUES ${work
+        .map(() => `(?, ?, 'requested', ?, ?, ?)`)
+        .join(', ')}`,
+      bindings: work.flatMap((entry) => [tenant, entry.kind, JSON.stringify(entry.payload, plainValues), now, now]),
+    };
   }
 
   /**
@@ -151,25 +145,25 @@ export class EngineWorkRepository {
   async claim(tenant: string, epoch: number, now: Date, limit: number): Promise<EngineWorkRecord[]> {
     // One statement: the rows are chosen and locked (SKIP LOCKED, so concurrent claims never take
     // the same row) by the sub-query of the update that claims them.
-    const candidates = this.knex('engine_work')
-      .select('id')
-      .where({ tenant })
-      .whereRaw(`(state = 'requested' OR (state = 'running' AND epoch <= ?))`, [epoch])
-      // Reports and branch merges first: an item that finished waits for nothing but them, while
-      // speculative merges can be many (docs/gating.md#engine-work).
-      .orderByRaw(`CASE WHEN kind IN ('speculative-merge', 'tag-branches') THEN 1 ELSE 0 END, id`)
-      .limit(limit)
-      .forUpdate()
-      .skipLocked();
-    // A claim lost with PostgreSQL is only claimed again; whatever was done under it and is not
-    // safe to do again is flushed by its own commit, and that flushes the claim with it.
-    // Prepared (its text is fixed), so its columns are named: ../prepared-statements.ts.
-    const rows: EngineWorkRow[] = await prepared(this.knex('engine_work'))
-      .with('unflushed', this.knex.raw(UNFLUSHED_SELECT))
-      .whereIn('id', candidates)
-      .whereRaw(UNFLUSHED_CONDITION)
-      .update({ state: 'running', epoch, updated: now })
-      .returning([...ENGINE_WORK_COLUMNS]);
+    // Reports and branch merges first: an item that finished waits for nothing but them, while
+    // speculative merges can be many (docs/gating.md#engine-work). A claim lost with PostgreSQL is
+    // only claimed again; whatever was done under it and is not safe to do again is flushed by its
+    // own commit, and that flushes the claim with it. Prepared (its text is fixed), so its columns
+    // are named: ../prepared-statements.ts.
+    const { rows } = await runStatement<EngineWorkRow>(
+      this.knex,
+      `WITH ${UNFLUSHED_CTE}
+       UPDATE engine_work SET state = 'running', epoch = ?, updated = ?
+       WHERE id IN (
+         SELECT id FROM engine_work
+         WHERE tenant = ? AND (state = 'requested' OR (state = 'running' AND epoch <= ?))
+         ORDER BY CASE WHEN kind IN ('speculative-merge', 'tag-branches') THEN 1 ELSE 0 END, id
+         LIMIT ? FOR UPDATE SKIP LOCKED)
+       AND ${UNFLUSHED_CONDITION}
+       RETURNING ${ENGINE_WORK_COLUMNS.join(', ')}`,
+      [epoch, now, tenant, epoch, limit],
+      true,
+    );
     return rows.map(toRecord).sort((a, b) => claimOrder(a) - claimOrder(b) || a.id - b.id);
   }
 

@@ -5,7 +5,8 @@
  */
 import type { Knex } from 'knex';
 import { defaultEventQueues, type TenantEventQueueState } from '../../model/pipeline-state';
-import { GENERIC_PLANS_JOIN, namesStatements, prepared } from '../prepared-statements';
+import { GENERIC_PLANS_JOIN, namesStatements } from '../prepared-statements';
+import { runStatement } from '../direct-statement';
 import { pickFields } from '../row-fields';
 
 export interface SchedulerLease {
@@ -77,15 +78,15 @@ export class SchedulerLeaseRepository {
     /** The caller's transaction locked the row already: nobody can have taken it, even if it ran out since. */
     locked = false,
   ): Promise<boolean> {
-    const result = (await prepared(
-      trx.raw(
-        `UPDATE scheduler_leases
+    const result = await runStatement(
+      trx,
+      `UPDATE scheduler_leases
        SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + make_interval(secs => ?)
        WHERE tenant = ? AND holder = ? AND epoch = ? AND (? OR expires_at > clock_timestamp())
        RETURNING epoch`,
-        [ttlMs / 1000, tenant, holder, epoch, locked],
-      ),
-    )) as { rows: unknown[] };
+      [ttlMs / 1000, tenant, holder, epoch, locked],
+      true,
+    );
     return result.rows.length === 1;
   }
 
@@ -105,9 +106,9 @@ export class SchedulerLeaseRepository {
     ttlMs: number,
     trx: Knex,
   ): Promise<TenantEventQueueState | null> {
-    const result = (await prepared(
-      trx.raw(
-        `WITH lease AS (
+    const result = await runStatement<TenantQueueRow>(
+      trx,
+      `WITH lease AS (
          UPDATE scheduler_leases
          SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + make_interval(secs => ?)
          WHERE tenant = ? AND holder = ? AND epoch = ? AND expires_at > clock_timestamp()
@@ -118,9 +119,9 @@ export class SchedulerLeaseRepository {
        FROM lease ${namesStatements(trx) ? GENERIC_PLANS_JOIN : ''} LEFT JOIN LATERAL (
          SELECT * FROM tenant_state WHERE tenant_state.tenant = lease.tenant FOR UPDATE
        ) AS state ON true`,
-        [ttlMs / 1000, tenant, holder, epoch],
-      ),
-    )) as { rows: TenantQueueRow[] };
+      [ttlMs / 1000, tenant, holder, epoch],
+      true,
+    );
     const row = result.rows[0];
     if (row === undefined) {
       return null;

@@ -148,8 +148,8 @@ describe('engine work runner rounds', () => {
   it('claims until nothing is left in the first drain of a lead only', async () => {
     const tenant = nextTenant();
     const { work, merged, errors } = runner(tenant, 1);
-    // A claim relaxes its commit first (src/store/unflushed-commit.ts): `with "unflushed" as (...) update`.
-    const claims = (sqls: string[]) => count('with "unflushed"', /update "engine_work" set "state" = .*"epoch"/, sqls);
+    // A claim relaxes its commit first (src/store/unflushed-commit.ts): `with unflushed as (...) update`.
+    const claims = (sqls: string[]) => count('with unflushed', /update engine_work set state = 'running', epoch/, sqls);
     await branchMerge(tenant, [1]);
     let log = recording();
     await drained(work);
