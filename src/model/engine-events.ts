@@ -352,6 +352,13 @@ export function categorise(event: EngineEvent): CategorisedEvent {
   return { category: 'trigger', event };
 }
 
+/** A stored payload's fields when it is a JSON object (none otherwise), with no copy: the schema's parse makes one. */
+function payloadFields(payload: unknown): Record<string, unknown> {
+  return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+    ? (payload as Record<string, unknown>)
+    : {};
+}
+
 /**
  * Validate a stored event: the row's type joins its payload (payloads written by executors do
  * not repeat it). An error text when the payload does not match its type or its category.
@@ -361,8 +368,7 @@ export function parseEngineEvent(
   type: string,
   payload: unknown,
 ): { ok: true; value: CategorisedEvent } | { ok: false; error: string } {
-  const fields = record.safeParse(payload);
-  const parsed = engineEventSchema.safeParse({ ...(fields.success ? fields.data : {}), type });
+  const parsed = engineEventSchema.safeParse({ ...payloadFields(payload), type });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';

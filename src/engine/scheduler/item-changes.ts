@@ -145,7 +145,7 @@ export class ItemChangeTracker {
     const uuid = plain.uuid;
     const list = plain.buildset.mergeItems;
     const part = { list, holders: this.holdersOf(list, [uuid, mergeItemsPart(uuid)]), skip: listKept };
-    this.walk(plain, this.holdersOf(plain, [uuid]), null, part);
+    this.walk(plain, this.holdersOf(plain, [uuid]), part);
     return this.wrap(plain, this.held.get(plain) as Held) as ItemState;
   }
 
@@ -222,37 +222,29 @@ export class ItemChangeTracker {
 
   /**
    * A value stored into `parent`: everything in it is held by the parent's items, and proxies
-   * inside it are replaced by their targets.
+   * inside it are replaced by their targets. Walked with no set of the objects seen, as `track`
+   * does: the value is saved as JSON with its item, which fails on a cycle too, and a set of the
+   * objects of a job graph stored into an item cost more than the rest of its walk.
    */
   private adopt(value: unknown, parent: object): void {
     if (value !== null && typeof value === 'object') {
-      this.walk(value, this.held.get(parent)?.holders ?? NO_HOLDERS, new Set(), null);
+      this.walk(value, this.held.get(parent)?.holders ?? NO_HOLDERS, null);
     }
   }
 
   /**
    * Note `uuids` as holders of `root` and of everything in it, replacing any proxy inside by its
-   * target; `seen` keeps a cycle from walking forever (null: `root` is known to have none). Under
+   * target. Items' data is JSON, with no cycle: a walk of `WALK_LIMIT` objects fails. Under
    * `part.list`, the holders are `part.holders` (`part.skip`: the list is not walked).
    */
-  private walk(
-    root: object,
-    uuids: Holders,
-    seen: Set<object> | null,
-    part: { list: object; holders: Holders; skip: boolean } | null,
-  ): void {
+  private walk(root: object, uuids: Holders, part: { list: object; holders: Holders; skip: boolean } | null): void {
     const pending: object[] = [root];
     const pendingHolders: Holders[] = [uuids];
     let walked = 0;
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
       const holders = pendingHolders.pop() as Holders;
-      if (seen !== null) {
-        if (seen.has(next)) {
-          continue;
-        }
-        seen.add(next);
-      } else if (++walked > WALK_LIMIT) {
-        throw new Error(`a tracked item reaches more than ${WALK_LIMIT} objects: a cycle no proxy saw?`);
+      if (++walked > WALK_LIMIT) {
+        throw new Error(`a tracked item reaches more than ${WALK_LIMIT} objects: a cycle?`);
       }
       this.hold(next, holders);
       const fields = next as Record<string, unknown>;

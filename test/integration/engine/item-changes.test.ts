@@ -263,7 +263,20 @@ describe('engine: items mark themselves changed', () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     const item = { uuid: 'cyclic', buildset: { mergeItems: [], jobs: [] }, cycle } as unknown as ItemState;
-    expect(() => new ItemChangeTracker().track(item)).toThrow('a cycle no proxy saw');
+    expect(() => new ItemChangeTracker().track(item)).toThrow('a cycle?');
+  });
+
+  it('fails a write that stores a cycle into a tracked item (the item could not be saved as JSON)', () => {
+    const tracker = new ItemChangeTracker();
+    const item = tracker.track({
+      uuid: 'stored-cycle',
+      buildset: { mergeItems: [], jobs: [] },
+    } as unknown as ItemState);
+    const cycle: Record<string, unknown> = { name: 'loop' };
+    cycle.self = { back: cycle };
+    expect(() => {
+      (item.buildset as unknown as Record<string, unknown>).extra = cycle;
+    }).toThrow('a cycle?');
   });
 
   it('fails the save on a change nothing marked, when unmarked items are checked', async () => {
