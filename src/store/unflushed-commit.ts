@@ -8,7 +8,7 @@
  */
 
 /** What the `WITH` entry `unflushed` selects: it relaxes the commit when the statement reads it (`UNFLUSHED_CONDITION`). */
-export const UNFLUSHED_SELECT = `SELECT set_config('synchronous_commit', 'off', true) AS setting`;
+const UNFLUSHED_SELECT = `SELECT set_config('synchronous_commit', 'off', true) AS setting`;
 
 /** The `WITH` entry, as text. */
 export const UNFLUSHED_CTE = `unflushed AS (${UNFLUSHED_SELECT})`;
