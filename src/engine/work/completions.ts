@@ -10,11 +10,16 @@ const COMPLETION_DELAY_MS = 100;
 
 /**
  * The completions of a round not yet recorded: written together (docs/gating.md#engine-work), at
- * the latest `COMPLETION_DELAY_MS` after the first of them was done.
+ * the latest `COMPLETION_DELAY_MS` after the first of them was done, or sent behind the runner's
+ * next calls (`send`). Writes go one after another, each with every completion collected so far;
+ * after a failed one nothing more is written (the rows stay claimed and are done again).
  */
 export class Completions {
   private entries: WorkCompletion[] = [];
   private firstAt = 0;
+  /** The write under way, which takes what joins it meanwhile; it never rejects. */
+  private writing: Promise<void> | null = null;
+  private failure: { error: unknown } | null = null;
 
   constructor(
     private readonly repo: EngineWorkRepository,
@@ -35,15 +40,54 @@ export class Completions {
     return this.entries.length > 0 && this.clock.now().getTime() - this.firstAt >= COMPLETION_DELAY_MS;
   }
 
-  async flush(): Promise<void> {
-    const entries = this.entries;
-    if (entries.length === 0) {
-      return;
+  /** True once a write failed: the round stops, and `flush` throws its error. */
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
+  /**
+   * Start writing what was collected, without waiting for it: the runner goes on with its next
+   * call meanwhile. While a write is under way the completions join the next one, sent when it
+   * returns, so a row of quick calls costs one statement per write, not one per call.
+   */
+  send(): void {
+    if (this.writing === null && this.failure === null) {
+      this.writing = this.writeAll().finally(() => {
+        this.writing = null;
+      });
     }
-    const completed = await this.repo.completeMany(entries, this.epoch, this.clock.now());
-    this.entries = [];
-    if (completed > 0) {
-      this.onCompleted();
+  }
+
+  /** Wait for the write under way, if any (then `failed` tells how it went). */
+  async settle(): Promise<void> {
+    await this.writing;
+  }
+
+  /** Write everything collected (after the write under way); throws the error of a failed write. */
+  async flush(): Promise<void> {
+    await this.writing;
+    if (this.failure === null) {
+      this.send();
+      await this.writing;
+    }
+    if (this.failure !== null) {
+      throw this.failure.error;
+    }
+  }
+
+  private async writeAll(): Promise<void> {
+    while (this.entries.length > 0 && this.failure === null) {
+      const entries = this.entries;
+      this.entries = [];
+      try {
+        const completed = await this.repo.completeMany(entries, this.epoch, this.clock.now());
+        if (completed > 0) {
+          this.onCompleted();
+        }
+      } catch (error) {
+        this.failure = { error };
+        this.entries = [...entries, ...this.entries];
+      }
     }
   }
 }

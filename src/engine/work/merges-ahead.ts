@@ -1,7 +1,7 @@
 /**
  * Whether the branch merge that a merge asked for behind it waits for was made
- * (docs/gating.md#merges-in-a-row): from what this runner recorded, else from the store (the row
- * of a former leader, or of a round that failed before it recorded).
+ * (docs/gating.md#merges-in-a-row): from what this runner made, else from the store (the row
+ * of a former leader, or one no longer kept in memory).
  */
 import type { EngineWorkRepository } from '../../store/repositories/engine-work';
 
@@ -18,8 +18,11 @@ export class MergesAhead {
     private readonly tenant: string,
   ) {}
 
-  /** A branch merge's outcome was recorded in the store. */
-  recorded(buildsetUuid: string, merged: boolean): void {
+  /**
+   * A branch merge's outcome as this runner made it (its completion is written behind the next
+   * calls): the merges behind it follow what was done, recorded or not yet.
+   */
+  made(buildsetUuid: string, merged: boolean): void {
     this.known.delete(buildsetUuid);
     this.known.set(buildsetUuid, merged);
     if (this.known.size > KEPT) {

@@ -64,3 +64,11 @@ export function withdrawableBuildset(kind: string, payload: unknown): string | n
   const uuid = (payload as { buildsetUuid?: unknown } | null)?.buildsetUuid;
   return typeof uuid === 'string' ? uuid : null;
 }
+
+/**
+ * True when doing the row reports to the outside (a report, or a branch merge with its success
+ * report): such a call repeated is seen, so it is not made while a completion write may be failing.
+ */
+export function reportsOutside(kind: string, payload: unknown): boolean {
+  return kind === 'report' || (kind === 'branch-merge' && (payload as { report?: unknown } | null)?.report != null);
+}

@@ -17,6 +17,7 @@ import {
   branchMergeWorkSchema,
   reportWorkSchema,
   speculativeMergeWorkSchema,
+  reportsOutside,
   tagBranchesWorkSchema,
   withdrawableBuildset,
   type BranchMergeProgress,
@@ -209,15 +210,18 @@ export class WorkRunner {
       if (this.withdrawn.has(withdrawableBuildset(row.kind, row.payload) ?? '')) {
         continue;
       }
+      if (reportsOutside(row.kind, row.payload)) {
+        // Not reported while the store may be failing: the report would be made again.
+        await completions.settle();
+      }
+      if (completions.failed) {
+        return false; // rows left claimed, done again by the next round; the round's flush logs why
+      }
       try {
         const { event, outcome } = await this.perform(row, epoch);
         completions.add({ record: row, outcome, event });
-        // A report or a branch merge repeated after a kill is seen outside: recorded at once.
-        if (row.kind !== 'speculative-merge' || completions.due()) {
-          await completions.flush();
-        }
         if (event.type === 'merge-completed' && event.mode === 'branch') {
-          this.mergesAhead.recorded(event.buildsetUuid, event.merged);
+          this.mergesAhead.made(event.buildsetUuid, event.merged);
         }
       } catch (error) {
         if (this.stopped) {
@@ -234,6 +238,20 @@ export class WorkRunner {
         // Still running under this epoch: claimed again by the next round.
         this.retryLater();
         return false;
+      }
+      if (row.kind === 'branch-merge') {
+        // Written behind the next merge (a merge made again is answered as merged): one statement
+        // for a row of merges, not one each (docs/gating.md#engine-work).
+        completions.send();
+      } else if (row.kind !== 'speculative-merge' || completions.due()) {
+        // A report repeated after a kill is seen outside: recorded at once, with the rows before it.
+        const recorded = await completions.flush().then(
+          () => true,
+          () => false,
+        );
+        if (!recorded) {
+          return false; // the round's flush logs the failure
+        }
       }
     }
     return true;

@@ -194,8 +194,8 @@ export class EngineWorkRepository {
     }
     const values = entries.map(() => '(?::bigint, ?::text)').join(', ');
     // The rows are locked in id order first, as a pass withdrawing merges locks them
-    // (`withdrawMerges`), so the two never wait for each other in a cycle. One row (a merge into a
-    // branch, recorded at once) is locked by its update alone: a cycle needs two rows on each side.
+    // (`withdrawMerges`), so the two never wait for each other in a cycle. One row (a report, or a
+    // merge into a branch written alone) is locked by its update alone: a cycle needs two rows on each side.
     const [first] = entries;
     const completing =
       entries.length === 1

@@ -220,7 +220,7 @@ describe('engine work: the state of the merge ahead, read from the store', () =>
     // Another tenant's rows are not looked at.
     expect(await new MergesAhead(repo, nextTenant()).state('a', after)).toBe('not-merged');
     // What this runner recorded wins over the store (it is recorded after its row's completion).
-    ahead.recorded('d', true);
+    ahead.made('d', true);
     expect(await ahead.state('d', after)).toBe('merged');
   });
 });

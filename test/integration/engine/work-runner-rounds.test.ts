@@ -176,4 +176,68 @@ describe('engine work runner rounds', () => {
     expect(errors).toEqual([]);
     expect((await repo.all(tenant)).map((row) => row.outcome)).toEqual(['merged', 'merged']);
   });
+
+  it('writes the completions of a row of merges behind the merges after them', async () => {
+    const tenant = nextTenant();
+    for (const number of [1, 2, 3]) {
+      await branchMerge(tenant, [number]);
+    }
+    const [first] = await repo.all(tenant);
+    const made: number[] = [];
+    let allMade: () => void = () => undefined;
+    const madeThree = new Promise<void>((resolve) => (allMade = resolve));
+    // On PostgreSQL the first row, once claimed, is held locked by another session while it is
+    // merged: its completion cannot be written, and the merges after it are made meanwhile
+    // (PGlite has one session: nothing is held there).
+    const holder = db.kind === 'postgres' ? await db.knex.transaction() : null;
+    const merger = {
+      mergeToBranch: async (item: MergeItem) => {
+        if (item.number === 1) {
+          await holder?.raw('SELECT id FROM engine_work WHERE id = ? FOR UPDATE', [first.id]);
+        }
+        made.push(item.number ?? 0);
+        if (made.length === 3) {
+          allMade();
+        }
+        return { merged: true as const, oldrev: null, newrev: `rev-${item.number}` };
+      },
+    } as unknown as MergerGateway;
+    const errors: unknown[] = [];
+    const work = new WorkRunner({
+      knex: db.knex,
+      tenant,
+      gateways: { merger } as unknown as EngineGateways,
+      clock,
+      epoch: () => 1,
+      leading: () => true,
+      onCompleted: () => undefined,
+      logger: { error: (_message, error) => errors.push(error) },
+    });
+    const log = recording();
+    work.kick();
+    await madeThree;
+    if (holder) {
+      expect((await repo.all(tenant)).map((row) => row.state)).toEqual(['running', 'running', 'running']);
+      await holder.commit();
+    }
+    await drained(work);
+    log.stop();
+    expect(errors).toEqual([]);
+    expect(made).toEqual([1, 2, 3]);
+    expect((await repo.all(tenant)).map((row) => [row.state, row.outcome])).toEqual([
+      ['completed', 'merged'],
+      ['completed', 'merged'],
+      ['completed', 'merged'],
+    ]);
+    const events = await new EngineEventRepository(db.knex).list(tenant, 'result');
+    expect(events.map((event) => event.payload.buildsetUuid)).toEqual(['bs-1', 'bs-2', 'bs-3']);
+    const completionWrites = count('with unflushed', /update engine_work (as w )?set state = 'completed'/, log.sqls);
+    if (holder) {
+      // The first row alone, then the two merged while it was held.
+      expect(completionWrites).toBe(2);
+    } else {
+      expect(completionWrites).toBeGreaterThanOrEqual(1);
+      expect(completionWrites).toBeLessThanOrEqual(3);
+    }
+  });
 });
