@@ -27,6 +27,8 @@ const SYSTEM_EVENT_DESCRIPTIONS: Record<SystemEventTypeValue, string> = {
     'A known-flaky job failed and was retried in place instead of failing its item (docs/analytics.md#flake-aware-gating).',
   'quarantine-changed':
     'A tenant admin added a job to the quarantine list or removed one (actor in the description; docs/analytics.md#quarantine).',
+  'report-failed':
+    'A report to a code-review system or notification service failed after its retries (docs/gating.md#engine-work).',
   'node-held': 'Nodes of a failed build were held for an autohold request.',
   'node-released': 'Held nodes were released.',
   'nodeset-request-canceled': 'A nodeset request was canceled.',

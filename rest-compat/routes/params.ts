@@ -66,6 +66,7 @@ const SYSTEM_EVENT_TYPES = [
   'CONFIG_ERRORS_CHANGED',
   'DEQUEUED',
   'ENQUEUED',
+  'FLAKY_RETRY',
   'IMAGE_ARTIFACT_DELETED',
   'IMAGE_BUILD_REQUESTED',
   'IMAGE_UPLOAD_DELETED',
@@ -75,9 +76,16 @@ const SYSTEM_EVENT_TYPES = [
   'NODE_RELEASED',
   'PIPELINE_STATE_CHANGED',
   'PROMOTED',
+  'QUARANTINE_CHANGED',
   'RECONFIGURED',
+  'REPORT_FAILED',
   'TENANT_STATE_CHANGED',
 ] as const satisfies readonly SystemEventType[];
+// Every type the schema has is a filter value (a type left out answered 400 to its own name).
+const everySystemEventType: [Exclude<SystemEventType, (typeof SYSTEM_EVENT_TYPES)[number]>] extends [never]
+  ? true
+  : false = true;
+void everySystemEventType;
 
 function oneOf<T extends string>(
   allowed: readonly T[],

@@ -255,12 +255,24 @@ export const nodesProvisionedEventSchema = z.object({
   nodes: z.array(nodeInfo),
 });
 
+/** A report that failed after its driver's retries: what it was of, and why (a `report-failed` system event). */
+export const reportFailureSchema = z.object({
+  pipeline: z.string(),
+  phase: z.string(),
+  project: z.string(),
+  change: z.string(),
+  error: z.string(),
+});
+export type ReportFailure = z.infer<typeof reportFailureSchema>;
+
 /** A report made by engine work (docs/gating.md#engine-work): `error` when the reporter failed. */
 export const reportCompletedEventSchema = z.object({
   type: z.literal('report-completed'),
   work: z.number().int(),
   buildsetUuid: z.string(),
   error: nullableString,
+  /** With `error`: what the report was of (absent in events stored before it was added). */
+  failure: reportFailureSchema.optional(),
 });
 
 /**
@@ -287,6 +299,8 @@ export const mergeCompletedEventSchema = z.object({
   changes: z.array(z.object({ project: z.string(), change: z.number().int(), newrev: nullableString })).optional(),
   /** branch: not made, because the merge of the item ahead it waited for was not (docs/gating.md#merges-in-a-row). */
   skipped: z.boolean().optional(),
+  /** branch: the success report made before the merge failed (the merge was still made). */
+  reportFailure: reportFailureSchema.optional(),
 });
 
 export const resultEventSchema = z.discriminatedUnion('type', [

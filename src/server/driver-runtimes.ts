@@ -6,7 +6,7 @@
 import { refChange } from '../model/changes';
 import type { ChangeSource } from '../engine/ports/change-source';
 import type { MergerGateway } from '../engine/ports/merger';
-import type { ChangeReporter } from '../engine/ports/reporter';
+import { ReportNotSent, sendFailure, throwIfNotSent, type ChangeReporter } from '../engine/ports/reporter';
 import type { ConnectionSettings, DriverContext, DriverRuntime } from '../drivers/driver';
 import { parsedUrl, type ChangeOfUrl } from '../drivers/depends-on';
 import { DRIVERS, driverOf } from '../drivers/registry';
@@ -151,12 +151,17 @@ export function routingReporter(runtimes: DriverRuntimes): ChangeReporter | unde
   return {
     report: async (report) => {
       const changes = [...(report.otherChanges ?? []), report.change];
+      // A driver that fails does not keep the others from reporting; the failures are thrown together.
+      const failures: string[] = [];
       for (const [driver, runtime] of reporting) {
         const reporters = report.reporters.filter((reporter) => reporter.driver === driver);
         for (const change of reporters.length > 0 ? changes : []) {
-          await runtime.reporter?.report({ ...report, change, reporters });
+          await runtime.reporter?.report({ ...report, change, reporters }).catch((error: unknown) => {
+            failures.push(error instanceof ReportNotSent ? error.message : sendFailure(driver, error));
+          });
         }
       }
+      throwIfNotSent(failures);
     },
   };
 }

@@ -2,6 +2,7 @@
 import { Engine, type EngineOptions } from '../../src/engine/engine';
 import { InProcessEventBus, type EngineDelta } from '../../src/engine/event-bus';
 import type { EngineLayout } from '../../src/engine/ports/layout';
+import type { ChangeReporter } from '../../src/engine/ports/reporter';
 import type { TriggerEvent } from '../../src/model/engine-events';
 import type { Database } from '../../src/store/database';
 import { BuildRepository, type BuildRecord } from '../../src/store/repositories/builds';
@@ -29,6 +30,7 @@ export class EngineHarness {
   /** Errors the scheduler logged (scenarios expect none). */
   readonly errors: string[] = [];
   engine: Engine;
+  private readonly reporter: ChangeReporter | undefined;
   private uuidCounter = 0;
 
   readonly tenant: string;
@@ -37,7 +39,14 @@ export class EngineHarness {
     readonly database: Database,
     public layout: EngineLayout,
     /** State kept across a simulated restart; `executor`: an executor that outlives the engine (its builds keep running). */
-    shared?: { clock: FakeClock; changes: FakeChanges; merger?: ScriptedMerger; executor?: ScriptedExecutor },
+    shared?: {
+      clock: FakeClock;
+      changes: FakeChanges;
+      merger?: ScriptedMerger;
+      executor?: ScriptedExecutor;
+      /** The reporter of the pipelines' external reporters (none by default). */
+      reporter?: ChangeReporter;
+    },
     /** Engine options over the harness's own (leadership timings, observers). */
     private readonly engineOptions: Partial<EngineOptions> = {},
   ) {
@@ -47,6 +56,7 @@ export class EngineHarness {
     this.merger = shared?.merger ?? new ScriptedMerger(this.changes);
     this.executor = shared?.executor ?? new ScriptedExecutor(this.clock);
     this.nodes = new InstantNodes();
+    this.reporter = shared?.reporter;
     this.bus.subscribe(this.tenant, (delta) => this.deltas.push(delta));
     this.engine = this.createEngine();
   }
@@ -55,7 +65,13 @@ export class EngineHarness {
     const engine = new Engine({
       database: this.database,
       layouts: (tenant) => (tenant === this.layout.tenant ? this.layout : null),
-      gateways: { changes: this.changes, merger: this.merger, executor: this.executor, nodes: this.nodes },
+      gateways: {
+        changes: this.changes,
+        merger: this.merger,
+        executor: this.executor,
+        nodes: this.nodes,
+        ...(this.reporter ? { reporter: this.reporter } : {}),
+      },
       bus: this.bus,
       clock: this.clock,
       pollIntervalMs: 50,

@@ -6,7 +6,7 @@
 import { postReview, REVIEW_RETRY_DELAYS_MS, type ReviewRetryOptions } from './review-posting';
 import type { Knex } from 'knex';
 import { sleepOn, systemClock } from '../../engine/ports/clock';
-import type { ChangeReporter, ItemReport } from '../../engine/ports/reporter';
+import { sendFailure, throwIfNotSent, type ChangeReporter, type ItemReport } from '../../engine/ports/reporter';
 import type { TriggerEvent } from '../../model/engine-events';
 import type { GitProjects } from '../../sources/git-projects';
 import { ConnectionEventRepository, type ConnectionEventRow } from '../../store/repositories/connection-events';
@@ -180,6 +180,7 @@ function gerritReporter(
         log.warn({ pipeline: report.pipeline, change: change.url, warnings }, 'Gerrit file comments left out');
       }
       const withComments = Object.keys(comments).length === 0 ? {} : { comments };
+      const failures: string[] = [];
       for (const reporter of mine) {
         const labels = reporterVotes(reporter.options);
         const text = reporter.options.comment === false || report.message === '' ? undefined : report.message;
@@ -190,10 +191,13 @@ function gerritReporter(
         const notify = reporter.options.notify === undefined ? {} : { notify: String(reporter.options.notify) };
         const target = { project: located.name, number: change.number, patchset: change.patchset };
         await postReview(located.source.client, target, { message, labels, ...notify, ...withComments }, retries).catch(
-          (err: unknown) =>
-            log.warn({ err, pipeline: report.pipeline, change: change.url }, 'Gerrit review not posted'),
+          (err: unknown) => {
+            log.warn({ err, pipeline: report.pipeline, change: change.url }, 'Gerrit review not posted');
+            failures.push(sendFailure(`Gerrit review on ${change.url ?? change.ref}`, err));
+          },
         );
       }
+      throwIfNotSent(failures);
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { sleepOn, systemClock, type TimerClock } from '../../engine/ports/clock';
-import type { ChangeReporter } from '../../engine/ports/reporter';
+import { ReportNotSent, sendFailure, type ChangeReporter } from '../../engine/ports/reporter';
 import type { TriggerEvent } from '../../model/engine-events';
 import type { GitProjects } from '../../sources/git-projects';
 import type { ConnectionEventRow } from '../../store/repositories/connection-events';
@@ -68,6 +68,7 @@ export function githubReporter(
     report: (report) =>
       reporter.report(report).catch((err: unknown) => {
         log.warn({ err, pipeline: report.pipeline, change: report.change.url }, 'GitHub report failed');
+        throw new ReportNotSent([sendFailure(`GitHub report on ${report.change.url ?? report.change.ref}`, err)]);
       }),
   };
 }

@@ -5,7 +5,7 @@
  * the merger port (src/drivers/gitlab/merge.ts). Each call is retried by the connection on
  * transient failures (src/drivers/gitlab/connection.ts); a report that still fails is logged.
  */
-import type { ItemReport } from '../../engine/ports/reporter';
+import { sendFailure, throwIfNotSent, type ItemReport } from '../../engine/ports/reporter';
 import type { DriverLog } from '../driver';
 import type { GitLabConnection } from './connection';
 
@@ -30,6 +30,7 @@ export class GitLabReporter {
     if (change.number === null) {
       return;
     }
+    const failures: string[] = [];
     for (const reporter of report.reporters) {
       const connection = this.connections.get(reporter.connection);
       if (!connection) {
@@ -55,7 +56,9 @@ export class GitLabReporter {
         }
       } catch (err) {
         this.log.warn({ err: String(err), pipeline: report.pipeline, change: change.url }, 'GitLab report failed');
+        failures.push(sendFailure(`GitLab report on ${change.url ?? change.ref} (${reporter.connection})`, err));
       }
     }
+    throwIfNotSent(failures);
   }
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { z } from 'zod';
-import type { ItemReport } from '../../engine/ports/reporter';
+import { sendFailure, throwIfNotSent, type ItemReport } from '../../engine/ports/reporter';
 import type { Driver, DriverLog } from '../driver';
 import { mqttMessage, mqttTopic } from './message';
 
@@ -97,6 +97,7 @@ export class MqttReporter {
   }
 
   async report(report: ItemReport): Promise<void> {
+    const failures: string[] = [];
     for (const reporter of report.reporters) {
       const settings = this.connections.get(reporter.connection);
       if (settings === undefined || this.closed) {
@@ -125,10 +126,12 @@ export class MqttReporter {
         ]);
       } catch (err) {
         this.log.error({ connection: reporter.connection, topic, err: String(err) }, 'mqtt report not sent');
+        failures.push(sendFailure(`mqtt report to ${topic} (${reporter.connection})`, err));
       } finally {
         clearTimeout(timer);
       }
     }
+    throwIfNotSent(failures);
   }
 
   async close(): Promise<void> {

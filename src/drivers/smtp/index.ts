@@ -5,7 +5,7 @@
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import { z } from 'zod';
-import type { ItemReport } from '../../engine/ports/reporter';
+import { sendFailure, throwIfNotSent, type ItemReport } from '../../engine/ports/reporter';
 import type { Driver, DriverLog } from '../driver';
 import { changeLabel, fillTemplate, reportFields, reportText } from '../report-fields';
 
@@ -77,6 +77,7 @@ export class SmtpReporter {
   }
 
   async report(report: ItemReport): Promise<void> {
+    const failures: string[] = [];
     for (const reporter of report.reporters) {
       const settings = this.connections.get(reporter.connection);
       if (settings === undefined) {
@@ -92,6 +93,7 @@ export class SmtpReporter {
           const fields = { connection: reporter.connection, to: mail.to, err: String(err) };
           if (wait === undefined) {
             this.log.error(fields, 'smtp report not sent');
+            failures.push(sendFailure(`smtp report to ${mail.to} (${reporter.connection})`, err));
             break;
           }
           this.log.warn(fields, `smtp report failed, retrying in ${wait} ms`);
@@ -99,6 +101,7 @@ export class SmtpReporter {
         }
       }
     }
+    throwIfNotSent(failures);
   }
 
   close(): void {

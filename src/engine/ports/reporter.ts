@@ -69,6 +69,31 @@ export interface ItemReport {
   reporters: Array<{ connection: string; driver: string; options: Record<string, unknown> }>;
 }
 
+/**
+ * Sends a report to its reporters. A reporter whose send still fails after its driver's retries
+ * does not keep the others from sending; `report` then rejects (`ReportNotSent`), and the work
+ * runner records the failure (docs/gating.md#engine-work). It never fails the item.
+ */
 export interface ChangeReporter {
   report(report: ItemReport): Promise<void>;
+}
+
+/** A report that some reporters could not send: what each failure was, in the order they came. */
+export class ReportNotSent extends Error {
+  constructor(readonly failures: readonly string[]) {
+    super(failures.join('; '));
+    this.name = 'ReportNotSent';
+  }
+}
+
+/** The text of a failure, for `ReportNotSent`: `<what>: <error's message>`. */
+export function sendFailure(what: string, error: unknown): string {
+  return `${what}: ${error instanceof ReportNotSent ? error.failures.join('; ') : error instanceof Error ? error.message : String(error)}`;
+}
+
+/** Rejects with the failures collected while sending to every reporter, if any. */
+export function throwIfNotSent(failures: readonly string[]): void {
+  if (failures.length > 0) {
+    throw new ReportNotSent(failures);
+  }
 }

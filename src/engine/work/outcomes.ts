@@ -4,7 +4,7 @@
  * merge lets its item report.
  * An outcome whose buildset is no longer current (the item left or was reset) is `stale`.
  */
-import type { EngineEvent, MergeCompletedEvent, ReportCompletedEvent } from '../../model/engine-events';
+import type { EngineEvent, MergeCompletedEvent, ReportCompletedEvent, ReportFailure } from '../../model/engine-events';
 import { configDigestOf } from '../../model/proposed-config';
 import type { PassContext } from '../pass-context';
 import type { ItemState } from '../../model/pipeline-state';
@@ -40,13 +40,31 @@ function currentItemOf(manager: PipelineManager | undefined, buildsetUuid: strin
   return null;
 }
 
+/**
+ * A report that failed after its driver's retries, as a `report-failed` system event (shown by
+ * `T/system-events` and GraphQL `systemEvents`), whether or not its item is still queued.
+ */
+async function recordReportFailure(ctx: PassContext, buildsetUuid: string, failure: ReportFailure): Promise<void> {
+  await ctx.systemEvent({
+    eventType: 'report-failed',
+    description: `Report of ${failure.project} ${failure.change} in pipeline ${failure.pipeline} (${failure.phase}) failed: ${failure.error}`,
+    data: { ...failure, buildsetUuid },
+  });
+}
+
 export async function handleWorkOutcome(
   ctx: PassContext,
   managers: ReadonlyMap<string, PipelineManager>,
   event: WorkOutcomeEvent,
 ): Promise<string> {
   if (event.type === 'report-completed') {
+    if (event.failure) {
+      await recordReportFailure(ctx, event.buildsetUuid, event.failure);
+    }
     return event.error === null ? 'ok' : `report failed: ${event.error}`;
+  }
+  if (event.mode === 'branch' && event.reportFailure) {
+    await recordReportFailure(ctx, event.buildsetUuid, event.reportFailure);
   }
   const item = currentItemOf(managers.get(event.pipeline), event.buildsetUuid);
   if (!item) {

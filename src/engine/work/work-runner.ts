@@ -6,12 +6,13 @@
  * stored work and when the lead is taken (then it takes over what a former leader left running).
  */
 import type { Knex } from 'knex';
-import type { EngineEvent } from '../../model/engine-events';
+import type { EngineEvent, ReportFailure } from '../../model/engine-events';
 import { EngineWorkRepository, type EngineWorkRecord } from '../../store/repositories/engine-work';
 import type { EngineGateways } from '../pass-context';
 import type { Clock } from '../ports/clock';
 import { Completions } from './completions';
 import { MergesAhead, WaitingForMergeAhead } from './merges-ahead';
+import { branchMergeCompleted, mergedSoFar, reportFailure, skippedMerge } from './outcome-events';
 import {
   branchMergeProgressSchema,
   branchMergeWorkSchema,
@@ -290,7 +291,13 @@ export class WorkRunner {
       case 'report': {
         const work = reportWorkSchema.parse(row.payload);
         const error = await this.report(work.report);
-        const event: EngineEvent = { type: 'report-completed', work: row.id, buildsetUuid: work.buildsetUuid, error };
+        const event: EngineEvent = {
+          type: 'report-completed',
+          work: row.id,
+          buildsetUuid: work.buildsetUuid,
+          error,
+          ...(error === null ? {} : { failure: reportFailure(work.report, error) }),
+        };
         return { event, outcome: error === null ? 'ok' : `error: ${error}` };
       }
       case 'speculative-merge': {
@@ -410,10 +417,12 @@ export class WorkRunner {
         throw new Error('the work was taken over by another leader');
       }
     };
+    let failure: ReportFailure | undefined;
     if (!progress.reported) {
       progress.reported = true;
       if (work.report) {
-        await this.report(work.report);
+        const reportError = await this.report(work.report);
+        failure = reportError === null ? undefined : reportFailure(work.report, reportError);
         await save();
       }
     }
@@ -443,46 +452,7 @@ export class WorkRunner {
     if (error !== null && work.items.length > 1) {
       error = `${error} (${mergedSoFar(work.items, progress.merged)})`;
     }
-    const event = branchMergeCompleted(row, work, error, progress.merged);
+    const event = branchMergeCompleted(row, work, error, progress.merged, { reportFailure: failure });
     return { event, outcome: error === null ? 'merged' : `refused: ${error}` };
   }
-}
-
-/** The event that brings a branch merge's outcome back: merged when there is no error. */
-function branchMergeCompleted(
-  row: EngineWorkRecord,
-  work: BranchMergeWork,
-  error: string | null,
-  changes: BranchMergeProgress['merged'],
-  skipped?: true,
-): EngineEvent {
-  return {
-    type: 'merge-completed',
-    work: row.id,
-    mode: 'branch',
-    pipeline: work.pipeline,
-    buildsetUuid: work.buildsetUuid,
-    merged: error === null,
-    error,
-    files: null,
-    repoState: null,
-    changes,
-    ...(skipped ? { skipped } : {}),
-  };
-}
-
-/** The outcome of a merge not made because the one it was to follow was not. */
-function skippedMerge(row: EngineWorkRecord, work: BranchMergeWork): { event: EngineEvent; outcome: string } {
-  const error = 'the change ahead of it was not merged';
-  return { event: branchMergeCompleted(row, work, error, [], true), outcome: `skipped: ${error}` };
-}
-
-/** Which changes of a cycle were merged before one was refused: none, or the list. */
-function mergedSoFar(items: BranchMergeWork['items'], merged: BranchMergeProgress['merged']): string {
-  if (merged.length === 0) {
-    return 'none of the changes was merged';
-  }
-  const names = merged.map((done) => `${done.change} of ${done.project}`);
-  const left = items.length - merged.length;
-  return `merged before the refusal: ${names.join(', ')}; ${left} not merged`;
 }

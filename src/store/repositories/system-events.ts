@@ -22,6 +22,7 @@ export const SYSTEM_EVENT_TYPES = [
   'autohold-exhausted',
   'flaky-retry',
   'quarantine-changed',
+  'report-failed',
   'node-held',
   'node-released',
   'nodeset-request-canceled',

@@ -8,7 +8,7 @@
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { MqttReporter, mqttConnection } from '../../../src/drivers/mqtt/index';
-import type { ItemReport } from '../../../src/engine/ports/reporter';
+import { ReportNotSent, type ItemReport } from '../../../src/engine/ports/reporter';
 import { refChange } from '../../../src/model/changes';
 import { startTlsBroker, tlsFiles, type TlsBroker } from '../../helpers/mosquitto-tls';
 
@@ -46,6 +46,8 @@ describe('MQTT over TLS', () => {
   });
 
   /** Publish one report through a reporter of these connection settings; what it logged. */
+  /** How the last publish ended: null when every report was sent, else its rejection. */
+  let refusal: unknown = null;
   const publish = async (settings: Record<string, unknown>, topic: string) => {
     const logged: string[] = [];
     const log = {
@@ -61,7 +63,10 @@ describe('MQTT over TLS', () => {
       () => new Date(),
       4000,
     );
-    await reporter.report(report(topic));
+    refusal = await reporter.report(report(topic)).then(
+      () => null,
+      (error: unknown) => error,
+    );
     await reporter.close();
     return logged;
   };
@@ -72,6 +77,7 @@ describe('MQTT over TLS', () => {
     const { ca, cert, key } = files();
     const logged = await publish({ caCerts: ca, certfile: cert, keyfile: key, ciphers: broker.cipher }, 'tls/good');
     expect(logged).toEqual([]);
+    expect(refusal).toBeNull();
     const deadline = Date.now() + 10_000;
     while (!received.some((r) => r.topic === 'tls/good') && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -96,6 +102,8 @@ describe('MQTT over TLS', () => {
     const topic = `tls/refused-${received.length}-${Date.now()}`;
     const logged = await publish(settings(), topic);
     expect(logged.some((line) => line.startsWith('mqtt report not sent'))).toBe(true);
+    expect(refusal).toBeInstanceOf(ReportNotSent);
+    expect(String(refusal)).toContain(`mqtt report to ${topic} (tls): `);
     expect(logged.join('\n')).toMatch(reason);
     expect(received.some((r) => r.topic === topic)).toBe(false);
   });

@@ -5,7 +5,7 @@
  */
 import { SmtpReporter, type SmtpConnectionConfig } from '../../../src/drivers/smtp/index';
 import type { DriverLog } from '../../../src/drivers/driver';
-import type { ItemReport } from '../../../src/engine/ports/reporter';
+import { ReportNotSent, type ItemReport } from '../../../src/engine/ports/reporter';
 import { refChange } from '../../../src/model/changes';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink';
 
@@ -22,6 +22,8 @@ describe('SMTP useStarttls', () => {
     await sink?.stop();
   });
 
+  /** How the last send ended: null when every report was sent, else its rejection. */
+  let refusal: unknown = null;
   const send = async (useStarttls: boolean) => {
     const logged: Array<{ level: string; fields: unknown; message: string }> = [];
     const log = {
@@ -55,7 +57,10 @@ describe('SMTP useStarttls', () => {
       jobs: [],
       reporters: [{ connection: 'mail', driver: 'smtp', options: {} }],
     };
-    await reporter.report(report);
+    refusal = await reporter.report(report).then(
+      () => null,
+      (error: unknown) => error,
+    );
     reporter.close();
     return logged;
   };
@@ -63,12 +68,16 @@ describe('SMTP useStarttls', () => {
   it('refuses to send in plain text to a server without STARTTLS when useStarttls is set', async () => {
     const logged = await send(true);
     expect(logged).toEqual([expect.objectContaining({ level: 'error', message: 'smtp report not sent' })]);
+    // The work runner records it (a `report-failed` system event, docs/gating.md#engine-work).
+    expect(refusal).toBeInstanceOf(ReportNotSent);
+    expect(String(refusal)).toMatch(/smtp report to starttls-true@example.com \(mail\): .*STARTTLS/i);
     expect(String((logged[0].fields as { err: string }).err)).toMatch(/STARTTLS/i);
     expect(sink.mails.filter((m) => m.to.includes('starttls-true@example.com'))).toEqual([]);
   });
 
   it('sends to the same server without useStarttls', async () => {
     expect(await send(false)).toEqual([]);
+    expect(refusal).toBeNull();
     await sink.next((m) => m.to.includes('starttls-false@example.com'), 10_000);
   });
 });

@@ -3,6 +3,7 @@
  */
 import { historyFactory, defaultRef } from '../../helpers/factories';
 import { useRestContract, type Json } from '../../helpers/rest-contract';
+import { SYSTEM_EVENT_TYPES } from '../../../src/store/repositories/system-events';
 
 describe('REST contract', () => {
   const contract = useRestContract();
@@ -152,6 +153,13 @@ describe('REST contract', () => {
           description: 'Tenant reconfigured',
         },
       ]);
+    });
+
+    it('system events: every type recorded is a filter value', async () => {
+      for (const type of SYSTEM_EVENT_TYPES) {
+        const res = await get(`/api/tenant/tenant-one/system-events?event_type=${type}`);
+        expect([type, res.status]).toEqual([type, 200]);
+      }
     });
 
     it('paging: limit/skip, default 50, larger limits clamped (A2)', async () => {

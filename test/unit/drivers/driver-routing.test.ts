@@ -3,7 +3,7 @@
  * (src/server/driver-runtimes.ts): a project's work goes to the runtime of its connection's driver.
  */
 import type { ChangeSource } from '../../../src/engine/ports/change-source';
-import type { ItemReport } from '../../../src/engine/ports/reporter';
+import { ReportNotSent, type ItemReport } from '../../../src/engine/ports/reporter';
 import type { DriverRuntime } from '../../../src/drivers/driver';
 import { refChange, type ChangeInfo, type MergeItem } from '../../../src/model/changes';
 import {
@@ -177,5 +177,43 @@ describe('routing over the drivers', () => {
     await routed?.report(report);
     await routed?.report({ ...report, reporters: [] });
     expect(got).toEqual([['github', ['hub', 'hub2']]]);
+  });
+
+  it('reports to every driver and change when one fails, then rejects naming each failure', async () => {
+    const got: string[] = [];
+    const reporter = (driver: string, fails: boolean): DriverRuntime['reporter'] => ({
+      report: (report) => {
+        got.push(`${driver} ${report.change.number}`);
+        return fails ? Promise.reject(new Error(`${driver} is down`)) : Promise.resolve();
+      },
+    });
+    const routed = routingReporter(
+      runtimes({
+        github: { tasks: [], reporter: reporter('github', true) },
+        gitlab: { tasks: [], reporter: reporter('gitlab', false) },
+      }),
+    );
+    const report: ItemReport = {
+      tenant: 'acme',
+      pipeline: 'gate',
+      phase: 'success',
+      change: change('github.com/org/app', 2),
+      otherChanges: [change('github.com/org/app', 1)],
+      buildsetUuid: 'b',
+      message: 'Build succeeded.',
+      result: 'SUCCESS',
+      jobs: [],
+      reporters: [
+        { connection: 'hub', driver: 'github', options: {} },
+        { connection: 'lab', driver: 'gitlab', options: {} },
+      ],
+    };
+    const refusal = await routed?.report(report).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(got).toEqual(['github 1', 'github 2', 'gitlab 1', 'gitlab 2']);
+    expect(refusal).toBeInstanceOf(ReportNotSent);
+    expect((refusal as ReportNotSent).failures).toEqual(['github: github is down', 'github: github is down']);
   });
 });

@@ -522,6 +522,8 @@ export type SystemEventType =
   | 'QUARANTINE_CHANGED'
   /** The tenant layout was (re)loaded from configuration. */
   | 'RECONFIGURED'
+  /** A report to a code-review system or notification service failed after its retries (docs/gating.md#engine-work). */
+  | 'REPORT_FAILED'
   /** The tenant event queues were paused, resumed or set to discard. */
   | 'TENANT_STATE_CHANGED';
 
