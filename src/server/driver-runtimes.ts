@@ -157,7 +157,7 @@ export function routingReporter(runtimes: DriverRuntimes): ChangeReporter | unde
         const reporters = report.reporters.filter((reporter) => reporter.driver === driver);
         for (const change of reporters.length > 0 ? changes : []) {
           await runtime.reporter?.report({ ...report, change, reporters }).catch((error: unknown) => {
-            failures.push(error instanceof ReportNotSent ? error.message : sendFailure(driver, error));
+            failures.push(...(error instanceof ReportNotSent ? error.failures : [sendFailure(driver, error)]));
           });
         }
       }

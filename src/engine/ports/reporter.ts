@@ -88,7 +88,7 @@ export class ReportNotSent extends Error {
 
 /** The text of a failure, for `ReportNotSent`: `<what>: <error's message>`. */
 export function sendFailure(what: string, error: unknown): string {
-  return `${what}: ${error instanceof ReportNotSent ? error.failures.join('; ') : error instanceof Error ? error.message : String(error)}`;
+  return `${what}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /** Rejects with the failures collected while sending to every reporter, if any. */

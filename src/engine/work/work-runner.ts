@@ -16,9 +16,9 @@ import { branchMergeCompleted, mergedSoFar, reportFailure, skippedMerge } from '
 import {
   branchMergeProgressSchema,
   branchMergeWorkSchema,
+  reportsOutside,
   reportWorkSchema,
   speculativeMergeWorkSchema,
-  reportsOutside,
   tagBranchesWorkSchema,
   withdrawableBuildset,
   type BranchMergeProgress,
