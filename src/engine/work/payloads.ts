@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { MergeItem } from '../../model/changes';
+import { reportFailureSchema } from '../../model/engine-events';
 import { configLocationsSchema } from '../../model/proposed-config';
 import type { ItemReport } from '../ports/reporter';
 
@@ -49,6 +50,11 @@ export type BranchMergeWork = z.infer<typeof branchMergeWorkSchema>;
 /** What a branch merge already did, kept on its row so a leader taking it over does not do it again. */
 export const branchMergeProgressSchema = z.object({
   reported: z.boolean(),
+  /**
+   * The success report failed: kept with `reported`, so that the merge's completion carries it
+   * (and the next pass records it) also when another leader completes the row.
+   */
+  reportFailure: reportFailureSchema.optional(),
   merged: z.array(z.object({ project: z.string(), change: z.number().int(), newrev: z.string().nullable() })),
 });
 export type BranchMergeProgress = z.infer<typeof branchMergeProgressSchema>;

@@ -6,7 +6,7 @@
  * stored work and when the lead is taken (then it takes over what a former leader left running).
  */
 import type { Knex } from 'knex';
-import type { EngineEvent, ReportFailure } from '../../model/engine-events';
+import type { EngineEvent } from '../../model/engine-events';
 import { EngineWorkRepository, type EngineWorkRecord } from '../../store/repositories/engine-work';
 import type { EngineGateways } from '../pass-context';
 import type { Clock } from '../ports/clock';
@@ -417,12 +417,13 @@ export class WorkRunner {
         throw new Error('the work was taken over by another leader');
       }
     };
-    let failure: ReportFailure | undefined;
     if (!progress.reported) {
       progress.reported = true;
       if (work.report) {
         const reportError = await this.report(work.report);
-        failure = reportError === null ? undefined : reportFailure(work.report, reportError);
+        if (reportError !== null) {
+          progress.reportFailure = reportFailure(work.report, reportError);
+        }
         await save();
       }
     }
@@ -452,7 +453,7 @@ export class WorkRunner {
     if (error !== null && work.items.length > 1) {
       error = `${error} (${mergedSoFar(work.items, progress.merged)})`;
     }
-    const event = branchMergeCompleted(row, work, error, progress.merged, { reportFailure: failure });
+    const event = branchMergeCompleted(row, work, error, progress.merged, { reportFailure: progress.reportFailure });
     return { event, outcome: error === null ? 'merged' : `refused: ${error}` };
   }
 }

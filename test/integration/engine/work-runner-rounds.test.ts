@@ -1,8 +1,9 @@
 /**
  * What the work runner writes while it does a tenant's engine work (docs/gating.md#engine-work):
  * a branch merge records each change merged on its row except the last, which its completion
- * records; a new leader skips the changes recorded; and a drain claims until nothing is left only
- * in the first drain of a lead, later ones end with a claim that took every open row.
+ * records; a new leader skips the changes recorded and still brings back a failed success report
+ * recorded; and a drain claims until nothing is left only in the first drain of a lead, later ones
+ * end with a claim that took every open row.
  */
 import type { EngineGateways } from '../../../src/engine/pass-context';
 import type { MergerGateway } from '../../../src/engine/ports/merger';
@@ -143,6 +144,65 @@ describe('engine work runner rounds', () => {
     expect(errors).toEqual([]);
     expect(merged.map((entry) => entry.change)).toEqual([2]);
     expect(await outcomeEvents(tenant)).toEqual([[first, { ...first, change: 2, newrev: 'rev-2' }]]);
+  });
+
+  it('keeps a failed success report on the row, so a leader that takes it over still brings it back', async () => {
+    const tenant = nextTenant();
+    const report = {
+      tenant,
+      pipeline: 'gate',
+      phase: 'success',
+      change: { kind: 'change', project: 'example.com/org/project', number: 1, patchset: '1', ref: 'refs/changes/1/1' },
+      buildsetUuid: 'bs-1',
+      message: '',
+      result: 'SUCCESS',
+      jobs: [],
+    };
+    await repo.create(
+      tenant,
+      [{ kind: 'branch-merge', payload: { pipeline: 'gate', buildsetUuid: 'bs-1', report, items: [change(1)] } }],
+      clock.now(),
+      db.knex,
+    );
+    const failure = {
+      pipeline: 'gate',
+      phase: 'success',
+      project: 'example.com/org/project',
+      change: '1,1',
+      error: '503 Service Unavailable',
+    };
+    // The first leader's report fails; it dies while its merge is out (the merge never answers).
+    const progressAtMerge: unknown[] = [];
+    const first = new WorkRunner({
+      knex: db.knex,
+      tenant,
+      gateways: {
+        reporter: { report: () => Promise.reject(new Error('503 Service Unavailable')) },
+        merger: {
+          mergeToBranch: async () => {
+            progressAtMerge.push((await repo.open(tenant))[0]?.progress);
+            return new Promise(() => undefined);
+          },
+        },
+      } as unknown as EngineGateways,
+      clock,
+      epoch: () => 1,
+      leading: () => true,
+      onCompleted: () => undefined,
+      logger: { error: () => undefined },
+    });
+    first.kick();
+    while (progressAtMerge.length === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(progressAtMerge).toEqual([{ reported: true, reportFailure: failure, merged: [] }]);
+    // The next leader (epoch 2) finds the report made, merges, and its completion carries the failure.
+    const { work, merged, errors } = runner(tenant, 2);
+    await drained(work);
+    expect(errors).toEqual([]);
+    expect(merged.map((entry) => entry.change)).toEqual([1]);
+    const [event] = await new EngineEventRepository(db.knex).list(tenant, 'result');
+    expect(event.payload).toMatchObject({ type: 'merge-completed', merged: true, reportFailure: failure });
   });
 
   it('claims until nothing is left in the first drain of a lead only', async () => {
