@@ -68,6 +68,20 @@ describe.each(backends())('open engine work reads (%s)', (backend: Backend) => {
     await expectOpenIndex(() => work.claim(TENANT, 1, now, 50));
   });
 
+  it('the claim starts at the oldest open row, found by a plain index scan', async () => {
+    // A bitmap scan never marks the index entries of rows completed since the last vacuum dead,
+    // so every claim would read all of them again; a plain index scan marks them as it passes.
+    const queries = (await captureQueries(db.knex, () => work.claim(TENANT, 2, now, 50))).filter((query) =>
+      /engine_work/i.test(query.sql),
+    );
+    expect(queries).toHaveLength(1);
+    const nodes = [...walk(await explainGenericPlan(db.knex, queries[0]))];
+    const plain = nodes.filter(
+      (node) => node['Index Name'] === 'engine_work_open' && /^Index (Only )?Scan$/.test(node['Node Type']),
+    );
+    expect(plain.length).toBeGreaterThan(0);
+  });
+
   it('a pass withdraws speculative merges from the open rows', async () => {
     await expectOpenIndex(() =>
       db.knex.transaction((trx) => work.withdrawMerges(TENANT, ['open-2', 'done-7'], now, trx)),
