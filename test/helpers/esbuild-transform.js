@@ -9,7 +9,29 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const esbuild = require('esbuild');
+
+// esbuild's synchronous calls in node otherwise go through a worker thread that the calling
+// thread waits for with Atomics.wait, with no time limit. A CI run hung with its last test file
+// never started and the jest worker holding it blocked in a futex wait, which is how that wait
+// looks from outside (docs/development.md#how-the-suite-is-transformed). "0" makes each call run
+// esbuild as a child process of its own, which ends or fails. Set only while esbuild loads (it
+// reads the variable then), so that the processes the tests start keep their own.
+const esbuild = withEnv('ESBUILD_WORKER_THREADS', '0', () => require('esbuild'));
+
+/** `load()` with the environment variable `name` set to `value`, restored after. */
+function withEnv(name, value, load) {
+  const before = process.env[name];
+  process.env[name] = value;
+  try {
+    return load();
+  } finally {
+    if (before === undefined) {
+      delete process.env[name];
+    } else {
+      process.env[name] = before;
+    }
+  }
+}
 
 const tsconfig = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'tsconfig.json'), 'utf8'));
 
