@@ -1,6 +1,6 @@
 /** The `sluice` command line: version, usage errors (`--roles` too), migrate, validate-config exit codes. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -35,6 +35,10 @@ describe('sluice CLI', () => {
 
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-cli-'));
+  });
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('prints its version', async () => {

@@ -3,7 +3,7 @@
  * of `sluice serve` and `sluice token create` runs first, and an HS256 authenticator that trusts
  * the tokens `sluice token create` signs with it.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { tokenCommand, type AuthCommandDeps } from '../../src/auth/cli-commands';
@@ -12,6 +12,7 @@ import { loadServiceConfig, ServiceConfigError } from '../../src/config/service'
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sluice-local-admin-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const configFile = path.join(dir, 'sluice.yaml');
 writeFileSync(configFile, 'dataDir: data\nauth: {localAdmin: true}\n');
 

@@ -3,7 +3,7 @@
  * open WebSocket and an in-flight request, and the exit code.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +55,10 @@ describe('sluice serve', () => {
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-serve-'));
     writeFileSync(path.join(dir, 'sluice.yaml'), 'listen: {host: 127.0.0.1}\ndataDir: data\nshutdownTimeout: 5\n');
+  });
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('serves health, GraphQL and REST, then shuts down gracefully on SIGTERM', async () => {

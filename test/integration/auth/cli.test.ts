@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,7 @@ import { describeIf, POSTGRES } from '../../helpers/preconditions';
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'sluice-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const configFile = path.join(dir, 'sluice.yaml');
 writeFileSync(
   path.join(dir, 'main.yaml'),

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { constants, createPublicKey, privateDecrypt, publicEncrypt } from 'node:crypto';
 import { inspect } from 'node:util';
-import { mkdtempSync, readdirSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
@@ -12,6 +12,7 @@ import { decryptSecret } from '../../../src/secrets/encryption';
 
 const SIZES = { secrets: 1024, projectSsh: 1024, tenantSsh: 1024 };
 const work = mkdtempSync(path.join(tmpdir(), 'sluice-keys-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe.each(backends())('keys on %s', (backend) => {
   let database: TestDatabase;

@@ -5,7 +5,7 @@
  * projects listed before org/app, so org/app's first poll comes last. On the store
  * `DATABASE_URL` names, else on the embedded store.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { pushChange, recoveryFiles, waitFor, type RecoveryFiles } from '../../helpers/recovery-deployment';
@@ -29,6 +29,7 @@ describe('the first poll of a fresh sluice serve', () => {
   afterAll(async () => {
     serve?.child.kill('SIGKILL');
     await database?.destroy();
+    rmSync(files.dir, { recursive: true, force: true });
   });
 
   it('tests a change pushed right after the start banner', async () => {

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseServiceConfig, type AuthConfig } from '../../../src/config/service';
@@ -12,6 +12,7 @@ import { base64UrlEncode, signJwt } from '../../helpers/sign-jwt';
 const NOW = new Date('2026-11-22T12:00:00Z');
 const nowSeconds = NOW.getTime() / 1000;
 const dir = mkdtempSync(path.join(tmpdir(), 'sluice-auth-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });

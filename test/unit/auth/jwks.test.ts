@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseServiceConfig } from '../../../src/config/service';
@@ -12,6 +12,8 @@ let clock = new Date('2026-11-22T12:00:00Z');
 const now = () => clock;
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const dir = mkdtempSync(path.join(tmpdir(), 'sluice-jwks-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const jwk = (key: typeof rsa.publicKey, kid: string, extra: JsonObject = {}) => ({
   ...key.export({ format: 'jwk' }),
   kid,
@@ -101,7 +103,6 @@ describe('OpenIDConnect authenticator', () => {
   });
 
   it('reads a JWKS file for RS256 authenticators and ignores keys for other algorithms', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'sluice-jwks-'));
     writeFileSync(
       path.join(dir, 'keys.json'),
       JSON.stringify({ keys: [jwk(rsa.publicKey, 'a'), jwk(ec.publicKey, 'b')] }),

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import {
   defaultServiceConfig,
@@ -246,12 +246,16 @@ redis: {url: "redis://127.0.0.1:6379"}
 
   it('reads a file and names it when missing', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-config-'));
-    const file = path.join(dir, 'sluice.yaml');
-    writeFileSync(file, 'listen: {port: 1234}\n');
-    expect(loadServiceConfig(file).listen.port).toBe(1234);
-    expect(() => loadServiceConfig(path.join(dir, 'missing.yaml'))).toThrow(
-      /missing\.yaml: cannot read the configuration file \(ENOENT\)/,
-    );
+    try {
+      const file = path.join(dir, 'sluice.yaml');
+      writeFileSync(file, 'listen: {port: 1234}\n');
+      expect(loadServiceConfig(file).listen.port).toBe(1234);
+      expect(() => loadServiceConfig(path.join(dir, 'missing.yaml'))).toThrow(
+        /missing\.yaml: cannot read the configuration file \(ENOENT\)/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('builds defaults relative to a working directory', () => {

@@ -4,7 +4,7 @@
  * the data directory's file, a differing key refused, and the host key types asked for.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { utils } from 'ssh2';
@@ -25,6 +25,7 @@ function hashed(name: string): string {
 
 describe('Gerrit host key check', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-known-hosts-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const none = path.join(dir, 'no-system-file');
   let n = 0;
   const file = (text?: string) => {

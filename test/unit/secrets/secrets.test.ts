@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -20,6 +20,7 @@ import { redactExecutionResult } from '../../../src/server/secret-redaction';
 // characters) are part of the format.
 const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 4096 });
 const work = mkdtempSync(path.join(tmpdir(), 'sluice-secrets-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('pkcs1-oaep secrets', () => {
   it('uses 470-byte chunks and 684-character base64 ciphertexts for 4096-bit keys', () => {
