@@ -3,16 +3,15 @@
  * of `sluice serve` and `sluice token create` runs first, and an HS256 authenticator that trusts
  * the tokens `sluice token create` signs with it.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tokenCommand, type AuthCommandDeps } from '../../src/auth/cli-commands';
 import { ensureLocalAdminSecret } from '../../src/auth/local-admin';
 import { loadServiceConfig, ServiceConfigError } from '../../src/config/service';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { temporaryDirectory } from '../helpers/temporary-directory';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'sluice-local-admin-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = temporaryDirectory('sluice-local-admin-');
 const configFile = path.join(dir, 'sluice.yaml');
 writeFileSync(configFile, 'dataDir: data\nauth: {localAdmin: true}\n');
 

@@ -219,9 +219,7 @@ function historyStatement(trx: Knex, kinds: Kinds, json: Json): { sql: string; b
   if (kinds.starts) {
     // A ref of a buildset created here is one the statement may insert (`ins`), else stored (`rf`).
     const refId = kinds.creations ? 'COALESCE(st.ref_id, m.id)' : 'st.ref_id';
-    const refIds = kinds.creations
-      ? 'SELECT COALESCE(st.ref_id, m.id) FROM st LEFT JOIN matched m ON m.k = st.ref_k'
-      : 'SELECT ref_id FROM st';
+    const refIds = `SELECT ${refId} FROM st ${kinds.creations ? 'LEFT JOIN matched m ON m.k = st.ref_k' : ''}`;
     const refColumn = (column: string) =>
       kinds.creations ? `CASE WHEN rf.id IS NULL THEN ins.${column} ELSE rf.${column} END` : `rf.${column}`;
     part(

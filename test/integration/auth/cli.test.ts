@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -16,11 +15,11 @@ import { migrateLatest } from '../../../src/store/migrate';
 import { KeyRepository } from '../../../src/store/repositories/keys';
 import { createTestDatabase, testDatabasePrefix, type TestDatabase } from '../../helpers/database';
 import { describeIf, POSTGRES } from '../../helpers/preconditions';
+import { temporaryDirectory } from '../../helpers/temporary-directory';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
-const dir = mkdtempSync(path.join(tmpdir(), 'sluice-cli-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = temporaryDirectory('sluice-cli-');
 const configFile = path.join(dir, 'sluice.yaml');
 writeFileSync(
   path.join(dir, 'main.yaml'),

@@ -1,18 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { constants, createPublicKey, privateDecrypt, publicEncrypt } from 'node:crypto';
 import { inspect } from 'node:util';
-import { mkdtempSync, readdirSync, statSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { backends, createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { KeyRepository } from '../../../src/store/repositories/keys';
 import { KeyDecryptionError, KeyEncryptor, resolveKeyEncryptionSecret } from '../../../src/auth/keys/key-encryption';
 import { DEFAULT_KEY_SIZES, KeyManager } from '../../../src/auth/keys/key-manager';
 import { decryptSecret } from '../../../src/secrets/encryption';
+import { temporaryDirectory } from '../../helpers/temporary-directory';
 
 const SIZES = { secrets: 1024, projectSsh: 1024, tenantSsh: 1024 };
-const work = mkdtempSync(path.join(tmpdir(), 'sluice-keys-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = temporaryDirectory('sluice-keys-');
 
 describe.each(backends())('keys on %s', (backend) => {
   let database: TestDatabase;

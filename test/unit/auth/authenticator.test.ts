@@ -1,6 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseServiceConfig, type AuthConfig } from '../../../src/config/service';
 import { createTokenAuthenticator, type AuthOutcome, type TokenAuthenticator } from '../../../src/auth/authenticator';
@@ -8,11 +7,11 @@ import { authFailureBody, wwwAuthenticateHeader } from '../../../src/auth/errors
 import { openPolicies, requestAuthFromConnectionParams, requestAuthFromHeader } from '../../../src/auth/gate';
 import type { JsonObject } from '../../../src/auth/jwt';
 import { base64UrlEncode, signJwt } from '../../helpers/sign-jwt';
+import { temporaryDirectory } from '../../helpers/temporary-directory';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const nowSeconds = NOW.getTime() / 1000;
-const dir = mkdtempSync(path.join(tmpdir(), 'sluice-auth-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = temporaryDirectory('sluice-auth-');
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });

@@ -1,19 +1,19 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseServiceConfig } from '../../../src/config/service';
 import { createTokenAuthenticator, type AuthOutcome } from '../../../src/auth/authenticator';
 import type { JsonObject } from '../../../src/auth/jwt';
 import { signJwt } from '../../helpers/sign-jwt';
+import { temporaryDirectory } from '../../helpers/temporary-directory';
 
 const ISSUER = 'https://idp.example.com/realms/ci';
 let clock = new Date('2026-11-22T12:00:00Z');
 const now = () => clock;
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const dir = mkdtempSync(path.join(tmpdir(), 'sluice-jwks-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = temporaryDirectory('sluice-jwks-');
 const jwk = (key: typeof rsa.publicKey, kid: string, extra: JsonObject = {}) => ({
   ...key.export({ format: 'jwk' }),
   kid,

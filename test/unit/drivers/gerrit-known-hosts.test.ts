@@ -4,11 +4,11 @@
  * the data directory's file, a differing key refused, and the host key types asked for.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { utils } from 'ssh2';
 import { hostKeyCheck, keysOf, knownHostName } from '../../../src/drivers/gerrit/known-hosts';
+import { temporaryDirectory } from '../../helpers/temporary-directory';
 
 /** A public key's OpenSSH line fields and its raw blob (what ssh2 hands the verifier). */
 function publicKey(type: 'ed25519' | 'ecdsa' = 'ed25519') {
@@ -24,8 +24,7 @@ function hashed(name: string): string {
 }
 
 describe('Gerrit host key check', () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'sluice-known-hosts-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = temporaryDirectory('sluice-known-hosts-');
   const none = path.join(dir, 'no-system-file');
   let n = 0;
   const file = (text?: string) => {

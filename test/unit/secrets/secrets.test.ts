@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import {
@@ -15,12 +14,12 @@ import {
 import { combineRedactors, createRedactor, REDACTED, secretStrings } from '../../../src/secrets/redact';
 import { GraphQLError } from 'graphql';
 import { redactExecutionResult } from '../../../src/server/secret-redaction';
+import { temporaryDirectory } from '../../helpers/temporary-directory';
 
 // 4096 bits as in production: the chunk size (470 bytes) and ciphertext length (684 base64
 // characters) are part of the format.
 const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 4096 });
-const work = mkdtempSync(path.join(tmpdir(), 'sluice-secrets-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = temporaryDirectory('sluice-secrets-');
 
 describe('pkcs1-oaep secrets', () => {
   it('uses 470-byte chunks and 684-character base64 ciphertexts for 4096-bit keys', () => {
